@@ -1,0 +1,14 @@
+/* The wgk command line: one file per subcommand, each an entry of the table in main.c. */
+#ifndef WGK_CLI_H
+#define WGK_CLI_H
+
+typedef struct wgk_cli_command {
+  const char *name;                   /* first word on the command line */
+  const char *summary;                /* one line for `wgk help` */
+  int (*run)(int argc, char **argv);  /* argv[0] is the subcommand name; returns the exit status */
+} wgk_cli_command;
+
+/* Each subcommand file defines one of these. */
+int wgk_cmd_devices(int argc, char **argv);
+
+#endif

@@ -1,0 +1,27 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const wgk_cli_command commands[] = {
+    {"devices", "list WebGPU adapters with features and limits [--json]", wgk_cmd_devices},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: wgk <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  }
+  fprintf(stderr, "wgk: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}
