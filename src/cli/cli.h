@@ -8,7 +8,6 @@ typedef struct wgk_cli_command {
   int (*run)(int argc, char **argv);  /* argv[0] is the subcommand name; returns the exit status */
 } wgk_cli_command;
 
-/* Each subcommand file defines one of these. */
-int wgk_cmd_devices(int argc, char **argv);
+/* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
 
 #endif

@@ -4,7 +4,8 @@
 #include "cli/cli.h"
 
 static const wgk_cli_command commands[] = {
-    {"devices", "list WebGPU adapters with features and limits [--json]", wgk_cmd_devices},
+    /* Each subcommand adds its line here. */
+    {"help", "print this list", NULL},
 };
 
 static void usage(FILE *out) {
@@ -19,7 +20,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    if (commands[i].run && strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
   }
   fprintf(stderr, "wgk: unknown command '%s'\n", argv[1]);
   usage(stderr);
