@@ -1,0 +1,166 @@
+/*
+ * The Dawn device layer: the only part of wgk that talks WebGPU. Everything above it (runtime,
+ * planner, CLI) sees opaque handles and wgk errors; the raw WGPU handles are reachable for callers
+ * that bring their own device or buffers.
+ *
+ * Lifecycle of a device and its work:
+ *   1. wgk_gpu_device_create (or wrap an external WGPUDevice through wgk_gpu_options)
+ *   2. wgk_gpu_buffer_create / wgk_gpu_buffer_write           upload inputs
+ *   3. wgk_gpu_shader_create -> wgk_gpu_pipeline_create        once per kernel variant
+ *   4. wgk_gpu_bind_group_create                               once per set of buffers
+ *   5. wgk_gpu_encoder_begin, _dispatch / _copy ..., _submit   record and submit
+ *   6. wgk_gpu_wait or wgk_gpu_buffer_read                     wait, download
+ *   7. destroy everything, the device last
+ *
+ * Every function that can fail returns a wgk_status, sets *err (first error wins) and leaves its
+ * OUT parameters NULL. Every *_destroy(NULL) is a no-op. Errors Dawn reports asynchronously
+ * (uncaptured validation errors, device loss) are recorded and returned by the next call on the
+ * device. A device is used from one thread at a time.
+ */
+#ifndef WGK_GPU_GPU_H
+#define WGK_GPU_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/webgpu_abi.h"
+#include "plan/device_desc.h"
+#include "util/error.h"
+
+typedef struct wgk_gpu_device wgk_gpu_device;
+typedef struct wgk_gpu_buffer wgk_gpu_buffer;
+typedef struct wgk_gpu_shader wgk_gpu_shader;
+typedef struct wgk_gpu_pipeline wgk_gpu_pipeline;
+typedef struct wgk_gpu_bind_group wgk_gpu_bind_group;
+typedef struct wgk_gpu_encoder wgk_gpu_encoder;
+typedef struct wgk_gpu_timer wgk_gpu_timer;
+
+/* ---- adapters and devices ---------------------------------------------------------------- */
+
+/* Every adapter Dawn offers (each backend, power preference and the fallback adapter, without
+ * duplicates). *out is a malloc'ed array the caller free()s; zero adapters is not an error here. */
+wgk_status wgk_gpu_list_adapters(wgk_device_desc **out /* OUT */, size_t *count /* OUT */, wgk_error *err);
+
+typedef struct wgk_gpu_options {
+  const char *adapter;      /* index ("0") or case-insensitive substring of vendor/device/description;
+                               NULL: env WGK_ADAPTER, else Dawn's high-performance default */
+  bool verbose;             /* Dawn's own log messages to stderr (otherwise dropped) */
+  /* Bring your own: when device is set, wgk wraps it (adds a reference, never destroys it) and
+   * ignores the selector. instance is then needed for waits; when NULL it is found via the device. */
+  WGPUInstance instance;
+  WGPUDevice device;
+} wgk_gpu_options;
+
+/* opts may be NULL (all defaults). No adapter: WGK_ERR_NO_ADAPTER naming the Vulkan packages.
+ * Requests every available one of shader-f16, subgroups, subgroup-size-control, subgroup-matrix,
+ * timestamp-query and the adapter's largest buffer, binding, workgroup and storage limits. */
+wgk_status wgk_gpu_device_create(const wgk_gpu_options *opts, wgk_gpu_device **out /* OUT */, wgk_error *err);
+void wgk_gpu_device_destroy(wgk_gpu_device *dev);
+
+/* What the device has: features and limits as granted, adapter facts. Valid while dev lives. */
+const wgk_device_desc *wgk_gpu_device_desc(const wgk_gpu_device *dev);
+
+/* Reports (once) an error recorded asynchronously: uncaptured WebGPU error (WGK_ERR_GPU) or
+ * device loss (WGK_ERR_DEVICE, sticky). Every operation below calls it first. */
+wgk_status wgk_gpu_device_check(wgk_gpu_device *dev, wgk_error *err);
+
+WGPUInstance wgk_gpu_device_raw_instance(const wgk_gpu_device *dev);
+WGPUDevice wgk_gpu_device_raw(const wgk_gpu_device *dev);
+WGPUQueue wgk_gpu_device_raw_queue(const wgk_gpu_device *dev);
+
+/* ---- buffers ----------------------------------------------------------------------------- */
+
+enum {
+  WGK_GPU_BUFFER_STORAGE = 1u << 0,
+  WGK_GPU_BUFFER_UNIFORM = 1u << 1,
+  WGK_GPU_BUFFER_COPY_SRC = 1u << 2,
+  WGK_GPU_BUFFER_COPY_DST = 1u << 3,
+  WGK_GPU_BUFFER_MAP_READ = 1u << 4,    /* only with COPY_DST (WebGPU rule) */
+};
+
+/* size above maxBufferSize: WGK_ERR_LIMIT with both numbers. size is rounded up to 4. */
+wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                                 wgk_gpu_buffer **out /* OUT */, wgk_error *err);
+/* A caller's buffer used in place: referenced, never destroyed by wgk. */
+wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size,
+                               wgk_gpu_buffer **out /* OUT */, wgk_error *err);
+void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf);
+uint64_t wgk_gpu_buffer_size(const wgk_gpu_buffer *buf);
+WGPUBuffer wgk_gpu_buffer_raw(const wgk_gpu_buffer *buf);
+
+/* Queue write (offset and size multiples of 4). Ordered before work submitted afterwards. */
+wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, const void *data,
+                                size_t size, wgk_error *err);
+/* Synchronous download: copy to a staging buffer, submit, map, memcpy. Waits for all work
+ * submitted before it. offset and size multiples of 4. */
+wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                               uint32_t timeout_ms, wgk_error *err);
+
+/* ---- shaders and pipelines --------------------------------------------------------------- */
+
+/* Compilation errors: WGK_ERR_SHADER with source = label (or "<wgsl>"), line and column in the
+ * WGSL and Dawn's message; further messages appended to the message text. */
+wgk_status wgk_gpu_shader_create(wgk_gpu_device *dev, const char *wgsl, const char *label,
+                                 wgk_gpu_shader **out /* OUT */, wgk_error *err);
+void wgk_gpu_shader_destroy(wgk_gpu_shader *shader);
+
+typedef enum wgk_gpu_binding_type {
+  WGK_GPU_BINDING_READ_ONLY_STORAGE = 0,  /* var<storage, read> */
+  WGK_GPU_BINDING_STORAGE,                /* var<storage, read_write> */
+  WGK_GPU_BINDING_UNIFORM,                /* var<uniform> */
+} wgk_gpu_binding_type;
+
+/* One bind group (@group(0)), binding i of type types[i]; entry point entry (NULL: "main").
+ * Validation errors (WGSL/layout mismatch ...) come back as WGK_ERR_GPU. */
+wgk_status wgk_gpu_pipeline_create(wgk_gpu_device *dev, const wgk_gpu_shader *shader,
+                                   const wgk_gpu_binding_type *types, size_t count, const char *entry,
+                                   const char *label, wgk_gpu_pipeline **out /* OUT */, wgk_error *err);
+void wgk_gpu_pipeline_destroy(wgk_gpu_pipeline *pipeline);
+
+typedef struct wgk_gpu_binding {
+  wgk_gpu_buffer *buffer;  /* bound at binding i */
+  uint64_t offset;         /* bytes; multiple of the device's offset alignment */
+  uint64_t size;           /* bytes; 0 = from offset to the end of the buffer */
+} wgk_gpu_binding;
+
+wgk_status wgk_gpu_bind_group_create(wgk_gpu_device *dev, const wgk_gpu_pipeline *pipeline,
+                                     const wgk_gpu_binding *bindings, size_t count, const char *label,
+                                     wgk_gpu_bind_group **out /* OUT */, wgk_error *err);
+void wgk_gpu_bind_group_destroy(wgk_gpu_bind_group *group);
+
+/* ---- recording and submission ------------------------------------------------------------ */
+
+wgk_status wgk_gpu_encoder_begin(wgk_gpu_device *dev, const char *label, wgk_gpu_encoder **out /* OUT */,
+                                 wgk_error *err);
+/* Untimed dispatches share one compute pass until a copy, a timed dispatch or the submit. With a
+ * timer, the dispatch gets its own pass whose begin/end timestamps land in the timer's slot. */
+wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
+                                    const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
+                                    wgk_error *err);
+wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
+                                          const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
+                                          wgk_gpu_timer *timer, uint32_t slot, wgk_error *err);
+wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset,
+                                wgk_gpu_buffer *dst, uint64_t dst_offset, uint64_t size, wgk_error *err);
+/* Finishes and submits; the encoder is freed whether it succeeds or not. */
+wgk_status wgk_gpu_encoder_submit(wgk_gpu_encoder *enc, wgk_error *err);
+/* Drops a recording without submitting it. */
+void wgk_gpu_encoder_discard(wgk_gpu_encoder *enc);
+
+/* Blocks (no spinning) until all submitted work is done. what names the work in errors:
+ * WGK_ERR_TIMEOUT (timed out), WGK_ERR_GPU (the wait itself failed, or the callback reported failure). */
+wgk_status wgk_gpu_wait(wgk_gpu_device *dev, uint32_t timeout_ms, const char *what, wgk_error *err);
+
+/* ---- timestamp queries ------------------------------------------------------------------- */
+
+/* slots timed passes; WGK_ERR_UNSUPPORTED without the timestamp-query feature. */
+wgk_status wgk_gpu_timer_create(wgk_gpu_device *dev, uint32_t slots, wgk_gpu_timer **out /* OUT */, wgk_error *err);
+void wgk_gpu_timer_destroy(wgk_gpu_timer *timer);
+/* Records the resolve of every slot into the timer's readback buffer; call before submit. */
+wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err);
+/* After submit: ns[i] = end - begin of slot i (0 for a slot never written or reversed). */
+wgk_status wgk_gpu_timer_read(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint64_t *ns, uint32_t slots,
+                              uint32_t timeout_ms, wgk_error *err);
+
+#endif
