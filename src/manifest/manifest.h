@@ -1,0 +1,251 @@
+/*
+ * The op contract (manifest.json) as an immutable model.
+ *
+ * The model is shaped after manifest spec 2.1 (SYSTEM.md §2.2): ports are one list with a direction,
+ * bindings are resolved per pass, variant constants are variant derives, template inputs are pass
+ * inputs. Today only the seed format (§2.1) is read; a 2.1 reader can fill the same structs later.
+ *
+ * Lifecycle:
+ *   1. wgk_manifest_load_file() or wgk_manifest_load_text() parses and validates; on failure *out is
+ *      NULL and err names source:line:column: json.path: what is wrong.
+ *   2. Read the structs directly; everything is read-only and lives as long as the manifest. Pointers
+ *      between parts (a binding's port, a pass's binding set) point into the same manifest.
+ *   3. wgk_manifest_free() releases it all (NULL is a no-op).
+ *
+ * Positions: every expression keeps the position of the first character of its text (just after the
+ * opening quote), so a later stage that finds an error at byte k of the text reports column + k
+ * (exact while no JSON escape precedes byte k). Every other part keeps the position of its value.
+ */
+#ifndef WGK_MANIFEST_MANIFEST_H
+#define WGK_MANIFEST_MANIFEST_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/error.h"
+#include "wgk.h"
+
+/* Where a part of the manifest came from. */
+typedef struct wgk_manifest_pos {
+  int line;         /* 1-based line in the manifest source */
+  int column;       /* 1-based column (bytes) in that line */
+  const char *path; /* JSON path, e.g. "variants[1].passes[0].dispatch.threads" */
+} wgk_manifest_pos;
+
+/* An expression of the Jinja expression language (SYSTEM.md §3), not yet parsed. */
+typedef struct wgk_manifest_expr {
+  const char *text;     /* the expression text; NULL when the part is absent */
+  wgk_manifest_pos pos; /* position of text[0] (after the quote) and the JSON path */
+} wgk_manifest_expr;
+
+/* A named value that is either an expression (a JSON string) or a literal (number, bool, list ...). */
+typedef struct wgk_manifest_value {
+  const char *name;       /* the key: constant, derive or template-input name */
+  bool is_expr;           /* true: expr holds the text; false: literal holds the JSON value */
+  wgk_manifest_expr expr; /* the expression when is_expr (text NULL otherwise) */
+  const json_t *literal;  /* borrowed JSON value when !is_expr (NULL otherwise) */
+  wgk_manifest_pos pos;   /* position of the value */
+} wgk_manifest_value;
+
+typedef enum wgk_manifest_dir {
+  WGK_PORT_INPUT = 0,  /* read by the kernel */
+  WGK_PORT_OUTPUT = 1, /* written by the kernel */
+  WGK_PORT_INOUT = 2,  /* updated in place (a name in both inputs and outputs) */
+} wgk_manifest_dir;
+
+typedef enum wgk_manifest_narrowing {
+  WGK_NARROW_NONE = 0,       /* no storage projection */
+  WGK_NARROW_CHECKED = 1,    /* every value must fit the storage dtype, or the call fails */
+  WGK_NARROW_SATURATING = 2, /* values are clamped to the storage dtype */
+} wgk_manifest_narrowing;
+
+/* A tensor port. In the seed format the port name is the ONNX name (`role`). */
+typedef struct wgk_manifest_port {
+  const char *name;                 /* port name (scope key of shapes./ranks./present.) */
+  const char *onnx;                 /* ONNX input/output name (the seed's `role`) */
+  wgk_manifest_dir dir;             /* input, output or in/out */
+  int onnx_input_index;             /* position among the ONNX inputs, -1 if not an input */
+  int onnx_output_index;            /* position among the ONNX outputs, -1 if not an output */
+  const char **bind_keys;           /* caller-facing keys (seed `args` names mapping here) */
+  size_t n_bind_keys;               /* number of bind_keys (0 when no arg names this port) */
+  const char *type_var;             /* type variable, e.g. "T" */
+  const char **dtypes;              /* allowed logical dtypes of type_var (from typeConstraints) */
+  size_t n_dtypes;                  /* number of dtypes */
+  bool has_rank;                    /* a rank is declared */
+  int rank;                         /* the rank when declared as an integer (rank_expr.text NULL) */
+  wgk_manifest_expr rank_expr;      /* the rank when declared as an expression ("ranks.X") */
+  bool optional;                    /* the port may be absent */
+  wgk_manifest_expr shape;          /* output shape expression; text NULL when absent */
+  const char *storage_dtype;        /* storage projection ("uint32"); NULL = stored as its logical dtype */
+  wgk_manifest_narrowing narrowing; /* how values are narrowed to storage_dtype */
+  const char *description;          /* free text, "" when absent */
+  wgk_manifest_pos pos;             /* position of the port object */
+} wgk_manifest_port;
+
+typedef struct wgk_manifest_attribute {
+  const char *name;           /* ONNX attribute name */
+  const json_t *default_value;/* borrowed default; NULL when the attribute has no default */
+  const char *description;    /* free text, "" when absent */
+  const json_t **values;      /* allowed values (attributeConstraints.<n>.values); NULL = any */
+  size_t n_values;            /* number of values */
+  bool required;              /* the call must give it */
+  wgk_manifest_pos pos;       /* position of the default, else of the description or constraint */
+} wgk_manifest_attribute;
+
+typedef struct wgk_manifest_type_constraint {
+  const char *name;     /* type variable, e.g. "T" */
+  const char **dtypes;  /* allowed logical dtypes, manifest order */
+  size_t n_dtypes;      /* number of dtypes */
+  wgk_manifest_pos pos; /* position of the list */
+} wgk_manifest_type_constraint;
+
+/* A scalar (non-tensor) arg, spec 2.1 `args`. The seed has none, but accepts kind u32|i32|f32|bool|string. */
+typedef struct wgk_manifest_scalar_arg {
+  const char *name;        /* caller-facing key, visible as args.<name> */
+  const char *kind;        /* "u32", "i32", "f32", "bool" or "string" */
+  const char *onnx;        /* ONNX name when it maps to one (the seed's `semantic`), else NULL */
+  bool required;           /* the call must give it */
+  const char *description; /* free text, "" when absent */
+  wgk_manifest_pos pos;    /* position of the arg object */
+} wgk_manifest_scalar_arg;
+
+typedef struct wgk_manifest_tunable {
+  const char *name;            /* visible as tunables.<name> */
+  const json_t *default_value; /* borrowed JSON default (a number in the seed) */
+  wgk_manifest_pos pos;        /* position of the default */
+} wgk_manifest_tunable;
+
+typedef struct wgk_manifest_derive {
+  const char *name;       /* visible by bare name and as derive.<name> after evaluation */
+  wgk_manifest_expr expr; /* the expression */
+} wgk_manifest_derive;
+
+typedef enum wgk_manifest_buffer {
+  WGK_BUFFER_READ_ONLY_STORAGE = 0, /* "read-only-storage" */
+  WGK_BUFFER_STORAGE = 1,           /* "storage" (read-write) */
+  WGK_BUFFER_UNIFORM = 2,           /* "uniform" (the params struct) */
+} wgk_manifest_buffer;
+
+typedef enum wgk_manifest_scalar {
+  WGK_SCALAR_U32 = 0, /* "u32" */
+  WGK_SCALAR_I32 = 1, /* "i32" */
+  WGK_SCALAR_F32 = 2, /* "f32" */
+} wgk_manifest_scalar;
+
+typedef struct wgk_manifest_field {
+  const char *name;        /* WGSL struct member name */
+  wgk_manifest_scalar type;/* u32, i32 or f32: 4 bytes each */
+  wgk_manifest_expr value; /* expression giving the value at call time */
+} wgk_manifest_field;
+
+/* One binding; its binding index is its position in the set (bind group 0). */
+typedef struct wgk_manifest_binding {
+  const char *name;                 /* WGSL variable name */
+  wgk_manifest_buffer buffer;       /* buffer type */
+  const char *arg;                  /* bind key of the tensor (storage buffers); NULL for the uniform */
+  const wgk_manifest_port *port;    /* the port behind arg; NULL for the uniform */
+  const char *semantic;             /* seed `semantic` label ("X", "kernel.params"); "" when absent */
+  const char *element_type;         /* "$T" (type variable) or a WGSL scalar; NULL for the uniform */
+  const char *struct_name;          /* uniform struct name ("Params"); NULL for storage buffers */
+  const wgk_manifest_field *fields; /* uniform struct fields in order; NULL for storage buffers */
+  size_t n_fields;                  /* number of fields */
+  wgk_manifest_pos pos;             /* position of the binding object */
+} wgk_manifest_binding;
+
+typedef struct wgk_manifest_binding_set {
+  const char *name;                     /* set name (seed `bindingSets` key) */
+  const wgk_manifest_binding *bindings; /* bindings in binding-index order */
+  size_t n_bindings;                    /* number of bindings */
+  wgk_manifest_pos pos;                 /* position of the list */
+} wgk_manifest_binding_set;
+
+typedef enum wgk_manifest_dispatch_kind {
+  WGK_DISPATCH_THREADS = 0,    /* {threads, workgroupSize}: folded (SYSTEM.md §4.6) */
+  WGK_DISPATCH_WORKGROUPS = 1, /* {workgroups}: a workgroup count, folded the same way */
+  WGK_DISPATCH_XYZ = 2,        /* {x, y?, z?}: explicit workgroup counts */
+} wgk_manifest_dispatch_kind;
+
+typedef struct wgk_manifest_dispatch {
+  wgk_manifest_dispatch_kind kind; /* which fields below are set */
+  wgk_manifest_expr threads;       /* THREADS: total invocations */
+  wgk_manifest_expr workgroup_size;/* THREADS: invocations per workgroup */
+  wgk_manifest_expr workgroups;    /* WORKGROUPS: workgroup count */
+  wgk_manifest_expr x, y, z;       /* XYZ: counts per axis; y/z text NULL means 1 */
+  wgk_manifest_pos pos;            /* position of the dispatch object */
+} wgk_manifest_dispatch;
+
+typedef struct wgk_manifest_pass {
+  const char *id;                          /* unique within the variant */
+  const char *name;                        /* label (pipeline label) */
+  const char *shader;                      /* template file, relative to build/webgpu, "*.wgsl.jinja" */
+  const wgk_manifest_value *inputs;        /* template inputs (pass derive), manifest order */
+  size_t n_inputs;                         /* number of inputs */
+  const wgk_manifest_binding_set *bindings;/* the resolved binding set */
+  wgk_manifest_dispatch dispatch;          /* how many workgroups */
+  wgk_manifest_pos pos;                    /* position of the pass object */
+} wgk_manifest_pass;
+
+typedef struct wgk_manifest_variant {
+  const char *id;                    /* unique variant id */
+  int priority;                      /* higher first; 0 in the seed; ties keep manifest order */
+  const wgk_manifest_expr *when;     /* clauses, each must evaluate to exactly true */
+  size_t n_when;                     /* number of clauses */
+  const wgk_manifest_value *derive;  /* variant derive (the seed's `constants`), in order */
+  size_t n_derive;                   /* number of derives */
+  const wgk_manifest_pass *passes;   /* passes in submission order */
+  size_t n_passes;                   /* number of passes */
+  wgk_manifest_pos pos;              /* position of the variant object */
+} wgk_manifest_variant;
+
+typedef enum wgk_manifest_format {
+  WGK_MANIFEST_SEED = 1,   /* the older format (SYSTEM.md §2.1) */
+  WGK_MANIFEST_SPEC21 = 2, /* manifest spec 2.1 (not read yet) */
+} wgk_manifest_format;
+
+typedef struct wgk_manifest {
+  wgk_manifest_format format;                       /* which format the text was in */
+  const char *source;                               /* source name used in positions/errors */
+  const char *domain;                               /* "ai.onnx" */
+  const char *name;                                 /* "RotaryEmbedding" */
+  const char *op_id;                                /* "ai.onnx.RotaryEmbedding" (domain.name) */
+  int since_version;                                /* ONNX opset the op is defined since; 0 if absent */
+  const char *description;                          /* free text, "" when absent */
+  const wgk_manifest_port *ports;                   /* inputs in ONNX order, then outputs not also inputs */
+  size_t n_ports;                                   /* number of ports */
+  const wgk_manifest_attribute *attributes;         /* attributes, defaults first then described-only */
+  size_t n_attributes;                              /* number of attributes */
+  const wgk_manifest_type_constraint *type_constraints; /* type variables in manifest order */
+  size_t n_type_constraints;                        /* number of type constraints */
+  const wgk_manifest_scalar_arg *scalar_args;       /* scalar args (none in the seed) */
+  size_t n_scalar_args;                             /* number of scalar args */
+  const wgk_manifest_tunable *tunables;             /* tunables in order */
+  size_t n_tunables;                                /* number of tunables */
+  const wgk_manifest_derive *derives;               /* op-level derives, evaluation order */
+  size_t n_derives;                                 /* number of derives */
+  const wgk_manifest_binding_set *binding_sets;     /* binding sets in manifest order */
+  size_t n_binding_sets;                            /* number of binding sets */
+  const wgk_manifest_variant *variants;             /* variants in manifest order */
+  size_t n_variants;                                /* number of variants */
+  json_t *root;                                     /* the parsed JSON (owns literals and strings) */
+  void *internal;                                   /* allocation arena, private to the loader */
+} wgk_manifest;
+
+/* Parses and validates manifest text. source_name is used in every position and error message. */
+wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *source_name,
+                                  wgk_manifest **out /* OUT */, wgk_error *err);
+/* Reads path and loads it; source name = path as given. */
+wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out /* OUT */, wgk_error *err);
+void wgk_manifest_free(wgk_manifest *m);
+
+/* Look-ups by name; NULL when absent. */
+const wgk_manifest_port *wgk_manifest_find_port(const wgk_manifest *m, const char *name);
+const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const char *key);
+const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name);
+const wgk_manifest_type_constraint *wgk_manifest_find_type(const wgk_manifest *m, const char *type_var);
+const wgk_manifest_variant *wgk_manifest_find_variant(const wgk_manifest *m, const char *id);
+
+/* The logical dtypes wgk knows: float32 float16 int32 uint32 int64 int8 uint8 bool. */
+bool wgk_manifest_dtype_known(const char *dtype);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * A kernel package on disk (SYSTEM.md §1):
+ *
+ *     <root>/README.md
+ *     <root>/build/webgpu/{metadata.json, manifest.json, test.json, bench.json, *.wgsl.jinja}
+ *
+ * Lifecycle:
+ *   1. wgk_pkg_open() finds the folder (a path, or an op id on the search path), reads and checks
+ *      metadata.json, reads manifest.json (digest-checked) and loads it through src/manifest.
+ *   2. wgk_pkg_read_file() reads any other package file on demand (templates, test.json ...),
+ *      digest-checked before it is returned, and cached: only the files a call uses are read.
+ *   3. wgk_pkg_free() releases it all (NULL is a no-op).
+ *
+ * A folder without metadata.json opens as an *unverified* local package: nothing is digest-checked,
+ * wgk_pkg_is_verified() is false and wgk_pkg_warning() gives a one-line text to print. The strict
+ * option refuses such a folder instead.
+ *
+ * Finding a package (wgk_pkg_resolve):
+ *   - path_or_id naming an existing folder is used as is: the package root (holding build/webgpu/) or
+ *     the build/webgpu folder itself (holding manifest.json).
+ *   - otherwise it is an id, "webgpu-kernels/<op id>" or "<op id>" (another org "org/<op id>" is looked
+ *     up as "<dir>/org/<op id>"), searched as <dir>/<op id> in: the dirs of opts->search_path, then
+ *     of env WGK_KERNEL_PATH (colon-separated), then WGK_SOURCE_KERNEL_DIR, then WGK_INSTALL_KERNEL_DIR.
+ *     The first folder that exists wins.
+ *   - version: when opts->version > 0 and metadata.json records "version", they must be equal
+ *     (WGK_ERR_NOT_FOUND otherwise); a package without a recorded version accepts any. revision is
+ *     recorded only: a local folder has no commit to compare with.
+ */
+#ifndef WGK_PACKAGE_PACKAGE_H
+#define WGK_PACKAGE_PACKAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "manifest/manifest.h"
+#include "util/error.h"
+#include "wgk.h"
+
+typedef struct wgk_pkg wgk_pkg;
+
+typedef struct wgk_pkg_options {
+  bool strict;             /* refuse a folder without metadata.json */
+  int version;             /* contract version asked for (--version N); 0 = not given */
+  const char *revision;    /* commit asked for (--revision SHA), recorded only; NULL = not given */
+  const char *search_path; /* colon-separated dirs searched before WGK_KERNEL_PATH; NULL = none */
+} wgk_pkg_options;
+
+/* Opens a package; opts may be NULL (defaults: not strict, no version). */
+wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk_pkg **out /* OUT */,
+                        wgk_error *err);
+void wgk_pkg_free(wgk_pkg *pkg);
+
+/* Resolves path_or_id to a build/webgpu folder without opening it; *dir_out is malloc'ed. */
+wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out /* OUT */,
+                           wgk_error *err);
+
+const wgk_manifest *wgk_pkg_manifest(const wgk_pkg *pkg);
+const char *wgk_pkg_op_id(const wgk_pkg *pkg);    /* "ai.onnx.RotaryEmbedding" */
+const char *wgk_pkg_dir(const wgk_pkg *pkg);      /* the build/webgpu folder */
+const char *wgk_pkg_root(const wgk_pkg *pkg);     /* the package root (dir's grandparent, or dir) */
+bool wgk_pkg_is_verified(const wgk_pkg *pkg);     /* metadata.json present and checked */
+const char *wgk_pkg_warning(const wgk_pkg *pkg);  /* one line for unverified packages, else NULL */
+int wgk_pkg_version(const wgk_pkg *pkg);          /* metadata "version", else the asked one, else 0 */
+const char *wgk_pkg_revision(const wgk_pkg *pkg); /* the asked revision, or NULL */
+
+/* Reads relpath (relative to build/webgpu, no "..", not absolute), digest-checked in verified mode
+ * (a file missing from the digest map is refused). *data is NUL-terminated, owned by the package and
+ * valid until wgk_pkg_free; repeated reads return the cached bytes. */
+wgk_status wgk_pkg_read_file(wgk_pkg *pkg, const char *relpath, const char **data /* OUT */,
+                             size_t *len /* OUT */, wgk_error *err);
+
+#endif
