@@ -15,7 +15,7 @@ wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out /* OUT */, wgk_e
 /* Parses a whole .npy image from memory; source names it in errors. */
 wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out /* OUT */,
                          wgk_error *err);
-/* Writes version 1.0 (2.0 if the header would not fit), header padded to 64 bytes. */
+/* Writes version 1.0 (a rank <= 8 header always fits), header padded so data starts at a multiple of 64. */
 wgk_status wgk_npy_write(const char *path, const wgk_host_tensor *t, wgk_error *err);
 
 #endif
