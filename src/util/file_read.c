@@ -1,0 +1,49 @@
+#include "util/file_read.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+wgk_status wgk_file_read_all(const char *path, size_t max_bytes, unsigned char **data, size_t *len,
+                             wgk_error *err) {
+  *data = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
+                         "cannot open: %s", strerror(errno));
+  size_t cap = 4096, n = 0;
+  unsigned char *buf = malloc(cap + 1);
+  wgk_status st = buf ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+  while (st == WGK_OK) {
+    if (n == cap) { /* grow geometrically, never past the cap (+1 byte to detect an over-long file) */
+      size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : cap * 2;
+      unsigned char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+      if (!nb) {
+        st = ncap > cap ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_LIMIT;
+        break;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n > max_bytes)
+      st = WGK_ERR_LIMIT;
+    else if (got == 0)
+      break;
+  }
+  if (st == WGK_OK && ferror(f))
+    st = WGK_ERR_IO;
+  fclose(f);
+  if (st != WGK_OK) {
+    free(buf);
+    return wgk_error_set(err, st, path, 0, 0, NULL, "%s",
+                         st == WGK_ERR_LIMIT ? "file too large" : st == WGK_ERR_IO ? "read error" : "out of memory");
+  }
+  buf[n] = 0;
+  *data = buf;
+  *len = n;
+  return WGK_OK;
+}

@@ -1,0 +1,292 @@
+/* .npy reading and writing. The header is a Python dict literal; we parse exactly the three keys numpy writes
+ * ('descr', 'fortran_order', 'shape') with a small cursor scanner and refuse anything else by name. */
+#include "util/npy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/file_read.h"
+
+typedef struct cursor {
+  const char *p, *end; /* remaining header text */
+  const char *src;     /* file name for errors */
+  wgk_error *err;
+} cursor;
+
+typedef struct npy_header {
+  wgk_host_dtype dtype;
+  int rank;
+  int64_t dims[WGK_HOST_MAX_RANK];
+  int seen; /* bit mask of keys seen: 1 descr, 2 fortran_order, 4 shape */
+} npy_header;
+
+static wgk_status fail(cursor *c, const char *fmt, const char *arg) {
+  return wgk_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL, fmt, arg);
+}
+
+static void skip_ws(cursor *c) {
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+    c->p++;
+}
+
+static bool eat(cursor *c, char ch) {
+  skip_ws(c);
+  if (c->p < c->end && *c->p == ch) {
+    c->p++;
+    return true;
+  }
+  return false;
+}
+
+/* A quoted Python string without escapes, copied into buf. */
+static wgk_status read_str(cursor *c, char *buf, size_t size) {
+  skip_ws(c);
+  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+    return fail(c, "npy header: expected a quoted string%s", "");
+  char q = *c->p++;
+  size_t n = 0;
+  while (c->p < c->end && *c->p != q) {
+    if (n + 1 >= size || *c->p == '\\')
+      return fail(c, "npy header: string too long or escaped%s", "");
+    buf[n++] = *c->p++;
+  }
+  if (c->p >= c->end)
+    return fail(c, "npy header: unterminated string%s", "");
+  c->p++;
+  buf[n] = 0;
+  return WGK_OK;
+}
+
+static wgk_host_dtype parse_descr(const char *d) {
+  static const struct { const char *s; wgk_host_dtype t; } wide[] = {
+      {"<f4", WGK_HOST_FLOAT32}, {"<f2", WGK_HOST_FLOAT16}, {"<i4", WGK_HOST_INT32},
+      {"<u4", WGK_HOST_UINT32},  {"<i8", WGK_HOST_INT64}};
+  for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+    if (strcmp(d, wide[i].s) == 0)
+      return wide[i].t;
+  /* One-byte types have no byte order: numpy writes '|', other writers '<' or '='. */
+  if (strlen(d) == 3 && (d[0] == '|' || d[0] == '<' || d[0] == '=')) {
+    if (strcmp(d + 1, "i1") == 0) return WGK_HOST_INT8;
+    if (strcmp(d + 1, "u1") == 0) return WGK_HOST_UINT8;
+    if (strcmp(d + 1, "b1") == 0) return WGK_HOST_BOOL;
+  }
+  return WGK_HOST_NONE;
+}
+
+static wgk_status read_descr(cursor *c, npy_header *h) {
+  char d[32];
+  wgk_status st = read_str(c, d, sizeof d);
+  if (st != WGK_OK)
+    return st;
+  if ((h->dtype = parse_descr(d)) != WGK_HOST_NONE)
+    return WGK_OK;
+  if (d[0] == '>')
+    return fail(c, "npy: big-endian dtype '%s' is not supported", d);
+  return fail(c, "npy: unsupported dtype '%s' (expected <f4 <f2 <i4 <u4 <i8 <i1 <u1 |b1)", d);
+}
+
+static wgk_status read_bool(cursor *c, bool *v) {
+  skip_ws(c);
+  size_t left = (size_t)(c->end - c->p);
+  if (left >= 4 && memcmp(c->p, "True", 4) == 0) {
+    *v = true;
+    c->p += 4;
+  } else if (left >= 5 && memcmp(c->p, "False", 5) == 0) {
+    *v = false;
+    c->p += 5;
+  } else {
+    return fail(c, "npy header: fortran_order must be True or False%s", "");
+  }
+  return WGK_OK;
+}
+
+static wgk_status read_dim(cursor *c, int64_t *v) {
+  skip_ws(c);
+  int64_t x = 0;
+  const char *start = c->p;
+  while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+    if (x > (INT64_MAX - 9) / 10)
+      return fail(c, "npy header: dimension too large%s", "");
+    x = x * 10 + (*c->p++ - '0');
+  }
+  if (c->p == start)
+    return fail(c, "npy header: expected a non-negative integer in shape%s", "");
+  if (c->p < c->end && *c->p == 'L') /* Python 2 long suffix */
+    c->p++;
+  *v = x;
+  return WGK_OK;
+}
+
+/* (), (5,), (2, 3) and (2, 3,) */
+static wgk_status read_shape(cursor *c, npy_header *h) {
+  if (!eat(c, '('))
+    return fail(c, "npy header: shape must be a tuple%s", "");
+  h->rank = 0;
+  while (!eat(c, ')')) {
+    if (h->rank == WGK_HOST_MAX_RANK)
+      return fail(c, "npy header: rank above the limit of 8%s", "");
+    wgk_status st = read_dim(c, &h->dims[h->rank++]);
+    if (st != WGK_OK)
+      return st;
+    if (!eat(c, ',')) {
+      if (eat(c, ')'))
+        break;
+      return fail(c, "npy header: expected ',' or ')' in shape%s", "");
+    }
+  }
+  return WGK_OK;
+}
+
+static wgk_status read_entry(cursor *c, npy_header *h) {
+  char key[32];
+  wgk_status st = read_str(c, key, sizeof key);
+  if (st != WGK_OK)
+    return st;
+  if (!eat(c, ':'))
+    return fail(c, "npy header: expected ':' after '%s'", key);
+  int bit = strcmp(key, "descr") == 0 ? 1 : strcmp(key, "fortran_order") == 0 ? 2 : strcmp(key, "shape") == 0 ? 4 : 0;
+  if (!bit)
+    return fail(c, "npy header: unknown key '%s'", key);
+  if (h->seen & bit)
+    return fail(c, "npy header: duplicate key '%s'", key);
+  h->seen |= bit;
+  if (bit == 1)
+    return read_descr(c, h);
+  if (bit == 4)
+    return read_shape(c, h);
+  bool fortran;
+  if ((st = read_bool(c, &fortran)) == WGK_OK && fortran)
+    return fail(c, "npy: Fortran-order arrays are not supported (save with np.ascontiguousarray)%s", "");
+  return st;
+}
+
+static wgk_status parse_dict(cursor *c, npy_header *h) {
+  if (!eat(c, '{'))
+    return fail(c, "npy header: expected '{'%s", "");
+  while (!eat(c, '}')) {
+    wgk_status st = read_entry(c, h);
+    if (st != WGK_OK)
+      return st;
+    if (!eat(c, ',') && !(skip_ws(c), c->p < c->end && *c->p == '}'))
+      return fail(c, "npy header: expected ',' or '}'%s", "");
+  }
+  skip_ws(c);
+  if (c->p != c->end)
+    return fail(c, "npy header: text after the dict%s", "");
+  if (h->seen != 7)
+    return fail(c, "npy header: missing %s", !(h->seen & 1) ? "'descr'" : !(h->seen & 2) ? "'fortran_order'" : "'shape'");
+  return WGK_OK;
+}
+
+static uint32_t le32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Magic, version and header length; leaves the cursor on the dict text. */
+static wgk_status parse_preamble(const unsigned char *b, size_t len, cursor *c, size_t *data_off) {
+  if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0)
+    return fail(c, "not a .npy file (bad magic)%s", "");
+  unsigned major = b[6];
+  size_t hl, off;
+  if (major == 1) {
+    hl = (size_t)b[8] | (size_t)b[9] << 8;
+    off = 10;
+  } else if (major == 2 || major == 3) {
+    if (len < 12)
+      return fail(c, "npy: truncated preamble%s", "");
+    hl = le32(b + 8);
+    off = 12;
+  } else {
+    return fail(c, "npy: unsupported format version%s", "");
+  }
+  if (hl > WGK_NPY_MAX_HEADER)
+    return fail(c, "npy: header length above the limit of 65536 bytes%s", "");
+  if (hl > len - off)
+    return fail(c, "npy: truncated header%s", "");
+  c->p = (const char *)b + off;
+  c->end = c->p + hl;
+  *data_off = off + hl;
+  return WGK_OK;
+}
+
+wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out, wgk_error *err) {
+  *out = NULL;
+  const unsigned char *b = buf;
+  cursor c = {NULL, NULL, source ? source : "<npy>", err};
+  npy_header h = {0};
+  size_t off, numel;
+  wgk_status st = parse_preamble(b, len, &c, &off);
+  if (st == WGK_OK)
+    st = parse_dict(&c, &h);
+  if (st != WGK_OK)
+    return st;
+  size_t esize = wgk_host_dtype_size(h.dtype);
+  if (!wgk_host_shape_numel(h.rank, h.dims, esize, &numel))
+    return wgk_error_set(err, WGK_ERR_LIMIT, c.src, 0, 0, NULL, "npy: shape too large");
+  if (len - off != numel * esize)
+    return wgk_error_set(err, WGK_ERR_PARSE, c.src, 0, 0, NULL, "npy: %s data: expected %zu bytes, found %zu",
+                         len - off < numel * esize ? "truncated" : "trailing", numel * esize, len - off);
+  if ((st = wgk_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
+    return wgk_error_set(err, st, c.src, 0, 0, NULL, "npy: cannot allocate the array");
+  if (numel)
+    memcpy((*out)->data, b + off, numel * esize);
+  return WGK_OK;
+}
+
+wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out, wgk_error *err) {
+  unsigned char *buf;
+  size_t len;
+  *out = NULL;
+  wgk_status st = wgk_file_read_all(path, (size_t)WGK_HOST_MAX_BYTES + WGK_NPY_MAX_HEADER + 16, &buf, &len, err);
+  if (st != WGK_OK)
+    return st;
+  st = wgk_npy_parse(buf, len, path, out, err);
+  free(buf);
+  return st;
+}
+
+static const char *descr_of(wgk_host_dtype d) {
+  switch (d) {
+  case WGK_HOST_FLOAT32: return "<f4";
+  case WGK_HOST_FLOAT16: return "<f2";
+  case WGK_HOST_INT32: return "<i4";
+  case WGK_HOST_UINT32: return "<u4";
+  case WGK_HOST_INT64: return "<i8";
+  case WGK_HOST_INT8: return "|i1";
+  case WGK_HOST_UINT8: return "|u1";
+  case WGK_HOST_BOOL: return "|b1";
+  case WGK_HOST_NONE: break;
+  }
+  return NULL;
+}
+
+/* The dict, padded with spaces and a final newline so data starts on a 64-byte boundary. */
+static size_t format_header(const wgk_host_tensor *t, char *h, size_t size) {
+  int n = snprintf(h, size, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr_of(t->dtype));
+  for (int i = 0; i < t->rank; i++)
+    n += snprintf(h + n, size - (size_t)n, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+  n += snprintf(h + n, size - (size_t)n, "%s), }", t->rank == 1 ? "," : "");
+  size_t pre = 10, total = (pre + (size_t)n + 1 + 63) / 64 * 64; /* rank <= 8 always fits version 1.0 */
+  memset(h + n, ' ', total - pre - (size_t)n - 1);
+  h[total - pre - 1] = '\n';
+  return total - pre;
+}
+
+wgk_status wgk_npy_write(const char *path, const wgk_host_tensor *t, wgk_error *err) {
+  if (!descr_of(t->dtype) || t->rank < 0 || t->rank > WGK_HOST_MAX_RANK)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, path, 0, 0, NULL, "npy: cannot write dtype %s",
+                         wgk_host_dtype_name(t->dtype));
+  char h[512];
+  size_t hl = format_header(t, h, sizeof h);
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot create: %s", strerror(errno));
+  size_t bytes = wgk_host_tensor_bytes(t);
+  bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, hl, f) == hl && (!bytes || fwrite(t->data, 1, bytes, f) == bytes);
+  if (fclose(f) != 0)
+    ok = false;
+  return ok ? WGK_OK : wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "write failed: %s", strerror(errno));
+}

@@ -1,0 +1,21 @@
+/*
+ * NumPy .npy files, versions 1.0 and 2.0 (3.0 read too: same layout, UTF-8 header), little-endian, C order.
+ * dtypes: <f4 <f2 <i4 <u4 <i8 <i1 <u1 |i1 |u1 |b1 (and '=' or '<' for the one-byte ones).
+ * Every error names the file: "path: message" (source = path).
+ */
+#ifndef WGK_UTIL_NPY_H
+#define WGK_UTIL_NPY_H
+
+#include "util/error.h"
+#include "util/tensor_host.h"
+
+#define WGK_NPY_MAX_HEADER 65536 /* header bytes accepted; numpy itself refuses above 10000 by default */
+
+wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out /* OUT */, wgk_error *err);
+/* Parses a whole .npy image from memory; source names it in errors. */
+wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out /* OUT */,
+                         wgk_error *err);
+/* Writes version 1.0 (a rank <= 8 header always fits), header padded so data starts at a multiple of 64. */
+wgk_status wgk_npy_write(const char *path, const wgk_host_tensor *t, wgk_error *err);
+
+#endif

@@ -1,0 +1,238 @@
+/* .npy: our round trip, numpy-written files read back, our files loaded by numpy, malformed files refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testkit.h"
+#include "util/npy.h"
+
+static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32, WGK_HOST_UINT32,
+                                     WGK_HOST_INT64,   WGK_HOST_INT8,    WGK_HOST_UINT8, WGK_HOST_BOOL};
+#define N_ALL (sizeof ALL / sizeof ALL[0])
+
+/* value i of the test pattern, representable in every dtype after the dtype's conversion */
+static double pattern(wgk_host_dtype d, size_t i) {
+  if (d == WGK_HOST_BOOL)
+    return (double)(i % 3 == 0);
+  if (d == WGK_HOST_UINT8 || d == WGK_HOST_UINT32)
+    return (double)(i * 7 % 250);
+  return ((double)(i * 7 % 250) - 125.0) / (d == WGK_HOST_FLOAT32 || d == WGK_HOST_FLOAT16 ? 4.0 : 1.0);
+}
+
+static wgk_host_tensor *make(wgk_host_dtype d, int rank, const int64_t *dims) {
+  wgk_host_tensor *t;
+  assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
+  size_t n = wgk_host_tensor_numel(t);
+  double *v = calloc(n + 1, sizeof *v);
+  for (size_t i = 0; i < n; i++)
+    v[i] = pattern(d, i);
+  wgk_host_tensor_from_double(t, v);
+  free(v);
+  return t;
+}
+
+static void expect_pattern(const wgk_host_tensor *t, wgk_host_dtype d, int rank, const int64_t *dims) {
+  assert_int_equal(t->dtype, d);
+  assert_int_equal(t->rank, rank);
+  for (int i = 0; i < rank; i++)
+    assert_int_equal(t->dims[i], dims[i]);
+  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++)
+    assert_true(wgk_host_tensor_get(t, i) == pattern(d, i));
+}
+
+static const struct { int rank; int64_t dims[3]; const char *py; } SHAPES[] = {
+    {0, {0}, "()"}, {1, {5}, "(5,)"}, {2, {2, 3}, "(2, 3)"}, {3, {2, 0, 3}, "(2, 0, 3)"}, {3, {3, 1, 4}, "(3, 1, 4)"}};
+#define N_SHAPES (sizeof SHAPES / sizeof SHAPES[0])
+
+static void round_trip(void **state) {
+  (void)state;
+  char *dir = testkit_tmpdir();
+  wgk_error e;
+  for (size_t d = 0; d < N_ALL; d++)
+    for (size_t s = 0; s < N_SHAPES; s++) {
+      wgk_error_clear(&e);
+      wgk_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims), *back;
+      const char *p = testkit_path(dir, "rt.npy");
+      assert_int_equal(wgk_npy_write(p, t, &e), WGK_OK);
+      assert_int_equal(wgk_npy_read(p, &back, &e), WGK_OK);
+      expect_pattern(back, ALL[d], SHAPES[s].rank, SHAPES[s].dims);
+      wgk_host_tensor_free(t);
+      wgk_host_tensor_free(back);
+    }
+  testkit_rmdir(dir);
+}
+
+/* numpy writes the pattern for every dtype and shape (versions 1.0 and 2.0) */
+static const char *PY_WRITE =
+    "import sys, numpy as np\n"
+    "d = sys.argv[1]\n"
+    "names = ['float32','float16','int32','uint32','int64','int8','uint8','bool']\n"
+    "shapes = [(), (5,), (2, 3), (2, 0, 3), (3, 1, 4)]\n"
+    "for dt in names:\n"
+    "  for k, s in enumerate(shapes):\n"
+    "    i = np.arange(int(np.prod(s)), dtype=np.int64)\n"
+    "    if dt == 'bool': v = (i % 3 == 0)\n"
+    "    elif dt in ('uint8', 'uint32'): v = i * 7 % 250\n"
+    "    elif dt in ('float32', 'float16'): v = (i * 7 % 250 - 125) / 4.0\n"
+    "    else: v = i * 7 % 250 - 125\n"
+    "    a = v.astype(dt).reshape(s)\n"
+    "    with open('%s/%s_%d.npy' % (d, dt, k), 'wb') as f:\n"
+    "      np.lib.format.write_array(f, a, version=(2, 0) if k == 4 else (1, 0))\n";
+
+static void numpy_files_read_back(void **state) {
+  (void)state;
+  if (!testkit_python())
+    skip();
+  char *dir = testkit_tmpdir();
+  const char *args[] = {dir};
+  assert_int_equal(testkit_py(PY_WRITE, NULL, args, 1), 0);
+  for (size_t d = 0; d < N_ALL; d++)
+    for (size_t s = 0; s < N_SHAPES; s++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s_%zu.npy", wgk_host_dtype_name(ALL[d]), s);
+      wgk_error e;
+      wgk_error_clear(&e);
+      wgk_host_tensor *t;
+      assert_int_equal(wgk_npy_read(testkit_path(dir, name), &t, &e), WGK_OK);
+      expect_pattern(t, ALL[d], SHAPES[s].rank, SHAPES[s].dims);
+      wgk_host_tensor_free(t);
+    }
+  testkit_rmdir(dir);
+}
+
+static const char *PY_CHECK =
+    "import sys, numpy as np\n"
+    "d = sys.argv[1]\n"
+    "names = ['float32','float16','int32','uint32','int64','int8','uint8','bool']\n"
+    "shapes = [(), (5,), (2, 3), (2, 0, 3), (3, 1, 4)]\n"
+    "for dt in names:\n"
+    "  for k, s in enumerate(shapes):\n"
+    "    a = np.load('%s/w_%s_%d.npy' % (d, dt, k))\n"
+    "    assert a.dtype == np.dtype(dt) and a.shape == s, (dt, k, a.dtype, a.shape)\n"
+    "    i = np.arange(int(np.prod(s)), dtype=np.int64)\n"
+    "    if dt == 'bool': v = (i % 3 == 0)\n"
+    "    elif dt in ('uint8', 'uint32'): v = i * 7 % 250\n"
+    "    elif dt in ('float32', 'float16'): v = (i * 7 % 250 - 125) / 4.0\n"
+    "    else: v = i * 7 % 250 - 125\n"
+    "    assert (a.reshape(-1) == v.astype(dt)).all(), (dt, k)\n"
+    "print('checked', len(names) * len(shapes))\n";
+
+static void our_files_load_in_numpy(void **state) {
+  (void)state;
+  if (!testkit_python())
+    skip();
+  char *dir = testkit_tmpdir();
+  for (size_t d = 0; d < N_ALL; d++)
+    for (size_t s = 0; s < N_SHAPES; s++) {
+      char name[64];
+      snprintf(name, sizeof name, "w_%s_%zu.npy", wgk_host_dtype_name(ALL[d]), s);
+      wgk_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims);
+      wgk_error e;
+      wgk_error_clear(&e);
+      assert_int_equal(wgk_npy_write(testkit_path(dir, name), t, &e), WGK_OK);
+      wgk_host_tensor_free(t);
+    }
+  const char *args[] = {dir};
+  char *out;
+  assert_int_equal(testkit_py(PY_CHECK, &out, args, 1), 0);
+  assert_non_null(strstr(out, "checked 40"));
+  free(out);
+  testkit_rmdir(dir);
+}
+
+/* A v1.0 image with the given dict and data bytes. */
+static size_t image(unsigned char *buf, const char *dict, size_t data_bytes) {
+  size_t hl = strlen(dict);
+  memcpy(buf, "\x93NUMPY\x01\x00", 8);
+  buf[8] = (unsigned char)(hl & 0xff);
+  buf[9] = (unsigned char)(hl >> 8);
+  memcpy(buf + 10, dict, hl);
+  memset(buf + 10 + hl, 0, data_bytes);
+  return 10 + hl + data_bytes;
+}
+
+static void malformed_refused(void **state) {
+  (void)state;
+  static const struct { const char *dict; size_t data; const char *msg; } BAD[] = {
+      {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24, "Fortran"},
+      {"{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8, "big-endian"},
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", 16, "unsupported dtype '<f8'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 20, "truncated data"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", 8, "trailing data"},
+      {"{'descr': '<f4', 'shape': (1,), }", 4, "missing 'fortran_order'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", 4, "unknown key 'x'"},
+      {"{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", 4, "duplicate key"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", 4, "non-negative integer"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1), }", 4, "rank above"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", 4, "too large"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1 1), }", 4, "expected ','"},
+      {"{'descr': '<f4", 0, "unterminated"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } x", 4, "text after"},
+      {"[1]", 0, "expected '{'"},
+  };
+  unsigned char buf[512];
+  char text[4096];
+  for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+    size_t n = image(buf, BAD[i].dict, BAD[i].data);
+    wgk_error e;
+    wgk_error_clear(&e);
+    wgk_host_tensor *t = (wgk_host_tensor *)buf;
+    assert_int_not_equal(wgk_npy_parse(buf, n, "bad.npy", &t, &e), WGK_OK);
+    assert_null(t);
+    wgk_error_format(&e, text, sizeof text);
+    if (!strstr(text, BAD[i].msg) || strncmp(text, "bad.npy: ", 9) != 0)
+      fail_msg("case %zu: '%s' lacks '%s'", i, text, BAD[i].msg);
+  }
+  /* bad magic, truncated preamble, header longer than the file, absurd header length */
+  unsigned char v2[16] = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0x7f};
+  const struct { const void *b; size_t n; const char *msg; } RAW[] = {
+      {"\x93NUMPZ\x01\x00\x00\x00", 10, "bad magic"}, {"\x93NUM", 4, "bad magic"},
+      {"\x93NUMPY\x01\x00\x40\x00{}", 12, "truncated header"}, {v2, sizeof v2, "limit"},
+      {"\x93NUMPY\x09\x00\x00\x00", 10, "version"}};
+  for (size_t i = 0; i < sizeof RAW / sizeof RAW[0]; i++) {
+    wgk_error e;
+    wgk_error_clear(&e);
+    wgk_host_tensor *t;
+    assert_int_not_equal(wgk_npy_parse(RAW[i].b, RAW[i].n, "raw.npy", &t, &e), WGK_OK);
+    wgk_error_format(&e, text, sizeof text);
+    if (!strstr(text, RAW[i].msg))
+      fail_msg("raw case %zu: '%s' lacks '%s'", i, text, RAW[i].msg);
+  }
+  wgk_error e;
+  wgk_error_clear(&e);
+  wgk_host_tensor *t;
+  assert_int_equal(wgk_npy_read("/nonexistent/x.npy", &t, &e), WGK_ERR_NOT_FOUND);
+  assert_string_equal(e.source, "/nonexistent/x.npy");
+}
+
+/* Every prefix of a valid file is refused without a crash (ASan run catches over-reads). */
+static void every_truncation_refused(void **state) {
+  (void)state;
+  unsigned char buf[512];
+  size_t n = image(buf, "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", 24);
+  for (size_t k = 0; k < n; k++) {
+    unsigned char *copy = malloc(k + 1);
+    memcpy(copy, buf, k);
+    wgk_error e;
+    wgk_error_clear(&e);
+    wgk_host_tensor *t;
+    assert_int_not_equal(wgk_npy_parse(copy, k, "cut.npy", &t, &e), WGK_OK);
+    free(copy);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(round_trip),
+      cmocka_unit_test(numpy_files_read_back),
+      cmocka_unit_test(our_files_load_in_numpy),
+      cmocka_unit_test(malformed_refused),
+      cmocka_unit_test(every_truncation_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
