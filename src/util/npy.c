@@ -156,7 +156,7 @@ static wgk_status read_entry(cursor *c, npy_header *h) {
     return read_descr(c, h);
   if (bit == 4)
     return read_shape(c, h);
-  bool fortran;
+  bool fortran = false;
   if ((st = read_bool(c, &fortran)) == WGK_OK && fortran)
     return fail(c, "npy: Fortran-order arrays are not supported (save with np.ascontiguousarray)%s", "");
   return st;
@@ -216,7 +216,7 @@ wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_ho
   const unsigned char *b = buf;
   cursor c = {NULL, NULL, source ? source : "<npy>", err};
   npy_header h = {0};
-  size_t off, numel;
+  size_t off = 0, numel = 0;
   wgk_status st = parse_preamble(b, len, &c, &off);
   if (st == WGK_OK)
     st = parse_dict(&c, &h);
