@@ -72,16 +72,21 @@ for (const c of table.cases) {
   cases.push({ kind: 'expr', id: `expr.${c.id}`, expr: c.expr, scope, scopeKey, meta: c });
 }
 const tdir = join(here, 'cases/templates');
-for (const f of readdirSync(tdir).filter((f) => f.endsWith('.jinja')).sort()) {
+const tfiles = readdirSync(tdir).sort();
+for (const f of tfiles.filter((f) => f.endsWith('.jinja'))) {
   const name = f.slice(0, -'.jinja'.length);
-  const scopeFile = join(tdir, `${name}.scope.json`);
+  const text = readFileSync(join(tdir, f), 'utf8');
   const metaFile = join(tdir, `${name}.meta.json`);
-  const scope = existsSync(scopeFile) ? JSON.parse(readFileSync(scopeFile, 'utf8')) : undefined;
   const meta = existsSync(metaFile) ? JSON.parse(readFileSync(metaFile, 'utf8')) : {};
-  cases.push({
-    kind: 'template', id: `template.${name}`, file: join(tdir, f), text: readFileSync(join(tdir, f), 'utf8'),
-    scope, scopeFile: scope ? scopeFile : null, meta,
-  });
+  // NAME.scope.json, and/or NAME.<tag>.scope.json (one case each); none: one case with no scope.
+  const runs = tfiles
+    .filter((g) => g === `${name}.scope.json` || (g.startsWith(`${name}.`) && g.endsWith('.scope.json')))
+    .map((g) => ({ tag: g.slice(name.length, -'.scope.json'.length), scopeFile: join(tdir, g) }));
+  if (runs.length === 0) runs.push({ tag: '', scopeFile: null });
+  for (const r of runs) {
+    const scope = r.scopeFile ? JSON.parse(readFileSync(r.scopeFile, 'utf8')) : undefined;
+    cases.push({ kind: 'template', id: `template.${name}${r.tag}`, file: join(tdir, f), text, scope, scopeFile: r.scopeFile, meta });
+  }
 }
 const selected = cases.filter((c) => !filter || c.id.includes(filter));
 

@@ -311,7 +311,7 @@ const seedScopes = {
   r4_pos: call({ X: [2, 4, 9, 32], cos: [64, 16], pos: [2, 9] }),
   r3_no_heads: call({ X: [2, 16, 512], cos: [2, 16, 32] }),
   r3_bad_heads: call({ X: [2, 16, 500], cos: [2, 16, 32], attrs: { num_heads: 3 } }),
-  r4_huge: call({ X: [65536, 64, 64, 256], cos: [65536, 64, 128], wg: 64 }),
+  r4_huge: call({ X: [65536, 64, 64, 2048], cos: [65536, 64, 1024], wg: 64 }),
   r4_odd_head: call({ X: [1, 2, 3, 5], cos: [1, 3, 2] }),
 };
 for (const [sname, base] of Object.entries(seedScopes)) {
