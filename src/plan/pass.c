@@ -1,0 +1,290 @@
+/* One pass of the chosen variant: bindings, rendered WGSL, uniform bytes and the folded dispatch. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner_internal.h"
+
+static wgk_status oom(wgk_error *err) {
+  return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a pass");
+}
+
+static wgk_status at(const wgk_manifest *m, const wgk_manifest_pos *pos, wgk_error *err, wgk_status st,
+                     const char *fmt, const char *a, const char *b) {
+  return wgk_error_set(err, st, m->source, pos->line, pos->column, pos->path, fmt, a, b);
+}
+
+/* The WGSL element type of a storage binding: the port's storage projection, else its type variable. */
+static wgk_status element_type(const wgk_manifest *m, const wgk_manifest_binding *b, const wgk_value *scope,
+                               char *out, size_t size, wgk_error *err) {
+  const char *t = b->element_type;
+  if (b->port && b->port->storage_dtype) t = wgk_plan_wgsl_scalar(b->port->storage_dtype);
+  if (t && t[0] == '$') {
+    const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
+    const wgk_value *v = dtypes ? wgk_value_dict_get(dtypes, t + 1) : NULL;
+    if (!v || !wgk_value_str(v))
+      return at(m, &b->pos, err, WGK_ERR_CALL, "binding %s: type variable %s is not bound by the call", b->name, t);
+    t = wgk_value_str(v);
+  }
+  if (!t) return at(m, &b->pos, err, WGK_ERR_MANIFEST, "binding %s: no element type%s", b->name, "");
+  snprintf(out, size, "%s", t);
+  return WGK_OK;
+}
+
+static const char *scalar_name(wgk_manifest_scalar s) {
+  return s == WGK_SCALAR_I32 ? "i32" : s == WGK_SCALAR_F32 ? "f32" : "u32";
+}
+
+/* `struct Params {...};` and one `@group(0) @binding(i) var<...>` line per binding. */
+static void declarations(const wgk_manifest_pass *mp, const wgk_plan_pass *pass, wgk_dynbuf *out) {
+  const wgk_manifest_binding_set *set = mp->bindings;
+  for (size_t i = 0; i < set->n_bindings; i++) {
+    const wgk_manifest_binding *b = &set->bindings[i];
+    if (b->buffer != WGK_BUFFER_UNIFORM) continue;
+    wgk_dynbuf_printf(out, "struct %s {\n", b->struct_name);
+    size_t padded = (b->n_fields + 3) / 4 * 4;
+    if (padded == 0) padded = 4;
+    for (size_t f = 0; f < padded; f++) {
+      if (f < b->n_fields) wgk_dynbuf_printf(out, "  %s: %s,\n", b->fields[f].name, scalar_name(b->fields[f].type));
+      else wgk_dynbuf_printf(out, "  _pad%zu: u32,\n", f - b->n_fields);
+    }
+    wgk_dynbuf_append_str(out, "};\n");
+  }
+  for (size_t i = 0; i < pass->n_bindings; i++) {
+    const wgk_plan_binding *pb = &pass->bindings[i];
+    const wgk_manifest_binding *b = &set->bindings[i];
+    if (pb->buffer == WGK_BUFFER_UNIFORM)
+      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<uniform> %s: %s;\n", pb->index, pb->name, b->struct_name);
+    else
+      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s>;\n", pb->index,
+                        pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type);
+  }
+}
+
+static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, const wgk_value *scope,
+                               wgk_plan_pass *pass, wgk_error *err) {
+  size_t fields = (b->n_fields + 3) / 4 * 4;
+  if (fields < 4) fields = 4;
+  pass->uniform_size = fields * 4;
+  pass->uniform = calloc(1, pass->uniform_size);
+  wgk_dynbuf text;
+  wgk_dynbuf_init(&text, 1 << 16);
+  if (!pass->uniform) return oom(err);
+  for (size_t f = 0; f < b->n_fields; f++) {
+    const wgk_manifest_field *field = &b->fields[f];
+    wgk_value *v = NULL;
+    wgk_status st = wgk_plan_eval(p, &field->value, scope, &v, err);
+    if (st != WGK_OK) { wgk_dynbuf_free(&text); return st; }
+    double d = wgk_value_as_float(v);
+    bool number = wgk_value_is_number(v) || wgk_value_kind_of(v) == WGK_VALUE_BOOL;
+    if (wgk_value_kind_of(v) == WGK_VALUE_BOOL) d = wgk_value_as_bool(v) ? 1 : 0;
+    wgk_dynbuf shown;
+    wgk_dynbuf_init(&shown, 256);
+    wgk_value_print(v, &shown);
+    wgk_value_release(v);
+    bool whole = number && d == floor(d);
+    const char *bad = !number ? "is not a number"
+                      : field->type == WGK_SCALAR_U32 && !(whole && d >= 0 && d <= 4294967295.0) ? "is not a whole number in [0, 2^32-1]"
+                      : field->type == WGK_SCALAR_I32 && !(whole && d >= -2147483648.0 && d <= 2147483647.0) ? "is not a whole number in [-2^31, 2^31-1]"
+                      : NULL;
+    if (bad) {
+      wgk_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column, field->value.pos.path,
+                    "uniform %s.%s (%s) = %s %s", b->struct_name, field->name, scalar_name(field->type),
+                    wgk_dynbuf_str(&shown), bad);
+      wgk_dynbuf_free(&shown);
+      wgk_dynbuf_free(&text);
+      return WGK_ERR_CALL;
+    }
+    uint8_t *slot = pass->uniform + f * 4;
+    if (field->type == WGK_SCALAR_U32) { uint32_t u = (uint32_t)d; memcpy(slot, &u, 4); }
+    else if (field->type == WGK_SCALAR_I32) { int32_t i = (int32_t)d; memcpy(slot, &i, 4); }
+    else { float x = (float)d; memcpy(slot, &x, 4); }
+    wgk_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, wgk_dynbuf_str(&shown));
+    wgk_dynbuf_free(&shown);
+  }
+  pass->uniform_text = wgk_dynbuf_take(&text);
+  return pass->uniform_text ? WGK_OK : oom(err);
+}
+
+static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
+                                wgk_plan_pass *pass, wgk_error *err) {
+  const wgk_manifest_binding_set *set = mp->bindings;
+  pass->bindings = calloc(set->n_bindings ? set->n_bindings : 1, sizeof *pass->bindings);
+  if (!pass->bindings) return oom(err);
+  pass->n_bindings = set->n_bindings;
+  for (size_t i = 0; i < set->n_bindings; i++) {
+    const wgk_manifest_binding *b = &set->bindings[i];
+    wgk_plan_binding *pb = &pass->bindings[i];
+    pb->index = (uint32_t)i;
+    pb->buffer = b->buffer;
+    pb->name = b->name;
+    pb->port = b->port ? (int)(b->port - p->m->ports) : -1;
+    if (b->buffer == WGK_BUFFER_UNIFORM) {
+      wgk_status st = pack_uniform(p, b, scope, pass, err);
+      if (st != WGK_OK) return st;
+      continue;
+    }
+    wgk_status st = element_type(p->m, b, scope, pb->wgsl_type, sizeof pb->wgsl_type, err);
+    if (st != WGK_OK) return st;
+  }
+  return WGK_OK;
+}
+
+static bool has_word(const char *text, const char *word) {
+  size_t n = strlen(word);
+  for (const char *s = strstr(text, word); s; s = strstr(s + 1, word)) {
+    bool left = s == text || !(s[-1] == '_' || (s[-1] >= 'a' && s[-1] <= 'z') || (s[-1] >= 'A' && s[-1] <= 'Z') ||
+                               (s[-1] >= '0' && s[-1] <= '9'));
+    char c = s[n];
+    bool right = !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+/* Prepends `enable f16;` / `enable subgroups;` when the source needs them and lacks them (SYSTEM.md §4.7). */
+static wgk_status add_enables(wgk_plan_pass *pass, char *rendered, wgk_error *err) {
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  int lines = 0;
+  bool f16 = has_word(rendered, "f16") || strstr(rendered, "vec2h") || strstr(rendered, "vec4h");
+  if (f16 && !strstr(rendered, "enable f16")) { wgk_dynbuf_append_str(&out, "enable f16;\n"); lines++; }
+  bool subgroups = strstr(rendered, "subgroup") != NULL;
+  if (subgroups && !strstr(rendered, "enable subgroups")) { wgk_dynbuf_append_str(&out, "enable subgroups;\n"); lines++; }
+  bool matrix = strstr(rendered, "subgroup_matrix") != NULL;
+  if (matrix && !strstr(rendered, "enable chromium_experimental_subgroup_matrix")) {
+    wgk_dynbuf_append_str(&out, "enable chromium_experimental_subgroup_matrix;\n");
+    lines++;
+  }
+  wgk_dynbuf_append_str(&out, rendered);
+  free(rendered);
+  pass->wgsl = wgk_dynbuf_take(&out);
+  pass->wgsl_line_offset = lines;
+  return pass->wgsl ? WGK_OK : oom(err);
+}
+
+static wgk_status render(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope, wgk_plan_pass *pass,
+                         wgk_error *err) {
+  const wgk_tmpl *t = wgk_plan_template(p, mp->shader, err);
+  if (!t) return err ? err->status : WGK_ERR_NOT_FOUND;
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, WGK_TMPL_MAX_OUTPUT);
+  wgk_tmpl_linemap_init(&pass->linemap);
+  wgk_status st = wgk_tmpl_render_parsed(t, scope, &out, &pass->linemap, err);
+  if (st != WGK_OK) { wgk_dynbuf_free(&out); return st; }
+  char *text = wgk_dynbuf_take(&out);
+  return text ? add_enables(pass, text, err) : oom(err);
+}
+
+static wgk_status count_of(wgk_planner *p, const wgk_manifest_expr *e, const wgk_value *scope, uint64_t *out,
+                           wgk_error *err) {
+  wgk_value *v = NULL;
+  wgk_status st = wgk_plan_eval(p, e, scope, &v, err);
+  if (st != WGK_OK) return st;
+  double d = wgk_value_is_number(v) ? wgk_value_as_float(v) : -1;
+  wgk_dynbuf shown;
+  wgk_dynbuf_init(&shown, 256);
+  wgk_value_print(v, &shown);
+  wgk_value_release(v);
+  if (!(d >= 0 && d == floor(d) && d < 18446744073709551616.0)) {
+    wgk_error_set(err, WGK_ERR_CALL, p->m->source, e->pos.line, e->pos.column, e->pos.path,
+                  "dispatch: %s = %s is not a non-negative whole number", e->text, wgk_dynbuf_str(&shown));
+    wgk_dynbuf_free(&shown);
+    return WGK_ERR_CALL;
+  }
+  wgk_dynbuf_free(&shown);
+  *out = (uint64_t)d;
+  return WGK_OK;
+}
+
+/* {threads, workgroupSize} and {workgroups} fold N workgroups into x = min(N, 65535), y = ceilDiv(N, 65535). */
+static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const wgk_value *scope, wgk_plan_pass *pass,
+                           wgk_error *err) {
+  uint64_t n = 0, c[3] = {1, 1, 1};
+  wgk_status st = WGK_OK;
+  const uint32_t limit = p->device->limits.maxComputeWorkgroupsPerDimension;
+  if (d->kind == WGK_DISPATCH_XYZ) {
+    const wgk_manifest_expr *axes[3] = {&d->x, &d->y, &d->z};
+    for (int i = 0; i < 3 && st == WGK_OK; i++) if (axes[i]->text) st = count_of(p, axes[i], scope, &c[i], err);
+  } else {
+    uint64_t threads = 0, size = 1;
+    if (d->kind == WGK_DISPATCH_THREADS) {
+      st = count_of(p, &d->threads, scope, &threads, err);
+      if (st == WGK_OK) st = count_of(p, &d->workgroup_size, scope, &size, err);
+      if (st == WGK_OK && size == 0)
+        return wgk_error_set(err, WGK_ERR_CALL, p->m->source, d->pos.line, d->pos.column, d->pos.path, "dispatch: workgroupSize is 0");
+      n = (threads + size - 1) / (size ? size : 1);
+    } else {
+      st = count_of(p, &d->workgroups, scope, &n, err);
+    }
+    c[0] = n < WGK_DISPATCH_FOLD_WIDTH ? n : WGK_DISPATCH_FOLD_WIDTH;
+    c[1] = (n + WGK_DISPATCH_FOLD_WIDTH - 1) / WGK_DISPATCH_FOLD_WIDTH;
+    c[2] = 1;
+    if (n == 0) c[1] = 0;
+  }
+  if (st != WGK_OK) return st;
+  for (int i = 0; i < 3; i++) {
+    if (c[i] > limit && c[i] > 0)
+      return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, d->pos.line, d->pos.column, d->pos.path,
+                           "dispatch: %" PRIu64 " workgroups on axis %c exceed the device limit %u", c[i], "xyz"[i], limit);
+    pass->workgroups[i] = (uint32_t)c[i];
+  }
+  pass->skip = c[0] == 0 || c[1] == 0 || c[2] == 0;
+  return WGK_OK;
+}
+
+static wgk_value *pass_scope(const wgk_value *scope) {
+  wgk_value *s = wgk_value_dict();
+  for (size_t i = 0; s && i < wgk_value_len(scope); i++)
+    if (!wgk_value_dict_set(s, wgk_value_dict_key_at(scope, i), wgk_value_ref(wgk_value_dict_value_at(scope, i)))) {
+      wgk_value_release(s);
+      return NULL;
+    }
+  return s;
+}
+
+wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *variant_scope,
+                              const char **type_dtypes, wgk_plan_pass *pass, wgk_error *err) {
+  (void)type_dtypes;
+  memset(pass, 0, sizeof *pass);
+  pass->source = mp;
+  wgk_value *scope = pass_scope(variant_scope);
+  if (!scope) return oom(err);
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; i < mp->n_inputs && st == WGK_OK; i++) {
+    wgk_value *v = NULL;
+    st = wgk_plan_value(p, &mp->inputs[i], scope, &v, err);
+    if (st == WGK_OK && !wgk_value_dict_set(scope, mp->inputs[i].name, v)) st = oom(err);
+  }
+  if (st == WGK_OK) st = make_bindings(p, mp, scope, pass, err);
+  if (st == WGK_OK) {
+    wgk_dynbuf decl;
+    wgk_dynbuf_init(&decl, 0);
+    declarations(mp, pass, &decl);
+    wgk_value *env = wgk_value_dict(), *wgsl = wgk_value_dict();
+    bool ok = env && wgsl && !decl.failed &&
+              wgk_value_dict_set(wgsl, "resourceDeclarations", wgk_value_string(wgk_dynbuf_str(&decl)));
+    if (ok) { ok = wgk_value_dict_set(env, "wgsl", wgsl); wgsl = NULL; }   /* set takes its value */
+    if (ok) { ok = wgk_value_dict_set(scope, "env", env); env = NULL; }
+    wgk_value_release(wgsl);
+    wgk_value_release(env);
+    if (!ok) st = oom(err);
+    wgk_dynbuf_free(&decl);
+  }
+  if (st == WGK_OK) st = dispatch(p, &mp->dispatch, scope, pass, err);
+  if (st == WGK_OK) st = render(p, mp, scope, pass, err);
+  wgk_value_release(scope);
+  return st;
+}
+
+void wgk_plan_pass_free(wgk_plan_pass *pass) {
+  if (!pass) return;
+  free(pass->label);
+  free(pass->wgsl);
+  wgk_tmpl_linemap_free(&pass->linemap);
+  free(pass->bindings);
+  free(pass->uniform);
+  free(pass->uniform_text);
+}

@@ -1,0 +1,296 @@
+/* wgk_plan_make: validate, scope, outputs, derives, variant choice, passes (SYSTEM.md §4). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner_internal.h"
+
+static wgk_status oom(wgk_error *err) {
+  return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a call");
+}
+
+static bool shape_from_value(const wgk_value *v, int *rank, int64_t *shape) {
+  if (wgk_value_kind_of(v) != WGK_VALUE_LIST || wgk_value_len(v) > WGK_MAX_RANK) return false;
+  *rank = (int)wgk_value_len(v);
+  for (int d = 0; d < *rank; d++) {
+    const wgk_value *x = wgk_value_list_at(v, (size_t)d);
+    if (wgk_value_kind_of(x) != WGK_VALUE_INT || wgk_value_as_int(x) < 0) return false;
+    shape[d] = wgk_value_as_int(x);
+  }
+  return true;
+}
+
+static void shape_text(int rank, const int64_t *shape, char *buf, size_t size) {
+  size_t used = (size_t)snprintf(buf, size, "[");
+  for (int d = 0; d < rank && used < size; d++)
+    used += (size_t)snprintf(buf + used, size - used, "%s%" PRId64, d ? ", " : "", shape[d]);
+  if (used < size) snprintf(buf + used, size - used, "]");
+}
+
+static const char *type_dtype(const wgk_manifest *m, const char **type_dtypes, const char *type_var) {
+  for (size_t i = 0; type_var && i < m->n_type_constraints; i++)
+    if (strcmp(m->type_constraints[i].name, type_var) == 0) return type_dtypes[i];
+  return NULL;
+}
+
+/* Infers one output's shape; false (no error) when its expression needs names not yet in scope. */
+static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *call, wgk_value *scope,
+                               const char **type_dtypes, wgk_plan_output *o, wgk_error *err) {
+  const wgk_manifest *m = p->m;
+  const wgk_manifest_port *port = &m->ports[i];
+  const wgk_plan_tensor *given = &call->ports[i];
+  o->port = (int)i;
+  o->dtype = type_dtype(m, type_dtypes, port->type_var);
+  if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
+    if (!given->present)
+      return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
+                           "port %s: output has no shape expression, so the caller must give it", port->name);
+    o->rank = given->rank;
+    memcpy(o->shape, given->shape, sizeof o->shape);
+    if (!o->dtype) o->dtype = given->dtype;
+    return WGK_OK;
+  }
+  wgk_value *v = NULL;
+  wgk_status st = wgk_plan_eval(p, &port->shape, scope, &v, err);
+  if (st != WGK_OK) return st;
+  bool ok = shape_from_value(v, &o->rank, o->shape);
+  wgk_value_release(v);
+  if (!ok)
+    return wgk_error_set(err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
+                         "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
+                         port->shape.text);
+  if (given->present && (given->rank != o->rank || memcmp(given->shape, o->shape, sizeof(int64_t) * (size_t)o->rank))) {
+    char want[128], got[128];
+    shape_text(o->rank, o->shape, want, sizeof want);
+    shape_text(given->rank, given->shape, got, sizeof got);
+    return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
+                         "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
+  }
+  if (!given->present) {
+    wgk_plan_tensor t = {.present = true, .rank = o->rank};
+    memcpy(t.shape, o->shape, sizeof t.shape);
+    wgk_value *list = wgk_value_list();
+    for (int d = 0; list && d < o->rank; d++) wgk_value_list_append(list, wgk_value_int(o->shape[d]));
+    if (!wgk_plan_scope_put(scope, "shapes", port->name, list) ||
+        !wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(o->rank)))
+      return oom(err);
+  }
+  return WGK_OK;
+}
+
+static wgk_status infer_outputs(wgk_planner *p, const wgk_plan_call *call, wgk_value *scope, const char **type_dtypes,
+                                wgk_plan *plan, wgk_error *err) {
+  const wgk_manifest *m = p->m;
+  size_t n = 0;
+  for (size_t i = 0; i < m->n_ports; i++) n += m->ports[i].dir != WGK_PORT_INPUT;
+  plan->outputs = calloc(n ? n : 1, sizeof *plan->outputs);
+  if (!plan->outputs) return oom(err);
+  for (size_t i = 0; i < m->n_ports; i++) {
+    if (m->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_status st = infer_output(p, i, call, scope, type_dtypes, &plan->outputs[plan->n_outputs], err);
+    if (st != WGK_OK) return st;
+    plan->n_outputs++;
+  }
+  return WGK_OK;
+}
+
+/* Derives in order; one that fails is bound to undefined and its message kept for the explanation. */
+static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *failures, wgk_error *err) {
+  const wgk_manifest *m = p->m;
+  for (size_t i = 0; i < m->n_derives; i++) {
+    const wgk_manifest_derive *d = &m->derives[i];
+    wgk_value *v = NULL;
+    wgk_error local;
+    wgk_error_clear(&local);
+    if (wgk_plan_eval(p, &d->expr, scope, &v, &local) != WGK_OK) {
+      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
+      char text[WGK_ERROR_MESSAGE_MAX + 600];
+      wgk_error_format(&local, text, sizeof text);
+      if (!wgk_value_dict_set(failures, d->name, wgk_value_string(text))) return oom(err);
+      v = wgk_value_undefined();
+    }
+    if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v)) || !wgk_value_dict_set(scope, d->name, v))
+      return oom(err);
+  }
+  return WGK_OK;
+}
+
+static const wgk_manifest_derive *find_derive(const wgk_manifest *m, const char *name) {
+  for (size_t i = 0; i < m->n_derives; i++)
+    if (strcmp(m->derives[i].name, name) == 0) return &m->derives[i];
+  return NULL;
+}
+
+/* Why a `when` clause is not exactly true; "" when it is. */
+static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, const wgk_value *scope,
+                               const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
+  wgk_value *v = NULL;
+  wgk_error local;
+  wgk_error_clear(&local);
+  if (wgk_plan_eval(p, clause, scope, &v, &local) != WGK_OK) {
+    if (local.status == WGK_ERR_PARSE) { *err = local; return local.status; }
+    wgk_dynbuf_printf(why, "%s failed: %s", clause->text, local.message);
+    return WGK_OK;
+  }
+  bool pass = wgk_value_kind_of(v) == WGK_VALUE_BOOL && wgk_value_as_bool(v);
+  if (!pass) {
+    const wgk_manifest_derive *d = find_derive(p->m, clause->text);
+    const wgk_value *failed = d ? wgk_value_dict_get(failures, d->name) : NULL;
+    if (failed) {
+      wgk_dynbuf_printf(why, "%s failed: %s", d->name, wgk_value_str(failed));
+    } else {
+      wgk_dynbuf_printf(why, "%s is ", clause->text);
+      if (wgk_value_kind_of(v) == WGK_VALUE_BOOL) wgk_dynbuf_append_str(why, "false");
+      else { wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v))); wgk_value_print(v, why); wgk_dynbuf_append_str(why, ", not true"); }
+      const wgk_expr *e = wgk_plan_parsed(p, d ? &d->expr : clause, err);
+      if (e) {
+        wgk_dynbuf detail;
+        wgk_dynbuf_init(&detail, 4096);
+        wgk_expr_explain_false(e, scope, &detail);
+        if (detail.len) wgk_dynbuf_printf(why, ": %s", wgk_dynbuf_str(&detail));
+        wgk_dynbuf_free(&detail);
+      }
+    }
+  }
+  wgk_value_release(v);
+  return WGK_OK;
+}
+
+static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint32_t *uniform) {
+  *storage = *uniform = 0;
+  for (size_t i = 0; i < v->n_passes; i++) {
+    uint32_t s = 0, u = 0;
+    for (size_t b = 0; b < v->passes[i].bindings->n_bindings; b++)
+      if (v->passes[i].bindings->bindings[b].buffer == WGK_BUFFER_UNIFORM) u++; else s++;
+    if (s > *storage) *storage = s;
+    if (u > *uniform) *uniform = u;
+  }
+}
+
+static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, const wgk_value *scope,
+                                 const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
+  uint32_t storage, uniform;
+  storage_count(v, &storage, &uniform);
+  const wgk_device_limits *lim = &p->device->limits;
+  if (storage > lim->maxStorageBuffersPerShaderStage) {
+    wgk_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage, lim->maxStorageBuffersPerShaderStage);
+    return WGK_OK;
+  }
+  if (uniform > lim->maxUniformBuffersPerShaderStage) {
+    wgk_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform, lim->maxUniformBuffersPerShaderStage);
+    return WGK_OK;
+  }
+  for (size_t c = 0; c < v->n_when && why->len == 0; c++) {
+    wgk_status st = check_clause(p, &v->when[c], scope, failures, why, err);
+    if (st != WGK_OK) return st;
+  }
+  return WGK_OK;
+}
+
+static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const wgk_value *failures, wgk_plan *plan,
+                                 wgk_error *err) {
+  const wgk_manifest *m = p->m;
+  size_t n = m->n_variants;
+  const wgk_manifest_variant **order = calloc(n ? n : 1, sizeof *order);
+  if (!order) return oom(err);
+  for (size_t i = 0; i < n; i++) order[i] = &m->variants[i];
+  for (size_t i = 1; i < n; i++) /* stable insertion sort: higher priority first */
+    for (size_t j = i; j > 0 && order[j]->priority > order[j - 1]->priority; j--) {
+      const wgk_manifest_variant *t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+    }
+  wgk_dynbuf rejected, why;
+  wgk_dynbuf_init(&rejected, 1 << 20);
+  wgk_dynbuf_init(&why, 1 << 16);
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; i < n && !plan->variant && st == WGK_OK; i++) {
+    wgk_dynbuf_reset(&why);
+    st = variant_reason(p, order[i], scope, failures, &why, err);
+    if (st != WGK_OK) break;
+    if (why.len == 0) plan->variant = order[i];
+    else wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
+  }
+  free(order);
+  wgk_dynbuf_free(&why);
+  if (st == WGK_OK && !plan->variant)
+    st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "no variant of %s accepts the call:\n%s", m->op_id,
+                       wgk_dynbuf_str(&rejected));
+  plan->rejections = wgk_dynbuf_take(&rejected);
+  if (st == WGK_OK && !plan->rejections) st = oom(err);
+  return st;
+}
+
+static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, const char **type_dtypes, wgk_error *err) {
+  const wgk_manifest_variant *v = plan->variant;
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; i < v->n_derive && st == WGK_OK; i++) {
+    wgk_value *x = NULL;
+    st = wgk_plan_value(p, &v->derive[i], plan->scope, &x, err);
+    if (st == WGK_OK && !wgk_value_dict_set(plan->scope, v->derive[i].name, x)) st = oom(err);
+  }
+  if (st != WGK_OK) return st;
+  plan->passes = calloc(v->n_passes ? v->n_passes : 1, sizeof *plan->passes);
+  if (!plan->passes) return oom(err);
+  for (size_t i = 0; i < v->n_passes && st == WGK_OK; i++) {
+    st = wgk_plan_pass_make(p, &v->passes[i], plan->scope, type_dtypes, &plan->passes[i], err);
+    plan->n_passes = i + 1;
+    if (st != WGK_OK) break;
+    size_t size = strlen(p->m->op_id) + strlen(v->id) + strlen(v->passes[i].id) + 3;
+    plan->passes[i].label = malloc(size);
+    if (!plan->passes[i].label) return oom(err);
+    snprintf(plan->passes[i].label, size, "%s/%s/%s", p->m->op_id, v->id, v->passes[i].id);
+  }
+  return st;
+}
+
+wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **out, wgk_error *err) {
+  *out = NULL;
+  const char *type_dtypes[64];
+  wgk_status st = wgk_plan_validate(p->m, call, type_dtypes, err);
+  if (st != WGK_OK) return st;
+  wgk_plan *plan = calloc(1, sizeof *plan);
+  wgk_value *failures = wgk_value_dict();
+  if (!plan || !failures) { free(plan); wgk_value_release(failures); return oom(err); }
+  st = wgk_plan_scope(p, call, type_dtypes, &plan->scope, err);
+  if (st == WGK_OK) st = infer_outputs(p, call, plan->scope, type_dtypes, plan, err);
+  if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
+  if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
+  if (st == WGK_OK) st = make_passes(p, plan, type_dtypes, err);
+  wgk_value_release(failures);
+  if (st != WGK_OK) { wgk_plan_free(plan); return st; }
+  *out = plan;
+  return WGK_OK;
+}
+
+void wgk_plan_free(wgk_plan *plan) {
+  if (!plan) return;
+  for (size_t i = 0; i < plan->n_passes; i++) wgk_plan_pass_free(&plan->passes[i]);
+  free(plan->passes);
+  free(plan->outputs);
+  free(plan->rejections);
+  wgk_value_release(plan->scope);
+  free(plan);
+}
+
+bool wgk_plan_call_key(const wgk_manifest *m, const wgk_plan_call *call, wgk_dynbuf *out) {
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const wgk_plan_tensor *t = &call->ports[i];
+    if (!t->present) { wgk_dynbuf_append_str(out, "-;"); continue; }
+    wgk_dynbuf_printf(out, "%s[", t->dtype);
+    for (int d = 0; d < t->rank; d++) wgk_dynbuf_printf(out, "%s%" PRId64, d ? "," : "", t->shape[d]);
+    wgk_dynbuf_append_str(out, "];");
+  }
+  const wgk_value *dicts[3] = {call->attrs, call->args, call->tunables};
+  for (int k = 0; k < 3; k++) {
+    wgk_dynbuf_append_char(out, '|');
+    for (size_t i = 0; dicts[k] && i < wgk_value_len(dicts[k]); i++) {
+      wgk_dynbuf_printf(out, "%s=", wgk_value_dict_key_at(dicts[k], i));
+      const wgk_value *v = wgk_value_dict_value_at(dicts[k], i);
+      wgk_dynbuf_append_str(out, wgk_value_kind_name(wgk_value_kind_of(v)));
+      wgk_dynbuf_append_char(out, ':');
+      wgk_value_print(v, out);
+      wgk_dynbuf_append_char(out, ';');
+    }
+  }
+  return !out->failed;
+}

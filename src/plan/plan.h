@@ -1,0 +1,105 @@
+/*
+ * Planning: a pure function of (manifest model, call description, device description) to the work a
+ * call needs — validated ports, the scope, derives, the chosen variant (with the reason for every
+ * rejected one), output shapes and dtypes, and per pass the rendered WGSL, its binding layout, the
+ * uniform bytes and the folded dispatch size. No GPU is touched, so all of it is testable anywhere.
+ *
+ * Lifecycle:
+ *   1. wgk_planner_create(manifest, loader, device)  once per kernel and device: keeps parsed
+ *      expressions and templates so repeated plans parse nothing twice;
+ *   2. wgk_plan_make(planner, call, &plan, err)     per distinct call signature (shapes, dtypes,
+ *      presence, attributes, args, tunables); the runtime caches plans by wgk_plan_call_key();
+ *   3. wgk_plan_free(plan); wgk_planner_free(planner).
+ * A planner is not thread-safe; plans are immutable once made.
+ */
+#ifndef WGK_PLAN_PLAN_H
+#define WGK_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "expr/expr.h"
+#include "manifest/manifest.h"
+#include "plan/device_desc.h"
+#include "template/template.h"
+#include "util/dynbuf.h"
+#include "util/error.h"
+
+#define WGK_MAX_RANK 8
+#define WGK_DISPATCH_FOLD_WIDTH 65535u
+
+/* One tensor of the call as planning sees it: presence, logical dtype and shape, no data. */
+typedef struct wgk_plan_tensor {
+  bool present;                 /* the caller gave this port (outputs: a caller-owned output) */
+  const char *dtype;            /* logical dtype name ("float32", "int64" ...) */
+  int rank;                     /* number of dims */
+  int64_t shape[WGK_MAX_RANK];  /* dims */
+} wgk_plan_tensor;
+
+typedef struct wgk_plan_call {
+  const wgk_plan_tensor *ports; /* one per manifest port, same order as wgk_manifest.ports */
+  const wgk_value *attrs;       /* dict: attributes the call gives (merged over the defaults); NULL = none */
+  const wgk_value *args;        /* dict: scalar args; NULL = none */
+  const wgk_value *tunables;    /* dict: tunable overrides; NULL = manifest defaults */
+} wgk_plan_call;
+
+typedef struct wgk_plan_binding {
+  uint32_t index;              /* @binding(index) in @group(0) */
+  wgk_manifest_buffer buffer;  /* read-only-storage, storage or uniform */
+  int port;                    /* manifest port index bound here; -1 for the uniform */
+  const char *name;            /* WGSL variable name (borrowed from the manifest) */
+  char wgsl_type[16];          /* element type of the array ("f32", "u32" ...); "" for the uniform */
+} wgk_plan_binding;
+
+typedef struct wgk_plan_pass {
+  const wgk_manifest_pass *source;   /* the manifest pass */
+  char *label;                       /* "<op id>/<variant>/<pass>" */
+  char *wgsl;                        /* rendered WGSL, enable directives added */
+  wgk_tmpl_linemap linemap;          /* rendered line -> template line (after the added directives) */
+  int wgsl_line_offset;              /* lines prepended to the rendered text (enable directives) */
+  wgk_plan_binding *bindings;        /* in binding-index order */
+  size_t n_bindings;                 /* number of bindings */
+  uint8_t *uniform;                  /* packed uniform struct bytes; NULL when the pass has none */
+  size_t uniform_size;               /* bytes, a multiple of 16 */
+  char *uniform_text;                /* "pairCount=96 numHeads=4 ..." for explain */
+  uint32_t workgroups[3];            /* dispatch size after folding */
+  bool skip;                         /* an axis is 0: nothing to dispatch */
+} wgk_plan_pass;
+
+typedef struct wgk_plan_output {
+  int port;                     /* manifest port index */
+  const char *dtype;            /* logical dtype */
+  int rank;                     /* inferred rank */
+  int64_t shape[WGK_MAX_RANK];  /* inferred shape */
+} wgk_plan_output;
+
+typedef struct wgk_plan {
+  const wgk_manifest_variant *variant; /* the chosen variant */
+  char *rejections;                    /* one line per rejected variant: "id: reason"; "" when none */
+  wgk_plan_output *outputs;            /* every output and in/out port */
+  size_t n_outputs;                    /* number of outputs */
+  wgk_plan_pass *passes;               /* in submission order */
+  size_t n_passes;                     /* number of passes */
+  wgk_value *scope;                    /* the final call scope (attrs, shapes, derives ...) */
+} wgk_plan;
+
+typedef struct wgk_planner wgk_planner;
+
+/* manifest, loader (for templates) and device must outlive the planner. */
+wgk_status wgk_planner_create(const wgk_manifest *m, const wgk_tmpl_loader *loader, const wgk_device_desc *device,
+                              wgk_planner **out /* OUT */, wgk_error *err);
+void wgk_planner_free(wgk_planner *p);
+
+/* Validates the call (SYSTEM.md §4.1) and plans it. A rejected call: WGK_ERR_CALL naming the port, the rule
+ * and the values; no variant: WGK_ERR_NO_VARIANT listing every variant with its reason. */
+wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **out /* OUT */, wgk_error *err);
+void wgk_plan_free(wgk_plan *plan);
+
+/* A canonical text of everything in the call that can change the plan (presence, dtypes, shapes,
+ * attributes, args, tunables): equal keys give equal plans on the same planner. */
+bool wgk_plan_call_key(const wgk_manifest *m, const wgk_plan_call *call, wgk_dynbuf *out);
+
+/* Logical dtype -> WGSL scalar of its storage ("float32" -> "f32", "int8" -> "i32" widened, "int64" -> NULL). */
+const char *wgk_plan_wgsl_scalar(const char *logical_dtype);
+
+#endif

@@ -1,0 +1,134 @@
+/* The planner object: parsed expressions and templates of one kernel, kept across calls. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner_internal.h"
+
+wgk_status wgk_planner_create(const wgk_manifest *m, const wgk_tmpl_loader *loader, const wgk_device_desc *device,
+                              wgk_planner **out, wgk_error *err) {
+  *out = NULL;
+  wgk_planner *p = calloc(1, sizeof *p);
+  if (!p) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
+  p->m = m;
+  if (loader) p->loader = *loader;
+  p->device = device;
+  p->device_value = wgk_value_device(device);
+  p->expr_cap = 256;
+  p->exprs = calloc(p->expr_cap, sizeof *p->exprs);
+  if (!p->device_value || !p->exprs) {
+    wgk_planner_free(p);
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
+  }
+  *out = p;
+  return WGK_OK;
+}
+
+void wgk_planner_free(wgk_planner *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->expr_cap && p->exprs; i++) wgk_expr_free(p->exprs[i].parsed);
+  free(p->exprs);
+  for (size_t i = 0; i < p->n_tmpls; i++) {
+    free(p->tmpls[i].shader);
+    wgk_tmpl_free(p->tmpls[i].parsed);
+  }
+  free(p->tmpls);
+  wgk_value_release(p->device_value);
+  free(p);
+}
+
+static size_t slot_of(const void *key, size_t cap) {
+  uintptr_t h = (uintptr_t)key;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 7) & (cap - 1);
+}
+
+static bool grow(wgk_planner *p) {
+  size_t cap = p->expr_cap * 2;
+  expr_slot *slots = calloc(cap, sizeof *slots);
+  if (!slots) return false;
+  for (size_t i = 0; i < p->expr_cap; i++) {
+    if (!p->exprs[i].key) continue;
+    size_t j = slot_of(p->exprs[i].key, cap);
+    while (slots[j].key) j = (j + 1) & (cap - 1);
+    slots[j] = p->exprs[i];
+  }
+  free(p->exprs);
+  p->exprs = slots;
+  p->expr_cap = cap;
+  return true;
+}
+
+/* Moves an error reported inside an expression's text to the manifest position of that text. */
+static void relocate(const wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err) {
+  if (!err || err->status == WGK_OK) return;
+  int column = err->line == 1 && err->column > 0 ? e->pos.column + err->column - 1 : e->pos.column;
+  snprintf(err->source, sizeof err->source, "%s", p->m->source ? p->m->source : "manifest.json");
+  err->line = e->pos.line;
+  err->column = column;
+  if (e->pos.path) snprintf(err->path, sizeof err->path, "%s", e->pos.path);
+}
+
+const wgk_expr *wgk_plan_parsed(wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err) {
+  size_t j = slot_of(e, p->expr_cap);
+  while (p->exprs[j].key) {
+    if (p->exprs[j].key == e) return p->exprs[j].parsed;
+    j = (j + 1) & (p->expr_cap - 1);
+  }
+  wgk_expr *parsed = wgk_expr_parse(e->text, (size_t)-1, "<expr>", err);
+  if (!parsed) { relocate(p, e, err); return NULL; }
+  if ((p->expr_count + 1) * 2 > p->expr_cap) {
+    if (!grow(p)) { wgk_expr_free(parsed); wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
+    j = slot_of(e, p->expr_cap);
+    while (p->exprs[j].key) j = (j + 1) & (p->expr_cap - 1);
+  }
+  p->exprs[j].key = e;
+  p->exprs[j].parsed = parsed;
+  p->expr_count++;
+  return parsed;
+}
+
+wgk_status wgk_plan_eval(wgk_planner *p, const wgk_manifest_expr *e, const wgk_value *scope, wgk_value **out,
+                         wgk_error *err) {
+  *out = NULL;
+  const wgk_expr *parsed = wgk_plan_parsed(p, e, err);
+  if (!parsed) return err ? err->status : WGK_ERR_PARSE;
+  wgk_status st = wgk_expr_eval(parsed, scope, out, err);
+  if (st != WGK_OK) relocate(p, e, err);
+  return st;
+}
+
+wgk_status wgk_plan_value(wgk_planner *p, const wgk_manifest_value *v, const wgk_value *scope, wgk_value **out,
+                          wgk_error *err) {
+  if (v->is_expr) return wgk_plan_eval(p, &v->expr, scope, out, err);
+  *out = wgk_value_from_json(v->literal, err);
+  if (!*out) {
+    wgk_error_wrap_source(err, p->m->source, v->pos.line, v->pos.column, v->pos.path);
+    return err ? err->status : WGK_ERR_MANIFEST;
+  }
+  return WGK_OK;
+}
+
+const wgk_tmpl *wgk_plan_template(wgk_planner *p, const char *shader, wgk_error *err) {
+  for (size_t i = 0; i < p->n_tmpls; i++)
+    if (strcmp(p->tmpls[i].shader, shader) == 0) return p->tmpls[i].parsed;
+  if (!p->loader.load) {
+    wgk_error_set(err, WGK_ERR_NOT_FOUND, shader, 0, 0, NULL, "no template loader to read '%s'", shader);
+    return NULL;
+  }
+  tmpl_slot *grown = realloc(p->tmpls, (p->n_tmpls + 1) * sizeof *grown);
+  if (!grown) { wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
+  p->tmpls = grown;
+  wgk_tmpl *t = wgk_tmpl_load(shader, &p->loader, err);
+  char *name = strdup(shader);
+  if (!t || !name) {
+    wgk_tmpl_free(t);
+    free(name);
+    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return NULL;
+  }
+  p->tmpls[p->n_tmpls++] = (tmpl_slot){.shader = name, .parsed = t};
+  return t;
+}

@@ -1,0 +1,53 @@
+/* Internals shared by the planner's files. */
+#ifndef WGK_PLAN_PLANNER_INTERNAL_H
+#define WGK_PLAN_PLANNER_INTERNAL_H
+
+#include "plan/plan.h"
+
+typedef struct expr_slot {
+  const wgk_manifest_expr *key; /* the manifest expression (pointer identity) */
+  wgk_expr *parsed;             /* parsed once */
+} expr_slot;
+
+typedef struct tmpl_slot {
+  char *shader;                 /* template file name */
+  wgk_tmpl *parsed;             /* parsed once, includes expanded */
+} tmpl_slot;
+
+struct wgk_planner {
+  const wgk_manifest *m;            /* the op contract */
+  wgk_tmpl_loader loader;           /* reads template files */
+  const wgk_device_desc *device;    /* what the device has */
+  wgk_value *device_value;          /* the `device` scope entry */
+  expr_slot *exprs;                 /* open-addressing table of parsed expressions */
+  size_t expr_cap;                  /* table size, a power of two */
+  size_t expr_count;                /* slots in use */
+  tmpl_slot *tmpls;                 /* parsed templates */
+  size_t n_tmpls;                   /* number of templates */
+};
+
+/* Evaluates a manifest expression against scope; errors point into the manifest (file:line:col: path). */
+wgk_status wgk_plan_eval(wgk_planner *p, const wgk_manifest_expr *e, const wgk_value *scope, wgk_value **out,
+                         wgk_error *err);
+/* The parsed form of a manifest expression (NULL with err set on a syntax error). */
+const wgk_expr *wgk_plan_parsed(wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err);
+/* A manifest value (expression or JSON literal) as a value. */
+wgk_status wgk_plan_value(wgk_planner *p, const wgk_manifest_value *v, const wgk_value *scope, wgk_value **out,
+                          wgk_error *err);
+const wgk_tmpl *wgk_plan_template(wgk_planner *p, const char *shader, wgk_error *err);
+
+/* Call validation (SYSTEM.md §4.1): presence, dtypes, type variables, ranks, attributes. Fills
+ * type_dtypes[i] with the logical dtype bound to m->type_constraints[i] (NULL when unbound). */
+wgk_status wgk_plan_validate(const wgk_manifest *m, const wgk_plan_call *call, const char **type_dtypes,
+                             wgk_error *err);
+/* The scope before derives: attrs, args, shapes, ranks, present, dtypes, logicalDtypes, tunables, device. */
+wgk_status wgk_plan_scope(wgk_planner *p, const wgk_plan_call *call, const char **type_dtypes, wgk_value **out,
+                          wgk_error *err);
+/* Adds a value under scope[group][name] (group created when missing). Takes value. */
+bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, wgk_value *value);
+/* Per pass: bindings, rendered WGSL, uniform bytes, dispatch. */
+wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
+                              const char **type_dtypes, wgk_plan_pass *out, wgk_error *err);
+void wgk_plan_pass_free(wgk_plan_pass *pass);
+
+#endif
