@@ -47,6 +47,177 @@ typedef enum wgk_status {
 /* A short English text for a status code; never NULL. */
 WGK_API const char *wgk_status_str(wgk_status status);
 
+/* ============================================================================================
+ * Handles
+ * ============================================================================================
+ *
+ * wgk_context  one WebGPU device (wgk's own, or the caller's) plus every cache: plans, pipelines,
+ *              bind groups. Not thread-safe: use a context from one thread at a time (several
+ *              contexts may run on several threads).
+ * wgk_kernel   a loaded kernel package (manifest + templates), bound to a context.
+ * wgk_tensor   a typed, shaped buffer on the GPU; reference counted.
+ * wgk_call     one invocation of a kernel: inputs, attributes, args, tunables, outputs. Reusable:
+ *              change inputs and run again; a call with the same shapes reuses its plan and pipelines.
+ * wgk_batch    many calls (of any kernels of one context) recorded into one GPU submission.
+ *
+ * Lifecycle of a call (after sqlite3_stmt):
+ *   1. wgk_call_create(kernel)                   a call with no inputs
+ *   2. wgk_call_set_input / _set_output / _set_attr_* / _set_arg_* / _set_tunable
+ *   3. wgk_call_run(call)                        validate, plan, record, submit (returns without waiting)
+ *      or wgk_batch_add(batch, call)             validate, plan, record into the batch
+ *   4. wgk_call_output(call, "y")                the output tensor (borrowed; retain to keep it)
+ *   5. wgk_tensor_read(...)                      waits for the GPU and copies to host memory
+ *   6. back to 2, or wgk_call_destroy(call)
+ * A call that fails validation dispatches nothing and changes no buffer; the reason is in
+ * wgk_context_errmsg().
+ */
+typedef struct wgk_context wgk_context;
+typedef struct wgk_kernel wgk_kernel;
+typedef struct wgk_tensor wgk_tensor;
+typedef struct wgk_call wgk_call;
+typedef struct wgk_batch wgk_batch;
+
+/* Logical dtypes. GPU storage: float32/float16/int32/uint32 as is; int8/uint8/bool widened to 32-bit
+ * words; int64 kept as 64-bit and projected (to u32/i32, checked or saturating) where a port says so. */
+typedef enum wgk_dtype {
+  WGK_DTYPE_INVALID = 0,
+  WGK_DTYPE_FLOAT32 = 1,
+  WGK_DTYPE_FLOAT16 = 2,
+  WGK_DTYPE_INT32 = 3,
+  WGK_DTYPE_UINT32 = 4,
+  WGK_DTYPE_INT64 = 5,
+  WGK_DTYPE_INT8 = 6,
+  WGK_DTYPE_UINT8 = 7,
+  WGK_DTYPE_BOOL = 8,
+} wgk_dtype;
+
+#define WGK_MAX_DIMS 8
+
+WGK_API const char *wgk_dtype_name(wgk_dtype dtype);      /* "float32" ...; "invalid" */
+WGK_API wgk_dtype wgk_dtype_from_name(const char *name);  /* WGK_DTYPE_INVALID when unknown */
+WGK_API size_t wgk_dtype_size(wgk_dtype dtype);           /* host bytes per element (float16: 2, bool: 1) */
+
+/* ---- context ---------------------------------------------------------------------------- */
+
+typedef struct wgk_context_options {
+  const char *adapter;   /* adapter index or name substring; NULL: env WGK_ADAPTER, else high-performance */
+  bool verbose;          /* Dawn's log and wgk's cache decisions on stderr */
+  /* A caller's WebGPU objects (WGPUInstance, WGPUDevice as void*): wgk uses them and never destroys
+   * them. When device is set, adapter is ignored. */
+  void *wgpu_instance;
+  void *wgpu_device;
+} wgk_context_options;
+
+/* opts may be NULL. On failure *out is NULL; a message is in *errmsg when errmsg is not NULL (free it). */
+WGK_API wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out /* OUT */,
+                                      char **errmsg /* OUT, nullable */);
+WGK_API void wgk_context_destroy(wgk_context *ctx);
+/* The last error of any call on ctx: "source:line:column: path: message"; "" when none. */
+WGK_API const char *wgk_context_errmsg(const wgk_context *ctx);
+WGK_API wgk_status wgk_context_errcode(const wgk_context *ctx);
+/* The adapter in one line: "lavapipe (llvmpipe ...), vulkan, cpu". */
+WGK_API const char *wgk_context_adapter(const wgk_context *ctx);
+/* Blocks (no spinning) until all submitted work is done. */
+WGK_API wgk_status wgk_context_wait(wgk_context *ctx);
+
+/* What the caches did, for tests and --verbose. */
+typedef struct wgk_stats {
+  uint64_t plans_made;         /* plans rendered (cache misses) */
+  uint64_t plan_hits;          /* calls that reused a plan */
+  uint64_t shaders_compiled;   /* WGSL modules compiled */
+  uint64_t pipelines_created;  /* compute pipelines created */
+  uint64_t bind_groups_created;/* bind groups created */
+  uint64_t dispatches;         /* compute dispatches recorded */
+  uint64_t submissions;        /* queue submissions */
+} wgk_stats;
+WGK_API void wgk_context_stats(const wgk_context *ctx, wgk_stats *out /* OUT */);
+
+/* ---- kernels ---------------------------------------------------------------------------- */
+
+typedef struct wgk_kernel_options {
+  int version;            /* contract version (branch vN); 0 = any */
+  const char *revision;   /* 40-hex commit, recorded; NULL = none */
+  bool strict;            /* refuse packages without metadata.json (unverified) */
+} wgk_kernel_options;
+
+/* path_or_id: a package folder, or "webgpu-kernels/<op id>" found on the search path
+ * (WGK_KERNEL_PATH, the build tree's kernels/, share/wgk/kernels). opts may be NULL. */
+WGK_API wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
+                                   wgk_kernel **out /* OUT */);
+WGK_API void wgk_kernel_destroy(wgk_kernel *kernel);
+WGK_API const char *wgk_kernel_op_id(const wgk_kernel *kernel);
+/* A one-line warning for unverified packages, else NULL. */
+WGK_API const char *wgk_kernel_warning(const wgk_kernel *kernel);
+
+/* ---- tensors ---------------------------------------------------------------------------- */
+
+/* A new GPU tensor. data (host layout, C order, wgk_dtype_size bytes per element) may be NULL:
+ * the contents are then unspecified. */
+WGK_API wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape,
+                                     const void *data, wgk_tensor **out /* OUT */);
+/* A float16 tensor from float32 host values (rounded to nearest even). */
+WGK_API wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int64_t *shape,
+                                                  const float *data, wgk_tensor **out /* OUT */);
+/* Wraps a caller's WGPUBuffer (as void*) holding the tensor in GPU storage layout; never destroyed
+ * by wgk. Its size must cover the tensor. */
+WGK_API wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape,
+                                   void *wgpu_buffer, wgk_tensor **out /* OUT */);
+WGK_API wgk_tensor *wgk_tensor_retain(wgk_tensor *t);
+WGK_API void wgk_tensor_release(wgk_tensor *t);      /* NULL is a no-op */
+WGK_API wgk_dtype wgk_tensor_dtype(const wgk_tensor *t);
+WGK_API int wgk_tensor_rank(const wgk_tensor *t);
+WGK_API const int64_t *wgk_tensor_shape(const wgk_tensor *t);
+WGK_API int64_t wgk_tensor_numel(const wgk_tensor *t);
+WGK_API size_t wgk_tensor_host_bytes(const wgk_tensor *t); /* numel * wgk_dtype_size */
+/* The GPU buffer (a WGPUBuffer as void*), in storage layout. */
+WGK_API void *wgk_tensor_wgpu_buffer(const wgk_tensor *t);
+/* Waits for pending work and copies the tensor to host memory (size >= wgk_tensor_host_bytes). */
+WGK_API wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size);
+/* Float16 tensor read back as float32. */
+WGK_API wgk_status wgk_tensor_read_f32(wgk_tensor *t, float *out, size_t count);
+/* Replaces the contents from host memory (same dtype and shape). */
+WGK_API wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size);
+
+/* ---- calls ------------------------------------------------------------------------------ */
+
+WGK_API wgk_status wgk_call_create(wgk_kernel *kernel, wgk_call **out /* OUT */);
+WGK_API void wgk_call_destroy(wgk_call *call);
+/* name: a bind key ("x") or the ONNX port name ("X"). NULL tensor unsets (absent optional input).
+ * The call keeps a reference. */
+WGK_API wgk_status wgk_call_set_input(wgk_call *call, const char *name, wgk_tensor *t);
+/* A caller-owned output (shape and dtype must match what the contract infers). */
+WGK_API wgk_status wgk_call_set_output(wgk_call *call, const char *name, wgk_tensor *t);
+WGK_API wgk_status wgk_call_set_attr_int(wgk_call *call, const char *name, int64_t value);
+WGK_API wgk_status wgk_call_set_attr_float(wgk_call *call, const char *name, double value);
+WGK_API wgk_status wgk_call_set_attr_string(wgk_call *call, const char *name, const char *value);
+WGK_API wgk_status wgk_call_set_attr_ints(wgk_call *call, const char *name, const int64_t *values, size_t count);
+/* value: JSON text of any value ("1", "[1, 2]", "\"x\"", "1.5"). */
+WGK_API wgk_status wgk_call_set_attr_json(wgk_call *call, const char *name, const char *json);
+WGK_API wgk_status wgk_call_set_arg_json(wgk_call *call, const char *name, const char *json);
+WGK_API wgk_status wgk_call_set_tunable(wgk_call *call, const char *name, int64_t value);
+/* Plans and compiles ahead for the inputs set so far (pre-warm); dispatches nothing. */
+WGK_API wgk_status wgk_prepare(wgk_call *call);
+/* Validates, plans, records and submits; returns without waiting. */
+WGK_API wgk_status wgk_call_run(wgk_call *call);
+/* After a run: an output (or in/out) tensor by bind key or port name, borrowed (valid until the next
+ * run or destroy; wgk_tensor_retain to keep it); NULL if unknown. */
+WGK_API wgk_tensor *wgk_call_output(wgk_call *call, const char *name);
+/* After a run: the chosen variant id. */
+WGK_API const char *wgk_call_variant(const wgk_call *call);
+/* GPU time of the last run in nanoseconds from timestamp queries (0 if unsupported); waits. */
+WGK_API wgk_status wgk_call_gpu_time(wgk_call *call, uint64_t *ns /* OUT */);
+WGK_API wgk_status wgk_call_enable_timing(wgk_call *call, bool on);
+
+/* ---- batches ---------------------------------------------------------------------------- */
+
+WGK_API wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out /* OUT */);
+/* Validates and records call into the batch; its outputs are ready once the batch is submitted.
+ * A call may be added again after changing its inputs: each add records the inputs set now. */
+WGK_API wgk_status wgk_batch_add(wgk_batch *batch, wgk_call *call);
+/* Submits everything recorded as one command buffer; the batch can then be reused. */
+WGK_API wgk_status wgk_batch_submit(wgk_batch *batch);
+WGK_API void wgk_batch_destroy(wgk_batch *batch);
+
 #ifdef __cplusplus
 }
 #endif
