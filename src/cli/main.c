@@ -6,6 +6,8 @@
 static const wgk_cli_command commands[] = {
     /* Each subcommand adds its line here. */
     {"help", "print this list", NULL},
+    {"devices", "list WebGPU adapters: facts, features, limits (--json)", wgk_cmd_devices},
+    {"smoke", "run y = a*x + b on the GPU and check every element (--adapter SEL)", wgk_cmd_smoke},
 };
 
 static void usage(FILE *out) {

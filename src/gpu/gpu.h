@@ -38,8 +38,9 @@ typedef struct wgk_gpu_timer wgk_gpu_timer;
 
 /* ---- adapters and devices ---------------------------------------------------------------- */
 
-/* Every adapter Dawn offers (each backend, power preference and the fallback adapter, without
- * duplicates). *out is a malloc'ed array the caller free()s; zero adapters is not an error here. */
+/* Every adapter Dawn offers: what it answers for each power preference and for the fallback adapter,
+ * without duplicates (Dawn's C API has no enumeration; on a host with several identical GPUs Dawn
+ * shows one). *out is a malloc'ed array the caller free()s. None: WGK_ERR_NO_ADAPTER with the hint. */
 wgk_status wgk_gpu_list_adapters(wgk_device_desc **out /* OUT */, size_t *count /* OUT */, wgk_error *err);
 
 typedef struct wgk_gpu_options {
@@ -77,6 +78,7 @@ enum {
   WGK_GPU_BUFFER_COPY_SRC = 1u << 2,
   WGK_GPU_BUFFER_COPY_DST = 1u << 3,
   WGK_GPU_BUFFER_MAP_READ = 1u << 4,    /* only with COPY_DST (WebGPU rule) */
+  WGK_GPU_BUFFER_QUERY_RESOLVE = 1u << 5, /* target of timestamp resolves */
 };
 
 /* size above maxBufferSize: WGK_ERR_LIMIT with both numbers. size is rounded up to 4. */

@@ -1,0 +1,170 @@
+/* The instance and its adapters: creating the instance wgk owns, listing adapters, choosing one. */
+#include "gpu/gpu_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_ADAPTER_HINT                                                                                     \
+  "no WebGPU adapter: Dawn found no usable Vulkan driver; install libvulkan1 and mesa-vulkan-drivers >= 25 " \
+  "(Debian 12: from bookworm-backports) or a GPU vendor's Vulkan driver"
+
+WGPUInstance wgk_gpu_instance_create(void) {
+  /* allow_unsafe_apis: Dawn hides experimental features (subgroup matrices) without it. */
+  static const char *const enabled[] = {"allow_unsafe_apis"};
+  WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 1, enabled, 0, NULL};
+  WGPUInstanceDescriptor desc = {&toggles.chain, {NULL, 1, 64}}; /* timed waits: no spinning */
+  return wgpuCreateInstance(&desc);
+}
+
+typedef struct adapter_request {
+  wgk_gpu_async async;
+  WGPUAdapter adapter;
+} adapter_request;
+
+static void on_adapter(uint32_t status, WGPUAdapter adapter, WGPUStringView message, void *u1, void *u2) {
+  if (wgk_gpu_async_orphaned(u1)) {
+    if (adapter) wgpuAdapterRelease(adapter);
+    return;
+  }
+  adapter_request *r = u1;
+  r->async.done = true;
+  r->async.status = status;
+  r->adapter = adapter;
+  wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
+}
+
+/* One RequestAdapter; NULL (no error) when Dawn has none for these options. */
+static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, bool fallback, wgk_error *err) {
+  WGPURequestAdapterOptions opts = {NULL, WGPUFeatureLevel_Core, power, fallback, WGPUBackendType_Undefined, NULL};
+  adapter_request *r = wgk_gpu_async_new(sizeof *r);
+  if (!r) return NULL;
+  WGPURequestAdapterCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_adapter, r, NULL};
+  WGPUFuture f = wgpuInstanceRequestAdapter(instance, &opts, cb);
+  wgk_error local = {0};
+  WGPUAdapter adapter = NULL;
+  if (wgk_gpu_await_instance(instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the adapter request", &local)) {
+    /* Unavailable is the normal "none of that kind"; anything else is worth reporting. */
+    if (r->async.status != WGPURequestAdapterStatus_Unavailable && !err->status) *err = local;
+    if (r->adapter) wgpuAdapterRelease(r->adapter);
+  } else {
+    adapter = r->adapter;
+  }
+  wgk_gpu_async_free(&r->async);
+  return adapter;
+}
+
+typedef struct adapter_list {
+  WGPUAdapter adapters[8];    /* referenced */
+  wgk_device_desc descs[8];
+  size_t count;
+} adapter_list;
+
+static bool same_adapter(const wgk_device_desc *a, const wgk_device_desc *b) {
+  return a->vendorId == b->vendorId && a->deviceId == b->deviceId && strcmp(a->backend, b->backend) == 0 &&
+         strcmp(a->device, b->device) == 0 && strcmp(a->description, b->description) == 0;
+}
+
+/* Dawn's C API has no adapter enumeration: ask with each power preference and for the fallback
+ * adapter, and keep the distinct answers (the high-performance one first, Dawn's default). */
+static void enumerate(WGPUInstance instance, adapter_list *list, wgk_error *err) {
+  static const struct { WGPUPowerPreference power; bool fallback; } asks[] = {
+      {WGPUPowerPreference_HighPerformance, false},
+      {WGPUPowerPreference_LowPower, false},
+      {WGPUPowerPreference_Undefined, true},
+  };
+  list->count = 0;
+  for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+    WGPUAdapter a = request(instance, asks[i].power, asks[i].fallback, err);
+    if (!a) continue;
+    wgk_device_desc *d = &list->descs[list->count];
+    wgk_gpu_desc_from_adapter(d, a);
+    bool seen = false;
+    for (size_t j = 0; j < list->count; j++) seen = seen || same_adapter(&list->descs[j], d);
+    if (seen) { wgpuAdapterRelease(a); continue; }
+    list->adapters[list->count++] = a;
+  }
+}
+
+static void list_release(adapter_list *list) {
+  for (size_t i = 0; i < list->count; i++) wgpuAdapterRelease(list->adapters[i]);
+  list->count = 0;
+}
+
+static wgk_status no_adapter(const wgk_error *why, wgk_error *err) {
+  if (why->status) return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
+  return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s", NO_ADAPTER_HINT);
+}
+
+wgk_status wgk_gpu_list_adapters(wgk_device_desc **out, size_t *count, wgk_error *err) {
+  *out = NULL;
+  *count = 0;
+  WGPUInstance instance = wgk_gpu_instance_create();
+  if (!instance) return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+  adapter_list list;
+  wgk_error why = {0};
+  enumerate(instance, &list, &why);
+  wgk_status s = list.count ? WGK_OK : no_adapter(&why, err);
+  if (list.count) {
+    *out = malloc(list.count * sizeof **out);
+    if (!*out) s = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory listing adapters");
+    else { memcpy(*out, list.descs, list.count * sizeof **out); *count = list.count; }
+  }
+  list_release(&list);
+  wgpuInstanceRelease(instance);
+  return s;
+}
+
+static bool contains_nocase(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (; *hay; hay++)
+    if (strncasecmp(hay, needle, n) == 0) return true;
+  return n == 0;
+}
+
+static bool matches(const wgk_device_desc *d, const char *sel) {
+  return contains_nocase(d->vendor, sel) || contains_nocase(d->architecture, sel) || contains_nocase(d->device, sel) ||
+         contains_nocase(d->description, sel) || contains_nocase(d->backend, sel) || contains_nocase(d->adapterType, sel);
+}
+
+static bool parse_index(const char *s, size_t *out) {
+  if (!*s) return false;
+  size_t v = 0;
+  for (; *s; s++) {
+    if (!isdigit((unsigned char)*s) || v > 1000) return false;
+    v = v * 10 + (size_t)(*s - '0');
+  }
+  *out = v;
+  return true;
+}
+
+wgk_status wgk_gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, wgk_error *err) {
+  *out = NULL;
+  if (!selector || !*selector) selector = getenv("WGK_ADAPTER");
+  if (!selector || !*selector) {
+    wgk_error why = {0};
+    *out = request(instance, WGPUPowerPreference_HighPerformance, false, &why);
+    if (!*out) *out = request(instance, WGPUPowerPreference_Undefined, true, &why);
+    return *out ? WGK_OK : no_adapter(&why, err);
+  }
+  adapter_list list;
+  wgk_error why = {0};
+  enumerate(instance, &list, &why);
+  if (list.count == 0) return no_adapter(&why, err);
+  size_t index = 0, pick = list.count;
+  if (parse_index(selector, &index)) pick = index < list.count ? index : list.count;
+  for (size_t i = 0; pick == list.count && !parse_index(selector, &index) && i < list.count; i++)
+    if (matches(&list.descs[i], selector)) pick = i;
+  if (pick == list.count) {
+    wgk_status s = wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, "adapter",
+                                 "no adapter matches '%s' (%zu adapter%s: see `wgk devices`)", selector, list.count,
+                                 list.count == 1 ? "" : "s");
+    list_release(&list);
+    return s;
+  }
+  *out = list.adapters[pick];
+  wgpuAdapterAddRef(*out);
+  list_release(&list);
+  return WGK_OK;
+}

@@ -1,0 +1,163 @@
+/* Buffers: creation with the limit checked before Dawn sees it, queue writes, synchronous read-back. */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static WGPUBufferUsage to_wgpu_usage(uint32_t usage) {
+  WGPUBufferUsage u = 0;
+  if (usage & WGK_GPU_BUFFER_STORAGE) u |= WGPUBufferUsage_Storage;
+  if (usage & WGK_GPU_BUFFER_UNIFORM) u |= WGPUBufferUsage_Uniform;
+  if (usage & WGK_GPU_BUFFER_COPY_SRC) u |= WGPUBufferUsage_CopySrc;
+  if (usage & WGK_GPU_BUFFER_COPY_DST) u |= WGPUBufferUsage_CopyDst;
+  if (usage & WGK_GPU_BUFFER_MAP_READ) u |= WGPUBufferUsage_MapRead;
+  if (usage & WGK_GPU_BUFFER_QUERY_RESOLVE) u |= WGPUBufferUsage_QueryResolve;
+  return u;
+}
+
+static wgk_status check_usage(uint32_t usage, const char *label, wgk_error *err) {
+  const uint32_t known = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_SRC |
+                         WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE;
+  if (usage == 0 || (usage & ~known))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "invalid buffer usage 0x%x", usage);
+  if ((usage & WGK_GPU_BUFFER_MAP_READ) && (usage & ~(WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST)))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                         "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                                 wgk_gpu_buffer **out, wgk_error *err) {
+  *out = NULL;
+  wgk_status s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = check_usage(usage, label, err))) return s0;
+  uint64_t max = dev->desc.limits.maxBufferSize;
+  if (size > max || size > UINT64_MAX - 3)
+    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, label,
+                         "buffer of %llu bytes exceeds the device's maxBufferSize of %llu bytes",
+                         (unsigned long long)size, (unsigned long long)max);
+  size = (size + 3) & ~(uint64_t)3; /* WebGPU copies and bindings work in 4-byte units */
+  wgk_gpu_buffer *buf = calloc(1, sizeof *buf);
+  if (!buf) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, label, "out of memory");
+  WGPUBufferDescriptor desc = {NULL, wgk_gpu_sv(label), to_wgpu_usage(usage), size, 0};
+  wgk_gpu_scope_push(dev);
+  buf->buffer = wgpuDeviceCreateBuffer(dev->device, &desc);
+  char what[96];
+  snprintf(what, sizeof what, "creating buffer '%s' of %llu bytes", label ? label : "", (unsigned long long)size);
+  wgk_status s = wgk_gpu_scope_pop(dev, what, err);
+  if (s == WGK_OK && !buf->buffer) s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
+  buf->dev = dev;
+  buf->size = size;
+  buf->usage = usage;
+  if (s != WGK_OK) {
+    wgk_gpu_buffer_destroy(buf);
+    return s;
+  }
+  *out = buf;
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out, wgk_error *err) {
+  *out = NULL;
+  wgk_status s0 = wgk_gpu_device_check(dev, err);
+  if (s0) return s0;
+  if (!raw) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no buffer to wrap");
+  uint64_t real = wgpuBufferGetSize(raw);
+  if (size == 0) size = real;
+  if (size > real)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "wrapped buffer has %llu bytes, fewer than the %llu claimed", (unsigned long long)real,
+                         (unsigned long long)size);
+  wgk_gpu_buffer *buf = calloc(1, sizeof *buf);
+  if (!buf) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  wgpuBufferAddRef(raw);
+  *buf = (wgk_gpu_buffer){dev, raw, size, 0, true};
+  *out = buf;
+  return WGK_OK;
+}
+
+void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf) {
+  if (!buf) return;
+  if (buf->buffer) {
+    if (!buf->external) wgpuBufferDestroy(buf->buffer); /* frees GPU memory now, not when Dawn lets go */
+    wgpuBufferRelease(buf->buffer);
+  }
+  free(buf);
+}
+
+uint64_t wgk_gpu_buffer_size(const wgk_gpu_buffer *buf) { return buf->size; }
+WGPUBuffer wgk_gpu_buffer_raw(const wgk_gpu_buffer *buf) { return buf->buffer; }
+
+wgk_status wgk_gpu_buffer_check_range(const wgk_gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
+                                      wgk_error *err) {
+  if (!buf) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: no buffer", what);
+  if (offset % 4 || size % 4)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "%s: offset %llu and size %llu must be multiples of 4", what, (unsigned long long)offset,
+                         (unsigned long long)size);
+  if (offset > buf->size || size > buf->size - offset)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "%s: range [%llu, +%llu) outside the buffer's %llu bytes", what, (unsigned long long)offset,
+                         (unsigned long long)size, (unsigned long long)buf->size);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, const void *data, size_t size,
+                                wgk_error *err) {
+  wgk_status s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer write", err))) return s0;
+  if (size) wgpuQueueWriteBuffer(dev->queue, buf->buffer, offset, data, size);
+  return wgk_gpu_device_check(dev, err);
+}
+
+typedef struct map_state {
+  wgk_gpu_async async;
+} map_state;
+
+static void on_map(uint32_t status, WGPUStringView message, void *u1, void *u2) {
+  if (wgk_gpu_async_orphaned(u1)) return;
+  map_state *m = u1;
+  m->async.done = true;
+  m->async.status = status;
+  wgk_gpu_sv_copy(m->async.message, sizeof m->async.message, message);
+}
+
+wgk_status wgk_gpu_buffer_map_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                                   uint32_t timeout_ms, const char *what, wgk_error *err) {
+  map_state *m = wgk_gpu_async_new(sizeof *m);
+  if (!m) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
+  WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Read, (size_t)offset, size, cb);
+  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &m->async, timeout_ms, what, err);
+  wgk_gpu_async_free(&m->async);
+  if (s != WGK_OK) return s;
+  const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
+  if (p) memcpy(out, p, size);
+  wgpuBufferUnmap(buf->buffer);
+  if (!p) return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the mapped range is not accessible", what);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                               uint32_t timeout_ms, wgk_error *err) {
+  wgk_status s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer read", err))) return s0;
+  if (size == 0) return WGK_OK;
+  if (buf->usage & WGK_GPU_BUFFER_MAP_READ)
+    return wgk_gpu_buffer_map_read(dev, buf, offset, out, size, timeout_ms, "mapping a buffer for reading", err);
+  wgk_gpu_buffer *staging = NULL;
+  wgk_gpu_encoder *enc = NULL;
+  wgk_status s = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST, "wgk readback",
+                                       &staging, err);
+  if (s == WGK_OK) s = wgk_gpu_encoder_begin(dev, "wgk readback", &enc, err);
+  if (s == WGK_OK) s = wgk_gpu_encoder_copy(enc, buf, offset, staging, 0, size, err);
+  if (s == WGK_OK) {
+    s = wgk_gpu_encoder_submit(enc, err);
+    enc = NULL;
+  }
+  if (s == WGK_OK) s = wgk_gpu_buffer_map_read(dev, staging, 0, out, size, timeout_ms, "reading a buffer back", err);
+  wgk_gpu_encoder_discard(enc);
+  wgk_gpu_buffer_destroy(staging);
+  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+}

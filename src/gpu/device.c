@@ -1,0 +1,197 @@
+/* The device: created from a chosen adapter with every useful feature and the adapter's limits, or
+ * wrapped from a caller's WGPUDevice; asynchronous errors recorded here and reported by the next call. */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void on_uncaptured(const WGPUDevice *device, WGPUErrorType type, WGPUStringView message, void *u1, void *u2) {
+  wgk_gpu_device *dev = u1;
+  if (dev->pending != WGK_OK) return; /* the first error is the root cause */
+  dev->pending = WGK_ERR_GPU;
+  char text[WGK_GPU_MESSAGE_MAX - 64];
+  wgk_gpu_sv_copy(text, sizeof text, message);
+  snprintf(dev->pending_message, sizeof dev->pending_message, "%s: %s",
+           type == WGPUErrorType_OutOfMemory ? "out of GPU memory" : type == WGPUErrorType_Validation ? "validation error"
+                                                                                                     : "internal error",
+           text);
+}
+
+static void on_lost(const WGPUDevice *device, WGPUDeviceLostReason reason, WGPUStringView message, void *u1, void *u2) {
+  wgk_gpu_device *dev = u1;
+  dev->lost = true;
+  char text[WGK_GPU_MESSAGE_MAX - 64];
+  wgk_gpu_sv_copy(text, sizeof text, message);
+  snprintf(dev->lost_message, sizeof dev->lost_message, "device lost (%s): %s",
+           reason == WGPUDeviceLostReason_Destroyed ? "destroyed" : reason == WGPUDeviceLostReason_FailedCreation ? "creation failed" : "unknown",
+           text);
+}
+
+static void on_log(WGPULoggingType type, WGPUStringView message, void *u1, void *u2) {
+  const wgk_gpu_device *dev = u1;
+  if (!dev->verbose) return; /* Dawn's warnings are for us, not for every user of the CLI */
+  static const char *const names[] = {"?", "verbose", "info", "warning", "error"};
+  fprintf(stderr, "dawn %s: %.*s\n", (unsigned)type <= 4 ? names[type] : "?",
+          message.data ? (int)(message.length == WGPU_STRLEN ? strlen(message.data) : message.length) : 0,
+          message.data ? message.data : "");
+}
+
+typedef struct device_request {
+  wgk_gpu_async async;
+  WGPUDevice device;
+} device_request;
+
+static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message, void *u1, void *u2) {
+  if (wgk_gpu_async_orphaned(u1)) {
+    if (device) wgpuDeviceRelease(device);
+    return;
+  }
+  device_request *r = u1;
+  r->async.done = true;
+  r->async.status = status;
+  r->device = device;
+  wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
+}
+
+/* Every feature wgk can use that the adapter has, and all of the adapter's limits. */
+static wgk_status request_device(wgk_gpu_device *dev, WGPUAdapter adapter, wgk_error *err) {
+  WGPUFeatureName features[WGK_FEATURE_COUNT];
+  size_t nfeatures = 0;
+  for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
+    WGPUFeatureName code = wgk_gpu_feature_code((wgk_feature)f);
+    if (code && wgpuAdapterHasFeature(adapter, code)) features[nfeatures++] = code;
+  }
+  WGPULimits limits;
+  wgk_gpu_limits_init(&limits);
+  wgpuAdapterGetLimits(adapter, &limits);
+  /* Timestamps quantized to 100 us by default (a browser's timing-attack guard): useless for kernels. */
+  static const char *const disabled[] = {"timestamp_quantization"};
+  WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 0, NULL, 1, disabled};
+  WGPUDeviceDescriptor desc = {
+      .nextInChain = &toggles.chain,
+      .label = wgk_gpu_sv("wgk"),
+      .requiredFeatureCount = nfeatures,
+      .requiredFeatures = features,
+      .requiredLimits = &limits,
+      .defaultQueue = {NULL, wgk_gpu_sv("wgk queue")},
+      .deviceLostCallbackInfo = {NULL, WGPUCallbackMode_AllowSpontaneous, on_lost, dev, NULL},
+      .uncapturedErrorCallbackInfo = {NULL, on_uncaptured, dev, NULL},
+  };
+  device_request *r = wgk_gpu_async_new(sizeof *r);
+  if (!r) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPURequestDeviceCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_device, r, NULL};
+  WGPUFuture f = wgpuAdapterRequestDevice(adapter, &desc, cb);
+  wgk_error why = {0};
+  wgk_status s = WGK_OK;
+  if (wgk_gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the device request", &why)) {
+    if (r->device) wgpuDeviceRelease(r->device);
+    s = wgk_error_set(err, why.status == WGK_ERR_TIMEOUT ? WGK_ERR_TIMEOUT : WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s",
+                      why.message);
+  } else {
+    dev->device = r->device;
+  }
+  wgk_gpu_async_free(&r->async);
+  return s;
+}
+
+/* Features, limits and adapter facts as the device has them. */
+static void describe(wgk_gpu_device *dev) {
+  wgk_device_desc *d = &dev->desc;
+  wgk_device_desc_defaults(d);
+  WGPUAdapterInfo info = {0};
+  if (wgpuDeviceGetAdapterInfo(dev->device, &info) == WGPUStatus_Success) {
+    wgk_gpu_desc_from_info(d, &info);
+    wgpuAdapterInfoFreeMembers(info);
+  }
+  WGPUSupportedFeatures features = {0};
+  wgpuDeviceGetFeatures(dev->device, &features);
+  wgk_gpu_desc_from_features(d, &features);
+  wgpuSupportedFeaturesFreeMembers(features);
+  WGPULimits limits;
+  wgk_gpu_limits_init(&limits);
+  if (wgpuDeviceGetLimits(dev->device, &limits) == WGPUStatus_Success) wgk_gpu_desc_from_limits(d, &limits);
+  /* Subgroup matrix configurations are an adapter property. */
+  WGPUAdapter adapter = wgpuDeviceGetAdapter(dev->device);
+  if (adapter && wgk_device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
+    wgk_device_desc from_adapter;
+    wgk_gpu_desc_from_adapter(&from_adapter, adapter);
+    d->subgroupMatrixConfigCount = from_adapter.subgroupMatrixConfigCount;
+    memcpy(d->subgroupMatrixConfigs, from_adapter.subgroupMatrixConfigs, sizeof d->subgroupMatrixConfigs);
+  }
+  if (adapter) wgpuAdapterRelease(adapter);
+}
+
+static wgk_status create_own(wgk_gpu_device *dev, const wgk_gpu_options *opts, wgk_error *err) {
+  dev->instance = wgk_gpu_instance_create();
+  if (!dev->instance) return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+  WGPUAdapter adapter = NULL;
+  wgk_status s = wgk_gpu_adapter_select(dev->instance, opts ? opts->adapter : NULL, &adapter, err);
+  if (s == WGK_OK) s = request_device(dev, adapter, err);
+  if (adapter) wgpuAdapterRelease(adapter);
+  return s;
+}
+
+static wgk_status wrap_external(wgk_gpu_device *dev, const wgk_gpu_options *opts, wgk_error *err) {
+  dev->external = true;
+  dev->device = opts->device;
+  wgpuDeviceAddRef(dev->device);
+  if (opts->instance) {
+    dev->instance = opts->instance;
+    wgpuInstanceAddRef(dev->instance);
+  } else {
+    WGPUAdapter adapter = wgpuDeviceGetAdapter(dev->device);
+    dev->instance = adapter ? wgpuAdapterGetInstance(adapter) : NULL;
+    if (adapter) wgpuAdapterRelease(adapter);
+  }
+  if (!dev->instance)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "cannot find the instance of the given device");
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_device_create(const wgk_gpu_options *opts, wgk_gpu_device **out, wgk_error *err) {
+  *out = NULL;
+  wgk_gpu_device *dev = calloc(1, sizeof *dev);
+  if (!dev) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a device");
+  dev->verbose = opts && opts->verbose;
+  dev->timed_wait = true;
+  wgk_status s = opts && opts->device ? wrap_external(dev, opts, err) : create_own(dev, opts, err);
+  if (s != WGK_OK) {
+    wgk_gpu_device_destroy(dev);
+    return s;
+  }
+  dev->queue = wgpuDeviceGetQueue(dev->device);
+  if (!dev->external) wgpuDeviceSetLoggingCallback(dev->device, (WGPULoggingCallbackInfo){NULL, on_log, dev, NULL});
+  describe(dev);
+  *out = dev;
+  return WGK_OK;
+}
+
+void wgk_gpu_device_destroy(wgk_gpu_device *dev) {
+  if (!dev) return;
+  if (dev->queue) wgpuQueueRelease(dev->queue);
+  if (dev->device && !dev->external) {
+    /* Destroy first: the loss callback (AllowSpontaneous) runs now, while dev is still valid. */
+    wgpuDeviceDestroy(dev->device);
+  }
+  if (dev->device) wgpuDeviceRelease(dev->device);
+  if (dev->instance) {
+    wgpuInstanceProcessEvents(dev->instance); /* let Dawn finish callbacks that still point at dev */
+    wgpuInstanceRelease(dev->instance);
+  }
+  free(dev);
+}
+
+const wgk_device_desc *wgk_gpu_device_desc(const wgk_gpu_device *dev) { return &dev->desc; }
+WGPUInstance wgk_gpu_device_raw_instance(const wgk_gpu_device *dev) { return dev->instance; }
+WGPUDevice wgk_gpu_device_raw(const wgk_gpu_device *dev) { return dev->device; }
+WGPUQueue wgk_gpu_device_raw_queue(const wgk_gpu_device *dev) { return dev->queue; }
+
+wgk_status wgk_gpu_device_check(wgk_gpu_device *dev, wgk_error *err) {
+  if (!dev) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no device");
+  if (dev->lost) return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s", dev->lost_message);
+  if (dev->pending == WGK_OK) return WGK_OK;
+  wgk_status s = wgk_error_set(err, dev->pending, NULL, 0, 0, NULL, "%s", dev->pending_message);
+  dev->pending = WGK_OK;
+  return s;
+}

@@ -1,0 +1,146 @@
+/* Recording (dispatches, copies, timestamp resolves), submission and the wait for submitted work. */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+wgk_status wgk_gpu_encoder_begin(wgk_gpu_device *dev, const char *label, wgk_gpu_encoder **out, wgk_error *err) {
+  *out = NULL;
+  wgk_status s = wgk_gpu_device_check(dev, err);
+  if (s) return s;
+  wgk_gpu_encoder *enc = calloc(1, sizeof *enc);
+  if (!enc) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUCommandEncoderDescriptor desc = {NULL, wgk_gpu_sv(label)};
+  enc->dev = dev;
+  enc->encoder = wgpuDeviceCreateCommandEncoder(dev->device, &desc);
+  if (!enc->encoder) {
+    free(enc);
+    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "creating a command encoder failed");
+  }
+  *out = enc;
+  return WGK_OK;
+}
+
+static void end_pass(wgk_gpu_encoder *enc) {
+  if (!enc->pass) return;
+  wgpuComputePassEncoderEnd(enc->pass);
+  wgpuComputePassEncoderRelease(enc->pass);
+  enc->pass = NULL;
+}
+
+static wgk_status check_dispatch(const wgk_gpu_encoder *enc, const wgk_gpu_pipeline *p, const wgk_gpu_bind_group *g,
+                                 uint32_t x, uint32_t y, uint32_t z, wgk_error *err) {
+  if (!enc || !p || (!g && p->count))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "dispatch needs an encoder, a pipeline and a bind group");
+  uint32_t max = enc->dev->desc.limits.maxComputeWorkgroupsPerDimension;
+  if (x > max || y > max || z > max)
+    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL,
+                         "dispatch of %u x %u x %u workgroups exceeds the device's maxComputeWorkgroupsPerDimension of %u",
+                         x, y, z, max);
+  return WGK_OK;
+}
+
+static void record(WGPUComputePassEncoder pass, const wgk_gpu_pipeline *p, const wgk_gpu_bind_group *g, uint32_t x,
+                   uint32_t y, uint32_t z) {
+  wgpuComputePassEncoderSetPipeline(pass, p->pipeline);
+  if (g) wgpuComputePassEncoderSetBindGroup(pass, 0, g->group, 0, NULL);
+  wgpuComputePassEncoderDispatchWorkgroups(pass, x, y, z);
+}
+
+wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
+                                    const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z, wgk_error *err) {
+  wgk_status s = check_dispatch(enc, pipeline, group, x, y, z, err);
+  if (s) return s;
+  if (!enc->pass) enc->pass = wgpuCommandEncoderBeginComputePass(enc->encoder, NULL);
+  record(enc->pass, pipeline, group, x, y, z);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
+                                          const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
+                                          wgk_gpu_timer *timer, uint32_t slot, wgk_error *err) {
+  if (!timer) return wgk_gpu_encoder_dispatch(enc, pipeline, group, x, y, z, err);
+  wgk_status s = check_dispatch(enc, pipeline, group, x, y, z, err);
+  if (s) return s;
+  if (slot >= timer->slots)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "timer slot %u of %u", slot, timer->slots);
+  end_pass(enc);
+  WGPUPassTimestampWrites writes = {NULL, timer->queries, 2 * slot, 2 * slot + 1};
+  WGPUComputePassDescriptor desc = {NULL, wgk_gpu_sv(NULL), &writes};
+  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc->encoder, &desc);
+  record(pass, pipeline, group, x, y, z);
+  wgpuComputePassEncoderEnd(pass);
+  wgpuComputePassEncoderRelease(pass);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset, wgk_gpu_buffer *dst,
+                                uint64_t dst_offset, uint64_t size, wgk_error *err) {
+  if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "copy needs an encoder");
+  wgk_status s = wgk_gpu_buffer_check_range(src, src_offset, size, "copy source", err);
+  if (s == WGK_OK) s = wgk_gpu_buffer_check_range(dst, dst_offset, size, "copy destination", err);
+  if (s) return s;
+  end_pass(enc);
+  wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, src->buffer, src_offset, dst->buffer, dst_offset, size);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err) {
+  if (!enc || !timer) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
+  end_pass(enc);
+  wgpuCommandEncoderResolveQuerySet(enc->encoder, timer->queries, 0, 2 * timer->slots, timer->resolved->buffer, 0);
+  wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, timer->resolved->buffer, 0, timer->readback->buffer, 0,
+                                       timer->resolved->size);
+  return WGK_OK;
+}
+
+void wgk_gpu_encoder_discard(wgk_gpu_encoder *enc) {
+  if (!enc) return;
+  end_pass(enc);
+  wgpuCommandEncoderRelease(enc->encoder);
+  free(enc);
+}
+
+wgk_status wgk_gpu_encoder_submit(wgk_gpu_encoder *enc, wgk_error *err) {
+  if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no encoder to submit");
+  wgk_gpu_device *dev = enc->dev;
+  wgk_status s = wgk_gpu_device_check(dev, err);
+  if (s) {
+    wgk_gpu_encoder_discard(enc);
+    return s;
+  }
+  end_pass(enc);
+  /* Recording errors surface at Finish; the scope ties them to this submit. */
+  wgk_gpu_scope_push(dev);
+  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(enc->encoder, NULL);
+  if (commands) {
+    wgpuQueueSubmit(dev->queue, 1, &commands);
+    wgpuCommandBufferRelease(commands);
+  }
+  s = wgk_gpu_scope_pop(dev, "submitting recorded work", err);
+  wgk_gpu_encoder_discard(enc);
+  return s;
+}
+
+typedef struct work_done {
+  wgk_gpu_async async;
+} work_done;
+
+static void on_work_done(uint32_t status, void *u1, void *u2) {
+  if (wgk_gpu_async_orphaned(u1)) return;
+  work_done *w = u1;
+  w->async.done = true;
+  w->async.status = status;
+}
+
+wgk_status wgk_gpu_wait(wgk_gpu_device *dev, uint32_t timeout_ms, const char *what, wgk_error *err) {
+  wgk_status s = wgk_gpu_device_check(dev, err);
+  if (s) return s;
+  work_done *w = wgk_gpu_async_new(sizeof *w);
+  if (!w) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUQueueWorkDoneCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_work_done, w, NULL};
+  WGPUFuture f = wgpuQueueOnSubmittedWorkDone(dev->queue, cb);
+  s = wgk_gpu_await(dev, dev->instance, f, &w->async, timeout_ms, what ? what : "submitted GPU work", err);
+  wgk_gpu_async_free(&w->async);
+  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+}

@@ -1,0 +1,64 @@
+/* Timestamp queries: two per slot (pass begin, pass end), resolved and read back as nanoseconds. */
+#include "gpu/gpu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+wgk_status wgk_gpu_timer_create(wgk_gpu_device *dev, uint32_t slots, wgk_gpu_timer **out, wgk_error *err) {
+  *out = NULL;
+  wgk_status s = wgk_gpu_device_check(dev, err);
+  if (s) return s;
+  if (!wgk_device_has(&dev->desc, WGK_FEATURE_TIMESTAMP_QUERY))
+    return wgk_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, NULL, "the device has no timestamp-query feature");
+  if (slots == 0 || slots > 2048) /* WebGPU caps a query set at 4096 queries */
+    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "%u timer slots (1 to 2048)", slots);
+  wgk_gpu_timer *t = calloc(1, sizeof *t);
+  if (!t) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  t->slots = slots;
+  uint64_t bytes = (uint64_t)slots * 2 * sizeof(uint64_t);
+  WGPUQuerySetDescriptor desc = {NULL, wgk_gpu_sv("wgk timestamps"), WGPUQueryType_Timestamp, 2 * slots};
+  wgk_gpu_scope_push(dev);
+  t->queries = wgpuDeviceCreateQuerySet(dev->device, &desc);
+  s = wgk_gpu_scope_pop(dev, "creating a timestamp query set", err);
+  if (s == WGK_OK)
+    s = wgk_gpu_buffer_create(dev, bytes, WGK_GPU_BUFFER_QUERY_RESOLVE | WGK_GPU_BUFFER_COPY_SRC, "wgk timestamps",
+                              &t->resolved, err);
+  if (s == WGK_OK)
+    s = wgk_gpu_buffer_create(dev, bytes, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST, "wgk timestamps readback",
+                              &t->readback, err);
+  if (s != WGK_OK) {
+    wgk_gpu_timer_destroy(t);
+    return s;
+  }
+  *out = t;
+  return WGK_OK;
+}
+
+void wgk_gpu_timer_destroy(wgk_gpu_timer *t) {
+  if (!t) return;
+  if (t->queries) {
+    wgpuQuerySetDestroy(t->queries);
+    wgpuQuerySetRelease(t->queries);
+  }
+  wgk_gpu_buffer_destroy(t->resolved);
+  wgk_gpu_buffer_destroy(t->readback);
+  free(t);
+}
+
+wgk_status wgk_gpu_timer_read(wgk_gpu_device *dev, wgk_gpu_timer *t, uint64_t *ns, uint32_t slots, uint32_t timeout_ms,
+                              wgk_error *err) {
+  wgk_status s = wgk_gpu_device_check(dev, err);
+  if (s) return s;
+  if (!t || slots > t->slots)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "reading %u timer slots of %u", slots,
+                         t ? t->slots : 0);
+  uint64_t *stamps = malloc((size_t)slots * 2 * sizeof *stamps + 1);
+  if (!stamps) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  s = wgk_gpu_buffer_map_read(dev, t->readback, 0, stamps, (size_t)slots * 2 * sizeof *stamps, timeout_ms,
+                              "reading timestamps", err);
+  /* A slot never written reads 0 and an end before its begin is nonsense: both give 0, not garbage. */
+  for (uint32_t i = 0; s == WGK_OK && i < slots; i++)
+    ns[i] = stamps[2 * i + 1] > stamps[2 * i] ? stamps[2 * i + 1] - stamps[2 * i] : 0;
+  free(stamps);
+  return s;
+}

@@ -1,0 +1,138 @@
+/* Waiting on Dawn futures and catching errors in scopes: every wait of the GPU layer goes through
+ * wgk_gpu_await, so timed out, wait failed and callback failed are always told apart. */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+WGPUStringView wgk_gpu_sv(const char *s) {
+  return s ? (WGPUStringView){s, strlen(s)} : (WGPUStringView){NULL, WGPU_STRLEN};
+}
+
+void wgk_gpu_sv_copy(char *dst, size_t size, WGPUStringView sv) {
+  if (size == 0) return;
+  size_t n = !sv.data ? 0 : sv.length == WGPU_STRLEN ? strlen(sv.data) : sv.length;
+  if (n >= size) n = size - 1;
+  if (n) memcpy(dst, sv.data, n);
+  dst[n] = '\0';
+}
+
+void *wgk_gpu_async_new(size_t size) { return calloc(1, size); }
+
+void wgk_gpu_async_free(wgk_gpu_async *st) {
+  if (st && !st->orphaned) free(st);
+}
+
+bool wgk_gpu_async_orphaned(wgk_gpu_async *st) {
+  if (!st->orphaned) return false;
+  free(st);
+  return true;
+}
+
+static const char *async_status_name(uint32_t status) {
+  switch (status) {
+  case 1: return "success";
+  case 2: return "callback cancelled";
+  case 3: return "error";
+  case 4: return "aborted";
+  default: return "unknown status";
+  }
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* For an instance created without timed waits (a caller's): zero-timeout polls with a growing sleep,
+ * so a long kernel costs no CPU and a short one little latency. */
+static WGPUWaitStatus poll_wait(WGPUInstance instance, WGPUFutureWaitInfo *info, uint64_t timeout_ns) {
+  uint64_t deadline = now_ns() + timeout_ns;
+  long sleep_ns = 20000;
+  for (;;) {
+    WGPUWaitStatus s = wgpuInstanceWaitAny(instance, 1, info, 0);
+    if (s != WGPUWaitStatus_TimedOut || now_ns() >= deadline) return s;
+    nanosleep(&(struct timespec){0, sleep_ns}, NULL);
+    if (sleep_ns < 1000000) sleep_ns *= 2;
+  }
+}
+
+static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, wgk_gpu_async *st,
+                        uint32_t timeout_ms, const char *what, wgk_error *err) {
+  WGPUFutureWaitInfo info = {future, 0};
+  uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000u;
+  WGPUWaitStatus s = *timed ? wgpuInstanceWaitAny(instance, 1, &info, timeout_ns) : WGPUWaitStatus_UnsupportedTimeout;
+  if (s == WGPUWaitStatus_UnsupportedTimeout) {
+    *timed = false;
+    s = poll_wait(instance, &info, timeout_ns);
+  }
+  if (!st->done) st->orphaned = true;
+  if (s == WGPUWaitStatus_TimedOut)
+    return wgk_error_set(err, WGK_ERR_TIMEOUT, NULL, 0, 0, NULL, "timed out after %u ms waiting for %s",
+                         timeout_ms, what);
+  if (s != WGPUWaitStatus_Success || !st->done)
+    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "waiting for %s failed (WaitAny status %d%s)", what,
+                         (int)s, st->done ? "" : ", callback not called");
+  if (st->status != WGPU_ASYNC_SUCCESS)
+    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed: %s%s%s", what,
+                         async_status_name(st->status), st->message[0] ? ": " : "", st->message);
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_await(wgk_gpu_device *dev, WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
+                         uint32_t timeout_ms, const char *what, wgk_error *err) {
+  return await(instance, &dev->timed_wait, future, st, timeout_ms, what, err);
+}
+
+wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
+                                  uint32_t timeout_ms, const char *what, wgk_error *err) {
+  bool timed = true;
+  return await(instance, &timed, future, st, timeout_ms, what, err);
+}
+
+/* ---- error scopes ---- */
+
+typedef struct scope_result {
+  wgk_gpu_async async;
+  WGPUErrorType type;
+} scope_result;
+
+static void on_pop(uint32_t status, WGPUErrorType type, WGPUStringView message, void *u1, void *u2) {
+  if (wgk_gpu_async_orphaned(u1)) return;
+  scope_result *r = u1;
+  r->async.done = true;
+  r->async.status = status;
+  r->type = type;
+  wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
+}
+
+void wgk_gpu_scope_push(wgk_gpu_device *dev) {
+  wgpuDevicePushErrorScope(dev->device, WGPUErrorFilter_OutOfMemory);
+  wgpuDevicePushErrorScope(dev->device, WGPUErrorFilter_Validation);
+}
+
+static wgk_status pop_one(wgk_gpu_device *dev, const char *what, wgk_error *err) {
+  scope_result *r = wgk_gpu_async_new(sizeof *r);
+  if (!r) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUPopErrorScopeCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_pop, r, NULL};
+  WGPUFuture f = wgpuDevicePopErrorScope(dev->device, cb);
+  char label[160];
+  snprintf(label, sizeof label, "the error scope of %s", what);
+  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, label, err);
+  if (s == WGK_OK && r->type != WGPUErrorType_NoError) {
+    const char *kind = r->type == WGPUErrorType_OutOfMemory ? "out of GPU memory"
+                       : r->type == WGPUErrorType_Validation ? "validation error" : "internal error";
+    s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: %s: %s", what, kind, r->async.message);
+  }
+  wgk_gpu_async_free(&r->async);
+  return s;
+}
+
+wgk_status wgk_gpu_scope_pop(wgk_gpu_device *dev, const char *what, wgk_error *err) {
+  wgk_status v = pop_one(dev, what, err);   /* validation, pushed last */
+  wgk_status m = pop_one(dev, what, err);   /* out of memory */
+  return v != WGK_OK ? v : m;
+}
