@@ -13,8 +13,9 @@
  *   3. wgk_manifest_free() releases it all (NULL is a no-op).
  *
  * Positions: every expression keeps the position of the first character of its text (just after the
- * opening quote), so a later stage that finds an error at byte k of the text reports column + k
- * (exact while no JSON escape precedes byte k). Every other part keeps the position of its value.
+ * opening quote), so a later stage that finds an error at character k of the text reports column + k
+ * (exact while no JSON escape precedes it). Every other part keeps the position of its value (the
+ * opening quote of a string, the brace of an object).
  */
 #ifndef WGK_MANIFEST_MANIFEST_H
 #define WGK_MANIFEST_MANIFEST_H
@@ -29,7 +30,7 @@
 /* Where a part of the manifest came from. */
 typedef struct wgk_manifest_pos {
   int line;         /* 1-based line in the manifest source */
-  int column;       /* 1-based column (bytes) in that line */
+  int column;       /* 1-based column in that line, in characters (UTF-8 code points), as jansson counts */
   const char *path; /* JSON path, e.g. "variants[1].passes[0].dispatch.threads" */
 } wgk_manifest_pos;
 

@@ -1,0 +1,130 @@
+/* Loading: jansson parses, the position index maps values to lines, the seed reader fills the model. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest/reader.h"
+
+#define MANIFEST_MAX_BYTES ((size_t)16 << 20)
+
+static const char *const seed_keys[] = {
+    "domain", "name", "sinceVersion", "description", "inputs", "outputs", "attributes",
+    "attributeDescriptions", "attributeConstraints", "typeConstraints", "args", "tunables", "derive",
+    "bindingSets", "variants", NULL};
+
+/* Spec 2.1 is recognised (maps for ports, `bindings`, `$schema`) so the error says what to do. */
+static bool looks_like_spec21(const json_t *root) {
+  return json_object_get(root, "$schema") || json_object_get(root, "bindings") ||
+         json_is_object(json_object_get(root, "inputs")) || json_object_get(root, "conformance");
+}
+
+static wgk_status read_top(wgk_manifest_rd *rd, const json_t *root) {
+  wgk_manifest *m = rd->m;
+  if (json_is_object(root) && looks_like_spec21(root))
+    return wgk_manifest_fail_status(rd, WGK_ERR_UNSUPPORTED,
+                                    "manifest spec 2.1 is not supported yet; only the seed format is read");
+  wgk_status st = wgk_manifest_object(rd, root, "an object", seed_keys);
+  if (!st) st = wgk_manifest_get_string(rd, root, "domain", true, &m->domain);
+  if (!st) st = wgk_manifest_get_string(rd, root, "name", true, &m->name);
+  if (!st) st = wgk_manifest_get_int(rd, root, "sinceVersion", false, &m->since_version);
+  if (!st) st = wgk_manifest_get_string(rd, root, "description", false, &m->description);
+  if (st) return st;
+  if (!*m->domain || !*m->name) return wgk_manifest_fail(rd, "domain and name must not be empty");
+  size_t n = strlen(m->domain) + strlen(m->name) + 2;
+  char *id = wgk_manifest_alloc(rd, n, 1);
+  if (!id) return WGK_ERR_OUT_OF_MEMORY;
+  snprintf(id, n, "%s.%s", m->domain, m->name);
+  m->op_id = id;
+  return WGK_OK;
+}
+
+static wgk_status read_seed(wgk_manifest_rd *rd, const json_t *root) {
+  wgk_status st = read_top(rd, root);
+  if (!st) st = wgk_manifest_seed_types(rd, root);
+  if (!st) st = wgk_manifest_seed_ports(rd, root);
+  if (!st) st = wgk_manifest_seed_attributes(rd, root);
+  if (!st) st = wgk_manifest_seed_args(rd, root);
+  if (!st) st = wgk_manifest_seed_tunables(rd, root);
+  if (!st) st = wgk_manifest_seed_derives(rd, root);
+  if (!st) st = wgk_manifest_seed_bindings(rd, root);
+  if (!st) st = wgk_manifest_seed_variants(rd, root);
+  return st;
+}
+
+static wgk_status parse(const char *text, size_t len, const char *source, json_t **root, wgk_error *err) {
+  json_error_t jerr;
+  *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (*root) return WGK_OK;
+  return wgk_error_set(err, WGK_ERR_PARSE, source, jerr.line > 0 ? jerr.line : 0,
+                       jerr.column > 0 ? jerr.column : 0, NULL, "%s", jerr.text);
+}
+
+wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *source_name, wgk_manifest **out,
+                                  wgk_error *err) {
+  if (out) *out = NULL;
+  if (!text || !out) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest text");
+  if (!source_name) source_name = "<manifest>";
+  wgk_manifest *m = calloc(1, sizeof *m);
+  char *src = strdup(source_name);
+  if (!m || !src) {
+    free(m);
+    free(src);
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
+  }
+  m->source = src;
+  m->format = WGK_MANIFEST_SEED;
+  m->description = "";
+  wgk_status st = parse(text, len, source_name, &m->root, err);
+  wgk_manifest_jpos index = {0};
+  if (!st) {
+    st = wgk_manifest_jpos_build(text, len, &index);
+    if (st) wgk_error_set(err, st, source_name, 0, 0, NULL, "cannot index the JSON text");
+  }
+  if (!st) {
+    wgk_manifest_rd rd = {.m = m, .index = &index, .err = err};
+    wgk_dynbuf_init(&rd.path, 1 << 16);
+    wgk_dynbuf_append_str(&rd.path, "");
+    st = rd.path.failed ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory")
+                        : read_seed(&rd, m->root);
+    wgk_dynbuf_free(&rd.path);
+  }
+  wgk_manifest_jpos_free(&index);
+  if (st) {
+    if (!wgk_error_is_set(err)) wgk_error_set(err, st, source_name, 0, 0, NULL, "%s", wgk_status_str(st));
+    wgk_manifest_free(m);
+    return st;
+  }
+  *out = m;
+  return WGK_OK;
+}
+
+wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out, wgk_error *err) {
+  if (out) *out = NULL;
+  if (!path) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest path");
+  FILE *f = fopen(path, "rb");
+  if (!f) return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
+                               "cannot open: %s", strerror(errno));
+  wgk_dynbuf b;
+  wgk_dynbuf_init(&b, MANIFEST_MAX_BYTES);
+  char chunk[8192];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  bool bad = ferror(f) != 0;
+  fclose(f);
+  wgk_status st;
+  if (bad) st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed");
+  else if (b.failed) st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes",
+                                        MANIFEST_MAX_BYTES);
+  else st = wgk_manifest_load_text(wgk_dynbuf_str(&b), b.len, path, out, err);
+  wgk_dynbuf_free(&b);
+  return st;
+}
+
+void wgk_manifest_free(wgk_manifest *m) {
+  if (!m) return;
+  wgk_manifest_arena_free(m->internal);
+  json_decref(m->root);
+  free((char *)m->source);
+  free(m);
+}

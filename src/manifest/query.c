@@ -1,0 +1,42 @@
+/* Look-ups on a loaded manifest. Linear scans: manifests hold tens of parts, not thousands. */
+#include <string.h>
+
+#include "manifest/manifest.h"
+
+const wgk_manifest_port *wgk_manifest_find_port(const wgk_manifest *m, const char *name) {
+  for (size_t i = 0; m && name && i < m->n_ports; i++)
+    if (strcmp(m->ports[i].name, name) == 0) return &m->ports[i];
+  return NULL;
+}
+
+const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const char *key) {
+  for (size_t i = 0; m && key && i < m->n_ports; i++)
+    for (size_t k = 0; k < m->ports[i].n_bind_keys; k++)
+      if (strcmp(m->ports[i].bind_keys[k], key) == 0) return &m->ports[i];
+  return NULL;
+}
+
+const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name) {
+  for (size_t i = 0; m && name && i < m->n_attributes; i++)
+    if (strcmp(m->attributes[i].name, name) == 0) return &m->attributes[i];
+  return NULL;
+}
+
+const wgk_manifest_type_constraint *wgk_manifest_find_type(const wgk_manifest *m, const char *type_var) {
+  for (size_t i = 0; m && type_var && i < m->n_type_constraints; i++)
+    if (strcmp(m->type_constraints[i].name, type_var) == 0) return &m->type_constraints[i];
+  return NULL;
+}
+
+const wgk_manifest_variant *wgk_manifest_find_variant(const wgk_manifest *m, const char *id) {
+  for (size_t i = 0; m && id && i < m->n_variants; i++)
+    if (strcmp(m->variants[i].id, id) == 0) return &m->variants[i];
+  return NULL;
+}
+
+bool wgk_manifest_dtype_known(const char *dtype) {
+  static const char *const known[] = {"float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool", NULL};
+  for (const char *const *k = known; dtype && *k; k++)
+    if (strcmp(*k, dtype) == 0) return true;
+  return false;
+}

@@ -1,0 +1,267 @@
+#include "manifest/reader.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arena: a list of zeroed blocks, one per allocation, freed together with the model. */
+typedef struct arena_block {
+  struct arena_block *next; /* the block allocated before this one */
+  max_align_t data[];       /* the caller's bytes */
+} arena_block;
+
+void *wgk_manifest_alloc(wgk_manifest_rd *rd, size_t count, size_t size) {
+  if (count == 0) count = 1;
+  if (size && count > (SIZE_MAX - sizeof(arena_block)) / size) goto oom;
+  arena_block *b = calloc(1, sizeof *b + count * size);
+  if (!b) goto oom;
+  b->next = rd->m->internal;
+  rd->m->internal = b;
+  return b->data;
+oom:
+  wgk_error_set(rd->err, WGK_ERR_OUT_OF_MEMORY, rd->m->source, 0, 0, NULL, "out of memory");
+  return NULL;
+}
+
+const char *wgk_manifest_strdup(wgk_manifest_rd *rd, const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = wgk_manifest_alloc(rd, n, 1);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+void wgk_manifest_arena_free(void *arena) {
+  for (arena_block *b = arena; b;) {
+    arena_block *next = b->next;
+    free(b);
+    b = next;
+  }
+}
+
+size_t wgk_manifest_push_key(wgk_manifest_rd *rd, const char *key) {
+  size_t mark = rd->path.len;
+  wgk_manifest_path_key(&rd->path, key);
+  return mark;
+}
+
+size_t wgk_manifest_push_index(wgk_manifest_rd *rd, size_t i) {
+  size_t mark = rd->path.len;
+  wgk_manifest_path_index(&rd->path, i);
+  return mark;
+}
+
+void wgk_manifest_pop(wgk_manifest_rd *rd, size_t mark) {
+  if (rd->path.data && mark <= rd->path.len) {
+    rd->path.len = mark;
+    rd->path.data[mark] = '\0';
+  }
+}
+
+wgk_manifest_pos wgk_manifest_here(wgk_manifest_rd *rd) {
+  const char *path = wgk_dynbuf_str(&rd->path);
+  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(rd->index, path);
+  wgk_manifest_pos pos = {e ? e->line : 0, e ? e->column : 0, wgk_manifest_strdup(rd, path)};
+  if (!pos.path) pos.path = "";
+  return pos;
+}
+
+static wgk_status failv(wgk_manifest_rd *rd, wgk_status st, bool at_key, const char *fmt, va_list ap) {
+  const char *path = wgk_dynbuf_str(&rd->path);
+  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(rd->index, path);
+  int line = e ? (at_key ? e->key_line : e->line) : 0;
+  int column = e ? (at_key ? e->key_column : e->column) : 0;
+  return wgk_error_setv(rd->err, st, rd->m->source, line, column, path, fmt, ap);
+}
+
+wgk_status wgk_manifest_fail(wgk_manifest_rd *rd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = failv(rd, WGK_ERR_MANIFEST, false, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+wgk_status wgk_manifest_fail_key(wgk_manifest_rd *rd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = failv(rd, WGK_ERR_MANIFEST, true, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+wgk_status wgk_manifest_fail_status(wgk_manifest_rd *rd, wgk_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = failv(rd, status, false, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+wgk_status wgk_manifest_fail_in(wgk_manifest_rd *rd, const char *key, bool at_key, const char *fmt, ...) {
+  size_t mark = wgk_manifest_push_key(rd, key);
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = failv(rd, WGK_ERR_MANIFEST, at_key, fmt, ap);
+  va_end(ap);
+  wgk_manifest_pop(rd, mark);
+  return st;
+}
+
+void wgk_manifest_show(const json_t *v, char *buf, size_t size) {
+  char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+  if (!s) {
+    snprintf(buf, size, "?");
+    return;
+  }
+  if (strlen(s) > 60) snprintf(buf, size, "%.57s...", s);
+  else snprintf(buf, size, "%s", s);
+  free(s);
+}
+
+static const char *type_name(const json_t *v) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: return "an object";
+  case JSON_ARRAY: return "a list";
+  case JSON_STRING: return "a string";
+  case JSON_INTEGER: return "an integer";
+  case JSON_REAL: return "a number";
+  case JSON_TRUE:
+  case JSON_FALSE: return "a boolean";
+  case JSON_NULL: return "null";
+  }
+  return "a value";
+}
+
+wgk_status wgk_manifest_expect(wgk_manifest_rd *rd, const json_t *v, json_type t, const char *what) {
+  if (json_typeof(v) == t || (t == JSON_TRUE && json_is_boolean(v))) return WGK_OK;
+  char shown[80];
+  wgk_manifest_show(v, shown, sizeof shown);
+  return wgk_manifest_fail(rd, "expected %s, got %s %s", what, type_name(v), shown);
+}
+
+wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const char *what,
+                               const char *const *allowed) {
+  wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, what);
+  if (st) return st;
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *)obj, key, v) {
+    bool known = false;
+    for (const char *const *a = allowed; *a && !known; a++) known = strcmp(*a, key) == 0;
+    if (known) continue;
+    size_t mark = wgk_manifest_push_key(rd, key);
+    st = wgk_manifest_fail_key(rd, "unknown key '%s'", key);
+    wgk_manifest_pop(rd, mark);
+    return st;
+  }
+  return WGK_OK;
+}
+
+/* Looks up obj.key; a missing required key is an error at obj. *v NULL when absent. */
+static wgk_status member(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
+                         const json_t **v) {
+  *v = json_object_get(obj, key);
+  if (!*v && required) return wgk_manifest_fail(rd, "missing required key '%s'", key);
+  return WGK_OK;
+}
+
+wgk_status wgk_manifest_get_string(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
+                                   const char **out) {
+  const json_t *v;
+  wgk_status st = member(rd, obj, key, required, &v);
+  if (st || !v) return st;
+  size_t mark = wgk_manifest_push_key(rd, key);
+  st = wgk_manifest_expect(rd, v, JSON_STRING, "a string");
+  if (!st) *out = json_string_value(v);
+  wgk_manifest_pop(rd, mark);
+  return st;
+}
+
+wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
+                                 bool *out) {
+  const json_t *v;
+  wgk_status st = member(rd, obj, key, required, &v);
+  if (st || !v) return st;
+  size_t mark = wgk_manifest_push_key(rd, key);
+  st = wgk_manifest_expect(rd, v, JSON_TRUE, "a boolean");
+  if (!st) *out = json_is_true(v);
+  wgk_manifest_pop(rd, mark);
+  return st;
+}
+
+wgk_status wgk_manifest_get_int(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
+                                int *out) {
+  const json_t *v;
+  wgk_status st = member(rd, obj, key, required, &v);
+  if (st || !v) return st;
+  size_t mark = wgk_manifest_push_key(rd, key);
+  st = wgk_manifest_expect(rd, v, JSON_INTEGER, "an integer");
+  if (!st && (json_integer_value(v) < -1000000000 || json_integer_value(v) > 1000000000))
+    st = wgk_manifest_fail(rd, "integer %" JSON_INTEGER_FORMAT " is out of range", json_integer_value(v));
+  if (!st) *out = (int)json_integer_value(v);
+  wgk_manifest_pop(rd, mark);
+  return st;
+}
+
+wgk_status wgk_manifest_read_expr(wgk_manifest_rd *rd, const json_t *v, wgk_manifest_expr *out) {
+  out->pos = wgk_manifest_here(rd);
+  if (json_is_integer(v)) {
+    char text[32];
+    snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    out->text = wgk_manifest_strdup(rd, text);
+    return out->text ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+  }
+  wgk_status st = wgk_manifest_expect(rd, v, JSON_STRING, "an expression string");
+  if (st) return st;
+  if (json_string_length(v) == 0) return wgk_manifest_fail(rd, "empty expression");
+  out->text = json_string_value(v);
+  if (out->pos.column > 0) out->pos.column++; /* past the opening quote */
+  return WGK_OK;
+}
+
+wgk_status wgk_manifest_get_expr(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
+                                 wgk_manifest_expr *out) {
+  const json_t *v;
+  wgk_status st = member(rd, obj, key, required, &v);
+  if (st || !v) return st;
+  size_t mark = wgk_manifest_push_key(rd, key);
+  st = wgk_manifest_read_expr(rd, v, out);
+  wgk_manifest_pop(rd, mark);
+  return st;
+}
+
+wgk_status wgk_manifest_read_value(wgk_manifest_rd *rd, const char *name, const json_t *v,
+                                   wgk_manifest_value *out) {
+  out->name = name;
+  out->pos = wgk_manifest_here(rd);
+  if (json_is_null(v)) return wgk_manifest_fail(rd, "expected an expression string or a literal, got null");
+  if (!json_is_string(v)) {
+    out->literal = v;
+    return WGK_OK;
+  }
+  out->is_expr = true;
+  return wgk_manifest_read_expr(rd, v, &out->expr);
+}
+
+wgk_status wgk_manifest_get_values(wgk_manifest_rd *rd, const json_t *obj, const char *key,
+                                   const wgk_manifest_value **out, size_t *n) {
+  const json_t *map = json_object_get(obj, key);
+  if (!map) return WGK_OK;
+  size_t mark = wgk_manifest_push_key(rd, key);
+  wgk_status st = wgk_manifest_expect(rd, map, JSON_OBJECT, "an object");
+  wgk_manifest_value *vals = st ? NULL : wgk_manifest_alloc(rd, json_object_size(map), sizeof *vals);
+  if (!st && !vals) st = WGK_ERR_OUT_OF_MEMORY;
+  const char *name;
+  const json_t *v;
+  size_t i = 0;
+  if (!st) json_object_foreach((json_t *)map, name, v) {
+    size_t m2 = wgk_manifest_push_key(rd, name);
+    st = wgk_manifest_read_value(rd, name, v, &vals[i++]);
+    wgk_manifest_pop(rd, m2);
+    if (st) break;
+  }
+  wgk_manifest_pop(rd, mark);
+  if (!st) { *out = vals; *n = i; }
+  return st;
+}
