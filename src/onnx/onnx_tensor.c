@@ -1,0 +1,103 @@
+/* TensorProto -> host tensor: raw_data when present, else the typed field ONNX prescribes for the type. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx/onnx_internal.h"
+#include "util/file_read.h"
+
+char *wgk_onnx_strdup(const char *s) { return strdup(s ? s : ""); }
+
+static wgk_status fail(wgk_error *err, wgk_status st, const char *src, const char *where, const char *msg, size_t a,
+                       size_t b) {
+  return wgk_error_set(err, st, src, 0, 0, where, msg, a, b);
+}
+
+/* Copies the typed field into t; n is the field's element count. */
+static wgk_status copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_t numel, const char *src,
+                             const char *where, wgk_error *err) {
+  size_t n;
+  const char *field;
+  switch (t->dtype) {
+  case WGK_HOST_FLOAT32: n = tp->n_float_data; field = "float_data"; break;
+  case WGK_HOST_INT64: n = tp->n_int64_data; field = "int64_data"; break;
+  case WGK_HOST_UINT32: n = tp->n_uint64_data; field = "uint64_data"; break;
+  default: n = tp->n_int32_data; field = "int32_data"; break;
+  }
+  if (n != numel)
+    return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "%s holds %zu values, the shape needs %zu", field, n,
+                         numel);
+  unsigned char *d = t->data;
+  for (size_t i = 0; i < numel; i++) {
+    switch (t->dtype) {
+    case WGK_HOST_FLOAT32: memcpy(d + 4 * i, &tp->float_data[i], 4); break;
+    case WGK_HOST_INT64: memcpy(d + 8 * i, &tp->int64_data[i], 8); break;
+    case WGK_HOST_UINT32: { uint32_t v = (uint32_t)tp->uint64_data[i]; memcpy(d + 4 * i, &v, 4); break; }
+    case WGK_HOST_INT32: memcpy(d + 4 * i, &tp->int32_data[i], 4); break;
+    case WGK_HOST_FLOAT16: { uint16_t v = (uint16_t)tp->int32_data[i]; memcpy(d + 2 * i, &v, 2); break; }
+    case WGK_HOST_BOOL: d[i] = tp->int32_data[i] != 0; break;
+    default: d[i] = (unsigned char)tp->int32_data[i]; break; /* int8 / uint8 */
+    }
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *src, const char *where,
+                                      wgk_host_tensor **out, wgk_error *err) {
+  *out = NULL;
+  if (tp->has_data_location && tp->data_location == 1)
+    return wgk_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "tensor data stored externally is not supported");
+  wgk_host_dtype dt = wgk_host_dtype_from_onnx(tp->data_type);
+  if (dt == WGK_HOST_NONE)
+    return wgk_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "unsupported data_type %d", (int)tp->data_type);
+  if (tp->n_dims > WGK_HOST_MAX_RANK)
+    return fail(err, WGK_ERR_LIMIT, src, where, "rank %zu above the limit of %zu", tp->n_dims, WGK_HOST_MAX_RANK);
+  size_t numel;
+  if (!wgk_host_shape_numel((int)tp->n_dims, tp->dims, wgk_host_dtype_size(dt), &numel))
+    return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
+  wgk_host_tensor *t;
+  wgk_status st = wgk_host_tensor_create(dt, (int)tp->n_dims, tp->dims, &t);
+  if (st == WGK_OK)
+    st = wgk_host_tensor_set_name(t, tp->name);
+  if (st != WGK_OK) {
+    wgk_host_tensor_free(t);
+    return wgk_error_set(err, st, src, 0, 0, where, "cannot allocate the tensor");
+  }
+  if (tp->has_raw_data) {
+    if (tp->raw_data.len != wgk_host_tensor_bytes(t))
+      st = fail(err, WGK_ERR_PARSE, src, where, "raw_data has %zu bytes, the shape needs %zu", tp->raw_data.len,
+                wgk_host_tensor_bytes(t));
+    else if (tp->raw_data.len)
+      memcpy(t->data, tp->raw_data.data, tp->raw_data.len); /* ONNX raw_data is little-endian, as we are */
+  } else {
+    st = copy_typed(tp, t, numel, src, where, err);
+  }
+  if (st != WGK_OK) {
+    wgk_host_tensor_free(t);
+    return st;
+  }
+  *out = t;
+  return WGK_OK;
+}
+
+wgk_status wgk_onnx_tensor_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out,
+                                 wgk_error *err) {
+  *out = NULL;
+  WgkOnnx__TensorProto *tp = wgk_onnx__tensor_proto__unpack(NULL, len, buf);
+  if (!tp)
+    return wgk_error_set(err, WGK_ERR_PARSE, source, 0, 0, NULL, "not a valid TensorProto");
+  wgk_status st = wgk_onnx_tensor_from_proto(tp, source, NULL, out, err);
+  wgk_onnx__tensor_proto__free_unpacked(tp, NULL);
+  return st;
+}
+
+wgk_status wgk_onnx_tensor_read(const char *path, wgk_host_tensor **out, wgk_error *err) {
+  unsigned char *buf;
+  size_t len;
+  *out = NULL;
+  wgk_status st = wgk_file_read_all(path, WGK_ONNX_MAX_FILE, &buf, &len, err);
+  if (st != WGK_OK)
+    return st;
+  st = wgk_onnx_tensor_parse(buf, len, path, out, err);
+  free(buf);
+  return st;
+}
