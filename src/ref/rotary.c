@@ -103,7 +103,7 @@ static void rotate_head(const wgk_host_tensor *x, const wgk_host_tensor *cs, con
 wgk_status wgk_ref_rotary(const wgk_host_tensor *x, const wgk_host_tensor *cos_cache,
                           const wgk_host_tensor *sin_cache, const wgk_host_tensor *position_ids,
                           const wgk_ref_rotary_attrs *attrs, double *out, wgk_error *err) {
-  rot_geom g;
+  rot_geom g = {0};
   wgk_status st = x_geometry(x, attrs, &g, err);
   if (st == WGK_OK)
     st = check_caches(cos_cache, sin_cache, position_ids, &g, err);

@@ -18,7 +18,7 @@ static int by_name(const struct dirent **a, const struct dirent **b) { return st
 
 /* Runs one case; returns 1 when it matches, 0 (and prints why) when not. */
 static int run_case(const char *dir, const char *name, bool update) {
-  char path[1024];
+  char path[4096];
   snprintf(path, sizeof path, "%s/%s/manifest.json", dir, name);
   size_t len;
   char *text = test_read_file(path, &len);
