@@ -245,6 +245,31 @@ static void truncated_texts(void **state) {
   free(text);
 }
 
+/* Each byte of a valid manifest replaced by a few troublemakers: every result is a status, never a crash
+ * (run under ASan+UBSan to see leaks and overflows), and a failure always leaves *out NULL. */
+static void mutated_texts(void **state) {
+  (void)state;
+  char path[1024];
+  size_t len;
+  snprintf(path, sizeof path, "%s/tests/manifest/valid/minimal.json", test_source_dir());
+  char *text = test_read_file(path, &len);
+  assert_non_null(text);
+  const char subs[] = "\"{}[]0x:,\\";
+  for (size_t i = 0; i < len; i++) {
+    char keep = text[i];
+    for (const char *c = subs; *c; c++) {
+      text[i] = *c;
+      wgk_manifest *m = NULL;
+      wgk_error err;
+      wgk_error_clear(&err);
+      if (wgk_manifest_load_text(text, len, "m.json", &m, &err) != WGK_OK) assert_null(m);
+      wgk_manifest_free(m);
+    }
+    text[i] = keep;
+  }
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(seed_counts),
@@ -254,6 +279,7 @@ int main(void) {
       cmocka_unit_test(minimal_loads),
       cmocka_unit_test(inout_port_and_errors),
       cmocka_unit_test(truncated_texts),
+      cmocka_unit_test(mutated_texts),
       cmocka_unit_test(golden_invalid_cases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

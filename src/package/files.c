@@ -1,0 +1,121 @@
+/* Reading package files: path rules, whole-file reads, and the verified, cached wgk_pkg_read_file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "package/digest.h"
+#include "package/pkg_internal.h"
+#include "util/dynbuf.h"
+
+#define PKG_FILE_MAX_BYTES ((size_t)64 << 20)
+
+bool wgk_pkg_relpath_ok(const char *relpath) {
+  if (!relpath || !*relpath || relpath[0] == '/' || strchr(relpath, '\\')) return false;
+  for (const char *p = relpath; *p;) {
+    const char *slash = strchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : strlen(p);
+    if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
+    if (!slash) break;
+    p = slash + 1;
+    if (!*p) return false; /* trailing slash */
+  }
+  return strstr(relpath, "..") == NULL; /* also refuse ".." inside a name, as the public loader does */
+}
+
+char *wgk_pkg_join(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  bool slash = na > 0 && a[na - 1] != '/';
+  char *s = malloc(na + nb + 2);
+  if (!s) return NULL;
+  memcpy(s, a, na);
+  if (slash) s[na++] = '/';
+  memcpy(s + na, b, nb + 1);
+  return s;
+}
+
+wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *err) {
+  *data = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
+                         "cannot open: %s", strerror(errno));
+  wgk_dynbuf b;
+  wgk_dynbuf_init(&b, PKG_FILE_MAX_BYTES);
+  wgk_dynbuf_append(&b, "", 0);
+  char chunk[16384];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  bool bad = ferror(f) != 0;
+  fclose(f);
+  if (bad || b.failed) {
+    wgk_dynbuf_free(&b);
+    return bad ? wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed")
+               : wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes, or out of memory",
+                               PKG_FILE_MAX_BYTES);
+  }
+  *len = b.len;
+  *data = wgk_dynbuf_take(&b);
+  return *data ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+}
+
+static wgk_status verify(const wgk_pkg *pkg, const char *relpath, const char *full, const char *data, size_t len,
+                         wgk_error *err) {
+  const char *want = json_string_value(json_object_get(pkg->digests, relpath)); /* listed: checked before */
+  char got[WGK_PKG_DIGEST_B64_LEN + 1];
+  if (!wgk_pkg_sha256_b64(data, len, got))
+    return wgk_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "cannot compute SHA-256");
+  if (strcmp(want, got) != 0)
+    return wgk_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "sha256 mismatch: expected %s, actual %s", want, got);
+  return WGK_OK;
+}
+
+static wgk_status cache_add(wgk_pkg *pkg, const char *relpath, char *data, size_t len, wgk_error *err) {
+  wgk_pkg_file *f = calloc(1, sizeof *f);
+  char *rel = strdup(relpath);
+  if (!f || !rel) {
+    free(f);
+    free(rel);
+    free(data);
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  }
+  *f = (wgk_pkg_file){pkg->files, rel, data, len};
+  pkg->files = f;
+  return WGK_OK;
+}
+
+wgk_status wgk_pkg_read_file(wgk_pkg *pkg, const char *relpath, const char **data, size_t *len, wgk_error *err) {
+  if (data) *data = NULL;
+  if (len) *len = 0;
+  if (!pkg || !relpath || !data || !len)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_read_file: NULL argument");
+  if (!wgk_pkg_relpath_ok(relpath))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, pkg->dir, 0, 0, NULL,
+                         "'%s': a package path must be relative, without '..' or empty parts", relpath);
+  for (const wgk_pkg_file *f = pkg->files; f; f = f->next)
+    if (strcmp(f->relpath, relpath) == 0) {
+      *data = f->data;
+      *len = f->len;
+      return WGK_OK;
+    }
+  if (pkg->verified && !json_object_get(pkg->digests, relpath))
+    return wgk_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
+                         "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
+  char *full = wgk_pkg_join(pkg->dir, relpath);
+  if (!full) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  char *bytes;
+  size_t n;
+  wgk_status st = wgk_pkg_slurp(full, &bytes, &n, err);
+  if (!st && pkg->verified) st = verify(pkg, relpath, full, bytes, n, err);
+  free(full);
+  if (st) {
+    free(bytes);
+    return st;
+  }
+  st = cache_add(pkg, relpath, bytes, n, err);
+  if (st) return st;
+  *data = pkg->files->data;
+  *len = pkg->files->len;
+  return WGK_OK;
+}

@@ -1,0 +1,219 @@
+/*
+ * metadata.json, the root of trust of a verified package. The schema wgk accepts (unknown keys are errors):
+ *
+ *   {
+ *     "name": "<domain>.<Name>",              required; equals the manifest's op id
+ *     "version": N,                           optional integer >= 1: the contract version (branch vN)
+ *     "backend": { "type": "webgpu" },        required; "type" is the only key
+ *     "manifestSpecVersion": "1",             required; "1" = the seed format (the one read today);
+ *                                             "2.1" is recognised and refused as not supported yet
+ *     "variants": { "<variant id>": ["<template>.wgsl.jinja", ...] },
+ *                                             required; exactly the manifest's variants, each with exactly
+ *                                             the set of its passes' shaders (order and repeats ignored)
+ *     "digest": { "algorithm": "sha256",      required; only sha256
+ *                 "files": { "<relpath>": "<base64 sha256>" } },
+ *                                             relpath relative to build/webgpu: no leading '/', no "..",
+ *                                             no empty or "." parts; must list manifest.json and every
+ *                                             template named in "variants"; base64 standard, padded
+ *     "provenance": <any JSON>                optional, free-form (source repo, commit, tool versions)
+ *   }
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest/json_pos.h"
+#include "package/digest.h"
+#include "package/pkg_internal.h"
+
+static const char *const meta_keys[] = {"name", "version", "backend", "manifestSpecVersion", "variants",
+                                        "digest", "provenance", NULL};
+
+typedef struct meta_ctx {
+  wgk_pkg *pkg;    /* the package being opened (holds the metadata, its source name and positions) */
+  wgk_error *err;  /* where the first error goes */
+} meta_ctx;
+
+static wgk_status failv(meta_ctx *c, wgk_status st, bool at_key, const char *path, const char *fmt, va_list ap) {
+  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(&c->pkg->meta_index, path);
+  int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
+  return wgk_error_setv(c->err, st, c->pkg->meta_source, line, col, path, fmt, ap);
+}
+
+__attribute__((format(printf, 4, 5))) static wgk_status fail(meta_ctx *c, bool at_key, const char *path,
+                                                              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = failv(c, WGK_ERR_MANIFEST, at_key, path, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* path of member key under parent, in the position index's form. */
+static const char *member_path(char *buf, size_t size, const char *parent, const char *key) {
+  wgk_dynbuf b;
+  wgk_dynbuf_init(&b, size - 1);
+  wgk_dynbuf_append_str(&b, parent);
+  wgk_manifest_path_key(&b, key);
+  snprintf(buf, size, "%s", b.failed ? parent : wgk_dynbuf_str(&b));
+  wgk_dynbuf_free(&b);
+  return buf;
+}
+
+static wgk_status check_keys(meta_ctx *c, const json_t *obj, const char *path, const char *const *allowed) {
+  if (!json_is_object(obj)) return fail(c, false, path, "expected an object");
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *)obj, key, v) {
+    bool ok = false;
+    for (const char *const *a = allowed; *a && !ok; a++) ok = strcmp(*a, key) == 0;
+    char p[512];
+    if (!ok) return fail(c, true, member_path(p, sizeof p, path, key), "unknown key '%s'", key);
+  }
+  return WGK_OK;
+}
+
+static wgk_status need_string(meta_ctx *c, const json_t *obj, const char *parent, const char *key, const char **out) {
+  char p[512];
+  const json_t *v = json_object_get(obj, key);
+  if (!v) return fail(c, false, parent, "missing required key '%s'", key);
+  if (!json_is_string(v)) return fail(c, false, member_path(p, sizeof p, parent, key), "expected a string");
+  *out = json_string_value(v);
+  return WGK_OK;
+}
+
+static wgk_status check_digests(meta_ctx *c, const json_t *digest) {
+  static const char *const digest_keys[] = {"algorithm", "files", NULL};
+  const char *alg = NULL;
+  wgk_status st = check_keys(c, digest, "digest", digest_keys);
+  if (!st) st = need_string(c, digest, "digest", "algorithm", &alg);
+  if (!st && strcmp(alg, "sha256") != 0)
+    st = fail(c, false, "digest.algorithm", "unsupported digest algorithm '%s' (only sha256)", alg);
+  const json_t *files = json_object_get(digest, "files");
+  if (!st && !json_is_object(files)) st = fail(c, false, files ? "digest.files" : "digest", "%s",
+                                               files ? "expected an object" : "missing required key 'files'");
+  const char *rel;
+  const json_t *v;
+  char p[512];
+  if (!st) json_object_foreach((json_t *)files, rel, v) {
+    member_path(p, sizeof p, "digest.files", rel);
+    if (!wgk_pkg_relpath_ok(rel))
+      st = fail(c, true, p, "'%s': a package path must be relative, without '..' or empty parts", rel);
+    else if (!wgk_pkg_digest_well_formed(json_string_value(v)))
+      st = fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
+    if (st) break;
+  }
+  if (!st && !json_object_get(files, "manifest.json"))
+    st = fail(c, false, "digest.files", "manifest.json must be listed");
+  if (!st) c->pkg->digests = files;
+  return st;
+}
+
+static wgk_status check_variants_shape(meta_ctx *c, const json_t *vars) {
+  if (!vars) return fail(c, false, "", "missing required key 'variants'");
+  if (!json_is_object(vars)) return fail(c, false, "variants", "expected an object");
+  const char *id;
+  const json_t *list;
+  char p[512], q[600];
+  json_object_foreach((json_t *)vars, id, list) {
+    member_path(p, sizeof p, "variants", id);
+    if (!json_is_array(list)) return fail(c, false, p, "expected a list of template files");
+    for (size_t i = 0; i < json_array_size(list); i++) {
+      snprintf(q, sizeof q, "%s[%zu]", p, i);
+      const char *t = json_string_value(json_array_get(list, i));
+      if (!t) return fail(c, false, q, "expected a string");
+      if (!json_object_get(c->pkg->digests, t))
+        return fail(c, false, q, "template '%s' is not listed in digest.files", t);
+    }
+  }
+  return WGK_OK;
+}
+
+static wgk_status check_top(meta_ctx *c, const json_t *meta) {
+  static const char *const backend_keys[] = {"type", NULL};
+  const char *s = NULL;
+  wgk_status st = check_keys(c, meta, "", meta_keys);
+  if (!st) st = need_string(c, meta, "", "name", &s);
+  const json_t *ver = json_object_get(meta, "version");
+  if (!st && ver && (!json_is_integer(ver) || json_integer_value(ver) < 1 || json_integer_value(ver) > 1000000))
+    st = fail(c, false, "version", "expected an integer >= 1 (the contract version)");
+  if (!st && ver) c->pkg->version = (int)json_integer_value(ver);
+  const json_t *backend = json_object_get(meta, "backend");
+  if (!st && !backend) st = fail(c, false, "", "missing required key 'backend'");
+  if (!st) st = check_keys(c, backend, "backend", backend_keys);
+  if (!st) st = need_string(c, backend, "backend", "type", &s);
+  if (!st && strcmp(s, "webgpu") != 0) st = fail(c, false, "backend.type", "backend type '%s' is not webgpu", s);
+  if (!st) st = need_string(c, meta, "", "manifestSpecVersion", &s);
+  if (!st && strcmp(s, "2.1") == 0)
+    st = wgk_error_set(c->err, WGK_ERR_UNSUPPORTED, c->pkg->meta_source, 0, 0, "manifestSpecVersion",
+                       "manifest spec 2.1 is not supported yet");
+  else if (!st && strcmp(s, "1") != 0)
+    st = fail(c, false, "manifestSpecVersion", "unknown manifest spec version '%s' (known: \"1\")", s);
+  const json_t *digest = json_object_get(meta, "digest");
+  if (!st && !digest) st = fail(c, false, "", "missing required key 'digest'");
+  if (!st) st = check_digests(c, digest);
+  if (!st) st = check_variants_shape(c, json_object_get(meta, "variants"));
+  return st;
+}
+
+wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
+  meta_ctx c = {.pkg = pkg, .err = err};
+  pkg->meta_source = wgk_pkg_join(pkg->dir, "metadata.json");
+  if (!pkg->meta_source) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  char *text;
+  size_t len;
+  wgk_status st = wgk_pkg_slurp(pkg->meta_source, &text, &len, err);
+  json_error_t jerr;
+  if (!st) {
+    pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!pkg->metadata)
+      st = wgk_error_set(err, WGK_ERR_PARSE, pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+  }
+  if (!st && wgk_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
+    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");
+  if (!st) st = check_top(&c, pkg->metadata);
+  free(text);
+  return st;
+}
+
+/* Every manifest variant is listed with exactly its pass shaders; every listed variant exists. */
+static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
+  const json_t *vars = json_object_get(c->pkg->metadata, "variants");
+  char p[512];
+  for (size_t i = 0; i < m->n_variants; i++) {
+    const wgk_manifest_variant *v = &m->variants[i];
+    const json_t *list = json_object_get(vars, v->id);
+    if (!list) return fail(c, false, "variants", "manifest variant '%s' is not listed", v->id);
+    member_path(p, sizeof p, "variants", v->id);
+    for (size_t k = 0; k < v->n_passes; k++) {
+      bool found = false;
+      for (size_t j = 0; j < json_array_size(list) && !found; j++)
+        found = strcmp(json_string_value(json_array_get(list, j)), v->passes[k].shader) == 0;
+      if (!found) return fail(c, false, p, "shader '%s' of pass '%s' is not listed", v->passes[k].shader, v->passes[k].id);
+    }
+    for (size_t j = 0; j < json_array_size(list); j++) {
+      const char *t = json_string_value(json_array_get(list, j));
+      bool used = false;
+      for (size_t k = 0; k < v->n_passes && !used; k++) used = strcmp(t, v->passes[k].shader) == 0;
+      if (!used) return fail(c, false, p, "template '%s' is not a shader of any pass of variant '%s'", t, v->id);
+    }
+  }
+  const char *id;
+  const json_t *list;
+  json_object_foreach((json_t *)vars, id, list) {
+    if (!wgk_manifest_find_variant(m, id))
+      return fail(c, true, member_path(p, sizeof p, "variants", id), "variant '%s' is not in the manifest", id);
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
+  meta_ctx c = {.pkg = pkg, .err = err};
+  const char *name = json_string_value(json_object_get(pkg->metadata, "name"));
+  wgk_status st = WGK_OK;
+  if (strcmp(name, pkg->manifest->op_id) != 0)
+    st = fail(&c, false, "name", "name '%s' is not the manifest's op id '%s'", name, pkg->manifest->op_id);
+  if (!st) st = match_variants(&c, pkg->manifest);
+  return st;
+}

@@ -1,0 +1,121 @@
+/* Opening a package: find it, check metadata.json, load manifest.json (digest-checked) and match them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "package/pkg_internal.h"
+
+/* The package root: two levels above a ".../build/webgpu" folder, else the folder itself. */
+static char *root_of(const char *dir) {
+  static const char tail[] = "/build/webgpu";
+  size_t n = strlen(dir), k = sizeof tail - 1;
+  while (n > 1 && dir[n - 1] == '/') n--;
+  if (n > k && strncmp(dir + n - k, tail, k) == 0) return strndup(dir, n - k);
+  if (n == k && strncmp(dir, tail, k) == 0) return strdup("/");
+  return strndup(dir, n);
+}
+
+static bool exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static wgk_status open_unverified(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_error *err) {
+  if (opts && opts->strict)
+    return wgk_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
+                         "no metadata.json: strict mode refuses an unverified package");
+  const char *fmt = "%s: unverified local package (no metadata.json): files are not digest-checked";
+  size_t n = strlen(fmt) + strlen(pkg->root);
+  pkg->warning = malloc(n);
+  if (!pkg->warning) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  snprintf(pkg->warning, n, fmt, pkg->root);
+  return WGK_OK;
+}
+
+static wgk_status check_version(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_error *err) {
+  int asked = opts ? opts->version : 0;
+  if (asked > 0 && pkg->version > 0 && asked != pkg->version)
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
+                         "version %d asked, but the package here is contract version %d", asked, pkg->version);
+  if (pkg->version == 0) pkg->version = asked > 0 ? asked : 0;
+  if (opts && opts->revision && !(pkg->revision = strdup(opts->revision)))
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, 0, 0, NULL, "out of memory");
+  return WGK_OK;
+}
+
+static wgk_status load_manifest(wgk_pkg *pkg, wgk_error *err) {
+  const char *text;
+  size_t len;
+  wgk_status st = wgk_pkg_read_file(pkg, "manifest.json", &text, &len, err);
+  char *source = st ? NULL : wgk_pkg_join(pkg->dir, "manifest.json");
+  if (!st && !source) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!st) st = wgk_manifest_load_text(text, len, source, &pkg->manifest, err);
+  free(source);
+  if (!st && pkg->op_id_asked && strcmp(wgk_pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id) != 0)
+    st = wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->dir, 0, 0, NULL, "asked for '%s' but the manifest is '%s'",
+                       wgk_pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id);
+  return st;
+}
+
+static wgk_status open_dir(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_error *err) {
+  char *meta = wgk_pkg_join(pkg->dir, "metadata.json");
+  if (!meta) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  pkg->verified = exists(meta);
+  free(meta);
+  wgk_status st = pkg->verified ? wgk_pkg_metadata_load(pkg, err) : open_unverified(pkg, opts, err);
+  if (!st) st = load_manifest(pkg, err);
+  if (!st && pkg->verified) st = wgk_pkg_metadata_match(pkg, err);
+  if (!st) st = check_version(pkg, opts, err);
+  wgk_manifest_jpos_free(&pkg->meta_index);
+  return st;
+}
+
+wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk_pkg **out, wgk_error *err) {
+  if (out) *out = NULL;
+  if (!out) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_open: NULL out");
+  wgk_pkg *pkg = calloc(1, sizeof *pkg);
+  if (!pkg) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+  wgk_status st = wgk_pkg_resolve(path_or_id, opts, &pkg->dir, err);
+  struct stat sb;
+  bool by_id = !st && stat(path_or_id, &sb) != 0;
+  if (!st && (!(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
+    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+  if (!st) st = open_dir(pkg, opts, err);
+  if (st) {
+    wgk_pkg_free(pkg);
+    return st;
+  }
+  *out = pkg;
+  return WGK_OK;
+}
+
+void wgk_pkg_free(wgk_pkg *pkg) {
+  if (!pkg) return;
+  for (wgk_pkg_file *f = pkg->files; f;) {
+    wgk_pkg_file *next = f->next;
+    free(f->relpath);
+    free(f->data);
+    free(f);
+    f = next;
+  }
+  wgk_manifest_free(pkg->manifest);
+  json_decref(pkg->metadata);
+  wgk_manifest_jpos_free(&pkg->meta_index);
+  free(pkg->meta_source);
+  free(pkg->dir);
+  free(pkg->root);
+  free(pkg->op_id_asked);
+  free(pkg->warning);
+  free(pkg->revision);
+  free(pkg);
+}
+
+const wgk_manifest *wgk_pkg_manifest(const wgk_pkg *pkg) { return pkg ? pkg->manifest : NULL; }
+const char *wgk_pkg_op_id(const wgk_pkg *pkg) { return pkg && pkg->manifest ? pkg->manifest->op_id : NULL; }
+const char *wgk_pkg_dir(const wgk_pkg *pkg) { return pkg ? pkg->dir : NULL; }
+const char *wgk_pkg_root(const wgk_pkg *pkg) { return pkg ? pkg->root : NULL; }
+bool wgk_pkg_is_verified(const wgk_pkg *pkg) { return pkg && pkg->verified; }
+const char *wgk_pkg_warning(const wgk_pkg *pkg) { return pkg ? pkg->warning : NULL; }
+int wgk_pkg_version(const wgk_pkg *pkg) { return pkg ? pkg->version : 0; }
+const char *wgk_pkg_revision(const wgk_pkg *pkg) { return pkg ? pkg->revision : NULL; }

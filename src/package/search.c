@@ -1,0 +1,108 @@
+/* Finding a package folder: a path as given, or an op id on the search path (rules in package.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "package/pkg_internal.h"
+#include "util/dynbuf.h"
+
+#define TRUSTED_ORG "webgpu-kernels/"
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The build/webgpu folder of a package folder: <p>/build/webgpu, or <p> itself when it holds manifest.json. */
+static wgk_status webgpu_dir(const char *p, char **out, wgk_error *err) {
+  char *d = wgk_pkg_join(p, "build/webgpu");
+  char *m = wgk_pkg_join(p, "manifest.json");
+  wgk_status st = WGK_OK;
+  if (!d || !m) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+  else if (is_dir(d)) { *out = d; d = NULL; }
+  else if (is_file(m)) { *out = strdup(p); if (!*out) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory"); }
+  else st = wgk_error_set(err, WGK_ERR_NOT_FOUND, p, 0, 0, NULL, "not a kernel package (no build/webgpu/ and no manifest.json)");
+  free(d);
+  free(m);
+  return st;
+}
+
+/* An op id "<domain>.<Name>" (optionally "org/" before it): letters, digits, . _ -, no "..". */
+static bool id_ok(const char *id) {
+  const char *slash = strchr(id, '/');
+  if (slash && (slash == id || strchr(slash + 1, '/'))) return false;
+  const char *op = slash ? slash + 1 : id;
+  if (!strchr(op, '.') || op[0] == '.' || strstr(id, "..")) return false;
+  for (const char *p = id; *p; p++) {
+    char c = *p;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-' || c == '/';
+    if (!ok) return false;
+  }
+  return op[strlen(op) - 1] != '.';
+}
+
+/* Tries <dir>/<rel> for each dir of a colon-separated list. */
+static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf *tried) {
+  if (!list) return false;
+  const char *p = list;
+  while (!*found) {
+    const char *colon = strchr(p, ':');
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    if (n > 0) {
+      char *dir = strndup(p, n);
+      char *cand = dir ? wgk_pkg_join(dir, rel) : NULL;
+      if (cand && is_dir(cand)) { *found = cand; cand = NULL; }
+      wgk_dynbuf_printf(tried, "%s%s", tried->len ? ", " : "", dir ? dir : "?");
+      free(cand);
+      free(dir);
+    }
+    if (!colon) break;
+    p = colon + 1;
+  }
+  return *found != NULL;
+}
+
+const char *wgk_pkg_id_op(const char *id) {
+  const char *slash = strrchr(id, '/');
+  return slash ? slash + 1 : id;
+}
+
+static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
+  const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
+  if (!id_ok(rel))
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
+  wgk_dynbuf tried;
+  wgk_dynbuf_init(&tried, 4096);
+  char *found = NULL;
+  bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried) ||
+             try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried);
+#ifdef WGK_SOURCE_KERNEL_DIR
+  hit = hit || try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried);
+#endif
+#ifdef WGK_INSTALL_KERNEL_DIR
+  hit = hit || try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried);
+#endif
+  wgk_status st = hit ? webgpu_dir(found, dir_out, err)
+                      : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "no package found; searched: %s",
+                                      tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
+  free(found);
+  wgk_dynbuf_free(&tried);
+  return st;
+}
+
+wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
+  if (dir_out) *dir_out = NULL;
+  if (!path_or_id || !*path_or_id || !dir_out)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_resolve: no package named");
+  if (is_dir(path_or_id)) return webgpu_dir(path_or_id, dir_out, err);
+  if (path_or_id[0] == '/' || path_or_id[0] == '.')
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
+  return search(path_or_id, opts, dir_out, err);
+}
