@@ -1,0 +1,4 @@
+# The Dawn device layer on the machine's default adapter (lavapipe without a GPU).
+wgk_add_test(test_gpu SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu.c TIMEOUT 300 LABELS gpu)
+target_link_libraries(test_gpu PRIVATE ${MATH_LIB})
+wgk_add_test(test_gpu_abi SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu_abi.c TIMEOUT 120 LABELS gpu)
