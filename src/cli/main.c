@@ -7,6 +7,7 @@ static const wgk_cli_command commands[] = {
     /* Each subcommand adds its line here. */
     {"help", "print this list", NULL},
     {"eval", "print what {{ EXPR }} renders", wgk_cmd_eval},
+    {"template", "render a template file", wgk_cmd_template},
 };
 
 static void usage(FILE *out) {

@@ -10,7 +10,7 @@
 wgk_value *wgk_expr_fail(wgk_eval *ev, const wgk_node *n, wgk_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_error_setv(ev->err, st, ev->source, n ? n->line : 0, n ? n->col : 0, NULL, fmt, ap);
+  wgk_error_setv(ev->err, st, n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0, NULL, fmt, ap);
   va_end(ap);
   return NULL;
 }
@@ -48,7 +48,7 @@ static wgk_value *name_value(wgk_eval *ev, const wgk_node *n) {
 /* A checked integer result at node n. */
 static wgk_value *int_result(wgk_eval *ev, const wgk_node *n, double d) {
   wgk_value *v = wgk_expr_int_checked(d, ev->err);
-  if (!v) wgk_error_wrap_source(ev->err, ev->source, n->line, n->col, NULL);
+  if (!v) wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
   return v;
 }
 
@@ -399,7 +399,7 @@ wgk_value *wgk_expr_call_value(wgk_eval *ev, const wgk_node *at, const wgk_value
   wgk_status st = fn->u.func.fn(fn, args, nargs, kwargs, ev->scope, &out, ev->err);
   if (st != WGK_OK || !out) {
     if (!wgk_error_is_set(ev->err)) wgk_error_set(ev->err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s failed", fn->u.func.name);
-    wgk_error_wrap_source(ev->err, ev->source, at->line, at->col, NULL);
+    wgk_error_wrap_source(ev->err, at->src ? at->src : ev->source, at->line, at->col, NULL);
     wgk_value_release(out);
     return NULL;
   }

@@ -50,6 +50,7 @@ struct wgk_node {
   wgk_node_kind kind; /* what the node is */
   wgk_tok tok;        /* the operator of BINARY/UNARY */
   int line, col;      /* 1-based position of the node's token in its source */
+  const char *src;    /* name of that source (a template file, "<expr>") */
   size_t start, end;  /* byte span in the source text (for explanations) */
   int64_t i;          /* INT literal */
   double d;           /* FLOAT literal */
@@ -67,6 +68,15 @@ typedef struct wgk_arena wgk_arena;
 void *wgk_expr_arena_alloc(wgk_arena **a, size_t size); /* zeroed; NULL when out of memory */
 void wgk_expr_arena_free(wgk_arena *a);
 
+/* Where each byte of a text came from (templates: after include expansion and whitespace rules). */
+typedef struct wgk_srcmap {
+  int *file;          /* per byte: index into files */
+  int *line, *col;    /* per byte: 1-based position in that file */
+  size_t len;         /* bytes mapped (one more entry for the end of the text) */
+  char **files;       /* file names */
+  size_t file_count;
+} wgk_srcmap;
+
 /* ---- Parser over a token cursor ---- */
 typedef struct wgk_parser {
   const char *text;     /* the whole source (a template or one expression) */
@@ -77,8 +87,7 @@ typedef struct wgk_parser {
   int brace_depth;      /* open '{' inside the block */
   bool block_ends;      /* "}}" and "%}" end the expression (templates) */
   const char *source;   /* name in errors */
-  const int *line_starts; /* byte offsets where lines begin (NULL: one line) */
-  size_t line_count;
+  const wgk_srcmap *map; /* positions of a template's bytes; NULL: count lines in text */
   int depth;            /* nesting, bounded by WGK_EXPR_MAX_DEPTH */
   wgk_arena **arena;    /* where nodes go */
   wgk_error *err;       /* first error wins */
@@ -89,7 +98,8 @@ void wgk_expr_parser_init(wgk_parser *p, const char *text, size_t len, size_t po
 void wgk_expr_next(wgk_parser *p);                      /* advances to the next token */
 bool wgk_expr_accept_name(wgk_parser *p, const char *word); /* consumes the name word if it is next */
 bool wgk_expr_at_name(const wgk_parser *p, const char *word);
-void wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int *col);
+/* Line, column and source name of a byte offset. */
+const char *wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int *col);
 wgk_status wgk_expr_syntax_error(wgk_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 wgk_node *wgk_expr_parse_expression(wgk_parser *p); /* full expression: conditional and below */
 wgk_node *wgk_expr_parse_primary(wgk_parser *p);    /* one literal, name, parenthesised or bracketed form */

@@ -201,7 +201,7 @@ static wgk_value *list_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *
   if (!strcmp(f, "string")) {
     wgk_dynbuf b;
     wgk_dynbuf_init(&b, 0);
-    if (!wgk_expr_print_json(v, &b, 0, 0, false, ev->err)) { wgk_dynbuf_free(&b); wgk_error_wrap_source(ev->err, ev->source, n->line, n->col, NULL); return NULL; }
+    if (!wgk_expr_print_json(v, &b, 0, 0, false, ev->err)) { wgk_dynbuf_free(&b); wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL); return NULL; }
     return wgk_expr_take_string(ev, n, &b);
   }
   if (!strcmp(f, "join")) {
@@ -284,7 +284,7 @@ static wgk_value *tojson(wgk_eval *ev, const wgk_node *n, const wgk_value *v, co
   wgk_dynbuf_init(&b, 0);
   if (!wgk_expr_print_json(v, &b, (int)ind, 0, true, ev->err)) {
     wgk_dynbuf_free(&b);
-    wgk_error_wrap_source(ev->err, ev->source, n->line, n->col, NULL);
+    wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
     return NULL;
   }
   return wgk_expr_take_string(ev, n, &b);
@@ -319,7 +319,7 @@ wgk_value *wgk_expr_apply_filter(wgk_eval *ev, const wgk_node *n, const wgk_valu
   if (!wgk_expr_eval_args(ev, n->items, n->n, &a.args, &a.n, &a.kw)) { wgk_value_release(v); return NULL; }
   wgk_value *r = by_type(ev, n, v, &a);
   if (!r && !wgk_error_is_set(ev->err)) wgk_expr_oom(ev, n);
-  wgk_error_wrap_source(ev->err, ev->source, n->line, n->col, NULL);
+  wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
   wgk_expr_free_args(a.args, a.n, a.kw);
   wgk_value_release(v);
   return r;

@@ -41,21 +41,28 @@ void wgk_expr_arena_free(wgk_arena *a) {
   }
 }
 
-void wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int *col) {
+const char *wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int *col) {
+  if (p->map) {
+    size_t k = offset < p->map->len ? offset : p->map->len;
+    *line = p->map->line[k];
+    *col = p->map->col[k];
+    return p->map->files[p->map->file[k]];
+  }
   int l = 1;
   size_t ls = 0;
   for (size_t i = 0; i < offset && i < p->len; i++)
     if (p->text[i] == '\n') { l++; ls = i + 1; }
   *line = l;
   *col = (int)(offset - ls) + 1;
+  return p->source;
 }
 
 wgk_status wgk_expr_syntax_error(wgk_parser *p, const char *fmt, ...) {
   int line, col;
-  wgk_expr_position(p, p->tok.start, &line, &col);
+  const char *src = wgk_expr_position(p, p->tok.start, &line, &col);
   va_list ap;
   va_start(ap, fmt);
-  wgk_error_setv(p->err, WGK_ERR_PARSE, p->source, line, col, NULL, fmt, ap);
+  wgk_error_setv(p->err, WGK_ERR_PARSE, src, line, col, NULL, fmt, ap);
   va_end(ap);
   return WGK_ERR_PARSE;
 }
@@ -108,7 +115,7 @@ static wgk_node *new_node(wgk_parser *p, wgk_node_kind kind, size_t start) {
   n->kind = kind;
   n->start = start;
   n->end = p->pos;
-  wgk_expr_position(p, start, &n->line, &n->col);
+  n->src = wgk_expr_position(p, start, &n->line, &n->col);
   return n;
 }
 
@@ -139,8 +146,8 @@ static bool enter(wgk_parser *p) {
   wgk_error_set(p->err, WGK_ERR_LIMIT, p->source, 0, 0, NULL, "expression nested too deeply (limit is %d)",
                 WGK_EXPR_MAX_DEPTH);
   int line, col;
-  wgk_expr_position(p, p->tok.start, &line, &col);
-  wgk_error_wrap_source(p->err, p->source, line, col, NULL);
+  const char *src = wgk_expr_position(p, p->tok.start, &line, &col);
+  wgk_error_wrap_source(p->err, src, line, col, NULL);
   return false;
 }
 
