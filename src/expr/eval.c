@@ -419,7 +419,7 @@ static wgk_value *call(wgk_eval *ev, const wgk_node *n) {
 
 static wgk_value *dispatch(wgk_eval *ev, const wgk_node *n) {
   switch (n->kind) {
-  case WGK_N_INT: return int_result(ev, n, n->d);
+  case WGK_N_INT: return int_result(ev, n, wgk_value_int_ok(n->i) ? (double)n->i : 1e300);
   case WGK_N_FLOAT: return float_result(ev, n, n->d);
   case WGK_N_STRING: {
     wgk_value *s = wgk_value_string_n(n->str, n->str_len);

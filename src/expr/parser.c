@@ -206,7 +206,8 @@ static wgk_node *number_literal(wgk_parser *p) {
   memcpy(buf, p->text + p->tok.start, len);
   buf[len] = '\0';
   n->d = strtod(buf, NULL);
-  n->i = 0; /* integers are range-checked when evaluated, where the error can carry the node */
+  /* Integers are range-checked when evaluated, where the error can carry the node; strtoll saturates. */
+  n->i = n->kind == WGK_N_INT ? strtoll(buf, NULL, 10) : 0;
   wgk_expr_next(p);
   return n;
 }
