@@ -20,4 +20,7 @@ struct wgk_error;
 /* Loads a --scope JSON file (NULL path: an empty scope); "device" becomes the device object. */
 struct wgk_value *wgk_cli_load_scope(const char *path, struct wgk_error *err);
 
+int wgk_cmd_explain(int argc, char **argv);
+int wgk_cmd_render(int argc, char **argv);
+
 #endif

@@ -10,6 +10,8 @@ static const wgk_cli_command commands[] = {
     {"smoke", "run y = a*x + b on the GPU and check every element (--adapter SEL)", wgk_cmd_smoke},
     {"eval", "print what {{ EXPR }} renders", wgk_cmd_eval},
     {"template", "render a template file", wgk_cmd_template},
+    {"explain", "plan a call: variant, rejections, outputs, dispatch, uniforms (--json)", wgk_cmd_explain},
+    {"render", "print the WGSL a call would run (--pass ID)", wgk_cmd_render},
 };
 
 static void usage(FILE *out) {
