@@ -1,5 +1,6 @@
 # RotaryEmbedding: host checks; the package through the runtime (ONNX conformance, seed manifest, ORT peer).
 wgk_add_test(test_rotary_check SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_rotary_check.c TIMEOUT 60)
+wgk_add_test(test_rotary_runtime SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_rotary_runtime.c TIMEOUT 120)
 set(WGK_ONNX_NODE_TESTS "${CMAKE_SOURCE_DIR}/../shared/conformance/onnx-node-tests")
 if(TARGET wgk_cli AND EXISTS "${WGK_ONNX_NODE_TESTS}")
   file(GLOB WGK_ROTARY_NODE_DIRS LIST_DIRECTORIES true "${WGK_ONNX_NODE_TESTS}/test_rotary_embedding*")
