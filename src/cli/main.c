@@ -7,6 +7,7 @@ static const wgk_cli_command commands[] = {
     /* Each subcommand adds its line here. */
     {"help", "print this list", NULL},
     {"devices", "list WebGPU adapters: facts, features, limits (--json)", wgk_cmd_devices},
+    {"onnx-test", "run ONNX node-test folders through the kernel packages (--rtol --atol --adapter)", wgk_cmd_onnx_test},
     {"smoke", "run y = a*x + b on the GPU and check every element (--adapter SEL)", wgk_cmd_smoke},
     {"eval", "print what {{ EXPR }} renders", wgk_cmd_eval},
     {"template", "render a template file", wgk_cmd_template},
