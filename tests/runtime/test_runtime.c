@@ -212,7 +212,7 @@ static void rejected_calls_change_nothing(void **state) {
   expect_rejected(ctx, call, y, "8589934592");
   p[4] = 20; /* one past the last cache row */
   wgk_tensor_write(bad, d.pos->data, (size_t)wgk_host_tensor_numel(d.pos) * 8);
-  expect_rejected(ctx, call, y, "outside the cache rows [0, 20)");
+  expect_rejected(ctx, call, y, "out of range: must be in [0, 20)");
   wgk_tensor_release(bad);
 
   int32_t *ints = calloc((size_t)wgk_host_tensor_numel(d.x), sizeof *ints);
