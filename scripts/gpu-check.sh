@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Checks and times wgk on a lent GPU machine in one call (see bench/README.md for how it is run):
+# unpacks the carried Vulkan loader (.gl) and the few libraries the image lacks (.devlibs), points Vulkan at the
+# NVIDIA driver, then runs the device listing, the smoke job, the GPU tests, the ONNX conformance suite,
+# the packages' own tests and their benchmarks with the build carried in BUILD (default build).
+# Results land in $OUT (or ./gpu-out when OUT is unset).
+set -u
+BUILD=${BUILD:-build}
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+mkdir -p /tmp/devlibs
+for f in .devlibs/*.deb; do dpkg -x "$f" /tmp/devlibs; done
+export LD_LIBRARY_PATH=/tmp/devlibs/usr/lib/x86_64-linux-gnu:$PWD/third_party/dawn/node_modules/bun-webgpu-linux-x64
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+export WGK_SOURCE_DIR=$PWD
+conf=${CONFORMANCE:-.device/conformance/onnx-node-tests}
+status=0
+step() { echo "== $*"; "$@" 2>&1 | tee -a "$OUT/log.txt"; local rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || { echo "(exit $rc)"; status=1; }; }
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; date -u; } > "$OUT/machine.txt" 2>&1
+step "$BUILD/wgk" devices
+"$BUILD/wgk" devices --json > "$OUT/devices.json" 2>&1
+step "$BUILD/wgk" smoke
+for t in test_gpu test_runtime test_rotary_runtime; do
+  [ -x "$BUILD/tests/$t" ] && step "$BUILD/tests/$t"
+done
+step "$BUILD/wgk" onnx-test "$conf"/*
+if "$BUILD/wgk" help | grep -q '^  test '; then
+  for pkg in kernels/*/; do step "$BUILD/wgk" test "$pkg"; done
+fi
+if "$BUILD/wgk" help | grep -q '^  bench '; then
+  for pkg in kernels/*/; do step "$BUILD/wgk" bench "$pkg" --json "$OUT/bench-$(basename "$pkg").json"; done
+fi
+exit $status
