@@ -12,4 +12,12 @@ typedef struct wgk_cli_command {
 int wgk_cmd_devices(int argc, char **argv);
 int wgk_cmd_smoke(int argc, char **argv);
 
+int wgk_cmd_eval(int argc, char **argv);
+int wgk_cmd_template(int argc, char **argv);
+
+struct wgk_value;
+struct wgk_error;
+/* Loads a --scope JSON file (NULL path: an empty scope); "device" becomes the device object. */
+struct wgk_value *wgk_cli_load_scope(const char *path, struct wgk_error *err);
+
 #endif

@@ -8,6 +8,8 @@ static const wgk_cli_command commands[] = {
     {"help", "print this list", NULL},
     {"devices", "list WebGPU adapters: facts, features, limits (--json)", wgk_cmd_devices},
     {"smoke", "run y = a*x + b on the GPU and check every element (--adapter SEL)", wgk_cmd_smoke},
+    {"eval", "print what {{ EXPR }} renders", wgk_cmd_eval},
+    {"template", "render a template file", wgk_cmd_template},
 };
 
 static void usage(FILE *out) {

@@ -52,9 +52,18 @@ typedef struct wgk_value wgk_value;
 #define WGK_INT_EXACT_MAX ((int64_t)1 << 53) /* largest integer magnitude a value may hold */
 
 /* Native callable: args are positional (borrowed), kwargs a dict of keyword args or NULL.
- * self is the value the function was bound to (or NULL). Returns WGK_OK and a new reference in *out. */
-typedef wgk_status (*wgk_native_fn)(const wgk_value *self, const wgk_value *const *args, size_t nargs,
-                                    const wgk_value *kwargs, wgk_value **out, wgk_error *err);
+ * fn is the callable itself (its bound object: wgk_value_func_self(fn)); scope is the dict chain of the call site
+ * (read it with wgk_expr_scope_lookup). Returns WGK_OK and a new reference in *out; on failure sets err
+ * without a position (the evaluator adds the call's). */
+typedef struct wgk_expr_scope {
+  const wgk_value *vars;                 /* a dict of names visible at this level */
+  const struct wgk_expr_scope *parent;   /* enclosing level, NULL at the top */
+} wgk_expr_scope;
+typedef wgk_status (*wgk_native_fn)(const wgk_value *fn, const wgk_value *const *args, size_t nargs,
+                                    const wgk_value *kwargs, const wgk_expr_scope *scope, wgk_value **out,
+                                    wgk_error *err);
+/* Looks name up from the innermost level outwards; borrowed, NULL if absent. */
+const wgk_value *wgk_expr_scope_lookup(const wgk_expr_scope *scope, const char *name);
 
 /* Constructors: each returns a new reference, NULL when out of memory. */
 wgk_value *wgk_value_undefined(void);
@@ -69,6 +78,7 @@ wgk_value *wgk_value_dict(void);
 /* A callable bound to self (self may be NULL; a reference to it is kept). name is for messages. */
 wgk_value *wgk_value_func(const char *name, wgk_native_fn fn, const wgk_value *self);
 
+const wgk_value *wgk_value_func_self(const wgk_value *fn); /* borrowed; NULL if unbound */
 wgk_value *wgk_value_ref(const wgk_value *v);  /* new reference to v; v may be NULL (returns NULL) */
 void wgk_value_release(wgk_value *v);
 static inline bool wgk_value_int_ok(int64_t i) { return i >= -WGK_INT_EXACT_MAX && i <= WGK_INT_EXACT_MAX; }
@@ -92,7 +102,7 @@ const wgk_value *wgk_value_dict_get(const wgk_value *dict, const char *key); /* 
 const char *wgk_value_dict_key_at(const wgk_value *dict, size_t i);
 const wgk_value *wgk_value_dict_value_at(const wgk_value *dict, size_t i);
 bool wgk_value_truthy(const wgk_value *v);                /* Jinja truth: 0, "", [], {}, none, undefined false */
-bool wgk_value_equal(const wgk_value *a, const wgk_value *b); /* `==`: numbers by value, lists deep */
+bool wgk_value_equal(const wgk_value *a, const wgk_value *b); /* deep: numbers by value, lists/dicts item by item */
 
 /* Prints exactly what `{{ v }}` renders (appends to out; false if out failed). */
 bool wgk_value_print(const wgk_value *v, wgk_dynbuf *out);
@@ -127,6 +137,8 @@ const char *wgk_expr_text(const wgk_expr *e);
 
 /* Evaluates e against scope (a dict, may be NULL) into *out (new reference, NULL on failure). */
 wgk_status wgk_expr_eval(const wgk_expr *e, const wgk_value *scope, wgk_value **out, wgk_error *err);
+/* The same against a chain of scopes (templates, nested planner scopes). */
+wgk_status wgk_expr_eval_in(const wgk_expr *e, const wgk_expr_scope *scope, wgk_value **out, wgk_error *err);
 
 /* Parse + eval + print in one go: what `{{ text }}` renders. */
 wgk_status wgk_expr_render(const char *text, const wgk_value *scope, wgk_dynbuf *out, wgk_error *err);

@@ -11,6 +11,9 @@
   "(Debian 12: from bookworm-backports) or a GPU vendor's Vulkan driver"
 
 WGPUInstance wgk_gpu_instance_create(void) {
+  /* Mesa prints "not a conformant vulkan implementation" for some drivers (older lavapipe, panvk)
+   * when Vulkan starts, which Dawn does inside the instance; a user's own setting wins. */
+  setenv("MESA_VK_IGNORE_CONFORMANCE_WARNING", "1", 0);
   /* allow_unsafe_apis: Dawn hides experimental features (subgroup matrices) without it. */
   static const char *const enabled[] = {"allow_unsafe_apis"};
   WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 1, enabled, 0, NULL};

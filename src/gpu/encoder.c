@@ -126,11 +126,12 @@ typedef struct work_done {
   wgk_gpu_async async;
 } work_done;
 
-static void on_work_done(uint32_t status, void *u1, void *u2) {
+static void on_work_done(uint32_t status, WGPUStringView message, void *u1, void *u2) {
   if (wgk_gpu_async_orphaned(u1)) return;
   work_done *w = u1;
   w->async.done = true;
   w->async.status = status;
+  wgk_gpu_sv_copy(w->async.message, sizeof w->async.message, message);
 }
 
 wgk_status wgk_gpu_wait(wgk_gpu_device *dev, uint32_t timeout_ms, const char *what, wgk_error *err) {

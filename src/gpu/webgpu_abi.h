@@ -312,7 +312,8 @@ typedef void (*WGPUDeviceLostCallback)(const WGPUDevice *device, WGPUDeviceLostR
                                        WGPUStringView message, void *userdata1, void *userdata2);
 typedef void (*WGPUUncapturedErrorCallback)(const WGPUDevice *device, WGPUErrorType type, WGPUStringView message,
                                             void *userdata1, void *userdata2);
-typedef void (*WGPUQueueWorkDoneCallback)(uint32_t status, void *userdata1, void *userdata2);
+/* With a message in this build (bun-webgpu's table omits it; a probe shows userdata1 after the view). */
+typedef void (*WGPUQueueWorkDoneCallback)(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2);
 typedef void (*WGPUBufferMapCallback)(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2);
 typedef void (*WGPUPopErrorScopeCallback)(uint32_t status, WGPUErrorType type, WGPUStringView message,
                                           void *userdata1, void *userdata2);

@@ -1,0 +1,60 @@
+/* wgk eval EXPR [--scope FILE.json]: prints what `{{ EXPR }}` renders, then a newline. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "expr/expr.h"
+
+/* Reads a scope file: a JSON object of variables; "device" becomes the device object. */
+wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
+  wgk_value *scope = NULL;
+  if (!path) return wgk_value_dict();
+  json_error_t jerr;
+  json_t *j = json_load_file(path, 0, &jerr);
+  if (!j) {
+    wgk_error_set(err, WGK_ERR_PARSE, path, jerr.line, jerr.column, NULL, "%s", jerr.text);
+    return NULL;
+  }
+  if (!json_is_object(j)) {
+    wgk_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "the scope must be a JSON object");
+  } else if ((scope = wgk_value_from_json(j, err))) {
+    json_t *dev = json_object_get(j, "device");
+    if (json_is_object(dev)) {
+      wgk_value *d = wgk_value_device_from_json(dev, err);
+      if (!d || !wgk_value_dict_set(scope, "device", d)) { wgk_value_release(scope); scope = NULL; }
+    }
+  }
+  if (!scope) wgk_error_wrap_source(err, path, 0, 0, NULL);
+  json_decref(j);
+  return scope;
+}
+
+int wgk_cmd_eval(int argc, char **argv) {
+  const char *expr = NULL, *scope_path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--scope") && i + 1 < argc) scope_path = argv[++i];
+    else if (!expr) expr = argv[i];
+    else { fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n"); return 2; }
+  }
+  if (!expr) { fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n"); return 2; }
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  wgk_value *scope = wgk_cli_load_scope(scope_path, &err);
+  if (scope) wgk_expr_render(expr, scope, &out, &err);
+  wgk_value_release(scope);
+  int rc = 0;
+  if (wgk_error_is_set(&err)) {
+    char msg[4096];
+    wgk_error_format(&err, msg, sizeof msg);
+    fprintf(stderr, "wgk eval: %s\n", msg);
+    rc = 1;
+  } else {
+    fwrite(wgk_dynbuf_str(&out), 1, out.len, stdout);
+    fputc('\n', stdout);
+  }
+  wgk_dynbuf_free(&out);
+  return rc;
+}

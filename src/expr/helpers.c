@@ -1,0 +1,405 @@
+/* The helpers of SYSTEM.md §3 (what the public loader passes in as JavaScript functions). A helper's
+ * whole-number result is an integer again, as the oracle converts a JS number back. */
+#include "expr/expr_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#define HELPER(name) \
+  static wgk_status name(const wgk_value *fn, const wgk_value *const *a, size_t n, const wgk_value *kw, \
+                         const wgk_expr_scope *scope, wgk_value **out, wgk_error *err)
+#define UNUSED (void)fn; (void)kw; (void)scope
+
+#define WGK_HELPER_MAX_LIST 1000000 /* items a helper may build (range, fill) */
+
+static wgk_status fail(wgk_error *err, const char *fmt, const char *a, const char *b) {
+  return wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, fmt, a, b);
+}
+
+static wgk_status put(wgk_value *v, wgk_value **out, wgk_error *err) {
+  *out = v;
+  if (v) return WGK_OK;
+  return wgk_error_is_set(err) ? err->status : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+}
+
+/* A JS number back into a value: whole numbers become integers. */
+static wgk_status number(double d, wgk_value **out, wgk_error *err) {
+  if (isfinite(d) && d == floor(d)) return put(wgk_expr_int_checked(d, err), out, err);
+  return put(wgk_value_float(d), out, err);
+}
+
+static bool args_ok(const char *name, size_t n, size_t min, size_t max, wgk_error *err) {
+  if (n >= min && n <= max) return true;
+  wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s() takes %zu to %zu arguments, got %zu", name, min, max, n);
+  return false;
+}
+
+static bool nums(const char *name, const wgk_value *const *a, size_t n, double *d, wgk_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (!wgk_value_is_number(a[i]) && a[i]->kind != WGK_VALUE_BOOL) {
+      fail(err, "%s() needs numbers, got %s", name, wgk_expr_type_name(a[i]));
+      return false;
+    }
+    d[i] = a[i]->kind == WGK_VALUE_BOOL ? a[i]->u.b : wgk_value_as_float(a[i]);
+  }
+  return true;
+}
+
+/* A shape or axis list: every item an integer. */
+static bool int_list(const char *name, const wgk_value *v, wgk_error *err) {
+  if (v->kind != WGK_VALUE_LIST) { fail(err, "%s() needs a list, got %s", name, wgk_expr_type_name(v)); return false; }
+  for (size_t i = 0; i < v->u.list.len; i++)
+    if (v->u.list.items[i]->kind != WGK_VALUE_INT) { fail(err, "%s() needs a list of integers, got a %s in it", name, wgk_expr_type_name(v->u.list.items[i])); return false; }
+  return true;
+}
+
+static int64_t at(const wgk_value *l, size_t i) { return l->u.list.items[i]->u.i; }
+
+static bool axis(const char *name, const wgk_value *shape, const wgk_value *ax, int64_t *out, wgk_error *err) {
+  int64_t r = (int64_t)shape->u.list.len;
+  if (ax->kind != WGK_VALUE_INT) { fail(err, "%s() needs an integer axis, got %s", name, wgk_expr_type_name(ax)); return false; }
+  int64_t i = ax->u.i < 0 ? ax->u.i + r : ax->u.i;
+  if (i < 0 || i >= r) {
+    wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s(): axis %lld out of range for rank %lld", name, (long long)ax->u.i, (long long)r);
+    return false;
+  }
+  *out = i;
+  return true;
+}
+
+static bool append_int(wgk_value *l, int64_t x) { return wgk_value_list_append(l, wgk_value_int(x)); }
+
+HELPER(h_ceil) { UNUSED; double d; if (!args_ok("ceil", n, 1, 1, err) || !nums("ceil", a, 1, &d, err)) return WGK_ERR_EVAL; return number(ceil(d), out, err); }
+HELPER(h_floor) { UNUSED; double d; if (!args_ok("floor", n, 1, 1, err) || !nums("floor", a, 1, &d, err)) return WGK_ERR_EVAL; return number(floor(d), out, err); }
+
+static wgk_status min_max(const wgk_value *const *a, size_t n, bool is_max, wgk_value **out, wgk_error *err) {
+  const char *name = is_max ? "max" : "min";
+  if (n == 0) return fail(err, "%s() needs at least one value%s", name, "");
+  double best = 0;
+  for (size_t i = 0; i < n; i++) {
+    double d;
+    if (!nums(name, a + i, 1, &d, err)) return WGK_ERR_EVAL;
+    if (i == 0 || (is_max ? d > best : d < best) || isnan(d)) best = d;
+  }
+  return number(best, out, err);
+}
+
+HELPER(h_min) {
+  UNUSED;
+  if (n == 1 && a[0]->kind == WGK_VALUE_LIST) return min_max((const wgk_value *const *)a[0]->u.list.items, a[0]->u.list.len, false, out, err);
+  return min_max(a, n, false, out, err);
+}
+HELPER(h_max) {
+  UNUSED;
+  if (n == 1 && a[0]->kind == WGK_VALUE_LIST) return min_max((const wgk_value *const *)a[0]->u.list.items, a[0]->u.list.len, true, out, err);
+  return min_max(a, n, true, out, err);
+}
+
+HELPER(h_pow) {
+  UNUSED;
+  double d[2];
+  if (!args_ok("pow", n, 2, 2, err) || !nums("pow", a, 2, d, err)) return WGK_ERR_EVAL;
+  return number(pow(d[0], d[1]), out, err);
+}
+
+HELPER(h_range) {
+  UNUSED;
+  double d[3] = {0, 0, 1};
+  if (!args_ok("range", n, 1, 3, err) || !nums("range", a, n, d, err)) return WGK_ERR_EVAL;
+  double start = n == 1 ? 0 : d[0], stop = n == 1 ? d[0] : d[1], step = n == 3 ? d[2] : 1;
+  if (step == 0) return fail(err, "range() step must not be zero%s%s", "", "");
+  double count = step > 0 ? ceil((stop - start) / step) : ceil((start - stop) / -step);
+  if (count > WGK_HELPER_MAX_LIST) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "range() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
+  wgk_value *l = wgk_value_list();
+  for (double x = start; l && (step > 0 ? x < stop : x > stop); x += step) {
+    wgk_value *item = x == floor(x) ? wgk_expr_int_checked(x, err) : wgk_value_float(x);
+    if (!wgk_value_list_append(l, item)) { wgk_value_release(l); l = NULL; }
+  }
+  return put(l, out, err);
+}
+
+HELPER(h_ceilDiv) {
+  UNUSED;
+  double d[2];
+  if (!args_ok("ceilDiv", n, 2, 2, err) || !nums("ceilDiv", a, 2, d, err)) return WGK_ERR_EVAL;
+  if (d[1] == 0) return fail(err, "ceilDiv(): division by zero%s%s", "", "");
+  return number(ceil(d[0] / d[1]), out, err);
+}
+
+HELPER(h_pow2ceil) {
+  UNUSED;
+  double d;
+  if (!args_ok("pow2ceil", n, 1, 1, err) || !nums("pow2ceil", a, 1, &d, err)) return WGK_ERR_EVAL;
+  double p = 1;
+  while (p < d && p < 1e300) p *= 2;
+  return number(p, out, err);
+}
+
+HELPER(h_log2ceil) {
+  UNUSED;
+  double d;
+  if (!args_ok("log2ceil", n, 1, 1, err) || !nums("log2ceil", a, 1, &d, err)) return WGK_ERR_EVAL;
+  double p = 1, k = 0;
+  while (p < d && k < 1100) { p *= 2; k++; }
+  return number(k, out, err);
+}
+
+HELPER(h_numel) {
+  UNUSED;
+  if (!args_ok("numel", n, 1, 1, err) || !int_list("numel", a[0], err)) return WGK_ERR_EVAL;
+  double p = 1;
+  for (size_t i = 0; i < a[0]->u.list.len; i++) p *= (double)at(a[0], i);
+  return number(p, out, err);
+}
+
+HELPER(h_dim) {
+  UNUSED;
+  int64_t i;
+  if (!args_ok("dim", n, 2, 2, err) || !int_list("dim", a[0], err) || !axis("dim", a[0], a[1], &i, err)) return WGK_ERR_EVAL;
+  return put(wgk_value_int(at(a[0], (size_t)i)), out, err);
+}
+
+/* rows: product of all dims but ax; outer: dims before ax; inner: dims after ax. */
+static wgk_status product_around(const char *name, const wgk_value *const *a, size_t n, int which, wgk_value **out, wgk_error *err) {
+  int64_t ax;
+  if (!args_ok(name, n, 2, 2, err) || !int_list(name, a[0], err) || !axis(name, a[0], a[1], &ax, err)) return WGK_ERR_EVAL;
+  double p = 1;
+  for (int64_t i = 0; i < (int64_t)a[0]->u.list.len; i++)
+    if ((which == 'r' && i != ax) || (which == 'o' && i < ax) || (which == 'i' && i > ax)) p *= (double)at(a[0], (size_t)i);
+  return number(p, out, err);
+}
+HELPER(h_rows) { UNUSED; return product_around("rows", a, n, 'r', out, err); }
+HELPER(h_outer) { UNUSED; return product_around("outer", a, n, 'o', out, err); }
+HELPER(h_inner) { UNUSED; return product_around("inner", a, n, 'i', out, err); }
+
+static wgk_status part(const char *name, const wgk_value *const *a, size_t n, bool head, wgk_value **out, wgk_error *err) {
+  if (!args_ok(name, n, 2, 2, err)) return WGK_ERR_EVAL;
+  if (a[0]->kind != WGK_VALUE_LIST || a[1]->kind != WGK_VALUE_INT) return fail(err, "%s() needs a list and an integer%s", name, "");
+  int64_t len = (int64_t)a[0]->u.list.len, k = a[1]->u.i < 0 ? 0 : a[1]->u.i > len ? len : a[1]->u.i;
+  wgk_value *l = wgk_value_list();
+  for (int64_t i = head ? 0 : len - k; l && i < (head ? k : len); i++)
+    if (!wgk_value_list_append(l, wgk_value_ref(a[0]->u.list.items[i]))) l = NULL;
+  return put(l, out, err);
+}
+HELPER(h_prefix) { UNUSED; return part("prefix", a, n, true, out, err); }
+HELPER(h_suffix) { UNUSED; return part("suffix", a, n, false, out, err); }
+
+HELPER(h_fill) {
+  UNUSED;
+  if (!args_ok("fill", n, 2, 2, err)) return WGK_ERR_EVAL;
+  if (a[1]->kind != WGK_VALUE_INT) return fail(err, "fill() count must be an integer, got %s%s", wgk_expr_type_name(a[1]), "");
+  if (a[1]->u.i > WGK_HELPER_MAX_LIST) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "fill() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
+  wgk_value *l = wgk_value_list();
+  for (int64_t i = 0; l && i < a[1]->u.i; i++)
+    if (!wgk_value_list_append(l, wgk_value_ref(a[0]))) l = NULL;
+  return put(l, out, err);
+}
+
+/* numpy.moveaxis for one axis, applied to a list: the item at from moves to position to. */
+HELPER(h_moveAxis) {
+  UNUSED;
+  int64_t from, to;
+  if (!args_ok("moveAxis", n, 3, 3, err) || a[0]->kind != WGK_VALUE_LIST) return args_ok("moveAxis", n, 3, 3, err) ? fail(err, "moveAxis() needs a list%s%s", "", "") : WGK_ERR_EVAL;
+  if (!axis("moveAxis", a[0], a[1], &from, err) || !axis("moveAxis", a[0], a[2], &to, err)) return WGK_ERR_EVAL;
+  size_t len = a[0]->u.list.len;
+  wgk_value *l = wgk_value_list();
+  for (size_t i = 0, src = 0; l && i < len; i++) {
+    const wgk_value *item;
+    if ((int64_t)i == to) item = a[0]->u.list.items[from];
+    else {
+      if ((int64_t)src == from) src++;
+      item = a[0]->u.list.items[src++];
+    }
+    if (!wgk_value_list_append(l, wgk_value_ref(item))) l = NULL;
+  }
+  return put(l, out, err);
+}
+
+HELPER(h_permuteShape) {
+  UNUSED;
+  if (!args_ok("permuteShape", n, 2, 2, err) || !int_list("permuteShape", a[1], err)) return WGK_ERR_EVAL;
+  if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "permuteShape() needs a list%s%s", "", "");
+  if (a[1]->u.list.len != a[0]->u.list.len) return fail(err, "permuteShape(): permutation length differs from rank%s%s", "", "");
+  wgk_value *l = wgk_value_list();
+  for (size_t i = 0; l && i < a[1]->u.list.len; i++) {
+    int64_t p;
+    if (!axis("permuteShape", a[0], a[1]->u.list.items[i], &p, err)) { wgk_value_release(l); return WGK_ERR_EVAL; }
+    if (!wgk_value_list_append(l, wgk_value_ref(a[0]->u.list.items[p]))) l = NULL;
+  }
+  return put(l, out, err);
+}
+
+HELPER(h_reversedAxes) {
+  UNUSED;
+  if (!args_ok("reversedAxes", n, 1, 1, err)) return WGK_ERR_EVAL;
+  if (a[0]->kind != WGK_VALUE_INT || a[0]->u.i < 0 || a[0]->u.i > WGK_HELPER_MAX_LIST) return fail(err, "reversedAxes() needs a rank (a non-negative integer)%s%s", "", "");
+  wgk_value *l = wgk_value_list();
+  for (int64_t i = a[0]->u.i - 1; l && i >= 0; i--)
+    if (!append_int(l, i)) l = NULL;
+  return put(l, out, err);
+}
+
+/* numpy broadcasting of two shapes; NULL (no error set) when they do not broadcast. */
+static wgk_value *broadcast(const wgk_value *x, const wgk_value *y, bool *ok) {
+  size_t lx = x->u.list.len, ly = y->u.list.len, r = lx > ly ? lx : ly;
+  *ok = true;
+  wgk_value *l = wgk_value_list();
+  for (size_t i = 0; l && i < r; i++) {
+    int64_t p = i + lx >= r ? at(x, i + lx - r) : 1, q = i + ly >= r ? at(y, i + ly - r) : 1;
+    if (p != q && p != 1 && q != 1) { *ok = false; wgk_value_release(l); return NULL; }
+    if (!append_int(l, p == 1 ? q : p)) l = NULL;
+  }
+  return l;
+}
+
+HELPER(h_broadcastShape) {
+  UNUSED;
+  if (!args_ok("broadcastShape", n, 2, 2, err) || !int_list("broadcastShape", a[0], err) || !int_list("broadcastShape", a[1], err)) return WGK_ERR_EVAL;
+  bool ok;
+  wgk_value *l = broadcast(a[0], a[1], &ok);
+  if (!ok) return fail(err, "broadcastShape(): shapes do not broadcast%s%s", "", "");
+  return put(l, out, err);
+}
+
+HELPER(h_broadcastable) {
+  UNUSED;
+  if (!args_ok("broadcastable", n, 2, 2, err) || !int_list("broadcastable", a[0], err) || !int_list("broadcastable", a[1], err)) return WGK_ERR_EVAL;
+  bool ok;
+  wgk_value *l = broadcast(a[0], a[1], &ok);
+  if (ok && !l) return put(NULL, out, err);
+  wgk_value_release(l);
+  return put(wgk_value_bool(ok), out, err);
+}
+
+/* ONNX MatMul (numpy matmul): 1-D operands are promoted and the added axis dropped again. */
+HELPER(h_matmulShape) {
+  UNUSED;
+  if (!args_ok("matmulShape", n, 2, 2, err) || !int_list("matmulShape", a[0], err) || !int_list("matmulShape", a[1], err)) return WGK_ERR_EVAL;
+  const wgk_value *x = a[0], *y = a[1];
+  size_t lx = x->u.list.len, ly = y->u.list.len;
+  if (lx == 0 || ly == 0) return fail(err, "matmulShape(): operands must have rank >= 1%s%s", "", "");
+  int64_t m = lx >= 2 ? at(x, lx - 2) : 1, k1 = at(x, lx - 1), k2 = ly >= 2 ? at(y, ly - 2) : at(y, 0), nn = ly >= 2 ? at(y, ly - 1) : 1;
+  if (k1 != k2) return fail(err, "matmulShape(): inner dimensions differ%s%s", "", "");
+  wgk_value *bx = wgk_value_list(), *by = wgk_value_list();
+  for (size_t i = 0; bx && i + 2 < lx; i++) if (!append_int(bx, at(x, i))) bx = NULL;
+  for (size_t i = 0; by && i + 2 < ly; i++) if (!append_int(by, at(y, i))) by = NULL;
+  bool ok = true;
+  wgk_value *l = bx && by ? broadcast(bx, by, &ok) : NULL;
+  wgk_value_release(bx);
+  wgk_value_release(by);
+  if (!ok) return fail(err, "matmulShape(): batch dimensions do not broadcast%s%s", "", "");
+  if (l && lx >= 2 && !append_int(l, m)) l = NULL;
+  if (l && ly >= 2 && !append_int(l, nn)) l = NULL;
+  return put(l, out, err);
+}
+
+HELPER(h_sameShape) {
+  UNUSED;
+  if (!args_ok("sameShape", n, 2, 2, err)) return WGK_ERR_EVAL;
+  bool same = a[0]->kind == WGK_VALUE_LIST && a[1]->kind == WGK_VALUE_LIST && wgk_value_equal(a[0], a[1]);
+  return put(wgk_value_bool(same), out, err);
+}
+
+HELPER(h_hasAxis) {
+  UNUSED;
+  if (!args_ok("hasAxis", n, 2, 2, err) || a[0]->kind != WGK_VALUE_LIST) return wgk_error_is_set(err) ? WGK_ERR_EVAL : fail(err, "hasAxis() needs a list%s%s", "", "");
+  int64_t r = (int64_t)a[0]->u.list.len;
+  bool ok = a[1]->kind == WGK_VALUE_INT && a[1]->u.i >= -r && a[1]->u.i < r;
+  return put(wgk_value_bool(ok), out, err);
+}
+
+/* axisValue(shape, axis): the axis normalised to [0, rank) (negative axes count from the end). */
+HELPER(h_axisValue) {
+  UNUSED;
+  int64_t i;
+  if (!args_ok("axisValue", n, 2, 2, err)) return WGK_ERR_EVAL;
+  if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "axisValue() needs a list%s%s", "", "");
+  if (!axis("axisValue", a[0], a[1], &i, err)) return WGK_ERR_EVAL;
+  return put(wgk_value_int(i), out, err);
+}
+
+HELPER(h_isUniqueIntList) {
+  UNUSED;
+  if (!args_ok("isUniqueIntList", n, 1, 1, err)) return WGK_ERR_EVAL;
+  bool ok = a[0]->kind == WGK_VALUE_LIST;
+  for (size_t i = 0; ok && i < a[0]->u.list.len; i++) {
+    ok = a[0]->u.list.items[i]->kind == WGK_VALUE_INT;
+    for (size_t j = 0; ok && j < i; j++) ok = at(a[0], i) != at(a[0], j);
+  }
+  return put(wgk_value_bool(ok), out, err);
+}
+
+HELPER(h_has) {
+  UNUSED;
+  if (!args_ok("has", n, 2, 2, err)) return WGK_ERR_EVAL;
+  const wgk_value *o = a[0], *k = a[1];
+  bool r = false;
+  if (o->kind == WGK_VALUE_DICT && k->kind == WGK_VALUE_STRING) r = wgk_value_dict_get(o, k->u.str.s) != NULL;
+  else if (o->kind == WGK_VALUE_LIST) for (size_t i = 0; !r && i < o->u.list.len; i++) r = wgk_expr_strict_eq(o->u.list.items[i], k);
+  else if (o->kind == WGK_VALUE_STRING && k->kind == WGK_VALUE_STRING) r = wgk_expr_find(o->u.str.s, o->u.str.len, k->u.str.s, k->u.str.len) != NULL || k->u.str.len == 0;
+  return put(wgk_value_bool(r), out, err);
+}
+
+typedef struct dtype_info { const char *name, *alias; int bytes, onnx; } dtype_info;
+static const dtype_info dtypes[] = {
+  {"float32", "f32", 4, 1}, {"uint8", "u8", 1, 2}, {"int8", "i8", 1, 3}, {"uint16", "u16", 2, 4}, {"int16", "i16", 2, 5},
+  {"int32", "i32", 4, 6}, {"int64", "i64", 8, 7}, {"bool", "bool", 1, 9}, {"float16", "f16", 2, 10},
+  {"float64", "f64", 8, 11}, {"uint32", "u32", 4, 12}, {"uint64", "u64", 8, 13}, {"bfloat16", "bf16", 2, 16},
+};
+
+static const dtype_info *dtype(const char *name, const wgk_value *const *a, size_t n, wgk_error *err) {
+  if (!args_ok(name, n, 1, 1, err)) return NULL;
+  if (a[0]->kind != WGK_VALUE_STRING) { fail(err, "%s() needs a dtype name, got %s", name, wgk_expr_type_name(a[0])); return NULL; }
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+    if (!strcmp(dtypes[i].name, a[0]->u.str.s) || !strcmp(dtypes[i].alias, a[0]->u.str.s)) return &dtypes[i];
+  fail(err, "%s(): unknown dtype '%s'", name, a[0]->u.str.s);
+  return NULL;
+}
+
+HELPER(h_dtypeBytes) { UNUSED; const dtype_info *d = dtype("dtypeBytes", a, n, err); return d ? put(wgk_value_int(d->bytes), out, err) : WGK_ERR_EVAL; }
+HELPER(h_onnxDtypeCode) { UNUSED; const dtype_info *d = dtype("onnxDtypeCode", a, n, err); return d ? put(wgk_value_int(d->onnx), out, err) : WGK_ERR_EVAL; }
+
+HELPER(h_pick) {
+  UNUSED;
+  if (!args_ok("pick", n, 1, 2, err)) return WGK_ERR_EVAL;
+  if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "pick() needs a list of [condition, value] pairs%s%s", "", "");
+  for (size_t i = 0; i < a[0]->u.list.len; i++) {
+    const wgk_value *pair = a[0]->u.list.items[i];
+    if (pair->kind != WGK_VALUE_LIST || pair->u.list.len != 2) return fail(err, "pick() needs a list of [condition, value] pairs%s%s", "", "");
+    if (wgk_value_truthy(pair->u.list.items[0])) return put(wgk_value_ref(pair->u.list.items[1]), out, err);
+  }
+  return put(wgk_value_ref(n > 1 ? a[1] : wgk_value_none()), out, err);
+}
+
+HELPER(h_f16Ok) {
+  (void)fn; (void)kw;
+  if (!args_ok("f16Ok", n, 1, 1, err)) return WGK_ERR_EVAL;
+  const char *dt = wgk_value_str(a[0]);
+  if (!dt || (strcmp(dt, "f16") && strcmp(dt, "float16"))) return put(wgk_value_bool(true), out, err);
+  const wgk_value *dev = wgk_expr_scope_lookup(scope, "device");
+  const wgk_value *features = wgk_value_dict_get(dev, "features");
+  bool has = false;
+  for (size_t i = 0; i < wgk_value_len(features) && features->kind == WGK_VALUE_LIST; i++) {
+    const char *f = wgk_value_str(features->u.list.items[i]);
+    has = has || (f && !strcmp(f, "shader-f16"));
+  }
+  return put(wgk_value_bool(has), out, err);
+}
+
+typedef struct helper { const char *name; wgk_native_fn fn; } helper;
+static const helper helpers[] = {
+  {"ceil", h_ceil}, {"floor", h_floor}, {"min", h_min}, {"max", h_max}, {"pow", h_pow}, {"range", h_range},
+  {"ceilDiv", h_ceilDiv}, {"pow2ceil", h_pow2ceil}, {"log2ceil", h_log2ceil}, {"numel", h_numel}, {"dim", h_dim},
+  {"rows", h_rows}, {"outer", h_outer}, {"inner", h_inner}, {"prefix", h_prefix}, {"suffix", h_suffix},
+  {"fill", h_fill}, {"moveAxis", h_moveAxis}, {"permuteShape", h_permuteShape}, {"reversedAxes", h_reversedAxes},
+  {"broadcastShape", h_broadcastShape}, {"broadcastable", h_broadcastable}, {"matmulShape", h_matmulShape},
+  {"sameShape", h_sameShape}, {"hasAxis", h_hasAxis}, {"axisValue", h_axisValue},
+  {"isUniqueIntList", h_isUniqueIntList}, {"has", h_has}, {"dtypeBytes", h_dtypeBytes},
+  {"onnxDtypeCode", h_onnxDtypeCode}, {"pick", h_pick}, {"f16Ok", h_f16Ok},
+};
+
+wgk_value *wgk_expr_helper(const char *name) {
+  for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
+    if (!strcmp(helpers[i].name, name)) return wgk_value_func(name, helpers[i].fn, NULL);
+  return NULL;
+}

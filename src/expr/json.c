@@ -1,0 +1,191 @@
+/* JSON <-> values (jansson), and the `device` scope entry. */
+#include "expr/value_int.h"
+#include "plan/device_desc.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#define WGK_JSON_MAX_DEPTH 100 /* nesting of JSON turned into values */
+
+static wgk_value *from_json(const json_t *j, int depth, wgk_error *err) {
+  if (depth > WGK_JSON_MAX_DEPTH) {
+    wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "JSON nested too deeply (limit is %d)", WGK_JSON_MAX_DEPTH);
+    return NULL;
+  }
+  wgk_value *v = NULL;
+  switch (json_typeof(j)) {
+  case JSON_NULL: return wgk_value_none();
+  case JSON_TRUE: return wgk_value_bool(true);
+  case JSON_FALSE: return wgk_value_bool(false);
+  case JSON_INTEGER: return wgk_expr_int_checked((double)json_integer_value(j), err);
+  case JSON_REAL: {
+    double d = json_real_value(j);
+    /* The oracle gets plain JS numbers: whole ones become integers. */
+    if (d == floor(d) && fabs(d) <= (double)WGK_INT_EXACT_MAX) return wgk_value_int((int64_t)d);
+    v = wgk_value_float(d);
+    break;
+  }
+  case JSON_STRING: v = wgk_value_string_n(json_string_value(j), json_string_length(j)); break;
+  case JSON_ARRAY: {
+    v = wgk_value_list();
+    for (size_t i = 0; v && i < json_array_size(j); i++) {
+      wgk_value *item = from_json(json_array_get(j, i), depth + 1, err);
+      if (!item) { wgk_value_release(v); return NULL; }
+      if (!wgk_value_list_append(v, item)) { wgk_value_release(v); v = NULL; }
+    }
+    break;
+  }
+  case JSON_OBJECT: {
+    v = wgk_value_dict();
+    const char *key;
+    json_t *item_j;
+    json_object_foreach((json_t *)j, key, item_j) {
+      if (!v) break;
+      wgk_value *item = from_json(item_j, depth + 1, err);
+      if (!item) { wgk_value_release(v); return NULL; }
+      if (!wgk_value_dict_set(v, key, item)) { wgk_value_release(v); v = NULL; }
+    }
+    break;
+  }
+  }
+  if (!v) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  return v;
+}
+
+wgk_value *wgk_value_from_json(const json_t *json, wgk_error *err) {
+  if (!json) return wgk_value_none();
+  return from_json(json, 0, err);
+}
+
+json_t *wgk_value_to_json(const wgk_value *v) {
+  switch (wgk_value_kind_of(v)) {
+  case WGK_VALUE_BOOL: return json_boolean(v->u.b);
+  case WGK_VALUE_INT: return json_integer(v->u.i);
+  case WGK_VALUE_FLOAT: return isfinite(v->u.d) ? json_real(v->u.d) : json_null();
+  case WGK_VALUE_STRING: return json_stringn(v->u.str.s, v->u.str.len);
+  case WGK_VALUE_LIST: {
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < v->u.list.len; i++)
+      if (json_array_append_new(a, wgk_value_to_json(v->u.list.items[i])) != 0) { json_decref(a); a = NULL; }
+    return a;
+  }
+  case WGK_VALUE_DICT: {
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < v->u.dict.len; i++)
+      if (json_object_set_new(o, v->u.dict.keys[i], wgk_value_to_json(v->u.dict.vals[i])) != 0) {
+        json_decref(o);
+        o = NULL;
+      }
+    return o;
+  }
+  default: return json_null();
+  }
+}
+
+wgk_value *wgk_value_name_set(const char *const *names, size_t count) {
+  wgk_value *v = wgk_value_list();
+  if (!v) return NULL;
+  v->is_set = true;
+  for (size_t i = 0; i < count; i++)
+    if (!wgk_value_list_append(v, wgk_value_string(names[i]))) { wgk_value_release(v); return NULL; }
+  return v;
+}
+
+static bool set_int(wgk_value *d, const char *k, int64_t x) { return wgk_value_dict_set(d, k, wgk_value_int(x)); }
+
+static wgk_value *limits_value(const wgk_device_limits *l) {
+  wgk_value *d = wgk_value_dict();
+  bool ok = d != NULL;
+#define LIMIT(name) ok = ok && set_int(d, #name, (int64_t)l->name)
+  LIMIT(maxStorageBufferBindingSize); LIMIT(maxUniformBufferBindingSize); LIMIT(maxBufferSize);
+  LIMIT(maxComputeWorkgroupStorageSize); LIMIT(maxComputeInvocationsPerWorkgroup);
+  LIMIT(maxComputeWorkgroupSizeX); LIMIT(maxComputeWorkgroupSizeY); LIMIT(maxComputeWorkgroupSizeZ);
+  LIMIT(maxComputeWorkgroupsPerDimension); LIMIT(maxStorageBuffersPerShaderStage);
+  LIMIT(maxUniformBuffersPerShaderStage); LIMIT(maxBindGroups); LIMIT(maxBindingsPerBindGroup);
+  LIMIT(minStorageBufferOffsetAlignment); LIMIT(minUniformBufferOffsetAlignment);
+#undef LIMIT
+  if (!ok) { wgk_value_release(d); return NULL; }
+  return d;
+}
+
+static wgk_value *adapter_value(const wgk_device_desc *desc) {
+  wgk_value *d = wgk_value_dict();
+  bool ok = d != NULL;
+  ok = ok && wgk_value_dict_set(d, "vendor", wgk_value_string(desc->vendor));
+  ok = ok && wgk_value_dict_set(d, "architecture", wgk_value_string(desc->architecture));
+  ok = ok && set_int(d, "subgroupMinSize", desc->subgroupMinSize);
+  ok = ok && set_int(d, "subgroupMaxSize", desc->subgroupMaxSize);
+  ok = ok && wgk_value_dict_set(d, "isFallbackAdapter", wgk_value_bool(desc->isFallbackAdapter));
+  wgk_value *cfgs = ok ? wgk_value_list() : NULL;
+  for (uint32_t i = 0; cfgs && i < desc->subgroupMatrixConfigCount && i < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; i++) {
+    const wgk_subgroup_matrix_config *c = &desc->subgroupMatrixConfigs[i];
+    wgk_value *e = wgk_value_dict();
+    bool k = e && wgk_value_dict_set(e, "componentType", wgk_value_string(c->componentType)) &&
+             wgk_value_dict_set(e, "resultComponentType", wgk_value_string(c->resultComponentType)) &&
+             set_int(e, "M", c->M) && set_int(e, "N", c->N) && set_int(e, "K", c->K);
+    if (!k) { wgk_value_release(e); wgk_value_release(cfgs); cfgs = NULL; break; }
+    if (!wgk_value_list_append(cfgs, e)) { wgk_value_release(cfgs); cfgs = NULL; }
+  }
+  ok = ok && wgk_value_dict_set(d, "subgroupMatrixConfigs", cfgs);
+  if (!ok) { wgk_value_release(d); return NULL; }
+  return d;
+}
+
+wgk_value *wgk_value_device(const wgk_device_desc *desc) {
+  const char *names[WGK_FEATURE_COUNT];
+  size_t n = 0;
+  for (int f = 0; f < WGK_FEATURE_COUNT; f++)
+    if (wgk_device_has(desc, (wgk_feature)f)) names[n++] = wgk_feature_name((wgk_feature)f);
+  wgk_device_limits limits = desc->limits;
+  if (limits.maxComputeWorkgroupsPerDimension > 65535) limits.maxComputeWorkgroupsPerDimension = 65535;
+  wgk_value *d = wgk_value_dict();
+  bool ok = d && wgk_value_dict_set(d, "features", wgk_value_name_set(names, n)) &&
+            wgk_value_dict_set(d, "limits", limits_value(&limits)) &&
+            wgk_value_dict_set(d, "adapterInfo", adapter_value(desc));
+  if (!ok) { wgk_value_release(d); return NULL; }
+  return d;
+}
+
+/* JSON form: features keep every name given (also ones wgk does not know); limits fill in over the
+ * spec defaults. */
+wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
+  wgk_device_desc desc;
+  wgk_device_desc_defaults(&desc);
+  wgk_value *dev = wgk_value_device(&desc);
+  json_t *features = json_object_get(json, "features");
+  json_t *limits = json_object_get(json, "limits");
+  json_t *info = json_object_get(json, "adapterInfo");
+  bool ok = dev != NULL;
+  if (ok && json_is_array(features)) {
+    wgk_value *set = wgk_value_list();
+    if (set) set->is_set = true;
+    for (size_t i = 0; set && i < json_array_size(features); i++) {
+      const char *name = json_string_value(json_array_get(features, i));
+      if (name && !wgk_value_list_append(set, wgk_value_string(name))) { wgk_value_release(set); set = NULL; }
+    }
+    ok = wgk_value_dict_set(dev, "features", set);
+  }
+  for (int pass = 0; ok && pass < 2; pass++) {
+    json_t *obj = pass == 0 ? limits : info;
+    wgk_value *target = (wgk_value *)wgk_value_dict_get(dev, pass == 0 ? "limits" : "adapterInfo");
+    const char *key;
+    json_t *item;
+    if (!json_is_object(obj)) continue;
+    json_object_foreach(obj, key, item) {
+      wgk_value *v = wgk_value_from_json(item, err);
+      if (!v) { wgk_value_release(dev); return NULL; }
+      if (pass == 0 && strcmp(key, "maxComputeWorkgroupsPerDimension") == 0 && wgk_value_as_int(v) > 65535) {
+        wgk_value_release(v);
+        v = wgk_value_int(65535);
+      }
+      if (!wgk_value_dict_set(target, key, v)) { ok = false; break; }
+    }
+  }
+  if (!ok) {
+    wgk_value_release(dev);
+    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return NULL;
+  }
+  return dev;
+}

@@ -1,0 +1,75 @@
+/* `x is [not] name`: the oracle's tests. */
+#include "expr/expr_int.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* An unknown bare name is an error everywhere except where it is being tested for (is defined, default). */
+wgk_value *wgk_expr_eval_lenient(wgk_eval *ev, const wgk_node *n) {
+  if (n->kind == WGK_N_NAME && !wgk_expr_scope_lookup(ev->scope, n->str)) {
+    wgk_value *v = wgk_expr_helper(n->str);
+    if (v) return v;
+    if (strcmp(n->str, "true") && strcmp(n->str, "True") && strcmp(n->str, "false") && strcmp(n->str, "False") &&
+        strcmp(n->str, "none") && strcmp(n->str, "None"))
+      return wgk_value_undefined();
+  }
+  return wgk_expr_eval_node(ev, n);
+}
+
+static bool case_is(const wgk_value *v, int (*conv)(int)) {
+  if (v->kind != WGK_VALUE_STRING) return false;
+  for (size_t i = 0; i < v->u.str.len; i++)
+    if (conv((unsigned char)v->u.str.s[i]) != (unsigned char)v->u.str.s[i]) return false;
+  return true;
+}
+
+static int test_result(wgk_eval *ev, const wgk_node *n, const wgk_value *v, const wgk_value *arg) {
+  const char *t = n->str;
+  wgk_value_kind k = v->kind;
+  if (!strcmp(t, "defined")) return k != WGK_VALUE_UNDEFINED;
+  if (!strcmp(t, "undefined")) return k == WGK_VALUE_UNDEFINED;
+  if (!strcmp(t, "none")) return k == WGK_VALUE_NONE;
+  if (!strcmp(t, "boolean")) return k == WGK_VALUE_BOOL;
+  if (!strcmp(t, "true")) return k == WGK_VALUE_BOOL && v->u.b;
+  if (!strcmp(t, "false")) return k == WGK_VALUE_BOOL && !v->u.b;
+  if (!strcmp(t, "string")) return k == WGK_VALUE_STRING;
+  if (!strcmp(t, "number")) return k == WGK_VALUE_INT || k == WGK_VALUE_FLOAT;
+  if (!strcmp(t, "integer")) return k == WGK_VALUE_INT;
+  if (!strcmp(t, "iterable")) return k == WGK_VALUE_LIST || k == WGK_VALUE_STRING;
+  if (!strcmp(t, "mapping")) return k == WGK_VALUE_DICT;
+  if (!strcmp(t, "sequence")) return k == WGK_VALUE_LIST || k == WGK_VALUE_DICT || k == WGK_VALUE_STRING;
+  if (!strcmp(t, "callable")) return k == WGK_VALUE_FUNC;
+  if (!strcmp(t, "lower")) return case_is(v, tolower);
+  if (!strcmp(t, "upper")) return case_is(v, toupper);
+  if (!strcmp(t, "odd") || !strcmp(t, "even")) {
+    if (k != WGK_VALUE_INT) {
+      wgk_expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs an integer, not %s", t, wgk_expr_type_name(v));
+      return -1;
+    }
+    return (v->u.i % 2 != 0) == (t[0] == 'o');
+  }
+  if (!strcmp(t, "equalto") || !strcmp(t, "eq") || !strcmp(t, "sameas")) {
+    if (!arg) { wgk_expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs a value to compare with", t); return -1; }
+    return wgk_expr_strict_eq(v, arg);
+  }
+  if (!strcmp(t, "ne")) return arg && !wgk_expr_strict_eq(v, arg);
+  wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unknown test '%s'", t);
+  return -1;
+}
+
+/* Runs the named test of node n on v with argument arg (for selectattr/rejectattr). */
+int wgk_expr_run_test(wgk_eval *ev, const wgk_node *n, const wgk_value *v, const wgk_value *arg) {
+  return test_result(ev, n, v, arg);
+}
+
+wgk_value *wgk_expr_apply_test(wgk_eval *ev, const wgk_node *n, const wgk_value *operand) {
+  wgk_value *v = operand ? wgk_value_ref(operand) : wgk_expr_eval_lenient(ev, n->a);
+  if (!v) return NULL;
+  wgk_value *arg = NULL;
+  if (n->n > 0 && !(arg = wgk_expr_eval_node(ev, n->items[0]))) { wgk_value_release(v); return NULL; }
+  int r = test_result(ev, n, v, arg);
+  wgk_value_release(v);
+  wgk_value_release(arg);
+  if (r < 0) return NULL;
+  return wgk_value_bool(n->negate ? !r : r);
+}

@@ -1,0 +1,79 @@
+/* Logical dtypes and their GPU storage (SYSTEM.md §4): narrow integers widened to 32-bit words. */
+#include <string.h>
+
+#include "runtime/runtime_internal.h"
+
+static const struct { wgk_dtype dtype; const char *name; size_t host; size_t gpu; } table[] = {
+    {WGK_DTYPE_FLOAT32, "float32", 4, 4}, {WGK_DTYPE_FLOAT16, "float16", 2, 2}, {WGK_DTYPE_INT32, "int32", 4, 4},
+    {WGK_DTYPE_UINT32, "uint32", 4, 4},   {WGK_DTYPE_INT64, "int64", 8, 8},     {WGK_DTYPE_INT8, "int8", 1, 4},
+    {WGK_DTYPE_UINT8, "uint8", 1, 4},     {WGK_DTYPE_BOOL, "bool", 1, 4},
+};
+#define N_DTYPES (sizeof table / sizeof table[0])
+
+const char *wgk_dtype_name(wgk_dtype dtype) {
+  for (size_t i = 0; i < N_DTYPES; i++) if (table[i].dtype == dtype) return table[i].name;
+  return "invalid";
+}
+
+wgk_dtype wgk_dtype_from_name(const char *name) {
+  for (size_t i = 0; name && i < N_DTYPES; i++) if (strcmp(table[i].name, name) == 0) return table[i].dtype;
+  return WGK_DTYPE_INVALID;
+}
+
+wgk_dtype wgk_rt_dtype_of(const char *logical) { return wgk_dtype_from_name(logical); }
+
+size_t wgk_dtype_size(wgk_dtype dtype) {
+  for (size_t i = 0; i < N_DTYPES; i++) if (table[i].dtype == dtype) return table[i].host;
+  return 0;
+}
+
+static size_t gpu_size(wgk_dtype dtype) {
+  for (size_t i = 0; i < N_DTYPES; i++) if (table[i].dtype == dtype) return table[i].gpu;
+  return 0;
+}
+
+size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel) {
+  size_t bytes = (size_t)numel * gpu_size(dtype);
+  bytes = (bytes + 3) & ~(size_t)3;
+  return bytes < 4 ? 4 : bytes;
+}
+
+bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage) {
+  size_t n = (size_t)numel;
+  switch (dtype) {
+  case WGK_DTYPE_INT8: {
+    const int8_t *s = host; int32_t *d = storage;
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+    return true;
+  }
+  case WGK_DTYPE_UINT8: case WGK_DTYPE_BOOL: {
+    const uint8_t *s = host; uint32_t *d = storage;
+    for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? s[i] != 0 : s[i];
+    return true;
+  }
+  case WGK_DTYPE_INVALID: return false;
+  default:
+    memcpy(storage, host, n * wgk_dtype_size(dtype));
+    return true;
+  }
+}
+
+bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host) {
+  size_t n = (size_t)numel;
+  switch (dtype) {
+  case WGK_DTYPE_INT8: {
+    const int32_t *s = storage; int8_t *d = host;
+    for (size_t i = 0; i < n; i++) d[i] = (int8_t)s[i];
+    return true;
+  }
+  case WGK_DTYPE_UINT8: case WGK_DTYPE_BOOL: {
+    const uint32_t *s = storage; uint8_t *d = host;
+    for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? s[i] != 0 : (uint8_t)s[i];
+    return true;
+  }
+  case WGK_DTYPE_INVALID: return false;
+  default:
+    memcpy(host, storage, n * wgk_dtype_size(dtype));
+    return true;
+  }
+}

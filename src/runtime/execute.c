@@ -1,0 +1,259 @@
+/* Running a call: plan (cached), host checks, bind, record, submit. Every check comes before the first
+ * change to any buffer a caller can see, so a rejected call leaves them as they were. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime_internal.h"
+
+static void describe_ports(const wgk_call *c, wgk_plan_tensor *out) {
+  const wgk_manifest *m = c->k->m;
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const wgk_tensor *t = c->ports[i];
+    out[i] = (wgk_plan_tensor){.present = t != NULL};
+    if (!t) continue;
+    out[i].dtype = wgk_dtype_name(t->dtype);
+    out[i].rank = t->rank;
+    memcpy(out[i].shape, t->shape, sizeof(int64_t) * (size_t)t->rank);
+  }
+}
+
+static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry) {
+  const wgk_manifest *m = c->k->m;
+  wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
+  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  describe_ports(c, ports);
+  wgk_plan_call call = {.ports = ports, .attrs = c->attrs, .args = c->args, .tunables = c->tunables};
+  wgk_status st = wgk_rt_plan_for(c->k, &call, entry);
+  free(ports);
+  return st;
+}
+
+static wgk_status op_checks(wgk_call *c, const wgk_plan *plan) {
+  wgk_opcheck_fn check = wgk_opcheck_find(c->k->m->op_id);
+  if (!check) return WGK_OK;
+  const wgk_manifest *m = c->k->m;
+  wgk_opcheck_port *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
+  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t i = 0; i < m->n_ports; i++) ports[i] = (wgk_opcheck_port){.port = &m->ports[i], .tensor = c->ports[i]};
+  wgk_status st = check(m, ports, wgk_value_dict_get(plan->scope, "attrs"), &c->k->ctx->err);
+  free(ports);
+  return st == WGK_OK ? WGK_OK : wgk_rt_fail(c->k->ctx, st);
+}
+
+/* Outputs: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
+ * previous run's tensor when nobody else holds it and it still fits, else a new one. */
+static wgk_status outputs(wgk_call *c, const wgk_plan *plan) {
+  for (size_t o = 0; o < plan->n_outputs; o++) {
+    const wgk_plan_output *po = &plan->outputs[o];
+    int i = po->port;
+    wgk_tensor *t = c->ports[i];
+    if (!t) {
+      wgk_tensor *prev = c->outputs[i];
+      wgk_dtype dtype = wgk_rt_dtype_of(po->dtype);
+      bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->rank == po->rank &&
+                   memcmp(prev->shape, po->shape, sizeof(int64_t) * (size_t)po->rank) == 0;
+      if (reuse) { prev->host_valid = false; prev->narrow_valid = false; continue; }
+      wgk_status st = wgk_rt_tensor_new(c->k->ctx, dtype, po->rank, po->shape, &t);
+      if (st != WGK_OK) return st;
+    } else {
+      wgk_tensor_retain(t);
+      t->host_valid = false;
+      t->narrow_valid = false;
+    }
+    wgk_tensor_release(c->outputs[i]);
+    c->outputs[i] = t;
+  }
+  return WGK_OK;
+}
+
+static wgk_tensor *bound_tensor(const wgk_call *c, int port) {
+  return c->k->m->ports[port].dir == WGK_PORT_OUTPUT ? c->outputs[port] : c->ports[port];
+}
+
+/* The buffers of one pass, in binding order; an input projected from int64 is made here. */
+static wgk_status pass_buffers(wgk_call *c, const wgk_plan_pass *pass, wgk_pass_state *state, wgk_gpu_binding *b,
+                               uint64_t *ids) {
+  for (size_t i = 0; i < pass->n_bindings; i++) {
+    const wgk_plan_binding *pb = &pass->bindings[i];
+    if (pb->port < 0) { b[i] = (wgk_gpu_binding){.buffer = state->uniform}; ids[i] = 0; continue; }
+    wgk_tensor *t = bound_tensor(c, pb->port);
+    if (!t)
+      return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
+                        pb->name, c->k->m->ports[pb->port].name);
+    wgk_status st = wgk_rt_tensor_binding(t, &c->k->m->ports[pb->port], &b[i].buffer);
+    if (st != WGK_OK) return st;
+    b[i].offset = 0;
+    b[i].size = 0;
+    ids[i] = t->id * 2 + (b[i].buffer == t->narrow);
+  }
+  for (size_t i = 0; i < pass->n_bindings; i++)
+    for (size_t j = i + 1; j < pass->n_bindings; j++)
+      if (ids[i] && ids[i] == ids[j] && (pass->bindings[i].buffer == WGK_BUFFER_STORAGE || pass->bindings[j].buffer == WGK_BUFFER_STORAGE))
+        return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: one tensor is bound as %s and %s, and one of them is written",
+                          pass->label, pass->bindings[i].name, pass->bindings[j].name);
+  return WGK_OK;
+}
+
+static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pass_state *state,
+                             const wgk_gpu_binding *b, const uint64_t *ids, wgk_gpu_bind_group **out) {
+  size_t n = pass->n_bindings;
+  wgk_bind_entry *slot = &state->binds[0];
+  for (int i = 0; i < WGK_BIND_CACHE; i++) {
+    wgk_bind_entry *e = &state->binds[i];
+    if (e->group && memcmp(e->ids, ids, n * sizeof *ids) == 0) { e->last_use = ++ctx->bind_clock; *out = e->group; return WGK_OK; }
+    if (!e->group || e->last_use < slot->last_use) slot = e;
+  }
+  wgk_gpu_bind_group *g = NULL;
+  wgk_status st = wgk_gpu_bind_group_create(ctx->dev, state->pipeline->pipeline, b, n, pass->label, &g, &ctx->err);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  ctx->stats.bind_groups_created++;
+  wgk_gpu_bind_group_destroy(slot->group);  /* Dawn keeps it alive while recorded work uses it */
+  slot->group = g;
+  memcpy(slot->ids, ids, n * sizeof *ids);
+  slot->last_use = ++ctx->bind_clock;
+  *out = g;
+  return WGK_OK;
+}
+
+static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
+  wgk_context *ctx = c->k->ctx;
+  if (c->timer && c->timer_slots >= slots) return WGK_OK;
+  wgk_gpu_timer_destroy(c->timer);
+  c->timer = NULL;
+  wgk_status st = wgk_gpu_timer_create(ctx->dev, slots, &c->timer, &ctx->err);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  c->timer_slots = slots;
+  return WGK_OK;
+}
+
+#define MAX_BINDINGS 16
+
+static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_encoder *enc) {
+  wgk_context *ctx = c->k->ctx;
+  const wgk_plan *plan = e->plan;
+  bool timed = c->timing && wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY) && plan->n_passes > 0;
+  if (timed && ensure_timer(c, (uint32_t)plan->n_passes) != WGK_OK) return ctx->err.status;
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const wgk_plan_pass *pass = &plan->passes[i];
+    if (pass->skip) continue;
+    wgk_gpu_binding b[MAX_BINDINGS];
+    uint64_t ids[MAX_BINDINGS];
+    wgk_gpu_bind_group *g = NULL;
+    wgk_status st = pass_buffers(c, pass, &e->passes[i], b, ids);
+    if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &g);
+    if (st != WGK_OK) return st;
+    const uint32_t *w = pass->workgroups;
+    st = timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, g, w[0], w[1], w[2], c->timer, (uint32_t)i, &ctx->err)
+               : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, g, w[0], w[1], w[2], &ctx->err);
+    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    ctx->stats.dispatches++;
+  }
+  if (timed && wgk_gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK) return wgk_rt_fail(ctx, ctx->err.status);
+  c->timed_last = timed;
+  return WGK_OK;
+}
+
+/* Resolves every input binding (int64 narrowing included) before outputs are touched. */
+static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
+  const wgk_plan *plan = e->plan;
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const wgk_plan_pass *pass = &plan->passes[i];
+    if (pass->n_bindings > MAX_BINDINGS)
+      return wgk_rt_set(c->k->ctx, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label, pass->n_bindings, MAX_BINDINGS);
+    for (size_t b = 0; b < pass->n_bindings; b++) {
+      int port = pass->bindings[b].port;
+      if (port < 0 || c->k->m->ports[port].dir == WGK_PORT_OUTPUT || !c->ports[port]) continue;
+      wgk_gpu_buffer *buf;
+      wgk_status st = wgk_rt_tensor_binding(c->ports[port], &c->k->m->ports[port], &buf);
+      if (st != WGK_OK) return st;
+    }
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc) {
+  wgk_plan_entry *e = NULL;
+  wgk_status st = plan_call(c, &e);
+  if (st == WGK_OK) st = op_checks(c, e->plan);
+  if (st == WGK_OK) st = check_inputs(c, e);
+  if (st == WGK_OK) st = outputs(c, e->plan);
+  if (st == WGK_OK) st = record(c, e, enc);
+  if (st == WGK_OK) snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
+  return st;
+}
+
+wgk_status wgk_call_run(wgk_call *c) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = c->k->ctx;
+  wgk_rt_clear(ctx);
+  wgk_gpu_encoder *enc = NULL;
+  wgk_status st = wgk_gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  st = wgk_rt_call_record(c, enc);
+  if (st != WGK_OK) { wgk_gpu_encoder_discard(enc); return st; }
+  st = wgk_gpu_encoder_submit(enc, &ctx->err);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  ctx->stats.submissions++;
+  return WGK_OK;
+}
+
+wgk_status wgk_prepare(wgk_call *c) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_clear(c->k->ctx);
+  wgk_plan_entry *e;
+  return plan_call(c, &e);
+}
+
+wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
+  if (!c || !ns) return WGK_ERR_INVALID_ARGUMENT;
+  *ns = 0;
+  if (!c->timed_last || !c->timer) return WGK_OK;
+  wgk_context *ctx = c->k->ctx;
+  uint64_t slots[64] = {0};
+  uint32_t n = c->timer_slots < 64 ? c->timer_slots : 64;
+  wgk_status st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, WGK_WAIT_MS, &ctx->err);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  for (uint32_t i = 0; i < n; i++) *ns += slots[i];
+  return WGK_OK;
+}
+
+wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
+  if (!ctx || !out) return WGK_ERR_INVALID_ARGUMENT;
+  *out = calloc(1, sizeof **out);
+  if (!*out) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  (*out)->ctx = ctx;
+  return WGK_OK;
+}
+
+wgk_status wgk_batch_add(wgk_batch *b, wgk_call *c) {
+  if (!b || !c || c->k->ctx != b->ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = b->ctx;
+  wgk_rt_clear(ctx);
+  if (!b->enc) {
+    wgk_status st = wgk_gpu_encoder_begin(ctx->dev, "wgk batch", &b->enc, &ctx->err);
+    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  }
+  wgk_status st = wgk_rt_call_record(c, b->enc);
+  if (st == WGK_OK) b->calls++;
+  return st;
+}
+
+wgk_status wgk_batch_submit(wgk_batch *b) {
+  if (!b) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = b->ctx;
+  wgk_rt_clear(ctx);
+  if (!b->enc) return WGK_OK;
+  wgk_status st = wgk_gpu_encoder_submit(b->enc, &ctx->err);
+  b->enc = NULL;
+  b->calls = 0;
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  ctx->stats.submissions++;
+  return WGK_OK;
+}
+
+void wgk_batch_destroy(wgk_batch *b) {
+  if (!b) return;
+  wgk_gpu_encoder_discard(b->enc);
+  free(b);
+}

@@ -1,0 +1,130 @@
+/* wgk_kernel: a package bound to a context, with its planner and plan cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime_internal.h"
+
+/* Templates are read through the package, so each is digest-checked before use. */
+static wgk_status load_template(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+  const char *data;
+  size_t n;
+  wgk_status st = wgk_pkg_read_file((wgk_pkg *)ud, path, &data, &n, err);
+  if (st != WGK_OK) return st;
+  *text = malloc(n + 1);
+  if (!*text) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  memcpy(*text, data, n);
+  (*text)[n] = '\0';
+  *len = n;
+  return WGK_OK;
+}
+
+wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
+  if (!ctx || !path_or_id || !out) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_clear(ctx);
+  *out = NULL;
+  wgk_kernel *k = calloc(1, sizeof *k);
+  if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  k->ctx = ctx;
+  wgk_pkg_options po = {0};
+  if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; }
+  wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
+  if (st == WGK_OK) {
+    k->m = wgk_pkg_manifest(k->pkg);
+    k->loader = (wgk_tmpl_loader){.load = load_template, .ud = k->pkg};
+    st = wgk_planner_create(k->m, &k->loader, wgk_gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
+  }
+  if (st != WGK_OK) { wgk_kernel_destroy(k); return wgk_rt_fail(ctx, st); }
+  *out = k;
+  return WGK_OK;
+}
+
+static void entry_free(wgk_plan_entry *e) {
+  if (!e) return;
+  for (size_t i = 0; e->plan && e->passes && i < e->plan->n_passes; i++) {
+    wgk_gpu_buffer_destroy(e->passes[i].uniform);
+    for (int b = 0; b < WGK_BIND_CACHE; b++) wgk_gpu_bind_group_destroy(e->passes[i].binds[b].group);
+  }
+  free(e->passes);
+  wgk_plan_free(e->plan);
+  free(e->key);
+  free(e);
+}
+
+void wgk_rt_plans_free(wgk_kernel *k) {
+  for (size_t i = 0; i < k->n_plans; i++) entry_free(k->plans[i]);
+  free(k->plans);
+  k->plans = NULL;
+  k->n_plans = k->cap_plans = 0;
+}
+
+void wgk_kernel_destroy(wgk_kernel *k) {
+  if (!k) return;
+  wgk_rt_plans_free(k);
+  wgk_planner_free(k->planner);
+  wgk_pkg_free(k->pkg);
+  free(k);
+}
+
+const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? wgk_pkg_op_id(k->pkg) : NULL; }
+const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? wgk_pkg_warning(k->pkg) : NULL; }
+
+/* Pipelines and uniform buffers of a fresh plan: everything that does not depend on the tensors bound. */
+static wgk_status prepare(wgk_context *ctx, wgk_plan_entry *e) {
+  e->passes = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *e->passes);
+  if (!e->passes) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t i = 0; i < e->plan->n_passes; i++) {
+    const wgk_plan_pass *pass = &e->plan->passes[i];
+    if (pass->skip) continue;
+    wgk_status st = wgk_rt_pipeline(ctx, pass, &e->passes[i].pipeline);
+    if (st != WGK_OK) return st;
+    if (!pass->uniform) continue;
+    st = wgk_gpu_buffer_create(ctx->dev, pass->uniform_size, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, pass->label,
+                               &e->passes[i].uniform, &ctx->err);
+    if (st == WGK_OK) st = wgk_gpu_buffer_write(ctx->dev, e->passes[i].uniform, 0, pass->uniform, pass->uniform_size, &ctx->err);
+    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  }
+  return WGK_OK;
+}
+
+static void evict_least_used(wgk_kernel *k) {
+  size_t victim = 0;
+  for (size_t i = 1; i < k->n_plans; i++) if (k->plans[i]->uses < k->plans[victim]->uses) victim = i;
+  entry_free(k->plans[victim]);
+  k->plans[victim] = k->plans[--k->n_plans];
+}
+
+wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out) {
+  wgk_context *ctx = k->ctx;
+  *out = NULL;
+  wgk_dynbuf key;
+  wgk_dynbuf_init(&key, 1 << 20);
+  if (!wgk_plan_call_key(k->m, call, &key)) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
+  for (size_t i = 0; i < k->n_plans; i++) {
+    if (strcmp(k->plans[i]->key, wgk_dynbuf_str(&key)) == 0) {
+      wgk_dynbuf_free(&key);
+      k->plans[i]->uses++;
+      ctx->stats.plan_hits++;
+      *out = k->plans[i];
+      return WGK_OK;
+    }
+  }
+  wgk_plan_entry *e = calloc(1, sizeof *e);
+  if (!e) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
+  e->key = wgk_dynbuf_take(&key);
+  wgk_status st = e->key ? wgk_plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
+  if (st == WGK_OK) { ctx->stats.plans_made++; st = prepare(ctx, e); }
+  if (st == WGK_OK && k->n_plans == k->cap_plans) {
+    size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
+    wgk_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
+    if (!grown) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    else { k->plans = grown; k->cap_plans = cap; }
+  }
+  if (st != WGK_OK) { entry_free(e); return wgk_rt_fail(ctx, st); }
+  if (k->n_plans >= WGK_PLAN_CACHE) evict_least_used(k);
+  e->uses = 1;
+  k->plans[k->n_plans++] = e;
+  if (ctx->verbose) fprintf(stderr, "wgk: planned %s variant %s\n", k->m->op_id, e->plan->variant->id);
+  *out = e;
+  return WGK_OK;
+}

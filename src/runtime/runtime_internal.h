@@ -1,0 +1,145 @@
+/* Internals of the runtime: the structs behind the public handles of wgk.h. */
+#ifndef WGK_RUNTIME_INTERNAL_H
+#define WGK_RUNTIME_INTERNAL_H
+
+#include "wgk.h"
+
+#include "expr/expr.h"
+#include "gpu/gpu.h"
+#include "package/package.h"
+#include "plan/plan.h"
+#include "util/error.h"
+
+#define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
+#define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
+#define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
+#define WGK_WAIT_MS 60000u             /* longest wait for the GPU before WGK_ERR_TIMEOUT */
+
+typedef struct wgk_pipeline_entry {
+  uint64_t hash;                    /* of the WGSL text and layout */
+  char *wgsl;                       /* the text compiled (compared on hash hits) */
+  wgk_gpu_binding_type *layout;     /* binding types */
+  size_t n_layout;                  /* number of bindings */
+  wgk_gpu_shader *shader;           /* compiled module */
+  wgk_gpu_pipeline *pipeline;       /* the pipeline */
+} wgk_pipeline_entry;
+
+struct wgk_context {
+  wgk_gpu_device *dev;              /* the device (owned handle; a caller's device is only referenced) */
+  wgk_error err;                    /* last error */
+  char errmsg[WGK_ERROR_MESSAGE_MAX + 1024]; /* err formatted */
+  char adapter_line[512];           /* "llvmpipe ..., vulkan, cpu" */
+  wgk_stats stats;                  /* cache and work counters */
+  wgk_pipeline_entry **pipelines;   /* pipeline cache, shared by every kernel; entries never move */
+  size_t n_pipelines;               /* entries in use */
+  uint64_t next_tensor_id;          /* tensor identities for bind-group reuse */
+  uint64_t bind_clock;              /* ticks of bind-group use, for eviction */
+  bool verbose;                     /* log cache decisions to stderr */
+};
+
+typedef struct wgk_bind_entry {
+  uint64_t ids[16];                 /* tensor ids bound, in binding order (0 for the uniform) */
+  wgk_gpu_bind_group *group;        /* the bind group */
+  uint64_t last_use;                /* for eviction */
+} wgk_bind_entry;
+
+typedef struct wgk_pass_state {
+  const wgk_pipeline_entry *pipeline; /* borrowed from the context cache */
+  wgk_gpu_buffer *uniform;          /* the pass's uniform values (fixed by the plan key) */
+  wgk_bind_entry binds[WGK_BIND_CACHE]; /* recently used bind groups */
+} wgk_pass_state;
+
+typedef struct wgk_plan_entry {
+  char *key;                        /* wgk_plan_call_key text */
+  wgk_plan *plan;                   /* the plan */
+  wgk_pass_state *passes;           /* per plan pass */
+  uint64_t uses;                    /* for eviction and stats */
+} wgk_plan_entry;
+
+struct wgk_kernel {
+  wgk_context *ctx;                 /* owner */
+  wgk_pkg *pkg;                     /* package files and manifest */
+  const wgk_manifest *m;            /* the contract */
+  wgk_tmpl_loader loader;           /* reads templates through the package (digest-checked) */
+  wgk_planner *planner;             /* parsed expressions and templates */
+  wgk_plan_entry **plans;           /* plan cache; entries never move */
+  size_t n_plans;                   /* entries in use */
+  size_t cap_plans;                 /* allocated */
+};
+
+struct wgk_tensor {
+  int refs;                         /* reference count */
+  wgk_context *ctx;                 /* owner */
+  uint64_t id;                      /* identity for bind-group reuse (a buffer address can be reused) */
+  wgk_dtype dtype;                  /* logical dtype */
+  int rank;                         /* dims */
+  int64_t shape[WGK_MAX_DIMS];      /* dims */
+  int64_t numel;                    /* product of dims */
+  wgk_gpu_buffer *buf;              /* storage-layout buffer */
+  void *host;                       /* host copy (integer tensors up to WGK_HOST_SHADOW_MAX), else NULL */
+  bool host_valid;                  /* host holds the current contents */
+  wgk_gpu_buffer *narrow;           /* int64 projected to 32-bit storage, made on demand */
+  int narrow_kind;                  /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating */
+  bool narrow_valid;                /* narrow is up to date */
+};
+
+struct wgk_call {
+  wgk_kernel *k;                    /* the kernel */
+  wgk_tensor **ports;               /* per manifest port: input, or caller-given output (referenced) */
+  wgk_tensor **outputs;             /* per manifest port: the output of the last run (referenced) */
+  bool *given;                      /* per port: ports[i] is a caller-given output */
+  wgk_value *attrs;                 /* dict of attributes set */
+  wgk_value *args;                  /* dict of scalar args set */
+  wgk_value *tunables;              /* dict of tunables set */
+  char variant[128];                /* chosen variant of the last run */
+  bool timing;                      /* time passes with timestamp queries */
+  wgk_gpu_timer *timer;             /* timestamps of the last run */
+  uint32_t timer_slots;             /* slots in timer */
+  bool timed_last;                  /* the last run wrote timer */
+};
+
+struct wgk_batch {
+  wgk_context *ctx;                 /* owner */
+  wgk_gpu_encoder *enc;             /* open recording, NULL when empty */
+  size_t calls;                     /* recorded since the last submit */
+};
+
+/* Context errors. */
+wgk_status wgk_rt_fail(wgk_context *ctx, wgk_status st);                 /* formats ctx->err; returns st */
+wgk_status wgk_rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void wgk_rt_clear(wgk_context *ctx);
+
+/* dtype storage. */
+size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel);           /* GPU bytes, rounded up to 4, at least 4 */
+bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage);
+bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host);
+wgk_dtype wgk_rt_dtype_of(const char *logical);
+
+/* Tensors. */
+wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
+/* Host copy of an integer tensor (reads back when needed). */
+wgk_status wgk_rt_tensor_host(wgk_tensor *t, const void **out);
+/* The buffer bound for a port: the tensor's own, or its int64 -> 32-bit projection. */
+wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, wgk_gpu_buffer **out);
+
+/* Pipelines. */
+wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wgk_pipeline_entry **out);
+void wgk_rt_pipelines_free(wgk_context *ctx);
+
+/* Plans of a kernel: looked up by key, made and prepared (pipelines, uniforms) on a miss. */
+wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out);
+void wgk_rt_plans_free(wgk_kernel *k);
+
+/* Calls: record into enc (validation first; nothing recorded on failure). */
+wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc);
+
+/* Host checks per op that the manifest cannot express (data-dependent). */
+typedef struct wgk_opcheck_port {
+  const wgk_manifest_port *port;    /* the port */
+  wgk_tensor *tensor;               /* NULL when absent */
+} wgk_opcheck_port;
+typedef wgk_status (*wgk_opcheck_fn)(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
+                                     wgk_error *err);
+wgk_opcheck_fn wgk_opcheck_find(const char *op_id);
+
+#endif

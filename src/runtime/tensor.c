@@ -1,0 +1,229 @@
+/* GPU tensors: logical dtype and shape over a storage-layout buffer, reference counted. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime_internal.h"
+#include "util/half.h"
+
+static bool is_integer(wgk_dtype d) { return d != WGK_DTYPE_FLOAT32 && d != WGK_DTYPE_FLOAT16; }
+
+static bool shape_ok(int rank, const int64_t *shape, int64_t *numel) {
+  if (rank < 0 || rank > WGK_MAX_DIMS || (rank > 0 && !shape)) return false;
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    if (shape[i] < 0 || (shape[i] > 0 && n > INT64_MAX / 16 / shape[i])) return false;
+    n *= shape[i];
+  }
+  *numel = n;
+  return true;
+}
+
+static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, int64_t numel) {
+  wgk_tensor *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->refs = 1;
+  t->ctx = ctx;
+  t->id = ctx->next_tensor_id++;
+  t->dtype = dtype;
+  t->rank = rank;
+  if (rank) memcpy(t->shape, shape, sizeof(int64_t) * (size_t)rank);
+  t->numel = numel;
+  return t;
+}
+
+wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
+  *out = NULL;
+  int64_t numel;
+  if (wgk_dtype_size(dtype) == 0) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
+  if (!shape_ok(rank, shape, &numel))
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
+  if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  uint32_t usage = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST;
+  wgk_status st = wgk_gpu_buffer_create(ctx->dev, wgk_rt_storage_bytes(dtype, numel), usage, "wgk tensor", &t->buf, &ctx->err);
+  if (st != WGK_OK) { free(t); return wgk_rt_fail(ctx, st); }
+  *out = t;
+  return WGK_OK;
+}
+
+static wgk_status upload(wgk_tensor *t, const void *data) {
+  wgk_context *ctx = t->ctx;
+  size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
+  void *storage = calloc(1, bytes);
+  if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  wgk_rt_to_storage(t->dtype, data, t->numel, storage);
+  wgk_status st = wgk_gpu_buffer_write(ctx->dev, t->buf, 0, storage, bytes, &ctx->err);
+  free(storage);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  size_t host_bytes = (size_t)t->numel * wgk_dtype_size(t->dtype);
+  if (is_integer(t->dtype) && host_bytes <= WGK_HOST_SHADOW_MAX) {
+    if (!t->host) t->host = malloc(host_bytes ? host_bytes : 1);
+    if (t->host) { memcpy(t->host, data, host_bytes); t->host_valid = true; }
+  } else {
+    t->host_valid = false;
+  }
+  t->narrow_valid = false;
+  return WGK_OK;
+}
+
+wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, const void *data,
+                             wgk_tensor **out) {
+  if (!ctx || !out) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_clear(ctx);
+  wgk_status st = wgk_rt_tensor_new(ctx, dtype, rank, shape, out);
+  if (st != WGK_OK || !data) return st;
+  st = upload(*out, data);
+  if (st != WGK_OK) { wgk_tensor_release(*out); *out = NULL; }
+  return st;
+}
+
+wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int64_t *shape, const float *data,
+                                          wgk_tensor **out) {
+  if (!ctx || !out || !data) return WGK_ERR_INVALID_ARGUMENT;
+  int64_t numel;
+  if (!shape_ok(rank, shape, &numel)) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid shape");
+  uint16_t *half = malloc((size_t)(numel ? numel : 1) * sizeof *half);
+  if (!half) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  for (int64_t i = 0; i < numel; i++) half[i] = wgk_half_from_float(data[i]);
+  wgk_status st = wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, rank, shape, half, out);
+  free(half);
+  return st;
+}
+
+wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, void *wgpu_buffer,
+                           wgk_tensor **out) {
+  if (!ctx || !out || !wgpu_buffer) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_clear(ctx);
+  *out = NULL;
+  int64_t numel;
+  if (wgk_dtype_size(dtype) == 0 || !shape_ok(rank, shape, &numel))
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype or shape");
+  wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
+  if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  wgk_status st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, wgk_rt_storage_bytes(dtype, numel), &t->buf, &ctx->err);
+  if (st != WGK_OK) { free(t); return wgk_rt_fail(ctx, st); }
+  *out = t;
+  return WGK_OK;
+}
+
+wgk_tensor *wgk_tensor_retain(wgk_tensor *t) {
+  if (t) t->refs++;
+  return t;
+}
+
+void wgk_tensor_release(wgk_tensor *t) {
+  if (!t || --t->refs > 0) return;
+  wgk_gpu_buffer_destroy(t->buf);
+  wgk_gpu_buffer_destroy(t->narrow);
+  free(t->host);
+  free(t);
+}
+
+wgk_dtype wgk_tensor_dtype(const wgk_tensor *t) { return t ? t->dtype : WGK_DTYPE_INVALID; }
+int wgk_tensor_rank(const wgk_tensor *t) { return t ? t->rank : 0; }
+const int64_t *wgk_tensor_shape(const wgk_tensor *t) { return t ? t->shape : NULL; }
+int64_t wgk_tensor_numel(const wgk_tensor *t) { return t ? t->numel : 0; }
+size_t wgk_tensor_host_bytes(const wgk_tensor *t) { return t ? (size_t)t->numel * wgk_dtype_size(t->dtype) : 0; }
+void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) { return t ? (void *)wgk_gpu_buffer_raw(t->buf) : NULL; }
+
+wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
+  if (!t || !out) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = t->ctx;
+  wgk_rt_clear(ctx);
+  size_t need = wgk_tensor_host_bytes(t);
+  if (size < need) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
+  size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
+  void *storage = malloc(bytes);
+  if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
+  wgk_status st = wgk_gpu_buffer_read(ctx->dev, t->buf, 0, storage, bytes, WGK_WAIT_MS, &ctx->err);
+  if (st == WGK_OK) wgk_rt_from_storage(t->dtype, storage, t->numel, out);
+  free(storage);
+  return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
+}
+
+wgk_status wgk_tensor_read_f32(wgk_tensor *t, float *out, size_t count) {
+  if (!t || !out) return WGK_ERR_INVALID_ARGUMENT;
+  if (t->dtype == WGK_DTYPE_FLOAT32) return wgk_tensor_read(t, out, count * sizeof(float));
+  if (t->dtype != WGK_DTYPE_FLOAT16)
+    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float", wgk_dtype_name(t->dtype));
+  if (count < (size_t)t->numel) return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count, (long long)t->numel);
+  uint16_t *half = malloc((size_t)(t->numel ? t->numel : 1) * 2);
+  if (!half) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status st = wgk_tensor_read(t, half, (size_t)t->numel * 2);
+  for (int64_t i = 0; st == WGK_OK && i < t->numel; i++) out[i] = wgk_half_to_float(half[i]);
+  free(half);
+  return st;
+}
+
+wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size) {
+  if (!t || !data) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_clear(t->ctx);
+  if (size != wgk_tensor_host_bytes(t))
+    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
+                      wgk_tensor_host_bytes(t));
+  return upload(t, data);
+}
+
+wgk_status wgk_rt_tensor_host(wgk_tensor *t, const void **out) {
+  *out = NULL;
+  if (t->host && t->host_valid) { *out = t->host; return WGK_OK; }
+  size_t bytes = wgk_tensor_host_bytes(t);
+  if (!t->host) t->host = malloc(bytes ? bytes : 1);
+  if (!t->host) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status st = wgk_tensor_read(t, t->host, bytes);
+  if (st != WGK_OK) return st;
+  t->host_valid = true;
+  *out = t->host;
+  return WGK_OK;
+}
+
+/* int64 -> 32-bit projection (SYSTEM.md §4): checked narrowing refuses a value that does not fit,
+ * saturating narrowing clamps. Done on the host copy, before anything is dispatched. */
+static int narrow_kind_of(const wgk_manifest_port *port) {
+  bool u32 = strcmp(port->storage_dtype, "uint32") == 0;
+  bool sat = port->narrowing == WGK_NARROW_SATURATING;
+  return u32 ? (sat ? 3 : 1) : (sat ? 4 : 2);
+}
+
+static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, int kind, uint32_t *dst) {
+  const void *host;
+  wgk_status st = wgk_rt_tensor_host(t, &host);
+  if (st != WGK_OK) return st;
+  const int64_t *src = host;
+  int64_t lo = kind == 1 || kind == 3 ? 0 : INT32_MIN, hi = kind == 1 || kind == 3 ? (int64_t)UINT32_MAX : INT32_MAX;
+  for (int64_t i = 0; i < t->numel; i++) {
+    int64_t v = src[i];
+    if ((v < lo || v > hi) && kind <= 2)
+      return wgk_rt_set(t->ctx, WGK_ERR_CALL,
+                        "port %s: element %lld is %lld, outside %s (int64 stored as %s with checked narrowing)", port->name,
+                        (long long)i, (long long)v, kind == 1 ? "[0, 4294967295]" : "[-2147483648, 2147483647]",
+                        port->storage_dtype);
+    v = v < lo ? lo : v > hi ? hi : v;
+    dst[i] = kind == 1 || kind == 3 ? (uint32_t)v : (uint32_t)(int32_t)v;
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, wgk_gpu_buffer **out) {
+  *out = t->buf;
+  if (!port || !port->storage_dtype || t->dtype != WGK_DTYPE_INT64) return WGK_OK;
+  int kind = narrow_kind_of(port);
+  if (t->narrow && t->narrow_valid && t->narrow_kind == kind) { *out = t->narrow; return WGK_OK; }
+  wgk_context *ctx = t->ctx;
+  uint32_t *words = malloc((size_t)(t->numel ? t->numel : 1) * 4);
+  if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status st = narrow_values(t, port, kind, words);
+  if (st == WGK_OK && !t->narrow) {
+    uint32_t usage = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST;
+    st = wgk_gpu_buffer_create(ctx->dev, wgk_rt_storage_bytes(WGK_DTYPE_UINT32, t->numel), usage, "wgk narrowed int64",
+                               &t->narrow, &ctx->err);
+  }
+  if (st == WGK_OK && t->numel > 0) st = wgk_gpu_buffer_write(ctx->dev, t->narrow, 0, words, (size_t)t->numel * 4, &ctx->err);
+  free(words);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  t->narrow_kind = kind;
+  t->narrow_valid = true;
+  *out = t->narrow;
+  return WGK_OK;
+}

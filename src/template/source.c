@@ -1,0 +1,207 @@
+/* Template source assembly: include expansion with a byte map, then the oracle's whitespace preprocessing. */
+#include "template/tmpl_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct builder {
+  wgk_dynbuf text;          /* assembled bytes */
+  int *file, *line, *col;   /* per byte */
+  size_t cap;               /* entries allocated in the arrays */
+  char **files;             /* names */
+  size_t file_count;
+  const char *chain[WGK_TMPL_MAX_INCLUDE_DEPTH + 1]; /* open includes, for cycles */
+  int depth;
+} builder;
+
+static bool push_byte(builder *b, char c, int file, int line, int col) {
+  if (b->text.len >= b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 1024;
+    int *f = realloc(b->file, (cap + 1) * sizeof *f);
+    if (f) b->file = f;
+    int *l = f ? realloc(b->line, (cap + 1) * sizeof *l) : NULL;
+    if (l) b->line = l;
+    int *k = l ? realloc(b->col, (cap + 1) * sizeof *k) : NULL;
+    if (!k) return false;
+    b->col = k;
+    b->cap = cap;
+  }
+  size_t i = b->text.len;
+  b->file[i] = file; b->line[i] = line; b->col[i] = col;
+  return wgk_dynbuf_append_char(&b->text, c);
+}
+
+static bool path_ok(const char *p) {
+  if (!*p || p[0] == '/' || strchr(p, '\\')) return false;
+  for (const char *s = p; *s;) {
+    const char *e = strchr(s, '/');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if ((n == 2 && !memcmp(s, "..", 2)) || n == 0) return false;
+    s += n + (e != NULL);
+  }
+  return true;
+}
+
+/* `{%[-] include "name" [-]%}` at text[i]: the name and the tag's end, or false. */
+static bool include_tag(const char *t, size_t len, size_t i, char *name, size_t nsize, size_t *end) {
+  if (i + 2 > len || t[i] != '{' || t[i + 1] != '%') return false;
+  size_t j = i + 2;
+  if (j < len && t[j] == '-') j++;
+  while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r')) j++;
+  if (j + 7 > len || memcmp(t + j, "include", 7) != 0) return false;
+  j += 7;
+  if (j >= len || !(t[j] == ' ' || t[j] == '\t' || t[j] == '"' || t[j] == '\'')) return false;
+  while (j < len && (t[j] == ' ' || t[j] == '\t')) j++;
+  if (j >= len || (t[j] != '"' && t[j] != '\'')) return false;
+  char q = t[j++];
+  size_t s = j;
+  while (j < len && t[j] != q && t[j] != '\n') j++;
+  if (j >= len || t[j] != q || j - s + 1 > nsize) return false;
+  memcpy(name, t + s, j - s);
+  name[j - s] = '\0';
+  j++;
+  while (j < len && (t[j] == ' ' || t[j] == '\t')) j++;
+  if (j < len && t[j] == '-') j++;
+  if (j + 2 > len || t[j] != '%' || t[j + 1] != '}') return false;
+  *end = j + 2;
+  return true;
+}
+
+static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
+
+static wgk_status include_file(builder *b, const char *name, const char *from, int line, int col,
+                               const wgk_tmpl_loader *loader, wgk_error *err) {
+  if (!path_ok(name))
+    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
+                         "include path '%s' must be relative to the package, without '..'", name);
+  for (int i = 0; i < b->depth; i++) {
+    if (strcmp(b->chain[i], name) != 0) continue;
+    char chain[1024] = "";
+    for (int k = i; k < b->depth; k++) { strncat(chain, b->chain[k], sizeof chain - strlen(chain) - 1); strncat(chain, " -> ", sizeof chain - strlen(chain) - 1); }
+    strncat(chain, name, sizeof chain - strlen(chain) - 1);
+    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include cycle: %s", chain);
+  }
+  if (b->depth >= WGK_TMPL_MAX_INCLUDE_DEPTH)
+    return wgk_error_set(err, WGK_ERR_LIMIT, from, line, col, NULL, "includes nested too deeply (limit is %d)", WGK_TMPL_MAX_INCLUDE_DEPTH);
+  if (!loader || !loader->load)
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, from, line, col, NULL, "cannot include '%s': no loader", name);
+  char *text = NULL;
+  size_t len = 0;
+  wgk_status st = loader->load(loader->ud, name, &text, &len, err);
+  if (st != WGK_OK) {
+    free(text);
+    if (!wgk_error_is_set(err)) wgk_error_set(err, st, from, line, col, NULL, "cannot include '%s'", name);
+    wgk_error_wrap_source(err, from, line, col, NULL);
+    return err->status;
+  }
+  if (len && text[len - 1] == '\n') len--; /* the included file's own final newline is not content */
+  st = add_text(b, text, len, name, loader, err);
+  free(text);
+  return st;
+}
+
+static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err) {
+  if (len > WGK_TMPL_MAX_SIZE)
+    return wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large (limit is %d bytes)", WGK_TMPL_MAX_SIZE);
+  char **files = realloc(b->files, (b->file_count + 1) * sizeof *files);
+  if (!files) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+  b->files = files;
+  if (!(files[b->file_count] = strdup(name))) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+  int file = (int)b->file_count++;
+  const char *stable_name = files[file];
+  b->chain[b->depth++] = stable_name;
+  int line = 1, col = 1;
+  for (size_t i = 0; i < len; i++) {
+    char inc[512];
+    size_t end;
+    if (text[i] == '{' && include_tag(text, len, i, inc, sizeof inc, &end)) {
+      wgk_status st = include_file(b, inc, stable_name, line, col, loader, err);
+      if (st != WGK_OK) return st;
+      col += (int)(end - i);
+      i = end - 1;
+      continue;
+    }
+    if (!push_byte(b, text[i], file, line, col)) return wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large");
+    if (text[i] == '\n') { line++; col = 1; } else col++;
+  }
+  b->depth--;
+  if (b->depth == 0) { /* the end position, for errors at the end of the text */
+    if (!push_byte(b, '\0', file, line, col)) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    b->text.len--;
+  }
+  return WGK_OK;
+}
+
+void wgk_tmpl_src_free(wgk_tmpl_src *s) {
+  free(s->text);
+  free(s->map.file);
+  free(s->map.line);
+  free(s->map.col);
+  for (size_t i = 0; i < s->map.file_count; i++) free(s->map.files[i]);
+  free(s->map.files);
+  memset(s, 0, sizeof *s);
+}
+
+/* The oracle's regexes, in order: /^[ \t]*({[#%-])/gm -> "$1", then /([#%-]})\n/g -> "$1". */
+static bool keep_byte(const char *t, size_t len, size_t i, const bool *removed_nl) {
+  (void)removed_nl;
+  if (t[i] == ' ' || t[i] == '\t') {
+    size_t ls = i;
+    while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t')) ls--;
+    if (ls == 0 || t[ls - 1] == '\n') {
+      size_t j = i;
+      while (j < len && (t[j] == ' ' || t[j] == '\t')) j++;
+      if (j + 1 < len && t[j] == '{' && (t[j + 1] == '#' || t[j + 1] == '%' || t[j + 1] == '-')) return false;
+    }
+  }
+  return true;
+}
+
+static wgk_status preprocess(const builder *b, wgk_tmpl_src *out, wgk_error *err) {
+  const char *t = wgk_dynbuf_str(&b->text);
+  size_t len = b->text.len;
+  if (len && t[len - 1] == '\n') len--;
+  out->text = malloc(len + 1);
+  out->map.file = malloc((len + 1) * sizeof(int));
+  out->map.line = malloc((len + 1) * sizeof(int));
+  out->map.col = malloc((len + 1) * sizeof(int));
+  if (!out->text || !out->map.file || !out->map.line || !out->map.col)
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  /* Pass 1 (lstrip) and pass 2 (trim) fused: pass 2 looks at what pass 1 kept. */
+  size_t n = 0;
+  bool just_trimmed = false; /* the regex matches do not overlap: "%}\n\n" loses one newline */
+  for (size_t i = 0; i < len; i++) {
+    if (!keep_byte(t, len, i, NULL)) continue;
+    if (t[i] == '\n' && !just_trimmed && n >= 2 && out->text[n - 1] == '}' && strchr("#%-", out->text[n - 2])) {
+      just_trimmed = true;
+      continue;
+    }
+    just_trimmed = false;
+    out->text[n] = t[i];
+    out->map.file[n] = b->file[i]; out->map.line[n] = b->line[i]; out->map.col[n] = b->col[i];
+    n++;
+  }
+  out->text[n] = '\0';
+  size_t last = b->text.len; /* the end position recorded by add_text */
+  out->map.file[n] = b->file[last]; out->map.line[n] = b->line[last]; out->map.col[n] = b->col[last];
+  out->len = n;
+  out->map.len = n;
+  return WGK_OK;
+}
+
+wgk_status wgk_tmpl_src_build(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
+                              wgk_tmpl_src *out, wgk_error *err) {
+  memset(out, 0, sizeof *out);
+  builder b;
+  memset(&b, 0, sizeof b);
+  wgk_dynbuf_init(&b.text, WGK_TMPL_MAX_SIZE * 2);
+  wgk_status st = add_text(&b, text, len, name, loader, err);
+  if (st == WGK_OK) st = preprocess(&b, out, err);
+  out->map.files = b.files;
+  out->map.file_count = b.file_count;
+  free(b.file); free(b.line); free(b.col);
+  wgk_dynbuf_free(&b.text);
+  if (st != WGK_OK) wgk_tmpl_src_free(out);
+  return st;
+}

@@ -1,0 +1,116 @@
+/* The public face of templates: load, parse, render, the directory loader and the line map. */
+#include "template/tmpl_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+wgk_tmpl *wgk_tmpl_parse(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
+                         wgk_error *err) {
+  if (!name) name = "<template>";
+  if (len == (size_t)-1) len = text ? strlen(text) : 0;
+  wgk_tmpl *t = calloc(1, sizeof *t);
+  if (!t) { wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory"); return NULL; }
+  if (wgk_tmpl_src_build(text ? text : "", len, name, loader, &t->src, err) != WGK_OK ||
+      wgk_tmpl_parse_src(t, err) != WGK_OK) {
+    wgk_tmpl_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+static bool path_ok(const char *p) {
+  if (!p || !*p || p[0] == '/' || strchr(p, '\\')) return false;
+  for (const char *s = p; *s;) {
+    const char *e = strchr(s, '/');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n == 0 || (n == 2 && !memcmp(s, "..", 2))) return false;
+    s += n + (e != NULL);
+  }
+  return true;
+}
+
+wgk_tmpl *wgk_tmpl_load(const char *name, const wgk_tmpl_loader *loader, wgk_error *err) {
+  if (!path_ok(name)) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL, "template path must be relative to the package, without '..'");
+    return NULL;
+  }
+  if (!loader || !loader->load) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL, "no template loader");
+    return NULL;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  if (loader->load(loader->ud, name, &text, &len, err) != WGK_OK) {
+    free(text);
+    if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_IO, name, 0, 0, NULL, "cannot read template");
+    return NULL;
+  }
+  wgk_tmpl *t = wgk_tmpl_parse(text, len, name, loader, err);
+  free(text);
+  return t;
+}
+
+void wgk_tmpl_free(wgk_tmpl *t) {
+  if (!t) return;
+  wgk_tmpl_src_free(&t->src);
+  wgk_expr_arena_free(t->arena);
+  free(t);
+}
+
+wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope,
+                           wgk_dynbuf *out, wgk_tmpl_linemap *map, wgk_error *err) {
+  wgk_tmpl *t = wgk_tmpl_load(name, loader, err);
+  if (!t) return err ? err->status : WGK_ERR_PARSE;
+  wgk_status st = wgk_tmpl_render_parsed(t, scope, out, map, err);
+  wgk_tmpl_free(t);
+  return st;
+}
+
+static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+  const char *root = ud;
+  size_t n = strlen(root) + strlen(path) + 2;
+  char *full = malloc(n);
+  if (!full) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  snprintf(full, n, "%s/%s", root, path);
+  FILE *f = fopen(full, "rb");
+  free(full);
+  if (!f) return wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
+  wgk_dynbuf b;
+  wgk_dynbuf_init(&b, WGK_TMPL_MAX_SIZE + 1);
+  char chunk[8192];
+  size_t k;
+  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, k);
+  bool bad = ferror(f);
+  fclose(f);
+  if (bad || b.failed) {
+    wgk_dynbuf_free(&b);
+    return wgk_error_set(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, NULL, 0, 0, NULL, bad ? "cannot read '%s'" : "'%s' is too large", path);
+  }
+  *len = b.len;
+  *text = b.data ? wgk_dynbuf_take(&b) : strdup("");
+  return *text ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+}
+
+wgk_tmpl_loader wgk_tmpl_loader_dir(const char *root) {
+  return (wgk_tmpl_loader){dir_load, (void *)root};
+}
+
+void wgk_tmpl_linemap_init(wgk_tmpl_linemap *m) { memset(m, 0, sizeof *m); }
+
+void wgk_tmpl_linemap_free(wgk_tmpl_linemap *m) {
+  if (!m) return;
+  free(m->lines);
+  for (size_t i = 0; i < m->file_count; i++) free(m->files[i]);
+  free(m->files);
+  memset(m, 0, sizeof *m);
+}
+
+bool wgk_tmpl_linemap_lookup(const wgk_tmpl_linemap *m, int out_line, const char **file, int *line) {
+  if (!m || out_line < 1 || (size_t)out_line > m->count) return false;
+  const wgk_tmpl_line *l = &m->lines[out_line - 1];
+  if (file) *file = m->files[l->file];
+  if (line) *line = l->line;
+  return true;
+}

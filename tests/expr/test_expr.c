@@ -1,0 +1,197 @@
+/* Expression language: oracle-checked cases, helpers, errors with columns, limits, the value API. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr/expr.h"
+#include "plan/device_desc.h"
+
+typedef struct { const char *expr, *want; } expr_case;
+
+static const expr_case oracle_cases[] = {
+#include "expr/oracle_cases.inc"
+};
+
+/* Helpers are not part of the oracle (the loader passes them in): expected values from SYSTEM.md §3. */
+static const expr_case helper_cases[] = {
+  {"ceilDiv(7, 2)", "4"}, {"ceilDiv(8, 2)", "4"}, {"ceilDiv(numel(shapes.X) / 2, 256)", "1"},
+  {"ceilDiv(1, 0)", NULL}, {"pow2ceil(0)", "1"}, {"pow2ceil(1)", "1"}, {"pow2ceil(5)", "8"}, {"pow2ceil(64)", "64"},
+  {"log2ceil(1)", "0"}, {"log2ceil(0)", "0"}, {"log2ceil(5)", "3"}, {"log2ceil(8)", "3"},
+  {"numel([])", "1"}, {"numel(shapes.X)", "24"}, {"numel([2, 'a'])", NULL},
+  {"dim(shapes.X, 0)", "2"}, {"dim(shapes.X, -1)", "4"}, {"dim(shapes.X, 3)", NULL}, {"dim(shapes.X, -4)", NULL},
+  {"rows(shapes.X, 1)", "8"}, {"outer(shapes.X, 1)", "2"}, {"inner(shapes.X, 1)", "4"}, {"inner(shapes.X, -1)", "1"},
+  {"prefix([1, 2, 3], 2)", "[1, 2]"}, {"suffix([1, 2, 3], 2)", "[2, 3]"}, {"prefix([1], 5)", "[1]"},
+  {"fill(0, 3)", "[0, 0, 0]"}, {"fill(1, 0)", "[]"},
+  {"moveAxis([2, 3, 4], 0, 2)", "[3, 4, 2]"}, {"moveAxis([2, 3, 4], -1, 0)", "[4, 2, 3]"},
+  {"permuteShape([2, 3, 4], [2, 0, 1])", "[4, 2, 3]"}, {"permuteShape([2, 3], [0])", NULL},
+  {"reversedAxes(3)", "[2, 1, 0]"}, {"reversedAxes(0)", "[]"},
+  {"broadcastShape([2, 1, 4], [3, 1])", "[2, 3, 4]"}, {"broadcastShape([2], [3])", NULL}, {"broadcastShape([], [5])", "[5]"},
+  {"broadcastable([2, 3], [3])", "true"}, {"broadcastable([2, 3], [2])", "false"},
+  {"matmulShape([2, 3], [3, 4])", "[2, 4]"}, {"matmulShape([5, 2, 3], [3, 4])", "[5, 2, 4]"},
+  {"matmulShape([3], [3, 4])", "[4]"}, {"matmulShape([2, 3], [3])", "[2]"}, {"matmulShape([3], [3])", "[]"},
+  {"matmulShape([2, 3], [4, 5])", NULL},
+  {"sameShape([1, 2], [1, 2])", "true"}, {"sameShape([1, 2], [2, 1])", "false"}, {"sameShape([1], 1)", "false"},
+  {"hasAxis([1, 2], -2)", "true"}, {"hasAxis([1, 2], 2)", "false"}, {"axisValue([1, 2, 3], -1)", "2"},
+  {"isUniqueIntList([1, 2, 3])", "true"}, {"isUniqueIntList([1, 2, 1])", "false"}, {"isUniqueIntList([1, 'a'])", "false"},
+  {"has(d, 'a')", "true"}, {"has(d, 'q')", "false"}, {"has([1, 2], 2)", "true"},
+  {"dtypeBytes('f16')", "2"}, {"dtypeBytes('float32')", "4"}, {"dtypeBytes('int64')", "8"}, {"dtypeBytes('x')", NULL},
+  {"onnxDtypeCode('float32')", "1"}, {"onnxDtypeCode('float16')", "10"}, {"onnxDtypeCode('int64')", "7"},
+  {"pick([[false, 1], [true, 2]], 3)", "2"}, {"pick([[false, 1]], 3)", "3"},
+  {"f16Ok('f32')", "true"}, {"f16Ok('f16')", "false"},
+  {"ceil(2.1)", "3"}, {"floor(-2.1)", "-3"}, {"min(3, 1, 2)", "1"}, {"max([3, 7, 2])", "7"}, {"max(1.5, 1)", "1.5"},
+  {"pow(2, 10)", "1024"}, {"pow(2, -1)", "0.5"}, {"range(0)", "[]"}, {"range(1, 0, 0)", NULL},
+  {"device.features.has('shader-f16')", "false"}, {"device.limits.maxComputeWorkgroupsPerDimension", "65535"},
+  {"'a' ~ 'b'", "ab"}, {"rank3Head", NULL},
+};
+
+static wgk_value *test_scope(void) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/expr/scope.json", getenv("WGK_SOURCE_DIR") ? getenv("WGK_SOURCE_DIR") : ".");
+  json_t *j = json_load_file(path, 0, NULL);
+  assert_non_null(j);
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_value *scope = wgk_value_from_json(j, &err);
+  json_decref(j);
+  assert_non_null(scope);
+  wgk_device_desc desc;
+  wgk_device_desc_defaults(&desc);
+  assert_true(wgk_value_dict_set(scope, "device", wgk_value_device(&desc)));
+  return scope;
+}
+
+static void run_cases(const expr_case *cases, size_t n) {
+  wgk_value *scope = test_scope();
+  int failures = 0;
+  for (size_t i = 0; i < n; i++) {
+    wgk_error err;
+    wgk_error_clear(&err);
+    wgk_dynbuf out;
+    wgk_dynbuf_init(&out, 0);
+    wgk_status st = wgk_expr_render(cases[i].expr, scope, &out, &err);
+    bool ok = cases[i].want ? st == WGK_OK && strcmp(wgk_dynbuf_str(&out), cases[i].want) == 0 : st != WGK_OK;
+    if (!ok) {
+      failures++;
+      print_message("FAIL %s: want %s, got %s (%s)\n", cases[i].expr, cases[i].want ? cases[i].want : "<error>",
+                    st == WGK_OK ? wgk_dynbuf_str(&out) : "<error>", err.message);
+    }
+    wgk_dynbuf_free(&out);
+  }
+  wgk_value_release(scope);
+  assert_int_equal(failures, 0);
+}
+
+static void test_oracle_cases(void **state) { (void)state; run_cases(oracle_cases, sizeof oracle_cases / sizeof oracle_cases[0]); }
+static void test_helpers(void **state) { (void)state; run_cases(helper_cases, sizeof helper_cases / sizeof helper_cases[0]); }
+
+static void expect_error(const char *text, wgk_status st, const char *formatted) {
+  wgk_value *scope = test_scope();
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  assert_int_equal(wgk_expr_render(text, scope, &out, &err), st);
+  char buf[4096];
+  wgk_error_format(&err, buf, sizeof buf);
+  if (strcmp(buf, formatted) != 0) print_message("got: %s\n", buf);
+  assert_string_equal(buf, formatted);
+  wgk_dynbuf_free(&out);
+  wgk_value_release(scope);
+}
+
+static void test_errors(void **state) {
+  (void)state;
+  expect_error("ranks.X == 3 and rank3HeadSiz", WGK_ERR_EVAL, "<expr>:1:18: unknown name 'rank3HeadSiz'");
+  expect_error("1 +", WGK_ERR_PARSE, "<expr>:1:4: unexpected end of expression");
+  expect_error("(1 + 2", WGK_ERR_PARSE, "<expr>:1:7: ')' expected near end of expression");
+  expect_error("'abc", WGK_ERR_PARSE, "<expr>:1:1: unterminated string");
+  expect_error("1 $ 2", WGK_ERR_PARSE, "<expr>:1:3: unexpected '$' after the expression");
+  expect_error("10 / 0", WGK_ERR_EVAL, "<expr>:1:4: division by zero");
+  expect_error("7 % 0", WGK_ERR_EVAL, "<expr>:1:3: modulo by zero");
+  expect_error("9007199254740992 + 1", WGK_ERR_EVAL, "<expr>:1:18: integer overflow past 2^53");
+  expect_error("9007199254740993", WGK_ERR_EVAL, "<expr>:1:1: integer overflow past 2^53");
+  expect_error("dim(shapes.X, 5)", WGK_ERR_EVAL, "<expr>:1:1: dim(): axis 5 out of range for rank 3");
+  expect_error("l | nope", WGK_ERR_EVAL, "<expr>:1:5: unknown filter 'nope' for list");
+  expect_error("3 is nope", WGK_ERR_EVAL, "<expr>:1:6: unknown test 'nope'");
+  expect_error("'a\\q'", WGK_ERR_PARSE, "<expr>:1:1: unknown escape '\\q' in string");
+}
+
+static void test_limits(void **state) {
+  (void)state;
+  char deep[1200];
+  size_t n = 0;
+  for (int i = 0; i < 500; i++) deep[n++] = '(';
+  deep[n++] = '1';
+  for (int i = 0; i < 500; i++) deep[n++] = ')';
+  deep[n] = '\0';
+  wgk_error err;
+  wgk_error_clear(&err);
+  assert_null(wgk_expr_parse(deep, (size_t)-1, NULL, &err));
+  assert_int_equal(err.status, WGK_ERR_LIMIT);
+  wgk_error_clear(&err);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  assert_int_equal(wgk_expr_render("range(10000000)", NULL, &out, &err), WGK_ERR_LIMIT);
+  wgk_dynbuf_free(&out);
+}
+
+static void test_explain(void **state) {
+  (void)state;
+  wgk_value *scope = test_scope();
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_expr *e = wgk_expr_parse("f16Ok('f32') and ranks.X == 4 and sameShape(shapes.X, shapes.Y)", (size_t)-1, NULL, &err);
+  assert_non_null(e);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  wgk_expr_explain_false(e, scope, &out);
+  assert_string_equal(wgk_dynbuf_str(&out), "ranks.X == 4 is false (ranks.X = 3, 4)");
+  wgk_dynbuf_free(&out);
+  wgk_expr_free(e);
+  wgk_value_release(scope);
+}
+
+static void test_value_api(void **state) {
+  (void)state;
+  wgk_value *d = wgk_value_dict();
+  assert_true(wgk_value_dict_set(d, "n", wgk_value_int(3)));
+  assert_true(wgk_value_dict_set(d, "x", wgk_value_float(64)));
+  wgk_value *l = wgk_value_list();
+  assert_true(wgk_value_list_append(l, wgk_value_string("a")));
+  assert_true(wgk_value_list_append(l, wgk_value_none()));
+  assert_true(wgk_value_dict_set(d, "l", l));
+  assert_true(wgk_value_dict_set(d, "n", wgk_value_int(4))); /* replaces, keeps position */
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  assert_true(wgk_value_print(d, &out));
+  assert_string_equal(wgk_dynbuf_str(&out), "{\"n\": 4, \"x\": 64, \"l\": [\"a\", null]}");
+  wgk_dynbuf_reset(&out);
+  assert_true(wgk_value_print(wgk_value_dict_get(d, "x"), &out));
+  assert_string_equal(wgk_dynbuf_str(&out), "64.0");
+  json_t *j = wgk_value_to_json(d);
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_value *back = wgk_value_from_json(j, &err);
+  assert_int_equal(wgk_value_kind_of(wgk_value_dict_get(back, "n")), WGK_VALUE_INT);
+  assert_int_equal(wgk_value_as_int(wgk_value_dict_get(back, "x")), 64);
+  json_decref(j);
+  wgk_value_release(back);
+  wgk_value_release(d);
+  wgk_dynbuf_free(&out);
+  assert_false(wgk_value_list_append(NULL, wgk_value_int(1))); /* consumes the item: no leak under ASan */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_oracle_cases), cmocka_unit_test(test_helpers), cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_limits), cmocka_unit_test(test_explain), cmocka_unit_test(test_value_api),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
