@@ -10,6 +10,9 @@ static const wgk_cli_command commands[] = {
     {"smoke", "run y = a*x + b on the GPU and check every element (--adapter SEL)", wgk_cmd_smoke},
     {"eval", "print what {{ EXPR }} renders", wgk_cmd_eval},
     {"template", "render a template file", wgk_cmd_template},
+    {"info", "a package's contract: ports, attributes, tunables, variants", wgk_cmd_info},
+    {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
+    {"test", "run a package's test.json cases on the device", wgk_cmd_test},
 };
 
 static void usage(FILE *out) {

@@ -146,4 +146,29 @@ wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype);
 /* "(i0, i1, ...)" of flat index i in dims, into buf. */
 void wgk_tc_unravel(size_t i, int rank, const int64_t *dims, char *buf, size_t size);
 
+/* ---- running against a kernel ------------------------------------------------------------ */
+
+typedef enum wgk_tc_verdict {
+  WGK_TC_PASS = 0, /* every expected output within tolerance (or the call refused as expected) */
+  WGK_TC_FAIL = 1, /* a mismatch, a refusal not expected, or a run expected to be refused */
+  WGK_TC_SKIP = 2, /* the device lacks a required feature: "not supported", not failed */
+} wgk_tc_verdict;
+
+typedef struct wgk_tc_outcome {
+  wgk_tc_verdict verdict;
+  char variant[128];   /* the variant the planner chose; "" when the call did not run */
+  double max_abs;      /* over every compared output */
+  double max_rel;
+  char message[3072];  /* FAIL: what went wrong (worst element, tolerance, or the refusal); SKIP: the reason */
+} wgk_tc_outcome;
+
+/* Host tensors <-> wgk tensors (same dtype names, host layout). */
+wgk_status wgk_tc_upload(wgk_context *ctx, const wgk_host_tensor *h, wgk_tensor **out /* OUT */);
+wgk_status wgk_tc_download(wgk_tensor *t, wgk_host_tensor **out /* OUT */);
+
+/* Runs one case on kernel k (its context's device decides SKIPs) and judges it. Outputs with a known shape
+ * and dtype are caller-owned tensors filled with NaN bits before the run, so an element the kernel never
+ * writes fails. Returns WGK_OK whenever *out holds a verdict. source names the suite in messages. */
+wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *source, wgk_tc_outcome *out /* OUT */);
+
 #endif
