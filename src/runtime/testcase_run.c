@@ -3,6 +3,7 @@
  * Everything that goes wrong with the kernel becomes a FAIL verdict with a message; only the harness's
  * own failures (out of memory) return an error status.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,13 @@ static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const wgk_tc_ref
   return WGK_OK;
 }
 
+/* %.9g, but NaN always as "nan" (glibc prints a negative NaN's sign). */
+static const char *num(double v, char *buf, size_t size) {
+  if (isnan(v)) snprintf(buf, size, "nan");
+  else snprintf(buf, size, "%.9g", v);
+  return buf;
+}
+
 /* Reads one output and compares; false (with the message set) on a mismatch. */
 static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_output *r, wgk_tc_outcome *o) {
   wgk_tensor *t = wgk_call_output(call, r->names[0]);
@@ -132,11 +140,12 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
     if (cr.max_abs > o->max_abs) o->max_abs = cr.max_abs;
     if (cr.max_rel > o->max_rel) o->max_rel = cr.max_rel;
     if (!cr.pass) {
-      char idx[160];
+      char idx[160], g[32], w[32];
       wgk_tc_unravel(cr.worst, h->rank, h->dims, idx, sizeof idx);
       verdict(o, WGK_TC_FAIL,
-              "%s: worst element [%zu] %s got %.9g want %.9g (%s rtol %g atol %g); %zu of %zu outside, %zu non-finite",
-              r->names[0], cr.worst, idx, cr.worst_got, cr.worst_want, wgk_host_dtype_name(h->dtype), tol.rtol,
+              "%s: worst element [%zu] %s got %s want %s (%s rtol %g atol %g); %zu of %zu outside, %zu non-finite",
+              r->names[0], cr.worst, idx, num(cr.worst_got, g, sizeof g), num(cr.worst_want, w, sizeof w),
+              wgk_host_dtype_name(h->dtype), tol.rtol,
               tol.atol, cr.n_bad, n, cr.n_nonfinite);
       ok = false;
     }
