@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,11 +235,45 @@ static void bench_cases_parse(void **state) {
   assert_string_equal(buf, "b.json:2:61: cases[0].inputs.x.data: bench inputs are generated, not inline");
 }
 
+/* The examples in docs/package-format.md parse: the ```json blocks after "### Example" and "## bench.json". */
+static char *doc_block(const char *doc, const char *heading) {
+  const char *h = strstr(doc, heading), *b = h ? strstr(h, "```json\n") : NULL, *e = b ? strstr(b + 8, "```") : NULL;
+  return e ? strndup(b + 8, (size_t)(e - b - 8)) : NULL;
+}
+
+static void doc_examples_parse(void **state) {
+  (void)state;
+  const char *src = getenv("WGK_SOURCE_DIR");
+  assert_non_null(src);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/docs/package-format.md", src);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static char doc[1 << 16];
+  size_t n = fread(doc, 1, sizeof doc - 1, f);
+  fclose(f);
+  doc[n] = '\0';
+  char *test = doc_block(doc, "### Example"), *bench = doc_block(doc, "## bench.json");
+  assert_non_null(test);
+  assert_non_null(bench);
+  wgk_tc_suite *ts = parse_ok(test);
+  assert_int_equal(ts->n_cases, 3);
+  wgk_bench_suite *bs = NULL;
+  wgk_error err = {0};
+  assert_int_equal(wgk_bench_suite_parse(bench, strlen(bench), "doc", &bs, &err), WGK_OK);
+  assert_int_equal(bs->cases[0].iterations, 50);
+  wgk_tc_suite_free(ts);
+  wgk_bench_suite_free(bs);
+  free(test);
+  free(bench);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(parses_cases_with_defaults),  cmocka_unit_test(rejects_malformed_documents),
       cmocka_unit_test(generators_are_reproducible), cmocka_unit_test(generators_fill_as_documented),
       cmocka_unit_test(compare_reports_the_worst_element), cmocka_unit_test(bench_cases_parse),
+      cmocka_unit_test(doc_examples_parse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
