@@ -4,7 +4,7 @@
 #   - Debian packages (compiler, cmake, libraries, Vulkan loader, Mesa >= 25 lavapipe,
 #     python3-numpy/onnx for the test oracles);
 #   - Dawn from npm (third_party/dawn, pinned by package-lock.json, integrity-checked by npm ci);
-#   - test-only npm packages (tests/oracle: @huggingface/jinja, onnxruntime-node).
+#   - test-only npm packages (tests/oracle: @huggingface/jinja; tests/ort: onnxruntime-node 1.30).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 say() { printf 'bootstrap: %s\n' "$*"; }
@@ -84,4 +84,6 @@ npm_ci() {
 npm_ci "$root/third_party/dawn"
 [ -f "$root/third_party/dawn/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so" ] || { say "Dawn library missing after npm ci"; exit 1; }
 if [ -f "$root/tests/oracle/package.json" ]; then npm_ci "$root/tests/oracle"; fi
+# onnxruntime-node: --ignore-scripts skips its install script, which downloads GPU libraries (fails offline).
+if [ -f "$root/tests/ort/package.json" ]; then npm_ci "$root/tests/ort"; fi
 exit 0

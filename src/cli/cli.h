@@ -11,6 +11,7 @@ typedef struct wgk_cli_command {
 /* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
 int wgk_cmd_devices(int argc, char **argv);
 int wgk_cmd_smoke(int argc, char **argv);
+int wgk_cmd_onnx_test(int argc, char **argv);
 
 int wgk_cmd_eval(int argc, char **argv);
 int wgk_cmd_template(int argc, char **argv);
@@ -22,5 +23,8 @@ struct wgk_value;
 struct wgk_error;
 /* Loads a --scope JSON file (NULL path: an empty scope); "device" becomes the device object. */
 struct wgk_value *wgk_cli_load_scope(const char *path, struct wgk_error *err);
+
+int wgk_cmd_explain(int argc, char **argv);
+int wgk_cmd_render(int argc, char **argv);
 
 #endif

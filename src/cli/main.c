@@ -7,9 +7,12 @@ static const wgk_cli_command commands[] = {
     /* Each subcommand adds its line here. */
     {"help", "print this list", NULL},
     {"devices", "list WebGPU adapters: facts, features, limits (--json)", wgk_cmd_devices},
+    {"onnx-test", "run ONNX node-test folders through the kernel packages (--rtol --atol --adapter)", wgk_cmd_onnx_test},
     {"smoke", "run y = a*x + b on the GPU and check every element (--adapter SEL)", wgk_cmd_smoke},
     {"eval", "print what {{ EXPR }} renders", wgk_cmd_eval},
     {"template", "render a template file", wgk_cmd_template},
+    {"explain", "plan a call: variant, rejections, outputs, dispatch, uniforms (--json)", wgk_cmd_explain},
+    {"render", "print the WGSL a call would run (--pass ID)", wgk_cmd_render},
     {"info", "a package's contract: ports, attributes, tunables, variants", wgk_cmd_info},
     {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
     {"test", "run a package's test.json cases on the device", wgk_cmd_test},

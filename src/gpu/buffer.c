@@ -80,7 +80,8 @@ wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t siz
 void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf) {
   if (!buf) return;
   if (buf->buffer) {
-    if (!buf->external) wgpuBufferDestroy(buf->buffer); /* frees GPU memory now, not when Dawn lets go */
+    /* Release only: work recorded or submitted earlier may still use the buffer (a batch not yet
+     * submitted, a queue still running); Dawn frees the memory when the last such use is done. */
     wgpuBufferRelease(buf->buffer);
   }
   free(buf);

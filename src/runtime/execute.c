@@ -29,16 +29,31 @@ static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry) {
   return st;
 }
 
-static wgk_status op_checks(wgk_call *c, const wgk_plan *plan) {
+static wgk_status op_checks(wgk_call *c, const wgk_value *attrs) {
   wgk_opcheck_fn check = wgk_opcheck_find(c->k->m->op_id);
   if (!check) return WGK_OK;
   const wgk_manifest *m = c->k->m;
   wgk_opcheck_port *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
   if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   for (size_t i = 0; i < m->n_ports; i++) ports[i] = (wgk_opcheck_port){.port = &m->ports[i], .tensor = c->ports[i]};
-  wgk_status st = check(m, ports, wgk_value_dict_get(plan->scope, "attrs"), &c->k->ctx->err);
+  wgk_status st = check(m, ports, attrs, &c->k->ctx->err);
   free(ports);
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(c->k->ctx, st);
+}
+
+/* When no variant fits, the op's host checks may name the broken rule with its values better than the list
+ * of failed `when` clauses; their message then comes first, the list after it. */
+static wgk_status explain_rejection(wgk_call *c) {
+  wgk_context *ctx = c->k->ctx;
+  wgk_error rejected = ctx->err;
+  wgk_error_clear(&ctx->err);
+  if (op_checks(c, c->attrs) == WGK_OK) {
+    ctx->err = rejected;
+    return wgk_rt_fail(ctx, WGK_ERR_NO_VARIANT);
+  }
+  size_t used = strlen(ctx->err.message);
+  snprintf(ctx->err.message + used, sizeof ctx->err.message - used, "\n%s", rejected.message);
+  return wgk_rt_fail(ctx, WGK_ERR_CALL);
 }
 
 /* Outputs: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
@@ -175,7 +190,8 @@ static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
 wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc) {
   wgk_plan_entry *e = NULL;
   wgk_status st = plan_call(c, &e);
-  if (st == WGK_OK) st = op_checks(c, e->plan);
+  if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
+  if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
   if (st == WGK_OK) st = outputs(c, e->plan);
   if (st == WGK_OK) st = record(c, e, enc);

@@ -3,21 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "package/template_loader.h"
 #include "runtime/runtime_internal.h"
-
-/* Templates are read through the package, so each is digest-checked before use. */
-static wgk_status load_template(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
-  const char *data;
-  size_t n;
-  wgk_status st = wgk_pkg_read_file((wgk_pkg *)ud, path, &data, &n, err);
-  if (st != WGK_OK) return st;
-  *text = malloc(n + 1);
-  if (!*text) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
-  memcpy(*text, data, n);
-  (*text)[n] = '\0';
-  *len = n;
-  return WGK_OK;
-}
 
 wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
   if (!ctx || !path_or_id || !out) return WGK_ERR_INVALID_ARGUMENT;
@@ -31,7 +18,7 @@ wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_k
   wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
   if (st == WGK_OK) {
     k->m = wgk_pkg_manifest(k->pkg);
-    k->loader = (wgk_tmpl_loader){.load = load_template, .ud = k->pkg};
+    k->loader = wgk_pkg_template_loader(k->pkg);
     st = wgk_planner_create(k->m, &k->loader, wgk_gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
   }
   if (st != WGK_OK) { wgk_kernel_destroy(k); return wgk_rt_fail(ctx, st); }

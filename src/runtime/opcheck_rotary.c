@@ -1,36 +1,43 @@
-/* RotaryEmbedding: every position id must name a row of the 2D caches (SYSTEM.md §5). ONNX Runtime's CUDA
- * and WebGPU kernels pass X through on a bad id; wgk refuses the call before anything runs. */
-#include <inttypes.h>
+/* RotaryEmbedding: the runtime's host-check hook handing the call to the op's checks in kernels_host/
+ * (position ids within the cache rows, and the shape rules with their values). ONNX Runtime's CUDA and WebGPU
+ * kernels pass X through on a bad id; wgk refuses the call before anything runs (SYSTEM.md §5). */
 #include <string.h>
 
+#include "kernels_host/rotary_check.h"
 #include "runtime/runtime_internal.h"
 
-static const wgk_opcheck_port *find(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name) {
-  for (size_t i = 0; i < m->n_ports; i++)
-    if (strcmp(ports[i].port->name, name) == 0) return &ports[i];
-  return NULL;
+/* The port's tensor as the check sees it; int64 position ids get their host copy (kept for such checks). */
+static wgk_status view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name, bool want_data,
+                       wgk_hostcheck_tensor *out, wgk_error *err) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < m->n_ports; i++) {
+    wgk_tensor *t = ports[i].tensor;
+    if (strcmp(ports[i].port->name, name) != 0 || !t) continue;
+    *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
+    bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
+    if (want_data && integer) {
+      wgk_status st = wgk_rt_tensor_host(t, &out->data);
+      if (st != WGK_OK) { *err = t->ctx->err; return st; }
+    }
+  }
+  return WGK_OK;
 }
 
 wgk_status wgk_opcheck_rotary(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
                               wgk_error *err) {
-  (void)attrs;
-  const wgk_opcheck_port *pos = find(m, ports, "position_ids"), *cos = find(m, ports, "cos_cache");
-  if (!pos || !pos->tensor || !cos || !cos->tensor || cos->tensor->rank != 2) return WGK_OK;
-  wgk_tensor *t = pos->tensor;
-  if (t->dtype != WGK_DTYPE_INT64) return WGK_OK;
-  const void *host;
-  wgk_status st = wgk_rt_tensor_host(t, &host);
-  if (st != WGK_OK) { *err = t->ctx->err; return st; }
-  const int64_t *ids = host;
-  int64_t rows = cos->tensor->shape[0];
-  for (int64_t i = 0; i < t->numel; i++) {
-    if (ids[i] < 0 || ids[i] >= rows) {
-      int64_t s = t->rank == 2 ? t->shape[1] : 1;
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, pos->port->pos.line, pos->port->pos.column, pos->port->pos.path,
-                           "port position_ids: position_ids[%" PRId64 "][%" PRId64 "] = %" PRId64
-                           " is outside the cache rows [0, %" PRId64 ") (cos_cache has %" PRId64 " rows)",
-                           s ? i / s : 0, s ? i % s : 0, ids[i], rows, rows);
-    }
-  }
-  return WGK_OK;
+  wgk_rotary_check_args a = {0};
+  wgk_status st = view(m, ports, "X", false, &a.x, err);
+  if (st == WGK_OK) st = view(m, ports, "cos_cache", false, &a.cos_cache, err);
+  if (st == WGK_OK) st = view(m, ports, "sin_cache", false, &a.sin_cache, err);
+  if (st == WGK_OK) st = view(m, ports, "position_ids", true, &a.position_ids, err);
+  if (st != WGK_OK) return st;
+  if (!a.x.present || !a.cos_cache.present || !a.sin_cache.present) return WGK_OK; /* validation's job */
+  const wgk_value *heads = attrs ? wgk_value_dict_get(attrs, "num_heads") : NULL;
+  const wgk_value *rot = attrs ? wgk_value_dict_get(attrs, "rotary_embedding_dim") : NULL;
+  a.has_num_heads = heads && wgk_value_is_number(heads);
+  a.num_heads = a.has_num_heads ? wgk_value_as_int(heads) : 0;
+  a.rotary_embedding_dim = rot && wgk_value_is_number(rot) ? wgk_value_as_int(rot) : 0;
+  st = wgk_rotary_check(&a, err);
+  if (st != WGK_OK) wgk_error_wrap_source(err, m->source, 0, 0, NULL);
+  return st;
 }

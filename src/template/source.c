@@ -116,9 +116,14 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
     char inc[512];
     size_t end;
     if (text[i] == '{' && include_tag(text, len, i, inc, sizeof inc, &end)) {
+      /* Jinja's lstrip_blocks and trim_blocks apply to the include tag itself. */
+      size_t k = b->text.len;
+      while (k > 0 && (b->text.data[k - 1] == ' ' || b->text.data[k - 1] == '\t')) k--;
+      if (b->text.data && (k == 0 || b->text.data[k - 1] == '\n')) { b->text.len = k; b->text.data[k] = '\0'; }
+      bool newline = end < len && text[end] == '\n';
       wgk_status st = include_file(b, inc, stable_name, line, col, loader, err);
       if (st != WGK_OK) return st;
-      col += (int)(end - i);
+      if (newline) { end++; line++; col = 1; } else col += (int)(end - i);
       i = end - 1;
       continue;
     }
@@ -183,7 +188,7 @@ static wgk_status preprocess(const builder *b, wgk_tmpl_src *out, wgk_error *err
     n++;
   }
   out->text[n] = '\0';
-  size_t last = b->text.len; /* the end position recorded by add_text */
+  size_t last = len; /* the end: where the dropped final newline was, else the end recorded by add_text */
   out->map.file[n] = b->file[last]; out->map.line[n] = b->line[last]; out->map.col[n] = b->col[last];
   out->len = n;
   out->map.len = n;

@@ -1,0 +1,261 @@
+/* `wgk explain` and `wgk render`: plan a call without running it (no GPU needed with --device FILE.json). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gpu/gpu.h"
+#include "package/package.h"
+#include "package/template_loader.h"
+#include "plan/device_json.h"
+#include "plan/plan.h"
+
+typedef struct explain_opts {
+  const char *pkg, *device_file, *adapter, *pass_id, *revision;
+  bool json, strict;
+  int version;
+  const char *shapes[32], *dtypes[16], *attrs[32], *args[32], *tunables[32];
+  int n_shapes, n_dtypes, n_attrs, n_args, n_tunables;
+} explain_opts;
+
+static int usage(const char *cmd) {
+  fprintf(stderr,
+          "usage: wgk %s PKG [--shape PORT=2x4x3x8]... [--dtype T=float16]... [--attr K=V]... [--arg K=V]...\n"
+          "       [--tunable K=V]... [--absent PORT] [--device FILE.json | --adapter SEL] [--version N | --revision SHA]\n"
+          "       [--strict] %s\n",
+          cmd, strcmp(cmd, "render") == 0 ? "[--pass ID]" : "[--json]");
+  return 2;
+}
+
+#define PUSH(list, n, value) do { if ((n) >= (int)(sizeof(list) / sizeof(list[0]))) return false; (list)[(n)++] = (value); } while (0)
+
+static bool parse(int argc, char **argv, explain_opts *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--json") == 0) { o->json = true; continue; }
+    if (strcmp(a, "--strict") == 0) { o->strict = true; continue; }
+    if (a[0] != '-') { if (o->pkg) return false; o->pkg = a; continue; }
+    if (!v) return false;
+    i++;
+    if (strcmp(a, "--shape") == 0) PUSH(o->shapes, o->n_shapes, v);
+    else if (strcmp(a, "--dtype") == 0) PUSH(o->dtypes, o->n_dtypes, v);
+    else if (strcmp(a, "--attr") == 0) PUSH(o->attrs, o->n_attrs, v);
+    else if (strcmp(a, "--arg") == 0) PUSH(o->args, o->n_args, v);
+    else if (strcmp(a, "--tunable") == 0) PUSH(o->tunables, o->n_tunables, v);
+    else if (strcmp(a, "--absent") == 0) continue; /* ports are absent unless given a shape */
+    else if (strcmp(a, "--device") == 0) o->device_file = v;
+    else if (strcmp(a, "--adapter") == 0) o->adapter = v;
+    else if (strcmp(a, "--pass") == 0) o->pass_id = v;
+    else if (strcmp(a, "--version") == 0) o->version = atoi(v);
+    else if (strcmp(a, "--revision") == 0) o->revision = v;
+    else return false;
+  }
+  return o->pkg != NULL;
+}
+
+static int fail(const char *cmd, const wgk_error *err) {
+  char text[WGK_ERROR_MESSAGE_MAX + 1024];
+  wgk_error_format(err, text, sizeof text);
+  fprintf(stderr, "wgk %s: %s\n", cmd, text);
+  return 1;
+}
+
+/* "K=V": V is JSON when it parses, else a bare string. */
+static bool put_kv(wgk_value *dict, const char *kv, wgk_error *err) {
+  const char *eq = strchr(kv, '=');
+  if (!eq || eq == kv) { wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "'%s' is not KEY=VALUE", kv); return false; }
+  char key[128];
+  snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+  json_t *j = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+  wgk_value *v = j ? wgk_value_from_json(j, err) : wgk_value_string(eq + 1);
+  json_decref(j);
+  return v && wgk_value_dict_set(dict, key, v);
+}
+
+static const wgk_manifest_port *port_named(const wgk_manifest *m, const char *name) {
+  const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, name);
+  return p ? p : wgk_manifest_find_port(m, name);
+}
+
+static const char *dtype_of(const explain_opts *o, const wgk_manifest_port *port) {
+  for (int i = 0; port->type_var && i < o->n_dtypes; i++) {
+    size_t n = strlen(port->type_var);
+    if (strncmp(o->dtypes[i], port->type_var, n) == 0 && o->dtypes[i][n] == '=') return o->dtypes[i] + n + 1;
+  }
+  return port->n_dtypes ? port->dtypes[0] : "float32";
+}
+
+static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_tensor *ports, const char *spec,
+                        wgk_error *err) {
+  const char *eq = strchr(spec, '=');
+  char name[128];
+  snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - spec) : 0, spec);
+  const wgk_manifest_port *port = eq ? port_named(m, name) : NULL;
+  if (!port) { wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: no such port", spec); return false; }
+  wgk_plan_tensor *t = &ports[port - m->ports];
+  t->present = true;
+  t->dtype = dtype_of(o, port);
+  t->rank = 0;
+  for (const char *s = eq + 1; *s;) {
+    char *end;
+    long long d = strtoll(s, &end, 10);
+    if (end == s || d < 0 || t->rank == WGK_MAX_RANK || (*end && *end != 'x')) {
+      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: dims are like 2x4x3x8 (scalar: PORT=)", spec);
+      return false;
+    }
+    t->shape[t->rank++] = d;
+    s = *end ? end + 1 : end;
+  }
+  return true;
+}
+
+static bool device_desc(const explain_opts *o, wgk_device_desc *d, wgk_error *err) {
+  if (o->device_file) return wgk_device_desc_load(o->device_file, d, err) == WGK_OK;
+  wgk_gpu_device *dev = NULL;
+  wgk_gpu_options g = {.adapter = o->adapter};
+  if (wgk_gpu_device_create(&g, &dev, err) != WGK_OK) return false;
+  *d = *wgk_gpu_device_desc(dev);
+  wgk_gpu_device_destroy(dev);
+  return true;
+}
+
+static const char *port_key(const wgk_manifest_port *p) { return p->n_bind_keys ? p->bind_keys[0] : p->name; }
+
+static void print_shape(FILE *out, int rank, const int64_t *shape) {
+  fputc('[', out);
+  for (int d = 0; d < rank; d++) fprintf(out, "%s%lld", d ? ", " : "", (long long)shape[d]);
+  fputc(']', out);
+}
+
+static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_device_desc *d, const wgk_plan *plan) {
+  printf("kernel   %s (%s)\n", m->op_id, wgk_pkg_is_verified(pkg) ? "verified" : "unverified");
+  printf("device   %s [%s, %s]\n", d->device[0] ? d->device : "described device", d->vendor, d->backend);
+  printf("variant  %s\n", plan->variant->id);
+  if (plan->rejections[0]) {
+    printf("rejected\n");
+    for (const char *line = plan->rejections; *line;) {
+      const char *nl = strchr(line, '\n');
+      int n = nl ? (int)(nl - line) : (int)strlen(line);
+      printf("  %.*s\n", n, line);
+      line += n + (nl ? 1 : 0);
+    }
+  }
+  printf("outputs\n");
+  for (size_t i = 0; i < plan->n_outputs; i++) {
+    const wgk_plan_output *o = &plan->outputs[i];
+    printf("  %s (%s): %s ", m->ports[o->port].name, port_key(&m->ports[o->port]), o->dtype ? o->dtype : "?");
+    print_shape(stdout, o->rank, o->shape);
+    printf("\n");
+  }
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const wgk_plan_pass *p = &plan->passes[i];
+    printf("pass     %s (%s, %s)\n", p->source->id, p->source->name, p->source->shader);
+    printf("  dispatch %u x %u x %u%s\n", p->workgroups[0], p->workgroups[1], p->workgroups[2], p->skip ? " (skipped: empty)" : "");
+    if (p->uniform_text) printf("  uniform  %s\n", p->uniform_text);
+  }
+}
+
+static json_t *shape_json(int rank, const int64_t *shape) {
+  json_t *a = json_array();
+  for (int d = 0; d < rank; d++) json_array_append_new(a, json_integer(shape[d]));
+  return a;
+}
+
+static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
+  json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
+  json_object_set_new(root, "kernel", json_string(m->op_id));
+  json_object_set_new(root, "variant", json_string(plan->variant->id));
+  for (const char *line = plan->rejections; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line) : strlen(line);
+    const char *colon = memchr(line, ':', n);
+    json_t *r = json_object();
+    json_object_set_new(r, "id", json_stringn(line, colon ? (size_t)(colon - line) : n));
+    json_object_set_new(r, "reason", json_stringn(colon ? colon + 2 : line, colon ? n - (size_t)(colon - line) - 2 : n));
+    json_array_append_new(rejected, r);
+    line += n + (nl ? 1 : 0);
+  }
+  for (size_t i = 0; i < plan->n_outputs; i++) {
+    const wgk_plan_output *o = &plan->outputs[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "port", json_string(m->ports[o->port].name));
+    json_object_set_new(j, "key", json_string(port_key(&m->ports[o->port])));
+    json_object_set_new(j, "dtype", json_string(o->dtype ? o->dtype : ""));
+    json_object_set_new(j, "shape", shape_json(o->rank, o->shape));
+    json_array_append_new(outs, j);
+  }
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const wgk_plan_pass *p = &plan->passes[i];
+    json_t *j = json_object(), *wg = json_array();
+    json_object_set_new(j, "id", json_string(p->source->id));
+    json_object_set_new(j, "shader", json_string(p->source->shader));
+    for (int k = 0; k < 3; k++) json_array_append_new(wg, json_integer(p->workgroups[k]));
+    json_object_set_new(j, "workgroups", wg);
+    json_object_set_new(j, "uniform", json_string(p->uniform_text ? p->uniform_text : ""));
+    json_array_append_new(passes, j);
+  }
+  json_object_set_new(root, "rejected", rejected);
+  json_object_set_new(root, "outputs", outs);
+  json_object_set_new(root, "passes", passes);
+  char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  if (text) puts(text);
+  free(text);
+  json_decref(root);
+}
+
+static int run_plan(const char *cmd, int argc, char **argv, bool render) {
+  explain_opts o;
+  if (!parse(argc, argv, &o)) return usage(cmd);
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_pkg_options po = {.strict = o.strict, .version = o.version, .revision = o.revision};
+  wgk_pkg *pkg = NULL;
+  if (wgk_pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
+  if (wgk_pkg_warning(pkg)) fprintf(stderr, "wgk: %s\n", wgk_pkg_warning(pkg));
+  const wgk_manifest *m = wgk_pkg_manifest(pkg);
+  wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
+  wgk_value *attrs = wgk_value_dict(), *args = wgk_value_dict(), *tunables = wgk_value_dict();
+  wgk_device_desc desc;
+  wgk_planner *planner = NULL;
+  wgk_plan *plan = NULL;
+  int rc = 1;
+  bool ok = ports && attrs && args && tunables;
+  for (int i = 0; ok && i < o.n_shapes; i++) ok = parse_shape(&o, m, ports, o.shapes[i], &err);
+  for (int i = 0; ok && i < o.n_attrs; i++) ok = put_kv(attrs, o.attrs[i], &err);
+  for (int i = 0; ok && i < o.n_args; i++) ok = put_kv(args, o.args[i], &err);
+  for (int i = 0; ok && i < o.n_tunables; i++) ok = put_kv(tunables, o.tunables[i], &err);
+  ok = ok && device_desc(&o, &desc, &err);
+  wgk_tmpl_loader loader = wgk_pkg_template_loader(pkg);
+  ok = ok && wgk_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
+  wgk_plan_call call = {.ports = ports, .attrs = attrs, .args = args, .tunables = tunables};
+  ok = ok && wgk_plan_make(planner, &call, &plan, &err) == WGK_OK;
+  if (!ok) {
+    rc = fail(cmd, &err);
+  } else if (!render) {
+    if (o.json) print_json(m, plan); else print_text(m, pkg, &desc, plan);
+    rc = 0;
+  } else {
+    rc = o.pass_id ? 1 : 0;
+    for (size_t i = 0; i < plan->n_passes; i++) {
+      if (o.pass_id && strcmp(o.pass_id, plan->passes[i].source->id) != 0) continue;
+      if (!o.pass_id && plan->n_passes > 1) printf("// pass %s\n", plan->passes[i].source->id);
+      fputs(plan->passes[i].wgsl, stdout);
+      rc = 0;
+    }
+    if (rc) fprintf(stderr, "wgk render: variant %s has no pass '%s'\n", plan->variant->id, o.pass_id);
+  }
+  wgk_plan_free(plan);
+  wgk_planner_free(planner);
+  wgk_value_release(attrs);
+  wgk_value_release(args);
+  wgk_value_release(tunables);
+  free(ports);
+  wgk_pkg_free(pkg);
+  return rc;
+}
+
+int wgk_cmd_explain(int argc, char **argv) { return run_plan("explain", argc, argv, false); }
+int wgk_cmd_render(int argc, char **argv) { return run_plan("render", argc, argv, true); }

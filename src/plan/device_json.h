@@ -1,0 +1,14 @@
+/* Device descriptions read from JSON, for planning without a GPU (`wgk explain --device FILE.json`). */
+#ifndef WGK_PLAN_DEVICE_JSON_H
+#define WGK_PLAN_DEVICE_JSON_H
+
+#include <jansson.h>
+
+#include "plan/device_desc.h"
+#include "util/error.h"
+
+/* Unknown features and limits are ignored; missing limits keep the WebGPU defaults. */
+wgk_status wgk_device_desc_from_json(const json_t *json, const char *source, wgk_device_desc *out, wgk_error *err);
+wgk_status wgk_device_desc_load(const char *path, wgk_device_desc *out, wgk_error *err);
+
+#endif

@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Writes random single-node RotaryEmbedding-23 cases in the ONNX node-test layout for the ORT comparison.
+
+Usage: make_rotary_cases.py OUTDIR [--seed N]
+
+Each case folder holds model.onnx (opset 23, ir_version 10 set by hand: python3-onnx 1.12 predates both),
+test_data_set_0/input_N.pb and feeds.json (the same inputs as JSON for run_ort.mjs, which writes output_0.pb).
+The cases cover both pairings, full and partial rotation, 3D and 4D X, with and without position_ids, float32
+and float16.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+# (name, rank, heads, head_size, rot (0 = full), interleaved, position ids, dtype)
+CASES = [
+    ("r4_full_neox_pos", 4, 3, 16, 0, 0, True, np.float32),
+    ("r4_full_gptj_pos", 4, 2, 8, 0, 1, True, np.float32),
+    ("r4_partial_neox_nopos", 4, 2, 16, 8, 0, False, np.float32),
+    ("r4_partial_gptj_nopos", 4, 4, 12, 4, 1, False, np.float32),
+    ("r3_full_neox_nopos", 3, 4, 8, 0, 0, False, np.float32),
+    ("r3_partial_gptj_pos", 3, 2, 20, 12, 1, True, np.float32),
+    ("r3_partial_neox_pos", 3, 3, 32, 16, 0, True, np.float32),
+    ("r3_full_gptj_nopos", 3, 1, 64, 0, 1, False, np.float32),
+    ("r4_partial_neox_pos_f16", 4, 2, 16, 8, 0, True, np.float16),
+    ("r3_full_gptj_nopos_f16", 3, 2, 8, 0, 1, False, np.float16),
+]
+ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16}
+
+
+def case(out, rng, name, rank, heads, head, rot, inter, pos, dt):
+    batch, seq, max_pos = int(rng.integers(1, 4)), int(rng.integers(1, 7)), 24
+    half = (rot or head) // 2
+    x_shape = [batch, heads, seq, head] if rank == 4 else [batch, seq, heads * head]
+    cache_shape = [max_pos, half] if pos else [batch, seq, half]
+    angles = rng.uniform(-np.pi, np.pi, cache_shape)
+    feeds = {"X": rng.uniform(-2, 2, x_shape).astype(dt), "cos_cache": np.cos(angles).astype(dt),
+             "sin_cache": np.sin(angles).astype(dt)}
+    if pos:
+        feeds["position_ids"] = rng.integers(0, max_pos, [batch, seq]).astype(np.int64)
+    attrs = {"interleaved": inter}
+    if rot:
+        attrs["rotary_embedding_dim"] = rot
+    if rank == 3:
+        attrs["num_heads"] = heads
+    names = list(feeds)
+    node = helper.make_node("RotaryEmbedding", names, ["Y"], **attrs)
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64 if n == "position_ids" else ONNX_TYPE[dt],
+                                           list(v.shape)) for n, v in feeds.items()]
+    graph = helper.make_graph([node], name, inputs, [helper.make_tensor_value_info("Y", ONNX_TYPE[dt], x_shape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_operatorsetid("", 23)])
+    model.ir_version = 10
+    folder = os.path.join(out, name)
+    os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+    for i, (n, v) in enumerate(feeds.items()):
+        with open(os.path.join(folder, "test_data_set_0", f"input_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(v, n).SerializeToString())
+    as_json = {n: {"type": {np.float32: "float32", np.float16: "float16", np.int64: "int64"}[v.dtype.type],
+                   "dims": list(v.shape),
+                   "data": (v.view(np.uint16) if v.dtype == np.float16 else v).ravel().tolist()}
+               for n, v in feeds.items()}
+    with open(os.path.join(folder, "feeds.json"), "w") as f:
+        json.dump({"outputs": ["Y"], "outputType": "float16" if dt == np.float16 else "float32", "feeds": as_json}, f)
+
+
+def main(argv):
+    if not argv or argv[0].startswith("-"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 23
+    rng = np.random.default_rng(seed)
+    for c in CASES:
+        case(argv[0], rng, *c)
+    print(f"{argv[0]}: {len(CASES)} cases (seed {seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

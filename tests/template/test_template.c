@@ -1,0 +1,166 @@
+/* Templates: oracle-checked statements and whitespace rules, includes, errors with positions, line map. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "template/template.h"
+
+typedef struct { const char *text, *want; } tmpl_case;
+
+static const tmpl_case oracle_cases[] = {
+#include "template/oracle_cases.inc"
+};
+
+/* An in-memory package: name -> text pairs. */
+typedef struct { const char *const *files; } mem_pkg;
+
+static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+  const mem_pkg *p = ud;
+  for (size_t i = 0; p->files[i]; i += 2)
+    if (!strcmp(p->files[i], path)) {
+      *text = strdup(p->files[i + 1]);
+      *len = strlen(p->files[i + 1]);
+      return WGK_OK;
+    }
+  return wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "no file '%s'", path);
+}
+
+static wgk_value *scope(void) {
+  wgk_value *s = wgk_value_dict(), *d = wgk_value_dict();
+  assert_true(wgk_value_dict_set(d, "a", wgk_value_int(1)));
+  assert_true(wgk_value_dict_set(d, "b", wgk_value_int(2)));
+  assert_true(wgk_value_dict_set(s, "d", d));
+  return s;
+}
+
+static wgk_status render(const char *const *files, const char *name, wgk_dynbuf *out, wgk_tmpl_linemap *map, wgk_error *err) {
+  mem_pkg pkg = {files};
+  wgk_tmpl_loader loader = {mem_load, &pkg};
+  wgk_value *s = scope();
+  wgk_status st = wgk_tmpl_render(name, &loader, s, out, map, err);
+  wgk_value_release(s);
+  return st;
+}
+
+static void test_oracle_cases(void **state) {
+  (void)state;
+  int failures = 0;
+  for (size_t i = 0; i < sizeof oracle_cases / sizeof oracle_cases[0]; i++) {
+    const char *files[] = {"t.jinja", oracle_cases[i].text, NULL};
+    wgk_error err;
+    wgk_error_clear(&err);
+    wgk_dynbuf out;
+    wgk_dynbuf_init(&out, 0);
+    wgk_status st = render(files, "t.jinja", &out, NULL, &err);
+    const char *want = oracle_cases[i].want;
+    if (want ? st != WGK_OK || strcmp(want, wgk_dynbuf_str(&out)) : st == WGK_OK) {
+      failures++;
+      print_message("FAIL %s: got %s (%s)\n", oracle_cases[i].text, wgk_dynbuf_str(&out), err.message);
+    }
+    wgk_dynbuf_free(&out);
+  }
+  assert_int_equal(failures, 0);
+}
+
+static void expect(const char *const *files, const char *name, const char *want_out, const char *want_err) {
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  wgk_status st = render(files, name, &out, NULL, &err);
+  char buf[4096];
+  wgk_error_format(&err, buf, sizeof buf);
+  if (want_err) {
+    if (st == WGK_OK || strcmp(buf, want_err)) print_message("got: %s\n", st == WGK_OK ? wgk_dynbuf_str(&out) : buf);
+    assert_int_not_equal(st, WGK_OK);
+    assert_string_equal(buf, want_err);
+  } else {
+    if (st != WGK_OK) print_message("error: %s\n", buf);
+    assert_int_equal(st, WGK_OK);
+    assert_string_equal(wgk_dynbuf_str(&out), want_out);
+  }
+  wgk_dynbuf_free(&out);
+}
+
+static void test_includes(void **state) {
+  (void)state;
+  const char *ok[] = {"main.jinja", "a\n{% include \"lib/x.jinja\" %}\nb", "lib/x.jinja", "X{{ d.a }}\n", NULL};
+  expect(ok, "main.jinja", "a\nX1b", NULL);
+  const char *cycle[] = {"a.jinja", "{% include 'b.jinja' %}", "b.jinja", "x\n{% include 'a.jinja' %}", NULL};
+  expect(cycle, "a.jinja", NULL, "b.jinja:2:1: include cycle: a.jinja -> b.jinja -> a.jinja");
+  const char *escape[] = {"a.jinja", "{% include '../secret' %}", NULL};
+  expect(escape, "a.jinja", NULL, "a.jinja:1:1: include path '../secret' must be relative to the package, without '..'");
+  const char *absolute[] = {"a.jinja", "{% include '/etc/passwd' %}", NULL};
+  expect(absolute, "a.jinja", NULL, "a.jinja:1:1: include path '/etc/passwd' must be relative to the package, without '..'");
+  const char *missing[] = {"a.jinja", "ok\n {% include 'nope.jinja' %}", NULL};
+  expect(missing, "a.jinja", NULL, "a.jinja:2:2: no file 'nope.jinja'");
+}
+
+static void test_errors(void **state) {
+  (void)state;
+  const char *unclosed[] = {"t.jinja", "a\n\n{% for x in [1] %}\n{{ x }}\n", NULL};
+  expect(unclosed, "t.jinja", NULL, "t.jinja:4:8: 'endfor' expected (to close 'for' at line 3)");
+  const char *unclosed_if[] = {"t.jinja", "{% if true %}{% else %}x", NULL};
+  expect(unclosed_if, "t.jinja", NULL, "t.jinja:1:25: 'endif' expected (to close 'if' at line 1)");
+  const char *unknown[] = {"t.jinja", "line\n  x {{ 1 + foo }}", NULL};
+  expect(unknown, "t.jinja", NULL, "t.jinja:2:12: unknown name 'foo'");
+  const char *stray[] = {"t.jinja", "{% endif %}", NULL};
+  expect(stray, "t.jinja", NULL, "t.jinja:1:4: unknown or unexpected statement 'endif'");
+  const char *unterminated[] = {"t.jinja", "{{ 1 + 2", NULL};
+  expect(unterminated, "t.jinja", NULL, "t.jinja:1:9: '}}' expected near 'end of template'");
+  const char *comment[] = {"t.jinja", "a {# never closed", NULL};
+  expect(comment, "t.jinja", NULL, "t.jinja:1:3: unclosed comment");
+  const char *raw[] = {"t.jinja", "{% raw %}{{ x }}{% endraw %}", NULL};
+  expect(raw, "t.jinja", "{{ x }}", NULL);
+  const char *loop[] = {"t.jinja", "{% for i in range(2000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", NULL};
+  expect(loop, "t.jinja", NULL, "t.jinja:1:27: too many loop iterations (limit is 1000000)");
+  const char *rec[] = {"t.jinja", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", NULL};
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  assert_int_equal(render(rec, "t.jinja", &out, NULL, &err), WGK_ERR_LIMIT);
+  wgk_dynbuf_free(&out);
+}
+
+static void test_linemap(void **state) {
+  (void)state;
+  const char *files[] = {"main.jinja", "// top\n{% if true %}\nfn a() {}\n{% include 'inc.jinja' %}\n{% endif %}\n{{ 'x' }}\n",
+                         "inc.jinja", "// inc 1\n// inc 2\n", NULL};
+  wgk_error err;
+  wgk_error_clear(&err);
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, 0);
+  wgk_tmpl_linemap map;
+  wgk_tmpl_linemap_init(&map);
+  assert_int_equal(render(files, "main.jinja", &out, &map, &err), WGK_OK);
+  /* As Jinja with trim_blocks: the included file's final newline and the one after the tag both go. */
+  assert_string_equal(wgk_dynbuf_str(&out), "// top\nfn a() {}\n// inc 1\n// inc 2x");
+  const char *file;
+  int line;
+  assert_true(wgk_tmpl_linemap_lookup(&map, 1, &file, &line));
+  assert_string_equal(file, "main.jinja");
+  assert_int_equal(line, 1);
+  assert_true(wgk_tmpl_linemap_lookup(&map, 2, &file, &line));
+  assert_int_equal(line, 3);
+  assert_true(wgk_tmpl_linemap_lookup(&map, 4, &file, &line));
+  assert_string_equal(file, "inc.jinja");
+  assert_int_equal(line, 2);
+  assert_false(wgk_tmpl_linemap_lookup(&map, 5, &file, &line));
+  wgk_tmpl_linemap_free(&map);
+  wgk_dynbuf_free(&out);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_oracle_cases), cmocka_unit_test(test_includes), cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_linemap),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

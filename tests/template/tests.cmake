@@ -1,0 +1,1 @@
+wgk_add_test(test_template SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_template.c TIMEOUT 60)
