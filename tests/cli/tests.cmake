@@ -5,3 +5,9 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_run_test_info PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
+# The RotaryEmbedding package's own test.json, verified (digest-checked) and against the double reference.
+if(TARGET wgk_cli AND EXISTS "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding/build/webgpu/test.json")
+  add_test(NAME cli_test_rotary COMMAND $<TARGET_FILE:wgk_cli> test --strict
+           "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding" --version 1)
+  set_tests_properties(cli_test_rotary PROPERTIES TIMEOUT 300 LABELS "gpu" FAIL_REGULAR_EXPRESSION "FAIL ")
+endif()
