@@ -15,6 +15,9 @@ int wgk_cmd_onnx_test(int argc, char **argv);
 
 int wgk_cmd_eval(int argc, char **argv);
 int wgk_cmd_template(int argc, char **argv);
+int wgk_cmd_info(int argc, char **argv);
+int wgk_cmd_run(int argc, char **argv);
+int wgk_cmd_test(int argc, char **argv);
 
 struct wgk_value;
 struct wgk_error;

@@ -13,6 +13,9 @@ static const wgk_cli_command commands[] = {
     {"template", "render a template file", wgk_cmd_template},
     {"explain", "plan a call: variant, rejections, outputs, dispatch, uniforms (--json)", wgk_cmd_explain},
     {"render", "print the WGSL a call would run (--pass ID)", wgk_cmd_render},
+    {"info", "a package's contract: ports, attributes, tunables, variants", wgk_cmd_info},
+    {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
+    {"test", "run a package's test.json cases on the device", wgk_cmd_test},
 };
 
 static void usage(FILE *out) {

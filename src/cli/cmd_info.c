@@ -1,0 +1,119 @@
+/* `wgk info PKG`: the kernel card's facts from the manifest, without a GPU. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "package/package.h"
+
+static void print_json_inline(const json_t *v) {
+  char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+  printf("%s", text ? text : "(none)");
+  free(text);
+}
+
+static void print_ports(const wgk_manifest *m) {
+  printf("ports:\n");
+  static const char *const dirs[] = {"input", "output", "in/out"};
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const wgk_manifest_port *p = &m->ports[i];
+    printf("  %-7s %s", dirs[p->dir], p->onnx ? p->onnx : p->name);
+    printf("  keys:");
+    for (size_t k = 0; k < p->n_bind_keys; k++) printf(" %s", p->bind_keys[k]);
+    if (p->n_bind_keys == 0) printf(" (none)");
+    printf("  dtype %s {", p->type_var ? p->type_var : "?");
+    for (size_t d = 0; d < p->n_dtypes; d++) printf("%s%s", d ? ", " : "", p->dtypes[d]);
+    printf("}");
+    if (p->storage_dtype)
+      printf("  stored as %s (%s)", p->storage_dtype,
+             p->narrowing == WGK_NARROW_CHECKED ? "checked" : p->narrowing == WGK_NARROW_SATURATING ? "saturating" : "-");
+    if (p->has_rank && !p->rank_expr.text) printf("  rank %d", p->rank);
+    if (p->rank_expr.text) printf("  rank %s", p->rank_expr.text);
+    if (p->shape.text) printf("  shape %s", p->shape.text);
+    if (p->optional) printf("  optional");
+    printf("\n");
+    if (p->description[0]) printf("          %s\n", p->description);
+  }
+}
+
+static void print_attributes(const wgk_manifest *m) {
+  printf("attributes:\n");
+  if (m->n_attributes == 0) printf("  (none)\n");
+  for (size_t i = 0; i < m->n_attributes; i++) {
+    const wgk_manifest_attribute *a = &m->attributes[i];
+    printf("  %s  default ", a->name);
+    print_json_inline(a->default_value);
+    if (a->values) {
+      printf("  values {");
+      for (size_t v = 0; v < a->n_values; v++) {
+        printf("%s", v ? ", " : "");
+        print_json_inline(a->values[v]);
+      }
+      printf("}");
+    }
+    if (a->required) printf("  required");
+    printf("\n");
+    if (a->description[0]) printf("      %s\n", a->description);
+  }
+}
+
+static void print_variants(const wgk_manifest *m) {
+  printf("tunables:");
+  for (size_t i = 0; i < m->n_tunables; i++) {
+    printf(" %s=", m->tunables[i].name);
+    print_json_inline(m->tunables[i].default_value);
+  }
+  printf("%s\nvariants:\n", m->n_tunables ? "" : " (none)");
+  for (size_t i = 0; i < m->n_variants; i++) {
+    const wgk_manifest_variant *v = &m->variants[i];
+    printf("  %s  (priority %d)\n", v->id, v->priority);
+    for (size_t w = 0; w < v->n_when; w++) printf("    when  %s\n", v->when[w].text);
+    for (size_t p = 0; p < v->n_passes; p++) {
+      const wgk_manifest_pass *ps = &v->passes[p];
+      const wgk_manifest_dispatch *d = &ps->dispatch;
+      printf("    pass  %s: %s, bindings %s, dispatch ", ps->id, ps->shader, ps->bindings ? ps->bindings->name : "?");
+      if (d->kind == WGK_DISPATCH_THREADS) printf("threads %s / workgroup %s\n", d->threads.text, d->workgroup_size.text);
+      else if (d->kind == WGK_DISPATCH_WORKGROUPS) printf("workgroups %s\n", d->workgroups.text);
+      else printf("x %s, y %s, z %s\n", d->x.text, d->y.text ? d->y.text : "1", d->z.text ? d->z.text : "1");
+    }
+  }
+}
+
+int wgk_cmd_info(int argc, char **argv) {
+  wgk_cli_common o = {0};
+  const char *pkg_name = NULL;
+  for (int i = 1; i < argc; i++) {
+    int r = wgk_cli_common_option("info", argc, argv, &i, &o);
+    if (r < 0) return 2;
+    if (r == 0 && (argv[i][0] == '-' || pkg_name)) {
+      fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n");
+      return 2;
+    }
+    if (r == 0) pkg_name = argv[i];
+  }
+  if (!pkg_name) return fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n"), 2;
+  wgk_pkg_options po = {.strict = o.strict, .version = o.version, .revision = o.revision};
+  wgk_pkg *pkg = NULL;
+  wgk_error err = {0};
+  if (wgk_pkg_open(pkg_name, &po, &pkg, &err) != WGK_OK) {
+    char text[WGK_ERROR_MESSAGE_MAX + 1024];
+    wgk_error_format(&err, text, sizeof text);
+    wgk_cli_error("info", "%s", text);
+    return 1;
+  }
+  const wgk_manifest *m = wgk_pkg_manifest(pkg);
+  printf("%s  (ONNX since opset %d)\n", m->op_id, m->since_version);
+  printf("package: %s\n", wgk_pkg_root(pkg));
+  if (wgk_pkg_version(pkg)) printf("version: %d\n", wgk_pkg_version(pkg));
+  if (wgk_pkg_revision(pkg)) printf("revision: %s\n", wgk_pkg_revision(pkg));
+  printf("verified: %s\n", wgk_pkg_is_verified(pkg) ? "yes (metadata.json digests)" : "no");
+  if (wgk_pkg_warning(pkg)) printf("warning: %s\n", wgk_pkg_warning(pkg));
+  if (m->description[0]) printf("\n%s\n\n", m->description);
+  print_ports(m);
+  print_attributes(m);
+  print_variants(m);
+  wgk_pkg_free(pkg);
+  return 0;
+}

@@ -1,0 +1,109 @@
+/*
+ * `wgk test PKG [--case ID-or-substring] [--list]`: runs the package's test.json cases on the device,
+ * one line per case (PASS / FAIL / SKIP), then "N passed, M failed[, K skipped]"; exit 1 on any failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "runtime/runtime_internal.h"
+#include "runtime/testcase.h"
+
+static const char *usage_text = "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
+                                "                [--version N | --revision SHA] [--strict] [--verbose]\n";
+
+/* test.json through the package (digest-checked when verified). */
+static wgk_tc_suite *load_suite(wgk_kernel *k) {
+  const char *text = NULL;
+  size_t len = 0;
+  wgk_error err = {0};
+  char source[4096];
+  snprintf(source, sizeof source, "%s/test.json", wgk_pkg_dir(k->pkg));
+  wgk_tc_suite *suite = NULL;
+  wgk_status st = wgk_pkg_read_file(k->pkg, "test.json", &text, &len, &err);
+  if (!st) st = wgk_tc_suite_parse(text, len, source, &suite, &err);
+  if (st) {
+    char msg[WGK_ERROR_MESSAGE_MAX + 1024];
+    wgk_error_format(&err, msg, sizeof msg);
+    wgk_cli_error("test", "%s", msg);
+  }
+  return suite;
+}
+
+static void print_outcome(const wgk_tc_case *c, const wgk_tc_outcome *o, bool verbose) {
+  switch (o->verdict) {
+  case WGK_TC_PASS:
+    if (c->expect_error) printf("PASS %s (refused as expected)\n", c->id);
+    else printf("PASS %s (%s, max abs err %.3g, max rel err %.3g)\n", c->id, o->variant, o->max_abs, o->max_rel);
+    if (verbose && o->message[0]) printf("     %s\n", o->message);
+    break;
+  case WGK_TC_FAIL: printf("FAIL %s: %s\n", c->id, o->message); break;
+  case WGK_TC_SKIP: printf("SKIP %s: %s\n", c->id, o->message); break;
+  }
+}
+
+/* Runs the matching cases; counts[verdict]. false when the harness itself failed. */
+static bool run_suite(wgk_kernel *k, const wgk_tc_suite *s, const char *filter, bool verbose, int counts[3]) {
+  int matched = 0;
+  for (size_t i = 0; i < s->n_cases; i++) {
+    const wgk_tc_case *c = &s->cases[i];
+    if (!wgk_tc_case_matches(c, filter)) continue;
+    matched++;
+    if (verbose && c->description[0]) printf("---- %s: %s\n", c->id, c->description);
+    wgk_tc_outcome o;
+    if (wgk_tc_run_case(k, c, s->source, &o) != WGK_OK) {
+      wgk_cli_error("test", "%s: %s", c->id, o.message);
+      return false;
+    }
+    print_outcome(c, &o, verbose);
+    fflush(stdout);
+    counts[o.verdict]++;
+  }
+  if (matched == 0 && filter) wgk_cli_error("test", "no case matches '%s'", filter);
+  return matched > 0 || !filter;
+}
+
+int wgk_cmd_test(int argc, char **argv) {
+  wgk_cli_common o = {0};
+  const char *pkg = NULL, *filter = NULL;
+  bool list = false;
+  for (int i = 1; i < argc; i++) {
+    int r = wgk_cli_common_option("test", argc, argv, &i, &o);
+    if (r < 0) return fputs(usage_text, stderr), 2;
+    if (r > 0) continue;
+    if (strcmp(argv[i], "--case") == 0) {
+      if (!(filter = wgk_cli_value("test", argc, argv, &i))) return 2;
+    } else if (strcmp(argv[i], "--list") == 0) {
+      list = true;
+    } else if (argv[i][0] == '-' || pkg) {
+      wgk_cli_error("test", "unexpected argument '%s'", argv[i]);
+      return fputs(usage_text, stderr), 2;
+    } else {
+      pkg = argv[i];
+    }
+  }
+  if (!pkg) return fputs(usage_text, stderr), 2;
+  wgk_context *ctx = NULL;
+  wgk_kernel *k = NULL;
+  if (!wgk_cli_open("test", &o, pkg, &ctx, &k)) return 1;
+  wgk_tc_suite *suite = load_suite(k);
+  int counts[3] = {0, 0, 0}, rc = 1;
+  if (suite && list) {
+    for (size_t i = 0; i < suite->n_cases; i++)
+      if (wgk_tc_case_matches(&suite->cases[i], filter)) printf("%s\n", suite->cases[i].id);
+    rc = 0;
+  } else if (suite) {
+    if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
+    bool ok = run_suite(k, suite, filter, o.verbose, counts);
+    printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
+    if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);
+    printf("\n");
+    rc = ok && counts[WGK_TC_FAIL] == 0 ? 0 : 1;
+  }
+  wgk_tc_suite_free(suite);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+  return rc;
+}

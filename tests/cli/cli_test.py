@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""CLI-level tests of wgk run / test / info on tests/cli/scale (Y = X * scale + bias), checked with numpy.
+
+usage: cli_test.py WGK SOURCE_DIR
+"""
+import json, os, re, shutil, subprocess, sys, tempfile
+import numpy as np
+
+WGK, SRC = sys.argv[1], sys.argv[2]
+PKG = os.path.join(SRC, "tests", "cli", "scale")
+failures = []
+
+
+def wgk(*args, rc=0):
+    p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=120)
+    if p.returncode != rc:
+        failures.append(f"wgk {' '.join(args)}: exit {p.returncode}, wanted {rc}\n{p.stdout}{p.stderr}")
+    return p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+tmp = tempfile.mkdtemp()
+try:
+    # run: float32 and float16 outputs written as .npy and equal to numpy's result
+    rng = np.random.default_rng(5)
+    x32 = rng.standard_normal((2, 4, 3, 8)).astype(np.float32)
+    np.save(os.path.join(tmp, "x32.npy"), x32)
+    out, _ = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "x32.npy"), "--attr", "scale=3",
+                 "--attr", "bias=0.25", "--out", os.path.join(tmp, "o32"))
+    y = np.load(os.path.join(tmp, "o32", "y.npy"))
+    check(y.dtype == np.float32 and y.shape == x32.shape, f"y.npy float32 {y.dtype} {y.shape}")
+    check(np.allclose(y, x32 * np.float32(3) + np.float32(0.25), rtol=1e-6, atol=1e-6), "float32 values")
+    check(re.search(r"^y: float32 \[2, 4, 3, 8\] min=\S+ max=\S+ mean=\S+$", out, re.M), "summary line:\n" + out)
+    check(re.search(r"^call 1: variant elementwise, wall [0-9.]+ ms", out, re.M), "time line:\n" + out)
+
+    x16 = rng.uniform(-2, 2, (5, 7)).astype(np.float16)
+    np.save(os.path.join(tmp, "x16.npy"), x16)
+    wgk("run", PKG, "--in", "X=" + os.path.join(tmp, "x16.npy"), "--out", os.path.join(tmp, "o16"))
+    y = np.load(os.path.join(tmp, "o16", "y.npy"))
+    check(y.dtype == np.dtype("<f2"), f"float16 output written as {y.dtype}")
+    check(np.array_equal(y, (x16.astype(np.float32) * 2).astype(np.float16)), "float16 values")
+
+    # a second call with the same shapes plans and compiles nothing
+    out, _ = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "x32.npy"), "--verbose", "--repeat", "2")
+    counters = re.findall(r"plans made: (\d+), plan hits: (\d+), shaders compiled: (\d+), pipelines created: (\d+)", out)
+    check(len(counters) == 2, "two counter lines:\n" + out)
+    if len(counters) == 2:
+        check(counters[0][0] == "1" and counters[0][3] == "1", f"first call made a plan and a pipeline: {counters[0]}")
+        check(counters[1] == ("0", "1", "0", "0"), f"second call compiled nothing: {counters[1]}")
+
+    # run: refusals and bad options
+    _, err = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "missing.npy"), rc=1)
+    check("missing.npy" in err, "missing file named:\n" + err)
+    _, err = wgk("run", PKG, "--in", "nonsense", rc=1)
+    check("port=FILE.npy" in err, "bad --in explained:\n" + err)
+    _, err = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "x32.npy"), "--attr", "colour=1", rc=1)
+    check("colour" in err, "unknown attribute named:\n" + err)
+
+    # test: the package's own cases pass
+    out, _ = wgk("test", PKG)
+    check(out.strip().splitlines()[-1] == "5 passed, 0 failed", "closing line:\n" + out)
+    check(re.search(r"^PASS inline_f32 \(elementwise, max abs err 0, max rel err 0\)$", out, re.M), "PASS line:\n" + out)
+    out, _ = wgk("test", PKG, "--case", "f16")
+    check(out.strip().splitlines() == ["PASS inline_f16 (elementwise, max abs err 2.34e-05, max rel err 2.35e-05)",
+                                       "1 passed, 0 failed"], "filtered run:\n" + out)
+    wgk("test", PKG, "--case", "no_such_case", rc=1)
+
+    # test: failures, wrong refusals, skips, and an element the kernel never writes
+    bad = os.path.join(tmp, "bad")
+    shutil.copytree(PKG, bad)
+    doc = json.load(open(os.path.join(PKG, "build", "webgpu", "test.json")))
+    cases = {c["id"]: c for c in doc["cases"]}
+    wrong = dict(cases["inline_f32"], id="wrong_value")
+    wrong["expected"] = {"y": {"dtype": "float32", "shape": [2, 2], "data": [[2, -4], [1.5, 0]]}}
+    ran = dict(cases["inline_f32"], id="expected_refusal_ran", expectError="whatever")
+    del ran["expected"]
+    skip = dict(cases["inline_f32"], id="needs_matrix", requires=["chromium-experimental-subgroup-matrix"])
+    doc["cases"] = [cases["inline_f32"], wrong, ran, skip]
+    json.dump(doc, open(os.path.join(bad, "build", "webgpu", "test.json"), "w"))
+    out, _ = wgk("test", bad, rc=1)
+    check("FAIL wrong_value: y: worst element [2] (1, 0) got 1 want 1.5 (float32 rtol 1e-06 atol 1e-06); "
+          "1 of 4 outside, 0 non-finite" in out, "FAIL line:\n" + out)
+    check("FAIL expected_refusal_ran: expected a refusal containing 'whatever', but the call ran (elementwise)" in out,
+          "refusal line:\n" + out)
+    devices = json.loads(subprocess.run([WGK, "devices", "--json"], capture_output=True, text=True).stdout)
+    has_matrix = "chromium-experimental-subgroup-matrix" in devices["adapters"][0]["features"]
+    if has_matrix:
+        check(out.strip().splitlines()[-1] == "2 passed, 2 failed", "closing line:\n" + out)
+    else:
+        check("SKIP needs_matrix: device lacks chromium-experimental-subgroup-matrix" in out, "SKIP line:\n" + out)
+        check(out.strip().splitlines()[-1] == "1 passed, 2 failed, 1 skipped", "closing line:\n" + out)
+
+    # a kernel that skips the last element: the NaN poison shows it
+    tmpl = os.path.join(bad, "build", "webgpu", "scale.wgsl.jinja")
+    text = open(tmpl).read().replace("if (i >= params.count)", "if (i + 1u >= params.count)")
+    open(tmpl, "w").write(text)
+    out, _ = wgk("test", bad, "--case", "inline_f32", rc=1)
+    check(re.search(r"FAIL inline_f32: y: worst element \[3\] \(1, 1\) got nan want 0 .* 1 non-finite", out),
+          "poison line:\n" + out)
+
+    # info: the card's facts
+    out, _ = wgk("info", PKG)
+    for want in ["test.Scale  (ONNX since opset 1)", "verified: no", "input   X  keys: x  dtype T {float32, float16}",
+                 "output  Y  keys: y", "scale  default 2.0", "tunables: WORKGROUP_SIZE=64",
+                 "when  contract", "pass  main: scale.wgsl.jinja, bindings plain, dispatch threads count / workgroup"]:
+        check(want in out, f"info lacks '{want}':\n{out}")
+finally:
+    shutil.rmtree(tmp)
+
+for f in failures:
+    print("FAILED:", f)
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,279 @@
+/* test.json and bench.json readers, generators and the comparison, without a GPU. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/benchcase.h"
+#include "runtime/testcase.h"
+
+static const char *good_doc =
+    "{\n"
+    "  \"schema\": 1,\n"
+    "  \"defaults\": {\n"
+    "    \"attrs\": {\"interleaved\": 0, \"num_heads\": 2},\n"
+    "    \"inputs\": {\"cos\": {\"dtype\": \"float32\", \"shape\": [4, 2], \"generator\": {\"kind\": \"rotary_cos\"}}},\n"
+    "    \"tolerance\": {\"float32\": {\"rtol\": 1e-4}}\n"
+    "  },\n"
+    "  \"cases\": [\n"
+    "    {\"id\": \"r3_f32\", \"description\": \"rank 3\",\n"
+    "     \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1, 2, 8],\n"
+    "                        \"generator\": {\"kind\": \"uniform\", \"seed\": 7, \"lo\": -2, \"hi\": 2}},\n"
+    "                \"positionIds\": {\"dtype\": \"int64\", \"shape\": [1, 2], \"data\": [[0, 3]]}},\n"
+    "     \"attrs\": {\"interleaved\": 1},\n"
+    "     \"requires\": [\"shader-f16\"],\n"
+    "     \"expected\": {\"reference\": \"rotary\"}},\n"
+    "    {\"id\": \"bad_heads\", \"inputs\": {}, \"expectError\": \"num_heads\"},\n"
+    "    {\"id\": \"inline\", \"expected\": {\"y\": {\"shape\": [2], \"data\": [1.5, \"NaN\"]}},\n"
+    "     \"tolerance\": {\"float16\": {\"atol\": 0.5}}}\n"
+    "  ]\n"
+    "}\n";
+
+static wgk_tc_suite *parse_ok(const char *text) {
+  wgk_tc_suite *s = NULL;
+  wgk_error err = {0};
+  wgk_status st = wgk_tc_suite_parse(text, strlen(text), "t.json", &s, &err);
+  if (st) {
+    char buf[1024];
+    wgk_error_format(&err, buf, sizeof buf);
+    fail_msg("unexpected error: %s", buf);
+  }
+  return s;
+}
+
+/* Parses text, expecting an error whose formatted text is exactly want. */
+static void parse_error(const char *text, const char *want) {
+  wgk_tc_suite *s = NULL;
+  wgk_error err = {0};
+  assert_int_not_equal(wgk_tc_suite_parse(text, strlen(text), "t.json", &s, &err), WGK_OK);
+  assert_null(s);
+  char buf[1024];
+  wgk_error_format(&err, buf, sizeof buf);
+  assert_string_equal(buf, want);
+}
+
+static const wgk_tc_value *find_value(const wgk_tc_value *v, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(v[i].name, name) == 0) return &v[i];
+  return NULL;
+}
+
+static void parses_cases_with_defaults(void **state) {
+  (void)state;
+  wgk_tc_suite *s = parse_ok(good_doc);
+  assert_int_equal(s->n_cases, 3);
+  const wgk_tc_case *c = &s->cases[0];
+  assert_string_equal(c->id, "r3_f32");
+  assert_int_equal(c->n_inputs, 3); /* cos from defaults, x and positionIds from the case */
+  assert_string_equal(c->inputs[0].key, "cos");
+  assert_int_equal(c->inputs[0].kind, WGK_TC_ROTARY_COS);
+  assert_int_equal(c->inputs[1].kind, WGK_TC_UNIFORM);
+  assert_int_equal(c->inputs[1].seed, 7);
+  assert_int_equal(c->inputs[2].dtype, WGK_HOST_INT64);
+  assert_int_equal(json_integer_value(find_value(c->attrs, c->n_attrs, "interleaved")->value), 1);
+  assert_int_equal(json_integer_value(find_value(c->attrs, c->n_attrs, "num_heads")->value), 2);
+  assert_string_equal(find_value(c->attrs, c->n_attrs, "interleaved")->pos.path, "cases[0].attrs.interleaved");
+  assert_string_equal(find_value(c->attrs, c->n_attrs, "num_heads")->pos.path, "defaults.attrs.num_heads");
+  assert_int_equal(c->reference, WGK_TC_REF_ROTARY);
+  assert_true(c->tol[WGK_HOST_FLOAT32].rtol == 1e-4);
+  assert_true(c->tol[WGK_HOST_FLOAT32].atol == 1e-6); /* atol kept from the built-in default */
+  assert_int_equal(c->n_requires, 1);
+  assert_string_equal(s->cases[1].expect_error, "num_heads");
+  const wgk_tc_case *inl = &s->cases[2];
+  assert_int_equal(inl->n_expected, 1);
+  double *vals = NULL;
+  size_t n = 0;
+  wgk_error err = {0};
+  assert_int_equal(wgk_tc_expected_values(&inl->expected[0], s->source, &vals, &n, &err), WGK_OK);
+  assert_int_equal(n, 2);
+  assert_true(vals[0] == 1.5 && isnan(vals[1]));
+  free(vals);
+  assert_true(inl->tol[WGK_HOST_FLOAT16].atol == 0.5 && inl->tol[WGK_HOST_FLOAT16].rtol == 1e-2);
+  assert_true(wgk_tc_case_matches(c, "r3") && wgk_tc_case_matches(c, NULL) && !wgk_tc_case_matches(c, "r4"));
+  wgk_tc_suite_free(s);
+}
+
+static void rejects_malformed_documents(void **state) {
+  (void)state;
+  parse_error("{\n  \"schema\": 1,\n  \"cases\": [,]\n}", "t.json:3:13: unexpected token near ','");
+  parse_error("{\"schema\": 2, \"cases\": []}", "t.json:1:12: schema: unsupported schema (this wgk reads schema 1)");
+  parse_error("{\"schema\": 1, \"cases\": [], \"extra\": 1}", "t.json:1:28: extra: unknown key 'extra'");
+  parse_error("{\"schema\": 1,\n \"cases\": [{\"id\": \"a\", \"expected\": {\"reference\": \"rotary\"},\n \"colour\": 1}]}",
+              "t.json:3:2: cases[0].colour: unknown key 'colour'");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\"}]}",
+              "t.json:1:25: cases[0]: case 'a' has neither \"expected\" nor \"expectError\"");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\"}, {\"id\": \"a\", \"expectError\": \"y\"}]}",
+              "t.json:1:58: cases[1]: duplicate case id 'a'");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
+              " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [2, 2], \"data\": [1, 2, 3]}}}]}",
+              "t.json:2:64: cases[0].inputs.x.data: 3 values for a shape of 4 elements");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
+              " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [2], \"generator\": {\"kind\": \"normal\"}}}}]}",
+              "t.json:2:66: cases[0].inputs.x.generator: missing required key 'seed' (random generators are always "
+              "seeded)");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"requires\": [\"warp-drive\"]}]}",
+              "t.json:1:70: cases[0].requires[0]: unknown device feature 'warp-drive'");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expected\": {\"reference\": \"softmax\"}}]}",
+              "t.json:1:63: cases[0].expected.reference: unknown reference (wgk has: rotary, sparse_attention)");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
+              " \"inputs\": {\"x\": {\"dtype\": \"float64\", \"shape\": [2], \"data\": [1, 2]}}}]}",
+              "t.json:2:28: cases[0].inputs.x.dtype: expected a dtype: float32 float16 int32 uint32 int64 int8 uint8 "
+              "bool");
+  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"absent\": [\"x\"],\n"
+              " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [], \"data\": [1]}}}]}",
+              "t.json:1:25: cases[0]: 'x' is both an input and absent");
+}
+
+static wgk_host_tensor *make(const wgk_tc_input *in) {
+  wgk_host_tensor *t = NULL;
+  wgk_error err = {0};
+  assert_int_equal(wgk_tc_input_make(in, "t.json", &t, &err), WGK_OK);
+  return t;
+}
+
+static void generators_are_reproducible(void **state) {
+  (void)state;
+  wgk_tc_input in = {.dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 5}, .kind = WGK_TC_UNIFORM, .seed = 42,
+                     .a = -1, .b = 1};
+  wgk_host_tensor *a = make(&in), *b = make(&in);
+  assert_memory_equal(a->data, b->data, wgk_host_tensor_bytes(a));
+  in.seed = 43;
+  wgk_host_tensor *c = make(&in);
+  assert_memory_not_equal(a->data, c->data, wgk_host_tensor_bytes(a));
+  for (size_t i = 0; i < 15; i++) assert_true(fabs(wgk_host_tensor_get(a, i)) <= 1);
+  in.kind = WGK_TC_NORMAL;
+  wgk_host_tensor *n1 = make(&in), *n2 = make(&in);
+  assert_memory_equal(n1->data, n2->data, wgk_host_tensor_bytes(n1));
+  wgk_host_tensor_free(a), wgk_host_tensor_free(b), wgk_host_tensor_free(c);
+  wgk_host_tensor_free(n1), wgk_host_tensor_free(n2);
+}
+
+static void generators_fill_as_documented(void **state) {
+  (void)state;
+  wgk_tc_input pos = {.dtype = WGK_HOST_INT64, .rank = 2, .dims = {2, 3}, .kind = WGK_TC_POSITIONS, .a = 4};
+  wgk_host_tensor *t = make(&pos);
+  const double want_pos[6] = {4, 5, 6, 4, 5, 6};
+  for (size_t i = 0; i < 6; i++) assert_true(wgk_host_tensor_get(t, i) == want_pos[i]);
+  wgk_host_tensor_free(t);
+  wgk_tc_input ar = {.dtype = WGK_HOST_FLOAT16, .rank = 1, .dims = {4}, .kind = WGK_TC_ARANGE, .a = 1, .b = 0.5};
+  t = make(&ar);
+  for (size_t i = 0; i < 4; i++) assert_true(wgk_host_tensor_get(t, i) == 1 + 0.5 * (double)i);
+  wgk_host_tensor_free(t);
+  wgk_tc_input cs = {.dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 2}, .kind = WGK_TC_ROTARY_COS, .a = 10000};
+  t = make(&cs);
+  assert_true(wgk_host_tensor_get(t, 0) == 1 && fabs(wgk_host_tensor_get(t, 2) - cos(1.0)) < 1e-7);
+  assert_true(fabs(wgk_host_tensor_get(t, 3) - cos(0.01)) < 1e-7);
+  wgk_host_tensor_free(t);
+  wgk_tc_input ui = {.dtype = WGK_HOST_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0,
+                     .b = 3};
+  t = make(&ui);
+  for (size_t i = 0; i < 64; i++) assert_true(wgk_host_tensor_get(t, i) >= 0 && wgk_host_tensor_get(t, i) <= 3);
+  wgk_host_tensor_free(t);
+  wgk_tc_input row = {.dtype = WGK_HOST_INT32, .rank = -1, .kind = WGK_TC_PHI3_ROW, .layout = {2, 4, 1, 2}};
+  t = make(&row);
+  assert_int_equal(t->rank, 2);
+  assert_int_equal(t->dims[0], 2);
+  assert_int_equal(t->dims[1], 5);
+  assert_true(wgk_host_tensor_get(t, 0) == 0);
+  wgk_host_tensor_free(t);
+}
+
+static void compare_reports_the_worst_element(void **state) {
+  (void)state;
+  const double want[4] = {1, 2, 3, 4};
+  double got[4] = {1, 2.001, 3.1, 4};
+  wgk_tc_compare_result r;
+  wgk_tc_compare(got, want, 4, (wgk_tc_tolerance){1e-2, 0}, &r);
+  assert_false(r.pass);
+  assert_int_equal(r.n_bad, 1);
+  assert_int_equal(r.worst, 2);
+  assert_true(r.worst_got == 3.1 && r.worst_want == 3);
+  assert_true(fabs(r.max_abs - 0.1) < 1e-12);
+  got[2] = 3;
+  wgk_tc_compare(got, want, 4, (wgk_tc_tolerance){1e-2, 0}, &r);
+  assert_true(r.pass);
+  got[3] = NAN; /* an element the kernel never wrote keeps its NaN poison */
+  wgk_tc_compare(got, want, 4, (wgk_tc_tolerance){1e9, 1e9}, &r);
+  assert_false(r.pass);
+  assert_int_equal(r.n_nonfinite, 1);
+  assert_int_equal(r.worst, 3);
+  const double want_nan[2] = {NAN, INFINITY};
+  const double got_nan[2] = {NAN, INFINITY};
+  wgk_tc_compare(got_nan, want_nan, 2, (wgk_tc_tolerance){0, 0}, &r);
+  assert_true(r.pass);
+  char buf[64];
+  const int64_t dims[3] = {2, 3, 4};
+  wgk_tc_unravel(23, 3, dims, buf, sizeof buf);
+  assert_string_equal(buf, "(1, 2, 3)");
+}
+
+static void bench_cases_parse(void **state) {
+  (void)state;
+  const char *doc = "{\"schema\": 1, \"defaults\": {\"warmup\": 5},\n"
+                    " \"cases\": [{\"id\": \"phi3\", \"flops\": 1000, \"tunables\": {\"WORKGROUP_SIZE\": 128},\n"
+                    "  \"inputs\": {\"x\": {\"dtype\": \"float16\", \"shape\": [1, 32, 128, 128],"
+                    " \"generator\": {\"kind\": \"normal\", \"seed\": 3}}}}]}";
+  wgk_bench_suite *s = NULL;
+  wgk_error err = {0};
+  assert_int_equal(wgk_bench_suite_parse(doc, strlen(doc), "b.json", &s, &err), WGK_OK);
+  assert_int_equal(s->n_cases, 1);
+  assert_int_equal(s->cases[0].warmup, 5);
+  assert_int_equal(s->cases[0].iterations, 20);
+  assert_int_equal(s->cases[0].bytes, -1);
+  assert_int_equal(s->cases[0].flops, 1000);
+  wgk_bench_suite_free(s);
+  const char *inline_doc = "{\"schema\": 1, \"cases\": [{\"id\": \"a\",\n"
+                           " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1], \"data\": [1]}}}]}";
+  assert_int_not_equal(wgk_bench_suite_parse(inline_doc, strlen(inline_doc), "b.json", &s, &err), WGK_OK);
+  char buf[512];
+  wgk_error_format(&err, buf, sizeof buf);
+  assert_string_equal(buf, "b.json:2:61: cases[0].inputs.x.data: bench inputs are generated, not inline");
+}
+
+/* The examples in docs/package-format.md parse: the ```json blocks after "### Example" and "## bench.json". */
+static char *doc_block(const char *doc, const char *heading) {
+  const char *h = strstr(doc, heading), *b = h ? strstr(h, "```json\n") : NULL, *e = b ? strstr(b + 8, "```") : NULL;
+  return e ? strndup(b + 8, (size_t)(e - b - 8)) : NULL;
+}
+
+static void doc_examples_parse(void **state) {
+  (void)state;
+  const char *src = getenv("WGK_SOURCE_DIR");
+  assert_non_null(src);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/docs/package-format.md", src);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static char doc[1 << 16];
+  size_t n = fread(doc, 1, sizeof doc - 1, f);
+  fclose(f);
+  doc[n] = '\0';
+  char *test = doc_block(doc, "### Example"), *bench = doc_block(doc, "## bench.json");
+  assert_non_null(test);
+  assert_non_null(bench);
+  wgk_tc_suite *ts = parse_ok(test);
+  assert_int_equal(ts->n_cases, 3);
+  wgk_bench_suite *bs = NULL;
+  wgk_error err = {0};
+  assert_int_equal(wgk_bench_suite_parse(bench, strlen(bench), "doc", &bs, &err), WGK_OK);
+  assert_int_equal(bs->cases[0].iterations, 50);
+  wgk_tc_suite_free(ts);
+  wgk_bench_suite_free(bs);
+  free(test);
+  free(bench);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(parses_cases_with_defaults),  cmocka_unit_test(rejects_malformed_documents),
+      cmocka_unit_test(generators_are_reproducible), cmocka_unit_test(generators_fill_as_documented),
+      cmocka_unit_test(compare_reports_the_worst_element), cmocka_unit_test(bench_cases_parse),
+      cmocka_unit_test(doc_examples_parse),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
