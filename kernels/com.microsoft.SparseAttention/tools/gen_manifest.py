@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+"""Writes build/webgpu/manifest.json of com.microsoft.SparseAttention (the seed manifest format).
+
+The seed format repeats every binding set and variant in full; this script states each once and expands
+them: Q/K/V separate or packed, rotary on or off, and the plain or subgroup-matrix attention template.
+Run it after editing, then scripts/package-digests.py on the package.
+"""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "build", "webgpu", "manifest.json")
+
+INPUTS = [
+    ("query", "T", 3, False, "Query `(batch_size, sequence_length, num_heads * head_size)`, or packed `[Q|K|V]` `(batch_size, sequence_length, (num_heads + 2 * kv_num_heads) * head_size)` when `key` and `value` are omitted."),
+    ("key", "T", 3, True, "Key `(batch_size, sequence_length, kv_num_heads * head_size)`. Omitted for packed QKV."),
+    ("value", "T", 3, True, "Value `(batch_size, sequence_length, kv_num_heads * head_size)`. Omitted for packed QKV."),
+    ("past_key", "T", 4, False, "Key cache `(batch_size, kv_num_heads, max_cache_sequence_length, head_size)`, updated in place."),
+    ("past_value", "T", 4, False, "Value cache with the same shape as `past_key`, updated in place."),
+    ("block_row_indices", "M", 2, False, "CSR row pointers `(num_layout, max_blocks + 1)`. Each layout starts at zero, is monotonically non-decreasing, and ends no later than that layout's `block_col_indices` width."),
+    ("block_col_indices", "M", 2, False, "CSR column indices `(num_layout, max_nnz_blocks)`, right-padded past each layout's non-zero count. Every active entry is in `[0, max_blocks)`."),
+    ("total_sequence_length", "M", None, False, "Scalar or one-element vector holding the maximum total key length. Equal to `sequence_length` exactly in the prompt case, which is how the past length is decided. The value fits the cache, the sparse layout's `max_blocks * sparse_block_size` capacity, and the rotary-cache row count when rotary is enabled."),
+    ("key_total_sequence_lengths", "M", 1, False, "Per-batch total key length excluding padding, shape `(batch_size)`. Each value is at most `total_sequence_length` and is at least 1 for a prompt or at least `sequence_length` otherwise."),
+    ("cos_cache", "T", 2, True, "Rotary cosine cache `(max_rotary_sequence_length, rotary_dimension / 2)`, where the width is a multiple of 8 no larger than `head_size / 2`. Required with `sin_cache` when `do_rotary` is 1."),
+    ("sin_cache", "T", 2, True, "Rotary sine cache with the same shape as `cos_cache`; required with it when `do_rotary` is 1."),
+]
+BIND_KEYS = {
+    "query": "queryT", "key": "keyT", "value": "valueT", "past_key": "pastKeyT", "past_value": "pastValueT",
+    "block_row_indices": "blockRowIndicesT", "block_col_indices": "blockColIndicesT",
+    "total_sequence_length": "totalSequenceLengthT", "key_total_sequence_lengths": "keyTotalSequenceLengthsT",
+    "cos_cache": "cosCacheT", "sin_cache": "sinCacheT", "output": "outputT",
+}
+OUTPUTS = [
+    {"role": "output", "dtype": "T", "rank": 3,
+     "shape": "[dim(shapes.query, 0), dim(shapes.query, 1), attrs.num_heads * dim(shapes.past_key, 3)]",
+     "description": "Attention output `(batch_size, sequence_length, num_heads * head_size)`."},
+    {"role": "past_key", "dtype": "T", "rank": 4, "shape": "shapes.past_key",
+     "description": "The key cache tensor itself after the in-place append; ONNX names this output `present_key`."},
+    {"role": "past_value", "dtype": "T", "rank": 4, "shape": "shapes.past_value",
+     "description": "The value cache tensor itself after the in-place append; ONNX names this output `present_value`."},
+]
+
+ATTRS = {"do_rotary": 0, "rotary_interleaved": 0}
+ATTR_DESC = {
+    "do_rotary": "Set to 1 to apply rotary embedding to Q and to K before it enters the cache; every other value disables rotary embedding.",
+    "kv_num_heads": "Number of key/value heads; must divide `num_heads`.",
+    "num_heads": "Number of query heads.",
+    "rotary_interleaved": "Set to 1 to rotate adjacent pairs instead of using the NeoX half-split; every other value selects the NeoX layout.",
+    "scale": "Scale applied to query-key products; omitted or zero uses `1 / sqrt(head_size)`.",
+    "sparse_block_size": "Tokens per sparse block; one of 16, 32, 64, 128.",
+}
+
+# Every name below is visible by bare name to later derives, to `when`, uniforms, dispatch and templates.
+DERIVE = {
+    "numHeads": "attrs.num_heads if attrs.num_heads is defined and attrs.num_heads is integer else 0",
+    "kvHeads": "attrs.kv_num_heads if attrs.kv_num_heads is defined and attrs.kv_num_heads is integer else 0",
+    "blockSize": "attrs.sparse_block_size if attrs.sparse_block_size is defined and attrs.sparse_block_size is integer else 0",
+    "rotaryOn": "attrs.do_rotary == 1",
+    "packedQkv": "not present.key and not present.value",
+    "batch": "dim(shapes.query, 0) if ranks.query == 3 else 0",
+    "seqLen": "dim(shapes.query, 1) if ranks.query == 3 else 0",
+    "qkvHeads": "numHeads + 2 * kvHeads if packedQkv else numHeads",
+    "headSize": "dim(shapes.query, 2) // qkvHeads if ranks.query == 3 and qkvHeads > 0 else 0",
+    "groupSize": "numHeads // kvHeads if kvHeads > 0 else 0",
+    "maxCache": "dim(shapes.past_key, 2) if ranks.past_key == 4 else 0",
+    "numLayout": "dim(shapes.block_row_indices, 0) if ranks.block_row_indices == 2 else 0",
+    "maxBlocks": "dim(shapes.block_row_indices, 1) - 1 if ranks.block_row_indices == 2 else 0",
+    "maxNnz": "dim(shapes.block_col_indices, 1) if ranks.block_col_indices == 2 else 0",
+    "halfRot": "dim(shapes.cos_cache, 1) if rotaryOn and present.cos_cache and ranks.cos_cache == 2 else 0",
+    "effScale": "attrs.scale if attrs.scale is number and attrs.scale != 0 else 1.0 / (headSize ** 0.5 if headSize > 0 else 1)",
+    "qkvContract": "ranks.query == 3 and numHeads > 0 and kvHeads > 0 and numHeads % kvHeads == 0 and headSize > 0 and headSize % 8 == 0 and dim(shapes.query, 2) == qkvHeads * headSize and present.key == present.value and (packedQkv or (sameShape(shapes.key, [batch, seqLen, kvHeads * headSize]) and sameShape(shapes.value, shapes.key)))",
+    "cacheContract": "ranks.past_key == 4 and sameShape(shapes.past_key, [batch, kvHeads, maxCache, headSize]) and sameShape(shapes.past_value, shapes.past_key) and maxCache >= seqLen",
+    "layoutContract": "numLayout >= 1 and maxBlocks >= 1 and ranks.block_col_indices == 2 and dim(shapes.block_col_indices, 0) == numLayout and numHeads % numLayout == 0 and blockSize in [16, 32, 64, 128] and ranks.key_total_sequence_lengths == 1 and dim(shapes.key_total_sequence_lengths, 0) == batch and numel(shapes.total_sequence_length) == 1 and ranks.total_sequence_length <= 1",
+    "rotaryContract": "(not rotaryOn and not present.cos_cache and not present.sin_cache) or (rotaryOn and present.cos_cache and present.sin_cache and sameShape(shapes.cos_cache, shapes.sin_cache) and halfRot > 0 and halfRot % 8 == 0 and 2 * halfRot <= headSize)",
+    "sparseContract": "f16Ok(dtypes.T) and qkvContract and cacheContract and layoutContract and rotaryContract",
+    # attention tiling: TQ queries of one block row times HG heads of one GQA group per workgroup
+    "queryTile": "tunables.QUERY_TILE",
+    "headsPerGroup": "pick([[groupSize % 8 == 0, 8], [groupSize % 4 == 0, 4], [groupSize % 2 == 0, 2]], 1)",
+    "maskWords": "ceilDiv(maxBlocks, 32)",
+    "maskBytes": "(headsPerGroup + 1) * maskWords * 4 + 64",
+    "tileBudget": "min(device.limits.maxComputeWorkgroupStorageSize, tunables.TILE_BYTES) - maskBytes",
+    "keyTile": "pick([[headSize * 8 * 32 <= tileBudget, 32], [headSize * 8 * 16 <= tileBudget, 16], [headSize * 8 * 8 <= tileBudget, 8], [headSize * 8 * 4 <= tileBudget, 4], [headSize * 8 * 2 <= tileBudget, 2]], 1)",
+    "queryTiles": "(seqLen + 2 * queryTile - 2) // queryTile",
+    "tilingOk": "blockSize % queryTile == 0 and headSize * 8 * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
+    "hasSubgroupMatrix": "device.features.has('subgroups') and device.features.has('chromium-experimental-subgroup-matrix')",
+}
+
+FIELDS = [
+    ("batch", "u32", "batch"), ("seqLen", "u32", "seqLen"), ("numHeads", "u32", "numHeads"),
+    ("kvHeads", "u32", "kvHeads"), ("headSize", "u32", "headSize"), ("groupSize", "u32", "groupSize"),
+    ("qRowStride", "u32", "qkvHeads * headSize"),
+    ("kvRowStride", "u32", "qkvHeads * headSize if packedQkv else kvHeads * headSize"),
+    ("kOffset", "u32", "numHeads * headSize if packedQkv else 0"),
+    ("vOffset", "u32", "(numHeads + kvHeads) * headSize if packedQkv else 0"),
+    ("maxCache", "u32", "maxCache"), ("numLayout", "u32", "numLayout"), ("maxBlocks", "u32", "maxBlocks"),
+    ("maxNnz", "u32", "maxNnz"), ("blockSize", "u32", "blockSize"), ("halfRot", "u32", "halfRot"),
+    ("qPairs", "u32", "batch * seqLen * numHeads * headSize // 2"),
+    ("kvPairs", "u32", "batch * seqLen * kvHeads * headSize // 2"),
+    ("scale", "f32", "effScale"),
+]
+
+
+def storage(name, arg, port, writable=False, etype="$T"):
+    return {"name": name, "arg": arg, "semantic": port,
+            "buffer": {"type": "storage" if writable else "read-only-storage"}, "elementType": etype}
+
+
+def params():
+    return {"name": "params", "semantic": "kernel.params", "buffer": {"type": "uniform"},
+            "struct": {"name": "Params", "fields": [{"name": n, "type": t, "value": v} for n, t, v in FIELDS]}}
+
+
+LENGTHS = [storage("total_len", "totalSequenceLengthT", "total_sequence_length", etype="$M"),
+           storage("key_total", "keyTotalSequenceLengthsT", "key_total_sequence_lengths", etype="$M")]
+ROTARY = [storage("cos_cache", "cosCacheT", "cos_cache"), storage("sin_cache", "sinCacheT", "sin_cache")]
+
+
+def binding_sets():
+    sets = {}
+    for packed in (False, True):
+        for rot in (False, True):
+            src = [storage("query", "queryT", "query")] if packed else \
+                  [storage("key", "keyT", "key"), storage("value", "valueT", "value")]
+            sets["append_%s%s" % ("packed" if packed else "separate", "_rotary" if rot else "")] = (
+                src + (ROTARY if rot else []) + LENGTHS +
+                [storage("past_key", "pastKeyT", "past_key", True), storage("past_value", "pastValueT", "past_value", True),
+                 params()])
+    sets["q_rotary"] = [storage("query", "queryT", "query")] + ROTARY + LENGTHS + \
+        [storage("output", "outputT", "output", True), params()]
+    # in/out ports are bound read-write wherever they are bound (the loader's rule); attend only reads them
+    caches = [storage("past_key", "pastKeyT", "past_key", True), storage("past_value", "pastValueT", "past_value", True),
+              storage("block_row", "blockRowIndicesT", "block_row_indices", etype="$M"),
+              storage("block_col", "blockColIndicesT", "block_col_indices", etype="$M")] + LENGTHS
+    sets["attend_query"] = [storage("query", "queryT", "query")] + caches + \
+        [storage("output", "outputT", "output", True), params()]
+    sets["attend_staged"] = caches + [storage("output", "outputT", "output", True), params()]
+    return sets
+
+
+def elementwise(pairs):
+    return {"threads": pairs, "workgroupSize": "tunables.WORKGROUP_SIZE"}
+
+
+def variant(packed, rot, sgmat):
+    layout = "packed" if packed else "separate"
+    vid = "%s%s%s" % (layout, "_rotary" if rot else "", "_sgmat" if sgmat else "")
+    when = ["sparseContract", "tilingOk", "packedQkv" if packed else "not packedQkv",
+            "rotaryOn" if rot else "not rotaryOn"]
+    if sgmat:
+        when.append("hasSubgroupMatrix")
+    passes = []
+    if rot:
+        passes.append({"id": "q_rotary", "name": "sparse_q_rotary",
+                       "source": {"shader": "sparse-q-rotary.wgsl.jinja", "inputs": {}},
+                       "bindings": "q_rotary", "dispatch": elementwise("batch * seqLen * numHeads * headSize // 2")})
+    passes.append({"id": "kv_append", "name": "sparse_kv_append",
+                   "source": {"shader": "sparse-kv-append.wgsl.jinja",
+                              "inputs": {"packed": "true" if packed else "false", "rotary": "true" if rot else "false"}},
+                   "bindings": "append_%s%s" % (layout, "_rotary" if rot else ""),
+                   "dispatch": elementwise("batch * seqLen * kvHeads * headSize // 2")})
+    passes.append({"id": "attend", "name": "sparse_attention" + ("_sgmat" if sgmat else ""),
+                   "source": {"shader": "sparse-attention-sgmat.wgsl.jinja" if sgmat else "sparse-attention.wgsl.jinja",
+                              "inputs": {"stagedQuery": "true" if rot else "false"}},
+                   "bindings": "attend_staged" if rot else "attend_query",
+                   "dispatch": {"x": "queryTiles", "y": "numHeads // headsPerGroup", "z": "batch"}})
+    return {"id": vid, "when": when,
+            "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1",
+                          "H": "headSize", "TQ": "queryTile", "HG": "headsPerGroup", "TK": "keyTile",
+                          "MW": "maskWords"},
+            "passes": passes}
+
+
+def main():
+    inputs = []
+    for role, dt, rank, opt, desc in INPUTS:
+        p = {"role": role, "dtype": dt}
+        if rank is not None:
+            p["rank"] = rank
+        if opt:
+            p["optional"] = True
+        p["description"] = desc
+        inputs.append(p)
+    args = {}
+    for role, _, _, opt, _ in INPUTS:
+        a = {"kind": "tensor", "semantic": role, "role": "input"}
+        if opt:
+            a["required"] = False
+        args[BIND_KEYS[role]] = a
+    args["outputT"] = {"kind": "tensor", "semantic": "output", "role": "output"}
+    variants = [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
+               [variant(p, r, False) for p in (False, True) for r in (False, True)]
+    m = {
+        "domain": "com.microsoft", "name": "SparseAttention", "sinceVersion": 1,
+        "description": "Block-sparse causal attention used by Phi-3-small (ONNX Runtime contrib operator). `block_row_indices` and `block_col_indices` encode one or more CSR block masks, and layouts cycle over query heads. Grouped-query heads, separate or packed `[Q|K|V]`, explicit scaling, partial or full rotary embedding in NeoX or interleaved layout, and float16 are supported. The past/present key and value tensors share allocations and are updated in place. Head sizes must be non-zero multiples of 8; bfloat16 is not implemented.",
+        "inputs": inputs, "outputs": OUTPUTS,
+        "attributes": ATTRS, "attributeDescriptions": ATTR_DESC,
+        "attributeConstraints": {"num_heads": {"required": True}, "kv_num_heads": {"required": True},
+                                 "sparse_block_size": {"required": True, "values": [16, 32, 64, 128]}},
+        "typeConstraints": {"T": ["float32", "float16"], "M": ["int32"]},
+        "args": args,
+        "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384},
+        "derive": DERIVE,
+        "bindingSets": binding_sets(),
+        "variants": variants,
+    }
+    with open(OUT, "w") as f:
+        json.dump(m, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""Writes build/webgpu/test.json and bench.json of com.microsoft.SparseAttention (wgk's test schema 1).
+
+Each case is one line of CASES below; the inputs follow from it (seeded generators, the Phi-3-small layout
+generator for the CSR tensors), the expected values from wgk's double reference ("sparse_attention").
+"""
+import json
+import math
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WEBGPU = os.path.join(HERE, "..", "build", "webgpu")
+
+
+def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=2, pasts=None, kts=None,
+         cache=None, packed=False, rotary="off", rot=None, dtype="float32", scale=None, seed=1, desc="",
+         total=None, layout_data=None):
+    """pasts: per-batch past lengths (None: prompt with key totals kts, default S each)."""
+    prompt = pasts is None
+    if prompt:
+        kts = kts or [S] * B
+        tot = S
+    else:
+        kts = [p + S for p in pasts]
+        tot = total or max(kts)
+    cache = cache or max(tot, 1)
+    max_blocks = -(-cache // block)
+    hidden = (N + 2 * KN) * H if packed else N * H
+
+    def gen(shape, s, kind="uniform"):
+        return {"dtype": dtype, "shape": shape, "generator": {"kind": kind, "seed": s}}
+
+    inputs = {"queryT": gen([B, S, hidden], seed)}
+    if not packed:
+        inputs["keyT"] = gen([B, S, KN * H], seed + 1)
+        inputs["valueT"] = gen([B, S, KN * H], seed + 2)
+    inputs["pastKeyT"] = gen([B, KN, cache, H], seed + 3)
+    inputs["pastValueT"] = gen([B, KN, cache, H], seed + 4)
+    if layout_data:
+        row, col = layout_data
+        inputs["blockRowIndicesT"] = {"dtype": "int32", "shape": [len(row), len(row[0])], "data": row}
+        inputs["blockColIndicesT"] = {"dtype": "int32", "shape": [len(col), len(col[0])], "data": col}
+    else:
+        lay = {"num_layout": layouts, "max_blocks": max_blocks, "local_blocks": local, "vert_stride": vstride}
+        inputs["blockRowIndicesT"] = {"dtype": "int32", "generator": dict(kind="phi3_layout_row", **lay)}
+        inputs["blockColIndicesT"] = {"dtype": "int32", "generator": dict(kind="phi3_layout_col", **lay)}
+    inputs["totalSequenceLengthT"] = {"dtype": "int32", "shape": [1], "data": [tot]}
+    inputs["keyTotalSequenceLengthsT"] = {"dtype": "int32", "shape": [B], "data": kts}
+    attrs = {"num_heads": N, "kv_num_heads": KN, "sparse_block_size": block}
+    if scale is not None:
+        attrs["scale"] = scale
+    if rotary != "off":
+        attrs["do_rotary"] = 1
+        attrs["rotary_interleaved"] = 1 if rotary == "interleaved" else 0
+        half = (rot or H) // 2
+        rows = max(cache, tot)
+        inputs["cosCacheT"] = {"dtype": dtype, "shape": [rows, half], "generator": {"kind": "rotary_cos"}}
+        inputs["sinCacheT"] = {"dtype": dtype, "shape": [rows, half], "generator": {"kind": "rotary_sin"}}
+    c = {"id": cid, "description": desc or "B=%d S=%d N=%d KN=%d H=%d block=%d layouts=%d %s" % (
+        B, S, N, KN, H, block, layouts, "prompt" if prompt else "past %s" % pasts),
+         "inputs": inputs, "attrs": attrs, "expected": {"reference": "sparse_attention"}}
+    if dtype == "float16":
+        c["requires"] = ["shader-f16"]
+    return c
+
+
+# A hand-written layout: two layouts, columns listed out of order, -1 padding, an empty row.
+HAND = ([[0, 1, 3, 4, 6], [0, 0, 2, 3, 4]], [[0, 1, 0, 2, 1, 0], [1, 0, 2, 0, -1, -1]])
+
+CASES = [
+    case("prompt_b16_f32", S=32, N=2, KN=1, H=16, block=16),
+    case("prompt_b32_f32", S=64, N=4, KN=2, H=8, block=32, local=1),
+    case("prompt_b64_f32", S=128, N=2, KN=2, H=8, block=64, local=1, vstride=2),
+    case("prompt_b128_f32", S=256, N=1, KN=1, H=8, block=128, local=1),
+    case("prompt_gqa1_f32", S=48, N=4, KN=4, H=16),
+    case("prompt_gqa2_f32", S=48, N=4, KN=2, H=16),
+    case("prompt_gqa4_f32", S=48, N=8, KN=2, H=16, layouts=4, vstride=4),
+    case("prompt_packed_f32", S=40, N=4, KN=2, H=16, packed=True),
+    case("prompt_padding_f32", B=2, S=40, N=2, KN=1, H=16, kts=[40, 17]),
+    case("prompt_layouts4_f32", S=64, N=8, KN=2, H=8, layouts=4, local=1, vstride=4),
+    case("prompt_head64_f32", S=32, N=2, KN=1, H=64),
+    case("prompt_head128_f32", S=32, N=2, KN=1, H=128, block=32),
+    case("prompt_scale_f32", S=32, N=2, KN=1, H=16, scale=0.3),
+    case("prompt_neox_f32", S=32, N=2, KN=1, H=16, rotary="neox", rot=16),
+    case("prompt_interleaved_f32", S=32, N=2, KN=1, H=32, rotary="interleaved", rot=32),
+    case("prompt_partial_neox_f32", S=32, N=2, KN=1, H=64, rotary="neox", rot=32),
+    case("prompt_partial_interleaved_packed_f32", S=24, N=4, KN=2, H=32, rotary="interleaved", rot=16, packed=True),
+    case("prompt_hand_layout_f32", S=64, N=2, KN=1, H=8, block=16, layout_data=HAND),
+    case("decode_s1_f32", S=1, N=4, KN=2, H=16, pasts=[37], cache=64),
+    case("decode_s1_gqa4_b64_f32", S=1, N=8, KN=2, H=64, block=64, layouts=4, local=1, vstride=2, pasts=[200], cache=256),
+    case("decode_s1_batch2_f32", B=2, S=1, N=4, KN=2, H=16, pasts=[5, 40], cache=48),
+    case("decode_s1_rotary_packed_f32", B=2, S=1, N=4, KN=1, H=32, pasts=[9, 30], cache=40, packed=True,
+         rotary="neox", rot=32),
+    case("chunk_s3_f32", S=3, N=4, KN=2, H=16, pasts=[14], cache=32),
+    case("chunk_s3_batch2_interleaved_f32", B=2, S=3, N=4, KN=2, H=16, pasts=[20, 2], cache=32, rotary="interleaved",
+         rot=16),
+    case("chunk_s3_total_above_f32", B=2, S=3, N=2, KN=1, H=8, pasts=[4, 10], cache=32, total=20),
+    case("prompt_b16_f16", S=32, N=2, KN=1, H=16, dtype="float16"),
+    case("prompt_gqa4_packed_f16", S=40, N=8, KN=2, H=16, packed=True, layouts=4, vstride=4, dtype="float16"),
+    case("prompt_partial_neox_f16", S=32, N=2, KN=1, H=64, rotary="neox", rot=32, dtype="float16"),
+    case("decode_s1_batch2_f16", B=2, S=1, N=4, KN=2, H=128, block=32, pasts=[3, 70], cache=96, dtype="float16"),
+    case("chunk_s3_interleaved_f16", S=3, N=2, KN=2, H=64, block=64, pasts=[61], cache=128, rotary="interleaved",
+         rot=64, dtype="float16"),
+    case("decode_b128_layouts4_f16", S=1, N=4, KN=1, H=8, block=128, layouts=4, local=1, vstride=2, pasts=[300],
+         cache=384, dtype="float16"),
+]
+
+WITH_REFUSALS = False  # on once the host check is wired
+REFUSALS = [
+    ("refuse_cache_too_small", dict(S=1, N=2, KN=1, H=8, pasts=[40], cache=32, total=41), "total_sequence_length"),
+]
+
+
+def refusal(cid, kw, text):
+    c = case(cid, **kw)
+    del c["expected"]
+    c["expectError"] = text
+    return c
+
+
+def main():
+    cases = CASES + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
+    doc = {"schema": 1,
+           "description": "SparseAttention against the double reference: block sizes, GQA, packed QKV, rotary, "
+                          "float16, prompt/decode/chunked, per-batch past lengths, layouts.",
+           "defaults": {"tolerance": {"float32": {"rtol": 1e-4, "atol": 2e-5}, "float16": {"rtol": 1e-2, "atol": 4e-3}}},
+           "cases": cases}
+    with open(os.path.join(WEBGPU, "test.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
