@@ -12,16 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels_host/hostcheck.h"
 #include "util/error.h"
-
-/* One input of the call as a host check sees it. */
-typedef struct wgk_hostcheck_tensor {
-  bool present;         /* the caller gave this port */
-  wgk_dtype dtype;      /* logical dtype */
-  int rank;             /* number of dims */
-  const int64_t *shape; /* rank dims */
-  const void *data;     /* host copy in logical layout (int64 for position_ids), or NULL when not on the host */
-} wgk_hostcheck_tensor;
 
 typedef struct wgk_rotary_check_args {
   wgk_hostcheck_tensor x, cos_cache, sin_cache, position_ids; /* the ONNX inputs, in ONNX order */

@@ -105,9 +105,18 @@ CASES = [
          cache=384, dtype="float16"),
 ]
 
-WITH_REFUSALS = False  # on once the host check is wired
+WITH_REFUSALS = True
 REFUSALS = [
-    ("refuse_cache_too_small", dict(S=1, N=2, KN=1, H=8, pasts=[40], cache=32, total=41), "total_sequence_length"),
+    ("refuse_cache_too_small", dict(S=1, N=2, KN=1, H=8, pasts=[40], cache=32, total=41),
+     "41 does not fit the cache: max_cache (past_key dim 2) is 32"),
+    ("refuse_key_total_below_s", dict(B=2, S=3, N=2, KN=1, H=8, pasts=[4, -1], cache=32, total=7),
+     "batch 1: 2 is below 3"),
+    ("refuse_csr_column", dict(S=64, N=2, KN=1, H=8, layout_data=([[0, 1, 2, 3, 4]], [[0, 1, 7, 3]])),
+     "column 7 is outside [0, max_blocks 4)"),
+    ("refuse_csr_decreasing", dict(S=64, N=2, KN=1, H=8, layout_data=([[0, 2, 1, 3, 4]], [[0, 1, 2, 3]])),
+     "layout 0 decreases at block row 1: 2 then 1"),
+    ("refuse_rotary_width", dict(S=16, N=2, KN=1, H=32, rotary="neox", rot=8),
+     "width 4 (rotary dim / 2) must be a multiple of 8"),
 ]
 
 

@@ -1,0 +1,54 @@
+/* SparseAttention: the runtime's host-check hook handing the call to kernels_host/sparse_check (the CSR layout
+ * and the sequence lengths by value, from the host copies the runtime keeps of small integer tensors). */
+#include <string.h>
+
+#include "kernels_host/sparse_check.h"
+#include "runtime/runtime_internal.h"
+
+static wgk_status view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name,
+                       wgk_hostcheck_tensor *out, wgk_error *err) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < m->n_ports; i++) {
+    wgk_tensor *t = ports[i].tensor;
+    if (strcmp(ports[i].port->name, name) != 0 || !t) continue;
+    *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
+    if (t->dtype == WGK_DTYPE_INT32) {
+      wgk_status st = wgk_rt_tensor_host(t, &out->data);
+      if (st != WGK_OK) { *err = t->ctx->err; return st; }
+    }
+  }
+  return WGK_OK;
+}
+
+static int64_t attr_int(const wgk_value *attrs, const char *name, bool *given) {
+  const wgk_value *v = attrs ? wgk_value_dict_get(attrs, name) : NULL;
+  *given = v && wgk_value_is_number(v);
+  return *given ? wgk_value_as_int(v) : 0;
+}
+
+wgk_status wgk_opcheck_sparse(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
+                              wgk_error *err) {
+  wgk_sparse_check_args a = {0};
+  struct { const char *port; wgk_hostcheck_tensor *t; } map[] = {
+      {"query", &a.query}, {"key", &a.key}, {"value", &a.value}, {"past_key", &a.past_key},
+      {"past_value", &a.past_value}, {"block_row_indices", &a.block_row_indices},
+      {"block_col_indices", &a.block_col_indices}, {"total_sequence_length", &a.total_sequence_length},
+      {"key_total_sequence_lengths", &a.key_total_sequence_lengths}, {"cos_cache", &a.cos_cache},
+      {"sin_cache", &a.sin_cache},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+    wgk_status st = view(m, ports, map[i].port, map[i].t, err);
+    if (st != WGK_OK) return st;
+  }
+  if (!a.query.present || !a.past_key.present || !a.past_value.present || !a.block_row_indices.present ||
+      !a.block_col_indices.present || !a.total_sequence_length.present || !a.key_total_sequence_lengths.present)
+    return WGK_OK; /* a missing required port is validation's message */
+  bool given;
+  a.num_heads = attr_int(attrs, "num_heads", &a.has_num_heads);
+  a.kv_num_heads = attr_int(attrs, "kv_num_heads", &a.has_kv_num_heads);
+  a.sparse_block_size = attr_int(attrs, "sparse_block_size", &a.has_sparse_block_size);
+  a.do_rotary = attr_int(attrs, "do_rotary", &given);
+  wgk_status st = wgk_sparse_check(&a, err);
+  if (st != WGK_OK) wgk_error_wrap_source(err, m->source, 0, 0, NULL);
+  return st;
+}

@@ -1,0 +1,255 @@
+/* SparseAttention host checks through the public API: each rule refuses a call with a message naming the port,
+ * the rule and the values, before anything is dispatched, and the KV caches read back unchanged.
+ * Skipped without an adapter. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgk.h"
+
+enum { MAXE = 4096 };
+
+/* One call: sizes, the int32 tensors' values and which optional ports are given. */
+typedef struct spec {
+  int64_t B, S, N, KN, H, block, L, max_blocks, max_nnz, cache, rot_rows, half_rot, do_rotary;
+  bool key, value, cos, sin;
+  int32_t row[32], col[32], total, kts[2];
+} spec;
+
+/* Decode of 3 tokens after pasts 10 and 20: two layouts, every block row lists blocks 0 and its own. */
+static spec base(void) {
+  spec s = {.B = 2, .S = 3, .N = 4, .KN = 2, .H = 16, .block = 16, .L = 2, .max_blocks = 4, .max_nnz = 8,
+            .cache = 64, .rot_rows = 64, .half_rot = 8, .do_rotary = 1, .key = true, .value = true, .cos = true,
+            .sin = true, .total = 23, .kts = {13, 23}};
+  for (int l = 0; l < 2; l++) {
+    int32_t *r = s.row + l * 5, *c = s.col + l * 8;
+    r[0] = 0, r[1] = 1, r[2] = 3, r[3] = 5, r[4] = 7;
+    int32_t cols[8] = {0, 0, 1, 0, 2, 0, 3, -1};
+    memcpy(c, cols, sizeof cols);
+  }
+  return s;
+}
+
+typedef struct fixture { wgk_context *ctx; wgk_kernel *k; } fixture;
+
+static int setup(void **state) {
+  static fixture f;
+  char *msg = NULL;
+  if (wgk_context_create(NULL, &f.ctx, &msg) != WGK_OK) { free(msg); f.ctx = NULL; }
+  if (f.ctx)
+    assert_int_equal(wgk_kernel_load(f.ctx, "webgpu-kernels/com.microsoft.SparseAttention", NULL, &f.k), WGK_OK);
+  *state = &f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  wgk_kernel_destroy(f->k);
+  wgk_context_destroy(f->ctx);
+  return 0;
+}
+
+static float fill[MAXE * 8];
+static char last_message[4096];
+
+static wgk_tensor *floats(fixture *f, int rank, const int64_t *dims) {
+  wgk_tensor *t = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, rank, dims, fill, &t), WGK_OK);
+  return t;
+}
+
+static wgk_tensor *ints(fixture *f, int rank, const int64_t *dims, const int32_t *data) {
+  wgk_tensor *t = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_INT32, rank, dims, data, &t), WGK_OK);
+  return t;
+}
+
+static void set(wgk_call *c, const char *key, wgk_tensor *t) {
+  assert_int_equal(wgk_call_set_input(c, key, t), WGK_OK);
+  wgk_tensor_release(t);
+}
+
+/* Builds and runs the call; on return the caches hold what the call left in them. */
+static wgk_status run(fixture *f, const spec *s, float *pk_after, float *pv_after) {
+  int64_t q[3] = {s->B, s->S, (s->key ? s->N : s->N + 2 * s->KN) * s->H}, kv[3] = {s->B, s->S, s->KN * s->H},
+          cache[4] = {s->B, s->KN, s->cache, s->H}, row[2] = {s->L, s->max_blocks + 1}, col[2] = {s->L, s->max_nnz},
+          one[1] = {1}, b[1] = {s->B}, rot[2] = {s->rot_rows, s->half_rot};
+  wgk_call *c = NULL;
+  assert_int_equal(wgk_call_create(f->k, &c), WGK_OK);
+  set(c, "queryT", floats(f, 3, q));
+  if (s->key) set(c, "keyT", floats(f, 3, kv));
+  if (s->value) set(c, "valueT", floats(f, 3, kv));
+  wgk_tensor *pk = floats(f, 4, cache), *pv = floats(f, 4, cache);
+  assert_int_equal(wgk_call_set_input(c, "pastKeyT", pk), WGK_OK);
+  assert_int_equal(wgk_call_set_input(c, "pastValueT", pv), WGK_OK);
+  set(c, "blockRowIndicesT", ints(f, 2, row, s->row));
+  set(c, "blockColIndicesT", ints(f, 2, col, s->col));
+  set(c, "totalSequenceLengthT", ints(f, 1, one, &s->total));
+  set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s->kts));
+  if (s->cos) set(c, "cosCacheT", floats(f, 2, rot));
+  if (s->sin) set(c, "sinCacheT", floats(f, 2, rot));
+  wgk_call_set_attr_int(c, "num_heads", s->N);
+  wgk_call_set_attr_int(c, "kv_num_heads", s->KN);
+  wgk_call_set_attr_int(c, "sparse_block_size", s->block);
+  wgk_call_set_attr_int(c, "do_rotary", s->do_rotary);
+  wgk_status st = wgk_call_run(c);
+  snprintf(last_message, sizeof last_message, "%s", wgk_context_errmsg(f->ctx)); /* reads below clear it */
+  size_t n = (size_t)(s->B * s->KN * s->cache * s->H);
+  assert_int_equal(wgk_tensor_read_f32(pk, pk_after, n), WGK_OK);
+  assert_int_equal(wgk_tensor_read_f32(pv, pv_after, n), WGK_OK);
+  wgk_tensor_release(pk), wgk_tensor_release(pv);
+  wgk_call_destroy(c);
+  return st;
+}
+
+/* The call is refused with a message containing text, and both caches still hold their initial values. */
+static void refused(fixture *f, const spec *s, const char *text) {
+  static float pk[MAXE * 8], pv[MAXE * 8];
+  wgk_stats before, after;
+  wgk_context_stats(f->ctx, &before);
+  wgk_status st = run(f, s, pk, pv);
+  wgk_context_stats(f->ctx, &after);
+  const char *msg = last_message;
+  if (st == WGK_OK) fail_msg("ran, expected a refusal with '%s'", text);
+  if (!strstr(msg, text)) fail_msg("message '%s' lacks '%s'", msg, text);
+  assert_int_equal(before.dispatches, after.dispatches);
+  size_t n = (size_t)(s->B * s->KN * s->cache * s->H);
+  for (size_t i = 0; i < n; i++)
+    if (pk[i] != fill[i] || pv[i] != fill[i]) fail_msg("cache element %zu changed by a refused call", i);
+}
+
+#define FIXTURE fixture *f = *state; if (!f->ctx) skip(); spec s = base()
+
+static void base_call_runs(void **state) {
+  FIXTURE;
+  static float pk[MAXE * 8], pv[MAXE * 8];
+  if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", wgk_context_errmsg(f->ctx));
+  assert_true(pk[(10 * 16)] != fill[10 * 16]); /* batch 0, kv head 0, row 10: the first appended key */
+}
+
+static void kv_heads_divide(void **state) {
+  FIXTURE;
+  s.KN = 3;
+  refused(f, &s, "kv_num_heads: 3 does not divide num_heads 4");
+}
+
+static void heads_multiple_of_layouts(void **state) {
+  FIXTURE;
+  s.N = 4, s.KN = 2, s.L = 3;
+  refused(f, &s, "num_heads 4 is not a multiple of num_layout 3");
+}
+
+static void head_size_multiple_of_8(void **state) {
+  FIXTURE;
+  s.H = 12, s.half_rot = 0, s.do_rotary = 0, s.cos = s.sin = false;
+  refused(f, &s, "head size (dim 3) 12 must be a non-zero multiple of 8");
+}
+
+static void block_size_values(void **state) {
+  FIXTURE;
+  s.block = 24;
+  refused(f, &s, "sparse_block_size");
+}
+
+static void csr_starts_at_zero(void **state) {
+  FIXTURE;
+  s.row[5] = 1;
+  refused(f, &s, "blockRowIndicesT (block_row_indices): layout 1 starts at 1; row pointers must start at 0");
+}
+
+static void csr_never_decreases(void **state) {
+  FIXTURE;
+  s.row[2] = 0;
+  refused(f, &s, "layout 0 decreases at block row 1: 1 then 0");
+}
+
+static void csr_ends_within_width(void **state) {
+  FIXTURE;
+  s.row[9] = 9;
+  refused(f, &s, "layout 1 block row 3 ends at 9, beyond the column width 8");
+}
+
+static void csr_columns_in_range(void **state) {
+  FIXTURE;
+  s.col[8 + 4] = 4;
+  refused(f, &s, "blockColIndicesT (block_col_indices): layout 1 entry 4 (block row 2): column 4 is outside [0, max_blocks 4)");
+}
+
+static void total_fits_cache(void **state) {
+  FIXTURE;
+  s.cache = 20, s.total = 23;
+  refused(f, &s, "totalSequenceLengthT (total_sequence_length): 23 does not fit the cache: max_cache (past_key dim 2) is 20");
+}
+
+static void total_fits_layout(void **state) {
+  FIXTURE;
+  s.max_blocks = 1, s.row[0] = 0, s.row[1] = 1, s.row[2] = 0, s.row[3] = 1, s.col[1] = 0;
+  refused(f, &s, "23 exceeds the layout's capacity max_blocks 1 * sparse_block_size 16 = 16");
+}
+
+static void total_fits_rotary_rows(void **state) {
+  FIXTURE;
+  s.rot_rows = 20;
+  refused(f, &s, "cosCacheT (cos_cache): 20 rows do not reach total_sequence_length 23");
+}
+
+static void key_total_at_most_total(void **state) {
+  FIXTURE;
+  s.kts[0] = 24;
+  refused(f, &s, "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 24 exceeds total_sequence_length 23");
+}
+
+static void key_total_at_least_s(void **state) {
+  FIXTURE;
+  s.kts[1] = 2;
+  refused(f, &s, "batch 1: 2 is below 3 (past_b = key total - sequence_length must be >= 0)");
+}
+
+static void prompt_key_total_at_least_1(void **state) {
+  FIXTURE;
+  s.total = 3, s.kts[0] = 3, s.kts[1] = 0;
+  refused(f, &s, "batch 1: 0 is below 1 (a prompt needs at least one key)");
+}
+
+static void packed_or_separate(void **state) {
+  FIXTURE;
+  s.value = false;
+  refused(f, &s, "valueT (value): key and value must both be given (separate Q, K, V) or both be absent");
+}
+
+static void rotary_caches_iff_do_rotary(void **state) {
+  FIXTURE;
+  s.do_rotary = 0;
+  refused(f, &s, "cosCacheT (cos_cache): given while do_rotary is 0 (rotary off)");
+  s = base();
+  s.sin = false;
+  refused(f, &s, "sinCacheT (sin_cache): required when do_rotary is 1");
+}
+
+static void rotary_width(void **state) {
+  FIXTURE;
+  s.half_rot = 12;
+  refused(f, &s, "width 12 (rotary dim / 2) must be a multiple of 8 no larger than head size / 2 = 8");
+}
+
+int main(void) {
+  for (int i = 0; i < MAXE * 8; i++) fill[i] = (float)sin(i * 0.37);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(base_call_runs),        cmocka_unit_test(kv_heads_divide),
+      cmocka_unit_test(heads_multiple_of_layouts), cmocka_unit_test(head_size_multiple_of_8),
+      cmocka_unit_test(block_size_values),     cmocka_unit_test(csr_starts_at_zero),
+      cmocka_unit_test(csr_never_decreases),   cmocka_unit_test(csr_ends_within_width),
+      cmocka_unit_test(csr_columns_in_range),  cmocka_unit_test(total_fits_cache),
+      cmocka_unit_test(total_fits_layout),     cmocka_unit_test(total_fits_rotary_rows),
+      cmocka_unit_test(key_total_at_most_total), cmocka_unit_test(key_total_at_least_s),
+      cmocka_unit_test(prompt_key_total_at_least_1), cmocka_unit_test(packed_or_separate),
+      cmocka_unit_test(rotary_caches_iff_do_rotary), cmocka_unit_test(rotary_width),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,6 @@
+# SparseAttention: host-check refusals through the public API; the ORT CPU oracle on random single-node models.
+wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
+if(TARGET wgk_cli)
+  add_test(NAME sparse_package_test_json COMMAND wgk_cli test ${CMAKE_SOURCE_DIR}/kernels/com.microsoft.SparseAttention)
+  set_tests_properties(sparse_package_test_json PROPERTIES TIMEOUT 600 PASS_REGULAR_EXPRESSION " 0 failed")
+endif()
