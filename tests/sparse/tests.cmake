@@ -12,3 +12,8 @@ if(TARGET wgk_cli)
       PASS_REGULAR_EXPRESSION "8 passed, 0 failed, 0 skipped.*2 passed, 0 failed, 0 skipped")
   endforeach()
 endif()
+if(TARGET wgk_cli)
+  add_test(NAME sparse_sgmat_selection
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/sgmat_selection.sh $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(sparse_sgmat_selection PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "sgmat selection: ok")
+endif()

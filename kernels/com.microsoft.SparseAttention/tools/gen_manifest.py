@@ -83,6 +83,9 @@ DERIVE = {
     "keyTile": "pick([[headSize * 8 * 32 <= tileBudget, 32], [headSize * 8 * 16 <= tileBudget, 16], [headSize * 8 * 8 <= tileBudget, 8], [headSize * 8 * 4 <= tileBudget, 4], [headSize * 8 * 2 <= tileBudget, 2]], 1)",
     "queryTiles": "(seqLen + 2 * queryTile - 2) // queryTile",
     "tilingOk": "blockSize % queryTile == 0 and headSize * 8 * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
+    # the subgroup-matrix attention: f32 8x8x8 matrices, K tiles of 8 keys, Q rows staged in workgroup memory
+    "sgmatBytes": "(headsPerGroup * queryTile * headSize + 2 * 8 * headSize + headsPerGroup * queryTile * 8) * 4 + maskBytes",
+    "sgmatOk": "dtypes.T == 'f32' and queryTile % 8 == 0 and sgmatBytes <= device.limits.maxComputeWorkgroupStorageSize",
     "hasSubgroupMatrix": "device.features.has('subgroups') and device.features.has('chromium-experimental-subgroup-matrix')",
 }
 
@@ -148,7 +151,7 @@ def variant(packed, rot, sgmat):
     when = ["sparseContract", "tilingOk", "packedQkv" if packed else "not packedQkv",
             "rotaryOn" if rot else "not rotaryOn"]
     if sgmat:
-        when.append("hasSubgroupMatrix")
+        when += ["hasSubgroupMatrix", "sgmatOk"]
     passes = []
     if rot:
         passes.append({"id": "q_rotary", "name": "sparse_q_rotary",
@@ -166,7 +169,7 @@ def variant(packed, rot, sgmat):
                    "dispatch": {"x": "queryTiles", "y": "numHeads // headsPerGroup", "z": "batch"}})
     return {"id": vid, "when": when,
             "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1",
-                          "H": "headSize", "TQ": "queryTile", "HG": "headsPerGroup", "TK": "keyTile",
+                          "H": "headSize", "TQ": "queryTile", "HG": "headsPerGroup", "TK": "8" if sgmat else "keyTile",
                           "MW": "maskWords"},
             "passes": passes}
 

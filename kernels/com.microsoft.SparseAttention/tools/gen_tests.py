@@ -141,3 +141,42 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+
+def bench_case(bid, S, past, dtype):
+    """Phi-3-small: N 32, KN 8, H 128, block 64, local 16, vertical stride 8, 8 layouts; batch 1."""
+    N, KN, H, block = 32, 8, 128, 64
+    cache = past + S
+    lay = {"num_layout": 8, "max_blocks": cache // block, "local_blocks": 16, "vert_stride": 8}
+
+    def gen(shape, seed):
+        return {"dtype": dtype, "shape": shape, "generator": {"kind": "uniform", "seed": seed}}
+    c = {"id": bid,
+         "description": "Phi-3-small %s: N 32, KN 8, H 128, block 64, local 16, vert stride 8, 8 layouts, %s" % (
+             "prompt S=%d" % S if past == 0 else "decode S=%d after past %d" % (S, past), dtype),
+         "inputs": {"queryT": gen([1, S, N * H], 1), "keyT": gen([1, S, KN * H], 2), "valueT": gen([1, S, KN * H], 3),
+                    "pastKeyT": gen([1, KN, cache, H], 4), "pastValueT": gen([1, KN, cache, H], 5),
+                    "blockRowIndicesT": {"dtype": "int32", "generator": dict(kind="phi3_layout_row", **lay)},
+                    "blockColIndicesT": {"dtype": "int32", "generator": dict(kind="phi3_layout_col", **lay)},
+                    "totalSequenceLengthT": {"dtype": "int32", "shape": [1], "generator": {"kind": "const", "value": cache}},
+                    "keyTotalSequenceLengthsT": {"dtype": "int32", "shape": [1],
+                                                 "generator": {"kind": "const", "value": cache}}},
+         "attrs": {"num_heads": N, "kv_num_heads": KN, "sparse_block_size": block}}
+    if dtype == "float16":
+        c["requires"] = ["shader-f16"]
+    return c
+
+
+def write_bench():
+    cases = [bench_case("phi3_prompt_4096_f16", 4096, 0, "float16"), bench_case("phi3_prompt_4096_f32", 4096, 0, "float32"),
+             bench_case("phi3_decode_past8191_f16", 1, 8191, "float16"),
+             bench_case("phi3_decode_past8191_f32", 1, 8191, "float32")]
+    doc = {"schema": 1, "description": "Phi-3-small SparseAttention shapes: a 4096-token prompt and one decode step "
+           "after 8191 cached tokens.", "defaults": {"warmup": 3, "iterations": 20}, "cases": cases}
+    with open(os.path.join(WEBGPU, "bench.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    write_bench()
