@@ -5,11 +5,26 @@
 
 #include "cli/cli.h"
 #include "expr/expr.h"
+#include "plan/plan.h"
 
-/* Reads a scope file: a JSON object of variables; "device" becomes the device object. */
+/* Every scope the loader builds has DISPATCH_FOLD_WIDTH (SYSTEM.md §3); a scope file may override it. */
+static wgk_value *with_builtins(wgk_value *scope) {
+  if (scope && !wgk_value_dict_get(scope, "DISPATCH_FOLD_WIDTH") &&
+      !wgk_value_dict_set(scope, "DISPATCH_FOLD_WIDTH", wgk_value_int(WGK_DISPATCH_FOLD_WIDTH))) {
+    wgk_value_release(scope);
+    return NULL;
+  }
+  return scope;
+}
+
+/* Reads a scope file: a JSON object of variables; "device" becomes the device object. The loader's
+ * built-in names (DISPATCH_FOLD_WIDTH) are added where the file does not give them. */
 wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
   wgk_value *scope = NULL;
-  if (!path) return wgk_value_dict();
+  if (!path) {
+    if (!(scope = with_builtins(wgk_value_dict()))) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return scope;
+  }
   json_error_t jerr;
   json_t *j = json_load_file(path, 0, &jerr);
   if (!j) {
@@ -25,6 +40,8 @@ wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
       if (!d || !wgk_value_dict_set(scope, "device", d)) { wgk_value_release(scope); scope = NULL; }
     }
   }
+  if (scope && !(scope = with_builtins(scope)))
+    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   if (!scope) wgk_error_wrap_source(err, path, 0, 0, NULL);
   json_decref(j);
   return scope;

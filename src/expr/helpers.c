@@ -172,12 +172,13 @@ HELPER(h_rows) { UNUSED; return product_around("rows", a, n, 'r', out, err); }
 HELPER(h_outer) { UNUSED; return product_around("outer", a, n, 'o', out, err); }
 HELPER(h_inner) { UNUSED; return product_around("inner", a, n, 'i', out, err); }
 
+/* prefix(l, n) = l[:n], suffix(l, n) = l[n:] (n clamped to [0, len]), so prefix + suffix == l. */
 static wgk_status part(const char *name, const wgk_value *const *a, size_t n, bool head, wgk_value **out, wgk_error *err) {
   if (!args_ok(name, n, 2, 2, err)) return WGK_ERR_EVAL;
   if (a[0]->kind != WGK_VALUE_LIST || a[1]->kind != WGK_VALUE_INT) return fail(err, "%s() needs a list and an integer%s", name, "");
   int64_t len = (int64_t)a[0]->u.list.len, k = a[1]->u.i < 0 ? 0 : a[1]->u.i > len ? len : a[1]->u.i;
   wgk_value *l = wgk_value_list();
-  for (int64_t i = head ? 0 : len - k; l && i < (head ? k : len); i++)
+  for (int64_t i = head ? 0 : k; l && i < (head ? k : len); i++)
     if (!wgk_value_list_append(l, wgk_value_ref(a[0]->u.list.items[i]))) l = NULL;
   return put(l, out, err);
 }
@@ -188,6 +189,7 @@ HELPER(h_fill) {
   UNUSED;
   if (!args_ok("fill", n, 2, 2, err)) return WGK_ERR_EVAL;
   if (a[1]->kind != WGK_VALUE_INT) return fail(err, "fill() count must be an integer, got %s%s", wgk_expr_type_name(a[1]), "");
+  if (a[1]->u.i < 0) return fail(err, "fill(): negative count%s%s", "", "");
   if (a[1]->u.i > WGK_HELPER_MAX_LIST) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "fill() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
   wgk_value *l = wgk_value_list();
   for (int64_t i = 0; l && i < a[1]->u.i; i++)
@@ -222,8 +224,14 @@ HELPER(h_permuteShape) {
   if (a[1]->u.list.len != a[0]->u.list.len) return fail(err, "permuteShape(): permutation length differs from rank%s%s", "", "");
   wgk_value *l = wgk_value_list();
   for (size_t i = 0; l && i < a[1]->u.list.len; i++) {
-    int64_t p;
+    int64_t p, q;
+    bool repeated = false;
     if (!axis("permuteShape", a[0], a[1]->u.list.items[i], &p, err)) { wgk_value_release(l); return WGK_ERR_EVAL; }
+    for (size_t j = 0; j < i && !repeated; j++) repeated = axis("permuteShape", a[0], a[1]->u.list.items[j], &q, err) && q == p;
+    if (repeated) {
+      wgk_value_release(l);
+      return wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "permuteShape(): axis %lld repeated", (long long)at(a[1], i));
+    }
     if (!wgk_value_list_append(l, wgk_value_ref(a[0]->u.list.items[p]))) l = NULL;
   }
   return put(l, out, err);
@@ -300,21 +308,33 @@ HELPER(h_sameShape) {
   return put(wgk_value_bool(same), out, err);
 }
 
+/* The rank of hasAxis/axisValue's first argument: a shape (its length) or a rank (an integer). */
+static bool rank_of(const char *name, const wgk_value *v, int64_t *r, wgk_error *err) {
+  if (v->kind == WGK_VALUE_LIST) *r = (int64_t)v->u.list.len;
+  else if (v->kind == WGK_VALUE_INT) *r = v->u.i;
+  else { fail(err, "%s() needs a shape or a rank, got %s", name, wgk_expr_type_name(v)); return false; }
+  return true;
+}
+
+/* hasAxis(shapeOrRank, axis): -rank <= axis < rank (false for a non-integer axis). */
 HELPER(h_hasAxis) {
   UNUSED;
-  if (!args_ok("hasAxis", n, 2, 2, err) || a[0]->kind != WGK_VALUE_LIST) return wgk_error_is_set(err) ? WGK_ERR_EVAL : fail(err, "hasAxis() needs a list%s%s", "", "");
-  int64_t r = (int64_t)a[0]->u.list.len;
+  int64_t r;
+  if (!args_ok("hasAxis", n, 2, 2, err) || !rank_of("hasAxis", a[0], &r, err)) return WGK_ERR_EVAL;
   bool ok = a[1]->kind == WGK_VALUE_INT && a[1]->u.i >= -r && a[1]->u.i < r;
   return put(wgk_value_bool(ok), out, err);
 }
 
-/* axisValue(shape, axis): the axis normalised to [0, rank) (negative axes count from the end). */
+/* axisValue(shapeOrRank, axis): the axis normalised to [0, rank) (negative axes count from the end);
+ * out of range is an error. */
 HELPER(h_axisValue) {
   UNUSED;
-  int64_t i;
-  if (!args_ok("axisValue", n, 2, 2, err)) return WGK_ERR_EVAL;
-  if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "axisValue() needs a list%s%s", "", "");
-  if (!axis("axisValue", a[0], a[1], &i, err)) return WGK_ERR_EVAL;
+  int64_t r;
+  if (!args_ok("axisValue", n, 2, 2, err) || !rank_of("axisValue", a[0], &r, err)) return WGK_ERR_EVAL;
+  if (a[1]->kind != WGK_VALUE_INT) return fail(err, "axisValue() needs an integer axis, got %s%s", wgk_expr_type_name(a[1]), "");
+  int64_t i = a[1]->u.i < 0 ? a[1]->u.i + r : a[1]->u.i;
+  if (i < 0 || i >= r)
+    return wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "axisValue(): axis %lld out of range for rank %lld", (long long)a[1]->u.i, (long long)r);
   return put(wgk_value_int(i), out, err);
 }
 
