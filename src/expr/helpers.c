@@ -406,6 +406,36 @@ HELPER(h_f16Ok) {
   return put(wgk_value_bool(has), out, err);
 }
 
+/* namespace([dict or [[key, value], ...]], key=value, ...): a dict whose attributes templates may set with
+ * `{% set ns.key = value %}` (the engine's built-in, Jinja's meaning). Keyword arguments come last. */
+HELPER(h_namespace) {
+  (void)fn; (void)scope;
+  if (!args_ok("namespace", n, 0, 1, err)) return WGK_ERR_EVAL;
+  wgk_value *ns = wgk_value_dict();
+  if (!ns) return put(NULL, out, err);
+  ns->is_namespace = true;
+  bool ok = true;
+  if (n == 1 && a[0]->kind == WGK_VALUE_DICT) {
+    for (size_t i = 0; ok && i < a[0]->u.dict.len; i++)
+      ok = wgk_value_dict_set(ns, a[0]->u.dict.keys[i], wgk_value_ref(a[0]->u.dict.vals[i]));
+  } else if (n == 1 && a[0]->kind == WGK_VALUE_LIST) {
+    for (size_t i = 0; ok && i < a[0]->u.list.len; i++) {
+      const wgk_value *pair = a[0]->u.list.items[i];
+      if (pair->kind != WGK_VALUE_LIST || pair->u.list.len != 2 || pair->u.list.items[0]->kind != WGK_VALUE_STRING) {
+        wgk_value_release(ns);
+        return fail(err, "namespace() needs a dict or a list of [key, value] pairs with string keys%s%s", "", "");
+      }
+      ok = wgk_value_dict_set(ns, pair->u.list.items[0]->u.str.s, wgk_value_ref(pair->u.list.items[1]));
+    }
+  } else if (n == 1) {
+    wgk_value_release(ns);
+    return fail(err, "namespace() needs a dict or a list of [key, value] pairs, got %s%s", wgk_expr_type_name(a[0]), "");
+  }
+  for (size_t i = 0; ok && kw && i < kw->u.dict.len; i++) ok = wgk_value_dict_set(ns, kw->u.dict.keys[i], wgk_value_ref(kw->u.dict.vals[i]));
+  if (!ok) { wgk_value_release(ns); ns = NULL; }
+  return put(ns, out, err);
+}
+
 typedef struct helper { const char *name; wgk_native_fn fn; } helper;
 static const helper helpers[] = {
   {"ceil", h_ceil}, {"floor", h_floor}, {"min", h_min}, {"max", h_max}, {"pow", h_pow}, {"range", h_range},
@@ -415,7 +445,7 @@ static const helper helpers[] = {
   {"broadcastShape", h_broadcastShape}, {"broadcastable", h_broadcastable}, {"matmulShape", h_matmulShape},
   {"sameShape", h_sameShape}, {"hasAxis", h_hasAxis}, {"axisValue", h_axisValue},
   {"isUniqueIntList", h_isUniqueIntList}, {"has", h_has}, {"dtypeBytes", h_dtypeBytes},
-  {"onnxDtypeCode", h_onnxDtypeCode}, {"pick", h_pick}, {"f16Ok", h_f16Ok},
+  {"onnxDtypeCode", h_onnxDtypeCode}, {"pick", h_pick}, {"f16Ok", h_f16Ok}, {"namespace", h_namespace},
 };
 
 wgk_value *wgk_expr_helper(const char *name) {

@@ -36,7 +36,7 @@ static int test_result(wgk_eval *ev, const wgk_node *n, const wgk_value *v, cons
   if (!strcmp(t, "number")) return k == WGK_VALUE_INT || k == WGK_VALUE_FLOAT;
   if (!strcmp(t, "integer")) return k == WGK_VALUE_INT;
   if (!strcmp(t, "iterable")) return k == WGK_VALUE_LIST || k == WGK_VALUE_STRING;
-  if (!strcmp(t, "mapping")) return k == WGK_VALUE_DICT;
+  if (!strcmp(t, "mapping")) return k == WGK_VALUE_DICT && !v->is_namespace; /* the oracle: a namespace is no mapping */
   if (!strcmp(t, "sequence")) return k == WGK_VALUE_LIST || k == WGK_VALUE_DICT || k == WGK_VALUE_STRING;
   if (!strcmp(t, "callable")) return k == WGK_VALUE_FUNC;
   if (!strcmp(t, "lower")) return case_is(v, tolower);

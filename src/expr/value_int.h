@@ -9,6 +9,7 @@ struct wgk_value {
   wgk_value_kind kind; /* which member of u is live */
   bool is_tuple;       /* a LIST written as a tuple (prints the same) */
   bool is_set;         /* a LIST of names with a .has(name) method (device.features) */
+  bool is_namespace;   /* a DICT made by namespace(): `{% set ns.name = v %}` changes it in place */
   union {
     bool b;
     int64_t i;

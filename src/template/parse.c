@@ -143,6 +143,21 @@ static bool parse_for(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
 static bool parse_set(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   if (!(s->target = wgk_expr_parse_sequence(ep, true))) return false;
   if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) { wgk_expr_syntax_error(ep, "set needs a name or names"); return false; }
+  while (s->target->kind != WGK_N_TUPLE && ep->tok.kind == WGK_TK_DOT) { /* set ns.name = v (a namespace attribute) */
+    wgk_node *m = wgk_expr_arena_alloc(&p->t->arena, sizeof *m);
+    if (!m) return false;
+    *m = *s->target;
+    m->kind = WGK_N_MEMBER;
+    m->a = s->target;
+    wgk_expr_next(ep);
+    if (ep->tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(ep, "name expected after '.'"); return false; }
+    if (!(m->str = wgk_expr_arena_alloc(&p->t->arena, ep->tok.len + 1))) return false;
+    memcpy(m->str, ep->text + ep->tok.start, ep->tok.len);
+    m->str[ep->tok.len] = '\0';
+    m->str_len = ep->tok.len;
+    wgk_expr_next(ep);
+    s->target = m;
+  }
   if (ep->tok.kind == WGK_TK_ASSIGN) {
     wgk_expr_next(ep);
     return (s->expr = wgk_expr_parse_sequence(ep, false)) && close_tag(p, ep, false);

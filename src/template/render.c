@@ -84,6 +84,33 @@ static flow output(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, sink *
 }
 
 /* Binds a NAME or TUPLE target to v in dict vars. */
+/* Whether v is, or holds somewhere inside, the container c (storing it into c would make a cycle). */
+static int holds(const wgk_value *v, const wgk_value *c, int depth) {
+  if (v == c) return 1;
+  if (depth > WGK_TMPL_MAX_BLOCK_DEPTH * 100) return -1;
+  wgk_value_kind k = wgk_value_kind_of(v);
+  if (k != WGK_VALUE_LIST && k != WGK_VALUE_DICT) return 0;
+  for (size_t i = 0; i < wgk_value_len(v); i++) {
+    int h = holds(k == WGK_VALUE_LIST ? wgk_value_list_at(v, i) : v->u.dict.vals[i], c, depth + 1);
+    if (h) return h;
+  }
+  return 0;
+}
+
+/* {% set obj.name = v %}: obj must be a namespace() (the oracle's rule); it changes in place. */
+static bool bind_member(renderer *r, const wgk_stmt *s, const wgk_node *target, const wgk_value *v, wgk_expr_scope *scope) {
+  wgk_value *obj = eval(r, target->a, scope);
+  if (!obj) return false;
+  bool ok = false;
+  int h;
+  if (obj->kind != WGK_VALUE_DICT || !obj->is_namespace) fail(r, s, WGK_ERR_EVAL, "cannot assign an attribute of a non-namespace object");
+  else if ((h = holds(v, obj, 0)) > 0) fail(r, s, WGK_ERR_EVAL, "cannot store a namespace inside itself");
+  else if (h < 0) fail(r, s, WGK_ERR_LIMIT, "value nested too deeply");
+  else if (!(ok = wgk_value_dict_set(obj, target->str, wgk_value_ref(v)))) fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_value_release(obj);
+  return ok;
+}
+
 static bool bind(renderer *r, const wgk_stmt *s, const wgk_node *target, const wgk_value *v, wgk_value *vars) {
   if (target->kind == WGK_N_NAME) return wgk_value_dict_set(vars, target->str, wgk_value_ref(v)) || fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory") == FLOW_OK;
   if (wgk_value_kind_of(v) != WGK_VALUE_LIST) { fail(r, s, WGK_ERR_EVAL, "cannot unpack a non-list value"); return false; }
@@ -188,7 +215,7 @@ static wgk_value *render_to_string(renderer *r, const wgk_body *b, wgk_expr_scop
 static flow render_set(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope) {
   wgk_value *v = s->expr ? eval(r, s->expr, scope) : render_to_string(r, &s->body, scope);
   if (!v) return FLOW_ERROR;
-  bool ok = bind(r, s, s->target, v, (wgk_value *)scope->vars);
+  bool ok = s->target->kind == WGK_N_MEMBER ? bind_member(r, s, s->target, v, scope) : bind(r, s, s->target, v, (wgk_value *)scope->vars);
   wgk_value_release(v);
   return ok ? FLOW_OK : FLOW_ERROR;
 }

@@ -118,6 +118,12 @@ static void test_errors(void **state) {
   expect(comment, "t.jinja", NULL, "t.jinja:1:3: unclosed comment");
   const char *raw[] = {"t.jinja", "{% raw %}{{ x }}{% endraw %}", NULL};
   expect(raw, "t.jinja", "{{ x }}", NULL);
+  const char *ns[] = {"t.jinja", "{% set ns = namespace(n=0) %}{% for i in [1, 2] %}{% set ns.n = ns.n + i %}{% endfor %}{{ ns.n }}", NULL};
+  expect(ns, "t.jinja", "3", NULL);
+  const char *ns_dict[] = {"t.jinja", "{% set d = {'a': 1} %}{% set d.a = 2 %}", NULL};
+  expect(ns_dict, "t.jinja", NULL, "t.jinja:1:23: cannot assign an attribute of a non-namespace object");
+  const char *ns_cycle[] = {"t.jinja", "{% set ns = namespace() %}{% set ns.me = {'x': [ns]} %}", NULL};
+  expect(ns_cycle, "t.jinja", NULL, "t.jinja:1:27: cannot store a namespace inside itself");
   const char *loop[] = {"t.jinja", "{% for i in range(2000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", NULL};
   expect(loop, "t.jinja", NULL, "t.jinja:1:27: too many loop iterations (limit is 1000000)");
   const char *rec[] = {"t.jinja", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", NULL};
