@@ -17,6 +17,7 @@ static const wgk_cli_command commands[] = {
     {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
     {"test", "run a package's test.json cases on the device", wgk_cmd_test},
     {"bench", "time a package's bench.json cases against the device's ceilings (--json FILE)", wgk_cmd_bench},
+    {"tune", "sweep a package's tunables per bench case, store the best per device (--show)", wgk_cmd_tune},
 };
 
 static void usage(FILE *out) {
