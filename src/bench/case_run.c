@@ -6,6 +6,7 @@
 
 #include "bench/case_run.h"
 #include "runtime/runtime_internal.h"
+#include "runtime/tc_ref.h"
 
 static double now_ns(void) {
   struct timespec ts;
@@ -175,3 +176,24 @@ uint64_t wgk_bench_bytes(const wgk_bench_setup *s) {
 }
 
 uint64_t wgk_bench_flops(const wgk_bench_setup *s) { return s->c->flops >= 0 ? (uint64_t)s->c->flops : 0; }
+
+wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out) {
+  const wgk_bench_case *c = s->c;
+  wgk_tc_case tc = {.inputs = c->inputs, .n_inputs = c->n_inputs, .attrs = c->attrs, .n_attrs = c->n_attrs};
+  if (strcmp(s->k->m->op_id, "ai.onnx.RotaryEmbedding") == 0) tc.reference = WGK_TC_REF_ROTARY;
+  else if (strcmp(s->k->m->op_id, "com.microsoft.SparseAttention") == 0) tc.reference = WGK_TC_REF_SPARSE_ATTENTION;
+  else return WGK_ERR_UNSUPPORTED;
+  double *ns = calloc((size_t)iters + 1, sizeof *ns);
+  wgk_status st = ns ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+  for (int64_t i = 0; i < iters && !st; i++) {
+    wgk_tc_ref_outputs want;
+    wgk_error err = {0};
+    double t0 = now_ns();
+    st = wgk_tc_reference_run(s->k->m, &tc, s->host, &want, &err);
+    ns[i] = now_ns() - t0;
+    wgk_tc_ref_outputs_free(&want);
+  }
+  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  free(ns);
+  return st;
+}

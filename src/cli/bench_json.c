@@ -43,6 +43,7 @@ static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) 
       ceil->fma_gflops > 0 ? gflops / ceil->fma_gflops : 0, "bandwidthFloorNs",
       ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
       ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
+  if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
   json_object_update(o, m);
   json_decref(m);
   return o;

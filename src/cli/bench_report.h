@@ -18,6 +18,8 @@ typedef struct wgk_bench_row {
   int64_t warmup, iterations;
   bool gpu_timed;          /* gpu from timestamp queries, else wall around run + wait */
   wgk_bench_stat gpu, resident, e2e; /* ns per call */
+  bool has_reference;      /* --reference: the C reference's time per call (host, double) */
+  wgk_bench_stat reference;
   uint64_t bytes, flops;   /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
 } wgk_bench_row;

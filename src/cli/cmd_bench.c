@@ -12,13 +12,14 @@
 #include "cli/cli_util.h"
 #include "runtime/runtime_internal.h"
 
-static const char *usage_text = "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--adapter SEL]\n"
-                                "                 [--version N | --revision SHA] [--strict] [--verbose]\n";
+static const char *usage_text = "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
+                                "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 typedef struct bench_opts {
   wgk_cli_common common;
   const char *pkg, *filter, *json;
   long repeat; /* 0: the case's iterations */
+  bool reference; /* --reference: time the op's C reference too */
 } bench_opts;
 
 static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
@@ -26,6 +27,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   int r = wgk_cli_common_option("bench", argc, argv, i, &o->common);
   if (r) return r;
   if (strcmp(a, "--case") == 0) return (o->filter = wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
   if (strcmp(a, "--json") == 0) return (o->json = wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("bench", argc, argv, i);
@@ -50,6 +52,11 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   if (!st) st = wgk_bench_time_gpu(&su, r->warmup, r->iterations, &r->gpu, &r->gpu_timed);
   if (!st) st = wgk_bench_time_resident(&su, r->warmup, r->iterations, &r->resident);
   if (!st) st = wgk_bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
+  if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
+  if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
+    r->skipped = true;
+    snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+  }
   if (st && !r->skipped) {
     r->failed = true;
     if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
