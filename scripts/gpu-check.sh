@@ -33,4 +33,7 @@ fi
 if "$BUILD/wgk" help | grep -q '^  bench '; then
   for pkg in kernels/*/; do step "$BUILD/wgk" bench "$pkg" --json "$OUT/bench-$(basename "$pkg").json"; done
 fi
+if [ -x bench/peers/run.sh ] && "$BUILD/wgk" help | grep -q '^  bench '; then
+  step env BUILD="$BUILD" bench/peers/run.sh "$OUT/peers"
+fi
 exit $status

@@ -2,6 +2,8 @@
 #ifndef WGK_CLI_H
 #define WGK_CLI_H
 
+#include <stddef.h>
+
 typedef struct wgk_cli_command {
   const char *name;                   /* first word on the command line */
   const char *summary;                /* one line for `wgk help` */
@@ -25,6 +27,13 @@ struct wgk_error;
 struct wgk_value *wgk_cli_load_scope(const char *path, struct wgk_error *err);
 
 int wgk_cmd_explain(int argc, char **argv);
+int wgk_cmd_bench(int argc, char **argv);
+int wgk_cmd_tune(int argc, char **argv);
+
+/* One adapter as `wgk devices --json` lists it (index: its place in that list). */
+struct json_t;
+struct wgk_device_desc;
+struct json_t *wgk_cli_adapter_json(const struct wgk_device_desc *d, size_t index);
 int wgk_cmd_render(int argc, char **argv);
 
 #endif

@@ -58,7 +58,7 @@ static void print_text(const wgk_device_desc *d, size_t index) {
     printf("    %-36s %llu\n", limits_table[i].name, (unsigned long long)limit_value(&d->limits, i));
 }
 
-static json_t *adapter_json(const wgk_device_desc *d, size_t index) {
+json_t *wgk_cli_adapter_json(const wgk_device_desc *d, size_t index) {
   json_t *features = json_array(), *limits = json_object(), *configs = json_array();
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
     if (wgk_device_has(d, (wgk_feature)f)) json_array_append_new(features, json_string(wgk_feature_name((wgk_feature)f)));
@@ -81,7 +81,7 @@ static json_t *adapter_json(const wgk_device_desc *d, size_t index) {
 
 static int print_json(const wgk_device_desc *descs, size_t count) {
   json_t *list = json_array();
-  for (size_t i = 0; i < count; i++) json_array_append_new(list, adapter_json(&descs[i], i));
+  for (size_t i = 0; i < count; i++) json_array_append_new(list, wgk_cli_adapter_json(&descs[i], i));
   json_t *doc = json_pack("{s:o}", "adapters", list);
   int rc = doc && json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : 1;
   printf("\n");

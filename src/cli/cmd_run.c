@@ -25,11 +25,12 @@ typedef struct run_opts {
   int n_ins, n_attrs, n_args, n_tunables;
   const char *out_dir;
   long repeat;
+  bool wgsl; /* --wgsl: print the WGSL the last call ran */
 } run_opts;
 
 static const char *usage_text =
     "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR]\n"
-    "               [--repeat N] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
+    "               [--repeat N] [--wgsl] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 static int push(const char **list, int *n, const char *v) {
   if (!v) return -1;
@@ -46,6 +47,7 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (strcmp(a, "--attr") == 0) return push(o->attrs, &o->n_attrs, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--arg") == 0) return push(o->args, &o->n_args, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--tunable") == 0) return push(o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
   if (strcmp(a, "--out") == 0) return (o->out_dir = wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("run", argc, argv, i);
@@ -112,6 +114,22 @@ static bool set_values(wgk_context *ctx, wgk_call *call, const run_opts *o) {
   return true;
 }
 
+/* The tunables the plan used, and where they came from. */
+static void print_tunables(const wgk_call *call) {
+  bool tuned = false;
+  const wgk_plan *plan = wgk_rt_call_plan(call, &tuned);
+  const wgk_value *t = plan ? wgk_value_dict_get(plan->scope, "tunables") : NULL;
+  printf("  tunables:");
+  for (size_t i = 0; i < wgk_value_len(t); i++)
+    printf(" %s=%lld", wgk_value_dict_key_at(t, i), (long long)wgk_value_as_int(wgk_value_dict_value_at(t, i)));
+  printf(" (%s)\n", tuned ? "tuning cache" : "call and manifest defaults");
+}
+
+static void print_wgsl(const wgk_call *call) {
+  const wgk_plan *plan = wgk_rt_call_plan(call, NULL);
+  for (size_t i = 0; plan && i < plan->n_passes; i++) printf("// pass %s\n%s", plan->passes[i].label, plan->passes[i].wgsl);
+}
+
 static void print_delta(const wgk_stats *a, const wgk_stats *b) {
   printf("  plans made: %llu, plan hits: %llu, shaders compiled: %llu, pipelines created: %llu, "
          "bind groups created: %llu, dispatches: %llu, submissions: %llu\n",
@@ -137,7 +155,7 @@ static bool run_calls(wgk_context *ctx, wgk_call *call, const run_opts *o) {
     printf("call %ld: variant %s, wall %.3f ms", r + 1, wgk_call_variant(call), wall * 1e3);
     if (gpu_ns) printf(", gpu %.3f ms", (double)gpu_ns * 1e-6);
     printf("\n");
-    if (o->common.verbose) print_delta(&before, &after);
+    if (o->common.verbose) print_tunables(call), print_delta(&before, &after);
   }
   return true;
 }
@@ -209,6 +227,7 @@ int wgk_cmd_run(int argc, char **argv) {
   ok = ok && set_inputs(ctx, call, &o) && set_values(ctx, call, &o);
   if (ok && o.common.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
   ok = ok && run_calls(ctx, call, &o) && write_outputs(k, call, &o);
+  if (ok && o.wgsl) print_wgsl(call);
   wgk_call_destroy(call);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);

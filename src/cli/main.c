@@ -16,6 +16,8 @@ static const wgk_cli_command commands[] = {
     {"info", "a package's contract: ports, attributes, tunables, variants", wgk_cmd_info},
     {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
     {"test", "run a package's test.json cases on the device", wgk_cmd_test},
+    {"bench", "time a package's bench.json cases against the device's ceilings (--json FILE)", wgk_cmd_bench},
+    {"tune", "sweep a package's tunables per bench case, store the best per device (--show)", wgk_cmd_tune},
 };
 
 static void usage(FILE *out) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
+#include "runtime/tuning.h"
 
 static void describe_ports(const wgk_call *c, wgk_plan_tensor *out) {
   const wgk_manifest *m = c->k->m;
@@ -18,13 +19,58 @@ static void describe_ports(const wgk_call *c, wgk_plan_tensor *out) {
   }
 }
 
+static bool is_tunable(const wgk_manifest *m, const char *name) {
+  for (size_t i = 0; i < m->n_tunables; i++)
+    if (strcmp(m->tunables[i].name, name) == 0) return true;
+  return false;
+}
+
+/* The call's tunables plus the tuning cache's for this variant and shape where the call sets none; NULL when
+ * the cache adds nothing. */
+static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports, const char *variant) {
+  wgk_dynbuf key;
+  wgk_dynbuf_init(&key, 1 << 16);
+  const json_t *stored = wgk_tuning_shape_key(c->k->m, ports, &key) ? wgk_tuning_find(c->k->tuned, variant, wgk_dynbuf_str(&key)) : NULL;
+  wgk_dynbuf_free(&key);
+  wgk_value *merged = NULL;
+  const char *name;
+  const json_t *v;
+  json_object_foreach((json_t *)stored, name, v) {
+    if (!json_is_integer(v) || wgk_value_dict_get(c->tunables, name) || !is_tunable(c->k->m, name)) continue;
+    if (!merged) {
+      merged = wgk_value_dict();
+      for (size_t i = 0; merged && i < wgk_value_len(c->tunables); i++)
+        wgk_value_dict_set(merged, wgk_value_dict_key_at(c->tunables, i), wgk_value_ref(wgk_value_dict_value_at(c->tunables, i)));
+    }
+    if (merged) wgk_value_dict_set(merged, name, wgk_value_int(json_integer_value(v)));
+  }
+  return merged;
+}
+
+/* Plans with the call's tunables; when the tuning cache holds tunables for the chosen variant and these shapes,
+ * plans again with them and keeps that plan if it is valid and picks the same variant. */
 static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry) {
   const wgk_manifest *m = c->k->m;
   wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
   if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   describe_ports(c, ports);
   wgk_plan_call call = {.ports = ports, .attrs = c->attrs, .args = c->args, .tunables = c->tunables};
-  wgk_status st = wgk_rt_plan_for(c->k, &call, entry);
+  bool cached = json_array_size(c->k->tuned) > 0; /* the first plan may only tell the variant */
+  wgk_status st = wgk_rt_plan_lookup(c->k, &call, !cached, entry);
+  wgk_value *tuned = st == WGK_OK && json_array_size(c->k->tuned) ? tuned_tunables(c, ports, (*entry)->plan->variant->id) : NULL;
+  c->tuned_last = false;
+  if (tuned) {
+    wgk_plan_entry *e = NULL;
+    call.tunables = tuned;
+    if (wgk_rt_plan_for(c->k, &call, &e) == WGK_OK && e->plan->variant == (*entry)->plan->variant) {
+      *entry = e;
+      c->tuned_last = true;
+    }
+    wgk_rt_clear(c->k->ctx);
+    wgk_value_release(tuned);
+  }
+  call.tunables = c->tunables;
+  if (st == WGK_OK && cached && !c->tuned_last) st = wgk_rt_plan_for(c->k, &call, entry);
   free(ports);
   return st;
 }
@@ -207,6 +253,7 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc) {
   if (st == WGK_OK) st = outputs(c, e->plan);
   if (st == WGK_OK) st = record(c, e, enc);
   if (st == WGK_OK) snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
+  if (st == WGK_OK) c->last_plan = e->plan;
   return st;
 }
 
@@ -223,6 +270,20 @@ wgk_status wgk_call_run(wgk_call *c) {
   if (st != WGK_OK) return wgk_rt_fail(ctx, st);
   ctx->stats.submissions++;
   return WGK_OK;
+}
+
+bool wgk_rt_call_shape_key(const wgk_call *c, wgk_dynbuf *out) {
+  wgk_plan_tensor *ports = calloc(c->k->m->n_ports ? c->k->m->n_ports : 1, sizeof *ports);
+  if (!ports) return false;
+  describe_ports(c, ports);
+  bool ok = wgk_tuning_shape_key(c->k->m, ports, out);
+  free(ports);
+  return ok;
+}
+
+const wgk_plan *wgk_rt_call_plan(const wgk_call *c, bool *tuned) {
+  if (tuned) *tuned = c && c->tuned_last;
+  return c ? c->last_plan : NULL;
 }
 
 wgk_status wgk_prepare(wgk_call *c) {

@@ -5,6 +5,16 @@
 
 #include "package/template_loader.h"
 #include "runtime/runtime_internal.h"
+#include "runtime/tuning.h"
+
+/* The tuning-cache entries of this device and op; an unreadable cache is an empty one. */
+static void load_tuning(wgk_kernel *k) {
+  char path[4096], device[1024];
+  wgk_tuning_device_key(wgk_gpu_device_desc(k->ctx->dev), device, sizeof device);
+  k->tuned = wgk_tuning_load(wgk_tuning_path(path, sizeof path) ? path : NULL, device, k->m->op_id);
+  if (k->ctx->verbose && json_array_size(k->tuned))
+    fprintf(stderr, "wgk: %zu tuned entries for %s from %s\n", json_array_size(k->tuned), k->m->op_id, path);
+}
 
 wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
   if (!ctx || !path_or_id || !out) return WGK_ERR_INVALID_ARGUMENT;
@@ -22,6 +32,7 @@ wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_k
     st = wgk_planner_create(k->m, &k->loader, wgk_gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
   }
   if (st != WGK_OK) { wgk_kernel_destroy(k); return wgk_rt_fail(ctx, st); }
+  load_tuning(k);
   *out = k;
   return WGK_OK;
 }
@@ -49,6 +60,7 @@ void wgk_kernel_destroy(wgk_kernel *k) {
   if (!k) return;
   wgk_rt_plans_free(k);
   wgk_planner_free(k->planner);
+  json_decref(k->tuned);
   wgk_pkg_free(k->pkg);
   free(k);
 }
@@ -82,6 +94,21 @@ static void evict_least_used(wgk_kernel *k) {
 }
 
 wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out) {
+  return wgk_rt_plan_lookup(k, call, true, out);
+}
+
+/* A cached entry planned without its pipelines gets them when a call needs them. */
+static wgk_status ensure_prepared(wgk_context *ctx, wgk_plan_entry *e, bool need) {
+  if (!need || e->passes) return WGK_OK;
+  wgk_status st = prepare(ctx, e);
+  if (st == WGK_OK) return WGK_OK;
+  for (size_t i = 0; e->passes && i < e->plan->n_passes; i++) wgk_gpu_buffer_destroy(e->passes[i].uniform);
+  free(e->passes);
+  e->passes = NULL;
+  return st;
+}
+
+wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool with_pipelines, wgk_plan_entry **out) {
   wgk_context *ctx = k->ctx;
   *out = NULL;
   wgk_dynbuf key;
@@ -92,15 +119,16 @@ wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_en
       wgk_dynbuf_free(&key);
       k->plans[i]->uses++;
       ctx->stats.plan_hits++;
-      *out = k->plans[i];
-      return WGK_OK;
+      wgk_status st = ensure_prepared(ctx, k->plans[i], with_pipelines);
+      if (st == WGK_OK) *out = k->plans[i];
+      return st;
     }
   }
   wgk_plan_entry *e = calloc(1, sizeof *e);
   if (!e) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
   e->key = wgk_dynbuf_take(&key);
   wgk_status st = e->key ? wgk_plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
-  if (st == WGK_OK) { ctx->stats.plans_made++; st = prepare(ctx, e); }
+  if (st == WGK_OK) { ctx->stats.plans_made++; st = with_pipelines ? prepare(ctx, e) : WGK_OK; }
   if (st == WGK_OK && k->n_plans == k->cap_plans) {
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
     wgk_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);

@@ -65,6 +65,7 @@ struct wgk_kernel {
   wgk_plan_entry **plans;           /* plan cache; entries never move */
   size_t n_plans;                   /* entries in use */
   size_t cap_plans;                 /* allocated */
+  json_t *tuned;                    /* tuning-cache entries of this device and op (runtime/tuning.h) */
 };
 
 struct wgk_tensor {
@@ -96,6 +97,8 @@ struct wgk_call {
   wgk_gpu_timer *timer;             /* timestamps of the last run */
   uint32_t timer_slots;             /* slots in timer */
   bool timed_last;                  /* the last run wrote timer */
+  const wgk_plan *last_plan;        /* the plan of the last run (valid until the kernel plans again) */
+  bool tuned_last;                  /* the last run took tunables from the tuning cache */
 };
 
 struct wgk_batch {
@@ -128,7 +131,16 @@ void wgk_rt_pipelines_free(wgk_context *ctx);
 
 /* Plans of a kernel: looked up by key, made and prepared (pipelines, uniforms) on a miss. */
 wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out);
+/* The same; without with_pipelines a new entry is only planned (e->passes NULL until a call needs it). */
+wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool with_pipelines, wgk_plan_entry **out);
 void wgk_rt_plans_free(wgk_kernel *k);
+
+/* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.
+ * Valid until the kernel plans another call (for `wgk run --verbose` / `--wgsl` and tests). */
+const wgk_plan *wgk_rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
+
+/* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
+bool wgk_rt_call_shape_key(const wgk_call *call, wgk_dynbuf *out);
 
 /* Calls: record into enc (validation first; nothing recorded on failure). */
 wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc);

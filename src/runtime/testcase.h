@@ -166,6 +166,10 @@ typedef struct wgk_tc_outcome {
 wgk_status wgk_tc_upload(wgk_context *ctx, const wgk_host_tensor *h, wgk_tensor **out /* OUT */);
 wgk_status wgk_tc_download(wgk_tensor *t, wgk_host_tensor **out /* OUT */);
 
+/* Attributes and args (JSON values) and tunables (integers) onto a call; a refusal is the context's message. */
+wgk_status wgk_tc_set_values(wgk_call *call, const wgk_tc_value *attrs, size_t n_attrs, const wgk_tc_value *args,
+                             size_t n_args, const wgk_tc_value *tunables, size_t n_tunables);
+
 /* Runs one case on kernel k (its context's device decides SKIPs) and judges it. Outputs with a known shape
  * and dtype are caller-owned tensors filled with NaN bits before the run, so an element the kernel never
  * writes fails. Returns WGK_OK whenever *out holds a verdict. source names the suite in messages. */

@@ -52,22 +52,28 @@ static bool lacks_feature(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o
 
 static char *json_text(const json_t *v) { return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT); }
 
-/* Inputs, absent ports, attributes, args and tunables onto the call; a refusal is the context's message. */
-static wgk_status set_call(wgk_call *call, const wgk_tc_case *c, wgk_tensor **tensors) {
+wgk_status wgk_tc_set_values(wgk_call *call, const wgk_tc_value *attrs, size_t n_attrs, const wgk_tc_value *args,
+                             size_t n_args, const wgk_tc_value *tunables, size_t n_tunables) {
   wgk_status st = WGK_OK;
-  for (size_t i = 0; i < c->n_inputs && !st; i++) st = wgk_call_set_input(call, c->inputs[i].key, tensors[i]);
-  for (size_t i = 0; i < c->n_absent && !st; i++) st = wgk_call_set_input(call, c->absent[i], NULL);
-  for (size_t i = 0; i < c->n_attrs + c->n_args && !st; i++) {
-    bool attr = i < c->n_attrs;
-    const wgk_tc_value *v = attr ? &c->attrs[i] : &c->args[i - c->n_attrs];
+  for (size_t i = 0; i < n_attrs + n_args && !st; i++) {
+    bool attr = i < n_attrs;
+    const wgk_tc_value *v = attr ? &attrs[i] : &args[i - n_attrs];
     char *text = json_text(v->value);
     st = !text ? WGK_ERR_OUT_OF_MEMORY
                : attr ? wgk_call_set_attr_json(call, v->name, text) : wgk_call_set_arg_json(call, v->name, text);
     free(text);
   }
-  for (size_t i = 0; i < c->n_tunables && !st; i++)
-    st = wgk_call_set_tunable(call, c->tunables[i].name, json_integer_value(c->tunables[i].value));
+  for (size_t i = 0; i < n_tunables && !st; i++)
+    st = wgk_call_set_tunable(call, tunables[i].name, json_integer_value(tunables[i].value));
   return st;
+}
+
+/* Inputs, absent ports, attributes, args and tunables onto the call; a refusal is the context's message. */
+static wgk_status set_call(wgk_call *call, const wgk_tc_case *c, wgk_tensor **tensors) {
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; i < c->n_inputs && !st; i++) st = wgk_call_set_input(call, c->inputs[i].key, tensors[i]);
+  for (size_t i = 0; i < c->n_absent && !st; i++) st = wgk_call_set_input(call, c->absent[i], NULL);
+  return st ? st : wgk_tc_set_values(call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
 }
 
 /* The dtype of an inline expected output that does not say: the first floating-point input's. */

@@ -11,3 +11,9 @@ if(TARGET wgk_cli AND EXISTS "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbeddin
            "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding" --version 1)
   set_tests_properties(cli_test_rotary PROPERTIES TIMEOUT 300 LABELS "gpu" FAIL_REGULAR_EXPRESSION "FAIL ")
 endif()
+# wgk tune, the tuning cache a later call uses (WGK_TUNING_CACHE in a temp dir), wgk bench --json.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_tune_bench COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/tune_bench_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_tune_bench PROPERTIES TIMEOUT 600 LABELS "gpu")
+endif()

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Packs node and onnxruntime-node (Linux x64 only) into .peers/ort-node.tar.xz so run.sh works on a machine
+# without npm (the lent GPU machine): carry ".peers" with the run call. Needs tests/ort/node_modules
+# (scripts/bootstrap.sh) and a node binary on PATH. About 45 MB.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mods=$root/tests/ort/node_modules
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/node_modules/onnxruntime-node/bin/napi-v6/linux"
+cp "$(readlink -f "$(command -v node)")" "$stage/bin/node"
+cp -r "$mods/onnxruntime-common" "$stage/node_modules/"
+(cd "$mods/onnxruntime-node" && cp -r package.json dist lib "$stage/node_modules/onnxruntime-node/")
+cp -r "$mods/onnxruntime-node/bin/napi-v6/linux/x64" "$stage/node_modules/onnxruntime-node/bin/napi-v6/linux/"
+mkdir -p "$root/.peers"
+tar cJf "$root/.peers/ort-node.tar.xz" -C "$stage" bin node_modules
+ls -l "$root/.peers/ort-node.tar.xz"

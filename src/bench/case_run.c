@@ -1,0 +1,199 @@
+/* A bench case's inputs, call and the three per-call timings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/case_run.h"
+#include "runtime/runtime_internal.h"
+#include "runtime/tc_ref.h"
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static const char *lacks(wgk_kernel *k, const wgk_bench_case *c) {
+  const wgk_device_desc *dev = wgk_gpu_device_desc(k->ctx->dev);
+  for (size_t i = 0; i < c->n_requires; i++) {
+    wgk_feature f;
+    if (!wgk_feature_from_name(c->requires[i], &f) || !wgk_device_has(dev, f)) return c->requires[i];
+  }
+  return NULL;
+}
+
+static wgk_status make_inputs(wgk_bench_setup *s, const char *source, char *why, size_t n) {
+  const wgk_bench_case *c = s->c;
+  wgk_error err = {0};
+  for (size_t i = 0; i < c->n_inputs; i++) {
+    wgk_status st = wgk_tc_input_make(&c->inputs[i], source, &s->host[i], &err);
+    if (st) return wgk_error_format(&err, why, n), st;
+    s->input_bytes += wgk_host_tensor_bytes(s->host[i]);
+  }
+  s->sets = s->input_bytes * WGK_BENCH_MAX_SETS <= WGK_BENCH_ROTATE_BYTES ? WGK_BENCH_MAX_SETS : 1;
+  for (int set = 0; set < s->sets; set++) {
+    if (!(s->dev[set] = calloc(c->n_inputs + 1, sizeof *s->dev[set]))) return WGK_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < c->n_inputs; i++) {
+      wgk_status st = wgk_tc_upload(s->k->ctx, s->host[i], &s->dev[set][i]);
+      if (st) return snprintf(why, n, "%s: %s", c->inputs[i].key, wgk_context_errmsg(s->k->ctx)), st;
+    }
+  }
+  return WGK_OK;
+}
+
+static wgk_status bind_set(wgk_bench_setup *s, int set) {
+  for (size_t i = 0; i < s->c->n_inputs; i++) {
+    wgk_status st = wgk_call_set_input(s->call, s->c->inputs[i].key, s->dev[set][i]);
+    if (st) return st;
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const char *source, wgk_bench_setup *s,
+                                char *why, size_t n) {
+  *s = (wgk_bench_setup){.k = k, .c = c};
+  why[0] = 0;
+  const char *missing = lacks(k, c);
+  if (missing) return snprintf(why, n, "device lacks %s", missing), WGK_ERR_UNSUPPORTED;
+  if (!(s->host = calloc(c->n_inputs + 1, sizeof *s->host))) return WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = make_inputs(s, source, why, n);
+  if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK) snprintf(why, n, "%s", wgk_context_errmsg(k->ctx));
+  if (!st) st = bind_set(s, 0);
+  if (!st) st = wgk_tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
+  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(k->ctx));
+  return st;
+}
+
+void wgk_bench_setup_free(wgk_bench_setup *s) {
+  wgk_call_destroy(s->call);
+  for (int set = 0; set < WGK_BENCH_MAX_SETS; set++) {
+    for (size_t i = 0; s->dev[set] && i < s->c->n_inputs; i++) wgk_tensor_release(s->dev[set][i]);
+    free(s->dev[set]);
+  }
+  for (size_t i = 0; s->host && i < s->c->n_inputs; i++) wgk_host_tensor_free(s->host[i]);
+  free(s->host);
+  memset(s, 0, sizeof *s);
+}
+
+/* Binds the next input set and runs (no wait). */
+static wgk_status run_next(wgk_bench_setup *s) {
+  wgk_status st = s->sets > 1 ? bind_set(s, s->next) : WGK_OK;
+  s->next = (s->next + 1) % s->sets;
+  return st ? st : wgk_call_run(s->call);
+}
+
+wgk_status wgk_bench_first_run(wgk_bench_setup *s) {
+  wgk_status st = run_next(s);
+  if (!st) st = wgk_context_wait(s->k->ctx);
+  s->output_bytes = 0;
+  for (size_t i = 0; !st && i < s->k->m->n_ports; i++) {
+    if (s->k->m->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, s->k->m->ports[i].name);
+    if (t) s->output_bytes += wgk_tensor_host_bytes(t);
+  }
+  return st;
+}
+
+static wgk_status warm(wgk_bench_setup *s, int64_t warmup) {
+  for (int64_t i = 0; i < warmup; i++) {
+    wgk_status st = run_next(s);
+    if (!st) st = wgk_context_wait(s->k->ctx);
+    if (st) return st;
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed) {
+  *timed = wgk_device_has(wgk_gpu_device_desc(s->k->ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  if (!*timed) return wgk_bench_time_resident(s, warmup, iters, out);
+  double *ns = calloc((size_t)iters + 1, sizeof *ns);
+  wgk_status st = ns ? wgk_call_enable_timing(s->call, true) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st) st = warm(s, warmup);
+  for (int64_t i = 0; i < iters && !st; i++) {
+    uint64_t t = 0;
+    st = run_next(s);
+    if (!st) st = wgk_call_gpu_time(s->call, &t);
+    ns[i] = (double)t;
+  }
+  wgk_call_enable_timing(s->call, false);
+  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  free(ns);
+  return st;
+}
+
+wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out) {
+  double *ns = calloc((size_t)iters + 1, sizeof *ns);
+  wgk_status st = ns ? warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
+  for (int64_t i = 0; i < iters && !st; i++) {
+    double t0 = now_ns();
+    st = run_next(s);
+    if (!st) st = wgk_context_wait(s->k->ctx);
+    ns[i] = now_ns() - t0;
+  }
+  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  free(ns);
+  return st;
+}
+
+/* One public-loader style call: new tensors from host data, run, every output read to host memory. */
+static wgk_status e2e_call(wgk_bench_setup *s, void *scratch) {
+  const wgk_bench_case *c = s->c;
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; i < c->n_inputs && !st; i++) {
+    wgk_tensor *t = NULL;
+    st = wgk_tc_upload(s->k->ctx, s->host[i], &t);
+    if (!st) st = wgk_call_set_input(s->call, c->inputs[i].key, t);
+    wgk_tensor_release(t);
+  }
+  if (!st) st = wgk_call_run(s->call);
+  for (size_t i = 0; !st && i < s->k->m->n_ports; i++) {
+    if (s->k->m->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, s->k->m->ports[i].name);
+    if (t) st = wgk_tensor_read(t, scratch, wgk_tensor_host_bytes(t));
+  }
+  return st;
+}
+
+wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out) {
+  double *ns = calloc((size_t)iters + 1, sizeof *ns);
+  void *scratch = malloc(s->output_bytes + 16);
+  wgk_status st = ns && scratch ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+  for (int64_t i = 0; i < warmup + iters && !st; i++) {
+    double t0 = now_ns();
+    st = e2e_call(s, scratch);
+    if (i >= warmup) ns[i - warmup] = now_ns() - t0;
+  }
+  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  if (!st) st = bind_set(s, 0); /* back to the resident inputs */
+  free(scratch);
+  free(ns);
+  return st;
+}
+
+uint64_t wgk_bench_bytes(const wgk_bench_setup *s) {
+  return s->c->bytes >= 0 ? (uint64_t)s->c->bytes : s->input_bytes + s->output_bytes;
+}
+
+uint64_t wgk_bench_flops(const wgk_bench_setup *s) { return s->c->flops >= 0 ? (uint64_t)s->c->flops : 0; }
+
+wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out) {
+  const wgk_bench_case *c = s->c;
+  wgk_tc_case tc = {.inputs = c->inputs, .n_inputs = c->n_inputs, .attrs = c->attrs, .n_attrs = c->n_attrs};
+  if (strcmp(s->k->m->op_id, "ai.onnx.RotaryEmbedding") == 0) tc.reference = WGK_TC_REF_ROTARY;
+  else if (strcmp(s->k->m->op_id, "com.microsoft.SparseAttention") == 0) tc.reference = WGK_TC_REF_SPARSE_ATTENTION;
+  else return WGK_ERR_UNSUPPORTED;
+  double *ns = calloc((size_t)iters + 1, sizeof *ns);
+  wgk_status st = ns ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+  for (int64_t i = 0; i < iters && !st; i++) {
+    wgk_tc_ref_outputs want;
+    wgk_error err = {0};
+    double t0 = now_ns();
+    st = wgk_tc_reference_run(s->k->m, &tc, s->host, &want, &err);
+    ns[i] = now_ns() - t0;
+    wgk_tc_ref_outputs_free(&want);
+  }
+  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  free(ns);
+  return st;
+}

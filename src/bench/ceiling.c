@@ -1,0 +1,161 @@
+/* The bandwidth and FMA ceilings: two fixed kernels, dispatched through src/gpu and timed per dispatch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/ceiling.h"
+
+#define WG 256u
+#define COPY_MAX_BYTES (256ull << 20) /* per buffer: far past any cache */
+#define FMA_CHAINS 4u                 /* independent chains per thread (vec4 each) */
+
+static const char copy_wgsl[] =
+    "@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;\n"
+    "@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;\n"
+    "@compute @workgroup_size(256)\n"
+    "fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,\n"
+    "        @builtin(local_invocation_index) li: u32) {\n"
+    "  let i = (wg.y * nw.x + wg.x) * 256u + li;\n"
+    "  if (i < arrayLength(&dst)) { dst[i] = src[i]; }\n"
+    "}\n";
+
+/* %u: iterations. Four chains of a = a * m + c keep every FMA dependent on the one before it in its chain. */
+static const char fma_wgsl[] =
+    "@group(0) @binding(0) var<storage, read_write> dst: array<vec4<f32>>;\n"
+    "@compute @workgroup_size(256)\n"
+    "fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,\n"
+    "        @builtin(local_invocation_index) li: u32) {\n"
+    "  let i = (wg.y * nw.x + wg.x) * 256u + li;\n"
+    "  let s = f32(i & 1023u) * 1e-6;\n"
+    "  var a = vec4<f32>(s, s + 0.1, s + 0.2, s + 0.3);\n"
+    "  var b = a + 0.05; var c = a + 0.15; var d = a + 0.25;\n"
+    "  let m = vec4<f32>(0.9999, 0.99985, 0.9998, 0.99975);\n"
+    "  let k = vec4<f32>(1e-4, 2e-4, 3e-4, 4e-4);\n"
+    "  for (var n = 0u; n < %uu; n++) {\n"
+    "    a = fma(a, m, k); b = fma(b, m, k); c = fma(c, m, k); d = fma(d, m, k);\n"
+    "  }\n"
+    "  if (i < arrayLength(&dst)) { dst[i] = a + b + c + d; }\n"
+    "}\n";
+
+typedef struct job {
+  wgk_gpu_shader *shader;
+  wgk_gpu_pipeline *pipeline;
+  wgk_gpu_bind_group *group;
+  uint32_t x, y;
+} job;
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void job_free(job *j) {
+  wgk_gpu_bind_group_destroy(j->group);
+  wgk_gpu_pipeline_destroy(j->pipeline);
+  wgk_gpu_shader_destroy(j->shader);
+}
+
+static wgk_status job_make(wgk_gpu_device *dev, const char *wgsl, const char *label, wgk_gpu_buffer *const *bufs,
+                           size_t n, uint64_t workgroups, job *j, wgk_error *err) {
+  static const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE};
+  const wgk_gpu_binding_type *t = n == 1 ? types + 1 : types;
+  wgk_gpu_binding b[2] = {{bufs[0], 0, 0}, {n > 1 ? bufs[1] : NULL, 0, 0}};
+  j->x = (uint32_t)(workgroups < 65535 ? workgroups : 65535);
+  j->y = (uint32_t)((workgroups + 65534) / 65535);
+  wgk_status st = wgk_gpu_shader_create(dev, wgsl, label, &j->shader, err);
+  if (!st) st = wgk_gpu_pipeline_create(dev, j->shader, t, n, "main", label, &j->pipeline, err);
+  if (!st) st = wgk_gpu_bind_group_create(dev, j->pipeline, b, n, label, &j->group, err);
+  return st;
+}
+
+/* One untimed dispatch; with a timer, `reps` more, each in its own slot (one submission). */
+static wgk_status submit(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t reps, wgk_error *err) {
+  wgk_gpu_encoder *enc = NULL;
+  wgk_status st = wgk_gpu_encoder_begin(dev, "wgk ceiling", &enc, err);
+  if (st) return st;
+  for (uint32_t r = 0; r < reps && !st; r++)
+    st = timer ? wgk_gpu_encoder_dispatch_timed(enc, j->pipeline, j->group, j->x, j->y, 1, timer, r, err)
+               : wgk_gpu_encoder_dispatch(enc, j->pipeline, j->group, j->x, j->y, 1, err);
+  if (!st && timer) st = wgk_gpu_encoder_resolve_timer(enc, timer, err);
+  if (st) { wgk_gpu_encoder_discard(enc); return st; }
+  st = wgk_gpu_encoder_submit(enc, err);
+  return st ? st : wgk_gpu_wait(dev, 600000, "a ceiling kernel", err);
+}
+
+/* Nanoseconds per dispatch into stat: timestamp queries when timer is set, else wall time around each submit. */
+static wgk_status measure(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_stat *stat,
+                          wgk_error *err) {
+  uint64_t *ns = calloc(reps, sizeof *ns);
+  double *samples = calloc(reps, sizeof *samples);
+  wgk_status st = ns && samples ? submit(dev, j, NULL, 1, err) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st && timer) {
+    st = submit(dev, j, timer, reps, err);
+    if (!st) st = wgk_gpu_timer_read(dev, timer, ns, reps, 600000, err);
+    for (uint32_t r = 0; !st && r < reps; r++) samples[r] = (double)ns[r];
+  }
+  for (uint32_t r = 0; !st && !timer && r < reps; r++) {
+    double t0 = now_ns();
+    st = submit(dev, j, NULL, 1, err);
+    samples[r] = now_ns() - t0;
+  }
+  if (!st) *stat = wgk_bench_stat_of(samples, reps);
+  free(ns);
+  free(samples);
+  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? wgk_error_set(err, st, NULL, 0, 0, NULL, "out of memory") : st;
+}
+
+static wgk_status copy_ceiling(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_ceilings *out,
+                               wgk_error *err) {
+  const wgk_device_limits *l = &wgk_gpu_device_desc(dev)->limits;
+  uint64_t size = COPY_MAX_BYTES;
+  if (l->maxStorageBufferBindingSize < size) size = l->maxStorageBufferBindingSize;
+  if (l->maxBufferSize < size) size = l->maxBufferSize;
+  size -= size % (16 * WG);
+  wgk_gpu_buffer *bufs[2] = {NULL, NULL};
+  job j = {0};
+  wgk_status st = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling src", &bufs[0], err);
+  if (!st) st = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling dst", &bufs[1], err);
+  if (!st) st = job_make(dev, copy_wgsl, "wgk copy ceiling", bufs, 2, size / 16 / WG, &j, err);
+  if (!st) st = measure(dev, &j, timer, reps, &out->copy_ns, err);
+  out->copy_bytes = 2 * size;
+  out->copy_gbps = out->copy_ns.median > 0 ? (double)out->copy_bytes / out->copy_ns.median : 0;
+  job_free(&j);
+  wgk_gpu_buffer_destroy(bufs[0]);
+  wgk_gpu_buffer_destroy(bufs[1]);
+  return st;
+}
+
+static wgk_status fma_ceiling(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_ceilings *out,
+                              wgk_error *err) {
+  /* a CPU adapter (lavapipe) gets a smaller problem so the measurement takes about as long as on a GPU */
+  bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+  uint64_t threads = cpu ? 16384 : 1048576;
+  uint32_t iters = cpu ? 256 : 2048;
+  char wgsl[sizeof fma_wgsl + 16];
+  snprintf(wgsl, sizeof wgsl, fma_wgsl, iters);
+  wgk_gpu_buffer *buf = NULL;
+  job j = {0};
+  wgk_status st = wgk_gpu_buffer_create(dev, threads * 16, WGK_GPU_BUFFER_STORAGE, "wgk fma ceiling", &buf, err);
+  if (!st) st = job_make(dev, wgsl, "wgk fma ceiling", &buf, 1, threads / WG, &j, err);
+  if (!st) st = measure(dev, &j, timer, reps, &out->fma_ns, err);
+  out->fma_threads = threads;
+  out->fma_flops = threads * iters * FMA_CHAINS * 4 * 2;
+  out->fma_gflops = out->fma_ns.median > 0 ? (double)out->fma_flops / out->fma_ns.median : 0;
+  job_free(&j);
+  wgk_gpu_buffer_destroy(buf);
+  return st;
+}
+
+wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err) {
+  *out = (wgk_bench_ceilings){0};
+  if (reps == 0) reps = 10;
+  wgk_gpu_timer *timer = NULL;
+  out->timed = wgk_device_has(wgk_gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  wgk_status st = out->timed ? wgk_gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
+  if (!st) st = copy_ceiling(dev, timer, reps, out, err);
+  if (!st) st = fma_ceiling(dev, timer, reps, out, err);
+  wgk_gpu_timer_destroy(timer);
+  return st;
+}

@@ -1,0 +1,43 @@
+/*
+ * Tuning one bench case: every tunable swept in turn (coordinate descent) over powers of two from 32 to the
+ * device's maxComputeInvocationsPerWorkgroup, keeping only values for which planning succeeds and the same
+ * variant is chosen; every candidate's outputs are compared with the default tunables' outputs (the dtype's
+ * default tolerance) before its GPU time counts. The best values are the ones `wgk tune` stores.
+ */
+#ifndef WGK_BENCH_TUNE_H
+#define WGK_BENCH_TUNE_H
+
+#include <jansson.h>
+
+#include "bench/case_run.h"
+
+typedef struct wgk_tune_candidate {
+  const char *tunable;   /* borrowed from the manifest */
+  int64_t value;
+  bool ok;               /* planned, ran, outputs correct */
+  char why[512];         /* when !ok: planning refused it, or where its output went wrong */
+  wgk_bench_stat gpu;    /* ns per call when ok */
+} wgk_tune_candidate;
+
+typedef struct wgk_tune_result {
+  char variant[128];          /* the variant every candidate ran */
+  char *shape;                /* tuning-cache shape key (malloc'ed) */
+  json_t *defaults, *best;    /* {tunable: value} */
+  double default_ns, best_ns; /* median GPU time per call */
+  bool timed;                 /* from timestamp queries */
+  wgk_tune_candidate *cands;  /* in sweep order */
+  size_t n_cands;
+} wgk_tune_result;
+
+/* Called after each candidate: done of total candidates so far (total is an upper bound). */
+typedef void (*wgk_tune_progress)(void *user, const wgk_bench_case *c, size_t done, size_t total,
+                                  const wgk_tune_candidate *last);
+
+/* iters: timed calls per candidate (0: the case's). On failure *why says what went wrong; a case the device
+ * cannot run gives WGK_ERR_UNSUPPORTED. */
+wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *source, int64_t iters,
+                         wgk_tune_progress progress, void *user, wgk_tune_result *out /* OUT */, char *why,
+                         size_t why_size);
+void wgk_tune_result_free(wgk_tune_result *r);
+
+#endif

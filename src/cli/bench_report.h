@@ -1,0 +1,39 @@
+/* What `wgk bench` measured, shared by its table and its --json writer. */
+#ifndef WGK_CLI_BENCH_REPORT_H
+#define WGK_CLI_BENCH_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "bench/case_run.h"
+#include "bench/ceiling.h"
+
+typedef struct wgk_bench_row {
+  const wgk_bench_case *c;
+  bool skipped;            /* the device lacks a required feature */
+  bool failed;             /* the case could not run: message says why */
+  char message[2048];
+  char variant[128];
+  int sets;                /* input copies rotated among */
+  int64_t warmup, iterations;
+  bool gpu_timed;          /* gpu from timestamp queries, else wall around run + wait */
+  wgk_bench_stat gpu, resident, e2e; /* ns per call */
+  bool has_reference;      /* --reference: the C reference's time per call (host, double) */
+  wgk_bench_stat reference;
+  uint64_t bytes, flops;   /* per call; flops 0 = not reported */
+  uint64_t input_bytes, output_bytes;
+} wgk_bench_row;
+
+/* GB/s and GFLOP/s of a row at its median GPU time (0 when unknown). */
+double wgk_bench_row_gbps(const wgk_bench_row *r);
+double wgk_bench_row_gflops(const wgk_bench_row *r);
+
+/* The whole report as JSON: command line, date, package, device (`wgk devices --json` shape), ceilings, cases. */
+json_t *wgk_bench_report_json(int argc, char **argv, const char *op_id, const wgk_device_desc *dev,
+                              const wgk_bench_ceilings *ceil, const wgk_bench_row *rows, size_t n);
+
+/* The package's bench.json (digest-checked when verified); NULL with the error printed as "wgk <cmd>: ...". */
+struct wgk_kernel;
+wgk_bench_suite *wgk_cli_load_bench(const char *cmd, struct wgk_kernel *k);
+
+#endif

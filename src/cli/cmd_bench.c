@@ -1,0 +1,143 @@
+/*
+ * `wgk bench PKG [--case ID] [--repeat N] [--json FILE]`: the device's ceilings (vec4 copy bandwidth, FMA
+ * rate), then every bench.json case: GPU time per call, wall time with resident tensors and end to end,
+ * bytes and FLOPs per call, achieved GB/s and GFLOP/s and their ratio to the ceilings. docs/performance.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/bench_report.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "runtime/runtime_internal.h"
+
+static const char *usage_text = "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
+                                "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
+
+typedef struct bench_opts {
+  wgk_cli_common common;
+  const char *pkg, *filter, *json;
+  long repeat; /* 0: the case's iterations */
+  bool reference; /* --reference: time the op's C reference too */
+} bench_opts;
+
+static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
+  const char *a = argv[*i];
+  int r = wgk_cli_common_option("bench", argc, argv, i, &o->common);
+  if (r) return r;
+  if (strcmp(a, "--case") == 0) return (o->filter = wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
+  if (strcmp(a, "--json") == 0) return (o->json = wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--repeat") == 0) {
+    const char *v = wgk_cli_value("bench", argc, argv, i);
+    char *end;
+    o->repeat = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || o->repeat < 1 || o->repeat > 1000000) return wgk_cli_error("bench", "--repeat takes N >= 1"), -1;
+    return 1;
+  }
+  if (a[0] == '-' || o->pkg) return wgk_cli_error("bench", "unexpected argument '%s'", a), -1;
+  o->pkg = a;
+  return 1;
+}
+
+static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *o, wgk_bench_row *r) {
+  wgk_bench_setup su;
+  wgk_status st = wgk_bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
+  r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
+  r->warmup = r->c->warmup;
+  r->iterations = o->repeat ? o->repeat : r->c->iterations;
+  if (!st) st = wgk_bench_first_run(&su);
+  if (!st) snprintf(r->variant, sizeof r->variant, "%s", wgk_call_variant(su.call));
+  if (!st) st = wgk_bench_time_gpu(&su, r->warmup, r->iterations, &r->gpu, &r->gpu_timed);
+  if (!st) st = wgk_bench_time_resident(&su, r->warmup, r->iterations, &r->resident);
+  if (!st) st = wgk_bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
+  if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
+  if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
+    r->skipped = true;
+    snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+  }
+  if (st && !r->skipped) {
+    r->failed = true;
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+  }
+  r->sets = su.sets;
+  r->bytes = wgk_bench_bytes(&su);
+  r->flops = wgk_bench_flops(&su);
+  r->input_bytes = su.input_bytes;
+  r->output_bytes = su.output_bytes;
+  wgk_bench_setup_free(&su);
+}
+
+static void print_ceilings(const wgk_bench_ceilings *c) {
+  printf("ceilings (%s): vec4 copy %.1f GB/s (%.1f MiB moved, %.3f ms), FMA %.1f GFLOP/s (%.3f ms)\n",
+         c->timed ? "timestamp queries" : "wall time around submit + wait: no timestamp-query", c->copy_gbps,
+         (double)c->copy_bytes / (1 << 20), c->copy_ns.median * 1e-6, c->fma_gflops, c->fma_ns.median * 1e-6);
+}
+
+static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
+  if (r->skipped || r->failed) {
+    printf("%-18s %s: %s\n", r->c->id, r->skipped ? "SKIP" : "FAIL", r->message);
+    return;
+  }
+  double gbps = wgk_bench_row_gbps(r), gflops = wgk_bench_row_gflops(r);
+  printf("%-18s %-22s %10.1f %9.1f-%-9.1f %10.1f %10.1f %9.2f %6.1f%% %9.2f %6.2f%%\n", r->c->id, r->variant,
+         r->gpu.median * 1e-3, r->gpu.p10 * 1e-3, r->gpu.p90 * 1e-3, r->resident.median * 1e-3, r->e2e.median * 1e-3,
+         gbps, c->copy_gbps > 0 ? 100 * gbps / c->copy_gbps : 0, gflops,
+         c->fma_gflops > 0 ? 100 * gflops / c->fma_gflops : 0);
+}
+
+static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const wgk_bench_ceilings *c,
+                       const wgk_bench_row *rows, size_t n) {
+  json_t *doc = wgk_bench_report_json(argc, argv, k->m->op_id, wgk_gpu_device_desc(k->ctx->dev), c, rows, n);
+  bool ok = doc && json_dump_file(doc, o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
+  json_decref(doc);
+  if (!ok) wgk_cli_error("bench", "cannot write %s", o->json);
+  return ok;
+}
+
+static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *o, int argc, char **argv) {
+  wgk_bench_ceilings ceil;
+  wgk_error err = {0};
+  printf("adapter: %s\n", wgk_context_adapter(k->ctx));
+  if (wgk_bench_measure_ceilings(k->ctx->dev, 10, &ceil, &err) != WGK_OK) {
+    char msg[WGK_ERROR_MESSAGE_MAX + 1024];
+    wgk_error_format(&err, msg, sizeof msg);
+    return wgk_cli_error("bench", "ceilings: %s", msg), 1;
+  }
+  print_ceilings(&ceil);
+  wgk_bench_row *rows = calloc(s->n_cases + 1, sizeof *rows);
+  size_t n = 0;
+  int failed = 0;
+  printf("%-18s %-22s %10s %19s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
+         "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
+  for (size_t i = 0; rows && i < s->n_cases; i++) {
+    const wgk_bench_case *c = &s->cases[i];
+    if (o->filter && !strstr(c->id, o->filter)) continue;
+    rows[n].c = c;
+    measure_case(k, s, o, &rows[n]);
+    print_row(&rows[n], &ceil);
+    fflush(stdout);
+    failed += rows[n++].failed;
+  }
+  if (o->filter && n == 0) wgk_cli_error("bench", "no case matches '%s'", o->filter), failed++;
+  if (o->json && !write_json(o, argc, argv, k, &ceil, rows, n)) failed++;
+  free(rows);
+  return failed ? 1 : 0;
+}
+
+int wgk_cmd_bench(int argc, char **argv) {
+  bench_opts o = {0};
+  for (int i = 1; i < argc; i++)
+    if (parse_one(argc, argv, &i, &o) < 0) return fputs(usage_text, stderr), 2;
+  if (!o.pkg) return fputs(usage_text, stderr), 2;
+  wgk_context *ctx = NULL;
+  wgk_kernel *k = NULL;
+  if (!wgk_cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;
+  wgk_bench_suite *suite = wgk_cli_load_bench("bench", k);
+  int rc = suite ? run_bench(k, suite, &o, argc, argv) : 1;
+  wgk_bench_suite_free(suite);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+  return rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * `wgk tune PKG [--case ID] [--repeat N]`: sweeps each tunable of every bench.json case (src/bench/tune.h),
+ * checks each candidate's outputs, and stores the best per device, op, variant and shape in the tuning cache
+ * (src/runtime/tuning.h) that later calls read. `wgk tune --show [PKG]` prints the cache.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/tune.h"
+#include "cli/bench_report.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "runtime/runtime_internal.h"
+#include "runtime/tuning.h"
+
+static const char *usage_text = "usage: wgk tune PKG [--case ID-or-substring] [--repeat N] [--adapter SEL]\n"
+                                "                [--version N | --revision SHA] [--strict] [--verbose]\n"
+                                "       wgk tune --show [OP-ID]\n";
+
+typedef struct tune_opts {
+  wgk_cli_common common;
+  const char *pkg, *filter;
+  long repeat;
+  bool show;
+} tune_opts;
+
+static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
+  const char *a = argv[*i];
+  int r = wgk_cli_common_option("tune", argc, argv, i, &o->common);
+  if (r) return r;
+  if (strcmp(a, "--show") == 0) return o->show = true, 1;
+  if (strcmp(a, "--case") == 0) return (o->filter = wgk_cli_value("tune", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--repeat") == 0) {
+    const char *v = wgk_cli_value("tune", argc, argv, i);
+    char *end;
+    o->repeat = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || o->repeat < 1 || o->repeat > 100000) return wgk_cli_error("tune", "--repeat takes N >= 1"), -1;
+    return 1;
+  }
+  if (a[0] == '-' || o->pkg) return wgk_cli_error("tune", "unexpected argument '%s'", a), -1;
+  o->pkg = a;
+  return 1;
+}
+
+static void progress(void *user, const wgk_bench_case *c, size_t done, size_t total, const wgk_tune_candidate *last) {
+  (void)user;
+  if (!isatty(STDERR_FILENO)) {
+    if (last->ok) fprintf(stderr, "tune %s: %s=%lld %.1f us\n", c->id, last->tunable, (long long)last->value, last->gpu.median * 1e-3);
+    else fprintf(stderr, "tune %s: %s=%lld rejected: %s\n", c->id, last->tunable, (long long)last->value, last->why);
+    return;
+  }
+  int width = 30, fill = total ? (int)(width * done / total) : width;
+  fprintf(stderr, "\r%-18.18s [%.*s%*s] %zu/%zu %s=%-6lld", c->id, fill, "==============================", width - fill, "",
+          done, total, last->tunable, (long long)last->value);
+  if (done == total) fprintf(stderr, "\r%*s\r", 80, "");
+  fflush(stderr);
+}
+
+static void print_tunables(const json_t *t) {
+  const char *name;
+  const json_t *v;
+  json_object_foreach((json_t *)t, name, v) printf(" %s=%lld", name, (long long)json_integer_value(v));
+}
+
+static json_t *entry_of(const wgk_kernel *k, const wgk_bench_case *c, const wgk_tune_result *r) {
+  char device[1024], date[32];
+  wgk_tuning_device_key(wgk_gpu_device_desc(k->ctx->dev), device, sizeof device);
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  return json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:f, s:f, s:b, s:s}", "device", device, "op", k->m->op_id, "variant",
+                   r->variant, "shape", r->shape, "tunables", r->best, "case", c->id, "gpuNs", r->best_ns,
+                   "defaultGpuNs", r->default_ns, "gpuTimestamps", r->timed, "date", date);
+}
+
+/* Tunes one case and stores its best; false when it failed. */
+static bool tune_one(wgk_kernel *k, const wgk_bench_suite *s, const wgk_bench_case *c, const tune_opts *o, const char *path) {
+  wgk_tune_result r;
+  char why[2048];
+  wgk_status st = wgk_tune_case(k, c, s->source, o->repeat, progress, NULL, &r, why, sizeof why);
+  if (st == WGK_ERR_UNSUPPORTED && strncmp(why, "device lacks", 12) == 0) {
+    printf("SKIP %s: %s\n", c->id, why);
+  } else if (st) {
+    printf("FAIL %s: %s\n", c->id, why);
+  } else {
+    size_t bad = 0;
+    for (size_t i = 0; i < r.n_cands; i++) bad += !r.cands[i].ok;
+    printf("%s (%s): default", c->id, r.variant);
+    print_tunables(r.defaults);
+    printf(" %.1f us -> best", r.default_ns * 1e-3);
+    print_tunables(r.best);
+    printf(" %.1f us (%.2fx); %zu candidates, %zu rejected\n", r.best_ns * 1e-3, r.best_ns > 0 ? r.default_ns / r.best_ns : 0,
+           r.n_cands, bad);
+    for (size_t i = 0; o->common.verbose && i < r.n_cands; i++)
+      if (!r.cands[i].ok) printf("  %s=%lld: %s\n", r.cands[i].tunable, (long long)r.cands[i].value, r.cands[i].why);
+    json_t *e = entry_of(k, c, &r);
+    wgk_error err = {0};
+    st = e ? wgk_tuning_store(path, e, &err) : WGK_ERR_OUT_OF_MEMORY;
+    json_decref(e);
+    if (st) wgk_cli_error("tune", "%s: %s", path, err.message);
+  }
+  wgk_tune_result_free(&r);
+  return st == WGK_OK || (st == WGK_ERR_UNSUPPORTED && strncmp(why, "device lacks", 12) == 0);
+}
+
+static int show(const char *path, const char *op) {
+  wgk_error err = {0};
+  json_t *doc = wgk_tuning_read(path, &err);
+  if (!doc) return wgk_cli_error("tune", "%s: %s", path, err.message), 1;
+  printf("tuning cache: %s\n", path);
+  size_t i;
+  json_t *e;
+  json_array_foreach(json_object_get(doc, "entries"), i, e) {
+    const char *eop = json_string_value(json_object_get(e, "op"));
+    if (op && (!eop || !strstr(eop, op))) continue;
+    printf("%s | %s | %s\n  shape %s\n  case %s:", json_string_value(json_object_get(e, "device")), eop,
+           json_string_value(json_object_get(e, "variant")), json_string_value(json_object_get(e, "shape")),
+           json_string_value(json_object_get(e, "case")));
+    print_tunables(json_object_get(e, "tunables"));
+    printf(" (%.1f us; defaults %.1f us)\n", json_number_value(json_object_get(e, "gpuNs")) * 1e-3,
+           json_number_value(json_object_get(e, "defaultGpuNs")) * 1e-3);
+  }
+  json_decref(doc);
+  return 0;
+}
+
+int wgk_cmd_tune(int argc, char **argv) {
+  tune_opts o = {0};
+  for (int i = 1; i < argc; i++)
+    if (parse_one(argc, argv, &i, &o) < 0) return fputs(usage_text, stderr), 2;
+  char path[4096];
+  if (!wgk_tuning_path(path, sizeof path)) return wgk_cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
+  if (o.show) return show(path, o.pkg);
+  if (!o.pkg) return fputs(usage_text, stderr), 2;
+  wgk_context *ctx = NULL;
+  wgk_kernel *k = NULL;
+  if (!wgk_cli_open("tune", &o.common, o.pkg, &ctx, &k)) return 1;
+  wgk_bench_suite *suite = wgk_cli_load_bench("tune", k);
+  int failed = suite ? 0 : 1, matched = 0;
+  if (suite) printf("adapter: %s\ntuning cache: %s\n", wgk_context_adapter(ctx), path);
+  for (size_t i = 0; suite && i < suite->n_cases; i++) {
+    if (o.filter && !strstr(suite->cases[i].id, o.filter)) continue;
+    matched++;
+    failed += !tune_one(k, suite, &suite->cases[i], &o, path);
+    fflush(stdout);
+  }
+  if (suite && o.filter && !matched) wgk_cli_error("tune", "no case matches '%s'", o.filter), failed++;
+  wgk_bench_suite_free(suite);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,120 @@
+/* The tuning cache file: path, keys, lookup, and the read-modify-write of `wgk tune`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/tuning.h"
+
+bool wgk_tuning_path(char *buf, size_t size) {
+  const char *env = getenv("WGK_TUNING_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int n = -1;
+  if (env && env[0]) n = snprintf(buf, size, "%s", env);
+  else if (xdg && xdg[0] == '/') n = snprintf(buf, size, "%s/wgk/tuning.json", xdg);
+  else if (home && home[0]) n = snprintf(buf, size, "%s/.cache/wgk/tuning.json", home);
+  return n > 0 && (size_t)n < size;
+}
+
+void wgk_tuning_device_key(const wgk_device_desc *d, char *buf, size_t size) {
+  snprintf(buf, size, "%s / %s / %s / %s", d->vendor, d->architecture, d->device, d->description);
+}
+
+bool wgk_tuning_shape_key(const wgk_manifest *m, const wgk_plan_tensor *ports, wgk_dynbuf *out) {
+  bool first = true;
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const wgk_plan_tensor *t = &ports[i];
+    if (!t->present || m->ports[i].dir == WGK_PORT_OUTPUT) continue;
+    wgk_dynbuf_printf(out, "%s%s:%s[", first ? "" : " ", m->ports[i].name, t->dtype);
+    for (int d = 0; d < t->rank; d++) wgk_dynbuf_printf(out, "%s%lld", d ? "," : "", (long long)t->shape[d]);
+    wgk_dynbuf_append_char(out, ']');
+    first = false;
+  }
+  return wgk_dynbuf_str(out) != NULL;
+}
+
+json_t *wgk_tuning_read(const char *path, wgk_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f && errno == ENOENT) return json_pack("{s:i, s:[]}", "schema", WGK_TUNING_SCHEMA, "entries");
+  if (!f) return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "%s", strerror(errno)), NULL;
+  json_error_t je;
+  json_t *doc = json_loadf(f, 0, &je);
+  fclose(f);
+  if (!doc) return wgk_error_set(err, WGK_ERR_PARSE, path, je.line, je.column, NULL, "%s", je.text), NULL;
+  const json_t *schema = json_object_get(doc, "schema");
+  if (!json_is_array(json_object_get(doc, "entries")) || !json_is_integer(schema) ||
+      json_integer_value(schema) != WGK_TUNING_SCHEMA) {
+    json_decref(doc);
+    return wgk_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "not a wgk tuning cache (schema %d)", WGK_TUNING_SCHEMA),
+           NULL;
+  }
+  return doc;
+}
+
+static bool field_is(const json_t *entry, const char *key, const char *value) {
+  const char *v = json_string_value(json_object_get(entry, key));
+  return v && strcmp(v, value) == 0;
+}
+
+json_t *wgk_tuning_load(const char *path, const char *device_key, const char *op_id) {
+  json_t *out = json_array();
+  wgk_error err = {0};
+  json_t *doc = path && out ? wgk_tuning_read(path, &err) : NULL;
+  size_t i;
+  json_t *e;
+  json_array_foreach(json_object_get(doc, "entries"), i, e) {
+    if (field_is(e, "device", device_key) && field_is(e, "op", op_id) && json_is_object(json_object_get(e, "tunables")))
+      json_array_append(out, e);
+  }
+  json_decref(doc);
+  return out;
+}
+
+const json_t *wgk_tuning_find(const json_t *entries, const char *variant, const char *shape) {
+  size_t i;
+  const json_t *e;
+  json_array_foreach(entries, i, e) {
+    if (field_is(e, "variant", variant) && field_is(e, "shape", shape)) return json_object_get(e, "tunables");
+  }
+  return NULL;
+}
+
+/* mkdir -p of path's folder. */
+static bool make_parents(const char *path) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) return false;
+    *p = '/';
+  }
+  return true;
+}
+
+static bool same_slot(const json_t *a, const json_t *b) {
+  static const char *const keys[] = {"device", "op", "variant", "shape"};
+  for (int i = 0; i < 4; i++) {
+    const char *v = json_string_value(json_object_get(b, keys[i]));
+    if (!v || !field_is(a, keys[i], v)) return false;
+  }
+  return true;
+}
+
+wgk_status wgk_tuning_store(const char *path, const json_t *entry, wgk_error *err) {
+  json_t *doc = wgk_tuning_read(path, err);
+  if (!doc) return err->status;
+  json_t *entries = json_object_get(doc, "entries");
+  size_t i;
+  for (i = 0; i < json_array_size(entries) && !same_slot(json_array_get(entries, i), entry); i++) {}
+  if (i < json_array_size(entries)) json_array_set(entries, i, (json_t *)entry);
+  else json_array_append(entries, (json_t *)entry);
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  bool ok = make_parents(path) && json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
+  if (ok && rename(tmp, path) != 0) ok = false;
+  if (!ok) remove(tmp);
+  json_decref(doc);
+  return ok ? WGK_OK : wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write the tuning cache: %s", strerror(errno));
+}

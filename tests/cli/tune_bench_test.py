@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""wgk tune / the tuning cache / wgk bench --json on the RotaryEmbedding package's decode case.
+
+usage: tune_bench_test.py WGK SOURCE_DIR
+
+No timing assertions: the tuner's choice depends on timing, so the test checks what it tried (every value
+correct), then pre-seeds the cache with a value neither the default nor the tuner's and checks that a fresh
+process's call renders exactly that @workgroup_size and still computes RoPE correctly.
+"""
+import json, os, re, shutil, subprocess, sys, tempfile
+import numpy as np
+
+WGK, SRC = sys.argv[1], sys.argv[2]
+PKG = os.path.join(SRC, "kernels", "ai.onnx.RotaryEmbedding")
+CASE = "decode_float32"
+failures = []
+tmp = tempfile.mkdtemp()
+CACHE = os.path.join(tmp, "cache", "wgk", "tuning.json")
+ENV = dict(os.environ, WGK_TUNING_CACHE=CACHE)
+
+
+def wgk(*args, rc=0):
+    p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=600, env=ENV)
+    if p.returncode != rc:
+        failures.append(f"wgk {' '.join(args)}: exit {p.returncode}, wanted {rc}\n{p.stdout}{p.stderr}")
+    return p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def rope(x, cos, sin, pos):  # NeoX halves, 4D X (B, N, S, H), 2D caches at position ids
+    half = x.shape[-1] // 2
+    c = cos[pos][:, None, :, :].astype(np.float64)
+    s = sin[pos][:, None, :, :].astype(np.float64)
+    x1, x2 = x[..., :half].astype(np.float64), x[..., half:].astype(np.float64)
+    return np.concatenate([c * x1 - s * x2, s * x1 + c * x2], axis=-1)
+
+
+def run_call(seq, *extra):
+    rng = np.random.default_rng(seq)
+    x = rng.uniform(-1, 1, (1, 32, seq, 128)).astype(np.float32)
+    ang = rng.uniform(-3, 3, (4096, 64))
+    cos, sin = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    pos = np.arange(4096 - seq, 4096, dtype=np.int64)[None, :]
+    files = {}
+    for name, a in (("x", x), ("cos", cos), ("sin", sin), ("positionIds", pos)):
+        files[name] = os.path.join(tmp, f"{name}{seq}.npy")
+        np.save(files[name], a)
+    out_dir = os.path.join(tmp, f"out{seq}")
+    out, _ = wgk("run", PKG, *[a for n, f in files.items() for a in ("--in", f"{n}={f}")], "--out", out_dir,
+                 "--verbose", "--wgsl", *extra)
+    y_path = os.path.join(out_dir, "y.npy")
+    if os.path.exists(y_path):
+        y = np.load(y_path)
+        check(np.allclose(y, rope(x, cos, sin, pos), rtol=1e-5, atol=1e-6), f"RoPE values wrong (seq {seq} {extra})")
+    return out
+
+
+try:
+    # tune: every candidate tried is correct and the best is stored under this device, op, variant and shape
+    out, err = wgk("tune", PKG, "--case", CASE, "--repeat", "3")
+    tried = re.findall(rf"^tune {CASE}: WORKGROUP_SIZE=(\d+) ", err, re.M)
+    check(len(set(tried)) >= 2 and "32" in tried, "the sweep tried several workgroup sizes from 32:\n" + err)
+    check("rejected:" not in err and re.search(r", 0 rejected$", out, re.M), "every candidate correct:\n" + out + err)
+    doc = json.load(open(CACHE))
+    entries = [e for e in doc["entries"] if e["op"] == "ai.onnx.RotaryEmbedding"]
+    check(doc["schema"] == 1 and len(entries) == 1, f"one cache entry: {doc}")
+    e = entries[0]
+    best = e["tunables"]["WORKGROUP_SIZE"]
+    check(str(best) in tried, f"stored value {best} was tried")
+    check(e["variant"] == "rank4_cache2_pos" and e["case"] == CASE, f"entry keys: {e}")
+    check(e["shape"] == "X:float32[1,32,1,128] cos_cache:float32[4096,64] sin_cache:float32[4096,64] "
+          "position_ids:int64[1,1]", "shape key: " + e["shape"])
+    out, _ = wgk("tune", "--show")
+    check(f"WORKGROUP_SIZE={best}" in out and CASE in out, "--show lists the entry:\n" + out)
+
+    # the stored value is what a fresh process's call uses: pre-seed one that neither default nor tuner chose
+    seeded = next(v for v in (64, 128, 32) if v not in (256, best))
+    e["tunables"]["WORKGROUP_SIZE"] = seeded
+    json.dump(doc, open(CACHE, "w"))
+    out = run_call(1)
+    check(f"@workgroup_size({seeded})" in out and f"WORKGROUP_SIZE={seeded} (tuning cache)" in out,
+          f"seeded {seeded} used:\n" + out)
+    # another shape has no entry: the manifest default; a value the call sets wins over the cache
+    out = run_call(2)
+    check("@workgroup_size(256)" in out and "(call and manifest defaults)" in out, "other shape, default:\n" + out)
+    out = run_call(1, "--tunable", "WORKGROUP_SIZE=1024")
+    check("@workgroup_size(1024)" in out, "the call's own tunable wins:\n" + out)
+    # a stored value planning refuses (past the device limit) is ignored, the call still runs with the default
+    e["tunables"]["WORKGROUP_SIZE"] = 1 << 20
+    json.dump(doc, open(CACHE, "w"))
+    out = run_call(1)
+    check("@workgroup_size(256)" in out, "an impossible stored value is ignored:\n" + out)
+
+    # bench --json: the report parses and holds every field
+    path = os.path.join(tmp, "bench.json")
+    out, _ = wgk("bench", PKG, "--case", CASE, "--repeat", "3", "--json", path)
+    rep = json.load(open(path))
+    check(rep["command"][:2] == ["wgk", "bench"] and rep["package"] == "ai.onnx.RotaryEmbedding", "command, package")
+    check({"vendor", "architecture", "device", "description", "features", "limits"} <= set(rep["device"]), "device")
+    ce = rep["ceilings"]
+    check(ce["copy"]["gbps"] > 0 and ce["fma"]["gflops"] > 0 and ce["copy"]["ns"]["n"] == 10, f"ceilings {ce}")
+    (c,) = rep["cases"]
+    check(c["id"] == CASE and c["status"] == "ok" and c["variant"] == "rank4_cache2_pos", f"case {c}")
+    check(c["bytes"] == 33288 and c["flops"] == 12288 and c["bytesGiven"] and c["inputSets"] == 3, f"counts {c}")
+    for k in ("gpuNs", "residentNs", "e2eNs"):
+        check(set(c[k]) == {"median", "p10", "p90", "n"} and c[k]["n"] == 3 and c[k]["median"] > 0, f"{k}: {c[k]}")
+    for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
+        check(isinstance(c.get(k), float), f"{k} in the case")
+    check(re.search(rf"^{CASE}\s+rank4_cache2_pos\s", out, re.M), "table row:\n" + out)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+for f in failures:
+    print("FAIL:", f)
+print("tune/bench:", "ok" if not failures else f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
