@@ -6,13 +6,17 @@
 # Results land in $OUT (or ./gpu-out when OUT is unset).
 set -u
 BUILD=${BUILD:-build}
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
+FINAL=${OUT:-$PWD/gpu-out}
+OUT=/tmp/gpu-results   # everything lands here; $FINAL gets log.txt and one results.tar.gz (the tool returns few files)
+rm -rf "$OUT"
+mkdir -p "$OUT" "$FINAL"
+dawn=$PWD/third_party/dawn/node_modules/bun-webgpu-linux-x64
+if [ -f .device/dawn.tar.xz ]; then mkdir -p /tmp/dawn && tar xJf .device/dawn.tar.xz -C /tmp/dawn && dawn=/tmp/dawn; fi
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 mkdir -p /tmp/devlibs
 for f in .devlibs/*.deb; do dpkg -x "$f" /tmp/devlibs; done
-export LD_LIBRARY_PATH=/tmp/devlibs/usr/lib/x86_64-linux-gnu:$PWD/third_party/dawn/node_modules/bun-webgpu-linux-x64
+export LD_LIBRARY_PATH=/tmp/devlibs/usr/lib/x86_64-linux-gnu:$dawn:$PWD/$BUILD
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
 export WGK_SOURCE_DIR=$PWD
@@ -23,9 +27,10 @@ step() { echo "== $*"; "$@" 2>&1 | tee -a "$OUT/log.txt"; local rc=${PIPESTATUS[
 step "$BUILD/wgk" devices
 "$BUILD/wgk" devices --json > "$OUT/devices.json" 2>&1
 step "$BUILD/wgk" smoke
-for t in test_gpu test_runtime test_rotary_runtime; do
+for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals; do
   [ -x "$BUILD/tests/$t" ] && step "$BUILD/tests/$t"
 done
+[ -x "$BUILD/examples/rope_chain" ] && step "$BUILD/examples/rope_chain" kernels/ai.onnx.RotaryEmbedding
 step "$BUILD/wgk" onnx-test "$conf"/*
 if "$BUILD/wgk" help | grep -q '^  test '; then
   for pkg in kernels/*/; do step "$BUILD/wgk" test "$pkg"; done
@@ -36,4 +41,6 @@ fi
 if [ -x bench/peers/run.sh ] && "$BUILD/wgk" help | grep -q '^  bench '; then
   step env BUILD="$BUILD" bench/peers/run.sh "$OUT/peers"
 fi
+cp "$OUT/log.txt" "$FINAL/log.txt"
+tar czf "$FINAL/results.tar.gz" -C "$OUT" .
 exit $status

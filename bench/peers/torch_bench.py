@@ -87,8 +87,9 @@ def run(peer, cases, fn_of):
 def sdpa_cases():
     """Dense causal attention at Phi-3-small's head layout (32 query heads, 8 KV heads, head 128)."""
     for dt in ("float32", "float16"):
-        yield {"id": f"sdpa_prompt_{dt}", "dtype": dt, "q": (1, 32, 2048, 128), "kv": (1, 8, 2048, 128), "causal": True}
-        yield {"id": f"sdpa_decode_{dt}", "dtype": dt, "q": (1, 32, 1, 128), "kv": (1, 8, 4096, 128), "causal": False}
+        # The Phi-3-small shapes of SparseAttention's bench.json, dense: prompt S=4096, decode after a past of 8191.
+        yield {"id": f"sdpa_prompt_{dt}", "dtype": dt, "q": (1, 32, 4096, 128), "kv": (1, 8, 4096, 128), "causal": True}
+        yield {"id": f"sdpa_decode_{dt}", "dtype": dt, "q": (1, 32, 1, 128), "kv": (1, 8, 8192, 128), "causal": False}
 
 
 def sdpa_fn(c):
