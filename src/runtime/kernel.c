@@ -32,6 +32,9 @@ static void entry_free(wgk_plan_entry *e) {
     wgk_gpu_buffer_destroy(e->passes[i].uniform);
     for (int b = 0; b < WGK_BIND_CACHE; b++) wgk_gpu_bind_group_destroy(e->passes[i].binds[b].group);
   }
+  for (size_t i = 0; e->plan && e->scratch && i < e->plan->n_intermediates; i++) wgk_gpu_buffer_destroy(e->scratch[i]);
+  free(e->scratch);
+  free(e->scratch_ids);
   free(e->passes);
   wgk_plan_free(e->plan);
   free(e->key);
@@ -56,10 +59,30 @@ void wgk_kernel_destroy(wgk_kernel *k) {
 const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? wgk_pkg_op_id(k->pkg) : NULL; }
 const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? wgk_pkg_warning(k->pkg) : NULL; }
 
-/* Pipelines and uniform buffers of a fresh plan: everything that does not depend on the tensors bound. */
-static wgk_status prepare(wgk_context *ctx, wgk_plan_entry *e) {
+/* One buffer per intermediate of the plan, kept with the plan entry (never seen by the caller). */
+static wgk_status scratch(wgk_context *ctx, const char *op_id, wgk_plan_entry *e) {
+  size_t n = e->plan->n_intermediates;
+  e->scratch = calloc(n ? n : 1, sizeof *e->scratch);
+  e->scratch_ids = calloc(n ? n : 1, sizeof *e->scratch_ids);
+  if (!e->scratch || !e->scratch_ids) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    const wgk_plan_intermediate *it = &e->plan->intermediates[i];
+    char label[256];
+    snprintf(label, sizeof label, "%s/%s/%s", op_id, e->plan->variant->id, it->source->id);
+    wgk_status st = wgk_gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
+                                          &e->scratch[i], &ctx->err);
+    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    e->scratch_ids[i] = ctx->next_tensor_id++;  /* the tensors' counter: ids never collide */
+  }
+  return WGK_OK;
+}
+
+/* Pipelines, uniform and scratch buffers of a fresh plan: everything that does not depend on the tensors bound. */
+static wgk_status prepare(wgk_context *ctx, const char *op_id, wgk_plan_entry *e) {
   e->passes = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *e->passes);
   if (!e->passes) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status sst = scratch(ctx, op_id, e);
+  if (sst != WGK_OK) return sst;
   for (size_t i = 0; i < e->plan->n_passes; i++) {
     const wgk_plan_pass *pass = &e->plan->passes[i];
     if (pass->skip) continue;
@@ -100,7 +123,7 @@ wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_en
   if (!e) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
   e->key = wgk_dynbuf_take(&key);
   wgk_status st = e->key ? wgk_plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
-  if (st == WGK_OK) { ctx->stats.plans_made++; st = prepare(ctx, e); }
+  if (st == WGK_OK) { ctx->stats.plans_made++; st = prepare(ctx, k->m->op_id, e); }
   if (st == WGK_OK && k->n_plans == k->cap_plans) {
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
     wgk_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
