@@ -150,6 +150,12 @@ static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_devi
     print_shape(stdout, o->rank, o->shape);
     printf("\n");
   }
+  for (size_t i = 0; i < plan->n_intermediates; i++) {
+    const wgk_plan_intermediate *it = &plan->intermediates[i];
+    printf("scratch  %s: %s ", it->source->id, it->dtype);
+    print_shape(stdout, it->rank, it->shape);
+    printf(" (%llu bytes%s)\n", (unsigned long long)it->bytes, it->zero_init ? ", zeroed every call" : "");
+  }
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *p = &plan->passes[i];
     printf("pass     %s (%s, %s)\n", p->source->id, p->source->name, p->source->shader);
@@ -162,6 +168,21 @@ static json_t *shape_json(int rank, const int64_t *shape) {
   json_t *a = json_array();
   for (int d = 0; d < rank; d++) json_array_append_new(a, json_integer(shape[d]));
   return a;
+}
+
+static json_t *scratch_json(const wgk_plan *plan) {
+  json_t *scratch = json_array();
+  for (size_t i = 0; i < plan->n_intermediates; i++) {
+    const wgk_plan_intermediate *it = &plan->intermediates[i];
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_string(it->source->id));
+    json_object_set_new(j, "dtype", json_string(it->dtype));
+    json_object_set_new(j, "shape", shape_json(it->rank, it->shape));
+    json_object_set_new(j, "bytes", json_integer((json_int_t)it->bytes));
+    json_object_set_new(j, "zeroInit", json_boolean(it->zero_init));
+    json_array_append_new(scratch, j);
+  }
+  return scratch;
 }
 
 static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
@@ -199,6 +220,7 @@ static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
   }
   json_object_set_new(root, "rejected", rejected);
   json_object_set_new(root, "outputs", outs);
+  json_object_set_new(root, "intermediates", scratch_json(plan));
   json_object_set_new(root, "passes", passes);
   char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   if (text) puts(text);

@@ -85,6 +85,18 @@ wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint6
   return WGK_OK;
 }
 
+wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint64_t offset, uint64_t size,
+                                 wgk_error *err) {
+  if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear needs an encoder");
+  if (offset % 4 || size % 4)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear offset and size must be multiples of 4");
+  wgk_status s = wgk_gpu_buffer_check_range(buf, offset, size, "clear", err);
+  if (s) return s;
+  end_pass(enc);
+  wgpuCommandEncoderClearBuffer(enc->encoder, buf->buffer, offset, size);
+  return WGK_OK;
+}
+
 wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err) {
   if (!enc || !timer) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
   end_pass(enc);

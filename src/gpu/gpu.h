@@ -146,6 +146,8 @@ wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pi
 wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset,
                                 wgk_gpu_buffer *dst, uint64_t dst_offset, uint64_t size, wgk_error *err);
 /* Finishes and submits; the encoder is freed whether it succeeds or not. */
+/* Records a clear to zero of [offset, offset + size) of buf (both multiples of 4; buf needs COPY_DST). */
+wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint64_t offset, uint64_t size, wgk_error *err);
 wgk_status wgk_gpu_encoder_submit(wgk_gpu_encoder *enc, wgk_error *err);
 /* Drops a recording without submitting it. */
 void wgk_gpu_encoder_discard(wgk_gpu_encoder *enc);

@@ -644,6 +644,7 @@ void wgpuComputePipelineRelease(WGPUComputePipeline computePipeline);
 
 WGPUComputePassEncoder wgpuCommandEncoderBeginComputePass(WGPUCommandEncoder encoder,
                                                           const WGPUComputePassDescriptor *descriptor);
+void wgpuCommandEncoderClearBuffer(WGPUCommandEncoder encoder, WGPUBuffer buffer, uint64_t offset, uint64_t size);
 void wgpuCommandEncoderCopyBufferToBuffer(WGPUCommandEncoder encoder, WGPUBuffer source, uint64_t sourceOffset,
                                           WGPUBuffer destination, uint64_t destinationOffset, uint64_t size);
 void wgpuCommandEncoderResolveQuerySet(WGPUCommandEncoder encoder, WGPUQuerySet querySet, uint32_t firstQuery,

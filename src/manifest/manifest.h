@@ -144,8 +144,9 @@ typedef struct wgk_manifest_field {
 typedef struct wgk_manifest_binding {
   const char *name;                 /* WGSL variable name */
   wgk_manifest_buffer buffer;       /* buffer type */
-  const char *arg;                  /* bind key of the tensor (storage buffers); NULL for the uniform */
-  const wgk_manifest_port *port;    /* the port behind arg; NULL for the uniform */
+  const char *arg;                  /* bind key of the tensor (storage buffers); NULL for the uniform and intermediates */
+  const wgk_manifest_port *port;    /* the port behind arg; NULL for the uniform and intermediates */
+  const char *intermediate;         /* wgk extension: id of a variant intermediate bound here, else NULL */
   const char *semantic;             /* seed `semantic` label ("X", "kernel.params"); "" when absent */
   const char *element_type;         /* "$T" (type variable) or a WGSL scalar; NULL for the uniform */
   const char *struct_name;          /* uniform struct name ("Params"); NULL for storage buffers */
@@ -187,6 +188,19 @@ typedef struct wgk_manifest_pass {
   wgk_manifest_pos pos;                    /* position of the pass object */
 } wgk_manifest_pass;
 
+/* A scratch buffer of a variant (spec 2.1 `intermediates`, read as a wgk extension of the seed format):
+ * allocated by the runtime per plan, never seen by the caller. */
+typedef struct wgk_manifest_intermediate {
+  const char *id;               /* unique within the variant; bindings name it */
+  const char *dtype;            /* logical dtype ("float32") or a type variable ("$T") */
+  bool shape_is_list;           /* true: dims; false: shape is one expression giving a list */
+  wgk_manifest_expr shape;      /* the shape expression when !shape_is_list */
+  const wgk_manifest_expr *dims;/* one expression per dim when shape_is_list */
+  size_t n_dims;                /* number of dims */
+  bool zero_init;               /* cleared to zero before the first pass of every call */
+  wgk_manifest_pos pos;         /* position of the intermediate object */
+} wgk_manifest_intermediate;
+
 typedef struct wgk_manifest_variant {
   const char *id;                    /* unique variant id */
   int priority;                      /* higher first; 0 in the seed; ties keep manifest order */
@@ -194,6 +208,8 @@ typedef struct wgk_manifest_variant {
   size_t n_when;                     /* number of clauses */
   const wgk_manifest_value *derive;  /* variant derive (the seed's `constants`), in order */
   size_t n_derive;                   /* number of derives */
+  const wgk_manifest_intermediate *intermediates; /* scratch buffers, manifest order */
+  size_t n_intermediates;            /* number of intermediates */
   const wgk_manifest_pass *passes;   /* passes in submission order */
   size_t n_passes;                   /* number of passes */
   wgk_manifest_pos pos;              /* position of the variant object */
@@ -245,6 +261,9 @@ const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const
 const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name);
 const wgk_manifest_type_constraint *wgk_manifest_find_type(const wgk_manifest *m, const char *type_var);
 const wgk_manifest_variant *wgk_manifest_find_variant(const wgk_manifest *m, const char *id);
+
+/* The intermediate of v with this id; NULL when absent. */
+const wgk_manifest_intermediate *wgk_manifest_find_intermediate(const wgk_manifest_variant *v, const char *id);
 
 /* The logical dtypes wgk knows: float32 float16 int32 uint32 int64 int8 uint8 bool. */
 bool wgk_manifest_dtype_known(const char *dtype);

@@ -34,6 +34,12 @@ const wgk_manifest_variant *wgk_manifest_find_variant(const wgk_manifest *m, con
   return NULL;
 }
 
+const wgk_manifest_intermediate *wgk_manifest_find_intermediate(const wgk_manifest_variant *v, const char *id) {
+  for (size_t i = 0; v && id && i < v->n_intermediates; i++)
+    if (strcmp(v->intermediates[i].id, id) == 0) return &v->intermediates[i];
+  return NULL;
+}
+
 bool wgk_manifest_dtype_known(const char *dtype) {
   static const char *const known[] = {"float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool", NULL};
   for (const char *const *k = known; dtype && *k; k++)

@@ -81,5 +81,9 @@ wgk_status wgk_manifest_seed_tunables(wgk_manifest_rd *rd, const json_t *root);
 wgk_status wgk_manifest_seed_derives(wgk_manifest_rd *rd, const json_t *root);
 wgk_status wgk_manifest_seed_bindings(wgk_manifest_rd *rd, const json_t *root);
 wgk_status wgk_manifest_seed_variants(wgk_manifest_rd *rd, const json_t *root);
+/* wgk extension: a variant's `intermediates` (read before its passes) and the check of a pass's bindings. */
+wgk_status wgk_manifest_seed_intermediates(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_variant *v);
+wgk_status wgk_manifest_seed_pass_intermediates(wgk_manifest_rd *rd, const wgk_manifest_pass *p,
+                                                const wgk_manifest_variant *v);
 
 #endif

@@ -3,7 +3,8 @@
 
 #include "manifest/reader.h"
 
-static const char *const binding_keys[] = {"name", "arg", "semantic", "buffer", "elementType", "struct", NULL};
+static const char *const binding_keys[] = {"name", "arg", "intermediate", "semantic", "buffer", "elementType", "struct",
+                                            NULL};
 static const char *const buffer_keys[] = {"type", NULL};
 static const char *const struct_keys[] = {"name", "fields", NULL};
 static const char *const field_keys[] = {"name", "type", "value", NULL};
@@ -56,6 +57,8 @@ static wgk_status read_fields(wgk_manifest_rd *rd, const json_t *list, wgk_manif
 
 static wgk_status read_uniform(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_binding *b) {
   if (json_object_get(obj, "arg")) return wgk_manifest_fail_in(rd, "arg", true, "a uniform binding takes no arg");
+  if (json_object_get(obj, "intermediate"))
+    return wgk_manifest_fail_in(rd, "intermediate", true, "a uniform binding takes no intermediate");
   if (json_object_get(obj, "elementType"))
     return wgk_manifest_fail_in(rd, "elementType", true, "a uniform binding takes no elementType");
   const json_t *s = json_object_get(obj, "struct");
@@ -85,8 +88,20 @@ static wgk_status check_element_type(wgk_manifest_rd *rd, const char *et) {
   return wgk_manifest_fail_in(rd, "elementType", false, "unknown elementType '%s' (a $typevar or f32 f16 i32 u32)", et);
 }
 
+/* wgk extension: a storage binding of a variant intermediate (checked against the variant per pass). */
+static wgk_status read_scratch(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_binding *b) {
+  if (json_object_get(obj, "arg"))
+    return wgk_manifest_fail_in(rd, "arg", true, "a binding takes an arg or an intermediate, not both");
+  wgk_status st = wgk_manifest_get_string(rd, obj, "intermediate", true, &b->intermediate);
+  if (!st && !*b->intermediate) st = wgk_manifest_fail_in(rd, "intermediate", false, "empty intermediate id");
+  if (!st) st = wgk_manifest_get_string(rd, obj, "elementType", true, &b->element_type);
+  if (!st) st = check_element_type(rd, b->element_type);
+  return st;
+}
+
 static wgk_status read_storage(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_binding *b) {
   if (json_object_get(obj, "struct")) return wgk_manifest_fail_in(rd, "struct", true, "a storage binding takes no struct");
+  if (json_object_get(obj, "intermediate")) return read_scratch(rd, obj, b);
   wgk_status st = wgk_manifest_get_string(rd, obj, "arg", true, &b->arg);
   if (!st) st = wgk_manifest_get_string(rd, obj, "elementType", true, &b->element_type);
   if (!st) st = check_element_type(rd, b->element_type);

@@ -4,7 +4,7 @@
 
 #include "manifest/reader.h"
 
-static const char *const variant_keys[] = {"id", "when", "constants", "passes", NULL};
+static const char *const variant_keys[] = {"id", "when", "constants", "intermediates", "passes", NULL};
 static const char *const pass_keys[] = {"id", "name", "source", "bindings", "dispatch", NULL};
 static const char *const source_keys[] = {"shader", "inputs", NULL};
 static const char *const dispatch_keys[] = {"threads", "workgroupSize", "workgroups", "x", "y", "z", NULL};
@@ -122,13 +122,14 @@ static wgk_status resolve_set(wgk_manifest_rd *rd, const json_t *obj, wgk_manife
   return wgk_manifest_fail_in(rd, "bindings", false, "binding set '%s' does not exist in bindingSets", name);
 }
 
-static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_pass *p) {
+static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_pass *p, const wgk_manifest_variant *v) {
   p->pos = wgk_manifest_here(rd);
   wgk_status st = wgk_manifest_object(rd, obj, "a pass object", pass_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "id", true, &p->id);
   if (!st) st = wgk_manifest_get_string(rd, obj, "name", true, &p->name);
   if (!st) st = read_source(rd, obj, p);
   if (!st) st = resolve_set(rd, obj, p);
+  if (!st) st = wgk_manifest_seed_pass_intermediates(rd, p, v);
   if (!st) st = read_dispatch(rd, obj, &p->dispatch);
   return st;
 }
@@ -143,7 +144,7 @@ static wgk_status read_passes(wgk_manifest_rd *rd, const json_t *obj, wgk_manife
   if (!st && !ps) st = WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
     size_t m2 = wgk_manifest_push_index(rd, i);
-    st = read_pass(rd, json_array_get(list, i), &ps[i]);
+    st = read_pass(rd, json_array_get(list, i), &ps[i], v);
     for (size_t j = 0; !st && j < i; j++)
       if (strcmp(ps[j].id, ps[i].id) == 0)
         st = wgk_manifest_fail_in(rd, "id", false, "duplicate pass id '%s' in variant '%s'", ps[i].id, v->id);
@@ -162,6 +163,7 @@ static wgk_status read_variant(wgk_manifest_rd *rd, const json_t *obj, wgk_manif
   if (!st && !*v->id) st = wgk_manifest_fail_in(rd, "id", false, "a variant id must not be empty");
   if (!st) st = wgk_manifest_get_values(rd, obj, "constants", &v->derive, &v->n_derive);
   if (!st) st = read_when(rd, obj, v);
+  if (!st) st = wgk_manifest_seed_intermediates(rd, obj, v);
   if (!st) st = read_passes(rd, obj, v);
   return st;
 }

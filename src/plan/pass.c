@@ -121,6 +121,7 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
     pb->buffer = b->buffer;
     pb->name = b->name;
     pb->port = b->port ? (int)(b->port - p->m->ports) : -1;
+    pb->intermediate = -1;  /* set by wgk_plan_bind_intermediates */
     if (b->buffer == WGK_BUFFER_UNIFORM) {
       wgk_status st = pack_uniform(p, b, scope, pass, err);
       if (st != WGK_OK) return st;

@@ -228,6 +228,7 @@ static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, const char **type_
     st = wgk_plan_value(p, &v->derive[i], plan->scope, &x, err);
     if (st == WGK_OK && !wgk_value_dict_set(plan->scope, v->derive[i].name, x)) st = oom(err);
   }
+  if (st == WGK_OK) st = wgk_plan_intermediates(p, plan, err);
   if (st != WGK_OK) return st;
   plan->passes = calloc(v->n_passes ? v->n_passes : 1, sizeof *plan->passes);
   if (!plan->passes) return oom(err);
@@ -256,6 +257,7 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
   if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
   if (st == WGK_OK) st = make_passes(p, plan, type_dtypes, err);
+  if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
   wgk_value_release(failures);
   if (st != WGK_OK) { wgk_plan_free(plan); return st; }
   *out = plan;
@@ -266,6 +268,7 @@ void wgk_plan_free(wgk_plan *plan) {
   if (!plan) return;
   for (size_t i = 0; i < plan->n_passes; i++) wgk_plan_pass_free(&plan->passes[i]);
   free(plan->passes);
+  free(plan->intermediates);
   free(plan->outputs);
   free(plan->rejections);
   wgk_value_release(plan->scope);

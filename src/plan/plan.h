@@ -46,7 +46,8 @@ typedef struct wgk_plan_call {
 typedef struct wgk_plan_binding {
   uint32_t index;              /* @binding(index) in @group(0) */
   wgk_manifest_buffer buffer;  /* read-only-storage, storage or uniform */
-  int port;                    /* manifest port index bound here; -1 for the uniform */
+  int port;                    /* manifest port index bound here; -1 for the uniform and intermediates */
+  int intermediate;            /* index into wgk_plan.intermediates bound here; -1 otherwise */
   const char *name;            /* WGSL variable name (borrowed from the manifest) */
   char wgsl_type[16];          /* element type of the array ("f32", "u32" ...); "" for the uniform */
 } wgk_plan_binding;
@@ -73,11 +74,23 @@ typedef struct wgk_plan_output {
   int64_t shape[WGK_MAX_RANK];  /* inferred shape */
 } wgk_plan_output;
 
+/* A scratch buffer of the chosen variant (manifest `intermediates`), shape evaluated in the call scope. */
+typedef struct wgk_plan_intermediate {
+  const wgk_manifest_intermediate *source; /* the manifest intermediate */
+  const char *dtype;                       /* logical dtype ("float32"), a type variable resolved */
+  int rank;                                /* number of dims */
+  int64_t shape[WGK_MAX_RANK];             /* dims */
+  uint64_t bytes;                          /* buffer size: numel * element bytes, rounded up to 4, at least 4 */
+  bool zero_init;                          /* clear to zero at the start of every call */
+} wgk_plan_intermediate;
+
 typedef struct wgk_plan {
   const wgk_manifest_variant *variant; /* the chosen variant */
   char *rejections;                    /* one line per rejected variant: "id: reason"; "" when none */
   wgk_plan_output *outputs;            /* every output and in/out port */
   size_t n_outputs;                    /* number of outputs */
+  wgk_plan_intermediate *intermediates; /* the variant's scratch buffers, manifest order */
+  size_t n_intermediates;              /* number of intermediates */
   wgk_plan_pass *passes;               /* in submission order */
   size_t n_passes;                     /* number of passes */
   wgk_value *scope;                    /* the final call scope (attrs, shapes, derives ...) */

@@ -49,5 +49,8 @@ bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, w
 wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
                               const char **type_dtypes, wgk_plan_pass *out, wgk_error *err);
 void wgk_plan_pass_free(wgk_plan_pass *pass);
+/* The chosen variant's intermediates (after its derives) and the intermediate index of every pass binding. */
+wgk_status wgk_plan_intermediates(wgk_planner *p, wgk_plan *plan, wgk_error *err);
+void wgk_plan_bind_intermediates(wgk_plan *plan);
 
 #endif

@@ -144,11 +144,16 @@ static wgk_tensor *bound_tensor(const wgk_call *c, int port) {
 }
 
 /* The buffers of one pass, in binding order; an input projected from int64 is made here. */
-static wgk_status pass_buffers(wgk_call *c, const wgk_plan_pass *pass, wgk_pass_state *state, wgk_gpu_binding *b,
-                               uint64_t *ids) {
+static wgk_status pass_buffers(wgk_call *c, const wgk_plan_entry *e, size_t p, wgk_gpu_binding *b, uint64_t *ids) {
+  const wgk_plan_pass *pass = &e->plan->passes[p];
   for (size_t i = 0; i < pass->n_bindings; i++) {
     const wgk_plan_binding *pb = &pass->bindings[i];
-    if (pb->port < 0) { b[i] = (wgk_gpu_binding){.buffer = state->uniform}; ids[i] = 0; continue; }
+    if (pb->buffer == WGK_BUFFER_UNIFORM) { b[i] = (wgk_gpu_binding){.buffer = e->passes[p].uniform}; ids[i] = 0; continue; }
+    if (pb->intermediate >= 0) {
+      b[i] = (wgk_gpu_binding){.buffer = e->scratch[pb->intermediate]};
+      ids[i] = e->scratch_ids[pb->intermediate] * 2;
+      continue;
+    }
     wgk_tensor *t = bound_tensor(c, pb->port);
     if (!t)
       return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
@@ -206,13 +211,17 @@ static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_encoder *enc) {
   const wgk_plan *plan = e->plan;
   bool timed = c->timing && wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY) && plan->n_passes > 0;
   if (timed && ensure_timer(c, (uint32_t)plan->n_passes) != WGK_OK) return ctx->err.status;
+  for (size_t i = 0; i < plan->n_intermediates; i++)
+    if (plan->intermediates[i].zero_init &&
+        wgk_gpu_encoder_clear(enc, e->scratch[i], 0, plan->intermediates[i].bytes, &ctx->err) != WGK_OK)
+      return wgk_rt_fail(ctx, ctx->err.status);
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
     wgk_gpu_binding b[MAX_BINDINGS];
     uint64_t ids[MAX_BINDINGS];
     wgk_gpu_bind_group *g = NULL;
-    wgk_status st = pass_buffers(c, pass, &e->passes[i], b, ids);
+    wgk_status st = pass_buffers(c, e, i, b, ids);
     if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &g);
     if (st != WGK_OK) return st;
     const uint32_t *w = pass->workgroups;

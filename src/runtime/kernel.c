@@ -37,13 +37,24 @@ wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_k
   return WGK_OK;
 }
 
-static void entry_free(wgk_plan_entry *e) {
-  if (!e) return;
+/* Frees what prepare() made: uniform and scratch buffers, bind groups; the plan itself stays. */
+static void unprepare(wgk_plan_entry *e) {
   for (size_t i = 0; e->plan && e->passes && i < e->plan->n_passes; i++) {
     wgk_gpu_buffer_destroy(e->passes[i].uniform);
     for (int b = 0; b < WGK_BIND_CACHE; b++) wgk_gpu_bind_group_destroy(e->passes[i].binds[b].group);
   }
+  for (size_t i = 0; e->plan && e->scratch && i < e->plan->n_intermediates; i++) wgk_gpu_buffer_destroy(e->scratch[i]);
+  free(e->scratch);
+  free(e->scratch_ids);
   free(e->passes);
+  e->scratch = NULL;
+  e->scratch_ids = NULL;
+  e->passes = NULL;
+}
+
+static void entry_free(wgk_plan_entry *e) {
+  if (!e) return;
+  unprepare(e);
   wgk_plan_free(e->plan);
   free(e->key);
   free(e);
@@ -68,10 +79,30 @@ void wgk_kernel_destroy(wgk_kernel *k) {
 const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? wgk_pkg_op_id(k->pkg) : NULL; }
 const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? wgk_pkg_warning(k->pkg) : NULL; }
 
-/* Pipelines and uniform buffers of a fresh plan: everything that does not depend on the tensors bound. */
-static wgk_status prepare(wgk_context *ctx, wgk_plan_entry *e) {
+/* One buffer per intermediate of the plan, kept with the plan entry (never seen by the caller). */
+static wgk_status scratch(wgk_context *ctx, const char *op_id, wgk_plan_entry *e) {
+  size_t n = e->plan->n_intermediates;
+  e->scratch = calloc(n ? n : 1, sizeof *e->scratch);
+  e->scratch_ids = calloc(n ? n : 1, sizeof *e->scratch_ids);
+  if (!e->scratch || !e->scratch_ids) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    const wgk_plan_intermediate *it = &e->plan->intermediates[i];
+    char label[256];
+    snprintf(label, sizeof label, "%s/%s/%s", op_id, e->plan->variant->id, it->source->id);
+    wgk_status st = wgk_gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
+                                          &e->scratch[i], &ctx->err);
+    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    e->scratch_ids[i] = ctx->next_tensor_id++;  /* the tensors' counter: ids never collide */
+  }
+  return WGK_OK;
+}
+
+/* Pipelines, uniform and scratch buffers of a fresh plan: everything that does not depend on the tensors bound. */
+static wgk_status prepare(wgk_context *ctx, const char *op_id, wgk_plan_entry *e) {
   e->passes = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *e->passes);
   if (!e->passes) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status sst = scratch(ctx, op_id, e);
+  if (sst != WGK_OK) return sst;
   for (size_t i = 0; i < e->plan->n_passes; i++) {
     const wgk_plan_pass *pass = &e->plan->passes[i];
     if (pass->skip) continue;
@@ -98,13 +129,10 @@ wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_en
 }
 
 /* A cached entry planned without its pipelines gets them when a call needs them. */
-static wgk_status ensure_prepared(wgk_context *ctx, wgk_plan_entry *e, bool need) {
+static wgk_status ensure_prepared(wgk_context *ctx, const char *op_id, wgk_plan_entry *e, bool need) {
   if (!need || e->passes) return WGK_OK;
-  wgk_status st = prepare(ctx, e);
-  if (st == WGK_OK) return WGK_OK;
-  for (size_t i = 0; e->passes && i < e->plan->n_passes; i++) wgk_gpu_buffer_destroy(e->passes[i].uniform);
-  free(e->passes);
-  e->passes = NULL;
+  wgk_status st = prepare(ctx, op_id, e);
+  if (st != WGK_OK) unprepare(e);
   return st;
 }
 
@@ -119,7 +147,7 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
       wgk_dynbuf_free(&key);
       k->plans[i]->uses++;
       ctx->stats.plan_hits++;
-      wgk_status st = ensure_prepared(ctx, k->plans[i], with_pipelines);
+      wgk_status st = ensure_prepared(ctx, k->m->op_id, k->plans[i], with_pipelines);
       if (st == WGK_OK) *out = k->plans[i];
       return st;
     }
@@ -128,7 +156,7 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
   if (!e) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
   e->key = wgk_dynbuf_take(&key);
   wgk_status st = e->key ? wgk_plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
-  if (st == WGK_OK) { ctx->stats.plans_made++; st = with_pipelines ? prepare(ctx, e) : WGK_OK; }
+  if (st == WGK_OK) { ctx->stats.plans_made++; st = with_pipelines ? prepare(ctx, k->m->op_id, e) : WGK_OK; }
   if (st == WGK_OK && k->n_plans == k->cap_plans) {
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
     wgk_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);

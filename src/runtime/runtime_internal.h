@@ -53,6 +53,8 @@ typedef struct wgk_plan_entry {
   char *key;                        /* wgk_plan_call_key text */
   wgk_plan *plan;                   /* the plan */
   wgk_pass_state *passes;           /* per plan pass */
+  wgk_gpu_buffer **scratch;         /* per plan intermediate: its buffer, reused by every call of the plan */
+  uint64_t *scratch_ids;            /* per plan intermediate: identity for bind-group reuse */
   uint64_t uses;                    /* for eviction and stats */
 } wgk_plan_entry;
 

@@ -62,6 +62,30 @@ static void find_in_file(const char *file, const char *needle, int *line, int *c
   free(text);
 }
 
+/* wgk extension: a variant's intermediates and a binding that names one. */
+static void intermediates_load(void **state) {
+  (void)state;
+  wgk_manifest *m = load_valid("intermediates.json");
+  const wgk_manifest_variant *v = &m->variants[0];
+  assert_int_equal(v->n_intermediates, 1);
+  const wgk_manifest_intermediate *it = wgk_manifest_find_intermediate(v, "acc");
+  assert_non_null(it);
+  assert_string_equal(it->dtype, "float32");
+  assert_true(it->shape_is_list);
+  assert_int_equal(it->n_dims, 2);
+  assert_string_equal(it->dims[0].text, "count");
+  assert_string_equal(it->dims[1].text, "2");
+  assert_true(it->zero_init);
+  assert_null(wgk_manifest_find_intermediate(v, "nope"));
+  assert_int_equal(v->n_passes, 2);
+  const wgk_manifest_binding *b = &v->passes[1].bindings->bindings[1];
+  assert_string_equal(b->intermediate, "acc");
+  assert_null(b->port);
+  assert_null(b->arg);
+  assert_null(v->passes[0].bindings->bindings[0].intermediate);
+  wgk_manifest_free(m);
+}
+
 static void seed_counts(void **state) {
   (void)state;
   wgk_manifest *m = load_valid("rotary-embedding.manifest.json");
@@ -280,6 +304,7 @@ int main(void) {
       cmocka_unit_test(inout_port_and_errors),
       cmocka_unit_test(truncated_texts),
       cmocka_unit_test(mutated_texts),
+      cmocka_unit_test(intermediates_load),
       cmocka_unit_test(golden_invalid_cases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

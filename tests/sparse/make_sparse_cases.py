@@ -28,6 +28,7 @@ CASES = [
     ("decode_s1_batch2_split", 2, 1, 4, 2, 16, 16, 1, 2, 2, [7, 40], 64, False, "off", 0, np.float32),
     ("chunk_s3_batch2_split_rotary", 2, 3, 4, 2, 32, 32, 2, 1, 2, [20, 3], 64, True, "interleaved", 32, np.float32),
     ("decode_b128_head128", 1, 1, 2, 1, 128, 128, 1, 1, 2, [300], 384, False, "off", 0, np.float32),
+    ("decode_long_past_batch2_split", 2, 1, 8, 2, 64, 64, 4, 2, 4, [1200, 700], 1280, False, "off", 0, np.float32),
     ("prompt_b16_f16", 1, 32, 4, 2, 16, 16, 2, 1, 2, None, 32, False, "neox", 16, np.float16),
     ("decode_s1_batch2_split_f16", 2, 1, 8, 2, 64, 64, 4, 1, 2, [100, 9], 128, True, "neox", 64, np.float16),
 ]

@@ -87,6 +87,17 @@ DERIVE = {
     "sgmatBytes": "(headsPerGroup * queryTile * headSize + 2 * 8 * headSize + headsPerGroup * queryTile * 8) * 4 + maskBytes",
     "sgmatOk": "dtypes.T == 'f32' and queryTile % 8 == 0 and sgmatBytes <= device.limits.maxComputeWorkgroupStorageSize",
     "hasSubgroupMatrix": "device.features.has('subgroups') and device.features.has('chromium-experimental-subgroup-matrix')",
+    # decode (flash-decoding): the union of a GQA chunk's active key blocks split across workgroups, merged after
+    "decodeWG": "min(tunables.DECODE_WG, headSize)",
+    "decodeFixedBytes": "(headsPerGroup * headSize + 3 * headsPerGroup + (headsPerGroup + 1) * maskWords + 2) * 4",
+    "decodeKeyTile": "pick([%s], 1)" % ", ".join(
+        "[(%d * headSize + %d * headsPerGroup) * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        % (t, t, t) for t in (32, 16, 8, 4, 2)),
+    "decodeBlocksBound": "max(1, min(maxBlocks, headsPerGroup * maxNnz))",
+    "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
+    "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
+    "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
+    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and (decodeKeyTile * headSize + decodeKeyTile * headsPerGroup) * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize",
 }
 
 FIELDS = [
@@ -138,6 +149,11 @@ def binding_sets():
     sets["attend_query"] = [storage("query", "queryT", "query")] + caches + \
         [storage("output", "outputT", "output", True), params()]
     sets["attend_staged"] = caches + [storage("output", "outputT", "output", True), params()]
+    partial = {"name": "partial", "intermediate": "partial", "buffer": {"type": "storage"}, "elementType": "f32"}
+    sets["decode_split_query"] = [storage("query", "queryT", "query")] + caches + [partial, params()]
+    sets["decode_split_staged"] = [storage("output", "outputT", "output", True)] + caches + [partial, params()]
+    sets["decode_merge"] = [dict(partial, buffer={"type": "read-only-storage"}),
+                            storage("output", "outputT", "output", True), params()]
     return sets
 
 
@@ -145,13 +161,9 @@ def elementwise(pairs):
     return {"threads": pairs, "workgroupSize": "tunables.WORKGROUP_SIZE"}
 
 
-def variant(packed, rot, sgmat):
+def front_passes(packed, rot):
+    """q_rotary (rotary variants) and kv_append, shared by every variant."""
     layout = "packed" if packed else "separate"
-    vid = "%s%s%s" % (layout, "_rotary" if rot else "", "_sgmat" if sgmat else "")
-    when = ["sparseContract", "tilingOk", "packedQkv" if packed else "not packedQkv",
-            "rotaryOn" if rot else "not rotaryOn"]
-    if sgmat:
-        when += ["hasSubgroupMatrix", "sgmatOk"]
     passes = []
     if rot:
         passes.append({"id": "q_rotary", "name": "sparse_q_rotary",
@@ -162,6 +174,39 @@ def variant(packed, rot, sgmat):
                               "inputs": {"packed": "true" if packed else "false", "rotary": "true" if rot else "false"}},
                    "bindings": "append_%s%s" % (layout, "_rotary" if rot else ""),
                    "dispatch": elementwise("batch * seqLen * kvHeads * headSize // 2")})
+    return passes
+
+
+def decode_variant(packed, rot):
+    """Flash-decoding for short query chunks over a long cache: split pass into `partial`, then merge."""
+    vid = "%s%s_decode" % ("packed" if packed else "separate", "_rotary" if rot else "")
+    when = ["sparseContract", "decodeOk", "packedQkv" if packed else "not packedQkv",
+            "rotaryOn" if rot else "not rotaryOn"]
+    passes = front_passes(packed, rot) + [
+        {"id": "decode_split", "name": "sparse_decode_split",
+         "source": {"shader": "sparse-decode-split.wgsl.jinja", "inputs": {"stagedQuery": "true" if rot else "false"}},
+         "bindings": "decode_split_staged" if rot else "decode_split_query",
+         "dispatch": {"x": "decodeSplits", "y": "numHeads // headsPerGroup", "z": "batch * seqLen"}},
+        {"id": "decode_merge", "name": "sparse_decode_merge",
+         "source": {"shader": "sparse-decode-merge.wgsl.jinja", "inputs": {}},
+         "bindings": "decode_merge", "dispatch": elementwise("batch * seqLen * numHeads * headSize")}]
+    return {"id": vid, "when": when,
+            "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
+                          "HG": "headsPerGroup", "TK": "decodeKeyTile", "WG": "decodeWG", "MW": "maskWords",
+                          "NS": "decodeSplits", "SB": "splitBlocks"},
+            "intermediates": [{"id": "partial", "dtype": "float32",
+                               "shape": "[batch * seqLen, numHeads, decodeSplits, headSize + 2]"}],
+            "passes": passes}
+
+
+def variant(packed, rot, sgmat):
+    layout = "packed" if packed else "separate"
+    vid = "%s%s%s" % (layout, "_rotary" if rot else "", "_sgmat" if sgmat else "")
+    when = ["sparseContract", "tilingOk", "packedQkv" if packed else "not packedQkv",
+            "rotaryOn" if rot else "not rotaryOn"]
+    if sgmat:
+        when += ["hasSubgroupMatrix", "sgmatOk"]
+    passes = front_passes(packed, rot)
     passes.append({"id": "attend", "name": "sparse_attention" + ("_sgmat" if sgmat else ""),
                    "source": {"shader": "sparse-attention-sgmat.wgsl.jinja" if sgmat else "sparse-attention.wgsl.jinja",
                               "inputs": {"stagedQuery": "true" if rot else "false"}},
@@ -191,7 +236,8 @@ def main():
             a["required"] = False
         args[BIND_KEYS[role]] = a
     args["outputT"] = {"kind": "tensor", "semantic": "output", "role": "output"}
-    variants = [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
+    variants = [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
+               [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
     m = {
         "domain": "com.microsoft", "name": "SparseAttention", "sinceVersion": 1,
@@ -202,7 +248,8 @@ def main():
                                  "sparse_block_size": {"required": True, "values": [16, 32, 64, 128]}},
         "typeConstraints": {"T": ["float32", "float16"], "M": ["int32"]},
         "args": args,
-        "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384},
+        "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
+                     "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 512, "DECODE_WG": 64},
         "derive": DERIVE,
         "bindingSets": binding_sets(),
         "variants": variants,

@@ -14,7 +14,7 @@ WEBGPU = os.path.join(HERE, "..", "build", "webgpu")
 
 def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=2, pasts=None, kts=None,
          cache=None, packed=False, rotary="off", rot=None, dtype="float32", scale=None, seed=1, desc="",
-         total=None, layout_data=None):
+         total=None, layout_data=None, variant=None, tunables=None):
     """pasts: per-batch past lengths (None: prompt with key totals kts, default S each)."""
     prompt = pasts is None
     if prompt:
@@ -61,6 +61,10 @@ def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=
          "inputs": inputs, "attrs": attrs, "expected": {"reference": "sparse_attention"}}
     if dtype == "float16":
         c["requires"] = ["shader-f16"]
+    if variant:
+        c["variant"] = variant
+    if tunables:
+        c["tunables"] = tunables
     return c
 
 
@@ -95,6 +99,22 @@ CASES = [
     case("chunk_s3_batch2_interleaved_f32", B=2, S=3, N=4, KN=2, H=16, pasts=[20, 2], cache=32, rotary="interleaved",
          rot=16),
     case("chunk_s3_total_above_f32", B=2, S=3, N=2, KN=1, H=8, pasts=[4, 10], cache=32, total=20),
+    # the split decode path (flash-decoding): S <= 4 over a cache of at least DECODE_MIN_KEYS rows
+    case("decode_split_s1_gqa4_b64_f32", S=1, N=8, KN=2, H=64, block=64, layouts=4, local=2, vstride=4, pasts=[1500],
+         cache=1536, variant="separate_decode"),
+    case("decode_split_s3_batch2_b16_f32", B=2, S=3, N=8, KN=2, H=32, block=16, local=4, vstride=4, pasts=[500, 1203],
+         cache=1216, variant="separate_decode"),
+    case("decode_split_s1_partial_neox_packed_f32", B=2, S=1, N=8, KN=2, H=64, block=64, layouts=4, local=2, vstride=4,
+         pasts=[777, 2000], cache=2048, packed=True, rotary="neox", rot=32, variant="packed_rotary_decode"),
+    case("decode_split_s1_gqa1_layouts4_b16_f32", S=1, N=4, KN=4, H=16, block=16, layouts=4, local=3, vstride=4,
+         pasts=[900], cache=1024, variant="separate_decode"),
+    case("decode_split_s3_splitblocks3_f32", B=2, S=3, N=8, KN=2, H=32, block=16, layouts=4, local=5, vstride=3,
+         pasts=[640, 1100], cache=1120, tunables={"SPLIT_BLOCKS": 3}, variant="separate_decode"),
+    case("decode_split_prompt_s2_big_cache_f32", S=2, N=8, KN=2, H=32, block=16, cache=512, variant="separate_decode"),
+    case("decode_split_s3_interleaved_f16", S=3, N=8, KN=2, H=128, block=64, layouts=4, local=2, vstride=4,
+         pasts=[1000], cache=1024, rotary="interleaved", rot=128, dtype="float16", variant="separate_rotary_decode"),
+    case("decode_split_s1_batch2_b16_f16", B=2, S=1, N=4, KN=1, H=128, block=16, layouts=4, local=4, vstride=8,
+         pasts=[600, 1900], cache=1920, dtype="float16", variant="separate_decode"),
     case("prompt_b16_f16", S=32, N=2, KN=1, H=16, dtype="float16"),
     case("prompt_gqa4_packed_f16", S=40, N=8, KN=2, H=16, packed=True, layouts=4, vstride=4, dtype="float16"),
     case("prompt_partial_neox_f16", S=32, N=2, KN=1, H=64, rotary="neox", rot=32, dtype="float16"),
