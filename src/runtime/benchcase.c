@@ -5,7 +5,6 @@
 #include "runtime/benchcase.h"
 #include "runtime/tc_internal.h"
 
-static const char *const top_keys[] = {"schema", "description", "defaults", "cases", NULL};
 static const char *const case_keys[] = {"id",    "description", "inputs", "attrs",  "args",       "tunables",
                                         "bytes", "flops",       "warmup", "iterations", "requires", NULL};
 
@@ -86,17 +85,9 @@ static wgk_status read_cases(wgk_tc_reader *r, wgk_bench_suite *s, const json_t 
 }
 
 static wgk_status read_document(wgk_tc_reader *r, wgk_bench_suite *s) {
-  wgk_status st = wgk_tc_check_keys(r, s->root, "", top_keys);
-  if (st) return st;
-  const json_t *schema = json_object_get(s->root, "schema");
-  if (!schema) return wgk_tc_fail(r, "", "missing required key 'schema'");
-  if (!json_is_integer(schema) || json_integer_value(schema) != WGK_TC_SCHEMA)
-    return wgk_tc_fail(r, "schema", "unsupported schema (this wgk reads schema %d)", WGK_TC_SCHEMA);
-  const json_t *defaults = json_object_get(s->root, "defaults");
-  if (defaults && json_object_get(defaults, "id")) return wgk_tc_fail(r, "defaults.id", "defaults cannot give an id");
-  const json_t *cases = json_object_get(s->root, "cases");
-  if (!cases) return wgk_tc_fail(r, "", "missing required key 'cases'");
-  return read_cases(r, s, cases, defaults);
+  const json_t *defaults, *cases;
+  wgk_status st = wgk_tc_document(r, s->root, &defaults, &cases);
+  return st ? st : read_cases(r, s, cases, defaults);
 }
 
 wgk_status wgk_bench_suite_parse(const char *text, size_t len, const char *source, wgk_bench_suite **out,

@@ -20,6 +20,8 @@ wgk_status wgk_tc_parse_root(const char *text, size_t len, const char *source, w
 wgk_status wgk_tc_fail(wgk_tc_reader *r, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 wgk_status wgk_tc_failv(wgk_tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap);
 wgk_status wgk_tc_check_keys(wgk_tc_reader *r, const json_t *obj, const char *path, const char *const *allowed);
+/* The top level of test.json and bench.json: checks schema and keys, finds defaults (may be NULL) and cases. */
+wgk_status wgk_tc_document(wgk_tc_reader *r, const json_t *root, const json_t **defaults, const json_t **cases);
 wgk_status wgk_tc_pos_set(wgk_tc_reader *r, wgk_tc_pos *pos, const char *path);
 /* malloc'ed path strings in the position index's form; NULL when out of memory. */
 char *wgk_tc_path_key(const char *parent, const char *key);

@@ -201,18 +201,25 @@ static wgk_status read_cases(wgk_tc_reader *r, wgk_tc_suite *s, const json_t *ca
   return st;
 }
 
-static wgk_status read_document(wgk_tc_reader *r, wgk_tc_suite *s) {
-  wgk_status st = wgk_tc_check_keys(r, s->root, "", top_keys);
+/* The top level both test.json and bench.json share: schema, description, defaults (without an id), cases. */
+wgk_status wgk_tc_document(wgk_tc_reader *r, const json_t *root, const json_t **defaults, const json_t **cases) {
+  wgk_status st = wgk_tc_check_keys(r, root, "", top_keys);
   if (st) return st;
-  const json_t *schema = json_object_get(s->root, "schema");
+  const json_t *schema = json_object_get(root, "schema");
   if (!schema) return wgk_tc_fail(r, "", "missing required key 'schema'");
   if (!json_is_integer(schema) || json_integer_value(schema) != WGK_TC_SCHEMA)
     return wgk_tc_fail(r, "schema", "unsupported schema (this wgk reads schema %d)", WGK_TC_SCHEMA);
-  const json_t *defaults = json_object_get(s->root, "defaults");
-  if (defaults && json_object_get(defaults, "id")) return wgk_tc_fail(r, "defaults.id", "defaults cannot give an id");
-  const json_t *cases = json_object_get(s->root, "cases");
-  if (!cases) return wgk_tc_fail(r, "", "missing required key 'cases'");
-  return read_cases(r, s, cases, defaults);
+  *defaults = json_object_get(root, "defaults");
+  if (*defaults && json_object_get(*defaults, "id")) return wgk_tc_fail(r, "defaults.id", "defaults cannot give an id");
+  *cases = json_object_get(root, "cases");
+  if (!*cases) return wgk_tc_fail(r, "", "missing required key 'cases'");
+  return WGK_OK;
+}
+
+static wgk_status read_document(wgk_tc_reader *r, wgk_tc_suite *s) {
+  const json_t *defaults, *cases;
+  wgk_status st = wgk_tc_document(r, s->root, &defaults, &cases);
+  return st ? st : read_cases(r, s, cases, defaults);
 }
 
 wgk_status wgk_tc_parse_root(const char *text, size_t len, const char *source, wgk_tc_reader *r, json_t **root,
