@@ -25,7 +25,8 @@ def table(wgk_path, peer_paths, md):
                                                            for c in wgk["cases"] if "referenceNs" in c]}
     if ref["cases"]:
         peers.append(ref)
-    head = ["case", "wgk gpu us", "wgk e2e us"] + [f"{p['peer']} ({p['kind']}) us | ratio" for p in peers]
+    cell = (lambda t, r: f"{t} ({r})") if md else (lambda t, r: f"{t} | {r}")  # "|" would split a markdown cell
+    head = ["case", "wgk gpu us", "wgk e2e us"] + [cell(f"{p['peer']} {p['kind']} us", "ratio") for p in peers]
     rows, notes = [], []
     for c in wgk["cases"]:
         if c.get("status") != "ok":
@@ -41,7 +42,7 @@ def table(wgk_path, peer_paths, md):
                 notes.append(f"{p['peer']} {c['id']}: {m['status']}: {m.get('message', '')}")
             else:
                 mine = c["gpuNs" if p["kind"] == "gpu" else "e2eNs"]["median"]
-                row.append(f"{us(m['ns']['median'])} | {mine / m['ns']['median']:.2f}")
+                row.append(cell(us(m['ns']['median']), f"{mine / m['ns']['median']:.2f}"))
         rows.append(row)
 
     dev = wgk["device"]
