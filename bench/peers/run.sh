@@ -6,7 +6,8 @@
 # Results per package in OUT_DIR/<op id>/ (wgk.json, ort-cpu.json, ort-webgpu.json, torch.json, compare.txt);
 # OUT_DIR/compare.txt holds every package's table.
 # usage: bench/peers/run.sh [OUT_DIR]   (env: WGK=build/wgk, PKG=kernels/<op id> (default: both), ITER=N,
-#        CASE=filter (substring of the case id, applied to every package), REFERENCE=0 (skip the C reference),
+#        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
+#        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
 #        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3)
 # Without npm (the GPU machine): run bench/peers/pack.sh here, carry ".peers"; this script unpacks it.
 set -u
@@ -35,7 +36,10 @@ mkdir -p "$o" && rm -f "$o"/*.json
 peers=()
 echo "== wgk bench $pkg"
 ref=--reference
-[ "${REFERENCE:-1}" = 0 ] && ref=
+case "${REFERENCE:-auto}" in
+  0) ref= ;;
+  auto) [ "$(basename "$pkg")" = com.microsoft.SparseAttention ] && ref= ;;
+esac
 "$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--repeat $ITER} $ref --json "$o/wgk.json" | tee "$o/wgk.txt"
 for ep in cpu webgpu; do
   echo "== onnxruntime-node $ep"
