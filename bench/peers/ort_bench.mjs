@@ -1,5 +1,7 @@
-// ONNX Runtime (onnxruntime-node) as a peer: the RotaryEmbedding bench.json cases as single-node models,
-// timed per session.run (host tensors in, host tensors out: what `wgk bench` calls e2e).
+// ONNX Runtime (onnxruntime-node) as a peer: a package's bench.json cases as single-node models, timed per
+// session.run (host tensors in, host tensors out: what `wgk bench` calls e2e). The op comes from the
+// manifest.json beside bench.json: ai.onnx.RotaryEmbedding (opset 23) or com.microsoft.SparseAttention
+// (contrib opset 1; inputs from the bench generators, gen.mjs).
 // usage: node ort_bench.mjs --ep cpu|webgpu --bench PATH/bench.json --out FILE.json [--iterations N] [--case ID]
 // ORT_NODE_MODULES (default ../../tests/ort/node_modules) says where onnxruntime-node is.
 import fs from "node:fs";
@@ -7,6 +9,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { singleNodeModel } from "./onnx_model.mjs";
+import { generate } from "./gen.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modules = process.env.ORT_NODE_MODULES || path.join(here, "..", "..", "tests", "ort", "node_modules");
@@ -55,7 +58,7 @@ function merged(doc, c) {
   return { ...d, ...c, inputs: { ...(d.inputs || {}), ...(c.inputs || {}) }, attrs: { ...(d.attrs || {}), ...(c.attrs || {}) } };
 }
 
-async function runCase(c) {
+async function runRope(c) {
   const inputs = Object.entries(c.inputs).map(([k, s]) => ({ name: PORTS[k] || k, dtype: s.dtype, shape: s.shape, spec: s }));
   const x = inputs.find((i) => i.name === "X");
   const model = singleNodeModel({ opType: "RotaryEmbedding", opset: 23, inputs,
@@ -73,8 +76,78 @@ async function runCase(c) {
   return { id: c.id, status: "ok", ns: stat(ns) };
 }
 
+// com.microsoft SparseAttention: wgk's port names to ONNX's, in the node's input order.
+const SPARSE_PORTS = [["queryT", "query"], ["keyT", "key"], ["valueT", "value"], ["pastKeyT", "past_key"],
+  ["pastValueT", "past_value"], ["blockRowIndicesT", "block_row_indices"], ["blockColIndicesT", "block_col_indices"],
+  ["totalSequenceLengthT", "total_sequence_length"], ["keyTotalSequenceLengthsT", "key_total_sequence_lengths"],
+  ["cosCacheT", "cos_cache"], ["sinCacheT", "sin_cache"]];
+
+function sparseModel(c) {
+  const feeds = {}, inputs = [], nodeInputs = [];
+  for (const [port, name] of SPARSE_PORTS) {
+    const spec = c.inputs[port];
+    if (!spec) { nodeInputs.push(""); continue; }
+    const t = generate(spec);
+    feeds[name] = new ort.Tensor(t.dtype, t.data, t.shape);
+    inputs.push({ name, dtype: t.dtype, shape: t.shape });
+    nodeInputs.push(name);
+  }
+  while (nodeInputs[nodeInputs.length - 1] === "") nodeInputs.pop();
+  const q = feeds.query, past = feeds.past_key, N = c.attrs.num_heads, KN = c.attrs.kv_num_heads, H = past.dims[3];
+  const S = q.dims[1], width = feeds.key ? N * H : (N + 2 * KN) * H;
+  if (q.dims[2] !== width) throw new Error(`query width ${q.dims[2]} is not ${width}`);
+  const outputs = [{ name: "output", dtype: q.type, shape: [q.dims[0], S, N * H] },
+    { name: "present_key", dtype: past.type, shape: past.dims }, { name: "present_value", dtype: past.type, shape: past.dims }];
+  const model = singleNodeModel({ opType: "SparseAttention", domain: "com.microsoft", opset: 17, inputs, outputs,
+    attrs: c.attrs, nodeInputs });
+  return { model, feeds };
+}
+
+// ORT's CPU kernel insists that present_* share past_*'s memory (tests/sparse/run_ort_sparse.mjs): the caches are
+// handed in as those outputs, so each run appends the new K/V rows in place, as wgk's call does.
+const sparseFetches = (feeds) => ({ output: null, present_key: feeds.past_key, present_value: feeds.past_value });
+
+async function runSparse(c) {
+  const { model, feeds } = sparseModel(c);
+  let placement = "";
+  if (ep !== "cpu") { // ORT has no SparseAttention kernel for most providers: find out where the node goes
+    try {
+      const s = await ort.InferenceSession.create(model, { executionProviders: [ep],
+        extra: { session: { disable_cpu_ep_fallback: "1" } } });
+      await s.release();
+    } catch (e) {
+      placement = `no ${ep} kernel: with CPU fallback disabled, session creation fails (${String(e.message || e).split("\n")[0]})`;
+    }
+  }
+  const session = await ort.InferenceSession.create(model, { executionProviders: [ep] });
+  const fetches = sparseFetches(feeds);
+  if (placement) { // it runs, on the CPU provider: one run to show it, no timing (that is the ort-cpu row)
+    const t0 = process.hrtime.bigint();
+    const out = await session.run(feeds, fetches);
+    out.output.data;
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    await session.release();
+    return { id: c.id, status: "cpu-fallback", message: `${placement}; with fallback on (the default) the node runs ` +
+      `on the CPU provider: one run ${ms.toFixed(1)} ms, not timed further (see ort-cpu)` };
+  }
+  const iters = Number(itersArg || c.iterations || 20), warmup = c.warmup ?? 3, ns = [];
+  for (let i = 0; i < warmup + iters; i++) {
+    const t0 = process.hrtime.bigint();
+    const out = await session.run(feeds, fetches);
+    out.output.data; // host data in hand (the caches are the host tensors handed in)
+    if (i >= warmup) ns.push(Number(process.hrtime.bigint() - t0));
+  }
+  await session.release();
+  return { id: c.id, status: "ok", ns: stat(ns) };
+}
+
 const doc = JSON.parse(fs.readFileSync(benchPath, "utf8"));
-const result = { peer: `ort-${ep}`, kind: "e2e", onnxruntime: ort.env.versions?.node ?? "1.30", cases: [] };
+const manifestPath = path.join(path.dirname(benchPath), "manifest.json");
+const manifest = fs.existsSync(manifestPath) ? JSON.parse(fs.readFileSync(manifestPath, "utf8")) : { name: "RotaryEmbedding" };
+const op = `${manifest.domain || "ai.onnx"}.${manifest.name}`;
+const runCase = { "ai.onnx.RotaryEmbedding": runRope, "com.microsoft.SparseAttention": runSparse }[op];
+if (!runCase) throw new Error(`ort_bench.mjs: no single-node model for ${op}`);
+const result = { peer: `ort-${ep}`, kind: "e2e", op, onnxruntime: ort.env.versions?.node ?? "1.30", cases: [] };
 const filter = arg("--case", "");
 for (const raw of doc.cases) {
   const c = merged(doc, raw);
@@ -85,6 +158,6 @@ for (const raw of doc.cases) {
     result.cases.push({ id: c.id, status: "failed", message: String(e.message || e).split("\n")[0] });
   }
   const last = result.cases[result.cases.length - 1];
-  console.error(`ort-${ep} ${c.id}: ${last.status === "ok" ? (last.ns.median / 1e3).toFixed(1) + " us" : last.message}`);
+  console.error(`ort-${ep} ${c.id}: ${last.status === "ok" ? (last.ns.median / 1e3).toFixed(1) + " us" : last.status + ": " + last.message}`);
 }
 fs.writeFileSync(outPath, JSON.stringify(result, null, 2) + "\n");

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Peers side by side with wgk on the bench.json cases, in one call:
-#   wgk bench --reference (wgk + its C reference), ONNX Runtime 1.30 CPU and WebGPU providers (onnxruntime-node),
-#   and, where PyTorch is importable, torch eager / torch.compile RoPE and scaled_dot_product_attention.
-# usage: bench/peers/run.sh [OUT_DIR]   (env: WGK=build/wgk, PKG=kernels/ai.onnx.RotaryEmbedding, ITER=N,
-#        CASE=filter, NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node)
+# Peers side by side with wgk on the bench.json cases, in one call, per package (RotaryEmbedding, then
+# SparseAttention; PKG=kernels/<op id> for one): wgk bench --reference (wgk + its C reference), ONNX Runtime 1.30
+# CPU and WebGPU providers (onnxruntime-node; SparseAttention has no WebGPU kernel there: reported, not timed),
+# and, where PyTorch is importable, torch eager / torch.compile RoPE or dense scaled_dot_product_attention.
+# Results per package in OUT_DIR/<op id>/ (wgk.json, ort-cpu.json, ort-webgpu.json, torch.json, compare.txt);
+# OUT_DIR/compare.txt holds every package's table.
+# usage: bench/peers/run.sh [OUT_DIR]   (env: WGK=build/wgk, PKG=kernels/<op id> (default: both), ITER=N,
+#        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
+#        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
+#        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3)
 # Without npm (the GPU machine): run bench/peers/pack.sh here, carry ".peers"; this script unpacks it.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-${OUT:-$root/peers-out}}
 mkdir -p "$out"
 WGK=${WGK:-$root/${BUILD:-build}/wgk}
-PKG=${PKG:-$root/kernels/ai.onnx.RotaryEmbedding}
-bench=$PKG/build/webgpu/bench.json
+if [ -n "${PKG:-}" ]; then pkgs=("$PKG"); else pkgs=("$root/kernels/ai.onnx.RotaryEmbedding" "$root/kernels/com.microsoft.SparseAttention"); fi
 iter="${ITER:+--iterations $ITER} ${CASE:+--case $CASE}"
 if [ -f "$root/.peers/ort-node.tar.xz" ] && [ ! -x /tmp/wgk-peers/bin/node ]; then
   mkdir -p /tmp/wgk-peers && tar xJf "$root/.peers/ort-node.tar.xz" -C /tmp/wgk-peers
@@ -21,24 +25,38 @@ if [ -x /tmp/wgk-peers/bin/node ]; then
   export ORT_NODE_MODULES=${ORT_NODE_MODULES:-/tmp/wgk-peers/node_modules}
 fi
 NODE=${NODE:-node}
+PY=${PYTHON:-python3}
+torch_ok=0
+"$PY" -c "import torch" 2>/dev/null && torch_ok=1
+for pkg in "${pkgs[@]}"; do
+pkg=$(cd "$pkg" && pwd)
+bench=$pkg/build/webgpu/bench.json
+o=$out/$(basename "$pkg")
+mkdir -p "$o" && rm -f "$o"/*.json
 peers=()
-echo "== wgk bench $PKG"
-"$WGK" bench "$PKG" ${CASE:+--case $CASE} ${ITER:+--repeat $ITER} --reference --json "$out/wgk.json" | tee "$out/wgk.txt"
+echo "== wgk bench $pkg"
+ref=--reference
+case "${REFERENCE:-auto}" in
+  0) ref= ;;
+  auto) [ "$(basename "$pkg")" = com.microsoft.SparseAttention ] && ref= ;;
+esac
+"$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--repeat $ITER} $ref --json "$o/wgk.json" | tee "$o/wgk.txt"
 for ep in cpu webgpu; do
   echo "== onnxruntime-node $ep"
-  if "$NODE" "$root/bench/peers/ort_bench.mjs" --ep $ep --bench "$bench" --out "$out/ort-$ep.json" $iter 2>&1 | tee "$out/ort-$ep.txt"; then
-    [ -f "$out/ort-$ep.json" ] && peers+=("$out/ort-$ep.json")
+  if "$NODE" "$root/bench/peers/ort_bench.mjs" --ep $ep --bench "$bench" --out "$o/ort-$ep.json" $iter 2>&1 | tee "$o/ort-$ep.txt"; then
+    [ -f "$o/ort-$ep.json" ] && peers+=("$o/ort-$ep.json")
   else
-    echo "onnxruntime-node $ep: did not run (see $out/ort-$ep.txt)"
+    echo "onnxruntime-node $ep: did not run (see $o/ort-$ep.txt)"
   fi
 done
-PY=${PYTHON:-python3}
-if "$PY" -c "import torch" 2>/dev/null; then
+if [ $torch_ok = 1 ]; then
   echo "== torch"
-  "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$out/torch.json" $iter 2>&1 | tee "$out/torch.txt"
-  [ -f "$out/torch.json" ] && peers+=("$out/torch.json")
+  "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$o/torch.json" $iter 2>&1 | tee "$o/torch.txt"
+  [ -f "$o/torch.json" ] && peers+=("$o/torch.json")
 else
   echo "== torch: not importable with $PY, skipped"
 fi
-echo "== side by side"
-"$PY" "$root/bench/peers/compare.py" "$out/wgk.json" "${peers[@]}" | tee "$out/compare.txt"
+echo "== side by side: $(basename "$pkg")"
+"$PY" "$root/bench/peers/compare.py" "$o/wgk.json" "${peers[@]}" | tee "$o/compare.txt"
+done
+"$PY" "$root/bench/peers/compare.py" "$out" > "$out/compare.txt"

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""PyTorch peers on the GPU machine: RoPE (eager and torch.compile) on the bench.json shapes, and
-scaled_dot_product_attention (dense causal prompt and decode, GQA 32/8 heads, head 128) in float32 and float16.
+"""PyTorch peers on the GPU machine, on a package's bench.json cases (the op from the manifest.json beside it):
+- ai.onnx.RotaryEmbedding: RoPE eager and torch.compile on the case shapes;
+- com.microsoft.SparseAttention: scaled_dot_product_attention (`torch-sdpa`) on each case's shapes under the
+  case's id: dense attention with GQA (enable_gqa, else K/V repeat_interleave) over all `total_sequence_length`
+  keys (causal for a prompt, the last S query rows for a chunk after a past). It does more work than the sparse
+  kernel (every key instead of the local + vertical blocks) and none of the KV-cache append: a reference point.
 
 usage: torch_bench.py --bench PATH/bench.json --out FILE.json [--iterations N] [--no-compile] [--case ID]
 
 Times come from CUDA events around each call (GPU time; `kind: gpu`, compared with wgk's GPU time), median
 and p10/p90 over the iterations. Without CUDA it runs on the CPU with wall time (`kind: e2e`).
 """
-import argparse, json, sys, time
+import argparse, json, os, sys, time
 
 import torch
 
@@ -66,7 +70,8 @@ def rope_inputs(c):
 
 def merged(doc, c):
     d = doc.get("defaults", {})
-    return {**d, **c, "inputs": {**d.get("inputs", {}), **c.get("inputs", {})}}
+    return {**d, **c, "inputs": {**d.get("inputs", {}), **c.get("inputs", {})},
+            "attrs": {**d.get("attrs", {}), **c.get("attrs", {})}}
 
 
 def run(peer, cases, fn_of):
@@ -84,27 +89,46 @@ def run(peer, cases, fn_of):
     return out
 
 
-def sdpa_cases():
-    """Dense causal attention at Phi-3-small's head layout (32 query heads, 8 KV heads, head 128)."""
-    for dt in ("float32", "float16"):
-        # The Phi-3-small shapes of SparseAttention's bench.json, dense: prompt S=4096, decode after a past of 8191.
-        yield {"id": f"sdpa_prompt_{dt}", "dtype": dt, "q": (1, 32, 4096, 128), "kv": (1, 8, 4096, 128), "causal": True}
-        yield {"id": f"sdpa_decode_{dt}", "dtype": dt, "q": (1, 32, 1, 128), "kv": (1, 8, 8192, 128), "causal": False}
-
-
 def sdpa_fn(c):
-    dt = DT[c["dtype"]]
-    q = torch.randn(c["q"], device=dev, dtype=dt)
-    k, v = torch.randn(c["kv"], device=dev, dtype=dt), torch.randn(c["kv"], device=dev, dtype=dt)
+    """A SparseAttention case as dense SDPA: q (B, N, S, H), k/v (B, KN, T, H) with T = total_sequence_length."""
+    i, at = c["inputs"], c.get("attrs", {})
+    dt = DT[i["queryT"]["dtype"]]
+    n, kn = at["num_heads"], at["kv_num_heads"]
+    b, s, width = i["queryT"]["shape"]
+    h = i["pastKeyT"]["shape"][3] if "pastKeyT" in i else width // (n + 2 * kn)
+    g = i["totalSequenceLengthT"]["generator"]
+    if g.get("kind") != "const":
+        raise ValueError("total_sequence_length needs a const generator")
+    t = int(g["value"])
+    q = torch.rand((b, n, s, h), device=dev, dtype=dt) * 2 - 1
+    k, v = (torch.rand((b, kn, t, h), device=dev, dtype=dt) * 2 - 1 for _ in range(2))
     f = torch.nn.functional.scaled_dot_product_attention
-    return lambda: f(q, k, v, is_causal=c["causal"], enable_gqa=True)
+    scale = at.get("scale") or None
+    if s == t:
+        kw = {"is_causal": True}
+    elif s == 1:
+        kw = {}
+    else:  # a chunk after a past: query row r sees keys j <= t - s + r (bottom-right causal)
+        kw = {"attn_mask": torch.ones((s, t), device=dev, dtype=torch.bool).tril(t - s)}
+    try:
+        f(q, k, v, scale=scale, enable_gqa=True, **kw)
+        return lambda: f(q, k, v, scale=scale, enable_gqa=True, **kw)
+    except TypeError:  # torch < 2.5: no enable_gqa; the repeat is part of the timed work
+        return lambda: f(q, k.repeat_interleave(n // kn, 1), v.repeat_interleave(n // kn, 1), scale=scale, **kw)
 
 
 doc = json.load(open(a.bench))
+manifest = os.path.join(os.path.dirname(os.path.abspath(a.bench)), "manifest.json")
+m = json.load(open(manifest)) if os.path.exists(manifest) else {"name": "RotaryEmbedding"}
+op = f"{m.get('domain') or 'ai.onnx'}.{m['name']}"
 cases = [merged(doc, c) for c in doc["cases"] if a.case in c["id"]]
-results = [run("torch-eager", cases, lambda c: (lambda t: (lambda: rope(*t)))(rope_inputs(c)))]
-if not a.no_compile:
-    compiled = torch.compile(rope, dynamic=False)
-    results.append(run("torch-compile", cases, lambda c: (lambda t: (lambda: compiled(*t)))(rope_inputs(c))))
-results.append(run("torch-sdpa", list(sdpa_cases()), sdpa_fn))
+if op == "ai.onnx.RotaryEmbedding":
+    results = [run("torch-eager", cases, lambda c: (lambda t: (lambda: rope(*t)))(rope_inputs(c)))]
+    if not a.no_compile:
+        compiled = torch.compile(rope, dynamic=False)
+        results.append(run("torch-compile", cases, lambda c: (lambda t: (lambda: compiled(*t)))(rope_inputs(c))))
+elif op == "com.microsoft.SparseAttention":
+    results = [run("torch-sdpa", cases, sdpa_fn)]
+else:
+    sys.exit(f"torch_bench.py: no PyTorch peer for {op}")
 json.dump({"peers": results}, open(a.out, "w"), indent=2)
