@@ -95,8 +95,14 @@ wgk_status wgk_bench_first_run(wgk_bench_setup *s) {
   return st;
 }
 
+/* A GPU idling between candidates drops its clock within a second (an H200 went from 1980 to 345 MHz):
+ * warm up for the given count AND at least WARM_NS of work, so every measurement starts at full clock. */
+#define WARM_NS 200e6
+#define WARM_MAX_CALLS 100000
+
 static wgk_status warm(wgk_bench_setup *s, int64_t warmup) {
-  for (int64_t i = 0; i < warmup; i++) {
+  double t0 = now_ns();
+  for (int64_t i = 0; i < warmup || (now_ns() - t0 < WARM_NS && i < WARM_MAX_CALLS); i++) {
     wgk_status st = run_next(s);
     if (!st) st = wgk_context_wait(s->k->ctx);
     if (st) return st;
