@@ -1,1 +1,2 @@
 wgk_add_test(test_util SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_util.c)
+add_test(NAME exports_only_wgk COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_exports.sh $<TARGET_FILE:wgk>)
