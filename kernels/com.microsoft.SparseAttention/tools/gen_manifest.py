@@ -80,9 +80,11 @@ DERIVE = {
     "maskWords": "ceilDiv(maxBlocks, 32)",
     "maskBytes": "(headsPerGroup + 1) * maskWords * 4 + 64",
     "tileBudget": "min(device.limits.maxComputeWorkgroupStorageSize, tunables.TILE_BYTES) - maskBytes",
-    "keyTile": "pick([[headSize * 8 * 32 <= tileBudget, 32], [headSize * 8 * 16 <= tileBudget, 16], [headSize * 8 * 8 <= tileBudget, 8], [headSize * 8 * 4 <= tileBudget, 4], [headSize * 8 * 2 <= tileBudget, 2]], 1)",
+    "queryLanes": "pick([[headSize % 16 == 0 and queryTile * headsPerGroup * 4 <= device.limits.maxComputeInvocationsPerWorkgroup, 4], [queryTile * headsPerGroup * 2 <= device.limits.maxComputeInvocationsPerWorkgroup, 2]], 1)",
+    "keyBytes": "headSize * 8 + (queryTile * headsPerGroup * queryLanes * 4 if queryLanes > 1 else 0)",
+    "keyTile": "pick([[keyBytes * 32 <= tileBudget, 32], [keyBytes * 16 <= tileBudget, 16], [keyBytes * 8 <= tileBudget, 8], [keyBytes * 4 <= tileBudget, 4], [keyBytes * 2 <= tileBudget, 2]], 1)",
     "queryTiles": "(seqLen + 2 * queryTile - 2) // queryTile",
-    "tilingOk": "blockSize % queryTile == 0 and headSize * 8 * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
+    "tilingOk": "blockSize % queryTile == 0 and keyBytes * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
     # the subgroup-matrix attention: f32 8x8x8 matrices, K tiles of 8 keys, Q rows staged in workgroup memory
     "sgmatBytes": "(headsPerGroup * queryTile * headSize + 2 * 8 * headSize + headsPerGroup * queryTile * 8) * 4 + maskBytes",
     "sgmatOk": "dtypes.T == 'f32' and queryTile % 8 == 0 and sgmatBytes <= device.limits.maxComputeWorkgroupStorageSize",
@@ -215,7 +217,7 @@ def variant(packed, rot, sgmat):
     return {"id": vid, "when": when,
             "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1",
                           "H": "headSize", "TQ": "queryTile", "HG": "headsPerGroup", "TK": "8" if sgmat else "keyTile",
-                          "MW": "maskWords"},
+                          "MW": "maskWords", "L": "1" if sgmat else "queryLanes"},
             "passes": passes}
 
 
