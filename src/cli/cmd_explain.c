@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_util.h"
 #include "gpu/gpu.h"
 #include "package/package.h"
 #include "package/template_loader.h"
@@ -12,9 +13,9 @@
 #include "plan/plan.h"
 
 typedef struct explain_opts {
-  const char *pkg, *device_file, *adapter, *pass_id, *revision;
-  bool json, strict;
-  int version;
+  const char *pkg, *device_file, *pass_id;
+  bool json;
+  wgk_cli_common common;  /* --adapter --version --revision --strict --verbose */
   const char *shapes[32], *dtypes[16], *attrs[32], *args[32], *tunables[32];
   int n_shapes, n_dtypes, n_attrs, n_args, n_tunables;
 } explain_opts;
@@ -30,16 +31,16 @@ static int usage(const char *cmd) {
 
 #define PUSH(list, n, value) do { if ((n) >= (int)(sizeof(list) / sizeof(list[0]))) return false; (list)[(n)++] = (value); } while (0)
 
-static bool parse(int argc, char **argv, explain_opts *o) {
+static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
   memset(o, 0, sizeof *o);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int common = wgk_cli_common_option(cmd, argc, argv, &i, &o->common);
+    if (common) { if (common < 0) return false; continue; }
     if (strcmp(a, "--json") == 0) { o->json = true; continue; }
-    if (strcmp(a, "--strict") == 0) { o->strict = true; continue; }
     if (a[0] != '-') { if (o->pkg) return false; o->pkg = a; continue; }
+    const char *v = wgk_cli_value(cmd, argc, argv, &i);
     if (!v) return false;
-    i++;
     if (strcmp(a, "--shape") == 0) PUSH(o->shapes, o->n_shapes, v);
     else if (strcmp(a, "--dtype") == 0) PUSH(o->dtypes, o->n_dtypes, v);
     else if (strcmp(a, "--attr") == 0) PUSH(o->attrs, o->n_attrs, v);
@@ -47,10 +48,7 @@ static bool parse(int argc, char **argv, explain_opts *o) {
     else if (strcmp(a, "--tunable") == 0) PUSH(o->tunables, o->n_tunables, v);
     else if (strcmp(a, "--absent") == 0) continue; /* ports are absent unless given a shape */
     else if (strcmp(a, "--device") == 0) o->device_file = v;
-    else if (strcmp(a, "--adapter") == 0) o->adapter = v;
     else if (strcmp(a, "--pass") == 0) o->pass_id = v;
-    else if (strcmp(a, "--version") == 0) o->version = atoi(v);
-    else if (strcmp(a, "--revision") == 0) o->revision = v;
     else return false;
   }
   return o->pkg != NULL;
@@ -59,19 +57,24 @@ static bool parse(int argc, char **argv, explain_opts *o) {
 static int fail(const char *cmd, const wgk_error *err) {
   char text[WGK_ERROR_MESSAGE_MAX + 1024];
   wgk_error_format(err, text, sizeof text);
-  fprintf(stderr, "wgk %s: %s\n", cmd, text);
+  wgk_cli_error(cmd, "%s", text);
   return 1;
 }
 
-/* "K=V": V is JSON when it parses, else a bare string. */
+/* "K=V": V is JSON when it parses, else a bare string (wgk_cli_value_json). */
 static bool put_kv(wgk_value *dict, const char *kv, wgk_error *err) {
-  const char *eq = strchr(kv, '=');
-  if (!eq || eq == kv) { wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "'%s' is not KEY=VALUE", kv); return false; }
   char key[128];
-  snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
-  json_t *j = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
-  wgk_value *v = j ? wgk_value_from_json(j, err) : wgk_value_string(eq + 1);
+  const char *text;
+  if (!wgk_cli_split_kv(kv, key, sizeof key, &text)) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "'%s' is not KEY=VALUE", kv);
+    return false;
+  }
+  char *json_text = wgk_cli_value_json(text);
+  json_t *j = json_text ? json_loads(json_text, JSON_DECODE_ANY, NULL) : NULL;
+  free(json_text);
+  wgk_value *v = j ? wgk_value_from_json(j, err) : NULL;
   json_decref(j);
+  if (!v && !wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   return v && wgk_value_dict_set(dict, key, v);
 }
 
@@ -90,24 +93,16 @@ static const char *dtype_of(const explain_opts *o, const wgk_manifest_port *port
 
 static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_tensor *ports, const char *spec,
                         wgk_error *err) {
-  const char *eq = strchr(spec, '=');
   char name[128];
-  snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - spec) : 0, spec);
-  const wgk_manifest_port *port = eq ? port_named(m, name) : NULL;
+  const char *dims;
+  const wgk_manifest_port *port = wgk_cli_split_kv(spec, name, sizeof name, &dims) ? port_named(m, name) : NULL;
   if (!port) { wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: no such port", spec); return false; }
   wgk_plan_tensor *t = &ports[port - m->ports];
   t->present = true;
   t->dtype = dtype_of(o, port);
-  t->rank = 0;
-  for (const char *s = eq + 1; *s;) {
-    char *end;
-    long long d = strtoll(s, &end, 10);
-    if (end == s || d < 0 || t->rank == WGK_MAX_RANK || (*end && *end != 'x')) {
-      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: dims are like 2x4x3x8 (scalar: PORT=)", spec);
-      return false;
-    }
-    t->shape[t->rank++] = d;
-    s = *end ? end + 1 : end;
+  if (!wgk_cli_parse_shape(dims, &t->rank, t->shape)) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: dims are like 2x4x3x8 (scalar: PORT=)", spec);
+    return false;
   }
   return true;
 }
@@ -115,7 +110,7 @@ static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_t
 static bool device_desc(const explain_opts *o, wgk_device_desc *d, wgk_error *err) {
   if (o->device_file) return wgk_device_desc_load(o->device_file, d, err) == WGK_OK;
   wgk_gpu_device *dev = NULL;
-  wgk_gpu_options g = {.adapter = o->adapter};
+  wgk_gpu_options g = {.adapter = o->common.adapter, .verbose = o->common.verbose};
   if (wgk_gpu_device_create(&g, &dev, err) != WGK_OK) return false;
   *d = *wgk_gpu_device_desc(dev);
   wgk_gpu_device_destroy(dev);
@@ -230,10 +225,10 @@ static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
 
 static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   explain_opts o;
-  if (!parse(argc, argv, &o)) return usage(cmd);
+  if (!parse(cmd, argc, argv, &o)) return usage(cmd);
   wgk_error err;
   wgk_error_clear(&err);
-  wgk_pkg_options po = {.strict = o.strict, .version = o.version, .revision = o.revision};
+  wgk_pkg_options po = {.strict = o.common.strict, .version = o.common.version, .revision = o.common.revision};
   wgk_pkg *pkg = NULL;
   if (wgk_pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
   if (wgk_pkg_warning(pkg)) fprintf(stderr, "wgk: %s\n", wgk_pkg_warning(pkg));

@@ -25,7 +25,7 @@
 #include "util/dynbuf.h"
 #include "util/error.h"
 
-#define WGK_MAX_RANK 8
+#define WGK_MAX_RANK WGK_MAX_DIMS  /* the public API's bound on dims */
 #define WGK_DISPATCH_FOLD_WIDTH 65535u
 
 /* One tensor of the call as planning sees it: presence, logical dtype and shape, no data. */
