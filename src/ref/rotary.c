@@ -2,7 +2,6 @@
 #include "ref/rotary.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 
 typedef struct rot_geom {
@@ -11,41 +10,33 @@ typedef struct rot_geom {
   bool heads_first;   /* 4D (B, N, S, H) rather than 3D (B, S, N*H) */
 } rot_geom;
 
-__attribute__((format(printf, 3, 4))) static wgk_status bad(wgk_error *err, const char *port, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  wgk_status st = wgk_error_setv(err, WGK_ERR_CALL, NULL, 0, 0, port, fmt, ap);
-  va_end(ap);
-  return st;
-}
-
 static bool is_float(const wgk_host_tensor *t) {
   return t && (t->dtype == WGK_HOST_FLOAT32 || t->dtype == WGK_HOST_FLOAT16);
 }
 
 static wgk_status x_geometry(const wgk_host_tensor *x, const wgk_ref_rotary_attrs *a, rot_geom *g, wgk_error *err) {
   if (!is_float(x) || (x->rank != 3 && x->rank != 4))
-    return bad(err, "X", "must be float32 or float16 of rank 3 or 4 (rank %d)", x ? x->rank : 0);
+    return wgk_error_refuse(err, "X", "must be float32 or float16 of rank 3 or 4 (rank %d)", x ? x->rank : 0);
   g->B = x->dims[0];
   g->heads_first = x->rank == 4;
   if (g->heads_first) {
     g->N = x->dims[1], g->S = x->dims[2], g->H = x->dims[3];
     if (a->num_heads > 0 && a->num_heads != g->N)
-      return bad(err, "num_heads", "is %" PRId64 " but X has %" PRId64 " heads", a->num_heads, g->N);
+      return wgk_error_refuse(err, "num_heads", "is %" PRId64 " but X has %" PRId64 " heads", a->num_heads, g->N);
   } else {
     if (a->num_heads <= 0)
-      return bad(err, "num_heads", "is required for 3D X (got %" PRId64 ")", a->num_heads);
+      return wgk_error_refuse(err, "num_heads", "is required for 3D X (got %" PRId64 ")", a->num_heads);
     if (x->dims[2] % a->num_heads)
-      return bad(err, "num_heads", "hidden size %" PRId64 " is not a multiple of num_heads %" PRId64 "", x->dims[2], a->num_heads);
+      return wgk_error_refuse(err, "num_heads", "hidden size %" PRId64 " is not a multiple of num_heads %" PRId64 "", x->dims[2], a->num_heads);
     g->S = x->dims[1], g->N = a->num_heads, g->H = x->dims[2] / a->num_heads;
   }
   if (g->H % 2)
-    return bad(err, "X", "head size %" PRId64 " is odd", g->H);
+    return wgk_error_refuse(err, "X", "head size %" PRId64 " is odd", g->H);
   g->rot = a->rotary_embedding_dim ? a->rotary_embedding_dim : g->H;
   if (g->rot < 0 || g->rot % 2 || g->rot > g->H)
-    return bad(err, "rotary_embedding_dim", "%" PRId64 " must be even and at most the head size %" PRId64 "", g->rot, g->H);
+    return wgk_error_refuse(err, "rotary_embedding_dim", "%" PRId64 " must be even and at most the head size %" PRId64 "", g->rot, g->H);
   if (a->interleaved != 0 && a->interleaved != 1)
-    return bad(err, "interleaved", "must be 0 or 1 (got %" PRId64 ")", a->interleaved);
+    return wgk_error_refuse(err, "interleaved", "must be 0 or 1 (got %" PRId64 ")", a->interleaved);
   return WGK_OK;
 }
 
@@ -62,21 +53,21 @@ static bool same_shape(const wgk_host_tensor *a, const wgk_host_tensor *b) {
 static wgk_status check_caches(const wgk_host_tensor *cs, const wgk_host_tensor *sn, const wgk_host_tensor *pos,
                                const rot_geom *g, wgk_error *err) {
   if (!is_float(cs) || !is_float(sn) || !same_shape(cs, sn))
-    return bad(err, "cos_cache", "cos_cache and sin_cache must be float tensors of one shape");
+    return wgk_error_refuse(err, "cos_cache", "cos_cache and sin_cache must be float tensors of one shape");
   int want_rank = pos ? 2 : 3;
   if (cs->rank != want_rank || cs->dims[cs->rank - 1] != g->rot / 2)
-    return bad(err, "cos_cache", "must be rank %d with last dim rot/2 = %" PRId64 "", want_rank, g->rot / 2);
+    return wgk_error_refuse(err, "cos_cache", "must be rank %d with last dim rot/2 = %" PRId64 "", want_rank, g->rot / 2);
   if (!pos)
     return cs->dims[0] == g->B && cs->dims[1] == g->S
                ? WGK_OK
-               : bad(err, "cos_cache", "without position_ids must be (batch %" PRId64 ", seq %" PRId64 ", rot/2)", g->B, g->S);
+               : wgk_error_refuse(err, "cos_cache", "without position_ids must be (batch %" PRId64 ", seq %" PRId64 ", rot/2)", g->B, g->S);
   if ((pos->dtype != WGK_HOST_INT64 && pos->dtype != WGK_HOST_INT32) || pos->rank != 2 || pos->dims[0] != g->B ||
       pos->dims[1] != g->S)
-    return bad(err, "position_ids", "must be int64 (batch %" PRId64 ", seq %" PRId64 ")", g->B, g->S);
+    return wgk_error_refuse(err, "position_ids", "must be int64 (batch %" PRId64 ", seq %" PRId64 ")", g->B, g->S);
   for (size_t i = 0; i < wgk_host_tensor_numel(pos); i++) {
     double p = wgk_host_tensor_get(pos, i);
     if (p < 0 || p >= (double)cs->dims[0])
-      return bad(err, "position_ids", "value %" PRId64 " out of range [0, %" PRId64 ")", (int64_t)p, cs->dims[0]);
+      return wgk_error_refuse(err, "position_ids", "value %" PRId64 " out of range [0, %" PRId64 ")", (int64_t)p, cs->dims[0]);
   }
   return WGK_OK;
 }

@@ -1,17 +1,8 @@
 /* Argument checks for the SparseAttention reference: every index the computation uses is proven in range here. */
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 
 #include "ref/sparse_geometry.h"
-
-__attribute__((format(printf, 3, 4))) static wgk_status bad(wgk_error *err, const char *port, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  wgk_status st = wgk_error_setv(err, WGK_ERR_CALL, NULL, 0, 0, port, fmt, ap);
-  va_end(ap);
-  return st;
-}
 
 static bool is_float(const wgk_host_tensor *t) {
   return t && (t->dtype == WGK_HOST_FLOAT32 || t->dtype == WGK_HOST_FLOAT16);
@@ -32,28 +23,28 @@ static wgk_status check_qkv(const wgk_ref_sparse_inputs *in, const wgk_ref_spars
                             wgk_error *err) {
   const wgk_host_tensor *q = in->query;
   if (!is_float(q) || q->rank != 3)
-    return bad(err, "query", "must be a float32/float16 tensor of rank 3");
+    return wgk_error_refuse(err, "query", "must be a float32/float16 tensor of rank 3");
   if (a->num_heads <= 0 || a->kv_num_heads <= 0 || a->num_heads % a->kv_num_heads)
-    return bad(err, "kv_num_heads", "%" PRId64 " must be positive and divide num_heads %" PRId64, a->kv_num_heads,
+    return wgk_error_refuse(err, "kv_num_heads", "%" PRId64 " must be positive and divide num_heads %" PRId64, a->kv_num_heads,
                a->num_heads);
   if (!in->key != !in->value)
-    return bad(err, "key", "key and value must both be given or both be absent (packed QKV)");
+    return wgk_error_refuse(err, "key", "key and value must both be given or both be absent (packed QKV)");
   g->B = q->dims[0], g->S = q->dims[1], g->N = a->num_heads, g->KN = a->kv_num_heads, g->packed = !in->key;
   int64_t heads = g->packed ? g->N + 2 * g->KN : g->N;
   if (q->dims[2] % heads || q->dims[2] == 0)
-    return bad(err, "query", "width %" PRId64 " is not a positive multiple of %" PRId64 " heads", q->dims[2], heads);
+    return wgk_error_refuse(err, "query", "width %" PRId64 " is not a positive multiple of %" PRId64 " heads", q->dims[2], heads);
   g->H = q->dims[2] / heads;
   int64_t kv_dims[3] = {g->B, g->S, g->KN * g->H};
   if (!g->packed && (!is_float(in->key) || !has_shape(in->key, 3, kv_dims) || !is_float(in->value) ||
                      !has_shape(in->value, 3, kv_dims)))
-    return bad(err, "key", "key and value must be float (B %" PRId64 ", S %" PRId64 ", KN*H %" PRId64 ")", g->B,
+    return wgk_error_refuse(err, "key", "key and value must be float (B %" PRId64 ", S %" PRId64 ", KN*H %" PRId64 ")", g->B,
                g->S, g->KN * g->H);
   const wgk_host_tensor *pk = in->past_key;
   if (!is_float(pk) || pk->rank != 4 || pk->dims[0] != g->B || pk->dims[1] != g->KN || pk->dims[3] != g->H)
-    return bad(err, "past_key", "must be float (B, KN, max_cache, H) = (%" PRId64 ", %" PRId64 ", *, %" PRId64 ")",
+    return wgk_error_refuse(err, "past_key", "must be float (B, KN, max_cache, H) = (%" PRId64 ", %" PRId64 ", *, %" PRId64 ")",
                g->B, g->KN, g->H);
   if (!is_float(in->past_value) || !has_shape(in->past_value, 4, pk->dims))
-    return bad(err, "past_value", "must have past_key's shape");
+    return wgk_error_refuse(err, "past_value", "must have past_key's shape");
   g->max_cache = pk->dims[2];
   g->scale = a->scale != 0.0 ? a->scale : 1.0 / sqrt((double)g->H);
   return WGK_OK;
@@ -64,21 +55,21 @@ static wgk_status check_layout(const wgk_ref_sparse_inputs *in, wgk_ref_sparse_g
   const wgk_host_tensor *r = in->block_row_indices, *c = in->block_col_indices;
   if (!r || !c || r->dtype != WGK_HOST_INT32 || c->dtype != WGK_HOST_INT32 || r->rank != 2 || c->rank != 2 ||
       r->dims[0] != c->dims[0] || r->dims[0] < 1 || r->dims[1] < 2)
-    return bad(err, "block_row_indices", "row (L, max_blocks+1) and col (L, max_nnz) must be int32 with one L >= 1");
+    return wgk_error_refuse(err, "block_row_indices", "row (L, max_blocks+1) and col (L, max_nnz) must be int32 with one L >= 1");
   g->L = r->dims[0], g->max_blocks = r->dims[1] - 1, g->max_nnz = c->dims[1];
   for (int64_t l = 0; l < g->L; l++) {
     size_t base = (size_t)(l * (g->max_blocks + 1));
     if (i32(r, base) != 0)
-      return bad(err, "block_row_indices", "layout %" PRId64 " does not start at 0", l);
+      return wgk_error_refuse(err, "block_row_indices", "layout %" PRId64 " does not start at 0", l);
     for (int64_t k = 0; k < g->max_blocks; k++) {
       int32_t lo = i32(r, base + (size_t)k), hi = i32(r, base + (size_t)k + 1);
       if (hi < lo || hi > g->max_nnz)
-        return bad(err, "block_row_indices", "layout %" PRId64 " row %" PRId64 ": [%d, %d) not within [0, %" PRId64 "]",
+        return wgk_error_refuse(err, "block_row_indices", "layout %" PRId64 " row %" PRId64 ": [%d, %d) not within [0, %" PRId64 "]",
                    l, k, lo, hi, g->max_nnz);
       for (int32_t j = lo; j < hi; j++) {
         int32_t col = i32(c, (size_t)(l * g->max_nnz + j));
         if (col < 0 || col >= g->max_blocks)
-          return bad(err, "block_col_indices", "layout %" PRId64 " entry %d: column %d out of [0, %" PRId64 ")", l, j,
+          return wgk_error_refuse(err, "block_col_indices", "layout %" PRId64 " entry %d: column %d out of [0, %" PRId64 ")", l, j,
                      col, g->max_blocks);
       }
     }
@@ -94,19 +85,19 @@ static wgk_status check_lengths(const wgk_ref_sparse_inputs *in, const wgk_ref_s
                                 wgk_ref_sparse_geom *g, wgk_error *err) {
   const wgk_host_tensor *t = in->total_sequence_length, *k = in->key_total_sequence_lengths;
   if (!t || t->dtype != WGK_HOST_INT32 || wgk_host_tensor_numel(t) != 1 || t->rank > 1)
-    return bad(err, "total_sequence_length", "must be an int32 scalar or one-element vector");
+    return wgk_error_refuse(err, "total_sequence_length", "must be an int32 scalar or one-element vector");
   if (!k || k->dtype != WGK_HOST_INT32 || k->rank != 1 || k->dims[0] != g->B)
-    return bad(err, "key_total_sequence_lengths", "must be int32 (B = %" PRId64 ")", g->B);
+    return wgk_error_refuse(err, "key_total_sequence_lengths", "must be int32 (B = %" PRId64 ")", g->B);
   if (a->sparse_block_size <= 0)
-    return bad(err, "sparse_block_size", "must be positive (got %" PRId64 ")", a->sparse_block_size);
+    return wgk_error_refuse(err, "sparse_block_size", "must be positive (got %" PRId64 ")", a->sparse_block_size);
   g->total = i32(t, 0);
   if (g->total < g->S || g->total > g->max_cache || g->total > g->max_blocks * a->sparse_block_size)
-    return bad(err, "total_sequence_length", "%" PRId64 " must be in [S %" PRId64 ", min(cache %" PRId64
+    return wgk_error_refuse(err, "total_sequence_length", "%" PRId64 " must be in [S %" PRId64 ", min(cache %" PRId64
                ", max_blocks*block %" PRId64 ")]", g->total, g->S, g->max_cache, g->max_blocks * a->sparse_block_size);
   for (int64_t b = 0; b < g->B; b++) {
     int64_t kt = i32(k, (size_t)b), past = wgk_ref_sparse_past(in, g, b);
     if (kt > g->total || kt < (g->total == g->S ? 1 : g->S) || past + g->S > g->max_cache)
-      return bad(err, "key_total_sequence_lengths", "batch %" PRId64 ": %" PRId64 " out of range for total %" PRId64
+      return wgk_error_refuse(err, "key_total_sequence_lengths", "batch %" PRId64 ": %" PRId64 " out of range for total %" PRId64
                  " and S %" PRId64, b, kt, g->total, g->S);
   }
   return WGK_OK;
@@ -119,13 +110,13 @@ static wgk_status check_rotary(const wgk_ref_sparse_inputs *in, const wgk_ref_sp
     return WGK_OK;
   const wgk_host_tensor *c = in->cos_cache, *s = in->sin_cache;
   if (!is_float(c) || !is_float(s) || c->rank != 2 || !has_shape(s, 2, c->dims))
-    return bad(err, "cos_cache", "do_rotary needs float cos_cache and sin_cache of one 2D shape");
+    return wgk_error_refuse(err, "cos_cache", "do_rotary needs float cos_cache and sin_cache of one 2D shape");
   g->rot = 2 * c->dims[1];
   if (g->rot == 0 || g->rot > g->H)
-    return bad(err, "cos_cache", "width %" PRId64 " must be in [1, H/2 = %" PRId64 "]", c->dims[1], g->H / 2);
+    return wgk_error_refuse(err, "cos_cache", "width %" PRId64 " must be in [1, H/2 = %" PRId64 "]", c->dims[1], g->H / 2);
   for (int64_t b = 0; b < g->B; b++)
     if (wgk_ref_sparse_past(in, g, b) + g->S > c->dims[0])
-      return bad(err, "cos_cache", "%" PRId64 " rows do not reach position %" PRId64, c->dims[0],
+      return wgk_error_refuse(err, "cos_cache", "%" PRId64 " rows do not reach position %" PRId64, c->dims[0],
                  wgk_ref_sparse_past(in, g, b) + g->S - 1);
   return WGK_OK;
 }

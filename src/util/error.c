@@ -60,6 +60,14 @@ wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, 
   return status;
 }
 
+wgk_status wgk_error_refuse(wgk_error *err, const char *port, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = wgk_error_setv(err, WGK_ERR_CALL, NULL, 0, 0, port, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
 void wgk_error_wrap_source(wgk_error *err, const char *source, int line, int column, const char *path) {
   if (!err || err->status == WGK_OK) return;
   if (source && !err->source[0]) copy_text(err->source, sizeof err->source, source);

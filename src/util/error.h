@@ -36,6 +36,10 @@ wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, 
 wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source, int line, int column,
                           const char *path, const char *fmt, va_list ap);
 
+/* A call that breaks a rule of the op: WGK_ERR_CALL with path naming the port ("positionIds (position_ids)"),
+ * no source position (the caller wraps one in). Returns WGK_ERR_CALL (or the status already set). */
+wgk_status wgk_error_refuse(wgk_error *err, const char *port, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Prefixes context to an error already set (e.g. the template file around an expression error),
  * filling source/line/column only where they are still empty. */
 void wgk_error_wrap_source(wgk_error *err, const char *source, int line, int column, const char *path);
