@@ -1,35 +1,17 @@
 /* RotaryEmbedding: the runtime's host-check hook handing the call to the op's checks in kernels_host/
  * (position ids within the cache rows, and the shape rules with their values). ONNX Runtime's CUDA and WebGPU
  * kernels pass X through on a bad id; wgk refuses the call before anything runs (SYSTEM.md §5). */
-#include <string.h>
 
 #include "kernels_host/rotary_check.h"
 #include "runtime/runtime_internal.h"
 
-/* The port's tensor as the check sees it; int64 position ids get their host copy (kept for such checks). */
-static wgk_status view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name, bool want_data,
-                       wgk_hostcheck_tensor *out, wgk_error *err) {
-  memset(out, 0, sizeof *out);
-  for (size_t i = 0; i < m->n_ports; i++) {
-    wgk_tensor *t = ports[i].tensor;
-    if (strcmp(ports[i].port->name, name) != 0 || !t) continue;
-    *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
-    bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
-    if (want_data && integer) {
-      wgk_status st = wgk_rt_tensor_host(t, &out->data);
-      if (st != WGK_OK) { *err = t->ctx->err; return st; }
-    }
-  }
-  return WGK_OK;
-}
-
 wgk_status wgk_opcheck_rotary(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
                               wgk_error *err) {
   wgk_rotary_check_args a = {0};
-  wgk_status st = view(m, ports, "X", false, &a.x, err);
-  if (st == WGK_OK) st = view(m, ports, "cos_cache", false, &a.cos_cache, err);
-  if (st == WGK_OK) st = view(m, ports, "sin_cache", false, &a.sin_cache, err);
-  if (st == WGK_OK) st = view(m, ports, "position_ids", true, &a.position_ids, err);
+  wgk_status st = wgk_opcheck_view(m, ports, "X", false, &a.x, err);
+  if (st == WGK_OK) st = wgk_opcheck_view(m, ports, "cos_cache", false, &a.cos_cache, err);
+  if (st == WGK_OK) st = wgk_opcheck_view(m, ports, "sin_cache", false, &a.sin_cache, err);
+  if (st == WGK_OK) st = wgk_opcheck_view(m, ports, "position_ids", true, &a.position_ids, err);
   if (st != WGK_OK) return st;
   if (!a.x.present || !a.cos_cache.present || !a.sin_cache.present) return WGK_OK; /* validation's job */
   const wgk_value *heads = attrs ? wgk_value_dict_get(attrs, "num_heads") : NULL;

@@ -1,24 +1,8 @@
 /* SparseAttention: the runtime's host-check hook handing the call to kernels_host/sparse_check (the CSR layout
  * and the sequence lengths by value, from the host copies the runtime keeps of small integer tensors). */
-#include <string.h>
 
 #include "kernels_host/sparse_check.h"
 #include "runtime/runtime_internal.h"
-
-static wgk_status view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name,
-                       wgk_hostcheck_tensor *out, wgk_error *err) {
-  memset(out, 0, sizeof *out);
-  for (size_t i = 0; i < m->n_ports; i++) {
-    wgk_tensor *t = ports[i].tensor;
-    if (strcmp(ports[i].port->name, name) != 0 || !t) continue;
-    *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
-    if (t->dtype == WGK_DTYPE_INT32) {
-      wgk_status st = wgk_rt_tensor_host(t, &out->data);
-      if (st != WGK_OK) { *err = t->ctx->err; return st; }
-    }
-  }
-  return WGK_OK;
-}
 
 static int64_t attr_int(const wgk_value *attrs, const char *name, bool *given) {
   const wgk_value *v = attrs ? wgk_value_dict_get(attrs, name) : NULL;
@@ -37,7 +21,7 @@ wgk_status wgk_opcheck_sparse(const wgk_manifest *m, const wgk_opcheck_port *por
       {"sin_cache", &a.sin_cache},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-    wgk_status st = view(m, ports, map[i].port, map[i].t, err);
+    wgk_status st = wgk_opcheck_view(m, ports, map[i].port, true, map[i].t, err);
     if (st != WGK_OK) return st;
   }
   if (!a.query.present || !a.past_key.present || !a.past_value.present || !a.block_row_indices.present ||

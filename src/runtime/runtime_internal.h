@@ -155,5 +155,10 @@ typedef struct wgk_opcheck_port {
 typedef wgk_status (*wgk_opcheck_fn)(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
                                      wgk_error *err);
 wgk_opcheck_fn wgk_opcheck_find(const char *op_id);
+/* The port named `name` as a host check sees it (absent: present false); with want_data, the host copy of an
+ * int32/int64 tensor (the runtime keeps one for small integer tensors, or reads it back). */
+struct wgk_hostcheck_tensor;
+wgk_status wgk_opcheck_view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name, bool want_data,
+                            struct wgk_hostcheck_tensor *out, wgk_error *err);
 
 #endif
