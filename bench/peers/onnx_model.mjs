@@ -1,21 +1,5 @@
 // A single-node ONNX model (ModelProto bytes) written directly: the few protobuf fields a node needs.
-const TYPE = { float32: 1, float16: 10, int64: 7, int32: 6 };
-
-function varint(n) {
-  const out = [];
-  let v = BigInt(n);
-  if (v < 0n) v += 1n << 64n;
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return out;
-}
-const num = (field, v) => [...varint(field << 3), ...varint(v)];
-const bytes = (field, payload) => [...varint((field << 3) | 2), ...varint(payload.length), ...payload];
-const str = (field, s) => bytes(field, [...Buffer.from(s, "utf8")]);
+import { ONNX_TYPE as TYPE, bytes, num, str } from "../../tests/ort/onnx_proto.mjs";
 
 function valueInfo(name, dtype, shape) {
   const dims = shape.flatMap((d) => bytes(1, num(1, d)));

@@ -7,36 +7,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { tensorProto } from "../ort/onnx_proto.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, "..", "ort", "package.json"));
 const ort = require("onnxruntime-node");
 
-const ONNX_TYPE = { float32: 1, float16: 10, int32: 6 };
 const ARRAY = { float32: Float32Array, float16: Uint16Array, int32: Int32Array };
-
-function varint(n) {
-  const out = [];
-  let v = BigInt(n);
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return out;
-}
-
-const field = (num, payload) => [...varint((num << 3) | 2), ...varint(payload.length), ...payload];
-
-function tensorProto(name, type, dims, data) {
-  const head = [];
-  for (const d of dims) head.push(...varint(1 << 3), ...varint(d));
-  head.push(...varint(2 << 3), ...varint(ONNX_TYPE[type]));
-  head.push(...field(8, [...Buffer.from(name, "utf8")]));
-  const raw = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.concat([Buffer.from(head), Buffer.from(varint((9 << 3) | 2)), Buffer.from(varint(raw.length)), raw]);
-}
 
 // Batch element b of a feed (dims[0] is the batch), or the whole feed.
 function feed(spec, b) {
