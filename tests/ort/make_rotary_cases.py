@@ -8,13 +8,13 @@ test_data_set_0/input_N.pb and feeds.json (the same inputs as JSON for run_ort.m
 The cases cover both pairings, full and partial rotation, 3D and 4D X, with and without position_ids, float32
 and float16.
 """
-import json
 import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+from case_folder import main, write_folder
 
 # (name, rank, heads, head_size, rot (0 = full), interleaved, position ids, dtype)
 CASES = [
@@ -54,31 +54,8 @@ def case(out, rng, name, rank, heads, head, rot, inter, pos, dt):
     graph = helper.make_graph([node], name, inputs, [helper.make_tensor_value_info("Y", ONNX_TYPE[dt], x_shape)])
     model = helper.make_model(graph, opset_imports=[helper.make_operatorsetid("", 23)])
     model.ir_version = 10
-    folder = os.path.join(out, name)
-    os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
-    onnx.save(model, os.path.join(folder, "model.onnx"))
-    for i, (n, v) in enumerate(feeds.items()):
-        with open(os.path.join(folder, "test_data_set_0", f"input_{i}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(v, n).SerializeToString())
-    as_json = {n: {"type": {np.float32: "float32", np.float16: "float16", np.int64: "int64"}[v.dtype.type],
-                   "dims": list(v.shape),
-                   "data": (v.view(np.uint16) if v.dtype == np.float16 else v).ravel().tolist()}
-               for n, v in feeds.items()}
-    with open(os.path.join(folder, "feeds.json"), "w") as f:
-        json.dump({"outputs": ["Y"], "outputType": "float16" if dt == np.float16 else "float32", "feeds": as_json}, f)
-
-
-def main(argv):
-    if not argv or argv[0].startswith("-"):
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 23
-    rng = np.random.default_rng(seed)
-    for c in CASES:
-        case(argv[0], rng, *c)
-    print(f"{argv[0]}: {len(CASES)} cases (seed {seed})")
-    return 0
+    write_folder(os.path.join(out, name), model, feeds, ["Y"])
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], __doc__, CASES, case))

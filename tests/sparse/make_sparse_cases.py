@@ -10,13 +10,14 @@ with batch > 1 and unequal key_total_sequence_lengths gives wrong output for the
 cases are written with "split": the oracle runs each batch element alone and joins the outputs; and
 kv_num_heads not dividing num_heads crashes it, so no case has that. Folders ending in _f16 are float16.
 """
-import json
 import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ort"))
+from case_folder import main, write_folder  # noqa: E402
 
 # (name, B, S, N, KN, H, block, layouts, local, vstride, pasts (None = prompt), cache, packed, rotary, rot, dtype)
 CASES = [
@@ -35,7 +36,6 @@ CASES = [
 ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16, np.int32: TensorProto.INT32}
 BATCHED = ("query", "key", "value", "past_key", "past_value", "key_total_sequence_lengths", "output",
            "present_key", "present_value")
-JSON_TYPE = {np.float32: "float32", np.float16: "float16", np.int32: "int32"}
 
 
 def phi3_layout(num_layout, max_blocks, local, vstride):
@@ -55,7 +55,6 @@ def phi3_layout(num_layout, max_blocks, local, vstride):
 
 
 def write(folder, name, feeds, attrs, outputs, extra):
-    os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
     names = list(feeds) if "key" in feeds else [list(feeds)[0], "", ""] + list(feeds)[1:]  # packed QKV
     node = helper.make_node("SparseAttention", names, ["output", "present_key", "present_value"],
                             domain="com.microsoft", **attrs)
@@ -68,15 +67,7 @@ def write(folder, name, feeds, attrs, outputs, extra):
     model = helper.make_model(graph, opset_imports=[helper.make_operatorsetid("", 17),
                                                     helper.make_operatorsetid("com.microsoft", 1)])
     model.ir_version = 10
-    onnx.save(model, os.path.join(folder, "model.onnx"))
-    for i, (n, v) in enumerate(feeds.items()):
-        with open(os.path.join(folder, "test_data_set_0", f"input_{i}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(v, n).SerializeToString())
-    as_json = {n: {"type": JSON_TYPE[v.dtype.type], "dims": list(v.shape),
-                   "data": (v.view(np.uint16) if v.dtype == np.float16 else v).ravel().tolist()}
-               for n, v in feeds.items()}
-    with open(os.path.join(folder, "feeds.json"), "w") as f:
-        json.dump(dict(outputs=[n for n, _ in outputs], feeds=as_json, **extra), f)
+    write_folder(folder, model, feeds, [n for n, _ in outputs], extra)
 
 
 def case(out, rng, name, B, S, N, KN, H, block, layouts, local, vstride, pasts, cache, packed, rotary, rot, dt):
@@ -110,17 +101,5 @@ def case(out, rng, name, B, S, N, KN, H, block, layouts, local, vstride, pasts, 
           {"splitBatch": batched} if split else {})
 
 
-def main(argv):
-    if not argv or argv[0].startswith("-"):
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 23
-    rng = np.random.default_rng(seed)
-    for c in CASES:
-        case(argv[0], rng, *c)
-    print(f"{argv[0]}: {len(CASES)} cases (seed {seed})")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], __doc__, CASES, case))
