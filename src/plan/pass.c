@@ -247,8 +247,7 @@ static wgk_value *pass_scope(const wgk_value *scope) {
 }
 
 wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *variant_scope,
-                              const char **type_dtypes, wgk_plan_pass *pass, wgk_error *err) {
-  (void)type_dtypes;
+                              wgk_plan_pass *pass, wgk_error *err) {
   memset(pass, 0, sizeof *pass);
   pass->source = mp;
   wgk_value *scope = pass_scope(variant_scope);

@@ -34,7 +34,8 @@ static const char *type_dtype(const wgk_manifest *m, const char **type_dtypes, c
   return NULL;
 }
 
-/* Infers one output's shape; false (no error) when its expression needs names not yet in scope. */
+/* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
+ * caller-given output against it, and adds shapes.<port> / ranks.<port> for the derives that follow. */
 static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *call, wgk_value *scope,
                                const char **type_dtypes, wgk_plan_output *o, wgk_error *err) {
   const wgk_manifest *m = p->m;
@@ -68,11 +69,7 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
                          "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
   }
   if (!given->present) {
-    wgk_plan_tensor t = {.present = true, .rank = o->rank};
-    memcpy(t.shape, o->shape, sizeof t.shape);
-    wgk_value *list = wgk_value_list();
-    for (int d = 0; list && d < o->rank; d++) wgk_value_list_append(list, wgk_value_int(o->shape[d]));
-    if (!wgk_plan_scope_put(scope, "shapes", port->name, list) ||
+    if (!wgk_plan_scope_put(scope, "shapes", port->name, wgk_plan_shape_value(o->rank, o->shape)) ||
         !wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(o->rank)))
       return oom(err);
   }
@@ -220,7 +217,7 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
   return st;
 }
 
-static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, const char **type_dtypes, wgk_error *err) {
+static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err) {
   const wgk_manifest_variant *v = plan->variant;
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < v->n_derive && st == WGK_OK; i++) {
@@ -233,7 +230,7 @@ static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, const char **type_
   plan->passes = calloc(v->n_passes ? v->n_passes : 1, sizeof *plan->passes);
   if (!plan->passes) return oom(err);
   for (size_t i = 0; i < v->n_passes && st == WGK_OK; i++) {
-    st = wgk_plan_pass_make(p, &v->passes[i], plan->scope, type_dtypes, &plan->passes[i], err);
+    st = wgk_plan_pass_make(p, &v->passes[i], plan->scope, &plan->passes[i], err);
     plan->n_passes = i + 1;
     if (st != WGK_OK) break;
     size_t size = strlen(p->m->op_id) + strlen(v->id) + strlen(v->passes[i].id) + 3;
@@ -256,7 +253,7 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st == WGK_OK) st = infer_outputs(p, call, plan->scope, type_dtypes, plan, err);
   if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
   if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
-  if (st == WGK_OK) st = make_passes(p, plan, type_dtypes, err);
+  if (st == WGK_OK) st = make_passes(p, plan, err);
   if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
   wgk_value_release(failures);
   if (st != WGK_OK) { wgk_plan_free(plan); return st; }

@@ -43,11 +43,13 @@ wgk_status wgk_plan_validate(const wgk_manifest *m, const wgk_plan_call *call, c
 /* The scope before derives: attrs, args, shapes, ranks, present, dtypes, logicalDtypes, tunables, device. */
 wgk_status wgk_plan_scope(wgk_planner *p, const wgk_plan_call *call, const char **type_dtypes, wgk_value **out,
                           wgk_error *err);
+/* A shape as the list value `shapes.<port>` holds; NULL when out of memory. */
+wgk_value *wgk_plan_shape_value(int rank, const int64_t *shape);
 /* Adds a value under scope[group][name] (group created when missing). Takes value. */
 bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, wgk_value *value);
 /* Per pass: bindings, rendered WGSL, uniform bytes, dispatch. */
 wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
-                              const char **type_dtypes, wgk_plan_pass *out, wgk_error *err);
+                              wgk_plan_pass *out, wgk_error *err);
 void wgk_plan_pass_free(wgk_plan_pass *pass);
 /* The chosen variant's intermediates (after its derives) and the intermediate index of every pass binding. */
 wgk_status wgk_plan_intermediates(wgk_planner *p, wgk_plan *plan, wgk_error *err);

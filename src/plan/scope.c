@@ -23,10 +23,10 @@ bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, w
   return wgk_value_dict_set(g, name, value);
 }
 
-static wgk_value *shape_list(const wgk_plan_tensor *t) {
+wgk_value *wgk_plan_shape_value(int rank, const int64_t *shape) {
   wgk_value *list = wgk_value_list();
-  for (int d = 0; list && d < t->rank; d++)
-    if (!wgk_value_list_append(list, wgk_value_int(t->shape[d]))) { wgk_value_release(list); return NULL; }
+  for (int d = 0; list && d < rank; d++)
+    if (!wgk_value_list_append(list, wgk_value_int(shape[d]))) { wgk_value_release(list); return NULL; }
   return list;
 }
 
@@ -74,7 +74,7 @@ static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_valu
     for (size_t k = 0; ok && k < port->n_bind_keys; k++)
       ok = wgk_plan_scope_put(scope, "present", port->bind_keys[k], wgk_value_bool(t->present));
     if (!ok || !t->present) continue;
-    ok = wgk_plan_scope_put(scope, "shapes", port->name, shape_list(t)) &&
+    ok = wgk_plan_scope_put(scope, "shapes", port->name, wgk_plan_shape_value(t->rank, t->shape)) &&
          wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(t->rank));
   }
   for (size_t i = 0; ok && i < m->n_scalar_args; i++) {
