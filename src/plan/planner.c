@@ -122,10 +122,10 @@ const wgk_tmpl *wgk_plan_template(wgk_planner *p, const char *shader, wgk_error 
   if (!grown) { wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
   p->tmpls = grown;
   wgk_tmpl *t = wgk_tmpl_load(shader, &p->loader, err);
+  if (!t) return NULL; /* the loader or parser set err */
   char *name = strdup(shader);
-  if (!t || !name) {
+  if (!name) {
     wgk_tmpl_free(t);
-    free(name);
     wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return NULL;
   }
