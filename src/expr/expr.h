@@ -86,6 +86,9 @@ static inline bool wgk_value_int_ok(int64_t i) { return i >= -WGK_INT_EXACT_MAX 
 /* Building (takes item/value, also on failure; false when out of memory or not a list/dict). */
 bool wgk_value_list_append(wgk_value *list, wgk_value *item);
 bool wgk_value_dict_set(wgk_value *dict, const char *key, wgk_value *value); /* replaces, keeps position */
+/* A new dict holding the same keys and (referenced, not copied) values, ready to be changed; NULL when out of
+ * memory or when dict is not a dict. */
+wgk_value *wgk_value_dict_copy(const wgk_value *dict);
 
 /* Accessors. */
 wgk_value_kind wgk_value_kind_of(const wgk_value *v);

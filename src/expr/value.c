@@ -150,6 +150,17 @@ static long dict_find(const wgk_value *d, const char *key) {
   return -1;
 }
 
+wgk_value *wgk_value_dict_copy(const wgk_value *dict) {
+  if (wgk_value_kind_of(dict) != WGK_VALUE_DICT) return NULL;
+  wgk_value *copy = wgk_value_dict();
+  for (size_t i = 0; copy && i < wgk_value_len(dict); i++)
+    if (!wgk_value_dict_set(copy, wgk_value_dict_key_at(dict, i), wgk_value_ref(wgk_value_dict_value_at(dict, i)))) {
+      wgk_value_release(copy);
+      return NULL;
+    }
+  return copy;
+}
+
 bool wgk_value_dict_set(wgk_value *d, const char *key, wgk_value *value) {
   if (!d || !key || !value || d->kind != WGK_VALUE_DICT) { wgk_value_release(value); return false; }
   long at = dict_find(d, key);

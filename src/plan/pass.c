@@ -236,21 +236,11 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
   return WGK_OK;
 }
 
-static wgk_value *pass_scope(const wgk_value *scope) {
-  wgk_value *s = wgk_value_dict();
-  for (size_t i = 0; s && i < wgk_value_len(scope); i++)
-    if (!wgk_value_dict_set(s, wgk_value_dict_key_at(scope, i), wgk_value_ref(wgk_value_dict_value_at(scope, i)))) {
-      wgk_value_release(s);
-      return NULL;
-    }
-  return s;
-}
-
 wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *variant_scope,
                               wgk_plan_pass *pass, wgk_error *err) {
   memset(pass, 0, sizeof *pass);
   pass->source = mp;
-  wgk_value *scope = pass_scope(variant_scope);
+  wgk_value *scope = wgk_value_dict_copy(variant_scope);
   if (!scope) return oom(err);
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < mp->n_inputs && st == WGK_OK; i++) {

@@ -99,12 +99,7 @@ wgk_status wgk_call_set_output(wgk_call *c, const char *name, wgk_tensor *t) {
 static wgk_status set_value(wgk_call *c, wgk_value **slot, const char *what, const char *name, wgk_value *v) {
   if (!c || !name) { wgk_value_release(v); return WGK_ERR_INVALID_ARGUMENT; }
   wgk_rt_clear(c->k->ctx);
-  wgk_value *copy = wgk_value_dict();
-  for (size_t i = 0; copy && i < wgk_value_len(*slot); i++)
-    if (!wgk_value_dict_set(copy, wgk_value_dict_key_at(*slot, i), wgk_value_ref(wgk_value_dict_value_at(*slot, i)))) {
-      wgk_value_release(copy);
-      copy = NULL;
-    }
+  wgk_value *copy = wgk_value_dict_copy(*slot);
   if (!v || !copy || !wgk_value_dict_set(copy, name, v)) {
     if (!copy) wgk_value_release(v);
     wgk_value_release(copy);

@@ -37,11 +37,7 @@ static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports
   const json_t *v;
   json_object_foreach((json_t *)stored, name, v) {
     if (!json_is_integer(v) || wgk_value_dict_get(c->tunables, name) || !is_tunable(c->k->m, name)) continue;
-    if (!merged) {
-      merged = wgk_value_dict();
-      for (size_t i = 0; merged && i < wgk_value_len(c->tunables); i++)
-        wgk_value_dict_set(merged, wgk_value_dict_key_at(c->tunables, i), wgk_value_ref(wgk_value_dict_value_at(c->tunables, i)));
-    }
+    if (!merged) merged = wgk_value_dict_copy(c->tunables);
     if (merged) wgk_value_dict_set(merged, name, wgk_value_int(json_integer_value(v)));
   }
   return merged;
@@ -87,14 +83,15 @@ static wgk_status op_checks(wgk_call *c, const wgk_value *attrs) {
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(c->k->ctx, st);
 }
 
-/* When no variant fits, the op's host checks may name the broken rule with its values better than the list
- * of failed `when` clauses; their message then comes first, the list after it. */
 static bool uses_f16(const wgk_call *c) {
   for (size_t i = 0; i < c->k->m->n_ports; i++)
     if (c->ports[i] && c->ports[i]->dtype == WGK_DTYPE_FLOAT16) return true;
   return false;
 }
 
+/* When no variant fits: a float16 call on a device without shader-f16 says so; otherwise the op's host checks may
+ * name the broken rule with its values better than the list of failed `when` clauses, and their message then
+ * comes first, the list after it. */
 static wgk_status explain_rejection(wgk_call *c) {
   wgk_context *ctx = c->k->ctx;
   wgk_error rejected = ctx->err;
