@@ -78,11 +78,6 @@ static bool put_kv(wgk_value *dict, const char *kv, wgk_error *err) {
   return v && wgk_value_dict_set(dict, key, v);
 }
 
-static const wgk_manifest_port *port_named(const wgk_manifest *m, const char *name) {
-  const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, name);
-  return p ? p : wgk_manifest_find_port(m, name);
-}
-
 static const char *dtype_of(const explain_opts *o, const wgk_manifest_port *port) {
   for (int i = 0; port->type_var && i < o->n_dtypes; i++) {
     size_t n = strlen(port->type_var);
@@ -95,7 +90,7 @@ static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_t
                         wgk_error *err) {
   char name[128];
   const char *dims;
-  const wgk_manifest_port *port = wgk_cli_split_kv(spec, name, sizeof name, &dims) ? port_named(m, name) : NULL;
+  const wgk_manifest_port *port = wgk_cli_split_kv(spec, name, sizeof name, &dims) ? wgk_manifest_find_port_or_key(m, name) : NULL;
   if (!port) { wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: no such port", spec); return false; }
   wgk_plan_tensor *t = &ports[port - m->ports];
   t->present = true;

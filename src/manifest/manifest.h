@@ -258,6 +258,8 @@ void wgk_manifest_free(wgk_manifest *m);
 /* Look-ups by name; NULL when absent. */
 const wgk_manifest_port *wgk_manifest_find_port(const wgk_manifest *m, const char *name);
 const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const char *key);
+/* By bind key ("x") first, else by port name ("X"): how callers name ports. */
+const wgk_manifest_port *wgk_manifest_find_port_or_key(const wgk_manifest *m, const char *name);
 const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name);
 const wgk_manifest_type_constraint *wgk_manifest_find_type(const wgk_manifest *m, const char *type_var);
 const wgk_manifest_variant *wgk_manifest_find_variant(const wgk_manifest *m, const char *id);

@@ -16,6 +16,11 @@ const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const
   return NULL;
 }
 
+const wgk_manifest_port *wgk_manifest_find_port_or_key(const wgk_manifest *m, const char *name) {
+  const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, name);
+  return p ? p : wgk_manifest_find_port(m, name);
+}
+
 const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name) {
   for (size_t i = 0; m && name && i < m->n_attributes; i++)
     if (strcmp(m->attributes[i].name, name) == 0) return &m->attributes[i];

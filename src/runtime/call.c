@@ -46,8 +46,7 @@ void wgk_call_destroy(wgk_call *c) {
 
 /* A port by bind key or ONNX name. */
 static int port_index(const wgk_manifest *m, const char *name) {
-  const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, name);
-  if (!p) p = wgk_manifest_find_port(m, name);
+  const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, name);
   return p ? (int)(p - m->ports) : -1;
 }
 

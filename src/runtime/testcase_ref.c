@@ -14,8 +14,7 @@
 static const wgk_host_tensor *input_for(const wgk_manifest *m, const wgk_tc_case *c, wgk_host_tensor *const *in,
                                         const char *onnx) {
   for (size_t i = 0; i < c->n_inputs; i++) {
-    const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, c->inputs[i].key);
-    if (!p) p = wgk_manifest_find_port(m, c->inputs[i].key);
+    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, c->inputs[i].key);
     const char *name = p ? (p->onnx ? p->onnx : p->name) : c->inputs[i].key;
     if (strcmp(name, onnx) == 0) return in[i];
   }

@@ -102,8 +102,7 @@ static wgk_status inline_expected(const wgk_tc_case *c, const char *source, wgk_
 static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const wgk_tc_ref_outputs *w) {
   for (size_t i = 0; i < w->n; i++) {
     const wgk_tc_ref_output *r = &w->out[i];
-    const wgk_manifest_port *p = wgk_manifest_find_bind_key(k->m, r->names[0]);
-    if (!p) p = wgk_manifest_find_port(k->m, r->names[0]);
+    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(k->m, r->names[0]);
     if (!p || p->dir != WGK_PORT_OUTPUT || r->rank < 0 || r->dtype == WGK_HOST_NONE) continue;
     wgk_host_tensor *h = NULL;
     wgk_tensor *t = NULL;
