@@ -185,6 +185,17 @@ static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, 
   return WGK_OK;
 }
 
+/* A call with a float16 type on a device without shader-f16: when no variant accepts it, that is the reason. */
+static bool needs_missing_f16(const wgk_planner *p, const wgk_value *scope) {
+  if (wgk_device_has(p->device, WGK_FEATURE_SHADER_F16)) return false;
+  const wgk_value *types = wgk_value_dict_get(scope, "logicalDtypes");
+  for (size_t i = 0; types && i < wgk_value_len(types); i++) {
+    const char *t = wgk_value_str(wgk_value_dict_value_at(types, i));
+    if (t && strcmp(t, "float16") == 0) return true;
+  }
+  return false;
+}
+
 static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const wgk_value *failures, wgk_plan *plan,
                                  wgk_error *err) {
   const wgk_manifest *m = p->m;
@@ -209,6 +220,12 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
   }
   free(order);
   wgk_dynbuf_free(&why);
+  if (st == WGK_OK && !plan->variant && needs_missing_f16(p, scope))
+    st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
+                       "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n"
+                       "no variant of %s accepts the call:\n%s",
+                       p->device->device[0] ? p->device->device : "this device", p->device->vendor, p->device->backend,
+                       m->op_id, wgk_dynbuf_str(&rejected));
   if (st == WGK_OK && !plan->variant)
     st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "no variant of %s accepts the call:\n%s", m->op_id,
                        wgk_dynbuf_str(&rejected));

@@ -83,24 +83,12 @@ static wgk_status op_checks(wgk_call *c, const wgk_value *attrs) {
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(c->k->ctx, st);
 }
 
-static bool uses_f16(const wgk_call *c) {
-  for (size_t i = 0; i < c->k->m->n_ports; i++)
-    if (c->ports[i] && c->ports[i]->dtype == WGK_DTYPE_FLOAT16) return true;
-  return false;
-}
-
-/* When no variant fits: a float16 call on a device without shader-f16 says so; otherwise the op's host checks may
- * name the broken rule with its values better than the list of failed `when` clauses, and their message then
- * comes first, the list after it. */
+/* When no variant fits, the op's host checks may name the broken rule with its values better than the list
+ * of failed `when` clauses; their message then comes first, the list after it. */
 static wgk_status explain_rejection(wgk_call *c) {
   wgk_context *ctx = c->k->ctx;
   wgk_error rejected = ctx->err;
   wgk_error_clear(&ctx->err);
-  if (uses_f16(c) && !wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_SHADER_F16)) {
-    wgk_rt_set(ctx, WGK_ERR_UNSUPPORTED, "float16 needs the shader-f16 feature, which %s does not have\n%s",
-               ctx->adapter_line, rejected.message);
-    return ctx->err.status;
-  }
   if (op_checks(c, c->attrs) == WGK_OK) {
     ctx->err = rejected;
     return wgk_rt_fail(ctx, WGK_ERR_NO_VARIANT);
