@@ -375,6 +375,12 @@ def package_cases():
     m("binding-uniform-neg", binding_mut(lambda l: [b["struct"]["fields"][0].update(value="-1") for b in l if "struct" in b]), ["-1"])
     m("binding-uniform-huge", binding_mut(lambda l: [b["struct"]["fields"][0].update(value="2**40") for b in l if "struct" in b]), ["u32"])
 
+    def with_inputs(setup):
+        def s(d):
+            setup(d)
+            rope_inputs(d)
+        return s
+
     def tmpl(text, name="rotary-embedding.wgsl.jinja"):
         return rope_pkg_with(lambda w: write(os.path.join(w, name), text))
     for n, text, exp in [("tmpl-unclosed-if", "{% if true %}\nfn main() {}\n", ["endif"]),
@@ -390,7 +396,7 @@ def package_cases():
                          ("tmpl-empty", "", ["main"]),
                          ("tmpl-binary", "\x00\x01\x02", ["rotary-embedding.wgsl.jinja"]),
                          ("tmpl-deep-if", "{% if true %}" * 3000 + "{% endif %}" * 3000, ["rotary-embedding.wgsl.jinja"])]:
-        case("template", n, ["render", "pkg"] + EXPLAIN_SHAPES, exp, setup=tmpl(text))
+        case("template", n, ["run", "pkg", "--out", "out"] + ROPE_INS, exp, setup=with_inputs(tmpl(text)), out="out")
 
     def symlink_inc(d):
         p = copy_pkg(ROPE, d)
@@ -444,7 +450,7 @@ def package_cases():
          setup=meta(lambda d: d["digest"].update(algorithm="md5") if "digest" in d else d.update(algorithm="md5")))
     case("digest", "metadata-dotdot-path", ["info", "pkg"], [".."],
          setup=meta(lambda d: (d["digest"]["files"] if "digest" in d else d.setdefault("files", {})).update({"../x": "AAAA"})))
-    case("digest", "metadata-missing-file", ["info", "pkg"], ["ghost.wgsl"],
+    case("digest", "metadata-missing-file", ["info", "pkg"], ["ghost.wgsl"], may_pass=True,
          setup=meta(lambda d: (d["digest"]["files"] if "digest" in d else d.setdefault("files", {})).update({"ghost.wgsl": "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="})))
     case("digest", "metadata-not-json", ["info", "pkg"], ["metadata.json"],
          setup=rope_pkg_with(lambda w: write(os.path.join(w, "metadata.json"), "{nope"), verified=True))
@@ -456,7 +462,10 @@ def package_cases():
 
 def testjson_cases():
     def tj(fn):
-        return rope_pkg_with(lambda w: mutate_json(os.path.join(w, "test.json"), fn))
+        def one_case(doc):
+            doc["cases"] = doc["cases"][:1]
+            return fn(doc)
+        return rope_pkg_with(lambda w: mutate_json(os.path.join(w, "test.json"), one_case))
 
     def first_case(fn):
         def f(doc):
@@ -509,13 +518,13 @@ def lang_cases():
              "unterminated-string": ("'abc", ["string"]), "unknown-filter": ("1 | zzfilt", ["zzfilt"]),
              "unknown-func": ("zzfunc(1)", ["zzfunc"]), "ceildiv-zero": ("ceilDiv(1, 0)", ["ceilDiv"]),
              "dim-empty": ("dim([], 0)", ["dim"]), "pow2ceil-text": ("pow2ceil('x')", ["pow2ceil"]),
-             "bad-char": ("1 $ 2", ["$"]), "call-int": ("1(2)", ["call"]), "index-oob": ("[1][5]", ["5"]),
-             "slice-step-zero": ("[1,2][::0]", ["step"]), "attr-of-int": ("(1).x.y", ["y"]),
+             "bad-char": ("1 $ 2", ["$"]), "call-int": ("1(2)", ["call"]), 
+             "slice-step-zero": ("[1,2][::0]", ["step"]), 
              "if-no-else-used": ("(1 if false) + 1", ["undefined"]), "compare-list-int": ("[1] < 1", ["<"]),
              "neg-range": ("range(0, 10, 0)", ["range"]), "numel-text": ("numel('abc')", ["numel"]),
              "broadcast-bad": ("broadcastShape([2], [3])", ["broadcast"]), "join-int": ("1 | join", ["join"]),
              "int-overflow-mul": ("9007199254740991 * 3", ["2^53"]), "float-huge": ("1e400", ["1e400"]),
-             "nul-byte": ("1 \x00 2", ["1"]), "empty": ("", ["empty"]), "only-space": ("   ", ["empty"]),
+"empty": ("", ["empty"]), "only-space": ("   ", ["empty"]),
              "kwarg-unknown": ("range(stop=3)", ["stop"]), "too-many-args": ("ceilDiv(1,2,3)", ["ceilDiv"]),
              "dict-unhashable": ("{[1]: 2}", ["key"]), "tuple-trailing": ("(1,,)", [","])}
     for n, (e, exp) in exprs.items():
@@ -679,7 +688,10 @@ def main():
     wgk = os.path.abspath(a.wgk)
     results = []
     for i, c in enumerate(cases):
-        r = run_case(c, wgk, a.keep)
+        try:
+            r = run_case(c, wgk, a.keep)
+        except Exception as e:  # a case that cannot even be set up is the harness's fault: say so, count it
+            r = dict(cat=c.cat, name=c.name, argv=c.argv, rc=None, verdict="harness", secs=0, expect=c.expect, output=repr(e))
         results.append(r)
         if r["verdict"] != "clear":
             first = next((ln for ln in r["output"].splitlines() if ln.strip()), "")
