@@ -56,7 +56,10 @@ static void describe_adapter(wgk_context *ctx) {
 
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
   if (errmsg) *errmsg = NULL;
-  if (!out) return WGK_ERR_INVALID_ARGUMENT;
+  if (!out) {
+    if (errmsg) *errmsg = strdup("context create: out is NULL");
+    return WGK_ERR_INVALID_ARGUMENT;
+  }
   *out = NULL;
   wgk_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) {
