@@ -293,7 +293,8 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   wgk_tensor **outs = calloc(m->n_ports ? m->n_ports : 1, sizeof *outs);
   wgk_status st = outs ? plan_call(c, &e, &tuned) : wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
-  if (st == WGK_OK) wgk_rt_plan_pin(e);
+  bool pinned = st == WGK_OK;
+  if (pinned) wgk_rt_plan_pin(e);
   wgk_gpu_bind_group **groups = NULL;
   if (st == WGK_OK && !(groups = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *groups)))
     st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
@@ -313,7 +314,7 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
     c->tuned_last = tuned;
     wgk_rt_plan_unpin(c->last_entry);
     c->last_entry = e;
-  } else if (e) {
+  } else if (pinned) {
     wgk_rt_plan_unpin(e);
   }
   if (outs) release_outputs(c, outs);

@@ -19,7 +19,11 @@ static char twopass[4096], scratch[4096];
 static wgk_context *context(void) {
   wgk_context *ctx = NULL;
   char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) fail_msg("context: %s", msg ? msg : "?");
+  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {  /* no adapter: nothing to test here */
+    printf("# no context: %s\n", msg ? msg : "?");
+    free(msg);
+    skip();
+  }
   return ctx;
 }
 
