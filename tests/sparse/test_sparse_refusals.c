@@ -309,6 +309,62 @@ static void gpu_written_values_checked_as_they_are(void **state) {
   wgk_kernel_destroy(tp);
 }
 
+/* The case of issue 10: rotary on, and KV caches of 138 MB, over the 128 MiB storage binding limit. The q-rotary
+ * pass binds no cache; a later pass does. The refusal comes before anything is recorded: run, and added to a
+ * batch that is then submitted, the call leaves its (caller-given, poisoned) output as it was. */
+static void cache_over_binding_limit_changes_nothing(void **state) {
+  FIXTURE;
+  s.cache = 540000; /* 2 x 2 x 540000 x 16 floats = 138240000 bytes */
+  int64_t q[3] = {s.B, s.S, s.N * s.H}, kv[3] = {s.B, s.S, s.KN * s.H}, cache[4] = {s.B, s.KN, s.cache, s.H},
+          row[2] = {s.L, s.max_blocks + 1}, col[2] = {s.L, s.max_nnz}, one[1] = {1}, b[1] = {s.B},
+          rot[2] = {s.rot_rows, s.half_rot};
+  wgk_call *c = NULL;
+  assert_int_equal(wgk_call_create(f->k, &c), WGK_OK);
+  set(c, "queryT", floats(f, 3, q));
+  set(c, "keyT", floats(f, 3, kv));
+  set(c, "valueT", floats(f, 3, kv));
+  wgk_tensor *pk = NULL, *pv = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 4, cache, NULL, &pk), WGK_OK);
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 4, cache, NULL, &pv), WGK_OK);
+  set(c, "pastKeyT", pk);
+  set(c, "pastValueT", pv);
+  set(c, "blockRowIndicesT", ints(f, 2, row, s.row));
+  set(c, "blockColIndicesT", ints(f, 2, col, s.col));
+  set(c, "totalSequenceLengthT", ints(f, 1, one, &s.total));
+  set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s.kts));
+  set(c, "cosCacheT", floats(f, 2, rot));
+  set(c, "sinCacheT", floats(f, 2, rot));
+  wgk_call_set_attr_int(c, "num_heads", s.N);
+  wgk_call_set_attr_int(c, "kv_num_heads", s.KN);
+  wgk_call_set_attr_int(c, "sparse_block_size", s.block);
+  wgk_call_set_attr_int(c, "do_rotary", 1);
+  enum { NQ = 2 * 3 * 4 * 16 };
+  static float poisoned[NQ], got[NQ];
+  for (int i = 0; i < NQ; i++) poisoned[i] = -555.0f;
+  wgk_tensor *out = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 3, q, poisoned, &out), WGK_OK);
+  assert_int_equal(wgk_call_set_output(c, "outputT", out), WGK_OK);
+  wgk_stats before, after;
+  for (int batched = 0; batched < 2; batched++) {
+    wgk_batch *batch = NULL;
+    assert_int_equal(wgk_batch_create(f->ctx, &batch), WGK_OK);
+    wgk_context_stats(f->ctx, &before);
+    wgk_status st = batched ? wgk_batch_add(batch, c) : wgk_call_run(c);
+    wgk_context_stats(f->ctx, &after);
+    snprintf(last_message, sizeof last_message, "%s", wgk_context_errmsg(f->ctx));
+    assert_int_equal(wgk_batch_submit(batch), WGK_OK);
+    wgk_batch_destroy(batch);
+    if (st == WGK_OK) fail_msg("a call with 138 MB caches was accepted (%s)", batched ? "batch" : "run");
+    assert_int_equal(after.dispatches, before.dispatches);
+    assert_int_equal(wgk_tensor_read(out, got, sizeof got), WGK_OK);
+    for (int i = 0; i < NQ; i++)
+      if (got[i] != poisoned[i]) fail_msg("%s: output element %d changed to %g by a refused call", batched ? "batch" : "run", i, got[i]);
+    if (!strstr(last_message, "maxStorageBufferBindingSize")) fail_msg("message '%s' does not name the limit", last_message);
+  }
+  wgk_tensor_release(out);
+  wgk_call_destroy(c);
+}
+
 int main(void) {
   for (int i = 0; i < MAXE * 8; i++) fill[i] = (float)sin(i * 0.37);
   const struct CMUnitTest tests[] = {
@@ -322,6 +378,7 @@ int main(void) {
       cmocka_unit_test(prompt_key_total_at_least_1), cmocka_unit_test(packed_or_separate),
       cmocka_unit_test(rotary_caches_iff_do_rotary), cmocka_unit_test(rotary_width),
       cmocka_unit_test(wrapped_values_checked_as_they_are), cmocka_unit_test(gpu_written_values_checked_as_they_are),
+      cmocka_unit_test(cache_over_binding_limit_changes_nothing),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
