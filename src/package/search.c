@@ -110,7 +110,8 @@ bool wgk_pkg_is_id(const char *path_or_id) {
 wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
   if (dir_out) *dir_out = NULL;
   if (!path_or_id || !*path_or_id || !dir_out)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_resolve: no package named");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
   /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
    * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
   if (wgk_pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);

@@ -189,8 +189,10 @@ static bool too_large(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
     uint64_t bytes = 0;
     bool host = wgk_tc_input_bytes(&c->inputs[i], &bytes) != WGK_OK;
     if (!host && (bytes <= limit || c->expect_error)) continue; /* an expected refusal is the runtime's to give */
-    if (host) verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above the test-data host limit of %llu elements",
-                      c->id, c->inputs[i].key, (unsigned long long)bytes, (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    if (host && bytes) verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above the test-data host limit of %llu elements",
+                               c->id, c->inputs[i].key, (unsigned long long)bytes, (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    else if (host) verdict(o, WGK_TC_FAIL, "case %s, input %s: the shape's byte size overflows (above the test-data host "
+                           "limit of %llu elements)", c->id, c->inputs[i].key, (unsigned long long)WGK_TC_MAX_ELEMENTS);
     else verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above this device's %s of %llu bytes; refused before "
                  "allocating", c->id, c->inputs[i].key, (unsigned long long)bytes,
                  limit == l->maxBufferSize ? "maxBufferSize" : "maxStorageBufferBindingSize", (unsigned long long)limit);

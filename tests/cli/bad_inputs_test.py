@@ -112,7 +112,13 @@ try:
                                                   "generator": {"kind": "const", "value": 1}}},
                      "expected": {"y": {"data": [1]}}}]
     open(tj, "w").write(json.dumps(doc))
-    wgk(["test", huge], "FAIL huge: case huge, input x: 17179869184 bytes, above")
+    wgk(["test", huge], "FAIL huge: case huge, input x: 17179869184 bytes, above the test-data host limit")
+    doc["cases"][0]["inputs"]["x"]["shape"] = [64, 1048576]  # 256 MiB: within the host limit, past lavapipe's binding
+    open(tj, "w").write(json.dumps(doc))
+    devices = json.loads(subprocess.run([WGK, "devices", "--json"], capture_output=True, text=True).stdout)
+    if devices["adapters"][0]["limits"]["maxStorageBufferBindingSize"] < 1 << 28:
+        wgk(["test", huge], "FAIL huge: case huge, input x: 268435456 bytes, above this device's maxStorageBufferBindingSize")
+    wgk(["run", ""], "an empty package name")
 
     # every subcommand: unknown options, missing or bad values, given twice
     for args, want in [
