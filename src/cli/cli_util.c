@@ -98,6 +98,8 @@ bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path) {
   struct stat st;
   char parent[4096];
   if (!*path) return wgk_cli_error(cmd, "%s: an empty folder name", opt), false;
+  if (strlen(path) > WGK_CLI_MAX_PATH)
+    return wgk_cli_error(cmd, "%s: the folder name is %zu bytes, above the limit of %d", opt, strlen(path), WGK_CLI_MAX_PATH), false;
   if (stat(path, &st) == 0) {
     if (!S_ISDIR(st.st_mode))
       return wgk_cli_error(cmd, "%s %s: exists and is not a folder; %s names a folder to write outputs into", opt,
@@ -112,6 +114,8 @@ bool wgk_cli_check_out_file(const char *cmd, const char *opt, const char *path) 
   struct stat st;
   char parent[4096];
   if (!*path) return wgk_cli_error(cmd, "%s: an empty file name", opt), false;
+  if (strlen(path) > WGK_CLI_MAX_PATH)
+    return wgk_cli_error(cmd, "%s: the file name is %zu bytes, above the limit of %d", opt, strlen(path), WGK_CLI_MAX_PATH), false;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
     return wgk_cli_error(cmd, "%s %s: is a folder; %s names a file to write", opt, path, opt), false;
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))

@@ -54,6 +54,9 @@ bool wgk_cli_kv_list_ok(const char *cmd, const char *opt, const char *const *lis
 /* A single-valued option given once: stores v in *slot, or prints "<opt> given twice" and returns false. */
 bool wgk_cli_once(const char *cmd, const char *opt, const char **slot, const char *v);
 
+/* The longest --out folder or --json file name: room for "/<port key>.npy" in a 4096-byte path. */
+#define WGK_CLI_MAX_PATH 3800
+
 /* An output folder that exists as a writable folder or whose parent does (it is made later). */
 bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path);
 /* An output file whose folder exists and is writable, and that is not itself a folder. */

@@ -59,7 +59,7 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
     r->skipped = true;
-    snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
   }
   if (st && !r->skipped) {
     r->failed = true;

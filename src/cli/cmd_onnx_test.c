@@ -82,6 +82,11 @@ int wgk_cmd_onnx_test(int argc, char **argv) {
   /* Every folder exists before a GPU context is made (a shell glob's plain files are skipped later). */
   for (int i = 0; i < n_dirs; i++) {
     struct stat st;
+    if (strlen(dirs[i]) >= 4000) {
+      fprintf(stderr, "wgk onnx-test: a folder name of %zu bytes, above the limit of 4000\n", strlen(dirs[i]));
+      free(dirs);
+      return 1;
+    }
     if (stat(dirs[i], &st) != 0) {
       fprintf(stderr, "wgk onnx-test: %s: %s (DIR is an ONNX node-test folder)\n", dirs[i], strerror(errno));
       free(dirs);

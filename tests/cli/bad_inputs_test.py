@@ -151,6 +151,11 @@ try:
         (["render", SCALE, "--pass", "a", "--pass", "b"], "--pass given twice"),
         (["explain", SCALE, "--attr", "scale=1e400", *shape], "not a number wgk can hold exactly"),
         (["explain", SCALE, "--adapter", ""], "--adapter takes an adapter index or a name substring"),
+        (["run", SCALE, "--out", "a" * 3900], "the folder name is 3900 bytes, above the limit of 3800"),
+        (["bench", SCALE, "--json", tmp], "is a folder; --json names a file to write"),
+        (["run", SCALE, "--in", "x=" + tmp], "a directory, not a regular file"),
+        (["info", "/etc/passwd"], "not a folder: a package is a folder"),
+        (["info", "webgpu-kernels/../x.y"], "neither a folder nor an op id"),
     ]:
         wgk(args, want)
 finally:
