@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 typedef struct cursor {
   const char *p, *end; /* remaining header text */
   const char *src;     /* file name for errors */
