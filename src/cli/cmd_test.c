@@ -100,19 +100,19 @@ int wgk_cmd_test(int argc, char **argv) {
       n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", pre->cases[i].id);
     wgk_cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
   }
+  if (matched && list) { /* listing needs no GPU */
+    for (size_t i = 0; i < pre->n_cases; i++)
+      if (wgk_tc_case_matches(&pre->cases[i], filter)) printf("%s\n", pre->cases[i].id);
+  }
   wgk_tc_suite_free(pre);
   wgk_pkg_free(pre_pkg);
-  if (!matched) return 1;
+  if (!matched || list) return matched ? 0 : 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("test", &o, pkg, &ctx, &k)) return 1;
   wgk_tc_suite *suite = load_suite(k->pkg);
   int counts[3] = {0, 0, 0}, rc = 1;
-  if (suite && list) {
-    for (size_t i = 0; i < suite->n_cases; i++)
-      if (wgk_tc_case_matches(&suite->cases[i], filter)) printf("%s\n", suite->cases[i].id);
-    rc = 0;
-  } else if (suite) {
+  if (suite) {
     if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
     bool ok = run_suite(k, suite, filter, o.verbose, counts);
     printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);

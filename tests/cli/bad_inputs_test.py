@@ -94,6 +94,7 @@ try:
     wgk(["bench", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
     wgk(["tune", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
     wgk(["test", SCALE, "--case", "nope", *NOGPU], "--case nope: no test.json case id contains 'nope'")
+    wgk(["test", SCALE, "--list", *NOGPU], "inline_f32", rc=0)  # listing needs no GPU
 
     # 8. unclear errors made clear
     wgk(["explain", "--bogus"], "unknown option '--bogus'", rc=2)
