@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testkit.h"
+#include "util/file_read.h"
 #include "util/npy.h"
 
 static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32, WGK_HOST_UINT32,
@@ -286,6 +288,29 @@ static void header_checked_before_data(void **state) {
   testkit_rmdir(dir);
 }
 
+/* wgk_file_read_all (the ONNX .pb reader's) refuses non-regular files and over-long files before reading. */
+static void file_read_checks_first(void **state) {
+  (void)state;
+  unsigned char *data = (unsigned char *)"untouched";
+  size_t len = 7;
+  wgk_error e;
+  wgk_error_clear(&e);
+  assert_int_equal(wgk_file_read_all("/dev/zero", 1 << 20, &data, &len, &e), WGK_ERR_IO);
+  assert_null(data);
+  assert_non_null(strstr(e.message, "not a regular file"));
+  char *dir = testkit_tmpdir();
+  char path[4096];
+  snprintf(path, sizeof path, "%s", testkit_path(dir, "big.pb"));
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(truncate(path, (off_t)1 << 40), 0); /* a sparse 1 TiB file: refused by its size */
+  wgk_error_clear(&e);
+  assert_int_equal(wgk_file_read_all(path, 1 << 20, &data, &len, &e), WGK_ERR_LIMIT);
+  assert_non_null(strstr(e.message, "1099511627776 bytes, above the limit of 1048576"));
+  testkit_rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(round_trip),
@@ -294,6 +319,7 @@ int main(void) {
       cmocka_unit_test(malformed_refused),
       cmocka_unit_test(every_truncation_refused),
       cmocka_unit_test(header_checked_before_data),
+      cmocka_unit_test(file_read_checks_first),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
