@@ -161,9 +161,10 @@ wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   pkg->meta_source = wgk_pkg_join(pkg->dir, "metadata.json");
   if (!pkg->meta_source) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
-  char *text;
-  size_t len;
-  wgk_status st = wgk_pkg_slurp(pkg->meta_source, &text, &len, err);
+  char *text = NULL;
+  size_t len = 0;
+  wgk_status st = wgk_pkg_check_inside(pkg, pkg->meta_source, "metadata.json", err);
+  if (!st) st = wgk_pkg_slurp(pkg->meta_source, &text, &len, err);
   json_error_t jerr;
   if (!st) {
     pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -90,18 +90,36 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   hit = hit || try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried);
 #endif
   wgk_status st = hit ? webgpu_dir(found, dir_out, err)
-                      : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "no package found; searched: %s",
-                                      tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
+                      : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
+                                      "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, the build "
+                                      "tree's kernels/, the installed share)%s%s%s",
+                                      tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
+                                      is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
+                                      is_dir(id) ? id : "", is_dir(id) ? " to open it" : "");
   free(found);
   wgk_dynbuf_free(&tried);
   return st;
 }
 
+bool wgk_pkg_is_id(const char *path_or_id) {
+  if (!path_or_id || path_or_id[0] == '/' || path_or_id[0] == '.') return false;
+  const char *rel = strncmp(path_or_id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? path_or_id + strlen(TRUSTED_ORG) : path_or_id;
+  return *rel && id_ok(rel);
+}
+
 wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
   if (dir_out) *dir_out = NULL;
   if (!path_or_id || !*path_or_id || !dir_out)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_resolve: no package named");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
+  /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
+   * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
+  if (wgk_pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
   if (is_dir(path_or_id)) return webgpu_dir(path_or_id, dir_out, err);
+  struct stat st;
+  if (stat(path_or_id, &st) == 0)
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL,
+                         "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
   if (path_or_id[0] == '/' || path_or_id[0] == '.')
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
   return search(path_or_id, opts, dir_out, err);
