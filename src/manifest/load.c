@@ -56,7 +56,7 @@ static wgk_status parse(const char *text, size_t len, const char *source, json_t
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (*root) return WGK_OK;
-  return wgk_error_set(err, WGK_ERR_PARSE, source, jerr.line > 0 ? jerr.line : 0,
+  return wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE, source, jerr.line > 0 ? jerr.line : 0,
                        jerr.column > 0 ? jerr.column : 0, NULL, "%s", jerr.text);
 }
 

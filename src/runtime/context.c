@@ -38,7 +38,10 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   if (!out) return WGK_ERR_INVALID_ARGUMENT;
   *out = NULL;
   wgk_context *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return WGK_ERR_OUT_OF_MEMORY;
+  if (!ctx) {
+    if (errmsg) *errmsg = strdup("out of memory creating a context");
+    return WGK_ERR_OUT_OF_MEMORY;
+  }
   wgk_gpu_options g = {0};
   if (opts) {
     g.adapter = opts->adapter;
