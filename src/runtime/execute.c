@@ -302,6 +302,10 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
 
 wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   if (!ctx || !out) return WGK_ERR_INVALID_ARGUMENT;
+  *out = NULL;
+  wgk_rt_clear(ctx);
+  wgk_status st = wgk_gpu_device_check(ctx->dev, &ctx->err); /* a lost device: say so now, not at submit */
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
   *out = calloc(1, sizeof **out);
   if (!*out) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   (*out)->ctx = ctx;
@@ -325,7 +329,10 @@ wgk_status wgk_batch_submit(wgk_batch *b) {
   if (!b) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = b->ctx;
   wgk_rt_clear(ctx);
-  if (!b->enc) return WGK_OK;
+  if (!b->enc) { /* nothing recorded; a lost device is still reported */
+    wgk_status lost = wgk_gpu_device_check(ctx->dev, &ctx->err);
+    return lost == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, lost);
+  }
   wgk_status st = wgk_gpu_encoder_submit(b->enc, &ctx->err);
   b->enc = NULL;
   b->calls = 0;

@@ -1,6 +1,7 @@
 /* The allocation wrappers behind fault_alloc.h (linked with -Wl,--wrap=...). */
 #include "fault/fault_alloc.h"
 
+#include <execinfo.h>
 #include <jansson.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -31,12 +32,22 @@ static atomic_long counted;
 static atomic_long fail_at;
 static atomic_bool fired;
 
+static void *trace[32];
+static int trace_depth;
+
 static bool fail_now(void) {
   if (!atomic_load(&armed)) return false;
   long n = atomic_fetch_add(&counted, 1) + 1;
   if (n != atomic_load(&fail_at)) return false;
   atomic_store(&fired, true);
+  static int want = -1;
+  if (want < 0) want = getenv("WGK_FAULT_TRACE") != NULL;
+  if (want) trace_depth = backtrace(trace, 32);
   return true;
+}
+
+void fault_print_trace(void) {
+  if (trace_depth) backtrace_symbols_fd(trace, trace_depth, 1);
 }
 
 void *__wrap_malloc(size_t size) { return fail_now() ? NULL : __real_malloc(size); }

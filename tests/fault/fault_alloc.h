@@ -26,5 +26,7 @@ void fault_disarm(void);
 long fault_count(void);
 /* Whether the armed failure has happened. */
 bool fault_fired(void);
+/* With WGK_FAULT_TRACE set: prints the stack of the failed allocation to stdout (debugging). */
+void fault_print_trace(void);
 
 #endif

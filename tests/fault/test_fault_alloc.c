@@ -13,7 +13,8 @@
  * be slow); a second loop covers the creation of a context with its own device.
  *
  * WGK_FAULT_FIRST / WGK_FAULT_LAST limit the rounds (debugging one N); WGK_FAULT_KEEP_GOING=1 reports every
- * misbehaving round instead of stopping at the first; WGK_FAULT_ONLY=<test name> runs one test. Skipped without an adapter. */
+ * misbehaving round instead of stopping at the first; WGK_FAULT_ONLY=<test name> runs one test;
+ * WGK_FAULT_TRACE=1 prints where each absorbed failure happened. Skipped without an adapter. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +197,7 @@ static void loop(const char *name, scenario_fn fn) {
       bad++;
     }
     if (!fired) break;
+    if (o.st == WGK_OK && getenv("WGK_FAULT_TRACE")) printf("%s, N=%ld absorbed:\n", name, n), fault_print_trace();
     if (o.st == WGK_OK) absorbed++;
     else failed++;
   }

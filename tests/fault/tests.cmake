@@ -10,3 +10,9 @@ set_property(TEST test_fault_alloc APPEND PROPERTY ENVIRONMENT
   "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp:print_suppressions=0"
   "WGK_TUNING_CACHE=${CMAKE_BINARY_DIR}/fault-no-tuning-cache.json")
 set_tests_properties(test_fault_alloc PROPERTIES SKIP_RETURN_CODE 77)
+wgk_add_test(test_device_loss SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_loss.c TIMEOUT 300 LABELS gpu)
+set_property(TEST test_device_loss APPEND PROPERTY ENVIRONMENT
+  "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp:print_suppressions=0"
+  "WGK_TUNING_CACHE=${CMAKE_BINARY_DIR}/fault-no-tuning-cache.json")
+set_tests_properties(test_device_loss PROPERTIES SKIP_RETURN_CODE 77)
+set_target_properties(test_fault_alloc PROPERTIES ENABLE_EXPORTS ON) # function names in WGK_FAULT_TRACE stacks
