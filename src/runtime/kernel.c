@@ -20,6 +20,8 @@ wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_k
   if (!ctx || !path_or_id || !out) return WGK_ERR_INVALID_ARGUMENT;
   wgk_rt_clear(ctx);
   *out = NULL;
+  wgk_status lost = wgk_gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
+  if (lost != WGK_OK) return wgk_rt_fail(ctx, lost);
   wgk_kernel *k = calloc(1, sizeof *k);
   if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   k->ctx = ctx;
