@@ -13,7 +13,8 @@
  * be slow); a second loop covers the creation of a context with its own device.
  *
  * WGK_FAULT_FIRST / WGK_FAULT_LAST limit the rounds (debugging one N); WGK_FAULT_KEEP_GOING=1 reports every
- * misbehaving round instead of stopping at the first; WGK_FAULT_ONLY=<test name> runs one test;
+ * misbehaving round instead of stopping at the first; WGK_FAULT_ONLY=<test name> runs one test,
+ * WGK_FAULT_SKIP=<test name> all but one;
  * WGK_FAULT_TRACE=1 prints where each absorbed failure happened. Skipped without an adapter. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -240,6 +241,7 @@ int main(void) {
     return 77;
   }
   if (getenv("WGK_FAULT_ONLY")) cmocka_set_test_filter(getenv("WGK_FAULT_ONLY"));
+  if (getenv("WGK_FAULT_SKIP")) cmocka_set_skip_filter(getenv("WGK_FAULT_SKIP"));
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(own_context),
       cmocka_unit_test(rotary_embedding),
