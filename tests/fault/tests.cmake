@@ -13,10 +13,11 @@ target_link_options(test_fault_alloc PRIVATE
   "LINKER:--wrap=json_loadb,--wrap=json_loads,--wrap=json_loadf,--wrap=json_load_file")
 set_target_properties(test_fault_alloc PROPERTIES ENABLE_EXPORTS ON) # function names in WGK_FAULT_TRACE stacks
 # test_fault_alloc itself: context creation and RotaryEmbedding (~1,700 rounds). SparseAttention (~7,300 rounds, each
-# a fresh context) in four ranges that ctest -j runs side by side; the last range runs to the end, however long.
+# a fresh context; the later rounds compile pipelines) in five ranges that ctest -j runs side by side; the last range
+# runs to the end, however long.
 set_property(TEST test_fault_alloc APPEND PROPERTY ENVIRONMENT ${WGK_FAULT_ENV} "WGK_FAULT_SKIP=sparse_attention")
 set_tests_properties(test_fault_alloc PROPERTIES SKIP_RETURN_CODE 77)
-foreach(range "1 2500" "2501 4500" "4501 6000" "6001 -1")
+foreach(range "1 3000" "3001 5500" "5501 6300" "6301 6800" "6801 -1")
   separate_arguments(range)
   list(GET range 0 first)
   list(GET range 1 last)
