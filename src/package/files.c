@@ -64,15 +64,16 @@ wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *
   wgk_dynbuf_init(&b, PKG_FILE_MAX_BYTES);
   wgk_dynbuf_append(&b, "", 0);
   char chunk[16384];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  size_t n, total = 0;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.failed) wgk_dynbuf_append(&b, chunk, n), total += n;
   bool bad = ferror(f) != 0;
   fclose(f);
   if (bad || b.failed) {
     wgk_dynbuf_free(&b);
-    return bad ? wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed")
-               : wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes, or out of memory",
-                               PKG_FILE_MAX_BYTES);
+    return bad                          ? wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed")
+           : total > PKG_FILE_MAX_BYTES ? wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes",
+                                                        PKG_FILE_MAX_BYTES)
+                                        : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory reading the file");
   }
   *len = b.len;
   *data = wgk_dynbuf_take(&b);

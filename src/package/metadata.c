@@ -169,7 +169,7 @@ wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
   if (!st) {
     pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!pkg->metadata)
-      st = wgk_error_set(err, WGK_ERR_PARSE, pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+      st = wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE, pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
   }
   if (!st && wgk_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
     st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");
