@@ -67,6 +67,15 @@ static flow fail(renderer *r, const wgk_stmt *s, wgk_status st, const char *msg)
   return FLOW_ERROR;
 }
 
+/* Sets an error at byte `at` of the expanded source (clamped to its end), so every message has a line and column. */
+static void fail_pos(renderer *r, size_t at, wgk_status st, const char *msg) {
+  const wgk_srcmap *m = &r->t->src.map;
+  size_t k = at < m->len ? at : m->len;
+  if (!wgk_error_is_set(r->err)) wgk_error_set(r->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, "%s", msg);
+}
+
+static size_t body_start(const wgk_body *b) { return b && b->n ? b->items[0]->start : 0; }
+
 static wgk_value *eval(renderer *r, const wgk_node *n, wgk_expr_scope *scope) {
   wgk_eval ev = {.scope = scope, .source = NULL, .err = r->err};
   return wgk_expr_eval_node(&ev, n);
@@ -80,7 +89,7 @@ static flow output(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, sink *
   bool ok = wgk_value_print(v, &b) && emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false);
   wgk_dynbuf_free(&b);
   wgk_value_release(v);
-  return ok ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long");
+  return ok ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")");
 }
 
 /* Binds a NAME or TUPLE target to v in dict vars. */
@@ -207,7 +216,7 @@ static wgk_value *render_to_string(renderer *r, const wgk_body *b, wgk_expr_scop
   flow f = render_body(r, b, scope, &o);
   wgk_value *v = NULL;
   if (f != FLOW_ERROR && !buf.failed) v = wgk_value_string_n(wgk_dynbuf_str(&buf), buf.len);
-  else if (!wgk_error_is_set(r->err)) wgk_error_set(r->err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "output too long");
+  else fail_pos(r, body_start(b), WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")");
   wgk_dynbuf_free(&buf);
   return v;
 }
@@ -298,7 +307,7 @@ static flow render_call(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, s
   if (res) {
     wgk_dynbuf b;
     wgk_dynbuf_init(&b, WGK_TMPL_MAX_OUTPUT);
-    if (!wgk_value_print(res, &b) || !emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false)) f = fail(r, s, WGK_ERR_LIMIT, "output too long");
+    if (!wgk_value_print(res, &b) || !emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false)) f = fail(r, s, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")");
     wgk_dynbuf_free(&b);
   }
   if (!caller && !wgk_error_is_set(r->err)) f = fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -317,7 +326,7 @@ static flow render_filter(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope,
   if (!v) return FLOW_ERROR;
   wgk_dynbuf b;
   wgk_dynbuf_init(&b, WGK_TMPL_MAX_OUTPUT);
-  flow f = wgk_value_print(v, &b) && emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false) ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long");
+  flow f = wgk_value_print(v, &b) && emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false) ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")");
   wgk_dynbuf_free(&b);
   wgk_value_release(v);
   return f;
@@ -326,7 +335,7 @@ static flow render_filter(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope,
 static flow render_stmt(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, sink *o) {
   switch (s->kind) {
   case WGK_S_TEXT:
-    return emit(o, &r->t->src.map, r->t->src.text + s->start, s->len, s->start, true) ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long");
+    return emit(o, &r->t->src.map, r->t->src.text + s->start, s->len, s->start, true) ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")");
   case WGK_S_OUTPUT: return output(r, s, scope, o);
   case WGK_S_IF: return render_if(r, s, scope, o);
   case WGK_S_FOR: return render_for(r, s, scope, o);
@@ -358,9 +367,12 @@ wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk
   flow f = render_body(&r, &t->body, &top, &o);
   wgk_value_release(globals);
   if (f == FLOW_ERROR) {
-    if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "render failed");
+    fail_pos(&r, body_start(&t->body), WGK_ERR_EVAL, "render failed");
     return err ? err->status : WGK_ERR_EVAL;
   }
-  if (out->failed) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "output too long");
+  if (out->failed) {
+    fail_pos(&r, t->src.map.len, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")");
+    return err ? err->status : WGK_ERR_LIMIT;
+  }
   return WGK_OK;
 }
