@@ -148,7 +148,7 @@ static wgk_value *concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, co
   wgk_expr_print_raw(r, &b);
   wgk_value *v = b.failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(&b), b.len);
   wgk_dynbuf_free(&b);
-  return v ? v : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long");
+  return v ? v : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
 }
 
 static wgk_value *list_concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
