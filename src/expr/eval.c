@@ -52,7 +52,10 @@ static wgk_value *int_result(wgk_eval *ev, const wgk_node *n, double d) {
   return v;
 }
 
+/* A float result must be finite: the oracle's Infinity / NaN from an overflowing + - * / is an error here, as for
+ * ** (docs/expressions.md), so it cannot reach a uniform or a comparison as a silent non-number. */
 static wgk_value *float_result(wgk_eval *ev, const wgk_node *n, double d) {
+  if (!isfinite(d)) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "float overflow: the result is not a finite number");
   wgk_value *v = wgk_value_float(d);
   return v ? v : wgk_expr_oom(ev, n);
 }
