@@ -158,7 +158,11 @@ static const char *bad_scalar(const wgk_value *v, attr_kind k) {
     if (vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT || vk == WGK_VALUE_STRING) return NULL;
     return "is not an attribute value (a number or a string)";
   case ATTR_FLOAT: return vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT ? NULL : "is not a number";
-  case ATTR_INT: return vk == WGK_VALUE_INT ? NULL : "is not an integer";
+  case ATTR_INT: /* a whole float (set_attr_float(c, "axis", 1.0)) is the integer it holds */
+    if (vk == WGK_VALUE_FLOAT && wgk_value_as_float(v) == floor(wgk_value_as_float(v)) &&
+        fabs(wgk_value_as_float(v)) <= (double)WGK_INT_EXACT_MAX)
+      return NULL;
+    return vk == WGK_VALUE_INT ? NULL : "is not an integer";
   case ATTR_STRING: return vk == WGK_VALUE_STRING ? NULL : "is not a string";
   default: return "is not a scalar";
   }
