@@ -150,8 +150,10 @@ static const char *bad_scalar(const wgk_value *v, attr_kind k) {
   if (vk == WGK_VALUE_STRING && k != ATTR_STRING && k != ATTR_ANY) {
     char *end = NULL;
     const char *s = wgk_value_str(v);
-    (void)strtod(s, &end);
-    if (*s && end && *end == '\0') return "is a string that reads as a number, but not as a finite f32 or exact integer";
+    double d = strtod(s, &end);
+    if (*s && end && *end == '\0')
+      return isfinite(d) && fabs(d) <= FLT_MAX ? "is a string, not a number (give it without quotes)"
+                                               : "reads as a number that is not finite or outside the f32 range";
   }
   switch (k) {
   case ATTR_ANY:
