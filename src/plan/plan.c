@@ -132,7 +132,10 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
   wgk_error local;
   wgk_error_clear(&local);
   if (wgk_plan_eval(p, clause, scope, &v, &local) != WGK_OK) {
-    if (local.status == WGK_ERR_PARSE) { *err = local; return local.status; }
+    if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_LIMIT || local.status == WGK_ERR_OUT_OF_MEMORY) {
+      if (err) *err = local; /* a limit is never a reason to try the next variant */
+      return local.status;
+    }
     wgk_dynbuf_printf(why, "%s failed: %s", clause->text, local.message);
     return WGK_OK;
   }
