@@ -62,6 +62,24 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
     return wgk_error_set(err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
                          "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
                          port->shape.text);
+  if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
+    wgk_value *r = NULL;
+    st = wgk_plan_eval(p, &port->rank_expr, scope, &r, err);
+    if (st != WGK_OK) return st;
+    bool same = wgk_value_kind_of(r) == WGK_VALUE_INT && wgk_value_as_int(r) == o->rank;
+    wgk_dynbuf shown;
+    wgk_dynbuf_init(&shown, 256);
+    wgk_value_print(r, &shown);
+    wgk_value_release(r);
+    if (!same) {
+      wgk_error_set(err, WGK_ERR_CALL, m->source, port->rank_expr.pos.line, port->rank_expr.pos.column,
+                    port->rank_expr.pos.path, "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d",
+                    port->name, port->rank_expr.text, wgk_dynbuf_str(&shown), o->rank);
+      wgk_dynbuf_free(&shown);
+      return WGK_ERR_CALL;
+    }
+    wgk_dynbuf_free(&shown);
+  }
   if (given->present && (given->rank != o->rank || memcmp(given->shape, o->shape, sizeof(int64_t) * (size_t)o->rank))) {
     char want[128], got[128];
     shape_text(o->rank, o->shape, want, sizeof want);

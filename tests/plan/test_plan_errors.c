@@ -206,6 +206,35 @@ static void binding_over_device_limit(void **state) {
   teardown(&f);
 }
 
+/* An output whose rank expression disagrees with its shape expression: refused, not planned with either. */
+static void output_rank_expression(void **state) {
+  (void)state;
+  fixture f;
+  setup(&f, "", "attrs.scale", "plain.wgsl.jinja");
+  teardown(&f);
+  char *json = malloc(8192);
+  assert_non_null(json);
+  snprintf(json, 8192, manifest_fmt, "", "attrs.scale", "plain.wgsl.jinja");
+  const char *old = "\"rank\": \"ranks.X\"";
+  char *r = strstr(json, old), *edited = malloc(8200);
+  assert_non_null(r);
+  assert_non_null(edited);
+  snprintf(edited, 8200, "%.*s\"rank\": \"ranks.X + 1\"%s", (int)(r - json), json, r + strlen(old));
+  free(json);
+  json = edited;
+  wgk_error_clear(&f.err);
+  assert_int_equal(wgk_manifest_load_text(json, strlen(json), "m.json", &f.m, &f.err), WGK_OK);
+  free(json);
+  wgk_device_desc_defaults(&f.dev);
+  wgk_tmpl_loader loader = {mem_load, NULL};
+  assert_int_equal(wgk_planner_create(f.m, &loader, &f.dev, &f.planner, &f.err), WGK_OK);
+  f.ports[0] = (wgk_plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
+  f.attrs = wgk_value_dict();
+  f.tunables = wgk_value_dict();
+  expect_refused(&f, WGK_ERR_CALL, 3, "port Y", "ranks.X + 1", "gives 2, but the shape expression gives rank 1");
+  teardown(&f);
+}
+
 static void derive_over_string_limit(void **state) {
   (void)state;
   fixture f;
@@ -273,6 +302,7 @@ int main(void) {
       cmocka_unit_test(float_attribute_values),  cmocka_unit_test(other_attribute_types),
       cmocka_unit_test(tunables_and_workgroups), cmocka_unit_test(uniform_f32_range),
       cmocka_unit_test(binding_over_device_limit), cmocka_unit_test(derive_over_string_limit),
+      cmocka_unit_test(output_rank_expression),
       cmocka_unit_test(device_file_types),       cmocka_unit_test(json_integers_past_2_53),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
