@@ -115,6 +115,11 @@ static wgk_status read_limits(reader *r, const json_t *limits, wgk_device_desc *
       st = other_limits[k] ? read_uint(r, value, UINT64_MAX >> 1, &v) : fail(r, true, "unknown limit '%s' (not a WebGPU limit)", key);
     } else {
       st = read_uint(r, value, limit_fields[i].size == 8 ? (UINT64_MAX >> 1) : UINT32_MAX, &v);
+      bool alignment = strncmp(key, "min", 3) == 0;
+      if (st == WGK_OK && alignment && (v == 0 || (v & (v - 1)) != 0))
+        st = fail(r, false, "%s %llu is not a power of two", key, (unsigned long long)v);
+      else if (st == WGK_OK && !alignment && v == 0)
+        st = fail(r, false, "%s 0 leaves the device unable to run any kernel (a WebGPU device has at least 1)", key);
       char *slot = (char *)&d->limits + limit_fields[i].offset;
       if (st == WGK_OK && limit_fields[i].size == 8) memcpy(slot, &v, 8);
       else if (st == WGK_OK) { uint32_t w = (uint32_t)v; memcpy(slot, &w, 4); }

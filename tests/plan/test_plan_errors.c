@@ -260,6 +260,8 @@ static void device_file_types(void **state) {
       {"{\"adapters\": []}", "adapters: lists no adapter"},
       {"{\"adapters\": [{\"limits\": []}]}", "d.json:1:26: adapters[0].limits: must be an object"},
       {"[1]", "d.json:1:1: a device description is a JSON object"},
+      {"{\"limits\": {\"maxStorageBuffersPerShaderStage\": 0}}", "d.json:1:48: limits.maxStorageBuffersPerShaderStage: maxStorageBuffersPerShaderStage 0 leaves"},
+      {"{\"limits\": {\"minStorageBufferOffsetAlignment\": 48}}", "limits.minStorageBufferOffsetAlignment: minStorageBufferOffsetAlignment 48 is not a power of two"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     wgk_device_desc d;
