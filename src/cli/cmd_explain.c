@@ -267,6 +267,18 @@ static json_t *scratch_json(const wgk_plan *plan) {
   return scratch;
 }
 
+/* A JSON string of n bytes of text; bytes that are not valid UTF-8 (a message cut mid-character) become '?'. */
+static json_t *text_json(const char *text, size_t n) {
+  json_t *j = json_stringn(text, n);
+  if (j) return j;
+  char *copy = malloc(n + 1);
+  if (!copy) return NULL;
+  for (size_t i = 0; i < n; i++) copy[i] = (unsigned char)text[i] < 0x80 ? text[i] : '?';
+  j = json_stringn(copy, n);
+  free(copy);
+  return j;
+}
+
 static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
   json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
   json_object_set_new(root, "kernel", json_string(m->op_id));
@@ -275,9 +287,11 @@ static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
     const char *nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line) : strlen(line);
     const char *colon = memchr(line, ':', n);
+    size_t id_len = colon ? (size_t)(colon - line) : n;
+    size_t skip = colon ? id_len + 1 + (id_len + 1 < n && line[id_len + 1] == ' ') : 0; /* "id: reason"; never past n */
     json_t *r = json_object();
-    json_object_set_new(r, "id", json_stringn(line, colon ? (size_t)(colon - line) : n));
-    json_object_set_new(r, "reason", json_stringn(colon ? colon + 2 : line, colon ? n - (size_t)(colon - line) - 2 : n));
+    json_object_set_new(r, "id", text_json(line, id_len));
+    json_object_set_new(r, "reason", text_json(line + skip, n - skip));
     json_array_append_new(rejected, r);
     line += n + (nl ? 1 : 0);
   }

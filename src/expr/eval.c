@@ -54,7 +54,10 @@ static wgk_value *int_result(wgk_eval *ev, const wgk_node *n, double d) {
   return v;
 }
 
+/* A float result must be finite: the oracle's Infinity / NaN from an overflowing + - * / is an error here, as for
+ * ** (docs/expressions.md), so it cannot reach a uniform or a comparison as a silent non-number. */
 static wgk_value *float_result(wgk_eval *ev, const wgk_node *n, double d) {
+  if (!isfinite(d)) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "float overflow: the result is not a finite number");
   wgk_value *v = wgk_value_float(d);
   return v ? v : wgk_expr_oom(ev, n);
 }
@@ -150,7 +153,7 @@ static wgk_value *concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, co
   wgk_expr_print_raw(r, &b);
   wgk_value *v = b.failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(&b), b.len);
   wgk_dynbuf_free(&b);
-  return v ? v : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long");
+  return v ? v : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
 }
 
 static wgk_value *list_concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {

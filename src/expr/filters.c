@@ -10,7 +10,7 @@ wgk_value *wgk_expr_take_string(wgk_eval *ev, const wgk_node *n, wgk_dynbuf *b) 
   wgk_value *v = b->failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(b), b->len);
   bool failed = b->failed;
   wgk_dynbuf_free(b);
-  if (!v) return failed ? wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long") : wgk_expr_oom(ev, n);
+  if (!v) return failed ? wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT) : wgk_expr_oom(ev, n);
   return v;
 }
 

@@ -18,7 +18,15 @@ static wgk_value *from_json(const json_t *j, int depth, wgk_error *err) {
   case JSON_NULL: return wgk_value_none();
   case JSON_TRUE: return wgk_value_bool(true);
   case JSON_FALSE: return wgk_value_bool(false);
-  case JSON_INTEGER: return wgk_expr_int_checked((double)json_integer_value(j), err);
+  case JSON_INTEGER: {
+    json_int_t i = json_integer_value(j);
+    if (!wgk_value_int_ok((int64_t)i)) { /* through a double, 2^53+1 would round to 2^53 and pass */
+      wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53: %lld",
+                    (long long)i);
+      return NULL;
+    }
+    return wgk_expr_int_checked((double)i, err);
+  }
   case JSON_REAL: {
     double d = json_real_value(j);
     /* The oracle gets plain JS numbers: whole ones become integers. */

@@ -39,8 +39,36 @@ static wgk_status read_top(wgk_manifest_rd *rd, const json_t *root) {
   return WGK_OK;
 }
 
+/* Every number a manifest holds is one the expression language can hold exactly: integers in [-2^53, 2^53]
+ * (docs/expressions.md), so a literal is never rounded on its way into a scope. Depth is bounded by jansson's. */
+static wgk_status check_numbers(wgk_manifest_rd *rd, const json_t *v) {
+  wgk_status st = WGK_OK;
+  if (json_is_integer(v)) {
+    json_int_t i = json_integer_value(v);
+    if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53))
+      st = wgk_manifest_fail(rd, "integer overflow past 2^53: %" JSON_INTEGER_FORMAT " (integers are exact only up to 2^53)", i);
+  } else if (json_is_array(v)) {
+    for (size_t i = 0; !st && i < json_array_size(v); i++) {
+      size_t mark = wgk_manifest_push_index(rd, i);
+      st = check_numbers(rd, json_array_get(v, i));
+      wgk_manifest_pop(rd, mark);
+    }
+  } else if (json_is_object(v)) {
+    const char *key;
+    json_t *item;
+    json_object_foreach((json_t *)v, key, item) {
+      size_t mark = wgk_manifest_push_key(rd, key);
+      st = check_numbers(rd, item);
+      wgk_manifest_pop(rd, mark);
+      if (st) break;
+    }
+  }
+  return st;
+}
+
 static wgk_status read_seed(wgk_manifest_rd *rd, const json_t *root) {
-  wgk_status st = read_top(rd, root);
+  wgk_status st = check_numbers(rd, root);
+  if (!st) st = read_top(rd, root);
   if (!st) st = wgk_manifest_seed_types(rd, root);
   if (!st) st = wgk_manifest_seed_ports(rd, root);
   if (!st) st = wgk_manifest_seed_attributes(rd, root);

@@ -1,3 +1,4 @@
+#include "expr/expr.h"
 #include "manifest/reader.h"
 
 #include <stdarg.h>
@@ -217,6 +218,19 @@ wgk_status wgk_manifest_read_expr(wgk_manifest_rd *rd, const json_t *v, wgk_mani
   if (json_string_length(v) == 0) return wgk_manifest_fail(rd, "empty expression");
   out->text = json_string_value(v);
   if (out->pos.column > 0) out->pos.column++; /* past the opening quote */
+  /* A syntax error is the manifest's, found at load: not only when a call first evaluates the expression (a
+   * rejected variant's dispatch might never be). The planner parses it again, once, and keeps it. */
+  wgk_error perr;
+  wgk_error_clear(&perr);
+  wgk_expr *parsed = wgk_expr_parse(out->text, json_string_length(v), "<expr>", &perr);
+  if (!parsed) {
+    if (perr.status == WGK_ERR_OUT_OF_MEMORY) return wgk_manifest_fail_status(rd, perr.status, "out of memory");
+    char at[32] = "";
+    if (perr.line == 1 && perr.column > 0) snprintf(at, sizeof at, " (column %d of the expression)", perr.column);
+    return wgk_manifest_fail(rd, "expression '%.80s%s' does not parse: %s%s", out->text,
+                             json_string_length(v) > 80 ? "..." : "", perr.message, at);
+  }
+  wgk_expr_free(parsed);
   return WGK_OK;
 }
 
@@ -264,4 +278,18 @@ wgk_status wgk_manifest_get_values(wgk_manifest_rd *rd, const json_t *obj, const
   wgk_manifest_pop(rd, mark);
   if (!st) { *out = vals; *n = i; }
   return st;
+}
+
+wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const char *text, const char *what, bool wgsl) {
+  bool ok = text && *text && !(wgsl && text[0] >= '0' && text[0] <= '9');
+  for (const char *c = text; ok && *c; c++)
+    ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+         (!wgsl && (*c == '.' || *c == '-'));
+  if (ok) return WGK_OK;
+  char shown[80];
+  json_t *j = json_string(text ? text : "");
+  wgk_manifest_show(j, shown, sizeof shown);
+  json_decref(j);
+  return wgk_manifest_fail_in(rd, key, false, "%s %s is not %s", what, shown,
+                              wgsl ? "a WGSL identifier ([A-Za-z_][A-Za-z0-9_]*)" : "an id of letters, digits and _ . -");
 }

@@ -43,6 +43,10 @@ wgk_status wgk_manifest_fail_status(wgk_manifest_rd *rd, wgk_status st, const ch
 wgk_status wgk_manifest_fail_in(wgk_manifest_rd *rd, const char *key, bool at_key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* text (the value of obj.key) as a WGSL identifier ([A-Za-z_][A-Za-z0-9_]*) when wgsl, else as an id of letters,
+ * digits and _ . - : an error at the value naming `what` and the rule otherwise. */
+wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const char *text, const char *what, bool wgsl);
+
 /* Writes v compactly (cut to about 60 characters) for messages. */
 void wgk_manifest_show(const json_t *v, char *buf, size_t size);
 

@@ -1,4 +1,6 @@
 /* Seed format: attributes (+ descriptions, constraints), tunables and derive. */
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "manifest/reader.h"
@@ -32,6 +34,11 @@ static wgk_status read_defaults(wgk_manifest_rd *rd, const json_t *root) {
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
     size_t m2 = wgk_manifest_push_key(rd, name);
     if (json_is_null(v)) st = wgk_manifest_fail(rd, "a default must not be null; leave the attribute out");
+    else if (json_is_real(v) && fabs(json_real_value(v)) > FLT_MAX) /* ONNX float attributes are f32 */
+      st = wgk_manifest_fail(rd, "default %.9g is outside the f32 range (magnitude at most 3.4028235e38)", json_real_value(v));
+    else if (json_is_object(v) || json_is_boolean(v))
+      st = wgk_manifest_fail(rd, "a default is a number, a string or a list of them, not %s",
+                             json_is_object(v) ? "an object" : "a boolean");
     wgk_manifest_attribute *a = attribute(rd->m, name);
     a->default_value = v;
     a->pos = wgk_manifest_here(rd);

@@ -28,6 +28,7 @@ static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, wgk_manifes
   const char *type = NULL;
   wgk_status st = wgk_manifest_object(rd, obj, "a field object", field_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "name", true, &f->name);
+  if (!st) st = wgk_manifest_check_name(rd, "name", f->name, "field name", true);
   if (!st) st = wgk_manifest_get_string(rd, obj, "type", true, &type);
   if (!st && strcmp(type, "u32") == 0) f->type = WGK_SCALAR_U32;
   else if (!st && strcmp(type, "i32") == 0) f->type = WGK_SCALAR_I32;
@@ -66,6 +67,7 @@ static wgk_status read_uniform(wgk_manifest_rd *rd, const json_t *obj, wgk_manif
   size_t mark = wgk_manifest_push_key(rd, "struct");
   wgk_status st = wgk_manifest_object(rd, s, "an object", struct_keys);
   if (!st) st = wgk_manifest_get_string(rd, s, "name", true, &b->struct_name);
+  if (!st) st = wgk_manifest_check_name(rd, "name", b->struct_name, "struct name", true);
   if (!st && !json_object_get(s, "fields")) st = wgk_manifest_fail(rd, "missing required key 'fields'");
   if (!st) {
     size_t m2 = wgk_manifest_push_key(rd, "fields");
@@ -119,6 +121,7 @@ static wgk_status read_binding(wgk_manifest_rd *rd, const json_t *obj, wgk_manif
   b->pos = wgk_manifest_here(rd);
   wgk_status st = wgk_manifest_object(rd, obj, "a binding object", binding_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "name", true, &b->name);
+  if (!st) st = wgk_manifest_check_name(rd, "name", b->name, "binding name", true);
   if (!st) st = wgk_manifest_get_string(rd, obj, "semantic", false, &b->semantic);
   if (!st) st = read_buffer_type(rd, obj, &b->buffer);
   if (!st) st = b->buffer == WGK_BUFFER_UNIFORM ? read_uniform(rd, obj, b) : read_storage(rd, obj, b);

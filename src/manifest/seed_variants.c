@@ -126,6 +126,7 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest
   p->pos = wgk_manifest_here(rd);
   wgk_status st = wgk_manifest_object(rd, obj, "a pass object", pass_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "id", true, &p->id);
+  if (!st) st = wgk_manifest_check_name(rd, "id", p->id, "pass id", false);
   if (!st) st = wgk_manifest_get_string(rd, obj, "name", true, &p->name);
   if (!st) st = read_source(rd, obj, p);
   if (!st) st = resolve_set(rd, obj, p);
@@ -161,6 +162,7 @@ static wgk_status read_variant(wgk_manifest_rd *rd, const json_t *obj, wgk_manif
   wgk_status st = wgk_manifest_object(rd, obj, "a variant object", variant_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "id", true, &v->id);
   if (!st && !*v->id) st = wgk_manifest_fail_in(rd, "id", false, "a variant id must not be empty");
+  if (!st) st = wgk_manifest_check_name(rd, "id", v->id, "variant id", false);
   if (!st) st = wgk_manifest_get_values(rd, obj, "constants", &v->derive, &v->n_derive);
   if (!st) st = read_when(rd, obj, v);
   if (!st) st = wgk_manifest_seed_intermediates(rd, obj, v);

@@ -1,4 +1,5 @@
 /* One pass of the chosen variant: bindings, rendered WGSL, uniform bytes and the folded dispatch. */
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -88,11 +89,13 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
     const char *bad = !number ? "is not a number"
                       : field->type == WGK_SCALAR_U32 && !(whole && d >= 0 && d <= 4294967295.0) ? "is not a whole number in [0, 2^32-1]"
                       : field->type == WGK_SCALAR_I32 && !(whole && d >= -2147483648.0 && d <= 2147483647.0) ? "is not a whole number in [-2^31, 2^31-1]"
+                      : field->type == WGK_SCALAR_F32 && !isfinite(d) ? "is not a finite number"
+                      : field->type == WGK_SCALAR_F32 && fabs(d) > FLT_MAX ? "is outside the f32 range (magnitude at most 3.4028235e38)"
                       : NULL;
     if (bad) {
       wgk_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column, field->value.pos.path,
-                    "uniform %s.%s (%s) = %s %s", b->struct_name, field->name, scalar_name(field->type),
-                    wgk_dynbuf_str(&shown), bad);
+                    "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id, b->struct_name, field->name,
+                    scalar_name(field->type), wgk_dynbuf_str(&shown), bad);
       wgk_dynbuf_free(&shown);
       wgk_dynbuf_free(&text);
       return WGK_ERR_CALL;
@@ -179,8 +182,100 @@ static wgk_status render(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_
   return text ? add_enables(pass, text, err) : oom(err);
 }
 
-static wgk_status count_of(wgk_planner *p, const wgk_manifest_expr *e, const wgk_value *scope, uint64_t *out,
-                           wgk_error *err) {
+static bool is_ident(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+/* " (tunable NAME = V, ...)" for the tunables an expression text names (or, with text NULL, whose value is
+ * `value`), so a limit error points at the knob that was turned; "" when none. */
+static void tunable_note(const wgk_value *scope, const char *text, uint64_t value, char *buf, size_t size) {
+  const wgk_value *tunables = wgk_value_dict_get(scope, "tunables");
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; tunables && i < wgk_value_len(tunables); i++) {
+    const char *name = wgk_value_dict_key_at(tunables, i);
+    const wgk_value *v = wgk_value_dict_value_at(tunables, i);
+    bool named = false;
+    if (text) {
+      size_t n = strlen(name);
+      for (const char *s = strstr(text, name); s && !named; s = strstr(s + 1, name)) {
+        char c = s[n];
+        char l = s > text ? s[-1] : ' ';
+        named = !is_ident(l) && !is_ident(c);
+      }
+    } else {
+      named = wgk_value_is_number(v) && wgk_value_as_float(v) == (double)value;
+    }
+    if (!named) continue;
+    wgk_dynbuf shown;
+    wgk_dynbuf_init(&shown, 64);
+    wgk_value_print(v, &shown);
+    int k = snprintf(buf + used, size - used, "%s%s = %s", used ? ", " : " (tunable ", name, wgk_dynbuf_str(&shown));
+    wgk_dynbuf_free(&shown);
+    if (k < 0 || (size_t)k >= size - used - 1) { buf[used] = '\0'; break; }
+    used += (size_t)k;
+  }
+  if (used) snprintf(buf + used, size - used, ")");
+}
+
+/* A workgroup of `size` invocations must fit the device (maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupSizeX). */
+static wgk_status check_size(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e, const wgk_value *scope,
+                             uint64_t size, wgk_error *err) {
+  const wgk_device_limits *lim = &p->device->limits;
+  const char *which = size > lim->maxComputeInvocationsPerWorkgroup ? "maxComputeInvocationsPerWorkgroup"
+                      : size > lim->maxComputeWorkgroupSizeX    ? "maxComputeWorkgroupSizeX" : NULL;
+  if (!which) return WGK_OK;
+  char note[300];
+  tunable_note(scope, e->text, 0, note, sizeof note);
+  return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, e->pos.line, e->pos.column, e->pos.path,
+                       "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id, e->text,
+                       size, note, which,
+                       size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
+                                                                     : lim->maxComputeWorkgroupSizeX);
+}
+
+/* The rendered `@workgroup_size(x, y, z)` (integer literals) against the device's limits: what the WGSL compiler
+ * would refuse later, refused here naming the pass and the tunables behind it. */
+static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass, const wgk_value *scope, wgk_error *err) {
+  const char *at = strstr(pass->wgsl, "@workgroup_size(");
+  if (!at) return WGK_OK;
+  const char *s = at + strlen("@workgroup_size(");
+  uint64_t dim[3] = {1, 1, 1};
+  for (int i = 0; i < 3; i++) {
+    while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+    if (*s < '0' || *s > '9') return WGK_OK; /* not a literal: the WGSL compiler checks it */
+    uint64_t v = 0;
+    while (*s >= '0' && *s <= '9') { v = v > UINT32_MAX ? v : v * 10 + (uint64_t)(*s - '0'); s++; }
+    if (*s == 'u' || *s == 'i') s++;
+    dim[i] = v;
+    while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+    if (*s == ',') { s++; continue; }
+    break;
+  }
+  const wgk_device_limits *lim = &p->device->limits;
+  const uint32_t max_dim[3] = {lim->maxComputeWorkgroupSizeX, lim->maxComputeWorkgroupSizeY, lim->maxComputeWorkgroupSizeZ};
+  static const char *const dim_name[3] = {"maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY", "maxComputeWorkgroupSizeZ"};
+  uint64_t total = dim[0] * dim[1] * dim[2]; /* each <= 2^32 + 9, and 0 stops below */
+  const char *which = NULL;
+  uint64_t value = 0, limit = 0;
+  for (int i = 0; i < 3 && !which; i++)
+    if (dim[i] == 0 || dim[i] > max_dim[i]) { which = dim[i] == 0 ? "minimum" : dim_name[i]; value = dim[i]; limit = dim[i] == 0 ? 1 : max_dim[i]; }
+  if (!which && total > lim->maxComputeInvocationsPerWorkgroup) {
+    which = "maxComputeInvocationsPerWorkgroup";
+    value = total;
+    limit = lim->maxComputeInvocationsPerWorkgroup;
+  }
+  if (!which) return WGK_OK;
+  char note[300];
+  tunable_note(scope, NULL, value, note, sizeof note);
+  const char *end = strchr(at, ')');
+  int len = end ? (int)(end - at) + 1 : (int)strlen("@workgroup_size(");
+  if (len > 80) len = 80;
+  return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos.line, pass->source->pos.column,
+                       pass->source->pos.path, "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64,
+                       pass->source->id, len, at, value, note, which, limit);
+}
+
+static wgk_status count_of(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e, const wgk_value *scope,
+                           uint64_t *out, wgk_error *err) {
   wgk_value *v = NULL;
   wgk_status st = wgk_plan_eval(p, e, scope, &v, err);
   if (st != WGK_OK) return st;
@@ -191,7 +286,8 @@ static wgk_status count_of(wgk_planner *p, const wgk_manifest_expr *e, const wgk
   wgk_value_release(v);
   if (!(d >= 0 && d == floor(d) && d < 18446744073709551616.0)) {
     wgk_error_set(err, WGK_ERR_CALL, p->m->source, e->pos.line, e->pos.column, e->pos.path,
-                  "dispatch: %s = %s is not a non-negative whole number", e->text, wgk_dynbuf_str(&shown));
+                  "pass %s: dispatch %s = %s is not a non-negative whole number", pass->source->id, e->text,
+                  wgk_dynbuf_str(&shown));
     wgk_dynbuf_free(&shown);
     return WGK_ERR_CALL;
   }
@@ -208,17 +304,19 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
   const uint32_t limit = p->device->limits.maxComputeWorkgroupsPerDimension;
   if (d->kind == WGK_DISPATCH_XYZ) {
     const wgk_manifest_expr *axes[3] = {&d->x, &d->y, &d->z};
-    for (int i = 0; i < 3 && st == WGK_OK; i++) if (axes[i]->text) st = count_of(p, axes[i], scope, &c[i], err);
+    for (int i = 0; i < 3 && st == WGK_OK; i++) if (axes[i]->text) st = count_of(p, pass, axes[i], scope, &c[i], err);
   } else {
     uint64_t threads = 0, size = 1;
     if (d->kind == WGK_DISPATCH_THREADS) {
-      st = count_of(p, &d->threads, scope, &threads, err);
-      if (st == WGK_OK) st = count_of(p, &d->workgroup_size, scope, &size, err);
+      st = count_of(p, pass, &d->threads, scope, &threads, err);
+      if (st == WGK_OK) st = count_of(p, pass, &d->workgroup_size, scope, &size, err);
       if (st == WGK_OK && size == 0)
-        return wgk_error_set(err, WGK_ERR_CALL, p->m->source, d->pos.line, d->pos.column, d->pos.path, "dispatch: workgroupSize is 0");
-      n = (threads + size - 1) / (size ? size : 1);
+        return wgk_error_set(err, WGK_ERR_CALL, p->m->source, d->pos.line, d->pos.column, d->pos.path,
+                             "pass %s: dispatch workgroupSize %s is 0", pass->source->id, d->workgroup_size.text);
+      if (st == WGK_OK) st = check_size(p, pass, &d->workgroup_size, scope, size, err);
+      n = size ? threads / size + (threads % size != 0) : 0; /* threads + size - 1 could wrap */
     } else {
-      st = count_of(p, &d->workgroups, scope, &n, err);
+      st = count_of(p, pass, &d->workgroups, scope, &n, err);
     }
     c[0] = n < WGK_DISPATCH_FOLD_WIDTH ? n : WGK_DISPATCH_FOLD_WIDTH;
     c[1] = (n + WGK_DISPATCH_FOLD_WIDTH - 1) / WGK_DISPATCH_FOLD_WIDTH;
@@ -227,9 +325,14 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
   }
   if (st != WGK_OK) return st;
   for (int i = 0; i < 3; i++) {
-    if (c[i] > limit && c[i] > 0)
+    if (c[i] > limit && c[i] > 0) {
+      char note[300];
+      tunable_note(scope, d->kind == WGK_DISPATCH_XYZ ? (i == 0 ? d->x.text : i == 1 ? d->y.text : d->z.text)
+                          : d->kind == WGK_DISPATCH_THREADS ? d->threads.text : d->workgroups.text, 0, note, sizeof note);
       return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, d->pos.line, d->pos.column, d->pos.path,
-                           "dispatch: %" PRIu64 " workgroups on axis %c exceed the device limit %u", c[i], "xyz"[i], limit);
+                           "pass %s: dispatch of %" PRIu64 " workgroups on axis %c exceeds the device's "
+                           "maxComputeWorkgroupsPerDimension %u%s", pass->source->id, c[i], "xyz"[i], limit, note);
+    }
     pass->workgroups[i] = (uint32_t)c[i];
   }
   pass->skip = c[0] == 0 || c[1] == 0 || c[2] == 0;
@@ -265,6 +368,7 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
   }
   if (st == WGK_OK) st = dispatch(p, &mp->dispatch, scope, pass, err);
   if (st == WGK_OK) st = render(p, mp, scope, pass, err);
+  if (st == WGK_OK) st = check_workgroup_attr(p, pass, scope, err);
   wgk_value_release(scope);
   return st;
 }

@@ -1,5 +1,6 @@
 /* wgk_plan_make: validate, scope, outputs, derives, variant choice, passes (SYSTEM.md §4). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,24 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
     return wgk_error_set(err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
                          "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
                          port->shape.text);
+  if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
+    wgk_value *r = NULL;
+    st = wgk_plan_eval(p, &port->rank_expr, scope, &r, err);
+    if (st != WGK_OK) return st;
+    bool same = wgk_value_kind_of(r) == WGK_VALUE_INT && wgk_value_as_int(r) == o->rank;
+    wgk_dynbuf shown;
+    wgk_dynbuf_init(&shown, 256);
+    wgk_value_print(r, &shown);
+    wgk_value_release(r);
+    if (!same) {
+      wgk_error_set(err, WGK_ERR_CALL, m->source, port->rank_expr.pos.line, port->rank_expr.pos.column,
+                    port->rank_expr.pos.path, "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d",
+                    port->name, port->rank_expr.text, wgk_dynbuf_str(&shown), o->rank);
+      wgk_dynbuf_free(&shown);
+      return WGK_ERR_CALL;
+    }
+    wgk_dynbuf_free(&shown);
+  }
   if (given->present && (given->rank != o->rank || memcmp(given->shape, o->shape, sizeof(int64_t) * (size_t)o->rank))) {
     char want[128], got[128];
     shape_text(o->rank, o->shape, want, sizeof want);
@@ -92,7 +111,9 @@ static wgk_status infer_outputs(wgk_planner *p, const wgk_plan_call *call, wgk_v
   return WGK_OK;
 }
 
-/* Derives in order; one that fails is bound to undefined and its message kept for the explanation. */
+/* Derives in order; one that fails is bound to undefined and its message kept for the explanation (a rank-4
+ * derive may fail on a rank-3 call, and the variant that needs it is rejected with that reason). A limit, a syntax
+ * error or running out of memory is never a reason: it fails the call, naming the derive (the error's path). */
 static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *failures, wgk_error *err) {
   const wgk_manifest *m = p->m;
   for (size_t i = 0; i < m->n_derives; i++) {
@@ -101,7 +122,10 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
     wgk_error local;
     wgk_error_clear(&local);
     if (wgk_plan_eval(p, &d->expr, scope, &v, &local) != WGK_OK) {
-      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
+      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY || local.status == WGK_ERR_LIMIT) {
+        if (err) *err = local;
+        return local.status;
+      }
       char text[WGK_ERROR_MESSAGE_MAX + 600];
       wgk_error_format(&local, text, sizeof text);
       if (!wgk_value_dict_set(failures, d->name, wgk_value_string(text))) return oom(err);
@@ -126,7 +150,10 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
   wgk_error local;
   wgk_error_clear(&local);
   if (wgk_plan_eval(p, clause, scope, &v, &local) != WGK_OK) {
-    if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
+    if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_LIMIT || local.status == WGK_ERR_OUT_OF_MEMORY) {
+      if (err) *err = local; /* a limit is never a reason to try the next variant */
+      return local.status;
+    }
     wgk_dynbuf_printf(why, "%s failed: %s", clause->text, local.message);
     return WGK_OK;
   }
@@ -217,7 +244,11 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
     if (st != WGK_OK) break;
     if (why.failed && !why.over) { st = oom(err); break; } /* a reason lost for memory is not "accepted" */
     if (why.len == 0 && !why.failed) plan->variant = order[i];
-    else wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
+    else {
+      /* One line per variant: a reason quoting a multi-line clause (or a message with a newline) is flattened. */
+      for (size_t k = 0; k < why.len; k++) if ((unsigned char)why.data[k] < 0x20) why.data[k] = ' ';
+      wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
+    }
   }
   free(order);
   wgk_dynbuf_free(&why);
@@ -259,6 +290,58 @@ static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err) {
   return st;
 }
 
+/* Bytes of a port's GPU buffer: numel times the storage element (float16 2, 64-bit 8, others widened to 4), rounded
+ * up to 4. A double, so huge shapes compare instead of wrapping. */
+static double port_bytes(const wgk_manifest_port *port, const char *dtype, int rank, const int64_t *shape) {
+  const char *t = port->storage_dtype ? port->storage_dtype : dtype ? dtype : "";
+  double element = strcmp(t, "float16") == 0 ? 2 : (strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0 || strcmp(t, "double") == 0) ? 8 : 4;
+  double numel = 1;
+  for (int d = 0; d < rank; d++) numel *= (double)shape[d];
+  double bytes = ceil(numel * element / 4) * 4;
+  return bytes < 4 ? 4 : bytes;
+}
+
+/* Every binding of every pass within the device's binding limits, refused before anything is recorded. */
+static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call, const wgk_plan *plan, wgk_error *err) {
+  const wgk_device_limits *lim = &p->device->limits;
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const wgk_plan_pass *pass = &plan->passes[i];
+    for (size_t b = 0; b < pass->n_bindings; b++) {
+      const wgk_plan_binding *pb = &pass->bindings[b];
+      const wgk_manifest_binding *mb = &pass->source->bindings->bindings[b];
+      double bytes = 0;
+      const char *what = "";
+      if (pb->buffer == WGK_BUFFER_UNIFORM) {
+        bytes = (double)pass->uniform_size;
+        if (bytes > (double)lim->maxUniformBufferBindingSize)
+          return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
+                               "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
+                               "maxUniformBufferBindingSize of %" PRIu64 " bytes", pass->source->id, pb->name, pb->index,
+                               bytes, lim->maxUniformBufferBindingSize);
+        continue;
+      }
+      if (pb->port < 0) continue; /* intermediates are checked where they are planned */
+      const wgk_manifest_port *port = &p->m->ports[pb->port];
+      const wgk_plan_tensor *given = &call->ports[pb->port];
+      if (given->present) {
+        bytes = port_bytes(port, given->dtype, given->rank, given->shape);
+      } else {
+        for (size_t o = 0; o < plan->n_outputs; o++)
+          if (plan->outputs[o].port == pb->port)
+            bytes = port_bytes(port, plan->outputs[o].dtype, plan->outputs[o].rank, plan->outputs[o].shape);
+      }
+      uint64_t max = lim->maxStorageBufferBindingSize;
+      what = "maxStorageBufferBindingSize";
+      if (lim->maxBufferSize < max) { max = lim->maxBufferSize; what = "maxBufferSize"; }
+      if (bytes > (double)max)
+        return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
+                             "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
+                             " bytes", pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
+    }
+  }
+  return WGK_OK;
+}
+
 wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **out, wgk_error *err) {
   *out = NULL;
   const char *type_dtypes[64];
@@ -272,6 +355,7 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
   if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
   if (st == WGK_OK) st = make_passes(p, plan, err);
+  if (st == WGK_OK) st = check_binding_sizes(p, call, plan, err);
   if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
   wgk_value_release(failures);
   if (st != WGK_OK) { wgk_plan_free(plan); return st; }

@@ -1,5 +1,8 @@
 /* Call validation (SYSTEM.md §4.1): nothing is planned or dispatched for a call that fails here. */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/planner_internal.h"
@@ -85,6 +88,134 @@ static int json_equals_value(const json_t *j, const wgk_value *v) {
   return same;
 }
 
+/* What an attribute holds, as its default (else its first allowed value) shows: ONNX float, int, string, or a
+ * list of them. ATTR_ANY when the manifest shows no value (a described-only attribute). */
+typedef enum attr_kind { ATTR_ANY, ATTR_FLOAT, ATTR_INT, ATTR_STRING, ATTR_LIST } attr_kind;
+
+static attr_kind kind_of_json(const json_t *j, attr_kind *item) {
+  *item = ATTR_ANY;
+  if (json_is_real(j)) return ATTR_FLOAT;
+  if (json_is_integer(j)) return ATTR_INT;
+  if (json_is_string(j)) return ATTR_STRING;
+  if (json_is_array(j)) {
+    for (size_t i = 0; i < json_array_size(j); i++) {
+      attr_kind sub, k = kind_of_json(json_array_get(j, i), &sub);
+      if (k == ATTR_FLOAT || (k == ATTR_INT && *item != ATTR_FLOAT) || (k == ATTR_STRING && *item == ATTR_ANY)) *item = k;
+    }
+    return ATTR_LIST;
+  }
+  return ATTR_ANY;
+}
+
+static attr_kind attribute_kind(const wgk_manifest_attribute *a, attr_kind *item, const char **from) {
+  *item = ATTR_ANY;
+  if (a->default_value) { *from = "default"; return kind_of_json(a->default_value, item); }
+  attr_kind k = ATTR_ANY;
+  for (size_t i = 0; i < a->n_values; i++) { /* a float among the allowed values makes it a float attribute */
+    attr_kind sub, ki = kind_of_json(a->values[i], &sub);
+    if (k == ATTR_ANY || ki == ATTR_FLOAT) { k = ki; *item = sub; }
+  }
+  *from = "allowed values";
+  return k;
+}
+
+static const char *kind_name(attr_kind k) {
+  return k == ATTR_FLOAT ? "a float" : k == ATTR_INT ? "an integer" : k == ATTR_STRING ? "a string" : "a list";
+}
+
+/* JSON text of j (or of the value v), cut to size with "..." (a non-finite float prints as nan / inf). */
+static void json_dump_short(const json_t *j, const wgk_value *v, char *buf, size_t size) {
+  json_t *own = NULL;
+  if (v && wgk_value_kind_of(v) == WGK_VALUE_FLOAT) {
+    snprintf(buf, size, "%.9g", wgk_value_as_float(v));
+    return;
+  }
+  if (v) j = own = wgk_value_to_json(v);
+  char *t = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+  json_decref(own);
+  if (!t) { snprintf(buf, size, "?"); return; }
+  if (strlen(t) >= size && size > 4) snprintf(buf, size, "%.*s...", (int)(size - 4), t);
+  else snprintf(buf, size, "%s", t);
+  free(t);
+}
+
+/* Why one attribute value (or a list item) is not a value of kind k; NULL when it is. Any float must be finite and
+ * within f32 range (ONNX float attributes are f32), any integer within +-2^53. */
+static const char *bad_scalar(const wgk_value *v, attr_kind k) {
+  wgk_value_kind vk = wgk_value_kind_of(v);
+  if (vk == WGK_VALUE_FLOAT) {
+    double d = wgk_value_as_float(v);
+    if (!isfinite(d)) return "is not a finite number";
+    if (fabs(d) > FLT_MAX) return "is outside the f32 range (magnitude at most 3.4028235e38)";
+  }
+  if (vk == WGK_VALUE_INT && !wgk_value_int_ok(wgk_value_as_int(v))) return "is past 2^53";
+  if (vk == WGK_VALUE_STRING && k != ATTR_STRING && k != ATTR_ANY) {
+    char *end = NULL;
+    const char *s = wgk_value_str(v);
+    double d = strtod(s, &end);
+    if (*s && end && *end == '\0')
+      return isfinite(d) && fabs(d) <= FLT_MAX ? "is a string, not a number (give it without quotes)"
+                                               : "reads as a number that is not finite or outside the f32 range";
+  }
+  switch (k) {
+  case ATTR_ANY:
+    if (vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT || vk == WGK_VALUE_STRING) return NULL;
+    return "is not an attribute value (a number or a string)";
+  case ATTR_FLOAT: return vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT ? NULL : "is not a number";
+  case ATTR_INT: /* a whole float (set_attr_float(c, "axis", 1.0)) is the integer it holds */
+    if (vk == WGK_VALUE_FLOAT && wgk_value_as_float(v) == floor(wgk_value_as_float(v)) &&
+        fabs(wgk_value_as_float(v)) <= (double)WGK_INT_EXACT_MAX)
+      return NULL;
+    return vk == WGK_VALUE_INT ? NULL : "is not an integer";
+  case ATTR_STRING: return vk == WGK_VALUE_STRING ? NULL : "is not a string";
+  default: return "is not a scalar";
+  }
+}
+
+static wgk_status attribute_type_error(const wgk_manifest *m, const wgk_manifest_attribute *a, const wgk_value *v,
+                                       const char *item_of, size_t index, const char *why, attr_kind k, const char *from,
+                                       wgk_error *err) {
+  char shown[96], rule[260] = "";
+  json_dump_short(NULL, v, shown, sizeof shown);
+  if (k != ATTR_ANY) {
+    char def[120];
+    if (a->default_value) json_dump_short(a->default_value, NULL, def, sizeof def);
+    else {
+      json_t *list = json_array();
+      for (size_t i = 0; list && i < a->n_values; i++) json_array_append(list, (json_t *)a->values[i]);
+      json_dump_short(list, NULL, def, sizeof def);
+      json_decref(list);
+    }
+    snprintf(rule, sizeof rule, " (the attribute is %s%s, as its %s %s show%s)", item_of ? "a list of " : "",
+             item_of ? (k == ATTR_FLOAT ? "floats" : k == ATTR_INT ? "integers" : k == ATTR_STRING ? "strings" : "values")
+                     : kind_name(k), from, def, a->default_value ? "s" : "");
+  }
+  const char *kind = wgk_value_kind_name(wgk_value_kind_of(v));
+  if (item_of)
+    return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
+                         "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
+  return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "attribute %s: %s %s %s%s",
+                       a->name, kind, shown, why, rule);
+}
+
+/* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
+static wgk_status check_attribute_type(const wgk_manifest *m, const wgk_manifest_attribute *a, const wgk_value *v,
+                                       wgk_error *err) {
+  attr_kind item, k;
+  const char *from = "";
+  k = attribute_kind(a, &item, &from);
+  if (wgk_value_kind_of(v) == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
+    attr_kind want = k == ATTR_LIST ? item : ATTR_ANY;
+    for (size_t i = 0; i < wgk_value_len(v); i++) {
+      const char *why = bad_scalar(wgk_value_list_at(v, i), want);
+      if (why) return attribute_type_error(m, a, wgk_value_list_at(v, i), "list", i, why, want, from, err);
+    }
+    return WGK_OK;
+  }
+  const char *why = k == ATTR_LIST ? "is not a list" : bad_scalar(v, k);
+  return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
+}
+
 static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs, wgk_error *err) {
   size_t n = attrs ? wgk_value_len(attrs) : 0;
   for (size_t i = 0; i < n; i++) {
@@ -94,6 +225,8 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
     if (!a)
       return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, "attributes", "attribute '%s' is not part of the %s contract",
                            name, m->op_id);
+    wgk_status st = check_attribute_type(m, a, v, err);
+    if (st != WGK_OK) return st;
     if (a->n_values == 0) continue;
     int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
@@ -143,11 +276,26 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
   n = call->tunables ? wgk_value_len(call->tunables) : 0;
   for (size_t i = 0; i < n; i++) {
     const char *name = wgk_value_dict_key_at(call->tunables, i);
-    bool known = false;
-    for (size_t k = 0; k < m->n_tunables; k++) known |= strcmp(m->tunables[k].name, name) == 0;
-    if (!known)
+    const wgk_manifest_tunable *t = NULL;
+    for (size_t k = 0; k < m->n_tunables && !t; k++) if (strcmp(m->tunables[k].name, name) == 0) t = &m->tunables[k];
+    if (!t)
       return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, "tunables", "tunable '%s' is not part of the %s contract",
                            name, m->op_id);
+    /* An override has the default's type: an integer for an integer, a finite number for a float, a boolean. */
+    const wgk_value *v = wgk_value_dict_value_at(call->tunables, i);
+    wgk_value_kind vk = wgk_value_kind_of(v);
+    const char *want = json_is_boolean(t->default_value) ? (vk == WGK_VALUE_BOOL ? NULL : "a boolean")
+                       : json_is_integer(t->default_value) ? (vk == WGK_VALUE_INT ? NULL : "an integer")
+                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(wgk_value_as_float(v)))) ? NULL
+                                                                                                          : "a finite number";
+    if (want) {
+      char shown[96], def[96];
+      json_dump_short(NULL, v, shown, sizeof shown);
+      json_dump_short(t->default_value, NULL, def, sizeof def);
+      return wgk_error_set(err, WGK_ERR_CALL, m->source, t->pos.line, t->pos.column, t->pos.path,
+                           "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
+                           wgk_value_kind_name(vk), shown, want, want, def);
+    }
   }
   return WGK_OK;
 }

@@ -225,7 +225,9 @@ static bool parse_raw(tparser *p, wgk_parser *ep, wgk_body *body, size_t at) {
     p->last_text = s;
     return body_push(p, body, s) && consume_simple_tag(p);
   }
-  fail_at(p, at, WGK_ERR_PARSE, "'endraw' expected (to close 'raw' at line %s)%s", "", "");
+  char line[16];
+  snprintf(line, sizeof line, "%d", p->t->src.map.line[at < p->t->src.map.len ? at : p->t->src.map.len]);
+  fail_at(p, p->len, WGK_ERR_PARSE, "'endraw' expected (to close 'raw' at line %s)%s", line, "");
   return false;
 }
 
@@ -323,7 +325,7 @@ wgk_status wgk_tmpl_parse_src(wgk_tmpl *t, wgk_error *err) {
   tparser p = {.t = t, .text = t->src.text, .len = t->src.len, .err = err};
   int which;
   if (!parse_body(&p, &t->body, NULL, NULL, 0, &which)) {
-    if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_PARSE, NULL, 0, 0, NULL, "cannot parse template");
+    if (!wgk_error_is_set(err)) fail_at(&p, p.pos, WGK_ERR_PARSE, "cannot parse template%s%s", "", "");
     return err ? err->status : WGK_ERR_PARSE;
   }
   return WGK_OK;

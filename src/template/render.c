@@ -67,9 +67,19 @@ static flow fail(renderer *r, const wgk_stmt *s, wgk_status st, const char *msg)
   return FLOW_ERROR;
 }
 
+/* Sets an error at byte `at` of the expanded source (clamped to its end), so every message has a line and column. */
+static void fail_pos(renderer *r, size_t at, wgk_status st, const char *msg) {
+  const wgk_srcmap *m = &r->t->src.map;
+  size_t k = at < m->len ? at : m->len;
+  if (!wgk_error_is_set(r->err)) wgk_error_set(r->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, "%s", msg);
+}
+
+static size_t body_start(const wgk_body *b) { return b && b->n ? b->items[0]->start : 0; }
+
 /* A failed emit or print: the output limit when a buffer reached it, else out of memory. */
 static flow fail_out(renderer *r, const wgk_stmt *s, const wgk_dynbuf *a, const wgk_dynbuf *b) {
-  return (a && a->over) || (b && b->over) ? fail(r, s, WGK_ERR_LIMIT, "output too long") : fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  return (a && a->over) || (b && b->over) ? fail(r, s, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")")
+                                          : fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 static wgk_value *eval(renderer *r, const wgk_node *n, wgk_expr_scope *scope) {
@@ -213,8 +223,8 @@ static wgk_value *render_to_string(renderer *r, const wgk_body *b, wgk_expr_scop
   flow f = render_body(r, b, scope, &o);
   wgk_value *v = NULL;
   if (f != FLOW_ERROR && !buf.failed) v = wgk_value_string_n(wgk_dynbuf_str(&buf), buf.len);
-  else if (!wgk_error_is_set(r->err))
-    wgk_error_set(r->err, buf.over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, buf.over ? "output too long" : "out of memory");
+  else fail_pos(r, body_start(b), buf.over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY,
+                buf.over ? "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")" : "out of memory");
   wgk_dynbuf_free(&buf);
   return v;
 }
@@ -365,11 +375,13 @@ wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk
   flow f = render_body(&r, &t->body, &top, &o);
   wgk_value_release(globals);
   if (f == FLOW_ERROR) {
-    if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "render failed");
+    fail_pos(&r, body_start(&t->body), WGK_ERR_EVAL, "render failed");
     return err ? err->status : WGK_ERR_EVAL;
   }
-  if (out->failed)
-    return out->over ? wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "output too long")
-                     : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (out->failed) {
+    fail_pos(&r, t->src.map.len, out->over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY,
+             out->over ? "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")" : "out of memory");
+    return err ? err->status : WGK_ERR_LIMIT;
+  }
   return WGK_OK;
 }

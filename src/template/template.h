@@ -56,6 +56,7 @@ typedef struct wgk_tmpl wgk_tmpl;
 #define WGK_TMPL_MAX_ITERATIONS 1000000      /* loop iterations in one render, all loops together */
 #define WGK_TMPL_MAX_CALL_DEPTH 64           /* nested macro calls */
 #define WGK_TMPL_MAX_OUTPUT (16u << 20)      /* bytes of rendered output */
+#define WGK_TMPL_MAX_OUTPUT_TEXT "16 MiB"    /* the same, for messages */
 
 /* Loads and parses name through loader. NULL with err set on failure. */
 wgk_tmpl *wgk_tmpl_load(const char *name, const wgk_tmpl_loader *loader, wgk_error *err);

@@ -122,6 +122,10 @@ static void test_errors(void **state) {
   expect_error("7 % 0", WGK_ERR_EVAL, "<expr>:1:3: modulo by zero");
   expect_error("9007199254740992 + 1", WGK_ERR_EVAL, "<expr>:1:18: integer overflow past 2^53");
   expect_error("9007199254740993", WGK_ERR_EVAL, "<expr>:1:1: integer overflow past 2^53");
+  /* A float overflow is an error, not a silent Infinity / NaN (issue 10). */
+  expect_error("(10.0 ** 300) * (10.0 ** 300)", WGK_ERR_EVAL, "<expr>:1:15: float overflow: the result is not a finite number");
+  expect_error("10.0 ** 300 * 10.0 ** 300 - 10.0 ** 300 * 10.0 ** 300", WGK_ERR_EVAL,
+               "<expr>:1:13: float overflow: the result is not a finite number");
   expect_error("dim(shapes.X, 5)", WGK_ERR_EVAL, "<expr>:1:1: dim(): axis 5 out of range for rank 3");
   expect_error("l | nope", WGK_ERR_EVAL, "<expr>:1:5: unknown filter 'nope' for list");
   expect_error("3 is nope", WGK_ERR_EVAL, "<expr>:1:6: unknown test 'nope'");

@@ -17,12 +17,28 @@ wgk_plan_test(f16_needs_feature "float16 needs the shader-f16 feature, which des
   explain ${WGK_ROPE} --device ${WGK_NOF16} --dtype T=float16 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_test(json "\"variant\": \"rank4_cache3\".*\"workgroups\": \\[[^]]*1,[^]]*1,[^]]*1[^]]*\\]"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --json --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
-# 4 x 32 x 4200 x 128 / 2 pairs / 256 = 134400 workgroups: folded to 65535 x 3.
+# 4 x 32 x 4200 x 128 / 2 pairs / 256 = 134400 workgroups: folded to 65535 x 3. X is 275 MB: a device with
+# 2 GiB storage bindings (on lavapipe's 128 MiB the binding is refused, plan_binding_limit).
 wgk_plan_test(dispatch_fold "dispatch 65535 x 3 x 1"
-  explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64)
+  explain ${WGK_ROPE} --device ${CMAKE_CURRENT_LIST_DIR}/large-buffers.device.json --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64)
 wgk_plan_test(uniform_values "uniform  pairCount=96(\\.0)? numHeads=4 sequenceLength=3 headSize=8 rotaryDim=8 halfRotaryDim=4 cacheBatchStride=12"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_test(render_f16 "^enable f16;.*var<storage, read> position_ids: array<u32>;.*array<f16>"
   render ${WGK_ROPE} --device ${WGK_LAVA} --dtype T=float16 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
 wgk_plan_test(attr_constraint "attribute interleaved: value 2 is not one of \\[0, 1\\]"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --attr interleaved=2 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
+wgk_add_test(test_plan_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_plan_errors.c)
+add_test(NAME plan_explain_json_multiline_when
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/explain_json_valid.sh $<TARGET_FILE:wgk_cli> ${CMAKE_CURRENT_LIST_DIR}/multiline-when)
+# Refused at planning, naming the attribute / tunable / pass / limit (issue 10).
+wgk_plan_test(attr_scale_string "attribute scale: string \"abc\" is not a number"
+  explain ${CMAKE_SOURCE_DIR}/kernels/com.microsoft.SparseAttention --device ${WGK_LAVA} --shape query=1x16x4096 --shape key=1x16x1024 --shape value=1x16x1024
+  --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33 --shape block_col_indices=8x420
+  --shape total_sequence_length=1 --shape key_total_sequence_lengths=1 --dtype M=int32 --dtype T=float32
+  --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64 --attr scale=abc)
+wgk_plan_test(tunable_workgroup_limit "pass main: workgroupSize tunables.WORKGROUP_SIZE = 100000 \\(tunable WORKGROUP_SIZE = 100000\\) exceeds the device's maxComputeInvocationsPerWorkgroup 256"
+  explain ${WGK_ROPE} --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=100000 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
+wgk_plan_test(device_limits_wrong_type "bad-limits.device.json:3:13: limits: must be an object of limit name -> integer, not a string"
+  explain ${WGK_ROPE} --device ${CMAKE_CURRENT_LIST_DIR}/bad-limits.device.json --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
+wgk_plan_test(binding_limit "pass main: binding x \\(0\\) of port X is 275251200 bytes, over the device's maxStorageBufferBindingSize of 134217728 bytes"
+  explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64)

@@ -126,6 +126,11 @@ static void test_errors(void **state) {
   expect(ns_cycle, "t.jinja", NULL, "t.jinja:1:27: cannot store a namespace inside itself");
   const char *loop[] = {"t.jinja", "{% for i in range(2000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", NULL};
   expect(loop, "t.jinja", NULL, "t.jinja:1:27: too many loop iterations (limit is 1000000)");
+  /* Every template error carries line:column (an unclosed raw once said "at line " with no number). */
+  const char *raw_open[] = {"t.jinja", "a\n{% raw %}\n{{ x }}", NULL};
+  expect(raw_open, "t.jinja", NULL, "t.jinja:3:8: 'endraw' expected (to close 'raw' at line 2)");
+  const char *long_set[] = {"t.jinja", "x\n{% set s %}{% for i in range(1000000) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endset %}", NULL};
+  expect(long_set, "t.jinja", NULL, "t.jinja:2:41: output too long (limit is 16 MiB)");
   const char *rec[] = {"t.jinja", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", NULL};
   wgk_error err;
   wgk_error_clear(&err);

@@ -41,7 +41,7 @@ OUTPUTS = [
      "description": "The value cache tensor itself after the in-place append; ONNX names this output `present_value`."},
 ]
 
-ATTRS = {"do_rotary": 0, "rotary_interleaved": 0}
+ATTRS = {"do_rotary": 0, "rotary_interleaved": 0, "scale": 0.0}  # scale 0.0 (ORT's default): a float attribute
 ATTR_DESC = {
     "do_rotary": "Set to 1 to apply rotary embedding to Q and to K before it enters the cache; every other value disables rotary embedding.",
     "kv_num_heads": "Number of key/value heads; must divide `num_heads`.",
