@@ -1,5 +1,6 @@
 /* libFuzzer entry: .npy bytes parsed from memory and read back from a file; both readers must agree (same
- * status, same tensor), and an accepted tensor converts to doubles and back. Never a crash, leak or UB. */
+ * status, same tensor), and an accepted tensor converts to doubles and back. Never a crash, leak or UB, and
+ * never "out of memory": the header's shape must be checked against the data before anything is allocated. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wgk_status st_mem = wgk_npy_parse(data, size, "fuzz.npy", &mem, &err);
   if (!write_scratch(data, size)) abort();
   wgk_status st_file = wgk_npy_read(path, &file, &err);
+  if (st_mem == WGK_ERR_OUT_OF_MEMORY || st_file == WGK_ERR_OUT_OF_MEMORY) abort();
   if ((st_mem == WGK_OK) != (st_file == WGK_OK)) abort(); /* the two readers disagree */
   if (mem && file && !same(mem, file)) abort();
   if (mem) {
