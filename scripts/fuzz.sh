@@ -35,7 +35,8 @@ for name in "${targets[@]}"; do
   if [ "${FUZZ_MERGE:-0}" = 1 ]; then
     mkdir "$work/merged"
     cp -r "$seeds/." "$work/merged/"
-    "$build/fuzz/fuzz_$name" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 "$work/merged" "$work/corpus" \
+    "$build/fuzz/fuzz_$name" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$root/fuzz/crashes/$name-merge-" "$work/merged" "$work/corpus" \
       >"$work/merge.log" 2>&1 || { tail -5 "$work/merge.log"; exit 1; }
     total=$(du -sb --apparent-size "$seeds" | cut -f1)
     added=0
