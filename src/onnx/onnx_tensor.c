@@ -12,12 +12,18 @@ static wgk_status fail(wgk_error *err, wgk_status st, const char *src, const cha
   return wgk_error_set(err, st, src, 0, 0, where, msg, a, b);
 }
 
-/* Copies the typed field into t; n is the field's element count. */
-static wgk_status copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_t numel, const char *src,
-                             const char *where, wgk_error *err) {
+/* The data the proto holds must fill the shape exactly; checked before the tensor is allocated, so a few bytes
+ * of dims cannot ask for gigabytes. */
+static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_host_dtype dt, size_t numel, const char *src,
+                                  const char *where, wgk_error *err) {
+  size_t bytes = numel * wgk_host_dtype_size(dt); /* cannot overflow: wgk_host_shape_numel checked it */
+  if (tp->has_raw_data)
+    return tp->raw_data.len == bytes ? WGK_OK
+                                     : fail(err, WGK_ERR_PARSE, src, where, "raw_data has %zu bytes, the shape needs %zu",
+                                            tp->raw_data.len, bytes);
   size_t n;
   const char *field;
-  switch (t->dtype) {
+  switch (dt) {
   case WGK_HOST_FLOAT32: n = tp->n_float_data; field = "float_data"; break;
   case WGK_HOST_INT64: n = tp->n_int64_data; field = "int64_data"; break;
   case WGK_HOST_UINT32: n = tp->n_uint64_data; field = "uint64_data"; break;
@@ -26,6 +32,11 @@ static wgk_status copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t,
   if (n != numel)
     return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "%s holds %zu values, the shape needs %zu", field, n,
                          numel);
+  return WGK_OK;
+}
+
+/* Copies the typed field (its size already checked) into t. */
+static void copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_t numel) {
   unsigned char *d = t->data;
   for (size_t i = 0; i < numel; i++) {
     switch (t->dtype) {
@@ -38,7 +49,6 @@ static wgk_status copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t,
     default: d[i] = (unsigned char)tp->int32_data[i]; break; /* int8 / uint8 */
     }
   }
-  return WGK_OK;
 }
 
 wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *src, const char *where,
@@ -54,27 +64,21 @@ wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char
   size_t numel;
   if (!wgk_host_shape_numel((int)tp->n_dims, tp->dims, wgk_host_dtype_size(dt), &numel))
     return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
+  wgk_status st = check_data_size(tp, dt, numel, src, where, err);
+  if (st != WGK_OK)
+    return st;
   wgk_host_tensor *t;
-  wgk_status st = wgk_host_tensor_create(dt, (int)tp->n_dims, tp->dims, &t);
+  st = wgk_host_tensor_create(dt, (int)tp->n_dims, tp->dims, &t);
   if (st == WGK_OK)
     st = wgk_host_tensor_set_name(t, tp->name);
   if (st != WGK_OK) {
     wgk_host_tensor_free(t);
     return wgk_error_set(err, st, src, 0, 0, where, "cannot allocate the tensor");
   }
-  if (tp->has_raw_data) {
-    if (tp->raw_data.len != wgk_host_tensor_bytes(t))
-      st = fail(err, WGK_ERR_PARSE, src, where, "raw_data has %zu bytes, the shape needs %zu", tp->raw_data.len,
-                wgk_host_tensor_bytes(t));
-    else if (tp->raw_data.len)
-      memcpy(t->data, tp->raw_data.data, tp->raw_data.len); /* ONNX raw_data is little-endian, as we are */
-  } else {
-    st = copy_typed(tp, t, numel, src, where, err);
-  }
-  if (st != WGK_OK) {
-    wgk_host_tensor_free(t);
-    return st;
-  }
+  if (!tp->has_raw_data)
+    copy_typed(tp, t, numel);
+  else if (tp->raw_data.len)
+    memcpy(t->data, tp->raw_data.data, tp->raw_data.len); /* ONNX raw_data is little-endian, as we are */
   *out = t;
   return WGK_OK;
 }
