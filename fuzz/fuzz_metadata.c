@@ -15,17 +15,19 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64], file[96];     /* scratch folder and its metadata.json, removed at exit */
+static char *real_dir;             /* dir with symlinks resolved: the package root files must stay inside */
 static wgk_manifest *manifests[2]; /* the shipped packages' manifests, loaded once */
 
 static void remove_scratch(void) {
   unlink(file);
   rmdir(dir);
   for (int i = 0; i < 2; i++) wgk_manifest_free(manifests[i]);
+  free(real_dir);
 }
 
 static void setup(void) {
   snprintf(dir, sizeof dir, "/tmp/wgk-fuzz-meta-XXXXXX");
-  if (!mkdtemp(dir)) abort();
+  if (!mkdtemp(dir) || !(real_dir = realpath(dir, NULL))) abort();
   snprintf(file, sizeof file, "%s/metadata.json", dir);
   static const char *const ops[2] = {"ai.onnx.RotaryEmbedding", "com.microsoft.SparseAttention"};
   for (int i = 0; i < 2; i++) {
@@ -48,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wgk_pkg pkg;
   memset(&pkg, 0, sizeof pkg);
   pkg.dir = dir;
+  pkg.root = pkg.real_root = real_dir;
   wgk_error err;
   wgk_error_clear(&err);
   if (wgk_pkg_metadata_load(&pkg, &err) == WGK_OK) {
