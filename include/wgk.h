@@ -156,7 +156,8 @@ WGK_API const char *wgk_context_errmsg(const wgk_context *ctx);
 WGK_API wgk_status wgk_context_errcode(const wgk_context *ctx);
 /* The adapter in one line: "lavapipe (llvmpipe ...), vulkan, cpu". */
 WGK_API const char *wgk_context_adapter(const wgk_context *ctx);
-/* Blocks (no spinning) until all submitted work is done. */
+/* Blocks (no spinning) until all submitted work is done. Every wait on the GPU gives up with WGK_ERR_TIMEOUT
+ * after 60 s, or after the environment variable WGK_WAIT_TIMEOUT_MS milliseconds read at context creation. */
 WGK_API wgk_status wgk_context_wait(wgk_context *ctx);
 
 /* What the caches did, for tests and --verbose. */

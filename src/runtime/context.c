@@ -54,6 +54,15 @@ static void describe_adapter(wgk_context *ctx) {
            d->vendor, d->backend, d->adapterType);
 }
 
+/* The longest GPU wait: WGK_WAIT_TIMEOUT_MS (1 ms .. 24 h) where set and valid, else WGK_WAIT_MS. A CPU adapter
+ * under sanitizers or a loaded machine can need more than the default for one large dispatch. */
+static uint32_t wait_ms_from_env(void) {
+  const char *v = getenv("WGK_WAIT_TIMEOUT_MS");
+  char *end = NULL;
+  unsigned long n = v ? strtoul(v, &end, 10) : 0;
+  return v && *v && end && !*end && n >= 1 && n <= 86400000ul ? (uint32_t)n : WGK_WAIT_MS;
+}
+
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
   if (errmsg) *errmsg = NULL;
   if (!out) {
@@ -72,6 +81,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return WGK_ERR_OUT_OF_MEMORY;
   }
   atomic_init(&ctx->refs, 1);
+  ctx->wait_ms = wait_ms_from_env();
   wgk_gpu_options g = {0};
   if (opts) {
     g.adapter = opts->adapter;
@@ -106,7 +116,7 @@ wgk_status wgk_context_wait(wgk_context *ctx) {
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
   wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
-  wgk_status st = wgk_gpu_wait(ctx->dev, WGK_WAIT_MS, "submitted work", &ctx->err);
+  wgk_status st = wgk_gpu_wait(ctx->dev, ctx->wait_ms, "submitted work", &ctx->err);
   if (st != WGK_OK) wgk_rt_fail(ctx, st);
   wgk_rt_unlock(ctx);
   return st;

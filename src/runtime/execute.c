@@ -378,7 +378,7 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
   else if (c->timed_last && c->timer) {
     uint64_t slots[64] = {0};
     uint32_t n = c->timer_slots < 64 ? c->timer_slots : 64;
-    st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, WGK_WAIT_MS, &ctx->err);
+    st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, ctx->wait_ms, &ctx->err);
     if (st != WGK_OK) wgk_rt_fail(ctx, st);
     for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];
   }

@@ -16,7 +16,7 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
-#define WGK_WAIT_MS 60000u             /* longest wait for the GPU before WGK_ERR_TIMEOUT */
+#define WGK_WAIT_MS 60000u             /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct wgk_pipeline_entry {
   uint64_t hash;                    /* of the WGSL text and layout */
@@ -42,6 +42,7 @@ struct wgk_context {
   uint64_t next_tensor_id;          /* tensor identities for bind-group reuse */
   uint64_t bind_clock;              /* ticks of bind-group use, for eviction */
   bool verbose;                     /* log cache decisions to stderr */
+  uint32_t wait_ms;                 /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
 };
 
 typedef struct wgk_bind_entry {

@@ -180,7 +180,7 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
   void *storage = malloc(bytes);
   if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
-  wgk_status st = wgk_gpu_buffer_read(ctx->dev, t->buf, 0, storage, bytes, WGK_WAIT_MS, &ctx->err);
+  wgk_status st = wgk_gpu_buffer_read(ctx->dev, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
   if (st == WGK_OK) wgk_rt_from_storage(t->dtype, storage, t->numel, out);
   free(storage);
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);

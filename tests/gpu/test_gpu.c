@@ -10,6 +10,7 @@
 
 #include "gpu/gpu.h"
 #include "gpu_test_util.h"
+#include "util/wgk_test.h"
 
 static wgk_gpu_device *g_dev;
 static uint64_t g_rng;
@@ -53,6 +54,7 @@ static int setup(void **state) {
     gpu_test_print_error("device", &err);
     return -1;
   }
+  wgk_test_need_gpu(wgk_gpu_device_desc(g_dev)->backend, wgk_gpu_device_desc(g_dev)->description);
   return 0;
 }
 
@@ -322,7 +324,8 @@ static void timestamps_measure_a_pass(void **state) {
   wgk_gpu_timer *timer = NULL;
   if (!wgk_device_has(wgk_gpu_device_desc(g_dev), WGK_FEATURE_TIMESTAMP_QUERY)) {
     assert_int_equal(wgk_gpu_timer_create(g_dev, 1, &timer, &err), WGK_ERR_UNSUPPORTED);
-    skip();
+    printf("# no timestamp-query on this adapter: checked the refusal only\n");
+    return;
   }
   busy_run r = {0};
   busy_setup(&r, 32);

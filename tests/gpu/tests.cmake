@@ -2,5 +2,6 @@
 wgk_add_test(test_gpu SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu.c TIMEOUT 300 LABELS gpu)
 target_link_libraries(test_gpu PRIVATE ${MATH_LIB})
 wgk_add_test(test_gpu_abi SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gpu_abi.c TIMEOUT 120 LABELS gpu)
-add_test(NAME cli_gpu_quiet COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_quiet.sh $<TARGET_FILE:wgk_cli>)
+add_test(NAME cli_gpu_quiet COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --
+         bash ${CMAKE_CURRENT_LIST_DIR}/cli_quiet.sh $<TARGET_FILE:wgk_cli>)
 set_tests_properties(cli_gpu_quiet PROPERTIES TIMEOUT 120 LABELS gpu)

@@ -152,7 +152,27 @@ static void rng_contracts(void **state) {
   assert_true(fabs(sum / n - 2) < 0.05);
   assert_true(fabs(sqrt(sq / n) - 3) < 0.05);
   assert_int_equal(wgk_rng_int(&a, 5, 5), 5);
-  assert_true(wgk_rng_int(&a, INT64_MIN, INT64_MAX) || 1);
+  /* The full int64 range is the raw 64-bit draw (both signs); the ranges at either end of int64 stay inside
+   * and reach both their values (hi - lo and lo + x overflow there if done in signed arithmetic). */
+  wgk_rng_seed(&a, seed);
+  wgk_rng_seed(&b, seed);
+  int negative = 0, positive = 0;
+  for (int i = 0; i < 64; i++) {
+    int64_t v = wgk_rng_int(&a, INT64_MIN, INT64_MAX);
+    assert_true(v == (int64_t)wgk_rng_next(&b));
+    negative += v < 0;
+    positive += v > 0;
+  }
+  assert_true(negative > 8 && positive > 8);
+  int top = 0, bottom = 0;
+  for (int i = 0; i < 200; i++) {
+    int64_t hi = wgk_rng_int(&a, INT64_MAX - 1, INT64_MAX), lo = wgk_rng_int(&a, INT64_MIN, INT64_MIN + 1);
+    assert_true(hi == INT64_MAX - 1 || hi == INT64_MAX);
+    assert_true(lo == INT64_MIN || lo == INT64_MIN + 1);
+    top += hi == INT64_MAX;
+    bottom += lo == INT64_MIN;
+  }
+  assert_true(top > 50 && top < 150 && bottom > 50 && bottom < 150);
 }
 
 int main(void) {

@@ -1,19 +1,22 @@
 # Planning as text: `wgk explain` / `wgk render` on the shipped RotaryEmbedding package and described devices
-# (no GPU is touched). Each case checks the chosen variant or the reasons given for rejections.
+# (no GPU is touched). Each case checks the chosen variant (exit 0), or, with wgk_plan_refused, the reasons given
+# for rejections (exit 1: nothing can run).
 set(WGK_ROPE "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding")
 set(WGK_LAVA "${CMAKE_CURRENT_LIST_DIR}/lavapipe.device.json")
 set(WGK_NOF16 "${CMAKE_CURRENT_LIST_DIR}/nof16.device.json")
 function(wgk_plan_test name regex)
-  add_test(NAME plan_${name} COMMAND $<TARGET_FILE:wgk_cli> ${ARGN})
-  set_tests_properties(plan_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}")
+  add_test(NAME plan_${name} COMMAND ${WGK_RUN_TEST} --expect "${regex}" -- $<TARGET_FILE:wgk_cli> ${ARGN})
+endfunction()
+function(wgk_plan_refused name regex)
+  add_test(NAME plan_${name} COMMAND ${WGK_RUN_TEST} --status 1 --expect "${regex}" -- $<TARGET_FILE:wgk_cli> ${ARGN})
 endfunction()
 wgk_plan_test(rank4_pos "variant  rank4_cache2_pos"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
 wgk_plan_test(rank3_cache3 "variant  rank3_cache3"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x3x32 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4 --attr num_heads=4)
-wgk_plan_test(rank5_lists_all "rank3_cache2_pos: rank3PosContract is false: ranks.X == 3 is false \\(ranks.X = 5, 3\\).*rank4_cache2_pos: rank4PosContract is false.*rank3_cache3: rank3Contract is false: ranks.X == 3 is false.*rank4_cache3: rank4Contract is false: ranks.X == 4 is false \\(ranks.X = 5, 4\\)"
+wgk_plan_refused(rank5_lists_all "rank3_cache2_pos: rank3PosContract is false: ranks.X == 3 is false \\(ranks.X = 5, 3\\).*rank4_cache2_pos: rank4PosContract is false.*rank3_cache3: rank3Contract is false: ranks.X == 3 is false.*rank4_cache3: rank4Contract is false: ranks.X == 4 is false \\(ranks.X = 5, 4\\)"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8x1 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
-wgk_plan_test(f16_needs_feature "float16 needs the shader-f16 feature, which described GPU without shader-f16 \\[nvidia, vulkan\\] does not have.*rank4Contract is false: f16Ok\\(dtypes.T\\) is false"
+wgk_plan_refused(f16_needs_feature "float16 needs the shader-f16 feature, which described GPU without shader-f16 \\[nvidia, vulkan\\] does not have.*rank4Contract is false: f16Ok\\(dtypes.T\\) is false"
   explain ${WGK_ROPE} --device ${WGK_NOF16} --dtype T=float16 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_test(json "\"variant\": \"rank4_cache3\".*\"workgroups\": \\[[^]]*1,[^]]*1,[^]]*1[^]]*\\]"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --json --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
@@ -25,20 +28,20 @@ wgk_plan_test(uniform_values "uniform  pairCount=96(\\.0)? numHeads=4 sequenceLe
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_test(render_f16 "^enable f16;.*var<storage, read> position_ids: array<u32>;.*array<f16>"
   render ${WGK_ROPE} --device ${WGK_LAVA} --dtype T=float16 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
-wgk_plan_test(attr_constraint "attribute interleaved: value 2 is not one of \\[0, 1\\]"
+wgk_plan_refused(attr_constraint "attribute interleaved: value 2 is not one of \\[0, 1\\]"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --attr interleaved=2 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_add_test(test_plan_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_plan_errors.c)
 add_test(NAME plan_explain_json_multiline_when
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/explain_json_valid.sh $<TARGET_FILE:wgk_cli> ${CMAKE_CURRENT_LIST_DIR}/multiline-when)
 # Refused at planning, naming the attribute / tunable / pass / limit (issue 10).
-wgk_plan_test(attr_scale_string "attribute scale: string \"abc\" is not a number"
+wgk_plan_refused(attr_scale_string "attribute scale: string \"abc\" is not a number"
   explain ${CMAKE_SOURCE_DIR}/kernels/com.microsoft.SparseAttention --device ${WGK_LAVA} --shape query=1x16x4096 --shape key=1x16x1024 --shape value=1x16x1024
   --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33 --shape block_col_indices=8x420
   --shape total_sequence_length=1 --shape key_total_sequence_lengths=1 --dtype M=int32 --dtype T=float32
   --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64 --attr scale=abc)
-wgk_plan_test(tunable_workgroup_limit "pass main: workgroupSize tunables.WORKGROUP_SIZE = 100000 \\(tunable WORKGROUP_SIZE = 100000\\) exceeds the device's maxComputeInvocationsPerWorkgroup 256"
+wgk_plan_refused(tunable_workgroup_limit "pass main: workgroupSize tunables.WORKGROUP_SIZE = 100000 \\(tunable WORKGROUP_SIZE = 100000\\) exceeds the device's maxComputeInvocationsPerWorkgroup 256"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=100000 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
-wgk_plan_test(device_limits_wrong_type "bad-limits.device.json:3:13: limits: must be an object of limit name -> integer, not a string"
+wgk_plan_refused(device_limits_wrong_type "bad-limits.device.json:3:13: limits: must be an object of limit name -> integer, not a string"
   explain ${WGK_ROPE} --device ${CMAKE_CURRENT_LIST_DIR}/bad-limits.device.json --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
-wgk_plan_test(binding_limit "pass main: binding x \\(0\\) of port X is 275251200 bytes, over the device's maxStorageBufferBindingSize of 134217728 bytes"
+wgk_plan_refused(binding_limit "pass main: binding x \\(0\\) of port X is 275251200 bytes, over the device's maxStorageBufferBindingSize of 134217728 bytes"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64)

@@ -16,6 +16,7 @@
 #include "ref/rotary.h"
 #include "util/rng.h"
 #include "util/tensor_host.h"
+#include "util/wgk_test.h"
 
 static char pkg_path[4096];
 static wgk_rng rng;
@@ -118,6 +119,7 @@ static wgk_context *context(void) {
   char *msg = NULL;
   wgk_status st = wgk_context_create(NULL, &ctx, &msg);
   if (st != WGK_OK) fail_msg("context: %s", msg ? msg : "?");
+  wgk_test_need_gpu_context(ctx);
   return ctx;
 }
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "wgk.h"
+#include "util/wgk_test.h"
 
 static char pkg_path[4096];
 
@@ -17,6 +18,7 @@ static wgk_context *context(void) {
   wgk_context *ctx = NULL;
   char *msg = NULL;
   if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) fail_msg("context: %s", msg ? msg : "?");
+  wgk_test_need_gpu_context(ctx);
   return ctx;
 }
 

@@ -1,2 +1,13 @@
 wgk_add_test(test_util SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_util.c)
-add_test(NAME exports_only_wgk COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_exports.sh $<TARGET_FILE:wgk>)
+# libwgk.so exports exactly the functions include/wgk.h declares.
+add_test(NAME exports_only_wgk COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_exports.sh $<TARGET_FILE:wgk>
+         ${CMAKE_SOURCE_DIR}/include/wgk.h)
+# The test machinery: hermetic folders, skips as exit 77, the real-adapter check, run_test.py's exit status.
+add_executable(wgk_test_probe ${CMAKE_CURRENT_LIST_DIR}/probe.c)
+target_include_directories(wgk_test_probe PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/tests")
+target_link_libraries(wgk_test_probe PRIVATE wgk_test_support)
+set_target_properties(wgk_test_probe PROPERTIES BUILD_RPATH "${WGK_DAWN_DIR}")
+add_test(NAME test_infra_selftest COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/selftest.sh $<TARGET_FILE:wgk_test_probe>
+         ${CMAKE_SOURCE_DIR}/tests/util/run_test.py $<TARGET_FILE:wgk_cli> $<TARGET_FILE:test_scratch>)
+set_tests_properties(test_infra_selftest PROPERTIES TIMEOUT 300 LABELS "gpu" ENVIRONMENT
+  "WGK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CMOCKA_MESSAGE_OUTPUT=stdout")

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The test machinery itself (tests/CMakeLists.txt, tests/util): each check fails if what it guards breaks.
+# usage: selftest.sh PROBE RUN_TEST.PY WGK TEST_SCRATCH
+set -u
+probe=$1 run_test=$2 wgk=$3 gpu_test=$4
+failures=0
+expect_status() { # WANT DESCRIPTION COMMAND...
+  local want=$1 what=$2; shift 2
+  local out; out=$("$@" 2>&1); local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $what: exit $got, wanted $want"; printf '%s\n' "$out" | tail -5 | sed 's/^/    /'
+    failures=$((failures + 1))
+  else
+    echo "ok: $what (exit $got)"
+  fi
+}
+
+# Hermetic environment: every cache and home folder is this test's own, fresh and empty; no kernel path.
+[ -n "${WGK_TEST_TMP:-}" ] && [ "$(basename "$WGK_TEST_TMP")" = test_infra_selftest ] ||
+  { echo "FAIL: WGK_TEST_TMP is '${WGK_TEST_TMP:-}', not this test's folder"; failures=$((failures + 1)); }
+for v in HOME XDG_CACHE_HOME XDG_CONFIG_HOME XDG_DATA_HOME TMPDIR WGK_TUNING_CACHE HF_HOME HF_HUB_CACHE; do
+  case "${!v:-}" in
+    "${WGK_TEST_TMP:-/nonexistent}"/*) ;;
+    *) echo "FAIL: $v=${!v:-} is not under WGK_TEST_TMP"; failures=$((failures + 1)) ;;
+  esac
+done
+for d in "$HOME" "$XDG_CACHE_HOME" "$TMPDIR"; do
+  [ -d "$d" ] && [ -z "$(ls -A "$d")" ] || { echo "FAIL: $d is not an empty folder"; failures=$((failures + 1)); }
+done
+[ -z "${WGK_KERNEL_PATH+set}" ] || { echo "FAIL: WGK_KERNEL_PATH is set"; failures=$((failures + 1)); }
+echo "ok: hermetic environment under $WGK_TEST_TMP"
+
+# cmocka programs: skip() is reported as skipped (77), a failure wins over a skip.
+expect_status 0 "cmocka, all pass" "$probe" pass
+expect_status 77 "cmocka, one skip" "$probe" skip
+expect_status 1 "cmocka, a skip and a failure" "$probe" skip-fail
+# The real-adapter check: Dawn's Null backend fails a GPU test, or skips it with WGK_ALLOW_NO_GPU=1.
+expect_status 0 "adapter check, vulkan backend" "$probe" gpu vulkan
+expect_status 1 "adapter check, Null backend" env -u WGK_ALLOW_NO_GPU "$probe" gpu null
+expect_status 77 "adapter check, Null backend, WGK_ALLOW_NO_GPU=1" env WGK_ALLOW_NO_GPU=1 "$probe" gpu null
+# ... and on a real Null backend: no Vulkan driver visible to the loader.
+expect_status 1 "GPU test without a Vulkan driver" env -u WGK_ALLOW_NO_GPU VK_ICD_FILENAMES=/nonexistent.json "$gpu_test"
+expect_status 77 "GPU test without a Vulkan driver, WGK_ALLOW_NO_GPU=1" \
+  env WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "$gpu_test"
+
+# run_test.py: the exit status counts with or without a pattern; missing data skips; --gpu checks the adapter.
+rt=(/usr/bin/python3 "$run_test")
+expect_status 0 "run_test: exit 0" "${rt[@]}" -- true
+expect_status 1 "run_test: exit 1" "${rt[@]}" -- false
+expect_status 1 "run_test: pattern printed, then exit 3" "${rt[@]}" --expect ok -- sh -c 'echo ok; exit 3'
+expect_status 1 "run_test: exit 0, pattern missing" "${rt[@]}" --expect ok -- echo nope
+expect_status 0 "run_test: exit 0, pattern across lines" "${rt[@]}" --expect 'a\n.*c$' -- printf 'a\nb\nc\n'
+expect_status 1 "run_test: rejected pattern" "${rt[@]}" --reject 'FAIL ' -- echo 'FAIL x'
+expect_status 0 "run_test: --status 1 and exit 1" "${rt[@]}" --status 1 -- false
+expect_status 1 "run_test: --status 1 and exit 0" "${rt[@]}" --status 1 -- true
+expect_status 1 "run_test: sanitizer report with the wanted status" \
+  "${rt[@]}" --status 1 -- sh -c 'echo "==1==ERROR: LeakSanitizer: detected memory leaks"; exit 1'
+expect_status 77 "run_test: command exits 77" "${rt[@]}" -- sh -c 'exit 77'
+expect_status 77 "run_test: missing data" "${rt[@]}" --need /nonexistent/data -- true
+expect_status 0 "run_test: --gpu on this machine's adapter" "${rt[@]}" --gpu "$wgk" -- true
+expect_status 1 "run_test: --gpu without a Vulkan driver" \
+  env -u WGK_ALLOW_NO_GPU VK_ICD_FILENAMES=/nonexistent.json "${rt[@]}" --gpu "$wgk" -- true
+expect_status 77 "run_test: --gpu without a Vulkan driver, WGK_ALLOW_NO_GPU=1" \
+  env WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "${rt[@]}" --gpu "$wgk" -- true
+
+[ $failures = 0 ] && echo "test machinery: ok" && exit 0
+echo "$failures check(s) failed"
+exit 1

@@ -1,0 +1,63 @@
+/* Skip reporting and the real-adapter check shared by every cmocka test: see wgk_test.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpu/gpu.h"
+#include "runtime/runtime_internal.h"
+#include "util/wgk_test.h"
+
+#define WGK_TEST_SKIPPED 77
+
+static int skips;
+
+/* The linker sends the tests' calls of cmocka's _skip and _cmocka_run_group_tests here (-Wl,--wrap). */
+void __real__skip(const char *file, const int line);
+int __real__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests, const size_t num_tests,
+                                   CMFixtureFunction group_setup, CMFixtureFunction group_teardown);
+void __wrap__skip(const char *file, const int line);
+int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests, const size_t num_tests,
+                                   CMFixtureFunction group_setup, CMFixtureFunction group_teardown);
+
+void __wrap__skip(const char *file, const int line) {
+  skips++;
+  __real__skip(file, line);
+}
+
+int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests, const size_t num_tests,
+                                   CMFixtureFunction group_setup, CMFixtureFunction group_teardown) {
+  int failed = __real__cmocka_run_group_tests(group_name, tests, num_tests, group_setup, group_teardown);
+  if (failed) return 1; /* never 77 by accident */
+  if (skips) {
+    printf("# %d test(s) skipped: exit %d, reported as skipped\n", skips, WGK_TEST_SKIPPED);
+    return WGK_TEST_SKIPPED;
+  }
+  return 0;
+}
+
+void wgk_test_need_gpu(const char *backend, const char *what) {
+  if (backend && backend[0] && strcmp(backend, "null") != 0) {
+    printf("# adapter: %s (backend %s)\n", what, backend);
+    return;
+  }
+  const char *allow = getenv("WGK_ALLOW_NO_GPU");
+  bool skip_it = allow && strcmp(allow, "1") == 0;
+  printf("%s: no GPU adapter: Dawn found only its Null backend (%s), so this GPU test cannot run. Install a Vulkan "
+         "driver (mesa-vulkan-drivers: lavapipe), or set WGK_ALLOW_NO_GPU=1 to report GPU tests as skipped.\n",
+         skip_it ? "SKIP" : "FAIL", what && what[0] ? what : "no adapter description");
+  fflush(stdout);
+  exit(skip_it ? WGK_TEST_SKIPPED : 1);
+}
+
+void wgk_test_need_gpu_context(const wgk_context *ctx) {
+  if (!ctx) {
+    printf("FAIL: no context\n");
+    exit(1);
+  }
+  wgk_test_need_gpu(wgk_gpu_device_desc(ctx->dev)->backend, wgk_context_adapter(ctx));
+}

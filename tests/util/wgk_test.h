@@ -1,0 +1,23 @@
+/* What every cmocka test of wgk links (tests/util/wgk_test.c, added by wgk_add_test):
+ *
+ * - Skips are reported to ctest. cmocka's skip() counts as a pass in its exit status; wgk_add_test links
+ *   with -Wl,--wrap for _skip and _cmocka_run_group_tests, so a run with no failure and at least one skip
+ *   exits 77 (SKIP_RETURN_CODE: ctest shows "Skipped"), and a failure still exits 1. Tests just call skip().
+ * - A GPU test checks it got a real adapter. Dawn always offers its Null backend, so "a device was created"
+ *   proves nothing: on a machine without a Vulkan driver the tests would run on Null and fail for the wrong
+ *   reason, or pass without having run anything. With only the Null backend a GPU test fails with a message
+ *   saying so, or, with WGK_ALLOW_NO_GPU=1 in the environment, exits 77 (skipped). Failing is the default so
+ *   that CI cannot go green without having run the GPU tests (this machine must have lavapipe). */
+#ifndef WGK_TESTS_UTIL_WGK_TEST_H
+#define WGK_TESTS_UTIL_WGK_TEST_H
+
+#include "wgk.h"
+
+/* Exits 1 (or 77 with WGK_ALLOW_NO_GPU=1) if backend is Dawn's Null backend ("null") or unknown; prints the
+ * adapter otherwise. what names the adapter in the message. */
+void wgk_test_need_gpu(const char *backend, const char *what);
+
+/* The same for the device under a context (wgk_context_create succeeds on the Null backend). */
+void wgk_test_need_gpu_context(const wgk_context *ctx);
+
+#endif
