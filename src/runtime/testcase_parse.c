@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "manifest/json_pos.h"
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 #include "runtime/tc_internal.h"
 
 static const char *const top_keys[] = {"schema", "description", "defaults", "cases", NULL};

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/tc_ref.h"
 

@@ -3,11 +3,16 @@
  * The GPU layer fills one from a real adapter; tests and `wgk explain --device FILE.json` build one
  * by hand, so planning never needs a GPU.
  */
-#ifndef WGK_PLAN_DEVICE_DESC_H
-#define WGK_PLAN_DEVICE_DESC_H
+#ifndef WGK_DEVICE_DEVICE_DESC_H
+#define WGK_DEVICE_DEVICE_DESC_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The most workgroups per dimension wgk plans with: larger dispatches fold into x = min(N, this),
+ * y = ceilDiv(N, this), and a device's maxComputeWorkgroupsPerDimension is clamped to it. Templates see it
+ * as DISPATCH_FOLD_WIDTH. */
+#define WGK_DISPATCH_FOLD_WIDTH 65535u
 
 /* The features wgk knows by name (WebGPU spelling). Bit i of wgk_device_desc.features is feature i. */
 typedef enum wgk_feature {
@@ -29,7 +34,7 @@ typedef struct wgk_device_limits {
   uint32_t maxComputeWorkgroupSizeX;
   uint32_t maxComputeWorkgroupSizeY;
   uint32_t maxComputeWorkgroupSizeZ;
-  uint32_t maxComputeWorkgroupsPerDimension; /* clamped to 65535 for planning (SYSTEM.md §3) */
+  uint32_t maxComputeWorkgroupsPerDimension; /* clamped to WGK_DISPATCH_FOLD_WIDTH for planning */
   uint32_t maxStorageBuffersPerShaderStage;
   uint32_t maxUniformBuffersPerShaderStage;
   uint32_t maxBindGroups;

@@ -1,10 +1,10 @@
 /* Device descriptions read from JSON, for planning without a GPU (`wgk explain --device FILE.json`). */
-#ifndef WGK_PLAN_DEVICE_JSON_H
-#define WGK_PLAN_DEVICE_JSON_H
+#ifndef WGK_DEVICE_DEVICE_JSON_H
+#define WGK_DEVICE_DEVICE_JSON_H
 
 #include <jansson.h>
 
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 #include "util/error.h"
 
 /* Unknown features and limits are ignored; missing limits keep the WebGPU defaults. */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plan/device_desc.h"
-#include "plan/device_json.h"
+#include "device/device_desc.h"
+#include "device/device_json.h"
 
 #define LIMIT64(name) {#name, offsetof(wgk_device_limits, name), 8}
 #define LIMIT32(name) {#name, offsetof(wgk_device_limits, name), 4}
@@ -36,7 +36,8 @@ static wgk_status read_limits(const json_t *limits, const char *source, wgk_devi
     if (limit_fields[i].size == 8) memcpy(slot, &v, 8);
     else { uint32_t w = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; memcpy(slot, &w, 4); }
   }
-  if (d->limits.maxComputeWorkgroupsPerDimension > 65535) d->limits.maxComputeWorkgroupsPerDimension = 65535;
+  if (d->limits.maxComputeWorkgroupsPerDimension > WGK_DISPATCH_FOLD_WIDTH)
+    d->limits.maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH;
   return WGK_OK;
 }
 

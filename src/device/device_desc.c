@@ -1,4 +1,4 @@
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 
 #include <string.h>
 
@@ -39,7 +39,7 @@ void wgk_device_desc_defaults(wgk_device_desc *d) {
       .maxComputeWorkgroupSizeX = 256,
       .maxComputeWorkgroupSizeY = 256,
       .maxComputeWorkgroupSizeZ = 64,
-      .maxComputeWorkgroupsPerDimension = 65535,
+      .maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH,
       .maxStorageBuffersPerShaderStage = 8,
       .maxUniformBuffersPerShaderStage = 12,
       .maxBindGroups = 4,
