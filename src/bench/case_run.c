@@ -5,8 +5,9 @@
 #include <time.h>
 
 #include "bench/case_run.h"
+#include "ops/ops.h"
 #include "runtime/runtime_internal.h"
-#include "runtime/tc_ref.h"
+#include "testcase/tc_ref.h"
 
 static double now_ns(void) {
   struct timespec ts;
@@ -186,9 +187,8 @@ uint64_t wgk_bench_flops(const wgk_bench_setup *s) { return s->c->flops >= 0 ? (
 wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out) {
   const wgk_bench_case *c = s->c;
   wgk_tc_case tc = {.inputs = c->inputs, .n_inputs = c->n_inputs, .attrs = c->attrs, .n_attrs = c->n_attrs};
-  if (strcmp(s->k->m->op_id, "ai.onnx.RotaryEmbedding") == 0) tc.reference = WGK_TC_REF_ROTARY;
-  else if (strcmp(s->k->m->op_id, "com.microsoft.SparseAttention") == 0) tc.reference = WGK_TC_REF_SPARSE_ATTENTION;
-  else return WGK_ERR_UNSUPPORTED;
+  tc.reference = wgk_ops_tools_find(s->k->m->op_id);
+  if (!tc.reference || !tc.reference->reference) return WGK_ERR_UNSUPPORTED;
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
   wgk_status st = ns ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < iters && !st; i++) {

@@ -12,7 +12,7 @@
 #define WGK_BENCH_CASE_RUN_H
 
 #include "bench/stats.h"
-#include "runtime/benchcase.h"
+#include "testcase/benchcase.h"
 
 #define WGK_BENCH_ROTATE_BYTES (256ull << 20) /* several input copies while all of them fit below this */
 #define WGK_BENCH_MAX_SETS 3

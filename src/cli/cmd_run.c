@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "runtime/runtime_internal.h"
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 #include "util/npy.h"
 
 #define MAX_ITEMS 64

@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "runtime/runtime_internal.h"
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 
 static const char *usage_text = "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
                                 "                [--version N | --revision SHA] [--strict] [--verbose]\n";

@@ -179,18 +179,4 @@ bool wgk_rt_call_shape_key(const wgk_call *call, wgk_dynbuf *out);
  * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */
 wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc, uint64_t serial);
 
-/* Host checks per op that the manifest cannot express (data-dependent). */
-typedef struct wgk_opcheck_port {
-  const wgk_manifest_port *port;    /* the port */
-  wgk_tensor *tensor;               /* NULL when absent */
-} wgk_opcheck_port;
-typedef wgk_status (*wgk_opcheck_fn)(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
-                                     wgk_error *err);
-wgk_opcheck_fn wgk_opcheck_find(const char *op_id);
-/* The port named `name` as a host check sees it (absent: present false); with want_data, the host copy of an
- * int32/int64 tensor (the runtime keeps one for small integer tensors, or reads it back). */
-struct wgk_hostcheck_tensor;
-wgk_status wgk_opcheck_view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name, bool want_data,
-                            struct wgk_hostcheck_tensor *out, wgk_error *err);
-
 #endif

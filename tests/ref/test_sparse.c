@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref/sparse_attention.h"
+#include "ops/com.microsoft.SparseAttention/reference.h"
 #include "util/rng.h"
 
 static wgk_rng rng;

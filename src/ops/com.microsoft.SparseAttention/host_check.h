@@ -4,15 +4,15 @@
  * rules, stated with their values instead of a bare "sparseContract is false". Run after the manifest's own
  * validation and before anything is dispatched, so a refused call leaves the KV caches as they were.
  *
- * The runtime calls wgk_sparse_check through its per-op host-check hook (op id "com.microsoft.SparseAttention").
+ * The runtime calls wgk_sparse_check through the op's host-check hook (host_hook.c, src/ops/registry.c).
  */
-#ifndef WGK_KERNELS_HOST_SPARSE_CHECK_H
-#define WGK_KERNELS_HOST_SPARSE_CHECK_H
+#ifndef WGK_OPS_SPARSE_CHECK_H
+#define WGK_OPS_SPARSE_CHECK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels_host/hostcheck.h"
+#include "ops/hostcheck.h"
 #include "util/error.h"
 
 typedef struct wgk_sparse_check_args {

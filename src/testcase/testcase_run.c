@@ -11,7 +11,7 @@
 
 #include "device/device_desc.h"
 #include "runtime/runtime_internal.h"
-#include "runtime/tc_ref.h"
+#include "testcase/tc_ref.h"
 
 __attribute__((format(printf, 3, 4))) static void verdict(wgk_tc_outcome *o, wgk_tc_verdict v, const char *fmt, ...) {
   o->verdict = v;

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "ref/sparse_attention.h"
+#include "ops/com.microsoft.SparseAttention/reference.h"
 
 #define MAX_LAYOUT_BLOCKS 16384 /* keeps a layout's entry count in int32; Phi-3-small: 128k tokens / 64 = 2048 */
 

@@ -11,7 +11,7 @@
 
 #include "manifest/json_pos.h"
 #include "device/device_desc.h"
-#include "runtime/tc_internal.h"
+#include "testcase/tc_internal.h"
 
 static const char *const top_keys[] = {"schema", "description", "defaults", "cases", NULL};
 static const char *const case_keys[] = {"id",         "description", "inputs",    "absent",   "attrs",
@@ -171,7 +171,7 @@ static wgk_status check_case(wgk_tc_reader *r, const wgk_tc_suite *s, size_t ind
   if (!c->id || !c->id[0]) return wgk_tc_fail(r, path, "a case needs a non-empty \"id\"");
   for (size_t j = 0; j < index; j++)
     if (strcmp(s->cases[j].id, c->id) == 0) return wgk_tc_fail(r, path, "duplicate case id '%s'", c->id);
-  if (!c->expect_error && c->reference == WGK_TC_REF_NONE && c->n_expected == 0)
+  if (!c->expect_error && !c->reference && c->n_expected == 0)
     return wgk_tc_fail(r, path, "case '%s' has neither \"expected\" nor \"expectError\"", c->id);
   for (size_t a = 0; a < c->n_absent; a++)
     for (size_t i = 0; i < c->n_inputs; i++)

@@ -1,5 +1,5 @@
 /* RotaryEmbedding host checks: shape rules with their values, then every position id against the cache rows. */
-#include "kernels_host/rotary_check.h"
+#include "ops/ai.onnx.RotaryEmbedding/host_check.h"
 
 #include <inttypes.h>
 #include <stddef.h>

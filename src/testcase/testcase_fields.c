@@ -3,14 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/tc_internal.h"
+#include "testcase/tc_internal.h"
 
 #define OOM(r, path) wgk_error_set((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, 0, 0, (path), "out of memory")
 
 static const char *const input_keys[] = {"dtype", "shape", "data", "generator", NULL};
-static const char *const gen_keys[] = {"kind",  "seed", "lo",         "hi",         "mean",         "std",
-                                       "start", "step", "offset",     "value",      "base",         "num_layout",
-                                       "max_blocks", "local_blocks", "vert_stride", NULL};
+static const char *const gen_keys[] = {"kind", "seed", "lo", "hi", "mean", "std", "start", "step", "offset", "value",
+                                       NULL}; /* and the ops' generators' parameters (src/ops/registry.c) */
 static const char *const tol_keys[] = {"rtol", "atol", NULL};
 static const char *const expected_keys[] = {"dtype", "shape", "data", NULL};
 
@@ -19,8 +18,7 @@ static const struct {
   wgk_tc_gen_kind kind;
 } gen_kinds[] = {
     {"uniform", WGK_TC_UNIFORM},        {"normal", WGK_TC_NORMAL},         {"arange", WGK_TC_ARANGE},
-    {"positions", WGK_TC_POSITIONS},    {"const", WGK_TC_CONST},           {"rotary_cos", WGK_TC_ROTARY_COS},
-    {"rotary_sin", WGK_TC_ROTARY_SIN},  {"phi3_layout_row", WGK_TC_PHI3_ROW}, {"phi3_layout_col", WGK_TC_PHI3_COL},
+    {"positions", WGK_TC_POSITIONS},    {"const", WGK_TC_CONST},
 };
 
 /* A member path for messages; falls back to the parent when out of memory. */
@@ -123,19 +121,15 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
     break;
   case WGK_TC_POSITIONS: st = gen_number(r, g, path, "offset", false, 0, &in->a); break;
   case WGK_TC_CONST: st = gen_number(r, g, path, "value", true, 0, &in->a); break;
-  case WGK_TC_ROTARY_COS:
-  case WGK_TC_ROTARY_SIN: st = gen_number(r, g, path, "base", false, 10000, &in->a); break;
-  case WGK_TC_PHI3_ROW:
-  case WGK_TC_PHI3_COL: {
-    static const char *const names[4] = {"num_layout", "max_blocks", "local_blocks", "vert_stride"};
-    for (int i = 0; i < 4 && !st; i++) {
+  case WGK_TC_OP:
+    for (int i = 0; i < WGK_OP_GEN_MAX_PARAMS && in->op_gen->params[i].name && !st; i++) {
+      const wgk_op_gen_param *p = &in->op_gen->params[i];
       double d;
-      st = gen_number(r, g, path, names[i], true, 0, &d);
-      if (!st && (d < 1 || d > 1e6 || d != floor(d))) st = fail_at(r, path, names[i], "expected an integer in [1, 1e6]");
-      in->layout[i] = (int64_t)d;
+      st = gen_number(r, g, path, p->name, p->required, p->dflt, &d);
+      if (!st && p->count && (d < 1 || d > 1e6 || d != floor(d))) st = fail_at(r, path, p->name, "expected an integer in [1, 1e6]");
+      in->params[i] = d;
     }
     break;
-  }
   case WGK_TC_DATA: break;
   }
   if (st || (in->kind != WGK_TC_UNIFORM && in->kind != WGK_TC_NORMAL)) return st;
@@ -146,18 +140,50 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
   return WGK_OK;
 }
 
+/* Every generator key: the generic ones, then each op generator's parameters. */
+#define MAX_GEN_KEYS 64
+static void all_gen_keys(const char **keys) {
+  size_t n = 0;
+  for (; gen_keys[n]; n++) keys[n] = gen_keys[n];
+  for (size_t i = 0; i < wgk_ops_tools_count(); i++) {
+    const wgk_op_hooks *op = wgk_ops_tools_at(i);
+    for (size_t j = 0; j < op->n_generators; j++)
+      for (int p = 0; p < WGK_OP_GEN_MAX_PARAMS && op->generators[j].params[p].name && n + 1 < MAX_GEN_KEYS; p++) {
+        const char *name = op->generators[j].params[p].name;
+        size_t k = 0;
+        while (k < n && strcmp(keys[k], name) != 0) k++;
+        if (k == n) keys[n++] = name;
+      }
+  }
+  keys[n] = NULL;
+}
+
+static wgk_status unknown_generator(wgk_tc_reader *r, const char *path) {
+  char msg[512];
+  size_t n = (size_t)snprintf(msg, sizeof msg, "unknown generator:");
+  for (size_t i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0] && n < sizeof msg; i++)
+    n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", gen_kinds[i].name);
+  for (size_t i = 0; i < wgk_ops_tools_count(); i++) {
+    const wgk_op_hooks *op = wgk_ops_tools_at(i);
+    for (size_t j = 0; j < op->n_generators && n < sizeof msg; j++)
+      n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", op->generators[j].name);
+  }
+  return fail_at(r, path, "kind", msg);
+}
+
 static wgk_status read_generator(wgk_tc_reader *r, wgk_tc_input *in, const json_t *g, const char *path) {
-  wgk_status st = wgk_tc_check_keys(r, g, path, gen_keys);
+  const char *keys[MAX_GEN_KEYS];
+  all_gen_keys(keys);
+  wgk_status st = wgk_tc_check_keys(r, g, path, keys);
   if (st) return st;
   const json_t *k = json_object_get(g, "kind");
   if (!k) return wgk_tc_fail(r, path, "missing required key 'kind'");
   in->kind = WGK_TC_DATA;
   for (size_t i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0]; i++)
     if (json_is_string(k) && strcmp(json_string_value(k), gen_kinds[i].name) == 0) in->kind = gen_kinds[i].kind;
-  if (in->kind == WGK_TC_DATA)
-    return fail_at(r, path, "kind",
-                   "unknown generator: uniform normal arange positions const rotary_cos rotary_sin "
-                   "phi3_layout_row phi3_layout_col");
+  if (in->kind == WGK_TC_DATA && (in->op_gen = wgk_ops_tools_find_generator(json_string_value(k))))
+    in->kind = WGK_TC_OP;
+  if (in->kind == WGK_TC_DATA) return unknown_generator(r, path);
   return read_gen_params(r, in, g, path);
 }
 
@@ -185,9 +211,9 @@ wgk_status wgk_tc_read_input(wgk_tc_reader *r, wgk_tc_input *in, const char *key
     free(gp);
     if (st) return st;
   }
-  bool layout = in->kind == WGK_TC_PHI3_ROW || in->kind == WGK_TC_PHI3_COL;
+  bool own_shape = in->kind == WGK_TC_OP && in->op_gen->own_shape;
   in->rank = -1;
-  if (layout && !json_object_get(v, "shape")) return WGK_OK; /* the layout decides the shape */
+  if (own_shape && !json_object_get(v, "shape")) return WGK_OK; /* the generator decides the shape */
   st = read_shape(r, v, path, &in->rank, in->dims);
   if (!st && data) {
     in->data = data;
@@ -302,7 +328,7 @@ static void expected_clear(wgk_tc_case *c) {
   free(c->expected);
   c->expected = NULL;
   c->n_expected = 0;
-  c->reference = WGK_TC_REF_NONE;
+  c->reference = NULL;
 }
 
 /* "expected": {"reference": "rotary"} or {outputKey: {data, shape?, dtype?}, ...}; replaces an earlier layer. */
@@ -313,10 +339,14 @@ wgk_status wgk_tc_read_expected(wgk_tc_reader *r, wgk_tc_case *c, const json_t *
   if (ref) {
     if (json_object_size(v) != 1) return wgk_tc_fail(r, path, "\"reference\" stands alone");
     const char *name = json_is_string(ref) ? json_string_value(ref) : "";
-    if (strcmp(name, "rotary") == 0) c->reference = WGK_TC_REF_ROTARY;
-    else if (strcmp(name, "sparse_attention") == 0) c->reference = WGK_TC_REF_SPARSE_ATTENTION;
-    else return fail_at(r, path, "reference", "unknown reference (wgk has: rotary, sparse_attention)");
-    return WGK_OK;
+    if ((c->reference = wgk_ops_tools_find_reference(name))) return WGK_OK;
+    char msg[256];
+    size_t n = (size_t)snprintf(msg, sizeof msg, "unknown reference (wgk has:");
+    for (size_t i = 0, k = 0; i < wgk_ops_tools_count() && n < sizeof msg; i++)
+      if (wgk_ops_tools_at(i)->reference)
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s %s", k++ ? "," : "", wgk_ops_tools_at(i)->reference_name);
+    if (n < sizeof msg) snprintf(msg + n, sizeof msg - n, ")");
+    return fail_at(r, path, "reference", msg);
   }
   if (json_object_size(v) == 0) return wgk_tc_fail(r, path, "no expected output");
   if (!(c->expected = calloc(json_object_size(v), sizeof *c->expected))) return OOM(r, path);

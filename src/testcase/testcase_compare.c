@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 
 wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype) {
   switch (dtype) {

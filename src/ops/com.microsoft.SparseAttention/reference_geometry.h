@@ -2,7 +2,7 @@
 #ifndef WGK_REF_SPARSE_GEOMETRY_H
 #define WGK_REF_SPARSE_GEOMETRY_H
 
-#include "ref/sparse_attention.h"
+#include "ops/com.microsoft.SparseAttention/reference.h"
 
 typedef struct wgk_ref_sparse_geom {
   int64_t B, S, N, KN, H; /* batch, new tokens, query heads, kv heads, head size */

@@ -6,13 +6,13 @@
  * The runtime calls wgk_rotary_check through its per-op host-check hook (op id "ai.onnx.RotaryEmbedding").
  * It sees tensors by ONNX port name with their shape and, where the caller's data is on the host, the data.
  */
-#ifndef WGK_KERNELS_HOST_ROTARY_CHECK_H
-#define WGK_KERNELS_HOST_ROTARY_CHECK_H
+#ifndef WGK_OPS_ROTARY_CHECK_H
+#define WGK_OPS_ROTARY_CHECK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels_host/hostcheck.h"
+#include "ops/hostcheck.h"
 #include "util/error.h"
 
 typedef struct wgk_rotary_check_args {

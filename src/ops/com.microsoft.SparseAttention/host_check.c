@@ -1,5 +1,5 @@
 /* SparseAttention host checks: attributes, shapes, then the CSR layout and the sequence lengths by value. */
-#include "kernels_host/sparse_check.h"
+#include "ops/com.microsoft.SparseAttention/host_check.h"
 
 #include <inttypes.h>
 #include <stddef.h>

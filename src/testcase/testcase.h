@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/ops.h"
 #include "util/error.h"
 #include "util/tensor_host.h"
 
@@ -33,10 +34,7 @@ typedef enum wgk_tc_gen_kind {
   WGK_TC_ARANGE,        /* start + i * step (0, 1), i the flat index */
   WGK_TC_POSITIONS,     /* offset + index along the last axis: position ids (batch, seq) */
   WGK_TC_CONST,         /* every element = value */
-  WGK_TC_ROTARY_COS,    /* cos(p * base^(-2i/rot)), p = row, i = column of a (rows, rot/2) cache */
-  WGK_TC_ROTARY_SIN,    /* the same with sin */
-  WGK_TC_PHI3_ROW,      /* Phi-3-small block layout, CSR row pointers (num_layout, max_blocks + 1) */
-  WGK_TC_PHI3_COL,      /* the same layout's column indices (num_layout, max_nnz), -1 padded */
+  WGK_TC_OP,            /* an op's generator (src/ops/<op id>/generators.c), found by name in src/ops/registry.c */
 } wgk_tc_gen_kind;
 
 /* Where a value came from, for messages. */
@@ -48,13 +46,14 @@ typedef struct wgk_tc_pos {
 typedef struct wgk_tc_input {
   char *key;                    /* bind key or ONNX port name, as the case gives it */
   wgk_host_dtype dtype;         /* element type */
-  int rank;                     /* number of dims (the phi3 generators may leave it -1: shape from the layout) */
+  int rank;                     /* number of dims (an op generator with own_shape may leave it -1) */
   int64_t dims[WGK_HOST_MAX_RANK];
   wgk_tc_gen_kind kind;         /* inline data or a generator */
   const json_t *data;           /* WGK_TC_DATA: the list (borrowed from the suite) */
   uint64_t seed;                /* random generators */
   double a, b;                  /* lo/hi, mean/std, start/step, offset, value, base: by kind */
-  int64_t layout[4];            /* phi3: num_layout, max_blocks, local_blocks, vert_stride */
+  const wgk_op_generator *op_gen;           /* WGK_TC_OP: the generator */
+  double params[WGK_OP_GEN_MAX_PARAMS];     /* WGK_TC_OP: its parameters, in op_gen->params order */
   wgk_tc_pos pos;               /* the input's object */
 } wgk_tc_input;
 
@@ -68,12 +67,6 @@ typedef struct wgk_tc_value {
 typedef struct wgk_tc_tolerance {
   double rtol, atol; /* pass iff |got - want| <= atol + rtol * |want| (numpy.isclose) */
 } wgk_tc_tolerance;
-
-typedef enum wgk_tc_reference {
-  WGK_TC_REF_NONE = 0,         /* expected data is inline */
-  WGK_TC_REF_ROTARY,           /* src/ref/rotary.h */
-  WGK_TC_REF_SPARSE_ATTENTION, /* src/ref/sparse_attention.h */
-} wgk_tc_reference;
 
 typedef struct wgk_tc_expected {
   char *key;                  /* output bind key or port name */
@@ -93,7 +86,7 @@ typedef struct wgk_tc_case {
   size_t n_absent;
   wgk_tc_value *attrs, *args, *tunables;
   size_t n_attrs, n_args, n_tunables;
-  wgk_tc_reference reference;     /* a built-in reference, or NONE with inline expected data */
+  const wgk_op_hooks *reference;  /* the op whose reference gives the expected outputs, or NULL: inline data */
   wgk_tc_expected *expected;      /* inline expected outputs */
   size_t n_expected;
   wgk_tc_tolerance tol[WGK_HOST_BOOL + 1]; /* by output dtype; integers exact unless given */

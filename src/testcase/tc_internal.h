@@ -5,7 +5,7 @@
 #include <stdarg.h>
 
 #include "manifest/json_pos.h"
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 
 typedef struct wgk_tc_reader {
   const char *source;      /* file name for messages */

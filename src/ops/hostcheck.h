@@ -1,7 +1,7 @@
-/* A call's input as the per-op host checks of kernels_host/ see it: shape, dtype and, for small integer
+/* A call's input as the per-op host checks of src/ops/ see it: shape, dtype and, for small integer
  * tensors, the data (the runtime keeps host copies of those). */
-#ifndef WGK_KERNELS_HOST_HOSTCHECK_H
-#define WGK_KERNELS_HOST_HOSTCHECK_H
+#ifndef WGK_OPS_HOSTCHECK_H
+#define WGK_OPS_HOSTCHECK_H
 
 #include <stdbool.h>
 #include <stdint.h>

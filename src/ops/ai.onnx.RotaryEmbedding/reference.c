@@ -1,5 +1,5 @@
 /* RotaryEmbedding-23 in double precision, straight from the definition: clarity over speed. */
-#include "ref/rotary.h"
+#include "ops/ai.onnx.RotaryEmbedding/reference.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

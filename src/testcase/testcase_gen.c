@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref/sparse_attention.h"
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 #include "util/rng.h"
 
 /* Flattens (nested) data into out[], already checked by the parser to hold exactly numel numbers. */
@@ -37,7 +36,7 @@ static size_t count_numbers(const json_t *v) {
 
 static bool is_int_dtype(wgk_host_dtype d) { return d != WGK_HOST_FLOAT32 && d != WGK_HOST_FLOAT16; }
 
-/* Fills vals[numel] for every generator but the layouts. */
+/* Fills vals[numel] for the generic generators. */
 static void generate(const wgk_tc_input *in, double *vals, size_t numel) {
   wgk_rng rng;
   wgk_rng_seed(&rng, in->seed);
@@ -52,57 +51,47 @@ static void generate(const wgk_tc_input *in, double *vals, size_t numel) {
     case WGK_TC_ARANGE: vals[i] = in->a + (double)i * in->b; break;
     case WGK_TC_POSITIONS: vals[i] = in->a + (double)(last ? (int64_t)i % last : 0); break;
     case WGK_TC_CONST: vals[i] = in->a; break;
-    case WGK_TC_ROTARY_COS:
-    case WGK_TC_ROTARY_SIN: {
-      /* row p of a (..., rot/2) cache: angle p * base^(-2c/rot), the usual RoPE frequencies */
-      double half = (double)(last ? last : 1), p = (double)(last ? (int64_t)i / last : 0);
-      double c = (double)(last ? (int64_t)i % last : 0);
-      double angle = p * pow(in->a, -c / half);
-      vals[i] = in->kind == WGK_TC_ROTARY_COS ? cos(angle) : sin(angle);
-      break;
-    }
     case WGK_TC_DATA:
-    case WGK_TC_PHI3_ROW:
-    case WGK_TC_PHI3_COL: vals[i] = 0; break;
+    case WGK_TC_OP: vals[i] = 0; break;
     }
   }
 }
 
-static wgk_status make_layout(const wgk_tc_input *in, const char *source, wgk_host_tensor **out, wgk_error *err) {
-  wgk_host_tensor *row = NULL, *col = NULL;
-  wgk_status st = wgk_ref_phi3_layout(in->layout[0], in->layout[1], in->layout[2], in->layout[3], &row, &col, err);
+/* An op's generator (src/ops/<op id>/generators.c): its values in double, in the case's dtype; a shape the case
+ * gives must be the generator's own. */
+static wgk_status make_op(const wgk_tc_input *in, const char *source, wgk_host_tensor **out, wgk_error *err) {
+  wgk_host_tensor *t = NULL;
+  wgk_status st = in->rank >= 0 ? wgk_host_tensor_create(in->dtype, in->rank, in->dims, &t) : WGK_OK;
+  if (st) return wgk_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
+  int rank = in->rank;
+  int64_t dims[WGK_HOST_MAX_RANK];
+  memcpy(dims, in->dims, sizeof dims);
+  double *vals = NULL;
+  st = in->op_gen->make(in->op_gen, in->params, &rank, dims, &vals, err);
   if (st) {
+    wgk_host_tensor_free(t);
     wgk_error_wrap_source(err, source, in->pos.line, in->pos.column, in->pos.path);
     return st;
   }
-  wgk_host_tensor *keep = in->kind == WGK_TC_PHI3_ROW ? row : col;
-  wgk_host_tensor_free(in->kind == WGK_TC_PHI3_ROW ? col : row);
-  bool same = keep->rank == in->rank && memcmp(keep->dims, in->dims, sizeof(int64_t) * (size_t)keep->rank) == 0;
-  if (in->rank >= 0 && !same) {
-    wgk_host_tensor_free(keep);
+  if (t && (rank != in->rank || memcmp(dims, in->dims, sizeof(int64_t) * (size_t)rank) != 0)) {
+    wgk_host_tensor_free(t);
+    free(vals);
     return wgk_error_set(err, WGK_ERR_PARSE, source, in->pos.line, in->pos.column, in->pos.path,
                          "the shape given differs from the layout's");
   }
-  if (in->dtype != WGK_HOST_INT32) { /* the layout is int32; convert when the case asks for another type */
-    wgk_host_tensor *conv = NULL;
-    double *vals = malloc(sizeof(double) * (wgk_host_tensor_numel(keep) + 1));
-    st = vals ? wgk_host_tensor_create(in->dtype, keep->rank, keep->dims, &conv) : WGK_ERR_OUT_OF_MEMORY;
-    if (!st) {
-      wgk_host_tensor_to_double(keep, vals);
-      wgk_host_tensor_from_double(conv, vals);
-    }
+  if (!t && (st = wgk_host_tensor_create(in->dtype, rank, dims, &t))) {
     free(vals);
-    wgk_host_tensor_free(keep);
-    if (st) return wgk_error_set(err, st, source, 0, 0, in->pos.path, "out of memory");
-    keep = conv;
+    return wgk_error_set(err, st, source, 0, 0, in->pos.path, "out of memory");
   }
-  *out = keep;
+  wgk_host_tensor_from_double(t, vals);
+  free(vals);
+  *out = t;
   return WGK_OK;
 }
 
 wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_host_tensor **out, wgk_error *err) {
   *out = NULL;
-  if (in->kind == WGK_TC_PHI3_ROW || in->kind == WGK_TC_PHI3_COL) return make_layout(in, source, out, err);
+  if (in->kind == WGK_TC_OP) return make_op(in, source, out, err);
   wgk_host_tensor *t = NULL;
   wgk_status st = wgk_host_tensor_create(in->dtype, in->rank, in->dims, &t);
   if (st) return wgk_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");

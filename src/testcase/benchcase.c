@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/benchcase.h"
-#include "runtime/tc_internal.h"
+#include "testcase/benchcase.h"
+#include "testcase/tc_internal.h"
 
 static const char *const case_keys[] = {"id",    "description", "inputs", "attrs",  "args",       "tunables",
                                         "bytes", "flops",       "warmup", "iterations", "requires", NULL};

@@ -3,7 +3,7 @@
 #define WGK_RUNTIME_TC_REF_H
 
 #include "manifest/manifest.h"
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 
 #define WGK_TC_MAX_OUTPUTS 16
 

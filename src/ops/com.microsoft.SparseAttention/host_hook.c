@@ -1,8 +1,8 @@
-/* SparseAttention: the runtime's host-check hook handing the call to kernels_host/sparse_check (the CSR layout
+/* SparseAttention: the host-check hook handing the call to host_check.c (the CSR layout
  * and the sequence lengths by value, from the host copies the runtime keeps of small integer tensors). */
 
-#include "kernels_host/sparse_check.h"
-#include "runtime/runtime_internal.h"
+#include "ops/com.microsoft.SparseAttention/host_check.h"
+#include "ops/ops.h"
 
 static int64_t attr_int(const wgk_value *attrs, const char *name, bool *given) {
   const wgk_value *v = attrs ? wgk_value_dict_get(attrs, name) : NULL;
@@ -10,8 +10,8 @@ static int64_t attr_int(const wgk_value *attrs, const char *name, bool *given) {
   return *given ? wgk_value_as_int(v) : 0;
 }
 
-wgk_status wgk_opcheck_sparse(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
-                              wgk_error *err) {
+wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err) {
+  const wgk_value *attrs = call->attrs;
   wgk_sparse_check_args a = {0};
   struct { const char *port; wgk_hostcheck_tensor *t; } map[] = {
       {"query", &a.query}, {"key", &a.key}, {"value", &a.value}, {"past_key", &a.past_key},
@@ -21,7 +21,7 @@ wgk_status wgk_opcheck_sparse(const wgk_manifest *m, const wgk_opcheck_port *por
       {"sin_cache", &a.sin_cache},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-    wgk_status st = wgk_opcheck_view(m, ports, map[i].port, true, map[i].t, err);
+    wgk_status st = call->port(call, map[i].port, true, map[i].t, err);
     if (st != WGK_OK) return st;
   }
   if (!a.query.present || !a.past_key.present || !a.past_value.present || !a.block_row_indices.present ||
@@ -33,6 +33,6 @@ wgk_status wgk_opcheck_sparse(const wgk_manifest *m, const wgk_opcheck_port *por
   a.sparse_block_size = attr_int(attrs, "sparse_block_size", &a.has_sparse_block_size);
   a.do_rotary = attr_int(attrs, "do_rotary", &given);
   wgk_status st = wgk_sparse_check(&a, err);
-  if (st != WGK_OK) wgk_error_wrap_source(err, m->source, 0, 0, NULL);
+  if (st != WGK_OK) wgk_error_wrap_source(err, call->source, 0, 0, NULL);
   return st;
 }

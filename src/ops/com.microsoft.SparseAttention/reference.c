@@ -1,12 +1,12 @@
 /* SparseAttention in double precision: append the new K/V rows to copies of the caches, then for each query
  * a softmax over the keys its causal, block-sparse, length-limited mask allows. */
-#include "ref/sparse_attention.h"
+#include "ops/com.microsoft.SparseAttention/reference.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref/sparse_geometry.h"
+#include "ops/com.microsoft.SparseAttention/reference_geometry.h"
 
 /* Rotates row[0..rot) at position pos: NeoX pairs (i, i + rot/2) or interleaved (2i, 2i+1). */
 static void rotate(double *row, const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_geom *g, bool inter,

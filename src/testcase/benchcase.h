@@ -9,7 +9,7 @@
 #ifndef WGK_RUNTIME_BENCHCASE_H
 #define WGK_RUNTIME_BENCHCASE_H
 
-#include "runtime/testcase.h"
+#include "testcase/testcase.h"
 
 typedef struct wgk_bench_case {
   char *id;                               /* canonical id, usable as a filter */

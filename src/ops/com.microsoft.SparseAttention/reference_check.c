@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "ref/sparse_geometry.h"
+#include "ops/com.microsoft.SparseAttention/reference_geometry.h"
 
 static bool is_float(const wgk_host_tensor *t) {
   return t && (t->dtype == WGK_HOST_FLOAT32 || t->dtype == WGK_HOST_FLOAT16);
