@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/runtime_access.h"
 #include "testcase/testcase.h"
 
 static const char *usage_text = "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
@@ -20,9 +20,9 @@ static wgk_tc_suite *load_suite(wgk_kernel *k) {
   size_t len = 0;
   wgk_error err = {0};
   char source[4096];
-  snprintf(source, sizeof source, "%s/test.json", wgk_pkg_dir(k->pkg));
+  snprintf(source, sizeof source, "%s/test.json", wgk_pkg_dir(wgk_rt_kernel_package(k)));
   wgk_tc_suite *suite = NULL;
-  wgk_status st = wgk_pkg_read_file(k->pkg, "test.json", &text, &len, &err);
+  wgk_status st = wgk_pkg_read_file(wgk_rt_kernel_package(k), "test.json", &text, &len, &err);
   if (!st) st = wgk_tc_suite_parse(text, len, source, &suite, &err);
   if (st) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "device/device_desc.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/runtime_access.h"
 #include "testcase/tc_ref.h"
 
 __attribute__((format(printf, 3, 4))) static void verdict(wgk_tc_outcome *o, wgk_tc_verdict v, const char *fmt, ...) {
@@ -39,7 +39,7 @@ wgk_status wgk_tc_download(wgk_tensor *t, wgk_host_tensor **out) {
 
 /* SKIP when the device lacks a feature the case requires. */
 static bool lacks_feature(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
-  const wgk_device_desc *dev = wgk_gpu_device_desc(k->ctx->dev);
+  const wgk_device_desc *dev = wgk_rt_context_device_desc(wgk_rt_kernel_context(k));
   for (size_t i = 0; i < c->n_requires; i++) {
     wgk_feature f;
     if (!wgk_feature_from_name(c->requires[i], &f) || !wgk_device_has(dev, f)) {
@@ -102,13 +102,13 @@ static wgk_status inline_expected(const wgk_tc_case *c, const char *source, wgk_
 static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const wgk_tc_ref_outputs *w) {
   for (size_t i = 0; i < w->n; i++) {
     const wgk_tc_ref_output *r = &w->out[i];
-    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(k->m, r->names[0]);
+    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(wgk_rt_kernel_manifest(k), r->names[0]);
     if (!p || p->dir != WGK_PORT_OUTPUT || r->rank < 0 || r->dtype == WGK_HOST_NONE) continue;
     wgk_host_tensor *h = NULL;
     wgk_tensor *t = NULL;
     wgk_status st = wgk_host_tensor_create(r->dtype, r->rank, r->dims, &h);
     if (!st) memset(h->data, 0xff, wgk_host_tensor_bytes(h));
-    if (!st) st = wgk_tc_upload(k->ctx, h, &t);
+    if (!st) st = wgk_tc_upload(wgk_rt_kernel_context(k), h, &t);
     if (!st) st = wgk_call_set_output(call, r->names[0], t);
     wgk_tensor_release(t);
     wgk_host_tensor_free(h);
@@ -131,7 +131,7 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
   wgk_host_tensor *h = NULL;
   if (!t) return verdict(o, WGK_TC_FAIL, "no output '%s' after the run", r->names[0]), false;
   if (wgk_tc_download(t, &h) != WGK_OK)
-    return verdict(o, WGK_TC_FAIL, "output %s: read back failed: %s", r->names[0], wgk_context_errmsg(t->ctx)), false;
+    return verdict(o, WGK_TC_FAIL, "output %s: read back failed: %s", r->names[0], wgk_context_errmsg(wgk_rt_tensor_context(t))), false;
   size_t n = wgk_host_tensor_numel(h);
   double *got = malloc(sizeof(double) * (n + 1));
   bool ok = got && n == r->count;
@@ -166,13 +166,13 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
   wgk_status st = set ? set : wgk_call_run(call);
   if (!st) snprintf(o->variant, sizeof o->variant, "%s", wgk_call_variant(call));
   if (c->expect_error) {
-    const char *msg = wgk_context_errmsg(k->ctx);
+    const char *msg = wgk_context_errmsg(wgk_rt_kernel_context(k));
     if (!st) verdict(o, WGK_TC_FAIL, "expected a refusal containing '%s', but the call ran (%s)", c->expect_error, o->variant);
     else if (!strstr(msg, c->expect_error)) verdict(o, WGK_TC_FAIL, "refused, but not with '%s': %s", c->expect_error, msg);
     else verdict(o, WGK_TC_PASS, "refused: %s", msg);
     return;
   }
-  if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(k->ctx));
+  if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   if (c->variant && strcmp(c->variant, o->variant) != 0)
     return verdict(o, WGK_TC_FAIL, "variant %s chosen, the case expects %s", o->variant, c->variant);
   for (size_t i = 0; i < w->n; i++)
@@ -191,8 +191,8 @@ wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *sour
   wgk_status st = host && dev ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; i < c->n_inputs && !st; i++) st = wgk_tc_input_make(&c->inputs[i], source, &host[i], &err);
   for (size_t i = 0; i < c->n_inputs && !st; i++)
-    if (wgk_tc_upload(k->ctx, host[i], &dev[i]) != WGK_OK) st = wgk_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s", wgk_context_errmsg(k->ctx));
-  if (!st && !c->expect_error) st = c->reference ? wgk_tc_reference_run(k->m, c, host, &want, &err) : inline_expected(c, source, &want, &err);
+    if (wgk_tc_upload(wgk_rt_kernel_context(k), host[i], &dev[i]) != WGK_OK) st = wgk_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+  if (!st && !c->expect_error) st = c->reference ? wgk_tc_reference_run(wgk_rt_kernel_manifest(k), c, host, &want, &err) : inline_expected(c, source, &want, &err);
   if (st) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
     wgk_error_format(&err, text, sizeof text);
@@ -203,7 +203,7 @@ wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *sour
     if (!set) set = poison_outputs(k, call, &want);
     run_and_judge(k, call, c, set, &want, o);
   } else {
-    verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(k->ctx));
+    verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   }
   wgk_call_destroy(call);
   wgk_tc_ref_outputs_free(&want);
