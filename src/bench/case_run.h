@@ -42,7 +42,7 @@ wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters,
 wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
 wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
 
-/* The op's C reference (src/ref, in double on the host) on the same inputs, timed per call; WGK_ERR_UNSUPPORTED
+/* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call; WGK_ERR_UNSUPPORTED
  * when wgk has no reference for the op. */
 wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out);
 
