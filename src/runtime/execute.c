@@ -411,6 +411,7 @@ wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   wgk_status st = WGK_OK;
   wgk_batch *b = NULL;
   if (!out) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
+  else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK) wgk_rt_fail(ctx, st); /* a lost device: say so now */
   else if (!(b = calloc(1, sizeof *b))) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
   if (b) {
     b->ctx = ctx;
@@ -463,6 +464,8 @@ wgk_status wgk_batch_submit(wgk_batch *b) {
     b->serial = ctx->next_serial++;
     if (st != WGK_OK) wgk_rt_fail(ctx, st);
     else ctx->stats.submissions++;
+  } else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK) { /* nothing recorded; a lost device is still reported */
+    wgk_rt_fail(ctx, st);
   }
   wgk_rt_unlock(ctx);
   return st;

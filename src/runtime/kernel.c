@@ -21,6 +21,8 @@ static void kernel_free(wgk_kernel *k);
 static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
   if (!path_or_id || !out)
     return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL", out ? "the package path or id" : "out");
+  wgk_status lost = wgk_gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
+  if (lost != WGK_OK) return wgk_rt_fail(ctx, lost);
   wgk_kernel *k = calloc(1, sizeof *k);
   if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
   k->refs = 1;
