@@ -182,6 +182,21 @@ static wgk_status check_rotary(const wgk_sparse_check_args *a, const geom *g, wg
   return WGK_OK;
 }
 
+/* The rules on the values of the integer inputs (CSR layout, total and key lengths), alone: shared with the
+ * reference's argument checks (reference_check.c), which state the shape rules for its own wider domain. */
+wgk_status wgk_sparse_check_values(const wgk_sparse_check_args *a, int64_t batch, int64_t seq, int64_t max_cache,
+                                   int64_t *total, wgk_error *err) {
+  geom g = {.B = batch, .S = seq, .max_cache = max_cache, .L = a->block_row_indices.shape[0],
+            .max_blocks = a->block_row_indices.shape[1] - 1, .max_nnz = a->block_col_indices.shape[1]};
+  wgk_status st = WGK_OK;
+  if (has_data(&a->block_row_indices) && has_data(&a->block_col_indices))
+    for (int64_t l = 0; !st && l < g.L; l++) st = check_layout_row(a, &g, l, err);
+  if (!st) st = check_total(a, &g, err);
+  if (!st) st = check_key_totals(a, &g, err);
+  *total = g.total;
+  return st;
+}
+
 wgk_status wgk_sparse_check(const wgk_sparse_check_args *a, wgk_error *err) {
   geom g = {0};
   wgk_status st = check_heads(a, err);

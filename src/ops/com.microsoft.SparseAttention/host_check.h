@@ -31,4 +31,10 @@ typedef struct wgk_sparse_check_args {
  * value-checked here. */
 wgk_status wgk_sparse_check(const wgk_sparse_check_args *a, wgk_error *err);
 
+/* Only the rules on the integer inputs' values: each layout's CSR row pointers and columns, total_sequence_length
+ * in [seq, min(max_cache, max_blocks * sparse_block_size)], each key total in range (shapes of the layout already
+ * checked: rank 2, one num_layout >= 1, max_blocks + 1 >= 2). *total: total_sequence_length's value. */
+wgk_status wgk_sparse_check_values(const wgk_sparse_check_args *a, int64_t batch, int64_t seq, int64_t max_cache,
+                                   int64_t *total, wgk_error *err);
+
 #endif

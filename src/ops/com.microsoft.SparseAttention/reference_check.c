@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "ops/com.microsoft.SparseAttention/host_check.h"
 #include "ops/com.microsoft.SparseAttention/reference_geometry.h"
 
 static bool is_float(const wgk_host_tensor *t) {
@@ -50,39 +51,20 @@ static wgk_status check_qkv(const wgk_ref_sparse_inputs *in, const wgk_ref_spars
   return WGK_OK;
 }
 
-/* CSR row pointers start at 0, never decrease, end within the column width; active columns in range. */
-static wgk_status check_layout(const wgk_ref_sparse_inputs *in, wgk_ref_sparse_geom *g, wgk_error *err) {
+/* The integer inputs as the op's host check sees them (int32 host data, checked to be int32 by the caller). */
+static wgk_hostcheck_tensor view(const wgk_host_tensor *t) {
+  return (wgk_hostcheck_tensor){true, WGK_DTYPE_INT32, t->rank, t->dims, t->data};
+}
+
+/* Dtypes and ranks here; the values' rules (CSR layout, total and key lengths) are the op's host check's
+ * (host_check.c), one statement of them for the kernel and the reference. */
+static wgk_status check_ints(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *a, wgk_ref_sparse_geom *g,
+                             wgk_error *err) {
   const wgk_host_tensor *r = in->block_row_indices, *c = in->block_col_indices;
   if (!r || !c || r->dtype != WGK_HOST_INT32 || c->dtype != WGK_HOST_INT32 || r->rank != 2 || c->rank != 2 ||
       r->dims[0] != c->dims[0] || r->dims[0] < 1 || r->dims[1] < 2)
     return wgk_error_refuse(err, "block_row_indices", "row (L, max_blocks+1) and col (L, max_nnz) must be int32 with one L >= 1");
   g->L = r->dims[0], g->max_blocks = r->dims[1] - 1, g->max_nnz = c->dims[1];
-  for (int64_t l = 0; l < g->L; l++) {
-    size_t base = (size_t)(l * (g->max_blocks + 1));
-    if (i32(r, base) != 0)
-      return wgk_error_refuse(err, "block_row_indices", "layout %" PRId64 " does not start at 0", l);
-    for (int64_t k = 0; k < g->max_blocks; k++) {
-      int32_t lo = i32(r, base + (size_t)k), hi = i32(r, base + (size_t)k + 1);
-      if (hi < lo || hi > g->max_nnz)
-        return wgk_error_refuse(err, "block_row_indices", "layout %" PRId64 " row %" PRId64 ": [%d, %d) not within [0, %" PRId64 "]",
-                   l, k, lo, hi, g->max_nnz);
-      for (int32_t j = lo; j < hi; j++) {
-        int32_t col = i32(c, (size_t)(l * g->max_nnz + j));
-        if (col < 0 || col >= g->max_blocks)
-          return wgk_error_refuse(err, "block_col_indices", "layout %" PRId64 " entry %d: column %d out of [0, %" PRId64 ")", l, j,
-                     col, g->max_blocks);
-      }
-    }
-  }
-  return WGK_OK;
-}
-
-int64_t wgk_ref_sparse_past(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_geom *g, int64_t b) {
-  return g->total == g->S ? 0 : (int64_t)i32(in->key_total_sequence_lengths, (size_t)b) - g->S;
-}
-
-static wgk_status check_lengths(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *a,
-                                wgk_ref_sparse_geom *g, wgk_error *err) {
   const wgk_host_tensor *t = in->total_sequence_length, *k = in->key_total_sequence_lengths;
   if (!t || t->dtype != WGK_HOST_INT32 || wgk_host_tensor_numel(t) != 1 || t->rank > 1)
     return wgk_error_refuse(err, "total_sequence_length", "must be an int32 scalar or one-element vector");
@@ -90,17 +72,14 @@ static wgk_status check_lengths(const wgk_ref_sparse_inputs *in, const wgk_ref_s
     return wgk_error_refuse(err, "key_total_sequence_lengths", "must be int32 (B = %" PRId64 ")", g->B);
   if (a->sparse_block_size <= 0)
     return wgk_error_refuse(err, "sparse_block_size", "must be positive (got %" PRId64 ")", a->sparse_block_size);
-  g->total = i32(t, 0);
-  if (g->total < g->S || g->total > g->max_cache || g->total > g->max_blocks * a->sparse_block_size)
-    return wgk_error_refuse(err, "total_sequence_length", "%" PRId64 " must be in [S %" PRId64 ", min(cache %" PRId64
-               ", max_blocks*block %" PRId64 ")]", g->total, g->S, g->max_cache, g->max_blocks * a->sparse_block_size);
-  for (int64_t b = 0; b < g->B; b++) {
-    int64_t kt = i32(k, (size_t)b), past = wgk_ref_sparse_past(in, g, b);
-    if (kt > g->total || kt < (g->total == g->S ? 1 : g->S) || past + g->S > g->max_cache)
-      return wgk_error_refuse(err, "key_total_sequence_lengths", "batch %" PRId64 ": %" PRId64 " out of range for total %" PRId64
-                 " and S %" PRId64, b, kt, g->total, g->S);
-  }
-  return WGK_OK;
+  wgk_sparse_check_args v = {.block_row_indices = view(r), .block_col_indices = view(c),
+                             .total_sequence_length = view(t), .key_total_sequence_lengths = view(k),
+                             .sparse_block_size = a->sparse_block_size, .has_sparse_block_size = true};
+  return wgk_sparse_check_values(&v, g->B, g->S, g->max_cache, &g->total, err);
+}
+
+int64_t wgk_ref_sparse_past(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_geom *g, int64_t b) {
+  return g->total == g->S ? 0 : (int64_t)i32(in->key_total_sequence_lengths, (size_t)b) - g->S;
 }
 
 static wgk_status check_rotary(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *a,
@@ -125,9 +104,7 @@ wgk_status wgk_ref_sparse_check(const wgk_ref_sparse_inputs *in, const wgk_ref_s
                                 wgk_ref_sparse_geom *g, wgk_error *err) {
   wgk_status st = check_qkv(in, a, g, err);
   if (st == WGK_OK)
-    st = check_layout(in, g, err);
-  if (st == WGK_OK)
-    st = check_lengths(in, a, g, err);
+    st = check_ints(in, a, g, err);
   if (st == WGK_OK)
     st = check_rotary(in, a, g, err);
   return st;
