@@ -1,5 +1,5 @@
 /* libFuzzer entry: the same text read as a test.json (wgk_tc_suite_parse) and as a bench.json
- * (wgk_bench_suite_parse), the two readers sharing src/runtime/testcase_parse.c. Accepted test cases then
+ * (wgk_bench_suite_parse), the two readers sharing src/testcase/testcase_parse.c. Accepted test cases then
  * build their inputs and expected values, as `wgk test` does before touching a device, when the shapes are
  * small (a real suite may ask for gigabytes; that limit is the runtime's, not the parser's).
  * Every input must end in a suite or an error, never a crash, a leak or undefined behaviour. */
@@ -8,18 +8,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "runtime/benchcase.h"
-#include "runtime/testcase.h"
+#include "testcase/benchcase.h"
+#include "testcase/testcase.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define SMALL 4096 /* elements built per input at most */
 
 static bool small(const wgk_tc_input *in) {
-  if (in->kind == WGK_TC_PHI3_ROW || in->kind == WGK_TC_PHI3_COL) {
-    for (int i = 0; i < 4; i++)
-      if (in->layout[i] > 64) return false;
-    return true;
+  if (in->kind == WGK_TC_OP && in->op_gen) { /* an op's generator (layouts ...): small counts make small tensors */
+    for (int i = 0; i < WGK_OP_GEN_MAX_PARAMS && in->op_gen->params[i].name; i++)
+      if (in->op_gen->params[i].count && in->params[i] > 64) return false;
+    if (in->rank < 0) return true;
   }
   int64_t n = 1;
   for (int i = 0; i < in->rank; i++) {

@@ -5,8 +5,9 @@
 #include <time.h>
 
 #include "bench/case_run.h"
-#include "runtime/runtime_internal.h"
-#include "runtime/tc_ref.h"
+#include "ops/ops.h"
+#include "runtime/runtime_access.h"
+#include "testcase/tc_ref.h"
 
 static double now_ns(void) {
   struct timespec ts;
@@ -15,7 +16,7 @@ static double now_ns(void) {
 }
 
 static const char *lacks(wgk_kernel *k, const wgk_bench_case *c) {
-  const wgk_device_desc *dev = wgk_gpu_device_desc(k->ctx->dev);
+  const wgk_device_desc *dev = wgk_rt_context_device_desc(wgk_rt_kernel_context(k));
   for (size_t i = 0; i < c->n_requires; i++) {
     wgk_feature f;
     if (!wgk_feature_from_name(c->requires[i], &f) || !wgk_device_has(dev, f)) return c->requires[i];
@@ -35,8 +36,8 @@ static wgk_status make_inputs(wgk_bench_setup *s, const char *source, char *why,
   for (int set = 0; set < s->sets; set++) {
     if (!(s->dev[set] = calloc(c->n_inputs + 1, sizeof *s->dev[set]))) return WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < c->n_inputs; i++) {
-      wgk_status st = wgk_tc_upload(s->k->ctx, s->host[i], &s->dev[set][i]);
-      if (st) return snprintf(why, n, "%s: %s", c->inputs[i].key, wgk_context_errmsg(s->k->ctx)), st;
+      wgk_status st = wgk_tc_upload(wgk_rt_kernel_context(s->k), s->host[i], &s->dev[set][i]);
+      if (st) return snprintf(why, n, "%s: %s", c->inputs[i].key, wgk_context_errmsg(wgk_rt_kernel_context(s->k))), st;
     }
   }
   return WGK_OK;
@@ -58,10 +59,10 @@ wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const ch
   if (missing) return snprintf(why, n, "device lacks %s", missing), WGK_ERR_UNSUPPORTED;
   if (!(s->host = calloc(c->n_inputs + 1, sizeof *s->host))) return WGK_ERR_OUT_OF_MEMORY;
   wgk_status st = make_inputs(s, source, why, n);
-  if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK) snprintf(why, n, "%s", wgk_context_errmsg(k->ctx));
+  if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK) snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   if (!st) st = bind_set(s, 0);
   if (!st) st = wgk_tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
-  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(k->ctx));
+  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
   return st;
 }
 
@@ -85,11 +86,11 @@ static wgk_status run_next(wgk_bench_setup *s) {
 
 wgk_status wgk_bench_first_run(wgk_bench_setup *s) {
   wgk_status st = run_next(s);
-  if (!st) st = wgk_context_wait(s->k->ctx);
+  if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
   s->output_bytes = 0;
-  for (size_t i = 0; !st && i < s->k->m->n_ports; i++) {
-    if (s->k->m->ports[i].dir == WGK_PORT_INPUT) continue;
-    wgk_tensor *t = wgk_call_output(s->call, s->k->m->ports[i].name);
+  for (size_t i = 0; !st && i < wgk_rt_kernel_manifest(s->k)->n_ports; i++) {
+    if (wgk_rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, wgk_rt_kernel_manifest(s->k)->ports[i].name);
     if (t) s->output_bytes += wgk_tensor_host_bytes(t);
   }
   return st;
@@ -104,14 +105,14 @@ static wgk_status warm(wgk_bench_setup *s, int64_t warmup) {
   double t0 = now_ns();
   for (int64_t i = 0; i < warmup || (now_ns() - t0 < WARM_NS && i < WARM_MAX_CALLS); i++) {
     wgk_status st = run_next(s);
-    if (!st) st = wgk_context_wait(s->k->ctx);
+    if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
     if (st) return st;
   }
   return WGK_OK;
 }
 
 wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed) {
-  *timed = wgk_device_has(wgk_gpu_device_desc(s->k->ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  *timed = wgk_device_has(wgk_rt_context_device_desc(wgk_rt_kernel_context(s->k)), WGK_FEATURE_TIMESTAMP_QUERY);
   if (!*timed) return wgk_bench_time_resident(s, warmup, iters, out);
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
   wgk_status st = ns ? wgk_call_enable_timing(s->call, true) : WGK_ERR_OUT_OF_MEMORY;
@@ -134,7 +135,7 @@ wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t i
   for (int64_t i = 0; i < iters && !st; i++) {
     double t0 = now_ns();
     st = run_next(s);
-    if (!st) st = wgk_context_wait(s->k->ctx);
+    if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
     ns[i] = now_ns() - t0;
   }
   if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
@@ -148,14 +149,14 @@ static wgk_status e2e_call(wgk_bench_setup *s, void *scratch) {
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) {
     wgk_tensor *t = NULL;
-    st = wgk_tc_upload(s->k->ctx, s->host[i], &t);
+    st = wgk_tc_upload(wgk_rt_kernel_context(s->k), s->host[i], &t);
     if (!st) st = wgk_call_set_input(s->call, c->inputs[i].key, t);
     wgk_tensor_release(t);
   }
   if (!st) st = wgk_call_run(s->call);
-  for (size_t i = 0; !st && i < s->k->m->n_ports; i++) {
-    if (s->k->m->ports[i].dir == WGK_PORT_INPUT) continue;
-    wgk_tensor *t = wgk_call_output(s->call, s->k->m->ports[i].name);
+  for (size_t i = 0; !st && i < wgk_rt_kernel_manifest(s->k)->n_ports; i++) {
+    if (wgk_rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, wgk_rt_kernel_manifest(s->k)->ports[i].name);
     if (t) st = wgk_tensor_read(t, scratch, wgk_tensor_host_bytes(t));
   }
   return st;
@@ -186,16 +187,15 @@ uint64_t wgk_bench_flops(const wgk_bench_setup *s) { return s->c->flops >= 0 ? (
 wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out) {
   const wgk_bench_case *c = s->c;
   wgk_tc_case tc = {.inputs = c->inputs, .n_inputs = c->n_inputs, .attrs = c->attrs, .n_attrs = c->n_attrs};
-  if (strcmp(s->k->m->op_id, "ai.onnx.RotaryEmbedding") == 0) tc.reference = WGK_TC_REF_ROTARY;
-  else if (strcmp(s->k->m->op_id, "com.microsoft.SparseAttention") == 0) tc.reference = WGK_TC_REF_SPARSE_ATTENTION;
-  else return WGK_ERR_UNSUPPORTED;
+  tc.reference = wgk_ops_tools_find(wgk_rt_kernel_manifest(s->k)->op_id);
+  if (!tc.reference || !tc.reference->reference) return WGK_ERR_UNSUPPORTED;
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
   wgk_status st = ns ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < iters && !st; i++) {
     wgk_tc_ref_outputs want;
     wgk_error err = {0};
     double t0 = now_ns();
-    st = wgk_tc_reference_run(s->k->m, &tc, s->host, &want, &err);
+    st = wgk_tc_reference_run(wgk_rt_kernel_manifest(s->k), &tc, s->host, &want, &err);
     ns[i] = now_ns() - t0;
     wgk_tc_ref_outputs_free(&want);
   }

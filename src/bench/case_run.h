@@ -12,7 +12,7 @@
 #define WGK_BENCH_CASE_RUN_H
 
 #include "bench/stats.h"
-#include "runtime/benchcase.h"
+#include "testcase/benchcase.h"
 
 #define WGK_BENCH_ROTATE_BYTES (256ull << 20) /* several input copies while all of them fit below this */
 #define WGK_BENCH_MAX_SETS 3
@@ -42,7 +42,7 @@ wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters,
 wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
 wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
 
-/* The op's C reference (src/ref, in double on the host) on the same inputs, timed per call; WGK_ERR_UNSUPPORTED
+/* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call; WGK_ERR_UNSUPPORTED
  * when wgk has no reference for the op. */
 wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out);
 

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "bench/ceiling.h"
+#include "device/device_desc.h"
 
 #define WG 256u
 #define COPY_MAX_BYTES (256ull << 20) /* per buffer: far past any cache */
@@ -62,8 +63,8 @@ static wgk_status job_make(wgk_gpu_device *dev, const char *wgsl, const char *la
   static const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE};
   const wgk_gpu_binding_type *t = n == 1 ? types + 1 : types;
   wgk_gpu_binding b[2] = {{bufs[0], 0, 0}, {n > 1 ? bufs[1] : NULL, 0, 0}};
-  j->x = (uint32_t)(workgroups < 65535 ? workgroups : 65535);
-  j->y = (uint32_t)((workgroups + 65534) / 65535);
+  j->x = (uint32_t)(workgroups < WGK_DISPATCH_FOLD_WIDTH ? workgroups : WGK_DISPATCH_FOLD_WIDTH);
+  j->y = (uint32_t)((workgroups + WGK_DISPATCH_FOLD_WIDTH - 1) / WGK_DISPATCH_FOLD_WIDTH);
   wgk_status st = wgk_gpu_shader_create(dev, wgsl, label, &j->shader, err);
   if (!st) st = wgk_gpu_pipeline_create(dev, j->shader, t, n, "main", label, &j->pipeline, err);
   if (!st) st = wgk_gpu_bind_group_create(dev, j->pipeline, b, n, label, &j->group, err);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bench/tune.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/runtime_access.h"
 
 typedef struct sweep {
   wgk_bench_setup s;
@@ -19,7 +19,7 @@ typedef struct sweep {
 
 /* Powers of two from 32 to the device's workgroup invocation limit. */
 static size_t candidates(const wgk_kernel *k, int64_t *out, size_t max) {
-  uint32_t limit = wgk_gpu_device_desc(k->ctx->dev)->limits.maxComputeInvocationsPerWorkgroup;
+  uint32_t limit = wgk_rt_context_device_desc(wgk_rt_kernel_context(k))->limits.maxComputeInvocationsPerWorkgroup;
   size_t n = 0;
   for (int64_t v = 32; v <= limit && n < max; v *= 2) out[n++] = v;
   return n;
@@ -36,7 +36,7 @@ static bool start_value(const wgk_bench_case *c, const wgk_manifest_tunable *t, 
 
 /* Outputs of the last run against the defaults'; false with why set on the first mismatch. */
 static bool outputs_match(sweep *w, char *why, size_t n) {
-  const wgk_manifest *m = w->s.k->m;
+  const wgk_manifest *m = wgk_rt_kernel_manifest(w->s.k);
   for (size_t i = 0; i < m->n_ports && i < 16; i++) {
     if (!w->want[i]) continue;
     wgk_host_tensor *got = NULL;
@@ -62,7 +62,7 @@ static bool outputs_match(sweep *w, char *why, size_t n) {
 
 /* Plans, runs, checks and times the call as it is set now. */
 static void try_candidate(sweep *w, wgk_tune_candidate *cand) {
-  wgk_context *ctx = w->s.k->ctx;
+  wgk_context *ctx = wgk_rt_kernel_context(w->s.k);
   if (wgk_prepare(w->s.call) != WGK_OK) { snprintf(cand->why, sizeof cand->why, "planning refused it: %s", wgk_context_errmsg(ctx)); return; }
   if (wgk_bench_first_run(&w->s) != WGK_OK) { snprintf(cand->why, sizeof cand->why, "run failed: %s", wgk_context_errmsg(ctx)); return; }
   if (strcmp(wgk_call_variant(w->s.call), w->r->variant) != 0) {
@@ -97,7 +97,7 @@ static wgk_status sweep_tunable(sweep *w, const wgk_manifest_tunable *t) {
 
 /* Every tunable set explicitly (so the tuning cache cannot apply), the default run kept as the reference. */
 static wgk_status baseline(sweep *w, char *why, size_t n) {
-  const wgk_manifest *m = w->s.k->m;
+  const wgk_manifest *m = wgk_rt_kernel_manifest(w->s.k);
   for (size_t i = 0; i < m->n_tunables; i++) {
     int64_t v;
     if (!start_value(w->c, &m->tunables[i], &v)) continue;
@@ -106,7 +106,7 @@ static wgk_status baseline(sweep *w, char *why, size_t n) {
   }
   json_object_update(w->r->best, w->r->defaults);
   wgk_status st = wgk_bench_first_run(&w->s);
-  if (st) return snprintf(why, n, "%s", wgk_context_errmsg(w->s.k->ctx)), st;
+  if (st) return snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(w->s.k))), st;
   snprintf(w->r->variant, sizeof w->r->variant, "%s", wgk_call_variant(w->s.call));
   for (size_t i = 0; i < m->n_ports && i < 16 && !st; i++)
     if (m->ports[i].dir != WGK_PORT_INPUT) {
@@ -121,7 +121,7 @@ static wgk_status baseline(sweep *w, char *why, size_t n) {
   if (!st && wgk_rt_call_shape_key(w->s.call, &key)) w->r->shape = wgk_dynbuf_take(&key);
   wgk_dynbuf_free(&key);
   if (!st && !w->r->shape) st = WGK_ERR_OUT_OF_MEMORY;
-  if (st && !why[0]) snprintf(why, n, "%s", wgk_context_errmsg(w->s.k->ctx));
+  if (st && !why[0]) snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(w->s.k)));
   return st;
 }
 
@@ -131,16 +131,16 @@ wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *sou
   sweep w = {.c = c, .warmup = c->warmup ? c->warmup : 1, .iters = iters ? iters : c->iterations, .r = r,
              .progress = progress, .user = user};
   int64_t values[32];
-  w.total = k->m->n_tunables * candidates(k, values, 32);
+  w.total = wgk_rt_kernel_manifest(k)->n_tunables * candidates(k, values, 32);
   r->defaults = json_object();
   r->best = json_object();
   r->cands = calloc(w.total + 1, sizeof *r->cands);
   wgk_status st = r->defaults && r->best && r->cands ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = wgk_bench_setup_make(k, c, source, &w.s, why, n);
   if (!st) st = baseline(&w, why, n);
-  for (size_t i = 0; i < k->m->n_tunables && !st; i++)
-    if (json_object_get(r->defaults, k->m->tunables[i].name)) st = sweep_tunable(&w, &k->m->tunables[i]);
-  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(k->ctx));
+  for (size_t i = 0; i < wgk_rt_kernel_manifest(k)->n_tunables && !st; i++)
+    if (json_object_get(r->defaults, wgk_rt_kernel_manifest(k)->tunables[i].name)) st = sweep_tunable(&w, &wgk_rt_kernel_manifest(k)->tunables[i]);
+  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
   for (int i = 0; i < 16; i++) wgk_host_tensor_free(w.want[i]);
   if (w.s.k) wgk_bench_setup_free(&w.s);
   return st;

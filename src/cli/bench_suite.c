@@ -4,7 +4,7 @@
 
 #include "cli/bench_report.h"
 #include "cli/cli_util.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/runtime_access.h"
 
 wgk_bench_suite *wgk_cli_load_bench(const char *cmd, wgk_pkg *pkg) {
   const char *text = NULL;

@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "package/package.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/runtime_access.h"
 
 static const char *usage_text = "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
                                 "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
@@ -59,11 +59,11 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
     r->skipped = true;
-    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   }
   if (st && !r->skipped) {
     r->failed = true;
-    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   }
   r->sets = su.sets;
   r->bytes = wgk_bench_bytes(&su);
@@ -93,7 +93,7 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
 
 static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const wgk_bench_ceilings *c,
                        const wgk_bench_row *rows, size_t n) {
-  json_t *doc = wgk_bench_report_json(argc, argv, k->m->op_id, wgk_gpu_device_desc(k->ctx->dev), c, rows, n);
+  json_t *doc = wgk_bench_report_json(argc, argv, wgk_rt_kernel_manifest(k)->op_id, wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), c, rows, n);
   bool ok = doc && json_dump_file(doc, o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
   json_decref(doc);
   if (!ok) wgk_cli_error("bench", "cannot write %s", o->json);
@@ -103,8 +103,8 @@ static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k
 static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *o, int argc, char **argv) {
   wgk_bench_ceilings ceil;
   wgk_error err = {0};
-  printf("adapter: %s\n", wgk_context_adapter(k->ctx));
-  if (wgk_bench_measure_ceilings(k->ctx->dev, 10, &ceil, &err) != WGK_OK) {
+  printf("adapter: %s\n", wgk_context_adapter(wgk_rt_kernel_context(k)));
+  if (wgk_bench_measure_ceilings(wgk_rt_context_device(wgk_rt_kernel_context(k)), 10, &ceil, &err) != WGK_OK) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
     wgk_error_format(&err, msg, sizeof msg);
     return wgk_cli_error("bench", "ceilings: %s", msg), 1;
@@ -146,7 +146,7 @@ int wgk_cmd_bench(int argc, char **argv) {
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;
-  wgk_bench_suite *suite = wgk_cli_load_bench("bench", k->pkg);
+  wgk_bench_suite *suite = wgk_cli_load_bench("bench", wgk_rt_kernel_package(k));
   int rc = suite ? run_bench(k, suite, &o, argc, argv) : 1;
   wgk_bench_suite_free(suite);
   wgk_kernel_destroy(k);

@@ -11,7 +11,7 @@
 #include "gpu/gpu.h"
 #include "package/package.h"
 #include "package/template_loader.h"
-#include "plan/device_json.h"
+#include "device/device_json.h"
 #include "plan/plan.h"
 
 typedef struct explain_opts {

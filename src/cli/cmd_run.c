@@ -12,9 +12,9 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
-#include "runtime/runtime_internal.h"
 #include "package/package.h"
-#include "runtime/testcase.h"
+#include "runtime/runtime_access.h"
+#include "testcase/testcase.h"
 #include "util/npy.h"
 
 #define MAX_ITEMS 64
@@ -256,14 +256,14 @@ static void print_summary(const char *key, const wgk_host_tensor *h) {
 static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
   if (o->out_dir && mkdir(o->out_dir, 0777) != 0 && errno != EEXIST)
     return wgk_cli_error("run", "%s: %s", o->out_dir, strerror(errno)), false;
-  for (size_t i = 0; i < k->m->n_ports; i++) {
-    const wgk_manifest_port *p = &k->m->ports[i];
+  for (size_t i = 0; i < wgk_rt_kernel_manifest(k)->n_ports; i++) {
+    const wgk_manifest_port *p = &wgk_rt_kernel_manifest(k)->ports[i];
     if (p->dir == WGK_PORT_INPUT) continue;
     const char *key = p->n_bind_keys ? p->bind_keys[0] : p->name;
     wgk_tensor *t = wgk_call_output(call, p->name);
     wgk_host_tensor *h = NULL;
     if (!t) continue; /* an optional output the variant does not write */
-    if (wgk_tc_download(t, &h) != WGK_OK) return wgk_cli_error("run", "%s: %s", key, wgk_context_errmsg(k->ctx)), false;
+    if (wgk_tc_download(t, &h) != WGK_OK) return wgk_cli_error("run", "%s: %s", key, wgk_context_errmsg(wgk_rt_kernel_context(k))), false;
     print_summary(key, h);
     bool ok = true;
     if (o->out_dir) {

@@ -9,8 +9,8 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "package/package.h"
-#include "runtime/runtime_internal.h"
-#include "runtime/testcase.h"
+#include "runtime/runtime_access.h"
+#include "testcase/testcase.h"
 
 static const char *usage_text = "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
                                 "                [--version N | --revision SHA] [--strict] [--verbose]\n";
@@ -110,7 +110,7 @@ int wgk_cmd_test(int argc, char **argv) {
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("test", &o, pkg, &ctx, &k)) return 1;
-  wgk_tc_suite *suite = load_suite(k->pkg);
+  wgk_tc_suite *suite = load_suite(wgk_rt_kernel_package(k));
   int counts[3] = {0, 0, 0}, rc = 1;
   if (suite) {
     if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));

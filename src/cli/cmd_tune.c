@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "package/package.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/runtime_access.h"
 #include "runtime/tuning.h"
 
 static const char *usage_text = "usage: wgk tune PKG [--case ID-or-substring] [--repeat N] [--adapter SEL]\n"
@@ -71,10 +71,10 @@ static void print_tunables(const json_t *t) {
 
 static json_t *entry_of(const wgk_kernel *k, const wgk_bench_case *c, const wgk_tune_result *r) {
   char device[1024], date[32];
-  wgk_tuning_device_key(wgk_gpu_device_desc(k->ctx->dev), device, sizeof device);
+  wgk_tuning_device_key(wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), device, sizeof device);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  return json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:f, s:f, s:b, s:s}", "device", device, "op", k->m->op_id, "variant",
+  return json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:f, s:f, s:b, s:s}", "device", device, "op", wgk_rt_kernel_manifest(k)->op_id, "variant",
                    r->variant, "shape", r->shape, "tunables", r->best, "case", c->id, "gpuNs", r->best_ns,
                    "defaultGpuNs", r->default_ns, "gpuTimestamps", r->timed, "date", date);
 }
@@ -148,7 +148,7 @@ int wgk_cmd_tune(int argc, char **argv) {
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("tune", &o.common, o.pkg, &ctx, &k)) return 1;
-  wgk_bench_suite *suite = wgk_cli_load_bench("tune", k->pkg);
+  wgk_bench_suite *suite = wgk_cli_load_bench("tune", wgk_rt_kernel_package(k));
   int failed = suite ? 0 : 1, matched = 0;
   if (suite) printf("adapter: %s\ntuning cache: %s\n", wgk_context_adapter(ctx), path);
   for (size_t i = 0; suite && i < suite->n_cases; i++) {

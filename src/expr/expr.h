@@ -118,8 +118,9 @@ wgk_value *wgk_value_from_json(const struct json_t *json, wgk_error *err);
 struct json_t *wgk_value_to_json(const wgk_value *v);
 
 /* The `device` scope entry: {features: <object with .has(name)>, limits: {...}, adapterInfo: {...}}.
- * From a device description, or from JSON {"features": [...], "limits": {...}, "adapterInfo": {...}}
- * (missing limits take the spec defaults; maxComputeWorkgroupsPerDimension clamped to 65535). */
+ * From a device description, or from JSON {"features": [...], "limits": {...}, "adapterInfo": {...}} read by
+ * src/device/device_json.c (missing limits take the spec defaults; maxComputeWorkgroupsPerDimension clamped to
+ * WGK_DISPATCH_FOLD_WIDTH). */
 wgk_value *wgk_value_device(const struct wgk_device_desc *desc);
 wgk_value *wgk_value_device_from_json(const struct json_t *json, wgk_error *err);
 /* A set of names with a `has(name)` method (what device.features is). */

@@ -1,6 +1,7 @@
 /* JSON <-> values (jansson), and the `device` scope entry. */
 #include "expr/value_int.h"
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
+#include "device/device_json.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -146,7 +147,8 @@ wgk_value *wgk_value_device(const wgk_device_desc *desc) {
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
     if (wgk_device_has(desc, (wgk_feature)f)) names[n++] = wgk_feature_name((wgk_feature)f);
   wgk_device_limits limits = desc->limits;
-  if (limits.maxComputeWorkgroupsPerDimension > 65535) limits.maxComputeWorkgroupsPerDimension = 65535;
+  if (limits.maxComputeWorkgroupsPerDimension > WGK_DISPATCH_FOLD_WIDTH)
+    limits.maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH;
   wgk_value *d = wgk_value_dict();
   bool ok = d && wgk_value_dict_set(d, "features", wgk_value_name_set(names, n)) &&
             wgk_value_dict_set(d, "limits", limits_value(&limits)) &&
@@ -155,11 +157,13 @@ wgk_value *wgk_value_device(const wgk_device_desc *desc) {
   return d;
 }
 
-/* JSON form: features keep every name given (also ones wgk does not know); limits fill in over the
- * spec defaults. */
+/* JSON form: the device layer's reader (src/device/device_json.c, the one reader of device JSON) checks it and
+ * gives the limits and adapter facts wgk models over the spec defaults; features keep every name given (also
+ * ones wgk does not know, spelled as given), and limits or adapter facts the description does not model are
+ * kept as given, so a template may ask for any of them. */
 wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
   wgk_device_desc desc;
-  wgk_device_desc_defaults(&desc);
+  if (wgk_device_desc_from_json(json, NULL, &desc, err) != WGK_OK) return NULL;
   wgk_value *dev = wgk_value_device(&desc);
   json_t *features = json_object_get(json, "features");
   json_t *limits = json_object_get(json, "limits");
@@ -181,12 +185,9 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
     json_t *item;
     if (!json_is_object(obj)) continue;
     json_object_foreach(obj, key, item) {
+      if (wgk_value_dict_get(target, key)) continue; /* modelled: the reader's value */
       wgk_value *v = wgk_value_from_json(item, err);
       if (!v) { wgk_value_release(dev); return NULL; }
-      if (pass == 0 && strcmp(key, "maxComputeWorkgroupsPerDimension") == 0 && wgk_value_as_int(v) > 65535) {
-        wgk_value_release(v);
-        v = wgk_value_int(65535);
-      }
       if (!wgk_value_dict_set(target, key, v)) { ok = false; break; }
     }
   }

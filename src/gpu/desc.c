@@ -70,7 +70,7 @@ void wgk_gpu_desc_from_limits(wgk_device_desc *d, const WGPULimits *l) {
   o->maxComputeWorkgroupSizeX = l->maxComputeWorkgroupSizeX;
   o->maxComputeWorkgroupSizeY = l->maxComputeWorkgroupSizeY;
   o->maxComputeWorkgroupSizeZ = l->maxComputeWorkgroupSizeZ;
-  o->maxComputeWorkgroupsPerDimension = u32_or(l->maxComputeWorkgroupsPerDimension, 65535);
+  o->maxComputeWorkgroupsPerDimension = u32_or(l->maxComputeWorkgroupsPerDimension, WGK_DISPATCH_FOLD_WIDTH);
   o->maxStorageBuffersPerShaderStage = l->maxStorageBuffersPerShaderStage;
   o->maxUniformBuffersPerShaderStage = l->maxUniformBuffersPerShaderStage;
   o->maxBindGroups = l->maxBindGroups;

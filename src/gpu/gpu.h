@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "gpu/webgpu_abi.h"
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 #include "util/error.h"
 
 typedef struct wgk_gpu_device wgk_gpu_device;

@@ -7,7 +7,7 @@
 #ifndef WGK_MANIFEST_READER_H
 #define WGK_MANIFEST_READER_H
 
-#include "manifest/json_pos.h"
+#include "util/json_pos.h"
 #include "manifest/manifest.h"
 #include "util/dynbuf.h"
 

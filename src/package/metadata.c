@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "manifest/json_pos.h"
+#include "util/json_pos.h"
 #include "package/digest.h"
 #include "package/pkg_internal.h"
 

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "manifest/json_pos.h"
+#include "util/json_pos.h"
 #include "package/package.h"
 
 /* A file read (and checked) once, kept for later reads. */

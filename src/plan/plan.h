@@ -20,13 +20,12 @@
 
 #include "expr/expr.h"
 #include "manifest/manifest.h"
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 #include "template/template.h"
 #include "util/dynbuf.h"
 #include "util/error.h"
 
 #define WGK_MAX_RANK WGK_MAX_DIMS  /* the public API's bound on dims */
-#define WGK_DISPATCH_FOLD_WIDTH 65535u
 
 /* One tensor of the call as planning sees it: presence, logical dtype and shape, no data. */
 typedef struct wgk_plan_tensor {

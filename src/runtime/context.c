@@ -129,3 +129,6 @@ void wgk_context_stats(const wgk_context *ctx, wgk_stats *out) {
   *out = ctx->stats;
   wgk_rt_unlock((wgk_context *)ctx);
 }
+
+wgk_gpu_device *wgk_rt_context_device(const wgk_context *ctx) { return ctx->dev; }
+const wgk_device_desc *wgk_rt_context_device_desc(const wgk_context *ctx) { return wgk_gpu_device_desc(ctx->dev); }

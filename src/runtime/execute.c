@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/ops.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/tuning.h"
 
@@ -76,15 +77,31 @@ static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out
   return st;
 }
 
-static wgk_status op_checks(wgk_call *c, const wgk_value *attrs) {
-  wgk_opcheck_fn check = wgk_opcheck_find(c->k->m->op_id);
-  if (!check) return WGK_OK;
+/* The port `name` of the call as an op's host check sees it (src/ops/ops.h); with want_data, the host copy of
+ * an int32/int64 tensor (the runtime keeps one for small integer tensors, or reads it back). */
+static wgk_status op_port(const wgk_op_call *oc, const char *name, bool want_data, wgk_hostcheck_tensor *out,
+                          wgk_error *err) {
+  const wgk_call *c = oc->impl;
   const wgk_manifest *m = c->k->m;
-  wgk_opcheck_port *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
-  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  for (size_t i = 0; i < m->n_ports; i++) ports[i] = (wgk_opcheck_port){.port = &m->ports[i], .tensor = c->ports[i]};
-  wgk_status st = check(m, ports, attrs, &c->k->ctx->err);
-  free(ports);
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < m->n_ports; i++) {
+    wgk_tensor *t = c->ports[i];
+    if (strcmp(m->ports[i].name, name) != 0 || !t) continue;
+    *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
+    bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
+    if (want_data && integer) {
+      wgk_status st = wgk_rt_tensor_host(t, name, &out->data);
+      if (st != WGK_OK) { *err = t->ctx->err; return st; }
+    }
+  }
+  return WGK_OK;
+}
+
+static wgk_status op_checks(wgk_call *c, const wgk_value *attrs) {
+  const wgk_op_hooks *hooks = wgk_ops_find(c->k->m->op_id);
+  if (!hooks || !hooks->host_check) return WGK_OK;
+  wgk_op_call call = {.source = c->k->m->source, .attrs = attrs, .port = op_port, .impl = c};
+  wgk_status st = hooks->host_check(&call, &c->k->ctx->err);
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(c->k->ctx, st);
 }
 

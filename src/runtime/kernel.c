@@ -211,3 +211,7 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
   *out = e;
   return WGK_OK;
 }
+
+const wgk_manifest *wgk_rt_kernel_manifest(const wgk_kernel *k) { return k->m; }
+wgk_pkg *wgk_rt_kernel_package(const wgk_kernel *k) { return k->pkg; }
+wgk_context *wgk_rt_kernel_context(const wgk_kernel *k) { return k->ctx; }

@@ -11,6 +11,7 @@
 #include "gpu/gpu.h"
 #include "package/package.h"
 #include "plan/plan.h"
+#include "runtime/runtime_access.h"
 #include "util/error.h"
 
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
@@ -169,29 +170,10 @@ wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_en
 wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool with_pipelines, wgk_plan_entry **out);
 void wgk_rt_plans_free(wgk_kernel *k);
 
-/* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.
- * Valid until the call runs again or is destroyed (for `wgk run --verbose` / `--wgsl` and tests). */
-const wgk_plan *wgk_rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
-
-/* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
-bool wgk_rt_call_shape_key(const wgk_call *call, wgk_dynbuf *out);
+/* wgk_rt_call_plan, wgk_rt_call_shape_key and the handles' accessors: runtime/runtime_access.h. */
 
 /* Calls: record into enc: plan, check, resolve every pass (buffers, bind groups, pipelines, limits), and only
  * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */
 wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc, uint64_t serial);
-
-/* Host checks per op that the manifest cannot express (data-dependent). */
-typedef struct wgk_opcheck_port {
-  const wgk_manifest_port *port;    /* the port */
-  wgk_tensor *tensor;               /* NULL when absent */
-} wgk_opcheck_port;
-typedef wgk_status (*wgk_opcheck_fn)(const wgk_manifest *m, const wgk_opcheck_port *ports, const wgk_value *attrs,
-                                     wgk_error *err);
-wgk_opcheck_fn wgk_opcheck_find(const char *op_id);
-/* The port named `name` as a host check sees it (absent: present false); with want_data, the host copy of an
- * int32/int64 tensor (the runtime keeps one for small integer tensors, or reads it back). */
-struct wgk_hostcheck_tensor;
-wgk_status wgk_opcheck_view(const wgk_manifest *m, const wgk_opcheck_port *ports, const char *name, bool want_data,
-                            struct wgk_hostcheck_tensor *out, wgk_error *err);
 
 #endif

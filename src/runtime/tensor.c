@@ -304,3 +304,5 @@ wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, w
   *out = t->narrow;
   return WGK_OK;
 }
+
+wgk_context *wgk_rt_tensor_context(const wgk_tensor *t) { return t->ctx; }

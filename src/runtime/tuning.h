@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "manifest/manifest.h"
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 #include "plan/plan.h"
 #include "util/dynbuf.h"
 #include "util/error.h"

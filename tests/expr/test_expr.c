@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "expr/expr.h"
-#include "plan/device_desc.h"
+#include "device/device_desc.h"
 
 typedef struct { const char *expr, *want; } expr_case;
 

@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "manifest/manifest.h"
-#include "plan/device_json.h"
+#include "device/device_json.h"
 #include "plan/plan.h"
 
 /* A seed manifest: one float attribute (default 0.0), one integer tunable, one pass over X -> Y. %s slots: extra

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "onnx/onnx_reader.h"
-#include "ref/rotary.h"
+#include "ops/ai.onnx.RotaryEmbedding/reference.h"
 #include "testkit.h"
 
 static const char *CASES[] = {"test_rotary_embedding", "test_rotary_embedding_3d_input",

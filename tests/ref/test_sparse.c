@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref/sparse_attention.h"
+#include "ops/com.microsoft.SparseAttention/reference.h"
 #include "util/rng.h"
 
 static wgk_rng rng;
@@ -328,13 +328,13 @@ static void invalid_arguments_refused(void **state) {
   ((int32_t *)p.in.block_col_indices->data)[0] = 1; /* only one block row: column 1 is out of range */
   wgk_error_clear(&e);
   assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
-  assert_string_equal(e.path, "block_col_indices");
+  assert_string_equal(e.path, "blockColIndicesT (block_col_indices)"); /* the op's host-check rule */
   ((int32_t *)p.in.block_col_indices->data)[0] = 0;
   int32_t big = 100;
   memcpy(p.in.key_total_sequence_lengths->data, &big, 4);
   wgk_error_clear(&e);
   assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
-  assert_string_equal(e.path, "key_total_sequence_lengths");
+  assert_string_equal(e.path, "keyTotalSequenceLengthsT (key_total_sequence_lengths)");
   int32_t eight = 8;
   memcpy(p.in.key_total_sequence_lengths->data, &eight, 4);
   p.a.do_rotary = 1; /* no caches given */

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "kernels_host/rotary_check.h"
+#include "ops/ai.onnx.RotaryEmbedding/host_check.h"
 
 static int64_t X4[4] = {1, 2, 3, 8}, X3[3] = {1, 3, 16}, C2[2] = {10, 4}, C3[3] = {1, 3, 4}, P[2] = {1, 3};
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ref/rotary.h"
+#include "ops/ai.onnx.RotaryEmbedding/reference.h"
 #include "wgk.h"
 #include "util/wgk_test.h"
 

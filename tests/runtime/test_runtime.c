@@ -13,7 +13,7 @@
 
 #include "wgk.h"
 #include "gpu/gpu.h"
-#include "ref/rotary.h"
+#include "ops/ai.onnx.RotaryEmbedding/reference.h"
 #include "util/rng.h"
 #include "util/tensor_host.h"
 #include "util/wgk_test.h"

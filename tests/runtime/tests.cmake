@@ -8,3 +8,11 @@ if(TARGET wgk_cli)
            --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json --dtype T=float16 --shape X=5x3)
 endif()
 wgk_add_test(test_contract SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_contract.c TIMEOUT 300 LABELS gpu)
+# A package without C: no op hooks, the public API and `wgk test` with inline expected data.
+wgk_add_test(test_no_hooks SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_no_hooks.c TIMEOUT 120 LABELS gpu)
+target_link_libraries(test_no_hooks PRIVATE ${MATH_LIB})
+if(TARGET wgk_cli)
+  add_test(NAME no_hooks_package_test_json COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "2 passed, 0 failed"
+           -- $<TARGET_FILE:wgk_cli> test ${CMAKE_CURRENT_LIST_DIR}/test.TwoPass)
+  set_tests_properties(no_hooks_package_test_json PROPERTIES LABELS gpu)
+endif()

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/benchcase.h"
-#include "runtime/testcase.h"
+#include "testcase/benchcase.h"
+#include "testcase/testcase.h"
 
 static const char *good_doc =
     "{\n"
@@ -71,7 +71,8 @@ static void parses_cases_with_defaults(void **state) {
   assert_string_equal(c->id, "r3_f32");
   assert_int_equal(c->n_inputs, 3); /* cos from defaults, x and positionIds from the case */
   assert_string_equal(c->inputs[0].key, "cos");
-  assert_int_equal(c->inputs[0].kind, WGK_TC_ROTARY_COS);
+  assert_int_equal(c->inputs[0].kind, WGK_TC_OP);
+  assert_string_equal(c->inputs[0].op_gen->name, "rotary_cos");
   assert_int_equal(c->inputs[1].kind, WGK_TC_UNIFORM);
   assert_int_equal(c->inputs[1].seed, 7);
   assert_int_equal(c->inputs[2].dtype, WGK_HOST_INT64);
@@ -79,7 +80,7 @@ static void parses_cases_with_defaults(void **state) {
   assert_int_equal(json_integer_value(find_value(c->attrs, c->n_attrs, "num_heads")->value), 2);
   assert_string_equal(find_value(c->attrs, c->n_attrs, "interleaved")->pos.path, "cases[0].attrs.interleaved");
   assert_string_equal(find_value(c->attrs, c->n_attrs, "num_heads")->pos.path, "defaults.attrs.num_heads");
-  assert_int_equal(c->reference, WGK_TC_REF_ROTARY);
+  assert_ptr_equal(c->reference, wgk_ops_tools_find("ai.onnx.RotaryEmbedding"));
   assert_true(c->tol[WGK_HOST_FLOAT32].rtol == 1e-4);
   assert_true(c->tol[WGK_HOST_FLOAT32].atol == 1e-6); /* atol kept from the built-in default */
   assert_int_equal(c->n_requires, 1);
@@ -194,7 +195,8 @@ static void generators_fill_as_documented(void **state) {
   t = make(&ar);
   for (size_t i = 0; i < 4; i++) assert_true(wgk_host_tensor_get(t, i) == 1 + 0.5 * (double)i);
   wgk_host_tensor_free(t);
-  wgk_tc_input cs = {.dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 2}, .kind = WGK_TC_ROTARY_COS, .a = 10000};
+  wgk_tc_input cs = {.dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 2}, .kind = WGK_TC_OP,
+                     .op_gen = wgk_ops_tools_find_generator("rotary_cos"), .params = {10000}};
   t = make(&cs);
   assert_true(wgk_host_tensor_get(t, 0) == 1 && fabs(wgk_host_tensor_get(t, 2) - cos(1.0)) < 1e-7);
   assert_true(fabs(wgk_host_tensor_get(t, 3) - cos(0.01)) < 1e-7);
@@ -204,7 +206,8 @@ static void generators_fill_as_documented(void **state) {
   t = make(&ui);
   for (size_t i = 0; i < 64; i++) assert_true(wgk_host_tensor_get(t, i) >= 0 && wgk_host_tensor_get(t, i) <= 3);
   wgk_host_tensor_free(t);
-  wgk_tc_input row = {.dtype = WGK_HOST_INT32, .rank = -1, .kind = WGK_TC_PHI3_ROW, .layout = {2, 4, 1, 2}};
+  wgk_tc_input row = {.dtype = WGK_HOST_INT32, .rank = -1, .kind = WGK_TC_OP,
+                      .op_gen = wgk_ops_tools_find_generator("phi3_layout_row"), .params = {2, 4, 1, 2}};
   t = make(&row);
   assert_int_equal(t->rank, 2);
   assert_int_equal(t->dims[0], 2);

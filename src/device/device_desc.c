@@ -1,0 +1,52 @@
+#include "device/device_desc.h"
+
+#include <string.h>
+
+static const char *const feature_names[WGK_FEATURE_COUNT] = {
+    [WGK_FEATURE_SHADER_F16] = "shader-f16",
+    [WGK_FEATURE_SUBGROUPS] = "subgroups",
+    [WGK_FEATURE_SUBGROUP_SIZE_CONTROL] = "subgroup-size-control",
+    [WGK_FEATURE_SUBGROUP_MATRIX] = "chromium-experimental-subgroup-matrix",
+    [WGK_FEATURE_TIMESTAMP_QUERY] = "timestamp-query",
+};
+
+const char *wgk_feature_name(wgk_feature f) {
+  return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown";
+}
+
+bool wgk_feature_from_name(const char *name, wgk_feature *out) {
+  for (int i = 0; i < WGK_FEATURE_COUNT; i++) {
+    if (strcmp(name, feature_names[i]) == 0) { *out = (wgk_feature)i; return true; }
+  }
+  static const struct { const char *alias; wgk_feature f; } aliases[] = {
+      {"subgroup-matrix", WGK_FEATURE_SUBGROUP_MATRIX},
+      {"chromium-experimental-subgroup-size-control", WGK_FEATURE_SUBGROUP_SIZE_CONTROL},
+  };
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+    if (strcmp(name, aliases[i].alias) == 0) { *out = aliases[i].f; return true; }
+  }
+  return false;
+}
+
+void wgk_device_desc_defaults(wgk_device_desc *d) {
+  memset(d, 0, sizeof *d);
+  d->limits = (wgk_device_limits){
+      .maxStorageBufferBindingSize = 134217728,
+      .maxUniformBufferBindingSize = 65536,
+      .maxBufferSize = 268435456,
+      .maxComputeWorkgroupStorageSize = 16384,
+      .maxComputeInvocationsPerWorkgroup = 256,
+      .maxComputeWorkgroupSizeX = 256,
+      .maxComputeWorkgroupSizeY = 256,
+      .maxComputeWorkgroupSizeZ = 64,
+      .maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH,
+      .maxStorageBuffersPerShaderStage = 8,
+      .maxUniformBuffersPerShaderStage = 12,
+      .maxBindGroups = 4,
+      .maxBindingsPerBindGroup = 1000,
+      .minStorageBufferOffsetAlignment = 256,
+      .minUniformBufferOffsetAlignment = 256,
+  };
+  strcpy(d->backend, "null");
+  strcpy(d->adapterType, "unknown");
+}

@@ -1,0 +1,81 @@
+/*
+ * A description of a WebGPU device, as planning needs it: features, limits and adapter facts.
+ * The GPU layer fills one from a real adapter; tests and `wgk explain --device FILE.json` build one
+ * by hand, so planning never needs a GPU.
+ */
+#ifndef WGK_DEVICE_DEVICE_DESC_H
+#define WGK_DEVICE_DEVICE_DESC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The most workgroups per dimension wgk plans with: larger dispatches fold into x = min(N, this),
+ * y = ceilDiv(N, this), and a device's maxComputeWorkgroupsPerDimension is clamped to it. Templates see it
+ * as DISPATCH_FOLD_WIDTH. */
+#define WGK_DISPATCH_FOLD_WIDTH 65535u
+
+/* The features wgk knows by name (WebGPU spelling). Bit i of wgk_device_desc.features is feature i. */
+typedef enum wgk_feature {
+  WGK_FEATURE_SHADER_F16 = 0,           /* "shader-f16" */
+  WGK_FEATURE_SUBGROUPS,                /* "subgroups" */
+  WGK_FEATURE_SUBGROUP_SIZE_CONTROL,    /* "subgroup-size-control" (Dawn: chromium-experimental-subgroup-size-control) */
+  WGK_FEATURE_SUBGROUP_MATRIX,          /* "chromium-experimental-subgroup-matrix" */
+  WGK_FEATURE_TIMESTAMP_QUERY,          /* "timestamp-query" */
+  WGK_FEATURE_COUNT
+} wgk_feature;
+
+/* The limits that matter for compute kernels, WebGPU names. */
+typedef struct wgk_device_limits {
+  uint64_t maxStorageBufferBindingSize;
+  uint64_t maxUniformBufferBindingSize;
+  uint64_t maxBufferSize;
+  uint32_t maxComputeWorkgroupStorageSize;
+  uint32_t maxComputeInvocationsPerWorkgroup;
+  uint32_t maxComputeWorkgroupSizeX;
+  uint32_t maxComputeWorkgroupSizeY;
+  uint32_t maxComputeWorkgroupSizeZ;
+  uint32_t maxComputeWorkgroupsPerDimension; /* clamped to WGK_DISPATCH_FOLD_WIDTH for planning */
+  uint32_t maxStorageBuffersPerShaderStage;
+  uint32_t maxUniformBuffersPerShaderStage;
+  uint32_t maxBindGroups;
+  uint32_t maxBindingsPerBindGroup;
+  uint32_t minStorageBufferOffsetAlignment;
+  uint32_t minUniformBufferOffsetAlignment;
+} wgk_device_limits;
+
+typedef struct wgk_subgroup_matrix_config {
+  char componentType[8];        /* "f16", "f32", "i8", "u8", "i32", "u32" */
+  char resultComponentType[8];
+  uint32_t M, N, K;
+} wgk_subgroup_matrix_config;
+
+#define WGK_MAX_SUBGROUP_MATRIX_CONFIGS 16
+
+typedef struct wgk_device_desc {
+  uint32_t features;                  /* bit set of wgk_feature */
+  wgk_device_limits limits;
+  char vendor[64];                    /* adapter info */
+  char architecture[64];
+  char device[128];
+  char description[256];
+  char backend[16];                   /* "vulkan", "null" ... */
+  char adapterType[16];               /* "discrete-gpu", "integrated-gpu", "cpu", "unknown" */
+  uint32_t vendorId, deviceId;
+  uint32_t subgroupMinSize, subgroupMaxSize;
+  bool isFallbackAdapter;
+  uint32_t subgroupMatrixConfigCount;
+  wgk_subgroup_matrix_config subgroupMatrixConfigs[WGK_MAX_SUBGROUP_MATRIX_CONFIGS];
+} wgk_device_desc;
+
+/* Feature name <-> enum. Names accepted: the WebGPU name and Dawn's alias ("subgroup-matrix" too). */
+const char *wgk_feature_name(wgk_feature f);
+bool wgk_feature_from_name(const char *name, wgk_feature *out);
+
+/* The WebGPU spec's default limits (what a device without a description gets). */
+void wgk_device_desc_defaults(wgk_device_desc *desc);
+
+static inline bool wgk_device_has(const wgk_device_desc *d, wgk_feature f) {
+  return (d->features >> (unsigned)f) & 1u;
+}
+
+#endif

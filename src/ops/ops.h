@@ -1,0 +1,89 @@
+/*
+ * Everything wgk knows about an op in C, behind one hooks struct per op, registered in one table
+ * (src/ops/registry.c). Each op's code lives in src/ops/<op id>/: host_*.c are the runtime's part (in libwgk),
+ * the other files the tools' part (in wgk_tools: references, generators). The generic layers never name an op:
+ * the runtime asks the table for the manifest's op id, test cases ask it for a reference or generator by name.
+ * A package whose op is not in the table needs no C at all: its manifest's rules are all its checks, and its
+ * test cases give expected data inline.
+ */
+#ifndef WGK_OPS_OPS_H
+#define WGK_OPS_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "expr/expr.h"
+#include "ops/hostcheck.h"
+#include "util/error.h"
+#include "util/tensor_host.h"
+
+/* A call as a host check sees it: ports by name (lazily: only the ports it asks for, data only on request). */
+typedef struct wgk_op_call {
+  const char *source;     /* the manifest's path: where a refusal points */
+  const wgk_value *attrs; /* the call's attributes, defaults applied; may be NULL */
+  /* The port `name` (absent: out->present false); want_data: the host copy of an int32/int64 tensor. */
+  wgk_status (*port)(const struct wgk_op_call *call, const char *name, bool want_data, wgk_hostcheck_tensor *out,
+                     wgk_error *err);
+  const void *impl; /* the runtime's side of port() */
+} wgk_op_call;
+
+/* A test case as a reference sees it: inputs by ONNX name, attributes as numbers, outputs it allocates. */
+typedef struct wgk_op_ref_io {
+  const wgk_host_tensor *(*input)(const struct wgk_op_ref_io *io, const char *onnx_name); /* NULL: not given */
+  double (*attr)(const struct wgk_op_ref_io *io, const char *name, double dflt); /* case, else manifest default */
+  /* A new output named names[0] (else names[1]) of rank/dims in like's dtype; *values (owned by io) to fill. */
+  wgk_status (*output)(struct wgk_op_ref_io *io, const char *const *names, const wgk_host_tensor *like, int rank,
+                       const int64_t *dims, double **values, wgk_error *err);
+  const void *impl;
+} wgk_op_ref_io;
+
+/* An input generator a test case can name ({"generator": {"kind": name, params...}}). */
+#define WGK_OP_GEN_MAX_PARAMS 4
+typedef struct wgk_op_gen_param {
+  const char *name;   /* NULL ends the list */
+  double dflt;        /* when not required */
+  bool required;
+  bool count;         /* an integer in [1, 1e6] */
+} wgk_op_gen_param;
+
+typedef struct wgk_op_generator {
+  const char *name;
+  wgk_op_gen_param params[WGK_OP_GEN_MAX_PARAMS];
+  bool own_shape; /* the generator decides the shape: a case may leave it out; one given must equal it */
+  /* Values in double (malloc'd, *values owned by the caller). *rank/dims: the case's shape (rank -1 when left
+   * out), and on return the shape made. */
+  wgk_status (*make)(const struct wgk_op_generator *g, const double *params, int *rank, int64_t *dims,
+                     double **values, wgk_error *err);
+} wgk_op_generator;
+
+typedef struct wgk_op_hooks {
+  const char *op_id; /* the manifest's opId */
+  /* Rules the manifest cannot state (they depend on tensor data), run before anything is dispatched. */
+  wgk_status (*host_check)(const wgk_op_call *call, wgk_error *err);
+  /* Tools only (NULL in libwgk's view of the table): */
+  const char *reference_name; /* "expected": {"reference": reference_name} */
+  wgk_status (*reference)(wgk_op_ref_io *io, wgk_error *err);
+  const wgk_op_generator *generators;
+  size_t n_generators;
+} wgk_op_hooks;
+
+/* libwgk's view (host checks): the op's hooks, or NULL when wgk has none for it. */
+const wgk_op_hooks *wgk_ops_find(const char *op_id);
+
+/* The tools' view of the same table (references and generators filled in; wgk_tools only). */
+size_t wgk_ops_tools_count(void);
+const wgk_op_hooks *wgk_ops_tools_at(size_t i);
+const wgk_op_hooks *wgk_ops_tools_find(const char *op_id);
+const wgk_op_hooks *wgk_ops_tools_find_reference(const char *reference_name);
+const wgk_op_generator *wgk_ops_tools_find_generator(const char *name);
+
+/* Each op's hooks parts (src/ops/<op id>/). */
+wgk_status wgk_op_rotary_host_check(const wgk_op_call *call, wgk_error *err);
+wgk_status wgk_op_rotary_reference(wgk_op_ref_io *io, wgk_error *err);
+extern const wgk_op_generator wgk_op_rotary_generators[2];
+wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err);
+wgk_status wgk_op_sparse_reference(wgk_op_ref_io *io, wgk_error *err);
+extern const wgk_op_generator wgk_op_sparse_generators[2];
+
+#endif

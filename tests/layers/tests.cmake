@@ -1,0 +1,6 @@
+# The layer table in README.md is the include rule between src/ folders.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME layers_include_edges COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_layers.py ${CMAKE_SOURCE_DIR})
+# The checker itself must fail on an upward edge: a copy of the table with a tree holding one.
+add_test(NAME layers_checker_refuses_upward_edge COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/upward_edge.py
+  ${CMAKE_CURRENT_LIST_DIR}/check_layers.py ${CMAKE_SOURCE_DIR})
