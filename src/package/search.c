@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hub/hub.h"
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
 
@@ -83,12 +84,22 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   char *found = NULL;
   bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried) ||
              try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried);
+  /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests). */
+  const char *bundled = getenv("WGK_BUNDLED_KERNELS");
+  bool use_bundled = !(bundled && strcmp(bundled, "0") == 0);
 #ifdef WGK_SOURCE_KERNEL_DIR
-  hit = hit || try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried);
+  hit = hit || (use_bundled && try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried));
 #endif
 #ifdef WGK_INSTALL_KERNEL_DIR
-  hit = hit || try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried);
+  hit = hit || (use_bundled && try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried));
 #endif
+  /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
+  if (!hit && strchr(id, '/')) {
+    wgk_dynbuf_free(&tried);
+    wgk_hub_options ho = {.version = opts ? opts->version : 0, .revision = opts ? opts->revision : NULL,
+                          .trust_remote_code = opts && opts->trust_remote_code, .progress = true};
+    return wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
+  }
   wgk_status st = hit ? webgpu_dir(found, dir_out, err)
                       : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "no package found; searched: %s",
                                       tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");

@@ -24,7 +24,7 @@ wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_k
   if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   k->ctx = ctx;
   wgk_pkg_options po = {0};
-  if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; }
+  if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; po.trust_remote_code = opts->trust_remote_code; }
   wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
   if (st == WGK_OK) {
     k->m = wgk_pkg_manifest(k->pkg);
