@@ -283,8 +283,8 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   json_t *meta = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(meta, "digest"), "files");
   if (!text) {
-    if (out) fprintf(out, "%s: incomplete snapshot (no metadata.json)\n", dir ? dir : commit);
-    bad++;
+    /* Links of an interrupted download: the next download of this commit completes them. */
+    if (out) fprintf(out, "%s: incomplete snapshot (no metadata.json yet), not loaded from\n", dir ? dir : commit);
   } else if (!json_is_object(files)) {
     if (out) fprintf(out, "%s: no digest.files object\n", meta_path);
     bad++;
@@ -329,6 +329,8 @@ int wgk_hub_cache_verify(const char *cache, const char *repo, void *out_v, wgk_e
   char *blobs = repo_dir ? wgk_hub_path(repo_dir, "blobs") : NULL;
   if (!blobs) { free(snaps); free(repo_dir); return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory"), -1; }
   DIR *d = opendir(snaps);
+  struct stat rs;
+  if (!d && stat(repo_dir, &rs) == 0 && S_ISDIR(rs.st_mode)) d = opendir(repo_dir); /* blobs only, no snapshot yet */
   if (!d) {
     wgk_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache (%s)", strerror(errno));
     free(snaps); free(blobs); free(repo_dir);
@@ -336,7 +338,8 @@ int wgk_hub_cache_verify(const char *cache, const char *repo, void *out_v, wgk_e
   }
   int bad = 0;
   struct dirent *e;
-  while ((e = readdir(d)))
+  bool has_snaps = access(snaps, F_OK) == 0;
+  while (has_snaps && (e = readdir(d)))
     if (e->d_name[0] != '.') bad += verify_snapshot(repo_dir, e->d_name, out);
   closedir(d);
   if ((d = opendir(blobs))) {

@@ -135,8 +135,8 @@ static bool blob_exists(job *j, const char *hex) {
   return ok;
 }
 
-/* One listed file: fetched at the commit unless its blob is cached, verified, stored, linked. */
-static wgk_status fetch_file(job *j, const char *snap, const char *rel, const char *b64) {
+/* One listed file: fetched at the commit unless its blob is cached, verified, stored; linked when link. */
+static wgk_status fetch_file(job *j, const char *snap, const char *rel, const char *b64, bool link) {
   char want[65];
   if (!wgk_pkg_relpath_ok(rel) || strcmp(rel, "metadata.json") == 0)
     return wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
@@ -161,7 +161,7 @@ static wgk_status fetch_file(job *j, const char *snap, const char *rel, const ch
     wgk_hub_body_free(&body);
     if (st) return st;
   }
-  return link_file(j, snap, rel, want);
+  return link ? link_file(j, snap, rel, want) : WGK_OK;
 }
 
 /* Fills snapshots/<commit>/ from the metadata bytes (already fetched), under the repo lock. */
@@ -184,12 +184,14 @@ static wgk_status populate(job *j, const wgk_hub_body *meta) {
     else if (!json_is_object(files) || !alg || strcmp(alg, "sha256") != 0)
       st = wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "digest",
                          "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);
-    for (int rank = 0; rank < 3 && !st; rank++) {
+    /* Every blob first (verified), then the links: an interrupted download leaves only whole blobs. Passes 0-2
+     * fetch in order (manifest, templates, the rest); pass 3 links. */
+    for (int pass = 0; pass < 4 && !st; pass++) {
       const char *rel;
       json_t *v;
       json_object_foreach(files, rel, v) {
-        if (rank_of(rel) != rank) continue;
-        st = json_is_string(v) ? fetch_file(j, snap, rel, json_string_value(v))
+        if (pass < 3 && rank_of(rel) != pass) continue;
+        st = json_is_string(v) ? fetch_file(j, snap, rel, json_string_value(v), pass == 3)
                                : wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
                                                "digest of '%s' is not a string", rel);
         if (st) break;
