@@ -181,6 +181,11 @@ static wgk_status populate(job *j, const wgk_hub_body *meta) {
     if (!doc)
       st = wgk_error_set(j->err, WGK_ERR_PARSE, "metadata.json", je.line, je.column, j->repo,
                          "from %s at %s: %s", j->net.endpoint, j->commit, je.text);
+    else if (json_is_string(json_object_get(doc, "name")) &&
+             strcmp(json_string_value(json_object_get(doc, "name")), strchr(j->repo, '/') + 1) != 0)
+      st = wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "name",
+                         "%s at %s: the package is '%s', but a repo's basename must be its op id", j->repo, j->commit,
+                         json_string_value(json_object_get(doc, "name")));
     else if (!json_is_object(files) || !alg || strcmp(alg, "sha256") != 0)
       st = wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "digest",
                          "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);

@@ -189,6 +189,10 @@ try:
     check("has no revision v9" in p.stderr, "404 revision\n" + p.stderr)
     p = wgk(e, "download", REPO, "--revision", "0" * 40, rc=1)
     check("has no revision " + "0" * 40 in p.stderr, "404 commit\n" + p.stderr)
+    hub.add("webgpu-kernels/ai.onnx.Renamed", PKG, branch="v1")
+    p = wgk(e, "download", "webgpu-kernels/ai.onnx.Renamed", "--version", "1", rc=1)
+    check("basename must be its op id" in p.stderr, "repo basename = op id\n" + p.stderr)
+    check(not os.path.exists(repo_dir(e, "webgpu-kernels/ai.onnx.Renamed") + "/snapshots"), "a misnamed repo is not cached")
     hub.token = "s3cret"
     fault("401", "token", expect="needs a token: set HF_TOKEN")
     fault("401-bad", "token", expect="refused the token", HF_TOKEN="wrong")
@@ -228,7 +232,10 @@ try:
     procs = [subprocess.Popen([WGK, "download", REPO, "--version", "1"], env=e, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outs = [pr.communicate(timeout=120) for pr in procs]
+    asked = list(hub.requests)
     hub.reset(None)
+    # The lock serializes the writers: the second finds the snapshot complete and fetches no file.
+    check(len(asked) == len(files) + 2, f"two processes: {len(asked)} requests, wanted {len(files) + 2}: {asked}")
     for pr, (o, err) in zip(procs, outs):
         check(pr.returncode == 0 and o.strip().endswith(C1 + "/build/webgpu"), f"concurrent download: {pr.returncode} {o} {err}")
     cache_holds_only_verified(e, "two processes")
@@ -295,6 +302,9 @@ try:
     check(not os.path.exists(repo_dir(env)), "cache rm removes the repo")
     p = wgk(env, "cache", "rm", REPO, rc=1)
     check("not in the cache" in p.stderr, "cache rm of a missing repo\n" + p.stderr)
+except Exception:  # an unexpected state (a missing file ...) is a failure with its traceback, not a crash
+    import traceback
+    failures.append(traceback.format_exc())
 finally:
     hub.stop()
     shutil.rmtree(tmp, ignore_errors=True)
