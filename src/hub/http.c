@@ -30,13 +30,15 @@ static bool env_true(const char *name) {
                strcasecmp(v, "on") == 0);
 }
 
-/* The token: HF_TOKEN, else the first line of $HF_HOME/token (default ~/.cache/huggingface/token). */
+/* The token: HF_TOKEN, else the first line of $HF_HOME/token (HF_HOME defaulting to $XDG_CACHE_HOME/huggingface,
+ * else ~/.cache/huggingface). */
 static char *read_token(void) {
   const char *t = getenv("HF_TOKEN");
   if (t && *t) return strdup(t);
   char *file = NULL;
   const char *home = getenv("HF_HOME");
   if (home && *home) file = wgk_hub_path(home, "token");
+  else if ((home = getenv("XDG_CACHE_HOME")) && *home) file = wgk_hub_path(home, "huggingface/token");
   else if ((home = getenv("HOME")) && *home) file = wgk_hub_path(home, ".cache/huggingface/token");
   char *text = file ? wgk_hub_read_all(file, NULL) : NULL;
   free(file);
