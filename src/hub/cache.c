@@ -137,9 +137,10 @@ bool wgk_hub_b64_to_hex(const char *b64, char hex[65]) {
 /* A temp name beside path: <path>.wgk-incomplete-<pid>-<n>. */
 static char *temp_beside(const char *path) {
   static unsigned counter;
+  unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
   size_t n = strlen(path) + 64;
   char *t = malloc(n);
-  if (t) snprintf(t, n, "%s" TMP_MARK "%ld-%u-%ld", path, (long)getpid(), counter++, (long)time(NULL));
+  if (t) snprintf(t, n, "%s" TMP_MARK "%ld-%u-%ld", path, (long)getpid(), k, (long)time(NULL));
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,17 @@ static char *read_token(void) {
   return text;
 }
 
+/* curl_global_init is not thread-safe: once per process, before the first handle (contexts may load on
+ * several threads). */
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_code;
+static void curl_init(void) { curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
+
 wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err) {
   memset(net, 0, sizeof *net);
+  pthread_once(&curl_once, curl_init);
+  if (curl_init_code != CURLE_OK)
+    return wgk_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
   const char *ep = getenv("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
   if (!net->endpoint) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
@@ -167,10 +177,13 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
   char bar[64];
   for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
   bar[width] = '\0';
+  bool mb = dltotal >= 1000000 || dlnow >= 1000000;
+  double unit = mb ? 1e6 : 1e3;
   if (dltotal > 0)
-    fprintf(stderr, "\r%-32.32s [%s] %6.1f / %.1f MB", t->file ? t->file : "", bar, (double)dlnow / 1e6, (double)dltotal / 1e6);
+    fprintf(stderr, "\r%-32.32s [%s] %7.1f / %.1f %s", t->file ? t->file : "", bar, (double)dlnow / unit,
+            (double)dltotal / unit, mb ? "MB" : "kB");
   else
-    fprintf(stderr, "\r%-32.32s %6.1f MB", t->file ? t->file : "", (double)dlnow / 1e6);
+    fprintf(stderr, "\r%-32.32s %7.1f %s", t->file ? t->file : "", (double)dlnow / unit, mb ? "MB" : "kB");
   t->drawn = true;
   return 0;
 }

@@ -46,6 +46,8 @@ def repo_dir(env, repo=REPO):
 
 def wgk(env, *args, rc=0, timeout=120):
     p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    for mark in ("Sanitizer", "runtime error:"):  # an ASan/UBSan build reports into stderr
+        check(mark not in p.stderr, f"wgk {' '.join(args)}: sanitizer report\n{p.stderr[-3000:]}")
     if rc is not None and p.returncode != rc:
         failures.append(f"wgk {' '.join(args)}: exit {p.returncode}, wanted {rc}\n{p.stdout}{p.stderr}")
     return p
@@ -241,6 +243,20 @@ try:
     cache_holds_only_verified(e, "two processes")
     leftovers = [f for d, _, fs in os.walk(cache_of(e)) for f in fs if "incomplete" in f]
     check(not leftovers, f"no temp files left: {leftovers}")
+
+    # 6b. A progress bar on a terminal only: the same slow download through a pty (script(1)), then piped.
+    if shutil.which("script"):
+        hub.reset("delay")
+        hub.delay = 0.8
+        e = fresh_env("progress-tty")
+        p = subprocess.run(["script", "-qec", f"{WGK} download {REPO} --version 1", "/dev/null"], env=e,
+                           capture_output=True, timeout=120)
+        check(p.returncode == 0 and b"\rmanifest.json" in p.stdout and b" kB" in p.stdout,
+              f"progress on a terminal: {p.returncode} {p.stdout[-500:]!r}")
+        e = fresh_env("progress-pipe")
+        p = wgk(e, "download", REPO, "--version", "1")
+        check("\r" not in p.stderr and " kB" not in p.stderr, f"no progress when piped: {p.stderr!r}")
+        hub.reset(None)
 
     # 7. Ctrl-C in the middle of a download: nothing half-written; the next download completes and sweeps.
     e = fresh_env("sigint")
