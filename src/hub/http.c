@@ -336,6 +336,8 @@ wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char 
       continue;
     }
     const char *where = cur ? cur : url;
+    out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
+                       r.code == CURLE_COULDNT_RESOLVE_PROXY || r.code == CURLE_OPERATION_TIMEDOUT;
     if (r.too_big)
       st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
     else if (r.code == CURLE_OPERATION_TIMEDOUT)

@@ -26,6 +26,7 @@ typedef struct wgk_hub_body {
   char *data;       /* malloc'ed, NUL-terminated */
   size_t len;
   char commit[41];  /* "" when no hop sent X-Repo-Commit */
+  bool unreachable; /* set on failure when the Hub gave no HTTP answer at all (connect, DNS, timeout) */
 } wgk_hub_body;
 
 /* GETs url (following up to 10 redirects; the token goes only to the endpoint's scheme://host:port),

@@ -262,7 +262,16 @@ static wgk_status resolve(job *j) {
                          j->commit, repo);
   /* One request: metadata.json at the branch (or commit); X-Repo-Commit names the commit. */
   wgk_hub_body meta;
-  if ((st = fetch(j, j->rev, "metadata.json", &meta))) return st;
+  wgk_error before;
+  if (j->err) before = *j->err;
+  if ((st = fetch(j, j->rev, "metadata.json", &meta))) {
+    /* The Hub cannot be reached at all: a branch cached before is used as huggingface_hub does. */
+    if (meta.unreachable && !has_rev && read_ref(j) && wgk_hub_snapshot_complete(j->repo_dir, j->commit)) {
+      if (j->err) *j->err = before;
+      return WGK_OK;
+    }
+    return st;
+  }
   if (!has_rev) {
     if (!meta.commit[0])
       st = wgk_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo,

@@ -95,10 +95,14 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
 #endif
   /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
   if (!hit && strchr(id, '/')) {
-    wgk_dynbuf_free(&tried);
     wgk_hub_options ho = {.version = opts ? opts->version : 0, .revision = opts ? opts->revision : NULL,
                           .trust_remote_code = opts && opts->trust_remote_code, .progress = true};
-    return wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
+    wgk_status hs = wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
+    size_t n = hs && err ? strlen(err->message) : 0;
+    if (n) snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
+                    tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
+    wgk_dynbuf_free(&tried);
+    return hs;
   }
   wgk_status st = hit ? webgpu_dir(found, dir_out, err)
                       : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "no package found; searched: %s",

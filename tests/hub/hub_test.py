@@ -166,6 +166,7 @@ try:
     check("not trusted" in p.stderr and "--trust-remote-code" in p.stderr, "untrusted org refused\n" + p.stderr)
     p = wgk(env, "info", OTHER, "--version", "1", rc=1)
     check("not trusted" in p.stderr, "untrusted org refused by every command\n" + p.stderr)
+    check("not found locally either; searched:" in p.stderr, "a Hub error also names the local search\n" + p.stderr)
     check(hub.count() == n0, "an untrusted org sends no request")
     wgk(env, "download", OTHER, "--version", "1", "--trust-remote-code")
     wgk(env, "info", OTHER, "--version", "1", "--trust-remote-code")

@@ -145,6 +145,10 @@ static void offline_from_refs(void **state) {
   free(commit);
   /* A commit-pinned load of a complete snapshot needs no network even online (the endpoint refuses). */
   unsetenv("HF_HUB_OFFLINE");
+  /* Online but the Hub cannot be reached: a cached branch is used (as huggingface_hub falls back). */
+  assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_OK);
+  assert_false(wgk_error_is_set(&err));
+  free(dir);
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, "89ABCDEF0123456789ABCDEF0123456789ABCDEF", false, &dir, &err), WGK_OK);
   free(dir);
   /* Online, not cached, the endpoint refuses: a network error naming the URL, and nothing cached. */
