@@ -7,6 +7,7 @@ carries X-Error-Code (RepoNotFound, RevisionNotFound, EntryNotFound) as the Hub 
 every request. Fault modes (StandIn.mode):
   "404"       every request answers 404 without an error code
   "token"     401 unless "Authorization: Bearer <token>" (StandIn.token)
+  "forbidden" every request answers 403 (a gated repo the token cannot see)
   "500x2"     each path answers 500 twice, then normally
   "truncate"  files other than metadata.json announce their length and close after half of it
   "flip"      files other than metadata.json have one byte flipped
@@ -108,6 +109,8 @@ class StandIn:
             return self.answer(h, 500, b"Internal Error")
         if mode == "token" and auth != f"Bearer {self.token}":
             return self.answer(h, 401, b"Unauthorized")
+        if mode == "forbidden":
+            return self.answer(h, 403, b"Forbidden")
         parts = path.split("/")
         # "", "kernels", org, name, "resolve", rev, "build", "webgpu", file...
         if len(parts) < 9 or parts[1] != "kernels" or parts[4] != "resolve" or parts[6:8] != ["build", "webgpu"]:
