@@ -84,9 +84,10 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   char *found = NULL;
   bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried) ||
              try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried);
-  /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests). */
+  /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
+   * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
   const char *bundled = getenv("WGK_BUNDLED_KERNELS");
-  bool use_bundled = !(bundled && strcmp(bundled, "0") == 0);
+  bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
 #ifdef WGK_SOURCE_KERNEL_DIR
   hit = hit || (use_bundled && try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried));
 #endif

@@ -10,7 +10,7 @@ import hashlib, base64, json, os, shutil, signal, subprocess, sys, tempfile, tim
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from standin import StandIn  # noqa: E402
 
-WGK, SRC = sys.argv[1], sys.argv[2]
+WGK, SRC = sys.argv[1], os.path.abspath(sys.argv[2])
 GPU = "--no-gpu" not in sys.argv
 REPO = "webgpu-kernels/ai.onnx.RotaryEmbedding"
 PKG = os.path.join(SRC, "kernels", "ai.onnx.RotaryEmbedding")
@@ -136,6 +136,13 @@ try:
     p = wgk(off, "info", REPO, "--revision", C2, rc=1)
     check("HF_HUB_OFFLINE" in p.stderr and C2 in p.stderr, "offline, commit not cached: clear error\n" + p.stderr)
     check(hub.count() == n0, "offline failures send nothing either")
+    # With the bundled packages on: a version is answered by the bundled copy, a commit pin by the cache.
+    bundled = {k: v for k, v in off.items() if k != "WGK_BUNDLED_KERNELS"}
+    p = wgk(bundled, "info", REPO, "--version", "1")
+    check(f"package: {PKG}" in p.stdout, "a version: the bundled package first\n" + p.stdout[:300])
+    p = wgk(bundled, "info", REPO, "--revision", C1)
+    check(f"package: {repo_dir(env)}/snapshots/{C1}" in p.stdout, "a commit: the cache, not the bundled copy\n" + p.stdout[:300])
+    check(hub.count() == n0, "offline: still no request")
 
     # 3. Online: a cached branch costs one request (metadata.json), a cached commit none.
     n0 = hub.count()
