@@ -4,6 +4,14 @@
  * The one public header of libwgk. Every object is an opaque handle; every function that can fail
  * returns a wgk_status and leaves its OUT parameters NULL on failure. wgk_*_destroy(NULL) is a no-op.
  * There is no global state: everything hangs off a wgk_context.
+ *
+ * Errors. Every function that returns a wgk_status and is given a usable handle (a context, kernel, tensor,
+ * call or batch) sets its context's error: on failure the reason, naming the thing refused and the rule
+ * ("file:line:column: path: message", wgk_context_errmsg) and the status (wgk_context_errcode); on success it
+ * clears both ("" and WGK_OK). So after any call, errmsg/errcode describe that call, never an earlier one.
+ * Functions that return no status (accessors, wgk_call_output, _retain, _release, _destroy, wgk_context_stats,
+ * wgk_context_errmsg itself) leave the error as it is. A NULL handle gives WGK_ERR_INVALID_ARGUMENT with no
+ * message, since there is no context to hold one.
  */
 #ifndef WGK_H
 #define WGK_H
@@ -52,8 +60,15 @@ WGK_API const char *wgk_status_str(wgk_status status);
  * ============================================================================================
  *
  * wgk_context  one WebGPU device (wgk's own, or the caller's) plus every cache: plans, pipelines,
- *              bind groups. Not thread-safe: use a context from one thread at a time (several
- *              contexts may run on several threads).
+ *              bind groups. Safe to share between threads: every function taking a handle of the
+ *              context holds the context's lock (recursive) for its whole duration, so calls on one
+ *              context are serialized (a wgk_tensor_read waiting on the GPU holds it too; contexts on
+ *              separate threads run in parallel). The error message is the context's, as in sqlite's
+ *              serialized mode: with several threads failing at once, read wgk_context_errmsg only
+ *              where your threads do not race (or use one context per thread). A wgk_call and a
+ *              wgk_batch are each for one thread at a time; tensors and kernels may be shared.
+ *              With the caller's WGPUDevice, the caller must not use that device on another thread
+ *              while a wgk function runs on it, unless the device is thread-safe itself.
  * wgk_kernel   a loaded kernel package (manifest + templates), bound to a context.
  * wgk_tensor   a typed, shaped buffer on the GPU; reference counted.
  * wgk_call     one invocation of a kernel: inputs, attributes, args, tunables, outputs. Reusable:
@@ -69,7 +84,28 @@ WGK_API const char *wgk_status_str(wgk_status status);
  *   5. wgk_tensor_read(...)                      waits for the GPU and copies to host memory
  *   6. back to 2, or wgk_call_destroy(call)
  * A call that fails validation dispatches nothing and changes no buffer; the reason is in
- * wgk_context_errmsg().
+ * wgk_context_errmsg(). This holds for every refusal, however late: wgk_call_run and wgk_batch_add
+ * plan, check, and resolve every pass (buffers, int64 projections, bind groups, binding limits) before
+ * they record the first command, so a refused wgk_batch_add leaves the batch exactly as it was (the
+ * calls added before it still run at submit; nothing of the refused call does), and a refused call
+ * keeps the outputs of its previous run.
+ *
+ * Lifetimes. Handles hold references on what they use: a call holds its kernel, and every kernel,
+ * tensor and batch holds its context. wgk_kernel_destroy and wgk_context_destroy drop the caller's
+ * reference: calls made from a destroyed kernel keep working until wgk_call_destroy, and tensors,
+ * calls and batches of a destroyed context keep working until released, the device and caches going
+ * with the last of them (destroy in any order; never a memory error). A caller's WGPUDevice and
+ * WGPUInstance must outlive every wgk object of the context.
+ *
+ * Data checks. Some ops check tensor values on the host before anything runs (RotaryEmbedding's
+ * position ids within the cache, SparseAttention's sequence lengths and block layout, int64 values
+ * projected to 32 bits). They check the values the GPU will read: wgk's host copy when it is known
+ * to be current (the tensor was created or written from host memory through wgk and nothing wrote it
+ * since), else the values read back from the GPU: wrapped tensors, tensors whose WGPUBuffer was
+ * handed out (wgk_tensor_wgpu_buffer), and outputs of earlier calls. A checked tensor that an earlier
+ * call of the same unsubmitted batch writes has no values yet: that wgk_batch_add is refused (submit
+ * first). Values are checked when the call is run or added: a tensor changed between wgk_batch_add
+ * and wgk_batch_submit (by wgk_tensor_write, or the caller's queue writes) is not checked again.
  */
 typedef struct wgk_context wgk_context;
 typedef struct wgk_kernel wgk_kernel;
@@ -111,8 +147,11 @@ typedef struct wgk_context_options {
 /* opts may be NULL. On failure *out is NULL; a message is in *errmsg when errmsg is not NULL (free it). */
 WGK_API wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out /* OUT */,
                                       char **errmsg /* OUT, nullable */);
+/* Drops the caller's reference (see Lifetimes): the device and caches are freed with the last kernel,
+ * tensor or batch of the context. */
 WGK_API void wgk_context_destroy(wgk_context *ctx);
-/* The last error of any call on ctx: "source:line:column: path: message"; "" when none. */
+/* The error of the last status-returning call on ctx (see Errors above): "source:line:column: path: message";
+ * "" when that call succeeded. The text lives in ctx until its next call. */
 WGK_API const char *wgk_context_errmsg(const wgk_context *ctx);
 WGK_API wgk_status wgk_context_errcode(const wgk_context *ctx);
 /* The adapter in one line: "lavapipe (llvmpipe ...), vulkan, cpu". */
@@ -148,6 +187,7 @@ typedef struct wgk_kernel_options {
  * HF_HUB_OFFLINE=1 sends no request. docs/hub.md has the rules. opts may be NULL. */
 WGK_API wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
                                    wgk_kernel **out /* OUT */);
+/* Drops the caller's reference: calls created from the kernel keep it alive until they are destroyed. */
 WGK_API void wgk_kernel_destroy(wgk_kernel *kernel);
 WGK_API const char *wgk_kernel_op_id(const wgk_kernel *kernel);
 /* A one-line warning for unverified packages, else NULL. */
@@ -163,7 +203,8 @@ WGK_API wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank
 WGK_API wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int64_t *shape,
                                                   const float *data, wgk_tensor **out /* OUT */);
 /* Wraps a caller's WGPUBuffer (as void*) holding the tensor in GPU storage layout; never destroyed
- * by wgk. Its size must cover the tensor. */
+ * by wgk. Its size must cover the tensor. The caller may rewrite it between calls: data checks read
+ * it back each time (see Data checks). */
 WGK_API wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape,
                                    void *wgpu_buffer, wgk_tensor **out /* OUT */);
 WGK_API wgk_tensor *wgk_tensor_retain(wgk_tensor *t);
@@ -173,7 +214,8 @@ WGK_API int wgk_tensor_rank(const wgk_tensor *t);
 WGK_API const int64_t *wgk_tensor_shape(const wgk_tensor *t);
 WGK_API int64_t wgk_tensor_numel(const wgk_tensor *t);
 WGK_API size_t wgk_tensor_host_bytes(const wgk_tensor *t); /* numel * wgk_dtype_size */
-/* The GPU buffer (a WGPUBuffer as void*), in storage layout. */
+/* The GPU buffer (a WGPUBuffer as void*), in storage layout. From then on wgk assumes the caller may
+ * write it: data checks of this tensor read it back instead of trusting wgk's host copy. */
 WGK_API void *wgk_tensor_wgpu_buffer(const wgk_tensor *t);
 /* Waits for pending work and copies the tensor to host memory (size >= wgk_tensor_host_bytes). */
 WGK_API wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size);
@@ -201,10 +243,11 @@ WGK_API wgk_status wgk_call_set_arg_json(wgk_call *call, const char *name, const
 WGK_API wgk_status wgk_call_set_tunable(wgk_call *call, const char *name, int64_t value);
 /* Plans and compiles ahead for the inputs set so far (pre-warm); dispatches nothing. */
 WGK_API wgk_status wgk_prepare(wgk_call *call);
-/* Validates, plans, records and submits; returns without waiting. */
+/* Validates, plans, resolves every pass, records and submits; returns without waiting. On failure
+ * nothing is recorded and the call's outputs are those of its previous run. */
 WGK_API wgk_status wgk_call_run(wgk_call *call);
 /* After a run: an output (or in/out) tensor by bind key or port name, borrowed (valid until the next
- * run or destroy; wgk_tensor_retain to keep it); NULL if unknown. */
+ * successful run or add, or destroy; wgk_tensor_retain to keep it); NULL if unknown or before a run. */
 WGK_API wgk_tensor *wgk_call_output(wgk_call *call, const char *name);
 /* After a run: the chosen variant id. */
 WGK_API const char *wgk_call_variant(const wgk_call *call);
@@ -216,7 +259,9 @@ WGK_API wgk_status wgk_call_enable_timing(wgk_call *call, bool on);
 
 WGK_API wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out /* OUT */);
 /* Validates and records call into the batch; its outputs are ready once the batch is submitted.
- * A call may be added again after changing its inputs: each add records the inputs set now. */
+ * A call may be added again after changing its inputs: each add records the inputs set now.
+ * A refused add records nothing: the batch is exactly as before it (see the call lifecycle). The call
+ * must be of the batch's context. */
 WGK_API wgk_status wgk_batch_add(wgk_batch *batch, wgk_call *call);
 /* Submits everything recorded as one command buffer; the batch can then be reused. */
 WGK_API wgk_status wgk_batch_submit(wgk_batch *batch);

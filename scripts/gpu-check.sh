@@ -30,7 +30,7 @@ step "$BUILD/wgk" smoke
 for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals; do
   [ -x "$BUILD/tests/$t" ] && step "$BUILD/tests/$t"
 done
-[ -x "$BUILD/examples/rope_chain" ] && step "$BUILD/examples/rope_chain" kernels/ai.onnx.RotaryEmbedding
+[ -x "$BUILD/examples/rope_chain" ] && step "$BUILD/examples/rope_chain" ./kernels/ai.onnx.RotaryEmbedding
 step "$BUILD/wgk" onnx-test "$conf"/*
 if "$BUILD/wgk" help | grep -q '^  test '; then
   for pkg in kernels/*/; do step "$BUILD/wgk" test "$pkg"; done

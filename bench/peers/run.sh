@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Peers side by side with wgk on the bench.json cases, in one call, per package (RotaryEmbedding, then
-# SparseAttention; PKG=kernels/<op id> for one): wgk bench --reference (wgk + its C reference), ONNX Runtime 1.30
+# SparseAttention; PKG=./kernels/<op id> for one): wgk bench --reference (wgk + its C reference), ONNX Runtime 1.30
 # CPU and WebGPU providers (onnxruntime-node; SparseAttention has no WebGPU kernel there: reported, not timed),
 # and, where PyTorch is importable, torch eager / torch.compile RoPE or dense scaled_dot_product_attention.
 # Results per package in OUT_DIR/<op id>/ (wgk.json, ort-cpu.json, ort-webgpu.json, torch.json, compare.txt);
 # OUT_DIR/compare.txt holds every package's table.
-# usage: bench/peers/run.sh [OUT_DIR]   (env: WGK=build/wgk, PKG=kernels/<op id> (default: both), ITER=N,
+# usage: bench/peers/run.sh [OUT_DIR]   (env: WGK=build/wgk, PKG=./kernels/<op id> (default: both), ITER=N,
 #        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
 #        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
 #        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3)

@@ -34,6 +34,9 @@ json_t *wgk_bench_report_json(int argc, char **argv, const char *op_id, const wg
 
 /* The package's bench.json (digest-checked when verified); NULL with the error printed as "wgk <cmd>: ...". */
 struct wgk_kernel;
-wgk_bench_suite *wgk_cli_load_bench(const char *cmd, struct wgk_kernel *k);
+struct wgk_pkg;
+wgk_bench_suite *wgk_cli_load_bench(const char *cmd, struct wgk_pkg *pkg);
+/* A --case filter that matches some case (NULL matches all); false after printing the case ids. */
+bool wgk_cli_bench_filter_ok(const char *cmd, const wgk_bench_suite *s, const char *filter);
 
 #endif

@@ -1,18 +1,19 @@
 /* Reading a package's bench.json for `wgk bench` and `wgk tune`. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/bench_report.h"
 #include "cli/cli_util.h"
 #include "runtime/runtime_internal.h"
 
-wgk_bench_suite *wgk_cli_load_bench(const char *cmd, wgk_kernel *k) {
+wgk_bench_suite *wgk_cli_load_bench(const char *cmd, wgk_pkg *pkg) {
   const char *text = NULL;
   size_t len = 0;
   wgk_error err = {0};
   char source[4096];
-  snprintf(source, sizeof source, "%s/bench.json", wgk_pkg_dir(k->pkg));
+  snprintf(source, sizeof source, "%s/bench.json", wgk_pkg_dir(pkg));
   wgk_bench_suite *suite = NULL;
-  wgk_status st = wgk_pkg_read_file(k->pkg, "bench.json", &text, &len, &err);
+  wgk_status st = wgk_pkg_read_file(pkg, "bench.json", &text, &len, &err);
   if (!st) st = wgk_bench_suite_parse(text, len, source, &suite, &err);
   if (st) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
@@ -20,4 +21,17 @@ wgk_bench_suite *wgk_cli_load_bench(const char *cmd, wgk_kernel *k) {
     wgk_cli_error(cmd, "%s", msg);
   }
   return suite;
+}
+
+bool wgk_cli_bench_filter_ok(const char *cmd, const wgk_bench_suite *s, const char *filter) {
+  if (!filter) return true;
+  char ids[1024];
+  size_t n = 0;
+  ids[0] = 0;
+  for (size_t i = 0; i < s->n_cases; i++) {
+    if (strstr(s->cases[i].id, filter)) return true;
+    if (n < sizeof ids) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", s->cases[i].id);
+  }
+  wgk_cli_error(cmd, "--case %s: no bench.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
+  return false;
 }

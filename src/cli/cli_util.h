@@ -31,11 +31,37 @@ const char *wgk_cli_value(const char *cmd, int argc, char **argv, int *i);
 /* "key=value": copies key into key_buf, points *value after '='. false when there is no '=' or no key. */
 bool wgk_cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **value /* OUT */);
 
-/* "2x4x3x8" (or "" / "scalar" for rank 0) into dims; false on anything else. */
-bool wgk_cli_parse_shape(const char *text, int *rank /* OUT */, int64_t *dims /* OUT, WGK_MAX_DIMS */);
+/* The largest dim and the largest integer magnitude a command-line value may have: 2^53, where doubles stop
+ * being exact (the expression language computes in double). */
+#define WGK_CLI_MAX_EXACT 9007199254740992LL
+
+/* "2x4x3x8" (or "" / "scalar" for rank 0) into dims; false on anything else, with why (one line naming the
+ * dim, the rank limit WGK_MAX_DIMS or the dim limit 2^53) written into why. */
+bool wgk_cli_parse_shape(const char *text, int *rank /* OUT */, int64_t *dims /* OUT, WGK_MAX_DIMS */, char *why,
+                         size_t why_size);
 
 /* v as JSON text when it parses as JSON, else as a JSON string ("--attr mode=fast"). malloc'ed. */
 char *wgk_cli_value_json(const char *v);
+/* The same, checked: NULL after printing "wgk <cmd>: <opt> <key>: ..." when v is meant as a number but is not
+ * one wgk holds exactly (an integer past 2^53 or past int64, a real past double range, nan, inf). */
+char *wgk_cli_value_json_checked(const char *cmd, const char *opt, const char *key, const char *v);
+/* An integer in [lo, hi] (decimal, the whole text); false after printing an error naming opt and the range. */
+bool wgk_cli_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out);
+
+/* Every "key=value" of list[n] well-formed (key non-empty, below key_size) and each key given once; false
+ * after printing an error naming opt, the key and both values. allow_empty: an empty value is fine. */
+bool wgk_cli_kv_list_ok(const char *cmd, const char *opt, const char *const *list, int n, size_t key_size,
+                        bool allow_empty);
+/* A single-valued option given once: stores v in *slot, or prints "<opt> given twice" and returns false. */
+bool wgk_cli_once(const char *cmd, const char *opt, const char **slot, const char *v);
+
+/* The longest --out folder or --json file name: room for "/<port key>.npy" in a 4096-byte path. */
+#define WGK_CLI_MAX_PATH 3800
+
+/* An output folder that exists as a writable folder or whose parent does (it is made later). */
+bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path);
+/* An output file whose folder exists and is writable, and that is not itself a folder. */
+bool wgk_cli_check_out_file(const char *cmd, const char *opt, const char *path);
 
 /* "wgk <cmd>: <message>" on stderr. */
 void wgk_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -44,6 +70,11 @@ void wgk_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(
  * unverified-package warning. On failure prints the error, destroys what it made, returns false. */
 bool wgk_cli_open(const char *cmd, const wgk_cli_common *o, const char *pkg, wgk_context **ctx /* OUT */,
                   wgk_kernel **kernel /* OUT */);
+
+/* Opens the package without a GPU (the same rules as wgk_cli_open), for checking arguments against it before a
+ * context exists; NULL after printing the error. */
+struct wgk_pkg;
+struct wgk_pkg *wgk_cli_pkg_open(const char *cmd, const wgk_cli_common *o, const char *pkg);
 
 /* Seconds on a monotonic clock. */
 double wgk_cli_now(void);

@@ -10,6 +10,7 @@
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "package/package.h"
 #include "runtime/runtime_internal.h"
 
 static const char *usage_text = "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
@@ -26,17 +27,20 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   const char *a = argv[*i];
   int r = wgk_cli_common_option("bench", argc, argv, i, &o->common);
   if (r) return r;
-  if (strcmp(a, "--case") == 0) return (o->filter = wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--case") == 0) return wgk_cli_once("bench", a, &o->filter, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
-  if (strcmp(a, "--json") == 0) return (o->json = wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--json") == 0) return wgk_cli_once("bench", a, &o->json, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("bench", argc, argv, i);
-    char *end;
-    o->repeat = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || o->repeat < 1 || o->repeat > 1000000) return wgk_cli_error("bench", "--repeat takes N >= 1"), -1;
+    long long n;
+    if (!v) return -1;
+    if (o->repeat) return wgk_cli_error("bench", "--repeat given twice; give it once"), -1;
+    if (!wgk_cli_int("bench", "--repeat", v, 1, 1000000, &n)) return -1;
+    o->repeat = (long)n;
     return 1;
   }
-  if (a[0] == '-' || o->pkg) return wgk_cli_error("bench", "unexpected argument '%s'", a), -1;
+  if (a[0] == '-' && a[1]) return wgk_cli_error("bench", "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)", a), -1;
+  if (o->pkg) return wgk_cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
 }
@@ -55,7 +59,7 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
     r->skipped = true;
-    snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(k->ctx));
   }
   if (st && !r->skipped) {
     r->failed = true;
@@ -129,12 +133,20 @@ static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *
 int wgk_cmd_bench(int argc, char **argv) {
   bench_opts o = {0};
   for (int i = 1; i < argc; i++)
-    if (parse_one(argc, argv, &i, &o) < 0) return fputs(usage_text, stderr), 2;
+    if (parse_one(argc, argv, &i, &o) < 0) return 2;
   if (!o.pkg) return fputs(usage_text, stderr), 2;
+  /* Every argument is checked (the --json file's folder, the package, bench.json, --case) before a GPU context. */
+  if (o.json && !wgk_cli_check_out_file("bench", "--json", o.json)) return 1;
+  wgk_pkg *pkg = wgk_cli_pkg_open("bench", &o.common, o.pkg);
+  wgk_bench_suite *pre = pkg ? wgk_cli_load_bench("bench", pkg) : NULL;
+  bool ok = pre && wgk_cli_bench_filter_ok("bench", pre, o.filter);
+  wgk_bench_suite_free(pre);
+  wgk_pkg_free(pkg);
+  if (!ok) return 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;
-  wgk_bench_suite *suite = wgk_cli_load_bench("bench", k);
+  wgk_bench_suite *suite = wgk_cli_load_bench("bench", k->pkg);
   int rc = suite ? run_bench(k, suite, &o, argc, argv) : 1;
   wgk_bench_suite_free(suite);
   wgk_kernel_destroy(k);

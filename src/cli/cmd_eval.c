@@ -1,6 +1,8 @@
 /* wgk eval EXPR [--scope FILE.json]: prints what `{{ EXPR }}` renders, then a newline. */
 #include <jansson.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -47,14 +49,33 @@ wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
   return scope;
 }
 
+/* A file to read must be a regular one: a folder, a FIFO or /dev/zero is refused before it is opened. */
+static bool regular_file(const char *cmd, const char *what, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return fprintf(stderr, "wgk %s: %s %s: %s\n", cmd, what, path, strerror(errno)), false;
+  if (!S_ISREG(st.st_mode)) return fprintf(stderr, "wgk %s: %s %s: not a regular file\n", cmd, what, path), false;
+  return true;
+}
+
 int wgk_cmd_eval(int argc, char **argv) {
   const char *expr = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--scope") && i + 1 < argc) scope_path = argv[++i];
-    else if (!expr) expr = argv[i];
-    else { fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n"); return 2; }
+    if (!strcmp(argv[i], "--scope")) {
+      if (i + 1 >= argc) { fprintf(stderr, "wgk eval: --scope needs a value (a JSON file)\n"); return 2; }
+      if (scope_path) { fprintf(stderr, "wgk eval: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]); return 2; }
+      scope_path = argv[++i];
+    } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
+      fprintf(stderr, "wgk eval: unknown option '%s' (usage: wgk eval EXPR [--scope FILE.json])\n", argv[i]);
+      return 2;
+    } else if (!expr) {
+      expr = argv[i];
+    } else {
+      fprintf(stderr, "wgk eval: unexpected argument '%s' (one EXPR only, already '%s')\n", argv[i], expr);
+      return 2;
+    }
   }
   if (!expr) { fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n"); return 2; }
+  if (scope_path && !regular_file("eval", "--scope", scope_path)) return 1;
   wgk_error err;
   wgk_error_clear(&err);
   wgk_dynbuf out;

@@ -1,8 +1,10 @@
 /* `wgk explain` and `wgk render`: plan a call without running it (no GPU needed with --device FILE.json). */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
@@ -16,8 +18,8 @@ typedef struct explain_opts {
   const char *pkg, *device_file, *pass_id;
   bool json;
   wgk_cli_common common;  /* --adapter --version --revision --strict --verbose */
-  const char *shapes[32], *dtypes[16], *attrs[32], *args[32], *tunables[32];
-  int n_shapes, n_dtypes, n_attrs, n_args, n_tunables;
+  const char *shapes[32], *dtypes[16], *attrs[32], *args[32], *tunables[32], *absents[32];
+  int n_shapes, n_dtypes, n_attrs, n_args, n_tunables, n_absents;
 } explain_opts;
 
 static int usage(const char *cmd) {
@@ -29,16 +31,33 @@ static int usage(const char *cmd) {
   return 2;
 }
 
-#define PUSH(list, n, value) do { if ((n) >= (int)(sizeof(list) / sizeof(list[0]))) return false; (list)[(n)++] = (value); } while (0)
+#define PUSH(list, n, value)                                                                                     \
+  do {                                                                                                         \
+    if ((n) >= (int)(sizeof(list) / sizeof(list[0])))                                                          \
+      return wgk_cli_error(cmd, "too many %s options (the limit is %d)", a, (int)(sizeof(list) / sizeof(list[0]))), false; \
+    (list)[(n)++] = (value);                                                                                   \
+  } while (0)
 
+/* false after printing one line naming the option and the rule (or nothing printed: no package given). */
 static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
   memset(o, 0, sizeof *o);
+  bool render = strcmp(cmd, "render") == 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int common = wgk_cli_common_option(cmd, argc, argv, &i, &o->common);
     if (common) { if (common < 0) return false; continue; }
-    if (strcmp(a, "--json") == 0) { o->json = true; continue; }
-    if (a[0] != '-') { if (o->pkg) return false; o->pkg = a; continue; }
+    if (strcmp(a, "--json") == 0 && !render) { o->json = true; continue; }
+    if (a[0] != '-' || !a[1]) {
+      if (o->pkg) return wgk_cli_error(cmd, "unexpected argument '%s' (the package is already '%s')", a, o->pkg), false;
+      o->pkg = a;
+      continue;
+    }
+    static const char *const known[] = {"--shape", "--dtype", "--attr", "--arg", "--tunable", "--absent", "--device", "--pass"};
+    bool is_known = false;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) is_known = is_known || strcmp(a, known[k]) == 0;
+    if (!is_known || (render && strcmp(a, "--json") == 0) || (!render && strcmp(a, "--pass") == 0))
+      return wgk_cli_error(cmd, "unknown option '%s' (wgk %s takes: --shape --dtype --attr --arg --tunable --absent "
+                           "--device %s and the common options)", a, cmd, render ? "--pass" : "--json"), false;
     const char *v = wgk_cli_value(cmd, argc, argv, &i);
     if (!v) return false;
     if (strcmp(a, "--shape") == 0) PUSH(o->shapes, o->n_shapes, v);
@@ -46,12 +65,68 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
     else if (strcmp(a, "--attr") == 0) PUSH(o->attrs, o->n_attrs, v);
     else if (strcmp(a, "--arg") == 0) PUSH(o->args, o->n_args, v);
     else if (strcmp(a, "--tunable") == 0) PUSH(o->tunables, o->n_tunables, v);
-    else if (strcmp(a, "--absent") == 0) continue; /* ports are absent unless given a shape */
-    else if (strcmp(a, "--device") == 0) o->device_file = v;
-    else if (strcmp(a, "--pass") == 0) o->pass_id = v;
-    else return false;
+    else if (strcmp(a, "--absent") == 0) PUSH(o->absents, o->n_absents, v);
+    else if (strcmp(a, "--device") == 0) { if (!wgk_cli_once(cmd, a, &o->device_file, v)) return false; }
+    else if (!wgk_cli_once(cmd, a, &o->pass_id, v)) return false;
   }
-  return o->pkg != NULL;
+  if (!o->pkg) return usage(cmd), false;
+  return wgk_cli_kv_list_ok(cmd, "--shape", o->shapes, o->n_shapes, 128, true) &&
+         wgk_cli_kv_list_ok(cmd, "--dtype", o->dtypes, o->n_dtypes, 128, false) &&
+         wgk_cli_kv_list_ok(cmd, "--attr", o->attrs, o->n_attrs, 128, false) &&
+         wgk_cli_kv_list_ok(cmd, "--arg", o->args, o->n_args, 128, true) &&
+         wgk_cli_kv_list_ok(cmd, "--tunable", o->tunables, o->n_tunables, 128, false);
+}
+
+/* Each --dtype names a type variable of the package (listing the known ones) and a dtype it allows. */
+static bool check_dtypes(const char *cmd, const explain_opts *o, const wgk_manifest *m, wgk_error *err) {
+  for (int i = 0; i < o->n_dtypes; i++) {
+    char var[128];
+    const char *dt;
+    wgk_cli_split_kv(o->dtypes[i], var, sizeof var, &dt);
+    const wgk_manifest_type_constraint *tc = wgk_manifest_find_type(m, var);
+    bool used = false;
+    for (size_t p = 0; p < m->n_ports; p++) used = used || (m->ports[p].type_var && strcmp(m->ports[p].type_var, var) == 0);
+    char known[1024];
+    size_t n = 0;
+    known[0] = 0;
+    if (!tc && !used) {
+      for (size_t k = 0; k < m->n_type_constraints && n < sizeof known; k++)
+        n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", k ? ", " : "", m->type_constraints[k].name);
+      wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--dtype %s: %s has no type variable '%s' (known: %s)",
+                    o->dtypes[i], m->op_id, var, n ? known : "none");
+      return false;
+    }
+    bool allowed = !tc || tc->n_dtypes == 0;
+    for (size_t k = 0; tc && k < tc->n_dtypes; k++) {
+      allowed = allowed || strcmp(tc->dtypes[k], dt) == 0;
+      if (n < sizeof known) n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", k ? ", " : "", tc->dtypes[k]);
+    }
+    if (!allowed) {
+      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--dtype %s: '%s' is not a dtype %s allows (%s)",
+                    o->dtypes[i], dt, var, known);
+      return false;
+    }
+  }
+  (void)cmd;
+  return true;
+}
+
+/* Every --absent names a port, and not one given a --shape. */
+static bool check_absent(const explain_opts *o, const wgk_manifest *m, const wgk_plan_tensor *ports, wgk_error *err) {
+  for (int i = 0; i < o->n_absents; i++) {
+    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, o->absents[i]);
+    if (!p) {
+      wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--absent %s: %s has no port '%s'", o->absents[i], m->op_id,
+                    o->absents[i]);
+      return false;
+    }
+    if (ports[p - m->ports].present) {
+      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--absent %s: the port was given a --shape too",
+                    o->absents[i]);
+      return false;
+    }
+  }
+  return true;
 }
 
 static int fail(const char *cmd, const wgk_error *err) {
@@ -62,14 +137,26 @@ static int fail(const char *cmd, const wgk_error *err) {
 }
 
 /* "K=V": V is JSON when it parses, else a bare string (wgk_cli_value_json). */
-static bool put_kv(wgk_value *dict, const char *kv, wgk_error *err) {
+static bool put_kv(const char *cmd, const char *opt, wgk_value *dict, const char *kv, wgk_error *err) {
   char key[128];
   const char *text;
   if (!wgk_cli_split_kv(kv, key, sizeof key, &text)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "'%s' is not KEY=VALUE", kv);
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s '%s' is not KEY=VALUE", opt, kv);
     return false;
   }
-  char *json_text = wgk_cli_value_json(text);
+  long long n;
+  char label[160];
+  snprintf(label, sizeof label, "--tunable %s", key);
+  bool tunable = strcmp(opt, "--tunable") == 0;
+  if (tunable && !wgk_cli_int(cmd, label, text, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n)) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
+    return false;
+  }
+  char *json_text = tunable ? wgk_cli_value_json(text) : wgk_cli_value_json_checked(cmd, opt, key, text);
+  if (!json_text) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
+    return false;
+  }
   json_t *j = json_text ? json_loads(json_text, JSON_DECODE_ANY, NULL) : NULL;
   free(json_text);
   wgk_value *v = j ? wgk_value_from_json(j, err) : NULL;
@@ -91,12 +178,17 @@ static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_t
   char name[128];
   const char *dims;
   const wgk_manifest_port *port = wgk_cli_split_kv(spec, name, sizeof name, &dims) ? wgk_manifest_find_port_or_key(m, name) : NULL;
-  if (!port) { wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: no such port", spec); return false; }
+  if (!port) { wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: %s has no port '%s'", spec, m->op_id, name); return false; }
   wgk_plan_tensor *t = &ports[port - m->ports];
+  if (t->present) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: port %s given twice; give it once", spec, port->name);
+    return false;
+  }
   t->present = true;
   t->dtype = dtype_of(o, port);
-  if (!wgk_cli_parse_shape(dims, &t->rank, t->shape)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: dims are like 2x4x3x8 (scalar: PORT=)", spec);
+  char why[256];
+  if (!wgk_cli_parse_shape(dims, &t->rank, t->shape, why, sizeof why)) {
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: %s", spec, why);
     return false;
   }
   return true;
@@ -220,7 +312,14 @@ static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
 
 static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   explain_opts o;
-  if (!parse(cmd, argc, argv, &o)) return usage(cmd);
+  if (!parse(cmd, argc, argv, &o)) return 2;
+  if (o.device_file) { /* a device description must be a regular file: not a folder, FIFO or device */
+    struct stat sb;
+    if (stat(o.device_file, &sb) != 0)
+      return wgk_cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
+    if (!S_ISREG(sb.st_mode))
+      return wgk_cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file), 1;
+  }
   wgk_error err;
   wgk_error_clear(&err);
   wgk_pkg_options po = {.strict = o.common.strict, .version = o.common.version, .revision = o.common.revision,
@@ -236,17 +335,19 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   wgk_plan *plan = NULL;
   int rc = 1;
   bool ok = ports && attrs && args && tunables;
+  ok = ok && check_dtypes(cmd, &o, m, &err);
   for (int i = 0; ok && i < o.n_shapes; i++) ok = parse_shape(&o, m, ports, o.shapes[i], &err);
-  for (int i = 0; ok && i < o.n_attrs; i++) ok = put_kv(attrs, o.attrs[i], &err);
-  for (int i = 0; ok && i < o.n_args; i++) ok = put_kv(args, o.args[i], &err);
-  for (int i = 0; ok && i < o.n_tunables; i++) ok = put_kv(tunables, o.tunables[i], &err);
+  ok = ok && check_absent(&o, m, ports, &err);
+  for (int i = 0; ok && i < o.n_attrs; i++) ok = put_kv(cmd, "--attr", attrs, o.attrs[i], &err);
+  for (int i = 0; ok && i < o.n_args; i++) ok = put_kv(cmd, "--arg", args, o.args[i], &err);
+  for (int i = 0; ok && i < o.n_tunables; i++) ok = put_kv(cmd, "--tunable", tunables, o.tunables[i], &err);
   ok = ok && device_desc(&o, &desc, &err);
   wgk_tmpl_loader loader = wgk_pkg_template_loader(pkg);
   ok = ok && wgk_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
   wgk_plan_call call = {.ports = ports, .attrs = attrs, .args = args, .tunables = tunables};
   ok = ok && wgk_plan_make(planner, &call, &plan, &err) == WGK_OK;
   if (!ok) {
-    rc = fail(cmd, &err);
+    rc = err.message[0] ? fail(cmd, &err) : 1; /* an empty message: the error line is printed already */
   } else if (!render) {
     if (o.json) print_json(m, plan); else print_text(m, pkg, &desc, plan);
     rc = 0;

@@ -87,10 +87,10 @@ int wgk_cmd_info(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     int r = wgk_cli_common_option("info", argc, argv, &i, &o);
     if (r < 0) return 2;
-    if (r == 0 && (argv[i][0] == '-' || pkg_name)) {
-      fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n");
-      return 2;
-    }
+    if (r == 0 && argv[i][0] == '-' && argv[i][1])
+      return wgk_cli_error("info", "unknown option '%s' (wgk info PKG [--version N | --revision SHA] [--strict])", argv[i]), 2;
+    if (r == 0 && pkg_name)
+      return wgk_cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;
     if (r == 0) pkg_name = argv[i];
   }
   if (!pkg_name) return fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n"), 2;

@@ -1,4 +1,6 @@
 /* wgk onnx-test DIR...: ONNX backend node-test folders run through the matching kernel packages. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -30,8 +32,11 @@ static int usage(void) {
 
 static bool number(const char *s, double *out) {
   char *end;
-  *out = strtod(s, &end);
-  return end != s && *end == 0 && *out >= 0;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end || errno || !isfinite(v) || !(v >= 0)) return false;
+  *out = v;
+  return true;
 }
 
 int wgk_cmd_onnx_test(int argc, char **argv) {
@@ -40,18 +45,59 @@ int wgk_cmd_onnx_test(int argc, char **argv) {
   const char **dirs = calloc((size_t)argc, sizeof *dirs);
   int n_dirs = 0;
   if (!dirs) return 1;
+  const char *rtol = NULL, *atol = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has_value = i + 1 < argc;
-    if (strcmp(a, "--rtol") == 0 && has_value && number(argv[i + 1], &opts.rtol)) i++;
-    else if (strcmp(a, "--atol") == 0 && has_value && number(argv[i + 1], &opts.atol)) i++;
-    else if (strcmp(a, "--adapter") == 0 && has_value) co.adapter = argv[++i];
+    bool tol = strcmp(a, "--rtol") == 0 || strcmp(a, "--atol") == 0;
+    if ((tol || strcmp(a, "--adapter") == 0) && !has_value) {
+      fprintf(stderr, "wgk onnx-test: %s needs a value\n", a);
+      free(dirs);
+      return 2;
+    }
+    if (tol) {
+      const char **slot = a[2] == 'r' ? &rtol : &atol;
+      double *out = a[2] == 'r' ? &opts.rtol : &opts.atol;
+      if (*slot || !number(argv[i + 1], out)) {
+        fprintf(stderr, *slot ? "wgk onnx-test: %s given twice; give it once\n"
+                              : "wgk onnx-test: %s takes a finite number >= 0, not '%s'\n", a, argv[i + 1]);
+        free(dirs);
+        return 2;
+      }
+      *slot = argv[++i];
+    } else if (strcmp(a, "--adapter") == 0) {
+      if (co.adapter) { fprintf(stderr, "wgk onnx-test: --adapter given twice; give it once\n"); free(dirs); return 2; }
+      co.adapter = argv[++i];
+    }
     else if (strcmp(a, "--strict") == 0) opts.strict = true;
     else if (strcmp(a, "--verbose") == 0) co.verbose = true;
-    else if (a[0] == '-') { free(dirs); return usage(); }
+    else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "wgk onnx-test: unknown option '%s' (wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose])\n", a);
+      free(dirs);
+      return 2;
+    }
     else dirs[n_dirs++] = a;
   }
   if (n_dirs == 0) { free(dirs); return usage(); }
+  /* Every folder exists before a GPU context is made (a shell glob's plain files are skipped later). */
+  for (int i = 0; i < n_dirs; i++) {
+    struct stat st;
+    if (strlen(dirs[i]) >= 4000) {
+      fprintf(stderr, "wgk onnx-test: a folder name of %zu bytes, above the limit of 4000\n", strlen(dirs[i]));
+      free(dirs);
+      return 1;
+    }
+    if (stat(dirs[i], &st) != 0) {
+      fprintf(stderr, "wgk onnx-test: %s: %s (DIR is an ONNX node-test folder)\n", dirs[i], strerror(errno));
+      free(dirs);
+      return 1;
+    }
+    if (n_dirs == 1 && !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "wgk onnx-test: %s: not a folder (DIR is an ONNX node-test folder)\n", dirs[i]);
+      free(dirs);
+      return 1;
+    }
+  }
   wgk_context *ctx = NULL;
   char *msg = NULL;
   if (wgk_context_create(&co, &ctx, &msg) != WGK_OK) {

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "runtime/runtime_internal.h"
+#include "package/package.h"
 #include "runtime/testcase.h"
 #include "util/npy.h"
 
@@ -25,6 +26,7 @@ typedef struct run_opts {
   int n_ins, n_attrs, n_args, n_tunables;
   const char *out_dir;
   long repeat;
+  bool repeat_given;
   bool wgsl; /* --wgsl: print the WGSL the last call ran */
 } run_opts;
 
@@ -32,9 +34,9 @@ static const char *usage_text =
     "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR]\n"
     "               [--repeat N] [--wgsl] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
-static int push(const char **list, int *n, const char *v) {
+static int push(const char *opt, const char **list, int *n, const char *v) {
   if (!v) return -1;
-  if (*n >= MAX_ITEMS) return wgk_cli_error("run", "too many options of one kind (limit is %d)", MAX_ITEMS), -1;
+  if (*n >= MAX_ITEMS) return wgk_cli_error("run", "too many %s options (the limit is %d)", opt, MAX_ITEMS), -1;
   list[(*n)++] = v;
   return 1;
 }
@@ -43,48 +45,124 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   const char *a = argv[*i];
   int r = wgk_cli_common_option("run", argc, argv, i, &o->common);
   if (r) return r;
-  if (strcmp(a, "--in") == 0) return push(o->ins, &o->n_ins, wgk_cli_value("run", argc, argv, i));
-  if (strcmp(a, "--attr") == 0) return push(o->attrs, &o->n_attrs, wgk_cli_value("run", argc, argv, i));
-  if (strcmp(a, "--arg") == 0) return push(o->args, &o->n_args, wgk_cli_value("run", argc, argv, i));
-  if (strcmp(a, "--tunable") == 0) return push(o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--in") == 0) return push(a, o->ins, &o->n_ins, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--attr") == 0) return push(a, o->attrs, &o->n_attrs, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--arg") == 0) return push(a, o->args, &o->n_args, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--tunable") == 0) return push(a, o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
-  if (strcmp(a, "--out") == 0) return (o->out_dir = wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--out") == 0) return wgk_cli_once("run", a, &o->out_dir, wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("run", argc, argv, i);
-    char *end;
-    o->repeat = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || o->repeat < 1 || o->repeat > 1000000) return wgk_cli_error("run", "--repeat takes N >= 1"), -1;
+    long long n;
+    if (!v) return -1;
+    if (o->repeat_given) return wgk_cli_error("run", "--repeat given twice; give it once"), -1;
+    if (!wgk_cli_int("run", "--repeat", v, 1, 1000000, &n)) return -1;
+    o->repeat = (long)n;
+    o->repeat_given = true;
     return 1;
   }
-  if (a[0] == '-' || o->pkg) return wgk_cli_error("run", "unexpected argument '%s'", a), -1;
+  if (a[0] == '-' && a[1]) return wgk_cli_error("run", "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --repeat --wgsl and the common options)", a), -1;
+  if (o->pkg) return wgk_cli_error("run", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
 }
 
-/* Inputs from .npy files onto the call. */
-static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o) {
-  for (int i = 0; i < o->n_ins; i++) {
-    char key[128];
-    const char *path;
-    if (!wgk_cli_split_kv(o->ins[i], key, sizeof key, &path))
-      return wgk_cli_error("run", "--in takes port=FILE.npy, not '%s'", o->ins[i]), false;
-    wgk_host_tensor *h = NULL;
-    wgk_tensor *t = NULL;
-    wgk_error err = {0};
-    if (wgk_npy_read(path, &h, &err) != WGK_OK) {
-      char text[WGK_ERROR_MESSAGE_MAX + 1024];
-      wgk_error_format(&err, text, sizeof text);
-      return wgk_cli_error("run", "%s", text), false;
+/* The known names of a kind, for messages: "a, b, c" (or "none"). */
+static void names_of(const wgk_manifest *m, int kind, char *buf, size_t size) {
+  size_t n = kind == 0 ? m->n_attributes : kind == 1 ? m->n_scalar_args : m->n_tunables, used = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < n && used < size; i++) {
+    const char *name = kind == 0 ? m->attributes[i].name : kind == 1 ? m->scalar_args[i].name : m->tunables[i].name;
+    used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", name);
+  }
+  if (!n) snprintf(buf, size, "none");
+}
+
+/* Every --attr/--arg/--tunable names something the package has, and its value is one wgk holds exactly. */
+static bool check_values(const wgk_manifest *m, const run_opts *o) {
+  static const char *const opt[] = {"--attr", "--arg", "--tunable"};
+  static const char *const what[] = {"attribute", "arg", "tunable"};
+  for (int kind = 0; kind < 3; kind++) {
+    const char *const *list = kind == 0 ? o->attrs : kind == 1 ? o->args : o->tunables;
+    int n = kind == 0 ? o->n_attrs : kind == 1 ? o->n_args : o->n_tunables;
+    if (!wgk_cli_kv_list_ok("run", opt[kind], list, n, 128, kind == 1)) return false;
+    for (int i = 0; i < n; i++) {
+      char key[128], known[1024];
+      const char *v;
+      wgk_cli_split_kv(list[i], key, sizeof key, &v);
+      bool found = false;
+      size_t count = kind == 0 ? m->n_attributes : kind == 1 ? m->n_scalar_args : m->n_tunables;
+      for (size_t k = 0; k < count && !found; k++)
+        found = strcmp(key, kind == 0 ? m->attributes[k].name : kind == 1 ? m->scalar_args[k].name : m->tunables[k].name) == 0;
+      if (!found) {
+        names_of(m, kind, known, sizeof known);
+        return wgk_cli_error("run", "%s %s: %s has no %s '%s' (known: %s)", opt[kind], key, m->op_id, what[kind], key, known), false;
+      }
+      long long n64;
+      char label[160];
+      snprintf(label, sizeof label, "--tunable %s", key);
+      if (kind == 2 && !wgk_cli_int("run", label, v, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n64)) return false;
+      if (kind < 2) {
+        char *json = wgk_cli_value_json_checked("run", opt[kind], key, v);
+        if (!json) return false;
+        free(json);
+      }
     }
-    bool ok = wgk_tc_upload(ctx, h, &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
-    wgk_tensor_release(t);
-    wgk_host_tensor_free(h);
-    if (!ok) return wgk_cli_error("run", "--in %s: %s", key, wgk_context_errmsg(ctx)), false;
   }
   return true;
 }
 
-/* --attr, --arg (values as JSON, or a bare word as a string) and --tunable (integers). */
+/* Every --in names an input port once and its .npy file reads: all before a GPU context exists. */
+static bool read_inputs(const wgk_manifest *m, const run_opts *o, wgk_host_tensor **host) {
+  if (!wgk_cli_kv_list_ok("run", "--in", o->ins, o->n_ins, 128, false)) return false;
+  for (int i = 0; i < o->n_ins; i++) {
+    char key[128];
+    const char *path;
+    wgk_cli_split_kv(o->ins[i], key, sizeof key, &path);
+    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, key);
+    if (!p || p->dir == WGK_PORT_OUTPUT) {
+      char known[1024];
+      size_t used = 0;
+      known[0] = 0;
+      for (size_t k = 0; k < m->n_ports && used < sizeof known; k++)
+        if (m->ports[k].dir != WGK_PORT_OUTPUT)
+          used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
+                                   m->ports[k].n_bind_keys ? m->ports[k].bind_keys[0] : m->ports[k].name);
+      return wgk_cli_error("run", "--in %s: %s has no input port '%s'%s (inputs: %s)", key, m->op_id, key,
+                           p ? " (it is an output)" : "", known), false;
+    }
+    for (int j = 0; j < i; j++) {
+      char other[128];
+      const char *op;
+      wgk_cli_split_kv(o->ins[j], other, sizeof other, &op);
+      if (wgk_manifest_find_port_or_key(m, other) == p)
+        return wgk_cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name), false;
+    }
+    wgk_error err = {0};
+    if (wgk_npy_read(path, &host[i], &err) != WGK_OK) {
+      char text[WGK_ERROR_MESSAGE_MAX + 1024];
+      wgk_error_format(&err, text, sizeof text);
+      return wgk_cli_error("run", "--in %s: %s", key, text), false;
+    }
+  }
+  return true;
+}
+
+/* The host tensors onto the call. */
+static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, wgk_host_tensor **host) {
+  for (int i = 0; i < o->n_ins; i++) {
+    char key[128];
+    const char *path;
+    wgk_cli_split_kv(o->ins[i], key, sizeof key, &path);
+    wgk_tensor *t = NULL;
+    bool ok = wgk_tc_upload(ctx, host[i], &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
+    wgk_tensor_release(t);
+    if (!ok) return wgk_cli_error("run", "--in %s (%s): %s", key, path, wgk_context_errmsg(ctx)), false;
+  }
+  return true;
+}
+
+/* --attr, --arg (values as JSON, or a bare word as a string) and --tunable (integers), checked before. */
 static bool set_values(wgk_context *ctx, wgk_call *call, const run_opts *o) {
   for (int kind = 0; kind < 3; kind++) {
     const char *const *list = kind == 0 ? o->attrs : kind == 1 ? o->args : o->tunables;
@@ -93,15 +171,10 @@ static bool set_values(wgk_context *ctx, wgk_call *call, const run_opts *o) {
     for (int i = 0; i < n; i++) {
       char key[128];
       const char *v;
-      if (!wgk_cli_split_kv(list[i], key, sizeof key, &v))
-        return wgk_cli_error("run", "%s takes k=v, not '%s'", opt[kind], list[i]), false;
+      wgk_cli_split_kv(list[i], key, sizeof key, &v);
       wgk_status st;
       if (kind == 2) {
-        char *end;
-        errno = 0;
-        long long n64 = strtoll(v, &end, 10);
-        if (errno || *end || !*v) return wgk_cli_error("run", "--tunable %s takes an integer, not '%s'", key, v), false;
-        st = wgk_call_set_tunable(call, key, n64);
+        st = wgk_call_set_tunable(call, key, strtoll(v, NULL, 10));
       } else {
         char *json = wgk_cli_value_json(v);
         st = !json ? WGK_ERR_OUT_OF_MEMORY
@@ -214,20 +287,26 @@ int wgk_cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
   for (int i = 1; i < argc; i++) {
     int r = parse_one(argc, argv, &i, &o);
-    if (r < 0) return fputs(usage_text, stderr), 2;
+    if (r < 0) return 2;
   }
   if (!o.pkg) return fputs(usage_text, stderr), 2;
+  /* Every argument is checked (package, names, values, files) before a GPU context is made. */
+  if (o.out_dir && !wgk_cli_check_out_dir("run", "--out", o.out_dir)) return 1;
+  wgk_pkg *pkg = wgk_cli_pkg_open("run", &o.common, o.pkg);
+  wgk_host_tensor *host[MAX_ITEMS] = {0};
+  bool ok = pkg && check_values(wgk_pkg_manifest(pkg), &o) && read_inputs(wgk_pkg_manifest(pkg), &o, host);
+  wgk_pkg_free(pkg);
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!wgk_cli_open("run", &o.common, o.pkg, &ctx, &k)) return 1;
   wgk_call *call = NULL;
-  bool ok = wgk_call_create(k, &call) == WGK_OK;
-  if (!ok) wgk_cli_error("run", "%s", wgk_context_errmsg(ctx));
+  ok = ok && wgk_cli_open("run", &o.common, o.pkg, &ctx, &k);
+  if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, wgk_cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);
-  ok = ok && set_inputs(ctx, call, &o) && set_values(ctx, call, &o);
+  ok = ok && set_inputs(ctx, call, &o, host) && set_values(ctx, call, &o);
   if (ok && o.common.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
   ok = ok && run_calls(ctx, call, &o) && write_outputs(k, call, &o);
   if (ok && o.wgsl) print_wgsl(call);
+  for (int i = 0; i < o.n_ins; i++) wgk_host_tensor_free(host[i]);
   wgk_call_destroy(call);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);

@@ -1,5 +1,6 @@
 /* `wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose]`: proves the GPU path end to end. One
  * compute pass computes y = a*x + b on random data; every element is checked against the host. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,20 +144,40 @@ static int smoke(const smoke_args *args) {
 
 int wgk_cmd_smoke(int argc, char **argv) {
   smoke_args args = {NULL, 1u << 20, (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32), false};
+  bool n_given = false, seed_given = false;
   for (int i = 1; i < argc; i++) {
-    bool more = i + 1 < argc;
-    if (strcmp(argv[i], "--adapter") == 0 && more) args.adapter = argv[++i];
-    else if (strcmp(argv[i], "--n") == 0 && more) args.n = (uint32_t)strtoul(argv[++i], NULL, 0);
-    else if (strcmp(argv[i], "--seed") == 0 && more) args.seed = strtoull(argv[++i], NULL, 0);
-    else if (strcmp(argv[i], "--verbose") == 0) args.verbose = true;
-    else {
-      fprintf(stderr, "usage: wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose]\n");
+    const char *a = argv[i];
+    bool valued = strcmp(a, "--adapter") == 0 || strcmp(a, "--n") == 0 || strcmp(a, "--seed") == 0;
+    if (valued && i + 1 >= argc) return fprintf(stderr, "wgk smoke: %s needs a value\n", a), 2;
+    bool twice = (strcmp(a, "--adapter") == 0 && args.adapter) || (strcmp(a, "--n") == 0 && n_given) ||
+                 (strcmp(a, "--seed") == 0 && seed_given);
+    if (twice) return fprintf(stderr, "wgk smoke: %s given twice; give it once\n", a), 2;
+    char *end = NULL;
+    const char *v = valued ? argv[i + 1] : "";
+    errno = 0;
+    if (strcmp(a, "--adapter") == 0) {
+      args.adapter = argv[++i];
+    } else if (strcmp(a, "--n") == 0) {
+      unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+      if (!end || *end || errno || n == 0 || n > (1u << 28))
+        return fprintf(stderr, "wgk smoke: --n takes an integer in [1, 268435456], not '%s'\n", v), 2;
+      args.n = (uint32_t)n;
+      n_given = true;
+      i++;
+    } else if (strcmp(a, "--seed") == 0) {
+      unsigned long long seed = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 0) : 0;
+      if (!end || *end || errno)
+        return fprintf(stderr, "wgk smoke: --seed takes an integer in [0, 2^64), not '%s'\n", v), 2;
+      args.seed = seed;
+      seed_given = true;
+      i++;
+    } else if (strcmp(a, "--verbose") == 0) {
+      args.verbose = true;
+    } else {
+      fprintf(stderr, "wgk smoke: %s '%s' (usage: wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose])\n",
+              a[0] == '-' ? "unknown option" : "unexpected argument", a);
       return 2;
     }
-  }
-  if (args.n == 0 || args.n > (1u << 28)) {
-    fprintf(stderr, "wgk smoke: --n must be 1 .. 268435456\n");
-    return 2;
   }
   return smoke(&args);
 }

@@ -1,24 +1,47 @@
 /* wgk template FILE [--scope FILE.json]: renders a template (includes relative to its folder). */
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "template/template.h"
 
+/* A file to read must be a regular one: a folder, a FIFO or /dev/zero is refused before it is opened. */
+static bool regular_file(const char *cmd, const char *what, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return fprintf(stderr, "wgk %s: %s %s: %s\n", cmd, what, path, strerror(errno)), false;
+  if (!S_ISREG(st.st_mode)) return fprintf(stderr, "wgk %s: %s %s: not a regular file\n", cmd, what, path), false;
+  return true;
+}
+
 int wgk_cmd_template(int argc, char **argv) {
   const char *file = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--scope") && i + 1 < argc) scope_path = argv[++i];
-    else if (!file) file = argv[i];
-    else { fprintf(stderr, "usage: wgk template FILE [--scope FILE.json]\n"); return 2; }
+    if (!strcmp(argv[i], "--scope")) {
+      if (i + 1 >= argc) { fprintf(stderr, "wgk template: --scope needs a value (a JSON file)\n"); return 2; }
+      if (scope_path) { fprintf(stderr, "wgk template: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]); return 2; }
+      scope_path = argv[++i];
+    } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
+      fprintf(stderr, "wgk template: unknown option '%s' (usage: wgk template FILE [--scope FILE.json])\n", argv[i]);
+      return 2;
+    } else if (!file) {
+      file = argv[i];
+    } else {
+      fprintf(stderr, "wgk template: unexpected argument '%s' (one FILE only, already '%s')\n", argv[i], file);
+      return 2;
+    }
   }
   if (!file) { fprintf(stderr, "usage: wgk template FILE [--scope FILE.json]\n"); return 2; }
+  if (scope_path && !regular_file("template", "--scope", scope_path)) return 1;
+  if (!regular_file("template", "FILE", file)) return 1;
   char *dir = strdup(file);
   if (!dir) return 1;
   char *slash = strrchr(dir, '/');
   const char *name = file;
   if (slash) { *slash = '\0'; name = slash + 1; } else { free(dir); dir = strdup("."); }
+  if (!dir) return 1;
   wgk_error err;
   wgk_error_clear(&err);
   wgk_dynbuf out;

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "package/package.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/testcase.h"
 
@@ -15,14 +16,14 @@ static const char *usage_text = "usage: wgk test PKG [--case ID-or-substring] [-
                                 "                [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 /* test.json through the package (digest-checked when verified). */
-static wgk_tc_suite *load_suite(wgk_kernel *k) {
+static wgk_tc_suite *load_suite(wgk_pkg *pkg) {
   const char *text = NULL;
   size_t len = 0;
   wgk_error err = {0};
   char source[4096];
-  snprintf(source, sizeof source, "%s/test.json", wgk_pkg_dir(k->pkg));
+  snprintf(source, sizeof source, "%s/test.json", wgk_pkg_dir(pkg));
   wgk_tc_suite *suite = NULL;
-  wgk_status st = wgk_pkg_read_file(k->pkg, "test.json", &text, &len, &err);
+  wgk_status st = wgk_pkg_read_file(pkg, "test.json", &text, &len, &err);
   if (!st) st = wgk_tc_suite_parse(text, len, source, &suite, &err);
   if (st) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
@@ -74,27 +75,44 @@ int wgk_cmd_test(int argc, char **argv) {
     if (r < 0) return fputs(usage_text, stderr), 2;
     if (r > 0) continue;
     if (strcmp(argv[i], "--case") == 0) {
-      if (!(filter = wgk_cli_value("test", argc, argv, &i))) return 2;
+      if (!wgk_cli_once("test", "--case", &filter, wgk_cli_value("test", argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
-    } else if (argv[i][0] == '-' || pkg) {
-      wgk_cli_error("test", "unexpected argument '%s'", argv[i]);
-      return fputs(usage_text, stderr), 2;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return wgk_cli_error("test", "unknown option '%s' (wgk test takes: --case --list and the common options)", argv[i]), 2;
+    } else if (pkg) {
+      return wgk_cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
     } else {
       pkg = argv[i];
     }
   }
   if (!pkg) return fputs(usage_text, stderr), 2;
+  /* The package, test.json and --case are checked before a GPU context is made. */
+  wgk_pkg *pre_pkg = wgk_cli_pkg_open("test", &o, pkg);
+  wgk_tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
+  bool matched = pre && !filter;
+  for (size_t i = 0; pre && filter && i < pre->n_cases && !matched; i++) matched = wgk_tc_case_matches(&pre->cases[i], filter);
+  if (pre && !matched) {
+    char ids[1024];
+    size_t n = 0;
+    ids[0] = 0;
+    for (size_t i = 0; i < pre->n_cases && n < sizeof ids; i++)
+      n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", pre->cases[i].id);
+    wgk_cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
+  }
+  if (matched && list) { /* listing needs no GPU */
+    for (size_t i = 0; i < pre->n_cases; i++)
+      if (wgk_tc_case_matches(&pre->cases[i], filter)) printf("%s\n", pre->cases[i].id);
+  }
+  wgk_tc_suite_free(pre);
+  wgk_pkg_free(pre_pkg);
+  if (!matched || list) return matched ? 0 : 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("test", &o, pkg, &ctx, &k)) return 1;
-  wgk_tc_suite *suite = load_suite(k);
+  wgk_tc_suite *suite = load_suite(k->pkg);
   int counts[3] = {0, 0, 0}, rc = 1;
-  if (suite && list) {
-    for (size_t i = 0; i < suite->n_cases; i++)
-      if (wgk_tc_case_matches(&suite->cases[i], filter)) printf("%s\n", suite->cases[i].id);
-    rc = 0;
-  } else if (suite) {
+  if (suite) {
     if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
     bool ok = run_suite(k, suite, filter, o.verbose, counts);
     printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);

@@ -13,6 +13,7 @@
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "package/package.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/tuning.h"
 
@@ -32,15 +33,18 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   int r = wgk_cli_common_option("tune", argc, argv, i, &o->common);
   if (r) return r;
   if (strcmp(a, "--show") == 0) return o->show = true, 1;
-  if (strcmp(a, "--case") == 0) return (o->filter = wgk_cli_value("tune", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--case") == 0) return wgk_cli_once("tune", a, &o->filter, wgk_cli_value("tune", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("tune", argc, argv, i);
-    char *end;
-    o->repeat = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || o->repeat < 1 || o->repeat > 100000) return wgk_cli_error("tune", "--repeat takes N >= 1"), -1;
+    long long n;
+    if (!v) return -1;
+    if (o->repeat) return wgk_cli_error("tune", "--repeat given twice; give it once"), -1;
+    if (!wgk_cli_int("tune", "--repeat", v, 1, 100000, &n)) return -1;
+    o->repeat = (long)n;
     return 1;
   }
-  if (a[0] == '-' || o->pkg) return wgk_cli_error("tune", "unexpected argument '%s'", a), -1;
+  if (a[0] == '-' && a[1]) return wgk_cli_error("tune", "unknown option '%s' (wgk tune takes: --case --repeat --show and the common options)", a), -1;
+  if (o->pkg) return wgk_cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
 }
@@ -129,15 +133,22 @@ static int show(const char *path, const char *op) {
 int wgk_cmd_tune(int argc, char **argv) {
   tune_opts o = {0};
   for (int i = 1; i < argc; i++)
-    if (parse_one(argc, argv, &i, &o) < 0) return fputs(usage_text, stderr), 2;
+    if (parse_one(argc, argv, &i, &o) < 0) return 2;
   char path[4096];
   if (!wgk_tuning_path(path, sizeof path)) return wgk_cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
+  if (o.show && (o.filter || o.repeat)) return wgk_cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
   if (o.show) return show(path, o.pkg);
   if (!o.pkg) return fputs(usage_text, stderr), 2;
+  wgk_pkg *pkg = wgk_cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */
+  wgk_bench_suite *pre = pkg ? wgk_cli_load_bench("tune", pkg) : NULL;
+  bool ok = pre && wgk_cli_bench_filter_ok("tune", pre, o.filter);
+  wgk_bench_suite_free(pre);
+  wgk_pkg_free(pkg);
+  if (!ok) return 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!wgk_cli_open("tune", &o.common, o.pkg, &ctx, &k)) return 1;
-  wgk_bench_suite *suite = wgk_cli_load_bench("tune", k);
+  wgk_bench_suite *suite = wgk_cli_load_bench("tune", k->pkg);
   int failed = suite ? 0 : 1, matched = 0;
   if (suite) printf("adapter: %s\ntuning cache: %s\n", wgk_context_adapter(ctx), path);
   for (size_t i = 0; suite && i < suite->n_cases; i++) {

@@ -40,8 +40,10 @@ static wgk_value *name_value(wgk_eval *ev, const wgk_node *n) {
   if (c) return c;
   const wgk_value *v = wgk_expr_scope_lookup(ev->scope, n->str);
   if (v) return wgk_value_ref(v);
-  wgk_value *h = wgk_expr_helper(n->str);
+  bool oom = false;
+  wgk_value *h = wgk_expr_helper(n->str, &oom);
   if (h) return h;
+  if (oom) return wgk_expr_oom(ev, n);
   return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unknown name '%s'", n->str);
 }
 
@@ -258,22 +260,24 @@ static wgk_value *ternary(wgk_eval *ev, const wgk_node *n) {
 }
 
 /* obj.name / obj["name"]: dict entries first, then the type's built-in methods; missing is undefined. */
-static wgk_value *member_by_name(const wgk_value *obj, const char *name) {
+static wgk_value *member_by_name(wgk_eval *ev, const wgk_node *n, const wgk_value *obj, const char *name) {
   if (obj->kind == WGK_VALUE_DICT) {
     const wgk_value *v = wgk_value_dict_get(obj, name);
     if (v) return wgk_value_ref(v);
   }
+  wgk_value *m = NULL;
   if ((obj->kind == WGK_VALUE_LIST || obj->kind == WGK_VALUE_STRING) && !strcmp(name, "length"))
-    return wgk_value_int((int64_t)wgk_value_len(obj));
-  wgk_value *m = wgk_expr_method(obj, name);
-  return m ? m : wgk_value_undefined();
+    m = wgk_value_int((int64_t)wgk_value_len(obj));
+  else if (!(m = wgk_expr_method(obj, name)) && !wgk_expr_has_method(obj, name))
+    return wgk_value_undefined();
+  return m ? m : wgk_expr_oom(ev, n);
 }
 
 static wgk_value *index_value(wgk_eval *ev, const wgk_node *n, const wgk_value *obj, const wgk_value *key) {
   if (key->kind == WGK_VALUE_STRING && obj->kind != WGK_VALUE_LIST && obj->kind != WGK_VALUE_STRING)
-    return member_by_name(obj, key->u.str.s);
+    return member_by_name(ev, n, obj, key->u.str.s);
   if (obj->kind == WGK_VALUE_LIST || obj->kind == WGK_VALUE_STRING) {
-    if (key->kind == WGK_VALUE_STRING) return member_by_name(obj, key->u.str.s);
+    if (key->kind == WGK_VALUE_STRING) return member_by_name(ev, n, obj, key->u.str.s);
     if (key->kind != WGK_VALUE_INT)
       return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot index a %s with a %s", wgk_expr_type_name(obj), wgk_expr_type_name(key));
     int64_t len = (int64_t)wgk_value_len(obj), i = key->u.i < 0 ? key->u.i + len : key->u.i;
@@ -291,8 +295,7 @@ static wgk_value *member(wgk_eval *ev, const wgk_node *n) {
   if (!obj) return NULL;
   wgk_value *v;
   if (n->kind == WGK_N_MEMBER) {
-    v = member_by_name(obj, n->str);
-    if (!v) v = wgk_expr_oom(ev, n);
+    v = member_by_name(ev, n, obj, n->str);
   } else {
     wgk_value *key = wgk_expr_eval_node(ev, n->b);
     v = key ? index_value(ev, n, obj, key) : NULL;

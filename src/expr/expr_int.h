@@ -140,7 +140,9 @@ int wgk_expr_run_test(wgk_eval *ev, const wgk_node *n, const wgk_value *v, const
 wgk_value *wgk_expr_take_string(wgk_eval *ev, const wgk_node *n, wgk_dynbuf *b);
 /* The built-in method name of v (e.g. "upper" of a string, "items" of a dict), bound; NULL if none. */
 wgk_value *wgk_expr_method(const wgk_value *v, const char *name);
-/* The helper called name, or NULL. */
-wgk_value *wgk_expr_helper(const char *name);
+/* Whether v has a built-in method called name (wgk_expr_method's NULL is then out of memory). */
+bool wgk_expr_has_method(const wgk_value *v, const char *name);
+/* The helper called name, or NULL (then *oom, when not NULL, says whether it exists but could not be made). */
+wgk_value *wgk_expr_helper(const char *name, bool *oom);
 
 #endif

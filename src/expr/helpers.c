@@ -448,8 +448,12 @@ static const helper helpers[] = {
   {"onnxDtypeCode", h_onnxDtypeCode}, {"pick", h_pick}, {"f16Ok", h_f16Ok}, {"namespace", h_namespace},
 };
 
-wgk_value *wgk_expr_helper(const char *name) {
+wgk_value *wgk_expr_helper(const char *name, bool *oom) {
   for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
-    if (!strcmp(helpers[i].name, name)) return wgk_value_func(name, helpers[i].fn, NULL);
+    if (!strcmp(helpers[i].name, name)) {
+      wgk_value *f = wgk_value_func(name, helpers[i].fn, NULL);
+      if (!f && oom) *oom = true;
+      return f;
+    }
   return NULL;
 }

@@ -208,6 +208,13 @@ static const method methods[] = {
   {WGK_VALUE_DICT, "get", m_get},
 };
 
+bool wgk_expr_has_method(const wgk_value *v, const char *name) {
+  if (v->kind == WGK_VALUE_LIST && v->is_set && !strcmp(name, "has")) return true;
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+    if (methods[i].kind == v->kind && !strcmp(methods[i].name, name)) return true;
+  return false;
+}
+
 wgk_value *wgk_expr_method(const wgk_value *v, const char *name) {
   if (v->kind == WGK_VALUE_LIST && v->is_set && !strcmp(name, "has")) return wgk_value_func("has", m_has, v);
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)

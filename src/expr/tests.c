@@ -7,8 +7,10 @@
 /* An unknown bare name is an error everywhere except where it is being tested for (is defined, default). */
 wgk_value *wgk_expr_eval_lenient(wgk_eval *ev, const wgk_node *n) {
   if (n->kind == WGK_N_NAME && !wgk_expr_scope_lookup(ev->scope, n->str)) {
-    wgk_value *v = wgk_expr_helper(n->str);
+    bool oom = false;
+    wgk_value *v = wgk_expr_helper(n->str, &oom);
     if (v) return v;
+    if (oom) return wgk_expr_oom(ev, n);
     if (strcmp(n->str, "true") && strcmp(n->str, "True") && strcmp(n->str, "false") && strcmp(n->str, "False") &&
         strcmp(n->str, "none") && strcmp(n->str, "None"))
       return wgk_value_undefined();

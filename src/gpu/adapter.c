@@ -42,7 +42,10 @@ static void on_adapter(uint32_t status, WGPUAdapter adapter, WGPUStringView mess
 static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, bool fallback, wgk_error *err) {
   WGPURequestAdapterOptions opts = {NULL, WGPUFeatureLevel_Core, power, fallback, WGPUBackendType_Undefined, NULL};
   adapter_request *r = wgk_gpu_async_new(sizeof *r);
-  if (!r) return NULL;
+  if (!r) {
+    if (!err->status) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory requesting an adapter");
+    return NULL;
+  }
   WGPURequestAdapterCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_adapter, r, NULL};
   WGPUFuture f = wgpuInstanceRequestAdapter(instance, &opts, cb);
   wgk_error local = {0};
@@ -96,6 +99,7 @@ static void list_release(adapter_list *list) {
 }
 
 static wgk_status no_adapter(const wgk_error *why, wgk_error *err) {
+  if (why->status == WGK_ERR_OUT_OF_MEMORY) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "%s", why->message);
   if (why->status) return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
   return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s", NO_ADAPTER_HINT);
 }
@@ -108,6 +112,7 @@ wgk_status wgk_gpu_list_adapters(wgk_device_desc **out, size_t *count, wgk_error
   adapter_list list;
   wgk_error why = {0};
   enumerate(instance, &list, &why);
+  if (why.status == WGK_ERR_OUT_OF_MEMORY) list_release(&list);
   wgk_status s = list.count ? WGK_OK : no_adapter(&why, err);
   if (list.count) {
     *out = malloc(list.count * sizeof **out);
@@ -148,13 +153,16 @@ wgk_status wgk_gpu_adapter_select(WGPUInstance instance, const char *selector, W
   if (!selector || !*selector) {
     wgk_error why = {0};
     *out = request(instance, WGPUPowerPreference_HighPerformance, false, &why);
-    if (!*out) *out = request(instance, WGPUPowerPreference_Undefined, true, &why);
+    if (!*out && why.status != WGK_ERR_OUT_OF_MEMORY) *out = request(instance, WGPUPowerPreference_Undefined, true, &why);
     return *out ? WGK_OK : no_adapter(&why, err);
   }
   adapter_list list;
   wgk_error why = {0};
   enumerate(instance, &list, &why);
-  if (list.count == 0) return no_adapter(&why, err);
+  if (list.count == 0 || why.status == WGK_ERR_OUT_OF_MEMORY) { /* a list short of an adapter picks the wrong one */
+    list_release(&list);
+    return no_adapter(&why, err);
+  }
   size_t index = 0, pick = list.count;
   if (parse_index(selector, &index)) pick = index < list.count ? index : list.count;
   for (size_t i = 0; pick == list.count && !parse_index(selector, &index) && i < list.count; i++)

@@ -73,6 +73,20 @@ char *wgk_hub_repo_dir(const char *cache, const char *repo) {
   return p;
 }
 
+bool wgk_hub_snapshot_bound(char *real_root) {
+  char *commit = real_root ? strrchr(real_root, '/') : NULL;
+  if (!commit || commit == real_root || !wgk_hub_is_commit(commit + 1)) return false;
+  static const char snaps[] = "/snapshots";
+  size_t k = sizeof snaps - 1, n = (size_t)(commit - real_root);
+  if (n <= k || strncmp(commit - k, snaps, k) != 0) return false;
+  char *repo_end = commit - k;
+  *repo_end = '\0';
+  const char *base = strrchr(real_root, '/');
+  bool ok = base && strncmp(base + 1, REPO_PREFIX, strlen(REPO_PREFIX)) == 0 && strstr(base + 1 + strlen(REPO_PREFIX), "--");
+  if (!ok) *repo_end = '/';
+  return ok;
+}
+
 char *wgk_hub_snapshot_dir(const char *repo_dir, const char *commit) {
   size_t n = strlen(repo_dir) + strlen(commit) + 32;
   char *p = malloc(n);

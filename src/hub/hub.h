@@ -60,6 +60,11 @@ char *wgk_hub_repo_dir(const char *cache, const char *repo);
 wgk_status wgk_hub_snapshot(const char *repo, const wgk_hub_options *opts, char **dir_out /* OUT */,
                             char **commit_out /* OUT, nullable */, wgk_error *err);
 
+/* When real_root (a realpath) is a snapshot of the cache layout, ".../kernels--<org>--<name>/snapshots/<commit>",
+ * cuts it to the repo folder ".../kernels--<org>--<name>" and returns true: a snapshot's files are links into
+ * the repo's blobs/, so the repo folder, not the snapshot, bounds where a package file may resolve. */
+bool wgk_hub_snapshot_bound(char *real_root);
+
 /* ---- the cache, for `wgk cache` ------------------------------------------------------------ */
 
 /* Calls fn once per cached kernel repo (folder kernels--org--name) with its repo id. */

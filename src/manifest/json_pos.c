@@ -162,6 +162,7 @@ static bool scan_members(scanner *s, int depth) {
     wgk_dynbuf key;
     wgk_dynbuf_init(&key, PATH_LIMIT);
     bool ok = scan_string(s, &key);
+    if (ok && key.failed && !key.over) ok = fail(s, WGK_ERR_OUT_OF_MEMORY); /* not a truncated key */
     size_t mark = s->path.len;
     if (ok) ok = wgk_manifest_path_key(&s->path, wgk_dynbuf_str(&key)) || fail(s, WGK_ERR_OUT_OF_MEMORY);
     wgk_dynbuf_free(&key);

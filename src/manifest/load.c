@@ -56,7 +56,7 @@ static wgk_status parse(const char *text, size_t len, const char *source, json_t
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (*root) return WGK_OK;
-  return wgk_error_set(err, WGK_ERR_PARSE, source, jerr.line > 0 ? jerr.line : 0,
+  return wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE, source, jerr.line > 0 ? jerr.line : 0,
                        jerr.column > 0 ? jerr.column : 0, NULL, "%s", jerr.text);
 }
 
@@ -65,6 +65,7 @@ wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *sour
   if (out) *out = NULL;
   if (!text || !out) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest text");
   if (!source_name) source_name = "<manifest>";
+  wgk_status before = err ? err->status : WGK_OK;
   wgk_manifest *m = calloc(1, sizeof *m);
   char *src = strdup(source_name);
   if (!m || !src) {
@@ -87,6 +88,9 @@ wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *sour
     wgk_dynbuf_append_str(&rd.path, "");
     st = rd.path.failed ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory")
                         : read_seed(&rd, m->root);
+    /* Readers that cannot fail (positions, paths) record a lost allocation in err or rd.path only. */
+    if (!st && ((rd.path.failed && !rd.path.over) || (err && before == WGK_OK && err->status == WGK_ERR_OUT_OF_MEMORY)))
+      st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
     wgk_dynbuf_free(&rd.path);
   }
   wgk_manifest_jpos_free(&index);

@@ -1,8 +1,12 @@
 /* Reading package files: path rules, whole-file reads, and the verified, cached wgk_pkg_read_file. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "package/digest.h"
 #include "package/pkg_internal.h"
@@ -37,27 +41,59 @@ char *wgk_pkg_join(const char *a, const char *b) {
 wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *err) {
   *data = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not hang the open */
+  struct stat sb;
+  if (fd < 0)
     return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
                          "cannot open: %s", strerror(errno));
+  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    close(fd);
+    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "not a regular file: a package file must be a regular file");
+  }
+  if ((uint64_t)sb.st_size > PKG_FILE_MAX_BYTES) {
+    close(fd);
+    return wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "%llu bytes, larger than the limit of %zu bytes",
+                         (unsigned long long)sb.st_size, PKG_FILE_MAX_BYTES);
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+  }
   wgk_dynbuf b;
   wgk_dynbuf_init(&b, PKG_FILE_MAX_BYTES);
   wgk_dynbuf_append(&b, "", 0);
   char chunk[16384];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  size_t n, total = 0;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.failed) wgk_dynbuf_append(&b, chunk, n), total += n;
   bool bad = ferror(f) != 0;
   fclose(f);
   if (bad || b.failed) {
     wgk_dynbuf_free(&b);
-    return bad ? wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed")
-               : wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes, or out of memory",
-                               PKG_FILE_MAX_BYTES);
+    return bad                          ? wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed")
+           : total > PKG_FILE_MAX_BYTES ? wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes",
+                                                        PKG_FILE_MAX_BYTES)
+                                        : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory reading the file");
   }
   *len = b.len;
   *data = wgk_dynbuf_take(&b);
   return *data ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+}
+
+wgk_status wgk_pkg_check_inside(const wgk_pkg *pkg, const char *full, const char *relpath, wgk_error *err) {
+  char *real = realpath(full, NULL);
+  if (!real)
+    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, full, 0, 0, NULL, "cannot open: %s",
+                         strerror(errno));
+  size_t n = strlen(pkg->real_root);
+  bool inside = strncmp(real, pkg->real_root, n) == 0 && (real[n] == '/' || (n == 1 && pkg->real_root[0] == '/'));
+  wgk_status st = inside ? WGK_OK
+                         : wgk_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL,
+                                         "'%s' resolves to %s, outside the package root %s: no package file may "
+                                         "resolve outside the package (symlinks are followed and checked)",
+                                         relpath, real, pkg->real_root);
+  free(real);
+  return st;
 }
 
 static wgk_status verify(const wgk_pkg *pkg, const char *relpath, const char *full, const char *data, size_t len,
@@ -106,7 +142,9 @@ wgk_status wgk_pkg_read_file(wgk_pkg *pkg, const char *relpath, const char **dat
   if (!full) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
   char *bytes;
   size_t n;
-  wgk_status st = wgk_pkg_slurp(full, &bytes, &n, err);
+  bytes = NULL;
+  wgk_status st = wgk_pkg_check_inside(pkg, full, relpath, err);
+  if (!st) st = wgk_pkg_slurp(full, &bytes, &n, err);
   if (!st && pkg->verified) st = verify(pkg, relpath, full, bytes, n, err);
   free(full);
   if (st) {

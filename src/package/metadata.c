@@ -161,14 +161,15 @@ wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   pkg->meta_source = wgk_pkg_join(pkg->dir, "metadata.json");
   if (!pkg->meta_source) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
-  char *text;
-  size_t len;
-  wgk_status st = wgk_pkg_slurp(pkg->meta_source, &text, &len, err);
+  char *text = NULL;
+  size_t len = 0;
+  wgk_status st = wgk_pkg_check_inside(pkg, pkg->meta_source, "metadata.json", err);
+  if (!st) st = wgk_pkg_slurp(pkg->meta_source, &text, &len, err);
   json_error_t jerr;
   if (!st) {
     pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!pkg->metadata)
-      st = wgk_error_set(err, WGK_ERR_PARSE, pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+      st = wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE, pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
   }
   if (!st && wgk_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
     st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");

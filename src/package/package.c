@@ -1,9 +1,11 @@
 /* Opening a package: find it, check metadata.json, load manifest.json (digest-checked) and match them. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hub/hub.h"
 #include "package/pkg_internal.h"
 
 /* The package root: two levels above a ".../build/webgpu" folder, else the folder itself. */
@@ -38,7 +40,11 @@ static wgk_status check_version(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_e
   if (asked > 0 && pkg->version > 0 && asked != pkg->version)
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
                          "version %d asked, but the package here is contract version %d", asked, pkg->version);
-  if (pkg->version == 0) pkg->version = asked > 0 ? asked : 0;
+  /* A version the package cannot confirm is refused, never adopted. */
+  if (asked > 0 && pkg->version == 0)
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
+                         "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
+                         asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json", asked);
   if (opts && opts->revision && !(pkg->revision = strdup(opts->revision)))
     return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, 0, 0, NULL, "out of memory");
   return WGK_OK;
@@ -77,10 +83,12 @@ wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk
   wgk_pkg *pkg = calloc(1, sizeof *pkg);
   if (!pkg) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
   wgk_status st = wgk_pkg_resolve(path_or_id, opts, &pkg->dir, err);
-  struct stat sb;
-  bool by_id = !st && stat(path_or_id, &sb) != 0;
+  bool by_id = !st && wgk_pkg_is_id(path_or_id);
   if (!st && (!(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
     st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+  if (!st && !(pkg->real_root = realpath(pkg->root, NULL)))
+    st = wgk_error_set(err, WGK_ERR_IO, pkg->root, 0, 0, NULL, "cannot resolve the package root: %s", strerror(errno));
+  if (!st) wgk_hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
   if (!st) st = open_dir(pkg, opts, err);
   if (st) {
     wgk_pkg_free(pkg);
@@ -105,6 +113,7 @@ void wgk_pkg_free(wgk_pkg *pkg) {
   free(pkg->meta_source);
   free(pkg->dir);
   free(pkg->root);
+  free(pkg->real_root);
   free(pkg->op_id_asked);
   free(pkg->warning);
   free(pkg->revision);

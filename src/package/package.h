@@ -16,14 +16,17 @@
  * option refuses such a folder instead.
  *
  * Finding a package (wgk_pkg_resolve):
- *   - path_or_id naming an existing folder is used as is: the package root (holding build/webgpu/) or
- *     the build/webgpu folder itself (holding manifest.json).
- *   - otherwise it is an id, "webgpu-kernels/<op id>" or "<op id>" (another org "org/<op id>" is looked
+ *   - a repo id ("<op id>" or "org/<op id>", see wgk_pkg_is_id) is only ever searched (below), never taken
+ *     as a folder of the working directory; a folder path must look like one: start with '/' or '.', or not
+ *     be id-shaped (".../build/webgpu"). A folder is the package root (holding build/webgpu/) or the
+ *     build/webgpu folder itself (holding manifest.json).
+ *   - an id, "webgpu-kernels/<op id>" or "<op id>" (another org "org/<op id>" is looked
  *     up as "<dir>/org/<op id>"), searched as <dir>/<op id> in: the dirs of opts->search_path, then
  *     of env WGK_KERNEL_PATH (colon-separated), then WGK_SOURCE_KERNEL_DIR, then WGK_INSTALL_KERNEL_DIR.
  *     The first folder that exists wins.
  *   - version: when opts->version > 0 and metadata.json records "version", they must be equal
- *     (WGK_ERR_NOT_FOUND otherwise); a package without a recorded version accepts any. revision is
+ *     (WGK_ERR_NOT_FOUND otherwise); a package without a recorded version (or unverified) refuses any
+ *     asked version: it cannot confirm it. revision is
  *     recorded only: a local folder has no commit to compare with.
  */
 #ifndef WGK_PACKAGE_PACKAGE_H
@@ -61,7 +64,7 @@ const char *wgk_pkg_dir(const wgk_pkg *pkg);      /* the build/webgpu folder */
 const char *wgk_pkg_root(const wgk_pkg *pkg);     /* the package root (dir's grandparent, or dir) */
 bool wgk_pkg_is_verified(const wgk_pkg *pkg);     /* metadata.json present and checked */
 const char *wgk_pkg_warning(const wgk_pkg *pkg);  /* one line for unverified packages, else NULL */
-int wgk_pkg_version(const wgk_pkg *pkg);          /* metadata "version", else the asked one, else 0 */
+int wgk_pkg_version(const wgk_pkg *pkg);          /* metadata "version", else 0 */
 const char *wgk_pkg_revision(const wgk_pkg *pkg); /* the asked revision, or NULL */
 
 /* Reads relpath (relative to build/webgpu, no "..", not absolute), digest-checked in verified mode

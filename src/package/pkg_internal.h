@@ -18,6 +18,7 @@ typedef struct wgk_pkg_file {
 struct wgk_pkg {
   char *dir;                 /* the build/webgpu folder */
   char *root;                /* the package root */
+  char *real_root;           /* the root with every symlink resolved (realpath): no file may resolve outside it */
   char *op_id_asked;         /* op id the caller searched for; NULL when opened by path */
   json_t *metadata;          /* parsed metadata.json; NULL for an unverified package */
   const json_t *digests;     /* metadata digest.files (borrowed from metadata) */
@@ -35,9 +36,15 @@ struct wgk_pkg {
 bool wgk_pkg_relpath_ok(const char *relpath);
 /* Joins a and b with one '/'; malloc'ed, NULL when out of memory. */
 char *wgk_pkg_join(const char *a, const char *b);
+/* Checks that full (a file of the package, relpath as asked) resolves, symlinks followed, inside pkg->real_root;
+ * WGK_ERR_DIGEST naming the file, where it resolves and the rule otherwise. WGK_ERR_NOT_FOUND when missing. */
+wgk_status wgk_pkg_check_inside(const wgk_pkg *pkg, const char *full, const char *relpath, wgk_error *err);
 /* Reads a whole file (NUL-terminated). WGK_ERR_NOT_FOUND when it does not exist. */
 wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *err);
 
+/* True when path_or_id reads as a repo id ("<op id>" or "org/<op id>", not starting with '/' or '.'): it is then
+ * looked up on the search path only, never as a folder of the working directory. */
+bool wgk_pkg_is_id(const char *path_or_id);
 /* The op id part of a searched id (after "org/"), to check against the manifest. */
 const char *wgk_pkg_id_op(const char *id);
 

@@ -49,9 +49,9 @@ static bool id_ok(const char *id) {
   return op[strlen(op) - 1] != '.';
 }
 
-/* Tries <dir>/<rel> for each dir of a colon-separated list. */
-static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf *tried) {
-  if (!list) return false;
+/* Tries <dir>/<rel> for each dir of a colon-separated list; *oom when a path could not be allocated. */
+static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf *tried, bool *oom) {
+  if (!list || *oom) return false;
   const char *p = list;
   while (!*found) {
     const char *colon = strchr(p, ':');
@@ -59,12 +59,13 @@ static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf
     if (n > 0) {
       char *dir = strndup(p, n);
       char *cand = dir ? wgk_pkg_join(dir, rel) : NULL;
+      if (!cand) *oom = true;
       if (cand && is_dir(cand)) { *found = cand; cand = NULL; }
       wgk_dynbuf_printf(tried, "%s%s", tried->len ? ", " : "", dir ? dir : "?");
       free(cand);
       free(dir);
     }
-    if (!colon) break;
+    if (!colon || *oom) break;
     p = colon + 1;
   }
   return *found != NULL;
@@ -82,20 +83,22 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   wgk_dynbuf tried;
   wgk_dynbuf_init(&tried, 4096);
   char *found = NULL;
-  bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried) ||
-             try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried);
+  bool oom = false;
+  bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried, &oom) ||
+             try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
   /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
    * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
   const char *bundled = getenv("WGK_BUNDLED_KERNELS");
   bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
 #ifdef WGK_SOURCE_KERNEL_DIR
-  hit = hit || (use_bundled && try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried));
+  hit = hit || (use_bundled && try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried, &oom));
 #endif
 #ifdef WGK_INSTALL_KERNEL_DIR
-  hit = hit || (use_bundled && try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried));
+  hit = hit || (use_bundled && try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried, &oom));
 #endif
   /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
-  if (!hit && strchr(id, '/')) {
+  bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
+  if (!hit && !oom && repo_id && pinned) {
     wgk_hub_options ho = {.version = opts ? opts->version : 0, .revision = opts ? opts->revision : NULL,
                           .trust_remote_code = opts && opts->trust_remote_code, .progress = true};
     wgk_status hs = wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
@@ -105,19 +108,41 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
     wgk_dynbuf_free(&tried);
     return hs;
   }
-  wgk_status st = hit ? webgpu_dir(found, dir_out, err)
-                      : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "no package found; searched: %s",
-                                      tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
+  wgk_status st = oom   ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
+                  : hit ? webgpu_dir(found, dir_out, err)
+                        : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
+                                        "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, the build "
+                                        "tree's kernels/, the installed share)%s%s%s%s",
+                                        tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
+                                        is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
+                                        is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
+                                        repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
+                                                  "(--revision SHA): there is no default"
+                                                : "");
   free(found);
   wgk_dynbuf_free(&tried);
   return st;
 }
 
+bool wgk_pkg_is_id(const char *path_or_id) {
+  if (!path_or_id || path_or_id[0] == '/' || path_or_id[0] == '.') return false;
+  const char *rel = strncmp(path_or_id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? path_or_id + strlen(TRUSTED_ORG) : path_or_id;
+  return *rel && id_ok(rel);
+}
+
 wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
   if (dir_out) *dir_out = NULL;
   if (!path_or_id || !*path_or_id || !dir_out)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_resolve: no package named");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
+  /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
+   * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
+  if (wgk_pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
   if (is_dir(path_or_id)) return webgpu_dir(path_or_id, dir_out, err);
+  struct stat st;
+  if (stat(path_or_id, &st) == 0)
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL,
+                         "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
   if (path_or_id[0] == '/' || path_or_id[0] == '.')
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
   return search(path_or_id, opts, dir_out, err);

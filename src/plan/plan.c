@@ -107,8 +107,8 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
       if (!wgk_value_dict_set(failures, d->name, wgk_value_string(text))) return oom(err);
       v = wgk_value_undefined();
     }
-    if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v)) || !wgk_value_dict_set(scope, d->name, v))
-      return oom(err);
+    if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v))) { wgk_value_release(v); return oom(err); }
+    if (!wgk_value_dict_set(scope, d->name, v)) return oom(err);
   }
   return WGK_OK;
 }
@@ -126,7 +126,7 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
   wgk_error local;
   wgk_error_clear(&local);
   if (wgk_plan_eval(p, clause, scope, &v, &local) != WGK_OK) {
-    if (local.status == WGK_ERR_PARSE) { *err = local; return local.status; }
+    if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
     wgk_dynbuf_printf(why, "%s failed: %s", clause->text, local.message);
     return WGK_OK;
   }
@@ -215,7 +215,8 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
     wgk_dynbuf_reset(&why);
     st = variant_reason(p, order[i], scope, failures, &why, err);
     if (st != WGK_OK) break;
-    if (why.len == 0) plan->variant = order[i];
+    if (why.failed && !why.over) { st = oom(err); break; } /* a reason lost for memory is not "accepted" */
+    if (why.len == 0 && !why.failed) plan->variant = order[i];
     else wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
   }
   free(order);

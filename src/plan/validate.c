@@ -76,9 +76,11 @@ static wgk_status check_port(const wgk_manifest *m, size_t i, const wgk_plan_ten
   return WGK_OK;
 }
 
-static bool json_equals_value(const json_t *j, const wgk_value *v) {
+/* 1 equal, 0 not, -1 out of memory. */
+static int json_equals_value(const json_t *j, const wgk_value *v) {
   wgk_value *jv = wgk_value_from_json(j, NULL);
-  bool same = jv && wgk_value_equal(jv, v);
+  if (!jv) return -1;
+  bool same = wgk_value_equal(jv, v);
   wgk_value_release(jv);
   return same;
 }
@@ -93,8 +95,9 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
       return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, "attributes", "attribute '%s' is not part of the %s contract",
                            name, m->op_id);
     if (a->n_values == 0) continue;
-    bool ok = false;
+    int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
+    if (ok < 0) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos.line, a->pos.column, a->pos.path, "out of memory");
     if (!ok) {
       wgk_dynbuf text;
       wgk_dynbuf_init(&text, 4096);

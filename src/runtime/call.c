@@ -6,13 +6,19 @@
 #include "runtime/runtime_internal.h"
 
 wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
-  if (!k || !out) return WGK_ERR_INVALID_ARGUMENT;
-  *out = NULL;
-  wgk_rt_clear(k->ctx);
+  if (out) *out = NULL;
+  if (!k) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = k->ctx;
+  wgk_rt_lock(ctx);
+  wgk_rt_clear(ctx);
+  if (!out) {
+    wgk_status st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "call create: out is NULL");
+    wgk_rt_unlock(ctx);
+    return st;
+  }
   wgk_call *c = calloc(1, sizeof *c);
   size_t n = k->m->n_ports ? k->m->n_ports : 1;
   if (c) {
-    c->k = k;
     c->ports = calloc(n, sizeof *c->ports);
     c->outputs = calloc(n, sizeof *c->outputs);
     c->given = calloc(n, sizeof *c->given);
@@ -21,19 +27,30 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
     c->tunables = wgk_value_dict();
   }
   if (!c || !c->ports || !c->outputs || !c->given || !c->attrs || !c->args || !c->tunables) {
-    wgk_call_destroy(c);
-    return wgk_rt_set(k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (c) { free(c->ports); free(c->outputs); free(c->given); }
+    if (c) { wgk_value_release(c->attrs); wgk_value_release(c->args); wgk_value_release(c->tunables); }
+    free(c);
+    wgk_status st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "call create: out of memory");
+    wgk_rt_unlock(ctx);
+    return st;
   }
+  wgk_rt_kernel_retain(k);
+  c->k = k;
   *out = c;
+  wgk_rt_unlock(ctx);
   return WGK_OK;
 }
 
+/* The call's kernel reference goes last: the kernel (and its context) may go with it. */
 void wgk_call_destroy(wgk_call *c) {
   if (!c) return;
-  for (size_t i = 0; c->k && i < c->k->m->n_ports; i++) {
-    if (c->ports) wgk_tensor_release(c->ports[i]);
-    if (c->outputs) wgk_tensor_release(c->outputs[i]);
+  wgk_kernel *k = c->k;
+  wgk_rt_lock(k->ctx);
+  for (size_t i = 0; i < k->m->n_ports; i++) {
+    wgk_tensor_release(c->ports[i]);
+    wgk_tensor_release(c->outputs[i]);
   }
+  wgk_rt_plan_unpin(c->last_entry);
   free(c->ports);
   free(c->outputs);
   free(c->given);
@@ -42,6 +59,8 @@ void wgk_call_destroy(wgk_call *c) {
   wgk_value_release(c->tunables);
   wgk_gpu_timer_destroy(c->timer);
   free(c);
+  wgk_rt_unlock(k->ctx);
+  wgk_rt_kernel_release(k);
 }
 
 /* A port by bind key or ONNX name. */
@@ -68,12 +87,11 @@ static wgk_status unknown_port(wgk_call *c, const char *name, bool inputs) {
   return st;
 }
 
-wgk_status wgk_call_set_input(wgk_call *c, const char *name, wgk_tensor *t) {
-  if (!c || !name) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_clear(c->k->ctx);
+static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t) {
+  if (!name) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
   int i = port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_OUTPUT) return unknown_port(c, name, true);
-  if (t && t->ctx != c->k->ctx) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "input %s: tensor of another context", name);
+  if (t && t->ctx != c->k->ctx) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context", c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -81,12 +99,11 @@ wgk_status wgk_call_set_input(wgk_call *c, const char *name, wgk_tensor *t) {
   return WGK_OK;
 }
 
-wgk_status wgk_call_set_output(wgk_call *c, const char *name, wgk_tensor *t) {
-  if (!c || !name) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_clear(c->k->ctx);
+static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t) {
+  if (!name) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
   int i = port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return unknown_port(c, name, false);
-  if (t && t->ctx != c->k->ctx) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "output %s: tensor of another context", name);
+  if (t && t->ctx != c->k->ctx) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context", c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -94,10 +111,26 @@ wgk_status wgk_call_set_output(wgk_call *c, const char *name, wgk_tensor *t) {
   return WGK_OK;
 }
 
-/* Copy on write: a plan made earlier may hold a reference to the previous dict. */
-static wgk_status set_value(wgk_call *c, wgk_value **slot, const char *what, const char *name, wgk_value *v) {
-  if (!c || !name) { wgk_value_release(v); return WGK_ERR_INVALID_ARGUMENT; }
+wgk_status wgk_call_set_input(wgk_call *c, const char *name, wgk_tensor *t) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(c->k->ctx);
   wgk_rt_clear(c->k->ctx);
+  wgk_status st = set_input_locked(c, name, t);
+  wgk_rt_unlock(c->k->ctx);
+  return st;
+}
+
+wgk_status wgk_call_set_output(wgk_call *c, const char *name, wgk_tensor *t) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(c->k->ctx);
+  wgk_rt_clear(c->k->ctx);
+  wgk_status st = set_output_locked(c, name, t);
+  wgk_rt_unlock(c->k->ctx);
+  return st;
+}
+
+/* Copy on write: a plan made earlier may hold a reference to the previous dict. Takes v (NULL: out of memory). */
+static wgk_status set_value_locked(wgk_call *c, wgk_value **slot, const char *what, const char *name, wgk_value *v) {
   wgk_value *copy = wgk_value_dict_copy(*slot);
   if (!v || !copy || !wgk_value_dict_set(copy, name, v)) {
     if (!copy) wgk_value_release(v);
@@ -109,61 +142,112 @@ static wgk_status set_value(wgk_call *c, wgk_value **slot, const char *what, con
   return WGK_OK;
 }
 
+typedef enum { V_INT, V_FLOAT, V_STRING, V_INTS, V_JSON } value_kind;
+typedef struct {
+  value_kind kind;
+  int64_t i;
+  double f;
+  const char *s;          /* string, or JSON text */
+  const int64_t *ints;
+  size_t count;
+} value_in;
+
+static const char *setter_name(value_kind kind) {
+  static const char *names[] = {"int", "float", "string", "ints", "json"};
+  return names[kind];
+}
+
+/* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
+static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const char *name, const value_in *in) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = c->k->ctx;
+  wgk_rt_lock(ctx);
+  wgk_rt_clear(ctx);
+  wgk_status st = WGK_OK;
+  wgk_value *v = NULL;
+  const char *op = c->k->m->op_id;
+  if (!name) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
+  else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly", op,
+                    what, name, (long long)in->i);
+  else if ((in->kind == V_STRING || in->kind == V_JSON) && !in->s)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: the value is NULL", op, what, name);
+  else if (in->kind == V_INTS && in->count && !in->ints)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name, in->count);
+  for (size_t i = 0; st == WGK_OK && in->kind == V_INTS && i < in->count; i++)
+    if (!wgk_value_int_ok(in->ints[i]))
+      st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly",
+                      op, what, name, i, (long long)in->ints[i]);
+  if (st == WGK_OK) {
+    switch (in->kind) {
+    case V_INT: v = wgk_value_int(in->i); break;
+    case V_FLOAT: v = wgk_value_float(in->f); break;
+    case V_STRING: v = wgk_value_string(in->s); break;
+    case V_INTS:
+      v = wgk_value_list();
+      for (size_t i = 0; v && i < in->count; i++)
+        if (!wgk_value_list_append(v, wgk_value_int(in->ints[i]))) { wgk_value_release(v); v = NULL; }
+      break;
+    case V_JSON: {
+      json_error_t jerr;
+      json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
+      if (!j) { st = wgk_rt_set(ctx, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s, jerr.text); break; }
+      v = wgk_value_from_json(j, &ctx->err);
+      json_decref(j);
+      if (!v) st = wgk_rt_fail(ctx, WGK_ERR_PARSE);
+      break;
+    }
+    }
+  }
+  if (st == WGK_OK) st = set_value_locked(c, slot, what, name, v);
+  wgk_rt_unlock(ctx);
+  return st;
+}
+
 wgk_status wgk_call_set_attr_int(wgk_call *c, const char *name, int64_t value) {
-  if (c && !wgk_value_int_ok(value))
-    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "attribute %s: %lld is past 2^53", name, (long long)value);
-  return set_value(c, c ? &c->attrs : NULL, "attribute", name, wgk_value_int(value));
+  return set_any(c, c ? &c->attrs : NULL, "attribute", name, &(value_in){.kind = V_INT, .i = value});
 }
 
 wgk_status wgk_call_set_attr_float(wgk_call *c, const char *name, double value) {
-  return set_value(c, c ? &c->attrs : NULL, "attribute", name, wgk_value_float(value));
+  return set_any(c, c ? &c->attrs : NULL, "attribute", name, &(value_in){.kind = V_FLOAT, .f = value});
 }
 
 wgk_status wgk_call_set_attr_string(wgk_call *c, const char *name, const char *value) {
-  return set_value(c, c ? &c->attrs : NULL, "attribute", name, value ? wgk_value_string(value) : NULL);
+  return set_any(c, c ? &c->attrs : NULL, "attribute", name, &(value_in){.kind = V_STRING, .s = value});
 }
 
 wgk_status wgk_call_set_attr_ints(wgk_call *c, const char *name, const int64_t *values, size_t count) {
-  wgk_value *list = wgk_value_list();
-  for (size_t i = 0; list && i < count; i++)
-    if (!wgk_value_list_append(list, wgk_value_int(values[i]))) { wgk_value_release(list); list = NULL; }
-  return set_value(c, c ? &c->attrs : NULL, "attribute", name, list);
-}
-
-static wgk_status set_json(wgk_call *c, wgk_value **slot, const char *what, const char *name, const char *text) {
-  if (!c || !name || !text) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_clear(c->k->ctx);
-  json_error_t jerr;
-  json_t *j = json_loads(text, JSON_DECODE_ANY, &jerr);
-  if (!j) return wgk_rt_set(c->k->ctx, WGK_ERR_PARSE, "%s %s: '%s' is not JSON: %s", what, name, text, jerr.text);
-  wgk_value *v = wgk_value_from_json(j, &c->k->ctx->err);
-  json_decref(j);
-  if (!v) return wgk_rt_fail(c->k->ctx, WGK_ERR_PARSE);
-  return set_value(c, slot, what, name, v);
+  return set_any(c, c ? &c->attrs : NULL, "attribute", name, &(value_in){.kind = V_INTS, .ints = values, .count = count});
 }
 
 wgk_status wgk_call_set_attr_json(wgk_call *c, const char *name, const char *json) {
-  return set_json(c, c ? &c->attrs : NULL, "attribute", name, json);
+  return set_any(c, c ? &c->attrs : NULL, "attribute", name, &(value_in){.kind = V_JSON, .s = json});
 }
 
 wgk_status wgk_call_set_arg_json(wgk_call *c, const char *name, const char *json) {
-  return set_json(c, c ? &c->args : NULL, "arg", name, json);
+  return set_any(c, c ? &c->args : NULL, "arg", name, &(value_in){.kind = V_JSON, .s = json});
 }
 
 wgk_status wgk_call_set_tunable(wgk_call *c, const char *name, int64_t value) {
-  return set_value(c, c ? &c->tunables : NULL, "tunable", name, wgk_value_int(value));
+  return set_any(c, c ? &c->tunables : NULL, "tunable", name, &(value_in){.kind = V_INT, .i = value});
 }
 
 wgk_tensor *wgk_call_output(wgk_call *c, const char *name) {
   if (!c || !name) return NULL;
+  wgk_rt_lock(c->k->ctx);
   int i = port_index(c->k->m, name);
-  return i < 0 ? NULL : c->outputs[i];
+  wgk_tensor *t = i < 0 ? NULL : c->outputs[i];
+  wgk_rt_unlock(c->k->ctx);
+  return t;
 }
 
 const char *wgk_call_variant(const wgk_call *c) { return c ? c->variant : NULL; }
 
 wgk_status wgk_call_enable_timing(wgk_call *c, bool on) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(c->k->ctx);
+  wgk_rt_clear(c->k->ctx);
   c->timing = on;
+  wgk_rt_unlock(c->k->ctx);
   return WGK_OK;
 }

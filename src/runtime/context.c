@@ -27,6 +27,27 @@ wgk_status wgk_rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) {
   return wgk_rt_fail(ctx, st);
 }
 
+void wgk_rt_lock(wgk_context *ctx) { pthread_mutex_lock(&ctx->lock); }
+void wgk_rt_unlock(wgk_context *ctx) { pthread_mutex_unlock(&ctx->lock); }
+void wgk_rt_ctx_retain(wgk_context *ctx) { atomic_fetch_add(&ctx->refs, 1); }
+
+/* The last reference gone: nothing else can hold the lock. */
+void wgk_rt_ctx_release(wgk_context *ctx) {
+  if (!ctx || atomic_fetch_sub(&ctx->refs, 1) != 1) return;
+  wgk_rt_pipelines_free(ctx);
+  wgk_gpu_device_destroy(ctx->dev);
+  pthread_mutex_destroy(&ctx->lock);
+  free(ctx);
+}
+
+static bool init_lock(pthread_mutex_t *m) {
+  pthread_mutexattr_t a;
+  if (pthread_mutexattr_init(&a) != 0) return false;
+  bool ok = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE) == 0 && pthread_mutex_init(m, &a) == 0;
+  pthread_mutexattr_destroy(&a);
+  return ok;
+}
+
 static void describe_adapter(wgk_context *ctx) {
   const wgk_device_desc *d = wgk_gpu_device_desc(ctx->dev);
   snprintf(ctx->adapter_line, sizeof ctx->adapter_line, "%s [%s, %s, %s]", d->device[0] ? d->device : d->description,
@@ -35,10 +56,22 @@ static void describe_adapter(wgk_context *ctx) {
 
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
   if (errmsg) *errmsg = NULL;
-  if (!out) return WGK_ERR_INVALID_ARGUMENT;
+  if (!out) {
+    if (errmsg) *errmsg = strdup("context create: out is NULL");
+    return WGK_ERR_INVALID_ARGUMENT;
+  }
   *out = NULL;
   wgk_context *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return WGK_ERR_OUT_OF_MEMORY;
+  if (!ctx) {
+    if (errmsg) *errmsg = strdup("context: out of memory");
+    return WGK_ERR_OUT_OF_MEMORY;
+  }
+  if (!init_lock(&ctx->lock)) {
+    free(ctx);
+    if (errmsg) *errmsg = strdup("context: cannot create its lock");
+    return WGK_ERR_OUT_OF_MEMORY;
+  }
+  atomic_init(&ctx->refs, 1);
   wgk_gpu_options g = {0};
   if (opts) {
     g.adapter = opts->adapter;
@@ -51,21 +84,19 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   if (st != WGK_OK) {
     wgk_rt_fail(ctx, st);
     if (errmsg) *errmsg = strdup(ctx->errmsg);
+    pthread_mutex_destroy(&ctx->lock);
     free(ctx);
     return st;
   }
   describe_adapter(ctx);
   ctx->next_tensor_id = 1;
+  ctx->next_serial = 1;
   *out = ctx;
   return WGK_OK;
 }
 
-void wgk_context_destroy(wgk_context *ctx) {
-  if (!ctx) return;
-  wgk_rt_pipelines_free(ctx);
-  wgk_gpu_device_destroy(ctx->dev);
-  free(ctx);
-}
+/* Drops the caller's reference: the device and caches go with the last kernel, tensor or batch of the context. */
+void wgk_context_destroy(wgk_context *ctx) { wgk_rt_ctx_release(ctx); }
 
 const char *wgk_context_errmsg(const wgk_context *ctx) { return ctx ? ctx->errmsg : "no context"; }
 wgk_status wgk_context_errcode(const wgk_context *ctx) { return ctx ? ctx->err.status : WGK_ERR_INVALID_ARGUMENT; }
@@ -73,13 +104,18 @@ const char *wgk_context_adapter(const wgk_context *ctx) { return ctx ? ctx->adap
 
 wgk_status wgk_context_wait(wgk_context *ctx) {
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
   wgk_status st = wgk_gpu_wait(ctx->dev, WGK_WAIT_MS, "submitted work", &ctx->err);
-  return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
+  if (st != WGK_OK) wgk_rt_fail(ctx, st);
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
 void wgk_context_stats(const wgk_context *ctx, wgk_stats *out) {
   if (!out) return;
   if (!ctx) { memset(out, 0, sizeof *out); return; }
+  wgk_rt_lock((wgk_context *)ctx);
   *out = ctx->stats;
+  wgk_rt_unlock((wgk_context *)ctx);
 }

@@ -1,5 +1,6 @@
-/* Running a call: plan (cached), host checks, bind, record, submit. Every check comes before the first
- * change to any buffer a caller can see, so a rejected call leaves them as they were. */
+/* Running a call: plan (cached), host checks, resolve every pass (outputs, buffers, bind groups), record, submit.
+ * Everything that can refuse the call comes before the first command is recorded and before the call's outputs
+ * change, so a refused call leaves every buffer, the call and the batch it was added to as they were. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports
 
 /* Plans with the call's tunables; when the tuning cache holds tunables for the chosen variant and these shapes,
  * plans again with them and keeps that plan if it is valid and picks the same variant. */
-static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry) {
+static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out) {
   const wgk_manifest *m = c->k->m;
   wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
   if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -54,19 +55,23 @@ static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry) {
   bool cached = json_array_size(c->k->tuned) > 0; /* the first plan may only tell the variant */
   wgk_status st = wgk_rt_plan_lookup(c->k, &call, !cached, entry);
   wgk_value *tuned = st == WGK_OK && json_array_size(c->k->tuned) ? tuned_tunables(c, ports, (*entry)->plan->variant->id) : NULL;
-  c->tuned_last = false;
+  bool tuned_ok = false;
   if (tuned) {
-    wgk_plan_entry *e = NULL;
+    /* The lookups below may evict: the first entry stays pinned while it is compared. */
+    wgk_plan_entry *first = *entry, *e = NULL;
+    wgk_rt_plan_pin(first);
     call.tunables = tuned;
-    if (wgk_rt_plan_for(c->k, &call, &e) == WGK_OK && e->plan->variant == (*entry)->plan->variant) {
+    if (wgk_rt_plan_for(c->k, &call, &e) == WGK_OK && e->plan->variant == first->plan->variant) {
       *entry = e;
-      c->tuned_last = true;
+      tuned_ok = true;
     }
+    wgk_rt_plan_unpin(first);
     wgk_rt_clear(c->k->ctx);
     wgk_value_release(tuned);
   }
   call.tunables = c->tunables;
-  if (st == WGK_OK && cached && !c->tuned_last) st = wgk_rt_plan_for(c->k, &call, entry);
+  if (st == WGK_OK && cached && !tuned_ok) st = wgk_rt_plan_for(c->k, &call, entry);
+  if (tuned_out) *tuned_out = tuned_ok;
   free(ports);
   return st;
 }
@@ -98,9 +103,10 @@ static wgk_status explain_rejection(wgk_call *c) {
   return wgk_rt_fail(ctx, WGK_ERR_CALL);
 }
 
-/* Outputs: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
- * previous run's tensor when nobody else holds it and it still fits, else a new one. */
-static wgk_status outputs(wgk_call *c, const wgk_plan *plan) {
+/* Outputs, staged: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
+ * previous run's tensor when nobody else holds it and it still fits, else a new one. outs[port] gets a reference
+ * for every output port; the call is not changed (commit_outputs does that once nothing can refuse the call). */
+static wgk_status stage_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs) {
   for (size_t o = 0; o < plan->n_outputs; o++) {
     const wgk_plan_output *po = &plan->outputs[o];
     int i = po->port;
@@ -110,26 +116,44 @@ static wgk_status outputs(wgk_call *c, const wgk_plan *plan) {
       wgk_dtype dtype = wgk_rt_dtype_of(po->dtype);
       bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->rank == po->rank &&
                    memcmp(prev->shape, po->shape, sizeof(int64_t) * (size_t)po->rank) == 0;
-      if (reuse) { prev->host_valid = false; prev->narrow_valid = false; continue; }
-      wgk_status st = wgk_rt_tensor_new(c->k->ctx, dtype, po->rank, po->shape, &t);
-      if (st != WGK_OK) return st;
-    } else {
-      wgk_tensor_retain(t);
-      t->host_valid = false;
-      t->narrow_valid = false;
+      if (reuse) t = prev;
+      else {
+        wgk_status st = wgk_rt_tensor_new(c->k->ctx, dtype, po->rank, po->shape, &t);
+        if (st != WGK_OK) return st;
+        outs[i] = t;
+        continue;
+      }
     }
-    wgk_tensor_release(c->outputs[i]);
-    c->outputs[i] = t;
+    outs[i] = wgk_tensor_retain(t);
   }
   return WGK_OK;
 }
 
-static wgk_tensor *bound_tensor(const wgk_call *c, int port) {
-  return c->k->m->ports[port].dir == WGK_PORT_OUTPUT ? c->outputs[port] : c->ports[port];
+static void release_outputs(const wgk_call *c, wgk_tensor **outs) {
+  for (size_t i = 0; i < c->k->m->n_ports; i++) { wgk_tensor_release(outs[i]); outs[i] = NULL; }
+}
+
+/* The staged outputs become the call's; what they held is no longer what the host copies say. */
+static void commit_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs, uint64_t serial) {
+  for (size_t o = 0; o < plan->n_outputs; o++) {
+    int i = plan->outputs[o].port;
+    wgk_tensor *t = outs[i];
+    outs[i] = NULL;
+    t->host_valid = false;
+    t->narrow_valid = false;
+    t->pending_serial = serial;
+    wgk_tensor_release(c->outputs[i]);
+    c->outputs[i] = t;
+  }
+}
+
+static wgk_tensor *bound_tensor(const wgk_call *c, wgk_tensor **outs, int port) {
+  return c->k->m->ports[port].dir == WGK_PORT_OUTPUT || outs[port] ? outs[port] : c->ports[port];
 }
 
 /* The buffers of one pass, in binding order; an input projected from int64 is made here. */
-static wgk_status pass_buffers(wgk_call *c, const wgk_plan_entry *e, size_t p, wgk_gpu_binding *b, uint64_t *ids) {
+static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_entry *e, size_t p, wgk_gpu_binding *b,
+                               uint64_t *ids) {
   const wgk_plan_pass *pass = &e->plan->passes[p];
   for (size_t i = 0; i < pass->n_bindings; i++) {
     const wgk_plan_binding *pb = &pass->bindings[i];
@@ -139,7 +163,7 @@ static wgk_status pass_buffers(wgk_call *c, const wgk_plan_entry *e, size_t p, w
       ids[i] = e->scratch_ids[pb->intermediate] * 2;
       continue;
     }
-    wgk_tensor *t = bound_tensor(c, pb->port);
+    wgk_tensor *t = bound_tensor(c, outs, pb->port);
     if (!t)
       return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
                         pb->name, c->k->m->ports[pb->port].name);
@@ -168,7 +192,16 @@ static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pa
   }
   wgk_gpu_bind_group *g = NULL;
   wgk_status st = wgk_gpu_bind_group_create(ctx->dev, state->pipeline->pipeline, b, n, pass->label, &g, &ctx->err);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  if (st != WGK_OK) {
+    /* The GPU layer names the binding by number: name the pass and the binding too. */
+    int at = -1;
+    if (sscanf(ctx->err.path, "binding %d", &at) == 1 && at >= 0 && (size_t)at < n) {
+      char msg[sizeof ctx->err.message];
+      snprintf(msg, sizeof msg, "%s (binding %s of pass %s)", ctx->err.message, pass->bindings[at].name, pass->label);
+      snprintf(ctx->err.message, sizeof ctx->err.message, "%s", msg);
+    }
+    return wgk_rt_fail(ctx, st);
+  }
   ctx->stats.bind_groups_created++;
   wgk_gpu_bind_group_destroy(slot->group);  /* Dawn keeps it alive while recorded work uses it */
   slot->group = g;
@@ -191,11 +224,27 @@ static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
 
 #define MAX_BINDINGS 16
 
-static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_encoder *enc) {
+/* Every pass's bind group, made (or found in the cache) with the staged outputs: after this nothing is refused. */
+static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk_gpu_bind_group **groups) {
   wgk_context *ctx = c->k->ctx;
   const wgk_plan *plan = e->plan;
-  bool timed = c->timing && wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY) && plan->n_passes > 0;
-  if (timed && ensure_timer(c, (uint32_t)plan->n_passes) != WGK_OK) return ctx->err.status;
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const wgk_plan_pass *pass = &plan->passes[i];
+    if (pass->skip) continue;
+    if (!e->passes[i].pipeline)
+      return wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+    wgk_gpu_binding b[MAX_BINDINGS];
+    uint64_t ids[MAX_BINDINGS];
+    wgk_status st = pass_buffers(c, outs, e, i, b, ids);
+    if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &groups[i]);
+    if (st != WGK_OK) return st;
+  }
+  return WGK_OK;
+}
+
+static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **groups, bool timed, wgk_gpu_encoder *enc) {
+  wgk_context *ctx = c->k->ctx;
+  const wgk_plan *plan = e->plan;
   for (size_t i = 0; i < plan->n_intermediates; i++)
     if (plan->intermediates[i].zero_init &&
         wgk_gpu_encoder_clear(enc, e->scratch[i], 0, plan->intermediates[i].bytes, &ctx->err) != WGK_OK)
@@ -203,15 +252,9 @@ static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_encoder *enc) {
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
-    wgk_gpu_binding b[MAX_BINDINGS];
-    uint64_t ids[MAX_BINDINGS];
-    wgk_gpu_bind_group *g = NULL;
-    wgk_status st = pass_buffers(c, e, i, b, ids);
-    if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &g);
-    if (st != WGK_OK) return st;
     const uint32_t *w = pass->workgroups;
-    st = timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, g, w[0], w[1], w[2], c->timer, (uint32_t)i, &ctx->err)
-               : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, g, w[0], w[1], w[2], &ctx->err);
+    wgk_status st = timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], c->timer, (uint32_t)i, &ctx->err)
+                          : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
     if (st != WGK_OK) return wgk_rt_fail(ctx, st);
     ctx->stats.dispatches++;
   }
@@ -238,32 +281,65 @@ static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
   return WGK_OK;
 }
 
-wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc) {
+/* plan -> check -> resolve every pass -> record. The entry stays pinned throughout; on success it becomes the
+ * call's last plan (pinned until the next run). */
+wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial) {
+  wgk_context *ctx = c->k->ctx;
+  const wgk_manifest *m = c->k->m;
   wgk_plan_entry *e = NULL;
-  wgk_status st = plan_call(c, &e);
+  bool tuned = false;
+  uint64_t saved_serial = ctx->recording_serial;
+  ctx->recording_serial = serial;
+  wgk_tensor **outs = calloc(m->n_ports ? m->n_ports : 1, sizeof *outs);
+  wgk_status st = outs ? plan_call(c, &e, &tuned) : wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
+  bool pinned = st == WGK_OK;
+  if (pinned) wgk_rt_plan_pin(e);
+  wgk_gpu_bind_group **groups = NULL;
+  if (st == WGK_OK && !(groups = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *groups)))
+    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
-  if (st == WGK_OK) st = outputs(c, e->plan);
-  if (st == WGK_OK) st = record(c, e, enc);
-  if (st == WGK_OK) snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
-  if (st == WGK_OK) c->last_plan = e->plan;
+  if (st == WGK_OK) st = stage_outputs(c, e->plan, outs);
+  if (st == WGK_OK) st = resolve(c, e, outs, groups);
+  bool timed = st == WGK_OK && c->timing && e->plan->n_passes > 0 &&
+               wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  if (timed) st = ensure_timer(c, (uint32_t)e->plan->n_passes);
+  if (st == WGK_OK) {
+    commit_outputs(c, e->plan, outs, serial);
+    st = record(c, e, groups, timed, enc);
+  }
+  if (st == WGK_OK) {
+    snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
+    c->tuned_last = tuned;
+    wgk_rt_plan_unpin(c->last_entry);
+    c->last_entry = e;
+  } else if (pinned) {
+    wgk_rt_plan_unpin(e);
+  }
+  if (outs) release_outputs(c, outs);
+  free(outs);
+  free(groups);
+  ctx->recording_serial = saved_serial;
   return st;
 }
 
 wgk_status wgk_call_run(wgk_call *c) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = c->k->ctx;
+  wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
   wgk_gpu_encoder *enc = NULL;
   wgk_status st = wgk_gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-  st = wgk_rt_call_record(c, enc);
-  if (st != WGK_OK) { wgk_gpu_encoder_discard(enc); return st; }
-  st = wgk_gpu_encoder_submit(enc, &ctx->err);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-  ctx->stats.submissions++;
-  return WGK_OK;
+  if (st != WGK_OK) wgk_rt_fail(ctx, st);
+  if (st == WGK_OK) {
+    st = wgk_rt_call_record(c, enc, 0);
+    if (st != WGK_OK) wgk_gpu_encoder_discard(enc);
+    else if ((st = wgk_gpu_encoder_submit(enc, &ctx->err)) != WGK_OK) wgk_rt_fail(ctx, st);
+    else ctx->stats.submissions++;
+  }
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
 bool wgk_rt_call_shape_key(const wgk_call *c, wgk_dynbuf *out) {
@@ -276,66 +352,114 @@ bool wgk_rt_call_shape_key(const wgk_call *c, wgk_dynbuf *out) {
 }
 
 const wgk_plan *wgk_rt_call_plan(const wgk_call *c, bool *tuned) {
-  if (tuned) *tuned = c && c->tuned_last;
-  return c ? c->last_plan : NULL;
+  if (tuned) *tuned = c && c->last_entry && c->tuned_last;
+  return c && c->last_entry ? c->last_entry->plan : NULL;
 }
 
 wgk_status wgk_prepare(wgk_call *c) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(c->k->ctx);
   wgk_rt_clear(c->k->ctx);
   wgk_plan_entry *e;
-  return plan_call(c, &e);
+  wgk_status st = plan_call(c, &e, NULL);
+  if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
+  wgk_rt_unlock(c->k->ctx);
+  return st;
 }
 
 wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
-  if (!c || !ns) return WGK_ERR_INVALID_ARGUMENT;
-  *ns = 0;
-  if (!c->timed_last || !c->timer) return WGK_OK;
+  if (ns) *ns = 0;
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = c->k->ctx;
-  uint64_t slots[64] = {0};
-  uint32_t n = c->timer_slots < 64 ? c->timer_slots : 64;
-  wgk_status st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, WGK_WAIT_MS, &ctx->err);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-  for (uint32_t i = 0; i < n; i++) *ns += slots[i];
-  return WGK_OK;
+  wgk_rt_lock(ctx);
+  wgk_rt_clear(ctx);
+  wgk_status st = WGK_OK;
+  if (!ns) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
+  else if (c->timed_last && c->timer) {
+    uint64_t slots[64] = {0};
+    uint32_t n = c->timer_slots < 64 ? c->timer_slots : 64;
+    st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, WGK_WAIT_MS, &ctx->err);
+    if (st != WGK_OK) wgk_rt_fail(ctx, st);
+    for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];
+  }
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
 wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
-  if (!ctx || !out) return WGK_ERR_INVALID_ARGUMENT;
-  *out = calloc(1, sizeof **out);
-  if (!*out) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  (*out)->ctx = ctx;
-  return WGK_OK;
+  if (out) *out = NULL;
+  if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(ctx);
+  wgk_rt_clear(ctx);
+  wgk_status st = WGK_OK;
+  wgk_batch *b = NULL;
+  if (!out) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
+  else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK) wgk_rt_fail(ctx, st); /* a lost device: say so now */
+  else if (!(b = calloc(1, sizeof *b))) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
+  if (b) {
+    b->ctx = ctx;
+    b->serial = ctx->next_serial++;
+    wgk_rt_ctx_retain(ctx);
+    *out = b;
+  }
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
-wgk_status wgk_batch_add(wgk_batch *b, wgk_call *c) {
-  if (!b || !c || c->k->ctx != b->ctx) return WGK_ERR_INVALID_ARGUMENT;
+static wgk_status batch_add_locked(wgk_batch *b, wgk_call *c) {
   wgk_context *ctx = b->ctx;
-  wgk_rt_clear(ctx);
+  if (!c) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call is NULL");
+  if (c->k->ctx != ctx)
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call of %s belongs to another context than the batch",
+                      c->k->m->op_id);
+  bool began = false;
   if (!b->enc) {
     wgk_status st = wgk_gpu_encoder_begin(ctx->dev, "wgk batch", &b->enc, &ctx->err);
     if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    began = true;
   }
-  wgk_status st = wgk_rt_call_record(c, b->enc);
+  /* The call's context is the batch's: its lock is held. */
+  wgk_status st = wgk_rt_call_record(c, b->enc, b->serial);
   if (st == WGK_OK) b->calls++;
+  else if (began) { wgk_gpu_encoder_discard(b->enc); b->enc = NULL; }
+  return st;
+}
+
+wgk_status wgk_batch_add(wgk_batch *b, wgk_call *c) {
+  if (!b) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(b->ctx);
+  wgk_rt_clear(b->ctx);
+  wgk_status st = batch_add_locked(b, c);
+  wgk_rt_unlock(b->ctx);
   return st;
 }
 
 wgk_status wgk_batch_submit(wgk_batch *b) {
   if (!b) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = b->ctx;
+  wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
-  if (!b->enc) return WGK_OK;
-  wgk_status st = wgk_gpu_encoder_submit(b->enc, &ctx->err);
-  b->enc = NULL;
-  b->calls = 0;
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-  ctx->stats.submissions++;
-  return WGK_OK;
+  wgk_status st = WGK_OK;
+  if (b->enc) {
+    st = wgk_gpu_encoder_submit(b->enc, &ctx->err);
+    b->enc = NULL;
+    b->calls = 0;
+    b->serial = ctx->next_serial++;
+    if (st != WGK_OK) wgk_rt_fail(ctx, st);
+    else ctx->stats.submissions++;
+  } else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK) { /* nothing recorded; a lost device is still reported */
+    wgk_rt_fail(ctx, st);
+  }
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
 void wgk_batch_destroy(wgk_batch *b) {
   if (!b) return;
+  wgk_context *ctx = b->ctx;
+  wgk_rt_lock(ctx);
   wgk_gpu_encoder_discard(b->enc);
   free(b);
+  wgk_rt_unlock(ctx);
+  wgk_rt_ctx_release(ctx);
 }

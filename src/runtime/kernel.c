@@ -16,13 +16,18 @@ static void load_tuning(wgk_kernel *k) {
     fprintf(stderr, "wgk: %zu tuned entries for %s from %s\n", json_array_size(k->tuned), k->m->op_id, path);
 }
 
-wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
-  if (!ctx || !path_or_id || !out) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_clear(ctx);
-  *out = NULL;
+static void kernel_free(wgk_kernel *k);
+
+static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
+  if (!path_or_id || !out)
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL", out ? "the package path or id" : "out");
+  wgk_status lost = wgk_gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
+  if (lost != WGK_OK) return wgk_rt_fail(ctx, lost);
   wgk_kernel *k = calloc(1, sizeof *k);
-  if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
+  k->refs = 1;
   k->ctx = ctx;
+  k->max_plans = WGK_PLAN_CACHE;
   wgk_pkg_options po = {0};
   if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; po.trust_remote_code = opts->trust_remote_code; }
   wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
@@ -31,10 +36,21 @@ wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_k
     k->loader = wgk_pkg_template_loader(k->pkg);
     st = wgk_planner_create(k->m, &k->loader, wgk_gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
   }
-  if (st != WGK_OK) { wgk_kernel_destroy(k); return wgk_rt_fail(ctx, st); }
+  if (st != WGK_OK) { kernel_free(k); return wgk_rt_fail(ctx, st); }
   load_tuning(k);
+  wgk_rt_ctx_retain(ctx);
   *out = k;
   return WGK_OK;
+}
+
+wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
+  if (out) *out = NULL;
+  if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(ctx);
+  wgk_rt_clear(ctx);
+  wgk_status st = load_locked(ctx, path_or_id, opts, out);
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
 /* Frees what prepare() made: uniform and scratch buffers, bind groups; the plan itself stays. */
@@ -67,14 +83,32 @@ void wgk_rt_plans_free(wgk_kernel *k) {
   k->n_plans = k->cap_plans = 0;
 }
 
-void wgk_kernel_destroy(wgk_kernel *k) {
-  if (!k) return;
+static void kernel_free(wgk_kernel *k) {
   wgk_rt_plans_free(k);
   wgk_planner_free(k->planner);
   json_decref(k->tuned);
   wgk_pkg_free(k->pkg);
   free(k);
 }
+
+void wgk_rt_kernel_retain(wgk_kernel *k) {
+  wgk_rt_lock(k->ctx);
+  k->refs++;
+  wgk_rt_unlock(k->ctx);
+}
+
+/* Drops one reference (the caller's, or a call's): the last frees the kernel and drops its context reference. */
+void wgk_rt_kernel_release(wgk_kernel *k) {
+  if (!k) return;
+  wgk_context *ctx = k->ctx;
+  wgk_rt_lock(ctx);
+  bool last = --k->refs == 0;
+  if (last) kernel_free(k);
+  wgk_rt_unlock(ctx);
+  if (last) wgk_rt_ctx_release(ctx);
+}
+
+void wgk_kernel_destroy(wgk_kernel *k) { wgk_rt_kernel_release(k); }
 
 const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? wgk_pkg_op_id(k->pkg) : NULL; }
 const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? wgk_pkg_warning(k->pkg) : NULL; }
@@ -117,9 +151,15 @@ static wgk_status prepare(wgk_context *ctx, const char *op_id, wgk_plan_entry *e
   return WGK_OK;
 }
 
+void wgk_rt_plan_pin(wgk_plan_entry *e) { if (e) e->pins++; }
+void wgk_rt_plan_unpin(wgk_plan_entry *e) { if (e) e->pins--; }
+
+/* The least used entry nobody holds; when every entry is held, none (the cache grows past its size instead). */
 static void evict_least_used(wgk_kernel *k) {
-  size_t victim = 0;
-  for (size_t i = 1; i < k->n_plans; i++) if (k->plans[i]->uses < k->plans[victim]->uses) victim = i;
+  size_t victim = k->n_plans;
+  for (size_t i = 0; i < k->n_plans; i++)
+    if (!k->plans[i]->pins && (victim == k->n_plans || k->plans[i]->uses < k->plans[victim]->uses)) victim = i;
+  if (victim == k->n_plans) return;
   entry_free(k->plans[victim]);
   k->plans[victim] = k->plans[--k->n_plans];
 }
@@ -164,7 +204,7 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
     else { k->plans = grown; k->cap_plans = cap; }
   }
   if (st != WGK_OK) { entry_free(e); return wgk_rt_fail(ctx, st); }
-  if (k->n_plans >= WGK_PLAN_CACHE) evict_least_used(k);
+  if (k->n_plans >= k->max_plans) evict_least_used(k);
   e->uses = 1;
   k->plans[k->n_plans++] = e;
   if (ctx->verbose) fprintf(stderr, "wgk: planned %s variant %s\n", k->m->op_id, e->plan->variant->id);

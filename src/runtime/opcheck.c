@@ -29,7 +29,7 @@ wgk_status wgk_opcheck_view(const wgk_manifest *m, const wgk_opcheck_port *ports
     *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
     bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
     if (want_data && integer) {
-      wgk_status st = wgk_rt_tensor_host(t, &out->data);
+      wgk_status st = wgk_rt_tensor_host(t, name, &out->data);
       if (st != WGK_OK) { *err = t->ctx->err; return st; }
     }
   }

@@ -2,6 +2,9 @@
 #ifndef WGK_RUNTIME_INTERNAL_H
 #define WGK_RUNTIME_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "wgk.h"
 
 #include "expr/expr.h"
@@ -25,6 +28,10 @@ typedef struct wgk_pipeline_entry {
 } wgk_pipeline_entry;
 
 struct wgk_context {
+  atomic_int refs;                  /* the caller's (until wgk_context_destroy) + one per kernel, tensor, batch */
+  pthread_mutex_t lock;             /* recursive; held by every public function using the context (wgk_rt_lock) */
+  uint64_t next_serial;             /* batch recordings: a new serial per batch and per submit */
+  uint64_t recording_serial;        /* the serial of the batch being recorded into; 0 for wgk_call_run */
   wgk_gpu_device *dev;              /* the device (owned handle; a caller's device is only referenced) */
   wgk_error err;                    /* last error */
   char errmsg[WGK_ERROR_MESSAGE_MAX + 1024]; /* err formatted */
@@ -56,10 +63,12 @@ typedef struct wgk_plan_entry {
   wgk_gpu_buffer **scratch;         /* per plan intermediate: its buffer, reused by every call of the plan */
   uint64_t *scratch_ids;            /* per plan intermediate: identity for bind-group reuse */
   uint64_t uses;                    /* for eviction and stats */
+  int pins;                         /* users holding the entry (a call in progress, a call's last plan): never evicted */
 } wgk_plan_entry;
 
 struct wgk_kernel {
-  wgk_context *ctx;                 /* owner */
+  int refs;                         /* the caller's (until wgk_kernel_destroy) + one per call; under the context lock */
+  wgk_context *ctx;                 /* owner (referenced) */
   wgk_pkg *pkg;                     /* package files and manifest */
   const wgk_manifest *m;            /* the contract */
   wgk_tmpl_loader loader;           /* reads templates through the package (digest-checked) */
@@ -67,12 +76,13 @@ struct wgk_kernel {
   wgk_plan_entry **plans;           /* plan cache; entries never move */
   size_t n_plans;                   /* entries in use */
   size_t cap_plans;                 /* allocated */
+  size_t max_plans;                 /* cache size (WGK_PLAN_CACHE; tests lower it) */
   json_t *tuned;                    /* tuning-cache entries of this device and op (runtime/tuning.h) */
 };
 
 struct wgk_tensor {
-  int refs;                         /* reference count */
-  wgk_context *ctx;                 /* owner */
+  int refs;                         /* reference count; under the context lock */
+  wgk_context *ctx;                 /* owner (referenced) */
   uint64_t id;                      /* identity for bind-group reuse (a buffer address can be reused) */
   wgk_dtype dtype;                  /* logical dtype */
   int rank;                         /* dims */
@@ -81,13 +91,16 @@ struct wgk_tensor {
   wgk_gpu_buffer *buf;              /* storage-layout buffer */
   void *host;                       /* host copy (integer tensors up to WGK_HOST_SHADOW_MAX), else NULL */
   bool host_valid;                  /* host holds the current contents */
+  bool external;                    /* the caller can write the buffer behind wgk's back (wrapped, or its WGPUBuffer
+                                       handed out): host copy and narrow are never trusted, checks read back */
+  uint64_t pending_serial;          /* the batch serial of the last recording that writes it (0: wgk_call_run) */
   wgk_gpu_buffer *narrow;           /* int64 projected to 32-bit storage, made on demand */
   int narrow_kind;                  /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating */
   bool narrow_valid;                /* narrow is up to date */
 };
 
 struct wgk_call {
-  wgk_kernel *k;                    /* the kernel */
+  wgk_kernel *k;                    /* the kernel (referenced) */
   wgk_tensor **ports;               /* per manifest port: input, or caller-given output (referenced) */
   wgk_tensor **outputs;             /* per manifest port: the output of the last run (referenced) */
   bool *given;                      /* per port: ports[i] is a caller-given output */
@@ -99,12 +112,13 @@ struct wgk_call {
   wgk_gpu_timer *timer;             /* timestamps of the last run */
   uint32_t timer_slots;             /* slots in timer */
   bool timed_last;                  /* the last run wrote timer */
-  const wgk_plan *last_plan;        /* the plan of the last run (valid until the kernel plans again) */
+  wgk_plan_entry *last_entry;       /* the plan of the last run (pinned until the next run or destroy) */
   bool tuned_last;                  /* the last run took tunables from the tuning cache */
 };
 
 struct wgk_batch {
-  wgk_context *ctx;                 /* owner */
+  wgk_context *ctx;                 /* owner (referenced) */
+  uint64_t serial;                  /* of this recording (renewed by each submit) */
   wgk_gpu_encoder *enc;             /* open recording, NULL when empty */
   size_t calls;                     /* recorded since the last submit */
 };
@@ -114,6 +128,17 @@ wgk_status wgk_rt_fail(wgk_context *ctx, wgk_status st);                 /* form
 wgk_status wgk_rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void wgk_rt_clear(wgk_context *ctx);
 
+/* The context lock (recursive): every public function that uses a context holds it, so several threads may
+ * share one context. wgk_rt_ctx_retain/_release count the objects that keep a context alive. */
+void wgk_rt_lock(wgk_context *ctx);
+void wgk_rt_unlock(wgk_context *ctx);
+void wgk_rt_ctx_retain(wgk_context *ctx);
+void wgk_rt_ctx_release(wgk_context *ctx);
+
+/* Kernels: a call holds a reference, wgk_kernel_destroy drops the caller's. */
+void wgk_rt_kernel_retain(wgk_kernel *k);
+void wgk_rt_kernel_release(wgk_kernel *k);
+
 /* dtype storage. */
 size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel);           /* GPU bytes, rounded up to 4, at least 4 */
 bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage);
@@ -122,14 +147,20 @@ wgk_dtype wgk_rt_dtype_of(const char *logical);
 
 /* Tensors. */
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
-/* Host copy of an integer tensor (reads back when needed). */
-wgk_status wgk_rt_tensor_host(wgk_tensor *t, const void **out);
+/* Host copy of an integer tensor holding the values the GPU will read: the kept copy when it is current, else
+ * read back (wrapped or exposed buffers, outputs of earlier calls). what names the port in errors; a tensor
+ * that an earlier call of the batch being recorded writes is refused (its values do not exist yet). */
+wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out);
 /* The buffer bound for a port: the tensor's own, or its int64 -> 32-bit projection. */
 wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, wgk_gpu_buffer **out);
 
 /* Pipelines. */
 wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wgk_pipeline_entry **out);
 void wgk_rt_pipelines_free(wgk_context *ctx);
+
+/* Plan-cache entries in use are pinned: never evicted until unpinned. */
+void wgk_rt_plan_pin(wgk_plan_entry *e);
+void wgk_rt_plan_unpin(wgk_plan_entry *e);
 
 /* Plans of a kernel: looked up by key, made and prepared (pipelines, uniforms) on a miss. */
 wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out);
@@ -138,14 +169,15 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
 void wgk_rt_plans_free(wgk_kernel *k);
 
 /* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.
- * Valid until the kernel plans another call (for `wgk run --verbose` / `--wgsl` and tests). */
+ * Valid until the call runs again or is destroyed (for `wgk run --verbose` / `--wgsl` and tests). */
 const wgk_plan *wgk_rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
 
 /* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
 bool wgk_rt_call_shape_key(const wgk_call *call, wgk_dynbuf *out);
 
-/* Calls: record into enc (validation first; nothing recorded on failure). */
-wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc);
+/* Calls: record into enc: plan, check, resolve every pass (buffers, bind groups, pipelines, limits), and only
+ * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */
+wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc, uint64_t serial);
 
 /* Host checks per op that the manifest cannot express (data-dependent). */
 typedef struct wgk_opcheck_port {

@@ -29,6 +29,7 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
   t->rank = rank;
   if (rank) memcpy(t->shape, shape, sizeof(int64_t) * (size_t)rank);
   t->numel = numel;
+  wgk_rt_ctx_retain(ctx);
   return t;
 }
 
@@ -42,7 +43,7 @@ wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const 
   if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   uint32_t usage = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST;
   wgk_status st = wgk_gpu_buffer_create(ctx->dev, wgk_rt_storage_bytes(dtype, numel), usage, "wgk tensor", &t->buf, &ctx->err);
-  if (st != WGK_OK) { free(t); return wgk_rt_fail(ctx, st); }
+  if (st != WGK_OK) { wgk_rt_fail(ctx, st); wgk_tensor_release(t); return st; }
   *out = t;
   return WGK_OK;
 }
@@ -69,55 +70,88 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
 
 wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, const void *data,
                              wgk_tensor **out) {
-  if (!ctx || !out) return WGK_ERR_INVALID_ARGUMENT;
+  if (out) *out = NULL;
+  if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
-  wgk_status st = wgk_rt_tensor_new(ctx, dtype, rank, shape, out);
-  if (st != WGK_OK || !data) return st;
-  st = upload(*out, data);
-  if (st != WGK_OK) { wgk_tensor_release(*out); *out = NULL; }
+  wgk_status st = out ? wgk_rt_tensor_new(ctx, dtype, rank, shape, out)
+                      : wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
+  if (st == WGK_OK && data) {
+    st = upload(*out, data);
+    if (st != WGK_OK) { wgk_tensor_release(*out); *out = NULL; }
+  }
+  wgk_rt_unlock(ctx);
   return st;
 }
 
 wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int64_t *shape, const float *data,
                                           wgk_tensor **out) {
-  if (!ctx || !out || !data) return WGK_ERR_INVALID_ARGUMENT;
+  if (out) *out = NULL;
+  if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(ctx);
+  wgk_rt_clear(ctx);
   int64_t numel;
-  if (!shape_ok(rank, shape, &numel)) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid shape");
-  uint16_t *half = malloc((size_t)(numel ? numel : 1) * sizeof *half);
-  if (!half) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
-  for (int64_t i = 0; i < numel; i++) half[i] = wgk_half_from_float(data[i]);
-  wgk_status st = wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, rank, shape, half, out);
+  uint16_t *half = NULL;
+  wgk_status st = WGK_OK;
+  if (!out || !data) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL", out ? "data" : "out");
+  else if (!shape_ok(rank, shape, &numel))
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  else if (!(half = malloc((size_t)(numel ? numel : 1) * sizeof *half)))
+    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  if (st == WGK_OK) {
+    for (int64_t i = 0; i < numel; i++) half[i] = wgk_half_from_float(data[i]);
+    st = wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, rank, shape, half, out);
+  }
   free(half);
+  wgk_rt_unlock(ctx);
   return st;
 }
 
 wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, void *wgpu_buffer,
                            wgk_tensor **out) {
-  if (!ctx || !out || !wgpu_buffer) return WGK_ERR_INVALID_ARGUMENT;
+  if (out) *out = NULL;
+  if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
-  *out = NULL;
   int64_t numel;
-  if (wgk_dtype_size(dtype) == 0 || !shape_ok(rank, shape, &numel))
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype or shape");
-  wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
-  if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
-  wgk_status st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, wgk_rt_storage_bytes(dtype, numel), &t->buf, &ctx->err);
-  if (st != WGK_OK) { free(t); return wgk_rt_fail(ctx, st); }
-  *out = t;
-  return WGK_OK;
+  wgk_tensor *t = NULL;
+  wgk_status st = WGK_OK;
+  if (!out || !wgpu_buffer) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL", out ? "the WGPUBuffer" : "out");
+  else if (wgk_dtype_size(dtype) == 0) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
+  else if (!shape_ok(rank, shape, &numel))
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel))) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  if (st == WGK_OK) {
+    t->external = true;
+    st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, wgk_rt_storage_bytes(dtype, numel), &t->buf, &ctx->err);
+    if (st != WGK_OK) { wgk_rt_fail(ctx, st); wgk_tensor_release(t); t = NULL; }
+  }
+  if (out) *out = t;
+  wgk_rt_unlock(ctx);
+  return st;
 }
 
 wgk_tensor *wgk_tensor_retain(wgk_tensor *t) {
-  if (t) t->refs++;
+  if (!t) return NULL;
+  wgk_rt_lock(t->ctx);
+  t->refs++;
+  wgk_rt_unlock(t->ctx);
   return t;
 }
 
 void wgk_tensor_release(wgk_tensor *t) {
-  if (!t || --t->refs > 0) return;
-  wgk_gpu_buffer_destroy(t->buf);
-  wgk_gpu_buffer_destroy(t->narrow);
-  free(t->host);
-  free(t);
+  if (!t) return;
+  wgk_context *ctx = t->ctx;
+  wgk_rt_lock(ctx);
+  bool last = --t->refs == 0;
+  if (last) {
+    wgk_gpu_buffer_destroy(t->buf);
+    wgk_gpu_buffer_destroy(t->narrow);
+    free(t->host);
+    free(t);
+  }
+  wgk_rt_unlock(ctx);
+  if (last) wgk_rt_ctx_release(ctx);
 }
 
 wgk_dtype wgk_tensor_dtype(const wgk_tensor *t) { return t ? t->dtype : WGK_DTYPE_INVALID; }
@@ -125,13 +159,23 @@ int wgk_tensor_rank(const wgk_tensor *t) { return t ? t->rank : 0; }
 const int64_t *wgk_tensor_shape(const wgk_tensor *t) { return t ? t->shape : NULL; }
 int64_t wgk_tensor_numel(const wgk_tensor *t) { return t ? t->numel : 0; }
 size_t wgk_tensor_host_bytes(const wgk_tensor *t) { return t ? (size_t)t->numel * wgk_dtype_size(t->dtype) : 0; }
-void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) { return t ? (void *)wgk_gpu_buffer_raw(t->buf) : NULL; }
 
-wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
-  if (!t || !out) return WGK_ERR_INVALID_ARGUMENT;
+/* The caller may now write the buffer (wgpuQueueWriteBuffer, its own passes): the host copy is no longer known to
+ * be current, so data checks read the buffer back from here on. */
+void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
+  if (!t) return NULL;
+  wgk_tensor *m = (wgk_tensor *)t;
+  wgk_rt_lock(m->ctx);
+  m->external = true;
+  void *raw = (void *)wgk_gpu_buffer_raw(m->buf);
+  wgk_rt_unlock(m->ctx);
+  return raw;
+}
+
+static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   wgk_context *ctx = t->ctx;
-  wgk_rt_clear(ctx);
   size_t need = wgk_tensor_host_bytes(t);
+  if (!out) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
   if (size < need) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
   size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
   void *storage = malloc(bytes);
@@ -142,36 +186,68 @@ wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
 }
 
-wgk_status wgk_tensor_read_f32(wgk_tensor *t, float *out, size_t count) {
-  if (!t || !out) return WGK_ERR_INVALID_ARGUMENT;
-  if (t->dtype == WGK_DTYPE_FLOAT32) return wgk_tensor_read(t, out, count * sizeof(float));
+wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
+  if (!t) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(t->ctx);
+  wgk_rt_clear(t->ctx);
+  wgk_status st = read_locked(t, out, size);
+  wgk_rt_unlock(t->ctx);
+  return st;
+}
+
+static wgk_status read_f32_locked(wgk_tensor *t, float *out, size_t count) {
+  if (!out) return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: out is NULL");
+  if (t->dtype == WGK_DTYPE_FLOAT32) {
+    if (count > SIZE_MAX / sizeof(float)) count = SIZE_MAX / sizeof(float);
+    return read_locked(t, out, count * sizeof(float));
+  }
   if (t->dtype != WGK_DTYPE_FLOAT16)
     return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float", wgk_dtype_name(t->dtype));
-  if (count < (size_t)t->numel) return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count, (long long)t->numel);
+  if (count < (size_t)t->numel)
+    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count, (long long)t->numel);
   uint16_t *half = malloc((size_t)(t->numel ? t->numel : 1) * 2);
-  if (!half) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  wgk_status st = wgk_tensor_read(t, half, (size_t)t->numel * 2);
+  if (!half) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read_f32: out of memory");
+  wgk_status st = read_locked(t, half, (size_t)t->numel * 2);
   for (int64_t i = 0; st == WGK_OK && i < t->numel; i++) out[i] = wgk_half_to_float(half[i]);
   free(half);
   return st;
 }
 
-wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size) {
-  if (!t || !data) return WGK_ERR_INVALID_ARGUMENT;
+wgk_status wgk_tensor_read_f32(wgk_tensor *t, float *out, size_t count) {
+  if (!t) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(t->ctx);
   wgk_rt_clear(t->ctx);
-  if (size != wgk_tensor_host_bytes(t))
-    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
-                      wgk_tensor_host_bytes(t));
-  return upload(t, data);
+  wgk_status st = read_f32_locked(t, out, count);
+  wgk_rt_unlock(t->ctx);
+  return st;
 }
 
-wgk_status wgk_rt_tensor_host(wgk_tensor *t, const void **out) {
+wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size) {
+  if (!t) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_rt_lock(t->ctx);
+  wgk_rt_clear(t->ctx);
+  wgk_status st;
+  if (!data) st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
+  else if (size != wgk_tensor_host_bytes(t))
+    st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
+                    wgk_tensor_host_bytes(t));
+  else st = upload(t, data);
+  wgk_rt_unlock(t->ctx);
+  return st;
+}
+
+wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out) {
   *out = NULL;
-  if (t->host && t->host_valid) { *out = t->host; return WGK_OK; }
+  wgk_context *ctx = t->ctx;
+  if (ctx->recording_serial && t->pending_serial == ctx->recording_serial)
+    return wgk_rt_set(ctx, WGK_ERR_CALL,
+                      "port %s: its values are written by an earlier call of this batch, which is not submitted yet, "
+                      "and a check of this call needs them: submit the batch before adding this call", what);
+  if (t->host && t->host_valid && !t->external) { *out = t->host; return WGK_OK; }
   size_t bytes = wgk_tensor_host_bytes(t);
   if (!t->host) t->host = malloc(bytes ? bytes : 1);
-  if (!t->host) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  wgk_status st = wgk_tensor_read(t, t->host, bytes);
+  if (!t->host) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "port %s: out of memory", what);
+  wgk_status st = read_locked(t, t->host, bytes);
   if (st != WGK_OK) return st;
   t->host_valid = true;
   *out = t->host;
@@ -188,7 +264,7 @@ static int narrow_kind_of(const wgk_manifest_port *port) {
 
 static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, int kind, uint32_t *dst) {
   const void *host;
-  wgk_status st = wgk_rt_tensor_host(t, &host);
+  wgk_status st = wgk_rt_tensor_host(t, port->name, &host);
   if (st != WGK_OK) return st;
   const int64_t *src = host;
   int64_t lo = kind == 1 || kind == 3 ? 0 : INT32_MIN, hi = kind == 1 || kind == 3 ? (int64_t)UINT32_MAX : INT32_MAX;
@@ -209,7 +285,8 @@ wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, w
   *out = t->buf;
   if (!port || !port->storage_dtype || t->dtype != WGK_DTYPE_INT64) return WGK_OK;
   int kind = narrow_kind_of(port);
-  if (t->narrow && t->narrow_valid && t->narrow_kind == kind) { *out = t->narrow; return WGK_OK; }
+  bool pending = t->ctx->recording_serial && t->pending_serial == t->ctx->recording_serial;
+  if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) { *out = t->narrow; return WGK_OK; }
   wgk_context *ctx = t->ctx;
   uint32_t *words = malloc((size_t)(t->numel ? t->numel : 1) * 4);
   if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");

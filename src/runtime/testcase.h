@@ -118,7 +118,13 @@ void wgk_tc_suite_free(wgk_tc_suite *suite);
 /* True when the case id equals filter or contains it (NULL or "" matches every case). */
 bool wgk_tc_case_matches(const wgk_tc_case *c, const char *filter);
 
-/* Builds the host tensor of one input (inline data converted, or generated). source names the suite. */
+/* The host limit on one test or bench input: 2^28 elements (each staged as a double while it is made). */
+#define WGK_TC_MAX_ELEMENTS ((uint64_t)1 << 28)
+/* The bytes one input will take in its dtype (0 for a layout generator, shaped by its parameters);
+ * WGK_ERR_LIMIT when the shape overflows or exceeds WGK_TC_MAX_ELEMENTS. */
+wgk_status wgk_tc_input_bytes(const wgk_tc_input *in, uint64_t *bytes /* OUT */);
+/* Builds the host tensor of one input (inline data converted, or generated); refuses one over the host limit
+ * before allocating. source names the suite. */
 wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_host_tensor **out /* OUT */,
                              wgk_error *err);
 /* Inline expected data as doubles; *out has *count elements (malloc'ed). */

@@ -55,31 +55,66 @@ static wgk_status read_shape(wgk_tc_reader *r, const json_t *obj, const char *pa
   return WGK_OK;
 }
 
+/* One element of inline data against the dtype it fills: an integer dtype takes integers within its range (for
+ * int64 within +-2^53, where the double path stays exact), bool takes true/false/0/1; "NaN" and the infinities
+ * only fill floats. NONE: the dtype is not known yet (expected data without "dtype"). */
+static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *path, wgk_host_dtype dtype) {
+  if (dtype == WGK_HOST_NONE || dtype == WGK_HOST_FLOAT32 || dtype == WGK_HOST_FLOAT16) return WGK_OK;
+  const char *name = wgk_host_dtype_name(dtype);
+  if (json_is_string(v))
+    return wgk_tc_fail(r, path, "\"%s\" in %s data: only float data may hold NaN or infinities", json_string_value(v), name);
+  if (json_is_boolean(v)) return WGK_OK;
+  double d = json_number_value(v);
+  static const struct { wgk_host_dtype t; double lo, hi; } ranges[] = {
+      {WGK_HOST_INT32, -2147483648.0, 2147483647.0}, {WGK_HOST_UINT32, 0, 4294967295.0},
+      {WGK_HOST_INT64, -9007199254740992.0, 9007199254740992.0}, {WGK_HOST_INT8, -128, 127},
+      {WGK_HOST_UINT8, 0, 255}, {WGK_HOST_BOOL, 0, 1}};
+  double lo = 0, hi = 0;
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+    if (ranges[i].t == dtype) lo = ranges[i].lo, hi = ranges[i].hi;
+  if (json_is_integer(v)) {
+    json_int_t n = json_integer_value(v);
+    if ((double)n < lo || (double)n > hi || (dtype == WGK_HOST_INT64 && (n > 9007199254740992LL || n < -9007199254740992LL)))
+      return wgk_tc_fail(r, path, "%lld is outside the %s range [%.0f, %.0f]%s", (long long)n, name, lo, hi,
+                         dtype == WGK_HOST_INT64 ? " (int64 test data is exact within +-2^53)" : "");
+    return WGK_OK;
+  }
+  if (d != floor(d)) return wgk_tc_fail(r, path, "%.17g is not an integer, as %s data must be", d, name);
+  if (d < lo || d > hi) return wgk_tc_fail(r, path, "%.17g is outside the %s range [%.0f, %.0f]", d, name, lo, hi);
+  return WGK_OK;
+}
+
 /* Counts the numbers of a (nested) data list, refusing anything else. */
-static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path, size_t *count, int depth) {
-  if (json_is_number(v) || json_is_boolean(v)) return ++*count, WGK_OK;
+static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path, size_t *count, int depth,
+                             wgk_host_dtype dtype) {
+  if (json_is_number(v) || json_is_boolean(v)) {
+    wgk_status st = check_element(r, v, path, dtype);
+    return st ? st : (++*count, WGK_OK);
+  }
   if (json_is_string(v)) {
     const char *s = json_string_value(v);
     if (strcmp(s, "NaN") && strcmp(s, "Infinity") && strcmp(s, "-Infinity"))
       return wgk_tc_fail(r, path, "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\")");
-    return ++*count, WGK_OK;
+    wgk_status st = check_element(r, v, path, dtype);
+    return st ? st : (++*count, WGK_OK);
   }
   if (!json_is_array(v) || depth > WGK_HOST_MAX_RANK) return wgk_tc_fail(r, path, "expected a list of numbers");
   for (size_t i = 0; i < json_array_size(v); i++) {
     char *p = wgk_tc_path_index(path, i);
     if (!p) return OOM(r, path);
-    wgk_status st = count_data(r, json_array_get(v, i), p, count, depth + 1);
+    wgk_status st = count_data(r, json_array_get(v, i), p, count, depth + 1, dtype);
     free(p);
     if (st) return st;
   }
   return WGK_OK;
 }
 
-static wgk_status check_data(wgk_tc_reader *r, const json_t *obj, const char *path, int rank, const int64_t *dims) {
+static wgk_status check_data(wgk_tc_reader *r, const json_t *obj, const char *path, int rank, const int64_t *dims,
+                             wgk_host_dtype dtype) {
   char *p = wgk_tc_path_key(path, "data");
   if (!p) return OOM(r, path);
   size_t count = 0, numel = 0;
-  wgk_status st = count_data(r, json_object_get(obj, "data"), p, &count, 0);
+  wgk_status st = count_data(r, json_object_get(obj, "data"), p, &count, 0, dtype);
   if (!st && !wgk_host_shape_numel(rank, dims, 1, &numel)) st = wgk_tc_fail(r, path, "shape too large");
   if (!st && count != numel)
     st = wgk_tc_fail(r, p, "%zu values for a shape of %zu elements", count, numel);
@@ -191,7 +226,7 @@ wgk_status wgk_tc_read_input(wgk_tc_reader *r, wgk_tc_input *in, const char *key
   st = read_shape(r, v, path, &in->rank, in->dims);
   if (!st && data) {
     in->data = data;
-    st = check_data(r, v, path, in->rank, in->dims);
+    st = check_data(r, v, path, in->rank, in->dims, in->dtype);
   }
   return st;
 }
@@ -286,12 +321,12 @@ static wgk_status read_one_expected(wgk_tc_reader *r, wgk_tc_expected *e, const 
     size_t count = 0;
     e->rank = -1;
     char *p = wgk_tc_path_key(path, "data");
-    st = p ? count_data(r, e->data, p, &count, 0) : OOM(r, path);
+    st = p ? count_data(r, e->data, p, &count, 0, e->dtype) : OOM(r, path);
     free(p);
     return st;
   }
   st = read_shape(r, v, path, &e->rank, e->dims);
-  return st ? st : check_data(r, v, path, e->rank, e->dims);
+  return st ? st : check_data(r, v, path, e->rank, e->dims, e->dtype);
 }
 
 static void expected_clear(wgk_tc_case *c) {

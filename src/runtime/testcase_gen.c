@@ -100,8 +100,23 @@ static wgk_status make_layout(const wgk_tc_input *in, const char *source, wgk_ho
   return WGK_OK;
 }
 
+wgk_status wgk_tc_input_bytes(const wgk_tc_input *in, uint64_t *bytes) {
+  size_t numel = 0;
+  *bytes = 0;
+  if (in->rank < 0) return WGK_OK; /* a layout: its own generator bounds it */
+  if (!wgk_host_shape_numel(in->rank, in->dims, 1, &numel)) return WGK_ERR_LIMIT;
+  *bytes = (uint64_t)numel * wgk_host_dtype_size(in->dtype);
+  return numel > WGK_TC_MAX_ELEMENTS ? WGK_ERR_LIMIT : WGK_OK;
+}
+
 wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_host_tensor **out, wgk_error *err) {
   *out = NULL;
+  uint64_t bytes = 0;
+  if (wgk_tc_input_bytes(in, &bytes) != WGK_OK) /* refused before anything is allocated */
+    return wgk_error_set(err, WGK_ERR_LIMIT, source, in->pos.line, in->pos.column, in->pos.path,
+                         "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
+                         "the host)", in->key, (unsigned long long)bytes, wgk_host_dtype_name(in->dtype),
+                         (unsigned long long)WGK_TC_MAX_ELEMENTS);
   if (in->kind == WGK_TC_PHI3_ROW || in->kind == WGK_TC_PHI3_COL) return make_layout(in, source, out, err);
   wgk_host_tensor *t = NULL;
   wgk_status st = wgk_host_tensor_create(in->dtype, in->rank, in->dims, &t);

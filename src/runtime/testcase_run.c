@@ -180,9 +180,30 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
   verdict(o, WGK_TC_PASS, "%s", "");
 }
 
+/* FAIL before any allocation when an input exceeds the host limit, or (unless the case expects a refusal) cannot
+ * fit one device buffer binding. */
+static bool too_large(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
+  const wgk_device_limits *l = &wgk_gpu_device_desc(k->ctx->dev)->limits;
+  uint64_t limit = l->maxStorageBufferBindingSize < l->maxBufferSize ? l->maxStorageBufferBindingSize : l->maxBufferSize;
+  for (size_t i = 0; i < c->n_inputs; i++) {
+    uint64_t bytes = 0;
+    bool host = wgk_tc_input_bytes(&c->inputs[i], &bytes) != WGK_OK;
+    if (!host && (bytes <= limit || c->expect_error)) continue; /* an expected refusal is the runtime's to give */
+    if (host && bytes) verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above the test-data host limit of %llu elements",
+                               c->id, c->inputs[i].key, (unsigned long long)bytes, (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    else if (host) verdict(o, WGK_TC_FAIL, "case %s, input %s: the shape's byte size overflows (above the test-data host "
+                           "limit of %llu elements)", c->id, c->inputs[i].key, (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    else verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above this device's %s of %llu bytes; refused before "
+                 "allocating", c->id, c->inputs[i].key, (unsigned long long)bytes,
+                 limit == l->maxBufferSize ? "maxBufferSize" : "maxStorageBufferBindingSize", (unsigned long long)limit);
+    return true;
+  }
+  return false;
+}
+
 wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *source, wgk_tc_outcome *o) {
   memset(o, 0, sizeof *o);
-  if (lacks_feature(k, c, o)) return WGK_OK;
+  if (lacks_feature(k, c, o) || too_large(k, c, o)) return WGK_OK;
   wgk_host_tensor **host = calloc(c->n_inputs + 1, sizeof *host);
   wgk_tensor **dev = calloc(c->n_inputs + 1, sizeof *dev);
   wgk_tc_ref_outputs want = {0};

@@ -67,6 +67,11 @@ static flow fail(renderer *r, const wgk_stmt *s, wgk_status st, const char *msg)
   return FLOW_ERROR;
 }
 
+/* A failed emit or print: the output limit when a buffer reached it, else out of memory. */
+static flow fail_out(renderer *r, const wgk_stmt *s, const wgk_dynbuf *a, const wgk_dynbuf *b) {
+  return (a && a->over) || (b && b->over) ? fail(r, s, WGK_ERR_LIMIT, "output too long") : fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
 static wgk_value *eval(renderer *r, const wgk_node *n, wgk_expr_scope *scope) {
   wgk_eval ev = {.scope = scope, .source = NULL, .err = r->err};
   return wgk_expr_eval_node(&ev, n);
@@ -78,9 +83,10 @@ static flow output(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, sink *
   wgk_dynbuf b;
   wgk_dynbuf_init(&b, WGK_TMPL_MAX_OUTPUT);
   bool ok = wgk_value_print(v, &b) && emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false);
+  flow f = ok ? FLOW_OK : fail_out(r, s, &b, o->out);
   wgk_dynbuf_free(&b);
   wgk_value_release(v);
-  return ok ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long");
+  return f;
 }
 
 /* Binds a NAME or TUPLE target to v in dict vars. */
@@ -207,7 +213,8 @@ static wgk_value *render_to_string(renderer *r, const wgk_body *b, wgk_expr_scop
   flow f = render_body(r, b, scope, &o);
   wgk_value *v = NULL;
   if (f != FLOW_ERROR && !buf.failed) v = wgk_value_string_n(wgk_dynbuf_str(&buf), buf.len);
-  else if (!wgk_error_is_set(r->err)) wgk_error_set(r->err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "output too long");
+  else if (!wgk_error_is_set(r->err))
+    wgk_error_set(r->err, buf.over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, buf.over ? "output too long" : "out of memory");
   wgk_dynbuf_free(&buf);
   return v;
 }
@@ -298,7 +305,7 @@ static flow render_call(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, s
   if (res) {
     wgk_dynbuf b;
     wgk_dynbuf_init(&b, WGK_TMPL_MAX_OUTPUT);
-    if (!wgk_value_print(res, &b) || !emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false)) f = fail(r, s, WGK_ERR_LIMIT, "output too long");
+    if (!wgk_value_print(res, &b) || !emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false)) f = fail_out(r, s, &b, o->out);
     wgk_dynbuf_free(&b);
   }
   if (!caller && !wgk_error_is_set(r->err)) f = fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -317,7 +324,7 @@ static flow render_filter(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope,
   if (!v) return FLOW_ERROR;
   wgk_dynbuf b;
   wgk_dynbuf_init(&b, WGK_TMPL_MAX_OUTPUT);
-  flow f = wgk_value_print(v, &b) && emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false) ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long");
+  flow f = wgk_value_print(v, &b) && emit(o, &r->t->src.map, wgk_dynbuf_str(&b), b.len, s->start, false) ? FLOW_OK : fail_out(r, s, &b, o->out);
   wgk_dynbuf_free(&b);
   wgk_value_release(v);
   return f;
@@ -326,7 +333,7 @@ static flow render_filter(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope,
 static flow render_stmt(renderer *r, const wgk_stmt *s, wgk_expr_scope *scope, sink *o) {
   switch (s->kind) {
   case WGK_S_TEXT:
-    return emit(o, &r->t->src.map, r->t->src.text + s->start, s->len, s->start, true) ? FLOW_OK : fail(r, s, WGK_ERR_LIMIT, "output too long");
+    return emit(o, &r->t->src.map, r->t->src.text + s->start, s->len, s->start, true) ? FLOW_OK : fail_out(r, s, o->out, NULL);
   case WGK_S_OUTPUT: return output(r, s, scope, o);
   case WGK_S_IF: return render_if(r, s, scope, o);
   case WGK_S_FOR: return render_for(r, s, scope, o);
@@ -361,6 +368,8 @@ wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk
     if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "render failed");
     return err ? err->status : WGK_ERR_EVAL;
   }
-  if (out->failed) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "output too long");
+  if (out->failed)
+    return out->over ? wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "output too long")
+                     : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   return WGK_OK;
 }

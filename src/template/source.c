@@ -127,7 +127,9 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
       i = end - 1;
       continue;
     }
-    if (!push_byte(b, text[i], file, line, col)) return wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large");
+    if (!push_byte(b, text[i], file, line, col))
+      return b->text.over ? wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large")
+                          : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
     if (text[i] == '\n') { line++; col = 1; } else col++;
   }
   b->depth--;

@@ -18,14 +18,14 @@ void wgk_dynbuf_free(wgk_dynbuf *b) {
 
 void wgk_dynbuf_reset(wgk_dynbuf *b) {
   b->len = 0;
-  b->failed = false;
+  b->failed = b->over = false;
   if (b->data) b->data[0] = '\0';
 }
 
 static bool reserve(wgk_dynbuf *b, size_t extra) {
   if (b->failed) return false;
   size_t limit = b->limit ? b->limit : WGK_DYNBUF_DEFAULT_LIMIT;
-  if (extra > limit || b->len > limit - extra) { b->failed = true; return false; }
+  if (extra > limit || b->len > limit - extra) { b->failed = b->over = true; return false; }
   size_t need = b->len + extra + 1;
   if (need <= b->cap) return true;
   size_t cap = b->cap ? b->cap : 64;

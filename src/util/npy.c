@@ -3,11 +3,12 @@
 #include "util/npy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "util/file_read.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct cursor {
   const char *p, *end; /* remaining header text */
@@ -41,13 +42,15 @@ static bool eat(cursor *c, char ch) {
 }
 
 /* A quoted Python string without escapes, copied into buf. */
-static wgk_status read_str(cursor *c, char *buf, size_t size) {
+static wgk_status read_str(cursor *c, const char *what, char *buf, size_t size) {
   skip_ws(c);
   if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
     return fail(c, "npy header: expected a quoted string%s", "");
   char q = *c->p++;
   size_t n = 0;
   while (c->p < c->end && *c->p != q) {
+    if (*c->p == '\0')
+      return fail(c, "npy header: %s contains a NUL byte (header strings are plain text)", what);
     if (n + 1 >= size || *c->p == '\\')
       return fail(c, "npy header: string too long or escaped%s", "");
     buf[n++] = *c->p++;
@@ -77,7 +80,7 @@ static wgk_host_dtype parse_descr(const char *d) {
 
 static wgk_status read_descr(cursor *c, npy_header *h) {
   char d[32];
-  wgk_status st = read_str(c, d, sizeof d);
+  wgk_status st = read_str(c, "'descr'", d, sizeof d);
   if (st != WGK_OK)
     return st;
   if ((h->dtype = parse_descr(d)) != WGK_HOST_NONE)
@@ -141,7 +144,7 @@ static wgk_status read_shape(cursor *c, npy_header *h) {
 
 static wgk_status read_entry(cursor *c, npy_header *h) {
   char key[32];
-  wgk_status st = read_str(c, key, sizeof key);
+  wgk_status st = read_str(c, "a key", key, sizeof key);
   if (st != WGK_OK)
     return st;
   if (!eat(c, ':'))
@@ -184,25 +187,33 @@ static uint32_t le32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Magic, version and header length; leaves the cursor on the dict text. */
-static wgk_status parse_preamble(const unsigned char *b, size_t len, cursor *c, size_t *data_off) {
+/* Magic, version and header length (not yet checked against the bytes that follow). */
+static wgk_status read_preamble(const unsigned char *b, size_t len, cursor *c, size_t *header_len, size_t *header_off) {
   if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0)
     return fail(c, "not a .npy file (bad magic)%s", "");
   unsigned major = b[6];
-  size_t hl, off;
   if (major == 1) {
-    hl = (size_t)b[8] | (size_t)b[9] << 8;
-    off = 10;
+    *header_len = (size_t)b[8] | (size_t)b[9] << 8;
+    *header_off = 10;
   } else if (major == 2 || major == 3) {
     if (len < 12)
       return fail(c, "npy: truncated preamble%s", "");
-    hl = le32(b + 8);
-    off = 12;
+    *header_len = le32(b + 8);
+    *header_off = 12;
   } else {
     return fail(c, "npy: unsupported format version%s", "");
   }
-  if (hl > WGK_NPY_MAX_HEADER)
+  if (*header_len > WGK_NPY_MAX_HEADER)
     return fail(c, "npy: header length above the limit of 65536 bytes%s", "");
+  return WGK_OK;
+}
+
+/* Magic, version and header length; leaves the cursor on the dict text. */
+static wgk_status parse_preamble(const unsigned char *b, size_t len, cursor *c, size_t *data_off) {
+  size_t hl = 0, off = 0;
+  wgk_status st = read_preamble(b, len, c, &hl, &off);
+  if (st != WGK_OK)
+    return st;
   if (hl > len - off)
     return fail(c, "npy: truncated header%s", "");
   c->p = (const char *)b + off;
@@ -211,39 +222,110 @@ static wgk_status parse_preamble(const unsigned char *b, size_t len, cursor *c, 
   return WGK_OK;
 }
 
+/* Preamble and dict of a header image; *data_off where the data starts, *data_bytes what the shape needs. */
+static wgk_status parse_header(const unsigned char *b, size_t len, cursor *c, npy_header *h, size_t *data_off,
+                               size_t *data_bytes) {
+  wgk_status st = parse_preamble(b, len, c, data_off);
+  if (st == WGK_OK)
+    st = parse_dict(c, h);
+  if (st != WGK_OK)
+    return st;
+  size_t esize = wgk_host_dtype_size(h->dtype), numel = 0;
+  if (!wgk_host_shape_numel(h->rank, h->dims, esize, &numel))
+    return wgk_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, NULL,
+                         "npy: shape too large (above the host limit of %llu bytes)", (unsigned long long)WGK_HOST_MAX_BYTES);
+  *data_bytes = numel * esize;
+  return WGK_OK;
+}
+
+static wgk_status size_mismatch(cursor *c, size_t expected, size_t actual) {
+  return wgk_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL,
+                       "npy: %s data: the header's dtype and shape need %zu data bytes, the file has %zu",
+                       actual < expected ? "truncated" : "trailing", expected, actual);
+}
+
 wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out, wgk_error *err) {
   *out = NULL;
   const unsigned char *b = buf;
   cursor c = {NULL, NULL, source ? source : "<npy>", err};
   npy_header h = {0};
-  size_t off = 0, numel = 0;
-  wgk_status st = parse_preamble(b, len, &c, &off);
-  if (st == WGK_OK)
-    st = parse_dict(&c, &h);
+  size_t off = 0, bytes = 0;
+  wgk_status st = parse_header(b, len, &c, &h, &off, &bytes);
   if (st != WGK_OK)
     return st;
-  size_t esize = wgk_host_dtype_size(h.dtype);
-  if (!wgk_host_shape_numel(h.rank, h.dims, esize, &numel))
-    return wgk_error_set(err, WGK_ERR_LIMIT, c.src, 0, 0, NULL, "npy: shape too large");
-  if (len - off != numel * esize)
-    return wgk_error_set(err, WGK_ERR_PARSE, c.src, 0, 0, NULL, "npy: %s data: expected %zu bytes, found %zu",
-                         len - off < numel * esize ? "truncated" : "trailing", numel * esize, len - off);
+  if (len - off != bytes)
+    return size_mismatch(&c, bytes, len - off);
   if ((st = wgk_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
-    return wgk_error_set(err, st, c.src, 0, 0, NULL, "npy: cannot allocate the array");
-  if (numel)
-    memcpy((*out)->data, b + off, numel * esize);
+    return wgk_error_set(err, st, c.src, 0, 0, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
+  if (bytes)
+    memcpy((*out)->data, b + off, bytes);
   return WGK_OK;
 }
 
-wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out, wgk_error *err) {
-  unsigned char *buf;
-  size_t len;
-  *out = NULL;
-  wgk_status st = wgk_file_read_all(path, (size_t)WGK_HOST_MAX_BYTES + WGK_NPY_MAX_HEADER + 16, &buf, &len, err);
+/* Reads exactly n bytes at the current position; false on a short read. */
+static bool read_exact(FILE *f, void *dst, size_t n) { return n == 0 || fread(dst, 1, n, f) == n; }
+
+/* The file is opened and checked first (a regular file), its header read and parsed, and the data size the
+ * header declares compared with the file's size, all before the data buffer is allocated: /dev/zero, a FIFO
+ * or a header claiming 60 GiB costs nothing. */
+static wgk_status read_file(FILE *f, const char *path, wgk_host_tensor **out, wgk_error *err) {
+  cursor c = {NULL, NULL, path, err};
+  struct stat sb;
+  if (fstat(fileno(f), &sb) != 0)
+    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot stat: %s", strerror(errno));
+  if (!S_ISREG(sb.st_mode))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, path, 0, 0, NULL,
+                         "npy: %s, not a regular file; a .npy input must be a regular file",
+                         S_ISDIR(sb.st_mode) ? "a directory" : S_ISCHR(sb.st_mode) ? "a character device"
+                         : S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISBLK(sb.st_mode) ? "a block device" : "a special file");
+  size_t file_size = (size_t)sb.st_size;
+  unsigned char pre[12];
+  size_t pre_len = file_size < sizeof pre ? file_size : sizeof pre, hl = 0, hoff = 0;
+  if (!read_exact(f, pre, pre_len))
+    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
+  wgk_status st = read_preamble(pre, pre_len, &c, &hl, &hoff);
   if (st != WGK_OK)
     return st;
-  st = wgk_npy_parse(buf, len, path, out, err);
-  free(buf);
+  if (hl > file_size - hoff)
+    return fail(&c, "npy: truncated header%s", "");
+  size_t image = hoff + hl, off = 0, bytes = 0;
+  unsigned char *head = malloc(image + 1);
+  if (!head)
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  memcpy(head, pre, pre_len);
+  npy_header h = {0};
+  if (!read_exact(f, head + pre_len, image - pre_len))
+    st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
+  if (!st)
+    st = parse_header(head, image, &c, &h, &off, &bytes);
+  free(head);
+  if (!st && file_size - off != bytes)
+    st = size_mismatch(&c, bytes, file_size - off);
+  if (!st && (st = wgk_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
+    return wgk_error_set(err, st, path, 0, 0, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
+  if (!st && !read_exact(f, (*out)->data, bytes)) {
+    wgk_host_tensor_free(*out);
+    *out = NULL;
+    st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error (the file changed while read?)");
+  }
+  return st;
+}
+
+wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out, wgk_error *err) {
+  *out = NULL;
+  if (!path || !*path)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, "<npy>", 0, 0, NULL, "npy: empty file name");
+  /* O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    return wgk_error_set(err, e == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
+                         strerror(e));
+  }
+  wgk_status st = read_file(f, path, out, err);
+  fclose(f);
   return st;
 }
 

@@ -17,3 +17,9 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_tune_bench PROPERTIES TIMEOUT 600 LABELS "gpu")
 endif()
+# Bad command-line and file inputs: one clear line each, argument errors before any GPU context.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_bad_inputs COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/bad_inputs_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_bad_inputs PROPERTIES TIMEOUT 300 LABELS "gpu")
+endif()

@@ -322,6 +322,19 @@ try:
     check(REPO in p.stdout and f"ref v1 -> {C1}" in p.stdout and OTHER in p.stdout, "cache ls\n" + p.stdout)
     p = wgk(env, "cache", "verify")
     check("0 problems" in p.stdout, "cache verify on a good cache\n" + p.stdout)
+    # A snapshot's links may resolve into its repo's blobs/, nowhere else: a link to an identical copy outside
+    # the repo folder is refused.
+    link = os.path.join(repo_dir(env), "snapshots", C1, "build", "webgpu", "manifest.json")
+    outside = os.path.join(cache_of(env), "manifest-copy.json")
+    shutil.copy(link, outside)
+    target = os.readlink(link)
+    os.unlink(link)
+    os.symlink(outside, link)
+    p = wgk(env, "info", REPO, "--revision", C1, rc=1)
+    check("outside the package root" in p.stderr, "a link out of the repo folder is refused\n" + p.stderr)
+    os.unlink(link)
+    os.symlink(target, link)
+    wgk(env, "info", REPO, "--revision", C1)
     blob = os.path.join(repo_dir(env), "blobs", hex_of_b64(files["manifest.json"]))
     with open(blob, "r+b") as f:
         f.write(b"X")

@@ -102,7 +102,7 @@ static void refusals(void **state) {
   (void)state;
   if (!ctx) skip();
   wgk_kernel *k = (wgk_kernel *)1;
-  assert_int_equal(wgk_kernel_load(ctx, REPO, NULL, &k), WGK_ERR_INVALID_ARGUMENT);
+  assert_int_equal(wgk_kernel_load(ctx, REPO, NULL, &k), WGK_ERR_NOT_FOUND);
   assert_null(k);
   assert_non_null(strstr(wgk_context_errmsg(ctx), "there is no default"));
   wgk_kernel_options v1 = {.version = 1};

@@ -89,6 +89,22 @@ static void cache_root_env(void **state) {
   free(r);
 }
 
+static void snapshot_bound(void **state) {
+  (void)state;
+  char a[] = "/c/kernels--o--n.x/snapshots/0123456789abcdef0123456789abcdef01234567";
+  assert_true(wgk_hub_snapshot_bound(a));
+  assert_string_equal(a, "/c/kernels--o--n.x");
+  const char *not_snapshots[] = {"/c/kernels--o--n.x/snapshots/main", "/c/models--o--n/snapshots/0123456789abcdef0123456789abcdef01234567",
+                                 "/c/kernels--on/snapshots/0123456789abcdef0123456789abcdef01234567",
+                                 "/c/kernels--o--n/other/0123456789abcdef0123456789abcdef01234567", "/pkg", "/"};
+  for (size_t i = 0; i < sizeof not_snapshots / sizeof *not_snapshots; i++) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", not_snapshots[i]);
+    assert_false(wgk_hub_snapshot_bound(buf));
+    assert_string_equal(buf, not_snapshots[i]);
+  }
+}
+
 static wgk_status snap(const char *repo, int version, const char *rev, bool trust, char **dir, wgk_error *err) {
   wgk_hub_options o = {.version = version, .revision = rev, .trust_remote_code = trust};
   wgk_error_clear(err);
@@ -238,7 +254,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(repo_ids),         cmocka_unit_test(digests),        cmocka_unit_test(cache_root_env),
       cmocka_unit_test(argument_refusals), cmocka_unit_test(offline_from_refs), cmocka_unit_test(atomic_writes_and_sweep),
-      cmocka_unit_test(token_sources),    cmocka_unit_test(lockfile_refusals),
+      cmocka_unit_test(token_sources),    cmocka_unit_test(lockfile_refusals), cmocka_unit_test(snapshot_bound),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

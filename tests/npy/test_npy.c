@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testkit.h"
+#include "util/file_read.h"
 #include "util/npy.h"
 
 static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32, WGK_HOST_UINT32,
@@ -226,6 +229,88 @@ static void every_truncation_refused(void **state) {
   }
 }
 
+/* Writes bytes to dir/name; returns the path (testkit_path's static buffer). */
+static const char *write_file(const char *dir, const char *name, const void *b, size_t n) {
+  const char *p = testkit_path(dir, name);
+  FILE *f = fopen(p, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(b, 1, n, f), n);
+  fclose(f);
+  return p;
+}
+
+static void expect_read_error(const char *path, const char *msg) {
+  wgk_error e;
+  wgk_error_clear(&e);
+  wgk_host_tensor *t = (wgk_host_tensor *)&e;
+  char text[4096];
+  assert_int_not_equal(wgk_npy_read(path, &t, &e), WGK_OK);
+  assert_null(t);
+  wgk_error_format(&e, text, sizeof text);
+  if (!strstr(text, msg) || strncmp(text, path, strlen(path)) != 0) fail_msg("'%s': '%s' lacks '%s'", path, text, msg);
+}
+
+/* The file is checked (a regular file) and its header parsed before any data is read: /dev/zero, a folder or
+ * a FIFO are refused at once, and a header whose declared data size differs from the file's is refused naming
+ * both sizes, without allocating what the header claims. */
+static void header_checked_before_data(void **state) {
+  (void)state;
+  char *dir = testkit_tmpdir();
+  expect_read_error("/dev/zero", "a character device, not a regular file");
+  expect_read_error(dir, "a directory, not a regular file");
+  char fifo[4096];
+  snprintf(fifo, sizeof fifo, "%s", testkit_path(dir, "pipe.npy"));
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  expect_read_error(fifo, "a FIFO, not a regular file");
+  unsigned char buf[512];
+  /* 60 GiB declared, 4 bytes present */
+  size_t n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (15000000000,), }", 4);
+  expect_read_error(write_file(dir, "huge.npy", buf, n), "truncated data: the header's dtype and shape need 60000000000 data bytes, the file has 4");
+  n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 12);
+  expect_read_error(write_file(dir, "long.npy", buf, n), "trailing data: the header's dtype and shape need 8 data bytes, the file has 12");
+  n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8);
+  wgk_host_tensor *t = NULL;
+  wgk_error e;
+  wgk_error_clear(&e);
+  assert_int_equal(wgk_npy_read(write_file(dir, "ok.npy", buf, n), &t, &e), WGK_OK);
+  assert_int_equal(t->rank, 1);
+  assert_int_equal(t->dims[0], 2);
+  wgk_host_tensor_free(t);
+  /* a descr with a NUL inside ('<f4' then NUL then junk) is not '<f4' */
+  static const char dict[] = "{'descr': '<f4\0zzz', 'fortran_order': False, 'shape': (1,), }";
+  n = image(buf, "{'descr': '<f4XXXX', 'fortran_order': False, 'shape': (1,), }", 4);
+  memcpy(buf + 10, dict, sizeof dict - 1);
+  expect_read_error(write_file(dir, "nul.npy", buf, n), "'descr' contains a NUL byte");
+  wgk_error_clear(&e);
+  assert_int_not_equal(wgk_npy_parse(buf, n, "nul.npy", &t, &e), WGK_OK);
+  assert_non_null(strstr(e.message, "'descr' contains a NUL byte"));
+  expect_read_error("", "empty file name");
+  testkit_rmdir(dir);
+}
+
+/* wgk_file_read_all (the ONNX .pb reader's) refuses non-regular files and over-long files before reading. */
+static void file_read_checks_first(void **state) {
+  (void)state;
+  unsigned char *data = (unsigned char *)"untouched";
+  size_t len = 7;
+  wgk_error e;
+  wgk_error_clear(&e);
+  assert_int_equal(wgk_file_read_all("/dev/zero", 1 << 20, &data, &len, &e), WGK_ERR_IO);
+  assert_null(data);
+  assert_non_null(strstr(e.message, "not a regular file"));
+  char *dir = testkit_tmpdir();
+  char path[4096];
+  snprintf(path, sizeof path, "%s", testkit_path(dir, "big.pb"));
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(truncate(path, (off_t)1 << 40), 0); /* a sparse 1 TiB file: refused by its size */
+  wgk_error_clear(&e);
+  assert_int_equal(wgk_file_read_all(path, 1 << 20, &data, &len, &e), WGK_ERR_LIMIT);
+  assert_non_null(strstr(e.message, "1099511627776 bytes, above the limit of 1048576"));
+  testkit_rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(round_trip),
@@ -233,6 +318,8 @@ int main(void) {
       cmocka_unit_test(our_files_load_in_numpy),
       cmocka_unit_test(malformed_refused),
       cmocka_unit_test(every_truncation_refused),
+      cmocka_unit_test(header_checked_before_data),
+      cmocka_unit_test(file_read_checks_first),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

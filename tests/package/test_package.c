@@ -20,7 +20,7 @@
 #define TEMPLATE "rotary-embedding.wgsl.jinja"
 #define OP_ID "ai.onnx.RotaryEmbedding"
 
-typedef enum mutation { VALID, DOTDOT, MISSING_VARIANT, WRONG_NAME, NO_META, EXTRA_VARIANT } mutation;
+typedef enum mutation { VALID, DOTDOT, MISSING_VARIANT, WRONG_NAME, NO_META, EXTRA_VARIANT, NO_VERSION } mutation;
 
 static char tmp[256]; /* the temp folder of the current test */
 
@@ -86,6 +86,7 @@ static void write_metadata(const char *dir, mutation mu) {
                            "manifestSpecVersion", "1", "variants", variants, "digest", "algorithm", "sha256", "files",
                            files, "provenance", "source", "test");
   assert_non_null(meta);
+  if (mu == NO_VERSION) json_object_del(meta, "version");
   snprintf(path, sizeof path, "%s/metadata.json", dir);
   assert_int_equal(json_dump_file(meta, path, JSON_INDENT(2)), 0);
   json_decref(meta);
@@ -274,6 +275,111 @@ static void search_path(void **state) {
   wgk_pkg_free(pkg);
 }
 
+/* No package file may resolve outside the package root: a symlinked template, manifest or metadata pointing
+ * out is refused naming the file and the rule; a symlink that stays inside is fine. */
+static void symlinks_stay_inside(void **state) {
+  (void)state;
+  char root[300], path[400], target[400], msg[4096];
+  snprintf(root, sizeof root, "%s/local", tmp);
+  make_pkg(root, NO_META);
+  snprintf(target, sizeof target, "%s/secret.txt", tmp);
+  write_file(target, "root:x:0:0\n", 11);
+  snprintf(path, sizeof path, "%s/build/webgpu/leak.wgsl.jinja", root);
+  assert_int_equal(symlink(target, path), 0);
+  snprintf(path, sizeof path, "%s/build/webgpu/inside.json", root);
+  assert_int_equal(symlink("manifest.json", path), 0);
+  wgk_pkg *pkg = NULL;
+  assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
+  const char *data = "untouched";
+  size_t len = 0;
+  wgk_error err;
+  wgk_error_clear(&err);
+  assert_int_equal(wgk_pkg_read_file(pkg, "leak.wgsl.jinja", &data, &len, &err), WGK_ERR_DIGEST);
+  assert_null(data);
+  wgk_error_format(&err, msg, sizeof msg);
+  assert_non_null(strstr(msg, "leak.wgsl.jinja"));
+  assert_non_null(strstr(msg, "secret.txt, outside the package root"));
+  wgk_error_clear(&err);
+  assert_int_equal(wgk_pkg_read_file(pkg, "inside.json", &data, &len, &err), WGK_OK);
+  wgk_pkg_free(pkg);
+  /* the manifest itself pointing out: the open fails */
+  snprintf(path, sizeof path, "%s/build/webgpu/manifest.json", root);
+  snprintf(target, sizeof target, "%s/outside.json", tmp);
+  assert_int_equal(rename(path, target), 0);
+  assert_int_equal(symlink(target, path), 0);
+  assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_ERR_DIGEST);
+  assert_non_null(strstr(msg, "'manifest.json' resolves to"));
+  assert_non_null(strstr(msg, "outside the package root"));
+  /* a verified package's metadata.json pointing out */
+  snprintf(root, sizeof root, "%s/verified", tmp);
+  make_pkg(root, VALID);
+  snprintf(path, sizeof path, "%s/build/webgpu/metadata.json", root);
+  snprintf(target, sizeof target, "%s/meta-outside.json", tmp);
+  assert_int_equal(rename(path, target), 0);
+  assert_int_equal(symlink(target, path), 0);
+  assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_ERR_DIGEST);
+  assert_non_null(strstr(msg, "'metadata.json' resolves to"));
+}
+
+/* A version the package cannot confirm (no "version" in metadata.json, or no metadata at all) is refused,
+ * naming the package and both values; it is never adopted. */
+static void unconfirmed_version_refused(void **state) {
+  (void)state;
+  char root[300], msg[4096];
+  snprintf(root, sizeof root, "%s/nover", tmp);
+  make_pkg(root, NO_VERSION);
+  wgk_pkg *pkg = NULL;
+  assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
+  assert_int_equal(wgk_pkg_version(pkg), 0);
+  wgk_pkg_free(pkg);
+  wgk_pkg_options v7 = {.version = 7};
+  assert_int_equal(try_open(root, &v7, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  assert_non_null(strstr(msg, root));
+  assert_non_null(strstr(msg, "version 7 asked, but the package here records no version (metadata.json has no \"version\")"));
+  snprintf(root, sizeof root, "%s/local", tmp);
+  make_pkg(root, NO_META);
+  assert_int_equal(try_open(root, &v7, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  assert_non_null(strstr(msg, "unverified"));
+}
+
+/* A repo id is found on the search path only: a ./webgpu-kernels/<op id> (or ./<op id>) folder in the working
+ * directory does not shadow it; ./ opens that folder on purpose. */
+static void working_directory_does_not_shadow(void **state) {
+  (void)state;
+  char kernels[300], root[400], shadow[400], msg[4096], cwd[4096];
+  snprintf(kernels, sizeof kernels, "%s/kernels", tmp);
+  mkdir(kernels, 0755);
+  snprintf(root, sizeof root, "%s/" OP_ID, kernels);
+  make_pkg(root, VALID);
+  snprintf(shadow, sizeof shadow, "%s/webgpu-kernels", tmp);
+  mkdir(shadow, 0755);
+  snprintf(shadow, sizeof shadow, "%s/webgpu-kernels/" OP_ID, tmp);
+  make_pkg(shadow, NO_META);
+  snprintf(shadow, sizeof shadow, "%s/" OP_ID, tmp);
+  make_pkg(shadow, NO_META);
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  assert_int_equal(chdir(tmp), 0);
+  setenv("WGK_KERNEL_PATH", kernels, 1);
+  wgk_pkg *pkg = NULL;
+  assert_int_equal(try_open("webgpu-kernels/" OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
+  assert_string_equal(wgk_pkg_root(pkg), root);
+  assert_true(wgk_pkg_is_verified(pkg));
+  wgk_pkg_free(pkg);
+  assert_int_equal(try_open(OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
+  assert_string_equal(wgk_pkg_root(pkg), root);
+  wgk_pkg_free(pkg);
+  assert_int_equal(try_open("./webgpu-kernels/" OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
+  assert_false(wgk_pkg_is_verified(pkg));
+  wgk_pkg_free(pkg);
+  /* not on the search path: the error says how to open the folder here */
+  unsetenv("WGK_KERNEL_PATH");
+  assert_int_equal(try_open("webgpu-kernels/ai.onnx.Shadowed", NULL, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  mkdir("local.Op", 0755);
+  assert_int_equal(try_open("local.Op", NULL, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  assert_non_null(strstr(msg, "write ./local.Op to open it"));
+  assert_int_equal(chdir(cwd), 0);
+}
+
 static void digest_script(void **state) {
   (void)state;
   if (access("/usr/bin/python3", X_OK) != 0) skip();
@@ -304,6 +410,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(unverified_folder, setup, teardown),
       cmocka_unit_test_setup_teardown(search_path, setup, teardown),
       cmocka_unit_test_setup_teardown(digest_script, setup, teardown),
+      cmocka_unit_test_setup_teardown(symlinks_stay_inside, setup, teardown),
+      cmocka_unit_test_setup_teardown(unconfirmed_version_refused, setup, teardown),
+      cmocka_unit_test_setup_teardown(working_directory_does_not_shadow, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

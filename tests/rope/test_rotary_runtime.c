@@ -31,7 +31,9 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* A 4D call (1, 2, 3, 8) with 2D caches of 10 rows and the given position ids; returns run's status. */
+/* A 4D call (1, 2, 3, 8) with 2D caches of 10 rows and the given position ids (or the tensor pos_given);
+ * returns run's status. */
+static wgk_tensor *pos_given;
 static wgk_status run_pos(fixture *f, const int64_t *pos, int64_t head) {
   int64_t xs[4] = {1, 2, 3, head}, cs[2] = {10, head / 2}, ps[2] = {1, 3};
   float x[48] = {0}, c[40] = {0};
@@ -39,7 +41,8 @@ static wgk_status run_pos(fixture *f, const int64_t *pos, int64_t head) {
   wgk_call *call;
   assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 4, xs, x, &tx), WGK_OK);
   assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 2, cs, c, &tc), WGK_OK);
-  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_INT64, 2, ps, pos, &tp), WGK_OK);
+  if (pos_given) tp = wgk_tensor_retain(pos_given);
+  else assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_INT64, 2, ps, pos, &tp), WGK_OK);
   assert_int_equal(wgk_call_create(f->k, &call), WGK_OK);
   wgk_call_set_input(call, "x", tx);
   wgk_call_set_input(call, "cos", tc);
@@ -64,6 +67,33 @@ static void refuses_position_ids_out_of_range(void **state) {
   const char *msg = wgk_context_errmsg(f->ctx);
   if (!strstr(msg, "positionIds (position_ids): value 10 at [0, 1] is out of range: must be in [0, 10)"))
     fail_msg("message: %s", msg);
+}
+
+/* Position ids in a caller's buffer (wrapped), rewritten after a first call (through another tensor over the same
+ * WGPUBuffer, as wgpuQueueWriteBuffer would): the check sees the new values, not a copy from the first call. */
+static void checks_wrapped_position_ids_as_they_are(void **state) {
+  fixture *f = *state;
+  if (!f->ctx) skip();
+  int64_t ps[2] = {1, 3}, good[3] = {0, 9, 4}, big[3] = {0, 1000000, 4};
+  wgk_tensor *owner = NULL, *wrapped = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_INT64, 2, ps, good, &owner), WGK_OK);
+  assert_int_equal(wgk_tensor_wrap(f->ctx, WGK_DTYPE_INT64, 2, ps, wgk_tensor_wgpu_buffer(owner), &wrapped), WGK_OK);
+  pos_given = wrapped;
+  assert_int_equal(run_pos(f, NULL, 8), WGK_OK);
+  assert_int_equal(wgk_tensor_write(owner, big, sizeof big), WGK_OK);
+  wgk_stats before, after;
+  wgk_context_stats(f->ctx, &before);
+  wgk_status st = run_pos(f, NULL, 8);
+  wgk_context_stats(f->ctx, &after);
+  const char *msg = wgk_context_errmsg(f->ctx);
+  if (st != WGK_ERR_CALL || !strstr(msg, "positionIds (position_ids): value 1000000 at [0, 1] is out of range"))
+    fail_msg("status %d, message: %s", (int)st, msg);
+  assert_int_equal(before.dispatches, after.dispatches);
+  assert_int_equal(wgk_tensor_write(owner, good, sizeof good), WGK_OK);
+  assert_int_equal(run_pos(f, NULL, 8), WGK_OK);
+  pos_given = NULL;
+  wgk_tensor_release(wrapped);
+  wgk_tensor_release(owner);
 }
 
 /* float16 with partial interleaved rotation against the reference (f16 inputs widened exactly). */
@@ -118,6 +148,7 @@ static void float16_matches_reference(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(refuses_position_ids_out_of_range),
+      cmocka_unit_test(checks_wrapped_position_ids_as_they_are),
       cmocka_unit_test(float16_matches_reference),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

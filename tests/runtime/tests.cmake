@@ -7,3 +7,4 @@ if(TARGET wgk_cli)
   set_tests_properties(plan_scratch PROPERTIES PASS_REGULAR_EXPRESSION
     "scratch  acc: float32 \\[15\\] \\(60 bytes, zeroed every call\\)\nscratch  copy: float16 \\[15\\] \\(32 bytes\\)")
 endif()
+wgk_add_test(test_contract SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_contract.c TIMEOUT 300 LABELS gpu)

@@ -75,6 +75,11 @@ static void set(wgk_call *c, const char *key, wgk_tensor *t) {
   wgk_tensor_release(t);
 }
 
+/* key_total_sequence_lengths from a tensor the test made (wrapped, or another call's output) when set. */
+static wgk_tensor *kts_given;
+/* When set, the call is added to this batch, which is then submitted, instead of run. */
+static wgk_batch *batch_given;
+
 /* Builds and runs the call; on return the caches hold what the call left in them. */
 static wgk_status run(fixture *f, const spec *s, float *pk_after, float *pv_after) {
   int64_t q[3] = {s->B, s->S, (s->key ? s->N : s->N + 2 * s->KN) * s->H}, kv[3] = {s->B, s->S, s->KN * s->H},
@@ -91,15 +96,17 @@ static wgk_status run(fixture *f, const spec *s, float *pk_after, float *pv_afte
   set(c, "blockRowIndicesT", ints(f, 2, row, s->row));
   set(c, "blockColIndicesT", ints(f, 2, col, s->col));
   set(c, "totalSequenceLengthT", ints(f, 1, one, &s->total));
-  set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s->kts));
+  if (kts_given) assert_int_equal(wgk_call_set_input(c, "keyTotalSequenceLengthsT", kts_given), WGK_OK);
+  else set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s->kts));
   if (s->cos) set(c, "cosCacheT", floats(f, 2, rot));
   if (s->sin) set(c, "sinCacheT", floats(f, 2, rot));
   wgk_call_set_attr_int(c, "num_heads", s->N);
   wgk_call_set_attr_int(c, "kv_num_heads", s->KN);
   wgk_call_set_attr_int(c, "sparse_block_size", s->block);
   wgk_call_set_attr_int(c, "do_rotary", s->do_rotary);
-  wgk_status st = wgk_call_run(c);
+  wgk_status st = batch_given ? wgk_batch_add(batch_given, c) : wgk_call_run(c);
   snprintf(last_message, sizeof last_message, "%s", wgk_context_errmsg(f->ctx)); /* reads below clear it */
+  if (batch_given) assert_int_equal(wgk_batch_submit(batch_given), WGK_OK);
   size_t n = (size_t)(s->B * s->KN * s->cache * s->H);
   assert_int_equal(wgk_tensor_read_f32(pk, pk_after, n), WGK_OK);
   assert_int_equal(wgk_tensor_read_f32(pv, pv_after, n), WGK_OK);
@@ -238,6 +245,126 @@ static void rotary_width(void **state) {
   refused(f, &s, "width 12 (rotary dim / 2) must be a multiple of 8 no larger than head size / 2 = 8");
 }
 
+/* The check reads the values the GPU will read. A caller's buffer wrapped as key_total_sequence_lengths, rewritten
+ * to 1000000 after a first call (here through another tensor over the same WGPUBuffer, as wgpuQueueWriteBuffer
+ * would): the second call is refused, not checked against the values of the first. */
+static void wrapped_values_checked_as_they_are(void **state) {
+  FIXTURE;
+  static float pk[MAXE * 8], pv[MAXE * 8];
+  int64_t b[1] = {s.B};
+  wgk_tensor *owner = ints(f, 1, b, s.kts), *wrapped = NULL;
+  assert_int_equal(wgk_tensor_wrap(f->ctx, WGK_DTYPE_INT32, 1, b, wgk_tensor_wgpu_buffer(owner), &wrapped), WGK_OK);
+  kts_given = wrapped;
+  if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", last_message);
+  int32_t bad[2] = {1000000, 23};
+  assert_int_equal(wgk_tensor_write(owner, bad, sizeof bad), WGK_OK);
+  refused(f, &s, "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 1000000 exceeds total_sequence_length 23");
+  int32_t good[2] = {13, 23};
+  assert_int_equal(wgk_tensor_write(owner, good, sizeof good), WGK_OK);
+  if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", last_message);
+  kts_given = NULL;
+  wgk_tensor_release(wrapped);
+  wgk_tensor_release(owner);
+}
+
+/* key_total_sequence_lengths = (X + 1) * W from test.TwoPass (int32), into a caller-given tensor. */
+static void produce(fixture *f, wgk_kernel *tp, wgk_tensor *y, int32_t w0, wgk_batch *batch) {
+  int64_t two[1] = {2}, one[1] = {1};
+  int32_t x[2] = {12, 22};
+  wgk_call *c = NULL;
+  assert_int_equal(wgk_call_create(tp, &c), WGK_OK);
+  set(c, "x", ints(f, 1, two, x));
+  set(c, "w", ints(f, 1, one, &w0));
+  assert_int_equal(wgk_call_set_output(c, "y", y), WGK_OK);
+  assert_int_equal(batch ? wgk_batch_add(batch, c) : wgk_call_run(c), WGK_OK);
+  wgk_call_destroy(c);
+}
+
+/* Values another call writes on the GPU: after a run, read back (the host copy of the tensor is old); in the same
+ * batch, not yet known at all: refused, naming the port. */
+static void gpu_written_values_checked_as_they_are(void **state) {
+  FIXTURE;
+  static float pk[MAXE * 8], pv[MAXE * 8];
+  char path[4096];
+  const char *src = getenv("WGK_SOURCE_DIR");
+  snprintf(path, sizeof path, "%s/tests/runtime/test.TwoPass", src ? src : ".");
+  wgk_kernel *tp = NULL;
+  if (wgk_kernel_load(f->ctx, path, NULL, &tp) != WGK_OK) fail_msg("%s", wgk_context_errmsg(f->ctx));
+  int64_t b[1] = {s.B};
+  int32_t stale[2] = {13, 23};
+  wgk_tensor *y = ints(f, 1, b, stale); /* its host copy says 13, 23 */
+  kts_given = y;
+  produce(f, tp, y, 1, NULL);            /* 13, 23 again */
+  if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", last_message);
+  produce(f, tp, y, 100000, NULL);       /* 1300000, 2300000 */
+  refused(f, &s, "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 1300000 exceeds total_sequence_length 23");
+  assert_int_equal(wgk_tensor_write(y, stale, sizeof stale), WGK_OK);
+  assert_int_equal(wgk_batch_create(f->ctx, &batch_given), WGK_OK);
+  produce(f, tp, y, 100000, batch_given);
+  refused(f, &s, "key_total_sequence_lengths: its values are written by an earlier call of this batch");
+  wgk_batch_destroy(batch_given);
+  batch_given = NULL;
+  kts_given = NULL;
+  wgk_tensor_release(y);
+  wgk_kernel_destroy(tp);
+}
+
+/* The case of issue 10: rotary on, and KV caches of 138 MB, over the 128 MiB storage binding limit. The q-rotary
+ * pass binds no cache; a later pass does. The refusal comes before anything is recorded: run, and added to a
+ * batch that is then submitted, the call leaves its (caller-given, poisoned) output as it was. */
+static void cache_over_binding_limit_changes_nothing(void **state) {
+  FIXTURE;
+  s.cache = 540000; /* 2 x 2 x 540000 x 16 floats = 138240000 bytes */
+  int64_t q[3] = {s.B, s.S, s.N * s.H}, kv[3] = {s.B, s.S, s.KN * s.H}, cache[4] = {s.B, s.KN, s.cache, s.H},
+          row[2] = {s.L, s.max_blocks + 1}, col[2] = {s.L, s.max_nnz}, one[1] = {1}, b[1] = {s.B},
+          rot[2] = {s.rot_rows, s.half_rot};
+  wgk_call *c = NULL;
+  assert_int_equal(wgk_call_create(f->k, &c), WGK_OK);
+  set(c, "queryT", floats(f, 3, q));
+  set(c, "keyT", floats(f, 3, kv));
+  set(c, "valueT", floats(f, 3, kv));
+  wgk_tensor *pk = NULL, *pv = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 4, cache, NULL, &pk), WGK_OK);
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 4, cache, NULL, &pv), WGK_OK);
+  set(c, "pastKeyT", pk);
+  set(c, "pastValueT", pv);
+  set(c, "blockRowIndicesT", ints(f, 2, row, s.row));
+  set(c, "blockColIndicesT", ints(f, 2, col, s.col));
+  set(c, "totalSequenceLengthT", ints(f, 1, one, &s.total));
+  set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s.kts));
+  set(c, "cosCacheT", floats(f, 2, rot));
+  set(c, "sinCacheT", floats(f, 2, rot));
+  wgk_call_set_attr_int(c, "num_heads", s.N);
+  wgk_call_set_attr_int(c, "kv_num_heads", s.KN);
+  wgk_call_set_attr_int(c, "sparse_block_size", s.block);
+  wgk_call_set_attr_int(c, "do_rotary", 1);
+  enum { NQ = 2 * 3 * 4 * 16 };
+  static float poisoned[NQ], got[NQ];
+  for (int i = 0; i < NQ; i++) poisoned[i] = -555.0f;
+  wgk_tensor *out = NULL;
+  assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 3, q, poisoned, &out), WGK_OK);
+  assert_int_equal(wgk_call_set_output(c, "outputT", out), WGK_OK);
+  wgk_stats before, after;
+  for (int batched = 0; batched < 2; batched++) {
+    wgk_batch *batch = NULL;
+    assert_int_equal(wgk_batch_create(f->ctx, &batch), WGK_OK);
+    wgk_context_stats(f->ctx, &before);
+    wgk_status st = batched ? wgk_batch_add(batch, c) : wgk_call_run(c);
+    wgk_context_stats(f->ctx, &after);
+    snprintf(last_message, sizeof last_message, "%s", wgk_context_errmsg(f->ctx));
+    assert_int_equal(wgk_batch_submit(batch), WGK_OK);
+    wgk_batch_destroy(batch);
+    if (st == WGK_OK) fail_msg("a call with 138 MB caches was accepted (%s)", batched ? "batch" : "run");
+    assert_int_equal(after.dispatches, before.dispatches);
+    assert_int_equal(wgk_tensor_read(out, got, sizeof got), WGK_OK);
+    for (int i = 0; i < NQ; i++)
+      if (got[i] != poisoned[i]) fail_msg("%s: output element %d changed to %g by a refused call", batched ? "batch" : "run", i, got[i]);
+    if (!strstr(last_message, "maxStorageBufferBindingSize")) fail_msg("message '%s' does not name the limit", last_message);
+  }
+  wgk_tensor_release(out);
+  wgk_call_destroy(c);
+}
+
 int main(void) {
   for (int i = 0; i < MAXE * 8; i++) fill[i] = (float)sin(i * 0.37);
   const struct CMUnitTest tests[] = {
@@ -250,6 +377,8 @@ int main(void) {
       cmocka_unit_test(key_total_at_most_total), cmocka_unit_test(key_total_at_least_s),
       cmocka_unit_test(prompt_key_total_at_least_1), cmocka_unit_test(packed_or_separate),
       cmocka_unit_test(rotary_caches_iff_do_rotary), cmocka_unit_test(rotary_width),
+      cmocka_unit_test(wrapped_values_checked_as_they_are), cmocka_unit_test(gpu_written_values_checked_as_they_are),
+      cmocka_unit_test(cache_over_binding_limit_changes_nothing),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

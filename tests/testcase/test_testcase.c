@@ -129,6 +129,36 @@ static void rejects_malformed_documents(void **state) {
               "t.json:1:25: cases[0]: 'x' is both an input and absent");
 }
 
+/* Integer test data holds integers within its dtype's range: "NaN", 1.5, 2^31 in int32 data and 2^53+1 in int64
+ * data are refused at file:line:column with the case and port in the path, never stored as 0 or rounded. */
+static void integer_data_checked(void **state) {
+  (void)state;
+  static const char *const head = "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n \"inputs\": {\"pos\": ";
+  static const struct { const char *input, *want; } cases[] = {
+      {"{\"dtype\": \"int64\", \"shape\": [2], \"data\": [1, \"NaN\"]}}}]}",
+       "t.json:2:65: cases[0].inputs.pos.data[1]: \"NaN\" in int64 data: only float data may hold NaN or infinities"},
+      {"{\"dtype\": \"int32\", \"shape\": [2], \"data\": [1.5, 2]}}}]}",
+       "t.json:2:62: cases[0].inputs.pos.data[0]: 1.5 is not an integer, as int32 data must be"},
+      {"{\"dtype\": \"int32\", \"shape\": [1], \"data\": [2147483648]}}}]}",
+       "t.json:2:62: cases[0].inputs.pos.data[0]: 2147483648 is outside the int32 range [-2147483648, 2147483647]"},
+      {"{\"dtype\": \"int64\", \"shape\": [1], \"data\": [9007199254740993]}}}]}",
+       "t.json:2:62: cases[0].inputs.pos.data[0]: 9007199254740993 is outside the int64 range [-9007199254740992, "
+       "9007199254740992] (int64 test data is exact within +-2^53)"},
+      {"{\"dtype\": \"uint8\", \"shape\": [1], \"data\": [-1]}}}]}",
+       "t.json:2:62: cases[0].inputs.pos.data[0]: -1 is outside the uint8 range [0, 255]"},
+      {"{\"dtype\": \"int64\", \"shape\": [1], \"data\": [1e300]}}}]}",
+       "t.json:2:62: cases[0].inputs.pos.data[0]: 1.0000000000000001e+300 is outside the int64 range [-9007199254740992, 9007199254740992]"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char doc[512];
+    snprintf(doc, sizeof doc, "%s%s", head, cases[i].input);
+    parse_error(doc, cases[i].want);
+  }
+  wgk_tc_suite *s = parse_ok("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"inputs\": {\"pos\": "
+                             "{\"dtype\": \"int64\", \"shape\": [3], \"data\": [-9007199254740992, 0, 2.0]}}}]}");
+  wgk_tc_suite_free(s);
+}
+
 static wgk_host_tensor *make(const wgk_tc_input *in) {
   wgk_host_tensor *t = NULL;
   wgk_error err = {0};
@@ -273,7 +303,7 @@ int main(void) {
       cmocka_unit_test(parses_cases_with_defaults),  cmocka_unit_test(rejects_malformed_documents),
       cmocka_unit_test(generators_are_reproducible), cmocka_unit_test(generators_fill_as_documented),
       cmocka_unit_test(compare_reports_the_worst_element), cmocka_unit_test(bench_cases_parse),
-      cmocka_unit_test(doc_examples_parse),
+      cmocka_unit_test(doc_examples_parse),          cmocka_unit_test(integer_data_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

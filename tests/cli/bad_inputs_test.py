@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""Bad command-line and file inputs: each fails with one clear line naming the thing and the rule, and argument
+errors are found before a GPU context is made (--adapter names no adapter: reaching the GPU would say so instead).
+
+usage: bad_inputs_test.py WGK SOURCE_DIR
+"""
+import json, os, shutil, subprocess, sys, tempfile
+
+WGK, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SCALE = os.path.join(SRC, "tests", "cli", "scale")
+ROPE = os.path.join(SRC, "kernels", "ai.onnx.RotaryEmbedding")
+NOGPU = ["--adapter", "no-such-adapter-xyz"]
+TIMEOUT = float(os.environ.get("WGK_CLI_TIMEOUT", "240"))  # per command
+failures = []
+
+
+def wgk(args, want, rc=None, cwd=None, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    try:
+        p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd, env=e)
+    except subprocess.TimeoutExpired:
+        failures.append(f"wgk {' '.join(args)}: no answer within {TIMEOUT} s, wanted '{want}'")
+        return None
+    ok = p.returncode != 0 if rc is None else p.returncode == rc
+    if not ok or want not in p.stderr + p.stdout:
+        failures.append(f"wgk {' '.join(args)}: exit {p.returncode}, wanted '{want}'\n{p.stdout}{p.stderr}")
+    return p
+
+
+tmp = tempfile.mkdtemp()
+try:
+    def npy(name, dict_text, data):
+        h = dict_text.encode()
+        with open(os.path.join(tmp, name), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + bytes([len(h) & 255, len(h) >> 8]) + h + data)
+        return os.path.join(tmp, name)
+
+    # 1. .npy: not a regular file, declared size against the file's, a NUL in descr
+    wgk(["run", SCALE, "--in", "x=/dev/zero", *NOGPU], "/dev/zero: npy: a character device, not a regular file")
+    big = npy("big.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (4000000000,), }", b"\0" * 4)
+    wgk(["run", SCALE, "--in", "x=" + big, *NOGPU], "need 16000000000 data bytes, the file has 4")
+    nul = npy("nul.npy", "{'descr': '<f4\0zz', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4)
+    wgk(["run", SCALE, "--in", "x=" + nul, *NOGPU], "'descr' contains a NUL byte")
+
+    # 2. includes: a symlink out of the package, and a ../ path
+    pkg = os.path.join(tmp, "scale")
+    shutil.copytree(SCALE, pkg)
+    web = os.path.join(pkg, "build", "webgpu")
+    os.symlink("/etc/passwd", os.path.join(web, "evil.wgsl.jinja"))
+    tmpl = os.path.join(web, "scale.wgsl.jinja")
+    text = open(tmpl).read()
+    shape = ["--shape", "X=4", "--device", os.path.join(SRC, "tests", "plan", "lavapipe.device.json")]
+    open(tmpl, "w").write('{% include "evil.wgsl.jinja" %}\n' + text)
+    wgk(["render", pkg, *shape], "outside the package root")
+    open(tmpl, "w").write('{% include "../../README.md" %}\n' + text)
+    wgk(["render", pkg, *shape], "without '..'")
+    open(tmpl, "w").write(text)
+
+    # 3. --dtype for a type variable the package does not have
+    wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")
+
+    # 4. a ./webgpu-kernels/<op id> folder does not shadow the search path
+    os.makedirs(os.path.join(tmp, "cwd", "webgpu-kernels"))
+    shutil.copytree(SCALE, os.path.join(tmp, "cwd", "webgpu-kernels", "test.Scale"))
+    wgk(["info", "webgpu-kernels/test.Scale"], "write ./webgpu-kernels/test.Scale to open it",
+        cwd=os.path.join(tmp, "cwd"), env={"WGK_KERNEL_PATH": tmp})
+    wgk(["info", "./webgpu-kernels/test.Scale"], "test.Scale", rc=0, cwd=os.path.join(tmp, "cwd"))
+
+    # 5. a --version the package cannot confirm
+    rope = os.path.join(tmp, "rope")
+    shutil.copytree(ROPE, rope)
+    meta = os.path.join(rope, "build", "webgpu", "metadata.json")
+    m = json.load(open(meta))
+    del m["version"]
+    json.dump(m, open(meta, "w"))
+    wgk(["info", rope, "--version", "7"], f"{rope}: version 7 asked, but the package here records no version")
+    wgk(["info", SCALE, "--version", "1"], "records no version (unverified")
+
+    # 6. "NaN" in int64 test data
+    bad = os.path.join(tmp, "badtest")
+    shutil.copytree(SCALE, bad)
+    tj = os.path.join(bad, "build", "webgpu", "test.json")
+    doc = json.load(open(tj))
+    doc["cases"] = [{"id": "nan", "expectError": "x", "inputs": {"x": {"dtype": "int64", "shape": [1], "data": ["NaN"]}}}]
+    open(tj, "w").write(json.dumps(doc, indent=1))
+    wgk(["test", bad, *NOGPU], 'cases[0].inputs.x.data[0]: "NaN" in int64 data')
+
+    # 7. argument errors before the GPU
+    afile = os.path.join(tmp, "afile")
+    open(afile, "w").write("x")
+    wgk(["run", SCALE, "--in", "x=" + big, "--out", afile, *NOGPU], f"--out {afile}: exists and is not a folder")
+    wgk(["bench", ROPE, "--json", "/missing/dir/x.json", *NOGPU], "the folder /missing/dir does not exist")
+    wgk(["bench", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
+    wgk(["tune", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
+    wgk(["test", SCALE, "--case", "nope", *NOGPU], "--case nope: no test.json case id contains 'nope'")
+    wgk(["test", SCALE, "--list", *NOGPU], "inline_f32", rc=0)  # listing needs no GPU
+
+    # 8. unclear errors made clear
+    wgk(["explain", "--bogus"], "unknown option '--bogus'", rc=2)
+    wgk(["explain", SCALE] + ["--shape", "X=1"] * 40, "too many --shape options (the limit is 32)", rc=2)
+    wgk(["explain", SCALE, "--shape", "X=9007199254740993"], "dim 0 (9007199254740993) is above the limit of 2^53")
+    wgk(["explain", SCALE, "--shape", "X=2x99999999999999999999"], "dim 1 (99999999999999999999) is above the limit")
+    wgk(["explain", SCALE, "--shape", "X=1x1x1x1x1x1x1x1x1"], "more than WGK_MAX_DIMS = 8 dims")
+    wgk(["run", SCALE, "--in", "x=" + big, "--attr", "scale=9007199254740993", *NOGPU], "not exactly representable")
+    wgk(["run", SCALE, "--in", "x=a.npy", "--in", "x=b.npy", *NOGPU], "--in x given twice ('a.npy' and 'b.npy')")
+    wgk(["run", SCALE, "--in", "x=", *NOGPU], "--in x=: no value given for 'x' (give the .npy file: port=FILE.npy)")
+    huge = os.path.join(tmp, "hugetest")
+    shutil.copytree(SCALE, huge)
+    tj = os.path.join(huge, "build", "webgpu", "test.json")
+    doc = json.load(open(tj))
+    doc["cases"] = [{"id": "huge", "inputs": {"x": {"dtype": "float32", "shape": [4, 1073741824],
+                                                  "generator": {"kind": "const", "value": 1}}},
+                     "expected": {"y": {"data": [1]}}}]
+    open(tj, "w").write(json.dumps(doc))
+    wgk(["test", huge], "FAIL huge: case huge, input x: 17179869184 bytes, above the test-data host limit")
+    doc["cases"][0]["inputs"]["x"]["shape"] = [64, 1048576]  # 256 MiB: within the host limit, past lavapipe's binding
+    open(tj, "w").write(json.dumps(doc))
+    devices = json.loads(subprocess.run([WGK, "devices", "--json"], capture_output=True, text=True).stdout)
+    if devices["adapters"][0]["limits"]["maxStorageBufferBindingSize"] < 1 << 28:
+        wgk(["test", huge], "FAIL huge: case huge, input x: 268435456 bytes, above this device's maxStorageBufferBindingSize")
+    wgk(["run", ""], "an empty package name")
+
+    # every subcommand: unknown options, missing or bad values, given twice
+    for args, want in [
+        (["run", SCALE, "--repeat", "0"], "--repeat takes an integer in [1, 1000000], not '0'"),
+        (["run", SCALE, "--out"], "--out needs a value"),
+        (["run", SCALE, "--out", "a", "--out", "b"], "--out given twice"),
+        (["run", SCALE, "--bogus"], "unknown option '--bogus'"),
+        (["run", SCALE, "--in", "y=" + big], "has no input port 'y' (it is an output)"),
+        (["run", SCALE, "--in", "x=" + big, "--tunable", "WORKGROUP_SIZE=1.5"], "--tunable WORKGROUP_SIZE takes an integer"),
+        (["run", SCALE, "--in", "x=" + big, "--attr", "colour=1"], "has no attribute 'colour' (known: scale, bias)"),
+        (["test", SCALE, "--case", "a", "--case", "b"], "--case given twice"),
+        (["test", SCALE, "extra"], "unexpected argument 'extra'"),
+        (["info", SCALE, "--bogus"], "unknown option '--bogus'"),
+        (["info", SCALE, "--version", "1", "--version", "2"], "--version given twice"),
+        (["info", SCALE, "--revision", "xyz"], "--revision takes a 40-hex commit"),
+        (["devices", "--bogus"], "unknown option '--bogus'"),
+        (["eval", "1", "--scope"], "--scope needs a value"),
+        (["eval", "1", "--scope", "/dev/zero"], "not a regular file"),
+        (["template", "/dev/zero"], "not a regular file"),
+        (["template", "a", "--bogus"], "unknown option '--bogus'"),
+        (["onnx-test", "--rtol", "abc", "x"], "--rtol takes a finite number >= 0, not 'abc'"),
+        (["onnx-test", "/missing/dir"], "/missing/dir: No such file or directory"),
+        (["smoke", "--n", "5x"], "--n takes an integer in [1, 268435456], not '5x'"),
+        (["smoke", "--seed", "abc"], "--seed takes an integer"),
+        (["tune", SCALE, "--repeat", "-3"], "--repeat takes an integer in [1, 100000]"),
+        (["bench", SCALE, "--repeat", "1", "--repeat", "2"], "--repeat given twice"),
+        (["explain", SCALE, "--device", "/dev/zero"], "not a regular file"),
+        (["explain", SCALE, "--dtype", "T=float64", *shape], "'float64' is not a dtype T allows (float32, float16)"),
+        (["explain", SCALE, "--absent", "nope", *shape], "has no port 'nope'"),
+        (["render", SCALE, "--pass", "a", "--pass", "b"], "--pass given twice"),
+        (["explain", SCALE, "--attr", "scale=1e400", *shape], "not a number wgk can hold exactly"),
+        (["explain", SCALE, "--adapter", ""], "--adapter takes an adapter index or a name substring"),
+        (["run", SCALE, "--out", "a" * 3900], "the folder name is 3900 bytes, above the limit of 3800"),
+        (["bench", SCALE, "--json", tmp], "is a folder; --json names a file to write"),
+        (["run", SCALE, "--in", "x=" + tmp], "a directory, not a regular file"),
+        (["info", "/etc/passwd"], "not a folder: a package is a folder"),
+        (["info", "webgpu-kernels/../x.y"], "neither a folder nor an op id"),
+    ]:
+        wgk(args, want)
+finally:
+    shutil.rmtree(tmp)
+
+for f in failures:
+    print("FAILED:", f)
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
