@@ -178,10 +178,14 @@ typedef struct wgk_kernel_options {
   int version;            /* contract version (branch vN); 0 = any */
   const char *revision;   /* 40-hex commit, recorded; NULL = none */
   bool strict;            /* refuse packages without metadata.json (unverified) */
+  bool trust_remote_code; /* load a repo of an org other than webgpu-kernels from the Hub */
 } wgk_kernel_options;
 
-/* path_or_id: a package folder, or "webgpu-kernels/<op id>" found on the search path
- * (WGK_KERNEL_PATH, the build tree's kernels/, share/wgk/kernels). opts may be NULL. */
+/* path_or_id: a package folder, or a repo id "webgpu-kernels/<op id>" found on the search path
+ * (WGK_KERNEL_PATH, the build tree's kernels/, share/wgk/kernels), else in the Hugging Face cache
+ * ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub), else fetched from the Hub ($HF_ENDPOINT) into
+ * that cache, every file digest-checked; from the cache or the Hub, version or revision is required.
+ * HF_HUB_OFFLINE=1 sends no request. docs/hub.md has the rules. opts may be NULL. */
 WGK_API wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
                                    wgk_kernel **out /* OUT */);
 /* Drops the caller's reference: calls created from the kernel keep it alive until they are destroyed. */

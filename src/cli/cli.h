@@ -35,5 +35,8 @@ struct json_t;
 struct wgk_device_desc;
 struct json_t *wgk_cli_adapter_json(const struct wgk_device_desc *d, size_t index);
 int wgk_cmd_render(int argc, char **argv);
+int wgk_cmd_download(int argc, char **argv);
+int wgk_cmd_cache(int argc, char **argv);
+int wgk_cmd_lock(int argc, char **argv);
 
 #endif

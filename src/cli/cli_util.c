@@ -134,6 +134,7 @@ static bool is_hex40(const char *s) {
 int wgk_cli_common_option(const char *cmd, int argc, char **argv, int *i, wgk_cli_common *o) {
   const char *a = argv[*i], *v;
   if (strcmp(a, "--strict") == 0) return o->strict = true, 1;
+  if (strcmp(a, "--trust-remote-code") == 0) return o->trust_remote_code = true, 1;
   if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) return o->verbose = true, 1;
   if (strcmp(a, "--adapter") == 0) {
     if (!(v = wgk_cli_value(cmd, argc, argv, i)) || !wgk_cli_once(cmd, a, &o->adapter, v)) return -1;
@@ -258,7 +259,8 @@ bool wgk_cli_open(const char *cmd, const wgk_cli_common *o, const char *pkg, wgk
     free(msg);
     return false;
   }
-  wgk_kernel_options ko = {.version = o->version, .revision = o->revision, .strict = o->strict};
+  wgk_kernel_options ko = {.version = o->version, .revision = o->revision, .strict = o->strict,
+                            .trust_remote_code = o->trust_remote_code};
   if (wgk_kernel_load(*ctx, pkg, &ko, kernel) != WGK_OK) {
     wgk_cli_error(cmd, "%s", wgk_context_errmsg(*ctx));
     wgk_context_destroy(*ctx);

@@ -18,6 +18,7 @@ typedef struct wgk_cli_common {
   const char *revision; /* --revision SHA (40 hex) */
   bool strict;          /* --strict: refuse unverified packages */
   bool verbose;         /* --verbose */
+  bool trust_remote_code; /* --trust-remote-code: a repo of another org than webgpu-kernels */
 } wgk_cli_common;
 
 /* If argv[*i] is a common option, consumes it (and its value) and returns 1; 0 if it is not one;

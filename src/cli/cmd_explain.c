@@ -336,7 +336,8 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   }
   wgk_error err;
   wgk_error_clear(&err);
-  wgk_pkg_options po = {.strict = o.common.strict, .version = o.common.version, .revision = o.common.revision};
+  wgk_pkg_options po = {.strict = o.common.strict, .version = o.common.version, .revision = o.common.revision,
+                        .trust_remote_code = o.common.trust_remote_code};
   wgk_pkg *pkg = NULL;
   if (wgk_pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
   if (wgk_pkg_warning(pkg)) fprintf(stderr, "wgk: %s\n", wgk_pkg_warning(pkg));

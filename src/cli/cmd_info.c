@@ -94,7 +94,7 @@ int wgk_cmd_info(int argc, char **argv) {
     if (r == 0) pkg_name = argv[i];
   }
   if (!pkg_name) return fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n"), 2;
-  wgk_pkg_options po = {.strict = o.strict, .version = o.version, .revision = o.revision};
+  wgk_pkg_options po = {.strict = o.strict, .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code};
   wgk_pkg *pkg = NULL;
   wgk_error err = {0};
   if (wgk_pkg_open(pkg_name, &po, &pkg, &err) != WGK_OK) {

@@ -17,6 +17,9 @@ static const wgk_cli_command commands[] = {
     {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
     {"test", "run a package's test.json cases on the device", wgk_cmd_test},
     {"bench", "time a package's bench.json cases against the device's ceilings (--json FILE)", wgk_cmd_bench},
+    {"download", "fetch a repo (--version N | --revision SHA) or a lockfile (--lock) into the Hub cache", wgk_cmd_download},
+    {"cache", "the Hub cache: ls, verify [REPO...], rm REPO", wgk_cmd_cache},
+    {"lock", "pin REPO@vN ... to commits and file digests (JSON on stdout)", wgk_cmd_lock},
     {"tune", "sweep a package's tunables per bench case, store the best per device (--show)", wgk_cmd_tune},
 };
 

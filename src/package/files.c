@@ -8,24 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "package/digest.h"
+#include "util/digest.h"
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
 
 #define PKG_FILE_MAX_BYTES ((size_t)64 << 20)
-
-bool wgk_pkg_relpath_ok(const char *relpath) {
-  if (!relpath || !*relpath || relpath[0] == '/' || strchr(relpath, '\\')) return false;
-  for (const char *p = relpath; *p;) {
-    const char *slash = strchr(p, '/');
-    size_t n = slash ? (size_t)(slash - p) : strlen(p);
-    if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
-    if (!slash) break;
-    p = slash + 1;
-    if (!*p) return false; /* trailing slash */
-  }
-  return strstr(relpath, "..") == NULL; /* also refuse ".." inside a name, as the public loader does */
-}
 
 char *wgk_pkg_join(const char *a, const char *b) {
   size_t na = strlen(a), nb = strlen(b);

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "util/json_pos.h"
-#include "package/digest.h"
+#include "util/digest.h"
 #include "package/pkg_internal.h"
 
 static const char *const meta_keys[] = {"name", "version", "backend", "manifestSpecVersion", "variants",

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hub/hub.h"
 #include "package/pkg_internal.h"
 
 /* The package root: two levels above a ".../build/webgpu" folder, else the folder itself. */
@@ -87,6 +88,7 @@ wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk
     st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
   if (!st && !(pkg->real_root = realpath(pkg->root, NULL)))
     st = wgk_error_set(err, WGK_ERR_IO, pkg->root, 0, 0, NULL, "cannot resolve the package root: %s", strerror(errno));
+  if (!st) wgk_hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
   if (!st) st = open_dir(pkg, opts, err);
   if (st) {
     wgk_pkg_free(pkg);

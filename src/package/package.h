@@ -46,6 +46,7 @@ typedef struct wgk_pkg_options {
   int version;             /* contract version asked for (--version N); 0 = not given */
   const char *revision;    /* commit asked for (--revision SHA), recorded only; NULL = not given */
   const char *search_path; /* colon-separated dirs searched before WGK_KERNEL_PATH; NULL = none */
+  bool trust_remote_code;  /* a repo id of an org other than webgpu-kernels may come from the Hub */
 } wgk_pkg_options;
 
 /* Opens a package; opts may be NULL (defaults: not strict, no version). */

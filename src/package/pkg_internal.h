@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "util/digest.h"
 #include "util/json_pos.h"
 #include "package/package.h"
 
@@ -33,7 +34,6 @@ struct wgk_pkg {
 };
 
 /* A package-relative path is non-empty, relative, without "..", "." or empty components or '\\'. */
-bool wgk_pkg_relpath_ok(const char *relpath);
 /* Joins a and b with one '/'; malloc'ed, NULL when out of memory. */
 char *wgk_pkg_join(const char *a, const char *b);
 /* Checks that full (a file of the package, relpath as asked) resolves, symlinks followed, inside pkg->real_root;

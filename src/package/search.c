@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hub/hub.h"
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
 
@@ -85,20 +86,39 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   bool oom = false;
   bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried, &oom) ||
              try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
+  /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
+   * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
+  const char *bundled = getenv("WGK_BUNDLED_KERNELS");
+  bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
 #ifdef WGK_SOURCE_KERNEL_DIR
-  hit = hit || try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried, &oom);
+  hit = hit || (use_bundled && try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried, &oom));
 #endif
 #ifdef WGK_INSTALL_KERNEL_DIR
-  hit = hit || try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried, &oom);
+  hit = hit || (use_bundled && try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried, &oom));
 #endif
+  /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
+  bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
+  if (!hit && !oom && repo_id && pinned) {
+    wgk_hub_options ho = {.version = opts ? opts->version : 0, .revision = opts ? opts->revision : NULL,
+                          .trust_remote_code = opts && opts->trust_remote_code, .progress = true};
+    wgk_status hs = wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
+    size_t n = hs && err ? strlen(err->message) : 0;
+    if (n) snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
+                    tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
+    wgk_dynbuf_free(&tried);
+    return hs;
+  }
   wgk_status st = oom   ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
                   : hit ? webgpu_dir(found, dir_out, err)
                         : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
                                         "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, the build "
-                                        "tree's kernels/, the installed share)%s%s%s",
+                                        "tree's kernels/, the installed share)%s%s%s%s",
                                         tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
                                         is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
-                                        is_dir(id) ? id : "", is_dir(id) ? " to open it" : "");
+                                        is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
+                                        repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
+                                                  "(--revision SHA): there is no default"
+                                                : "");
   free(found);
   wgk_dynbuf_free(&tried);
   return st;

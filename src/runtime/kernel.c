@@ -29,7 +29,7 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   k->ctx = ctx;
   k->max_plans = WGK_PLAN_CACHE;
   wgk_pkg_options po = {0};
-  if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; }
+  if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; po.trust_remote_code = opts->trust_remote_code; }
   wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
   if (st == WGK_OK) {
     k->m = wgk_pkg_manifest(k->pkg);

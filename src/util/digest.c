@@ -1,4 +1,4 @@
-#include "package/digest.h"
+#include "util/digest.h"
 
 #include <openssl/evp.h>
 #include <string.h>
@@ -18,4 +18,17 @@ bool wgk_pkg_digest_well_formed(const char *s) {
   for (int i = 0; i < 43; i++)
     if (!strchr(alphabet, s[i])) return false;
   return true;
+}
+
+bool wgk_pkg_relpath_ok(const char *relpath) {
+  if (!relpath || !*relpath || relpath[0] == '/' || strchr(relpath, '\\')) return false;
+  for (const char *p = relpath; *p;) {
+    const char *slash = strchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : strlen(p);
+    if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
+    if (!slash) break;
+    p = slash + 1;
+    if (!*p) return false; /* trailing slash */
+  }
+  return strstr(relpath, "..") == NULL; /* also refuse ".." inside a name, as the public loader does */
 }

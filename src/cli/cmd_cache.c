@@ -1,0 +1,143 @@
+/* `wgk cache ls | verify [REPO...] | rm REPO`: the Hub cache (src/hub/hub.h has its layout). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "hub/hub.h"
+
+static int usage(void) {
+  fprintf(stderr, "usage: wgk cache ls\n       wgk cache verify [REPO...]\n       wgk cache rm REPO\n");
+  return 2;
+}
+
+static char *join(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", a, b);
+  return p;
+}
+
+/* Bytes of the regular files in dir (blobs/). */
+static long long dir_bytes(const char *dir, int *count) {
+  long long total = 0;
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    char *p = e->d_name[0] == '.' ? NULL : join(dir, e->d_name);
+    struct stat st;
+    if (p && lstat(p, &st) == 0 && S_ISREG(st.st_mode)) { total += st.st_size; ++*count; }
+    free(p);
+  }
+  if (d) closedir(d);
+  return total;
+}
+
+/* One line per repo, then one per ref and per snapshot. */
+static void list_repo(const char *cache, const char *repo, void *user) {
+  (void)user;
+  char *dir = wgk_hub_repo_dir(cache, repo);
+  char *blobs = dir ? join(dir, "blobs") : NULL, *refs = dir ? join(dir, "refs") : NULL;
+  char *snaps = dir ? join(dir, "snapshots") : NULL;
+  int n_blobs = 0;
+  long long bytes = blobs ? dir_bytes(blobs, &n_blobs) : 0;
+  printf("%s  %d blobs, %lld bytes  %s\n", repo, n_blobs, bytes, dir ? dir : "");
+  struct dirent **names = NULL;
+  int n = refs ? scandir(refs, &names, NULL, alphasort) : -1;
+  for (int i = 0; i < n; i++) {
+    char *p = names[i]->d_name[0] == '.' ? NULL : join(refs, names[i]->d_name);
+    FILE *f = p ? fopen(p, "r") : NULL;
+    char commit[64] = "";
+    if (f && fgets(commit, sizeof commit, f)) commit[strcspn(commit, "\r\n")] = '\0';
+    if (p) printf("  ref %s -> %s\n", names[i]->d_name, commit);
+    if (f) fclose(f);
+    free(p);
+    free(names[i]);
+  }
+  free(names);
+  n = snaps ? scandir(snaps, &names, NULL, alphasort) : -1;
+  for (int i = 0; i < n; i++) {
+    if (names[i]->d_name[0] != '.') {
+      char *p = join(snaps, names[i]->d_name);
+      char *meta = p ? join(p, "build/webgpu/metadata.json") : NULL;
+      struct stat st;
+      printf("  snapshot %s%s\n", names[i]->d_name, meta && stat(meta, &st) == 0 ? "" : " (incomplete)");
+      free(meta);
+      free(p);
+    }
+    free(names[i]);
+  }
+  free(names);
+  free(snaps);
+  free(refs);
+  free(blobs);
+  free(dir);
+}
+
+typedef struct verify_state {
+  int problems;
+  int repos;
+} verify_state;
+
+static void verify_repo(const char *cache, const char *repo, void *user) {
+  verify_state *v = user;
+  wgk_error err;
+  wgk_error_clear(&err);
+  int bad = wgk_hub_cache_verify(cache, repo, stdout, &err);
+  v->repos++;
+  if (bad < 0) {
+    char msg[4096];
+    wgk_error_format(&err, msg, sizeof msg);
+    printf("%s\n", msg);
+    v->problems++;
+  } else {
+    v->problems += bad;
+    printf("%s: %s\n", repo, bad ? "PROBLEMS" : "ok");
+  }
+}
+
+int wgk_cmd_cache(int argc, char **argv) {
+  if (argc < 2) return usage();
+  char *cache = wgk_hub_cache_root();
+  if (!cache) {
+    wgk_cli_error("cache", "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
+    return 1;
+  }
+  wgk_error err;
+  wgk_error_clear(&err);
+  int rc = 0;
+  const char *sub = argv[1];
+  if (strcmp(sub, "ls") == 0 && argc == 2) {
+    printf("cache %s\n", cache);
+    if (wgk_hub_cache_each(cache, list_repo, NULL, &err) != WGK_OK) rc = 1;
+  } else if (strcmp(sub, "verify") == 0) {
+    verify_state v = {0};
+    if (argc == 2 && wgk_hub_cache_each(cache, verify_repo, &v, &err) != WGK_OK) rc = 1;
+    for (int i = 2; i < argc; i++) {
+      if (!wgk_hub_repo_id_ok(argv[i])) {
+        wgk_cli_error("cache", "'%s' is not a repo id (org/name)", argv[i]);
+        free(cache);
+        return 2;
+      }
+      verify_repo(cache, argv[i], &v);
+    }
+    if (v.problems) rc = 1;
+    printf("%d repos checked, %d problems\n", v.repos, v.problems);
+  } else if (strcmp(sub, "rm") == 0 && argc == 3) {
+    if (wgk_hub_cache_rm(cache, argv[2], &err) != WGK_OK) rc = 1;
+    else printf("removed %s\n", argv[2]);
+  } else {
+    free(cache);
+    return usage();
+  }
+  if (rc && wgk_error_is_set(&err)) {
+    char msg[4096];
+    wgk_error_format(&err, msg, sizeof msg);
+    wgk_cli_error("cache", "%s", msg);
+  }
+  free(cache);
+  return rc;
+}

@@ -1,0 +1,367 @@
+/* One GET with libcurl: manual redirects (so the token never leaves the endpoint's host), retries with
+ * backoff, timeouts, a progress bar on a terminal, and messages a user can act on. */
+#include <ctype.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hub/hub_internal.h"
+
+#define MAX_REDIRECTS 10
+#define MAX_BODY ((size_t)1 << 30)
+
+static long env_long(const char *name, long dflt, long lo, long hi) {
+  const char *v = getenv(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  return errno || *end || n < lo || n > hi ? dflt : n;
+}
+
+static bool env_true(const char *name) {
+  const char *v = getenv(name);
+  return v && (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+               strcasecmp(v, "on") == 0);
+}
+
+/* The token: HF_TOKEN, else the first line of $HF_HOME/token (HF_HOME defaulting to $XDG_CACHE_HOME/huggingface,
+ * else ~/.cache/huggingface). */
+static char *read_token(void) {
+  const char *t = getenv("HF_TOKEN");
+  if (t && *t) return strdup(t);
+  char *file = NULL;
+  const char *home = getenv("HF_HOME");
+  if (home && *home) file = wgk_hub_path(home, "token");
+  else if ((home = getenv("XDG_CACHE_HOME")) && *home) file = wgk_hub_path(home, "huggingface/token");
+  else if ((home = getenv("HOME")) && *home) file = wgk_hub_path(home, ".cache/huggingface/token");
+  char *text = file ? wgk_hub_read_all(file, NULL) : NULL;
+  free(file);
+  if (!text) return NULL;
+  text[strcspn(text, "\r\n")] = '\0';
+  size_t n = strlen(text);
+  while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
+  if (!n) { free(text); return NULL; }
+  return text;
+}
+
+/* curl_global_init is not thread-safe: once per process, before the first handle (contexts may load on
+ * several threads). */
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_code;
+static void curl_init(void) { curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err) {
+  memset(net, 0, sizeof *net);
+  pthread_once(&curl_once, curl_init);
+  if (curl_init_code != CURLE_OK)
+    return wgk_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
+  const char *ep = getenv("HF_ENDPOINT");
+  net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
+  if (!net->endpoint) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  size_t n = strlen(net->endpoint);
+  while (n > 0 && net->endpoint[n - 1] == '/') net->endpoint[--n] = '\0';
+  net->token = read_token();
+  net->offline = env_true("HF_HUB_OFFLINE");
+  net->attempts = (int)env_long("WGK_HUB_RETRIES", 4, 1, 100);
+  net->backoff_ms = env_long("WGK_HUB_BACKOFF_MS", 500, 0, 600000);
+  net->timeout_s = env_long("WGK_HUB_TIMEOUT", 30, 1, 3600);
+  net->progress = progress && isatty(STDERR_FILENO);
+  return WGK_OK;
+}
+
+void wgk_hub_net_free(wgk_hub_net *net) {
+  free(net->endpoint);
+  if (net->token) {
+    memset(net->token, 0, strlen(net->token));
+    free(net->token);
+  }
+  memset(net, 0, sizeof *net);
+}
+
+void wgk_hub_body_free(wgk_hub_body *b) {
+  if (!b) return;
+  free(b->data);
+  b->data = NULL;
+  b->len = 0;
+}
+
+/* "scheme://host:port" of a URL, lower-cased, the default port filled in; malloc'ed, NULL if unparsable. */
+static char *origin_of(const char *url) {
+  CURLU *u = curl_url();
+  char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;
+  if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+      curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+      curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+      curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+    size_t n = strlen(scheme) + strlen(host) + strlen(port) + 5;
+    if ((out = malloc(n))) {
+      snprintf(out, n, "%s://%s:%s", scheme, host, port);
+      for (char *p = out; *p; p++) *p = (char)tolower((unsigned char)*p);
+    }
+  }
+  curl_free(scheme);
+  curl_free(host);
+  curl_free(port);
+  curl_url_cleanup(u);
+  return out;
+}
+
+typedef struct transfer {
+  wgk_hub_body *body;
+  bool too_big;
+  char error_code[64];   /* X-Error-Code of this hop (RepoNotFound, RevisionNotFound, EntryNotFound ...) */
+  const wgk_hub_net *net;
+  const char *file;      /* for the progress bar */
+  bool drawn;            /* a progress line is on screen */
+  double started;
+} transfer;
+
+static size_t on_body(char *ptr, size_t size, size_t nmemb, void *user) {
+  transfer *t = user;
+  size_t n = size * nmemb;
+  wgk_hub_body *b = t->body;
+  if (b->len + n > MAX_BODY) { t->too_big = true; return 0; }
+  char *grown = realloc(b->data, b->len + n + 1);
+  if (!grown) return 0;
+  b->data = grown;
+  memcpy(b->data + b->len, ptr, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+  return n;
+}
+
+/* Copies a header's value (trimmed) into out when line is "name: value". */
+static bool header_value(const char *line, size_t n, const char *name, char *out, size_t size) {
+  size_t k = strlen(name);
+  if (n <= k || strncasecmp(line, name, k) != 0 || line[k] != ':') return false;
+  const char *v = line + k + 1, *end = line + n;
+  while (v < end && (*v == ' ' || *v == '\t')) v++;
+  while (end > v && isspace((unsigned char)end[-1])) end--;
+  size_t len = (size_t)(end - v) < size - 1 ? (size_t)(end - v) : size - 1;
+  memcpy(out, v, len);
+  out[len] = '\0';
+  return true;
+}
+
+static size_t on_header(char *line, size_t size, size_t nmemb, void *user) {
+  transfer *t = user;
+  size_t n = size * nmemb;
+  char commit[64];
+  if (!t->body->commit[0] && header_value(line, n, "X-Repo-Commit", commit, sizeof commit) && wgk_hub_is_commit(commit)) {
+    for (int i = 0; i < 40; i++) commit[i] = (char)tolower((unsigned char)commit[i]);
+    memcpy(t->body->commit, commit, 41);
+  }
+  header_value(line, n, "X-Error-Code", t->error_code, sizeof t->error_code);
+  return n;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A progress line for downloads that take more than half a second, on a terminal only. */
+static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
+  transfer *t = user;
+  if (!t->net->progress || now_s() - t->started < 0.5) return 0;
+  const int width = 30;
+  int fill = dltotal > 0 ? (int)(dlnow * width / dltotal) : 0;
+  char bar[64];
+  for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+  bar[width] = '\0';
+  bool mb = dltotal >= 1000000 || dlnow >= 1000000;
+  double unit = mb ? 1e6 : 1e3;
+  if (dltotal > 0)
+    fprintf(stderr, "\r%-32.32s [%s] %7.1f / %.1f %s", t->file ? t->file : "", bar, (double)dlnow / unit,
+            (double)dltotal / unit, mb ? "MB" : "kB");
+  else
+    fprintf(stderr, "\r%-32.32s %7.1f %s", t->file ? t->file : "", (double)dlnow / unit, mb ? "MB" : "kB");
+  t->drawn = true;
+  return 0;
+}
+
+static bool retryable_curl(CURLcode c) {
+  switch (c) {
+  case CURLE_COULDNT_CONNECT: case CURLE_OPERATION_TIMEDOUT: case CURLE_PARTIAL_FILE: case CURLE_GOT_NOTHING:
+  case CURLE_SEND_ERROR: case CURLE_RECV_ERROR: case CURLE_HTTP2: case CURLE_HTTP2_STREAM:
+  case CURLE_COULDNT_RESOLVE_HOST: case CURLE_SSL_CONNECT_ERROR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void pause_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+typedef struct hop_result {
+  CURLcode code;          /* transport outcome */
+  char curl_msg[CURL_ERROR_SIZE];
+  long status;            /* HTTP status */
+  char *location;         /* redirect target (absolute), malloc'ed */
+  char error_code[64];
+  bool too_big;
+} hop_result;
+
+/* One request to url, no redirect followed; the body goes to body (reset first). */
+static void one_hop(const wgk_hub_net *net, const char *url, bool send_token, const char *file, wgk_hub_body *body,
+                    hop_result *r) {
+  memset(r, 0, sizeof *r);
+  free(body->data);
+  body->data = NULL;
+  body->len = 0;
+  CURL *c = curl_easy_init();
+  if (!c) { r->code = CURLE_FAILED_INIT; snprintf(r->curl_msg, sizeof r->curl_msg, "curl_easy_init failed"); return; }
+  transfer t = {.body = body, .net = net, .file = file, .started = now_s()};
+  struct curl_slist *headers = NULL;
+  char *auth = NULL;
+  if (send_token && net->token) {
+    size_t n = strlen(net->token) + 32;
+    if ((auth = malloc(n))) {
+      snprintf(auth, n, "Authorization: Bearer %s", net->token);
+      headers = curl_slist_append(headers, auth);
+    }
+  }
+  curl_easy_setopt(c, CURLOPT_URL, url);
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "wgk/0.1 (libcurl)");
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, net->timeout_s);
+  /* A stalled transfer (under 1 byte/s for timeout_s), including a server that never answers. */
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, net->timeout_s);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, r->curl_msg);
+  curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+  r->code = curl_easy_perform(c);
+  if (t.drawn) fputc('\n', stderr);
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+  char *loc = NULL;
+  if (r->code == CURLE_OK && r->status >= 300 && r->status < 400 &&
+      curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc)
+    r->location = strdup(loc);
+  memcpy(r->error_code, t.error_code, sizeof r->error_code);
+  r->too_big = t.too_big;
+  if (!r->curl_msg[0]) snprintf(r->curl_msg, sizeof r->curl_msg, "%s", curl_easy_strerror(r->code));
+  curl_slist_free_all(headers);
+  if (auth) {
+    memset(auth, 0, strlen(auth));
+    free(auth);
+  }
+  curl_easy_cleanup(c);
+}
+
+static wgk_status http_error(const wgk_hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
+                             const hop_result *r, bool token_sent, wgk_error *err) {
+  const char *ec = r->error_code;
+  switch (r->status) {
+  case 401:
+    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
+                         token_sent ? "401 Unauthorized: the Hub refused the token (HF_TOKEN or $HF_HOME/token): check it is valid"
+                                    : "401 Unauthorized: %s needs a token: set HF_TOKEN (or log in so $HF_HOME/token exists)",
+                         repo);
+  case 403:
+    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
+                         "403 Forbidden: the token %s has no access to %s (gated or private repo?)",
+                         token_sent ? "given" : "(none given)", repo);
+  case 404:
+    if (strcmp(ec, "RepoNotFound") == 0)
+      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: no repo %s on %s", repo, net->endpoint);
+    if (strcmp(ec, "RevisionNotFound") == 0)
+      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: repo %s has no revision %s", repo, rev);
+    if (strcmp(ec, "EntryNotFound") == 0)
+      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: revision %s of %s has no file build/webgpu/%s",
+                           rev, repo, file);
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
+                         "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo, rev, file);
+  default:
+    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
+  }
+}
+
+wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char *repo, const char *rev,
+                            const char *file, wgk_hub_body *out, wgk_error *err) {
+  memset(out, 0, sizeof *out);
+  if (net->offline)
+    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HF_HUB_OFFLINE is set: no request is sent");
+  char *home = origin_of(net->endpoint);
+  if (!home) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, 0, 0, "HF_ENDPOINT", "not a URL");
+  wgk_status st = WGK_OK;
+  hop_result r = {0};
+  for (int attempt = 0;; attempt++) {
+    char *cur = strdup(url);
+    bool token_sent = false;
+    int hops = 0;
+    out->commit[0] = '\0';
+    while (cur) {
+      char *origin = origin_of(cur);
+      bool same = origin && strcmp(origin, home) == 0;
+      free(origin);
+      token_sent = same && net->token;
+      free(r.location);
+      one_hop(net, cur, same, file, out, &r);
+      if (r.code != CURLE_OK || !r.location) break;
+      if (++hops > MAX_REDIRECTS) break;
+      free(cur);
+      cur = r.location;
+      r.location = NULL;
+    }
+    bool retry_5xx = r.code == CURLE_OK && (r.status >= 500 || r.status == 429);
+    bool retry = attempt + 1 < net->attempts && (retry_5xx || retryable_curl(r.code)) && !r.too_big;
+    if (retry) {
+      free(cur);
+      long wait = net->backoff_ms << (attempt < 16 ? attempt : 16);
+      if (net->progress)
+        fprintf(stderr, "wgk: %s: %s; retrying in %ld ms (try %d of %d)\n", file,
+                r.code != CURLE_OK ? r.curl_msg : "server error", wait, attempt + 2, net->attempts);
+      pause_ms(wait);
+      continue;
+    }
+    const char *where = cur ? cur : url;
+    out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
+                       r.code == CURLE_COULDNT_RESOLVE_PROXY || r.code == CURLE_OPERATION_TIMEDOUT;
+    if (r.too_big)
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
+    else if (r.code == CURLE_OPERATION_TIMEDOUT)
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "timed out after %ld s (WGK_HUB_TIMEOUT), %d tries: %s",
+                         net->timeout_s, attempt + 1, r.curl_msg);
+    else if (r.code == CURLE_PARTIAL_FILE)
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo,
+                         "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s", file,
+                         attempt + 1, r.curl_msg);
+    else if (r.code != CURLE_OK)
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "network error after %d tries: %s", attempt + 1, r.curl_msg);
+    else if (hops > MAX_REDIRECTS)
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "more than %d redirects", MAX_REDIRECTS);
+    else if (r.status >= 500 || r.status == 429)
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "HTTP %ld from the Hub after %d tries", r.status, attempt + 1);
+    else if (r.status < 200 || r.status >= 300)
+      st = http_error(net, where, repo, rev, file, &r, token_sent, err);
+    free(cur);
+    break;
+  }
+  free(r.location);
+  free(home);
+  if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1)))
+    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, url, 0, 0, NULL, "out of memory");
+  if (st) wgk_hub_body_free(out);
+  return st;
+}

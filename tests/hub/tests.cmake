@@ -1,0 +1,18 @@
+# The Hub client (src/hub): unit tests without a network, the C API and the CLI against a stand-in Hub on
+# 127.0.0.1 (tests/hub/standin.py). Every test sets its own HF_HOME / HF_HUB_CACHE; nothing goes beyond 127.0.0.1.
+wgk_add_test(test_hub_unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_hub_unit.c)
+find_program(WGK_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(WGK_PYTHON3)
+  add_executable(test_hub_api ${CMAKE_CURRENT_LIST_DIR}/test_hub_api.c)
+  target_include_directories(test_hub_api PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/tests" "${WGK_PROTO_OUT}")
+  target_link_libraries(test_hub_api PRIVATE wgk_test_support wgk_tools ${CMOCKA_LIB}) # skip() exits 77
+  set_target_properties(test_hub_api PROPERTIES BUILD_RPATH "${WGK_DAWN_DIR}")
+  add_test(NAME test_hub_api COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/standin.py
+           --repo "webgpu-kernels/ai.onnx.RotaryEmbedding=${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding"
+           -- $<TARGET_FILE:test_hub_api>)
+  set_tests_properties(test_hub_api PROPERTIES TIMEOUT 300 LABELS "gpu" SKIP_RETURN_CODE 77 ENVIRONMENT "CMOCKA_MESSAGE_OUTPUT=stdout")
+  if(TARGET wgk_cli)
+    add_test(NAME hub_cli COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/hub_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+    set_tests_properties(hub_cli PROPERTIES TIMEOUT 600 LABELS "gpu")
+  endif()
+endif()
