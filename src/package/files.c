@@ -11,6 +11,7 @@
 #include "util/digest.h"
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
+#include "util/file_read.h"
 
 #define PKG_FILE_MAX_BYTES ((size_t)64 << 20)
 
@@ -25,46 +26,12 @@ char *wgk_pkg_join(const char *a, const char *b) {
   return s;
 }
 
+/* A package file whole: regular files only, at most PKG_FILE_MAX_BYTES, checked before a byte is read. */
 wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *err) {
-  *data = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not hang the open */
-  struct stat sb;
-  if (fd < 0)
-    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
-                         "cannot open: %s", strerror(errno));
-  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    close(fd);
-    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "not a regular file: a package file must be a regular file");
-  }
-  if ((uint64_t)sb.st_size > PKG_FILE_MAX_BYTES) {
-    close(fd);
-    return wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "%llu bytes, larger than the limit of %zu bytes",
-                         (unsigned long long)sb.st_size, PKG_FILE_MAX_BYTES);
-  }
-  FILE *f = fdopen(fd, "rb");
-  if (!f) {
-    close(fd);
-    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-  }
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, PKG_FILE_MAX_BYTES);
-  wgk_dynbuf_append(&b, "", 0);
-  char chunk[16384];
-  size_t n, total = 0;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.failed) wgk_dynbuf_append(&b, chunk, n), total += n;
-  bool bad = ferror(f) != 0;
-  fclose(f);
-  if (bad || b.failed) {
-    wgk_dynbuf_free(&b);
-    return bad                          ? wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed")
-           : total > PKG_FILE_MAX_BYTES ? wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes",
-                                                        PKG_FILE_MAX_BYTES)
-                                        : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory reading the file");
-  }
-  *len = b.len;
-  *data = wgk_dynbuf_take(&b);
-  return *data ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  unsigned char *bytes = NULL;
+  wgk_status st = wgk_file_read_all(path, PKG_FILE_MAX_BYTES, &bytes, len, err);
+  *data = (char *)bytes;
+  return st;
 }
 
 wgk_status wgk_pkg_check_inside(const wgk_pkg *pkg, const char *full, const char *relpath, wgk_error *err) {
