@@ -292,9 +292,12 @@ static wgk_status read_file(FILE *f, const char *path, wgk_host_tensor **out, wg
   unsigned char *head = malloc(image + 1);
   if (!head)
     return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
-  memcpy(head, pre, pre_len);
+  /* The preamble read may already reach past a short header (an empty one is 10 bytes): copy only the header's
+   * part, and go back to where the data starts. */
+  size_t have = pre_len < image ? pre_len : image;
+  memcpy(head, pre, have);
   npy_header h = {0};
-  if (!read_exact(f, head + pre_len, image - pre_len))
+  if (image > have ? !read_exact(f, head + have, image - have) : fseek(f, (long)image, SEEK_SET) != 0)
     st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
   if (!st)
     st = parse_header(head, image, &c, &h, &off, &bytes);
