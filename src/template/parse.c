@@ -13,6 +13,7 @@ typedef struct tparser {
   size_t pos;           /* where scanning continues */
   wgk_stmt *last_text;  /* the text right before the current tag, for "{%-" */
   int depth;            /* open blocks */
+  int loops;            /* open for blocks: break and continue are only valid inside one */
   wgk_error *err;
 } tparser;
 
@@ -252,6 +253,10 @@ static bool parse_statement(tparser *p, wgk_body *body) {
   else if (!strcmp(name, "break")) kind = WGK_S_BREAK;
   else if (!strcmp(name, "continue")) kind = WGK_S_CONTINUE;
   else { wgk_expr_syntax_error(&ep, "unknown or unexpected statement '%s'", name); return false; }
+  if ((kind == WGK_S_BREAK || kind == WGK_S_CONTINUE) && p->loops == 0) {
+    fail_at(p, at, WGK_ERR_PARSE, "'%s' outside a for loop%s", name, "");
+    return false;
+  }
   wgk_stmt *s = new_stmt(p, kind, at);
   if (!s) return false;
   wgk_expr_next(&ep);
@@ -260,7 +265,9 @@ static bool parse_statement(tparser *p, wgk_body *body) {
     fail_at(p, at, WGK_ERR_LIMIT, "blocks nested too deeply (limit is %s)%s", "100", "");
     return false;
   }
+  p->loops += kind == WGK_S_FOR;
   bool ok = fn(p, &ep, s, at) && body_push(p, body, s);
+  p->loops -= kind == WGK_S_FOR;
   p->depth--;
   return ok;
 }

@@ -131,6 +131,13 @@ static void test_errors(void **state) {
   expect(raw_open, "t.jinja", NULL, "t.jinja:3:8: 'endraw' expected (to close 'raw' at line 2)");
   const char *long_set[] = {"t.jinja", "x\n{% set s %}{% for i in range(1000000) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endset %}", NULL};
   expect(long_set, "t.jinja", NULL, "t.jinja:2:41: output too long (limit is 16 MiB)");
+  /* break / continue outside a for loop are refused where they stand (they were accepted and did nothing). */
+  const char *brk[] = {"t.jinja", "a\n  {% break %}", NULL};
+  expect(brk, "t.jinja", NULL, "t.jinja:2:3: 'break' outside a for loop");
+  const char *cont[] = {"t.jinja", "{% if true %}{% continue %}{% endif %}", NULL};
+  expect(cont, "t.jinja", NULL, "t.jinja:1:14: 'continue' outside a for loop");
+  const char *in_loop[] = {"t.jinja", "{% for i in [1, 2, 3] %}{% if i == 2 %}{% break %}{% endif %}{{ i }}{% endfor %}", NULL};
+  expect(in_loop, "t.jinja", "1", NULL);
   const char *rec[] = {"t.jinja", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", NULL};
   wgk_error err;
   wgk_error_clear(&err);
