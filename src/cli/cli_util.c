@@ -106,6 +106,11 @@ bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path) {
                            path, opt), false;
     return writable_dir(cmd, opt, path, path);
   }
+  const char *base = strrchr(path, '/');
+  if (strchr(base ? base + 1 : path, '='))
+    return wgk_cli_error(cmd, "%s takes a folder to write every output into as <port>.npy, not '%s' (a new folder "
+                              "named like port=FILE is refused as a likely mistake; create it first to mean it)",
+                         opt, path), false;
   parent_of(path, parent, sizeof parent);
   return writable_dir(cmd, opt, path, parent);
 }

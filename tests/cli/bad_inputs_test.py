@@ -90,6 +90,7 @@ try:
     afile = os.path.join(tmp, "afile")
     open(afile, "w").write("x")
     wgk(["run", SCALE, "--in", "x=" + big, "--out", afile, *NOGPU], f"--out {afile}: exists and is not a folder")
+    wgk(["run", SCALE, "--in", "x=" + big, "--out", os.path.join(tmp, "y=y.npy"), *NOGPU], "--out takes a folder to write every output into as <port>.npy")
     wgk(["bench", ROPE, "--json", "/missing/dir/x.json", *NOGPU], "the folder /missing/dir does not exist")
     wgk(["bench", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
     wgk(["tune", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
