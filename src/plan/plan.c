@@ -126,9 +126,12 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
         if (err) *err = local;
         return local.status;
       }
-      char text[WGK_ERROR_MESSAGE_MAX + 600];
+      /* The reason quotes the derive's expression, so it names what the failing value came from (a tunable, an
+       * attribute ...), not only the rule it broke. */
+      char text[WGK_ERROR_MESSAGE_MAX + 600], reason[WGK_ERROR_MESSAGE_MAX + 900];
       wgk_error_format(&local, text, sizeof text);
-      if (!wgk_value_dict_set(failures, d->name, wgk_value_string(text))) return oom(err);
+      snprintf(reason, sizeof reason, "%s (in %.200s)", text, d->expr.text ? d->expr.text : "?");
+      if (!wgk_value_dict_set(failures, d->name, wgk_value_string(reason))) return oom(err);
       v = wgk_value_undefined();
     }
     if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v))) { wgk_value_release(v); return oom(err); }

@@ -45,3 +45,6 @@ wgk_plan_refused(device_limits_wrong_type "bad-limits.device.json:3:13: limits: 
   explain ${WGK_ROPE} --device ${CMAKE_CURRENT_LIST_DIR}/bad-limits.device.json --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_refused(binding_limit "pass main: binding x \\(0\\) of port X is 275251200 bytes, over the device's maxStorageBufferBindingSize of 134217728 bytes"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64)
+# A derive that fails is a variant's reason quoting the derive's expression, so WORKGROUP_SIZE=0 is named.
+wgk_plan_refused(failed_derive_quotes_expression "pairDispatchOk failed: .*derive.pairDispatchOk: ceilDiv\\(\\): division by zero \\(in ceilDiv\\(numel\\(shapes.X\\) / 2, tunables.WORKGROUP_SIZE\\)"
+  explain ${WGK_ROPE} --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=0 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
