@@ -335,6 +335,15 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
   wgk_value *scope = wgk_value_dict_copy(variant_scope);
   if (!scope) return oom(err);
   wgk_status st = WGK_OK;
+  if (p->m->format == WGK_MANIFEST_SPEC21) { /* pass derives and templates see {...dtypes, ...derives} (fact 27) */
+    const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
+    for (size_t i = 0; dtypes && i < wgk_value_len(dtypes) && st == WGK_OK; i++) {
+      const char *name = wgk_value_dict_key_at(dtypes, i);
+      if (!wgk_value_dict_get(scope, name) &&
+          !wgk_value_dict_set(scope, name, wgk_value_ref(wgk_value_dict_value_at(dtypes, i))))
+        st = oom(err);
+    }
+  }
   for (size_t i = 0; i < mp->n_inputs && st == WGK_OK; i++) {
     wgk_value *v = NULL;
     st = wgk_plan_value(p, &mp->inputs[i], scope, &v, err);

@@ -43,6 +43,7 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
   const wgk_plan_tensor *given = &call->ports[i];
   o->port = (int)i;
   o->dtype = type_dtype(m, type_dtypes, port->type_var);
+  if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0]; /* spec 2.1 concrete dtype */
   if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
     if (!given->present)
       return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
