@@ -331,6 +331,84 @@ static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
   return WGK_OK;
 }
 
+/* The loader's include path: "./x" and "../x" relative to the including file's folder, else to the package
+ * root; "." and empty segments dropped, ".." pops (escaping the root is an error). NULL when it escapes. */
+static char *include_path(const char *from, const char *name) {
+  wgk_dynbuf joined;
+  wgk_dynbuf_init(&joined, 1 << 16);
+  if (name[0] == '.') {
+    const char *slash = strrchr(from, '/');
+    if (slash) wgk_dynbuf_append(&joined, from, (size_t)(slash - from));
+    wgk_dynbuf_append_char(&joined, '/');
+  }
+  wgk_dynbuf_append_str(&joined, name);
+  char *text = wgk_dynbuf_take(&joined);
+  if (!text) return NULL;
+  size_t n = strlen(text) + 1, used = 0;
+  char *out = calloc(1, n);
+  bool ok = out != NULL;
+  for (char *seg = text; ok && seg;) {
+    char *end = strpbrk(seg, "/\\");
+    size_t len = end ? (size_t)(end - seg) : strlen(seg);
+    if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+      if (used == 0) ok = false;
+      while (used > 0 && out[used - 1] != '/') used--;
+      if (used > 0) used--;
+      out[used] = '\0';
+    } else if (len > 0 && !(len == 1 && seg[0] == '.')) {
+      if (used) out[used++] = '/';
+      memcpy(out + used, seg, len);
+      used += len;
+      out[used] = '\0';
+    }
+    seg = end ? end + 1 : NULL;
+  }
+  free(text);
+  if (!ok) { free(out); return NULL; }
+  return out;
+}
+
+/* Every file a template of variant `id` includes (recursively) is in the variant's template list:
+ * the public loader fetches templates per variant from that list (PUBLIC-LOADER.md fact 8). */
+static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list, const char *file, int depth) {
+  char p[512];
+  member_path(p, sizeof p, "webgpu.variants", id);
+  if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
+  char *path = wgk_pkg_join(c->pkg->dir, file), *text = NULL;
+  size_t len = 0;
+  wgk_status st = path ? wgk_pkg_slurp(path, &text, &len, c->err) : WGK_ERR_OUT_OF_MEMORY;
+  free(path);
+  if (st) return st;
+  for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
+    const char *q = s + 2;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (strncmp(q, "include", 7) != 0 || !(q[7] == ' ' || q[7] == '\t' || q[7] == '\n')) continue;
+    q += 7;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (*q != '"' && *q != '\'') continue;
+    char quote = *q++;
+    const char *e = strchr(q, quote);
+    if (!e) continue;
+    char name[512];
+    snprintf(name, sizeof name, "%.*s", (int)(e - q), q);
+    char *target = include_path(file, name);
+    if (!target) {
+      st = fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
+      break;
+    }
+    bool listed = false;
+    for (size_t i = 0; i < json_array_size(list) && !listed; i++)
+      listed = strcmp(json_string_value(json_array_get(list, i)), target) == 0;
+    if (!listed)
+      st = fail(c, false, p, "variant %s renders %s, which includes %s, but %s is not in the variant's template list "
+                "(the public loader fetches templates per variant from this list)", id, file, target, target);
+    else st = check_includes(c, id, list, target, depth + 1);
+    free(target);
+  }
+  free(text);
+  return st;
+}
+
 wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   const char *name = json_string_value(json_object_get(pkg->metadata, "name"));
@@ -344,5 +422,14 @@ wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
     st = fail(&c, false, "manifestSpecVersion", "metadata says the seed format (\"1\") but manifest.json is manifest spec "
               "2.1; use the public layout webgpu: {manifestSpec: \"2.1\", variants}");
   if (!st) st = match_variants(&c, pkg->manifest);
+  for (size_t i = 0; !st && pub && i < pkg->manifest->n_variants; i++) {
+    const wgk_manifest_variant *v = &pkg->manifest->variants[i];
+    const json_t *list = json_object_get(listed_variants(pkg->metadata), v->id);
+    for (size_t k = 0; !st && k < v->n_passes; k++) {
+      bool seen = false;
+      for (size_t j = 0; j < k && !seen; j++) seen = strcmp(v->passes[j].shader, v->passes[k].shader) == 0;
+      if (!seen) st = check_includes(&c, v->id, list, v->passes[k].shader, 0);
+    }
+  }
   return st;
 }

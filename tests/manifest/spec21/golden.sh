@@ -30,4 +30,5 @@ check refuse-attr-value explain test.EveryKey --device "$dev" --attr axis=3 --sh
 check refuse-attr-unknown explain test.EveryKey --device "$dev" --attr zzz=1 --shape x=2x3 --shape state=4
 check refuse-f16 explain test.EveryKey --device "$nof16" --dtype T=float16 --shape x=2x3 --shape state=4
 check refuse-inout-missing explain test.EveryKey --device "$dev" --shape x=2x3
+check refuse-include-unlisted explain test.Include --device "$dev" --shape x=4
 exit $fail
