@@ -59,8 +59,6 @@ void wgk_plan_bind_intermediates(wgk_plan *plan);
 wgk_status wgk_plan_repeat_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err);
 /* spec 2.1: why the device does not meet r (appended to why; nothing when it does or r is NULL). */
 void wgk_plan_requires_reason(const wgk_planner *p, const wgk_manifest_requires *r, wgk_dynbuf *why);
-/* The WebGPU spec default of a limit by name; false for an unknown name. */
-bool wgk_plan_limit_default(const char *name, double *out);
 /* A spec 2.1 literal (number, bool, list/object whose strings are expressions) evaluated element by element. */
 wgk_status wgk_plan_literal(wgk_planner *p, const json_t *lit, const wgk_manifest_pos *pos, const wgk_value *scope,
                             wgk_value **out, wgk_error *err);

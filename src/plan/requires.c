@@ -5,34 +5,12 @@
 
 #include "plan/planner_internal.h"
 
-/* The WebGPU spec's default of every limit (what a device description without it is taken to have). */
-static const struct { const char *name; double value; } spec_defaults[] = {
-    {"maxTextureDimension1D", 8192}, {"maxTextureDimension2D", 8192}, {"maxTextureDimension3D", 2048},
-    {"maxTextureArrayLayers", 256}, {"maxBindGroups", 4}, {"maxBindGroupsPlusVertexBuffers", 24},
-    {"maxBindingsPerBindGroup", 1000}, {"maxDynamicUniformBuffersPerPipelineLayout", 8},
-    {"maxDynamicStorageBuffersPerPipelineLayout", 4}, {"maxSampledTexturesPerShaderStage", 16},
-    {"maxSamplersPerShaderStage", 16}, {"maxStorageBuffersPerShaderStage", 10},
-    {"maxStorageTexturesPerShaderStage", 4}, {"maxUniformBuffersPerShaderStage", 12},
-    {"maxUniformBufferBindingSize", 65536}, {"maxStorageBufferBindingSize", 134217728},
-    {"minUniformBufferOffsetAlignment", 256}, {"minStorageBufferOffsetAlignment", 256}, {"maxVertexBuffers", 8},
-    {"maxBufferSize", 268435456}, {"maxVertexAttributes", 16}, {"maxVertexBufferArrayStride", 2048},
-    {"maxInterStageShaderVariables", 16}, {"maxColorAttachments", 8}, {"maxColorAttachmentBytesPerSample", 32},
-    {"maxComputeInvocationsPerWorkgroup", 256}, {"maxComputeWorkgroupSizeX", 256}, {"maxComputeWorkgroupSizeY", 256},
-    {"maxComputeWorkgroupSizeZ", 64}, {"maxComputeWorkgroupStorageSize", 16384},
-    {"maxComputeWorkgroupsPerDimension", 65535}, {"maxImmediateSize", 0}};
-
-bool wgk_plan_limit_default(const char *name, double *out) {
-  for (size_t i = 0; i < sizeof spec_defaults / sizeof spec_defaults[0]; i++)
-    if (strcmp(spec_defaults[i].name, name) == 0) { *out = spec_defaults[i].value; return true; }
-  return false;
-}
-
-/* The device's value of a limit: its description (the scope's device.limits), else the spec default. */
+/* The device's value of a limit: the scope's device.limits (every WebGPU limit, spec defaults filled in). */
 static bool device_limit(const wgk_planner *p, const char *name, double *out) {
   const wgk_value *limits = wgk_value_dict_get(p->device_value, "limits");
   const wgk_value *v = limits ? wgk_value_dict_get(limits, name) : NULL;
   if (v && wgk_value_is_number(v)) { *out = wgk_value_as_float(v); return true; }
-  return wgk_plan_limit_default(name, out);
+  return false;
 }
 
 static void config_text(const json_t *c, wgk_dynbuf *out) {

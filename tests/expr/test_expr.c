@@ -74,6 +74,10 @@ static const expr_case helper_cases[] = {
   {"ceil(2.1)", "3"}, {"floor(-2.1)", "-3"}, {"min(3, 1, 2)", "1"}, {"max([3, 7, 2])", "7"}, {"max(1.5, 1)", "1.5"},
   {"pow(2, 10)", "1024"}, {"pow(2, -1)", "0.5"}, {"range(0)", "[]"}, {"range(1, 0, 0)", NULL},
   {"device.features.has('shader-f16')", "false"}, {"device.limits.maxComputeWorkgroupsPerDimension", "65535"},
+  /* every WebGPU limit with its spec default; wgslLanguageFeatures; adapterInfo as the loader hands it */
+  {"device.limits.maxTextureDimension3D", "2048"}, {"device.limits.maxImmediateSize", "0"},
+  {"device.limits.maxColorAttachmentBytesPerSample", "32"}, {"device.wgslLanguageFeatures.has('x')", "false"},
+  {"device.adapterInfo.subgroupMinSize is defined", "false"}, {"device.adapterInfo.isFallbackAdapter", "false"},
   {"'a' ~ 'b'", "ab"}, {"rank3Head", NULL},
 };
 
