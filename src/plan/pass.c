@@ -359,6 +359,7 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
     bool ok = env && wgsl && !decl.failed &&
               wgk_value_dict_set(wgsl, "resourceDeclarations", wgk_value_string(wgk_dynbuf_str(&decl)));
     if (ok) { ok = wgk_value_dict_set(env, "wgsl", wgsl); wgsl = NULL; }   /* set takes its value */
+    if (ok) ok = wgk_value_dict_set(env, "device", wgk_value_ref(wgk_value_dict_get(scope, "device"))); /* env.device */
     if (ok) { ok = wgk_value_dict_set(scope, "env", env); env = NULL; }
     wgk_value_release(wgsl);
     wgk_value_release(env);
