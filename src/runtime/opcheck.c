@@ -25,7 +25,8 @@ wgk_status wgk_opcheck_view(const wgk_manifest *m, const wgk_opcheck_port *ports
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < m->n_ports; i++) {
     wgk_tensor *t = ports[i].tensor;
-    if (strcmp(ports[i].port->name, name) != 0 || !t) continue;
+    const wgk_manifest_port *pp = ports[i].port; /* by ONNX name: the seed port name, spec 2.1 `onnx` */
+    if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t) continue;
     *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
     bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
     if (want_data && integer) {
