@@ -112,7 +112,7 @@ def error_text(err, renames):
 
 with tempfile.TemporaryDirectory() as tmp:
     for name in ('ai.onnx.RotaryEmbedding', 'com.microsoft.SparseAttention'):
-        seed = os.path.join(src, 'kernels', name)
+        seed = os.path.join(src, 'tests/cli/seed-packages', name)
         out = os.path.join(tmp, name)
         rc, o, e = run(['convert', seed, out])
         if rc != 0:
