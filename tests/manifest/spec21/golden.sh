@@ -31,4 +31,6 @@ check refuse-attr-unknown explain test.EveryKey --device "$dev" --attr zzz=1 --s
 check refuse-f16 explain test.EveryKey --device "$nof16" --dtype T=float16 --shape x=2x3 --shape state=4
 check refuse-inout-missing explain test.EveryKey --device "$dev" --shape x=2x3
 check refuse-include-unlisted explain test.Include --device "$dev" --shape x=4
+check selection-scope explain test.Selection --device "$dev" --shape x=2x2
+check refuse-derive-throws explain test.Selection --device "$dev" --shape x=2x3
 exit $fail
