@@ -24,12 +24,14 @@ typedef struct run_opts {
   const char *ins[MAX_ITEMS], *attrs[MAX_ITEMS], *args[MAX_ITEMS], *tunables[MAX_ITEMS];
   int n_ins, n_attrs, n_args, n_tunables;
   const char *out_dir;
+  const char *out_shapes[MAX_ITEMS]; /* --out-shape port=DIMS[:dtype]: explicit destinations */
+  int n_out_shapes;
   long repeat;
   bool wgsl; /* --wgsl: print the WGSL the last call ran */
 } run_opts;
 
 static const char *usage_text =
-    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR]\n"
+    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out-shape port=2x3[:dtype]] [--out DIR]\n"
     "               [--repeat N] [--wgsl] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 static int push(const char **list, int *n, const char *v) {
@@ -49,6 +51,7 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (strcmp(a, "--tunable") == 0) return push(o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
   if (strcmp(a, "--out") == 0) return (o->out_dir = wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--out-shape") == 0) return push(o->out_shapes, &o->n_out_shapes, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("run", argc, argv, i);
     char *end;
@@ -80,6 +83,43 @@ static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o) {
     wgk_tensor_release(t);
     wgk_host_tensor_free(h);
     if (!ok) return wgk_cli_error("run", "--in %s: %s", key, wgk_context_errmsg(ctx)), false;
+  }
+  return true;
+}
+
+/* --out-shape port=2x3[:dtype]: a destination for an output without a shape expression (float32 unless
+ * given; "scalar" or an empty dims list for 0-d). */
+static bool set_destinations(wgk_context *ctx, wgk_call *call, const run_opts *o) {
+  for (int i = 0; i < o->n_out_shapes; i++) {
+    char key[128], dims[512];
+    const char *v;
+    if (!wgk_cli_split_kv(o->out_shapes[i], key, sizeof key, &v))
+      return wgk_cli_error("run", "--out-shape takes port=DIMS[:dtype], not '%s'", o->out_shapes[i]), false;
+    snprintf(dims, sizeof dims, "%s", v);
+    wgk_dtype dt = WGK_DTYPE_FLOAT32;
+    char *colon = strchr(dims, ':');
+    if (colon) {
+      *colon = '\0';
+      dt = wgk_dtype_from_name(colon + 1);
+      if (dt == WGK_DTYPE_INVALID) return wgk_cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
+    }
+    int64_t shape[WGK_MAX_DIMS];
+    int rank = 0;
+    bool ok = true;
+    if (strcmp(dims, "scalar") != 0 && dims[0]) {
+      for (char *tok = strtok(dims, "x"); ok && tok; tok = strtok(NULL, "x")) {
+        char *end;
+        errno = 0;
+        long long d = strtoll(tok, &end, 10);
+        ok = !errno && !*end && d >= 0 && rank < WGK_MAX_DIMS;
+        if (ok) shape[rank++] = d;
+      }
+    }
+    if (!ok) return wgk_cli_error("run", "--out-shape %s: '%s' is not DIMS like 2x3", key, v), false;
+    wgk_tensor *t = NULL;
+    ok = wgk_tensor_create(ctx, dt, rank, shape, NULL, &t) == WGK_OK && wgk_call_set_output(call, key, t) == WGK_OK;
+    wgk_tensor_release(t);
+    if (!ok) return wgk_cli_error("run", "--out-shape %s: %s", key, wgk_context_errmsg(ctx)), false;
   }
   return true;
 }
@@ -224,7 +264,7 @@ int wgk_cmd_run(int argc, char **argv) {
   bool ok = wgk_call_create(k, &call) == WGK_OK;
   if (!ok) wgk_cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);
-  ok = ok && set_inputs(ctx, call, &o) && set_values(ctx, call, &o);
+  ok = ok && set_inputs(ctx, call, &o) && set_destinations(ctx, call, &o) && set_values(ctx, call, &o);
   if (ok && o.common.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
   ok = ok && run_calls(ctx, call, &o) && write_outputs(k, call, &o);
   if (ok && o.wgsl) print_wgsl(call);
