@@ -13,6 +13,7 @@ typedef struct wgk_cli_command {
 /* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
 int wgk_cmd_devices(int argc, char **argv);
 int wgk_cmd_smoke(int argc, char **argv);
+int wgk_cmd_convert(int argc, char **argv);
 int wgk_cmd_onnx_test(int argc, char **argv);
 
 int wgk_cmd_eval(int argc, char **argv);

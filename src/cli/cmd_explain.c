@@ -240,7 +240,7 @@ static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_devi
   }
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *p = &plan->passes[i];
-    printf("pass     %s (%s, %s)\n", p->source->id, p->source->name, p->source->shader);
+    printf("pass     %s (%s, %s)\n", p->id ? p->id : p->source->id, p->source->name, p->source->shader);
     printf("  dispatch %u x %u x %u%s\n", p->workgroups[0], p->workgroups[1], p->workgroups[2], p->skip ? " (skipped: empty)" : "");
     if (p->uniform_text) printf("  uniform  %s\n", p->uniform_text);
   }
@@ -307,7 +307,7 @@ static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *p = &plan->passes[i];
     json_t *j = json_object(), *wg = json_array();
-    json_object_set_new(j, "id", json_string(p->source->id));
+    json_object_set_new(j, "id", json_string(p->id ? p->id : p->source->id));
     json_object_set_new(j, "shader", json_string(p->source->shader));
     for (int k = 0; k < 3; k++) json_array_append_new(wg, json_integer(p->workgroups[k]));
     json_object_set_new(j, "workgroups", wg);
@@ -368,8 +368,8 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   } else {
     rc = o.pass_id ? 1 : 0;
     for (size_t i = 0; i < plan->n_passes; i++) {
-      if (o.pass_id && strcmp(o.pass_id, plan->passes[i].source->id) != 0) continue;
-      if (!o.pass_id && plan->n_passes > 1) printf("// pass %s\n", plan->passes[i].source->id);
+      if (o.pass_id && strcmp(o.pass_id, plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id) != 0) continue;
+      if (!o.pass_id && plan->n_passes > 1) printf("// pass %s\n", plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id);
       fputs(plan->passes[i].wgsl, stdout);
       rc = 0;
     }

@@ -68,7 +68,7 @@ static void print_variants(const wgk_manifest *m) {
   printf("%s\nvariants:\n", m->n_tunables ? "" : " (none)");
   for (size_t i = 0; i < m->n_variants; i++) {
     const wgk_manifest_variant *v = &m->variants[i];
-    printf("  %s  (priority %d)\n", v->id, v->priority);
+    printf("  %s  (priority %g)\n", v->id, v->priority);
     for (size_t w = 0; w < v->n_when; w++) printf("    when  %s\n", v->when[w].text);
     for (size_t p = 0; p < v->n_passes; p++) {
       const wgk_manifest_pass *ps = &v->passes[p];

@@ -25,13 +25,15 @@ typedef struct run_opts {
   const char *ins[MAX_ITEMS], *attrs[MAX_ITEMS], *args[MAX_ITEMS], *tunables[MAX_ITEMS];
   int n_ins, n_attrs, n_args, n_tunables;
   const char *out_dir;
+  const char *out_shapes[MAX_ITEMS]; /* --out-shape port=DIMS[:dtype]: explicit destinations */
+  int n_out_shapes;
   long repeat;
   bool repeat_given;
   bool wgsl; /* --wgsl: print the WGSL the last call ran */
 } run_opts;
 
 static const char *usage_text =
-    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR]\n"
+    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out-shape port=2x3[:dtype]] [--out DIR]\n"
     "               [--repeat N] [--wgsl] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 static int push(const char *opt, const char **list, int *n, const char *v) {
@@ -51,6 +53,7 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (strcmp(a, "--tunable") == 0) return push(a, o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
   if (strcmp(a, "--out") == 0) return wgk_cli_once("run", a, &o->out_dir, wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--out-shape") == 0) return push(a, o->out_shapes, &o->n_out_shapes, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("run", argc, argv, i);
     long long n;
@@ -158,6 +161,66 @@ static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, wgk_
     bool ok = wgk_tc_upload(ctx, host[i], &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
     wgk_tensor_release(t);
     if (!ok) return wgk_cli_error("run", "--in %s (%s): %s", key, path, wgk_context_errmsg(ctx)), false;
+  }
+  return true;
+}
+
+/* --out-shape port=2x3[:dtype]: a destination for an output without a shape expression (float32 unless
+ * given; "scalar" or an empty dims list for 0-d). Parsed before a GPU context exists, and again to set it. */
+static bool parse_destination(const char *spec, char *key, size_t key_size, wgk_dtype *dt, int64_t *shape, int *rank) {
+  char dims[512];
+  const char *v;
+  if (!wgk_cli_split_kv(spec, key, key_size, &v))
+    return wgk_cli_error("run", "--out-shape takes port=DIMS[:dtype], not '%s'", spec), false;
+  snprintf(dims, sizeof dims, "%s", v);
+  *dt = WGK_DTYPE_FLOAT32;
+  char *colon = strchr(dims, ':');
+  if (colon) {
+    *colon = '\0';
+    *dt = wgk_dtype_from_name(colon + 1);
+    if (*dt == WGK_DTYPE_INVALID) return wgk_cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
+  }
+  bool ok = true;
+  *rank = 0;
+  if (strcmp(dims, "scalar") != 0 && dims[0]) {
+    char *save = NULL;
+    for (char *tok = strtok_r(dims, "x", &save); ok && tok; tok = strtok_r(NULL, "x", &save)) {
+      char *end;
+      errno = 0;
+      long long d = strtoll(tok, &end, 10);
+      ok = !errno && !*end && d >= 0 && *rank < WGK_MAX_DIMS;
+      if (ok) shape[(*rank)++] = d;
+    }
+  }
+  if (!ok) return wgk_cli_error("run", "--out-shape %s: '%s' is not DIMS like 2x3", key, v), false;
+  return true;
+}
+
+static bool check_destinations(const wgk_manifest *m, const run_opts *o) {
+  for (int i = 0; i < o->n_out_shapes; i++) {
+    char key[128];
+    wgk_dtype dt;
+    int64_t shape[WGK_MAX_DIMS];
+    int rank;
+    if (!parse_destination(o->out_shapes[i], key, sizeof key, &dt, shape, &rank)) return false;
+    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, key);
+    if (!p || p->dir == WGK_PORT_INPUT)
+      return wgk_cli_error("run", "--out-shape %s: %s has no output port '%s'", key, m->op_id, key), false;
+  }
+  return true;
+}
+
+static bool set_destinations(wgk_context *ctx, wgk_call *call, const run_opts *o) {
+  for (int i = 0; i < o->n_out_shapes; i++) {
+    char key[128];
+    wgk_dtype dt;
+    int64_t shape[WGK_MAX_DIMS];
+    int rank;
+    if (!parse_destination(o->out_shapes[i], key, sizeof key, &dt, shape, &rank)) return false;
+    wgk_tensor *t = NULL;
+    bool ok = wgk_tensor_create(ctx, dt, rank, shape, NULL, &t) == WGK_OK && wgk_call_set_output(call, key, t) == WGK_OK;
+    wgk_tensor_release(t);
+    if (!ok) return wgk_cli_error("run", "--out-shape %s: %s", key, wgk_context_errmsg(ctx)), false;
   }
   return true;
 }
@@ -294,7 +357,8 @@ int wgk_cmd_run(int argc, char **argv) {
   if (o.out_dir && !wgk_cli_check_out_dir("run", "--out", o.out_dir)) return 1;
   wgk_pkg *pkg = wgk_cli_pkg_open("run", &o.common, o.pkg);
   wgk_host_tensor *host[MAX_ITEMS] = {0};
-  bool ok = pkg && check_values(wgk_pkg_manifest(pkg), &o) && read_inputs(wgk_pkg_manifest(pkg), &o, host);
+  bool ok = pkg && check_values(wgk_pkg_manifest(pkg), &o) && read_inputs(wgk_pkg_manifest(pkg), &o, host) &&
+            check_destinations(wgk_pkg_manifest(pkg), &o);
   wgk_pkg_free(pkg);
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
@@ -302,7 +366,7 @@ int wgk_cmd_run(int argc, char **argv) {
   ok = ok && wgk_cli_open("run", &o.common, o.pkg, &ctx, &k);
   if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, wgk_cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);
-  ok = ok && set_inputs(ctx, call, &o, host) && set_values(ctx, call, &o);
+  ok = ok && set_inputs(ctx, call, &o, host) && set_destinations(ctx, call, &o) && set_values(ctx, call, &o);
   if (ok && o.common.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
   ok = ok && run_calls(ctx, call, &o) && write_outputs(k, call, &o);
   if (ok && o.wgsl) print_wgsl(call);

@@ -14,6 +14,7 @@ static const wgk_cli_command commands[] = {
     {"explain", "plan a call: variant, rejections, outputs, dispatch, uniforms (--json)", wgk_cmd_explain},
     {"render", "print the WGSL a call would run (--pass ID)", wgk_cmd_render},
     {"info", "a package's contract: ports, attributes, tunables, variants", wgk_cmd_info},
+    {"convert", "turn a seed-format package into a manifest spec 2.1 package (SRC DST)", wgk_cmd_convert},
     {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},
     {"test", "run a package's test.json cases on the device", wgk_cmd_test},
     {"bench", "time a package's bench.json cases against the device's ceilings (--json FILE)", wgk_cmd_bench},

@@ -3,6 +3,7 @@
 #include "expr/expr_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HELPER(name) \
@@ -54,6 +55,16 @@ static bool int_list(const char *name, const wgk_value *v, wgk_error *err) {
 }
 
 static int64_t at(const wgk_value *l, size_t i) { return l->u.list.items[i]->u.i; }
+
+/* A list of numbers (integers or floats). */
+static bool num_list(const char *name, const wgk_value *v, wgk_error *err) {
+  if (v->kind != WGK_VALUE_LIST) { fail(err, "%s() needs a list, got %s", name, wgk_expr_type_name(v)); return false; }
+  for (size_t i = 0; i < v->u.list.len; i++)
+    if (!wgk_value_is_number(v->u.list.items[i])) { fail(err, "%s() needs a list of numbers, got a %s in it", name, wgk_expr_type_name(v->u.list.items[i])); return false; }
+  return true;
+}
+
+static double num_at(const wgk_value *l, size_t i) { return wgk_value_as_float(l->u.list.items[i]); }
 
 static bool axis(const char *name, const wgk_value *shape, const wgk_value *ax, int64_t *out, wgk_error *err) {
   int64_t r = (int64_t)shape->u.list.len;
@@ -152,17 +163,27 @@ HELPER(h_numel) {
   return number(p, out, err);
 }
 
+/* The loader's axis wrap for dim/rows/outer/inner: ((ax % len) + len) % len, any integer axis (no range
+ * error); on an empty list there is no axis (JavaScript's NaN): dim gives undefined, the products 1. */
+static bool wrap_axis(const char *name, const wgk_value *shape, const wgk_value *ax, int64_t *out, wgk_error *err) {
+  if (ax->kind != WGK_VALUE_INT) { fail(err, "%s() needs an integer axis, got %s", name, wgk_expr_type_name(ax)); return false; }
+  int64_t len = (int64_t)shape->u.list.len;
+  *out = len == 0 ? -1 : ((ax->u.i % len) + len) % len;
+  return true;
+}
+
 HELPER(h_dim) {
   UNUSED;
   int64_t i;
-  if (!args_ok("dim", n, 2, 2, err) || !int_list("dim", a[0], err) || !axis("dim", a[0], a[1], &i, err)) return WGK_ERR_EVAL;
+  if (!args_ok("dim", n, 2, 2, err) || !int_list("dim", a[0], err) || !wrap_axis("dim", a[0], a[1], &i, err)) return WGK_ERR_EVAL;
+  if (i < 0) return put(wgk_value_undefined(), out, err);
   return put(wgk_value_int(at(a[0], (size_t)i)), out, err);
 }
 
 /* rows: product of all dims but ax; outer: dims before ax; inner: dims after ax. */
 static wgk_status product_around(const char *name, const wgk_value *const *a, size_t n, int which, wgk_value **out, wgk_error *err) {
   int64_t ax;
-  if (!args_ok(name, n, 2, 2, err) || !int_list(name, a[0], err) || !axis(name, a[0], a[1], &ax, err)) return WGK_ERR_EVAL;
+  if (!args_ok(name, n, 2, 2, err) || !int_list(name, a[0], err) || !wrap_axis(name, a[0], a[1], &ax, err)) return WGK_ERR_EVAL;
   double p = 1;
   for (int64_t i = 0; i < (int64_t)a[0]->u.list.len; i++)
     if ((which == 'r' && i != ax) || (which == 'o' && i < ax) || (which == 'i' && i > ax)) p *= (double)at(a[0], (size_t)i);
@@ -269,13 +290,18 @@ HELPER(h_broadcastShape) {
   return put(l, out, err);
 }
 
+/* broadcastable(a, b): a broadcasts to b, the loader's one-way rule: len(a) <= len(b) and each a[i] is 1 or
+ * b's aligned dim. */
 HELPER(h_broadcastable) {
   UNUSED;
-  if (!args_ok("broadcastable", n, 2, 2, err) || !int_list("broadcastable", a[0], err) || !int_list("broadcastable", a[1], err)) return WGK_ERR_EVAL;
-  bool ok;
-  wgk_value *l = broadcast(a[0], a[1], &ok);
-  if (ok && !l) return put(NULL, out, err);
-  wgk_value_release(l);
+  if (!args_ok("broadcastable", n, 2, 2, err) || !num_list("broadcastable", a[0], err) || !num_list("broadcastable", a[1], err))
+    return WGK_ERR_EVAL;
+  size_t la = a[0]->u.list.len, lb = a[1]->u.list.len;
+  bool ok = la <= lb;
+  for (size_t i = 0; ok && i < la; i++) {
+    double x = num_at(a[0], i);
+    ok = x == 1 || x == num_at(a[1], i + lb - la);
+  }
   return put(wgk_value_bool(ok), out, err);
 }
 
@@ -308,76 +334,131 @@ HELPER(h_sameShape) {
   return put(wgk_value_bool(same), out, err);
 }
 
-/* The rank of hasAxis/axisValue's first argument: a shape (its length) or a rank (an integer). */
-static bool rank_of(const char *name, const wgk_value *v, int64_t *r, wgk_error *err) {
-  if (v->kind == WGK_VALUE_LIST) *r = (int64_t)v->u.list.len;
-  else if (v->kind == WGK_VALUE_INT) *r = v->u.i;
-  else { fail(err, "%s() needs a shape or a rank, got %s", name, wgk_expr_type_name(v)); return false; }
-  return true;
+/* JavaScript's ((x % m) + m) % m over doubles: NaN when m is 0 or an argument is not a number. */
+static double js_mod(double x, double m) { return fmod(fmod(x, m) + m, m); }
+
+/* A helper argument as a JavaScript number: numbers and booleans; anything else (undefined too) NaN. */
+static double js_num(const wgk_value *const *a, size_t n, size_t i) {
+  if (i >= n) return NAN;
+  if (a[i]->kind == WGK_VALUE_BOOL) return a[i]->u.b;
+  return wgk_value_is_number(a[i]) ? wgk_value_as_float(a[i]) : NAN;
 }
 
-/* hasAxis(shapeOrRank, axis): -rank <= axis < rank (false for a non-integer axis). */
+static bool js_int(double d) { return isfinite(d) && d == floor(d); }
+
+/* hasAxis(axes, ax, rank): ax mod rank is among the axes mod rank (the loader's definition). */
 HELPER(h_hasAxis) {
   UNUSED;
-  int64_t r;
-  if (!args_ok("hasAxis", n, 2, 2, err) || !rank_of("hasAxis", a[0], &r, err)) return WGK_ERR_EVAL;
-  bool ok = a[1]->kind == WGK_VALUE_INT && a[1]->u.i >= -r && a[1]->u.i < r;
-  return put(wgk_value_bool(ok), out, err);
+  if (!args_ok("hasAxis", n, 1, 3, err)) return WGK_ERR_EVAL;
+  if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "hasAxis() needs a list of axes, got %s%s", wgk_expr_type_name(a[0]), "");
+  double rank = js_num(a, n, 2), r = js_mod(js_num(a, n, 1), rank);
+  bool found = false;
+  for (size_t i = 0; !found && i < a[0]->u.list.len; i++) {
+    const wgk_value *item = a[0]->u.list.items[i];
+    const wgk_value *one[1] = {item};
+    found = js_mod(js_num(one, 1, 0), rank) == r;
+  }
+  return put(wgk_value_bool(found), out, err);
 }
 
-/* axisValue(shapeOrRank, axis): the axis normalised to [0, rank) (negative axes count from the end);
- * out of range is an error. */
+/* axisValue(vals, axes, ax, rank, default): vals at the first position where axes[i] mod rank is ax mod
+ * rank, else default (undefined when not given). */
 HELPER(h_axisValue) {
   UNUSED;
-  int64_t r;
-  if (!args_ok("axisValue", n, 2, 2, err) || !rank_of("axisValue", a[0], &r, err)) return WGK_ERR_EVAL;
-  if (a[1]->kind != WGK_VALUE_INT) return fail(err, "axisValue() needs an integer axis, got %s%s", wgk_expr_type_name(a[1]), "");
-  int64_t i = a[1]->u.i < 0 ? a[1]->u.i + r : a[1]->u.i;
-  if (i < 0 || i >= r)
-    return wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "axisValue(): axis %lld out of range for rank %lld", (long long)a[1]->u.i, (long long)r);
-  return put(wgk_value_int(i), out, err);
+  if (!args_ok("axisValue", n, 2, 5, err)) return WGK_ERR_EVAL;
+  if (a[1]->kind != WGK_VALUE_LIST) return fail(err, "axisValue() needs a list of axes, got %s%s", wgk_expr_type_name(a[1]), "");
+  double rank = js_num(a, n, 3), s = js_mod(js_num(a, n, 2), rank);
+  size_t len = a[0]->kind == WGK_VALUE_LIST ? a[0]->u.list.len : 0;
+  for (size_t i = 0; i < a[1]->u.list.len; i++) {
+    const wgk_value *one[1] = {a[1]->u.list.items[i]};
+    if (js_mod(js_num(one, 1, 0), rank) != s) continue;
+    if (i < len) return put(wgk_value_ref(a[0]->u.list.items[i]), out, err);
+    break;
+  }
+  return put(n > 4 ? wgk_value_ref(a[4]) : wgk_value_undefined(), out, err);
 }
 
+/* isUniqueIntList(l, lo, hi, mod=0): integers in [lo, hi), unique after mod when mod > 0; false on bad
+ * arguments (a list, integer bounds with lo <= hi, an integer mod >= 0). */
 HELPER(h_isUniqueIntList) {
   UNUSED;
-  if (!args_ok("isUniqueIntList", n, 1, 1, err)) return WGK_ERR_EVAL;
-  bool ok = a[0]->kind == WGK_VALUE_LIST;
-  for (size_t i = 0; ok && i < a[0]->u.list.len; i++) {
-    ok = a[0]->u.list.items[i]->kind == WGK_VALUE_INT;
-    for (size_t j = 0; ok && j < i; j++) ok = at(a[0], i) != at(a[0], j);
+  if (!args_ok("isUniqueIntList", n, 1, 4, err)) return WGK_ERR_EVAL;
+  double lo = js_num(a, n, 1), hi = js_num(a, n, 2), mod = n > 3 ? js_num(a, n, 3) : 0;
+  bool ok = a[0]->kind == WGK_VALUE_LIST && js_int(lo) && js_int(hi) && hi >= lo && js_int(mod) && mod >= 0;
+  size_t len = ok ? a[0]->u.list.len : 0;
+  for (size_t i = 0; ok && i < len; i++) {
+    const wgk_value *one[1] = {a[0]->u.list.items[i]};
+    double x = a[0]->u.list.items[i]->kind == WGK_VALUE_BOOL ? NAN : js_num(one, 1, 0);
+    ok = js_int(x) && x >= lo && x < hi;
+    double key = mod == 0 ? x : js_mod(x, mod);
+    for (size_t j = 0; ok && j < i; j++) {
+      const wgk_value *other[1] = {a[0]->u.list.items[j]};
+      double y = js_num(other, 1, 0);
+      ok = (mod == 0 ? y : js_mod(y, mod)) != key;
+    }
   }
   return put(wgk_value_bool(ok), out, err);
 }
 
+/* has(obj, key): JavaScript's own-property test on the plain value: a dict key (the key as text), a list or
+ * string index in range, or "length" of a list or string; false for anything else. */
 HELPER(h_has) {
   UNUSED;
   if (!args_ok("has", n, 2, 2, err)) return WGK_ERR_EVAL;
   const wgk_value *o = a[0], *k = a[1];
+  wgk_dynbuf key;
+  wgk_dynbuf_init(&key, 4096);
+  if (k->kind == WGK_VALUE_STRING) wgk_dynbuf_append(&key, k->u.str.s, k->u.str.len);
+  else if (wgk_value_is_number(k)) wgk_value_print_js_number(wgk_value_as_float(k), &key);
+  else if (k->kind == WGK_VALUE_BOOL) wgk_dynbuf_append_str(&key, k->u.b ? "true" : "false");
+  else if (k->kind == WGK_VALUE_NONE) wgk_dynbuf_append_str(&key, "null");
+  else wgk_dynbuf_append_str(&key, "undefined");
+  const char *ks = wgk_dynbuf_str(&key);
   bool r = false;
-  if (o->kind == WGK_VALUE_DICT && k->kind == WGK_VALUE_STRING) r = wgk_value_dict_get(o, k->u.str.s) != NULL;
-  else if (o->kind == WGK_VALUE_LIST) for (size_t i = 0; !r && i < o->u.list.len; i++) r = wgk_expr_strict_eq(o->u.list.items[i], k);
-  else if (o->kind == WGK_VALUE_STRING && k->kind == WGK_VALUE_STRING) r = wgk_expr_find(o->u.str.s, o->u.str.len, k->u.str.s, k->u.str.len) != NULL || k->u.str.len == 0;
+  if (o->kind == WGK_VALUE_DICT) r = wgk_value_dict_get(o, ks) != NULL;
+  else if (o->kind == WGK_VALUE_LIST || o->kind == WGK_VALUE_STRING) {
+    size_t len = o->kind == WGK_VALUE_LIST ? o->u.list.len : o->u.str.len;
+    char *end = NULL;
+    unsigned long long idx = (ks[0] >= '0' && ks[0] <= '9') ? strtoull(ks, &end, 10) : 0;
+    bool canonical = end && *end == '\0' && (ks[0] != '0' || ks[1] == '\0');
+    r = strcmp(ks, "length") == 0 || (canonical && idx < len);
+  }
+  wgk_dynbuf_free(&key);
   return put(wgk_value_bool(r), out, err);
 }
 
-typedef struct dtype_info { const char *name, *alias; int bytes, onnx; } dtype_info;
+/* The loader's dtype table: storage bytes (int8/int16/uint8/bool widened to 4) and ONNX codes. */
+typedef struct dtype_info { const char *name, *wgsl; int bytes, onnx; } dtype_info;
 static const dtype_info dtypes[] = {
-  {"float32", "f32", 4, 1}, {"uint8", "u8", 1, 2}, {"int8", "i8", 1, 3}, {"uint16", "u16", 2, 4}, {"int16", "i16", 2, 5},
-  {"int32", "i32", 4, 6}, {"int64", "i64", 8, 7}, {"bool", "bool", 1, 9}, {"float16", "f16", 2, 10},
-  {"float64", "f64", 8, 11}, {"uint32", "u32", 4, 12}, {"uint64", "u64", 8, 13}, {"bfloat16", "bf16", 2, 16},
+  {"float16", "f16", 2, 10}, {"float32", "f32", 4, 1}, {"int8", NULL, 4, 3},  {"int16", NULL, 4, 5},
+  {"int32", "i32", 4, 6},    {"int64", "vec2<u32>", 8, 7}, {"uint8", NULL, 4, 2}, {"uint32", "u32", 4, 12},
+  {"bool", NULL, 4, 9},
 };
 
-static const dtype_info *dtype(const char *name, const wgk_value *const *a, size_t n, wgk_error *err) {
+/* dtypeBytes takes a logical name or a WGSL scalar (f32 f16 u32 i32 vec2<u32>); onnxDtypeCode logical names only. */
+static const dtype_info *dtype(const char *name, bool wgsl_ok, const wgk_value *const *a, size_t n, wgk_error *err) {
   if (!args_ok(name, n, 1, 1, err)) return NULL;
-  if (a[0]->kind != WGK_VALUE_STRING) { fail(err, "%s() needs a dtype name, got %s", name, wgk_expr_type_name(a[0])); return NULL; }
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (!strcmp(dtypes[i].name, a[0]->u.str.s) || !strcmp(dtypes[i].alias, a[0]->u.str.s)) return &dtypes[i];
-  fail(err, "%s(): unknown dtype '%s'", name, a[0]->u.str.s);
+  const char *s = a[0]->kind == WGK_VALUE_STRING ? a[0]->u.str.s : NULL;
+  for (size_t i = 0; s && i < sizeof dtypes / sizeof dtypes[0]; i++)
+    if (!strcmp(dtypes[i].name, s) || (wgsl_ok && dtypes[i].wgsl && !strcmp(dtypes[i].wgsl, s))) return &dtypes[i];
+  wgk_dynbuf shown;
+  wgk_dynbuf_init(&shown, 256);
+  wgk_value_print(a[0], &shown);
+  wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "Unsupported dtype%s: %s", wgsl_ok ? " for dtypeBytes()" : "",
+                wgk_dynbuf_str(&shown));
+  wgk_dynbuf_free(&shown);
   return NULL;
 }
 
-HELPER(h_dtypeBytes) { UNUSED; const dtype_info *d = dtype("dtypeBytes", a, n, err); return d ? put(wgk_value_int(d->bytes), out, err) : WGK_ERR_EVAL; }
-HELPER(h_onnxDtypeCode) { UNUSED; const dtype_info *d = dtype("onnxDtypeCode", a, n, err); return d ? put(wgk_value_int(d->onnx), out, err) : WGK_ERR_EVAL; }
+HELPER(h_dtypeBytes) { UNUSED; const dtype_info *d = dtype("dtypeBytes", true, a, n, err); return d ? put(wgk_value_int(d->bytes), out, err) : WGK_ERR_EVAL; }
+HELPER(h_onnxDtypeCode) { UNUSED; const dtype_info *d = dtype("onnxDtypeCode", false, a, n, err); return d ? put(wgk_value_int(d->onnx), out, err) : WGK_ERR_EVAL; }
+
+/* JavaScript truth (pick's conditions are plain JS values): lists and dicts are true even when empty. */
+static bool js_truthy(const wgk_value *v) {
+  if (v->kind == WGK_VALUE_LIST || v->kind == WGK_VALUE_DICT) return true;
+  if (wgk_value_is_number(v)) { double d = wgk_value_as_float(v); return d != 0 && !isnan(d); }
+  return wgk_value_truthy(v);
+}
 
 HELPER(h_pick) {
   UNUSED;
@@ -385,10 +466,10 @@ HELPER(h_pick) {
   if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "pick() needs a list of [condition, value] pairs%s%s", "", "");
   for (size_t i = 0; i < a[0]->u.list.len; i++) {
     const wgk_value *pair = a[0]->u.list.items[i];
-    if (pair->kind != WGK_VALUE_LIST || pair->u.list.len != 2) return fail(err, "pick() needs a list of [condition, value] pairs%s%s", "", "");
-    if (wgk_value_truthy(pair->u.list.items[0])) return put(wgk_value_ref(pair->u.list.items[1]), out, err);
+    if (pair->kind != WGK_VALUE_LIST || pair->u.list.len < 2) return fail(err, "pick() entries must be [condition, value] pairs%s%s", "", "");
+    if (js_truthy(pair->u.list.items[0])) return put(wgk_value_ref(pair->u.list.items[1]), out, err);
   }
-  return put(wgk_value_ref(n > 1 ? a[1] : wgk_value_none()), out, err);
+  return put(n > 1 ? wgk_value_ref(a[1]) : wgk_value_undefined(), out, err);
 }
 
 HELPER(h_f16Ok) {

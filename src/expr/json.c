@@ -5,6 +5,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #define WGK_JSON_MAX_DEPTH 100 /* nesting of JSON turned into values */
@@ -103,9 +105,42 @@ wgk_value *wgk_value_name_set(const char *const *names, size_t count) {
 
 static bool set_int(wgk_value *d, const char *k, int64_t x) { return wgk_value_dict_set(d, k, wgk_value_int(x)); }
 
+/* Every WebGPU limit with the spec's default (the public loader's table): device.limits has all of them,
+ * the device's own values over these. */
+static const struct { const char *name; int64_t value; } limit_defaults[] = {
+    {"maxTextureDimension1D", 8192}, {"maxTextureDimension2D", 8192}, {"maxTextureDimension3D", 2048},
+    {"maxTextureArrayLayers", 256}, {"maxBindGroups", 4}, {"maxBindGroupsPlusVertexBuffers", 24},
+    {"maxBindingsPerBindGroup", 1000}, {"maxDynamicUniformBuffersPerPipelineLayout", 8},
+    {"maxDynamicStorageBuffersPerPipelineLayout", 4}, {"maxSampledTexturesPerShaderStage", 16},
+    {"maxSamplersPerShaderStage", 16}, {"maxStorageBuffersPerShaderStage", 10},
+    {"maxStorageTexturesPerShaderStage", 4}, {"maxUniformBuffersPerShaderStage", 12},
+    {"maxUniformBufferBindingSize", 65536}, {"maxStorageBufferBindingSize", 134217728},
+    {"minUniformBufferOffsetAlignment", 256}, {"minStorageBufferOffsetAlignment", 256}, {"maxVertexBuffers", 8},
+    {"maxBufferSize", 268435456}, {"maxVertexAttributes", 16}, {"maxVertexBufferArrayStride", 2048},
+    {"maxInterStageShaderVariables", 16}, {"maxColorAttachments", 8}, {"maxColorAttachmentBytesPerSample", 32},
+    {"maxComputeInvocationsPerWorkgroup", 256}, {"maxComputeWorkgroupSizeX", 256}, {"maxComputeWorkgroupSizeY", 256},
+    {"maxComputeWorkgroupSizeZ", 64}, {"maxComputeWorkgroupStorageSize", 16384},
+    {"maxComputeWorkgroupsPerDimension", 65535}, {"maxImmediateSize", 0}};
+
+/* The limits the device description models (src/device/device_desc.h): the reader's values; any other limit a
+ * device file gives replaces the spec default. */
+static bool limit_modelled(const char *name) {
+  static const char *const modelled[] = {
+      "maxStorageBufferBindingSize", "maxUniformBufferBindingSize", "maxBufferSize", "maxComputeWorkgroupStorageSize",
+      "maxComputeInvocationsPerWorkgroup", "maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
+      "maxComputeWorkgroupSizeZ", "maxComputeWorkgroupsPerDimension", "maxStorageBuffersPerShaderStage",
+      "maxUniformBuffersPerShaderStage", "maxBindGroups", "maxBindingsPerBindGroup",
+      "minStorageBufferOffsetAlignment", "minUniformBufferOffsetAlignment"};
+  for (size_t i = 0; i < sizeof modelled / sizeof modelled[0]; i++)
+    if (strcmp(modelled[i], name) == 0) return true;
+  return false;
+}
+
 static wgk_value *limits_value(const wgk_device_limits *l) {
   wgk_value *d = wgk_value_dict();
   bool ok = d != NULL;
+  for (size_t i = 0; ok && i < sizeof limit_defaults / sizeof limit_defaults[0]; i++)
+    ok = wgk_value_dict_set(d, limit_defaults[i].name, wgk_value_int(limit_defaults[i].value));
 #define LIMIT(name) ok = ok && set_int(d, #name, (int64_t)l->name)
   LIMIT(maxStorageBufferBindingSize); LIMIT(maxUniformBufferBindingSize); LIMIT(maxBufferSize);
   LIMIT(maxComputeWorkgroupStorageSize); LIMIT(maxComputeInvocationsPerWorkgroup);
@@ -121,10 +156,16 @@ static wgk_value *limits_value(const wgk_device_limits *l) {
 static wgk_value *adapter_value(const wgk_device_desc *desc) {
   wgk_value *d = wgk_value_dict();
   bool ok = d != NULL;
-  ok = ok && wgk_value_dict_set(d, "vendor", wgk_value_string(desc->vendor));
-  ok = ok && wgk_value_dict_set(d, "architecture", wgk_value_string(desc->architecture));
-  ok = ok && set_int(d, "subgroupMinSize", desc->subgroupMinSize);
-  ok = ok && set_int(d, "subgroupMaxSize", desc->subgroupMaxSize);
+  /* as the loader hands adapterInfo to expressions: vendor and architecture lower-cased, subgroup sizes
+   * only when the adapter reports them */
+  char vendor[sizeof desc->vendor], arch[sizeof desc->architecture];
+  for (size_t i = 0; i < sizeof vendor; i++) vendor[i] = (char)tolower((unsigned char)desc->vendor[i]);
+  for (size_t i = 0; i < sizeof arch; i++) arch[i] = (char)tolower((unsigned char)desc->architecture[i]);
+  vendor[sizeof vendor - 1] = arch[sizeof arch - 1] = '\0';
+  ok = ok && wgk_value_dict_set(d, "vendor", wgk_value_string(vendor));
+  ok = ok && wgk_value_dict_set(d, "architecture", wgk_value_string(arch));
+  if (desc->subgroupMinSize) ok = ok && set_int(d, "subgroupMinSize", desc->subgroupMinSize);
+  if (desc->subgroupMaxSize) ok = ok && set_int(d, "subgroupMaxSize", desc->subgroupMaxSize);
   ok = ok && wgk_value_dict_set(d, "isFallbackAdapter", wgk_value_bool(desc->isFallbackAdapter));
   wgk_value *cfgs = ok ? wgk_value_list() : NULL;
   for (uint32_t i = 0; cfgs && i < desc->subgroupMatrixConfigCount && i < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; i++) {
@@ -151,6 +192,7 @@ wgk_value *wgk_value_device(const wgk_device_desc *desc) {
     limits.maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH;
   wgk_value *d = wgk_value_dict();
   bool ok = d && wgk_value_dict_set(d, "features", wgk_value_name_set(names, n)) &&
+            wgk_value_dict_set(d, "wgslLanguageFeatures", wgk_value_name_set(NULL, 0)) &&
             wgk_value_dict_set(d, "limits", limits_value(&limits)) &&
             wgk_value_dict_set(d, "adapterInfo", adapter_value(desc));
   if (!ok) { wgk_value_release(d); return NULL; }
@@ -166,6 +208,7 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
   if (wgk_device_desc_from_json(json, NULL, &desc, err) != WGK_OK) return NULL;
   wgk_value *dev = wgk_value_device(&desc);
   json_t *features = json_object_get(json, "features");
+  json_t *language = json_object_get(json, "wgslLanguageFeatures");
   json_t *limits = json_object_get(json, "limits");
   json_t *info = json_object_get(json, "adapterInfo");
   bool ok = dev != NULL;
@@ -178,6 +221,15 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
     }
     ok = wgk_value_dict_set(dev, "features", set);
   }
+  if (ok && json_is_array(language)) {
+    wgk_value *set = wgk_value_list();
+    if (set) set->is_set = true;
+    for (size_t i = 0; set && i < json_array_size(language); i++) {
+      const char *name = json_string_value(json_array_get(language, i));
+      if (name && !wgk_value_list_append(set, wgk_value_string(name))) { wgk_value_release(set); set = NULL; }
+    }
+    ok = wgk_value_dict_set(dev, "wgslLanguageFeatures", set);
+  }
   for (int pass = 0; ok && pass < 2; pass++) {
     json_t *obj = pass == 0 ? limits : info;
     wgk_value *target = (wgk_value *)wgk_value_dict_get(dev, pass == 0 ? "limits" : "adapterInfo");
@@ -185,9 +237,20 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
     json_t *item;
     if (!json_is_object(obj)) continue;
     json_object_foreach(obj, key, item) {
-      if (wgk_value_dict_get(target, key)) continue; /* modelled: the reader's value */
+      if (pass == 0 ? limit_modelled(key) : wgk_value_dict_get(target, key) != NULL) continue; /* the reader's */
       wgk_value *v = wgk_value_from_json(item, err);
       if (!v) { wgk_value_release(dev); return NULL; }
+      if (pass == 1 && (strcmp(key, "vendor") == 0 || strcmp(key, "architecture") == 0) && json_is_string(item)) {
+        char low[256];
+        snprintf(low, sizeof low, "%s", json_string_value(item));
+        for (char *c = low; *c; c++) *c = (char)tolower((unsigned char)*c);
+        wgk_value_release(v);
+        v = wgk_value_string(low);
+      }
+      if (pass == 0 && strcmp(key, "maxComputeWorkgroupsPerDimension") == 0 && wgk_value_as_int(v) > 65535) {
+        wgk_value_release(v);
+        v = wgk_value_int(65535);
+      }
       if (!wgk_value_dict_set(target, key, v)) { ok = false; break; }
     }
   }

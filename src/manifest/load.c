@@ -13,17 +13,31 @@ static const char *const seed_keys[] = {
     "attributeDescriptions", "attributeConstraints", "typeConstraints", "args", "tunables", "derive",
     "bindingSets", "variants", NULL};
 
-/* Spec 2.1 is recognised (maps for ports, `bindings`, `$schema`) so the error says what to do. */
+/* Spec 2.1 is told from the seed by its port maps (or its own keys); the spec version itself lives in
+ * metadata.json (PUBLIC-LOADER.md fact 7). */
 static bool looks_like_spec21(const json_t *root) {
   return json_object_get(root, "$schema") || json_object_get(root, "bindings") ||
-         json_is_object(json_object_get(root, "inputs")) || json_object_get(root, "conformance");
+         json_is_object(json_object_get(root, "inputs")) || json_object_get(root, "conformance") ||
+         json_object_get(root, "requires") || json_object_get(root, "when") || json_object_get(root, "onnx");
+}
+
+static wgk_status read_spec21(wgk_manifest_rd *rd, const json_t *root) {
+  wgk_status st = wgk_manifest_spec21_top(rd, root);
+  if (!st) st = wgk_manifest_spec21_types(rd, root);
+  if (!st) st = wgk_manifest_spec21_ports(rd, root);
+  if (!st) st = wgk_manifest_spec21_args(rd, root);
+  if (!st) st = wgk_manifest_spec21_attributes(rd, root);
+  if (!st) st = wgk_manifest_spec21_tunables(rd, root, &rd->m->tunables, &rd->m->n_tunables);
+  wgk_manifest_derive *ds = NULL;
+  if (!st) st = wgk_manifest_spec21_derive(rd, root, "derive", true, &ds, &rd->m->n_derives);
+  rd->m->derives = ds;
+  if (!st) st = wgk_manifest_spec21_handles(rd, root);
+  if (!st) st = wgk_manifest_spec21_variants(rd, root);
+  return st;
 }
 
 static wgk_status read_top(wgk_manifest_rd *rd, const json_t *root) {
   wgk_manifest *m = rd->m;
-  if (json_is_object(root) && looks_like_spec21(root))
-    return wgk_manifest_fail_status(rd, WGK_ERR_UNSUPPORTED,
-                                    "manifest spec 2.1 is not supported yet; only the seed format is read");
   wgk_status st = wgk_manifest_object(rd, root, "an object", seed_keys);
   if (!st) st = wgk_manifest_get_string(rd, root, "domain", true, &m->domain);
   if (!st) st = wgk_manifest_get_string(rd, root, "name", true, &m->name);
@@ -68,7 +82,9 @@ static wgk_status check_numbers(wgk_manifest_rd *rd, const json_t *v) {
 
 static wgk_status read_seed(wgk_manifest_rd *rd, const json_t *root) {
   wgk_status st = check_numbers(rd, root);
-  if (!st) st = read_top(rd, root);
+  if (st) return st;
+  if (json_is_object(root) && looks_like_spec21(root)) return read_spec21(rd, root);
+  st = read_top(rd, root);
   if (!st) st = wgk_manifest_seed_types(rd, root);
   if (!st) st = wgk_manifest_seed_ports(rd, root);
   if (!st) st = wgk_manifest_seed_attributes(rd, root);
@@ -156,6 +172,7 @@ wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out, wgk_erro
 void wgk_manifest_free(wgk_manifest *m) {
   if (!m) return;
   wgk_manifest_arena_free(m->internal);
+  json_decref(m->expanded);
   json_decref(m->root);
   free((char *)m->source);
   free(m);

@@ -3,7 +3,8 @@
  *
  * The model is shaped after manifest spec 2.1 (SYSTEM.md §2.2): ports are one list with a direction,
  * bindings are resolved per pass, variant constants are variant derives, template inputs are pass
- * inputs. Today only the seed format (§2.1) is read; a 2.1 reader can fill the same structs later.
+ * inputs. Both the seed format (§2.1, seed_*.c) and manifest spec 2.1 (§2.2, spec21_*.c) fill it; the
+ * format is told by the text (`format`), the semantics that differ between them are keyed on it.
  *
  * Lifecycle:
  *   1. wgk_manifest_load_file() or wgk_manifest_load_text() parses and validates; on failure *out is
@@ -81,6 +82,8 @@ typedef struct wgk_manifest_port {
   const char *storage_dtype;        /* storage projection ("uint32"); NULL = stored as its logical dtype */
   wgk_manifest_narrowing narrowing; /* how values are narrowed to storage_dtype */
   const char *description;          /* free text, "" when absent */
+  bool packed;                      /* spec 2.1 `layout: "packed"`: uint8, four per 32-bit word (inputs only) */
+  bool opaque_int64;                /* spec 2.1: logical int64 kept as vec2<u32> (no storage projection) */
   wgk_manifest_pos pos;             /* position of the port object */
 } wgk_manifest_port;
 
@@ -108,18 +111,21 @@ typedef struct wgk_manifest_scalar_arg {
   const char *onnx;        /* ONNX name when it maps to one (the seed's `semantic`), else NULL */
   bool required;           /* the call must give it */
   const char *description; /* free text, "" when absent */
+  const json_t *one_of;    /* spec 2.1 `oneOf` (string args): allowed values; NULL = any */
   wgk_manifest_pos pos;    /* position of the arg object */
 } wgk_manifest_scalar_arg;
 
 typedef struct wgk_manifest_tunable {
   const char *name;            /* visible as tunables.<name> */
-  const json_t *default_value; /* borrowed JSON default (a number in the seed) */
+  const json_t *default_value; /* borrowed JSON default (a number in the seed; number, string or bool in 2.1) */
   wgk_manifest_pos pos;        /* position of the default */
 } wgk_manifest_tunable;
 
 typedef struct wgk_manifest_derive {
   const char *name;       /* visible by bare name and as derive.<name> after evaluation */
-  wgk_manifest_expr expr; /* the expression */
+  wgk_manifest_expr expr; /* the expression; text NULL when the derive is a literal (spec 2.1) */
+  const json_t *literal;  /* spec 2.1: a number, bool, or list/object whose strings are expressions */
+  wgk_manifest_pos pos;   /* position of the value */
 } wgk_manifest_derive;
 
 typedef enum wgk_manifest_buffer {
@@ -137,7 +143,10 @@ typedef enum wgk_manifest_scalar {
 typedef struct wgk_manifest_field {
   const char *name;        /* WGSL struct member name */
   wgk_manifest_scalar type;/* u32, i32 or f32: 4 bytes each */
-  wgk_manifest_expr value; /* expression giving the value at call time */
+  wgk_manifest_expr value; /* expression giving the value at call time; spec 2.1: text NULL when absent */
+  bool required;           /* spec 2.1: no value, no same-named arg and no default fails the call (!internal) */
+  bool internal;           /* spec 2.1 `internal` */
+  const json_t *default_value; /* spec 2.1 `default` (an expression when a string); NULL when absent */
 } wgk_manifest_field;
 
 /* One binding; its binding index is its position in the set (bind group 0). */
@@ -150,6 +159,7 @@ typedef struct wgk_manifest_binding {
   const char *semantic;             /* seed `semantic` label ("X", "kernel.params"); "" when absent */
   const char *element_type;         /* "$T" (type variable) or a WGSL scalar; NULL for the uniform */
   const char *struct_name;          /* uniform struct name ("Params"); NULL for storage buffers */
+  const char *length;               /* spec 2.1 fixed length: decimal text or "$derive"; NULL = runtime-sized */
   const wgk_manifest_field *fields; /* uniform struct fields in order; NULL for storage buffers */
   size_t n_fields;                  /* number of fields */
   wgk_manifest_pos pos;             /* position of the binding object */
@@ -177,6 +187,12 @@ typedef struct wgk_manifest_dispatch {
   wgk_manifest_pos pos;            /* position of the dispatch object */
 } wgk_manifest_dispatch;
 
+/* spec 2.1 `viewAlias`: when both bindings resolve to the same buffer range the pass is skipped. */
+typedef struct wgk_manifest_view_alias {
+  const char *input;  /* a read-only-storage binding of the pass */
+  const char *output; /* a storage binding of the pass */
+} wgk_manifest_view_alias;
+
 typedef struct wgk_manifest_pass {
   const char *id;                          /* unique within the variant */
   const char *name;                        /* label (pipeline label) */
@@ -185,8 +201,40 @@ typedef struct wgk_manifest_pass {
   size_t n_inputs;                         /* number of inputs */
   const wgk_manifest_binding_set *bindings;/* the resolved binding set */
   wgk_manifest_dispatch dispatch;          /* how many workgroups */
+  const wgk_manifest_value *profile;       /* spec 2.1 `profile` (bytesMoved, flops ...): evaluated per call */
+  size_t n_profile;                        /* number of profile entries */
+  int subgroup_collectives_width;          /* spec 2.1: 0 absent, -1 "portable", else a power of two in [4, 128] */
+  bool submit_after;                       /* spec 2.1: end the submission after this pass */
+  const wgk_manifest_view_alias *view_alias; /* spec 2.1 `viewAlias` pairs */
+  size_t n_view_alias;                     /* number of pairs */
   wgk_manifest_pos pos;                    /* position of the pass object */
 } wgk_manifest_pass;
+
+/* spec 2.1 pass sequence: a pass, or a repeat group {id, repeat: {index, count}, passes} expanded per call. */
+typedef struct wgk_manifest_pass_item {
+  const wgk_manifest_pass *pass;            /* the pass; NULL for a repeat group */
+  const char *id;                           /* repeat group id (prefix of the expanded pass ids) */
+  const char *index;                        /* index name: repeat.<index> and repeat.<index>_count */
+  wgk_manifest_expr count;                  /* repetitions, 0..65535, in the variant scope */
+  const struct wgk_manifest_pass_item *items; /* the group's sequence */
+  size_t n_items;                           /* number of items */
+  wgk_manifest_pos pos;                     /* position of the item */
+} wgk_manifest_pass_item;
+
+/* spec 2.1 `requires` (manifest and variant merged: features united, limits max, subgroupMinSize max). */
+typedef struct wgk_manifest_limit_min {
+  const char *name; /* a WebGPU limit name */
+  double min;       /* the device must report at least this */
+} wgk_manifest_limit_min;
+
+typedef struct wgk_manifest_requires {
+  const char **features;                  /* WebGPU feature names */
+  size_t n_features;                      /* number of features */
+  const wgk_manifest_limit_min *limits;   /* minimum limits */
+  size_t n_limits;                        /* number of limits */
+  int subgroup_min_size;                  /* 0 when absent */
+  const json_t *subgroup_matrix_configs;  /* list of {componentType?, resultComponentType?, M?, N?, K?}; NULL absent */
+} wgk_manifest_requires;
 
 /* A scratch buffer of a variant (spec 2.1 `intermediates`, read as a wgk extension of the seed format):
  * allocated by the runtime per plan, never seen by the caller. */
@@ -203,21 +251,31 @@ typedef struct wgk_manifest_intermediate {
 
 typedef struct wgk_manifest_variant {
   const char *id;                    /* unique variant id */
-  int priority;                      /* higher first; 0 in the seed; ties keep manifest order */
-  const wgk_manifest_expr *when;     /* clauses, each must evaluate to exactly true */
+  double priority;                   /* higher first; 0 in the seed; ties keep manifest order */
+  const wgk_manifest_expr *when;     /* clauses, each must evaluate to exactly true (2.1: manifest `when` first) */
   size_t n_when;                     /* number of clauses */
+  const wgk_manifest_expr *demote_when; /* spec 2.1: any clause exactly true makes the variant a last resort */
+  size_t n_demote_when;              /* number of clauses */
+  const char **superseded_by;        /* spec 2.1: an eligible, undemoted variant named here rejects this one */
+  size_t n_superseded_by;            /* number of names */
+  const wgk_manifest_requires *requires; /* spec 2.1 device requirements (merged); NULL when none */
+  const wgk_manifest_tunable *tunables; /* spec 2.1 variant tunable defaults, applied after selection */
+  size_t n_tunables;                 /* number of variant tunables */
+  const char *description;           /* free text, "" when absent */
   const wgk_manifest_value *derive;  /* variant derive (the seed's `constants`), in order */
   size_t n_derive;                   /* number of derives */
   const wgk_manifest_intermediate *intermediates; /* scratch buffers, manifest order */
   size_t n_intermediates;            /* number of intermediates */
-  const wgk_manifest_pass *passes;   /* passes in submission order */
+  const wgk_manifest_pass *passes;   /* passes in submission order (repeat groups flattened, once each) */
   size_t n_passes;                   /* number of passes */
+  const wgk_manifest_pass_item *sequence; /* spec 2.1 with repeat groups: the pass tree; NULL = passes as listed */
+  size_t n_sequence;                 /* number of top-level items */
   wgk_manifest_pos pos;              /* position of the variant object */
 } wgk_manifest_variant;
 
 typedef enum wgk_manifest_format {
   WGK_MANIFEST_SEED = 1,   /* the older format (SYSTEM.md §2.1) */
-  WGK_MANIFEST_SPEC21 = 2, /* manifest spec 2.1 (not read yet) */
+  WGK_MANIFEST_SPEC21 = 2, /* manifest spec 2.1 (SYSTEM.md §2.2, the public loader's) */
 } wgk_manifest_format;
 
 typedef struct wgk_manifest {
@@ -244,7 +302,9 @@ typedef struct wgk_manifest {
   size_t n_binding_sets;                            /* number of binding sets */
   const wgk_manifest_variant *variants;             /* variants in manifest order */
   size_t n_variants;                                /* number of variants */
+  const char *conformance;                          /* spec 2.1 `conformance`; NULL when absent */
   json_t *root;                                     /* the parsed JSON (owns literals and strings) */
+  json_t *expanded;                                 /* spec 2.1: expanded family variants (owns their strings) */
   void *internal;                                   /* allocation arena, private to the loader */
 } wgk_manifest;
 

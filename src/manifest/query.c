@@ -18,7 +18,12 @@ const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const
 
 const wgk_manifest_port *wgk_manifest_find_port_or_key(const wgk_manifest *m, const char *name) {
   const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, name);
-  return p ? p : wgk_manifest_find_port(m, name);
+  if (!p) p = wgk_manifest_find_port(m, name);
+  /* spec 2.1 names a port by its key only; its ONNX name (the seed's port name) is accepted last, so
+   * test.json files and callers written against the seed keep working */
+  for (size_t i = 0; !p && m && name && m->format == WGK_MANIFEST_SPEC21 && i < m->n_ports; i++)
+    if (m->ports[i].onnx && strcmp(m->ports[i].onnx, name) == 0) p = &m->ports[i];
+  return p;
 }
 
 const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name) {

@@ -16,6 +16,9 @@ typedef struct wgk_manifest_rd {
   const wgk_manifest_jpos *index; /* value positions of the text */
   wgk_error *err;                 /* where the first error goes */
   wgk_dynbuf path;                /* JSON path of the value being read */
+  const wgk_manifest_binding *handles; /* spec 2.1 top-level `bindings` entries, normalized */
+  const char **handle_names;      /* their handles */
+  size_t n_handles;               /* number of handles */
 } wgk_manifest_rd;
 
 /* Zeroed memory owned by the model; NULL (and an error set) when out of memory. */
@@ -89,5 +92,41 @@ wgk_status wgk_manifest_seed_variants(wgk_manifest_rd *rd, const json_t *root);
 wgk_status wgk_manifest_seed_intermediates(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_variant *v);
 wgk_status wgk_manifest_seed_pass_intermediates(wgk_manifest_rd *rd, const wgk_manifest_pass *p,
                                                 const wgk_manifest_variant *v);
+
+/* Stages of the spec 2.1 reader (spec21_*.c), in the order load.c calls them. */
+wgk_status wgk_manifest_spec21_top(wgk_manifest_rd *rd, const json_t *root);
+wgk_status wgk_manifest_spec21_types(wgk_manifest_rd *rd, const json_t *root);
+wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root);
+wgk_status wgk_manifest_spec21_args(wgk_manifest_rd *rd, const json_t *root);
+wgk_status wgk_manifest_spec21_attributes(wgk_manifest_rd *rd, const json_t *root);
+wgk_status wgk_manifest_spec21_tunables(wgk_manifest_rd *rd, const json_t *obj, const wgk_manifest_tunable **out,
+                                        size_t *n);
+/* A derive object (manifest, variant or pass) at obj.key; manifest_level also refuses type variable names. */
+wgk_status wgk_manifest_spec21_derive(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool manifest_level,
+                                      wgk_manifest_derive **out, size_t *n);
+/* A `when` / `demoteWhen` list at obj.key. */
+wgk_status wgk_manifest_spec21_clauses(wgk_manifest_rd *rd, const json_t *obj, const char *key,
+                                       const wgk_manifest_expr **out, size_t *n);
+/* A `requires` object at obj.key; *out NULL when absent or empty. */
+wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, const char *key,
+                                        wgk_manifest_requires **out);
+/* The top-level `bindings` handles (read before the variants). */
+wgk_status wgk_manifest_spec21_handles(wgk_manifest_rd *rd, const json_t *root);
+/* One pass's `bindings` list into a fresh binding set; v gives the intermediates. */
+wgk_status wgk_manifest_spec21_pass_bindings(wgk_manifest_rd *rd, const json_t *list, const wgk_manifest_variant *v,
+                                             const char *pass_id, wgk_manifest_binding_set *set);
+wgk_status wgk_manifest_spec21_variants(wgk_manifest_rd *rd, const json_t *root);
+/* Expands variant families into a flat list of (variant JSON, JSON path of its template). */
+typedef struct wgk_manifest_family_item {
+  const json_t *json; /* the variant object (borrowed from the root or from m->expanded) */
+  char *path;         /* JSON path of the object (or of the family template it came from); arena-owned */
+} wgk_manifest_family_item;
+wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variants, wgk_manifest_family_item **out,
+                                      size_t *n);
+/* True when name is a scope name a derive may not shadow (the loader's reserved list). */
+bool wgk_manifest_reserved_name(const char *name);
+bool wgk_manifest_identifier(const char *s);
+/* Spec 2.1 dtype names: the logical dtypes of the loader (with int16). */
+bool wgk_manifest_spec21_dtype(const char *dtype);
 
 #endif

@@ -17,6 +17,16 @@
  *                                             template named in "variants"; base64 standard, padded
  *     "provenance": <any JSON>                optional, free-form (source repo, commit, tool versions)
  *   }
+ *
+ * The public layout (what the Hub serves, checked as the public loader checks it, PUBLIC-LOADER.md facts
+ * 6-9; any other key is ignored) is told by its `webgpu` key:
+ *
+ *   { "name": "<op id>", "backend": {"type": "webgpu"},
+ *     "webgpu": { "manifestSpec": "2.1", "variants": { "<id>": ["<template>", ...] } },
+ *     "digest": { "algorithm": "sha256", "files": { "<canonical relpath>": "<base64 sha256>" } } }
+ *
+ * There every manifest variant is listed with at least its passes' shaders (a list may add the files its
+ * templates include), and every listed id is a manifest variant.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -130,7 +140,118 @@ static wgk_status check_variants_shape(meta_ctx *c, const json_t *vars) {
   return WGK_OK;
 }
 
+/* The loader's canonical relative path: [A-Za-z0-9._-]+ segments joined by '/', no "..", no segment that
+ * names an Object.prototype member. */
+static bool canonical_path(const char *rel) {
+  static const char *const proto[] = {"constructor", "__proto__", "toString", "toLocaleString", "valueOf",
+                                      "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "__defineGetter__",
+                                      "__defineSetter__", "__lookupGetter__", "__lookupSetter__", NULL};
+  if (!*rel || strstr(rel, "..")) return false;
+  for (const char *seg = rel; seg;) {
+    const char *end = strchr(seg, '/');
+    size_t n = end ? (size_t)(end - seg) : strlen(seg);
+    if (n == 0) return false;
+    for (size_t i = 0; i < n; i++) {
+      char ch = seg[i];
+      if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+            ch == '-'))
+        return false;
+    }
+    for (const char *const *p = proto; *p; p++)
+      if (strlen(*p) == n && strncmp(*p, seg, n) == 0) return false;
+    seg = end ? end + 1 : NULL;
+  }
+  return true;
+}
+
+static bool template_name(const char *t) {
+  size_t n = strlen(t);
+  return (n > 5 && strcmp(t + n - 5, ".wgsl") == 0) || (n > 11 && strcmp(t + n - 11, ".wgsl.jinja") == 0);
+}
+
+static bool variant_id_ok(const char *id) {
+  if (!((id[0] >= 'a' && id[0] <= 'z') || (id[0] >= 'A' && id[0] <= 'Z') || (id[0] >= '0' && id[0] <= '9'))) return false;
+  for (const char *ch = id; *ch; ch++)
+    if (!((*ch >= 'a' && *ch <= 'z') || (*ch >= 'A' && *ch <= 'Z') || (*ch >= '0' && *ch <= '9') || *ch == '_'))
+      return false;
+  return strcmp(id, "constructor") != 0 && strcmp(id, "toString") != 0 && strcmp(id, "valueOf") != 0 &&
+         strcmp(id, "hasOwnProperty") != 0 && strcmp(id, "isPrototypeOf") != 0 && strcmp(id, "toLocaleString") != 0 &&
+         strcmp(id, "propertyIsEnumerable") != 0;
+}
+
+/* The public layout, checked in the loader's order (its `Nl`). */
+static wgk_status check_public(meta_ctx *c, const json_t *meta) {
+  const json_t *backend = json_object_get(meta, "backend");
+  const char *type = json_string_value(json_object_get(backend, "type"));
+  if (!type || strcmp(type, "webgpu") != 0)
+    return fail(c, false, backend ? "backend" : "", "metadata backend.type is %s, not \"webgpu\"", type ? type : "missing");
+  const json_t *webgpu = json_object_get(meta, "webgpu");
+  if (!json_is_object(webgpu)) return fail(c, false, "webgpu", "webgpu must be an object {manifestSpec, variants}");
+  const json_t *spec = json_object_get(webgpu, "manifestSpec");
+  char text[64] = "";
+  if (json_is_string(spec)) snprintf(text, sizeof text, "%s", json_string_value(spec));
+  else if (json_is_integer(spec)) snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(spec));
+  else if (json_is_real(spec)) snprintf(text, sizeof text, "%.15g", json_real_value(spec));
+  const char *dot = strchr(text, '.');
+  bool shaped = dot && dot > text && dot[1];
+  for (const char *ch = text; shaped && *ch; ch++) shaped = (*ch >= '0' && *ch <= '9') || ch == dot;
+  if (!shaped)
+    return fail(c, false, spec ? "webgpu.manifestSpec" : "webgpu", "manifest spec version \"%s\" is not \"<major>.<minor>\"",
+                text);
+  if (strcmp(text, "2.1") != 0)
+    return fail(c, false, "webgpu.manifestSpec", "manifest spec %s is not supported by this runtime (supports 2.1)", text);
+  const json_t *digest = json_object_get(meta, "digest");
+  const char *alg = json_string_value(json_object_get(digest, "algorithm"));
+  if (!alg || strcmp(alg, "sha256") != 0)
+    return fail(c, false, digest ? "digest" : "", "metadata digest.algorithm is %s, not \"sha256\"", alg ? alg : "missing");
+  const json_t *files = json_object_get(digest, "files");
+  if (!json_is_object(files)) return fail(c, false, "digest", "metadata digest.files is not a record");
+  const char *rel;
+  const json_t *v;
+  char p[512], q[600];
+  json_object_foreach((json_t *)files, rel, v) {
+    member_path(p, sizeof p, "digest.files", rel);
+    if (!canonical_path(rel)) return fail(c, true, p, "metadata digest path \"%s\" is not a canonical relative path", rel);
+    if (!json_is_string(v)) return fail(c, false, p, "metadata digest for %s is not a string", rel);
+    if (!wgk_pkg_digest_well_formed(json_string_value(v)))
+      return fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
+  }
+  if (!json_object_get(files, "manifest.json")) return fail(c, false, "digest.files", "metadata digest.files does not include manifest.json");
+  c->pkg->digests = files;
+  const json_t *vars = json_object_get(webgpu, "variants");
+  if (!json_is_object(vars))
+    return fail(c, false, vars ? "webgpu.variants" : "webgpu", "metadata webgpu.variants is not a record of variant id -> template paths");
+  const char *id;
+  const json_t *list;
+  json_object_foreach((json_t *)vars, id, list) {
+    member_path(p, sizeof p, "webgpu.variants", id);
+    if (!variant_id_ok(id)) return fail(c, true, p, "metadata webgpu.variants names \"%s\", which is not a variant id", id);
+    if (!json_is_array(list) || json_array_size(list) == 0)
+      return fail(c, false, p, "metadata webgpu.variants[%s] is not a non-empty list of template paths", id);
+    for (size_t i = 0; i < json_array_size(list); i++) {
+      snprintf(q, sizeof q, "%s[%zu]", p, i);
+      const char *t = json_string_value(json_array_get(list, i));
+      if (!t || !json_object_get(files, t) || !template_name(t))
+        return fail(c, false, q, "metadata webgpu.variants[%s] lists %s, which is not a template in metadata.digest.files", id,
+                    t ? t : "a non-string");
+    }
+  }
+  if (json_object_size(vars) == 0) return fail(c, false, "webgpu.variants", "metadata webgpu.variants lists no variant");
+  if (!json_is_string(json_object_get(meta, "name"))) return fail(c, false, "", "missing required key 'name'");
+  const json_t *ver = json_object_get(meta, "version");
+  if (json_is_integer(ver) && json_integer_value(ver) >= 1 && json_integer_value(ver) <= 1000000)
+    c->pkg->version = (int)json_integer_value(ver);
+  return WGK_OK;
+}
+
+/* The variants record of either layout. */
+static const json_t *listed_variants(const json_t *meta) {
+  const json_t *webgpu = json_object_get(meta, "webgpu");
+  return webgpu ? json_object_get(webgpu, "variants") : json_object_get(meta, "variants");
+}
+
 static wgk_status check_top(meta_ctx *c, const json_t *meta) {
+  if (json_is_object(meta) && json_object_get(meta, "webgpu")) return check_public(c, meta);
   static const char *const backend_keys[] = {"type", NULL};
   const char *s = NULL;
   wgk_status st = check_keys(c, meta, "", meta_keys);
@@ -146,8 +267,8 @@ static wgk_status check_top(meta_ctx *c, const json_t *meta) {
   if (!st && strcmp(s, "webgpu") != 0) st = fail(c, false, "backend.type", "backend type '%s' is not webgpu", s);
   if (!st) st = need_string(c, meta, "", "manifestSpecVersion", &s);
   if (!st && strcmp(s, "2.1") == 0)
-    st = wgk_error_set(c->err, WGK_ERR_UNSUPPORTED, c->pkg->meta_source, 0, 0, "manifestSpecVersion",
-                       "manifest spec 2.1 is not supported yet");
+    st = fail(c, false, "manifestSpecVersion", "manifest spec 2.1 goes with the public layout: webgpu: {manifestSpec: "
+              "\"2.1\", variants}");
   else if (!st && strcmp(s, "1") != 0)
     st = fail(c, false, "manifestSpecVersion", "unknown manifest spec version '%s' (known: \"1\")", s);
   const json_t *digest = json_object_get(meta, "digest");
@@ -180,20 +301,22 @@ wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
 
 /* Every manifest variant is listed with exactly its pass shaders; every listed variant exists. */
 static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
-  const json_t *vars = json_object_get(c->pkg->metadata, "variants");
+  const json_t *vars = listed_variants(c->pkg->metadata);
+  bool pub = json_object_get(c->pkg->metadata, "webgpu") != NULL;
+  const char *base = pub ? "webgpu.variants" : "variants";
   char p[512];
   for (size_t i = 0; i < m->n_variants; i++) {
     const wgk_manifest_variant *v = &m->variants[i];
     const json_t *list = json_object_get(vars, v->id);
-    if (!list) return fail(c, false, "variants", "manifest variant '%s' is not listed", v->id);
-    member_path(p, sizeof p, "variants", v->id);
+    if (!list) return fail(c, false, base, "manifest variant '%s' is not listed", v->id);
+    member_path(p, sizeof p, base, v->id);
     for (size_t k = 0; k < v->n_passes; k++) {
       bool found = false;
       for (size_t j = 0; j < json_array_size(list) && !found; j++)
         found = strcmp(json_string_value(json_array_get(list, j)), v->passes[k].shader) == 0;
       if (!found) return fail(c, false, p, "shader '%s' of pass '%s' is not listed", v->passes[k].shader, v->passes[k].id);
     }
-    for (size_t j = 0; j < json_array_size(list); j++) {
+    for (size_t j = 0; !pub && j < json_array_size(list); j++) {
       const char *t = json_string_value(json_array_get(list, j));
       bool used = false;
       for (size_t k = 0; k < v->n_passes && !used; k++) used = strcmp(t, v->passes[k].shader) == 0;
@@ -204,17 +327,110 @@ static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
   const json_t *list;
   json_object_foreach((json_t *)vars, id, list) {
     if (!wgk_manifest_find_variant(m, id))
-      return fail(c, true, member_path(p, sizeof p, "variants", id), "variant '%s' is not in the manifest", id);
+      return fail(c, true, member_path(p, sizeof p, base, id), "variant '%s' is not in the manifest", id);
   }
   return WGK_OK;
+}
+
+/* The loader's include path: "./x" and "../x" relative to the including file's folder, else to the package
+ * root; "." and empty segments dropped, ".." pops (escaping the root is an error). NULL when it escapes. */
+static char *include_path(const char *from, const char *name) {
+  wgk_dynbuf joined;
+  wgk_dynbuf_init(&joined, 1 << 16);
+  if (name[0] == '.') {
+    const char *slash = strrchr(from, '/');
+    if (slash) wgk_dynbuf_append(&joined, from, (size_t)(slash - from));
+    wgk_dynbuf_append_char(&joined, '/');
+  }
+  wgk_dynbuf_append_str(&joined, name);
+  char *text = wgk_dynbuf_take(&joined);
+  if (!text) return NULL;
+  size_t n = strlen(text) + 1, used = 0;
+  char *out = calloc(1, n);
+  bool ok = out != NULL;
+  for (char *seg = text; ok && seg;) {
+    char *end = strpbrk(seg, "/\\");
+    size_t len = end ? (size_t)(end - seg) : strlen(seg);
+    if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+      if (used == 0) ok = false;
+      while (used > 0 && out[used - 1] != '/') used--;
+      if (used > 0) used--;
+      out[used] = '\0';
+    } else if (len > 0 && !(len == 1 && seg[0] == '.')) {
+      if (used) out[used++] = '/';
+      memcpy(out + used, seg, len);
+      used += len;
+      out[used] = '\0';
+    }
+    seg = end ? end + 1 : NULL;
+  }
+  free(text);
+  if (!ok) { free(out); return NULL; }
+  return out;
+}
+
+/* Every file a template of variant `id` includes (recursively) is in the variant's template list:
+ * the public loader fetches templates per variant from that list (PUBLIC-LOADER.md fact 8). */
+static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list, const char *file, int depth) {
+  char p[512];
+  member_path(p, sizeof p, "webgpu.variants", id);
+  if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
+  char *path = wgk_pkg_join(c->pkg->dir, file), *text = NULL;
+  size_t len = 0;
+  wgk_status st = path ? wgk_pkg_slurp(path, &text, &len, c->err) : WGK_ERR_OUT_OF_MEMORY;
+  free(path);
+  if (st) return st;
+  for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
+    const char *q = s + 2;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (strncmp(q, "include", 7) != 0 || !(q[7] == ' ' || q[7] == '\t' || q[7] == '\n')) continue;
+    q += 7;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (*q != '"' && *q != '\'') continue;
+    char quote = *q++;
+    const char *e = strchr(q, quote);
+    if (!e) continue;
+    char name[512];
+    snprintf(name, sizeof name, "%.*s", (int)(e - q), q);
+    char *target = include_path(file, name);
+    if (!target) {
+      st = fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
+      break;
+    }
+    bool listed = false;
+    for (size_t i = 0; i < json_array_size(list) && !listed; i++)
+      listed = strcmp(json_string_value(json_array_get(list, i)), target) == 0;
+    if (!listed)
+      st = fail(c, false, p, "variant %s renders %s, which includes %s, but %s is not in the variant's template list "
+                "(the public loader fetches templates per variant from this list)", id, file, target, target);
+    else st = check_includes(c, id, list, target, depth + 1);
+    free(target);
+  }
+  free(text);
+  return st;
 }
 
 wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   const char *name = json_string_value(json_object_get(pkg->metadata, "name"));
   wgk_status st = WGK_OK;
+  bool pub = json_object_get(pkg->metadata, "webgpu") != NULL;
   if (strcmp(name, pkg->manifest->op_id) != 0)
     st = fail(&c, false, "name", "name '%s' is not the manifest's op id '%s'", name, pkg->manifest->op_id);
+  if (!st && pub && pkg->manifest->format != WGK_MANIFEST_SPEC21)
+    st = fail(&c, false, "webgpu.manifestSpec", "metadata says manifest spec 2.1 but manifest.json is in the seed format");
+  if (!st && !pub && pkg->manifest->format != WGK_MANIFEST_SEED)
+    st = fail(&c, false, "manifestSpecVersion", "metadata says the seed format (\"1\") but manifest.json is manifest spec "
+              "2.1; use the public layout webgpu: {manifestSpec: \"2.1\", variants}");
   if (!st) st = match_variants(&c, pkg->manifest);
+  for (size_t i = 0; !st && pub && i < pkg->manifest->n_variants; i++) {
+    const wgk_manifest_variant *v = &pkg->manifest->variants[i];
+    const json_t *list = json_object_get(listed_variants(pkg->metadata), v->id);
+    for (size_t k = 0; !st && k < v->n_passes; k++) {
+      bool seen = false;
+      for (size_t j = 0; j < k && !seen; j++) seen = strcmp(v->passes[j].shader, v->passes[k].shader) == 0;
+      if (!seen) st = check_includes(&c, v->id, list, v->passes[k].shader, 0);
+    }
+  }
   return st;
 }

@@ -21,10 +21,15 @@ static wgk_status at(const wgk_manifest *m, const wgk_manifest_pos *pos, wgk_err
 static wgk_status element_type(const wgk_manifest *m, const wgk_manifest_binding *b, const wgk_value *scope,
                                char *out, size_t size, wgk_error *err) {
   const char *t = b->element_type;
-  if (b->port && b->port->storage_dtype) t = wgk_plan_wgsl_scalar(b->port->storage_dtype);
+  bool spec21 = m->format == WGK_MANIFEST_SPEC21;
+  if (!spec21 && b->port && b->port->storage_dtype) t = wgk_plan_wgsl_scalar(b->port->storage_dtype);
   if (t && t[0] == '$') {
-    const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
-    const wgk_value *v = dtypes ? wgk_value_dict_get(dtypes, t + 1) : NULL;
+    /* spec 2.1: `$X` resolves against {...dtypes, ...derives} (fact 18); the seed: type variables only */
+    const wgk_value *v = spec21 ? wgk_value_dict_get(scope, t + 1) : NULL;
+    if (!v || !wgk_value_str(v)) {
+      const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
+      v = dtypes ? wgk_value_dict_get(dtypes, t + 1) : NULL;
+    }
     if (!v || !wgk_value_str(v))
       return at(m, &b->pos, err, WGK_ERR_CALL, "binding %s: type variable %s is not bound by the call", b->name, t);
     t = wgk_value_str(v);
@@ -36,6 +41,57 @@ static wgk_status element_type(const wgk_manifest *m, const wgk_manifest_binding
 
 static const char *scalar_name(wgk_manifest_scalar s) {
   return s == WGK_SCALAR_I32 ? "i32" : s == WGK_SCALAR_F32 ? "f32" : "u32";
+}
+
+/* The name of padding field k of b: `_pad<j>`, j counting up past the names the struct already has. */
+static void pad_name(const wgk_manifest_binding *b, size_t k, char *buf, size_t size) {
+  size_t j = 0;
+  for (size_t made = 0;; j++) {
+    snprintf(buf, size, "_pad%zu", j);
+    bool taken = false;
+    for (size_t f = 0; f < b->n_fields && !taken; f++) taken = strcmp(b->fields[f].name, buf) == 0;
+    if (taken) continue;
+    if (made++ == k) return;
+  }
+}
+
+/* spec 2.1: the loader's text (fact 23): each struct on one line (once per name), then one line per
+ * binding, `array<T, Nu>` for a fixed length; joined by newlines, no trailing newline. */
+static void declarations_spec21(const wgk_manifest_pass *mp, const wgk_plan_pass *pass, wgk_dynbuf *out) {
+  const wgk_manifest_binding_set *set = mp->bindings;
+  bool first = true;
+  for (size_t i = 0; i < set->n_bindings; i++) {
+    const wgk_manifest_binding *b = &set->bindings[i];
+    if (b->buffer != WGK_BUFFER_UNIFORM) continue;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = set->bindings[j].buffer == WGK_BUFFER_UNIFORM && strcmp(set->bindings[j].struct_name, b->struct_name) == 0;
+    if (seen) continue;
+    wgk_dynbuf_printf(out, "%sstruct %s { ", first ? "" : "\n", b->struct_name);
+    first = false;
+    size_t padded = (b->n_fields + 3) / 4 * 4;
+    for (size_t f = 0; f < padded; f++) {
+      char pad[32];
+      if (f >= b->n_fields) pad_name(b, f - b->n_fields, pad, sizeof pad);
+      wgk_dynbuf_printf(out, "%s%s: %s", f ? ", " : "", f < b->n_fields ? b->fields[f].name : pad,
+                        f < b->n_fields ? scalar_name(b->fields[f].type) : "u32");
+    }
+    wgk_dynbuf_append_str(out, " };");
+  }
+  for (size_t i = 0; i < pass->n_bindings; i++) {
+    const wgk_plan_binding *pb = &pass->bindings[i];
+    const wgk_manifest_binding *b = &set->bindings[i];
+    wgk_dynbuf_append_str(out, first ? "" : "\n");
+    first = false;
+    if (pb->buffer == WGK_BUFFER_UNIFORM)
+      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<uniform> %s: %s;", pb->index, pb->name, b->struct_name);
+    else if (pb->length)
+      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s, %" PRIu64 "u>;", pb->index,
+                        pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type, pb->length);
+    else
+      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s>;", pb->index,
+                        pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type);
+  }
 }
 
 /* `struct Params {...};` and one `@group(0) @binding(i) var<...>` line per binding. */
@@ -64,6 +120,23 @@ static void declarations(const wgk_manifest_pass *mp, const wgk_plan_pass *pass,
   }
 }
 
+/* A field's value: its expression; spec 2.1 then the same-named arg, then `default` (an expression when a
+ * string); a missing required field fails the call, a missing optional one is 0 (facts 20-21). */
+static wgk_status uniform_value(wgk_planner *p, const wgk_manifest_binding *b, const wgk_manifest_field *field,
+                                const wgk_value *scope, wgk_value **out, wgk_error *err) {
+  if (field->value.text) return wgk_plan_eval(p, &field->value, scope, out, err);
+  const wgk_value *args = wgk_value_dict_get(scope, "args");
+  const wgk_value *arg = args ? wgk_value_dict_get(args, field->name) : NULL;
+  if (arg) { *out = wgk_value_ref(arg); return WGK_OK; }
+  if (field->default_value) return wgk_plan_literal(p, field->default_value, &b->pos, scope, out, err);
+  if (field->required)
+    return wgk_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                         "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name, field->name,
+                         field->name);
+  *out = wgk_value_int(0);
+  return *out ? WGK_OK : oom(err);
+}
+
 static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, const wgk_value *scope,
                                wgk_plan_pass *pass, wgk_error *err) {
   size_t fields = (b->n_fields + 3) / 4 * 4;
@@ -76,7 +149,7 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
   for (size_t f = 0; f < b->n_fields; f++) {
     const wgk_manifest_field *field = &b->fields[f];
     wgk_value *v = NULL;
-    wgk_status st = wgk_plan_eval(p, &field->value, scope, &v, err);
+    wgk_status st = uniform_value(p, b, field, scope, &v, err);
     if (st != WGK_OK) { wgk_dynbuf_free(&text); return st; }
     double d = wgk_value_as_float(v);
     bool number = wgk_value_is_number(v) || wgk_value_kind_of(v) == WGK_VALUE_BOOL;
@@ -111,6 +184,24 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
   return pass->uniform_text ? WGK_OK : oom(err);
 }
 
+/* spec 2.1 `length`: a positive integer, or `$name` naming a derive (or a type variable's value). */
+static wgk_status fixed_length(wgk_planner *p, const wgk_manifest_binding *b, const wgk_value *scope, uint64_t *out,
+                               wgk_error *err) {
+  double d = -1;
+  if (b->length[0] == '$') {
+    const wgk_value *v = wgk_value_dict_get(scope, b->length + 1);
+    if (v && wgk_value_is_number(v)) d = wgk_value_as_float(v);
+    else if (v && wgk_value_str(v)) d = strtod(wgk_value_str(v), NULL);
+  } else {
+    d = strtod(b->length, NULL);
+  }
+  if (!(d >= 1 && d <= 9007199254740991.0 && d == floor(d)))
+    return wgk_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                         "binding %s length must resolve to a positive integer (%s)", b->name, b->length);
+  *out = (uint64_t)d;
+  return WGK_OK;
+}
+
 static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
                                 wgk_plan_pass *pass, wgk_error *err) {
   const wgk_manifest_binding_set *set = mp->bindings;
@@ -131,6 +222,7 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
       continue;
     }
     wgk_status st = element_type(p->m, b, scope, pb->wgsl_type, sizeof pb->wgsl_type, err);
+    if (st == WGK_OK && b->length) st = fixed_length(p, b, scope, &pb->length, err);
     if (st != WGK_OK) return st;
   }
   return WGK_OK;
@@ -346,6 +438,15 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
   wgk_value *scope = wgk_value_dict_copy(variant_scope);
   if (!scope) return oom(err);
   wgk_status st = WGK_OK;
+  if (p->m->format == WGK_MANIFEST_SPEC21) { /* pass derives and templates see {...dtypes, ...derives} (fact 27) */
+    const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
+    for (size_t i = 0; dtypes && i < wgk_value_len(dtypes) && st == WGK_OK; i++) {
+      const char *name = wgk_value_dict_key_at(dtypes, i);
+      if (!wgk_value_dict_get(scope, name) &&
+          !wgk_value_dict_set(scope, name, wgk_value_ref(wgk_value_dict_value_at(dtypes, i))))
+        st = oom(err);
+    }
+  }
   for (size_t i = 0; i < mp->n_inputs && st == WGK_OK; i++) {
     wgk_value *v = NULL;
     st = wgk_plan_value(p, &mp->inputs[i], scope, &v, err);
@@ -355,11 +456,13 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
   if (st == WGK_OK) {
     wgk_dynbuf decl;
     wgk_dynbuf_init(&decl, 0);
-    declarations(mp, pass, &decl);
+    if (p->m->format == WGK_MANIFEST_SPEC21) declarations_spec21(mp, pass, &decl);
+    else declarations(mp, pass, &decl);
     wgk_value *env = wgk_value_dict(), *wgsl = wgk_value_dict();
     bool ok = env && wgsl && !decl.failed &&
               wgk_value_dict_set(wgsl, "resourceDeclarations", wgk_value_string(wgk_dynbuf_str(&decl)));
     if (ok) { ok = wgk_value_dict_set(env, "wgsl", wgsl); wgsl = NULL; }   /* set takes its value */
+    if (ok) ok = wgk_value_dict_set(env, "device", wgk_value_ref(wgk_value_dict_get(scope, "device"))); /* env.device */
     if (ok) { ok = wgk_value_dict_set(scope, "env", env); env = NULL; }
     wgk_value_release(wgsl);
     wgk_value_release(env);
@@ -376,6 +479,7 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
 void wgk_plan_pass_free(wgk_plan_pass *pass) {
   if (!pass) return;
   free(pass->label);
+  free(pass->id);
   free(pass->wgsl);
   wgk_tmpl_linemap_free(&pass->linemap);
   free(pass->bindings);

@@ -44,6 +44,7 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
   const wgk_plan_tensor *given = &call->ports[i];
   o->port = (int)i;
   o->dtype = type_dtype(m, type_dtypes, port->type_var);
+  if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0]; /* spec 2.1 concrete dtype */
   if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
     if (!given->present)
       return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
@@ -121,8 +122,12 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
     wgk_value *v = NULL;
     wgk_error local;
     wgk_error_clear(&local);
-    if (wgk_plan_eval(p, &d->expr, scope, &v, &local) != WGK_OK) {
-      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY || local.status == WGK_ERR_LIMIT) {
+    wgk_status st = d->expr.text ? wgk_plan_eval(p, &d->expr, scope, &v, &local)
+                                 : wgk_plan_literal(p, d->literal, &d->pos, scope, &v, &local);
+    if (st != WGK_OK) {
+      /* spec 2.1: a manifest derive that throws fails the whole call (PUBLIC-LOADER.md fact 25) */
+      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY || local.status == WGK_ERR_LIMIT ||
+          m->format == WGK_MANIFEST_SPEC21) {
         if (err) *err = local;
         return local.status;
       }
@@ -197,6 +202,8 @@ static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint
 
 static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, const wgk_value *scope,
                                  const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
+  wgk_plan_requires_reason(p, v->requires, why);
+  if (why->len) return WGK_OK;
   uint32_t storage, uniform;
   storage_count(v, &storage, &uniform);
   const wgk_device_limits *lim = &p->device->limits;
@@ -212,6 +219,60 @@ static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, 
     wgk_status st = check_clause(p, &v->when[c], scope, failures, why, err);
     if (st != WGK_OK) return st;
   }
+  return WGK_OK;
+}
+
+enum { CHECK_UNKNOWN = 0, CHECK_OK = 1, CHECK_DEMOTED = 2, CHECK_REJECTED = 3 };
+
+typedef struct check_memo {
+  int *state;             /* per manifest variant: CHECK_* */
+  const wgk_manifest *m;
+} check_memo;
+
+/* The loader's checkVariant: requires, buffer budget, when; then (spec 2.1) supersededBy and demoteWhen.
+ * *state is CHECK_OK, CHECK_DEMOTED (why: the clause) or CHECK_REJECTED (why: the reason). */
+static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_manifest_variant *v, const wgk_value *scope,
+                                const wgk_value *failures, wgk_dynbuf *why, int *state, wgk_error *err) {
+  size_t idx = (size_t)(v - memo->m->variants);
+  wgk_status st = variant_reason(p, v, scope, failures, why, err);
+  if (st != WGK_OK) return st;
+  if (why->len) { *state = memo->state[idx] = CHECK_REJECTED; return WGK_OK; }
+  for (size_t k = 0; k < v->n_superseded_by; k++) {
+    const wgk_manifest_variant *o = wgk_manifest_find_variant(memo->m, v->superseded_by[k]);
+    if (!o) continue;
+    size_t j = (size_t)(o - memo->m->variants);
+    if (memo->state[j] == CHECK_UNKNOWN) {
+      wgk_dynbuf other;
+      wgk_dynbuf_init(&other, 1 << 16);
+      int s2 = 0;
+      st = check_variant(p, memo, o, scope, failures, &other, &s2, err);
+      wgk_dynbuf_free(&other);
+      if (st != WGK_OK) return st;
+    }
+    if (memo->state[j] == CHECK_OK) {
+      wgk_dynbuf_printf(why, "superseded by `%s`, which is eligible here and takes precedence", o->id);
+      *state = memo->state[idx] = CHECK_REJECTED;
+      return WGK_OK;
+    }
+  }
+  for (size_t c = 0; c < v->n_demote_when; c++) {
+    wgk_value *x = NULL;
+    wgk_error local;
+    wgk_error_clear(&local);
+    if (wgk_plan_eval(p, &v->demote_when[c], scope, &x, &local) != WGK_OK) {
+      if (local.status == WGK_ERR_PARSE) { *err = local; return local.status; }
+      wgk_dynbuf_printf(why, "demoteWhen eval error in `%s`: %s", v->demote_when[c].text, local.message);
+      *state = memo->state[idx] = CHECK_REJECTED;
+      return WGK_OK;
+    }
+    bool hit = wgk_value_kind_of(x) == WGK_VALUE_BOOL && wgk_value_as_bool(x);
+    wgk_value_release(x);
+    if (hit) {
+      wgk_dynbuf_printf(why, "%sdemoteWhen `%s` is true", why->len ? "; " : "", v->demote_when[c].text);
+      memo->state[idx] = CHECK_DEMOTED;
+    }
+  }
+  *state = memo->state[idx] = memo->state[idx] == CHECK_DEMOTED ? CHECK_DEMOTED : CHECK_OK;
   return WGK_OK;
 }
 
@@ -241,18 +302,25 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
   wgk_dynbuf_init(&rejected, 1 << 20);
   wgk_dynbuf_init(&why, 1 << 16);
   wgk_status st = WGK_OK;
+  check_memo memo = {calloc(n ? n : 1, sizeof *memo.state), m};
+  const wgk_manifest_variant *demoted = NULL;
+  if (!memo.state) st = oom(err);
   for (size_t i = 0; i < n && !plan->variant && st == WGK_OK; i++) {
     wgk_dynbuf_reset(&why);
-    st = variant_reason(p, order[i], scope, failures, &why, err);
+    int state = 0;
+    st = check_variant(p, &memo, order[i], scope, failures, &why, &state, err);
     if (st != WGK_OK) break;
     if (why.failed && !why.over) { st = oom(err); break; } /* a reason lost for memory is not "accepted" */
-    if (why.len == 0 && !why.failed) plan->variant = order[i];
-    else {
-      /* One line per variant: a reason quoting a multi-line clause (or a message with a newline) is flattened. */
-      for (size_t k = 0; k < why.len; k++) if ((unsigned char)why.data[k] < 0x20) why.data[k] = ' ';
-      wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
-    }
+    /* One line per variant: a reason quoting a multi-line clause (or a message with a newline) is flattened. */
+    for (size_t k = 0; k < why.len; k++) if ((unsigned char)why.data[k] < 0x20) why.data[k] = ' ';
+    if (state == CHECK_OK) plan->variant = order[i];
+    else if (state == CHECK_DEMOTED) {
+      if (!demoted) demoted = order[i];
+      wgk_dynbuf_printf(&rejected, "%s: demoted (%s)\n", order[i]->id, wgk_dynbuf_str(&why));
+    } else wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
   }
+  if (st == WGK_OK && !plan->variant && demoted) plan->variant = demoted; /* demoteWhen: a last resort */
+  free(memo.state);
   free(order);
   wgk_dynbuf_free(&why);
   if (st == WGK_OK && !plan->variant && needs_missing_f16(p, scope))
@@ -269,9 +337,24 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
   return st;
 }
 
-static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err) {
+/* spec 2.1: tunables after selection = manifest defaults, then the variant's, then the call's (fact 26). */
+static wgk_status variant_tunables(wgk_planner *p, const wgk_plan_call *call, wgk_plan *plan, wgk_error *err) {
   const wgk_manifest_variant *v = plan->variant;
-  wgk_status st = WGK_OK;
+  if (v->n_tunables == 0) return WGK_OK;
+  wgk_value *t = wgk_value_dict_copy(wgk_value_dict_get(plan->scope, "tunables"));
+  for (size_t i = 0; t && i < v->n_tunables; i++) {
+    if (call->tunables && wgk_value_dict_get(call->tunables, v->tunables[i].name)) continue;
+    wgk_value *x = wgk_value_from_json(v->tunables[i].default_value, err);
+    if (!x || !wgk_value_dict_set(t, v->tunables[i].name, x)) { wgk_value_release(t); return oom(err); }
+  }
+  if (!t || !wgk_value_dict_set(plan->scope, "tunables", t)) return oom(err);
+  (void)p;
+  return WGK_OK;
+}
+
+static wgk_status make_passes(wgk_planner *p, const wgk_plan_call *call, wgk_plan *plan, wgk_error *err) {
+  const wgk_manifest_variant *v = plan->variant;
+  wgk_status st = variant_tunables(p, call, plan, err);
   for (size_t i = 0; i < v->n_derive && st == WGK_OK; i++) {
     wgk_value *x = NULL;
     st = wgk_plan_value(p, &v->derive[i], plan->scope, &x, err);
@@ -279,6 +362,7 @@ static wgk_status make_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err) {
   }
   if (st == WGK_OK) st = wgk_plan_intermediates(p, plan, err);
   if (st != WGK_OK) return st;
+  if (v->sequence) return wgk_plan_repeat_passes(p, plan, err);
   plan->passes = calloc(v->n_passes ? v->n_passes : 1, sizeof *plan->passes);
   if (!plan->passes) return oom(err);
   for (size_t i = 0; i < v->n_passes && st == WGK_OK; i++) {
@@ -357,7 +441,7 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st == WGK_OK) st = infer_outputs(p, call, plan->scope, type_dtypes, plan, err);
   if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
   if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
-  if (st == WGK_OK) st = make_passes(p, plan, err);
+  if (st == WGK_OK) st = make_passes(p, call, plan, err);
   if (st == WGK_OK) st = check_binding_sizes(p, call, plan, err);
   if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
   wgk_value_release(failures);

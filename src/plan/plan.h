@@ -49,10 +49,12 @@ typedef struct wgk_plan_binding {
   int intermediate;            /* index into wgk_plan.intermediates bound here; -1 otherwise */
   const char *name;            /* WGSL variable name (borrowed from the manifest) */
   char wgsl_type[16];          /* element type of the array ("f32", "u32" ...); "" for the uniform */
+  uint64_t length;             /* spec 2.1 fixed array length; 0 = runtime-sized */
 } wgk_plan_binding;
 
 typedef struct wgk_plan_pass {
   const wgk_manifest_pass *source;   /* the manifest pass */
+  char *id;                          /* spec 2.1 repeat groups: the expanded id ("g[1].main"); NULL = source->id */
   char *label;                       /* "<op id>/<variant>/<pass>" */
   char *wgsl;                        /* rendered WGSL, enable directives added */
   wgk_tmpl_linemap linemap;          /* rendered line -> template line (after the added directives) */

@@ -71,23 +71,28 @@ static void relocate(const wgk_planner *p, const wgk_manifest_expr *e, wgk_error
   if (e->pos.path) snprintf(err->path, sizeof err->path, "%s", e->pos.path);
 }
 
-const wgk_expr *wgk_plan_parsed(wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err) {
-  size_t j = slot_of(e, p->expr_cap);
+/* The parsed expression cached under key (a manifest expression, or the JSON string of a literal's item). */
+static const wgk_expr *parsed_by_key(wgk_planner *p, const void *key, const wgk_manifest_expr *e, wgk_error *err) {
+  size_t j = slot_of(key, p->expr_cap);
   while (p->exprs[j].key) {
-    if (p->exprs[j].key == e) return p->exprs[j].parsed;
+    if (p->exprs[j].key == key) return p->exprs[j].parsed;
     j = (j + 1) & (p->expr_cap - 1);
   }
   wgk_expr *parsed = wgk_expr_parse(e->text, (size_t)-1, "<expr>", err);
   if (!parsed) { relocate(p, e, err); return NULL; }
   if ((p->expr_count + 1) * 2 > p->expr_cap) {
     if (!grow(p)) { wgk_expr_free(parsed); wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
-    j = slot_of(e, p->expr_cap);
+    j = slot_of(key, p->expr_cap);
     while (p->exprs[j].key) j = (j + 1) & (p->expr_cap - 1);
   }
-  p->exprs[j].key = e;
+  p->exprs[j].key = key;
   p->exprs[j].parsed = parsed;
   p->expr_count++;
   return parsed;
+}
+
+const wgk_expr *wgk_plan_parsed(wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err) {
+  return parsed_by_key(p, e, e, err);
 }
 
 wgk_status wgk_plan_eval(wgk_planner *p, const wgk_manifest_expr *e, const wgk_value *scope, wgk_value **out,
@@ -100,9 +105,49 @@ wgk_status wgk_plan_eval(wgk_planner *p, const wgk_manifest_expr *e, const wgk_v
   return st;
 }
 
+wgk_status wgk_plan_literal(wgk_planner *p, const json_t *lit, const wgk_manifest_pos *pos, const wgk_value *scope,
+                            wgk_value **out, wgk_error *err) {
+  *out = NULL;
+  if (json_is_string(lit)) {
+    wgk_manifest_expr e = {json_string_value(lit), *pos};
+    const wgk_expr *parsed = parsed_by_key(p, lit, &e, err);
+    if (!parsed) return err ? err->status : WGK_ERR_PARSE;
+    wgk_status st = wgk_expr_eval(parsed, scope, out, err);
+    if (st != WGK_OK) relocate(p, &e, err);
+    return st;
+  }
+  if (json_is_array(lit) || json_is_object(lit)) {
+    bool list = json_is_array(lit);
+    wgk_value *agg = list ? wgk_value_list() : wgk_value_dict();
+    if (!agg) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    size_t n = list ? json_array_size(lit) : json_object_size(lit);
+    void *it = list ? NULL : json_object_iter((json_t *)lit);
+    for (size_t i = 0; i < n; i++) {
+      const json_t *item = list ? json_array_get(lit, i) : json_object_iter_value(it);
+      wgk_value *x = NULL;
+      wgk_status st = wgk_plan_literal(p, item, pos, scope, &x, err);
+      bool ok = st == WGK_OK && (list ? wgk_value_list_append(agg, x) : wgk_value_dict_set(agg, json_object_iter_key(it), x));
+      if (!list) it = json_object_iter_next((json_t *)lit, it);
+      if (!ok) {
+        wgk_value_release(agg);
+        return st != WGK_OK ? st : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      }
+    }
+    *out = agg;
+    return WGK_OK;
+  }
+  *out = wgk_value_from_json(lit, err);
+  if (!*out) {
+    wgk_error_wrap_source(err, p->m->source, pos->line, pos->column, pos->path);
+    return err ? err->status : WGK_ERR_MANIFEST;
+  }
+  return WGK_OK;
+}
+
 wgk_status wgk_plan_value(wgk_planner *p, const wgk_manifest_value *v, const wgk_value *scope, wgk_value **out,
                           wgk_error *err) {
   if (v->is_expr) return wgk_plan_eval(p, &v->expr, scope, out, err);
+  if (p->m->format == WGK_MANIFEST_SPEC21) return wgk_plan_literal(p, v->literal, &v->pos, scope, out, err);
   *out = wgk_value_from_json(v->literal, err);
   if (!*out) {
     wgk_error_wrap_source(err, p->m->source, v->pos.line, v->pos.column, v->pos.path);

@@ -5,7 +5,7 @@
 #include "plan/plan.h"
 
 typedef struct expr_slot {
-  const wgk_manifest_expr *key; /* the manifest expression (pointer identity) */
+  const void *key;              /* the manifest expression, or a literal's JSON string (pointer identity) */
   wgk_expr *parsed;             /* parsed once */
 } expr_slot;
 
@@ -54,5 +54,13 @@ void wgk_plan_pass_free(wgk_plan_pass *pass);
 /* The chosen variant's intermediates (after its derives) and the intermediate index of every pass binding. */
 wgk_status wgk_plan_intermediates(wgk_planner *p, wgk_plan *plan, wgk_error *err);
 void wgk_plan_bind_intermediates(wgk_plan *plan);
+
+/* spec 2.1: a variant with repeat groups: its passes expanded per call (repeat.* in each pass scope). */
+wgk_status wgk_plan_repeat_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err);
+/* spec 2.1: why the device does not meet r (appended to why; nothing when it does or r is NULL). */
+void wgk_plan_requires_reason(const wgk_planner *p, const wgk_manifest_requires *r, wgk_dynbuf *why);
+/* A spec 2.1 literal (number, bool, list/object whose strings are expressions) evaluated element by element. */
+wgk_status wgk_plan_literal(wgk_planner *p, const json_t *lit, const wgk_manifest_pos *pos, const wgk_value *scope,
+                            wgk_value **out, wgk_error *err);
 
 #endif

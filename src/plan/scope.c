@@ -66,7 +66,8 @@ static bool put_attrs_and_tunables(const wgk_manifest *m, const wgk_plan_call *c
 
 static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_value *scope) {
   bool ok = wgk_value_dict_set(scope, "shapes", wgk_value_dict()) && wgk_value_dict_set(scope, "ranks", wgk_value_dict()) &&
-            wgk_value_dict_set(scope, "present", wgk_value_dict());
+            wgk_value_dict_set(scope, "present", wgk_value_dict()) &&
+            wgk_value_dict_set(scope, "tensorDtypes", wgk_value_dict());
   for (size_t i = 0; ok && i < m->n_ports; i++) {
     const wgk_manifest_port *port = &m->ports[i];
     const wgk_plan_tensor *t = &call->ports[i];
@@ -75,7 +76,8 @@ static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_valu
       ok = wgk_plan_scope_put(scope, "present", port->bind_keys[k], wgk_value_bool(t->present));
     if (!ok || !t->present) continue;
     ok = wgk_plan_scope_put(scope, "shapes", port->name, wgk_plan_shape_value(t->rank, t->shape)) &&
-         wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(t->rank));
+         wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(t->rank)) &&
+         (!t->dtype || wgk_plan_scope_put(scope, "tensorDtypes", port->name, wgk_value_string(t->dtype)));
   }
   for (size_t i = 0; ok && i < m->n_scalar_args; i++) {
     const char *name = m->scalar_args[i].name;
@@ -94,6 +96,7 @@ wgk_status wgk_plan_scope(wgk_planner *p, const wgk_plan_call *call, const char 
             wgk_value_dict_set(scope, "dtypes", wgk_value_dict()) &&
             wgk_value_dict_set(scope, "logicalDtypes", wgk_value_dict()) &&
             wgk_value_dict_set(scope, "derive", wgk_value_dict()) &&
+            wgk_value_dict_set(scope, "repeat", wgk_value_dict()) &&
             wgk_value_dict_set(scope, "device", wgk_value_ref(p->device_value)) &&
             wgk_value_dict_set(scope, "DISPATCH_FOLD_WIDTH", wgk_value_int(WGK_DISPATCH_FOLD_WIDTH));
   for (size_t i = 0; ok && i < m->n_type_constraints; i++) {

@@ -257,6 +257,24 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
   return WGK_OK;
 }
 
+/* A scalar arg's value against its kind, as the public loader checks it: why it does not fit, or NULL. */
+static const char *arg_kind_error(const wgk_manifest_scalar_arg *a, const wgk_value *v) {
+  if (strcmp(a->kind, "string") == 0) {
+    if (!wgk_value_str(v)) return "must be a string";
+    for (size_t i = 0; a->one_of && i < json_array_size(a->one_of); i++) {
+      const char *s = json_string_value(json_array_get(a->one_of, i));
+      if (s && strcmp(s, wgk_value_str(v)) == 0) return NULL;
+    }
+    return a->one_of ? "is not one of its oneOf values" : NULL;
+  }
+  if (strcmp(a->kind, "bool") == 0) return wgk_value_kind_of(v) == WGK_VALUE_BOOL ? NULL : "must be a boolean";
+  if (!wgk_value_is_number(v) || !isfinite(wgk_value_as_float(v))) return "must be a finite number";
+  double d = wgk_value_as_float(v);
+  if (strcmp(a->kind, "u32") == 0 && !(d == floor(d) && d >= 0 && d <= 4294967295.0)) return "must be a u32";
+  if (strcmp(a->kind, "i32") == 0 && !(d == floor(d) && d >= -2147483648.0 && d <= 2147483647.0)) return "must be an i32";
+  return NULL;
+}
+
 static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, wgk_error *err) {
   size_t n = call->args ? wgk_value_len(call->args) : 0;
   for (size_t i = 0; i < n; i++) {
@@ -269,6 +287,17 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
   }
   for (size_t k = 0; k < m->n_scalar_args; k++) {
     const wgk_manifest_scalar_arg *a = &m->scalar_args[k];
+    const wgk_value *v = call->args ? wgk_value_dict_get(call->args, a->name) : NULL;
+    const char *why = v ? arg_kind_error(a, v) : NULL;
+    if (why) {
+      wgk_dynbuf shown;
+      wgk_dynbuf_init(&shown, 256);
+      wgk_value_print(v, &shown);
+      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s (%s) = %s %s", a->name,
+                    a->kind, wgk_dynbuf_str(&shown), why);
+      wgk_dynbuf_free(&shown);
+      return WGK_ERR_CALL;
+    }
     if (a->required && !(call->args && wgk_value_dict_get(call->args, a->name)))
       return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s is required",
                            a->name);

@@ -86,7 +86,8 @@ static wgk_status op_port(const wgk_op_call *oc, const char *name, bool want_dat
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < m->n_ports; i++) {
     wgk_tensor *t = c->ports[i];
-    if (strcmp(m->ports[i].name, name) != 0 || !t) continue;
+    const wgk_manifest_port *pp = &m->ports[i]; /* by ONNX name: the seed port name, spec 2.1 `onnx` */
+    if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t) continue;
     *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
     bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
     if (want_data && integer) {

@@ -70,8 +70,43 @@ static bool include_tag(const char *t, size_t len, size_t i, char *name, size_t 
 
 static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
 
-static wgk_status include_file(builder *b, const char *name, const char *from, int line, int col,
+/* The public loader's include path: a name starting with '.' is relative to the including file's folder,
+ * any other to the package root; empty and "." segments are dropped and ".." pops one (escaping the root
+ * is an error). False when the result escapes or does not fit. */
+static bool resolve_include(const char *from, const char *name, char *out, size_t size) {
+  char joined[1024];
+  const char *slash = name[0] == '.' ? strrchr(from, '/') : NULL;
+  int n = slash ? snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - from), from, name)
+                : snprintf(joined, sizeof joined, "%s", name);
+  if (n < 0 || (size_t)n >= sizeof joined) return false;
+  size_t used = 0;
+  out[0] = '\0';
+  for (char *seg = joined; seg;) {
+    char *end = strpbrk(seg, "/\\");
+    size_t len = end ? (size_t)(end - seg) : strlen(seg);
+    if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+      if (used == 0) return false;
+      while (used > 0 && out[used - 1] != '/') used--;
+      if (used > 0) used--;
+      out[used] = '\0';
+    } else if (len > 0 && !(len == 1 && seg[0] == '.')) {
+      if (used + len + 2 > size) return false;
+      if (used) out[used++] = '/';
+      memcpy(out + used, seg, len);
+      used += len;
+      out[used] = '\0';
+    }
+    seg = end ? end + 1 : NULL;
+  }
+  return used > 0;
+}
+
+static wgk_status include_file(builder *b, const char *written, const char *from, int line, int col,
                                const wgk_tmpl_loader *loader, wgk_error *err) {
+  char name[1024];
+  if (!resolve_include(from, written, name, sizeof name))
+    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
+                         "include path '%s' escapes the package root", written);
   if (!path_ok(name))
     return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
                          "include path '%s' must be relative to the package, without '..'", name);
@@ -95,7 +130,7 @@ static wgk_status include_file(builder *b, const char *name, const char *from, i
     wgk_error_wrap_source(err, from, line, col, NULL);
     return err->status;
   }
-  if (len && text[len - 1] == '\n') len--; /* the included file's own final newline is not content */
+  /* the included file's text as is, its final newline included (the public loader's expansion) */
   st = add_text(b, text, len, name, loader, err);
   free(text);
   return st;
@@ -116,15 +151,20 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
     char inc[512];
     size_t end;
     if (text[i] == '{' && include_tag(text, len, i, inc, sizeof inc, &end)) {
-      /* Jinja's lstrip_blocks and trim_blocks apply to the include tag itself. */
-      size_t k = b->text.len;
-      while (k > 0 && (b->text.data[k - 1] == ' ' || b->text.data[k - 1] == '\t')) k--;
-      if (b->text.data && (k == 0 || b->text.data[k - 1] == '\n')) { b->text.len = k; b->text.data[k] = '\0'; }
-      bool newline = end < len && text[end] == '\n';
+      /* The public loader's expansion: a tag alone on its line (indentation before it, [ \t]*\r?\n after
+       * it) is replaced, indentation and line end included, by the file's text; otherwise the text goes
+       * between the indentation and whatever follows the tag. */
+      size_t ws = i;
+      while (ws > 0 && (text[ws - 1] == ' ' || text[ws - 1] == '\t')) ws--;
+      bool line_start = ws == 0 || text[ws - 1] == '\n' || text[ws - 1] == '\r';
+      size_t h = end;
+      while (h < len && (text[h] == ' ' || text[h] == '\t')) h++;
+      if (h < len && text[h] == '\r') h++;
+      bool whole_line = line_start && h < len && text[h] == '\n';
+      if (whole_line && b->text.len >= i - ws) { b->text.len -= i - ws; if (b->text.data) b->text.data[b->text.len] = '\0'; }
       wgk_status st = include_file(b, inc, stable_name, line, col, loader, err);
       if (st != WGK_OK) return st;
-      if (newline) { end++; line++; col = 1; } else col += (int)(end - i);
-      i = end - 1;
+      if (whole_line) { i = h; line++; col = 1; } else { col += (int)(end - i); i = end - 1; }
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))

@@ -54,7 +54,7 @@ try:
     open(tmpl, "w").write('{% include "evil.wgsl.jinja" %}\n' + text)
     wgk(["render", pkg, *shape], "outside the package root")
     open(tmpl, "w").write('{% include "../../README.md" %}\n' + text)
-    wgk(["render", pkg, *shape], "without '..'")
+    wgk(["render", pkg, *shape], "escapes the package root")
     open(tmpl, "w").write(text)
 
     # 3. --dtype for a type variable the package does not have

@@ -25,3 +25,9 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_bad_inputs PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
+# wgk convert: both shipped seed packages converted to spec 2.1 plan every test/bench call identically.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_convert_plans COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/convert_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_convert_plans PROPERTIES TIMEOUT 600)
+endif()

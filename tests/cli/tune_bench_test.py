@@ -72,8 +72,8 @@ try:
     best = e["tunables"]["WORKGROUP_SIZE"]
     check(str(best) in tried, f"stored value {best} was tried")
     check(e["variant"] == "rank4_cache2_pos" and e["case"] == CASE, f"entry keys: {e}")
-    check(e["shape"] == "X:float32[1,32,1,128] cos_cache:float32[4096,64] sin_cache:float32[4096,64] "
-          "position_ids:int64[1,1]", "shape key: " + e["shape"])
+    check(e["shape"] == "x:float32[1,32,1,128] cos:float32[4096,64] sin:float32[4096,64] "
+          "positionIds:int64[1,1]", "shape key: " + e["shape"])  # spec 2.1: ports keyed by bind key
     out, _ = wgk("tune", "--show")
     check(f"WORKGROUP_SIZE={best}" in out and CASE in out, "--show lists the entry:\n" + out)
 

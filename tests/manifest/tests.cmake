@@ -1,1 +1,10 @@
 wgk_add_test(test_manifest SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_manifest.c ${CMAKE_CURRENT_LIST_DIR}/test_golden.c)
+# Spec 2.1: golden explain/render outputs of a package that uses every key.
+add_test(NAME manifest_spec21_golden COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/spec21/golden.sh $<TARGET_FILE:wgk_cli>)
+# Spec 2.1 on the GPU: explicit destinations, scalar args into uniforms, the loader tools' Relu package.
+find_program(WGK_SPEC21_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(WGK_SPEC21_PYTHON3)
+  add_test(NAME manifest_spec21_run COMMAND ${WGK_SPEC21_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/spec21/run_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(manifest_spec21_run PROPERTIES TIMEOUT 300 LABELS "gpu")
+endif()

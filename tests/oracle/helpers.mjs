@@ -48,6 +48,11 @@ function needNum(name, x) {
   return x;
 }
 // Normalise axis `ax` for a rank: negative wraps once; out of range is an error.
+function wrap(name, rank, ax) {
+  needInt(name, ax);
+  return ((ax % rank) + rank) % rank;
+}
+
 function axis(name, rank, ax) {
   needInt(name, ax);
   const a = ax < 0 ? ax + rank : ax;
@@ -67,18 +72,13 @@ function numbersOf(name, args) {
   return l.map((x) => needNum(name, x));
 }
 
+// The loader's dtype table: storage bytes (int8/int16/uint8/bool widened to 32-bit words); dtypeBytes also
+// takes the WGSL scalars f32 f16 u32 i32 vec2<u32>. ONNX codes of the logical dtypes only.
 const BYTES = {
-  f32: 4, f16: 2, i32: 4, u32: 4, bool: 4,
-  float32: 4, float16: 2, bfloat16: 2, float64: 8, double: 8,
-  int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8,
+  float16: 2, float32: 4, int8: 4, int16: 4, int32: 4, int64: 8, uint8: 4, uint32: 4, bool: 4,
+  f32: 4, f16: 2, u32: 4, i32: 4, 'vec2<u32>': 8,
 };
-// ONNX TensorProto.DataType codes. WGSL scalar names map to their logical dtype.
-const ONNX_CODE = {
-  float32: 1, float: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, string: 8,
-  bool: 9, float16: 10, float64: 11, double: 11, uint32: 12, uint64: 13, bfloat16: 16,
-  f32: 1, f16: 10, i32: 6, u32: 12,
-};
-
+const ONNX_CODE = { float32: 1, uint8: 2, int8: 3, int16: 5, int32: 6, int64: 7, bool: 9, float16: 10, uint32: 12 };
 function broadcast(a, b) {
   const n = Math.max(a.length, b.length);
   const out = [];
@@ -122,19 +122,23 @@ export function rawHelpers(device) {
       return k;
     },
     numel: (s) => product(needShape('numel', s)),
-    dim: (s, i) => needShape('dim', s)[axis('dim', s.length, i)],
+    // The public loader's definitions (its bundle's helper table): any integer axis wraps,
+    // ((ax % rank) + rank) % rank; on an empty shape the axis is NaN (dim undefined, products 1).
+    dim: (s, i) => needShape('dim', s)[wrap('dim', s.length, i)],
     rows: (s, ax) => {
       needShape('rows', s);
-      const a = axis('rows', s.length, ax);
+      const a = wrap('rows', s.length, ax);
       return product(s.filter((_, k) => k !== a));
     },
     outer: (s, ax) => {
       needShape('outer', s);
-      return product(s.slice(0, axis('outer', s.length, ax)));
+      const a = wrap('outer', s.length, ax);
+      return product(Number.isNaN(a) ? [] : s.slice(0, a));
     },
     inner: (s, ax) => {
       needShape('inner', s);
-      return product(s.slice(axis('inner', s.length, ax) + 1));
+      const a = wrap('inner', s.length, ax);
+      return product(Number.isNaN(a) ? s : s.slice(a + 1));
     },
     prefix: (l, n) => needList('prefix', l).slice(0, Math.max(0, needInt('prefix', n))),
     suffix: (l, n) => needList('suffix', l).slice(Math.max(0, needInt('suffix', n))),
@@ -175,7 +179,14 @@ export function rawHelpers(device) {
       if (!r) fail('broadcastShape', `shapes ${JSON.stringify(a)} and ${JSON.stringify(b)} do not broadcast`);
       return r;
     },
-    broadcastable: (a, b) => broadcast(needShape('broadcastable', a), needShape('broadcastable', b)) !== null,
+    // a broadcasts to b (one way): len(a) <= len(b), each a[i] 1 or b's aligned dim.
+    broadcastable: (a, b) => {
+      needList('broadcastable', a);
+      needList('broadcastable', b);
+      if (a.length > b.length) return false;
+      const off = b.length - a.length;
+      return a.every((d, i) => d === 1 || d === b[i + off]);
+    },
     matmulShape: (a, b) => {
       needShape('matmulShape', a);
       needShape('matmulShape', b);
@@ -194,31 +205,48 @@ export function rawHelpers(device) {
     },
     sameShape: (a, b) =>
       Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((d, i) => d === b[i]),
-    hasAxis: (s, ax) => {
-      const rank = Array.isArray(s) ? s.length : needInt('hasAxis', s);
-      return isInt(ax) && ax >= -rank && ax < rank;
+    // hasAxis(axes, ax, rank): ax mod rank among the axes mod rank.
+    hasAxis: (axes, ax, rank) => {
+      needList('hasAxis', axes);
+      const m = (x) => ((x % rank) + rank) % rank;
+      return axes.some((x) => m(x) === m(ax));
     },
-    axisValue: (s, ax) => axis('axisValue', Array.isArray(s) ? s.length : needInt('axisValue', s), ax),
-    isUniqueIntList: (l) => Array.isArray(l) && l.every(isInt) && new Set(l).size === l.length,
-    has: (obj, key) => {
-      if (Array.isArray(obj)) return obj.includes(key);
-      if (typeof obj === 'string') return typeof key === 'string' && obj.includes(key);
-      if (obj !== null && typeof obj === 'object') return Object.prototype.hasOwnProperty.call(obj, key);
-      return false;
+    // axisValue(vals, axes, ax, rank, default): vals at the first axes position matching ax mod rank.
+    axisValue: (vals, axes, ax, rank, dflt) => {
+      needList('axisValue', axes);
+      const m = (x) => ((x % rank) + rank) % rank;
+      const k = axes.findIndex((x) => m(x) === m(ax));
+      return k >= 0 && k < vals.length ? vals[k] : dflt;
     },
+    // isUniqueIntList(l, lo, hi, mod=0): integers in [lo, hi), unique after mod when mod > 0; false on bad arguments.
+    isUniqueIntList: (l, lo, hi, mod = 0) => {
+      if (!Array.isArray(l) || !Number.isInteger(lo) || !Number.isInteger(hi) || hi < lo || !Number.isInteger(mod) || mod < 0)
+        return false;
+      const seen = new Set();
+      for (const x of l) {
+        if (!Number.isInteger(x) || x < lo || x >= hi) return false;
+        const k = mod === 0 ? x : ((x % mod) + mod) % mod;
+        if (seen.has(k)) return false;
+        seen.add(k);
+      }
+      return true;
+    },
+    // has(obj, key): an own property of the plain value (a dict key, a list/string index, "length").
+    has: (obj, key) => !!(obj && Object.prototype.hasOwnProperty.call(obj, key)),
     dtypeBytes: (dt) => {
-      if (!(dt in BYTES)) fail('dtypeBytes', `unknown dtype ${JSON.stringify(dt)}`);
+      if (!Object.hasOwn(BYTES, dt)) fail('dtypeBytes', `unknown dtype ${JSON.stringify(dt)}`);
       return BYTES[dt];
     },
     onnxDtypeCode: (dt) => {
-      if (!(dt in ONNX_CODE)) fail('onnxDtypeCode', `unknown dtype ${JSON.stringify(dt)}`);
+      if (!Object.hasOwn(ONNX_CODE, dt)) fail('onnxDtypeCode', `unknown dtype ${JSON.stringify(dt)}`);
       return ONNX_CODE[dt];
     },
+    // pick: the first pair whose condition is JavaScript-truthy ([] and {} are true).
     pick: (pairs, dflt) => {
       needList('pick', pairs);
       for (const p of pairs) {
-        if (!Array.isArray(p) || p.length !== 2) fail('pick', 'each entry must be a [condition, value] pair');
-        if (truthy(p[0])) return p[1];
+        if (!Array.isArray(p) || p.length < 2) fail('pick', 'entries must be [condition, value] pairs');
+        if (p[0]) return p[1];
       }
       return dflt;
     },

@@ -14,7 +14,7 @@ wgk_plan_test(rank4_pos "variant  rank4_cache2_pos"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
 wgk_plan_test(rank3_cache3 "variant  rank3_cache3"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x3x32 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4 --attr num_heads=4)
-wgk_plan_refused(rank5_lists_all "rank3_cache2_pos: rank3PosContract is false: ranks.X == 3 is false \\(ranks.X = 5, 3\\).*rank4_cache2_pos: rank4PosContract is false.*rank3_cache3: rank3Contract is false: ranks.X == 3 is false.*rank4_cache3: rank4Contract is false: ranks.X == 4 is false \\(ranks.X = 5, 4\\)"
+wgk_plan_refused(rank5_lists_all "rank3_cache2_pos: rank3PosContract is false: ranks.x == 3 is false \\(ranks.x = 5, 3\\).*rank4_cache2_pos: rank4PosContract is false.*rank3_cache3: rank3Contract is false: ranks.x == 3 is false.*rank4_cache3: rank4Contract is false: ranks.x == 4 is false \\(ranks.x = 5, 4\\)"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8x1 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_refused(f16_needs_feature "float16 needs the shader-f16 feature, which described GPU without shader-f16 \\[nvidia, vulkan\\] does not have.*rank4Contract is false: f16Ok\\(dtypes.T\\) is false"
   explain ${WGK_ROPE} --device ${WGK_NOF16} --dtype T=float16 --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)

@@ -1,0 +1,391 @@
+/* `wgk convert SRC DST`: a seed-format package (SYSTEM.md §2.1) into a manifest spec 2.1 package with the
+ * public metadata layout (§2.2, PUBLIC-LOADER.md facts 6-9), planning every call as the seed does:
+ *   ports        inputs/outputs lists + tensor args -> maps keyed by the bind key; the role goes to `onnx`;
+ *                an arg's dtype/narrowing -> the port's storage/narrowing; `required: false` -> optional;
+ *                a role in both lists -> one in/out port;
+ *   expressions  shapes./ranks./present./tensorDtypes.<role> -> .<port key> (manifest and templates);
+ *   attributes   defaults + attributeDescriptions -> {default?, description?}; tunables -> {default};
+ *   bindings     each pass's binding set -> inline entries (buffer string, struct field list + structName,
+ *                intermediate -> scratch, semantic dropped);
+ *   variants     constants -> derive; source {shader, inputs} -> shader + pass derive.
+ * Templates, test.json, bench.json and README.md are copied (templates renamed as above); metadata.json
+ * lists every file with its digest and every variant with its templates. */
+#include <errno.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "manifest/manifest.h"
+#include "util/digest.h"
+#include "util/dynbuf.h"
+#include "util/error.h"
+
+typedef struct conv {
+  const wgk_manifest *m;
+  const json_t *seed;
+  json_t *files;      /* digest.files being built */
+  const char *src, *dst; /* build/webgpu folders */
+  wgk_error *err;
+} conv;
+
+/* The 2.1 port key of a seed role: the first bind key of its tensor arg, else the role. */
+static const char *port_key(const wgk_manifest *m, const char *role) {
+  const wgk_manifest_port *p = wgk_manifest_find_port(m, role);
+  return p && p->n_bind_keys ? p->bind_keys[0] : role;
+}
+
+/* shapes.<role> (and ranks., present., tensorDtypes.) -> shapes.<key>, at word boundaries. */
+static char *rename_text(const wgk_manifest *m, const char *text) {
+  static const char *const ns[] = {"shapes", "ranks", "present", "tensorDtypes", NULL};
+  wgk_dynbuf out;
+  wgk_dynbuf_init(&out, (size_t)1 << 26);
+  for (const char *c = text; *c;) {
+    bool done = false;
+    bool boundary = c == text || !(isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.');
+    for (const char *const *n = ns; boundary && *n && !done; n++) {
+      size_t k = strlen(*n);
+      if (strncmp(c, *n, k) != 0 || c[k] != '.' || !(isalpha((unsigned char)c[k + 1]) || c[k + 1] == '_')) continue;
+      const char *id = c + k + 1, *e = id;
+      while (isalnum((unsigned char)*e) || *e == '_') e++;
+      char role[256];
+      snprintf(role, sizeof role, "%.*s", (int)(e - id), id);
+      wgk_dynbuf_printf(&out, "%s.%s", *n, port_key(m, role));
+      c = e;
+      done = true;
+    }
+    if (!done) wgk_dynbuf_append_char(&out, *c++);
+  }
+  return wgk_dynbuf_take(&out);
+}
+
+/* A deep copy with every string renamed. */
+static json_t *renamed(const wgk_manifest *m, const json_t *v) {
+  if (json_is_string(v)) {
+    char *t = rename_text(m, json_string_value(v));
+    json_t *s = t ? json_string(t) : NULL;
+    free(t);
+    return s;
+  }
+  if (json_is_array(v)) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < json_array_size(v); i++) json_array_append_new(a, renamed(m, json_array_get(v, i)));
+    return a;
+  }
+  if (json_is_object(v)) {
+    json_t *o = json_object();
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)v, k, x) json_object_set_new(o, k, renamed(m, x));
+    return o;
+  }
+  return json_deep_copy(v);
+}
+
+static void set_if(json_t *obj, const char *key, const json_t *v) {
+  if (v) json_object_set_new(obj, key, json_deep_copy(v));
+}
+
+static json_t *port_json(conv *c, const wgk_manifest_port *p, const json_t *seed_port, bool output) {
+  const wgk_manifest *m = c->m;
+  json_t *o = json_object();
+  const char *key = port_key(m, p->name);
+  if (strcmp(key, p->onnx) != 0) json_object_set_new(o, "onnx", json_string(p->onnx));
+  set_if(o, "description", json_object_get(seed_port, "description"));
+  set_if(o, "dtype", json_object_get(seed_port, "dtype"));
+  const json_t *rank = json_object_get(seed_port, "rank");
+  if (rank) json_object_set_new(o, "rank", renamed(m, rank));
+  if (p->optional) json_object_set_new(o, "optional", json_true());
+  if (output && json_object_get(seed_port, "shape"))
+    json_object_set_new(o, "shape", renamed(m, json_object_get(seed_port, "shape")));
+  if (p->storage_dtype) {
+    json_object_set_new(o, "storage", json_string(p->storage_dtype));
+    if (!output) json_object_set_new(o, "narrowing", json_string(p->narrowing == WGK_NARROW_SATURATING ? "saturating" : "checked"));
+  }
+  return o;
+}
+
+static json_t *ports_json(conv *c, bool output) {
+  const json_t *list = json_object_get(c->seed, output ? "outputs" : "inputs");
+  json_t *map = json_object();
+  for (size_t i = 0; i < json_array_size(list); i++) {
+    const json_t *sp = json_array_get(list, i);
+    const wgk_manifest_port *p = wgk_manifest_find_port(c->m, json_string_value(json_object_get(sp, "role")));
+    if (!p) continue;
+    json_t *o = port_json(c, p, sp, output);
+    if (output && p->dir == WGK_PORT_INOUT) { /* the in/out entry: the same dtype and storage as the input's */
+      json_object_del(o, "narrowing");
+      json_object_del(o, "optional");
+    }
+    json_object_set_new(map, port_key(c->m, p->name), o);
+  }
+  return map;
+}
+
+static json_t *binding_json(conv *c, const wgk_manifest_binding *b) {
+  json_t *e = json_object();
+  json_object_set_new(e, "name", json_string(b->name));
+  if (b->arg && strcmp(b->arg, b->name) != 0) json_object_set_new(e, "arg", json_string(b->arg));
+  if (b->intermediate) json_object_set_new(e, "scratch", json_string(b->intermediate));
+  json_object_set_new(e, "buffer", json_string(b->buffer == WGK_BUFFER_UNIFORM ? "uniform"
+                                               : b->buffer == WGK_BUFFER_STORAGE ? "storage" : "read-only-storage"));
+  if (b->buffer != WGK_BUFFER_UNIFORM) {
+    json_object_set_new(e, "elementType", json_string(b->element_type));
+    return e;
+  }
+  if (strcmp(b->struct_name, "Params") != 0) json_object_set_new(e, "structName", json_string(b->struct_name));
+  json_t *fields = json_array();
+  for (size_t i = 0; i < b->n_fields; i++) {
+    const wgk_manifest_field *f = &b->fields[i];
+    char *v = rename_text(c->m, f->value.text);
+    json_array_append_new(fields, json_pack("{ss ss ss}", "name", f->name, "type",
+                                            f->type == WGK_SCALAR_U32 ? "u32" : f->type == WGK_SCALAR_I32 ? "i32" : "f32",
+                                            "value", v ? v : ""));
+    free(v);
+  }
+  json_object_set_new(e, "struct", fields);
+  return e;
+}
+
+static json_t *variant_json(conv *c, const wgk_manifest_variant *v, const json_t *seed_v) {
+  json_t *o = json_object();
+  json_object_set_new(o, "id", json_string(v->id));
+  if (v->priority != 0) json_object_set_new(o, "priority", json_real(v->priority));
+  if (json_object_get(seed_v, "when")) json_object_set_new(o, "when", renamed(c->m, json_object_get(seed_v, "when")));
+  if (json_object_get(seed_v, "constants")) json_object_set_new(o, "derive", renamed(c->m, json_object_get(seed_v, "constants")));
+  if (json_object_get(seed_v, "intermediates"))
+    json_object_set_new(o, "intermediates", renamed(c->m, json_object_get(seed_v, "intermediates")));
+  json_t *passes = json_array();
+  const json_t *seed_passes = json_object_get(seed_v, "passes");
+  for (size_t i = 0; i < v->n_passes; i++) {
+    const wgk_manifest_pass *p = &v->passes[i];
+    const json_t *sp = json_array_get(seed_passes, i);
+    json_t *po = json_object();
+    json_object_set_new(po, "id", json_string(p->id));
+    json_object_set_new(po, "name", json_string(p->name));
+    json_object_set_new(po, "shader", json_string(p->shader));
+    const json_t *inputs = json_object_get(json_object_get(sp, "source"), "inputs");
+    if (inputs && json_object_size(inputs)) json_object_set_new(po, "derive", renamed(c->m, inputs));
+    json_t *bs = json_array();
+    for (size_t k = 0; k < p->bindings->n_bindings; k++) json_array_append_new(bs, binding_json(c, &p->bindings->bindings[k]));
+    json_object_set_new(po, "bindings", bs);
+    json_object_set_new(po, "dispatch", renamed(c->m, json_object_get(sp, "dispatch")));
+    json_array_append_new(passes, po);
+  }
+  json_object_set_new(o, "passes", passes);
+  return o;
+}
+
+static json_t *manifest_json(conv *c) {
+  const wgk_manifest *m = c->m;
+  const json_t *s = c->seed;
+  json_t *o = json_object();
+  set_if(o, "domain", json_object_get(s, "domain"));
+  set_if(o, "name", json_object_get(s, "name"));
+  set_if(o, "description", json_object_get(s, "description"));
+  set_if(o, "sinceVersion", json_object_get(s, "sinceVersion"));
+  json_object_set_new(o, "inputs", ports_json(c, false));
+  json_object_set_new(o, "outputs", ports_json(c, true));
+  if (m->n_scalar_args) {
+    json_t *args = json_object();
+    for (size_t i = 0; i < m->n_scalar_args; i++) {
+      const wgk_manifest_scalar_arg *a = &m->scalar_args[i];
+      json_t *x = json_pack("{ss}", "kind", a->kind);
+      if (*a->description) json_object_set_new(x, "description", json_string(a->description));
+      if (!a->required) json_object_set_new(x, "required", json_false());
+      json_object_set_new(args, a->name, x);
+    }
+    json_object_set_new(o, "args", args);
+  }
+  if (m->n_attributes) {
+    json_t *attrs = json_object();
+    for (size_t i = 0; i < m->n_attributes; i++) {
+      const wgk_manifest_attribute *a = &m->attributes[i];
+      json_t *x = json_object();
+      if (a->default_value) json_object_set_new(x, "default", json_deep_copy(a->default_value));
+      if (*a->description) json_object_set_new(x, "description", json_string(a->description));
+      json_object_set_new(attrs, a->name, x);
+    }
+    json_object_set_new(o, "attributes", attrs);
+  }
+  set_if(o, "attributeConstraints", json_object_get(s, "attributeConstraints"));
+  set_if(o, "typeConstraints", json_object_get(s, "typeConstraints"));
+  if (m->n_tunables) {
+    json_t *t = json_object();
+    for (size_t i = 0; i < m->n_tunables; i++)
+      json_object_set_new(t, m->tunables[i].name, json_pack("{sO}", "default", (json_t *)m->tunables[i].default_value));
+    json_object_set_new(o, "tunables", t);
+  }
+  if (json_object_get(s, "derive")) json_object_set_new(o, "derive", renamed(m, json_object_get(s, "derive")));
+  json_t *vs = json_array();
+  const json_t *seed_vs = json_object_get(s, "variants");
+  for (size_t i = 0; i < m->n_variants; i++) json_array_append_new(vs, variant_json(c, &m->variants[i], json_array_get(seed_vs, i)));
+  json_object_set_new(o, "variants", vs);
+  return o;
+}
+
+static char *join(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", a, b);
+  return p;
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  wgk_dynbuf b;
+  wgk_dynbuf_init(&b, (size_t)1 << 28);
+  char chunk[8192];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  fclose(f);
+  if (len) *len = b.len;
+  return wgk_dynbuf_take(&b);
+}
+
+/* Writes dst/rel (folders made) and records its digest. */
+static bool write_file(conv *c, const char *rel, const char *data, size_t len) {
+  char *path = join(c->dst, rel);
+  if (!path) return false;
+  for (char *s = strchr(path + strlen(c->dst) + 1, '/'); s; s = strchr(s + 1, '/')) {
+    *s = '\0';
+    mkdir(path, 0755);
+    *s = '/';
+  }
+  FILE *f = fopen(path, "wb");
+  bool ok = f && fwrite(data, 1, len, f) == len;
+  if (f && fclose(f) != 0) ok = false;
+  if (!ok) wgk_error_set(c->err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+  free(path);
+  char digest[WGK_PKG_DIGEST_B64_LEN + 1];
+  if (ok && wgk_pkg_sha256_b64(data, len, digest)) json_object_set_new(c->files, rel, json_string(digest));
+  return ok;
+}
+
+static bool copy_file(conv *c, const char *rel, bool rename) {
+  char *path = join(c->src, rel);
+  size_t len = 0;
+  char *data = path ? slurp(path, &len) : NULL;
+  free(path);
+  if (!data) return true; /* optional files (test.json, bench.json) may be absent */
+  bool ok;
+  if (rename) {
+    char *r = rename_text(c->m, data);
+    ok = r && write_file(c, rel, r, strlen(r));
+    free(r);
+  } else {
+    ok = write_file(c, rel, data, len);
+  }
+  free(data);
+  return ok;
+}
+
+/* The folder holding manifest.json: PKG/build/webgpu when it exists, else PKG itself. */
+static char *webgpu_dir(const char *pkg) {
+  char *d = join(pkg, "build/webgpu");
+  struct stat st;
+  if (d && stat(d, &st) == 0 && S_ISDIR(st.st_mode)) return d;
+  free(d);
+  return strdup(pkg);
+}
+
+int wgk_cmd_convert(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: wgk convert SRC DST   (a seed-format package into a manifest spec 2.1 package)\n");
+    return 2;
+  }
+  wgk_error err;
+  wgk_error_clear(&err);
+  char *src = webgpu_dir(argv[1]);
+  char *dst_root = join(argv[2], "build");
+  char *dst = join(argv[2], "build/webgpu");
+  mkdir(argv[2], 0755);
+  mkdir(dst_root, 0755);
+  mkdir(dst, 0755);
+  char *mpath = join(src, "manifest.json");
+  wgk_manifest *m = NULL;
+  int rc = 1;
+  if (wgk_manifest_load_file(mpath, &m, &err) != WGK_OK) goto out;
+  if (m->format != WGK_MANIFEST_SEED) {
+    wgk_error_set(&err, WGK_ERR_INVALID_ARGUMENT, mpath, 0, 0, NULL, "already manifest spec 2.1; nothing to convert");
+    goto out;
+  }
+  conv c = {m, m->root, json_object(), src, dst, &err};
+  json_t *man = manifest_json(&c);
+  char *text = json_dumps(man, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(man);
+  bool ok = text && write_file(&c, "manifest.json", text, strlen(text));
+  free(text);
+  json_t *variants = json_object();
+  for (size_t i = 0; ok && i < m->n_variants; i++) {
+    json_t *list = json_array();
+    for (size_t k = 0; k < m->variants[i].n_passes; k++) {
+      const char *shader = m->variants[i].passes[k].shader;
+      bool seen = false;
+      for (size_t j = 0; j < json_array_size(list) && !seen; j++) seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
+      if (seen) continue;
+      json_array_append_new(list, json_string(shader));
+      if (!json_object_get(c.files, shader)) ok = copy_file(&c, shader, true);
+    }
+    json_object_set_new(variants, m->variants[i].id, list);
+  }
+  if (ok) ok = copy_file(&c, "test.json", false) && copy_file(&c, "bench.json", false);
+  if (ok) { /* the kernel card lives beside build/ */
+    char *card = join(argv[1], "README.md");
+    size_t len = 0;
+    char *data = card ? slurp(card, &len) : NULL;
+    char *out = join(argv[2], "README.md");
+    FILE *f = data && out ? fopen(out, "wb") : NULL;
+    if (f) { fwrite(data, 1, len, f); fclose(f); }
+    free(card); free(data); free(out);
+  }
+  const json_t *old_meta = NULL;
+  char *meta_path = join(src, "metadata.json");
+  size_t mlen = 0;
+  char *mtext = meta_path ? slurp(meta_path, &mlen) : NULL;
+  json_t *old = mtext ? json_loadb(mtext, mlen, 0, NULL) : NULL;
+  old_meta = old;
+  free(mtext);
+  free(meta_path);
+  if (ok) {
+    json_t *meta = json_pack("{ss}", "name", m->op_id);
+    if (json_is_integer(json_object_get(old_meta, "version"))) set_if(meta, "version", json_object_get(old_meta, "version"));
+    json_object_set_new(meta, "backend", json_pack("{ss}", "type", "webgpu"));
+    json_object_set_new(meta, "webgpu", json_pack("{ssso}", "manifestSpec", "2.1", "variants", variants));
+    variants = NULL;
+    json_object_set_new(meta, "digest", json_pack("{ssso}", "algorithm", "sha256", "files", c.files));
+    c.files = NULL;
+    json_object_set_new(meta, "provenance", json_pack("{ss}", "convertedBy", "wgk convert (from the seed format)"));
+    char *mt = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *mp = join(dst, "metadata.json");
+    FILE *f = mt && mp ? fopen(mp, "wb") : NULL;
+    ok = f && fputs(mt, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) wgk_error_set(&err, WGK_ERR_IO, mp, 0, 0, NULL, "cannot write metadata.json");
+    free(mt);
+    free(mp);
+    json_decref(meta);
+  }
+  json_decref(old);
+  json_decref(variants);
+  json_decref(c.files);
+  if (ok) {
+    printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id, m->n_variants);
+    rc = 0;
+  }
+out:
+  if (rc) {
+    char msg[4096];
+    wgk_error_format(&err, msg, sizeof msg);
+    fprintf(stderr, "wgk convert: %s\n", msg);
+  }
+  wgk_manifest_free(m);
+  free(mpath);
+  free(src);
+  free(dst);
+  free(dst_root);
+  return rc;
+}

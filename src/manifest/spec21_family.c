@@ -1,0 +1,419 @@
+/* Manifest spec 2.1 variant families: a `variants` member {cases, variants} or {axes, exclude?, cases?,
+ * variants} expands into one variant per case (or per axis cell) and template, by `{placeholder}`
+ * substitution, as the public loader does: a string that is exactly `{name}` takes the case value as is
+ * (null removes the member, a list splices into a list), a placeholder inside a longer string takes the
+ * value's text, and a placeholder left unresolved is an error. The expanded JSON is owned by
+ * m->expanded; positions point at the family's template. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest/reader.h"
+
+typedef struct subst {
+  wgk_manifest_rd *rd;
+  const json_t *values; /* the case's values */
+  const char *what;     /* "variants[r] case k template u" for messages */
+} subst;
+
+/* `{name}` spanning the whole string: the name (written to buf), else NULL. */
+static const char *whole_placeholder(const char *s, char *buf, size_t size) {
+  size_t n = strlen(s);
+  if (n < 3 || s[0] != '{' || s[n - 1] != '}' || n - 2 >= size) return NULL;
+  if (!(isalpha((unsigned char)s[1]) || s[1] == '_')) return NULL;
+  for (size_t i = 1; i + 1 < n; i++)
+    if (!(isalnum((unsigned char)s[i]) || s[i] == '_')) return NULL;
+  memcpy(buf, s + 1, n - 2);
+  buf[n - 2] = '\0';
+  return buf;
+}
+
+/* JavaScript's String(v) of a scalar. */
+static void js_text(const json_t *v, wgk_dynbuf *out) {
+  if (json_is_string(v)) { wgk_dynbuf_append_str(out, json_string_value(v)); return; }
+  if (json_is_true(v)) { wgk_dynbuf_append_str(out, "true"); return; }
+  if (json_is_false(v)) { wgk_dynbuf_append_str(out, "false"); return; }
+  if (json_is_integer(v)) { wgk_dynbuf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return; }
+  double d = json_real_value(v);
+  if (d == floor(d) && fabs(d) < 1e21) { wgk_dynbuf_printf(out, "%.0f", d); return; }
+  char buf[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d) break;
+  }
+  wgk_dynbuf_append_str(out, buf);
+}
+
+static wgk_status fail(subst *s, const char *fmt, const char *a, const char *b) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, a, b);
+  return wgk_manifest_fail(s->rd, "%s: %s", s->what, msg);
+}
+
+/* Substitutes inside a longer string: each `{name}` whose name the case defines. */
+static wgk_status subst_text(subst *s, const char *text, json_t **out) {
+  wgk_dynbuf b;
+  wgk_dynbuf_init(&b, 1 << 20);
+  wgk_status st = WGK_OK;
+  for (const char *c = text; *c && !st;) {
+    if (*c == '{' && (isalpha((unsigned char)c[1]) || c[1] == '_')) {
+      const char *e = c + 1;
+      while (isalnum((unsigned char)*e) || *e == '_') e++;
+      if (*e == '}') {
+        char name[128];
+        size_t n = (size_t)(e - c - 1);
+        if (n < sizeof name) {
+          memcpy(name, c + 1, n);
+          name[n] = '\0';
+          const json_t *v = json_object_get(s->values, name);
+          if (v) {
+            if (json_is_null(v) || json_is_object(v) || json_is_array(v))
+              st = fail(s, "substitution \"{%s}\" must occupy the whole value to take a %s case value", name,
+                        json_is_null(v) ? "null" : "structured");
+            else js_text(v, &b);
+            c = e + 1;
+            continue;
+          }
+        }
+      }
+    }
+    wgk_dynbuf_append_char(&b, *c++);
+  }
+  *out = st || b.failed ? NULL : json_string(wgk_dynbuf_str(&b));
+  wgk_dynbuf_free(&b);
+  if (!st && !*out) st = WGK_ERR_OUT_OF_MEMORY;
+  return st;
+}
+
+/* *out NULL with WGK_OK: the member is removed (a null substitution). depth/last_key tell what may be removed. */
+static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *last_key, bool in_array,
+                              json_t **out) {
+  *out = NULL;
+  char name[128];
+  if (json_is_string(v)) {
+    const char *ph = whole_placeholder(json_string_value(v), name, sizeof name);
+    const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
+    if (val) {
+      if (json_is_null(val)) {
+        if (in_array) return fail(s, "null substitution \"{%s}\" cannot delete an array element (substitute an empty "
+                                  "array to splice nothing)%s", ph, "");
+        if (depth == 0 || (last_key && strcmp(last_key, "id") == 0) || (depth == 1 && strcmp(last_key, "passes") == 0))
+          return fail(s, "null substitution \"{%s}\" cannot remove %s, which is required", ph, last_key ? last_key : "the variant");
+        return WGK_OK;
+      }
+      *out = json_deep_copy(val);
+      return *out ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+    }
+    return subst_text(s, json_string_value(v), out);
+  }
+  if (json_is_array(v)) {
+    json_t *arr = json_array();
+    if (!arr) return WGK_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+      const json_t *e = json_array_get(v, i);
+      const char *ph = json_is_string(e) ? whole_placeholder(json_string_value(e), name, sizeof name) : NULL;
+      const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
+      if (json_is_array(val)) {
+        for (size_t k = 0; k < json_array_size(val); k++) json_array_append_new(arr, json_deep_copy(json_array_get(val, k)));
+        continue;
+      }
+      json_t *x = NULL;
+      wgk_status st = subst_value(s, e, depth + 1, NULL, true, &x);
+      if (st) { json_decref(arr); return st; }
+      json_array_append_new(arr, x);
+    }
+    *out = arr;
+    return WGK_OK;
+  }
+  if (json_is_object(v)) {
+    json_t *obj = json_object();
+    if (!obj) return WGK_ERR_OUT_OF_MEMORY;
+    const char *key;
+    const json_t *x;
+    json_object_foreach((json_t *)v, key, x) {
+      json_t *k = NULL;
+      const char *ph = whole_placeholder(key, name, sizeof name);
+      const json_t *kv = ph ? json_object_get(s->values, ph) : NULL;
+      wgk_status st = WGK_OK;
+      if (kv && !json_is_null(kv) && !json_is_object(kv) && !json_is_array(kv)) {
+        wgk_dynbuf b;
+        wgk_dynbuf_init(&b, 4096);
+        js_text(kv, &b);
+        k = json_string(wgk_dynbuf_str(&b));
+        wgk_dynbuf_free(&b);
+      } else {
+        st = subst_text(s, key, &k);
+      }
+      if (!st && json_object_get(obj, json_string_value(k)))
+        st = fail(s, "substitution produced duplicate object key \"%s\"%s", json_string_value(k), "");
+      json_t *y = NULL;
+      if (!st) st = subst_value(s, x, depth + 1, json_string_value(k), false, &y);
+      if (!st && y) json_object_set_new(obj, json_string_value(k), y);
+      json_decref(k);
+      if (st) { json_decref(obj); return st; }
+    }
+    *out = obj;
+    return WGK_OK;
+  }
+  *out = json_deep_copy(v);
+  return *out ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+}
+
+/* The first `{identifier}` left in a string or key, written to buf. */
+static bool unresolved(const json_t *v, char *buf, size_t size) {
+  const char *texts[1];
+  if (json_is_string(v)) {
+    texts[0] = json_string_value(v);
+    for (const char *c = strchr(texts[0], '{'); c; c = strchr(c + 1, '{')) {
+      const char *e = c + 1;
+      if (!(isalpha((unsigned char)*e) || *e == '_')) continue;
+      while (isalnum((unsigned char)*e) || *e == '_') e++;
+      if (*e == '}') { snprintf(buf, size, "%.*s", (int)(e - c + 1), c); return true; }
+    }
+    return false;
+  }
+  if (json_is_array(v)) {
+    for (size_t i = 0; i < json_array_size(v); i++)
+      if (unresolved(json_array_get(v, i), buf, size)) return true;
+    return false;
+  }
+  const char *key;
+  const json_t *x;
+  json_object_foreach((json_t *)v, key, x) {
+    json_t *k = json_string(key);
+    bool bad = k && unresolved(k, buf, size);
+    json_decref(k);
+    if (bad || unresolved(x, buf, size)) return true;
+  }
+  return false;
+}
+
+/* A case record: non-empty (when required), identifier keys, finite JSON values. */
+static wgk_status check_record(wgk_manifest_rd *rd, const json_t *c, const char *what, bool nonempty) {
+  if (!json_is_object(c) || (nonempty && json_object_size(c) == 0))
+    return wgk_manifest_fail(rd, "%s must be a non-empty record", what);
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *)c, key, v) {
+    if (!wgk_manifest_identifier(key)) return wgk_manifest_fail(rd, "%s key \"%s\" must be an identifier", what, key);
+    if (json_is_real(v) && !isfinite(json_real_value(v)))
+      return wgk_manifest_fail(rd, "%s.%s must be a finite JSON value", what, key);
+  }
+  return WGK_OK;
+}
+
+/* The cells of an axes family: values per cell (new references, in out). */
+static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char *what, json_t *out) {
+  const json_t *axes = json_object_get(fam, "axes");
+  if (!json_is_object(axes) || json_object_size(axes) != 2)
+    return wgk_manifest_fail_in(rd, "axes", false, "%s: axes must have exactly two named axes", what);
+  const char *names[2];
+  const json_t *lists[2];
+  int k = 0;
+  const char *key;
+  const json_t *v;
+  json_object_foreach((json_t *)axes, key, v) { names[k] = key; lists[k++] = v; }
+  for (k = 0; k < 2; k++) {
+    if (!wgk_manifest_identifier(names[k])) return wgk_manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, names[k]);
+    if (!json_is_array(lists[k]) || json_array_size(lists[k]) == 0)
+      return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s must be a non-empty array", what, names[k]);
+    for (size_t i = 0; i < json_array_size(lists[k]); i++) {
+      const json_t *e = json_array_get(lists[k], i);
+      const char *id = json_string_value(json_object_get(e, "$key"));
+      if (!json_is_object(e) || !wgk_manifest_identifier(id))
+        return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, names[k], i);
+      for (size_t j = 0; j < i; j++)
+        if (strcmp(id, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0)
+          return wgk_manifest_fail_in(rd, "axes", false, "%s: duplicate $key \"%s\" in axis %s", what, id, names[k]);
+      json_object_foreach((json_t *)e, key, v) {
+        if (strcmp(key, "$key") == 0) continue;
+        if (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0)
+          return wgk_manifest_fail_in(rd, "axes", false, "%s: value \"%s\" collides with an axis selector", what, key);
+        if (!wgk_manifest_identifier(key)) return wgk_manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
+        const json_t *other = lists[1 - k];
+        for (size_t j = 0; j < json_array_size(other); j++)
+          if (json_object_get(json_array_get(other, j), key))
+            return wgk_manifest_fail_in(rd, "axes", false, "%s: value \"%s\" belongs to both axes", what, key);
+      }
+    }
+  }
+  /* a selector names an existing key of each axis; exclude entries name exactly both axes */
+  const json_t *exclude = json_object_get(fam, "exclude"), *cases = json_object_get(fam, "cases");
+  if (exclude && !json_is_array(exclude)) return wgk_manifest_fail_in(rd, "exclude", false, "%s: exclude must be an array", what);
+  if (cases && !json_is_array(cases)) return wgk_manifest_fail_in(rd, "cases", false, "%s: cases overrides must be an array", what);
+  const json_t *sel_lists[2] = {exclude, cases};
+  for (int s = 0; s < 2; s++)
+    for (size_t i = 0; i < json_array_size(sel_lists[s]); i++) {
+      const json_t *sel = json_array_get(sel_lists[s], i);
+      const char *field = s ? "cases" : "exclude";
+      if (!json_is_object(sel)) return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must be a selector record", what, field, i);
+      for (k = 0; k < 2; k++) {
+        const char *want = json_string_value(json_object_get(sel, names[k]));
+        bool found = false;
+        for (size_t j = 0; want && j < json_array_size(lists[k]) && !found; j++)
+          found = strcmp(want, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0;
+        if (!found) return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must select an existing %s key", what, field, i, names[k]);
+      }
+      if (s == 0 && json_object_size(sel) != 2)
+        return wgk_manifest_fail_in(rd, field, false, "%s exclude[%zu] must name exactly both axes", what, i);
+      for (size_t j = 0; j < i; j++) {
+        const json_t *o = json_array_get(sel_lists[s], j);
+        if (json_equal(json_object_get(o, names[0]), json_object_get(sel, names[0])) &&
+            json_equal(json_object_get(o, names[1]), json_object_get(sel, names[1])))
+          return wgk_manifest_fail_in(rd, field, false, "%s: duplicate %s cell [%s]", what, s ? "override" : "excluded",
+                                      json_string_value(json_object_get(sel, names[0])));
+      }
+      if (s == 1)
+        for (size_t j = 0; j < json_array_size(exclude); j++) {
+          const json_t *o = json_array_get(exclude, j);
+          if (json_equal(json_object_get(o, names[0]), json_object_get(sel, names[0])) &&
+              json_equal(json_object_get(o, names[1]), json_object_get(sel, names[1])))
+            return wgk_manifest_fail_in(rd, "cases", false, "%s: override targets excluded cell [%s]", what,
+                                        json_string_value(json_object_get(sel, names[0])));
+        }
+    }
+  for (size_t a = 0; a < json_array_size(lists[0]); a++)
+    for (size_t b = 0; b < json_array_size(lists[1]); b++) {
+      const json_t *ea = json_array_get(lists[0], a), *eb = json_array_get(lists[1], b);
+      const json_t *ka = json_object_get(ea, "$key"), *kb = json_object_get(eb, "$key");
+      bool skip = false;
+      const json_t *over = NULL;
+      for (size_t j = 0; j < json_array_size(exclude) && !skip; j++) {
+        const json_t *o = json_array_get(exclude, j);
+        skip = json_equal(json_object_get(o, names[0]), (json_t *)ka) && json_equal(json_object_get(o, names[1]), (json_t *)kb);
+      }
+      if (skip) continue;
+      for (size_t j = 0; j < json_array_size(cases) && !over; j++) {
+        const json_t *o = json_array_get(cases, j);
+        if (json_equal(json_object_get(o, names[0]), (json_t *)ka) && json_equal(json_object_get(o, names[1]), (json_t *)kb))
+          over = o;
+      }
+      json_t *cell = json_object();
+      const json_t *parts[3] = {ea, eb, over};
+      for (int p = 0; p < 3; p++) {
+        json_object_foreach((json_t *)parts[p], key, v) {
+          if (strcmp(key, "$key") == 0 || (p == 2 && (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0))) continue;
+          json_object_set(cell, key, (json_t *)v);
+        }
+      }
+      json_array_append_new(out, cell);
+    }
+  if (json_array_size(out) == 0) return wgk_manifest_fail(rd, "%s: axes must retain at least one cell", what);
+  return WGK_OK;
+}
+
+static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r, wgk_manifest_family_item *items,
+                                size_t *n) {
+  char what[64];
+  snprintf(what, sizeof what, "variants[%zu]", r);
+  const char *key;
+  const json_t *v;
+  bool has_axes = json_object_get(fam, "axes") != NULL;
+  json_object_foreach((json_t *)fam, key, v) {
+    if (strcmp(key, "cases") && strcmp(key, "variants") && strcmp(key, "description") && strcmp(key, "axes") &&
+        !(strcmp(key, "exclude") == 0 && has_axes))
+      return wgk_manifest_fail_in(rd, key, true, "%s has unknown key '%s'", what, key);
+  }
+  const json_t *desc = json_object_get(fam, "description");
+  if (desc && !json_is_string(desc)) return wgk_manifest_fail_in(rd, "description", false, "%s description must be a string", what);
+  const json_t *templates = json_object_get(fam, "variants");
+  if (!json_is_array(templates) || json_array_size(templates) == 0)
+    return wgk_manifest_fail(rd, "%s: a family requires at least one variant template", what);
+  json_t *cells = json_array();
+  if (!cells) return WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = WGK_OK;
+  if (has_axes) {
+    st = axes_cells(rd, fam, what, cells);
+  } else {
+    const json_t *cases = json_object_get(fam, "cases");
+    if (!json_is_array(cases) || json_array_size(cases) == 0)
+      st = wgk_manifest_fail(rd, "%s: family cases must be a non-empty array of case records", what);
+    for (size_t i = 0; !st && i < json_array_size(cases); i++) {
+      size_t mark = wgk_manifest_push_key(rd, "cases");
+      wgk_manifest_push_index(rd, i);
+      char w2[96];
+      snprintf(w2, sizeof w2, "%s case %zu", what, i);
+      st = check_record(rd, json_array_get(cases, i), w2, true);
+      wgk_manifest_pop(rd, mark);
+      if (!st) json_array_append(cells, json_array_get(cases, i));
+    }
+  }
+  for (size_t c = 0; !st && c < json_array_size(cells); c++)
+    for (size_t u = 0; !st && u < json_array_size(templates); u++) {
+      size_t mark = wgk_manifest_push_key(rd, "variants");
+      wgk_manifest_push_index(rd, u);
+      char w2[128];
+      snprintf(w2, sizeof w2, "%s case %zu template %zu", what, c, u);
+      subst s = {rd, json_array_get(cells, c), w2};
+      json_t *x = NULL;
+      st = subst_value(&s, json_array_get(templates, u), 0, NULL, false, &x);
+      char ph[128];
+      if (!st && !x) st = wgk_manifest_fail(rd, "%s: a case cannot delete the whole variant template", w2);
+      if (!st && unresolved(x, ph, sizeof ph))
+        st = wgk_manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
+      if (!st) {
+        json_array_append_new(rd->m->expanded, x);
+        items[*n].json = x;
+        items[*n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
+        (*n)++;
+      } else {
+        json_decref(x);
+      }
+      wgk_manifest_pop(rd, mark);
+    }
+  json_decref(cells);
+  return st;
+}
+
+/* Upper bound of the expanded count: cases or cells times templates. */
+static size_t family_size(const json_t *fam) {
+  size_t cells = json_array_size(json_object_get(fam, "cases"));
+  const json_t *axes = json_object_get(fam, "axes");
+  if (axes) {
+    size_t prod = 1;
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)axes, key, v) prod *= json_array_size(v) ? json_array_size(v) : 1;
+    cells = prod;
+  }
+  return cells * json_array_size(json_object_get(fam, "variants"));
+}
+
+wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variants, wgk_manifest_family_item **out,
+                                      size_t *count) {
+  size_t cap = 0;
+  for (size_t r = 0; r < json_array_size(variants); r++) {
+    const json_t *v = json_array_get(variants, r);
+    bool fam = json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude");
+    cap += fam ? family_size(v) : 1;
+  }
+  if (cap > 100000) return wgk_manifest_fail_in(rd, "variants", false, "families expand to %zu variants (at most 100000)", cap);
+  wgk_manifest_family_item *items = wgk_manifest_alloc(rd, cap, sizeof *items);
+  if (!items) return WGK_ERR_OUT_OF_MEMORY;
+  if (!rd->m->expanded && !(rd->m->expanded = json_array())) return WGK_ERR_OUT_OF_MEMORY;
+  size_t n = 0;
+  wgk_status st = WGK_OK;
+  size_t mark = wgk_manifest_push_key(rd, "variants");
+  for (size_t r = 0; !st && r < json_array_size(variants); r++) {
+    const json_t *v = json_array_get(variants, r);
+    size_t m2 = wgk_manifest_push_index(rd, r);
+    if (!json_is_object(v)) st = wgk_manifest_fail(rd, "variants[%zu] must be an object", r);
+    else if (json_object_get(v, "use"))
+      st = wgk_manifest_fail_in(rd, "use", true, "variants[%zu] is an unexpanded shared fragment reference; expand the "
+                                "shared libraries before normalizing", r);
+    else if (json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude"))
+      st = expand_family(rd, v, r, items, &n);
+    else {
+      items[n].json = v;
+      items[n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
+      n++;
+    }
+    wgk_manifest_pop(rd, m2);
+  }
+  wgk_manifest_pop(rd, mark);
+  *out = items;
+  *count = n;
+  return st;
+}
