@@ -107,7 +107,8 @@ def squeeze(wgsl):
 def error_text(err, renames):
     # the message after the position: the seed names ports by role, 2.1 by key
     msg = err.strip().split('\n')[0].split(': ', 3)[-1]
-    return re.sub(r'\b(shapes|ranks|present)\.([A-Za-z_]\w*)\b', lambda m: f'{m.group(1)}.{renames.get(m.group(2), m.group(2))}', msg)
+    msg = re.sub(r'\b(shapes|ranks|present)\.([A-Za-z_]\w*)\b', lambda m: f'{m.group(1)}.{renames.get(m.group(2), m.group(2))}', msg)
+    return re.sub(r'\bof port ([A-Za-z_]\w*)\b', lambda m: f'of port {renames.get(m.group(1), m.group(1))}', msg)
 
 
 with tempfile.TemporaryDirectory() as tmp:
