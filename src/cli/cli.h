@@ -2,13 +2,18 @@
 #ifndef WGK_CLI_H
 #define WGK_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct wgk_cli_command {
   const char *name;                   /* first word on the command line */
   const char *summary;                /* one line for `wgk help` */
   int (*run)(int argc, char **argv);  /* argv[0] is the subcommand name; returns the exit status */
 } wgk_cli_command;
+
+/* `wgk CMD --help`: the command's usage with every option explained (src/cli/help.c); false for an unknown CMD. */
+bool wgk_cli_print_help(const char *cmd, FILE *out);
 
 /* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
 int wgk_cmd_devices(int argc, char **argv);

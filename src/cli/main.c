@@ -25,20 +25,46 @@ static const wgk_cli_command commands[] = {
 };
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: wgk <command> [options]\n\ncommands:\n");
+  fprintf(out, "usage: wgk <command> [options]\n       wgk help <command> | wgk <command> --help | wgk --version\n\n"
+               "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
 }
 
+/* `wgk --version`: the version, the Dawn build it runs on, and the source commit (set at configure time). */
+static int version(void) {
+  printf("wgk %s\nDawn: npm bun-webgpu-linux-x64 %s (libwebgpu_wrapper.so)\nsource commit (at configure): %s\n", WGK_VERSION_STRING,
+         WGK_DAWN_PACKAGE_VERSION, WGK_SOURCE_COMMIT);
+  return 0;
+}
+
+static bool asks_help(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[2], "-h") == 0) return true;
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0) return true;
+  return false;
+}
+
+static const wgk_cli_command *find(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (commands[i].run && strcmp(name, commands[i].name) == 0) return &commands[i];
+  return NULL;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) return usage(stderr), 2;
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) return version();
+  if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (argc < 3) return usage(stdout), 0;
+    if (find(argv[2]) && wgk_cli_print_help(argv[2], stdout)) return 0;
+    fprintf(stderr, "wgk help: unknown command '%s'\n", argv[2]);
+    return usage(stderr), 2;
   }
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-    if (commands[i].run && strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  const wgk_cli_command *c = find(argv[1]);
+  if (!c) {
+    fprintf(stderr, "wgk: unknown command '%s'\n", argv[1]);
+    return usage(stderr), 2;
   }
-  fprintf(stderr, "wgk: unknown command '%s'\n", argv[1]);
-  usage(stderr);
-  return 2;
+  if (asks_help(argc, argv) && wgk_cli_print_help(c->name, stdout)) return 0;
+  return c->run(argc - 1, argv + 1);
 }

@@ -3,7 +3,7 @@
  * out as huggingface_hub lays out its own, so Hugging Face tools and wgk share it.
  *
  * Where a repo id "org/op.id" is looked for (the package search calls wgk_hub_snapshot last):
- *   1. the local search path (wgk_pkg_options.search_path, WGK_KERNEL_PATH, WGK_LOCAL_KERNELS, the bundled dirs);
+ *   1. the local search path (wgk_pkg_options.search_path, WGK_KERNEL_PATH, the bundled dirs);
  *   2. the disk cache: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub;
  *   3. the Hub: $HF_ENDPOINT (default https://huggingface.co)
  *      + /kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file>, rev = "v<N>" or a 40-hex commit.

@@ -31,3 +31,8 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_convert_plans PROPERTIES TIMEOUT 600)
 endif()
+# CLI conventions: every command's --help / -h / `wgk help CMD` (every option explained), wgk --version.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_help COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/help_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+endif()

@@ -28,7 +28,7 @@ def fresh_env(name, **extra):
     home = os.path.join(tmp, name)
     os.makedirs(home, exist_ok=True)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("HF_TOKEN", "HF_HUB_OFFLINE", "HF_HUB_CACHE", "WGK_KERNEL_PATH", "WGK_LOCAL_KERNELS", "XDG_CACHE_HOME")}
+           if k not in ("HF_TOKEN", "HF_HUB_OFFLINE", "HF_HUB_CACHE", "WGK_KERNEL_PATH", "XDG_CACHE_HOME")}
     env.update(HOME=home, HF_HOME=os.path.join(home, "hf"), HF_ENDPOINT=hub.url, WGK_BUNDLED_KERNELS="0",
                WGK_HUB_BACKOFF_MS="10", WGK_HUB_TIMEOUT="5")
     env.update(extra)

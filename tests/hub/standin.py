@@ -172,7 +172,7 @@ def main(argv):
     env = dict(os.environ, HF_ENDPOINT=s.url, HF_HOME=os.path.join(tmp, "hf"), HF_HUB_CACHE=os.path.join(tmp, "hf", "hub"),
                HOME=tmp, WGK_BUNDLED_KERNELS="0", WGK_HUB_BACKOFF_MS="10", WGK_HUB_TIMEOUT="5",
                WGK_STANDIN_COMMITS=",".join(c for r in s.repos.values() for c in r["commits"]))
-    for k in ("HF_TOKEN", "HF_HUB_OFFLINE", "WGK_KERNEL_PATH", "WGK_LOCAL_KERNELS"):
+    for k in ("HF_TOKEN", "HF_HUB_OFFLINE", "WGK_KERNEL_PATH"):
         env.pop(k, None)
     try:
         rc = subprocess.run(cmd, env=env).returncode

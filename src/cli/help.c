@@ -1,0 +1,145 @@
+/* `wgk CMD --help` and `wgk help CMD`: each command's usage with every option explained (stdout, exit 0).
+ * The options every package command takes are written once, in common_options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char common_options[] =
+    "package options (every command that opens PKG):\n"
+    "  --version N            contract version N of a repo id (the Hub branch vN); refused when the package\n"
+    "                         cannot confirm it\n"
+    "  --revision SHA         a 40-hex commit of a repo id (the cache or the Hub; never the bundled copy)\n"
+    "  --trust-remote-code    allow a repo id outside webgpu-kernels/ from the Hub\n"
+    "  --strict               refuse an unverified package (no metadata.json digests)\n"
+    "  --adapter SEL          the WebGPU adapter: an index of `wgk devices` or a name substring\n"
+    "  --verbose, -v          more detail on stderr\n"
+    "PKG is a folder (starting with / or .) or a repo id (webgpu-kernels/<op id>, <op id>), looked up on\n"
+    "WGK_KERNEL_PATH, the bundled kernels/, the Hub cache, then the Hub (docs/hub.md).\n";
+
+static const char call_options[] =
+    "  --attr K=V             an attribute; V is JSON (3, 0.5, [1,0], \"s\") or a bare word taken as a string\n"
+    "  --arg K=V              a scalar arg of the contract, by its kind (u32, i32, f32, bool, string)\n"
+    "  --tunable K=N          an integer tunable (overrides the tuning cache and the default)\n";
+
+typedef struct command_help {
+  const char *name;
+  bool package; /* takes PKG and the common package options */
+  const char *text;
+} command_help;
+
+static const command_help helps[] = {
+    {"run", true,
+     "usage: wgk run PKG --in PORT=FILE.npy ... [options]\n"
+     "Runs one call on the GPU with .npy inputs, prints each output's shape and first values, and writes every\n"
+     "output as <port>.npy in --out DIR. Every argument is checked before a GPU context is made.\n"
+     "  --in PORT=FILE.npy     an input tensor by port key (or ONNX name); 0-d arrays are scalars\n"
+     "%s"
+     "  --out-shape PORT=DIMS[:DTYPE]  an explicit destination for an output without a shape expression\n"
+     "                         (DIMS like 2x3, `scalar` for 0-d; DTYPE default float32)\n"
+     "  --out DIR              write outputs as DIR/<port>.npy (a folder; PORT=FILE is refused)\n"
+     "  --repeat N             run the call N times (timing on stderr with --verbose)\n"
+     "  --wgsl                 print the rendered WGSL of every pass\n"},
+    {"explain", true,
+     "usage: wgk explain PKG [--shape PORT=2x4x3x8]... [options]\n"
+     "Plans a call without running it: the variant chosen, every rejected variant with its reason, output\n"
+     "shapes and dtypes, dispatch sizes and uniform values.\n"
+     "  --shape PORT=DIMS      an input's shape (DIMS like 2x4x3x8, `scalar` for 0-d)\n"
+     "  --dtype T=DTYPE        a type variable's dtype (float32, float16, int32, ...)\n"
+     "  --absent PORT          an optional input left out\n"
+     "%s"
+     "  --device FILE.json     plan for a described device instead of the adapter (tests/plan/*.device.json)\n"
+     "  --json                 the plan as JSON\n"},
+    {"render", true,
+     "usage: wgk render PKG [--shape PORT=DIMS]... [options]\n"
+     "Prints the WGSL a call would run (every pass, or one).\n"
+     "  --shape PORT=DIMS, --dtype T=DTYPE, --absent PORT, --device FILE.json: as for wgk explain\n"
+     "%s"
+     "  --pass ID              only this pass\n"},
+    {"info", true,
+     "usage: wgk info PKG [options]\n"
+     "A package's contract: ports, attributes, tunables, variants, and whether its files are digest-verified.\n"},
+    {"test", true,
+     "usage: wgk test PKG [--case ID] [--list] [options]\n"
+     "Runs the package's test.json cases on the GPU against wgk's double-precision references.\n"
+     "  --case ID              only cases whose id contains ID\n"
+     "  --list                 list the cases without running them\n"},
+    {"bench", true,
+     "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference] [options]\n"
+     "Times the package's bench.json cases: GPU time, GB/s and GFLOP/s against the device's measured ceilings.\n"
+     "  --case ID              only cases whose id contains ID\n"
+     "  --repeat N             timed iterations per case (default: the case's own)\n"
+     "  --json FILE            write the results as JSON\n"
+     "  --reference            also time the CPU reference\n"},
+    {"tune", true,
+     "usage: wgk tune PKG [--case ID] [--repeat N] [options]\n"
+     "       wgk tune --show [OP-ID]\n"
+     "Sweeps the package's tunables per bench case and keeps the fastest per device in the tuning cache\n"
+     "(WGK_TUNING_CACHE, else ~/.cache/wgk/tuning.json); later calls use it.\n"
+     "  --case ID              only cases whose id contains ID\n"
+     "  --repeat N             timed iterations per candidate\n"
+     "  --show                 print the tuning cache (of one op with OP-ID)\n"},
+    {"onnx-test", false,
+     "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
+     "Runs ONNX single-node test folders (model.onnx, test_data_set_*/input_N.pb, output_N.pb) through the\n"
+     "kernel package of each node's op.\n"
+     "  --rtol R, --atol A     tolerances (default per dtype: float32 1e-3 / 1e-7, float16 1e-2 / 1e-3)\n"
+     "  --adapter SEL, --strict, --verbose: as for the package commands\n"},
+    {"eval", false,
+     "usage: wgk eval EXPR [--scope FILE.json]\n"
+     "Prints what {{ EXPR }} renders in the expression language (docs/expressions.md).\n"
+     "  --scope FILE.json      the names EXPR may use (a JSON object)\n"},
+    {"template", false,
+     "usage: wgk template FILE [--scope FILE.json]\n"
+     "Renders a template file in the template language (docs/templates.md).\n"
+     "  --scope FILE.json      the template's variables (a JSON object)\n"},
+    {"convert", false,
+     "usage: wgk convert SRC DST\n"
+     "Turns a seed-format package (folder SRC) into a manifest spec 2.1 package with the public metadata\n"
+     "layout in DST (a new folder), planning every call as the seed does.\n"},
+    {"devices", false,
+     "usage: wgk devices [--json]\n"
+     "Lists the WebGPU adapters: facts, features, limits.\n"
+     "  --json                 as JSON\n"},
+    {"smoke", false,
+     "usage: wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose]\n"
+     "Runs y = a*x + b on the GPU and checks every element.\n"
+     "  --adapter SEL          the adapter (index or name substring)\n"
+     "  --n N                  the number of elements\n"
+     "  --seed S               the random seed of the inputs\n"
+     "  --verbose              more detail\n"},
+    {"download", true,
+     "usage: wgk download REPO (--version N | --revision SHA) [--trust-remote-code]\n"
+     "       wgk download --lock wgk.lock [--trust-remote-code]\n"
+     "Fetches a package into the Hub cache (digest-checked) and prints its folder.\n"
+     "  --version N            the branch vN        --revision SHA   a 40-hex commit\n"
+     "  --lock FILE            every repo of a lockfile (wgk lock), at its pinned commit and digests\n"
+     "  --trust-remote-code    allow a repo outside webgpu-kernels/\n"},
+    {"cache", false,
+     "usage: wgk cache ls\n"
+     "       wgk cache verify [REPO...]\n"
+     "       wgk cache rm REPO\n"
+     "The Hub cache ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub): list it, check every\n"
+     "cached file against its digest, or remove one repo.\n"},
+    {"lock", true,
+     "usage: wgk lock REPO@vN ... [--trust-remote-code] > wgk.lock\n"
+     "Pins each REPO@vN to its current commit and file digests (JSON on stdout), for wgk download --lock.\n"},
+};
+
+const char *const *wgk_cli_help_names(size_t *n) {
+  static const char *names[sizeof helps / sizeof helps[0]];
+  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) names[i] = helps[i].name;
+  *n = sizeof helps / sizeof helps[0];
+  return names;
+}
+
+bool wgk_cli_print_help(const char *cmd, FILE *out) {
+  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+    if (strcmp(helps[i].name, cmd) != 0) continue;
+    if (strstr(helps[i].text, "%s")) fprintf(out, helps[i].text, call_options);
+    else fputs(helps[i].text, out);
+    if (helps[i].package) fputs(common_options, out);
+    return true;
+  }
+  return false;
+}
