@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/suggest.h"
 
 wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
   if (out) *out = NULL;
@@ -157,6 +158,25 @@ static const char *setter_name(value_kind kind) {
   return names[kind];
 }
 
+static const char *attr_name_at(const void *list, size_t i) { return ((const wgk_manifest *)list)->attributes[i].name; }
+
+/* An attribute the contract does not declare is refused when it is set (not only when the call runs), with the
+ * nearest declared name when it looks like a misspelling of one. */
+static wgk_status unknown_attribute(wgk_call *c, const char *name) {
+  const wgk_manifest *m = c->k->m;
+  for (size_t i = 0; i < m->n_attributes; i++)
+    if (strcmp(m->attributes[i].name, name) == 0) return WGK_OK;
+  wgk_dynbuf known;
+  wgk_dynbuf_init(&known, 4096);
+  for (size_t i = 0; i < m->n_attributes; i++) wgk_dynbuf_printf(&known, "%s%s", i ? ", " : "", m->attributes[i].name);
+  const char *near = wgk_suggest(name, m, m->n_attributes, attr_name_at);
+  wgk_status st = wgk_rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id, name,
+                             near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+                             known.len ? wgk_dynbuf_str(&known) : "none");
+  wgk_dynbuf_free(&known);
+  return st;
+}
+
 /* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
 static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const char *name, const value_in *in) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
@@ -167,7 +187,9 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
   wgk_value *v = NULL;
   const char *op = c->k->m->op_id;
   if (!name) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
-  else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
+  else if (slot == &c->attrs && (st = unknown_attribute(c, name)) != WGK_OK) {
+    /* refused: the message is set */
+  } else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
     st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly", op,
                     what, name, (long long)in->i);
   else if ((in->kind == V_STRING || in->kind == V_JSON) && !in->s)
