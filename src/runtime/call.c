@@ -187,9 +187,7 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
   wgk_value *v = NULL;
   const char *op = c->k->m->op_id;
   if (!name) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
-  else if (slot == &c->attrs && (st = unknown_attribute(c, name)) != WGK_OK) {
-    /* refused: the message is set */
-  } else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
+  else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
     st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly", op,
                     what, name, (long long)in->i);
   else if ((in->kind == V_STRING || in->kind == V_JSON) && !in->s)
@@ -221,7 +219,9 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
     }
     }
   }
+  if (st == WGK_OK && slot == &c->attrs) st = unknown_attribute(c, name); /* after the value's own checks */
   if (st == WGK_OK) st = set_value_locked(c, slot, what, name, v);
+  else wgk_value_release(v);
   wgk_rt_unlock(ctx);
   return st;
 }
