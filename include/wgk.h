@@ -194,6 +194,53 @@ WGK_API const char *wgk_kernel_op_id(const wgk_kernel *kernel);
 /* A one-line warning for unverified packages, else NULL. */
 WGK_API const char *wgk_kernel_warning(const wgk_kernel *kernel);
 
+/* ---- introspection: a kernel's contract --------------------------------------------------
+ * What a call may set, read from the kernel's manifest: ports, attributes, variants. The structs are the
+ * kernel's: the caller neither frees nor changes them, and they stay valid as long as the kernel does (until
+ * wgk_kernel_destroy and the last wgk_call_destroy of its calls). Fields are only ever appended to the structs.
+ * Count and index accessors: a NULL kernel counts 0; an index past the end gives NULL. These functions leave
+ * the context's error as it is (they return no status). */
+
+typedef enum wgk_port_dir {
+  WGK_PORT_DIR_IN = 1,    /* an input: wgk_call_set_input */
+  WGK_PORT_DIR_OUT = 2,   /* an output: wgk_call_output (or wgk_call_set_output) */
+  WGK_PORT_DIR_INOUT = 3, /* updated in place: set as an input, read back with wgk_call_output */
+} wgk_port_dir;
+
+typedef struct wgk_port_info {
+  const char *key;                /* the port's key ("x"): the name calls take (they take onnx_name too) */
+  const char *onnx_name;          /* the ONNX port name ("X") */
+  wgk_port_dir dir;               /* input, output or in/out */
+  bool optional;                  /* an input the call may leave unset */
+  const char *type_var;           /* the dtype constraint's type variable ("T"); "" when it names none */
+  const wgk_dtype *dtypes;        /* the dtypes the constraint allows, the contract's order; WGK_DTYPE_INVALID
+                                     for a dtype this build of wgk does not know (its name is in dtype_names) */
+  const char *const *dtype_names; /* the same dtypes by name ("float32", "float16") */
+  size_t n_dtypes;                /* entries of dtypes and dtype_names */
+} wgk_port_info;
+
+typedef struct wgk_attr_info {
+  const char *name;               /* the ONNX attribute name ("interleaved"), as wgk_call_set_attr_* take it */
+  bool required;                  /* a call must set it (it has no default) */
+  const char *default_json;       /* the default as compact JSON text ("0", "[1,2]"); NULL when it has none */
+  const char *const *values_json; /* the allowed values as compact JSON texts; NULL (n_values 0) when any value
+                                     of its type is allowed */
+  size_t n_values;                /* entries of values_json */
+  const char *description;        /* the contract's text; "" when none */
+} wgk_attr_info;
+
+WGK_API size_t wgk_kernel_port_count(const wgk_kernel *kernel);
+WGK_API const wgk_port_info *wgk_kernel_port(const wgk_kernel *kernel, size_t index);
+/* By key or ONNX name; NULL when the kernel has no such port. */
+WGK_API const wgk_port_info *wgk_kernel_find_port(const wgk_kernel *kernel, const char *name);
+WGK_API size_t wgk_kernel_attr_count(const wgk_kernel *kernel);
+WGK_API const wgk_attr_info *wgk_kernel_attr(const wgk_kernel *kernel, size_t index);
+/* By name; NULL when the kernel has no such attribute. */
+WGK_API const wgk_attr_info *wgk_kernel_find_attr(const wgk_kernel *kernel, const char *name);
+/* The variants in the contract's order, by id ("rank4_cache3"); wgk_call_variant names the one a run chose. */
+WGK_API size_t wgk_kernel_variant_count(const wgk_kernel *kernel);
+WGK_API const char *wgk_kernel_variant_id(const wgk_kernel *kernel, size_t index);
+
 /* ---- tensors ---------------------------------------------------------------------------- */
 
 /* A new GPU tensor. data (host layout, C order, wgk_dtype_size bytes per element) may be NULL:
@@ -218,7 +265,9 @@ WGK_API size_t wgk_tensor_host_bytes(const wgk_tensor *t); /* numel * wgk_dtype_
 /* The GPU buffer (a WGPUBuffer as void*), in storage layout. From then on wgk assumes the caller may
  * write it: data checks of this tensor read it back instead of trusting wgk's host copy. */
 WGK_API void *wgk_tensor_wgpu_buffer(const wgk_tensor *t);
-/* Waits for pending work and copies the tensor to host memory (size >= wgk_tensor_host_bytes). */
+/* Waits for pending work and copies the tensor to host memory (size >= wgk_tensor_host_bytes). A tensor
+ * written by a call added to a batch that is not submitted yet holds no values of that call: reading it is
+ * refused (WGK_ERR_CALL; out unchanged) until wgk_batch_submit. */
 WGK_API wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size);
 /* Float16 tensor read back as float32. */
 WGK_API wgk_status wgk_tensor_read_f32(wgk_tensor *t, float *out, size_t count);
@@ -234,6 +283,9 @@ WGK_API void wgk_call_destroy(wgk_call *call);
 WGK_API wgk_status wgk_call_set_input(wgk_call *call, const char *name, wgk_tensor *t);
 /* A caller-owned output (shape and dtype must match what the contract infers). */
 WGK_API wgk_status wgk_call_set_output(wgk_call *call, const char *name, wgk_tensor *t);
+/* Attributes by name. A name the contract does not declare is refused at once (WGK_ERR_NOT_FOUND), the message
+ * naming the nearest declared name when it looks misspelled ("did you mean 'interleaved'?"); values are checked
+ * against the contract when the call runs. */
 WGK_API wgk_status wgk_call_set_attr_int(wgk_call *call, const char *name, int64_t value);
 WGK_API wgk_status wgk_call_set_attr_float(wgk_call *call, const char *name, double value);
 WGK_API wgk_status wgk_call_set_attr_string(wgk_call *call, const char *name, const char *value);
@@ -259,7 +311,8 @@ WGK_API wgk_status wgk_call_enable_timing(wgk_call *call, bool on);
 /* ---- batches ---------------------------------------------------------------------------- */
 
 WGK_API wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out /* OUT */);
-/* Validates and records call into the batch; its outputs are ready once the batch is submitted.
+/* Validates and records call into the batch; its outputs are ready once the batch is submitted (reading one
+ * before, with wgk_tensor_read, is refused).
  * A call may be added again after changing its inputs: each add records the inputs set now.
  * A refused add records nothing: the batch is exactly as before it (see the call lifecycle). The call
  * must be of the batch's context. */

@@ -44,5 +44,6 @@ int wgk_cmd_render(int argc, char **argv);
 int wgk_cmd_download(int argc, char **argv);
 int wgk_cmd_cache(int argc, char **argv);
 int wgk_cmd_lock(int argc, char **argv);
+int wgk_cmd_list(int argc, char **argv);
 
 #endif

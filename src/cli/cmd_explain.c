@@ -12,6 +12,7 @@
 #include "package/package.h"
 #include "package/template_loader.h"
 #include "device/device_json.h"
+#include "ops/ops.h"
 #include "plan/plan.h"
 
 typedef struct explain_opts {
@@ -324,6 +325,45 @@ static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
   json_decref(root);
 }
 
+/* The op's host checks see explain's call as shapes and dtypes, without values (src/ops/ops.h). */
+typedef struct shapes_only {
+  const wgk_manifest *m;
+  const wgk_plan_tensor *ports;
+} shapes_only;
+
+static wgk_status shape_port(const wgk_op_call *oc, const char *name, bool want_data, wgk_hostcheck_tensor *out,
+                             wgk_error *err) {
+  (void)want_data;
+  (void)err;
+  const shapes_only *s = oc->impl;
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < s->m->n_ports; i++) {
+    const wgk_manifest_port *pp = &s->m->ports[i];
+    const wgk_plan_tensor *t = &s->ports[i];
+    if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t->present) continue;
+    *out = (wgk_hostcheck_tensor){true, wgk_dtype_from_name(t->dtype), t->rank, t->shape, NULL};
+  }
+  return WGK_OK;
+}
+
+/* No variant accepts the call: as wgk run does, the op's host checks may name the broken rule better than the
+ * list of rejections; their message then comes first, the list under it. */
+static void host_check_headline(const wgk_manifest *m, const wgk_plan_tensor *ports, const wgk_value *attrs, wgk_error *err) {
+  const wgk_op_hooks *hooks = wgk_ops_find(m->op_id);
+  if (!hooks || !hooks->host_check) return;
+  shapes_only s = {m, ports};
+  wgk_op_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &s};
+  wgk_error check;
+  wgk_error_clear(&check);
+  if (hooks->host_check(&call, &check) == WGK_OK) return;
+  char rejected[sizeof err->message];
+  snprintf(rejected, sizeof rejected, "%s", err->message);
+  wgk_error_clear(err);
+  *err = check;
+  size_t used = strlen(err->message);
+  snprintf(err->message + used, sizeof err->message - used, "\n%s", rejected);
+}
+
 static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   explain_opts o;
   if (!parse(cmd, argc, argv, &o)) return 2;
@@ -360,6 +400,7 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   ok = ok && wgk_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
   wgk_plan_call call = {.ports = ports, .attrs = attrs, .args = args, .tunables = tunables};
   ok = ok && wgk_plan_make(planner, &call, &plan, &err) == WGK_OK;
+  if (!ok && err.status == WGK_ERR_NO_VARIANT) host_check_headline(m, ports, attrs, &err);
   if (!ok) {
     rc = err.message[0] ? fail(cmd, &err) : 1; /* an empty message: the error line is printed already */
   } else if (!render) {

@@ -16,6 +16,7 @@
 #include "runtime/runtime_access.h"
 #include "testcase/testcase.h"
 #include "util/npy.h"
+#include "util/suggest.h"
 
 #define MAX_ITEMS 64
 
@@ -82,6 +83,10 @@ static void names_of(const wgk_manifest *m, int kind, char *buf, size_t size) {
 }
 
 /* Every --attr/--arg/--tunable names something the package has, and its value is one wgk holds exactly. */
+static const char *attr_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->attributes[i].name; }
+static const char *arg_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->scalar_args[i].name; }
+static const char *tunable_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->tunables[i].name; }
+
 static bool check_values(const wgk_manifest *m, const run_opts *o) {
   static const char *const opt[] = {"--attr", "--arg", "--tunable"};
   static const char *const what[] = {"attribute", "arg", "tunable"};
@@ -99,7 +104,10 @@ static bool check_values(const wgk_manifest *m, const run_opts *o) {
         found = strcmp(key, kind == 0 ? m->attributes[k].name : kind == 1 ? m->scalar_args[k].name : m->tunables[k].name) == 0;
       if (!found) {
         names_of(m, kind, known, sizeof known);
-        return wgk_cli_error("run", "%s %s: %s has no %s '%s' (known: %s)", opt[kind], key, m->op_id, what[kind], key, known), false;
+        const char *near = wgk_suggest(key, m, count, kind == 0 ? attr_at : kind == 1 ? arg_at : tunable_at);
+        return wgk_cli_error("run", "%s %s: %s has no %s '%s'%s%s%s (known: %s)", opt[kind], key, m->op_id, what[kind], key,
+                             near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known),
+               false;
       }
       long long n64;
       char label[160];

@@ -56,6 +56,15 @@ static const command_help helps[] = {
      "  --shape PORT=DIMS, --dtype T=DTYPE, --absent PORT, --device FILE.json: as for wgk explain\n"
      "%s"
      "  --pass ID              only this pass\n"},
+    {"list", false,
+     "usage: wgk list [--json]\n"
+     "Lists the kernel packages a repo id can load: the folders on the search path (WGK_KERNEL_PATH, the bundled\n"
+     "kernels/, the installed share; a later folder of the same name is shadowed) and every snapshot in the Hub\n"
+     "cache ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub) with the versions pointing at it.\n"
+     "Each is opened as a load opens it: op id, version, verified (every file matched its digest), unverified\n"
+     "(no metadata.json), broken (with the reason) or incomplete (a cached snapshot without metadata.json).\n"
+     "  --json                 as JSON: searchPath, hubCache, packages [{name, opId, version, verified, where,\n"
+     "                         source, shadowed, repo, revision, complete, refs, error}]\n"},
     {"info", true,
      "usage: wgk info PKG [options]\n"
      "A package's contract: ports, attributes, tunables, variants, and whether its files are digest-verified.\n"},

@@ -13,6 +13,7 @@ static const wgk_cli_command commands[] = {
     {"template", "render a template file", wgk_cmd_template},
     {"explain", "plan a call: variant, rejections, outputs, dispatch, uniforms (--json)", wgk_cmd_explain},
     {"render", "print the WGSL a call would run (--pass ID)", wgk_cmd_render},
+    {"list", "packages on the search path and in the Hub cache: op id, version, revision, verified (--json)", wgk_cmd_list},
     {"info", "a package's contract: ports, attributes, tunables, variants", wgk_cmd_info},
     {"convert", "turn a seed-format package into a manifest spec 2.1 package (SRC DST)", wgk_cmd_convert},
     {"run", "run a kernel on .npy inputs, print and write its outputs", wgk_cmd_run},

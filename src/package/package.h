@@ -58,6 +58,12 @@ void wgk_pkg_free(wgk_pkg *pkg);
 wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out /* OUT */,
                            wgk_error *err);
 
+/* The local dirs a repo id is searched in, in order (opts->search_path, WGK_KERNEL_PATH, the bundled kernels/,
+ * the installed share; the last two left out with WGK_BUNDLED_KERNELS=0), each with where it comes from
+ * ("search path", "WGK_KERNEL_PATH", "bundled", "installed"), for `wgk list`. Dirs need not exist. */
+typedef void (*wgk_pkg_dir_fn)(const char *dir, const char *origin, void *user);
+void wgk_pkg_search_dirs(const wgk_pkg_options *opts, wgk_pkg_dir_fn fn, void *user);
+
 const wgk_manifest *wgk_pkg_manifest(const wgk_pkg *pkg);
 const char *wgk_pkg_op_id(const wgk_pkg *pkg);    /* "ai.onnx.RotaryEmbedding" */
 const char *wgk_pkg_dir(const wgk_pkg *pkg);      /* the build/webgpu folder */

@@ -147,3 +147,29 @@ wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, 
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
   return search(path_or_id, opts, dir_out, err);
 }
+
+/* The same order as search(): wgk list shows what a repo id would find, first dir first. */
+static void each_listed(const char *list, const char *origin, wgk_pkg_dir_fn fn, void *user) {
+  for (const char *p = list; p && *p;) {
+    const char *colon = strchr(p, ':');
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    char *dir = n ? strndup(p, n) : NULL;
+    if (dir) fn(dir, origin, user);
+    free(dir);
+    if (!colon) break;
+    p = colon + 1;
+  }
+}
+
+void wgk_pkg_search_dirs(const wgk_pkg_options *opts, wgk_pkg_dir_fn fn, void *user) {
+  each_listed(opts ? opts->search_path : NULL, "search path", fn, user);
+  each_listed(getenv("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
+  const char *bundled = getenv("WGK_BUNDLED_KERNELS");
+  if (bundled && strcmp(bundled, "0") == 0) return;
+#ifdef WGK_SOURCE_KERNEL_DIR
+  fn(WGK_SOURCE_KERNEL_DIR, "bundled", user);
+#endif
+#ifdef WGK_INSTALL_KERNEL_DIR
+  fn(WGK_INSTALL_KERNEL_DIR, "installed", user);
+#endif
+}

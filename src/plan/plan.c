@@ -151,6 +151,37 @@ static const wgk_manifest_derive *find_derive(const wgk_manifest *m, const char 
   return NULL;
 }
 
+/* When an explanation ends in "NAME is false" and NAME is a derive, explains NAME's expression too, so a reason
+ * goes down to the comparison that failed ("sparseContract is false: qkvContract is false: numHeads % kvHeads == 0
+ * is false (numHeads % kvHeads = 1, 0)") instead of stopping at a name; at most 8 derives deep. */
+static void explain_derives(wgk_planner *p, const wgk_value *scope, wgk_dynbuf *detail) {
+  static const char suffix[] = " is false";
+  const size_t ns = sizeof suffix - 1;
+  for (int depth = 0; depth < 8 && detail->len && !detail->failed; depth++) {
+    const char *s = wgk_dynbuf_str(detail), *last = s;
+    for (const char *q = strstr(s, ": "); q; q = strstr(q + 2, ": ")) last = q + 2;
+    size_t n = strlen(last);
+    if (n <= ns || n - ns >= 128 || strcmp(last + n - ns, suffix) != 0) return;
+    char name[128];
+    memcpy(name, last, n - ns);
+    name[n - ns] = '\0';
+    for (const char *c = name; *c; c++)
+      if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_')) return;
+    const wgk_manifest_derive *d = find_derive(p->m, name);
+    wgk_error local;
+    wgk_error_clear(&local);
+    const wgk_expr *e = d && d->expr.text ? wgk_plan_parsed(p, &d->expr, &local) : NULL;
+    if (!e) return;
+    wgk_dynbuf more;
+    wgk_dynbuf_init(&more, 4096);
+    wgk_expr_explain_false(e, scope, &more);
+    bool grew = more.len && !(strncmp(wgk_dynbuf_str(&more), name, n - ns) == 0 && strcmp(wgk_dynbuf_str(&more) + n - ns, suffix) == 0);
+    if (grew) wgk_dynbuf_printf(detail, ": %s", wgk_dynbuf_str(&more));
+    wgk_dynbuf_free(&more);
+    if (!grew) return;
+  }
+}
+
 /* Why a `when` clause is not exactly true; "" when it is. */
 static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, const wgk_value *scope,
                                const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
@@ -172,17 +203,24 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
     if (failed) {
       wgk_dynbuf_printf(why, "%s failed: %s", d->name, wgk_value_str(failed));
     } else {
-      wgk_dynbuf_printf(why, "%s is ", clause->text);
-      if (wgk_value_kind_of(v) == WGK_VALUE_BOOL) wgk_dynbuf_append_str(why, "false");
-      else { wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v))); wgk_value_print(v, why); wgk_dynbuf_append_str(why, ", not true"); }
+      bool is_bool = wgk_value_kind_of(v) == WGK_VALUE_BOOL;
+      wgk_dynbuf detail;
+      wgk_dynbuf_init(&detail, 4096);
       const wgk_expr *e = wgk_plan_parsed(p, d ? &d->expr : clause, err);
-      if (e) {
-        wgk_dynbuf detail;
-        wgk_dynbuf_init(&detail, 4096);
-        wgk_expr_explain_false(e, scope, &detail);
-        if (detail.len) wgk_dynbuf_printf(why, ": %s", wgk_dynbuf_str(&detail));
-        wgk_dynbuf_free(&detail);
+      if (e) wgk_expr_explain_false(e, scope, &detail);
+      explain_derives(p, scope, &detail);
+      /* A clause that is one comparison explains itself: say it once, with its values. */
+      size_t n = strlen(clause->text);
+      const char *text = wgk_dynbuf_str(&detail);
+      if (is_bool && strncmp(text, clause->text, n) == 0 && strncmp(text + n, " is false", 9) == 0) {
+        wgk_dynbuf_append_str(why, text);
+      } else {
+        wgk_dynbuf_printf(why, "%s is ", clause->text);
+        if (is_bool) wgk_dynbuf_append_str(why, "false");
+        else { wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v))); wgk_value_print(v, why); wgk_dynbuf_append_str(why, ", not true"); }
+        if (detail.len) wgk_dynbuf_printf(why, ": %s", text);
       }
+      wgk_dynbuf_free(&detail);
     }
   }
   wgk_value_release(v);
@@ -287,6 +325,59 @@ static bool needs_missing_f16(const wgk_planner *p, const wgk_value *scope) {
   return false;
 }
 
+/* The innermost reason of a rejection: a chain "a is false: b is false: x == 3 is false (x = 2, 3)" ends in what
+ * was wrong; variants rejected for the same innermost reason share one line of the error. */
+static const char *innermost(const char *reason, const char *end) {
+  static const char sep[] = " is false: ";
+  const size_t n = sizeof sep - 1;
+  for (const char *q = reason; q + n <= end; q++)
+    if (memcmp(q, sep, n) == 0) reason = q + n;
+  return reason;
+}
+
+/* The error's text from explain's rejection lines ("id: reason\n" per variant): every distinct innermost reason
+ * once, after the variants it rejects, so a reason all variants share is said once, not once per variant:
+ *   no variant of OP accepts the call (all 12 variants): numHeads % kvHeads == 0 is false (...)
+ *   no variant of OP accepts the call:
+ *     rank3_cache2_pos, rank3_cache3: ranks.x == 3 is false (ranks.x = 2, 3)
+ *     rank4_cache2_pos, rank4_cache3: ranks.x == 4 is false (ranks.x = 2, 4) */
+static void group_rejections(const wgk_manifest *m, const char *rejected, size_t n_variants, wgk_dynbuf *out) {
+  typedef struct { const char *reason; size_t len; wgk_dynbuf ids; size_t n; } group;
+  size_t cap = n_variants ? n_variants : 1, n_groups = 0;
+  group *g = calloc(cap, sizeof *g);
+  for (const char *line = rejected; g && *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    const char *sep = strstr(line, ": ");
+    if (!sep || sep > line + len) sep = line + len;
+    const char *reason = sep < line + len ? innermost(sep + 2, line + len) : sep;
+    size_t rlen = (size_t)(line + len - reason);
+    size_t k = 0;
+    while (k < n_groups && !(g[k].len == rlen && memcmp(g[k].reason, reason, rlen) == 0)) k++;
+    if (k == n_groups && n_groups < cap) {
+      g[k] = (group){.reason = reason, .len = rlen};
+      wgk_dynbuf_init(&g[k].ids, 1 << 14);
+      n_groups++;
+    }
+    if (k < n_groups) {
+      wgk_dynbuf_printf(&g[k].ids, "%s%.*s", g[k].n ? ", " : "", (int)(sep - line), line);
+      g[k].n++;
+    }
+    line += len + (nl ? 1 : 0);
+  }
+  if (g && n_groups == 1 && g[0].n > 1)
+    wgk_dynbuf_printf(out, "no variant of %s accepts the call (all %zu variants): %.*s", m->op_id, g[0].n, (int)g[0].len,
+                      g[0].reason);
+  else {
+    wgk_dynbuf_printf(out, "no variant of %s accepts the call:", m->op_id);
+    for (size_t k = 0; g && k < n_groups; k++)
+      wgk_dynbuf_printf(out, "\n  %s: %.*s", wgk_dynbuf_str(&g[k].ids), (int)g[k].len, g[k].reason);
+    if (!g) wgk_dynbuf_printf(out, "\n%s", rejected); /* out of memory: the lines as they are */
+  }
+  for (size_t k = 0; g && k < n_groups; k++) wgk_dynbuf_free(&g[k].ids);
+  free(g);
+}
+
 static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const wgk_value *failures, wgk_plan *plan,
                                  wgk_error *err) {
   const wgk_manifest *m = p->m;
@@ -323,15 +414,18 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
   free(memo.state);
   free(order);
   wgk_dynbuf_free(&why);
-  if (st == WGK_OK && !plan->variant && needs_missing_f16(p, scope))
-    st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
-                       "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n"
-                       "no variant of %s accepts the call:\n%s",
-                       p->device->device[0] ? p->device->device : "this device", p->device->vendor, p->device->backend,
-                       m->op_id, wgk_dynbuf_str(&rejected));
-  if (st == WGK_OK && !plan->variant)
-    st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "no variant of %s accepts the call:\n%s", m->op_id,
-                       wgk_dynbuf_str(&rejected));
+  if (st == WGK_OK && !plan->variant) {
+    wgk_dynbuf grouped;
+    wgk_dynbuf_init(&grouped, 1 << 16);
+    group_rejections(m, wgk_dynbuf_str(&rejected), n, &grouped);
+    if (needs_missing_f16(p, scope))
+      st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
+                         "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
+                         p->device->device[0] ? p->device->device : "this device", p->device->vendor, p->device->backend,
+                         wgk_dynbuf_str(&grouped));
+    else st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "%s", wgk_dynbuf_str(&grouped));
+    wgk_dynbuf_free(&grouped);
+  }
   plan->rejections = wgk_dynbuf_take(&rejected);
   if (st == WGK_OK && !plan->rejections) st = oom(err);
   return st;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plan/planner_internal.h"
+#include "util/suggest.h"
 
 static wgk_status fail_at(const wgk_manifest *m, const wgk_manifest_pos *pos, const char *fmt, const char *a,
                           const char *b, const char *c, const char *d, wgk_error *err) {
@@ -216,6 +217,18 @@ static wgk_status check_attribute_type(const wgk_manifest *m, const wgk_manifest
   return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
 }
 
+static const char *attr_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->attributes[i].name; }
+static const char *arg_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->scalar_args[i].name; }
+static const char *tunable_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->tunables[i].name; }
+
+/* "name is not part of the contract", with the nearest declared name when name looks like a misspelling of it. */
+static wgk_status not_in_contract(const wgk_manifest *m, const char *what, const char *path, const char *name, size_t n,
+                                  wgk_suggest_at_fn at, wgk_error *err) {
+  const char *near = wgk_suggest(name, m, n, at);
+  return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, path, "%s '%s' is not part of the %s contract%s%s%s", what, name,
+                       m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
 static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs, wgk_error *err) {
   size_t n = attrs ? wgk_value_len(attrs) : 0;
   for (size_t i = 0; i < n; i++) {
@@ -223,8 +236,7 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
     const wgk_value *v = wgk_value_dict_value_at(attrs, i);
     const wgk_manifest_attribute *a = wgk_manifest_find_attribute(m, name);
     if (!a)
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, "attributes", "attribute '%s' is not part of the %s contract",
-                           name, m->op_id);
+      return not_in_contract(m, "attribute", "attributes", name, m->n_attributes, attr_at, err);
     wgk_status st = check_attribute_type(m, a, v, err);
     if (st != WGK_OK) return st;
     if (a->n_values == 0) continue;
@@ -248,13 +260,26 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
       return WGK_ERR_CALL;
     }
   }
+  /* Every missing required attribute in one message (the position is the first one's), so one fix is enough. */
+  const wgk_manifest_attribute *first = NULL;
+  wgk_dynbuf missing;
+  wgk_dynbuf_init(&missing, 4096);
+  size_t n_missing = 0;
   for (size_t i = 0; i < m->n_attributes; i++) {
     const wgk_manifest_attribute *a = &m->attributes[i];
-    if (a->required && !a->default_value && !(attrs && wgk_value_dict_get(attrs, a->name)))
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
-                           "attribute %s is required", a->name);
+    if (!a->required || a->default_value || (attrs && wgk_value_dict_get(attrs, a->name))) continue;
+    if (!first) first = a;
+    wgk_dynbuf_printf(&missing, "%s%s", n_missing++ ? ", " : "", a->name);
   }
-  return WGK_OK;
+  wgk_status st = WGK_OK;
+  if (first && n_missing == 1)
+    st = wgk_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
+                       "attribute %s is required", first->name);
+  else if (first)
+    st = wgk_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
+                       "%zu required attributes are missing: %s", n_missing, wgk_dynbuf_str(&missing));
+  wgk_dynbuf_free(&missing);
+  return st;
 }
 
 /* A scalar arg's value against its kind, as the public loader checks it: why it does not fit, or NULL. */
@@ -282,8 +307,7 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
     bool known = false;
     for (size_t k = 0; k < m->n_scalar_args; k++) known |= strcmp(m->scalar_args[k].name, name) == 0;
     if (!known)
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, "args", "arg '%s' is not part of the %s contract", name,
-                           m->op_id);
+      return not_in_contract(m, "arg", "args", name, m->n_scalar_args, arg_at, err);
   }
   for (size_t k = 0; k < m->n_scalar_args; k++) {
     const wgk_manifest_scalar_arg *a = &m->scalar_args[k];
@@ -308,8 +332,7 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
     const wgk_manifest_tunable *t = NULL;
     for (size_t k = 0; k < m->n_tunables && !t; k++) if (strcmp(m->tunables[k].name, name) == 0) t = &m->tunables[k];
     if (!t)
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, "tunables", "tunable '%s' is not part of the %s contract",
-                           name, m->op_id);
+      return not_in_contract(m, "tunable", "tunables", name, m->n_tunables, tunable_at, err);
     /* An override has the default's type: an integer for an integer, a finite number for a float, a boolean. */
     const wgk_value *v = wgk_value_dict_value_at(call->tunables, i);
     wgk_value_kind vk = wgk_value_kind_of(v);

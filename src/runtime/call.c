@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/suggest.h"
 
 wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
   if (out) *out = NULL;
@@ -157,6 +158,25 @@ static const char *setter_name(value_kind kind) {
   return names[kind];
 }
 
+static const char *attr_name_at(const void *list, size_t i) { return ((const wgk_manifest *)list)->attributes[i].name; }
+
+/* An attribute the contract does not declare is refused when it is set (not only when the call runs), with the
+ * nearest declared name when it looks like a misspelling of one. */
+static wgk_status unknown_attribute(wgk_call *c, const char *name) {
+  const wgk_manifest *m = c->k->m;
+  for (size_t i = 0; i < m->n_attributes; i++)
+    if (strcmp(m->attributes[i].name, name) == 0) return WGK_OK;
+  wgk_dynbuf known;
+  wgk_dynbuf_init(&known, 4096);
+  for (size_t i = 0; i < m->n_attributes; i++) wgk_dynbuf_printf(&known, "%s%s", i ? ", " : "", m->attributes[i].name);
+  const char *near = wgk_suggest(name, m, m->n_attributes, attr_name_at);
+  wgk_status st = wgk_rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id, name,
+                             near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+                             known.len ? wgk_dynbuf_str(&known) : "none");
+  wgk_dynbuf_free(&known);
+  return st;
+}
+
 /* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
 static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const char *name, const value_in *in) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
@@ -199,7 +219,9 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
     }
     }
   }
+  if (st == WGK_OK && slot == &c->attrs) st = unknown_attribute(c, name); /* after the value's own checks */
   if (st == WGK_OK) st = set_value_locked(c, slot, what, name, v);
+  else wgk_value_release(v);
   wgk_rt_unlock(ctx);
   return st;
 }

@@ -417,6 +417,8 @@ wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   if (b) {
     b->ctx = ctx;
     b->serial = ctx->next_serial++;
+    b->next = ctx->batches;
+    ctx->batches = b;
     wgk_rt_ctx_retain(ctx);
     *out = b;
   }
@@ -472,11 +474,19 @@ wgk_status wgk_batch_submit(wgk_batch *b) {
   return st;
 }
 
+bool wgk_rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
+  for (const wgk_batch *b = ctx->batches; serial && b; b = b->next)
+    if (b->serial == serial && b->enc) return true;
+  return false;
+}
+
 void wgk_batch_destroy(wgk_batch *b) {
   if (!b) return;
   wgk_context *ctx = b->ctx;
   wgk_rt_lock(ctx);
   wgk_gpu_encoder_discard(b->enc);
+  for (wgk_batch **p = &ctx->batches; *p; p = &(*p)->next)
+    if (*p == b) { *p = b->next; break; }
   free(b);
   wgk_rt_unlock(ctx);
   wgk_rt_ctx_release(ctx);

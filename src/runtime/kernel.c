@@ -36,6 +36,10 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
     k->loader = wgk_pkg_template_loader(k->pkg);
     st = wgk_planner_create(k->m, &k->loader, wgk_gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
   }
+  if (st == WGK_OK && wgk_rt_kernel_info_make(k->m, &k->info) != WGK_OK) {
+    kernel_free(k);
+    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
+  }
   if (st != WGK_OK) { kernel_free(k); return wgk_rt_fail(ctx, st); }
   load_tuning(k);
   wgk_rt_ctx_retain(ctx);
@@ -87,6 +91,7 @@ static void kernel_free(wgk_kernel *k) {
   wgk_rt_plans_free(k);
   wgk_planner_free(k->planner);
   json_decref(k->tuned);
+  wgk_rt_kernel_info_free(k->info);
   wgk_pkg_free(k->pkg);
   free(k);
 }

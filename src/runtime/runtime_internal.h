@@ -44,6 +44,7 @@ struct wgk_context {
   uint64_t bind_clock;              /* ticks of bind-group use, for eviction */
   bool verbose;                     /* log cache decisions to stderr */
   uint32_t wait_ms;                 /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
+  struct wgk_batch *batches;        /* live batches (linked by next): a read checks none of them holds its writer */
 };
 
 typedef struct wgk_bind_entry {
@@ -68,6 +69,11 @@ typedef struct wgk_plan_entry {
   int pins;                         /* users holding the entry (a call in progress, a call's last plan): never evicted */
 } wgk_plan_entry;
 
+/* The contract as wgk.h's introspection shows it (runtime/introspect.c): built at load, freed with the kernel. */
+typedef struct wgk_kernel_info wgk_kernel_info;
+wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out);
+void wgk_rt_kernel_info_free(wgk_kernel_info *info);
+
 struct wgk_kernel {
   int refs;                         /* the caller's (until wgk_kernel_destroy) + one per call; under the context lock */
   wgk_context *ctx;                 /* owner (referenced) */
@@ -80,6 +86,7 @@ struct wgk_kernel {
   size_t cap_plans;                 /* allocated */
   size_t max_plans;                 /* cache size (WGK_PLAN_CACHE; tests lower it) */
   json_t *tuned;                    /* tuning-cache entries of this device and op (runtime/tuning.h) */
+  wgk_kernel_info *info;            /* ports, attributes for wgk_kernel_port / wgk_kernel_attr */
 };
 
 struct wgk_tensor {
@@ -123,6 +130,7 @@ struct wgk_batch {
   uint64_t serial;                  /* of this recording (renewed by each submit) */
   wgk_gpu_encoder *enc;             /* open recording, NULL when empty */
   size_t calls;                     /* recorded since the last submit */
+  struct wgk_batch *next;           /* the context's next live batch */
 };
 
 /* Context errors. */
@@ -175,5 +183,8 @@ void wgk_rt_plans_free(wgk_kernel *k);
 /* Calls: record into enc: plan, check, resolve every pass (buffers, bind groups, pipelines, limits), and only
  * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */
 wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc, uint64_t serial);
+/* True when serial is the recording of a live batch holding calls not yet submitted: a tensor written there
+ * (pending_serial) has no values yet, so reading it is refused rather than answered with stale contents. */
+bool wgk_rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial);
 
 #endif

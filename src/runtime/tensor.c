@@ -177,6 +177,10 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   size_t need = wgk_tensor_host_bytes(t);
   if (!out) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
   if (size < need) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
+  if (wgk_rt_batch_unsubmitted(ctx, t->pending_serial))
+    return wgk_rt_set(ctx, WGK_ERR_CALL,
+                      "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
+                      "holds no values of that call: call wgk_batch_submit first");
   size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
   void *storage = malloc(bytes);
   if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");

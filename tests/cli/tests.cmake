@@ -36,3 +36,15 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_help COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/help_test.py
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
 endif()
+# Refusals as one block (what is wrong first, each distinct variant reason once under it), every missing
+# required attribute named, a misspelled --attr answered with the nearest declared name.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_error_block COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> -- ${WGK_PYTHON3}
+           ${CMAKE_CURRENT_LIST_DIR}/error_block_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_error_block PROPERTIES TIMEOUT 300 LABELS "gpu")
+endif()
+# wgk list: the search path in order (shadowing), the Hub cache's snapshots, verified / unverified / broken, --json.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_list COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/list_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+endif()

@@ -16,3 +16,7 @@ if(TARGET wgk_cli)
            -- $<TARGET_FILE:wgk_cli> test ${CMAKE_CURRENT_LIST_DIR}/test.TwoPass)
   set_tests_properties(no_hooks_package_test_json PROPERTIES LABELS gpu)
 endif()
+# Introspection (ports, attributes, variants) on both shipped packages; attribute names checked when set; a
+# batched call's output read before submit refused.
+wgk_add_test(test_introspect SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_introspect.c TIMEOUT 120 LABELS gpu)
+target_link_libraries(test_introspect PRIVATE ${MATH_LIB})

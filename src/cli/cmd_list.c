@@ -1,0 +1,266 @@
+/* `wgk list [--json]`: the kernel packages wgk can load by repo id: on the local search path (WGK_KERNEL_PATH, the
+ * bundled kernels/, the installed share; the first folder of a name is the one a repo id finds, later ones are
+ * shadowed) and in the Hub cache (docs/hub.md), one entry per cached snapshot with the versions that point at
+ * it. Each entry is opened as a load would open it: its op id, metadata version and whether every file matched
+ * its digest (verified), or why it does not open. */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "hub/hub.h"
+#include "package/package.h"
+
+typedef struct list_state {
+  json_t *packages;   /* every entry, as --json prints it */
+  json_t *dirs;       /* the search path: {dir, origin, exists} */
+  json_t *seen;       /* folder names found on the search path so far (later ones are shadowed) */
+} list_state;
+
+static char *join(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", a, b);
+  return p;
+}
+
+static bool is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_package(const char *p) {
+  char *w = join(p, "build/webgpu"), *m = join(p, "manifest.json");
+  struct stat st;
+  bool yes = (w && is_dir(w)) || (m && stat(m, &st) == 0 && S_ISREG(st.st_mode));
+  free(w);
+  free(m);
+  return yes;
+}
+
+/* Opens path as a load does (digests checked) and records op id, version, verified, or the error. */
+static json_t *open_entry(const char *path) {
+  json_t *e = json_object();
+  char *folder = path[0] == '/' || path[0] == '.' ? strdup(path) : join(".", path); /* never taken as a repo id */
+  wgk_pkg *pkg = NULL;
+  wgk_error err;
+  wgk_error_clear(&err);
+  if (folder && wgk_pkg_open(folder, NULL, &pkg, &err) == WGK_OK) {
+    json_object_set_new(e, "opId", json_string(wgk_pkg_op_id(pkg)));
+    json_object_set_new(e, "version", wgk_pkg_version(pkg) ? json_integer(wgk_pkg_version(pkg)) : json_null());
+    json_object_set_new(e, "verified", json_boolean(wgk_pkg_is_verified(pkg)));
+  } else {
+    char text[WGK_ERROR_MESSAGE_MAX + 1024];
+    wgk_error_format(&err, text, sizeof text);
+    json_object_set_new(e, "opId", json_null());
+    json_object_set_new(e, "version", json_null());
+    json_object_set_new(e, "verified", json_false());
+    json_object_set_new(e, "error", json_string(folder ? text : "out of memory"));
+  }
+  wgk_pkg_free(pkg);
+  free(folder);
+  return e;
+}
+
+static void add_local(list_state *s, const char *dir, const char *origin, const char *name) {
+  char *path = join(dir, name);
+  if (!path) return;
+  json_t *e = open_entry(path);
+  json_object_set_new(e, "name", json_string(name));
+  json_object_set_new(e, "where", json_string(path));
+  json_object_set_new(e, "source", json_string(origin));
+  json_object_set_new(e, "shadowed", json_boolean(json_object_get(s->seen, name) != NULL));
+  json_object_set_new(s->seen, name, json_true());
+  json_array_append_new(s->packages, e);
+  free(path);
+}
+
+static int no_dots(const struct dirent *d) { return d->d_name[0] != '.'; }
+
+/* <dir>/<op id>, and <dir>/<org>/<op id> (a repo id of another org is looked up there). */
+static void list_dir(const char *dir, const char *origin, void *user) {
+  list_state *s = user;
+  json_t *d = json_object();
+  json_object_set_new(d, "dir", json_string(dir));
+  json_object_set_new(d, "source", json_string(origin));
+  json_object_set_new(d, "exists", json_boolean(is_dir(dir)));
+  json_array_append_new(s->dirs, d);
+  struct dirent **names = NULL;
+  int n = scandir(dir, &names, no_dots, alphasort);
+  for (int i = 0; i < n; i++) {
+    char *p = join(dir, names[i]->d_name);
+    if (p && is_package(p)) add_local(s, dir, origin, names[i]->d_name);
+    else if (p && is_dir(p)) {
+      struct dirent **sub = NULL;
+      int m = scandir(p, &sub, no_dots, alphasort);
+      for (int j = 0; j < m; j++) {
+        char *q = join(p, sub[j]->d_name);
+        char *name = join(names[i]->d_name, sub[j]->d_name);
+        if (q && name && is_package(q)) add_local(s, dir, origin, name);
+        free(q);
+        free(name);
+        free(sub[j]);
+      }
+      free(sub);
+    }
+    free(p);
+    free(names[i]);
+  }
+  free(names);
+}
+
+/* The refs (v<N> -> commit) of a cached repo, as {ref: commit}. */
+static json_t *read_refs(const char *repo_dir) {
+  json_t *refs = json_object();
+  char *dir = join(repo_dir, "refs");
+  struct dirent **names = NULL;
+  int n = dir ? scandir(dir, &names, no_dots, alphasort) : -1;
+  for (int i = 0; i < n; i++) {
+    char *p = join(dir, names[i]->d_name);
+    FILE *f = p ? fopen(p, "r") : NULL;
+    char commit[128] = "";
+    if (f && fgets(commit, sizeof commit, f)) {
+      commit[strcspn(commit, "\r\n")] = '\0';
+      json_object_set_new(refs, names[i]->d_name, json_string(commit));
+    }
+    if (f) fclose(f);
+    free(p);
+    free(names[i]);
+  }
+  free(names);
+  free(dir);
+  return refs;
+}
+
+static void list_repo(const char *cache, const char *repo, void *user) {
+  list_state *s = user;
+  char *rdir = wgk_hub_repo_dir(cache, repo);
+  char *snaps = rdir ? join(rdir, "snapshots") : NULL;
+  json_t *refs = rdir ? read_refs(rdir) : json_object();
+  struct dirent **names = NULL;
+  int n = snaps ? scandir(snaps, &names, no_dots, alphasort) : -1;
+  for (int i = 0; i < n; i++) {
+    char *snap = join(snaps, names[i]->d_name);
+    char *webgpu = snap ? join(snap, "build/webgpu") : NULL;
+    char *meta = webgpu ? join(webgpu, "metadata.json") : NULL;
+    struct stat st;
+    bool complete = meta && stat(meta, &st) == 0;
+    json_t *e = complete ? open_entry(webgpu) : json_object();
+    if (!complete) {
+      json_object_set_new(e, "opId", json_null());
+      json_object_set_new(e, "version", json_null());
+      json_object_set_new(e, "verified", json_false());
+      json_object_set_new(e, "error", json_string("incomplete snapshot (an interrupted download): wgk download fetches it again"));
+    }
+    json_t *pointing = json_array();
+    const char *ref;
+    json_t *commit;
+    json_object_foreach(refs, ref, commit)
+      if (strcmp(json_string_value(commit), names[i]->d_name) == 0) json_array_append_new(pointing, json_string(ref));
+    json_object_set_new(e, "name", json_string(repo));
+    json_object_set_new(e, "repo", json_string(repo));
+    json_object_set_new(e, "revision", json_string(names[i]->d_name));
+    json_object_set_new(e, "complete", json_boolean(complete));
+    json_object_set_new(e, "refs", pointing);
+    json_object_set_new(e, "where", json_string(snap ? snap : ""));
+    json_object_set_new(e, "source", json_string("hub cache"));
+    json_object_set_new(e, "shadowed", json_false());
+    json_array_append_new(s->packages, e);
+    free(meta);
+    free(webgpu);
+    free(snap);
+    free(names[i]);
+  }
+  free(names);
+  json_decref(refs);
+  free(snaps);
+  free(rdir);
+}
+
+static const char *str_or(const json_t *o, const char *key, const char *dflt) {
+  const char *v = json_string_value(json_object_get(o, key));
+  return v ? v : dflt;
+}
+
+static void print_text(const list_state *s, const char *cache) {
+  size_t i;
+  json_t *e;
+  printf("search path (a repo id finds the first folder of its name):\n");
+  json_array_foreach(s->dirs, i, e)
+    printf("  %-16s %s%s\n", str_or(e, "source", ""), str_or(e, "dir", ""),
+           json_is_true(json_object_get(e, "exists")) ? "" : "  (no such folder)");
+  printf("packages:\n");
+  size_t shown = 0;
+  json_array_foreach(s->packages, i, e) {
+    const json_t *version = json_object_get(e, "version");
+    char ver[32] = "-";
+    if (json_is_integer(version)) snprintf(ver, sizeof ver, "v%lld", (long long)json_integer_value(version));
+    const char *err = str_or(e, "error", NULL);
+    const char *state = json_is_false(json_object_get(e, "complete")) ? "incomplete"
+                        : err                                        ? "broken"
+                        : json_is_true(json_object_get(e, "verified")) ? "verified"
+                                                                      : "unverified";
+    printf("  %-40s %-4s %-10s %s", str_or(e, "name", "?"), ver, state, str_or(e, "where", ""));
+    if (json_object_get(e, "revision")) {
+      printf("  [hub cache, revision %.12s", str_or(e, "revision", ""));
+      size_t k;
+      json_t *r;
+      json_array_foreach(json_object_get(e, "refs"), k, r) printf("%s%s", k ? ", " : "; ", json_string_value(r));
+      printf("]");
+    } else {
+      printf("  [%s%s]", str_or(e, "source", ""), json_is_true(json_object_get(e, "shadowed")) ? ", shadowed" : "");
+    }
+    printf("\n");
+    if (err) printf("      %s\n", err);
+    shown++;
+  }
+  if (!shown) printf("  (none)\n");
+  printf("hub cache: %s%s\n", cache ? cache : "(none: set HF_HUB_CACHE, HF_HOME or HOME)",
+         cache && !is_dir(cache) ? "  (no such folder)" : "");
+}
+
+int wgk_cmd_list(int argc, char **argv) {
+  bool json = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) json = true;
+    else if (argv[i][0] == '-') return wgk_cli_error("list", "unknown option '%s' (wgk list [--json])", argv[i]), 2;
+    else return wgk_cli_error("list", "unexpected argument '%s' (wgk list [--json])", argv[i]), 2;
+  }
+  list_state s = {json_array(), json_array(), json_object()};
+  if (!s.packages || !s.dirs || !s.seen) return wgk_cli_error("list", "out of memory"), 1;
+  wgk_pkg_search_dirs(NULL, list_dir, &s);
+  char *cache = wgk_hub_cache_root();
+  int rc = 0;
+  if (cache && is_dir(cache)) {
+    wgk_error err;
+    wgk_error_clear(&err);
+    if (wgk_hub_cache_each(cache, list_repo, &s, &err) != WGK_OK) {
+      char text[WGK_ERROR_MESSAGE_MAX + 1024];
+      wgk_error_format(&err, text, sizeof text);
+      wgk_cli_error("list", "%s", text);
+      rc = 1;
+    }
+  }
+  if (json) {
+    json_t *root = json_object();
+    json_object_set_new(root, "searchPath", json_incref(s.dirs));
+    json_object_set_new(root, "hubCache", cache ? json_string(cache) : json_null());
+    json_object_set_new(root, "packages", json_incref(s.packages));
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (text) puts(text);
+    else rc = 1;
+    free(text);
+    json_decref(root);
+  } else {
+    print_text(&s, cache);
+  }
+  free(cache);
+  json_decref(s.packages);
+  json_decref(s.dirs);
+  json_decref(s.seen);
+  return rc;
+}
