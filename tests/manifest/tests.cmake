@@ -13,3 +13,5 @@ if(WGK_SPEC21_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(manifest_spec21_storage PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
+# The same rules through the C API: chained int64 layouts, caller destinations, wgk_tensor_write, int16, packed.
+wgk_add_test(test_storage_api SOURCES ${CMAKE_CURRENT_LIST_DIR}/spec21/test_storage_api.c TIMEOUT 120 LABELS gpu)
