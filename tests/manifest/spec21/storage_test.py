@@ -9,7 +9,9 @@ output file poisoned first (a refused call must leave them as they were, a run m
   stored as int32 / uint32 and widened back (they used to read back as zeros);
 - test.OpaqueArith: the loader's scan of WGSL using an opaque int64 (copies and select accepted; arithmetic,
   comparisons, word extraction, conversions refused at plan time with the template's file:line:column);
-- test.NoNarrowing: an int64 input stored as int32 without `narrowing`, refused at load with its position.
+- test.NoNarrowing: an int64 input stored as int32 without `narrowing`, refused at load with its position;
+- test.InOut64: an in/out int64 stored as int32, updated in place and widened back;
+- `wgk render`: tensorDtypes is the storage dtype (int32 / uint32 for a projected int64, as in the loader).
 usage: storage_test.py WGK SOURCE_DIR"""
 import os, re, subprocess, sys, tempfile
 import numpy as np
@@ -105,6 +107,22 @@ with tempfile.TemporaryDirectory() as tmp:
                re.search(r'test\.Int64/build/webgpu/manifest\.json:\d+:\d+: inputs\.c: ', p.stderr) is not None, p.stderr)
         expect(f'test.Int64 {port}[{bad_at}] wrote nothing', all(v is None for v in got.values()),
                [k for k, v in got.items() if v is not None])
+
+    # An in/out int64 stored as int32: narrowed (saturating) in, updated in place, widened back.
+    p, got = run('test.InOut64', {'acc': s}, ['acc'], tmp, 'inout64')
+    expect('test.InOut64 runs', p.returncode == 0, p.stderr)
+    same('test.InOut64 acc', got['acc'], (2 * sat + 1 + 2**31) % 2**32 - 2**31)
+
+    # What templates see: tensorDtypes is the storage dtype of the tensor bound (the loader's scope).
+    for pkg, shapes, want in [('test.Int64', ['o=4', 'c=4', 's=4'], '// o: int64; c: uint32; s: int32'),
+                              ('test.Widen', ['a=4', 'b=4', 'c=4', 'd=4'], '// a, b: int8, int16 in i32 words; c, d: uint8, bool in u32 words'),
+                              ('test.Packed', ['p=5'], '// p: uint8, packed four per u32 word'),
+                              ('test.InOut64', ['acc=3'], '// acc: int32 words')]:
+        args = [wgk, 'render', os.path.join(here, pkg)]
+        for sh in shapes:
+            args += ['--shape', sh]
+        p = subprocess.run(args, capture_output=True, text=True)
+        expect(f'{pkg} render tensorDtypes', p.returncode == 0 and want in p.stdout.splitlines(), p.stdout + p.stderr)
 
     # Opaque int64 in WGSL: the loader's verdict per form (its scan, repeated in src/plan/int64_scan.c).
     x = rng.integers(-2**63, 2**63 - 1, 9, dtype=np.int64)

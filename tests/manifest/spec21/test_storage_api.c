@@ -2,7 +2,8 @@
  * test.Packed beside this file: int64 outputs of a port that stores int64 as int32/uint32 read back widened
  * (they read back as zeros before), such an output chained into ports of other layouts (the same projection,
  * opaque int64, checked uint32), a checked-narrowing refusal that changes nothing, destinations given by the
- * caller (poisoned first), wgk_tensor_write on a 32-bit-stored int64 tensor, int16 tensors, packed uint8. */
+ * caller (poisoned first), wgk_tensor_write on a 32-bit-stored int64 tensor, int16 tensors, packed uint8, an in/out
+ * int64 stored as int32 (test.InOut64). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -277,6 +278,29 @@ static void test_packed(void **state) {
   wgk_kernel_destroy(k);
 }
 
+/* An in/out int64 port stored as int32: the tensor is narrowed into a 32-bit copy that the kernel updates and
+ * that becomes the tensor (read back widened); a second run binds it as it is. */
+static void test_inout(void **state) {
+  (void)state;
+  int64_t v[N], got[N];
+  for (int i = 0; i < N; i++) v[i] = (int64_t)(wgk_rng_next(&rng) % (1ull << 36)) - (1ll << 35);
+  wgk_kernel *k = load("test.InOut64");
+  wgk_call *call = NULL;
+  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
+  wgk_tensor *acc = tensor(WGK_DTYPE_INT64, v);
+  assert_int_equal(wgk_call_set_input(call, "acc", acc), WGK_OK);
+  run_ok(call);
+  assert_ptr_equal(wgk_call_output(call, "acc"), acc);
+  read_i64(acc, got);
+  for (int i = 0; i < N; i++) assert_int_equal(got[i], wrap32(2 * sat32(v[i]) + 1));
+  run_ok(call);
+  read_i64(acc, got);
+  for (int i = 0; i < N; i++) assert_int_equal(got[i], wrap32(2 * wrap32(2 * sat32(v[i]) + 1) + 1));
+  wgk_tensor_release(acc);
+  wgk_call_destroy(call);
+  wgk_kernel_destroy(k);
+}
+
 int main(void) {
   char *msg = NULL;
   if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) { fprintf(stderr, "context: %s\n", msg ? msg : "?"); return 1; }
@@ -284,7 +308,7 @@ int main(void) {
   wgk_rng_seed(&rng, 2111);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_projected_outputs), cmocka_unit_test(test_chained), cmocka_unit_test(test_checked_refusal),
-      cmocka_unit_test(test_widened),           cmocka_unit_test(test_packed),
+      cmocka_unit_test(test_widened),           cmocka_unit_test(test_packed),          cmocka_unit_test(test_inout),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   wgk_context_destroy(ctx);
