@@ -239,8 +239,7 @@ static bool refused_at(const text *t, size_t k) {
   return keyword_ends_at(t, e);
 }
 
-/* The offset in wgsl of the first refused use, or (size_t)-1; -2 when out of memory. */
-static size_t scan(const char *wgsl, const char *const *names, size_t n_names) {
+size_t wgk_plan_opaque_int64_scan(const char *wgsl, const char *const *names, size_t n_names) {
   text stripped = {0}, marked = {0};
   strip_comments(wgsl, &stripped);
   mark_accesses(&stripped, names, n_names, &marked);
@@ -296,7 +295,8 @@ static wgk_status refuse(wgk_planner *p, const wgk_plan_pass *pass, const char *
                        mapped ? column : pos->column, pos->path,
                        "pass %s: Opaque int64 storage permits whole-element copies and selection only; value arithmetic, "
                        "comparisons, and word extraction are unsupported (opaque int64 bindings: %s; WGSL line %d, "
-                       "column %d of %s: `%.*s`)", pass->id ? pass->id : pass->source->id, bound, line, column, pass->label,
+                       "column %d of %s: `%.*s`)", pass->id ? pass->id : pass->source->id, bound, line, column,
+                       pass->label ? pass->label : "",
                        (int)(len < 100 ? len : 100), w + start);
 }
 
@@ -322,7 +322,7 @@ wgk_status wgk_plan_check_opaque_int64(wgk_planner *p, const wgk_plan_call *call
       if (n_names < sizeof names / sizeof names[0]) names[n_names++] = pb->name;
     }
     if (n_names == 0 || !pass->wgsl) continue;
-    size_t where = scan(pass->wgsl, names, n_names);
+    size_t where = wgk_plan_opaque_int64_scan(pass->wgsl, names, n_names);
     if (where == (size_t)-2)
       return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory scanning the WGSL of pass %s",
                            pass->source->id);

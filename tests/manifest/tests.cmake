@@ -15,3 +15,5 @@ if(WGK_SPEC21_PYTHON3)
 endif()
 # The same rules through the C API: chained int64 layouts, caller destinations, wgk_tensor_write, int16, packed.
 wgk_add_test(test_storage_api SOURCES ${CMAKE_CURRENT_LIST_DIR}/spec21/test_storage_api.c TIMEOUT 120 LABELS gpu)
+# The opaque-int64 WGSL scan, snippet by snippet, against the public loader's verdicts.
+wgk_add_test(test_int64_scan SOURCES ${CMAKE_CURRENT_LIST_DIR}/spec21/test_int64_scan.c)
