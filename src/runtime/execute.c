@@ -252,6 +252,8 @@ static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
 static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk_gpu_bind_group **groups) {
   wgk_context *ctx = c->k->ctx;
   const wgk_plan *plan = e->plan;
+  for (size_t i = 0; i < c->k->m->n_ports; i++) /* set again below by the passes that bind them */
+    if (outs[i]) outs[i]->narrow_written = false;
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;

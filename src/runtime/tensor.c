@@ -380,7 +380,6 @@ wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port 
   wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
   const char *dir = port->dir == WGK_PORT_INOUT ? "in/out" : "output";
   *out = t->buf;
-  t->narrow_written = false;
   if (port->dir == WGK_PORT_INOUT) {
     int kind = alt_kind(t, port);
     if (kind == ALT_NONE) return WGK_OK;
@@ -410,7 +409,7 @@ wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port 
 
 void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port) {
   wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
-  if (t->narrow_written) { /* the kernel updated the port-layout copy: it becomes the tensor's buffer */
+  if (t->narrow_written && port->dir == WGK_PORT_INOUT) { /* the kernel updated the port-layout copy: it becomes the buffer */
     wgk_gpu_buffer *b = t->buf;
     size_t bytes = t->buf_bytes;
     t->buf = t->narrow;
