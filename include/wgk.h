@@ -113,8 +113,12 @@ typedef struct wgk_tensor wgk_tensor;
 typedef struct wgk_call wgk_call;
 typedef struct wgk_batch wgk_batch;
 
-/* Logical dtypes. GPU storage: float32/float16/int32/uint32 as is; int8/uint8/bool widened to 32-bit
- * words; int64 kept as 64-bit and projected (to u32/i32, checked or saturating) where a port says so. */
+/* Logical dtypes. GPU storage: float32/float16/int32/uint32 as is; int8/int16/uint8/bool widened to one
+ * 32-bit word per element (sign-extended for int8/int16) and narrowed back on read (the low 8 or 16 bits;
+ * bool: the low byte != 0); a uint8 input of a `layout: "packed"` port is bound as four bytes per word.
+ * int64 is 64-bit (two u32 words, opaque to the kernel) unless a port projects it to int32/uint32: inputs
+ * are narrowed (checked or saturating) into a 32-bit copy, and an output of such a port is stored as 32-bit
+ * words (sign- or zero-extended back to int64 by wgk_tensor_read; its WGPUBuffer holds the 32-bit words). */
 typedef enum wgk_dtype {
   WGK_DTYPE_INVALID = 0,
   WGK_DTYPE_FLOAT32 = 1,
@@ -125,13 +129,14 @@ typedef enum wgk_dtype {
   WGK_DTYPE_INT8 = 6,
   WGK_DTYPE_UINT8 = 7,
   WGK_DTYPE_BOOL = 8,
+  WGK_DTYPE_INT16 = 9,
 } wgk_dtype;
 
 #define WGK_MAX_DIMS 8
 
 WGK_API const char *wgk_dtype_name(wgk_dtype dtype);      /* "float32" ...; "invalid" */
 WGK_API wgk_dtype wgk_dtype_from_name(const char *name);  /* WGK_DTYPE_INVALID when unknown */
-WGK_API size_t wgk_dtype_size(wgk_dtype dtype);           /* host bytes per element (float16: 2, bool: 1) */
+WGK_API size_t wgk_dtype_size(wgk_dtype dtype);           /* host bytes per element (float16, int16: 2; bool: 1) */
 
 /* ---- context ---------------------------------------------------------------------------- */
 

@@ -46,6 +46,7 @@ static void copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_
     case WGK_HOST_INT32: memcpy(d + 4 * i, &tp->int32_data[i], 4); break;
     case WGK_HOST_FLOAT16: { uint16_t v = (uint16_t)tp->int32_data[i]; memcpy(d + 2 * i, &v, 2); break; }
     case WGK_HOST_BOOL: d[i] = tp->int32_data[i] != 0; break;
+    case WGK_HOST_INT16: { int16_t v = (int16_t)tp->int32_data[i]; memcpy(d + 2 * i, &v, 2); break; }
     default: d[i] = (unsigned char)tp->int32_data[i]; break; /* int8 / uint8 */
     }
   }

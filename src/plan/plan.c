@@ -471,11 +471,12 @@ static wgk_status make_passes(wgk_planner *p, const wgk_plan_call *call, wgk_pla
   return st;
 }
 
-/* Bytes of a port's GPU buffer: numel times the storage element (float16 2, 64-bit 8, others widened to 4), rounded
- * up to 4. A double, so huge shapes compare instead of wrapping. */
+/* Bytes of a port's GPU buffer: numel times the storage element (float16 2, 64-bit 8, packed uint8 1, others widened
+ * to 4), rounded up to 4. A double, so huge shapes compare instead of wrapping. */
 static double port_bytes(const wgk_manifest_port *port, const char *dtype, int rank, const int64_t *shape) {
   const char *t = port->storage_dtype ? port->storage_dtype : dtype ? dtype : "";
-  double element = strcmp(t, "float16") == 0 ? 2 : (strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0 || strcmp(t, "double") == 0) ? 8 : 4;
+  double element = strcmp(t, "float16") == 0 ? 2 : (strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0 || strcmp(t, "double") == 0) ? 8
+                   : port->packed && strcmp(t, "uint8") == 0 ? 1 : 4;
   double numel = 1;
   for (int d = 0; d < rank; d++) numel *= (double)shape[d];
   double bytes = ceil(numel * element / 4) * 4;
@@ -537,6 +538,7 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
   if (st == WGK_OK) st = make_passes(p, call, plan, err);
   if (st == WGK_OK) st = check_binding_sizes(p, call, plan, err);
+  if (st == WGK_OK) st = wgk_plan_check_opaque_int64(p, call, plan, err);
   if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
   wgk_value_release(failures);
   if (st != WGK_OK) { wgk_plan_free(plan); return st; }

@@ -51,6 +51,13 @@ bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, w
 wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
                               wgk_plan_pass *out, wgk_error *err);
 void wgk_plan_pass_free(wgk_plan_pass *pass);
+/* Opaque int64 (an int64 port without storage projection, bound as vec2<u32>): every pass binding one must
+ * declare it vec2<u32> and its WGSL may only copy and select whole elements, as the public loader enforces
+ * (int64_scan.c). */
+wgk_status wgk_plan_check_opaque_int64(wgk_planner *p, const wgk_plan_call *call, const wgk_plan *plan, wgk_error *err);
+/* The scan itself over WGSL text with the opaque binding names: the offset of the first refused use, or
+ * (size_t)-1 when the text is accepted; (size_t)-2 when out of memory. */
+size_t wgk_plan_opaque_int64_scan(const char *wgsl, const char *const *names, size_t n_names);
 /* The chosen variant's intermediates (after its derives) and the intermediate index of every pass binding. */
 wgk_status wgk_plan_intermediates(wgk_planner *p, wgk_plan *plan, wgk_error *err);
 void wgk_plan_bind_intermediates(wgk_plan *plan);

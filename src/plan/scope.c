@@ -64,6 +64,13 @@ static bool put_attrs_and_tunables(const wgk_manifest *m, const wgk_plan_call *c
   return put_merged(scope, "tunables", call->tunables, names, defaults, m->n_tunables, err);
 }
 
+/* tensorDtypes.<port>: the dtype of the tensor bound, which for spec 2.1 is the storage dtype (the public loader's
+ * scope: an int64 input projected to int32 is an int32 tensor there, its logical dtype in logicalDtypes). */
+static const char *tensor_dtype(const wgk_manifest *m, const wgk_manifest_port *port, const char *dtype) {
+  bool projected = m->format == WGK_MANIFEST_SPEC21 && port->storage_dtype && strcmp(dtype, "int64") == 0;
+  return projected ? port->storage_dtype : dtype;
+}
+
 static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_value *scope) {
   bool ok = wgk_value_dict_set(scope, "shapes", wgk_value_dict()) && wgk_value_dict_set(scope, "ranks", wgk_value_dict()) &&
             wgk_value_dict_set(scope, "present", wgk_value_dict()) &&
@@ -77,7 +84,7 @@ static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_valu
     if (!ok || !t->present) continue;
     ok = wgk_plan_scope_put(scope, "shapes", port->name, wgk_plan_shape_value(t->rank, t->shape)) &&
          wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(t->rank)) &&
-         (!t->dtype || wgk_plan_scope_put(scope, "tensorDtypes", port->name, wgk_value_string(t->dtype)));
+         (!t->dtype || wgk_plan_scope_put(scope, "tensorDtypes", port->name, wgk_value_string(tensor_dtype(m, port, t->dtype))));
   }
   for (size_t i = 0; ok && i < m->n_scalar_args; i++) {
     const char *name = m->scalar_args[i].name;

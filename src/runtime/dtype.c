@@ -1,4 +1,8 @@
-/* Logical dtypes and their GPU storage (SYSTEM.md §4): narrow integers widened to 32-bit words. */
+/* Logical dtypes and their GPU storage (SYSTEM.md §4), as the public loader stores them (its dtype table):
+ * int8 / int16 / uint8 / bool widened to one 32-bit word per element (int8 and int16 sign-extended) and
+ * narrowed back to their low 8 or 16 bits on read (the loader's Int8Array / Int16Array / Uint8Array of the
+ * words; bool reads back as its low byte != 0); int64 as 64 bits, or as 32-bit words where a port projects
+ * it (widened back on read: int32 sign-extended, uint32 zero-extended). */
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
@@ -6,7 +10,7 @@
 static const struct { wgk_dtype dtype; const char *name; size_t host; size_t gpu; } table[] = {
     {WGK_DTYPE_FLOAT32, "float32", 4, 4}, {WGK_DTYPE_FLOAT16, "float16", 2, 2}, {WGK_DTYPE_INT32, "int32", 4, 4},
     {WGK_DTYPE_UINT32, "uint32", 4, 4},   {WGK_DTYPE_INT64, "int64", 8, 8},     {WGK_DTYPE_INT8, "int8", 1, 4},
-    {WGK_DTYPE_UINT8, "uint8", 1, 4},     {WGK_DTYPE_BOOL, "bool", 1, 4},
+    {WGK_DTYPE_UINT8, "uint8", 1, 4},     {WGK_DTYPE_BOOL, "bool", 1, 4},     {WGK_DTYPE_INT16, "int16", 2, 4},
 };
 #define N_DTYPES (sizeof table / sizeof table[0])
 
@@ -46,6 +50,11 @@ bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *s
     for (size_t i = 0; i < n; i++) d[i] = s[i];
     return true;
   }
+  case WGK_DTYPE_INT16: {
+    const uint8_t *s = host; int32_t *d = storage;
+    for (size_t i = 0; i < n; i++) { int16_t v; memcpy(&v, s + 2 * i, 2); d[i] = v; }
+    return true;
+  }
   case WGK_DTYPE_UINT8: case WGK_DTYPE_BOOL: {
     const uint8_t *s = host; uint32_t *d = storage;
     for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? s[i] != 0 : s[i];
@@ -62,13 +71,18 @@ bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, vo
   size_t n = (size_t)numel;
   switch (dtype) {
   case WGK_DTYPE_INT8: {
-    const int32_t *s = storage; int8_t *d = host;
-    for (size_t i = 0; i < n; i++) d[i] = (int8_t)s[i];
+    const uint32_t *s = storage; uint8_t *d = host; /* the low byte, two's complement */
+    for (size_t i = 0; i < n; i++) d[i] = (uint8_t)s[i];
+    return true;
+  }
+  case WGK_DTYPE_INT16: {
+    const uint32_t *s = storage; uint8_t *d = host;
+    for (size_t i = 0; i < n; i++) { uint16_t v = (uint16_t)s[i]; memcpy(d + 2 * i, &v, 2); }
     return true;
   }
   case WGK_DTYPE_UINT8: case WGK_DTYPE_BOOL: {
     const uint32_t *s = storage; uint8_t *d = host;
-    for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? s[i] != 0 : (uint8_t)s[i];
+    for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? (uint8_t)s[i] != 0 : (uint8_t)s[i];
     return true;
   }
   case WGK_DTYPE_INVALID: return false;
@@ -76,4 +90,21 @@ bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, vo
     memcpy(host, storage, n * wgk_dtype_size(dtype));
     return true;
   }
+}
+
+bool wgk_rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, int64_t numel, void *host) {
+  if (dtype != WGK_DTYPE_INT64 || storage == WGK_DTYPE_INT64) return wgk_rt_from_storage(dtype, words, numel, host);
+  const uint8_t *s = words;
+  int64_t *d = host;
+  for (int64_t i = 0; i < numel; i++) {
+    uint32_t w;
+    memcpy(&w, s + 4 * i, 4);
+    d[i] = storage == WGK_DTYPE_INT32 ? (int64_t)(int32_t)w : (int64_t)w;
+  }
+  return storage == WGK_DTYPE_INT32 || storage == WGK_DTYPE_UINT32;
+}
+
+wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype) {
+  if (dtype != WGK_DTYPE_INT64 || !port || !port->storage_dtype) return dtype;
+  return strcmp(port->storage_dtype, "uint32") == 0 ? WGK_DTYPE_UINT32 : WGK_DTYPE_INT32;
 }

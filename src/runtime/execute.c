@@ -132,11 +132,12 @@ static wgk_status stage_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **
     if (!t) {
       wgk_tensor *prev = c->outputs[i];
       wgk_dtype dtype = wgk_rt_dtype_of(po->dtype);
-      bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->rank == po->rank &&
+      wgk_dtype storage = wgk_rt_port_storage(&c->k->m->ports[i], dtype); /* int64 an output port keeps in 32 bits */
+      bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->storage == storage && prev->rank == po->rank &&
                    memcmp(prev->shape, po->shape, sizeof(int64_t) * (size_t)po->rank) == 0;
       if (reuse) t = prev;
       else {
-        wgk_status st = wgk_rt_tensor_new(c->k->ctx, dtype, po->rank, po->shape, &t);
+        wgk_status st = wgk_rt_tensor_new_stored(c->k->ctx, dtype, storage, po->rank, po->shape, &t);
         if (st != WGK_OK) return st;
         outs[i] = t;
         continue;
@@ -151,12 +152,14 @@ static void release_outputs(const wgk_call *c, wgk_tensor **outs) {
   for (size_t i = 0; i < c->k->m->n_ports; i++) { wgk_tensor_release(outs[i]); outs[i] = NULL; }
 }
 
-/* The staged outputs become the call's; what they held is no longer what the host copies say. */
+/* The staged outputs become the call's, in their ports' layouts; what they held is no longer what the host
+ * copies say. */
 static void commit_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs, uint64_t serial) {
   for (size_t o = 0; o < plan->n_outputs; o++) {
     int i = plan->outputs[o].port;
     wgk_tensor *t = outs[i];
     outs[i] = NULL;
+    wgk_rt_tensor_commit_written(t, &c->k->m->ports[i]);
     t->host_valid = false;
     t->narrow_valid = false;
     t->pending_serial = serial;
@@ -169,7 +172,8 @@ static wgk_tensor *bound_tensor(const wgk_call *c, wgk_tensor **outs, int port) 
   return c->k->m->ports[port].dir == WGK_PORT_OUTPUT || outs[port] ? outs[port] : c->ports[port];
 }
 
-/* The buffers of one pass, in binding order; an input projected from int64 is made here. */
+/* The buffers of one pass, in binding order; an input in another layout than the tensor's (int64 projected or
+ * widened, uint8 packed) is made here, and a written port's tensor is checked to take the port's layout. */
 static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_entry *e, size_t p, wgk_gpu_binding *b,
                                uint64_t *ids) {
   const wgk_plan_pass *pass = &e->plan->passes[p];
@@ -185,7 +189,9 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_en
     if (!t)
       return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
                         pb->name, c->k->m->ports[pb->port].name);
-    wgk_status st = wgk_rt_tensor_binding(t, &c->k->m->ports[pb->port], &b[i].buffer);
+    const wgk_manifest_port *port = &c->k->m->ports[pb->port];
+    wgk_status st = port->dir == WGK_PORT_INPUT ? wgk_rt_tensor_binding(t, port, c->k->m->source, &b[i].buffer)
+                                                : wgk_rt_tensor_written_binding(t, port, c->k->m->source, &b[i].buffer);
     if (st != WGK_OK) return st;
     b[i].offset = 0;
     b[i].size = 0;
@@ -246,6 +252,8 @@ static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
 static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk_gpu_bind_group **groups) {
   wgk_context *ctx = c->k->ctx;
   const wgk_plan *plan = e->plan;
+  for (size_t i = 0; i < c->k->m->n_ports; i++) /* set again below by the passes that bind them */
+    if (outs[i]) outs[i]->narrow_written = false;
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
@@ -281,7 +289,7 @@ static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **gr
   return WGK_OK;
 }
 
-/* Resolves every input binding (int64 narrowing included) before outputs are touched. */
+/* Resolves every input binding (int64 narrowing, uint8 packing included) before outputs are touched. */
 static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
   const wgk_plan *plan = e->plan;
   for (size_t i = 0; i < plan->n_passes; i++) {
@@ -292,7 +300,7 @@ static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
       int port = pass->bindings[b].port;
       if (port < 0 || c->k->m->ports[port].dir == WGK_PORT_OUTPUT || !c->ports[port]) continue;
       wgk_gpu_buffer *buf;
-      wgk_status st = wgk_rt_tensor_binding(c->ports[port], &c->k->m->ports[port], &buf);
+      wgk_status st = wgk_rt_tensor_binding(c->ports[port], &c->k->m->ports[port], c->k->m->source, &buf);
       if (st != WGK_OK) return st;
     }
   }

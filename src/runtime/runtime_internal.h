@@ -94,6 +94,9 @@ struct wgk_tensor {
   wgk_context *ctx;                 /* owner (referenced) */
   uint64_t id;                      /* identity for bind-group reuse (a buffer address can be reused) */
   wgk_dtype dtype;                  /* logical dtype */
+  wgk_dtype storage;                /* layout of buf: dtype's own, except int64 stored as INT32/UINT32 words (an
+                                       output of a port that projects int64) */
+  size_t buf_bytes;                 /* size of buf (at least what storage needs) */
   int rank;                         /* dims */
   int64_t shape[WGK_MAX_DIMS];      /* dims */
   int64_t numel;                    /* product of dims */
@@ -103,9 +106,12 @@ struct wgk_tensor {
   bool external;                    /* the caller can write the buffer behind wgk's back (wrapped, or its WGPUBuffer
                                        handed out): host copy and narrow are never trusted, checks read back */
   uint64_t pending_serial;          /* the batch serial of the last recording that writes it (0: wgk_call_run) */
-  wgk_gpu_buffer *narrow;           /* int64 projected to 32-bit storage, made on demand */
-  int narrow_kind;                  /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating */
+  wgk_gpu_buffer *narrow;           /* the tensor in the layout a port needs, made on demand from the host values */
+  size_t narrow_bytes;              /* size of narrow */
+  int narrow_kind;                  /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating,
+                                       5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
   bool narrow_valid;                /* narrow is up to date */
+  bool narrow_written;              /* an in/out port of the staged call writes narrow (runtime/execute.c) */
 };
 
 struct wgk_call {
@@ -153,16 +159,31 @@ void wgk_rt_kernel_release(wgk_kernel *k);
 size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel);           /* GPU bytes, rounded up to 4, at least 4 */
 bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage);
 bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host);
+/* From a buffer in layout `storage` (dtype's own, or INT32/UINT32 words of an int64 tensor) to host values. */
+bool wgk_rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, int64_t numel, void *host);
+/* The layout a port keeps a tensor of dtype in: INT32/UINT32 for int64 where the port projects it, else dtype. */
+wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype);
 wgk_dtype wgk_rt_dtype_of(const char *logical);
 
 /* Tensors. */
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
+/* The same with buf in layout storage (wgk_rt_port_storage). */
+wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                                    wgk_tensor **out);
 /* Host copy of an integer tensor holding the values the GPU will read: the kept copy when it is current, else
  * read back (wrapped or exposed buffers, outputs of earlier calls). what names the port in errors; a tensor
  * that an earlier call of the batch being recorded writes is refused (its values do not exist yet). */
 wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out);
-/* The buffer bound for a port: the tensor's own, or its int64 -> 32-bit projection. */
-wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, wgk_gpu_buffer **out);
+/* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the
+ * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to
+ * 64; uint8 packed). source names the manifest in errors. */
+wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source, wgk_gpu_buffer **out);
+/* The buffer bound for a port the kernel writes (output, in/out): refuses, before anything is recorded, a
+ * tensor whose buffer cannot take the port's layout (a caller's buffer, or one too small). */
+wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
+                                         wgk_gpu_buffer **out);
+/* After the call is recorded: t holds what the kernel writes, in the port's layout. */
+void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port);
 
 /* Pipelines. */
 wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wgk_pipeline_entry **out);

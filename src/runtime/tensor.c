@@ -26,6 +26,7 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
   t->ctx = ctx;
   t->id = ctx->next_tensor_id++;
   t->dtype = dtype;
+  t->storage = dtype;
   t->rank = rank;
   if (rank) memcpy(t->shape, shape, sizeof(int64_t) * (size_t)rank);
   t->numel = numel;
@@ -33,7 +34,10 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
   return t;
 }
 
-wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
+#define TENSOR_USAGE (WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST)
+
+wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                                    wgk_tensor **out) {
   *out = NULL;
   int64_t numel;
   if (wgk_dtype_size(dtype) == 0) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
@@ -41,16 +45,36 @@ wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const 
     return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
   if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
-  uint32_t usage = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST;
-  wgk_status st = wgk_gpu_buffer_create(ctx->dev, wgk_rt_storage_bytes(dtype, numel), usage, "wgk tensor", &t->buf, &ctx->err);
+  t->storage = storage;
+  t->buf_bytes = wgk_rt_storage_bytes(storage, numel);
+  wgk_status st = wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
   if (st != WGK_OK) { wgk_rt_fail(ctx, st); wgk_tensor_release(t); return st; }
   *out = t;
   return WGK_OK;
 }
 
+wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
+  return wgk_rt_tensor_new_stored(ctx, dtype, dtype, rank, shape, out);
+}
+
+/* A buffer object of the tensor changed: a new identity, so no cached bind group names the old one. */
+static void renew_id(wgk_tensor *t) { t->id = t->ctx->next_tensor_id++; }
+
 static wgk_status upload(wgk_tensor *t, const void *data) {
   wgk_context *ctx = t->ctx;
   size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
+  if (t->storage != t->dtype) { /* int64 held as 32-bit words: back to 64 bits, in a larger buffer if need be */
+    if (t->buf_bytes < bytes) {
+      wgk_gpu_buffer *grown = NULL;
+      wgk_status st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &grown, &ctx->err);
+      if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+      wgk_gpu_buffer_destroy(t->buf); /* Dawn keeps it alive while recorded work uses it */
+      t->buf = grown;
+      t->buf_bytes = bytes;
+      renew_id(t);
+    }
+    t->storage = t->dtype;
+  }
   void *storage = calloc(1, bytes);
   if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   wgk_rt_to_storage(t->dtype, data, t->numel, storage);
@@ -123,7 +147,8 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
   else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel))) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   if (st == WGK_OK) {
     t->external = true;
-    st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, wgk_rt_storage_bytes(dtype, numel), &t->buf, &ctx->err);
+    t->buf_bytes = wgk_rt_storage_bytes(dtype, numel);
+    st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, t->buf_bytes, &t->buf, &ctx->err);
     if (st != WGK_OK) { wgk_rt_fail(ctx, st); wgk_tensor_release(t); t = NULL; }
   }
   if (out) *out = t;
@@ -181,11 +206,11 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
     return wgk_rt_set(ctx, WGK_ERR_CALL,
                       "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
                       "holds no values of that call: call wgk_batch_submit first");
-  size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
+  size_t bytes = wgk_rt_storage_bytes(t->storage, t->numel);
   void *storage = malloc(bytes);
   if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
   wgk_status st = wgk_gpu_buffer_read(ctx->dev, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
-  if (st == WGK_OK) wgk_rt_from_storage(t->dtype, storage, t->numel, out);
+  if (st == WGK_OK) wgk_rt_from_stored(t->dtype, t->storage, storage, t->numel, out);
   free(storage);
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
 }
@@ -258,55 +283,148 @@ wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out)
   return WGK_OK;
 }
 
-/* int64 -> 32-bit projection (SYSTEM.md §4): checked narrowing refuses a value that does not fit,
- * saturating narrowing clamps. Done on the host copy, before anything is dispatched. */
-static int narrow_kind_of(const wgk_manifest_port *port) {
-  bool u32 = strcmp(port->storage_dtype, "uint32") == 0;
+/* A tensor in the layout a port needs, as the public loader uploads host data: int64 narrowed to a 32-bit
+ * projection (checked: a value out of range refuses the call with the loader's message; saturating: clamped),
+ * int64 held as 32-bit words widened back to 64 bits, uint8 packed four per word (byte i in bits 8*(i%4) of
+ * word i/4). Made from the host values, before anything is dispatched. */
+enum { ALT_NONE, ALT_U32_CHECKED, ALT_I32_CHECKED, ALT_U32_SATURATING, ALT_I32_SATURATING, ALT_INT64, ALT_PACKED };
+
+static int alt_kind(const wgk_tensor *t, const wgk_manifest_port *port) {
+  if (!port) return ALT_NONE;
+  if (port->packed && t->dtype == WGK_DTYPE_UINT8) return ALT_PACKED;
+  if (t->dtype != WGK_DTYPE_INT64) return ALT_NONE;
+  wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
+  if (want == t->storage) return ALT_NONE;
+  if (want == WGK_DTYPE_INT64) return ALT_INT64;
   bool sat = port->narrowing == WGK_NARROW_SATURATING;
-  return u32 ? (sat ? 3 : 1) : (sat ? 4 : 2);
+  return want == WGK_DTYPE_UINT32 ? (sat ? ALT_U32_SATURATING : ALT_U32_CHECKED) : (sat ? ALT_I32_SATURATING : ALT_I32_CHECKED);
 }
 
-static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, int kind, uint32_t *dst) {
-  const void *host;
-  wgk_status st = wgk_rt_tensor_host(t, port->name, &host);
-  if (st != WGK_OK) return st;
-  const int64_t *src = host;
-  int64_t lo = kind == 1 || kind == 3 ? 0 : INT32_MIN, hi = kind == 1 || kind == 3 ? (int64_t)UINT32_MAX : INT32_MAX;
+static size_t alt_bytes(int kind, int64_t numel) {
+  return kind == ALT_PACKED ? wgk_rt_storage_bytes(WGK_DTYPE_UINT32, (numel + 3) / 4)
+         : kind == ALT_INT64 ? wgk_rt_storage_bytes(WGK_DTYPE_INT64, numel)
+                             : wgk_rt_storage_bytes(WGK_DTYPE_UINT32, numel);
+}
+
+static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, const char *source, int kind,
+                                const int64_t *src, uint32_t *dst) {
+  bool u32 = kind == ALT_U32_CHECKED || kind == ALT_U32_SATURATING;
+  bool checked = kind == ALT_U32_CHECKED || kind == ALT_I32_CHECKED;
+  int64_t lo = u32 ? 0 : INT32_MIN, hi = u32 ? (int64_t)UINT32_MAX : INT32_MAX;
   for (int64_t i = 0; i < t->numel; i++) {
     int64_t v = src[i];
-    if ((v < lo || v > hi) && kind <= 2)
-      return wgk_rt_set(t->ctx, WGK_ERR_CALL,
-                        "port %s: element %lld is %lld, outside %s (int64 stored as %s with checked narrowing)", port->name,
-                        (long long)i, (long long)v, kind == 1 ? "[0, 4294967295]" : "[-2147483648, 2147483647]",
-                        port->storage_dtype);
+    if ((v < lo || v > hi) && checked) {
+      wgk_error_set(&t->ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+                    "input \"%s\": int64 value at index %lld (%lld) is outside the %s WebGPU storage range (narrowing: "
+                    "checked; the range is [%lld, %lld])", port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32",
+                    (long long)lo, (long long)hi);
+      return wgk_rt_fail(t->ctx, WGK_ERR_CALL);
+    }
     v = v < lo ? lo : v > hi ? hi : v;
-    dst[i] = kind == 1 || kind == 3 ? (uint32_t)v : (uint32_t)(int32_t)v;
+    dst[i] = u32 ? (uint32_t)v : (uint32_t)(int32_t)v;
   }
   return WGK_OK;
 }
 
-wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, wgk_gpu_buffer **out) {
-  *out = t->buf;
-  if (!port || !port->storage_dtype || t->dtype != WGK_DTYPE_INT64) return WGK_OK;
-  int kind = narrow_kind_of(port);
-  bool pending = t->ctx->recording_serial && t->pending_serial == t->ctx->recording_serial;
-  if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) { *out = t->narrow; return WGK_OK; }
-  wgk_context *ctx = t->ctx;
-  uint32_t *words = malloc((size_t)(t->numel ? t->numel : 1) * 4);
-  if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  wgk_status st = narrow_values(t, port, kind, words);
-  if (st == WGK_OK && !t->narrow) {
-    uint32_t usage = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST;
-    st = wgk_gpu_buffer_create(ctx->dev, wgk_rt_storage_bytes(WGK_DTYPE_UINT32, t->numel), usage, "wgk narrowed int64",
-                               &t->narrow, &ctx->err);
+static wgk_status alt_values(wgk_tensor *t, const wgk_manifest_port *port, const char *source, int kind, void *dst) {
+  const void *host;
+  wgk_status st = wgk_rt_tensor_host(t, port->name, &host);
+  if (st != WGK_OK) return st;
+  if (kind == ALT_INT64) { memcpy(dst, host, (size_t)t->numel * 8); return WGK_OK; }
+  if (kind == ALT_PACKED) {
+    const uint8_t *bytes = host;
+    uint32_t *words = dst;
+    for (int64_t i = 0; i < t->numel; i++) words[i / 4] |= (uint32_t)bytes[i] << (8 * (i % 4));
+    return WGK_OK;
   }
-  if (st == WGK_OK && t->numel > 0) st = wgk_gpu_buffer_write(ctx->dev, t->narrow, 0, words, (size_t)t->numel * 4, &ctx->err);
+  return narrow_values(t, port, source, kind, host, dst);
+}
+
+static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source, int kind,
+                              wgk_gpu_buffer **out) {
+  wgk_context *ctx = t->ctx;
+  bool pending = ctx->recording_serial && t->pending_serial == ctx->recording_serial;
+  if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) { *out = t->narrow; return WGK_OK; }
+  size_t bytes = alt_bytes(kind, t->numel);
+  void *words = calloc(1, bytes);
+  if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status st = alt_values(t, port, source, kind, words);
+  if (st == WGK_OK && (!t->narrow || t->narrow_bytes != bytes)) {
+    wgk_gpu_buffer *made = NULL;
+    st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor in a port's layout", &made, &ctx->err);
+    if (st == WGK_OK) {
+      wgk_gpu_buffer_destroy(t->narrow);
+      t->narrow = made;
+      t->narrow_bytes = bytes;
+      renew_id(t);
+    }
+  }
+  if (st == WGK_OK) st = wgk_gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
   free(words);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  if (st != WGK_OK) return ctx->err.status == st ? st : wgk_rt_fail(ctx, st);
   t->narrow_kind = kind;
   t->narrow_valid = true;
   *out = t->narrow;
   return WGK_OK;
+}
+
+wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source, wgk_gpu_buffer **out) {
+  *out = t->buf;
+  int kind = alt_kind(t, port);
+  return kind == ALT_NONE ? WGK_OK : alt_binding(t, port, source, kind, out);
+}
+
+static const char *layout_name(wgk_dtype storage) {
+  return storage == WGK_DTYPE_INT32 ? "int32 words" : storage == WGK_DTYPE_UINT32 ? "uint32 words" : "64-bit values";
+}
+
+wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
+                                         wgk_gpu_buffer **out) {
+  wgk_context *ctx = t->ctx;
+  wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
+  const char *dir = port->dir == WGK_PORT_INOUT ? "in/out" : "output";
+  *out = t->buf;
+  if (port->dir == WGK_PORT_INOUT) {
+    int kind = alt_kind(t, port);
+    if (kind == ALT_NONE) return WGK_OK;
+    const char *why = kind == ALT_PACKED ? "the packed uint8 layout is for inputs only"
+                      : t->external ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)" : NULL;
+    if (why) {
+      wgk_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+                    "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir, port->name,
+                    wgk_dtype_name(t->dtype), kind == ALT_PACKED ? "packed words" : layout_name(want),
+                    layout_name(t->storage), why);
+      return wgk_rt_fail(ctx, WGK_ERR_CALL);
+    }
+    wgk_status st = alt_binding(t, port, source, kind, out);
+    t->narrow_written = st == WGK_OK;
+    return st;
+  }
+  if (want == t->storage) return WGK_OK;
+  const char *why = t->external ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)"
+                    : wgk_rt_storage_bytes(want, t->numel) > t->buf_bytes ? "its buffer is too small for that layout"
+                                                                          : NULL;
+  if (!why) return WGK_OK; /* the kernel overwrites it: the layout changes when the call is recorded */
+  wgk_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+                "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
+                "tensor", dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
+  return wgk_rt_fail(ctx, WGK_ERR_CALL);
+}
+
+void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port) {
+  wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
+  if (t->narrow_written && port->dir == WGK_PORT_INOUT) { /* the kernel updated the port-layout copy: it becomes the buffer */
+    wgk_gpu_buffer *b = t->buf;
+    size_t bytes = t->buf_bytes;
+    t->buf = t->narrow;
+    t->buf_bytes = t->narrow_bytes;
+    t->narrow = b;
+    t->narrow_bytes = bytes;
+    t->narrow_written = false;
+    renew_id(t);
+  }
+  t->storage = want;
+  t->narrow_valid = false;
 }
 
 wgk_context *wgk_rt_tensor_context(const wgk_tensor *t) { return t->ctx; }

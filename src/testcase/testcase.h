@@ -89,7 +89,7 @@ typedef struct wgk_tc_case {
   const wgk_op_hooks *reference;  /* the op whose reference gives the expected outputs, or NULL: inline data */
   wgk_tc_expected *expected;      /* inline expected outputs */
   size_t n_expected;
-  wgk_tc_tolerance tol[WGK_HOST_BOOL + 1]; /* by output dtype; integers exact unless given */
+  wgk_tc_tolerance tol[WGK_HOST_INT16 + 1]; /* by output dtype; integers exact unless given */
   char **requires;                /* device features ("shader-f16") */
   size_t n_requires;
   char *expect_error;             /* the call must be refused with a message containing it; NULL = must run */

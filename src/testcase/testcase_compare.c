@@ -18,7 +18,8 @@ wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype) {
   case WGK_HOST_INT64:
   case WGK_HOST_INT8:
   case WGK_HOST_UINT8:
-  case WGK_HOST_BOOL: break;
+  case WGK_HOST_BOOL:
+  case WGK_HOST_INT16: break;
   }
   return (wgk_tc_tolerance){0, 0};
 }

@@ -66,7 +66,7 @@ static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *p
   static const struct { wgk_host_dtype t; double lo, hi; } ranges[] = {
       {WGK_HOST_INT32, -2147483648.0, 2147483647.0}, {WGK_HOST_UINT32, 0, 4294967295.0},
       {WGK_HOST_INT64, -9007199254740992.0, 9007199254740992.0}, {WGK_HOST_INT8, -128, 127},
-      {WGK_HOST_UINT8, 0, 255}, {WGK_HOST_BOOL, 0, 1}};
+      {WGK_HOST_UINT8, 0, 255}, {WGK_HOST_BOOL, 0, 1}, {WGK_HOST_INT16, -32768, 32767}};
   double lo = 0, hi = 0;
   for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     if (ranges[i].t == dtype) lo = ranges[i].lo, hi = ranges[i].hi;

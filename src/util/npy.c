@@ -65,7 +65,7 @@ static wgk_status read_str(cursor *c, const char *what, char *buf, size_t size) 
 static wgk_host_dtype parse_descr(const char *d) {
   static const struct { const char *s; wgk_host_dtype t; } wide[] = {
       {"<f4", WGK_HOST_FLOAT32}, {"<f2", WGK_HOST_FLOAT16}, {"<i4", WGK_HOST_INT32},
-      {"<u4", WGK_HOST_UINT32},  {"<i8", WGK_HOST_INT64}};
+      {"<u4", WGK_HOST_UINT32},  {"<i8", WGK_HOST_INT64}, {"<i2", WGK_HOST_INT16}};
   for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
     if (strcmp(d, wide[i].s) == 0)
       return wide[i].t;
@@ -87,7 +87,7 @@ static wgk_status read_descr(cursor *c, npy_header *h) {
     return WGK_OK;
   if (d[0] == '>')
     return fail(c, "npy: big-endian dtype '%s' is not supported", d);
-  return fail(c, "npy: unsupported dtype '%s' (expected <f4 <f2 <i4 <u4 <i8 <i1 <u1 |b1)", d);
+  return fail(c, "npy: unsupported dtype '%s' (expected <f4 <f2 <i4 <u4 <i8 <i2 <i1 <u1 |b1)", d);
 }
 
 static wgk_status read_bool(cursor *c, bool *v) {
@@ -342,6 +342,7 @@ static const char *descr_of(wgk_host_dtype d) {
   case WGK_HOST_INT8: return "|i1";
   case WGK_HOST_UINT8: return "|u1";
   case WGK_HOST_BOOL: return "|b1";
+  case WGK_HOST_INT16: return "<i2";
   case WGK_HOST_NONE: break;
   }
   return NULL;

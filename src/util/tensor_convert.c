@@ -16,6 +16,7 @@ double wgk_host_tensor_get(const wgk_host_tensor *t, size_t i) {
   case WGK_HOST_INT8: return (int8_t)p[0];
   case WGK_HOST_UINT8: return p[0];
   case WGK_HOST_BOOL: return p[0] != 0;
+  case WGK_HOST_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
   case WGK_HOST_NONE: break;
   }
   return 0.0;
@@ -51,6 +52,7 @@ static void put(wgk_host_tensor *t, size_t i, double v) {
   case WGK_HOST_INT8: p[0] = (unsigned char)(int8_t)clamp_round(v, -128, 127); break;
   case WGK_HOST_UINT8: p[0] = (unsigned char)clamp_round(v, 0, 255); break;
   case WGK_HOST_BOOL: p[0] = v != 0.0; break;
+  case WGK_HOST_INT16: { int16_t x = (int16_t)clamp_round(v, INT16_MIN, INT16_MAX); memcpy(p, &x, 2); break; }
   case WGK_HOST_NONE: break;
   }
 }

@@ -18,7 +18,7 @@ static const dtype_info DTYPES[] = {
     [WGK_HOST_FLOAT16] = {"float16", 2, 10}, [WGK_HOST_INT32] = {"int32", 4, 6},
     [WGK_HOST_UINT32] = {"uint32", 4, 12},   [WGK_HOST_INT64] = {"int64", 8, 7},
     [WGK_HOST_INT8] = {"int8", 1, 3},        [WGK_HOST_UINT8] = {"uint8", 1, 2},
-    [WGK_HOST_BOOL] = {"bool", 1, 9},
+    [WGK_HOST_BOOL] = {"bool", 1, 9},        [WGK_HOST_INT16] = {"int16", 2, 5},
 };
 #define N_DTYPES (sizeof DTYPES / sizeof DTYPES[0])
 

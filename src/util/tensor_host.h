@@ -28,6 +28,7 @@ typedef enum wgk_host_dtype {
   WGK_HOST_INT8,
   WGK_HOST_UINT8,
   WGK_HOST_BOOL, /* one byte, 0 or 1 */
+  WGK_HOST_INT16,
 } wgk_host_dtype;
 
 typedef struct wgk_host_tensor {
@@ -38,7 +39,7 @@ typedef struct wgk_host_tensor {
   char *name;                        /* owned, optional (ONNX tensor name); NULL when unnamed */
 } wgk_host_tensor;
 
-/* "float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool"; "none" for WGK_HOST_NONE. */
+/* "float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool", "int16"; "none" for WGK_HOST_NONE. */
 const char *wgk_host_dtype_name(wgk_host_dtype dtype);
 wgk_host_dtype wgk_host_dtype_from_name(const char *name); /* WGK_HOST_NONE when unknown */
 size_t wgk_host_dtype_size(wgk_host_dtype dtype);          /* bytes per element; 0 for NONE */

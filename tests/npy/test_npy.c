@@ -15,7 +15,8 @@
 #include "util/npy.h"
 
 static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32, WGK_HOST_UINT32,
-                                     WGK_HOST_INT64,   WGK_HOST_INT8,    WGK_HOST_UINT8, WGK_HOST_BOOL};
+                                     WGK_HOST_INT64,   WGK_HOST_INT8,    WGK_HOST_UINT8, WGK_HOST_BOOL,
+                                     WGK_HOST_INT16};
 #define N_ALL (sizeof ALL / sizeof ALL[0])
 
 /* value i of the test pattern, representable in every dtype after the dtype's conversion */
@@ -74,7 +75,7 @@ static void round_trip(void **state) {
 static const char *PY_WRITE =
     "import sys, numpy as np\n"
     "d = sys.argv[1]\n"
-    "names = ['float32','float16','int32','uint32','int64','int8','uint8','bool']\n"
+    "names = ['float32','float16','int32','uint32','int64','int8','uint8','bool','int16']\n"
     "shapes = [(), (5,), (2, 3), (2, 0, 3), (3, 1, 4)]\n"
     "for dt in names:\n"
     "  for k, s in enumerate(shapes):\n"
@@ -111,7 +112,7 @@ static void numpy_files_read_back(void **state) {
 static const char *PY_CHECK =
     "import sys, numpy as np\n"
     "d = sys.argv[1]\n"
-    "names = ['float32','float16','int32','uint32','int64','int8','uint8','bool']\n"
+    "names = ['float32','float16','int32','uint32','int64','int8','uint8','bool','int16']\n"
     "shapes = [(), (5,), (2, 3), (2, 0, 3), (3, 1, 4)]\n"
     "for dt in names:\n"
     "  for k, s in enumerate(shapes):\n"
@@ -143,7 +144,7 @@ static void our_files_load_in_numpy(void **state) {
   const char *args[] = {dir};
   char *out;
   assert_int_equal(testkit_py(PY_CHECK, &out, args, 1), 0);
-  assert_non_null(strstr(out, "checked 40"));
+  assert_non_null(strstr(out, "checked 45"));
   free(out);
   testkit_rmdir(dir);
 }
