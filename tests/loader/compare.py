@@ -154,6 +154,8 @@ def spec21_calls(rng):
         {'id': 'selection_2x2', 'inputs': {'x': f32(2, 2)}},
         {'id': 'selection_2x3_derive_throws', 'inputs': {'x': f32(2, 3)}},
     ]))
+    out.append((os.path.join(SPEC21, 'test.Enables'), [{'id': 'enables', 'inputs': {'x': f32(100)}}]))
+    out.append((os.path.join(SPEC21, 'test.IncludeForms'), [{'id': 'include_forms', 'inputs': {'x': f32(3)}}]))
     ek = []
     for i, (shape, dt, attrs, args) in enumerate([((1, 5), np.float32, {}, {}), ((2, 3), np.float32, {}, {}),
                                                   ((2, 2), np.float32, {}, {}), ((2, 3), np.float16, {}, {}),
@@ -225,13 +227,15 @@ def run_wgk(wgk, pkg, manifest, call, device):
     return r
 
 
-def run_loader(pkg, calls, work, verbose):
+def run_loader(pkg, calls, work, verbose, reuse=False):
     spec = [{'id': c['id'], 'inputs': {port: arr_path(c, port) for port in c['inputs']},
              'attrs': c.get('attrs') or {}, **({'args': c['args']} if c.get('args') else {}),
              **({'outputs': c['outputs']} if c.get('outputs') else {})} for c in calls]
     cf = os.path.join(work, 'calls.json')
     json.dump(spec, open(cf, 'w'))
     out = os.path.join(work, 'loader')
+    if reuse and os.path.exists(os.path.join(out, 'report.json')):
+        return {r['id']: r for r in json.load(open(os.path.join(out, 'report.json')))}, out, os.path.join(out, 'device.json')
     env = dict(os.environ, JSLOADER_DIR=JSL, XDG_RUNTIME_DIR=os.environ.get('XDG_RUNTIME_DIR', '/tmp'))
     p = subprocess.run(['node', os.path.join(REPO, 'tests', 'loader', 'loader_calls.mjs'), '--tools', TOOLS,
                         '--pkg', pkg, '--calls', cf, '--out', out], capture_output=True, text=True, env=env, timeout=1800)
@@ -280,6 +284,8 @@ def main():
     ap.add_argument('--keep', help='keep inputs, outputs and WGSL here')
     ap.add_argument('--limit', type=int, default=1 << 20, help='largest RotaryEmbedding x (elements)')
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--reuse', action='store_true', help="with --keep: reuse the loader's results of an earlier run "
+                    '(same inputs: the seed is fixed), rerunning only wgk')
     o = ap.parse_args()
     missing = [p for p in (os.path.join(JSL, 'kernels', 'index.js'), os.path.join(JSL, 'node_modules', 'webgpu'),
                            os.path.join(TOOLS, 'env.mjs')) if not os.path.exists(p)]
@@ -293,7 +299,7 @@ def main():
     rng = np.random.default_rng(2026)
     suites = [rope_calls(rng, o.limit), sparse_calls(rng), relu_calls(rng)] + spec21_calls(rng)
     work = o.keep or tempfile.mkdtemp(prefix='wgk-loadercmp-')
-    totals = {'calls': 0, 'agree': 0, 'variant': 0, 'wgsl_passes': 0, 'wgsl_same': 0, 'outputs_exact': 0,
+    totals = {'calls': 0, 'agree': 0, 'variant': 0, 'wgsl_passes': 0, 'wgsl_same': 0, 'wgsl_exact': 0, 'outputs_exact': 0,
               'outputs_tol': 0, 'both_refuse': 0}
     diffs = []
     try:
@@ -310,7 +316,7 @@ def main():
                 os.makedirs(os.path.join(c['dir'], 'in'), exist_ok=True)
                 for port, arr in c['inputs'].items():
                     np.save(arr_path(c, port), arr)
-            lrep, lout, device = run_loader(pkg, calls, pw, o.verbose)
+            lrep, lout, device = run_loader(pkg, calls, pw, o.verbose, o.reuse and o.keep)
             for c in calls:
                 totals['calls'] += 1
                 L, W = lrep[c['id']], run_wgk(o.wgk, pkg, manifest, c, device)
@@ -336,6 +342,7 @@ def main():
                     lsrc = lp.get(wp['id'], {}).get('source')
                     if tokens(lsrc) == tokens(wp.get('source')):
                         totals['wgsl_same'] += 1
+                        totals['wgsl_exact'] += lsrc == wp.get('source')
                     else:
                         good = False
                         notes.append(f"pass {wp['id']}: WGSL differs (loader {'-' if lsrc is None else len(lsrc)} "
@@ -363,7 +370,8 @@ def main():
         if not o.keep:
             shutil.rmtree(work, ignore_errors=True)
     print(f"\n{totals['calls']} calls: {totals['agree']} agree ({totals['both_refuse']} refused by both), "
-          f"same variant {totals['variant']}, same WGSL {totals['wgsl_same']}/{totals['wgsl_passes']} passes, "
+          f"same variant {totals['variant']}, same WGSL {totals['wgsl_same']}/{totals['wgsl_passes']} passes "
+          f"({totals['wgsl_exact']} byte for byte), "
           f"outputs bitwise equal {totals['outputs_exact']}, within tolerance only {totals['outputs_tol']}")
     if diffs:
         print('differ: ' + ', '.join(diffs))
