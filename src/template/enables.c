@@ -126,8 +126,11 @@ static bool needs_subgroups(const char *s) {
   static const char *const quad[] = {"Broadcast", "SwapX", "SwapY", "SwapDiagonal", NULL};
   static const char *const values[] = {"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups", NULL};
   for (const char *p = s; *p; p++) {
-    if (p > s && word_char(p[-1])) continue;
-    const char *const *names = strncmp(p, "subgroup", 8) == 0 ? sub : strncmp(p, "quad", 4) == 0 ? quad : NULL;
+    /* \b(?:subgroup...|quad...)\s*\( : a word boundary before the name */
+    const char *const *names = p > s && word_char(p[-1]) ? NULL
+                               : strncmp(p, "subgroup", 8) == 0 ? sub
+                               : strncmp(p, "quad", 4) == 0     ? quad
+                                                                : NULL;
     if (names) {
       const char *rest = p + (names == sub ? 8 : 4);
       for (size_t k = 0; names[k]; k++) {
@@ -135,6 +138,7 @@ static bool needs_subgroups(const char *s) {
         if (strncmp(rest, names[k], n) == 0 && *skip_space(rest + n) == '(') return true;
       }
     }
+    /* @builtin\s*\(\s*(?:subgroup_invocation_id|...)\s*\) : no boundary asked */
     if (strncmp(p, "@builtin", 8) == 0) {
       const char *q = skip_space(p + 8);
       if (*q != '(') continue;

@@ -59,6 +59,7 @@ static const enable_case cases[] = {
     {"fn main(@builtin(subgroup_size) n: u32) {}", SG},
     {"fn main(@builtin( subgroup_invocation_id ) i: u32) {}", SG},
     {"fn main(@builtin(num_subgroups) n: u32) {}", SG},
+    {"x_@builtin(subgroup_id)", SG}, /* the loader asks no word boundary before @builtin */
     /* not a use */
     {"let subgroups = 4u; let subgroup_count = 2u;", 0},
     {"let s = subgroupAdd;", 0},
