@@ -228,32 +228,20 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
   return WGK_OK;
 }
 
-static bool has_word(const char *text, const char *word) {
-  size_t n = strlen(word);
-  for (const char *s = strstr(text, word); s; s = strstr(s + 1, word)) {
-    bool left = s == text || !(s[-1] == '_' || (s[-1] >= 'a' && s[-1] <= 'z') || (s[-1] >= 'A' && s[-1] <= 'Z') ||
-                               (s[-1] >= '0' && s[-1] <= '9'));
-    char c = s[n];
-    bool right = !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
-    if (left && right) return true;
-  }
-  return false;
-}
-
-/* Prepends `enable f16;` / `enable subgroups;` when the source needs them and lacks them (SYSTEM.md §4.7). */
+/* Prepends the enable directives the rendered source needs and lacks, as the public loader infers them
+ * (wgk_wgsl_missing_enables: real uses outside comments; SYSTEM.md §4.7). */
 static wgk_status add_enables(wgk_plan_pass *pass, char *rendered, wgk_error *err) {
+  unsigned need = wgk_wgsl_missing_enables(rendered);
+  if (need & WGK_ENABLE_OOM) {
+    free(rendered);
+    return oom(err);
+  }
   wgk_dynbuf out;
   wgk_dynbuf_init(&out, 0);
   int lines = 0;
-  bool f16 = has_word(rendered, "f16") || strstr(rendered, "vec2h") || strstr(rendered, "vec4h");
-  if (f16 && !strstr(rendered, "enable f16")) { wgk_dynbuf_append_str(&out, "enable f16;\n"); lines++; }
-  bool subgroups = strstr(rendered, "subgroup") != NULL;
-  if (subgroups && !strstr(rendered, "enable subgroups")) { wgk_dynbuf_append_str(&out, "enable subgroups;\n"); lines++; }
-  bool matrix = strstr(rendered, "subgroup_matrix") != NULL;
-  if (matrix && !strstr(rendered, "enable chromium_experimental_subgroup_matrix")) {
-    wgk_dynbuf_append_str(&out, "enable chromium_experimental_subgroup_matrix;\n");
-    lines++;
-  }
+  if (need & WGK_ENABLE_F16) wgk_dynbuf_append_str(&out, "enable f16;\n"), lines++;
+  if (need & WGK_ENABLE_SUBGROUPS) wgk_dynbuf_append_str(&out, "enable subgroups;\n"), lines++;
+  if (need & WGK_ENABLE_SUBGROUP_SIZE_CONTROL) wgk_dynbuf_append_str(&out, "enable subgroup_size_control;\n"), lines++;
   wgk_dynbuf_append_str(&out, rendered);
   free(rendered);
   pass->wgsl = wgk_dynbuf_take(&out);

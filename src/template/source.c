@@ -43,26 +43,28 @@ static bool path_ok(const char *p) {
   return true;
 }
 
-/* `{%[-] include "name" [-]%}` at text[i]: the name and the tag's end, or false. */
+static bool js_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* An include tag at text[i], as the public loader's pattern finds one before rendering:
+ * {%\s*include\s+["']([^"']+)["']\s*%}. Its name and the tag's end, or false. A tag with whitespace
+ * control ({%- include ... -%}) is not one: the loader leaves it to its Jinja parser, which knows no
+ * include statement, and so does wgk's. */
 static bool include_tag(const char *t, size_t len, size_t i, char *name, size_t nsize, size_t *end) {
   if (i + 2 > len || t[i] != '{' || t[i + 1] != '%') return false;
   size_t j = i + 2;
-  if (j < len && t[j] == '-') j++;
-  while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r')) j++;
+  while (j < len && js_space(t[j])) j++;
   if (j + 7 > len || memcmp(t + j, "include", 7) != 0) return false;
   j += 7;
-  if (j >= len || !(t[j] == ' ' || t[j] == '\t' || t[j] == '"' || t[j] == '\'')) return false;
-  while (j < len && (t[j] == ' ' || t[j] == '\t')) j++;
+  if (j >= len || !js_space(t[j])) return false;
+  while (j < len && js_space(t[j])) j++;
   if (j >= len || (t[j] != '"' && t[j] != '\'')) return false;
-  char q = t[j++];
-  size_t s = j;
-  while (j < len && t[j] != q && t[j] != '\n') j++;
-  if (j >= len || t[j] != q || j - s + 1 > nsize) return false;
+  size_t s = ++j;
+  while (j < len && t[j] != '"' && t[j] != '\'') j++;
+  if (j >= len || j == s || j - s + 1 > nsize) return false;
   memcpy(name, t + s, j - s);
   name[j - s] = '\0';
   j++;
-  while (j < len && (t[j] == ' ' || t[j] == '\t')) j++;
-  if (j < len && t[j] == '-') j++;
+  while (j < len && js_space(t[j])) j++;
   if (j + 2 > len || t[j] != '%' || t[j + 1] != '}') return false;
   *end = j + 2;
   return true;
@@ -164,7 +166,10 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
       if (whole_line && b->text.len >= i - ws) { b->text.len -= i - ws; if (b->text.data) b->text.data[b->text.len] = '\0'; }
       wgk_status st = include_file(b, inc, stable_name, line, col, loader, err);
       if (st != WGK_OK) return st;
-      if (whole_line) { i = h; line++; col = 1; } else { col += (int)(end - i); i = end - 1; }
+      for (size_t k = i; k < end; k++) /* the tag may span lines */
+        if (text[k] == '\n') line++, col = 1;
+        else col++;
+      if (whole_line) { i = h; line++; col = 1; } else i = end - 1;
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))

@@ -73,4 +73,12 @@ wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk
 wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope,
                            wgk_dynbuf *out, wgk_tmpl_linemap *map, wgk_error *err);
 
+/* The `enable` directives a rendered WGSL module needs and does not write, as the public loader infers
+ * them from real uses outside comments (enables.c says what counts as a use); prepended in this order. */
+#define WGK_ENABLE_F16 1u                   /* enable f16; */
+#define WGK_ENABLE_SUBGROUPS 2u             /* enable subgroups; */
+#define WGK_ENABLE_SUBGROUP_SIZE_CONTROL 4u /* enable subgroup_size_control; */
+#define WGK_ENABLE_OOM 0x80000000u          /* out of memory: nothing decided */
+unsigned wgk_wgsl_missing_enables(const char *wgsl);
+
 #endif

@@ -105,6 +105,17 @@ static void test_includes(void **state) {
   expect(absolute, "a.jinja", NULL, "a.jinja:1:1: no file 'etc/passwd'"); /* the loader: a leading '/' is an empty segment, dropped */
   const char *missing[] = {"a.jinja", "ok\n {% include 'nope.jinja' %}", NULL};
   expect(missing, "a.jinja", NULL, "a.jinja:2:2: no file 'nope.jinja'");
+  /* the loader's tag pattern {%\s*include\s+["']([^"']+)["']\s*%}: whitespace of any kind, line ends
+   * included (the lines after such a tag still count right), either quote at either end */
+  const char *spaced[] = {"a.jinja", "A{%include\n 'y.jinja'\n%}B\n{{ nope.x }}", "y.jinja", "Y", NULL};
+  expect(spaced, "a.jinja", NULL, "a.jinja:4:4: unknown name 'nope'");
+  const char *quotes[] = {"a.jinja", "A{% include \"y.jinja' %}B", "y.jinja", "Y", NULL};
+  expect(quotes, "a.jinja", "AYB", NULL);
+  /* a tag with whitespace control is no include for the loader, and its Jinja knows no include statement */
+  const char *dash[] = {"a.jinja", "A\n{%- include 'y.jinja' %}B", "y.jinja", "Y", NULL};
+  expect(dash, "a.jinja", NULL, "a.jinja:2:5: unknown or unexpected statement 'include'");
+  const char *dash2[] = {"a.jinja", "A{% include 'y.jinja' -%}\nB", "y.jinja", "Y", NULL};
+  expect(dash2, "a.jinja", NULL, "a.jinja:1:5: unknown or unexpected statement 'include'");
 }
 
 static void test_errors(void **state) {

@@ -15,7 +15,7 @@ fail=0
 check() {
   name="$1"; shift
   (cd "$here" && "$wgk" "$@" > "$out/$name.txt" 2>&1; echo "exit $?" >> "$out/$name.txt")
-  sed -i "s|$here/||g" "$out/$name.txt"
+  sed -i "s|$here/||g; s|\./test\.|test.|g" "$out/$name.txt"
   if [ -n "${WGK_UPDATE_GOLDEN:-}" ]; then mkdir -p "$here/golden"; cp "$out/$name.txt" "$here/golden/$name.txt"; fi
   if ! diff -u "$here/golden/$name.txt" "$out/$name.txt"; then fail=1; fi
 }
@@ -36,4 +36,8 @@ check refuse-inout-missing explain ./test.EveryKey --device "$dev" --shape x=2x3
 check refuse-include-unlisted explain ./test.Include --device "$dev" --shape x=4
 check selection-scope explain ./test.Selection --device "$dev" --shape x=2x2
 check refuse-derive-throws explain ./test.Selection --device "$dev" --shape x=2x3
+# enable directives and include forms as the public loader infers and expands them (tests/loader/compare.py
+# checks the same two packages against the loader itself)
+check render-enables render ./test.Enables --device "$dev" --shape x=8
+check render-include-forms render ./test.IncludeForms --device "$dev" --shape x=3
 exit $fail
