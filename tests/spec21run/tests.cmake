@@ -1,0 +1,10 @@
+# Spec 2.1 packages written as a third party would (tests/spec21run/demo.*), run through `wgk run` on the GPU and
+# compared with numpy in double precision; their bad calls refused (run_test.py says what each package covers).
+# The plan-only checks below need no GPU: the regressions the packages found, one each.
+if(TARGET wgk_cli)
+  set(WGK_S21_DEV "${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json")
+  # An output's shape expression reads a manifest derive by bare name (it was "unknown name 'perm'").
+  add_test(NAME spec21run_output_shape_derive COMMAND ${WGK_RUN_TEST} --expect "variant  rank2_32bit.*transposed \\(transposed\\): float32 \\[3, 2\\]"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Transpose --device ${WGK_S21_DEV}
+           --shape data=2x3 --attr perm=[1,0])
+endif()
