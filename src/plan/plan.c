@@ -426,7 +426,7 @@ static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call,
       double bytes = 0;
       const char *what = "";
       if (pb->buffer == WGK_BUFFER_UNIFORM) {
-        bytes = (double)pass->uniform_size;
+        bytes = (double)pb->uniform_bytes;
         if (bytes > (double)lim->maxUniformBufferBindingSize)
           return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
                                "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "

@@ -7,4 +7,9 @@ if(TARGET wgk_cli)
   add_test(NAME spec21run_output_shape_derive COMMAND ${WGK_RUN_TEST} --expect "variant  rank2_32bit.*transposed \\(transposed\\): float32 \\[3, 2\\]"
            -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Transpose --device ${WGK_S21_DEV}
            --shape data=2x3 --attr perm=[1,0])
+  # Two uniform bindings in one pass each get their own struct (the second overwrote the first).
+  add_test(NAME spec21run_two_uniforms COMMAND ${WGK_RUN_TEST}
+           --expect "uniform  range: lo=0 hi=4 bins=16 \\| part: start=0 count=256 last=2.*uniform  range: lo=0 hi=4 bins=16 \\| total: n=700"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Histogram --device ${WGK_S21_DEV}
+           --shape values=7x100 --arg hi=4)
 endif()
