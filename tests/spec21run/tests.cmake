@@ -2,6 +2,9 @@
 # compared with numpy in double precision; their bad calls refused (run_test.py says what each package covers).
 # The plan-only checks below need no GPU: the regressions the packages found, one each.
 if(TARGET wgk_cli)
+  add_test(NAME spec21run_packages COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect " passed, 0 failed"
+           -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/run_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(spec21run_packages PROPERTIES TIMEOUT 600 LABELS "gpu")
   set(WGK_S21_DEV "${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json")
   # An output's shape expression reads a manifest derive by bare name (it was "unknown name 'perm'").
   add_test(NAME spec21run_output_shape_derive COMMAND ${WGK_RUN_TEST} --expect "variant  rank2_32bit.*transposed \\(transposed\\): float32 \\[3, 2\\]"
