@@ -110,6 +110,12 @@ for shape, perm, dtype, variant in (((2, 3), [1, 0], np.float32, 'rank2_32bit'),
           ['--in', f'data={path}', '--attr', f'perm={perm}'.replace(' ', '')],
           {'transposed': (f64(x).transpose(perm), np.dtype(dtype).name)}, variant)
 x23 = save('x23', rng.standard_normal((2, 3)).astype(np.float32))
+check('Transpose into a caller-given destination', 'demo.Transpose',
+      ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=3x2:float32'],
+      {'transposed': (f64(np.load(x23)).T, 'float32')}, 'rank2_32bit')
+refuse('Transpose into a destination of the wrong shape', 'demo.Transpose',
+       ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=2x3'],
+       r'port transposed: the given output has shape \[2, 3\], the contract gives \[3, 2\]')
 refuse('Transpose without data', 'demo.Transpose', ['--attr', 'perm=[1,0]'], r'inputs\.data: .*required input is missing')
 refuse('Transpose without perm', 'demo.Transpose', ['--in', f'data={x23}'], r'attribute perm is required')
 refuse('Transpose perm out of range', 'demo.Transpose', ['--in', f'data={x23}', '--attr', 'perm=[0,2]'],
@@ -127,7 +133,8 @@ refuse('Transpose unknown input', 'demo.Transpose', ['--in', f'x={x23}', '--attr
 
 # ---- demo.ReduceSumSquare: repeat group of log2(cols) folds, keepdims, the f16 case ----
 for shape, keep, dtype in (((3, 5, 7), 1, np.float32), ((4, 1), 0, np.float32), ((2, 16), 1, np.float16),
-                           ((100,), 0, np.float32), ((6, 33), 0, np.float32), ((), 1, np.float32)):
+                           ((100,), 0, np.float32), ((6, 33), 0, np.float32), ((66000, 64), 0, np.float32),
+                           ((), 1, np.float32)):  # 66000 x 64: the {workgroups} grid folds into y
     x = (rng.standard_normal(shape) + 0.5).astype(dtype)
     path = save('rs_%d_%s' % (x.size, np.dtype(dtype).name), x)
     want = (f64(x) ** 2).sum(-1, keepdims=bool(keep)) if shape else None
