@@ -211,6 +211,20 @@ static wgk_status fixed_length(wgk_planner *p, const wgk_manifest_binding *b, co
   return WGK_OK;
 }
 
+/* Two uniform structs of one name are one WGSL declaration, so they must have the same fields (name, type,
+ * required, internal, default; `value` may differ), as the public loader requires of a pass's bindings. */
+static bool same_struct(const wgk_manifest_binding *a, const wgk_manifest_binding *b) {
+  if (a->n_fields != b->n_fields) return false;
+  for (size_t f = 0; f < a->n_fields; f++) {
+    const wgk_manifest_field *x = &a->fields[f], *y = &b->fields[f];
+    if (strcmp(x->name, y->name) || x->type != y->type || x->required != y->required || x->internal != y->internal ||
+        !(x->default_value == y->default_value ||
+          (x->default_value && y->default_value && json_equal((json_t *)x->default_value, (json_t *)y->default_value))))
+      return false;
+  }
+  return true;
+}
+
 static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
                                 wgk_plan_pass *pass, wgk_error *err) {
   const wgk_manifest_binding_set *set = mp->bindings;
@@ -218,7 +232,18 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
   if (!pass->bindings) return oom(err);
   pass->n_bindings = set->n_bindings;
   size_t uniforms = 0;
-  for (size_t i = 0; i < set->n_bindings; i++) uniforms += set->bindings[i].buffer == WGK_BUFFER_UNIFORM;
+  for (size_t i = 0; i < set->n_bindings; i++) {
+    const wgk_manifest_binding *b = &set->bindings[i];
+    if (b->buffer != WGK_BUFFER_UNIFORM) continue;
+    uniforms++;
+    for (size_t j = 0; j < i; j++) {
+      const wgk_manifest_binding *o = &set->bindings[j];
+      if (o->buffer == WGK_BUFFER_UNIFORM && strcmp(o->struct_name, b->struct_name) == 0 && !same_struct(o, b))
+        return wgk_error_set(err, WGK_ERR_MANIFEST, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                             "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
+                             "(give one a structName of its own)", mp->id, b->struct_name, o->name, b->name);
+    }
+  }
   for (size_t i = 0; i < set->n_bindings; i++) {
     const wgk_manifest_binding *b = &set->bindings[i];
     wgk_plan_binding *pb = &pass->bindings[i];

@@ -15,4 +15,8 @@ if(TARGET wgk_cli)
            --expect "uniform  range: lo=0 hi=4 bins=16 \\| part: start=0 count=256 last=2.*uniform  range: lo=0 hi=4 bins=16 \\| total: n=700"
            -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Histogram --device ${WGK_S21_DEV}
            --shape values=7x100 --arg hi=4)
+  # Two uniform structs of one name with different fields in one pass are refused, not declared once.
+  add_test(NAME spec21run_conflicting_structs COMMAND ${WGK_RUN_TEST} --status 1
+           --expect "bindings\\[3\\]: pass axpb: uniform struct Params is declared with conflicting schemas by bindings scale and shift"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/bad.SameStructName --device ${WGK_S21_DEV} --shape x=5)
 endif()
