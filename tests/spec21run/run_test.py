@@ -169,7 +169,8 @@ check('Histogram lo default 0, bins 8, CHUNK 64', 'demo.Histogram',
 check('Histogram bins 64, one chunk', 'demo.Histogram',
       ['--in', f'values={hpath}', '--arg', 'lo=-10', '--arg', 'hi=10', '--attr', 'bins=64', '--tunable', 'CHUNK=1024'],
       hist(-10, 10, 64))
-refuse('Histogram without hi', 'demo.Histogram', ['--in', f'values={hpath}'], r'args\.hi: .*required')
+refuse('Histogram without hi', 'demo.Histogram', ['--in', f'values={hpath}'],
+       r"Missing uniform field Range\.hi \(no value, no arg 'hi', no default\)")
 refuse('Histogram bins out of range', 'demo.Histogram', ['--in', f'values={hpath}', '--arg', 'hi=4', '--attr', 'bins=10'],
        r'attribute bins: value 10 is not one of \[8, 16, 32, 64\]')
 refuse('Histogram unknown arg', 'demo.Histogram', ['--in', f'values={hpath}', '--arg', 'hi=4', '--arg', 'width=2'],
