@@ -137,15 +137,23 @@ static wgk_status uniform_value(wgk_planner *p, const wgk_manifest_binding *b, c
   return *out ? WGK_OK : oom(err);
 }
 
+/* Packs b's struct after the pass's earlier uniform structs (a pass may bind several, as the loader allows). */
 static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, const wgk_value *scope,
-                               wgk_plan_pass *pass, wgk_error *err) {
+                               wgk_plan_pass *pass, wgk_plan_binding *pb, bool named, wgk_error *err) {
   size_t fields = (b->n_fields + 3) / 4 * 4;
   if (fields < 4) fields = 4;
-  pass->uniform_size = fields * 4;
-  pass->uniform = calloc(1, pass->uniform_size);
+  size_t offset = pass->uniform ? (pass->uniform_size + 255) / 256 * 256 : 0;
+  uint8_t *bytes = realloc(pass->uniform, offset + fields * 4);
+  if (!bytes) return oom(err);
+  memset(bytes + pass->uniform_size, 0, offset + fields * 4 - pass->uniform_size);
+  pass->uniform = bytes;
+  pass->uniform_size = offset + fields * 4;
+  pb->uniform_offset = offset;
+  pb->uniform_bytes = fields * 4;
   wgk_dynbuf text;
   wgk_dynbuf_init(&text, 1 << 16);
-  if (!pass->uniform) return oom(err);
+  if (pass->uniform_text) wgk_dynbuf_printf(&text, "%s | ", pass->uniform_text);
+  if (named) wgk_dynbuf_printf(&text, "%s: ", b->name);
   for (size_t f = 0; f < b->n_fields; f++) {
     const wgk_manifest_field *field = &b->fields[f];
     wgk_value *v = NULL;
@@ -173,13 +181,14 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
       wgk_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
-    uint8_t *slot = pass->uniform + f * 4;
+    uint8_t *slot = pass->uniform + offset + f * 4;
     if (field->type == WGK_SCALAR_U32) { uint32_t u = (uint32_t)d; memcpy(slot, &u, 4); }
     else if (field->type == WGK_SCALAR_I32) { int32_t i = (int32_t)d; memcpy(slot, &i, 4); }
     else { float x = (float)d; memcpy(slot, &x, 4); }
     wgk_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, wgk_dynbuf_str(&shown));
     wgk_dynbuf_free(&shown);
   }
+  free(pass->uniform_text);
   pass->uniform_text = wgk_dynbuf_take(&text);
   return pass->uniform_text ? WGK_OK : oom(err);
 }
@@ -202,12 +211,39 @@ static wgk_status fixed_length(wgk_planner *p, const wgk_manifest_binding *b, co
   return WGK_OK;
 }
 
+/* Two uniform structs of one name are one WGSL declaration, so they must have the same fields (name, type,
+ * required, internal, default; `value` may differ), as the public loader requires of a pass's bindings. */
+static bool same_struct(const wgk_manifest_binding *a, const wgk_manifest_binding *b) {
+  if (a->n_fields != b->n_fields) return false;
+  for (size_t f = 0; f < a->n_fields; f++) {
+    const wgk_manifest_field *x = &a->fields[f], *y = &b->fields[f];
+    if (strcmp(x->name, y->name) || x->type != y->type || x->required != y->required || x->internal != y->internal ||
+        !(x->default_value == y->default_value ||
+          (x->default_value && y->default_value && json_equal((json_t *)x->default_value, (json_t *)y->default_value))))
+      return false;
+  }
+  return true;
+}
+
 static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
                                 wgk_plan_pass *pass, wgk_error *err) {
   const wgk_manifest_binding_set *set = mp->bindings;
   pass->bindings = calloc(set->n_bindings ? set->n_bindings : 1, sizeof *pass->bindings);
   if (!pass->bindings) return oom(err);
   pass->n_bindings = set->n_bindings;
+  size_t uniforms = 0;
+  for (size_t i = 0; i < set->n_bindings; i++) {
+    const wgk_manifest_binding *b = &set->bindings[i];
+    if (b->buffer != WGK_BUFFER_UNIFORM) continue;
+    uniforms++;
+    for (size_t j = 0; j < i; j++) {
+      const wgk_manifest_binding *o = &set->bindings[j];
+      if (o->buffer == WGK_BUFFER_UNIFORM && strcmp(o->struct_name, b->struct_name) == 0 && !same_struct(o, b))
+        return wgk_error_set(err, WGK_ERR_MANIFEST, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                             "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
+                             "(give one a structName of its own)", mp->id, b->struct_name, o->name, b->name);
+    }
+  }
   for (size_t i = 0; i < set->n_bindings; i++) {
     const wgk_manifest_binding *b = &set->bindings[i];
     wgk_plan_binding *pb = &pass->bindings[i];
@@ -217,7 +253,7 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
     pb->port = b->port ? (int)(b->port - p->m->ports) : -1;
     pb->intermediate = -1;  /* set by wgk_plan_bind_intermediates */
     if (b->buffer == WGK_BUFFER_UNIFORM) {
-      wgk_status st = pack_uniform(p, b, scope, pass, err);
+      wgk_status st = pack_uniform(p, b, scope, pass, pb, uniforms > 1, err);
       if (st != WGK_OK) return st;
       continue;
     }

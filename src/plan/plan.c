@@ -38,7 +38,8 @@ static const char *type_dtype(const wgk_manifest *m, const char **type_dtypes, c
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
  * caller-given output against it, and adds shapes.<port> / ranks.<port> for the derives that follow. */
 static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *call, wgk_value *scope,
-                               const char **type_dtypes, wgk_plan_output *o, wgk_error *err) {
+                               const wgk_value *shape_scope, const char **type_dtypes, wgk_plan_output *o,
+                               wgk_error *err) {
   const wgk_manifest *m = p->m;
   const wgk_manifest_port *port = &m->ports[i];
   const wgk_plan_tensor *given = &call->ports[i];
@@ -55,7 +56,7 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
     return WGK_OK;
   }
   wgk_value *v = NULL;
-  wgk_status st = wgk_plan_eval(p, &port->shape, scope, &v, err);
+  wgk_status st = wgk_plan_eval(p, &port->shape, shape_scope, &v, err);
   if (st != WGK_OK) return st;
   bool ok = shape_from_value(v, &o->rank, o->shape);
   wgk_value_release(v);
@@ -65,7 +66,7 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
                          port->shape.text);
   if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
     wgk_value *r = NULL;
-    st = wgk_plan_eval(p, &port->rank_expr, scope, &r, err);
+    st = wgk_plan_eval(p, &port->rank_expr, shape_scope, &r, err);
     if (st != WGK_OK) return st;
     bool same = wgk_value_kind_of(r) == WGK_VALUE_INT && wgk_value_as_int(r) == o->rank;
     wgk_dynbuf shown;
@@ -96,6 +97,29 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
   return WGK_OK;
 }
 
+/* Spec 2.1: an output's shape expression sees the manifest derives by bare name, each evaluated in order in the
+ * scope so far, one that fails left unbound, as the public loader infers outputs before it evaluates every derive
+ * (which then also see the outputs' shapes). A copy of the scope, so the derives proper are evaluated after. */
+static wgk_status shape_scope_of(wgk_planner *p, const wgk_value *scope, wgk_value **out, wgk_error *err) {
+  const wgk_manifest *m = p->m;
+  *out = wgk_value_dict_copy(scope);
+  if (!*out) return oom(err);
+  for (size_t i = 0; i < m->n_derives; i++) {
+    const wgk_manifest_derive *d = &m->derives[i];
+    wgk_value *v = NULL;
+    wgk_error local;
+    wgk_error_clear(&local);
+    wgk_status st = d->expr.text ? wgk_plan_eval(p, &d->expr, *out, &v, &local)
+                                 : wgk_plan_literal(p, d->literal, &d->pos, *out, &v, &local);
+    if (st == WGK_ERR_OUT_OF_MEMORY || st == WGK_ERR_LIMIT) { /* never a derive that is merely unbound */
+      if (err) *err = local;
+      return st;
+    }
+    if (st == WGK_OK && !wgk_value_dict_set(*out, d->name, v)) return oom(err);
+  }
+  return WGK_OK;
+}
+
 static wgk_status infer_outputs(wgk_planner *p, const wgk_plan_call *call, wgk_value *scope, const char **type_dtypes,
                                 wgk_plan *plan, wgk_error *err) {
   const wgk_manifest *m = p->m;
@@ -103,13 +127,16 @@ static wgk_status infer_outputs(wgk_planner *p, const wgk_plan_call *call, wgk_v
   for (size_t i = 0; i < m->n_ports; i++) n += m->ports[i].dir != WGK_PORT_INPUT;
   plan->outputs = calloc(n ? n : 1, sizeof *plan->outputs);
   if (!plan->outputs) return oom(err);
-  for (size_t i = 0; i < m->n_ports; i++) {
+  wgk_value *shape_scope = NULL;
+  wgk_status st = m->format == WGK_MANIFEST_SPEC21 ? shape_scope_of(p, scope, &shape_scope, err) : WGK_OK;
+  for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++) {
     if (m->ports[i].dir == WGK_PORT_INPUT) continue;
-    wgk_status st = infer_output(p, i, call, scope, type_dtypes, &plan->outputs[plan->n_outputs], err);
-    if (st != WGK_OK) return st;
-    plan->n_outputs++;
+    st = infer_output(p, i, call, scope, shape_scope ? shape_scope : scope, type_dtypes,
+                      &plan->outputs[plan->n_outputs], err);
+    if (st == WGK_OK) plan->n_outputs++;
   }
-  return WGK_OK;
+  wgk_value_release(shape_scope);
+  return st;
 }
 
 /* Derives in order; one that fails is bound to undefined and its message kept for the explanation (a rank-4
@@ -494,7 +521,7 @@ static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call,
       double bytes = 0;
       const char *what = "";
       if (pb->buffer == WGK_BUFFER_UNIFORM) {
-        bytes = (double)pass->uniform_size;
+        bytes = (double)pb->uniform_bytes;
         if (bytes > (double)lim->maxUniformBufferBindingSize)
           return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
                                "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "

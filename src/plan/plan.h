@@ -50,6 +50,8 @@ typedef struct wgk_plan_binding {
   const char *name;            /* WGSL variable name (borrowed from the manifest) */
   char wgsl_type[16];          /* element type of the array ("f32", "u32" ...); "" for the uniform */
   uint64_t length;             /* spec 2.1 fixed array length; 0 = runtime-sized */
+  uint64_t uniform_offset;     /* a uniform binding: where its struct starts in wgk_plan_pass.uniform */
+  uint64_t uniform_bytes;      /* a uniform binding: the struct's size (a multiple of 16) */
 } wgk_plan_binding;
 
 typedef struct wgk_plan_pass {
@@ -61,9 +63,12 @@ typedef struct wgk_plan_pass {
   int wgsl_line_offset;              /* lines prepended to the rendered text (enable directives) */
   wgk_plan_binding *bindings;        /* in binding-index order */
   size_t n_bindings;                 /* number of bindings */
-  uint8_t *uniform;                  /* packed uniform struct bytes; NULL when the pass has none */
+  uint8_t *uniform;                  /* packed uniform struct bytes; NULL when the pass has none. Each uniform
+                                        binding's struct at its own offset, a multiple of 256 (the largest
+                                        minUniformBufferOffsetAlignment WebGPU allows) */
   size_t uniform_size;               /* bytes, a multiple of 16 */
-  char *uniform_text;                /* "pairCount=96 numHeads=4 ..." for explain */
+  char *uniform_text;                /* "pairCount=96 numHeads=4 ..." for explain; with several uniform
+                                        bindings "a: n=1 | b: m=2" */
   uint32_t workgroups[3];            /* dispatch size after folding */
   bool skip;                         /* an axis is 0: nothing to dispatch */
 } wgk_plan_pass;

@@ -60,8 +60,10 @@ static wgk_status check_port(const wgk_manifest *m, size_t i, const wgk_plan_ten
   for (size_t k = 0; k < port->n_dtypes; k++) allowed |= strcmp(port->dtypes[k], t->dtype) == 0;
   if (!allowed) {
     join_dtypes(port->dtypes, port->n_dtypes, list, sizeof list);
+    if (!port->type_var) /* a concrete dtype (spec 2.1 `"dtype": "float32"`): no type variable to name */
+      return fail_at(m, &port->pos, "port %s: dtype %s, not the declared dtype %s%s", who, t->dtype, list, "", err);
     return fail_at(m, &port->pos, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who,
-                   t->dtype, port->type_var ? port->type_var : "?", list, err);
+                   t->dtype, port->type_var, list, err);
   }
   if (port->has_rank && !port->rank_expr.text && port->rank != t->rank) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);

@@ -179,7 +179,11 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_en
   const wgk_plan_pass *pass = &e->plan->passes[p];
   for (size_t i = 0; i < pass->n_bindings; i++) {
     const wgk_plan_binding *pb = &pass->bindings[i];
-    if (pb->buffer == WGK_BUFFER_UNIFORM) { b[i] = (wgk_gpu_binding){.buffer = e->passes[p].uniform}; ids[i] = 0; continue; }
+    if (pb->buffer == WGK_BUFFER_UNIFORM) {
+      b[i] = (wgk_gpu_binding){.buffer = e->passes[p].uniform, .offset = pb->uniform_offset, .size = pb->uniform_bytes};
+      ids[i] = 0;
+      continue;
+    }
     if (pb->intermediate >= 0) {
       b[i] = (wgk_gpu_binding){.buffer = e->scratch[pb->intermediate]};
       ids[i] = e->scratch_ids[pb->intermediate] * 2;

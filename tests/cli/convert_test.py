@@ -95,7 +95,8 @@ def normalize(text, renames):
         'variant': j.get('variant'),
         'rejected': [(r['id'], ren(r['reason'])) for r in j.get('rejected', [])],
         'outputs': [(o['key'], o['dtype'], o['shape']) for o in j.get('outputs', [])],
-        'intermediates': j.get('intermediates'),
+        # zeroInit aside: a 2.1 plan clears every intermediate per call (the public loader's are fresh zeroed buffers)
+        'intermediates': [{k: v for k, v in i.items() if k != 'zeroInit'} for i in j.get('intermediates') or []],
         'passes': [(p['id'], p['shader'], p['workgroups'], p['uniform']) for p in j.get('passes', [])],
     }
 

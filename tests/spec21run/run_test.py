@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""wgk run on spec 2.1 packages written as a third party would (tests/spec21run/demo.*: public metadata
+layout, digests from scripts/package-digests.py), on the GPU: every output written as DIR/<port>.npy is
+compared with numpy in double precision on seeded random inputs, the variant wgk chose with the one the
+package's rules pick, and bad calls must be refused with a clear message, exit 1 and no output file.
+
+  demo.Transpose        axes + exclude + cases family, {placeholder} in ids, when, tunables and derive;
+                        JSON attribute perm=[...]; a 0-d input; threads/workgroupSize dispatch; an output
+                        shape that reads a manifest derive
+  demo.ReduceSumSquare  cases family with a structured / null placeholder (requires); repeat group folding
+                        a scratch buffer log2(cols) times (repeat.level in scope, 0 passes for cols = 1);
+                        submitAfter; {workgroups} dispatch; internal uniform field
+  demo.Histogram        zeroInit scratch accumulated with atomics across the passes of a repeat group;
+                        two uniform bindings in one pass (a shared handle and an inline struct); uniform
+                        fields: required (from --arg), default, internal; explicit {x} dispatch; --repeat
+  demo.EmaUpdate        in/out port updated in place; 0-d tensor input; explicit destination of any shape
+                        (--out-shape); optional scalar args into uniform fields
+  demo.BatchMatMul      priority, variant requires (feature, limit, subgroupMinSize), manifest requires,
+                        demoteWhen (last resort), supersededBy; {x, y, z} dispatch; $X elementType from a
+                        pass derive
+A copy of demo.Histogram without its zeroInit (as an author testing only on the public loader, whose
+intermediates are fresh zeroed buffers per call, may write it) must give the same counts on every call.
+usage: run_test.py WGK SOURCE_DIR"""
+import os, re, shutil, subprocess, sys, tempfile
+import numpy as np
+
+wgk, src = sys.argv[1], sys.argv[2]
+here = os.path.join(src, 'tests/spec21run')
+fails, passed = [], 0
+rng = np.random.default_rng(2111)
+tmp = tempfile.mkdtemp()
+
+
+def save(name, arr):
+    path = os.path.join(tmp, name + '.npy')
+    np.save(path, arr)
+    return path
+
+
+def run(pkg, args, out=None):
+    cmd = [wgk, 'run', pkg if os.path.isabs(pkg) else os.path.join(here, pkg)] + args + (['--out', out] if out else [])
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def check(label, pkg, args, want, variant=None, rtol=1e-5, atol=1e-6, repeat=1):
+    """want: port -> (array in double, dtype). Every port must be written, in its dtype and shape."""
+    global passed
+    out = os.path.join(tmp, 'out_%d' % (passed + len(fails)))
+    p = run(pkg, args + (['--repeat', str(repeat)] if repeat > 1 else []), out)
+    if p.returncode != 0:
+        fails.append(f'{label}: exit {p.returncode}: {p.stderr.strip()}')
+        return
+    chosen = re.findall(r'variant (\w+)', p.stdout)
+    if variant and set(chosen) != {variant}:
+        fails.append(f'{label}: variant {chosen}, want {variant}')
+        return
+    for port, (ref, dtype) in want.items():
+        # an element the kernel never writes reads 0 (fresh buffers): the references have no zero
+        assert np.all(ref != 0) or dtype.startswith('int'), f'{label}: reference {port} has zeros'
+        path = os.path.join(out, port + '.npy')
+        if not os.path.exists(path):
+            fails.append(f'{label}: {port}.npy not written ({sorted(os.listdir(out)) if os.path.isdir(out) else "no folder"})')
+            return
+        got = np.load(path)
+        if got.dtype != np.dtype(dtype) or got.shape != ref.shape:
+            fails.append(f'{label}: {port} is {got.dtype} {got.shape}, want {dtype} {ref.shape}')
+            return
+        g = got.astype(np.float64)
+        bad = ~(np.abs(g - ref) <= atol + rtol * np.abs(ref))
+        if bad.any():
+            i = np.argwhere(bad)[0]
+            fails.append(f'{label}: {port}{list(i)} = {g[tuple(i)]}, want {ref[tuple(i)]} ({bad.sum()} of {bad.size} off)')
+            return
+    passed += 1
+
+
+def refuse(label, pkg, args, pattern):
+    """A bad call: exit 1, one line naming the problem (pattern), nothing written."""
+    global passed
+    out = os.path.join(tmp, 'refused_%d' % (passed + len(fails)))
+    p = run(pkg, args, out)
+    msg = p.stderr.strip()
+    written = os.listdir(out) if os.path.isdir(out) else []
+    if p.returncode != 1 or not re.search(pattern, msg) or written or 'Traceback' in msg:
+        fails.append(f'{label}: exit {p.returncode}, wrote {written}, message {msg!r} (want /{pattern}/)')
+        return
+    passed += 1
+
+
+def f64(a):
+    return a.astype(np.float64)
+
+
+# ---- demo.Transpose: the family's cells, the generic fallback, JSON perm, 0-d ----
+for shape, perm, dtype, variant in (((2, 3), [1, 0], np.float32, 'rank2_32bit'),
+                                     ((5, 7), [1, 0], np.int32, 'rank2_32bit'),
+                                     ((2, 3, 4), [2, 0, 1], np.float16, 'rank3_16bit'),
+                                     ((3, 1, 4), [1, 2, 0], np.uint32, 'rank3_32bit'),
+                                     ((2, 3, 4, 5), [3, 1, 0, 2], np.float32, 'rank4_32bit'),
+                                     ((2, 3, 4, 5), [0, 3, 2, 1], np.float16, 'generic'),
+                                     ((2, 1, 3, 2, 2), [4, 0, 3, 1, 2], np.float32, 'generic'),
+                                     ((70000,), [0], np.float32, 'generic'),
+                                     ((), [], np.float32, 'generic')):
+    if np.issubdtype(dtype, np.integer):
+        x = rng.integers(1, 1000, size=shape).astype(dtype)
+    else:
+        x = (rng.standard_normal(shape) + 4).astype(dtype)
+    path = save('tr_%s_%s' % ('x'.join(map(str, shape)) or 'scalar', np.dtype(dtype).name), x)
+    check(f'Transpose {shape} perm {perm} {np.dtype(dtype).name}', 'demo.Transpose',
+          ['--in', f'data={path}', '--attr', f'perm={perm}'.replace(' ', '')],
+          {'transposed': (f64(x).transpose(perm), np.dtype(dtype).name)}, variant)
+x23 = save('x23', rng.standard_normal((2, 3)).astype(np.float32))
+check('Transpose into a caller-given destination', 'demo.Transpose',
+      ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=3x2:float32'],
+      {'transposed': (f64(np.load(x23)).T, 'float32')}, 'rank2_32bit')
+refuse('Transpose into a destination of the wrong shape', 'demo.Transpose',
+       ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=2x3'],
+       r'port transposed: the given output has shape \[2, 3\], the contract gives \[3, 2\]')
+refuse('Transpose without data', 'demo.Transpose', ['--attr', 'perm=[1,0]'], r'inputs\.data: .*required input is missing')
+refuse('Transpose without perm', 'demo.Transpose', ['--in', f'data={x23}'], r'attribute perm is required')
+refuse('Transpose perm out of range', 'demo.Transpose', ['--in', f'data={x23}', '--attr', 'perm=[0,2]'],
+       r'permuteShape\(\): axis 2 out of range for rank 2')
+refuse('Transpose perm of the wrong rank', 'demo.Transpose', ['--in', f'data={x23}', '--attr', 'perm=[0]'],
+       r'permuteShape\(\): permutation length differs from rank')
+refuse('Transpose unknown attribute', 'demo.Transpose', ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--attr', 'axis=1'],
+       r"--attr axis: demo\.Transpose has no attribute 'axis' \(known: perm\)")
+refuse('Transpose int64 data', 'demo.Transpose', ['--in', f'data={save("i64", np.arange(6).reshape(2, 3))}', '--attr', 'perm=[1,0]'],
+       r'port data .*dtype int64 is not allowed by type constraint T \(allowed: float32, float16, int32, uint32\)')
+refuse('Transpose rank 7', 'demo.Transpose', ['--in', f'data={save("r7", np.ones((1,) * 7, np.float32))}',
+                                              '--attr', 'perm=[0,1,2,3,4,5,6]'], r'rank <= 6 is false')
+refuse('Transpose unknown input', 'demo.Transpose', ['--in', f'x={x23}', '--attr', 'perm=[1,0]'],
+       r"--in x: demo\.Transpose has no input port 'x' \(inputs: data\)")
+
+# ---- demo.ReduceSumSquare: repeat group of log2(cols) folds, keepdims, the f16 case ----
+for shape, keep, dtype in (((3, 5, 7), 1, np.float32), ((4, 1), 0, np.float32), ((2, 16), 1, np.float16),
+                           ((100,), 0, np.float32), ((6, 33), 0, np.float32), ((66000, 64), 0, np.float32),
+                           ((), 1, np.float32)):  # 66000 x 64: the {workgroups} grid folds into y
+    x = (rng.standard_normal(shape) + 0.5).astype(dtype)
+    path = save('rs_%d_%s' % (x.size, np.dtype(dtype).name), x)
+    want = (f64(x) ** 2).sum(-1, keepdims=bool(keep)) if shape else None
+    if not shape:  # a 0-d input has no axis to reduce: the manifest's `ranks.data >= 1` refuses it
+        refuse('ReduceSumSquare 0-d', 'demo.ReduceSumSquare', ['--in', f'data={path}'], r'ranks\.data >= 1 is false')
+        continue
+    tol = (2e-3, 1e-2) if dtype == np.float16 else (1e-5, 1e-5)
+    check(f'ReduceSumSquare {shape} keepdims {keep} {np.dtype(dtype).name}', 'demo.ReduceSumSquare',
+          ['--in', f'data={path}', '--attr', f'keepdims={keep}'], {'reduced': (want, np.dtype(dtype).name)},
+          'fold_f16' if dtype == np.float16 else 'fold_f32', rtol=tol[0], atol=tol[1])
+refuse('ReduceSumSquare keepdims out of range', 'demo.ReduceSumSquare', ['--in', f'data={x23}', '--attr', 'keepdims=2'],
+       r'attribute keepdims: value 2 is not one of \[0, 1\]')
+refuse('ReduceSumSquare int32', 'demo.ReduceSumSquare', ['--in', f'data={save("i32", np.ones((2, 2), np.int32))}'],
+       r'dtype int32 is not allowed by type constraint T')
+
+# ---- demo.Histogram: zeroInit atomics over chunks, repeated calls, uniform defaults ----
+vals = (rng.integers(-40, 40, size=(7, 100)) * 0.25 + 0.125).astype(np.float32)  # never on a bin edge
+hpath = save('hist', vals)
+
+
+def hist(lo, hi, bins):
+    v = f64(vals).ravel()
+    counts, _ = np.histogram(v[(v >= lo) & (v < hi)], bins=bins, range=(lo, hi))
+    return {'counts': (counts.astype(np.float64), 'int32'),
+            'density': (counts / (v.size * (hi - lo) / bins), 'float32')}
+
+
+check('Histogram lo -4 hi 4, 3 calls', 'demo.Histogram', ['--in', f'values={hpath}', '--arg', 'lo=-4', '--arg', 'hi=4'],
+      hist(-4, 4, 16), 'atomic_chunks', repeat=3)
+check('Histogram lo default 0, bins 8, CHUNK 64', 'demo.Histogram',
+      ['--in', f'values={hpath}', '--arg', 'hi=4', '--attr', 'bins=8', '--tunable', 'CHUNK=64'], hist(0, 4, 8), repeat=2)
+check('Histogram bins 64, one chunk', 'demo.Histogram',
+      ['--in', f'values={hpath}', '--arg', 'lo=-10', '--arg', 'hi=10', '--attr', 'bins=64', '--tunable', 'CHUNK=1024'],
+      hist(-10, 10, 64))
+refuse('Histogram without hi', 'demo.Histogram', ['--in', f'values={hpath}'],
+       r"Missing uniform field Range\.hi \(no value, no arg 'hi', no default\)")
+refuse('Histogram bins out of range', 'demo.Histogram', ['--in', f'values={hpath}', '--arg', 'hi=4', '--attr', 'bins=10'],
+       r'attribute bins: value 10 is not one of \[8, 16, 32, 64\]')
+refuse('Histogram unknown arg', 'demo.Histogram', ['--in', f'values={hpath}', '--arg', 'hi=4', '--arg', 'width=2'],
+       r"--arg width: demo\.Histogram has no arg 'width' \(known: lo, hi\)")
+refuse('Histogram float16 values', 'demo.Histogram', ['--in', f'values={save("h16", vals.astype(np.float16))}', '--arg', 'hi=4'],
+       r'port values .*dtype float16, not the declared dtype float32')
+# The same package without zeroInit: every call starts from zeros, as on the public loader.
+nozero = os.path.join(tmp, 'demo.Histogram')
+shutil.copytree(os.path.join(here, 'demo.Histogram'), nozero)
+man = os.path.join(nozero, 'build/webgpu/manifest.json')
+text = open(man).read()
+assert ', "zeroInit": true' in text
+open(man, 'w').write(text.replace(', "zeroInit": true', ''))
+subprocess.run([sys.executable, os.path.join(src, 'scripts/package-digests.py'), nozero], check=True, capture_output=True)
+check('Histogram without zeroInit, 3 calls', nozero, ['--in', f'values={hpath}', '--arg', 'lo=-4', '--arg', 'hi=4'],
+      hist(-4, 4, 16), repeat=3)
+
+# ---- demo.EmaUpdate: in/out state, 0-d decay, explicit destination ----
+state = rng.standard_normal((3, 4, 5)).astype(np.float32)
+obs = rng.standard_normal((3, 4, 5)).astype(np.float32)
+spath, opath, dpath = save('state', state), save('obs', obs), save('decay', np.array(0.9, np.float32))
+d = float(np.float32(0.9))
+new = d * f64(state) + (1 - d) * f64(obs)
+for dest, extra, change in (('12x5', ['--arg', 'scale=2', '--arg', 'step=3'], 2 * (new - f64(state)) / (1 - d ** 3)),
+                            ('60', [], new - f64(state)),
+                            ('3x4x5:float32', ['--arg', 'scale=0.5'], 0.5 * (new - f64(state)))):
+    shape = tuple(int(s) for s in dest.split(':')[0].split('x'))
+    check(f'EmaUpdate delta {dest} {extra}', 'demo.EmaUpdate',
+          ['--in', f'state={spath}', '--in', f'x={opath}', '--in', f'decay={dpath}', '--out-shape', f'delta={dest}'] + extra,
+          {'state': (new, 'float32'), 'delta': (change.reshape(shape), 'float32')}, 'elementwise', rtol=1e-5, atol=1e-6)
+ema = ['--in', f'state={spath}', '--in', f'x={opath}', '--in', f'decay={dpath}']
+refuse('EmaUpdate without destination', 'demo.EmaUpdate', ema, r'port delta: output has no shape expression, so the caller must give it')
+refuse('EmaUpdate destination of the wrong size', 'demo.EmaUpdate', ema + ['--out-shape', 'delta=7'],
+       r'numel\(shapes\.delta\) == n is false')
+refuse('EmaUpdate destination dtype', 'demo.EmaUpdate', ema + ['--out-shape', 'delta=60:float16'],
+       r'port delta .*dtype float16, not the declared dtype float32')
+refuse('EmaUpdate decay of rank 1', 'demo.EmaUpdate',
+       ['--in', f'state={spath}', '--in', f'x={opath}', '--in', f'decay={save("d1", np.array([0.9], np.float32))}',
+        '--out-shape', 'delta=60'], r'ranks\.decay == 0 is false')
+refuse('EmaUpdate without x', 'demo.EmaUpdate', ['--in', f'state={spath}', '--in', f'decay={dpath}', '--out-shape', 'delta=60'],
+       r'inputs\.x: .*required input is missing')
+refuse('EmaUpdate x of another shape', 'demo.EmaUpdate',
+       ['--in', f'state={spath}', '--in', f'x={save("o2", obs[:2])}', '--in', f'decay={dpath}', '--out-shape', 'delta=60'],
+       r'sameShape\(shapes\.state, shapes\.x\) is false')
+refuse('EmaUpdate negative step', 'demo.EmaUpdate', ema + ['--out-shape', 'delta=60', '--arg', 'step=-1'],
+       r'args\.step: arg step \(u32\) = -1 must be a u32')
+
+# ---- demo.BatchMatMul: selection by priority, requires, demoteWhen, supersededBy ----
+for (b, m, k, n), variant in (((2, 16, 32, 16), 'vec4'),   # sgmat needs a feature lavapipe lacks
+                              ((1, 16, 33, 16), 'tiled'),  # K % 4 != 0, tiled not demoted
+                              ((2, 16, 6, 16), 'naive'),   # tiled demoted, naive eligible
+                              ((2, 8, 35, 8), 'tiled'),    # tiled demoted but nothing else: the last resort
+                              ((3, 4, 8, 4), 'vec4'),
+                              ((1, 5, 40, 3), 'vec4')):
+    for dtype in (np.float32, np.float16):
+        a = rng.uniform(-1, 1, (b, m, k)).astype(dtype)
+        bm = rng.uniform(-1, 1, (b, k, n)).astype(dtype)
+        want = f64(a) @ f64(bm)
+        want[want == 0] = 1e-30  # (never happens with these seeds; keeps the poison check honest)
+        tol = (1e-2, 2e-2) if dtype == np.float16 else (1e-5, 1e-5)
+        check(f'BatchMatMul {(b, m, k, n)} {np.dtype(dtype).name}', 'demo.BatchMatMul',
+              ['--in', f'a={save("a", a)}', '--in', f'bmat={save("b", bm)}'], {'c': (want, np.dtype(dtype).name)},
+              variant, rtol=tol[0], atol=tol[1])
+a = save('a', rng.standard_normal((2, 4, 8)).astype(np.float32))
+refuse('BatchMatMul inner dims differ', 'demo.BatchMatMul', ['--in', f'a={a}', '--in', f'bmat={save("b", np.ones((2, 7, 3), np.float32))}'],
+       r'MatMul inner dimensions|matmulShape')
+refuse('BatchMatMul rank 2', 'demo.BatchMatMul', ['--in', f'a={save("a2", np.ones((4, 8), np.float32))}', '--in', f'bmat={save("b2", np.ones((8, 3), np.float32))}'],
+       r'ranks\.a == 3 is false')
+refuse('BatchMatMul mixed dtypes', 'demo.BatchMatMul', ['--in', f'a={a}', '--in', f'bmat={save("b", np.ones((2, 8, 3), np.float16))}'],
+       r'port bmat .*dtype float16 does not match type T = float32')
+refuse('BatchMatMul missing bmat', 'demo.BatchMatMul', ['--in', f'a={a}'], r'inputs\.bmat: .*required input is missing')
+shutil.rmtree(tmp)
+for f in fails:
+    print('FAIL', f)
+print(f'spec 2.1 packages through wgk run: {passed} passed, {len(fails)} failed')
+sys.exit(1 if fails else 0)

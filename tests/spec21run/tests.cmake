@@ -1,0 +1,22 @@
+# Spec 2.1 packages written as a third party would (tests/spec21run/demo.*), run through `wgk run` on the GPU and
+# compared with numpy in double precision; their bad calls refused (run_test.py says what each package covers).
+# The plan-only checks below need no GPU: the regressions the packages found, one each.
+if(TARGET wgk_cli)
+  add_test(NAME spec21run_packages COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect " passed, 0 failed"
+           -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/run_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(spec21run_packages PROPERTIES TIMEOUT 600 LABELS "gpu")
+  set(WGK_S21_DEV "${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json")
+  # An output's shape expression reads a manifest derive by bare name (it was "unknown name 'perm'").
+  add_test(NAME spec21run_output_shape_derive COMMAND ${WGK_RUN_TEST} --expect "variant  rank2_32bit.*transposed \\(transposed\\): float32 \\[3, 2\\]"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Transpose --device ${WGK_S21_DEV}
+           --shape data=2x3 --attr perm=[1,0])
+  # Two uniform bindings in one pass each get their own struct (the second overwrote the first).
+  add_test(NAME spec21run_two_uniforms COMMAND ${WGK_RUN_TEST}
+           --expect "uniform  range: lo=0 hi=4 bins=16 \\| part: start=0 count=256 last=2.*uniform  range: lo=0 hi=4 bins=16 \\| total: n=700"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Histogram --device ${WGK_S21_DEV}
+           --shape values=7x100 --arg hi=4)
+  # Two uniform structs of one name with different fields in one pass are refused, not declared once.
+  add_test(NAME spec21run_conflicting_structs COMMAND ${WGK_RUN_TEST} --status 1
+           --expect "bindings\\[3\\]: pass axpb: uniform struct Params is declared with conflicting schemas by bindings scale and shift"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/bad.SameStructName --device ${WGK_S21_DEV} --shape x=5)
+endif()
