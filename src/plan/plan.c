@@ -203,6 +203,7 @@ static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint
 static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, const wgk_value *scope,
                                  const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
   wgk_plan_requires_reason(p, v->requires, why);
+  if (why->failed && !why->over) return oom(err); /* a reason lost for memory is not "accepted" */
   if (why->len) return WGK_OK;
   uint32_t storage, uniform;
   storage_count(v, &storage, &uniform);
@@ -236,6 +237,7 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
   size_t idx = (size_t)(v - memo->m->variants);
   wgk_status st = variant_reason(p, v, scope, failures, why, err);
   if (st != WGK_OK) return st;
+  if (why->failed && !why->over) return oom(err);
   if (why->len) { *state = memo->state[idx] = CHECK_REJECTED; return WGK_OK; }
   for (size_t k = 0; k < v->n_superseded_by; k++) {
     const wgk_manifest_variant *o = wgk_manifest_find_variant(memo->m, v->superseded_by[k]);
@@ -260,7 +262,7 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
     wgk_error local;
     wgk_error_clear(&local);
     if (wgk_plan_eval(p, &v->demote_when[c], scope, &x, &local) != WGK_OK) {
-      if (local.status == WGK_ERR_PARSE) { *err = local; return local.status; }
+      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
       wgk_dynbuf_printf(why, "demoteWhen eval error in `%s`: %s", v->demote_when[c].text, local.message);
       *state = memo->state[idx] = CHECK_REJECTED;
       return WGK_OK;
@@ -271,6 +273,7 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
       wgk_dynbuf_printf(why, "%sdemoteWhen `%s` is true", why->len ? "; " : "", v->demote_when[c].text);
       memo->state[idx] = CHECK_DEMOTED;
     }
+    if (why->failed && !why->over) return oom(err);
   }
   *state = memo->state[idx] = memo->state[idx] == CHECK_DEMOTED ? CHECK_DEMOTED : CHECK_OK;
   return WGK_OK;
