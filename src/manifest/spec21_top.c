@@ -183,6 +183,8 @@ static wgk_status read_shape(wgk_manifest_rd *rd, const json_t *obj, wgk_manifes
   }
   wgk_dynbuf_append_char(&text, ']');
   p->shape.pos = wgk_manifest_here(rd);
+  if (!st && text.failed) st = text.over ? wgk_manifest_fail(rd, "shape list is longer than %zu bytes", text.limit)
+                                         : WGK_ERR_OUT_OF_MEMORY;
   if (!st) p->shape.text = wgk_manifest_strdup(rd, wgk_dynbuf_str(&text));
   if (!st && !p->shape.text) st = WGK_ERR_OUT_OF_MEMORY;
   wgk_dynbuf_free(&text);

@@ -176,13 +176,14 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
       if (wgk_value_kind_of(v) == WGK_VALUE_BOOL) wgk_dynbuf_append_str(why, "false");
       else { wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v))); wgk_value_print(v, why); wgk_dynbuf_append_str(why, ", not true"); }
       const wgk_expr *e = wgk_plan_parsed(p, d ? &d->expr : clause, err);
-      if (e) {
-        wgk_dynbuf detail;
-        wgk_dynbuf_init(&detail, 4096);
-        wgk_expr_explain_false(e, scope, &detail);
-        if (detail.len) wgk_dynbuf_printf(why, ": %s", wgk_dynbuf_str(&detail));
-        wgk_dynbuf_free(&detail);
-      }
+      if (!e) { wgk_value_release(v); return err ? err->status : WGK_ERR_OUT_OF_MEMORY; }
+      wgk_dynbuf detail;
+      wgk_dynbuf_init(&detail, 4096);
+      wgk_expr_explain_false(e, scope, &detail);
+      bool lost = detail.failed && !detail.over;
+      if (detail.len && !lost) wgk_dynbuf_printf(why, ": %s", wgk_dynbuf_str(&detail));
+      wgk_dynbuf_free(&detail);
+      if (lost) { wgk_value_release(v); return oom(err); } /* a reason lost for memory is not a reason */
     }
   }
   wgk_value_release(v);
