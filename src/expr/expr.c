@@ -116,8 +116,9 @@ static void explain_node(const wgk_expr *e, const wgk_node *n, const wgk_expr_sc
       wgk_dynbuf_append_str(out, ", ");
       append_value(out, r);
       wgk_dynbuf_append_char(out, ')');
+    } else if (err.status == WGK_ERR_OUT_OF_MEMORY) {
+      out->failed = true;
     }
-    else if (err.status == WGK_ERR_OUT_OF_MEMORY) out->failed = true;
     wgk_value_release(l);
     wgk_value_release(r);
   }
