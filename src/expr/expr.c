@@ -98,7 +98,8 @@ static void explain_node(const wgk_expr *e, const wgk_node *n, const wgk_expr_sc
   wgk_dynbuf_append(out, e->text + n->start, n->end - n->start);
   wgk_value *v = wgk_expr_eval_node(&ev, n);
   if (!v) {
-    wgk_dynbuf_printf(out, " failed: %s", err.message);
+    if (err.status == WGK_ERR_OUT_OF_MEMORY) out->failed = true; /* an explanation lost for memory, not a reason */
+    else wgk_dynbuf_printf(out, " failed: %s", err.message);
     return;
   }
   bool cmp = n->kind == WGK_N_BINARY && n->tok >= WGK_TK_EQ && n->tok <= WGK_TK_GE;
@@ -115,6 +116,8 @@ static void explain_node(const wgk_expr *e, const wgk_node *n, const wgk_expr_sc
       wgk_dynbuf_append_str(out, ", ");
       append_value(out, r);
       wgk_dynbuf_append_char(out, ')');
+    } else if (err.status == WGK_ERR_OUT_OF_MEMORY) {
+      out->failed = true;
     }
     wgk_value_release(l);
     wgk_value_release(r);
@@ -122,19 +125,21 @@ static void explain_node(const wgk_expr *e, const wgk_node *n, const wgk_expr_sc
 }
 
 /* Finds the first operand of a top-level `and` chain that is not exactly true. */
-static const wgk_node *first_false(const wgk_node *n, const wgk_expr_scope *scope, const wgk_expr *e) {
+static const wgk_node *first_false(const wgk_node *n, const wgk_expr_scope *scope, const wgk_expr *e, wgk_dynbuf *out) {
   if (n->kind != WGK_N_AND) return n;
-  const wgk_node *left = first_false(n->a, scope, e);
+  const wgk_node *left = first_false(n->a, scope, e, out);
   wgk_error err;
   wgk_error_clear(&err);
   wgk_eval ev = {.scope = scope, .source = e->source, .err = &err};
   wgk_value *v = wgk_expr_eval_node(&ev, left);
   bool ok = v && v->kind == WGK_VALUE_BOOL && v->u.b;
+  if (!v && err.status == WGK_ERR_OUT_OF_MEMORY) out->failed = true; /* else the wrong operand is explained */
   wgk_value_release(v);
-  return ok ? first_false(n->b, scope, e) : left;
+  return ok ? first_false(n->b, scope, e, out) : left;
 }
 
 void wgk_expr_explain_false(const wgk_expr *e, const wgk_value *scope, wgk_dynbuf *out) {
   wgk_expr_scope s = {scope, NULL};
-  explain_node(e, first_false(e->root, &s, e), &s, out);
+  const wgk_node *n = first_false(e->root, &s, e, out);
+  if (!out->failed) explain_node(e, n, &s, out);
 }

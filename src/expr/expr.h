@@ -150,7 +150,8 @@ wgk_status wgk_expr_render(const char *text, const wgk_value *scope, wgk_dynbuf 
 /* For a `when` clause that was not exactly true: appends why. For a top-level `and` chain, names the first
  * operand that is not true with its source text and, for a comparison, its operands' values:
  *   "ranks.X == 4 is false (ranks.X = 5, 4)".
- * Evaluation errors inside are described too ("dim(shapes.X, 9) failed: ..."). */
+ * Evaluation errors inside are described too ("dim(shapes.X, 9) failed: ..."), except running out of memory,
+ * which marks out failed (not over its limit): no explanation rather than a wrong one. */
 void wgk_expr_explain_false(const wgk_expr *e, const wgk_value *scope, wgk_dynbuf *out);
 
 #endif

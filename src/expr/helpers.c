@@ -413,6 +413,7 @@ HELPER(h_has) {
   else if (k->kind == WGK_VALUE_BOOL) wgk_dynbuf_append_str(&key, k->u.b ? "true" : "false");
   else if (k->kind == WGK_VALUE_NONE) wgk_dynbuf_append_str(&key, "null");
   else wgk_dynbuf_append_str(&key, "undefined");
+  if (key.failed) { wgk_dynbuf_free(&key); return put(NULL, out, err); } /* a key lost for memory answers nothing */
   const char *ks = wgk_dynbuf_str(&key);
   bool r = false;
   if (o->kind == WGK_VALUE_DICT) r = wgk_value_dict_get(o, ks) != NULL;

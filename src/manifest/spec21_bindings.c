@@ -48,6 +48,7 @@ static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, size_t i, w
       else snprintf(text, sizeof text, "%.17g", json_real_value(v));
       f->value.pos = wgk_manifest_here(rd);
       f->value.text = wgk_manifest_strdup(rd, text);
+      if (!f->value.text) st = WGK_ERR_OUT_OF_MEMORY;
     } else {
       st = wgk_manifest_read_expr(rd, v, &f->value);
     }
@@ -175,6 +176,7 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     if (json_is_integer(len) && json_integer_value(len) > 0 && json_integer_value(len) <= 9007199254740991LL) {
       snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(len));
       b->length = wgk_manifest_strdup(rd, text);
+      if (!b->length) return WGK_ERR_OUT_OF_MEMORY;
     } else if (json_is_string(len) && json_string_value(len)[0] == '$' && json_string_length(len) > 1) {
       b->length = json_string_value(len);
     } else {

@@ -116,13 +116,17 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
       const char *ph = json_is_string(e) ? whole_placeholder(json_string_value(e), name, sizeof name) : NULL;
       const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
       if (json_is_array(val)) {
-        for (size_t k = 0; k < json_array_size(val); k++) json_array_append_new(arr, json_deep_copy(json_array_get(val, k)));
+        for (size_t k = 0; k < json_array_size(val); k++)
+          if (json_array_append_new(arr, json_deep_copy(json_array_get(val, k))) != 0) {
+            json_decref(arr);
+            return WGK_ERR_OUT_OF_MEMORY;
+          }
         continue;
       }
       json_t *x = NULL;
       wgk_status st = subst_value(s, e, depth + 1, NULL, true, &x);
+      if (!st && json_array_append_new(arr, x) != 0) st = WGK_ERR_OUT_OF_MEMORY;
       if (st) { json_decref(arr); return st; }
-      json_array_append_new(arr, x);
     }
     *out = arr;
     return WGK_OK;
@@ -141,8 +145,9 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
         wgk_dynbuf b;
         wgk_dynbuf_init(&b, 4096);
         js_text(kv, &b);
-        k = json_string(wgk_dynbuf_str(&b));
+        k = b.failed ? NULL : json_string(wgk_dynbuf_str(&b));
         wgk_dynbuf_free(&b);
+        if (!k) st = WGK_ERR_OUT_OF_MEMORY;
       } else {
         st = subst_text(s, key, &k);
       }
@@ -150,7 +155,7 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
         st = fail(s, "substitution produced duplicate object key \"%s\"%s", json_string_value(k), "");
       json_t *y = NULL;
       if (!st) st = subst_value(s, x, depth + 1, json_string_value(k), false, &y);
-      if (!st && y) json_object_set_new(obj, json_string_value(k), y);
+      if (!st && y && json_object_set_new(obj, json_string_value(k), y) != 0) st = WGK_ERR_OUT_OF_MEMORY;
       json_decref(k);
       if (st) { json_decref(obj); return st; }
     }
@@ -161,19 +166,20 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
   return *out ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
 }
 
+/* The first `{identifier}` left in a text, written to buf. */
+static bool unresolved_text(const char *text, char *buf, size_t size) {
+  for (const char *c = strchr(text, '{'); c; c = strchr(c + 1, '{')) {
+    const char *e = c + 1;
+    if (!(isalpha((unsigned char)*e) || *e == '_')) continue;
+    while (isalnum((unsigned char)*e) || *e == '_') e++;
+    if (*e == '}') { snprintf(buf, size, "%.*s", (int)(e - c + 1), c); return true; }
+  }
+  return false;
+}
+
 /* The first `{identifier}` left in a string or key, written to buf. */
 static bool unresolved(const json_t *v, char *buf, size_t size) {
-  const char *texts[1];
-  if (json_is_string(v)) {
-    texts[0] = json_string_value(v);
-    for (const char *c = strchr(texts[0], '{'); c; c = strchr(c + 1, '{')) {
-      const char *e = c + 1;
-      if (!(isalpha((unsigned char)*e) || *e == '_')) continue;
-      while (isalnum((unsigned char)*e) || *e == '_') e++;
-      if (*e == '}') { snprintf(buf, size, "%.*s", (int)(e - c + 1), c); return true; }
-    }
-    return false;
-  }
+  if (json_is_string(v)) return unresolved_text(json_string_value(v), buf, size);
   if (json_is_array(v)) {
     for (size_t i = 0; i < json_array_size(v); i++)
       if (unresolved(json_array_get(v, i), buf, size)) return true;
@@ -182,10 +188,7 @@ static bool unresolved(const json_t *v, char *buf, size_t size) {
   const char *key;
   const json_t *x;
   json_object_foreach((json_t *)v, key, x) {
-    json_t *k = json_string(key);
-    bool bad = k && unresolved(k, buf, size);
-    json_decref(k);
-    if (bad || unresolved(x, buf, size)) return true;
+    if (unresolved_text(key, buf, size) || unresolved(x, buf, size)) return true;
   }
   return false;
 }
@@ -291,14 +294,16 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
           over = o;
       }
       json_t *cell = json_object();
+      bool ok = cell != NULL;
       const json_t *parts[3] = {ea, eb, over};
-      for (int p = 0; p < 3; p++) {
+      for (int p = 0; p < 3 && ok; p++) {
         json_object_foreach((json_t *)parts[p], key, v) {
           if (strcmp(key, "$key") == 0 || (p == 2 && (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0))) continue;
-          json_object_set(cell, key, (json_t *)v);
+          if (json_object_set(cell, key, (json_t *)v) != 0) { ok = false; break; }
         }
       }
-      json_array_append_new(out, cell);
+      if (!ok) json_decref(cell);
+      if (!ok || json_array_append_new(out, cell) != 0) return WGK_ERR_OUT_OF_MEMORY;
     }
   if (json_array_size(out) == 0) return wgk_manifest_fail(rd, "%s: axes must retain at least one cell", what);
   return WGK_OK;
@@ -337,7 +342,7 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
       snprintf(w2, sizeof w2, "%s case %zu", what, i);
       st = check_record(rd, json_array_get(cases, i), w2, true);
       wgk_manifest_pop(rd, mark);
-      if (!st) json_array_append(cells, json_array_get(cases, i));
+      if (!st && json_array_append(cells, json_array_get(cases, i)) != 0) st = WGK_ERR_OUT_OF_MEMORY;
     }
   }
   for (size_t c = 0; !st && c < json_array_size(cells); c++)
@@ -354,10 +359,10 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
       if (!st && unresolved(x, ph, sizeof ph))
         st = wgk_manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
       if (!st) {
-        json_array_append_new(rd->m->expanded, x);
         items[*n].json = x;
         items[*n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
-        (*n)++;
+        if (json_array_append_new(rd->m->expanded, x) != 0 || !items[*n].path) st = WGK_ERR_OUT_OF_MEMORY;
+        else (*n)++;
       } else {
         json_decref(x);
       }
@@ -408,7 +413,8 @@ wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variant
     else {
       items[n].json = v;
       items[n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
-      n++;
+      if (!items[n].path) st = WGK_ERR_OUT_OF_MEMORY;
+      else n++;
     }
     wgk_manifest_pop(rd, m2);
   }

@@ -183,6 +183,8 @@ static wgk_status read_shape(wgk_manifest_rd *rd, const json_t *obj, wgk_manifes
   }
   wgk_dynbuf_append_char(&text, ']');
   p->shape.pos = wgk_manifest_here(rd);
+  if (!st && text.failed) st = text.over ? wgk_manifest_fail(rd, "shape list is longer than %zu bytes", text.limit)
+                                         : WGK_ERR_OUT_OF_MEMORY;
   if (!st) p->shape.text = wgk_manifest_strdup(rd, wgk_dynbuf_str(&text));
   if (!st && !p->shape.text) st = WGK_ERR_OUT_OF_MEMORY;
   wgk_dynbuf_free(&text);
@@ -718,6 +720,7 @@ wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, 
     size_t m2 = wgk_manifest_push_key(rd, "features");
     if (!json_is_array(fs)) st = wgk_manifest_fail(rd, "requires.features must be an array of strings");
     r->features = st ? NULL : wgk_manifest_alloc(rd, json_array_size(fs), sizeof *r->features);
+    if (!st && !r->features) st = WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; !st && i < json_array_size(fs); i++) {
       size_t m3 = wgk_manifest_push_index(rd, i);
       const char *f = json_string_value(json_array_get(fs, i));
@@ -736,6 +739,7 @@ wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, 
     size_t m2 = wgk_manifest_push_key(rd, "limits");
     st = wgk_manifest_expect(rd, ls, JSON_OBJECT, "an object of limit minimums");
     wgk_manifest_limit_min *lm = st ? NULL : wgk_manifest_alloc(rd, json_object_size(ls), sizeof *lm);
+    if (!st && !lm) st = WGK_ERR_OUT_OF_MEMORY;
     const char *name;
     const json_t *v;
     if (!st) json_object_foreach((json_t *)ls, name, v) {

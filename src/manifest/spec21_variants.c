@@ -276,6 +276,7 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
     size_t mark = wgk_manifest_push_key(rd, "profile");
     st = wgk_manifest_expect(rd, prof, JSON_OBJECT, "an object");
     wgk_manifest_value *vals = st ? NULL : wgk_manifest_alloc(rd, json_object_size(prof), sizeof *vals);
+    if (!st && !vals) st = WGK_ERR_OUT_OF_MEMORY;
     const char *key;
     const json_t *x;
     size_t n = 0;
@@ -336,7 +337,8 @@ static wgk_status read_sequence(wgk_manifest_rd *rd, const json_t *list, const w
     char buf[32];
     snprintf(buf, sizeof buf, "repeat_%zu", i);
     g->id = id ? json_string_value(id) : wgk_manifest_strdup(rd, buf);
-    if (!stable_id(g->id))
+    if (!id && !g->id) st = WGK_ERR_OUT_OF_MEMORY;
+    else if (!stable_id(g->id))
       st = wgk_manifest_fail(rd, "variant %s repeat group id must be stable, got %s", v->id,
                              g->id ? g->id : "a non-string");
     const json_t *rep = json_object_get(o, "repeat");
@@ -440,6 +442,7 @@ static wgk_status read_names(wgk_manifest_rd *rd, const json_t *obj, const char 
     st = wgk_manifest_fail(rd, "%s must be a non-empty string[]%s", key,
                            json_is_string(list) ? " (spec 2.0 has no single-string form: wrap it in a list)" : "");
   const char **names = st ? NULL : wgk_manifest_alloc(rd, json_array_size(list), sizeof *names);
+  if (!st && !names) st = WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
     names[i] = json_string_value(json_array_get(list, i));
     if (!names[i] || !*names[i]) {

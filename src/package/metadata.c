@@ -333,8 +333,10 @@ static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
 }
 
 /* The loader's include path: "./x" and "../x" relative to the including file's folder, else to the package
- * root; "." and empty segments dropped, ".." pops (escaping the root is an error). NULL when it escapes. */
-static char *include_path(const char *from, const char *name) {
+ * root; "." and empty segments dropped, ".." pops (escaping the root is an error). NULL when it escapes, or
+ * with *nomem set when out of memory. */
+static char *include_path(const char *from, const char *name, bool *nomem) {
+  *nomem = false;
   wgk_dynbuf joined;
   wgk_dynbuf_init(&joined, 1 << 16);
   if (name[0] == '.') {
@@ -344,10 +346,11 @@ static char *include_path(const char *from, const char *name) {
   }
   wgk_dynbuf_append_str(&joined, name);
   char *text = wgk_dynbuf_take(&joined);
-  if (!text) return NULL;
+  if (!text) { *nomem = true; return NULL; }
   size_t n = strlen(text) + 1, used = 0;
   char *out = calloc(1, n);
   bool ok = out != NULL;
+  *nomem = !ok;
   for (char *seg = text; ok && seg;) {
     char *end = strpbrk(seg, "/\\");
     size_t len = end ? (size_t)(end - seg) : strlen(seg);
@@ -377,7 +380,8 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
   if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
   char *path = wgk_pkg_join(c->pkg->dir, file), *text = NULL;
   size_t len = 0;
-  wgk_status st = path ? wgk_pkg_slurp(path, &text, &len, c->err) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = path ? wgk_pkg_slurp(path, &text, &len, c->err)
+                       : wgk_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory");
   free(path);
   if (st) return st;
   for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
@@ -392,9 +396,11 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
     if (!e) continue;
     char name[512];
     snprintf(name, sizeof name, "%.*s", (int)(e - q), q);
-    char *target = include_path(file, name);
+    bool nomem;
+    char *target = include_path(file, name, &nomem);
     if (!target) {
-      st = fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
+      st = nomem ? wgk_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory")
+                 : fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
       break;
     }
     bool listed = false;

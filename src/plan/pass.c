@@ -185,6 +185,7 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
     if (field->type == WGK_SCALAR_U32) { uint32_t u = (uint32_t)d; memcpy(slot, &u, 4); }
     else if (field->type == WGK_SCALAR_I32) { int32_t i = (int32_t)d; memcpy(slot, &i, 4); }
     else { float x = (float)d; memcpy(slot, &x, 4); }
+    if (shown.failed && !shown.over) text.failed = true; /* a value lost for memory: out of memory below */
     wgk_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, wgk_dynbuf_str(&shown));
     wgk_dynbuf_free(&shown);
   }

@@ -198,10 +198,14 @@ static void explain_derives(wgk_planner *p, const wgk_value *scope, wgk_dynbuf *
     wgk_error local;
     wgk_error_clear(&local);
     const wgk_expr *e = d && d->expr.text ? wgk_plan_parsed(p, &d->expr, &local) : NULL;
-    if (!e) return;
+    if (!e) {
+      if (local.status == WGK_ERR_OUT_OF_MEMORY) detail->failed = true; /* the caller reports it */
+      return;
+    }
     wgk_dynbuf more;
     wgk_dynbuf_init(&more, 4096);
     wgk_expr_explain_false(e, scope, &more);
+    if (more.failed && !more.over) { detail->failed = true; wgk_dynbuf_free(&more); return; }
     bool grew = more.len && !(strncmp(wgk_dynbuf_str(&more), name, n - ns) == 0 && strcmp(wgk_dynbuf_str(&more) + n - ns, suffix) == 0);
     if (grew) wgk_dynbuf_printf(detail, ": %s", wgk_dynbuf_str(&more));
     wgk_dynbuf_free(&more);
@@ -234,8 +238,14 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
       wgk_dynbuf detail;
       wgk_dynbuf_init(&detail, 4096);
       const wgk_expr *e = wgk_plan_parsed(p, d ? &d->expr : clause, err);
-      if (e) wgk_expr_explain_false(e, scope, &detail);
+      if (!e) { wgk_dynbuf_free(&detail); wgk_value_release(v); return err ? err->status : WGK_ERR_OUT_OF_MEMORY; }
+      wgk_expr_explain_false(e, scope, &detail);
       explain_derives(p, scope, &detail);
+      if (detail.failed && !detail.over) { /* a reason lost for memory is not a reason */
+        wgk_dynbuf_free(&detail);
+        wgk_value_release(v);
+        return oom(err);
+      }
       /* A clause that is one comparison explains itself: say it once, with its values. */
       size_t n = strlen(clause->text);
       const char *text = wgk_dynbuf_str(&detail);
@@ -268,6 +278,7 @@ static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint
 static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, const wgk_value *scope,
                                  const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
   wgk_plan_requires_reason(p, v->requires, why);
+  if (why->failed && !why->over) return oom(err); /* a reason lost for memory is not "accepted" */
   if (why->len) return WGK_OK;
   uint32_t storage, uniform;
   storage_count(v, &storage, &uniform);
@@ -301,6 +312,7 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
   size_t idx = (size_t)(v - memo->m->variants);
   wgk_status st = variant_reason(p, v, scope, failures, why, err);
   if (st != WGK_OK) return st;
+  if (why->failed && !why->over) return oom(err);
   if (why->len) { *state = memo->state[idx] = CHECK_REJECTED; return WGK_OK; }
   for (size_t k = 0; k < v->n_superseded_by; k++) {
     const wgk_manifest_variant *o = wgk_manifest_find_variant(memo->m, v->superseded_by[k]);
@@ -325,7 +337,7 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
     wgk_error local;
     wgk_error_clear(&local);
     if (wgk_plan_eval(p, &v->demote_when[c], scope, &x, &local) != WGK_OK) {
-      if (local.status == WGK_ERR_PARSE) { *err = local; return local.status; }
+      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
       wgk_dynbuf_printf(why, "demoteWhen eval error in `%s`: %s", v->demote_when[c].text, local.message);
       *state = memo->state[idx] = CHECK_REJECTED;
       return WGK_OK;
@@ -336,6 +348,7 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
       wgk_dynbuf_printf(why, "%sdemoteWhen `%s` is true", why->len ? "; " : "", v->demote_when[c].text);
       memo->state[idx] = CHECK_DEMOTED;
     }
+    if (why->failed && !why->over) return oom(err);
   }
   *state = memo->state[idx] = memo->state[idx] == CHECK_DEMOTED ? CHECK_DEMOTED : CHECK_OK;
   return WGK_OK;

@@ -29,3 +29,13 @@ endforeach()
 wgk_add_test(test_device_loss SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_loss.c TIMEOUT 300 LABELS "gpu;fault")
 set_property(TEST test_device_loss APPEND PROPERTY ENVIRONMENT ${WGK_FAULT_ENV})
 set_tests_properties(test_device_loss PROPERTIES SKIP_RETURN_CODE 77)
+
+# The spec 2.1 paths the shipped packages do not take (families, repeat groups, requires, supersededBy,
+# demoteWhen, includes ...): test.EveryKey opened and planned, every allocation failed in turn; no GPU.
+wgk_add_test(test_fault_spec21 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fault_spec21.c ${CMAKE_CURRENT_LIST_DIR}/fault_alloc.c
+             TIMEOUT 600 LABELS "fault")
+target_link_options(test_fault_spec21 PRIVATE
+  "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
+  "LINKER:--wrap=json_loadb,--wrap=json_loads,--wrap=json_loadf,--wrap=json_load_file")
+set_target_properties(test_fault_spec21 PROPERTIES ENABLE_EXPORTS ON)
+set_property(TEST test_fault_spec21 APPEND PROPERTY ENVIRONMENT ${WGK_FAULT_ENV})
