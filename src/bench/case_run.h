@@ -64,7 +64,8 @@ wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters,
  * goes to s->timed_calls as one repeat. */
 wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
                                      wgk_bench_series *acc);
-/* iters samples, each the wall time of K calls in one submission (wgk_batch) + the wait, divided by K. */
+/* iters samples, each the wall time of submitting K calls recorded back to back into one submission (wgk_batch;
+ * recorded before the clock starts) + the wait, divided by K. */
 wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
                                 wgk_bench_series *acc);
 wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,

@@ -57,14 +57,18 @@ static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
 static wgk_status time_repeats(wgk_bench_setup *su, const wgk_device_desc *dev, wgk_bench_row *r) {
   wgk_bench_series ts = {0}, batch = {0}, resident = {0};
   wgk_bench_stat one;
+  /* the cross-check: min(iterations, BATCH_SAMPLES) samples of K calls; as the GPU figure at least as many, and
+   * at least `iterations` calls */
   int64_t batch_iters = r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES;
+  int64_t gpu_batches = (r->iterations + su->batch_calls - 1) / su->batch_calls;
+  if (gpu_batches < batch_iters) gpu_batches = batch_iters;
   r->has_timestamps = wgk_device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
   r->gpu_timed = wgk_bench_timestamps_trusted(dev);
   wgk_status st = WGK_OK;
   for (int rep = 0; rep < REPEATS && !st; rep++) {
     int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
-    if (r->has_timestamps) st = wgk_bench_time_timestamps(su, warmup, r->iterations, &one, &ts);
-    if (!st) st = wgk_bench_time_batch(su, warmup, r->gpu_timed ? batch_iters : r->iterations, &one, &batch);
+    if (r->has_timestamps) st = wgk_bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
+    if (!st) st = wgk_bench_time_batch(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, &one, &batch);
     if (!st) st = wgk_bench_time_resident(su, 0, r->iterations, &one, &resident);
   }
   if (!st) {
