@@ -58,9 +58,9 @@ json_t *wgk_bench_stat_json(const wgk_bench_stat *s) {
 }
 
 static json_t *kernel_json(const wgk_bench_kernel_time *k) {
-  json_t *o = json_pack("{s:o, s:o, s:i, s:b, s:s}", "ns", wgk_bench_stat_json(&k->ns), "wallNs",
+  json_t *o = json_pack("{s:o, s:o, s:i, s:b, s:b, s:s}", "ns", wgk_bench_stat_json(&k->ns), "wallNs",
                         wgk_bench_stat_json(&k->wall_ns), "wallDispatches", (int)k->dispatches, "consistent",
-                        k->consistent, "reason", k->reason);
+                        k->consistent, "timestampsConsistent", k->timestamps_consistent, "reason", k->reason);
   if (k->has_timestamps) json_object_set_new(o, "timestampNs", wgk_bench_stat_json(&k->ts_ns));
   return o;
 }

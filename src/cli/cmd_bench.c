@@ -133,6 +133,7 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
 
 static void print_kernel_check(const char *name, const wgk_bench_kernel_time *k) {
   if (!k->consistent) printf("  INCONSISTENT %s ceiling: %s\n", name, k->reason);
+  else if (!k->timestamps_consistent) printf("  %s ceiling timestamps (not used on this adapter): %s\n", name, k->reason);
 }
 
 static void print_ceilings(const wgk_bench_ceilings *c) {

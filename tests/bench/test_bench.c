@@ -183,6 +183,7 @@ static void ceilings_json_shape(void **state) {
   c.copy.wall_ns = (wgk_bench_stat){265, 260, 280, 5};
   c.copy.dispatches = 10;
   c.copy.consistent = true;
+  c.copy.timestamps_consistent = true;
   c.fma.consistent = false;
   snprintf(c.fma.reason, sizeof c.fma.reason, "timestamps give more");
   c.upload = (wgk_bench_transfer){64 << 20, {2.5e6, 2.4e6, 2.7e6, 10}, 26.8};
@@ -201,7 +202,9 @@ static void ceilings_json_shape(void **state) {
   assert_int_equal(json_integer_value(at(j, "copy.ns.n")), 10);
   assert_float_equal(json_real_value(at(j, "copy.wallNs.median")), 265, 0);
   assert_true(json_is_true(at(j, "copy.consistent")));
+  assert_true(json_is_true(at(j, "copy.timestampsConsistent")));
   assert_true(json_is_false(at(j, "fma.consistent")));
+  assert_true(json_is_false(at(j, "fma.timestampsConsistent")));
   assert_string_equal(json_string_value(at(j, "fma.reason")), "timestamps give more");
   assert_int_equal(json_integer_value(at(j, "fma.flops")), 1000);
   const char *dirs[] = {"upload", "download"};

@@ -114,7 +114,8 @@ try:
     for k in ("copy", "fma"):  # the flag says what the figures say: timestamps within the wall of back-to-back dispatches
         t = ce[k].get("timestampNs")
         holds = t is None or t["median"] <= ce[k]["wallNs"]["median"] * 1.05
-        check(ce[k]["consistent"] == holds and (ce[k]["reason"] == "") == holds, f"{k} consistency flag: {ce[k]}")
+        check(ce[k]["timestampsConsistent"] == holds and (ce[k]["reason"] == "") == holds
+              and ce[k]["consistent"] == (holds or not ce["timestampsUsed"]), f"{k} consistency flags: {ce[k]}")
     for k in ("upload", "download"):
         t = ce.get(k, {})
         check(set(t) == {"bytes", "ns", "gbps"} and t["bytes"] > 0 and t["gbps"] > 0 and t["ns"]["n"] > 0
