@@ -111,15 +111,30 @@ wgk_status wgk_bench_first_run(wgk_bench_setup *s) {
   return st;
 }
 
-/* K calls (the input sets in turn) recorded into one submission. */
-static wgk_status record_batch(wgk_bench_setup *s, wgk_batch *b) {
+/* Binds the call's last outputs as its given outputs (on), or unbinds them. In a batch the previous add still
+ * holds its outputs, so the runtime would make new tensors for every add (and Dawn clear each on first use):
+ * work a resident call, which reuses its outputs, does not do. */
+static wgk_status pin_outputs(wgk_bench_setup *s, bool on) {
+  const wgk_manifest *m = wgk_rt_kernel_manifest(s->k);
   wgk_status st = WGK_OK;
+  for (size_t i = 0; i < m->n_ports && !st; i++) {
+    if (m->ports[i].dir != WGK_PORT_OUTPUT) continue;
+    wgk_tensor *t = on ? wgk_call_output(s->call, m->ports[i].name) : NULL;
+    if (t || !on) st = wgk_call_set_output(s->call, m->ports[i].name, t);
+  }
+  return st;
+}
+
+/* K calls (the input sets in turn) recorded into one submission, all writing the same outputs. */
+static wgk_status record_batch(wgk_bench_setup *s, wgk_batch *b) {
+  wgk_status st = pin_outputs(s, true);
   for (int i = 0; i < s->batch_calls && !st; i++) {
     st = s->sets > 1 ? bind_set(s, s->next) : WGK_OK;
     s->next = (s->next + 1) % s->sets;
     if (!st) st = wgk_batch_add(b, s->call);
   }
-  return st;
+  wgk_status un = pin_outputs(s, false);
+  return st ? st : un;
 }
 
 /* Submits what b holds and waits for it: the part of a batch the batch figure times (recording is host work
