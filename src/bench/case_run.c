@@ -217,6 +217,33 @@ wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t
   return finish(st, ns, iters, out, acc);
 }
 
+wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
+                                        wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
+                                        wgk_bench_stat *resident_out, wgk_bench_series *resident_acc) {
+  double *bns = calloc((size_t)batches + 1, sizeof *bns), *rns = calloc((size_t)calls + 1, sizeof *rns);
+  wgk_batch *b = NULL;
+  wgk_status st = bns && rns ? wgk_batch_create(wgk_rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st) st = wgk_bench_warm(s, warmup);
+  /* one batch sample, then resident calls in proportion, so both see the same moments of a busy machine */
+  int64_t r = 0;
+  for (int64_t i = 0; i < batches && !st; i++) {
+    st = record_batch(s, b);
+    double t0 = now_ns();
+    if (!st) st = submit_wait(s, b);
+    bns[i] = (now_ns() - t0) / s->batch_calls;
+    for (int64_t until = calls * (i + 1) / batches; r < until && !st; r++) {
+      t0 = now_ns();
+      st = run_next(s);
+      if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+      rns[r] = now_ns() - t0;
+    }
+  }
+  wgk_batch_destroy(b);
+  wgk_status a = finish(st, bns, batches, batch_out, batch_acc);
+  wgk_status c = finish(st ? st : a, rns, calls, resident_out, resident_acc);
+  return st ? st : a ? a : c;
+}
+
 wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
                                    wgk_bench_series *acc) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns);

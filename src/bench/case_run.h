@@ -68,6 +68,12 @@ wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t
  * recorded before the clock starts) + the wait, divided by K. */
 wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
                                 wgk_bench_series *acc);
+/* Both of the above in one series on warm clocks, interleaved (a batch sample, then resident calls in proportion)
+ * so that on a machine whose load changes both figures see the same moments: `batches` batch samples and
+ * `calls` resident calls (batches >= 1). */
+wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
+                                        wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
+                                        wgk_bench_stat *resident_out, wgk_bench_series *resident_acc);
 wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
                                    wgk_bench_series *acc);
 wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);

@@ -68,8 +68,9 @@ static wgk_status time_repeats(wgk_bench_setup *su, const wgk_device_desc *dev, 
   for (int rep = 0; rep < REPEATS && !st; rep++) {
     int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
     if (r->has_timestamps) st = wgk_bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
-    if (!st) st = wgk_bench_time_batch(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, &one, &batch);
-    if (!st) st = wgk_bench_time_resident(su, 0, r->iterations, &one, &resident);
+    if (!st)
+      st = wgk_bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, r->iterations, &one,
+                                         &batch, &one, &resident);
   }
   if (!st) {
     const wgk_bench_series *gpu = r->gpu_timed ? &ts : &batch;
