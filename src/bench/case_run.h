@@ -1,7 +1,9 @@
 /*
  * One bench.json case against a loaded kernel: inputs generated once, uploaded as 1 or several GPU copies
- * (rotated call to call so a small problem is not served from a warm cache), and three timings per call:
- *   gpu       timestamp queries around each pass (wall time around run + wait when the device has none);
+ * (rotated call to call so a small problem is not served from a warm cache), and four timings per call:
+ *   gpu       timestamp queries around each pass, the union of the passes' busy intervals (gpu/gpu.h);
+ *   batch     wall time of K calls recorded back to back into one submission (wgk_batch), per call: the check
+ *             on the timestamps, and the GPU time itself on a device without timestamp-query;
  *   resident  wall time of run + wait with GPU-resident tensors;
  *   e2e       wall time of what the public loader's call does: host inputs uploaded into new tensors,
  *             run, every output read back to host memory.
@@ -12,6 +14,7 @@
 #define WGK_BENCH_CASE_RUN_H
 
 #include "bench/stats.h"
+#include "device/device_desc.h"
 #include "testcase/benchcase.h"
 
 #define WGK_BENCH_ROTATE_BYTES (256ull << 20) /* several input copies while all of them fit below this */
@@ -26,6 +29,11 @@ typedef struct wgk_bench_setup {
   int next;                                    /* the set the next call binds */
   wgk_call *call;                              /* inputs of set 0, the case's attrs, args and tunables */
   uint64_t input_bytes, output_bytes;          /* host bytes of all inputs / outputs (outputs after a run) */
+  double call_ns;                              /* one run + wait after the first (an estimate, picks K) */
+  int batch_calls;                             /* K: calls per back-to-back submission */
+  bool cpu;                                    /* a CPU adapter (shorter warm-up) */
+  wgk_bench_series timed_calls;                /* wall time of each timestamped call (run + reading its
+                                                  timestamps, which waits): a repeat per gpu series with acc */
 } wgk_bench_setup;
 
 /* Generates and uploads the inputs and makes the call. A case the device cannot run (a missing required
@@ -34,12 +42,40 @@ wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const ch
                                 char *why, size_t why_size);
 void wgk_bench_setup_free(wgk_bench_setup *s);
 
-/* Runs once (plans, compiles) and records the output bytes. */
+/* Runs once (plans, compiles), records the output bytes, times one more run + wait and picks K. */
 wgk_status wgk_bench_first_run(wgk_bench_setup *s);
 
-/* Per-call samples in nanoseconds (warmup untimed calls first). *timed: from timestamp queries. */
-wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed);
-wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
+/* Back-to-back submissions of K calls for WGK_BENCH_WARM_NS (WGK_BENCH_WARM_CPU_NS on a CPU adapter) and at
+ * least `calls` calls: the clocks are up when the series that follows starts. Every series below warms first. */
+wgk_status wgk_bench_warm(wgk_bench_setup *s, int64_t calls);
+
+/* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
+ * end-of-pass timestamp flushes the driver's queue before it reads the host clock (lvp_execute.c), so its
+ * timestamps bracket driver work an untimed call does not do (a decode RoPE: 196 us of timestamps in calls
+ * whose untimed run + wait takes 94 us); there the batch figure is the GPU time. */
+bool wgk_bench_timestamps_trusted(const wgk_device_desc *dev);
+
+/* Per-call samples in nanoseconds (warmup calls first), summarised in *out and, when acc is set, appended to it
+ * as one repeat. gpu: *timed true from timestamp queries when wgk_bench_timestamps_trusted, else the batch
+ * figure (wall of K back-to-back calls / K). */
+wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed,
+                              wgk_bench_series *acc);
+/* Timestamps alone (the device must have timestamp-query); with acc, the wall time of each timestamped call
+ * goes to s->timed_calls as one repeat. */
+wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
+                                     wgk_bench_series *acc);
+/* iters samples, each the wall time of submitting K calls recorded back to back into one submission (wgk_batch;
+ * recorded before the clock starts) + the wait, divided by K. */
+wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
+                                wgk_bench_series *acc);
+/* Both of the above in one series on warm clocks, interleaved (a batch sample, then resident calls in proportion)
+ * so that on a machine whose load changes both figures see the same moments: `batches` batch samples and
+ * `calls` resident calls (batches >= 1). */
+wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
+                                        wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
+                                        wgk_bench_stat *resident_out, wgk_bench_series *resident_acc);
+wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
+                                   wgk_bench_series *acc);
 wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
 
 /* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call; WGK_ERR_UNSUPPORTED

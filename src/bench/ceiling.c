@@ -1,25 +1,51 @@
-/* The bandwidth and FMA ceilings: two fixed kernels, dispatched through src/gpu and timed per dispatch. */
+/* The copy and FMA ceilings: fixed kernels dispatched through src/gpu, each timed by timestamps and by the wall
+ * time of back-to-back dispatches in one submission, on warm clocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench/ceiling.h"
+#include "bench/consistency.h"
 #include "device/device_desc.h"
 
 #define WG 256u
-#define COPY_MAX_BYTES (256ull << 20) /* per buffer: far past any cache */
-#define FMA_CHAINS 4u                 /* independent chains per thread (vec4 each) */
+#define COPY_MAX_BYTES (256ull << 20)     /* per buffer: far past any cache */
+#define COPY_MAX_BYTES_CPU (64ull << 20)  /* a CPU adapter: past its last-level cache, a dispatch in tens of ms */
+#define COPY_MAX_VEC4 8u                  /* the largest variant: the buffer is a multiple of its block */
+#define FMA_CHAINS 4u                     /* independent chains per thread (vec4 each) */
+#define WALL_SAMPLES 5                    /* wall samples of `reps` back-to-back dispatches */
 
-static const char copy_wgsl[] =
-    "@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;\n"
-    "@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;\n"
-    "@compute @workgroup_size(256)\n"
-    "fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,\n"
-    "        @builtin(local_invocation_index) li: u32) {\n"
-    "  let i = (wg.y * nw.x + wg.x) * 256u + li;\n"
-    "  if (i < arrayLength(&dst)) { dst[i] = src[i]; }\n"
-    "}\n";
+double wgk_bench_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The copy kernel with V vec4 per thread: a workgroup copies a block of 256 V vec4, thread li elements
+ * li, li + 256, ... (each load and store coalesced across the workgroup); all V loads are issued before the
+ * first store so V x 16 bytes per thread are in flight. */
+static void copy_wgsl(uint32_t v, char *out, size_t size) {
+  size_t n = (size_t)snprintf(out, size,
+                              "@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;\n"
+                              "@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;\n"
+                              "@compute @workgroup_size(256)\n"
+                              "fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,\n"
+                              "        @builtin(local_invocation_index) li: u32) {\n"
+                              "  let base = (wg.y * nw.x + wg.x) * %uu + li;\n"
+                              "  let n = arrayLength(&dst);\n"
+                              "  if (base + %uu < n) {\n",
+                              256 * v, 256 * (v - 1));
+  for (uint32_t k = 0; k < v && n < size; k++) n += (size_t)snprintf(out + n, size - n, "    let v%u = src[base + %uu];\n", k, 256 * k);
+  for (uint32_t k = 0; k < v && n < size; k++) n += (size_t)snprintf(out + n, size - n, "    dst[base + %uu] = v%u;\n", 256 * k, k);
+  if (n < size)
+    snprintf(out + n, size - n,
+             "  } else {\n"
+             "    for (var k = 0u; k < %uu; k++) { let i = base + k * 256u; if (i < n) { dst[i] = src[i]; } }\n"
+             "  }\n"
+             "}\n",
+             v);
+}
 
 /* %u: iterations. Four chains of a = a * m + c keep every FMA dependent on the one before it in its chain. */
 static const char fma_wgsl[] =
@@ -46,16 +72,11 @@ typedef struct job {
   uint32_t x, y;
 } job;
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static void job_free(job *j) {
   wgk_gpu_bind_group_destroy(j->group);
   wgk_gpu_pipeline_destroy(j->pipeline);
   wgk_gpu_shader_destroy(j->shader);
+  memset(j, 0, sizeof *j);
 }
 
 static wgk_status job_make(wgk_gpu_device *dev, const char *wgsl, const char *label, wgk_gpu_buffer *const *bufs,
@@ -71,12 +92,13 @@ static wgk_status job_make(wgk_gpu_device *dev, const char *wgsl, const char *la
   return st;
 }
 
-/* One untimed dispatch; with a timer, `reps` more, each in its own slot (one submission). */
-static wgk_status submit(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t reps, wgk_error *err) {
+/* `count` dispatches in one submission, then the wait: with a timer each in its own timed pass (slot r),
+ * else all in one pass. */
+static wgk_status submit(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t count, wgk_error *err) {
   wgk_gpu_encoder *enc = NULL;
   wgk_status st = wgk_gpu_encoder_begin(dev, "wgk ceiling", &enc, err);
   if (st) return st;
-  for (uint32_t r = 0; r < reps && !st; r++)
+  for (uint32_t r = 0; r < count && !st; r++)
     st = timer ? wgk_gpu_encoder_dispatch_timed(enc, j->pipeline, j->group, j->x, j->y, 1, timer, r, err)
                : wgk_gpu_encoder_dispatch(enc, j->pipeline, j->group, j->x, j->y, 1, err);
   if (!st && timer) st = wgk_gpu_encoder_resolve_timer(enc, timer, err);
@@ -85,23 +107,47 @@ static wgk_status submit(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer
   return st ? st : wgk_gpu_wait(dev, 600000, "a ceiling kernel", err);
 }
 
-/* Nanoseconds per dispatch into stat: timestamp queries when timer is set, else wall time around each submit. */
-static wgk_status measure(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_stat *stat,
-                          wgk_error *err) {
+/* Back-to-back submissions of `count` dispatches for the warm-up time (at least one). */
+static wgk_status warm(wgk_gpu_device *dev, const job *j, uint32_t count, wgk_error *err) {
+  bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+  double t0 = wgk_bench_now_ns(), until = cpu ? WGK_BENCH_WARM_CPU_NS : WGK_BENCH_WARM_NS;
+  wgk_status st;
+  do st = submit(dev, j, NULL, count, err);
+  while (!st && wgk_bench_now_ns() - t0 < until);
+  return st;
+}
+
+/* Timestamps per dispatch (when timer is set) and wall time of back-to-back dispatches, each series on warm clocks. */
+static wgk_status measure(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t reps,
+                          wgk_bench_kernel_time *out, wgk_error *err) {
   uint64_t *ns = calloc(reps, sizeof *ns);
-  double *samples = calloc(reps, sizeof *samples);
-  wgk_status st = ns && samples ? submit(dev, j, NULL, 1, err) : WGK_ERR_OUT_OF_MEMORY;
+  double *samples = calloc(reps + WALL_SAMPLES, sizeof *samples);
+  wgk_status st = ns && samples ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   if (!st && timer) {
-    st = submit(dev, j, timer, reps, err);
+    st = warm(dev, j, reps, err);
+    if (!st) st = submit(dev, j, timer, reps, err);
     if (!st) st = wgk_gpu_timer_read(dev, timer, ns, reps, 600000, err);
     for (uint32_t r = 0; !st && r < reps; r++) samples[r] = (double)ns[r];
+    if (!st) out->ts_ns = wgk_bench_stat_of(samples, reps);
+    out->has_timestamps = true;
   }
-  for (uint32_t r = 0; !st && !timer && r < reps; r++) {
-    double t0 = now_ns();
-    st = submit(dev, j, NULL, 1, err);
-    samples[r] = now_ns() - t0;
+  if (!st) st = warm(dev, j, reps, err);
+  for (uint32_t r = 0; !st && r < WALL_SAMPLES; r++) {
+    double t0 = wgk_bench_now_ns();
+    st = submit(dev, j, NULL, reps, err);
+    samples[r] = (wgk_bench_now_ns() - t0) / reps;
   }
-  if (!st) *stat = wgk_bench_stat_of(samples, reps);
+  if (!st) {
+    out->dispatches = reps;
+    out->wall_ns = wgk_bench_stat_of(samples, WALL_SAMPLES);
+    bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+    out->ns = timer && !cpu ? out->ts_ns : out->wall_ns;
+    /* the timestamps are checked against the wall figure wherever they were measured */
+    wgk_bench_figures f = {.timestamps = timer != NULL, .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
+                           .batch_ns = out->wall_ns.median, .batch_calls = (int)reps};
+    out->timestamps_consistent = wgk_bench_consistent(&f, out->reason, sizeof out->reason);
+    out->consistent = timer && !cpu ? out->timestamps_consistent : true;
+  }
   free(ns);
   free(samples);
   return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? wgk_error_set(err, st, NULL, 0, 0, NULL, "out of memory") : st;
@@ -110,19 +156,33 @@ static wgk_status measure(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *time
 static wgk_status copy_ceiling(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_ceilings *out,
                                wgk_error *err) {
   const wgk_device_limits *l = &wgk_gpu_device_desc(dev)->limits;
-  uint64_t size = COPY_MAX_BYTES;
+  bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+  uint64_t size = cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES;
   if (l->maxStorageBufferBindingSize < size) size = l->maxStorageBufferBindingSize;
   if (l->maxBufferSize < size) size = l->maxBufferSize;
-  size -= size % (16 * WG);
+  size -= size % (16 * WG * COPY_MAX_VEC4);
   wgk_gpu_buffer *bufs[2] = {NULL, NULL};
-  job j = {0};
   wgk_status st = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling src", &bufs[0], err);
   if (!st) st = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling dst", &bufs[1], err);
-  if (!st) st = job_make(dev, copy_wgsl, "wgk copy ceiling", bufs, 2, size / 16 / WG, &j, err);
-  if (!st) st = measure(dev, &j, timer, reps, &out->copy_ns, err);
   out->copy_bytes = 2 * size;
-  out->copy_gbps = out->copy_ns.median > 0 ? (double)out->copy_bytes / out->copy_ns.median : 0;
-  job_free(&j);
+  for (uint32_t v = 1; !st && v <= COPY_MAX_VEC4; v *= 2) {
+    char wgsl[4096], label[64];
+    copy_wgsl(v, wgsl, sizeof wgsl);
+    snprintf(label, sizeof label, "wgk copy ceiling x%u", v);
+    job j = {0};
+    wgk_bench_kernel_time t = {0};
+    st = job_make(dev, wgsl, label, bufs, 2, size / 16 / WG / v, &j, err);
+    if (!st) st = measure(dev, &j, timer, reps, &t, err);
+    job_free(&j);
+    if (st) break;
+    double gbps = t.ns.median > 0 ? (double)out->copy_bytes / t.ns.median : 0;
+    out->copy_variants[out->n_copy_variants++] = (wgk_bench_copy_variant){v, gbps, t.ns.median};
+    if (gbps > out->copy_gbps) {
+      out->copy_gbps = gbps;
+      out->copy_vec4_per_thread = v;
+      out->copy = t;
+    }
+  }
   wgk_gpu_buffer_destroy(bufs[0]);
   wgk_gpu_buffer_destroy(bufs[1]);
   return st;
@@ -140,10 +200,10 @@ static wgk_status fma_ceiling(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint32_
   job j = {0};
   wgk_status st = wgk_gpu_buffer_create(dev, threads * 16, WGK_GPU_BUFFER_STORAGE, "wgk fma ceiling", &buf, err);
   if (!st) st = job_make(dev, wgsl, "wgk fma ceiling", &buf, 1, threads / WG, &j, err);
-  if (!st) st = measure(dev, &j, timer, reps, &out->fma_ns, err);
+  if (!st) st = measure(dev, &j, timer, reps, &out->fma, err);
   out->fma_threads = threads;
   out->fma_flops = threads * iters * FMA_CHAINS * 4 * 2;
-  out->fma_gflops = out->fma_ns.median > 0 ? (double)out->fma_flops / out->fma_ns.median : 0;
+  out->fma_gflops = out->fma.ns.median > 0 ? (double)out->fma_flops / out->fma.ns.median : 0;
   job_free(&j);
   wgk_gpu_buffer_destroy(buf);
   return st;
@@ -153,8 +213,9 @@ wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_be
   *out = (wgk_bench_ceilings){0};
   if (reps == 0) reps = 10;
   wgk_gpu_timer *timer = NULL;
-  out->timed = wgk_device_has(wgk_gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
-  wgk_status st = out->timed ? wgk_gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
+  out->has_timestamps = wgk_device_has(wgk_gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  out->timed = out->has_timestamps && strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") != 0;
+  wgk_status st = out->has_timestamps ? wgk_gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
   if (!st) st = copy_ceiling(dev, timer, reps, out, err);
   if (!st) st = fma_ceiling(dev, timer, reps, out, err);
   wgk_gpu_timer_destroy(timer);

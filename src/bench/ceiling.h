@@ -1,34 +1,89 @@
 /*
- * The device's reference ceilings, measured with two tiny kernels through src/gpu so a kernel's figures can
- * be read as a fraction of what the device does in practice:
- *   bandwidth  a vec4<f32> copy over a large buffer (bytes read + bytes written per second);
- *   compute    an FMA-bound kernel: four independent chains of dependent vec4 FMAs per thread, enough
- *              threads to fill the device (2 FLOPs per FMA lane).
- * Each is dispatched `reps` times; the time of a dispatch comes from timestamp queries, or, on a device
- * without timestamp-query, from the wall clock around its submit + wait (then `timed` is false).
+ * The device's reference ceilings, measured through src/gpu (and the public tensor calls for the host
+ * transfers) so a kernel's figures can be read as a fraction of what the device does in practice:
+ *   copy      the best of several vec4<f32> copy kernels over a large buffer (1, 2, 4 or 8 vec4 in flight per
+ *             thread: loads first, then stores), bytes read + bytes written per second;
+ *   fma       an FMA-bound kernel: four independent chains of dependent vec4 FMAs per thread, enough threads to
+ *             fill the device (2 FLOPs per FMA lane);
+ *   upload    host -> device as the end-to-end path does it: wgk_tensor_create from host memory + wait;
+ *   download  device -> host as the end-to-end path does it: wgk_tensor_read.
+ * Every kernel series starts on warm clocks (back-to-back dispatches for WGK_BENCH_WARM_NS first). A kernel is
+ * timed twice: per dispatch from timestamp queries (`reps` dispatches, each its own pass, one submission), and
+ * as the wall time of `reps` back-to-back dispatches in one submission divided by reps. Without
+ * timestamp-query, or on a CPU adapter (bench/case_run.h: lavapipe's timestamps time a driver flush), the wall
+ * figure is the kernel's time (`timed` false). The two are checked against each
+ * other (bench/consistency.h).
  */
 #ifndef WGK_BENCH_CEILING_H
 #define WGK_BENCH_CEILING_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "bench/stats.h"
 #include "gpu/gpu.h"
+#include "wgk.h"
+
+#define WGK_BENCH_WARM_NS 200e6     /* a GPU's clocks ramp within ~100 ms of steady work (and drop in ~1 s idle) */
+#define WGK_BENCH_WARM_CPU_NS 50e6  /* a CPU adapter: its cores' frequency */
+#define WGK_BENCH_COPY_VARIANTS 4   /* 1, 2, 4, 8 vec4 per thread */
+
+/* One kernel's figures: per dispatch from timestamps and from the wall time of back-to-back dispatches. */
+typedef struct wgk_bench_kernel_time {
+  wgk_bench_stat ns;        /* the figure: timestamps where trusted (not on a CPU adapter), else wall / dispatches */
+  bool has_timestamps;      /* timestamps measured (the device has timestamp-query) */
+  wgk_bench_stat ts_ns;     /* per dispatch from timestamps */
+  wgk_bench_stat wall_ns;   /* wall time of `dispatches` back-to-back dispatches in one submission, per dispatch */
+  uint32_t dispatches;      /* per wall sample */
+  bool consistent;          /* the figure (ns) passes bench/consistency.h: the wall figure always does */
+  bool timestamps_consistent; /* the timestamps, used or not, within the wall figure */
+  char reason[256];         /* why the timestamps are not */
+} wgk_bench_kernel_time;
+
+typedef struct wgk_bench_copy_variant {
+  uint32_t vec4_per_thread;
+  double gbps;              /* at its median */
+  double ns;                /* median per dispatch */
+} wgk_bench_copy_variant;
+
+typedef struct wgk_bench_transfer {
+  uint64_t bytes;           /* per transfer */
+  wgk_bench_stat ns;        /* per transfer */
+  double gbps;              /* bytes / median */
+} wgk_bench_transfer;
 
 typedef struct wgk_bench_ceilings {
-  bool timed;              /* timestamp queries (else wall time around submit + wait) */
-  uint64_t copy_bytes;     /* bytes read + written by one copy dispatch */
-  wgk_bench_stat copy_ns;  /* per dispatch */
-  double copy_gbps;        /* copy_bytes / median, GB/s (1e9) */
-  uint64_t fma_flops;      /* FLOPs of one FMA dispatch */
-  uint64_t fma_threads;    /* threads of one FMA dispatch */
-  wgk_bench_stat fma_ns;   /* per dispatch */
-  double fma_gflops;       /* fma_flops / median, GFLOP/s */
+  bool timed;               /* figures from timestamp queries (else wall time of back-to-back dispatches) */
+  bool has_timestamps;      /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
+  uint64_t copy_bytes;      /* bytes read + written by one copy dispatch */
+  uint32_t copy_vec4_per_thread;   /* the best variant's */
+  wgk_bench_kernel_time copy;      /* the best variant's */
+  double copy_gbps;         /* copy_bytes / median, GB/s (1e9) */
+  wgk_bench_copy_variant copy_variants[WGK_BENCH_COPY_VARIANTS];
+  size_t n_copy_variants;
+  uint64_t fma_flops;       /* FLOPs of one FMA dispatch */
+  uint64_t fma_threads;     /* threads of one FMA dispatch */
+  wgk_bench_kernel_time fma;
+  double fma_gflops;        /* fma_flops / median, GFLOP/s */
+  bool has_transfers;       /* upload / download measured */
+  wgk_bench_transfer upload, download;
 } wgk_bench_ceilings;
 
-/* reps: timed dispatches of each kernel (after one untimed warm-up); 0 picks 10. */
+/* reps: timed dispatches of each kernel; 0 picks 10. */
 wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out /* OUT */,
                                       wgk_error *err);
+
+/* The host transfer ceilings through ctx (the calls the end-to-end path makes), `reps` transfers of `bytes`
+ * each way (0, 0: 10 of min(64 MiB, maxBufferSize)), into out->upload / download; on failure the reason is
+ * the context's error message. */
+wgk_status wgk_bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_t reps, wgk_bench_ceilings *out);
+
+/* The `ceilings` object of `wgk bench --json` (docs/performance.md). */
+json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c);
+json_t *wgk_bench_stat_json(const wgk_bench_stat *s);
+
+/* Seconds-free time source shared by the bench code: CLOCK_MONOTONIC in nanoseconds. */
+double wgk_bench_now_ns(void);
 
 #endif

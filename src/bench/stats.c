@@ -1,4 +1,5 @@
 /* Median and percentiles of a sample. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,4 +28,39 @@ wgk_bench_stat wgk_bench_stat_of(const double *samples, size_t n) {
   s = (wgk_bench_stat){quantile(sorted, n, 0.5), quantile(sorted, n, 0.1), quantile(sorted, n, 0.9), n};
   free(sorted);
   return s;
+}
+
+double wgk_bench_spread(const double *v, size_t n) {
+  if (n < 2) return 0;
+  double lo = v[0], hi = v[0];
+  for (size_t i = 1; i < n; i++) {
+    if (v[i] < lo) lo = v[i];
+    if (v[i] > hi) hi = v[i];
+  }
+  if (hi <= lo) return 0;
+  return lo > 0 ? (hi - lo) / lo : INFINITY;
+}
+
+bool wgk_bench_series_add(wgk_bench_series *s, const double *samples, size_t n) {
+  if (s->repeats >= WGK_BENCH_MAX_REPEATS) return false;
+  if (s->n + n > s->cap) {
+    size_t cap = (s->n + n) * 2 + 16;
+    double *p = realloc(s->samples, cap * sizeof *p);
+    if (!p) return false;
+    s->samples = p;
+    s->cap = cap;
+  }
+  if (n) memcpy(s->samples + s->n, samples, n * sizeof *samples);
+  s->n += n;
+  s->medians[s->repeats++] = wgk_bench_stat_of(samples, n).median;
+  return true;
+}
+
+wgk_bench_stat wgk_bench_series_stat(const wgk_bench_series *s) { return wgk_bench_stat_of(s->samples, s->n); }
+
+double wgk_bench_series_spread(const wgk_bench_series *s) { return wgk_bench_spread(s->medians, s->repeats); }
+
+void wgk_bench_series_free(wgk_bench_series *s) {
+  free(s->samples);
+  memset(s, 0, sizeof *s);
 }

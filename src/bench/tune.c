@@ -70,7 +70,7 @@ static void try_candidate(sweep *w, wgk_tune_candidate *cand) {
     return;
   }
   if (!outputs_match(w, cand->why, sizeof cand->why)) return;
-  if (wgk_bench_time_gpu(&w->s, w->warmup, w->iters, &cand->gpu, &w->r->timed) != WGK_OK) {
+  if (wgk_bench_time_gpu(&w->s, w->warmup, w->iters, &cand->gpu, &w->r->timed, NULL) != WGK_OK) {
     snprintf(cand->why, sizeof cand->why, "timing failed: %s", wgk_context_errmsg(ctx));
     return;
   }
@@ -114,7 +114,7 @@ static wgk_status baseline(sweep *w, char *why, size_t n) {
       if (t) st = wgk_tc_download(t, &w->want[i]);
     }
   wgk_bench_stat s = {0};
-  if (!st) st = wgk_bench_time_gpu(&w->s, w->warmup, w->iters, &s, &w->r->timed);
+  if (!st) st = wgk_bench_time_gpu(&w->s, w->warmup, w->iters, &s, &w->r->timed, NULL);
   w->r->default_ns = w->r->best_ns = s.median;
   wgk_dynbuf key;
   wgk_dynbuf_init(&key, 1 << 16);

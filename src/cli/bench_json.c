@@ -13,15 +13,12 @@ double wgk_bench_row_gflops(const wgk_bench_row *r) {
   return r->gpu.median > 0 && r->flops ? (double)r->flops / r->gpu.median : 0;
 }
 
-static json_t *stat_json(const wgk_bench_stat *s) {
-  return json_pack("{s:f, s:f, s:f, s:I}", "median", s->median, "p10", s->p10, "p90", s->p90, "n", (json_int_t)s->n);
-}
+#define stat_json wgk_bench_stat_json
 
-static json_t *ceilings_json(const wgk_bench_ceilings *c) {
-  return json_pack("{s:b, s:{s:I, s:o, s:f}, s:{s:I, s:I, s:o, s:f}}", "timestampQueries", c->timed, "copy", "bytes",
-                   (json_int_t)c->copy_bytes, "ns", stat_json(&c->copy_ns), "gbps", c->copy_gbps, "fma", "flops",
-                   (json_int_t)c->fma_flops, "threads", (json_int_t)c->fma_threads, "ns", stat_json(&c->fma_ns),
-                   "gflops", c->fma_gflops);
+static json_t *medians_json(const double *m, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, json_real(m[i]));
+  return a;
 }
 
 static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) {
@@ -44,6 +41,21 @@ static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) 
       ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
       ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
+  json_t *checks = json_pack(
+      "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",
+      r->gpu_timed ? "timestamps"
+      : r->has_timestamps ? "batch wall time (a CPU adapter's timestamps time the driver's flush, not the kernel)"
+                          : "batch wall time (no timestamp-query)", "batchNs", stat_json(&r->batch), "timedCallNs", stat_json(&r->timed_call),
+      "batchCalls", r->batch_calls, "repeats", r->repeats, "repeatMediansNs", "gpu",
+      medians_json(r->med_gpu, r->repeats), "batch", medians_json(r->med_batch, r->repeats), "resident",
+      medians_json(r->med_resident, r->repeats), "repeatSpread", "gpu", r->spread_gpu, "batch", r->spread_batch,
+      "resident", r->spread_resident, "repeatsAgree", r->repeats_agree, "repeatsReason", r->disagreement,
+      "consistent", r->consistent, "reason", r->consistency);
+  if (r->has_timestamps)
+    json_object_set_new(checks, "timestamps", json_pack("{s:o, s:b, s:s}", "ns", stat_json(&r->timestamps), "consistent",
+                                                        r->timestamps_consistent, "reason", r->timestamps_reason));
+  json_object_update(m, checks);
+  json_decref(checks);
   json_object_update(o, m);
   json_decref(m);
   return o;
@@ -59,5 +71,5 @@ json_t *wgk_bench_report_json(int argc, char **argv, const char *op_id, const wg
   time_t t = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
   return json_pack("{s:i, s:o, s:s, s:s, s:o, s:o, s:o}", "schema", 1, "command", cmd, "date", date, "package", op_id,
-                   "device", device, "ceilings", ceilings_json(ceil), "cases", cases);
+                   "device", device, "ceilings", wgk_bench_ceilings_json(ceil), "cases", cases);
 }

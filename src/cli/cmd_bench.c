@@ -3,10 +3,12 @@
  * rate), then every bench.json case: GPU time per call, wall time with resident tensors and end to end,
  * bytes and FLOPs per call, achieved GB/s and GFLOP/s and their ratio to the ceilings. docs/performance.md.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/consistency.h"
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
@@ -45,6 +47,64 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   return 1;
 }
 
+#define REPEATS 3
+#define BATCH_SAMPLES 10 /* wall samples of K calls per repeat at most */
+
+static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
+
+/* Three repeats of timestamps (when the device has them), batch and resident, each series on warm clocks,
+ * pooled; gpu is the timestamps where they are trusted (wgk_bench_timestamps_trusted), else the batch. */
+static wgk_status time_repeats(wgk_bench_setup *su, const wgk_device_desc *dev, wgk_bench_row *r) {
+  wgk_bench_series ts = {0}, batch = {0}, resident = {0};
+  wgk_bench_stat one;
+  /* the cross-check: min(iterations, BATCH_SAMPLES) samples of K calls; as the GPU figure at least as many, and
+   * at least `iterations` calls */
+  int64_t batch_iters = r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES;
+  int64_t gpu_batches = (r->iterations + su->batch_calls - 1) / su->batch_calls;
+  if (gpu_batches < batch_iters) gpu_batches = batch_iters;
+  r->has_timestamps = wgk_device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
+  r->gpu_timed = wgk_bench_timestamps_trusted(dev);
+  wgk_status st = WGK_OK;
+  for (int rep = 0; rep < REPEATS && !st; rep++) {
+    int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
+    if (r->has_timestamps) st = wgk_bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
+    if (!st)
+      st = wgk_bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, r->iterations, &one,
+                                         &batch, &one, &resident);
+  }
+  if (!st) {
+    const wgk_bench_series *gpu = r->gpu_timed ? &ts : &batch;
+    r->repeats = REPEATS;
+    r->batch_calls = su->batch_calls;
+    r->gpu = wgk_bench_series_stat(gpu);
+    r->timestamps = wgk_bench_series_stat(&ts);
+    r->batch = wgk_bench_series_stat(&batch);
+    r->resident = wgk_bench_series_stat(&resident);
+    r->timed_call = wgk_bench_series_stat(&su->timed_calls);
+    r->spread_gpu = json_safe(wgk_bench_series_spread(gpu));
+    r->spread_batch = json_safe(wgk_bench_series_spread(&batch));
+    r->spread_resident = json_safe(wgk_bench_series_spread(&resident));
+    memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
+    memcpy(r->med_batch, batch.medians, sizeof r->med_batch);
+    memcpy(r->med_resident, resident.medians, sizeof r->med_resident);
+    wgk_bench_figures f = {.timestamps = r->gpu_timed, .gpu_ns = r->gpu.median, .batch_ns = r->batch.median,
+                           .batch_calls = r->batch_calls, .resident_ns = r->resident.median,
+                           .timed_call_ns = r->timed_call.median};
+    r->consistent = wgk_bench_consistent(&f, r->consistency, sizeof r->consistency);
+    f.timestamps = true;
+    f.gpu_ns = r->timestamps.median;
+    r->timestamps_consistent = !r->has_timestamps || wgk_bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
+    const char *names[] = {r->gpu_timed ? "gpu (timestamps)" : "gpu (batch)", "batch", "resident"};
+    double spreads[] = {r->spread_gpu, r->spread_batch, r->spread_resident};
+    size_t n = r->gpu_timed ? 3 : 2;
+    r->repeats_agree = wgk_bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
+  }
+  wgk_bench_series_free(&ts);
+  wgk_bench_series_free(&batch);
+  wgk_bench_series_free(&resident);
+  return st;
+}
+
 static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *o, wgk_bench_row *r) {
   wgk_bench_setup su;
   wgk_status st = wgk_bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
@@ -53,8 +113,7 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   r->iterations = o->repeat ? o->repeat : r->c->iterations;
   if (!st) st = wgk_bench_first_run(&su);
   if (!st) snprintf(r->variant, sizeof r->variant, "%s", wgk_call_variant(su.call));
-  if (!st) st = wgk_bench_time_gpu(&su, r->warmup, r->iterations, &r->gpu, &r->gpu_timed);
-  if (!st) st = wgk_bench_time_resident(&su, r->warmup, r->iterations, &r->resident);
+  if (!st) st = time_repeats(&su, wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), r);
   if (!st) st = wgk_bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
   if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
@@ -63,7 +122,7 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   }
   if (st && !r->skipped) {
     r->failed = true;
-    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
   }
   r->sets = su.sets;
   r->bytes = wgk_bench_bytes(&su);
@@ -73,10 +132,30 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   wgk_bench_setup_free(&su);
 }
 
+static void print_kernel_check(const char *name, const wgk_bench_kernel_time *k) {
+  if (!k->consistent) printf("  INCONSISTENT %s ceiling: %s\n", name, k->reason);
+  else if (!k->timestamps_consistent) printf("  %s ceiling timestamps (not used on this adapter): %s\n", name, k->reason);
+}
+
 static void print_ceilings(const wgk_bench_ceilings *c) {
-  printf("ceilings (%s): vec4 copy %.1f GB/s (%.1f MiB moved, %.3f ms), FMA %.1f GFLOP/s (%.3f ms)\n",
-         c->timed ? "timestamp queries" : "wall time around submit + wait: no timestamp-query", c->copy_gbps,
-         (double)c->copy_bytes / (1 << 20), c->copy_ns.median * 1e-6, c->fma_gflops, c->fma_ns.median * 1e-6);
+  printf("ceilings (%s): vec4 copy %.1f GB/s (%u vec4 per thread; %.1f MiB moved, %.3f ms; wall of %u back-to-back "
+         "%.3f ms), FMA %.1f GFLOP/s (%.3f ms; wall %.3f ms)\n",
+         c->timed ? "timestamp queries"
+         : c->has_timestamps ? "wall time of back-to-back dispatches: a CPU adapter's timestamps time the driver"
+                             : "wall time of back-to-back dispatches: no timestamp-query",
+         c->copy_gbps,
+         c->copy_vec4_per_thread, (double)c->copy_bytes / (1 << 20), c->copy.ns.median * 1e-6, c->copy.dispatches,
+         c->copy.wall_ns.median * 1e-6, c->fma_gflops, c->fma.ns.median * 1e-6, c->fma.wall_ns.median * 1e-6);
+  printf("  copy variants:");
+  for (size_t i = 0; i < c->n_copy_variants; i++)
+    printf(" %ux vec4 %.1f GB/s%s", c->copy_variants[i].vec4_per_thread, c->copy_variants[i].gbps,
+           i + 1 < c->n_copy_variants ? "," : "\n");
+  if (c->has_transfers)
+    printf("  host transfers (as the e2e path): upload %.2f GB/s, download %.2f GB/s (%.1f MiB, %.3f / %.3f ms)\n",
+           c->upload.gbps, c->download.gbps, (double)c->upload.bytes / (1 << 20), c->upload.ns.median * 1e-6,
+           c->download.ns.median * 1e-6);
+  print_kernel_check("copy", &c->copy);
+  print_kernel_check("FMA", &c->fma);
 }
 
 static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
@@ -85,10 +164,20 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
     return;
   }
   double gbps = wgk_bench_row_gbps(r), gflops = wgk_bench_row_gflops(r);
-  printf("%-18s %-22s %10.1f %9.1f-%-9.1f %10.1f %10.1f %9.2f %6.1f%% %9.2f %6.2f%%\n", r->c->id, r->variant,
-         r->gpu.median * 1e-3, r->gpu.p10 * 1e-3, r->gpu.p90 * 1e-3, r->resident.median * 1e-3, r->e2e.median * 1e-3,
-         gbps, c->copy_gbps > 0 ? 100 * gbps / c->copy_gbps : 0, gflops,
+  printf("%-18s %-22s %10.1f %9.1f-%-9.1f %10.1f %10.1f %10.1f %9.2f %6.1f%% %9.2f %6.2f%%\n", r->c->id, r->variant,
+         r->gpu.median * 1e-3, r->gpu.p10 * 1e-3, r->gpu.p90 * 1e-3, r->batch.median * 1e-3, r->resident.median * 1e-3,
+         r->e2e.median * 1e-3, gbps, c->copy_gbps > 0 ? 100 * gbps / c->copy_gbps : 0, gflops,
          c->fma_gflops > 0 ? 100 * gflops / c->fma_gflops : 0);
+  printf("  %d repeats, spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; batch = %d calls per submission; "
+         "timestamped call %.1f us%s\n", r->repeats, r->spread_gpu * 100, r->spread_batch * 100,
+         r->spread_resident * 100, r->batch_calls, r->timed_call.median * 1e-3,
+         r->gpu_timed ? "" : "; gpu = batch");
+  if (r->has_timestamps && !r->gpu_timed)
+    printf("  timestamps %.1f us (not the GPU time on a CPU adapter: lavapipe reads the host clock after a queue flush)%s%s\n",
+           r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ", r->timestamps_consistent ? "" : r->timestamps_reason);
+  if (!r->has_timestamps) printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls, r->batch_calls);
+  if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
+  if (!r->repeats_agree) printf("  REPEATS DISAGREE: %s\n", r->disagreement);
 }
 
 static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const wgk_bench_ceilings *c,
@@ -109,12 +198,14 @@ static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *
     wgk_error_format(&err, msg, sizeof msg);
     return wgk_cli_error("bench", "ceilings: %s", msg), 1;
   }
+  if (wgk_bench_measure_transfers(wgk_rt_kernel_context(k), 0, 0, &ceil) != WGK_OK)
+    return wgk_cli_error("bench", "transfer ceilings: %s", wgk_context_errmsg(wgk_rt_kernel_context(k))), 1;
   print_ceilings(&ceil);
   wgk_bench_row *rows = calloc(s->n_cases + 1, sizeof *rows);
   size_t n = 0;
   int failed = 0;
-  printf("%-18s %-22s %10s %19s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
-         "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
+  printf("%-18s %-22s %10s %19s %10s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
+         "batch us", "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
   for (size_t i = 0; rows && i < s->n_cases; i++) {
     const wgk_bench_case *c = &s->cases[i];
     if (o->filter && !strstr(c->id, o->filter)) continue;

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 wgk_status wgk_gpu_encoder_begin(wgk_gpu_device *dev, const char *label, wgk_gpu_encoder **out, wgk_error *err) {
   *out = NULL;
@@ -65,6 +66,11 @@ wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pi
   if (slot >= timer->slots)
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "timer slot %u of %u", slot, timer->slots);
   end_pass(enc);
+  if (timer->resolve_recorded) { /* a new recording: slots it does not write hold another run's values */
+    memset(timer->written, 0, timer->slots * sizeof *timer->written);
+    timer->resolve_recorded = false;
+  }
+  timer->written[slot] = true;
   WGPUPassTimestampWrites writes = {NULL, timer->queries, 2 * slot, 2 * slot + 1};
   WGPUComputePassDescriptor desc = {NULL, wgk_gpu_sv(NULL), &writes};
   WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc->encoder, &desc);
@@ -103,6 +109,7 @@ wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *ti
   wgpuCommandEncoderResolveQuerySet(enc->encoder, timer->queries, 0, 2 * timer->slots, timer->resolved->buffer, 0);
   wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, timer->resolved->buffer, 0, timer->readback->buffer, 0,
                                        timer->resolved->size);
+  timer->resolve_recorded = true;
   return WGK_OK;
 }
 

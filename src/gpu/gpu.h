@@ -163,8 +163,17 @@ wgk_status wgk_gpu_timer_create(wgk_gpu_device *dev, uint32_t slots, wgk_gpu_tim
 void wgk_gpu_timer_destroy(wgk_gpu_timer *timer);
 /* Records the resolve of every slot into the timer's readback buffer; call before submit. */
 wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err);
-/* After submit: ns[i] = end - begin of slot i (0 for a slot never written or reversed). */
+/* After submit: ns[i] = the time slot i's pass kept the GPU busy that no earlier-starting slot covers
+ * (wgk_gpu_timestamps_busy), so the sum over slots is the union of the passes' intervals, never more than
+ * the span from the first begin to the last end. 0 for a slot the last resolved recording did not write. */
 wgk_status wgk_gpu_timer_read(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint64_t *ns, uint32_t slots,
                               uint32_t timeout_ms, wgk_error *err);
+
+/* Pure: begin/end timestamp pairs (stamps[2i], stamps[2i+1]) of n slots -> busy[i], the part of slot i's
+ * interval that no slot beginning earlier (ties: lower index) covers. Dawn's Vulkan backend latches a pass's
+ * begin at TOP_OF_PIPE, before the barrier that waits for the previous pass: the begin can fall inside the
+ * previous pass, and summing end - begin then counts that overlap twice. Unwritten (written[i] false, or
+ * written NULL and both 0) and reversed slots give 0. */
+void wgk_gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy);
 
 #endif

@@ -57,6 +57,8 @@ struct wgk_gpu_timer {
   wgk_gpu_buffer *resolved;   /* QUERY_RESOLVE | COPY_SRC, 16 bytes per slot */
   wgk_gpu_buffer *readback;   /* MAP_READ | COPY_DST copy of it */
   uint32_t slots;
+  bool *written;              /* per slot: written by the recording last resolved (else its values are stale) */
+  bool resolve_recorded;      /* a resolve was recorded: the next timed dispatch starts a new recording */
 };
 
 /* ---- strings ---- */

@@ -1,4 +1,4 @@
-/* Timestamp queries: two per slot (pass begin, pass end), resolved and read back as nanoseconds. */
+/* Timestamp queries: two per slot (pass begin, pass end), resolved and read back as nanoseconds of busy time. */
 #include "gpu/gpu_internal.h"
 
 #include <stdlib.h>
@@ -15,6 +15,10 @@ wgk_status wgk_gpu_timer_create(wgk_gpu_device *dev, uint32_t slots, wgk_gpu_tim
   wgk_gpu_timer *t = calloc(1, sizeof *t);
   if (!t) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   t->slots = slots;
+  if (!(t->written = calloc(slots, sizeof *t->written))) {
+    free(t);
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  }
   uint64_t bytes = (uint64_t)slots * 2 * sizeof(uint64_t);
   WGPUQuerySetDescriptor desc = {NULL, wgk_gpu_sv("wgk timestamps"), WGPUQueryType_Timestamp, 2 * slots};
   wgk_gpu_scope_push(dev);
@@ -42,6 +46,7 @@ void wgk_gpu_timer_destroy(wgk_gpu_timer *t) {
   }
   wgk_gpu_buffer_destroy(t->resolved);
   wgk_gpu_buffer_destroy(t->readback);
+  free(t->written);
   free(t);
 }
 
@@ -56,9 +61,24 @@ wgk_status wgk_gpu_timer_read(wgk_gpu_device *dev, wgk_gpu_timer *t, uint64_t *n
   if (!stamps) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   s = wgk_gpu_buffer_map_read(dev, t->readback, 0, stamps, (size_t)slots * 2 * sizeof *stamps, timeout_ms,
                               "reading timestamps", err);
-  /* A slot never written reads 0 and an end before its begin is nonsense: both give 0, not garbage. */
-  for (uint32_t i = 0; s == WGK_OK && i < slots; i++)
-    ns[i] = stamps[2 * i + 1] > stamps[2 * i] ? stamps[2 * i + 1] - stamps[2 * i] : 0;
+  if (s == WGK_OK) wgk_gpu_timestamps_busy(stamps, t->written, slots, ns);
   free(stamps);
   return s;
+}
+
+void wgk_gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy) {
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t b = stamps[2 * i], e = stamps[2 * i + 1];
+    bool used = written ? written[i] : (b || e);
+    busy[i] = 0;
+    if (!used || e <= b) continue;
+    uint64_t covered = b; /* the furthest end of the slots that began before this one */
+    for (uint32_t j = 0; j < n; j++) {
+      uint64_t bj = stamps[2 * j], ej = stamps[2 * j + 1];
+      bool earlier = bj < b || (bj == b && j < i);
+      if (j == i || !earlier || !(written ? written[j] : (bj || ej)) || ej <= bj) continue;
+      if (ej > covered) covered = ej;
+    }
+    busy[i] = e > covered ? e - covered : 0;
+  }
 }

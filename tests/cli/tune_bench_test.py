@@ -102,14 +102,52 @@ try:
     check(rep["command"][:2] == ["wgk", "bench"] and rep["package"] == "ai.onnx.RotaryEmbedding", "command, package")
     check({"vendor", "architecture", "device", "description", "features", "limits"} <= set(rep["device"]), "device")
     ce = rep["ceilings"]
-    check(ce["copy"]["gbps"] > 0 and ce["fma"]["gflops"] > 0 and ce["copy"]["ns"]["n"] == 10, f"ceilings {ce}")
+    check(ce["copy"]["gbps"] > 0 and ce["fma"]["gflops"] > 0 and ce["copy"]["wallNs"]["n"] == 5, f"ceilings {ce}")
+    if ce["timestampQueries"]:
+        check(ce["copy"]["timestampNs"]["n"] == 10 and ce["fma"]["timestampNs"]["n"] == 10, "timestamps per dispatch")
+    cpu = rep["device"].get("adapterType") == "cpu"
+    check(ce["timestampsUsed"] == (ce["timestampQueries"] and not cpu), f"timestamps used: {ce['timeSource']}")
+    variants = ce["copy"]["variants"]
+    check([v["vec4PerThread"] for v in variants] == [1, 2, 4, 8], f"copy variants {variants}")
+    check(ce["copy"]["gbps"] == max(v["gbps"] for v in variants)
+          and ce["copy"]["vec4PerThread"] == max(variants, key=lambda v: v["gbps"])["vec4PerThread"], "best copy kept")
+    for k in ("copy", "fma"):  # the flag says what the figures say: timestamps within the wall of back-to-back dispatches
+        t = ce[k].get("timestampNs")
+        holds = t is None or t["median"] <= ce[k]["wallNs"]["median"] * 1.05
+        check(ce[k]["timestampsConsistent"] == holds and (ce[k]["reason"] == "") == holds
+              and ce[k]["consistent"] == (holds or not ce["timestampsUsed"]), f"{k} consistency flags: {ce[k]}")
+    for k in ("upload", "download"):
+        t = ce.get(k, {})
+        check(set(t) == {"bytes", "ns", "gbps"} and t["bytes"] > 0 and t["gbps"] > 0 and t["ns"]["n"] > 0
+              and abs(t["gbps"] - t["bytes"] / t["ns"]["median"]) < 1e-9 * t["gbps"] + 1e-12, f"ceilings.{k}: {t}")
     (c,) = rep["cases"]
     check(c["id"] == CASE and c["status"] == "ok" and c["variant"] == "rank4_cache2_pos", f"case {c}")
     check(c["bytes"] == 33288 and c["flops"] == 12288 and c["bytesGiven"] and c["inputSets"] == 3, f"counts {c}")
-    for k in ("gpuNs", "residentNs", "e2eNs"):
-        check(set(c[k]) == {"median", "p10", "p90", "n"} and c[k]["n"] == 3 and c[k]["median"] > 0, f"{k}: {c[k]}")
+    check(c["repeats"] == 3, "three repeats")
+    for k in ("gpuNs", "batchNs", "residentNs", "e2eNs"):
+        n = 3 if k == "e2eNs" else 9  # 3 iterations; gpu, batch and resident pooled over the 3 repeats
+        check(set(c[k]) == {"median", "p10", "p90", "n"} and c[k]["n"] == n and c[k]["median"] > 0, f"{k}: {c[k]}")
     for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
         check(isinstance(c.get(k), float), f"{k} in the case")
+    # consistency: the flag and its reason say exactly what the figures say (not how fast anything is)
+    gpu, res, batch = c["gpuNs"]["median"], c["residentNs"]["median"], c["batchNs"]["median"]
+    holds = gpu <= res
+    if c["gpuTimestamps"]:
+        holds = holds and gpu <= batch * 1.05 and gpu <= c["timedCallNs"]["median"]
+    else:
+        check(gpu == batch and "batch" in c["gpuSource"], "without usable timestamps gpu is the batch figure")
+    check(c["consistent"] == holds and (c["reason"] == "") == holds, f"consistent flag: {c['consistent']} {c['reason']}")
+    check(c["gpuTimestamps"] == ce["timestampsUsed"], "the case uses timestamps as the ceilings do")
+    for k in ("gpu", "batch", "resident"):
+        meds = c["repeatMediansNs"][k]
+        spread = (max(meds) - min(meds)) / min(meds)
+        check(len(meds) == 3 and abs(c["repeatSpread"][k] - spread) < 1e-9, f"spread of {k}: {meds}")
+    agree = all(c["repeatSpread"][k] <= 0.05 for k in ("gpu", "batch", "resident"))
+    check(c["repeatsAgree"] == agree and (c["repeatsReason"] == "") == agree, f"repeats flag: {c['repeatsReason']}")
+    if not c["consistent"]:
+        check("INCONSISTENT: " + c["reason"] in out, "the table shows the inconsistency:\n" + out)
+    if not c["repeatsAgree"]:
+        check("REPEATS DISAGREE: " in out, "the table shows the disagreement:\n" + out)
     check(re.search(rf"^{CASE}\s+rank4_cache2_pos\s", out, re.M), "table row:\n" + out)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)

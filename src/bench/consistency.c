@@ -1,0 +1,55 @@
+/* The self-consistency rules of a benchmark's figures and the agreement of its repeats. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "bench/consistency.h"
+#include "bench/stats.h"
+
+/* Appends "; "-separated text to reason. */
+static void add(char *reason, size_t size, const char *fmt, ...) {
+  size_t len = 0;
+  while (len < size && reason[len]) len++;
+  if (len + 3 >= size) return;
+  if (len) len += (size_t)snprintf(reason + len, size - len, "; ");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason + len, size - len, fmt, ap);
+  va_end(ap);
+}
+
+bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size) {
+  if (size) reason[0] = 0;
+  bool ok = true;
+  if (!(f->gpu_ns > 0)) {
+    add(reason, size, "no GPU time was measured");
+    return false;
+  }
+  if (f->timestamps && f->timed_call_ns > 0 && f->gpu_ns > f->timed_call_ns) {
+    add(reason, size, "timestamps give %.1f us, more than the %.1f us wall time of the timestamped calls themselves "
+        "(broken timestamps: units, stale or early slots)", f->gpu_ns * 1e-3, f->timed_call_ns * 1e-3);
+    ok = false;
+  }
+  if (f->resident_ns > 0 && f->gpu_ns > f->resident_ns) {
+    add(reason, size, "GPU time %.1f us exceeds the whole resident call's %.1f us (run + wait)", f->gpu_ns * 1e-3,
+        f->resident_ns * 1e-3);
+    ok = false;
+  }
+  if (f->timestamps && f->batch_ns > 0 && f->gpu_ns > f->batch_ns * (1 + WGK_BENCH_BATCH_TOLERANCE)) {
+    add(reason, size, "timestamps give %.1f us, more than the %.1f us per call of %d back-to-back calls in one "
+        "submission (wall time)", f->gpu_ns * 1e-3, f->batch_ns * 1e-3, f->batch_calls);
+    ok = false;
+  }
+  return ok;
+}
+
+bool wgk_bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size) {
+  if (size) reason[0] = 0;
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) {
+    if (spreads[i] <= WGK_BENCH_REPEAT_TOLERANCE) continue;
+    add(reason, size, "the %s medians of the repeats spread %.1f%% (more than %.0f%%)", names[i], spreads[i] * 100,
+        WGK_BENCH_REPEAT_TOLERANCE * 100);
+    ok = false;
+  }
+  return ok;
+}

@@ -1,0 +1,36 @@
+/*
+ * Whether a benchmark's figures can all be true at once. The GPU time of one call cannot exceed the wall time
+ * of the whole call (run + wait: it contains the GPU work), and timestamps cannot exceed the wall time per call
+ * of K calls recorded back to back into one submission (the GPU did each call's work inside that wall time,
+ * plus the submission and the barriers). A figure that breaks either rule is reported with the reason, never
+ * dropped or clamped: it says the measurement is wrong (timestamps latched early, a clock that changed
+ * between the series, a slot read from another run), not the kernel.
+ */
+#ifndef WGK_BENCH_CONSISTENCY_H
+#define WGK_BENCH_CONSISTENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Timestamps may exceed the back-to-back wall time per call by this fraction before it counts (calls of one
+ * submission may overlap a little at their edges). */
+#define WGK_BENCH_BATCH_TOLERANCE 0.05
+
+typedef struct wgk_bench_figures {
+  bool timestamps;       /* gpu_ns from timestamp queries; else it is batch_ns itself */
+  double gpu_ns;         /* median GPU time per call */
+  double batch_ns;       /* median wall time per call of K back-to-back calls in one submission; <= 0: not measured */
+  int batch_calls;       /* K */
+  double resident_ns;    /* median wall time of one call (run + wait); <= 0: not measured (a ceiling kernel) */
+  double timed_call_ns;  /* median wall time of the timestamped calls themselves (run + read, which waits);
+                            <= 0: not measured. Timestamps past it are broken (units, stale or early slots). */
+} wgk_bench_figures;
+
+/* true when every rule holds; else false and reason says which figure breaks which rule, with the values. */
+bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size);
+
+/* The repeats of the named series (spreads[i] = wgk_bench_spread of its medians) agree within
+ * WGK_BENCH_REPEAT_TOLERANCE; else false and reason names each series that disagrees and its spread. */
+bool wgk_bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size);
+
+#endif

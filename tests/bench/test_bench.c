@@ -1,0 +1,246 @@
+/* wgk bench's pure parts: order statistics and repeats, the consistency rules, the busy-time union of
+ * timestamp slots, the shape of the ceilings' JSON. No GPU, no timing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench/ceiling.h"
+#include "bench/consistency.h"
+#include "bench/stats.h"
+#include "gpu/gpu.h"
+
+static void stat_median_and_percentiles(void **state) {
+  (void)state;
+  double v[] = {5, 1, 4, 2, 3}; /* numpy: median 3, p10 1.4, p90 4.6 */
+  wgk_bench_stat s = wgk_bench_stat_of(v, 5);
+  assert_float_equal(s.median, 3, 1e-12);
+  assert_float_equal(s.p10, 1.4, 1e-12);
+  assert_float_equal(s.p90, 4.6, 1e-12);
+  assert_int_equal(s.n, 5);
+  assert_float_equal(v[0], 5, 0); /* left as it was */
+  double w[] = {10, 20};
+  assert_float_equal(wgk_bench_stat_of(w, 2).median, 15, 1e-12);
+  assert_int_equal(wgk_bench_stat_of(w, 0).n, 0);
+}
+
+static void spread_of_repeats(void **state) {
+  (void)state;
+  double a[] = {100, 104, 102};
+  assert_float_equal(wgk_bench_spread(a, 3), 0.04, 1e-12);
+  assert_float_equal(wgk_bench_spread(a, 1), 0, 0);
+  double same[] = {7, 7, 7};
+  assert_float_equal(wgk_bench_spread(same, 3), 0, 0);
+  double zero[] = {0, 5};
+  assert_true(isinf(wgk_bench_spread(zero, 2)));
+}
+
+static void series_pools_repeats(void **state) {
+  (void)state;
+  wgk_bench_series s = {0};
+  double r1[] = {10, 11, 12}, r2[] = {20, 21, 22, 23}, r3[] = {11};
+  assert_true(wgk_bench_series_add(&s, r1, 3));
+  assert_true(wgk_bench_series_add(&s, r2, 4));
+  assert_true(wgk_bench_series_add(&s, r3, 1));
+  assert_int_equal(s.repeats, 3);
+  assert_float_equal(s.medians[0], 11, 0);
+  assert_float_equal(s.medians[1], 21.5, 1e-12);
+  assert_float_equal(s.medians[2], 11, 0);
+  wgk_bench_stat all = wgk_bench_series_stat(&s);
+  assert_int_equal(all.n, 8);
+  assert_float_equal(all.median, 16, 1e-12); /* 10 11 11 12 | 20 21 22 23 */
+  assert_float_equal(wgk_bench_series_spread(&s), 10.5 / 11, 1e-12);
+  for (int i = 3; i < WGK_BENCH_MAX_REPEATS; i++) assert_true(wgk_bench_series_add(&s, r3, 1));
+  assert_false(wgk_bench_series_add(&s, r3, 1)); /* past the repeats kept: refused, not overrun */
+  wgk_bench_series_free(&s);
+  assert_null(s.samples);
+}
+
+static uint64_t sum(const uint64_t *v, uint32_t n) {
+  uint64_t t = 0;
+  for (uint32_t i = 0; i < n; i++) t += v[i];
+  return t;
+}
+
+/* Sequential passes keep their own durations. */
+static void busy_of_sequential_passes(void **state) {
+  (void)state;
+  uint64_t st[] = {1000, 1100, 1150, 1400, 1400, 1450};
+  uint64_t busy[3];
+  wgk_gpu_timestamps_busy(st, NULL, 3, busy);
+  assert_int_equal(busy[0], 100);
+  assert_int_equal(busy[1], 250);
+  assert_int_equal(busy[2], 50);
+}
+
+/* A begin latched before the previous pass ended (Dawn: TOP_OF_PIPE, before the barrier): the overlap counts
+ * once. Summing end - begin per pass gave 100 + 150 + 100 = 350 for a span of 250: more GPU time than the
+ * wall time of the submission that contained it. */
+static void busy_counts_overlap_once(void **state) {
+  (void)state;
+  uint64_t st[] = {0, 100, 50, 200, 120, 250};
+  uint64_t busy[3];
+  wgk_gpu_timestamps_busy(st, NULL, 3, busy);
+  assert_int_equal(busy[0], 100);
+  assert_int_equal(busy[1], 100);
+  assert_int_equal(busy[2], 50);
+  assert_int_equal(sum(busy, 3), 250); /* the span, first begin to last end */
+  uint64_t nested[] = {0, 300, 100, 200};   /* a pass inside another adds nothing */
+  wgk_gpu_timestamps_busy(nested, NULL, 2, busy);
+  assert_int_equal(busy[0], 300);
+  assert_int_equal(busy[1], 0);
+  uint64_t tie[] = {10, 50, 10, 80};        /* equal begins: the lower slot comes first */
+  wgk_gpu_timestamps_busy(tie, NULL, 2, busy);
+  assert_int_equal(busy[0], 40);
+  assert_int_equal(busy[1], 30);
+}
+
+/* Slots the last recording did not write (stale values of an earlier run) and reversed ones give 0. */
+static void busy_skips_unwritten_and_reversed(void **state) {
+  (void)state;
+  uint64_t st[] = {5000, 5100, 100, 900, 6000, 5900, 0, 0};
+  bool written[] = {true, false, true, true};
+  uint64_t busy[4];
+  wgk_gpu_timestamps_busy(st, written, 4, busy);
+  assert_int_equal(busy[0], 100);
+  assert_int_equal(busy[1], 0);   /* stale: 800 ns of another run */
+  assert_int_equal(busy[2], 0);   /* end before begin */
+  assert_int_equal(busy[3], 0);   /* written, both 0: nothing */
+  wgk_gpu_timestamps_busy(st, NULL, 4, busy); /* without the mask a nonzero pair counts */
+  assert_int_equal(busy[1], 800);
+  assert_int_equal(busy[3], 0);
+}
+
+static void consistent_figures(void **state) {
+  (void)state;
+  char why[512];
+  wgk_bench_figures f = {.timestamps = true, .gpu_ns = 234e3, .batch_ns = 240e3, .batch_calls = 16,
+                         .resident_ns = 303e3, .timed_call_ns = 320e3};
+  assert_true(wgk_bench_consistent(&f, why, sizeof why));
+  assert_string_equal(why, "");
+  f.gpu_ns = 250e3; /* within WGK_BENCH_BATCH_TOLERANCE of the batch figure */
+  assert_true(wgk_bench_consistent(&f, why, sizeof why));
+  f.resident_ns = 0; /* a ceiling kernel: no resident figure */
+  f.timed_call_ns = 0;
+  assert_true(wgk_bench_consistent(&f, why, sizeof why));
+}
+
+/* The H200 figures of issue 14: 925 us of timestamps in a call whose whole resident time was 303 us. */
+static void inconsistent_figures_say_why(void **state) {
+  (void)state;
+  char why[512];
+  wgk_bench_figures f = {.timestamps = true, .gpu_ns = 925e3, .batch_ns = 240e3, .batch_calls = 16,
+                         .resident_ns = 303e3, .timed_call_ns = 1100e3};
+  assert_false(wgk_bench_consistent(&f, why, sizeof why));
+  assert_non_null(strstr(why, "GPU time 925.0 us exceeds the whole resident call's 303.0 us"));
+  assert_non_null(strstr(why, "more than the 240.0 us per call of 16 back-to-back calls"));
+  assert_null(strstr(why, "timestamped calls themselves"));
+  f.timed_call_ns = 500e3; /* timestamps past the wall time of their own calls: broken timestamps */
+  assert_false(wgk_bench_consistent(&f, why, sizeof why));
+  assert_non_null(strstr(why, "925.0 us, more than the 500.0 us wall time of the timestamped calls"));
+  /* the batch figure as GPU time (no usable timestamps): only gpu <= resident applies */
+  wgk_bench_figures b = {.timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
+  assert_false(wgk_bench_consistent(&b, why, sizeof why));
+  assert_non_null(strstr(why, "exceeds the whole resident call's"));
+  assert_null(strstr(why, "back-to-back"));
+  wgk_bench_figures none = {.timestamps = true};
+  assert_false(wgk_bench_consistent(&none, why, sizeof why));
+  assert_string_equal(why, "no GPU time was measured");
+}
+
+static void repeats_agree_within_tolerance(void **state) {
+  (void)state;
+  char why[512];
+  const char *names[] = {"gpu", "batch", "resident"};
+  double ok[] = {0.0, 0.049, 0.05};
+  assert_true(wgk_bench_repeats_agree(names, ok, 3, why, sizeof why));
+  assert_string_equal(why, "");
+  double bad[] = {0.02, 0.124, 0.31};
+  assert_false(wgk_bench_repeats_agree(names, bad, 3, why, sizeof why));
+  assert_null(strstr(why, "gpu"));
+  assert_non_null(strstr(why, "the batch medians of the repeats spread 12.4%"));
+  assert_non_null(strstr(why, "the resident medians of the repeats spread 31.0%"));
+}
+
+static json_t *at(json_t *o, const char *path) { /* "a.b.c" */
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *k = strtok(buf, "."); k && o; k = strtok(NULL, ".")) o = json_object_get(o, k);
+  return o;
+}
+
+static void ceilings_json_shape(void **state) {
+  (void)state;
+  wgk_bench_ceilings c = {.timed = true, .has_timestamps = true, .copy_bytes = 1 << 20, .copy_gbps = 4000,
+                          .copy_vec4_per_thread = 4, .n_copy_variants = 2, .fma_flops = 1000, .fma_threads = 256,
+                          .fma_gflops = 50, .has_transfers = true};
+  c.copy_variants[0] = (wgk_bench_copy_variant){1, 3100, 338};
+  c.copy_variants[1] = (wgk_bench_copy_variant){4, 4000, 262};
+  c.copy.ns = (wgk_bench_stat){262, 250, 270, 10};
+  c.copy.wall_ns = (wgk_bench_stat){265, 260, 280, 5};
+  c.copy.dispatches = 10;
+  c.copy.consistent = true;
+  c.copy.timestamps_consistent = true;
+  c.fma.consistent = false;
+  snprintf(c.fma.reason, sizeof c.fma.reason, "timestamps give more");
+  c.upload = (wgk_bench_transfer){64 << 20, {2.5e6, 2.4e6, 2.7e6, 10}, 26.8};
+  c.download = (wgk_bench_transfer){64 << 20, {3e6, 2.9e6, 3.1e6, 10}, 22.4};
+  json_t *j = wgk_bench_ceilings_json(&c);
+  assert_non_null(j);
+  assert_true(json_is_true(at(j, "timestampQueries")));
+  assert_true(json_is_true(at(j, "timestampsUsed")));
+  assert_string_equal(json_string_value(at(j, "timeSource")), "timestamps");
+  assert_int_equal(json_integer_value(at(j, "copy.bytes")), 1 << 20);
+  assert_float_equal(json_real_value(at(j, "copy.gbps")), 4000, 0);
+  assert_int_equal(json_integer_value(at(j, "copy.vec4PerThread")), 4);
+  assert_int_equal(json_array_size(at(j, "copy.variants")), 2);
+  assert_int_equal(json_integer_value(json_object_get(json_array_get(at(j, "copy.variants"), 0), "vec4PerThread")), 1);
+  assert_float_equal(json_real_value(at(j, "copy.ns.median")), 262, 0);
+  assert_int_equal(json_integer_value(at(j, "copy.ns.n")), 10);
+  assert_float_equal(json_real_value(at(j, "copy.wallNs.median")), 265, 0);
+  assert_true(json_is_true(at(j, "copy.consistent")));
+  assert_true(json_is_true(at(j, "copy.timestampsConsistent")));
+  assert_true(json_is_false(at(j, "fma.consistent")));
+  assert_true(json_is_false(at(j, "fma.timestampsConsistent")));
+  assert_string_equal(json_string_value(at(j, "fma.reason")), "timestamps give more");
+  assert_int_equal(json_integer_value(at(j, "fma.flops")), 1000);
+  const char *dirs[] = {"upload", "download"};
+  for (int d = 0; d < 2; d++) {
+    json_t *t = json_object_get(j, dirs[d]);
+    assert_non_null(t);
+    assert_int_equal(json_object_size(t), 3); /* {bytes, ns, gbps} */
+    assert_int_equal(json_integer_value(json_object_get(t, "bytes")), 64 << 20);
+    assert_true(json_is_real(json_object_get(t, "gbps")));
+    assert_int_equal(json_integer_value(at(t, "ns.n")), 10);
+  }
+  assert_float_equal(json_real_value(at(j, "upload.gbps")), 26.8, 0);
+  json_decref(j);
+  /* no timestamps used (a CPU adapter or none at all) says so; no transfers measured: no keys */
+  c.timed = false;
+  c.has_transfers = false;
+  j = wgk_bench_ceilings_json(&c);
+  assert_true(json_is_false(at(j, "timestampsUsed")));
+  assert_non_null(strstr(json_string_value(at(j, "timeSource")), "wall time of back-to-back dispatches"));
+  assert_null(json_object_get(j, "upload"));
+  assert_null(json_object_get(j, "download"));
+  json_decref(j);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(stat_median_and_percentiles),
+      cmocka_unit_test(spread_of_repeats),
+      cmocka_unit_test(series_pools_repeats),
+      cmocka_unit_test(busy_of_sequential_passes),
+      cmocka_unit_test(busy_counts_overlap_once),
+      cmocka_unit_test(busy_skips_unwritten_and_reversed),
+      cmocka_unit_test(consistent_figures),
+      cmocka_unit_test(inconsistent_figures_say_why),
+      cmocka_unit_test(repeats_agree_within_tolerance),
+      cmocka_unit_test(ceilings_json_shape),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
