@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap build demo test test-asan test-asan-quick asan-build install clean fuzz
+.PHONY: all bootstrap build demo test test-asan test-asan-quick asan-build install clean fuzz format
 
 all: build
 
@@ -42,6 +42,10 @@ test-asan-quick: asan-build
 
 install: build
 	cmake --install $(BUILD)
+
+# The house style (.clang-format) over every tracked C file; needs clang-format (Debian: clang-format).
+format:
+	git ls-files 'src/*.[ch]' 'include/*.h' 'tests/*.[ch]' 'examples/*.c' | grep -v corpus | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

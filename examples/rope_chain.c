@@ -56,7 +56,7 @@ static wgk_tensor *rope(wgk_kernel *k, wgk_tensor *x, wgk_tensor *cos_t, wgk_ten
   check(wgk_call_set_input(call, "sin", sin_t), "set sin");
   check(wgk_call_set_input(call, "positionIds", pos), "set positionIds");
   check(wgk_call_set_attr_int(call, "interleaved", 0), "set interleaved");
-  check(wgk_call_run(call), "wgk_call_run"); /* submitted; no wait */
+  check(wgk_call_run(call), "wgk_call_run");  /* submitted; no wait */
   wgk_tensor *y = wgk_call_output(call, "y"); /* borrowed from the call: keep it */
   if (!y) check(WGK_ERR_NOT_FOUND, "output y");
   wgk_tensor_retain(y);

@@ -134,15 +134,15 @@ typedef enum wgk_dtype {
 
 #define WGK_MAX_DIMS 8
 
-WGK_API const char *wgk_dtype_name(wgk_dtype dtype);      /* "float32" ...; "invalid" */
-WGK_API wgk_dtype wgk_dtype_from_name(const char *name);  /* WGK_DTYPE_INVALID when unknown */
-WGK_API size_t wgk_dtype_size(wgk_dtype dtype);           /* host bytes per element (float16, int16: 2; bool: 1) */
+WGK_API const char *wgk_dtype_name(wgk_dtype dtype);     /* "float32" ...; "invalid" */
+WGK_API wgk_dtype wgk_dtype_from_name(const char *name); /* WGK_DTYPE_INVALID when unknown */
+WGK_API size_t wgk_dtype_size(wgk_dtype dtype);          /* host bytes per element (float16, int16: 2; bool: 1) */
 
 /* ---- context ---------------------------------------------------------------------------- */
 
 typedef struct wgk_context_options {
-  const char *adapter;   /* adapter index or name substring; NULL: env WGK_ADAPTER, else high-performance */
-  bool verbose;          /* Dawn's log and wgk's cache decisions on stderr */
+  const char *adapter; /* adapter index or name substring; NULL: env WGK_ADAPTER, else high-performance */
+  bool verbose;        /* Dawn's log and wgk's cache decisions on stderr */
   /* A caller's WebGPU objects (WGPUInstance, WGPUDevice as void*): wgk uses them and never destroys
    * them. When device is set, adapter is ignored. */
   void *wgpu_instance;
@@ -167,13 +167,13 @@ WGK_API wgk_status wgk_context_wait(wgk_context *ctx);
 
 /* What the caches did, for tests and --verbose. */
 typedef struct wgk_stats {
-  uint64_t plans_made;         /* plans rendered (cache misses) */
-  uint64_t plan_hits;          /* calls that reused a plan */
-  uint64_t shaders_compiled;   /* WGSL modules compiled */
-  uint64_t pipelines_created;  /* compute pipelines created */
-  uint64_t bind_groups_created;/* bind groups created */
-  uint64_t dispatches;         /* compute dispatches recorded */
-  uint64_t submissions;        /* queue submissions */
+  uint64_t plans_made;          /* plans rendered (cache misses) */
+  uint64_t plan_hits;           /* calls that reused a plan */
+  uint64_t shaders_compiled;    /* WGSL modules compiled */
+  uint64_t pipelines_created;   /* compute pipelines created */
+  uint64_t bind_groups_created; /* bind groups created */
+  uint64_t dispatches;          /* compute dispatches recorded */
+  uint64_t submissions;         /* queue submissions */
 } wgk_stats;
 WGK_API void wgk_context_stats(const wgk_context *ctx, wgk_stats *out /* OUT */);
 
@@ -253,15 +253,15 @@ WGK_API const char *wgk_kernel_variant_id(const wgk_kernel *kernel, size_t index
 WGK_API wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape,
                                      const void *data, wgk_tensor **out /* OUT */);
 /* A float16 tensor from float32 host values (rounded to nearest even). */
-WGK_API wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int64_t *shape,
-                                                  const float *data, wgk_tensor **out /* OUT */);
+WGK_API wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int64_t *shape, const float *data,
+                                                  wgk_tensor **out /* OUT */);
 /* Wraps a caller's WGPUBuffer (as void*) holding the tensor in GPU storage layout; never destroyed
  * by wgk. Its size must cover the tensor. The caller may rewrite it between calls: data checks read
  * it back each time (see Data checks). */
-WGK_API wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape,
-                                   void *wgpu_buffer, wgk_tensor **out /* OUT */);
+WGK_API wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, void *wgpu_buffer,
+                                   wgk_tensor **out /* OUT */);
 WGK_API wgk_tensor *wgk_tensor_retain(wgk_tensor *t);
-WGK_API void wgk_tensor_release(wgk_tensor *t);      /* NULL is a no-op */
+WGK_API void wgk_tensor_release(wgk_tensor *t); /* NULL is a no-op */
 WGK_API wgk_dtype wgk_tensor_dtype(const wgk_tensor *t);
 WGK_API int wgk_tensor_rank(const wgk_tensor *t);
 WGK_API const int64_t *wgk_tensor_shape(const wgk_tensor *t);

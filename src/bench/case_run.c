@@ -59,10 +59,13 @@ wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const ch
   if (missing) return snprintf(why, n, "device lacks %s", missing), WGK_ERR_UNSUPPORTED;
   if (!(s->host = calloc(c->n_inputs + 1, sizeof *s->host))) return WGK_ERR_OUT_OF_MEMORY;
   wgk_status st = make_inputs(s, source, why, n);
-  if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK) snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+  if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK)
+    snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   if (!st) st = bind_set(s, 0);
   if (!st) st = wgk_tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
-  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
+  if (st && !why[0])
+    snprintf(why, n, "%s",
+             st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
   return st;
 }
 
@@ -158,8 +161,10 @@ wgk_status wgk_bench_warm(wgk_bench_setup *s, int64_t calls) {
   double t0 = now_ns(), until = s->cpu ? WGK_BENCH_WARM_CPU_NS : WGK_BENCH_WARM_NS;
   bool single = s->call_ns * s->batch_calls > until; /* a long call warms by itself: no batches of them */
   for (int64_t done = 0; !st && (done < calls || now_ns() - t0 < until); done += single ? 1 : s->batch_calls) {
-    if (!single) st = run_batch(s, b);
-    else if (!(st = run_next(s))) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+    if (!single)
+      st = run_batch(s, b);
+    else if (!(st = run_next(s)))
+      st = wgk_context_wait(wgk_rt_kernel_context(s->k));
   }
   wgk_batch_destroy(b);
   return st;
@@ -195,7 +200,8 @@ bool wgk_bench_timestamps_trusted(const wgk_device_desc *dev) {
 wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed,
                               wgk_bench_series *acc) {
   *timed = wgk_bench_timestamps_trusted(wgk_rt_context_device_desc(wgk_rt_kernel_context(s->k)));
-  return *timed ? wgk_bench_time_timestamps(s, warmup, iters, out, acc) : wgk_bench_time_batch(s, warmup, iters, out, acc);
+  return *timed ? wgk_bench_time_timestamps(s, warmup, iters, out, acc)
+                : wgk_bench_time_batch(s, warmup, iters, out, acc);
 }
 
 wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
@@ -218,8 +224,8 @@ wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t
 }
 
 wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
-                                        wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
-                                        wgk_bench_stat *resident_out, wgk_bench_series *resident_acc) {
+                                         wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
+                                         wgk_bench_stat *resident_out, wgk_bench_series *resident_acc) {
   double *bns = calloc((size_t)batches + 1, sizeof *bns), *rns = calloc((size_t)calls + 1, sizeof *rns);
   wgk_batch *b = NULL;
   wgk_status st = bns && rns ? wgk_batch_create(wgk_rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;

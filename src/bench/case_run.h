@@ -23,23 +23,23 @@
 typedef struct wgk_bench_setup {
   wgk_kernel *k;
   const wgk_bench_case *c;
-  wgk_host_tensor **host;                      /* per case input */
-  wgk_tensor **dev[WGK_BENCH_MAX_SETS];        /* per set, per case input */
-  int sets;                                    /* input copies rotated among */
-  int next;                                    /* the set the next call binds */
-  wgk_call *call;                              /* inputs of set 0, the case's attrs, args and tunables */
-  uint64_t input_bytes, output_bytes;          /* host bytes of all inputs / outputs (outputs after a run) */
-  double call_ns;                              /* one run + wait after the first (an estimate, picks K) */
-  int batch_calls;                             /* K: calls per back-to-back submission */
-  bool cpu;                                    /* a CPU adapter (shorter warm-up) */
-  wgk_bench_series timed_calls;                /* wall time of each timestamped call (run + reading its
-                                                  timestamps, which waits): a repeat per gpu series with acc */
+  wgk_host_tensor **host;               /* per case input */
+  wgk_tensor **dev[WGK_BENCH_MAX_SETS]; /* per set, per case input */
+  int sets;                             /* input copies rotated among */
+  int next;                             /* the set the next call binds */
+  wgk_call *call;                       /* inputs of set 0, the case's attrs, args and tunables */
+  uint64_t input_bytes, output_bytes;   /* host bytes of all inputs / outputs (outputs after a run) */
+  double call_ns;                       /* one run + wait after the first (an estimate, picks K) */
+  int batch_calls;                      /* K: calls per back-to-back submission */
+  bool cpu;                             /* a CPU adapter (shorter warm-up) */
+  wgk_bench_series timed_calls;         /* wall time of each timestamped call (run + reading its
+                                           timestamps, which waits): a repeat per gpu series with acc */
 } wgk_bench_setup;
 
 /* Generates and uploads the inputs and makes the call. A case the device cannot run (a missing required
  * feature) gives WGK_ERR_UNSUPPORTED with the reason in *why; other failures name the cause in *why too. */
-wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const char *source, wgk_bench_setup *out /* OUT */,
-                                char *why, size_t why_size);
+wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const char *source,
+                                wgk_bench_setup *out /* OUT */, char *why, size_t why_size);
 void wgk_bench_setup_free(wgk_bench_setup *s);
 
 /* Runs once (plans, compiles), records the output bytes, times one more run + wait and picks K. */
@@ -72,14 +72,14 @@ wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iter
  * so that on a machine whose load changes both figures see the same moments: `batches` batch samples and
  * `calls` resident calls (batches >= 1). */
 wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
-                                        wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
-                                        wgk_bench_stat *resident_out, wgk_bench_series *resident_acc);
+                                         wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
+                                         wgk_bench_stat *resident_out, wgk_bench_series *resident_acc);
 wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
                                    wgk_bench_series *acc);
 wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
 
-/* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call; WGK_ERR_UNSUPPORTED
- * when wgk has no reference for the op. */
+/* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call;
+ * WGK_ERR_UNSUPPORTED when wgk has no reference for the op. */
 wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out);
 
 /* The bytes and FLOPs one call must move / do: the case's figures, else inputs + outputs and 0 (unknown). */

@@ -10,11 +10,11 @@
 #include "device/device_desc.h"
 
 #define WG 256u
-#define COPY_MAX_BYTES (256ull << 20)     /* per buffer: far past any cache */
-#define COPY_MAX_BYTES_CPU (64ull << 20)  /* a CPU adapter: past its last-level cache, a dispatch in tens of ms */
-#define COPY_MAX_VEC4 8u                  /* the largest variant: the buffer is a multiple of its block */
-#define FMA_CHAINS 4u                     /* independent chains per thread (vec4 each) */
-#define WALL_SAMPLES 5                    /* wall samples of `reps` back-to-back dispatches */
+#define COPY_MAX_BYTES (256ull << 20)    /* per buffer: far past any cache */
+#define COPY_MAX_BYTES_CPU (64ull << 20) /* a CPU adapter: past its last-level cache, a dispatch in tens of ms */
+#define COPY_MAX_VEC4 8u                 /* the largest variant: the buffer is a multiple of its block */
+#define FMA_CHAINS 4u                    /* independent chains per thread (vec4 each) */
+#define WALL_SAMPLES 5                   /* wall samples of `reps` back-to-back dispatches */
 
 double wgk_bench_now_ns(void) {
   struct timespec ts;
@@ -36,8 +36,10 @@ static void copy_wgsl(uint32_t v, char *out, size_t size) {
                               "  let n = arrayLength(&dst);\n"
                               "  if (base + %uu < n) {\n",
                               256 * v, 256 * (v - 1));
-  for (uint32_t k = 0; k < v && n < size; k++) n += (size_t)snprintf(out + n, size - n, "    let v%u = src[base + %uu];\n", k, 256 * k);
-  for (uint32_t k = 0; k < v && n < size; k++) n += (size_t)snprintf(out + n, size - n, "    dst[base + %uu] = v%u;\n", 256 * k, k);
+  for (uint32_t k = 0; k < v && n < size; k++)
+    n += (size_t)snprintf(out + n, size - n, "    let v%u = src[base + %uu];\n", k, 256 * k);
+  for (uint32_t k = 0; k < v && n < size; k++)
+    n += (size_t)snprintf(out + n, size - n, "    dst[base + %uu] = v%u;\n", 256 * k, k);
   if (n < size)
     snprintf(out + n, size - n,
              "  } else {\n"
@@ -102,7 +104,10 @@ static wgk_status submit(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer
     st = timer ? wgk_gpu_encoder_dispatch_timed(enc, j->pipeline, j->group, j->x, j->y, 1, timer, r, err)
                : wgk_gpu_encoder_dispatch(enc, j->pipeline, j->group, j->x, j->y, 1, err);
   if (!st && timer) st = wgk_gpu_encoder_resolve_timer(enc, timer, err);
-  if (st) { wgk_gpu_encoder_discard(enc); return st; }
+  if (st) {
+    wgk_gpu_encoder_discard(enc);
+    return st;
+  }
   st = wgk_gpu_encoder_submit(enc, err);
   return st ? st : wgk_gpu_wait(dev, 600000, "a ceiling kernel", err);
 }
@@ -143,8 +148,10 @@ static wgk_status measure(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *time
     bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
     out->ns = timer && !cpu ? out->ts_ns : out->wall_ns;
     /* the timestamps are checked against the wall figure wherever they were measured */
-    wgk_bench_figures f = {.timestamps = timer != NULL, .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
-                           .batch_ns = out->wall_ns.median, .batch_calls = (int)reps};
+    wgk_bench_figures f = {.timestamps = timer != NULL,
+                           .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
+                           .batch_ns = out->wall_ns.median,
+                           .batch_calls = (int)reps};
     out->timestamps_consistent = wgk_bench_consistent(&f, out->reason, sizeof out->reason);
     out->consistent = timer && !cpu ? out->timestamps_consistent : true;
   }

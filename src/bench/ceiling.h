@@ -25,48 +25,48 @@
 #include "gpu/gpu.h"
 #include "wgk.h"
 
-#define WGK_BENCH_WARM_NS 200e6     /* a GPU's clocks ramp within ~100 ms of steady work (and drop in ~1 s idle) */
-#define WGK_BENCH_WARM_CPU_NS 50e6  /* a CPU adapter: its cores' frequency */
-#define WGK_BENCH_COPY_VARIANTS 4   /* 1, 2, 4, 8 vec4 per thread */
+#define WGK_BENCH_WARM_NS 200e6    /* a GPU's clocks ramp within ~100 ms of steady work (and drop in ~1 s idle) */
+#define WGK_BENCH_WARM_CPU_NS 50e6 /* a CPU adapter: its cores' frequency */
+#define WGK_BENCH_COPY_VARIANTS 4  /* 1, 2, 4, 8 vec4 per thread */
 
 /* One kernel's figures: per dispatch from timestamps and from the wall time of back-to-back dispatches. */
 typedef struct wgk_bench_kernel_time {
-  wgk_bench_stat ns;        /* the figure: timestamps where trusted (not on a CPU adapter), else wall / dispatches */
-  bool has_timestamps;      /* timestamps measured (the device has timestamp-query) */
-  wgk_bench_stat ts_ns;     /* per dispatch from timestamps */
-  wgk_bench_stat wall_ns;   /* wall time of `dispatches` back-to-back dispatches in one submission, per dispatch */
-  uint32_t dispatches;      /* per wall sample */
-  bool consistent;          /* the figure (ns) passes bench/consistency.h: the wall figure always does */
+  wgk_bench_stat ns;          /* the figure: timestamps where trusted (not on a CPU adapter), else wall / dispatches */
+  bool has_timestamps;        /* timestamps measured (the device has timestamp-query) */
+  wgk_bench_stat ts_ns;       /* per dispatch from timestamps */
+  wgk_bench_stat wall_ns;     /* wall time of `dispatches` back-to-back dispatches in one submission, per dispatch */
+  uint32_t dispatches;        /* per wall sample */
+  bool consistent;            /* the figure (ns) passes bench/consistency.h: the wall figure always does */
   bool timestamps_consistent; /* the timestamps, used or not, within the wall figure */
-  char reason[256];         /* why the timestamps are not */
+  char reason[256];           /* why the timestamps are not */
 } wgk_bench_kernel_time;
 
 typedef struct wgk_bench_copy_variant {
   uint32_t vec4_per_thread;
-  double gbps;              /* at its median */
-  double ns;                /* median per dispatch */
+  double gbps; /* at its median */
+  double ns;   /* median per dispatch */
 } wgk_bench_copy_variant;
 
 typedef struct wgk_bench_transfer {
-  uint64_t bytes;           /* per transfer */
-  wgk_bench_stat ns;        /* per transfer */
-  double gbps;              /* bytes / median */
+  uint64_t bytes;    /* per transfer */
+  wgk_bench_stat ns; /* per transfer */
+  double gbps;       /* bytes / median */
 } wgk_bench_transfer;
 
 typedef struct wgk_bench_ceilings {
-  bool timed;               /* figures from timestamp queries (else wall time of back-to-back dispatches) */
-  bool has_timestamps;      /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
-  uint64_t copy_bytes;      /* bytes read + written by one copy dispatch */
-  uint32_t copy_vec4_per_thread;   /* the best variant's */
-  wgk_bench_kernel_time copy;      /* the best variant's */
-  double copy_gbps;         /* copy_bytes / median, GB/s (1e9) */
+  bool timed;                    /* figures from timestamp queries (else wall time of back-to-back dispatches) */
+  bool has_timestamps;           /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
+  uint64_t copy_bytes;           /* bytes read + written by one copy dispatch */
+  uint32_t copy_vec4_per_thread; /* the best variant's */
+  wgk_bench_kernel_time copy;    /* the best variant's */
+  double copy_gbps;              /* copy_bytes / median, GB/s (1e9) */
   wgk_bench_copy_variant copy_variants[WGK_BENCH_COPY_VARIANTS];
   size_t n_copy_variants;
-  uint64_t fma_flops;       /* FLOPs of one FMA dispatch */
-  uint64_t fma_threads;     /* threads of one FMA dispatch */
+  uint64_t fma_flops;   /* FLOPs of one FMA dispatch */
+  uint64_t fma_threads; /* threads of one FMA dispatch */
   wgk_bench_kernel_time fma;
-  double fma_gflops;        /* fma_flops / median, GFLOP/s */
-  bool has_transfers;       /* upload / download measured */
+  double fma_gflops;  /* fma_flops / median, GFLOP/s */
+  bool has_transfers; /* upload / download measured */
   wgk_bench_transfer upload, download;
 } wgk_bench_ceilings;
 

@@ -25,8 +25,10 @@ bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size)
     return false;
   }
   if (f->timestamps && f->timed_call_ns > 0 && f->gpu_ns > f->timed_call_ns) {
-    add(reason, size, "timestamps give %.1f us, more than the %.1f us wall time of the timestamped calls themselves "
-        "(broken timestamps: units, stale or early slots)", f->gpu_ns * 1e-3, f->timed_call_ns * 1e-3);
+    add(reason, size,
+        "timestamps give %.1f us, more than the %.1f us wall time of the timestamped calls themselves "
+        "(broken timestamps: units, stale or early slots)",
+        f->gpu_ns * 1e-3, f->timed_call_ns * 1e-3);
     ok = false;
   }
   if (f->resident_ns > 0 && f->gpu_ns > f->resident_ns) {
@@ -35,8 +37,10 @@ bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size)
     ok = false;
   }
   if (f->timestamps && f->batch_ns > 0 && f->gpu_ns > f->batch_ns * (1 + WGK_BENCH_BATCH_TOLERANCE)) {
-    add(reason, size, "timestamps give %.1f us, more than the %.1f us per call of %d back-to-back calls in one "
-        "submission (wall time)", f->gpu_ns * 1e-3, f->batch_ns * 1e-3, f->batch_calls);
+    add(reason, size,
+        "timestamps give %.1f us, more than the %.1f us per call of %d back-to-back calls in one "
+        "submission (wall time)",
+        f->gpu_ns * 1e-3, f->batch_ns * 1e-3, f->batch_calls);
     ok = false;
   }
   return ok;

@@ -17,13 +17,13 @@
 #define WGK_BENCH_BATCH_TOLERANCE 0.05
 
 typedef struct wgk_bench_figures {
-  bool timestamps;       /* gpu_ns from timestamp queries; else it is batch_ns itself */
-  double gpu_ns;         /* median GPU time per call */
-  double batch_ns;       /* median wall time per call of K back-to-back calls in one submission; <= 0: not measured */
-  int batch_calls;       /* K */
-  double resident_ns;    /* median wall time of one call (run + wait); <= 0: not measured (a ceiling kernel) */
-  double timed_call_ns;  /* median wall time of the timestamped calls themselves (run + read, which waits);
-                            <= 0: not measured. Timestamps past it are broken (units, stale or early slots). */
+  bool timestamps;      /* gpu_ns from timestamp queries; else it is batch_ns itself */
+  double gpu_ns;        /* median GPU time per call */
+  double batch_ns;      /* median wall time per call of K back-to-back calls in one submission; <= 0: not measured */
+  int batch_calls;      /* K */
+  double resident_ns;   /* median wall time of one call (run + wait); <= 0: not measured (a ceiling kernel) */
+  double timed_call_ns; /* median wall time of the timestamped calls themselves (run + read, which waits);
+                           <= 0: not measured. Timestamps past it are broken (units, stale or early slots). */
 } wgk_bench_figures;
 
 /* true when every rule holds; else false and reason says which figure breaks which rule, with the values. */

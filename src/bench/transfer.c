@@ -66,14 +66,16 @@ static json_t *kernel_json(const wgk_bench_kernel_time *k) {
 }
 
 static json_t *transfer_json(const wgk_bench_transfer *t) {
-  return json_pack("{s:I, s:o, s:f}", "bytes", (json_int_t)t->bytes, "ns", wgk_bench_stat_json(&t->ns), "gbps", t->gbps);
+  return json_pack("{s:I, s:o, s:f}", "bytes", (json_int_t)t->bytes, "ns", wgk_bench_stat_json(&t->ns), "gbps",
+                   t->gbps);
 }
 
 json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c) {
   json_t *variants = json_array();
   for (size_t i = 0; i < c->n_copy_variants; i++)
-    json_array_append_new(variants, json_pack("{s:i, s:f, s:f}", "vec4PerThread", (int)c->copy_variants[i].vec4_per_thread,
-                                              "gbps", c->copy_variants[i].gbps, "ns", c->copy_variants[i].ns));
+    json_array_append_new(
+        variants, json_pack("{s:i, s:f, s:f}", "vec4PerThread", (int)c->copy_variants[i].vec4_per_thread, "gbps",
+                            c->copy_variants[i].gbps, "ns", c->copy_variants[i].ns));
   json_t *copy = kernel_json(&c->copy), *fma = kernel_json(&c->fma);
   json_object_set_new(copy, "bytes", json_integer((json_int_t)c->copy_bytes));
   json_object_set_new(copy, "gbps", json_real(c->copy_gbps));
@@ -83,12 +85,12 @@ json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c) {
   json_object_set_new(fma, "threads", json_integer((json_int_t)c->fma_threads));
   json_object_set_new(fma, "gflops", json_real(c->fma_gflops));
   const char *source = c->timed ? "timestamps"
-                       : c->has_timestamps ? "wall time of back-to-back dispatches in one submission (a CPU adapter's "
-                                             "timestamps time the driver's flush, not the kernel)"
-                                           : "wall time of back-to-back dispatches in one submission (no timestamp-query)";
+                       : c->has_timestamps
+                           ? "wall time of back-to-back dispatches in one submission (a CPU adapter's "
+                             "timestamps time the driver's flush, not the kernel)"
+                           : "wall time of back-to-back dispatches in one submission (no timestamp-query)";
   json_t *o = json_pack("{s:b, s:b, s:s, s:o, s:o}", "timestampQueries", c->has_timestamps, "timestampsUsed", c->timed,
-                        "timeSource", source,
-                        "copy", copy, "fma", fma);
+                        "timeSource", source, "copy", copy, "fma", fma);
   if (c->has_transfers) {
     json_object_set_new(o, "upload", transfer_json(&c->upload));
     json_object_set_new(o, "download", transfer_json(&c->download));

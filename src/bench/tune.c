@@ -10,7 +10,7 @@ typedef struct sweep {
   wgk_bench_setup s;
   const wgk_bench_case *c;
   int64_t warmup, iters;
-  wgk_host_tensor *want[16];   /* default outputs, per manifest port (outputs only) */
+  wgk_host_tensor *want[16]; /* default outputs, per manifest port (outputs only) */
   wgk_tune_result *r;
   size_t total;
   wgk_tune_progress progress;
@@ -50,8 +50,9 @@ static bool outputs_match(sweep *w, char *why, size_t n) {
       wgk_host_tensor_to_double(w->want[i], b);
       wgk_tc_compare(a, b, count, wgk_tc_default_tolerance(got->dtype), &cr);
     }
-    if (!cr.pass) snprintf(why, n, "%s differs from the default tunables' output: element %zu got %g want %g (%zu outside)",
-                           m->ports[i].name, cr.worst, cr.worst_got, cr.worst_want, cr.n_bad);
+    if (!cr.pass)
+      snprintf(why, n, "%s differs from the default tunables' output: element %zu got %g want %g (%zu outside)",
+               m->ports[i].name, cr.worst, cr.worst_got, cr.worst_want, cr.n_bad);
     free(a);
     free(b);
     wgk_host_tensor_free(got);
@@ -63,8 +64,14 @@ static bool outputs_match(sweep *w, char *why, size_t n) {
 /* Plans, runs, checks and times the call as it is set now. */
 static void try_candidate(sweep *w, wgk_tune_candidate *cand) {
   wgk_context *ctx = wgk_rt_kernel_context(w->s.k);
-  if (wgk_prepare(w->s.call) != WGK_OK) { snprintf(cand->why, sizeof cand->why, "planning refused it: %s", wgk_context_errmsg(ctx)); return; }
-  if (wgk_bench_first_run(&w->s) != WGK_OK) { snprintf(cand->why, sizeof cand->why, "run failed: %s", wgk_context_errmsg(ctx)); return; }
+  if (wgk_prepare(w->s.call) != WGK_OK) {
+    snprintf(cand->why, sizeof cand->why, "planning refused it: %s", wgk_context_errmsg(ctx));
+    return;
+  }
+  if (wgk_bench_first_run(&w->s) != WGK_OK) {
+    snprintf(cand->why, sizeof cand->why, "run failed: %s", wgk_context_errmsg(ctx));
+    return;
+  }
   if (strcmp(wgk_call_variant(w->s.call), w->r->variant) != 0) {
     snprintf(cand->why, sizeof cand->why, "picks variant %s, not %s", wgk_call_variant(w->s.call), w->r->variant);
     return;
@@ -88,7 +95,10 @@ static wgk_status sweep_tunable(sweep *w, const wgk_manifest_tunable *t) {
     wgk_status st = wgk_call_set_tunable(w->s.call, t->name, values[i]);
     if (st) return st;
     try_candidate(w, cand);
-    if (cand->ok && cand->gpu.median < w->r->best_ns) { w->r->best_ns = cand->gpu.median; best = values[i]; }
+    if (cand->ok && cand->gpu.median < w->r->best_ns) {
+      w->r->best_ns = cand->gpu.median;
+      best = values[i];
+    }
     if (w->progress) w->progress(w->user, w->c, w->r->n_cands, w->total, cand);
   }
   json_object_set_new(w->r->best, t->name, json_integer(best));
@@ -128,8 +138,12 @@ static wgk_status baseline(sweep *w, char *why, size_t n) {
 wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *source, int64_t iters,
                          wgk_tune_progress progress, void *user, wgk_tune_result *r, char *why, size_t n) {
   memset(r, 0, sizeof *r);
-  sweep w = {.c = c, .warmup = c->warmup ? c->warmup : 1, .iters = iters ? iters : c->iterations, .r = r,
-             .progress = progress, .user = user};
+  sweep w = {.c = c,
+             .warmup = c->warmup ? c->warmup : 1,
+             .iters = iters ? iters : c->iterations,
+             .r = r,
+             .progress = progress,
+             .user = user};
   int64_t values[32];
   w.total = wgk_rt_kernel_manifest(k)->n_tunables * candidates(k, values, 32);
   r->defaults = json_object();
@@ -139,8 +153,11 @@ wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *sou
   if (!st) st = wgk_bench_setup_make(k, c, source, &w.s, why, n);
   if (!st) st = baseline(&w, why, n);
   for (size_t i = 0; i < wgk_rt_kernel_manifest(k)->n_tunables && !st; i++)
-    if (json_object_get(r->defaults, wgk_rt_kernel_manifest(k)->tunables[i].name)) st = sweep_tunable(&w, &wgk_rt_kernel_manifest(k)->tunables[i]);
-  if (st && !why[0]) snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    if (json_object_get(r->defaults, wgk_rt_kernel_manifest(k)->tunables[i].name))
+      st = sweep_tunable(&w, &wgk_rt_kernel_manifest(k)->tunables[i]);
+  if (st && !why[0])
+    snprintf(why, n, "%s",
+             st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
   for (int i = 0; i < 16; i++) wgk_host_tensor_free(w.want[i]);
   if (w.s.k) wgk_bench_setup_free(&w.s);
   return st;

@@ -12,11 +12,11 @@
 #include "bench/case_run.h"
 
 typedef struct wgk_tune_candidate {
-  const char *tunable;   /* borrowed from the manifest */
+  const char *tunable; /* borrowed from the manifest */
   int64_t value;
-  bool ok;               /* planned, ran, outputs correct */
-  char why[512];         /* when !ok: planning refused it, or where its output went wrong */
-  wgk_bench_stat gpu;    /* ns per call when ok */
+  bool ok;            /* planned, ran, outputs correct */
+  char why[512];      /* when !ok: planning refused it, or where its output went wrong */
+  wgk_bench_stat gpu; /* ns per call when ok */
 } wgk_tune_candidate;
 
 typedef struct wgk_tune_result {

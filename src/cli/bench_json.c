@@ -5,9 +5,7 @@
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 
-double wgk_bench_row_gbps(const wgk_bench_row *r) {
-  return r->gpu.median > 0 ? (double)r->bytes / r->gpu.median : 0;
-}
+double wgk_bench_row_gbps(const wgk_bench_row *r) { return r->gpu.median > 0 ? (double)r->bytes / r->gpu.median : 0; }
 
 double wgk_bench_row_gflops(const wgk_bench_row *r) {
   return r->gpu.median > 0 && r->flops ? (double)r->flops / r->gpu.median : 0;
@@ -29,31 +27,32 @@ static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) 
     return o;
   }
   double gbps = wgk_bench_row_gbps(r), gflops = wgk_bench_row_gflops(r);
-  json_t *m = json_pack(
-      "{s:s, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:I, s:b, s:I, s:b, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}",
-      "variant", r->variant, "warmup", (json_int_t)r->warmup, "iterations", (json_int_t)r->iterations, "inputSets",
-      r->sets, "gpuTimestamps", r->gpu_timed, "gpuNs", stat_json(&r->gpu), "residentNs", stat_json(&r->resident),
-      "e2eNs", stat_json(&r->e2e), "bytes", (json_int_t)r->bytes, "bytesGiven", r->c->bytes >= 0, "flops",
-      (json_int_t)r->flops, "flopsGiven", r->c->flops >= 0, "inputBytes", (json_int_t)r->input_bytes, "outputBytes",
-      (json_int_t)r->output_bytes, "gbps", gbps, "gflops", gflops, "bandwidthRatio",
-      ceil->copy_gbps > 0 ? gbps / ceil->copy_gbps : 0, "computeRatio",
-      ceil->fma_gflops > 0 ? gflops / ceil->fma_gflops : 0, "bandwidthFloorNs",
-      ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
-      ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
+  json_t *m =
+      json_pack("{s:s, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:I, s:b, s:I, s:b, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}",
+                "variant", r->variant, "warmup", (json_int_t)r->warmup, "iterations", (json_int_t)r->iterations,
+                "inputSets", r->sets, "gpuTimestamps", r->gpu_timed, "gpuNs", stat_json(&r->gpu), "residentNs",
+                stat_json(&r->resident), "e2eNs", stat_json(&r->e2e), "bytes", (json_int_t)r->bytes, "bytesGiven",
+                r->c->bytes >= 0, "flops", (json_int_t)r->flops, "flopsGiven", r->c->flops >= 0, "inputBytes",
+                (json_int_t)r->input_bytes, "outputBytes", (json_int_t)r->output_bytes, "gbps", gbps, "gflops", gflops,
+                "bandwidthRatio", ceil->copy_gbps > 0 ? gbps / ceil->copy_gbps : 0, "computeRatio",
+                ceil->fma_gflops > 0 ? gflops / ceil->fma_gflops : 0, "bandwidthFloorNs",
+                ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
+                ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",
-      r->gpu_timed ? "timestamps"
+      r->gpu_timed        ? "timestamps"
       : r->has_timestamps ? "batch wall time (a CPU adapter's timestamps time the driver's flush, not the kernel)"
-                          : "batch wall time (no timestamp-query)", "batchNs", stat_json(&r->batch), "timedCallNs", stat_json(&r->timed_call),
-      "batchCalls", r->batch_calls, "repeats", r->repeats, "repeatMediansNs", "gpu",
-      medians_json(r->med_gpu, r->repeats), "batch", medians_json(r->med_batch, r->repeats), "resident",
-      medians_json(r->med_resident, r->repeats), "repeatSpread", "gpu", r->spread_gpu, "batch", r->spread_batch,
-      "resident", r->spread_resident, "repeatsAgree", r->repeats_agree, "repeatsReason", r->disagreement,
-      "consistent", r->consistent, "reason", r->consistency);
+                          : "batch wall time (no timestamp-query)",
+      "batchNs", stat_json(&r->batch), "timedCallNs", stat_json(&r->timed_call), "batchCalls", r->batch_calls,
+      "repeats", r->repeats, "repeatMediansNs", "gpu", medians_json(r->med_gpu, r->repeats), "batch",
+      medians_json(r->med_batch, r->repeats), "resident", medians_json(r->med_resident, r->repeats), "repeatSpread",
+      "gpu", r->spread_gpu, "batch", r->spread_batch, "resident", r->spread_resident, "repeatsAgree", r->repeats_agree,
+      "repeatsReason", r->disagreement, "consistent", r->consistent, "reason", r->consistency);
   if (r->has_timestamps)
-    json_object_set_new(checks, "timestamps", json_pack("{s:o, s:b, s:s}", "ns", stat_json(&r->timestamps), "consistent",
-                                                        r->timestamps_consistent, "reason", r->timestamps_reason));
+    json_object_set_new(checks, "timestamps",
+                        json_pack("{s:o, s:b, s:s}", "ns", stat_json(&r->timestamps), "consistent",
+                                  r->timestamps_consistent, "reason", r->timestamps_reason));
   json_object_update(m, checks);
   json_decref(checks);
   json_object_update(o, m);

@@ -10,29 +10,30 @@
 
 typedef struct wgk_bench_row {
   const wgk_bench_case *c;
-  bool skipped;            /* the device lacks a required feature */
-  bool failed;             /* the case could not run: message says why */
+  bool skipped; /* the device lacks a required feature */
+  bool failed;  /* the case could not run: message says why */
   char message[2048];
   char variant[128];
-  int sets;                /* input copies rotated among */
+  int sets; /* input copies rotated among */
   int64_t warmup, iterations;
-  bool gpu_timed;          /* gpu from timestamp queries, else the batch figure (wall of K back-to-back calls / K) */
-  bool has_timestamps;     /* the device has timestamp-query: timestamps measured (used for gpu or not) */
-  wgk_bench_stat timestamps; /* ns per call from timestamps, pooled over the repeats */
+  bool gpu_timed;             /* gpu from timestamp queries, else the batch figure (wall of K back-to-back calls / K) */
+  bool has_timestamps;        /* the device has timestamp-query: timestamps measured (used for gpu or not) */
+  wgk_bench_stat timestamps;  /* ns per call from timestamps, pooled over the repeats */
   bool timestamps_consistent; /* the timestamps checked like a GPU figure (bench/consistency.h) */
   char timestamps_reason[512];
-  wgk_bench_stat gpu, batch, resident, e2e, timed_call; /* ns per call; gpu, batch and resident pooled over the repeats */
-  int batch_calls;         /* K */
-  int repeats;             /* series of gpu, batch and resident, each on warm clocks */
+  wgk_bench_stat gpu, batch, resident, e2e,
+      timed_call;                                   /* ns per call; gpu, batch and resident pooled over the repeats */
+  int batch_calls;                                  /* K */
+  int repeats;                                      /* series of gpu, batch and resident, each on warm clocks */
   double spread_gpu, spread_batch, spread_resident; /* (max - min) / min of the repeats' medians */
   double med_gpu[WGK_BENCH_MAX_REPEATS], med_batch[WGK_BENCH_MAX_REPEATS], med_resident[WGK_BENCH_MAX_REPEATS];
-  bool consistent;         /* bench/consistency.h: gpu <= resident, timestamps <= batch */
-  char consistency[512];   /* why not */
-  bool repeats_agree;      /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
-  char disagreement[512];  /* which series do not */
-  bool has_reference;      /* --reference: the C reference's time per call (host, double) */
+  bool consistent;        /* bench/consistency.h: gpu <= resident, timestamps <= batch */
+  char consistency[512];  /* why not */
+  bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
+  char disagreement[512]; /* which series do not */
+  bool has_reference;     /* --reference: the C reference's time per call (host, double) */
   wgk_bench_stat reference;
-  uint64_t bytes, flops;   /* per call; flops 0 = not reported */
+  uint64_t bytes, flops; /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
 } wgk_bench_row;
 

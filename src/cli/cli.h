@@ -7,9 +7,9 @@
 #include <stdio.h>
 
 typedef struct wgk_cli_command {
-  const char *name;                   /* first word on the command line */
-  const char *summary;                /* one line for `wgk help` */
-  int (*run)(int argc, char **argv);  /* argv[0] is the subcommand name; returns the exit status */
+  const char *name;                  /* first word on the command line */
+  const char *summary;               /* one line for `wgk help` */
+  int (*run)(int argc, char **argv); /* argv[0] is the subcommand name; returns the exit status */
 } wgk_cli_command;
 
 /* `wgk CMD --help`: the command's usage with every option explained (src/cli/help.c); false for an unknown CMD. */

@@ -59,16 +59,21 @@ bool wgk_cli_kv_list_ok(const char *cmd, const char *opt, const char *const *lis
     const char *eq = strchr(list[i], '=');
     if (!eq || eq == list[i])
       return wgk_cli_error(cmd, "%s takes %s, not '%s'", opt, strcmp(opt, "--in") == 0 ? "port=FILE.npy" : "KEY=VALUE",
-                           list[i]), false;
+                           list[i]),
+             false;
     size_t k = (size_t)(eq - list[i]);
-    if (k >= key_size) return wgk_cli_error(cmd, "%s: the key of '%.40s...' is longer than %zu bytes", opt, list[i], key_size - 1), false;
+    if (k >= key_size)
+      return wgk_cli_error(cmd, "%s: the key of '%.40s...' is longer than %zu bytes", opt, list[i], key_size - 1),
+             false;
     if (!allow_empty && !eq[1])
       return wgk_cli_error(cmd, "%s %.*s=: no value given for '%.*s'%s", opt, (int)k, list[i], (int)k, list[i],
-                           strcmp(opt, "--in") == 0 ? " (give the .npy file: port=FILE.npy)" : ""), false;
+                           strcmp(opt, "--in") == 0 ? " (give the .npy file: port=FILE.npy)" : ""),
+             false;
     for (int j = 0; j < i; j++)
       if (strncmp(list[j], list[i], k + 1) == 0)
         return wgk_cli_error(cmd, "%s %.*s given twice ('%s' and '%s'); give each key once", opt, (int)k, list[i],
-                             list[j] + k + 1, eq + 1), false;
+                             list[j] + k + 1, eq + 1),
+               false;
   }
   return true;
 }
@@ -79,9 +84,12 @@ static void parent_of(const char *path, char *buf, size_t size) {
   size_t n = strlen(buf);
   while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
   char *slash = strrchr(buf, '/');
-  if (!slash) snprintf(buf, size, ".");
-  else if (slash == buf) buf[1] = 0;
-  else *slash = 0;
+  if (!slash)
+    snprintf(buf, size, ".");
+  else if (slash == buf)
+    buf[1] = 0;
+  else
+    *slash = 0;
 }
 
 static bool writable_dir(const char *cmd, const char *opt, const char *path, const char *dir) {
@@ -99,18 +107,23 @@ bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path) {
   char parent[4096];
   if (!*path) return wgk_cli_error(cmd, "%s: an empty folder name", opt), false;
   if (strlen(path) > WGK_CLI_MAX_PATH)
-    return wgk_cli_error(cmd, "%s: the folder name is %zu bytes, above the limit of %d", opt, strlen(path), WGK_CLI_MAX_PATH), false;
+    return wgk_cli_error(cmd, "%s: the folder name is %zu bytes, above the limit of %d", opt, strlen(path),
+                         WGK_CLI_MAX_PATH),
+           false;
   if (stat(path, &st) == 0) {
     if (!S_ISDIR(st.st_mode))
-      return wgk_cli_error(cmd, "%s %s: exists and is not a folder; %s names a folder to write outputs into", opt,
-                           path, opt), false;
+      return wgk_cli_error(cmd, "%s %s: exists and is not a folder; %s names a folder to write outputs into", opt, path,
+                           opt),
+             false;
     return writable_dir(cmd, opt, path, path);
   }
   const char *base = strrchr(path, '/');
   if (strchr(base ? base + 1 : path, '='))
-    return wgk_cli_error(cmd, "%s takes a folder to write every output into as <port>.npy, not '%s' (a new folder "
-                              "named like port=FILE is refused as a likely mistake; create it first to mean it)",
-                         opt, path), false;
+    return wgk_cli_error(cmd,
+                         "%s takes a folder to write every output into as <port>.npy, not '%s' (a new folder "
+                         "named like port=FILE is refused as a likely mistake; create it first to mean it)",
+                         opt, path),
+           false;
   parent_of(path, parent, sizeof parent);
   return writable_dir(cmd, opt, path, parent);
 }
@@ -120,7 +133,9 @@ bool wgk_cli_check_out_file(const char *cmd, const char *opt, const char *path) 
   char parent[4096];
   if (!*path) return wgk_cli_error(cmd, "%s: an empty file name", opt), false;
   if (strlen(path) > WGK_CLI_MAX_PATH)
-    return wgk_cli_error(cmd, "%s: the file name is %zu bytes, above the limit of %d", opt, strlen(path), WGK_CLI_MAX_PATH), false;
+    return wgk_cli_error(cmd, "%s: the file name is %zu bytes, above the limit of %d", opt, strlen(path),
+                         WGK_CLI_MAX_PATH),
+           false;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
     return wgk_cli_error(cmd, "%s %s: is a folder; %s names a file to write", opt, path, opt), false;
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
@@ -177,26 +192,32 @@ bool wgk_cli_parse_shape(const char *text, int *rank, int64_t *dims, char *why, 
   if (!text[0] || strcmp(text, "scalar") == 0) return true;
   const char *p = text;
   for (;;) {
-    if (*rank >= WGK_MAX_DIMS)
-      return snprintf(why, why_size, "more than WGK_MAX_DIMS = %d dims", WGK_MAX_DIMS), false;
+    if (*rank >= WGK_MAX_DIMS) return snprintf(why, why_size, "more than WGK_MAX_DIMS = %d dims", WGK_MAX_DIMS), false;
     if (*p < '0' || *p > '9')
-      return snprintf(why, why_size, "dim %d: expected a non-negative integer at '%s' (dims are like 2x4x3x8; "
-                      "scalar: PORT=)", *rank, p), false;
+      return snprintf(why, why_size,
+                      "dim %d: expected a non-negative integer at '%s' (dims are like 2x4x3x8; "
+                      "scalar: PORT=)",
+                      *rank, p),
+             false;
     const char *start = p;
     unsigned long long d = 0;
     bool big = false;
     for (; *p >= '0' && *p <= '9'; p++) {
-      if (d > (unsigned long long)WGK_CLI_MAX_EXACT) big = true;
-      else d = d * 10 + (unsigned long long)(*p - '0');
+      if (d > (unsigned long long)WGK_CLI_MAX_EXACT)
+        big = true;
+      else
+        d = d * 10 + (unsigned long long)(*p - '0');
     }
     if (big || d > (unsigned long long)WGK_CLI_MAX_EXACT)
       return snprintf(why, why_size, "dim %d (%.*s) is above the limit of 2^53 = %lld", *rank, (int)(p - start), start,
-                      WGK_CLI_MAX_EXACT), false;
+                      WGK_CLI_MAX_EXACT),
+             false;
     dims[(*rank)++] = (int64_t)d;
     if (!*p) return true;
     if (*p != 'x' && *p != ',')
       return snprintf(why, why_size, "unexpected '%c' after dim %d (dims are like 2x4x3x8; scalar: PORT=)", *p,
-                      *rank - 1), false;
+                      *rank - 1),
+             false;
     p++;
   }
 }
@@ -239,13 +260,13 @@ char *wgk_cli_value_json_checked(const char *cmd, const char *opt, const char *k
   char big[64];
   if (j && inexact_integer(j, big, sizeof big)) {
     json_decref(j);
-    wgk_cli_error(cmd, "%s %s=%s: %s is not exactly representable (integers are limited to +-2^53 = %lld)", opt, key,
-                  v, big, WGK_CLI_MAX_EXACT);
+    wgk_cli_error(cmd, "%s %s=%s: %s is not exactly representable (integers are limited to +-2^53 = %lld)", opt, key, v,
+                  big, WGK_CLI_MAX_EXACT);
     return NULL;
   }
   if (!j && looks_numeric(v)) {
-    wgk_cli_error(cmd, "%s %s=%s: not a number wgk can hold exactly (a finite double; integers up to +-2^53)", opt,
-                  key, v);
+    wgk_cli_error(cmd, "%s %s=%s: not a number wgk can hold exactly (a finite double; integers up to +-2^53)", opt, key,
+                  v);
     return NULL;
   }
   json_decref(j);
@@ -264,8 +285,8 @@ bool wgk_cli_open(const char *cmd, const wgk_cli_common *o, const char *pkg, wgk
     free(msg);
     return false;
   }
-  wgk_kernel_options ko = {.version = o->version, .revision = o->revision, .strict = o->strict,
-                            .trust_remote_code = o->trust_remote_code};
+  wgk_kernel_options ko = {
+      .version = o->version, .revision = o->revision, .strict = o->strict, .trust_remote_code = o->trust_remote_code};
   if (wgk_kernel_load(*ctx, pkg, &ko, kernel) != WGK_OK) {
     wgk_cli_error(cmd, "%s", wgk_context_errmsg(*ctx));
     wgk_context_destroy(*ctx);

@@ -13,11 +13,11 @@
 
 /* Options common to the package commands. */
 typedef struct wgk_cli_common {
-  const char *adapter;  /* --adapter SEL: index or name substring */
-  int version;          /* --version N (0: not given) */
-  const char *revision; /* --revision SHA (40 hex) */
-  bool strict;          /* --strict: refuse unverified packages */
-  bool verbose;         /* --verbose */
+  const char *adapter;    /* --adapter SEL: index or name substring */
+  int version;            /* --version N (0: not given) */
+  const char *revision;   /* --revision SHA (40 hex) */
+  bool strict;            /* --strict: refuse unverified packages */
+  bool verbose;           /* --verbose */
   bool trust_remote_code; /* --trust-remote-code: a repo of another org than webgpu-kernels */
 } wgk_cli_common;
 

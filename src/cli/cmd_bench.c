@@ -15,13 +15,14 @@
 #include "package/package.h"
 #include "runtime/runtime_access.h"
 
-static const char *usage_text = "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
-                                "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
+static const char *usage_text =
+    "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
+    "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 typedef struct bench_opts {
   wgk_cli_common common;
   const char *pkg, *filter, *json;
-  long repeat; /* 0: the case's iterations */
+  long repeat;    /* 0: the case's iterations */
   bool reference; /* --reference: time the op's C reference too */
 } bench_opts;
 
@@ -29,9 +30,11 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   const char *a = argv[*i];
   int r = wgk_cli_common_option("bench", argc, argv, i, &o->common);
   if (r) return r;
-  if (strcmp(a, "--case") == 0) return wgk_cli_once("bench", a, &o->filter, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--case") == 0)
+    return wgk_cli_once("bench", a, &o->filter, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
-  if (strcmp(a, "--json") == 0) return wgk_cli_once("bench", a, &o->json, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--json") == 0)
+    return wgk_cli_once("bench", a, &o->json, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("bench", argc, argv, i);
     long long n;
@@ -41,7 +44,11 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
     o->repeat = (long)n;
     return 1;
   }
-  if (a[0] == '-' && a[1]) return wgk_cli_error("bench", "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)", a), -1;
+  if (a[0] == '-' && a[1])
+    return wgk_cli_error(
+               "bench",
+               "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)", a),
+           -1;
   if (o->pkg) return wgk_cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
@@ -67,7 +74,8 @@ static wgk_status time_repeats(wgk_bench_setup *su, const wgk_device_desc *dev, 
   wgk_status st = WGK_OK;
   for (int rep = 0; rep < REPEATS && !st; rep++) {
     int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
-    if (r->has_timestamps) st = wgk_bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
+    if (r->has_timestamps)
+      st = wgk_bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
     if (!st)
       st = wgk_bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, r->iterations, &one,
                                          &batch, &one, &resident);
@@ -87,17 +95,22 @@ static wgk_status time_repeats(wgk_bench_setup *su, const wgk_device_desc *dev, 
     memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
     memcpy(r->med_batch, batch.medians, sizeof r->med_batch);
     memcpy(r->med_resident, resident.medians, sizeof r->med_resident);
-    wgk_bench_figures f = {.timestamps = r->gpu_timed, .gpu_ns = r->gpu.median, .batch_ns = r->batch.median,
-                           .batch_calls = r->batch_calls, .resident_ns = r->resident.median,
+    wgk_bench_figures f = {.timestamps = r->gpu_timed,
+                           .gpu_ns = r->gpu.median,
+                           .batch_ns = r->batch.median,
+                           .batch_calls = r->batch_calls,
+                           .resident_ns = r->resident.median,
                            .timed_call_ns = r->timed_call.median};
     r->consistent = wgk_bench_consistent(&f, r->consistency, sizeof r->consistency);
     f.timestamps = true;
     f.gpu_ns = r->timestamps.median;
-    r->timestamps_consistent = !r->has_timestamps || wgk_bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
+    r->timestamps_consistent =
+        !r->has_timestamps || wgk_bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
     const char *names[] = {r->gpu_timed ? "gpu (timestamps)" : "gpu (batch)", "batch", "resident"};
     double spreads[] = {r->spread_gpu, r->spread_batch, r->spread_resident};
     size_t n = r->gpu_timed ? 3 : 2;
-    r->repeats_agree = wgk_bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
+    r->repeats_agree =
+        wgk_bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
   }
   wgk_bench_series_free(&ts);
   wgk_bench_series_free(&batch);
@@ -115,14 +128,17 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
   if (!st) snprintf(r->variant, sizeof r->variant, "%s", wgk_call_variant(su.call));
   if (!st) st = time_repeats(&su, wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), r);
   if (!st) st = wgk_bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
-  if (!st && o->reference) r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
+  if (!st && o->reference)
+    r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
     r->skipped = true;
     if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
   }
   if (st && !r->skipped) {
     r->failed = true;
-    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    if (!r->message[0])
+      snprintf(r->message, sizeof r->message, "%s",
+               st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
   }
   r->sets = su.sets;
   r->bytes = wgk_bench_bytes(&su);
@@ -133,19 +149,22 @@ static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_op
 }
 
 static void print_kernel_check(const char *name, const wgk_bench_kernel_time *k) {
-  if (!k->consistent) printf("  INCONSISTENT %s ceiling: %s\n", name, k->reason);
-  else if (!k->timestamps_consistent) printf("  %s ceiling timestamps (not used on this adapter): %s\n", name, k->reason);
+  if (!k->consistent)
+    printf("  INCONSISTENT %s ceiling: %s\n", name, k->reason);
+  else if (!k->timestamps_consistent)
+    printf("  %s ceiling timestamps (not used on this adapter): %s\n", name, k->reason);
 }
 
 static void print_ceilings(const wgk_bench_ceilings *c) {
-  printf("ceilings (%s): vec4 copy %.1f GB/s (%u vec4 per thread; %.1f MiB moved, %.3f ms; wall of %u back-to-back "
-         "%.3f ms), FMA %.1f GFLOP/s (%.3f ms; wall %.3f ms)\n",
-         c->timed ? "timestamp queries"
-         : c->has_timestamps ? "wall time of back-to-back dispatches: a CPU adapter's timestamps time the driver"
-                             : "wall time of back-to-back dispatches: no timestamp-query",
-         c->copy_gbps,
-         c->copy_vec4_per_thread, (double)c->copy_bytes / (1 << 20), c->copy.ns.median * 1e-6, c->copy.dispatches,
-         c->copy.wall_ns.median * 1e-6, c->fma_gflops, c->fma.ns.median * 1e-6, c->fma.wall_ns.median * 1e-6);
+  printf(
+      "ceilings (%s): vec4 copy %.1f GB/s (%u vec4 per thread; %.1f MiB moved, %.3f ms; wall of %u back-to-back "
+      "%.3f ms), FMA %.1f GFLOP/s (%.3f ms; wall %.3f ms)\n",
+      c->timed            ? "timestamp queries"
+      : c->has_timestamps ? "wall time of back-to-back dispatches: a CPU adapter's timestamps time the driver"
+                          : "wall time of back-to-back dispatches: no timestamp-query",
+      c->copy_gbps, c->copy_vec4_per_thread, (double)c->copy_bytes / (1 << 20), c->copy.ns.median * 1e-6,
+      c->copy.dispatches, c->copy.wall_ns.median * 1e-6, c->fma_gflops, c->fma.ns.median * 1e-6,
+      c->fma.wall_ns.median * 1e-6);
   printf("  copy variants:");
   for (size_t i = 0; i < c->n_copy_variants; i++)
     printf(" %ux vec4 %.1f GB/s%s", c->copy_variants[i].vec4_per_thread, c->copy_variants[i].gbps,
@@ -168,21 +187,28 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
          r->gpu.median * 1e-3, r->gpu.p10 * 1e-3, r->gpu.p90 * 1e-3, r->batch.median * 1e-3, r->resident.median * 1e-3,
          r->e2e.median * 1e-3, gbps, c->copy_gbps > 0 ? 100 * gbps / c->copy_gbps : 0, gflops,
          c->fma_gflops > 0 ? 100 * gflops / c->fma_gflops : 0);
-  printf("  %d repeats, spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; batch = %d calls per submission; "
-         "timestamped call %.1f us%s\n", r->repeats, r->spread_gpu * 100, r->spread_batch * 100,
-         r->spread_resident * 100, r->batch_calls, r->timed_call.median * 1e-3,
-         r->gpu_timed ? "" : "; gpu = batch");
+  printf(
+      "  %d repeats, spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; batch = %d calls per submission; "
+      "timestamped call %.1f us%s\n",
+      r->repeats, r->spread_gpu * 100, r->spread_batch * 100, r->spread_resident * 100, r->batch_calls,
+      r->timed_call.median * 1e-3, r->gpu_timed ? "" : "; gpu = batch");
   if (r->has_timestamps && !r->gpu_timed)
-    printf("  timestamps %.1f us (not the GPU time on a CPU adapter: lavapipe reads the host clock after a queue flush)%s%s\n",
-           r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ", r->timestamps_consistent ? "" : r->timestamps_reason);
-  if (!r->has_timestamps) printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls, r->batch_calls);
+    printf(
+        "  timestamps %.1f us (not the GPU time on a CPU adapter: lavapipe reads the host clock after a queue "
+        "flush)%s%s\n",
+        r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
+        r->timestamps_consistent ? "" : r->timestamps_reason);
+  if (!r->has_timestamps)
+    printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
+           r->batch_calls);
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
   if (!r->repeats_agree) printf("  REPEATS DISAGREE: %s\n", r->disagreement);
 }
 
 static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const wgk_bench_ceilings *c,
                        const wgk_bench_row *rows, size_t n) {
-  json_t *doc = wgk_bench_report_json(argc, argv, wgk_rt_kernel_manifest(k)->op_id, wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), c, rows, n);
+  json_t *doc = wgk_bench_report_json(argc, argv, wgk_rt_kernel_manifest(k)->op_id,
+                                      wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), c, rows, n);
   bool ok = doc && json_dump_file(doc, o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
   json_decref(doc);
   if (!ok) wgk_cli_error("bench", "cannot write %s", o->json);

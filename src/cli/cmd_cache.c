@@ -29,7 +29,10 @@ static long long dir_bytes(const char *dir, int *count) {
   while (d && (e = readdir(d))) {
     char *p = e->d_name[0] == '.' ? NULL : join(dir, e->d_name);
     struct stat st;
-    if (p && lstat(p, &st) == 0 && S_ISREG(st.st_mode)) { total += st.st_size; ++*count; }
+    if (p && lstat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+      total += st.st_size;
+      ++*count;
+    }
     free(p);
   }
   if (d) closedir(d);
@@ -127,8 +130,10 @@ int wgk_cmd_cache(int argc, char **argv) {
     if (v.problems) rc = 1;
     printf("%d repos checked, %d problems\n", v.repos, v.problems);
   } else if (strcmp(sub, "rm") == 0 && argc == 3) {
-    if (wgk_hub_cache_rm(cache, argv[2], &err) != WGK_OK) rc = 1;
-    else printf("removed %s\n", argv[2]);
+    if (wgk_hub_cache_rm(cache, argv[2], &err) != WGK_OK)
+      rc = 1;
+    else
+      printf("removed %s\n", argv[2]);
   } else {
     free(cache);
     return usage();

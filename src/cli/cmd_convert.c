@@ -1,5 +1,5 @@
-/* `wgk convert SRC DST`: a seed-format package (SYSTEM.md §2.1) into a manifest spec 2.1 package with the
- * public metadata layout (§2.2, PUBLIC-LOADER.md facts 6-9), planning every call as the seed does:
+/* `wgk convert SRC DST`: a seed-format package (docs/package-format.md) into a manifest spec 2.1 package with the
+ * public metadata layout (docs/package-format.md, docs/loader-semantics.md rules 6-9), planning every call as the seed does:
  *   ports        inputs/outputs lists + tensor args -> maps keyed by the bind key; the role goes to `onnx`;
  *                an arg's dtype/narrowing -> the port's storage/narrowing; `required: false` -> optional;
  *                a role in both lists -> one in/out port;
@@ -26,7 +26,7 @@
 typedef struct conv {
   const wgk_manifest *m;
   const json_t *seed;
-  json_t *files;      /* digest.files being built */
+  json_t *files;         /* digest.files being built */
   const char *src, *dst; /* build/webgpu folders */
   wgk_error *err;
 } conv;
@@ -102,7 +102,9 @@ static json_t *port_json(conv *c, const wgk_manifest_port *p, const json_t *seed
     json_object_set_new(o, "shape", renamed(m, json_object_get(seed_port, "shape")));
   if (p->storage_dtype) {
     json_object_set_new(o, "storage", json_string(p->storage_dtype));
-    if (!output) json_object_set_new(o, "narrowing", json_string(p->narrowing == WGK_NARROW_SATURATING ? "saturating" : "checked"));
+    if (!output)
+      json_object_set_new(o, "narrowing",
+                          json_string(p->narrowing == WGK_NARROW_SATURATING ? "saturating" : "checked"));
   }
   return o;
 }
@@ -129,8 +131,10 @@ static json_t *binding_json(conv *c, const wgk_manifest_binding *b) {
   json_object_set_new(e, "name", json_string(b->name));
   if (b->arg && strcmp(b->arg, b->name) != 0) json_object_set_new(e, "arg", json_string(b->arg));
   if (b->intermediate) json_object_set_new(e, "scratch", json_string(b->intermediate));
-  json_object_set_new(e, "buffer", json_string(b->buffer == WGK_BUFFER_UNIFORM ? "uniform"
-                                               : b->buffer == WGK_BUFFER_STORAGE ? "storage" : "read-only-storage"));
+  json_object_set_new(e, "buffer",
+                      json_string(b->buffer == WGK_BUFFER_UNIFORM   ? "uniform"
+                                  : b->buffer == WGK_BUFFER_STORAGE ? "storage"
+                                                                    : "read-only-storage"));
   if (b->buffer != WGK_BUFFER_UNIFORM) {
     json_object_set_new(e, "elementType", json_string(b->element_type));
     return e;
@@ -141,7 +145,9 @@ static json_t *binding_json(conv *c, const wgk_manifest_binding *b) {
     const wgk_manifest_field *f = &b->fields[i];
     char *v = rename_text(c->m, f->value.text);
     json_array_append_new(fields, json_pack("{ss ss ss}", "name", f->name, "type",
-                                            f->type == WGK_SCALAR_U32 ? "u32" : f->type == WGK_SCALAR_I32 ? "i32" : "f32",
+                                            f->type == WGK_SCALAR_U32   ? "u32"
+                                            : f->type == WGK_SCALAR_I32 ? "i32"
+                                                                        : "f32",
                                             "value", v ? v : ""));
     free(v);
   }
@@ -154,7 +160,8 @@ static json_t *variant_json(conv *c, const wgk_manifest_variant *v, const json_t
   json_object_set_new(o, "id", json_string(v->id));
   if (v->priority != 0) json_object_set_new(o, "priority", json_real(v->priority));
   if (json_object_get(seed_v, "when")) json_object_set_new(o, "when", renamed(c->m, json_object_get(seed_v, "when")));
-  if (json_object_get(seed_v, "constants")) json_object_set_new(o, "derive", renamed(c->m, json_object_get(seed_v, "constants")));
+  if (json_object_get(seed_v, "constants"))
+    json_object_set_new(o, "derive", renamed(c->m, json_object_get(seed_v, "constants")));
   if (json_object_get(seed_v, "intermediates"))
     json_object_set_new(o, "intermediates", renamed(c->m, json_object_get(seed_v, "intermediates")));
   json_t *passes = json_array();
@@ -169,7 +176,8 @@ static json_t *variant_json(conv *c, const wgk_manifest_variant *v, const json_t
     const json_t *inputs = json_object_get(json_object_get(sp, "source"), "inputs");
     if (inputs && json_object_size(inputs)) json_object_set_new(po, "derive", renamed(c->m, inputs));
     json_t *bs = json_array();
-    for (size_t k = 0; k < p->bindings->n_bindings; k++) json_array_append_new(bs, binding_json(c, &p->bindings->bindings[k]));
+    for (size_t k = 0; k < p->bindings->n_bindings; k++)
+      json_array_append_new(bs, binding_json(c, &p->bindings->bindings[k]));
     json_object_set_new(po, "bindings", bs);
     json_object_set_new(po, "dispatch", renamed(c->m, json_object_get(sp, "dispatch")));
     json_array_append_new(passes, po);
@@ -221,7 +229,8 @@ static json_t *manifest_json(conv *c) {
   if (json_object_get(s, "derive")) json_object_set_new(o, "derive", renamed(m, json_object_get(s, "derive")));
   json_t *vs = json_array();
   const json_t *seed_vs = json_object_get(s, "variants");
-  for (size_t i = 0; i < m->n_variants; i++) json_array_append_new(vs, variant_json(c, &m->variants[i], json_array_get(seed_vs, i)));
+  for (size_t i = 0; i < m->n_variants; i++)
+    json_array_append_new(vs, variant_json(c, &m->variants[i], json_array_get(seed_vs, i)));
   json_object_set_new(o, "variants", vs);
   return o;
 }
@@ -325,7 +334,8 @@ int wgk_cmd_convert(int argc, char **argv) {
     for (size_t k = 0; k < m->variants[i].n_passes; k++) {
       const char *shader = m->variants[i].passes[k].shader;
       bool seen = false;
-      for (size_t j = 0; j < json_array_size(list) && !seen; j++) seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
+      for (size_t j = 0; j < json_array_size(list) && !seen; j++)
+        seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
       if (seen) continue;
       json_array_append_new(list, json_string(shader));
       if (!json_object_get(c.files, shader)) ok = copy_file(&c, shader, true);
@@ -339,8 +349,13 @@ int wgk_cmd_convert(int argc, char **argv) {
     char *data = card ? slurp(card, &len) : NULL;
     char *out = join(argv[2], "README.md");
     FILE *f = data && out ? fopen(out, "wb") : NULL;
-    if (f) { fwrite(data, 1, len, f); fclose(f); }
-    free(card); free(data); free(out);
+    if (f) {
+      fwrite(data, 1, len, f);
+      fclose(f);
+    }
+    free(card);
+    free(data);
+    free(out);
   }
   const json_t *old_meta = NULL;
   char *meta_path = join(src, "metadata.json");
@@ -352,7 +367,8 @@ int wgk_cmd_convert(int argc, char **argv) {
   free(meta_path);
   if (ok) {
     json_t *meta = json_pack("{ss}", "name", m->op_id);
-    if (json_is_integer(json_object_get(old_meta, "version"))) set_if(meta, "version", json_object_get(old_meta, "version"));
+    if (json_is_integer(json_object_get(old_meta, "version")))
+      set_if(meta, "version", json_object_get(old_meta, "version"));
     json_object_set_new(meta, "backend", json_pack("{ss}", "type", "webgpu"));
     json_object_set_new(meta, "webgpu", json_pack("{ssso}", "manifestSpec", "2.1", "variants", variants));
     variants = NULL;
@@ -373,7 +389,8 @@ int wgk_cmd_convert(int argc, char **argv) {
   json_decref(variants);
   json_decref(c.files);
   if (ok) {
-    printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id, m->n_variants);
+    printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id,
+           m->n_variants);
     rc = 0;
   }
 out:

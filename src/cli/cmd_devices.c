@@ -14,13 +14,25 @@ static const struct {
   size_t offset;
   bool wide; /* uint64_t, else uint32_t */
 } limits_table[] = {
-#define L64(f) {#f, offsetof(wgk_device_limits, f), true}
-#define L32(f) {#f, offsetof(wgk_device_limits, f), false}
-    L64(maxBufferSize), L64(maxStorageBufferBindingSize), L64(maxUniformBufferBindingSize),
-    L32(maxComputeWorkgroupStorageSize), L32(maxComputeInvocationsPerWorkgroup), L32(maxComputeWorkgroupSizeX),
-    L32(maxComputeWorkgroupSizeY), L32(maxComputeWorkgroupSizeZ), L32(maxComputeWorkgroupsPerDimension),
-    L32(maxStorageBuffersPerShaderStage), L32(maxUniformBuffersPerShaderStage), L32(maxBindGroups),
-    L32(maxBindingsPerBindGroup), L32(minStorageBufferOffsetAlignment), L32(minUniformBufferOffsetAlignment),
+#define L64(f) \
+  { #f, offsetof(wgk_device_limits, f), true }
+#define L32(f) \
+  { #f, offsetof(wgk_device_limits, f), false }
+    L64(maxBufferSize),
+    L64(maxStorageBufferBindingSize),
+    L64(maxUniformBufferBindingSize),
+    L32(maxComputeWorkgroupStorageSize),
+    L32(maxComputeInvocationsPerWorkgroup),
+    L32(maxComputeWorkgroupSizeX),
+    L32(maxComputeWorkgroupSizeY),
+    L32(maxComputeWorkgroupSizeZ),
+    L32(maxComputeWorkgroupsPerDimension),
+    L32(maxStorageBuffersPerShaderStage),
+    L32(maxUniformBuffersPerShaderStage),
+    L32(maxBindGroups),
+    L32(maxBindingsPerBindGroup),
+    L32(minStorageBufferOffsetAlignment),
+    L32(minUniformBufferOffsetAlignment),
 #undef L64
 #undef L32
 };
@@ -61,14 +73,15 @@ static void print_text(const wgk_device_desc *d, size_t index) {
 json_t *wgk_cli_adapter_json(const wgk_device_desc *d, size_t index) {
   json_t *features = json_array(), *limits = json_object(), *configs = json_array();
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (wgk_device_has(d, (wgk_feature)f)) json_array_append_new(features, json_string(wgk_feature_name((wgk_feature)f)));
+    if (wgk_device_has(d, (wgk_feature)f))
+      json_array_append_new(features, json_string(wgk_feature_name((wgk_feature)f)));
   for (size_t i = 0; i < sizeof limits_table / sizeof limits_table[0]; i++)
     json_object_set_new(limits, limits_table[i].name, json_integer((json_int_t)limit_value(&d->limits, i)));
   for (uint32_t i = 0; i < d->subgroupMatrixConfigCount; i++) {
     const wgk_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
-    json_array_append_new(configs, json_pack("{s:s, s:s, s:i, s:i, s:i}", "componentType", c->componentType,
-                                             "resultComponentType", c->resultComponentType, "M", (int)c->M, "N",
-                                             (int)c->N, "K", (int)c->K));
+    json_array_append_new(
+        configs, json_pack("{s:s, s:s, s:i, s:i, s:i}", "componentType", c->componentType, "resultComponentType",
+                           c->resultComponentType, "M", (int)c->M, "N", (int)c->N, "K", (int)c->K));
   }
   return json_pack("{s:I, s:s, s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:b, s:I, s:I, s:o, s:o, s:o}", "index",
                    (json_int_t)index, "vendor", d->vendor, "vendorId", (json_int_t)d->vendorId, "architecture",
@@ -110,7 +123,8 @@ int wgk_cmd_devices(int argc, char **argv) {
     return 1;
   }
   int rc = 0;
-  if (as_json) rc = print_json(descs, count);
+  if (as_json)
+    rc = print_json(descs, count);
   else
     for (size_t i = 0; i < count; i++) print_text(&descs[i], i);
   free(descs);

@@ -8,8 +8,9 @@
 #include "hub/hub.h"
 
 static int usage(void) {
-  fprintf(stderr, "usage: wgk download REPO (--version N | --revision SHA) [--trust-remote-code]\n"
-                  "       wgk download --lock wgk.lock [--trust-remote-code]\n");
+  fprintf(stderr,
+          "usage: wgk download REPO (--version N | --revision SHA) [--trust-remote-code]\n"
+          "       wgk download --lock wgk.lock [--trust-remote-code]\n");
   return 2;
 }
 
@@ -35,8 +36,8 @@ int wgk_cmd_download(int argc, char **argv) {
     }
   }
   if (!repo == !lock) return usage();
-  wgk_hub_options ho = {.version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code,
-                        .progress = true};
+  wgk_hub_options ho = {
+      .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code, .progress = true};
   wgk_error err;
   wgk_error_clear(&err);
   wgk_status st;

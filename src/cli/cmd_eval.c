@@ -9,7 +9,7 @@
 #include "expr/expr.h"
 #include "plan/plan.h"
 
-/* Every scope the loader builds has DISPATCH_FOLD_WIDTH (SYSTEM.md §3); a scope file may override it. */
+/* Every scope the loader builds has DISPATCH_FOLD_WIDTH (docs/expressions.md); a scope file may override it. */
 static wgk_value *with_builtins(wgk_value *scope) {
   if (scope && !wgk_value_dict_get(scope, "DISPATCH_FOLD_WIDTH") &&
       !wgk_value_dict_set(scope, "DISPATCH_FOLD_WIDTH", wgk_value_int(WGK_DISPATCH_FOLD_WIDTH))) {
@@ -24,7 +24,8 @@ static wgk_value *with_builtins(wgk_value *scope) {
 wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
   wgk_value *scope = NULL;
   if (!path) {
-    if (!(scope = with_builtins(wgk_value_dict()))) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    if (!(scope = with_builtins(wgk_value_dict())))
+      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return scope;
   }
   json_error_t jerr;
@@ -39,7 +40,10 @@ wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
     json_t *dev = json_object_get(j, "device");
     if (json_is_object(dev)) {
       wgk_value *d = wgk_value_device_from_json(dev, err);
-      if (!d || !wgk_value_dict_set(scope, "device", d)) { wgk_value_release(scope); scope = NULL; }
+      if (!d || !wgk_value_dict_set(scope, "device", d)) {
+        wgk_value_release(scope);
+        scope = NULL;
+      }
     }
   }
   if (scope && !(scope = with_builtins(scope)))
@@ -61,8 +65,14 @@ int wgk_cmd_eval(int argc, char **argv) {
   const char *expr = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
-      if (i + 1 >= argc) { fprintf(stderr, "wgk eval: --scope needs a value (a JSON file)\n"); return 2; }
-      if (scope_path) { fprintf(stderr, "wgk eval: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]); return 2; }
+      if (i + 1 >= argc) {
+        fprintf(stderr, "wgk eval: --scope needs a value (a JSON file)\n");
+        return 2;
+      }
+      if (scope_path) {
+        fprintf(stderr, "wgk eval: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
+        return 2;
+      }
       scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
       fprintf(stderr, "wgk eval: unknown option '%s' (usage: wgk eval EXPR [--scope FILE.json])\n", argv[i]);
@@ -74,7 +84,10 @@ int wgk_cmd_eval(int argc, char **argv) {
       return 2;
     }
   }
-  if (!expr) { fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n"); return 2; }
+  if (!expr) {
+    fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n");
+    return 2;
+  }
   if (scope_path && !regular_file("eval", "--scope", scope_path)) return 1;
   wgk_error err;
   wgk_error_clear(&err);

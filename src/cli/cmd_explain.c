@@ -18,25 +18,27 @@
 typedef struct explain_opts {
   const char *pkg, *device_file, *pass_id;
   bool json;
-  wgk_cli_common common;  /* --adapter --version --revision --strict --verbose */
+  wgk_cli_common common; /* --adapter --version --revision --strict --verbose */
   const char *shapes[32], *dtypes[16], *attrs[32], *args[32], *tunables[32], *absents[32];
   int n_shapes, n_dtypes, n_attrs, n_args, n_tunables, n_absents;
 } explain_opts;
 
 static int usage(const char *cmd) {
-  fprintf(stderr,
-          "usage: wgk %s PKG [--shape PORT=2x4x3x8]... [--dtype T=float16]... [--attr K=V]... [--arg K=V]...\n"
-          "       [--tunable K=V]... [--absent PORT] [--device FILE.json | --adapter SEL] [--version N | --revision SHA]\n"
-          "       [--strict] %s\n",
-          cmd, strcmp(cmd, "render") == 0 ? "[--pass ID]" : "[--json]");
+  fprintf(
+      stderr,
+      "usage: wgk %s PKG [--shape PORT=2x4x3x8]... [--dtype T=float16]... [--attr K=V]... [--arg K=V]...\n"
+      "       [--tunable K=V]... [--absent PORT] [--device FILE.json | --adapter SEL] [--version N | --revision SHA]\n"
+      "       [--strict] %s\n",
+      cmd, strcmp(cmd, "render") == 0 ? "[--pass ID]" : "[--json]");
   return 2;
 }
 
-#define PUSH(list, n, value)                                                                                     \
-  do {                                                                                                         \
-    if ((n) >= (int)(sizeof(list) / sizeof(list[0])))                                                          \
-      return wgk_cli_error(cmd, "too many %s options (the limit is %d)", a, (int)(sizeof(list) / sizeof(list[0]))), false; \
-    (list)[(n)++] = (value);                                                                                   \
+#define PUSH(list, n, value)                                                                                        \
+  do {                                                                                                              \
+    if ((n) >= (int)(sizeof(list) / sizeof(list[0])))                                                               \
+      return wgk_cli_error(cmd, "too many %s options (the limit is %d)", a, (int)(sizeof(list) / sizeof(list[0]))), \
+             false;                                                                                                 \
+    (list)[(n)++] = (value);                                                                                        \
   } while (0)
 
 /* false after printing one line naming the option and the rule (or nothing printed: no package given). */
@@ -46,29 +48,47 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int common = wgk_cli_common_option(cmd, argc, argv, &i, &o->common);
-    if (common) { if (common < 0) return false; continue; }
-    if (strcmp(a, "--json") == 0 && !render) { o->json = true; continue; }
+    if (common) {
+      if (common < 0) return false;
+      continue;
+    }
+    if (strcmp(a, "--json") == 0 && !render) {
+      o->json = true;
+      continue;
+    }
     if (a[0] != '-' || !a[1]) {
       if (o->pkg) return wgk_cli_error(cmd, "unexpected argument '%s' (the package is already '%s')", a, o->pkg), false;
       o->pkg = a;
       continue;
     }
-    static const char *const known[] = {"--shape", "--dtype", "--attr", "--arg", "--tunable", "--absent", "--device", "--pass"};
+    static const char *const known[] = {"--shape",   "--dtype",  "--attr",   "--arg",
+                                        "--tunable", "--absent", "--device", "--pass"};
     bool is_known = false;
     for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) is_known = is_known || strcmp(a, known[k]) == 0;
     if (!is_known || (render && strcmp(a, "--json") == 0) || (!render && strcmp(a, "--pass") == 0))
-      return wgk_cli_error(cmd, "unknown option '%s' (wgk %s takes: --shape --dtype --attr --arg --tunable --absent "
-                           "--device %s and the common options)", a, cmd, render ? "--pass" : "--json"), false;
+      return wgk_cli_error(cmd,
+                           "unknown option '%s' (wgk %s takes: --shape --dtype --attr --arg --tunable --absent "
+                           "--device %s and the common options)",
+                           a, cmd, render ? "--pass" : "--json"),
+             false;
     const char *v = wgk_cli_value(cmd, argc, argv, &i);
     if (!v) return false;
-    if (strcmp(a, "--shape") == 0) PUSH(o->shapes, o->n_shapes, v);
-    else if (strcmp(a, "--dtype") == 0) PUSH(o->dtypes, o->n_dtypes, v);
-    else if (strcmp(a, "--attr") == 0) PUSH(o->attrs, o->n_attrs, v);
-    else if (strcmp(a, "--arg") == 0) PUSH(o->args, o->n_args, v);
-    else if (strcmp(a, "--tunable") == 0) PUSH(o->tunables, o->n_tunables, v);
-    else if (strcmp(a, "--absent") == 0) PUSH(o->absents, o->n_absents, v);
-    else if (strcmp(a, "--device") == 0) { if (!wgk_cli_once(cmd, a, &o->device_file, v)) return false; }
-    else if (!wgk_cli_once(cmd, a, &o->pass_id, v)) return false;
+    if (strcmp(a, "--shape") == 0)
+      PUSH(o->shapes, o->n_shapes, v);
+    else if (strcmp(a, "--dtype") == 0)
+      PUSH(o->dtypes, o->n_dtypes, v);
+    else if (strcmp(a, "--attr") == 0)
+      PUSH(o->attrs, o->n_attrs, v);
+    else if (strcmp(a, "--arg") == 0)
+      PUSH(o->args, o->n_args, v);
+    else if (strcmp(a, "--tunable") == 0)
+      PUSH(o->tunables, o->n_tunables, v);
+    else if (strcmp(a, "--absent") == 0)
+      PUSH(o->absents, o->n_absents, v);
+    else if (strcmp(a, "--device") == 0) {
+      if (!wgk_cli_once(cmd, a, &o->device_file, v)) return false;
+    } else if (!wgk_cli_once(cmd, a, &o->pass_id, v))
+      return false;
   }
   if (!o->pkg) return usage(cmd), false;
   return wgk_cli_kv_list_ok(cmd, "--shape", o->shapes, o->n_shapes, 128, true) &&
@@ -86,7 +106,8 @@ static bool check_dtypes(const char *cmd, const explain_opts *o, const wgk_manif
     wgk_cli_split_kv(o->dtypes[i], var, sizeof var, &dt);
     const wgk_manifest_type_constraint *tc = wgk_manifest_find_type(m, var);
     bool used = false;
-    for (size_t p = 0; p < m->n_ports; p++) used = used || (m->ports[p].type_var && strcmp(m->ports[p].type_var, var) == 0);
+    for (size_t p = 0; p < m->n_ports; p++)
+      used = used || (m->ports[p].type_var && strcmp(m->ports[p].type_var, var) == 0);
     char known[1024];
     size_t n = 0;
     known[0] = 0;
@@ -117,8 +138,8 @@ static bool check_absent(const explain_opts *o, const wgk_manifest *m, const wgk
   for (int i = 0; i < o->n_absents; i++) {
     const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, o->absents[i]);
     if (!p) {
-      wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--absent %s: %s has no port '%s'", o->absents[i], m->op_id,
-                    o->absents[i]);
+      wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--absent %s: %s has no port '%s'", o->absents[i],
+                    m->op_id, o->absents[i]);
       return false;
     }
     if (ports[p - m->ports].present) {
@@ -178,11 +199,16 @@ static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_t
                         wgk_error *err) {
   char name[128];
   const char *dims;
-  const wgk_manifest_port *port = wgk_cli_split_kv(spec, name, sizeof name, &dims) ? wgk_manifest_find_port_or_key(m, name) : NULL;
-  if (!port) { wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: %s has no port '%s'", spec, m->op_id, name); return false; }
+  const wgk_manifest_port *port =
+      wgk_cli_split_kv(spec, name, sizeof name, &dims) ? wgk_manifest_find_port_or_key(m, name) : NULL;
+  if (!port) {
+    wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: %s has no port '%s'", spec, m->op_id, name);
+    return false;
+  }
   wgk_plan_tensor *t = &ports[port - m->ports];
   if (t->present) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: port %s given twice; give it once", spec, port->name);
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: port %s given twice; give it once",
+                  spec, port->name);
     return false;
   }
   t->present = true;
@@ -242,7 +268,8 @@ static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_devi
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *p = &plan->passes[i];
     printf("pass     %s (%s, %s)\n", p->id ? p->id : p->source->id, p->source->name, p->source->shader);
-    printf("  dispatch %u x %u x %u%s\n", p->workgroups[0], p->workgroups[1], p->workgroups[2], p->skip ? " (skipped: empty)" : "");
+    printf("  dispatch %u x %u x %u%s\n", p->workgroups[0], p->workgroups[1], p->workgroups[2],
+           p->skip ? " (skipped: empty)" : "");
     if (p->uniform_text) printf("  uniform  %s\n", p->uniform_text);
   }
 }
@@ -348,7 +375,8 @@ static wgk_status shape_port(const wgk_op_call *oc, const char *name, bool want_
 
 /* No variant accepts the call: as wgk run does, the op's host checks may name the broken rule better than the
  * list of rejections; their message then comes first, the list under it. */
-static void host_check_headline(const wgk_manifest *m, const wgk_plan_tensor *ports, const wgk_value *attrs, wgk_error *err) {
+static void host_check_headline(const wgk_manifest *m, const wgk_plan_tensor *ports, const wgk_value *attrs,
+                                wgk_error *err) {
   const wgk_op_hooks *hooks = wgk_ops_find(m->op_id);
   if (!hooks || !hooks->host_check) return;
   shapes_only s = {m, ports};
@@ -369,14 +397,16 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   if (!parse(cmd, argc, argv, &o)) return 2;
   if (o.device_file) { /* a device description must be a regular file: not a folder, FIFO or device */
     struct stat sb;
-    if (stat(o.device_file, &sb) != 0)
-      return wgk_cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
+    if (stat(o.device_file, &sb) != 0) return wgk_cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
     if (!S_ISREG(sb.st_mode))
-      return wgk_cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file), 1;
+      return wgk_cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file),
+             1;
   }
   wgk_error err;
   wgk_error_clear(&err);
-  wgk_pkg_options po = {.strict = o.common.strict, .version = o.common.version, .revision = o.common.revision,
+  wgk_pkg_options po = {.strict = o.common.strict,
+                        .version = o.common.version,
+                        .revision = o.common.revision,
                         .trust_remote_code = o.common.trust_remote_code};
   wgk_pkg *pkg = NULL;
   if (wgk_pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
@@ -404,13 +434,18 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   if (!ok) {
     rc = err.message[0] ? fail(cmd, &err) : 1; /* an empty message: the error line is printed already */
   } else if (!render) {
-    if (o.json) print_json(m, plan); else print_text(m, pkg, &desc, plan);
+    if (o.json)
+      print_json(m, plan);
+    else
+      print_text(m, pkg, &desc, plan);
     rc = 0;
   } else {
     rc = o.pass_id ? 1 : 0;
     for (size_t i = 0; i < plan->n_passes; i++) {
-      if (o.pass_id && strcmp(o.pass_id, plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id) != 0) continue;
-      if (!o.pass_id && plan->n_passes > 1) printf("// pass %s\n", plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id);
+      if (o.pass_id && strcmp(o.pass_id, plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id) != 0)
+        continue;
+      if (!o.pass_id && plan->n_passes > 1)
+        printf("// pass %s\n", plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id);
       fputs(plan->passes[i].wgsl, stdout);
       rc = 0;
     }

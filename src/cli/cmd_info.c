@@ -28,7 +28,9 @@ static void print_ports(const wgk_manifest *m) {
     printf("}");
     if (p->storage_dtype)
       printf("  stored as %s (%s)", p->storage_dtype,
-             p->narrowing == WGK_NARROW_CHECKED ? "checked" : p->narrowing == WGK_NARROW_SATURATING ? "saturating" : "-");
+             p->narrowing == WGK_NARROW_CHECKED      ? "checked"
+             : p->narrowing == WGK_NARROW_SATURATING ? "saturating"
+                                                     : "-");
     if (p->has_rank && !p->rank_expr.text) printf("  rank %d", p->rank);
     if (p->rank_expr.text) printf("  rank %s", p->rank_expr.text);
     if (p->shape.text) printf("  shape %s", p->shape.text);
@@ -74,9 +76,12 @@ static void print_variants(const wgk_manifest *m) {
       const wgk_manifest_pass *ps = &v->passes[p];
       const wgk_manifest_dispatch *d = &ps->dispatch;
       printf("    pass  %s: %s, bindings %s, dispatch ", ps->id, ps->shader, ps->bindings ? ps->bindings->name : "?");
-      if (d->kind == WGK_DISPATCH_THREADS) printf("threads %s / workgroup %s\n", d->threads.text, d->workgroup_size.text);
-      else if (d->kind == WGK_DISPATCH_WORKGROUPS) printf("workgroups %s\n", d->workgroups.text);
-      else printf("x %s, y %s, z %s\n", d->x.text, d->y.text ? d->y.text : "1", d->z.text ? d->z.text : "1");
+      if (d->kind == WGK_DISPATCH_THREADS)
+        printf("threads %s / workgroup %s\n", d->threads.text, d->workgroup_size.text);
+      else if (d->kind == WGK_DISPATCH_WORKGROUPS)
+        printf("workgroups %s\n", d->workgroups.text);
+      else
+        printf("x %s, y %s, z %s\n", d->x.text, d->y.text ? d->y.text : "1", d->z.text ? d->z.text : "1");
     }
   }
 }
@@ -88,13 +93,16 @@ int wgk_cmd_info(int argc, char **argv) {
     int r = wgk_cli_common_option("info", argc, argv, &i, &o);
     if (r < 0) return 2;
     if (r == 0 && argv[i][0] == '-' && argv[i][1])
-      return wgk_cli_error("info", "unknown option '%s' (wgk info PKG [--version N | --revision SHA] [--strict])", argv[i]), 2;
+      return wgk_cli_error("info", "unknown option '%s' (wgk info PKG [--version N | --revision SHA] [--strict])",
+                           argv[i]),
+             2;
     if (r == 0 && pkg_name)
       return wgk_cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;
     if (r == 0) pkg_name = argv[i];
   }
   if (!pkg_name) return fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n"), 2;
-  wgk_pkg_options po = {.strict = o.strict, .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code};
+  wgk_pkg_options po = {
+      .strict = o.strict, .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code};
   wgk_pkg *pkg = NULL;
   wgk_error err = {0};
   if (wgk_pkg_open(pkg_name, &po, &pkg, &err) != WGK_OK) {

@@ -16,9 +16,9 @@
 #include "package/package.h"
 
 typedef struct list_state {
-  json_t *packages;   /* every entry, as --json prints it */
-  json_t *dirs;       /* the search path: {dir, origin, exists} */
-  json_t *seen;       /* folder names found on the search path so far (later ones are shadowed) */
+  json_t *packages; /* every entry, as --json prints it */
+  json_t *dirs;     /* the search path: {dir, origin, exists} */
+  json_t *seen;     /* folder names found on the search path so far (later ones are shadowed) */
 } list_state;
 
 static char *join(const char *a, const char *b) {
@@ -93,7 +93,8 @@ static void list_dir(const char *dir, const char *origin, void *user) {
   int n = scandir(dir, &names, no_dots, alphasort);
   for (int i = 0; i < n; i++) {
     char *p = join(dir, names[i]->d_name);
-    if (p && is_package(p)) add_local(s, dir, origin, names[i]->d_name);
+    if (p && is_package(p))
+      add_local(s, dir, origin, names[i]->d_name);
     else if (p && is_dir(p)) {
       struct dirent **sub = NULL;
       int m = scandir(p, &sub, no_dots, alphasort);
@@ -154,13 +155,14 @@ static void list_repo(const char *cache, const char *repo, void *user) {
       json_object_set_new(e, "opId", json_null());
       json_object_set_new(e, "version", json_null());
       json_object_set_new(e, "verified", json_false());
-      json_object_set_new(e, "error", json_string("incomplete snapshot (an interrupted download): wgk download fetches it again"));
+      json_object_set_new(e, "error",
+                          json_string("incomplete snapshot (an interrupted download): wgk download fetches it again"));
     }
     json_t *pointing = json_array();
     const char *ref;
     json_t *commit;
-    json_object_foreach(refs, ref, commit)
-      if (strcmp(json_string_value(commit), names[i]->d_name) == 0) json_array_append_new(pointing, json_string(ref));
+    json_object_foreach(refs, ref, commit) if (strcmp(json_string_value(commit), names[i]->d_name) == 0)
+        json_array_append_new(pointing, json_string(ref));
     json_object_set_new(e, "name", json_string(repo));
     json_object_set_new(e, "repo", json_string(repo));
     json_object_set_new(e, "revision", json_string(names[i]->d_name));
@@ -190,9 +192,8 @@ static void print_text(const list_state *s, const char *cache) {
   size_t i;
   json_t *e;
   printf("search path (a repo id finds the first folder of its name):\n");
-  json_array_foreach(s->dirs, i, e)
-    printf("  %-16s %s%s\n", str_or(e, "source", ""), str_or(e, "dir", ""),
-           json_is_true(json_object_get(e, "exists")) ? "" : "  (no such folder)");
+  json_array_foreach(s->dirs, i, e) printf("  %-16s %s%s\n", str_or(e, "source", ""), str_or(e, "dir", ""),
+                                           json_is_true(json_object_get(e, "exists")) ? "" : "  (no such folder)");
   printf("packages:\n");
   size_t shown = 0;
   json_array_foreach(s->packages, i, e) {
@@ -200,10 +201,10 @@ static void print_text(const list_state *s, const char *cache) {
     char ver[32] = "-";
     if (json_is_integer(version)) snprintf(ver, sizeof ver, "v%lld", (long long)json_integer_value(version));
     const char *err = str_or(e, "error", NULL);
-    const char *state = json_is_false(json_object_get(e, "complete")) ? "incomplete"
-                        : err                                        ? "broken"
+    const char *state = json_is_false(json_object_get(e, "complete"))  ? "incomplete"
+                        : err                                          ? "broken"
                         : json_is_true(json_object_get(e, "verified")) ? "verified"
-                                                                      : "unverified";
+                                                                       : "unverified";
     printf("  %-40s %-4s %-10s %s", str_or(e, "name", "?"), ver, state, str_or(e, "where", ""));
     if (json_object_get(e, "revision")) {
       printf("  [hub cache, revision %.12s", str_or(e, "revision", ""));
@@ -226,9 +227,12 @@ static void print_text(const list_state *s, const char *cache) {
 int wgk_cmd_list(int argc, char **argv) {
   bool json = false;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--json") == 0) json = true;
-    else if (argv[i][0] == '-') return wgk_cli_error("list", "unknown option '%s' (wgk list [--json])", argv[i]), 2;
-    else return wgk_cli_error("list", "unexpected argument '%s' (wgk list [--json])", argv[i]), 2;
+    if (strcmp(argv[i], "--json") == 0)
+      json = true;
+    else if (argv[i][0] == '-')
+      return wgk_cli_error("list", "unknown option '%s' (wgk list [--json])", argv[i]), 2;
+    else
+      return wgk_cli_error("list", "unexpected argument '%s' (wgk list [--json])", argv[i]), 2;
   }
   list_state s = {json_array(), json_array(), json_object()};
   if (!s.packages || !s.dirs || !s.seen) return wgk_cli_error("list", "out of memory"), 1;
@@ -251,8 +255,10 @@ int wgk_cmd_list(int argc, char **argv) {
     json_object_set_new(root, "hubCache", cache ? json_string(cache) : json_null());
     json_object_set_new(root, "packages", json_incref(s.packages));
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    if (text) puts(text);
-    else rc = 1;
+    if (text)
+      puts(text);
+    else
+      rc = 1;
     free(text);
     json_decref(root);
   } else {

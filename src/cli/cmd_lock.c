@@ -14,7 +14,10 @@ int wgk_cmd_lock(int argc, char **argv) {
   if (!specs) return 1;
   for (int i = 1; i < argc; i++) {
     int r = wgk_cli_common_option("lock", argc, argv, &i, &o);
-    if (r < 0) { free(specs); return 2; }
+    if (r < 0) {
+      free(specs);
+      return 2;
+    }
     if (r > 0) continue;
     if (argv[i][0] == '-') {
       wgk_cli_error("lock", "unexpected option '%s'", argv[i]);

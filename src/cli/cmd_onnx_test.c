@@ -16,17 +16,27 @@ typedef struct tally {
 static void report(void *ud, wgk_node_test_outcome outcome, const char *what, const char *detail) {
   tally *t = ud;
   switch (outcome) {
-  case WGK_NODE_TEST_PASS: t->passed++; printf("PASS %s\n", what); break;
-  case WGK_NODE_TEST_FAIL: t->failed++; printf("FAIL %s: %s\n", what, detail); break;
-  case WGK_NODE_TEST_SKIP: t->skipped++; printf("SKIP %s: %s\n", what, detail); break;
+  case WGK_NODE_TEST_PASS:
+    t->passed++;
+    printf("PASS %s\n", what);
+    break;
+  case WGK_NODE_TEST_FAIL:
+    t->failed++;
+    printf("FAIL %s: %s\n", what, detail);
+    break;
+  case WGK_NODE_TEST_SKIP:
+    t->skipped++;
+    printf("SKIP %s: %s\n", what, detail);
+    break;
   }
   fflush(stdout);
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
-                  "  DIR: an ONNX node-test folder (model.onnx, test_data_set_*/input_N.pb, output_N.pb)\n"
-                  "  tolerances default per dtype: float32 rtol 1e-3 atol 1e-7, float16 rtol 1e-2 atol 1e-3\n");
+  fprintf(stderr,
+          "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
+          "  DIR: an ONNX node-test folder (model.onnx, test_data_set_*/input_N.pb, output_N.pb)\n"
+          "  tolerances default per dtype: float32 rtol 1e-3 atol 1e-7, float16 rtol 1e-2 atol 1e-3\n");
   return 2;
 }
 
@@ -59,26 +69,39 @@ int wgk_cmd_onnx_test(int argc, char **argv) {
       const char **slot = a[2] == 'r' ? &rtol : &atol;
       double *out = a[2] == 'r' ? &opts.rtol : &opts.atol;
       if (*slot || !number(argv[i + 1], out)) {
-        fprintf(stderr, *slot ? "wgk onnx-test: %s given twice; give it once\n"
-                              : "wgk onnx-test: %s takes a finite number >= 0, not '%s'\n", a, argv[i + 1]);
+        fprintf(stderr,
+                *slot ? "wgk onnx-test: %s given twice; give it once\n"
+                      : "wgk onnx-test: %s takes a finite number >= 0, not '%s'\n",
+                a, argv[i + 1]);
         free(dirs);
         return 2;
       }
       *slot = argv[++i];
     } else if (strcmp(a, "--adapter") == 0) {
-      if (co.adapter) { fprintf(stderr, "wgk onnx-test: --adapter given twice; give it once\n"); free(dirs); return 2; }
+      if (co.adapter) {
+        fprintf(stderr, "wgk onnx-test: --adapter given twice; give it once\n");
+        free(dirs);
+        return 2;
+      }
       co.adapter = argv[++i];
-    }
-    else if (strcmp(a, "--strict") == 0) opts.strict = true;
-    else if (strcmp(a, "--verbose") == 0) co.verbose = true;
+    } else if (strcmp(a, "--strict") == 0)
+      opts.strict = true;
+    else if (strcmp(a, "--verbose") == 0)
+      co.verbose = true;
     else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "wgk onnx-test: unknown option '%s' (wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose])\n", a);
+      fprintf(stderr,
+              "wgk onnx-test: unknown option '%s' (wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] "
+              "[--strict] [--verbose])\n",
+              a);
       free(dirs);
       return 2;
-    }
-    else dirs[n_dirs++] = a;
+    } else
+      dirs[n_dirs++] = a;
   }
-  if (n_dirs == 0) { free(dirs); return usage(); }
+  if (n_dirs == 0) {
+    free(dirs);
+    return usage();
+  }
   /* Every folder exists before a GPU context is made (a shell glob's plain files are skipped later). */
   for (int i = 0; i < n_dirs; i++) {
     struct stat st;

@@ -34,7 +34,8 @@ typedef struct run_opts {
 } run_opts;
 
 static const char *usage_text =
-    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out-shape port=2x3[:dtype]] [--out DIR]\n"
+    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out-shape port=2x3[:dtype]] "
+    "[--out DIR]\n"
     "               [--repeat N] [--wgsl] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 static int push(const char *opt, const char **list, int *n, const char *v) {
@@ -54,7 +55,8 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (strcmp(a, "--tunable") == 0) return push(a, o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
   if (strcmp(a, "--out") == 0) return wgk_cli_once("run", a, &o->out_dir, wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
-  if (strcmp(a, "--out-shape") == 0) return push(a, o->out_shapes, &o->n_out_shapes, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--out-shape") == 0)
+    return push(a, o->out_shapes, &o->n_out_shapes, wgk_cli_value("run", argc, argv, i));
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("run", argc, argv, i);
     long long n;
@@ -65,7 +67,12 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
     o->repeat_given = true;
     return 1;
   }
-  if (a[0] == '-' && a[1]) return wgk_cli_error("run", "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --repeat --wgsl and the common options)", a), -1;
+  if (a[0] == '-' && a[1])
+    return wgk_cli_error("run",
+                         "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --repeat --wgsl and "
+                         "the common options)",
+                         a),
+           -1;
   if (o->pkg) return wgk_cli_error("run", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
@@ -101,12 +108,14 @@ static bool check_values(const wgk_manifest *m, const run_opts *o) {
       bool found = false;
       size_t count = kind == 0 ? m->n_attributes : kind == 1 ? m->n_scalar_args : m->n_tunables;
       for (size_t k = 0; k < count && !found; k++)
-        found = strcmp(key, kind == 0 ? m->attributes[k].name : kind == 1 ? m->scalar_args[k].name : m->tunables[k].name) == 0;
+        found = strcmp(key, kind == 0   ? m->attributes[k].name
+                            : kind == 1 ? m->scalar_args[k].name
+                                        : m->tunables[k].name) == 0;
       if (!found) {
         names_of(m, kind, known, sizeof known);
         const char *near = wgk_suggest(key, m, count, kind == 0 ? attr_at : kind == 1 ? arg_at : tunable_at);
-        return wgk_cli_error("run", "%s %s: %s has no %s '%s'%s%s%s (known: %s)", opt[kind], key, m->op_id, what[kind], key,
-                             near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known),
+        return wgk_cli_error("run", "%s %s: %s has no %s '%s'%s%s%s (known: %s)", opt[kind], key, m->op_id, what[kind],
+                             key, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known),
                false;
       }
       long long n64;
@@ -140,14 +149,16 @@ static bool read_inputs(const wgk_manifest *m, const run_opts *o, wgk_host_tenso
           used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
                                    m->ports[k].n_bind_keys ? m->ports[k].bind_keys[0] : m->ports[k].name);
       return wgk_cli_error("run", "--in %s: %s has no input port '%s'%s (inputs: %s)", key, m->op_id, key,
-                           p ? " (it is an output)" : "", known), false;
+                           p ? " (it is an output)" : "", known),
+             false;
     }
     for (int j = 0; j < i; j++) {
       char other[128];
       const char *op;
       wgk_cli_split_kv(o->ins[j], other, sizeof other, &op);
       if (wgk_manifest_find_port_or_key(m, other) == p)
-        return wgk_cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name), false;
+        return wgk_cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name),
+               false;
     }
     wgk_error err = {0};
     if (wgk_npy_read(path, &host[i], &err) != WGK_OK) {
@@ -186,7 +197,8 @@ static bool parse_destination(const char *spec, char *key, size_t key_size, wgk_
   if (colon) {
     *colon = '\0';
     *dt = wgk_dtype_from_name(colon + 1);
-    if (*dt == WGK_DTYPE_INVALID) return wgk_cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
+    if (*dt == WGK_DTYPE_INVALID)
+      return wgk_cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
   }
   bool ok = true;
   *rank = 0;
@@ -226,7 +238,8 @@ static bool set_destinations(wgk_context *ctx, wgk_call *call, const run_opts *o
     int rank;
     if (!parse_destination(o->out_shapes[i], key, sizeof key, &dt, shape, &rank)) return false;
     wgk_tensor *t = NULL;
-    bool ok = wgk_tensor_create(ctx, dt, rank, shape, NULL, &t) == WGK_OK && wgk_call_set_output(call, key, t) == WGK_OK;
+    bool ok =
+        wgk_tensor_create(ctx, dt, rank, shape, NULL, &t) == WGK_OK && wgk_call_set_output(call, key, t) == WGK_OK;
     wgk_tensor_release(t);
     if (!ok) return wgk_cli_error("run", "--out-shape %s: %s", key, wgk_context_errmsg(ctx)), false;
   }
@@ -248,8 +261,9 @@ static bool set_values(wgk_context *ctx, wgk_call *call, const run_opts *o) {
         st = wgk_call_set_tunable(call, key, strtoll(v, NULL, 10));
       } else {
         char *json = wgk_cli_value_json(v);
-        st = !json ? WGK_ERR_OUT_OF_MEMORY
-                   : kind == 0 ? wgk_call_set_attr_json(call, key, json) : wgk_call_set_arg_json(call, key, json);
+        st = !json       ? WGK_ERR_OUT_OF_MEMORY
+             : kind == 0 ? wgk_call_set_attr_json(call, key, json)
+                         : wgk_call_set_arg_json(call, key, json);
         free(json);
       }
       if (st) return wgk_cli_error("run", "%s %s: %s", opt[kind], key, wgk_context_errmsg(ctx)), false;
@@ -271,17 +285,19 @@ static void print_tunables(const wgk_call *call) {
 
 static void print_wgsl(const wgk_call *call) {
   const wgk_plan *plan = wgk_rt_call_plan(call, NULL);
-  for (size_t i = 0; plan && i < plan->n_passes; i++) printf("// pass %s\n%s", plan->passes[i].label, plan->passes[i].wgsl);
+  for (size_t i = 0; plan && i < plan->n_passes; i++)
+    printf("// pass %s\n%s", plan->passes[i].label, plan->passes[i].wgsl);
 }
 
 static void print_delta(const wgk_stats *a, const wgk_stats *b) {
-  printf("  plans made: %llu, plan hits: %llu, shaders compiled: %llu, pipelines created: %llu, "
-         "bind groups created: %llu, dispatches: %llu, submissions: %llu\n",
-         (unsigned long long)(b->plans_made - a->plans_made), (unsigned long long)(b->plan_hits - a->plan_hits),
-         (unsigned long long)(b->shaders_compiled - a->shaders_compiled),
-         (unsigned long long)(b->pipelines_created - a->pipelines_created),
-         (unsigned long long)(b->bind_groups_created - a->bind_groups_created),
-         (unsigned long long)(b->dispatches - a->dispatches), (unsigned long long)(b->submissions - a->submissions));
+  printf(
+      "  plans made: %llu, plan hits: %llu, shaders compiled: %llu, pipelines created: %llu, "
+      "bind groups created: %llu, dispatches: %llu, submissions: %llu\n",
+      (unsigned long long)(b->plans_made - a->plans_made), (unsigned long long)(b->plan_hits - a->plan_hits),
+      (unsigned long long)(b->shaders_compiled - a->shaders_compiled),
+      (unsigned long long)(b->pipelines_created - a->pipelines_created),
+      (unsigned long long)(b->bind_groups_created - a->bind_groups_created),
+      (unsigned long long)(b->dispatches - a->dispatches), (unsigned long long)(b->submissions - a->submissions));
 }
 
 /* Runs the call o->repeat times, printing each call's time (and counters with --verbose). */
@@ -309,7 +325,10 @@ static void print_summary(const char *key, const wgk_host_tensor *h) {
   double lo = INFINITY, hi = -INFINITY, sum = 0;
   for (size_t i = 0; i < n; i++) {
     double v = wgk_host_tensor_get(h, i);
-    if (!isfinite(v)) { nonfinite++; continue; }
+    if (!isfinite(v)) {
+      nonfinite++;
+      continue;
+    }
     finite++;
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
@@ -334,7 +353,8 @@ static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
     wgk_tensor *t = wgk_call_output(call, p->name);
     wgk_host_tensor *h = NULL;
     if (!t) continue; /* an optional output the variant does not write */
-    if (wgk_tc_download(t, &h) != WGK_OK) return wgk_cli_error("run", "%s: %s", key, wgk_context_errmsg(wgk_rt_kernel_context(k))), false;
+    if (wgk_tc_download(t, &h) != WGK_OK)
+      return wgk_cli_error("run", "%s: %s", key, wgk_context_errmsg(wgk_rt_kernel_context(k))), false;
     print_summary(key, h);
     bool ok = true;
     if (o->out_dir) {

@@ -23,10 +23,10 @@ static const char *const saxpy_wgsl =
     "}\n";
 
 typedef struct smoke_args {
-  const char *adapter;  /* selector, NULL: default */
-  uint32_t n;           /* elements */
-  uint64_t seed;        /* of the random data */
-  bool verbose;         /* Dawn logs to stderr */
+  const char *adapter; /* selector, NULL: default */
+  uint32_t n;          /* elements */
+  uint64_t seed;       /* of the random data */
+  bool verbose;        /* Dawn logs to stderr */
 } smoke_args;
 
 typedef struct smoke_gpu {
@@ -34,7 +34,7 @@ typedef struct smoke_gpu {
   wgk_gpu_shader *shader;
   wgk_gpu_pipeline *pipeline;
   wgk_gpu_bind_group *group;
-  wgk_gpu_timer *timer;     /* NULL without timestamp-query */
+  wgk_gpu_timer *timer; /* NULL without timestamp-query */
 } smoke_gpu;
 
 static uint64_t next_random(uint64_t *state) { /* splitmix64: reproducible from the printed seed */
@@ -44,18 +44,26 @@ static uint64_t next_random(uint64_t *state) { /* splitmix64: reproducible from 
   return z ^ (z >> 31);
 }
 
-static float random_float(uint64_t *state) { return (float)((double)(next_random(state) >> 11) / 9007199254740992.0 * 2.0 - 1.0); }
+static float random_float(uint64_t *state) {
+  return (float)((double)(next_random(state) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
 
 static wgk_status run_gpu(wgk_gpu_device *dev, smoke_gpu *g, const float *x, float *y, float a, float b, uint32_t n,
                           uint64_t *ns, wgk_error *err) {
   const size_t bytes = (size_t)n * sizeof(float);
-  const struct { float a, b; uint32_t n, pad; } params = {a, b, n, 0};
-  const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE, WGK_GPU_BINDING_UNIFORM};
+  const struct {
+    float a, b;
+    uint32_t n, pad;
+  } params = {a, b, n, 0};
+  const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE,
+                                        WGK_GPU_BINDING_UNIFORM};
   const uint32_t SU = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_COPY_SRC;
   wgk_gpu_encoder *enc = NULL;
   wgk_status s = wgk_gpu_buffer_create(dev, bytes, SU, "x", &g->x, err);
   if (!s) s = wgk_gpu_buffer_create(dev, bytes, SU, "y", &g->y, err);
-  if (!s) s = wgk_gpu_buffer_create(dev, sizeof params, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, "params", &g->params, err);
+  if (!s)
+    s = wgk_gpu_buffer_create(dev, sizeof params, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, "params",
+                              &g->params, err);
   if (!s) s = wgk_gpu_buffer_write(dev, g->x, 0, x, bytes, err);
   if (!s) s = wgk_gpu_buffer_write(dev, g->y, 0, y, bytes, err); /* poisoned: stale output cannot pass */
   if (!s) s = wgk_gpu_buffer_write(dev, g->params, 0, &params, sizeof params, err);
@@ -68,7 +76,10 @@ static wgk_status run_gpu(wgk_gpu_device *dev, smoke_gpu *g, const float *x, flo
   if (!s) s = wgk_gpu_encoder_begin(dev, "smoke", &enc, err);
   if (!s) s = wgk_gpu_encoder_dispatch_timed(enc, g->pipeline, g->group, (n + 255) / 256, 1, 1, g->timer, 0, err);
   if (!s && g->timer) s = wgk_gpu_encoder_resolve_timer(enc, g->timer, err);
-  if (!s) { s = wgk_gpu_encoder_submit(enc, err); enc = NULL; }
+  if (!s) {
+    s = wgk_gpu_encoder_submit(enc, err);
+    enc = NULL;
+  }
   if (!s) s = wgk_gpu_buffer_read(dev, g->y, 0, y, bytes, 60000, err);
   if (!s && g->timer) s = wgk_gpu_timer_read(dev, g->timer, ns, 1, 60000, err);
   wgk_gpu_encoder_discard(enc);
@@ -118,7 +129,8 @@ static int smoke(const smoke_args *args) {
     a = random_float(&state) * 4, b = random_float(&state);
     for (uint32_t i = 0; i < args->n; i++) x[i] = random_float(&state) * 1000;
     memset(y, 0xFF, (size_t)args->n * sizeof *y); /* NaN everywhere */
-    printf("smoke: y = a*x + b, n = %u, a = %.9g, b = %.9g, seed = %llu\n", args->n, a, b, (unsigned long long)args->seed);
+    printf("smoke: y = a*x + b, n = %u, a = %.9g, b = %.9g, seed = %llu\n", args->n, a, b,
+           (unsigned long long)args->seed);
     s = run_gpu(dev, &g, x, y, a, b, args->n, &ns, &err);
   }
   int rc = 0;
@@ -130,8 +142,10 @@ static int smoke(const smoke_args *args) {
     rc = 1;
   } else {
     size_t bad = count_mismatches(x, y, a, b, args->n);
-    if (bad) fprintf(stderr, "wgk smoke: FAILED: %zu of %u elements differ from the host\n", bad, args->n);
-    else printf("verified: %u of %u elements match the host%s", args->n, args->n, ns ? "" : "\n");
+    if (bad)
+      fprintf(stderr, "wgk smoke: FAILED: %zu of %u elements differ from the host\n", bad, args->n);
+    else
+      printf("verified: %u of %u elements match the host%s", args->n, args->n, ns ? "" : "\n");
     if (!bad && ns) printf(" (GPU pass %.3f ms)\n", (double)ns / 1e6);
     rc = bad ? 1 : 0;
   }

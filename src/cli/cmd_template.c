@@ -20,8 +20,14 @@ int wgk_cmd_template(int argc, char **argv) {
   const char *file = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
-      if (i + 1 >= argc) { fprintf(stderr, "wgk template: --scope needs a value (a JSON file)\n"); return 2; }
-      if (scope_path) { fprintf(stderr, "wgk template: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]); return 2; }
+      if (i + 1 >= argc) {
+        fprintf(stderr, "wgk template: --scope needs a value (a JSON file)\n");
+        return 2;
+      }
+      if (scope_path) {
+        fprintf(stderr, "wgk template: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
+        return 2;
+      }
       scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
       fprintf(stderr, "wgk template: unknown option '%s' (usage: wgk template FILE [--scope FILE.json])\n", argv[i]);
@@ -33,14 +39,23 @@ int wgk_cmd_template(int argc, char **argv) {
       return 2;
     }
   }
-  if (!file) { fprintf(stderr, "usage: wgk template FILE [--scope FILE.json]\n"); return 2; }
+  if (!file) {
+    fprintf(stderr, "usage: wgk template FILE [--scope FILE.json]\n");
+    return 2;
+  }
   if (scope_path && !regular_file("template", "--scope", scope_path)) return 1;
   if (!regular_file("template", "FILE", file)) return 1;
   char *dir = strdup(file);
   if (!dir) return 1;
   char *slash = strrchr(dir, '/');
   const char *name = file;
-  if (slash) { *slash = '\0'; name = slash + 1; } else { free(dir); dir = strdup("."); }
+  if (slash) {
+    *slash = '\0';
+    name = slash + 1;
+  } else {
+    free(dir);
+    dir = strdup(".");
+  }
   if (!dir) return 1;
   wgk_error err;
   wgk_error_clear(&err);

@@ -12,8 +12,9 @@
 #include "runtime/runtime_access.h"
 #include "testcase/testcase.h"
 
-static const char *usage_text = "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
-                                "                [--version N | --revision SHA] [--strict] [--verbose]\n";
+static const char *usage_text =
+    "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
+    "                [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 /* test.json through the package (digest-checked when verified). */
 static wgk_tc_suite *load_suite(wgk_pkg *pkg) {
@@ -36,12 +37,18 @@ static wgk_tc_suite *load_suite(wgk_pkg *pkg) {
 static void print_outcome(const wgk_tc_case *c, const wgk_tc_outcome *o, bool verbose) {
   switch (o->verdict) {
   case WGK_TC_PASS:
-    if (c->expect_error) printf("PASS %s (refused as expected)\n", c->id);
-    else printf("PASS %s (%s, max abs err %.3g, max rel err %.3g)\n", c->id, o->variant, o->max_abs, o->max_rel);
+    if (c->expect_error)
+      printf("PASS %s (refused as expected)\n", c->id);
+    else
+      printf("PASS %s (%s, max abs err %.3g, max rel err %.3g)\n", c->id, o->variant, o->max_abs, o->max_rel);
     if (verbose && o->message[0]) printf("     %s\n", o->message);
     break;
-  case WGK_TC_FAIL: printf("FAIL %s: %s\n", c->id, o->message); break;
-  case WGK_TC_SKIP: printf("SKIP %s: %s\n", c->id, o->message); break;
+  case WGK_TC_FAIL:
+    printf("FAIL %s: %s\n", c->id, o->message);
+    break;
+  case WGK_TC_SKIP:
+    printf("SKIP %s: %s\n", c->id, o->message);
+    break;
   }
 }
 
@@ -79,7 +86,9 @@ int wgk_cmd_test(int argc, char **argv) {
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return wgk_cli_error("test", "unknown option '%s' (wgk test takes: --case --list and the common options)", argv[i]), 2;
+      return wgk_cli_error("test", "unknown option '%s' (wgk test takes: --case --list and the common options)",
+                           argv[i]),
+             2;
     } else if (pkg) {
       return wgk_cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
     } else {
@@ -91,14 +100,16 @@ int wgk_cmd_test(int argc, char **argv) {
   wgk_pkg *pre_pkg = wgk_cli_pkg_open("test", &o, pkg);
   wgk_tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
   bool matched = pre && !filter;
-  for (size_t i = 0; pre && filter && i < pre->n_cases && !matched; i++) matched = wgk_tc_case_matches(&pre->cases[i], filter);
+  for (size_t i = 0; pre && filter && i < pre->n_cases && !matched; i++)
+    matched = wgk_tc_case_matches(&pre->cases[i], filter);
   if (pre && !matched) {
     char ids[1024];
     size_t n = 0;
     ids[0] = 0;
     for (size_t i = 0; i < pre->n_cases && n < sizeof ids; i++)
       n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", pre->cases[i].id);
-    wgk_cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
+    wgk_cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter,
+                  n ? ids : "none");
   }
   if (matched && list) { /* listing needs no GPU */
     for (size_t i = 0; i < pre->n_cases; i++)

@@ -17,9 +17,10 @@
 #include "runtime/runtime_access.h"
 #include "runtime/tuning.h"
 
-static const char *usage_text = "usage: wgk tune PKG [--case ID-or-substring] [--repeat N] [--adapter SEL]\n"
-                                "                [--version N | --revision SHA] [--strict] [--verbose]\n"
-                                "       wgk tune --show [OP-ID]\n";
+static const char *usage_text =
+    "usage: wgk tune PKG [--case ID-or-substring] [--repeat N] [--adapter SEL]\n"
+    "                [--version N | --revision SHA] [--strict] [--verbose]\n"
+    "       wgk tune --show [OP-ID]\n";
 
 typedef struct tune_opts {
   wgk_cli_common common;
@@ -33,7 +34,8 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   int r = wgk_cli_common_option("tune", argc, argv, i, &o->common);
   if (r) return r;
   if (strcmp(a, "--show") == 0) return o->show = true, 1;
-  if (strcmp(a, "--case") == 0) return wgk_cli_once("tune", a, &o->filter, wgk_cli_value("tune", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--case") == 0)
+    return wgk_cli_once("tune", a, &o->filter, wgk_cli_value("tune", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = wgk_cli_value("tune", argc, argv, i);
     long long n;
@@ -43,7 +45,10 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
     o->repeat = (long)n;
     return 1;
   }
-  if (a[0] == '-' && a[1]) return wgk_cli_error("tune", "unknown option '%s' (wgk tune takes: --case --repeat --show and the common options)", a), -1;
+  if (a[0] == '-' && a[1])
+    return wgk_cli_error("tune", "unknown option '%s' (wgk tune takes: --case --repeat --show and the common options)",
+                         a),
+           -1;
   if (o->pkg) return wgk_cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
@@ -52,13 +57,16 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
 static void progress(void *user, const wgk_bench_case *c, size_t done, size_t total, const wgk_tune_candidate *last) {
   (void)user;
   if (!isatty(STDERR_FILENO)) {
-    if (last->ok) fprintf(stderr, "tune %s: %s=%lld %.1f us\n", c->id, last->tunable, (long long)last->value, last->gpu.median * 1e-3);
-    else fprintf(stderr, "tune %s: %s=%lld rejected: %s\n", c->id, last->tunable, (long long)last->value, last->why);
+    if (last->ok)
+      fprintf(stderr, "tune %s: %s=%lld %.1f us\n", c->id, last->tunable, (long long)last->value,
+              last->gpu.median * 1e-3);
+    else
+      fprintf(stderr, "tune %s: %s=%lld rejected: %s\n", c->id, last->tunable, (long long)last->value, last->why);
     return;
   }
   int width = 30, fill = total ? (int)(width * done / total) : width;
-  fprintf(stderr, "\r%-18.18s [%.*s%*s] %zu/%zu %s=%-6lld", c->id, fill, "==============================", width - fill, "",
-          done, total, last->tunable, (long long)last->value);
+  fprintf(stderr, "\r%-18.18s [%.*s%*s] %zu/%zu %s=%-6lld", c->id, fill, "==============================", width - fill,
+          "", done, total, last->tunable, (long long)last->value);
   if (done == total) fprintf(stderr, "\r%*s\r", 80, "");
   fflush(stderr);
 }
@@ -74,13 +82,15 @@ static json_t *entry_of(const wgk_kernel *k, const wgk_bench_case *c, const wgk_
   wgk_tuning_device_key(wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), device, sizeof device);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  return json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:f, s:f, s:b, s:s}", "device", device, "op", wgk_rt_kernel_manifest(k)->op_id, "variant",
-                   r->variant, "shape", r->shape, "tunables", r->best, "case", c->id, "gpuNs", r->best_ns,
-                   "defaultGpuNs", r->default_ns, "gpuTimestamps", r->timed, "date", date);
+  return json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:f, s:f, s:b, s:s}", "device", device, "op",
+                   wgk_rt_kernel_manifest(k)->op_id, "variant", r->variant, "shape", r->shape, "tunables", r->best,
+                   "case", c->id, "gpuNs", r->best_ns, "defaultGpuNs", r->default_ns, "gpuTimestamps", r->timed, "date",
+                   date);
 }
 
 /* Tunes one case and stores its best; false when it failed. */
-static bool tune_one(wgk_kernel *k, const wgk_bench_suite *s, const wgk_bench_case *c, const tune_opts *o, const char *path) {
+static bool tune_one(wgk_kernel *k, const wgk_bench_suite *s, const wgk_bench_case *c, const tune_opts *o,
+                     const char *path) {
   wgk_tune_result r;
   char why[2048];
   wgk_status st = wgk_tune_case(k, c, s->source, o->repeat, progress, NULL, &r, why, sizeof why);
@@ -95,8 +105,8 @@ static bool tune_one(wgk_kernel *k, const wgk_bench_suite *s, const wgk_bench_ca
     print_tunables(r.defaults);
     printf(" %.1f us -> best", r.default_ns * 1e-3);
     print_tunables(r.best);
-    printf(" %.1f us (%.2fx); %zu candidates, %zu rejected\n", r.best_ns * 1e-3, r.best_ns > 0 ? r.default_ns / r.best_ns : 0,
-           r.n_cands, bad);
+    printf(" %.1f us (%.2fx); %zu candidates, %zu rejected\n", r.best_ns * 1e-3,
+           r.best_ns > 0 ? r.default_ns / r.best_ns : 0, r.n_cands, bad);
     for (size_t i = 0; o->common.verbose && i < r.n_cands; i++)
       if (!r.cands[i].ok) printf("  %s=%lld: %s\n", r.cands[i].tunable, (long long)r.cands[i].value, r.cands[i].why);
     json_t *e = entry_of(k, c, &r);
@@ -135,8 +145,10 @@ int wgk_cmd_tune(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (parse_one(argc, argv, &i, &o) < 0) return 2;
   char path[4096];
-  if (!wgk_tuning_path(path, sizeof path)) return wgk_cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
-  if (o.show && (o.filter || o.repeat)) return wgk_cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
+  if (!wgk_tuning_path(path, sizeof path))
+    return wgk_cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
+  if (o.show && (o.filter || o.repeat))
+    return wgk_cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
   if (o.show) return show(path, o.pkg);
   if (!o.pkg) return fputs(usage_text, stderr), 2;
   wgk_pkg *pkg = wgk_cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */

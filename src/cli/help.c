@@ -145,8 +145,10 @@ const char *const *wgk_cli_help_names(size_t *n) {
 bool wgk_cli_print_help(const char *cmd, FILE *out) {
   for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
     if (strcmp(helps[i].name, cmd) != 0) continue;
-    if (strstr(helps[i].text, "%s")) fprintf(out, helps[i].text, call_options);
-    else fputs(helps[i].text, out);
+    if (strstr(helps[i].text, "%s"))
+      fprintf(out, helps[i].text, call_options);
+    else
+      fputs(helps[i].text, out);
     if (helps[i].package) fputs(common_options, out);
     return true;
   }

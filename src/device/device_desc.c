@@ -10,20 +10,27 @@ static const char *const feature_names[WGK_FEATURE_COUNT] = {
     [WGK_FEATURE_TIMESTAMP_QUERY] = "timestamp-query",
 };
 
-const char *wgk_feature_name(wgk_feature f) {
-  return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown";
-}
+const char *wgk_feature_name(wgk_feature f) { return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown"; }
 
 bool wgk_feature_from_name(const char *name, wgk_feature *out) {
   for (int i = 0; i < WGK_FEATURE_COUNT; i++) {
-    if (strcmp(name, feature_names[i]) == 0) { *out = (wgk_feature)i; return true; }
+    if (strcmp(name, feature_names[i]) == 0) {
+      *out = (wgk_feature)i;
+      return true;
+    }
   }
-  static const struct { const char *alias; wgk_feature f; } aliases[] = {
+  static const struct {
+    const char *alias;
+    wgk_feature f;
+  } aliases[] = {
       {"subgroup-matrix", WGK_FEATURE_SUBGROUP_MATRIX},
       {"chromium-experimental-subgroup-size-control", WGK_FEATURE_SUBGROUP_SIZE_CONTROL},
   };
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
-    if (strcmp(name, aliases[i].alias) == 0) { *out = aliases[i].f; return true; }
+    if (strcmp(name, aliases[i].alias) == 0) {
+      *out = aliases[i].f;
+      return true;
+    }
   }
   return false;
 }

@@ -16,11 +16,11 @@
 
 /* The features wgk knows by name (WebGPU spelling). Bit i of wgk_device_desc.features is feature i. */
 typedef enum wgk_feature {
-  WGK_FEATURE_SHADER_F16 = 0,           /* "shader-f16" */
-  WGK_FEATURE_SUBGROUPS,                /* "subgroups" */
-  WGK_FEATURE_SUBGROUP_SIZE_CONTROL,    /* "subgroup-size-control" (Dawn: chromium-experimental-subgroup-size-control) */
-  WGK_FEATURE_SUBGROUP_MATRIX,          /* "chromium-experimental-subgroup-matrix" */
-  WGK_FEATURE_TIMESTAMP_QUERY,          /* "timestamp-query" */
+  WGK_FEATURE_SHADER_F16 = 0,        /* "shader-f16" */
+  WGK_FEATURE_SUBGROUPS,             /* "subgroups" */
+  WGK_FEATURE_SUBGROUP_SIZE_CONTROL, /* "subgroup-size-control" (Dawn: chromium-experimental-subgroup-size-control) */
+  WGK_FEATURE_SUBGROUP_MATRIX,       /* "chromium-experimental-subgroup-matrix" */
+  WGK_FEATURE_TIMESTAMP_QUERY,       /* "timestamp-query" */
   WGK_FEATURE_COUNT
 } wgk_feature;
 
@@ -44,7 +44,7 @@ typedef struct wgk_device_limits {
 } wgk_device_limits;
 
 typedef struct wgk_subgroup_matrix_config {
-  char componentType[8];        /* "f16", "f32", "i8", "u8", "i32", "u32" */
+  char componentType[8]; /* "f16", "f32", "i8", "u8", "i32", "u32" */
   char resultComponentType[8];
   uint32_t M, N, K;
 } wgk_subgroup_matrix_config;
@@ -52,14 +52,14 @@ typedef struct wgk_subgroup_matrix_config {
 #define WGK_MAX_SUBGROUP_MATRIX_CONFIGS 16
 
 typedef struct wgk_device_desc {
-  uint32_t features;                  /* bit set of wgk_feature */
+  uint32_t features; /* bit set of wgk_feature */
   wgk_device_limits limits;
-  char vendor[64];                    /* adapter info */
+  char vendor[64]; /* adapter info */
   char architecture[64];
   char device[128];
   char description[256];
-  char backend[16];                   /* "vulkan", "null" ... */
-  char adapterType[16];               /* "discrete-gpu", "integrated-gpu", "cpu", "unknown" */
+  char backend[16];     /* "vulkan", "null" ... */
+  char adapterType[16]; /* "discrete-gpu", "integrated-gpu", "cpu", "unknown" */
   uint32_t vendorId, deviceId;
   uint32_t subgroupMinSize, subgroupMaxSize;
   bool isFallbackAdapter;
@@ -74,8 +74,6 @@ bool wgk_feature_from_name(const char *name, wgk_feature *out);
 /* The WebGPU spec's default limits (what a device without a description gets). */
 void wgk_device_desc_defaults(wgk_device_desc *desc);
 
-static inline bool wgk_device_has(const wgk_device_desc *d, wgk_feature f) {
-  return (d->features >> (unsigned)f) & 1u;
-}
+static inline bool wgk_device_has(const wgk_device_desc *d, wgk_feature f) { return (d->features >> (unsigned)f) & 1u; }
 
 #endif

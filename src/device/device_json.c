@@ -11,30 +11,61 @@
 #include "device/device_desc.h"
 #include "device/device_json.h"
 
-#define LIMIT64(name) {#name, offsetof(wgk_device_limits, name), 8}
-#define LIMIT32(name) {#name, offsetof(wgk_device_limits, name), 4}
-static const struct { const char *name; size_t offset; int size; } limit_fields[] = {
-    LIMIT64(maxStorageBufferBindingSize), LIMIT64(maxUniformBufferBindingSize), LIMIT64(maxBufferSize),
-    LIMIT32(maxComputeWorkgroupStorageSize), LIMIT32(maxComputeInvocationsPerWorkgroup), LIMIT32(maxComputeWorkgroupSizeX),
-    LIMIT32(maxComputeWorkgroupSizeY), LIMIT32(maxComputeWorkgroupSizeZ), LIMIT32(maxComputeWorkgroupsPerDimension),
-    LIMIT32(maxStorageBuffersPerShaderStage), LIMIT32(maxUniformBuffersPerShaderStage), LIMIT32(maxBindGroups),
-    LIMIT32(maxBindingsPerBindGroup), LIMIT32(minStorageBufferOffsetAlignment), LIMIT32(minUniformBufferOffsetAlignment),
+#define LIMIT64(name) \
+  { #name, offsetof(wgk_device_limits, name), 8 }
+#define LIMIT32(name) \
+  { #name, offsetof(wgk_device_limits, name), 4 }
+static const struct {
+  const char *name;
+  size_t offset;
+  int size;
+} limit_fields[] = {
+    LIMIT64(maxStorageBufferBindingSize),
+    LIMIT64(maxUniformBufferBindingSize),
+    LIMIT64(maxBufferSize),
+    LIMIT32(maxComputeWorkgroupStorageSize),
+    LIMIT32(maxComputeInvocationsPerWorkgroup),
+    LIMIT32(maxComputeWorkgroupSizeX),
+    LIMIT32(maxComputeWorkgroupSizeY),
+    LIMIT32(maxComputeWorkgroupSizeZ),
+    LIMIT32(maxComputeWorkgroupsPerDimension),
+    LIMIT32(maxStorageBuffersPerShaderStage),
+    LIMIT32(maxUniformBuffersPerShaderStage),
+    LIMIT32(maxBindGroups),
+    LIMIT32(maxBindingsPerBindGroup),
+    LIMIT32(minStorageBufferOffsetAlignment),
+    LIMIT32(minUniformBufferOffsetAlignment),
 };
 
 /* WebGPU limits wgk does not plan with: accepted (a browser's adapter.limits has them) and ignored. */
-static const char *const other_limits[] = {
-    "maxTextureDimension1D", "maxTextureDimension2D", "maxTextureDimension3D", "maxTextureArrayLayers",
-    "maxBindGroupsPlusVertexBuffers", "maxDynamicUniformBuffersPerPipelineLayout",
-    "maxDynamicStorageBuffersPerPipelineLayout", "maxSampledTexturesPerShaderStage", "maxSamplersPerShaderStage",
-    "maxStorageTexturesPerShaderStage", "maxVertexBuffers", "maxVertexAttributes", "maxVertexBufferArrayStride",
-    "maxInterStageShaderVariables", "maxInterStageShaderComponents", "maxColorAttachments",
-    "maxColorAttachmentBytesPerSample", "maxStorageBuffersInVertexStage", "maxStorageBuffersInFragmentStage",
-    "maxStorageTexturesInVertexStage", "maxStorageTexturesInFragmentStage", "maxImmediateSize", NULL};
+static const char *const other_limits[] = {"maxTextureDimension1D",
+                                           "maxTextureDimension2D",
+                                           "maxTextureDimension3D",
+                                           "maxTextureArrayLayers",
+                                           "maxBindGroupsPlusVertexBuffers",
+                                           "maxDynamicUniformBuffersPerPipelineLayout",
+                                           "maxDynamicStorageBuffersPerPipelineLayout",
+                                           "maxSampledTexturesPerShaderStage",
+                                           "maxSamplersPerShaderStage",
+                                           "maxStorageTexturesPerShaderStage",
+                                           "maxVertexBuffers",
+                                           "maxVertexAttributes",
+                                           "maxVertexBufferArrayStride",
+                                           "maxInterStageShaderVariables",
+                                           "maxInterStageShaderComponents",
+                                           "maxColorAttachments",
+                                           "maxColorAttachmentBytesPerSample",
+                                           "maxStorageBuffersInVertexStage",
+                                           "maxStorageBuffersInFragmentStage",
+                                           "maxStorageTexturesInVertexStage",
+                                           "maxStorageTexturesInFragmentStage",
+                                           "maxImmediateSize",
+                                           NULL};
 
 typedef struct reader {
-  const char *source;                /* file name for messages */
-  const wgk_manifest_jpos *idx;      /* positions of the values; NULL when read from a json_t only */
-  wgk_dynbuf path;                   /* JSON path of the value being read */
+  const char *source;           /* file name for messages */
+  const wgk_manifest_jpos *idx; /* positions of the values; NULL when read from a json_t only */
+  wgk_dynbuf path;              /* JSON path of the value being read */
   wgk_error *err;
 } reader;
 
@@ -51,7 +82,10 @@ static size_t push_index(reader *r, size_t i) {
 }
 
 static void pop(reader *r, size_t mark) {
-  if (r->path.data && mark <= r->path.len) { r->path.len = mark; r->path.data[mark] = '\0'; }
+  if (r->path.data && mark <= r->path.len) {
+    r->path.len = mark;
+    r->path.data[mark] = '\0';
+  }
 }
 
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -63,19 +97,27 @@ static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   return wgk_error_set(r->err, WGK_ERR_PARSE, r->source, e ? (at_key ? e->key_line : e->line) : 0,
-                       e ? (at_key ? e->key_column : e->column) : 0, r->path.len ? wgk_dynbuf_str(&r->path) : NULL, "%s",
-                       msg);
+                       e ? (at_key ? e->key_column : e->column) : 0, r->path.len ? wgk_dynbuf_str(&r->path) : NULL,
+                       "%s", msg);
 }
 
 static const char *type_name(const json_t *j) {
   switch (json_typeof(j)) {
-  case JSON_OBJECT: return "an object";
-  case JSON_ARRAY: return "a list";
-  case JSON_STRING: return "a string";
-  case JSON_INTEGER: return "an integer";
-  case JSON_REAL: return "a number with a fraction or exponent";
-  case JSON_TRUE: case JSON_FALSE: return "a boolean";
-  default: return "null";
+  case JSON_OBJECT:
+    return "an object";
+  case JSON_ARRAY:
+    return "a list";
+  case JSON_STRING:
+    return "a string";
+  case JSON_INTEGER:
+    return "an integer";
+  case JSON_REAL:
+    return "a number with a fraction or exponent";
+  case JSON_TRUE:
+  case JSON_FALSE:
+    return "a boolean";
+  default:
+    return "null";
   }
 }
 
@@ -105,28 +147,33 @@ static wgk_status read_limits(reader *r, const json_t *limits, wgk_device_desc *
   const char *key;
   json_t *value;
   if (st == WGK_OK) json_object_foreach((json_t *)limits, key, value) {
-    size_t mark = push_key(r, key);
-    size_t i = 0, n = sizeof limit_fields / sizeof limit_fields[0];
-    while (i < n && strcmp(limit_fields[i].name, key) != 0) i++;
-    uint64_t v = 0;
-    if (i == n) {
-      size_t k = 0;
-      while (other_limits[k] && strcmp(other_limits[k], key) != 0) k++;
-      st = other_limits[k] ? read_uint(r, value, UINT64_MAX >> 1, &v) : fail(r, true, "unknown limit '%s' (not a WebGPU limit)", key);
-    } else {
-      st = read_uint(r, value, limit_fields[i].size == 8 ? (UINT64_MAX >> 1) : UINT32_MAX, &v);
-      bool alignment = strncmp(key, "min", 3) == 0;
-      if (st == WGK_OK && alignment && (v == 0 || (v & (v - 1)) != 0))
-        st = fail(r, false, "%s %llu is not a power of two", key, (unsigned long long)v);
-      else if (st == WGK_OK && !alignment && v == 0)
-        st = fail(r, false, "%s 0 leaves the device unable to run any kernel (a WebGPU device has at least 1)", key);
-      char *slot = (char *)&d->limits + limit_fields[i].offset;
-      if (st == WGK_OK && limit_fields[i].size == 8) memcpy(slot, &v, 8);
-      else if (st == WGK_OK) { uint32_t w = (uint32_t)v; memcpy(slot, &w, 4); }
+      size_t mark = push_key(r, key);
+      size_t i = 0, n = sizeof limit_fields / sizeof limit_fields[0];
+      while (i < n && strcmp(limit_fields[i].name, key) != 0) i++;
+      uint64_t v = 0;
+      if (i == n) {
+        size_t k = 0;
+        while (other_limits[k] && strcmp(other_limits[k], key) != 0) k++;
+        st = other_limits[k] ? read_uint(r, value, UINT64_MAX >> 1, &v)
+                             : fail(r, true, "unknown limit '%s' (not a WebGPU limit)", key);
+      } else {
+        st = read_uint(r, value, limit_fields[i].size == 8 ? (UINT64_MAX >> 1) : UINT32_MAX, &v);
+        bool alignment = strncmp(key, "min", 3) == 0;
+        if (st == WGK_OK && alignment && (v == 0 || (v & (v - 1)) != 0))
+          st = fail(r, false, "%s %llu is not a power of two", key, (unsigned long long)v);
+        else if (st == WGK_OK && !alignment && v == 0)
+          st = fail(r, false, "%s 0 leaves the device unable to run any kernel (a WebGPU device has at least 1)", key);
+        char *slot = (char *)&d->limits + limit_fields[i].offset;
+        if (st == WGK_OK && limit_fields[i].size == 8)
+          memcpy(slot, &v, 8);
+        else if (st == WGK_OK) {
+          uint32_t w = (uint32_t)v;
+          memcpy(slot, &w, 4);
+        }
+      }
+      pop(r, mark);
+      if (st != WGK_OK) return st;
     }
-    pop(r, mark);
-    if (st != WGK_OK) return st;
-  }
   if (d->limits.maxComputeWorkgroupsPerDimension > WGK_DISPATCH_FOLD_WIDTH)
     d->limits.maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH;
   return st;
@@ -157,17 +204,20 @@ static wgk_status read_configs(reader *r, const json_t *list, wgk_device_desc *d
     const char *key;
     json_t *v;
     if (st == WGK_OK) json_object_foreach((json_t *)c, key, v) {
-      size_t m2 = push_key(r, key);
-      uint64_t u = 0;
-      if (strcmp(key, "componentType") == 0) st = read_string(r, v, out->componentType, sizeof out->componentType);
-      else if (strcmp(key, "resultComponentType") == 0) st = read_string(r, v, out->resultComponentType, sizeof out->resultComponentType);
-      else if (!strcmp(key, "M") || !strcmp(key, "N") || !strcmp(key, "K")) {
-        st = read_uint(r, v, 1024, &u);
-        *(key[0] == 'M' ? &out->M : key[0] == 'N' ? &out->N : &out->K) = (uint32_t)u;
-      } else st = fail(r, true, "unknown key '%s' (known: componentType, resultComponentType, M, N, K)", key);
-      pop(r, m2);
-      if (st != WGK_OK) break;
-    }
+        size_t m2 = push_key(r, key);
+        uint64_t u = 0;
+        if (strcmp(key, "componentType") == 0)
+          st = read_string(r, v, out->componentType, sizeof out->componentType);
+        else if (strcmp(key, "resultComponentType") == 0)
+          st = read_string(r, v, out->resultComponentType, sizeof out->resultComponentType);
+        else if (!strcmp(key, "M") || !strcmp(key, "N") || !strcmp(key, "K")) {
+          st = read_uint(r, v, 1024, &u);
+          *(key[0] == 'M' ? &out->M : key[0] == 'N' ? &out->N : &out->K) = (uint32_t)u;
+        } else
+          st = fail(r, true, "unknown key '%s' (known: componentType, resultComponentType, M, N, K)", key);
+        pop(r, m2);
+        if (st != WGK_OK) break;
+      }
     pop(r, mark);
     if (st == WGK_OK) d->subgroupMatrixConfigCount = (uint32_t)i + 1;
   }
@@ -177,55 +227,77 @@ static wgk_status read_configs(reader *r, const json_t *list, wgk_device_desc *d
 /* adapterInfo keys, also accepted at the top level (`wgk devices --json` puts them there). */
 static bool read_info_key(reader *r, const char *key, const json_t *v, wgk_device_desc *d, wgk_status *st) {
   uint64_t u = 0;
-  if (!strcmp(key, "vendor")) *st = read_string(r, v, d->vendor, sizeof d->vendor);
-  else if (!strcmp(key, "architecture")) *st = read_string(r, v, d->architecture, sizeof d->architecture);
-  else if (!strcmp(key, "device")) *st = read_string(r, v, d->device, sizeof d->device);
-  else if (!strcmp(key, "description")) *st = read_string(r, v, d->description, sizeof d->description);
-  else if (!strcmp(key, "backend")) *st = read_string(r, v, d->backend, sizeof d->backend);
-  else if (!strcmp(key, "adapterType")) *st = read_string(r, v, d->adapterType, sizeof d->adapterType);
-  else if (!strcmp(key, "vendorId")) { *st = read_uint(r, v, UINT32_MAX, &u); d->vendorId = (uint32_t)u; }
-  else if (!strcmp(key, "deviceId")) { *st = read_uint(r, v, UINT32_MAX, &u); d->deviceId = (uint32_t)u; }
-  else if (!strcmp(key, "subgroupMinSize")) { *st = read_uint(r, v, 1024, &u); d->subgroupMinSize = (uint32_t)u; }
-  else if (!strcmp(key, "subgroupMaxSize")) { *st = read_uint(r, v, 1024, &u); d->subgroupMaxSize = (uint32_t)u; }
-  else if (!strcmp(key, "isFallbackAdapter")) {
+  if (!strcmp(key, "vendor"))
+    *st = read_string(r, v, d->vendor, sizeof d->vendor);
+  else if (!strcmp(key, "architecture"))
+    *st = read_string(r, v, d->architecture, sizeof d->architecture);
+  else if (!strcmp(key, "device"))
+    *st = read_string(r, v, d->device, sizeof d->device);
+  else if (!strcmp(key, "description"))
+    *st = read_string(r, v, d->description, sizeof d->description);
+  else if (!strcmp(key, "backend"))
+    *st = read_string(r, v, d->backend, sizeof d->backend);
+  else if (!strcmp(key, "adapterType"))
+    *st = read_string(r, v, d->adapterType, sizeof d->adapterType);
+  else if (!strcmp(key, "vendorId")) {
+    *st = read_uint(r, v, UINT32_MAX, &u);
+    d->vendorId = (uint32_t)u;
+  } else if (!strcmp(key, "deviceId")) {
+    *st = read_uint(r, v, UINT32_MAX, &u);
+    d->deviceId = (uint32_t)u;
+  } else if (!strcmp(key, "subgroupMinSize")) {
+    *st = read_uint(r, v, 1024, &u);
+    d->subgroupMinSize = (uint32_t)u;
+  } else if (!strcmp(key, "subgroupMaxSize")) {
+    *st = read_uint(r, v, 1024, &u);
+    d->subgroupMaxSize = (uint32_t)u;
+  } else if (!strcmp(key, "isFallbackAdapter")) {
     *st = expect(r, v, json_is_boolean(v), "a boolean");
     d->isFallbackAdapter = json_is_true(v);
-  } else return false;
+  } else
+    return false;
   return true;
 }
 
-#define KNOWN_TOP "features, limits, adapterInfo, subgroupMatrixConfigs, index, vendor, vendorId, architecture, device, " \
-                  "deviceId, description, backend, adapterType, subgroupMinSize, subgroupMaxSize, isFallbackAdapter"
+#define KNOWN_TOP                                                                                         \
+  "features, limits, adapterInfo, subgroupMatrixConfigs, index, vendor, vendorId, architecture, device, " \
+  "deviceId, description, backend, adapterType, subgroupMinSize, subgroupMaxSize, isFallbackAdapter"
 
 static wgk_status read_adapter(reader *r, const json_t *j, wgk_device_desc *d) {
   wgk_status st = expect(r, j, json_is_object(j), "an object (a device description)");
   const char *key;
   json_t *v;
   if (st == WGK_OK) json_object_foreach((json_t *)j, key, v) {
-    size_t mark = push_key(r, key);
-    uint64_t u = 0;
-    if (!strcmp(key, "features")) st = read_features(r, v, d);
-    else if (!strcmp(key, "limits")) st = read_limits(r, v, d);
-    else if (!strcmp(key, "subgroupMatrixConfigs")) st = read_configs(r, v, d);
-    else if (!strcmp(key, "index")) st = read_uint(r, v, UINT32_MAX, &u);
-    else if (!strcmp(key, "adapterInfo")) {
-      st = expect(r, v, json_is_object(v), "an object of adapter facts");
-      const char *k2;
-      json_t *v2;
-      if (st == WGK_OK) json_object_foreach(v, k2, v2) {
-        size_t m2 = push_key(r, k2);
-        if (!read_info_key(r, k2, v2, d, &st))
-          st = fail(r, true, "unknown key '%s' (known: vendor, architecture, device, description, backend, adapterType, "
-                             "vendorId, deviceId, subgroupMinSize, subgroupMaxSize, isFallbackAdapter)", k2);
-        pop(r, m2);
-        if (st != WGK_OK) break;
+      size_t mark = push_key(r, key);
+      uint64_t u = 0;
+      if (!strcmp(key, "features"))
+        st = read_features(r, v, d);
+      else if (!strcmp(key, "limits"))
+        st = read_limits(r, v, d);
+      else if (!strcmp(key, "subgroupMatrixConfigs"))
+        st = read_configs(r, v, d);
+      else if (!strcmp(key, "index"))
+        st = read_uint(r, v, UINT32_MAX, &u);
+      else if (!strcmp(key, "adapterInfo")) {
+        st = expect(r, v, json_is_object(v), "an object of adapter facts");
+        const char *k2;
+        json_t *v2;
+        if (st == WGK_OK) json_object_foreach(v, k2, v2) {
+            size_t m2 = push_key(r, k2);
+            if (!read_info_key(r, k2, v2, d, &st))
+              st = fail(r, true,
+                        "unknown key '%s' (known: vendor, architecture, device, description, backend, adapterType, "
+                        "vendorId, deviceId, subgroupMinSize, subgroupMaxSize, isFallbackAdapter)",
+                        k2);
+            pop(r, m2);
+            if (st != WGK_OK) break;
+          }
+      } else if (!read_info_key(r, key, v, d, &st)) {
+        st = fail(r, true, "unknown key '%s' (known: " KNOWN_TOP ")", key);
       }
-    } else if (!read_info_key(r, key, v, d, &st)) {
-      st = fail(r, true, "unknown key '%s' (known: " KNOWN_TOP ")", key);
+      pop(r, mark);
+      if (st != WGK_OK) return st;
     }
-    pop(r, mark);
-    if (st != WGK_OK) return st;
-  }
   if (st == WGK_OK && d->subgroupMinSize > d->subgroupMaxSize && d->subgroupMaxSize != 0)
     st = fail(r, false, "subgroupMinSize %u is larger than subgroupMaxSize %u", d->subgroupMinSize, d->subgroupMaxSize);
   return st;
@@ -281,8 +353,10 @@ wgk_status wgk_device_desc_from_text(const char *text, size_t len, const char *s
   }
   wgk_manifest_jpos idx = {0};
   wgk_status st = wgk_manifest_jpos_build(text, len, &idx);
-  if (st == WGK_ERR_OUT_OF_MEMORY) st = wgk_error_set(err, st, source, 0, 0, NULL, "out of memory reading a device description");
-  else st = read_with(j, source, &idx, d, err);
+  if (st == WGK_ERR_OUT_OF_MEMORY)
+    st = wgk_error_set(err, st, source, 0, 0, NULL, "out of memory reading a device description");
+  else
+    st = read_with(j, source, &idx, d, err);
   wgk_manifest_jpos_free(&idx);
   json_decref(j);
   return st;
@@ -300,9 +374,12 @@ wgk_status wgk_device_desc_load(const char *path, wgk_device_desc *d, wgk_error 
   bool bad = ferror(f) != 0;
   fclose(f);
   wgk_status st;
-  if (bad) st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot read the device description");
-  else if (text.failed) st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "device description larger than 16 MiB");
-  else st = wgk_device_desc_from_text(text.data ? text.data : "", text.len, path, d, err);
+  if (bad)
+    st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot read the device description");
+  else if (text.failed)
+    st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "device description larger than 16 MiB");
+  else
+    st = wgk_device_desc_from_text(text.data ? text.data : "", text.len, path, d, err);
   wgk_dynbuf_free(&text);
   return st;
 }

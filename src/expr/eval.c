@@ -68,8 +68,14 @@ static wgk_value *list_literal(wgk_eval *ev, const wgk_node *n) {
   l->is_tuple = n->kind == WGK_N_TUPLE;
   for (size_t i = 0; i < n->n; i++) {
     wgk_value *item = wgk_expr_eval_node(ev, n->items[i]);
-    if (!item) { wgk_value_release(l); return NULL; }
-    if (!wgk_value_list_append(l, item)) { wgk_value_release(l); return wgk_expr_oom(ev, n); }
+    if (!item) {
+      wgk_value_release(l);
+      return NULL;
+    }
+    if (!wgk_value_list_append(l, item)) {
+      wgk_value_release(l);
+      return wgk_expr_oom(ev, n);
+    }
   }
   return l;
 }
@@ -79,7 +85,10 @@ static wgk_value *dict_literal(wgk_eval *ev, const wgk_node *n) {
   if (!d) return wgk_expr_oom(ev, n);
   for (size_t i = 0; i + 1 < n->n; i += 2) {
     wgk_value *k = wgk_expr_eval_node(ev, n->items[i]);
-    if (!k) { wgk_value_release(d); return NULL; }
+    if (!k) {
+      wgk_value_release(d);
+      return NULL;
+    }
     if (k->kind != WGK_VALUE_STRING) {
       wgk_expr_fail(ev, n->items[i], WGK_ERR_EVAL, "dict keys must be strings, not %s", wgk_expr_type_name(k));
       wgk_value_release(k);
@@ -89,7 +98,10 @@ static wgk_value *dict_literal(wgk_eval *ev, const wgk_node *n) {
     wgk_value *v = wgk_expr_eval_node(ev, n->items[i + 1]);
     bool ok = v && wgk_value_dict_set(d, k->u.str.s, v);
     wgk_value_release(k);
-    if (!ok) { wgk_value_release(d); return v ? wgk_expr_oom(ev, n) : NULL; }
+    if (!ok) {
+      wgk_value_release(d);
+      return v ? wgk_expr_oom(ev, n) : NULL;
+    }
   }
   return d;
 }
@@ -112,15 +124,22 @@ static wgk_value *arith(wgk_eval *ev, const wgk_node *n, const wgk_value *l, con
   bool flt = l->kind == WGK_VALUE_FLOAT || r->kind == WGK_VALUE_FLOAT;
   double a = num(l), b = num(r), res;
   switch (n->tok) {
-  case WGK_TK_PLUS: res = a + b; break;
-  case WGK_TK_MINUS: res = a - b; break;
-  case WGK_TK_STAR: res = a * b; break;
+  case WGK_TK_PLUS:
+    res = a + b;
+    break;
+  case WGK_TK_MINUS:
+    res = a - b;
+    break;
+  case WGK_TK_STAR:
+    res = a * b;
+    break;
   case WGK_TK_SLASH:
     if (b == 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "division by zero");
     return float_result(ev, n, a / b);
   case WGK_TK_DSLASH:
     if (b == 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "division by zero");
-    if (!flt && l->u.i % r->u.i != 0 && ((l->u.i < 0) != (r->u.i < 0))) return int_result(ev, n, (double)(l->u.i / r->u.i - 1));
+    if (!flt && l->u.i % r->u.i != 0 && ((l->u.i < 0) != (r->u.i < 0)))
+      return int_result(ev, n, (double)(l->u.i / r->u.i - 1));
     if (!flt) return int_result(ev, n, (double)(l->u.i / r->u.i));
     res = floor(a / b);
     break;
@@ -129,17 +148,23 @@ static wgk_value *arith(wgk_eval *ev, const wgk_node *n, const wgk_value *l, con
     if (!flt) return int_result(ev, n, (double)(l->u.i % r->u.i)); /* C and JS agree: sign of the dividend */
     res = fmod(a, b);
     break;
-  case WGK_TK_LT: return wgk_value_bool(a < b);
-  case WGK_TK_GT: return wgk_value_bool(a > b);
-  case WGK_TK_LE: return wgk_value_bool(a <= b);
-  case WGK_TK_GE: return wgk_value_bool(a >= b);
-  default: return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "bad operator");
+  case WGK_TK_LT:
+    return wgk_value_bool(a < b);
+  case WGK_TK_GT:
+    return wgk_value_bool(a > b);
+  case WGK_TK_LE:
+    return wgk_value_bool(a <= b);
+  case WGK_TK_GE:
+    return wgk_value_bool(a >= b);
+  default:
+    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "bad operator");
   }
   if (!flt) {
     /* Exact int64 arithmetic where the double would round; the range check follows. */
     int64_t x = l->u.i, y = r->u.i, z = 0;
-    bool over = n->tok == WGK_TK_PLUS ? __builtin_add_overflow(x, y, &z)
-              : n->tok == WGK_TK_MINUS ? __builtin_sub_overflow(x, y, &z) : __builtin_mul_overflow(x, y, &z);
+    bool over = n->tok == WGK_TK_PLUS    ? __builtin_add_overflow(x, y, &z)
+                : n->tok == WGK_TK_MINUS ? __builtin_sub_overflow(x, y, &z)
+                                         : __builtin_mul_overflow(x, y, &z);
     if (over || !wgk_value_int_ok(z)) return int_result(ev, n, 1e300);
     return int_result(ev, n, (double)z);
   }
@@ -153,14 +178,19 @@ static wgk_value *concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, co
   wgk_expr_print_raw(r, &b);
   wgk_value *v = b.failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(&b), b.len);
   wgk_dynbuf_free(&b);
-  return v ? v : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
+  return v ? v
+           : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)",
+                           (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
 }
 
 static wgk_value *list_concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
   wgk_value *out = wgk_value_list();
   for (size_t i = 0; out && i < l->u.list.len + r->u.list.len; i++) {
     wgk_value *item = i < l->u.list.len ? l->u.list.items[i] : r->u.list.items[i - l->u.list.len];
-    if (!wgk_value_list_append(out, wgk_value_ref(item))) { wgk_value_release(out); out = NULL; }
+    if (!wgk_value_list_append(out, wgk_value_ref(item))) {
+      wgk_value_release(out);
+      out = NULL;
+    }
   }
   return out ? out : wgk_expr_oom(ev, n);
 }
@@ -171,20 +201,22 @@ static wgk_value *membership(wgk_eval *ev, const wgk_node *n, const wgk_value *l
     found = false;
     for (size_t i = 0; !found && i < r->u.list.len; i++) found = wgk_expr_strict_eq(r->u.list.items[i], l);
   } else if (r->kind == WGK_VALUE_STRING && l->kind == WGK_VALUE_STRING) {
-    found = l->u.str.len == 0 || (r->u.str.len >= l->u.str.len && wgk_expr_find(r->u.str.s, r->u.str.len, l->u.str.s, l->u.str.len));
+    found = l->u.str.len == 0 ||
+            (r->u.str.len >= l->u.str.len && wgk_expr_find(r->u.str.s, r->u.str.len, l->u.str.s, l->u.str.len));
   } else if (r->kind == WGK_VALUE_DICT && l->kind == WGK_VALUE_STRING) {
     found = wgk_value_dict_get(r, l->u.str.s) != NULL;
   } else {
-    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "operator 'in' is not defined between %s and %s",
-                         wgk_expr_type_name(l), wgk_expr_type_name(r));
+    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "operator 'in' is not defined between %s and %s", wgk_expr_type_name(l),
+                         wgk_expr_type_name(r));
   }
   return wgk_value_bool(n->kind == WGK_N_IN ? found : !found);
 }
 
 static const char *op_name(const wgk_node *n) {
-  static const char *names[] = {[WGK_TK_PLUS] = "+", [WGK_TK_MINUS] = "-", [WGK_TK_TILDE] = "~", [WGK_TK_STAR] = "*",
-    [WGK_TK_SLASH] = "/", [WGK_TK_DSLASH] = "//", [WGK_TK_PERCENT] = "%", [WGK_TK_POW] = "**", [WGK_TK_LT] = "<",
-    [WGK_TK_GT] = ">", [WGK_TK_LE] = "<=", [WGK_TK_GE] = ">=", [WGK_TK_EQ] = "==", [WGK_TK_NE] = "!="};
+  static const char *names[] = {
+      [WGK_TK_PLUS] = "+",    [WGK_TK_MINUS] = "-",   [WGK_TK_TILDE] = "~", [WGK_TK_STAR] = "*", [WGK_TK_SLASH] = "/",
+      [WGK_TK_DSLASH] = "//", [WGK_TK_PERCENT] = "%", [WGK_TK_POW] = "**",  [WGK_TK_LT] = "<",   [WGK_TK_GT] = ">",
+      [WGK_TK_LE] = "<=",     [WGK_TK_GE] = ">=",     [WGK_TK_EQ] = "==",   [WGK_TK_NE] = "!="};
   if (n->kind == WGK_N_IN) return "in";
   if (n->kind == WGK_N_NOT_IN) return "not in";
   return (size_t)n->tok < sizeof names / sizeof names[0] && names[n->tok] ? names[n->tok] : "?";
@@ -224,7 +256,10 @@ static wgk_value *binary(wgk_eval *ev, const wgk_node *n) {
     return wgk_expr_eval_node(ev, n->b);
   }
   wgk_value *r = wgk_expr_eval_node(ev, n->b);
-  if (!r) { wgk_value_release(l); return NULL; }
+  if (!r) {
+    wgk_value_release(l);
+    return NULL;
+  }
   wgk_value *v = binary_values(ev, n, l, r);
   wgk_value_release(l);
   wgk_value_release(r);
@@ -245,10 +280,13 @@ static wgk_value *unary(wgk_eval *ev, const wgk_node *n) {
   if (!v) return NULL;
   wgk_value *r = NULL;
   double sign = n->tok == WGK_TK_MINUS ? -1 : 1;
-  if (v->kind == WGK_VALUE_FLOAT) r = float_result(ev, n, sign * v->u.d);
-  else if (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_BOOL) r = int_result(ev, n, sign * num(v));
-  else wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unary '%s' is not defined for %s", n->tok == WGK_TK_MINUS ? "-" : "+",
-                     wgk_expr_type_name(v));
+  if (v->kind == WGK_VALUE_FLOAT)
+    r = float_result(ev, n, sign * v->u.d);
+  else if (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_BOOL)
+    r = int_result(ev, n, sign * num(v));
+  else
+    wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unary '%s' is not defined for %s", n->tok == WGK_TK_MINUS ? "-" : "+",
+                  wgk_expr_type_name(v));
   wgk_value_release(v);
   return r;
 }
@@ -282,11 +320,13 @@ static wgk_value *index_value(wgk_eval *ev, const wgk_node *n, const wgk_value *
   if (obj->kind == WGK_VALUE_LIST || obj->kind == WGK_VALUE_STRING) {
     if (key->kind == WGK_VALUE_STRING) return member_by_name(ev, n, obj, key->u.str.s);
     if (key->kind != WGK_VALUE_INT)
-      return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot index a %s with a %s", wgk_expr_type_name(obj), wgk_expr_type_name(key));
+      return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot index a %s with a %s", wgk_expr_type_name(obj),
+                           wgk_expr_type_name(key));
     int64_t len = (int64_t)wgk_value_len(obj), i = key->u.i < 0 ? key->u.i + len : key->u.i;
     /* Array.prototype.at: undefined out of range; the oracle wraps that in a string for strings. */
     if (i < 0 || i >= len) return obj->kind == WGK_VALUE_LIST ? wgk_value_undefined() : wgk_value_string("undefined");
-    wgk_value *v = obj->kind == WGK_VALUE_LIST ? wgk_value_ref(obj->u.list.items[i]) : wgk_value_string_n(obj->u.str.s + i, 1);
+    wgk_value *v =
+        obj->kind == WGK_VALUE_LIST ? wgk_value_ref(obj->u.list.items[i]) : wgk_value_string_n(obj->u.str.s + i, 1);
     return v ? v : wgk_expr_oom(ev, n);
   }
   return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot access a member of %s with a %s", wgk_expr_type_name(obj),
@@ -350,9 +390,14 @@ static wgk_value *slice(wgk_eval *ev, const wgk_node *n) {
   for (int i = 0; i < 3; i++) {
     if (!n->items[i]) continue;
     if (!(part[i] = wgk_expr_eval_node(ev, n->items[i]))) goto done;
-    if (part[i]->kind == WGK_VALUE_UNDEFINED) { wgk_value_release(part[i]); part[i] = NULL; continue; }
+    if (part[i]->kind == WGK_VALUE_UNDEFINED) {
+      wgk_value_release(part[i]);
+      part[i] = NULL;
+      continue;
+    }
     if (part[i]->kind != WGK_VALUE_INT) {
-      wgk_expr_fail(ev, n->items[i], WGK_ERR_EVAL, "slice bounds must be integers, not %s", wgk_expr_type_name(part[i]));
+      wgk_expr_fail(ev, n->items[i], WGK_ERR_EVAL, "slice bounds must be integers, not %s",
+                    wgk_expr_type_name(part[i]));
       goto done;
     }
   }
@@ -374,19 +419,32 @@ bool wgk_expr_eval_args(wgk_eval *ev, wgk_node *const *items, size_t n, wgk_valu
   *args = n ? calloc(n, sizeof **args) : NULL;
   *nargs = 0;
   *kwargs = NULL;
-  if (n && !*args) { wgk_expr_oom(ev, NULL); return false; }
+  if (n && !*args) {
+    wgk_expr_oom(ev, NULL);
+    return false;
+  }
   for (size_t i = 0; i < n; i++) {
     const wgk_node *a = items[i];
     wgk_value *v = wgk_expr_eval_node(ev, a->kind == WGK_N_KWARG ? a->a : a);
     if (!v) goto fail;
-    if (a->kind != WGK_N_KWARG) { (*args)[(*nargs)++] = v; continue; }
-    if (!*kwargs && !(*kwargs = wgk_value_dict())) { wgk_value_release(v); wgk_expr_oom(ev, a); goto fail; }
+    if (a->kind != WGK_N_KWARG) {
+      (*args)[(*nargs)++] = v;
+      continue;
+    }
+    if (!*kwargs && !(*kwargs = wgk_value_dict())) {
+      wgk_value_release(v);
+      wgk_expr_oom(ev, a);
+      goto fail;
+    }
     if (wgk_value_dict_get(*kwargs, a->str)) {
       wgk_value_release(v);
       wgk_expr_fail(ev, a, WGK_ERR_EVAL, "got multiple values for keyword argument '%s'", a->str);
       goto fail;
     }
-    if (!wgk_value_dict_set(*kwargs, a->str, v)) { wgk_expr_oom(ev, a); goto fail; }
+    if (!wgk_value_dict_set(*kwargs, a->str, v)) {
+      wgk_expr_oom(ev, a);
+      goto fail;
+    }
   }
   return true;
 fail:
@@ -404,7 +462,8 @@ wgk_value *wgk_expr_call_value(wgk_eval *ev, const wgk_node *at, const wgk_value
   wgk_value *out = NULL;
   wgk_status st = fn->u.func.fn(fn, args, nargs, kwargs, ev->scope, &out, ev->err);
   if (st != WGK_OK || !out) {
-    if (!wgk_error_is_set(ev->err)) wgk_error_set(ev->err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s failed", fn->u.func.name);
+    if (!wgk_error_is_set(ev->err))
+      wgk_error_set(ev->err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s failed", fn->u.func.name);
     wgk_error_wrap_source(ev->err, at->src ? at->src : ev->source, at->line, at->col, NULL);
     wgk_value_release(out);
     return NULL;
@@ -425,28 +484,48 @@ static wgk_value *call(wgk_eval *ev, const wgk_node *n) {
 
 static wgk_value *dispatch(wgk_eval *ev, const wgk_node *n) {
   switch (n->kind) {
-  case WGK_N_INT: return int_result(ev, n, wgk_value_int_ok(n->i) ? (double)n->i : 1e300);
-  case WGK_N_FLOAT: return float_result(ev, n, n->d);
+  case WGK_N_INT:
+    return int_result(ev, n, wgk_value_int_ok(n->i) ? (double)n->i : 1e300);
+  case WGK_N_FLOAT:
+    return float_result(ev, n, n->d);
   case WGK_N_STRING: {
     wgk_value *s = wgk_value_string_n(n->str, n->str_len);
     return s ? s : wgk_expr_oom(ev, n);
   }
-  case WGK_N_NAME: return name_value(ev, n);
-  case WGK_N_LIST: case WGK_N_TUPLE: return list_literal(ev, n);
-  case WGK_N_DICT: return dict_literal(ev, n);
-  case WGK_N_BINARY: case WGK_N_AND: case WGK_N_OR: case WGK_N_IN: case WGK_N_NOT_IN: return binary(ev, n);
-  case WGK_N_NOT: return logical_not(ev, n);
-  case WGK_N_UNARY: return unary(ev, n);
-  case WGK_N_TERNARY: return ternary(ev, n);
+  case WGK_N_NAME:
+    return name_value(ev, n);
+  case WGK_N_LIST:
+  case WGK_N_TUPLE:
+    return list_literal(ev, n);
+  case WGK_N_DICT:
+    return dict_literal(ev, n);
+  case WGK_N_BINARY:
+  case WGK_N_AND:
+  case WGK_N_OR:
+  case WGK_N_IN:
+  case WGK_N_NOT_IN:
+    return binary(ev, n);
+  case WGK_N_NOT:
+    return logical_not(ev, n);
+  case WGK_N_UNARY:
+    return unary(ev, n);
+  case WGK_N_TERNARY:
+    return ternary(ev, n);
   case WGK_N_TEST: {
     wgk_value *v = wgk_expr_apply_test(ev, n, NULL);
     return v;
   }
-  case WGK_N_FILTER: return wgk_expr_apply_filter(ev, n, NULL);
-  case WGK_N_MEMBER: case WGK_N_INDEX: return member(ev, n);
-  case WGK_N_SLICE: return slice(ev, n);
-  case WGK_N_CALL: return call(ev, n);
-  case WGK_N_KWARG: return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "keyword argument outside a call");
+  case WGK_N_FILTER:
+    return wgk_expr_apply_filter(ev, n, NULL);
+  case WGK_N_MEMBER:
+  case WGK_N_INDEX:
+    return member(ev, n);
+  case WGK_N_SLICE:
+    return slice(ev, n);
+  case WGK_N_CALL:
+    return call(ev, n);
+  case WGK_N_KWARG:
+    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "keyword argument outside a call");
   }
   return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unknown node");
 }

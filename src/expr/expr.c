@@ -5,10 +5,10 @@
 #include <string.h>
 
 struct wgk_expr {
-  wgk_arena *arena;  /* every node and string */
-  wgk_node *root;    /* the expression */
-  char *text;        /* a copy of the source text */
-  char *source;      /* name in errors */
+  wgk_arena *arena; /* every node and string */
+  wgk_node *root;   /* the expression */
+  char *text;       /* a copy of the source text */
+  char *source;     /* name in errors */
 };
 
 wgk_expr *wgk_expr_parse(const char *text, size_t len, const char *source, wgk_error *err) {
@@ -16,7 +16,8 @@ wgk_expr *wgk_expr_parse(const char *text, size_t len, const char *source, wgk_e
   if (len == (size_t)-1) len = strlen(text);
   if (!source) source = "<expr>";
   if (len > WGK_EXPR_MAX_LENGTH) {
-    wgk_error_set(err, WGK_ERR_LIMIT, source, 0, 0, NULL, "expression too long (limit is %d bytes)", WGK_EXPR_MAX_LENGTH);
+    wgk_error_set(err, WGK_ERR_LIMIT, source, 0, 0, NULL, "expression too long (limit is %d bytes)",
+                  WGK_EXPR_MAX_LENGTH);
     return NULL;
   }
   wgk_expr *e = calloc(1, sizeof *e);
@@ -85,10 +86,14 @@ wgk_status wgk_expr_render(const char *text, const wgk_value *scope, wgk_dynbuf 
 }
 
 static void append_value(wgk_dynbuf *out, const wgk_value *v) {
-  if (wgk_value_kind_of(v) == WGK_VALUE_STRING) wgk_dynbuf_printf(out, "'%s'", v->u.str.s);
-  else if (wgk_value_kind_of(v) == WGK_VALUE_UNDEFINED) wgk_dynbuf_append_str(out, "undefined");
-  else if (wgk_value_kind_of(v) == WGK_VALUE_NONE) wgk_dynbuf_append_str(out, "none");
-  else wgk_value_print(v, out);
+  if (wgk_value_kind_of(v) == WGK_VALUE_STRING)
+    wgk_dynbuf_printf(out, "'%s'", v->u.str.s);
+  else if (wgk_value_kind_of(v) == WGK_VALUE_UNDEFINED)
+    wgk_dynbuf_append_str(out, "undefined");
+  else if (wgk_value_kind_of(v) == WGK_VALUE_NONE)
+    wgk_dynbuf_append_str(out, "none");
+  else
+    wgk_value_print(v, out);
 }
 
 static void explain_node(const wgk_expr *e, const wgk_node *n, const wgk_expr_scope *scope, wgk_dynbuf *out) {
@@ -98,13 +103,20 @@ static void explain_node(const wgk_expr *e, const wgk_node *n, const wgk_expr_sc
   wgk_dynbuf_append(out, e->text + n->start, n->end - n->start);
   wgk_value *v = wgk_expr_eval_node(&ev, n);
   if (!v) {
-    if (err.status == WGK_ERR_OUT_OF_MEMORY) out->failed = true; /* an explanation lost for memory, not a reason */
-    else wgk_dynbuf_printf(out, " failed: %s", err.message);
+    if (err.status == WGK_ERR_OUT_OF_MEMORY)
+      out->failed = true; /* an explanation lost for memory, not a reason */
+    else
+      wgk_dynbuf_printf(out, " failed: %s", err.message);
     return;
   }
   bool cmp = n->kind == WGK_N_BINARY && n->tok >= WGK_TK_EQ && n->tok <= WGK_TK_GE;
-  if (v->kind == WGK_VALUE_BOOL) wgk_dynbuf_printf(out, " is %s", v->u.b ? "true" : "false");
-  else { wgk_dynbuf_append_str(out, " is "); append_value(out, v); wgk_dynbuf_append_str(out, ", not true"); }
+  if (v->kind == WGK_VALUE_BOOL)
+    wgk_dynbuf_printf(out, " is %s", v->u.b ? "true" : "false");
+  else {
+    wgk_dynbuf_append_str(out, " is ");
+    append_value(out, v);
+    wgk_dynbuf_append_str(out, ", not true");
+  }
   wgk_value_release(v);
   if (cmp || n->kind == WGK_N_IN || n->kind == WGK_N_NOT_IN) {
     wgk_value *l = wgk_expr_eval_node(&ev, n->a), *r = l ? wgk_expr_eval_node(&ev, n->b) : NULL;

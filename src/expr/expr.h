@@ -1,5 +1,5 @@
 /*
- * The expression language of kernel manifests (SYSTEM.md §3): a Jinja expression evaluated as `{{ expr }}`
+ * The expression language of kernel manifests (docs/expressions.md): a Jinja expression evaluated as `{{ expr }}`
  * would be by @huggingface/jinja 0.5.10, including its number rules and how values print.
  *
  * Values are reference counted and immutable once shared. Ownership is in the names:
@@ -39,12 +39,12 @@ typedef enum wgk_value_kind {
   WGK_VALUE_UNDEFINED = 0, /* a missing member or variable; prints as "" */
   WGK_VALUE_NONE,          /* none / null; prints as "" at top level, "null" inside a list */
   WGK_VALUE_BOOL,
-  WGK_VALUE_INT,           /* exact integer in [-2^53, 2^53] */
-  WGK_VALUE_FLOAT,         /* double; prints like the oracle: 64.0, 3.5, 1e+21 */
-  WGK_VALUE_STRING,        /* bytes, NUL-terminated, length kept */
-  WGK_VALUE_LIST,          /* ordered values (lists and tuples) */
-  WGK_VALUE_DICT,          /* string keys in insertion order */
-  WGK_VALUE_FUNC,          /* a native callable: helper, builtin method bound to its object */
+  WGK_VALUE_INT,    /* exact integer in [-2^53, 2^53] */
+  WGK_VALUE_FLOAT,  /* double; prints like the oracle: 64.0, 3.5, 1e+21 */
+  WGK_VALUE_STRING, /* bytes, NUL-terminated, length kept */
+  WGK_VALUE_LIST,   /* ordered values (lists and tuples) */
+  WGK_VALUE_DICT,   /* string keys in insertion order */
+  WGK_VALUE_FUNC,   /* a native callable: helper, builtin method bound to its object */
 } wgk_value_kind;
 
 typedef struct wgk_value wgk_value;
@@ -56,8 +56,8 @@ typedef struct wgk_value wgk_value;
  * (read it with wgk_expr_scope_lookup). Returns WGK_OK and a new reference in *out; on failure sets err
  * without a position (the evaluator adds the call's). */
 typedef struct wgk_expr_scope {
-  const wgk_value *vars;                 /* a dict of names visible at this level */
-  const struct wgk_expr_scope *parent;   /* enclosing level, NULL at the top */
+  const wgk_value *vars;               /* a dict of names visible at this level */
+  const struct wgk_expr_scope *parent; /* enclosing level, NULL at the top */
 } wgk_expr_scope;
 typedef wgk_status (*wgk_native_fn)(const wgk_value *fn, const wgk_value *const *args, size_t nargs,
                                     const wgk_value *kwargs, const wgk_expr_scope *scope, wgk_value **out,
@@ -69,7 +69,7 @@ const wgk_value *wgk_expr_scope_lookup(const wgk_expr_scope *scope, const char *
 wgk_value *wgk_value_undefined(void);
 wgk_value *wgk_value_none(void);
 wgk_value *wgk_value_bool(bool b);
-wgk_value *wgk_value_int(int64_t i);   /* |i| > 2^53 is clamped: check with wgk_value_int_ok first */
+wgk_value *wgk_value_int(int64_t i); /* |i| > 2^53 is clamped: check with wgk_value_int_ok first */
 wgk_value *wgk_value_float(double d);
 wgk_value *wgk_value_string(const char *s);
 wgk_value *wgk_value_string_n(const char *s, size_t len);
@@ -79,7 +79,7 @@ wgk_value *wgk_value_dict(void);
 wgk_value *wgk_value_func(const char *name, wgk_native_fn fn, const wgk_value *self);
 
 const wgk_value *wgk_value_func_self(const wgk_value *fn); /* borrowed; NULL if unbound */
-wgk_value *wgk_value_ref(const wgk_value *v);  /* new reference to v; v may be NULL (returns NULL) */
+wgk_value *wgk_value_ref(const wgk_value *v);              /* new reference to v; v may be NULL (returns NULL) */
 void wgk_value_release(wgk_value *v);
 static inline bool wgk_value_int_ok(int64_t i) { return i >= -WGK_INT_EXACT_MAX && i <= WGK_INT_EXACT_MAX; }
 
@@ -92,19 +92,19 @@ wgk_value *wgk_value_dict_copy(const wgk_value *dict);
 
 /* Accessors. */
 wgk_value_kind wgk_value_kind_of(const wgk_value *v);
-const char *wgk_value_kind_name(wgk_value_kind k);        /* "integer", "float", "string", ... */
-bool wgk_value_as_bool(const wgk_value *v);               /* the bool of a BOOL value, false otherwise */
-int64_t wgk_value_as_int(const wgk_value *v);             /* INT; FLOAT truncated; BOOL 0/1; else 0 */
-double wgk_value_as_float(const wgk_value *v);            /* INT or FLOAT as double; else 0 */
-bool wgk_value_is_number(const wgk_value *v);             /* INT or FLOAT (not BOOL) */
-const char *wgk_value_str(const wgk_value *v);            /* STRING bytes, NULL otherwise */
+const char *wgk_value_kind_name(wgk_value_kind k); /* "integer", "float", "string", ... */
+bool wgk_value_as_bool(const wgk_value *v);        /* the bool of a BOOL value, false otherwise */
+int64_t wgk_value_as_int(const wgk_value *v);      /* INT; FLOAT truncated; BOOL 0/1; else 0 */
+double wgk_value_as_float(const wgk_value *v);     /* INT or FLOAT as double; else 0 */
+bool wgk_value_is_number(const wgk_value *v);      /* INT or FLOAT (not BOOL) */
+const char *wgk_value_str(const wgk_value *v);     /* STRING bytes, NULL otherwise */
 size_t wgk_value_str_len(const wgk_value *v);
-size_t wgk_value_len(const wgk_value *v);                 /* items of a list/dict, bytes of a string, else 0 */
-const wgk_value *wgk_value_list_at(const wgk_value *list, size_t i);      /* borrowed; NULL out of range */
+size_t wgk_value_len(const wgk_value *v); /* items of a list/dict, bytes of a string, else 0 */
+const wgk_value *wgk_value_list_at(const wgk_value *list, size_t i);         /* borrowed; NULL out of range */
 const wgk_value *wgk_value_dict_get(const wgk_value *dict, const char *key); /* borrowed; NULL if absent */
 const char *wgk_value_dict_key_at(const wgk_value *dict, size_t i);
 const wgk_value *wgk_value_dict_value_at(const wgk_value *dict, size_t i);
-bool wgk_value_truthy(const wgk_value *v);                /* Jinja truth: 0, "", [], {}, none, undefined false */
+bool wgk_value_truthy(const wgk_value *v);                    /* Jinja truth: 0, "", [], {}, none, undefined false */
 bool wgk_value_equal(const wgk_value *a, const wgk_value *b); /* deep: numbers by value, lists/dicts item by item */
 
 /* Prints exactly what `{{ v }}` renders (appends to out; false if out failed). */

@@ -7,20 +7,46 @@
 
 /* ---- Lexer ---- */
 typedef enum wgk_tok {
-  WGK_TK_EOF, WGK_TK_INT, WGK_TK_FLOAT, WGK_TK_STRING, WGK_TK_NAME,
-  WGK_TK_LPAREN, WGK_TK_RPAREN, WGK_TK_LBRACKET, WGK_TK_RBRACKET, WGK_TK_LBRACE, WGK_TK_RBRACE,
-  WGK_TK_COMMA, WGK_TK_DOT, WGK_TK_COLON, WGK_TK_PIPE, WGK_TK_ASSIGN,
-  WGK_TK_EQ, WGK_TK_NE, WGK_TK_LT, WGK_TK_GT, WGK_TK_LE, WGK_TK_GE,
-  WGK_TK_PLUS, WGK_TK_MINUS, WGK_TK_TILDE, WGK_TK_STAR, WGK_TK_SLASH, WGK_TK_DSLASH, WGK_TK_PERCENT, WGK_TK_POW,
-  WGK_TK_UPLUS, WGK_TK_UMINUS,   /* a sign where a value is expected and no digits follow */
-  WGK_TK_BLOCK_END,               /* "}}", "%}", "-}}", "-%}" (only when the caller asks for them) */
-  WGK_TK_ILLEGAL,                 /* a byte that starts no token, or an unterminated string */
+  WGK_TK_EOF,
+  WGK_TK_INT,
+  WGK_TK_FLOAT,
+  WGK_TK_STRING,
+  WGK_TK_NAME,
+  WGK_TK_LPAREN,
+  WGK_TK_RPAREN,
+  WGK_TK_LBRACKET,
+  WGK_TK_RBRACKET,
+  WGK_TK_LBRACE,
+  WGK_TK_RBRACE,
+  WGK_TK_COMMA,
+  WGK_TK_DOT,
+  WGK_TK_COLON,
+  WGK_TK_PIPE,
+  WGK_TK_ASSIGN,
+  WGK_TK_EQ,
+  WGK_TK_NE,
+  WGK_TK_LT,
+  WGK_TK_GT,
+  WGK_TK_LE,
+  WGK_TK_GE,
+  WGK_TK_PLUS,
+  WGK_TK_MINUS,
+  WGK_TK_TILDE,
+  WGK_TK_STAR,
+  WGK_TK_SLASH,
+  WGK_TK_DSLASH,
+  WGK_TK_PERCENT,
+  WGK_TK_POW,
+  WGK_TK_UPLUS,
+  WGK_TK_UMINUS,    /* a sign where a value is expected and no digits follow */
+  WGK_TK_BLOCK_END, /* "}}", "%}", "-}}", "-%}" (only when the caller asks for them) */
+  WGK_TK_ILLEGAL,   /* a byte that starts no token, or an unterminated string */
 } wgk_tok;
 
 typedef struct wgk_token {
-  wgk_tok kind;     /* what it is */
-  size_t start;     /* byte offset of its first byte */
-  size_t len;       /* bytes it spans */
+  wgk_tok kind; /* what it is */
+  size_t start; /* byte offset of its first byte */
+  size_t len;   /* bytes it spans */
 } wgk_token;
 
 /* The token at pos. prev is the previous token's kind (WGK_TK_EOF at the start): a sign after a value
@@ -30,37 +56,46 @@ wgk_token wgk_expr_lex(const char *s, size_t len, size_t pos, wgk_tok prev, int 
 
 /* ---- AST ---- */
 typedef enum wgk_node_kind {
-  WGK_N_INT, WGK_N_FLOAT, WGK_N_STRING, WGK_N_NAME, WGK_N_LIST, WGK_N_TUPLE, WGK_N_DICT,
-  WGK_N_BINARY,  /* op in tok; a, b */
-  WGK_N_AND, WGK_N_OR, WGK_N_NOT,
+  WGK_N_INT,
+  WGK_N_FLOAT,
+  WGK_N_STRING,
+  WGK_N_NAME,
+  WGK_N_LIST,
+  WGK_N_TUPLE,
+  WGK_N_DICT,
+  WGK_N_BINARY, /* op in tok; a, b */
+  WGK_N_AND,
+  WGK_N_OR,
+  WGK_N_NOT,
   WGK_N_UNARY,   /* tok is WGK_TK_PLUS or WGK_TK_MINUS; a */
   WGK_N_TERNARY, /* a if b else c; c NULL for `a if b` */
-  WGK_N_IN, WGK_N_NOT_IN,
-  WGK_N_TEST,    /* a is [not] name(items) */
-  WGK_N_FILTER,  /* a | name(items) */
-  WGK_N_MEMBER,  /* a.name (str) */
-  WGK_N_INDEX,   /* a[b] */
-  WGK_N_SLICE,   /* a[items[0]:items[1]:items[2]], NULL parts omitted */
-  WGK_N_CALL,    /* a(items) */
-  WGK_N_KWARG,   /* str=a, only inside argument lists */
+  WGK_N_IN,
+  WGK_N_NOT_IN,
+  WGK_N_TEST,   /* a is [not] name(items) */
+  WGK_N_FILTER, /* a | name(items) */
+  WGK_N_MEMBER, /* a.name (str) */
+  WGK_N_INDEX,  /* a[b] */
+  WGK_N_SLICE,  /* a[items[0]:items[1]:items[2]], NULL parts omitted */
+  WGK_N_CALL,   /* a(items) */
+  WGK_N_KWARG,  /* str=a, only inside argument lists */
 } wgk_node_kind;
 
 typedef struct wgk_node wgk_node;
 struct wgk_node {
-  wgk_node_kind kind; /* what the node is */
-  wgk_tok tok;        /* the operator of BINARY/UNARY */
-  int line, col;      /* 1-based position of the node's token in its source */
-  const char *src;    /* name of that source (a template file, "<expr>") */
-  size_t start, end;  /* byte span in the source text (for explanations) */
-  int64_t i;          /* INT literal */
-  double d;           /* FLOAT literal */
-  char *str;          /* STRING literal bytes, NAME, member, test, filter or keyword name */
-  size_t str_len;     /* bytes of str */
-  bool negate;        /* TEST: `is not` */
-  bool has_args;      /* TEST/FILTER: written with parentheses */
-  wgk_node *a, *b, *c;/* operands, see kinds */
-  wgk_node **items;   /* LIST/TUPLE items, DICT key,value pairs, call/test/filter args, slice parts */
-  size_t n;           /* number of items */
+  wgk_node_kind kind;  /* what the node is */
+  wgk_tok tok;         /* the operator of BINARY/UNARY */
+  int line, col;       /* 1-based position of the node's token in its source */
+  const char *src;     /* name of that source (a template file, "<expr>") */
+  size_t start, end;   /* byte span in the source text (for explanations) */
+  int64_t i;           /* INT literal */
+  double d;            /* FLOAT literal */
+  char *str;           /* STRING literal bytes, NAME, member, test, filter or keyword name */
+  size_t str_len;      /* bytes of str */
+  bool negate;         /* TEST: `is not` */
+  bool has_args;       /* TEST/FILTER: written with parentheses */
+  wgk_node *a, *b, *c; /* operands, see kinds */
+  wgk_node **items;    /* LIST/TUPLE items, DICT key,value pairs, call/test/filter args, slice parts */
+  size_t n;            /* number of items */
 };
 
 /* Bump allocator owning every node and string of one expression or template. */
@@ -70,32 +105,32 @@ void wgk_expr_arena_free(wgk_arena *a);
 
 /* Where each byte of a text came from (templates: after include expansion and whitespace rules). */
 typedef struct wgk_srcmap {
-  int *file;          /* per byte: index into files */
-  int *line, *col;    /* per byte: 1-based position in that file */
-  size_t len;         /* bytes mapped (one more entry for the end of the text) */
-  char **files;       /* file names */
+  int *file;       /* per byte: index into files */
+  int *line, *col; /* per byte: 1-based position in that file */
+  size_t len;      /* bytes mapped (one more entry for the end of the text) */
+  char **files;    /* file names */
   size_t file_count;
 } wgk_srcmap;
 
 /* ---- Parser over a token cursor ---- */
 typedef struct wgk_parser {
-  const char *text;     /* the whole source (a template or one expression) */
-  size_t len;           /* bytes of text */
-  size_t pos;           /* where the next token starts */
-  wgk_token tok;        /* the current token */
-  wgk_tok prev;         /* kind of the token before it (for the sign rule) */
-  int brace_depth;      /* open '{' inside the block */
-  bool block_ends;      /* "}}" and "%}" end the expression (templates) */
-  const char *source;   /* name in errors */
+  const char *text;      /* the whole source (a template or one expression) */
+  size_t len;            /* bytes of text */
+  size_t pos;            /* where the next token starts */
+  wgk_token tok;         /* the current token */
+  wgk_tok prev;          /* kind of the token before it (for the sign rule) */
+  int brace_depth;       /* open '{' inside the block */
+  bool block_ends;       /* "}}" and "%}" end the expression (templates) */
+  const char *source;    /* name in errors */
   const wgk_srcmap *map; /* positions of a template's bytes; NULL: count lines in text */
-  int depth;            /* nesting, bounded by WGK_EXPR_MAX_DEPTH */
-  wgk_arena **arena;    /* where nodes go */
-  wgk_error *err;       /* first error wins */
+  int depth;             /* nesting, bounded by WGK_EXPR_MAX_DEPTH */
+  wgk_arena **arena;     /* where nodes go */
+  wgk_error *err;        /* first error wins */
 } wgk_parser;
 
 void wgk_expr_parser_init(wgk_parser *p, const char *text, size_t len, size_t pos, const char *source,
                           wgk_arena **arena, wgk_error *err);
-void wgk_expr_next(wgk_parser *p);                      /* advances to the next token */
+void wgk_expr_next(wgk_parser *p);                          /* advances to the next token */
 bool wgk_expr_accept_name(wgk_parser *p, const char *word); /* consumes the name word if it is next */
 bool wgk_expr_at_name(const wgk_parser *p, const char *word);
 /* Line, column and source name of a byte offset. */

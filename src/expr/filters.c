@@ -10,14 +10,17 @@ wgk_value *wgk_expr_take_string(wgk_eval *ev, const wgk_node *n, wgk_dynbuf *b) 
   wgk_value *v = b->failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(b), b->len);
   bool failed = b->failed;
   wgk_dynbuf_free(b);
-  if (!v) return failed ? wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT) : wgk_expr_oom(ev, n);
+  if (!v)
+    return failed ? wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)",
+                                  (size_t)WGK_DYNBUF_DEFAULT_LIMIT)
+                  : wgk_expr_oom(ev, n);
   return v;
 }
 
 typedef struct fargs {
-  wgk_value **args;  /* positional */
+  wgk_value **args; /* positional */
   size_t n;
-  wgk_value *kw;     /* keyword dict or NULL */
+  wgk_value *kw; /* keyword dict or NULL */
 } fargs;
 
 /* Positional i, else keyword name, else NULL (borrowed). */
@@ -41,8 +44,10 @@ static wgk_value *str_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *v
     for (size_t i = 0; i < len; i++) {
       int c = (unsigned char)s[i];
       bool word_start = i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
-      if (f[0] == 'u' || (f[0] == 'c' && i == 0) || (f[0] == 't' && word_start)) c = toupper(c);
-      else if (f[0] == 'l') c = tolower(c);
+      if (f[0] == 'u' || (f[0] == 'c' && i == 0) || (f[0] == 't' && word_start))
+        c = toupper(c);
+      else if (f[0] == 'l')
+        c = tolower(c);
       wgk_dynbuf_append_char(&b, (char)c);
     }
     return wgk_expr_take_string(ev, n, &b);
@@ -64,7 +69,8 @@ static wgk_value *str_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *v
       size_t e = i;
       while (e < len && s[e] != '\n') e++;
       bool skip = (line == 0 && !wgk_value_truthy(first)) || (e == i && !wgk_value_truthy(blank));
-      if (!skip) for (int64_t k = 0; k < width; k++) wgk_dynbuf_append_char(&b, ' ');
+      if (!skip)
+        for (int64_t k = 0; k < width; k++) wgk_dynbuf_append_char(&b, ' ');
       wgk_dynbuf_append(&b, s + i, e - i);
       if (e < len) wgk_dynbuf_append_char(&b, '\n');
       i = e + 1;
@@ -106,14 +112,17 @@ static wgk_value *str_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *v
 }
 
 static int compare(wgk_eval *ev, const wgk_node *n, const wgk_value *x, const wgk_value *y, bool case_sensitive) {
-  bool xn = wgk_value_is_number(x) || x->kind == WGK_VALUE_BOOL, yn = wgk_value_is_number(y) || y->kind == WGK_VALUE_BOOL;
+  bool xn = wgk_value_is_number(x) || x->kind == WGK_VALUE_BOOL,
+       yn = wgk_value_is_number(y) || y->kind == WGK_VALUE_BOOL;
   if (xn && yn) {
-    double a = x->kind == WGK_VALUE_BOOL ? x->u.b : wgk_value_as_float(x), b = y->kind == WGK_VALUE_BOOL ? y->u.b : wgk_value_as_float(y);
+    double a = x->kind == WGK_VALUE_BOOL ? x->u.b : wgk_value_as_float(x),
+           b = y->kind == WGK_VALUE_BOOL ? y->u.b : wgk_value_as_float(y);
     return a < b ? -1 : a > b;
   }
   if (x->kind == WGK_VALUE_STRING && y->kind == WGK_VALUE_STRING) {
     for (size_t i = 0;; i++) {
-      int a = i < x->u.str.len ? (unsigned char)x->u.str.s[i] : -1, b = i < y->u.str.len ? (unsigned char)y->u.str.s[i] : -1;
+      int a = i < x->u.str.len ? (unsigned char)x->u.str.s[i] : -1,
+          b = i < y->u.str.len ? (unsigned char)y->u.str.s[i] : -1;
       if (!case_sensitive && a >= 0) a = tolower(a);
       if (!case_sensitive && b >= 0) b = tolower(b);
       if (a != b) return a < b ? -1 : 1;
@@ -143,7 +152,10 @@ static wgk_value *sort_list(wgk_eval *ev, const wgk_node *n, const wgk_value *v,
     for (; j > 0; j--) {
       const wgk_value *p = attribute_of(items[j - 1], attr), *q = attribute_of(x, attr);
       int c = compare(ev, n, p ? p : wgk_value_undefined(), q ? q : wgk_value_undefined(), wgk_value_truthy(cs));
-      if (c == 2) { free(items); return NULL; }
+      if (c == 2) {
+        free(items);
+        return NULL;
+      }
       if (wgk_value_truthy(rev) ? c >= 0 : c <= 0) break;
       items[j] = items[j - 1];
     }
@@ -165,10 +177,16 @@ static wgk_value *select_attr(wgk_eval *ev, const wgk_node *n, const wgk_value *
   wgk_value *out = wgk_value_list();
   for (size_t i = 0; out && i < v->u.list.len; i++) {
     const wgk_value *item = v->u.list.items[i];
-    if (item->kind != WGK_VALUE_DICT) { wgk_value_release(out); return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "'%s' needs a list of dicts", n->str); }
+    if (item->kind != WGK_VALUE_DICT) {
+      wgk_value_release(out);
+      return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "'%s' needs a list of dicts", n->str);
+    }
     const wgk_value *x = wgk_value_dict_get(item, attr->u.str.s);
     int r = !x ? 0 : test ? wgk_expr_run_test(ev, &tn, x, targ) : wgk_value_truthy(x);
-    if (r < 0) { wgk_value_release(out); return NULL; }
+    if (r < 0) {
+      wgk_value_release(out);
+      return NULL;
+    }
     if ((r != 0) == select && !wgk_value_list_append(out, wgk_value_ref(item))) out = NULL;
   }
   return out ? out : wgk_expr_oom(ev, n);
@@ -181,7 +199,10 @@ static wgk_value *map_attr(wgk_eval *ev, const wgk_node *n, const wgk_value *v, 
   wgk_value *out = wgk_value_list();
   for (size_t i = 0; out && i < v->u.list.len; i++) {
     const wgk_value *item = v->u.list.items[i];
-    if (item->kind != WGK_VALUE_DICT) { wgk_value_release(out); return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "items in map must be dicts"); }
+    if (item->kind != WGK_VALUE_DICT) {
+      wgk_value_release(out);
+      return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "items in map must be dicts");
+    }
     const wgk_value *x = wgk_value_dict_get(item, attr->u.str.s);
     if (!wgk_value_list_append(out, wgk_value_ref(x ? x : def ? def : wgk_value_undefined()))) out = NULL;
   }
@@ -201,12 +222,17 @@ static wgk_value *list_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *
   if (!strcmp(f, "string")) {
     wgk_dynbuf b;
     wgk_dynbuf_init(&b, 0);
-    if (!wgk_expr_print_json(v, &b, 0, 0, false, ev->err)) { wgk_dynbuf_free(&b); wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL); return NULL; }
+    if (!wgk_expr_print_json(v, &b, 0, 0, false, ev->err)) {
+      wgk_dynbuf_free(&b);
+      wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
+      return NULL;
+    }
     return wgk_expr_take_string(ev, n, &b);
   }
   if (!strcmp(f, "join")) {
     const wgk_value *sep = arg(a, 0, "separator");
-    if (sep && sep->kind != WGK_VALUE_STRING) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "join separator must be a string");
+    if (sep && sep->kind != WGK_VALUE_STRING)
+      return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "join separator must be a string");
     wgk_dynbuf b;
     wgk_dynbuf_init(&b, 0);
     for (size_t i = 0; i < len; i++) {
@@ -226,7 +252,8 @@ static wgk_value *list_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *
   if (!strcmp(f, "unique")) {
     for (size_t i = 0; out && i < len; i++) {
       bool seen = false;
-      for (size_t j = 0; !seen && j < out->u.list.len; j++) seen = wgk_expr_strict_eq(out->u.list.items[j], v->u.list.items[i]);
+      for (size_t j = 0; !seen && j < out->u.list.len; j++)
+        seen = wgk_expr_strict_eq(out->u.list.items[j], v->u.list.items[i]);
       if (!seen && !wgk_value_list_append(out, wgk_value_ref(v->u.list.items[i]))) out = NULL;
     }
     return out ? out : wgk_expr_oom(ev, n);
@@ -301,22 +328,34 @@ static wgk_value *by_type(wgk_eval *ev, const wgk_node *n, const wgk_value *v, c
     return wgk_value_ref(v);
   }
   switch (v->kind) {
-  case WGK_VALUE_LIST: return list_filter(ev, n, v, a);
-  case WGK_VALUE_STRING: return str_filter(ev, n, v, a);
-  case WGK_VALUE_INT: case WGK_VALUE_FLOAT: return number_filter(ev, n, v, a);
-  case WGK_VALUE_DICT: return dict_filter(ev, n, v, a);
-  case WGK_VALUE_BOOL: return bool_filter(ev, n, v);
-  default: return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot apply filter '%s' to %s", f, wgk_expr_type_name(v));
+  case WGK_VALUE_LIST:
+    return list_filter(ev, n, v, a);
+  case WGK_VALUE_STRING:
+    return str_filter(ev, n, v, a);
+  case WGK_VALUE_INT:
+  case WGK_VALUE_FLOAT:
+    return number_filter(ev, n, v, a);
+  case WGK_VALUE_DICT:
+    return dict_filter(ev, n, v, a);
+  case WGK_VALUE_BOOL:
+    return bool_filter(ev, n, v);
+  default:
+    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot apply filter '%s' to %s", f, wgk_expr_type_name(v));
   }
 }
 
 /* Applies filter node n to operand (or to n->a evaluated when operand is NULL). */
 wgk_value *wgk_expr_apply_filter(wgk_eval *ev, const wgk_node *n, const wgk_value *operand) {
   bool lenient = !strcmp(n->str, "default") || !strcmp(n->str, "d");
-  wgk_value *v = operand ? wgk_value_ref(operand) : lenient ? wgk_expr_eval_lenient(ev, n->a) : wgk_expr_eval_node(ev, n->a);
+  wgk_value *v = operand   ? wgk_value_ref(operand)
+                 : lenient ? wgk_expr_eval_lenient(ev, n->a)
+                           : wgk_expr_eval_node(ev, n->a);
   if (!v) return NULL;
   fargs a = {0};
-  if (!wgk_expr_eval_args(ev, n->items, n->n, &a.args, &a.n, &a.kw)) { wgk_value_release(v); return NULL; }
+  if (!wgk_expr_eval_args(ev, n->items, n->n, &a.args, &a.n, &a.kw)) {
+    wgk_value_release(v);
+    return NULL;
+  }
   wgk_value *r = by_type(ev, n, v, &a);
   if (!r && !wgk_error_is_set(ev->err)) wgk_expr_oom(ev, n);
   wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);

@@ -1,4 +1,4 @@
-/* The helpers of SYSTEM.md §3 (what the public loader passes in as JavaScript functions). A helper's
+/* The helpers of docs/expressions.md (what the public loader passes in as JavaScript functions). A helper's
  * whole-number result is an integer again, as the oracle converts a JS number back. */
 #include "expr/expr_int.h"
 
@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HELPER(name) \
+#define HELPER(name)                                                                                    \
   static wgk_status name(const wgk_value *fn, const wgk_value *const *a, size_t n, const wgk_value *kw, \
                          const wgk_expr_scope *scope, wgk_value **out, wgk_error *err)
-#define UNUSED (void)fn; (void)kw; (void)scope
+#define UNUSED \
+  (void)fn;    \
+  (void)kw;    \
+  (void)scope
 
 #define WGK_HELPER_MAX_LIST 1000000 /* items a helper may build (range, fill) */
 
@@ -20,7 +23,8 @@ static wgk_status fail(wgk_error *err, const char *fmt, const char *a, const cha
 static wgk_status put(wgk_value *v, wgk_value **out, wgk_error *err) {
   *out = v;
   if (v) return WGK_OK;
-  return wgk_error_is_set(err) ? err->status : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  return wgk_error_is_set(err) ? err->status
+                               : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
 }
 
 /* A JS number back into a value: whole numbers become integers. */
@@ -48,9 +52,15 @@ static bool nums(const char *name, const wgk_value *const *a, size_t n, double *
 
 /* A shape or axis list: every item an integer. */
 static bool int_list(const char *name, const wgk_value *v, wgk_error *err) {
-  if (v->kind != WGK_VALUE_LIST) { fail(err, "%s() needs a list, got %s", name, wgk_expr_type_name(v)); return false; }
+  if (v->kind != WGK_VALUE_LIST) {
+    fail(err, "%s() needs a list, got %s", name, wgk_expr_type_name(v));
+    return false;
+  }
   for (size_t i = 0; i < v->u.list.len; i++)
-    if (v->u.list.items[i]->kind != WGK_VALUE_INT) { fail(err, "%s() needs a list of integers, got a %s in it", name, wgk_expr_type_name(v->u.list.items[i])); return false; }
+    if (v->u.list.items[i]->kind != WGK_VALUE_INT) {
+      fail(err, "%s() needs a list of integers, got a %s in it", name, wgk_expr_type_name(v->u.list.items[i]));
+      return false;
+    }
   return true;
 }
 
@@ -58,9 +68,15 @@ static int64_t at(const wgk_value *l, size_t i) { return l->u.list.items[i]->u.i
 
 /* A list of numbers (integers or floats). */
 static bool num_list(const char *name, const wgk_value *v, wgk_error *err) {
-  if (v->kind != WGK_VALUE_LIST) { fail(err, "%s() needs a list, got %s", name, wgk_expr_type_name(v)); return false; }
+  if (v->kind != WGK_VALUE_LIST) {
+    fail(err, "%s() needs a list, got %s", name, wgk_expr_type_name(v));
+    return false;
+  }
   for (size_t i = 0; i < v->u.list.len; i++)
-    if (!wgk_value_is_number(v->u.list.items[i])) { fail(err, "%s() needs a list of numbers, got a %s in it", name, wgk_expr_type_name(v->u.list.items[i])); return false; }
+    if (!wgk_value_is_number(v->u.list.items[i])) {
+      fail(err, "%s() needs a list of numbers, got a %s in it", name, wgk_expr_type_name(v->u.list.items[i]));
+      return false;
+    }
   return true;
 }
 
@@ -68,10 +84,14 @@ static double num_at(const wgk_value *l, size_t i) { return wgk_value_as_float(l
 
 static bool axis(const char *name, const wgk_value *shape, const wgk_value *ax, int64_t *out, wgk_error *err) {
   int64_t r = (int64_t)shape->u.list.len;
-  if (ax->kind != WGK_VALUE_INT) { fail(err, "%s() needs an integer axis, got %s", name, wgk_expr_type_name(ax)); return false; }
+  if (ax->kind != WGK_VALUE_INT) {
+    fail(err, "%s() needs an integer axis, got %s", name, wgk_expr_type_name(ax));
+    return false;
+  }
   int64_t i = ax->u.i < 0 ? ax->u.i + r : ax->u.i;
   if (i < 0 || i >= r) {
-    wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s(): axis %lld out of range for rank %lld", name, (long long)ax->u.i, (long long)r);
+    wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s(): axis %lld out of range for rank %lld", name,
+                  (long long)ax->u.i, (long long)r);
     return false;
   }
   *out = i;
@@ -80,8 +100,18 @@ static bool axis(const char *name, const wgk_value *shape, const wgk_value *ax, 
 
 static bool append_int(wgk_value *l, int64_t x) { return wgk_value_list_append(l, wgk_value_int(x)); }
 
-HELPER(h_ceil) { UNUSED; double d; if (!args_ok("ceil", n, 1, 1, err) || !nums("ceil", a, 1, &d, err)) return WGK_ERR_EVAL; return number(ceil(d), out, err); }
-HELPER(h_floor) { UNUSED; double d; if (!args_ok("floor", n, 1, 1, err) || !nums("floor", a, 1, &d, err)) return WGK_ERR_EVAL; return number(floor(d), out, err); }
+HELPER(h_ceil) {
+  UNUSED;
+  double d;
+  if (!args_ok("ceil", n, 1, 1, err) || !nums("ceil", a, 1, &d, err)) return WGK_ERR_EVAL;
+  return number(ceil(d), out, err);
+}
+HELPER(h_floor) {
+  UNUSED;
+  double d;
+  if (!args_ok("floor", n, 1, 1, err) || !nums("floor", a, 1, &d, err)) return WGK_ERR_EVAL;
+  return number(floor(d), out, err);
+}
 
 static wgk_status min_max(const wgk_value *const *a, size_t n, bool is_max, wgk_value **out, wgk_error *err) {
   const char *name = is_max ? "max" : "min";
@@ -97,12 +127,14 @@ static wgk_status min_max(const wgk_value *const *a, size_t n, bool is_max, wgk_
 
 HELPER(h_min) {
   UNUSED;
-  if (n == 1 && a[0]->kind == WGK_VALUE_LIST) return min_max((const wgk_value *const *)a[0]->u.list.items, a[0]->u.list.len, false, out, err);
+  if (n == 1 && a[0]->kind == WGK_VALUE_LIST)
+    return min_max((const wgk_value *const *)a[0]->u.list.items, a[0]->u.list.len, false, out, err);
   return min_max(a, n, false, out, err);
 }
 HELPER(h_max) {
   UNUSED;
-  if (n == 1 && a[0]->kind == WGK_VALUE_LIST) return min_max((const wgk_value *const *)a[0]->u.list.items, a[0]->u.list.len, true, out, err);
+  if (n == 1 && a[0]->kind == WGK_VALUE_LIST)
+    return min_max((const wgk_value *const *)a[0]->u.list.items, a[0]->u.list.len, true, out, err);
   return min_max(a, n, true, out, err);
 }
 
@@ -120,11 +152,16 @@ HELPER(h_range) {
   double start = n == 1 ? 0 : d[0], stop = n == 1 ? d[0] : d[1], step = n == 3 ? d[2] : 1;
   if (step == 0) return fail(err, "range() step must not be zero%s%s", "", "");
   double count = step > 0 ? ceil((stop - start) / step) : ceil((start - stop) / -step);
-  if (count > WGK_HELPER_MAX_LIST) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "range() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
+  if (count > WGK_HELPER_MAX_LIST)
+    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "range() too long (limit is %d items)",
+                         WGK_HELPER_MAX_LIST);
   wgk_value *l = wgk_value_list();
   for (double x = start; l && (step > 0 ? x < stop : x > stop); x += step) {
     wgk_value *item = x == floor(x) ? wgk_expr_int_checked(x, err) : wgk_value_float(x);
-    if (!wgk_value_list_append(l, item)) { wgk_value_release(l); l = NULL; }
+    if (!wgk_value_list_append(l, item)) {
+      wgk_value_release(l);
+      l = NULL;
+    }
   }
   return put(l, out, err);
 }
@@ -151,7 +188,10 @@ HELPER(h_log2ceil) {
   double d;
   if (!args_ok("log2ceil", n, 1, 1, err) || !nums("log2ceil", a, 1, &d, err)) return WGK_ERR_EVAL;
   double p = 1, k = 0;
-  while (p < d && k < 1100) { p *= 2; k++; }
+  while (p < d && k < 1100) {
+    p *= 2;
+    k++;
+  }
   return number(k, out, err);
 }
 
@@ -166,7 +206,10 @@ HELPER(h_numel) {
 /* The loader's axis wrap for dim/rows/outer/inner: ((ax % len) + len) % len, any integer axis (no range
  * error); on an empty list there is no axis (JavaScript's NaN): dim gives undefined, the products 1. */
 static bool wrap_axis(const char *name, const wgk_value *shape, const wgk_value *ax, int64_t *out, wgk_error *err) {
-  if (ax->kind != WGK_VALUE_INT) { fail(err, "%s() needs an integer axis, got %s", name, wgk_expr_type_name(ax)); return false; }
+  if (ax->kind != WGK_VALUE_INT) {
+    fail(err, "%s() needs an integer axis, got %s", name, wgk_expr_type_name(ax));
+    return false;
+  }
   int64_t len = (int64_t)shape->u.list.len;
   *out = len == 0 ? -1 : ((ax->u.i % len) + len) % len;
   return true;
@@ -175,43 +218,67 @@ static bool wrap_axis(const char *name, const wgk_value *shape, const wgk_value 
 HELPER(h_dim) {
   UNUSED;
   int64_t i;
-  if (!args_ok("dim", n, 2, 2, err) || !int_list("dim", a[0], err) || !wrap_axis("dim", a[0], a[1], &i, err)) return WGK_ERR_EVAL;
+  if (!args_ok("dim", n, 2, 2, err) || !int_list("dim", a[0], err) || !wrap_axis("dim", a[0], a[1], &i, err))
+    return WGK_ERR_EVAL;
   if (i < 0) return put(wgk_value_undefined(), out, err);
   return put(wgk_value_int(at(a[0], (size_t)i)), out, err);
 }
 
 /* rows: product of all dims but ax; outer: dims before ax; inner: dims after ax. */
-static wgk_status product_around(const char *name, const wgk_value *const *a, size_t n, int which, wgk_value **out, wgk_error *err) {
+static wgk_status product_around(const char *name, const wgk_value *const *a, size_t n, int which, wgk_value **out,
+                                 wgk_error *err) {
   int64_t ax;
-  if (!args_ok(name, n, 2, 2, err) || !int_list(name, a[0], err) || !wrap_axis(name, a[0], a[1], &ax, err)) return WGK_ERR_EVAL;
+  if (!args_ok(name, n, 2, 2, err) || !int_list(name, a[0], err) || !wrap_axis(name, a[0], a[1], &ax, err))
+    return WGK_ERR_EVAL;
   double p = 1;
   for (int64_t i = 0; i < (int64_t)a[0]->u.list.len; i++)
-    if ((which == 'r' && i != ax) || (which == 'o' && i < ax) || (which == 'i' && i > ax)) p *= (double)at(a[0], (size_t)i);
+    if ((which == 'r' && i != ax) || (which == 'o' && i < ax) || (which == 'i' && i > ax))
+      p *= (double)at(a[0], (size_t)i);
   return number(p, out, err);
 }
-HELPER(h_rows) { UNUSED; return product_around("rows", a, n, 'r', out, err); }
-HELPER(h_outer) { UNUSED; return product_around("outer", a, n, 'o', out, err); }
-HELPER(h_inner) { UNUSED; return product_around("inner", a, n, 'i', out, err); }
+HELPER(h_rows) {
+  UNUSED;
+  return product_around("rows", a, n, 'r', out, err);
+}
+HELPER(h_outer) {
+  UNUSED;
+  return product_around("outer", a, n, 'o', out, err);
+}
+HELPER(h_inner) {
+  UNUSED;
+  return product_around("inner", a, n, 'i', out, err);
+}
 
 /* prefix(l, n) = l[:n], suffix(l, n) = l[n:] (n clamped to [0, len]), so prefix + suffix == l. */
-static wgk_status part(const char *name, const wgk_value *const *a, size_t n, bool head, wgk_value **out, wgk_error *err) {
+static wgk_status part(const char *name, const wgk_value *const *a, size_t n, bool head, wgk_value **out,
+                       wgk_error *err) {
   if (!args_ok(name, n, 2, 2, err)) return WGK_ERR_EVAL;
-  if (a[0]->kind != WGK_VALUE_LIST || a[1]->kind != WGK_VALUE_INT) return fail(err, "%s() needs a list and an integer%s", name, "");
+  if (a[0]->kind != WGK_VALUE_LIST || a[1]->kind != WGK_VALUE_INT)
+    return fail(err, "%s() needs a list and an integer%s", name, "");
   int64_t len = (int64_t)a[0]->u.list.len, k = a[1]->u.i < 0 ? 0 : a[1]->u.i > len ? len : a[1]->u.i;
   wgk_value *l = wgk_value_list();
   for (int64_t i = head ? 0 : k; l && i < (head ? k : len); i++)
     if (!wgk_value_list_append(l, wgk_value_ref(a[0]->u.list.items[i]))) l = NULL;
   return put(l, out, err);
 }
-HELPER(h_prefix) { UNUSED; return part("prefix", a, n, true, out, err); }
-HELPER(h_suffix) { UNUSED; return part("suffix", a, n, false, out, err); }
+HELPER(h_prefix) {
+  UNUSED;
+  return part("prefix", a, n, true, out, err);
+}
+HELPER(h_suffix) {
+  UNUSED;
+  return part("suffix", a, n, false, out, err);
+}
 
 HELPER(h_fill) {
   UNUSED;
   if (!args_ok("fill", n, 2, 2, err)) return WGK_ERR_EVAL;
-  if (a[1]->kind != WGK_VALUE_INT) return fail(err, "fill() count must be an integer, got %s%s", wgk_expr_type_name(a[1]), "");
+  if (a[1]->kind != WGK_VALUE_INT)
+    return fail(err, "fill() count must be an integer, got %s%s", wgk_expr_type_name(a[1]), "");
   if (a[1]->u.i < 0) return fail(err, "fill(): negative count%s%s", "", "");
-  if (a[1]->u.i > WGK_HELPER_MAX_LIST) return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "fill() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
+  if (a[1]->u.i > WGK_HELPER_MAX_LIST)
+    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "fill() too long (limit is %d items)",
+                         WGK_HELPER_MAX_LIST);
   wgk_value *l = wgk_value_list();
   for (int64_t i = 0; l && i < a[1]->u.i; i++)
     if (!wgk_value_list_append(l, wgk_value_ref(a[0]))) l = NULL;
@@ -222,13 +289,15 @@ HELPER(h_fill) {
 HELPER(h_moveAxis) {
   UNUSED;
   int64_t from, to;
-  if (!args_ok("moveAxis", n, 3, 3, err) || a[0]->kind != WGK_VALUE_LIST) return args_ok("moveAxis", n, 3, 3, err) ? fail(err, "moveAxis() needs a list%s%s", "", "") : WGK_ERR_EVAL;
+  if (!args_ok("moveAxis", n, 3, 3, err) || a[0]->kind != WGK_VALUE_LIST)
+    return args_ok("moveAxis", n, 3, 3, err) ? fail(err, "moveAxis() needs a list%s%s", "", "") : WGK_ERR_EVAL;
   if (!axis("moveAxis", a[0], a[1], &from, err) || !axis("moveAxis", a[0], a[2], &to, err)) return WGK_ERR_EVAL;
   size_t len = a[0]->u.list.len;
   wgk_value *l = wgk_value_list();
   for (size_t i = 0, src = 0; l && i < len; i++) {
     const wgk_value *item;
-    if ((int64_t)i == to) item = a[0]->u.list.items[from];
+    if ((int64_t)i == to)
+      item = a[0]->u.list.items[from];
     else {
       if ((int64_t)src == from) src++;
       item = a[0]->u.list.items[src++];
@@ -242,16 +311,22 @@ HELPER(h_permuteShape) {
   UNUSED;
   if (!args_ok("permuteShape", n, 2, 2, err) || !int_list("permuteShape", a[1], err)) return WGK_ERR_EVAL;
   if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "permuteShape() needs a list%s%s", "", "");
-  if (a[1]->u.list.len != a[0]->u.list.len) return fail(err, "permuteShape(): permutation length differs from rank%s%s", "", "");
+  if (a[1]->u.list.len != a[0]->u.list.len)
+    return fail(err, "permuteShape(): permutation length differs from rank%s%s", "", "");
   wgk_value *l = wgk_value_list();
   for (size_t i = 0; l && i < a[1]->u.list.len; i++) {
     int64_t p, q;
     bool repeated = false;
-    if (!axis("permuteShape", a[0], a[1]->u.list.items[i], &p, err)) { wgk_value_release(l); return WGK_ERR_EVAL; }
-    for (size_t j = 0; j < i && !repeated; j++) repeated = axis("permuteShape", a[0], a[1]->u.list.items[j], &q, err) && q == p;
+    if (!axis("permuteShape", a[0], a[1]->u.list.items[i], &p, err)) {
+      wgk_value_release(l);
+      return WGK_ERR_EVAL;
+    }
+    for (size_t j = 0; j < i && !repeated; j++)
+      repeated = axis("permuteShape", a[0], a[1]->u.list.items[j], &q, err) && q == p;
     if (repeated) {
       wgk_value_release(l);
-      return wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "permuteShape(): axis %lld repeated", (long long)at(a[1], i));
+      return wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "permuteShape(): axis %lld repeated",
+                           (long long)at(a[1], i));
     }
     if (!wgk_value_list_append(l, wgk_value_ref(a[0]->u.list.items[p]))) l = NULL;
   }
@@ -261,7 +336,8 @@ HELPER(h_permuteShape) {
 HELPER(h_reversedAxes) {
   UNUSED;
   if (!args_ok("reversedAxes", n, 1, 1, err)) return WGK_ERR_EVAL;
-  if (a[0]->kind != WGK_VALUE_INT || a[0]->u.i < 0 || a[0]->u.i > WGK_HELPER_MAX_LIST) return fail(err, "reversedAxes() needs a rank (a non-negative integer)%s%s", "", "");
+  if (a[0]->kind != WGK_VALUE_INT || a[0]->u.i < 0 || a[0]->u.i > WGK_HELPER_MAX_LIST)
+    return fail(err, "reversedAxes() needs a rank (a non-negative integer)%s%s", "", "");
   wgk_value *l = wgk_value_list();
   for (int64_t i = a[0]->u.i - 1; l && i >= 0; i--)
     if (!append_int(l, i)) l = NULL;
@@ -275,7 +351,11 @@ static wgk_value *broadcast(const wgk_value *x, const wgk_value *y, bool *ok) {
   wgk_value *l = wgk_value_list();
   for (size_t i = 0; l && i < r; i++) {
     int64_t p = i + lx >= r ? at(x, i + lx - r) : 1, q = i + ly >= r ? at(y, i + ly - r) : 1;
-    if (p != q && p != 1 && q != 1) { *ok = false; wgk_value_release(l); return NULL; }
+    if (p != q && p != 1 && q != 1) {
+      *ok = false;
+      wgk_value_release(l);
+      return NULL;
+    }
     if (!append_int(l, p == 1 ? q : p)) l = NULL;
   }
   return l;
@@ -283,7 +363,9 @@ static wgk_value *broadcast(const wgk_value *x, const wgk_value *y, bool *ok) {
 
 HELPER(h_broadcastShape) {
   UNUSED;
-  if (!args_ok("broadcastShape", n, 2, 2, err) || !int_list("broadcastShape", a[0], err) || !int_list("broadcastShape", a[1], err)) return WGK_ERR_EVAL;
+  if (!args_ok("broadcastShape", n, 2, 2, err) || !int_list("broadcastShape", a[0], err) ||
+      !int_list("broadcastShape", a[1], err))
+    return WGK_ERR_EVAL;
   bool ok;
   wgk_value *l = broadcast(a[0], a[1], &ok);
   if (!ok) return fail(err, "broadcastShape(): shapes do not broadcast%s%s", "", "");
@@ -294,7 +376,8 @@ HELPER(h_broadcastShape) {
  * b's aligned dim. */
 HELPER(h_broadcastable) {
   UNUSED;
-  if (!args_ok("broadcastable", n, 2, 2, err) || !num_list("broadcastable", a[0], err) || !num_list("broadcastable", a[1], err))
+  if (!args_ok("broadcastable", n, 2, 2, err) || !num_list("broadcastable", a[0], err) ||
+      !num_list("broadcastable", a[1], err))
     return WGK_ERR_EVAL;
   size_t la = a[0]->u.list.len, lb = a[1]->u.list.len;
   bool ok = la <= lb;
@@ -308,15 +391,20 @@ HELPER(h_broadcastable) {
 /* ONNX MatMul (numpy matmul): 1-D operands are promoted and the added axis dropped again. */
 HELPER(h_matmulShape) {
   UNUSED;
-  if (!args_ok("matmulShape", n, 2, 2, err) || !int_list("matmulShape", a[0], err) || !int_list("matmulShape", a[1], err)) return WGK_ERR_EVAL;
+  if (!args_ok("matmulShape", n, 2, 2, err) || !int_list("matmulShape", a[0], err) ||
+      !int_list("matmulShape", a[1], err))
+    return WGK_ERR_EVAL;
   const wgk_value *x = a[0], *y = a[1];
   size_t lx = x->u.list.len, ly = y->u.list.len;
   if (lx == 0 || ly == 0) return fail(err, "matmulShape(): operands must have rank >= 1%s%s", "", "");
-  int64_t m = lx >= 2 ? at(x, lx - 2) : 1, k1 = at(x, lx - 1), k2 = ly >= 2 ? at(y, ly - 2) : at(y, 0), nn = ly >= 2 ? at(y, ly - 1) : 1;
+  int64_t m = lx >= 2 ? at(x, lx - 2) : 1, k1 = at(x, lx - 1), k2 = ly >= 2 ? at(y, ly - 2) : at(y, 0),
+          nn = ly >= 2 ? at(y, ly - 1) : 1;
   if (k1 != k2) return fail(err, "matmulShape(): inner dimensions differ%s%s", "", "");
   wgk_value *bx = wgk_value_list(), *by = wgk_value_list();
-  for (size_t i = 0; bx && i + 2 < lx; i++) if (!append_int(bx, at(x, i))) bx = NULL;
-  for (size_t i = 0; by && i + 2 < ly; i++) if (!append_int(by, at(y, i))) by = NULL;
+  for (size_t i = 0; bx && i + 2 < lx; i++)
+    if (!append_int(bx, at(x, i))) bx = NULL;
+  for (size_t i = 0; by && i + 2 < ly; i++)
+    if (!append_int(by, at(y, i))) by = NULL;
   bool ok = true;
   wgk_value *l = bx && by ? broadcast(bx, by, &ok) : NULL;
   wgk_value_release(bx);
@@ -350,7 +438,8 @@ static bool js_int(double d) { return isfinite(d) && d == floor(d); }
 HELPER(h_hasAxis) {
   UNUSED;
   if (!args_ok("hasAxis", n, 1, 3, err)) return WGK_ERR_EVAL;
-  if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "hasAxis() needs a list of axes, got %s%s", wgk_expr_type_name(a[0]), "");
+  if (a[0]->kind != WGK_VALUE_LIST)
+    return fail(err, "hasAxis() needs a list of axes, got %s%s", wgk_expr_type_name(a[0]), "");
   double rank = js_num(a, n, 2), r = js_mod(js_num(a, n, 1), rank);
   bool found = false;
   for (size_t i = 0; !found && i < a[0]->u.list.len; i++) {
@@ -366,7 +455,8 @@ HELPER(h_hasAxis) {
 HELPER(h_axisValue) {
   UNUSED;
   if (!args_ok("axisValue", n, 2, 5, err)) return WGK_ERR_EVAL;
-  if (a[1]->kind != WGK_VALUE_LIST) return fail(err, "axisValue() needs a list of axes, got %s%s", wgk_expr_type_name(a[1]), "");
+  if (a[1]->kind != WGK_VALUE_LIST)
+    return fail(err, "axisValue() needs a list of axes, got %s%s", wgk_expr_type_name(a[1]), "");
   double rank = js_num(a, n, 3), s = js_mod(js_num(a, n, 2), rank);
   size_t len = a[0]->kind == WGK_VALUE_LIST ? a[0]->u.list.len : 0;
   for (size_t i = 0; i < a[1]->u.list.len; i++) {
@@ -408,15 +498,24 @@ HELPER(h_has) {
   const wgk_value *o = a[0], *k = a[1];
   wgk_dynbuf key;
   wgk_dynbuf_init(&key, 4096);
-  if (k->kind == WGK_VALUE_STRING) wgk_dynbuf_append(&key, k->u.str.s, k->u.str.len);
-  else if (wgk_value_is_number(k)) wgk_value_print_js_number(wgk_value_as_float(k), &key);
-  else if (k->kind == WGK_VALUE_BOOL) wgk_dynbuf_append_str(&key, k->u.b ? "true" : "false");
-  else if (k->kind == WGK_VALUE_NONE) wgk_dynbuf_append_str(&key, "null");
-  else wgk_dynbuf_append_str(&key, "undefined");
-  if (key.failed) { wgk_dynbuf_free(&key); return put(NULL, out, err); } /* a key lost for memory answers nothing */
+  if (k->kind == WGK_VALUE_STRING)
+    wgk_dynbuf_append(&key, k->u.str.s, k->u.str.len);
+  else if (wgk_value_is_number(k))
+    wgk_value_print_js_number(wgk_value_as_float(k), &key);
+  else if (k->kind == WGK_VALUE_BOOL)
+    wgk_dynbuf_append_str(&key, k->u.b ? "true" : "false");
+  else if (k->kind == WGK_VALUE_NONE)
+    wgk_dynbuf_append_str(&key, "null");
+  else
+    wgk_dynbuf_append_str(&key, "undefined");
+  if (key.failed) {
+    wgk_dynbuf_free(&key);
+    return put(NULL, out, err);
+  } /* a key lost for memory answers nothing */
   const char *ks = wgk_dynbuf_str(&key);
   bool r = false;
-  if (o->kind == WGK_VALUE_DICT) r = wgk_value_dict_get(o, ks) != NULL;
+  if (o->kind == WGK_VALUE_DICT)
+    r = wgk_value_dict_get(o, ks) != NULL;
   else if (o->kind == WGK_VALUE_LIST || o->kind == WGK_VALUE_STRING) {
     size_t len = o->kind == WGK_VALUE_LIST ? o->u.list.len : o->u.str.len;
     char *end = NULL;
@@ -429,11 +528,14 @@ HELPER(h_has) {
 }
 
 /* The loader's dtype table: storage bytes (int8/int16/uint8/bool widened to 4) and ONNX codes. */
-typedef struct dtype_info { const char *name, *wgsl; int bytes, onnx; } dtype_info;
+typedef struct dtype_info {
+  const char *name, *wgsl;
+  int bytes, onnx;
+} dtype_info;
 static const dtype_info dtypes[] = {
-  {"float16", "f16", 2, 10}, {"float32", "f32", 4, 1}, {"int8", NULL, 4, 3},  {"int16", NULL, 4, 5},
-  {"int32", "i32", 4, 6},    {"int64", "vec2<u32>", 8, 7}, {"uint8", NULL, 4, 2}, {"uint32", "u32", 4, 12},
-  {"bool", NULL, 4, 9},
+    {"float16", "f16", 2, 10}, {"float32", "f32", 4, 1}, {"int8", NULL, 4, 3},
+    {"int16", NULL, 4, 5},     {"int32", "i32", 4, 6},   {"int64", "vec2<u32>", 8, 7},
+    {"uint8", NULL, 4, 2},     {"uint32", "u32", 4, 12}, {"bool", NULL, 4, 9},
 };
 
 /* dtypeBytes takes a logical name or a WGSL scalar (f32 f16 u32 i32 vec2<u32>); onnxDtypeCode logical names only. */
@@ -451,13 +553,24 @@ static const dtype_info *dtype(const char *name, bool wgsl_ok, const wgk_value *
   return NULL;
 }
 
-HELPER(h_dtypeBytes) { UNUSED; const dtype_info *d = dtype("dtypeBytes", true, a, n, err); return d ? put(wgk_value_int(d->bytes), out, err) : WGK_ERR_EVAL; }
-HELPER(h_onnxDtypeCode) { UNUSED; const dtype_info *d = dtype("onnxDtypeCode", false, a, n, err); return d ? put(wgk_value_int(d->onnx), out, err) : WGK_ERR_EVAL; }
+HELPER(h_dtypeBytes) {
+  UNUSED;
+  const dtype_info *d = dtype("dtypeBytes", true, a, n, err);
+  return d ? put(wgk_value_int(d->bytes), out, err) : WGK_ERR_EVAL;
+}
+HELPER(h_onnxDtypeCode) {
+  UNUSED;
+  const dtype_info *d = dtype("onnxDtypeCode", false, a, n, err);
+  return d ? put(wgk_value_int(d->onnx), out, err) : WGK_ERR_EVAL;
+}
 
 /* JavaScript truth (pick's conditions are plain JS values): lists and dicts are true even when empty. */
 static bool js_truthy(const wgk_value *v) {
   if (v->kind == WGK_VALUE_LIST || v->kind == WGK_VALUE_DICT) return true;
-  if (wgk_value_is_number(v)) { double d = wgk_value_as_float(v); return d != 0 && !isnan(d); }
+  if (wgk_value_is_number(v)) {
+    double d = wgk_value_as_float(v);
+    return d != 0 && !isnan(d);
+  }
   return wgk_value_truthy(v);
 }
 
@@ -467,14 +580,16 @@ HELPER(h_pick) {
   if (a[0]->kind != WGK_VALUE_LIST) return fail(err, "pick() needs a list of [condition, value] pairs%s%s", "", "");
   for (size_t i = 0; i < a[0]->u.list.len; i++) {
     const wgk_value *pair = a[0]->u.list.items[i];
-    if (pair->kind != WGK_VALUE_LIST || pair->u.list.len < 2) return fail(err, "pick() entries must be [condition, value] pairs%s%s", "", "");
+    if (pair->kind != WGK_VALUE_LIST || pair->u.list.len < 2)
+      return fail(err, "pick() entries must be [condition, value] pairs%s%s", "", "");
     if (js_truthy(pair->u.list.items[0])) return put(wgk_value_ref(pair->u.list.items[1]), out, err);
   }
   return put(n > 1 ? wgk_value_ref(a[1]) : wgk_value_undefined(), out, err);
 }
 
 HELPER(h_f16Ok) {
-  (void)fn; (void)kw;
+  (void)fn;
+  (void)kw;
   if (!args_ok("f16Ok", n, 1, 1, err)) return WGK_ERR_EVAL;
   const char *dt = wgk_value_str(a[0]);
   if (!dt || (strcmp(dt, "f16") && strcmp(dt, "float16"))) return put(wgk_value_bool(true), out, err);
@@ -491,7 +606,8 @@ HELPER(h_f16Ok) {
 /* namespace([dict or [[key, value], ...]], key=value, ...): a dict whose attributes templates may set with
  * `{% set ns.key = value %}` (the engine's built-in, Jinja's meaning). Keyword arguments come last. */
 HELPER(h_namespace) {
-  (void)fn; (void)scope;
+  (void)fn;
+  (void)scope;
   if (!args_ok("namespace", n, 0, 1, err)) return WGK_ERR_EVAL;
   wgk_value *ns = wgk_value_dict();
   if (!ns) return put(NULL, out, err);
@@ -511,23 +627,56 @@ HELPER(h_namespace) {
     }
   } else if (n == 1) {
     wgk_value_release(ns);
-    return fail(err, "namespace() needs a dict or a list of [key, value] pairs, got %s%s", wgk_expr_type_name(a[0]), "");
+    return fail(err, "namespace() needs a dict or a list of [key, value] pairs, got %s%s", wgk_expr_type_name(a[0]),
+                "");
   }
-  for (size_t i = 0; ok && kw && i < kw->u.dict.len; i++) ok = wgk_value_dict_set(ns, kw->u.dict.keys[i], wgk_value_ref(kw->u.dict.vals[i]));
-  if (!ok) { wgk_value_release(ns); ns = NULL; }
+  for (size_t i = 0; ok && kw && i < kw->u.dict.len; i++)
+    ok = wgk_value_dict_set(ns, kw->u.dict.keys[i], wgk_value_ref(kw->u.dict.vals[i]));
+  if (!ok) {
+    wgk_value_release(ns);
+    ns = NULL;
+  }
   return put(ns, out, err);
 }
 
-typedef struct helper { const char *name; wgk_native_fn fn; } helper;
+typedef struct helper {
+  const char *name;
+  wgk_native_fn fn;
+} helper;
 static const helper helpers[] = {
-  {"ceil", h_ceil}, {"floor", h_floor}, {"min", h_min}, {"max", h_max}, {"pow", h_pow}, {"range", h_range},
-  {"ceilDiv", h_ceilDiv}, {"pow2ceil", h_pow2ceil}, {"log2ceil", h_log2ceil}, {"numel", h_numel}, {"dim", h_dim},
-  {"rows", h_rows}, {"outer", h_outer}, {"inner", h_inner}, {"prefix", h_prefix}, {"suffix", h_suffix},
-  {"fill", h_fill}, {"moveAxis", h_moveAxis}, {"permuteShape", h_permuteShape}, {"reversedAxes", h_reversedAxes},
-  {"broadcastShape", h_broadcastShape}, {"broadcastable", h_broadcastable}, {"matmulShape", h_matmulShape},
-  {"sameShape", h_sameShape}, {"hasAxis", h_hasAxis}, {"axisValue", h_axisValue},
-  {"isUniqueIntList", h_isUniqueIntList}, {"has", h_has}, {"dtypeBytes", h_dtypeBytes},
-  {"onnxDtypeCode", h_onnxDtypeCode}, {"pick", h_pick}, {"f16Ok", h_f16Ok}, {"namespace", h_namespace},
+    {"ceil", h_ceil},
+    {"floor", h_floor},
+    {"min", h_min},
+    {"max", h_max},
+    {"pow", h_pow},
+    {"range", h_range},
+    {"ceilDiv", h_ceilDiv},
+    {"pow2ceil", h_pow2ceil},
+    {"log2ceil", h_log2ceil},
+    {"numel", h_numel},
+    {"dim", h_dim},
+    {"rows", h_rows},
+    {"outer", h_outer},
+    {"inner", h_inner},
+    {"prefix", h_prefix},
+    {"suffix", h_suffix},
+    {"fill", h_fill},
+    {"moveAxis", h_moveAxis},
+    {"permuteShape", h_permuteShape},
+    {"reversedAxes", h_reversedAxes},
+    {"broadcastShape", h_broadcastShape},
+    {"broadcastable", h_broadcastable},
+    {"matmulShape", h_matmulShape},
+    {"sameShape", h_sameShape},
+    {"hasAxis", h_hasAxis},
+    {"axisValue", h_axisValue},
+    {"isUniqueIntList", h_isUniqueIntList},
+    {"has", h_has},
+    {"dtypeBytes", h_dtypeBytes},
+    {"onnxDtypeCode", h_onnxDtypeCode},
+    {"pick", h_pick},
+    {"f16Ok", h_f16Ok},
+    {"namespace", h_namespace},
 };
 
 wgk_value *wgk_expr_helper(const char *name, bool *oom) {

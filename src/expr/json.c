@@ -18,14 +18,16 @@ static wgk_value *from_json(const json_t *j, int depth, wgk_error *err) {
   }
   wgk_value *v = NULL;
   switch (json_typeof(j)) {
-  case JSON_NULL: return wgk_value_none();
-  case JSON_TRUE: return wgk_value_bool(true);
-  case JSON_FALSE: return wgk_value_bool(false);
+  case JSON_NULL:
+    return wgk_value_none();
+  case JSON_TRUE:
+    return wgk_value_bool(true);
+  case JSON_FALSE:
+    return wgk_value_bool(false);
   case JSON_INTEGER: {
     json_int_t i = json_integer_value(j);
     if (!wgk_value_int_ok((int64_t)i)) { /* through a double, 2^53+1 would round to 2^53 and pass */
-      wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53: %lld",
-                    (long long)i);
+      wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53: %lld", (long long)i);
       return NULL;
     }
     return wgk_expr_int_checked((double)i, err);
@@ -37,13 +39,21 @@ static wgk_value *from_json(const json_t *j, int depth, wgk_error *err) {
     v = wgk_value_float(d);
     break;
   }
-  case JSON_STRING: v = wgk_value_string_n(json_string_value(j), json_string_length(j)); break;
+  case JSON_STRING:
+    v = wgk_value_string_n(json_string_value(j), json_string_length(j));
+    break;
   case JSON_ARRAY: {
     v = wgk_value_list();
     for (size_t i = 0; v && i < json_array_size(j); i++) {
       wgk_value *item = from_json(json_array_get(j, i), depth + 1, err);
-      if (!item) { wgk_value_release(v); return NULL; }
-      if (!wgk_value_list_append(v, item)) { wgk_value_release(v); v = NULL; }
+      if (!item) {
+        wgk_value_release(v);
+        return NULL;
+      }
+      if (!wgk_value_list_append(v, item)) {
+        wgk_value_release(v);
+        v = NULL;
+      }
     }
     break;
   }
@@ -54,8 +64,14 @@ static wgk_value *from_json(const json_t *j, int depth, wgk_error *err) {
     json_object_foreach((json_t *)j, key, item_j) {
       if (!v) break;
       wgk_value *item = from_json(item_j, depth + 1, err);
-      if (!item) { wgk_value_release(v); return NULL; }
-      if (!wgk_value_dict_set(v, key, item)) { wgk_value_release(v); v = NULL; }
+      if (!item) {
+        wgk_value_release(v);
+        return NULL;
+      }
+      if (!wgk_value_dict_set(v, key, item)) {
+        wgk_value_release(v);
+        v = NULL;
+      }
     }
     break;
   }
@@ -71,14 +87,21 @@ wgk_value *wgk_value_from_json(const json_t *json, wgk_error *err) {
 
 json_t *wgk_value_to_json(const wgk_value *v) {
   switch (wgk_value_kind_of(v)) {
-  case WGK_VALUE_BOOL: return json_boolean(v->u.b);
-  case WGK_VALUE_INT: return json_integer(v->u.i);
-  case WGK_VALUE_FLOAT: return isfinite(v->u.d) ? json_real(v->u.d) : json_null();
-  case WGK_VALUE_STRING: return json_stringn(v->u.str.s, v->u.str.len);
+  case WGK_VALUE_BOOL:
+    return json_boolean(v->u.b);
+  case WGK_VALUE_INT:
+    return json_integer(v->u.i);
+  case WGK_VALUE_FLOAT:
+    return isfinite(v->u.d) ? json_real(v->u.d) : json_null();
+  case WGK_VALUE_STRING:
+    return json_stringn(v->u.str.s, v->u.str.len);
   case WGK_VALUE_LIST: {
     json_t *a = json_array();
     for (size_t i = 0; a && i < v->u.list.len; i++)
-      if (json_array_append_new(a, wgk_value_to_json(v->u.list.items[i])) != 0) { json_decref(a); a = NULL; }
+      if (json_array_append_new(a, wgk_value_to_json(v->u.list.items[i])) != 0) {
+        json_decref(a);
+        a = NULL;
+      }
     return a;
   }
   case WGK_VALUE_DICT: {
@@ -90,7 +113,8 @@ json_t *wgk_value_to_json(const wgk_value *v) {
       }
     return o;
   }
-  default: return json_null();
+  default:
+    return json_null();
   }
 }
 
@@ -99,7 +123,10 @@ wgk_value *wgk_value_name_set(const char *const *names, size_t count) {
   if (!v) return NULL;
   v->is_set = true;
   for (size_t i = 0; i < count; i++)
-    if (!wgk_value_list_append(v, wgk_value_string(names[i]))) { wgk_value_release(v); return NULL; }
+    if (!wgk_value_list_append(v, wgk_value_string(names[i]))) {
+      wgk_value_release(v);
+      return NULL;
+    }
   return v;
 }
 
@@ -107,30 +134,51 @@ static bool set_int(wgk_value *d, const char *k, int64_t x) { return wgk_value_d
 
 /* Every WebGPU limit with the spec's default (the public loader's table): device.limits has all of them,
  * the device's own values over these. */
-static const struct { const char *name; int64_t value; } limit_defaults[] = {
-    {"maxTextureDimension1D", 8192}, {"maxTextureDimension2D", 8192}, {"maxTextureDimension3D", 2048},
-    {"maxTextureArrayLayers", 256}, {"maxBindGroups", 4}, {"maxBindGroupsPlusVertexBuffers", 24},
-    {"maxBindingsPerBindGroup", 1000}, {"maxDynamicUniformBuffersPerPipelineLayout", 8},
-    {"maxDynamicStorageBuffersPerPipelineLayout", 4}, {"maxSampledTexturesPerShaderStage", 16},
-    {"maxSamplersPerShaderStage", 16}, {"maxStorageBuffersPerShaderStage", 10},
-    {"maxStorageTexturesPerShaderStage", 4}, {"maxUniformBuffersPerShaderStage", 12},
-    {"maxUniformBufferBindingSize", 65536}, {"maxStorageBufferBindingSize", 134217728},
-    {"minUniformBufferOffsetAlignment", 256}, {"minStorageBufferOffsetAlignment", 256}, {"maxVertexBuffers", 8},
-    {"maxBufferSize", 268435456}, {"maxVertexAttributes", 16}, {"maxVertexBufferArrayStride", 2048},
-    {"maxInterStageShaderVariables", 16}, {"maxColorAttachments", 8}, {"maxColorAttachmentBytesPerSample", 32},
-    {"maxComputeInvocationsPerWorkgroup", 256}, {"maxComputeWorkgroupSizeX", 256}, {"maxComputeWorkgroupSizeY", 256},
-    {"maxComputeWorkgroupSizeZ", 64}, {"maxComputeWorkgroupStorageSize", 16384},
-    {"maxComputeWorkgroupsPerDimension", 65535}, {"maxImmediateSize", 0}};
+static const struct {
+  const char *name;
+  int64_t value;
+} limit_defaults[] = {{"maxTextureDimension1D", 8192},
+                      {"maxTextureDimension2D", 8192},
+                      {"maxTextureDimension3D", 2048},
+                      {"maxTextureArrayLayers", 256},
+                      {"maxBindGroups", 4},
+                      {"maxBindGroupsPlusVertexBuffers", 24},
+                      {"maxBindingsPerBindGroup", 1000},
+                      {"maxDynamicUniformBuffersPerPipelineLayout", 8},
+                      {"maxDynamicStorageBuffersPerPipelineLayout", 4},
+                      {"maxSampledTexturesPerShaderStage", 16},
+                      {"maxSamplersPerShaderStage", 16},
+                      {"maxStorageBuffersPerShaderStage", 10},
+                      {"maxStorageTexturesPerShaderStage", 4},
+                      {"maxUniformBuffersPerShaderStage", 12},
+                      {"maxUniformBufferBindingSize", 65536},
+                      {"maxStorageBufferBindingSize", 134217728},
+                      {"minUniformBufferOffsetAlignment", 256},
+                      {"minStorageBufferOffsetAlignment", 256},
+                      {"maxVertexBuffers", 8},
+                      {"maxBufferSize", 268435456},
+                      {"maxVertexAttributes", 16},
+                      {"maxVertexBufferArrayStride", 2048},
+                      {"maxInterStageShaderVariables", 16},
+                      {"maxColorAttachments", 8},
+                      {"maxColorAttachmentBytesPerSample", 32},
+                      {"maxComputeInvocationsPerWorkgroup", 256},
+                      {"maxComputeWorkgroupSizeX", 256},
+                      {"maxComputeWorkgroupSizeY", 256},
+                      {"maxComputeWorkgroupSizeZ", 64},
+                      {"maxComputeWorkgroupStorageSize", 16384},
+                      {"maxComputeWorkgroupsPerDimension", 65535},
+                      {"maxImmediateSize", 0}};
 
 /* The limits the device description models (src/device/device_desc.h): the reader's values; any other limit a
  * device file gives replaces the spec default. */
 static bool limit_modelled(const char *name) {
   static const char *const modelled[] = {
-      "maxStorageBufferBindingSize", "maxUniformBufferBindingSize", "maxBufferSize", "maxComputeWorkgroupStorageSize",
-      "maxComputeInvocationsPerWorkgroup", "maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
-      "maxComputeWorkgroupSizeZ", "maxComputeWorkgroupsPerDimension", "maxStorageBuffersPerShaderStage",
-      "maxUniformBuffersPerShaderStage", "maxBindGroups", "maxBindingsPerBindGroup",
-      "minStorageBufferOffsetAlignment", "minUniformBufferOffsetAlignment"};
+      "maxStorageBufferBindingSize",     "maxUniformBufferBindingSize",       "maxBufferSize",
+      "maxComputeWorkgroupStorageSize",  "maxComputeInvocationsPerWorkgroup", "maxComputeWorkgroupSizeX",
+      "maxComputeWorkgroupSizeY",        "maxComputeWorkgroupSizeZ",          "maxComputeWorkgroupsPerDimension",
+      "maxStorageBuffersPerShaderStage", "maxUniformBuffersPerShaderStage",   "maxBindGroups",
+      "maxBindingsPerBindGroup",         "minStorageBufferOffsetAlignment",   "minUniformBufferOffsetAlignment"};
   for (size_t i = 0; i < sizeof modelled / sizeof modelled[0]; i++)
     if (strcmp(modelled[i], name) == 0) return true;
   return false;
@@ -142,14 +190,26 @@ static wgk_value *limits_value(const wgk_device_limits *l) {
   for (size_t i = 0; ok && i < sizeof limit_defaults / sizeof limit_defaults[0]; i++)
     ok = wgk_value_dict_set(d, limit_defaults[i].name, wgk_value_int(limit_defaults[i].value));
 #define LIMIT(name) ok = ok && set_int(d, #name, (int64_t)l->name)
-  LIMIT(maxStorageBufferBindingSize); LIMIT(maxUniformBufferBindingSize); LIMIT(maxBufferSize);
-  LIMIT(maxComputeWorkgroupStorageSize); LIMIT(maxComputeInvocationsPerWorkgroup);
-  LIMIT(maxComputeWorkgroupSizeX); LIMIT(maxComputeWorkgroupSizeY); LIMIT(maxComputeWorkgroupSizeZ);
-  LIMIT(maxComputeWorkgroupsPerDimension); LIMIT(maxStorageBuffersPerShaderStage);
-  LIMIT(maxUniformBuffersPerShaderStage); LIMIT(maxBindGroups); LIMIT(maxBindingsPerBindGroup);
-  LIMIT(minStorageBufferOffsetAlignment); LIMIT(minUniformBufferOffsetAlignment);
+  LIMIT(maxStorageBufferBindingSize);
+  LIMIT(maxUniformBufferBindingSize);
+  LIMIT(maxBufferSize);
+  LIMIT(maxComputeWorkgroupStorageSize);
+  LIMIT(maxComputeInvocationsPerWorkgroup);
+  LIMIT(maxComputeWorkgroupSizeX);
+  LIMIT(maxComputeWorkgroupSizeY);
+  LIMIT(maxComputeWorkgroupSizeZ);
+  LIMIT(maxComputeWorkgroupsPerDimension);
+  LIMIT(maxStorageBuffersPerShaderStage);
+  LIMIT(maxUniformBuffersPerShaderStage);
+  LIMIT(maxBindGroups);
+  LIMIT(maxBindingsPerBindGroup);
+  LIMIT(minStorageBufferOffsetAlignment);
+  LIMIT(minUniformBufferOffsetAlignment);
 #undef LIMIT
-  if (!ok) { wgk_value_release(d); return NULL; }
+  if (!ok) {
+    wgk_value_release(d);
+    return NULL;
+  }
   return d;
 }
 
@@ -174,11 +234,22 @@ static wgk_value *adapter_value(const wgk_device_desc *desc) {
     bool k = e && wgk_value_dict_set(e, "componentType", wgk_value_string(c->componentType)) &&
              wgk_value_dict_set(e, "resultComponentType", wgk_value_string(c->resultComponentType)) &&
              set_int(e, "M", c->M) && set_int(e, "N", c->N) && set_int(e, "K", c->K);
-    if (!k) { wgk_value_release(e); wgk_value_release(cfgs); cfgs = NULL; break; }
-    if (!wgk_value_list_append(cfgs, e)) { wgk_value_release(cfgs); cfgs = NULL; }
+    if (!k) {
+      wgk_value_release(e);
+      wgk_value_release(cfgs);
+      cfgs = NULL;
+      break;
+    }
+    if (!wgk_value_list_append(cfgs, e)) {
+      wgk_value_release(cfgs);
+      cfgs = NULL;
+    }
   }
   ok = ok && wgk_value_dict_set(d, "subgroupMatrixConfigs", cfgs);
-  if (!ok) { wgk_value_release(d); return NULL; }
+  if (!ok) {
+    wgk_value_release(d);
+    return NULL;
+  }
   return d;
 }
 
@@ -195,7 +266,10 @@ wgk_value *wgk_value_device(const wgk_device_desc *desc) {
             wgk_value_dict_set(d, "wgslLanguageFeatures", wgk_value_name_set(NULL, 0)) &&
             wgk_value_dict_set(d, "limits", limits_value(&limits)) &&
             wgk_value_dict_set(d, "adapterInfo", adapter_value(desc));
-  if (!ok) { wgk_value_release(d); return NULL; }
+  if (!ok) {
+    wgk_value_release(d);
+    return NULL;
+  }
   return d;
 }
 
@@ -217,7 +291,10 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
     if (set) set->is_set = true;
     for (size_t i = 0; set && i < json_array_size(features); i++) {
       const char *name = json_string_value(json_array_get(features, i));
-      if (name && !wgk_value_list_append(set, wgk_value_string(name))) { wgk_value_release(set); set = NULL; }
+      if (name && !wgk_value_list_append(set, wgk_value_string(name))) {
+        wgk_value_release(set);
+        set = NULL;
+      }
     }
     ok = wgk_value_dict_set(dev, "features", set);
   }
@@ -226,7 +303,10 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
     if (set) set->is_set = true;
     for (size_t i = 0; set && i < json_array_size(language); i++) {
       const char *name = json_string_value(json_array_get(language, i));
-      if (name && !wgk_value_list_append(set, wgk_value_string(name))) { wgk_value_release(set); set = NULL; }
+      if (name && !wgk_value_list_append(set, wgk_value_string(name))) {
+        wgk_value_release(set);
+        set = NULL;
+      }
     }
     ok = wgk_value_dict_set(dev, "wgslLanguageFeatures", set);
   }
@@ -239,7 +319,10 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
     json_object_foreach(obj, key, item) {
       if (pass == 0 ? limit_modelled(key) : wgk_value_dict_get(target, key) != NULL) continue; /* the reader's */
       wgk_value *v = wgk_value_from_json(item, err);
-      if (!v) { wgk_value_release(dev); return NULL; }
+      if (!v) {
+        wgk_value_release(dev);
+        return NULL;
+      }
       if (pass == 1 && (strcmp(key, "vendor") == 0 || strcmp(key, "architecture") == 0) && json_is_string(item)) {
         char low[256];
         snprintf(low, sizeof low, "%s", json_string_value(item));
@@ -251,7 +334,10 @@ wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
         wgk_value_release(v);
         v = wgk_value_int(65535);
       }
-      if (!wgk_value_dict_set(target, key, v)) { ok = false; break; }
+      if (!wgk_value_dict_set(target, key, v)) {
+        ok = false;
+        break;
+      }
     }
   }
   if (!ok) {

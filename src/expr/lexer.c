@@ -11,25 +11,22 @@ enum { C_OTHER, C_SPACE, C_DIGIT, C_WORD, C_QUOTE, C_PUNCT };
 
 /* The oracle's character classes are JavaScript regex \s, [0-9] and \w: ASCII only. */
 static const unsigned char byte_class[256] = {
-  ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE, ['\r'] = C_SPACE, [' '] = C_SPACE,
-  ['0'] = C_DIGIT, ['1'] = C_DIGIT, ['2'] = C_DIGIT, ['3'] = C_DIGIT, ['4'] = C_DIGIT,
-  ['5'] = C_DIGIT, ['6'] = C_DIGIT, ['7'] = C_DIGIT, ['8'] = C_DIGIT, ['9'] = C_DIGIT,
-  ['_'] = C_WORD,
-  ['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD, ['E'] = C_WORD, ['F'] = C_WORD,
-  ['G'] = C_WORD, ['H'] = C_WORD, ['I'] = C_WORD, ['J'] = C_WORD, ['K'] = C_WORD, ['L'] = C_WORD,
-  ['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD, ['P'] = C_WORD, ['Q'] = C_WORD, ['R'] = C_WORD,
-  ['S'] = C_WORD, ['T'] = C_WORD, ['U'] = C_WORD, ['V'] = C_WORD, ['W'] = C_WORD, ['X'] = C_WORD,
-  ['Y'] = C_WORD, ['Z'] = C_WORD,
-  ['a'] = C_WORD, ['b'] = C_WORD, ['c'] = C_WORD, ['d'] = C_WORD, ['e'] = C_WORD, ['f'] = C_WORD,
-  ['g'] = C_WORD, ['h'] = C_WORD, ['i'] = C_WORD, ['j'] = C_WORD, ['k'] = C_WORD, ['l'] = C_WORD,
-  ['m'] = C_WORD, ['n'] = C_WORD, ['o'] = C_WORD, ['p'] = C_WORD, ['q'] = C_WORD, ['r'] = C_WORD,
-  ['s'] = C_WORD, ['t'] = C_WORD, ['u'] = C_WORD, ['v'] = C_WORD, ['w'] = C_WORD, ['x'] = C_WORD,
-  ['y'] = C_WORD, ['z'] = C_WORD,
-  ['\''] = C_QUOTE, ['"'] = C_QUOTE,
-  ['('] = C_PUNCT, [')'] = C_PUNCT, ['['] = C_PUNCT, [']'] = C_PUNCT, ['{'] = C_PUNCT, ['}'] = C_PUNCT,
-  [','] = C_PUNCT, ['.'] = C_PUNCT, [':'] = C_PUNCT, ['|'] = C_PUNCT, ['='] = C_PUNCT, ['!'] = C_PUNCT,
-  ['<'] = C_PUNCT, ['>'] = C_PUNCT, ['+'] = C_PUNCT, ['-'] = C_PUNCT, ['~'] = C_PUNCT, ['*'] = C_PUNCT,
-  ['/'] = C_PUNCT, ['%'] = C_PUNCT,
+    ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE, ['\r'] = C_SPACE, [' '] = C_SPACE,
+    ['0'] = C_DIGIT,  ['1'] = C_DIGIT,  ['2'] = C_DIGIT,  ['3'] = C_DIGIT,  ['4'] = C_DIGIT,  ['5'] = C_DIGIT,
+    ['6'] = C_DIGIT,  ['7'] = C_DIGIT,  ['8'] = C_DIGIT,  ['9'] = C_DIGIT,  ['_'] = C_WORD,   ['A'] = C_WORD,
+    ['B'] = C_WORD,   ['C'] = C_WORD,   ['D'] = C_WORD,   ['E'] = C_WORD,   ['F'] = C_WORD,   ['G'] = C_WORD,
+    ['H'] = C_WORD,   ['I'] = C_WORD,   ['J'] = C_WORD,   ['K'] = C_WORD,   ['L'] = C_WORD,   ['M'] = C_WORD,
+    ['N'] = C_WORD,   ['O'] = C_WORD,   ['P'] = C_WORD,   ['Q'] = C_WORD,   ['R'] = C_WORD,   ['S'] = C_WORD,
+    ['T'] = C_WORD,   ['U'] = C_WORD,   ['V'] = C_WORD,   ['W'] = C_WORD,   ['X'] = C_WORD,   ['Y'] = C_WORD,
+    ['Z'] = C_WORD,   ['a'] = C_WORD,   ['b'] = C_WORD,   ['c'] = C_WORD,   ['d'] = C_WORD,   ['e'] = C_WORD,
+    ['f'] = C_WORD,   ['g'] = C_WORD,   ['h'] = C_WORD,   ['i'] = C_WORD,   ['j'] = C_WORD,   ['k'] = C_WORD,
+    ['l'] = C_WORD,   ['m'] = C_WORD,   ['n'] = C_WORD,   ['o'] = C_WORD,   ['p'] = C_WORD,   ['q'] = C_WORD,
+    ['r'] = C_WORD,   ['s'] = C_WORD,   ['t'] = C_WORD,   ['u'] = C_WORD,   ['v'] = C_WORD,   ['w'] = C_WORD,
+    ['x'] = C_WORD,   ['y'] = C_WORD,   ['z'] = C_WORD,   ['\''] = C_QUOTE, ['"'] = C_QUOTE,  ['('] = C_PUNCT,
+    [')'] = C_PUNCT,  ['['] = C_PUNCT,  [']'] = C_PUNCT,  ['{'] = C_PUNCT,  ['}'] = C_PUNCT,  [','] = C_PUNCT,
+    ['.'] = C_PUNCT,  [':'] = C_PUNCT,  ['|'] = C_PUNCT,  ['='] = C_PUNCT,  ['!'] = C_PUNCT,  ['<'] = C_PUNCT,
+    ['>'] = C_PUNCT,  ['+'] = C_PUNCT,  ['-'] = C_PUNCT,  ['~'] = C_PUNCT,  ['*'] = C_PUNCT,  ['/'] = C_PUNCT,
+    ['%'] = C_PUNCT,
 };
 
 static wgk_token make(wgk_tok kind, size_t start, size_t len) { return (wgk_token){kind, start, len}; }
@@ -51,7 +48,10 @@ static wgk_token number(const char *s, size_t len, size_t start, size_t from, wg
 static wgk_token string(const char *s, size_t len, size_t start) {
   char q = s[start];
   for (size_t i = start + 1; i < len; i++) {
-    if (s[i] == '\\') { i++; continue; }
+    if (s[i] == '\\') {
+      i++;
+      continue;
+    }
     if (s[i] == q) return make(WGK_TK_STRING, start, i + 1 - start);
   }
   return make(WGK_TK_ILLEGAL, start, len - start);
@@ -67,27 +67,48 @@ static wgk_token punct(const char *s, size_t len, size_t i, int brace_depth, boo
   if (block_ends && c == '%' && d == '}') return make(WGK_TK_BLOCK_END, i, 2);
   if (block_ends && c == '}' && d == '}' && brace_depth <= 0) return make(WGK_TK_BLOCK_END, i, 2);
   switch (c) {
-  case '(': return make(WGK_TK_LPAREN, i, 1);
-  case ')': return make(WGK_TK_RPAREN, i, 1);
-  case '[': return make(WGK_TK_LBRACKET, i, 1);
-  case ']': return make(WGK_TK_RBRACKET, i, 1);
-  case '{': return make(WGK_TK_LBRACE, i, 1);
-  case '}': return make(WGK_TK_RBRACE, i, 1);
-  case ',': return make(WGK_TK_COMMA, i, 1);
-  case '.': return make(WGK_TK_DOT, i, 1);
-  case ':': return make(WGK_TK_COLON, i, 1);
-  case '|': return make(WGK_TK_PIPE, i, 1);
-  case '<': return d == '=' ? make(WGK_TK_LE, i, 2) : make(WGK_TK_LT, i, 1);
-  case '>': return d == '=' ? make(WGK_TK_GE, i, 2) : make(WGK_TK_GT, i, 1);
-  case '=': return d == '=' ? make(WGK_TK_EQ, i, 2) : make(WGK_TK_ASSIGN, i, 1);
-  case '!': return d == '=' ? make(WGK_TK_NE, i, 2) : make(WGK_TK_ILLEGAL, i, 1);
-  case '+': return make(WGK_TK_PLUS, i, 1);
-  case '-': return make(WGK_TK_MINUS, i, 1);
-  case '~': return make(WGK_TK_TILDE, i, 1);
-  case '*': return d == '*' ? make(WGK_TK_POW, i, 2) : make(WGK_TK_STAR, i, 1);
-  case '/': return d == '/' ? make(WGK_TK_DSLASH, i, 2) : make(WGK_TK_SLASH, i, 1);
-  case '%': return make(WGK_TK_PERCENT, i, 1);
-  default: return make(WGK_TK_ILLEGAL, i, 1);
+  case '(':
+    return make(WGK_TK_LPAREN, i, 1);
+  case ')':
+    return make(WGK_TK_RPAREN, i, 1);
+  case '[':
+    return make(WGK_TK_LBRACKET, i, 1);
+  case ']':
+    return make(WGK_TK_RBRACKET, i, 1);
+  case '{':
+    return make(WGK_TK_LBRACE, i, 1);
+  case '}':
+    return make(WGK_TK_RBRACE, i, 1);
+  case ',':
+    return make(WGK_TK_COMMA, i, 1);
+  case '.':
+    return make(WGK_TK_DOT, i, 1);
+  case ':':
+    return make(WGK_TK_COLON, i, 1);
+  case '|':
+    return make(WGK_TK_PIPE, i, 1);
+  case '<':
+    return d == '=' ? make(WGK_TK_LE, i, 2) : make(WGK_TK_LT, i, 1);
+  case '>':
+    return d == '=' ? make(WGK_TK_GE, i, 2) : make(WGK_TK_GT, i, 1);
+  case '=':
+    return d == '=' ? make(WGK_TK_EQ, i, 2) : make(WGK_TK_ASSIGN, i, 1);
+  case '!':
+    return d == '=' ? make(WGK_TK_NE, i, 2) : make(WGK_TK_ILLEGAL, i, 1);
+  case '+':
+    return make(WGK_TK_PLUS, i, 1);
+  case '-':
+    return make(WGK_TK_MINUS, i, 1);
+  case '~':
+    return make(WGK_TK_TILDE, i, 1);
+  case '*':
+    return d == '*' ? make(WGK_TK_POW, i, 2) : make(WGK_TK_STAR, i, 1);
+  case '/':
+    return d == '/' ? make(WGK_TK_DSLASH, i, 2) : make(WGK_TK_SLASH, i, 1);
+  case '%':
+    return make(WGK_TK_PERCENT, i, 1);
+  default:
+    return make(WGK_TK_ILLEGAL, i, 1);
   }
 }
 
@@ -103,14 +124,18 @@ wgk_token wgk_expr_lex(const char *s, size_t len, size_t pos, wgk_tok prev, int 
     return make(c == '-' ? WGK_TK_UMINUS : WGK_TK_UPLUS, i, 1);
   }
   switch (byte_class[(unsigned char)c]) {
-  case C_DIGIT: return number(s, len, i, i, prev);
+  case C_DIGIT:
+    return number(s, len, i, i, prev);
   case C_WORD: {
     size_t j = i;
     while (j < len && (byte_class[(unsigned char)s[j]] == C_WORD || byte_class[(unsigned char)s[j]] == C_DIGIT)) j++;
     return make(WGK_TK_NAME, i, j - i);
   }
-  case C_QUOTE: return string(s, len, i);
-  case C_PUNCT: return punct(s, len, i, brace_depth, block_ends);
-  default: return make(WGK_TK_ILLEGAL, i, 1);
+  case C_QUOTE:
+    return string(s, len, i);
+  case C_PUNCT:
+    return punct(s, len, i, brace_depth, block_ends);
+  default:
+    return make(WGK_TK_ILLEGAL, i, 1);
   }
 }

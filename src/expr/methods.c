@@ -20,8 +20,10 @@ static wgk_status str_case(const wgk_value *self, int mode, wgk_value **out, wgk
   wgk_dynbuf_init(&b, 0);
   const char *s = self->u.str.s;
   size_t len = self->u.str.len, i = 0, j = len;
-  if (mode == 's' || mode == 'l') while (i < j && space(s[i])) i++;
-  if (mode == 's' || mode == 'r') while (j > i && space(s[j - 1])) j--;
+  if (mode == 's' || mode == 'l')
+    while (i < j && space(s[i])) i++;
+  if (mode == 's' || mode == 'r')
+    while (j > i && space(s[j - 1])) j--;
   for (size_t k = i; k < j; k++) {
     int c = (unsigned char)s[k];
     bool word_start = k == 0 || !(isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_');
@@ -34,11 +36,14 @@ static wgk_status str_case(const wgk_value *self, int mode, wgk_value **out, wgk
   return done(v, out, err);
 }
 
-#define STR_METHOD(fname, mode) \
+#define STR_METHOD(fname, mode)                                                                            \
   static wgk_status fname(const wgk_value *self, const wgk_value *const *a, size_t n, const wgk_value *kw, \
-                          const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) { \
-    (void)a; (void)n; (void)kw; (void)sc; \
-    return str_case(self->u.func.self, mode, out, err); \
+                          const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {                     \
+    (void)a;                                                                                               \
+    (void)n;                                                                                               \
+    (void)kw;                                                                                              \
+    (void)sc;                                                                                              \
+    return str_case(self->u.func.self, mode, out, err);                                                    \
   }
 STR_METHOD(m_upper, 'U')
 STR_METHOD(m_lower, 'L')
@@ -59,10 +64,12 @@ static wgk_status affix_method(const wgk_value *fn, const wgk_value *const *a, s
   const wgk_value *s = fn->u.func.self;
   if (n == 0) return fail(err, "%s() needs an argument", start ? "startswith" : "endswith");
   bool r = false;
-  if (a[0]->kind == WGK_VALUE_STRING) r = affix(s, a[0], start);
+  if (a[0]->kind == WGK_VALUE_STRING)
+    r = affix(s, a[0], start);
   else if (a[0]->kind == WGK_VALUE_LIST) {
     for (size_t i = 0; i < a[0]->u.list.len; i++) {
-      if (a[0]->u.list.items[i]->kind != WGK_VALUE_STRING) return fail(err, "%s() tuple elements must be strings", start ? "startswith" : "endswith");
+      if (a[0]->u.list.items[i]->kind != WGK_VALUE_STRING)
+        return fail(err, "%s() tuple elements must be strings", start ? "startswith" : "endswith");
       r = r || affix(s, a[0]->u.list.items[i], start);
     }
   } else {
@@ -73,24 +80,30 @@ static wgk_status affix_method(const wgk_value *fn, const wgk_value *const *a, s
 
 static wgk_status m_startswith(const wgk_value *f, const wgk_value *const *a, size_t n, const wgk_value *kw,
                                const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {
-  (void)kw; (void)sc;
+  (void)kw;
+  (void)sc;
   return affix_method(f, a, n, out, err, true);
 }
 
 static wgk_status m_endswith(const wgk_value *f, const wgk_value *const *a, size_t n, const wgk_value *kw,
                              const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {
-  (void)kw; (void)sc;
+  (void)kw;
+  (void)sc;
   return affix_method(f, a, n, out, err, false);
 }
 
-static bool push_str(wgk_value *l, const char *s, size_t len) { return wgk_value_list_append(l, wgk_value_string_n(s, len)); }
+static bool push_str(wgk_value *l, const char *s, size_t len) {
+  return wgk_value_list_append(l, wgk_value_string_n(s, len));
+}
 
 /* Python's str.split(sep=None, maxsplit=-1). */
 static wgk_status m_split(const wgk_value *f, const wgk_value *const *a, size_t n, const wgk_value *kw,
                           const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {
-  (void)kw; (void)sc;
+  (void)kw;
+  (void)sc;
   const wgk_value *self = f->u.func.self, *sep = n > 0 ? a[0] : NULL, *maxv = n > 1 ? a[1] : NULL;
-  if (sep && sep->kind != WGK_VALUE_STRING && sep->kind != WGK_VALUE_NONE) return fail(err, "%s", "sep argument must be a string or none");
+  if (sep && sep->kind != WGK_VALUE_STRING && sep->kind != WGK_VALUE_NONE)
+    return fail(err, "%s", "sep argument must be a string or none");
   if (maxv && maxv->kind != WGK_VALUE_INT) return fail(err, "%s", "maxsplit argument must be an integer");
   int64_t maxsplit = maxv ? maxv->u.i : -1;
   const char *s = self->u.str.s, *end = s + self->u.str.len;
@@ -100,22 +113,36 @@ static wgk_status m_split(const wgk_value *f, const wgk_value *const *a, size_t 
     while (ok) {
       while (s < end && space(*s)) s++;
       if (s >= end) break;
-      if (maxsplit >= 0 && (int64_t)l->u.list.len >= maxsplit) { ok = push_str(l, s, (size_t)(end - s)); break; }
+      if (maxsplit >= 0 && (int64_t)l->u.list.len >= maxsplit) {
+        ok = push_str(l, s, (size_t)(end - s));
+        break;
+      }
       const char *w = s;
       while (s < end && !space(*s)) s++;
       ok = push_str(l, w, (size_t)(s - w));
     }
   } else {
     size_t sl = sep->u.str.len;
-    if (sl == 0) { wgk_value_release(l); return fail(err, "%s", "empty separator"); }
+    if (sl == 0) {
+      wgk_value_release(l);
+      return fail(err, "%s", "empty separator");
+    }
     while (ok) {
-      const char *hit = (maxsplit < 0 || (int64_t)l->u.list.len < maxsplit) ? wgk_expr_find(s, (size_t)(end - s), sep->u.str.s, sl) : NULL;
-      if (!hit) { ok = push_str(l, s, (size_t)(end - s)); break; }
+      const char *hit = (maxsplit < 0 || (int64_t)l->u.list.len < maxsplit)
+                            ? wgk_expr_find(s, (size_t)(end - s), sep->u.str.s, sl)
+                            : NULL;
+      if (!hit) {
+        ok = push_str(l, s, (size_t)(end - s));
+        break;
+      }
       ok = push_str(l, s, (size_t)(hit - s));
       s = hit + sl;
     }
   }
-  if (!ok) { wgk_value_release(l); l = NULL; }
+  if (!ok) {
+    wgk_value_release(l);
+    l = NULL;
+  }
   return done(l, out, err);
 }
 
@@ -124,9 +151,11 @@ static wgk_status m_replace(const wgk_value *f, const wgk_value *const *a, size_
   (void)sc;
   const wgk_value *self = f->u.func.self;
   if (n < 2) return fail(err, "%s", "replace() needs two arguments");
-  if (a[0]->kind != WGK_VALUE_STRING || a[1]->kind != WGK_VALUE_STRING) return fail(err, "%s", "replace() arguments must be strings");
+  if (a[0]->kind != WGK_VALUE_STRING || a[1]->kind != WGK_VALUE_STRING)
+    return fail(err, "%s", "replace() arguments must be strings");
   const wgk_value *cnt = n > 2 ? a[2] : wgk_value_dict_get(kw, "count");
-  if (cnt && cnt->kind != WGK_VALUE_INT && cnt->kind != WGK_VALUE_NONE) return fail(err, "%s", "replace() count must be an integer or none");
+  if (cnt && cnt->kind != WGK_VALUE_INT && cnt->kind != WGK_VALUE_NONE)
+    return fail(err, "%s", "replace() count must be an integer or none");
   int64_t left = cnt && cnt->kind == WGK_VALUE_INT && cnt->u.i >= 0 ? cnt->u.i : INT64_MAX;
   const char *s = self->u.str.s, *end = s + self->u.str.len, *old = a[0]->u.str.s;
   size_t ol = a[0]->u.str.len;
@@ -134,7 +163,10 @@ static wgk_status m_replace(const wgk_value *f, const wgk_value *const *a, size_
   wgk_dynbuf_init(&b, 0);
   if (ol == 0) { /* an empty pattern matches between every character, both ends included */
     for (const char *p = s; p <= end; p++) {
-      if (left > 0) { wgk_value_print(a[1], &b); left--; }
+      if (left > 0) {
+        wgk_value_print(a[1], &b);
+        left--;
+      }
       if (p < end) wgk_dynbuf_append_char(&b, *p);
     }
   } else {
@@ -157,23 +189,34 @@ static wgk_status dict_view(const wgk_value *d, int which, wgk_value **out, wgk_
   wgk_value *l = wgk_value_list();
   for (size_t i = 0; l && i < d->u.dict.len; i++) {
     wgk_value *item;
-    if (which == 'k') item = wgk_value_string(d->u.dict.keys[i]);
-    else if (which == 'v') item = wgk_value_ref(d->u.dict.vals[i]);
+    if (which == 'k')
+      item = wgk_value_string(d->u.dict.keys[i]);
+    else if (which == 'v')
+      item = wgk_value_ref(d->u.dict.vals[i]);
     else {
       item = wgk_value_list();
       if (item && !(wgk_value_list_append(item, wgk_value_string(d->u.dict.keys[i])) &&
-                    wgk_value_list_append(item, wgk_value_ref(d->u.dict.vals[i])))) { wgk_value_release(item); item = NULL; }
+                    wgk_value_list_append(item, wgk_value_ref(d->u.dict.vals[i])))) {
+        wgk_value_release(item);
+        item = NULL;
+      }
     }
-    if (!wgk_value_list_append(l, item)) { wgk_value_release(l); l = NULL; }
+    if (!wgk_value_list_append(l, item)) {
+      wgk_value_release(l);
+      l = NULL;
+    }
   }
   return done(l, out, err);
 }
 
-#define DICT_METHOD(fname, which) \
+#define DICT_METHOD(fname, which)                                                                       \
   static wgk_status fname(const wgk_value *f, const wgk_value *const *a, size_t n, const wgk_value *kw, \
-                          const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) { \
-    (void)a; (void)n; (void)kw; (void)sc; \
-    return dict_view(f->u.func.self, which, out, err); \
+                          const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {                  \
+    (void)a;                                                                                            \
+    (void)n;                                                                                            \
+    (void)kw;                                                                                           \
+    (void)sc;                                                                                           \
+    return dict_view(f->u.func.self, which, out, err);                                                  \
   }
 DICT_METHOD(m_items, 'i')
 DICT_METHOD(m_keys, 'k')
@@ -181,7 +224,8 @@ DICT_METHOD(m_values, 'v')
 
 static wgk_status m_get(const wgk_value *f, const wgk_value *const *a, size_t n, const wgk_value *kw,
                         const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {
-  (void)kw; (void)sc;
+  (void)kw;
+  (void)sc;
   if (n < 1 || a[0]->kind != WGK_VALUE_STRING) return fail(err, "%s", "get() needs a string key");
   const wgk_value *v = wgk_value_dict_get(f->u.func.self, a[0]->u.str.s);
   return done(wgk_value_ref(v ? v : n > 1 ? a[1] : wgk_value_none()), out, err);
@@ -189,23 +233,37 @@ static wgk_status m_get(const wgk_value *f, const wgk_value *const *a, size_t n,
 
 static wgk_status m_has(const wgk_value *f, const wgk_value *const *a, size_t n, const wgk_value *kw,
                         const wgk_expr_scope *sc, wgk_value **out, wgk_error *err) {
-  (void)kw; (void)sc;
+  (void)kw;
+  (void)sc;
   const wgk_value *set = f->u.func.self;
   bool found = false;
-  for (size_t i = 0; n > 0 && !found && i < set->u.list.len; i++) found = wgk_expr_strict_eq(set->u.list.items[i], a[0]);
+  for (size_t i = 0; n > 0 && !found && i < set->u.list.len; i++)
+    found = wgk_expr_strict_eq(set->u.list.items[i], a[0]);
   return done(wgk_value_bool(found), out, err);
 }
 
-typedef struct method { wgk_value_kind kind; const char *name; wgk_native_fn fn; } method;
+typedef struct method {
+  wgk_value_kind kind;
+  const char *name;
+  wgk_native_fn fn;
+} method;
 
 static const method methods[] = {
-  {WGK_VALUE_STRING, "upper", m_upper}, {WGK_VALUE_STRING, "lower", m_lower}, {WGK_VALUE_STRING, "strip", m_strip},
-  {WGK_VALUE_STRING, "lstrip", m_lstrip}, {WGK_VALUE_STRING, "rstrip", m_rstrip}, {WGK_VALUE_STRING, "title", m_title},
-  {WGK_VALUE_STRING, "capitalize", m_capitalize}, {WGK_VALUE_STRING, "startswith", m_startswith},
-  {WGK_VALUE_STRING, "endswith", m_endswith}, {WGK_VALUE_STRING, "split", m_split},
-  {WGK_VALUE_STRING, "replace", m_replace},
-  {WGK_VALUE_DICT, "items", m_items}, {WGK_VALUE_DICT, "keys", m_keys}, {WGK_VALUE_DICT, "values", m_values},
-  {WGK_VALUE_DICT, "get", m_get},
+    {WGK_VALUE_STRING, "upper", m_upper},
+    {WGK_VALUE_STRING, "lower", m_lower},
+    {WGK_VALUE_STRING, "strip", m_strip},
+    {WGK_VALUE_STRING, "lstrip", m_lstrip},
+    {WGK_VALUE_STRING, "rstrip", m_rstrip},
+    {WGK_VALUE_STRING, "title", m_title},
+    {WGK_VALUE_STRING, "capitalize", m_capitalize},
+    {WGK_VALUE_STRING, "startswith", m_startswith},
+    {WGK_VALUE_STRING, "endswith", m_endswith},
+    {WGK_VALUE_STRING, "split", m_split},
+    {WGK_VALUE_STRING, "replace", m_replace},
+    {WGK_VALUE_DICT, "items", m_items},
+    {WGK_VALUE_DICT, "keys", m_keys},
+    {WGK_VALUE_DICT, "values", m_values},
+    {WGK_VALUE_DICT, "get", m_get},
 };
 
 bool wgk_expr_has_method(const wgk_value *v, const char *name) {

@@ -51,7 +51,10 @@ const char *wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int
   int l = 1;
   size_t ls = 0;
   for (size_t i = 0; i < offset && i < p->len; i++)
-    if (p->text[i] == '\n') { l++; ls = i + 1; }
+    if (p->text[i] == '\n') {
+      l++;
+      ls = i + 1;
+    }
   *line = l;
   *col = (int)(offset - ls) + 1;
   return p->source;
@@ -120,7 +123,10 @@ static wgk_node *new_node(wgk_parser *p, wgk_node_kind kind, size_t start) {
 }
 
 static bool expect(wgk_parser *p, wgk_tok kind, const char *what) {
-  if (p->tok.kind == kind) { wgk_expr_next(p); return true; }
+  if (p->tok.kind == kind) {
+    wgk_expr_next(p);
+    return true;
+  }
   char buf[64];
   wgk_expr_syntax_error(p, "%s expected near %s", what, tok_text(p, buf, sizeof buf));
   return false;
@@ -132,7 +138,10 @@ static bool push_item(wgk_parser *p, wgk_node *n, size_t *cap, wgk_node *item) {
   if (n->n == *cap) {
     size_t c = *cap ? *cap * 2 : 4;
     wgk_node **items = wgk_expr_arena_alloc(p->arena, c * sizeof *items);
-    if (!items) { wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory"); return false; }
+    if (!items) {
+      wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+      return false;
+    }
     if (n->n) memcpy(items, n->items, n->n * sizeof *items);
     n->items = items;
     *cap = c;
@@ -214,7 +223,10 @@ static wgk_node *number_literal(wgk_parser *p) {
 
 static char *name_copy(wgk_parser *p) {
   char *s = wgk_expr_arena_alloc(p->arena, p->tok.len + 1);
-  if (!s) { wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory"); return NULL; }
+  if (!s) {
+    wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+    return NULL;
+  }
   memcpy(s, p->text + p->tok.start, p->tok.len);
   return s;
 }
@@ -234,8 +246,12 @@ static wgk_node *bracketed(wgk_parser *p, wgk_node_kind kind, wgk_tok close) {
       if (!expect(p, WGK_TK_COLON, "':'")) return NULL;
       if (!push_item(p, n, &cap, wgk_expr_parse_expression(p))) return NULL;
     }
-    if (p->tok.kind == WGK_TK_COMMA) wgk_expr_next(p);
-    else if (p->tok.kind != close) { expect(p, close, close == WGK_TK_RBRACKET ? "']'" : "'}'"); return NULL; }
+    if (p->tok.kind == WGK_TK_COMMA)
+      wgk_expr_next(p);
+    else if (p->tok.kind != close) {
+      expect(p, close, close == WGK_TK_RBRACKET ? "']'" : "'}'");
+      return NULL;
+    }
   }
   wgk_expr_next(p);
   n->end = p->pos;
@@ -245,8 +261,11 @@ static wgk_node *bracketed(wgk_parser *p, wgk_node_kind kind, wgk_tok close) {
 wgk_node *wgk_expr_parse_primary(wgk_parser *p) {
   char buf[64];
   switch (p->tok.kind) {
-  case WGK_TK_INT: case WGK_TK_FLOAT: return number_literal(p);
-  case WGK_TK_STRING: return string_literal(p);
+  case WGK_TK_INT:
+  case WGK_TK_FLOAT:
+    return number_literal(p);
+  case WGK_TK_STRING:
+    return string_literal(p);
   case WGK_TK_NAME: {
     wgk_node *n = new_node(p, WGK_N_NAME, p->tok.start);
     if (!n || !(n->str = name_copy(p))) return NULL;
@@ -261,8 +280,10 @@ wgk_node *wgk_expr_parse_primary(wgk_parser *p) {
     if (!n || !expect(p, WGK_TK_RPAREN, "')'")) return NULL;
     return n;
   }
-  case WGK_TK_LBRACKET: return bracketed(p, WGK_N_LIST, WGK_TK_RBRACKET);
-  case WGK_TK_LBRACE: return bracketed(p, WGK_N_DICT, WGK_TK_RBRACE);
+  case WGK_TK_LBRACKET:
+    return bracketed(p, WGK_N_LIST, WGK_TK_RBRACKET);
+  case WGK_TK_LBRACE:
+    return bracketed(p, WGK_N_DICT, WGK_TK_RBRACE);
   case WGK_TK_ILLEGAL:
     if (p->text[p->tok.start] == '"' || p->text[p->tok.start] == '\'')
       wgk_expr_syntax_error(p, "unterminated string");
@@ -300,7 +321,10 @@ bool wgk_expr_parse_args(wgk_parser *p, wgk_node *node) {
     wgk_node *arg = wgk_expr_parse_expression(p);
     if (!arg) return false;
     if (p->tok.kind == WGK_TK_ASSIGN) {
-      if (arg->kind != WGK_N_NAME) { wgk_expr_syntax_error(p, "keyword argument needs a name before '='"); return false; }
+      if (arg->kind != WGK_N_NAME) {
+        wgk_expr_syntax_error(p, "keyword argument needs a name before '='");
+        return false;
+      }
       wgk_expr_next(p);
       arg->kind = WGK_N_KWARG;
       if (!(arg->a = wgk_expr_parse_expression(p))) return false;
@@ -310,8 +334,10 @@ bool wgk_expr_parse_args(wgk_parser *p, wgk_node *node) {
       return false;
     }
     if (!push_item(p, node, &cap, arg)) return false;
-    if (p->tok.kind == WGK_TK_COMMA) wgk_expr_next(p);
-    else if (p->tok.kind != WGK_TK_RPAREN) return expect(p, WGK_TK_RPAREN, "')'");
+    if (p->tok.kind == WGK_TK_COMMA)
+      wgk_expr_next(p);
+    else if (p->tok.kind != WGK_TK_RPAREN)
+      return expect(p, WGK_TK_RPAREN, "')'");
   }
   wgk_expr_next(p);
   node->end = p->pos;
@@ -328,15 +354,35 @@ static wgk_node *subscript(wgk_parser *p, wgk_node *obj) {
   int count = 0;
   bool slice = false;
   while (p->tok.kind != WGK_TK_RBRACKET) {
-    if (count == 3) { wgk_expr_syntax_error(p, "a slice has at most 3 parts"); return NULL; }
-    if (p->tok.kind == WGK_TK_EOF || p->tok.kind == WGK_TK_BLOCK_END) { expect(p, WGK_TK_RBRACKET, "']'"); return NULL; }
-    if (p->tok.kind == WGK_TK_COLON) { count++; slice = true; wgk_expr_next(p); continue; }
+    if (count == 3) {
+      wgk_expr_syntax_error(p, "a slice has at most 3 parts");
+      return NULL;
+    }
+    if (p->tok.kind == WGK_TK_EOF || p->tok.kind == WGK_TK_BLOCK_END) {
+      expect(p, WGK_TK_RBRACKET, "']'");
+      return NULL;
+    }
+    if (p->tok.kind == WGK_TK_COLON) {
+      count++;
+      slice = true;
+      wgk_expr_next(p);
+      continue;
+    }
     if (!(parts[count] = wgk_expr_parse_expression(p))) return NULL;
-    if (p->tok.kind == WGK_TK_COLON) { count++; slice = true; wgk_expr_next(p); }
-    else if (p->tok.kind != WGK_TK_RBRACKET) { expect(p, WGK_TK_RBRACKET, "']'"); return NULL; }
-    else count++;
+    if (p->tok.kind == WGK_TK_COLON) {
+      count++;
+      slice = true;
+      wgk_expr_next(p);
+    } else if (p->tok.kind != WGK_TK_RBRACKET) {
+      expect(p, WGK_TK_RBRACKET, "']'");
+      return NULL;
+    } else
+      count++;
   }
-  if (count == 0) { wgk_expr_syntax_error(p, "empty subscript"); return NULL; }
+  if (count == 0) {
+    wgk_expr_syntax_error(p, "empty subscript");
+    return NULL;
+  }
   wgk_expr_next(p);
   if (slice) {
     n->kind = WGK_N_SLICE;
@@ -379,7 +425,8 @@ static wgk_node *postfix(wgk_parser *p) {
     } else if (p->tok.kind == WGK_TK_LPAREN) {
       wgk_node *c = new_node(p, WGK_N_CALL, start);
       if (!c) return NULL;
-      c->line = e->line; c->col = e->col;
+      c->line = e->line;
+      c->col = e->col;
       c->a = e;
       if (!wgk_expr_parse_args(p, c)) return NULL;
       e = c;
@@ -413,7 +460,10 @@ static wgk_node *filters(wgk_parser *p) {
     wgk_expr_next(p);
     wgk_node *f = new_node(p, WGK_N_FILTER, p->tok.start);
     if (!f) return NULL;
-    if (p->tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(p, "filter name expected after '|'"); return NULL; }
+    if (p->tok.kind != WGK_TK_NAME) {
+      wgk_expr_syntax_error(p, "filter name expected after '|'");
+      return NULL;
+    }
     f->a = e;
     if (!(f->str = name_copy(p))) return NULL;
     wgk_expr_next(p);
@@ -438,7 +488,10 @@ static wgk_node *tests(wgk_parser *p) {
     if (!t) return NULL;
     t->a = e;
     t->negate = wgk_expr_accept_name(p, "not");
-    if (p->tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(p, "test name expected after 'is'"); return NULL; }
+    if (p->tok.kind != WGK_TK_NAME) {
+      wgk_expr_syntax_error(p, "test name expected after 'is'");
+      return NULL;
+    }
     if (!(t->str = name_copy(p))) return NULL;
     wgk_expr_next(p);
     if (p->tok.kind == WGK_TK_LPAREN) {
@@ -453,20 +506,46 @@ static wgk_node *tests(wgk_parser *p) {
 }
 
 /* Binary operators: {left, right} priority; `not` (3) is a prefix between `and` and comparisons. */
-typedef struct { wgk_node_kind kind; wgk_tok tok; int left, right; size_t width; } binop;
+typedef struct {
+  wgk_node_kind kind;
+  wgk_tok tok;
+  int left, right;
+  size_t width;
+} binop;
 
 static bool binary_op(wgk_parser *p, binop *op) {
   wgk_tok k = p->tok.kind;
   *op = (binop){WGK_N_BINARY, k, 0, 0, 1};
   switch (k) {
-  case WGK_TK_POW: op->left = op->right = 7; return true;
-  case WGK_TK_STAR: case WGK_TK_SLASH: case WGK_TK_DSLASH: case WGK_TK_PERCENT: op->left = op->right = 6; return true;
-  case WGK_TK_PLUS: case WGK_TK_MINUS: case WGK_TK_TILDE: op->left = op->right = 5; return true;
-  case WGK_TK_EQ: case WGK_TK_NE: case WGK_TK_LT: case WGK_TK_GT: case WGK_TK_LE: case WGK_TK_GE:
-    op->left = op->right = 4; return true;
-  default: break;
+  case WGK_TK_POW:
+    op->left = op->right = 7;
+    return true;
+  case WGK_TK_STAR:
+  case WGK_TK_SLASH:
+  case WGK_TK_DSLASH:
+  case WGK_TK_PERCENT:
+    op->left = op->right = 6;
+    return true;
+  case WGK_TK_PLUS:
+  case WGK_TK_MINUS:
+  case WGK_TK_TILDE:
+    op->left = op->right = 5;
+    return true;
+  case WGK_TK_EQ:
+  case WGK_TK_NE:
+  case WGK_TK_LT:
+  case WGK_TK_GT:
+  case WGK_TK_LE:
+  case WGK_TK_GE:
+    op->left = op->right = 4;
+    return true;
+  default:
+    break;
   }
-  if (wgk_expr_at_name(p, "in")) { *op = (binop){WGK_N_IN, k, 4, 4, 1}; return true; }
+  if (wgk_expr_at_name(p, "in")) {
+    *op = (binop){WGK_N_IN, k, 4, 4, 1};
+    return true;
+  }
   if (wgk_expr_at_name(p, "not")) {
     wgk_token save = p->tok;
     wgk_token next = wgk_expr_lex(p->text, p->len, save.start + save.len, WGK_TK_NAME, p->brace_depth, p->block_ends);
@@ -476,8 +555,14 @@ static bool binary_op(wgk_parser *p, binop *op) {
     }
     return false;
   }
-  if (wgk_expr_at_name(p, "and")) { *op = (binop){WGK_N_AND, k, 2, 2, 1}; return true; }
-  if (wgk_expr_at_name(p, "or")) { *op = (binop){WGK_N_OR, k, 1, 1, 1}; return true; }
+  if (wgk_expr_at_name(p, "and")) {
+    *op = (binop){WGK_N_AND, k, 2, 2, 1};
+    return true;
+  }
+  if (wgk_expr_at_name(p, "or")) {
+    *op = (binop){WGK_N_OR, k, 1, 1, 1};
+    return true;
+  }
   return false;
 }
 

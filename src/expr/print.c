@@ -66,16 +66,32 @@ static bool json_string(const char *s, size_t len, wgk_dynbuf *out) {
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
     switch (c) {
-    case '"': wgk_dynbuf_append_str(out, "\\\""); break;
-    case '\\': wgk_dynbuf_append_str(out, "\\\\"); break;
-    case '\n': wgk_dynbuf_append_str(out, "\\n"); break;
-    case '\r': wgk_dynbuf_append_str(out, "\\r"); break;
-    case '\t': wgk_dynbuf_append_str(out, "\\t"); break;
-    case '\b': wgk_dynbuf_append_str(out, "\\b"); break;
-    case '\f': wgk_dynbuf_append_str(out, "\\f"); break;
+    case '"':
+      wgk_dynbuf_append_str(out, "\\\"");
+      break;
+    case '\\':
+      wgk_dynbuf_append_str(out, "\\\\");
+      break;
+    case '\n':
+      wgk_dynbuf_append_str(out, "\\n");
+      break;
+    case '\r':
+      wgk_dynbuf_append_str(out, "\\r");
+      break;
+    case '\t':
+      wgk_dynbuf_append_str(out, "\\t");
+      break;
+    case '\b':
+      wgk_dynbuf_append_str(out, "\\b");
+      break;
+    case '\f':
+      wgk_dynbuf_append_str(out, "\\f");
+      break;
     default:
-      if (c < 0x20) wgk_dynbuf_printf(out, "\\u%04x", c);
-      else wgk_dynbuf_append_char(out, (char)c);
+      if (c < 0x20)
+        wgk_dynbuf_printf(out, "\\u%04x", c);
+      else
+        wgk_dynbuf_append_char(out, (char)c);
     }
   }
   return wgk_dynbuf_append_char(out, '"');
@@ -96,19 +112,25 @@ bool wgk_expr_print_json(const wgk_value *v, wgk_dynbuf *out, int indent, int de
     return false;
   }
   switch (wgk_value_kind_of(v)) {
-  case WGK_VALUE_UNDEFINED: return wgk_dynbuf_append_str(out, undefined_as_null ? "null" : "undefined");
-  case WGK_VALUE_NONE: return wgk_dynbuf_append_str(out, "null");
-  case WGK_VALUE_BOOL: return wgk_dynbuf_append_str(out, v->u.b ? "true" : "false");
-  case WGK_VALUE_INT: return wgk_value_print_js_number((double)v->u.i, out);
+  case WGK_VALUE_UNDEFINED:
+    return wgk_dynbuf_append_str(out, undefined_as_null ? "null" : "undefined");
+  case WGK_VALUE_NONE:
+    return wgk_dynbuf_append_str(out, "null");
+  case WGK_VALUE_BOOL:
+    return wgk_dynbuf_append_str(out, v->u.b ? "true" : "false");
+  case WGK_VALUE_INT:
+    return wgk_value_print_js_number((double)v->u.i, out);
   case WGK_VALUE_FLOAT:
     if (!isfinite(v->u.d)) return wgk_dynbuf_append_str(out, "null"); /* JSON.stringify(NaN) */
     return wgk_value_print_js_number(v->u.d, out);
-  case WGK_VALUE_STRING: return json_string(v->u.str.s, v->u.str.len, out);
+  case WGK_VALUE_STRING:
+    return json_string(v->u.str.s, v->u.str.len, out);
   case WGK_VALUE_FUNC:
     wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "cannot convert a function to JSON");
     return false;
   case WGK_VALUE_LIST:
-  case WGK_VALUE_DICT: break;
+  case WGK_VALUE_DICT:
+    break;
   }
   bool list = v->kind == WGK_VALUE_LIST;
   size_t n = wgk_value_len(v);
@@ -132,31 +154,46 @@ bool wgk_expr_print_json(const wgk_value *v, wgk_dynbuf *out, int indent, int de
 bool wgk_value_print(const wgk_value *v, wgk_dynbuf *out) {
   switch (wgk_value_kind_of(v)) {
   case WGK_VALUE_UNDEFINED:
-  case WGK_VALUE_NONE: return !out->failed;
-  case WGK_VALUE_BOOL: return wgk_dynbuf_append_str(out, v->u.b ? "true" : "false");
-  case WGK_VALUE_INT: return wgk_value_print_js_number((double)v->u.i, out);
-  case WGK_VALUE_FLOAT: return print_float(v->u.d, out);
-  case WGK_VALUE_STRING: return wgk_dynbuf_append(out, v->u.str.s, v->u.str.len);
-  case WGK_VALUE_FUNC: return wgk_dynbuf_printf(out, "<function %s>", v->u.func.name);
-  default: return wgk_expr_print_json(v, out, 0, 0, false, NULL);
+  case WGK_VALUE_NONE:
+    return !out->failed;
+  case WGK_VALUE_BOOL:
+    return wgk_dynbuf_append_str(out, v->u.b ? "true" : "false");
+  case WGK_VALUE_INT:
+    return wgk_value_print_js_number((double)v->u.i, out);
+  case WGK_VALUE_FLOAT:
+    return print_float(v->u.d, out);
+  case WGK_VALUE_STRING:
+    return wgk_dynbuf_append(out, v->u.str.s, v->u.str.len);
+  case WGK_VALUE_FUNC:
+    return wgk_dynbuf_printf(out, "<function %s>", v->u.func.name);
+  default:
+    return wgk_expr_print_json(v, out, 0, 0, false, NULL);
   }
 }
 
 bool wgk_expr_print_raw(const wgk_value *v, wgk_dynbuf *out) {
   switch (wgk_value_kind_of(v)) {
-  case WGK_VALUE_FLOAT: return wgk_value_print_js_number(v->u.d, out);
+  case WGK_VALUE_FLOAT:
+    return wgk_value_print_js_number(v->u.d, out);
   case WGK_VALUE_LIST: /* String(array of runtime values): items' own toString joined by "," */
     for (size_t i = 0; i < v->u.list.len; i++) {
       if (i) wgk_dynbuf_append_char(out, ',');
       const wgk_value *item = v->u.list.items[i];
-      if (item->kind == WGK_VALUE_NONE) wgk_dynbuf_append_str(out, "null");
-      else if (item->kind == WGK_VALUE_UNDEFINED) wgk_dynbuf_append_str(out, "undefined");
-      else wgk_value_print(item, out);
+      if (item->kind == WGK_VALUE_NONE)
+        wgk_dynbuf_append_str(out, "null");
+      else if (item->kind == WGK_VALUE_UNDEFINED)
+        wgk_dynbuf_append_str(out, "undefined");
+      else
+        wgk_value_print(item, out);
     }
     return !out->failed;
-  case WGK_VALUE_DICT: return wgk_dynbuf_append_str(out, "[object Map]");
-  case WGK_VALUE_NONE: return wgk_dynbuf_append_str(out, "null");
-  case WGK_VALUE_UNDEFINED: return wgk_dynbuf_append_str(out, "undefined");
-  default: return wgk_value_print(v, out);
+  case WGK_VALUE_DICT:
+    return wgk_dynbuf_append_str(out, "[object Map]");
+  case WGK_VALUE_NONE:
+    return wgk_dynbuf_append_str(out, "null");
+  case WGK_VALUE_UNDEFINED:
+    return wgk_dynbuf_append_str(out, "undefined");
+  default:
+    return wgk_value_print(v, out);
   }
 }

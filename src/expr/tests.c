@@ -51,7 +51,10 @@ static int test_result(wgk_eval *ev, const wgk_node *n, const wgk_value *v, cons
     return (v->u.i % 2 != 0) == (t[0] == 'o');
   }
   if (!strcmp(t, "equalto") || !strcmp(t, "eq") || !strcmp(t, "sameas")) {
-    if (!arg) { wgk_expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs a value to compare with", t); return -1; }
+    if (!arg) {
+      wgk_expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs a value to compare with", t);
+      return -1;
+    }
     return wgk_expr_strict_eq(v, arg);
   }
   if (!strcmp(t, "ne")) return arg && !wgk_expr_strict_eq(v, arg);
@@ -68,7 +71,10 @@ wgk_value *wgk_expr_apply_test(wgk_eval *ev, const wgk_node *n, const wgk_value 
   wgk_value *v = operand ? wgk_value_ref(operand) : wgk_expr_eval_lenient(ev, n->a);
   if (!v) return NULL;
   wgk_value *arg = NULL;
-  if (n->n > 0 && !(arg = wgk_expr_eval_node(ev, n->items[0]))) { wgk_value_release(v); return NULL; }
+  if (n->n > 0 && !(arg = wgk_expr_eval_node(ev, n->items[0]))) {
+    wgk_value_release(v);
+    return NULL;
+  }
   int r = test_result(ev, n, v, arg);
   wgk_value_release(v);
   wgk_value_release(arg);

@@ -52,7 +52,10 @@ wgk_value *wgk_value_string_n(const char *s, size_t len) {
   wgk_value *v = alloc_value(WGK_VALUE_STRING);
   if (!v) return NULL;
   v->u.str.s = malloc(len + 1);
-  if (!v->u.str.s) { free(v); return NULL; }
+  if (!v->u.str.s) {
+    free(v);
+    return NULL;
+  }
   if (len) memcpy(v->u.str.s, s, len);
   v->u.str.s[len] = '\0';
   v->u.str.len = len;
@@ -93,7 +96,9 @@ wgk_value *wgk_value_ref(const wgk_value *v) {
 
 static void free_contents(wgk_value *v) {
   switch (v->kind) {
-  case WGK_VALUE_STRING: free(v->u.str.s); break;
+  case WGK_VALUE_STRING:
+    free(v->u.str.s);
+    break;
   case WGK_VALUE_LIST:
     for (size_t i = 0; i < v->u.list.len; i++) wgk_value_release(v->u.list.items[i]);
     free(v->u.list.items);
@@ -111,7 +116,8 @@ static void free_contents(wgk_value *v) {
     wgk_value_release(v->u.func.self);
     if (v->u.func.data_free) v->u.func.data_free(v->u.func.data);
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -134,10 +140,16 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size) {
 }
 
 bool wgk_value_list_append(wgk_value *list, wgk_value *item) {
-  if (!list || !item || list->kind != WGK_VALUE_LIST || list->refs < 0) { wgk_value_release(item); return false; }
+  if (!list || !item || list->kind != WGK_VALUE_LIST || list->refs < 0) {
+    wgk_value_release(item);
+    return false;
+  }
   size_t cap = list->u.list.cap;
   void *p = list->u.list.items;
-  if (!grow(&p, &cap, list->u.list.len + 1, sizeof(wgk_value *))) { wgk_value_release(item); return false; }
+  if (!grow(&p, &cap, list->u.list.len + 1, sizeof(wgk_value *))) {
+    wgk_value_release(item);
+    return false;
+  }
   list->u.list.items = p;
   list->u.list.cap = cap;
   list->u.list.items[list->u.list.len++] = item;
@@ -162,7 +174,10 @@ wgk_value *wgk_value_dict_copy(const wgk_value *dict) {
 }
 
 bool wgk_value_dict_set(wgk_value *d, const char *key, wgk_value *value) {
-  if (!d || !key || !value || d->kind != WGK_VALUE_DICT) { wgk_value_release(value); return false; }
+  if (!d || !key || !value || d->kind != WGK_VALUE_DICT) {
+    wgk_value_release(value);
+    return false;
+  }
   long at = dict_find(d, key);
   if (at >= 0) {
     wgk_value_release(d->u.dict.vals[at]);
@@ -177,7 +192,10 @@ bool wgk_value_dict_set(wgk_value *d, const char *key, wgk_value *value) {
   d->u.dict.vals = v;
   if (ok) d->u.dict.cap = kcap < vcap ? kcap : vcap;
   char *copy = ok ? strdup(key) : NULL;
-  if (!copy) { wgk_value_release(value); return false; }
+  if (!copy) {
+    wgk_value_release(value);
+    return false;
+  }
   d->u.dict.keys[d->u.dict.len] = copy;
   d->u.dict.vals[d->u.dict.len++] = value;
   return true;
@@ -187,15 +205,24 @@ wgk_value_kind wgk_value_kind_of(const wgk_value *v) { return v ? v->kind : WGK_
 
 const char *wgk_value_kind_name(wgk_value_kind k) {
   switch (k) {
-  case WGK_VALUE_UNDEFINED: return "undefined";
-  case WGK_VALUE_NONE: return "none";
-  case WGK_VALUE_BOOL: return "boolean";
-  case WGK_VALUE_INT: return "integer";
-  case WGK_VALUE_FLOAT: return "float";
-  case WGK_VALUE_STRING: return "string";
-  case WGK_VALUE_LIST: return "list";
-  case WGK_VALUE_DICT: return "dict";
-  case WGK_VALUE_FUNC: return "function";
+  case WGK_VALUE_UNDEFINED:
+    return "undefined";
+  case WGK_VALUE_NONE:
+    return "none";
+  case WGK_VALUE_BOOL:
+    return "boolean";
+  case WGK_VALUE_INT:
+    return "integer";
+  case WGK_VALUE_FLOAT:
+    return "float";
+  case WGK_VALUE_STRING:
+    return "string";
+  case WGK_VALUE_LIST:
+    return "list";
+  case WGK_VALUE_DICT:
+    return "dict";
+  case WGK_VALUE_FUNC:
+    return "function";
   }
   return "value";
 }
@@ -222,9 +249,7 @@ double wgk_value_as_float(const wgk_value *v) {
   return 0;
 }
 
-bool wgk_value_is_number(const wgk_value *v) {
-  return v && (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_FLOAT);
-}
+bool wgk_value_is_number(const wgk_value *v) { return v && (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_FLOAT); }
 
 const char *wgk_value_str(const wgk_value *v) { return v && v->kind == WGK_VALUE_STRING ? v->u.str.s : NULL; }
 size_t wgk_value_str_len(const wgk_value *v) { return v && v->kind == WGK_VALUE_STRING ? v->u.str.len : 0; }
@@ -257,14 +282,22 @@ const wgk_value *wgk_value_dict_value_at(const wgk_value *d, size_t i) {
 
 bool wgk_value_truthy(const wgk_value *v) {
   switch (wgk_value_kind_of(v)) {
-  case WGK_VALUE_BOOL: return v->u.b;
-  case WGK_VALUE_INT: return v->u.i != 0;
-  case WGK_VALUE_FLOAT: return v->u.d != 0 && !isnan(v->u.d);
-  case WGK_VALUE_STRING: return v->u.str.len > 0;
-  case WGK_VALUE_LIST: return v->u.list.len > 0;
-  case WGK_VALUE_DICT: return v->u.dict.len > 0;
-  case WGK_VALUE_FUNC: return true;
-  default: return false;
+  case WGK_VALUE_BOOL:
+    return v->u.b;
+  case WGK_VALUE_INT:
+    return v->u.i != 0;
+  case WGK_VALUE_FLOAT:
+    return v->u.d != 0 && !isnan(v->u.d);
+  case WGK_VALUE_STRING:
+    return v->u.str.len > 0;
+  case WGK_VALUE_LIST:
+    return v->u.list.len > 0;
+  case WGK_VALUE_DICT:
+    return v->u.dict.len > 0;
+  case WGK_VALUE_FUNC:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -272,8 +305,10 @@ bool wgk_value_equal(const wgk_value *a, const wgk_value *b) {
   if (wgk_value_is_number(a) && wgk_value_is_number(b)) return wgk_value_as_float(a) == wgk_value_as_float(b);
   if (wgk_value_kind_of(a) != wgk_value_kind_of(b)) return false;
   switch (a->kind) {
-  case WGK_VALUE_BOOL: return a->u.b == b->u.b;
-  case WGK_VALUE_STRING: return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
+  case WGK_VALUE_BOOL:
+    return a->u.b == b->u.b;
+  case WGK_VALUE_STRING:
+    return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
   case WGK_VALUE_LIST:
     if (a->u.list.len != b->u.list.len) return false;
     for (size_t i = 0; i < a->u.list.len; i++)
@@ -286,8 +321,10 @@ bool wgk_value_equal(const wgk_value *a, const wgk_value *b) {
       if (!o || !wgk_value_equal(a->u.dict.vals[i], o)) return false;
     }
     return true;
-  case WGK_VALUE_FUNC: return a == b;
-  default: return true;
+  case WGK_VALUE_FUNC:
+    return a == b;
+  default:
+    return true;
   }
 }
 
@@ -305,9 +342,12 @@ static double js_string_to_number(const char *s) {
   if (strcmp(buf, "-Infinity") == 0) return -INFINITY;
   int base = 10;
   const char *p = buf;
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16;
-  else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) base = 8;
-  else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) base = 2;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    base = 16;
+  else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+    base = 8;
+  else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+    base = 2;
   char *end = NULL;
   if (base != 10) {
     if (!p[2]) return NAN;
@@ -322,11 +362,20 @@ static double js_string_to_number(const char *s) {
 
 static bool js_primitive_number(const wgk_value *v, double *out) {
   switch (wgk_value_kind_of(v)) {
-  case WGK_VALUE_INT: *out = (double)v->u.i; return true;
-  case WGK_VALUE_FLOAT: *out = v->u.d; return true;
-  case WGK_VALUE_BOOL: *out = v->u.b; return true;
-  case WGK_VALUE_STRING: *out = js_string_to_number(v->u.str.s); return true;
-  default: return false;
+  case WGK_VALUE_INT:
+    *out = (double)v->u.i;
+    return true;
+  case WGK_VALUE_FLOAT:
+    *out = v->u.d;
+    return true;
+  case WGK_VALUE_BOOL:
+    *out = v->u.b;
+    return true;
+  case WGK_VALUE_STRING:
+    *out = js_string_to_number(v->u.str.s);
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -335,10 +384,16 @@ bool wgk_expr_strict_eq(const wgk_value *a, const wgk_value *b) {
   if (wgk_value_is_number(a) && wgk_value_is_number(b)) return wgk_value_as_float(a) == wgk_value_as_float(b);
   if (ka != kb) return false;
   switch (ka) {
-  case WGK_VALUE_BOOL: return a->u.b == b->u.b;
-  case WGK_VALUE_STRING: return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
-  case WGK_VALUE_LIST: case WGK_VALUE_DICT: case WGK_VALUE_FUNC: return a == b;
-  default: return true; /* none === none, undefined === undefined */
+  case WGK_VALUE_BOOL:
+    return a->u.b == b->u.b;
+  case WGK_VALUE_STRING:
+    return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
+  case WGK_VALUE_LIST:
+  case WGK_VALUE_DICT:
+  case WGK_VALUE_FUNC:
+    return a == b;
+  default:
+    return true; /* none === none, undefined === undefined */
   }
 }
 

@@ -14,14 +14,24 @@ struct wgk_value {
     bool b;
     int64_t i;
     double d;
-    struct { char *s; size_t len; } str;                       /* owned, NUL-terminated */
-    struct { wgk_value **items; size_t len, cap; } list;       /* owned references */
-    struct { char **keys; wgk_value **vals; size_t len, cap; } dict; /* insertion order */
     struct {
-      char *name;                  /* for messages */
-      wgk_native_fn fn;            /* the code */
-      wgk_value *self;             /* bound object or NULL (owned reference) */
-      void *data;                  /* closure data (template macros), freed by data_free */
+      char *s;
+      size_t len;
+    } str; /* owned, NUL-terminated */
+    struct {
+      wgk_value **items;
+      size_t len, cap;
+    } list; /* owned references */
+    struct {
+      char **keys;
+      wgk_value **vals;
+      size_t len, cap;
+    } dict; /* insertion order */
+    struct {
+      char *name;       /* for messages */
+      wgk_native_fn fn; /* the code */
+      wgk_value *self;  /* bound object or NULL (owned reference) */
+      void *data;       /* closure data (template macros), freed by data_free */
       void (*data_free)(void *);
     } func;
   } u;

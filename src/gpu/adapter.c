@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_ADAPTER_HINT                                                                                     \
+#define NO_ADAPTER_HINT                                                                                      \
   "no WebGPU adapter: Dawn found no usable Vulkan driver; install libvulkan1 and mesa-vulkan-drivers >= 25 " \
   "(Debian 12: from bookworm-backports) or a GPU vendor's Vulkan driver"
 
@@ -43,7 +43,8 @@ static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, boo
   WGPURequestAdapterOptions opts = {NULL, WGPUFeatureLevel_Core, power, fallback, WGPUBackendType_Undefined, NULL};
   adapter_request *r = wgk_gpu_async_new(sizeof *r);
   if (!r) {
-    if (!err->status) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory requesting an adapter");
+    if (!err->status)
+      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory requesting an adapter");
     return NULL;
   }
   WGPURequestAdapterCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_adapter, r, NULL};
@@ -62,7 +63,7 @@ static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, boo
 }
 
 typedef struct adapter_list {
-  WGPUAdapter adapters[8];    /* referenced */
+  WGPUAdapter adapters[8]; /* referenced */
   wgk_device_desc descs[8];
   size_t count;
 } adapter_list;
@@ -75,7 +76,10 @@ static bool same_adapter(const wgk_device_desc *a, const wgk_device_desc *b) {
 /* Dawn's C API has no adapter enumeration: ask with each power preference and for the fallback
  * adapter, and keep the distinct answers (the high-performance one first, Dawn's default). */
 static void enumerate(WGPUInstance instance, adapter_list *list, wgk_error *err) {
-  static const struct { WGPUPowerPreference power; bool fallback; } asks[] = {
+  static const struct {
+    WGPUPowerPreference power;
+    bool fallback;
+  } asks[] = {
       {WGPUPowerPreference_HighPerformance, false},
       {WGPUPowerPreference_LowPower, false},
       {WGPUPowerPreference_Undefined, true},
@@ -88,7 +92,10 @@ static void enumerate(WGPUInstance instance, adapter_list *list, wgk_error *err)
     wgk_gpu_desc_from_adapter(d, a);
     bool seen = false;
     for (size_t j = 0; j < list->count; j++) seen = seen || same_adapter(&list->descs[j], d);
-    if (seen) { wgpuAdapterRelease(a); continue; }
+    if (seen) {
+      wgpuAdapterRelease(a);
+      continue;
+    }
     list->adapters[list->count++] = a;
   }
 }
@@ -99,8 +106,10 @@ static void list_release(adapter_list *list) {
 }
 
 static wgk_status no_adapter(const wgk_error *why, wgk_error *err) {
-  if (why->status == WGK_ERR_OUT_OF_MEMORY) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "%s", why->message);
-  if (why->status) return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
+  if (why->status == WGK_ERR_OUT_OF_MEMORY)
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "%s", why->message);
+  if (why->status)
+    return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
   return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s", NO_ADAPTER_HINT);
 }
 
@@ -116,8 +125,12 @@ wgk_status wgk_gpu_list_adapters(wgk_device_desc **out, size_t *count, wgk_error
   wgk_status s = list.count ? WGK_OK : no_adapter(&why, err);
   if (list.count) {
     *out = malloc(list.count * sizeof **out);
-    if (!*out) s = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory listing adapters");
-    else { memcpy(*out, list.descs, list.count * sizeof **out); *count = list.count; }
+    if (!*out)
+      s = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory listing adapters");
+    else {
+      memcpy(*out, list.descs, list.count * sizeof **out);
+      *count = list.count;
+    }
   }
   list_release(&list);
   wgpuInstanceRelease(instance);
@@ -133,7 +146,8 @@ static bool contains_nocase(const char *hay, const char *needle) {
 
 static bool matches(const wgk_device_desc *d, const char *sel) {
   return contains_nocase(d->vendor, sel) || contains_nocase(d->architecture, sel) || contains_nocase(d->device, sel) ||
-         contains_nocase(d->description, sel) || contains_nocase(d->backend, sel) || contains_nocase(d->adapterType, sel);
+         contains_nocase(d->description, sel) || contains_nocase(d->backend, sel) ||
+         contains_nocase(d->adapterType, sel);
 }
 
 static bool parse_index(const char *s, size_t *out) {
@@ -153,7 +167,8 @@ wgk_status wgk_gpu_adapter_select(WGPUInstance instance, const char *selector, W
   if (!selector || !*selector) {
     wgk_error why = {0};
     *out = request(instance, WGPUPowerPreference_HighPerformance, false, &why);
-    if (!*out && why.status != WGK_ERR_OUT_OF_MEMORY) *out = request(instance, WGPUPowerPreference_Undefined, true, &why);
+    if (!*out && why.status != WGK_ERR_OUT_OF_MEMORY)
+      *out = request(instance, WGPUPowerPreference_Undefined, true, &why);
     return *out ? WGK_OK : no_adapter(&why, err);
   }
   adapter_list list;

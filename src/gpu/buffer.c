@@ -58,7 +58,8 @@ wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t us
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out, wgk_error *err) {
+wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out,
+                               wgk_error *err) {
   *out = NULL;
   wgk_status s0 = wgk_gpu_device_check(dev, err);
   if (s0) return s0;
@@ -104,10 +105,12 @@ wgk_status wgk_gpu_buffer_check_range(const wgk_gpu_buffer *buf, uint64_t offset
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, const void *data, size_t size,
-                                wgk_error *err) {
+wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, const void *data,
+                                size_t size, wgk_error *err) {
   wgk_status s0;
-  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer write", err))) return s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) ||
+      (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer write", err)))
+    return s0;
   if (size) wgpuQueueWriteBuffer(dev->queue, buf->buffer, offset, data, size);
   return wgk_gpu_device_check(dev, err);
 }
@@ -143,7 +146,8 @@ wgk_status wgk_gpu_buffer_map_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uin
 wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
                                uint32_t timeout_ms, wgk_error *err) {
   wgk_status s0;
-  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer read", err))) return s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer read", err)))
+    return s0;
   if (size == 0) return WGK_OK;
   if (buf->usage & WGK_GPU_BUFFER_MAP_READ)
     return wgk_gpu_buffer_map_read(dev, buf, offset, out, size, timeout_ms, "mapping a buffer for reading", err);

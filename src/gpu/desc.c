@@ -6,36 +6,55 @@
 
 WGPUFeatureName wgk_gpu_feature_code(wgk_feature f) {
   switch (f) {
-  case WGK_FEATURE_SHADER_F16: return WGPUFeatureName_ShaderF16;
-  case WGK_FEATURE_SUBGROUPS: return WGPUFeatureName_Subgroups;
-  case WGK_FEATURE_SUBGROUP_SIZE_CONTROL: return (WGPUFeatureName)0; /* not in this Dawn */
-  case WGK_FEATURE_SUBGROUP_MATRIX: return WGPUFeatureName_ChromiumExperimentalSubgroupMatrix;
-  case WGK_FEATURE_TIMESTAMP_QUERY: return WGPUFeatureName_TimestampQuery;
-  case WGK_FEATURE_COUNT: break;
+  case WGK_FEATURE_SHADER_F16:
+    return WGPUFeatureName_ShaderF16;
+  case WGK_FEATURE_SUBGROUPS:
+    return WGPUFeatureName_Subgroups;
+  case WGK_FEATURE_SUBGROUP_SIZE_CONTROL:
+    return (WGPUFeatureName)0; /* not in this Dawn */
+  case WGK_FEATURE_SUBGROUP_MATRIX:
+    return WGPUFeatureName_ChromiumExperimentalSubgroupMatrix;
+  case WGK_FEATURE_TIMESTAMP_QUERY:
+    return WGPUFeatureName_TimestampQuery;
+  case WGK_FEATURE_COUNT:
+    break;
   }
   return (WGPUFeatureName)0;
 }
 
 static const char *backend_name(WGPUBackendType b) {
   switch (b) {
-  case WGPUBackendType_Null: return "null";
-  case WGPUBackendType_WebGPU: return "webgpu";
-  case WGPUBackendType_D3D11: return "d3d11";
-  case WGPUBackendType_D3D12: return "d3d12";
-  case WGPUBackendType_Metal: return "metal";
-  case WGPUBackendType_Vulkan: return "vulkan";
-  case WGPUBackendType_OpenGL: return "opengl";
-  case WGPUBackendType_OpenGLES: return "opengles";
-  default: return "unknown";
+  case WGPUBackendType_Null:
+    return "null";
+  case WGPUBackendType_WebGPU:
+    return "webgpu";
+  case WGPUBackendType_D3D11:
+    return "d3d11";
+  case WGPUBackendType_D3D12:
+    return "d3d12";
+  case WGPUBackendType_Metal:
+    return "metal";
+  case WGPUBackendType_Vulkan:
+    return "vulkan";
+  case WGPUBackendType_OpenGL:
+    return "opengl";
+  case WGPUBackendType_OpenGLES:
+    return "opengles";
+  default:
+    return "unknown";
   }
 }
 
 static const char *adapter_type_name(WGPUAdapterType t) {
   switch (t) {
-  case WGPUAdapterType_DiscreteGPU: return "discrete-gpu";
-  case WGPUAdapterType_IntegratedGPU: return "integrated-gpu";
-  case WGPUAdapterType_CPU: return "cpu";
-  default: return "unknown";
+  case WGPUAdapterType_DiscreteGPU:
+    return "discrete-gpu";
+  case WGPUAdapterType_IntegratedGPU:
+    return "integrated-gpu";
+  case WGPUAdapterType_CPU:
+    return "cpu";
+  default:
+    return "unknown";
   }
 }
 
@@ -90,13 +109,20 @@ void wgk_gpu_desc_from_features(wgk_device_desc *d, const WGPUSupportedFeatures 
 
 static const char *component_name(WGPUSubgroupMatrixComponentType t) {
   switch (t) {
-  case WGPUSubgroupMatrixComponentType_F32: return "f32";
-  case WGPUSubgroupMatrixComponentType_F16: return "f16";
-  case WGPUSubgroupMatrixComponentType_U32: return "u32";
-  case WGPUSubgroupMatrixComponentType_I32: return "i32";
-  case WGPUSubgroupMatrixComponentType_U8: return "u8";
-  case WGPUSubgroupMatrixComponentType_I8: return "i8";
-  default: return "?";
+  case WGPUSubgroupMatrixComponentType_F32:
+    return "f32";
+  case WGPUSubgroupMatrixComponentType_F16:
+    return "f16";
+  case WGPUSubgroupMatrixComponentType_U32:
+    return "u32";
+  case WGPUSubgroupMatrixComponentType_I32:
+    return "i32";
+  case WGPUSubgroupMatrixComponentType_U8:
+    return "u8";
+  case WGPUSubgroupMatrixComponentType_I8:
+    return "i8";
+  default:
+    return "?";
   }
 }
 
@@ -122,7 +148,8 @@ void wgk_gpu_desc_from_adapter(wgk_device_desc *d, WGPUAdapter adapter) {
   wgpuSupportedFeaturesFreeMembers(features);
 
   /* The matrix configurations ride on GetInfo, which fails when asked for them without the feature. */
-  WGPUAdapterPropertiesSubgroupMatrixConfigs matrix = {{NULL, WGPUSType_AdapterPropertiesSubgroupMatrixConfigs}, 0, NULL};
+  WGPUAdapterPropertiesSubgroupMatrixConfigs matrix = {
+      {NULL, WGPUSType_AdapterPropertiesSubgroupMatrixConfigs}, 0, NULL};
   WGPUAdapterInfo info = {0};
   bool with_matrix = wgk_device_has(d, WGK_FEATURE_SUBGROUP_MATRIX);
   if (with_matrix) info.nextInChain = &matrix.chain;

@@ -13,8 +13,9 @@ static void on_uncaptured(const WGPUDevice *device, WGPUErrorType type, WGPUStri
   char text[WGK_GPU_MESSAGE_MAX - 64];
   wgk_gpu_sv_copy(text, sizeof text, message);
   snprintf(dev->pending_message, sizeof dev->pending_message, "%s: %s",
-           type == WGPUErrorType_OutOfMemory ? "out of GPU memory" : type == WGPUErrorType_Validation ? "validation error"
-                                                                                                     : "internal error",
+           type == WGPUErrorType_OutOfMemory  ? "out of GPU memory"
+           : type == WGPUErrorType_Validation ? "validation error"
+                                              : "internal error",
            text);
 }
 
@@ -24,7 +25,9 @@ static void on_lost(const WGPUDevice *device, WGPUDeviceLostReason reason, WGPUS
   char text[WGK_GPU_MESSAGE_MAX - 64];
   wgk_gpu_sv_copy(text, sizeof text, message);
   snprintf(dev->lost_message, sizeof dev->lost_message, "device lost (%s): %s",
-           reason == WGPUDeviceLostReason_Destroyed ? "destroyed" : reason == WGPUDeviceLostReason_FailedCreation ? "creation failed" : "unknown",
+           reason == WGPUDeviceLostReason_Destroyed        ? "destroyed"
+           : reason == WGPUDeviceLostReason_FailedCreation ? "creation failed"
+                                                           : "unknown",
            text);
 }
 
@@ -124,7 +127,8 @@ static void describe(wgk_gpu_device *dev) {
 
 static wgk_status create_own(wgk_gpu_device *dev, const wgk_gpu_options *opts, wgk_error *err) {
   dev->instance = wgk_gpu_instance_create();
-  if (!dev->instance) return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+  if (!dev->instance)
+    return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
   WGPUAdapter adapter = NULL;
   wgk_status s = wgk_gpu_adapter_select(dev->instance, opts ? opts->adapter : NULL, &adapter, err);
   if (s == WGK_OK) s = request_device(dev, adapter, err);
@@ -145,7 +149,8 @@ static wgk_status wrap_external(wgk_gpu_device *dev, const wgk_gpu_options *opts
     if (adapter) wgpuAdapterRelease(adapter);
   }
   if (!dev->instance)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "cannot find the instance of the given device");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "cannot find the instance of the given device");
   return WGK_OK;
 }
 

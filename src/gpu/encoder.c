@@ -32,12 +32,14 @@ static void end_pass(wgk_gpu_encoder *enc) {
 static wgk_status check_dispatch(const wgk_gpu_encoder *enc, const wgk_gpu_pipeline *p, const wgk_gpu_bind_group *g,
                                  uint32_t x, uint32_t y, uint32_t z, wgk_error *err) {
   if (!enc || !p || (!g && p->count))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "dispatch needs an encoder, a pipeline and a bind group");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "dispatch needs an encoder, a pipeline and a bind group");
   uint32_t max = enc->dev->desc.limits.maxComputeWorkgroupsPerDimension;
   if (x > max || y > max || z > max)
-    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL,
-                         "dispatch of %u x %u x %u workgroups exceeds the device's maxComputeWorkgroupsPerDimension of %u",
-                         x, y, z, max);
+    return wgk_error_set(
+        err, WGK_ERR_LIMIT, NULL, 0, 0, NULL,
+        "dispatch of %u x %u x %u workgroups exceeds the device's maxComputeWorkgroupsPerDimension of %u", x, y, z,
+        max);
   return WGK_OK;
 }
 
@@ -49,7 +51,8 @@ static void record(WGPUComputePassEncoder pass, const wgk_gpu_pipeline *p, const
 }
 
 wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
-                                    const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z, wgk_error *err) {
+                                    const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
+                                    wgk_error *err) {
   wgk_status s = check_dispatch(enc, pipeline, group, x, y, z, err);
   if (s) return s;
   if (!enc->pass) enc->pass = wgpuCommandEncoderBeginComputePass(enc->encoder, NULL);
@@ -95,7 +98,8 @@ wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint
                                  wgk_error *err) {
   if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear needs an encoder");
   if (offset % 4 || size % 4)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear offset and size must be multiples of 4");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                         "clear offset and size must be multiples of 4");
   wgk_status s = wgk_gpu_buffer_check_range(buf, offset, size, "clear", err);
   if (s) return s;
   end_pass(enc);
@@ -104,7 +108,8 @@ wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint
 }
 
 wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err) {
-  if (!enc || !timer) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
+  if (!enc || !timer)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
   end_pass(enc);
   wgpuCommandEncoderResolveQuerySet(enc->encoder, timer->queries, 0, 2 * timer->slots, timer->resolved->buffer, 0);
   wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, timer->resolved->buffer, 0, timer->readback->buffer, 0,

@@ -44,9 +44,9 @@ typedef struct wgk_gpu_timer wgk_gpu_timer;
 wgk_status wgk_gpu_list_adapters(wgk_device_desc **out /* OUT */, size_t *count /* OUT */, wgk_error *err);
 
 typedef struct wgk_gpu_options {
-  const char *adapter;      /* index ("0") or case-insensitive substring of vendor/device/description;
-                               NULL: env WGK_ADAPTER, else Dawn's high-performance default */
-  bool verbose;             /* Dawn's own log messages to stderr (otherwise dropped) */
+  const char *adapter; /* index ("0") or case-insensitive substring of vendor/device/description;
+                          NULL: env WGK_ADAPTER, else Dawn's high-performance default */
+  bool verbose;        /* Dawn's own log messages to stderr (otherwise dropped) */
   /* Bring your own: when device is set, wgk wraps it (adds a reference, never destroys it) and
    * ignores the selector. instance is then needed for waits; when NULL it is found via the device. */
   WGPUInstance instance;
@@ -77,7 +77,7 @@ enum {
   WGK_GPU_BUFFER_UNIFORM = 1u << 1,
   WGK_GPU_BUFFER_COPY_SRC = 1u << 2,
   WGK_GPU_BUFFER_COPY_DST = 1u << 3,
-  WGK_GPU_BUFFER_MAP_READ = 1u << 4,    /* only with COPY_DST (WebGPU rule) */
+  WGK_GPU_BUFFER_MAP_READ = 1u << 4,      /* only with COPY_DST (WebGPU rule) */
   WGK_GPU_BUFFER_QUERY_RESOLVE = 1u << 5, /* target of timestamp resolves */
 };
 
@@ -85,8 +85,8 @@ enum {
 wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
                                  wgk_gpu_buffer **out /* OUT */, wgk_error *err);
 /* A caller's buffer used in place: referenced, never destroyed by wgk. */
-wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size,
-                               wgk_gpu_buffer **out /* OUT */, wgk_error *err);
+wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out /* OUT */,
+                               wgk_error *err);
 void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf);
 uint64_t wgk_gpu_buffer_size(const wgk_gpu_buffer *buf);
 WGPUBuffer wgk_gpu_buffer_raw(const wgk_gpu_buffer *buf);
@@ -108,22 +108,22 @@ wgk_status wgk_gpu_shader_create(wgk_gpu_device *dev, const char *wgsl, const ch
 void wgk_gpu_shader_destroy(wgk_gpu_shader *shader);
 
 typedef enum wgk_gpu_binding_type {
-  WGK_GPU_BINDING_READ_ONLY_STORAGE = 0,  /* var<storage, read> */
-  WGK_GPU_BINDING_STORAGE,                /* var<storage, read_write> */
-  WGK_GPU_BINDING_UNIFORM,                /* var<uniform> */
+  WGK_GPU_BINDING_READ_ONLY_STORAGE = 0, /* var<storage, read> */
+  WGK_GPU_BINDING_STORAGE,               /* var<storage, read_write> */
+  WGK_GPU_BINDING_UNIFORM,               /* var<uniform> */
 } wgk_gpu_binding_type;
 
 /* One bind group (@group(0)), binding i of type types[i]; entry point entry (NULL: "main").
  * Validation errors (WGSL/layout mismatch ...) come back as WGK_ERR_GPU. */
-wgk_status wgk_gpu_pipeline_create(wgk_gpu_device *dev, const wgk_gpu_shader *shader,
-                                   const wgk_gpu_binding_type *types, size_t count, const char *entry,
-                                   const char *label, wgk_gpu_pipeline **out /* OUT */, wgk_error *err);
+wgk_status wgk_gpu_pipeline_create(wgk_gpu_device *dev, const wgk_gpu_shader *shader, const wgk_gpu_binding_type *types,
+                                   size_t count, const char *entry, const char *label, wgk_gpu_pipeline **out /* OUT */,
+                                   wgk_error *err);
 void wgk_gpu_pipeline_destroy(wgk_gpu_pipeline *pipeline);
 
 typedef struct wgk_gpu_binding {
-  wgk_gpu_buffer *buffer;  /* bound at binding i */
-  uint64_t offset;         /* bytes; multiple of the device's offset alignment */
-  uint64_t size;           /* bytes; 0 = from offset to the end of the buffer */
+  wgk_gpu_buffer *buffer; /* bound at binding i */
+  uint64_t offset;        /* bytes; multiple of the device's offset alignment */
+  uint64_t size;          /* bytes; 0 = from offset to the end of the buffer */
 } wgk_gpu_binding;
 
 wgk_status wgk_gpu_bind_group_create(wgk_gpu_device *dev, const wgk_gpu_pipeline *pipeline,
@@ -143,11 +143,12 @@ wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline
 wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
                                           const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
                                           wgk_gpu_timer *timer, uint32_t slot, wgk_error *err);
-wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset,
-                                wgk_gpu_buffer *dst, uint64_t dst_offset, uint64_t size, wgk_error *err);
+wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset, wgk_gpu_buffer *dst,
+                                uint64_t dst_offset, uint64_t size, wgk_error *err);
 /* Finishes and submits; the encoder is freed whether it succeeds or not. */
 /* Records a clear to zero of [offset, offset + size) of buf (both multiples of 4; buf needs COPY_DST). */
-wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint64_t offset, uint64_t size, wgk_error *err);
+wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint64_t offset, uint64_t size,
+                                 wgk_error *err);
 wgk_status wgk_gpu_encoder_submit(wgk_gpu_encoder *enc, wgk_error *err);
 /* Drops a recording without submitting it. */
 void wgk_gpu_encoder_discard(wgk_gpu_encoder *enc);

@@ -7,26 +7,26 @@
 #define WGK_GPU_MESSAGE_MAX 1024
 
 struct wgk_gpu_device {
-  WGPUInstance instance;      /* our reference */
-  WGPUDevice device;          /* our reference; Destroy()ed only when !external */
-  WGPUQueue queue;            /* our reference */
-  bool external;              /* wraps a caller's device: never destroyed, its callbacks are the caller's */
-  bool verbose;               /* Dawn log messages to stderr */
-  bool timed_wait;            /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
-  wgk_device_desc desc;       /* features and limits as granted, adapter facts */
+  WGPUInstance instance; /* our reference */
+  WGPUDevice device;     /* our reference; Destroy()ed only when !external */
+  WGPUQueue queue;       /* our reference */
+  bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
+  bool verbose;          /* Dawn log messages to stderr */
+  bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
+  wgk_device_desc desc;  /* features and limits as granted, adapter facts */
   /* Written by Dawn's callbacks, reported and cleared by wgk_gpu_device_check. */
-  wgk_status pending;         /* WGK_ERR_GPU for an uncaptured error, WGK_OK when none */
+  wgk_status pending; /* WGK_ERR_GPU for an uncaptured error, WGK_OK when none */
   char pending_message[WGK_GPU_MESSAGE_MAX];
-  bool lost;                  /* sticky: every later call fails */
+  bool lost; /* sticky: every later call fails */
   char lost_message[WGK_GPU_MESSAGE_MAX];
 };
 
 struct wgk_gpu_buffer {
-  wgk_gpu_device *dev;        /* device it belongs to */
-  WGPUBuffer buffer;          /* our reference */
-  uint64_t size;              /* bytes */
-  uint32_t usage;             /* WGK_GPU_BUFFER_* (0 for a wrapped buffer: unknown) */
-  bool external;              /* wrapped: never Destroy()ed */
+  wgk_gpu_device *dev; /* device it belongs to */
+  WGPUBuffer buffer;   /* our reference */
+  uint64_t size;       /* bytes */
+  uint32_t usage;      /* WGK_GPU_BUFFER_* (0 for a wrapped buffer: unknown) */
+  bool external;       /* wrapped: never Destroy()ed */
 };
 
 struct wgk_gpu_shader {
@@ -49,29 +49,29 @@ struct wgk_gpu_bind_group {
 struct wgk_gpu_encoder {
   wgk_gpu_device *dev;
   WGPUCommandEncoder encoder;
-  WGPUComputePassEncoder pass;  /* the open untimed pass, NULL when none */
+  WGPUComputePassEncoder pass; /* the open untimed pass, NULL when none */
 };
 
 struct wgk_gpu_timer {
-  WGPUQuerySet queries;       /* 2 timestamps per slot: begin, end */
-  wgk_gpu_buffer *resolved;   /* QUERY_RESOLVE | COPY_SRC, 16 bytes per slot */
-  wgk_gpu_buffer *readback;   /* MAP_READ | COPY_DST copy of it */
+  WGPUQuerySet queries;     /* 2 timestamps per slot: begin, end */
+  wgk_gpu_buffer *resolved; /* QUERY_RESOLVE | COPY_SRC, 16 bytes per slot */
+  wgk_gpu_buffer *readback; /* MAP_READ | COPY_DST copy of it */
   uint32_t slots;
-  bool *written;              /* per slot: written by the recording last resolved (else its values are stale) */
-  bool resolve_recorded;      /* a resolve was recorded: the next timed dispatch starts a new recording */
+  bool *written;         /* per slot: written by the recording last resolved (else its values are stale) */
+  bool resolve_recorded; /* a resolve was recorded: the next timed dispatch starts a new recording */
 };
 
 /* ---- strings ---- */
-WGPUStringView wgk_gpu_sv(const char *s);  /* NULL -> the null view */
+WGPUStringView wgk_gpu_sv(const char *s); /* NULL -> the null view */
 /* Copies a string view into a C buffer, truncating. */
 void wgk_gpu_sv_copy(char *dst, size_t size, WGPUStringView sv);
 
 /* ---- waits (wait.c) ---- */
 /* What a callback reports back to the code waiting on its future. */
 typedef struct wgk_gpu_async {
-  bool done;                  /* the callback ran */
-  bool orphaned;              /* the waiter gave up: the callback frees the state when it finally runs */
-  uint32_t status;            /* its status (1 = success everywhere) */
+  bool done;       /* the callback ran */
+  bool orphaned;   /* the waiter gave up: the callback frees the state when it finally runs */
+  uint32_t status; /* its status (1 = success everywhere) */
   char message[WGK_GPU_MESSAGE_MAX];
 } wgk_gpu_async;
 
@@ -89,8 +89,8 @@ bool wgk_gpu_async_orphaned(wgk_gpu_async *st); /* in a callback: true (and free
 wgk_status wgk_gpu_await(wgk_gpu_device *dev, WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
                          uint32_t timeout_ms, const char *what, wgk_error *err);
 /* Same, for code without a device yet (adapter and device requests). */
-wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
-                                  uint32_t timeout_ms, const char *what, wgk_error *err);
+wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,
+                                  const char *what, wgk_error *err);
 
 /* ---- error scopes (wait.c) ---- */
 /* Brackets Dawn calls whose errors belong to one wgk call: validation and out-of-memory errors

@@ -6,9 +6,12 @@
 
 static WGPUBufferBindingType binding_type(wgk_gpu_binding_type t) {
   switch (t) {
-  case WGK_GPU_BINDING_READ_ONLY_STORAGE: return WGPUBufferBindingType_ReadOnlyStorage;
-  case WGK_GPU_BINDING_STORAGE: return WGPUBufferBindingType_Storage;
-  case WGK_GPU_BINDING_UNIFORM: return WGPUBufferBindingType_Uniform;
+  case WGK_GPU_BINDING_READ_ONLY_STORAGE:
+    return WGPUBufferBindingType_ReadOnlyStorage;
+  case WGK_GPU_BINDING_STORAGE:
+    return WGPUBufferBindingType_Storage;
+  case WGK_GPU_BINDING_UNIFORM:
+    return WGPUBufferBindingType_Uniform;
   }
   return WGPUBufferBindingType_BindingNotUsed;
 }
@@ -19,7 +22,8 @@ static wgk_status check_types(const wgk_gpu_binding_type *types, size_t count, w
                          WGK_GPU_MAX_BINDINGS);
   for (size_t i = 0; i < count; i++)
     if (binding_type(types[i]) == WGPUBufferBindingType_BindingNotUsed)
-      return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "binding %zu: unknown type %d", i, (int)types[i]);
+      return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "binding %zu: unknown type %d", i,
+                           (int)types[i]);
   return WGK_OK;
 }
 
@@ -61,7 +65,8 @@ wgk_status wgk_gpu_pipeline_create(wgk_gpu_device *dev, const wgk_gpu_shader *sh
   wgk_gpu_scope_push(dev);
   build(dev, p, shader, entry, label);
   s = wgk_gpu_scope_pop(dev, what, err);
-  if (s == WGK_OK && (!p->pipeline || !p->layout)) s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
+  if (s == WGK_OK && (!p->pipeline || !p->layout))
+    s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
   if (s != WGK_OK) {
     wgk_gpu_pipeline_destroy(p);
     return s;
@@ -78,8 +83,8 @@ void wgk_gpu_pipeline_destroy(wgk_gpu_pipeline *p) {
 }
 
 /* The checks whose WebGPU messages would be least clear: count, range, alignment, binding size limit. */
-static wgk_status check_binding(const wgk_gpu_device *dev, wgk_gpu_binding_type type, const wgk_gpu_binding *b, size_t i,
-                                wgk_error *err) {
+static wgk_status check_binding(const wgk_gpu_device *dev, wgk_gpu_binding_type type, const wgk_gpu_binding *b,
+                                size_t i, wgk_error *err) {
   char what[32];
   snprintf(what, sizeof what, "binding %zu", i);
   if (!b->buffer) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, what, "no buffer");
@@ -94,8 +99,9 @@ static wgk_status check_binding(const wgk_gpu_device *dev, wgk_gpu_binding_type 
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, what, "offset %llu is not a multiple of %llu",
                          (unsigned long long)b->offset, (unsigned long long)align);
   if (size > max)
-    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, what, "binding of %llu bytes exceeds the device's %s of %llu bytes",
-                         (unsigned long long)size, uniform ? "maxUniformBufferBindingSize" : "maxStorageBufferBindingSize",
+    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, what,
+                         "binding of %llu bytes exceeds the device's %s of %llu bytes", (unsigned long long)size,
+                         uniform ? "maxUniformBufferBindingSize" : "maxStorageBufferBindingSize",
                          (unsigned long long)max);
   return WGK_OK;
 }

@@ -7,8 +7,8 @@
 
 typedef struct compile_result {
   wgk_gpu_async async;
-  bool failed;              /* at least one error message */
-  int line, column;         /* of the first error */
+  bool failed;                      /* at least one error message */
+  int line, column;                 /* of the first error */
   char text[WGK_ERROR_MESSAGE_MAX]; /* the first error, then "; line:col: message" for the others */
 } compile_result;
 
@@ -69,7 +69,8 @@ wgk_status wgk_gpu_shader_create(wgk_gpu_device *dev, const char *wgsl, const ch
     s = scope.status == WGK_ERR_GPU ? WGK_ERR_SHADER : scope.status;
     wgk_error_set(err, s, source, 0, 0, NULL, "%s", scope.message);
   }
-  if (s == WGK_OK && !shader->module) s = wgk_error_set(err, WGK_ERR_SHADER, source, 0, 0, NULL, "shader creation failed");
+  if (s == WGK_OK && !shader->module)
+    s = wgk_error_set(err, WGK_ERR_SHADER, source, 0, 0, NULL, "shader creation failed");
   if (s != WGK_OK) {
     wgk_gpu_shader_destroy(shader);
     return s;

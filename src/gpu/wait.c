@@ -33,11 +33,16 @@ bool wgk_gpu_async_orphaned(wgk_gpu_async *st) {
 
 static const char *async_status_name(uint32_t status) {
   switch (status) {
-  case 1: return "success";
-  case 2: return "callback cancelled";
-  case 3: return "error";
-  case 4: return "aborted";
-  default: return "unknown status";
+  case 1:
+    return "success";
+  case 2:
+    return "callback cancelled";
+  case 3:
+    return "error";
+  case 4:
+    return "aborted";
+  default:
+    return "unknown status";
   }
 }
 
@@ -60,8 +65,8 @@ static WGPUWaitStatus poll_wait(WGPUInstance instance, WGPUFutureWaitInfo *info,
   }
 }
 
-static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, wgk_gpu_async *st,
-                        uint32_t timeout_ms, const char *what, wgk_error *err) {
+static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,
+                        const char *what, wgk_error *err) {
   WGPUFutureWaitInfo info = {future, 0};
   uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000u;
   WGPUWaitStatus s = *timed ? wgpuInstanceWaitAny(instance, 1, &info, timeout_ns) : WGPUWaitStatus_UnsupportedTimeout;
@@ -71,14 +76,14 @@ static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, w
   }
   if (!st->done) st->orphaned = true;
   if (s == WGPUWaitStatus_TimedOut)
-    return wgk_error_set(err, WGK_ERR_TIMEOUT, NULL, 0, 0, NULL, "timed out after %u ms waiting for %s",
-                         timeout_ms, what);
+    return wgk_error_set(err, WGK_ERR_TIMEOUT, NULL, 0, 0, NULL, "timed out after %u ms waiting for %s", timeout_ms,
+                         what);
   if (s != WGPUWaitStatus_Success || !st->done)
     return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "waiting for %s failed (WaitAny status %d%s)", what,
                          (int)s, st->done ? "" : ", callback not called");
   if (st->status != WGPU_ASYNC_SUCCESS)
-    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed: %s%s%s", what,
-                         async_status_name(st->status), st->message[0] ? ": " : "", st->message);
+    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed: %s%s%s", what, async_status_name(st->status),
+                         st->message[0] ? ": " : "", st->message);
   return WGK_OK;
 }
 
@@ -87,8 +92,8 @@ wgk_status wgk_gpu_await(wgk_gpu_device *dev, WGPUInstance instance, WGPUFuture 
   return await(instance, &dev->timed_wait, future, st, timeout_ms, what, err);
 }
 
-wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
-                                  uint32_t timeout_ms, const char *what, wgk_error *err) {
+wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,
+                                  const char *what, wgk_error *err) {
   bool timed = true;
   return await(instance, &timed, future, st, timeout_ms, what, err);
 }
@@ -123,8 +128,9 @@ static wgk_status pop_one(wgk_gpu_device *dev, const char *what, wgk_error *err)
   snprintf(label, sizeof label, "the error scope of %s", what);
   wgk_status s = wgk_gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, label, err);
   if (s == WGK_OK && r->type != WGPUErrorType_NoError) {
-    const char *kind = r->type == WGPUErrorType_OutOfMemory ? "out of GPU memory"
-                       : r->type == WGPUErrorType_Validation ? "validation error" : "internal error";
+    const char *kind = r->type == WGPUErrorType_OutOfMemory  ? "out of GPU memory"
+                       : r->type == WGPUErrorType_Validation ? "validation error"
+                                                             : "internal error";
     s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: %s: %s", what, kind, r->async.message);
   }
   wgk_gpu_async_free(&r->async);
@@ -132,7 +138,7 @@ static wgk_status pop_one(wgk_gpu_device *dev, const char *what, wgk_error *err)
 }
 
 wgk_status wgk_gpu_scope_pop(wgk_gpu_device *dev, const char *what, wgk_error *err) {
-  wgk_status v = pop_one(dev, what, err);   /* validation, pushed last */
-  wgk_status m = pop_one(dev, what, err);   /* out of memory */
+  wgk_status v = pop_one(dev, what, err); /* validation, pushed last */
+  wgk_status m = pop_one(dev, what, err); /* out of memory */
   return v != WGK_OK ? v : m;
 }

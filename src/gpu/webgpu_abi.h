@@ -182,7 +182,7 @@ typedef WGPUFlags WGPUShaderStage;
 
 /* ---- plain structs ----------------------------------------------------------------------- */
 typedef struct WGPUStringView {
-  const char *data;  /* not NUL-terminated unless length == WGPU_STRLEN */
+  const char *data; /* not NUL-terminated unless length == WGPU_STRLEN */
   size_t length;
 } WGPUStringView;
 
@@ -196,7 +196,9 @@ typedef struct WGPUChainedStructOut {
   WGPUSType sType;
 } WGPUChainedStructOut;
 
-typedef struct WGPUFuture { uint64_t id; } WGPUFuture;
+typedef struct WGPUFuture {
+  uint64_t id;
+} WGPUFuture;
 
 typedef struct WGPUFutureWaitInfo {
   WGPUFuture future;
@@ -306,22 +308,21 @@ typedef struct WGPULimits {
 /* ---- callbacks and their info structs ---------------------------------------------------- */
 typedef void (*WGPURequestAdapterCallback)(uint32_t status, WGPUAdapter adapter, WGPUStringView message,
                                            void *userdata1, void *userdata2);
-typedef void (*WGPURequestDeviceCallback)(uint32_t status, WGPUDevice device, WGPUStringView message,
-                                          void *userdata1, void *userdata2);
-typedef void (*WGPUDeviceLostCallback)(const WGPUDevice *device, WGPUDeviceLostReason reason,
-                                       WGPUStringView message, void *userdata1, void *userdata2);
+typedef void (*WGPURequestDeviceCallback)(uint32_t status, WGPUDevice device, WGPUStringView message, void *userdata1,
+                                          void *userdata2);
+typedef void (*WGPUDeviceLostCallback)(const WGPUDevice *device, WGPUDeviceLostReason reason, WGPUStringView message,
+                                       void *userdata1, void *userdata2);
 typedef void (*WGPUUncapturedErrorCallback)(const WGPUDevice *device, WGPUErrorType type, WGPUStringView message,
                                             void *userdata1, void *userdata2);
 /* With a message in this build (bun-webgpu's table omits it; a probe shows userdata1 after the view). */
 typedef void (*WGPUQueueWorkDoneCallback)(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2);
 typedef void (*WGPUBufferMapCallback)(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2);
-typedef void (*WGPUPopErrorScopeCallback)(uint32_t status, WGPUErrorType type, WGPUStringView message,
-                                          void *userdata1, void *userdata2);
+typedef void (*WGPUPopErrorScopeCallback)(uint32_t status, WGPUErrorType type, WGPUStringView message, void *userdata1,
+                                          void *userdata2);
 struct WGPUCompilationInfo;
-typedef void (*WGPUCompilationInfoCallback)(uint32_t status, const struct WGPUCompilationInfo *info,
-                                            void *userdata1, void *userdata2);
-typedef void (*WGPULoggingCallback)(WGPULoggingType type, WGPUStringView message, void *userdata1,
-                                    void *userdata2);
+typedef void (*WGPUCompilationInfoCallback)(uint32_t status, const struct WGPUCompilationInfo *info, void *userdata1,
+                                            void *userdata2);
+typedef void (*WGPULoggingCallback)(WGPULoggingType type, WGPUStringView message, void *userdata1, void *userdata2);
 
 /* Every asynchronous call takes this shape, only the callback type differs. */
 #define WGK_WGPU_CALLBACK_INFO(Name, Callback) \
@@ -395,8 +396,8 @@ typedef struct WGPUCompilationMessage {
   const WGPUChainedStruct *nextInChain;
   WGPUStringView message;
   WGPUCompilationMessageType type;
-  uint64_t lineNum;   /* 1-based, 0 when unknown */
-  uint64_t linePos;   /* 1-based byte position in the line */
+  uint64_t lineNum; /* 1-based, 0 when unknown */
+  uint64_t linePos; /* 1-based byte position in the line */
   uint64_t offset;
   uint64_t length;
 } WGPUCompilationMessage;
@@ -438,7 +439,7 @@ typedef struct WGPUBindGroupLayoutEntry {
   const WGPUChainedStruct *nextInChain;
   uint32_t binding;
   WGPUShaderStage visibility;
-  uint32_t bindingArraySize;  /* 0: not an array */
+  uint32_t bindingArraySize; /* 0: not an array */
   WGPUBufferBindingLayout buffer;
   WGPUSamplerBindingLayout sampler;
   WGPUTextureBindingLayout texture;

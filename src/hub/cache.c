@@ -30,7 +30,8 @@ static bool part_ok(const char *p, size_t n) {
   if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
   for (size_t i = 0; i < n; i++) {
     char c = p[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '-'))
       return false;
   }
   return true;
@@ -82,7 +83,8 @@ bool wgk_hub_snapshot_bound(char *real_root) {
   char *repo_end = commit - k;
   *repo_end = '\0';
   const char *base = strrchr(real_root, '/');
-  bool ok = base && strncmp(base + 1, REPO_PREFIX, strlen(REPO_PREFIX)) == 0 && strstr(base + 1 + strlen(REPO_PREFIX), "--");
+  bool ok =
+      base && strncmp(base + 1, REPO_PREFIX, strlen(REPO_PREFIX)) == 0 && strstr(base + 1 + strlen(REPO_PREFIX), "--");
   if (!ok) *repo_end = '/';
   return ok;
 }
@@ -166,8 +168,10 @@ wgk_status wgk_hub_write_atomic(const char *path, const void *data, size_t len, 
   for (size_t off = 0; ok && off < len;) {
     ssize_t w = write(fd, (const char *)data + off, len - off);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) ok = false;
-    else off += (size_t)w;
+    if (w <= 0)
+      ok = false;
+    else
+      off += (size_t)w;
   }
   int saved = errno;
   if (ok && fsync(fd) != 0) ok = false, saved = errno;
@@ -200,13 +204,20 @@ char *wgk_hub_read_all(const char *path, size_t *len) {
     n += r;
     if (n < cap) break;
     char *grown = cap > ((size_t)1 << 31) ? NULL : realloc(buf, cap * 2 + 1);
-    if (!grown) { free(buf); buf = NULL; break; }
+    if (!grown) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
     buf = grown;
     cap *= 2;
   }
   bool bad = ferror(f);
   fclose(f);
-  if (!buf || bad) { free(buf); return NULL; }
+  if (!buf || bad) {
+    free(buf);
+    return NULL;
+  }
   buf[n] = '\0';
   if (len) *len = n;
   return buf;
@@ -222,8 +233,10 @@ static void sweep_temps(const char *dir) {
     char *p = wgk_hub_path(dir, e->d_name);
     if (!p) continue;
     struct stat st;
-    if (strstr(e->d_name, TMP_MARK)) unlink(p);
-    else if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) sweep_temps(p);
+    if (strstr(e->d_name, TMP_MARK))
+      unlink(p);
+    else if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+      sweep_temps(p);
     free(p);
   }
   closedir(d);
@@ -236,8 +249,10 @@ int wgk_hub_lock_repo(const char *cache, const char *repo, wgk_error *err) {
   char *dir = locks && base ? wgk_hub_path(locks, base) : NULL;
   char *file = dir ? wgk_hub_path(dir, "wgk.lock") : NULL;
   int fd = -1;
-  if (!file) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
-  else if (!wgk_hub_mkdirs(dir)) wgk_error_set(err, WGK_ERR_IO, dir, 0, 0, repo, "cannot create the lock folder: %s", strerror(errno));
+  if (!file)
+    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
+  else if (!wgk_hub_mkdirs(dir))
+    wgk_error_set(err, WGK_ERR_IO, dir, 0, 0, repo, "cannot create the lock folder: %s", strerror(errno));
   else if ((fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
     wgk_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot open the lock: %s", strerror(errno));
   else {
@@ -275,7 +290,8 @@ wgk_status wgk_hub_cache_each(const char *cache, wgk_hub_repo_fn fn, void *user,
   }
   for (int i = 0; i < n; i++) {
     const char *name = names[i]->d_name;
-    const char *sep = strncmp(name, REPO_PREFIX, strlen(REPO_PREFIX)) == 0 ? strstr(name + strlen(REPO_PREFIX), "--") : NULL;
+    const char *sep =
+        strncmp(name, REPO_PREFIX, strlen(REPO_PREFIX)) == 0 ? strstr(name + strlen(REPO_PREFIX), "--") : NULL;
     if (sep) {
       char repo[512];
       const char *org = name + strlen(REPO_PREFIX);
@@ -342,13 +358,19 @@ int wgk_hub_cache_verify(const char *cache, const char *repo, void *out_v, wgk_e
   char *repo_dir = wgk_hub_repo_dir(cache, repo);
   char *snaps = repo_dir ? wgk_hub_path(repo_dir, "snapshots") : NULL;
   char *blobs = repo_dir ? wgk_hub_path(repo_dir, "blobs") : NULL;
-  if (!blobs) { free(snaps); free(repo_dir); return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory"), -1; }
+  if (!blobs) {
+    free(snaps);
+    free(repo_dir);
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory"), -1;
+  }
   DIR *d = opendir(snaps);
   struct stat rs;
   if (!d && stat(repo_dir, &rs) == 0 && S_ISDIR(rs.st_mode)) d = opendir(repo_dir); /* blobs only, no snapshot yet */
   if (!d) {
     wgk_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache (%s)", strerror(errno));
-    free(snaps); free(blobs); free(repo_dir);
+    free(snaps);
+    free(blobs);
+    free(repo_dir);
     return -1;
   }
   int bad = 0;
@@ -401,7 +423,8 @@ static int remove_tree(const char *path) {
 
 wgk_status wgk_hub_cache_rm(const char *cache, const char *repo, wgk_error *err) {
   if (!wgk_hub_repo_id_ok(repo))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL, "not a repo id (org/name: letters, digits, . _ -)");
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
+                         "not a repo id (org/name: letters, digits, . _ -)");
   char *repo_dir = wgk_hub_repo_dir(cache, repo);
   if (!repo_dir) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
   struct stat st;

@@ -27,8 +27,8 @@ static long env_long(const char *name, long dflt, long lo, long hi) {
 
 static bool env_true(const char *name) {
   const char *v = getenv(name);
-  return v && (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
-               strcasecmp(v, "on") == 0);
+  return v &&
+         (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0);
 }
 
 /* The token: HF_TOKEN, else the first line of $HF_HOME/token (HF_HOME defaulting to $XDG_CACHE_HOME/huggingface,
@@ -38,16 +38,22 @@ static char *read_token(void) {
   if (t && *t) return strdup(t);
   char *file = NULL;
   const char *home = getenv("HF_HOME");
-  if (home && *home) file = wgk_hub_path(home, "token");
-  else if ((home = getenv("XDG_CACHE_HOME")) && *home) file = wgk_hub_path(home, "huggingface/token");
-  else if ((home = getenv("HOME")) && *home) file = wgk_hub_path(home, ".cache/huggingface/token");
+  if (home && *home)
+    file = wgk_hub_path(home, "token");
+  else if ((home = getenv("XDG_CACHE_HOME")) && *home)
+    file = wgk_hub_path(home, "huggingface/token");
+  else if ((home = getenv("HOME")) && *home)
+    file = wgk_hub_path(home, ".cache/huggingface/token");
   char *text = file ? wgk_hub_read_all(file, NULL) : NULL;
   free(file);
   if (!text) return NULL;
   text[strcspn(text, "\r\n")] = '\0';
   size_t n = strlen(text);
   while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
-  if (!n) { free(text); return NULL; }
+  if (!n) {
+    free(text);
+    return NULL;
+  }
   return text;
 }
 
@@ -61,7 +67,8 @@ wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err) {
   memset(net, 0, sizeof *net);
   pthread_once(&curl_once, curl_init);
   if (curl_init_code != CURLE_OK)
-    return wgk_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
+    return wgk_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s",
+                         curl_easy_strerror(curl_init_code));
   const char *ep = getenv("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
   if (!net->endpoint) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
@@ -116,10 +123,10 @@ static char *origin_of(const char *url) {
 typedef struct transfer {
   wgk_hub_body *body;
   bool too_big;
-  char error_code[64];   /* X-Error-Code of this hop (RepoNotFound, RevisionNotFound, EntryNotFound ...) */
+  char error_code[64]; /* X-Error-Code of this hop (RepoNotFound, RevisionNotFound, EntryNotFound ...) */
   const wgk_hub_net *net;
-  const char *file;      /* for the progress bar */
-  bool drawn;            /* a progress line is on screen */
+  const char *file; /* for the progress bar */
+  bool drawn;       /* a progress line is on screen */
   double started;
 } transfer;
 
@@ -127,7 +134,10 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *user) {
   transfer *t = user;
   size_t n = size * nmemb;
   wgk_hub_body *b = t->body;
-  if (b->len + n > MAX_BODY) { t->too_big = true; return 0; }
+  if (b->len + n > MAX_BODY) {
+    t->too_big = true;
+    return 0;
+  }
   char *grown = realloc(b->data, b->len + n + 1);
   if (!grown) return 0;
   b->data = grown;
@@ -154,7 +164,8 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *user) {
   transfer *t = user;
   size_t n = size * nmemb;
   char commit[64];
-  if (!t->body->commit[0] && header_value(line, n, "X-Repo-Commit", commit, sizeof commit) && wgk_hub_is_commit(commit)) {
+  if (!t->body->commit[0] && header_value(line, n, "X-Repo-Commit", commit, sizeof commit) &&
+      wgk_hub_is_commit(commit)) {
     for (int i = 0; i < 40; i++) commit[i] = (char)tolower((unsigned char)commit[i]);
     memcpy(t->body->commit, commit, 41);
   }
@@ -190,9 +201,16 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
 
 static bool retryable_curl(CURLcode c) {
   switch (c) {
-  case CURLE_COULDNT_CONNECT: case CURLE_OPERATION_TIMEDOUT: case CURLE_PARTIAL_FILE: case CURLE_GOT_NOTHING:
-  case CURLE_SEND_ERROR: case CURLE_RECV_ERROR: case CURLE_HTTP2: case CURLE_HTTP2_STREAM:
-  case CURLE_COULDNT_RESOLVE_HOST: case CURLE_SSL_CONNECT_ERROR:
+  case CURLE_COULDNT_CONNECT:
+  case CURLE_OPERATION_TIMEDOUT:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_GOT_NOTHING:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR:
+  case CURLE_HTTP2:
+  case CURLE_HTTP2_STREAM:
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_SSL_CONNECT_ERROR:
     return true;
   default:
     return false;
@@ -205,10 +223,10 @@ static void pause_ms(long ms) {
 }
 
 typedef struct hop_result {
-  CURLcode code;          /* transport outcome */
+  CURLcode code; /* transport outcome */
   char curl_msg[CURL_ERROR_SIZE];
-  long status;            /* HTTP status */
-  char *location;         /* redirect target (absolute), malloc'ed */
+  long status;    /* HTTP status */
+  char *location; /* redirect target (absolute), malloc'ed */
   char error_code[64];
   bool too_big;
 } hop_result;
@@ -221,7 +239,11 @@ static void one_hop(const wgk_hub_net *net, const char *url, bool send_token, co
   body->data = NULL;
   body->len = 0;
   CURL *c = curl_easy_init();
-  if (!c) { r->code = CURLE_FAILED_INIT; snprintf(r->curl_msg, sizeof r->curl_msg, "curl_easy_init failed"); return; }
+  if (!c) {
+    r->code = CURLE_FAILED_INIT;
+    snprintf(r->curl_msg, sizeof r->curl_msg, "curl_easy_init failed");
+    return;
+  }
   transfer t = {.body = body, .net = net, .file = file, .started = now_s()};
   struct curl_slist *headers = NULL;
   char *auth = NULL;
@@ -269,15 +291,16 @@ static void one_hop(const wgk_hub_net *net, const char *url, bool send_token, co
   curl_easy_cleanup(c);
 }
 
-static wgk_status http_error(const wgk_hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
-                             const hop_result *r, bool token_sent, wgk_error *err) {
+static wgk_status http_error(const wgk_hub_net *net, const char *url, const char *repo, const char *rev,
+                             const char *file, const hop_result *r, bool token_sent, wgk_error *err) {
   const char *ec = r->error_code;
   switch (r->status) {
   case 401:
-    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
-                         token_sent ? "401 Unauthorized: the Hub refused the token (HF_TOKEN or $HF_HOME/token): check it is valid"
-                                    : "401 Unauthorized: %s needs a token: set HF_TOKEN (or log in so $HF_HOME/token exists)",
-                         repo);
+    return wgk_error_set(
+        err, WGK_ERR_IO, url, 0, 0, repo,
+        token_sent ? "401 Unauthorized: the Hub refused the token (HF_TOKEN or $HF_HOME/token): check it is valid"
+                   : "401 Unauthorized: %s needs a token: set HF_TOKEN (or log in so $HF_HOME/token exists)",
+        repo);
   case 403:
     return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
                          "403 Forbidden: the token %s has no access to %s (gated or private repo?)",
@@ -288,10 +311,11 @@ static wgk_status http_error(const wgk_hub_net *net, const char *url, const char
     if (strcmp(ec, "RevisionNotFound") == 0)
       return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: repo %s has no revision %s", repo, rev);
     if (strcmp(ec, "EntryNotFound") == 0)
-      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: revision %s of %s has no file build/webgpu/%s",
-                           rev, repo, file);
+      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
+                           "404: revision %s of %s has no file build/webgpu/%s", rev, repo, file);
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
-                         "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo, rev, file);
+                         "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo, rev,
+                         file);
   default:
     return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
   }
@@ -300,8 +324,7 @@ static wgk_status http_error(const wgk_hub_net *net, const char *url, const char
 wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char *repo, const char *rev,
                             const char *file, wgk_hub_body *out, wgk_error *err) {
   memset(out, 0, sizeof *out);
-  if (net->offline)
-    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HF_HUB_OFFLINE is set: no request is sent");
+  if (net->offline) return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HF_HUB_OFFLINE is set: no request is sent");
   char *home = origin_of(net->endpoint);
   if (!home) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, 0, 0, "HF_ENDPOINT", "not a URL");
   wgk_status st = WGK_OK;
@@ -345,14 +368,16 @@ wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char 
                          net->timeout_s, attempt + 1, r.curl_msg);
     else if (r.code == CURLE_PARTIAL_FILE)
       st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo,
-                         "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s", file,
-                         attempt + 1, r.curl_msg);
+                         "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
+                         file, attempt + 1, r.curl_msg);
     else if (r.code != CURLE_OK)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "network error after %d tries: %s", attempt + 1, r.curl_msg);
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "network error after %d tries: %s", attempt + 1,
+                         r.curl_msg);
     else if (hops > MAX_REDIRECTS)
       st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "more than %d redirects", MAX_REDIRECTS);
     else if (r.status >= 500 || r.status == 429)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "HTTP %ld from the Hub after %d tries", r.status, attempt + 1);
+      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "HTTP %ld from the Hub after %d tries", r.status,
+                         attempt + 1);
     else if (r.status < 200 || r.status >= 300)
       st = http_error(net, where, repo, rev, file, &r, token_sent, err);
     free(cur);

@@ -9,13 +9,13 @@
 
 /* Settings read from the environment once per operation. */
 typedef struct wgk_hub_net {
-  char *endpoint;   /* HF_ENDPOINT without a trailing '/', default https://huggingface.co */
-  char *token;      /* HF_TOKEN, else the first line of $HF_HOME/token; NULL = none */
-  bool offline;     /* HF_HUB_OFFLINE set to 1/true/yes/on */
-  int attempts;     /* tries per request (WGK_HUB_RETRIES, default 4, >= 1) */
-  long backoff_ms;  /* first pause between tries, doubled each time (WGK_HUB_BACKOFF_MS, default 500) */
-  long timeout_s;   /* connect timeout and stall limit (WGK_HUB_TIMEOUT, default 30) */
-  bool progress;    /* draw a progress bar (stderr is a terminal and the caller asked) */
+  char *endpoint;  /* HF_ENDPOINT without a trailing '/', default https://huggingface.co */
+  char *token;     /* HF_TOKEN, else the first line of $HF_HOME/token; NULL = none */
+  bool offline;    /* HF_HUB_OFFLINE set to 1/true/yes/on */
+  int attempts;    /* tries per request (WGK_HUB_RETRIES, default 4, >= 1) */
+  long backoff_ms; /* first pause between tries, doubled each time (WGK_HUB_BACKOFF_MS, default 500) */
+  long timeout_s;  /* connect timeout and stall limit (WGK_HUB_TIMEOUT, default 30) */
+  bool progress;   /* draw a progress bar (stderr is a terminal and the caller asked) */
 } wgk_hub_net;
 
 wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err);
@@ -23,7 +23,7 @@ void wgk_hub_net_free(wgk_hub_net *net);
 
 /* One answered GET: the body and the X-Repo-Commit header of the first hop that had one. */
 typedef struct wgk_hub_body {
-  char *data;       /* malloc'ed, NUL-terminated */
+  char *data; /* malloc'ed, NUL-terminated */
   size_t len;
   char commit[41];  /* "" when no hop sent X-Repo-Commit */
   bool unreachable; /* set on failure when the Hub gave no HTTP answer at all (connect, DNS, timeout) */

@@ -9,8 +9,8 @@
 #include "util/digest.h"
 
 /* The snapshot's metadata.json: its digest.files (new reference) and its own digest. */
-static wgk_status snapshot_files(const char *dir, const char *repo, json_t **files_out, char b64[WGK_PKG_DIGEST_B64_LEN + 1],
-                                 wgk_error *err) {
+static wgk_status snapshot_files(const char *dir, const char *repo, json_t **files_out,
+                                 char b64[WGK_PKG_DIGEST_B64_LEN + 1], wgk_error *err) {
   *files_out = NULL;
   char *p = wgk_hub_path(dir, "metadata.json");
   size_t len = 0;
@@ -18,10 +18,14 @@ static wgk_status snapshot_files(const char *dir, const char *repo, json_t **fil
   json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(doc, "digest"), "files");
   wgk_status st = WGK_OK;
-  if (!text) st = wgk_error_set(err, WGK_ERR_IO, p ? p : dir, 0, 0, repo, "cannot read the cached metadata.json");
-  else if (!json_is_object(files)) st = wgk_error_set(err, WGK_ERR_MANIFEST, p, 0, 0, repo, "no digest.files object");
-  else if (!wgk_pkg_sha256_b64(text, len, b64)) st = wgk_error_set(err, WGK_ERR_IO, p, 0, 0, repo, "sha256 failed");
-  else *files_out = json_deep_copy(files);
+  if (!text)
+    st = wgk_error_set(err, WGK_ERR_IO, p ? p : dir, 0, 0, repo, "cannot read the cached metadata.json");
+  else if (!json_is_object(files))
+    st = wgk_error_set(err, WGK_ERR_MANIFEST, p, 0, 0, repo, "no digest.files object");
+  else if (!wgk_pkg_sha256_b64(text, len, b64))
+    st = wgk_error_set(err, WGK_ERR_IO, p, 0, 0, repo, "sha256 failed");
+  else
+    *files_out = json_deep_copy(files);
   if (!st && !*files_out) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, repo, "out of memory");
   json_decref(doc);
   free(text);
@@ -40,7 +44,8 @@ wgk_status wgk_hub_lock(const char *const *specs, size_t n, const wgk_hub_option
     char *end = NULL;
     long v = at && at[1] == 'v' ? strtol(at + 2, &end, 10) : 0;
     if (!at || !end || *end || v < 1 || v > 1000000) {
-      st = wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, specs[i], 0, 0, NULL, "expected REPO@vN, e.g. webgpu-kernels/ai.onnx.RotaryEmbedding@v1");
+      st = wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, specs[i], 0, 0, NULL,
+                         "expected REPO@vN, e.g. webgpu-kernels/ai.onnx.RotaryEmbedding@v1");
       break;
     }
     char *repo = strndup(specs[i], (size_t)(at - specs[i]));
@@ -85,8 +90,9 @@ static wgk_status check_drift(const char *lock_path, size_t index, const char *r
   json_object_foreach(files, rel, v) {
     if (st) break;
     if (!json_object_get(locked, rel))
-      st = wgk_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path, "%s: the snapshot has build/webgpu/%s, which the lock does not list: refusing drift",
-                         repo, rel);
+      st = wgk_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path,
+                         "%s: the snapshot has build/webgpu/%s, which the lock does not list: refusing drift", repo,
+                         rel);
   }
   json_object_foreach(locked, rel, v) {
     if (st) break;
@@ -98,8 +104,9 @@ static wgk_status check_drift(const char *lock_path, size_t index, const char *r
     char got[WGK_PKG_DIGEST_B64_LEN + 1] = "";
     if (bytes) wgk_pkg_sha256_b64(bytes, len, got);
     if (!have)
-      st = wgk_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path, "%s: the lock lists build/webgpu/%s, the snapshot has no such file: refusing drift",
-                         repo, rel);
+      st =
+          wgk_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path,
+                        "%s: the lock lists build/webgpu/%s, the snapshot has no such file: refusing drift", repo, rel);
     else if (!want || strcmp(want, got) != 0)
       st = wgk_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path,
                          "%s: build/webgpu/%s: locked digest %s, snapshot has %s: refusing drift", repo, rel,

@@ -17,12 +17,14 @@ typedef struct job {
   wgk_hub_net net;
   char *cache;
   char *repo_dir;
-  char rev[48];     /* what the URL names: "v<N>" or the commit */
-  char commit[41];  /* the resolved commit, lower-case; "" until known */
+  char rev[48];    /* what the URL names: "v<N>" or the commit */
+  char commit[41]; /* the resolved commit, lower-case; "" until known */
   wgk_error *err;
 } job;
 
-static wgk_status oom(job *j) { return wgk_error_set(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, 0, 0, NULL, "out of memory"); }
+static wgk_status oom(job *j) {
+  return wgk_error_set(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, 0, 0, NULL, "out of memory");
+}
 
 /* $HF_ENDPOINT/kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file> */
 static char *file_url(const job *j, const char *rev, const char *file) {
@@ -69,8 +71,10 @@ static wgk_status write_ref(job *j) {
   wgk_status st = p && refs ? WGK_OK : oom(j);
   char *old = p ? wgk_hub_read_all(p, NULL) : NULL;
   if (!st && !(old && strcmp(old, j->commit) == 0)) {
-    if (!wgk_hub_mkdirs(refs)) st = wgk_error_set(j->err, WGK_ERR_IO, refs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
-    else st = wgk_hub_write_atomic(p, j->commit, 40, j->err);
+    if (!wgk_hub_mkdirs(refs))
+      st = wgk_error_set(j->err, WGK_ERR_IO, refs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
+    else
+      st = wgk_hub_write_atomic(p, j->commit, 40, j->err);
   }
   free(old);
   free(refs);
@@ -116,8 +120,10 @@ static wgk_status store_blob(job *j, const char *hex, const void *data, size_t l
   wgk_status st = p ? WGK_OK : oom(j);
   struct stat sb;
   if (!st && stat(p, &sb) != 0) {
-    if (!wgk_hub_mkdirs(blobs)) st = wgk_error_set(j->err, WGK_ERR_IO, blobs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
-    else st = wgk_hub_write_atomic(p, data, len, j->err);
+    if (!wgk_hub_mkdirs(blobs))
+      st = wgk_error_set(j->err, WGK_ERR_IO, blobs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
+    else
+      st = wgk_hub_write_atomic(p, data, len, j->err);
   }
   free(p);
   free(blobs);
@@ -139,7 +145,8 @@ static wgk_status fetch_file(job *j, const char *snap, const char *rel, const ch
   char want[65];
   if (!wgk_pkg_relpath_ok(rel) || strcmp(rel, "metadata.json") == 0)
     return wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                         "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json", rel);
+                         "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json",
+                         rel);
   if (!wgk_hub_b64_to_hex(b64, want))
     return wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
                          "digest of '%s' is not a base64 SHA-256: '%s'", rel, b64);
@@ -170,7 +177,8 @@ static wgk_status populate(job *j, const wgk_hub_body *meta) {
   wgk_status st = WGK_OK;
   char *snap = wgk_hub_snapshot_dir(j->repo_dir, j->commit);
   json_t *doc = NULL;
-  if (!snap) st = oom(j);
+  if (!snap)
+    st = oom(j);
   else if (!wgk_hub_snapshot_complete(j->repo_dir, j->commit)) {
     json_error_t je;
     doc = json_loadb(meta->data, meta->len, 0, &je);
@@ -178,8 +186,8 @@ static wgk_status populate(job *j, const wgk_hub_body *meta) {
     json_t *files = json_object_get(digest, "files");
     const char *alg = json_string_value(json_object_get(digest, "algorithm"));
     if (!doc)
-      st = wgk_error_set(j->err, WGK_ERR_PARSE, "metadata.json", je.line, je.column, j->repo,
-                         "from %s at %s: %s", j->net.endpoint, j->commit, je.text);
+      st = wgk_error_set(j->err, WGK_ERR_PARSE, "metadata.json", je.line, je.column, j->repo, "from %s at %s: %s",
+                         j->net.endpoint, j->commit, je.text);
     else if (json_is_string(json_object_get(doc, "name")) &&
              strcmp(json_string_value(json_object_get(doc, "name")), strchr(j->repo, '/') + 1) != 0)
       st = wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "name",
@@ -227,12 +235,14 @@ static wgk_status resolve(job *j) {
                                  : "a load from the Hub needs a version (--version N) or a revision (--revision SHA): "
                                    "there is no default");
   if (has_rev && !wgk_hub_is_commit(o->revision))
-    return wgk_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, "revision",
-                         "'%s' is not a 40-hex commit", o->revision);
+    return wgk_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, "revision", "'%s' is not a 40-hex commit",
+                         o->revision);
   size_t org_len = (size_t)(strchr(repo, '/') - repo);
-  if (!o->trust_remote_code && !(org_len == strlen(WGK_HUB_TRUSTED_ORG) && strncmp(repo, WGK_HUB_TRUSTED_ORG, org_len) == 0))
+  if (!o->trust_remote_code &&
+      !(org_len == strlen(WGK_HUB_TRUSTED_ORG) && strncmp(repo, WGK_HUB_TRUSTED_ORG, org_len) == 0))
     return wgk_error_set(j->err, WGK_ERR_UNSUPPORTED, repo, 0, 0, NULL,
-                         "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG " is): its kernels run on your GPU; "
+                         "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG
+                         " is): its kernels run on your GPU; "
                          "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
                          (int)org_len, repo);
   wgk_status st = wgk_hub_net_init(&j->net, o->progress, j->err);
@@ -249,16 +259,18 @@ static wgk_status resolve(job *j) {
     snprintf(j->rev, sizeof j->rev, "v%d", o->version);
     if (j->net.offline) {
       if (!read_ref(j))
-        return wgk_error_set(j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
-                             "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first",
-                             j->rev, repo, j->rev);
+        return wgk_error_set(
+            j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
+            "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first", j->rev,
+            repo, j->rev);
       if (wgk_hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK;
     }
   }
   if (j->net.offline)
-    return wgk_error_set(j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
-                         "HF_HUB_OFFLINE is set and commit %s of %s is not complete in the cache: download it online first",
-                         j->commit, repo);
+    return wgk_error_set(
+        j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
+        "HF_HUB_OFFLINE is set and commit %s of %s is not complete in the cache: download it online first", j->commit,
+        repo);
   /* One request: metadata.json at the branch (or commit); X-Repo-Commit names the commit. */
   wgk_hub_body meta;
   wgk_error before;
@@ -273,10 +285,12 @@ static wgk_status resolve(job *j) {
   }
   if (!has_rev) {
     if (!meta.commit[0])
-      st = wgk_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo,
-                         "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
-                         repo, j->rev);
-    else memcpy(j->commit, meta.commit, 41);
+      st =
+          wgk_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo,
+                        "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
+                        repo, j->rev);
+    else
+      memcpy(j->commit, meta.commit, 41);
   } else if (meta.commit[0] && strcmp(meta.commit, j->commit) != 0) {
     st = wgk_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo, "asked for commit %s, the Hub answered for %s",
                        j->commit, meta.commit);
@@ -291,7 +305,8 @@ wgk_status wgk_hub_snapshot(const char *repo, const wgk_hub_options *opts, char 
   if (dir_out) *dir_out = NULL;
   if (commit_out) *commit_out = NULL;
   wgk_hub_options none = {0};
-  if (!repo || !dir_out) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_hub_snapshot: no repo");
+  if (!repo || !dir_out)
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_hub_snapshot: no repo");
   job j = {.repo = repo, .opts = opts ? opts : &none, .err = err};
   wgk_status st = resolve(&j);
   if (!st && !(*dir_out = wgk_hub_snapshot_dir(j.repo_dir, j.commit))) st = oom(&j);

@@ -8,13 +8,25 @@
 
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)
 
-static const char *const seed_keys[] = {
-    "domain", "name", "sinceVersion", "description", "inputs", "outputs", "attributes",
-    "attributeDescriptions", "attributeConstraints", "typeConstraints", "args", "tunables", "derive",
-    "bindingSets", "variants", NULL};
+static const char *const seed_keys[] = {"domain",
+                                        "name",
+                                        "sinceVersion",
+                                        "description",
+                                        "inputs",
+                                        "outputs",
+                                        "attributes",
+                                        "attributeDescriptions",
+                                        "attributeConstraints",
+                                        "typeConstraints",
+                                        "args",
+                                        "tunables",
+                                        "derive",
+                                        "bindingSets",
+                                        "variants",
+                                        NULL};
 
 /* Spec 2.1 is told from the seed by its port maps (or its own keys); the spec version itself lives in
- * metadata.json (PUBLIC-LOADER.md fact 7). */
+ * metadata.json (docs/loader-semantics.md rule 7). */
 static bool looks_like_spec21(const json_t *root) {
   return json_object_get(root, "$schema") || json_object_get(root, "bindings") ||
          json_is_object(json_object_get(root, "inputs")) || json_object_get(root, "conformance") ||
@@ -60,7 +72,8 @@ static wgk_status check_numbers(wgk_manifest_rd *rd, const json_t *v) {
   if (json_is_integer(v)) {
     json_int_t i = json_integer_value(v);
     if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53))
-      st = wgk_manifest_fail(rd, "integer overflow past 2^53: %" JSON_INTEGER_FORMAT " (integers are exact only up to 2^53)", i);
+      st = wgk_manifest_fail(
+          rd, "integer overflow past 2^53: %" JSON_INTEGER_FORMAT " (integers are exact only up to 2^53)", i);
   } else if (json_is_array(v)) {
     for (size_t i = 0; !st && i < json_array_size(v); i++) {
       size_t mark = wgk_manifest_push_index(rd, i);
@@ -100,8 +113,8 @@ static wgk_status parse(const char *text, size_t len, const char *source, json_t
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (*root) return WGK_OK;
-  return wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE, source, jerr.line > 0 ? jerr.line : 0,
-                       jerr.column > 0 ? jerr.column : 0, NULL, "%s", jerr.text);
+  return wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
+                       source, jerr.line > 0 ? jerr.line : 0, jerr.column > 0 ? jerr.column : 0, NULL, "%s", jerr.text);
 }
 
 wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *source_name, wgk_manifest **out,
@@ -151,8 +164,9 @@ wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out, wgk_erro
   if (out) *out = NULL;
   if (!path) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest path");
   FILE *f = fopen(path, "rb");
-  if (!f) return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
-                               "cannot open: %s", strerror(errno));
+  if (!f)
+    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
+                         strerror(errno));
   wgk_dynbuf b;
   wgk_dynbuf_init(&b, MANIFEST_MAX_BYTES);
   char chunk[8192];
@@ -161,10 +175,12 @@ wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out, wgk_erro
   bool bad = ferror(f) != 0;
   fclose(f);
   wgk_status st;
-  if (bad) st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed");
-  else if (b.failed) st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes",
-                                        MANIFEST_MAX_BYTES);
-  else st = wgk_manifest_load_text(wgk_dynbuf_str(&b), b.len, path, out, err);
+  if (bad)
+    st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed");
+  else if (b.failed)
+    st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes", MANIFEST_MAX_BYTES);
+  else
+    st = wgk_manifest_load_text(wgk_dynbuf_str(&b), b.len, path, out, err);
   wgk_dynbuf_free(&b);
   return st;
 }

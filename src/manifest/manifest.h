@@ -1,7 +1,7 @@
 /*
  * The op contract (manifest.json) as an immutable model.
  *
- * The model is shaped after manifest spec 2.1 (SYSTEM.md §2.2): ports are one list with a direction,
+ * The model is shaped after manifest spec 2.1 (docs/package-format.md): ports are one list with a direction,
  * bindings are resolved per pass, variant constants are variant derives, template inputs are pass
  * inputs. Both the seed format (§2.1, seed_*.c) and manifest spec 2.1 (§2.2, spec21_*.c) fill it; the
  * format is told by the text (`format`), the semantics that differ between them are keyed on it.
@@ -35,7 +35,7 @@ typedef struct wgk_manifest_pos {
   const char *path; /* JSON path, e.g. "variants[1].passes[0].dispatch.threads" */
 } wgk_manifest_pos;
 
-/* An expression of the Jinja expression language (SYSTEM.md §3), not yet parsed. */
+/* An expression of the Jinja expression language (docs/expressions.md), not yet parsed. */
 typedef struct wgk_manifest_expr {
   const char *text;     /* the expression text; NULL when the part is absent */
   wgk_manifest_pos pos; /* position of text[0] (after the quote) and the JSON path */
@@ -88,13 +88,13 @@ typedef struct wgk_manifest_port {
 } wgk_manifest_port;
 
 typedef struct wgk_manifest_attribute {
-  const char *name;           /* ONNX attribute name */
-  const json_t *default_value;/* borrowed default; NULL when the attribute has no default */
-  const char *description;    /* free text, "" when absent */
-  const json_t **values;      /* allowed values (attributeConstraints.<n>.values); NULL = any */
-  size_t n_values;            /* number of values */
-  bool required;              /* the call must give it */
-  wgk_manifest_pos pos;       /* position of the default, else of the description or constraint */
+  const char *name;            /* ONNX attribute name */
+  const json_t *default_value; /* borrowed default; NULL when the attribute has no default */
+  const char *description;     /* free text, "" when absent */
+  const json_t **values;       /* allowed values (attributeConstraints.<n>.values); NULL = any */
+  size_t n_values;             /* number of values */
+  bool required;               /* the call must give it */
+  wgk_manifest_pos pos;        /* position of the default, else of the description or constraint */
 } wgk_manifest_attribute;
 
 typedef struct wgk_manifest_type_constraint {
@@ -141,25 +141,25 @@ typedef enum wgk_manifest_scalar {
 } wgk_manifest_scalar;
 
 typedef struct wgk_manifest_field {
-  const char *name;        /* WGSL struct member name */
-  wgk_manifest_scalar type;/* u32, i32 or f32: 4 bytes each */
-  wgk_manifest_expr value; /* expression giving the value at call time; spec 2.1: text NULL when absent */
-  bool required;           /* spec 2.1: no value, no same-named arg and no default fails the call (!internal) */
-  bool internal;           /* spec 2.1 `internal` */
+  const char *name;            /* WGSL struct member name */
+  wgk_manifest_scalar type;    /* u32, i32 or f32: 4 bytes each */
+  wgk_manifest_expr value;     /* expression giving the value at call time; spec 2.1: text NULL when absent */
+  bool required;               /* spec 2.1: no value, no same-named arg and no default fails the call (!internal) */
+  bool internal;               /* spec 2.1 `internal` */
   const json_t *default_value; /* spec 2.1 `default` (an expression when a string); NULL when absent */
 } wgk_manifest_field;
 
 /* One binding; its binding index is its position in the set (bind group 0). */
 typedef struct wgk_manifest_binding {
-  const char *name;                 /* WGSL variable name */
-  wgk_manifest_buffer buffer;       /* buffer type */
-  const char *arg;                  /* bind key of the tensor (storage buffers); NULL for the uniform and intermediates */
-  const wgk_manifest_port *port;    /* the port behind arg; NULL for the uniform and intermediates */
-  const char *intermediate;         /* wgk extension: id of a variant intermediate bound here, else NULL */
-  const char *semantic;             /* seed `semantic` label ("X", "kernel.params"); "" when absent */
-  const char *element_type;         /* "$T" (type variable) or a WGSL scalar; NULL for the uniform */
-  const char *struct_name;          /* uniform struct name ("Params"); NULL for storage buffers */
-  const char *length;               /* spec 2.1 fixed length: decimal text or "$derive"; NULL = runtime-sized */
+  const char *name;              /* WGSL variable name */
+  wgk_manifest_buffer buffer;    /* buffer type */
+  const char *arg;               /* bind key of the tensor (storage buffers); NULL for the uniform and intermediates */
+  const wgk_manifest_port *port; /* the port behind arg; NULL for the uniform and intermediates */
+  const char *intermediate;      /* wgk extension: id of a variant intermediate bound here, else NULL */
+  const char *semantic;          /* seed `semantic` label ("X", "kernel.params"); "" when absent */
+  const char *element_type;      /* "$T" (type variable) or a WGSL scalar; NULL for the uniform */
+  const char *struct_name;       /* uniform struct name ("Params"); NULL for storage buffers */
+  const char *length;            /* spec 2.1 fixed length: decimal text or "$derive"; NULL = runtime-sized */
   const wgk_manifest_field *fields; /* uniform struct fields in order; NULL for storage buffers */
   size_t n_fields;                  /* number of fields */
   wgk_manifest_pos pos;             /* position of the binding object */
@@ -173,18 +173,18 @@ typedef struct wgk_manifest_binding_set {
 } wgk_manifest_binding_set;
 
 typedef enum wgk_manifest_dispatch_kind {
-  WGK_DISPATCH_THREADS = 0,    /* {threads, workgroupSize}: folded (SYSTEM.md §4.6) */
+  WGK_DISPATCH_THREADS = 0,    /* {threads, workgroupSize}: folded (docs/call-semantics.md step 6) */
   WGK_DISPATCH_WORKGROUPS = 1, /* {workgroups}: a workgroup count, folded the same way */
   WGK_DISPATCH_XYZ = 2,        /* {x, y?, z?}: explicit workgroup counts */
 } wgk_manifest_dispatch_kind;
 
 typedef struct wgk_manifest_dispatch {
-  wgk_manifest_dispatch_kind kind; /* which fields below are set */
-  wgk_manifest_expr threads;       /* THREADS: total invocations */
-  wgk_manifest_expr workgroup_size;/* THREADS: invocations per workgroup */
-  wgk_manifest_expr workgroups;    /* WORKGROUPS: workgroup count */
-  wgk_manifest_expr x, y, z;       /* XYZ: counts per axis; y/z text NULL means 1 */
-  wgk_manifest_pos pos;            /* position of the dispatch object */
+  wgk_manifest_dispatch_kind kind;  /* which fields below are set */
+  wgk_manifest_expr threads;        /* THREADS: total invocations */
+  wgk_manifest_expr workgroup_size; /* THREADS: invocations per workgroup */
+  wgk_manifest_expr workgroups;     /* WORKGROUPS: workgroup count */
+  wgk_manifest_expr x, y, z;        /* XYZ: counts per axis; y/z text NULL means 1 */
+  wgk_manifest_pos pos;             /* position of the dispatch object */
 } wgk_manifest_dispatch;
 
 /* spec 2.1 `viewAlias`: when both bindings resolve to the same buffer range the pass is skipped. */
@@ -194,31 +194,31 @@ typedef struct wgk_manifest_view_alias {
 } wgk_manifest_view_alias;
 
 typedef struct wgk_manifest_pass {
-  const char *id;                          /* unique within the variant */
-  const char *name;                        /* label (pipeline label) */
-  const char *shader;                      /* template file, relative to build/webgpu, "*.wgsl.jinja" */
-  const wgk_manifest_value *inputs;        /* template inputs (pass derive), manifest order */
-  size_t n_inputs;                         /* number of inputs */
-  const wgk_manifest_binding_set *bindings;/* the resolved binding set */
-  wgk_manifest_dispatch dispatch;          /* how many workgroups */
-  const wgk_manifest_value *profile;       /* spec 2.1 `profile` (bytesMoved, flops ...): evaluated per call */
-  size_t n_profile;                        /* number of profile entries */
-  int subgroup_collectives_width;          /* spec 2.1: 0 absent, -1 "portable", else a power of two in [4, 128] */
-  bool submit_after;                       /* spec 2.1: end the submission after this pass */
+  const char *id;                            /* unique within the variant */
+  const char *name;                          /* label (pipeline label) */
+  const char *shader;                        /* template file, relative to build/webgpu, "*.wgsl.jinja" */
+  const wgk_manifest_value *inputs;          /* template inputs (pass derive), manifest order */
+  size_t n_inputs;                           /* number of inputs */
+  const wgk_manifest_binding_set *bindings;  /* the resolved binding set */
+  wgk_manifest_dispatch dispatch;            /* how many workgroups */
+  const wgk_manifest_value *profile;         /* spec 2.1 `profile` (bytesMoved, flops ...): evaluated per call */
+  size_t n_profile;                          /* number of profile entries */
+  int subgroup_collectives_width;            /* spec 2.1: 0 absent, -1 "portable", else a power of two in [4, 128] */
+  bool submit_after;                         /* spec 2.1: end the submission after this pass */
   const wgk_manifest_view_alias *view_alias; /* spec 2.1 `viewAlias` pairs */
-  size_t n_view_alias;                     /* number of pairs */
-  wgk_manifest_pos pos;                    /* position of the pass object */
+  size_t n_view_alias;                       /* number of pairs */
+  wgk_manifest_pos pos;                      /* position of the pass object */
 } wgk_manifest_pass;
 
 /* spec 2.1 pass sequence: a pass, or a repeat group {id, repeat: {index, count}, passes} expanded per call. */
 typedef struct wgk_manifest_pass_item {
-  const wgk_manifest_pass *pass;            /* the pass; NULL for a repeat group */
-  const char *id;                           /* repeat group id (prefix of the expanded pass ids) */
-  const char *index;                        /* index name: repeat.<index> and repeat.<index>_count */
-  wgk_manifest_expr count;                  /* repetitions, 0..65535, in the variant scope */
+  const wgk_manifest_pass *pass;              /* the pass; NULL for a repeat group */
+  const char *id;                             /* repeat group id (prefix of the expanded pass ids) */
+  const char *index;                          /* index name: repeat.<index> and repeat.<index>_count */
+  wgk_manifest_expr count;                    /* repetitions, 0..65535, in the variant scope */
   const struct wgk_manifest_pass_item *items; /* the group's sequence */
-  size_t n_items;                           /* number of items */
-  wgk_manifest_pos pos;                     /* position of the item */
+  size_t n_items;                             /* number of items */
+  wgk_manifest_pos pos;                       /* position of the item */
 } wgk_manifest_pass_item;
 
 /* spec 2.1 `requires` (manifest and variant merged: features united, limits max, subgroupMinSize max). */
@@ -228,89 +228,89 @@ typedef struct wgk_manifest_limit_min {
 } wgk_manifest_limit_min;
 
 typedef struct wgk_manifest_requires {
-  const char **features;                  /* WebGPU feature names */
-  size_t n_features;                      /* number of features */
-  const wgk_manifest_limit_min *limits;   /* minimum limits */
-  size_t n_limits;                        /* number of limits */
-  int subgroup_min_size;                  /* 0 when absent */
-  const json_t *subgroup_matrix_configs;  /* list of {componentType?, resultComponentType?, M?, N?, K?}; NULL absent */
+  const char **features;                 /* WebGPU feature names */
+  size_t n_features;                     /* number of features */
+  const wgk_manifest_limit_min *limits;  /* minimum limits */
+  size_t n_limits;                       /* number of limits */
+  int subgroup_min_size;                 /* 0 when absent */
+  const json_t *subgroup_matrix_configs; /* list of {componentType?, resultComponentType?, M?, N?, K?}; NULL absent */
 } wgk_manifest_requires;
 
 /* A scratch buffer of a variant (spec 2.1 `intermediates`, read as a wgk extension of the seed format):
  * allocated by the runtime per plan, never seen by the caller. */
 typedef struct wgk_manifest_intermediate {
-  const char *id;               /* unique within the variant; bindings name it */
-  const char *dtype;            /* logical dtype ("float32") or a type variable ("$T") */
-  bool shape_is_list;           /* true: dims; false: shape is one expression giving a list */
-  wgk_manifest_expr shape;      /* the shape expression when !shape_is_list */
-  const wgk_manifest_expr *dims;/* one expression per dim when shape_is_list */
-  size_t n_dims;                /* number of dims */
-  bool zero_init;               /* cleared to zero before the first pass of every call */
-  wgk_manifest_pos pos;         /* position of the intermediate object */
+  const char *id;                /* unique within the variant; bindings name it */
+  const char *dtype;             /* logical dtype ("float32") or a type variable ("$T") */
+  bool shape_is_list;            /* true: dims; false: shape is one expression giving a list */
+  wgk_manifest_expr shape;       /* the shape expression when !shape_is_list */
+  const wgk_manifest_expr *dims; /* one expression per dim when shape_is_list */
+  size_t n_dims;                 /* number of dims */
+  bool zero_init;                /* cleared to zero before the first pass of every call */
+  wgk_manifest_pos pos;          /* position of the intermediate object */
 } wgk_manifest_intermediate;
 
 typedef struct wgk_manifest_variant {
-  const char *id;                    /* unique variant id */
-  double priority;                   /* higher first; 0 in the seed; ties keep manifest order */
-  const wgk_manifest_expr *when;     /* clauses, each must evaluate to exactly true (2.1: manifest `when` first) */
-  size_t n_when;                     /* number of clauses */
-  const wgk_manifest_expr *demote_when; /* spec 2.1: any clause exactly true makes the variant a last resort */
-  size_t n_demote_when;              /* number of clauses */
-  const char **superseded_by;        /* spec 2.1: an eligible, undemoted variant named here rejects this one */
-  size_t n_superseded_by;            /* number of names */
+  const char *id;                        /* unique variant id */
+  double priority;                       /* higher first; 0 in the seed; ties keep manifest order */
+  const wgk_manifest_expr *when;         /* clauses, each must evaluate to exactly true (2.1: manifest `when` first) */
+  size_t n_when;                         /* number of clauses */
+  const wgk_manifest_expr *demote_when;  /* spec 2.1: any clause exactly true makes the variant a last resort */
+  size_t n_demote_when;                  /* number of clauses */
+  const char **superseded_by;            /* spec 2.1: an eligible, undemoted variant named here rejects this one */
+  size_t n_superseded_by;                /* number of names */
   const wgk_manifest_requires *requires; /* spec 2.1 device requirements (merged); NULL when none */
-  const wgk_manifest_tunable *tunables; /* spec 2.1 variant tunable defaults, applied after selection */
-  size_t n_tunables;                 /* number of variant tunables */
-  const char *description;           /* free text, "" when absent */
-  const wgk_manifest_value *derive;  /* variant derive (the seed's `constants`), in order */
-  size_t n_derive;                   /* number of derives */
+  const wgk_manifest_tunable *tunables;  /* spec 2.1 variant tunable defaults, applied after selection */
+  size_t n_tunables;                     /* number of variant tunables */
+  const char *description;               /* free text, "" when absent */
+  const wgk_manifest_value *derive;      /* variant derive (the seed's `constants`), in order */
+  size_t n_derive;                       /* number of derives */
   const wgk_manifest_intermediate *intermediates; /* scratch buffers, manifest order */
-  size_t n_intermediates;            /* number of intermediates */
-  const wgk_manifest_pass *passes;   /* passes in submission order (repeat groups flattened, once each) */
-  size_t n_passes;                   /* number of passes */
+  size_t n_intermediates;                         /* number of intermediates */
+  const wgk_manifest_pass *passes;                /* passes in submission order (repeat groups flattened, once each) */
+  size_t n_passes;                                /* number of passes */
   const wgk_manifest_pass_item *sequence; /* spec 2.1 with repeat groups: the pass tree; NULL = passes as listed */
-  size_t n_sequence;                 /* number of top-level items */
-  wgk_manifest_pos pos;              /* position of the variant object */
+  size_t n_sequence;                      /* number of top-level items */
+  wgk_manifest_pos pos;                   /* position of the variant object */
 } wgk_manifest_variant;
 
 typedef enum wgk_manifest_format {
-  WGK_MANIFEST_SEED = 1,   /* the older format (SYSTEM.md §2.1) */
-  WGK_MANIFEST_SPEC21 = 2, /* manifest spec 2.1 (SYSTEM.md §2.2, the public loader's) */
+  WGK_MANIFEST_SEED = 1,   /* the older format (docs/package-format.md) */
+  WGK_MANIFEST_SPEC21 = 2, /* manifest spec 2.1 (docs/package-format.md, the public loader's) */
 } wgk_manifest_format;
 
 typedef struct wgk_manifest {
-  wgk_manifest_format format;                       /* which format the text was in */
-  const char *source;                               /* source name used in positions/errors */
-  const char *domain;                               /* "ai.onnx" */
-  const char *name;                                 /* "RotaryEmbedding" */
-  const char *op_id;                                /* "ai.onnx.RotaryEmbedding" (domain.name) */
-  int since_version;                                /* ONNX opset the op is defined since; 0 if absent */
-  const char *description;                          /* free text, "" when absent */
-  const wgk_manifest_port *ports;                   /* inputs in ONNX order, then outputs not also inputs */
-  size_t n_ports;                                   /* number of ports */
-  const wgk_manifest_attribute *attributes;         /* attributes, defaults first then described-only */
-  size_t n_attributes;                              /* number of attributes */
+  wgk_manifest_format format;                           /* which format the text was in */
+  const char *source;                                   /* source name used in positions/errors */
+  const char *domain;                                   /* "ai.onnx" */
+  const char *name;                                     /* "RotaryEmbedding" */
+  const char *op_id;                                    /* "ai.onnx.RotaryEmbedding" (domain.name) */
+  int since_version;                                    /* ONNX opset the op is defined since; 0 if absent */
+  const char *description;                              /* free text, "" when absent */
+  const wgk_manifest_port *ports;                       /* inputs in ONNX order, then outputs not also inputs */
+  size_t n_ports;                                       /* number of ports */
+  const wgk_manifest_attribute *attributes;             /* attributes, defaults first then described-only */
+  size_t n_attributes;                                  /* number of attributes */
   const wgk_manifest_type_constraint *type_constraints; /* type variables in manifest order */
-  size_t n_type_constraints;                        /* number of type constraints */
-  const wgk_manifest_scalar_arg *scalar_args;       /* scalar args (none in the seed) */
-  size_t n_scalar_args;                             /* number of scalar args */
-  const wgk_manifest_tunable *tunables;             /* tunables in order */
-  size_t n_tunables;                                /* number of tunables */
-  const wgk_manifest_derive *derives;               /* op-level derives, evaluation order */
-  size_t n_derives;                                 /* number of derives */
-  const wgk_manifest_binding_set *binding_sets;     /* binding sets in manifest order */
-  size_t n_binding_sets;                            /* number of binding sets */
-  const wgk_manifest_variant *variants;             /* variants in manifest order */
-  size_t n_variants;                                /* number of variants */
-  const char *conformance;                          /* spec 2.1 `conformance`; NULL when absent */
-  json_t *root;                                     /* the parsed JSON (owns literals and strings) */
-  json_t *expanded;                                 /* spec 2.1: expanded family variants (owns their strings) */
-  void *internal;                                   /* allocation arena, private to the loader */
+  size_t n_type_constraints;                            /* number of type constraints */
+  const wgk_manifest_scalar_arg *scalar_args;           /* scalar args (none in the seed) */
+  size_t n_scalar_args;                                 /* number of scalar args */
+  const wgk_manifest_tunable *tunables;                 /* tunables in order */
+  size_t n_tunables;                                    /* number of tunables */
+  const wgk_manifest_derive *derives;                   /* op-level derives, evaluation order */
+  size_t n_derives;                                     /* number of derives */
+  const wgk_manifest_binding_set *binding_sets;         /* binding sets in manifest order */
+  size_t n_binding_sets;                                /* number of binding sets */
+  const wgk_manifest_variant *variants;                 /* variants in manifest order */
+  size_t n_variants;                                    /* number of variants */
+  const char *conformance;                              /* spec 2.1 `conformance`; NULL when absent */
+  json_t *root;                                         /* the parsed JSON (owns literals and strings) */
+  json_t *expanded;                                     /* spec 2.1: expanded family variants (owns their strings) */
+  void *internal;                                       /* allocation arena, private to the loader */
 } wgk_manifest;
 
 /* Parses and validates manifest text. source_name is used in every position and error message. */
-wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *source_name,
-                                  wgk_manifest **out /* OUT */, wgk_error *err);
+wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *source_name, wgk_manifest **out /* OUT */,
+                                  wgk_error *err);
 /* Reads path and loads it; source name = path as given. */
 wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out /* OUT */, wgk_error *err);
 void wgk_manifest_free(wgk_manifest *m);

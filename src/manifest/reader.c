@@ -115,21 +115,30 @@ void wgk_manifest_show(const json_t *v, char *buf, size_t size) {
     snprintf(buf, size, "?");
     return;
   }
-  if (strlen(s) > 60) snprintf(buf, size, "%.57s...", s);
-  else snprintf(buf, size, "%s", s);
+  if (strlen(s) > 60)
+    snprintf(buf, size, "%.57s...", s);
+  else
+    snprintf(buf, size, "%s", s);
   free(s);
 }
 
 static const char *type_name(const json_t *v) {
   switch (json_typeof(v)) {
-  case JSON_OBJECT: return "an object";
-  case JSON_ARRAY: return "a list";
-  case JSON_STRING: return "a string";
-  case JSON_INTEGER: return "an integer";
-  case JSON_REAL: return "a number";
+  case JSON_OBJECT:
+    return "an object";
+  case JSON_ARRAY:
+    return "a list";
+  case JSON_STRING:
+    return "a string";
+  case JSON_INTEGER:
+    return "an integer";
+  case JSON_REAL:
+    return "a number";
   case JSON_TRUE:
-  case JSON_FALSE: return "a boolean";
-  case JSON_NULL: return "null";
+  case JSON_FALSE:
+    return "a boolean";
+  case JSON_NULL:
+    return "null";
   }
   return "a value";
 }
@@ -141,8 +150,7 @@ wgk_status wgk_manifest_expect(wgk_manifest_rd *rd, const json_t *v, json_type t
   return wgk_manifest_fail(rd, "expected %s, got %s %s", what, type_name(v), shown);
 }
 
-wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const char *what,
-                               const char *const *allowed) {
+wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const char *what, const char *const *allowed) {
   wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, what);
   if (st) return st;
   const char *key;
@@ -160,8 +168,7 @@ wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const cha
 }
 
 /* Looks up obj.key; a missing required key is an error at obj. *v NULL when absent. */
-static wgk_status member(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                         const json_t **v) {
+static wgk_status member(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, const json_t **v) {
   *v = json_object_get(obj, key);
   if (!*v && required) return wgk_manifest_fail(rd, "missing required key '%s'", key);
   return WGK_OK;
@@ -179,8 +186,7 @@ wgk_status wgk_manifest_get_string(wgk_manifest_rd *rd, const json_t *obj, const
   return st;
 }
 
-wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                                 bool *out) {
+wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, bool *out) {
   const json_t *v;
   wgk_status st = member(rd, obj, key, required, &v);
   if (st || !v) return st;
@@ -191,8 +197,7 @@ wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const c
   return st;
 }
 
-wgk_status wgk_manifest_get_int(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                                int *out) {
+wgk_status wgk_manifest_get_int(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, int *out) {
   const json_t *v;
   wgk_status st = member(rd, obj, key, required, &v);
   if (st || !v) return st;
@@ -245,8 +250,7 @@ wgk_status wgk_manifest_get_expr(wgk_manifest_rd *rd, const json_t *obj, const c
   return st;
 }
 
-wgk_status wgk_manifest_read_value(wgk_manifest_rd *rd, const char *name, const json_t *v,
-                                   wgk_manifest_value *out) {
+wgk_status wgk_manifest_read_value(wgk_manifest_rd *rd, const char *name, const json_t *v, wgk_manifest_value *out) {
   out->name = name;
   out->pos = wgk_manifest_here(rd);
   if (json_is_null(v)) return wgk_manifest_fail(rd, "expected an expression string or a literal, got null");
@@ -270,17 +274,21 @@ wgk_status wgk_manifest_get_values(wgk_manifest_rd *rd, const json_t *obj, const
   const json_t *v;
   size_t i = 0;
   if (!st) json_object_foreach((json_t *)map, name, v) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    st = wgk_manifest_read_value(rd, name, v, &vals[i++]);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      st = wgk_manifest_read_value(rd, name, v, &vals[i++]);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
-  if (!st) { *out = vals; *n = i; }
+  if (!st) {
+    *out = vals;
+    *n = i;
+  }
   return st;
 }
 
-wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const char *text, const char *what, bool wgsl) {
+wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const char *text, const char *what,
+                                   bool wgsl) {
   bool ok = text && *text && !(wgsl && text[0] >= '0' && text[0] <= '9');
   for (const char *c = text; ok && *c; c++)
     ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
@@ -290,6 +298,7 @@ wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const c
   json_t *j = json_string(text ? text : "");
   wgk_manifest_show(j, shown, sizeof shown);
   json_decref(j);
-  return wgk_manifest_fail_in(rd, key, false, "%s %s is not %s", what, shown,
-                              wgsl ? "a WGSL identifier ([A-Za-z_][A-Za-z0-9_]*)" : "an id of letters, digits and _ . -");
+  return wgk_manifest_fail_in(
+      rd, key, false, "%s %s is not %s", what, shown,
+      wgsl ? "a WGSL identifier ([A-Za-z_][A-Za-z0-9_]*)" : "an id of letters, digits and _ . -");
 }

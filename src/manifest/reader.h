@@ -12,13 +12,13 @@
 #include "util/dynbuf.h"
 
 typedef struct wgk_manifest_rd {
-  wgk_manifest *m;                /* the model being filled; m->internal holds the arena */
-  const wgk_manifest_jpos *index; /* value positions of the text */
-  wgk_error *err;                 /* where the first error goes */
-  wgk_dynbuf path;                /* JSON path of the value being read */
+  wgk_manifest *m;                     /* the model being filled; m->internal holds the arena */
+  const wgk_manifest_jpos *index;      /* value positions of the text */
+  wgk_error *err;                      /* where the first error goes */
+  wgk_dynbuf path;                     /* JSON path of the value being read */
   const wgk_manifest_binding *handles; /* spec 2.1 top-level `bindings` entries, normalized */
-  const char **handle_names;      /* their handles */
-  size_t n_handles;               /* number of handles */
+  const char **handle_names;           /* their handles */
+  size_t n_handles;                    /* number of handles */
 } wgk_manifest_rd;
 
 /* Zeroed memory owned by the model; NULL (and an error set) when out of memory. */
@@ -36,8 +36,7 @@ wgk_manifest_pos wgk_manifest_here(wgk_manifest_rd *rd);
 
 /* Raise WGK_ERR_MANIFEST at the current value / at the current member's key. Return the status. */
 wgk_status wgk_manifest_fail(wgk_manifest_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-wgk_status wgk_manifest_fail_key(wgk_manifest_rd *rd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+wgk_status wgk_manifest_fail_key(wgk_manifest_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Same, with another status (e.g. WGK_ERR_UNSUPPORTED). */
 wgk_status wgk_manifest_fail_status(wgk_manifest_rd *rd, wgk_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -54,8 +53,7 @@ wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const c
 void wgk_manifest_show(const json_t *v, char *buf, size_t size);
 
 /* obj (the current value) must be an object whose keys are all in allowed (NULL-terminated). */
-wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const char *what,
-                               const char *const *allowed);
+wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const char *what, const char *const *allowed);
 /* The current value v must have JSON type t; what names it in the message ("a string"). */
 wgk_status wgk_manifest_expect(wgk_manifest_rd *rd, const json_t *v, json_type t, const char *what);
 
@@ -63,18 +61,15 @@ wgk_status wgk_manifest_expect(wgk_manifest_rd *rd, const json_t *v, json_type t
  * optional key leaves *out as it was and returns WGK_OK. */
 wgk_status wgk_manifest_get_string(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
                                    const char **out);
-wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                                 bool *out);
-wgk_status wgk_manifest_get_int(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                                int *out);
+wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, bool *out);
+wgk_status wgk_manifest_get_int(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, int *out);
 /* An expression: a non-empty string, or an integer (kept as its decimal text). */
 wgk_status wgk_manifest_get_expr(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
                                  wgk_manifest_expr *out);
 /* The current value v as an expression (string or integer). */
 wgk_status wgk_manifest_read_expr(wgk_manifest_rd *rd, const json_t *v, wgk_manifest_expr *out);
 /* The current value v as a named value: a string is an expression, other non-null JSON a literal. */
-wgk_status wgk_manifest_read_value(wgk_manifest_rd *rd, const char *name, const json_t *v,
-                                   wgk_manifest_value *out);
+wgk_status wgk_manifest_read_value(wgk_manifest_rd *rd, const char *name, const json_t *v, wgk_manifest_value *out);
 /* Reads an object of name -> value (constants, template inputs) at obj.key. */
 wgk_status wgk_manifest_get_values(wgk_manifest_rd *rd, const json_t *obj, const char *key,
                                    const wgk_manifest_value **out, size_t *n);

@@ -8,8 +8,7 @@
 static const char *const constraint_keys[] = {"values", "required", NULL};
 
 /* Opens the optional object root.key: *map NULL when absent. Pushes the key; the caller pops mark. */
-static wgk_status open_map(wgk_manifest_rd *rd, const json_t *root, const char *key, const json_t **map,
-                           size_t *mark) {
+static wgk_status open_map(wgk_manifest_rd *rd, const json_t *root, const char *key, const json_t **map, size_t *mark) {
   *map = json_object_get(root, key);
   *mark = wgk_manifest_push_key(rd, key);
   return *map ? wgk_manifest_expect(rd, *map, JSON_OBJECT, "an object") : WGK_OK;
@@ -32,19 +31,21 @@ static wgk_status read_defaults(wgk_manifest_rd *rd, const json_t *root) {
   const char *name;
   wgk_status st = open_map(rd, root, "attributes", &map, &mark);
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    if (json_is_null(v)) st = wgk_manifest_fail(rd, "a default must not be null; leave the attribute out");
-    else if (json_is_real(v) && fabs(json_real_value(v)) > FLT_MAX) /* ONNX float attributes are f32 */
-      st = wgk_manifest_fail(rd, "default %.9g is outside the f32 range (magnitude at most 3.4028235e38)", json_real_value(v));
-    else if (json_is_object(v) || json_is_boolean(v))
-      st = wgk_manifest_fail(rd, "a default is a number, a string or a list of them, not %s",
-                             json_is_object(v) ? "an object" : "a boolean");
-    wgk_manifest_attribute *a = attribute(rd->m, name);
-    a->default_value = v;
-    a->pos = wgk_manifest_here(rd);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      if (json_is_null(v))
+        st = wgk_manifest_fail(rd, "a default must not be null; leave the attribute out");
+      else if (json_is_real(v) && fabs(json_real_value(v)) > FLT_MAX) /* ONNX float attributes are f32 */
+        st = wgk_manifest_fail(rd, "default %.9g is outside the f32 range (magnitude at most 3.4028235e38)",
+                               json_real_value(v));
+      else if (json_is_object(v) || json_is_boolean(v))
+        st = wgk_manifest_fail(rd, "a default is a number, a string or a list of them, not %s",
+                               json_is_object(v) ? "an object" : "a boolean");
+      wgk_manifest_attribute *a = attribute(rd->m, name);
+      a->default_value = v;
+      a->pos = wgk_manifest_here(rd);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   return st;
 }
@@ -55,14 +56,14 @@ static wgk_status read_descriptions(wgk_manifest_rd *rd, const json_t *root) {
   const char *name;
   wgk_status st = open_map(rd, root, "attributeDescriptions", &map, &mark);
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    st = wgk_manifest_expect(rd, v, JSON_STRING, "a string");
-    wgk_manifest_attribute *a = attribute(rd->m, name);
-    if (!st) a->description = json_string_value(v);
-    if (!a->default_value) a->pos = wgk_manifest_here(rd);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      st = wgk_manifest_expect(rd, v, JSON_STRING, "a string");
+      wgk_manifest_attribute *a = attribute(rd->m, name);
+      if (!st) a->description = json_string_value(v);
+      if (!a->default_value) a->pos = wgk_manifest_here(rd);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   return st;
 }
@@ -102,8 +103,8 @@ static wgk_status check_default(wgk_manifest_rd *rd, const wgk_manifest_attribut
   wgk_manifest_show(a->default_value, shown, sizeof shown);
   size_t mark = wgk_manifest_push_key(rd, "attributes");
   size_t m2 = wgk_manifest_push_key(rd, a->name);
-  wgk_status st = wgk_manifest_fail(rd, "default %s is not among the values of attributeConstraints.%s",
-                                    shown, a->name);
+  wgk_status st =
+      wgk_manifest_fail(rd, "default %s is not among the values of attributeConstraints.%s", shown, a->name);
   wgk_manifest_pop(rd, m2);
   wgk_manifest_pop(rd, mark);
   return st;
@@ -123,11 +124,11 @@ wgk_status wgk_manifest_seed_attributes(wgk_manifest_rd *rd, const json_t *root)
   if (!st) {
     st = open_map(rd, root, "attributeConstraints", &map, &mark);
     if (!st && map) json_object_foreach((json_t *)map, name, v) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      st = read_constraint(rd, name, v);
-      wgk_manifest_pop(rd, m2);
-      if (st) break;
-    }
+        size_t m2 = wgk_manifest_push_key(rd, name);
+        st = read_constraint(rd, name, v);
+        wgk_manifest_pop(rd, m2);
+        if (st) break;
+      }
     wgk_manifest_pop(rd, mark);
   }
   for (size_t i = 0; !st && i < rd->m->n_attributes; i++) st = check_default(rd, &rd->m->attributes[i]);
@@ -143,16 +144,16 @@ wgk_status wgk_manifest_seed_tunables(wgk_manifest_rd *rd, const json_t *root) {
   if (!st && map && !ts) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    if (!json_is_number(v) && !json_is_boolean(v)) {
-      char shown[80];
-      wgk_manifest_show(v, shown, sizeof shown);
-      st = wgk_manifest_fail(rd, "a tunable default must be a number or a boolean, got %s", shown);
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      if (!json_is_number(v) && !json_is_boolean(v)) {
+        char shown[80];
+        wgk_manifest_show(v, shown, sizeof shown);
+        st = wgk_manifest_fail(rd, "a tunable default must be a number or a boolean, got %s", shown);
+      }
+      ts[n++] = (wgk_manifest_tunable){name, v, wgk_manifest_here(rd)};
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
     }
-    ts[n++] = (wgk_manifest_tunable){name, v, wgk_manifest_here(rd)};
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
   wgk_manifest_pop(rd, mark);
   rd->m->tunables = ts;
   rd->m->n_tunables = n;
@@ -168,12 +169,12 @@ wgk_status wgk_manifest_seed_derives(wgk_manifest_rd *rd, const json_t *root) {
   if (!st && map && !ds) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    ds[n].name = name;
-    st = wgk_manifest_read_expr(rd, v, &ds[n++].expr);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      ds[n].name = name;
+      st = wgk_manifest_read_expr(rd, v, &ds[n++].expr);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   rd->m->derives = ds;
   rd->m->n_derives = n;

@@ -3,8 +3,8 @@
 
 #include "manifest/reader.h"
 
-static const char *const binding_keys[] = {"name", "arg", "intermediate", "semantic", "buffer", "elementType", "struct",
-                                            NULL};
+static const char *const binding_keys[] = {"name",   "arg",         "intermediate", "semantic",
+                                           "buffer", "elementType", "struct",       NULL};
 static const char *const buffer_keys[] = {"type", NULL};
 static const char *const struct_keys[] = {"name", "fields", NULL};
 static const char *const field_keys[] = {"name", "type", "value", NULL};
@@ -16,10 +16,15 @@ static wgk_status read_buffer_type(wgk_manifest_rd *rd, const json_t *obj, wgk_m
   const char *type = NULL;
   wgk_status st = wgk_manifest_object(rd, buf, "an object", buffer_keys);
   if (!st) st = wgk_manifest_get_string(rd, buf, "type", true, &type);
-  if (!st && strcmp(type, "read-only-storage") == 0) *out = WGK_BUFFER_READ_ONLY_STORAGE;
-  else if (!st && strcmp(type, "storage") == 0) *out = WGK_BUFFER_STORAGE;
-  else if (!st && strcmp(type, "uniform") == 0) *out = WGK_BUFFER_UNIFORM;
-  else if (!st) st = wgk_manifest_fail_in(rd, "type", false, "unknown buffer type '%s' (known: read-only-storage storage uniform)", type);
+  if (!st && strcmp(type, "read-only-storage") == 0)
+    *out = WGK_BUFFER_READ_ONLY_STORAGE;
+  else if (!st && strcmp(type, "storage") == 0)
+    *out = WGK_BUFFER_STORAGE;
+  else if (!st && strcmp(type, "uniform") == 0)
+    *out = WGK_BUFFER_UNIFORM;
+  else if (!st)
+    st = wgk_manifest_fail_in(rd, "type", false, "unknown buffer type '%s' (known: read-only-storage storage uniform)",
+                              type);
   wgk_manifest_pop(rd, mark);
   return st;
 }
@@ -30,10 +35,14 @@ static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, wgk_manifes
   if (!st) st = wgk_manifest_get_string(rd, obj, "name", true, &f->name);
   if (!st) st = wgk_manifest_check_name(rd, "name", f->name, "field name", true);
   if (!st) st = wgk_manifest_get_string(rd, obj, "type", true, &type);
-  if (!st && strcmp(type, "u32") == 0) f->type = WGK_SCALAR_U32;
-  else if (!st && strcmp(type, "i32") == 0) f->type = WGK_SCALAR_I32;
-  else if (!st && strcmp(type, "f32") == 0) f->type = WGK_SCALAR_F32;
-  else if (!st) st = wgk_manifest_fail_in(rd, "type", false, "unknown field type '%s' (known: u32 i32 f32)", type);
+  if (!st && strcmp(type, "u32") == 0)
+    f->type = WGK_SCALAR_U32;
+  else if (!st && strcmp(type, "i32") == 0)
+    f->type = WGK_SCALAR_I32;
+  else if (!st && strcmp(type, "f32") == 0)
+    f->type = WGK_SCALAR_F32;
+  else if (!st)
+    st = wgk_manifest_fail_in(rd, "type", false, "unknown field type '%s' (known: u32 i32 f32)", type);
   if (!st) st = wgk_manifest_get_expr(rd, obj, "value", true, &f->value);
   return st;
 }
@@ -83,7 +92,7 @@ static wgk_status check_element_type(wgk_manifest_rd *rd, const char *et) {
   if (et[0] == '$') {
     if (wgk_manifest_find_type(rd->m, et + 1)) return WGK_OK;
     return wgk_manifest_fail_in(rd, "elementType", false, "type variable '%s' is not constrained in typeConstraints",
-                   et + 1);
+                                et + 1);
   }
   for (const char *const *w = wgsl; *w; w++)
     if (strcmp(*w, et) == 0) return WGK_OK;
@@ -102,7 +111,8 @@ static wgk_status read_scratch(wgk_manifest_rd *rd, const json_t *obj, wgk_manif
 }
 
 static wgk_status read_storage(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_binding *b) {
-  if (json_object_get(obj, "struct")) return wgk_manifest_fail_in(rd, "struct", true, "a storage binding takes no struct");
+  if (json_object_get(obj, "struct"))
+    return wgk_manifest_fail_in(rd, "struct", true, "a storage binding takes no struct");
   if (json_object_get(obj, "intermediate")) return read_scratch(rd, obj, b);
   wgk_status st = wgk_manifest_get_string(rd, obj, "arg", true, &b->arg);
   if (!st) st = wgk_manifest_get_string(rd, obj, "elementType", true, &b->element_type);
@@ -112,7 +122,7 @@ static wgk_status read_storage(wgk_manifest_rd *rd, const json_t *obj, wgk_manif
   if (!b->port) return wgk_manifest_fail_in(rd, "arg", false, "arg '%s' names no tensor arg", b->arg);
   if (b->buffer == WGK_BUFFER_READ_ONLY_STORAGE && b->port->dir != WGK_PORT_INPUT)
     return wgk_manifest_fail_in(rd, "buffer", false, "port '%s' is written by the kernel but bound %s", b->port->name,
-                   "read-only-storage");
+                                "read-only-storage");
   return WGK_OK;
 }
 
@@ -162,12 +172,12 @@ wgk_status wgk_manifest_seed_bindings(wgk_manifest_rd *rd, const json_t *root) {
   const json_t *list;
   size_t n = 0;
   if (!st) json_object_foreach((json_t *)map, name, list) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    sets[n].name = name;
-    st = read_set(rd, list, &sets[n++]);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      sets[n].name = name;
+      st = read_set(rd, list, &sets[n++]);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   rd->m->binding_sets = sets;
   rd->m->n_binding_sets = n;

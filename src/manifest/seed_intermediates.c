@@ -23,8 +23,10 @@ static wgk_status read_dtype(wgk_manifest_rd *rd, const json_t *obj, wgk_manifes
                                 it->dtype + 1);
   }
   if (scratch_dtype(it->dtype)) return WGK_OK;
-  return wgk_manifest_fail_in(rd, "dtype", false, "intermediate dtype '%s' is not one of float32 float16 int32 uint32 "
-                              "or a $typevar", it->dtype);
+  return wgk_manifest_fail_in(rd, "dtype", false,
+                              "intermediate dtype '%s' is not one of float32 float16 int32 uint32 "
+                              "or a $typevar",
+                              it->dtype);
 }
 
 /* shape: one expression giving a list, or a list of per-dim expressions (integers allowed). */
@@ -85,8 +87,10 @@ wgk_status wgk_manifest_seed_intermediates(wgk_manifest_rd *rd, const json_t *ob
 /* The WGSL scalar a literal logical dtype is stored as; NULL for a type variable. */
 static const char *stored_as(const char *dtype) {
   if (dtype[0] == '$') return NULL;
-  return strcmp(dtype, "float16") == 0 ? "f16" : strcmp(dtype, "int32") == 0 ? "i32"
-         : strcmp(dtype, "uint32") == 0 ? "u32" : "f32";
+  return strcmp(dtype, "float16") == 0  ? "f16"
+         : strcmp(dtype, "int32") == 0  ? "i32"
+         : strcmp(dtype, "uint32") == 0 ? "u32"
+                                        : "f32";
 }
 
 /* Every intermediate a pass binds is declared by its variant, with a matching element type. */
@@ -98,8 +102,10 @@ wgk_status wgk_manifest_seed_pass_intermediates(wgk_manifest_rd *rd, const wgk_m
     if (!b->intermediate) continue;
     const wgk_manifest_intermediate *it = wgk_manifest_find_intermediate(v, b->intermediate);
     if (!it)
-      return wgk_manifest_fail_in(rd, "bindings", false, "binding set '%s' binds intermediate '%s', which variant '%s' "
-                                  "does not declare", set->name, b->intermediate, v->id);
+      return wgk_manifest_fail_in(rd, "bindings", false,
+                                  "binding set '%s' binds intermediate '%s', which variant '%s' "
+                                  "does not declare",
+                                  set->name, b->intermediate, v->id);
     const char *want = stored_as(it->dtype), *et = b->element_type;
     bool same = want ? strcmp(want, et) == 0 : strcmp(it->dtype, et) == 0;
     if (!same && (want || et[0] == '$'))

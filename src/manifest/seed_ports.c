@@ -4,8 +4,8 @@
 #include "manifest/reader.h"
 
 static const char *const port_keys[] = {"role", "dtype", "rank", "optional", "shape", "description", NULL};
-static const char *const arg_keys[] = {"kind", "semantic", "role", "dtype", "narrowing", "required",
-                                       "description", NULL};
+static const char *const arg_keys[] = {"kind",      "semantic", "role",        "dtype",
+                                       "narrowing", "required", "description", NULL};
 
 static wgk_status read_dtype_list(wgk_manifest_rd *rd, const json_t *list, wgk_manifest_type_constraint *tc) {
   wgk_status st = wgk_manifest_expect(rd, list, JSON_ARRAY, "a list of dtypes");
@@ -41,14 +41,14 @@ wgk_status wgk_manifest_seed_types(wgk_manifest_rd *rd, const json_t *root) {
   const json_t *list;
   size_t n = 0;
   if (!st) json_object_foreach((json_t *)map, name, list) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    wgk_manifest_type_constraint *tc = &tcs[n++];
-    tc->name = name;
-    tc->pos = wgk_manifest_here(rd);
-    st = read_dtype_list(rd, list, tc);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      wgk_manifest_type_constraint *tc = &tcs[n++];
+      tc->name = name;
+      tc->pos = wgk_manifest_here(rd);
+      st = read_dtype_list(rd, list, tc);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   rd->m->type_constraints = tcs;
   rd->m->n_type_constraints = n;
@@ -107,8 +107,7 @@ static wgk_status read_port(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest
 }
 
 /* An output whose role is also an input makes that input in/out. */
-static wgk_status merge_output(wgk_manifest_rd *rd, wgk_manifest_port *in, const wgk_manifest_port *out,
-                               int index) {
+static wgk_status merge_output(wgk_manifest_rd *rd, wgk_manifest_port *in, const wgk_manifest_port *out, int index) {
   if (in->dir != WGK_PORT_INPUT) return wgk_manifest_fail(rd, "duplicate output '%s'", out->name);
   if (strcmp(in->type_var, out->type_var) != 0)
     return wgk_manifest_fail(rd, "in/out tensor '%s' has dtype '%s' as input but '%s' as output", out->name,
@@ -132,15 +131,19 @@ static wgk_status read_port_list(wgk_manifest_rd *rd, const json_t *root, const 
   wgk_status st = wgk_manifest_expect(rd, list, JSON_ARRAY, "a list of ports");
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
     size_t m2 = wgk_manifest_push_index(rd, i);
-    wgk_manifest_port p = {.onnx_input_index = output ? -1 : (int)i, .onnx_output_index = output ? (int)i : -1,
+    wgk_manifest_port p = {.onnx_input_index = output ? -1 : (int)i,
+                           .onnx_output_index = output ? (int)i : -1,
                            .dir = output ? WGK_PORT_OUTPUT : WGK_PORT_INPUT};
     st = read_port(rd, json_array_get(list, i), &p);
     wgk_manifest_port *same = NULL;
     for (size_t j = 0; !st && j < *n && !same; j++)
       if (strcmp(ports[j].name, p.name) == 0) same = &ports[j];
-    if (!st && same && !output) st = wgk_manifest_fail(rd, "duplicate input '%s'", p.name);
-    else if (!st && same) st = merge_output(rd, same, &p, (int)i);
-    else if (!st) ports[(*n)++] = p;
+    if (!st && same && !output)
+      st = wgk_manifest_fail(rd, "duplicate input '%s'", p.name);
+    else if (!st && same)
+      st = merge_output(rd, same, &p, (int)i);
+    else if (!st)
+      ports[(*n)++] = p;
     wgk_manifest_pop(rd, m2);
   }
   wgk_manifest_pop(rd, mark);
@@ -166,9 +169,12 @@ static wgk_status read_narrowing(wgk_manifest_rd *rd, const json_t *obj, wgk_man
   wgk_status st = wgk_manifest_get_string(rd, obj, "narrowing", false, &nar);
   if (st) return st;
   size_t mark = wgk_manifest_push_key(rd, nar ? "narrowing" : "dtype");
-  if (nar && strcmp(nar, "checked") == 0) p->narrowing = WGK_NARROW_CHECKED;
-  else if (nar && strcmp(nar, "saturating") == 0) p->narrowing = WGK_NARROW_SATURATING;
-  else if (nar) st = wgk_manifest_fail(rd, "unknown narrowing '%s' (known: checked saturating)", nar);
+  if (nar && strcmp(nar, "checked") == 0)
+    p->narrowing = WGK_NARROW_CHECKED;
+  else if (nar && strcmp(nar, "saturating") == 0)
+    p->narrowing = WGK_NARROW_SATURATING;
+  else if (nar)
+    st = wgk_manifest_fail(rd, "unknown narrowing '%s' (known: checked saturating)", nar);
   if (!st && nar && !p->storage_dtype) st = wgk_manifest_fail(rd, "narrowing needs a storage dtype");
   if (!st && !nar && p->storage_dtype)
     st = wgk_manifest_fail(rd, "storage dtype '%s' needs narrowing: checked or saturating", p->storage_dtype);
@@ -195,7 +201,8 @@ static wgk_status check_arg_role(wgk_manifest_rd *rd, const json_t *obj, const w
   if (st || !role) return st;
   size_t mark = wgk_manifest_push_key(rd, "role");
   bool in = strcmp(role, "input") == 0, out = strcmp(role, "output") == 0;
-  if (!in && !out) st = wgk_manifest_fail(rd, "unknown role '%s' (known: input output)", role);
+  if (!in && !out)
+    st = wgk_manifest_fail(rd, "unknown role '%s' (known: input output)", role);
   else if ((in && p->dir == WGK_PORT_OUTPUT) || (out && p->dir == WGK_PORT_INPUT))
     st = wgk_manifest_fail(rd, "role '%s' but port '%s' is an %s", role, p->name,
                            p->dir == WGK_PORT_INPUT ? "input" : "output");
@@ -243,8 +250,10 @@ static wgk_status read_scalar_arg(wgk_manifest_rd *rd, const char *key, const ch
   a->kind = kind;
   a->description = "";
   a->pos = wgk_manifest_here(rd);
-  const char *bad = json_object_get(obj, "dtype") ? "dtype" : json_object_get(obj, "narrowing") ? "narrowing"
-                  : json_object_get(obj, "role") ? "role" : NULL;
+  const char *bad = json_object_get(obj, "dtype")       ? "dtype"
+                    : json_object_get(obj, "narrowing") ? "narrowing"
+                    : json_object_get(obj, "role")      ? "role"
+                                                        : NULL;
   if (bad) {
     size_t mark = wgk_manifest_push_key(rd, bad);
     wgk_status st = wgk_manifest_fail_key(rd, "'%s' is only for tensor args", bad);
@@ -284,11 +293,11 @@ wgk_status wgk_manifest_seed_args(wgk_manifest_rd *rd, const json_t *root) {
   const char *key;
   const json_t *obj;
   if (!st) json_object_foreach((json_t *)map, key, obj) {
-    size_t m2 = wgk_manifest_push_key(rd, key);
-    st = read_arg(rd, key, obj);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, key);
+      st = read_arg(rd, key, obj);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   return st;
 }

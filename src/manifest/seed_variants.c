@@ -9,11 +9,25 @@ static const char *const pass_keys[] = {"id", "name", "source", "bindings", "dis
 static const char *const source_keys[] = {"shader", "inputs", NULL};
 static const char *const dispatch_keys[] = {"threads", "workgroupSize", "workgroups", "x", "y", "z", NULL};
 
-/* Names a bare `when` identifier may be besides the derives (SYSTEM.md §3 scope and literals). */
-static const char *const scope_names[] = {"attrs", "args", "shapes", "ranks", "present", "dtypes",
-                                          "logicalDtypes", "tunables", "derive", "device",
-                                          "DISPATCH_FOLD_WIDTH", "true", "True", "false", "False",
-                                          "none", "None", NULL};
+/* Names a bare `when` identifier may be besides the derives (docs/expressions.md scope and literals). */
+static const char *const scope_names[] = {"attrs",
+                                          "args",
+                                          "shapes",
+                                          "ranks",
+                                          "present",
+                                          "dtypes",
+                                          "logicalDtypes",
+                                          "tunables",
+                                          "derive",
+                                          "device",
+                                          "DISPATCH_FOLD_WIDTH",
+                                          "true",
+                                          "True",
+                                          "false",
+                                          "False",
+                                          "none",
+                                          "None",
+                                          NULL};
 
 /* The trimmed text when it is one identifier, else NULL. Writes into buf. */
 static const char *bare_identifier(const char *text, char *buf, size_t size) {
@@ -50,7 +64,8 @@ static wgk_status read_when(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest
     st = wgk_manifest_read_expr(rd, json_array_get(list, i), &when[i]);
     char buf[256];
     const char *id = st ? NULL : bare_identifier(when[i].text, buf, sizeof buf);
-    if (id && !known_name(rd->m, v, id)) st = wgk_manifest_fail(rd, "'%s' is not a derive, a variant constant or a scope name", id);
+    if (id && !known_name(rd->m, v, id))
+      st = wgk_manifest_fail(rd, "'%s' is not a derive, a variant constant or a scope name", id);
     wgk_manifest_pop(rd, m2);
   }
   wgk_manifest_pop(rd, mark);
@@ -63,9 +78,12 @@ static wgk_status check_shader(wgk_manifest_rd *rd, const char *shader) {
   static const char suffix[] = ".wgsl.jinja";
   size_t n = strlen(shader), k = sizeof suffix - 1;
   const char *why = NULL;
-  if (n <= k || strcmp(shader + n - k, suffix) != 0) why = "a template file must end in .wgsl.jinja";
-  else if (shader[0] == '/') why = "a template path must be relative";
-  else if (strstr(shader, "..")) why = "a template path must not contain '..'";
+  if (n <= k || strcmp(shader + n - k, suffix) != 0)
+    why = "a template file must end in .wgsl.jinja";
+  else if (shader[0] == '/')
+    why = "a template path must be relative";
+  else if (strstr(shader, ".."))
+    why = "a template path must not contain '..'";
   if (!why) return WGK_OK;
   return wgk_manifest_fail_in(rd, "shader", false, "%s, got '%s'", why, shader);
 }
@@ -122,7 +140,8 @@ static wgk_status resolve_set(wgk_manifest_rd *rd, const json_t *obj, wgk_manife
   return wgk_manifest_fail_in(rd, "bindings", false, "binding set '%s' does not exist in bindingSets", name);
 }
 
-static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_pass *p, const wgk_manifest_variant *v) {
+static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_pass *p,
+                            const wgk_manifest_variant *v) {
   p->pos = wgk_manifest_here(rd);
   wgk_status st = wgk_manifest_object(rd, obj, "a pass object", pass_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "id", true, &p->id);

@@ -1,5 +1,5 @@
 /* Manifest spec 2.1 bindings: top-level handles and each pass's list of handles, port keys, intermediate
- * ids and inline entries, with the public loader's defaults (PUBLIC-LOADER.md facts 17-18): name = name ??
+ * ids and inline entries, with the public loader's defaults (docs/loader-semantics.md rules 17-18): name = name ??
  * handle ?? arg ?? scratch; buffer = uniform for a struct, storage for scratch, read-only-storage for an
  * input port, storage for an output or in/out; elementType = the scratch dtype's scalar, else the port's
  * storage scalar, else its concrete dtype's scalar, else "$<TypeVar>". */
@@ -9,15 +9,16 @@
 
 #include "manifest/reader.h"
 
-static const char *const entry_keys[] = {"buffer", "name", "arg", "scratch", "elementType", "length",
-                                         "structName", "struct", NULL};
+static const char *const entry_keys[] = {"buffer", "name",       "arg",    "scratch", "elementType",
+                                         "length", "structName", "struct", NULL};
 static const char *const field_keys[] = {"name", "type", "value", "required", "internal", "default", NULL};
 
 /* The WGSL scalar a concrete logical dtype is stored as (the loader's table); NULL when unknown. */
 static const char *storage_scalar(const char *dt) {
-  static const struct { const char *dt, *wgsl; } map[] = {
-      {"float16", "f16"}, {"float32", "f32"}, {"int8", "i32"},  {"int16", "i32"}, {"int32", "i32"},
-      {"int64", "vec2<u32>"}, {"uint8", "u32"}, {"uint32", "u32"}, {"bool", "u32"}};
+  static const struct {
+    const char *dt, *wgsl;
+  } map[] = {{"float16", "f16"},     {"float32", "f32"}, {"int8", "i32"},   {"int16", "i32"}, {"int32", "i32"},
+             {"int64", "vec2<u32>"}, {"uint8", "u32"},   {"uint32", "u32"}, {"bool", "u32"}};
   for (size_t i = 0; dt && i < sizeof map / sizeof map[0]; i++)
     if (strcmp(map[i].dt, dt) == 0) return map[i].wgsl;
   return NULL;
@@ -31,10 +32,14 @@ static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, size_t i, w
   if (!st) st = wgk_manifest_object(rd, obj, "a field object", field_keys);
   const char *type = NULL;
   if (!st) st = wgk_manifest_get_string(rd, obj, "type", true, &type);
-  if (!st && strcmp(type, "u32") == 0) f->type = WGK_SCALAR_U32;
-  else if (!st && strcmp(type, "i32") == 0) f->type = WGK_SCALAR_I32;
-  else if (!st && strcmp(type, "f32") == 0) f->type = WGK_SCALAR_F32;
-  else if (!st) st = wgk_manifest_fail_in(rd, "type", false, "field %s has invalid type %s (known: u32 i32 f32)", name, type);
+  if (!st && strcmp(type, "u32") == 0)
+    f->type = WGK_SCALAR_U32;
+  else if (!st && strcmp(type, "i32") == 0)
+    f->type = WGK_SCALAR_I32;
+  else if (!st && strcmp(type, "f32") == 0)
+    f->type = WGK_SCALAR_F32;
+  else if (!st)
+    st = wgk_manifest_fail_in(rd, "type", false, "field %s has invalid type %s (known: u32 i32 f32)", name, type);
   f->name = name;
   if (!st) st = wgk_manifest_get_bool(rd, obj, "internal", false, &f->internal);
   f->required = !f->internal;
@@ -44,8 +49,10 @@ static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, size_t i, w
     size_t m2 = wgk_manifest_push_key(rd, "value");
     if (json_is_number(v)) { /* a literal value: kept as its text */
       char text[64];
-      if (json_is_integer(v)) snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-      else snprintf(text, sizeof text, "%.17g", json_real_value(v));
+      if (json_is_integer(v))
+        snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+      else
+        snprintf(text, sizeof text, "%.17g", json_real_value(v));
       f->value.pos = wgk_manifest_here(rd);
       f->value.text = wgk_manifest_strdup(rd, text);
       if (!f->value.text) st = WGK_ERR_OUT_OF_MEMORY;
@@ -102,7 +109,8 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     if (!known)
       return wgk_manifest_fail_in(rd, key, true, "%s has unknown key '%s'%s", what, key,
                                   strcmp(key, "semantic") == 0 ? " (spec 2.0 bindings resolve by arg/name and name "
-                                                                 "scratch explicitly)" : "");
+                                                                 "scratch explicitly)"
+                                                               : "");
   }
   static const char *const strs[] = {"name", "arg", "scratch", "elementType", "structName", NULL};
   for (const char *const *k = strs; *k; k++) {
@@ -115,26 +123,37 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
   const char *scratch = json_string_value(json_object_get(e, "scratch"));
   if (!name) name = handle ? handle : arg ? arg : scratch;
   if (!name) return wgk_manifest_fail(rd, "%s: an inline binding entry needs a name (name, arg or scratch)", what);
-  if (!wgk_manifest_identifier(name)) return wgk_manifest_fail(rd, "%s.name must be a WGSL identifier, got '%s'", what, name);
+  if (!wgk_manifest_identifier(name))
+    return wgk_manifest_fail(rd, "%s.name must be a WGSL identifier, got '%s'", what, name);
   b->name = name;
   const char *it_id = scratch ? scratch : (v && wgk_manifest_find_intermediate(v, name)) ? name : NULL;
   const wgk_manifest_intermediate *it = it_id ? wgk_manifest_find_intermediate(v, it_id) : NULL;
   const wgk_manifest_port *port = it_id ? NULL : wgk_manifest_find_port(rd->m, arg ? arg : name);
   const char *buffer = json_string_value(json_object_get(e, "buffer"));
   if (json_object_get(e, "buffer") && !buffer)
-    return wgk_manifest_fail_in(rd, "buffer", false, "%s.buffer must be a string: read-only-storage, storage or uniform%s",
-                                what, json_is_object(json_object_get(e, "buffer")) ? " (the seed's {type} object is "
-                                                                                      "gone)" : "");
+    return wgk_manifest_fail_in(rd, "buffer", false,
+                                "%s.buffer must be a string: read-only-storage, storage or uniform%s", what,
+                                json_is_object(json_object_get(e, "buffer")) ? " (the seed's {type} object is "
+                                                                               "gone)"
+                                                                             : "");
   if (!buffer)
-    buffer = json_object_get(e, "struct") ? "uniform" : it_id ? "storage"
-             : port ? (port->dir == WGK_PORT_INPUT ? "read-only-storage" : "storage") : NULL;
+    buffer = json_object_get(e, "struct") ? "uniform"
+             : it_id                      ? "storage"
+             : port                       ? (port->dir == WGK_PORT_INPUT ? "read-only-storage" : "storage")
+                                          : NULL;
   if (!buffer)
-    return wgk_manifest_fail(rd, "%s binds \"%s\", which is neither a declared tensor nor an intermediate, so its buffer "
-                             "type cannot default; write buffer", what, arg ? arg : name);
-  if (strcmp(buffer, "read-only-storage") == 0) b->buffer = WGK_BUFFER_READ_ONLY_STORAGE;
-  else if (strcmp(buffer, "storage") == 0) b->buffer = WGK_BUFFER_STORAGE;
-  else if (strcmp(buffer, "uniform") == 0) b->buffer = WGK_BUFFER_UNIFORM;
-  else return wgk_manifest_fail_in(rd, "buffer", false, "%s.buffer must be read-only-storage, storage or uniform", what);
+    return wgk_manifest_fail(rd,
+                             "%s binds \"%s\", which is neither a declared tensor nor an intermediate, so its buffer "
+                             "type cannot default; write buffer",
+                             what, arg ? arg : name);
+  if (strcmp(buffer, "read-only-storage") == 0)
+    b->buffer = WGK_BUFFER_READ_ONLY_STORAGE;
+  else if (strcmp(buffer, "storage") == 0)
+    b->buffer = WGK_BUFFER_STORAGE;
+  else if (strcmp(buffer, "uniform") == 0)
+    b->buffer = WGK_BUFFER_UNIFORM;
+  else
+    return wgk_manifest_fail_in(rd, "buffer", false, "%s.buffer must be read-only-storage, storage or uniform", what);
   if (b->buffer == WGK_BUFFER_UNIFORM) return read_struct(rd, e, b, what);
   if (json_object_get(e, "struct") || json_object_get(e, "structName"))
     return wgk_manifest_fail(rd, "%s: a storage binding takes elementType, not struct fields", what);
@@ -143,9 +162,12 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
   const char *et = json_string_value(json_object_get(e, "elementType"));
   if (!et && it) et = storage_scalar(it->dtype);
   if (!et && port) {
-    if (port->storage_dtype) et = storage_scalar(port->storage_dtype);
-    else if (port->opaque_int64) et = "vec2<u32>";
-    else if (!port->type_var && port->n_dtypes == 1) et = storage_scalar(port->dtypes[0]);
+    if (port->storage_dtype)
+      et = storage_scalar(port->storage_dtype);
+    else if (port->opaque_int64)
+      et = "vec2<u32>";
+    else if (!port->type_var && port->n_dtypes == 1)
+      et = storage_scalar(port->dtypes[0]);
     else if (port->type_var) {
       char *t = wgk_manifest_alloc(rd, strlen(port->type_var) + 2, 1);
       if (!t) return WGK_ERR_OUT_OF_MEMORY;
@@ -157,8 +179,10 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     }
   }
   if (!et)
-    return scratch && !v ? wgk_manifest_fail(rd, "%s names scratch \"%s\" outside a variant, so its elementType cannot "
-                                             "default; write elementType", what, scratch)
+    return scratch && !v ? wgk_manifest_fail(rd,
+                                             "%s names scratch \"%s\" outside a variant, so its elementType cannot "
+                                             "default; write elementType",
+                                             what, scratch)
                          : wgk_manifest_fail(rd, "%s: a storage binding requires elementType", what);
   if (port && port->opaque_int64 && et[0] != '$') {
     char squeezed[64];
@@ -180,8 +204,10 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     } else if (json_is_string(len) && json_string_value(len)[0] == '$' && json_string_length(len) > 1) {
       b->length = json_string_value(len);
     } else {
-      return wgk_manifest_fail_in(rd, "length", false, "%s.length must be a positive integer or a $-prefixed derive "
-                                  "reference", what);
+      return wgk_manifest_fail_in(rd, "length", false,
+                                  "%s.length must be a positive integer or a $-prefixed derive "
+                                  "reference",
+                                  what);
     }
   }
   return WGK_OK;
@@ -199,15 +225,17 @@ wgk_status wgk_manifest_spec21_handles(wgk_manifest_rd *rd, const json_t *root) 
   const json_t *e;
   size_t n = 0;
   if (!st) json_object_foreach((json_t *)map, handle, e) {
-    size_t m2 = wgk_manifest_push_key(rd, handle);
-    char what[200];
-    snprintf(what, sizeof what, "bindings.%s", handle);
-    if (!wgk_manifest_identifier(handle)) st = wgk_manifest_fail_key(rd, "binding handle \"%s\" must be an identifier", handle);
-    else st = read_entry(rd, e, handle, NULL, what, &bs[n]);
-    names[n++] = handle;
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, handle);
+      char what[200];
+      snprintf(what, sizeof what, "bindings.%s", handle);
+      if (!wgk_manifest_identifier(handle))
+        st = wgk_manifest_fail_key(rd, "binding handle \"%s\" must be an identifier", handle);
+      else
+        st = read_entry(rd, e, handle, NULL, what, &bs[n]);
+      names[n++] = handle;
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   rd->handles = bs;
   rd->handle_names = names;
@@ -221,8 +249,10 @@ static wgk_status resolve(wgk_manifest_rd *rd, wgk_manifest_binding *b, const wg
   if (b->buffer == WGK_BUFFER_UNIFORM) return WGK_OK;
   if (b->intermediate) {
     if (!wgk_manifest_find_intermediate(v, b->intermediate))
-      return wgk_manifest_fail(rd, "variant %s pass %s binding \"%s\" names scratch \"%s\", which the variant does not "
-                               "declare as an intermediate", v->id, pass_id, b->name, b->intermediate);
+      return wgk_manifest_fail(rd,
+                               "variant %s pass %s binding \"%s\" names scratch \"%s\", which the variant does not "
+                               "declare as an intermediate",
+                               v->id, pass_id, b->name, b->intermediate);
     b->arg = NULL;
     b->port = NULL;
     return WGK_OK;
@@ -236,8 +266,10 @@ static wgk_status resolve(wgk_manifest_rd *rd, wgk_manifest_binding *b, const wg
   const char *key = b->arg ? b->arg : b->name;
   b->port = wgk_manifest_find_port(rd->m, key);
   if (!b->port)
-    return wgk_manifest_fail(rd, "variant %s pass %s binding \"%s\" names request tensor \"%s\", which is neither an "
-                             "input, an output nor an intermediate of the variant", v->id, pass_id, b->name, key);
+    return wgk_manifest_fail(rd,
+                             "variant %s pass %s binding \"%s\" names request tensor \"%s\", which is neither an "
+                             "input, an output nor an intermediate of the variant",
+                             v->id, pass_id, b->name, key);
   b->arg = b->port->name;
   return WGK_OK;
 }
@@ -275,13 +307,16 @@ wgk_status wgk_manifest_spec21_pass_bindings(wgk_manifest_rd *rd, const json_t *
         bs[i].intermediate = wgk_manifest_find_intermediate(v, s)->id; /* the entry's string died with e */
         json_decref(e);
       } else {
-        st = wgk_manifest_fail(rd, "%s \"%s\" is neither a binding entry handle, a declared tensor nor an intermediate of "
-                               "the variant", what, s);
+        st = wgk_manifest_fail(rd,
+                               "%s \"%s\" is neither a binding entry handle, a declared tensor nor an intermediate of "
+                               "the variant",
+                               what, s);
       }
     } else if (json_is_object(item)) {
       st = read_entry(rd, item, NULL, v, what, &bs[i]);
     } else {
-      st = wgk_manifest_fail(rd, "%s must be a handle, a tensor or intermediate name, or an inline binding entry", what);
+      st =
+          wgk_manifest_fail(rd, "%s must be a handle, a tensor or intermediate name, or an inline binding entry", what);
     }
     if (!st) st = resolve(rd, &bs[i], v, pass_id);
     for (size_t j = 0; !st && j < i; j++)

@@ -32,12 +32,27 @@ static const char *whole_placeholder(const char *s, char *buf, size_t size) {
 
 /* JavaScript's String(v) of a scalar. */
 static void js_text(const json_t *v, wgk_dynbuf *out) {
-  if (json_is_string(v)) { wgk_dynbuf_append_str(out, json_string_value(v)); return; }
-  if (json_is_true(v)) { wgk_dynbuf_append_str(out, "true"); return; }
-  if (json_is_false(v)) { wgk_dynbuf_append_str(out, "false"); return; }
-  if (json_is_integer(v)) { wgk_dynbuf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return; }
+  if (json_is_string(v)) {
+    wgk_dynbuf_append_str(out, json_string_value(v));
+    return;
+  }
+  if (json_is_true(v)) {
+    wgk_dynbuf_append_str(out, "true");
+    return;
+  }
+  if (json_is_false(v)) {
+    wgk_dynbuf_append_str(out, "false");
+    return;
+  }
+  if (json_is_integer(v)) {
+    wgk_dynbuf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    return;
+  }
   double d = json_real_value(v);
-  if (d == floor(d) && fabs(d) < 1e21) { wgk_dynbuf_printf(out, "%.0f", d); return; }
+  if (d == floor(d) && fabs(d) < 1e21) {
+    wgk_dynbuf_printf(out, "%.0f", d);
+    return;
+  }
   char buf[40];
   for (int prec = 1; prec <= 17; prec++) {
     snprintf(buf, sizeof buf, "%.*g", prec, d);
@@ -72,7 +87,8 @@ static wgk_status subst_text(subst *s, const char *text, json_t **out) {
             if (json_is_null(v) || json_is_object(v) || json_is_array(v))
               st = fail(s, "substitution \"{%s}\" must occupy the whole value to take a %s case value", name,
                         json_is_null(v) ? "null" : "structured");
-            else js_text(v, &b);
+            else
+              js_text(v, &b);
             c = e + 1;
             continue;
           }
@@ -88,8 +104,7 @@ static wgk_status subst_text(subst *s, const char *text, json_t **out) {
 }
 
 /* *out NULL with WGK_OK: the member is removed (a null substitution). depth/last_key tell what may be removed. */
-static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *last_key, bool in_array,
-                              json_t **out) {
+static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *last_key, bool in_array, json_t **out) {
   *out = NULL;
   char name[128];
   if (json_is_string(v)) {
@@ -97,10 +112,14 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
     const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
     if (val) {
       if (json_is_null(val)) {
-        if (in_array) return fail(s, "null substitution \"{%s}\" cannot delete an array element (substitute an empty "
-                                  "array to splice nothing)%s", ph, "");
+        if (in_array)
+          return fail(s,
+                      "null substitution \"{%s}\" cannot delete an array element (substitute an empty "
+                      "array to splice nothing)%s",
+                      ph, "");
         if (depth == 0 || (last_key && strcmp(last_key, "id") == 0) || (depth == 1 && strcmp(last_key, "passes") == 0))
-          return fail(s, "null substitution \"{%s}\" cannot remove %s, which is required", ph, last_key ? last_key : "the variant");
+          return fail(s, "null substitution \"{%s}\" cannot remove %s, which is required", ph,
+                      last_key ? last_key : "the variant");
         return WGK_OK;
       }
       *out = json_deep_copy(val);
@@ -126,7 +145,10 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
       json_t *x = NULL;
       wgk_status st = subst_value(s, e, depth + 1, NULL, true, &x);
       if (!st && json_array_append_new(arr, x) != 0) st = WGK_ERR_OUT_OF_MEMORY;
-      if (st) { json_decref(arr); return st; }
+      if (st) {
+        json_decref(arr);
+        return st;
+      }
     }
     *out = arr;
     return WGK_OK;
@@ -157,7 +179,10 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
       if (!st) st = subst_value(s, x, depth + 1, json_string_value(k), false, &y);
       if (!st && y && json_object_set_new(obj, json_string_value(k), y) != 0) st = WGK_ERR_OUT_OF_MEMORY;
       json_decref(k);
-      if (st) { json_decref(obj); return st; }
+      if (st) {
+        json_decref(obj);
+        return st;
+      }
     }
     *out = obj;
     return WGK_OK;
@@ -172,7 +197,10 @@ static bool unresolved_text(const char *text, char *buf, size_t size) {
     const char *e = c + 1;
     if (!(isalpha((unsigned char)*e) || *e == '_')) continue;
     while (isalnum((unsigned char)*e) || *e == '_') e++;
-    if (*e == '}') { snprintf(buf, size, "%.*s", (int)(e - c + 1), c); return true; }
+    if (*e == '}') {
+      snprintf(buf, size, "%.*s", (int)(e - c + 1), c);
+      return true;
+    }
   }
   return false;
 }
@@ -217,16 +245,21 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
   int k = 0;
   const char *key;
   const json_t *v;
-  json_object_foreach((json_t *)axes, key, v) { names[k] = key; lists[k++] = v; }
+  json_object_foreach((json_t *)axes, key, v) {
+    names[k] = key;
+    lists[k++] = v;
+  }
   for (k = 0; k < 2; k++) {
-    if (!wgk_manifest_identifier(names[k])) return wgk_manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, names[k]);
+    if (!wgk_manifest_identifier(names[k]))
+      return wgk_manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, names[k]);
     if (!json_is_array(lists[k]) || json_array_size(lists[k]) == 0)
       return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s must be a non-empty array", what, names[k]);
     for (size_t i = 0; i < json_array_size(lists[k]); i++) {
       const json_t *e = json_array_get(lists[k], i);
       const char *id = json_string_value(json_object_get(e, "$key"));
       if (!json_is_object(e) || !wgk_manifest_identifier(id))
-        return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, names[k], i);
+        return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, names[k],
+                                    i);
       for (size_t j = 0; j < i; j++)
         if (strcmp(id, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0)
           return wgk_manifest_fail_in(rd, "axes", false, "%s: duplicate $key \"%s\" in axis %s", what, id, names[k]);
@@ -234,7 +267,8 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
         if (strcmp(key, "$key") == 0) continue;
         if (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0)
           return wgk_manifest_fail_in(rd, "axes", false, "%s: value \"%s\" collides with an axis selector", what, key);
-        if (!wgk_manifest_identifier(key)) return wgk_manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
+        if (!wgk_manifest_identifier(key))
+          return wgk_manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
         const json_t *other = lists[1 - k];
         for (size_t j = 0; j < json_array_size(other); j++)
           if (json_object_get(json_array_get(other, j), key))
@@ -244,20 +278,25 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
   }
   /* a selector names an existing key of each axis; exclude entries name exactly both axes */
   const json_t *exclude = json_object_get(fam, "exclude"), *cases = json_object_get(fam, "cases");
-  if (exclude && !json_is_array(exclude)) return wgk_manifest_fail_in(rd, "exclude", false, "%s: exclude must be an array", what);
-  if (cases && !json_is_array(cases)) return wgk_manifest_fail_in(rd, "cases", false, "%s: cases overrides must be an array", what);
+  if (exclude && !json_is_array(exclude))
+    return wgk_manifest_fail_in(rd, "exclude", false, "%s: exclude must be an array", what);
+  if (cases && !json_is_array(cases))
+    return wgk_manifest_fail_in(rd, "cases", false, "%s: cases overrides must be an array", what);
   const json_t *sel_lists[2] = {exclude, cases};
   for (int s = 0; s < 2; s++)
     for (size_t i = 0; i < json_array_size(sel_lists[s]); i++) {
       const json_t *sel = json_array_get(sel_lists[s], i);
       const char *field = s ? "cases" : "exclude";
-      if (!json_is_object(sel)) return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must be a selector record", what, field, i);
+      if (!json_is_object(sel))
+        return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must be a selector record", what, field, i);
       for (k = 0; k < 2; k++) {
         const char *want = json_string_value(json_object_get(sel, names[k]));
         bool found = false;
         for (size_t j = 0; want && j < json_array_size(lists[k]) && !found; j++)
           found = strcmp(want, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0;
-        if (!found) return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must select an existing %s key", what, field, i, names[k]);
+        if (!found)
+          return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must select an existing %s key", what, field, i,
+                                      names[k]);
       }
       if (s == 0 && json_object_size(sel) != 2)
         return wgk_manifest_fail_in(rd, field, false, "%s exclude[%zu] must name exactly both axes", what, i);
@@ -285,12 +324,14 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
       const json_t *over = NULL;
       for (size_t j = 0; j < json_array_size(exclude) && !skip; j++) {
         const json_t *o = json_array_get(exclude, j);
-        skip = json_equal(json_object_get(o, names[0]), (json_t *)ka) && json_equal(json_object_get(o, names[1]), (json_t *)kb);
+        skip = json_equal(json_object_get(o, names[0]), (json_t *)ka) &&
+               json_equal(json_object_get(o, names[1]), (json_t *)kb);
       }
       if (skip) continue;
       for (size_t j = 0; j < json_array_size(cases) && !over; j++) {
         const json_t *o = json_array_get(cases, j);
-        if (json_equal(json_object_get(o, names[0]), (json_t *)ka) && json_equal(json_object_get(o, names[1]), (json_t *)kb))
+        if (json_equal(json_object_get(o, names[0]), (json_t *)ka) &&
+            json_equal(json_object_get(o, names[1]), (json_t *)kb))
           over = o;
       }
       json_t *cell = json_object();
@@ -298,8 +339,12 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
       const json_t *parts[3] = {ea, eb, over};
       for (int p = 0; p < 3 && ok; p++) {
         json_object_foreach((json_t *)parts[p], key, v) {
-          if (strcmp(key, "$key") == 0 || (p == 2 && (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0))) continue;
-          if (json_object_set(cell, key, (json_t *)v) != 0) { ok = false; break; }
+          if (strcmp(key, "$key") == 0 || (p == 2 && (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0)))
+            continue;
+          if (json_object_set(cell, key, (json_t *)v) != 0) {
+            ok = false;
+            break;
+          }
         }
       }
       if (!ok) json_decref(cell);
@@ -322,7 +367,8 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
       return wgk_manifest_fail_in(rd, key, true, "%s has unknown key '%s'", what, key);
   }
   const json_t *desc = json_object_get(fam, "description");
-  if (desc && !json_is_string(desc)) return wgk_manifest_fail_in(rd, "description", false, "%s description must be a string", what);
+  if (desc && !json_is_string(desc))
+    return wgk_manifest_fail_in(rd, "description", false, "%s description must be a string", what);
   const json_t *templates = json_object_get(fam, "variants");
   if (!json_is_array(templates) || json_array_size(templates) == 0)
     return wgk_manifest_fail(rd, "%s: a family requires at least one variant template", what);
@@ -361,8 +407,10 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
       if (!st) {
         items[*n].json = x;
         items[*n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
-        if (json_array_append_new(rd->m->expanded, x) != 0 || !items[*n].path) st = WGK_ERR_OUT_OF_MEMORY;
-        else (*n)++;
+        if (json_array_append_new(rd->m->expanded, x) != 0 || !items[*n].path)
+          st = WGK_ERR_OUT_OF_MEMORY;
+        else
+          (*n)++;
       } else {
         json_decref(x);
       }
@@ -394,7 +442,8 @@ wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variant
     bool fam = json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude");
     cap += fam ? family_size(v) : 1;
   }
-  if (cap > 100000) return wgk_manifest_fail_in(rd, "variants", false, "families expand to %zu variants (at most 100000)", cap);
+  if (cap > 100000)
+    return wgk_manifest_fail_in(rd, "variants", false, "families expand to %zu variants (at most 100000)", cap);
   wgk_manifest_family_item *items = wgk_manifest_alloc(rd, cap, sizeof *items);
   if (!items) return WGK_ERR_OUT_OF_MEMORY;
   if (!rd->m->expanded && !(rd->m->expanded = json_array())) return WGK_ERR_OUT_OF_MEMORY;
@@ -404,17 +453,22 @@ wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variant
   for (size_t r = 0; !st && r < json_array_size(variants); r++) {
     const json_t *v = json_array_get(variants, r);
     size_t m2 = wgk_manifest_push_index(rd, r);
-    if (!json_is_object(v)) st = wgk_manifest_fail(rd, "variants[%zu] must be an object", r);
+    if (!json_is_object(v))
+      st = wgk_manifest_fail(rd, "variants[%zu] must be an object", r);
     else if (json_object_get(v, "use"))
-      st = wgk_manifest_fail_in(rd, "use", true, "variants[%zu] is an unexpanded shared fragment reference; expand the "
-                                "shared libraries before normalizing", r);
+      st = wgk_manifest_fail_in(rd, "use", true,
+                                "variants[%zu] is an unexpanded shared fragment reference; expand the "
+                                "shared libraries before normalizing",
+                                r);
     else if (json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude"))
       st = expand_family(rd, v, r, items, &n);
     else {
       items[n].json = v;
       items[n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
-      if (!items[n].path) st = WGK_ERR_OUT_OF_MEMORY;
-      else n++;
+      if (!items[n].path)
+        st = WGK_ERR_OUT_OF_MEMORY;
+      else
+        n++;
     }
     wgk_manifest_pop(rd, m2);
   }

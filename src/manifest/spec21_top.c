@@ -1,4 +1,4 @@
-/* Manifest spec 2.1 (SYSTEM.md §2.2, PUBLIC-LOADER.md): the top level, typeConstraints, the port maps,
+/* Manifest spec 2.1 (docs/package-format.md, docs/loader-semantics.md): the top level, typeConstraints, the port maps,
  * scalar args, attributes and their constraints, tunables, derives, `when` lists and `requires`. The
  * rules and the hints for the seed's keys are the public loader's; each error points at the value. */
 #include <ctype.h>
@@ -8,30 +8,100 @@
 
 #include "manifest/reader.h"
 
-static const char *const top_keys[] = {"$schema", "domain", "name", "description", "conformance", "sinceVersion",
-                                       "inputs", "outputs", "args", "attributes", "attributeConstraints",
-                                       "typeConstraints", "tunables", "derive", "when", "requires", "bindings",
-                                       "variants", "onnx", NULL};
+static const char *const top_keys[] = {"$schema",
+                                       "domain",
+                                       "name",
+                                       "description",
+                                       "conformance",
+                                       "sinceVersion",
+                                       "inputs",
+                                       "outputs",
+                                       "args",
+                                       "attributes",
+                                       "attributeConstraints",
+                                       "typeConstraints",
+                                       "tunables",
+                                       "derive",
+                                       "when",
+                                       "requires",
+                                       "bindings",
+                                       "variants",
+                                       "onnx",
+                                       NULL};
 
 /* The seed's top-level keys, refused with the loader's hint. */
-static const struct { const char *key, *hint; } seed_hints[] = {
+static const struct {
+  const char *key, *hint;
+} seed_hints[] = {
     {"attributeDescriptions", "an attribute's prose is `attributes.<name>.description`"},
     {"tunableDescriptions", "a tunable's prose is `tunables.<name>.description`"},
     {"attributeNames", "a default-less attribute is an `attributes` entry without `default`"},
-    {"constants", "`derive` is the one value channel; every derive is template-visible and a pass is keyed by the "
-                  "derives its template reads"},
+    {"constants",
+     "`derive` is the one value channel; every derive is template-visible and a pass is keyed by the "
+     "derives its template reads"},
     {"variantFamilies", "a family is a `variants` member: { cases, variants }"},
     {"bindingSets", "spec 2.0 declares binding ENTRIES under `bindings` and passes list entry handles"},
     {"bindingEntries", "spec 2.0 declares binding entries under `bindings`"},
 };
 
-static const char *const reserved[] = {
-    "repeat", "tunables", "dtypes", "logicalDtypes", "tensorDtypes", "ranks", "shapes", "present", "args", "attrs",
-    "device", "env", "constants", "derive", "source", "DISPATCH_FOLD_WIDTH", "f16Ok", "ceil", "floor", "min", "max",
-    "pow", "ceilDiv", "pow2ceil", "log2ceil", "numel", "dim", "rows", "outer", "inner", "prefix", "suffix", "fill",
-    "moveAxis", "permuteShape", "reversedAxes", "broadcastShape", "matmulShape", "broadcastable", "sameShape",
-    "hasAxis", "axisValue", "isUniqueIntList", "has", "dtypeBytes", "onnxDtypeCode", "pick", "true", "false", "none",
-    "True", "False", "None", "range", "loop", "namespace", "dict", NULL};
+static const char *const reserved[] = {"repeat",
+                                       "tunables",
+                                       "dtypes",
+                                       "logicalDtypes",
+                                       "tensorDtypes",
+                                       "ranks",
+                                       "shapes",
+                                       "present",
+                                       "args",
+                                       "attrs",
+                                       "device",
+                                       "env",
+                                       "constants",
+                                       "derive",
+                                       "source",
+                                       "DISPATCH_FOLD_WIDTH",
+                                       "f16Ok",
+                                       "ceil",
+                                       "floor",
+                                       "min",
+                                       "max",
+                                       "pow",
+                                       "ceilDiv",
+                                       "pow2ceil",
+                                       "log2ceil",
+                                       "numel",
+                                       "dim",
+                                       "rows",
+                                       "outer",
+                                       "inner",
+                                       "prefix",
+                                       "suffix",
+                                       "fill",
+                                       "moveAxis",
+                                       "permuteShape",
+                                       "reversedAxes",
+                                       "broadcastShape",
+                                       "matmulShape",
+                                       "broadcastable",
+                                       "sameShape",
+                                       "hasAxis",
+                                       "axisValue",
+                                       "isUniqueIntList",
+                                       "has",
+                                       "dtypeBytes",
+                                       "onnxDtypeCode",
+                                       "pick",
+                                       "true",
+                                       "false",
+                                       "none",
+                                       "True",
+                                       "False",
+                                       "None",
+                                       "range",
+                                       "loop",
+                                       "namespace",
+                                       "dict",
+                                       NULL};
 
 bool wgk_manifest_reserved_name(const char *name) {
   for (const char *const *r = reserved; *r; r++)
@@ -51,8 +121,7 @@ bool wgk_manifest_spec21_dtype(const char *dtype) {
 }
 
 /* Opens the optional object obj.key (pushing the key): *map NULL when absent. */
-static wgk_status open_map(wgk_manifest_rd *rd, const json_t *obj, const char *key, const json_t **map,
-                           size_t *mark) {
+static wgk_status open_map(wgk_manifest_rd *rd, const json_t *obj, const char *key, const json_t **map, size_t *mark) {
   *map = json_object_get(obj, key);
   *mark = wgk_manifest_push_key(rd, key);
   return *map ? wgk_manifest_expect(rd, *map, JSON_OBJECT, "an object") : WGK_OK;
@@ -102,8 +171,9 @@ wgk_status wgk_manifest_spec21_top(wgk_manifest_rd *rd, const json_t *root) {
     return json_object_get(root, "inputs") ? wgk_manifest_fail_in(rd, "inputs", false, "inputs must be a map of ports")
                                            : wgk_manifest_fail(rd, "missing required key 'inputs' (a map of ports)");
   if (!json_is_object(json_object_get(root, "outputs")))
-    return json_object_get(root, "outputs") ? wgk_manifest_fail_in(rd, "outputs", false, "outputs must be a map of ports")
-                                            : wgk_manifest_fail(rd, "missing required key 'outputs' (a map of ports)");
+    return json_object_get(root, "outputs")
+               ? wgk_manifest_fail_in(rd, "outputs", false, "outputs must be a map of ports")
+               : wgk_manifest_fail(rd, "missing required key 'outputs' (a map of ports)");
   size_t n = strlen(m->domain) + strlen(m->name) + 2;
   char *id = wgk_manifest_alloc(rd, n, 1);
   if (!id) return WGK_ERR_OUT_OF_MEMORY;
@@ -127,31 +197,33 @@ wgk_status wgk_manifest_spec21_types(wgk_manifest_rd *rd, const json_t *root) {
   const json_t *list;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, list) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    wgk_manifest_type_constraint *tc = &tcs[n++];
-    tc->name = name;
-    tc->pos = wgk_manifest_here(rd);
-    if (!json_is_array(list) || json_array_size(list) == 0)
-      st = wgk_manifest_fail(rd, "typeConstraints.%s must be a non-empty list of dtypes", name);
-    const char **dts = st ? NULL : wgk_manifest_alloc(rd, json_array_size(list), sizeof *dts);
-    if (!st && !dts) st = WGK_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; !st && i < json_array_size(list); i++) {
-      size_t m3 = wgk_manifest_push_index(rd, i);
-      const char *dt = json_string_value(json_array_get(list, i));
-      if (!wgk_manifest_spec21_dtype(dt)) {
-        char shown[80];
-        wgk_manifest_show(json_array_get(list, i), shown, sizeof shown);
-        st = wgk_manifest_fail(rd, "typeConstraints.%s has unsupported logical dtype %s (known: float32 float16 int32 "
-                               "uint32 int64 int16 int8 uint8 bool)", name, shown);
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      wgk_manifest_type_constraint *tc = &tcs[n++];
+      tc->name = name;
+      tc->pos = wgk_manifest_here(rd);
+      if (!json_is_array(list) || json_array_size(list) == 0)
+        st = wgk_manifest_fail(rd, "typeConstraints.%s must be a non-empty list of dtypes", name);
+      const char **dts = st ? NULL : wgk_manifest_alloc(rd, json_array_size(list), sizeof *dts);
+      if (!st && !dts) st = WGK_ERR_OUT_OF_MEMORY;
+      for (size_t i = 0; !st && i < json_array_size(list); i++) {
+        size_t m3 = wgk_manifest_push_index(rd, i);
+        const char *dt = json_string_value(json_array_get(list, i));
+        if (!wgk_manifest_spec21_dtype(dt)) {
+          char shown[80];
+          wgk_manifest_show(json_array_get(list, i), shown, sizeof shown);
+          st = wgk_manifest_fail(rd,
+                                 "typeConstraints.%s has unsupported logical dtype %s (known: float32 float16 int32 "
+                                 "uint32 int64 int16 int8 uint8 bool)",
+                                 name, shown);
+        }
+        dts[i] = dt;
+        wgk_manifest_pop(rd, m3);
       }
-      dts[i] = dt;
-      wgk_manifest_pop(rd, m3);
+      tc->dtypes = dts;
+      tc->n_dtypes = st ? 0 : json_array_size(list);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
     }
-    tc->dtypes = dts;
-    tc->n_dtypes = st ? 0 : json_array_size(list);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
   wgk_manifest_pop(rd, mark);
   rd->m->type_constraints = tcs;
   rd->m->n_type_constraints = n;
@@ -160,8 +232,8 @@ wgk_status wgk_manifest_spec21_types(wgk_manifest_rd *rd, const json_t *root) {
 
 /* ---- ports ---- */
 
-static const char *const port_keys[] = {"description", "onnx", "dtype", "rank", "optional", "layout", "shape",
-                                        "storage", "narrowing", NULL};
+static const char *const port_keys[] = {"description", "onnx",  "dtype",   "rank",      "optional",
+                                        "layout",      "shape", "storage", "narrowing", NULL};
 
 /* A shape written as a list: one expression text "[(e0), (e1), 3]" evaluated like the loader's list. */
 static wgk_status read_shape(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_port *p) {
@@ -176,15 +248,18 @@ static wgk_status read_shape(wgk_manifest_rd *rd, const json_t *obj, wgk_manifes
   for (size_t i = 0; !st && i < json_array_size(shape); i++) {
     const json_t *d = json_array_get(shape, i);
     size_t m2 = wgk_manifest_push_index(rd, i);
-    if (json_is_integer(d)) wgk_dynbuf_printf(&text, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "", json_integer_value(d));
-    else if (json_is_string(d) && json_string_length(d)) wgk_dynbuf_printf(&text, "%s(%s)", i ? ", " : "", json_string_value(d));
-    else st = wgk_manifest_fail(rd, "a shape dimension must be an expression string or an integer");
+    if (json_is_integer(d))
+      wgk_dynbuf_printf(&text, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "", json_integer_value(d));
+    else if (json_is_string(d) && json_string_length(d))
+      wgk_dynbuf_printf(&text, "%s(%s)", i ? ", " : "", json_string_value(d));
+    else
+      st = wgk_manifest_fail(rd, "a shape dimension must be an expression string or an integer");
     wgk_manifest_pop(rd, m2);
   }
   wgk_dynbuf_append_char(&text, ']');
   p->shape.pos = wgk_manifest_here(rd);
-  if (!st && text.failed) st = text.over ? wgk_manifest_fail(rd, "shape list is longer than %zu bytes", text.limit)
-                                         : WGK_ERR_OUT_OF_MEMORY;
+  if (!st && text.failed)
+    st = text.over ? wgk_manifest_fail(rd, "shape list is longer than %zu bytes", text.limit) : WGK_ERR_OUT_OF_MEMORY;
   if (!st) p->shape.text = wgk_manifest_strdup(rd, wgk_dynbuf_str(&text));
   if (!st && !p->shape.text) st = WGK_ERR_OUT_OF_MEMORY;
   wgk_dynbuf_free(&text);
@@ -217,40 +292,52 @@ static wgk_status read_storage(wgk_manifest_rd *rd, const json_t *obj, const cha
     if (!wgk_manifest_spec21_dtype(storage))
       return wgk_manifest_fail_in(rd, "storage", false, "%s.storage %s is not a WebGPU storage dtype", what, storage);
     if (!resolved)
-      return wgk_manifest_fail_in(rd, "storage", false, "%s declares a storage dtype but its dtype is not a known "
-                                  "logical dtype or type variable", what);
+      return wgk_manifest_fail_in(rd, "storage", false,
+                                  "%s declares a storage dtype but its dtype is not a known "
+                                  "logical dtype or type variable",
+                                  what);
     if (i64) {
       if (strcmp(storage, "int32") && strcmp(storage, "uint32") && strcmp(storage, "int64"))
-        return wgk_manifest_fail_in(rd, "storage", false, "%s: an int64 port requires int64 storage or an int32/uint32 "
-                                    "projection", what);
+        return wgk_manifest_fail_in(rd, "storage", false,
+                                    "%s: an int64 port requires int64 storage or an int32/uint32 "
+                                    "projection",
+                                    what);
     } else if (n_dts != 1 || strcmp(dts[0], storage) != 0) {
-      return wgk_manifest_fail_in(rd, "storage", false, "%s.storage %s does not exactly match its logical dtype; only "
-                                  "int64 -> int32/uint32 projection is supported", what, storage);
+      return wgk_manifest_fail_in(rd, "storage", false,
+                                  "%s.storage %s does not exactly match its logical dtype; only "
+                                  "int64 -> int32/uint32 projection is supported",
+                                  what, storage);
     }
   }
   bool projected = i64 && storage && (strcmp(storage, "int32") == 0 || strcmp(storage, "uint32") == 0);
   if (nar) {
     if (strcmp(nar, "checked") && strcmp(nar, "saturating"))
-      return wgk_manifest_fail_in(rd, "narrowing", false, "%s.narrowing must be checked or saturating, got '%s'", what, nar);
+      return wgk_manifest_fail_in(rd, "narrowing", false, "%s.narrowing must be checked or saturating, got '%s'", what,
+                                  nar);
     if (output || !projected)
-      return wgk_manifest_fail_in(rd, "narrowing", false, "%s.narrowing is valid only on a projected logical int64 input",
-                                  what);
+      return wgk_manifest_fail_in(rd, "narrowing", false,
+                                  "%s.narrowing is valid only on a projected logical int64 input", what);
     p->narrowing = strcmp(nar, "checked") == 0 ? WGK_NARROW_CHECKED : WGK_NARROW_SATURATING;
   } else if (!output && projected) {
-    return wgk_manifest_fail_in(rd, "storage", false, "%s: a projected int64 input must declare narrowing as checked or "
-                                "saturating", what);
+    return wgk_manifest_fail_in(rd, "storage", false,
+                                "%s: a projected int64 input must declare narrowing as checked or "
+                                "saturating",
+                                what);
   }
   if (projected) p->storage_dtype = storage;
   p->opaque_int64 = (storage && strcmp(storage, "int64") == 0) || (!storage && i64);
   if (layout) {
     if (output) return wgk_manifest_fail_in(rd, "layout", true, "%s cannot declare a storage layout", what);
     if (strcmp(layout, "packed") != 0)
-      return wgk_manifest_fail_in(rd, "layout", false, "%s has unsupported storage layout '%s' (known: packed)", what, layout);
+      return wgk_manifest_fail_in(rd, "layout", false, "%s has unsupported storage layout '%s' (known: packed)", what,
+                                  layout);
     bool u8 = resolved && n_dts > 0;
     for (size_t i = 0; u8 && i < n_dts; i++) u8 = strcmp(dts[i], "uint8") == 0;
     if (!u8)
-      return wgk_manifest_fail_in(rd, "layout", false, "%s declares the packed storage layout but its dtype does not "
-                                  "resolve to uint8 only", what);
+      return wgk_manifest_fail_in(rd, "layout", false,
+                                  "%s declares the packed storage layout but its dtype does not "
+                                  "resolve to uint8 only",
+                                  what);
     p->packed = true;
   }
   return WGK_OK;
@@ -268,7 +355,8 @@ static wgk_status read_port(wgk_manifest_rd *rd, const char *name, const json_t 
   if (!wgk_manifest_identifier(name)) return wgk_manifest_fail_key(rd, "%s is not a WGSL-compatible tensor name", what);
   wgk_status st = wgk_manifest_object(rd, obj, "a port object", port_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "onnx", false, &p->onnx);
-  if (!st && p->onnx && !*p->onnx) st = wgk_manifest_fail_in(rd, "onnx", false, "%s.onnx must be a non-empty string", what);
+  if (!st && p->onnx && !*p->onnx)
+    st = wgk_manifest_fail_in(rd, "onnx", false, "%s.onnx must be a non-empty string", what);
   if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &p->description);
   if (!st) st = wgk_manifest_get_bool(rd, obj, "optional", false, &p->optional);
   if (!st) st = wgk_manifest_get_string(rd, obj, "dtype", false, &p->type_var);
@@ -333,18 +421,28 @@ wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root) {
         const json_t *in_obj = json_object_get(ins, name);
         if (!same_string(json_object_get(in_obj, "dtype"), json_object_get(obj, "dtype")) ||
             !same_string(json_object_get(in_obj, "storage"), json_object_get(obj, "storage")))
-          st = wgk_manifest_fail(rd, "in/out tensor '%s' must declare the same dtype and storage under inputs and "
-                                 "outputs", name);
+          st = wgk_manifest_fail(rd,
+                                 "in/out tensor '%s' must declare the same dtype and storage under inputs and "
+                                 "outputs",
+                                 name);
         if (!st) {
           same->dir = WGK_PORT_INOUT;
           same->onnx_output_index = index;
           if (p.shape.text) same->shape = p.shape;
         }
       } else if (!st) {
-        if (out) p.onnx_output_index = index; else p.onnx_input_index = index;
+        if (out)
+          p.onnx_output_index = index;
+        else
+          p.onnx_input_index = index;
         const char **keys = wgk_manifest_alloc(rd, 1, sizeof *keys);
-        if (!keys) st = WGK_ERR_OUT_OF_MEMORY;
-        else { keys[0] = name; p.bind_keys = keys; p.n_bind_keys = 1; }
+        if (!keys)
+          st = WGK_ERR_OUT_OF_MEMORY;
+        else {
+          keys[0] = name;
+          p.bind_keys = keys;
+          p.n_bind_keys = 1;
+        }
         ports[n++] = p;
         rd->m->n_ports = n;
       }
@@ -376,9 +474,11 @@ static wgk_status read_arg(wgk_manifest_rd *rd, const char *name, const json_t *
   bool known = false;
   for (const char *const *k = kinds; *k && !known; k++) known = strcmp(*k, a->kind) == 0;
   if (!known)
-    return wgk_manifest_fail_in(rd, "kind", false, "args.%s has unsupported kind '%s' (known: u32 i32 f32 bool string)%s",
-                                name, a->kind, strcmp(a->kind, "tensor") == 0 ? " (tensors are inputs/outputs ports in "
-                                                                                "spec 2.0)" : "");
+    return wgk_manifest_fail_in(rd, "kind", false,
+                                "args.%s has unsupported kind '%s' (known: u32 i32 f32 bool string)%s", name, a->kind,
+                                strcmp(a->kind, "tensor") == 0 ? " (tensors are inputs/outputs ports in "
+                                                                 "spec 2.0)"
+                                                               : "");
   st = wgk_manifest_object(rd, obj, "an arg object", arg_keys);
   if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &a->description);
   if (!st) st = wgk_manifest_get_string(rd, obj, "onnx", false, &a->onnx);
@@ -401,11 +501,11 @@ wgk_status wgk_manifest_spec21_args(wgk_manifest_rd *rd, const json_t *root) {
   if (!st && !as) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, obj) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    st = read_arg(rd, name, obj, &as[n++]);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      st = read_arg(rd, name, obj, &as[n++]);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   rd->m->scalar_args = as;
   rd->m->n_scalar_args = st ? 0 : n;
@@ -439,8 +539,10 @@ static wgk_status read_constraint(wgk_manifest_rd *rd, const char *name, const j
   st = wgk_manifest_get_bool(rd, obj, "required", false, &a->required);
   if (st) return st;
   if (a->required && a->default_value)
-    return wgk_manifest_fail_in(rd, "required", false, "attributeConstraints.%s.required is redundant because the "
-                                "attribute has a default", name);
+    return wgk_manifest_fail_in(rd, "required", false,
+                                "attributeConstraints.%s.required is redundant because the "
+                                "attribute has a default",
+                                name);
   const json_t *vals = json_object_get(obj, "values");
   if (vals) {
     size_t mark = wgk_manifest_push_key(rd, "values");
@@ -451,8 +553,11 @@ static wgk_status read_constraint(wgk_manifest_rd *rd, const char *name, const j
     for (size_t i = 0; !st && i < json_array_size(vals); i++) {
       const json_t *x = json_array_get(vals, i);
       size_t m2 = wgk_manifest_push_index(rd, i);
-      if (!finite_scalar(x)) st = wgk_manifest_fail(rd, "attributeConstraints.%s.values must contain only finite JSON "
-                                                    "scalars", name);
+      if (!finite_scalar(x))
+        st = wgk_manifest_fail(rd,
+                               "attributeConstraints.%s.values must contain only finite JSON "
+                               "scalars",
+                               name);
       for (size_t j = 0; !st && j < i; j++)
         if (same_value(list[j], x)) {
           char shown[80];
@@ -475,8 +580,8 @@ static wgk_status read_constraint(wgk_manifest_rd *rd, const char *name, const j
     if (!in) {
       char shown[80];
       wgk_manifest_show(a->default_value, shown, sizeof shown);
-      return wgk_manifest_fail_in(rd, "values", false, "default attribute %s=%s is not in attributeConstraints.%s.values",
-                                  name, shown, name);
+      return wgk_manifest_fail_in(
+          rd, "values", false, "default attribute %s=%s is not in attributeConstraints.%s.values", name, shown, name);
     }
   }
   return WGK_OK;
@@ -492,45 +597,48 @@ wgk_status wgk_manifest_spec21_attributes(wgk_manifest_rd *rd, const json_t *roo
   rd->m->attributes = as;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, obj) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    wgk_manifest_attribute *a = &as[n];
-    a->name = name;
-    a->description = "";
-    a->pos = wgk_manifest_here(rd);
-    if (!*name) st = wgk_manifest_fail_key(rd, "attribute names must be non-empty");
-    else if (!json_is_object(obj)) {
-      char *bare = json_dumps(obj, JSON_ENCODE_ANY | JSON_COMPACT);
-      st = wgk_manifest_fail(rd, "attributes.%s must be an object { default?, description? } (a bare value is the spec "
-                             "2.0 draft spelling; write { \"default\": %s })", name, bare ? bare : "?");
-      free(bare);
-    }
-    if (!st) json_object_foreach((json_t *)obj, key, v) {
-      if (strcmp(key, "default") && strcmp(key, "description")) {
-        st = wgk_manifest_fail_in(rd, key, true, "attributes.%s has unknown key '%s'", name, key);
-        break;
-      }
-    }
-    if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &a->description);
-    if (!st && json_object_get(obj, "default")) {
-      a->default_value = json_object_get(obj, "default");
-      size_t m3 = wgk_manifest_push_key(rd, "default");
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      wgk_manifest_attribute *a = &as[n];
+      a->name = name;
+      a->description = "";
       a->pos = wgk_manifest_here(rd);
-      wgk_manifest_pop(rd, m3);
+      if (!*name)
+        st = wgk_manifest_fail_key(rd, "attribute names must be non-empty");
+      else if (!json_is_object(obj)) {
+        char *bare = json_dumps(obj, JSON_ENCODE_ANY | JSON_COMPACT);
+        st = wgk_manifest_fail(rd,
+                               "attributes.%s must be an object { default?, description? } (a bare value is the spec "
+                               "2.0 draft spelling; write { \"default\": %s })",
+                               name, bare ? bare : "?");
+        free(bare);
+      }
+      if (!st) json_object_foreach((json_t *)obj, key, v) {
+          if (strcmp(key, "default") && strcmp(key, "description")) {
+            st = wgk_manifest_fail_in(rd, key, true, "attributes.%s has unknown key '%s'", name, key);
+            break;
+          }
+        }
+      if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &a->description);
+      if (!st && json_object_get(obj, "default")) {
+        a->default_value = json_object_get(obj, "default");
+        size_t m3 = wgk_manifest_push_key(rd, "default");
+        a->pos = wgk_manifest_here(rd);
+        wgk_manifest_pop(rd, m3);
+      }
+      n++;
+      rd->m->n_attributes = n;
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
     }
-    n++;
-    rd->m->n_attributes = n;
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
   wgk_manifest_pop(rd, mark);
   if (st) return st;
   st = open_map(rd, root, "attributeConstraints", &map, &mark);
   if (!st && map) json_object_foreach((json_t *)map, name, obj) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    st = read_constraint(rd, name, obj);
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      st = read_constraint(rd, name, obj);
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   return st;
 }
@@ -547,34 +655,37 @@ wgk_status wgk_manifest_spec21_tunables(wgk_manifest_rd *rd, const json_t *obj, 
   if (!st && map && !ts) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, t) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    if (!wgk_manifest_identifier(name)) st = wgk_manifest_fail_key(rd, "tunables.%s: tunable names must be identifiers", name);
-    else if (!json_is_object(t)) {
-      char *bare = json_dumps(t, JSON_ENCODE_ANY | JSON_COMPACT);
-      st = wgk_manifest_fail(rd, "tunables.%s must be an object { default, description? }; got %s", name, bare ? bare : "?");
-      free(bare);
-    }
-    if (!st) json_object_foreach((json_t *)t, key, v) {
-      if (strcmp(key, "default") && strcmp(key, "description")) {
-        st = wgk_manifest_fail_in(rd, key, true, "tunables.%s has unknown key '%s'", name, key);
-        break;
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      if (!wgk_manifest_identifier(name))
+        st = wgk_manifest_fail_key(rd, "tunables.%s: tunable names must be identifiers", name);
+      else if (!json_is_object(t)) {
+        char *bare = json_dumps(t, JSON_ENCODE_ANY | JSON_COMPACT);
+        st = wgk_manifest_fail(rd, "tunables.%s must be an object { default, description? }; got %s", name,
+                               bare ? bare : "?");
+        free(bare);
       }
+      if (!st) json_object_foreach((json_t *)t, key, v) {
+          if (strcmp(key, "default") && strcmp(key, "description")) {
+            st = wgk_manifest_fail_in(rd, key, true, "tunables.%s has unknown key '%s'", name, key);
+            break;
+          }
+        }
+      const json_t *d = st ? NULL : json_object_get(t, "default");
+      if (!st && !(json_is_string(d) || json_is_boolean(d) || json_is_integer(d) ||
+                   (json_is_real(d) && isfinite(json_real_value(d)))))
+        st = d ? wgk_manifest_fail_in(rd, "default", false,
+                                      "tunables.%s.default must be a finite number, string or boolean", name)
+               : wgk_manifest_fail(rd, "tunables.%s.default must be a finite number, string or boolean", name);
+      const char *desc = NULL;
+      if (!st) st = wgk_manifest_get_string(rd, t, "description", false, &desc);
+      if (!st) {
+        size_t m3 = wgk_manifest_push_key(rd, "default");
+        ts[n++] = (wgk_manifest_tunable){name, d, wgk_manifest_here(rd)};
+        wgk_manifest_pop(rd, m3);
+      }
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
     }
-    const json_t *d = st ? NULL : json_object_get(t, "default");
-    if (!st && !(json_is_string(d) || json_is_boolean(d) || json_is_integer(d) ||
-                 (json_is_real(d) && isfinite(json_real_value(d)))))
-      st = d ? wgk_manifest_fail_in(rd, "default", false, "tunables.%s.default must be a finite number, string or boolean", name)
-             : wgk_manifest_fail(rd, "tunables.%s.default must be a finite number, string or boolean", name);
-    const char *desc = NULL;
-    if (!st) st = wgk_manifest_get_string(rd, t, "description", false, &desc);
-    if (!st) {
-      size_t m3 = wgk_manifest_push_key(rd, "default");
-      ts[n++] = (wgk_manifest_tunable){name, d, wgk_manifest_here(rd)};
-      wgk_manifest_pop(rd, m3);
-    }
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
   wgk_manifest_pop(rd, mark);
   *out = ts;
   *count = st ? 0 : n;
@@ -593,26 +704,32 @@ wgk_status wgk_manifest_spec21_derive(wgk_manifest_rd *rd, const json_t *obj, co
   *count = 0;
   wgk_status st = open_map(rd, obj, key, &map, &mark);
   if (!st && map && json_object_get(map, "$use"))
-    st = wgk_manifest_fail_in(rd, "$use", true, "derive still carries an unexpanded \"$use\" shared-derive splice; expand "
+    st = wgk_manifest_fail_in(rd, "$use", true,
+                              "derive still carries an unexpanded \"$use\" shared-derive splice; expand "
                               "the shared libraries before normalizing");
   wgk_manifest_derive *ds = (!st && map) ? wgk_manifest_alloc(rd, json_object_size(map), sizeof *ds) : NULL;
   if (!st && map && !ds) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
-    size_t m2 = wgk_manifest_push_key(rd, name);
-    wgk_manifest_derive *d = &ds[n];
-    d->name = name;
-    d->pos = wgk_manifest_here(rd);
-    if (!wgk_manifest_identifier(name)) st = wgk_manifest_fail_key(rd, "%s.%s: derive names must be identifiers", key, name);
-    else if (wgk_manifest_reserved_name(name) || wgk_manifest_find_type(rd->m, name))
-      st = wgk_manifest_fail_key(rd, "%s.%s would shadow a scope name templates and expressions already bind; rename the "
-                                 "derive", key, name);
-    else if (json_is_string(v)) st = wgk_manifest_read_expr(rd, v, &d->expr);
-    else d->literal = v;
-    n++;
-    wgk_manifest_pop(rd, m2);
-    if (st) break;
-  }
+      size_t m2 = wgk_manifest_push_key(rd, name);
+      wgk_manifest_derive *d = &ds[n];
+      d->name = name;
+      d->pos = wgk_manifest_here(rd);
+      if (!wgk_manifest_identifier(name))
+        st = wgk_manifest_fail_key(rd, "%s.%s: derive names must be identifiers", key, name);
+      else if (wgk_manifest_reserved_name(name) || wgk_manifest_find_type(rd->m, name))
+        st = wgk_manifest_fail_key(rd,
+                                   "%s.%s would shadow a scope name templates and expressions already bind; rename the "
+                                   "derive",
+                                   key, name);
+      else if (json_is_string(v))
+        st = wgk_manifest_read_expr(rd, v, &d->expr);
+      else
+        d->literal = v;
+      n++;
+      wgk_manifest_pop(rd, m2);
+      if (st) break;
+    }
   wgk_manifest_pop(rd, mark);
   *out = ds;
   *count = st ? 0 : n;
@@ -647,28 +764,60 @@ wgk_status wgk_manifest_spec21_clauses(wgk_manifest_rd *rd, const json_t *obj, c
     wgk_manifest_pop(rd, m2);
   }
   wgk_manifest_pop(rd, mark);
-  if (!st) { *out = es; *count = json_array_size(list); }
+  if (!st) {
+    *out = es;
+    *count = json_array_size(list);
+  }
   return st;
 }
 
 /* ---- requires ---- */
 
-static const char *const features[] = {"shader-f16", "subgroups", "subgroup-size-control",
-                                       "chromium-experimental-subgroup-matrix", "timestamp-query",
-                                       "texture-formats-tier1", "texture-formats-tier2", NULL};
-static const char *const limit_names[] = {
-    "maxTextureDimension1D", "maxTextureDimension2D", "maxTextureDimension3D", "maxTextureArrayLayers",
-    "maxBindGroups", "maxBindGroupsPlusVertexBuffers", "maxBindingsPerBindGroup",
-    "maxDynamicUniformBuffersPerPipelineLayout", "maxDynamicStorageBuffersPerPipelineLayout",
-    "maxSampledTexturesPerShaderStage", "maxSamplersPerShaderStage", "maxStorageBuffersPerShaderStage",
-    "maxStorageTexturesPerShaderStage", "maxUniformBuffersPerShaderStage", "maxUniformBufferBindingSize",
-    "maxStorageBufferBindingSize", "minUniformBufferOffsetAlignment", "minStorageBufferOffsetAlignment",
-    "maxVertexBuffers", "maxBufferSize", "maxVertexAttributes", "maxVertexBufferArrayStride",
-    "maxInterStageShaderVariables", "maxColorAttachments", "maxColorAttachmentBytesPerSample",
-    "maxComputeWorkgroupStorageSize", "maxComputeInvocationsPerWorkgroup", "maxComputeWorkgroupSizeX",
-    "maxComputeWorkgroupSizeY", "maxComputeWorkgroupSizeZ", "maxComputeWorkgroupsPerDimension", "maxImmediateSize",
-    "maxStorageBuffersInVertexStage", "maxStorageBuffersInFragmentStage", "maxStorageTexturesInVertexStage",
-    "maxStorageTexturesInFragmentStage", NULL};
+static const char *const features[] = {"shader-f16",
+                                       "subgroups",
+                                       "subgroup-size-control",
+                                       "chromium-experimental-subgroup-matrix",
+                                       "timestamp-query",
+                                       "texture-formats-tier1",
+                                       "texture-formats-tier2",
+                                       NULL};
+static const char *const limit_names[] = {"maxTextureDimension1D",
+                                          "maxTextureDimension2D",
+                                          "maxTextureDimension3D",
+                                          "maxTextureArrayLayers",
+                                          "maxBindGroups",
+                                          "maxBindGroupsPlusVertexBuffers",
+                                          "maxBindingsPerBindGroup",
+                                          "maxDynamicUniformBuffersPerPipelineLayout",
+                                          "maxDynamicStorageBuffersPerPipelineLayout",
+                                          "maxSampledTexturesPerShaderStage",
+                                          "maxSamplersPerShaderStage",
+                                          "maxStorageBuffersPerShaderStage",
+                                          "maxStorageTexturesPerShaderStage",
+                                          "maxUniformBuffersPerShaderStage",
+                                          "maxUniformBufferBindingSize",
+                                          "maxStorageBufferBindingSize",
+                                          "minUniformBufferOffsetAlignment",
+                                          "minStorageBufferOffsetAlignment",
+                                          "maxVertexBuffers",
+                                          "maxBufferSize",
+                                          "maxVertexAttributes",
+                                          "maxVertexBufferArrayStride",
+                                          "maxInterStageShaderVariables",
+                                          "maxColorAttachments",
+                                          "maxColorAttachmentBytesPerSample",
+                                          "maxComputeWorkgroupStorageSize",
+                                          "maxComputeInvocationsPerWorkgroup",
+                                          "maxComputeWorkgroupSizeX",
+                                          "maxComputeWorkgroupSizeY",
+                                          "maxComputeWorkgroupSizeZ",
+                                          "maxComputeWorkgroupsPerDimension",
+                                          "maxImmediateSize",
+                                          "maxStorageBuffersInVertexStage",
+                                          "maxStorageBuffersInFragmentStage",
+                                          "maxStorageTexturesInVertexStage",
+                                          "maxStorageTexturesInFragmentStage",
+                                          NULL};
 
 static bool in_list(const char *const *list, const char *s) {
   for (; *list; list++)
@@ -724,12 +873,16 @@ wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, 
     for (size_t i = 0; !st && i < json_array_size(fs); i++) {
       size_t m3 = wgk_manifest_push_index(rd, i);
       const char *f = json_string_value(json_array_get(fs, i));
-      if (!f) st = wgk_manifest_fail(rd, "requires.features must be an array of strings");
+      if (!f)
+        st = wgk_manifest_fail(rd, "requires.features must be an array of strings");
       else if (!in_list(features, f))
-        st = wgk_manifest_fail(rd, "requires.features has unknown feature \"%s\"; expected one of shader-f16, subgroups, "
+        st = wgk_manifest_fail(rd,
+                               "requires.features has unknown feature \"%s\"; expected one of shader-f16, subgroups, "
                                "subgroup-size-control, chromium-experimental-subgroup-matrix, timestamp-query, "
-                               "texture-formats-tier1, texture-formats-tier2", f);
-      else r->features[r->n_features++] = f;
+                               "texture-formats-tier1, texture-formats-tier2",
+                               f);
+      else
+        r->features[r->n_features++] = f;
       wgk_manifest_pop(rd, m3);
     }
     wgk_manifest_pop(rd, m2);
@@ -743,15 +896,17 @@ wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, 
     const char *name;
     const json_t *v;
     if (!st) json_object_foreach((json_t *)ls, name, v) {
-      size_t m3 = wgk_manifest_push_key(rd, name);
-      if (!in_list(limit_names, name))
-        st = wgk_manifest_fail_key(rd, "requires.limits has unknown limit \"%s\"; not a canonical WebGPU limit name", name);
-      else if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        st = wgk_manifest_fail(rd, "requires.limits.%s must be a finite number", name);
-      else lm[r->n_limits++] = (wgk_manifest_limit_min){name, json_number_value(v)};
-      wgk_manifest_pop(rd, m3);
-      if (st) break;
-    }
+        size_t m3 = wgk_manifest_push_key(rd, name);
+        if (!in_list(limit_names, name))
+          st = wgk_manifest_fail_key(rd, "requires.limits has unknown limit \"%s\"; not a canonical WebGPU limit name",
+                                     name);
+        else if (!json_is_number(v) || !isfinite(json_number_value(v)))
+          st = wgk_manifest_fail(rd, "requires.limits.%s must be a finite number", name);
+        else
+          lm[r->n_limits++] = (wgk_manifest_limit_min){name, json_number_value(v)};
+        wgk_manifest_pop(rd, m3);
+        if (st) break;
+      }
     r->limits = lm;
     wgk_manifest_pop(rd, m2);
   }
@@ -759,7 +914,8 @@ wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, 
   if (sms) {
     if (!json_is_integer(sms) || json_integer_value(sms) < 1 || json_integer_value(sms) > 1 << 20)
       st = wgk_manifest_fail_in(rd, "subgroupMinSize", false, "requires.subgroupMinSize must be a positive integer");
-    else r->subgroup_min_size = (int)json_integer_value(sms);
+    else
+      r->subgroup_min_size = (int)json_integer_value(sms);
   }
   const json_t *smc = st ? NULL : json_object_get(req, "subgroupMatrixConfigs");
   if (smc) {

@@ -9,10 +9,12 @@
 
 #include "manifest/reader.h"
 
-static const char *const variant_keys[] = {"id", "description", "priority", "when", "demoteWhen", "supersededBy",
-                                           "requires", "tunables", "derive", "intermediates", "passes", NULL};
-static const char *const pass_keys[] = {"id", "name", "shader", "derive", "bindings", "dispatch", "profile",
-                                        "subgroupCollectivesWidth", "submitAfter", "viewAlias", NULL};
+static const char *const variant_keys[] = {"id",         "description",   "priority", "when",
+                                           "demoteWhen", "supersededBy",  "requires", "tunables",
+                                           "derive",     "intermediates", "passes",   NULL};
+static const char *const pass_keys[] = {"id",          "name",      "shader",  "derive",
+                                        "bindings",    "dispatch",  "profile", "subgroupCollectivesWidth",
+                                        "submitAfter", "viewAlias", NULL};
 
 /* The loader's stable id: [A-Za-z0-9][A-Za-z0-9_]* */
 static bool stable_id(const char *id) {
@@ -23,7 +25,7 @@ static bool stable_id(const char *id) {
 }
 
 typedef struct spec21_ctx {
-  const wgk_manifest_expr *when;    /* manifest `when`, prepended to every variant's */
+  const wgk_manifest_expr *when; /* manifest `when`, prepended to every variant's */
   size_t n_when;
   const wgk_manifest_requires *req; /* manifest `requires` */
 } spec21_ctx;
@@ -44,13 +46,15 @@ static wgk_status unknown_key(wgk_manifest_rd *rd, const json_t *obj, const char
 }
 
 static const char *variant_hint(const char *key) {
-  return strcmp(key, "bindings") == 0 ? " (spec 2.0 lists bindings on each pass)"
-         : strcmp(key, "constants") == 0 ? " (`derive` is the one value channel)" : NULL;
+  return strcmp(key, "bindings") == 0    ? " (spec 2.0 lists bindings on each pass)"
+         : strcmp(key, "constants") == 0 ? " (`derive` is the one value channel)"
+                                         : NULL;
 }
 
 static const char *pass_hint(const char *key) {
-  return strcmp(key, "source") == 0 || strcmp(key, "constants") == 0 ? " (a pass spells `shader` and pass-level `derive`)"
-                                                                      : NULL;
+  return strcmp(key, "source") == 0 || strcmp(key, "constants") == 0
+             ? " (a pass spells `shader` and pass-level `derive`)"
+             : NULL;
 }
 
 /* ---- intermediates ---- */
@@ -88,7 +92,8 @@ static wgk_status read_intermediates(wgk_manifest_rd *rd, const json_t *obj, wgk
   const json_t *list = json_object_get(obj, "intermediates");
   if (!list) return WGK_OK;
   size_t mark = wgk_manifest_push_key(rd, "intermediates");
-  wgk_status st = json_is_array(list) ? WGK_OK : wgk_manifest_fail(rd, "variant %s intermediates must be an array", v->id);
+  wgk_status st =
+      json_is_array(list) ? WGK_OK : wgk_manifest_fail(rd, "variant %s intermediates must be an array", v->id);
   size_t n = st ? 0 : json_array_size(list);
   wgk_manifest_intermediate *its = st ? NULL : wgk_manifest_alloc(rd, n, sizeof *its);
   if (!st && !its) st = WGK_ERR_OUT_OF_MEMORY;
@@ -99,17 +104,22 @@ static wgk_status read_intermediates(wgk_manifest_rd *rd, const json_t *obj, wgk
     it->pos = wgk_manifest_here(rd);
     st = wgk_manifest_object(rd, o, "an intermediate object", intermediate_keys);
     if (!st) st = wgk_manifest_get_string(rd, o, "id", true, &it->id);
-    if (!st && !*it->id) st = wgk_manifest_fail_in(rd, "id", false, "intermediate %zu id must be a non-empty string", i);
+    if (!st && !*it->id)
+      st = wgk_manifest_fail_in(rd, "id", false, "intermediate %zu id must be a non-empty string", i);
     if (!st) st = wgk_manifest_get_string(rd, o, "dtype", true, &it->dtype);
     if (!st && !wgk_manifest_spec21_dtype(it->dtype))
-      st = wgk_manifest_fail_in(rd, "dtype", false, "intermediate %s dtype must be a concrete WebGPU storage dtype, got "
-                                "'%s'", it->id, it->dtype);
+      st = wgk_manifest_fail_in(rd, "dtype", false,
+                                "intermediate %s dtype must be a concrete WebGPU storage dtype, got "
+                                "'%s'",
+                                it->id, it->dtype);
     if (!st && strcmp(it->dtype, "int64") == 0)
       st = wgk_manifest_fail_in(rd, "dtype", false, "variant %s: opaque int64 intermediates are unsupported", v->id);
     const json_t *z = st ? NULL : json_object_get(o, "zeroInit");
     if (z && !json_is_true(z))
-      st = wgk_manifest_fail_in(rd, "zeroInit", false, "intermediate %s zeroInit must be true when present (omit the key "
-                                "when the kernel does not require a zeroed buffer)", it->id);
+      st = wgk_manifest_fail_in(rd, "zeroInit", false,
+                                "intermediate %s zeroInit must be true when present (omit the key "
+                                "when the kernel does not require a zeroed buffer)",
+                                it->id);
     it->zero_init = z != NULL;
     if (!st) st = read_intermediate_shape(rd, o, it);
     if (!st && wgk_manifest_find_port(rd->m, it->id))
@@ -132,8 +142,10 @@ static wgk_status read_count_expr(wgk_manifest_rd *rd, const json_t *dj, const c
   const json_t *v = json_object_get(dj, key);
   if (!v) return required ? wgk_manifest_fail(rd, "pass %s dispatch requires %s", pass_id, key) : WGK_OK;
   if (json_is_integer(v) && json_integer_value(v) < 0)
-    return wgk_manifest_fail_in(rd, key, false, "pass %s dispatch sizes must be expression strings or non-negative safe "
-                                "integers", pass_id);
+    return wgk_manifest_fail_in(rd, key, false,
+                                "pass %s dispatch sizes must be expression strings or non-negative safe "
+                                "integers",
+                                pass_id);
   return wgk_manifest_get_expr(rd, dj, key, required, out);
 }
 
@@ -146,10 +158,13 @@ static wgk_status read_dispatch(wgk_manifest_rd *rd, const json_t *obj, wgk_mani
   wgk_status st = wgk_manifest_expect(rd, dj, JSON_OBJECT, "a dispatch object");
   bool threads = json_object_get(dj, "threads") != NULL, groups = json_object_get(dj, "workgroups") != NULL;
   if (!st && json_object_get(dj, "gridStride"))
-    st = wgk_manifest_fail_in(rd, "gridStride", true, "pass %s dispatch uses gridStride, which spec 2.0 removed: write the "
-                              "clamp explicitly, x = min(<count>, device.limits.maxComputeWorkgroupsPerDimension)", p->id);
+    st = wgk_manifest_fail_in(rd, "gridStride", true,
+                              "pass %s dispatch uses gridStride, which spec 2.0 removed: write the "
+                              "clamp explicitly, x = min(<count>, device.limits.maxComputeWorkgroupsPerDimension)",
+                              p->id);
   if (!st && threads && groups)
-    st = wgk_manifest_fail(rd, "pass %s dispatch must use exactly one of 'threads'+'workgroupSize' or 'workgroups'", p->id);
+    st = wgk_manifest_fail(rd, "pass %s dispatch must use exactly one of 'threads'+'workgroupSize' or 'workgroups'",
+                           p->id);
   if (!st && !threads && !groups) {
     static const char *const xyz[] = {"x", "y", "z", NULL};
     st = unknown_key(rd, dj, xyz, "dispatch", NULL);
@@ -161,7 +176,8 @@ static wgk_status read_dispatch(wgk_manifest_rd *rd, const json_t *obj, wgk_mani
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)dj, key, v) {
-      bool ok = threads ? (strcmp(key, "threads") == 0 || strcmp(key, "workgroupSize") == 0) : strcmp(key, "workgroups") == 0;
+      bool ok =
+          threads ? (strcmp(key, "threads") == 0 || strcmp(key, "workgroupSize") == 0) : strcmp(key, "workgroups") == 0;
       if (!ok) {
         bool axis = strcmp(key, "x") == 0 || strcmp(key, "y") == 0 || strcmp(key, "z") == 0;
         st = wgk_manifest_fail_in(rd, key, true, "pass %s dispatch shorthand has unknown key '%s'%s", p->id, key,
@@ -190,7 +206,8 @@ static wgk_status read_view_alias(wgk_manifest_rd *rd, const json_t *obj, wgk_ma
   size_t mark = wgk_manifest_push_key(rd, "viewAlias");
   wgk_status st = WGK_OK;
   if (!json_is_array(list) || json_array_size(list) == 0)
-    st = wgk_manifest_fail(rd, "pass %s viewAlias must be a non-empty array of { input, output } binding-name pairs", p->id);
+    st = wgk_manifest_fail(rd, "pass %s viewAlias must be a non-empty array of { input, output } binding-name pairs",
+                           p->id);
   wgk_manifest_view_alias *vs = st ? NULL : wgk_manifest_alloc(rd, json_array_size(list), sizeof *vs);
   if (!st && !vs) st = WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
@@ -203,12 +220,17 @@ static wgk_status read_view_alias(wgk_manifest_rd *rd, const json_t *obj, wgk_ma
       if (in && strcmp(p->bindings->bindings[k].name, in) == 0) bi = &p->bindings->bindings[k];
       if (out && strcmp(p->bindings->bindings[k].name, out) == 0) bo = &p->bindings->bindings[k];
     }
-    if (!in || !out) st = wgk_manifest_fail(rd, "pass %s viewAlias pair must be { \"input\": <binding>, \"output\": <binding> }", p->id);
+    if (!in || !out)
+      st = wgk_manifest_fail(rd, "pass %s viewAlias pair must be { \"input\": <binding>, \"output\": <binding> }",
+                             p->id);
     else if (!bi || bi->buffer != WGK_BUFFER_READ_ONLY_STORAGE)
-      st = wgk_manifest_fail(rd, "pass %s viewAlias.input \"%s\" must name a read-only-storage binding of the pass", p->id, in);
+      st = wgk_manifest_fail(rd, "pass %s viewAlias.input \"%s\" must name a read-only-storage binding of the pass",
+                             p->id, in);
     else if (!bo || bo->buffer != WGK_BUFFER_STORAGE)
-      st = wgk_manifest_fail(rd, "pass %s viewAlias.output \"%s\" must name a storage (read_write) binding of the pass", p->id, out);
-    else vs[i] = (wgk_manifest_view_alias){in, out};
+      st = wgk_manifest_fail(rd, "pass %s viewAlias.output \"%s\" must name a storage (read_write) binding of the pass",
+                             p->id, out);
+    else
+      vs[i] = (wgk_manifest_view_alias){in, out};
     wgk_manifest_pop(rd, m2);
   }
   wgk_manifest_pop(rd, mark);
@@ -225,7 +247,8 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
   const json_t *id = json_object_get(obj, "id");
   if (id && (!json_is_string(id) || json_string_length(id) == 0))
     return wgk_manifest_fail_in(rd, "id", false, "pass %zu id must be a non-empty string", index);
-  if (id) p->id = json_string_value(id);
+  if (id)
+    p->id = json_string_value(id);
   else {
     char buf[32];
     snprintf(buf, sizeof buf, "pass_%zu", index);
@@ -236,7 +259,8 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
   snprintf(what, sizeof what, "pass %s", p->id);
   st = unknown_key(rd, obj, pass_keys, what, pass_hint);
   if (!st) st = wgk_manifest_get_string(rd, obj, "name", false, &p->name);
-  if (!st && p->name && !*p->name) st = wgk_manifest_fail_in(rd, "name", false, "pass %s name must be a non-empty string", p->id);
+  if (!st && p->name && !*p->name)
+    st = wgk_manifest_fail_in(rd, "name", false, "pass %s name must be a non-empty string", p->id);
   if (!st && !p->name) p->name = p->id;
   if (!st && !json_object_get(obj, "shader")) st = wgk_manifest_fail(rd, "pass %s requires shader", p->id);
   if (!st) st = wgk_manifest_get_string(rd, obj, "shader", true, &p->shader);
@@ -245,10 +269,15 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
   const json_t *sw = st ? NULL : json_object_get(obj, "subgroupCollectivesWidth");
   if (sw) {
     json_int_t w = json_is_integer(sw) ? json_integer_value(sw) : 0;
-    if (json_is_string(sw) && strcmp(json_string_value(sw), "portable") == 0) p->subgroup_collectives_width = -1;
-    else if (w >= 4 && w <= 128 && (w & (w - 1)) == 0) p->subgroup_collectives_width = (int)w;
-    else st = wgk_manifest_fail_in(rd, "subgroupCollectivesWidth", false, "pass %s subgroupCollectivesWidth must be "
-                                   "\"portable\" or a power of two in [4, 128]", p->id);
+    if (json_is_string(sw) && strcmp(json_string_value(sw), "portable") == 0)
+      p->subgroup_collectives_width = -1;
+    else if (w >= 4 && w <= 128 && (w & (w - 1)) == 0)
+      p->subgroup_collectives_width = (int)w;
+    else
+      st = wgk_manifest_fail_in(rd, "subgroupCollectivesWidth", false,
+                                "pass %s subgroupCollectivesWidth must be "
+                                "\"portable\" or a power of two in [4, 128]",
+                                p->id);
   }
   if (!st) st = read_dispatch(rd, obj, p);
   wgk_manifest_binding_set *set = st ? NULL : wgk_manifest_alloc(rd, 1, sizeof *set);
@@ -266,8 +295,11 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
     wgk_manifest_value *vals = wgk_manifest_alloc(rd, nd, sizeof *vals);
     if (!vals) return WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < nd; i++)
-      vals[i] = (wgk_manifest_value){.name = ds[i].name, .is_expr = ds[i].expr.text != NULL, .expr = ds[i].expr,
-                                     .literal = ds[i].literal, .pos = ds[i].pos};
+      vals[i] = (wgk_manifest_value){.name = ds[i].name,
+                                     .is_expr = ds[i].expr.text != NULL,
+                                     .expr = ds[i].expr,
+                                     .literal = ds[i].literal,
+                                     .pos = ds[i].pos};
     p->inputs = vals;
     p->n_inputs = nd;
   }
@@ -281,14 +313,17 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
     const json_t *x;
     size_t n = 0;
     if (!st && vals) json_object_foreach((json_t *)prof, key, x) {
-      size_t m2 = wgk_manifest_push_key(rd, key);
-      vals[n] = (wgk_manifest_value){.name = key, .pos = wgk_manifest_here(rd)};
-      if (json_is_string(x)) { vals[n].is_expr = true; st = wgk_manifest_read_expr(rd, x, &vals[n].expr); }
-      else vals[n].literal = x;
-      n++;
-      wgk_manifest_pop(rd, m2);
-      if (st) break;
-    }
+        size_t m2 = wgk_manifest_push_key(rd, key);
+        vals[n] = (wgk_manifest_value){.name = key, .pos = wgk_manifest_here(rd)};
+        if (json_is_string(x)) {
+          vals[n].is_expr = true;
+          st = wgk_manifest_read_expr(rd, x, &vals[n].expr);
+        } else
+          vals[n].literal = x;
+        n++;
+        wgk_manifest_pop(rd, m2);
+        if (st) break;
+      }
     p->profile = vals;
     p->n_profile = st ? 0 : n;
     wgk_manifest_pop(rd, mark);
@@ -337,7 +372,8 @@ static wgk_status read_sequence(wgk_manifest_rd *rd, const json_t *list, const w
     char buf[32];
     snprintf(buf, sizeof buf, "repeat_%zu", i);
     g->id = id ? json_string_value(id) : wgk_manifest_strdup(rd, buf);
-    if (!id && !g->id) st = WGK_ERR_OUT_OF_MEMORY;
+    if (!id && !g->id)
+      st = WGK_ERR_OUT_OF_MEMORY;
     else if (!stable_id(g->id))
       st = wgk_manifest_fail(rd, "variant %s repeat group id must be stable, got %s", v->id,
                              g->id ? g->id : "a non-string");
@@ -349,11 +385,14 @@ static wgk_status read_sequence(wgk_manifest_rd *rd, const json_t *list, const w
       if (!wgk_manifest_identifier(g->index))
         st = wgk_manifest_fail(rd, "repeat group %s index must be an identifier", g->id);
       else if (strcmp(g->index, "index") == 0 || strcmp(g->index, "count") == 0)
-        st = wgk_manifest_fail_in(rd, "index", false, "repeat group %s index cannot use reserved repeat member %s", g->id, g->index);
+        st = wgk_manifest_fail_in(rd, "index", false, "repeat group %s index cannot use reserved repeat member %s",
+                                  g->id, g->index);
       for (size_t k = 0; !st && k < n_outer; k++)
         if (strcmp(outer[k], g->index) == 0)
-          st = wgk_manifest_fail_in(rd, "index", false, "repeat group %s index %s shadows an outer repeat index", g->id, g->index);
-      if (!st && !json_object_get(rep, "count")) st = wgk_manifest_fail(rd, "repeat group %s requires repeat.count", g->id);
+          st = wgk_manifest_fail_in(rd, "index", false, "repeat group %s index %s shadows an outer repeat index", g->id,
+                                    g->index);
+      if (!st && !json_object_get(rep, "count"))
+        st = wgk_manifest_fail(rd, "repeat group %s requires repeat.count", g->id);
       if (!st) st = wgk_manifest_get_expr(rd, rep, "count", true, &g->count);
     }
     wgk_manifest_pop(rd, m2);
@@ -379,7 +418,8 @@ static wgk_status read_sequence(wgk_manifest_rd *rd, const json_t *list, const w
 
 static wgk_status read_passes(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_variant *v) {
   const json_t *list = json_object_get(obj, "passes");
-  if (!json_is_array(list) || json_array_size(list) == 0) return wgk_manifest_fail(rd, "variant %s requires passes", v->id);
+  if (!json_is_array(list) || json_array_size(list) == 0)
+    return wgk_manifest_fail(rd, "variant %s requires passes", v->id);
   pass_sink sink = {0};
   sink.cap = count_passes(list);
   sink.passes = wgk_manifest_alloc(rd, sink.cap, sizeof *sink.passes);
@@ -395,7 +435,10 @@ static wgk_status read_passes(wgk_manifest_rd *rd, const json_t *obj, wgk_manife
   wgk_manifest_pop(rd, mark);
   v->passes = sink.passes;
   v->n_passes = st ? 0 : sink.n;
-  if (sink.has_repeat) { v->sequence = seq; v->n_sequence = n_seq; }
+  if (sink.has_repeat) {
+    v->sequence = seq;
+    v->n_sequence = n_seq;
+  }
   return st;
 }
 
@@ -403,10 +446,15 @@ static wgk_status read_passes(wgk_manifest_rd *rd, const json_t *obj, wgk_manife
 
 static wgk_status merge_requires(wgk_manifest_rd *rd, const wgk_manifest_requires *a, const wgk_manifest_requires *b,
                                  const char *id, const wgk_manifest_requires **out) {
-  if (!a || !b) { *out = a ? a : b; return WGK_OK; }
+  if (!a || !b) {
+    *out = a ? a : b;
+    return WGK_OK;
+  }
   if (a->subgroup_matrix_configs && b->subgroup_matrix_configs)
-    return wgk_manifest_fail(rd, "variant %s and the manifest both declare requires.subgroupMatrixConfigs; declare the "
-                             "pattern list once", id);
+    return wgk_manifest_fail(rd,
+                             "variant %s and the manifest both declare requires.subgroupMatrixConfigs; declare the "
+                             "pattern list once",
+                             id);
   wgk_manifest_requires *r = wgk_manifest_alloc(rd, 1, sizeof *r);
   const char **fs = wgk_manifest_alloc(rd, a->n_features + b->n_features, sizeof *fs);
   wgk_manifest_limit_min *ls = wgk_manifest_alloc(rd, a->n_limits + b->n_limits, sizeof *ls);
@@ -421,8 +469,10 @@ static wgk_status merge_requires(wgk_manifest_rd *rd, const wgk_manifest_require
     for (size_t i = 0; i < both[k]->n_limits; i++) {
       size_t j = 0;
       while (j < r->n_limits && strcmp(ls[j].name, both[k]->limits[i].name) != 0) j++;
-      if (j == r->n_limits) ls[r->n_limits++] = both[k]->limits[i];
-      else if (both[k]->limits[i].min > ls[j].min) ls[j].min = both[k]->limits[i].min;
+      if (j == r->n_limits)
+        ls[r->n_limits++] = both[k]->limits[i];
+      else if (both[k]->limits[i].min > ls[j].min)
+        ls[j].min = both[k]->limits[i].min;
     }
   }
   r->features = fs;
@@ -452,7 +502,10 @@ static wgk_status read_names(wgk_manifest_rd *rd, const json_t *obj, const char 
     }
   }
   wgk_manifest_pop(rd, mark);
-  if (!st) { *out = names; *n = json_array_size(list); }
+  if (!st) {
+    *out = names;
+    *n = json_array_size(list);
+  }
   return st;
 }
 
@@ -463,7 +516,8 @@ static wgk_status read_variant(wgk_manifest_rd *rd, const json_t *obj, size_t in
   wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, "a variant object");
   if (st) return st;
   const json_t *id = json_object_get(obj, "id");
-  if (id) v->id = json_string_value(id);
+  if (id)
+    v->id = json_string_value(id);
   else {
     char buf[32];
     snprintf(buf, sizeof buf, "variant_%zu", index);
@@ -472,7 +526,8 @@ static wgk_status read_variant(wgk_manifest_rd *rd, const json_t *obj, size_t in
   if (!stable_id(v->id)) {
     char shown[80];
     wgk_manifest_show(id, shown, sizeof shown);
-    return id ? wgk_manifest_fail_in(rd, "id", false, "variant id must be stable ([A-Za-z0-9][A-Za-z0-9_]*), got %s", shown)
+    return id ? wgk_manifest_fail_in(rd, "id", false, "variant id must be stable ([A-Za-z0-9][A-Za-z0-9_]*), got %s",
+                                     shown)
               : WGK_ERR_OUT_OF_MEMORY;
   }
   char what[200];
@@ -507,8 +562,11 @@ static wgk_status read_variant(wgk_manifest_rd *rd, const json_t *obj, size_t in
     wgk_manifest_value *vals = wgk_manifest_alloc(rd, nd, sizeof *vals);
     if (!vals) return WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < nd; i++)
-      vals[i] = (wgk_manifest_value){.name = ds[i].name, .is_expr = ds[i].expr.text != NULL, .expr = ds[i].expr,
-                                     .literal = ds[i].literal, .pos = ds[i].pos};
+      vals[i] = (wgk_manifest_value){.name = ds[i].name,
+                                     .is_expr = ds[i].expr.text != NULL,
+                                     .expr = ds[i].expr,
+                                     .literal = ds[i].literal,
+                                     .pos = ds[i].pos};
     v->derive = vals;
     v->n_derive = nd;
   }
@@ -539,25 +597,28 @@ wgk_status wgk_manifest_spec21_variants(wgk_manifest_rd *rd, const json_t *root)
     wgk_dynbuf_append_str(&rd->path, items[i].path);
     st = read_variant(rd, items[i].json, i, &ctx, &vs[i]);
     for (size_t j = 0; !st && j < i; j++)
-      if (strcmp(vs[j].id, vs[i].id) == 0)
-        st = wgk_manifest_fail(rd, "duplicate expanded variant id \"%s\"", vs[i].id);
+      if (strcmp(vs[j].id, vs[i].id) == 0) st = wgk_manifest_fail(rd, "duplicate expanded variant id \"%s\"", vs[i].id);
     wgk_manifest_pop(rd, mark);
   }
   for (size_t i = 0; !st && i < n; i++) {
     size_t mark = rd->path.len;
     wgk_dynbuf_append_str(&rd->path, items[i].path);
     wgk_manifest_push_key(rd, "supersededBy");
-      for (size_t k = 0; !st && k < vs[i].n_superseded_by; k++) {
-        const char *s = vs[i].superseded_by[k];
-        size_t j = 0;
-        while (j < n && strcmp(vs[j].id, s) != 0) j++;
-        if (strcmp(s, vs[i].id) == 0) st = wgk_manifest_fail(rd, "variant \"%s\" lists itself in supersededBy", s);
-        else if (j == n) st = wgk_manifest_fail(rd, "variant \"%s\" supersededBy names unknown variant \"%s\"", vs[i].id, s);
-        else if (!(vs[j].priority > vs[i].priority || (vs[j].priority == vs[i].priority && j < i)))
-          st = wgk_manifest_fail(rd, "variant \"%s\" (priority %g) is supersededBy \"%s\" (priority %g), which does not "
-                                 "outrank it; supersededBy removes a variant where a higher-ranked sibling already "
-                                 "covers the shape", vs[i].id, vs[i].priority, s, vs[j].priority);
-      }
+    for (size_t k = 0; !st && k < vs[i].n_superseded_by; k++) {
+      const char *s = vs[i].superseded_by[k];
+      size_t j = 0;
+      while (j < n && strcmp(vs[j].id, s) != 0) j++;
+      if (strcmp(s, vs[i].id) == 0)
+        st = wgk_manifest_fail(rd, "variant \"%s\" lists itself in supersededBy", s);
+      else if (j == n)
+        st = wgk_manifest_fail(rd, "variant \"%s\" supersededBy names unknown variant \"%s\"", vs[i].id, s);
+      else if (!(vs[j].priority > vs[i].priority || (vs[j].priority == vs[i].priority && j < i)))
+        st = wgk_manifest_fail(rd,
+                               "variant \"%s\" (priority %g) is supersededBy \"%s\" (priority %g), which does not "
+                               "outrank it; supersededBy removes a variant where a higher-ranked sibling already "
+                               "covers the shape",
+                               vs[i].id, vs[i].priority, s, vs[j].priority);
+    }
     wgk_manifest_pop(rd, mark);
   }
   rd->m->variants = vs;

@@ -88,8 +88,8 @@ static char **data_sets(const char *dir) {
   return sets;
 }
 
-static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_model *m,
-                      wgk_node_test_report report, void *ud) {
+static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_model *m, wgk_node_test_report report,
+                      void *ud) {
   char why[4096] = "", what[4096];
   if (m->node_count != 1) {
     snprintf(why, sizeof why, "graph has %zu nodes (expanded function), only single-node models run", m->node_count);
@@ -113,8 +113,11 @@ static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_m
       snprintf(what, sizeof what, "%s/%s", dir, *s);
       why[0] = 0;
       bool ran = wgk_nt_run_set(&c, *s, why, sizeof why);
-      report(ud, !ran ? WGK_NODE_TEST_SKIP : why[0] ? WGK_NODE_TEST_FAIL : WGK_NODE_TEST_PASS, what,
-             why[0] ? why : NULL);
+      report(ud,
+             !ran     ? WGK_NODE_TEST_SKIP
+             : why[0] ? WGK_NODE_TEST_FAIL
+                      : WGK_NODE_TEST_PASS,
+             what, why[0] ? why : NULL);
     }
   }
   for (char **s = sets; s && *s; s++) free(*s);

@@ -23,9 +23,9 @@
 typedef enum wgk_node_test_outcome { WGK_NODE_TEST_PASS, WGK_NODE_TEST_FAIL, WGK_NODE_TEST_SKIP } wgk_node_test_outcome;
 
 typedef struct wgk_node_test_options {
-  double rtol, atol;     /* < 0: per dtype (float32 1e-3 / 1e-7, float16 1e-2 / 1e-3, others exact) */
-  bool strict;           /* refuse unverified packages */
-  const char *org;       /* package org; NULL = "webgpu-kernels" */
+  double rtol, atol; /* < 0: per dtype (float32 1e-3 / 1e-7, float16 1e-2 / 1e-3, others exact) */
+  bool strict;       /* refuse unverified packages */
+  const char *org;   /* package org; NULL = "webgpu-kernels" */
 } wgk_node_test_options;
 
 /* what: "<dir>/<set>" or "<dir>"; detail: the reason for FAIL/SKIP, NULL for PASS. */

@@ -22,7 +22,8 @@ static bool shapes_equal(const wgk_host_tensor *a, const wgk_host_tensor *b) {
 
 static void shape_text(const wgk_host_tensor *t, char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size, "(");
-  for (int i = 0; i < t->rank && n < size; i++) n += (size_t)snprintf(buf + n, size - n, i ? ", %lld" : "%lld", (long long)t->dims[i]);
+  for (int i = 0; i < t->rank && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, i ? ", %lld" : "%lld", (long long)t->dims[i]);
   if (n < size) snprintf(buf + n, size - n, ")");
 }
 
@@ -32,7 +33,8 @@ bool wgk_nt_compare(const wgk_host_tensor *got, const wgk_host_tensor *want, dou
     char gs[128], ws[128];
     shape_text(got, gs, sizeof gs);
     shape_text(want, ws, sizeof ws);
-    snprintf(why, size, "got %s %s, want %s %s", wgk_host_dtype_name(got->dtype), gs, wgk_host_dtype_name(want->dtype), ws);
+    snprintf(why, size, "got %s %s, want %s %s", wgk_host_dtype_name(got->dtype), gs, wgk_host_dtype_name(want->dtype),
+             ws);
     return false;
   }
   defaults(want->dtype, &rtol, &atol);

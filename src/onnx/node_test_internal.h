@@ -10,25 +10,25 @@
 #include "package/package.h"
 
 typedef struct nt_kernel {
-  char *op_id;          /* "ai.onnx.RotaryEmbedding" */
-  wgk_kernel *kernel;   /* loaded through the public API */
-  wgk_pkg *pkg;         /* the same package opened for its manifest's port order */
+  char *op_id;        /* "ai.onnx.RotaryEmbedding" */
+  wgk_kernel *kernel; /* loaded through the public API */
+  wgk_pkg *pkg;       /* the same package opened for its manifest's port order */
 } nt_kernel;
 
 struct wgk_node_test_runner {
-  wgk_context *ctx;             /* borrowed */
-  wgk_node_test_options opts;   /* copied */
-  nt_kernel *kernels;           /* loaded so far */
-  size_t n_kernels;             /* number of kernels */
+  wgk_context *ctx;           /* borrowed */
+  wgk_node_test_options opts; /* copied */
+  nt_kernel *kernels;         /* loaded so far */
+  size_t n_kernels;           /* number of kernels */
 };
 
 /* One data set of one folder, everything resolved. */
 typedef struct nt_case {
-  wgk_node_test_runner *r;      /* the runner */
-  const char *dir;              /* the folder */
-  const wgk_onnx_model *model;  /* its model */
-  const wgk_onnx_node *node;    /* the single node */
-  const nt_kernel *k;           /* its package */
+  wgk_node_test_runner *r;     /* the runner */
+  const char *dir;             /* the folder */
+  const wgk_onnx_model *model; /* its model */
+  const wgk_onnx_node *node;   /* the single node */
+  const nt_kernel *k;          /* its package */
 } nt_case;
 
 /* Runs data set `set` (a folder name) and writes a FAIL reason into why (size bytes) or leaves it "".

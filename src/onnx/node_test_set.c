@@ -84,10 +84,18 @@ static bool set_attrs(const nt_case *c, wgk_call *call, char *why, size_t size) 
     const wgk_onnx_attr *a = &c->node->attrs[i];
     wgk_status st;
     switch (a->type) {
-    case WGK_ONNX_ATTR_INT: st = wgk_call_set_attr_int(call, a->name, a->i); break;
-    case WGK_ONNX_ATTR_FLOAT: st = wgk_call_set_attr_float(call, a->name, a->f); break;
-    case WGK_ONNX_ATTR_STRING: st = wgk_call_set_attr_string(call, a->name, a->s); break;
-    case WGK_ONNX_ATTR_INTS: st = wgk_call_set_attr_ints(call, a->name, a->ints, a->n); break;
+    case WGK_ONNX_ATTR_INT:
+      st = wgk_call_set_attr_int(call, a->name, a->i);
+      break;
+    case WGK_ONNX_ATTR_FLOAT:
+      st = wgk_call_set_attr_float(call, a->name, a->f);
+      break;
+    case WGK_ONNX_ATTR_STRING:
+      st = wgk_call_set_attr_string(call, a->name, a->s);
+      break;
+    case WGK_ONNX_ATTR_INTS:
+      st = wgk_call_set_attr_ints(call, a->name, a->ints, a->n);
+      break;
     default:
       snprintf(why, size, "attribute %s has ONNX type %d, which wgk calls do not take", a->name, (int)a->type);
       return false;
@@ -103,7 +111,8 @@ static bool set_attrs(const nt_case *c, wgk_call *call, char *why, size_t size) 
 /* The output as a host tensor of its own dtype and shape. */
 static wgk_host_tensor *download(wgk_tensor *t) {
   wgk_host_tensor *h = NULL;
-  if (wgk_host_tensor_create((wgk_host_dtype)wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h) != WGK_OK)
+  if (wgk_host_tensor_create((wgk_host_dtype)wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h) !=
+      WGK_OK)
     return NULL;
   if (wgk_tensor_read(t, h->data, wgk_host_tensor_bytes(h)) != WGK_OK) {
     wgk_host_tensor_free(h);

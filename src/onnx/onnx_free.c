@@ -4,8 +4,7 @@
 #include "onnx/onnx_reader.h"
 
 static void free_strings(char **s, size_t n) {
-  for (size_t i = 0; s && i < n; i++)
-    free(s[i]);
+  for (size_t i = 0; s && i < n; i++) free(s[i]);
   free(s);
 }
 
@@ -28,25 +27,20 @@ static void free_node(wgk_onnx_node *n) {
 }
 
 static void free_values(wgk_onnx_value_info *v, size_t n) {
-  for (size_t i = 0; v && i < n; i++)
-    free(v[i].name);
+  for (size_t i = 0; v && i < n; i++) free(v[i].name);
   free(v);
 }
 
 void wgk_onnx_model_free(wgk_onnx_model *m) {
-  if (!m)
-    return;
-  for (size_t i = 0; m->opsets && i < m->n_opsets; i++)
-    free(m->opsets[i].domain);
+  if (!m) return;
+  for (size_t i = 0; m->opsets && i < m->n_opsets; i++) free(m->opsets[i].domain);
   free(m->opsets);
   free(m->graph_name);
-  for (size_t i = 0; m->nodes && i < m->node_count; i++)
-    free_node(&m->nodes[i]);
+  for (size_t i = 0; m->nodes && i < m->node_count; i++) free_node(&m->nodes[i]);
   free(m->nodes);
   free_values(m->inputs, m->n_inputs);
   free_values(m->outputs, m->n_outputs);
-  for (size_t i = 0; m->initializers && i < m->n_initializers; i++)
-    wgk_host_tensor_free(m->initializers[i]);
+  for (size_t i = 0; m->initializers && i < m->n_initializers; i++) wgk_host_tensor_free(m->initializers[i]);
   free(m->initializers);
   free(m);
 }

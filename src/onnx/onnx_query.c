@@ -4,10 +4,8 @@
 #include "onnx/onnx_reader.h"
 
 const wgk_onnx_node *wgk_onnx_model_single_node(const wgk_onnx_model *m, wgk_error *err) {
-  if (m->node_count == 1)
-    return &m->nodes[0];
-  wgk_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, m->graph_name, "graph has %zu nodes, expected 1",
-                m->node_count);
+  if (m->node_count == 1) return &m->nodes[0];
+  wgk_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, m->graph_name, "graph has %zu nodes, expected 1", m->node_count);
   return NULL;
 }
 
@@ -16,16 +14,14 @@ static bool is_default_domain(const char *d) { return !d || !*d || strcmp(d, "ai
 int64_t wgk_onnx_model_opset(const wgk_onnx_model *m, const char *domain) {
   for (size_t i = 0; i < m->n_opsets; i++) {
     const char *d = m->opsets[i].domain;
-    if (is_default_domain(domain) ? is_default_domain(d) : strcmp(d, domain) == 0)
-      return m->opsets[i].version;
+    if (is_default_domain(domain) ? is_default_domain(d) : strcmp(d, domain) == 0) return m->opsets[i].version;
   }
   return 0;
 }
 
 const wgk_onnx_attr *wgk_onnx_node_attr(const wgk_onnx_node *n, const char *name) {
   for (size_t i = 0; i < n->n_attrs; i++)
-    if (strcmp(n->attrs[i].name, name) == 0)
-      return &n->attrs[i];
+    if (strcmp(n->attrs[i].name, name) == 0) return &n->attrs[i];
   return NULL;
 }
 

@@ -56,10 +56,10 @@ typedef struct wgk_onnx_node {
 
 /* A graph input or output: name, element type and shape (-1 for a symbolic or missing dim). */
 typedef struct wgk_onnx_value_info {
-  char *name;                    /* value name */
-  int elem_type;                 /* TensorProto.DataType code, 0 when unknown */
-  wgk_host_dtype dtype;          /* the same as a host dtype, WGK_HOST_NONE when unsupported */
-  int rank;                      /* -1 when no shape is given */
+  char *name;           /* value name */
+  int elem_type;        /* TensorProto.DataType code, 0 when unknown */
+  wgk_host_dtype dtype; /* the same as a host dtype, WGK_HOST_NONE when unsupported */
+  int rank;             /* -1 when no shape is given */
   int64_t dims[WGK_HOST_MAX_RANK];
 } wgk_onnx_value_info;
 
@@ -77,7 +77,7 @@ typedef struct wgk_onnx_model {
   wgk_onnx_node *nodes; /* node_count nodes in graph order */
   size_t n_inputs;      /* graph inputs */
   wgk_onnx_value_info *inputs;
-  size_t n_outputs;     /* graph outputs */
+  size_t n_outputs; /* graph outputs */
   wgk_onnx_value_info *outputs;
   size_t n_initializers;
   wgk_host_tensor **initializers; /* named host tensors */

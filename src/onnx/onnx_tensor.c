@@ -19,15 +19,27 @@ static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_host_dtype
   size_t bytes = numel * wgk_host_dtype_size(dt); /* cannot overflow: wgk_host_shape_numel checked it */
   if (tp->has_raw_data)
     return tp->raw_data.len == bytes ? WGK_OK
-                                     : fail(err, WGK_ERR_PARSE, src, where, "raw_data has %zu bytes, the shape needs %zu",
-                                            tp->raw_data.len, bytes);
+                                     : fail(err, WGK_ERR_PARSE, src, where,
+                                            "raw_data has %zu bytes, the shape needs %zu", tp->raw_data.len, bytes);
   size_t n;
   const char *field;
   switch (dt) {
-  case WGK_HOST_FLOAT32: n = tp->n_float_data; field = "float_data"; break;
-  case WGK_HOST_INT64: n = tp->n_int64_data; field = "int64_data"; break;
-  case WGK_HOST_UINT32: n = tp->n_uint64_data; field = "uint64_data"; break;
-  default: n = tp->n_int32_data; field = "int32_data"; break;
+  case WGK_HOST_FLOAT32:
+    n = tp->n_float_data;
+    field = "float_data";
+    break;
+  case WGK_HOST_INT64:
+    n = tp->n_int64_data;
+    field = "int64_data";
+    break;
+  case WGK_HOST_UINT32:
+    n = tp->n_uint64_data;
+    field = "uint64_data";
+    break;
+  default:
+    n = tp->n_int32_data;
+    field = "int32_data";
+    break;
   }
   if (n != numel)
     return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "%s holds %zu values, the shape needs %zu", field, n,
@@ -40,14 +52,36 @@ static void copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_
   unsigned char *d = t->data;
   for (size_t i = 0; i < numel; i++) {
     switch (t->dtype) {
-    case WGK_HOST_FLOAT32: memcpy(d + 4 * i, &tp->float_data[i], 4); break;
-    case WGK_HOST_INT64: memcpy(d + 8 * i, &tp->int64_data[i], 8); break;
-    case WGK_HOST_UINT32: { uint32_t v = (uint32_t)tp->uint64_data[i]; memcpy(d + 4 * i, &v, 4); break; }
-    case WGK_HOST_INT32: memcpy(d + 4 * i, &tp->int32_data[i], 4); break;
-    case WGK_HOST_FLOAT16: { uint16_t v = (uint16_t)tp->int32_data[i]; memcpy(d + 2 * i, &v, 2); break; }
-    case WGK_HOST_BOOL: d[i] = tp->int32_data[i] != 0; break;
-    case WGK_HOST_INT16: { int16_t v = (int16_t)tp->int32_data[i]; memcpy(d + 2 * i, &v, 2); break; }
-    default: d[i] = (unsigned char)tp->int32_data[i]; break; /* int8 / uint8 */
+    case WGK_HOST_FLOAT32:
+      memcpy(d + 4 * i, &tp->float_data[i], 4);
+      break;
+    case WGK_HOST_INT64:
+      memcpy(d + 8 * i, &tp->int64_data[i], 8);
+      break;
+    case WGK_HOST_UINT32: {
+      uint32_t v = (uint32_t)tp->uint64_data[i];
+      memcpy(d + 4 * i, &v, 4);
+      break;
+    }
+    case WGK_HOST_INT32:
+      memcpy(d + 4 * i, &tp->int32_data[i], 4);
+      break;
+    case WGK_HOST_FLOAT16: {
+      uint16_t v = (uint16_t)tp->int32_data[i];
+      memcpy(d + 2 * i, &v, 2);
+      break;
+    }
+    case WGK_HOST_BOOL:
+      d[i] = tp->int32_data[i] != 0;
+      break;
+    case WGK_HOST_INT16: {
+      int16_t v = (int16_t)tp->int32_data[i];
+      memcpy(d + 2 * i, &v, 2);
+      break;
+    }
+    default:
+      d[i] = (unsigned char)tp->int32_data[i];
+      break; /* int8 / uint8 */
     }
   }
 }
@@ -66,12 +100,10 @@ wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char
   if (!wgk_host_shape_numel((int)tp->n_dims, tp->dims, wgk_host_dtype_size(dt), &numel))
     return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
   wgk_status st = check_data_size(tp, dt, numel, src, where, err);
-  if (st != WGK_OK)
-    return st;
+  if (st != WGK_OK) return st;
   wgk_host_tensor *t;
   st = wgk_host_tensor_create(dt, (int)tp->n_dims, tp->dims, &t);
-  if (st == WGK_OK)
-    st = wgk_host_tensor_set_name(t, tp->name);
+  if (st == WGK_OK) st = wgk_host_tensor_set_name(t, tp->name);
   if (st != WGK_OK) {
     wgk_host_tensor_free(t);
     return wgk_error_set(err, st, src, 0, 0, where, "cannot allocate the tensor");
@@ -88,8 +120,7 @@ wgk_status wgk_onnx_tensor_parse(const void *buf, size_t len, const char *source
                                  wgk_error *err) {
   *out = NULL;
   WgkOnnx__TensorProto *tp = wgk_onnx__tensor_proto__unpack(NULL, len, buf);
-  if (!tp)
-    return wgk_error_set(err, WGK_ERR_PARSE, source, 0, 0, NULL, "not a valid TensorProto");
+  if (!tp) return wgk_error_set(err, WGK_ERR_PARSE, source, 0, 0, NULL, "not a valid TensorProto");
   wgk_status st = wgk_onnx_tensor_from_proto(tp, source, NULL, out, err);
   wgk_onnx__tensor_proto__free_unpacked(tp, NULL);
   return st;
@@ -100,8 +131,7 @@ wgk_status wgk_onnx_tensor_read(const char *path, wgk_host_tensor **out, wgk_err
   size_t len;
   *out = NULL;
   wgk_status st = wgk_file_read_all(path, WGK_ONNX_MAX_FILE, &buf, &len, err);
-  if (st != WGK_OK)
-    return st;
+  if (st != WGK_OK) return st;
   st = wgk_onnx_tensor_parse(buf, len, path, out, err);
   free(buf);
   return st;

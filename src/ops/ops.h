@@ -41,10 +41,10 @@ typedef struct wgk_op_ref_io {
 /* An input generator a test case can name ({"generator": {"kind": name, params...}}). */
 #define WGK_OP_GEN_MAX_PARAMS 4
 typedef struct wgk_op_gen_param {
-  const char *name;   /* NULL ends the list */
-  double dflt;        /* when not required */
+  const char *name; /* NULL ends the list */
+  double dflt;      /* when not required */
   bool required;
-  bool count;         /* an integer in [1, 1e6] */
+  bool count; /* an integer in [1, 1e6] */
 } wgk_op_gen_param;
 
 typedef struct wgk_op_generator {
@@ -53,8 +53,8 @@ typedef struct wgk_op_generator {
   bool own_shape; /* the generator decides the shape: a case may leave it out; one given must equal it */
   /* Values in double (malloc'd, *values owned by the caller). *rank/dims: the case's shape (rank -1 when left
    * out), and on return the shape made. */
-  wgk_status (*make)(const struct wgk_op_generator *g, const double *params, int *rank, int64_t *dims,
-                     double **values, wgk_error *err);
+  wgk_status (*make)(const struct wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                     wgk_error *err);
 } wgk_op_generator;
 
 typedef struct wgk_op_hooks {

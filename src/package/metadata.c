@@ -18,7 +18,7 @@
  *     "provenance": <any JSON>                optional, free-form (source repo, commit, tool versions)
  *   }
  *
- * The public layout (what the Hub serves, checked as the public loader checks it, PUBLIC-LOADER.md facts
+ * The public layout (what the Hub serves, checked as the public loader checks it, docs/loader-semantics.md rules
  * 6-9; any other key is ignored) is told by its `webgpu` key:
  *
  *   { "name": "<op id>", "backend": {"type": "webgpu"},
@@ -37,12 +37,12 @@
 #include "util/digest.h"
 #include "package/pkg_internal.h"
 
-static const char *const meta_keys[] = {"name", "version", "backend", "manifestSpecVersion", "variants",
-                                        "digest", "provenance", NULL};
+static const char *const meta_keys[] = {"name",     "version", "backend",    "manifestSpecVersion",
+                                        "variants", "digest",  "provenance", NULL};
 
 typedef struct meta_ctx {
-  wgk_pkg *pkg;    /* the package being opened (holds the metadata, its source name and positions) */
-  wgk_error *err;  /* where the first error goes */
+  wgk_pkg *pkg;   /* the package being opened (holds the metadata, its source name and positions) */
+  wgk_error *err; /* where the first error goes */
 } meta_ctx;
 
 static wgk_status failv(meta_ctx *c, wgk_status st, bool at_key, const char *path, const char *fmt, va_list ap) {
@@ -52,7 +52,7 @@ static wgk_status failv(meta_ctx *c, wgk_status st, bool at_key, const char *pat
 }
 
 __attribute__((format(printf, 4, 5))) static wgk_status fail(meta_ctx *c, bool at_key, const char *path,
-                                                              const char *fmt, ...) {
+                                                             const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   wgk_status st = failv(c, WGK_ERR_MANIFEST, at_key, path, fmt, ap);
@@ -101,19 +101,20 @@ static wgk_status check_digests(meta_ctx *c, const json_t *digest) {
   if (!st && strcmp(alg, "sha256") != 0)
     st = fail(c, false, "digest.algorithm", "unsupported digest algorithm '%s' (only sha256)", alg);
   const json_t *files = json_object_get(digest, "files");
-  if (!st && !json_is_object(files)) st = fail(c, false, files ? "digest.files" : "digest", "%s",
-                                               files ? "expected an object" : "missing required key 'files'");
+  if (!st && !json_is_object(files))
+    st = fail(c, false, files ? "digest.files" : "digest", "%s",
+              files ? "expected an object" : "missing required key 'files'");
   const char *rel;
   const json_t *v;
   char p[512];
   if (!st) json_object_foreach((json_t *)files, rel, v) {
-    member_path(p, sizeof p, "digest.files", rel);
-    if (!wgk_pkg_relpath_ok(rel))
-      st = fail(c, true, p, "'%s': a package path must be relative, without '..' or empty parts", rel);
-    else if (!wgk_pkg_digest_well_formed(json_string_value(v)))
-      st = fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
-    if (st) break;
-  }
+      member_path(p, sizeof p, "digest.files", rel);
+      if (!wgk_pkg_relpath_ok(rel))
+        st = fail(c, true, p, "'%s': a package path must be relative, without '..' or empty parts", rel);
+      else if (!wgk_pkg_digest_well_formed(json_string_value(v)))
+        st = fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
+      if (st) break;
+    }
   if (!st && !json_object_get(files, "manifest.json"))
     st = fail(c, false, "digest.files", "manifest.json must be listed");
   if (!st) c->pkg->digests = files;
@@ -143,9 +144,19 @@ static wgk_status check_variants_shape(meta_ctx *c, const json_t *vars) {
 /* The loader's canonical relative path: [A-Za-z0-9._-]+ segments joined by '/', no "..", no segment that
  * names an Object.prototype member. */
 static bool canonical_path(const char *rel) {
-  static const char *const proto[] = {"constructor", "__proto__", "toString", "toLocaleString", "valueOf",
-                                      "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "__defineGetter__",
-                                      "__defineSetter__", "__lookupGetter__", "__lookupSetter__", NULL};
+  static const char *const proto[] = {"constructor",
+                                      "__proto__",
+                                      "toString",
+                                      "toLocaleString",
+                                      "valueOf",
+                                      "hasOwnProperty",
+                                      "isPrototypeOf",
+                                      "propertyIsEnumerable",
+                                      "__defineGetter__",
+                                      "__defineSetter__",
+                                      "__lookupGetter__",
+                                      "__lookupSetter__",
+                                      NULL};
   if (!*rel || strstr(rel, "..")) return false;
   for (const char *seg = rel; seg;) {
     const char *end = strchr(seg, '/');
@@ -153,8 +164,8 @@ static bool canonical_path(const char *rel) {
     if (n == 0) return false;
     for (size_t i = 0; i < n; i++) {
       char ch = seg[i];
-      if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
-            ch == '-'))
+      if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+            ch == '_' || ch == '-'))
         return false;
     }
     for (const char *const *p = proto; *p; p++)
@@ -170,7 +181,8 @@ static bool template_name(const char *t) {
 }
 
 static bool variant_id_ok(const char *id) {
-  if (!((id[0] >= 'a' && id[0] <= 'z') || (id[0] >= 'A' && id[0] <= 'Z') || (id[0] >= '0' && id[0] <= '9'))) return false;
+  if (!((id[0] >= 'a' && id[0] <= 'z') || (id[0] >= 'A' && id[0] <= 'Z') || (id[0] >= '0' && id[0] <= '9')))
+    return false;
   for (const char *ch = id; *ch; ch++)
     if (!((*ch >= 'a' && *ch <= 'z') || (*ch >= 'A' && *ch <= 'Z') || (*ch >= '0' && *ch <= '9') || *ch == '_'))
       return false;
@@ -184,26 +196,32 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
   const json_t *backend = json_object_get(meta, "backend");
   const char *type = json_string_value(json_object_get(backend, "type"));
   if (!type || strcmp(type, "webgpu") != 0)
-    return fail(c, false, backend ? "backend" : "", "metadata backend.type is %s, not \"webgpu\"", type ? type : "missing");
+    return fail(c, false, backend ? "backend" : "", "metadata backend.type is %s, not \"webgpu\"",
+                type ? type : "missing");
   const json_t *webgpu = json_object_get(meta, "webgpu");
   if (!json_is_object(webgpu)) return fail(c, false, "webgpu", "webgpu must be an object {manifestSpec, variants}");
   const json_t *spec = json_object_get(webgpu, "manifestSpec");
   char text[64] = "";
-  if (json_is_string(spec)) snprintf(text, sizeof text, "%s", json_string_value(spec));
-  else if (json_is_integer(spec)) snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(spec));
-  else if (json_is_real(spec)) snprintf(text, sizeof text, "%.15g", json_real_value(spec));
+  if (json_is_string(spec))
+    snprintf(text, sizeof text, "%s", json_string_value(spec));
+  else if (json_is_integer(spec))
+    snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(spec));
+  else if (json_is_real(spec))
+    snprintf(text, sizeof text, "%.15g", json_real_value(spec));
   const char *dot = strchr(text, '.');
   bool shaped = dot && dot > text && dot[1];
   for (const char *ch = text; shaped && *ch; ch++) shaped = (*ch >= '0' && *ch <= '9') || ch == dot;
   if (!shaped)
-    return fail(c, false, spec ? "webgpu.manifestSpec" : "webgpu", "manifest spec version \"%s\" is not \"<major>.<minor>\"",
-                text);
+    return fail(c, false, spec ? "webgpu.manifestSpec" : "webgpu",
+                "manifest spec version \"%s\" is not \"<major>.<minor>\"", text);
   if (strcmp(text, "2.1") != 0)
-    return fail(c, false, "webgpu.manifestSpec", "manifest spec %s is not supported by this runtime (supports 2.1)", text);
+    return fail(c, false, "webgpu.manifestSpec", "manifest spec %s is not supported by this runtime (supports 2.1)",
+                text);
   const json_t *digest = json_object_get(meta, "digest");
   const char *alg = json_string_value(json_object_get(digest, "algorithm"));
   if (!alg || strcmp(alg, "sha256") != 0)
-    return fail(c, false, digest ? "digest" : "", "metadata digest.algorithm is %s, not \"sha256\"", alg ? alg : "missing");
+    return fail(c, false, digest ? "digest" : "", "metadata digest.algorithm is %s, not \"sha256\"",
+                alg ? alg : "missing");
   const json_t *files = json_object_get(digest, "files");
   if (!json_is_object(files)) return fail(c, false, "digest", "metadata digest.files is not a record");
   const char *rel;
@@ -211,32 +229,38 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
   char p[512], q[600];
   json_object_foreach((json_t *)files, rel, v) {
     member_path(p, sizeof p, "digest.files", rel);
-    if (!canonical_path(rel)) return fail(c, true, p, "metadata digest path \"%s\" is not a canonical relative path", rel);
+    if (!canonical_path(rel))
+      return fail(c, true, p, "metadata digest path \"%s\" is not a canonical relative path", rel);
     if (!json_is_string(v)) return fail(c, false, p, "metadata digest for %s is not a string", rel);
     if (!wgk_pkg_digest_well_formed(json_string_value(v)))
       return fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
   }
-  if (!json_object_get(files, "manifest.json")) return fail(c, false, "digest.files", "metadata digest.files does not include manifest.json");
+  if (!json_object_get(files, "manifest.json"))
+    return fail(c, false, "digest.files", "metadata digest.files does not include manifest.json");
   c->pkg->digests = files;
   const json_t *vars = json_object_get(webgpu, "variants");
   if (!json_is_object(vars))
-    return fail(c, false, vars ? "webgpu.variants" : "webgpu", "metadata webgpu.variants is not a record of variant id -> template paths");
+    return fail(c, false, vars ? "webgpu.variants" : "webgpu",
+                "metadata webgpu.variants is not a record of variant id -> template paths");
   const char *id;
   const json_t *list;
   json_object_foreach((json_t *)vars, id, list) {
     member_path(p, sizeof p, "webgpu.variants", id);
-    if (!variant_id_ok(id)) return fail(c, true, p, "metadata webgpu.variants names \"%s\", which is not a variant id", id);
+    if (!variant_id_ok(id))
+      return fail(c, true, p, "metadata webgpu.variants names \"%s\", which is not a variant id", id);
     if (!json_is_array(list) || json_array_size(list) == 0)
       return fail(c, false, p, "metadata webgpu.variants[%s] is not a non-empty list of template paths", id);
     for (size_t i = 0; i < json_array_size(list); i++) {
       snprintf(q, sizeof q, "%s[%zu]", p, i);
       const char *t = json_string_value(json_array_get(list, i));
       if (!t || !json_object_get(files, t) || !template_name(t))
-        return fail(c, false, q, "metadata webgpu.variants[%s] lists %s, which is not a template in metadata.digest.files", id,
+        return fail(c, false, q,
+                    "metadata webgpu.variants[%s] lists %s, which is not a template in metadata.digest.files", id,
                     t ? t : "a non-string");
     }
   }
-  if (json_object_size(vars) == 0) return fail(c, false, "webgpu.variants", "metadata webgpu.variants lists no variant");
+  if (json_object_size(vars) == 0)
+    return fail(c, false, "webgpu.variants", "metadata webgpu.variants lists no variant");
   if (!json_is_string(json_object_get(meta, "name"))) return fail(c, false, "", "missing required key 'name'");
   const json_t *ver = json_object_get(meta, "version");
   if (json_is_integer(ver) && json_integer_value(ver) >= 1 && json_integer_value(ver) <= 1000000)
@@ -267,7 +291,8 @@ static wgk_status check_top(meta_ctx *c, const json_t *meta) {
   if (!st && strcmp(s, "webgpu") != 0) st = fail(c, false, "backend.type", "backend type '%s' is not webgpu", s);
   if (!st) st = need_string(c, meta, "", "manifestSpecVersion", &s);
   if (!st && strcmp(s, "2.1") == 0)
-    st = fail(c, false, "manifestSpecVersion", "manifest spec 2.1 goes with the public layout: webgpu: {manifestSpec: "
+    st = fail(c, false, "manifestSpecVersion",
+              "manifest spec 2.1 goes with the public layout: webgpu: {manifestSpec: "
               "\"2.1\", variants}");
   else if (!st && strcmp(s, "1") != 0)
     st = fail(c, false, "manifestSpecVersion", "unknown manifest spec version '%s' (known: \"1\")", s);
@@ -290,7 +315,9 @@ wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
   if (!st) {
     pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!pkg->metadata)
-      st = wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE, pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+      st =
+          wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
+                        pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
   }
   if (!st && wgk_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
     st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");
@@ -314,7 +341,8 @@ static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
       bool found = false;
       for (size_t j = 0; j < json_array_size(list) && !found; j++)
         found = strcmp(json_string_value(json_array_get(list, j)), v->passes[k].shader) == 0;
-      if (!found) return fail(c, false, p, "shader '%s' of pass '%s' is not listed", v->passes[k].shader, v->passes[k].id);
+      if (!found)
+        return fail(c, false, p, "shader '%s' of pass '%s' is not listed", v->passes[k].shader, v->passes[k].id);
     }
     for (size_t j = 0; !pub && j < json_array_size(list); j++) {
       const char *t = json_string_value(json_array_get(list, j));
@@ -346,7 +374,10 @@ static char *include_path(const char *from, const char *name, bool *nomem) {
   }
   wgk_dynbuf_append_str(&joined, name);
   char *text = wgk_dynbuf_take(&joined);
-  if (!text) { *nomem = true; return NULL; }
+  if (!text) {
+    *nomem = true;
+    return NULL;
+  }
   size_t n = strlen(text) + 1, used = 0;
   char *out = calloc(1, n);
   bool ok = out != NULL;
@@ -368,12 +399,15 @@ static char *include_path(const char *from, const char *name, bool *nomem) {
     seg = end ? end + 1 : NULL;
   }
   free(text);
-  if (!ok) { free(out); return NULL; }
+  if (!ok) {
+    free(out);
+    return NULL;
+  }
   return out;
 }
 
 /* Every file a template of variant `id` includes (recursively) is in the variant's template list:
- * the public loader fetches templates per variant from that list (PUBLIC-LOADER.md fact 8). */
+ * the public loader fetches templates per variant from that list (docs/loader-semantics.md rule 8). */
 static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list, const char *file, int depth) {
   char p[512];
   member_path(p, sizeof p, "webgpu.variants", id);
@@ -407,9 +441,12 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
     for (size_t i = 0; i < json_array_size(list) && !listed; i++)
       listed = strcmp(json_string_value(json_array_get(list, i)), target) == 0;
     if (!listed)
-      st = fail(c, false, p, "variant %s renders %s, which includes %s, but %s is not in the variant's template list "
-                "(the public loader fetches templates per variant from this list)", id, file, target, target);
-    else st = check_includes(c, id, list, target, depth + 1);
+      st = fail(c, false, p,
+                "variant %s renders %s, which includes %s, but %s is not in the variant's template list "
+                "(the public loader fetches templates per variant from this list)",
+                id, file, target, target);
+    else
+      st = check_includes(c, id, list, target, depth + 1);
     free(target);
   }
   free(text);
@@ -424,9 +461,11 @@ wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
   if (strcmp(name, pkg->manifest->op_id) != 0)
     st = fail(&c, false, "name", "name '%s' is not the manifest's op id '%s'", name, pkg->manifest->op_id);
   if (!st && pub && pkg->manifest->format != WGK_MANIFEST_SPEC21)
-    st = fail(&c, false, "webgpu.manifestSpec", "metadata says manifest spec 2.1 but manifest.json is in the seed format");
+    st = fail(&c, false, "webgpu.manifestSpec",
+              "metadata says manifest spec 2.1 but manifest.json is in the seed format");
   if (!st && !pub && pkg->manifest->format != WGK_MANIFEST_SEED)
-    st = fail(&c, false, "manifestSpecVersion", "metadata says the seed format (\"1\") but manifest.json is manifest spec "
+    st = fail(&c, false, "manifestSpecVersion",
+              "metadata says the seed format (\"1\") but manifest.json is manifest spec "
               "2.1; use the public layout webgpu: {manifestSpec: \"2.1\", variants}");
   if (!st) st = match_variants(&c, pkg->manifest);
   for (size_t i = 0; !st && pub && i < pkg->manifest->n_variants; i++) {

@@ -44,7 +44,8 @@ static wgk_status check_version(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_e
   if (asked > 0 && pkg->version == 0)
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
                          "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
-                         asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json", asked);
+                         asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json",
+                         asked);
   if (opts && opts->revision && !(pkg->revision = strdup(opts->revision)))
     return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, 0, 0, NULL, "out of memory");
   return WGK_OK;

@@ -1,5 +1,5 @@
 /*
- * A kernel package on disk (SYSTEM.md §1):
+ * A kernel package on disk (docs/package-format.md):
  *
  *     <root>/README.md
  *     <root>/build/webgpu/{metadata.json, manifest.json, test.json, bench.json, *.wgsl.jinja}
@@ -50,8 +50,7 @@ typedef struct wgk_pkg_options {
 } wgk_pkg_options;
 
 /* Opens a package; opts may be NULL (defaults: not strict, no version). */
-wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk_pkg **out /* OUT */,
-                        wgk_error *err);
+wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk_pkg **out /* OUT */, wgk_error *err);
 void wgk_pkg_free(wgk_pkg *pkg);
 
 /* Resolves path_or_id to a build/webgpu folder without opening it; *dir_out is malloc'ed. */
@@ -76,7 +75,7 @@ const char *wgk_pkg_revision(const wgk_pkg *pkg); /* the asked revision, or NULL
 /* Reads relpath (relative to build/webgpu, no "..", not absolute), digest-checked in verified mode
  * (a file missing from the digest map is refused). *data is NUL-terminated, owned by the package and
  * valid until wgk_pkg_free; repeated reads return the cached bytes. */
-wgk_status wgk_pkg_read_file(wgk_pkg *pkg, const char *relpath, const char **data /* OUT */,
-                             size_t *len /* OUT */, wgk_error *err);
+wgk_status wgk_pkg_read_file(wgk_pkg *pkg, const char *relpath, const char **data /* OUT */, size_t *len /* OUT */,
+                             wgk_error *err);
 
 #endif

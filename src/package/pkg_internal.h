@@ -17,19 +17,19 @@ typedef struct wgk_pkg_file {
 } wgk_pkg_file;
 
 struct wgk_pkg {
-  char *dir;                 /* the build/webgpu folder */
-  char *root;                /* the package root */
-  char *real_root;           /* the root with every symlink resolved (realpath): no file may resolve outside it */
-  char *op_id_asked;         /* op id the caller searched for; NULL when opened by path */
-  json_t *metadata;          /* parsed metadata.json; NULL for an unverified package */
-  const json_t *digests;     /* metadata digest.files (borrowed from metadata) */
-  wgk_manifest *manifest;    /* the loaded op contract */
-  bool verified;             /* metadata present and checked: every read is digest-checked */
-  char *warning;             /* one-line warning for an unverified package, else NULL */
-  int version;               /* contract version (metadata, else asked), 0 unknown */
-  char *revision;            /* revision asked for, recorded only */
-  wgk_pkg_file *files;       /* cache of files read */
-  char *meta_source;         /* "<dir>/metadata.json", for messages */
+  char *dir;                    /* the build/webgpu folder */
+  char *root;                   /* the package root */
+  char *real_root;              /* the root with every symlink resolved (realpath): no file may resolve outside it */
+  char *op_id_asked;            /* op id the caller searched for; NULL when opened by path */
+  json_t *metadata;             /* parsed metadata.json; NULL for an unverified package */
+  const json_t *digests;        /* metadata digest.files (borrowed from metadata) */
+  wgk_manifest *manifest;       /* the loaded op contract */
+  bool verified;                /* metadata present and checked: every read is digest-checked */
+  char *warning;                /* one-line warning for an unverified package, else NULL */
+  int version;                  /* contract version (metadata, else asked), 0 unknown */
+  char *revision;               /* revision asked for, recorded only */
+  wgk_pkg_file *files;          /* cache of files read */
+  char *meta_source;            /* "<dir>/metadata.json", for messages */
   wgk_manifest_jpos meta_index; /* value positions in metadata.json, for messages */
 };
 

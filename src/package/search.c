@@ -25,10 +25,17 @@ static wgk_status webgpu_dir(const char *p, char **out, wgk_error *err) {
   char *d = wgk_pkg_join(p, "build/webgpu");
   char *m = wgk_pkg_join(p, "manifest.json");
   wgk_status st = WGK_OK;
-  if (!d || !m) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
-  else if (is_dir(d)) { *out = d; d = NULL; }
-  else if (is_file(m)) { *out = strdup(p); if (!*out) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory"); }
-  else st = wgk_error_set(err, WGK_ERR_NOT_FOUND, p, 0, 0, NULL, "not a kernel package (no build/webgpu/ and no manifest.json)");
+  if (!d || !m)
+    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+  else if (is_dir(d)) {
+    *out = d;
+    d = NULL;
+  } else if (is_file(m)) {
+    *out = strdup(p);
+    if (!*out) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+  } else
+    st = wgk_error_set(err, WGK_ERR_NOT_FOUND, p, 0, 0, NULL,
+                       "not a kernel package (no build/webgpu/ and no manifest.json)");
   free(d);
   free(m);
   return st;
@@ -60,7 +67,10 @@ static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf
       char *dir = strndup(p, n);
       char *cand = dir ? wgk_pkg_join(dir, rel) : NULL;
       if (!cand) *oom = true;
-      if (cand && is_dir(cand)) { *found = cand; cand = NULL; }
+      if (cand && is_dir(cand)) {
+        *found = cand;
+        cand = NULL;
+      }
       wgk_dynbuf_printf(tried, "%s%s", tried->len ? ", " : "", dir ? dir : "?");
       free(cand);
       free(dir);
@@ -79,7 +89,8 @@ const char *wgk_pkg_id_op(const char *id) {
 static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
   const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
   if (!id_ok(rel))
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL, "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
+    return wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
+                         "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
   wgk_dynbuf tried;
   wgk_dynbuf_init(&tried, 4096);
   char *found = NULL;
@@ -99,26 +110,30 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
   bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
   if (!hit && !oom && repo_id && pinned) {
-    wgk_hub_options ho = {.version = opts ? opts->version : 0, .revision = opts ? opts->revision : NULL,
-                          .trust_remote_code = opts && opts->trust_remote_code, .progress = true};
+    wgk_hub_options ho = {.version = opts ? opts->version : 0,
+                          .revision = opts ? opts->revision : NULL,
+                          .trust_remote_code = opts && opts->trust_remote_code,
+                          .progress = true};
     wgk_status hs = wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
     size_t n = hs && err ? strlen(err->message) : 0;
-    if (n) snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
-                    tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
+    if (n)
+      snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
+               tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
     wgk_dynbuf_free(&tried);
     return hs;
   }
-  wgk_status st = oom   ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
-                  : hit ? webgpu_dir(found, dir_out, err)
-                        : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
-                                        "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, the build "
-                                        "tree's kernels/, the installed share)%s%s%s%s",
-                                        tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
-                                        is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
-                                        is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
-                                        repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
-                                                  "(--revision SHA): there is no default"
-                                                : "");
+  wgk_status st =
+      oom   ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
+      : hit ? webgpu_dir(found, dir_out, err)
+            : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
+                            "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, the build "
+                            "tree's kernels/, the installed share)%s%s%s%s",
+                            tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
+                            is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
+                            is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
+                            repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
+                                      "(--revision SHA): there is no default"
+                                    : "");
   free(found);
   wgk_dynbuf_free(&tried);
   return st;
@@ -126,7 +141,8 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
 
 bool wgk_pkg_is_id(const char *path_or_id) {
   if (!path_or_id || path_or_id[0] == '/' || path_or_id[0] == '.') return false;
-  const char *rel = strncmp(path_or_id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? path_or_id + strlen(TRUSTED_ORG) : path_or_id;
+  const char *rel =
+      strncmp(path_or_id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? path_or_id + strlen(TRUSTED_ORG) : path_or_id;
   return *rel && id_ok(rel);
 }
 

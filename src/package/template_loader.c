@@ -18,6 +18,4 @@ static wgk_status load_template(void *ud, const char *path, char **text, size_t 
   return WGK_OK;
 }
 
-wgk_tmpl_loader wgk_pkg_template_loader(wgk_pkg *pkg) {
-  return (wgk_tmpl_loader){.load = load_template, .ud = pkg};
-}
+wgk_tmpl_loader wgk_pkg_template_loader(wgk_pkg *pkg) { return (wgk_tmpl_loader){.load = load_template, .ud = pkg}; }

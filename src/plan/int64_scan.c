@@ -25,8 +25,8 @@
 #define MARK_LEN (sizeof MARK - 1)
 
 typedef struct text {
-  char *s;      /* NUL-terminated */
-  size_t *at;   /* at[i]: offset in the rendered WGSL that s[i] came from */
+  char *s;    /* NUL-terminated */
+  size_t *at; /* at[i]: offset in the rendered WGSL that s[i] came from */
   size_t n, cap;
   bool failed;
 } text;
@@ -38,7 +38,10 @@ static void put(text *t, char c, size_t at) {
     char *s = realloc(t->s, cap);
     if (s) t->s = s;
     size_t *a = s ? realloc(t->at, cap * sizeof *a) : NULL;
-    if (!s || !a) { t->failed = true; return; }
+    if (!s || !a) {
+      t->failed = true;
+      return;
+    }
     t->at = a;
     t->cap = cap;
   }
@@ -51,9 +54,15 @@ static void put_str(text *t, const char *s, size_t at) {
   for (; *s; s++) put(t, *s, at);
 }
 
-static void text_free(text *t) { free(t->s); free(t->at); *t = (text){0}; }
+static void text_free(text *t) {
+  free(t->s);
+  free(t->at);
+  *t = (text){0};
+}
 
-static bool is_word(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+static bool is_word(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 static bool is_word_start(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 static bool is_op(char c) { return c && strchr("+*/%<>&|^~!-", c) != NULL; }
@@ -76,8 +85,16 @@ static void strip_comments(const char *src, text *out) {
     if (src[i] == '/' && src[i + 1] == '*') {
       int depth = 1;
       for (i += 2; i < n && depth > 0;) {
-        if (src[i] == '/' && src[i + 1] == '*') { depth++; i += 2; continue; }
-        if (src[i] == '*' && src[i + 1] == '/') { depth--; i += 2; continue; }
+        if (src[i] == '/' && src[i + 1] == '*') {
+          depth++;
+          i += 2;
+          continue;
+        }
+        if (src[i] == '*' && src[i + 1] == '/') {
+          depth--;
+          i += 2;
+          continue;
+        }
         if (src[i] == '\n') put(out, '\n', i);
         i++;
       }
@@ -151,7 +168,11 @@ static void replace_word(const text *in, const char *word, size_t len, text *out
   for (size_t i = 0; i < in->n;) {
     bool hit = (i == 0 || !is_word(in->s[i - 1])) && i + len <= in->n && memcmp(in->s + i, word, len) == 0 &&
                (i + len == in->n || !is_word(in->s[i + len]));
-    if (hit) { put_str(out, MARK, in->at[i]); i += len; continue; }
+    if (hit) {
+      put_str(out, MARK, in->at[i]);
+      i += len;
+      continue;
+    }
     put(out, in->s[i], in->at[i]);
     i++;
   }
@@ -164,12 +185,18 @@ static void mark_aliases(text *t) {
     size_t n_found = 0;
     for (size_t i = 0; i < t->n;) {
       size_t name = 0, len = 0, end = alias_at(t, i, &name, &len);
-      if (!end) { i++; continue; }
+      if (!end) {
+        i++;
+        continue;
+      }
       if (!(len == MARK_LEN && memcmp(t->s + name, MARK, MARK_LEN) == 0)) {
         char **grown = realloc(found, (n_found + 1) * sizeof *grown);
         char *copy = grown ? strndup(t->s + name, len) : NULL;
         if (grown) found = grown;
-        if (!copy) { t->failed = true; break; }
+        if (!copy) {
+          t->failed = true;
+          break;
+        }
         found[n_found++] = copy;
       }
       i = end;
@@ -177,8 +204,12 @@ static void mark_aliases(text *t) {
     for (size_t k = 0; k < n_found && !t->failed; k++) {
       text next = {0};
       replace_word(t, found[k], strlen(found[k]), &next);
-      if (next.failed) t->failed = true;
-      else { text_free(t); *t = next; }
+      if (next.failed)
+        t->failed = true;
+      else {
+        text_free(t);
+        *t = next;
+      }
     }
     for (size_t k = 0; k < n_found; k++) free(found[k]);
     free(found);
@@ -196,13 +227,22 @@ static void unwrap_parens(text *t) {
         size_t j = skip_blanks(t, i + 1);
         if (mark_at(t, j)) {
           size_t k = skip_blanks(t, j + MARK_LEN);
-          if (k < t->n && t->s[k] == ')') { put_str(&next, MARK, t->at[j]); i = k + 1; changed = true; continue; }
+          if (k < t->n && t->s[k] == ')') {
+            put_str(&next, MARK, t->at[j]);
+            i = k + 1;
+            changed = true;
+            continue;
+          }
         }
       }
       put(&next, t->s[i], t->at[i]);
       i++;
     }
-    if (next.failed) { t->failed = true; text_free(&next); break; }
+    if (next.failed) {
+      t->failed = true;
+      text_free(&next);
+      break;
+    }
     text_free(t);
     *t = next;
   }
@@ -277,8 +317,12 @@ static wgk_status refuse(wgk_planner *p, const wgk_plan_pass *pass, const char *
   int line = 1, column = 1;
   size_t start = 0;
   for (size_t i = 0; i < where && w[i]; i++) {
-    if (w[i] == '\n') { line++; column = 1; start = i + 1; }
-    else column++;
+    if (w[i] == '\n') {
+      line++;
+      column = 1;
+      start = i + 1;
+    } else
+      column++;
   }
   size_t len = strcspn(w + start, "\n");
   const char *file = NULL;
@@ -291,16 +335,18 @@ static wgk_status refuse(wgk_planner *p, const wgk_plan_pass *pass, const char *
     used += (size_t)n;
   }
   const wgk_manifest_pos *pos = &pass->source->pos;
-  return wgk_error_set(err, WGK_ERR_SHADER, mapped ? file : p->m->source, mapped ? tline : pos->line,
-                       mapped ? column : pos->column, pos->path,
-                       "pass %s: Opaque int64 storage permits whole-element copies and selection only; value arithmetic, "
-                       "comparisons, and word extraction are unsupported (opaque int64 bindings: %s; WGSL line %d, "
-                       "column %d of %s: `%.*s`)", pass->id ? pass->id : pass->source->id, bound, line, column,
-                       pass->label ? pass->label : "",
-                       (int)(len < 100 ? len : 100), w + start);
+  return wgk_error_set(
+      err, WGK_ERR_SHADER, mapped ? file : p->m->source, mapped ? tline : pos->line, mapped ? column : pos->column,
+      pos->path,
+      "pass %s: Opaque int64 storage permits whole-element copies and selection only; value arithmetic, "
+      "comparisons, and word extraction are unsupported (opaque int64 bindings: %s; WGSL line %d, "
+      "column %d of %s: `%.*s`)",
+      pass->id ? pass->id : pass->source->id, bound, line, column, pass->label ? pass->label : "",
+      (int)(len < 100 ? len : 100), w + start);
 }
 
-wgk_status wgk_plan_check_opaque_int64(wgk_planner *p, const wgk_plan_call *call, const wgk_plan *plan, wgk_error *err) {
+wgk_status wgk_plan_check_opaque_int64(wgk_planner *p, const wgk_plan_call *call, const wgk_plan *plan,
+                                       wgk_error *err) {
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     const char *names[64];
@@ -315,9 +361,9 @@ wgk_status wgk_plan_check_opaque_int64(wgk_planner *p, const wgk_plan_call *call
         const wgk_manifest_binding *mb = &pass->source->bindings->bindings[b];
         return wgk_error_set(err, WGK_ERR_CALL, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
                              "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
-                             "without a storage projection: its 8 bytes per element are bound unchanged)", p->m->op_id,
-                             plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name, pb->wgsl_type,
-                             port->name);
+                             "without a storage projection: its 8 bytes per element are bound unchanged)",
+                             p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
+                             pb->wgsl_type, port->name);
       }
       if (n_names < sizeof names / sizeof names[0]) names[n_names++] = pb->name;
     }

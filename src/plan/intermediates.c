@@ -57,7 +57,7 @@ static wgk_status make_one(wgk_planner *p, const wgk_manifest_intermediate *it, 
                            wgk_plan_intermediate *out, wgk_error *err) {
   out->source = it;
   /* spec 2.1: the public loader gives every intermediate a fresh buffer per call, which WebGPU zeroes, so a package
-   * run there may rely on zeros without `zeroInit` (PUBLIC-LOADER.md fact 31); wgk reuses the buffer across calls,
+   * run there may rely on zeros without `zeroInit` (docs/loader-semantics.md rule 31); wgk reuses the buffer across calls,
    * so it clears every one, or a second call would start from the first call's values. */
   out->zero_init = it->zero_init || p->m->format == WGK_MANIFEST_SPEC21;
   out->dtype = logical_dtype(scope, it->dtype);
@@ -71,11 +71,12 @@ static wgk_status make_one(wgk_planner *p, const wgk_manifest_intermediate *it, 
   double bytes = ceil(numel * (strcmp(out->dtype, "float16") == 0 ? 2 : 4) / 4) * 4;
   if (bytes < 4) bytes = 4;
   const wgk_device_limits *lim = &p->device->limits;
-  uint64_t max = lim->maxStorageBufferBindingSize < lim->maxBufferSize ? lim->maxStorageBufferBindingSize : lim->maxBufferSize;
+  uint64_t max =
+      lim->maxStorageBufferBindingSize < lim->maxBufferSize ? lim->maxStorageBufferBindingSize : lim->maxBufferSize;
   if (bytes > (double)max)
     return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, it->pos.line, it->pos.column, it->pos.path,
-                         "intermediate %s: %.0f bytes exceed the device's largest storage binding of %" PRIu64,
-                         it->id, bytes, max);
+                         "intermediate %s: %.0f bytes exceed the device's largest storage binding of %" PRIu64, it->id,
+                         bytes, max);
   out->bytes = (uint64_t)bytes;
   return WGK_OK;
 }

@@ -12,14 +12,14 @@ static wgk_status oom(wgk_error *err) {
   return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a pass");
 }
 
-static wgk_status at(const wgk_manifest *m, const wgk_manifest_pos *pos, wgk_error *err, wgk_status st,
-                     const char *fmt, const char *a, const char *b) {
+static wgk_status at(const wgk_manifest *m, const wgk_manifest_pos *pos, wgk_error *err, wgk_status st, const char *fmt,
+                     const char *a, const char *b) {
   return wgk_error_set(err, st, m->source, pos->line, pos->column, pos->path, fmt, a, b);
 }
 
 /* The WGSL element type of a storage binding: the port's storage projection, else its type variable. */
-static wgk_status element_type(const wgk_manifest *m, const wgk_manifest_binding *b, const wgk_value *scope,
-                               char *out, size_t size, wgk_error *err) {
+static wgk_status element_type(const wgk_manifest *m, const wgk_manifest_binding *b, const wgk_value *scope, char *out,
+                               size_t size, wgk_error *err) {
   const char *t = b->element_type;
   bool spec21 = m->format == WGK_MANIFEST_SPEC21;
   if (!spec21 && b->port && b->port->storage_dtype) t = wgk_plan_wgsl_scalar(b->port->storage_dtype);
@@ -104,8 +104,10 @@ static void declarations(const wgk_manifest_pass *mp, const wgk_plan_pass *pass,
     size_t padded = (b->n_fields + 3) / 4 * 4;
     if (padded == 0) padded = 4;
     for (size_t f = 0; f < padded; f++) {
-      if (f < b->n_fields) wgk_dynbuf_printf(out, "  %s: %s,\n", b->fields[f].name, scalar_name(b->fields[f].type));
-      else wgk_dynbuf_printf(out, "  _pad%zu: u32,\n", f - b->n_fields);
+      if (f < b->n_fields)
+        wgk_dynbuf_printf(out, "  %s: %s,\n", b->fields[f].name, scalar_name(b->fields[f].type));
+      else
+        wgk_dynbuf_printf(out, "  _pad%zu: u32,\n", f - b->n_fields);
     }
     wgk_dynbuf_append_str(out, "};\n");
   }
@@ -127,7 +129,10 @@ static wgk_status uniform_value(wgk_planner *p, const wgk_manifest_binding *b, c
   if (field->value.text) return wgk_plan_eval(p, &field->value, scope, out, err);
   const wgk_value *args = wgk_value_dict_get(scope, "args");
   const wgk_value *arg = args ? wgk_value_dict_get(args, field->name) : NULL;
-  if (arg) { *out = wgk_value_ref(arg); return WGK_OK; }
+  if (arg) {
+    *out = wgk_value_ref(arg);
+    return WGK_OK;
+  }
   if (field->default_value) return wgk_plan_literal(p, field->default_value, &b->pos, scope, out, err);
   if (field->required)
     return wgk_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
@@ -158,7 +163,10 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
     const wgk_manifest_field *field = &b->fields[f];
     wgk_value *v = NULL;
     wgk_status st = uniform_value(p, b, field, scope, &v, err);
-    if (st != WGK_OK) { wgk_dynbuf_free(&text); return st; }
+    if (st != WGK_OK) {
+      wgk_dynbuf_free(&text);
+      return st;
+    }
     double d = wgk_value_as_float(v);
     bool number = wgk_value_is_number(v) || wgk_value_kind_of(v) == WGK_VALUE_BOOL;
     if (wgk_value_kind_of(v) == WGK_VALUE_BOOL) d = wgk_value_as_bool(v) ? 1 : 0;
@@ -168,23 +176,33 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
     wgk_value_release(v);
     bool whole = number && d == floor(d);
     const char *bad = !number ? "is not a number"
-                      : field->type == WGK_SCALAR_U32 && !(whole && d >= 0 && d <= 4294967295.0) ? "is not a whole number in [0, 2^32-1]"
-                      : field->type == WGK_SCALAR_I32 && !(whole && d >= -2147483648.0 && d <= 2147483647.0) ? "is not a whole number in [-2^31, 2^31-1]"
+                      : field->type == WGK_SCALAR_U32 && !(whole && d >= 0 && d <= 4294967295.0)
+                          ? "is not a whole number in [0, 2^32-1]"
+                      : field->type == WGK_SCALAR_I32 && !(whole && d >= -2147483648.0 && d <= 2147483647.0)
+                          ? "is not a whole number in [-2^31, 2^31-1]"
                       : field->type == WGK_SCALAR_F32 && !isfinite(d) ? "is not a finite number"
-                      : field->type == WGK_SCALAR_F32 && fabs(d) > FLT_MAX ? "is outside the f32 range (magnitude at most 3.4028235e38)"
-                      : NULL;
+                      : field->type == WGK_SCALAR_F32 && fabs(d) > FLT_MAX
+                          ? "is outside the f32 range (magnitude at most 3.4028235e38)"
+                          : NULL;
     if (bad) {
-      wgk_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column, field->value.pos.path,
-                    "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id, b->struct_name, field->name,
-                    scalar_name(field->type), wgk_dynbuf_str(&shown), bad);
+      wgk_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column,
+                    field->value.pos.path, "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id, b->struct_name,
+                    field->name, scalar_name(field->type), wgk_dynbuf_str(&shown), bad);
       wgk_dynbuf_free(&shown);
       wgk_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
     uint8_t *slot = pass->uniform + offset + f * 4;
-    if (field->type == WGK_SCALAR_U32) { uint32_t u = (uint32_t)d; memcpy(slot, &u, 4); }
-    else if (field->type == WGK_SCALAR_I32) { int32_t i = (int32_t)d; memcpy(slot, &i, 4); }
-    else { float x = (float)d; memcpy(slot, &x, 4); }
+    if (field->type == WGK_SCALAR_U32) {
+      uint32_t u = (uint32_t)d;
+      memcpy(slot, &u, 4);
+    } else if (field->type == WGK_SCALAR_I32) {
+      int32_t i = (int32_t)d;
+      memcpy(slot, &i, 4);
+    } else {
+      float x = (float)d;
+      memcpy(slot, &x, 4);
+    }
     if (shown.failed && !shown.over) text.failed = true; /* a value lost for memory: out of memory below */
     wgk_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, wgk_dynbuf_str(&shown));
     wgk_dynbuf_free(&shown);
@@ -200,8 +218,10 @@ static wgk_status fixed_length(wgk_planner *p, const wgk_manifest_binding *b, co
   double d = -1;
   if (b->length[0] == '$') {
     const wgk_value *v = wgk_value_dict_get(scope, b->length + 1);
-    if (v && wgk_value_is_number(v)) d = wgk_value_as_float(v);
-    else if (v && wgk_value_str(v)) d = strtod(wgk_value_str(v), NULL);
+    if (v && wgk_value_is_number(v))
+      d = wgk_value_as_float(v);
+    else if (v && wgk_value_str(v))
+      d = strtod(wgk_value_str(v), NULL);
   } else {
     d = strtod(b->length, NULL);
   }
@@ -242,7 +262,8 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
       if (o->buffer == WGK_BUFFER_UNIFORM && strcmp(o->struct_name, b->struct_name) == 0 && !same_struct(o, b))
         return wgk_error_set(err, WGK_ERR_MANIFEST, p->m->source, b->pos.line, b->pos.column, b->pos.path,
                              "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
-                             "(give one a structName of its own)", mp->id, b->struct_name, o->name, b->name);
+                             "(give one a structName of its own)",
+                             mp->id, b->struct_name, o->name, b->name);
     }
   }
   for (size_t i = 0; i < set->n_bindings; i++) {
@@ -252,7 +273,7 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
     pb->buffer = b->buffer;
     pb->name = b->name;
     pb->port = b->port ? (int)(b->port - p->m->ports) : -1;
-    pb->intermediate = -1;  /* set by wgk_plan_bind_intermediates */
+    pb->intermediate = -1; /* set by wgk_plan_bind_intermediates */
     if (b->buffer == WGK_BUFFER_UNIFORM) {
       wgk_status st = pack_uniform(p, b, scope, pass, pb, uniforms > 1, err);
       if (st != WGK_OK) return st;
@@ -266,7 +287,7 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
 }
 
 /* Prepends the enable directives the rendered source needs and lacks, as the public loader infers them
- * (wgk_wgsl_missing_enables: real uses outside comments; SYSTEM.md §4.7). */
+ * (wgk_wgsl_missing_enables: real uses outside comments; docs/call-semantics.md step 7). */
 static wgk_status add_enables(wgk_plan_pass *pass, char *rendered, wgk_error *err) {
   unsigned need = wgk_wgsl_missing_enables(rendered);
   if (need & WGK_ENABLE_OOM) {
@@ -294,12 +315,17 @@ static wgk_status render(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_
   wgk_dynbuf_init(&out, WGK_TMPL_MAX_OUTPUT);
   wgk_tmpl_linemap_init(&pass->linemap);
   wgk_status st = wgk_tmpl_render_parsed(t, scope, &out, &pass->linemap, err);
-  if (st != WGK_OK) { wgk_dynbuf_free(&out); return st; }
+  if (st != WGK_OK) {
+    wgk_dynbuf_free(&out);
+    return st;
+  }
   char *text = wgk_dynbuf_take(&out);
   return text ? add_enables(pass, text, err) : oom(err);
 }
 
-static bool is_ident(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+static bool is_ident(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 /* " (tunable NAME = V, ...)" for the tunables an expression text names (or, with text NULL, whose value is
  * `value`), so a limit error points at the knob that was turned; "" when none. */
@@ -327,31 +353,37 @@ static void tunable_note(const wgk_value *scope, const char *text, uint64_t valu
     wgk_value_print(v, &shown);
     int k = snprintf(buf + used, size - used, "%s%s = %s", used ? ", " : " (tunable ", name, wgk_dynbuf_str(&shown));
     wgk_dynbuf_free(&shown);
-    if (k < 0 || (size_t)k >= size - used - 1) { buf[used] = '\0'; break; }
+    if (k < 0 || (size_t)k >= size - used - 1) {
+      buf[used] = '\0';
+      break;
+    }
     used += (size_t)k;
   }
   if (used) snprintf(buf + used, size - used, ")");
 }
 
-/* A workgroup of `size` invocations must fit the device (maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupSizeX). */
-static wgk_status check_size(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e, const wgk_value *scope,
-                             uint64_t size, wgk_error *err) {
+/* A workgroup of `size` invocations must fit the device (maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupSizeX).
+ */
+static wgk_status check_size(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e,
+                             const wgk_value *scope, uint64_t size, wgk_error *err) {
   const wgk_device_limits *lim = &p->device->limits;
   const char *which = size > lim->maxComputeInvocationsPerWorkgroup ? "maxComputeInvocationsPerWorkgroup"
-                      : size > lim->maxComputeWorkgroupSizeX    ? "maxComputeWorkgroupSizeX" : NULL;
+                      : size > lim->maxComputeWorkgroupSizeX        ? "maxComputeWorkgroupSizeX"
+                                                                    : NULL;
   if (!which) return WGK_OK;
   char note[300];
   tunable_note(scope, e->text, 0, note, sizeof note);
   return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, e->pos.line, e->pos.column, e->pos.path,
-                       "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id, e->text,
-                       size, note, which,
+                       "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id,
+                       e->text, size, note, which,
                        size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
                                                                      : lim->maxComputeWorkgroupSizeX);
 }
 
 /* The rendered `@workgroup_size(x, y, z)` (integer literals) against the device's limits: what the WGSL compiler
  * would refuse later, refused here naming the pass and the tunables behind it. */
-static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass, const wgk_value *scope, wgk_error *err) {
+static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass, const wgk_value *scope,
+                                       wgk_error *err) {
   const char *at = strstr(pass->wgsl, "@workgroup_size(");
   if (!at) return WGK_OK;
   const char *s = at + strlen("@workgroup_size(");
@@ -360,21 +392,33 @@ static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass
     while (*s == ' ' || *s == '\t' || *s == '\n') s++;
     if (*s < '0' || *s > '9') return WGK_OK; /* not a literal: the WGSL compiler checks it */
     uint64_t v = 0;
-    while (*s >= '0' && *s <= '9') { v = v > UINT32_MAX ? v : v * 10 + (uint64_t)(*s - '0'); s++; }
+    while (*s >= '0' && *s <= '9') {
+      v = v > UINT32_MAX ? v : v * 10 + (uint64_t)(*s - '0');
+      s++;
+    }
     if (*s == 'u' || *s == 'i') s++;
     dim[i] = v;
     while (*s == ' ' || *s == '\t' || *s == '\n') s++;
-    if (*s == ',') { s++; continue; }
+    if (*s == ',') {
+      s++;
+      continue;
+    }
     break;
   }
   const wgk_device_limits *lim = &p->device->limits;
-  const uint32_t max_dim[3] = {lim->maxComputeWorkgroupSizeX, lim->maxComputeWorkgroupSizeY, lim->maxComputeWorkgroupSizeZ};
-  static const char *const dim_name[3] = {"maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY", "maxComputeWorkgroupSizeZ"};
+  const uint32_t max_dim[3] = {lim->maxComputeWorkgroupSizeX, lim->maxComputeWorkgroupSizeY,
+                               lim->maxComputeWorkgroupSizeZ};
+  static const char *const dim_name[3] = {"maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
+                                          "maxComputeWorkgroupSizeZ"};
   uint64_t total = dim[0] * dim[1] * dim[2]; /* each <= 2^32 + 9, and 0 stops below */
   const char *which = NULL;
   uint64_t value = 0, limit = 0;
   for (int i = 0; i < 3 && !which; i++)
-    if (dim[i] == 0 || dim[i] > max_dim[i]) { which = dim[i] == 0 ? "minimum" : dim_name[i]; value = dim[i]; limit = dim[i] == 0 ? 1 : max_dim[i]; }
+    if (dim[i] == 0 || dim[i] > max_dim[i]) {
+      which = dim[i] == 0 ? "minimum" : dim_name[i];
+      value = dim[i];
+      limit = dim[i] == 0 ? 1 : max_dim[i];
+    }
   if (!which && total > lim->maxComputeInvocationsPerWorkgroup) {
     which = "maxComputeInvocationsPerWorkgroup";
     value = total;
@@ -387,12 +431,13 @@ static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass
   int len = end ? (int)(end - at) + 1 : (int)strlen("@workgroup_size(");
   if (len > 80) len = 80;
   return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos.line, pass->source->pos.column,
-                       pass->source->pos.path, "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64,
-                       pass->source->id, len, at, value, note, which, limit);
+                       pass->source->pos.path,
+                       "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64, pass->source->id,
+                       len, at, value, note, which, limit);
 }
 
-static wgk_status count_of(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e, const wgk_value *scope,
-                           uint64_t *out, wgk_error *err) {
+static wgk_status count_of(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e,
+                           const wgk_value *scope, uint64_t *out, wgk_error *err) {
   wgk_value *v = NULL;
   wgk_status st = wgk_plan_eval(p, e, scope, &v, err);
   if (st != WGK_OK) return st;
@@ -421,7 +466,8 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
   const uint32_t limit = p->device->limits.maxComputeWorkgroupsPerDimension;
   if (d->kind == WGK_DISPATCH_XYZ) {
     const wgk_manifest_expr *axes[3] = {&d->x, &d->y, &d->z};
-    for (int i = 0; i < 3 && st == WGK_OK; i++) if (axes[i]->text) st = count_of(p, pass, axes[i], scope, &c[i], err);
+    for (int i = 0; i < 3 && st == WGK_OK; i++)
+      if (axes[i]->text) st = count_of(p, pass, axes[i], scope, &c[i], err);
   } else {
     uint64_t threads = 0, size = 1;
     if (d->kind == WGK_DISPATCH_THREADS) {
@@ -444,11 +490,18 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
   for (int i = 0; i < 3; i++) {
     if (c[i] > limit && c[i] > 0) {
       char note[300];
-      tunable_note(scope, d->kind == WGK_DISPATCH_XYZ ? (i == 0 ? d->x.text : i == 1 ? d->y.text : d->z.text)
-                          : d->kind == WGK_DISPATCH_THREADS ? d->threads.text : d->workgroups.text, 0, note, sizeof note);
+      tunable_note(scope,
+                   d->kind == WGK_DISPATCH_XYZ       ? (i == 0   ? d->x.text
+                                                        : i == 1 ? d->y.text
+                                                                 : d->z.text)
+                   : d->kind == WGK_DISPATCH_THREADS ? d->threads.text
+                                                     : d->workgroups.text,
+                   0, note, sizeof note);
       return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, d->pos.line, d->pos.column, d->pos.path,
-                           "pass %s: dispatch of %" PRIu64 " workgroups on axis %c exceeds the device's "
-                           "maxComputeWorkgroupsPerDimension %u%s", pass->source->id, c[i], "xyz"[i], limit, note);
+                           "pass %s: dispatch of %" PRIu64
+                           " workgroups on axis %c exceeds the device's "
+                           "maxComputeWorkgroupsPerDimension %u%s",
+                           pass->source->id, c[i], "xyz"[i], limit, note);
     }
     pass->workgroups[i] = (uint32_t)c[i];
   }
@@ -481,14 +534,22 @@ wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const
   if (st == WGK_OK) {
     wgk_dynbuf decl;
     wgk_dynbuf_init(&decl, 0);
-    if (p->m->format == WGK_MANIFEST_SPEC21) declarations_spec21(mp, pass, &decl);
-    else declarations(mp, pass, &decl);
+    if (p->m->format == WGK_MANIFEST_SPEC21)
+      declarations_spec21(mp, pass, &decl);
+    else
+      declarations(mp, pass, &decl);
     wgk_value *env = wgk_value_dict(), *wgsl = wgk_value_dict();
     bool ok = env && wgsl && !decl.failed &&
               wgk_value_dict_set(wgsl, "resourceDeclarations", wgk_value_string(wgk_dynbuf_str(&decl)));
-    if (ok) { ok = wgk_value_dict_set(env, "wgsl", wgsl); wgsl = NULL; }   /* set takes its value */
+    if (ok) {
+      ok = wgk_value_dict_set(env, "wgsl", wgsl);
+      wgsl = NULL;
+    } /* set takes its value */
     if (ok) ok = wgk_value_dict_set(env, "device", wgk_value_ref(wgk_value_dict_get(scope, "device"))); /* env.device */
-    if (ok) { ok = wgk_value_dict_set(scope, "env", env); env = NULL; }
+    if (ok) {
+      ok = wgk_value_dict_set(scope, "env", env);
+      env = NULL;
+    }
     wgk_value_release(wgsl);
     wgk_value_release(env);
     if (!ok) st = oom(err);

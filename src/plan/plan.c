@@ -1,4 +1,4 @@
-/* wgk_plan_make: validate, scope, outputs, derives, variant choice, passes (SYSTEM.md §4). */
+/* wgk_plan_make: validate, scope, outputs, derives, variant choice, passes (docs/call-semantics.md). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,9 +61,9 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
   bool ok = shape_from_value(v, &o->rank, o->shape);
   wgk_value_release(v);
   if (!ok)
-    return wgk_error_set(err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
-                         "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
-                         port->shape.text);
+    return wgk_error_set(
+        err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
+        "port %s: shape expression '%s' did not give a list of non-negative integers", port->name, port->shape.text);
   if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
     wgk_value *r = NULL;
     st = wgk_plan_eval(p, &port->rank_expr, shape_scope, &r, err);
@@ -75,8 +75,9 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
     wgk_value_release(r);
     if (!same) {
       wgk_error_set(err, WGK_ERR_CALL, m->source, port->rank_expr.pos.line, port->rank_expr.pos.column,
-                    port->rank_expr.pos.path, "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d",
-                    port->name, port->rank_expr.text, wgk_dynbuf_str(&shown), o->rank);
+                    port->rank_expr.pos.path,
+                    "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
+                    port->rank_expr.text, wgk_dynbuf_str(&shown), o->rank);
       wgk_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
@@ -152,7 +153,7 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
     wgk_status st = d->expr.text ? wgk_plan_eval(p, &d->expr, scope, &v, &local)
                                  : wgk_plan_literal(p, d->literal, &d->pos, scope, &v, &local);
     if (st != WGK_OK) {
-      /* spec 2.1: a manifest derive that throws fails the whole call (PUBLIC-LOADER.md fact 25) */
+      /* spec 2.1: a manifest derive that throws fails the whole call (docs/loader-semantics.md rule 25) */
       if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY || local.status == WGK_ERR_LIMIT ||
           m->format == WGK_MANIFEST_SPEC21) {
         if (err) *err = local;
@@ -166,7 +167,10 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
       if (!wgk_value_dict_set(failures, d->name, wgk_value_string(reason))) return oom(err);
       v = wgk_value_undefined();
     }
-    if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v))) { wgk_value_release(v); return oom(err); }
+    if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v))) {
+      wgk_value_release(v);
+      return oom(err);
+    }
     if (!wgk_value_dict_set(scope, d->name, v)) return oom(err);
   }
   return WGK_OK;
@@ -205,8 +209,13 @@ static void explain_derives(wgk_planner *p, const wgk_value *scope, wgk_dynbuf *
     wgk_dynbuf more;
     wgk_dynbuf_init(&more, 4096);
     wgk_expr_explain_false(e, scope, &more);
-    if (more.failed && !more.over) { detail->failed = true; wgk_dynbuf_free(&more); return; }
-    bool grew = more.len && !(strncmp(wgk_dynbuf_str(&more), name, n - ns) == 0 && strcmp(wgk_dynbuf_str(&more) + n - ns, suffix) == 0);
+    if (more.failed && !more.over) {
+      detail->failed = true;
+      wgk_dynbuf_free(&more);
+      return;
+    }
+    bool grew = more.len && !(strncmp(wgk_dynbuf_str(&more), name, n - ns) == 0 &&
+                              strcmp(wgk_dynbuf_str(&more) + n - ns, suffix) == 0);
     if (grew) wgk_dynbuf_printf(detail, ": %s", wgk_dynbuf_str(&more));
     wgk_dynbuf_free(&more);
     if (!grew) return;
@@ -238,7 +247,11 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
       wgk_dynbuf detail;
       wgk_dynbuf_init(&detail, 4096);
       const wgk_expr *e = wgk_plan_parsed(p, d ? &d->expr : clause, err);
-      if (!e) { wgk_dynbuf_free(&detail); wgk_value_release(v); return err ? err->status : WGK_ERR_OUT_OF_MEMORY; }
+      if (!e) {
+        wgk_dynbuf_free(&detail);
+        wgk_value_release(v);
+        return err ? err->status : WGK_ERR_OUT_OF_MEMORY;
+      }
       wgk_expr_explain_false(e, scope, &detail);
       explain_derives(p, scope, &detail);
       if (detail.failed && !detail.over) { /* a reason lost for memory is not a reason */
@@ -253,8 +266,13 @@ static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, 
         wgk_dynbuf_append_str(why, text);
       } else {
         wgk_dynbuf_printf(why, "%s is ", clause->text);
-        if (is_bool) wgk_dynbuf_append_str(why, "false");
-        else { wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v))); wgk_value_print(v, why); wgk_dynbuf_append_str(why, ", not true"); }
+        if (is_bool)
+          wgk_dynbuf_append_str(why, "false");
+        else {
+          wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v)));
+          wgk_value_print(v, why);
+          wgk_dynbuf_append_str(why, ", not true");
+        }
         if (detail.len) wgk_dynbuf_printf(why, ": %s", text);
       }
       wgk_dynbuf_free(&detail);
@@ -269,7 +287,10 @@ static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint
   for (size_t i = 0; i < v->n_passes; i++) {
     uint32_t s = 0, u = 0;
     for (size_t b = 0; b < v->passes[i].bindings->n_bindings; b++)
-      if (v->passes[i].bindings->bindings[b].buffer == WGK_BUFFER_UNIFORM) u++; else s++;
+      if (v->passes[i].bindings->bindings[b].buffer == WGK_BUFFER_UNIFORM)
+        u++;
+      else
+        s++;
     if (s > *storage) *storage = s;
     if (u > *uniform) *uniform = u;
   }
@@ -284,11 +305,13 @@ static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, 
   storage_count(v, &storage, &uniform);
   const wgk_device_limits *lim = &p->device->limits;
   if (storage > lim->maxStorageBuffersPerShaderStage) {
-    wgk_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage, lim->maxStorageBuffersPerShaderStage);
+    wgk_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage,
+                      lim->maxStorageBuffersPerShaderStage);
     return WGK_OK;
   }
   if (uniform > lim->maxUniformBuffersPerShaderStage) {
-    wgk_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform, lim->maxUniformBuffersPerShaderStage);
+    wgk_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform,
+                      lim->maxUniformBuffersPerShaderStage);
     return WGK_OK;
   }
   for (size_t c = 0; c < v->n_when && why->len == 0; c++) {
@@ -301,7 +324,7 @@ static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, 
 enum { CHECK_UNKNOWN = 0, CHECK_OK = 1, CHECK_DEMOTED = 2, CHECK_REJECTED = 3 };
 
 typedef struct check_memo {
-  int *state;             /* per manifest variant: CHECK_* */
+  int *state; /* per manifest variant: CHECK_* */
   const wgk_manifest *m;
 } check_memo;
 
@@ -313,7 +336,10 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
   wgk_status st = variant_reason(p, v, scope, failures, why, err);
   if (st != WGK_OK) return st;
   if (why->failed && !why->over) return oom(err);
-  if (why->len) { *state = memo->state[idx] = CHECK_REJECTED; return WGK_OK; }
+  if (why->len) {
+    *state = memo->state[idx] = CHECK_REJECTED;
+    return WGK_OK;
+  }
   for (size_t k = 0; k < v->n_superseded_by; k++) {
     const wgk_manifest_variant *o = wgk_manifest_find_variant(memo->m, v->superseded_by[k]);
     if (!o) continue;
@@ -337,7 +363,10 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
     wgk_error local;
     wgk_error_clear(&local);
     if (wgk_plan_eval(p, &v->demote_when[c], scope, &x, &local) != WGK_OK) {
-      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) { *err = local; return local.status; }
+      if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) {
+        *err = local;
+        return local.status;
+      }
       wgk_dynbuf_printf(why, "demoteWhen eval error in `%s`: %s", v->demote_when[c].text, local.message);
       *state = memo->state[idx] = CHECK_REJECTED;
       return WGK_OK;
@@ -382,7 +411,12 @@ static const char *innermost(const char *reason, const char *end) {
  *     rank3_cache2_pos, rank3_cache3: ranks.x == 3 is false (ranks.x = 2, 3)
  *     rank4_cache2_pos, rank4_cache3: ranks.x == 4 is false (ranks.x = 2, 4) */
 static void group_rejections(const wgk_manifest *m, const char *rejected, size_t n_variants, wgk_dynbuf *out) {
-  typedef struct { const char *reason; size_t len; wgk_dynbuf ids; size_t n; } group;
+  typedef struct {
+    const char *reason;
+    size_t len;
+    wgk_dynbuf ids;
+    size_t n;
+  } group;
   size_t cap = n_variants ? n_variants : 1, n_groups = 0;
   group *g = calloc(cap, sizeof *g);
   for (const char *line = rejected; g && *line;) {
@@ -406,8 +440,8 @@ static void group_rejections(const wgk_manifest *m, const char *rejected, size_t
     line += len + (nl ? 1 : 0);
   }
   if (g && n_groups == 1 && g[0].n > 1)
-    wgk_dynbuf_printf(out, "no variant of %s accepts the call (all %zu variants): %.*s", m->op_id, g[0].n, (int)g[0].len,
-                      g[0].reason);
+    wgk_dynbuf_printf(out, "no variant of %s accepts the call (all %zu variants): %.*s", m->op_id, g[0].n,
+                      (int)g[0].len, g[0].reason);
   else {
     wgk_dynbuf_printf(out, "no variant of %s accepts the call:", m->op_id);
     for (size_t k = 0; g && k < n_groups; k++)
@@ -427,7 +461,9 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
   for (size_t i = 0; i < n; i++) order[i] = &m->variants[i];
   for (size_t i = 1; i < n; i++) /* stable insertion sort: higher priority first */
     for (size_t j = i; j > 0 && order[j]->priority > order[j - 1]->priority; j--) {
-      const wgk_manifest_variant *t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+      const wgk_manifest_variant *t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
     }
   wgk_dynbuf rejected, why;
   wgk_dynbuf_init(&rejected, 1 << 20);
@@ -441,14 +477,20 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
     int state = 0;
     st = check_variant(p, &memo, order[i], scope, failures, &why, &state, err);
     if (st != WGK_OK) break;
-    if (why.failed && !why.over) { st = oom(err); break; } /* a reason lost for memory is not "accepted" */
+    if (why.failed && !why.over) {
+      st = oom(err);
+      break;
+    } /* a reason lost for memory is not "accepted" */
     /* One line per variant: a reason quoting a multi-line clause (or a message with a newline) is flattened. */
-    for (size_t k = 0; k < why.len; k++) if ((unsigned char)why.data[k] < 0x20) why.data[k] = ' ';
-    if (state == CHECK_OK) plan->variant = order[i];
+    for (size_t k = 0; k < why.len; k++)
+      if ((unsigned char)why.data[k] < 0x20) why.data[k] = ' ';
+    if (state == CHECK_OK)
+      plan->variant = order[i];
     else if (state == CHECK_DEMOTED) {
       if (!demoted) demoted = order[i];
       wgk_dynbuf_printf(&rejected, "%s: demoted (%s)\n", order[i]->id, wgk_dynbuf_str(&why));
-    } else wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
+    } else
+      wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
   }
   if (st == WGK_OK && !plan->variant && demoted) plan->variant = demoted; /* demoteWhen: a last resort */
   free(memo.state);
@@ -461,9 +503,10 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
     if (needs_missing_f16(p, scope))
       st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
                          "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
-                         p->device->device[0] ? p->device->device : "this device", p->device->vendor, p->device->backend,
-                         wgk_dynbuf_str(&grouped));
-    else st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "%s", wgk_dynbuf_str(&grouped));
+                         p->device->device[0] ? p->device->device : "this device", p->device->vendor,
+                         p->device->backend, wgk_dynbuf_str(&grouped));
+    else
+      st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "%s", wgk_dynbuf_str(&grouped));
     wgk_dynbuf_free(&grouped);
   }
   plan->rejections = wgk_dynbuf_take(&rejected);
@@ -479,7 +522,10 @@ static wgk_status variant_tunables(wgk_planner *p, const wgk_plan_call *call, wg
   for (size_t i = 0; t && i < v->n_tunables; i++) {
     if (call->tunables && wgk_value_dict_get(call->tunables, v->tunables[i].name)) continue;
     wgk_value *x = wgk_value_from_json(v->tunables[i].default_value, err);
-    if (!x || !wgk_value_dict_set(t, v->tunables[i].name, x)) { wgk_value_release(t); return oom(err); }
+    if (!x || !wgk_value_dict_set(t, v->tunables[i].name, x)) {
+      wgk_value_release(t);
+      return oom(err);
+    }
   }
   if (!t || !wgk_value_dict_set(plan->scope, "tunables", t)) return oom(err);
   (void)p;
@@ -515,8 +561,10 @@ static wgk_status make_passes(wgk_planner *p, const wgk_plan_call *call, wgk_pla
  * to 4), rounded up to 4. A double, so huge shapes compare instead of wrapping. */
 static double port_bytes(const wgk_manifest_port *port, const char *dtype, int rank, const int64_t *shape) {
   const char *t = port->storage_dtype ? port->storage_dtype : dtype ? dtype : "";
-  double element = strcmp(t, "float16") == 0 ? 2 : (strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0 || strcmp(t, "double") == 0) ? 8
-                   : port->packed && strcmp(t, "uint8") == 0 ? 1 : 4;
+  double element = strcmp(t, "float16") == 0                                                           ? 2
+                   : (strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0 || strcmp(t, "double") == 0) ? 8
+                   : port->packed && strcmp(t, "uint8") == 0                                           ? 1
+                                                                                                       : 4;
   double numel = 1;
   for (int d = 0; d < rank; d++) numel *= (double)shape[d];
   double bytes = ceil(numel * element / 4) * 4;
@@ -538,8 +586,8 @@ static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call,
         if (bytes > (double)lim->maxUniformBufferBindingSize)
           return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
                                "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
-                               "maxUniformBufferBindingSize of %" PRIu64 " bytes", pass->source->id, pb->name, pb->index,
-                               bytes, lim->maxUniformBufferBindingSize);
+                               "maxUniformBufferBindingSize of %" PRIu64 " bytes",
+                               pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
         continue;
       }
       if (pb->port < 0) continue; /* intermediates are checked where they are planned */
@@ -554,11 +602,15 @@ static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call,
       }
       uint64_t max = lim->maxStorageBufferBindingSize;
       what = "maxStorageBufferBindingSize";
-      if (lim->maxBufferSize < max) { max = lim->maxBufferSize; what = "maxBufferSize"; }
+      if (lim->maxBufferSize < max) {
+        max = lim->maxBufferSize;
+        what = "maxBufferSize";
+      }
       if (bytes > (double)max)
         return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
                              "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
-                             " bytes", pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
+                             " bytes",
+                             pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
     }
   }
   return WGK_OK;
@@ -571,7 +623,11 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st != WGK_OK) return st;
   wgk_plan *plan = calloc(1, sizeof *plan);
   wgk_value *failures = wgk_value_dict();
-  if (!plan || !failures) { free(plan); wgk_value_release(failures); return oom(err); }
+  if (!plan || !failures) {
+    free(plan);
+    wgk_value_release(failures);
+    return oom(err);
+  }
   st = wgk_plan_scope(p, call, type_dtypes, &plan->scope, err);
   if (st == WGK_OK) st = infer_outputs(p, call, plan->scope, type_dtypes, plan, err);
   if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
@@ -581,7 +637,10 @@ wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **o
   if (st == WGK_OK) st = wgk_plan_check_opaque_int64(p, call, plan, err);
   if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
   wgk_value_release(failures);
-  if (st != WGK_OK) { wgk_plan_free(plan); return st; }
+  if (st != WGK_OK) {
+    wgk_plan_free(plan);
+    return st;
+  }
   *out = plan;
   return WGK_OK;
 }
@@ -600,7 +659,10 @@ void wgk_plan_free(wgk_plan *plan) {
 bool wgk_plan_call_key(const wgk_manifest *m, const wgk_plan_call *call, wgk_dynbuf *out) {
   for (size_t i = 0; i < m->n_ports; i++) {
     const wgk_plan_tensor *t = &call->ports[i];
-    if (!t->present) { wgk_dynbuf_append_str(out, "-;"); continue; }
+    if (!t->present) {
+      wgk_dynbuf_append_str(out, "-;");
+      continue;
+    }
     wgk_dynbuf_printf(out, "%s[", t->dtype);
     for (int d = 0; d < t->rank; d++) wgk_dynbuf_printf(out, "%s%" PRId64, d ? "," : "", t->shape[d]);
     wgk_dynbuf_append_str(out, "];");

@@ -25,14 +25,14 @@
 #include "util/dynbuf.h"
 #include "util/error.h"
 
-#define WGK_MAX_RANK WGK_MAX_DIMS  /* the public API's bound on dims */
+#define WGK_MAX_RANK WGK_MAX_DIMS /* the public API's bound on dims */
 
 /* One tensor of the call as planning sees it: presence, logical dtype and shape, no data. */
 typedef struct wgk_plan_tensor {
-  bool present;                 /* the caller gave this port (outputs: a caller-owned output) */
-  const char *dtype;            /* logical dtype name ("float32", "int64" ...) */
-  int rank;                     /* number of dims */
-  int64_t shape[WGK_MAX_RANK];  /* dims */
+  bool present;                /* the caller gave this port (outputs: a caller-owned output) */
+  const char *dtype;           /* logical dtype name ("float32", "int64" ...) */
+  int rank;                    /* number of dims */
+  int64_t shape[WGK_MAX_RANK]; /* dims */
 } wgk_plan_tensor;
 
 typedef struct wgk_plan_call {
@@ -43,41 +43,41 @@ typedef struct wgk_plan_call {
 } wgk_plan_call;
 
 typedef struct wgk_plan_binding {
-  uint32_t index;              /* @binding(index) in @group(0) */
-  wgk_manifest_buffer buffer;  /* read-only-storage, storage or uniform */
-  int port;                    /* manifest port index bound here; -1 for the uniform and intermediates */
-  int intermediate;            /* index into wgk_plan.intermediates bound here; -1 otherwise */
-  const char *name;            /* WGSL variable name (borrowed from the manifest) */
-  char wgsl_type[16];          /* element type of the array ("f32", "u32" ...); "" for the uniform */
-  uint64_t length;             /* spec 2.1 fixed array length; 0 = runtime-sized */
-  uint64_t uniform_offset;     /* a uniform binding: where its struct starts in wgk_plan_pass.uniform */
-  uint64_t uniform_bytes;      /* a uniform binding: the struct's size (a multiple of 16) */
+  uint32_t index;             /* @binding(index) in @group(0) */
+  wgk_manifest_buffer buffer; /* read-only-storage, storage or uniform */
+  int port;                   /* manifest port index bound here; -1 for the uniform and intermediates */
+  int intermediate;           /* index into wgk_plan.intermediates bound here; -1 otherwise */
+  const char *name;           /* WGSL variable name (borrowed from the manifest) */
+  char wgsl_type[16];         /* element type of the array ("f32", "u32" ...); "" for the uniform */
+  uint64_t length;            /* spec 2.1 fixed array length; 0 = runtime-sized */
+  uint64_t uniform_offset;    /* a uniform binding: where its struct starts in wgk_plan_pass.uniform */
+  uint64_t uniform_bytes;     /* a uniform binding: the struct's size (a multiple of 16) */
 } wgk_plan_binding;
 
 typedef struct wgk_plan_pass {
-  const wgk_manifest_pass *source;   /* the manifest pass */
-  char *id;                          /* spec 2.1 repeat groups: the expanded id ("g[1].main"); NULL = source->id */
-  char *label;                       /* "<op id>/<variant>/<pass>" */
-  char *wgsl;                        /* rendered WGSL, enable directives added */
-  wgk_tmpl_linemap linemap;          /* rendered line -> template line (after the added directives) */
-  int wgsl_line_offset;              /* lines prepended to the rendered text (enable directives) */
-  wgk_plan_binding *bindings;        /* in binding-index order */
-  size_t n_bindings;                 /* number of bindings */
-  uint8_t *uniform;                  /* packed uniform struct bytes; NULL when the pass has none. Each uniform
-                                        binding's struct at its own offset, a multiple of 256 (the largest
-                                        minUniformBufferOffsetAlignment WebGPU allows) */
-  size_t uniform_size;               /* bytes, a multiple of 16 */
-  char *uniform_text;                /* "pairCount=96 numHeads=4 ..." for explain; with several uniform
-                                        bindings "a: n=1 | b: m=2" */
-  uint32_t workgroups[3];            /* dispatch size after folding */
-  bool skip;                         /* an axis is 0: nothing to dispatch */
+  const wgk_manifest_pass *source; /* the manifest pass */
+  char *id;                        /* spec 2.1 repeat groups: the expanded id ("g[1].main"); NULL = source->id */
+  char *label;                     /* "<op id>/<variant>/<pass>" */
+  char *wgsl;                      /* rendered WGSL, enable directives added */
+  wgk_tmpl_linemap linemap;        /* rendered line -> template line (after the added directives) */
+  int wgsl_line_offset;            /* lines prepended to the rendered text (enable directives) */
+  wgk_plan_binding *bindings;      /* in binding-index order */
+  size_t n_bindings;               /* number of bindings */
+  uint8_t *uniform;                /* packed uniform struct bytes; NULL when the pass has none. Each uniform
+                                      binding's struct at its own offset, a multiple of 256 (the largest
+                                      minUniformBufferOffsetAlignment WebGPU allows) */
+  size_t uniform_size;             /* bytes, a multiple of 16 */
+  char *uniform_text;              /* "pairCount=96 numHeads=4 ..." for explain; with several uniform
+                                      bindings "a: n=1 | b: m=2" */
+  uint32_t workgroups[3];          /* dispatch size after folding */
+  bool skip;                       /* an axis is 0: nothing to dispatch */
 } wgk_plan_pass;
 
 typedef struct wgk_plan_output {
-  int port;                     /* manifest port index */
-  const char *dtype;            /* logical dtype */
-  int rank;                     /* inferred rank */
-  int64_t shape[WGK_MAX_RANK];  /* inferred shape */
+  int port;                    /* manifest port index */
+  const char *dtype;           /* logical dtype */
+  int rank;                    /* inferred rank */
+  int64_t shape[WGK_MAX_RANK]; /* inferred shape */
 } wgk_plan_output;
 
 /* A scratch buffer of the chosen variant (manifest `intermediates`), shape evaluated in the call scope. */
@@ -91,15 +91,15 @@ typedef struct wgk_plan_intermediate {
 } wgk_plan_intermediate;
 
 typedef struct wgk_plan {
-  const wgk_manifest_variant *variant; /* the chosen variant */
-  char *rejections;                    /* one line per rejected variant: "id: reason"; "" when none */
-  wgk_plan_output *outputs;            /* every output and in/out port */
-  size_t n_outputs;                    /* number of outputs */
+  const wgk_manifest_variant *variant;  /* the chosen variant */
+  char *rejections;                     /* one line per rejected variant: "id: reason"; "" when none */
+  wgk_plan_output *outputs;             /* every output and in/out port */
+  size_t n_outputs;                     /* number of outputs */
   wgk_plan_intermediate *intermediates; /* the variant's scratch buffers, manifest order */
-  size_t n_intermediates;              /* number of intermediates */
-  wgk_plan_pass *passes;               /* in submission order */
-  size_t n_passes;                     /* number of passes */
-  wgk_value *scope;                    /* the final call scope (attrs, shapes, derives ...) */
+  size_t n_intermediates;               /* number of intermediates */
+  wgk_plan_pass *passes;                /* in submission order */
+  size_t n_passes;                      /* number of passes */
+  wgk_value *scope;                     /* the final call scope (attrs, shapes, derives ...) */
 } wgk_plan;
 
 typedef struct wgk_planner wgk_planner;
@@ -109,7 +109,7 @@ wgk_status wgk_planner_create(const wgk_manifest *m, const wgk_tmpl_loader *load
                               wgk_planner **out /* OUT */, wgk_error *err);
 void wgk_planner_free(wgk_planner *p);
 
-/* Validates the call (SYSTEM.md §4.1) and plans it. A rejected call: WGK_ERR_CALL naming the port, the rule
+/* Validates the call (docs/call-semantics.md step 1) and plans it. A rejected call: WGK_ERR_CALL naming the port, the rule
  * and the values; no variant: WGK_ERR_NO_VARIANT listing every variant with its reason. */
 wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **out /* OUT */, wgk_error *err);
 void wgk_plan_free(wgk_plan *plan);

@@ -79,9 +79,16 @@ static const wgk_expr *parsed_by_key(wgk_planner *p, const void *key, const wgk_
     j = (j + 1) & (p->expr_cap - 1);
   }
   wgk_expr *parsed = wgk_expr_parse(e->text, (size_t)-1, "<expr>", err);
-  if (!parsed) { relocate(p, e, err); return NULL; }
+  if (!parsed) {
+    relocate(p, e, err);
+    return NULL;
+  }
   if ((p->expr_count + 1) * 2 > p->expr_cap) {
-    if (!grow(p)) { wgk_expr_free(parsed); wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
+    if (!grow(p)) {
+      wgk_expr_free(parsed);
+      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      return NULL;
+    }
     j = slot_of(key, p->expr_cap);
     while (p->exprs[j].key) j = (j + 1) & (p->expr_cap - 1);
   }
@@ -126,7 +133,8 @@ wgk_status wgk_plan_literal(wgk_planner *p, const json_t *lit, const wgk_manifes
       const json_t *item = list ? json_array_get(lit, i) : json_object_iter_value(it);
       wgk_value *x = NULL;
       wgk_status st = wgk_plan_literal(p, item, pos, scope, &x, err);
-      bool ok = st == WGK_OK && (list ? wgk_value_list_append(agg, x) : wgk_value_dict_set(agg, json_object_iter_key(it), x));
+      bool ok =
+          st == WGK_OK && (list ? wgk_value_list_append(agg, x) : wgk_value_dict_set(agg, json_object_iter_key(it), x));
       if (!list) it = json_object_iter_next((json_t *)lit, it);
       if (!ok) {
         wgk_value_release(agg);
@@ -164,7 +172,10 @@ const wgk_tmpl *wgk_plan_template(wgk_planner *p, const char *shader, wgk_error 
     return NULL;
   }
   tmpl_slot *grown = realloc(p->tmpls, (p->n_tmpls + 1) * sizeof *grown);
-  if (!grown) { wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
+  if (!grown) {
+    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return NULL;
+  }
   p->tmpls = grown;
   wgk_tmpl *t = wgk_tmpl_load(shader, &p->loader, err);
   if (!t) return NULL; /* the loader or parser set err */

@@ -5,25 +5,25 @@
 #include "plan/plan.h"
 
 typedef struct expr_slot {
-  const void *key;              /* the manifest expression, or a literal's JSON string (pointer identity) */
-  wgk_expr *parsed;             /* parsed once */
+  const void *key;  /* the manifest expression, or a literal's JSON string (pointer identity) */
+  wgk_expr *parsed; /* parsed once */
 } expr_slot;
 
 typedef struct tmpl_slot {
-  char *shader;                 /* template file name */
-  wgk_tmpl *parsed;             /* parsed once, includes expanded */
+  char *shader;     /* template file name */
+  wgk_tmpl *parsed; /* parsed once, includes expanded */
 } tmpl_slot;
 
 struct wgk_planner {
-  const wgk_manifest *m;            /* the op contract */
-  wgk_tmpl_loader loader;           /* reads template files */
-  const wgk_device_desc *device;    /* what the device has */
-  wgk_value *device_value;          /* the `device` scope entry */
-  expr_slot *exprs;                 /* open-addressing table of parsed expressions */
-  size_t expr_cap;                  /* table size, a power of two */
-  size_t expr_count;                /* slots in use */
-  tmpl_slot *tmpls;                 /* parsed templates */
-  size_t n_tmpls;                   /* number of templates */
+  const wgk_manifest *m;         /* the op contract */
+  wgk_tmpl_loader loader;        /* reads template files */
+  const wgk_device_desc *device; /* what the device has */
+  wgk_value *device_value;       /* the `device` scope entry */
+  expr_slot *exprs;              /* open-addressing table of parsed expressions */
+  size_t expr_cap;               /* table size, a power of two */
+  size_t expr_count;             /* slots in use */
+  tmpl_slot *tmpls;              /* parsed templates */
+  size_t n_tmpls;                /* number of templates */
 };
 
 /* Evaluates a manifest expression against scope; errors point into the manifest (file:line:col: path). */
@@ -36,7 +36,7 @@ wgk_status wgk_plan_value(wgk_planner *p, const wgk_manifest_value *v, const wgk
                           wgk_error *err);
 const wgk_tmpl *wgk_plan_template(wgk_planner *p, const char *shader, wgk_error *err);
 
-/* Call validation (SYSTEM.md §4.1): presence, dtypes, type variables, ranks, attributes. Fills
+/* Call validation (docs/call-semantics.md step 1): presence, dtypes, type variables, ranks, attributes. Fills
  * type_dtypes[i] with the logical dtype bound to m->type_constraints[i] (NULL when unbound). */
 wgk_status wgk_plan_validate(const wgk_manifest *m, const wgk_plan_call *call, const char **type_dtypes,
                              wgk_error *err);
@@ -48,8 +48,8 @@ wgk_value *wgk_plan_shape_value(int rank, const int64_t *shape);
 /* Adds a value under scope[group][name] (group created when missing). Takes value. */
 bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, wgk_value *value);
 /* Per pass: bindings, rendered WGSL, uniform bytes, dispatch. */
-wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
-                              wgk_plan_pass *out, wgk_error *err);
+wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope, wgk_plan_pass *out,
+                              wgk_error *err);
 void wgk_plan_pass_free(wgk_plan_pass *pass);
 /* Opaque int64 (an int64 port without storage projection, bound as vec2<u32>): every pass binding one must
  * declare it vec2<u32> and its WGSL may only copy and select whole elements, as the public loader enforces

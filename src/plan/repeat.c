@@ -36,7 +36,10 @@ static wgk_status add_pass(expansion *x, const wgk_manifest_pass *mp, const char
     x->cap = cap;
   }
   wgk_value *scope = wgk_value_dict_copy(plan->scope);
-  if (!scope || !wgk_value_dict_set(scope, "repeat", wgk_value_ref(repeat))) { wgk_value_release(scope); return oom(x->err); }
+  if (!scope || !wgk_value_dict_set(scope, "repeat", wgk_value_ref(repeat))) {
+    wgk_value_release(scope);
+    return oom(x->err);
+  }
   wgk_plan_pass *pass = &plan->passes[plan->n_passes];
   wgk_status st = wgk_plan_pass_make(x->p, mp, scope, pass, x->err);
   wgk_value_release(scope);
@@ -70,7 +73,10 @@ static wgk_status expand(expansion *x, const wgk_manifest_pass_item *items, size
       continue;
     }
     wgk_value *scope = wgk_value_dict_copy(x->plan->scope);
-    if (!scope || !wgk_value_dict_set(scope, "repeat", wgk_value_ref(repeat))) { wgk_value_release(scope); return oom(x->err); }
+    if (!scope || !wgk_value_dict_set(scope, "repeat", wgk_value_ref(repeat))) {
+      wgk_value_release(scope);
+      return oom(x->err);
+    }
     wgk_value *v = NULL;
     wgk_status st = wgk_plan_eval(x->p, &it->count, scope, &v, x->err);
     wgk_value_release(scope);
@@ -93,11 +99,15 @@ static wgk_status expand(expansion *x, const wgk_manifest_pass_item *items, size
     for (int64_t k = 0; k < count; k++) {
       wgk_value *r = wgk_value_dict_copy(repeat);
       snprintf(key, sizeof key, "%s_count", it->index);
-      bool ok = r && wgk_value_dict_set(r, "index", wgk_value_int(k)) && wgk_value_dict_set(r, "count", wgk_value_int(count)) &&
+      bool ok = r && wgk_value_dict_set(r, "index", wgk_value_int(k)) &&
+                wgk_value_dict_set(r, "count", wgk_value_int(count)) &&
                 wgk_value_dict_set(r, it->index, wgk_value_int(k)) && wgk_value_dict_set(r, key, wgk_value_int(count));
       size_t plen = strlen(prefix) + strlen(it->id) + 32;
       char *sub = ok ? malloc(plen) : NULL;
-      if (!sub) { wgk_value_release(r); return oom(x->err); }
+      if (!sub) {
+        wgk_value_release(r);
+        return oom(x->err);
+      }
       snprintf(sub, plen, "%s%s[%lld].", prefix, it->id, (long long)k);
       st = expand(x, it->items, it->n_items, sub, r);
       free(sub);
@@ -116,7 +126,8 @@ wgk_status wgk_plan_repeat_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err
   wgk_status st = expand(&x, v->sequence, v->n_sequence, "", empty);
   wgk_value_release(empty);
   if (st == WGK_OK && plan->n_passes == 0)
-    st = wgk_error_set(err, WGK_ERR_CALL, p->m->source, v->pos.line, v->pos.column, v->pos.path,
-                       "variant %s expands to zero passes; every eligible request must retain at least one pass", v->id);
+    st =
+        wgk_error_set(err, WGK_ERR_CALL, p->m->source, v->pos.line, v->pos.column, v->pos.path,
+                      "variant %s expands to zero passes; every eligible request must retain at least one pass", v->id);
   return st;
 }

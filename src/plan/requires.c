@@ -9,7 +9,10 @@
 static bool device_limit(const wgk_planner *p, const char *name, double *out) {
   const wgk_value *limits = wgk_value_dict_get(p->device_value, "limits");
   const wgk_value *v = limits ? wgk_value_dict_get(limits, name) : NULL;
-  if (v && wgk_value_is_number(v)) { *out = wgk_value_as_float(v); return true; }
+  if (v && wgk_value_is_number(v)) {
+    *out = wgk_value_as_float(v);
+    return true;
+  }
   return false;
 }
 
@@ -20,8 +23,10 @@ static void config_text(const json_t *c, wgk_dynbuf *out) {
   const char *dims[] = {"M", "N", "K"};
   for (int i = 0; i < 3; i++) {
     const json_t *d = json_object_get(c, dims[i]);
-    if (d) wgk_dynbuf_printf(out, "%s%" JSON_INTEGER_FORMAT, i ? "x" : "", json_integer_value(d));
-    else wgk_dynbuf_printf(out, "%s*", i ? "x" : "");
+    if (d)
+      wgk_dynbuf_printf(out, "%s%" JSON_INTEGER_FORMAT, i ? "x" : "", json_integer_value(d));
+    else
+      wgk_dynbuf_printf(out, "%s*", i ? "x" : "");
   }
 }
 
@@ -47,7 +52,8 @@ void wgk_plan_requires_reason(const wgk_planner *p, const wgk_manifest_requires 
   for (size_t i = 0; i < r->n_limits; i++) {
     double have = 0;
     if (!device_limit(p, r->limits[i].name, &have) || have < r->limits[i].min) {
-      wgk_dynbuf_printf(why, "requires device.limits.%s >= %g (the device has %g)", r->limits[i].name, r->limits[i].min, have);
+      wgk_dynbuf_printf(why, "requires device.limits.%s >= %g (the device has %g)", r->limits[i].name, r->limits[i].min,
+                        have);
       return;
     }
   }
@@ -76,7 +82,8 @@ void wgk_plan_requires_reason(const wgk_planner *p, const wgk_manifest_requires 
     wgk_dynbuf_append_str(why, "] (device reports [");
     for (uint32_t k = 0; k < d->subgroupMatrixConfigCount && k < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; k++) {
       const wgk_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[k];
-      wgk_dynbuf_printf(why, "%s%s-%s-%ux%ux%u", k ? ", " : "", c->componentType, c->resultComponentType, c->M, c->N, c->K);
+      wgk_dynbuf_printf(why, "%s%s-%s-%ux%ux%u", k ? ", " : "", c->componentType, c->resultComponentType, c->M, c->N,
+                        c->K);
     }
     wgk_dynbuf_append_str(why, "])");
   }

@@ -1,10 +1,12 @@
-/* The scope every expression of a call sees (SYSTEM.md §3), before derives are added. */
+/* The scope every expression of a call sees (docs/expressions.md), before derives are added. */
 #include <string.h>
 
 #include "plan/planner_internal.h"
 
 const char *wgk_plan_wgsl_scalar(const char *d) {
-  static const struct { const char *logical, *wgsl; } map[] = {
+  static const struct {
+    const char *logical, *wgsl;
+  } map[] = {
       {"float32", "f32"}, {"float16", "f16"}, {"int32", "i32"}, {"uint32", "u32"},
       {"int8", "i32"},    {"uint8", "u32"},   {"bool", "u32"},  {"int16", "i32"},
   };
@@ -17,7 +19,10 @@ bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, w
   if (!value) return false;
   wgk_value *g = (wgk_value *)wgk_value_dict_get(scope, group);
   if (!g) {
-    if (!wgk_value_dict_set(scope, group, wgk_value_dict())) { wgk_value_release(value); return false; }
+    if (!wgk_value_dict_set(scope, group, wgk_value_dict())) {
+      wgk_value_release(value);
+      return false;
+    }
     g = (wgk_value *)wgk_value_dict_get(scope, group);
   }
   return wgk_value_dict_set(g, name, value);
@@ -26,7 +31,10 @@ bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, w
 wgk_value *wgk_plan_shape_value(int rank, const int64_t *shape) {
   wgk_value *list = wgk_value_list();
   for (int d = 0; list && d < rank; d++)
-    if (!wgk_value_list_append(list, wgk_value_int(shape[d]))) { wgk_value_release(list); return NULL; }
+    if (!wgk_value_list_append(list, wgk_value_int(shape[d]))) {
+      wgk_value_release(list);
+      return NULL;
+    }
   return list;
 }
 
@@ -46,7 +54,10 @@ static bool put_merged(wgk_value *scope, const char *group, const wgk_value *giv
   if (!wgk_value_dict_set(scope, group, wgk_value_dict())) return false;
   for (size_t i = 0; i < n; i++) {
     const wgk_value *g = given ? wgk_value_dict_get(given, names[i]) : NULL;
-    if (g) { if (!wgk_plan_scope_put(scope, group, names[i], wgk_value_ref(g))) return false; continue; }
+    if (g) {
+      if (!wgk_plan_scope_put(scope, group, names[i], wgk_value_ref(g))) return false;
+      continue;
+    }
     if (!defaults[i]) continue;
     wgk_value *v = wgk_value_from_json(defaults[i], err);
     if (!v || !wgk_plan_scope_put(scope, group, names[i], v)) return false;
@@ -58,9 +69,15 @@ static bool put_attrs_and_tunables(const wgk_manifest *m, const wgk_plan_call *c
   size_t n = m->n_attributes > m->n_tunables ? m->n_attributes : m->n_tunables;
   const char *names[n ? n : 1];
   const json_t *defaults[n ? n : 1];
-  for (size_t i = 0; i < m->n_attributes; i++) { names[i] = m->attributes[i].name; defaults[i] = m->attributes[i].default_value; }
+  for (size_t i = 0; i < m->n_attributes; i++) {
+    names[i] = m->attributes[i].name;
+    defaults[i] = m->attributes[i].default_value;
+  }
   if (!put_merged(scope, "attrs", call->attrs, names, defaults, m->n_attributes, err)) return false;
-  for (size_t i = 0; i < m->n_tunables; i++) { names[i] = m->tunables[i].name; defaults[i] = m->tunables[i].default_value; }
+  for (size_t i = 0; i < m->n_tunables; i++) {
+    names[i] = m->tunables[i].name;
+    defaults[i] = m->tunables[i].default_value;
+  }
   return put_merged(scope, "tunables", call->tunables, names, defaults, m->n_tunables, err);
 }
 
@@ -72,7 +89,8 @@ static const char *tensor_dtype(const wgk_manifest *m, const wgk_manifest_port *
 }
 
 static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_value *scope) {
-  bool ok = wgk_value_dict_set(scope, "shapes", wgk_value_dict()) && wgk_value_dict_set(scope, "ranks", wgk_value_dict()) &&
+  bool ok = wgk_value_dict_set(scope, "shapes", wgk_value_dict()) &&
+            wgk_value_dict_set(scope, "ranks", wgk_value_dict()) &&
             wgk_value_dict_set(scope, "present", wgk_value_dict()) &&
             wgk_value_dict_set(scope, "tensorDtypes", wgk_value_dict());
   for (size_t i = 0; ok && i < m->n_ports; i++) {
@@ -84,7 +102,8 @@ static bool put_ports(const wgk_manifest *m, const wgk_plan_call *call, wgk_valu
     if (!ok || !t->present) continue;
     ok = wgk_plan_scope_put(scope, "shapes", port->name, wgk_plan_shape_value(t->rank, t->shape)) &&
          wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(t->rank)) &&
-         (!t->dtype || wgk_plan_scope_put(scope, "tensorDtypes", port->name, wgk_value_string(tensor_dtype(m, port, t->dtype))));
+         (!t->dtype ||
+          wgk_plan_scope_put(scope, "tensorDtypes", port->name, wgk_value_string(tensor_dtype(m, port, t->dtype))));
   }
   for (size_t i = 0; ok && i < m->n_scalar_args; i++) {
     const char *name = m->scalar_args[i].name;
@@ -114,7 +133,8 @@ wgk_status wgk_plan_scope(wgk_planner *p, const wgk_plan_call *call, const char 
   }
   if (!ok) {
     wgk_value_release(scope);
-    if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory building the scope");
+    if (!wgk_error_is_set(err))
+      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory building the scope");
     return err ? err->status : WGK_ERR_OUT_OF_MEMORY;
   }
   *out = scope;

@@ -1,4 +1,4 @@
-/* Call validation (SYSTEM.md §4.1): nothing is planned or dispatched for a call that fails here. */
+/* Call validation (docs/call-semantics.md step 1): nothing is planned or dispatched for a call that fails here. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 
 static wgk_status fail_at(const wgk_manifest *m, const wgk_manifest_pos *pos, const char *fmt, const char *a,
                           const char *b, const char *c, const char *d, wgk_error *err) {
-  return wgk_error_set(err, WGK_ERR_CALL, m->source, pos ? pos->line : 0, pos ? pos->column : 0,
-                       pos ? pos->path : NULL, fmt, a, b, c, d);
+  return wgk_error_set(err, WGK_ERR_CALL, m->source, pos ? pos->line : 0, pos ? pos->column : 0, pos ? pos->path : NULL,
+                       fmt, a, b, c, d);
 }
 
 static void join_dtypes(const char **list, size_t n, char *buf, size_t size) {
@@ -31,7 +31,10 @@ static int type_index(const wgk_manifest *m, const char *type_var) {
 }
 
 static const char *port_keys(const wgk_manifest_port *port, char *buf, size_t size) {
-  if (port->n_bind_keys == 0) { snprintf(buf, size, "%s", port->name); return buf; }
+  if (port->n_bind_keys == 0) {
+    snprintf(buf, size, "%s", port->name);
+    return buf;
+  }
   snprintf(buf, size, "%s (bind key '%s')", port->name, port->bind_keys[0]);
   return buf;
 }
@@ -62,8 +65,8 @@ static wgk_status check_port(const wgk_manifest *m, size_t i, const wgk_plan_ten
     join_dtypes(port->dtypes, port->n_dtypes, list, sizeof list);
     if (!port->type_var) /* a concrete dtype (spec 2.1 `"dtype": "float32"`): no type variable to name */
       return fail_at(m, &port->pos, "port %s: dtype %s, not the declared dtype %s%s", who, t->dtype, list, "", err);
-    return fail_at(m, &port->pos, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who,
-                   t->dtype, port->type_var, list, err);
+    return fail_at(m, &port->pos, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who, t->dtype,
+                   port->type_var, list, err);
   }
   if (port->has_rank && !port->rank_expr.text && port->rank != t->rank) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
@@ -103,7 +106,8 @@ static attr_kind kind_of_json(const json_t *j, attr_kind *item) {
   if (json_is_array(j)) {
     for (size_t i = 0; i < json_array_size(j); i++) {
       attr_kind sub, k = kind_of_json(json_array_get(j, i), &sub);
-      if (k == ATTR_FLOAT || (k == ATTR_INT && *item != ATTR_FLOAT) || (k == ATTR_STRING && *item == ATTR_ANY)) *item = k;
+      if (k == ATTR_FLOAT || (k == ATTR_INT && *item != ATTR_FLOAT) || (k == ATTR_STRING && *item == ATTR_ANY))
+        *item = k;
     }
     return ATTR_LIST;
   }
@@ -112,11 +116,17 @@ static attr_kind kind_of_json(const json_t *j, attr_kind *item) {
 
 static attr_kind attribute_kind(const wgk_manifest_attribute *a, attr_kind *item, const char **from) {
   *item = ATTR_ANY;
-  if (a->default_value) { *from = "default"; return kind_of_json(a->default_value, item); }
+  if (a->default_value) {
+    *from = "default";
+    return kind_of_json(a->default_value, item);
+  }
   attr_kind k = ATTR_ANY;
   for (size_t i = 0; i < a->n_values; i++) { /* a float among the allowed values makes it a float attribute */
     attr_kind sub, ki = kind_of_json(a->values[i], &sub);
-    if (k == ATTR_ANY || ki == ATTR_FLOAT) { k = ki; *item = sub; }
+    if (k == ATTR_ANY || ki == ATTR_FLOAT) {
+      k = ki;
+      *item = sub;
+    }
   }
   *from = "allowed values";
   return k;
@@ -136,9 +146,14 @@ static void json_dump_short(const json_t *j, const wgk_value *v, char *buf, size
   if (v) j = own = wgk_value_to_json(v);
   char *t = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
   json_decref(own);
-  if (!t) { snprintf(buf, size, "?"); return; }
-  if (strlen(t) >= size && size > 4) snprintf(buf, size, "%.*s...", (int)(size - 4), t);
-  else snprintf(buf, size, "%s", t);
+  if (!t) {
+    snprintf(buf, size, "?");
+    return;
+  }
+  if (strlen(t) >= size && size > 4)
+    snprintf(buf, size, "%.*s...", (int)(size - 4), t);
+  else
+    snprintf(buf, size, "%s", t);
   free(t);
 }
 
@@ -164,25 +179,29 @@ static const char *bad_scalar(const wgk_value *v, attr_kind k) {
   case ATTR_ANY:
     if (vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT || vk == WGK_VALUE_STRING) return NULL;
     return "is not an attribute value (a number or a string)";
-  case ATTR_FLOAT: return vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT ? NULL : "is not a number";
+  case ATTR_FLOAT:
+    return vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT ? NULL : "is not a number";
   case ATTR_INT: /* a whole float (set_attr_float(c, "axis", 1.0)) is the integer it holds */
     if (vk == WGK_VALUE_FLOAT && wgk_value_as_float(v) == floor(wgk_value_as_float(v)) &&
         fabs(wgk_value_as_float(v)) <= (double)WGK_INT_EXACT_MAX)
       return NULL;
     return vk == WGK_VALUE_INT ? NULL : "is not an integer";
-  case ATTR_STRING: return vk == WGK_VALUE_STRING ? NULL : "is not a string";
-  default: return "is not a scalar";
+  case ATTR_STRING:
+    return vk == WGK_VALUE_STRING ? NULL : "is not a string";
+  default:
+    return "is not a scalar";
   }
 }
 
 static wgk_status attribute_type_error(const wgk_manifest *m, const wgk_manifest_attribute *a, const wgk_value *v,
-                                       const char *item_of, size_t index, const char *why, attr_kind k, const char *from,
-                                       wgk_error *err) {
+                                       const char *item_of, size_t index, const char *why, attr_kind k,
+                                       const char *from, wgk_error *err) {
   char shown[96], rule[260] = "";
   json_dump_short(NULL, v, shown, sizeof shown);
   if (k != ATTR_ANY) {
     char def[120];
-    if (a->default_value) json_dump_short(a->default_value, NULL, def, sizeof def);
+    if (a->default_value)
+      json_dump_short(a->default_value, NULL, def, sizeof def);
     else {
       json_t *list = json_array();
       for (size_t i = 0; list && i < a->n_values; i++) json_array_append(list, (json_t *)a->values[i]);
@@ -190,15 +209,19 @@ static wgk_status attribute_type_error(const wgk_manifest *m, const wgk_manifest
       json_decref(list);
     }
     snprintf(rule, sizeof rule, " (the attribute is %s%s, as its %s %s show%s)", item_of ? "a list of " : "",
-             item_of ? (k == ATTR_FLOAT ? "floats" : k == ATTR_INT ? "integers" : k == ATTR_STRING ? "strings" : "values")
-                     : kind_name(k), from, def, a->default_value ? "s" : "");
+             item_of ? (k == ATTR_FLOAT    ? "floats"
+                        : k == ATTR_INT    ? "integers"
+                        : k == ATTR_STRING ? "strings"
+                                           : "values")
+                     : kind_name(k),
+             from, def, a->default_value ? "s" : "");
   }
   const char *kind = wgk_value_kind_name(wgk_value_kind_of(v));
   if (item_of)
     return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
                          "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
-  return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "attribute %s: %s %s %s%s",
-                       a->name, kind, shown, why, rule);
+  return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
+                       "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
 }
 
 /* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
@@ -227,8 +250,8 @@ static const char *tunable_at(const void *m, size_t i) { return ((const wgk_mani
 static wgk_status not_in_contract(const wgk_manifest *m, const char *what, const char *path, const char *name, size_t n,
                                   wgk_suggest_at_fn at, wgk_error *err) {
   const char *near = wgk_suggest(name, m, n, at);
-  return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, path, "%s '%s' is not part of the %s contract%s%s%s", what, name,
-                       m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, path, "%s '%s' is not part of the %s contract%s%s%s", what,
+                       name, m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
 static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs, wgk_error *err) {
@@ -237,14 +260,15 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
     const char *name = wgk_value_dict_key_at(attrs, i);
     const wgk_value *v = wgk_value_dict_value_at(attrs, i);
     const wgk_manifest_attribute *a = wgk_manifest_find_attribute(m, name);
-    if (!a)
-      return not_in_contract(m, "attribute", "attributes", name, m->n_attributes, attr_at, err);
+    if (!a) return not_in_contract(m, "attribute", "attributes", name, m->n_attributes, attr_at, err);
     wgk_status st = check_attribute_type(m, a, v, err);
     if (st != WGK_OK) return st;
     if (a->n_values == 0) continue;
     int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
-    if (ok < 0) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos.line, a->pos.column, a->pos.path, "out of memory");
+    if (ok < 0)
+      return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos.line, a->pos.column, a->pos.path,
+                           "out of memory");
     if (!ok) {
       wgk_dynbuf text;
       wgk_dynbuf_init(&text, 4096);
@@ -256,8 +280,8 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
         free(s);
       }
       wgk_dynbuf_append_str(&text, "]");
-      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
-                    "attribute %s: value %s", name, wgk_dynbuf_str(&text));
+      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "attribute %s: value %s",
+                    name, wgk_dynbuf_str(&text));
       wgk_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
@@ -298,7 +322,8 @@ static const char *arg_kind_error(const wgk_manifest_scalar_arg *a, const wgk_va
   if (!wgk_value_is_number(v) || !isfinite(wgk_value_as_float(v))) return "must be a finite number";
   double d = wgk_value_as_float(v);
   if (strcmp(a->kind, "u32") == 0 && !(d == floor(d) && d >= 0 && d <= 4294967295.0)) return "must be a u32";
-  if (strcmp(a->kind, "i32") == 0 && !(d == floor(d) && d >= -2147483648.0 && d <= 2147483647.0)) return "must be an i32";
+  if (strcmp(a->kind, "i32") == 0 && !(d == floor(d) && d >= -2147483648.0 && d <= 2147483647.0))
+    return "must be an i32";
   return NULL;
 }
 
@@ -308,8 +333,7 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
     const char *name = wgk_value_dict_key_at(call->args, i);
     bool known = false;
     for (size_t k = 0; k < m->n_scalar_args; k++) known |= strcmp(m->scalar_args[k].name, name) == 0;
-    if (!known)
-      return not_in_contract(m, "arg", "args", name, m->n_scalar_args, arg_at, err);
+    if (!known) return not_in_contract(m, "arg", "args", name, m->n_scalar_args, arg_at, err);
   }
   for (size_t k = 0; k < m->n_scalar_args; k++) {
     const wgk_manifest_scalar_arg *a = &m->scalar_args[k];
@@ -319,8 +343,8 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
       wgk_dynbuf shown;
       wgk_dynbuf_init(&shown, 256);
       wgk_value_print(v, &shown);
-      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s (%s) = %s %s", a->name,
-                    a->kind, wgk_dynbuf_str(&shown), why);
+      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s (%s) = %s %s",
+                    a->name, a->kind, wgk_dynbuf_str(&shown), why);
       wgk_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
@@ -332,16 +356,17 @@ static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, w
   for (size_t i = 0; i < n; i++) {
     const char *name = wgk_value_dict_key_at(call->tunables, i);
     const wgk_manifest_tunable *t = NULL;
-    for (size_t k = 0; k < m->n_tunables && !t; k++) if (strcmp(m->tunables[k].name, name) == 0) t = &m->tunables[k];
-    if (!t)
-      return not_in_contract(m, "tunable", "tunables", name, m->n_tunables, tunable_at, err);
+    for (size_t k = 0; k < m->n_tunables && !t; k++)
+      if (strcmp(m->tunables[k].name, name) == 0) t = &m->tunables[k];
+    if (!t) return not_in_contract(m, "tunable", "tunables", name, m->n_tunables, tunable_at, err);
     /* An override has the default's type: an integer for an integer, a finite number for a float, a boolean. */
     const wgk_value *v = wgk_value_dict_value_at(call->tunables, i);
     wgk_value_kind vk = wgk_value_kind_of(v);
-    const char *want = json_is_boolean(t->default_value) ? (vk == WGK_VALUE_BOOL ? NULL : "a boolean")
+    const char *want = json_is_boolean(t->default_value)   ? (vk == WGK_VALUE_BOOL ? NULL : "a boolean")
                        : json_is_integer(t->default_value) ? (vk == WGK_VALUE_INT ? NULL : "an integer")
-                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(wgk_value_as_float(v)))) ? NULL
-                                                                                                          : "a finite number";
+                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(wgk_value_as_float(v))))
+                           ? NULL
+                           : "a finite number";
     if (want) {
       char shown[96], def[96];
       json_dump_short(NULL, v, shown, sizeof shown);

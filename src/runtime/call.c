@@ -28,8 +28,16 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
     c->tunables = wgk_value_dict();
   }
   if (!c || !c->ports || !c->outputs || !c->given || !c->attrs || !c->args || !c->tunables) {
-    if (c) { free(c->ports); free(c->outputs); free(c->given); }
-    if (c) { wgk_value_release(c->attrs); wgk_value_release(c->args); wgk_value_release(c->tunables); }
+    if (c) {
+      free(c->ports);
+      free(c->outputs);
+      free(c->given);
+    }
+    if (c) {
+      wgk_value_release(c->attrs);
+      wgk_value_release(c->args);
+      wgk_value_release(c->tunables);
+    }
     free(c);
     wgk_status st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "call create: out of memory");
     wgk_rt_unlock(ctx);
@@ -74,7 +82,8 @@ static void list_keys(const wgk_manifest *m, bool inputs, wgk_dynbuf *out) {
   for (size_t i = 0; i < m->n_ports; i++) {
     bool is_input = m->ports[i].dir != WGK_PORT_OUTPUT;
     if (is_input != inputs) continue;
-    wgk_dynbuf_printf(out, "%s%s", out->len ? ", " : "", m->ports[i].n_bind_keys ? m->ports[i].bind_keys[0] : m->ports[i].name);
+    wgk_dynbuf_printf(out, "%s%s", out->len ? ", " : "",
+                      m->ports[i].n_bind_keys ? m->ports[i].bind_keys[0] : m->ports[i].name);
   }
 }
 
@@ -89,10 +98,13 @@ static wgk_status unknown_port(wgk_call *c, const char *name, bool inputs) {
 }
 
 static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t) {
-  if (!name) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
+  if (!name)
+    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
   int i = port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_OUTPUT) return unknown_port(c, name, true);
-  if (t && t->ctx != c->k->ctx) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context", c->k->m->op_id, name);
+  if (t && t->ctx != c->k->ctx)
+    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context",
+                      c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -101,10 +113,13 @@ static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t)
 }
 
 static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t) {
-  if (!name) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
+  if (!name)
+    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
   int i = port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return unknown_port(c, name, false);
-  if (t && t->ctx != c->k->ctx) return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context", c->k->m->op_id, name);
+  if (t && t->ctx != c->k->ctx)
+    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context",
+                      c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -148,7 +163,7 @@ typedef struct {
   value_kind kind;
   int64_t i;
   double f;
-  const char *s;          /* string, or JSON text */
+  const char *s; /* string, or JSON text */
   const int64_t *ints;
   size_t count;
 } value_in;
@@ -170,8 +185,8 @@ static wgk_status unknown_attribute(wgk_call *c, const char *name) {
   wgk_dynbuf_init(&known, 4096);
   for (size_t i = 0; i < m->n_attributes; i++) wgk_dynbuf_printf(&known, "%s%s", i ? ", " : "", m->attributes[i].name);
   const char *near = wgk_suggest(name, m, m->n_attributes, attr_name_at);
-  wgk_status st = wgk_rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id, name,
-                             near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+  wgk_status st = wgk_rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id,
+                             name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
                              known.len ? wgk_dynbuf_str(&known) : "none");
   wgk_dynbuf_free(&known);
   return st;
@@ -186,32 +201,47 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
   wgk_status st = WGK_OK;
   wgk_value *v = NULL;
   const char *op = c->k->m->op_id;
-  if (!name) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
+  if (!name)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
   else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly", op,
-                    what, name, (long long)in->i);
+    st =
+        wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly",
+                   op, what, name, (long long)in->i);
   else if ((in->kind == V_STRING || in->kind == V_JSON) && !in->s)
     st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: the value is NULL", op, what, name);
   else if (in->kind == V_INTS && in->count && !in->ints)
     st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name, in->count);
   for (size_t i = 0; st == WGK_OK && in->kind == V_INTS && i < in->count; i++)
     if (!wgk_value_int_ok(in->ints[i]))
-      st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly",
-                      op, what, name, i, (long long)in->ints[i]);
+      st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                      "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly", op, what,
+                      name, i, (long long)in->ints[i]);
   if (st == WGK_OK) {
     switch (in->kind) {
-    case V_INT: v = wgk_value_int(in->i); break;
-    case V_FLOAT: v = wgk_value_float(in->f); break;
-    case V_STRING: v = wgk_value_string(in->s); break;
+    case V_INT:
+      v = wgk_value_int(in->i);
+      break;
+    case V_FLOAT:
+      v = wgk_value_float(in->f);
+      break;
+    case V_STRING:
+      v = wgk_value_string(in->s);
+      break;
     case V_INTS:
       v = wgk_value_list();
       for (size_t i = 0; v && i < in->count; i++)
-        if (!wgk_value_list_append(v, wgk_value_int(in->ints[i]))) { wgk_value_release(v); v = NULL; }
+        if (!wgk_value_list_append(v, wgk_value_int(in->ints[i]))) {
+          wgk_value_release(v);
+          v = NULL;
+        }
       break;
     case V_JSON: {
       json_error_t jerr;
       json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
-      if (!j) { st = wgk_rt_set(ctx, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s, jerr.text); break; }
+      if (!j) {
+        st = wgk_rt_set(ctx, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s, jerr.text);
+        break;
+      }
       v = wgk_value_from_json(j, &ctx->err);
       json_decref(j);
       if (!v) st = wgk_rt_fail(ctx, WGK_ERR_PARSE);
@@ -220,8 +250,10 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
     }
   }
   if (st == WGK_OK && slot == &c->attrs) st = unknown_attribute(c, name); /* after the value's own checks */
-  if (st == WGK_OK) st = set_value_locked(c, slot, what, name, v);
-  else wgk_value_release(v);
+  if (st == WGK_OK)
+    st = set_value_locked(c, slot, what, name, v);
+  else
+    wgk_value_release(v);
   wgk_rt_unlock(ctx);
   return st;
 }
@@ -239,7 +271,8 @@ wgk_status wgk_call_set_attr_string(wgk_call *c, const char *name, const char *v
 }
 
 wgk_status wgk_call_set_attr_ints(wgk_call *c, const char *name, const int64_t *values, size_t count) {
-  return set_any(c, c ? &c->attrs : NULL, "attribute", name, &(value_in){.kind = V_INTS, .ints = values, .count = count});
+  return set_any(c, c ? &c->attrs : NULL, "attribute", name,
+                 &(value_in){.kind = V_INTS, .ints = values, .count = count});
 }
 
 wgk_status wgk_call_set_attr_json(wgk_call *c, const char *name, const char *json) {

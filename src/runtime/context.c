@@ -124,7 +124,10 @@ wgk_status wgk_context_wait(wgk_context *ctx) {
 
 void wgk_context_stats(const wgk_context *ctx, wgk_stats *out) {
   if (!out) return;
-  if (!ctx) { memset(out, 0, sizeof *out); return; }
+  if (!ctx) {
+    memset(out, 0, sizeof *out);
+    return;
+  }
   wgk_rt_lock((wgk_context *)ctx);
   *out = ctx->stats;
   wgk_rt_unlock((wgk_context *)ctx);

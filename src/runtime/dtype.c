@@ -1,4 +1,4 @@
-/* Logical dtypes and their GPU storage (SYSTEM.md §4), as the public loader stores them (its dtype table):
+/* Logical dtypes and their GPU storage (docs/call-semantics.md), as the public loader stores them (its dtype table):
  * int8 / int16 / uint8 / bool widened to one 32-bit word per element (int8 and int16 sign-extended) and
  * narrowed back to their low 8 or 16 bits on read (the loader's Int8Array / Int16Array / Uint8Array of the
  * words; bool reads back as its low byte != 0); int64 as 64 bits, or as 32-bit words where a port projects
@@ -7,32 +7,41 @@
 
 #include "runtime/runtime_internal.h"
 
-static const struct { wgk_dtype dtype; const char *name; size_t host; size_t gpu; } table[] = {
+static const struct {
+  wgk_dtype dtype;
+  const char *name;
+  size_t host;
+  size_t gpu;
+} table[] = {
     {WGK_DTYPE_FLOAT32, "float32", 4, 4}, {WGK_DTYPE_FLOAT16, "float16", 2, 2}, {WGK_DTYPE_INT32, "int32", 4, 4},
     {WGK_DTYPE_UINT32, "uint32", 4, 4},   {WGK_DTYPE_INT64, "int64", 8, 8},     {WGK_DTYPE_INT8, "int8", 1, 4},
-    {WGK_DTYPE_UINT8, "uint8", 1, 4},     {WGK_DTYPE_BOOL, "bool", 1, 4},     {WGK_DTYPE_INT16, "int16", 2, 4},
+    {WGK_DTYPE_UINT8, "uint8", 1, 4},     {WGK_DTYPE_BOOL, "bool", 1, 4},       {WGK_DTYPE_INT16, "int16", 2, 4},
 };
 #define N_DTYPES (sizeof table / sizeof table[0])
 
 const char *wgk_dtype_name(wgk_dtype dtype) {
-  for (size_t i = 0; i < N_DTYPES; i++) if (table[i].dtype == dtype) return table[i].name;
+  for (size_t i = 0; i < N_DTYPES; i++)
+    if (table[i].dtype == dtype) return table[i].name;
   return "invalid";
 }
 
 wgk_dtype wgk_dtype_from_name(const char *name) {
-  for (size_t i = 0; name && i < N_DTYPES; i++) if (strcmp(table[i].name, name) == 0) return table[i].dtype;
+  for (size_t i = 0; name && i < N_DTYPES; i++)
+    if (strcmp(table[i].name, name) == 0) return table[i].dtype;
   return WGK_DTYPE_INVALID;
 }
 
 wgk_dtype wgk_rt_dtype_of(const char *logical) { return wgk_dtype_from_name(logical); }
 
 size_t wgk_dtype_size(wgk_dtype dtype) {
-  for (size_t i = 0; i < N_DTYPES; i++) if (table[i].dtype == dtype) return table[i].host;
+  for (size_t i = 0; i < N_DTYPES; i++)
+    if (table[i].dtype == dtype) return table[i].host;
   return 0;
 }
 
 static size_t gpu_size(wgk_dtype dtype) {
-  for (size_t i = 0; i < N_DTYPES; i++) if (table[i].dtype == dtype) return table[i].gpu;
+  for (size_t i = 0; i < N_DTYPES; i++)
+    if (table[i].dtype == dtype) return table[i].gpu;
   return 0;
 }
 
@@ -46,21 +55,30 @@ bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *s
   size_t n = (size_t)numel;
   switch (dtype) {
   case WGK_DTYPE_INT8: {
-    const int8_t *s = host; int32_t *d = storage;
+    const int8_t *s = host;
+    int32_t *d = storage;
     for (size_t i = 0; i < n; i++) d[i] = s[i];
     return true;
   }
   case WGK_DTYPE_INT16: {
-    const uint8_t *s = host; int32_t *d = storage;
-    for (size_t i = 0; i < n; i++) { int16_t v; memcpy(&v, s + 2 * i, 2); d[i] = v; }
+    const uint8_t *s = host;
+    int32_t *d = storage;
+    for (size_t i = 0; i < n; i++) {
+      int16_t v;
+      memcpy(&v, s + 2 * i, 2);
+      d[i] = v;
+    }
     return true;
   }
-  case WGK_DTYPE_UINT8: case WGK_DTYPE_BOOL: {
-    const uint8_t *s = host; uint32_t *d = storage;
+  case WGK_DTYPE_UINT8:
+  case WGK_DTYPE_BOOL: {
+    const uint8_t *s = host;
+    uint32_t *d = storage;
     for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? s[i] != 0 : s[i];
     return true;
   }
-  case WGK_DTYPE_INVALID: return false;
+  case WGK_DTYPE_INVALID:
+    return false;
   default:
     memcpy(storage, host, n * wgk_dtype_size(dtype));
     return true;
@@ -71,21 +89,29 @@ bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, vo
   size_t n = (size_t)numel;
   switch (dtype) {
   case WGK_DTYPE_INT8: {
-    const uint32_t *s = storage; uint8_t *d = host; /* the low byte, two's complement */
+    const uint32_t *s = storage;
+    uint8_t *d = host; /* the low byte, two's complement */
     for (size_t i = 0; i < n; i++) d[i] = (uint8_t)s[i];
     return true;
   }
   case WGK_DTYPE_INT16: {
-    const uint32_t *s = storage; uint8_t *d = host;
-    for (size_t i = 0; i < n; i++) { uint16_t v = (uint16_t)s[i]; memcpy(d + 2 * i, &v, 2); }
+    const uint32_t *s = storage;
+    uint8_t *d = host;
+    for (size_t i = 0; i < n; i++) {
+      uint16_t v = (uint16_t)s[i];
+      memcpy(d + 2 * i, &v, 2);
+    }
     return true;
   }
-  case WGK_DTYPE_UINT8: case WGK_DTYPE_BOOL: {
-    const uint32_t *s = storage; uint8_t *d = host;
+  case WGK_DTYPE_UINT8:
+  case WGK_DTYPE_BOOL: {
+    const uint32_t *s = storage;
+    uint8_t *d = host;
     for (size_t i = 0; i < n; i++) d[i] = dtype == WGK_DTYPE_BOOL ? (uint8_t)s[i] != 0 : (uint8_t)s[i];
     return true;
   }
-  case WGK_DTYPE_INVALID: return false;
+  case WGK_DTYPE_INVALID:
+    return false;
   default:
     memcpy(host, storage, n * wgk_dtype_size(dtype));
     return true;

@@ -32,7 +32,8 @@ static bool is_tunable(const wgk_manifest *m, const char *name) {
 static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports, const char *variant) {
   wgk_dynbuf key;
   wgk_dynbuf_init(&key, 1 << 16);
-  const json_t *stored = wgk_tuning_shape_key(c->k->m, ports, &key) ? wgk_tuning_find(c->k->tuned, variant, wgk_dynbuf_str(&key)) : NULL;
+  const json_t *stored =
+      wgk_tuning_shape_key(c->k->m, ports, &key) ? wgk_tuning_find(c->k->tuned, variant, wgk_dynbuf_str(&key)) : NULL;
   wgk_dynbuf_free(&key);
   wgk_value *merged = NULL;
   const char *name;
@@ -55,7 +56,8 @@ static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out
   wgk_plan_call call = {.ports = ports, .attrs = c->attrs, .args = c->args, .tunables = c->tunables};
   bool cached = json_array_size(c->k->tuned) > 0; /* the first plan may only tell the variant */
   wgk_status st = wgk_rt_plan_lookup(c->k, &call, !cached, entry);
-  wgk_value *tuned = st == WGK_OK && json_array_size(c->k->tuned) ? tuned_tunables(c, ports, (*entry)->plan->variant->id) : NULL;
+  wgk_value *tuned =
+      st == WGK_OK && json_array_size(c->k->tuned) ? tuned_tunables(c, ports, (*entry)->plan->variant->id) : NULL;
   bool tuned_ok = false;
   if (tuned) {
     /* The lookups below may evict: the first entry stays pinned while it is compared. */
@@ -92,7 +94,10 @@ static wgk_status op_port(const wgk_op_call *oc, const char *name, bool want_dat
     bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
     if (want_data && integer) {
       wgk_status st = wgk_rt_tensor_host(t, name, &out->data);
-      if (st != WGK_OK) { *err = t->ctx->err; return st; }
+      if (st != WGK_OK) {
+        *err = t->ctx->err;
+        return st;
+      }
     }
   }
   return WGK_OK;
@@ -133,9 +138,10 @@ static wgk_status stage_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **
       wgk_tensor *prev = c->outputs[i];
       wgk_dtype dtype = wgk_rt_dtype_of(po->dtype);
       wgk_dtype storage = wgk_rt_port_storage(&c->k->m->ports[i], dtype); /* int64 an output port keeps in 32 bits */
-      bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->storage == storage && prev->rank == po->rank &&
-                   memcmp(prev->shape, po->shape, sizeof(int64_t) * (size_t)po->rank) == 0;
-      if (reuse) t = prev;
+      bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->storage == storage &&
+                   prev->rank == po->rank && memcmp(prev->shape, po->shape, sizeof(int64_t) * (size_t)po->rank) == 0;
+      if (reuse)
+        t = prev;
       else {
         wgk_status st = wgk_rt_tensor_new_stored(c->k->ctx, dtype, storage, po->rank, po->shape, &t);
         if (st != WGK_OK) return st;
@@ -149,7 +155,10 @@ static wgk_status stage_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **
 }
 
 static void release_outputs(const wgk_call *c, wgk_tensor **outs) {
-  for (size_t i = 0; i < c->k->m->n_ports; i++) { wgk_tensor_release(outs[i]); outs[i] = NULL; }
+  for (size_t i = 0; i < c->k->m->n_ports; i++) {
+    wgk_tensor_release(outs[i]);
+    outs[i] = NULL;
+  }
 }
 
 /* The staged outputs become the call's, in their ports' layouts; what they held is no longer what the host
@@ -191,8 +200,8 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_en
     }
     wgk_tensor *t = bound_tensor(c, outs, pb->port);
     if (!t)
-      return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
-                        pb->name, c->k->m->ports[pb->port].name);
+      return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give",
+                        pass->label, pb->name, c->k->m->ports[pb->port].name);
     const wgk_manifest_port *port = &c->k->m->ports[pb->port];
     wgk_status st = port->dir == WGK_PORT_INPUT ? wgk_rt_tensor_binding(t, port, c->k->m->source, &b[i].buffer)
                                                 : wgk_rt_tensor_written_binding(t, port, c->k->m->source, &b[i].buffer);
@@ -203,7 +212,8 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_en
   }
   for (size_t i = 0; i < pass->n_bindings; i++)
     for (size_t j = i + 1; j < pass->n_bindings; j++)
-      if (ids[i] && ids[i] == ids[j] && (pass->bindings[i].buffer == WGK_BUFFER_STORAGE || pass->bindings[j].buffer == WGK_BUFFER_STORAGE))
+      if (ids[i] && ids[i] == ids[j] &&
+          (pass->bindings[i].buffer == WGK_BUFFER_STORAGE || pass->bindings[j].buffer == WGK_BUFFER_STORAGE))
         return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: one tensor is bound as %s and %s, and one of them is written",
                           pass->label, pass->bindings[i].name, pass->bindings[j].name);
   return WGK_OK;
@@ -215,7 +225,11 @@ static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pa
   wgk_bind_entry *slot = &state->binds[0];
   for (int i = 0; i < WGK_BIND_CACHE; i++) {
     wgk_bind_entry *e = &state->binds[i];
-    if (e->group && memcmp(e->ids, ids, n * sizeof *ids) == 0) { e->last_use = ++ctx->bind_clock; *out = e->group; return WGK_OK; }
+    if (e->group && memcmp(e->ids, ids, n * sizeof *ids) == 0) {
+      e->last_use = ++ctx->bind_clock;
+      *out = e->group;
+      return WGK_OK;
+    }
     if (!e->group || e->last_use < slot->last_use) slot = e;
   }
   wgk_gpu_bind_group *g = NULL;
@@ -231,7 +245,7 @@ static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pa
     return wgk_rt_fail(ctx, st);
   }
   ctx->stats.bind_groups_created++;
-  wgk_gpu_bind_group_destroy(slot->group);  /* Dawn keeps it alive while recorded work uses it */
+  wgk_gpu_bind_group_destroy(slot->group); /* Dawn keeps it alive while recorded work uses it */
   slot->group = g;
   memcpy(slot->ids, ids, n * sizeof *ids);
   slot->last_use = ++ctx->bind_clock;
@@ -261,8 +275,7 @@ static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
-    if (!e->passes[i].pipeline)
-      return wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+    if (!e->passes[i].pipeline) return wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
     wgk_gpu_binding b[MAX_BINDINGS];
     uint64_t ids[MAX_BINDINGS];
     wgk_status st = pass_buffers(c, outs, e, i, b, ids);
@@ -272,7 +285,8 @@ static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk
   return WGK_OK;
 }
 
-static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **groups, bool timed, wgk_gpu_encoder *enc) {
+static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **groups, bool timed,
+                         wgk_gpu_encoder *enc) {
   wgk_context *ctx = c->k->ctx;
   const wgk_plan *plan = e->plan;
   for (size_t i = 0; i < plan->n_intermediates; i++)
@@ -283,12 +297,15 @@ static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **gr
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
     const uint32_t *w = pass->workgroups;
-    wgk_status st = timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], c->timer, (uint32_t)i, &ctx->err)
-                          : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
+    wgk_status st =
+        timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2],
+                                               c->timer, (uint32_t)i, &ctx->err)
+              : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
     if (st != WGK_OK) return wgk_rt_fail(ctx, st);
     ctx->stats.dispatches++;
   }
-  if (timed && wgk_gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK) return wgk_rt_fail(ctx, ctx->err.status);
+  if (timed && wgk_gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK)
+    return wgk_rt_fail(ctx, ctx->err.status);
   c->timed_last = timed;
   return WGK_OK;
 }
@@ -299,7 +316,8 @@ static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
   for (size_t i = 0; i < plan->n_passes; i++) {
     const wgk_plan_pass *pass = &plan->passes[i];
     if (pass->n_bindings > MAX_BINDINGS)
-      return wgk_rt_set(c->k->ctx, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label, pass->n_bindings, MAX_BINDINGS);
+      return wgk_rt_set(c->k->ctx, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label,
+                        pass->n_bindings, MAX_BINDINGS);
     for (size_t b = 0; b < pass->n_bindings; b++) {
       int port = pass->bindings[b].port;
       if (port < 0 || c->k->m->ports[port].dir == WGK_PORT_OUTPUT || !c->ports[port]) continue;
@@ -321,7 +339,8 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   uint64_t saved_serial = ctx->recording_serial;
   ctx->recording_serial = serial;
   wgk_tensor **outs = calloc(m->n_ports ? m->n_ports : 1, sizeof *outs);
-  wgk_status st = outs ? plan_call(c, &e, &tuned) : wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  wgk_status st =
+      outs ? plan_call(c, &e, &tuned) : wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
   bool pinned = st == WGK_OK;
   if (pinned) wgk_rt_plan_pin(e);
@@ -364,9 +383,12 @@ wgk_status wgk_call_run(wgk_call *c) {
   if (st != WGK_OK) wgk_rt_fail(ctx, st);
   if (st == WGK_OK) {
     st = wgk_rt_call_record(c, enc, 0);
-    if (st != WGK_OK) wgk_gpu_encoder_discard(enc);
-    else if ((st = wgk_gpu_encoder_submit(enc, &ctx->err)) != WGK_OK) wgk_rt_fail(ctx, st);
-    else ctx->stats.submissions++;
+    if (st != WGK_OK)
+      wgk_gpu_encoder_discard(enc);
+    else if ((st = wgk_gpu_encoder_submit(enc, &ctx->err)) != WGK_OK)
+      wgk_rt_fail(ctx, st);
+    else
+      ctx->stats.submissions++;
   }
   wgk_rt_unlock(ctx);
   return st;
@@ -404,7 +426,8 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
   wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
   wgk_status st = WGK_OK;
-  if (!ns) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
+  if (!ns)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
   else if (c->timed_last && c->timer) {
     uint64_t slots[64] = {0};
     uint32_t n = c->timer_slots < 64 ? c->timer_slots : 64;
@@ -423,9 +446,12 @@ wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   wgk_rt_clear(ctx);
   wgk_status st = WGK_OK;
   wgk_batch *b = NULL;
-  if (!out) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
-  else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK) wgk_rt_fail(ctx, st); /* a lost device: say so now */
-  else if (!(b = calloc(1, sizeof *b))) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
+  if (!out)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
+  else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK)
+    wgk_rt_fail(ctx, st); /* a lost device: say so now */
+  else if (!(b = calloc(1, sizeof *b)))
+    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
   if (b) {
     b->ctx = ctx;
     b->serial = ctx->next_serial++;
@@ -442,8 +468,8 @@ static wgk_status batch_add_locked(wgk_batch *b, wgk_call *c) {
   wgk_context *ctx = b->ctx;
   if (!c) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call is NULL");
   if (c->k->ctx != ctx)
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call of %s belongs to another context than the batch",
-                      c->k->m->op_id);
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                      "batch add: the call of %s belongs to another context than the batch", c->k->m->op_id);
   bool began = false;
   if (!b->enc) {
     wgk_status st = wgk_gpu_encoder_begin(ctx->dev, "wgk batch", &b->enc, &ctx->err);
@@ -452,8 +478,12 @@ static wgk_status batch_add_locked(wgk_batch *b, wgk_call *c) {
   }
   /* The call's context is the batch's: its lock is held. */
   wgk_status st = wgk_rt_call_record(c, b->enc, b->serial);
-  if (st == WGK_OK) b->calls++;
-  else if (began) { wgk_gpu_encoder_discard(b->enc); b->enc = NULL; }
+  if (st == WGK_OK)
+    b->calls++;
+  else if (began) {
+    wgk_gpu_encoder_discard(b->enc);
+    b->enc = NULL;
+  }
   return st;
 }
 
@@ -477,9 +507,12 @@ wgk_status wgk_batch_submit(wgk_batch *b) {
     b->enc = NULL;
     b->calls = 0;
     b->serial = ctx->next_serial++;
-    if (st != WGK_OK) wgk_rt_fail(ctx, st);
-    else ctx->stats.submissions++;
-  } else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK) { /* nothing recorded; a lost device is still reported */
+    if (st != WGK_OK)
+      wgk_rt_fail(ctx, st);
+    else
+      ctx->stats.submissions++;
+  } else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) !=
+             WGK_OK) { /* nothing recorded; a lost device is still reported */
     wgk_rt_fail(ctx, st);
   }
   wgk_rt_unlock(ctx);
@@ -498,7 +531,10 @@ void wgk_batch_destroy(wgk_batch *b) {
   wgk_rt_lock(ctx);
   wgk_gpu_encoder_discard(b->enc);
   for (wgk_batch **p = &ctx->batches; *p; p = &(*p)->next)
-    if (*p == b) { *p = b->next; break; }
+    if (*p == b) {
+      *p = b->next;
+      break;
+    }
   free(b);
   wgk_rt_unlock(ctx);
   wgk_rt_ctx_release(ctx);

@@ -7,14 +7,14 @@
 #include "runtime/runtime_internal.h"
 
 struct wgk_kernel_info {
-  wgk_port_info *ports;     /* per manifest port, manifest order */
-  size_t n_ports;           /* number of ports */
-  wgk_dtype *dtypes;        /* every port's allowed dtypes, one after another (ports[i].dtypes points in) */
-  wgk_attr_info *attrs;     /* per manifest attribute, manifest order */
-  size_t n_attrs;           /* number of attributes */
-  const char **values;      /* every attribute's allowed values as JSON texts (attrs[i].values_json points in) */
-  char **texts;             /* the JSON texts made here (defaults, values), owned */
-  size_t n_texts;           /* texts in use */
+  wgk_port_info *ports; /* per manifest port, manifest order */
+  size_t n_ports;       /* number of ports */
+  wgk_dtype *dtypes;    /* every port's allowed dtypes, one after another (ports[i].dtypes points in) */
+  wgk_attr_info *attrs; /* per manifest attribute, manifest order */
+  size_t n_attrs;       /* number of attributes */
+  const char **values;  /* every attribute's allowed values as JSON texts (attrs[i].values_json points in) */
+  char **texts;         /* the JSON texts made here (defaults, values), owned */
+  size_t n_texts;       /* texts in use */
 };
 
 void wgk_rt_kernel_info_free(wgk_kernel_info *info) {
@@ -83,7 +83,10 @@ wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out)
     for (size_t k = 0; ok && k < a->n_values; k++)
       if (!(info->values[v++] = keep_json(info, a->values[k]))) ok = false;
   }
-  if (!ok) { wgk_rt_kernel_info_free(info); return WGK_ERR_OUT_OF_MEMORY; }
+  if (!ok) {
+    wgk_rt_kernel_info_free(info);
+    return WGK_ERR_OUT_OF_MEMORY;
+  }
   info->n_ports = m->n_ports;
   info->n_attrs = m->n_attributes;
   *out = info;

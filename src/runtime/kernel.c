@@ -18,7 +18,8 @@ static void load_tuning(wgk_kernel *k) {
 
 static void kernel_free(wgk_kernel *k);
 
-static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
+static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
+                              wgk_kernel **out) {
   if (!path_or_id || !out)
     return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL", out ? "the package path or id" : "out");
   wgk_status lost = wgk_gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
@@ -29,7 +30,12 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   k->ctx = ctx;
   k->max_plans = WGK_PLAN_CACHE;
   wgk_pkg_options po = {0};
-  if (opts) { po.strict = opts->strict; po.version = opts->version; po.revision = opts->revision; po.trust_remote_code = opts->trust_remote_code; }
+  if (opts) {
+    po.strict = opts->strict;
+    po.version = opts->version;
+    po.revision = opts->revision;
+    po.trust_remote_code = opts->trust_remote_code;
+  }
   wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
   if (st == WGK_OK) {
     k->m = wgk_pkg_manifest(k->pkg);
@@ -40,7 +46,10 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
     kernel_free(k);
     return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
   }
-  if (st != WGK_OK) { kernel_free(k); return wgk_rt_fail(ctx, st); }
+  if (st != WGK_OK) {
+    kernel_free(k);
+    return wgk_rt_fail(ctx, st);
+  }
   load_tuning(k);
   wgk_rt_ctx_retain(ctx);
   *out = k;
@@ -131,7 +140,7 @@ static wgk_status scratch(wgk_context *ctx, const char *op_id, wgk_plan_entry *e
     wgk_status st = wgk_gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
                                           &e->scratch[i], &ctx->err);
     if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-    e->scratch_ids[i] = ctx->next_tensor_id++;  /* the tensors' counter: ids never collide */
+    e->scratch_ids[i] = ctx->next_tensor_id++; /* the tensors' counter: ids never collide */
   }
   return WGK_OK;
 }
@@ -148,16 +157,21 @@ static wgk_status prepare(wgk_context *ctx, const char *op_id, wgk_plan_entry *e
     wgk_status st = wgk_rt_pipeline(ctx, pass, &e->passes[i].pipeline);
     if (st != WGK_OK) return st;
     if (!pass->uniform) continue;
-    st = wgk_gpu_buffer_create(ctx->dev, pass->uniform_size, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, pass->label,
-                               &e->passes[i].uniform, &ctx->err);
-    if (st == WGK_OK) st = wgk_gpu_buffer_write(ctx->dev, e->passes[i].uniform, 0, pass->uniform, pass->uniform_size, &ctx->err);
+    st = wgk_gpu_buffer_create(ctx->dev, pass->uniform_size, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST,
+                               pass->label, &e->passes[i].uniform, &ctx->err);
+    if (st == WGK_OK)
+      st = wgk_gpu_buffer_write(ctx->dev, e->passes[i].uniform, 0, pass->uniform, pass->uniform_size, &ctx->err);
     if (st != WGK_OK) return wgk_rt_fail(ctx, st);
   }
   return WGK_OK;
 }
 
-void wgk_rt_plan_pin(wgk_plan_entry *e) { if (e) e->pins++; }
-void wgk_rt_plan_unpin(wgk_plan_entry *e) { if (e) e->pins--; }
+void wgk_rt_plan_pin(wgk_plan_entry *e) {
+  if (e) e->pins++;
+}
+void wgk_rt_plan_unpin(wgk_plan_entry *e) {
+  if (e) e->pins--;
+}
 
 /* The least used entry nobody holds; when every entry is held, none (the cache grows past its size instead). */
 static void evict_least_used(wgk_kernel *k) {
@@ -186,7 +200,10 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
   *out = NULL;
   wgk_dynbuf key;
   wgk_dynbuf_init(&key, 1 << 20);
-  if (!wgk_plan_call_key(k->m, call, &key)) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
+  if (!wgk_plan_call_key(k->m, call, &key)) {
+    wgk_dynbuf_free(&key);
+    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   for (size_t i = 0; i < k->n_plans; i++) {
     if (strcmp(k->plans[i]->key, wgk_dynbuf_str(&key)) == 0) {
       wgk_dynbuf_free(&key);
@@ -198,17 +215,30 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
     }
   }
   wgk_plan_entry *e = calloc(1, sizeof *e);
-  if (!e) { wgk_dynbuf_free(&key); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
+  if (!e) {
+    wgk_dynbuf_free(&key);
+    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   e->key = wgk_dynbuf_take(&key);
   wgk_status st = e->key ? wgk_plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
-  if (st == WGK_OK) { ctx->stats.plans_made++; st = with_pipelines ? prepare(ctx, k->m->op_id, e) : WGK_OK; }
+  if (st == WGK_OK) {
+    ctx->stats.plans_made++;
+    st = with_pipelines ? prepare(ctx, k->m->op_id, e) : WGK_OK;
+  }
   if (st == WGK_OK && k->n_plans == k->cap_plans) {
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
     wgk_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
-    if (!grown) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-    else { k->plans = grown; k->cap_plans = cap; }
+    if (!grown)
+      st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    else {
+      k->plans = grown;
+      k->cap_plans = cap;
+    }
   }
-  if (st != WGK_OK) { entry_free(e); return wgk_rt_fail(ctx, st); }
+  if (st != WGK_OK) {
+    entry_free(e);
+    return wgk_rt_fail(ctx, st);
+  }
   if (k->n_plans >= k->max_plans) evict_least_used(k);
   e->uses = 1;
   k->plans[k->n_plans++] = e;

@@ -8,12 +8,15 @@
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len) {
   const unsigned char *p = data;
-  for (size_t i = 0; i < len; i++) { h ^= p[i]; h *= 0x100000001b3ull; }
+  for (size_t i = 0; i < len; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
   return h;
 }
 
 static wgk_gpu_binding_type binding_type(wgk_manifest_buffer b) {
-  return b == WGK_BUFFER_UNIFORM ? WGK_GPU_BINDING_UNIFORM
+  return b == WGK_BUFFER_UNIFORM   ? WGK_GPU_BINDING_UNIFORM
          : b == WGK_BUFFER_STORAGE ? WGK_GPU_BINDING_STORAGE
                                    : WGK_GPU_BINDING_READ_ONLY_STORAGE;
 }
@@ -39,13 +42,18 @@ static wgk_status create(wgk_context *ctx, const wgk_plan_pass *pass, uint64_t h
   e->hash = hash;
   e->wgsl = strdup(pass->wgsl);
   e->layout = calloc(pass->n_bindings ? pass->n_bindings : 1, sizeof *e->layout);
-  if (!e->wgsl || !e->layout) { free(e->wgsl); free(e->layout); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
+  if (!e->wgsl || !e->layout) {
+    free(e->wgsl);
+    free(e->layout);
+    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   e->n_layout = pass->n_bindings;
   for (size_t i = 0; i < pass->n_bindings; i++) e->layout[i] = binding_type(pass->bindings[i].buffer);
   wgk_status st = wgk_gpu_shader_create(ctx->dev, pass->wgsl, pass->label, &e->shader, &ctx->err);
   if (st == WGK_OK) {
     ctx->stats.shaders_compiled++;
-    st = wgk_gpu_pipeline_create(ctx->dev, e->shader, e->layout, e->n_layout, "main", pass->label, &e->pipeline, &ctx->err);
+    st = wgk_gpu_pipeline_create(ctx->dev, e->shader, e->layout, e->n_layout, "main", pass->label, &e->pipeline,
+                                 &ctx->err);
   }
   if (st != WGK_OK) {
     point_at_template(ctx, pass);
@@ -62,17 +70,27 @@ static wgk_status create(wgk_context *ctx, const wgk_plan_pass *pass, uint64_t h
 wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wgk_pipeline_entry **out) {
   *out = NULL;
   uint64_t h = fnv1a(0xcbf29ce484222325ull, pass->wgsl, strlen(pass->wgsl));
-  for (size_t i = 0; i < pass->n_bindings; i++) h = fnv1a(h, &pass->bindings[i].buffer, sizeof pass->bindings[i].buffer);
+  for (size_t i = 0; i < pass->n_bindings; i++)
+    h = fnv1a(h, &pass->bindings[i].buffer, sizeof pass->bindings[i].buffer);
   for (size_t i = 0; i < ctx->n_pipelines; i++) {
     const wgk_pipeline_entry *e = ctx->pipelines[i];
-    if (e->hash == h && e->n_layout == pass->n_bindings && strcmp(e->wgsl, pass->wgsl) == 0) { *out = e; return WGK_OK; }
+    if (e->hash == h && e->n_layout == pass->n_bindings && strcmp(e->wgsl, pass->wgsl) == 0) {
+      *out = e;
+      return WGK_OK;
+    }
   }
   wgk_pipeline_entry *e = malloc(sizeof *e);
   wgk_pipeline_entry **grown = e ? realloc(ctx->pipelines, (ctx->n_pipelines + 1) * sizeof *grown) : NULL;
-  if (!grown) { free(e); return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory"); }
+  if (!grown) {
+    free(e);
+    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   ctx->pipelines = grown;
   wgk_status st = create(ctx, pass, h, e);
-  if (st != WGK_OK) { free(e); return st; }
+  if (st != WGK_OK) {
+    free(e);
+    return st;
+  }
   ctx->pipelines[ctx->n_pipelines++] = e;
   *out = e;
   return WGK_OK;

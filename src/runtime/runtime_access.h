@@ -17,11 +17,11 @@
 #include "plan/plan.h"
 #include "util/dynbuf.h"
 
-const wgk_manifest *wgk_rt_kernel_manifest(const wgk_kernel *k); /* the kernel's manifest model */
-wgk_pkg *wgk_rt_kernel_package(const wgk_kernel *k);             /* its package files */
-wgk_context *wgk_rt_kernel_context(const wgk_kernel *k);         /* the context it was loaded in */
-wgk_context *wgk_rt_tensor_context(const wgk_tensor *t);         /* the context a tensor belongs to */
-wgk_gpu_device *wgk_rt_context_device(const wgk_context *ctx);   /* the context's device */
+const wgk_manifest *wgk_rt_kernel_manifest(const wgk_kernel *k);           /* the kernel's manifest model */
+wgk_pkg *wgk_rt_kernel_package(const wgk_kernel *k);                       /* its package files */
+wgk_context *wgk_rt_kernel_context(const wgk_kernel *k);                   /* the context it was loaded in */
+wgk_context *wgk_rt_tensor_context(const wgk_tensor *t);                   /* the context a tensor belongs to */
+wgk_gpu_device *wgk_rt_context_device(const wgk_context *ctx);             /* the context's device */
 const wgk_device_desc *wgk_rt_context_device_desc(const wgk_context *ctx); /* its features and limits */
 
 /* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.

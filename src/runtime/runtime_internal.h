@@ -17,56 +17,56 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
-#define WGK_WAIT_MS 60000u             /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
+#define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct wgk_pipeline_entry {
-  uint64_t hash;                    /* of the WGSL text and layout */
-  char *wgsl;                       /* the text compiled (compared on hash hits) */
-  wgk_gpu_binding_type *layout;     /* binding types */
-  size_t n_layout;                  /* number of bindings */
-  wgk_gpu_shader *shader;           /* compiled module */
-  wgk_gpu_pipeline *pipeline;       /* the pipeline */
+  uint64_t hash;                /* of the WGSL text and layout */
+  char *wgsl;                   /* the text compiled (compared on hash hits) */
+  wgk_gpu_binding_type *layout; /* binding types */
+  size_t n_layout;              /* number of bindings */
+  wgk_gpu_shader *shader;       /* compiled module */
+  wgk_gpu_pipeline *pipeline;   /* the pipeline */
 } wgk_pipeline_entry;
 
 struct wgk_context {
-  atomic_int refs;                  /* the caller's (until wgk_context_destroy) + one per kernel, tensor, batch */
-  pthread_mutex_t lock;             /* recursive; held by every public function using the context (wgk_rt_lock) */
-  uint64_t next_serial;             /* batch recordings: a new serial per batch and per submit */
-  uint64_t recording_serial;        /* the serial of the batch being recorded into; 0 for wgk_call_run */
-  wgk_gpu_device *dev;              /* the device (owned handle; a caller's device is only referenced) */
-  wgk_error err;                    /* last error */
+  atomic_int refs;           /* the caller's (until wgk_context_destroy) + one per kernel, tensor, batch */
+  pthread_mutex_t lock;      /* recursive; held by every public function using the context (wgk_rt_lock) */
+  uint64_t next_serial;      /* batch recordings: a new serial per batch and per submit */
+  uint64_t recording_serial; /* the serial of the batch being recorded into; 0 for wgk_call_run */
+  wgk_gpu_device *dev;       /* the device (owned handle; a caller's device is only referenced) */
+  wgk_error err;             /* last error */
   char errmsg[WGK_ERROR_MESSAGE_MAX + 1024]; /* err formatted */
-  char adapter_line[512];           /* "llvmpipe ..., vulkan, cpu" */
-  wgk_stats stats;                  /* cache and work counters */
-  wgk_pipeline_entry **pipelines;   /* pipeline cache, shared by every kernel; entries never move */
-  size_t n_pipelines;               /* entries in use */
-  uint64_t next_tensor_id;          /* tensor identities for bind-group reuse */
-  uint64_t bind_clock;              /* ticks of bind-group use, for eviction */
-  bool verbose;                     /* log cache decisions to stderr */
-  uint32_t wait_ms;                 /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
-  struct wgk_batch *batches;        /* live batches (linked by next): a read checks none of them holds its writer */
+  char adapter_line[512];                    /* "llvmpipe ..., vulkan, cpu" */
+  wgk_stats stats;                           /* cache and work counters */
+  wgk_pipeline_entry **pipelines;            /* pipeline cache, shared by every kernel; entries never move */
+  size_t n_pipelines;                        /* entries in use */
+  uint64_t next_tensor_id;                   /* tensor identities for bind-group reuse */
+  uint64_t bind_clock;                       /* ticks of bind-group use, for eviction */
+  bool verbose;                              /* log cache decisions to stderr */
+  uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
+  struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
 };
 
 typedef struct wgk_bind_entry {
-  uint64_t ids[16];                 /* tensor ids bound, in binding order (0 for the uniform) */
-  wgk_gpu_bind_group *group;        /* the bind group */
-  uint64_t last_use;                /* for eviction */
+  uint64_t ids[16];          /* tensor ids bound, in binding order (0 for the uniform) */
+  wgk_gpu_bind_group *group; /* the bind group */
+  uint64_t last_use;         /* for eviction */
 } wgk_bind_entry;
 
 typedef struct wgk_pass_state {
-  const wgk_pipeline_entry *pipeline; /* borrowed from the context cache */
-  wgk_gpu_buffer *uniform;          /* the pass's uniform values (fixed by the plan key) */
+  const wgk_pipeline_entry *pipeline;   /* borrowed from the context cache */
+  wgk_gpu_buffer *uniform;              /* the pass's uniform values (fixed by the plan key) */
   wgk_bind_entry binds[WGK_BIND_CACHE]; /* recently used bind groups */
 } wgk_pass_state;
 
 typedef struct wgk_plan_entry {
-  char *key;                        /* wgk_plan_call_key text */
-  wgk_plan *plan;                   /* the plan */
-  wgk_pass_state *passes;           /* per plan pass */
-  wgk_gpu_buffer **scratch;         /* per plan intermediate: its buffer, reused by every call of the plan */
-  uint64_t *scratch_ids;            /* per plan intermediate: identity for bind-group reuse */
-  uint64_t uses;                    /* for eviction and stats */
-  int pins;                         /* users holding the entry (a call in progress, a call's last plan): never evicted */
+  char *key;                /* wgk_plan_call_key text */
+  wgk_plan *plan;           /* the plan */
+  wgk_pass_state *passes;   /* per plan pass */
+  wgk_gpu_buffer **scratch; /* per plan intermediate: its buffer, reused by every call of the plan */
+  uint64_t *scratch_ids;    /* per plan intermediate: identity for bind-group reuse */
+  uint64_t uses;            /* for eviction and stats */
+  int pins;                 /* users holding the entry (a call in progress, a call's last plan): never evicted */
 } wgk_plan_entry;
 
 /* The contract as wgk.h's introspection shows it (runtime/introspect.c): built at load, freed with the kernel. */
@@ -75,72 +75,72 @@ wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out)
 void wgk_rt_kernel_info_free(wgk_kernel_info *info);
 
 struct wgk_kernel {
-  int refs;                         /* the caller's (until wgk_kernel_destroy) + one per call; under the context lock */
-  wgk_context *ctx;                 /* owner (referenced) */
-  wgk_pkg *pkg;                     /* package files and manifest */
-  const wgk_manifest *m;            /* the contract */
-  wgk_tmpl_loader loader;           /* reads templates through the package (digest-checked) */
-  wgk_planner *planner;             /* parsed expressions and templates */
-  wgk_plan_entry **plans;           /* plan cache; entries never move */
-  size_t n_plans;                   /* entries in use */
-  size_t cap_plans;                 /* allocated */
-  size_t max_plans;                 /* cache size (WGK_PLAN_CACHE; tests lower it) */
-  json_t *tuned;                    /* tuning-cache entries of this device and op (runtime/tuning.h) */
-  wgk_kernel_info *info;            /* ports, attributes for wgk_kernel_port / wgk_kernel_attr */
+  int refs;               /* the caller's (until wgk_kernel_destroy) + one per call; under the context lock */
+  wgk_context *ctx;       /* owner (referenced) */
+  wgk_pkg *pkg;           /* package files and manifest */
+  const wgk_manifest *m;  /* the contract */
+  wgk_tmpl_loader loader; /* reads templates through the package (digest-checked) */
+  wgk_planner *planner;   /* parsed expressions and templates */
+  wgk_plan_entry **plans; /* plan cache; entries never move */
+  size_t n_plans;         /* entries in use */
+  size_t cap_plans;       /* allocated */
+  size_t max_plans;       /* cache size (WGK_PLAN_CACHE; tests lower it) */
+  json_t *tuned;          /* tuning-cache entries of this device and op (runtime/tuning.h) */
+  wgk_kernel_info *info;  /* ports, attributes for wgk_kernel_port / wgk_kernel_attr */
 };
 
 struct wgk_tensor {
-  int refs;                         /* reference count; under the context lock */
-  wgk_context *ctx;                 /* owner (referenced) */
-  uint64_t id;                      /* identity for bind-group reuse (a buffer address can be reused) */
-  wgk_dtype dtype;                  /* logical dtype */
-  wgk_dtype storage;                /* layout of buf: dtype's own, except int64 stored as INT32/UINT32 words (an
-                                       output of a port that projects int64) */
-  size_t buf_bytes;                 /* size of buf (at least what storage needs) */
-  int rank;                         /* dims */
-  int64_t shape[WGK_MAX_DIMS];      /* dims */
-  int64_t numel;                    /* product of dims */
-  wgk_gpu_buffer *buf;              /* storage-layout buffer */
-  void *host;                       /* host copy (integer tensors up to WGK_HOST_SHADOW_MAX), else NULL */
-  bool host_valid;                  /* host holds the current contents */
-  bool external;                    /* the caller can write the buffer behind wgk's back (wrapped, or its WGPUBuffer
-                                       handed out): host copy and narrow are never trusted, checks read back */
-  uint64_t pending_serial;          /* the batch serial of the last recording that writes it (0: wgk_call_run) */
-  wgk_gpu_buffer *narrow;           /* the tensor in the layout a port needs, made on demand from the host values */
-  size_t narrow_bytes;              /* size of narrow */
-  int narrow_kind;                  /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating,
-                                       5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
-  bool narrow_valid;                /* narrow is up to date */
-  bool narrow_written;              /* an in/out port of the staged call writes narrow (runtime/execute.c) */
+  int refs;                    /* reference count; under the context lock */
+  wgk_context *ctx;            /* owner (referenced) */
+  uint64_t id;                 /* identity for bind-group reuse (a buffer address can be reused) */
+  wgk_dtype dtype;             /* logical dtype */
+  wgk_dtype storage;           /* layout of buf: dtype's own, except int64 stored as INT32/UINT32 words (an
+                                  output of a port that projects int64) */
+  size_t buf_bytes;            /* size of buf (at least what storage needs) */
+  int rank;                    /* dims */
+  int64_t shape[WGK_MAX_DIMS]; /* dims */
+  int64_t numel;               /* product of dims */
+  wgk_gpu_buffer *buf;         /* storage-layout buffer */
+  void *host;                  /* host copy (integer tensors up to WGK_HOST_SHADOW_MAX), else NULL */
+  bool host_valid;             /* host holds the current contents */
+  bool external;               /* the caller can write the buffer behind wgk's back (wrapped, or its WGPUBuffer
+                                  handed out): host copy and narrow are never trusted, checks read back */
+  uint64_t pending_serial;     /* the batch serial of the last recording that writes it (0: wgk_call_run) */
+  wgk_gpu_buffer *narrow;      /* the tensor in the layout a port needs, made on demand from the host values */
+  size_t narrow_bytes;         /* size of narrow */
+  int narrow_kind;             /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating,
+                                  5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
+  bool narrow_valid;           /* narrow is up to date */
+  bool narrow_written;         /* an in/out port of the staged call writes narrow (runtime/execute.c) */
 };
 
 struct wgk_call {
-  wgk_kernel *k;                    /* the kernel (referenced) */
-  wgk_tensor **ports;               /* per manifest port: input, or caller-given output (referenced) */
-  wgk_tensor **outputs;             /* per manifest port: the output of the last run (referenced) */
-  bool *given;                      /* per port: ports[i] is a caller-given output */
-  wgk_value *attrs;                 /* dict of attributes set */
-  wgk_value *args;                  /* dict of scalar args set */
-  wgk_value *tunables;              /* dict of tunables set */
-  char variant[128];                /* chosen variant of the last run */
-  bool timing;                      /* time passes with timestamp queries */
-  wgk_gpu_timer *timer;             /* timestamps of the last run */
-  uint32_t timer_slots;             /* slots in timer */
-  bool timed_last;                  /* the last run wrote timer */
-  wgk_plan_entry *last_entry;       /* the plan of the last run (pinned until the next run or destroy) */
-  bool tuned_last;                  /* the last run took tunables from the tuning cache */
+  wgk_kernel *k;              /* the kernel (referenced) */
+  wgk_tensor **ports;         /* per manifest port: input, or caller-given output (referenced) */
+  wgk_tensor **outputs;       /* per manifest port: the output of the last run (referenced) */
+  bool *given;                /* per port: ports[i] is a caller-given output */
+  wgk_value *attrs;           /* dict of attributes set */
+  wgk_value *args;            /* dict of scalar args set */
+  wgk_value *tunables;        /* dict of tunables set */
+  char variant[128];          /* chosen variant of the last run */
+  bool timing;                /* time passes with timestamp queries */
+  wgk_gpu_timer *timer;       /* timestamps of the last run */
+  uint32_t timer_slots;       /* slots in timer */
+  bool timed_last;            /* the last run wrote timer */
+  wgk_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
+  bool tuned_last;            /* the last run took tunables from the tuning cache */
 };
 
 struct wgk_batch {
-  wgk_context *ctx;                 /* owner (referenced) */
-  uint64_t serial;                  /* of this recording (renewed by each submit) */
-  wgk_gpu_encoder *enc;             /* open recording, NULL when empty */
-  size_t calls;                     /* recorded since the last submit */
-  struct wgk_batch *next;           /* the context's next live batch */
+  wgk_context *ctx;       /* owner (referenced) */
+  uint64_t serial;        /* of this recording (renewed by each submit) */
+  wgk_gpu_encoder *enc;   /* open recording, NULL when empty */
+  size_t calls;           /* recorded since the last submit */
+  struct wgk_batch *next; /* the context's next live batch */
 };
 
 /* Context errors. */
-wgk_status wgk_rt_fail(wgk_context *ctx, wgk_status st);                 /* formats ctx->err; returns st */
+wgk_status wgk_rt_fail(wgk_context *ctx, wgk_status st); /* formats ctx->err; returns st */
 wgk_status wgk_rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void wgk_rt_clear(wgk_context *ctx);
 
@@ -156,7 +156,7 @@ void wgk_rt_kernel_retain(wgk_kernel *k);
 void wgk_rt_kernel_release(wgk_kernel *k);
 
 /* dtype storage. */
-size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel);           /* GPU bytes, rounded up to 4, at least 4 */
+size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel); /* GPU bytes, rounded up to 4, at least 4 */
 bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage);
 bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host);
 /* From a buffer in layout `storage` (dtype's own, or INT32/UINT32 words of an int64 tensor) to host values. */
@@ -168,8 +168,8 @@ wgk_dtype wgk_rt_dtype_of(const char *logical);
 /* Tensors. */
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
 /* The same with buf in layout storage (wgk_rt_port_storage). */
-wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
-                                    wgk_tensor **out);
+wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out);
 /* Host copy of an integer tensor holding the values the GPU will read: the kept copy when it is current, else
  * read back (wrapped or exposed buffers, outputs of earlier calls). what names the port in errors; a tensor
  * that an earlier call of the batch being recorded writes is refused (its values do not exist yet). */
@@ -177,7 +177,8 @@ wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out)
 /* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the
  * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to
  * 64; uint8 packed). source names the manifest in errors. */
-wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source, wgk_gpu_buffer **out);
+wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
+                                 wgk_gpu_buffer **out);
 /* The buffer bound for a port the kernel writes (output, in/out): refuses, before anything is recorded, a
  * tensor whose buffer cannot take the port's layout (a caller's buffer, or one too small). */
 wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,

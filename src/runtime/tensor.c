@@ -36,19 +36,25 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
 
 #define TENSOR_USAGE (WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST)
 
-wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
-                                    wgk_tensor **out) {
+wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out) {
   *out = NULL;
   int64_t numel;
-  if (wgk_dtype_size(dtype) == 0) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
+  if (wgk_dtype_size(dtype) == 0)
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
   if (!shape_ok(rank, shape, &numel))
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
+                      rank);
   wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
   if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   t->storage = storage;
   t->buf_bytes = wgk_rt_storage_bytes(storage, numel);
   wgk_status st = wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
-  if (st != WGK_OK) { wgk_rt_fail(ctx, st); wgk_tensor_release(t); return st; }
+  if (st != WGK_OK) {
+    wgk_rt_fail(ctx, st);
+    wgk_tensor_release(t);
+    return st;
+  }
   *out = t;
   return WGK_OK;
 }
@@ -84,7 +90,10 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
   size_t host_bytes = (size_t)t->numel * wgk_dtype_size(t->dtype);
   if (is_integer(t->dtype) && host_bytes <= WGK_HOST_SHADOW_MAX) {
     if (!t->host) t->host = malloc(host_bytes ? host_bytes : 1);
-    if (t->host) { memcpy(t->host, data, host_bytes); t->host_valid = true; }
+    if (t->host) {
+      memcpy(t->host, data, host_bytes);
+      t->host_valid = true;
+    }
   } else {
     t->host_valid = false;
   }
@@ -102,7 +111,10 @@ wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const 
                       : wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
   if (st == WGK_OK && data) {
     st = upload(*out, data);
-    if (st != WGK_OK) { wgk_tensor_release(*out); *out = NULL; }
+    if (st != WGK_OK) {
+      wgk_tensor_release(*out);
+      *out = NULL;
+    }
   }
   wgk_rt_unlock(ctx);
   return st;
@@ -117,9 +129,11 @@ wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int6
   int64_t numel;
   uint16_t *half = NULL;
   wgk_status st = WGK_OK;
-  if (!out || !data) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL", out ? "data" : "out");
+  if (!out || !data)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL", out ? "data" : "out");
   else if (!shape_ok(rank, shape, &numel))
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                    "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   else if (!(half = malloc((size_t)(numel ? numel : 1) * sizeof *half)))
     st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   if (st == WGK_OK) {
@@ -140,16 +154,24 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
   int64_t numel;
   wgk_tensor *t = NULL;
   wgk_status st = WGK_OK;
-  if (!out || !wgpu_buffer) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL", out ? "the WGPUBuffer" : "out");
-  else if (wgk_dtype_size(dtype) == 0) st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
+  if (!out || !wgpu_buffer)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL", out ? "the WGPUBuffer" : "out");
+  else if (wgk_dtype_size(dtype) == 0)
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
   else if (!shape_ok(rank, shape, &numel))
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
-  else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel))) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                    "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel)))
+    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   if (st == WGK_OK) {
     t->external = true;
     t->buf_bytes = wgk_rt_storage_bytes(dtype, numel);
     st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, t->buf_bytes, &t->buf, &ctx->err);
-    if (st != WGK_OK) { wgk_rt_fail(ctx, st); wgk_tensor_release(t); t = NULL; }
+    if (st != WGK_OK) {
+      wgk_rt_fail(ctx, st);
+      wgk_tensor_release(t);
+      t = NULL;
+    }
   }
   if (out) *out = t;
   wgk_rt_unlock(ctx);
@@ -201,7 +223,8 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   wgk_context *ctx = t->ctx;
   size_t need = wgk_tensor_host_bytes(t);
   if (!out) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
-  if (size < need) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
+  if (size < need)
+    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
   if (wgk_rt_batch_unsubmitted(ctx, t->pending_serial))
     return wgk_rt_set(ctx, WGK_ERR_CALL,
                       "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
@@ -231,9 +254,11 @@ static wgk_status read_f32_locked(wgk_tensor *t, float *out, size_t count) {
     return read_locked(t, out, count * sizeof(float));
   }
   if (t->dtype != WGK_DTYPE_FLOAT16)
-    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float", wgk_dtype_name(t->dtype));
+    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float",
+                      wgk_dtype_name(t->dtype));
   if (count < (size_t)t->numel)
-    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count, (long long)t->numel);
+    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count,
+                      (long long)t->numel);
   uint16_t *half = malloc((size_t)(t->numel ? t->numel : 1) * 2);
   if (!half) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read_f32: out of memory");
   wgk_status st = read_locked(t, half, (size_t)t->numel * 2);
@@ -256,11 +281,13 @@ wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size) {
   wgk_rt_lock(t->ctx);
   wgk_rt_clear(t->ctx);
   wgk_status st;
-  if (!data) st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
+  if (!data)
+    st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
   else if (size != wgk_tensor_host_bytes(t))
     st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
                     wgk_tensor_host_bytes(t));
-  else st = upload(t, data);
+  else
+    st = upload(t, data);
   wgk_rt_unlock(t->ctx);
   return st;
 }
@@ -271,8 +298,12 @@ wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out)
   if (ctx->recording_serial && t->pending_serial == ctx->recording_serial)
     return wgk_rt_set(ctx, WGK_ERR_CALL,
                       "port %s: its values are written by an earlier call of this batch, which is not submitted yet, "
-                      "and a check of this call needs them: submit the batch before adding this call", what);
-  if (t->host && t->host_valid && !t->external) { *out = t->host; return WGK_OK; }
+                      "and a check of this call needs them: submit the batch before adding this call",
+                      what);
+  if (t->host && t->host_valid && !t->external) {
+    *out = t->host;
+    return WGK_OK;
+  }
   size_t bytes = wgk_tensor_host_bytes(t);
   if (!t->host) t->host = malloc(bytes ? bytes : 1);
   if (!t->host) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "port %s: out of memory", what);
@@ -297,11 +328,12 @@ static int alt_kind(const wgk_tensor *t, const wgk_manifest_port *port) {
   if (want == t->storage) return ALT_NONE;
   if (want == WGK_DTYPE_INT64) return ALT_INT64;
   bool sat = port->narrowing == WGK_NARROW_SATURATING;
-  return want == WGK_DTYPE_UINT32 ? (sat ? ALT_U32_SATURATING : ALT_U32_CHECKED) : (sat ? ALT_I32_SATURATING : ALT_I32_CHECKED);
+  return want == WGK_DTYPE_UINT32 ? (sat ? ALT_U32_SATURATING : ALT_U32_CHECKED)
+                                  : (sat ? ALT_I32_SATURATING : ALT_I32_CHECKED);
 }
 
 static size_t alt_bytes(int kind, int64_t numel) {
-  return kind == ALT_PACKED ? wgk_rt_storage_bytes(WGK_DTYPE_UINT32, (numel + 3) / 4)
+  return kind == ALT_PACKED  ? wgk_rt_storage_bytes(WGK_DTYPE_UINT32, (numel + 3) / 4)
          : kind == ALT_INT64 ? wgk_rt_storage_bytes(WGK_DTYPE_INT64, numel)
                              : wgk_rt_storage_bytes(WGK_DTYPE_UINT32, numel);
 }
@@ -316,8 +348,8 @@ static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, co
     if ((v < lo || v > hi) && checked) {
       wgk_error_set(&t->ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
                     "input \"%s\": int64 value at index %lld (%lld) is outside the %s WebGPU storage range (narrowing: "
-                    "checked; the range is [%lld, %lld])", port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32",
-                    (long long)lo, (long long)hi);
+                    "checked; the range is [%lld, %lld])",
+                    port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32", (long long)lo, (long long)hi);
       return wgk_rt_fail(t->ctx, WGK_ERR_CALL);
     }
     v = v < lo ? lo : v > hi ? hi : v;
@@ -330,7 +362,10 @@ static wgk_status alt_values(wgk_tensor *t, const wgk_manifest_port *port, const
   const void *host;
   wgk_status st = wgk_rt_tensor_host(t, port->name, &host);
   if (st != WGK_OK) return st;
-  if (kind == ALT_INT64) { memcpy(dst, host, (size_t)t->numel * 8); return WGK_OK; }
+  if (kind == ALT_INT64) {
+    memcpy(dst, host, (size_t)t->numel * 8);
+    return WGK_OK;
+  }
   if (kind == ALT_PACKED) {
     const uint8_t *bytes = host;
     uint32_t *words = dst;
@@ -344,7 +379,10 @@ static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, cons
                               wgk_gpu_buffer **out) {
   wgk_context *ctx = t->ctx;
   bool pending = ctx->recording_serial && t->pending_serial == ctx->recording_serial;
-  if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) { *out = t->narrow; return WGK_OK; }
+  if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) {
+    *out = t->narrow;
+    return WGK_OK;
+  }
   size_t bytes = alt_bytes(kind, t->numel);
   void *words = calloc(1, bytes);
   if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -368,7 +406,8 @@ static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, cons
   return WGK_OK;
 }
 
-wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source, wgk_gpu_buffer **out) {
+wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
+                                 wgk_gpu_buffer **out) {
   *out = t->buf;
   int kind = alt_kind(t, port);
   return kind == ALT_NONE ? WGK_OK : alt_binding(t, port, source, kind, out);
@@ -388,7 +427,8 @@ wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port 
     int kind = alt_kind(t, port);
     if (kind == ALT_NONE) return WGK_OK;
     const char *why = kind == ALT_PACKED ? "the packed uint8 layout is for inputs only"
-                      : t->external ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)" : NULL;
+                      : t->external      ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)"
+                                         : NULL;
     if (why) {
       wgk_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
                     "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir, port->name,
@@ -407,13 +447,15 @@ wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port 
   if (!why) return WGK_OK; /* the kernel overwrites it: the layout changes when the call is recorded */
   wgk_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
                 "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
-                "tensor", dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
+                "tensor",
+                dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
   return wgk_rt_fail(ctx, WGK_ERR_CALL);
 }
 
 void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port) {
   wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
-  if (t->narrow_written && port->dir == WGK_PORT_INOUT) { /* the kernel updated the port-layout copy: it becomes the buffer */
+  if (t->narrow_written &&
+      port->dir == WGK_PORT_INOUT) { /* the kernel updated the port-layout copy: it becomes the buffer */
     wgk_gpu_buffer *b = t->buf;
     size_t bytes = t->buf_bytes;
     t->buf = t->narrow;

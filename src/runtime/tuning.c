@@ -11,9 +11,12 @@
 bool wgk_tuning_path(char *buf, size_t size) {
   const char *env = getenv("WGK_TUNING_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   int n = -1;
-  if (env && env[0]) n = snprintf(buf, size, "%s", env);
-  else if (xdg && xdg[0] == '/') n = snprintf(buf, size, "%s/wgk/tuning.json", xdg);
-  else if (home && home[0]) n = snprintf(buf, size, "%s/.cache/wgk/tuning.json", home);
+  if (env && env[0])
+    n = snprintf(buf, size, "%s", env);
+  else if (xdg && xdg[0] == '/')
+    n = snprintf(buf, size, "%s/wgk/tuning.json", xdg);
+  else if (home && home[0])
+    n = snprintf(buf, size, "%s/.cache/wgk/tuning.json", home);
   return n > 0 && (size_t)n < size;
 }
 
@@ -108,13 +111,16 @@ wgk_status wgk_tuning_store(const char *path, const json_t *entry, wgk_error *er
   json_t *entries = json_object_get(doc, "entries");
   size_t i;
   for (i = 0; i < json_array_size(entries) && !same_slot(json_array_get(entries, i), entry); i++) {}
-  if (i < json_array_size(entries)) json_array_set(entries, i, (json_t *)entry);
-  else json_array_append(entries, (json_t *)entry);
+  if (i < json_array_size(entries))
+    json_array_set(entries, i, (json_t *)entry);
+  else
+    json_array_append(entries, (json_t *)entry);
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
   bool ok = make_parents(path) && json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
   if (ok && rename(tmp, path) != 0) ok = false;
   if (!ok) remove(tmp);
   json_decref(doc);
-  return ok ? WGK_OK : wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write the tuning cache: %s", strerror(errno));
+  return ok ? WGK_OK
+            : wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write the tuning cache: %s", strerror(errno));
 }

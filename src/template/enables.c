@@ -1,6 +1,6 @@
 /*
  * The `enable` directives a rendered WGSL module needs and lacks, decided as the public loader decides
- * them (PUBLIC-LOADER.md; read in its bundle, checked by tests/loader/compare.py), on the text with its
+ * them (docs/loader-semantics.md; read in its bundle, checked by tests/loader/compare.py), on the text with its
  * comments removed:
  *   f16                    the word f16, or a literal with the h suffix (1h, 2.5h, .5e3h, 0x1p4h), and no
  *                          `enable ...f16...;` at the start of a line;
@@ -34,8 +34,10 @@ static char *strip_comments(const char *s) {
     } else if (s[i] == '/' && s[i + 1] == '*') {
       int depth = 1;
       for (i += 2; i < n && depth > 0;) {
-        if (s[i] == '/' && s[i + 1] == '*') depth++, i += 2;
-        else if (s[i] == '*' && s[i + 1] == '/') depth--, i += 2;
+        if (s[i] == '/' && s[i + 1] == '*')
+          depth++, i += 2;
+        else if (s[i] == '*' && s[i + 1] == '/')
+          depth--, i += 2;
         else {
           if (s[i] == '\n') out[o++] = '\n';
           i++;
@@ -120,14 +122,33 @@ static const char *skip_space(const char *p) {
 }
 
 static bool needs_subgroups(const char *s) {
-  static const char *const sub[] = {"Add", "ExclusiveAdd", "InclusiveAdd", "Mul", "ExclusiveMul", "InclusiveMul",
-                                    "And", "Or", "Xor", "Min", "Max", "All", "Any", "Ballot", "Elect", "Broadcast",
-                                    "BroadcastFirst", "Shuffle", "ShuffleXor", "ShuffleUp", "ShuffleDown", NULL};
+  static const char *const sub[] = {"Add",
+                                    "ExclusiveAdd",
+                                    "InclusiveAdd",
+                                    "Mul",
+                                    "ExclusiveMul",
+                                    "InclusiveMul",
+                                    "And",
+                                    "Or",
+                                    "Xor",
+                                    "Min",
+                                    "Max",
+                                    "All",
+                                    "Any",
+                                    "Ballot",
+                                    "Elect",
+                                    "Broadcast",
+                                    "BroadcastFirst",
+                                    "Shuffle",
+                                    "ShuffleXor",
+                                    "ShuffleUp",
+                                    "ShuffleDown",
+                                    NULL};
   static const char *const quad[] = {"Broadcast", "SwapX", "SwapY", "SwapDiagonal", NULL};
   static const char *const values[] = {"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups", NULL};
   for (const char *p = s; *p; p++) {
     /* \b(?:subgroup...|quad...)\s*\( : a word boundary before the name */
-    const char *const *names = p > s && word_char(p[-1]) ? NULL
+    const char *const *names = p > s && word_char(p[-1])        ? NULL
                                : strncmp(p, "subgroup", 8) == 0 ? sub
                                : strncmp(p, "quad", 4) == 0     ? quad
                                                                 : NULL;

@@ -7,13 +7,13 @@
 #include <string.h>
 
 typedef struct tparser {
-  wgk_tmpl *t;          /* the template being built */
-  const char *text;     /* t->src.text */
+  wgk_tmpl *t;      /* the template being built */
+  const char *text; /* t->src.text */
   size_t len;
-  size_t pos;           /* where scanning continues */
-  wgk_stmt *last_text;  /* the text right before the current tag, for "{%-" */
-  int depth;            /* open blocks */
-  int loops;            /* open for blocks: break and continue are only valid inside one */
+  size_t pos;          /* where scanning continues */
+  wgk_stmt *last_text; /* the text right before the current tag, for "{%-" */
+  int depth;           /* open blocks */
+  int loops;           /* open for blocks: break and continue are only valid inside one */
   wgk_error *err;
 } tparser;
 
@@ -27,7 +27,10 @@ static wgk_status fail_at(tparser *p, size_t at, wgk_status st, const char *msg,
 
 static wgk_stmt *new_stmt(tparser *p, wgk_stmt_kind kind, size_t start) {
   wgk_stmt *s = wgk_expr_arena_alloc(&p->t->arena, sizeof *s);
-  if (!s) { wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return NULL; }
+  if (!s) {
+    wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return NULL;
+  }
   s->kind = kind;
   s->start = start;
   return s;
@@ -38,7 +41,10 @@ static bool body_push(tparser *p, wgk_body *b, wgk_stmt *s) {
   if (b->n == b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 8;
     wgk_stmt **items = wgk_expr_arena_alloc(&p->t->arena, cap * sizeof *items);
-    if (!items) { wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory"); return false; }
+    if (!items) {
+      wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      return false;
+    }
     if (b->n) memcpy(items, b->items, b->n * sizeof *items);
     b->items = items;
     b->cap = cap;
@@ -55,7 +61,10 @@ static void strip_last_text(tparser *p) {
 /* Starts an expression parser just after a "{{" or "{%" at pos (handling "-" whitespace control). */
 static void open_tag(tparser *p, size_t pos, wgk_parser *ep) {
   size_t after = pos + 2;
-  if (after < p->len && p->text[after] == '-') { strip_last_text(p); after++; }
+  if (after < p->len && p->text[after] == '-') {
+    strip_last_text(p);
+    after++;
+  }
   p->last_text = NULL;
   wgk_expr_parser_init(ep, p->text, p->len, after, NULL, &p->t->arena, p->err);
   ep->map = &p->t->src.map;
@@ -72,11 +81,13 @@ static bool close_tag(tparser *p, wgk_parser *ep, bool expr) {
     size_t n = ep->tok.len < 30 ? ep->tok.len : 30;
     memcpy(buf, at, n);
     buf[n] = '\0';
-    wgk_expr_syntax_error(ep, "'%s' expected near '%s'", expr ? "}}" : "%}", ep->tok.kind == WGK_TK_EOF ? "end of template" : buf);
+    wgk_expr_syntax_error(ep, "'%s' expected near '%s'", expr ? "}}" : "%}",
+                          ep->tok.kind == WGK_TK_EOF ? "end of template" : buf);
     return false;
   }
   p->pos = ep->tok.start + ep->tok.len;
-  if (at[0] == '-') while (p->pos < p->len && is_ws(p->text[p->pos])) p->pos++;
+  if (at[0] == '-')
+    while (p->pos < p->len && is_ws(p->text[p->pos])) p->pos++;
   return true;
 }
 
@@ -86,11 +97,13 @@ static void peek_name(const tparser *p, size_t pos, char *name, size_t size) {
   if (i < p->len && p->text[i] == '-') i++;
   while (i < p->len && is_ws(p->text[i])) i++;
   size_t n = 0;
-  while (i < p->len && n + 1 < size && (p->text[i] == '_' || (p->text[i] >= 'a' && p->text[i] <= 'z'))) name[n++] = p->text[i++];
+  while (i < p->len && n + 1 < size && (p->text[i] == '_' || (p->text[i] >= 'a' && p->text[i] <= 'z')))
+    name[n++] = p->text[i++];
   name[n] = '\0';
 }
 
-static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, const char *opener, size_t opened_at, int *which);
+static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, const char *opener, size_t opened_at,
+                       int *which);
 
 /* Consumes an ender tag "{% name %}" at p->pos (already peeked). */
 static bool consume_simple_tag(tparser *p) {
@@ -129,12 +142,24 @@ static bool parse_if(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
 
 static bool parse_for(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   if (!(s->target = wgk_expr_parse_sequence(ep, true))) return false;
-  if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) { wgk_expr_syntax_error(ep, "loop variable must be a name or names"); return false; }
+  if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) {
+    wgk_expr_syntax_error(ep, "loop variable must be a name or names");
+    return false;
+  }
   for (size_t i = 0; s->target->kind == WGK_N_TUPLE && i < s->target->n; i++)
-    if (s->target->items[i]->kind != WGK_N_NAME) { wgk_expr_syntax_error(ep, "loop variable must be a name or names"); return false; }
-  if (!wgk_expr_accept_name(ep, "in")) { wgk_expr_syntax_error(ep, "'in' expected after the loop variable"); return false; }
+    if (s->target->items[i]->kind != WGK_N_NAME) {
+      wgk_expr_syntax_error(ep, "loop variable must be a name or names");
+      return false;
+    }
+  if (!wgk_expr_accept_name(ep, "in")) {
+    wgk_expr_syntax_error(ep, "'in' expected after the loop variable");
+    return false;
+  }
   if (!(s->expr = wgk_expr_parse_expression(ep)) || !close_tag(p, ep, false)) return false;
-  if (s->expr->kind == WGK_N_TERNARY && !s->expr->c) { s->cond = s->expr->b; s->expr = s->expr->a; }
+  if (s->expr->kind == WGK_N_TERNARY && !s->expr->c) {
+    s->cond = s->expr->b;
+    s->expr = s->expr->a;
+  }
   int which;
   if (!parse_body(p, &s->body, FOR_ENDS, "for", at, &which)) return false;
   if (which == 0 && (!consume_simple_tag(p) || !parse_body(p, &s->alt, ENDFOR, "for", at, &which))) return false;
@@ -143,7 +168,10 @@ static bool parse_for(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
 
 static bool parse_set(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   if (!(s->target = wgk_expr_parse_sequence(ep, true))) return false;
-  if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) { wgk_expr_syntax_error(ep, "set needs a name or names"); return false; }
+  if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) {
+    wgk_expr_syntax_error(ep, "set needs a name or names");
+    return false;
+  }
   while (s->target->kind != WGK_N_TUPLE && ep->tok.kind == WGK_TK_DOT) { /* set ns.name = v (a namespace attribute) */
     wgk_node *m = wgk_expr_arena_alloc(&p->t->arena, sizeof *m);
     if (!m) return false;
@@ -151,7 +179,10 @@ static bool parse_set(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
     m->kind = WGK_N_MEMBER;
     m->a = s->target;
     wgk_expr_next(ep);
-    if (ep->tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(ep, "name expected after '.'"); return false; }
+    if (ep->tok.kind != WGK_TK_NAME) {
+      wgk_expr_syntax_error(ep, "name expected after '.'");
+      return false;
+    }
     if (!(m->str = wgk_expr_arena_alloc(&p->t->arena, ep->tok.len + 1))) return false;
     memcpy(m->str, ep->text + ep->tok.start, ep->tok.len);
     m->str[ep->tok.len] = '\0';
@@ -173,13 +204,20 @@ static wgk_node *params_node(tparser *p, wgk_parser *ep) {
   n->kind = WGK_N_CALL;
   if (!wgk_expr_parse_args(ep, n)) return NULL;
   for (size_t i = 0; i < n->n; i++)
-    if (n->items[i]->kind != WGK_N_NAME && n->items[i]->kind != WGK_N_KWARG) { wgk_expr_syntax_error(ep, "macro parameters must be names"); return NULL; }
+    if (n->items[i]->kind != WGK_N_NAME && n->items[i]->kind != WGK_N_KWARG) {
+      wgk_expr_syntax_error(ep, "macro parameters must be names");
+      return NULL;
+    }
   return n;
 }
 
 static bool parse_macro(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
-  if (ep->tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(ep, "macro name expected"); return false; }
-  if (!(s->target = wgk_expr_parse_primary(ep)) || !(s->params = params_node(p, ep)) || !close_tag(p, ep, false)) return false;
+  if (ep->tok.kind != WGK_TK_NAME) {
+    wgk_expr_syntax_error(ep, "macro name expected");
+    return false;
+  }
+  if (!(s->target = wgk_expr_parse_primary(ep)) || !(s->params = params_node(p, ep)) || !close_tag(p, ep, false))
+    return false;
   int which;
   return parse_body(p, &s->body, ENDMACRO, "macro", at, &which) && consume_simple_tag(p);
 }
@@ -187,14 +225,20 @@ static bool parse_macro(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
 static bool parse_call(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   if (ep->tok.kind == WGK_TK_LPAREN && !(s->params = params_node(p, ep))) return false;
   if (!(s->expr = wgk_expr_parse_expression(ep))) return false;
-  if (s->expr->kind != WGK_N_CALL || s->expr->a->kind != WGK_N_NAME) { wgk_expr_syntax_error(ep, "call needs a macro call"); return false; }
+  if (s->expr->kind != WGK_N_CALL || s->expr->a->kind != WGK_N_NAME) {
+    wgk_expr_syntax_error(ep, "call needs a macro call");
+    return false;
+  }
   int which;
   return close_tag(p, ep, false) && parse_body(p, &s->body, ENDCALL, "call", at, &which) && consume_simple_tag(p);
 }
 
 static bool parse_filter(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   size_t start = ep->tok.start;
-  if (ep->tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(ep, "filter name expected"); return false; }
+  if (ep->tok.kind != WGK_TK_NAME) {
+    wgk_expr_syntax_error(ep, "filter name expected");
+    return false;
+  }
   wgk_node *name = wgk_expr_parse_primary(ep);
   if (!name) return false;
   wgk_node *f = wgk_expr_arena_alloc(&p->t->arena, sizeof *f);
@@ -236,23 +280,46 @@ static bool parse_statement(tparser *p, wgk_body *body) {
   size_t at = p->pos;
   wgk_parser ep;
   open_tag(p, at, &ep);
-  if (ep.tok.kind != WGK_TK_NAME) { wgk_expr_syntax_error(&ep, "statement name expected after '{%%'"); return false; }
+  if (ep.tok.kind != WGK_TK_NAME) {
+    wgk_expr_syntax_error(&ep, "statement name expected after '{%%'");
+    return false;
+  }
   char name[32];
   size_t n = ep.tok.len < sizeof name - 1 ? ep.tok.len : sizeof name - 1;
   memcpy(name, p->text + ep.tok.start, n);
   name[n] = '\0';
-  if (!strcmp(name, "raw")) { wgk_expr_next(&ep); return parse_raw(p, &ep, body, at); }
+  if (!strcmp(name, "raw")) {
+    wgk_expr_next(&ep);
+    return parse_raw(p, &ep, body, at);
+  }
   wgk_stmt_kind kind;
   bool (*fn)(tparser *, wgk_parser *, wgk_stmt *, size_t) = NULL;
-  if (!strcmp(name, "if")) { kind = WGK_S_IF; fn = parse_if; }
-  else if (!strcmp(name, "for")) { kind = WGK_S_FOR; fn = parse_for; }
-  else if (!strcmp(name, "set")) { kind = WGK_S_SET; fn = parse_set; }
-  else if (!strcmp(name, "macro")) { kind = WGK_S_MACRO; fn = parse_macro; }
-  else if (!strcmp(name, "call")) { kind = WGK_S_CALL; fn = parse_call; }
-  else if (!strcmp(name, "filter")) { kind = WGK_S_FILTER; fn = parse_filter; }
-  else if (!strcmp(name, "break")) kind = WGK_S_BREAK;
-  else if (!strcmp(name, "continue")) kind = WGK_S_CONTINUE;
-  else { wgk_expr_syntax_error(&ep, "unknown or unexpected statement '%s'", name); return false; }
+  if (!strcmp(name, "if")) {
+    kind = WGK_S_IF;
+    fn = parse_if;
+  } else if (!strcmp(name, "for")) {
+    kind = WGK_S_FOR;
+    fn = parse_for;
+  } else if (!strcmp(name, "set")) {
+    kind = WGK_S_SET;
+    fn = parse_set;
+  } else if (!strcmp(name, "macro")) {
+    kind = WGK_S_MACRO;
+    fn = parse_macro;
+  } else if (!strcmp(name, "call")) {
+    kind = WGK_S_CALL;
+    fn = parse_call;
+  } else if (!strcmp(name, "filter")) {
+    kind = WGK_S_FILTER;
+    fn = parse_filter;
+  } else if (!strcmp(name, "break"))
+    kind = WGK_S_BREAK;
+  else if (!strcmp(name, "continue"))
+    kind = WGK_S_CONTINUE;
+  else {
+    wgk_expr_syntax_error(&ep, "unknown or unexpected statement '%s'", name);
+    return false;
+  }
   if ((kind == WGK_S_BREAK || kind == WGK_S_CONTINUE) && p->loops == 0) {
     fail_at(p, at, WGK_ERR_PARSE, "'%s' outside a for loop%s", name, "");
     return false;
@@ -281,16 +348,24 @@ static bool parse_output(tparser *p, wgk_body *body) {
 
 static bool parse_comment(tparser *p) {
   size_t at = p->pos, i = at + 2;
-  if (i < p->len && p->text[i] == '-') { strip_last_text(p); i++; }
+  if (i < p->len && p->text[i] == '-') {
+    strip_last_text(p);
+    i++;
+  }
   p->last_text = NULL;
   const char *end = wgk_expr_find(p->text + i, p->len - i, "#}", 2);
-  if (!end) { fail_at(p, at, WGK_ERR_PARSE, "unclosed comment%s%s", "", ""); return false; }
+  if (!end) {
+    fail_at(p, at, WGK_ERR_PARSE, "unclosed comment%s%s", "", "");
+    return false;
+  }
   p->pos = (size_t)(end - p->text) + 2;
-  if (end > p->text + i && end[-1] == '-') while (p->pos < p->len && is_ws(p->text[p->pos])) p->pos++;
+  if (end > p->text + i && end[-1] == '-')
+    while (p->pos < p->len && is_ws(p->text[p->pos])) p->pos++;
   return true;
 }
 
-static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, const char *opener, size_t opened_at, int *which) {
+static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, const char *opener, size_t opened_at,
+                       int *which) {
   while (p->pos < p->len) {
     size_t i = p->pos;
     while (i + 1 < p->len && !(p->text[i] == '{' && strchr("{%#", p->text[i + 1]))) i++;
@@ -305,12 +380,21 @@ static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, co
       continue;
     }
     char c = p->text[i + 1];
-    if (c == '#') { if (!parse_comment(p)) return false; continue; }
-    if (c == '{') { if (!parse_output(p, body)) return false; continue; }
+    if (c == '#') {
+      if (!parse_comment(p)) return false;
+      continue;
+    }
+    if (c == '{') {
+      if (!parse_output(p, body)) return false;
+      continue;
+    }
     char name[32];
     peek_name(p, i, name, sizeof name);
     for (int k = 0; enders && enders[k]; k++)
-      if (!strcmp(name, enders[k])) { *which = k; return true; }
+      if (!strcmp(name, enders[k])) {
+        *which = k;
+        return true;
+      }
     if (!parse_statement(p, body)) return false;
   }
   if (enders) {

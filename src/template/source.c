@@ -6,10 +6,10 @@
 #include <string.h>
 
 typedef struct builder {
-  wgk_dynbuf text;          /* assembled bytes */
-  int *file, *line, *col;   /* per byte */
-  size_t cap;               /* entries allocated in the arrays */
-  char **files;             /* names */
+  wgk_dynbuf text;        /* assembled bytes */
+  int *file, *line, *col; /* per byte */
+  size_t cap;             /* entries allocated in the arrays */
+  char **files;           /* names */
   size_t file_count;
   const char *chain[WGK_TMPL_MAX_INCLUDE_DEPTH + 1]; /* open includes, for cycles */
   int depth;
@@ -28,7 +28,9 @@ static bool push_byte(builder *b, char c, int file, int line, int col) {
     b->cap = cap;
   }
   size_t i = b->text.len;
-  b->file[i] = file; b->line[i] = line; b->col[i] = col;
+  b->file[i] = file;
+  b->line[i] = line;
+  b->col[i] = col;
   return wgk_dynbuf_append_char(&b->text, c);
 }
 
@@ -70,7 +72,8 @@ static bool include_tag(const char *t, size_t len, size_t i, char *name, size_t 
   return true;
 }
 
-static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
+static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
+                           wgk_error *err);
 
 /* The public loader's include path: a name starting with '.' is relative to the including file's folder,
  * any other to the package root; empty and "." segments are dropped and ".." pops one (escaping the root
@@ -107,20 +110,24 @@ static wgk_status include_file(builder *b, const char *written, const char *from
                                const wgk_tmpl_loader *loader, wgk_error *err) {
   char name[1024];
   if (!resolve_include(from, written, name, sizeof name))
-    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
-                         "include path '%s' escapes the package root", written);
+    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include path '%s' escapes the package root",
+                         written);
   if (!path_ok(name))
     return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
                          "include path '%s' must be relative to the package, without '..'", name);
   for (int i = 0; i < b->depth; i++) {
     if (strcmp(b->chain[i], name) != 0) continue;
     char chain[1024] = "";
-    for (int k = i; k < b->depth; k++) { strncat(chain, b->chain[k], sizeof chain - strlen(chain) - 1); strncat(chain, " -> ", sizeof chain - strlen(chain) - 1); }
+    for (int k = i; k < b->depth; k++) {
+      strncat(chain, b->chain[k], sizeof chain - strlen(chain) - 1);
+      strncat(chain, " -> ", sizeof chain - strlen(chain) - 1);
+    }
     strncat(chain, name, sizeof chain - strlen(chain) - 1);
     return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include cycle: %s", chain);
   }
   if (b->depth >= WGK_TMPL_MAX_INCLUDE_DEPTH)
-    return wgk_error_set(err, WGK_ERR_LIMIT, from, line, col, NULL, "includes nested too deeply (limit is %d)", WGK_TMPL_MAX_INCLUDE_DEPTH);
+    return wgk_error_set(err, WGK_ERR_LIMIT, from, line, col, NULL, "includes nested too deeply (limit is %d)",
+                         WGK_TMPL_MAX_INCLUDE_DEPTH);
   if (!loader || !loader->load)
     return wgk_error_set(err, WGK_ERR_NOT_FOUND, from, line, col, NULL, "cannot include '%s': no loader", name);
   char *text = NULL;
@@ -138,13 +145,16 @@ static wgk_status include_file(builder *b, const char *written, const char *from
   return st;
 }
 
-static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err) {
+static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
+                           wgk_error *err) {
   if (len > WGK_TMPL_MAX_SIZE)
-    return wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large (limit is %d bytes)", WGK_TMPL_MAX_SIZE);
+    return wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large (limit is %d bytes)",
+                         WGK_TMPL_MAX_SIZE);
   char **files = realloc(b->files, (b->file_count + 1) * sizeof *files);
   if (!files) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
   b->files = files;
-  if (!(files[b->file_count] = strdup(name))) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+  if (!(files[b->file_count] = strdup(name)))
+    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
   int file = (int)b->file_count++;
   const char *stable_name = files[file];
   b->chain[b->depth++] = stable_name;
@@ -163,23 +173,38 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
       while (h < len && (text[h] == ' ' || text[h] == '\t')) h++;
       if (h < len && text[h] == '\r') h++;
       bool whole_line = line_start && h < len && text[h] == '\n';
-      if (whole_line && b->text.len >= i - ws) { b->text.len -= i - ws; if (b->text.data) b->text.data[b->text.len] = '\0'; }
+      if (whole_line && b->text.len >= i - ws) {
+        b->text.len -= i - ws;
+        if (b->text.data) b->text.data[b->text.len] = '\0';
+      }
       wgk_status st = include_file(b, inc, stable_name, line, col, loader, err);
       if (st != WGK_OK) return st;
       for (size_t k = i; k < end; k++) /* the tag may span lines */
-        if (text[k] == '\n') line++, col = 1;
-        else col++;
-      if (whole_line) { i = h; line++; col = 1; } else i = end - 1;
+        if (text[k] == '\n')
+          line++, col = 1;
+        else
+          col++;
+      if (whole_line) {
+        i = h;
+        line++;
+        col = 1;
+      } else
+        i = end - 1;
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))
       return b->text.over ? wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large")
                           : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
-    if (text[i] == '\n') { line++; col = 1; } else col++;
+    if (text[i] == '\n') {
+      line++;
+      col = 1;
+    } else
+      col++;
   }
   b->depth--;
   if (b->depth == 0) { /* the end position, for errors at the end of the text */
-    if (!push_byte(b, '\0', file, line, col)) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    if (!push_byte(b, '\0', file, line, col))
+      return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
     b->text.len--;
   }
   return WGK_OK;
@@ -231,12 +256,16 @@ static wgk_status preprocess(const builder *b, wgk_tmpl_src *out, wgk_error *err
     }
     just_trimmed = false;
     out->text[n] = t[i];
-    out->map.file[n] = b->file[i]; out->map.line[n] = b->line[i]; out->map.col[n] = b->col[i];
+    out->map.file[n] = b->file[i];
+    out->map.line[n] = b->line[i];
+    out->map.col[n] = b->col[i];
     n++;
   }
   out->text[n] = '\0';
   size_t last = len; /* the end: where the dropped final newline was, else the end recorded by add_text */
-  out->map.file[n] = b->file[last]; out->map.line[n] = b->line[last]; out->map.col[n] = b->col[last];
+  out->map.file[n] = b->file[last];
+  out->map.line[n] = b->line[last];
+  out->map.col[n] = b->col[last];
   out->len = n;
   out->map.len = n;
   return WGK_OK;
@@ -252,7 +281,9 @@ wgk_status wgk_tmpl_src_build(const char *text, size_t len, const char *name, co
   if (st == WGK_OK) st = preprocess(&b, out, err);
   out->map.files = b.files;
   out->map.file_count = b.file_count;
-  free(b.file); free(b.line); free(b.col);
+  free(b.file);
+  free(b.line);
+  free(b.col);
   wgk_dynbuf_free(&b.text);
   if (st != WGK_OK) wgk_tmpl_src_free(out);
   return st;

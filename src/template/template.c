@@ -11,7 +11,10 @@ wgk_tmpl *wgk_tmpl_parse(const char *text, size_t len, const char *name, const w
   if (!name) name = "<template>";
   if (len == (size_t)-1) len = text ? strlen(text) : 0;
   wgk_tmpl *t = calloc(1, sizeof *t);
-  if (!t) { wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory"); return NULL; }
+  if (!t) {
+    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    return NULL;
+  }
   if (wgk_tmpl_src_build(text ? text : "", len, name, loader, &t->src, err) != WGK_OK ||
       wgk_tmpl_parse_src(t, err) != WGK_OK) {
     wgk_tmpl_free(t);
@@ -33,7 +36,8 @@ static bool path_ok(const char *p) {
 
 wgk_tmpl *wgk_tmpl_load(const char *name, const wgk_tmpl_loader *loader, wgk_error *err) {
   if (!path_ok(name)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL, "template path must be relative to the package, without '..'");
+    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL,
+                  "template path must be relative to the package, without '..'");
     return NULL;
   }
   if (!loader || !loader->load) {
@@ -59,8 +63,8 @@ void wgk_tmpl_free(wgk_tmpl *t) {
   free(t);
 }
 
-wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope,
-                           wgk_dynbuf *out, wgk_tmpl_linemap *map, wgk_error *err) {
+wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope, wgk_dynbuf *out,
+                           wgk_tmpl_linemap *map, wgk_error *err) {
   wgk_tmpl *t = wgk_tmpl_load(name, loader, err);
   if (!t) return err ? err->status : WGK_ERR_PARSE;
   wgk_status st = wgk_tmpl_render_parsed(t, scope, out, map, err);
@@ -86,16 +90,15 @@ static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len,
   fclose(f);
   if (bad || b.failed) {
     wgk_dynbuf_free(&b);
-    return wgk_error_set(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, NULL, 0, 0, NULL, bad ? "cannot read '%s'" : "'%s' is too large", path);
+    return wgk_error_set(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, NULL, 0, 0, NULL,
+                         bad ? "cannot read '%s'" : "'%s' is too large", path);
   }
   *len = b.len;
   *text = b.data ? wgk_dynbuf_take(&b) : strdup("");
   return *text ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
 }
 
-wgk_tmpl_loader wgk_tmpl_loader_dir(const char *root) {
-  return (wgk_tmpl_loader){dir_load, (void *)root};
-}
+wgk_tmpl_loader wgk_tmpl_loader_dir(const char *root) { return (wgk_tmpl_loader){dir_load, (void *)root}; }
 
 void wgk_tmpl_linemap_init(wgk_tmpl_linemap *m) { memset(m, 0, sizeof *m); }
 

@@ -1,5 +1,5 @@
 /*
- * The Jinja subset of WGSL templates (SYSTEM.md §4), rendered with lstrip_blocks and trim_blocks on, as the
+ * The Jinja subset of WGSL templates (docs/templates.md), rendered with lstrip_blocks and trim_blocks on, as the
  * public loader does, sharing the expression evaluator of expr.h.
  *
  * Lifecycle:
@@ -31,8 +31,8 @@ wgk_tmpl_loader wgk_tmpl_loader_dir(const char *root);
 
 /* Output line -> template line, kept while rendering so WGSL compile errors point at the template. */
 typedef struct wgk_tmpl_line {
-  int file;  /* index into wgk_tmpl_linemap.files */
-  int line;  /* 1-based line in that file */
+  int file; /* index into wgk_tmpl_linemap.files */
+  int line; /* 1-based line in that file */
 } wgk_tmpl_line;
 
 typedef struct wgk_tmpl_linemap {
@@ -50,28 +50,27 @@ bool wgk_tmpl_linemap_lookup(const wgk_tmpl_linemap *m, int out_line, const char
 
 typedef struct wgk_tmpl wgk_tmpl;
 
-#define WGK_TMPL_MAX_SIZE (4 * 1024 * 1024)  /* bytes of one template file */
-#define WGK_TMPL_MAX_INCLUDE_DEPTH 16        /* nested includes */
-#define WGK_TMPL_MAX_BLOCK_DEPTH 100         /* nested statements */
-#define WGK_TMPL_MAX_ITERATIONS 1000000      /* loop iterations in one render, all loops together */
-#define WGK_TMPL_MAX_CALL_DEPTH 64           /* nested macro calls */
-#define WGK_TMPL_MAX_OUTPUT (16u << 20)      /* bytes of rendered output */
-#define WGK_TMPL_MAX_OUTPUT_TEXT "16 MiB"    /* the same, for messages */
+#define WGK_TMPL_MAX_SIZE (4 * 1024 * 1024) /* bytes of one template file */
+#define WGK_TMPL_MAX_INCLUDE_DEPTH 16       /* nested includes */
+#define WGK_TMPL_MAX_BLOCK_DEPTH 100        /* nested statements */
+#define WGK_TMPL_MAX_ITERATIONS 1000000     /* loop iterations in one render, all loops together */
+#define WGK_TMPL_MAX_CALL_DEPTH 64          /* nested macro calls */
+#define WGK_TMPL_MAX_OUTPUT (16u << 20)     /* bytes of rendered output */
+#define WGK_TMPL_MAX_OUTPUT_TEXT "16 MiB"   /* the same, for messages */
 
 /* Loads and parses name through loader. NULL with err set on failure. */
 wgk_tmpl *wgk_tmpl_load(const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
 /* Parses a template held in memory (includes still go through loader, which may be NULL: no includes). */
-wgk_tmpl *wgk_tmpl_parse(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
-                         wgk_error *err);
+wgk_tmpl *wgk_tmpl_parse(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
 void wgk_tmpl_free(wgk_tmpl *t);
 
 /* Renders t against scope (a dict) appending to out; map (nullable) receives the line map. */
-wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk_dynbuf *out,
-                                  wgk_tmpl_linemap *map, wgk_error *err);
+wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk_dynbuf *out, wgk_tmpl_linemap *map,
+                                  wgk_error *err);
 
 /* Load + render + free. */
-wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope,
-                           wgk_dynbuf *out, wgk_tmpl_linemap *map, wgk_error *err);
+wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope, wgk_dynbuf *out,
+                           wgk_tmpl_linemap *map, wgk_error *err);
 
 /* The `enable` directives a rendered WGSL module needs and does not write, as the public loader infers
  * them from real uses outside comments (enables.c says what counts as a use); prepended in this order. */

@@ -5,7 +5,7 @@
 #include "testcase/benchcase.h"
 #include "testcase/tc_internal.h"
 
-static const char *const case_keys[] = {"id",    "description", "inputs", "attrs",  "args",       "tunables",
+static const char *const case_keys[] = {"id",    "description", "inputs", "attrs",      "args",     "tunables",
                                         "bytes", "flops",       "warmup", "iterations", "requires", NULL};
 
 static wgk_status read_count(wgk_tc_reader *r, const json_t *v, const char *path, int64_t *out) {

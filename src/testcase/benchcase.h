@@ -12,26 +12,26 @@
 #include "testcase/testcase.h"
 
 typedef struct wgk_bench_case {
-  char *id;                               /* canonical id, usable as a filter */
-  char *description;                      /* "" when absent */
-  wgk_tc_input *inputs;                   /* generators only */
+  char *id;             /* canonical id, usable as a filter */
+  char *description;    /* "" when absent */
+  wgk_tc_input *inputs; /* generators only */
   size_t n_inputs;
-  wgk_tc_value *attrs, *args, *tunables;  /* as in test.json */
+  wgk_tc_value *attrs, *args, *tunables; /* as in test.json */
   size_t n_attrs, n_args, n_tunables;
-  int64_t bytes;                          /* bytes moved per call, for GB/s; -1: left to wgk (inputs + outputs) */
-  int64_t flops;                          /* floating-point operations per call; -1: not reported */
-  int64_t warmup;                         /* untimed calls first (default 3) */
-  int64_t iterations;                     /* timed calls (default 20) */
-  char **requires;                        /* device features */
+  int64_t bytes;      /* bytes moved per call, for GB/s; -1: left to wgk (inputs + outputs) */
+  int64_t flops;      /* floating-point operations per call; -1: not reported */
+  int64_t warmup;     /* untimed calls first (default 3) */
+  int64_t iterations; /* timed calls (default 20) */
+  char **requires;    /* device features */
   size_t n_requires;
-  wgk_tc_pos pos;                         /* the case object */
+  wgk_tc_pos pos; /* the case object */
 } wgk_bench_case;
 
 typedef struct wgk_bench_suite {
-  char *source;           /* file name used in messages */
+  char *source; /* file name used in messages */
   wgk_bench_case *cases;
   size_t n_cases;
-  json_t *root;           /* the document (owns every borrowed json_t) */
+  json_t *root; /* the document (owns every borrowed json_t) */
 } wgk_bench_suite;
 
 wgk_status wgk_bench_suite_parse(const char *text, size_t len, const char *source, wgk_bench_suite **out /* OUT */,

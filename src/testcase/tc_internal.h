@@ -32,8 +32,8 @@ wgk_status wgk_tc_read_strings(wgk_tc_reader *r, const json_t *v, const char *pa
 wgk_status wgk_tc_check_features(wgk_tc_reader *r, char *const *names, size_t n, const char *path);
 
 /* Field readers; a later layer replaces entries of the same name. */
-wgk_status wgk_tc_read_input_map(wgk_tc_reader *r, const json_t *v, const char *path, wgk_tc_input **list,
-                                 size_t *n, bool generators_only);
+wgk_status wgk_tc_read_input_map(wgk_tc_reader *r, const json_t *v, const char *path, wgk_tc_input **list, size_t *n,
+                                 bool generators_only);
 /* generators_only: bench.json refuses inline data. */
 wgk_status wgk_tc_read_input(wgk_tc_reader *r, wgk_tc_input *in, const char *key, const json_t *v, const char *path,
                              bool generators_only);

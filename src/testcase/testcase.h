@@ -28,13 +28,13 @@
 #define WGK_TC_SCHEMA 1 /* the "schema" value this reader understands */
 
 typedef enum wgk_tc_gen_kind {
-  WGK_TC_DATA = 0,      /* inline "data" (flat or nested list; "NaN", "Infinity", "-Infinity" allowed) */
-  WGK_TC_UNIFORM,       /* [lo, hi) for floats (defaults -1, 1); [lo, hi] for integers */
-  WGK_TC_NORMAL,        /* mean (0), std (1) */
-  WGK_TC_ARANGE,        /* start + i * step (0, 1), i the flat index */
-  WGK_TC_POSITIONS,     /* offset + index along the last axis: position ids (batch, seq) */
-  WGK_TC_CONST,         /* every element = value */
-  WGK_TC_OP,            /* an op's generator (src/ops/<op id>/generators.c), found by name in src/ops/registry.c */
+  WGK_TC_DATA = 0,  /* inline "data" (flat or nested list; "NaN", "Infinity", "-Infinity" allowed) */
+  WGK_TC_UNIFORM,   /* [lo, hi) for floats (defaults -1, 1); [lo, hi] for integers */
+  WGK_TC_NORMAL,    /* mean (0), std (1) */
+  WGK_TC_ARANGE,    /* start + i * step (0, 1), i the flat index */
+  WGK_TC_POSITIONS, /* offset + index along the last axis: position ids (batch, seq) */
+  WGK_TC_CONST,     /* every element = value */
+  WGK_TC_OP,        /* an op's generator (src/ops/<op id>/generators.c), found by name in src/ops/registry.c */
 } wgk_tc_gen_kind;
 
 /* Where a value came from, for messages. */
@@ -44,17 +44,17 @@ typedef struct wgk_tc_pos {
 } wgk_tc_pos;
 
 typedef struct wgk_tc_input {
-  char *key;                    /* bind key or ONNX port name, as the case gives it */
-  wgk_host_dtype dtype;         /* element type */
-  int rank;                     /* number of dims (an op generator with own_shape may leave it -1) */
+  char *key;            /* bind key or ONNX port name, as the case gives it */
+  wgk_host_dtype dtype; /* element type */
+  int rank;             /* number of dims (an op generator with own_shape may leave it -1) */
   int64_t dims[WGK_HOST_MAX_RANK];
-  wgk_tc_gen_kind kind;         /* inline data or a generator */
-  const json_t *data;           /* WGK_TC_DATA: the list (borrowed from the suite) */
-  uint64_t seed;                /* random generators */
-  double a, b;                  /* lo/hi, mean/std, start/step, offset, value, base: by kind */
-  const wgk_op_generator *op_gen;           /* WGK_TC_OP: the generator */
-  double params[WGK_OP_GEN_MAX_PARAMS];     /* WGK_TC_OP: its parameters, in op_gen->params order */
-  wgk_tc_pos pos;               /* the input's object */
+  wgk_tc_gen_kind kind;                 /* inline data or a generator */
+  const json_t *data;                   /* WGK_TC_DATA: the list (borrowed from the suite) */
+  uint64_t seed;                        /* random generators */
+  double a, b;                          /* lo/hi, mean/std, start/step, offset, value, base: by kind */
+  const wgk_op_generator *op_gen;       /* WGK_TC_OP: the generator */
+  double params[WGK_OP_GEN_MAX_PARAMS]; /* WGK_TC_OP: its parameters, in op_gen->params order */
+  wgk_tc_pos pos;                       /* the input's object */
 } wgk_tc_input;
 
 /* A named JSON value (attribute, arg, tunable). */
@@ -69,39 +69,39 @@ typedef struct wgk_tc_tolerance {
 } wgk_tc_tolerance;
 
 typedef struct wgk_tc_expected {
-  char *key;                  /* output bind key or port name */
-  wgk_host_dtype dtype;       /* NONE: the output's own dtype */
-  int rank;                   /* -1 when no shape is given (then the output is not preallocated) */
+  char *key;            /* output bind key or port name */
+  wgk_host_dtype dtype; /* NONE: the output's own dtype */
+  int rank;             /* -1 when no shape is given (then the output is not preallocated) */
   int64_t dims[WGK_HOST_MAX_RANK];
-  const json_t *data;         /* borrowed list */
+  const json_t *data; /* borrowed list */
   wgk_tc_pos pos;
 } wgk_tc_expected;
 
 typedef struct wgk_tc_case {
-  char *id;                       /* canonical id, usable as a filter */
-  char *description;              /* "" when absent */
-  wgk_tc_input *inputs;           /* in document order (defaults first) */
+  char *id;             /* canonical id, usable as a filter */
+  char *description;    /* "" when absent */
+  wgk_tc_input *inputs; /* in document order (defaults first) */
   size_t n_inputs;
-  char **absent;                  /* ports left unset on purpose */
+  char **absent; /* ports left unset on purpose */
   size_t n_absent;
   wgk_tc_value *attrs, *args, *tunables;
   size_t n_attrs, n_args, n_tunables;
-  const wgk_op_hooks *reference;  /* the op whose reference gives the expected outputs, or NULL: inline data */
-  wgk_tc_expected *expected;      /* inline expected outputs */
+  const wgk_op_hooks *reference; /* the op whose reference gives the expected outputs, or NULL: inline data */
+  wgk_tc_expected *expected;     /* inline expected outputs */
   size_t n_expected;
   wgk_tc_tolerance tol[WGK_HOST_INT16 + 1]; /* by output dtype; integers exact unless given */
-  char **requires;                /* device features ("shader-f16") */
+  char **requires;                          /* device features ("shader-f16") */
   size_t n_requires;
-  char *expect_error;             /* the call must be refused with a message containing it; NULL = must run */
-  char *variant;                  /* the variant the planner must pick; NULL = any */
-  wgk_tc_pos pos;                 /* the case object */
+  char *expect_error; /* the call must be refused with a message containing it; NULL = must run */
+  char *variant;      /* the variant the planner must pick; NULL = any */
+  wgk_tc_pos pos;     /* the case object */
 } wgk_tc_case;
 
 typedef struct wgk_tc_suite {
-  char *source;        /* file name used in messages */
+  char *source; /* file name used in messages */
   wgk_tc_case *cases;
   size_t n_cases;
-  json_t *root;        /* the document (owns every borrowed json_t) */
+  json_t *root; /* the document (owns every borrowed json_t) */
 } wgk_tc_suite;
 
 wgk_status wgk_tc_suite_parse(const char *text, size_t len, const char *source, wgk_tc_suite **out /* OUT */,
@@ -155,10 +155,10 @@ typedef enum wgk_tc_verdict {
 
 typedef struct wgk_tc_outcome {
   wgk_tc_verdict verdict;
-  char variant[128];   /* the variant the planner chose; "" when the call did not run */
-  double max_abs;      /* over every compared output */
+  char variant[128]; /* the variant the planner chose; "" when the call did not run */
+  double max_abs;    /* over every compared output */
   double max_rel;
-  char message[3072];  /* FAIL: what went wrong (worst element, tolerance, or the refusal); SKIP: the reason */
+  char message[3072]; /* FAIL: what went wrong (worst element, tolerance, or the refusal); SKIP: the reason */
 } wgk_tc_outcome;
 
 /* Host tensors <-> wgk tensors (same dtype names, host layout). */

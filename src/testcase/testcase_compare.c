@@ -10,8 +10,10 @@
 
 wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype) {
   switch (dtype) {
-  case WGK_HOST_FLOAT32: return (wgk_tc_tolerance){1e-5, 1e-6};
-  case WGK_HOST_FLOAT16: return (wgk_tc_tolerance){1e-2, 1e-3};
+  case WGK_HOST_FLOAT32:
+    return (wgk_tc_tolerance){1e-5, 1e-6};
+  case WGK_HOST_FLOAT16:
+    return (wgk_tc_tolerance){1e-2, 1e-3};
   case WGK_HOST_NONE:
   case WGK_HOST_INT32:
   case WGK_HOST_UINT32:
@@ -19,7 +21,8 @@ wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype) {
   case WGK_HOST_INT8:
   case WGK_HOST_UINT8:
   case WGK_HOST_BOOL:
-  case WGK_HOST_INT16: break;
+  case WGK_HOST_INT16:
+    break;
   }
   return (wgk_tc_tolerance){0, 0};
 }
@@ -29,8 +32,7 @@ static bool nonfinite_match(double got, double want) {
   return got == want; /* both infinities of one sign */
 }
 
-void wgk_tc_compare(const double *got, const double *want, size_t n, wgk_tc_tolerance tol,
-                    wgk_tc_compare_result *out) {
+void wgk_tc_compare(const double *got, const double *want, size_t n, wgk_tc_tolerance tol, wgk_tc_compare_result *out) {
   *out = (wgk_tc_compare_result){.pass = true};
   double worst_excess = -INFINITY;
   bool worst_is_nonfinite = false;

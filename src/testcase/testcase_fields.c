@@ -8,8 +8,9 @@
 #define OOM(r, path) wgk_error_set((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, 0, 0, (path), "out of memory")
 
 static const char *const input_keys[] = {"dtype", "shape", "data", "generator", NULL};
-static const char *const gen_keys[] = {"kind", "seed", "lo", "hi", "mean", "std", "start", "step", "offset", "value",
-                                       NULL}; /* and the ops' generators' parameters (src/ops/registry.c) */
+static const char *const gen_keys[] = {
+    "kind",  "seed", "lo",     "hi",    "mean", "std",
+    "start", "step", "offset", "value", NULL}; /* and the ops' generators' parameters (src/ops/registry.c) */
 static const char *const tol_keys[] = {"rtol", "atol", NULL};
 static const char *const expected_keys[] = {"dtype", "shape", "data", NULL};
 
@@ -17,8 +18,8 @@ static const struct {
   const char *name;
   wgk_tc_gen_kind kind;
 } gen_kinds[] = {
-    {"uniform", WGK_TC_UNIFORM},        {"normal", WGK_TC_NORMAL},         {"arange", WGK_TC_ARANGE},
-    {"positions", WGK_TC_POSITIONS},    {"const", WGK_TC_CONST},
+    {"uniform", WGK_TC_UNIFORM},     {"normal", WGK_TC_NORMAL}, {"arange", WGK_TC_ARANGE},
+    {"positions", WGK_TC_POSITIONS}, {"const", WGK_TC_CONST},
 };
 
 /* A member path for messages; falls back to the parent when out of memory. */
@@ -60,19 +61,27 @@ static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *p
   if (dtype == WGK_HOST_NONE || dtype == WGK_HOST_FLOAT32 || dtype == WGK_HOST_FLOAT16) return WGK_OK;
   const char *name = wgk_host_dtype_name(dtype);
   if (json_is_string(v))
-    return wgk_tc_fail(r, path, "\"%s\" in %s data: only float data may hold NaN or infinities", json_string_value(v), name);
+    return wgk_tc_fail(r, path, "\"%s\" in %s data: only float data may hold NaN or infinities", json_string_value(v),
+                       name);
   if (json_is_boolean(v)) return WGK_OK;
   double d = json_number_value(v);
-  static const struct { wgk_host_dtype t; double lo, hi; } ranges[] = {
-      {WGK_HOST_INT32, -2147483648.0, 2147483647.0}, {WGK_HOST_UINT32, 0, 4294967295.0},
-      {WGK_HOST_INT64, -9007199254740992.0, 9007199254740992.0}, {WGK_HOST_INT8, -128, 127},
-      {WGK_HOST_UINT8, 0, 255}, {WGK_HOST_BOOL, 0, 1}, {WGK_HOST_INT16, -32768, 32767}};
+  static const struct {
+    wgk_host_dtype t;
+    double lo, hi;
+  } ranges[] = {{WGK_HOST_INT32, -2147483648.0, 2147483647.0},
+                {WGK_HOST_UINT32, 0, 4294967295.0},
+                {WGK_HOST_INT64, -9007199254740992.0, 9007199254740992.0},
+                {WGK_HOST_INT8, -128, 127},
+                {WGK_HOST_UINT8, 0, 255},
+                {WGK_HOST_BOOL, 0, 1},
+                {WGK_HOST_INT16, -32768, 32767}};
   double lo = 0, hi = 0;
   for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     if (ranges[i].t == dtype) lo = ranges[i].lo, hi = ranges[i].hi;
   if (json_is_integer(v)) {
     json_int_t n = json_integer_value(v);
-    if ((double)n < lo || (double)n > hi || (dtype == WGK_HOST_INT64 && (n > 9007199254740992LL || n < -9007199254740992LL)))
+    if ((double)n < lo || (double)n > hi ||
+        (dtype == WGK_HOST_INT64 && (n > 9007199254740992LL || n < -9007199254740992LL)))
       return wgk_tc_fail(r, path, "%lld is outside the %s range [%.0f, %.0f]%s", (long long)n, name, lo, hi,
                          dtype == WGK_HOST_INT64 ? " (int64 test data is exact within +-2^53)" : "");
     return WGK_OK;
@@ -114,8 +123,7 @@ static wgk_status check_data(wgk_tc_reader *r, const json_t *obj, const char *pa
   size_t count = 0, numel = 0;
   wgk_status st = count_data(r, json_object_get(obj, "data"), p, &count, 0, dtype);
   if (!st && !wgk_host_shape_numel(rank, dims, 1, &numel)) st = wgk_tc_fail(r, path, "shape too large");
-  if (!st && count != numel)
-    st = wgk_tc_fail(r, p, "%zu values for a shape of %zu elements", count, numel);
+  if (!st && count != numel) st = wgk_tc_fail(r, p, "%zu values for a shape of %zu elements", count, numel);
   free(p);
   return st;
 }
@@ -154,18 +162,24 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
     st = gen_number(r, g, path, "start", false, 0, &in->a);
     if (!st) st = gen_number(r, g, path, "step", false, 1, &in->b);
     break;
-  case WGK_TC_POSITIONS: st = gen_number(r, g, path, "offset", false, 0, &in->a); break;
-  case WGK_TC_CONST: st = gen_number(r, g, path, "value", true, 0, &in->a); break;
+  case WGK_TC_POSITIONS:
+    st = gen_number(r, g, path, "offset", false, 0, &in->a);
+    break;
+  case WGK_TC_CONST:
+    st = gen_number(r, g, path, "value", true, 0, &in->a);
+    break;
   case WGK_TC_OP:
     for (int i = 0; i < WGK_OP_GEN_MAX_PARAMS && in->op_gen->params[i].name && !st; i++) {
       const wgk_op_gen_param *p = &in->op_gen->params[i];
       double d;
       st = gen_number(r, g, path, p->name, p->required, p->dflt, &d);
-      if (!st && p->count && (d < 1 || d > 1e6 || d != floor(d))) st = fail_at(r, path, p->name, "expected an integer in [1, 1e6]");
+      if (!st && p->count && (d < 1 || d > 1e6 || d != floor(d)))
+        st = fail_at(r, path, p->name, "expected an integer in [1, 1e6]");
       in->params[i] = d;
     }
     break;
-  case WGK_TC_DATA: break;
+  case WGK_TC_DATA:
+    break;
   }
   if (st || (in->kind != WGK_TC_UNIFORM && in->kind != WGK_TC_NORMAL)) return st;
   const json_t *sv = json_object_get(g, "seed");
@@ -257,8 +271,8 @@ wgk_status wgk_tc_read_input(wgk_tc_reader *r, wgk_tc_input *in, const char *key
   return st;
 }
 
-wgk_status wgk_tc_read_input_map(wgk_tc_reader *r, const json_t *v, const char *path, wgk_tc_input **list,
-                                 size_t *n, bool generators_only) {
+wgk_status wgk_tc_read_input_map(wgk_tc_reader *r, const json_t *v, const char *path, wgk_tc_input **list, size_t *n,
+                                 bool generators_only) {
   if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object of inputs by bind key or port name");
   const char *key;
   const json_t *item;
@@ -322,8 +336,8 @@ wgk_status wgk_tc_read_tolerance(wgk_tc_reader *r, wgk_tc_case *c, const json_t 
     char *p = wgk_tc_path_key(path, key);
     if (!p) return OOM(r, path);
     wgk_host_dtype d = wgk_host_dtype_from_name(key);
-    wgk_status st = d == WGK_HOST_NONE ? wgk_tc_fail(r, p, "unknown dtype '%s'", key)
-                                       : wgk_tc_check_keys(r, item, p, tol_keys);
+    wgk_status st =
+        d == WGK_HOST_NONE ? wgk_tc_fail(r, p, "unknown dtype '%s'", key) : wgk_tc_check_keys(r, item, p, tol_keys);
     double rtol = c->tol[d].rtol, atol = c->tol[d].atol;
     if (!st) st = gen_number(r, item, p, "rtol", false, rtol, &rtol);
     if (!st) st = gen_number(r, item, p, "atol", false, atol, &atol);

@@ -47,12 +47,22 @@ static void generate(const wgk_tc_input *in, double *vals, size_t numel) {
       vals[i] = is_int_dtype(in->dtype) ? (double)wgk_rng_int(&rng, (int64_t)ceil(in->a), (int64_t)floor(in->b))
                                         : wgk_rng_uniform(&rng, in->a, in->b);
       break;
-    case WGK_TC_NORMAL: vals[i] = wgk_rng_normal(&rng, in->a, in->b); break;
-    case WGK_TC_ARANGE: vals[i] = in->a + (double)i * in->b; break;
-    case WGK_TC_POSITIONS: vals[i] = in->a + (double)(last ? (int64_t)i % last : 0); break;
-    case WGK_TC_CONST: vals[i] = in->a; break;
+    case WGK_TC_NORMAL:
+      vals[i] = wgk_rng_normal(&rng, in->a, in->b);
+      break;
+    case WGK_TC_ARANGE:
+      vals[i] = in->a + (double)i * in->b;
+      break;
+    case WGK_TC_POSITIONS:
+      vals[i] = in->a + (double)(last ? (int64_t)i % last : 0);
+      break;
+    case WGK_TC_CONST:
+      vals[i] = in->a;
+      break;
     case WGK_TC_DATA:
-    case WGK_TC_OP: vals[i] = 0; break;
+    case WGK_TC_OP:
+      vals[i] = 0;
+      break;
     }
   }
 }
@@ -104,7 +114,8 @@ wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_hos
   if (wgk_tc_input_bytes(in, &bytes) != WGK_OK) /* refused before anything is allocated */
     return wgk_error_set(err, WGK_ERR_LIMIT, source, in->pos.line, in->pos.column, in->pos.path,
                          "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
-                         "the host)", in->key, (unsigned long long)bytes, wgk_host_dtype_name(in->dtype),
+                         "the host)",
+                         in->key, (unsigned long long)bytes, wgk_host_dtype_name(in->dtype),
                          (unsigned long long)WGK_TC_MAX_ELEMENTS);
   if (in->kind == WGK_TC_OP) return make_op(in, source, out, err);
   wgk_host_tensor *t = NULL;
@@ -116,8 +127,10 @@ wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_hos
     wgk_host_tensor_free(t);
     return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, in->pos.path, "out of memory");
   }
-  if (in->kind == WGK_TC_DATA) flatten(in->data, vals, 0);
-  else generate(in, vals, numel);
+  if (in->kind == WGK_TC_DATA)
+    flatten(in->data, vals, 0);
+  else
+    generate(in, vals, numel);
   wgk_host_tensor_from_double(t, vals);
   free(vals);
   *out = t;

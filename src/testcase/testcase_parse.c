@@ -14,8 +14,8 @@
 #include "testcase/tc_internal.h"
 
 static const char *const top_keys[] = {"schema", "description", "defaults", "cases", NULL};
-static const char *const case_keys[] = {"id",         "description", "inputs",    "absent",   "attrs",
-                                        "args",       "tunables",    "expected",  "tolerance", "requires",
+static const char *const case_keys[] = {"id",          "description", "inputs",   "absent",    "attrs",
+                                        "args",        "tunables",    "expected", "tolerance", "requires",
                                         "expectError", "variant",     NULL};
 
 wgk_status wgk_tc_failv(wgk_tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {
@@ -194,7 +194,8 @@ static wgk_status read_cases(wgk_tc_reader *r, wgk_tc_suite *s, const json_t *ca
     if (!st && defaults) st = read_layer(r, c, defaults, "defaults");
     if (!st) st = read_layer(r, c, json_array_get(cases, i), path);
     if (!st && !c->description) c->description = strdup("");
-    if (!st && !c->description) st = wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+    if (!st && !c->description)
+      st = wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
     if (!st) st = check_case(r, s, i, path);
     free(path);
   }
@@ -236,8 +237,7 @@ wgk_status wgk_tc_parse_root(const char *text, size_t len, const char *source, w
   return WGK_OK;
 }
 
-wgk_status wgk_tc_suite_parse(const char *text, size_t len, const char *source, wgk_tc_suite **out,
-                              wgk_error *err) {
+wgk_status wgk_tc_suite_parse(const char *text, size_t len, const char *source, wgk_tc_suite **out, wgk_error *err) {
   *out = NULL;
   wgk_tc_suite *s = calloc(1, sizeof *s);
   if (!s || !(s->source = strdup(source ? source : "test.json"))) {

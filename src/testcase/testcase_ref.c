@@ -75,7 +75,7 @@ static wgk_status io_output(wgk_op_ref_io *io, const char *const *names, const w
 }
 
 wgk_status wgk_tc_reference_run(const wgk_manifest *m, const wgk_tc_case *c, wgk_host_tensor *const *inputs,
-                            wgk_tc_ref_outputs *out, wgk_error *err) {
+                                wgk_tc_ref_outputs *out, wgk_error *err) {
   memset(out, 0, sizeof *out);
   if (!c->reference || !c->reference->reference) return WGK_OK;
   ref_io r = {.io = {.input = io_input, .attr = io_attr, .output = io_output}, .m = m, .c = c, .in = inputs, .o = out};

@@ -32,8 +32,10 @@ wgk_status wgk_tc_download(wgk_tensor *t, wgk_host_tensor **out) {
   wgk_host_tensor *h = NULL;
   wgk_status st = wgk_host_tensor_create(d, wgk_tensor_rank(t), wgk_tensor_shape(t), &h);
   if (!st && wgk_host_tensor_bytes(h) > 0) st = wgk_tensor_read(t, h->data, wgk_host_tensor_bytes(h));
-  if (st) wgk_host_tensor_free(h);
-  else *out = h;
+  if (st)
+    wgk_host_tensor_free(h);
+  else
+    *out = h;
   return st;
 }
 
@@ -59,8 +61,9 @@ wgk_status wgk_tc_set_values(wgk_call *call, const wgk_tc_value *attrs, size_t n
     bool attr = i < n_attrs;
     const wgk_tc_value *v = attr ? &attrs[i] : &args[i - n_attrs];
     char *text = json_text(v->value);
-    st = !text ? WGK_ERR_OUT_OF_MEMORY
-               : attr ? wgk_call_set_attr_json(call, v->name, text) : wgk_call_set_arg_json(call, v->name, text);
+    st = !text  ? WGK_ERR_OUT_OF_MEMORY
+         : attr ? wgk_call_set_attr_json(call, v->name, text)
+                : wgk_call_set_arg_json(call, v->name, text);
     free(text);
   }
   for (size_t i = 0; i < n_tunables && !st; i++)
@@ -119,8 +122,10 @@ static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const wgk_tc_ref
 
 /* %.9g, but NaN always as "nan" (glibc prints a negative NaN's sign). */
 static const char *num(double v, char *buf, size_t size) {
-  if (isnan(v)) snprintf(buf, size, "nan");
-  else snprintf(buf, size, "%.9g", v);
+  if (isnan(v))
+    snprintf(buf, size, "nan");
+  else
+    snprintf(buf, size, "%.9g", v);
   return buf;
 }
 
@@ -131,12 +136,16 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
   wgk_host_tensor *h = NULL;
   if (!t) return verdict(o, WGK_TC_FAIL, "no output '%s' after the run", r->names[0]), false;
   if (wgk_tc_download(t, &h) != WGK_OK)
-    return verdict(o, WGK_TC_FAIL, "output %s: read back failed: %s", r->names[0], wgk_context_errmsg(wgk_rt_tensor_context(t))), false;
+    return verdict(o, WGK_TC_FAIL, "output %s: read back failed: %s", r->names[0],
+                   wgk_context_errmsg(wgk_rt_tensor_context(t))),
+           false;
   size_t n = wgk_host_tensor_numel(h);
   double *got = malloc(sizeof(double) * (n + 1));
   bool ok = got && n == r->count;
-  if (!got) verdict(o, WGK_TC_FAIL, "out of memory");
-  else if (!ok) verdict(o, WGK_TC_FAIL, "output %s: %zu elements, expected %zu", r->names[0], n, r->count);
+  if (!got)
+    verdict(o, WGK_TC_FAIL, "out of memory");
+  else if (!ok)
+    verdict(o, WGK_TC_FAIL, "output %s: %zu elements, expected %zu", r->names[0], n, r->count);
   if (ok) {
     wgk_host_tensor_to_double(h, got);
     wgk_tc_tolerance tol = c->tol[h->dtype];
@@ -150,8 +159,7 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
       verdict(o, WGK_TC_FAIL,
               "%s: worst element [%zu] %s got %s want %s (%s rtol %g atol %g); %zu of %zu outside, %zu non-finite",
               r->names[0], cr.worst, idx, num(cr.worst_got, g, sizeof g), num(cr.worst_want, w, sizeof w),
-              wgk_host_dtype_name(h->dtype), tol.rtol,
-              tol.atol, cr.n_bad, n, cr.n_nonfinite);
+              wgk_host_dtype_name(h->dtype), tol.rtol, tol.atol, cr.n_bad, n, cr.n_nonfinite);
       ok = false;
     }
   }
@@ -167,9 +175,12 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
   if (!st) snprintf(o->variant, sizeof o->variant, "%s", wgk_call_variant(call));
   if (c->expect_error) {
     const char *msg = wgk_context_errmsg(wgk_rt_kernel_context(k));
-    if (!st) verdict(o, WGK_TC_FAIL, "expected a refusal containing '%s', but the call ran (%s)", c->expect_error, o->variant);
-    else if (!strstr(msg, c->expect_error)) verdict(o, WGK_TC_FAIL, "refused, but not with '%s': %s", c->expect_error, msg);
-    else verdict(o, WGK_TC_PASS, "refused: %s", msg);
+    if (!st)
+      verdict(o, WGK_TC_FAIL, "expected a refusal containing '%s', but the call ran (%s)", c->expect_error, o->variant);
+    else if (!strstr(msg, c->expect_error))
+      verdict(o, WGK_TC_FAIL, "refused, but not with '%s': %s", c->expect_error, msg);
+    else
+      verdict(o, WGK_TC_PASS, "refused: %s", msg);
     return;
   }
   if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
@@ -184,18 +195,26 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
  * fit one device buffer binding. */
 static bool too_large(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
   const wgk_device_limits *l = &wgk_rt_context_device_desc(wgk_rt_kernel_context(k))->limits;
-  uint64_t limit = l->maxStorageBufferBindingSize < l->maxBufferSize ? l->maxStorageBufferBindingSize : l->maxBufferSize;
+  uint64_t limit =
+      l->maxStorageBufferBindingSize < l->maxBufferSize ? l->maxStorageBufferBindingSize : l->maxBufferSize;
   for (size_t i = 0; i < c->n_inputs; i++) {
     uint64_t bytes = 0;
     bool host = wgk_tc_input_bytes(&c->inputs[i], &bytes) != WGK_OK;
     if (!host && (bytes <= limit || c->expect_error)) continue; /* an expected refusal is the runtime's to give */
-    if (host && bytes) verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above the test-data host limit of %llu elements",
-                               c->id, c->inputs[i].key, (unsigned long long)bytes, (unsigned long long)WGK_TC_MAX_ELEMENTS);
-    else if (host) verdict(o, WGK_TC_FAIL, "case %s, input %s: the shape's byte size overflows (above the test-data host "
-                           "limit of %llu elements)", c->id, c->inputs[i].key, (unsigned long long)WGK_TC_MAX_ELEMENTS);
-    else verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above this device's %s of %llu bytes; refused before "
-                 "allocating", c->id, c->inputs[i].key, (unsigned long long)bytes,
-                 limit == l->maxBufferSize ? "maxBufferSize" : "maxStorageBufferBindingSize", (unsigned long long)limit);
+    if (host && bytes)
+      verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above the test-data host limit of %llu elements", c->id,
+              c->inputs[i].key, (unsigned long long)bytes, (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    else if (host)
+      verdict(o, WGK_TC_FAIL,
+              "case %s, input %s: the shape's byte size overflows (above the test-data host "
+              "limit of %llu elements)",
+              c->id, c->inputs[i].key, (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    else
+      verdict(o, WGK_TC_FAIL,
+              "case %s, input %s: %llu bytes, above this device's %s of %llu bytes; refused before "
+              "allocating",
+              c->id, c->inputs[i].key, (unsigned long long)bytes,
+              limit == l->maxBufferSize ? "maxBufferSize" : "maxStorageBufferBindingSize", (unsigned long long)limit);
     return true;
   }
   return false;
@@ -212,8 +231,12 @@ wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *sour
   wgk_status st = host && dev ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; i < c->n_inputs && !st; i++) st = wgk_tc_input_make(&c->inputs[i], source, &host[i], &err);
   for (size_t i = 0; i < c->n_inputs && !st; i++)
-    if (wgk_tc_upload(wgk_rt_kernel_context(k), host[i], &dev[i]) != WGK_OK) st = wgk_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
-  if (!st && !c->expect_error) st = c->reference ? wgk_tc_reference_run(wgk_rt_kernel_manifest(k), c, host, &want, &err) : inline_expected(c, source, &want, &err);
+    if (wgk_tc_upload(wgk_rt_kernel_context(k), host[i], &dev[i]) != WGK_OK)
+      st = wgk_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s",
+                         wgk_context_errmsg(wgk_rt_kernel_context(k)));
+  if (!st && !c->expect_error)
+    st = c->reference ? wgk_tc_reference_run(wgk_rt_kernel_manifest(k), c, host, &want, &err)
+                      : inline_expected(c, source, &want, &err);
   if (st) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
     wgk_error_format(&err, text, sizeof text);

@@ -25,13 +25,19 @@ void wgk_dynbuf_reset(wgk_dynbuf *b) {
 static bool reserve(wgk_dynbuf *b, size_t extra) {
   if (b->failed) return false;
   size_t limit = b->limit ? b->limit : WGK_DYNBUF_DEFAULT_LIMIT;
-  if (extra > limit || b->len > limit - extra) { b->failed = b->over = true; return false; }
+  if (extra > limit || b->len > limit - extra) {
+    b->failed = b->over = true;
+    return false;
+  }
   size_t need = b->len + extra + 1;
   if (need <= b->cap) return true;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < need) cap *= 2;
   char *p = realloc(b->data, cap);
-  if (!p) { b->failed = true; return false; }
+  if (!p) {
+    b->failed = true;
+    return false;
+  }
   b->data = p;
   b->cap = cap;
   return true;
@@ -56,7 +62,10 @@ bool wgk_dynbuf_printf(wgk_dynbuf *b, const char *fmt, ...) {
   char small[256];
   int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  if (n < 0) { b->failed = true; return false; }
+  if (n < 0) {
+    b->failed = true;
+    return false;
+  }
   if ((size_t)n < sizeof small) return wgk_dynbuf_append(b, small, (size_t)n);
   if (!reserve(b, (size_t)n)) return false;
   va_start(ap, fmt);
@@ -67,9 +76,15 @@ bool wgk_dynbuf_printf(wgk_dynbuf *b, const char *fmt, ...) {
 }
 
 char *wgk_dynbuf_take(wgk_dynbuf *b) {
-  if (b->failed) { wgk_dynbuf_free(b); return NULL; }
+  if (b->failed) {
+    wgk_dynbuf_free(b);
+    return NULL;
+  }
   char *p = b->data;
-  if (!p) { p = malloc(1); if (p) p[0] = '\0'; }
+  if (!p) {
+    p = malloc(1);
+    if (p) p[0] = '\0';
+  }
   size_t limit = b->limit;
   wgk_dynbuf_init(b, limit);
   return p;

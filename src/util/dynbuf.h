@@ -10,12 +10,12 @@
 #include <stddef.h>
 
 typedef struct wgk_dynbuf {
-  char *data;    /* NUL-terminated content, NULL until the first append */
-  size_t len;    /* bytes used, not counting the NUL */
-  size_t cap;    /* bytes allocated */
-  size_t limit;  /* largest len allowed; 0 means WGK_DYNBUF_DEFAULT_LIMIT */
-  bool failed;   /* an append ran out of memory or past the limit */
-  bool over;     /* the failure was the limit (else out of memory) */
+  char *data;   /* NUL-terminated content, NULL until the first append */
+  size_t len;   /* bytes used, not counting the NUL */
+  size_t cap;   /* bytes allocated */
+  size_t limit; /* largest len allowed; 0 means WGK_DYNBUF_DEFAULT_LIMIT */
+  bool failed;  /* an append ran out of memory or past the limit */
+  bool over;    /* the failure was the limit (else out of memory) */
 } wgk_dynbuf;
 
 #define WGK_DYNBUF_DEFAULT_LIMIT ((size_t)64 << 20)

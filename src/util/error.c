@@ -6,24 +6,42 @@
 const char *wgk_status_str(wgk_status status) {
   /* A switch without default: the compiler flags a code without text. */
   switch (status) {
-  case WGK_OK: return "ok";
-  case WGK_ERR_INVALID_ARGUMENT: return "invalid argument";
-  case WGK_ERR_OUT_OF_MEMORY: return "out of memory";
-  case WGK_ERR_IO: return "i/o error";
-  case WGK_ERR_PARSE: return "parse error";
-  case WGK_ERR_MANIFEST: return "invalid manifest";
-  case WGK_ERR_DIGEST: return "digest mismatch";
-  case WGK_ERR_EVAL: return "evaluation error";
-  case WGK_ERR_CALL: return "invalid call";
-  case WGK_ERR_NO_VARIANT: return "no variant accepts the call";
-  case WGK_ERR_NO_ADAPTER: return "no WebGPU adapter";
-  case WGK_ERR_DEVICE: return "device error";
-  case WGK_ERR_SHADER: return "shader compilation failed";
-  case WGK_ERR_GPU: return "GPU error";
-  case WGK_ERR_LIMIT: return "limit exceeded";
-  case WGK_ERR_TIMEOUT: return "timed out";
-  case WGK_ERR_UNSUPPORTED: return "unsupported";
-  case WGK_ERR_NOT_FOUND: return "not found";
+  case WGK_OK:
+    return "ok";
+  case WGK_ERR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case WGK_ERR_OUT_OF_MEMORY:
+    return "out of memory";
+  case WGK_ERR_IO:
+    return "i/o error";
+  case WGK_ERR_PARSE:
+    return "parse error";
+  case WGK_ERR_MANIFEST:
+    return "invalid manifest";
+  case WGK_ERR_DIGEST:
+    return "digest mismatch";
+  case WGK_ERR_EVAL:
+    return "evaluation error";
+  case WGK_ERR_CALL:
+    return "invalid call";
+  case WGK_ERR_NO_VARIANT:
+    return "no variant accepts the call";
+  case WGK_ERR_NO_ADAPTER:
+    return "no WebGPU adapter";
+  case WGK_ERR_DEVICE:
+    return "device error";
+  case WGK_ERR_SHADER:
+    return "shader compilation failed";
+  case WGK_ERR_GPU:
+    return "GPU error";
+  case WGK_ERR_LIMIT:
+    return "limit exceeded";
+  case WGK_ERR_TIMEOUT:
+    return "timed out";
+  case WGK_ERR_UNSUPPORTED:
+    return "unsupported";
+  case WGK_ERR_NOT_FOUND:
+    return "not found";
   }
   return "unknown status";
 }
@@ -35,12 +53,15 @@ void wgk_error_clear(wgk_error *err) {
 bool wgk_error_is_set(const wgk_error *err) { return err && err->status != WGK_OK; }
 
 static void copy_text(char *dst, size_t size, const char *src) {
-  if (!src) { dst[0] = '\0'; return; }
+  if (!src) {
+    dst[0] = '\0';
+    return;
+  }
   snprintf(dst, size, "%s", src);
 }
 
-wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source, int line, int column,
-                          const char *path, const char *fmt, va_list ap) {
+wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source, int line, int column, const char *path,
+                          const char *fmt, va_list ap) {
   if (!err || err->status != WGK_OK) return status;
   err->status = status;
   copy_text(err->source, sizeof err->source, source);
@@ -51,8 +72,8 @@ wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source,
   return status;
 }
 
-wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, int line, int column,
-                         const char *path, const char *fmt, ...) {
+wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, int line, int column, const char *path,
+                         const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   wgk_error_setv(err, status, source, line, column, path, fmt, ap);
@@ -71,7 +92,10 @@ wgk_status wgk_error_refuse(wgk_error *err, const char *port, const char *fmt, .
 void wgk_error_wrap_source(wgk_error *err, const char *source, int line, int column, const char *path) {
   if (!err || err->status == WGK_OK) return;
   if (source && !err->source[0]) copy_text(err->source, sizeof err->source, source);
-  if (line && !err->line) { err->line = line; err->column = column; }
+  if (line && !err->line) {
+    err->line = line;
+    err->column = column;
+  }
   if (path && !err->path[0]) copy_text(err->path, sizeof err->path, path);
 }
 
@@ -80,8 +104,11 @@ void wgk_error_format(const wgk_error *err, char *buf, size_t size) {
   buf[0] = '\0';
   if (!err) return;
   size_t n = 0;
-#define APPEND(...) do { int k_ = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__); \
-    if (k_ > 0) n += (size_t)k_; } while (0)
+#define APPEND(...)                                                   \
+  do {                                                                \
+    int k_ = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__); \
+    if (k_ > 0) n += (size_t)k_;                                      \
+  } while (0)
   if (err->source[0]) {
     APPEND("%s", err->source);
     if (err->line > 0) APPEND(":%d", err->line);

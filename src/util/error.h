@@ -18,12 +18,12 @@
 #define WGK_ERROR_MESSAGE_MAX 2048
 
 typedef struct wgk_error {
-  wgk_status status;                  /* WGK_OK when no error is set */
-  char source[WGK_ERROR_SOURCE_MAX];  /* file name or origin of the text in error */
-  int line;                           /* 1-based line in source, 0 if unknown */
-  int column;                         /* 1-based column in source, 0 if unknown */
-  char path[WGK_ERROR_PATH_MAX];      /* JSON path or context inside the source */
-  char message[WGK_ERROR_MESSAGE_MAX];/* what is wrong, with the values involved */
+  wgk_status status;                   /* WGK_OK when no error is set */
+  char source[WGK_ERROR_SOURCE_MAX];   /* file name or origin of the text in error */
+  int line;                            /* 1-based line in source, 0 if unknown */
+  int column;                          /* 1-based column in source, 0 if unknown */
+  char path[WGK_ERROR_PATH_MAX];       /* JSON path or context inside the source */
+  char message[WGK_ERROR_MESSAGE_MAX]; /* what is wrong, with the values involved */
 } wgk_error;
 
 void wgk_error_clear(wgk_error *err);
@@ -31,14 +31,15 @@ bool wgk_error_is_set(const wgk_error *err);
 
 /* Sets the error unless one is already set. Returns status so callers can `return wgk_error_set(...)`.
  * source and path may be NULL. */
-wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, int line, int column,
-                         const char *path, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source, int line, int column,
-                          const char *path, const char *fmt, va_list ap);
+wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, int line, int column, const char *path,
+                         const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source, int line, int column, const char *path,
+                          const char *fmt, va_list ap);
 
 /* A call that breaks a rule of the op: WGK_ERR_CALL with path naming the port ("positionIds (position_ids)"),
  * no source position (the caller wraps one in). Returns WGK_ERR_CALL (or the status already set). */
-wgk_status wgk_error_refuse(wgk_error *err, const char *port, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+wgk_status wgk_error_refuse(wgk_error *err, const char *port, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Prefixes context to an error already set (e.g. the template file around an expression error),
  * filling source/line/column only where they are still empty. */

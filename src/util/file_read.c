@@ -9,16 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-wgk_status wgk_file_read_all(const char *path, size_t max_bytes, unsigned char **data, size_t *len,
-                             wgk_error *err) {
+wgk_status wgk_file_read_all(const char *path, size_t max_bytes, unsigned char **data, size_t *len, wgk_error *err) {
   *data = NULL;
   *len = 0;
   /* O_NONBLOCK: a FIFO must not hang the open; fstat then refuses anything but a regular file, and a file
    * larger than max_bytes before a byte is read */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL,
-                         "cannot open: %s", strerror(errno));
+    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
+                         strerror(errno));
   struct stat sb;
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
     close(fd);
@@ -55,13 +54,14 @@ wgk_status wgk_file_read_all(const char *path, size_t max_bytes, unsigned char *
     else if (got == 0)
       break;
   }
-  if (st == WGK_OK && ferror(f))
-    st = WGK_ERR_IO;
+  if (st == WGK_OK && ferror(f)) st = WGK_ERR_IO;
   fclose(f);
   if (st != WGK_OK) {
     free(buf);
     return wgk_error_set(err, st, path, 0, 0, NULL, "%s",
-                         st == WGK_ERR_LIMIT ? "file too large" : st == WGK_ERR_IO ? "read error" : "out of memory");
+                         st == WGK_ERR_LIMIT ? "file too large"
+                         : st == WGK_ERR_IO  ? "read error"
+                                             : "out of memory");
   }
   buf[n] = 0;
   *data = buf;

@@ -10,8 +10,7 @@ static uint64_t round_shift(uint64_t m, unsigned shift) {
   uint64_t q = m >> shift;
   uint64_t rem = m & ((UINT64_C(1) << shift) - 1);
   uint64_t halfway = UINT64_C(1) << (shift - 1);
-  if (rem > halfway || (rem == halfway && (q & 1)))
-    q++;
+  if (rem > halfway || (rem == halfway && (q & 1))) q++;
   return q;
 }
 
@@ -27,18 +26,15 @@ uint16_t wgk_half_from_double(double d) {
   uint16_t sign = (uint16_t)((x >> 48) & 0x8000u);
   int e = (int)((x >> 52) & 0x7ff);
   uint64_t m = x & ((UINT64_C(1) << 52) - 1);
-  if (e == 0x7ff)
-    return m ? nan_bits(sign, m >> 42) : (uint16_t)(sign | 0x7c00u);
+  if (e == 0x7ff) return m ? nan_bits(sign, m >> 42) : (uint16_t)(sign | 0x7c00u);
   if (e == 0) /* zero or a double subnormal: far below half's smallest subnormal */
     return sign;
   e -= 1023;
-  if (e > 15)
-    return (uint16_t)(sign | 0x7c00u);
+  if (e > 15) return (uint16_t)(sign | 0x7c00u);
   if (e >= -14) /* normal; a carry out of the mantissa correctly bumps the exponent (up to infinity) */
     return (uint16_t)(sign | round_shift(((uint64_t)(e + 15) << 52) | m, 42));
   unsigned shift = (unsigned)(28 - e); /* value / 2^-24 = (m | 2^52) >> (28 - e) */
-  if (shift >= 64)
-    return sign;
+  if (shift >= 64) return sign;
   return (uint16_t)(sign | round_shift(m | (UINT64_C(1) << 52), shift));
 }
 
@@ -67,11 +63,9 @@ float wgk_half_to_float(uint16_t h) {
 }
 
 void wgk_half_from_float_array(const float *src, uint16_t *dst, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    dst[i] = wgk_half_from_float(src[i]);
+  for (size_t i = 0; i < n; i++) dst[i] = wgk_half_from_float(src[i]);
 }
 
 void wgk_half_to_float_array(const uint16_t *src, float *dst, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    dst[i] = wgk_half_to_float(src[i]);
+  for (size_t i = 0; i < n; i++) dst[i] = wgk_half_to_float(src[i]);
 }

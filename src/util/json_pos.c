@@ -21,8 +21,8 @@ static bool is_plain_key(const char *key) {
   if (!*key) return false;
   for (const char *p = key; *p; p++) {
     char c = *p;
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-              c == '$' || c == '-';
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -67,7 +67,10 @@ static bool add_entry(scanner *s, int key_line, int key_column) {
     idx->cap = cap;
   }
   char *path = strdup(wgk_dynbuf_str(&s->path));
-  if (!path || s->path.failed) { free(path); return fail(s, WGK_ERR_OUT_OF_MEMORY); }
+  if (!path || s->path.failed) {
+    free(path);
+    return fail(s, WGK_ERR_OUT_OF_MEMORY);
+  }
   idx->entries[idx->n++] = (wgk_manifest_jpos_entry){path, s->line, s->column, key_line, key_column};
   return true;
 }
@@ -76,8 +79,10 @@ static int hex4(const char *p) {
   int v = 0;
   for (int i = 0; i < 4; i++) {
     char c = p[i];
-    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-          : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+    int d = (c >= '0' && c <= '9')   ? c - '0'
+            : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+            : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                     : -1;
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -117,8 +122,7 @@ static bool scan_escape(scanner *s, wgk_dynbuf *out) {
   if (cp < 0) return fail(s, WGK_ERR_PARSE);
   for (int i = 0; i < 5; i++) advance(s);
   unsigned code = (unsigned)cp;
-  if (cp >= 0xD800 && cp < 0xDC00 && s->pos + 6 <= s->len && s->text[s->pos] == '\\' &&
-      s->text[s->pos + 1] == 'u') {
+  if (cp >= 0xD800 && cp < 0xDC00 && s->pos + 6 <= s->len && s->text[s->pos] == '\\' && s->text[s->pos + 1] == 'u') {
     int lo = hex4(s->text + s->pos + 2);
     if (lo >= 0xDC00 && lo < 0xE000) {
       code = 0x10000 + (((unsigned)cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
@@ -154,7 +158,10 @@ static bool scan_value(scanner *s, int key_line, int key_column, int depth);
 static bool scan_members(scanner *s, int depth) {
   advance(s); /* { */
   skip_ws(s);
-  if (peek(s) == '}') { advance(s); return true; }
+  if (peek(s) == '}') {
+    advance(s);
+    return true;
+  }
   for (;;) {
     skip_ws(s);
     if (peek(s) != '"') return fail(s, WGK_ERR_PARSE);
@@ -185,7 +192,10 @@ static bool scan_members(scanner *s, int depth) {
 static bool scan_items(scanner *s, int depth) {
   advance(s); /* [ */
   skip_ws(s);
-  if (peek(s) == ']') { advance(s); return true; }
+  if (peek(s) == ']') {
+    advance(s);
+    return true;
+  }
   for (size_t i = 0;; i++) {
     size_t mark = s->path.len;
     if (!wgk_manifest_path_index(&s->path, i)) return fail(s, WGK_ERR_OUT_OF_MEMORY);

@@ -28,8 +28,7 @@ static wgk_status fail(cursor *c, const char *fmt, const char *arg) {
 }
 
 static void skip_ws(cursor *c) {
-  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-    c->p++;
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) c->p++;
 }
 
 static bool eat(cursor *c, char ch) {
@@ -44,31 +43,28 @@ static bool eat(cursor *c, char ch) {
 /* A quoted Python string without escapes, copied into buf. */
 static wgk_status read_str(cursor *c, const char *what, char *buf, size_t size) {
   skip_ws(c);
-  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
-    return fail(c, "npy header: expected a quoted string%s", "");
+  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return fail(c, "npy header: expected a quoted string%s", "");
   char q = *c->p++;
   size_t n = 0;
   while (c->p < c->end && *c->p != q) {
-    if (*c->p == '\0')
-      return fail(c, "npy header: %s contains a NUL byte (header strings are plain text)", what);
-    if (n + 1 >= size || *c->p == '\\')
-      return fail(c, "npy header: string too long or escaped%s", "");
+    if (*c->p == '\0') return fail(c, "npy header: %s contains a NUL byte (header strings are plain text)", what);
+    if (n + 1 >= size || *c->p == '\\') return fail(c, "npy header: string too long or escaped%s", "");
     buf[n++] = *c->p++;
   }
-  if (c->p >= c->end)
-    return fail(c, "npy header: unterminated string%s", "");
+  if (c->p >= c->end) return fail(c, "npy header: unterminated string%s", "");
   c->p++;
   buf[n] = 0;
   return WGK_OK;
 }
 
 static wgk_host_dtype parse_descr(const char *d) {
-  static const struct { const char *s; wgk_host_dtype t; } wide[] = {
-      {"<f4", WGK_HOST_FLOAT32}, {"<f2", WGK_HOST_FLOAT16}, {"<i4", WGK_HOST_INT32},
-      {"<u4", WGK_HOST_UINT32},  {"<i8", WGK_HOST_INT64}, {"<i2", WGK_HOST_INT16}};
+  static const struct {
+    const char *s;
+    wgk_host_dtype t;
+  } wide[] = {{"<f4", WGK_HOST_FLOAT32}, {"<f2", WGK_HOST_FLOAT16}, {"<i4", WGK_HOST_INT32},
+              {"<u4", WGK_HOST_UINT32},  {"<i8", WGK_HOST_INT64},   {"<i2", WGK_HOST_INT16}};
   for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
-    if (strcmp(d, wide[i].s) == 0)
-      return wide[i].t;
+    if (strcmp(d, wide[i].s) == 0) return wide[i].t;
   /* One-byte types have no byte order: numpy writes '|', other writers '<' or '='. */
   if (strlen(d) == 3 && (d[0] == '|' || d[0] == '<' || d[0] == '=')) {
     if (strcmp(d + 1, "i1") == 0) return WGK_HOST_INT8;
@@ -81,12 +77,9 @@ static wgk_host_dtype parse_descr(const char *d) {
 static wgk_status read_descr(cursor *c, npy_header *h) {
   char d[32];
   wgk_status st = read_str(c, "'descr'", d, sizeof d);
-  if (st != WGK_OK)
-    return st;
-  if ((h->dtype = parse_descr(d)) != WGK_HOST_NONE)
-    return WGK_OK;
-  if (d[0] == '>')
-    return fail(c, "npy: big-endian dtype '%s' is not supported", d);
+  if (st != WGK_OK) return st;
+  if ((h->dtype = parse_descr(d)) != WGK_HOST_NONE) return WGK_OK;
+  if (d[0] == '>') return fail(c, "npy: big-endian dtype '%s' is not supported", d);
   return fail(c, "npy: unsupported dtype '%s' (expected <f4 <f2 <i4 <u4 <i8 <i2 <i1 <u1 |b1)", d);
 }
 
@@ -110,12 +103,10 @@ static wgk_status read_dim(cursor *c, int64_t *v) {
   int64_t x = 0;
   const char *start = c->p;
   while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-    if (x > (INT64_MAX - 9) / 10)
-      return fail(c, "npy header: dimension too large%s", "");
+    if (x > (INT64_MAX - 9) / 10) return fail(c, "npy header: dimension too large%s", "");
     x = x * 10 + (*c->p++ - '0');
   }
-  if (c->p == start)
-    return fail(c, "npy header: expected a non-negative integer in shape%s", "");
+  if (c->p == start) return fail(c, "npy header: expected a non-negative integer in shape%s", "");
   if (c->p < c->end && *c->p == 'L') /* Python 2 long suffix */
     c->p++;
   *v = x;
@@ -124,18 +115,14 @@ static wgk_status read_dim(cursor *c, int64_t *v) {
 
 /* (), (5,), (2, 3) and (2, 3,) */
 static wgk_status read_shape(cursor *c, npy_header *h) {
-  if (!eat(c, '('))
-    return fail(c, "npy header: shape must be a tuple%s", "");
+  if (!eat(c, '(')) return fail(c, "npy header: shape must be a tuple%s", "");
   h->rank = 0;
   while (!eat(c, ')')) {
-    if (h->rank == WGK_HOST_MAX_RANK)
-      return fail(c, "npy header: rank above the limit of 8%s", "");
+    if (h->rank == WGK_HOST_MAX_RANK) return fail(c, "npy header: rank above the limit of 8%s", "");
     wgk_status st = read_dim(c, &h->dims[h->rank++]);
-    if (st != WGK_OK)
-      return st;
+    if (st != WGK_OK) return st;
     if (!eat(c, ',')) {
-      if (eat(c, ')'))
-        break;
+      if (eat(c, ')')) break;
       return fail(c, "npy header: expected ',' or ')' in shape%s", "");
     }
   }
@@ -145,20 +132,14 @@ static wgk_status read_shape(cursor *c, npy_header *h) {
 static wgk_status read_entry(cursor *c, npy_header *h) {
   char key[32];
   wgk_status st = read_str(c, "a key", key, sizeof key);
-  if (st != WGK_OK)
-    return st;
-  if (!eat(c, ':'))
-    return fail(c, "npy header: expected ':' after '%s'", key);
+  if (st != WGK_OK) return st;
+  if (!eat(c, ':')) return fail(c, "npy header: expected ':' after '%s'", key);
   int bit = strcmp(key, "descr") == 0 ? 1 : strcmp(key, "fortran_order") == 0 ? 2 : strcmp(key, "shape") == 0 ? 4 : 0;
-  if (!bit)
-    return fail(c, "npy header: unknown key '%s'", key);
-  if (h->seen & bit)
-    return fail(c, "npy header: duplicate key '%s'", key);
+  if (!bit) return fail(c, "npy header: unknown key '%s'", key);
+  if (h->seen & bit) return fail(c, "npy header: duplicate key '%s'", key);
   h->seen |= bit;
-  if (bit == 1)
-    return read_descr(c, h);
-  if (bit == 4)
-    return read_shape(c, h);
+  if (bit == 1) return read_descr(c, h);
+  if (bit == 4) return read_shape(c, h);
   bool fortran = false;
   if ((st = read_bool(c, &fortran)) == WGK_OK && fortran)
     return fail(c, "npy: Fortran-order arrays are not supported (save with np.ascontiguousarray)%s", "");
@@ -166,20 +147,20 @@ static wgk_status read_entry(cursor *c, npy_header *h) {
 }
 
 static wgk_status parse_dict(cursor *c, npy_header *h) {
-  if (!eat(c, '{'))
-    return fail(c, "npy header: expected '{'%s", "");
+  if (!eat(c, '{')) return fail(c, "npy header: expected '{'%s", "");
   while (!eat(c, '}')) {
     wgk_status st = read_entry(c, h);
-    if (st != WGK_OK)
-      return st;
+    if (st != WGK_OK) return st;
     if (!eat(c, ',') && !(skip_ws(c), c->p < c->end && *c->p == '}'))
       return fail(c, "npy header: expected ',' or '}'%s", "");
   }
   skip_ws(c);
-  if (c->p != c->end)
-    return fail(c, "npy header: text after the dict%s", "");
+  if (c->p != c->end) return fail(c, "npy header: text after the dict%s", "");
   if (h->seen != 7)
-    return fail(c, "npy header: missing %s", !(h->seen & 1) ? "'descr'" : !(h->seen & 2) ? "'fortran_order'" : "'shape'");
+    return fail(c, "npy header: missing %s",
+                !(h->seen & 1)   ? "'descr'"
+                : !(h->seen & 2) ? "'fortran_order'"
+                                 : "'shape'");
   return WGK_OK;
 }
 
@@ -189,22 +170,19 @@ static uint32_t le32(const unsigned char *p) {
 
 /* Magic, version and header length (not yet checked against the bytes that follow). */
 static wgk_status read_preamble(const unsigned char *b, size_t len, cursor *c, size_t *header_len, size_t *header_off) {
-  if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0)
-    return fail(c, "not a .npy file (bad magic)%s", "");
+  if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0) return fail(c, "not a .npy file (bad magic)%s", "");
   unsigned major = b[6];
   if (major == 1) {
     *header_len = (size_t)b[8] | (size_t)b[9] << 8;
     *header_off = 10;
   } else if (major == 2 || major == 3) {
-    if (len < 12)
-      return fail(c, "npy: truncated preamble%s", "");
+    if (len < 12) return fail(c, "npy: truncated preamble%s", "");
     *header_len = le32(b + 8);
     *header_off = 12;
   } else {
     return fail(c, "npy: unsupported format version%s", "");
   }
-  if (*header_len > WGK_NPY_MAX_HEADER)
-    return fail(c, "npy: header length above the limit of 65536 bytes%s", "");
+  if (*header_len > WGK_NPY_MAX_HEADER) return fail(c, "npy: header length above the limit of 65536 bytes%s", "");
   return WGK_OK;
 }
 
@@ -212,10 +190,8 @@ static wgk_status read_preamble(const unsigned char *b, size_t len, cursor *c, s
 static wgk_status parse_preamble(const unsigned char *b, size_t len, cursor *c, size_t *data_off) {
   size_t hl = 0, off = 0;
   wgk_status st = read_preamble(b, len, c, &hl, &off);
-  if (st != WGK_OK)
-    return st;
-  if (hl > len - off)
-    return fail(c, "npy: truncated header%s", "");
+  if (st != WGK_OK) return st;
+  if (hl > len - off) return fail(c, "npy: truncated header%s", "");
   c->p = (const char *)b + off;
   c->end = c->p + hl;
   *data_off = off + hl;
@@ -226,14 +202,13 @@ static wgk_status parse_preamble(const unsigned char *b, size_t len, cursor *c, 
 static wgk_status parse_header(const unsigned char *b, size_t len, cursor *c, npy_header *h, size_t *data_off,
                                size_t *data_bytes) {
   wgk_status st = parse_preamble(b, len, c, data_off);
-  if (st == WGK_OK)
-    st = parse_dict(c, h);
-  if (st != WGK_OK)
-    return st;
+  if (st == WGK_OK) st = parse_dict(c, h);
+  if (st != WGK_OK) return st;
   size_t esize = wgk_host_dtype_size(h->dtype), numel = 0;
   if (!wgk_host_shape_numel(h->rank, h->dims, esize, &numel))
     return wgk_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, NULL,
-                         "npy: shape too large (above the host limit of %llu bytes)", (unsigned long long)WGK_HOST_MAX_BYTES);
+                         "npy: shape too large (above the host limit of %llu bytes)",
+                         (unsigned long long)WGK_HOST_MAX_BYTES);
   *data_bytes = numel * esize;
   return WGK_OK;
 }
@@ -251,14 +226,11 @@ wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_ho
   npy_header h = {0};
   size_t off = 0, bytes = 0;
   wgk_status st = parse_header(b, len, &c, &h, &off, &bytes);
-  if (st != WGK_OK)
-    return st;
-  if (len - off != bytes)
-    return size_mismatch(&c, bytes, len - off);
+  if (st != WGK_OK) return st;
+  if (len - off != bytes) return size_mismatch(&c, bytes, len - off);
   if ((st = wgk_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
     return wgk_error_set(err, st, c.src, 0, 0, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
-  if (bytes)
-    memcpy((*out)->data, b + off, bytes);
+  if (bytes) memcpy((*out)->data, b + off, bytes);
   return WGK_OK;
 }
 
@@ -276,22 +248,21 @@ static wgk_status read_file(FILE *f, const char *path, wgk_host_tensor **out, wg
   if (!S_ISREG(sb.st_mode))
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, path, 0, 0, NULL,
                          "npy: %s, not a regular file; a .npy input must be a regular file",
-                         S_ISDIR(sb.st_mode) ? "a directory" : S_ISCHR(sb.st_mode) ? "a character device"
-                         : S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISBLK(sb.st_mode) ? "a block device" : "a special file");
+                         S_ISDIR(sb.st_mode)    ? "a directory"
+                         : S_ISCHR(sb.st_mode)  ? "a character device"
+                         : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                         : S_ISBLK(sb.st_mode)  ? "a block device"
+                                                : "a special file");
   size_t file_size = (size_t)sb.st_size;
   unsigned char pre[12];
   size_t pre_len = file_size < sizeof pre ? file_size : sizeof pre, hl = 0, hoff = 0;
-  if (!read_exact(f, pre, pre_len))
-    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
+  if (!read_exact(f, pre, pre_len)) return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
   wgk_status st = read_preamble(pre, pre_len, &c, &hl, &hoff);
-  if (st != WGK_OK)
-    return st;
-  if (hl > file_size - hoff)
-    return fail(&c, "npy: truncated header%s", "");
+  if (st != WGK_OK) return st;
+  if (hl > file_size - hoff) return fail(&c, "npy: truncated header%s", "");
   size_t image = hoff + hl, off = 0, bytes = 0;
   unsigned char *head = malloc(image + 1);
-  if (!head)
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!head) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
   /* The preamble read may already reach past a short header (an empty one is 10 bytes): copy only the header's
    * part, and go back to where the data starts. */
   size_t have = pre_len < image ? pre_len : image;
@@ -299,11 +270,9 @@ static wgk_status read_file(FILE *f, const char *path, wgk_host_tensor **out, wg
   npy_header h = {0};
   if (image > have ? !read_exact(f, head + have, image - have) : fseek(f, (long)image, SEEK_SET) != 0)
     st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
-  if (!st)
-    st = parse_header(head, image, &c, &h, &off, &bytes);
+  if (!st) st = parse_header(head, image, &c, &h, &off, &bytes);
   free(head);
-  if (!st && file_size - off != bytes)
-    st = size_mismatch(&c, bytes, file_size - off);
+  if (!st && file_size - off != bytes) st = size_mismatch(&c, bytes, file_size - off);
   if (!st && (st = wgk_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
     return wgk_error_set(err, st, path, 0, 0, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
   if (!st && !read_exact(f, (*out)->data, bytes)) {
@@ -316,8 +285,7 @@ static wgk_status read_file(FILE *f, const char *path, wgk_host_tensor **out, wg
 
 wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out, wgk_error *err) {
   *out = NULL;
-  if (!path || !*path)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, "<npy>", 0, 0, NULL, "npy: empty file name");
+  if (!path || !*path) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, "<npy>", 0, 0, NULL, "npy: empty file name");
   /* O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
@@ -334,16 +302,26 @@ wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out, wgk_error *err)
 
 static const char *descr_of(wgk_host_dtype d) {
   switch (d) {
-  case WGK_HOST_FLOAT32: return "<f4";
-  case WGK_HOST_FLOAT16: return "<f2";
-  case WGK_HOST_INT32: return "<i4";
-  case WGK_HOST_UINT32: return "<u4";
-  case WGK_HOST_INT64: return "<i8";
-  case WGK_HOST_INT8: return "|i1";
-  case WGK_HOST_UINT8: return "|u1";
-  case WGK_HOST_BOOL: return "|b1";
-  case WGK_HOST_INT16: return "<i2";
-  case WGK_HOST_NONE: break;
+  case WGK_HOST_FLOAT32:
+    return "<f4";
+  case WGK_HOST_FLOAT16:
+    return "<f2";
+  case WGK_HOST_INT32:
+    return "<i4";
+  case WGK_HOST_UINT32:
+    return "<u4";
+  case WGK_HOST_INT64:
+    return "<i8";
+  case WGK_HOST_INT8:
+    return "|i1";
+  case WGK_HOST_UINT8:
+    return "|u1";
+  case WGK_HOST_BOOL:
+    return "|b1";
+  case WGK_HOST_INT16:
+    return "<i2";
+  case WGK_HOST_NONE:
+    break;
   }
   return NULL;
 }
@@ -368,11 +346,10 @@ wgk_status wgk_npy_write(const char *path, const wgk_host_tensor *t, wgk_error *
   size_t hl = format_header(t, h, sizeof h);
   unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
   FILE *f = fopen(path, "wb");
-  if (!f)
-    return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot create: %s", strerror(errno));
+  if (!f) return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot create: %s", strerror(errno));
   size_t bytes = wgk_host_tensor_bytes(t);
-  bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, hl, f) == hl && (!bytes || fwrite(t->data, 1, bytes, f) == bytes);
-  if (fclose(f) != 0)
-    ok = false;
+  bool ok =
+      fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, hl, f) == hl && (!bytes || fwrite(t->data, 1, bytes, f) == bytes);
+  if (fclose(f) != 0) ok = false;
   return ok ? WGK_OK : wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "write failed: %s", strerror(errno));
 }

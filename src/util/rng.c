@@ -17,8 +17,7 @@ static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 void wgk_rng_seed(wgk_rng *r, uint64_t seed) {
   uint64_t x = seed;
-  for (int i = 0; i < 4; i++)
-    r->s[i] = splitmix64(&x);
+  for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
   r->has_spare = 0;
   r->spare_normal = 0;
 }
@@ -43,16 +42,13 @@ double wgk_rng_uniform(wgk_rng *r, double lo, double hi) {
 }
 
 int64_t wgk_rng_int(wgk_rng *r, int64_t lo, int64_t hi) {
-  if (hi <= lo)
-    return lo;
+  if (hi <= lo) return lo;
   uint64_t span = (uint64_t)hi - (uint64_t)lo; /* hi - lo, exact in unsigned arithmetic */
-  if (span == UINT64_MAX)
-    return (int64_t)wgk_rng_next(r);
+  if (span == UINT64_MAX) return (int64_t)wgk_rng_next(r);
   uint64_t n = span + 1;
   uint64_t limit = UINT64_MAX - (UINT64_MAX % n + 1) % n; /* rejection keeps the draw unbiased */
   uint64_t x;
-  do
-    x = wgk_rng_next(r);
+  do x = wgk_rng_next(r);
   while (x > limit);
   return (int64_t)((uint64_t)lo + x % n);
 }
@@ -63,8 +59,7 @@ double wgk_rng_normal(wgk_rng *r, double mean, double stddev) {
     return mean + stddev * r->spare_normal;
   }
   double u1, u2;
-  do
-    u1 = wgk_rng_uniform(r, 0.0, 1.0);
+  do u1 = wgk_rng_uniform(r, 0.0, 1.0);
   while (u1 <= 0.0);
   u2 = wgk_rng_uniform(r, 0.0, 1.0);
   double mag = sqrt(-2.0 * log(u1));
@@ -75,12 +70,10 @@ double wgk_rng_normal(wgk_rng *r, double mean, double stddev) {
 
 uint64_t wgk_rng_seed_from_env(const char *name, uint64_t fallback) {
   const char *v = name ? getenv(name) : NULL;
-  if (!v || !*v)
-    return fallback;
+  if (!v || !*v) return fallback;
   char *end;
   errno = 0;
   unsigned long long s = strtoull(v, &end, 0);
-  if (errno || *end)
-    return fallback;
+  if (errno || *end) return fallback;
   return (uint64_t)s;
 }

@@ -15,8 +15,8 @@ typedef struct wgk_rng {
 
 void wgk_rng_seed(wgk_rng *r, uint64_t seed);
 uint64_t wgk_rng_next(wgk_rng *r);
-double wgk_rng_uniform(wgk_rng *r, double lo, double hi);        /* [lo, hi) */
-int64_t wgk_rng_int(wgk_rng *r, int64_t lo, int64_t hi);         /* [lo, hi] inclusive, unbiased */
+double wgk_rng_uniform(wgk_rng *r, double lo, double hi); /* [lo, hi) */
+int64_t wgk_rng_int(wgk_rng *r, int64_t lo, int64_t hi);  /* [lo, hi] inclusive, unbiased */
 double wgk_rng_normal(wgk_rng *r, double mean, double stddev);
 /* The seed for a test: the environment variable `name` (decimal or 0x hex) if set and valid, else fallback. */
 uint64_t wgk_rng_seed_from_env(const char *name, uint64_t fallback);

@@ -21,7 +21,10 @@ static size_t distance(const char *a, size_t la, const char *b, size_t lb) {
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < cur[j])
         cur[j] = prev2[j - 2] + 1;
     }
-    size_t *t = prev2; prev2 = prev; prev = cur; cur = t;
+    size_t *t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
   }
   return prev[lb];
 }
@@ -39,7 +42,10 @@ const char *wgk_suggest(const char *name, const void *list, size_t n, wgk_sugges
     size_t longer = ln > lc ? ln : lc;
     size_t limit = longer <= 4 ? 1 : longer / 3;
     size_t d = distance(name, ln, c, lc);
-    if (d <= limit && d < best_d) { best = c; best_d = d; }
+    if (d <= limit && d < best_d) {
+      best = c;
+      best_d = d;
+    }
   }
   return best;
 }

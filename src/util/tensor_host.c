@@ -14,11 +14,10 @@ typedef struct dtype_info {
 } dtype_info;
 
 static const dtype_info DTYPES[] = {
-    [WGK_HOST_NONE] = {"none", 0, 0},       [WGK_HOST_FLOAT32] = {"float32", 4, 1},
-    [WGK_HOST_FLOAT16] = {"float16", 2, 10}, [WGK_HOST_INT32] = {"int32", 4, 6},
-    [WGK_HOST_UINT32] = {"uint32", 4, 12},   [WGK_HOST_INT64] = {"int64", 8, 7},
-    [WGK_HOST_INT8] = {"int8", 1, 3},        [WGK_HOST_UINT8] = {"uint8", 1, 2},
-    [WGK_HOST_BOOL] = {"bool", 1, 9},        [WGK_HOST_INT16] = {"int16", 2, 5},
+    [WGK_HOST_NONE] = {"none", 0, 0},   [WGK_HOST_FLOAT32] = {"float32", 4, 1}, [WGK_HOST_FLOAT16] = {"float16", 2, 10},
+    [WGK_HOST_INT32] = {"int32", 4, 6}, [WGK_HOST_UINT32] = {"uint32", 4, 12},  [WGK_HOST_INT64] = {"int64", 8, 7},
+    [WGK_HOST_INT8] = {"int8", 1, 3},   [WGK_HOST_UINT8] = {"uint8", 1, 2},     [WGK_HOST_BOOL] = {"bool", 1, 9},
+    [WGK_HOST_INT16] = {"int16", 2, 5},
 };
 #define N_DTYPES (sizeof DTYPES / sizeof DTYPES[0])
 
@@ -30,36 +29,30 @@ int wgk_host_dtype_to_onnx(wgk_host_dtype d) { return valid_dtype(d) ? DTYPES[d]
 
 wgk_host_dtype wgk_host_dtype_from_name(const char *name) {
   for (size_t i = 1; name && i < N_DTYPES; i++)
-    if (strcmp(DTYPES[i].name, name) == 0)
-      return (wgk_host_dtype)i;
+    if (strcmp(DTYPES[i].name, name) == 0) return (wgk_host_dtype)i;
   return WGK_HOST_NONE;
 }
 
 wgk_host_dtype wgk_host_dtype_from_onnx(int code) {
   for (size_t i = 1; i < N_DTYPES; i++)
-    if (DTYPES[i].onnx == code)
-      return (wgk_host_dtype)i;
+    if (DTYPES[i].onnx == code) return (wgk_host_dtype)i;
   return WGK_HOST_NONE;
 }
 
 bool wgk_host_shape_numel(int rank, const int64_t *dims, size_t elem_size, size_t *numel) {
-  if (rank < 0 || rank > WGK_HOST_MAX_RANK || elem_size == 0)
-    return false;
+  if (rank < 0 || rank > WGK_HOST_MAX_RANK || elem_size == 0) return false;
   uint64_t n = 1;
   bool zero = false;
   for (int i = 0; i < rank; i++) {
-    if (dims[i] < 0)
-      return false;
+    if (dims[i] < 0) return false;
     if (dims[i] == 0) {
       zero = true;
       continue;
     }
-    if ((uint64_t)dims[i] > WGK_HOST_MAX_BYTES || n > WGK_HOST_MAX_BYTES / (uint64_t)dims[i])
-      return false;
+    if ((uint64_t)dims[i] > WGK_HOST_MAX_BYTES || n > WGK_HOST_MAX_BYTES / (uint64_t)dims[i]) return false;
     n *= (uint64_t)dims[i];
   }
-  if (n > WGK_HOST_MAX_BYTES / elem_size)
-    return false;
+  if (n > WGK_HOST_MAX_BYTES / elem_size) return false;
   *numel = zero ? 0 : (size_t)n;
   return true;
 }
@@ -69,15 +62,12 @@ wgk_status wgk_host_tensor_create(wgk_host_dtype dtype, int rank, const int64_t 
   if (!valid_dtype(dtype) || rank < 0 || rank > WGK_HOST_MAX_RANK || (rank > 0 && !dims))
     return WGK_ERR_INVALID_ARGUMENT;
   size_t numel;
-  if (!wgk_host_shape_numel(rank, dims, DTYPES[dtype].size, &numel))
-    return WGK_ERR_LIMIT;
+  if (!wgk_host_shape_numel(rank, dims, DTYPES[dtype].size, &numel)) return WGK_ERR_LIMIT;
   wgk_host_tensor *t = calloc(1, sizeof *t);
-  if (!t)
-    return WGK_ERR_OUT_OF_MEMORY;
+  if (!t) return WGK_ERR_OUT_OF_MEMORY;
   t->dtype = dtype;
   t->rank = rank;
-  for (int i = 0; i < rank; i++)
-    t->dims[i] = dims[i];
+  for (int i = 0; i < rank; i++) t->dims[i] = dims[i];
   if (numel > 0 && !(t->data = calloc(numel, DTYPES[dtype].size))) {
     free(t);
     return WGK_ERR_OUT_OF_MEMORY;
@@ -87,8 +77,7 @@ wgk_status wgk_host_tensor_create(wgk_host_dtype dtype, int rank, const int64_t 
 }
 
 void wgk_host_tensor_free(wgk_host_tensor *t) {
-  if (!t)
-    return;
+  if (!t) return;
   free(t->data);
   free(t->name);
   free(t);
@@ -96,8 +85,7 @@ void wgk_host_tensor_free(wgk_host_tensor *t) {
 
 wgk_status wgk_host_tensor_set_name(wgk_host_tensor *t, const char *name) {
   char *copy = NULL;
-  if (name && !(copy = strdup(name)))
-    return WGK_ERR_OUT_OF_MEMORY;
+  if (name && !(copy = strdup(name))) return WGK_ERR_OUT_OF_MEMORY;
   free(t->name);
   t->name = copy;
   return WGK_OK;
@@ -105,8 +93,7 @@ wgk_status wgk_host_tensor_set_name(wgk_host_tensor *t, const char *name) {
 
 wgk_status wgk_host_tensor_clone(const wgk_host_tensor *t, wgk_host_tensor **out) {
   wgk_status st = wgk_host_tensor_create(t->dtype, t->rank, t->dims, out);
-  if (st == WGK_OK && wgk_host_tensor_bytes(t))
-    memcpy((*out)->data, t->data, wgk_host_tensor_bytes(t));
+  if (st == WGK_OK && wgk_host_tensor_bytes(t)) memcpy((*out)->data, t->data, wgk_host_tensor_bytes(t));
   if (st == WGK_OK && (st = wgk_host_tensor_set_name(*out, t->name)) != WGK_OK) {
     wgk_host_tensor_free(*out);
     *out = NULL;
@@ -116,8 +103,7 @@ wgk_status wgk_host_tensor_clone(const wgk_host_tensor *t, wgk_host_tensor **out
 
 size_t wgk_host_tensor_numel(const wgk_host_tensor *t) {
   size_t n = 1;
-  for (int i = 0; i < t->rank; i++)
-    n *= (size_t)t->dims[i];
+  for (int i = 0; i < t->rank; i++) n *= (size_t)t->dims[i];
   return n;
 }
 

@@ -32,11 +32,11 @@ typedef enum wgk_host_dtype {
 } wgk_host_dtype;
 
 typedef struct wgk_host_tensor {
-  wgk_host_dtype dtype;              /* element type */
-  int rank;                          /* 0 .. WGK_HOST_MAX_RANK */
-  int64_t dims[WGK_HOST_MAX_RANK];   /* extents, each >= 0; unused entries 0 */
-  void *data;                        /* owned; numel * elem size bytes (may be NULL when numel is 0) */
-  char *name;                        /* owned, optional (ONNX tensor name); NULL when unnamed */
+  wgk_host_dtype dtype;            /* element type */
+  int rank;                        /* 0 .. WGK_HOST_MAX_RANK */
+  int64_t dims[WGK_HOST_MAX_RANK]; /* extents, each >= 0; unused entries 0 */
+  void *data;                      /* owned; numel * elem size bytes (may be NULL when numel is 0) */
+  char *name;                      /* owned, optional (ONNX tensor name); NULL when unnamed */
 } wgk_host_tensor;
 
 /* "float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool", "int16"; "none" for WGK_HOST_NONE. */
@@ -48,8 +48,7 @@ wgk_host_dtype wgk_host_dtype_from_onnx(int code);         /* WGK_HOST_NONE when
 
 /* Creates a zero-filled tensor. Fails (WGK_ERR_INVALID_ARGUMENT / WGK_ERR_LIMIT / WGK_ERR_OUT_OF_MEMORY) on a bad
  * dtype, rank, negative dim, or a size over WGK_HOST_MAX_BYTES. *out is NULL on failure. */
-wgk_status wgk_host_tensor_create(wgk_host_dtype dtype, int rank, const int64_t *dims,
-                                  wgk_host_tensor **out /* OUT */);
+wgk_status wgk_host_tensor_create(wgk_host_dtype dtype, int rank, const int64_t *dims, wgk_host_tensor **out /* OUT */);
 void wgk_host_tensor_free(wgk_host_tensor *t);
 wgk_status wgk_host_tensor_set_name(wgk_host_tensor *t, const char *name); /* copies; NULL clears */
 wgk_status wgk_host_tensor_clone(const wgk_host_tensor *t, wgk_host_tensor **out /* OUT */);

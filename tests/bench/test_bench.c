@@ -87,12 +87,12 @@ static void busy_counts_overlap_once(void **state) {
   assert_int_equal(busy[0], 100);
   assert_int_equal(busy[1], 100);
   assert_int_equal(busy[2], 50);
-  assert_int_equal(sum(busy, 3), 250); /* the span, first begin to last end */
-  uint64_t nested[] = {0, 300, 100, 200};   /* a pass inside another adds nothing */
+  assert_int_equal(sum(busy, 3), 250);    /* the span, first begin to last end */
+  uint64_t nested[] = {0, 300, 100, 200}; /* a pass inside another adds nothing */
   wgk_gpu_timestamps_busy(nested, NULL, 2, busy);
   assert_int_equal(busy[0], 300);
   assert_int_equal(busy[1], 0);
-  uint64_t tie[] = {10, 50, 10, 80};        /* equal begins: the lower slot comes first */
+  uint64_t tie[] = {10, 50, 10, 80}; /* equal begins: the lower slot comes first */
   wgk_gpu_timestamps_busy(tie, NULL, 2, busy);
   assert_int_equal(busy[0], 40);
   assert_int_equal(busy[1], 30);
@@ -106,9 +106,9 @@ static void busy_skips_unwritten_and_reversed(void **state) {
   uint64_t busy[4];
   wgk_gpu_timestamps_busy(st, written, 4, busy);
   assert_int_equal(busy[0], 100);
-  assert_int_equal(busy[1], 0);   /* stale: 800 ns of another run */
-  assert_int_equal(busy[2], 0);   /* end before begin */
-  assert_int_equal(busy[3], 0);   /* written, both 0: nothing */
+  assert_int_equal(busy[1], 0);               /* stale: 800 ns of another run */
+  assert_int_equal(busy[2], 0);               /* end before begin */
+  assert_int_equal(busy[3], 0);               /* written, both 0: nothing */
   wgk_gpu_timestamps_busy(st, NULL, 4, busy); /* without the mask a nonzero pair counts */
   assert_int_equal(busy[1], 800);
   assert_int_equal(busy[3], 0);
@@ -117,8 +117,12 @@ static void busy_skips_unwritten_and_reversed(void **state) {
 static void consistent_figures(void **state) {
   (void)state;
   char why[512];
-  wgk_bench_figures f = {.timestamps = true, .gpu_ns = 234e3, .batch_ns = 240e3, .batch_calls = 16,
-                         .resident_ns = 303e3, .timed_call_ns = 320e3};
+  wgk_bench_figures f = {.timestamps = true,
+                         .gpu_ns = 234e3,
+                         .batch_ns = 240e3,
+                         .batch_calls = 16,
+                         .resident_ns = 303e3,
+                         .timed_call_ns = 320e3};
   assert_true(wgk_bench_consistent(&f, why, sizeof why));
   assert_string_equal(why, "");
   f.gpu_ns = 250e3; /* within WGK_BENCH_BATCH_TOLERANCE of the batch figure */
@@ -132,8 +136,12 @@ static void consistent_figures(void **state) {
 static void inconsistent_figures_say_why(void **state) {
   (void)state;
   char why[512];
-  wgk_bench_figures f = {.timestamps = true, .gpu_ns = 925e3, .batch_ns = 240e3, .batch_calls = 16,
-                         .resident_ns = 303e3, .timed_call_ns = 1100e3};
+  wgk_bench_figures f = {.timestamps = true,
+                         .gpu_ns = 925e3,
+                         .batch_ns = 240e3,
+                         .batch_calls = 16,
+                         .resident_ns = 303e3,
+                         .timed_call_ns = 1100e3};
   assert_false(wgk_bench_consistent(&f, why, sizeof why));
   assert_non_null(strstr(why, "GPU time 925.0 us exceeds the whole resident call's 303.0 us"));
   assert_non_null(strstr(why, "more than the 240.0 us per call of 16 back-to-back calls"));
@@ -142,7 +150,8 @@ static void inconsistent_figures_say_why(void **state) {
   assert_false(wgk_bench_consistent(&f, why, sizeof why));
   assert_non_null(strstr(why, "925.0 us, more than the 500.0 us wall time of the timestamped calls"));
   /* the batch figure as GPU time (no usable timestamps): only gpu <= resident applies */
-  wgk_bench_figures b = {.timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
+  wgk_bench_figures b = {
+      .timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
   assert_false(wgk_bench_consistent(&b, why, sizeof why));
   assert_non_null(strstr(why, "exceeds the whole resident call's"));
   assert_null(strstr(why, "back-to-back"));
@@ -174,9 +183,16 @@ static json_t *at(json_t *o, const char *path) { /* "a.b.c" */
 
 static void ceilings_json_shape(void **state) {
   (void)state;
-  wgk_bench_ceilings c = {.timed = true, .has_timestamps = true, .copy_bytes = 1 << 20, .copy_gbps = 4000,
-                          .copy_vec4_per_thread = 4, .n_copy_variants = 2, .fma_flops = 1000, .fma_threads = 256,
-                          .fma_gflops = 50, .has_transfers = true};
+  wgk_bench_ceilings c = {.timed = true,
+                          .has_timestamps = true,
+                          .copy_bytes = 1 << 20,
+                          .copy_gbps = 4000,
+                          .copy_vec4_per_thread = 4,
+                          .n_copy_variants = 2,
+                          .fma_flops = 1000,
+                          .fma_threads = 256,
+                          .fma_gflops = 50,
+                          .has_transfers = true};
   c.copy_variants[0] = (wgk_bench_copy_variant){1, 3100, 338};
   c.copy_variants[1] = (wgk_bench_copy_variant){4, 4000, 262};
   c.copy.ns = (wgk_bench_stat){262, 250, 270, 10};

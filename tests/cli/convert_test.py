@@ -21,7 +21,7 @@ def run(args):
 
 
 def phi3_dims(g, row):
-    """Shapes of the Phi-3-small block layout a phi3_layout_row/col generator makes (SYSTEM.md §5)."""
+    """Shapes of the Phi-3-small block layout a phi3_layout_row/col generator makes (the op's kernel card, kernels/<op id>/README.md)."""
     nl, mb, local, vs = g['num_layout'], g['max_blocks'], g['local_blocks'], g['vert_stride']
     if row:
         return [nl, mb + 1]

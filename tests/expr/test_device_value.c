@@ -33,14 +33,16 @@ static void reader_rules_defaults_and_extras(void **state) {
   (void)state;
   wgk_error err;
   wgk_error_clear(&err);
-  wgk_value *dev = device_from("{\"features\": [\"shader-f16\", \"made-up\"], \"limits\": {\"maxBufferSize\": 1024,"
-                               " \"maxComputeWorkgroupsPerDimension\": 100000, \"maxTextureDimension2D\": 7},"
-                               " \"adapterInfo\": {\"vendor\": \"acme\"}}", &err);
+  wgk_value *dev = device_from(
+      "{\"features\": [\"shader-f16\", \"made-up\"], \"limits\": {\"maxBufferSize\": 1024,"
+      " \"maxComputeWorkgroupsPerDimension\": 100000, \"maxTextureDimension2D\": 7},"
+      " \"adapterInfo\": {\"vendor\": \"acme\"}}",
+      &err);
   assert_non_null(dev);
   assert_int_equal(limit(dev, "maxBufferSize"), 1024);
   assert_int_equal(limit(dev, "maxComputeWorkgroupsPerDimension"), WGK_DISPATCH_FOLD_WIDTH);
   assert_int_equal(limit(dev, "maxStorageBufferBindingSize"), 134217728); /* the spec default */
-  assert_int_equal(limit(dev, "maxTextureDimension2D"), 7); /* a WebGPU limit not modelled: kept */
+  assert_int_equal(limit(dev, "maxTextureDimension2D"), 7);               /* a WebGPU limit not modelled: kept */
   const wgk_value *info = wgk_value_dict_get(dev, "adapterInfo");
   assert_string_equal(wgk_value_str(wgk_value_dict_get(info, "vendor")), "acme");
   wgk_value_release(dev);

@@ -76,13 +76,13 @@ static json_t *parse_failed(json_error_t *error) {
   return NULL;
 }
 
-#define PARSE(call)            \
-  do {                         \
+#define PARSE(call)                             \
+  do {                                          \
     if (fail_now()) return parse_failed(error); \
-    in_parser = true;          \
-    json_t *j_ = (call);       \
-    in_parser = false;         \
-    return j_;                 \
+    in_parser = true;                           \
+    json_t *j_ = (call);                        \
+    in_parser = false;                          \
+    return j_;                                  \
   } while (0)
 
 json_t *__wrap_json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);
@@ -95,7 +95,9 @@ json_t *__wrap_json_loadb(const char *buffer, size_t buflen, size_t flags, json_
 json_t *__wrap_json_loads(const char *input, size_t flags, json_error_t *error) {
   PARSE(__real_json_loads(input, flags, error));
 }
-json_t *__wrap_json_loadf(FILE *input, size_t flags, json_error_t *error) { PARSE(__real_json_loadf(input, flags, error)); }
+json_t *__wrap_json_loadf(FILE *input, size_t flags, json_error_t *error) {
+  PARSE(__real_json_loadf(input, flags, error));
+}
 json_t *__wrap_json_load_file(const char *path, size_t flags, json_error_t *error) {
   PARSE(__real_json_load_file(path, flags, error));
 }

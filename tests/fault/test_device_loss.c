@@ -194,10 +194,8 @@ int main(void) {
   }
   wgk_context_destroy(probe);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(every_call_reports_loss),
-      cmocka_unit_test(loss_with_work_in_flight),
-      cmocka_unit_test(loss_with_recorded_batch),
-      cmocka_unit_test(loss_before_first_run),
+      cmocka_unit_test(every_call_reports_loss),  cmocka_unit_test(loss_with_work_in_flight),
+      cmocka_unit_test(loss_with_recorded_batch), cmocka_unit_test(loss_before_first_run),
       cmocka_unit_test(caller_device_lost),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,15 +41,15 @@ typedef struct outcome {
   size_t n_out;
 } outcome;
 
-#define STEP(name, expr)                                                         \
-  do {                                                                           \
-    if (o->st == WGK_OK) {                                                       \
-      wgk_status st_ = (expr);                                                   \
-      if (st_ != WGK_OK) {                                                       \
-        o->step = name, o->st = st_;                                             \
+#define STEP(name, expr)                                                           \
+  do {                                                                             \
+    if (o->st == WGK_OK) {                                                         \
+      wgk_status st_ = (expr);                                                     \
+      if (st_ != WGK_OK) {                                                         \
+        o->step = name, o->st = st_;                                               \
         snprintf(o->msg, sizeof o->msg, "%s", ctx ? wgk_context_errmsg(ctx) : ""); \
-      }                                                                          \
-    }                                                                            \
+      }                                                                            \
+    }                                                                              \
   } while (0)
 
 static void fill(float *f, size_t n, uint32_t seed) {
@@ -114,8 +114,15 @@ static void sparse(wgk_context *ctx, outcome *o) {
   STEP("tensor_create key_total_sequence_lengths", wgk_tensor_create(ctx, WGK_DTYPE_INT32, 1, bd, kts, &t[8]));
   STEP("tensor_create cos_cache", wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 2, rotd, rot, &t[9]));
   STEP("call_create", wgk_call_create(k, &call));
-  static const char *const keys[10] = {"queryT", "keyT", "valueT", "pastKeyT", "pastValueT", "blockRowIndicesT",
-                                       "blockColIndicesT", "totalSequenceLengthT", "keyTotalSequenceLengthsT",
+  static const char *const keys[10] = {"queryT",
+                                       "keyT",
+                                       "valueT",
+                                       "pastKeyT",
+                                       "pastValueT",
+                                       "blockRowIndicesT",
+                                       "blockColIndicesT",
+                                       "totalSequenceLengthT",
+                                       "keyTotalSequenceLengthsT",
                                        "cosCacheT"};
   for (int i = 0; i < 10; i++) STEP(keys[i], wgk_call_set_input(call, keys[i], t[i]));
   STEP("sinCacheT", wgk_call_set_input(call, "sinCacheT", t[9]));
@@ -162,11 +169,14 @@ static bool round_on_shared(scenario_fn fn, long n, outcome *o) {
 /* Judges one round against the clean one: NULL when it behaved, else what went wrong. */
 static const char *judge(bool fired, const outcome *o, const outcome *clean, char *why, size_t size) {
   if (o->st != WGK_OK) {
-    if (!fired) snprintf(why, size, "%s failed without an injected fault: %s", o->step, o->msg);
+    if (!fired)
+      snprintf(why, size, "%s failed without an injected fault: %s", o->step, o->msg);
     else if (o->st != WGK_ERR_OUT_OF_MEMORY)
       snprintf(why, size, "%s returned %s, not out of memory: %s", o->step, wgk_status_str(o->st), o->msg);
-    else if (!o->msg[0]) snprintf(why, size, "%s returned out of memory without a message", o->step);
-    else return NULL;
+    else if (!o->msg[0])
+      snprintf(why, size, "%s returned out of memory without a message", o->step);
+    else
+      return NULL;
     return why;
   }
   if (o->n_out != clean->n_out || memcmp(o->out, clean->out, o->n_out * sizeof(float)) != 0)
@@ -199,12 +209,15 @@ static void loop(const char *name, scenario_fn fn) {
     }
     if (!fired) break;
     if (o.st == WGK_OK && getenv("WGK_FAULT_TRACE")) printf("%s, N=%ld absorbed:\n", name, n), fault_print_trace();
-    if (o.st == WGK_OK) absorbed++;
-    else failed++;
+    if (o.st == WGK_OK)
+      absorbed++;
+    else
+      failed++;
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   printf("%s: %ld allocations in the clean run; N = %ld..%ld: %ld refused with out of memory, %ld absorbed; %.1f s\n",
-         name, total, first, n - 1, failed, absorbed, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+         name, total, first, n - 1, failed, absorbed,
+         (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
   if (bad) fail_msg("%s: %ld rounds misbehaved", name, bad);
 }
 

@@ -46,8 +46,8 @@ __attribute__((format(printf, 2, 3))) static void put(outcome *o, const char *fm
 }
 
 /* One call: x [rows, cols], state [4]. */
-static void plan_call(const wgk_manifest *m, wgk_planner *planner, int64_t rows, int64_t cols, const wgk_value *tunables,
-                      outcome *o) {
+static void plan_call(const wgk_manifest *m, wgk_planner *planner, int64_t rows, int64_t cols,
+                      const wgk_value *tunables, outcome *o) {
   if (o->st != WGK_OK) return;
   wgk_plan_tensor ports[16];
   memset(ports, 0, sizeof ports);
@@ -121,16 +121,20 @@ static void spec21_every_key(void **state) {
     bool fired = round_n(n, &o);
     char why[2048] = "";
     if (o.st != WGK_OK) {
-      if (!fired) snprintf(why, sizeof why, "%s failed without an injected fault: %s", o.step, o.msg);
+      if (!fired)
+        snprintf(why, sizeof why, "%s failed without an injected fault: %s", o.step, o.msg);
       else if (o.st != WGK_ERR_OUT_OF_MEMORY)
         snprintf(why, sizeof why, "%s returned %s, not out of memory: %s", o.step, wgk_status_str(o.st), o.msg);
-      else if (!o.msg[0]) snprintf(why, sizeof why, "%s returned out of memory without a message", o.step);
+      else if (!o.msg[0])
+        snprintf(why, sizeof why, "%s returned out of memory without a message", o.step);
     } else if (strcmp(o.plans, clean.plans) != 0) {
       size_t k = 0, at = 0;
-      while (o.plans[k] == clean.plans[k]) if (o.plans[k++] == '\n') at = k;
-      snprintf(why, sizeof why, "the calls succeeded but planned differently from the run without faults: '%.*s' "
-               "instead of '%.*s'", (int)strcspn(o.plans + at, "\n"), o.plans + at,
-               (int)strcspn(clean.plans + at, "\n"), clean.plans + at);
+      while (o.plans[k] == clean.plans[k])
+        if (o.plans[k++] == '\n') at = k;
+      snprintf(why, sizeof why,
+               "the calls succeeded but planned differently from the run without faults: '%.*s' "
+               "instead of '%.*s'",
+               (int)strcspn(o.plans + at, "\n"), o.plans + at, (int)strcspn(clean.plans + at, "\n"), clean.plans + at);
     }
     if (why[0]) {
       if (!keep_going) fail_msg("EveryKey, N=%ld: %s", n, why);
@@ -139,8 +143,10 @@ static void spec21_every_key(void **state) {
     }
     if (!fired) break;
     if (o.st == WGK_OK && getenv("WGK_FAULT_TRACE")) printf("EveryKey, N=%ld absorbed:\n", n), fault_print_trace();
-    if (o.st == WGK_OK) absorbed++;
-    else failed++;
+    if (o.st == WGK_OK)
+      absorbed++;
+    else
+      failed++;
   }
   printf("EveryKey: N = %ld..%ld: %ld refused with out of memory, %ld absorbed\n", first, n - 1, failed, absorbed);
   if (bad) fail_msg("EveryKey: %ld rounds misbehaved", bad);

@@ -40,11 +40,11 @@ static const wgk_gpu_binding_type square_types[] = {WGK_GPU_BINDING_READ_ONLY_ST
                                                     WGK_GPU_BINDING_UNIFORM};
 static const uint32_t SU = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST;
 
-#define ASSERT_OK(call)                                 \
-  do {                                                  \
-    wgk_status s_ = (call);                             \
+#define ASSERT_OK(call)                                  \
+  do {                                                   \
+    wgk_status s_ = (call);                              \
     if (s_ != WGK_OK) gpu_test_print_error(#call, &err); \
-    assert_int_equal(s_, WGK_OK);                       \
+    assert_int_equal(s_, WGK_OK);                        \
   } while (0)
 
 static int setup(void **state) {
@@ -110,7 +110,11 @@ static void square_round_trip(wgk_gpu_device *dev, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) x[i] = gpu_test_float(&g_rng) * 100;
   memset(poison, 0xFF, bytes);
   memset(out, 0xA5, bytes);
-  struct { float c; uint32_t n; uint32_t pad[2]; } p = {gpu_test_float(&g_rng), n, {0, 0}};
+  struct {
+    float c;
+    uint32_t n;
+    uint32_t pad[2];
+  } p = {gpu_test_float(&g_rng), n, {0, 0}};
   ASSERT_OK(wgk_gpu_buffer_create(dev, bytes, SU, "x", &r.x, &err));
   ASSERT_OK(wgk_gpu_buffer_create(dev, bytes, SU, "y", &r.y, &err));
   ASSERT_OK(wgk_gpu_buffer_create(dev, bytes + 16, SU, "z", &r.z, &err));
@@ -150,10 +154,11 @@ static void round_trip_random(void **state) {
 }
 
 static void shader_error_has_line_and_column(void **state) {
-  const char *bad = "@compute @workgroup_size(1)\n"
-                    "fn main() {\n"
-                    "  let v: f32 = 1.0 +;\n"
-                    "}\n";
+  const char *bad =
+      "@compute @workgroup_size(1)\n"
+      "fn main() {\n"
+      "  let v: f32 = 1.0 +;\n"
+      "}\n";
   wgk_error err = {0};
   wgk_gpu_shader *shader = NULL;
   assert_int_equal(wgk_gpu_shader_create(g_dev, bad, "bad.wgsl", &shader, &err), WGK_ERR_SHADER);

@@ -21,7 +21,10 @@ static wgk_context *ctx;
 static int setup(void **state) {
   (void)state;
   char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) { free(msg); ctx = NULL; }
+  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {
+    free(msg);
+    ctx = NULL;
+  }
   return 0;
 }
 
@@ -79,11 +82,13 @@ static void loads_by_repo_id_and_runs(void **state) {
           int64_t p = pos[b * S + t];
           double cv = c[p * H / 2 + i], sv = s[p * H / 2 + i], x1 = x[base + i], x2 = x[base + i + H / 2];
           double r1 = x1 * cv - x2 * sv, r2 = x2 * cv + x1 * sv;
-          if (!(fabs(y[base + i] - r1) <= 1e-5 + 1e-5 * fabs(r1)) || !(fabs(y[base + i + H / 2] - r2) <= 1e-5 + 1e-5 * fabs(r2)))
+          if (!(fabs(y[base + i] - r1) <= 1e-5 + 1e-5 * fabs(r1)) ||
+              !(fabs(y[base + i + H / 2] - r2) <= 1e-5 + 1e-5 * fabs(r2)))
             fail_msg("y at %zu: %g %g, reference %g %g", base + i, y[base + i], y[base + i + H / 2], r1, r2);
         }
   wgk_call_destroy(call);
-  wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp), wgk_tensor_release(ty);
+  wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp),
+      wgk_tensor_release(ty);
   wgk_kernel_destroy(k);
 
   /* A second load by the commit the branch resolved to: from the cache. */

@@ -94,9 +94,12 @@ static void snapshot_bound(void **state) {
   char a[] = "/c/kernels--o--n.x/snapshots/0123456789abcdef0123456789abcdef01234567";
   assert_true(wgk_hub_snapshot_bound(a));
   assert_string_equal(a, "/c/kernels--o--n.x");
-  const char *not_snapshots[] = {"/c/kernels--o--n.x/snapshots/main", "/c/models--o--n/snapshots/0123456789abcdef0123456789abcdef01234567",
+  const char *not_snapshots[] = {"/c/kernels--o--n.x/snapshots/main",
+                                 "/c/models--o--n/snapshots/0123456789abcdef0123456789abcdef01234567",
                                  "/c/kernels--on/snapshots/0123456789abcdef0123456789abcdef01234567",
-                                 "/c/kernels--o--n/other/0123456789abcdef0123456789abcdef01234567", "/pkg", "/"};
+                                 "/c/kernels--o--n/other/0123456789abcdef0123456789abcdef01234567",
+                                 "/pkg",
+                                 "/"};
   for (size_t i = 0; i < sizeof not_snapshots / sizeof *not_snapshots; i++) {
     char buf[200];
     snprintf(buf, sizeof buf, "%s", not_snapshots[i]);
@@ -165,11 +168,13 @@ static void offline_from_refs(void **state) {
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_OK);
   assert_false(wgk_error_is_set(&err));
   free(dir);
-  assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, "89ABCDEF0123456789ABCDEF0123456789ABCDEF", false, &dir, &err), WGK_OK);
+  assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, "89ABCDEF0123456789ABCDEF0123456789ABCDEF", false, &dir, &err),
+                   WGK_OK);
   free(dir);
   /* Online, not cached, the endpoint refuses: a network error naming the URL, and nothing cached. */
   assert_int_equal(snap("webgpu-kernels/ai.onnx.Y", 1, NULL, false, &dir, &err), WGK_ERR_IO);
-  assert_non_null(strstr(err.source, "http://127.0.0.1:9/kernels/webgpu-kernels/ai.onnx.Y/resolve/v1/build/webgpu/metadata.json"));
+  assert_non_null(
+      strstr(err.source, "http://127.0.0.1:9/kernels/webgpu-kernels/ai.onnx.Y/resolve/v1/build/webgpu/metadata.json"));
   assert_non_null(strstr(err.message, "network error"));
   snprintf(p, sizeof p, "%s/kernels--webgpu-kernels--ai.onnx.Y", cache);
   assert_int_not_equal(access(p, F_OK), 0);
@@ -239,7 +244,8 @@ static void lockfile_refusals(void **state) {
   wgk_error err;
   wgk_error_clear(&err);
   assert_int_equal(wgk_hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
-  write_text(p, "{\"version\": 1, \"kernels\": [{\"repo\": \"webgpu-kernels/a.b\", \"commit\": \"main\", \"files\": {}}]}");
+  write_text(
+      p, "{\"version\": 1, \"kernels\": [{\"repo\": \"webgpu-kernels/a.b\", \"commit\": \"main\", \"files\": {}}]}");
   wgk_error_clear(&err);
   assert_int_equal(wgk_hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
   assert_non_null(strstr(err.path, "kernels[0]"));
@@ -252,9 +258,11 @@ static void lockfile_refusals(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(repo_ids),         cmocka_unit_test(digests),        cmocka_unit_test(cache_root_env),
-      cmocka_unit_test(argument_refusals), cmocka_unit_test(offline_from_refs), cmocka_unit_test(atomic_writes_and_sweep),
-      cmocka_unit_test(token_sources),    cmocka_unit_test(lockfile_refusals), cmocka_unit_test(snapshot_bound),
+      cmocka_unit_test(repo_ids),          cmocka_unit_test(digests),
+      cmocka_unit_test(cache_root_env),    cmocka_unit_test(argument_refusals),
+      cmocka_unit_test(offline_from_refs), cmocka_unit_test(atomic_writes_and_sweep),
+      cmocka_unit_test(token_sources),     cmocka_unit_test(lockfile_refusals),
+      cmocka_unit_test(snapshot_bound),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -22,7 +22,10 @@ static int run_case(const char *dir, const char *name, bool update) {
   snprintf(path, sizeof path, "%s/%s/manifest.json", dir, name);
   size_t len;
   char *text = test_read_file(path, &len);
-  if (!text) { printf("%s: cannot read %s\n", name, path); return 0; }
+  if (!text) {
+    printf("%s: cannot read %s\n", name, path);
+    return 0;
+  }
   wgk_manifest *m = NULL;
   wgk_error err;
   wgk_error_clear(&err);
@@ -34,7 +37,10 @@ static int run_case(const char *dir, const char *name, bool update) {
   snprintf(path, sizeof path, "%s/%s/error", dir, name);
   if (update) {
     FILE *f = fopen(path, "w");
-    if (f) { fprintf(f, "%s\n", got); fclose(f); }
+    if (f) {
+      fprintf(f, "%s\n", got);
+      fclose(f);
+    }
   }
   char *want = test_read_file(path, &len);
   while (want && len > 0 && (want[len - 1] == '\n' || want[len - 1] == '\r')) want[--len] = '\0';

@@ -22,9 +22,15 @@ char *test_read_file(const char *path, size_t *len) {
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
   char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
   fclose(f);
-  if (buf) { buf[n] = '\0'; *len = (size_t)n; }
+  if (buf) {
+    buf[n] = '\0';
+    *len = (size_t)n;
+  }
   return buf;
 }
 
@@ -57,7 +63,10 @@ static void find_in_file(const char *file, const char *needle, int *line, int *c
   *line = 1;
   const char *bol = text;
   for (const char *p = text; p < hit; p++)
-    if (*p == '\n') { (*line)++; bol = p + 1; }
+    if (*p == '\n') {
+      (*line)++;
+      bol = p + 1;
+    }
   *column = (int)(hit - bol) + 1;
   free(text);
 }
@@ -99,8 +108,8 @@ static void seed_counts(void **state) {
   assert_int_equal(m->n_tunables, 1);
   assert_int_equal(m->n_attributes, 3);
   assert_int_equal(m->n_scalar_args, 0);
-  const char *derive_order[] = {"pairDispatchOk", "rank3HeadSize", "rank3Contract", "rank4Contract",
-                                "rank3PosContract", "rank4PosContract"};
+  const char *derive_order[] = {"pairDispatchOk", "rank3HeadSize",    "rank3Contract",
+                                "rank4Contract",  "rank3PosContract", "rank4PosContract"};
   for (size_t i = 0; i < 6; i++) assert_string_equal(m->derives[i].name, derive_order[i]);
   const char *variant_order[] = {"rank3_cache2_pos", "rank4_cache2_pos", "rank3_cache3", "rank4_cache3"};
   for (size_t i = 0; i < 4; i++) assert_string_equal(m->variants[i].id, variant_order[i]);
@@ -224,7 +233,8 @@ static void inout_port_and_errors(void **state) {
       "{\"domain\":\"d\",\"name\":\"N\",\"inputs\":[{\"role\":\"K\",\"dtype\":\"T\"}],"
       "\"outputs\":[{\"role\":\"K\",\"dtype\":\"T\"}],\"typeConstraints\":{\"T\":[\"float32\"]},"
       "\"args\":{\"k\":{\"kind\":\"tensor\",\"semantic\":\"K\"},\"n\":{\"kind\":\"u32\",\"required\":true}},"
-      "\"bindingSets\":{\"s\":[{\"name\":\"k\",\"arg\":\"k\",\"buffer\":{\"type\":\"storage\"},\"elementType\":\"f32\"}]},"
+      "\"bindingSets\":{\"s\":[{\"name\":\"k\",\"arg\":\"k\",\"buffer\":{\"type\":\"storage\"},\"elementType\":\"f32\"}"
+      "]},"
       "\"variants\":[{\"id\":\"v\",\"passes\":[{\"id\":\"p\",\"name\":\"p\",\"source\":{\"shader\":\"k.wgsl.jinja\"},"
       "\"bindings\":\"s\",\"dispatch\":{\"x\":\"4\",\"z\":2}}]}]}";
   wgk_manifest *m = NULL;

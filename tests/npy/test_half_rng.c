@@ -28,11 +28,11 @@ static const char *PY_HALF =
     "h = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)\n"
     "np.save(d + '/h_to_f32.npy', h.astype(np.float32).view(np.uint32).astype(np.int64))\n";
 
-static const uint32_t EDGE_F32[] = {
-    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x7fa00000,
-    0x477fe000, 0x477fefff, 0x477ff000, 0x477ff001, 0x47800000, 0x38800000, 0x387fffff, 0x33800000,
-    0x33000000, 0x33000001, 0x337fffff, 0x32ffffff, 0x00000001, 0x3f800000, 0x3f801000, 0x3f803000,
-    0x3f801001, 0x387fc000, 0x387fe000, 0x38000000, 0xb3000000, 0x3c000000};
+static const uint32_t EDGE_F32[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001,
+                                    0x7f800001, 0x7fa00000, 0x477fe000, 0x477fefff, 0x477ff000, 0x477ff001,
+                                    0x47800000, 0x38800000, 0x387fffff, 0x33800000, 0x33000000, 0x33000001,
+                                    0x337fffff, 0x32ffffff, 0x00000001, 0x3f800000, 0x3f801000, 0x3f803000,
+                                    0x3f801001, 0x387fc000, 0x387fe000, 0x38000000, 0xb3000000, 0x3c000000};
 
 static wgk_host_tensor *make_i64(size_t n) {
   wgk_host_tensor *t;
@@ -56,12 +56,15 @@ static void write_inputs(const char *dir, size_t nf, size_t nd) {
   int64_t *fv = f->data, *dv = d->data;
   size_t ne = sizeof EDGE_F32 / sizeof EDGE_F32[0];
   for (size_t i = 0; i < nf; i++) /* half the random floats near half's range, where rounding matters */
-    fv[i] = i < ne ? EDGE_F32[i] : (i & 1) ? (int64_t)(uint32_t)wgk_rng_next(&r)
-          : (int64_t)(((uint32_t)wgk_rng_int(&r, 0x32000000, 0x47ffffff)) | (uint32_t)(wgk_rng_next(&r) & 1) << 31);
+    fv[i] = i < ne    ? EDGE_F32[i]
+            : (i & 1) ? (int64_t)(uint32_t)wgk_rng_next(&r)
+                      : (int64_t)(((uint32_t)wgk_rng_int(&r, 0x32000000, 0x47ffffff)) | (uint32_t)(wgk_rng_next(&r) & 1)
+                                                                                            << 31);
   for (size_t i = 0; i < nd; i++) {
     double x = (i & 1) ? wgk_rng_normal(&r, 0, 1000) : ldexp(wgk_rng_uniform(&r, -2, 2), (int)wgk_rng_int(&r, -30, 17));
     if (i % 7 == 0) /* exact halfway points between neighbouring halves */
-      x = (double)wgk_half_to_float((uint16_t)wgk_rng_int(&r, 0, 0x7bfe)) + ldexp(1.0, -25) * (double)wgk_rng_int(&r, 0, 1);
+      x = (double)wgk_half_to_float((uint16_t)wgk_rng_int(&r, 0, 0x7bfe)) +
+          ldexp(1.0, -25) * (double)wgk_rng_int(&r, 0, 1);
     memcpy(&dv[i], &x, 8);
   }
   wgk_error e;
@@ -74,8 +77,7 @@ static void write_inputs(const char *dir, size_t nf, size_t nd) {
 
 static void half_matches_numpy(void **state) {
   (void)state;
-  if (!testkit_python())
-    skip();
+  if (!testkit_python()) skip();
   char *dir = testkit_tmpdir();
   const size_t nf = 200000, nd = 100000;
   write_inputs(dir, nf, nd);
@@ -90,15 +92,13 @@ static void half_matches_numpy(void **state) {
     float f;
     memcpy(&f, &bits, 4);
     uint16_t want = (uint16_t)((int64_t *)fout->data)[i], got = wgk_half_from_float(f);
-    if (got != want && bad++ < 10)
-      fprintf(stderr, "float 0x%08x -> half: got 0x%04x, numpy 0x%04x\n", bits, got, want);
+    if (got != want && bad++ < 10) fprintf(stderr, "float 0x%08x -> half: got 0x%04x, numpy 0x%04x\n", bits, got, want);
   }
   for (size_t i = 0; i < nd; i++) {
     double x;
     memcpy(&x, &((int64_t *)din->data)[i], 8);
     uint16_t want = (uint16_t)((int64_t *)dout->data)[i], got = wgk_half_from_double(x);
-    if (got != want && bad++ < 20)
-      fprintf(stderr, "double %a -> half: got 0x%04x, numpy 0x%04x\n", x, got, want);
+    if (got != want && bad++ < 20) fprintf(stderr, "double %a -> half: got 0x%04x, numpy 0x%04x\n", x, got, want);
   }
   for (uint32_t h = 0; h < 65536; h++) {
     float f = wgk_half_to_float((uint16_t)h);
@@ -132,8 +132,7 @@ static void rng_contracts(void **state) {
   wgk_rng a, b;
   wgk_rng_seed(&a, seed);
   wgk_rng_seed(&b, seed);
-  for (int i = 0; i < 100; i++)
-    assert_true(wgk_rng_next(&a) == wgk_rng_next(&b));
+  for (int i = 0; i < 100; i++) assert_true(wgk_rng_next(&a) == wgk_rng_next(&b));
   double sum = 0, sq = 0;
   int hits[7] = {0};
   const int n = 200000;

@@ -14,17 +14,15 @@
 #include "util/file_read.h"
 #include "util/npy.h"
 
-static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32, WGK_HOST_UINT32,
-                                     WGK_HOST_INT64,   WGK_HOST_INT8,    WGK_HOST_UINT8, WGK_HOST_BOOL,
-                                     WGK_HOST_INT16};
+static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32,
+                                     WGK_HOST_UINT32,  WGK_HOST_INT64,   WGK_HOST_INT8,
+                                     WGK_HOST_UINT8,   WGK_HOST_BOOL,    WGK_HOST_INT16};
 #define N_ALL (sizeof ALL / sizeof ALL[0])
 
 /* value i of the test pattern, representable in every dtype after the dtype's conversion */
 static double pattern(wgk_host_dtype d, size_t i) {
-  if (d == WGK_HOST_BOOL)
-    return (double)(i % 3 == 0);
-  if (d == WGK_HOST_UINT8 || d == WGK_HOST_UINT32)
-    return (double)(i * 7 % 250);
+  if (d == WGK_HOST_BOOL) return (double)(i % 3 == 0);
+  if (d == WGK_HOST_UINT8 || d == WGK_HOST_UINT32) return (double)(i * 7 % 250);
   return ((double)(i * 7 % 250) - 125.0) / (d == WGK_HOST_FLOAT32 || d == WGK_HOST_FLOAT16 ? 4.0 : 1.0);
 }
 
@@ -33,8 +31,7 @@ static wgk_host_tensor *make(wgk_host_dtype d, int rank, const int64_t *dims) {
   assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
   size_t n = wgk_host_tensor_numel(t);
   double *v = calloc(n + 1, sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    v[i] = pattern(d, i);
+  for (size_t i = 0; i < n; i++) v[i] = pattern(d, i);
   wgk_host_tensor_from_double(t, v);
   free(v);
   return t;
@@ -43,13 +40,15 @@ static wgk_host_tensor *make(wgk_host_dtype d, int rank, const int64_t *dims) {
 static void expect_pattern(const wgk_host_tensor *t, wgk_host_dtype d, int rank, const int64_t *dims) {
   assert_int_equal(t->dtype, d);
   assert_int_equal(t->rank, rank);
-  for (int i = 0; i < rank; i++)
-    assert_int_equal(t->dims[i], dims[i]);
-  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++)
-    assert_true(wgk_host_tensor_get(t, i) == pattern(d, i));
+  for (int i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
+  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++) assert_true(wgk_host_tensor_get(t, i) == pattern(d, i));
 }
 
-static const struct { int rank; int64_t dims[3]; const char *py; } SHAPES[] = {
+static const struct {
+  int rank;
+  int64_t dims[3];
+  const char *py;
+} SHAPES[] = {
     {0, {0}, "()"}, {1, {5}, "(5,)"}, {2, {2, 3}, "(2, 3)"}, {3, {2, 0, 3}, "(2, 0, 3)"}, {3, {3, 1, 4}, "(3, 1, 4)"}};
 #define N_SHAPES (sizeof SHAPES / sizeof SHAPES[0])
 
@@ -90,8 +89,7 @@ static const char *PY_WRITE =
 
 static void numpy_files_read_back(void **state) {
   (void)state;
-  if (!testkit_python())
-    skip();
+  if (!testkit_python()) skip();
   char *dir = testkit_tmpdir();
   const char *args[] = {dir};
   assert_int_equal(testkit_py(PY_WRITE, NULL, args, 1), 0);
@@ -128,8 +126,7 @@ static const char *PY_CHECK =
 
 static void our_files_load_in_numpy(void **state) {
   (void)state;
-  if (!testkit_python())
-    skip();
+  if (!testkit_python()) skip();
   char *dir = testkit_tmpdir();
   for (size_t d = 0; d < N_ALL; d++)
     for (size_t s = 0; s < N_SHAPES; s++) {
@@ -162,7 +159,11 @@ static size_t image(unsigned char *buf, const char *dict, size_t data_bytes) {
 
 static void malformed_refused(void **state) {
   (void)state;
-  static const struct { const char *dict; size_t data; const char *msg; } BAD[] = {
+  static const struct {
+    const char *dict;
+    size_t data;
+    const char *msg;
+  } BAD[] = {
       {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24, "Fortran"},
       {"{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8, "big-endian"},
       {"{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", 16, "unsupported dtype '<f8'"},
@@ -194,18 +195,22 @@ static void malformed_refused(void **state) {
   }
   /* bad magic, truncated preamble, header longer than the file, absurd header length */
   unsigned char v2[16] = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0x7f};
-  const struct { const void *b; size_t n; const char *msg; } RAW[] = {
-      {"\x93NUMPZ\x01\x00\x00\x00", 10, "bad magic"}, {"\x93NUM", 4, "bad magic"},
-      {"\x93NUMPY\x01\x00\x40\x00{}", 12, "truncated header"}, {v2, sizeof v2, "limit"},
-      {"\x93NUMPY\x09\x00\x00\x00", 10, "version"}};
+  const struct {
+    const void *b;
+    size_t n;
+    const char *msg;
+  } RAW[] = {{"\x93NUMPZ\x01\x00\x00\x00", 10, "bad magic"},
+             {"\x93NUM", 4, "bad magic"},
+             {"\x93NUMPY\x01\x00\x40\x00{}", 12, "truncated header"},
+             {v2, sizeof v2, "limit"},
+             {"\x93NUMPY\x09\x00\x00\x00", 10, "version"}};
   for (size_t i = 0; i < sizeof RAW / sizeof RAW[0]; i++) {
     wgk_error e;
     wgk_error_clear(&e);
     wgk_host_tensor *t;
     assert_int_not_equal(wgk_npy_parse(RAW[i].b, RAW[i].n, "raw.npy", &t, &e), WGK_OK);
     wgk_error_format(&e, text, sizeof text);
-    if (!strstr(text, RAW[i].msg))
-      fail_msg("raw case %zu: '%s' lacks '%s'", i, text, RAW[i].msg);
+    if (!strstr(text, RAW[i].msg)) fail_msg("raw case %zu: '%s' lacks '%s'", i, text, RAW[i].msg);
   }
   wgk_error e;
   wgk_error_clear(&e);
@@ -282,9 +287,11 @@ static void header_checked_before_data(void **state) {
   unsigned char buf[512];
   /* 60 GiB declared, 4 bytes present */
   size_t n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (15000000000,), }", 4);
-  expect_read_error(write_file(dir, "huge.npy", buf, n), "truncated data: the header's dtype and shape need 60000000000 data bytes, the file has 4");
+  expect_read_error(write_file(dir, "huge.npy", buf, n),
+                    "truncated data: the header's dtype and shape need 60000000000 data bytes, the file has 4");
   n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 12);
-  expect_read_error(write_file(dir, "long.npy", buf, n), "trailing data: the header's dtype and shape need 8 data bytes, the file has 12");
+  expect_read_error(write_file(dir, "long.npy", buf, n),
+                    "trailing data: the header's dtype and shape need 8 data bytes, the file has 12");
   n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8);
   wgk_host_tensor *t = NULL;
   wgk_error e;

@@ -47,31 +47,25 @@ static char *read_all(FILE *f) {
       buf = nb;
     }
   }
-  if (buf)
-    buf[n] = 0;
+  if (buf) buf[n] = 0;
   return buf;
 }
 
 int testkit_py(const char *script, char **out, const char *const *args, size_t nargs) {
-  if (out)
-    *out = NULL;
+  if (out) *out = NULL;
   const char *py = testkit_python();
-  if (!py)
-    return -1;
+  if (!py) return -1;
   char spath[] = "/tmp/wgk_py_XXXXXX";
   int fd = mkstemp(spath);
-  if (fd < 0)
-    return -1;
+  if (fd < 0) return -1;
   FILE *sf = fdopen(fd, "w");
   fputs(script, sf);
   fclose(sf);
   size_t cap = 8192 + strlen(spath);
-  for (size_t i = 0; i < nargs; i++)
-    cap += strlen(args[i]) + 4;
+  for (size_t i = 0; i < nargs; i++) cap += strlen(args[i]) + 4;
   char *cmd = malloc(cap);
   int n = snprintf(cmd, cap, "'%s' '%s'", py, spath);
-  for (size_t i = 0; i < nargs; i++)
-    n += snprintf(cmd + n, cap - (size_t)n, " '%s'", args[i]);
+  for (size_t i = 0; i < nargs; i++) n += snprintf(cmd + n, cap - (size_t)n, " '%s'", args[i]);
   FILE *p = popen(cmd, "r");
   free(cmd);
   char *text = p ? read_all(p) : NULL;
@@ -91,12 +85,10 @@ char *testkit_tmpdir(void) {
 }
 
 void testkit_rmdir(char *dir) {
-  if (!dir)
-    return;
+  if (!dir) return;
   char cmd[4200];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0)
-    fprintf(stderr, "could not remove %s\n", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
   free(dir);
 }
 
@@ -105,13 +97,11 @@ const char *testkit_conformance_dir(void) {
   const char *src = getenv("WGK_SOURCE_DIR"), *shared = getenv("WGK_SHARED_DIR");
   if (src) {
     snprintf(buf, sizeof buf, "%s/../shared/conformance", src);
-    if (is_dir(buf))
-      return buf;
+    if (is_dir(buf)) return buf;
   }
   if (shared) {
     snprintf(buf, sizeof buf, "%s/conformance", shared);
-    if (is_dir(buf))
-      return buf;
+    if (is_dir(buf)) return buf;
   }
   return NULL;
 }

@@ -44,37 +44,40 @@ static const char *PY_DESCRIBE =
 
 static void dims_text(wgk_dynbuf *b, int rank, const int64_t *dims) {
   wgk_dynbuf_append_char(b, '[');
-  for (int i = 0; i < rank; i++)
-    wgk_dynbuf_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
+  for (int i = 0; i < rank; i++) wgk_dynbuf_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
   wgk_dynbuf_append_char(b, ']');
 }
 
 static void attr_text(wgk_dynbuf *b, const wgk_onnx_attr *a) {
   wgk_dynbuf_printf(b, "attr %s %d ", a->name, (int)a->type);
   switch (a->type) {
-  case WGK_ONNX_ATTR_INT: wgk_dynbuf_printf(b, "%lld", (long long)a->i); break;
-  case WGK_ONNX_ATTR_FLOAT: wgk_dynbuf_printf(b, "%.9g", a->f); break;
-  case WGK_ONNX_ATTR_STRING: wgk_dynbuf_printf(b, "'%s'", a->s); break;
+  case WGK_ONNX_ATTR_INT:
+    wgk_dynbuf_printf(b, "%lld", (long long)a->i);
+    break;
+  case WGK_ONNX_ATTR_FLOAT:
+    wgk_dynbuf_printf(b, "%.9g", a->f);
+    break;
+  case WGK_ONNX_ATTR_STRING:
+    wgk_dynbuf_printf(b, "'%s'", a->s);
+    break;
   case WGK_ONNX_ATTR_INTS:
-    for (size_t i = 0; i < a->n; i++)
-      wgk_dynbuf_printf(b, "%s%lld", i ? "," : "", (long long)a->ints[i]);
+    for (size_t i = 0; i < a->n; i++) wgk_dynbuf_printf(b, "%s%lld", i ? "," : "", (long long)a->ints[i]);
     break;
   case WGK_ONNX_ATTR_FLOATS:
-    for (size_t i = 0; i < a->n; i++)
-      wgk_dynbuf_printf(b, "%s%.9g", i ? "," : "", a->floats[i]);
+    for (size_t i = 0; i < a->n; i++) wgk_dynbuf_printf(b, "%s%.9g", i ? "," : "", a->floats[i]);
     break;
   case WGK_ONNX_ATTR_TENSOR:
     wgk_dynbuf_printf(b, "tensor %d ", wgk_host_dtype_to_onnx(a->t->dtype));
     dims_text(b, a->t->rank, a->t->dims);
     break;
-  default: break;
+  default:
+    break;
   }
   wgk_dynbuf_append_char(b, '\n');
 }
 
 static void names_text(wgk_dynbuf *b, char **names, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    wgk_dynbuf_printf(b, "%s%s", i ? "," : "", names[i] ? names[i] : "");
+  for (size_t i = 0; i < n; i++) wgk_dynbuf_printf(b, "%s%s", i ? "," : "", names[i] ? names[i] : "");
 }
 
 static void value_text(wgk_dynbuf *b, const char *kind, const wgk_onnx_value_info *v) {
@@ -100,13 +103,10 @@ static char *describe(const wgk_onnx_model *m) {
     wgk_dynbuf_append_char(&b, ' ');
     names_text(&b, n->outputs, n->n_outputs);
     wgk_dynbuf_append_char(&b, '\n');
-    for (size_t i = 0; i < n->n_attrs; i++)
-      attr_text(&b, &n->attrs[i]);
+    for (size_t i = 0; i < n->n_attrs; i++) attr_text(&b, &n->attrs[i]);
   }
-  for (size_t i = 0; i < m->n_inputs; i++)
-    value_text(&b, "input", &m->inputs[i]);
-  for (size_t i = 0; i < m->n_outputs; i++)
-    value_text(&b, "output", &m->outputs[i]);
+  for (size_t i = 0; i < m->n_inputs; i++) value_text(&b, "input", &m->inputs[i]);
+  for (size_t i = 0; i < m->n_outputs; i++) value_text(&b, "output", &m->outputs[i]);
   for (size_t i = 0; i < m->n_initializers; i++) {
     const wgk_host_tensor *t = m->initializers[i];
     wgk_dynbuf_printf(&b, "init %s %d ", t->name ? t->name : "", wgk_host_dtype_to_onnx(t->dtype));
@@ -124,10 +124,8 @@ static size_t list_cases(const char *root, char names[][256], size_t max) {
   size_t n = 0;
   struct dirent *e;
   while (d && (e = readdir(d)) && n < max)
-    if (strncmp(e->d_name, "test_", 5) == 0)
-      snprintf(names[n++], 256, "%s", e->d_name);
-  if (d)
-    closedir(d);
+    if (strncmp(e->d_name, "test_", 5) == 0) snprintf(names[n++], 256, "%s", e->d_name);
+  if (d) closedir(d);
   qsort(names, n, 256, (int (*)(const void *, const void *))strcmp);
   return n;
 }
@@ -135,8 +133,7 @@ static size_t list_cases(const char *root, char names[][256], size_t max) {
 static void models_match_onnx(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!root || !testkit_python())
-    skip();
+  if (!root || !testkit_python()) skip();
   root = testkit_path(root, "onnx-node-tests");
   char names[64][256];
   size_t n = list_cases(root, names, 64), singles = 0;
@@ -164,8 +161,7 @@ static void models_match_onnx(void **state) {
     char *ours = describe(m), *theirs;
     const char *args[] = {path};
     assert_int_equal(testkit_py(PY_DESCRIBE, &theirs, args, 1), 0);
-    if (strcmp(ours, theirs) != 0)
-      fail_msg("%s differs:\n--- ours\n%s--- onnx\n%s", names[i], ours, theirs);
+    if (strcmp(ours, theirs) != 0) fail_msg("%s differs:\n--- ours\n%s--- onnx\n%s", names[i], ours, theirs);
     free(ours);
     free(theirs);
     wgk_onnx_model_free(m);
@@ -188,8 +184,7 @@ static void expect_same(const wgk_host_tensor *a, const wgk_host_tensor *b, cons
   if (a->dtype != b->dtype || a->rank != b->rank || wgk_host_tensor_bytes(a) != wgk_host_tensor_bytes(b))
     fail_msg("%s: dtype/shape differ (%s rank %d vs %s rank %d)", what, wgk_host_dtype_name(a->dtype), a->rank,
              wgk_host_dtype_name(b->dtype), b->rank);
-  for (int i = 0; i < a->rank; i++)
-    assert_int_equal(a->dims[i], b->dims[i]);
+  for (int i = 0; i < a->rank; i++) assert_int_equal(a->dims[i], b->dims[i]);
   if (wgk_host_tensor_bytes(a) && memcmp(a->data, b->data, wgk_host_tensor_bytes(a)) != 0)
     fail_msg("%s: elements differ", what);
 }
@@ -219,8 +214,7 @@ static void check_listing(char *listing, const char *dir) {
 static void tensors_match_numpy(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!root || !testkit_python())
-    skip();
+  if (!root || !testkit_python()) skip();
   char *dir = testkit_tmpdir();
   const char *args[] = {testkit_path(root, "onnx-node-tests"), dir};
   char *listing;
@@ -252,8 +246,7 @@ static const char *PY_TYPED =
 
 static void typed_fields_match_numpy(void **state) {
   (void)state;
-  if (!testkit_python())
-    skip();
+  if (!testkit_python()) skip();
   char *dir = testkit_tmpdir();
   const char *args[] = {dir};
   char *listing;
@@ -279,7 +272,15 @@ static void malformed_tensors_refused(void **state) {
   int64_t dims[2] = {2, 3}, neg[1] = {-1};
   float fl[5] = {0};
   uint8_t raw[10] = {0};
-  struct { int type; size_t n_dims; int64_t *d; size_t n_float; int raw_len; int loc; const char *msg; } BAD[] = {
+  struct {
+    int type;
+    size_t n_dims;
+    int64_t *d;
+    size_t n_float;
+    int raw_len;
+    int loc;
+    const char *msg;
+  } BAD[] = {
       {1, 2, dims, 5, -1, 0, "float_data holds 5 values, the shape needs 6"},
       {1, 2, dims, 0, 10, 0, "raw_data has 10 bytes, the shape needs 24"},
       {11, 2, dims, 0, -1, 0, "unsupported data_type 11"},
@@ -327,8 +328,7 @@ static void malformed_tensors_refused(void **state) {
 static void every_model_prefix_is_safe(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!root)
-    skip();
+  if (!root) skip();
   char path[4096];
   snprintf(path, sizeof path, "%s/onnx-node-tests/test_rotary_embedding_interleaved/model.onnx", root);
   FILE *f = fopen(path, "rb");
@@ -342,18 +342,15 @@ static void every_model_prefix_is_safe(void **state) {
     wgk_error e;
     wgk_error_clear(&e);
     wgk_onnx_model *m;
-    if (wgk_onnx_model_parse(copy, k, "cut.onnx", &m, &e) == WGK_OK)
-      wgk_onnx_model_free(m);
+    if (wgk_onnx_model_parse(copy, k, "cut.onnx", &m, &e) == WGK_OK) wgk_onnx_model_free(m);
     free(copy);
   }
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(models_match_onnx),
-      cmocka_unit_test(tensors_match_numpy),
-      cmocka_unit_test(typed_fields_match_numpy),
-      cmocka_unit_test(malformed_tensors_refused),
+      cmocka_unit_test(models_match_onnx),          cmocka_unit_test(tensors_match_numpy),
+      cmocka_unit_test(typed_fields_match_numpy),   cmocka_unit_test(malformed_tensors_refused),
       cmocka_unit_test(every_model_prefix_is_safe),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-// The helpers the public loader injects into every expression/template scope (SYSTEM.md §3),
+// The helpers the public loader injects into every expression/template scope (docs/expressions.md),
 // written as the loader would: plain JavaScript functions handed to @huggingface/jinja.
 //
 // How @huggingface/jinja 0.5.10 calls a JS function (convertToRuntimeValues, case "function"):

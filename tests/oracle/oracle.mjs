@@ -45,7 +45,7 @@ export const DISPATCH_FOLD_WIDTH = 65535;
 //   - "device": {features: [names], limits: {...}, adapterInfo: {...}} becomes an object whose
 //     `features` is {has(name)} (a JS Set would not do: the engine turns it into an empty dict),
 //     whose limits have the spec defaults filled in and maxComputeWorkgroupsPerDimension clamped to 65535;
-//   - every helper of SYSTEM.md §3 is added (range is the engine's own built-in: the engine refuses
+//   - every helper of docs/expressions.md is added (range is the engine's own built-in: the engine refuses
 //     to re-declare it), and DISPATCH_FOLD_WIDTH;
 //   - everything else is passed as parsed JSON (so a whole number is an integer even if written 1.0).
 export function buildScope(json = {}) {

@@ -44,9 +44,15 @@ static char *read_all(const char *path, size_t *len) {
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
   char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
   fclose(f);
-  if (buf) { buf[n] = '\0'; *len = (size_t)n; }
+  if (buf) {
+    buf[n] = '\0';
+    *len = (size_t)n;
+  }
   return buf;
 }
 
@@ -116,7 +122,9 @@ static void make_pkg(const char *root, mutation mu) {
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb; (void)flag; (void)ftw;
+  (void)sb;
+  (void)flag;
+  (void)ftw;
   return remove(path);
 }
 
@@ -136,8 +144,10 @@ static wgk_status try_open(const char *what, const wgk_pkg_options *opts, wgk_pk
   wgk_error_clear(&err);
   wgk_status st = wgk_pkg_open(what, opts, pkg, &err);
   wgk_error_format(&err, msg, size);
-  if (st == WGK_OK) assert_non_null(*pkg);
-  else assert_null(*pkg);
+  if (st == WGK_OK)
+    assert_non_null(*pkg);
+  else
+    assert_null(*pkg);
   return st;
 }
 
@@ -204,11 +214,16 @@ static void digest_mismatch_refused(void **state) {
 
 static void bad_metadata_refused(void **state) {
   (void)state;
-  const struct { mutation mu; wgk_status st; const char *text; } cases[] = {
+  const struct {
+    mutation mu;
+    wgk_status st;
+    const char *text;
+  } cases[] = {
       {DOTDOT, WGK_ERR_MANIFEST, "digest.files[\"../README.md\"]: '../README.md': a package path must be relative"},
       {MISSING_VARIANT, WGK_ERR_MANIFEST, "variants: manifest variant 'rank4_cache3' is not listed"},
       {EXTRA_VARIANT, WGK_ERR_MANIFEST, "variants.extra: variant 'extra' is not in the manifest"},
-      {WRONG_NAME, WGK_ERR_MANIFEST, "name: name 'ai.onnx.Rotary' is not the manifest's op id 'ai.onnx.RotaryEmbedding'"},
+      {WRONG_NAME, WGK_ERR_MANIFEST,
+       "name: name 'ai.onnx.Rotary' is not the manifest's op id 'ai.onnx.RotaryEmbedding'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char root[300], msg[4096];
@@ -335,7 +350,8 @@ static void unconfirmed_version_refused(void **state) {
   wgk_pkg_options v7 = {.version = 7};
   assert_int_equal(try_open(root, &v7, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
   assert_non_null(strstr(msg, root));
-  assert_non_null(strstr(msg, "version 7 asked, but the package here records no version (metadata.json has no \"version\")"));
+  assert_non_null(
+      strstr(msg, "version 7 asked, but the package here records no version (metadata.json has no \"version\")"));
   snprintf(root, sizeof root, "%s/local", tmp);
   make_pkg(root, NO_META);
   assert_int_equal(try_open(root, &v7, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
@@ -397,8 +413,8 @@ static void digest_script(void **state) {
   size_t len;
   wgk_error err;
   wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_OK); /* rewritten digest */
-  assert_int_equal(wgk_pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_OK);   /* now listed */
+  assert_int_equal(wgk_pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_OK);    /* rewritten digest */
+  assert_int_equal(wgk_pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_OK); /* now listed */
   wgk_pkg_free(pkg);
 }
 

@@ -30,18 +30,22 @@ static const char *manifest_fmt =
     "\"tunables\": {\"WORKGROUP_SIZE\": 64},\n"
     "\"derive\": {\"count\": \"numel(shapes.X)\"%s},\n"
     "\"bindingSets\": {\"b\": [\n"
-    " {\"name\": \"x\", \"arg\": \"x\", \"semantic\": \"X\", \"buffer\": {\"type\": \"read-only-storage\"}, \"elementType\": \"$T\"},\n"
-    " {\"name\": \"y\", \"arg\": \"y\", \"semantic\": \"Y\", \"buffer\": {\"type\": \"storage\"}, \"elementType\": \"$T\"},\n"
+    " {\"name\": \"x\", \"arg\": \"x\", \"semantic\": \"X\", \"buffer\": {\"type\": \"read-only-storage\"}, "
+    "\"elementType\": \"$T\"},\n"
+    " {\"name\": \"y\", \"arg\": \"y\", \"semantic\": \"Y\", \"buffer\": {\"type\": \"storage\"}, \"elementType\": "
+    "\"$T\"},\n"
     " {\"name\": \"params\", \"semantic\": \"kernel.params\", \"buffer\": {\"type\": \"uniform\"},\n"
     "  \"struct\": {\"name\": \"Params\", \"fields\": [{\"name\": \"s\", \"type\": \"f32\", \"value\": \"%s\"}]}}]},\n"
-    "\"variants\": [{\"id\": \"main\", \"when\": [\"count >= 0\"], \"passes\": [{\"id\": \"scale\", \"name\": \"scale\",\n"
+    "\"variants\": [{\"id\": \"main\", \"when\": [\"count >= 0\"], \"passes\": [{\"id\": \"scale\", \"name\": "
+    "\"scale\",\n"
     " \"source\": {\"shader\": \"%s\", \"inputs\": {}}, \"bindings\": \"b\",\n"
     " \"dispatch\": {\"threads\": \"count\", \"workgroupSize\": \"tunables.WORKGROUP_SIZE\"}}]}]}\n";
 
 static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
   (void)ud;
-  const char *t = strcmp(path, "wide.wgsl.jinja") == 0 ? "@compute @workgroup_size({{ 300 }})\nfn main() {}\n"
-                                                       : "@compute @workgroup_size({{ tunables.WORKGROUP_SIZE }})\nfn main() {}\n";
+  const char *t = strcmp(path, "wide.wgsl.jinja") == 0
+                      ? "@compute @workgroup_size({{ 300 }})\nfn main() {}\n"
+                      : "@compute @workgroup_size({{ tunables.WORKGROUP_SIZE }})\nfn main() {}\n";
   (void)err;
   *text = strdup(t);
   *len = strlen(t);
@@ -239,18 +243,23 @@ static void derive_over_string_limit(void **state) {
   (void)state;
   fixture f;
   /* 1,000,000 items joined by 70 bytes: past the 64 MiB string limit. */
-  setup(&f, ", \"big\": \"range(1000000) | join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')\"",
-        "attrs.scale", "plain.wgsl.jinja");
+  setup(
+      &f,
+      ", \"big\": \"range(1000000) | join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')\"",
+      "attrs.scale", "plain.wgsl.jinja");
   expect_refused(&f, WGK_ERR_LIMIT, 3, "derive.big", "string too long", "limit is");
   teardown(&f);
 }
 
 static void device_file_types(void **state) {
   (void)state;
-  static const struct { const char *text, *want; } cases[] = {
+  static const struct {
+    const char *text, *want;
+  } cases[] = {
       {"{\n  \"features\": [],\n  \"limits\": \"none\"\n}", "d.json:3:13: limits: must be an object"},
       {"{\"limits\": {\"maxBufferSize\": -1}}", "d.json:1:30: limits.maxBufferSize: must be an integer"},
-      {"{\"limits\": {\"maxComputeInvocationsPerWorkgroup\": 1.5}}", "limits.maxComputeInvocationsPerWorkgroup: must be an integer"},
+      {"{\"limits\": {\"maxComputeInvocationsPerWorkgroup\": 1.5}}",
+       "limits.maxComputeInvocationsPerWorkgroup: must be an integer"},
       {"{\"bogus\": 1}", "d.json:1:2: bogus: unknown key 'bogus'"},
       {"{\"limits\": {\"maxFoo\": 1}}", "d.json:1:13: limits.maxFoo: unknown limit 'maxFoo'"},
       {"{\"adapterInfo\": {\"vendor\": 3}}", "d.json:1:28: adapterInfo.vendor: must be a string"},
@@ -260,21 +269,25 @@ static void device_file_types(void **state) {
       {"{\"adapters\": []}", "adapters: lists no adapter"},
       {"{\"adapters\": [{\"limits\": []}]}", "d.json:1:26: adapters[0].limits: must be an object"},
       {"[1]", "d.json:1:1: a device description is a JSON object"},
-      {"{\"limits\": {\"maxStorageBuffersPerShaderStage\": 0}}", "d.json:1:48: limits.maxStorageBuffersPerShaderStage: maxStorageBuffersPerShaderStage 0 leaves"},
-      {"{\"limits\": {\"minStorageBufferOffsetAlignment\": 48}}", "limits.minStorageBufferOffsetAlignment: minStorageBufferOffsetAlignment 48 is not a power of two"},
+      {"{\"limits\": {\"maxStorageBuffersPerShaderStage\": 0}}",
+       "d.json:1:48: limits.maxStorageBuffersPerShaderStage: maxStorageBuffersPerShaderStage 0 leaves"},
+      {"{\"limits\": {\"minStorageBufferOffsetAlignment\": 48}}",
+       "limits.minStorageBufferOffsetAlignment: minStorageBufferOffsetAlignment 48 is not a power of two"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     wgk_device_desc d;
     wgk_error err;
     wgk_error_clear(&err);
-    assert_int_equal(wgk_device_desc_from_text(cases[i].text, strlen(cases[i].text), "d.json", &d, &err), WGK_ERR_PARSE);
+    assert_int_equal(wgk_device_desc_from_text(cases[i].text, strlen(cases[i].text), "d.json", &d, &err),
+                     WGK_ERR_PARSE);
     char text[1024];
     wgk_error_format(&err, text, sizeof text);
     if (!strstr(text, cases[i].want)) print_message("case %zu: '%s' not in: %s\n", i, cases[i].want, text);
     assert_non_null(strstr(text, cases[i].want));
   }
-  const char *ok = "{\"features\": [\"shader-f16\", \"texture-compression-bc\"], \"limits\": {\"maxTextureDimension2D\": 8192,"
-                   " \"maxComputeInvocationsPerWorkgroup\": 1024}, \"adapterInfo\": {\"vendor\": \"v\"}}";
+  const char *ok =
+      "{\"features\": [\"shader-f16\", \"texture-compression-bc\"], \"limits\": {\"maxTextureDimension2D\": 8192,"
+      " \"maxComputeInvocationsPerWorkgroup\": 1024}, \"adapterInfo\": {\"vendor\": \"v\"}}";
   wgk_device_desc d;
   wgk_error err;
   wgk_error_clear(&err);
@@ -301,11 +314,11 @@ static void json_integers_past_2_53(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(float_attribute_values),  cmocka_unit_test(other_attribute_types),
-      cmocka_unit_test(tunables_and_workgroups), cmocka_unit_test(uniform_f32_range),
+      cmocka_unit_test(float_attribute_values),    cmocka_unit_test(other_attribute_types),
+      cmocka_unit_test(tunables_and_workgroups),   cmocka_unit_test(uniform_f32_range),
       cmocka_unit_test(binding_over_device_limit), cmocka_unit_test(derive_over_string_limit),
-      cmocka_unit_test(output_rank_expression),
-      cmocka_unit_test(device_file_types),       cmocka_unit_test(json_integers_past_2_53),
+      cmocka_unit_test(output_rank_expression),    cmocka_unit_test(device_file_types),
+      cmocka_unit_test(json_integers_past_2_53),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,8 +13,10 @@
 #include "ops/ai.onnx.RotaryEmbedding/reference.h"
 #include "testkit.h"
 
-static const char *CASES[] = {"test_rotary_embedding", "test_rotary_embedding_3d_input",
-                              "test_rotary_embedding_interleaved", "test_rotary_embedding_no_position_ids",
+static const char *CASES[] = {"test_rotary_embedding",
+                              "test_rotary_embedding_3d_input",
+                              "test_rotary_embedding_interleaved",
+                              "test_rotary_embedding_no_position_ids",
                               "test_rotary_embedding_no_position_ids_interleaved",
                               "test_rotary_embedding_no_position_ids_rotary_dim",
                               "test_rotary_embedding_with_interleaved_rotary_dim",
@@ -54,14 +56,12 @@ static void run_case(const char *dir) {
   double worst = 0;
   for (size_t i = 0; i < count; i++) {
     double w = wgk_host_tensor_get(want, i), d = fabs(got[i] - w);
-    if (d > 1e-6 + 1e-5 * fabs(w))
-      fail_msg("%s: element %zu: ref %.9g, onnx %.9g", dir, i, got[i], w);
+    if (d > 1e-6 + 1e-5 * fabs(w)) fail_msg("%s: element %zu: ref %.9g, onnx %.9g", dir, i, got[i], w);
     worst = fmax(worst, d);
   }
   printf("%s: %zu elements, max abs diff %.3g\n", strrchr(dir, '/') + 1, count, worst);
   free(got);
-  for (int i = 0; i < 4; i++)
-    wgk_host_tensor_free(in[i]);
+  for (int i = 0; i < 4; i++) wgk_host_tensor_free(in[i]);
   wgk_host_tensor_free(want);
   wgk_onnx_model_free(m);
 }
@@ -69,8 +69,7 @@ static void run_case(const char *dir) {
 static void conformance_outputs(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!root)
-    skip();
+  if (!root) skip();
   for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/onnx-node-tests/%s", root, CASES[i]);
@@ -124,8 +123,7 @@ static void invalid_arguments_refused(void **state) {
   wgk_error_clear(&e);
   assert_int_equal(wgk_ref_rotary(x3, c, s, p, &a, out, &e), WGK_ERR_CALL);
   wgk_host_tensor *all[] = {x, c, s, p, odd, x3};
-  for (size_t i = 0; i < 6; i++)
-    wgk_host_tensor_free(all[i]);
+  for (size_t i = 0; i < 6; i++) wgk_host_tensor_free(all[i]);
 }
 
 int main(void) {

@@ -24,8 +24,7 @@ static wgk_host_tensor *tensor(wgk_host_dtype d, int rank, int64_t a, int64_t b,
 
 static wgk_host_tensor *randn(int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
   wgk_host_tensor *t = tensor(WGK_HOST_FLOAT32, rank, a, b, c, e);
-  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++)
-    ((float *)t->data)[i] = (float)wgk_rng_normal(&rng, 0, 1);
+  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++) ((float *)t->data)[i] = (float)wgk_rng_normal(&rng, 0, 1);
   return t;
 }
 
@@ -50,8 +49,7 @@ static void make_dense(problem *p) {
   p->in.past_key = randn(4, p->B, p->KN, p->cache, p->H);
   p->in.past_value = randn(4, p->B, p->KN, p->cache, p->H);
   int32_t row[2] = {0, 1}, col[1] = {0}, total = (int32_t)(p->past + p->S), kts[8];
-  for (int i = 0; i < 8; i++)
-    kts[i] = total;
+  for (int i = 0; i < 8; i++) kts[i] = total;
   p->in.block_row_indices = ints(2, 1, 2, row);
   p->in.block_col_indices = ints(2, 1, 1, col);
   p->in.total_sequence_length = ints(1, 1, 0, &total);
@@ -71,11 +69,18 @@ static void run(problem *p) {
 }
 
 static void release(problem *p) {
-  const wgk_host_tensor *all[] = {p->in.query, p->in.key, p->in.value, p->in.past_key, p->in.past_value,
-                                  p->in.block_row_indices, p->in.block_col_indices, p->in.total_sequence_length,
-                                  p->in.key_total_sequence_lengths, p->in.cos_cache, p->in.sin_cache};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-    wgk_host_tensor_free((wgk_host_tensor *)all[i]);
+  const wgk_host_tensor *all[] = {p->in.query,
+                                  p->in.key,
+                                  p->in.value,
+                                  p->in.past_key,
+                                  p->in.past_value,
+                                  p->in.block_row_indices,
+                                  p->in.block_col_indices,
+                                  p->in.total_sequence_length,
+                                  p->in.key_total_sequence_lengths,
+                                  p->in.cos_cache,
+                                  p->in.sin_cache};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgk_host_tensor_free((wgk_host_tensor *)all[i]);
   free(p->out);
   free(p->pk);
   free(p->pv);
@@ -86,8 +91,7 @@ static double at(const wgk_host_tensor *t, size_t i) { return wgk_host_tensor_ge
 /* Key or value row j of (b, kv head k): from the past cache below `past`, else the new token j - past. */
 static double kv(const problem *p, const wgk_host_tensor *past, const wgk_host_tensor *cur, int64_t b, int64_t k,
                  int64_t j, int64_t e) {
-  if (j < p->past)
-    return at(past, (size_t)(((b * p->KN + k) * p->cache + j) * p->H + e));
+  if (j < p->past) return at(past, (size_t)(((b * p->KN + k) * p->cache + j) * p->H + e));
   return at(cur, (size_t)(((b * p->S + (j - p->past)) * p->KN + k) * p->H + e));
 }
 
@@ -108,12 +112,10 @@ static void expect_causal(const problem *p) {
           sc[j] = d / sqrt((double)p->H);
           mx = fmax(mx, sc[j]);
         }
-        for (int64_t j = 0; j <= pos; j++)
-          sum += sc[j] = exp(sc[j] - mx);
+        for (int64_t j = 0; j <= pos; j++) sum += sc[j] = exp(sc[j] - mx);
         for (int64_t e = 0; e < p->H; e++) {
           double o = 0;
-          for (int64_t j = 0; j <= pos; j++)
-            o += sc[j] / sum * kv(p, p->in.past_value, p->in.value, b, k, j, e);
+          for (int64_t j = 0; j <= pos; j++) o += sc[j] / sum * kv(p, p->in.past_value, p->in.value, b, k, j, e);
           double got = p->out[((b * p->S + s) * p->N + h) * p->H + e];
           if (fabs(got - o) > 1e-12 * (1 + fabs(o)))
             fail_msg("b%lld s%lld h%lld e%lld: ref %.17g, causal %.17g", (long long)b, (long long)s, (long long)h,
@@ -141,7 +143,8 @@ static void dense_layout_is_causal_attention(void **state) {
             size_t ci = (size_t)(((b * p.KN + k) * p.cache + j) * p.H + e);
             bool fresh = j >= p.past && j < p.past + p.S;
             assert_true(p.pk[ci] == (fresh ? kv(&p, p.in.past_key, p.in.key, b, k, j, e) : at(p.in.past_key, ci)));
-            assert_true(p.pv[ci] == (fresh ? kv(&p, p.in.past_value, p.in.value, b, k, j, e) : at(p.in.past_value, ci)));
+            assert_true(p.pv[ci] ==
+                        (fresh ? kv(&p, p.in.past_value, p.in.value, b, k, j, e) : at(p.in.past_value, ci)));
           }
     release(&p);
   }
@@ -206,12 +209,10 @@ static void gqa_equals_duplicated_heads(void **state) {
     d.in.past_value = repeat_heads(g.in.past_value, 1, 3, g.H);
     run(&d);
     size_t n = (size_t)(g.B * g.S * g.N * g.H);
-    for (size_t i = 0; i < n; i++)
-      assert_true(fabs(g.out[i] - d.out[i]) <= 1e-12 * (1 + fabs(g.out[i])));
+    for (size_t i = 0; i < n; i++) assert_true(fabs(g.out[i] - d.out[i]) <= 1e-12 * (1 + fabs(g.out[i])));
     wgk_host_tensor *mine[] = {(wgk_host_tensor *)d.in.key, (wgk_host_tensor *)d.in.value,
                                (wgk_host_tensor *)d.in.past_key, (wgk_host_tensor *)d.in.past_value};
-    for (int i = 0; i < 4; i++)
-      wgk_host_tensor_free(mine[i]);
+    for (int i = 0; i < 4; i++) wgk_host_tensor_free(mine[i]);
     free(d.out);
     free(d.pk);
     free(d.pv);
@@ -298,8 +299,7 @@ static void phi3_layout_properties(void **state) {
         }
         assert_int_equal(j, rl[q + 1]);
       }
-      for (int64_t j = rl[M]; j < nnz; j++)
-        assert_int_equal(cc[j], -1);
+      for (int64_t j = rl[M]; j < nnz; j++) assert_int_equal(cc[j], -1);
       widest = rl[M] > widest ? rl[M] : widest;
     }
     assert_int_equal(widest, nnz); /* max_nnz is the widest layout, no slack */
@@ -358,12 +358,9 @@ int main(void) {
   printf("seed: WGK_TEST_SEED=0x%llx\n", (unsigned long long)seed);
   wgk_rng_seed(&rng, seed);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(dense_layout_is_causal_attention),
-      cmocka_unit_test(gqa_equals_duplicated_heads),
-      cmocka_unit_test(packed_equals_separate),
-      cmocka_unit_test(identity_rotary_changes_nothing),
-      cmocka_unit_test(phi3_layout_properties),
-      cmocka_unit_test(invalid_arguments_refused),
+      cmocka_unit_test(dense_layout_is_causal_attention), cmocka_unit_test(gqa_equals_duplicated_heads),
+      cmocka_unit_test(packed_equals_separate),           cmocka_unit_test(identity_rotary_changes_nothing),
+      cmocka_unit_test(phi3_layout_properties),           cmocka_unit_test(invalid_arguments_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

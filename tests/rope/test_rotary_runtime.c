@@ -14,7 +14,10 @@
 #include "wgk.h"
 #include "util/wgk_test.h"
 
-typedef struct fixture { wgk_context *ctx; wgk_kernel *k; } fixture;
+typedef struct fixture {
+  wgk_context *ctx;
+  wgk_kernel *k;
+} fixture;
 
 static int setup(void **state) {
   static fixture f;
@@ -47,8 +50,10 @@ static wgk_status run_pos(fixture *f, const int64_t *pos, int64_t head) {
   wgk_call *call;
   assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 4, xs, x, &tx), WGK_OK);
   assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, 2, cs, c, &tc), WGK_OK);
-  if (pos_given) tp = wgk_tensor_retain(pos_given);
-  else assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_INT64, 2, ps, pos, &tp), WGK_OK);
+  if (pos_given)
+    tp = wgk_tensor_retain(pos_given);
+  else
+    assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_INT64, 2, ps, pos, &tp), WGK_OK);
   assert_int_equal(wgk_call_create(f->k, &call), WGK_OK);
   wgk_call_set_input(call, "x", tx);
   wgk_call_set_input(call, "cos", tc);

@@ -19,7 +19,7 @@ static char twopass[4096], scratch[4096];
 static wgk_context *context(void) {
   wgk_context *ctx = NULL;
   char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {  /* no adapter: nothing to test here */
+  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) { /* no adapter: nothing to test here */
     printf("# no context: %s\n", msg ? msg : "?");
     free(msg);
     skip();
@@ -35,7 +35,8 @@ static wgk_kernel *load(wgk_context *ctx, const char *path) {
 
 static wgk_tensor *floats(wgk_context *ctx, int64_t n, const float *data) {
   wgk_tensor *t = NULL;
-  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, data, &t) != WGK_OK) fail_msg("tensor: %s", wgk_context_errmsg(ctx));
+  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, data, &t) != WGK_OK)
+    fail_msg("tensor: %s", wgk_context_errmsg(ctx));
   return t;
 }
 
@@ -57,7 +58,12 @@ static void refused_second_pass(wgk_tensor *(*bad_w)(wgk_context *), bool alias,
   wgk_context *ctx = context();
   wgk_kernel *k = load(ctx, twopass);
   float x[N], w[N], want[N], poisoned[N];
-  for (int i = 0; i < N; i++) { x[i] = (float)i; w[i] = (float)(i % 3) + 2; want[i] = (x[i] + 1) * w[i]; poisoned[i] = poison; }
+  for (int i = 0; i < N; i++) {
+    x[i] = (float)i;
+    w[i] = (float)(i % 3) + 2;
+    want[i] = (x[i] + 1) * w[i];
+    poisoned[i] = poison;
+  }
   wgk_call *good = NULL, *bad = NULL;
   assert_int_equal(wgk_call_create(k, &good), WGK_OK);
   assert_int_equal(wgk_call_create(k, &bad), WGK_OK);
@@ -109,14 +115,27 @@ static void refused_second_pass(wgk_tensor *(*bad_w)(wgk_context *), bool alias,
 static wgk_tensor *over_binding_limit(wgk_context *ctx) {
   wgk_tensor *t = NULL;
   int64_t n = (int64_t)129 << 18;
-  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &t) != WGK_OK) fail_msg("big tensor: %s", wgk_context_errmsg(ctx));
+  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &t) != WGK_OK)
+    fail_msg("big tensor: %s", wgk_context_errmsg(ctx));
   return t;
 }
 
-static void refused_add_over_limit_leaves_batch(void **state) { (void)state; refused_second_pass(over_binding_limit, false, true); }
-static void refused_add_aliased_leaves_batch(void **state) { (void)state; refused_second_pass(NULL, true, true); }
-static void refused_run_over_limit_changes_nothing(void **state) { (void)state; refused_second_pass(over_binding_limit, false, false); }
-static void refused_run_aliased_changes_nothing(void **state) { (void)state; refused_second_pass(NULL, true, false); }
+static void refused_add_over_limit_leaves_batch(void **state) {
+  (void)state;
+  refused_second_pass(over_binding_limit, false, true);
+}
+static void refused_add_aliased_leaves_batch(void **state) {
+  (void)state;
+  refused_second_pass(NULL, true, true);
+}
+static void refused_run_over_limit_changes_nothing(void **state) {
+  (void)state;
+  refused_second_pass(over_binding_limit, false, false);
+}
+static void refused_run_aliased_changes_nothing(void **state) {
+  (void)state;
+  refused_second_pass(NULL, true, false);
+}
 
 /* A cache of two plans, both used twice; a new shape the tuning cache knows: its first plan is the least used
  * when the tuned plan is made, and must not be evicted while plan_call still compares against it. */
@@ -126,7 +145,8 @@ static void plan_in_use_survives_eviction(void **state) {
   wgk_kernel *k = load(ctx, scratch);
   k->max_plans = 2;
   json_decref(k->tuned);
-  k->tuned = json_pack("[{s:s, s:s, s:{s:i}}]", "variant", "twice", "shape", "X:float32[7]", "tunables", "WORKGROUP_SIZE", 32);
+  k->tuned =
+      json_pack("[{s:s, s:s, s:{s:i}}]", "variant", "twice", "shape", "X:float32[7]", "tunables", "WORKGROUP_SIZE", 32);
   assert_non_null(k->tuned);
   float x[16];
   for (int i = 0; i < 16; i++) x[i] = (float)i - 3;
@@ -158,7 +178,10 @@ static void calls_outlive_kernel_and_context(void **state) {
   wgk_call *c = NULL;
   assert_int_equal(wgk_call_create(k, &c), WGK_OK);
   float x[N], want[N];
-  for (int i = 0; i < N; i++) { x[i] = (float)i * 0.5f; want[i] = 2 * x[i]; }
+  for (int i = 0; i < N; i++) {
+    x[i] = (float)i * 0.5f;
+    want[i] = 2 * x[i];
+  }
   wgk_tensor *t = floats(ctx, N, x);
   assert_int_equal(wgk_call_set_input(c, "x", t), WGK_OK);
   wgk_kernel_destroy(k);
@@ -178,7 +201,13 @@ static void calls_outlive_kernel_and_context(void **state) {
   wgk_tensor_release(t);
 }
 
-typedef struct worker { wgk_context *ctx; wgk_kernel *k; int id; int failures; char msg[512]; } worker;
+typedef struct worker {
+  wgk_context *ctx;
+  wgk_kernel *k;
+  int id;
+  int failures;
+  char msg[512];
+} worker;
 
 /* Distinct shapes and workgroup sizes: plans, pipelines, tensors and bind groups made on both threads at once. */
 static void *hammer(void *arg) {
@@ -190,12 +219,17 @@ static void *hammer(void *arg) {
     wgk_tensor *t = NULL;
     int64_t n = 8 + (r * 7 + w->id * 3) % 56;
     if (wgk_call_create(w->k, &c) != WGK_OK || wgk_tensor_create(w->ctx, WGK_DTYPE_FLOAT32, 1, &n, x, &t) != WGK_OK ||
-        wgk_call_set_input(c, "x", t) != WGK_OK || wgk_call_set_tunable(c, "WORKGROUP_SIZE", 16 << ((r + w->id) % 3)) != WGK_OK ||
-        wgk_call_run(c) != WGK_OK || wgk_tensor_read(wgk_call_output(c, "y"), y, (size_t)n * sizeof *y) != WGK_OK) {
+        wgk_call_set_input(c, "x", t) != WGK_OK ||
+        wgk_call_set_tunable(c, "WORKGROUP_SIZE", 16 << ((r + w->id) % 3)) != WGK_OK || wgk_call_run(c) != WGK_OK ||
+        wgk_tensor_read(wgk_call_output(c, "y"), y, (size_t)n * sizeof *y) != WGK_OK) {
       w->failures++;
     } else {
       for (int64_t i = 0; i < n; i++)
-        if (y[i] != 2 * x[i]) { w->failures++; snprintf(w->msg, sizeof w->msg, "round %d element %lld: %g", r, (long long)i, y[i]); break; }
+        if (y[i] != 2 * x[i]) {
+          w->failures++;
+          snprintf(w->msg, sizeof w->msg, "round %d element %lld: %g", r, (long long)i, y[i]);
+          break;
+        }
     }
     wgk_tensor_release(t);
     wgk_call_destroy(c);
@@ -211,7 +245,8 @@ static void two_threads_share_a_context(void **state) {
   pthread_t th[2];
   for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&th[i], NULL, hammer, &w[i]), 0);
   for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
-  for (int i = 0; i < 2; i++) if (w[i].failures) fail_msg("thread %d: %d failures %s", i, w[i].failures, w[i].msg);
+  for (int i = 0; i < 2; i++)
+    if (w[i].failures) fail_msg("thread %d: %d failures %s", i, w[i].failures, w[i].msg);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
 }
@@ -219,7 +254,8 @@ static void two_threads_share_a_context(void **state) {
 static void expect_message(wgk_context *ctx, wgk_status st, const char *needle) {
   if (st == WGK_OK) fail_msg("expected a failure naming '%s'", needle);
   assert_int_equal(wgk_context_errcode(ctx), st);
-  if (!strstr(wgk_context_errmsg(ctx), needle)) fail_msg("message '%s' does not name '%s'", wgk_context_errmsg(ctx), needle);
+  if (!strstr(wgk_context_errmsg(ctx), needle))
+    fail_msg("message '%s' does not name '%s'", wgk_context_errmsg(ctx), needle);
 }
 
 /* Failure A, then failure B: B's message. A success after a failure: no message. */
@@ -251,8 +287,9 @@ static void every_failure_sets_its_message(void **state) {
   expect_message(ctx, wgk_batch_add(b, co), "another context");
   expect_message(ctx, wgk_batch_add(b, NULL), "NULL");
   expect_message(ctx, wgk_call_set_output(c, "nix", NULL), "nix");
-  expect_message(ctx, wgk_call_run(c), "X");  /* no input: the contract names the port */
-  expect_message(ctx, wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 9, (int64_t[9]){1}, NULL, &(wgk_tensor *){NULL}), "rank 9");
+  expect_message(ctx, wgk_call_run(c), "X"); /* no input: the contract names the port */
+  expect_message(ctx, wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 9, (int64_t[9]){1}, NULL, &(wgk_tensor *){NULL}),
+                 "rank 9");
   expect_message(ctx, wgk_kernel_load(ctx, NULL, NULL, &(wgk_kernel *){NULL}), "NULL");
   expect_message(ctx, wgk_call_gpu_time(c, NULL), "ns");
   expect_message(ctx, wgk_call_set_attr_int(c, "fine", 1), "fine"); /* not an attribute of the contract */
@@ -277,14 +314,10 @@ int main(int argc, char **argv) {
   snprintf(scratch, sizeof scratch, "%s/tests/runtime/test.Scratch", src ? src : ".");
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-contract/tuning.json", 1); /* no developer's tuning */
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(refused_add_aliased_leaves_batch),
-      cmocka_unit_test(refused_add_over_limit_leaves_batch),
-      cmocka_unit_test(refused_run_aliased_changes_nothing),
-      cmocka_unit_test(refused_run_over_limit_changes_nothing),
-      cmocka_unit_test(plan_in_use_survives_eviction),
-      cmocka_unit_test(calls_outlive_kernel_and_context),
-      cmocka_unit_test(two_threads_share_a_context),
-      cmocka_unit_test(every_failure_sets_its_message),
+      cmocka_unit_test(refused_add_aliased_leaves_batch),    cmocka_unit_test(refused_add_over_limit_leaves_batch),
+      cmocka_unit_test(refused_run_aliased_changes_nothing), cmocka_unit_test(refused_run_over_limit_changes_nothing),
+      cmocka_unit_test(plan_in_use_survives_eviction),       cmocka_unit_test(calls_outlive_kernel_and_context),
+      cmocka_unit_test(two_threads_share_a_context),         cmocka_unit_test(every_failure_sets_its_message),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,8 +53,10 @@ static void rope_contract(void **state) {
     assert_string_equal(p->onnx_name, onnx[i]);
     assert_int_equal(p->dir, i == 4 ? WGK_PORT_DIR_OUT : WGK_PORT_DIR_IN);
     assert_int_equal(p->optional, i == 3);
-    if (i == 3) expect_dtypes(p, "M", 1, i64);
-    else expect_dtypes(p, "T", 2, floats);
+    if (i == 3)
+      expect_dtypes(p, "M", 1, i64);
+    else
+      expect_dtypes(p, "T", 2, floats);
     assert_ptr_equal(wgk_kernel_find_port(k, keys[i]), p); /* by key and by ONNX name: the same struct */
     assert_ptr_equal(wgk_kernel_find_port(k, onnx[i]), p);
   }
@@ -111,7 +113,12 @@ static void sparse_contract(void **state) {
   wgk_context *ctx = context();
   wgk_kernel *k = load(ctx, sparse_path);
   const wgk_dtype floats[] = {WGK_DTYPE_FLOAT32, WGK_DTYPE_FLOAT16}, i32[] = {WGK_DTYPE_INT32};
-  static const struct { const char *key, *onnx; wgk_port_dir dir; bool optional; bool integer; } want[] = {
+  static const struct {
+    const char *key, *onnx;
+    wgk_port_dir dir;
+    bool optional;
+    bool integer;
+  } want[] = {
       {"queryT", "query", WGK_PORT_DIR_IN, false, false},
       {"keyT", "key", WGK_PORT_DIR_IN, true, false},
       {"valueT", "value", WGK_PORT_DIR_IN, true, false},
@@ -132,10 +139,13 @@ static void sparse_contract(void **state) {
     assert_string_equal(p->onnx_name, want[i].onnx);
     assert_int_equal(p->dir, want[i].dir);
     assert_int_equal(p->optional, want[i].optional);
-    if (want[i].integer) expect_dtypes(p, "M", 1, i32);
-    else expect_dtypes(p, "T", 2, floats);
+    if (want[i].integer)
+      expect_dtypes(p, "M", 1, i32);
+    else
+      expect_dtypes(p, "T", 2, floats);
   }
-  static const char *const attrs[] = {"do_rotary", "rotary_interleaved", "scale", "kv_num_heads", "num_heads", "sparse_block_size"};
+  static const char *const attrs[] = {"do_rotary",    "rotary_interleaved", "scale",
+                                      "kv_num_heads", "num_heads",          "sparse_block_size"};
   assert_int_equal(wgk_kernel_attr_count(k), 6);
   for (size_t i = 0; i < 6; i++) {
     const wgk_attr_info *a = wgk_kernel_attr(k, i);
@@ -203,7 +213,10 @@ static void batched_output_read_before_submit(void **state) {
   float x[NX], cs[NC], sn[NC];
   srand(11);
   for (int i = 0; i < NX; i++) x[i] = (float)rand() / RAND_MAX * 4 - 2;
-  for (int i = 0; i < NC; i++) { cs[i] = (float)rand() / RAND_MAX * 2 - 1; sn[i] = (float)rand() / RAND_MAX * 2 - 1; }
+  for (int i = 0; i < NC; i++) {
+    cs[i] = (float)rand() / RAND_MAX * 2 - 1;
+    sn[i] = (float)rand() / RAND_MAX * 2 - 1;
+  }
   wgk_tensor *tx = NULL, *tc = NULL, *ts = NULL;
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 4, (int64_t[]){B, N, S, H}, x, &tx), WGK_OK);
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 3, (int64_t[]){B, S, H / 2}, cs, &tc), WGK_OK);
@@ -235,7 +248,8 @@ static void batched_output_read_before_submit(void **state) {
   double want[NX];
   rope_reference(x, cs, sn, B, N, S, H, want);
   for (int i = 0; i < NX; i++)
-    if (!(fabs(got[i] - want[i]) <= 1e-5 + 1e-5 * fabs(want[i]))) fail_msg("y[%d] = %g, reference %g", i, got[i], want[i]);
+    if (!(fabs(got[i] - want[i]) <= 1e-5 + 1e-5 * fabs(want[i])))
+      fail_msg("y[%d] = %g, reference %g", i, got[i], want[i]);
 
   /* The batch reused: a new recording refuses reads again until its own submit. */
   if (wgk_batch_add(batch, call) != WGK_OK) fail_msg("batch add: %s", wgk_context_errmsg(ctx));

@@ -24,8 +24,10 @@ static wgk_rng rng;
 static void find_package(void) {
   const char *env = getenv("WGK_TEST_ROPE_PKG");
   const char *src = getenv("WGK_SOURCE_DIR");
-  if (env) snprintf(pkg_path, sizeof pkg_path, "%s", env);
-  else snprintf(pkg_path, sizeof pkg_path, "%s/kernels/ai.onnx.RotaryEmbedding", src ? src : ".");
+  if (env)
+    snprintf(pkg_path, sizeof pkg_path, "%s", env);
+  else
+    snprintf(pkg_path, sizeof pkg_path, "%s/kernels/ai.onnx.RotaryEmbedding", src ? src : ".");
 }
 
 typedef struct rope_case {
@@ -65,7 +67,10 @@ static rope_data make_data(const rope_case *c) {
 }
 
 static void free_data(rope_data *d) {
-  wgk_host_tensor_free(d->x); wgk_host_tensor_free(d->cos); wgk_host_tensor_free(d->sin); wgk_host_tensor_free(d->pos);
+  wgk_host_tensor_free(d->x);
+  wgk_host_tensor_free(d->cos);
+  wgk_host_tensor_free(d->sin);
+  wgk_host_tensor_free(d->pos);
 }
 
 static wgk_tensor *gpu(wgk_context *ctx, const wgk_host_tensor *h, wgk_dtype dtype) {
@@ -94,7 +99,10 @@ static void set_inputs(wgk_call *call, wgk_context *ctx, const rope_data *d, con
   assert_int_equal(wgk_call_set_input(call, "positionIds", p), WGK_OK);
   assert_int_equal(wgk_call_set_attr_int(call, "interleaved", c->interleaved), WGK_OK);
   if (c->rot != c->H) assert_int_equal(wgk_call_set_attr_int(call, "rotary_embedding_dim", c->rot), WGK_OK);
-  wgk_tensor_release(x); wgk_tensor_release(cs); wgk_tensor_release(sn); wgk_tensor_release(p);
+  wgk_tensor_release(x);
+  wgk_tensor_release(cs);
+  wgk_tensor_release(sn);
+  wgk_tensor_release(p);
 }
 
 static void expect_matches(wgk_tensor *y, const rope_data *d, const rope_case *c) {
@@ -148,7 +156,10 @@ static void results_match_reference(void **state) {
   wgk_context *ctx = context();
   wgk_kernel *k = kernel(ctx);
   const rope_case cases[] = {
-      {2, 4, 3, 8, 8, 0, false, 0}, {2, 4, 3, 8, 8, 50, true, 0}, {1, 2, 5, 16, 8, 7, true, 1}, {3, 2, 7, 64, 32, 0, false, 1},
+      {2, 4, 3, 8, 8, 0, false, 0},
+      {2, 4, 3, 8, 8, 50, true, 0},
+      {1, 2, 5, 16, 8, 7, true, 1},
+      {3, 2, 7, 64, 32, 0, false, 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(ctx, k, &cases[i]);
   wgk_kernel_destroy(k);
@@ -310,7 +321,10 @@ static void caller_device_survives(void **state) {
   wgk_gpu_buffer *buf = NULL;
   uint32_t in[64], out[64];
   for (int i = 0; i < 64; i++) in[i] = (uint32_t)wgk_rng_next(&rng);
-  assert_int_equal(wgk_gpu_buffer_create(mine, sizeof in, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST, "after", &buf, &err), WGK_OK);
+  assert_int_equal(
+      wgk_gpu_buffer_create(mine, sizeof in, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST,
+                            "after", &buf, &err),
+      WGK_OK);
   assert_int_equal(wgk_gpu_buffer_write(mine, buf, 0, in, sizeof in, &err), WGK_OK);
   assert_int_equal(wgk_gpu_buffer_read(mine, buf, 0, out, sizeof out, 10000, &err), WGK_OK);
   assert_memory_equal(in, out, sizeof in);
@@ -324,10 +338,8 @@ int main(void) {
   printf("seed %llu (WGK_TEST_SEED to repeat)\n", (unsigned long long)seed);
   wgk_rng_seed(&rng, seed);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(results_match_reference),
-      cmocka_unit_test(second_call_compiles_nothing),
-      cmocka_unit_test(rejected_calls_change_nothing),
-      cmocka_unit_test(batch_equals_single_calls),
+      cmocka_unit_test(results_match_reference),       cmocka_unit_test(second_call_compiles_nothing),
+      cmocka_unit_test(rejected_calls_change_nothing), cmocka_unit_test(batch_equals_single_calls),
       cmocka_unit_test(caller_device_survives),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,7 +71,10 @@ static void batched_calls_share_scratch(void **state) {
   if (wgk_kernel_load(ctx, pkg_path, NULL, &k) != WGK_OK) fail_msg("load: %s", wgk_context_errmsg(ctx));
   enum { N = 300 };
   float a[N], b[N];
-  for (int i = 0; i < N; i++) { a[i] = (float)i; b[i] = (float)(N - i) * 0.5f; }
+  for (int i = 0; i < N; i++) {
+    a[i] = (float)i;
+    b[i] = (float)(N - i) * 0.5f;
+  }
   wgk_call *ca = scratch_call(ctx, k, a, N), *cb = scratch_call(ctx, k, b, N);
   wgk_batch *batch = NULL;
   assert_int_equal(wgk_batch_create(ctx, &batch), WGK_OK);

@@ -25,9 +25,25 @@ typedef struct spec {
 
 /* Decode of 3 tokens after pasts 10 and 20: two layouts, every block row lists blocks 0 and its own. */
 static spec base(void) {
-  spec s = {.B = 2, .S = 3, .N = 4, .KN = 2, .H = 16, .block = 16, .L = 2, .max_blocks = 4, .max_nnz = 8,
-            .cache = 64, .rot_rows = 64, .half_rot = 8, .do_rotary = 1, .key = true, .value = true, .cos = true,
-            .sin = true, .total = 23, .kts = {13, 23}};
+  spec s = {.B = 2,
+            .S = 3,
+            .N = 4,
+            .KN = 2,
+            .H = 16,
+            .block = 16,
+            .L = 2,
+            .max_blocks = 4,
+            .max_nnz = 8,
+            .cache = 64,
+            .rot_rows = 64,
+            .half_rot = 8,
+            .do_rotary = 1,
+            .key = true,
+            .value = true,
+            .cos = true,
+            .sin = true,
+            .total = 23,
+            .kts = {13, 23}};
   for (int l = 0; l < 2; l++) {
     int32_t *r = s.row + l * 5, *c = s.col + l * 8;
     r[0] = 0, r[1] = 1, r[2] = 3, r[3] = 5, r[4] = 7;
@@ -37,7 +53,10 @@ static spec base(void) {
   return s;
 }
 
-typedef struct fixture { wgk_context *ctx; wgk_kernel *k; } fixture;
+typedef struct fixture {
+  wgk_context *ctx;
+  wgk_kernel *k;
+} fixture;
 
 static int setup(void **state) {
   static fixture f;
@@ -101,8 +120,10 @@ static wgk_status run(fixture *f, const spec *s, float *pk_after, float *pv_afte
   set(c, "blockRowIndicesT", ints(f, 2, row, s->row));
   set(c, "blockColIndicesT", ints(f, 2, col, s->col));
   set(c, "totalSequenceLengthT", ints(f, 1, one, &s->total));
-  if (kts_given) assert_int_equal(wgk_call_set_input(c, "keyTotalSequenceLengthsT", kts_given), WGK_OK);
-  else set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s->kts));
+  if (kts_given)
+    assert_int_equal(wgk_call_set_input(c, "keyTotalSequenceLengthsT", kts_given), WGK_OK);
+  else
+    set(c, "keyTotalSequenceLengthsT", ints(f, 1, b, s->kts));
   if (s->cos) set(c, "cosCacheT", floats(f, 2, rot));
   if (s->sin) set(c, "sinCacheT", floats(f, 2, rot));
   wgk_call_set_attr_int(c, "num_heads", s->N);
@@ -136,7 +157,9 @@ static void refused(fixture *f, const spec *s, const char *text) {
     if (pk[i] != fill[i] || pv[i] != fill[i]) fail_msg("cache element %zu changed by a refused call", i);
 }
 
-#define FIXTURE fixture *f = *state; spec s = base()
+#define FIXTURE        \
+  fixture *f = *state; \
+  spec s = base()
 
 static void base_call_runs(void **state) {
   FIXTURE;
@@ -190,13 +213,16 @@ static void csr_ends_within_width(void **state) {
 static void csr_columns_in_range(void **state) {
   FIXTURE;
   s.col[8 + 4] = 4;
-  refused(f, &s, "blockColIndicesT (block_col_indices): layout 1 entry 4 (block row 2): column 4 is outside [0, max_blocks 4)");
+  refused(
+      f, &s,
+      "blockColIndicesT (block_col_indices): layout 1 entry 4 (block row 2): column 4 is outside [0, max_blocks 4)");
 }
 
 static void total_fits_cache(void **state) {
   FIXTURE;
   s.cache = 20, s.total = 23;
-  refused(f, &s, "totalSequenceLengthT (total_sequence_length): 23 does not fit the cache: max_cache (past_key dim 2) is 20");
+  refused(f, &s,
+          "totalSequenceLengthT (total_sequence_length): 23 does not fit the cache: max_cache (past_key dim 2) is 20");
 }
 
 static void total_fits_layout(void **state) {
@@ -263,7 +289,8 @@ static void wrapped_values_checked_as_they_are(void **state) {
   if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", last_message);
   int32_t bad[2] = {1000000, 23};
   assert_int_equal(wgk_tensor_write(owner, bad, sizeof bad), WGK_OK);
-  refused(f, &s, "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 1000000 exceeds total_sequence_length 23");
+  refused(f, &s,
+          "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 1000000 exceeds total_sequence_length 23");
   int32_t good[2] = {13, 23};
   assert_int_equal(wgk_tensor_write(owner, good, sizeof good), WGK_OK);
   if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", last_message);
@@ -299,10 +326,11 @@ static void gpu_written_values_checked_as_they_are(void **state) {
   int32_t stale[2] = {13, 23};
   wgk_tensor *y = ints(f, 1, b, stale); /* its host copy says 13, 23 */
   kts_given = y;
-  produce(f, tp, y, 1, NULL);            /* 13, 23 again */
+  produce(f, tp, y, 1, NULL); /* 13, 23 again */
   if (run(f, &s, pk, pv) != WGK_OK) fail_msg("%s", last_message);
-  produce(f, tp, y, 100000, NULL);       /* 1300000, 2300000 */
-  refused(f, &s, "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 1300000 exceeds total_sequence_length 23");
+  produce(f, tp, y, 100000, NULL); /* 1300000, 2300000 */
+  refused(f, &s,
+          "keyTotalSequenceLengthsT (key_total_sequence_lengths): batch 0: 1300000 exceeds total_sequence_length 23");
   assert_int_equal(wgk_tensor_write(y, stale, sizeof stale), WGK_OK);
   assert_int_equal(wgk_batch_create(f->ctx, &batch_given), WGK_OK);
   produce(f, tp, y, 100000, batch_given);
@@ -363,8 +391,10 @@ static void cache_over_binding_limit_changes_nothing(void **state) {
     assert_int_equal(after.dispatches, before.dispatches);
     assert_int_equal(wgk_tensor_read(out, got, sizeof got), WGK_OK);
     for (int i = 0; i < NQ; i++)
-      if (got[i] != poisoned[i]) fail_msg("%s: output element %d changed to %g by a refused call", batched ? "batch" : "run", i, got[i]);
-    if (!strstr(last_message, "maxStorageBufferBindingSize")) fail_msg("message '%s' does not name the limit", last_message);
+      if (got[i] != poisoned[i])
+        fail_msg("%s: output element %d changed to %g by a refused call", batched ? "batch" : "run", i, got[i]);
+    if (!strstr(last_message, "maxStorageBufferBindingSize"))
+      fail_msg("message '%s' does not name the limit", last_message);
   }
   wgk_tensor_release(out);
   wgk_call_destroy(c);
@@ -373,16 +403,26 @@ static void cache_over_binding_limit_changes_nothing(void **state) {
 int main(void) {
   for (int i = 0; i < MAXE * 8; i++) fill[i] = (float)sin(i * 0.37);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(base_call_runs),        cmocka_unit_test(kv_heads_divide),
-      cmocka_unit_test(heads_multiple_of_layouts), cmocka_unit_test(head_size_multiple_of_8),
-      cmocka_unit_test(block_size_values),     cmocka_unit_test(csr_starts_at_zero),
-      cmocka_unit_test(csr_never_decreases),   cmocka_unit_test(csr_ends_within_width),
-      cmocka_unit_test(csr_columns_in_range),  cmocka_unit_test(total_fits_cache),
-      cmocka_unit_test(total_fits_layout),     cmocka_unit_test(total_fits_rotary_rows),
-      cmocka_unit_test(key_total_at_most_total), cmocka_unit_test(key_total_at_least_s),
-      cmocka_unit_test(prompt_key_total_at_least_1), cmocka_unit_test(packed_or_separate),
-      cmocka_unit_test(rotary_caches_iff_do_rotary), cmocka_unit_test(rotary_width),
-      cmocka_unit_test(wrapped_values_checked_as_they_are), cmocka_unit_test(gpu_written_values_checked_as_they_are),
+      cmocka_unit_test(base_call_runs),
+      cmocka_unit_test(kv_heads_divide),
+      cmocka_unit_test(heads_multiple_of_layouts),
+      cmocka_unit_test(head_size_multiple_of_8),
+      cmocka_unit_test(block_size_values),
+      cmocka_unit_test(csr_starts_at_zero),
+      cmocka_unit_test(csr_never_decreases),
+      cmocka_unit_test(csr_ends_within_width),
+      cmocka_unit_test(csr_columns_in_range),
+      cmocka_unit_test(total_fits_cache),
+      cmocka_unit_test(total_fits_layout),
+      cmocka_unit_test(total_fits_rotary_rows),
+      cmocka_unit_test(key_total_at_most_total),
+      cmocka_unit_test(key_total_at_least_s),
+      cmocka_unit_test(prompt_key_total_at_least_1),
+      cmocka_unit_test(packed_or_separate),
+      cmocka_unit_test(rotary_caches_iff_do_rotary),
+      cmocka_unit_test(rotary_width),
+      cmocka_unit_test(wrapped_values_checked_as_they_are),
+      cmocka_unit_test(gpu_written_values_checked_as_they_are),
       cmocka_unit_test(cache_over_binding_limit_changes_nothing),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -15,7 +15,10 @@
 #define SG WGK_ENABLE_SUBGROUPS
 #define SSC WGK_ENABLE_SUBGROUP_SIZE_CONTROL
 
-typedef struct { const char *wgsl; unsigned want; } enable_case;
+typedef struct {
+  const char *wgsl;
+  unsigned want;
+} enable_case;
 
 static const enable_case cases[] = {
     /* f16: the word, or an h-suffixed literal */

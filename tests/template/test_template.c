@@ -11,14 +11,18 @@
 
 #include "template/template.h"
 
-typedef struct { const char *text, *want; } tmpl_case;
+typedef struct {
+  const char *text, *want;
+} tmpl_case;
 
 static const tmpl_case oracle_cases[] = {
 #include "template/oracle_cases.inc"
 };
 
 /* An in-memory package: name -> text pairs. */
-typedef struct { const char *const *files; } mem_pkg;
+typedef struct {
+  const char *const *files;
+} mem_pkg;
 
 static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
   const mem_pkg *p = ud;
@@ -39,7 +43,8 @@ static wgk_value *scope(void) {
   return s;
 }
 
-static wgk_status render(const char *const *files, const char *name, wgk_dynbuf *out, wgk_tmpl_linemap *map, wgk_error *err) {
+static wgk_status render(const char *const *files, const char *name, wgk_dynbuf *out, wgk_tmpl_linemap *map,
+                         wgk_error *err) {
   mem_pkg pkg = {files};
   wgk_tmpl_loader loader = {mem_load, &pkg};
   wgk_value *s = scope();
@@ -93,7 +98,8 @@ static void test_includes(void **state) {
   const char *ok[] = {"main.jinja", "a\n{% include \"lib/x.jinja\" %}\nb", "lib/x.jinja", "X{{ d.a }}\n", NULL};
   expect(ok, "main.jinja", "a\nX1\nb", NULL); /* the loader keeps the included file's final newline */
   /* "./x" is relative to the including file, "a/../b" normalized; a tag inside a line keeps its surroundings */
-  const char *rel[] = {"k/main.jinja", "{% include './lib/../y.jinja' %}|{% include \"k/y.jinja\" %}.", "k/y.jinja", "Y", NULL};
+  const char *rel[] = {"k/main.jinja", "{% include './lib/../y.jinja' %}|{% include \"k/y.jinja\" %}.", "k/y.jinja",
+                       "Y", NULL};
   expect(rel, "k/main.jinja", "Y|Y.", NULL);
   const char *indented[] = {"m.jinja", "a\n  {% include 'z.jinja' %}  \nb", "z.jinja", "Z\n", NULL};
   expect(indented, "m.jinja", "a\nZ\nb", NULL);
@@ -102,7 +108,8 @@ static void test_includes(void **state) {
   const char *escape[] = {"a.jinja", "{% include '../secret' %}", NULL};
   expect(escape, "a.jinja", NULL, "a.jinja:1:1: include path '../secret' escapes the package root");
   const char *absolute[] = {"a.jinja", "{% include '/etc/passwd' %}", NULL};
-  expect(absolute, "a.jinja", NULL, "a.jinja:1:1: no file 'etc/passwd'"); /* the loader: a leading '/' is an empty segment, dropped */
+  expect(absolute, "a.jinja", NULL,
+         "a.jinja:1:1: no file 'etc/passwd'"); /* the loader: a leading '/' is an empty segment, dropped */
   const char *missing[] = {"a.jinja", "ok\n {% include 'nope.jinja' %}", NULL};
   expect(missing, "a.jinja", NULL, "a.jinja:2:2: no file 'nope.jinja'");
   /* the loader's tag pattern {%\s*include\s+["']([^"']+)["']\s*%}: whitespace of any kind, line ends
@@ -134,25 +141,32 @@ static void test_errors(void **state) {
   expect(comment, "t.jinja", NULL, "t.jinja:1:3: unclosed comment");
   const char *raw[] = {"t.jinja", "{% raw %}{{ x }}{% endraw %}", NULL};
   expect(raw, "t.jinja", "{{ x }}", NULL);
-  const char *ns[] = {"t.jinja", "{% set ns = namespace(n=0) %}{% for i in [1, 2] %}{% set ns.n = ns.n + i %}{% endfor %}{{ ns.n }}", NULL};
+  const char *ns[] = {
+      "t.jinja", "{% set ns = namespace(n=0) %}{% for i in [1, 2] %}{% set ns.n = ns.n + i %}{% endfor %}{{ ns.n }}",
+      NULL};
   expect(ns, "t.jinja", "3", NULL);
   const char *ns_dict[] = {"t.jinja", "{% set d = {'a': 1} %}{% set d.a = 2 %}", NULL};
   expect(ns_dict, "t.jinja", NULL, "t.jinja:1:23: cannot assign an attribute of a non-namespace object");
   const char *ns_cycle[] = {"t.jinja", "{% set ns = namespace() %}{% set ns.me = {'x': [ns]} %}", NULL};
   expect(ns_cycle, "t.jinja", NULL, "t.jinja:1:27: cannot store a namespace inside itself");
-  const char *loop[] = {"t.jinja", "{% for i in range(2000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", NULL};
+  const char *loop[] = {"t.jinja", "{% for i in range(2000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
+                        NULL};
   expect(loop, "t.jinja", NULL, "t.jinja:1:27: too many loop iterations (limit is 1000000)");
   /* Every template error carries line:column (an unclosed raw once said "at line " with no number). */
   const char *raw_open[] = {"t.jinja", "a\n{% raw %}\n{{ x }}", NULL};
   expect(raw_open, "t.jinja", NULL, "t.jinja:3:8: 'endraw' expected (to close 'raw' at line 2)");
-  const char *long_set[] = {"t.jinja", "x\n{% set s %}{% for i in range(1000000) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endset %}", NULL};
+  const char *long_set[] = {"t.jinja",
+                            "x\n{% set s %}{% for i in range(1000000) "
+                            "%}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endset %}",
+                            NULL};
   expect(long_set, "t.jinja", NULL, "t.jinja:2:41: output too long (limit is 16 MiB)");
   /* break / continue outside a for loop are refused where they stand (they were accepted and did nothing). */
   const char *brk[] = {"t.jinja", "a\n  {% break %}", NULL};
   expect(brk, "t.jinja", NULL, "t.jinja:2:3: 'break' outside a for loop");
   const char *cont[] = {"t.jinja", "{% if true %}{% continue %}{% endif %}", NULL};
   expect(cont, "t.jinja", NULL, "t.jinja:1:14: 'continue' outside a for loop");
-  const char *in_loop[] = {"t.jinja", "{% for i in [1, 2, 3] %}{% if i == 2 %}{% break %}{% endif %}{{ i }}{% endfor %}", NULL};
+  const char *in_loop[] = {"t.jinja",
+                           "{% for i in [1, 2, 3] %}{% if i == 2 %}{% break %}{% endif %}{{ i }}{% endfor %}", NULL};
   expect(in_loop, "t.jinja", "1", NULL);
   const char *rec[] = {"t.jinja", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", NULL};
   wgk_error err;
@@ -165,7 +179,8 @@ static void test_errors(void **state) {
 
 static void test_linemap(void **state) {
   (void)state;
-  const char *files[] = {"main.jinja", "// top\n{% if true %}\nfn a() {}\n{% include 'inc.jinja' %}\n{% endif %}\n{{ 'x' }}\n",
+  const char *files[] = {"main.jinja",
+                         "// top\n{% if true %}\nfn a() {}\n{% include 'inc.jinja' %}\n{% endif %}\n{{ 'x' }}\n",
                          "inc.jinja", "// inc 1\n// inc 2\n", NULL};
   wgk_error err;
   wgk_error_clear(&err);
@@ -196,8 +211,10 @@ static void test_linemap(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_oracle_cases), cmocka_unit_test(test_includes), cmocka_unit_test(test_errors),
-    cmocka_unit_test(test_linemap),
+      cmocka_unit_test(test_oracle_cases),
+      cmocka_unit_test(test_includes),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_linemap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

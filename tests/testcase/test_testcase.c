@@ -17,7 +17,8 @@ static const char *good_doc =
     "  \"schema\": 1,\n"
     "  \"defaults\": {\n"
     "    \"attrs\": {\"interleaved\": 0, \"num_heads\": 2},\n"
-    "    \"inputs\": {\"cos\": {\"dtype\": \"float32\", \"shape\": [4, 2], \"generator\": {\"kind\": \"rotary_cos\"}}},\n"
+    "    \"inputs\": {\"cos\": {\"dtype\": \"float32\", \"shape\": [4, 2], \"generator\": {\"kind\": "
+    "\"rotary_cos\"}}},\n"
     "    \"tolerance\": {\"float32\": {\"rtol\": 1e-4}}\n"
     "  },\n"
     "  \"cases\": [\n"
@@ -104,38 +105,47 @@ static void rejects_malformed_documents(void **state) {
   parse_error("{\n  \"schema\": 1,\n  \"cases\": [,]\n}", "t.json:3:13: unexpected token near ','");
   parse_error("{\"schema\": 2, \"cases\": []}", "t.json:1:12: schema: unsupported schema (this wgk reads schema 1)");
   parse_error("{\"schema\": 1, \"cases\": [], \"extra\": 1}", "t.json:1:28: extra: unknown key 'extra'");
-  parse_error("{\"schema\": 1,\n \"cases\": [{\"id\": \"a\", \"expected\": {\"reference\": \"rotary\"},\n \"colour\": 1}]}",
-              "t.json:3:2: cases[0].colour: unknown key 'colour'");
+  parse_error(
+      "{\"schema\": 1,\n \"cases\": [{\"id\": \"a\", \"expected\": {\"reference\": \"rotary\"},\n \"colour\": 1}]}",
+      "t.json:3:2: cases[0].colour: unknown key 'colour'");
   parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\"}]}",
               "t.json:1:25: cases[0]: case 'a' has neither \"expected\" nor \"expectError\"");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\"}, {\"id\": \"a\", \"expectError\": \"y\"}]}",
-              "t.json:1:58: cases[1]: duplicate case id 'a'");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
-              " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [2, 2], \"data\": [1, 2, 3]}}}]}",
-              "t.json:2:64: cases[0].inputs.x.data: 3 values for a shape of 4 elements");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
-              " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [2], \"generator\": {\"kind\": \"normal\"}}}}]}",
-              "t.json:2:66: cases[0].inputs.x.generator: missing required key 'seed' (random generators are always "
-              "seeded)");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\"}, {\"id\": \"a\", \"expectError\": \"y\"}]}",
+      "t.json:1:58: cases[1]: duplicate case id 'a'");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
+      " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [2, 2], \"data\": [1, 2, 3]}}}]}",
+      "t.json:2:64: cases[0].inputs.x.data: 3 values for a shape of 4 elements");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
+      " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [2], \"generator\": {\"kind\": \"normal\"}}}}]}",
+      "t.json:2:66: cases[0].inputs.x.generator: missing required key 'seed' (random generators are always "
+      "seeded)");
   parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"requires\": [\"warp-drive\"]}]}",
               "t.json:1:70: cases[0].requires[0]: unknown device feature 'warp-drive'");
   parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expected\": {\"reference\": \"softmax\"}}]}",
               "t.json:1:63: cases[0].expected.reference: unknown reference (wgk has: rotary, sparse_attention)");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
-              " \"inputs\": {\"x\": {\"dtype\": \"float64\", \"shape\": [2], \"data\": [1, 2]}}}]}",
-              "t.json:2:28: cases[0].inputs.x.dtype: expected a dtype: float32 float16 int32 uint32 int64 int8 uint8 "
-              "bool");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"absent\": [\"x\"],\n"
-              " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [], \"data\": [1]}}}]}",
-              "t.json:1:25: cases[0]: 'x' is both an input and absent");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n"
+      " \"inputs\": {\"x\": {\"dtype\": \"float64\", \"shape\": [2], \"data\": [1, 2]}}}]}",
+      "t.json:2:28: cases[0].inputs.x.dtype: expected a dtype: float32 float16 int32 uint32 int64 int8 uint8 "
+      "bool");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"absent\": [\"x\"],\n"
+      " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [], \"data\": [1]}}}]}",
+      "t.json:1:25: cases[0]: 'x' is both an input and absent");
 }
 
 /* Integer test data holds integers within its dtype's range: "NaN", 1.5, 2^31 in int32 data and 2^53+1 in int64
  * data are refused at file:line:column with the case and port in the path, never stored as 0 or rounded. */
 static void integer_data_checked(void **state) {
   (void)state;
-  static const char *const head = "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n \"inputs\": {\"pos\": ";
-  static const struct { const char *input, *want; } cases[] = {
+  static const char *const head =
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\",\n \"inputs\": {\"pos\": ";
+  static const struct {
+    const char *input, *want;
+  } cases[] = {
       {"{\"dtype\": \"int64\", \"shape\": [2], \"data\": [1, \"NaN\"]}}}]}",
        "t.json:2:65: cases[0].inputs.pos.data[1]: \"NaN\" in int64 data: only float data may hold NaN or infinities"},
       {"{\"dtype\": \"int32\", \"shape\": [2], \"data\": [1.5, 2]}}}]}",
@@ -148,15 +158,17 @@ static void integer_data_checked(void **state) {
       {"{\"dtype\": \"uint8\", \"shape\": [1], \"data\": [-1]}}}]}",
        "t.json:2:62: cases[0].inputs.pos.data[0]: -1 is outside the uint8 range [0, 255]"},
       {"{\"dtype\": \"int64\", \"shape\": [1], \"data\": [1e300]}}}]}",
-       "t.json:2:62: cases[0].inputs.pos.data[0]: 1.0000000000000001e+300 is outside the int64 range [-9007199254740992, 9007199254740992]"},
+       "t.json:2:62: cases[0].inputs.pos.data[0]: 1.0000000000000001e+300 is outside the int64 range "
+       "[-9007199254740992, 9007199254740992]"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char doc[512];
     snprintf(doc, sizeof doc, "%s%s", head, cases[i].input);
     parse_error(doc, cases[i].want);
   }
-  wgk_tc_suite *s = parse_ok("{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"inputs\": {\"pos\": "
-                             "{\"dtype\": \"int64\", \"shape\": [3], \"data\": [-9007199254740992, 0, 2.0]}}}]}");
+  wgk_tc_suite *s = parse_ok(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"inputs\": {\"pos\": "
+      "{\"dtype\": \"int64\", \"shape\": [3], \"data\": [-9007199254740992, 0, 2.0]}}}]}");
   wgk_tc_suite_free(s);
 }
 
@@ -169,8 +181,8 @@ static wgk_host_tensor *make(const wgk_tc_input *in) {
 
 static void generators_are_reproducible(void **state) {
   (void)state;
-  wgk_tc_input in = {.dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 5}, .kind = WGK_TC_UNIFORM, .seed = 42,
-                     .a = -1, .b = 1};
+  wgk_tc_input in = {
+      .dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 5}, .kind = WGK_TC_UNIFORM, .seed = 42, .a = -1, .b = 1};
   wgk_host_tensor *a = make(&in), *b = make(&in);
   assert_memory_equal(a->data, b->data, wgk_host_tensor_bytes(a));
   in.seed = 43;
@@ -195,19 +207,26 @@ static void generators_fill_as_documented(void **state) {
   t = make(&ar);
   for (size_t i = 0; i < 4; i++) assert_true(wgk_host_tensor_get(t, i) == 1 + 0.5 * (double)i);
   wgk_host_tensor_free(t);
-  wgk_tc_input cs = {.dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 2}, .kind = WGK_TC_OP,
-                     .op_gen = wgk_ops_tools_find_generator("rotary_cos"), .params = {10000}};
+  wgk_tc_input cs = {.dtype = WGK_HOST_FLOAT32,
+                     .rank = 2,
+                     .dims = {3, 2},
+                     .kind = WGK_TC_OP,
+                     .op_gen = wgk_ops_tools_find_generator("rotary_cos"),
+                     .params = {10000}};
   t = make(&cs);
   assert_true(wgk_host_tensor_get(t, 0) == 1 && fabs(wgk_host_tensor_get(t, 2) - cos(1.0)) < 1e-7);
   assert_true(fabs(wgk_host_tensor_get(t, 3) - cos(0.01)) < 1e-7);
   wgk_host_tensor_free(t);
-  wgk_tc_input ui = {.dtype = WGK_HOST_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0,
-                     .b = 3};
+  wgk_tc_input ui = {
+      .dtype = WGK_HOST_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0, .b = 3};
   t = make(&ui);
   for (size_t i = 0; i < 64; i++) assert_true(wgk_host_tensor_get(t, i) >= 0 && wgk_host_tensor_get(t, i) <= 3);
   wgk_host_tensor_free(t);
-  wgk_tc_input row = {.dtype = WGK_HOST_INT32, .rank = -1, .kind = WGK_TC_OP,
-                      .op_gen = wgk_ops_tools_find_generator("phi3_layout_row"), .params = {2, 4, 1, 2}};
+  wgk_tc_input row = {.dtype = WGK_HOST_INT32,
+                      .rank = -1,
+                      .kind = WGK_TC_OP,
+                      .op_gen = wgk_ops_tools_find_generator("phi3_layout_row"),
+                      .params = {2, 4, 1, 2}};
   t = make(&row);
   assert_int_equal(t->rank, 2);
   assert_int_equal(t->dims[0], 2);
@@ -247,10 +266,11 @@ static void compare_reports_the_worst_element(void **state) {
 
 static void bench_cases_parse(void **state) {
   (void)state;
-  const char *doc = "{\"schema\": 1, \"defaults\": {\"warmup\": 5},\n"
-                    " \"cases\": [{\"id\": \"phi3\", \"flops\": 1000, \"tunables\": {\"WORKGROUP_SIZE\": 128},\n"
-                    "  \"inputs\": {\"x\": {\"dtype\": \"float16\", \"shape\": [1, 32, 128, 128],"
-                    " \"generator\": {\"kind\": \"normal\", \"seed\": 3}}}}]}";
+  const char *doc =
+      "{\"schema\": 1, \"defaults\": {\"warmup\": 5},\n"
+      " \"cases\": [{\"id\": \"phi3\", \"flops\": 1000, \"tunables\": {\"WORKGROUP_SIZE\": 128},\n"
+      "  \"inputs\": {\"x\": {\"dtype\": \"float16\", \"shape\": [1, 32, 128, 128],"
+      " \"generator\": {\"kind\": \"normal\", \"seed\": 3}}}}]}";
   wgk_bench_suite *s = NULL;
   wgk_error err = {0};
   assert_int_equal(wgk_bench_suite_parse(doc, strlen(doc), "b.json", &s, &err), WGK_OK);
@@ -260,8 +280,9 @@ static void bench_cases_parse(void **state) {
   assert_int_equal(s->cases[0].bytes, -1);
   assert_int_equal(s->cases[0].flops, 1000);
   wgk_bench_suite_free(s);
-  const char *inline_doc = "{\"schema\": 1, \"cases\": [{\"id\": \"a\",\n"
-                           " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1], \"data\": [1]}}}]}";
+  const char *inline_doc =
+      "{\"schema\": 1, \"cases\": [{\"id\": \"a\",\n"
+      " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1], \"data\": [1]}}}]}";
   assert_int_not_equal(wgk_bench_suite_parse(inline_doc, strlen(inline_doc), "b.json", &s, &err), WGK_OK);
   char buf[512];
   wgk_error_format(&err, buf, sizeof buf);
@@ -303,10 +324,14 @@ static void doc_examples_parse(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(parses_cases_with_defaults),  cmocka_unit_test(rejects_malformed_documents),
-      cmocka_unit_test(generators_are_reproducible), cmocka_unit_test(generators_fill_as_documented),
-      cmocka_unit_test(compare_reports_the_worst_element), cmocka_unit_test(bench_cases_parse),
-      cmocka_unit_test(doc_examples_parse),          cmocka_unit_test(integer_data_checked),
+      cmocka_unit_test(parses_cases_with_defaults),
+      cmocka_unit_test(rejects_malformed_documents),
+      cmocka_unit_test(generators_are_reproducible),
+      cmocka_unit_test(generators_fill_as_documented),
+      cmocka_unit_test(compare_reports_the_worst_element),
+      cmocka_unit_test(bench_cases_parse),
+      cmocka_unit_test(doc_examples_parse),
+      cmocka_unit_test(integer_data_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,9 +47,10 @@ void wgk_test_need_gpu(const char *backend, const char *what) {
   }
   const char *allow = getenv("WGK_ALLOW_NO_GPU");
   bool skip_it = allow && strcmp(allow, "1") == 0;
-  printf("%s: no GPU adapter: Dawn found only its Null backend (%s), so this GPU test cannot run. Install a Vulkan "
-         "driver (mesa-vulkan-drivers: lavapipe), or set WGK_ALLOW_NO_GPU=1 to report GPU tests as skipped.\n",
-         skip_it ? "SKIP" : "FAIL", what && what[0] ? what : "no adapter description");
+  printf(
+      "%s: no GPU adapter: Dawn found only its Null backend (%s), so this GPU test cannot run. Install a Vulkan "
+      "driver (mesa-vulkan-drivers: lavapipe), or set WGK_ALLOW_NO_GPU=1 to report GPU tests as skipped.\n",
+      skip_it ? "SKIP" : "FAIL", what && what[0] ? what : "no adapter description");
   fflush(stdout);
   exit(skip_it ? WGK_TEST_SKIPPED : 1);
 }

@@ -22,13 +22,13 @@ static wgk_status make(const wgk_op_generator *g, const double *params, int *ran
   return WGK_OK;
 }
 
-static wgk_status make_cos(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims,
-                           double **values, wgk_error *err) {
+static wgk_status make_cos(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           wgk_error *err) {
   return make(g, params, rank, dims, values, err, true);
 }
 
-static wgk_status make_sin(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims,
-                           double **values, wgk_error *err) {
+static wgk_status make_sin(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           wgk_error *err) {
   return make(g, params, rank, dims, values, err, false);
 }
 

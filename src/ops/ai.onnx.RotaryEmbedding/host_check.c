@@ -11,19 +11,18 @@ static wgk_status head_size(const wgk_rotary_check_args *a, int64_t *out, wgk_er
     *out = x->shape[3];
   } else if (x->rank == 3) {
     if (!a->has_num_heads)
-      return wgk_error_refuse(err, "num_heads", "required for rank-3 x (batch, sequence, hidden %" PRId64 ") but absent",
-                    x->shape[2]);
+      return wgk_error_refuse(err, "num_heads",
+                              "required for rank-3 x (batch, sequence, hidden %" PRId64 ") but absent", x->shape[2]);
     if (a->num_heads < 1)
       return wgk_error_refuse(err, "num_heads", "must be at least 1 (got %" PRId64 ")", a->num_heads);
     if (x->shape[2] % a->num_heads)
-      return wgk_error_refuse(err, "x (X)", "hidden size %" PRId64 " is not divisible by num_heads %" PRId64, x->shape[2],
-                    a->num_heads);
+      return wgk_error_refuse(err, "x (X)", "hidden size %" PRId64 " is not divisible by num_heads %" PRId64,
+                              x->shape[2], a->num_heads);
     *out = x->shape[2] / a->num_heads;
   } else {
     return wgk_error_refuse(err, "x (X)", "rank must be 3 or 4 (got %d)", x->rank);
   }
-  if (*out % 2)
-    return wgk_error_refuse(err, "x (X)", "head size %" PRId64 " is odd; rotation needs pairs", *out);
+  if (*out % 2) return wgk_error_refuse(err, "x (X)", "head size %" PRId64 " is odd; rotation needs pairs", *out);
   return WGK_OK;
 }
 
@@ -32,18 +31,18 @@ static wgk_status cache_width(const wgk_rotary_check_args *a, int64_t head, wgk_
   int64_t rot = a->rotary_embedding_dim ? a->rotary_embedding_dim : head;
   if (rot < 0 || rot > head || rot % 2)
     return wgk_error_refuse(err, "rotary_embedding_dim", "%" PRId64 " must be even and at most the head size %" PRId64,
-                  a->rotary_embedding_dim, head);
+                            a->rotary_embedding_dim, head);
   const wgk_hostcheck_tensor *c[2] = {&a->cos_cache, &a->sin_cache};
   const char *names[2] = {"cos (cos_cache)", "sin (sin_cache)"};
   int want_rank = a->position_ids.present ? 2 : 3;
   for (int i = 0; i < 2; i++) {
     if (c[i]->rank != want_rank)
       return wgk_error_refuse(err, names[i], "rank must be %d %s position_ids (got %d)", want_rank,
-                    a->position_ids.present ? "with" : "without", c[i]->rank);
+                              a->position_ids.present ? "with" : "without", c[i]->rank);
     int64_t w = c[i]->shape[c[i]->rank - 1];
     if (w * 2 != rot)
-      return wgk_error_refuse(err, names[i], "width %" PRId64 " is not rot/2 = %" PRId64 " (rot = %s %" PRId64 ")", w, rot / 2,
-                    a->rotary_embedding_dim ? "rotary_embedding_dim" : "head size", rot);
+      return wgk_error_refuse(err, names[i], "width %" PRId64 " is not rot/2 = %" PRId64 " (rot = %s %" PRId64 ")", w,
+                              rot / 2, a->rotary_embedding_dim ? "rotary_embedding_dim" : "head size", rot);
   }
   return WGK_OK;
 }
@@ -58,9 +57,9 @@ static wgk_status positions(const wgk_rotary_check_args *a, wgk_error *err) {
     int64_t v = p->dtype == WGK_DTYPE_INT32 ? ((const int32_t *)p->data)[i] : ((const int64_t *)p->data)[i];
     if (v < 0 || v >= rows)
       return wgk_error_refuse(err, "positionIds (position_ids)",
-                    "value %" PRId64 " at [%" PRId64 ", %" PRId64 "] is out of range: must be in [0, %" PRId64
-                    ") (cos_cache has %" PRId64 " rows)",
-                    v, i / cols, i % cols, rows, rows);
+                              "value %" PRId64 " at [%" PRId64 ", %" PRId64 "] is out of range: must be in [0, %" PRId64
+                              ") (cos_cache has %" PRId64 " rows)",
+                              v, i / cols, i % cols, rows, rows);
   }
   return WGK_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * Host checks for ai.onnx.RotaryEmbedding that its manifest cannot express (SYSTEM.md §5): they need the
+ * Host checks for ai.onnx.RotaryEmbedding that its manifest cannot express (the op's kernel card, kernels/<op id>/README.md): they need the
  * position ids' values, or they turn a bare "rank4Contract is false" into a message naming the port, the
  * rule and the values. Run after the manifest's own validation and before anything is dispatched.
  *
@@ -17,9 +17,9 @@
 
 typedef struct wgk_rotary_check_args {
   wgk_hostcheck_tensor x, cos_cache, sin_cache, position_ids; /* the ONNX inputs, in ONNX order */
-  bool has_num_heads;           /* attribute num_heads given */
-  int64_t num_heads;            /* its value */
-  int64_t rotary_embedding_dim; /* 0 = head size */
+  bool has_num_heads;                                         /* attribute num_heads given */
+  int64_t num_heads;                                          /* its value */
+  int64_t rotary_embedding_dim;                               /* 0 = head size */
 } wgk_rotary_check_args;
 
 /* WGK_OK, or WGK_ERR_CALL with the error's path naming the port ("positionIds (position_ids)") and the

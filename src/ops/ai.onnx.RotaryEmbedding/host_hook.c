@@ -1,6 +1,6 @@
 /* RotaryEmbedding: the host-check hook handing the call to the op's checks in host_check.c
  * (position ids within the cache rows, and the shape rules with their values). ONNX Runtime's CUDA and WebGPU
- * kernels pass X through on a bad id; wgk refuses the call before anything runs (SYSTEM.md §5). */
+ * kernels pass X through on a bad id; wgk refuses the call before anything runs (the op's kernel card, kernels/<op id>/README.md). */
 
 #include "ops/ai.onnx.RotaryEmbedding/host_check.h"
 #include "ops/ops.h"

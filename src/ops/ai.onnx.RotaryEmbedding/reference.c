@@ -27,25 +27,24 @@ static wgk_status x_geometry(const wgk_host_tensor *x, const wgk_ref_rotary_attr
     if (a->num_heads <= 0)
       return wgk_error_refuse(err, "num_heads", "is required for 3D X (got %" PRId64 ")", a->num_heads);
     if (x->dims[2] % a->num_heads)
-      return wgk_error_refuse(err, "num_heads", "hidden size %" PRId64 " is not a multiple of num_heads %" PRId64 "", x->dims[2], a->num_heads);
+      return wgk_error_refuse(err, "num_heads", "hidden size %" PRId64 " is not a multiple of num_heads %" PRId64 "",
+                              x->dims[2], a->num_heads);
     g->S = x->dims[1], g->N = a->num_heads, g->H = x->dims[2] / a->num_heads;
   }
-  if (g->H % 2)
-    return wgk_error_refuse(err, "X", "head size %" PRId64 " is odd", g->H);
+  if (g->H % 2) return wgk_error_refuse(err, "X", "head size %" PRId64 " is odd", g->H);
   g->rot = a->rotary_embedding_dim ? a->rotary_embedding_dim : g->H;
   if (g->rot < 0 || g->rot % 2 || g->rot > g->H)
-    return wgk_error_refuse(err, "rotary_embedding_dim", "%" PRId64 " must be even and at most the head size %" PRId64 "", g->rot, g->H);
+    return wgk_error_refuse(err, "rotary_embedding_dim",
+                            "%" PRId64 " must be even and at most the head size %" PRId64 "", g->rot, g->H);
   if (a->interleaved != 0 && a->interleaved != 1)
     return wgk_error_refuse(err, "interleaved", "must be 0 or 1 (got %" PRId64 ")", a->interleaved);
   return WGK_OK;
 }
 
 static bool same_shape(const wgk_host_tensor *a, const wgk_host_tensor *b) {
-  if (a->rank != b->rank)
-    return false;
+  if (a->rank != b->rank) return false;
   for (int i = 0; i < a->rank; i++)
-    if (a->dims[i] != b->dims[i])
-      return false;
+    if (a->dims[i] != b->dims[i]) return false;
   return true;
 }
 
@@ -56,18 +55,22 @@ static wgk_status check_caches(const wgk_host_tensor *cs, const wgk_host_tensor 
     return wgk_error_refuse(err, "cos_cache", "cos_cache and sin_cache must be float tensors of one shape");
   int want_rank = pos ? 2 : 3;
   if (cs->rank != want_rank || cs->dims[cs->rank - 1] != g->rot / 2)
-    return wgk_error_refuse(err, "cos_cache", "must be rank %d with last dim rot/2 = %" PRId64 "", want_rank, g->rot / 2);
+    return wgk_error_refuse(err, "cos_cache", "must be rank %d with last dim rot/2 = %" PRId64 "", want_rank,
+                            g->rot / 2);
   if (!pos)
     return cs->dims[0] == g->B && cs->dims[1] == g->S
                ? WGK_OK
-               : wgk_error_refuse(err, "cos_cache", "without position_ids must be (batch %" PRId64 ", seq %" PRId64 ", rot/2)", g->B, g->S);
+               : wgk_error_refuse(err, "cos_cache",
+                                  "without position_ids must be (batch %" PRId64 ", seq %" PRId64 ", rot/2)", g->B,
+                                  g->S);
   if ((pos->dtype != WGK_HOST_INT64 && pos->dtype != WGK_HOST_INT32) || pos->rank != 2 || pos->dims[0] != g->B ||
       pos->dims[1] != g->S)
     return wgk_error_refuse(err, "position_ids", "must be int64 (batch %" PRId64 ", seq %" PRId64 ")", g->B, g->S);
   for (size_t i = 0; i < wgk_host_tensor_numel(pos); i++) {
     double p = wgk_host_tensor_get(pos, i);
     if (p < 0 || p >= (double)cs->dims[0])
-      return wgk_error_refuse(err, "position_ids", "value %" PRId64 " out of range [0, %" PRId64 ")", (int64_t)p, cs->dims[0]);
+      return wgk_error_refuse(err, "position_ids", "value %" PRId64 " out of range [0, %" PRId64 ")", (int64_t)p,
+                              cs->dims[0]);
   }
   return WGK_OK;
 }
@@ -76,8 +79,8 @@ static size_t x_index(const rot_geom *g, int64_t b, int64_t n, int64_t s, int64_
   return (size_t)(g->heads_first ? ((b * g->N + n) * g->S + s) * g->H + h : ((b * g->S + s) * g->N + n) * g->H + h);
 }
 
-static void rotate_head(const wgk_host_tensor *x, const wgk_host_tensor *cs, const wgk_host_tensor *sn,
-                        size_t row, const rot_geom *g, bool inter, size_t base, double *out) {
+static void rotate_head(const wgk_host_tensor *x, const wgk_host_tensor *cs, const wgk_host_tensor *sn, size_t row,
+                        const rot_geom *g, bool inter, size_t base, double *out) {
   int64_t half = g->rot / 2;
   for (int64_t i = 0; i < half; i++) {
     size_t i1 = base + (size_t)(inter ? 2 * i : i), i2 = base + (size_t)(inter ? 2 * i + 1 : i + half);
@@ -87,19 +90,16 @@ static void rotate_head(const wgk_host_tensor *x, const wgk_host_tensor *cs, con
     out[i1] = c * x1 - s * x2;
     out[i2] = s * x1 + c * x2;
   }
-  for (int64_t h = g->rot; h < g->H; h++)
-    out[base + (size_t)h] = wgk_host_tensor_get(x, base + (size_t)h);
+  for (int64_t h = g->rot; h < g->H; h++) out[base + (size_t)h] = wgk_host_tensor_get(x, base + (size_t)h);
 }
 
-wgk_status wgk_ref_rotary(const wgk_host_tensor *x, const wgk_host_tensor *cos_cache,
-                          const wgk_host_tensor *sin_cache, const wgk_host_tensor *position_ids,
-                          const wgk_ref_rotary_attrs *attrs, double *out, wgk_error *err) {
+wgk_status wgk_ref_rotary(const wgk_host_tensor *x, const wgk_host_tensor *cos_cache, const wgk_host_tensor *sin_cache,
+                          const wgk_host_tensor *position_ids, const wgk_ref_rotary_attrs *attrs, double *out,
+                          wgk_error *err) {
   rot_geom g = {0};
   wgk_status st = x_geometry(x, attrs, &g, err);
-  if (st == WGK_OK)
-    st = check_caches(cos_cache, sin_cache, position_ids, &g, err);
-  if (st != WGK_OK)
-    return st;
+  if (st == WGK_OK) st = check_caches(cos_cache, sin_cache, position_ids, &g, err);
+  if (st != WGK_OK) return st;
   for (int64_t b = 0; b < g.B; b++)
     for (int64_t s = 0; s < g.S; s++) {
       size_t bs = (size_t)(b * g.S + s);

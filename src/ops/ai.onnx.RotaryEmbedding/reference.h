@@ -1,6 +1,6 @@
 /*
  * ai.onnx RotaryEmbedding (opset 23) computed on the host in double precision: the oracle the GPU kernels are
- * compared with. Semantics: SYSTEM.md section 5.
+ * compared with. Semantics: the op's kernel card, kernels/<op id>/README.md.
  *
  *   X            4D (batch, num_heads, seq, head_size) or 3D (batch, seq, num_heads * head_size)
  *   cos/sin      (max_pos, rot/2) with position_ids, else (batch, seq, rot/2)
@@ -21,8 +21,8 @@ typedef struct wgk_ref_rotary_attrs {
   int64_t interleaved;          /* 0: pair i with i + rot/2 (NeoX); 1: pair 2i with 2i+1 (GPT-J) */
 } wgk_ref_rotary_attrs;
 
-wgk_status wgk_ref_rotary(const wgk_host_tensor *x, const wgk_host_tensor *cos_cache,
-                          const wgk_host_tensor *sin_cache, const wgk_host_tensor *position_ids /* or NULL */,
-                          const wgk_ref_rotary_attrs *attrs, double *out /* numel(x) */, wgk_error *err);
+wgk_status wgk_ref_rotary(const wgk_host_tensor *x, const wgk_host_tensor *cos_cache, const wgk_host_tensor *sin_cache,
+                          const wgk_host_tensor *position_ids /* or NULL */, const wgk_ref_rotary_attrs *attrs,
+                          double *out /* numel(x) */, wgk_error *err);
 
 #endif

@@ -7,8 +7,8 @@
 
 static wgk_status make(const double *params, int *rank, int64_t *dims, double **values, wgk_error *err, bool row) {
   wgk_host_tensor *r = NULL, *c = NULL;
-  wgk_status st = wgk_ref_phi3_layout((int64_t)params[0], (int64_t)params[1], (int64_t)params[2],
-                                      (int64_t)params[3], &r, &c, err);
+  wgk_status st =
+      wgk_ref_phi3_layout((int64_t)params[0], (int64_t)params[1], (int64_t)params[2], (int64_t)params[3], &r, &c, err);
   if (st) return st;
   wgk_host_tensor *keep = row ? r : c;
   double *vals = malloc(sizeof(double) * (wgk_host_tensor_numel(keep) + 1));
@@ -24,21 +24,23 @@ static wgk_status make(const double *params, int *rank, int64_t *dims, double **
   return WGK_OK;
 }
 
-static wgk_status make_row(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims,
-                           double **values, wgk_error *err) {
+static wgk_status make_row(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           wgk_error *err) {
   return make(params, rank, dims, values, err, true);
 }
 
-static wgk_status make_col(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims,
-                           double **values, wgk_error *err) {
+static wgk_status make_col(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           wgk_error *err) {
   return make(params, rank, dims, values, err, false);
 }
 
-#define LAYOUT_PARAMS                                                                                               \
-  {{.name = "num_layout", .required = true, .count = true},                                                        \
-   {.name = "max_blocks", .required = true, .count = true},                                                        \
-   {.name = "local_blocks", .required = true, .count = true},                                                      \
-   {.name = "vert_stride", .required = true, .count = true}}
+#define LAYOUT_PARAMS                                                                                                 \
+  {                                                                                                                   \
+    {.name = "num_layout", .required = true, .count = true}, {.name = "max_blocks", .required = true, .count = true}, \
+        {.name = "local_blocks", .required = true, .count = true}, {                                                  \
+      .name = "vert_stride", .required = true, .count = true                                                          \
+    }                                                                                                                 \
+  }
 
 const wgk_op_generator wgk_op_sparse_generators[2] = {
     {.name = "phi3_layout_row", .params = LAYOUT_PARAMS, .own_shape = true, .make = make_row},

@@ -1,5 +1,5 @@
 /*
- * Host checks for com.microsoft.SparseAttention that its manifest cannot express (SYSTEM.md §5): the values
+ * Host checks for com.microsoft.SparseAttention that its manifest cannot express (the op's kernel card, kernels/<op id>/README.md): the values
  * inside the int32 tensors (CSR layout, total_sequence_length, key_total_sequence_lengths), and the shape
  * rules, stated with their values instead of a bare "sparseContract is false". Run after the manifest's own
  * validation and before anything is dispatched, so a refused call leaves the KV caches as they were.

@@ -13,11 +13,20 @@ static int64_t attr_int(const wgk_value *attrs, const char *name, bool *given) {
 wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err) {
   const wgk_value *attrs = call->attrs;
   wgk_sparse_check_args a = {0};
-  struct { const char *port; wgk_hostcheck_tensor *t; } map[] = {
-      {"query", &a.query}, {"key", &a.key}, {"value", &a.value}, {"past_key", &a.past_key},
-      {"past_value", &a.past_value}, {"block_row_indices", &a.block_row_indices},
-      {"block_col_indices", &a.block_col_indices}, {"total_sequence_length", &a.total_sequence_length},
-      {"key_total_sequence_lengths", &a.key_total_sequence_lengths}, {"cos_cache", &a.cos_cache},
+  struct {
+    const char *port;
+    wgk_hostcheck_tensor *t;
+  } map[] = {
+      {"query", &a.query},
+      {"key", &a.key},
+      {"value", &a.value},
+      {"past_key", &a.past_key},
+      {"past_value", &a.past_value},
+      {"block_row_indices", &a.block_row_indices},
+      {"block_col_indices", &a.block_col_indices},
+      {"total_sequence_length", &a.total_sequence_length},
+      {"key_total_sequence_lengths", &a.key_total_sequence_lengths},
+      {"cos_cache", &a.cos_cache},
       {"sin_cache", &a.sin_cache},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {

@@ -13,8 +13,7 @@ static bool on(int64_t l, int64_t q, int64_t k, int64_t local, int64_t vert_stri
 
 static int64_t count_row(int64_t l, int64_t q, int64_t local, int64_t vs, int64_t step) {
   int64_t n = 0;
-  for (int64_t k = 0; k <= q; k++)
-    n += on(l, q, k, local, vs, step);
+  for (int64_t k = 0; k <= q; k++) n += on(l, q, k, local, vs, step);
   return n;
 }
 
@@ -25,18 +24,17 @@ wgk_status wgk_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t l
       vert_stride < 1)
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, "phi3_layout",
                          "num_layout %" PRId64 " (1..1024), max_blocks %" PRId64 " (1..16384), local %" PRId64
-                         " (>= 0), vert_stride %" PRId64 " (>= 1)", num_layout, max_blocks, local_blocks, vert_stride);
+                         " (>= 0), vert_stride %" PRId64 " (>= 1)",
+                         num_layout, max_blocks, local_blocks, vert_stride);
   int64_t step = vert_stride / num_layout > 1 ? vert_stride / num_layout : 1, max_nnz = 1;
   for (int64_t l = 0; l < num_layout; l++) {
     int64_t n = 0;
-    for (int64_t q = 0; q < max_blocks; q++)
-      n += count_row(l, q, local_blocks, vert_stride, step);
+    for (int64_t q = 0; q < max_blocks; q++) n += count_row(l, q, local_blocks, vert_stride, step);
     max_nnz = n > max_nnz ? n : max_nnz;
   }
   int64_t rdims[2] = {num_layout, max_blocks + 1}, cdims[2] = {num_layout, max_nnz};
   wgk_status st = wgk_host_tensor_create(WGK_HOST_INT32, 2, rdims, row);
-  if (st == WGK_OK)
-    st = wgk_host_tensor_create(WGK_HOST_INT32, 2, cdims, col);
+  if (st == WGK_OK) st = wgk_host_tensor_create(WGK_HOST_INT32, 2, cdims, col);
   if (st != WGK_OK) {
     wgk_host_tensor_free(*row);
     *row = NULL;
@@ -48,12 +46,10 @@ wgk_status wgk_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t l
     for (int64_t q = 0; q < max_blocks; q++) {
       rl[q] = n;
       for (int64_t k = 0; k <= q; k++)
-        if (on(l, q, k, local_blocks, vert_stride, step))
-          cl[n++] = (int32_t)k;
+        if (on(l, q, k, local_blocks, vert_stride, step)) cl[n++] = (int32_t)k;
     }
     rl[max_blocks] = n;
-    for (int64_t j = n; j < max_nnz; j++)
-      cl[j] = -1;
+    for (int64_t j = n; j < max_nnz; j++) cl[j] = -1;
   }
   return WGK_OK;
 }

@@ -26,8 +26,7 @@ static void rotate(double *row, const wgk_ref_sparse_inputs *in, const wgk_ref_s
 static void load_head(const wgk_host_tensor *t, const wgk_ref_sparse_geom *g, int64_t heads, int64_t b, int64_t s,
                       int64_t head, double *row) {
   size_t base = (size_t)(((b * g->S + s) * heads + head) * g->H);
-  for (int64_t h = 0; h < g->H; h++)
-    row[h] = wgk_host_tensor_get(t, base + (size_t)h);
+  for (int64_t h = 0; h < g->H; h++) row[h] = wgk_host_tensor_get(t, base + (size_t)h);
 }
 
 static size_t cache_index(const wgk_ref_sparse_geom *g, int64_t b, int64_t k, int64_t pos) {
@@ -36,15 +35,15 @@ static size_t cache_index(const wgk_ref_sparse_geom *g, int64_t b, int64_t k, in
 
 static void append_kv(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *a, const wgk_ref_sparse_geom *g,
                       double *pk, double *pv, double *row) {
-  int64_t heads = g->packed ? g->N + 2 * g->KN : g->KN, koff = g->packed ? g->N : 0, voff = g->packed ? g->N + g->KN : 0;
+  int64_t heads = g->packed ? g->N + 2 * g->KN : g->KN, koff = g->packed ? g->N : 0,
+          voff = g->packed ? g->N + g->KN : 0;
   const wgk_host_tensor *kt = g->packed ? in->query : in->key, *vt = g->packed ? in->query : in->value;
   for (int64_t b = 0; b < g->B; b++) {
     int64_t past = wgk_ref_sparse_past(in, g, b);
     for (int64_t s = 0; s < g->S; s++)
       for (int64_t k = 0; k < g->KN; k++) {
         load_head(kt, g, heads, b, s, koff + k, row);
-        if (g->rot)
-          rotate(row, in, g, a->rotary_interleaved == 1, past + s);
+        if (g->rot) rotate(row, in, g, a->rotary_interleaved == 1, past + s);
         memcpy(pk + cache_index(g, b, k, past + s), row, (size_t)g->H * sizeof *row);
         load_head(vt, g, heads, b, s, voff + k, row);
         memcpy(pv + cache_index(g, b, k, past + s), row, (size_t)g->H * sizeof *row);
@@ -58,8 +57,7 @@ static bool block_on(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_geom 
   int32_t lo = (int32_t)wgk_host_tensor_get(in->block_row_indices, r);
   int32_t hi = (int32_t)wgk_host_tensor_get(in->block_row_indices, r + 1);
   for (int32_t j = lo; j < hi; j++)
-    if ((int64_t)wgk_host_tensor_get(in->block_col_indices, (size_t)(l * g->max_nnz + j)) == kb)
-      return true;
+    if ((int64_t)wgk_host_tensor_get(in->block_col_indices, (size_t)(l * g->max_nnz + j)) == kb) return true;
   return false;
 }
 
@@ -72,24 +70,20 @@ static void attend(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *
   double mx = -INFINITY, sum = 0;
   for (int64_t j = 0; j < limit && j <= p; j++) {
     w[j] = -INFINITY;
-    if (!block_on(in, g, l, p / bs, j / bs))
-      continue;
+    if (!block_on(in, g, l, p / bs, j / bs)) continue;
     const double *k = pk + cache_index(g, b, kvh, j);
     double dot = 0;
-    for (int64_t e = 0; e < g->H; e++)
-      dot += q[e] * k[e];
+    for (int64_t e = 0; e < g->H; e++) dot += q[e] * k[e];
     w[j] = dot * g->scale;
     mx = fmax(mx, w[j]);
   }
   memset(out, 0, (size_t)g->H * sizeof *out);
   if (mx == -INFINITY) /* nothing attended: a zero row */
     return;
-  for (int64_t j = 0; j < limit && j <= p; j++)
-    sum += (w[j] = w[j] == -INFINITY ? 0 : exp(w[j] - mx));
+  for (int64_t j = 0; j < limit && j <= p; j++) sum += (w[j] = w[j] == -INFINITY ? 0 : exp(w[j] - mx));
   for (int64_t j = 0; j < limit && j <= p; j++) {
     const double *v = pv + cache_index(g, b, kvh, j);
-    for (int64_t e = 0; e < g->H; e++)
-      out[e] += w[j] / sum * v[e];
+    for (int64_t e = 0; e < g->H; e++) out[e] += w[j] / sum * v[e];
   }
 }
 
@@ -97,8 +91,7 @@ wgk_status wgk_ref_sparse_attention(const wgk_ref_sparse_inputs *in, const wgk_r
                                     double *present_key, double *present_value, wgk_error *err) {
   wgk_ref_sparse_geom g;
   wgk_status st = wgk_ref_sparse_check(in, a, &g, err);
-  if (st != WGK_OK)
-    return st;
+  if (st != WGK_OK) return st;
   double *row = malloc((size_t)g.H * sizeof *row), *w = malloc((size_t)(g.max_cache + 1) * sizeof *w);
   if (!row || !w) {
     free(row);
@@ -114,10 +107,8 @@ wgk_status wgk_ref_sparse_attention(const wgk_ref_sparse_inputs *in, const wgk_r
     for (int64_t s = 0; s < g.S; s++)
       for (int64_t h = 0; h < g.N; h++) {
         load_head(in->query, &g, heads, b, s, h, row);
-        if (g.rot)
-          rotate(row, in, &g, a->rotary_interleaved == 1, past + s);
-        attend(in, a, &g, present_key, present_value, b, h, past + s, row, w,
-               out + ((b * g.S + s) * g.N + h) * g.H);
+        if (g.rot) rotate(row, in, &g, a->rotary_interleaved == 1, past + s);
+        attend(in, a, &g, present_key, present_value, b, h, past + s, row, w, out + ((b * g.S + s) * g.N + h) * g.H);
       }
   }
   free(row);

@@ -1,6 +1,6 @@
 /*
  * com.microsoft.SparseAttention (ONNX Runtime contrib op, Phi-3-small) computed on the host in double precision.
- * Semantics: SYSTEM.md section 5. float32/float16 inputs are widened to double.
+ * Semantics: the op's kernel card, kernels/<op id>/README.md. float32/float16 inputs are widened to double.
  *
  * Usage:
  *   1. fill wgk_ref_sparse_inputs (key and value NULL for packed QKV; cos/sin NULL unless do_rotary)
@@ -25,17 +25,17 @@ typedef struct wgk_ref_sparse_attrs {
 } wgk_ref_sparse_attrs;
 
 typedef struct wgk_ref_sparse_inputs {
-  const wgk_host_tensor *query;       /* (B, S, N*H) or packed (B, S, (N+2KN)*H) */
-  const wgk_host_tensor *key;         /* (B, S, KN*H) or NULL (packed) */
-  const wgk_host_tensor *value;       /* (B, S, KN*H) or NULL (packed) */
-  const wgk_host_tensor *past_key;    /* (B, KN, max_cache, H) */
-  const wgk_host_tensor *past_value;  /* (B, KN, max_cache, H) */
-  const wgk_host_tensor *block_row_indices; /* int32 (num_layout, max_blocks + 1) */
-  const wgk_host_tensor *block_col_indices; /* int32 (num_layout, max_nnz), -1 padded */
+  const wgk_host_tensor *query;                      /* (B, S, N*H) or packed (B, S, (N+2KN)*H) */
+  const wgk_host_tensor *key;                        /* (B, S, KN*H) or NULL (packed) */
+  const wgk_host_tensor *value;                      /* (B, S, KN*H) or NULL (packed) */
+  const wgk_host_tensor *past_key;                   /* (B, KN, max_cache, H) */
+  const wgk_host_tensor *past_value;                 /* (B, KN, max_cache, H) */
+  const wgk_host_tensor *block_row_indices;          /* int32 (num_layout, max_blocks + 1) */
+  const wgk_host_tensor *block_col_indices;          /* int32 (num_layout, max_nnz), -1 padded */
   const wgk_host_tensor *total_sequence_length;      /* int32 scalar or (1) */
   const wgk_host_tensor *key_total_sequence_lengths; /* int32 (B) */
-  const wgk_host_tensor *cos_cache;   /* (max_rot_seq, rot/2) or NULL */
-  const wgk_host_tensor *sin_cache;   /* (max_rot_seq, rot/2) or NULL */
+  const wgk_host_tensor *cos_cache;                  /* (max_rot_seq, rot/2) or NULL */
+  const wgk_host_tensor *sin_cache;                  /* (max_rot_seq, rot/2) or NULL */
 } wgk_ref_sparse_inputs;
 
 wgk_status wgk_ref_sparse_attention(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *attrs,

@@ -5,13 +5,13 @@
 #include "ops/com.microsoft.SparseAttention/reference.h"
 
 typedef struct wgk_ref_sparse_geom {
-  int64_t B, S, N, KN, H; /* batch, new tokens, query heads, kv heads, head size */
-  int64_t max_cache;      /* cache rows per (batch, kv head) */
+  int64_t B, S, N, KN, H;         /* batch, new tokens, query heads, kv heads, head size */
+  int64_t max_cache;              /* cache rows per (batch, kv head) */
   int64_t L, max_blocks, max_nnz; /* layouts, block rows, CSR column capacity */
-  int64_t total;          /* total_sequence_length */
-  int64_t rot;            /* rotated width, 0 without rotary */
-  bool packed;            /* Q, K and V in one tensor */
-  double scale;           /* effective scale */
+  int64_t total;                  /* total_sequence_length */
+  int64_t rot;                    /* rotated width, 0 without rotary */
+  bool packed;                    /* Q, K and V in one tensor */
+  double scale;                   /* effective scale */
 } wgk_ref_sparse_geom;
 
 wgk_status wgk_ref_sparse_check(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *a,

@@ -11,7 +11,10 @@
 
 #include "plan/planner_internal.h"
 
-static const struct { const char *wgsl; bool refused; } CASES[] = {
+static const struct {
+  const char *wgsl;
+  bool refused;
+} CASES[] = {
     {"y[i] = x[i];", false},
     {"y[i] = x[i] + 1;", true},
     {"y[i] = -x[i];", true},

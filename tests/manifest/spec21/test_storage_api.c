@@ -180,12 +180,16 @@ static void test_checked_refusal(void **state) {
   wgk_call *call = int64_call(k, &in, t);
   int64_t poison[N];
   uint32_t poison32[N];
-  for (int i = 0; i < N; i++) { poison[i] = -7777; poison32[i] = 0xdeadbeefu; }
+  for (int i = 0; i < N; i++) {
+    poison[i] = -7777;
+    poison32[i] = 0xdeadbeefu;
+  }
   wgk_tensor *w = tensor(WGK_DTYPE_INT64, poison), *cy = tensor(WGK_DTYPE_UINT32, poison32);
   assert_int_equal(wgk_call_set_output(call, "w", w), WGK_OK);
   assert_int_equal(wgk_call_set_output(call, "cy", cy), WGK_OK);
   assert_int_equal(wgk_call_run(call), WGK_ERR_CALL);
-  if (!strstr(wgk_context_errmsg(ctx), "input \"c\": int64 value at index 1 (-1) is outside the uint32 WebGPU storage range"))
+  if (!strstr(wgk_context_errmsg(ctx),
+              "input \"c\": int64 value at index 1 (-1) is outside the uint32 WebGPU storage range"))
     fail_msg("message: %s", wgk_context_errmsg(ctx));
   int64_t got[N];
   uint32_t got32[N];
@@ -303,12 +307,15 @@ static void test_inout(void **state) {
 
 int main(void) {
   char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) { fprintf(stderr, "context: %s\n", msg ? msg : "?"); return 1; }
+  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {
+    fprintf(stderr, "context: %s\n", msg ? msg : "?");
+    return 1;
+  }
   wgk_test_need_gpu_context(ctx);
   wgk_rng_seed(&rng, 2111);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_projected_outputs), cmocka_unit_test(test_chained), cmocka_unit_test(test_checked_refusal),
-      cmocka_unit_test(test_widened),           cmocka_unit_test(test_packed),          cmocka_unit_test(test_inout),
+      cmocka_unit_test(test_widened),           cmocka_unit_test(test_packed),  cmocka_unit_test(test_inout),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   wgk_context_destroy(ctx);
