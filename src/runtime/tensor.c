@@ -399,7 +399,7 @@ static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, cons
   }
   if (st == WGK_OK) st = wgk_gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
   free(words);
-  if (st != WGK_OK) return ctx->err.status == st ? st : wgk_rt_fail(ctx, st);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
   t->narrow_kind = kind;
   t->narrow_valid = true;
   *out = t->narrow;
