@@ -239,6 +239,26 @@ static wgk_status read_view_alias(wgk_manifest_rd *rd, const json_t *obj, wgk_ma
   return st;
 }
 
+/* A `derive` object as the model's named values (a variant's derive, a pass's inputs). */
+static wgk_status read_derive_values(wgk_manifest_rd *rd, const json_t *obj, const wgk_manifest_value **out,
+                                     size_t *n) {
+  wgk_manifest_derive *ds = NULL;
+  size_t nd = 0;
+  wgk_status st = wgk_manifest_spec21_derive(rd, obj, "derive", false, &ds, &nd);
+  if (st || !nd) return st;
+  wgk_manifest_value *vals = wgk_manifest_alloc(rd, nd, sizeof *vals);
+  if (!vals) return WGK_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < nd; i++)
+    vals[i] = (wgk_manifest_value){.name = ds[i].name,
+                                   .is_expr = ds[i].expr.text != NULL,
+                                   .expr = ds[i].expr,
+                                   .literal = ds[i].literal,
+                                   .pos = ds[i].pos};
+  *out = vals;
+  *n = nd;
+  return WGK_OK;
+}
+
 static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index, const wgk_manifest_variant *v,
                             wgk_manifest_pass *p) {
   p->pos = wgk_manifest_here(rd);
@@ -288,21 +308,8 @@ static wgk_status read_pass(wgk_manifest_rd *rd, const json_t *obj, size_t index
     wgk_manifest_pop(rd, mark);
     p->bindings = set;
   }
-  wgk_manifest_derive *ds = NULL;
-  size_t nd = 0;
-  if (!st) st = wgk_manifest_spec21_derive(rd, obj, "derive", false, &ds, &nd);
-  if (!st && nd) { /* pass derives are the model's pass inputs */
-    wgk_manifest_value *vals = wgk_manifest_alloc(rd, nd, sizeof *vals);
-    if (!vals) return WGK_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < nd; i++)
-      vals[i] = (wgk_manifest_value){.name = ds[i].name,
-                                     .is_expr = ds[i].expr.text != NULL,
-                                     .expr = ds[i].expr,
-                                     .literal = ds[i].literal,
-                                     .pos = ds[i].pos};
-    p->inputs = vals;
-    p->n_inputs = nd;
-  }
+  /* pass derives are the model's pass inputs */
+  if (!st) st = read_derive_values(rd, obj, &p->inputs, &p->n_inputs);
   const json_t *prof = st ? NULL : json_object_get(obj, "profile");
   if (prof) {
     size_t mark = wgk_manifest_push_key(rd, "profile");
@@ -555,21 +562,7 @@ static wgk_status read_variant(wgk_manifest_rd *rd, const json_t *obj, size_t in
   if (!st) st = wgk_manifest_spec21_requires(rd, obj, "requires", &req);
   if (!st) st = merge_requires(rd, ctx->req, req, v->id, &v->requires);
   if (!st) st = wgk_manifest_spec21_tunables(rd, obj, &v->tunables, &v->n_tunables);
-  wgk_manifest_derive *ds = NULL;
-  size_t nd = 0;
-  if (!st) st = wgk_manifest_spec21_derive(rd, obj, "derive", false, &ds, &nd);
-  if (!st && nd) {
-    wgk_manifest_value *vals = wgk_manifest_alloc(rd, nd, sizeof *vals);
-    if (!vals) return WGK_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < nd; i++)
-      vals[i] = (wgk_manifest_value){.name = ds[i].name,
-                                     .is_expr = ds[i].expr.text != NULL,
-                                     .expr = ds[i].expr,
-                                     .literal = ds[i].literal,
-                                     .pos = ds[i].pos};
-    v->derive = vals;
-    v->n_derive = nd;
-  }
+  if (!st) st = read_derive_values(rd, obj, &v->derive, &v->n_derive);
   if (!st) st = read_intermediates(rd, obj, v);
   if (!st) st = read_passes(rd, obj, v);
   return st;
