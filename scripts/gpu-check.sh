@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks and times wgk on a lent GPU machine in one call (see bench/README.md for how it is run):
+# Checks and times wgk on a lent GPU machine in one call (scripts/gpu-prep.sh prepares what it carries):
 # unpacks the carried Vulkan loader (.gl) and the few libraries the image lacks (.devlibs), points Vulkan at the
 # NVIDIA driver, then runs the device listing, the smoke job, the GPU tests, the ONNX conformance suite,
 # the packages' own tests and their benchmarks with the build carried in BUILD (default build).
@@ -27,6 +27,7 @@ step() { echo "== $*"; "$@" 2>&1 | tee -a "$OUT/log.txt"; local rc=${PIPESTATUS[
 step "$BUILD/wgk" devices
 "$BUILD/wgk" devices --json > "$OUT/devices.json" 2>&1
 step "$BUILD/wgk" smoke
+if [ "${CHECKS:-1}" = 1 ]; then  # CHECKS=0: devices, smoke and the benchmarks only
 for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals; do
   [ -x "$BUILD/tests/$t" ] && step "$BUILD/tests/$t"
 done
@@ -35,8 +36,13 @@ step "$BUILD/wgk" onnx-test "$conf"/*
 if "$BUILD/wgk" help | grep -q '^  test '; then
   for pkg in kernels/*/; do step "$BUILD/wgk" test "$pkg"; done
 fi
-if "$BUILD/wgk" help | grep -q '^  bench '; then
+fi
+if "$BUILD/wgk" help | grep -q '^  bench ' && [ ! -x bench/peers/run.sh ]; then  # else run.sh benches each package
   for pkg in kernels/*/; do step "$BUILD/wgk" bench "$pkg" --json "$OUT/bench-$(basename "$pkg").json"; done
+fi
+if [ -f .device/jsloader.tar.xz ]; then  # the public loader as a peer (scripts/gpu-prep.sh packs it)
+  mkdir -p /tmp/jsl && tar xJf .device/jsloader.tar.xz -C /tmp/jsl
+  export JSLOADER_DIR=/tmp/jsl/.jsloader JSLOADER_TOOLS=/tmp/jsl/tools
 fi
 if [ -x bench/peers/run.sh ] && "$BUILD/wgk" help | grep -q '^  bench '; then
   step env BUILD="$BUILD" bench/peers/run.sh "$OUT/peers"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side tables: wgk's bench JSON against peer JSON files (ort_bench.mjs, torch_bench.py).
 
-usage: compare.py WGK_BENCH.json PEER.json... [--markdown]
+usage: compare.py WGK_BENCH.json PEER.json... [--markdown]   (peers: ort_bench.mjs, torch_bench.py, jsloader_bench.mjs)
        compare.py OUT_DIR [--markdown]    (run.sh's output: one table per OUT_DIR/<op id>/ holding wgk.json and
                                            the peers' ort-*.json / torch.json)
 
@@ -75,7 +75,7 @@ def main():
             sub = os.path.join(args[0], d)
             if not os.path.isfile(os.path.join(sub, "wgk.json")):
                 continue
-            peers = [os.path.join(sub, f) for f in ("ort-cpu.json", "ort-webgpu.json", "torch.json")
+            peers = [os.path.join(sub, f) for f in ("ort-cpu.json", "ort-webgpu.json", "torch.json", "jsloader.json")
                      if os.path.isfile(os.path.join(sub, f))]
             if not first:
                 print()

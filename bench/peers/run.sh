@@ -8,7 +8,9 @@
 # usage: bench/peers/run.sh [OUT_DIR]   (env: WGK=build/wgk, PKG=./kernels/<op id> (default: both), ITER=N,
 #        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
 #        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
-#        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3)
+#        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3,
+#        JSLOADER_DIR=the public loader's bundle + dawn.node (default .jsloader), JSLOADER_TOOLS=its harness
+#        (default ../shared/tools/jsloader))
 # Without npm (the GPU machine): run bench/peers/pack.sh here, carry ".peers"; this script unpacks it.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +57,19 @@ if [ $torch_ok = 1 ]; then
   [ -f "$o/torch.json" ] && peers+=("$o/torch.json")
 else
   echo "== torch: not importable with $PY, skipped"
+fi
+jsl=${JSLOADER_DIR:-$root/.jsloader}
+tools=${JSLOADER_TOOLS:-$root/../shared/tools/jsloader}
+if [ -f "$jsl/kernels/index.js" ] && [ -f "$tools/env.mjs" ]; then
+  echo "== public loader (node + dawn.node)"
+  if JSLOADER_DIR=$jsl JSLOADER_TOOLS=$tools "$NODE" "$root/bench/peers/jsloader_bench.mjs" --bench "$bench" \
+       --out "$o/jsloader.json" $iter 2>&1 | tee "$o/jsloader.txt"; then
+    [ -f "$o/jsloader.json" ] && peers+=("$o/jsloader.json")
+  else
+    echo "public loader: did not run (see $o/jsloader.txt)"
+  fi
+else
+  echo "== public loader: no bundle in $jsl or no tools in $tools (docs/public-loader.md), skipped"
 fi
 echo "== side by side: $(basename "$pkg")"
 "$PY" "$root/bench/peers/compare.py" "$o/wgk.json" "${peers[@]}" | tee "$o/compare.txt"

@@ -1,0 +1,84 @@
+// The public JavaScript loader (@huggingface/kernels 0.0.1-preview.3, run headless under node + dawn.node; see
+// docs/public-loader.md) as a peer: a package's bench.json cases, each timed per `await kernel(inputs, {attrs})`
+// (host arrays in, host arrays out: what `wgk bench` calls e2e), on the same inputs the other peers get (gen.mjs).
+// The package is served over http on 127.0.0.1 and loaded with getKernel, as the loader's own tests do.
+// usage: node jsloader_bench.mjs --bench PKG/build/webgpu/bench.json --out FILE.json [--iterations N] [--case ID]
+// JSLOADER_TOOLS: the folder of env.mjs and serve.mjs (default ../shared/tools/jsloader beside the repository);
+// JSLOADER_DIR: the folder holding the bundle (kernels/index.js) and node_modules/webgpu (default ./.jsloader).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { generate } from "./gen.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? process.argv[i + 1] : d; };
+const benchPath = arg("--bench"), outPath = arg("--out"), itersArg = arg("--iterations"), filter = arg("--case", "");
+if (!benchPath || !outPath) {
+  console.error("usage: jsloader_bench.mjs --bench PKG/build/webgpu/bench.json --out FILE.json [--iterations N] [--case ID]");
+  process.exit(2);
+}
+const tools = process.env.JSLOADER_TOOLS || path.join(here, "..", "..", "..", "shared", "tools", "jsloader");
+const { getKernel, disposeSharedKernelRuntime } = await import(pathToFileURL(path.join(tools, "env.mjs")).href);
+const { servePackage } = await import(pathToFileURL(path.join(tools, "serve.mjs")).href);
+
+function stat(xs) {
+  const s = [...xs].sort((a, b) => a - b), q = (p) => { const x = p * (s.length - 1), lo = Math.floor(x);
+    return lo + 1 < s.length ? s[lo] + (s[lo + 1] - s[lo]) * (x - lo) : s[lo]; };
+  return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
+}
+
+function merged(doc, c) {
+  const d = doc.defaults || {};
+  return { ...d, ...c, inputs: { ...(d.inputs || {}), ...(c.inputs || {}) }, attrs: { ...(d.attrs || {}), ...(c.attrs || {}) } };
+}
+
+// bench.json names ports by their manifest key, which is what the loader's call takes.
+function hostInputs(c) {
+  const inputs = {};
+  for (const [port, spec] of Object.entries(c.inputs)) {
+    const t = generate(spec);
+    inputs[port] = { data: t.data, shape: t.shape };
+  }
+  return inputs;
+}
+
+async function runCase(kernel, c) {
+  const inputs = hostInputs(c), attrs = c.attrs || {};
+  const t0 = process.hrtime.bigint();
+  await kernel(inputs, { attrs }); // the first call renders and compiles: reported apart
+  const firstNs = Number(process.hrtime.bigint() - t0);
+  const iters = Number(itersArg || c.iterations || 20), warmup = c.warmup ?? 3, ns = [];
+  for (let i = 0; i < warmup + iters; i++) {
+    const t = process.hrtime.bigint();
+    await kernel(inputs, { attrs });
+    if (i >= warmup) ns.push(Number(process.hrtime.bigint() - t));
+  }
+  return { id: c.id, status: "ok", ns: stat(ns), firstCallNs: firstNs };
+}
+
+const doc = JSON.parse(fs.readFileSync(benchPath, "utf8"));
+const pkgDir = path.resolve(path.dirname(benchPath), "..", "..");
+const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(benchPath), "manifest.json"), "utf8"));
+const op = `${manifest.domain || "ai.onnx"}.${manifest.name}`;
+const server = await servePackage(pkgDir);
+const result = { peer: "public-loader", kind: "e2e", op, loader: "@huggingface/kernels 0.0.1-preview.3", cases: [] };
+try {
+  const t0 = process.hrtime.bigint();
+  const kernel = await getKernel(server.baseUrl, { expectedOpId: op, trustRemoteCode: true, version: 1 });
+  result.getKernelNs = Number(process.hrtime.bigint() - t0);
+  for (const raw of doc.cases) {
+    const c = merged(doc, raw);
+    if (filter && !c.id.includes(filter)) continue;
+    try {
+      result.cases.push(await runCase(kernel, c));
+    } catch (e) {
+      result.cases.push({ id: c.id, status: "failed", message: String(e.message || e).split("\n")[0] });
+    }
+    const last = result.cases[result.cases.length - 1];
+    console.error(`public-loader ${c.id}: ${last.status === "ok" ? (last.ns.median / 1e3).toFixed(1) + " us" : last.status + ": " + last.message}`);
+  }
+} finally {
+  disposeSharedKernelRuntime();
+  await server.close();
+}
+fs.writeFileSync(outPath, JSON.stringify(result, null, 2) + "\n");
