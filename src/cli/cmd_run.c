@@ -334,7 +334,7 @@ static void print_summary(const char *key, const wgk_host_tensor *h) {
     hi = v > hi ? v : hi;
     sum += v;
   }
-  printf("%s: %s [", key, wgk_host_dtype_name(h->dtype));
+  printf("%s: %s [", key, wgk_dtype_name(h->dtype));
   for (int d = 0; d < h->rank; d++) printf("%s%lld", d ? ", " : "", (long long)h->dims[d]);
   printf("]");
   if (finite) printf(" min=%.6g max=%.6g mean=%.6g", lo, hi, sum / (double)finite);

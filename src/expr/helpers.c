@@ -1,6 +1,7 @@
 /* The helpers of docs/expressions.md (what the public loader passes in as JavaScript functions). A helper's
  * whole-number result is an integer again, as the oracle converts a JS number back. */
 #include "expr/expr_int.h"
+#include "util/dtype.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -527,23 +528,15 @@ HELPER(h_has) {
   return put(wgk_value_bool(r), out, err);
 }
 
-/* The loader's dtype table: storage bytes (int8/int16/uint8/bool widened to 4) and ONNX codes. */
-typedef struct dtype_info {
-  const char *name, *wgsl;
-  int bytes, onnx;
-} dtype_info;
-static const dtype_info dtypes[] = {
-    {"float16", "f16", 2, 10}, {"float32", "f32", 4, 1}, {"int8", NULL, 4, 3},
-    {"int16", NULL, 4, 5},     {"int32", "i32", 4, 6},   {"int64", "vec2<u32>", 8, 7},
-    {"uint8", NULL, 4, 2},     {"uint32", "u32", 4, 12}, {"bool", NULL, 4, 9},
-};
-
 /* dtypeBytes takes a logical name or a WGSL scalar (f32 f16 u32 i32 vec2<u32>); onnxDtypeCode logical names only. */
-static const dtype_info *dtype(const char *name, bool wgsl_ok, const wgk_value *const *a, size_t n, wgk_error *err) {
+static const wgk_dtype_info *dtype(const char *name, bool wgsl_ok, const wgk_value *const *a, size_t n,
+                                   wgk_error *err) {
   if (!args_ok(name, n, 1, 1, err)) return NULL;
   const char *s = a[0]->kind == WGK_VALUE_STRING ? a[0]->u.str.s : NULL;
-  for (size_t i = 0; s && i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (!strcmp(dtypes[i].name, s) || (wgsl_ok && dtypes[i].wgsl && !strcmp(dtypes[i].wgsl, s))) return &dtypes[i];
+  for (size_t i = 0; s && i < wgk_dtype_count(); i++) {
+    const wgk_dtype_info *d = wgk_dtype_info_at(i);
+    if (!strcmp(d->name, s) || (wgsl_ok && d->native_wgsl && !strcmp(d->native_wgsl, s))) return d;
+  }
   wgk_dynbuf shown;
   wgk_dynbuf_init(&shown, 256);
   wgk_value_print(a[0], &shown);
@@ -555,12 +548,12 @@ static const dtype_info *dtype(const char *name, bool wgsl_ok, const wgk_value *
 
 HELPER(h_dtypeBytes) {
   UNUSED;
-  const dtype_info *d = dtype("dtypeBytes", true, a, n, err);
-  return d ? put(wgk_value_int(d->bytes), out, err) : WGK_ERR_EVAL;
+  const wgk_dtype_info *d = dtype("dtypeBytes", true, a, n, err);
+  return d ? put(wgk_value_int((int64_t)d->storage_bytes), out, err) : WGK_ERR_EVAL;
 }
 HELPER(h_onnxDtypeCode) {
   UNUSED;
-  const dtype_info *d = dtype("onnxDtypeCode", false, a, n, err);
+  const wgk_dtype_info *d = dtype("onnxDtypeCode", false, a, n, err);
   return d ? put(wgk_value_int(d->onnx), out, err) : WGK_ERR_EVAL;
 }
 

@@ -1,5 +1,6 @@
 /* Look-ups on a loaded manifest. Linear scans: manifests hold tens of parts, not thousands. */
 #include <string.h>
+#include "util/dtype.h"
 
 #include "manifest/manifest.h"
 
@@ -50,9 +51,4 @@ const wgk_manifest_intermediate *wgk_manifest_find_intermediate(const wgk_manife
   return NULL;
 }
 
-bool wgk_manifest_dtype_known(const char *dtype) {
-  static const char *const known[] = {"float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool", NULL};
-  for (const char *const *k = known; dtype && *k; k++)
-    if (strcmp(*k, dtype) == 0) return true;
-  return false;
-}
+bool wgk_manifest_dtype_known(const char *dtype) { return wgk_dtype_info_named(dtype) != NULL; }

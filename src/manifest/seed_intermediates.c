@@ -3,15 +3,14 @@
 #include <string.h>
 
 #include "manifest/reader.h"
+#include "util/dtype.h"
 
 static const char *const intermediate_keys[] = {"id", "dtype", "shape", "zeroInit", NULL};
 
 /* Storage dtypes an intermediate may have: 32-bit words or float16 (no int64 projection, no widening). */
 static bool scratch_dtype(const char *dt) {
-  static const char *const ok[] = {"float32", "float16", "int32", "uint32", NULL};
-  for (const char *const *k = ok; *k; k++)
-    if (strcmp(*k, dt) == 0) return true;
-  return false;
+  const wgk_dtype_info *d = wgk_dtype_info_named(dt);
+  return d && d->scratch;
 }
 
 static wgk_status read_dtype(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_intermediate *it) {
@@ -87,10 +86,8 @@ wgk_status wgk_manifest_seed_intermediates(wgk_manifest_rd *rd, const json_t *ob
 /* The WGSL scalar a literal logical dtype is stored as; NULL for a type variable. */
 static const char *stored_as(const char *dtype) {
   if (dtype[0] == '$') return NULL;
-  return strcmp(dtype, "float16") == 0  ? "f16"
-         : strcmp(dtype, "int32") == 0  ? "i32"
-         : strcmp(dtype, "uint32") == 0 ? "u32"
-                                        : "f32";
+  const char *w = wgk_dtype_storage_wgsl(dtype);
+  return w ? w : "f32";
 }
 
 /* Every intermediate a pass binds is declared by its variant, with a matching element type. */

@@ -8,21 +8,14 @@
 #include <string.h>
 
 #include "manifest/reader.h"
+#include "util/dtype.h"
 
 static const char *const entry_keys[] = {"buffer", "name",       "arg",    "scratch", "elementType",
                                          "length", "structName", "struct", NULL};
 static const char *const field_keys[] = {"name", "type", "value", "required", "internal", "default", NULL};
 
 /* The WGSL scalar a concrete logical dtype is stored as (the loader's table); NULL when unknown. */
-static const char *storage_scalar(const char *dt) {
-  static const struct {
-    const char *dt, *wgsl;
-  } map[] = {{"float16", "f16"},     {"float32", "f32"}, {"int8", "i32"},   {"int16", "i32"}, {"int32", "i32"},
-             {"int64", "vec2<u32>"}, {"uint8", "u32"},   {"uint32", "u32"}, {"bool", "u32"}};
-  for (size_t i = 0; dt && i < sizeof map / sizeof map[0]; i++)
-    if (strcmp(map[i].dt, dt) == 0) return map[i].wgsl;
-  return NULL;
-}
+static const char *storage_scalar(const char *dt) { return wgk_dtype_storage_wgsl(dt); }
 
 static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, size_t i, wgk_manifest_field *f) {
   size_t mark = wgk_manifest_push_index(rd, i);

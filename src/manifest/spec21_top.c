@@ -116,9 +116,7 @@ bool wgk_manifest_identifier(const char *s) {
   return true;
 }
 
-bool wgk_manifest_spec21_dtype(const char *dtype) {
-  return dtype && (wgk_manifest_dtype_known(dtype) || strcmp(dtype, "int16") == 0);
-}
+bool wgk_manifest_spec21_dtype(const char *dtype) { return wgk_manifest_dtype_known(dtype); }
 
 /* Opens the optional object obj.key (pushing the key): *map NULL when absent. */
 static wgk_status open_map(wgk_manifest_rd *rd, const json_t *obj, const char *key, const json_t **map, size_t *mark) {

@@ -5,10 +5,10 @@
 
 #include "onnx/node_test_internal.h"
 
-static void defaults(wgk_host_dtype dt, double *rtol, double *atol) {
+static void defaults(wgk_dtype dt, double *rtol, double *atol) {
   double r = 0, a = 0; /* integers and bool: exact */
-  if (dt == WGK_HOST_FLOAT32) r = 1e-3, a = 1e-7;
-  if (dt == WGK_HOST_FLOAT16) r = 1e-2, a = 1e-3;
+  if (dt == WGK_DTYPE_FLOAT32) r = 1e-3, a = 1e-7;
+  if (dt == WGK_DTYPE_FLOAT16) r = 1e-2, a = 1e-3;
   if (*rtol < 0) *rtol = r;
   if (*atol < 0) *atol = a;
 }
@@ -33,7 +33,7 @@ bool wgk_nt_compare(const wgk_host_tensor *got, const wgk_host_tensor *want, dou
     char gs[128], ws[128];
     shape_text(got, gs, sizeof gs);
     shape_text(want, ws, sizeof ws);
-    snprintf(why, size, "got %s %s, want %s %s", wgk_host_dtype_name(got->dtype), gs, wgk_host_dtype_name(want->dtype),
+    snprintf(why, size, "got %s %s, want %s %s", wgk_dtype_name(got->dtype), gs, wgk_dtype_name(want->dtype),
              ws);
     return false;
   }

@@ -111,7 +111,7 @@ static bool set_attrs(const nt_case *c, wgk_call *call, char *why, size_t size) 
 /* The output as a host tensor of its own dtype and shape. */
 static wgk_host_tensor *download(wgk_tensor *t) {
   wgk_host_tensor *h = NULL;
-  if (wgk_host_tensor_create((wgk_host_dtype)wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h) !=
+  if (wgk_host_tensor_create((wgk_dtype)wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h) !=
       WGK_OK)
     return NULL;
   if (wgk_tensor_read(t, h->data, wgk_host_tensor_bytes(h)) != WGK_OK) {

@@ -93,7 +93,7 @@ static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, wgk_
       p->type && p->type->value_case == WGK_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? p->type->tensor_type : NULL;
   if (!tt) return WGK_OK;
   v->elem_type = tt->elem_type;
-  v->dtype = wgk_host_dtype_from_onnx(tt->elem_type);
+  v->dtype = wgk_dtype_from_onnx(tt->elem_type);
   if (!tt->shape) return WGK_OK;
   if (tt->shape->n_dim > WGK_HOST_MAX_RANK)
     return wgk_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, v->name, "rank %zu above the limit of 8",

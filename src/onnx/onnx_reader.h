@@ -58,7 +58,7 @@ typedef struct wgk_onnx_node {
 typedef struct wgk_onnx_value_info {
   char *name;           /* value name */
   int elem_type;        /* TensorProto.DataType code, 0 when unknown */
-  wgk_host_dtype dtype; /* the same as a host dtype, WGK_HOST_NONE when unsupported */
+  wgk_dtype dtype; /* the same as a host dtype, WGK_DTYPE_INVALID when unsupported */
   int rank;             /* -1 when no shape is given */
   int64_t dims[WGK_HOST_MAX_RANK];
 } wgk_onnx_value_info;

@@ -14,9 +14,9 @@ static wgk_status fail(wgk_error *err, wgk_status st, const char *src, const cha
 
 /* The data the proto holds must fill the shape exactly; checked before the tensor is allocated, so a few bytes
  * of dims cannot ask for gigabytes. */
-static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_host_dtype dt, size_t numel, const char *src,
+static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_dtype dt, size_t numel, const char *src,
                                   const char *where, wgk_error *err) {
-  size_t bytes = numel * wgk_host_dtype_size(dt); /* cannot overflow: wgk_host_shape_numel checked it */
+  size_t bytes = numel * wgk_dtype_size(dt); /* cannot overflow: wgk_host_shape_numel checked it */
   if (tp->has_raw_data)
     return tp->raw_data.len == bytes ? WGK_OK
                                      : fail(err, WGK_ERR_PARSE, src, where,
@@ -24,15 +24,15 @@ static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_host_dtype
   size_t n;
   const char *field;
   switch (dt) {
-  case WGK_HOST_FLOAT32:
+  case WGK_DTYPE_FLOAT32:
     n = tp->n_float_data;
     field = "float_data";
     break;
-  case WGK_HOST_INT64:
+  case WGK_DTYPE_INT64:
     n = tp->n_int64_data;
     field = "int64_data";
     break;
-  case WGK_HOST_UINT32:
+  case WGK_DTYPE_UINT32:
     n = tp->n_uint64_data;
     field = "uint64_data";
     break;
@@ -52,29 +52,29 @@ static void copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_
   unsigned char *d = t->data;
   for (size_t i = 0; i < numel; i++) {
     switch (t->dtype) {
-    case WGK_HOST_FLOAT32:
+    case WGK_DTYPE_FLOAT32:
       memcpy(d + 4 * i, &tp->float_data[i], 4);
       break;
-    case WGK_HOST_INT64:
+    case WGK_DTYPE_INT64:
       memcpy(d + 8 * i, &tp->int64_data[i], 8);
       break;
-    case WGK_HOST_UINT32: {
+    case WGK_DTYPE_UINT32: {
       uint32_t v = (uint32_t)tp->uint64_data[i];
       memcpy(d + 4 * i, &v, 4);
       break;
     }
-    case WGK_HOST_INT32:
+    case WGK_DTYPE_INT32:
       memcpy(d + 4 * i, &tp->int32_data[i], 4);
       break;
-    case WGK_HOST_FLOAT16: {
+    case WGK_DTYPE_FLOAT16: {
       uint16_t v = (uint16_t)tp->int32_data[i];
       memcpy(d + 2 * i, &v, 2);
       break;
     }
-    case WGK_HOST_BOOL:
+    case WGK_DTYPE_BOOL:
       d[i] = tp->int32_data[i] != 0;
       break;
-    case WGK_HOST_INT16: {
+    case WGK_DTYPE_INT16: {
       int16_t v = (int16_t)tp->int32_data[i];
       memcpy(d + 2 * i, &v, 2);
       break;
@@ -91,13 +91,13 @@ wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char
   *out = NULL;
   if (tp->has_data_location && tp->data_location == 1)
     return wgk_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "tensor data stored externally is not supported");
-  wgk_host_dtype dt = wgk_host_dtype_from_onnx(tp->data_type);
-  if (dt == WGK_HOST_NONE)
+  wgk_dtype dt = wgk_dtype_from_onnx(tp->data_type);
+  if (dt == WGK_DTYPE_INVALID)
     return wgk_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "unsupported data_type %d", (int)tp->data_type);
   if (tp->n_dims > WGK_HOST_MAX_RANK)
     return fail(err, WGK_ERR_LIMIT, src, where, "rank %zu above the limit of %zu", tp->n_dims, WGK_HOST_MAX_RANK);
   size_t numel;
-  if (!wgk_host_shape_numel((int)tp->n_dims, tp->dims, wgk_host_dtype_size(dt), &numel))
+  if (!wgk_host_shape_numel((int)tp->n_dims, tp->dims, wgk_dtype_size(dt), &numel))
     return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
   wgk_status st = check_data_size(tp, dt, numel, src, where, err);
   if (st != WGK_OK) return st;

@@ -5,6 +5,13 @@
 #include <string.h>
 
 #include "plan/planner_internal.h"
+#include "util/dtype.h"
+
+/* Bytes per element of a scratch buffer: float16 2, 32-bit words 4 (util/dtype.h). */
+static double storage_bytes(const char *dtype) {
+  const wgk_dtype_info *d = wgk_dtype_info_named(dtype);
+  return d ? (double)d->storage_bytes : 4;
+}
 
 /* One dim: a non-negative integer. */
 static bool dim_of(const wgk_value *v, int64_t *out) {
@@ -57,8 +64,8 @@ static wgk_status make_one(wgk_planner *p, const wgk_manifest_intermediate *it, 
                            wgk_plan_intermediate *out, wgk_error *err) {
   out->source = it;
   /* spec 2.1: the public loader gives every intermediate a fresh buffer per call, which WebGPU zeroes, so a package
-   * run there may rely on zeros without `zeroInit` (docs/loader-semantics.md rule 31); wgk reuses the buffer across calls,
-   * so it clears every one, or a second call would start from the first call's values. */
+   * run there may rely on zeros without `zeroInit` (docs/loader-semantics.md rule 31); wgk reuses the buffer across
+   * calls, so it clears every one, or a second call would start from the first call's values. */
   out->zero_init = it->zero_init || p->m->format == WGK_MANIFEST_SPEC21;
   out->dtype = logical_dtype(scope, it->dtype);
   if (!out->dtype)
@@ -68,7 +75,7 @@ static wgk_status make_one(wgk_planner *p, const wgk_manifest_intermediate *it, 
   if (st != WGK_OK) return st;
   double numel = 1;
   for (int d = 0; d < out->rank; d++) numel *= (double)out->shape[d];
-  double bytes = ceil(numel * (strcmp(out->dtype, "float16") == 0 ? 2 : 4) / 4) * 4;
+  double bytes = ceil(numel * storage_bytes(out->dtype) / 4) * 4;
   if (bytes < 4) bytes = 4;
   const wgk_device_limits *lim = &p->device->limits;
   uint64_t max =

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plan/planner_internal.h"
+#include "util/dtype.h"
 
 static wgk_status oom(wgk_error *err) {
   return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a call");
@@ -561,10 +562,8 @@ static wgk_status make_passes(wgk_planner *p, const wgk_plan_call *call, wgk_pla
  * to 4), rounded up to 4. A double, so huge shapes compare instead of wrapping. */
 static double port_bytes(const wgk_manifest_port *port, const char *dtype, int rank, const int64_t *shape) {
   const char *t = port->storage_dtype ? port->storage_dtype : dtype ? dtype : "";
-  double element = strcmp(t, "float16") == 0                                                           ? 2
-                   : (strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0 || strcmp(t, "double") == 0) ? 8
-                   : port->packed && strcmp(t, "uint8") == 0                                           ? 1
-                                                                                                       : 4;
+  const wgk_dtype_info *info = wgk_dtype_info_named(t);
+  double element = port->packed && info && info->dtype == WGK_DTYPE_UINT8 ? 1 : info ? (double)info->storage_bytes : 4;
   double numel = 1;
   for (int d = 0; d < rank; d++) numel *= (double)shape[d];
   double bytes = ceil(numel * element / 4) * 4;

@@ -2,17 +2,12 @@
 #include <string.h>
 
 #include "plan/planner_internal.h"
+#include "util/dtype.h"
 
+/* 32-bit scalars only: an int64 port without a projection has no WGSL scalar here (NULL). */
 const char *wgk_plan_wgsl_scalar(const char *d) {
-  static const struct {
-    const char *logical, *wgsl;
-  } map[] = {
-      {"float32", "f32"}, {"float16", "f16"}, {"int32", "i32"}, {"uint32", "u32"},
-      {"int8", "i32"},    {"uint8", "u32"},   {"bool", "u32"},  {"int16", "i32"},
-  };
-  for (size_t i = 0; d && i < sizeof map / sizeof map[0]; i++)
-    if (strcmp(map[i].logical, d) == 0) return map[i].wgsl;
-  return NULL;
+  const wgk_dtype_info *info = wgk_dtype_info_named(d);
+  return info && info->dtype != WGK_DTYPE_INT64 ? info->storage_wgsl : NULL;
 }
 
 bool wgk_plan_scope_put(wgk_value *scope, const char *group, const char *name, wgk_value *value) {

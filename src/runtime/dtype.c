@@ -1,48 +1,18 @@
-/* Logical dtypes and their GPU storage (docs/call-semantics.md), as the public loader stores them (its dtype table):
- * int8 / int16 / uint8 / bool widened to one 32-bit word per element (int8 and int16 sign-extended) and
- * narrowed back to their low 8 or 16 bits on read (the loader's Int8Array / Int16Array / Uint8Array of the
- * words; bool reads back as its low byte != 0); int64 as 64 bits, or as 32-bit words where a port projects
- * it (widened back on read: int32 sign-extended, uint32 zero-extended). */
+/* Logical dtypes (the table: util/dtype.h) and their GPU storage (docs/call-semantics.md), as the public loader stores
+ * them (its dtype table): int8 / int16 / uint8 / bool widened to one 32-bit word per element (int8 and int16
+ * sign-extended) and narrowed back to their low 8 or 16 bits on read (the loader's Int8Array / Int16Array / Uint8Array
+ * of the words; bool reads back as its low byte != 0); int64 as 64 bits, or as 32-bit words where a port projects it
+ * (widened back on read: int32 sign-extended, uint32 zero-extended). */
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
-
-static const struct {
-  wgk_dtype dtype;
-  const char *name;
-  size_t host;
-  size_t gpu;
-} table[] = {
-    {WGK_DTYPE_FLOAT32, "float32", 4, 4}, {WGK_DTYPE_FLOAT16, "float16", 2, 2}, {WGK_DTYPE_INT32, "int32", 4, 4},
-    {WGK_DTYPE_UINT32, "uint32", 4, 4},   {WGK_DTYPE_INT64, "int64", 8, 8},     {WGK_DTYPE_INT8, "int8", 1, 4},
-    {WGK_DTYPE_UINT8, "uint8", 1, 4},     {WGK_DTYPE_BOOL, "bool", 1, 4},       {WGK_DTYPE_INT16, "int16", 2, 4},
-};
-#define N_DTYPES (sizeof table / sizeof table[0])
-
-const char *wgk_dtype_name(wgk_dtype dtype) {
-  for (size_t i = 0; i < N_DTYPES; i++)
-    if (table[i].dtype == dtype) return table[i].name;
-  return "invalid";
-}
-
-wgk_dtype wgk_dtype_from_name(const char *name) {
-  for (size_t i = 0; name && i < N_DTYPES; i++)
-    if (strcmp(table[i].name, name) == 0) return table[i].dtype;
-  return WGK_DTYPE_INVALID;
-}
+#include "util/dtype.h"
 
 wgk_dtype wgk_rt_dtype_of(const char *logical) { return wgk_dtype_from_name(logical); }
 
-size_t wgk_dtype_size(wgk_dtype dtype) {
-  for (size_t i = 0; i < N_DTYPES; i++)
-    if (table[i].dtype == dtype) return table[i].host;
-  return 0;
-}
-
 static size_t gpu_size(wgk_dtype dtype) {
-  for (size_t i = 0; i < N_DTYPES; i++)
-    if (table[i].dtype == dtype) return table[i].gpu;
-  return 0;
+  const wgk_dtype_info *d = wgk_dtype_info_of(dtype);
+  return d ? d->storage_bytes : 0;
 }
 
 size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel) {

@@ -9,7 +9,7 @@
 
 typedef struct wgk_tc_ref_output {
   const char *names[2]; /* output names to try in order (port, bind key, or the in/out input) */
-  wgk_host_dtype dtype; /* the output's dtype; NONE when unknown */
+  wgk_dtype dtype; /* the output's dtype; NONE when unknown */
   int rank;             /* -1 when unknown */
   int64_t dims[WGK_HOST_MAX_RANK];
   double *values; /* owned */

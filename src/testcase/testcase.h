@@ -45,7 +45,7 @@ typedef struct wgk_tc_pos {
 
 typedef struct wgk_tc_input {
   char *key;            /* bind key or ONNX port name, as the case gives it */
-  wgk_host_dtype dtype; /* element type */
+  wgk_dtype dtype; /* element type */
   int rank;             /* number of dims (an op generator with own_shape may leave it -1) */
   int64_t dims[WGK_HOST_MAX_RANK];
   wgk_tc_gen_kind kind;                 /* inline data or a generator */
@@ -70,7 +70,7 @@ typedef struct wgk_tc_tolerance {
 
 typedef struct wgk_tc_expected {
   char *key;            /* output bind key or port name */
-  wgk_host_dtype dtype; /* NONE: the output's own dtype */
+  wgk_dtype dtype; /* NONE: the output's own dtype */
   int rank;             /* -1 when no shape is given (then the output is not preallocated) */
   int64_t dims[WGK_HOST_MAX_RANK];
   const json_t *data; /* borrowed list */
@@ -89,7 +89,7 @@ typedef struct wgk_tc_case {
   const wgk_op_hooks *reference; /* the op whose reference gives the expected outputs, or NULL: inline data */
   wgk_tc_expected *expected;     /* inline expected outputs */
   size_t n_expected;
-  wgk_tc_tolerance tol[WGK_HOST_INT16 + 1]; /* by output dtype; integers exact unless given */
+  wgk_tc_tolerance tol[WGK_DTYPE_INT16 + 1]; /* by output dtype; integers exact unless given */
   char **requires;                          /* device features ("shader-f16") */
   size_t n_requires;
   char *expect_error; /* the call must be refused with a message containing it; NULL = must run */
@@ -140,7 +140,7 @@ void wgk_tc_compare(const double *got, const double *want, size_t n, wgk_tc_tole
                     wgk_tc_compare_result *out /* OUT */);
 
 /* The tolerance used when a case gives none for a dtype: float32 1e-5/1e-6, float16 1e-2/1e-3, others exact. */
-wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype);
+wgk_tc_tolerance wgk_tc_default_tolerance(wgk_dtype dtype);
 
 /* "(i0, i1, ...)" of flat index i in dims, into buf. */
 void wgk_tc_unravel(size_t i, int rank, const int64_t *dims, char *buf, size_t size);

@@ -8,20 +8,20 @@
 
 #include "testcase/testcase.h"
 
-wgk_tc_tolerance wgk_tc_default_tolerance(wgk_host_dtype dtype) {
+wgk_tc_tolerance wgk_tc_default_tolerance(wgk_dtype dtype) {
   switch (dtype) {
-  case WGK_HOST_FLOAT32:
+  case WGK_DTYPE_FLOAT32:
     return (wgk_tc_tolerance){1e-5, 1e-6};
-  case WGK_HOST_FLOAT16:
+  case WGK_DTYPE_FLOAT16:
     return (wgk_tc_tolerance){1e-2, 1e-3};
-  case WGK_HOST_NONE:
-  case WGK_HOST_INT32:
-  case WGK_HOST_UINT32:
-  case WGK_HOST_INT64:
-  case WGK_HOST_INT8:
-  case WGK_HOST_UINT8:
-  case WGK_HOST_BOOL:
-  case WGK_HOST_INT16:
+  case WGK_DTYPE_INVALID:
+  case WGK_DTYPE_INT32:
+  case WGK_DTYPE_UINT32:
+  case WGK_DTYPE_INT64:
+  case WGK_DTYPE_INT8:
+  case WGK_DTYPE_UINT8:
+  case WGK_DTYPE_BOOL:
+  case WGK_DTYPE_INT16:
     break;
   }
   return (wgk_tc_tolerance){0, 0};

@@ -31,10 +31,10 @@ static wgk_status fail_at(wgk_tc_reader *r, const char *parent, const char *key,
 }
 
 static wgk_status read_dtype(wgk_tc_reader *r, const json_t *obj, const char *path, bool required,
-                             wgk_host_dtype *out) {
+                             wgk_dtype *out) {
   const json_t *v = json_object_get(obj, "dtype");
   if (!v) return required ? wgk_tc_fail(r, path, "missing required key 'dtype'") : WGK_OK;
-  if (!json_is_string(v) || (*out = wgk_host_dtype_from_name(json_string_value(v))) == WGK_HOST_NONE)
+  if (!json_is_string(v) || (*out = wgk_dtype_from_name(json_string_value(v))) == WGK_DTYPE_INVALID)
     return fail_at(r, path, "dtype", "expected a dtype: float32 float16 int32 uint32 int64 int8 uint8 bool");
   return WGK_OK;
 }
@@ -57,33 +57,33 @@ static wgk_status read_shape(wgk_tc_reader *r, const json_t *obj, const char *pa
 /* One element of inline data against the dtype it fills: an integer dtype takes integers within its range (for
  * int64 within +-2^53, where the double path stays exact), bool takes true/false/0/1; "NaN" and the infinities
  * only fill floats. NONE: the dtype is not known yet (expected data without "dtype"). */
-static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *path, wgk_host_dtype dtype) {
-  if (dtype == WGK_HOST_NONE || dtype == WGK_HOST_FLOAT32 || dtype == WGK_HOST_FLOAT16) return WGK_OK;
-  const char *name = wgk_host_dtype_name(dtype);
+static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *path, wgk_dtype dtype) {
+  if (dtype == WGK_DTYPE_INVALID || dtype == WGK_DTYPE_FLOAT32 || dtype == WGK_DTYPE_FLOAT16) return WGK_OK;
+  const char *name = wgk_dtype_name(dtype);
   if (json_is_string(v))
     return wgk_tc_fail(r, path, "\"%s\" in %s data: only float data may hold NaN or infinities", json_string_value(v),
                        name);
   if (json_is_boolean(v)) return WGK_OK;
   double d = json_number_value(v);
   static const struct {
-    wgk_host_dtype t;
+    wgk_dtype t;
     double lo, hi;
-  } ranges[] = {{WGK_HOST_INT32, -2147483648.0, 2147483647.0},
-                {WGK_HOST_UINT32, 0, 4294967295.0},
-                {WGK_HOST_INT64, -9007199254740992.0, 9007199254740992.0},
-                {WGK_HOST_INT8, -128, 127},
-                {WGK_HOST_UINT8, 0, 255},
-                {WGK_HOST_BOOL, 0, 1},
-                {WGK_HOST_INT16, -32768, 32767}};
+  } ranges[] = {{WGK_DTYPE_INT32, -2147483648.0, 2147483647.0},
+                {WGK_DTYPE_UINT32, 0, 4294967295.0},
+                {WGK_DTYPE_INT64, -9007199254740992.0, 9007199254740992.0},
+                {WGK_DTYPE_INT8, -128, 127},
+                {WGK_DTYPE_UINT8, 0, 255},
+                {WGK_DTYPE_BOOL, 0, 1},
+                {WGK_DTYPE_INT16, -32768, 32767}};
   double lo = 0, hi = 0;
   for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     if (ranges[i].t == dtype) lo = ranges[i].lo, hi = ranges[i].hi;
   if (json_is_integer(v)) {
     json_int_t n = json_integer_value(v);
     if ((double)n < lo || (double)n > hi ||
-        (dtype == WGK_HOST_INT64 && (n > 9007199254740992LL || n < -9007199254740992LL)))
+        (dtype == WGK_DTYPE_INT64 && (n > 9007199254740992LL || n < -9007199254740992LL)))
       return wgk_tc_fail(r, path, "%lld is outside the %s range [%.0f, %.0f]%s", (long long)n, name, lo, hi,
-                         dtype == WGK_HOST_INT64 ? " (int64 test data is exact within +-2^53)" : "");
+                         dtype == WGK_DTYPE_INT64 ? " (int64 test data is exact within +-2^53)" : "");
     return WGK_OK;
   }
   if (d != floor(d)) return wgk_tc_fail(r, path, "%.17g is not an integer, as %s data must be", d, name);
@@ -93,7 +93,7 @@ static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *p
 
 /* Counts the numbers of a (nested) data list, refusing anything else. */
 static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path, size_t *count, int depth,
-                             wgk_host_dtype dtype) {
+                             wgk_dtype dtype) {
   if (json_is_number(v) || json_is_boolean(v)) {
     wgk_status st = check_element(r, v, path, dtype);
     return st ? st : (++*count, WGK_OK);
@@ -117,7 +117,7 @@ static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path
 }
 
 static wgk_status check_data(wgk_tc_reader *r, const json_t *obj, const char *path, int rank, const int64_t *dims,
-                             wgk_host_dtype dtype) {
+                             wgk_dtype dtype) {
   char *p = wgk_tc_path_key(path, "data");
   if (!p) return OOM(r, path);
   size_t count = 0, numel = 0;
@@ -146,7 +146,7 @@ static wgk_status gen_number(wgk_tc_reader *r, const json_t *g, const char *path
 /* The parameters each kind reads; unused keys are ignored only if they are in gen_keys. */
 static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json_t *g, const char *path) {
   wgk_status st = WGK_OK;
-  bool is_float = in->dtype == WGK_HOST_FLOAT32 || in->dtype == WGK_HOST_FLOAT16;
+  bool is_float = in->dtype == WGK_DTYPE_FLOAT32 || in->dtype == WGK_DTYPE_FLOAT16;
   switch (in->kind) {
   case WGK_TC_UNIFORM:
     st = gen_number(r, g, path, "lo", false, -1, &in->a);
@@ -335,9 +335,9 @@ wgk_status wgk_tc_read_tolerance(wgk_tc_reader *r, wgk_tc_case *c, const json_t 
   json_object_foreach((json_t *)v, key, item) {
     char *p = wgk_tc_path_key(path, key);
     if (!p) return OOM(r, path);
-    wgk_host_dtype d = wgk_host_dtype_from_name(key);
+    wgk_dtype d = wgk_dtype_from_name(key);
     wgk_status st =
-        d == WGK_HOST_NONE ? wgk_tc_fail(r, p, "unknown dtype '%s'", key) : wgk_tc_check_keys(r, item, p, tol_keys);
+        d == WGK_DTYPE_INVALID ? wgk_tc_fail(r, p, "unknown dtype '%s'", key) : wgk_tc_check_keys(r, item, p, tol_keys);
     double rtol = c->tol[d].rtol, atol = c->tol[d].atol;
     if (!st) st = gen_number(r, item, p, "rtol", false, rtol, &rtol);
     if (!st) st = gen_number(r, item, p, "atol", false, atol, &atol);

@@ -34,7 +34,7 @@ static size_t count_numbers(const json_t *v) {
   return n;
 }
 
-static bool is_int_dtype(wgk_host_dtype d) { return d != WGK_HOST_FLOAT32 && d != WGK_HOST_FLOAT16; }
+static bool is_int_dtype(wgk_dtype d) { return d != WGK_DTYPE_FLOAT32 && d != WGK_DTYPE_FLOAT16; }
 
 /* Fills vals[numel] for the generic generators. */
 static void generate(const wgk_tc_input *in, double *vals, size_t numel) {
@@ -104,7 +104,7 @@ wgk_status wgk_tc_input_bytes(const wgk_tc_input *in, uint64_t *bytes) {
   *bytes = 0;
   if (in->rank < 0) return WGK_OK; /* a layout: its own generator bounds it */
   if (!wgk_host_shape_numel(in->rank, in->dims, 1, &numel)) return WGK_ERR_LIMIT;
-  *bytes = (uint64_t)numel * wgk_host_dtype_size(in->dtype);
+  *bytes = (uint64_t)numel * wgk_dtype_size(in->dtype);
   return numel > WGK_TC_MAX_ELEMENTS ? WGK_ERR_LIMIT : WGK_OK;
 }
 
@@ -115,7 +115,7 @@ wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_hos
     return wgk_error_set(err, WGK_ERR_LIMIT, source, in->pos.line, in->pos.column, in->pos.path,
                          "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
                          "the host)",
-                         in->key, (unsigned long long)bytes, wgk_host_dtype_name(in->dtype),
+                         in->key, (unsigned long long)bytes, wgk_dtype_name(in->dtype),
                          (unsigned long long)WGK_TC_MAX_ELEMENTS);
   if (in->kind == WGK_TC_OP) return make_op(in, source, out, err);
   wgk_host_tensor *t = NULL;

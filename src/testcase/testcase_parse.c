@@ -162,7 +162,7 @@ static wgk_status read_layer(wgk_tc_reader *r, wgk_tc_case *c, const json_t *obj
 }
 
 static void case_defaults(wgk_tc_case *c) {
-  for (int d = 0; d <= WGK_HOST_INT16; d++) c->tol[d] = wgk_tc_default_tolerance((wgk_host_dtype)d);
+  for (int d = 0; d <= WGK_DTYPE_INT16; d++) c->tol[d] = wgk_tc_default_tolerance((wgk_dtype)d);
 }
 
 /* What every case must have once both layers are read. */

@@ -22,13 +22,13 @@ __attribute__((format(printf, 3, 4))) static void verdict(wgk_tc_outcome *o, wgk
 }
 
 wgk_status wgk_tc_upload(wgk_context *ctx, const wgk_host_tensor *h, wgk_tensor **out) {
-  wgk_dtype d = wgk_dtype_from_name(wgk_host_dtype_name(h->dtype));
+  wgk_dtype d = wgk_dtype_from_name(wgk_dtype_name(h->dtype));
   return wgk_tensor_create(ctx, d, h->rank, h->dims, h->data, out);
 }
 
 wgk_status wgk_tc_download(wgk_tensor *t, wgk_host_tensor **out) {
   *out = NULL;
-  wgk_host_dtype d = wgk_host_dtype_from_name(wgk_dtype_name(wgk_tensor_dtype(t)));
+  wgk_dtype d = wgk_dtype_from_name(wgk_dtype_name(wgk_tensor_dtype(t)));
   wgk_host_tensor *h = NULL;
   wgk_status st = wgk_host_tensor_create(d, wgk_tensor_rank(t), wgk_tensor_shape(t), &h);
   if (!st && wgk_host_tensor_bytes(h) > 0) st = wgk_tensor_read(t, h->data, wgk_host_tensor_bytes(h));
@@ -80,10 +80,10 @@ static wgk_status set_call(wgk_call *call, const wgk_tc_case *c, wgk_tensor **te
 }
 
 /* The dtype of an inline expected output that does not say: the first floating-point input's. */
-static wgk_host_dtype guess_dtype(const wgk_tc_case *c) {
+static wgk_dtype guess_dtype(const wgk_tc_case *c) {
   for (size_t i = 0; i < c->n_inputs; i++)
-    if (c->inputs[i].dtype == WGK_HOST_FLOAT32 || c->inputs[i].dtype == WGK_HOST_FLOAT16) return c->inputs[i].dtype;
-  return WGK_HOST_NONE;
+    if (c->inputs[i].dtype == WGK_DTYPE_FLOAT32 || c->inputs[i].dtype == WGK_DTYPE_FLOAT16) return c->inputs[i].dtype;
+  return WGK_DTYPE_INVALID;
 }
 
 static wgk_status inline_expected(const wgk_tc_case *c, const char *source, wgk_tc_ref_outputs *w, wgk_error *err) {
@@ -91,7 +91,7 @@ static wgk_status inline_expected(const wgk_tc_case *c, const char *source, wgk_
     const wgk_tc_expected *e = &c->expected[i];
     wgk_tc_ref_output *r = &w->out[w->n++];
     r->names[0] = e->key;
-    r->dtype = e->dtype != WGK_HOST_NONE ? e->dtype : guess_dtype(c);
+    r->dtype = e->dtype != WGK_DTYPE_INVALID ? e->dtype : guess_dtype(c);
     r->rank = e->rank;
     memcpy(r->dims, e->dims, sizeof r->dims);
     wgk_status st = wgk_tc_expected_values(e, source, &r->values, &r->count, err);
@@ -106,7 +106,7 @@ static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const wgk_tc_ref
   for (size_t i = 0; i < w->n; i++) {
     const wgk_tc_ref_output *r = &w->out[i];
     const wgk_manifest_port *p = wgk_manifest_find_port_or_key(wgk_rt_kernel_manifest(k), r->names[0]);
-    if (!p || p->dir != WGK_PORT_OUTPUT || r->rank < 0 || r->dtype == WGK_HOST_NONE) continue;
+    if (!p || p->dir != WGK_PORT_OUTPUT || r->rank < 0 || r->dtype == WGK_DTYPE_INVALID) continue;
     wgk_host_tensor *h = NULL;
     wgk_tensor *t = NULL;
     wgk_status st = wgk_host_tensor_create(r->dtype, r->rank, r->dims, &h);
@@ -159,7 +159,7 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
       verdict(o, WGK_TC_FAIL,
               "%s: worst element [%zu] %s got %s want %s (%s rtol %g atol %g); %zu of %zu outside, %zu non-finite",
               r->names[0], cr.worst, idx, num(cr.worst_got, g, sizeof g), num(cr.worst_want, w, sizeof w),
-              wgk_host_dtype_name(h->dtype), tol.rtol, tol.atol, cr.n_bad, n, cr.n_nonfinite);
+              wgk_dtype_name(h->dtype), tol.rtol, tol.atol, cr.n_bad, n, cr.n_nonfinite);
       ok = false;
     }
   }

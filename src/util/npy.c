@@ -17,7 +17,7 @@ typedef struct cursor {
 } cursor;
 
 typedef struct npy_header {
-  wgk_host_dtype dtype;
+  wgk_dtype dtype;
   int rank;
   int64_t dims[WGK_HOST_MAX_RANK];
   int seen; /* bit mask of keys seen: 1 descr, 2 fortran_order, 4 shape */
@@ -57,28 +57,28 @@ static wgk_status read_str(cursor *c, const char *what, char *buf, size_t size) 
   return WGK_OK;
 }
 
-static wgk_host_dtype parse_descr(const char *d) {
+static wgk_dtype parse_descr(const char *d) {
   static const struct {
     const char *s;
-    wgk_host_dtype t;
-  } wide[] = {{"<f4", WGK_HOST_FLOAT32}, {"<f2", WGK_HOST_FLOAT16}, {"<i4", WGK_HOST_INT32},
-              {"<u4", WGK_HOST_UINT32},  {"<i8", WGK_HOST_INT64},   {"<i2", WGK_HOST_INT16}};
+    wgk_dtype t;
+  } wide[] = {{"<f4", WGK_DTYPE_FLOAT32}, {"<f2", WGK_DTYPE_FLOAT16}, {"<i4", WGK_DTYPE_INT32},
+              {"<u4", WGK_DTYPE_UINT32},  {"<i8", WGK_DTYPE_INT64},   {"<i2", WGK_DTYPE_INT16}};
   for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
     if (strcmp(d, wide[i].s) == 0) return wide[i].t;
   /* One-byte types have no byte order: numpy writes '|', other writers '<' or '='. */
   if (strlen(d) == 3 && (d[0] == '|' || d[0] == '<' || d[0] == '=')) {
-    if (strcmp(d + 1, "i1") == 0) return WGK_HOST_INT8;
-    if (strcmp(d + 1, "u1") == 0) return WGK_HOST_UINT8;
-    if (strcmp(d + 1, "b1") == 0) return WGK_HOST_BOOL;
+    if (strcmp(d + 1, "i1") == 0) return WGK_DTYPE_INT8;
+    if (strcmp(d + 1, "u1") == 0) return WGK_DTYPE_UINT8;
+    if (strcmp(d + 1, "b1") == 0) return WGK_DTYPE_BOOL;
   }
-  return WGK_HOST_NONE;
+  return WGK_DTYPE_INVALID;
 }
 
 static wgk_status read_descr(cursor *c, npy_header *h) {
   char d[32];
   wgk_status st = read_str(c, "'descr'", d, sizeof d);
   if (st != WGK_OK) return st;
-  if ((h->dtype = parse_descr(d)) != WGK_HOST_NONE) return WGK_OK;
+  if ((h->dtype = parse_descr(d)) != WGK_DTYPE_INVALID) return WGK_OK;
   if (d[0] == '>') return fail(c, "npy: big-endian dtype '%s' is not supported", d);
   return fail(c, "npy: unsupported dtype '%s' (expected <f4 <f2 <i4 <u4 <i8 <i2 <i1 <u1 |b1)", d);
 }
@@ -204,7 +204,7 @@ static wgk_status parse_header(const unsigned char *b, size_t len, cursor *c, np
   wgk_status st = parse_preamble(b, len, c, data_off);
   if (st == WGK_OK) st = parse_dict(c, h);
   if (st != WGK_OK) return st;
-  size_t esize = wgk_host_dtype_size(h->dtype), numel = 0;
+  size_t esize = wgk_dtype_size(h->dtype), numel = 0;
   if (!wgk_host_shape_numel(h->rank, h->dims, esize, &numel))
     return wgk_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, NULL,
                          "npy: shape too large (above the host limit of %llu bytes)",
@@ -300,27 +300,27 @@ wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out, wgk_error *err)
   return st;
 }
 
-static const char *descr_of(wgk_host_dtype d) {
+static const char *descr_of(wgk_dtype d) {
   switch (d) {
-  case WGK_HOST_FLOAT32:
+  case WGK_DTYPE_FLOAT32:
     return "<f4";
-  case WGK_HOST_FLOAT16:
+  case WGK_DTYPE_FLOAT16:
     return "<f2";
-  case WGK_HOST_INT32:
+  case WGK_DTYPE_INT32:
     return "<i4";
-  case WGK_HOST_UINT32:
+  case WGK_DTYPE_UINT32:
     return "<u4";
-  case WGK_HOST_INT64:
+  case WGK_DTYPE_INT64:
     return "<i8";
-  case WGK_HOST_INT8:
+  case WGK_DTYPE_INT8:
     return "|i1";
-  case WGK_HOST_UINT8:
+  case WGK_DTYPE_UINT8:
     return "|u1";
-  case WGK_HOST_BOOL:
+  case WGK_DTYPE_BOOL:
     return "|b1";
-  case WGK_HOST_INT16:
+  case WGK_DTYPE_INT16:
     return "<i2";
-  case WGK_HOST_NONE:
+  case WGK_DTYPE_INVALID:
     break;
   }
   return NULL;
@@ -341,7 +341,7 @@ static size_t format_header(const wgk_host_tensor *t, char *h, size_t size) {
 wgk_status wgk_npy_write(const char *path, const wgk_host_tensor *t, wgk_error *err) {
   if (!descr_of(t->dtype) || t->rank < 0 || t->rank > WGK_HOST_MAX_RANK)
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, path, 0, 0, NULL, "npy: cannot write dtype %s",
-                         wgk_host_dtype_name(t->dtype));
+                         wgk_dtype_name(t->dtype));
   char h[512];
   size_t hl = format_header(t, h, sizeof h);
   unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};

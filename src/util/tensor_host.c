@@ -1,4 +1,4 @@
-/* Host tensors: dtype facts in one table, shape arithmetic checked for overflow, double conversions. */
+/* Host tensors: dtype facts from util/dtype.h, shape arithmetic checked for overflow, double conversions. */
 #include "util/tensor_host.h"
 
 #include <math.h>
@@ -7,37 +7,7 @@
 
 #include "util/half.h"
 
-typedef struct dtype_info {
-  const char *name; /* the dtype's name in manifests and .npy-facing text */
-  size_t size;      /* bytes per element */
-  int onnx;         /* TensorProto.DataType */
-} dtype_info;
-
-static const dtype_info DTYPES[] = {
-    [WGK_HOST_NONE] = {"none", 0, 0},   [WGK_HOST_FLOAT32] = {"float32", 4, 1}, [WGK_HOST_FLOAT16] = {"float16", 2, 10},
-    [WGK_HOST_INT32] = {"int32", 4, 6}, [WGK_HOST_UINT32] = {"uint32", 4, 12},  [WGK_HOST_INT64] = {"int64", 8, 7},
-    [WGK_HOST_INT8] = {"int8", 1, 3},   [WGK_HOST_UINT8] = {"uint8", 1, 2},     [WGK_HOST_BOOL] = {"bool", 1, 9},
-    [WGK_HOST_INT16] = {"int16", 2, 5},
-};
-#define N_DTYPES (sizeof DTYPES / sizeof DTYPES[0])
-
-static bool valid_dtype(wgk_host_dtype d) { return d > WGK_HOST_NONE && (size_t)d < N_DTYPES; }
-
-const char *wgk_host_dtype_name(wgk_host_dtype d) { return valid_dtype(d) ? DTYPES[d].name : "none"; }
-size_t wgk_host_dtype_size(wgk_host_dtype d) { return valid_dtype(d) ? DTYPES[d].size : 0; }
-int wgk_host_dtype_to_onnx(wgk_host_dtype d) { return valid_dtype(d) ? DTYPES[d].onnx : 0; }
-
-wgk_host_dtype wgk_host_dtype_from_name(const char *name) {
-  for (size_t i = 1; name && i < N_DTYPES; i++)
-    if (strcmp(DTYPES[i].name, name) == 0) return (wgk_host_dtype)i;
-  return WGK_HOST_NONE;
-}
-
-wgk_host_dtype wgk_host_dtype_from_onnx(int code) {
-  for (size_t i = 1; i < N_DTYPES; i++)
-    if (DTYPES[i].onnx == code) return (wgk_host_dtype)i;
-  return WGK_HOST_NONE;
-}
+static bool valid_dtype(wgk_dtype d) { return wgk_dtype_info_of(d) != NULL; }
 
 bool wgk_host_shape_numel(int rank, const int64_t *dims, size_t elem_size, size_t *numel) {
   if (rank < 0 || rank > WGK_HOST_MAX_RANK || elem_size == 0) return false;
@@ -57,18 +27,18 @@ bool wgk_host_shape_numel(int rank, const int64_t *dims, size_t elem_size, size_
   return true;
 }
 
-wgk_status wgk_host_tensor_create(wgk_host_dtype dtype, int rank, const int64_t *dims, wgk_host_tensor **out) {
+wgk_status wgk_host_tensor_create(wgk_dtype dtype, int rank, const int64_t *dims, wgk_host_tensor **out) {
   *out = NULL;
   if (!valid_dtype(dtype) || rank < 0 || rank > WGK_HOST_MAX_RANK || (rank > 0 && !dims))
     return WGK_ERR_INVALID_ARGUMENT;
   size_t numel;
-  if (!wgk_host_shape_numel(rank, dims, DTYPES[dtype].size, &numel)) return WGK_ERR_LIMIT;
+  if (!wgk_host_shape_numel(rank, dims, wgk_dtype_size(dtype), &numel)) return WGK_ERR_LIMIT;
   wgk_host_tensor *t = calloc(1, sizeof *t);
   if (!t) return WGK_ERR_OUT_OF_MEMORY;
   t->dtype = dtype;
   t->rank = rank;
   for (int i = 0; i < rank; i++) t->dims[i] = dims[i];
-  if (numel > 0 && !(t->data = calloc(numel, DTYPES[dtype].size))) {
+  if (numel > 0 && !(t->data = calloc(numel, wgk_dtype_size(dtype)))) {
     free(t);
     return WGK_ERR_OUT_OF_MEMORY;
   }
@@ -107,6 +77,4 @@ size_t wgk_host_tensor_numel(const wgk_host_tensor *t) {
   return n;
 }
 
-size_t wgk_host_tensor_bytes(const wgk_host_tensor *t) {
-  return wgk_host_tensor_numel(t) * wgk_host_dtype_size(t->dtype);
-}
+size_t wgk_host_tensor_bytes(const wgk_host_tensor *t) { return wgk_host_tensor_numel(t) * wgk_dtype_size(t->dtype); }

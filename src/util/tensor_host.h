@@ -10,6 +10,7 @@
 #ifndef WGK_UTIL_TENSOR_HOST_H
 #define WGK_UTIL_TENSOR_HOST_H
 
+#include "util/dtype.h"
 #include "wgk.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -17,38 +18,17 @@
 #define WGK_HOST_MAX_RANK 8
 #define WGK_HOST_MAX_BYTES ((uint64_t)1 << 36) /* 64 GiB: anything larger is a corrupt header, not data */
 
-/* Element types. 0 is "none" so a zeroed struct is visibly unset. */
-typedef enum wgk_host_dtype {
-  WGK_HOST_NONE = 0,
-  WGK_HOST_FLOAT32,
-  WGK_HOST_FLOAT16,
-  WGK_HOST_INT32,
-  WGK_HOST_UINT32,
-  WGK_HOST_INT64,
-  WGK_HOST_INT8,
-  WGK_HOST_UINT8,
-  WGK_HOST_BOOL, /* one byte, 0 or 1 */
-  WGK_HOST_INT16,
-} wgk_host_dtype;
-
 typedef struct wgk_host_tensor {
-  wgk_host_dtype dtype;            /* element type */
+  wgk_dtype dtype;                 /* element type */
   int rank;                        /* 0 .. WGK_HOST_MAX_RANK */
   int64_t dims[WGK_HOST_MAX_RANK]; /* extents, each >= 0; unused entries 0 */
   void *data;                      /* owned; numel * elem size bytes (may be NULL when numel is 0) */
   char *name;                      /* owned, optional (ONNX tensor name); NULL when unnamed */
 } wgk_host_tensor;
 
-/* "float32", "float16", "int32", "uint32", "int64", "int8", "uint8", "bool", "int16"; "none" for WGK_HOST_NONE. */
-const char *wgk_host_dtype_name(wgk_host_dtype dtype);
-wgk_host_dtype wgk_host_dtype_from_name(const char *name); /* WGK_HOST_NONE when unknown */
-size_t wgk_host_dtype_size(wgk_host_dtype dtype);          /* bytes per element; 0 for NONE */
-int wgk_host_dtype_to_onnx(wgk_host_dtype dtype);          /* TensorProto.DataType code; 0 for NONE */
-wgk_host_dtype wgk_host_dtype_from_onnx(int code);         /* WGK_HOST_NONE when unsupported */
-
 /* Creates a zero-filled tensor. Fails (WGK_ERR_INVALID_ARGUMENT / WGK_ERR_LIMIT / WGK_ERR_OUT_OF_MEMORY) on a bad
  * dtype, rank, negative dim, or a size over WGK_HOST_MAX_BYTES. *out is NULL on failure. */
-wgk_status wgk_host_tensor_create(wgk_host_dtype dtype, int rank, const int64_t *dims, wgk_host_tensor **out /* OUT */);
+wgk_status wgk_host_tensor_create(wgk_dtype dtype, int rank, const int64_t *dims, wgk_host_tensor **out /* OUT */);
 void wgk_host_tensor_free(wgk_host_tensor *t);
 wgk_status wgk_host_tensor_set_name(wgk_host_tensor *t, const char *name); /* copies; NULL clears */
 wgk_status wgk_host_tensor_clone(const wgk_host_tensor *t, wgk_host_tensor **out /* OUT */);

@@ -37,7 +37,7 @@ static const uint32_t EDGE_F32[] = {0x00000000, 0x80000000, 0x7f800000, 0xff8000
 static wgk_host_tensor *make_i64(size_t n) {
   wgk_host_tensor *t;
   int64_t dims[1] = {(int64_t)n};
-  assert_int_equal(wgk_host_tensor_create(WGK_HOST_INT64, 1, dims, &t), WGK_OK);
+  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_INT64, 1, dims, &t), WGK_OK);
   return t;
 }
 

@@ -14,19 +14,19 @@
 #include "util/file_read.h"
 #include "util/npy.h"
 
-static const wgk_host_dtype ALL[] = {WGK_HOST_FLOAT32, WGK_HOST_FLOAT16, WGK_HOST_INT32,
-                                     WGK_HOST_UINT32,  WGK_HOST_INT64,   WGK_HOST_INT8,
-                                     WGK_HOST_UINT8,   WGK_HOST_BOOL,    WGK_HOST_INT16};
+static const wgk_dtype ALL[] = {WGK_DTYPE_FLOAT32, WGK_DTYPE_FLOAT16, WGK_DTYPE_INT32,
+                                     WGK_DTYPE_UINT32,  WGK_DTYPE_INT64,   WGK_DTYPE_INT8,
+                                     WGK_DTYPE_UINT8,   WGK_DTYPE_BOOL,    WGK_DTYPE_INT16};
 #define N_ALL (sizeof ALL / sizeof ALL[0])
 
 /* value i of the test pattern, representable in every dtype after the dtype's conversion */
-static double pattern(wgk_host_dtype d, size_t i) {
-  if (d == WGK_HOST_BOOL) return (double)(i % 3 == 0);
-  if (d == WGK_HOST_UINT8 || d == WGK_HOST_UINT32) return (double)(i * 7 % 250);
-  return ((double)(i * 7 % 250) - 125.0) / (d == WGK_HOST_FLOAT32 || d == WGK_HOST_FLOAT16 ? 4.0 : 1.0);
+static double pattern(wgk_dtype d, size_t i) {
+  if (d == WGK_DTYPE_BOOL) return (double)(i % 3 == 0);
+  if (d == WGK_DTYPE_UINT8 || d == WGK_DTYPE_UINT32) return (double)(i * 7 % 250);
+  return ((double)(i * 7 % 250) - 125.0) / (d == WGK_DTYPE_FLOAT32 || d == WGK_DTYPE_FLOAT16 ? 4.0 : 1.0);
 }
 
-static wgk_host_tensor *make(wgk_host_dtype d, int rank, const int64_t *dims) {
+static wgk_host_tensor *make(wgk_dtype d, int rank, const int64_t *dims) {
   wgk_host_tensor *t;
   assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
   size_t n = wgk_host_tensor_numel(t);
@@ -37,7 +37,7 @@ static wgk_host_tensor *make(wgk_host_dtype d, int rank, const int64_t *dims) {
   return t;
 }
 
-static void expect_pattern(const wgk_host_tensor *t, wgk_host_dtype d, int rank, const int64_t *dims) {
+static void expect_pattern(const wgk_host_tensor *t, wgk_dtype d, int rank, const int64_t *dims) {
   assert_int_equal(t->dtype, d);
   assert_int_equal(t->rank, rank);
   for (int i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
@@ -96,7 +96,7 @@ static void numpy_files_read_back(void **state) {
   for (size_t d = 0; d < N_ALL; d++)
     for (size_t s = 0; s < N_SHAPES; s++) {
       char name[64];
-      snprintf(name, sizeof name, "%s_%zu.npy", wgk_host_dtype_name(ALL[d]), s);
+      snprintf(name, sizeof name, "%s_%zu.npy", wgk_dtype_name(ALL[d]), s);
       wgk_error e;
       wgk_error_clear(&e);
       wgk_host_tensor *t;
@@ -131,7 +131,7 @@ static void our_files_load_in_numpy(void **state) {
   for (size_t d = 0; d < N_ALL; d++)
     for (size_t s = 0; s < N_SHAPES; s++) {
       char name[64];
-      snprintf(name, sizeof name, "w_%s_%zu.npy", wgk_host_dtype_name(ALL[d]), s);
+      snprintf(name, sizeof name, "w_%s_%zu.npy", wgk_dtype_name(ALL[d]), s);
       wgk_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims);
       wgk_error e;
       wgk_error_clear(&e);

@@ -67,7 +67,7 @@ static void attr_text(wgk_dynbuf *b, const wgk_onnx_attr *a) {
     for (size_t i = 0; i < a->n; i++) wgk_dynbuf_printf(b, "%s%.9g", i ? "," : "", a->floats[i]);
     break;
   case WGK_ONNX_ATTR_TENSOR:
-    wgk_dynbuf_printf(b, "tensor %d ", wgk_host_dtype_to_onnx(a->t->dtype));
+    wgk_dynbuf_printf(b, "tensor %d ", wgk_dtype_to_onnx(a->t->dtype));
     dims_text(b, a->t->rank, a->t->dims);
     break;
   default:
@@ -109,7 +109,7 @@ static char *describe(const wgk_onnx_model *m) {
   for (size_t i = 0; i < m->n_outputs; i++) value_text(&b, "output", &m->outputs[i]);
   for (size_t i = 0; i < m->n_initializers; i++) {
     const wgk_host_tensor *t = m->initializers[i];
-    wgk_dynbuf_printf(&b, "init %s %d ", t->name ? t->name : "", wgk_host_dtype_to_onnx(t->dtype));
+    wgk_dynbuf_printf(&b, "init %s %d ", t->name ? t->name : "", wgk_dtype_to_onnx(t->dtype));
     dims_text(&b, t->rank, t->dims);
     wgk_dynbuf_append_char(&b, '\n');
   }
@@ -182,8 +182,8 @@ static const char *PY_TO_NPY =
 
 static void expect_same(const wgk_host_tensor *a, const wgk_host_tensor *b, const char *what) {
   if (a->dtype != b->dtype || a->rank != b->rank || wgk_host_tensor_bytes(a) != wgk_host_tensor_bytes(b))
-    fail_msg("%s: dtype/shape differ (%s rank %d vs %s rank %d)", what, wgk_host_dtype_name(a->dtype), a->rank,
-             wgk_host_dtype_name(b->dtype), b->rank);
+    fail_msg("%s: dtype/shape differ (%s rank %d vs %s rank %d)", what, wgk_dtype_name(a->dtype), a->rank,
+             wgk_dtype_name(b->dtype), b->rank);
   for (int i = 0; i < a->rank; i++) assert_int_equal(a->dims[i], b->dims[i]);
   if (wgk_host_tensor_bytes(a) && memcmp(a->data, b->data, wgk_host_tensor_bytes(a)) != 0)
     fail_msg("%s: elements differ", what);

@@ -77,7 +77,7 @@ static void conformance_outputs(void **state) {
   }
 }
 
-static wgk_host_tensor *tensor(wgk_host_dtype d, int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
+static wgk_host_tensor *tensor(wgk_dtype d, int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
   int64_t dims[4] = {a, b, c, e};
   wgk_host_tensor *t;
   assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
@@ -88,8 +88,8 @@ static void invalid_arguments_refused(void **state) {
   (void)state;
   double out[256];
   wgk_error e;
-  wgk_host_tensor *x = tensor(WGK_HOST_FLOAT32, 4, 1, 2, 3, 8), *c = tensor(WGK_HOST_FLOAT32, 2, 5, 4, 0, 0);
-  wgk_host_tensor *s = tensor(WGK_HOST_FLOAT32, 2, 5, 4, 0, 0), *p = tensor(WGK_HOST_INT64, 2, 1, 3, 0, 0);
+  wgk_host_tensor *x = tensor(WGK_DTYPE_FLOAT32, 4, 1, 2, 3, 8), *c = tensor(WGK_DTYPE_FLOAT32, 2, 5, 4, 0, 0);
+  wgk_host_tensor *s = tensor(WGK_DTYPE_FLOAT32, 2, 5, 4, 0, 0), *p = tensor(WGK_DTYPE_INT64, 2, 1, 3, 0, 0);
   wgk_ref_rotary_attrs a = {0, 0, 0};
   wgk_error_clear(&e);
   assert_int_equal(wgk_ref_rotary(x, c, s, p, &a, out, &e), WGK_OK);
@@ -110,7 +110,7 @@ static void invalid_arguments_refused(void **state) {
   a.interleaved = 0;
   wgk_error_clear(&e);
   assert_int_equal(wgk_ref_rotary(x, c, s, NULL, &a, out, &e), WGK_ERR_CALL); /* 2D caches need position ids */
-  wgk_host_tensor *odd = tensor(WGK_HOST_FLOAT32, 4, 1, 2, 3, 7), *x3 = tensor(WGK_HOST_FLOAT32, 3, 1, 3, 16, 0);
+  wgk_host_tensor *odd = tensor(WGK_DTYPE_FLOAT32, 4, 1, 2, 3, 7), *x3 = tensor(WGK_DTYPE_FLOAT32, 3, 1, 3, 16, 0);
   wgk_error_clear(&e);
   assert_int_equal(wgk_ref_rotary(odd, c, s, p, &a, out, &e), WGK_ERR_CALL);
   assert_non_null(strstr(e.message, "odd"));

@@ -15,7 +15,7 @@
 
 static wgk_rng rng;
 
-static wgk_host_tensor *tensor(wgk_host_dtype d, int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
+static wgk_host_tensor *tensor(wgk_dtype d, int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
   int64_t dims[4] = {a, b, c, e};
   wgk_host_tensor *t;
   assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
@@ -23,13 +23,13 @@ static wgk_host_tensor *tensor(wgk_host_dtype d, int rank, int64_t a, int64_t b,
 }
 
 static wgk_host_tensor *randn(int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
-  wgk_host_tensor *t = tensor(WGK_HOST_FLOAT32, rank, a, b, c, e);
+  wgk_host_tensor *t = tensor(WGK_DTYPE_FLOAT32, rank, a, b, c, e);
   for (size_t i = 0; i < wgk_host_tensor_numel(t); i++) ((float *)t->data)[i] = (float)wgk_rng_normal(&rng, 0, 1);
   return t;
 }
 
 static wgk_host_tensor *ints(int rank, int64_t a, int64_t b, const int32_t *v) {
-  wgk_host_tensor *t = tensor(WGK_HOST_INT32, rank, a, b, 0, 0);
+  wgk_host_tensor *t = tensor(WGK_DTYPE_INT32, rank, a, b, 0, 0);
   memcpy(t->data, v, wgk_host_tensor_bytes(t));
   return t;
 }
@@ -162,7 +162,7 @@ static void make_sparse(problem *p, bool interleaved) {
   p->in.block_row_indices = row;
   p->in.block_col_indices = col;
   int64_t half = p->H / 4; /* partial rotary: rot = H/2 */
-  wgk_host_tensor *c = tensor(WGK_HOST_FLOAT32, 2, 32, half, 0, 0), *s = tensor(WGK_HOST_FLOAT32, 2, 32, half, 0, 0);
+  wgk_host_tensor *c = tensor(WGK_DTYPE_FLOAT32, 2, 32, half, 0, 0), *s = tensor(WGK_DTYPE_FLOAT32, 2, 32, half, 0, 0);
   for (int64_t pos = 0; pos < 32; pos++)
     for (int64_t i = 0; i < half; i++) {
       double ang = (double)pos * pow(10000.0, -2.0 * (double)i / (double)(2 * half));
@@ -226,7 +226,7 @@ static void packed_equals_separate(void **state) {
   make_sparse(&s, false);
   run(&s);
   int64_t W = (s.N + 2 * s.KN) * s.H;
-  wgk_host_tensor *qkv = tensor(WGK_HOST_FLOAT32, 3, s.B, s.S, W, 0);
+  wgk_host_tensor *qkv = tensor(WGK_DTYPE_FLOAT32, 3, s.B, s.S, W, 0);
   for (int64_t t = 0; t < s.B * s.S; t++) {
     float *dst = (float *)qkv->data + t * W;
     memcpy(dst, (float *)s.in.query->data + t * s.N * s.H, (size_t)(s.N * s.H) * 4);

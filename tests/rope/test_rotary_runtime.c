@@ -137,8 +137,8 @@ static void float16_matches_reference(void **state) {
   assert_int_equal(wgk_tensor_read_f32(wgk_call_output(call, "y"), got, NX), WGK_OK);
   /* The reference on the same f16-rounded inputs. */
   wgk_host_tensor *hx, *hc, *hs;
-  wgk_host_tensor_create(WGK_HOST_FLOAT16, 3, xs, &hx), wgk_host_tensor_create(WGK_HOST_FLOAT16, 3, cs, &hc);
-  wgk_host_tensor_create(WGK_HOST_FLOAT16, 3, cs, &hs);
+  wgk_host_tensor_create(WGK_DTYPE_FLOAT16, 3, xs, &hx), wgk_host_tensor_create(WGK_DTYPE_FLOAT16, 3, cs, &hc);
+  wgk_host_tensor_create(WGK_DTYPE_FLOAT16, 3, cs, &hs);
   assert_int_equal(wgk_tensor_read(tx, hx->data, NX * 2), WGK_OK);
   assert_int_equal(wgk_tensor_read(tc, hc->data, NC * 2), WGK_OK);
   assert_int_equal(wgk_tensor_read(ts, hs->data, NC * 2), WGK_OK);

@@ -48,18 +48,18 @@ static void fill(wgk_host_tensor *t, double lo, double hi) {
 static rope_data make_data(const rope_case *c) {
   rope_data d = {0};
   int64_t xd[4] = {c->B, c->N, c->S, c->H};
-  assert_int_equal(wgk_host_tensor_create(WGK_HOST_FLOAT32, 4, xd, &d.x), WGK_OK);
+  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, 4, xd, &d.x), WGK_OK);
   fill(d.x, -2, 2);
   int64_t cd3[3] = {c->B, c->S, c->rot / 2}, cd2[2] = {c->max_pos, c->rot / 2};
   int rank = c->positions ? 2 : 3;
   const int64_t *cd = c->positions ? cd2 : cd3;
-  assert_int_equal(wgk_host_tensor_create(WGK_HOST_FLOAT32, rank, cd, &d.cos), WGK_OK);
-  assert_int_equal(wgk_host_tensor_create(WGK_HOST_FLOAT32, rank, cd, &d.sin), WGK_OK);
+  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, rank, cd, &d.cos), WGK_OK);
+  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, rank, cd, &d.sin), WGK_OK);
   fill(d.cos, -1, 1);
   fill(d.sin, -1, 1);
   if (c->positions) {
     int64_t pd[2] = {c->B, c->S};
-    assert_int_equal(wgk_host_tensor_create(WGK_HOST_INT64, 2, pd, &d.pos), WGK_OK);
+    assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_INT64, 2, pd, &d.pos), WGK_OK);
     int64_t *p = (int64_t *)d.pos->data;
     for (int64_t i = 0; i < c->B * c->S; i++) p[i] = wgk_rng_int(&rng, 0, c->max_pos - 1);
   }

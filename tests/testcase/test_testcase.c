@@ -76,14 +76,14 @@ static void parses_cases_with_defaults(void **state) {
   assert_string_equal(c->inputs[0].op_gen->name, "rotary_cos");
   assert_int_equal(c->inputs[1].kind, WGK_TC_UNIFORM);
   assert_int_equal(c->inputs[1].seed, 7);
-  assert_int_equal(c->inputs[2].dtype, WGK_HOST_INT64);
+  assert_int_equal(c->inputs[2].dtype, WGK_DTYPE_INT64);
   assert_int_equal(json_integer_value(find_value(c->attrs, c->n_attrs, "interleaved")->value), 1);
   assert_int_equal(json_integer_value(find_value(c->attrs, c->n_attrs, "num_heads")->value), 2);
   assert_string_equal(find_value(c->attrs, c->n_attrs, "interleaved")->pos.path, "cases[0].attrs.interleaved");
   assert_string_equal(find_value(c->attrs, c->n_attrs, "num_heads")->pos.path, "defaults.attrs.num_heads");
   assert_ptr_equal(c->reference, wgk_ops_tools_find("ai.onnx.RotaryEmbedding"));
-  assert_true(c->tol[WGK_HOST_FLOAT32].rtol == 1e-4);
-  assert_true(c->tol[WGK_HOST_FLOAT32].atol == 1e-6); /* atol kept from the built-in default */
+  assert_true(c->tol[WGK_DTYPE_FLOAT32].rtol == 1e-4);
+  assert_true(c->tol[WGK_DTYPE_FLOAT32].atol == 1e-6); /* atol kept from the built-in default */
   assert_int_equal(c->n_requires, 1);
   assert_string_equal(s->cases[1].expect_error, "num_heads");
   const wgk_tc_case *inl = &s->cases[2];
@@ -95,7 +95,7 @@ static void parses_cases_with_defaults(void **state) {
   assert_int_equal(n, 2);
   assert_true(vals[0] == 1.5 && isnan(vals[1]));
   free(vals);
-  assert_true(inl->tol[WGK_HOST_FLOAT16].atol == 0.5 && inl->tol[WGK_HOST_FLOAT16].rtol == 1e-2);
+  assert_true(inl->tol[WGK_DTYPE_FLOAT16].atol == 0.5 && inl->tol[WGK_DTYPE_FLOAT16].rtol == 1e-2);
   assert_true(wgk_tc_case_matches(c, "r3") && wgk_tc_case_matches(c, NULL) && !wgk_tc_case_matches(c, "r4"));
   wgk_tc_suite_free(s);
 }
@@ -182,7 +182,7 @@ static wgk_host_tensor *make(const wgk_tc_input *in) {
 static void generators_are_reproducible(void **state) {
   (void)state;
   wgk_tc_input in = {
-      .dtype = WGK_HOST_FLOAT32, .rank = 2, .dims = {3, 5}, .kind = WGK_TC_UNIFORM, .seed = 42, .a = -1, .b = 1};
+      .dtype = WGK_DTYPE_FLOAT32, .rank = 2, .dims = {3, 5}, .kind = WGK_TC_UNIFORM, .seed = 42, .a = -1, .b = 1};
   wgk_host_tensor *a = make(&in), *b = make(&in);
   assert_memory_equal(a->data, b->data, wgk_host_tensor_bytes(a));
   in.seed = 43;
@@ -198,16 +198,16 @@ static void generators_are_reproducible(void **state) {
 
 static void generators_fill_as_documented(void **state) {
   (void)state;
-  wgk_tc_input pos = {.dtype = WGK_HOST_INT64, .rank = 2, .dims = {2, 3}, .kind = WGK_TC_POSITIONS, .a = 4};
+  wgk_tc_input pos = {.dtype = WGK_DTYPE_INT64, .rank = 2, .dims = {2, 3}, .kind = WGK_TC_POSITIONS, .a = 4};
   wgk_host_tensor *t = make(&pos);
   const double want_pos[6] = {4, 5, 6, 4, 5, 6};
   for (size_t i = 0; i < 6; i++) assert_true(wgk_host_tensor_get(t, i) == want_pos[i]);
   wgk_host_tensor_free(t);
-  wgk_tc_input ar = {.dtype = WGK_HOST_FLOAT16, .rank = 1, .dims = {4}, .kind = WGK_TC_ARANGE, .a = 1, .b = 0.5};
+  wgk_tc_input ar = {.dtype = WGK_DTYPE_FLOAT16, .rank = 1, .dims = {4}, .kind = WGK_TC_ARANGE, .a = 1, .b = 0.5};
   t = make(&ar);
   for (size_t i = 0; i < 4; i++) assert_true(wgk_host_tensor_get(t, i) == 1 + 0.5 * (double)i);
   wgk_host_tensor_free(t);
-  wgk_tc_input cs = {.dtype = WGK_HOST_FLOAT32,
+  wgk_tc_input cs = {.dtype = WGK_DTYPE_FLOAT32,
                      .rank = 2,
                      .dims = {3, 2},
                      .kind = WGK_TC_OP,
@@ -218,11 +218,11 @@ static void generators_fill_as_documented(void **state) {
   assert_true(fabs(wgk_host_tensor_get(t, 3) - cos(0.01)) < 1e-7);
   wgk_host_tensor_free(t);
   wgk_tc_input ui = {
-      .dtype = WGK_HOST_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0, .b = 3};
+      .dtype = WGK_DTYPE_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0, .b = 3};
   t = make(&ui);
   for (size_t i = 0; i < 64; i++) assert_true(wgk_host_tensor_get(t, i) >= 0 && wgk_host_tensor_get(t, i) <= 3);
   wgk_host_tensor_free(t);
-  wgk_tc_input row = {.dtype = WGK_HOST_INT32,
+  wgk_tc_input row = {.dtype = WGK_DTYPE_INT32,
                       .rank = -1,
                       .kind = WGK_TC_OP,
                       .op_gen = wgk_ops_tools_find_generator("phi3_layout_row"),

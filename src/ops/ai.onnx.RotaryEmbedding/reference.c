@@ -11,7 +11,7 @@ typedef struct rot_geom {
 } rot_geom;
 
 static bool is_float(const wgk_host_tensor *t) {
-  return t && (t->dtype == WGK_HOST_FLOAT32 || t->dtype == WGK_HOST_FLOAT16);
+  return t && (t->dtype == WGK_DTYPE_FLOAT32 || t->dtype == WGK_DTYPE_FLOAT16);
 }
 
 static wgk_status x_geometry(const wgk_host_tensor *x, const wgk_ref_rotary_attrs *a, rot_geom *g, wgk_error *err) {
@@ -63,7 +63,7 @@ static wgk_status check_caches(const wgk_host_tensor *cs, const wgk_host_tensor 
                : wgk_error_refuse(err, "cos_cache",
                                   "without position_ids must be (batch %" PRId64 ", seq %" PRId64 ", rot/2)", g->B,
                                   g->S);
-  if ((pos->dtype != WGK_HOST_INT64 && pos->dtype != WGK_HOST_INT32) || pos->rank != 2 || pos->dims[0] != g->B ||
+  if ((pos->dtype != WGK_DTYPE_INT64 && pos->dtype != WGK_DTYPE_INT32) || pos->rank != 2 || pos->dims[0] != g->B ||
       pos->dims[1] != g->S)
     return wgk_error_refuse(err, "position_ids", "must be int64 (batch %" PRId64 ", seq %" PRId64 ")", g->B, g->S);
   for (size_t i = 0; i < wgk_host_tensor_numel(pos); i++) {

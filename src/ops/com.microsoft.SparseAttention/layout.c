@@ -33,8 +33,8 @@ wgk_status wgk_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t l
     max_nnz = n > max_nnz ? n : max_nnz;
   }
   int64_t rdims[2] = {num_layout, max_blocks + 1}, cdims[2] = {num_layout, max_nnz};
-  wgk_status st = wgk_host_tensor_create(WGK_HOST_INT32, 2, rdims, row);
-  if (st == WGK_OK) st = wgk_host_tensor_create(WGK_HOST_INT32, 2, cdims, col);
+  wgk_status st = wgk_host_tensor_create(WGK_DTYPE_INT32, 2, rdims, row);
+  if (st == WGK_OK) st = wgk_host_tensor_create(WGK_DTYPE_INT32, 2, cdims, col);
   if (st != WGK_OK) {
     wgk_host_tensor_free(*row);
     *row = NULL;

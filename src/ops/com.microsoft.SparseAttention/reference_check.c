@@ -6,7 +6,7 @@
 #include "ops/com.microsoft.SparseAttention/reference_geometry.h"
 
 static bool is_float(const wgk_host_tensor *t) {
-  return t && (t->dtype == WGK_HOST_FLOAT32 || t->dtype == WGK_HOST_FLOAT16);
+  return t && (t->dtype == WGK_DTYPE_FLOAT32 || t->dtype == WGK_DTYPE_FLOAT16);
 }
 
 static bool has_shape(const wgk_host_tensor *t, int rank, const int64_t *dims) {
@@ -60,15 +60,15 @@ static wgk_hostcheck_tensor view(const wgk_host_tensor *t) {
 static wgk_status check_ints(const wgk_ref_sparse_inputs *in, const wgk_ref_sparse_attrs *a, wgk_ref_sparse_geom *g,
                              wgk_error *err) {
   const wgk_host_tensor *r = in->block_row_indices, *c = in->block_col_indices;
-  if (!r || !c || r->dtype != WGK_HOST_INT32 || c->dtype != WGK_HOST_INT32 || r->rank != 2 || c->rank != 2 ||
+  if (!r || !c || r->dtype != WGK_DTYPE_INT32 || c->dtype != WGK_DTYPE_INT32 || r->rank != 2 || c->rank != 2 ||
       r->dims[0] != c->dims[0] || r->dims[0] < 1 || r->dims[1] < 2)
     return wgk_error_refuse(err, "block_row_indices",
                             "row (L, max_blocks+1) and col (L, max_nnz) must be int32 with one L >= 1");
   g->L = r->dims[0], g->max_blocks = r->dims[1] - 1, g->max_nnz = c->dims[1];
   const wgk_host_tensor *t = in->total_sequence_length, *k = in->key_total_sequence_lengths;
-  if (!t || t->dtype != WGK_HOST_INT32 || wgk_host_tensor_numel(t) != 1 || t->rank > 1)
+  if (!t || t->dtype != WGK_DTYPE_INT32 || wgk_host_tensor_numel(t) != 1 || t->rank > 1)
     return wgk_error_refuse(err, "total_sequence_length", "must be an int32 scalar or one-element vector");
-  if (!k || k->dtype != WGK_HOST_INT32 || k->rank != 1 || k->dims[0] != g->B)
+  if (!k || k->dtype != WGK_DTYPE_INT32 || k->rank != 1 || k->dims[0] != g->B)
     return wgk_error_refuse(err, "key_total_sequence_lengths", "must be int32 (B = %" PRId64 ")", g->B);
   if (a->sparse_block_size <= 0)
     return wgk_error_refuse(err, "sparse_block_size", "must be positive (got %" PRId64 ")", a->sparse_block_size);
