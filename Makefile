@@ -40,8 +40,11 @@ test-asan: asan-build
 test-asan-quick: asan-build
 	cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -L unit
 
+# PREFIX is honoured on every call, not only at the first configure: the build is re-configured with it (cheap:
+# nothing compiled depends on the prefix) and installed there. The install is relocatable (README "Install").
 install: build
-	cmake --install $(BUILD)
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The house style (.clang-format) over every tracked C file; needs clang-format (Debian: clang-format).
 format:

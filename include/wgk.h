@@ -149,6 +149,35 @@ typedef struct wgk_context_options {
   void *wgpu_device;
 } wgk_context_options;
 
+/* Bring your own device. wgpu_device must be a WGPUDevice of the Dawn wgk links (lib/wgk/libwebgpu_wrapper.so
+ * of the install): <wgk/webgpu_dawn.h> declares its WebGPU API (the npm Dawn ships no webgpu.h, and enum values
+ * differ between public header versions: use this one), and `pkg-config --libs wgk` links Dawn with libwgk.
+ * examples/own_device.c is a complete program. What wgk needs of it:
+ *   - Instance (wgpu_instance; NULL: found from the device's adapter): created with
+ *     capabilities.timedWaitAnyEnable = 1, wgk's waits sleep in Dawn; without, wgk polls with a growing sleep.
+ *   - Features: wgk makes its own device with each of these the adapter has (wgpuAdapterHasFeature); request the
+ *     same ones in WGPUDeviceDescriptor.requiredFeatures:
+ *       WGPUFeatureName_ShaderF16         float16 ports. Without it a float16 call is refused (WGK_ERR_UNSUPPORTED),
+ *                                         the message saying whether the adapter lacks shader-f16 or your device
+ *                                         was created without it;
+ *       WGPUFeatureName_Subgroups         variants using subgroup operations (else other variants are chosen);
+ *       WGPUFeatureName_ChromiumExperimentalSubgroupMatrix  the same for subgroup-matrix variants (the adapter
+ *                                         offers it only on an instance with Dawn's toggle allow_unsafe_apis);
+ *       WGPUFeatureName_TimestampQuery    wgk_call_gpu_time and wgk bench (else the time is 0).
+ *   - Limits: wgk asks for all of the adapter's (wgpuAdapterGetLimits into requiredLimits); do the same. With the
+ *     WebGPU defaults, a call needing more is refused with the limit named (WGK_ERR_LIMIT, or no variant). Planning
+ *     reads maxBufferSize, maxStorageBufferBindingSize, maxUniformBufferBindingSize, maxStorageBuffersPerShaderStage,
+ *     maxUniformBuffersPerShaderStage, maxBindGroups, maxBindingsPerBindGroup, maxComputeWorkgroupStorageSize,
+ *     maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupSizeX/Y/Z, maxComputeWorkgroupsPerDimension and
+ *     min{Storage,Uniform}BufferOffsetAlignment.
+ *   - Buffers given to wgk_tensor_wrap: usage Storage | CopySrc | CopyDst (CopySrc: data checks and
+ *     wgk_tensor_read read them back; CopyDst: wgk_tensor_write), holding the tensor in GPU storage layout (see
+ *     wgk_dtype), of at least that many bytes rounded up to 4.
+ *   - wgk submits on the device's queue and reports WebGPU errors of its own work through error scopes; the
+ *     device's uncaptured-error and device-lost callbacks stay yours. Work you submit after a wgk call (a copy
+ *     of its output) is ordered after it on that queue.
+ * wgk adds a reference to the device and instance and never destroys them (see Lifetimes). */
+
 /* opts may be NULL. On failure *out is NULL; a message is in *errmsg when errmsg is not NULL (free it). */
 WGK_API wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out /* OUT */,
                                       char **errmsg /* OUT, nullable */);
@@ -187,7 +216,8 @@ typedef struct wgk_kernel_options {
 } wgk_kernel_options;
 
 /* path_or_id: a package folder, or a repo id "webgpu-kernels/<op id>" found on the search path
- * (WGK_KERNEL_PATH, the build tree's kernels/, share/wgk/kernels), else in the Hugging Face cache
+ * (WGK_KERNEL_PATH, then the share/wgk/kernels of the install this libwgk was loaded from, found relative to it
+ * wherever the install was moved; from the build tree, the checkout's kernels/), else in the Hugging Face cache
  * ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub), else fetched from the Hub ($HF_ENDPOINT) into
  * that cache, every file digest-checked; from the cache or the Hub, version or revision is required.
  * HF_HUB_OFFLINE=1 sends no request. docs/hub.md has the rules. opts may be NULL. */

@@ -65,6 +65,10 @@ typedef struct wgk_device_desc {
   bool isFallbackAdapter;
   uint32_t subgroupMatrixConfigCount;
   wgk_subgroup_matrix_config subgroupMatrixConfigs[WGK_MAX_SUBGROUP_MATRIX_CONFIGS];
+  /* A caller's WGPUDevice (wgk_context_options.wgpu_device): a feature its adapter has but the device lacks was
+   * left out when the caller created it, and errors say so (else they blame the adapter). */
+  bool callerDevice;
+  uint32_t adapterFeatures; /* bit set of wgk_feature: what the device's adapter offers */
 } wgk_device_desc;
 
 /* Feature name <-> enum. Names accepted: the WebGPU name and Dawn's alias ("subgroup-matrix" too). */

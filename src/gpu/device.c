@@ -116,6 +116,15 @@ static void describe(wgk_gpu_device *dev) {
   if (wgpuDeviceGetLimits(dev->device, &limits) == WGPUStatus_Success) wgk_gpu_desc_from_limits(d, &limits);
   /* Subgroup matrix configurations are an adapter property. */
   WGPUAdapter adapter = wgpuDeviceGetAdapter(dev->device);
+  d->callerDevice = dev->external;
+  if (adapter) {
+    WGPUSupportedFeatures offered = {0};
+    wgpuAdapterGetFeatures(adapter, &offered);
+    wgk_device_desc of_adapter = {0};
+    wgk_gpu_desc_from_features(&of_adapter, &offered);
+    wgpuSupportedFeaturesFreeMembers(offered);
+    d->adapterFeatures = of_adapter.features;
+  }
   if (adapter && wgk_device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
     wgk_device_desc from_adapter;
     wgk_gpu_desc_from_adapter(&from_adapter, adapter);

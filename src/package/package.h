@@ -22,7 +22,8 @@
  *     build/webgpu folder itself (holding manifest.json).
  *   - an id, "webgpu-kernels/<op id>" or "<op id>" (another org "org/<op id>" is looked
  *     up as "<dir>/org/<op id>"), searched as <dir>/<op id> in: the dirs of opts->search_path, then
- *     of env WGK_KERNEL_PATH (colon-separated), then WGK_SOURCE_KERNEL_DIR, then WGK_INSTALL_KERNEL_DIR.
+ *     of env WGK_KERNEL_PATH (colon-separated), then the bundled kernels (wgk_pkg_bundled_dir): the
+ *     share/wgk/kernels of the install this code was loaded from, or from the build tree the checkout's kernels/.
  *     The first folder that exists wins.
  *   - version: when opts->version > 0 and metadata.json records "version", they must be equal
  *     (WGK_ERR_NOT_FOUND otherwise); a package without a recorded version (or unverified) refuses any
@@ -57,9 +58,17 @@ void wgk_pkg_free(wgk_pkg *pkg);
 wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out /* OUT */,
                            wgk_error *err);
 
+/* The bundled kernels folder into out (size bytes): found from where this code was loaded (dladdr), never from
+ * the configure-time prefix, so an install can be moved: <dir of libwgk.so>/WGK_KERNELS_FROM_LIB, or, for a
+ * program linking libwgk.a (the CLI), <dir of the program>/WGK_KERNELS_FROM_BIN (both ../share/wgk/kernels
+ * with the default layout). When that folder does not exist and the code lives under the build tree
+ * (WGK_BUILD_DIR), the checkout's kernels/ (WGK_SOURCE_KERNEL_DIR) instead. *origin: "installed" or "bundled".
+ * false when the path cannot be found (the folder itself need not exist). */
+bool wgk_pkg_bundled_dir(char *out /* OUT */, size_t size, const char **origin /* OUT, nullable */);
+
 /* The local dirs a repo id is searched in, in order (opts->search_path, WGK_KERNEL_PATH, the bundled kernels/,
- * the installed share; the last two left out with WGK_BUNDLED_KERNELS=0), each with where it comes from
- * ("search path", "WGK_KERNEL_PATH", "bundled", "installed"), for `wgk list`. Dirs need not exist. */
+ * or the installed share (wgk_pkg_bundled_dir; left out with WGK_BUNDLED_KERNELS=0), each with where it comes
+ * from ("search path", "WGK_KERNEL_PATH", "bundled", "installed"), for `wgk list`. Dirs need not exist. */
 typedef void (*wgk_pkg_dir_fn)(const char *dir, const char *origin, void *user);
 void wgk_pkg_search_dirs(const wgk_pkg_options *opts, wgk_pkg_dir_fn fn, void *user);
 

@@ -1,4 +1,8 @@
 /* Finding a package folder: a path as given, or an op id on the search path (rules in package.h). */
+#define _GNU_SOURCE /* dladdr1: which loaded object holds this code */
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +85,52 @@ static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf
   return *found != NULL;
 }
 
+/* Where this code was loaded from, resolved: the shared library holding it (libwgk.so), or the program it is
+ * linked into (libwgk.a, the CLI). */
+static bool self_path(char *out, bool *is_program) {
+  Dl_info info;
+  struct link_map *map = NULL;
+  if (!dladdr1((void *)&self_path, &info, (void **)&map, RTLD_DL_LINKMAP) || !map) return false;
+  *is_program = !map->l_name || !map->l_name[0]; /* the main program's link map has no name */
+  return realpath(*is_program ? "/proc/self/exe" : map->l_name, out) != NULL;
+}
+
+#ifndef WGK_KERNELS_FROM_LIB
+#define WGK_KERNELS_FROM_LIB "../share/wgk/kernels"
+#endif
+#ifndef WGK_KERNELS_FROM_BIN
+#define WGK_KERNELS_FROM_BIN "../share/wgk/kernels"
+#endif
+
+bool wgk_pkg_bundled_dir(char *out, size_t size, const char **origin) {
+  char self[PATH_MAX];
+  bool is_program = false;
+  if (!self_path(self, &is_program)) return false;
+  char *slash = strrchr(self, '/');
+  if (!slash) return false;
+  *slash = '\0'; /* the folder holding the library or program */
+  const char *rel = is_program ? WGK_KERNELS_FROM_BIN : WGK_KERNELS_FROM_LIB;
+  char base[PATH_MAX];
+  memcpy(base, self, strlen(self) + 1);
+  for (; strncmp(rel, "../", 3) == 0 && (slash = strrchr(base, '/')) && slash != base; rel += 3)
+    *slash = '\0'; /* "<prefix>/share/...", not "<prefix>/bin/../share/..." */
+  int n = snprintf(out, size, "%s/%s", base, rel);
+  if (n < 0 || (size_t)n >= size) return false;
+  if (origin) *origin = "installed";
+  if (is_dir(out)) return true;
+#if defined(WGK_BUILD_DIR) && defined(WGK_SOURCE_KERNEL_DIR)
+  /* Not installed: a program or library of the build tree uses the checkout's kernels/. */
+  char build[PATH_MAX];
+  size_t len = realpath(WGK_BUILD_DIR, build) ? strlen(build) : 0;
+  if (len && strncmp(self, build, len) == 0 && (self[len] == '/' || self[len] == '\0')) {
+    n = snprintf(out, size, "%s", WGK_SOURCE_KERNEL_DIR);
+    if (n < 0 || (size_t)n >= size) return false;
+    if (origin) *origin = "bundled";
+  }
+#endif
+  return true;
+}
+
 const char *wgk_pkg_id_op(const char *id) {
   const char *slash = strrchr(id, '/');
   return slash ? slash + 1 : id;
@@ -101,12 +151,9 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
    * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
   const char *bundled = getenv("WGK_BUNDLED_KERNELS");
   bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
-#ifdef WGK_SOURCE_KERNEL_DIR
-  hit = hit || (use_bundled && try_list(WGK_SOURCE_KERNEL_DIR, rel, &found, &tried, &oom));
-#endif
-#ifdef WGK_INSTALL_KERNEL_DIR
-  hit = hit || (use_bundled && try_list(WGK_INSTALL_KERNEL_DIR, rel, &found, &tried, &oom));
-#endif
+  char kernels[PATH_MAX];
+  hit = hit || (use_bundled && wgk_pkg_bundled_dir(kernels, sizeof kernels, NULL) &&
+                try_list(kernels, rel, &found, &tried, &oom));
   /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
   bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
   if (!hit && !oom && repo_id && pinned) {
@@ -126,8 +173,8 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
       oom   ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
       : hit ? webgpu_dir(found, dir_out, err)
             : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
-                            "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, the build "
-                            "tree's kernels/, the installed share)%s%s%s%s",
+                            "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
+                            "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
                             tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
                             is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
                             is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
@@ -182,10 +229,7 @@ void wgk_pkg_search_dirs(const wgk_pkg_options *opts, wgk_pkg_dir_fn fn, void *u
   each_listed(getenv("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
   const char *bundled = getenv("WGK_BUNDLED_KERNELS");
   if (bundled && strcmp(bundled, "0") == 0) return;
-#ifdef WGK_SOURCE_KERNEL_DIR
-  fn(WGK_SOURCE_KERNEL_DIR, "bundled", user);
-#endif
-#ifdef WGK_INSTALL_KERNEL_DIR
-  fn(WGK_INSTALL_KERNEL_DIR, "installed", user);
-#endif
+  char kernels[PATH_MAX];
+  const char *origin;
+  if (wgk_pkg_bundled_dir(kernels, sizeof kernels, &origin)) fn(kernels, origin, user);
 }

@@ -501,7 +501,15 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
     wgk_dynbuf grouped;
     wgk_dynbuf_init(&grouped, 1 << 16);
     group_rejections(m, wgk_dynbuf_str(&rejected), n, &grouped);
-    if (needs_missing_f16(p, scope))
+    bool f16_left_out = p->device->callerDevice && (p->device->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
+    if (needs_missing_f16(p, scope) && f16_left_out)
+      st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
+                         "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
+                         "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
+                         "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
+                         p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
+                         p->device->backend, wgk_dynbuf_str(&grouped));
+    else if (needs_missing_f16(p, scope))
       st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
                          "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
                          p->device->device[0] ? p->device->device : "this device", p->device->vendor,
