@@ -633,6 +633,7 @@ uint64_t wgpuBufferGetSize(WGPUBuffer buffer);
 WGPUFuture wgpuBufferMapAsync(WGPUBuffer buffer, WGPUMapMode mode, size_t offset, size_t size,
                               WGPUBufferMapCallbackInfo callbackInfo);
 const void *wgpuBufferGetConstMappedRange(WGPUBuffer buffer, size_t offset, size_t size);
+void *wgpuBufferGetMappedRange(WGPUBuffer buffer, size_t offset, size_t size);
 void wgpuBufferUnmap(WGPUBuffer buffer);
 
 void wgpuShaderModuleRelease(WGPUShaderModule shaderModule);

@@ -35,6 +35,7 @@ void wgk_rt_ctx_retain(wgk_context *ctx) { atomic_fetch_add(&ctx->refs, 1); }
 void wgk_rt_ctx_release(wgk_context *ctx) {
   if (!ctx || atomic_fetch_sub(&ctx->refs, 1) != 1) return;
   wgk_rt_pipelines_free(ctx);
+  wgk_gpu_pool_clear(&ctx->pool);
   wgk_gpu_device_destroy(ctx->dev);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
@@ -99,6 +100,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return st;
   }
   describe_adapter(ctx);
+  wgk_gpu_pool_init(&ctx->pool, WGK_POOL_BYTES);
   ctx->next_tensor_id = 1;
   ctx->next_serial = 1;
   *out = ctx;

@@ -17,6 +17,7 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
+#define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct wgk_pipeline_entry {
@@ -45,6 +46,8 @@ struct wgk_context {
   bool verbose;                              /* log cache decisions to stderr */
   uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
   struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
+  wgk_gpu_pool pool;         /* buffers of released tensors (reused only by uploads that overwrite every byte) and
+                                readback staging buffers, reused across calls */
 };
 
 typedef struct wgk_bind_entry {
@@ -166,6 +169,9 @@ wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype);
 wgk_dtype wgk_rt_dtype_of(const char *logical);
 
 /* Tensors. */
+/* The buffer of a tensor that is gone: into the context's pool, unless a live batch holds a recording not yet
+ * submitted (it may bind the buffer, and a reuse's queue write would land before that recording runs). */
+void wgk_rt_buffer_release(wgk_context *ctx, wgk_gpu_buffer *buf);
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
 /* The same with buf in layout storage (wgk_rt_port_storage). */
 wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
