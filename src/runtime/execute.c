@@ -329,6 +329,35 @@ static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
   return WGK_OK;
 }
 
+static bool same_port(const wgk_plan_tensor *a, const wgk_plan_tensor *b) {
+  if (a->present != b->present) return false;
+  if (!a->present) return true;
+  return a->dtype == b->dtype && a->rank == b->rank && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+}
+
+/* The call's last plan when nothing the plan key reads changed since that run: the ports' presence, dtypes and
+ * shapes, and the attribute, arg and tunable dicts (values_gen; the tuning cache is fixed at kernel load). Saves
+ * building and comparing the key text on every call. */
+static wgk_plan_entry *last_plan_if_same(wgk_call *c, bool *tuned) {
+  size_t n = c->k->m->n_ports;
+  wgk_plan_tensor *now = c->key_ports + (n ? n : 1);
+  if (!c->last_entry || c->key_gen != c->values_gen) return NULL;
+  describe_ports(c, now);
+  for (size_t i = 0; i < n; i++)
+    if (!same_port(&c->key_ports[i], &now[i])) return NULL;
+  *tuned = c->tuned_last;
+  c->last_entry->uses++;
+  c->k->ctx->stats.plan_hits++;
+  return c->last_entry;
+}
+
+static void remember_plan_key(wgk_call *c) {
+  describe_ports(c, c->key_ports);
+  c->key_gen = c->values_gen;
+}
+
+#define STACK_PORTS 32 /* calls with up to this many ports and passes record without allocating */
+
 /* plan -> check -> resolve every pass -> record. The entry stays pinned throughout; on success it becomes the
  * call's last plan (pinned until the next run). */
 wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial) {
@@ -338,15 +367,22 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   bool tuned = false;
   uint64_t saved_serial = ctx->recording_serial;
   ctx->recording_serial = serial;
-  wgk_tensor **outs = calloc(m->n_ports ? m->n_ports : 1, sizeof *outs);
-  wgk_status st =
-      outs ? plan_call(c, &e, &tuned) : wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  wgk_tensor *outs_stack[STACK_PORTS] = {0};
+  wgk_gpu_bind_group *groups_stack[STACK_PORTS] = {0};
+  wgk_tensor **outs = m->n_ports <= STACK_PORTS ? outs_stack : calloc(m->n_ports, sizeof *outs);
+  wgk_status st = WGK_OK;
+  if (!outs)
+    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  else if (!(e = last_plan_if_same(c, &tuned)))
+    st = plan_call(c, &e, &tuned);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
   bool pinned = st == WGK_OK;
   if (pinned) wgk_rt_plan_pin(e);
   wgk_gpu_bind_group **groups = NULL;
-  if (st == WGK_OK && !(groups = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *groups)))
-    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  if (st == WGK_OK) {
+    groups = e->plan->n_passes <= STACK_PORTS ? groups_stack : calloc(e->plan->n_passes, sizeof *groups);
+    if (!groups) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  }
   if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
   if (st == WGK_OK) st = stage_outputs(c, e->plan, outs);
@@ -363,12 +399,13 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
     c->tuned_last = tuned;
     wgk_rt_plan_unpin(c->last_entry);
     c->last_entry = e;
+    remember_plan_key(c);
   } else if (pinned) {
     wgk_rt_plan_unpin(e);
   }
   if (outs) release_outputs(c, outs);
-  free(outs);
-  free(groups);
+  if (outs != outs_stack) free(outs);
+  if (groups != groups_stack) free(groups);
   ctx->recording_serial = saved_serial;
   return st;
 }

@@ -132,6 +132,10 @@ struct wgk_call {
   bool timed_last;            /* the last run wrote timer */
   wgk_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
   bool tuned_last;            /* the last run took tunables from the tuning cache */
+  /* The plan-cache lookup is skipped when nothing its key reads changed since the last run: */
+  wgk_plan_tensor *key_ports; /* 2 x n ports: [0, n) the ports as the last run planned them, [n, 2n) scratch */
+  uint64_t values_gen;        /* bumped by every attribute, arg and tunable set */
+  uint64_t key_gen;           /* values_gen of the last run's plan */
 };
 
 struct wgk_batch {
