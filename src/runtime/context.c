@@ -41,6 +41,14 @@ void wgk_rt_ctx_release(wgk_context *ctx) {
   free(ctx);
 }
 
+/* The buffer pool's cap: WGK_POOL_BYTES where set and a number (0 turns reuse off), else WGK_POOL_BYTES. */
+static uint64_t pool_bytes_from_env(void) {
+  const char *v = getenv("WGK_POOL_BYTES");
+  char *end = NULL;
+  unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+  return v && *v && end && !*end ? (uint64_t)n : WGK_POOL_BYTES;
+}
+
 static bool init_lock(pthread_mutex_t *m) {
   pthread_mutexattr_t a;
   if (pthread_mutexattr_init(&a) != 0) return false;
@@ -100,7 +108,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return st;
   }
   describe_adapter(ctx);
-  wgk_gpu_pool_init(&ctx->pool, WGK_POOL_BYTES);
+  wgk_gpu_pool_init(&ctx->pool, pool_bytes_from_env());
   ctx->next_tensor_id = 1;
   ctx->next_serial = 1;
   *out = ctx;

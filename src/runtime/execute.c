@@ -143,7 +143,7 @@ static wgk_status stage_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **
       if (reuse)
         t = prev;
       else {
-        wgk_status st = wgk_rt_tensor_new_stored(c->k->ctx, dtype, storage, po->rank, po->shape, &t);
+        wgk_status st = wgk_rt_tensor_new_output(c->k->ctx, dtype, storage, po->rank, po->shape, &t);
         if (st != WGK_OK) return st;
         outs[i] = t;
         continue;
@@ -175,6 +175,21 @@ static void commit_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs,
     wgk_tensor_release(c->outputs[i]);
     c->outputs[i] = t;
   }
+}
+
+/* Staged outputs whose buffer the pool gave back still hold another tensor's bytes: cleared first in this
+ * call's recording, so the call sees what a new buffer holds (zeros). A refused call drops the recording, and
+ * its outputs are released; the context pools no buffer while a batch holds a recording (wgk_rt_buffer_release). */
+static wgk_status clear_reused_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs, wgk_gpu_encoder *enc) {
+  wgk_context *ctx = c->k->ctx;
+  for (size_t o = 0; o < plan->n_outputs; o++) {
+    wgk_tensor *t = outs[plan->outputs[o].port];
+    if (!t || !t->clear_pending) continue;
+    wgk_status st = wgk_gpu_encoder_clear(enc, t->buf, 0, t->buf_bytes, &ctx->err);
+    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    t->clear_pending = false;
+  }
+  return WGK_OK;
 }
 
 static wgk_tensor *bound_tensor(const wgk_call *c, wgk_tensor **outs, int port) {
@@ -390,6 +405,7 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   bool timed = st == WGK_OK && c->timing && e->plan->n_passes > 0 &&
                wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
   if (timed) st = ensure_timer(c, (uint32_t)e->plan->n_passes);
+  if (st == WGK_OK) st = clear_reused_outputs(c, e->plan, outs, enc);
   if (st == WGK_OK) {
     commit_outputs(c, e->plan, outs, serial);
     st = record(c, e, groups, timed, enc);

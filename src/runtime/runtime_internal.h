@@ -115,6 +115,8 @@ struct wgk_tensor {
                                   5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
   bool narrow_valid;           /* narrow is up to date */
   bool narrow_written;         /* an in/out port of the staged call writes narrow (runtime/execute.c) */
+  bool clear_pending;          /* buf came from the pool holding another tensor's bytes: the call that stages it as
+                                  an output records a clear before its passes (what a new buffer reads: zeros) */
 };
 
 struct wgk_call {
@@ -177,6 +179,9 @@ wgk_dtype wgk_rt_dtype_of(const char *logical);
  * submitted (it may bind the buffer, and a reuse's queue write would land before that recording runs). */
 void wgk_rt_buffer_release(wgk_context *ctx, wgk_gpu_buffer *buf);
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
+/* An output a call stages: buf from the pool when one fits (clear_pending set), else new. */
+wgk_status wgk_rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out);
 /* The same with buf in layout storage (wgk_rt_port_storage). */
 wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
                                     const int64_t *shape, wgk_tensor **out);

@@ -98,7 +98,7 @@ static wgk_status filled_buffer(wgk_context *ctx, wgk_dtype dtype, const void *d
 }
 
 static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
-                              const void *data, wgk_tensor **out) {
+                              const void *data, bool pooled, wgk_tensor **out) {
   *out = NULL;
   int64_t numel;
   if (wgk_dtype_size(dtype) == 0)
@@ -110,8 +110,13 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
   if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   t->storage = storage;
   t->buf_bytes = wgk_rt_storage_bytes(storage, numel);
-  wgk_status st = data ? filled_buffer(ctx, dtype, data, numel, t->buf_bytes, &t->buf)
-                       : wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
+  wgk_status st = WGK_OK;
+  if (data)
+    st = filled_buffer(ctx, dtype, data, numel, t->buf_bytes, &t->buf);
+  else if (pooled && (t->buf = wgk_gpu_pool_take(&ctx->pool, t->buf_bytes, TENSOR_USAGE)))
+    t->clear_pending = true;
+  else
+    st = wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
   if (st != WGK_OK) {
     wgk_rt_fail(ctx, st);
     wgk_tensor_release(t);
@@ -123,7 +128,12 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
 
 wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
                                     const int64_t *shape, wgk_tensor **out) {
-  return tensor_make(ctx, dtype, storage, rank, shape, NULL, out);
+  return tensor_make(ctx, dtype, storage, rank, shape, NULL, false, out);
+}
+
+wgk_status wgk_rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out) {
+  return tensor_make(ctx, dtype, storage, rank, shape, NULL, true, out);
 }
 
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
@@ -176,7 +186,7 @@ wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const 
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
   wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
-  wgk_status st = out ? tensor_make(ctx, dtype, dtype, rank, shape, data, out)
+  wgk_status st = out ? tensor_make(ctx, dtype, dtype, rank, shape, data, false, out)
                       : wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
   if (st == WGK_OK && data) keep_host_copy(*out, data);
   wgk_rt_unlock(ctx);
