@@ -258,7 +258,7 @@ wgk_status wgk_bench_measure_submit_wait(wgk_gpu_device *dev, uint32_t reps, wgk
 }
 
 wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes,
-                                   double e2e_ns, double resident_ns) {
+                                   double e2e_ns, double resident_ns, double gpu_ns) {
   wgk_bench_goals g = {0};
   if (c->has_transfers && c->upload.gbps > 0 && c->download.gbps > 0) {
     g.has_transfer = true;
@@ -272,6 +272,7 @@ wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_b
     g.submit_wait_ns = c->submit_wait.median;
     g.overhead_ratio = resident_ns / g.submit_wait_ns;
     g.overhead_met = g.overhead_ratio <= WGK_BENCH_OVERHEAD_GOAL;
+    g.host_ratio = (resident_ns - gpu_ns) / g.submit_wait_ns;
   }
   return g;
 }
@@ -285,7 +286,8 @@ json_t *wgk_bench_goals_json(const wgk_bench_goals *g) {
                                   "met", g->transfer_met));
   if (g->has_overhead)
     json_object_set_new(o, "overhead",
-                        json_pack("{s:f, s:f, s:f, s:b}", "submitWaitNs", g->submit_wait_ns, "ratio",
-                                  g->overhead_ratio, "goal", WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met));
+                        json_pack("{s:f, s:f, s:f, s:b, s:f}", "submitWaitNs", g->submit_wait_ns, "ratio",
+                                  g->overhead_ratio, "goal", WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met,
+                                  "residentMinusGpuRatio", g->host_ratio));
   return o;
 }

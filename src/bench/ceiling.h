@@ -89,9 +89,11 @@ typedef struct wgk_bench_goals {
   double submit_wait_ns;    /* its median */
   double overhead_ratio;    /* resident / submit_wait_ns */
   bool overhead_met;        /* ratio <= WGK_BENCH_OVERHEAD_GOAL */
+  double host_ratio;        /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
+                               the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
 } wgk_bench_goals;
 wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes,
-                                   double e2e_ns, double resident_ns);
+                                   double e2e_ns, double resident_ns, double gpu_ns);
 json_t *wgk_bench_goals_json(const wgk_bench_goals *g);
 
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks. */
