@@ -12,18 +12,23 @@ static WGPUBufferUsage to_wgpu_usage(uint32_t usage) {
   if (usage & WGK_GPU_BUFFER_COPY_SRC) u |= WGPUBufferUsage_CopySrc;
   if (usage & WGK_GPU_BUFFER_COPY_DST) u |= WGPUBufferUsage_CopyDst;
   if (usage & WGK_GPU_BUFFER_MAP_READ) u |= WGPUBufferUsage_MapRead;
+  if (usage & WGK_GPU_BUFFER_MAP_WRITE) u |= WGPUBufferUsage_MapWrite;
   if (usage & WGK_GPU_BUFFER_QUERY_RESOLVE) u |= WGPUBufferUsage_QueryResolve;
   return u;
 }
 
 static wgk_status check_usage(uint32_t usage, const char *label, wgk_error *err) {
   const uint32_t known = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_SRC |
-                         WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE;
+                         WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE |
+                         WGK_GPU_BUFFER_MAP_WRITE;
   if (usage == 0 || (usage & ~known))
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "invalid buffer usage 0x%x", usage);
   if ((usage & WGK_GPU_BUFFER_MAP_READ) && (usage & ~(WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST)))
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
                          "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
+  if ((usage & WGK_GPU_BUFFER_MAP_WRITE) && (usage & ~(WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC)))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                         "a map-write buffer can only be a copy source (usage 0x%x)", usage);
   return WGK_OK;
 }
 
@@ -165,6 +170,57 @@ wgk_status wgk_gpu_buffer_map_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uin
   wgpuBufferUnmap(buf->buffer);
   if (!p) return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the mapped range is not accessible", what);
   return WGK_OK;
+}
+
+static wgk_status map_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, size_t size, void **data, uint32_t timeout_ms,
+                            wgk_error *err) {
+  map_state *m = wgk_gpu_async_new(sizeof *m);
+  if (!m) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
+  WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Write, 0, size, cb);
+  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &m->async, timeout_ms, "mapping an upload buffer", err);
+  wgk_gpu_async_free(&m->async);
+  if (s != WGK_OK) return s;
+  if (!(*data = wgpuBufferGetMappedRange(buf->buffer, 0, size))) {
+    wgpuBufferUnmap(buf->buffer);
+    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "mapping an upload buffer: no mapped range");
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
+                                        size_t size, void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
+                                        wgk_error *err) {
+  wgk_status s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) ||
+      (s0 = wgk_gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
+    return s0;
+  if (size == 0) return WGK_OK;
+  const uint32_t usage = WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC;
+  uint64_t cls = pool ? wgk_gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  wgk_gpu_buffer *staging = wgk_gpu_pool_take(pool, cls, usage);
+  void *data = NULL;
+  wgk_status s = staging ? map_write(dev, staging, (size_t)cls, &data, timeout_ms, err)
+                         : wgk_gpu_buffer_create_mapped(dev, cls, usage, "wgk upload", &staging, &data, err);
+  if (s != WGK_OK) {
+    wgk_gpu_buffer_destroy(staging);
+    return s;
+  }
+  fill(data, arg);
+  wgpuBufferUnmap(staging->buffer);
+  wgk_gpu_encoder *enc = NULL;
+  s = wgk_gpu_encoder_begin(dev, "wgk upload", &enc, err);
+  if (s == WGK_OK) s = wgk_gpu_encoder_copy(enc, staging, 0, dst, offset, size, err);
+  if (s == WGK_OK) {
+    s = wgk_gpu_encoder_submit(enc, err);
+    enc = NULL;
+  }
+  wgk_gpu_encoder_discard(enc);
+  if (s == WGK_OK)
+    wgk_gpu_pool_put(pool, staging); /* unmapped; mapped again when taken, after this copy */
+  else
+    wgk_gpu_buffer_destroy(staging);
+  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
 }
 
 wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,

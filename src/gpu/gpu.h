@@ -79,6 +79,7 @@ enum {
   WGK_GPU_BUFFER_COPY_DST = 1u << 3,
   WGK_GPU_BUFFER_MAP_READ = 1u << 4,      /* only with COPY_DST (WebGPU rule) */
   WGK_GPU_BUFFER_QUERY_RESOLVE = 1u << 5, /* target of timestamp resolves */
+  WGK_GPU_BUFFER_MAP_WRITE = 1u << 6,     /* only with COPY_SRC (WebGPU rule): upload staging */
 };
 
 /* size above maxBufferSize: WGK_ERR_LIMIT with both numbers. size is rounded up to 4. */
@@ -130,6 +131,14 @@ wgk_gpu_buffer *wgk_gpu_pool_take(wgk_gpu_pool *pool, uint64_t size, uint32_t us
 void wgk_gpu_pool_put(wgk_gpu_pool *pool, wgk_gpu_buffer *buf);
 /* The size class of a staging buffer for size bytes: the next power of two, at least 64 KiB (capped at max). */
 uint64_t wgk_gpu_pool_size_class(uint64_t size, uint64_t max);
+
+/* Queue-ordered upload of size bytes at offset of dst (multiples of 4), written by fill(data, arg) straight into
+ * a MAP_WRITE staging buffer of the pool (a size class; mapped again when taken, which waits for its last copy;
+ * a new one is mapped at creation), then copied in a submission of its own: ordered like wgk_gpu_buffer_write,
+ * without the queue write's host copy or its per-call staging allocation for large sizes. */
+wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
+                                        size_t size, void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
+                                        wgk_error *err);
 
 /* wgk_gpu_buffer_read through pool's staging buffers (pool NULL: a new staging buffer per read). */
 wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,

@@ -109,6 +109,8 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   }
   describe_adapter(ctx);
   wgk_gpu_pool_init(&ctx->pool, pool_bytes_from_env());
+  const char *staged = getenv("WGK_STAGED_UPLOAD");
+  ctx->staged_upload = staged && strcmp(staged, "1") == 0;
   ctx->next_tensor_id = 1;
   ctx->next_serial = 1;
   *out = ctx;

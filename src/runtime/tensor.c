@@ -50,11 +50,30 @@ static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, 
   if (used < bytes) memset((char *)dst + used, 0, bytes - used);
 }
 
+#define STAGED_UPLOAD_MIN (64u << 10) /* from this size uploads go through the pool's mapped staging buffers */
+
+typedef struct fill_args {
+  wgk_dtype dtype;
+  const void *data;
+  int64_t numel;
+  size_t bytes;
+} fill_args;
+
+static void fill_storage(void *dst, void *arg) {
+  const fill_args *a = arg;
+  to_storage_padded(a->dtype, a->data, a->numel, dst, a->bytes);
+}
+
 /* Writes the host values into buf ([0, bytes), tail zeroed) with queue writes: straight from data when the
  * layout is the host's (no host copy), else through one converted copy. */
 static wgk_status write_values(wgk_context *ctx, wgk_gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
+  if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN && ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
+    fill_args a = {dtype, data, numel, bytes};
+    return wgk_gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms,
+                                        &ctx->err);
+  }
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;
     wgk_status st = wgk_gpu_buffer_write(ctx->dev, buf, 0, data, whole, &ctx->err);

@@ -148,6 +148,35 @@ static void repeated_calls_reuse_buffers(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* WGK_STAGED_UPLOAD=1: uploads of 64 KiB and more go through the pool's MAP_WRITE staging, mapped again on every
+ * reuse; every value arrives, round after round, and int8 values are widened on the way. */
+static void staged_uploads_arrive(void **state) {
+  (void)state;
+  setenv("WGK_STAGED_UPLOAD", "1", 1);
+  wgk_context *ctx = context();
+  unsetenv("WGK_STAGED_UPLOAD");
+  assert_true(ctx->staged_upload);
+  enum { M = 40000 }; /* 160 KB of floats: past the 64 KiB threshold, not a size class */
+  static float xv[M], back[M];
+  for (int round = 0; round < 3; round++) {
+    fill(xv, M, (float)round * 3);
+    wgk_tensor *x = floats(ctx, M, xv);
+    assert_int_equal(wgk_tensor_read(x, back, sizeof back), WGK_OK);
+    assert_memory_equal(back, xv, sizeof xv);
+    wgk_tensor_release(x);
+  }
+  static int8_t small[M], small_back[M];
+  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 7 - 100);
+  int64_t n = M;
+  wgk_tensor *t = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT8, 1, &n, small, &t), WGK_OK);
+  assert_int_equal(wgk_tensor_write(t, small, sizeof small), WGK_OK);
+  assert_int_equal(wgk_tensor_read(t, small_back, sizeof small_back), WGK_OK);
+  assert_memory_equal(small_back, small, sizeof small);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   const char *src = getenv("WGK_SOURCE_DIR");
@@ -158,6 +187,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(output_from_pool_reads_as_new),
       cmocka_unit_test(batch_keeps_released_inputs),
       cmocka_unit_test(repeated_calls_reuse_buffers),
+      cmocka_unit_test(staged_uploads_arrive),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
