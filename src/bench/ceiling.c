@@ -231,9 +231,10 @@ wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_be
 
 /* The least a call can cost: one workgroup writing one word, recorded, submitted and waited for, as a resident
  * call's run + wait does through the same layer. */
-static const char empty_wgsl[] = "@group(0) @binding(0) var<storage, read_write> dst: array<u32>;\n"
-                                 "@compute @workgroup_size(1)\n"
-                                 "fn main() { dst[0] = 1u; }\n";
+static const char empty_wgsl[] =
+    "@group(0) @binding(0) var<storage, read_write> dst: array<u32>;\n"
+    "@compute @workgroup_size(1)\n"
+    "fn main() { dst[0] = 1u; }\n";
 
 wgk_status wgk_bench_measure_submit_wait(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err) {
   if (reps == 0) reps = 200;
@@ -280,14 +281,14 @@ wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_b
 json_t *wgk_bench_goals_json(const wgk_bench_goals *g) {
   json_t *o = json_object();
   if (g->has_transfer)
-    json_object_set_new(o, "transfer",
-                        json_pack("{s:f, s:f, s:f, s:f, s:b}", "e2eMinusResidentNs", g->transfer_ns, "floorNs",
-                                  g->transfer_floor_ns, "ratio", g->transfer_ratio, "goal", WGK_BENCH_TRANSFER_GOAL,
-                                  "met", g->transfer_met));
+    json_object_set_new(
+        o, "transfer",
+        json_pack("{s:f, s:f, s:f, s:f, s:b}", "e2eMinusResidentNs", g->transfer_ns, "floorNs", g->transfer_floor_ns,
+                  "ratio", g->transfer_ratio, "goal", WGK_BENCH_TRANSFER_GOAL, "met", g->transfer_met));
   if (g->has_overhead)
-    json_object_set_new(o, "overhead",
-                        json_pack("{s:f, s:f, s:f, s:b, s:f}", "submitWaitNs", g->submit_wait_ns, "ratio",
-                                  g->overhead_ratio, "goal", WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met,
-                                  "residentMinusGpuRatio", g->host_ratio));
+    json_object_set_new(
+        o, "overhead",
+        json_pack("{s:f, s:f, s:f, s:b, s:f}", "submitWaitNs", g->submit_wait_ns, "ratio", g->overhead_ratio, "goal",
+                  WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met, "residentMinusGpuRatio", g->host_ratio));
   return o;
 }

@@ -70,8 +70,8 @@ typedef struct wgk_bench_ceilings {
   double fma_gflops;  /* fma_flops / median, GFLOP/s */
   bool has_transfers; /* upload / download measured */
   wgk_bench_transfer upload, download;
-  bool has_submit_wait;        /* submit_wait measured */
-  wgk_bench_stat submit_wait;  /* ns of encoder begin + one empty dispatch + submit + wait, warm */
+  bool has_submit_wait;       /* submit_wait measured */
+  wgk_bench_stat submit_wait; /* ns of encoder begin + one empty dispatch + submit + wait, warm */
 } wgk_bench_ceilings;
 
 /* Issue 14's goals for one case, from the ceilings and the case's figures:

@@ -204,19 +204,21 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
   if (!r->has_timestamps)
     printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
            r->batch_calls);
-  wgk_bench_goals g = wgk_bench_goals_of(c, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median,
-                                         r->gpu.median);
+  wgk_bench_goals g =
+      wgk_bench_goals_of(c, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
   if (g.has_transfer)
-    printf("  transfer: e2e - resident %.1f us, floor %.1f us (in %.2f MiB / upload + out %.2f MiB / download): "
-           "%.2fx, goal <= %.2f%s\n",
-           g.transfer_ns * 1e-3, g.transfer_floor_ns * 1e-3, (double)r->input_bytes / (1 << 20),
-           (double)r->output_bytes / (1 << 20), g.transfer_ratio, WGK_BENCH_TRANSFER_GOAL,
-           g.transfer_met ? "" : " MISSED");
+    printf(
+        "  transfer: e2e - resident %.1f us, floor %.1f us (in %.2f MiB / upload + out %.2f MiB / download): "
+        "%.2fx, goal <= %.2f%s\n",
+        g.transfer_ns * 1e-3, g.transfer_floor_ns * 1e-3, (double)r->input_bytes / (1 << 20),
+        (double)r->output_bytes / (1 << 20), g.transfer_ratio, WGK_BENCH_TRANSFER_GOAL,
+        g.transfer_met ? "" : " MISSED");
   if (g.has_overhead)
-    printf("  overhead: resident %.1f us, bare submit + wait %.1f us: %.2fx, goal <= %.2f%s; (resident - gpu) / bare "
-           "%.2fx\n",
-           r->resident.median * 1e-3, g.submit_wait_ns * 1e-3, g.overhead_ratio, WGK_BENCH_OVERHEAD_GOAL,
-           g.overhead_met ? "" : " MISSED", g.host_ratio);
+    printf(
+        "  overhead: resident %.1f us, bare submit + wait %.1f us: %.2fx, goal <= %.2f%s; (resident - gpu) / bare "
+        "%.2fx\n",
+        r->resident.median * 1e-3, g.submit_wait_ns * 1e-3, g.overhead_ratio, WGK_BENCH_OVERHEAD_GOAL,
+        g.overhead_met ? "" : " MISSED", g.host_ratio);
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
   if (!r->repeats_agree) printf("  REPEATS DISAGREE: %s\n", r->disagreement);
 }

@@ -189,8 +189,8 @@ static wgk_status map_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, size_t siz
 }
 
 wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
-                                        size_t size, void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
-                                        wgk_error *err) {
+                                        size_t size, void (*fill)(void *data, void *arg), void *arg,
+                                        uint32_t timeout_ms, wgk_error *err) {
   wgk_status s0;
   if ((s0 = wgk_gpu_device_check(dev, err)) ||
       (s0 = wgk_gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))

@@ -137,8 +137,8 @@ uint64_t wgk_gpu_pool_size_class(uint64_t size, uint64_t max);
  * a new one is mapped at creation), then copied in a submission of its own: ordered like wgk_gpu_buffer_write,
  * without the queue write's host copy or its per-call staging allocation for large sizes. */
 wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
-                                        size_t size, void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
-                                        wgk_error *err);
+                                        size_t size, void (*fill)(void *data, void *arg), void *arg,
+                                        uint32_t timeout_ms, wgk_error *err);
 
 /* wgk_gpu_buffer_read through pool's staging buffers (pool NULL: a new staging buffer per read). */
 wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,

@@ -347,7 +347,8 @@ static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
 static bool same_port(const wgk_plan_tensor *a, const wgk_plan_tensor *b) {
   if (a->present != b->present) return false;
   if (!a->present) return true;
-  return a->dtype == b->dtype && a->rank == b->rank && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+  return a->dtype == b->dtype && a->rank == b->rank &&
+         memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
 }
 
 /* The call's last plan when nothing the plan key reads changed since that run: the ports' presence, dtypes and

@@ -17,7 +17,7 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
-#define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
+#define WGK_POOL_BYTES (512ull << 20)  /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct wgk_pipeline_entry {

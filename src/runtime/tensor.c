@@ -69,10 +69,10 @@ static void fill_storage(void *dst, void *arg) {
 static wgk_status write_values(wgk_context *ctx, wgk_gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
-  if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN && ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
+  if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN &&
+      ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
     fill_args a = {dtype, data, numel, bytes};
-    return wgk_gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms,
-                                        &ctx->err);
+    return wgk_gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms, &ctx->err);
   }
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;

@@ -256,7 +256,7 @@ static void ceilings_json_shape(void **state) {
 static void goals_of_a_case(void **state) {
   (void)state;
   wgk_bench_ceilings c = {.has_transfers = true, .has_submit_wait = true};
-  c.upload.gbps = 20;   /* bytes per ns */
+  c.upload.gbps = 20; /* bytes per ns */
   c.download.gbps = 10;
   c.submit_wait = (wgk_bench_stat){.median = 20000, .n = 200};
   /* 2e6 bytes in: 100 us; 1e6 out: 100 us; floor 200 us. e2e 500 us - resident 24 us = 476 us: 2.38x, missed */
