@@ -228,3 +228,67 @@ wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_be
   wgk_gpu_timer_destroy(timer);
   return st;
 }
+
+/* The least a call can cost: one workgroup writing one word, recorded, submitted and waited for, as a resident
+ * call's run + wait does through the same layer. */
+static const char empty_wgsl[] =
+    "@group(0) @binding(0) var<storage, read_write> dst: array<u32>;\n"
+    "@compute @workgroup_size(1)\n"
+    "fn main() { dst[0] = 1u; }\n";
+
+wgk_status wgk_bench_measure_submit_wait(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err) {
+  if (reps == 0) reps = 200;
+  wgk_gpu_buffer *buf = NULL;
+  job j = {0};
+  double *ns = calloc(reps, sizeof *ns);
+  wgk_status st = ns ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!st) st = wgk_gpu_buffer_create(dev, 4, WGK_GPU_BUFFER_STORAGE, "wgk submit-wait", &buf, err);
+  if (!st) st = job_make(dev, empty_wgsl, "wgk submit-wait", &buf, 1, 1, &j, err);
+  if (!st) st = warm(dev, &j, 1, err);
+  for (uint32_t r = 0; !st && r < reps; r++) {
+    double t0 = wgk_bench_now_ns();
+    st = submit(dev, &j, NULL, 1, err);
+    ns[r] = wgk_bench_now_ns() - t0;
+  }
+  if (!st) out->submit_wait = wgk_bench_stat_of(ns, reps);
+  out->has_submit_wait = st == WGK_OK;
+  job_free(&j);
+  wgk_gpu_buffer_destroy(buf);
+  free(ns);
+  return st;
+}
+
+wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes,
+                                   double e2e_ns, double resident_ns, double gpu_ns) {
+  wgk_bench_goals g = {0};
+  if (c->has_transfers && c->upload.gbps > 0 && c->download.gbps > 0) {
+    g.has_transfer = true;
+    g.transfer_floor_ns = (double)input_bytes / c->upload.gbps + (double)output_bytes / c->download.gbps;
+    g.transfer_ns = e2e_ns - resident_ns;
+    g.transfer_ratio = g.transfer_floor_ns > 0 ? g.transfer_ns / g.transfer_floor_ns : 0;
+    g.transfer_met = g.transfer_ratio <= WGK_BENCH_TRANSFER_GOAL;
+  }
+  if (c->has_submit_wait && c->submit_wait.median > 0) {
+    g.has_overhead = true;
+    g.submit_wait_ns = c->submit_wait.median;
+    g.overhead_ratio = resident_ns / g.submit_wait_ns;
+    g.overhead_met = g.overhead_ratio <= WGK_BENCH_OVERHEAD_GOAL;
+    g.host_ratio = (resident_ns - gpu_ns) / g.submit_wait_ns;
+  }
+  return g;
+}
+
+json_t *wgk_bench_goals_json(const wgk_bench_goals *g) {
+  json_t *o = json_object();
+  if (g->has_transfer)
+    json_object_set_new(
+        o, "transfer",
+        json_pack("{s:f, s:f, s:f, s:f, s:b}", "e2eMinusResidentNs", g->transfer_ns, "floorNs", g->transfer_floor_ns,
+                  "ratio", g->transfer_ratio, "goal", WGK_BENCH_TRANSFER_GOAL, "met", g->transfer_met));
+  if (g->has_overhead)
+    json_object_set_new(
+        o, "overhead",
+        json_pack("{s:f, s:f, s:f, s:b, s:f}", "submitWaitNs", g->submit_wait_ns, "ratio", g->overhead_ratio, "goal",
+                  WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met, "residentMinusGpuRatio", g->host_ratio));
+  return o;
+}

@@ -6,7 +6,9 @@
  *   fma       an FMA-bound kernel: four independent chains of dependent vec4 FMAs per thread, enough threads to
  *             fill the device (2 FLOPs per FMA lane);
  *   upload    host -> device as the end-to-end path does it: wgk_tensor_create from host memory + wait;
- *   download  device -> host as the end-to-end path does it: wgk_tensor_read.
+ *   download  device -> host as the end-to-end path does it: wgk_tensor_read;
+ *   submitWait a bare submit + wait of an empty dispatch (one workgroup writing one word) through src/gpu: the
+ *             least a resident call can cost, the reference of the call-overhead goal.
  * Every kernel series starts on warm clocks (back-to-back dispatches for WGK_BENCH_WARM_NS first). A kernel is
  * timed twice: per dispatch from timestamp queries (`reps` dispatches, each its own pass, one submission), and
  * as the wall time of `reps` back-to-back dispatches in one submission divided by reps. Without
@@ -68,7 +70,34 @@ typedef struct wgk_bench_ceilings {
   double fma_gflops;  /* fma_flops / median, GFLOP/s */
   bool has_transfers; /* upload / download measured */
   wgk_bench_transfer upload, download;
+  bool has_submit_wait;       /* submit_wait measured */
+  wgk_bench_stat submit_wait; /* ns of encoder begin + one empty dispatch + submit + wait, warm */
 } wgk_bench_ceilings;
+
+/* Issue 14's goals for one case, from the ceilings and the case's figures:
+ *   transfer: e2e - resident <= WGK_BENCH_TRANSFER_GOAL x (input bytes / upload GB/s + output bytes / download GB/s)
+ *   overhead: resident <= WGK_BENCH_OVERHEAD_GOAL x the bare submit + wait. */
+#define WGK_BENCH_TRANSFER_GOAL 1.25
+#define WGK_BENCH_OVERHEAD_GOAL 1.3
+typedef struct wgk_bench_goals {
+  bool has_transfer;        /* the transfer ceilings were measured */
+  double transfer_floor_ns; /* input bytes / upload + output bytes / download, at the ceilings */
+  double transfer_ns;       /* e2e - resident */
+  double transfer_ratio;    /* transfer_ns / transfer_floor_ns */
+  bool transfer_met;        /* ratio <= WGK_BENCH_TRANSFER_GOAL */
+  bool has_overhead;        /* the bare submit + wait was measured */
+  double submit_wait_ns;    /* its median */
+  double overhead_ratio;    /* resident / submit_wait_ns */
+  bool overhead_met;        /* ratio <= WGK_BENCH_OVERHEAD_GOAL */
+  double host_ratio;        /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
+                               the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
+} wgk_bench_goals;
+wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes,
+                                   double e2e_ns, double resident_ns, double gpu_ns);
+json_t *wgk_bench_goals_json(const wgk_bench_goals *g);
+
+/* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks. */
+wgk_status wgk_bench_measure_submit_wait(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err);
 
 /* reps: timed dispatches of each kernel; 0 picks 10. */
 wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out /* OUT */,

@@ -95,5 +95,7 @@ json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c) {
     json_object_set_new(o, "upload", transfer_json(&c->upload));
     json_object_set_new(o, "download", transfer_json(&c->download));
   }
+  if (c->has_submit_wait)
+    json_object_set_new(o, "submitWait", json_pack("{s:o}", "ns", wgk_bench_stat_json(&c->submit_wait)));
   return o;
 }

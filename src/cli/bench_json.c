@@ -39,6 +39,9 @@ static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) 
                 ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
                 ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
+  wgk_bench_goals g =
+      wgk_bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
+  json_object_set_new(m, "goals", wgk_bench_goals_json(&g));
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",
       r->gpu_timed        ? "timestamps"

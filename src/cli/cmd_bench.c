@@ -173,6 +173,9 @@ static void print_ceilings(const wgk_bench_ceilings *c) {
     printf("  host transfers (as the e2e path): upload %.2f GB/s, download %.2f GB/s (%.1f MiB, %.3f / %.3f ms)\n",
            c->upload.gbps, c->download.gbps, (double)c->upload.bytes / (1 << 20), c->upload.ns.median * 1e-6,
            c->download.ns.median * 1e-6);
+  if (c->has_submit_wait)
+    printf("  bare submit + wait of an empty dispatch: %.1f us (p10-p90 %.1f-%.1f)\n", c->submit_wait.median * 1e-3,
+           c->submit_wait.p10 * 1e-3, c->submit_wait.p90 * 1e-3);
   print_kernel_check("copy", &c->copy);
   print_kernel_check("FMA", &c->fma);
 }
@@ -201,6 +204,21 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
   if (!r->has_timestamps)
     printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
            r->batch_calls);
+  wgk_bench_goals g =
+      wgk_bench_goals_of(c, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
+  if (g.has_transfer)
+    printf(
+        "  transfer: e2e - resident %.1f us, floor %.1f us (in %.2f MiB / upload + out %.2f MiB / download): "
+        "%.2fx, goal <= %.2f%s\n",
+        g.transfer_ns * 1e-3, g.transfer_floor_ns * 1e-3, (double)r->input_bytes / (1 << 20),
+        (double)r->output_bytes / (1 << 20), g.transfer_ratio, WGK_BENCH_TRANSFER_GOAL,
+        g.transfer_met ? "" : " MISSED");
+  if (g.has_overhead)
+    printf(
+        "  overhead: resident %.1f us, bare submit + wait %.1f us: %.2fx, goal <= %.2f%s; (resident - gpu) / bare "
+        "%.2fx\n",
+        r->resident.median * 1e-3, g.submit_wait_ns * 1e-3, g.overhead_ratio, WGK_BENCH_OVERHEAD_GOAL,
+        g.overhead_met ? "" : " MISSED", g.host_ratio);
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
   if (!r->repeats_agree) printf("  REPEATS DISAGREE: %s\n", r->disagreement);
 }
@@ -226,6 +244,11 @@ static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *
   }
   if (wgk_bench_measure_transfers(wgk_rt_kernel_context(k), 0, 0, &ceil) != WGK_OK)
     return wgk_cli_error("bench", "transfer ceilings: %s", wgk_context_errmsg(wgk_rt_kernel_context(k))), 1;
+  if (wgk_bench_measure_submit_wait(wgk_rt_context_device(wgk_rt_kernel_context(k)), 0, &ceil, &err) != WGK_OK) {
+    char msg[WGK_ERROR_MESSAGE_MAX + 1024];
+    wgk_error_format(&err, msg, sizeof msg);
+    return wgk_cli_error("bench", "submit + wait: %s", msg), 1;
+  }
   print_ceilings(&ceil);
   wgk_bench_row *rows = calloc(s->n_cases + 1, sizeof *rows);
   size_t n = 0;

@@ -12,24 +12,30 @@ static WGPUBufferUsage to_wgpu_usage(uint32_t usage) {
   if (usage & WGK_GPU_BUFFER_COPY_SRC) u |= WGPUBufferUsage_CopySrc;
   if (usage & WGK_GPU_BUFFER_COPY_DST) u |= WGPUBufferUsage_CopyDst;
   if (usage & WGK_GPU_BUFFER_MAP_READ) u |= WGPUBufferUsage_MapRead;
+  if (usage & WGK_GPU_BUFFER_MAP_WRITE) u |= WGPUBufferUsage_MapWrite;
   if (usage & WGK_GPU_BUFFER_QUERY_RESOLVE) u |= WGPUBufferUsage_QueryResolve;
   return u;
 }
 
 static wgk_status check_usage(uint32_t usage, const char *label, wgk_error *err) {
   const uint32_t known = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_SRC |
-                         WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE;
+                         WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE |
+                         WGK_GPU_BUFFER_MAP_WRITE;
   if (usage == 0 || (usage & ~known))
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "invalid buffer usage 0x%x", usage);
   if ((usage & WGK_GPU_BUFFER_MAP_READ) && (usage & ~(WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST)))
     return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
                          "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
+  if ((usage & WGK_GPU_BUFFER_MAP_WRITE) && (usage & ~(WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC)))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                         "a map-write buffer can only be a copy source (usage 0x%x)", usage);
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
-                                 wgk_gpu_buffer **out, wgk_error *err) {
+static wgk_status create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label, bool mapped,
+                         wgk_gpu_buffer **out, void **data, wgk_error *err) {
   *out = NULL;
+  if (data) *data = NULL;
   wgk_status s0;
   if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = check_usage(usage, label, err))) return s0;
   uint64_t max = dev->desc.limits.maxBufferSize;
@@ -37,10 +43,13 @@ wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t us
     return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, label,
                          "buffer of %llu bytes exceeds the device's maxBufferSize of %llu bytes",
                          (unsigned long long)size, (unsigned long long)max);
+  if (mapped && (usage & WGK_GPU_BUFFER_MAP_READ))
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                         "a map-read buffer cannot be mapped at creation here (usage 0x%x)", usage);
   size = (size + 3) & ~(uint64_t)3; /* WebGPU copies and bindings work in 4-byte units */
   wgk_gpu_buffer *buf = calloc(1, sizeof *buf);
   if (!buf) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, label, "out of memory");
-  WGPUBufferDescriptor desc = {NULL, wgk_gpu_sv(label), to_wgpu_usage(usage), size, 0};
+  WGPUBufferDescriptor desc = {NULL, wgk_gpu_sv(label), to_wgpu_usage(usage), size, mapped};
   wgk_gpu_scope_push(dev);
   buf->buffer = wgpuDeviceCreateBuffer(dev->device, &desc);
   char what[96];
@@ -50,12 +59,32 @@ wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t us
   buf->dev = dev;
   buf->size = size;
   buf->usage = usage;
+  void *p = NULL;
+  if (s == WGK_OK && mapped && !(p = wgpuBufferGetMappedRange(buf->buffer, 0, (size_t)size)))
+    s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the buffer mapped at creation has no mapped range",
+                      what);
   if (s != WGK_OK) {
+    if (buf->buffer && mapped) wgpuBufferUnmap(buf->buffer);
     wgk_gpu_buffer_destroy(buf);
     return s;
   }
+  if (data) *data = p;
   *out = buf;
   return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                                 wgk_gpu_buffer **out, wgk_error *err) {
+  return create(dev, size, usage, label, false, out, NULL, err);
+}
+
+wgk_status wgk_gpu_buffer_create_mapped(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                                        wgk_gpu_buffer **out, void **data, wgk_error *err) {
+  return create(dev, size, usage, label, true, out, data, err);
+}
+
+void wgk_gpu_buffer_unmap(wgk_gpu_buffer *buf) {
+  if (buf && buf->buffer) wgpuBufferUnmap(buf->buffer);
 }
 
 wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out,
@@ -143,18 +172,70 @@ wgk_status wgk_gpu_buffer_map_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uin
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
-                               uint32_t timeout_ms, wgk_error *err) {
+static wgk_status map_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, size_t size, void **data, uint32_t timeout_ms,
+                            wgk_error *err) {
+  map_state *m = wgk_gpu_async_new(sizeof *m);
+  if (!m) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
+  WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Write, 0, size, cb);
+  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &m->async, timeout_ms, "mapping an upload buffer", err);
+  wgk_gpu_async_free(&m->async);
+  if (s != WGK_OK) return s;
+  if (!(*data = wgpuBufferGetMappedRange(buf->buffer, 0, size))) {
+    wgpuBufferUnmap(buf->buffer);
+    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "mapping an upload buffer: no mapped range");
+  }
+  return WGK_OK;
+}
+
+wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
+                                        size_t size, void (*fill)(void *data, void *arg), void *arg,
+                                        uint32_t timeout_ms, wgk_error *err) {
+  wgk_status s0;
+  if ((s0 = wgk_gpu_device_check(dev, err)) ||
+      (s0 = wgk_gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
+    return s0;
+  if (size == 0) return WGK_OK;
+  const uint32_t usage = WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC;
+  uint64_t cls = pool ? wgk_gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  wgk_gpu_buffer *staging = wgk_gpu_pool_take(pool, cls, usage);
+  void *data = NULL;
+  wgk_status s = staging ? map_write(dev, staging, (size_t)cls, &data, timeout_ms, err)
+                         : wgk_gpu_buffer_create_mapped(dev, cls, usage, "wgk upload", &staging, &data, err);
+  if (s != WGK_OK) {
+    wgk_gpu_buffer_destroy(staging);
+    return s;
+  }
+  fill(data, arg);
+  wgpuBufferUnmap(staging->buffer);
+  wgk_gpu_encoder *enc = NULL;
+  s = wgk_gpu_encoder_begin(dev, "wgk upload", &enc, err);
+  if (s == WGK_OK) s = wgk_gpu_encoder_copy(enc, staging, 0, dst, offset, size, err);
+  if (s == WGK_OK) {
+    s = wgk_gpu_encoder_submit(enc, err);
+    enc = NULL;
+  }
+  wgk_gpu_encoder_discard(enc);
+  if (s == WGK_OK)
+    wgk_gpu_pool_put(pool, staging); /* unmapped; mapped again when taken, after this copy */
+  else
+    wgk_gpu_buffer_destroy(staging);
+  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+}
+
+wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,
+                                      void *out, size_t size, uint32_t timeout_ms, wgk_error *err) {
   wgk_status s0;
   if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer read", err)))
     return s0;
   if (size == 0) return WGK_OK;
   if (buf->usage & WGK_GPU_BUFFER_MAP_READ)
     return wgk_gpu_buffer_map_read(dev, buf, offset, out, size, timeout_ms, "mapping a buffer for reading", err);
-  wgk_gpu_buffer *staging = NULL;
+  const uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
+  uint64_t cls = pool ? wgk_gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  wgk_gpu_buffer *staging = wgk_gpu_pool_take(pool, cls, usage);
   wgk_gpu_encoder *enc = NULL;
-  wgk_status s = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST, "wgk readback",
-                                       &staging, err);
+  wgk_status s = staging ? WGK_OK : wgk_gpu_buffer_create(dev, cls, usage, "wgk readback", &staging, err);
   if (s == WGK_OK) s = wgk_gpu_encoder_begin(dev, "wgk readback", &enc, err);
   if (s == WGK_OK) s = wgk_gpu_encoder_copy(enc, buf, offset, staging, 0, size, err);
   if (s == WGK_OK) {
@@ -163,6 +244,15 @@ wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_
   }
   if (s == WGK_OK) s = wgk_gpu_buffer_map_read(dev, staging, 0, out, size, timeout_ms, "reading a buffer back", err);
   wgk_gpu_encoder_discard(enc);
-  wgk_gpu_buffer_destroy(staging);
+  /* back to the pool only when unmapped and idle: a failed map may leave it pending */
+  if (s == WGK_OK)
+    wgk_gpu_pool_put(pool, staging);
+  else
+    wgk_gpu_buffer_destroy(staging);
   return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+}
+
+wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                               uint32_t timeout_ms, wgk_error *err) {
+  return wgk_gpu_buffer_read_pooled(dev, NULL, buf, offset, out, size, timeout_ms, err);
 }

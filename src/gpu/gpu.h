@@ -79,11 +79,19 @@ enum {
   WGK_GPU_BUFFER_COPY_DST = 1u << 3,
   WGK_GPU_BUFFER_MAP_READ = 1u << 4,      /* only with COPY_DST (WebGPU rule) */
   WGK_GPU_BUFFER_QUERY_RESOLVE = 1u << 5, /* target of timestamp resolves */
+  WGK_GPU_BUFFER_MAP_WRITE = 1u << 6,     /* only with COPY_SRC (WebGPU rule): upload staging */
 };
 
 /* size above maxBufferSize: WGK_ERR_LIMIT with both numbers. size is rounded up to 4. */
 wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
                                  wgk_gpu_buffer **out /* OUT */, wgk_error *err);
+/* The same, mapped at creation: *data points at its size bytes (host memory Dawn copies to the buffer at
+ * wgk_gpu_buffer_unmap). A buffer the caller fills completely this way is never lazily cleared by Dawn, and the
+ * host values are written once, straight into memory the device can take (no queue-write copy). Only for
+ * buffers without MAP_READ. The caller must unmap before the buffer is used by any GPU work. */
+wgk_status wgk_gpu_buffer_create_mapped(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                                        wgk_gpu_buffer **out /* OUT */, void **data /* OUT */, wgk_error *err);
+void wgk_gpu_buffer_unmap(wgk_gpu_buffer *buf);
 /* A caller's buffer used in place: referenced, never destroyed by wgk. */
 wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out /* OUT */,
                                wgk_error *err);
@@ -98,6 +106,43 @@ wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64
  * submitted before it. offset and size multiples of 4. */
 wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
                                uint32_t timeout_ms, wgk_error *err);
+
+/* ---- buffer pool ------------------------------------------------------------------------ */
+
+/* Buffers kept for reuse across calls: device buffers of tensors that are gone (handed out again only to
+ * code that overwrites every byte before any GPU work reads them, so no caller sees another's data) and
+ * MAP_READ staging buffers (size classes: powers of two from 64 KiB). Fixed capacity, no allocation of its
+ * own; the oldest entry goes when it is full or holds more than max_bytes. One per context, used under its lock. */
+#define WGK_GPU_POOL_ENTRIES 32
+typedef struct wgk_gpu_pool {
+  wgk_gpu_buffer *bufs[WGK_GPU_POOL_ENTRIES]; /* NULL: free slot */
+  uint64_t ticks[WGK_GPU_POOL_ENTRIES];       /* when put, for eviction */
+  uint64_t tick;
+  uint64_t bytes, max_bytes; /* held, and the most it holds */
+  uint64_t hits, misses;     /* takes answered / not */
+} wgk_gpu_pool;
+
+void wgk_gpu_pool_init(wgk_gpu_pool *pool, uint64_t max_bytes);
+/* Destroys every buffer held (Dawn keeps alive what submitted work still uses). */
+void wgk_gpu_pool_clear(wgk_gpu_pool *pool);
+/* A buffer of exactly size bytes (already rounded to 4) and usage, removed from the pool; NULL when none. */
+wgk_gpu_buffer *wgk_gpu_pool_take(wgk_gpu_pool *pool, uint64_t size, uint32_t usage);
+/* Hands buf to the pool (a wrapped buffer, or one over max_bytes, is destroyed instead). NULL pool: destroyed. */
+void wgk_gpu_pool_put(wgk_gpu_pool *pool, wgk_gpu_buffer *buf);
+/* The size class of a staging buffer for size bytes: the next power of two, at least 64 KiB (capped at max). */
+uint64_t wgk_gpu_pool_size_class(uint64_t size, uint64_t max);
+
+/* Queue-ordered upload of size bytes at offset of dst (multiples of 4), written by fill(data, arg) straight into
+ * a MAP_WRITE staging buffer of the pool (a size class; mapped again when taken, which waits for its last copy;
+ * a new one is mapped at creation), then copied in a submission of its own: ordered like wgk_gpu_buffer_write,
+ * without the queue write's host copy or its per-call staging allocation for large sizes. */
+wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
+                                        size_t size, void (*fill)(void *data, void *arg), void *arg,
+                                        uint32_t timeout_ms, wgk_error *err);
+
+/* wgk_gpu_buffer_read through pool's staging buffers (pool NULL: a new staging buffer per read). */
+wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,
+                                      void *out, size_t size, uint32_t timeout_ms, wgk_error *err);
 
 /* ---- shaders and pipelines --------------------------------------------------------------- */
 

@@ -170,6 +170,7 @@ typedef enum WGPUSubgroupMatrixComponentType {
 
 typedef WGPUFlags WGPUBufferUsage;
 #define WGPUBufferUsage_MapRead ((WGPUBufferUsage)0x1)
+#define WGPUBufferUsage_MapWrite ((WGPUBufferUsage)0x2)
 #define WGPUBufferUsage_CopySrc ((WGPUBufferUsage)0x4)
 #define WGPUBufferUsage_CopyDst ((WGPUBufferUsage)0x8)
 #define WGPUBufferUsage_Uniform ((WGPUBufferUsage)0x40)
@@ -177,6 +178,7 @@ typedef WGPUFlags WGPUBufferUsage;
 #define WGPUBufferUsage_QueryResolve ((WGPUBufferUsage)0x200)
 typedef WGPUFlags WGPUMapMode;
 #define WGPUMapMode_Read ((WGPUMapMode)0x1)
+#define WGPUMapMode_Write ((WGPUMapMode)0x2)
 typedef WGPUFlags WGPUShaderStage;
 #define WGPUShaderStage_Compute ((WGPUShaderStage)0x4)
 
@@ -633,6 +635,7 @@ uint64_t wgpuBufferGetSize(WGPUBuffer buffer);
 WGPUFuture wgpuBufferMapAsync(WGPUBuffer buffer, WGPUMapMode mode, size_t offset, size_t size,
                               WGPUBufferMapCallbackInfo callbackInfo);
 const void *wgpuBufferGetConstMappedRange(WGPUBuffer buffer, size_t offset, size_t size);
+void *wgpuBufferGetMappedRange(WGPUBuffer buffer, size_t offset, size_t size);
 void wgpuBufferUnmap(WGPUBuffer buffer);
 
 void wgpuShaderModuleRelease(WGPUShaderModule shaderModule);

@@ -23,15 +23,17 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
     c->ports = calloc(n, sizeof *c->ports);
     c->outputs = calloc(n, sizeof *c->outputs);
     c->given = calloc(n, sizeof *c->given);
+    c->key_ports = calloc(2 * n, sizeof *c->key_ports);
     c->attrs = wgk_value_dict();
     c->args = wgk_value_dict();
     c->tunables = wgk_value_dict();
   }
-  if (!c || !c->ports || !c->outputs || !c->given || !c->attrs || !c->args || !c->tunables) {
+  if (!c || !c->ports || !c->outputs || !c->given || !c->key_ports || !c->attrs || !c->args || !c->tunables) {
     if (c) {
       free(c->ports);
       free(c->outputs);
       free(c->given);
+      free(c->key_ports);
     }
     if (c) {
       wgk_value_release(c->attrs);
@@ -63,6 +65,7 @@ void wgk_call_destroy(wgk_call *c) {
   free(c->ports);
   free(c->outputs);
   free(c->given);
+  free(c->key_ports);
   wgk_value_release(c->attrs);
   wgk_value_release(c->args);
   wgk_value_release(c->tunables);
@@ -155,6 +158,7 @@ static wgk_status set_value_locked(wgk_call *c, wgk_value **slot, const char *wh
   }
   wgk_value_release(*slot);
   *slot = copy;
+  c->values_gen++; /* a dict's address may come back with other values: the plan key is rebuilt */
   return WGK_OK;
 }
 

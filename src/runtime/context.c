@@ -35,9 +35,18 @@ void wgk_rt_ctx_retain(wgk_context *ctx) { atomic_fetch_add(&ctx->refs, 1); }
 void wgk_rt_ctx_release(wgk_context *ctx) {
   if (!ctx || atomic_fetch_sub(&ctx->refs, 1) != 1) return;
   wgk_rt_pipelines_free(ctx);
+  wgk_gpu_pool_clear(&ctx->pool);
   wgk_gpu_device_destroy(ctx->dev);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
+}
+
+/* The buffer pool's cap: WGK_POOL_BYTES where set and a number (0 turns reuse off), else WGK_POOL_BYTES. */
+static uint64_t pool_bytes_from_env(void) {
+  const char *v = getenv("WGK_POOL_BYTES");
+  char *end = NULL;
+  unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+  return v && *v && end && !*end ? (uint64_t)n : WGK_POOL_BYTES;
 }
 
 static bool init_lock(pthread_mutex_t *m) {
@@ -99,6 +108,9 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return st;
   }
   describe_adapter(ctx);
+  wgk_gpu_pool_init(&ctx->pool, pool_bytes_from_env());
+  const char *staged = getenv("WGK_STAGED_UPLOAD");
+  ctx->staged_upload = staged && strcmp(staged, "1") == 0;
   ctx->next_tensor_id = 1;
   ctx->next_serial = 1;
   *out = ctx;

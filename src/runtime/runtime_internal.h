@@ -17,6 +17,7 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
+#define WGK_POOL_BYTES (512ull << 20)  /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct wgk_pipeline_entry {
@@ -45,6 +46,10 @@ struct wgk_context {
   bool verbose;                              /* log cache decisions to stderr */
   uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
   struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
+  bool staged_upload;        /* env WGK_STAGED_UPLOAD=1: uploads of 64 KiB and more through the pool's MAP_WRITE
+                                staging (off by default: on lavapipe it is 20x slower than queue writes) */
+  wgk_gpu_pool pool;         /* buffers of released tensors (reused only by uploads that overwrite every byte) and
+                                readback staging buffers, reused across calls */
 };
 
 typedef struct wgk_bind_entry {
@@ -112,6 +117,8 @@ struct wgk_tensor {
                                   5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
   bool narrow_valid;           /* narrow is up to date */
   bool narrow_written;         /* an in/out port of the staged call writes narrow (runtime/execute.c) */
+  bool clear_pending;          /* buf came from the pool holding another tensor's bytes: the call that stages it as
+                                  an output records a clear before its passes (what a new buffer reads: zeros) */
 };
 
 struct wgk_call {
@@ -129,6 +136,10 @@ struct wgk_call {
   bool timed_last;            /* the last run wrote timer */
   wgk_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
   bool tuned_last;            /* the last run took tunables from the tuning cache */
+  /* The plan-cache lookup is skipped when nothing its key reads changed since the last run: */
+  wgk_plan_tensor *key_ports; /* 2 x n ports: [0, n) the ports as the last run planned them, [n, 2n) scratch */
+  uint64_t values_gen;        /* bumped by every attribute, arg and tunable set */
+  uint64_t key_gen;           /* values_gen of the last run's plan */
 };
 
 struct wgk_batch {
@@ -166,7 +177,13 @@ wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype);
 wgk_dtype wgk_rt_dtype_of(const char *logical);
 
 /* Tensors. */
+/* The buffer of a tensor that is gone: into the context's pool, unless a live batch holds a recording not yet
+ * submitted (it may bind the buffer, and a reuse's queue write would land before that recording runs). */
+void wgk_rt_buffer_release(wgk_context *ctx, wgk_gpu_buffer *buf);
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
+/* An output a call stages: buf from the pool when one fits (clear_pending set), else new. */
+wgk_status wgk_rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out);
 /* The same with buf in layout storage (wgk_rt_port_storage). */
 wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
                                     const int64_t *shape, wgk_tensor **out);

@@ -36,8 +36,88 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
 
 #define TENSOR_USAGE (WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST)
 
-wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
-                                    const int64_t *shape, wgk_tensor **out) {
+/* The storage layout is the host layout (float32/16, int32, uint32, int64): the host values can go to the GPU as
+ * they are. The others (int8, int16, uint8, bool) widen to a word per element. */
+static bool same_layout(wgk_dtype d) {
+  return d == WGK_DTYPE_FLOAT32 || d == WGK_DTYPE_FLOAT16 || d == WGK_DTYPE_INT32 || d == WGK_DTYPE_UINT32 ||
+         d == WGK_DTYPE_INT64;
+}
+
+/* Host values in the storage layout into dst, which holds bytes (the tail past the values zeroed). */
+static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, void *dst, size_t bytes) {
+  size_t used = (size_t)numel * (same_layout(dtype) ? wgk_dtype_size(dtype) : 4);
+  wgk_rt_to_storage(dtype, data, numel, dst);
+  if (used < bytes) memset((char *)dst + used, 0, bytes - used);
+}
+
+#define STAGED_UPLOAD_MIN (64u << 10) /* from this size uploads go through the pool's mapped staging buffers */
+
+typedef struct fill_args {
+  wgk_dtype dtype;
+  const void *data;
+  int64_t numel;
+  size_t bytes;
+} fill_args;
+
+static void fill_storage(void *dst, void *arg) {
+  const fill_args *a = arg;
+  to_storage_padded(a->dtype, a->data, a->numel, dst, a->bytes);
+}
+
+/* Writes the host values into buf ([0, bytes), tail zeroed) with queue writes: straight from data when the
+ * layout is the host's (no host copy), else through one converted copy. */
+static wgk_status write_values(wgk_context *ctx, wgk_gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
+                               size_t bytes) {
+  size_t host = (size_t)numel * wgk_dtype_size(dtype);
+  if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN &&
+      ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
+    fill_args a = {dtype, data, numel, bytes};
+    return wgk_gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms, &ctx->err);
+  }
+  if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
+    size_t whole = host & ~(size_t)3;
+    wgk_status st = wgk_gpu_buffer_write(ctx->dev, buf, 0, data, whole, &ctx->err);
+    if (st == WGK_OK && bytes > whole) { /* the last partial word, or the 4 bytes of an empty tensor, zero-padded */
+      uint8_t tail[4] = {0};
+      memcpy(tail, (const char *)data + whole, host - whole);
+      st = wgk_gpu_buffer_write(ctx->dev, buf, whole, tail, 4, &ctx->err);
+    }
+    return st;
+  }
+  void *storage = malloc(bytes);
+  if (!storage) return wgk_error_set(&ctx->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "tensor: out of memory");
+  to_storage_padded(dtype, data, numel, storage, bytes);
+  wgk_status st = wgk_gpu_buffer_write(ctx->dev, buf, 0, storage, bytes, &ctx->err);
+  free(storage);
+  return st;
+}
+
+/* A buffer holding the host values: a pooled one of the same size (every byte is written before any GPU work
+ * reads it, so nothing of its last owner shows), else a new one mapped at creation and filled in place (no
+ * queue-write copy, no lazy clear by Dawn). */
+static wgk_status filled_buffer(wgk_context *ctx, wgk_dtype dtype, const void *data, int64_t numel, size_t bytes,
+                                wgk_gpu_buffer **out) {
+  wgk_gpu_buffer *b = wgk_gpu_pool_take(&ctx->pool, bytes, TENSOR_USAGE);
+  if (b) {
+    wgk_status st = write_values(ctx, b, dtype, data, numel, bytes);
+    if (st != WGK_OK) {
+      wgk_gpu_buffer_destroy(b);
+      return st;
+    }
+    *out = b;
+    return WGK_OK;
+  }
+  void *mapped = NULL;
+  wgk_status st = wgk_gpu_buffer_create_mapped(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &b, &mapped, &ctx->err);
+  if (st != WGK_OK) return st;
+  to_storage_padded(dtype, data, numel, mapped, bytes);
+  wgk_gpu_buffer_unmap(b);
+  *out = b;
+  return WGK_OK;
+}
+
+static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                              const void *data, bool pooled, wgk_tensor **out) {
   *out = NULL;
   int64_t numel;
   if (wgk_dtype_size(dtype) == 0)
@@ -49,7 +129,13 @@ wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype
   if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   t->storage = storage;
   t->buf_bytes = wgk_rt_storage_bytes(storage, numel);
-  wgk_status st = wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
+  wgk_status st = WGK_OK;
+  if (data)
+    st = filled_buffer(ctx, dtype, data, numel, t->buf_bytes, &t->buf);
+  else if (pooled && (t->buf = wgk_gpu_pool_take(&ctx->pool, t->buf_bytes, TENSOR_USAGE)))
+    t->clear_pending = true;
+  else
+    st = wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
   if (st != WGK_OK) {
     wgk_rt_fail(ctx, st);
     wgk_tensor_release(t);
@@ -59,6 +145,16 @@ wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype
   return WGK_OK;
 }
 
+wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out) {
+  return tensor_make(ctx, dtype, storage, rank, shape, NULL, false, out);
+}
+
+wgk_status wgk_rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
+                                    const int64_t *shape, wgk_tensor **out) {
+  return tensor_make(ctx, dtype, storage, rank, shape, NULL, true, out);
+}
+
 wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
   return wgk_rt_tensor_new_stored(ctx, dtype, dtype, rank, shape, out);
 }
@@ -66,27 +162,9 @@ wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const 
 /* A buffer object of the tensor changed: a new identity, so no cached bind group names the old one. */
 static void renew_id(wgk_tensor *t) { t->id = t->ctx->next_tensor_id++; }
 
-static wgk_status upload(wgk_tensor *t, const void *data) {
-  wgk_context *ctx = t->ctx;
-  size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
-  if (t->storage != t->dtype) { /* int64 held as 32-bit words: back to 64 bits, in a larger buffer if need be */
-    if (t->buf_bytes < bytes) {
-      wgk_gpu_buffer *grown = NULL;
-      wgk_status st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &grown, &ctx->err);
-      if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-      wgk_gpu_buffer_destroy(t->buf); /* Dawn keeps it alive while recorded work uses it */
-      t->buf = grown;
-      t->buf_bytes = bytes;
-      renew_id(t);
-    }
-    t->storage = t->dtype;
-  }
-  void *storage = calloc(1, bytes);
-  if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
-  wgk_rt_to_storage(t->dtype, data, t->numel, storage);
-  wgk_status st = wgk_gpu_buffer_write(ctx->dev, t->buf, 0, storage, bytes, &ctx->err);
-  free(storage);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+/* The host copy of a small integer tensor, for checks that need its values (absorbed when out of memory: the
+ * checks read back instead). */
+static void keep_host_copy(wgk_tensor *t, const void *data) {
   size_t host_bytes = (size_t)t->numel * wgk_dtype_size(t->dtype);
   if (is_integer(t->dtype) && host_bytes <= WGK_HOST_SHADOW_MAX) {
     if (!t->host) t->host = malloc(host_bytes ? host_bytes : 1);
@@ -98,6 +176,26 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
     t->host_valid = false;
   }
   t->narrow_valid = false;
+}
+
+static wgk_status upload(wgk_tensor *t, const void *data) {
+  wgk_context *ctx = t->ctx;
+  size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
+  if (t->storage != t->dtype) { /* int64 held as 32-bit words: back to 64 bits, in a larger buffer if need be */
+    if (t->buf_bytes < bytes) {
+      wgk_gpu_buffer *grown = NULL;
+      wgk_status st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &grown, &ctx->err);
+      if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+      wgk_rt_buffer_release(ctx, t->buf);
+      t->buf = grown;
+      t->buf_bytes = bytes;
+      renew_id(t);
+    }
+    t->storage = t->dtype;
+  }
+  wgk_status st = write_values(ctx, t->buf, t->dtype, data, t->numel, bytes);
+  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  keep_host_copy(t, data);
   return WGK_OK;
 }
 
@@ -107,15 +205,9 @@ wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const 
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
   wgk_rt_lock(ctx);
   wgk_rt_clear(ctx);
-  wgk_status st = out ? wgk_rt_tensor_new(ctx, dtype, rank, shape, out)
+  wgk_status st = out ? tensor_make(ctx, dtype, dtype, rank, shape, data, false, out)
                       : wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
-  if (st == WGK_OK && data) {
-    st = upload(*out, data);
-    if (st != WGK_OK) {
-      wgk_tensor_release(*out);
-      *out = NULL;
-    }
-  }
+  if (st == WGK_OK && data) keep_host_copy(*out, data);
   wgk_rt_unlock(ctx);
   return st;
 }
@@ -192,8 +284,13 @@ void wgk_tensor_release(wgk_tensor *t) {
   wgk_rt_lock(ctx);
   bool last = --t->refs == 0;
   if (last) {
-    wgk_gpu_buffer_destroy(t->buf);
-    wgk_gpu_buffer_destroy(t->narrow);
+    if (t->external) { /* the caller may still hold the WGPUBuffer and write it: never reused */
+      wgk_gpu_buffer_destroy(t->buf);
+      wgk_gpu_buffer_destroy(t->narrow);
+    } else {
+      wgk_rt_buffer_release(ctx, t->buf);
+      wgk_rt_buffer_release(ctx, t->narrow);
+    }
     free(t->host);
     free(t);
   }
@@ -230,9 +327,13 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
                       "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
                       "holds no values of that call: call wgk_batch_submit first");
   size_t bytes = wgk_rt_storage_bytes(t->storage, t->numel);
+  if (t->storage == t->dtype && same_layout(t->dtype) && need % 4 == 0) { /* no conversion: straight into out */
+    wgk_status st = wgk_gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, out, need, ctx->wait_ms, &ctx->err);
+    return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
+  }
   void *storage = malloc(bytes);
   if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
-  wgk_status st = wgk_gpu_buffer_read(ctx->dev, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
+  wgk_status st = wgk_gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
   if (st == WGK_OK) wgk_rt_from_stored(t->dtype, t->storage, storage, t->numel, out);
   free(storage);
   return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
@@ -388,8 +489,10 @@ static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, cons
   if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgk_status st = alt_values(t, port, source, kind, words);
   if (st == WGK_OK && (!t->narrow || t->narrow_bytes != bytes)) {
-    wgk_gpu_buffer *made = NULL;
-    st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor in a port's layout", &made, &ctx->err);
+    /* written whole below before any GPU work reads it: a pooled buffer shows nothing of its last owner */
+    wgk_gpu_buffer *made = wgk_gpu_pool_take(&ctx->pool, (bytes + 3) & ~(size_t)3, TENSOR_USAGE);
+    if (!made)
+      st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor in a port's layout", &made, &ctx->err);
     if (st == WGK_OK) {
       wgk_gpu_buffer_destroy(t->narrow);
       t->narrow = made;
@@ -470,3 +573,12 @@ void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port) 
 }
 
 wgk_context *wgk_rt_tensor_context(const wgk_tensor *t) { return t->ctx; }
+
+void wgk_rt_buffer_release(wgk_context *ctx, wgk_gpu_buffer *buf) {
+  for (const wgk_batch *b = ctx->batches; b; b = b->next)
+    if (b->enc) {
+      wgk_gpu_buffer_destroy(buf);
+      return;
+    }
+  wgk_gpu_pool_put(&ctx->pool, buf);
+}

@@ -233,6 +233,13 @@ static void ceilings_json_shape(void **state) {
     assert_int_equal(json_integer_value(at(t, "ns.n")), 10);
   }
   assert_float_equal(json_real_value(at(j, "upload.gbps")), 26.8, 0);
+  assert_null(json_object_get(j, "submitWait"));
+  json_decref(j);
+  c.has_submit_wait = true;
+  c.submit_wait = (wgk_bench_stat){18000, 17500, 19000, 200};
+  j = wgk_bench_ceilings_json(&c);
+  assert_float_equal(json_real_value(at(j, "submitWait.ns.median")), 18000, 0);
+  assert_int_equal(json_integer_value(at(j, "submitWait.ns.n")), 200);
   json_decref(j);
   /* no timestamps used (a CPU adapter or none at all) says so; no transfers measured: no keys */
   c.timed = false;
@@ -242,6 +249,42 @@ static void ceilings_json_shape(void **state) {
   assert_non_null(strstr(json_string_value(at(j, "timeSource")), "wall time of back-to-back dispatches"));
   assert_null(json_object_get(j, "upload"));
   assert_null(json_object_get(j, "download"));
+  json_decref(j);
+}
+
+/* Issue 14's goals from the ceilings: transfer floor = in / upload + out / download; overhead = resident / bare. */
+static void goals_of_a_case(void **state) {
+  (void)state;
+  wgk_bench_ceilings c = {.has_transfers = true, .has_submit_wait = true};
+  c.upload.gbps = 20; /* bytes per ns */
+  c.download.gbps = 10;
+  c.submit_wait = (wgk_bench_stat){.median = 20000, .n = 200};
+  /* 2e6 bytes in: 100 us; 1e6 out: 100 us; floor 200 us. e2e 500 us - resident 24 us = 476 us: 2.38x, missed */
+  wgk_bench_goals g = wgk_bench_goals_of(&c, 2000000, 1000000, 500000, 24000, 8000);
+  assert_true(g.has_transfer);
+  assert_float_equal(g.transfer_floor_ns, 200000, 1e-6);
+  assert_float_equal(g.transfer_ns, 476000, 1e-6);
+  assert_false(g.transfer_met);
+  g = wgk_bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000);
+  assert_float_equal(g.transfer_ratio, 1.2, 1e-12);
+  assert_true(g.transfer_met);
+  assert_true(g.has_overhead);
+  assert_float_equal(g.overhead_ratio, 1.2, 1e-12);
+  assert_true(g.overhead_met);
+  assert_float_equal(g.host_ratio, 0.8, 1e-12);
+  json_t *j = wgk_bench_goals_json(&g);
+  assert_float_equal(json_real_value(at(j, "transfer.floorNs")), 200000, 1e-6);
+  assert_float_equal(json_real_value(at(j, "transfer.goal")), WGK_BENCH_TRANSFER_GOAL, 0);
+  assert_true(json_is_true(at(j, "transfer.met")));
+  assert_float_equal(json_real_value(at(j, "overhead.submitWaitNs")), 20000, 0);
+  assert_true(json_is_true(at(j, "overhead.met")));
+  json_decref(j);
+  /* nothing measured: no goals, no keys */
+  c.has_transfers = c.has_submit_wait = false;
+  g = wgk_bench_goals_of(&c, 1, 1, 2, 1, 1);
+  assert_false(g.has_transfer || g.has_overhead);
+  j = wgk_bench_goals_json(&g);
+  assert_int_equal(json_object_size(j), 0);
   json_decref(j);
 }
 
@@ -257,6 +300,7 @@ int main(void) {
       cmocka_unit_test(inconsistent_figures_say_why),
       cmocka_unit_test(repeats_agree_within_tolerance),
       cmocka_unit_test(ceilings_json_shape),
+      cmocka_unit_test(goals_of_a_case),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

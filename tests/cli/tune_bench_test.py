@@ -120,7 +120,22 @@ try:
         t = ce.get(k, {})
         check(set(t) == {"bytes", "ns", "gbps"} and t["bytes"] > 0 and t["gbps"] > 0 and t["ns"]["n"] > 0
               and abs(t["gbps"] - t["bytes"] / t["ns"]["median"]) < 1e-9 * t["gbps"] + 1e-12, f"ceilings.{k}: {t}")
+    sw = ce.get("submitWait", {})  # the bare submit + wait of an empty dispatch (issue 14 item 3's reference)
+    check(set(sw) == {"ns"} and sw["ns"]["n"] == 200 and sw["ns"]["median"] > 0, f"ceilings.submitWait: {sw}")
     (c,) = rep["cases"]
+    # issue 14's goals, computed from the figures of the same report
+    g = c["goals"]
+    floor = c["inputBytes"] / ce["upload"]["gbps"] + c["outputBytes"] / ce["download"]["gbps"]
+    moved = c["e2eNs"]["median"] - c["residentNs"]["median"]
+    t = g["transfer"]
+    check(abs(t["floorNs"] - floor) <= 1e-9 * floor and abs(t["e2eMinusResidentNs"] - moved) <= 1e-6
+          and abs(t["ratio"] - moved / floor) <= 1e-9 * abs(moved / floor) + 1e-12 and t["goal"] == 1.25
+          and t["met"] == (t["ratio"] <= 1.25), f"goals.transfer: {t}")
+    o = g["overhead"]
+    ratio = c["residentNs"]["median"] / sw["ns"]["median"]
+    check(abs(o["ratio"] - ratio) <= 1e-9 * ratio and o["submitWaitNs"] == sw["ns"]["median"] and o["goal"] == 1.3
+          and o["met"] == (ratio <= 1.3), f"goals.overhead: {o}")
+    check("  transfer: e2e - resident " in out and "  overhead: resident " in out, "the table shows the goals:\n" + out)
     check(c["id"] == CASE and c["status"] == "ok" and c["variant"] == "rank4_cache2_pos", f"case {c}")
     check(c["bytes"] == 33288 and c["flops"] == 12288 and c["bytesGiven"] and c["inputSets"] == 3, f"counts {c}")
     check(c["repeats"] == 3, "three repeats")

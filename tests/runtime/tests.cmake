@@ -20,3 +20,5 @@ endif()
 # batched call's output read before submit refused.
 wgk_add_test(test_introspect SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_introspect.c TIMEOUT 120 LABELS gpu)
 target_link_libraries(test_introspect PRIVATE ${MATH_LIB})
+# The buffer pool (issue 14): reused buffers never show another call's bytes (test.Half writes half its output).
+wgk_add_test(test_pool SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pool.c TIMEOUT 120 LABELS gpu)
