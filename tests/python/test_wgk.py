@@ -1,0 +1,347 @@
+"""The Python binding (python/wgk) against independent numpy double references on random inputs: RotaryEmbedding
+and SparseAttention, float32 and float16 (when the adapter has shader-f16), GPU-resident chaining, in-place
+caches, the contract from k.info(), and refusals raised as wgk.Error subclasses carrying wgk's message.
+Run by ctest (tests/python/tests.cmake) with WGK_LIBRARY (the build's libwgk.so), WGK_CLI (the wgk command, for
+the adapter's features) and PYTHONPATH=python."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import wgk
+
+ROPE = "webgpu-kernels/ai.onnx.RotaryEmbedding"
+SPARSE = "webgpu-kernels/com.microsoft.SparseAttention"
+POISON = np.float32(np.nan)
+
+
+@pytest.fixture(scope="module")
+def rope():
+    return wgk.load(ROPE, version=1)
+
+
+@pytest.fixture(scope="module")
+def sparse():
+    return wgk.load(SPARSE, version=1)
+
+
+def adapter_features():
+    """The features of the adapter the default context uses, from `wgk devices --json`."""
+    cli = os.environ.get("WGK_CLI")
+    if not cli:
+        pytest.skip("WGK_CLI is not set: cannot read the adapter's features")
+    adapters = json.loads(subprocess.run([cli, "devices", "--json"], check=True, capture_output=True,
+                                         text=True).stdout)["adapters"]
+    used = wgk.default_context().adapter
+    for a in adapters:
+        if a.get("device") and a["device"] in used:
+            return set(a.get("features", []))
+    return set(adapters[0].get("features", []))
+
+
+def need_dtype(dtype):
+    if dtype == np.float16 and "shader-f16" not in adapter_features():
+        pytest.skip("the adapter lacks shader-f16: no float16 case")
+
+# ---- RotaryEmbedding: the ONNX opset-23 definition in float64 ------------------------------------------------
+
+
+def rope_ref(x, cos_cache, sin_cache, position_ids=None, interleaved=0, num_heads=None, rotary_embedding_dim=0):
+    x = np.asarray(x, np.float64)
+    rank3 = x.ndim == 3
+    if rank3:  # (B, S, N*H) -> (B, N, S, H)
+        b, s, hidden = x.shape
+        x = x.reshape(b, s, num_heads, hidden // num_heads).transpose(0, 2, 1, 3)
+    head = x.shape[-1]
+    rot = rotary_embedding_dim or head
+    cos, sin = np.asarray(cos_cache, np.float64), np.asarray(sin_cache, np.float64)
+    if position_ids is not None:
+        cos, sin = cos[position_ids], sin[position_ids]  # (B, S, rot/2)
+    cos, sin = cos[:, None, :, :], sin[:, None, :, :]    # over heads
+    xr, rest = x[..., :rot], x[..., rot:]
+    if interleaved:
+        x1, x2 = xr[..., 0::2], xr[..., 1::2]
+    else:
+        x1, x2 = xr[..., :rot // 2], xr[..., rot // 2:]
+    y1, y2 = cos * x1 - sin * x2, sin * x1 + cos * x2
+    if interleaved:
+        yr = np.stack([y1, y2], axis=-1).reshape(xr.shape)
+    else:
+        yr = np.concatenate([y1, y2], axis=-1)
+    y = np.concatenate([yr, rest], axis=-1)
+    if rank3:
+        y = y.transpose(0, 2, 1, 3).reshape(b, s, -1)
+    return y
+
+
+def tol(dtype):
+    return dict(rtol=2e-3, atol=2e-3) if dtype == np.float16 else dict(rtol=1e-5, atol=1e-5)
+
+
+def rope_inputs(rng, dtype, shape=(2, 4, 5, 16), rows=40, rot=16):
+    x = rng.uniform(-2, 2, shape).astype(dtype)
+    theta = rng.uniform(0, 2 * np.pi, (rows, rot // 2))
+    pos = rng.integers(0, rows, (shape[0], shape[2] if len(shape) == 4 else shape[1])).astype(np.int64)
+    return x, np.cos(theta).astype(dtype), np.sin(theta).astype(dtype), pos
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("interleaved", [0, 1])
+def test_rope_matches_reference(rope, dtype, interleaved):
+    need_dtype(dtype)
+    rng = np.random.default_rng(16 + interleaved)
+    x, c, s, p = rope_inputs(rng, dtype)
+    poisoned = wgk.tensor(np.full(x.shape, np.nan, dtype))  # a caller-owned output, poisoned first
+    out = rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, interleaved=interleaved, Y=poisoned)
+    assert list(out) == ["y"] and "Y" in out
+    np.testing.assert_array_equal(poisoned.numpy(), out["y"])
+    y = out["Y"]
+    assert y is out["y"] and y.dtype == dtype and y.shape == x.shape
+    np.testing.assert_allclose(y, rope_ref(x, c, s, p, interleaved), **tol(dtype))
+
+
+def test_rope_port_keys_rank3_partial_rotation(rope):
+    """Inputs by port key, rank-3 X with num_heads, a partial rotation: attributes of every kind of use."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, (2, 5, 3 * 16)).astype(np.float32)
+    theta = rng.uniform(0, 6, (2, 5, 4))  # no position_ids: per-token caches (B, S, rot/2)
+    c, s = np.cos(theta).astype(np.float32), np.sin(theta).astype(np.float32)
+    y = rope(x=x, cos=c, sin=s, num_heads=3, rotary_embedding_dim=8)["y"]
+    np.testing.assert_allclose(y, rope_ref(x, c, s, None, 0, num_heads=3, rotary_embedding_dim=8), rtol=1e-5,
+                               atol=1e-5)
+    assert rope.variant == "rank3_cache3"
+
+
+def test_rope_chains_on_gpu(rope):
+    """output="gpu" keeps Y on the GPU; it is the next call's X, and a wgk.tensor made from numpy is an input."""
+    rng = np.random.default_rng(5)
+    x, c, s, p = rope_inputs(rng, np.float32)
+    first = rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, output="gpu")
+    t = first["Y"]
+    assert isinstance(t, wgk.Tensor) and t.shape == x.shape and t.dtype == np.float32
+    gc = wgk.tensor(c)
+    second = rope(X=t, cos_cache=gc, sin_cache=s, position_ids=p, interleaved=1, output="gpu")["y"]
+    want = rope_ref(rope_ref(x, c, s, p, 0), c, s, p, 1)
+    np.testing.assert_allclose(second.numpy(), want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(t), rope_ref(x, c, s, p, 0), rtol=1e-5, atol=1e-5)  # t is unchanged
+
+
+def test_rope_info(rope):
+    info = rope.info()
+    assert info["op_id"] == "ai.onnx.RotaryEmbedding"
+    ports = {p["key"]: p for p in info["ports"]}
+    assert ports["x"] == {"key": "x", "onnx_name": "X", "dir": "in", "optional": False, "type_var": "T",
+                          "dtypes": ["float32", "float16"]}
+    assert ports["positionIds"]["optional"] and ports["positionIds"]["dtypes"] == ["int64"]
+    assert ports["y"]["dir"] == "out"
+    attrs = {a["name"]: a for a in info["attrs"]}
+    assert attrs["interleaved"]["default"] == 0 and attrs["interleaved"]["values"] == [0, 1]
+    assert not attrs["num_heads"]["required"] and attrs["num_heads"]["default"] is None
+    assert set(info["variants"]) == {"rank3_cache2_pos", "rank4_cache2_pos", "rank3_cache3", "rank4_cache3"}
+
+# ---- refusals ------------------------------------------------------------------------------------------------
+
+
+def test_wrong_dtype_is_refused_with_wgks_message(rope):
+    rng = np.random.default_rng(7)
+    x, c, s, p = rope_inputs(rng, np.float32)
+    with pytest.raises(wgk.CallError) as e:
+        rope(X=x.astype(np.int32), cos_cache=c, sin_cache=s, position_ids=p)
+    assert isinstance(e.value, wgk.Error) and e.value.status == 8
+    assert "dtype int32 is not allowed by type constraint T (allowed: float32, float16)" in str(e.value)
+    assert "manifest.json:" in e.value.message  # wgk's file:line:column: path: message
+    with pytest.raises(wgk.CallError, match=r"X: numpy dtype float64 has no wgk dtype"):
+        rope(X=x.astype(np.float64), cos_cache=c, sin_cache=s, position_ids=p)
+
+
+def test_bad_shape_is_refused(rope):
+    rng = np.random.default_rng(8)
+    x, c, s, p = rope_inputs(rng, np.float32)
+    with pytest.raises(wgk.Error, match=r"num_heads: required for rank-3 x"):
+        rope(X=x[0], cos_cache=c, sin_cache=s, position_ids=p)
+    with pytest.raises(wgk.CallError, match=r"position"):
+        rope(X=x, cos_cache=c, sin_cache=s, position_ids=p + 40)  # past the cache's 40 rows
+
+
+def test_misspelled_attribute_is_refused_with_a_suggestion(rope):
+    rng = np.random.default_rng(9)
+    x, c, s, p = rope_inputs(rng, np.float32)
+    with pytest.raises(wgk.NotFoundError, match=r"no attribute 'interleavd'; did you mean 'interleaved'"):
+        rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, interleavd=1)
+    with pytest.raises(ValueError):
+        rope(X=x, cos_cache=c, sin_cache=s, output="cpu")
+
+
+def test_missing_kernel_is_refused():
+    with pytest.raises(wgk.Error) as e:
+        wgk.load("/nonexistent/ai.onnx.Nothing")
+    assert "/nonexistent/ai.onnx.Nothing" in str(e.value)
+
+# ---- SparseAttention: the ONNX Runtime contrib op in float64 --------------------------------------------------
+
+
+def rotate(x, cos, sin, interleaved):
+    """x (..., H) rotated with cos/sin (..., rot/2) broadcast over x's leading dims."""
+    rot = 2 * cos.shape[-1]
+    xr, rest = x[..., :rot], x[..., rot:]
+    if interleaved:
+        x1, x2 = xr[..., 0::2], xr[..., 1::2]
+        yr = np.stack([cos * x1 - sin * x2, sin * x1 + cos * x2], axis=-1).reshape(xr.shape)
+    else:
+        x1, x2 = xr[..., :rot // 2], xr[..., rot // 2:]
+        yr = np.concatenate([cos * x1 - sin * x2, sin * x1 + cos * x2], axis=-1)
+    return np.concatenate([yr, rest], axis=-1)
+
+
+def sparse_ref(q, k, v, past_k, past_v, rows, cols, total, key_totals, num_heads, kv_num_heads, block,
+               cos=None, sin=None, do_rotary=0, rotary_interleaved=0, scale=0.0):
+    """Returns (output, present_key, present_value) in float64. k/v None: q is packed [Q|K|V]."""
+    q = np.asarray(q, np.float64)
+    b_, s_, _ = q.shape
+    pk, pv = np.array(past_k, np.float64), np.array(past_v, np.float64)
+    h_ = pk.shape[-1]
+    if k is None:
+        q, k, v = np.split(q, [num_heads * h_, (num_heads + kv_num_heads) * h_], axis=-1)
+    q = q.reshape(b_, s_, num_heads, h_)
+    k = np.asarray(k, np.float64).reshape(b_, s_, kv_num_heads, h_)
+    v = np.asarray(v, np.float64).reshape(b_, s_, kv_num_heads, h_)
+    scale = scale or 1.0 / np.sqrt(h_)
+    out = np.zeros((b_, s_, num_heads, h_))
+    layouts = rows.shape[0]
+    for b in range(b_):
+        past = 0 if int(total) == s_ else int(key_totals[b]) - s_
+        pos = past + np.arange(s_)
+        qb, kb = q[b], k[b]
+        if do_rotary:
+            c, sn = np.asarray(cos, np.float64)[pos][:, None, :], np.asarray(sin, np.float64)[pos][:, None, :]
+            qb, kb = rotate(qb, c, sn, rotary_interleaved), rotate(kb, c, sn, rotary_interleaved)
+        pk[b, :, past:past + s_] = kb.transpose(1, 0, 2)
+        pv[b, :, past:past + s_] = v[b].transpose(1, 0, 2)
+        for h in range(num_heads):
+            kvh, lay = h // (num_heads // kv_num_heads), h % layouts
+            for s in range(s_):
+                p = pos[s]
+                r = p // block
+                active = set(int(c) for c in cols[lay, rows[lay, r]:rows[lay, r + 1]])
+                keys = [j for j in range(min(p + 1, int(key_totals[b]))) if j // block in active]
+                if not keys:
+                    continue
+                sc = scale * (pk[b, kvh, keys] @ qb[s, h])
+                w = np.exp(sc - sc.max())
+                out[b, s, h] = (w / w.sum()) @ pv[b, kvh, keys]
+    return out.reshape(b_, s_, num_heads * h_), pk, pv
+
+
+def random_layouts(rng, layouts, max_blocks):
+    """CSR block masks: each block row keeps its diagonal block and a random subset of the earlier ones."""
+    rows = np.zeros((layouts, max_blocks + 1), np.int32)
+    per = []
+    for lay in range(layouts):
+        cols = []
+        for r in range(max_blocks):
+            row = sorted(set([r] + [c for c in range(r) if rng.random() < 0.5]))
+            cols.extend(row)
+            rows[lay, r + 1] = len(cols)
+        per.append(cols)
+    width = max(len(c) for c in per)
+    cols = np.zeros((layouts, width), np.int32)
+    for lay, c in enumerate(per):
+        cols[lay, :len(c)] = c
+    return rows, cols
+
+
+def sparse_case(rng, dtype, s_, key_totals, total, packed=False, rotary=False, b_=2, n=4, nkv=2, h_=16, block=16,
+                cache=64, layouts=2):
+    rows, cols = random_layouts(rng, layouts, cache // block)
+    f = lambda *shape: rng.uniform(-1, 1, shape).astype(dtype)
+    args = dict(past_key=f(b_, nkv, cache, h_), past_value=f(b_, nkv, cache, h_), block_row_indices=rows,
+                block_col_indices=cols, total_sequence_length=np.array([total], np.int32),
+                key_total_sequence_lengths=np.array(key_totals, np.int32), num_heads=n, kv_num_heads=nkv,
+                sparse_block_size=block)
+    if packed:
+        args["query"] = f(b_, s_, (n + 2 * nkv) * h_)
+    else:
+        args.update(query=f(b_, s_, n * h_), key=f(b_, s_, nkv * h_), value=f(b_, s_, nkv * h_))
+    if rotary:
+        theta = rng.uniform(0, 2 * np.pi, (cache, 8))
+        args.update(cos_cache=np.cos(theta).astype(dtype), sin_cache=np.sin(theta).astype(dtype), do_rotary=1,
+                    rotary_interleaved=int(rng.integers(0, 2)))
+    return args
+
+
+def run_ref(args):
+    a = dict(args)
+    return sparse_ref(a["query"], a.get("key"), a.get("value"), a["past_key"], a["past_value"],
+                      a["block_row_indices"], a["block_col_indices"], a["total_sequence_length"][0],
+                      a["key_total_sequence_lengths"], a["num_heads"], a["kv_num_heads"], a["sparse_block_size"],
+                      a.get("cos_cache"), a.get("sin_cache"), a.get("do_rotary", 0), a.get("rotary_interleaved", 0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("case", ["prompt", "prompt_packed_rotary", "decode_rotary", "decode_long"])
+def test_sparse_matches_reference(sparse, dtype, case):
+    need_dtype(dtype)
+    rng = np.random.default_rng({"prompt": 1, "prompt_packed_rotary": 2, "decode_rotary": 3, "decode_long": 4}[case])
+    if case == "prompt":
+        args = sparse_case(rng, dtype, 37, [37, 21], 37)
+    elif case == "prompt_packed_rotary":
+        args = sparse_case(rng, dtype, 20, [20, 9], 20, packed=True, rotary=True)
+    elif case == "decode_rotary":  # two new tokens after 31 and 45 cached ones
+        args = sparse_case(rng, dtype, 2, [33, 47], 47, rotary=True)
+    else:  # one token over a 256-row cache: the split (flash-decoding) variants
+        args = sparse_case(rng, dtype, 1, [200, 77], 200, cache=256)
+    poisoned = wgk.tensor(np.full(args["query"].shape[:2] + (4 * 16,), np.nan, dtype))  # a caller-owned output
+    out = sparse(**args, outputT=poisoned)
+    assert out["outputT"].dtype == dtype and not np.isnan(poisoned.numpy()).any()
+    assert set(out) == {"outputT", "pastKeyT", "pastValueT"}
+    assert sparse.variant.endswith("_decode") == (case == "decode_long"), sparse.variant
+    want = run_ref(args)
+    for name, ref in zip(["output", "past_key", "past_value"], want):
+        got = out[name]
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got, ref, err_msg=name, **tol(dtype))
+
+
+def test_sparse_caches_stay_on_gpu(sparse):
+    """A prompt then a decode step on GPU-resident caches: the in/out ports update the wgk.Tensor in place."""
+    rng = np.random.default_rng(21)
+    prompt = sparse_case(rng, np.float32, 24, [24, 17], 24)
+    ref_out, ref_k, ref_v = run_ref(prompt)
+    kt, vt = wgk.tensor(prompt["past_key"]), wgk.tensor(prompt["past_value"])
+    out = sparse(**dict(prompt, past_key=kt, past_value=vt), output="gpu")
+    assert out["pastKeyT"]._h == kt._h  # the same wgk tensor, updated in place
+    np.testing.assert_allclose(out["output"].numpy(), ref_out, rtol=1e-5, atol=1e-5)
+    step = sparse_case(rng, np.float32, 1, [25, 18], 25)
+    step.update(past_key=ref_k.astype(np.float32), past_value=ref_v.astype(np.float32),
+                block_row_indices=prompt["block_row_indices"], block_col_indices=prompt["block_col_indices"])
+    want = run_ref(step)
+    got = sparse(**dict(step, past_key=kt, past_value=vt))
+    for name, ref in zip(["outputT", "pastKeyT", "pastValueT"], want):
+        np.testing.assert_allclose(got[name], ref, rtol=1e-5, atol=1e-5, err_msg=name)
+    np.testing.assert_allclose(kt.numpy(), want[1], rtol=1e-5, atol=1e-5)
+
+
+def test_sparse_missing_required_attribute(sparse):
+    rng = np.random.default_rng(22)
+    args = sparse_case(rng, np.float32, 16, [16, 16], 16)
+    del args["kv_num_heads"], args["sparse_block_size"]
+    kt = wgk.tensor(args.pop("past_key"))
+    before = kt.numpy()
+    with pytest.raises(wgk.CallError) as e:
+        sparse(past_key=kt, **args)
+    assert "kv_num_heads" in str(e.value) and "sparse_block_size" in str(e.value)
+    np.testing.assert_array_equal(kt.numpy(), before)  # a refused call changes no buffer
+
+
+def test_sparse_info(sparse):
+    info = sparse.info()
+    ports = {p["key"]: p for p in info["ports"]}
+    assert ports["pastKeyT"]["dir"] == "inout" and ports["pastKeyT"]["onnx_name"] == "past_key"
+    assert ports["keyT"]["optional"] and not ports["queryT"]["optional"]
+    assert ports["blockRowIndicesT"]["dtypes"] == ["int32"]
+    attrs = {a["name"]: a for a in info["attrs"]}
+    assert attrs["num_heads"]["required"] and attrs["sparse_block_size"]["required"]
+    assert not attrs["do_rotary"]["required"] and attrs["do_rotary"]["default"] == 0
+    assert len(info["variants"]) >= 2
