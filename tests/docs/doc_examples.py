@@ -29,6 +29,9 @@ import numpy as np
 SRC, WGK, LIBWGK, CC = sys.argv[1:5] if len(sys.argv) > 5 else sys.exit(__doc__)
 CASE, ARGS = sys.argv[5], sys.argv[6:]
 HERE = os.path.dirname(os.path.abspath(__file__))
+REFS = os.path.join(HERE, "..", "python")  # references.py: the ops in float64
+sys.path.insert(0, REFS)
+from references import rope_ref, sparse_ref  # noqa: E402
 ROPE = "ai.onnx.RotaryEmbedding"
 # Blocks shown but not run, with the reason: (file, heading, language).
 NOT_RUN = {("com.microsoft.SparseAttention", "Use with `@huggingface/kernels`", "sh"):
@@ -68,18 +71,6 @@ def one_block(path, heading_prefix, lang):
 def card(op):
     return os.path.join(SRC, "kernels", op, "README.md")
 
-
-def rope_ref(x, cos, sin, pos=None, interleaved=0):
-    """ONNX RotaryEmbedding in float64, rank-4 X, whole head rotated."""
-    x, cos, sin = (np.asarray(a, np.float64) for a in (x, cos, sin))
-    if pos is not None:
-        cos, sin = cos[pos], sin[pos]
-    cos, sin = cos[:, None], sin[:, None]
-    if interleaved:
-        x1, x2 = x[..., 0::2], x[..., 1::2]
-        return np.stack([cos * x1 - sin * x2, sin * x1 + cos * x2], -1).reshape(x.shape)
-    h = x.shape[-1] // 2
-    return np.concatenate([cos * x[..., :h] - sin * x[..., h:], sin * x[..., :h] + cos * x[..., h:]], -1)
 
 # ---- C snippets ----------------------------------------------------------------------------------------------
 
@@ -132,7 +123,8 @@ def card_c(op):
 
 def env_with_binding():
     env = dict(os.environ, WGK_LIBRARY=os.path.abspath(LIBWGK), PYTHONDONTWRITEBYTECODE="1")
-    env["PYTHONPATH"] = os.path.join(SRC, "python") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(SRC, "python"), REFS] + (
+        [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     return env
 
 
@@ -141,24 +133,17 @@ def readme_python():
     with tempfile.TemporaryDirectory() as tmp:
         # the snippet, then checks of what it made against a double reference
         check = ("\nfrom numpy.testing import assert_allclose as _close\n"
-                 "import sys; sys.path.insert(0, %r); import doc_examples_ref as _r\n"
-                 "_close(y, _r.rope_ref(x, c, s, p, 1), rtol=1e-5, atol=1e-5)\n"
-                 "_close(y2, _r.rope_ref(_r.rope_ref(x, c, s, p, 0), c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
-                 "_close(g.numpy(), _r.rope_ref(x, c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
-                 "print('ok: the README Python snippet ran and matched the reference')\n") % tmp
-        with open(os.path.join(tmp, "doc_examples_ref.py"), "w") as f:
-            f.write("import numpy as np\n" + rope_ref_source())
+                 "from references import rope_ref as _ref\n"
+                 "_close(y, _ref(x, c, s, p, 1), rtol=1e-5, atol=1e-5)\n"
+                 "_close(y2, _ref(_ref(x, c, s, p, 0), c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
+                 "_close(g.numpy(), _ref(x, c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
+                 "print('ok: the README Python snippet ran and matched the reference')\n")
         path = os.path.join(tmp, "readme_snippet.py")
         open(path, "w").write(snippet + check)
         p = subprocess.run([sys.executable, path], cwd=tmp, env=env_with_binding(), capture_output=True, text=True)
         print(p.stdout + p.stderr, end="")
         if p.returncode:
             fail(f"the README's Python snippet exited {p.returncode}")
-
-
-def rope_ref_source():
-    import inspect
-    return inspect.getsource(rope_ref)
 
 
 def card_cli(op):
