@@ -8,6 +8,9 @@ usage: doc_examples.py SOURCE_DIR WGK LIBWGK CC CASE     (C snippets also get $W
                    tests/docs/rope_harness.c.in and run: its output checked against a double reference
   readme_python    README's Python snippet, run with the binding in python/
   card_c OP        the card's "Use with wgk (C)" snippet, the same way as readme_c
+  card_python OP   the card's "Use with wgk (Python)" snippet, run with the binding; the arrays it names (x, cos,
+                   sin, pos, y for RotaryEmbedding; the prompt and the token of SparseAttention) checked against
+                   tests/python/references.py
   card_cli OP      the card's "Use with the wgk CLI" commands, run in a scratch folder on random .npy inputs
                    named as the command names them; every .npy it writes checked against a double reference
   card_js OP       the card's @huggingface/kernels example (JavaScript, not run here): every input, output and
@@ -146,6 +149,38 @@ def readme_python():
             fail(f"the README's Python snippet exited {p.returncode}")
 
 
+CARD_PY_CHECKS = {
+    ROPE: """
+_close(y, rope_ref(x, cos, sin, pos, int(re.search(r"interleaved=(\\d)", SNIPPET).group(1))), rtol=1e-5, atol=1e-5)
+""",
+    "com.microsoft.SparseAttention": """
+z = np.zeros((B, KV, CACHE, H))
+want, rk, rv = sparse_ref(query, key, value, z, z, rows, cols, S, [S], N, KV, BLOCK)
+_close(y, want, rtol=1e-5, atol=1e-5)
+want1, rk, rv = sparse_ref(q1, k1, v1, rk, rv, rows, cols, S + 1, [S + 1], N, KV, BLOCK)
+_close(y1, want1, rtol=1e-5, atol=1e-5)
+_close(past_key.numpy(), rk, rtol=1e-5, atol=1e-5)
+_close(past_value.numpy(), rv, rtol=1e-5, atol=1e-5)
+""",
+}
+
+
+def card_python(op):
+    if op not in CARD_PY_CHECKS:
+        fail(f"no Python check for {op}'s card (CARD_PY_CHECKS)")
+    snippet = one_block(card(op), "Use with wgk (Python)", "python")
+    check = ("\nimport re\nfrom numpy.testing import assert_allclose as _close\n"
+             "from references import rope_ref, sparse_ref\nSNIPPET = %r\n" % snippet + CARD_PY_CHECKS[op] +
+             "print('ok: the card\\'s Python snippet ran and matched the reference')\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "card_snippet.py")
+        open(path, "w").write(snippet + check)
+        p = subprocess.run([sys.executable, path], cwd=tmp, env=env_with_binding(), capture_output=True, text=True)
+        print(p.stdout + p.stderr, end="")
+        if p.returncode:
+            fail(f"{op}'s Python snippet exited {p.returncode}")
+
+
 def card_cli(op):
     if op != ROPE:
         fail(f"no CLI inputs for {op}'s card")
@@ -223,6 +258,7 @@ def card_js(op):
 
 HANDLED = {("README.md", "The C API", "c"), ("README.md", "Python", "python"),
            (ROPE, "Use with wgk (C)", "c"), (ROPE, "Use with the wgk CLI", "sh"),
+           (ROPE, "Use with wgk (Python)", "python"), ("com.microsoft.SparseAttention", "Use with wgk (Python)", "python"),
            ("com.microsoft.SparseAttention", "Use with `@huggingface/kernels`", "js")}
 
 
@@ -250,7 +286,7 @@ def cover():
 
 
 CASES = {"readme_c": readme_c, "readme_python": readme_python, "card_c": card_c, "card_cli": card_cli,
-         "card_js": card_js, "cover": cover}
+         "card_js": card_js, "card_python": card_python, "cover": cover}
 if CASE not in CASES:
     sys.exit(__doc__)
 CASES[CASE](*ARGS)

@@ -12,7 +12,8 @@ if(TARGET wgk_cli)
          "ASAN_OPTIONS=detect_leaks=0")
   endif()
   set(WGK_ROPE_CARD ai.onnx.RotaryEmbedding)
-  foreach(case "readme_c" "readme_python" "card_c;${WGK_ROPE_CARD}" "card_cli;${WGK_ROPE_CARD}"
+  foreach(case "readme_c" "readme_python" "card_c;${WGK_ROPE_CARD}" "card_cli;${WGK_ROPE_CARD}" "card_python;${WGK_ROPE_CARD}"
+          "card_python;com.microsoft.SparseAttention"
           "card_js;com.microsoft.SparseAttention")
     string(REPLACE ";" "_" name "docs_${case}")
     string(REPLACE "." "_" name "${name}")
