@@ -12,7 +12,8 @@ Inputs are keyword arguments named by the port key ("x") or the ONNX name ("X");
 np.asarray takes, C order, one of the dtypes of wgk.DTYPES; nothing is converted) or a wgk.Tensor; None leaves
 an optional input unset. Every other keyword is an attribute: int, float, str, a sequence of ints, or any value
 as JSON. A refusal raises a subclass of wgk.Error carrying wgk's message ("file:line:column: path: message"); a
-refused call dispatches nothing. In/out ports (SparseAttention's caches) are returned as outputs; a numpy array
+refused call dispatches nothing. `output` is the keyword of the result's form, so an output port whose ONNX name is
+"output" (SparseAttention's) is given a caller-owned tensor by its port key (outputT=...). In/out ports (SparseAttention's caches) are returned as outputs; a numpy array
 passed to one is copied to the GPU and left unchanged, a wgk.Tensor is updated in place.
 
 The library: $WGK_LIBRARY when set, else the libwgk.so of the prefix this package is installed in
@@ -24,6 +25,7 @@ import ctypes.util
 import json
 import os
 import threading
+import warnings
 
 import numpy as np
 
@@ -88,14 +90,16 @@ class _AttrInfo(ctypes.Structure):
                 ("description", ctypes.c_char_p)]
 
 
+# The option structs end in zeroed spare bytes: a later libwgk that appends a field to one reads zero there, the
+# value a C caller's designated initializer gives a field it does not name.
 class _ContextOptions(ctypes.Structure):
     _fields_ = [("adapter", ctypes.c_char_p), ("verbose", ctypes.c_bool), ("wgpu_instance", ctypes.c_void_p),
-                ("wgpu_device", ctypes.c_void_p)]
+                ("wgpu_device", ctypes.c_void_p), ("_spare", ctypes.c_uint64 * 16)]
 
 
 class _KernelOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_int), ("revision", ctypes.c_char_p), ("strict", ctypes.c_bool),
-                ("trust_remote_code", ctypes.c_bool)]
+                ("trust_remote_code", ctypes.c_bool), ("_spare", ctypes.c_uint64 * 16)]
 
 
 _P = ctypes.c_void_p
@@ -241,12 +245,16 @@ class Context:
 _default = None
 
 
+_default_lock = threading.Lock()
+
+
 def default_context():
-    """The process's shared context, made at first use."""
+    """The process's shared context, made at first use (adapter: $WGK_ADAPTER, else high-performance)."""
     global _default
-    if _default is None:
-        _default = Context()
-    return _default
+    with _default_lock:
+        if _default is None:
+            _default = Context()
+        return _default
 
 
 def load(path_or_id, version=0, revision=None, strict=False, trust_remote_code=False, context=None):
@@ -345,6 +353,8 @@ class Kernel:
         h = _P()
         ctx._check(self._lib.wgk_kernel_load(ctx._h, os.fsencode(path_or_id), ctypes.byref(opts), ctypes.byref(h)))
         self._h = h.value
+        if self.warning:  # an unverified package (no metadata.json digests)
+            warnings.warn(self.warning, stacklevel=3)
         self._ports = [self._lib.wgk_kernel_port(self._h, i).contents
                        for i in range(self._lib.wgk_kernel_port_count(self._h))]
         self._by_name = {}

@@ -5,6 +5,7 @@ Run by ctest (tests/python/tests.cmake) with WGK_LIBRARY (the build's libwgk.so)
 the adapter's features) and PYTHONPATH=python."""
 import json
 import os
+import shutil
 import subprocess
 
 import numpy as np
@@ -151,6 +152,16 @@ def test_missing_kernel_is_refused():
     with pytest.raises(wgk.Error) as e:
         wgk.load("/nonexistent/ai.onnx.Nothing")
     assert "/nonexistent/ai.onnx.Nothing" in str(e.value)
+
+def test_unverified_package_warns_and_strict_refuses(tmp_path):
+    pkg = tmp_path / "rope"
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "..", "kernels", "ai.onnx.RotaryEmbedding"), pkg)
+    os.remove(pkg / "build" / "webgpu" / "metadata.json")
+    with pytest.warns(UserWarning, match="metadata.json") as w:
+        k = wgk.load(str(pkg))
+    assert k.warning == str(w[0].message)
+    with pytest.raises(wgk.Error, match="metadata.json"):
+        wgk.load(str(pkg), strict=True)
 
 # ---- SparseAttention -----------------------------------------------------------------------------------------
 
