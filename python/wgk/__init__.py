@@ -187,12 +187,16 @@ def _library():
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
                 continue
+            missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
+            if missing:
+                tried.append("%s (lacks %s: older than this binding)" % (path, ", ".join(missing)))
+                continue
             for name, (res, args) in _SIGNATURES.items():
                 fn = getattr(lib, name)
                 fn.restype, fn.argtypes = res, args
             _lib, _lib_path = lib, path
             return lib
-        raise ImportError("wgk: libwgk.so not found; set WGK_LIBRARY to its path. Tried: " + "; ".join(tried))
+        raise ImportError("wgk: no usable libwgk.so; set WGK_LIBRARY to its path. Tried: " + "; ".join(tried))
 
 
 def _s(b):

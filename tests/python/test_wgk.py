@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -152,6 +153,20 @@ def test_missing_kernel_is_refused():
     with pytest.raises(wgk.Error) as e:
         wgk.load("/nonexistent/ai.onnx.Nothing")
     assert "/nonexistent/ai.onnx.Nothing" in str(e.value)
+
+def test_context_refusal_carries_wgks_message():
+    with pytest.raises(wgk.NotFoundError, match=r"adapter: no adapter matches 'no-such-adapter-xyz'"):
+        wgk.Context(adapter="no-such-adapter-xyz")
+
+
+def test_a_library_that_is_not_libwgk_is_named():
+    """WGK_LIBRARY is taken as given; a library without wgk's functions fails the import, naming what it lacks."""
+    env = dict(os.environ, WGK_LIBRARY="libm.so.6")
+    p = subprocess.run([sys.executable, "-c", "import wgk; wgk.library_path()"], env=env, capture_output=True,
+                       text=True)
+    assert p.returncode != 0
+    assert "ImportError: wgk: no usable libwgk.so" in p.stderr and "libm.so.6 (lacks wgk_status_str" in p.stderr
+
 
 def test_unverified_package_warns_and_strict_refuses(tmp_path):
     pkg = tmp_path / "rope"
