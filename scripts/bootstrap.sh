@@ -2,7 +2,7 @@
 # Installs what wgk needs to build and test, and nothing that is already there.
 # Idempotent: on a machine that has everything it checks and returns in about a second.
 #   - Debian packages (compiler, cmake, libraries, Vulkan loader, Mesa >= 25 lavapipe,
-#     python3-numpy/onnx for the test oracles);
+#     python3-numpy/onnx for the test oracles, python3-pytest for the Python binding's tests);
 #   - Dawn from npm (third_party/dawn, pinned by package-lock.json, integrity-checked by npm ci);
 #   - test-only npm packages (tests/oracle: @huggingface/jinja; tests/ort: onnxruntime-node 1.30).
 set -euo pipefail
@@ -17,7 +17,7 @@ fi
 
 packages=(build-essential clang cmake pkg-config libjansson-dev libssl-dev libcurl4-openssl-dev
           libprotobuf-c-dev protobuf-c-compiler libcmocka-dev libvulkan1
-          python3 python3-numpy python3-onnx nodejs npm)
+          python3 python3-numpy python3-onnx python3-pytest nodejs npm)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 

@@ -1,0 +1,463 @@
+"""wgk for Python: WebGPU kernel packages called with numpy arrays, over libwgk's C API (include/wgk.h) by ctypes.
+
+    import numpy as np, wgk
+    rope = wgk.load("webgpu-kernels/ai.onnx.RotaryEmbedding", version=1)
+    out = rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, interleaved=1)   # {"y": ndarray}
+    out["Y"]                                  # the same array: outputs answer to the ONNX name too
+    g = rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, output="gpu")       # {"y": wgk.Tensor}, no copy back
+    rope(X=g["y"], cos_cache=c, sin_cache=s, position_ids=p)["y"]              # chained on the GPU
+    rope.info()                               # the contract: ports, attributes, variants
+
+Inputs are keyword arguments named by the port key ("x") or the ONNX name ("X"); a numpy array (any object
+np.asarray takes, C order, one of the dtypes of wgk.DTYPES; nothing is converted) or a wgk.Tensor; None leaves
+an optional input unset. Every other keyword is an attribute: int, float, str, a sequence of ints, or any value
+as JSON. A refusal raises a subclass of wgk.Error carrying wgk's message ("file:line:column: path: message"); a
+refused call dispatches nothing. `output` is the keyword of the result's form, so an output port whose ONNX name is
+"output" (SparseAttention's) is given a caller-owned tensor by its port key (outputT=...). In/out ports (SparseAttention's caches) are returned as outputs; a numpy array
+passed to one is copied to the GPU and left unchanged, a wgk.Tensor is updated in place.
+
+The library: $WGK_LIBRARY when set, else the libwgk.so of the prefix this package is installed in
+(<prefix>/lib/python3/dist-packages/wgk), else the build tree of a source checkout (build/libwgk.so), else the
+system's. Objects of one process share a default context (wgk.default_context()), made at first use.
+"""
+import ctypes
+import ctypes.util
+import json
+import os
+import threading
+import warnings
+
+import numpy as np
+
+__all__ = ["load", "tensor", "Context", "Kernel", "Tensor", "Error", "DTYPES", "default_context", "library_path"]
+
+# ---- errors: one class per wgk_status, all subclasses of Error ------------------------------------------------
+
+
+class Error(Exception):
+    """A refusal by wgk: status (the wgk_status number), status_name and message (wgk's text)."""
+
+    status = None
+    status_name = "error"
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+_STATUS = [  # wgk.h's wgk_status, by number: (class name, status name)
+    (1, "InvalidArgumentError", "WGK_ERR_INVALID_ARGUMENT"), (2, "OutOfMemoryError", "WGK_ERR_OUT_OF_MEMORY"),
+    (3, "IOError", "WGK_ERR_IO"), (4, "ParseError", "WGK_ERR_PARSE"), (5, "ManifestError", "WGK_ERR_MANIFEST"),
+    (6, "DigestError", "WGK_ERR_DIGEST"), (7, "EvalError", "WGK_ERR_EVAL"), (8, "CallError", "WGK_ERR_CALL"),
+    (9, "NoVariantError", "WGK_ERR_NO_VARIANT"), (10, "NoAdapterError", "WGK_ERR_NO_ADAPTER"),
+    (11, "DeviceError", "WGK_ERR_DEVICE"), (12, "ShaderError", "WGK_ERR_SHADER"), (13, "GPUError", "WGK_ERR_GPU"),
+    (14, "LimitError", "WGK_ERR_LIMIT"), (15, "TimeoutError", "WGK_ERR_TIMEOUT"),
+    (16, "UnsupportedError", "WGK_ERR_UNSUPPORTED"), (17, "NotFoundError", "WGK_ERR_NOT_FOUND"),
+]
+_ERROR_CLASSES = {}
+for _code, _cls, _name in _STATUS:
+    _ERROR_CLASSES[_code] = type(_cls, (Error,), {"status": _code, "status_name": _name, "__module__": __name__})
+    globals()[_cls] = _ERROR_CLASSES[_code]
+    __all__.append(_cls)
+
+
+def _raise(status, message):
+    cls = _ERROR_CLASSES.get(status, Error)
+    raise cls(message or "%s (no message)" % cls.status_name, status)
+
+# ---- dtypes --------------------------------------------------------------------------------------------------
+
+# wgk_dtype number -> numpy dtype (host layout: wgk_dtype_size bytes per element)
+_DTYPE_NP = {1: np.float32, 2: np.float16, 3: np.int32, 4: np.uint32, 5: np.int64, 6: np.int8, 7: np.uint8,
+             8: np.bool_, 9: np.int16}
+_NP_DTYPE = {np.dtype(v): k for k, v in _DTYPE_NP.items()}
+DTYPES = tuple(np.dtype(v).name for v in _DTYPE_NP.values())  # the numpy dtypes wgk takes
+
+# ---- the library ---------------------------------------------------------------------------------------------
+
+
+class _PortInfo(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("onnx_name", ctypes.c_char_p), ("dir", ctypes.c_int),
+                ("optional", ctypes.c_bool), ("type_var", ctypes.c_char_p), ("dtypes", ctypes.POINTER(ctypes.c_int)),
+                ("dtype_names", ctypes.POINTER(ctypes.c_char_p)), ("n_dtypes", ctypes.c_size_t)]
+
+
+class _AttrInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("required", ctypes.c_bool), ("default_json", ctypes.c_char_p),
+                ("values_json", ctypes.POINTER(ctypes.c_char_p)), ("n_values", ctypes.c_size_t),
+                ("description", ctypes.c_char_p)]
+
+
+# The option structs end in zeroed spare bytes: a later libwgk that appends a field to one reads zero there, the
+# value a C caller's designated initializer gives a field it does not name.
+class _ContextOptions(ctypes.Structure):
+    _fields_ = [("adapter", ctypes.c_char_p), ("verbose", ctypes.c_bool), ("wgpu_instance", ctypes.c_void_p),
+                ("wgpu_device", ctypes.c_void_p), ("_spare", ctypes.c_uint64 * 16)]
+
+
+class _KernelOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("revision", ctypes.c_char_p), ("strict", ctypes.c_bool),
+                ("trust_remote_code", ctypes.c_bool), ("_spare", ctypes.c_uint64 * 16)]
+
+
+_P = ctypes.c_void_p
+_I64P = ctypes.POINTER(ctypes.c_int64)
+_SIGNATURES = {  # name: (restype, argtypes); wgk_status is an int
+    "wgk_status_str": (ctypes.c_char_p, [ctypes.c_int]),
+    "wgk_context_create": (ctypes.c_int, [ctypes.POINTER(_ContextOptions), ctypes.POINTER(_P), ctypes.POINTER(_P)]),
+    "wgk_context_destroy": (None, [_P]),
+    "wgk_context_errmsg": (ctypes.c_char_p, [_P]),
+    "wgk_context_errcode": (ctypes.c_int, [_P]),
+    "wgk_context_adapter": (ctypes.c_char_p, [_P]),
+    "wgk_kernel_load": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.POINTER(_KernelOptions), ctypes.POINTER(_P)]),
+    "wgk_kernel_destroy": (None, [_P]),
+    "wgk_kernel_op_id": (ctypes.c_char_p, [_P]),
+    "wgk_kernel_warning": (ctypes.c_char_p, [_P]),
+    "wgk_kernel_port_count": (ctypes.c_size_t, [_P]),
+    "wgk_kernel_port": (ctypes.POINTER(_PortInfo), [_P, ctypes.c_size_t]),
+    "wgk_kernel_attr_count": (ctypes.c_size_t, [_P]),
+    "wgk_kernel_attr": (ctypes.POINTER(_AttrInfo), [_P, ctypes.c_size_t]),
+    "wgk_kernel_variant_count": (ctypes.c_size_t, [_P]),
+    "wgk_kernel_variant_id": (ctypes.c_char_p, [_P, ctypes.c_size_t]),
+    "wgk_tensor_create": (ctypes.c_int, [_P, ctypes.c_int, ctypes.c_int, _I64P, _P, ctypes.POINTER(_P)]),
+    "wgk_tensor_retain": (_P, [_P]),
+    "wgk_tensor_release": (None, [_P]),
+    "wgk_tensor_dtype": (ctypes.c_int, [_P]),
+    "wgk_tensor_rank": (ctypes.c_int, [_P]),
+    "wgk_tensor_shape": (_I64P, [_P]),
+    "wgk_tensor_host_bytes": (ctypes.c_size_t, [_P]),
+    "wgk_tensor_read": (ctypes.c_int, [_P, _P, ctypes.c_size_t]),
+    "wgk_call_create": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "wgk_call_destroy": (None, [_P]),
+    "wgk_call_set_input": (ctypes.c_int, [_P, ctypes.c_char_p, _P]),
+    "wgk_call_set_output": (ctypes.c_int, [_P, ctypes.c_char_p, _P]),
+    "wgk_call_set_attr_int": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_int64]),
+    "wgk_call_set_attr_float": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_double]),
+    "wgk_call_set_attr_string": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p]),
+    "wgk_call_set_attr_ints": (ctypes.c_int, [_P, ctypes.c_char_p, _I64P, ctypes.c_size_t]),
+    "wgk_call_set_attr_json": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p]),
+    "wgk_call_run": (ctypes.c_int, [_P]),
+    "wgk_call_output": (_P, [_P, ctypes.c_char_p]),
+    "wgk_call_variant": (ctypes.c_char_p, [_P]),
+}
+
+_lib = None
+_lib_path = None
+_lock = threading.Lock()
+
+
+def _candidates():
+    env = os.environ.get("WGK_LIBRARY")
+    if env:
+        return [env]  # an explicit choice is never second-guessed
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    try:  # written by `cmake --install`: the library folder relative to this package
+        from . import _install
+        found.append(os.path.normpath(os.path.join(here, _install.LIBDIR, "libwgk.so")))
+    except ImportError:
+        pass
+    found.append(os.path.normpath(os.path.join(here, "..", "..", "build", "libwgk.so")))  # python/wgk of a checkout
+    system = ctypes.util.find_library("wgk")
+    if system:
+        found.append(system)
+    return found
+
+
+def library_path():
+    """The libwgk.so this process uses (loading it on first call)."""
+    _library()
+    return _lib_path
+
+
+def _library():
+    global _lib, _lib_path
+    with _lock:
+        if _lib is not None:
+            return _lib
+        tried = []
+        for path in _candidates():
+            if os.sep in path and not os.path.exists(path):
+                tried.append(path + " (missing)")
+                continue
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError as e:
+                tried.append("%s (%s)" % (path, e))
+                continue
+            missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
+            if missing:
+                tried.append("%s (lacks %s: older than this binding)" % (path, ", ".join(missing)))
+                continue
+            for name, (res, args) in _SIGNATURES.items():
+                fn = getattr(lib, name)
+                fn.restype, fn.argtypes = res, args
+            _lib, _lib_path = lib, path
+            return lib
+        raise ImportError("wgk: no usable libwgk.so; set WGK_LIBRARY to its path. Tried: " + "; ".join(tried))
+
+
+def _s(b):
+    return b.decode("utf-8", "replace") if b is not None else None
+
+# ---- contexts ------------------------------------------------------------------------------------------------
+
+
+class Context:
+    """One WebGPU device and its caches (wgk_context). adapter: an index or name substring (default: $WGK_ADAPTER,
+    else high-performance)."""
+
+    def __init__(self, adapter=None, verbose=False):
+        lib = _library()
+        self._lib = lib
+        self._h = None
+        opts = _ContextOptions(adapter.encode() if adapter is not None else None, bool(verbose), None, None)
+        h, msg = _P(), _P()
+        st = lib.wgk_context_create(ctypes.byref(opts), ctypes.byref(h), ctypes.byref(msg))
+        if st != 0:
+            text = ctypes.string_at(msg.value).decode("utf-8", "replace") if msg.value else ""
+            if msg.value:
+                ctypes.CDLL(None).free(msg)
+            _raise(st, text)
+        self._h = h.value
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            self._lib.wgk_context_destroy(self._h)
+            self._h = None
+
+    @property
+    def adapter(self):
+        """The adapter in one line: "lavapipe (llvmpipe ...), vulkan, cpu"."""
+        return _s(self._lib.wgk_context_adapter(self._h))
+
+    def _check(self, status):
+        if status != 0:
+            _raise(status, _s(self._lib.wgk_context_errmsg(self._h)))
+
+    def load(self, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
+        """A kernel package: a folder, or a repo id "webgpu-kernels/<op id>" (search path, Hub cache, Hub)."""
+        return Kernel(self, path_or_id, version, revision, strict, trust_remote_code)
+
+    def tensor(self, array):
+        """A GPU tensor holding a copy of array (numpy; C order; a dtype of wgk.DTYPES)."""
+        return Tensor._from_numpy(self, array, "tensor")
+
+
+_default = None
+
+
+_default_lock = threading.Lock()
+
+
+def default_context():
+    """The process's shared context, made at first use (adapter: $WGK_ADAPTER, else high-performance)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Context()
+        return _default
+
+
+def load(path_or_id, version=0, revision=None, strict=False, trust_remote_code=False, context=None):
+    """A kernel package on context (default: wgk.default_context()); see Kernel."""
+    return (context or default_context()).load(path_or_id, version, revision, strict, trust_remote_code)
+
+
+def tensor(array, context=None):
+    """A GPU tensor holding a copy of array, on context (default: wgk.default_context())."""
+    return (context or default_context()).tensor(array)
+
+# ---- tensors -------------------------------------------------------------------------------------------------
+
+
+class Tensor:
+    """A tensor on the GPU (a wgk_tensor, reference held): pass it as an input, or copy it back with .numpy()."""
+
+    def __init__(self, context, handle):
+        self._ctx = context  # keeps the context (and the library) alive as long as the tensor
+        self._h = handle
+
+    @classmethod
+    def _from_numpy(cls, ctx, array, name):
+        a = np.asarray(array)
+        dt = _NP_DTYPE.get(a.dtype)
+        if dt is None:
+            raise CallError("%s: numpy dtype %s has no wgk dtype (wgk takes %s); convert it first, e.g. "
+                            "a.astype(np.float32)" % (name, a.dtype, ", ".join(DTYPES)), 8)
+        a = np.ascontiguousarray(a)
+        shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+        h = _P()
+        ctx._check(ctx._lib.wgk_tensor_create(ctx._h, dt, a.ndim, shape, a.ctypes.data_as(_P), ctypes.byref(h)))
+        return cls(ctx, h.value)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            self._ctx._lib.wgk_tensor_release(self._h)
+            self._h = None
+
+    @property
+    def dtype(self):
+        return np.dtype(_DTYPE_NP[self._ctx._lib.wgk_tensor_dtype(self._h)])
+
+    @property
+    def shape(self):
+        lib = self._ctx._lib
+        rank, dims = lib.wgk_tensor_rank(self._h), lib.wgk_tensor_shape(self._h)
+        return tuple(dims[i] for i in range(rank))
+
+    def numpy(self):
+        """Waits for the GPU and copies the tensor into a new numpy array."""
+        out = np.empty(self.shape, dtype=self.dtype)
+        lib = self._ctx._lib
+        self._ctx._check(lib.wgk_tensor_read(self._h, out.ctypes.data_as(_P), out.nbytes))
+        return out
+
+    def __array__(self, dtype=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __repr__(self):
+        return "wgk.Tensor(shape=%s, dtype=%s)" % (self.shape, self.dtype.name)
+
+# ---- kernels -------------------------------------------------------------------------------------------------
+
+
+class Outputs(dict):
+    """A call's outputs keyed by port key ("y"); the ONNX name ("Y") finds the same entry."""
+
+    def __init__(self, items, aliases):
+        super().__init__(items)
+        self._aliases = aliases
+
+    def __missing__(self, name):
+        if name in self._aliases:
+            return self[self._aliases[name]]
+        raise KeyError(name)
+
+    def __contains__(self, name):
+        return dict.__contains__(self, name) or name in self._aliases
+
+
+_DIRS = {1: "in", 2: "out", 3: "inout"}
+
+
+class Kernel:
+    """A loaded kernel package (wgk_kernel). Call it with inputs and attributes as keywords (see the module's
+    help); output="numpy" (default) returns numpy arrays, output="gpu" wgk.Tensor objects."""
+
+    def __init__(self, ctx, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
+        self._ctx = ctx
+        self._lib = ctx._lib
+        self._h = None
+        opts = _KernelOptions(int(version), revision.encode() if revision else None, bool(strict),
+                              bool(trust_remote_code))
+        h = _P()
+        ctx._check(self._lib.wgk_kernel_load(ctx._h, os.fsencode(path_or_id), ctypes.byref(opts), ctypes.byref(h)))
+        self._h = h.value
+        if self.warning:  # an unverified package (no metadata.json digests)
+            warnings.warn(self.warning, stacklevel=3)
+        self._ports = [self._lib.wgk_kernel_port(self._h, i).contents
+                       for i in range(self._lib.wgk_kernel_port_count(self._h))]
+        self._by_name = {}
+        for p in self._ports:
+            self._by_name[_s(p.key)] = p
+            self._by_name[_s(p.onnx_name)] = p
+        self.variant = None  # the variant the last call ran
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            self._lib.wgk_kernel_destroy(self._h)
+            self._h = None
+
+    @property
+    def op_id(self):
+        return _s(self._lib.wgk_kernel_op_id(self._h))
+
+    @property
+    def warning(self):
+        """A one-line warning for an unverified package, else None."""
+        return _s(self._lib.wgk_kernel_warning(self._h))
+
+    def info(self):
+        """The contract: {"op_id", "ports": [{key, onnx_name, dir ("in", "out", "inout"), optional, type_var,
+        dtypes}], "attrs": [{name, required, default, values, description}], "variants": [id]}; default and
+        values are decoded JSON (values None: any value of the type)."""
+        lib = self._lib
+        ports = [{"key": _s(p.key), "onnx_name": _s(p.onnx_name), "dir": _DIRS.get(p.dir, str(p.dir)),
+                  "optional": bool(p.optional), "type_var": _s(p.type_var),
+                  "dtypes": [_s(p.dtype_names[i]) for i in range(p.n_dtypes)]} for p in self._ports]
+        attrs = []
+        for i in range(lib.wgk_kernel_attr_count(self._h)):
+            a = lib.wgk_kernel_attr(self._h, i).contents
+            attrs.append({"name": _s(a.name), "required": bool(a.required),
+                          "default": json.loads(a.default_json) if a.default_json is not None else None,
+                          "values": [json.loads(a.values_json[j]) for j in range(a.n_values)] if a.n_values else None,
+                          "description": _s(a.description)})
+        variants = [_s(lib.wgk_kernel_variant_id(self._h, i)) for i in range(lib.wgk_kernel_variant_count(self._h))]
+        return {"op_id": self.op_id, "ports": ports, "attrs": attrs, "variants": variants}
+
+    def _set_attr(self, call, name, value):
+        lib, n = self._lib, name.encode()
+        if isinstance(value, (bool, np.bool_)):
+            return lib.wgk_call_set_attr_int(call, n, int(value))
+        if isinstance(value, (int, np.integer)):
+            return lib.wgk_call_set_attr_int(call, n, int(value))
+        if isinstance(value, (float, np.floating)):
+            return lib.wgk_call_set_attr_float(call, n, float(value))
+        if isinstance(value, str):
+            return lib.wgk_call_set_attr_string(call, n, value.encode())
+        if isinstance(value, (list, tuple, np.ndarray)) and all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
+            vals = (ctypes.c_int64 * max(len(value), 1))(*[int(v) for v in value])
+            return lib.wgk_call_set_attr_ints(call, n, vals, len(value))
+        return lib.wgk_call_set_attr_json(call, n, json.dumps(value).encode())
+
+    def __call__(self, output="numpy", **kwargs):
+        if output not in ("numpy", "gpu"):
+            raise ValueError("output: %r is neither \"numpy\" nor \"gpu\"" % (output,))
+        ctx, lib = self._ctx, self._lib
+        h = _P()
+        ctx._check(lib.wgk_call_create(self._h, ctypes.byref(h)))
+        call, keep = h.value, []
+        try:
+            for name, value in kwargs.items():
+                port = self._by_name.get(name)
+                if port is not None and port.dir == 2:  # a caller-owned output (wgk_call_set_output)
+                    if not isinstance(value, Tensor):
+                        raise CallError("%s: an output port takes a wgk.Tensor to write into, not %s"
+                                        % (name, type(value).__name__), 8)
+                    ctx._check(lib.wgk_call_set_output(call, name.encode(), value._h))
+                elif port is not None:
+                    if value is None:
+                        t = None
+                    elif isinstance(value, Tensor):
+                        t = value
+                    else:
+                        t = Tensor._from_numpy(ctx, value, name)
+                        keep.append(t)
+                    ctx._check(lib.wgk_call_set_input(call, name.encode(), t._h if t is not None else None))
+                else:  # an attribute; a name the contract lacks is refused by wgk, with a suggestion
+                    ctx._check(self._set_attr(call, name, value))
+            ctx._check(lib.wgk_call_run(call))
+            self.variant = _s(lib.wgk_call_variant(call))
+            items, aliases = {}, {}
+            for p in self._ports:
+                if p.dir == 1:
+                    continue
+                key = _s(p.key)
+                t = lib.wgk_call_output(call, p.key)
+                if not t:
+                    continue  # an output the call did not produce
+                gpu = Tensor(ctx, lib.wgk_tensor_retain(t))
+                items[key] = gpu if output == "gpu" else gpu.numpy()
+                if _s(p.onnx_name) != key:
+                    aliases[_s(p.onnx_name)] = key
+            return Outputs(items, aliases)
+        finally:
+            lib.wgk_call_destroy(call)
+
+    def __repr__(self):
+        return "wgk.Kernel(%r)" % self.op_id

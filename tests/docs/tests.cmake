@@ -1,0 +1,27 @@
+# The docs' usage examples run as tests, read from the markdown at test time (tests/docs/doc_examples.py):
+# README's C and Python snippets, each kernel card's C, CLI and JavaScript examples, and a check that no usage
+# block of a card or of the README goes untested.
+if(TARGET wgk_cli)
+  set(WGK_DOC_EXAMPLES ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/doc_examples.py ${CMAKE_SOURCE_DIR}
+      $<TARGET_FILE:wgk_cli> $<TARGET_FILE:wgk> ${CMAKE_C_COMPILER})
+  set(WGK_DOC_ENV "PYTHONDONTWRITEBYTECODE=1")
+  if(WGK_SANITIZE) # the snippets link the sanitized libwgk; python3 needs the ASan runtime loaded first
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE WGK_DOC_ASAN
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND WGK_DOC_ENV "WGK_DOC_CFLAGS=-fsanitize=address,undefined" "LD_PRELOAD=${WGK_DOC_ASAN}"
+         "ASAN_OPTIONS=detect_leaks=0")
+  endif()
+  set(WGK_ROPE_CARD ai.onnx.RotaryEmbedding)
+  foreach(case "readme_c" "readme_python" "card_c;${WGK_ROPE_CARD}" "card_cli;${WGK_ROPE_CARD}" "card_python;${WGK_ROPE_CARD}"
+          "card_python;com.microsoft.SparseAttention"
+          "card_js;com.microsoft.SparseAttention")
+    string(REPLACE ";" "_" name "docs_${case}")
+    string(REPLACE "." "_" name "${name}")
+    add_test(NAME ${name} COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "^ok: |\nok: " --
+             ${WGK_DOC_EXAMPLES} ${case})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 300 LABELS "gpu;docs" ENVIRONMENT "${WGK_DOC_ENV}")
+  endforeach()
+  add_test(NAME docs_cover COMMAND ${WGK_RUN_TEST} --expect "ok: all [0-9]+ usage blocks are tested" --
+           ${WGK_DOC_EXAMPLES} cover)
+  set_tests_properties(docs_cover PROPERTIES TIMEOUT 60 LABELS "docs")
+endif()

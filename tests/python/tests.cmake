@@ -1,0 +1,21 @@
+# The Python binding (python/wgk) through Debian's python3-pytest against numpy double references, on the GPU.
+# The binding loads the build's libwgk.so (WGK_LIBRARY); WGK_CLI reads the adapter's features (float16 cases).
+if(TARGET wgk_cli)
+  set(WGK_PYTHON_ENV "WGK_LIBRARY=$<TARGET_FILE:wgk>" "WGK_CLI=$<TARGET_FILE:wgk_cli>"
+      "PYTHONPATH=${CMAKE_SOURCE_DIR}/python" "PYTHONDONTWRITEBYTECODE=1")
+  if(WGK_SANITIZE) # a sanitized libwgk in an unsanitized python3: the ASan runtime goes first; python's leaks are not ours
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE WGK_ASAN_RUNTIME
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND WGK_PYTHON_ENV "LD_PRELOAD=${WGK_ASAN_RUNTIME}" "ASAN_OPTIONS=detect_leaks=0")
+  endif()
+  add_test(NAME python_binding COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "[0-9]+ passed" --
+           ${WGK_PYTHON3} -m pytest -q -p no:cacheprovider -rs ${CMAKE_CURRENT_LIST_DIR}/test_wgk.py)
+  set_tests_properties(python_binding PROPERTIES TIMEOUT 600 LABELS "gpu;python" ENVIRONMENT "${WGK_PYTHON_ENV}")
+endif()
+# The installed package finds its own prefix's library after the prefix is moved.
+if(TARGET wgk_cli)
+  add_test(NAME python_binding_installed COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
+           --expect "RotaryEmbedding ok" -- ${CMAKE_CURRENT_LIST_DIR}/installed.sh ${CMAKE_BINARY_DIR}
+           ${CMAKE_BINARY_DIR}/test-tmp/python_binding_installed/prefix)
+  set_tests_properties(python_binding_installed PROPERTIES TIMEOUT 300 LABELS "gpu;python")
+endif()
