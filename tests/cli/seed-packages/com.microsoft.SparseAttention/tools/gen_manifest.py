@@ -86,11 +86,14 @@ DERIVE = {
     "queryTiles": "(seqLen + 2 * queryTile - 2) // queryTile",
     "tilingOk": "blockSize % queryTile == 0 and keyBytes * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
     # the flash attention (`*_flash`): M = flashTQ * flashHG rows (head, query) in groups of 4 of one head,
-    # key tiles of FLASH_KEY_TILE keys; the largest query tile <= FLASH_ROWS / flashHG whose workgroup memory fits
+    # key tiles of up to FLASH_KEY_TILE keys taking at most half the workgroup memory; the largest query tile
+    # <= FLASH_ROWS / flashHG whose workgroup memory fits
     "flashHG": "pick([[groupSize % 8 == 0 and tunables.FLASH_ROWS >= 32, 8], [groupSize % 4 == 0 and tunables.FLASH_ROWS >= 16, 4], [groupSize % 2 == 0 and tunables.FLASH_ROWS >= 8, 2]], 1)",
-    "flashKeyTile": "tunables.FLASH_KEY_TILE",
+    "flashKeyTile": "pick([%s], 0)" % ", ".join(
+        "[%d <= tunables.FLASH_KEY_TILE and %d * (headSize + 4) * 8 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        % (t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashTQ": "pick([%s], 0)" % ", ".join(
-        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 2 + flashKeyTile) + flashKeyTile * (headSize + 4) + (flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 2 + flashKeyTile) + flashKeyTile * (headSize + 4) + (2 * flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashWG": "(flashTQ * flashHG // 4) * max(flashKeyTile, headSize // 4)",
     "flashTiles": "(seqLen + 2 * flashTQ - 2) // flashTQ if flashTQ > 0 else 0",
@@ -101,7 +104,7 @@ DERIVE = {
     "hasSubgroupMatrix": "device.features.has('subgroups') and device.features.has('chromium-experimental-subgroup-matrix')",
     # decode (flash-decoding): the union of a GQA chunk's active key blocks split across workgroups, merged after
     "decodeWG": "max(tunables.DECODE_WG, headSize // 4)",
-    "decodeFixedBytes": "(3 * headsPerGroup + (headsPerGroup + 1) * maskWords + 2) * 4",
+    "decodeFixedBytes": "(3 * headsPerGroup + (2 * headsPerGroup + 1) * maskWords + 2) * 4",
     "decodeKeyTile": "pick([%s], 0)" % ", ".join(
         "[%d <= tunables.DECODE_KEY_TILE and (headsPerGroup * (headSize // 4) + max(%d * (headSize // 4 + 1), decodeWG) + %d * (headSize // 4 + 1)) * 16 + %d * headsPerGroup * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t, t, t) for t in (64, 32, 16, 8, 4, 2, 1)),
