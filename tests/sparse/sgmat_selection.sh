@@ -10,9 +10,9 @@ args=(--shape query=1x32x64 --shape key=1x32x16 --shape value=1x32x16 --shape pa
       --attr num_heads=4 --attr kv_num_heads=1 --attr sparse_block_size=16)
 expect() { grep -q "$1" <<<"$2" || { echo "expected '$1' in:"; echo "$2"; exit 1; }; }
 expect "variant  separate_sgmat" "$("$wgk" explain "$pkg" "${args[@]}" --dtype T=float32 --device "$dev")"
-expect "variant  separate$" "$("$wgk" explain "$pkg" "${args[@]}" --dtype T=float16 --device "$dev")"
+expect "variant  separate_flash$" "$("$wgk" explain "$pkg" "${args[@]}" --dtype T=float16 --device "$dev")"
 echo '{"features": ["shader-f16", "subgroups"]}' > "${TMPDIR:-/tmp}/wgk-no-matrix.json"
-expect "variant  separate$" "$("$wgk" explain "$pkg" "${args[@]}" --dtype T=float32 --device "${TMPDIR:-/tmp}/wgk-no-matrix.json")"
+expect "variant  separate_flash$" "$("$wgk" explain "$pkg" "${args[@]}" --dtype T=float32 --device "${TMPDIR:-/tmp}/wgk-no-matrix.json")"
 wgsl=$("$wgk" render "$pkg" "${args[@]}" --dtype T=float32 --device "$dev" --pass attend)
 expect "subgroupMatrixMultiplyAccumulate" "$wgsl"
 expect "enable chromium_experimental_subgroup_matrix;" "$wgsl"

@@ -33,7 +33,7 @@ if(TARGET wgk_cli)
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
   add_test(NAME sparse_prompt_not_decode COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate\n.*separate_decode: decodeOk is false"
+    "variant  separate_flash\n.*separate_decode: decodeOk is false"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x16x4096 --shape key=1x16x1024 --shape value=1x16x1024)
   # do_rotary and rotary_interleaved are flags: any other value is refused, naming the attribute (ORT reads 2 as off).
   foreach(flag do_rotary rotary_interleaved)

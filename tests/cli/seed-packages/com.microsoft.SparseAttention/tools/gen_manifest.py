@@ -85,21 +85,34 @@ DERIVE = {
     "keyTile": "pick([[keyBytes * 32 <= tileBudget, 32], [keyBytes * 16 <= tileBudget, 16], [keyBytes * 8 <= tileBudget, 8], [keyBytes * 4 <= tileBudget, 4], [keyBytes * 2 <= tileBudget, 2]], 1)",
     "queryTiles": "(seqLen + 2 * queryTile - 2) // queryTile",
     "tilingOk": "blockSize % queryTile == 0 and keyBytes * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
+    # the flash attention (`*_flash`): M = flashTQ * flashHG rows (head, query) in groups of 4 of one head,
+    # key tiles of up to FLASH_KEY_TILE keys taking at most half the workgroup memory; the largest query tile
+    # <= FLASH_ROWS / flashHG whose workgroup memory fits
+    "flashHG": "pick([[groupSize % 8 == 0 and tunables.FLASH_ROWS >= 32, 8], [groupSize % 4 == 0 and tunables.FLASH_ROWS >= 16, 4], [groupSize % 2 == 0 and tunables.FLASH_ROWS >= 8, 2]], 1)",
+    "flashKeyTile": "pick([%s], 0)" % ", ".join(
+        "[%d <= tunables.FLASH_KEY_TILE and %d * (headSize + 4) * 8 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        % (t, t, t) for t in (64, 32, 16, 8, 4)),
+    "flashTQ": "pick([%s], 0)" % ", ".join(
+        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 2 + flashKeyTile) + flashKeyTile * (headSize + 4) + (2 * flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        % (t, t, t, t) for t in (64, 32, 16, 8, 4)),
+    "flashWG": "(flashTQ * flashHG // 4) * max(flashKeyTile, headSize // 4)",
+    "flashTiles": "(seqLen + 2 * flashTQ - 2) // flashTQ if flashTQ > 0 else 0",
+    "flashOk": "flashTQ >= 4 and flashKeyTile >= 1 and flashWG <= device.limits.maxComputeInvocationsPerWorkgroup and flashTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // flashHG <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
     # the subgroup-matrix attention: f32 8x8x8 matrices, K tiles of 8 keys, Q rows staged in workgroup memory
     "sgmatBytes": "(headsPerGroup * queryTile * headSize + 2 * 8 * headSize + headsPerGroup * queryTile * 8) * 4 + maskBytes",
     "sgmatOk": "dtypes.T == 'f32' and queryTile % 8 == 0 and sgmatBytes <= device.limits.maxComputeWorkgroupStorageSize",
     "hasSubgroupMatrix": "device.features.has('subgroups') and device.features.has('chromium-experimental-subgroup-matrix')",
     # decode (flash-decoding): the union of a GQA chunk's active key blocks split across workgroups, merged after
-    "decodeWG": "min(tunables.DECODE_WG, headSize)",
-    "decodeFixedBytes": "(headsPerGroup * headSize + 3 * headsPerGroup + (headsPerGroup + 1) * maskWords + 2) * 4",
-    "decodeKeyTile": "pick([%s], 1)" % ", ".join(
-        "[(%d * headSize + %d * headsPerGroup) * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize, %d]"
-        % (t, t, t) for t in (32, 16, 8, 4, 2)),
+    "decodeWG": "max(tunables.DECODE_WG, headSize // 4)",
+    "decodeFixedBytes": "(3 * headsPerGroup + (2 * headsPerGroup + 1) * maskWords + 2) * 4",
+    "decodeKeyTile": "pick([%s], 0)" % ", ".join(
+        "[%d <= tunables.DECODE_KEY_TILE and (headsPerGroup * (headSize // 4) + max(%d * (headSize // 4 + 1), decodeWG) + %d * (headSize // 4 + 1)) * 16 + %d * headsPerGroup * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        % (t, t, t, t, t) for t in (64, 32, 16, 8, 4, 2, 1)),
     "decodeBlocksBound": "max(1, min(maxBlocks, headsPerGroup * maxNnz))",
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
-    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and (decodeKeyTile * headSize + decodeKeyTile * headsPerGroup) * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize",
+    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
 }
 
 FIELDS = [
@@ -201,6 +214,24 @@ def decode_variant(packed, rot):
             "passes": passes}
 
 
+def flash_variant(packed, rot):
+    """Tiled flash attention for prompts (first choice where its workgroup memory fits)."""
+    vid = "%s%s_flash" % ("packed" if packed else "separate", "_rotary" if rot else "")
+    when = ["sparseContract", "flashOk", "packedQkv" if packed else "not packedQkv",
+            "rotaryOn" if rot else "not rotaryOn"]
+    passes = front_passes(packed, rot)
+    passes.append({"id": "attend", "name": "sparse_attention_flash",
+                   "source": {"shader": "sparse-attention-flash.wgsl.jinja",
+                              "inputs": {"stagedQuery": "true" if rot else "false"}},
+                   "bindings": "attend_staged" if rot else "attend_query",
+                   "dispatch": {"x": "flashTiles", "y": "numHeads // flashHG", "z": "batch"}})
+    return {"id": vid, "when": when,
+            "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
+                          "TQ": "flashTQ", "HG": "flashHG", "TK": "flashKeyTile", "MW": "maskWords",
+                          "WG": "flashWG"},
+            "passes": passes}
+
+
 def variant(packed, rot, sgmat):
     layout = "packed" if packed else "separate"
     vid = "%s%s%s" % (layout, "_rotary" if rot else "", "_sgmat" if sgmat else "")
@@ -240,6 +271,7 @@ def main():
     args["outputT"] = {"kind": "tensor", "semantic": "output", "role": "output"}
     variants = [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
+               [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
     m = {
         "domain": "com.microsoft", "name": "SparseAttention", "sinceVersion": 1,
@@ -252,7 +284,8 @@ def main():
         "typeConstraints": {"T": ["float32", "float16"], "M": ["int32"]},
         "args": args,
         "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
-                     "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 512, "DECODE_WG": 64},
+                     "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 1024, "DECODE_WG": 256,
+                     "DECODE_KEY_TILE": 32, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32},
         "derive": DERIVE,
         "bindingSets": binding_sets(),
         "variants": variants,
