@@ -222,7 +222,17 @@ static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_t
 }
 
 static bool device_desc(const explain_opts *o, wgk_device_desc *d, wgk_error *err) {
-  if (o->device_file) return wgk_device_desc_load(o->device_file, d, err) == WGK_OK;
+  if (o->device_file) {
+    if (wgk_device_desc_load(o->device_file, d, err) != WGK_OK) return false;
+    uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
+    char why[192];
+    if (!wgk_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, why, sizeof why)) {
+      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, why);
+      return false;
+    }
+    d->features &= ~hidden;
+    return true;
+  }
   wgk_gpu_device *dev = NULL;
   wgk_gpu_options g = {.adapter = o->common.adapter, .verbose = o->common.verbose};
   if (wgk_gpu_device_create(&g, &dev, err) != WGK_OK) return false;
