@@ -276,9 +276,9 @@ static const char *float16_form(const wgk_manifest *m, const wgk_device_desc *d,
       if (!seen && len + n + 3 < size) len += (size_t)snprintf(ports + len, size - len, "%s%s", len ? ", " : "", name);
     }
   bool has = wgk_device_has(d, WGK_FEATURE_SHADER_F16);
-  *why = packed && !has   ? "the device lacks shader-f16, or WGK_DISABLE_FEATURES hides it"
-         : packed         ? "chosen by the variant's when, though the device has shader-f16"
-                          : "the device has shader-f16";
+  *why = packed && !has ? "the device lacks shader-f16, or WGK_DISABLE_FEATURES hides it"
+         : packed       ? "chosen by the variant's when, though the device has shader-f16"
+                        : "the device has shader-f16";
   return packed && native ? "mixed" : packed ? "packed" : native ? "f16" : NULL;
 }
 

@@ -48,8 +48,10 @@ bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_
       char name[64];
       wgk_feature f;
       if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !wgk_feature_from_name(name, &f))) {
-        snprintf(why, why_size, "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
-                 "chromium-experimental-subgroup-matrix, timestamp-query", (int)(n > 64 ? 64 : n), p);
+        snprintf(why, why_size,
+                 "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
+                 "chromium-experimental-subgroup-matrix, timestamp-query",
+                 (int)(n > 64 ? 64 : n), p);
         *mask = 0;
         return false;
       }

@@ -98,7 +98,7 @@ typedef struct wgk_tc_case {
    * variant the planner must pick instead of `variant`. Flattened pairs: feature, variant id, ... */
   char **variant_without;
   size_t n_variant_without; /* pairs */
-  wgk_tc_pos pos;     /* the case object */
+  wgk_tc_pos pos;           /* the case object */
 } wgk_tc_case;
 
 typedef struct wgk_tc_suite {

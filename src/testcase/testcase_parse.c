@@ -14,8 +14,8 @@
 #include "testcase/tc_internal.h"
 
 static const char *const top_keys[] = {"schema", "description", "defaults", "cases", NULL};
-static const char *const case_keys[] = {"id",          "description", "inputs",   "absent",    "attrs",
-                                        "args",        "tunables",    "expected", "tolerance", "requires",
+static const char *const case_keys[] = {"id",          "description", "inputs",         "absent",    "attrs",
+                                        "args",        "tunables",    "expected",       "tolerance", "requires",
                                         "expectError", "variant",     "variantWithout", NULL};
 
 wgk_status wgk_tc_failv(wgk_tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {

@@ -31,7 +31,8 @@ static const char *run_rope(wgk_context *ctx) {
   float x[NX], c[ROWS * HALF], s[ROWS * HALF];
   int64_t pos[B * S];
   for (int i = 0; i < NX; i++) x[i] = (float)wgk_rng_uniform(&rng, -2, 2);
-  for (int i = 0; i < ROWS * HALF; i++) c[i] = (float)wgk_rng_uniform(&rng, -1, 1), s[i] = (float)wgk_rng_uniform(&rng, -1, 1);
+  for (int i = 0; i < ROWS * HALF; i++)
+    c[i] = (float)wgk_rng_uniform(&rng, -1, 1), s[i] = (float)wgk_rng_uniform(&rng, -1, 1);
   for (int i = 0; i < B * S; i++) pos[i] = wgk_rng_int(&rng, 0, ROWS - 1);
   wgk_kernel *k = NULL;
   assert_int_equal(wgk_kernel_load(ctx, pkg, NULL, &k), WGK_OK);
