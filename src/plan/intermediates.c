@@ -57,8 +57,8 @@ static wgk_status make_one(wgk_planner *p, const wgk_manifest_intermediate *it, 
                            wgk_plan_intermediate *out, wgk_error *err) {
   out->source = it;
   /* spec 2.1: the public loader gives every intermediate a fresh buffer per call, which WebGPU zeroes, so a package
-   * run there may rely on zeros without `zeroInit` (docs/loader-semantics.md rule 31); wgk reuses the buffer across
-   * calls, so it clears every one, or a second call would start from the first call's values. */
+   * run there may rely on zeros without `zeroInit` (docs/loader-semantics.md rule 31); wgk reuses the buffer across calls,
+   * so it clears every one, or a second call would start from the first call's values. */
   out->zero_init = it->zero_init || p->m->format == WGK_MANIFEST_SPEC21;
   out->dtype = logical_dtype(scope, it->dtype);
   if (!out->dtype)
