@@ -147,6 +147,11 @@ typedef struct wgk_context_options {
    * them. When device is set, adapter is ignored. */
   void *wgpu_instance;
   void *wgpu_device;
+  /* Device features wgk must act as if absent, a comma list ("shader-f16", "subgroups", ...): never requested,
+   * never seen by variant selection (a float16 call then runs the packages' packed-f16 variants), explain or
+   * test `requires`. NULL: the environment variable WGK_DISABLE_FEATURES; "": none. An unknown name fails
+   * wgk_context_create with WGK_ERR_INVALID_ARGUMENT. */
+  const char *disable_features;
 } wgk_context_options;
 
 /* Bring your own device. wgpu_device must be a WGPUDevice of the Dawn wgk links (lib/wgk/libwebgpu_wrapper.so

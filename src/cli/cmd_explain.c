@@ -222,7 +222,17 @@ static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_t
 }
 
 static bool device_desc(const explain_opts *o, wgk_device_desc *d, wgk_error *err) {
-  if (o->device_file) return wgk_device_desc_load(o->device_file, d, err) == WGK_OK;
+  if (o->device_file) {
+    if (wgk_device_desc_load(o->device_file, d, err) != WGK_OK) return false;
+    uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
+    char why[192];
+    if (!wgk_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, why, sizeof why)) {
+      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, why);
+      return false;
+    }
+    d->features &= ~hidden;
+    return true;
+  }
   wgk_gpu_device *dev = NULL;
   wgk_gpu_options g = {.adapter = o->common.adapter, .verbose = o->common.verbose};
   if (wgk_gpu_device_create(&g, &dev, err) != WGK_OK) return false;
@@ -239,6 +249,39 @@ static void print_shape(FILE *out, int rank, const int64_t *shape) {
   fputc(']', out);
 }
 
+/* How the plan stores its float16 ports: "f16" (native, the device has shader-f16), "packed" (two halves per u32
+ * word, f32 arithmetic) or NULL (no float16 port); *ports lists them ("x, cos, sin, y"), *why says why. */
+static const char *float16_form(const wgk_manifest *m, const wgk_device_desc *d, const wgk_plan *plan, char *ports,
+                                size_t size, const char **why) {
+  const wgk_value *dtypes = wgk_value_dict_get(plan->scope, "dtypes");
+  bool native = false, packed = false;
+  size_t len = 0;
+  ports[0] = '\0';
+  for (size_t i = 0; i < plan->n_passes; i++)
+    for (size_t b = 0; b < plan->passes[i].n_bindings; b++) {
+      const wgk_plan_binding *pb = &plan->passes[i].bindings[b];
+      if (pb->port < 0 || pb->buffer == WGK_BUFFER_UNIFORM) continue;
+      const wgk_manifest_port *port = &m->ports[pb->port];
+      const wgk_value *v = port->type_var && dtypes ? wgk_value_dict_get(dtypes, port->type_var) : NULL;
+      const char *dt = v ? wgk_value_str(v) : port->n_dtypes == 1 ? port->dtypes[0] : NULL;
+      if (!dt || (strcmp(dt, "f16") != 0 && strcmp(dt, "float16") != 0)) continue;
+      bool is_packed = strcmp(pb->wgsl_type, "u32") == 0;
+      native |= !is_packed;
+      packed |= is_packed;
+      const char *name = port_key(port);
+      size_t n = strlen(name);
+      bool seen = false;
+      for (const char *q = strstr(ports, name); q && !seen; q = strstr(q + 1, name))
+        seen = (q == ports || q[-1] == ' ') && (q[n] == ',' || q[n] == '\0');
+      if (!seen && len + n + 3 < size) len += (size_t)snprintf(ports + len, size - len, "%s%s", len ? ", " : "", name);
+    }
+  bool has = wgk_device_has(d, WGK_FEATURE_SHADER_F16);
+  *why = packed && !has ? "the device lacks shader-f16, or WGK_DISABLE_FEATURES hides it"
+         : packed       ? "chosen by the variant's when, though the device has shader-f16"
+                        : "the device has shader-f16";
+  return packed && native ? "mixed" : packed ? "packed" : native ? "f16" : NULL;
+}
+
 static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_device_desc *d, const wgk_plan *plan) {
   printf("kernel   %s (%s)\n", m->op_id, wgk_pkg_is_verified(pkg) ? "verified" : "unverified");
   printf("device   %s [%s, %s]\n", d->device[0] ? d->device : "described device", d->vendor, d->backend);
@@ -252,6 +295,13 @@ static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_devi
       line += n + (nl ? 1 : 0);
     }
   }
+  char ports[256];
+  const char *why, *form = float16_form(m, d, plan, ports, sizeof ports, &why);
+  if (form)
+    printf("float16  %s: %s (%s)\n",
+           strcmp(form, "f16") == 0 ? "f16 storage and arithmetic"
+                                    : "packed storage, two halves per u32 word (pack2x16float), f32 arithmetic",
+           ports, why);
   printf("outputs\n");
   for (size_t i = 0; i < plan->n_outputs; i++) {
     const wgk_plan_output *o = &plan->outputs[i];
@@ -307,10 +357,19 @@ static json_t *text_json(const char *text, size_t n) {
   return j;
 }
 
-static void print_json(const wgk_manifest *m, const wgk_plan *plan) {
+static void print_json(const wgk_manifest *m, const wgk_device_desc *d, const wgk_plan *plan) {
   json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
   json_object_set_new(root, "kernel", json_string(m->op_id));
   json_object_set_new(root, "variant", json_string(plan->variant->id));
+  char ports[256];
+  const char *why, *form = float16_form(m, d, plan, ports, sizeof ports, &why);
+  if (form) {
+    json_t *f = json_object();
+    json_object_set_new(f, "form", json_string(form));
+    json_object_set_new(f, "ports", json_string(ports));
+    json_object_set_new(f, "why", json_string(why));
+    json_object_set_new(root, "float16", f);
+  }
   for (const char *line = plan->rejections; *line;) {
     const char *nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line) : strlen(line);
@@ -435,7 +494,7 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
     rc = err.message[0] ? fail(cmd, &err) : 1; /* an empty message: the error line is printed already */
   } else if (!render) {
     if (o.json)
-      print_json(m, plan);
+      print_json(m, &desc, plan);
     else
       print_text(m, pkg, &desc, plan);
     rc = 0;

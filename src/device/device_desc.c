@@ -1,5 +1,6 @@
 #include "device/device_desc.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const feature_names[WGK_FEATURE_COUNT] = {
@@ -33,6 +34,32 @@ bool wgk_feature_from_name(const char *name, wgk_feature *out) {
     }
   }
   return false;
+}
+
+bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size) {
+  *mask = 0;
+  for (const char *p = list; p && *p;) {
+    while (*p == ' ' || *p == '\t' || *p == ',') p++;
+    const char *end = p;
+    while (*end && *end != ',') end++;
+    size_t n = (size_t)(end - p);
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
+    if (n) {
+      char name[64];
+      wgk_feature f;
+      if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !wgk_feature_from_name(name, &f))) {
+        snprintf(why, why_size,
+                 "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
+                 "chromium-experimental-subgroup-matrix, timestamp-query",
+                 (int)(n > 64 ? 64 : n), p);
+        *mask = 0;
+        return false;
+      }
+      *mask |= 1u << (unsigned)f;
+    }
+    p = end;
+  }
+  return true;
 }
 
 void wgk_device_desc_defaults(wgk_device_desc *d) {

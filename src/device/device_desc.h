@@ -7,6 +7,7 @@
 #define WGK_DEVICE_DEVICE_DESC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The most workgroups per dimension wgk plans with: larger dispatches fold into x = min(N, this),
@@ -74,6 +75,14 @@ typedef struct wgk_device_desc {
 /* Feature name <-> enum. Names accepted: the WebGPU name and Dawn's alias ("subgroup-matrix" too). */
 const char *wgk_feature_name(wgk_feature f);
 bool wgk_feature_from_name(const char *name, wgk_feature *out);
+
+/* The features a comma list names ("shader-f16,subgroups"; blanks around names and empty items ignored), as a
+ * bit set in *mask. An unknown name: false, *mask 0, and why says which and the names known. NULL list: 0. */
+bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size);
+
+/* The environment variable that hides device features from wgk (WGK_DISABLE_FEATURES=shader-f16,...): they are
+ * neither requested from the adapter nor seen by planning (f16Ok, device.features), explain or test `requires`. */
+#define WGK_DISABLE_FEATURES_ENV "WGK_DISABLE_FEATURES"
 
 /* The WebGPU spec's default limits (what a device without a description gets). */
 void wgk_device_desc_defaults(wgk_device_desc *desc);

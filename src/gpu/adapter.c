@@ -130,6 +130,15 @@ wgk_status wgk_gpu_list_adapters(wgk_device_desc **out, size_t *count, wgk_error
     else {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;
+      uint32_t hidden = 0;
+      char bad[192];
+      if (!wgk_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, bad, sizeof bad)) {
+        s = wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, bad);
+        free(*out);
+        *out = NULL;
+        *count = 0;
+      }
+      for (size_t i = 0; i < *count; i++) (*out)[i].features &= ~hidden;
     }
   }
   list_release(&list);

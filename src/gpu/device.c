@@ -63,7 +63,7 @@ static wgk_status request_device(wgk_gpu_device *dev, WGPUAdapter adapter, wgk_e
   size_t nfeatures = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
     WGPUFeatureName code = wgk_gpu_feature_code((wgk_feature)f);
-    if (code && wgpuAdapterHasFeature(adapter, code)) features[nfeatures++] = code;
+    if (code && !(dev->hidden >> f & 1u) && wgpuAdapterHasFeature(adapter, code)) features[nfeatures++] = code;
   }
   WGPULimits limits;
   wgk_gpu_limits_init(&limits);
@@ -111,6 +111,7 @@ static void describe(wgk_gpu_device *dev) {
   wgpuDeviceGetFeatures(dev->device, &features);
   wgk_gpu_desc_from_features(d, &features);
   wgpuSupportedFeaturesFreeMembers(features);
+  d->features &= ~dev->hidden;
   WGPULimits limits;
   wgk_gpu_limits_init(&limits);
   if (wgpuDeviceGetLimits(dev->device, &limits) == WGPUStatus_Success) wgk_gpu_desc_from_limits(d, &limits);
@@ -169,6 +170,13 @@ wgk_status wgk_gpu_device_create(const wgk_gpu_options *opts, wgk_gpu_device **o
   if (!dev) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a device");
   dev->verbose = opts && opts->verbose;
   dev->timed_wait = true;
+  const char *hide = opts && opts->disable_features ? opts->disable_features : getenv(WGK_DISABLE_FEATURES_ENV);
+  char why[192];
+  if (!wgk_features_parse(hide, &dev->hidden, why, sizeof why)) {
+    free(dev);
+    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s",
+                         opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV, why);
+  }
   wgk_status s = opts && opts->device ? wrap_external(dev, opts, err) : create_own(dev, opts, err);
   if (s != WGK_OK) {
     wgk_gpu_device_destroy(dev);

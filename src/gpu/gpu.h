@@ -51,6 +51,9 @@ typedef struct wgk_gpu_options {
    * ignores the selector. instance is then needed for waits; when NULL it is found via the device. */
   WGPUInstance instance;
   WGPUDevice device;
+  /* Features hidden from wgk, a comma list ("shader-f16"): never requested, and cleared from the description
+   * (an external device's too). NULL: env WGK_DISABLE_FEATURES; "" hides none. An unknown name is refused. */
+  const char *disable_features;
 } wgk_gpu_options;
 
 /* opts may be NULL (all defaults). No adapter: WGK_ERR_NO_ADAPTER naming the Vulkan packages.

@@ -14,6 +14,7 @@ struct wgk_gpu_device {
   bool verbose;          /* Dawn log messages to stderr */
   bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
   wgk_device_desc desc;  /* features and limits as granted, adapter facts */
+  uint32_t hidden;       /* wgk_feature bits hidden (wgk_gpu_options.disable_features): not requested, not described */
   /* Written by Dawn's callbacks, reported and cleared by wgk_gpu_device_check. */
   wgk_status pending; /* WGK_ERR_GPU for an uncaptured error, WGK_OK when none */
   char pending_message[WGK_GPU_MESSAGE_MAX];

@@ -97,6 +97,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     g.verbose = opts->verbose;
     g.instance = (WGPUInstance)opts->wgpu_instance;
     g.device = (WGPUDevice)opts->wgpu_device;
+    g.disable_features = opts->disable_features;
     ctx->verbose = opts->verbose;
   }
   wgk_status st = wgk_gpu_device_create(&g, &ctx->dev, &ctx->err);

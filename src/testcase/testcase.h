@@ -94,7 +94,11 @@ typedef struct wgk_tc_case {
   size_t n_requires;
   char *expect_error; /* the call must be refused with a message containing it; NULL = must run */
   char *variant;      /* the variant the planner must pick; NULL = any */
-  wgk_tc_pos pos;     /* the case object */
+  /* variantWithout: {feature: variant}: on a device without the feature (the first such in file order), the
+   * variant the planner must pick instead of `variant`. Flattened pairs: feature, variant id, ... */
+  char **variant_without;
+  size_t n_variant_without; /* pairs */
+  wgk_tc_pos pos;           /* the case object */
 } wgk_tc_case;
 
 typedef struct wgk_tc_suite {

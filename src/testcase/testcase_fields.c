@@ -426,6 +426,8 @@ void wgk_tc_case_clear(wgk_tc_case *c) {
   expected_clear(c);
   free(c->expect_error);
   free(c->variant);
+  for (size_t i = 0; i < 2 * c->n_variant_without; i++) free(c->variant_without[i]);
+  free(c->variant_without);
   free(c->pos.path);
 }
 

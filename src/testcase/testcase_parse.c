@@ -14,9 +14,9 @@
 #include "testcase/tc_internal.h"
 
 static const char *const top_keys[] = {"schema", "description", "defaults", "cases", NULL};
-static const char *const case_keys[] = {"id",          "description", "inputs",   "absent",    "attrs",
-                                        "args",        "tunables",    "expected", "tolerance", "requires",
-                                        "expectError", "variant",     NULL};
+static const char *const case_keys[] = {"id",          "description", "inputs",         "absent",    "attrs",
+                                        "args",        "tunables",    "expected",       "tolerance", "requires",
+                                        "expectError", "variant",     "variantWithout", NULL};
 
 wgk_status wgk_tc_failv(wgk_tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {
   const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(&r->index, path);
@@ -127,12 +127,44 @@ wgk_status wgk_tc_check_features(wgk_tc_reader *r, char *const *names, size_t n,
   return WGK_OK;
 }
 
+/* variantWithout: {"shader-f16": "<variant id>", ...}, replacing what an earlier layer gave. */
+static wgk_status read_variant_without(wgk_tc_reader *r, wgk_tc_case *c, const json_t *v, const char *path) {
+  if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object {feature: variant id}");
+  for (size_t i = 0; i < 2 * c->n_variant_without; i++) free(c->variant_without[i]);
+  free(c->variant_without);
+  c->n_variant_without = 0;
+  c->variant_without = calloc(2 * json_object_size(v) + 1, sizeof *c->variant_without);
+  if (!c->variant_without) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  const char *key;
+  const json_t *id;
+  json_object_foreach((json_t *)v, key, id) {
+    char *p = wgk_tc_path_key(path, key);
+    wgk_feature f;
+    wgk_status st = !wgk_feature_from_name(key, &f) ? wgk_tc_fail(r, p ? p : path, "unknown device feature '%s'", key)
+                    : !json_is_string(id)           ? wgk_tc_fail(r, p ? p : path, "expected a variant id (a string)")
+                                                    : WGK_OK;
+    free(p);
+    if (st) return st;
+    char **pair = &c->variant_without[2 * c->n_variant_without];
+    pair[0] = strdup(key);
+    pair[1] = pair[0] ? strdup(json_string_value(id)) : NULL;
+    if (!pair[1]) {
+      free(pair[0]);
+      pair[0] = NULL;
+      return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+    }
+    c->n_variant_without++;
+  }
+  return WGK_OK;
+}
+
 /* One field of a case layer. */
 static wgk_status read_field(wgk_tc_reader *r, wgk_tc_case *c, const char *key, const json_t *v, const char *path) {
   if (strcmp(key, "id") == 0) return read_string(r, v, path, &c->id);
   if (strcmp(key, "description") == 0) return read_string(r, v, path, &c->description);
   if (strcmp(key, "expectError") == 0) return read_string(r, v, path, &c->expect_error);
   if (strcmp(key, "variant") == 0) return read_string(r, v, path, &c->variant);
+  if (strcmp(key, "variantWithout") == 0) return read_variant_without(r, c, v, path);
   if (strcmp(key, "absent") == 0) return wgk_tc_read_strings(r, v, path, &c->absent, &c->n_absent);
   if (strcmp(key, "requires") == 0) {
     wgk_status st = wgk_tc_read_strings(r, v, path, &c->requires, &c->n_requires);

@@ -184,8 +184,16 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
     return;
   }
   if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
-  if (c->variant && strcmp(c->variant, o->variant) != 0)
-    return verdict(o, WGK_TC_FAIL, "variant %s chosen, the case expects %s", o->variant, c->variant);
+  const char *want = c->variant, *lacking = NULL;
+  const wgk_device_desc *dev = wgk_rt_context_device_desc(wgk_rt_kernel_context(k));
+  for (size_t i = 0; i < c->n_variant_without && !lacking; i++) {
+    wgk_feature f;
+    if (wgk_feature_from_name(c->variant_without[2 * i], &f) && !wgk_device_has(dev, f))
+      lacking = c->variant_without[2 * i], want = c->variant_without[2 * i + 1];
+  }
+  if (want && strcmp(want, o->variant) != 0)
+    return verdict(o, WGK_TC_FAIL, "variant %s chosen, the case expects %s%s%s", o->variant, want,
+                   lacking ? " on a device without " : "", lacking ? lacking : "");
   for (size_t i = 0; i < w->n; i++)
     if (!judge_output(call, c, &w->out[i], o)) return;
   verdict(o, WGK_TC_PASS, "%s", "");

@@ -48,8 +48,8 @@ with tempfile.TemporaryDirectory() as d:
         lines = err.rstrip("\n").split("\n")
         return (len(lines) == 4 and lines[0].endswith("x (X): rank must be 3 or 4 (got 2)")
                 and lines[1] == "no variant of ai.onnx.RotaryEmbedding accepts the call:"
-                and lines[2] == "  rank3_cache2_pos, rank3_cache3: ranks.x == 3 is false (ranks.x = 2, 3)"
-                and lines[3] == "  rank4_cache2_pos, rank4_cache3: ranks.x == 4 is false (ranks.x = 2, 4)")
+                and lines[2] == "  rank3_cache2_pos, rank3_cache3, rank3_cache2_pos_f16packed, rank3_cache3_f16packed: ranks.x == 3 is false (ranks.x = 2, 3)"
+                and lines[3] == "  rank4_cache2_pos, rank4_cache3, rank4_cache2_pos_f16packed, rank4_cache3_f16packed: ranks.x == 4 is false (ranks.x = 2, 4)")
 
     expect("rank-2 x: one block, each reason once", [rope, "--in", "x=" + x2, "--in", "cos=" + x2,
                                                      "--in", "sin=" + x2], 1, rank2_block)
@@ -68,10 +68,10 @@ with tempfile.TemporaryDirectory() as d:
         sargs += ["--in", k + "=" + npy(k, v)]
     expect("every missing required attribute named", sargs, 1,
            lambda e: "3 required attributes are missing: kv_num_heads, num_heads, sparse_block_size" in e)
-    expect("12 variants, one reason: one line", sargs + ["--attr", "num_heads=4", "--attr", "kv_num_heads=3",
+    expect("every variant, one reason: one line", sargs + ["--attr", "num_heads=4", "--attr", "kv_num_heads=3",
                                                          "--attr", "sparse_block_size=16"], 1,
            lambda e: e.rstrip("\n").split("\n")[1:] == [
-               "no variant of com.microsoft.SparseAttention accepts the call (all 12 variants): "
+               "no variant of com.microsoft.SparseAttention accepts the call (all 20 variants): "
                "numHeads % kvHeads == 0 is false (numHeads % kvHeads = 1, 0)"]
            and e.split("\n")[0].endswith("kv_num_heads: 3 does not divide num_heads 4"))
 

@@ -84,10 +84,12 @@ static void rope_contract(void **state) {
   assert_null(wgk_kernel_attr(k, 3));
   assert_null(wgk_kernel_find_attr(k, "interleavd"));
 
-  static const char *const variants[] = {"rank3_cache2_pos", "rank4_cache2_pos", "rank3_cache3", "rank4_cache3"};
-  assert_int_equal(wgk_kernel_variant_count(k), 4);
-  for (size_t i = 0; i < 4; i++) assert_string_equal(wgk_kernel_variant_id(k, i), variants[i]);
-  assert_null(wgk_kernel_variant_id(k, 4));
+  static const char *const variants[] = {
+      "rank3_cache2_pos",           "rank4_cache2_pos",           "rank3_cache3",           "rank4_cache3",
+      "rank3_cache2_pos_f16packed", "rank4_cache2_pos_f16packed", "rank3_cache3_f16packed", "rank4_cache3_f16packed"};
+  assert_int_equal(wgk_kernel_variant_count(k), 8);
+  for (size_t i = 0; i < 8; i++) assert_string_equal(wgk_kernel_variant_id(k, i), variants[i]);
+  assert_null(wgk_kernel_variant_id(k, 8));
 
   /* NULL kernel: nothing, no crash. */
   assert_int_equal(wgk_kernel_port_count(NULL), 0);
@@ -158,9 +160,10 @@ static void sparse_contract(void **state) {
   assert_string_equal(bs->values_json[0], "16");
   assert_string_equal(bs->values_json[3], "128");
   assert_string_equal(wgk_kernel_find_attr(k, "scale")->default_json, "0.0");
-  assert_int_equal(wgk_kernel_variant_count(k), 12);
+  assert_int_equal(wgk_kernel_variant_count(k), 20);
   assert_string_equal(wgk_kernel_variant_id(k, 0), "separate_decode");
   assert_string_equal(wgk_kernel_variant_id(k, 11), "packed_rotary");
+  assert_string_equal(wgk_kernel_variant_id(k, 19), "packed_rotary_f16packed"); /* float16 without shader-f16 */
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
 }

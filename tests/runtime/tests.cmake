@@ -1,4 +1,6 @@
 wgk_add_test(test_runtime SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runtime.c TIMEOUT 300 LABELS gpu)
+wgk_add_test(test_disable_features SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_disable_features.c TIMEOUT 120 LABELS gpu)
+target_link_libraries(test_disable_features PRIVATE ${MATH_LIB})
 wgk_add_test(test_scratch SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_scratch.c TIMEOUT 120 LABELS gpu)
 if(TARGET wgk_cli)
   # planning of intermediates: shapes in the call scope, bytes, zeroInit

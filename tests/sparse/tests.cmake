@@ -42,3 +42,36 @@ if(TARGET wgk_cli)
       --shape value=1x16x1024 --attr ${flag}=2)
   endforeach()
 endif()
+if(TARGET wgk_cli)
+  # float16 on every device (issue 15): with shader-f16 hidden, every float16 case of both packages runs the
+  # packed-f16 variants (two halves per u32 word) and passes; none may be skipped.
+  foreach(pkg ai.onnx.RotaryEmbedding com.microsoft.SparseAttention)
+    add_test(NAME f16_packed_${pkg} COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
+      --expect "_f16packed, max abs err.*\n[1-9][0-9]* passed, 0 failed\n*$" --reject "skipped|SKIP|FAIL"
+      -- $<TARGET_FILE:wgk_cli> test ${CMAKE_SOURCE_DIR}/kernels/${pkg} --case f16)
+    set_tests_properties(f16_packed_${pkg} PROPERTIES TIMEOUT 600 LABELS "gpu" ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
+  endforeach()
+  # wgk explain names the float16 form and why, on a described device with shader-f16 and with it hidden
+  set(WGK_ROPE_F16 ${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+      --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3 --dtype T=float16)
+  add_test(NAME f16_explain_native COMMAND ${WGK_RUN_TEST} --expect
+    "variant  rank4_cache2_pos\n.*float16  f16 storage and arithmetic: x, cos, sin, y \\(the device has shader-f16\\)"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_ROPE_F16})
+  add_test(NAME f16_explain_packed COMMAND ${WGK_RUN_TEST} --expect
+    "variant  rank4_cache2_pos_f16packed\n.*rank4_cache2_pos: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage, two halves per u32 word \\(pack2x16float\\), f32 arithmetic: x, cos, sin, y \\(the device lacks shader-f16"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_ROPE_F16})
+  set_tests_properties(f16_explain_packed PROPERTIES ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
+  add_test(NAME f16_explain_sparse_decode_packed COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode_f16packed\n.*separate_decode: sparseContract is false: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage.*: keyT, valueT, pastKeyT, pastValueT, queryT, outputT \\(the device lacks shader-f16"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+    --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33
+    --shape block_col_indices=8x420 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
+    --dtype M=int32 --dtype T=float16 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64
+    --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
+  set_tests_properties(f16_explain_sparse_decode_packed PROPERTIES ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
+  # an unknown name is refused, naming the variable and the names known
+  add_test(NAME f16_disable_features_unknown COMMAND ${WGK_RUN_TEST} --status 1 --expect
+    "WGK_DISABLE_FEATURES: unknown feature \"shader-f32\"; expected one of shader-f16"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_ROPE_F16})
+  set_tests_properties(f16_disable_features_unknown PROPERTIES ENVIRONMENT "WGK_DISABLE_FEATURES=subgroups, shader-f32")
+endif()

@@ -252,6 +252,37 @@ def variant(packed, rot, sgmat):
             "passes": passes}
 
 
+# float16 without shader-f16: copies of the f32/f16 variants whose float16 ports are `array<u32>` holding two
+# halves per word (the host's own float16 bytes, padded to 4), read with unpack2x16float, written with
+# pack2x16float, arithmetic in f32: the *-f16packed templates. Chosen only where f16Ok(T) is false.
+F16_PACKED_DERIVE = {
+    "f16Packed": "dtypes.T == 'f16' and not f16Ok(dtypes.T)",
+    "packedContract": "qkvContract and cacheContract and layoutContract and rotaryContract",
+}
+
+
+def f16_packed_sets(sets):
+    """Each binding set again as <name>_f16p, its T-typed ports bound as u32 words."""
+    out = dict(sets)
+    for name, entries in sets.items():
+        out[name + "_f16p"] = [dict(e, elementType="u32") if e.get("elementType") == "$T" else e for e in entries]
+    return out
+
+
+def f16_packed(v):
+    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, _f16p sets;
+    decode_merge runs one invocation per output word."""
+    when = ["packedContract" if w == "sparseContract" else w for w in v["when"]] + ["f16Packed"]
+    passes = []
+    for p in v["passes"]:
+        shader = p["source"]["shader"].replace(".wgsl.jinja", "-f16packed.wgsl.jinja")
+        q = dict(p, name=p["name"] + "_f16packed", source=dict(p["source"], shader=shader), bindings=p["bindings"] + "_f16p")
+        if p["id"] == "decode_merge":
+            q["dispatch"] = elementwise("batch * seqLen * numHeads * headSize // 2")
+        passes.append(q)
+    return dict(v, id=v["id"] + "_f16packed", when=when, passes=passes)
+
+
 def main():
     inputs = []
     for role, dt, rank, opt, desc in INPUTS:
@@ -273,6 +304,8 @@ def main():
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
+    variants += [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
+                [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]
     m = {
         "domain": "com.microsoft", "name": "SparseAttention", "sinceVersion": 1,
         "description": "Block-sparse causal attention used by Phi-3-small (ONNX Runtime contrib operator). `block_row_indices` and `block_col_indices` encode one or more CSR block masks, and layouts cycle over query heads. Grouped-query heads, separate or packed `[Q|K|V]`, explicit scaling, partial or full rotary embedding in NeoX or interleaved layout, and float16 are supported. The past/present key and value tensors share allocations and are updated in place. Head sizes must be non-zero multiples of 8; bfloat16 is not implemented.",
@@ -286,8 +319,8 @@ def main():
         "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
                      "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 1024, "DECODE_WG": 256,
                      "DECODE_KEY_TILE": 32, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32},
-        "derive": DERIVE,
-        "bindingSets": binding_sets(),
+        "derive": dict(DERIVE, **F16_PACKED_DERIVE),
+        "bindingSets": f16_packed_sets(binding_sets()),
         "variants": variants,
     }
     with open(OUT, "w") as f:

@@ -59,10 +59,10 @@ def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=
     c = {"id": cid, "description": desc or "B=%d S=%d N=%d KN=%d H=%d block=%d layouts=%d %s" % (
         B, S, N, KN, H, block, layouts, "prompt" if prompt else "past %s" % pasts),
          "inputs": inputs, "attrs": attrs, "expected": {"reference": "sparse_attention"}}
-    if dtype == "float16":
-        c["requires"] = ["shader-f16"]
     if variant:
         c["variant"] = variant
+        if dtype == "float16":  # float16 runs everywhere: without shader-f16, as two halves per u32 word
+            c["variantWithout"] = {"shader-f16": variant + "_f16packed"}
     if tunables:
         c["tunables"] = tunables
     return c
@@ -142,6 +142,12 @@ CASES = [
          rot=64, dtype="float16"),
     case("decode_b128_layouts4_f16", S=1, N=4, KN=1, H=8, block=128, layouts=4, local=1, vstride=2, pasts=[300],
          cache=384, dtype="float16"),
+    # packed [Q|K|V] with rotary in float16: K rotated out of the query buffer into the cache (both pairings)
+    case("decode_split_s1_partial_neox_packed_f16", B=2, S=1, N=8, KN=2, H=64, block=64, layouts=4, local=2, vstride=4,
+         pasts=[777, 2000], cache=2048, packed=True, rotary="neox", rot=32, dtype="float16",
+         variant="packed_rotary_decode"),
+    case("prompt_partial_interleaved_packed_f16", S=24, N=4, KN=2, H=32, rotary="interleaved", rot=16, packed=True,
+         dtype="float16", variant="packed_rotary"),
 ]
 
 WITH_REFUSALS = True
@@ -201,8 +207,6 @@ def bench_case(bid, S, past, dtype):
                     "keyTotalSequenceLengthsT": {"dtype": "int32", "shape": [1],
                                                  "generator": {"kind": "const", "value": cache}}},
          "attrs": {"num_heads": N, "kv_num_heads": KN, "sparse_block_size": block}}
-    if dtype == "float16":
-        c["requires"] = ["shader-f16"]
     return c
 
 
@@ -211,7 +215,7 @@ def write_bench():
              bench_case("phi3_decode_past8191_f16", 1, 8191, "float16"),
              bench_case("phi3_decode_past8191_f32", 1, 8191, "float32")]
     doc = {"schema": 1, "description": "Phi-3-small SparseAttention shapes: a 4096-token prompt and one decode step "
-           "after 8191 cached tokens.", "defaults": {"warmup": 3, "iterations": 20}, "cases": cases}
+           "after 8191 cached tokens. float16 runs everywhere: f16 storage with shader-f16, else two halves per u32 word.", "defaults": {"warmup": 3, "iterations": 20}, "cases": cases}
     with open(os.path.join(WEBGPU, "bench.json"), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
