@@ -19,6 +19,7 @@ struct wgk_gpu_device {
   char pending_message[WGK_GPU_MESSAGE_MAX];
   bool lost; /* sticky: every later call fails */
   char lost_message[WGK_GPU_MESSAGE_MAX];
+  struct wgk_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
 };
 
 struct wgk_gpu_buffer {
