@@ -549,12 +549,40 @@ const wgk_plan *wgk_rt_call_plan(const wgk_call *c, bool *tuned) {
   return c && c->last_entry ? c->last_entry->plan : NULL;
 }
 
+/* wgk_prepare of a call over the binding limit: the sub-calls' plans, as wgk_call_run will split it. */
+static wgk_status prepare_split(wgk_call *c) {
+  const wgk_manifest *m = c->k->m;
+  size_t np = m->n_ports ? m->n_ports : 1;
+  wgk_plan_tensor *ports = calloc(np, sizeof *ports);
+  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  describe_ports(c, ports);
+  wgk_rt_split sp;
+  wgk_status st = wgk_rt_split_find(c, ports, plan_sub_call, &sp);
+  int64_t rest = st == WGK_OK ? sp.extent % sp.chunk : 0;
+  wgk_plan_entry *e = NULL;
+  for (int i = 0; st == WGK_OK && i < (rest ? 2 : 1); i++) {
+    wgk_plan_tensor *sub = calloc(np, sizeof *sub);
+    if (!sub) {
+      st = wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+      break;
+    }
+    memcpy(sub, ports, sizeof *sub * m->n_ports);
+    wgk_rt_split_shrink(c, &sp, i ? rest : sp.chunk, sub);
+    st = plan_sub_call(c, sub, &e);
+    free(sub);
+  }
+  if (sp.axis) wgk_rt_split_free(&sp);
+  free(ports);
+  return st;
+}
+
 wgk_status wgk_prepare(wgk_call *c) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_rt_lock(c->k->ctx);
   wgk_rt_clear(c->k->ctx);
   wgk_plan_entry *e;
   wgk_status st = plan_call(c, &e, NULL);
+  if (st == WGK_ERR_LIMIT) st = prepare_split(c);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
   wgk_rt_unlock(c->k->ctx);
   return st;

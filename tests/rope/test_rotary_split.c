@@ -106,6 +106,7 @@ static void run_case(fixture *f, const rope_case *rc, unsigned seed) {
   if (rc->num_heads) wgk_call_set_attr_int(call, "num_heads", rc->num_heads);
   if (rc->rot) wgk_call_set_attr_int(call, "rotary_embedding_dim", rc->rot);
   wgk_call_set_attr_int(call, "interleaved", rc->interleaved);
+  if (wgk_prepare(call) != WGK_OK) fail_msg("prepare: %s", wgk_context_errmsg(f->ctx)); /* the sub-calls' plans */
   for (int round = 0; round < 2; round++) {
     wgk_stats before, after;
     wgk_context_stats(f->ctx, &before);
@@ -172,6 +173,7 @@ static void refuses_a_cache_over_the_limit(void **state) {
   wgk_call_set_output(call, "y", ty);
   wgk_stats before, after;
   wgk_context_stats(f->ctx, &before);
+  assert_int_equal(wgk_prepare(call), WGK_ERR_LIMIT);
   assert_int_equal(wgk_call_run(call), WGK_ERR_LIMIT);
   wgk_context_stats(f->ctx, &after);
   assert_int_equal(before.dispatches, after.dispatches);
