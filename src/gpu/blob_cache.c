@@ -237,7 +237,7 @@ void wgk_blob_cache_store(const void *key, size_t key_size, const void *value, s
 bool wgk_blob_cache_dir(const char *adapter_id, char *out, size_t size) {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   unsigned long long h = (unsigned long long)fnv(FNV0, adapter_id, strlen(adapter_id));
-  int n = xdg && *xdg ? snprintf(out, size, "%s/wgk/pipelines/%016llx", xdg, h)
+  int n = xdg && *xdg     ? snprintf(out, size, "%s/wgk/pipelines/%016llx", xdg, h)
           : home && *home ? snprintf(out, size, "%s/.cache/wgk/pipelines/%016llx", home, h)
                           : -1;
   return n > 0 && (size_t)n < size;

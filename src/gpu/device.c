@@ -77,8 +77,8 @@ static wgk_blob_cache *open_blob_cache(WGPUAdapter adapter) {
   struct stat st = {0};
   if (dladdr((void *)wgpuCreateInstance, &lib) && lib.dli_fname) stat(lib.dli_fname, &st);
   snprintf(id, sizeof id, "%s|%s|%s|%s|%s|%" PRIu32 "|%" PRIu32 "|%s|%lld|%lld", d.vendor, d.architecture, d.device,
-           d.description, d.backend, d.vendorId, d.deviceId, lib.dli_fname ? lib.dli_fname : "",
-           (long long)st.st_size, (long long)st.st_mtime);
+           d.description, d.backend, d.vendorId, d.deviceId, lib.dli_fname ? lib.dli_fname : "", (long long)st.st_size,
+           (long long)st.st_mtime);
   if (!wgk_blob_cache_dir(id, dir, sizeof dir)) return NULL;
   const char *cap = getenv("WGK_PIPELINE_CACHE_MAX_BYTES");
   unsigned long long max = cap ? strtoull(cap, NULL, 10) : 0;

@@ -62,4 +62,3 @@ void wgk_gpu_progress_stop(wgk_gpu_progress *pr) {
   pthread_cond_destroy(&pr->done_cond);
   pthread_mutex_destroy(&pr->lock);
 }
-

@@ -48,8 +48,7 @@ static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports
 
 /* Plans with the call's tunables; when the tuning cache holds tunables for the chosen variant and these shapes,
  * plans again with them and keeps that plan if it is valid and picks the same variant. */
-static wgk_status plan_call_ports(wgk_call *c, const wgk_plan_tensor *given, wgk_plan_entry **entry,
-                                  bool *tuned_out) {
+static wgk_status plan_call_ports(wgk_call *c, const wgk_plan_tensor *given, wgk_plan_entry **entry, bool *tuned_out) {
   const wgk_manifest *m = c->k->m;
   wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
   if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -395,7 +394,8 @@ static wgk_status record_split(wgk_call *c, wgk_gpu_encoder *enc, uint64_t seria
   size_t n_passes = st == WGK_OK ? e[0]->plan->n_passes : 0;
   if (e[1] && e[1]->plan->n_passes > n_passes) n_passes = e[1]->plan->n_passes;
   wgk_plan_output *whole = st == WGK_OK ? calloc(n_out ? n_out : 1, sizeof *whole) : NULL;
-  wgk_gpu_bind_group **groups = st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
+  wgk_gpu_bind_group **groups =
+      st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
   if (st == WGK_OK && (!whole || !groups)) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   for (size_t o = 0; st == WGK_OK && o < n_out; o++) {
     whole[o] = e[0]->plan->outputs[o];

@@ -219,8 +219,7 @@ typedef struct wgk_rt_split {
  * probing sub-call with plan(c, ports, entry) where needed. WGK_ERR_LIMIT with the context's error kept (the
  * refusal that brought the runtime here) when no rule fits; the message then says why. */
 typedef wgk_status (*wgk_rt_split_planner)(wgk_call *c, const wgk_plan_tensor *ports, wgk_plan_entry **entry);
-wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan,
-                             wgk_rt_split *out);
+wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan, wgk_rt_split *out);
 void wgk_rt_split_free(wgk_rt_split *s);
 /* The call's ports (as the planner takes them) made the sub-call's: count steps along every split input's axis. */
 void wgk_rt_split_shrink(const wgk_call *c, const wgk_rt_split *s, int64_t count, wgk_plan_tensor *ports);

@@ -77,8 +77,8 @@ static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_
                            wgk_rt_split_planner plan, wgk_rt_split *s, char *why, size_t why_size) {
   const wgk_manifest *m = c->k->m;
   const wgk_device_limits *lim = &wgk_gpu_device_desc(c->k->ctx->dev)->limits;
-  uint64_t limit = lim->maxStorageBufferBindingSize < lim->maxBufferSize ? lim->maxStorageBufferBindingSize
-                                                                         : lim->maxBufferSize;
+  uint64_t limit =
+      lim->maxStorageBufferBindingSize < lim->maxBufferSize ? lim->maxStorageBufferBindingSize : lim->maxBufferSize;
   s->extent = -1;
   for (size_t i = 0; i < m->n_ports; i++) {
     s->axis[i] = -1;
@@ -86,8 +86,7 @@ static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_
     if (!ports[i].present) continue;
     if (!take_port(rule, &m->ports[i], ports[i].dtype, ports[i].rank, ports[i].shape, &s->extent, &s->axis[i],
                    &s->slab[i])) {
-      snprintf(why, why_size, "%s: port %s (rank %d) cannot be split so", rule->name, m->ports[i].name,
-               ports[i].rank);
+      snprintf(why, why_size, "%s: port %s (rank %d) cannot be split so", rule->name, m->ports[i].name, ports[i].rank);
       return WGK_ERR_NOT_FOUND;
     }
   }
@@ -128,8 +127,7 @@ static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_
   return WGK_OK;
 }
 
-wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan,
-                             wgk_rt_split *out) {
+wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan, wgk_rt_split *out) {
   wgk_context *ctx = c->k->ctx;
   const wgk_manifest *m = c->k->m;
   const wgk_op_hooks *hooks = wgk_ops_find(m->op_id);
