@@ -178,6 +178,7 @@ static void refuses_a_cache_over_the_limit(void **state) {
   wgk_context_stats(f->ctx, &after);
   assert_int_equal(before.dispatches, after.dispatches);
   const char *msg = wgk_context_errmsg(f->ctx);
+  printf("# %s\n", msg);
   if (!strstr(msg, "port cos is 32000 bytes, over the device's maxStorageBufferBindingSize of " LIMIT " bytes"))
     fail_msg("message: %s", msg);
   float back[128];
