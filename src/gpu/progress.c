@@ -16,7 +16,7 @@ static double since(const struct timespec *t0) {
 static void *progress_main(void *arg) {
   wgk_gpu_progress *pr = arg;
   pthread_mutex_lock(&pr->lock);
-  long wait_ms = pr->after_ms;
+  long wait_ms = pr->after_ms ? pr->after_ms : 500;
   while (!pr->done) {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -43,10 +43,16 @@ void wgk_gpu_progress_start(wgk_gpu_progress *pr, const char *doing, const char 
   if (pr->after_ms < 0) pr->after_ms = 0;
   snprintf(pr->label, sizeof pr->label, "%s %s", doing, label ? label : "");
   clock_gettime(CLOCK_MONOTONIC, &pr->start);
+  if (pr->after_ms == 0) { /* at once (tests): drawn here, so even a wait shorter than a thread start shows */
+    fprintf(stderr, "\rwgk: %s ... 0 s", pr->label);
+    fflush(stderr);
+    pr->shown = true;
+  }
   pthread_mutex_init(&pr->lock, NULL);
   pthread_cond_init(&pr->done_cond, NULL);
   pr->running = pthread_create(&pr->thread, NULL, progress_main, pr) == 0;
   if (!pr->running) {
+    if (pr->shown) fprintf(stderr, "\r\033[K");
     pthread_cond_destroy(&pr->done_cond);
     pthread_mutex_destroy(&pr->lock);
   }
