@@ -1,8 +1,14 @@
 /* The device: created from a chosen adapter with every useful feature and the adapter's limits, or
  * wrapped from a caller's WGPUDevice; asynchronous errors recorded here and reported by the next call. */
+#define _GNU_SOURCE /* dladdr */
 #include "gpu/gpu_internal.h"
 
+#include <dlfcn.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <sys/stat.h>
+
+#include "gpu/blob_cache.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +63,28 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
   wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
 }
 
+/* The persistent pipeline cache of this adapter and driver (gpu/blob_cache.h): its folder is named by the hash
+ * of the adapter's facts (vendor, architecture, device, driver description, backend, ids) and of the Dawn
+ * library file (path, size, time), so another driver or another Dawn build starts an empty cache. NULL when
+ * turned off (WGK_PIPELINE_CACHE=0) or no folder can be made: Dawn then caches nothing. */
+static wgk_blob_cache *open_blob_cache(WGPUAdapter adapter) {
+  const char *off = getenv("WGK_PIPELINE_CACHE");
+  if (off && strcmp(off, "0") == 0) return NULL;
+  wgk_device_desc d;
+  wgk_gpu_desc_from_adapter(&d, adapter);
+  char id[2048], dir[4096];
+  Dl_info lib = {0};
+  struct stat st = {0};
+  if (dladdr((void *)wgpuCreateInstance, &lib) && lib.dli_fname) stat(lib.dli_fname, &st);
+  snprintf(id, sizeof id, "%s|%s|%s|%s|%s|%" PRIu32 "|%" PRIu32 "|%s|%lld|%lld", d.vendor, d.architecture, d.device,
+           d.description, d.backend, d.vendorId, d.deviceId, lib.dli_fname ? lib.dli_fname : "", (long long)st.st_size,
+           (long long)st.st_mtime);
+  if (!wgk_blob_cache_dir(id, dir, sizeof dir)) return NULL;
+  const char *cap = getenv("WGK_PIPELINE_CACHE_MAX_BYTES");
+  unsigned long long max = cap ? strtoull(cap, NULL, 10) : 0;
+  return wgk_blob_cache_open(dir, max ? max : WGK_BLOB_CACHE_MAX_DEFAULT);
+}
+
 /* Every feature wgk can use that the adapter has, and all of the adapter's limits. */
 static wgk_status request_device(wgk_gpu_device *dev, WGPUAdapter adapter, wgk_error *err) {
   WGPUFeatureName features[WGK_FEATURE_COUNT];
@@ -71,6 +99,13 @@ static wgk_status request_device(wgk_gpu_device *dev, WGPUAdapter adapter, wgk_e
   /* Timestamps quantized to 100 us by default (a browser's timing-attack guard): useless for kernels. */
   static const char *const disabled[] = {"timestamp_quantization"};
   WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 0, NULL, 1, disabled};
+  dev->blobs = open_blob_cache(adapter);
+  WGPUDawnCacheDeviceDescriptor cache = {{NULL, WGPUSType_DawnCacheDeviceDescriptor},
+                                         wgk_gpu_sv("wgk"),
+                                         wgk_blob_cache_load,
+                                         wgk_blob_cache_store,
+                                         dev->blobs};
+  if (dev->blobs) toggles.chain.next = &cache.chain;
   WGPUDeviceDescriptor desc = {
       .nextInChain = &toggles.chain,
       .label = wgk_gpu_sv("wgk"),
@@ -133,6 +168,14 @@ static void describe(wgk_gpu_device *dev) {
     memcpy(d->subgroupMatrixConfigs, from_adapter.subgroupMatrixConfigs, sizeof d->subgroupMatrixConfigs);
   }
   if (adapter) wgpuAdapterRelease(adapter);
+  /* WGK_MAX_STORAGE_BINDING_BYTES lowers the storage-binding limit wgk plans with (never raises it): tests split
+   * calls at small sizes with it. A multiple of 4 of at least the offset alignment, else ignored. */
+  const char *env = getenv("WGK_MAX_STORAGE_BINDING_BYTES");
+  char *end = NULL;
+  unsigned long long lower = env ? strtoull(env, &end, 10) : 0;
+  if (env && end && !*end && lower % 4 == 0 && lower >= d->limits.minStorageBufferOffsetAlignment &&
+      lower < d->limits.maxStorageBufferBindingSize)
+    d->limits.maxStorageBufferBindingSize = lower;
 }
 
 static wgk_status create_own(wgk_gpu_device *dev, const wgk_gpu_options *opts, wgk_error *err) {
@@ -200,6 +243,17 @@ void wgk_gpu_device_destroy(wgk_gpu_device *dev) {
   if (dev->instance) {
     wgpuInstanceProcessEvents(dev->instance); /* let Dawn finish callbacks that still point at dev */
     wgpuInstanceRelease(dev->instance);
+  }
+  if (dev->blobs) {
+    const char *log = getenv("WGK_PIPELINE_CACHE_LOG");
+    if (log && strcmp(log, "1") == 0) {
+      wgk_blob_counts n = wgk_blob_cache_counts(dev->blobs);
+      fprintf(stderr,
+              "wgk pipeline cache %s: %" PRIu64 " loaded, %" PRIu64 " missed, %" PRIu64 " stored, %" PRIu64
+              " corrupt, %" PRIu64 " evicted\n",
+              wgk_blob_cache_path(dev->blobs), n.loaded, n.missed, n.stored, n.corrupt, n.evicted);
+    }
+    wgk_blob_cache_close(dev->blobs);
   }
   free(dev);
 }

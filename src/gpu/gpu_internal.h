@@ -4,6 +4,9 @@
 
 #include "gpu/gpu.h"
 
+#include <pthread.h>
+#include <time.h>
+
 #define WGK_GPU_MESSAGE_MAX 1024
 
 struct wgk_gpu_device {
@@ -20,6 +23,7 @@ struct wgk_gpu_device {
   char pending_message[WGK_GPU_MESSAGE_MAX];
   bool lost; /* sticky: every later call fails */
   char lost_message[WGK_GPU_MESSAGE_MAX];
+  struct wgk_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
 };
 
 struct wgk_gpu_buffer {
@@ -127,5 +131,21 @@ WGPUFeatureName wgk_gpu_feature_code(wgk_feature f);
 /* A WGPULimits ready to be filled: every limit "undefined" so that fields this Dawn does not write
  * (the per-stage storage limits after maxImmediateSize) mean "default" when passed back. */
 void wgk_gpu_limits_init(WGPULimits *limits);
+
+/* A wait that takes a while says so on a terminal (SparseAttention's first call on lavapipe: 14-24 s of shader
+ * compiles, in pipeline creation and in the first dispatches): after WGK_PROGRESS_AFTER_MS (default 1000) a line
+ * "wgk: DOING LABEL ... N s" on stderr, redrawn every half second and erased when the wait ends. Only when stderr
+ * is a terminal; WGK_PROGRESS=0 turns it off. start/stop pair on one stack struct. */
+typedef struct wgk_gpu_progress {
+  pthread_mutex_t lock;
+  pthread_cond_t done_cond;
+  pthread_t thread;
+  bool done, running, shown;
+  char label[200];
+  struct timespec start;
+  long after_ms;
+} wgk_gpu_progress;
+void wgk_gpu_progress_start(wgk_gpu_progress *pr, const char *doing, const char *label);
+void wgk_gpu_progress_stop(wgk_gpu_progress *pr);
 
 #endif

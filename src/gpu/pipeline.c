@@ -62,9 +62,12 @@ wgk_status wgk_gpu_pipeline_create(wgk_gpu_device *dev, const wgk_gpu_shader *sh
   for (size_t i = 0; i < count; i++) p->types[i] = types[i];
   char what[160];
   snprintf(what, sizeof what, "creating pipeline '%s'", label ? label : "");
+  wgk_gpu_progress pr;
+  wgk_gpu_progress_start(&pr, "compiling", label);
   wgk_gpu_scope_push(dev);
   build(dev, p, shader, entry, label);
   s = wgk_gpu_scope_pop(dev, what, err);
+  wgk_gpu_progress_stop(&pr);
   if (s == WGK_OK && (!p->pipeline || !p->layout))
     s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
   if (s != WGK_OK) {

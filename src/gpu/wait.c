@@ -89,7 +89,13 @@ static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, w
 
 wgk_status wgk_gpu_await(wgk_gpu_device *dev, WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
                          uint32_t timeout_ms, const char *what, wgk_error *err) {
-  return await(instance, &dev->timed_wait, future, st, timeout_ms, what, err);
+  wgk_gpu_progress pr;
+  char label[160];
+  snprintf(label, sizeof label, "(%s; a first run compiles its shaders)", what);
+  wgk_gpu_progress_start(&pr, "the GPU is busy", label); /* CPU drivers compile at the first dispatch */
+  wgk_status s = await(instance, &dev->timed_wait, future, st, timeout_ms, what, err);
+  wgk_gpu_progress_stop(&pr);
+  return s;
 }
 
 wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,

@@ -42,6 +42,7 @@ typedef uint64_t WGPUFlags;
 /* ---- enums (values as this build numbers them) -------------------------------------------- */
 typedef enum WGPUSType {
   WGPUSType_ShaderSourceWGSL = 0x00000002,
+  WGPUSType_DawnCacheDeviceDescriptor = 0x00050007, /* Dawn's numbering of this build: toggles are 0x0005000A */
   WGPUSType_DawnTogglesDescriptor = 0x0005000A,
   WGPUSType_AdapterPropertiesSubgroupMatrixConfigs = 0x0005003B,
   WGPUSType_Force32 = 0x7FFFFFFF
@@ -226,6 +227,20 @@ typedef struct WGPUDawnTogglesDescriptor {
   size_t disabledToggleCount;
   const char *const *disabledToggles;
 } WGPUDawnTogglesDescriptor;
+
+/* Dawn's blob cache on the device descriptor (pipeline and compiled-shader blobs): Dawn asks load(key, NULL, 0)
+ * for the size, then load(key, buf, size) for the bytes (the size returned; 0 = not cached). */
+typedef size_t (*WGPUDawnLoadCacheDataFunction)(const void *key, size_t keySize, void *value, size_t valueSize,
+                                                void *userdata);
+typedef void (*WGPUDawnStoreCacheDataFunction)(const void *key, size_t keySize, const void *value, size_t valueSize,
+                                               void *userdata);
+typedef struct WGPUDawnCacheDeviceDescriptor {
+  WGPUChainedStruct chain;
+  WGPUStringView isolationKey;
+  WGPUDawnLoadCacheDataFunction loadDataFunction;
+  WGPUDawnStoreCacheDataFunction storeDataFunction;
+  void *functionUserdata;
+} WGPUDawnCacheDeviceDescriptor;
 
 typedef struct WGPURequestAdapterOptions {
   const WGPUChainedStruct *nextInChain;
@@ -551,6 +566,10 @@ WGK_ABI_SIZE(WGPULimits, 168);
 WGK_ABI_SIZE(WGPURequestAdapterCallbackInfo, 40);
 WGK_ABI_SIZE(WGPUUncapturedErrorCallbackInfo, 32);
 WGK_ABI_AT(WGPUDeviceDescriptor, requiredLimits, 40);
+WGK_ABI_SIZE(WGPUDawnCacheDeviceDescriptor, 56);
+WGK_ABI_AT(WGPUDawnCacheDeviceDescriptor, isolationKey, 16);
+WGK_ABI_AT(WGPUDawnCacheDeviceDescriptor, loadDataFunction, 32);
+WGK_ABI_AT(WGPUDawnCacheDeviceDescriptor, functionUserdata, 48);
 WGK_ABI_AT(WGPUDeviceDescriptor, deviceLostCallbackInfo, 72);
 WGK_ABI_AT(WGPUDeviceDescriptor, uncapturedErrorCallbackInfo, 112);
 WGK_ABI_SIZE(WGPUDeviceDescriptor, 144);

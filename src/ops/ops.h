@@ -57,10 +57,33 @@ typedef struct wgk_op_generator {
                      wgk_error *err);
 } wgk_op_generator;
 
+/* How a call may be run as several smaller calls (when one of its tensors is over the device's storage-binding
+ * limit): each sub-call takes a range [a, b) along `axis` of every port a rule lists with that axis, and the whole
+ * of every other port, and the sub-calls' results are the whole call's. A rule applies to a call when every port it
+ * names that the call gives (inputs) or makes (outputs) has one of the ranks listed for it, and the listed axes of
+ * those ports have one extent. The runtime also needs each window to be one contiguous range of the port's buffer
+ * (every dim before the axis is 1) and checks that itself; rules are tried in order. */
+#define WGK_OP_SPLIT_WHOLE (-1) /* the port at this rank is bound whole by every sub-call */
+#define WGK_OP_SPLIT_MAX_PORTS 16
+typedef struct wgk_op_split_port {
+  const char *port; /* ONNX name (or the manifest's port name); NULL ends the list */
+  int rank;         /* the rank this entry is for */
+  int axis;         /* the axis split, or WGK_OP_SPLIT_WHOLE */
+} wgk_op_split_port;
+
+typedef struct wgk_op_split {
+  const char *name; /* "batch", "sequence": said in verbose logs and refusals */
+  wgk_op_split_port ports[WGK_OP_SPLIT_MAX_PORTS];
+} wgk_op_split;
+
 typedef struct wgk_op_hooks {
   const char *op_id; /* the manifest's opId */
   /* Rules the manifest cannot state (they depend on tensor data), run before anything is dispatched. */
   wgk_status (*host_check)(const wgk_op_call *call, wgk_error *err);
+  /* Axes along which a call may be split into sub-calls (see wgk_op_split); none: a call over the binding
+   * limit is refused. */
+  const wgk_op_split *splits;
+  size_t n_splits;
   /* Tools only (NULL in libwgk's view of the table): */
   const char *reference_name; /* "expected": {"reference": reference_name} */
   wgk_status (*reference)(wgk_op_ref_io *io, wgk_error *err);
@@ -82,6 +105,7 @@ const wgk_op_generator *wgk_ops_tools_find_generator(const char *name);
 wgk_status wgk_op_rotary_host_check(const wgk_op_call *call, wgk_error *err);
 wgk_status wgk_op_rotary_reference(wgk_op_ref_io *io, wgk_error *err);
 extern const wgk_op_generator wgk_op_rotary_generators[2];
+extern const wgk_op_split wgk_op_rotary_splits[3];
 wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err);
 wgk_status wgk_op_sparse_reference(wgk_op_ref_io *io, wgk_error *err);
 extern const wgk_op_generator wgk_op_sparse_generators[2];

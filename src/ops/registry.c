@@ -18,6 +18,8 @@
 static const wgk_op_hooks table[] = {
     {.op_id = "ai.onnx.RotaryEmbedding",
      .host_check = wgk_op_rotary_host_check,
+     .splits = wgk_op_rotary_splits,
+     .n_splits = 3,
      .reference_name = "rotary",
      .reference = TOOL(wgk_op_rotary_reference),
      .generators = TOOL(wgk_op_rotary_generators),

@@ -104,3 +104,8 @@ wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype) {
   if (dtype != WGK_DTYPE_INT64 || !port || !port->storage_dtype) return dtype;
   return strcmp(port->storage_dtype, "uint32") == 0 ? WGK_DTYPE_UINT32 : WGK_DTYPE_INT32;
 }
+
+size_t wgk_rt_port_element_bytes(const wgk_manifest_port *port, wgk_dtype dtype) {
+  if (port && port->packed && dtype == WGK_DTYPE_UINT8) return 1; /* four to a word */
+  return gpu_size(wgk_rt_port_storage(port, dtype));
+}

@@ -48,11 +48,14 @@ static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports
 
 /* Plans with the call's tunables; when the tuning cache holds tunables for the chosen variant and these shapes,
  * plans again with them and keeps that plan if it is valid and picks the same variant. */
-static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out) {
+static wgk_status plan_call_ports(wgk_call *c, const wgk_plan_tensor *given, wgk_plan_entry **entry, bool *tuned_out) {
   const wgk_manifest *m = c->k->m;
   wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
   if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  describe_ports(c, ports);
+  if (given)
+    memcpy(ports, given, sizeof *ports * m->n_ports);
+  else
+    describe_ports(c, ports);
   wgk_plan_call call = {.ports = ports, .attrs = c->attrs, .args = c->args, .tunables = c->tunables};
   bool cached = json_array_size(c->k->tuned) > 0; /* the first plan may only tell the variant */
   wgk_status st = wgk_rt_plan_lookup(c->k, &call, !cached, entry);
@@ -77,6 +80,15 @@ static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out
   if (tuned_out) *tuned_out = tuned_ok;
   free(ports);
   return st;
+}
+
+static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out) {
+  return plan_call_ports(c, NULL, entry, tuned_out);
+}
+
+/* A sub-call's plan (runtime/split.c's planner). */
+static wgk_status plan_sub_call(wgk_call *c, const wgk_plan_tensor *ports, wgk_plan_entry **entry) {
+  return plan_call_ports(c, ports, entry, NULL);
 }
 
 /* The port `name` of the call as an op's host check sees it (src/ops/ops.h); with want_data, the host copy of
@@ -129,9 +141,9 @@ static wgk_status explain_rejection(wgk_call *c) {
 /* Outputs, staged: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
  * previous run's tensor when nobody else holds it and it still fits, else a new one. outs[port] gets a reference
  * for every output port; the call is not changed (commit_outputs does that once nothing can refuse the call). */
-static wgk_status stage_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs) {
-  for (size_t o = 0; o < plan->n_outputs; o++) {
-    const wgk_plan_output *po = &plan->outputs[o];
+static wgk_status stage_outputs(wgk_call *c, const wgk_plan_output *outputs, size_t n_outputs, wgk_tensor **outs) {
+  for (size_t o = 0; o < n_outputs; o++) {
+    const wgk_plan_output *po = &outputs[o];
     int i = po->port;
     wgk_tensor *t = c->ports[i];
     if (!t) {
@@ -196,10 +208,17 @@ static wgk_tensor *bound_tensor(const wgk_call *c, wgk_tensor **outs, int port) 
   return c->k->m->ports[port].dir == WGK_PORT_OUTPUT || outs[port] ? outs[port] : c->ports[port];
 }
 
+/* A window of the call's split (runtime/split.c): steps [start, start + count) of every split port. */
+typedef struct window {
+  const wgk_rt_split *split;
+  int64_t start, count;
+} window;
+
 /* The buffers of one pass, in binding order; an input in another layout than the tensor's (int64 projected or
- * widened, uint8 packed) is made here, and a written port's tensor is checked to take the port's layout. */
-static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_entry *e, size_t p, wgk_gpu_binding *b,
-                               uint64_t *ids) {
+ * widened, uint8 packed) is made here, and a written port's tensor is checked to take the port's layout. With a
+ * window, a split port binds its steps of the buffer only. */
+static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_entry *e, size_t p, const window *win,
+                               wgk_gpu_binding *b, uint64_t *ids) {
   const wgk_plan_pass *pass = &e->plan->passes[p];
   for (size_t i = 0; i < pass->n_bindings; i++) {
     const wgk_plan_binding *pb = &pass->bindings[i];
@@ -224,6 +243,12 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_en
     b[i].offset = 0;
     b[i].size = 0;
     ids[i] = t->id * 2 + (b[i].buffer == t->narrow);
+    if (win && win->split->axis[pb->port] >= 0) {
+      uint64_t slab = (uint64_t)win->split->slab[pb->port], total = wgk_gpu_buffer_size(b[i].buffer);
+      b[i].offset = (uint64_t)win->start * slab;
+      b[i].size = ((uint64_t)win->count * slab + 3) & ~(uint64_t)3;
+      if (b[i].offset + b[i].size > total) b[i].size = total - b[i].offset;
+    }
   }
   for (size_t i = 0; i < pass->n_bindings; i++)
     for (size_t j = i + 1; j < pass->n_bindings; j++)
@@ -293,14 +318,14 @@ static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk
     if (!e->passes[i].pipeline) return wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
     wgk_gpu_binding b[MAX_BINDINGS];
     uint64_t ids[MAX_BINDINGS];
-    wgk_status st = pass_buffers(c, outs, e, i, b, ids);
+    wgk_status st = pass_buffers(c, outs, e, i, NULL, b, ids);
     if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &groups[i]);
     if (st != WGK_OK) return st;
   }
   return WGK_OK;
 }
 
-static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **groups, bool timed,
+static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **groups, bool timed, uint32_t slot0,
                          wgk_gpu_encoder *enc) {
   wgk_context *ctx = c->k->ctx;
   const wgk_plan *plan = e->plan;
@@ -314,7 +339,7 @@ static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **gr
     const uint32_t *w = pass->workgroups;
     wgk_status st =
         timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2],
-                                               c->timer, (uint32_t)i, &ctx->err)
+                                               c->timer, slot0 + (uint32_t)i, &ctx->err)
               : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
     if (st != WGK_OK) return wgk_rt_fail(ctx, st);
     ctx->stats.dispatches++;
@@ -374,6 +399,115 @@ static void remember_plan_key(wgk_call *c) {
 
 #define STACK_PORTS 32 /* calls with up to this many ports and passes record without allocating */
 
+/* A call over the storage-binding limit, run as sub-calls along the axis its op declares (runtime/split.c): the
+ * whole call's host checks and outputs, every sub-call's bind groups made before anything is recorded (so a
+ * refusal still records nothing), then the sub-calls recorded in order, each binding its window. */
+static wgk_status record_split(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial, wgk_tensor **outs) {
+  wgk_context *ctx = c->k->ctx;
+  const wgk_manifest *m = c->k->m;
+  size_t np = m->n_ports ? m->n_ports : 1;
+  wgk_plan_tensor *ports = calloc(np, sizeof *ports), *sub = calloc(np, sizeof *sub);
+  if (!ports || !sub) {
+    free(ports);
+    free(sub);
+    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  }
+  describe_ports(c, ports);
+  wgk_rt_split sp;
+  wgk_status st = wgk_rt_split_find(c, ports, plan_sub_call, &sp);
+  if (st != WGK_OK) {
+    free(ports);
+    free(sub);
+    return st;
+  }
+  int64_t n_chunks = (sp.extent + sp.chunk - 1) / sp.chunk, rest = sp.extent - (n_chunks - 1) * sp.chunk;
+  wgk_plan_entry *e[2] = {NULL, NULL}; /* the sub-calls of sp.chunk steps, the last one's */
+  memcpy(sub, ports, sizeof *sub * m->n_ports);
+  wgk_rt_split_shrink(c, &sp, sp.chunk, sub);
+  st = plan_sub_call(c, sub, &e[0]);
+  if (st == WGK_OK) wgk_rt_plan_pin(e[0]);
+  if (st == WGK_OK && rest != sp.chunk) {
+    memcpy(sub, ports, sizeof *sub * m->n_ports);
+    wgk_rt_split_shrink(c, &sp, rest, sub);
+    st = plan_sub_call(c, sub, &e[1]);
+    if (st == WGK_OK) wgk_rt_plan_pin(e[1]);
+  }
+  free(ports);
+  free(sub);
+  /* The whole call's outputs: the sub-call's, extent steps along the split axis. */
+  size_t n_out = st == WGK_OK ? e[0]->plan->n_outputs : 0;
+  size_t n_passes = st == WGK_OK ? e[0]->plan->n_passes : 0;
+  if (e[1] && e[1]->plan->n_passes > n_passes) n_passes = e[1]->plan->n_passes;
+  wgk_plan_output *whole = st == WGK_OK ? calloc(n_out ? n_out : 1, sizeof *whole) : NULL;
+  wgk_gpu_bind_group **groups =
+      st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
+  if (st == WGK_OK && (!whole || !groups)) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  for (size_t o = 0; st == WGK_OK && o < n_out; o++) {
+    whole[o] = e[0]->plan->outputs[o];
+    whole[o].shape[sp.axis[whole[o].port]] = sp.extent;
+  }
+  if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e[0]->plan->scope, "attrs"));
+  if (st == WGK_OK) st = check_inputs(c, e[0]);
+  if (st == WGK_OK && e[1]) st = check_inputs(c, e[1]);
+  if (st == WGK_OK) st = stage_outputs(c, whole, n_out, outs);
+  for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++)
+    if (outs[i]) outs[i]->narrow_written = false;
+  uint32_t align = wgk_gpu_device_desc(ctx->dev)->limits.minStorageBufferOffsetAlignment;
+  for (int64_t k = 0; st == WGK_OK && k < n_chunks; k++) {
+    wgk_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
+    window win = {&sp, k * sp.chunk, k == n_chunks - 1 ? rest : sp.chunk};
+    for (size_t i = 0; st == WGK_OK && i < ek->plan->n_passes; i++) {
+      const wgk_plan_pass *pass = &ek->plan->passes[i];
+      if (pass->skip) continue;
+      if (!ek->passes[i].pipeline) {
+        st = wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+        break;
+      }
+      wgk_gpu_binding b[MAX_BINDINGS];
+      uint64_t ids[MAX_BINDINGS];
+      st = pass_buffers(c, outs, ek, i, &win, b, ids);
+      for (size_t j = 0; st == WGK_OK && j < pass->n_bindings; j++)
+        if (align && b[j].offset % align)
+          st = wgk_rt_set(ctx, WGK_ERR_CALL, "%s: split window of binding %s at offset %llu, not a multiple of %u",
+                          pass->label, pass->bindings[j].name, (unsigned long long)b[j].offset, align);
+      if (st == WGK_OK) {
+        st = wgk_gpu_bind_group_create(ctx->dev, ek->passes[i].pipeline->pipeline, b, pass->n_bindings, pass->label,
+                                       &groups[(size_t)k * n_passes + i], &ctx->err);
+        if (st != WGK_OK)
+          wgk_rt_fail(ctx, st);
+        else
+          ctx->stats.bind_groups_created++;
+      }
+    }
+  }
+  bool timed = st == WGK_OK && c->timing && n_passes > 0 && (size_t)n_chunks * n_passes <= 64 &&
+               wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  if (timed) st = ensure_timer(c, (uint32_t)((size_t)n_chunks * n_passes));
+  if (st == WGK_OK) st = clear_reused_outputs(c, e[0]->plan, outs, enc);
+  if (st == WGK_OK) {
+    commit_outputs(c, e[0]->plan, outs, serial);
+    for (int64_t k = 0; st == WGK_OK && k < n_chunks; k++) {
+      wgk_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
+      st = record(c, ek, &groups[(size_t)k * n_passes], timed, (uint32_t)((size_t)k * n_passes), enc);
+    }
+  }
+  if (st == WGK_OK) {
+    snprintf(c->variant, sizeof c->variant, "%s", e[0]->plan->variant->id);
+    c->tuned_last = false;
+    c->timed_slots = timed ? (uint32_t)((size_t)n_chunks * n_passes) : 0;
+    wgk_rt_plan_unpin(c->last_entry);
+    c->last_entry = e[0];
+  } else {
+    wgk_rt_plan_unpin(e[0]);
+  }
+  wgk_rt_plan_unpin(e[1]);
+  for (size_t g = 0; groups && g < (size_t)n_chunks * n_passes; g++) wgk_gpu_bind_group_destroy(groups[g]);
+  free(groups);
+  free(whole);
+  wgk_rt_split_free(&sp);
+  return st;
+}
+
 /* plan -> check -> resolve every pass -> record. The entry stays pinned throughout; on success it becomes the
  * call's last plan (pinned until the next run). */
 wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial) {
@@ -391,6 +525,14 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
     st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   else if (!(e = last_plan_if_same(c, &tuned)))
     st = plan_call(c, &e, &tuned);
+  if (st == WGK_ERR_LIMIT) { /* a tensor over a binding limit: sub-calls where the op declares how */
+    st = record_split(c, enc, serial, outs);
+    c->key_gen = c->values_gen - 1; /* the last plan is a sub-call's: never reused as the whole call's */
+    release_outputs(c, outs);
+    if (outs != outs_stack) free(outs);
+    ctx->recording_serial = saved_serial;
+    return st;
+  }
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
   bool pinned = st == WGK_OK;
   if (pinned) wgk_rt_plan_pin(e);
@@ -401,7 +543,7 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   }
   if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
-  if (st == WGK_OK) st = stage_outputs(c, e->plan, outs);
+  if (st == WGK_OK) st = stage_outputs(c, e->plan->outputs, e->plan->n_outputs, outs);
   if (st == WGK_OK) st = resolve(c, e, outs, groups);
   bool timed = st == WGK_OK && c->timing && e->plan->n_passes > 0 &&
                wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
@@ -409,11 +551,12 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   if (st == WGK_OK) st = clear_reused_outputs(c, e->plan, outs, enc);
   if (st == WGK_OK) {
     commit_outputs(c, e->plan, outs, serial);
-    st = record(c, e, groups, timed, enc);
+    st = record(c, e, groups, timed, 0, enc);
   }
   if (st == WGK_OK) {
     snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
     c->tuned_last = tuned;
+    c->timed_slots = timed ? (uint32_t)e->plan->n_passes : 0;
     wgk_rt_plan_unpin(c->last_entry);
     c->last_entry = e;
     remember_plan_key(c);
@@ -462,12 +605,40 @@ const wgk_plan *wgk_rt_call_plan(const wgk_call *c, bool *tuned) {
   return c && c->last_entry ? c->last_entry->plan : NULL;
 }
 
+/* wgk_prepare of a call over the binding limit: the sub-calls' plans, as wgk_call_run will split it. */
+static wgk_status prepare_split(wgk_call *c) {
+  const wgk_manifest *m = c->k->m;
+  size_t np = m->n_ports ? m->n_ports : 1;
+  wgk_plan_tensor *ports = calloc(np, sizeof *ports);
+  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  describe_ports(c, ports);
+  wgk_rt_split sp;
+  wgk_status st = wgk_rt_split_find(c, ports, plan_sub_call, &sp);
+  int64_t rest = st == WGK_OK ? sp.extent % sp.chunk : 0;
+  wgk_plan_entry *e = NULL;
+  for (int i = 0; st == WGK_OK && i < (rest ? 2 : 1); i++) {
+    wgk_plan_tensor *sub = calloc(np, sizeof *sub);
+    if (!sub) {
+      st = wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+      break;
+    }
+    memcpy(sub, ports, sizeof *sub * m->n_ports);
+    wgk_rt_split_shrink(c, &sp, i ? rest : sp.chunk, sub);
+    st = plan_sub_call(c, sub, &e);
+    free(sub);
+  }
+  if (sp.axis) wgk_rt_split_free(&sp);
+  free(ports);
+  return st;
+}
+
 wgk_status wgk_prepare(wgk_call *c) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_rt_lock(c->k->ctx);
   wgk_rt_clear(c->k->ctx);
   wgk_plan_entry *e;
   wgk_status st = plan_call(c, &e, NULL);
+  if (st == WGK_ERR_LIMIT) st = prepare_split(c);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
   wgk_rt_unlock(c->k->ctx);
   return st;
@@ -484,7 +655,7 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
     st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
   else if (c->timed_last && c->timer) {
     uint64_t slots[64] = {0};
-    uint32_t n = c->timer_slots < 64 ? c->timer_slots : 64;
+    uint32_t n = c->timed_slots < 64 ? c->timed_slots : 64; /* the last run's */
     st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, ctx->wait_ms, &ctx->err);
     if (st != WGK_OK) wgk_rt_fail(ctx, st);
     for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];

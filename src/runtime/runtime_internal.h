@@ -134,6 +134,7 @@ struct wgk_call {
   wgk_gpu_timer *timer;       /* timestamps of the last run */
   uint32_t timer_slots;       /* slots in timer */
   bool timed_last;            /* the last run wrote timer */
+  uint32_t timed_slots;       /* slots the last run wrote (a split call: one per pass of every sub-call) */
   wgk_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
   bool tuned_last;            /* the last run took tunables from the tuning cache */
   /* The plan-cache lookup is skipped when nothing its key reads changed since the last run: */
@@ -175,6 +176,8 @@ bool wgk_rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, i
 /* The layout a port keeps a tensor of dtype in: INT32/UINT32 for int64 where the port projects it, else dtype. */
 wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype);
 wgk_dtype wgk_rt_dtype_of(const char *logical);
+/* Bytes of one element in the layout a port binds a tensor of dtype in (packed uint8: 1). */
+size_t wgk_rt_port_element_bytes(const wgk_manifest_port *port, wgk_dtype dtype);
 
 /* Tensors. */
 /* The buffer of a tensor that is gone: into the context's pool, unless a live batch holds a recording not yet
@@ -218,6 +221,25 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
 void wgk_rt_plans_free(wgk_kernel *k);
 
 /* wgk_rt_call_plan, wgk_rt_call_shape_key and the handles' accessors: runtime/runtime_access.h. */
+
+/* Split calls (runtime/split.c): a call with a tensor over the storage-binding limit, run as sub-calls that each
+ * bind a window of the split ports, along the axis an op's hooks declare (src/ops/ops.h, wgk_op_split). */
+typedef struct wgk_rt_split {
+  const char *rule; /* the op's rule taken */
+  int *axis;        /* per manifest port: the axis split, or -1 (bound whole, or absent) */
+  int64_t *slab;    /* per manifest port: bytes of one step along the axis in the port's layout (0: whole) */
+  int64_t extent;   /* of the split axes */
+  int64_t chunk;    /* steps per sub-call (the last takes the rest) */
+} wgk_rt_split;
+
+/* Finds the first rule of the op that splits c into sub-calls whose windows fit limit, align; plans the
+ * probing sub-call with plan(c, ports, entry) where needed. WGK_ERR_LIMIT with the context's error kept (the
+ * refusal that brought the runtime here) when no rule fits; the message then says why. */
+typedef wgk_status (*wgk_rt_split_planner)(wgk_call *c, const wgk_plan_tensor *ports, wgk_plan_entry **entry);
+wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan, wgk_rt_split *out);
+void wgk_rt_split_free(wgk_rt_split *s);
+/* The call's ports (as the planner takes them) made the sub-call's: count steps along every split input's axis. */
+void wgk_rt_split_shrink(const wgk_call *c, const wgk_rt_split *s, int64_t count, wgk_plan_tensor *ports);
 
 /* Calls: record into enc: plan, check, resolve every pass (buffers, bind groups, pipelines, limits), and only
  * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */

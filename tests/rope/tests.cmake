@@ -14,3 +14,6 @@ if(TARGET wgk_cli)
     ${CMAKE_CURRENT_LIST_DIR}/seed_package.sh $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/rotary-seed-package)
   set_tests_properties(rotary_seed_manifest_package PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
+# Calls over the storage-binding limit split into sub-calls (a lowered limit; double reference, poisoned outputs).
+wgk_add_test(test_rotary_split SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_rotary_split.c TIMEOUT 120 LABELS gpu)
+target_link_libraries(test_rotary_split PRIVATE ${MATH_LIB})

@@ -23,3 +23,39 @@ wgk_status wgk_op_rotary_host_check(const wgk_op_call *call, wgk_error *err) {
   if (st != WGK_OK) wgk_error_wrap_source(err, call->source, 0, 0, NULL);
   return st;
 }
+
+/* Every output element depends on its own row of X (one token of one head), its position id and the cache rows
+ * that id selects: batches, tokens and heads are independent. Rank 3 X is (B, S, hidden), rank 4 (B, N, S, H);
+ * the caches are 2D (rows gathered at position_ids: bound whole) or, without position_ids, (B, S, rotary/2)
+ * and split with X. The runtime takes the first rule whose windows are contiguous: batch, else (batch 1) the
+ * sequence, else (rank 4) the heads. */
+const wgk_op_split wgk_op_rotary_splits[3] = {
+    {"batch",
+     {{"X", 3, 0},
+      {"X", 4, 0},
+      {"Y", 3, 0},
+      {"Y", 4, 0},
+      {"position_ids", 2, 0},
+      {"cos_cache", 2, WGK_OP_SPLIT_WHOLE},
+      {"cos_cache", 3, 0},
+      {"sin_cache", 2, WGK_OP_SPLIT_WHOLE},
+      {"sin_cache", 3, 0}}},
+    {"sequence",
+     {{"X", 3, 1},
+      {"X", 4, 2},
+      {"Y", 3, 1},
+      {"Y", 4, 2},
+      {"position_ids", 2, 1},
+      {"cos_cache", 2, WGK_OP_SPLIT_WHOLE},
+      {"cos_cache", 3, 1},
+      {"sin_cache", 2, WGK_OP_SPLIT_WHOLE},
+      {"sin_cache", 3, 1}}},
+    {"heads",
+     {{"X", 4, 1},
+      {"Y", 4, 1},
+      {"position_ids", 2, WGK_OP_SPLIT_WHOLE},
+      {"cos_cache", 2, WGK_OP_SPLIT_WHOLE},
+      {"cos_cache", 3, WGK_OP_SPLIT_WHOLE},
+      {"sin_cache", 2, WGK_OP_SPLIT_WHOLE},
+      {"sin_cache", 3, WGK_OP_SPLIT_WHOLE}}},
+};

@@ -1,0 +1,42 @@
+/*
+ * The persistent pipeline cache: Dawn's blob-cache callbacks (WGPUDawnCacheDeviceDescriptor) backed by files,
+ * one per blob, in $XDG_CACHE_HOME/wgk/pipelines/<adapter key>/ (else ~/.cache/...). A file holds its key, so a
+ * hash collision is a miss; a file whose header, size or checksum is wrong is ignored and removed; files are
+ * written to a temporary name and renamed, so a reader never sees half a blob; the folder is kept under a size
+ * cap by removing the oldest files. GPU-free (tests drive it directly).
+ * Environment: WGK_PIPELINE_CACHE=0 turns it off; WGK_PIPELINE_CACHE_MAX_BYTES sets the cap (default 256 MiB);
+ * WGK_PIPELINE_CACHE_LOG=1 prints the counts below to stderr when the device goes.
+ */
+#ifndef WGK_GPU_BLOB_CACHE_H
+#define WGK_GPU_BLOB_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WGK_BLOB_CACHE_MAX_DEFAULT (256ull << 20)
+
+typedef struct wgk_blob_cache wgk_blob_cache;
+
+typedef struct wgk_blob_counts {
+  uint64_t loaded;  /* blobs handed to Dawn */
+  uint64_t missed;  /* asked for, not there */
+  uint64_t stored;  /* blobs written */
+  uint64_t corrupt; /* files ignored (and removed) */
+  uint64_t evicted; /* files removed for the cap */
+} wgk_blob_counts;
+
+/* The cache in dir (created, parents included); NULL when it cannot be made. */
+wgk_blob_cache *wgk_blob_cache_open(const char *dir, uint64_t max_bytes);
+void wgk_blob_cache_close(wgk_blob_cache *c);
+const char *wgk_blob_cache_path(const wgk_blob_cache *c);
+wgk_blob_counts wgk_blob_cache_counts(wgk_blob_cache *c);
+/* Dawn's callbacks (userdata: the cache). load with value NULL or valueSize 0: the size of the blob (0: none). */
+size_t wgk_blob_cache_load(const void *key, size_t key_size, void *value, size_t value_size, void *userdata);
+void wgk_blob_cache_store(const void *key, size_t key_size, const void *value, size_t value_size, void *userdata);
+
+/* The folder for an adapter: $XDG_CACHE_HOME (else $HOME/.cache) /wgk/pipelines/<16 hex digits of the hash of
+ * adapter_id>. False when neither variable is set or the path is too long. */
+bool wgk_blob_cache_dir(const char *adapter_id, char *out, size_t size);
+
+#endif

@@ -1,0 +1,70 @@
+/* Progress of a long wait on a terminal (gpu_internal.h, wgk_gpu_progress). */
+#include "gpu/gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double since(const struct timespec *t0) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void *progress_main(void *arg) {
+  wgk_gpu_progress *pr = arg;
+  pthread_mutex_lock(&pr->lock);
+  long wait_ms = pr->after_ms ? pr->after_ms : 500;
+  while (!pr->done) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += wait_ms / 1000;
+    until.tv_nsec += (wait_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&pr->done_cond, &pr->lock, &until);
+    if (pr->done) break;
+    fprintf(stderr, "\rwgk: %s ... %.0f s", pr->label, since(&pr->start));
+    fflush(stderr);
+    pr->shown = true;
+    wait_ms = 500;
+  }
+  if (pr->shown) fprintf(stderr, "\r\033[K");
+  pthread_mutex_unlock(&pr->lock);
+  return NULL;
+}
+
+void wgk_gpu_progress_start(wgk_gpu_progress *pr, const char *doing, const char *label) {
+  memset(pr, 0, sizeof *pr);
+  const char *off = getenv("WGK_PROGRESS"), *after = getenv("WGK_PROGRESS_AFTER_MS");
+  if ((off && strcmp(off, "0") == 0) || !isatty(STDERR_FILENO)) return;
+  pr->after_ms = after ? atol(after) : 1000;
+  if (pr->after_ms < 0) pr->after_ms = 0;
+  snprintf(pr->label, sizeof pr->label, "%s %s", doing, label ? label : "");
+  clock_gettime(CLOCK_MONOTONIC, &pr->start);
+  if (pr->after_ms == 0) { /* at once (tests): drawn here, so even a wait shorter than a thread start shows */
+    fprintf(stderr, "\rwgk: %s ... 0 s", pr->label);
+    fflush(stderr);
+    pr->shown = true;
+  }
+  pthread_mutex_init(&pr->lock, NULL);
+  pthread_cond_init(&pr->done_cond, NULL);
+  pr->running = pthread_create(&pr->thread, NULL, progress_main, pr) == 0;
+  if (!pr->running) {
+    if (pr->shown) fprintf(stderr, "\r\033[K");
+    pthread_cond_destroy(&pr->done_cond);
+    pthread_mutex_destroy(&pr->lock);
+  }
+}
+
+void wgk_gpu_progress_stop(wgk_gpu_progress *pr) {
+  if (!pr->running) return;
+  pthread_mutex_lock(&pr->lock);
+  pr->done = true;
+  pthread_cond_signal(&pr->done_cond);
+  pthread_mutex_unlock(&pr->lock);
+  pthread_join(pr->thread, NULL);
+  pthread_cond_destroy(&pr->done_cond);
+  pthread_mutex_destroy(&pr->lock);
+}
