@@ -114,7 +114,8 @@ def test_rope_info(rope):
     attrs = {a["name"]: a for a in info["attrs"]}
     assert attrs["interleaved"]["default"] == 0 and attrs["interleaved"]["values"] == [0, 1]
     assert not attrs["num_heads"]["required"] and attrs["num_heads"]["default"] is None
-    assert set(info["variants"]) == {"rank3_cache2_pos", "rank4_cache2_pos", "rank3_cache3", "rank4_cache3"}
+    forms = {"rank3_cache2_pos", "rank4_cache2_pos", "rank3_cache3", "rank4_cache3"}
+    assert set(info["variants"]) == forms | {v + "_f16packed" for v in forms}  # packed float16 without shader-f16
 
 # ---- refusals ------------------------------------------------------------------------------------------------
 

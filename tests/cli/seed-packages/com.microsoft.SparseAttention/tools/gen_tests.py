@@ -62,7 +62,8 @@ def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=
     if variant:
         c["variant"] = variant
         if dtype == "float16":  # float16 runs everywhere: without shader-f16, as two halves per u32 word
-            c["variantWithout"] = {"shader-f16": variant + "_f16packed"}
+            # (the packed form has no flash variant: without shader-f16 the tiled kernel's packed copy runs)
+            c["variantWithout"] = {"shader-f16": variant.replace("_flash", "") + "_f16packed"}
     if tunables:
         c["tunables"] = tunables
     return c
@@ -147,7 +148,7 @@ CASES = [
          pasts=[777, 2000], cache=2048, packed=True, rotary="neox", rot=32, dtype="float16",
          variant="packed_rotary_decode"),
     case("prompt_partial_interleaved_packed_f16", S=24, N=4, KN=2, H=32, rotary="interleaved", rot=16, packed=True,
-         dtype="float16", variant="packed_rotary"),
+         dtype="float16", variant="packed_rotary_flash"),
 ]
 
 WITH_REFUSALS = True
