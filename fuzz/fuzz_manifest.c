@@ -8,9 +8,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  wgk_manifest *m = NULL;
-  wgk_error err;
-  wgk_error_clear(&err);
-  if (wgk_manifest_load_text((const char *)data, size, "fuzz.json", &m, &err) == WGK_OK) wgk_manifest_free(m);
+  manifest_model *m = NULL;
+  util_error err;
+  util_error_clear(&err);
+  if (manifest_load_text((const char *)data, size, "fuzz.json", &m, &err) == WGK_OK) manifest_free(m);
   return 0;
 }

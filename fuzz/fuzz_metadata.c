@@ -1,4 +1,4 @@
-/* libFuzzer entry: metadata.json text through the package's shape check (wgk_pkg_metadata_load) and, when
+/* libFuzzer entry: metadata.json text through the package's shape check (pkg_metadata_load) and, when
  * that accepts it, the match against a shipped manifest (the one its name asks for, else RotaryEmbedding's).
  * The loader reads a file, so each input is written to metadata.json in a scratch folder first.
  * Every input must end in a verdict, never a crash, a leak or undefined behaviour. */
@@ -14,14 +14,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[64], file[96];     /* scratch folder and its metadata.json, removed at exit */
-static char *real_dir;             /* dir with symlinks resolved: the package root files must stay inside */
-static wgk_manifest *manifests[2]; /* the shipped packages' manifests, loaded once */
+static char dir[64], file[96];       /* scratch folder and its metadata.json, removed at exit */
+static char *real_dir;               /* dir with symlinks resolved: the package root files must stay inside */
+static manifest_model *manifests[2]; /* the shipped packages' manifests, loaded once */
 
 static void remove_scratch(void) {
   unlink(file);
   rmdir(dir);
-  for (int i = 0; i < 2; i++) wgk_manifest_free(manifests[i]);
+  for (int i = 0; i < 2; i++) manifest_free(manifests[i]);
   free(real_dir);
 }
 
@@ -33,9 +33,9 @@ static void setup(void) {
   for (int i = 0; i < 2; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s/build/webgpu/manifest.json", WGK_FUZZ_KERNEL_DIR, ops[i]);
-    wgk_error err;
-    wgk_error_clear(&err);
-    if (wgk_manifest_load_file(p, &manifests[i], &err) != WGK_OK) {
+    util_error err;
+    util_error_clear(&err);
+    if (manifest_load_file(p, &manifests[i], &err) != WGK_OK) {
       fprintf(stderr, "fuzz_metadata: %s\n", err.message);
       abort();
     }
@@ -47,19 +47,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!dir[0]) setup();
   FILE *f = fopen(file, "wb");
   if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
-  wgk_pkg pkg;
+  pkg_package pkg;
   memset(&pkg, 0, sizeof pkg);
   pkg.dir = dir;
   pkg.root = pkg.real_root = real_dir;
-  wgk_error err;
-  wgk_error_clear(&err);
-  if (wgk_pkg_metadata_load(&pkg, &err) == WGK_OK) {
+  util_error err;
+  util_error_clear(&err);
+  if (pkg_metadata_load(&pkg, &err) == WGK_OK) {
     const char *name = json_string_value(json_object_get(pkg.metadata, "name"));
     pkg.manifest = name && !strcmp(name, manifests[1]->op_id) ? manifests[1] : manifests[0];
-    (void)wgk_pkg_metadata_match(&pkg, &err);
+    (void)pkg_metadata_match(&pkg, &err);
   }
   json_decref(pkg.metadata);
-  wgk_manifest_jpos_free(&pkg.meta_index);
+  util_manifest_jpos_free(&pkg.meta_index);
   free(pkg.meta_source);
   return 0;
 }

@@ -31,32 +31,32 @@ static bool write_scratch(const uint8_t *data, size_t size) {
   return fclose(f) == 0 && ok;
 }
 
-static bool same(const wgk_host_tensor *a, const wgk_host_tensor *b) {
+static bool same(const util_host_tensor *a, const util_host_tensor *b) {
   return a->dtype == b->dtype && a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof a->dims) &&
-         wgk_host_tensor_bytes(a) == wgk_host_tensor_bytes(b) &&
-         (!wgk_host_tensor_bytes(a) || !memcmp(a->data, b->data, wgk_host_tensor_bytes(a)));
+         util_host_tensor_bytes(a) == util_host_tensor_bytes(b) &&
+         (!util_host_tensor_bytes(a) || !memcmp(a->data, b->data, util_host_tensor_bytes(a)));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_host_tensor *mem = NULL, *file = NULL;
-  wgk_status st_mem = wgk_npy_parse(data, size, "fuzz.npy", &mem, &err);
+  util_error err;
+  util_error_clear(&err);
+  util_host_tensor *mem = NULL, *file = NULL;
+  wgk_status st_mem = util_npy_parse(data, size, "fuzz.npy", &mem, &err);
   if (!write_scratch(data, size)) abort();
-  wgk_status st_file = wgk_npy_read(path, &file, &err);
+  wgk_status st_file = util_npy_read(path, &file, &err);
   if (st_mem == WGK_ERR_OUT_OF_MEMORY || st_file == WGK_ERR_OUT_OF_MEMORY) abort();
   if ((st_mem == WGK_OK) != (st_file == WGK_OK)) abort(); /* the two readers disagree */
   if (mem && file && !same(mem, file)) abort();
   if (mem) {
-    size_t n = wgk_host_tensor_numel(mem);
+    size_t n = util_host_tensor_numel(mem);
     double *vals = malloc(sizeof(double) * (n + 1));
     if (vals) {
-      wgk_host_tensor_to_double(mem, vals);
-      wgk_host_tensor_from_double(mem, vals);
+      util_host_tensor_to_double(mem, vals);
+      util_host_tensor_from_double(mem, vals);
       free(vals);
     }
   }
-  wgk_host_tensor_free(mem);
-  wgk_host_tensor_free(file);
+  util_host_tensor_free(mem);
+  util_host_tensor_free(file);
   return 0;
 }

@@ -11,16 +11,16 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_host_tensor *t = NULL;
-  wgk_status st = wgk_onnx_tensor_parse(data, size, "fuzz.pb", &t, &err);
+  util_error err;
+  util_error_clear(&err);
+  util_host_tensor *t = NULL;
+  wgk_status st = onnx_tensor_parse(data, size, "fuzz.pb", &t, &err);
   if (st == WGK_ERR_OUT_OF_MEMORY) abort();
   if (st == WGK_OK) {
-    double *vals = malloc(sizeof(double) * (wgk_host_tensor_numel(t) + 1));
-    if (vals) wgk_host_tensor_to_double(t, vals);
+    double *vals = malloc(sizeof(double) * (util_host_tensor_numel(t) + 1));
+    if (vals) util_host_tensor_to_double(t, vals);
     free(vals);
-    wgk_host_tensor_free(t);
+    util_host_tensor_free(t);
   }
   return 0;
 }

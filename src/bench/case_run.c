@@ -10,40 +10,40 @@
 #include "runtime/runtime_access.h"
 #include "testcase/tc_ref.h"
 
-#define now_ns wgk_bench_now_ns
+#define now_ns bench_now_ns
 #define BATCH_TARGET_NS 5e6 /* K calls of one submission take about this long */
 #define BATCH_MIN 2
 #define BATCH_MAX 32
 
-static const char *lacks(wgk_kernel *k, const wgk_bench_case *c) {
-  const wgk_device_desc *dev = wgk_rt_context_device_desc(wgk_rt_kernel_context(k));
+static const char *lacks(wgk_kernel *k, const tc_bench_case *c) {
+  const dev_desc *dev = rt_context_device_desc(rt_kernel_context(k));
   for (size_t i = 0; i < c->n_requires; i++) {
-    wgk_feature f;
-    if (!wgk_feature_from_name(c->requires[i], &f) || !wgk_device_has(dev, f)) return c->requires[i];
+    dev_feature f;
+    if (!dev_feature_from_name(c->requires[i], &f) || !device_has(dev, f)) return c->requires[i];
   }
   return NULL;
 }
 
-static wgk_status make_inputs(wgk_bench_setup *s, const char *source, char *why, size_t n) {
-  const wgk_bench_case *c = s->c;
-  wgk_error err = {0};
+static wgk_status make_inputs(bench_setup *s, const char *source, char *why, size_t n) {
+  const tc_bench_case *c = s->c;
+  util_error err = {0};
   for (size_t i = 0; i < c->n_inputs; i++) {
-    wgk_status st = wgk_tc_input_make(&c->inputs[i], source, &s->host[i], &err);
-    if (st) return wgk_error_format(&err, why, n), st;
-    s->input_bytes += wgk_host_tensor_bytes(s->host[i]);
+    wgk_status st = tc_input_make(&c->inputs[i], source, &s->host[i], &err);
+    if (st) return util_error_format(&err, why, n), st;
+    s->input_bytes += util_host_tensor_bytes(s->host[i]);
   }
   s->sets = s->input_bytes * WGK_BENCH_MAX_SETS <= WGK_BENCH_ROTATE_BYTES ? WGK_BENCH_MAX_SETS : 1;
   for (int set = 0; set < s->sets; set++) {
     if (!(s->dev[set] = calloc(c->n_inputs + 1, sizeof *s->dev[set]))) return WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < c->n_inputs; i++) {
-      wgk_status st = wgk_tc_upload(wgk_rt_kernel_context(s->k), s->host[i], &s->dev[set][i]);
-      if (st) return snprintf(why, n, "%s: %s", c->inputs[i].key, wgk_context_errmsg(wgk_rt_kernel_context(s->k))), st;
+      wgk_status st = tc_upload(rt_kernel_context(s->k), s->host[i], &s->dev[set][i]);
+      if (st) return snprintf(why, n, "%s: %s", c->inputs[i].key, wgk_context_errmsg(rt_kernel_context(s->k))), st;
     }
   }
   return WGK_OK;
 }
 
-static wgk_status bind_set(wgk_bench_setup *s, int set) {
+static wgk_status bind_set(bench_setup *s, int set) {
   for (size_t i = 0; i < s->c->n_inputs; i++) {
     wgk_status st = wgk_call_set_input(s->call, s->c->inputs[i].key, s->dev[set][i]);
     if (st) return st;
@@ -51,50 +51,49 @@ static wgk_status bind_set(wgk_bench_setup *s, int set) {
   return WGK_OK;
 }
 
-wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const char *source, wgk_bench_setup *s,
-                                char *why, size_t n) {
-  *s = (wgk_bench_setup){.k = k, .c = c};
+wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *s, char *why,
+                            size_t n) {
+  *s = (bench_setup){.k = k, .c = c};
   why[0] = 0;
   const char *missing = lacks(k, c);
   if (missing) return snprintf(why, n, "device lacks %s", missing), WGK_ERR_UNSUPPORTED;
   if (!(s->host = calloc(c->n_inputs + 1, sizeof *s->host))) return WGK_ERR_OUT_OF_MEMORY;
   wgk_status st = make_inputs(s, source, why, n);
   if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK)
-    snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   if (!st) st = bind_set(s, 0);
-  if (!st) st = wgk_tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
+  if (!st) st = tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
   if (st && !why[0])
-    snprintf(why, n, "%s",
-             st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
   return st;
 }
 
-void wgk_bench_setup_free(wgk_bench_setup *s) {
+void bench_setup_free(bench_setup *s) {
   wgk_call_destroy(s->call);
   for (int set = 0; set < WGK_BENCH_MAX_SETS; set++) {
     for (size_t i = 0; s->dev[set] && i < s->c->n_inputs; i++) wgk_tensor_release(s->dev[set][i]);
     free(s->dev[set]);
   }
-  for (size_t i = 0; s->host && i < s->c->n_inputs; i++) wgk_host_tensor_free(s->host[i]);
+  for (size_t i = 0; s->host && i < s->c->n_inputs; i++) util_host_tensor_free(s->host[i]);
   free(s->host);
-  wgk_bench_series_free(&s->timed_calls);
+  bench_series_free(&s->timed_calls);
   memset(s, 0, sizeof *s);
 }
 
 /* Binds the next input set and runs (no wait). */
-static wgk_status run_next(wgk_bench_setup *s) {
+static wgk_status run_next(bench_setup *s) {
   wgk_status st = s->sets > 1 ? bind_set(s, s->next) : WGK_OK;
   s->next = (s->next + 1) % s->sets;
   return st ? st : wgk_call_run(s->call);
 }
 
-wgk_status wgk_bench_first_run(wgk_bench_setup *s) {
+wgk_status bench_first_run(bench_setup *s) {
   wgk_status st = run_next(s);
-  if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+  if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
   s->output_bytes = 0;
-  for (size_t i = 0; !st && i < wgk_rt_kernel_manifest(s->k)->n_ports; i++) {
-    if (wgk_rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
-    wgk_tensor *t = wgk_call_output(s->call, wgk_rt_kernel_manifest(s->k)->ports[i].name);
+  for (size_t i = 0; !st && i < rt_kernel_manifest(s->k)->n_ports; i++) {
+    if (rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, rt_kernel_manifest(s->k)->ports[i].name);
     if (t) s->output_bytes += wgk_tensor_host_bytes(t);
   }
   s->call_ns = 0;
@@ -104,21 +103,21 @@ wgk_status wgk_bench_first_run(wgk_bench_setup *s) {
   for (int i = 0; i < 2 * s->sets + 1 && !st && (i < 1 || now_ns() - start < 2e9); i++) {
     double t0 = now_ns();
     st = run_next(s);
-    if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+    if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
     double t = now_ns() - t0;
     if (i == 0 || t < s->call_ns) s->call_ns = t;
   }
   double k = s->call_ns > 0 ? BATCH_TARGET_NS / s->call_ns : BATCH_MAX;
   s->batch_calls = k < BATCH_MIN ? BATCH_MIN : k > BATCH_MAX ? BATCH_MAX : (int)k;
-  s->cpu = strcmp(wgk_rt_context_device_desc(wgk_rt_kernel_context(s->k))->adapterType, "cpu") == 0;
+  s->cpu = strcmp(rt_context_device_desc(rt_kernel_context(s->k))->adapterType, "cpu") == 0;
   return st;
 }
 
 /* Binds the call's last outputs as its given outputs (on), or unbinds them. In a batch the previous add still
  * holds its outputs, so the runtime would make new tensors for every add (and Dawn clear each on first use):
  * work a resident call, which reuses its outputs, does not do. */
-static wgk_status pin_outputs(wgk_bench_setup *s, bool on) {
-  const wgk_manifest *m = wgk_rt_kernel_manifest(s->k);
+static wgk_status pin_outputs(bench_setup *s, bool on) {
+  const manifest_model *m = rt_kernel_manifest(s->k);
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < m->n_ports && !st; i++) {
     if (m->ports[i].dir != WGK_PORT_OUTPUT) continue;
@@ -129,7 +128,7 @@ static wgk_status pin_outputs(wgk_bench_setup *s, bool on) {
 }
 
 /* K calls (the input sets in turn) recorded into one submission, all writing the same outputs. */
-static wgk_status record_batch(wgk_bench_setup *s, wgk_batch *b) {
+static wgk_status record_batch(bench_setup *s, wgk_batch *b) {
   wgk_status st = pin_outputs(s, true);
   for (int i = 0; i < s->batch_calls && !st; i++) {
     st = s->sets > 1 ? bind_set(s, s->next) : WGK_OK;
@@ -142,12 +141,12 @@ static wgk_status record_batch(wgk_bench_setup *s, wgk_batch *b) {
 
 /* Submits what b holds and waits for it: the part of a batch the batch figure times (recording is host work
  * that a GPU-time figure must not hold). */
-static wgk_status submit_wait(wgk_bench_setup *s, wgk_batch *b) {
+static wgk_status submit_wait(bench_setup *s, wgk_batch *b) {
   wgk_status st = wgk_batch_submit(b);
-  return st ? st : wgk_context_wait(wgk_rt_kernel_context(s->k));
+  return st ? st : wgk_context_wait(rt_kernel_context(s->k));
 }
 
-static wgk_status run_batch(wgk_bench_setup *s, wgk_batch *b) {
+static wgk_status run_batch(bench_setup *s, wgk_batch *b) {
   wgk_status st = record_batch(s, b);
   return st ? st : submit_wait(s, b);
 }
@@ -155,34 +154,33 @@ static wgk_status run_batch(wgk_bench_setup *s, wgk_batch *b) {
 /* A GPU idling between series drops its clock within a second (an H200 went from 1980 to 345 MHz), and one that
  * waits on the host after every call may never raise it: warm with back-to-back submissions of K calls for
  * WARM_NS (and at least `calls` calls), right before each measured series. */
-wgk_status wgk_bench_warm(wgk_bench_setup *s, int64_t calls) {
+wgk_status bench_warm(bench_setup *s, int64_t calls) {
   wgk_batch *b = NULL;
-  wgk_status st = wgk_batch_create(wgk_rt_kernel_context(s->k), &b);
+  wgk_status st = wgk_batch_create(rt_kernel_context(s->k), &b);
   double t0 = now_ns(), until = s->cpu ? WGK_BENCH_WARM_CPU_NS : WGK_BENCH_WARM_NS;
   bool single = s->call_ns * s->batch_calls > until; /* a long call warms by itself: no batches of them */
   for (int64_t done = 0; !st && (done < calls || now_ns() - t0 < until); done += single ? 1 : s->batch_calls) {
     if (!single)
       st = run_batch(s, b);
     else if (!(st = run_next(s)))
-      st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+      st = wgk_context_wait(rt_kernel_context(s->k));
   }
   wgk_batch_destroy(b);
   return st;
 }
 
-static wgk_status finish(wgk_status st, double *ns, int64_t iters, wgk_bench_stat *out, wgk_bench_series *acc) {
-  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
-  if (!st && acc && !wgk_bench_series_add(acc, ns, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
+static wgk_status finish(wgk_status st, double *ns, int64_t iters, bench_stat *out, bench_series *acc) {
+  if (!st) *out = bench_stat_of(ns, (size_t)iters);
+  if (!st && acc && !bench_series_add(acc, ns, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
   free(ns);
   return st;
 }
 
-wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
-                                wgk_bench_series *acc) {
+wgk_status bench_time_batch(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
   wgk_batch *b = NULL;
-  wgk_status st = ns ? wgk_batch_create(wgk_rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
-  if (!st) st = wgk_bench_warm(s, warmup);
+  wgk_status st = ns ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st) st = bench_warm(s, warmup);
   for (int64_t i = 0; i < iters && !st; i++) {
     st = record_batch(s, b);
     double t0 = now_ns();
@@ -193,21 +191,19 @@ wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iter
   return finish(st, ns, iters, out, acc);
 }
 
-bool wgk_bench_timestamps_trusted(const wgk_device_desc *dev) {
-  return wgk_device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
+bool bench_timestamps_trusted(const dev_desc *dev) {
+  return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
 }
 
-wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed,
-                              wgk_bench_series *acc) {
-  *timed = wgk_bench_timestamps_trusted(wgk_rt_context_device_desc(wgk_rt_kernel_context(s->k)));
-  return *timed ? wgk_bench_time_timestamps(s, warmup, iters, out, acc)
-                : wgk_bench_time_batch(s, warmup, iters, out, acc);
+wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
+                          bench_series *acc) {
+  *timed = bench_timestamps_trusted(rt_context_device_desc(rt_kernel_context(s->k)));
+  return *timed ? bench_time_timestamps(s, warmup, iters, out, acc) : bench_time_batch(s, warmup, iters, out, acc);
 }
 
-wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
-                                     wgk_bench_series *acc) {
+wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns), *wall = calloc((size_t)iters + 1, sizeof *wall);
-  wgk_status st = ns && wall ? wgk_bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = ns && wall ? bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = wgk_call_enable_timing(s->call, true);
   for (int64_t i = 0; i < iters && !st; i++) {
     uint64_t t = 0;
@@ -218,18 +214,18 @@ wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t
     ns[i] = (double)t;
   }
   wgk_call_enable_timing(s->call, false);
-  if (!st && acc && !wgk_bench_series_add(&s->timed_calls, wall, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st && acc && !bench_series_add(&s->timed_calls, wall, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
   free(wall);
   return finish(st, ns, iters, out, acc);
 }
 
-wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
-                                         wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
-                                         wgk_bench_stat *resident_out, wgk_bench_series *resident_acc) {
+wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
+                                     bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
+                                     bench_series *resident_acc) {
   double *bns = calloc((size_t)batches + 1, sizeof *bns), *rns = calloc((size_t)calls + 1, sizeof *rns);
   wgk_batch *b = NULL;
-  wgk_status st = bns && rns ? wgk_batch_create(wgk_rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
-  if (!st) st = wgk_bench_warm(s, warmup);
+  wgk_status st = bns && rns ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st) st = bench_warm(s, warmup);
   /* one batch sample, then resident calls in proportion, so both see the same moments of a busy machine */
   int64_t r = 0;
   for (int64_t i = 0; i < batches && !st; i++) {
@@ -240,7 +236,7 @@ wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int
     for (int64_t until = calls * (i + 1) / batches; r < until && !st; r++) {
       t0 = now_ns();
       st = run_next(s);
-      if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+      if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
       rns[r] = now_ns() - t0;
     }
   }
@@ -250,76 +246,75 @@ wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int
   return st ? st : a ? a : c;
 }
 
-wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
-                                   wgk_bench_series *acc) {
+wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
-  wgk_status st = ns ? wgk_bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = ns ? bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < iters && !st; i++) {
     double t0 = now_ns();
     st = run_next(s);
-    if (!st) st = wgk_context_wait(wgk_rt_kernel_context(s->k));
+    if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
     ns[i] = now_ns() - t0;
   }
   return finish(st, ns, iters, out, acc);
 }
 
 /* One public-loader style call: new tensors from host data, run, every output read to host memory. */
-static wgk_status e2e_call(wgk_bench_setup *s, void *scratch) {
-  const wgk_bench_case *c = s->c;
+static wgk_status e2e_call(bench_setup *s, void *scratch) {
+  const tc_bench_case *c = s->c;
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) {
     wgk_tensor *t = NULL;
-    st = wgk_tc_upload(wgk_rt_kernel_context(s->k), s->host[i], &t);
+    st = tc_upload(rt_kernel_context(s->k), s->host[i], &t);
     if (!st) st = wgk_call_set_input(s->call, c->inputs[i].key, t);
     wgk_tensor_release(t);
   }
   if (!st) st = wgk_call_run(s->call);
-  for (size_t i = 0; !st && i < wgk_rt_kernel_manifest(s->k)->n_ports; i++) {
-    if (wgk_rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
-    wgk_tensor *t = wgk_call_output(s->call, wgk_rt_kernel_manifest(s->k)->ports[i].name);
+  for (size_t i = 0; !st && i < rt_kernel_manifest(s->k)->n_ports; i++) {
+    if (rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, rt_kernel_manifest(s->k)->ports[i].name);
     if (t) st = wgk_tensor_read(t, scratch, wgk_tensor_host_bytes(t));
   }
   return st;
 }
 
-wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out) {
+wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
   void *scratch = malloc(s->output_bytes + 16);
-  wgk_status st = ns && scratch ? wgk_bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = ns && scratch ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < warmup + iters && !st; i++) {
     double t0 = now_ns();
     st = e2e_call(s, scratch);
     if (i >= warmup) ns[i - warmup] = now_ns() - t0;
   }
-  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  if (!st) *out = bench_stat_of(ns, (size_t)iters);
   if (!st) st = bind_set(s, 0); /* back to the resident inputs */
   free(scratch);
   free(ns);
   return st;
 }
 
-uint64_t wgk_bench_bytes(const wgk_bench_setup *s) {
+uint64_t bench_bytes(const bench_setup *s) {
   return s->c->bytes >= 0 ? (uint64_t)s->c->bytes : s->input_bytes + s->output_bytes;
 }
 
-uint64_t wgk_bench_flops(const wgk_bench_setup *s) { return s->c->flops >= 0 ? (uint64_t)s->c->flops : 0; }
+uint64_t bench_flops(const bench_setup *s) { return s->c->flops >= 0 ? (uint64_t)s->c->flops : 0; }
 
-wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out) {
-  const wgk_bench_case *c = s->c;
-  wgk_tc_case tc = {.inputs = c->inputs, .n_inputs = c->n_inputs, .attrs = c->attrs, .n_attrs = c->n_attrs};
-  tc.reference = wgk_ops_tools_find(wgk_rt_kernel_manifest(s->k)->op_id);
+wgk_status bench_time_reference(bench_setup *s, int64_t iters, bench_stat *out) {
+  const tc_bench_case *c = s->c;
+  tc_case tc = {.inputs = c->inputs, .n_inputs = c->n_inputs, .attrs = c->attrs, .n_attrs = c->n_attrs};
+  tc.reference = ops_tools_find(rt_kernel_manifest(s->k)->op_id);
   if (!tc.reference || !tc.reference->reference) return WGK_ERR_UNSUPPORTED;
   double *ns = calloc((size_t)iters + 1, sizeof *ns);
   wgk_status st = ns ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < iters && !st; i++) {
-    wgk_tc_ref_outputs want;
-    wgk_error err = {0};
+    tc_ref_outputs want;
+    util_error err = {0};
     double t0 = now_ns();
-    st = wgk_tc_reference_run(wgk_rt_kernel_manifest(s->k), &tc, s->host, &want, &err);
+    st = tc_reference_run(rt_kernel_manifest(s->k), &tc, s->host, &want, &err);
     ns[i] = now_ns() - t0;
-    wgk_tc_ref_outputs_free(&want);
+    tc_ref_outputs_free(&want);
   }
-  if (!st) *out = wgk_bench_stat_of(ns, (size_t)iters);
+  if (!st) *out = bench_stat_of(ns, (size_t)iters);
   free(ns);
   return st;
 }

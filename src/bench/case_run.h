@@ -8,7 +8,7 @@
  *   e2e       wall time of what the public loader's call does: host inputs uploaded into new tensors,
  *             run, every output read back to host memory.
  *
- * Lifecycle: wgk_bench_setup() -> wgk_bench_time_*() / change tunables on setup->call -> wgk_bench_setup_free().
+ * Lifecycle: bench_setup() -> wgk_bench_time_*() / change tunables on setup->call -> bench_setup_free().
  */
 #ifndef WGK_BENCH_CASE_RUN_H
 #define WGK_BENCH_CASE_RUN_H
@@ -20,10 +20,10 @@
 #define WGK_BENCH_ROTATE_BYTES (256ull << 20) /* several input copies while all of them fit below this */
 #define WGK_BENCH_MAX_SETS 3
 
-typedef struct wgk_bench_setup {
+typedef struct bench_setup {
   wgk_kernel *k;
-  const wgk_bench_case *c;
-  wgk_host_tensor **host;               /* per case input */
+  const tc_bench_case *c;
+  util_host_tensor **host;              /* per case input */
   wgk_tensor **dev[WGK_BENCH_MAX_SETS]; /* per set, per case input */
   int sets;                             /* input copies rotated among */
   int next;                             /* the set the next call binds */
@@ -32,58 +32,55 @@ typedef struct wgk_bench_setup {
   double call_ns;                       /* one run + wait after the first (an estimate, picks K) */
   int batch_calls;                      /* K: calls per back-to-back submission */
   bool cpu;                             /* a CPU adapter (shorter warm-up) */
-  wgk_bench_series timed_calls;         /* wall time of each timestamped call (run + reading its
-                                           timestamps, which waits): a repeat per gpu series with acc */
-} wgk_bench_setup;
+  bench_series timed_calls;             /* wall time of each timestamped call (run + reading its
+                                               timestamps, which waits): a repeat per gpu series with acc */
+} bench_setup;
 
 /* Generates and uploads the inputs and makes the call. A case the device cannot run (a missing required
  * feature) gives WGK_ERR_UNSUPPORTED with the reason in *why; other failures name the cause in *why too. */
-wgk_status wgk_bench_setup_make(wgk_kernel *k, const wgk_bench_case *c, const char *source,
-                                wgk_bench_setup *out /* OUT */, char *why, size_t why_size);
-void wgk_bench_setup_free(wgk_bench_setup *s);
+wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *out /* OUT */,
+                            char *why, size_t why_size);
+void bench_setup_free(bench_setup *s);
 
 /* Runs once (plans, compiles), records the output bytes, times one more run + wait and picks K. */
-wgk_status wgk_bench_first_run(wgk_bench_setup *s);
+wgk_status bench_first_run(bench_setup *s);
 
 /* Back-to-back submissions of K calls for WGK_BENCH_WARM_NS (WGK_BENCH_WARM_CPU_NS on a CPU adapter) and at
  * least `calls` calls: the clocks are up when the series that follows starts. Every series below warms first. */
-wgk_status wgk_bench_warm(wgk_bench_setup *s, int64_t calls);
+wgk_status bench_warm(bench_setup *s, int64_t calls);
 
 /* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
  * end-of-pass timestamp flushes the driver's queue before it reads the host clock (lvp_execute.c), so its
  * timestamps bracket driver work an untimed call does not do (a decode RoPE: 196 us of timestamps in calls
  * whose untimed run + wait takes 94 us); there the batch figure is the GPU time. */
-bool wgk_bench_timestamps_trusted(const wgk_device_desc *dev);
+bool bench_timestamps_trusted(const dev_desc *dev);
 
 /* Per-call samples in nanoseconds (warmup calls first), summarised in *out and, when acc is set, appended to it
- * as one repeat. gpu: *timed true from timestamp queries when wgk_bench_timestamps_trusted, else the batch
+ * as one repeat. gpu: *timed true from timestamp queries when bench_timestamps_trusted, else the batch
  * figure (wall of K back-to-back calls / K). */
-wgk_status wgk_bench_time_gpu(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out, bool *timed,
-                              wgk_bench_series *acc);
+wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
+                          bench_series *acc);
 /* Timestamps alone (the device must have timestamp-query); with acc, the wall time of each timestamped call
  * goes to s->timed_calls as one repeat. */
-wgk_status wgk_bench_time_timestamps(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
-                                     wgk_bench_series *acc);
+wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
 /* iters samples, each the wall time of submitting K calls recorded back to back into one submission (wgk_batch;
  * recorded before the clock starts) + the wait, divided by K. */
-wgk_status wgk_bench_time_batch(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
-                                wgk_bench_series *acc);
+wgk_status bench_time_batch(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
 /* Both of the above in one series on warm clocks, interleaved (a batch sample, then resident calls in proportion)
  * so that on a machine whose load changes both figures see the same moments: `batches` batch samples and
  * `calls` resident calls (batches >= 1). */
-wgk_status wgk_bench_time_batch_resident(wgk_bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
-                                         wgk_bench_stat *batch_out, wgk_bench_series *batch_acc,
-                                         wgk_bench_stat *resident_out, wgk_bench_series *resident_acc);
-wgk_status wgk_bench_time_resident(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out,
-                                   wgk_bench_series *acc);
-wgk_status wgk_bench_time_e2e(wgk_bench_setup *s, int64_t warmup, int64_t iters, wgk_bench_stat *out);
+wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
+                                     bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
+                                     bench_series *resident_acc);
+wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
+wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out);
 
 /* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call;
  * WGK_ERR_UNSUPPORTED when wgk has no reference for the op. */
-wgk_status wgk_bench_time_reference(wgk_bench_setup *s, int64_t iters, wgk_bench_stat *out);
+wgk_status bench_time_reference(bench_setup *s, int64_t iters, bench_stat *out);
 
 /* The bytes and FLOPs one call must move / do: the case's figures, else inputs + outputs and 0 (unknown). */
-uint64_t wgk_bench_bytes(const wgk_bench_setup *s);
-uint64_t wgk_bench_flops(const wgk_bench_setup *s);
+uint64_t bench_bytes(const bench_setup *s);
+uint64_t bench_flops(const bench_setup *s);
 
 #endif

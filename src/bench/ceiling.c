@@ -16,7 +16,7 @@
 #define FMA_CHAINS 4u                    /* independent chains per thread (vec4 each) */
 #define WALL_SAMPLES 5                   /* wall samples of `reps` back-to-back dispatches */
 
-double wgk_bench_now_ns(void) {
+double bench_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
@@ -68,164 +68,162 @@ static const char fma_wgsl[] =
     "}\n";
 
 typedef struct job {
-  wgk_gpu_shader *shader;
-  wgk_gpu_pipeline *pipeline;
-  wgk_gpu_bind_group *group;
+  gpu_shader *shader;
+  gpu_pipeline *pipeline;
+  gpu_bind_group *group;
   uint32_t x, y;
 } job;
 
 static void job_free(job *j) {
-  wgk_gpu_bind_group_destroy(j->group);
-  wgk_gpu_pipeline_destroy(j->pipeline);
-  wgk_gpu_shader_destroy(j->shader);
+  gpu_bind_group_destroy(j->group);
+  gpu_pipeline_destroy(j->pipeline);
+  gpu_shader_destroy(j->shader);
   memset(j, 0, sizeof *j);
 }
 
-static wgk_status job_make(wgk_gpu_device *dev, const char *wgsl, const char *label, wgk_gpu_buffer *const *bufs,
-                           size_t n, uint64_t workgroups, job *j, wgk_error *err) {
-  static const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE};
-  const wgk_gpu_binding_type *t = n == 1 ? types + 1 : types;
-  wgk_gpu_binding b[2] = {{bufs[0], 0, 0}, {n > 1 ? bufs[1] : NULL, 0, 0}};
+static wgk_status job_make(gpu_device *dev, const char *wgsl, const char *label, gpu_buffer *const *bufs, size_t n,
+                           uint64_t workgroups, job *j, util_error *err) {
+  static const gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE};
+  const gpu_binding_type *t = n == 1 ? types + 1 : types;
+  gpu_binding b[2] = {{bufs[0], 0, 0}, {n > 1 ? bufs[1] : NULL, 0, 0}};
   j->x = (uint32_t)(workgroups < WGK_DISPATCH_FOLD_WIDTH ? workgroups : WGK_DISPATCH_FOLD_WIDTH);
   j->y = (uint32_t)((workgroups + WGK_DISPATCH_FOLD_WIDTH - 1) / WGK_DISPATCH_FOLD_WIDTH);
-  wgk_status st = wgk_gpu_shader_create(dev, wgsl, label, &j->shader, err);
-  if (!st) st = wgk_gpu_pipeline_create(dev, j->shader, t, n, "main", label, &j->pipeline, err);
-  if (!st) st = wgk_gpu_bind_group_create(dev, j->pipeline, b, n, label, &j->group, err);
+  wgk_status st = gpu_shader_create(dev, wgsl, label, &j->shader, err);
+  if (!st) st = gpu_pipeline_create(dev, j->shader, t, n, "main", label, &j->pipeline, err);
+  if (!st) st = gpu_bind_group_create(dev, j->pipeline, b, n, label, &j->group, err);
   return st;
 }
 
 /* `count` dispatches in one submission, then the wait: with a timer each in its own timed pass (slot r),
  * else all in one pass. */
-static wgk_status submit(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t count, wgk_error *err) {
-  wgk_gpu_encoder *enc = NULL;
-  wgk_status st = wgk_gpu_encoder_begin(dev, "wgk ceiling", &enc, err);
+static wgk_status submit(gpu_device *dev, const job *j, gpu_timer *timer, uint32_t count, util_error *err) {
+  gpu_encoder *enc = NULL;
+  wgk_status st = gpu_encoder_begin(dev, "wgk ceiling", &enc, err);
   if (st) return st;
   for (uint32_t r = 0; r < count && !st; r++)
-    st = timer ? wgk_gpu_encoder_dispatch_timed(enc, j->pipeline, j->group, j->x, j->y, 1, timer, r, err)
-               : wgk_gpu_encoder_dispatch(enc, j->pipeline, j->group, j->x, j->y, 1, err);
-  if (!st && timer) st = wgk_gpu_encoder_resolve_timer(enc, timer, err);
+    st = timer ? gpu_encoder_dispatch_timed(enc, j->pipeline, j->group, j->x, j->y, 1, timer, r, err)
+               : gpu_encoder_dispatch(enc, j->pipeline, j->group, j->x, j->y, 1, err);
+  if (!st && timer) st = gpu_encoder_resolve_timer(enc, timer, err);
   if (st) {
-    wgk_gpu_encoder_discard(enc);
+    gpu_encoder_discard(enc);
     return st;
   }
-  st = wgk_gpu_encoder_submit(enc, err);
-  return st ? st : wgk_gpu_wait(dev, 600000, "a ceiling kernel", err);
+  st = gpu_encoder_submit(enc, err);
+  return st ? st : gpu_wait(dev, 600000, "a ceiling kernel", err);
 }
 
 /* Back-to-back submissions of `count` dispatches for the warm-up time (at least one). */
-static wgk_status warm(wgk_gpu_device *dev, const job *j, uint32_t count, wgk_error *err) {
-  bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
-  double t0 = wgk_bench_now_ns(), until = cpu ? WGK_BENCH_WARM_CPU_NS : WGK_BENCH_WARM_NS;
+static wgk_status warm(gpu_device *dev, const job *j, uint32_t count, util_error *err) {
+  bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
+  double t0 = bench_now_ns(), until = cpu ? WGK_BENCH_WARM_CPU_NS : WGK_BENCH_WARM_NS;
   wgk_status st;
   do st = submit(dev, j, NULL, count, err);
-  while (!st && wgk_bench_now_ns() - t0 < until);
+  while (!st && bench_now_ns() - t0 < until);
   return st;
 }
 
 /* Timestamps per dispatch (when timer is set) and wall time of back-to-back dispatches, each series on warm clocks. */
-static wgk_status measure(wgk_gpu_device *dev, const job *j, wgk_gpu_timer *timer, uint32_t reps,
-                          wgk_bench_kernel_time *out, wgk_error *err) {
+static wgk_status measure(gpu_device *dev, const job *j, gpu_timer *timer, uint32_t reps, bench_kernel_time *out,
+                          util_error *err) {
   uint64_t *ns = calloc(reps, sizeof *ns);
   double *samples = calloc(reps + WALL_SAMPLES, sizeof *samples);
   wgk_status st = ns && samples ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   if (!st && timer) {
     st = warm(dev, j, reps, err);
     if (!st) st = submit(dev, j, timer, reps, err);
-    if (!st) st = wgk_gpu_timer_read(dev, timer, ns, reps, 600000, err);
+    if (!st) st = gpu_timer_read(dev, timer, ns, reps, 600000, err);
     for (uint32_t r = 0; !st && r < reps; r++) samples[r] = (double)ns[r];
-    if (!st) out->ts_ns = wgk_bench_stat_of(samples, reps);
+    if (!st) out->ts_ns = bench_stat_of(samples, reps);
     out->has_timestamps = true;
   }
   if (!st) st = warm(dev, j, reps, err);
   for (uint32_t r = 0; !st && r < WALL_SAMPLES; r++) {
-    double t0 = wgk_bench_now_ns();
+    double t0 = bench_now_ns();
     st = submit(dev, j, NULL, reps, err);
-    samples[r] = (wgk_bench_now_ns() - t0) / reps;
+    samples[r] = (bench_now_ns() - t0) / reps;
   }
   if (!st) {
     out->dispatches = reps;
-    out->wall_ns = wgk_bench_stat_of(samples, WALL_SAMPLES);
-    bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+    out->wall_ns = bench_stat_of(samples, WALL_SAMPLES);
+    bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
     out->ns = timer && !cpu ? out->ts_ns : out->wall_ns;
     /* the timestamps are checked against the wall figure wherever they were measured */
-    wgk_bench_figures f = {.timestamps = timer != NULL,
-                           .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
-                           .batch_ns = out->wall_ns.median,
-                           .batch_calls = (int)reps};
-    out->timestamps_consistent = wgk_bench_consistent(&f, out->reason, sizeof out->reason);
+    bench_figures f = {.timestamps = timer != NULL,
+                       .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
+                       .batch_ns = out->wall_ns.median,
+                       .batch_calls = (int)reps};
+    out->timestamps_consistent = bench_consistent(&f, out->reason, sizeof out->reason);
     out->consistent = timer && !cpu ? out->timestamps_consistent : true;
   }
   free(ns);
   free(samples);
-  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? wgk_error_set(err, st, NULL, 0, 0, NULL, "out of memory") : st;
+  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_set(err, st, NULL, 0, 0, NULL, "out of memory") : st;
 }
 
-static wgk_status copy_ceiling(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_ceilings *out,
-                               wgk_error *err) {
-  const wgk_device_limits *l = &wgk_gpu_device_desc(dev)->limits;
-  bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
+  const device_limits *l = &gpu_device_desc(dev)->limits;
+  bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
   uint64_t size = cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES;
   if (l->maxStorageBufferBindingSize < size) size = l->maxStorageBufferBindingSize;
   if (l->maxBufferSize < size) size = l->maxBufferSize;
   size -= size % (16 * WG * COPY_MAX_VEC4);
-  wgk_gpu_buffer *bufs[2] = {NULL, NULL};
-  wgk_status st = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling src", &bufs[0], err);
-  if (!st) st = wgk_gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling dst", &bufs[1], err);
+  gpu_buffer *bufs[2] = {NULL, NULL};
+  wgk_status st = gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling src", &bufs[0], err);
+  if (!st) st = gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling dst", &bufs[1], err);
   out->copy_bytes = 2 * size;
   for (uint32_t v = 1; !st && v <= COPY_MAX_VEC4; v *= 2) {
     char wgsl[4096], label[64];
     copy_wgsl(v, wgsl, sizeof wgsl);
     snprintf(label, sizeof label, "wgk copy ceiling x%u", v);
     job j = {0};
-    wgk_bench_kernel_time t = {0};
+    bench_kernel_time t = {0};
     st = job_make(dev, wgsl, label, bufs, 2, size / 16 / WG / v, &j, err);
     if (!st) st = measure(dev, &j, timer, reps, &t, err);
     job_free(&j);
     if (st) break;
     double gbps = t.ns.median > 0 ? (double)out->copy_bytes / t.ns.median : 0;
-    out->copy_variants[out->n_copy_variants++] = (wgk_bench_copy_variant){v, gbps, t.ns.median};
+    out->copy_variants[out->n_copy_variants++] = (bench_copy_variant){v, gbps, t.ns.median};
     if (gbps > out->copy_gbps) {
       out->copy_gbps = gbps;
       out->copy_vec4_per_thread = v;
       out->copy = t;
     }
   }
-  wgk_gpu_buffer_destroy(bufs[0]);
-  wgk_gpu_buffer_destroy(bufs[1]);
+  gpu_buffer_destroy(bufs[0]);
+  gpu_buffer_destroy(bufs[1]);
   return st;
 }
 
-static wgk_status fma_ceiling(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint32_t reps, wgk_bench_ceilings *out,
-                              wgk_error *err) {
+static wgk_status fma_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
   /* a CPU adapter (lavapipe) gets a smaller problem so the measurement takes about as long as on a GPU */
-  bool cpu = strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") == 0;
+  bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
   uint64_t threads = cpu ? 16384 : 1048576;
   uint32_t iters = cpu ? 256 : 2048;
   char wgsl[sizeof fma_wgsl + 16];
   snprintf(wgsl, sizeof wgsl, fma_wgsl, iters);
-  wgk_gpu_buffer *buf = NULL;
+  gpu_buffer *buf = NULL;
   job j = {0};
-  wgk_status st = wgk_gpu_buffer_create(dev, threads * 16, WGK_GPU_BUFFER_STORAGE, "wgk fma ceiling", &buf, err);
+  wgk_status st = gpu_buffer_create(dev, threads * 16, WGK_GPU_BUFFER_STORAGE, "wgk fma ceiling", &buf, err);
   if (!st) st = job_make(dev, wgsl, "wgk fma ceiling", &buf, 1, threads / WG, &j, err);
   if (!st) st = measure(dev, &j, timer, reps, &out->fma, err);
   out->fma_threads = threads;
   out->fma_flops = threads * iters * FMA_CHAINS * 4 * 2;
   out->fma_gflops = out->fma.ns.median > 0 ? (double)out->fma_flops / out->fma.ns.median : 0;
   job_free(&j);
-  wgk_gpu_buffer_destroy(buf);
+  gpu_buffer_destroy(buf);
   return st;
 }
 
-wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err) {
-  *out = (wgk_bench_ceilings){0};
+wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err) {
+  *out = (bench_ceilings){0};
   if (reps == 0) reps = 10;
-  wgk_gpu_timer *timer = NULL;
-  out->has_timestamps = wgk_device_has(wgk_gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
-  out->timed = out->has_timestamps && strcmp(wgk_gpu_device_desc(dev)->adapterType, "cpu") != 0;
-  wgk_status st = out->has_timestamps ? wgk_gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
+  gpu_timer *timer = NULL;
+  out->has_timestamps = device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  out->timed = out->has_timestamps && strcmp(gpu_device_desc(dev)->adapterType, "cpu") != 0;
+  wgk_status st = out->has_timestamps ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
   if (!st) st = copy_ceiling(dev, timer, reps, out, err);
   if (!st) st = fma_ceiling(dev, timer, reps, out, err);
-  wgk_gpu_timer_destroy(timer);
+  gpu_timer_destroy(timer);
   return st;
 }
 
@@ -236,31 +234,31 @@ static const char empty_wgsl[] =
     "@compute @workgroup_size(1)\n"
     "fn main() { dst[0] = 1u; }\n";
 
-wgk_status wgk_bench_measure_submit_wait(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err) {
+wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err) {
   if (reps == 0) reps = 200;
-  wgk_gpu_buffer *buf = NULL;
+  gpu_buffer *buf = NULL;
   job j = {0};
   double *ns = calloc(reps, sizeof *ns);
-  wgk_status st = ns ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  if (!st) st = wgk_gpu_buffer_create(dev, 4, WGK_GPU_BUFFER_STORAGE, "wgk submit-wait", &buf, err);
+  wgk_status st = ns ? WGK_OK : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!st) st = gpu_buffer_create(dev, 4, WGK_GPU_BUFFER_STORAGE, "wgk submit-wait", &buf, err);
   if (!st) st = job_make(dev, empty_wgsl, "wgk submit-wait", &buf, 1, 1, &j, err);
   if (!st) st = warm(dev, &j, 1, err);
   for (uint32_t r = 0; !st && r < reps; r++) {
-    double t0 = wgk_bench_now_ns();
+    double t0 = bench_now_ns();
     st = submit(dev, &j, NULL, 1, err);
-    ns[r] = wgk_bench_now_ns() - t0;
+    ns[r] = bench_now_ns() - t0;
   }
-  if (!st) out->submit_wait = wgk_bench_stat_of(ns, reps);
+  if (!st) out->submit_wait = bench_stat_of(ns, reps);
   out->has_submit_wait = st == WGK_OK;
   job_free(&j);
-  wgk_gpu_buffer_destroy(buf);
+  gpu_buffer_destroy(buf);
   free(ns);
   return st;
 }
 
-wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes,
-                                   double e2e_ns, double resident_ns, double gpu_ns) {
-  wgk_bench_goals g = {0};
+bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes, double e2e_ns,
+                           double resident_ns, double gpu_ns) {
+  bench_goals g = {0};
   if (c->has_transfers && c->upload.gbps > 0 && c->download.gbps > 0) {
     g.has_transfer = true;
     g.transfer_floor_ns = (double)input_bytes / c->upload.gbps + (double)output_bytes / c->download.gbps;
@@ -278,7 +276,7 @@ wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_b
   return g;
 }
 
-json_t *wgk_bench_goals_json(const wgk_bench_goals *g) {
+json_t *bench_goals_json(const bench_goals *g) {
   json_t *o = json_object();
   if (g->has_transfer)
     json_object_set_new(

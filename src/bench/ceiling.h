@@ -32,54 +32,54 @@
 #define WGK_BENCH_COPY_VARIANTS 4  /* 1, 2, 4, 8 vec4 per thread */
 
 /* One kernel's figures: per dispatch from timestamps and from the wall time of back-to-back dispatches. */
-typedef struct wgk_bench_kernel_time {
-  wgk_bench_stat ns;          /* the figure: timestamps where trusted (not on a CPU adapter), else wall / dispatches */
+typedef struct bench_kernel_time {
+  bench_stat ns;              /* the figure: timestamps where trusted (not on a CPU adapter), else wall / dispatches */
   bool has_timestamps;        /* timestamps measured (the device has timestamp-query) */
-  wgk_bench_stat ts_ns;       /* per dispatch from timestamps */
-  wgk_bench_stat wall_ns;     /* wall time of `dispatches` back-to-back dispatches in one submission, per dispatch */
+  bench_stat ts_ns;           /* per dispatch from timestamps */
+  bench_stat wall_ns;         /* wall time of `dispatches` back-to-back dispatches in one submission, per dispatch */
   uint32_t dispatches;        /* per wall sample */
   bool consistent;            /* the figure (ns) passes bench/consistency.h: the wall figure always does */
   bool timestamps_consistent; /* the timestamps, used or not, within the wall figure */
   char reason[256];           /* why the timestamps are not */
-} wgk_bench_kernel_time;
+} bench_kernel_time;
 
-typedef struct wgk_bench_copy_variant {
+typedef struct bench_copy_variant {
   uint32_t vec4_per_thread;
   double gbps; /* at its median */
   double ns;   /* median per dispatch */
-} wgk_bench_copy_variant;
+} bench_copy_variant;
 
-typedef struct wgk_bench_transfer {
-  uint64_t bytes;    /* per transfer */
-  wgk_bench_stat ns; /* per transfer */
-  double gbps;       /* bytes / median */
-} wgk_bench_transfer;
+typedef struct bench_transfer {
+  uint64_t bytes; /* per transfer */
+  bench_stat ns;  /* per transfer */
+  double gbps;    /* bytes / median */
+} bench_transfer;
 
-typedef struct wgk_bench_ceilings {
+typedef struct bench_ceilings {
   bool timed;                    /* figures from timestamp queries (else wall time of back-to-back dispatches) */
   bool has_timestamps;           /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
   uint64_t copy_bytes;           /* bytes read + written by one copy dispatch */
   uint32_t copy_vec4_per_thread; /* the best variant's */
-  wgk_bench_kernel_time copy;    /* the best variant's */
+  bench_kernel_time copy;        /* the best variant's */
   double copy_gbps;              /* copy_bytes / median, GB/s (1e9) */
-  wgk_bench_copy_variant copy_variants[WGK_BENCH_COPY_VARIANTS];
+  bench_copy_variant copy_variants[WGK_BENCH_COPY_VARIANTS];
   size_t n_copy_variants;
   uint64_t fma_flops;   /* FLOPs of one FMA dispatch */
   uint64_t fma_threads; /* threads of one FMA dispatch */
-  wgk_bench_kernel_time fma;
+  bench_kernel_time fma;
   double fma_gflops;  /* fma_flops / median, GFLOP/s */
   bool has_transfers; /* upload / download measured */
-  wgk_bench_transfer upload, download;
-  bool has_submit_wait;       /* submit_wait measured */
-  wgk_bench_stat submit_wait; /* ns of encoder begin + one empty dispatch + submit + wait, warm */
-} wgk_bench_ceilings;
+  bench_transfer upload, download;
+  bool has_submit_wait;   /* submit_wait measured */
+  bench_stat submit_wait; /* ns of encoder begin + one empty dispatch + submit + wait, warm */
+} bench_ceilings;
 
 /* Issue 14's goals for one case, from the ceilings and the case's figures:
  *   transfer: e2e - resident <= WGK_BENCH_TRANSFER_GOAL x (input bytes / upload GB/s + output bytes / download GB/s)
  *   overhead: resident <= WGK_BENCH_OVERHEAD_GOAL x the bare submit + wait. */
 #define WGK_BENCH_TRANSFER_GOAL 1.25
 #define WGK_BENCH_OVERHEAD_GOAL 1.3
-typedef struct wgk_bench_goals {
+typedef struct bench_goals {
   bool has_transfer;        /* the transfer ceilings were measured */
   double transfer_floor_ns; /* input bytes / upload + output bytes / download, at the ceilings */
   double transfer_ns;       /* e2e - resident */
@@ -91,28 +91,27 @@ typedef struct wgk_bench_goals {
   bool overhead_met;        /* ratio <= WGK_BENCH_OVERHEAD_GOAL */
   double host_ratio;        /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
                                the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
-} wgk_bench_goals;
-wgk_bench_goals wgk_bench_goals_of(const wgk_bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes,
-                                   double e2e_ns, double resident_ns, double gpu_ns);
-json_t *wgk_bench_goals_json(const wgk_bench_goals *g);
+} bench_goals;
+bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes, double e2e_ns,
+                           double resident_ns, double gpu_ns);
+json_t *bench_goals_json(const bench_goals *g);
 
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks. */
-wgk_status wgk_bench_measure_submit_wait(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out, wgk_error *err);
+wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err);
 
 /* reps: timed dispatches of each kernel; 0 picks 10. */
-wgk_status wgk_bench_measure_ceilings(wgk_gpu_device *dev, uint32_t reps, wgk_bench_ceilings *out /* OUT */,
-                                      wgk_error *err);
+wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings *out /* OUT */, util_error *err);
 
 /* The host transfer ceilings through ctx (the calls the end-to-end path makes), `reps` transfers of `bytes`
  * each way (0, 0: 10 of min(64 MiB, maxBufferSize)), into out->upload / download; on failure the reason is
  * the context's error message. */
-wgk_status wgk_bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_t reps, wgk_bench_ceilings *out);
+wgk_status bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_t reps, bench_ceilings *out);
 
 /* The `ceilings` object of `wgk bench --json` (docs/performance.md). */
-json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c);
-json_t *wgk_bench_stat_json(const wgk_bench_stat *s);
+json_t *bench_ceilings_json(const bench_ceilings *c);
+json_t *bench_stat_json(const bench_stat *s);
 
 /* Seconds-free time source shared by the bench code: CLOCK_MONOTONIC in nanoseconds. */
-double wgk_bench_now_ns(void);
+double bench_now_ns(void);
 
 #endif

@@ -17,7 +17,7 @@ static void add(char *reason, size_t size, const char *fmt, ...) {
   va_end(ap);
 }
 
-bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size) {
+bool bench_consistent(const bench_figures *f, char *reason, size_t size) {
   if (size) reason[0] = 0;
   bool ok = true;
   if (!(f->gpu_ns > 0)) {
@@ -46,7 +46,7 @@ bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size)
   return ok;
 }
 
-bool wgk_bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size) {
+bool bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size) {
   if (size) reason[0] = 0;
   bool ok = true;
   for (size_t i = 0; i < n; i++) {

@@ -16,7 +16,7 @@
  * submission may overlap a little at their edges). */
 #define WGK_BENCH_BATCH_TOLERANCE 0.05
 
-typedef struct wgk_bench_figures {
+typedef struct bench_figures {
   bool timestamps;      /* gpu_ns from timestamp queries; else it is batch_ns itself */
   double gpu_ns;        /* median GPU time per call */
   double batch_ns;      /* median wall time per call of K back-to-back calls in one submission; <= 0: not measured */
@@ -24,13 +24,13 @@ typedef struct wgk_bench_figures {
   double resident_ns;   /* median wall time of one call (run + wait); <= 0: not measured (a ceiling kernel) */
   double timed_call_ns; /* median wall time of the timestamped calls themselves (run + read, which waits);
                            <= 0: not measured. Timestamps past it are broken (units, stale or early slots). */
-} wgk_bench_figures;
+} bench_figures;
 
 /* true when every rule holds; else false and reason says which figure breaks which rule, with the values. */
-bool wgk_bench_consistent(const wgk_bench_figures *f, char *reason, size_t size);
+bool bench_consistent(const bench_figures *f, char *reason, size_t size);
 
-/* The repeats of the named series (spreads[i] = wgk_bench_spread of its medians) agree within
+/* The repeats of the named series (spreads[i] = bench_spread of its medians) agree within
  * WGK_BENCH_REPEAT_TOLERANCE; else false and reason names each series that disagrees and its spread. */
-bool wgk_bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size);
+bool bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size);
 
 #endif

@@ -19,18 +19,18 @@ static double quantile(const double *sorted, size_t n, double q) {
   return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
 }
 
-wgk_bench_stat wgk_bench_stat_of(const double *samples, size_t n) {
-  wgk_bench_stat s = {0};
+bench_stat bench_stat_of(const double *samples, size_t n) {
+  bench_stat s = {0};
   double *sorted = n ? malloc(n * sizeof *sorted) : NULL;
   if (!sorted) return s;
   memcpy(sorted, samples, n * sizeof *sorted);
   qsort(sorted, n, sizeof *sorted, cmp_double);
-  s = (wgk_bench_stat){quantile(sorted, n, 0.5), quantile(sorted, n, 0.1), quantile(sorted, n, 0.9), n};
+  s = (bench_stat){quantile(sorted, n, 0.5), quantile(sorted, n, 0.1), quantile(sorted, n, 0.9), n};
   free(sorted);
   return s;
 }
 
-double wgk_bench_spread(const double *v, size_t n) {
+double bench_spread(const double *v, size_t n) {
   if (n < 2) return 0;
   double lo = v[0], hi = v[0];
   for (size_t i = 1; i < n; i++) {
@@ -41,7 +41,7 @@ double wgk_bench_spread(const double *v, size_t n) {
   return lo > 0 ? (hi - lo) / lo : INFINITY;
 }
 
-bool wgk_bench_series_add(wgk_bench_series *s, const double *samples, size_t n) {
+bool bench_series_add(bench_series *s, const double *samples, size_t n) {
   if (s->repeats >= WGK_BENCH_MAX_REPEATS) return false;
   if (s->n + n > s->cap) {
     size_t cap = (s->n + n) * 2 + 16;
@@ -52,15 +52,15 @@ bool wgk_bench_series_add(wgk_bench_series *s, const double *samples, size_t n) 
   }
   if (n) memcpy(s->samples + s->n, samples, n * sizeof *samples);
   s->n += n;
-  s->medians[s->repeats++] = wgk_bench_stat_of(samples, n).median;
+  s->medians[s->repeats++] = bench_stat_of(samples, n).median;
   return true;
 }
 
-wgk_bench_stat wgk_bench_series_stat(const wgk_bench_series *s) { return wgk_bench_stat_of(s->samples, s->n); }
+bench_stat bench_series_stat(const bench_series *s) { return bench_stat_of(s->samples, s->n); }
 
-double wgk_bench_series_spread(const wgk_bench_series *s) { return wgk_bench_spread(s->medians, s->repeats); }
+double bench_series_spread(const bench_series *s) { return bench_spread(s->medians, s->repeats); }
 
-void wgk_bench_series_free(wgk_bench_series *s) {
+void bench_series_free(bench_series *s) {
   free(s->samples);
   memset(s, 0, sizeof *s);
 }

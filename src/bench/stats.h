@@ -6,33 +6,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct wgk_bench_stat {
+typedef struct bench_stat {
   double median, p10, p90; /* same unit as the samples; all 0 when there are none */
   size_t n;                /* samples */
-} wgk_bench_stat;
+} bench_stat;
 
 /* Summarises samples[0..n); the array is left as it was. */
-wgk_bench_stat wgk_bench_stat_of(const double *samples, size_t n);
+bench_stat bench_stat_of(const double *samples, size_t n);
 
 /* Repeats of one series agree when their medians lie within this fraction of the smallest. */
 #define WGK_BENCH_REPEAT_TOLERANCE 0.05
 #define WGK_BENCH_MAX_REPEATS 8
 
 /* (max - min) / min of values[0..n); 0 with fewer than 2 values, +inf when min <= 0 < max. */
-double wgk_bench_spread(const double *values, size_t n);
+double bench_spread(const double *values, size_t n);
 
 /* The repeats of one series: every sample (pooled) and each repeat's median. */
-typedef struct wgk_bench_series {
+typedef struct bench_series {
   double *samples;
   size_t n, cap;
   double medians[WGK_BENCH_MAX_REPEATS];
   size_t repeats;
-} wgk_bench_series;
+} bench_series;
 
 /* Appends one repeat's samples (its median kept apart); false when out of memory or past WGK_BENCH_MAX_REPEATS. */
-bool wgk_bench_series_add(wgk_bench_series *s, const double *samples, size_t n);
-wgk_bench_stat wgk_bench_series_stat(const wgk_bench_series *s); /* over every sample of every repeat */
-double wgk_bench_series_spread(const wgk_bench_series *s);       /* wgk_bench_spread of the repeats' medians */
-void wgk_bench_series_free(wgk_bench_series *s);
+bool bench_series_add(bench_series *s, const double *samples, size_t n);
+bench_stat bench_series_stat(const bench_series *s); /* over every sample of every repeat */
+double bench_series_spread(const bench_series *s);   /* bench_spread of the repeats' medians */
+void bench_series_free(bench_series *s);
 
 #endif

@@ -11,15 +11,15 @@
 #define TRANSFER_REPS 10u
 #define TRANSFER_REPS_CPU 5u
 
-static wgk_bench_transfer summary(uint64_t bytes, const double *ns, size_t n) {
-  wgk_bench_transfer t = {.bytes = bytes, .ns = wgk_bench_stat_of(ns, n)};
+static bench_transfer summary(uint64_t bytes, const double *ns, size_t n) {
+  bench_transfer t = {.bytes = bytes, .ns = bench_stat_of(ns, n)};
   t.gbps = t.ns.median > 0 ? (double)bytes / t.ns.median : 0;
   return t;
 }
 
-wgk_status wgk_bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_t reps, wgk_bench_ceilings *out) {
-  const wgk_device_limits *l = &wgk_rt_context_device_desc(ctx)->limits;
-  bool cpu = strcmp(wgk_rt_context_device_desc(ctx)->adapterType, "cpu") == 0;
+wgk_status bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_t reps, bench_ceilings *out) {
+  const device_limits *l = &rt_context_device_desc(ctx)->limits;
+  bool cpu = strcmp(rt_context_device_desc(ctx)->adapterType, "cpu") == 0;
   uint64_t want = cpu ? TRANSFER_BYTES_CPU : TRANSFER_BYTES;
   if (!bytes) bytes = want < l->maxBufferSize ? want : l->maxBufferSize;
   if (!reps) reps = cpu ? TRANSFER_REPS_CPU : TRANSFER_REPS;
@@ -32,18 +32,18 @@ wgk_status wgk_bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_
   wgk_tensor *t = NULL;
   /* upload: a new tensor from host memory, then the wait for it; one untimed first */
   for (uint32_t r = 0; !st && r <= reps; r++) {
-    double t0 = wgk_bench_now_ns();
+    double t0 = bench_now_ns();
     st = wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, shape, host, &t);
     if (!st) st = wgk_context_wait(ctx);
-    if (r) ns[r - 1] = wgk_bench_now_ns() - t0;
+    if (r) ns[r - 1] = bench_now_ns() - t0;
     if (!st && r < reps) wgk_tensor_release(t), t = NULL;
   }
   if (!st) out->upload = summary(bytes, ns, reps);
   /* download: the last upload's tensor read into host memory; one untimed first */
   for (uint32_t r = 0; !st && r <= reps; r++) {
-    double t0 = wgk_bench_now_ns();
+    double t0 = bench_now_ns();
     st = wgk_tensor_read(t, host, bytes);
-    if (r) ns[r - 1] = wgk_bench_now_ns() - t0;
+    if (r) ns[r - 1] = bench_now_ns() - t0;
   }
   if (!st) out->download = summary(bytes, ns, reps);
   out->has_transfers = st == WGK_OK;
@@ -53,24 +53,23 @@ wgk_status wgk_bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_
   return st;
 }
 
-json_t *wgk_bench_stat_json(const wgk_bench_stat *s) {
+json_t *bench_stat_json(const bench_stat *s) {
   return json_pack("{s:f, s:f, s:f, s:I}", "median", s->median, "p10", s->p10, "p90", s->p90, "n", (json_int_t)s->n);
 }
 
-static json_t *kernel_json(const wgk_bench_kernel_time *k) {
-  json_t *o = json_pack("{s:o, s:o, s:i, s:b, s:b, s:s}", "ns", wgk_bench_stat_json(&k->ns), "wallNs",
-                        wgk_bench_stat_json(&k->wall_ns), "wallDispatches", (int)k->dispatches, "consistent",
-                        k->consistent, "timestampsConsistent", k->timestamps_consistent, "reason", k->reason);
-  if (k->has_timestamps) json_object_set_new(o, "timestampNs", wgk_bench_stat_json(&k->ts_ns));
+static json_t *kernel_json(const bench_kernel_time *k) {
+  json_t *o = json_pack("{s:o, s:o, s:i, s:b, s:b, s:s}", "ns", bench_stat_json(&k->ns), "wallNs",
+                        bench_stat_json(&k->wall_ns), "wallDispatches", (int)k->dispatches, "consistent", k->consistent,
+                        "timestampsConsistent", k->timestamps_consistent, "reason", k->reason);
+  if (k->has_timestamps) json_object_set_new(o, "timestampNs", bench_stat_json(&k->ts_ns));
   return o;
 }
 
-static json_t *transfer_json(const wgk_bench_transfer *t) {
-  return json_pack("{s:I, s:o, s:f}", "bytes", (json_int_t)t->bytes, "ns", wgk_bench_stat_json(&t->ns), "gbps",
-                   t->gbps);
+static json_t *transfer_json(const bench_transfer *t) {
+  return json_pack("{s:I, s:o, s:f}", "bytes", (json_int_t)t->bytes, "ns", bench_stat_json(&t->ns), "gbps", t->gbps);
 }
 
-json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c) {
+json_t *bench_ceilings_json(const bench_ceilings *c) {
   json_t *variants = json_array();
   for (size_t i = 0; i < c->n_copy_variants; i++)
     json_array_append_new(
@@ -96,6 +95,6 @@ json_t *wgk_bench_ceilings_json(const wgk_bench_ceilings *c) {
     json_object_set_new(o, "download", transfer_json(&c->download));
   }
   if (c->has_submit_wait)
-    json_object_set_new(o, "submitWait", json_pack("{s:o}", "ns", wgk_bench_stat_json(&c->submit_wait)));
+    json_object_set_new(o, "submitWait", json_pack("{s:o}", "ns", bench_stat_json(&c->submit_wait)));
   return o;
 }

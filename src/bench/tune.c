@@ -7,26 +7,26 @@
 #include "runtime/runtime_access.h"
 
 typedef struct sweep {
-  wgk_bench_setup s;
-  const wgk_bench_case *c;
+  bench_setup s;
+  const tc_bench_case *c;
   int64_t warmup, iters;
-  wgk_host_tensor *want[16]; /* default outputs, per manifest port (outputs only) */
-  wgk_tune_result *r;
+  util_host_tensor *want[16]; /* default outputs, per manifest port (outputs only) */
+  bench_tune_result *r;
   size_t total;
-  wgk_tune_progress progress;
+  bench_tune_progress progress;
   void *user;
 } sweep;
 
 /* Powers of two from 32 to the device's workgroup invocation limit. */
 static size_t candidates(const wgk_kernel *k, int64_t *out, size_t max) {
-  uint32_t limit = wgk_rt_context_device_desc(wgk_rt_kernel_context(k))->limits.maxComputeInvocationsPerWorkgroup;
+  uint32_t limit = rt_context_device_desc(rt_kernel_context(k))->limits.maxComputeInvocationsPerWorkgroup;
   size_t n = 0;
   for (int64_t v = 32; v <= limit && n < max; v *= 2) out[n++] = v;
   return n;
 }
 
 /* The case's value of a tunable, else the manifest default (non-integers: not tunable here, false). */
-static bool start_value(const wgk_bench_case *c, const wgk_manifest_tunable *t, int64_t *v) {
+static bool start_value(const tc_bench_case *c, const manifest_tunable *t, int64_t *v) {
   for (size_t i = 0; i < c->n_tunables; i++)
     if (strcmp(c->tunables[i].name, t->name) == 0) return *v = json_integer_value(c->tunables[i].value), true;
   if (!json_is_integer(t->default_value)) return false;
@@ -36,39 +36,39 @@ static bool start_value(const wgk_bench_case *c, const wgk_manifest_tunable *t, 
 
 /* Outputs of the last run against the defaults'; false with why set on the first mismatch. */
 static bool outputs_match(sweep *w, char *why, size_t n) {
-  const wgk_manifest *m = wgk_rt_kernel_manifest(w->s.k);
+  const manifest_model *m = rt_kernel_manifest(w->s.k);
   for (size_t i = 0; i < m->n_ports && i < 16; i++) {
     if (!w->want[i]) continue;
-    wgk_host_tensor *got = NULL;
-    if (wgk_tc_download(wgk_call_output(w->s.call, m->ports[i].name), &got) != WGK_OK)
+    util_host_tensor *got = NULL;
+    if (tc_download(wgk_call_output(w->s.call, m->ports[i].name), &got) != WGK_OK)
       return snprintf(why, n, "%s: read back failed", m->ports[i].name), false;
-    size_t count = wgk_host_tensor_numel(got);
+    size_t count = util_host_tensor_numel(got);
     double *a = malloc(sizeof(double) * (count + 1)), *b = malloc(sizeof(double) * (count + 1));
-    wgk_tc_compare_result cr = {.pass = a && b && count == wgk_host_tensor_numel(w->want[i])};
+    tc_compare_result cr = {.pass = a && b && count == util_host_tensor_numel(w->want[i])};
     if (cr.pass) {
-      wgk_host_tensor_to_double(got, a);
-      wgk_host_tensor_to_double(w->want[i], b);
-      wgk_tc_compare(a, b, count, wgk_tc_default_tolerance(got->dtype), &cr);
+      util_host_tensor_to_double(got, a);
+      util_host_tensor_to_double(w->want[i], b);
+      tc_compare(a, b, count, tc_default_tolerance(got->dtype), &cr);
     }
     if (!cr.pass)
       snprintf(why, n, "%s differs from the default tunables' output: element %zu got %g want %g (%zu outside)",
                m->ports[i].name, cr.worst, cr.worst_got, cr.worst_want, cr.n_bad);
     free(a);
     free(b);
-    wgk_host_tensor_free(got);
+    util_host_tensor_free(got);
     if (!cr.pass) return false;
   }
   return true;
 }
 
 /* Plans, runs, checks and times the call as it is set now. */
-static void try_candidate(sweep *w, wgk_tune_candidate *cand) {
-  wgk_context *ctx = wgk_rt_kernel_context(w->s.k);
+static void try_candidate(sweep *w, bench_tune_candidate *cand) {
+  wgk_context *ctx = rt_kernel_context(w->s.k);
   if (wgk_prepare(w->s.call) != WGK_OK) {
     snprintf(cand->why, sizeof cand->why, "planning refused it: %s", wgk_context_errmsg(ctx));
     return;
   }
-  if (wgk_bench_first_run(&w->s) != WGK_OK) {
+  if (bench_first_run(&w->s) != WGK_OK) {
     snprintf(cand->why, sizeof cand->why, "run failed: %s", wgk_context_errmsg(ctx));
     return;
   }
@@ -77,7 +77,7 @@ static void try_candidate(sweep *w, wgk_tune_candidate *cand) {
     return;
   }
   if (!outputs_match(w, cand->why, sizeof cand->why)) return;
-  if (wgk_bench_time_gpu(&w->s, w->warmup, w->iters, &cand->gpu, &w->r->timed, NULL) != WGK_OK) {
+  if (bench_time_gpu(&w->s, w->warmup, w->iters, &cand->gpu, &w->r->timed, NULL) != WGK_OK) {
     snprintf(cand->why, sizeof cand->why, "timing failed: %s", wgk_context_errmsg(ctx));
     return;
   }
@@ -85,13 +85,13 @@ static void try_candidate(sweep *w, wgk_tune_candidate *cand) {
 }
 
 /* Sweeps one tunable, the others held at their best so far; leaves it at its best. */
-static wgk_status sweep_tunable(sweep *w, const wgk_manifest_tunable *t) {
+static wgk_status sweep_tunable(sweep *w, const manifest_tunable *t) {
   int64_t values[32];
   size_t n = candidates(w->s.k, values, 32);
   int64_t best = json_integer_value(json_object_get(w->r->best, t->name));
   for (size_t i = 0; i < n; i++) {
-    wgk_tune_candidate *cand = &w->r->cands[w->r->n_cands++];
-    *cand = (wgk_tune_candidate){.tunable = t->name, .value = values[i]};
+    bench_tune_candidate *cand = &w->r->cands[w->r->n_cands++];
+    *cand = (bench_tune_candidate){.tunable = t->name, .value = values[i]};
     wgk_status st = wgk_call_set_tunable(w->s.call, t->name, values[i]);
     if (st) return st;
     try_candidate(w, cand);
@@ -107,7 +107,7 @@ static wgk_status sweep_tunable(sweep *w, const wgk_manifest_tunable *t) {
 
 /* Every tunable set explicitly (so the tuning cache cannot apply), the default run kept as the reference. */
 static wgk_status baseline(sweep *w, char *why, size_t n) {
-  const wgk_manifest *m = wgk_rt_kernel_manifest(w->s.k);
+  const manifest_model *m = rt_kernel_manifest(w->s.k);
   for (size_t i = 0; i < m->n_tunables; i++) {
     int64_t v;
     if (!start_value(w->c, &m->tunables[i], &v)) continue;
@@ -115,28 +115,28 @@ static wgk_status baseline(sweep *w, char *why, size_t n) {
     if (wgk_call_set_tunable(w->s.call, m->tunables[i].name, v) != WGK_OK) return WGK_ERR_CALL;
   }
   json_object_update(w->r->best, w->r->defaults);
-  wgk_status st = wgk_bench_first_run(&w->s);
-  if (st) return snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(w->s.k))), st;
+  wgk_status st = bench_first_run(&w->s);
+  if (st) return snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k))), st;
   snprintf(w->r->variant, sizeof w->r->variant, "%s", wgk_call_variant(w->s.call));
   for (size_t i = 0; i < m->n_ports && i < 16 && !st; i++)
     if (m->ports[i].dir != WGK_PORT_INPUT) {
       wgk_tensor *t = wgk_call_output(w->s.call, m->ports[i].name);
-      if (t) st = wgk_tc_download(t, &w->want[i]);
+      if (t) st = tc_download(t, &w->want[i]);
     }
-  wgk_bench_stat s = {0};
-  if (!st) st = wgk_bench_time_gpu(&w->s, w->warmup, w->iters, &s, &w->r->timed, NULL);
+  bench_stat s = {0};
+  if (!st) st = bench_time_gpu(&w->s, w->warmup, w->iters, &s, &w->r->timed, NULL);
   w->r->default_ns = w->r->best_ns = s.median;
-  wgk_dynbuf key;
-  wgk_dynbuf_init(&key, 1 << 16);
-  if (!st && wgk_rt_call_shape_key(w->s.call, &key)) w->r->shape = wgk_dynbuf_take(&key);
-  wgk_dynbuf_free(&key);
+  util_dynbuf key;
+  util_dynbuf_init(&key, 1 << 16);
+  if (!st && rt_call_shape_key(w->s.call, &key)) w->r->shape = util_dynbuf_take(&key);
+  util_dynbuf_free(&key);
   if (!st && !w->r->shape) st = WGK_ERR_OUT_OF_MEMORY;
-  if (st && !why[0]) snprintf(why, n, "%s", wgk_context_errmsg(wgk_rt_kernel_context(w->s.k)));
+  if (st && !why[0]) snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k)));
   return st;
 }
 
-wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *source, int64_t iters,
-                         wgk_tune_progress progress, void *user, wgk_tune_result *r, char *why, size_t n) {
+wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *source, int64_t iters,
+                           bench_tune_progress progress, void *user, bench_tune_result *r, char *why, size_t n) {
   memset(r, 0, sizeof *r);
   sweep w = {.c = c,
              .warmup = c->warmup ? c->warmup : 1,
@@ -145,25 +145,24 @@ wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *sou
              .progress = progress,
              .user = user};
   int64_t values[32];
-  w.total = wgk_rt_kernel_manifest(k)->n_tunables * candidates(k, values, 32);
+  w.total = rt_kernel_manifest(k)->n_tunables * candidates(k, values, 32);
   r->defaults = json_object();
   r->best = json_object();
   r->cands = calloc(w.total + 1, sizeof *r->cands);
   wgk_status st = r->defaults && r->best && r->cands ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
-  if (!st) st = wgk_bench_setup_make(k, c, source, &w.s, why, n);
+  if (!st) st = bench_setup_make(k, c, source, &w.s, why, n);
   if (!st) st = baseline(&w, why, n);
-  for (size_t i = 0; i < wgk_rt_kernel_manifest(k)->n_tunables && !st; i++)
-    if (json_object_get(r->defaults, wgk_rt_kernel_manifest(k)->tunables[i].name))
-      st = sweep_tunable(&w, &wgk_rt_kernel_manifest(k)->tunables[i]);
+  for (size_t i = 0; i < rt_kernel_manifest(k)->n_tunables && !st; i++)
+    if (json_object_get(r->defaults, rt_kernel_manifest(k)->tunables[i].name))
+      st = sweep_tunable(&w, &rt_kernel_manifest(k)->tunables[i]);
   if (st && !why[0])
-    snprintf(why, n, "%s",
-             st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
-  for (int i = 0; i < 16; i++) wgk_host_tensor_free(w.want[i]);
-  if (w.s.k) wgk_bench_setup_free(&w.s);
+    snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
+  for (int i = 0; i < 16; i++) util_host_tensor_free(w.want[i]);
+  if (w.s.k) bench_setup_free(&w.s);
   return st;
 }
 
-void wgk_tune_result_free(wgk_tune_result *r) {
+void bench_tune_result_free(bench_tune_result *r) {
   free(r->shape);
   json_decref(r->defaults);
   json_decref(r->best);

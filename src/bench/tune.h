@@ -11,33 +11,33 @@
 
 #include "bench/case_run.h"
 
-typedef struct wgk_tune_candidate {
+typedef struct bench_tune_candidate {
   const char *tunable; /* borrowed from the manifest */
   int64_t value;
-  bool ok;            /* planned, ran, outputs correct */
-  char why[512];      /* when !ok: planning refused it, or where its output went wrong */
-  wgk_bench_stat gpu; /* ns per call when ok */
-} wgk_tune_candidate;
+  bool ok;        /* planned, ran, outputs correct */
+  char why[512];  /* when !ok: planning refused it, or where its output went wrong */
+  bench_stat gpu; /* ns per call when ok */
+} bench_tune_candidate;
 
-typedef struct wgk_tune_result {
-  char variant[128];          /* the variant every candidate ran */
-  char *shape;                /* tuning-cache shape key (malloc'ed) */
-  json_t *defaults, *best;    /* {tunable: value} */
-  double default_ns, best_ns; /* median GPU time per call */
-  bool timed;                 /* from timestamp queries */
-  wgk_tune_candidate *cands;  /* in sweep order */
+typedef struct bench_tune_result {
+  char variant[128];           /* the variant every candidate ran */
+  char *shape;                 /* tuning-cache shape key (malloc'ed) */
+  json_t *defaults, *best;     /* {tunable: value} */
+  double default_ns, best_ns;  /* median GPU time per call */
+  bool timed;                  /* from timestamp queries */
+  bench_tune_candidate *cands; /* in sweep order */
   size_t n_cands;
-} wgk_tune_result;
+} bench_tune_result;
 
 /* Called after each candidate: done of total candidates so far (total is an upper bound). */
-typedef void (*wgk_tune_progress)(void *user, const wgk_bench_case *c, size_t done, size_t total,
-                                  const wgk_tune_candidate *last);
+typedef void (*bench_tune_progress)(void *user, const tc_bench_case *c, size_t done, size_t total,
+                                    const bench_tune_candidate *last);
 
 /* iters: timed calls per candidate (0: the case's). On failure *why says what went wrong; a case the device
  * cannot run gives WGK_ERR_UNSUPPORTED. */
-wgk_status wgk_tune_case(wgk_kernel *k, const wgk_bench_case *c, const char *source, int64_t iters,
-                         wgk_tune_progress progress, void *user, wgk_tune_result *out /* OUT */, char *why,
-                         size_t why_size);
-void wgk_tune_result_free(wgk_tune_result *r);
+wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *source, int64_t iters,
+                           bench_tune_progress progress, void *user, bench_tune_result *out /* OUT */, char *why,
+                           size_t why_size);
+void bench_tune_result_free(bench_tune_result *r);
 
 #endif

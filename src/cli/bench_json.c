@@ -5,13 +5,13 @@
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 
-double wgk_bench_row_gbps(const wgk_bench_row *r) { return r->gpu.median > 0 ? (double)r->bytes / r->gpu.median : 0; }
+double cli_bench_row_gbps(const cli_bench_row *r) { return r->gpu.median > 0 ? (double)r->bytes / r->gpu.median : 0; }
 
-double wgk_bench_row_gflops(const wgk_bench_row *r) {
+double cli_bench_row_gflops(const cli_bench_row *r) {
   return r->gpu.median > 0 && r->flops ? (double)r->flops / r->gpu.median : 0;
 }
 
-#define stat_json wgk_bench_stat_json
+#define stat_json bench_stat_json
 
 static json_t *medians_json(const double *m, int n) {
   json_t *a = json_array();
@@ -19,14 +19,14 @@ static json_t *medians_json(const double *m, int n) {
   return a;
 }
 
-static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) {
+static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
   const char *status = r->skipped ? "skipped" : r->failed ? "failed" : "ok";
   json_t *o = json_pack("{s:s, s:s, s:s}", "id", r->c->id, "description", r->c->description, "status", status);
   if (r->skipped || r->failed) {
     json_object_set_new(o, "message", json_string(r->message));
     return o;
   }
-  double gbps = wgk_bench_row_gbps(r), gflops = wgk_bench_row_gflops(r);
+  double gbps = cli_bench_row_gbps(r), gflops = cli_bench_row_gflops(r);
   json_t *m =
       json_pack("{s:s, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:I, s:b, s:I, s:b, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}",
                 "variant", r->variant, "warmup", (json_int_t)r->warmup, "iterations", (json_int_t)r->iterations,
@@ -39,9 +39,9 @@ static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) 
                 ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
                 ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
-  wgk_bench_goals g =
-      wgk_bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
-  json_object_set_new(m, "goals", wgk_bench_goals_json(&g));
+  bench_goals g =
+      bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
+  json_object_set_new(m, "goals", bench_goals_json(&g));
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",
       r->gpu_timed        ? "timestamps"
@@ -63,9 +63,9 @@ static json_t *row_json(const wgk_bench_row *r, const wgk_bench_ceilings *ceil) 
   return o;
 }
 
-json_t *wgk_bench_report_json(int argc, char **argv, const char *op_id, const wgk_device_desc *dev,
-                              const wgk_bench_ceilings *ceil, const wgk_bench_row *rows, size_t n) {
-  json_t *cmd = json_pack("[s]", "wgk"), *cases = json_array(), *device = wgk_cli_adapter_json(dev, 0);
+json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
+                              const cli_bench_row *rows, size_t n) {
+  json_t *cmd = json_pack("[s]", "wgk"), *cases = json_array(), *device = cli_adapter_json(dev, 0);
   for (int i = 0; i < argc; i++) json_array_append_new(cmd, json_string(argv[i]));
   for (size_t i = 0; i < n; i++) json_array_append_new(cases, row_json(&rows[i], ceil));
   json_object_del(device, "index"); /* the adapter of this run, not a place in a listing */
@@ -73,5 +73,5 @@ json_t *wgk_bench_report_json(int argc, char **argv, const char *op_id, const wg
   time_t t = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
   return json_pack("{s:i, s:o, s:s, s:s, s:o, s:o, s:o}", "schema", 1, "command", cmd, "date", date, "package", op_id,
-                   "device", device, "ceilings", wgk_bench_ceilings_json(ceil), "cases", cases);
+                   "device", device, "ceilings", bench_ceilings_json(ceil), "cases", cases);
 }

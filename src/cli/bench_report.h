@@ -8,8 +8,8 @@
 #include "bench/case_run.h"
 #include "bench/ceiling.h"
 
-typedef struct wgk_bench_row {
-  const wgk_bench_case *c;
+typedef struct cli_bench_row {
+  const tc_bench_case *c;
   bool skipped; /* the device lacks a required feature */
   bool failed;  /* the case could not run: message says why */
   char message[2048];
@@ -18,11 +18,10 @@ typedef struct wgk_bench_row {
   int64_t warmup, iterations;
   bool gpu_timed;             /* gpu from timestamp queries, else the batch figure (wall of K back-to-back calls / K) */
   bool has_timestamps;        /* the device has timestamp-query: timestamps measured (used for gpu or not) */
-  wgk_bench_stat timestamps;  /* ns per call from timestamps, pooled over the repeats */
+  bench_stat timestamps;      /* ns per call from timestamps, pooled over the repeats */
   bool timestamps_consistent; /* the timestamps checked like a GPU figure (bench/consistency.h) */
   char timestamps_reason[512];
-  wgk_bench_stat gpu, batch, resident, e2e,
-      timed_call;                                   /* ns per call; gpu, batch and resident pooled over the repeats */
+  bench_stat gpu, batch, resident, e2e, timed_call; /* ns per call; gpu, batch and resident pooled over the repeats */
   int batch_calls;                                  /* K */
   int repeats;                                      /* series of gpu, batch and resident, each on warm clocks */
   double spread_gpu, spread_batch, spread_resident; /* (max - min) / min of the repeats' medians */
@@ -32,24 +31,24 @@ typedef struct wgk_bench_row {
   bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
   char disagreement[512]; /* which series do not */
   bool has_reference;     /* --reference: the C reference's time per call (host, double) */
-  wgk_bench_stat reference;
+  bench_stat reference;
   uint64_t bytes, flops; /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
-} wgk_bench_row;
+} cli_bench_row;
 
 /* GB/s and GFLOP/s of a row at its median GPU time (0 when unknown). */
-double wgk_bench_row_gbps(const wgk_bench_row *r);
-double wgk_bench_row_gflops(const wgk_bench_row *r);
+double cli_bench_row_gbps(const cli_bench_row *r);
+double cli_bench_row_gflops(const cli_bench_row *r);
 
 /* The whole report as JSON: command line, date, package, device (`wgk devices --json` shape), ceilings, cases. */
-json_t *wgk_bench_report_json(int argc, char **argv, const char *op_id, const wgk_device_desc *dev,
-                              const wgk_bench_ceilings *ceil, const wgk_bench_row *rows, size_t n);
+json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
+                              const cli_bench_row *rows, size_t n);
 
 /* The package's bench.json (digest-checked when verified); NULL with the error printed as "wgk <cmd>: ...". */
 struct wgk_kernel;
-struct wgk_pkg;
-wgk_bench_suite *wgk_cli_load_bench(const char *cmd, struct wgk_pkg *pkg);
+struct pkg_package;
+tc_bench_suite *cli_load_bench(const char *cmd, struct pkg_package *pkg);
 /* A --case filter that matches some case (NULL matches all); false after printing the case ids. */
-bool wgk_cli_bench_filter_ok(const char *cmd, const wgk_bench_suite *s, const char *filter);
+bool cli_bench_filter_ok(const char *cmd, const tc_bench_suite *s, const char *filter);
 
 #endif

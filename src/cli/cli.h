@@ -6,44 +6,44 @@
 #include <stddef.h>
 #include <stdio.h>
 
-typedef struct wgk_cli_command {
+typedef struct cli_command {
   const char *name;                  /* first word on the command line */
   const char *summary;               /* one line for `wgk help` */
   int (*run)(int argc, char **argv); /* argv[0] is the subcommand name; returns the exit status */
-} wgk_cli_command;
+} cli_command;
 
 /* `wgk CMD --help`: the command's usage with every option explained (src/cli/help.c); false for an unknown CMD. */
-bool wgk_cli_print_help(const char *cmd, FILE *out);
+bool cli_print_help(const char *cmd, FILE *out);
 
 /* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
-int wgk_cmd_devices(int argc, char **argv);
-int wgk_cmd_smoke(int argc, char **argv);
-int wgk_cmd_convert(int argc, char **argv);
-int wgk_cmd_onnx_test(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_smoke(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_onnx_test(int argc, char **argv);
 
-int wgk_cmd_eval(int argc, char **argv);
-int wgk_cmd_template(int argc, char **argv);
-int wgk_cmd_info(int argc, char **argv);
-int wgk_cmd_run(int argc, char **argv);
-int wgk_cmd_test(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_template(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_test(int argc, char **argv);
 
-struct wgk_value;
-struct wgk_error;
+struct expr_value;
+struct util_error;
 /* Loads a --scope JSON file (NULL path: an empty scope); "device" becomes the device object. */
-struct wgk_value *wgk_cli_load_scope(const char *path, struct wgk_error *err);
+struct expr_value *cli_load_scope(const char *path, struct util_error *err);
 
-int wgk_cmd_explain(int argc, char **argv);
-int wgk_cmd_bench(int argc, char **argv);
-int wgk_cmd_tune(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* One adapter as `wgk devices --json` lists it (index: its place in that list). */
 struct json_t;
-struct wgk_device_desc;
-struct json_t *wgk_cli_adapter_json(const struct wgk_device_desc *d, size_t index);
-int wgk_cmd_render(int argc, char **argv);
-int wgk_cmd_download(int argc, char **argv);
-int wgk_cmd_cache(int argc, char **argv);
-int wgk_cmd_lock(int argc, char **argv);
-int wgk_cmd_list(int argc, char **argv);
+struct dev_desc;
+struct json_t *cli_adapter_json(const struct dev_desc *d, size_t index);
+int cmd_render(int argc, char **argv);
+int cmd_download(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
+int cmd_lock(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include "package/package.h"
 
-void wgk_cli_error(const char *cmd, const char *fmt, ...) {
+void cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "wgk %s: ", cmd);
@@ -23,56 +23,55 @@ void wgk_cli_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
 }
 
-const char *wgk_cli_value(const char *cmd, int argc, char **argv, int *i) {
+const char *cli_value(const char *cmd, int argc, char **argv, int *i) {
   if (*i + 1 >= argc) {
-    wgk_cli_error(cmd, "%s needs a value", argv[*i]);
+    cli_error(cmd, "%s needs a value", argv[*i]);
     return NULL;
   }
   const char *v = argv[*i + 1];
   if (v[0] == '-' && v[1] == '-' && v[2]) {
-    wgk_cli_error(cmd, "%s needs a value, not the option '%s'", argv[*i], v);
+    cli_error(cmd, "%s needs a value, not the option '%s'", argv[*i], v);
     return NULL;
   }
   return argv[++*i];
 }
 
-bool wgk_cli_once(const char *cmd, const char *opt, const char **slot, const char *v) {
+bool cli_once(const char *cmd, const char *opt, const char **slot, const char *v) {
   if (!v) return false;
-  if (*slot) return wgk_cli_error(cmd, "%s given twice ('%s' and '%s'); give it once", opt, *slot, v), false;
+  if (*slot) return cli_error(cmd, "%s given twice ('%s' and '%s'); give it once", opt, *slot, v), false;
   *slot = v;
   return true;
 }
 
-bool wgk_cli_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out) {
+bool cli_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out) {
   char *end;
   errno = 0;
   long long n = v && *v && !isspace((unsigned char)*v) ? strtoll(v, &end, 10) : 0;
   if (!v || !*v || isspace((unsigned char)*v) || errno || *end || n < lo || n > hi)
-    return wgk_cli_error(cmd, "%s takes an integer in [%lld, %lld], not '%s'", opt, lo, hi, v ? v : ""), false;
+    return cli_error(cmd, "%s takes an integer in [%lld, %lld], not '%s'", opt, lo, hi, v ? v : ""), false;
   *out = n;
   return true;
 }
 
-bool wgk_cli_kv_list_ok(const char *cmd, const char *opt, const char *const *list, int n, size_t key_size,
-                        bool allow_empty) {
+bool cli_kv_list_ok(const char *cmd, const char *opt, const char *const *list, int n, size_t key_size,
+                    bool allow_empty) {
   for (int i = 0; i < n; i++) {
     const char *eq = strchr(list[i], '=');
     if (!eq || eq == list[i])
-      return wgk_cli_error(cmd, "%s takes %s, not '%s'", opt, strcmp(opt, "--in") == 0 ? "port=FILE.npy" : "KEY=VALUE",
-                           list[i]),
+      return cli_error(cmd, "%s takes %s, not '%s'", opt, strcmp(opt, "--in") == 0 ? "port=FILE.npy" : "KEY=VALUE",
+                       list[i]),
              false;
     size_t k = (size_t)(eq - list[i]);
     if (k >= key_size)
-      return wgk_cli_error(cmd, "%s: the key of '%.40s...' is longer than %zu bytes", opt, list[i], key_size - 1),
-             false;
+      return cli_error(cmd, "%s: the key of '%.40s...' is longer than %zu bytes", opt, list[i], key_size - 1), false;
     if (!allow_empty && !eq[1])
-      return wgk_cli_error(cmd, "%s %.*s=: no value given for '%.*s'%s", opt, (int)k, list[i], (int)k, list[i],
-                           strcmp(opt, "--in") == 0 ? " (give the .npy file: port=FILE.npy)" : ""),
+      return cli_error(cmd, "%s %.*s=: no value given for '%.*s'%s", opt, (int)k, list[i], (int)k, list[i],
+                       strcmp(opt, "--in") == 0 ? " (give the .npy file: port=FILE.npy)" : ""),
              false;
     for (int j = 0; j < i; j++)
       if (strncmp(list[j], list[i], k + 1) == 0)
-        return wgk_cli_error(cmd, "%s %.*s given twice ('%s' and '%s'); give each key once", opt, (int)k, list[i],
-                             list[j] + k + 1, eq + 1),
+        return cli_error(cmd, "%s %.*s given twice ('%s' and '%s'); give each key once", opt, (int)k, list[i],
+                         list[j] + k + 1, eq + 1),
                false;
   }
   return true;
@@ -95,51 +94,50 @@ static void parent_of(const char *path, char *buf, size_t size) {
 static bool writable_dir(const char *cmd, const char *opt, const char *path, const char *dir) {
   struct stat st;
   if (stat(dir, &st) != 0)
-    return wgk_cli_error(cmd, "%s %s: the folder %s does not exist (%s)", opt, path, dir, strerror(errno)), false;
-  if (!S_ISDIR(st.st_mode)) return wgk_cli_error(cmd, "%s %s: %s is not a folder", opt, path, dir), false;
+    return cli_error(cmd, "%s %s: the folder %s does not exist (%s)", opt, path, dir, strerror(errno)), false;
+  if (!S_ISDIR(st.st_mode)) return cli_error(cmd, "%s %s: %s is not a folder", opt, path, dir), false;
   if (access(dir, W_OK | X_OK) != 0)
-    return wgk_cli_error(cmd, "%s %s: the folder %s is not writable (%s)", opt, path, dir, strerror(errno)), false;
+    return cli_error(cmd, "%s %s: the folder %s is not writable (%s)", opt, path, dir, strerror(errno)), false;
   return true;
 }
 
-bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path) {
+bool cli_check_out_dir(const char *cmd, const char *opt, const char *path) {
   struct stat st;
   char parent[4096];
-  if (!*path) return wgk_cli_error(cmd, "%s: an empty folder name", opt), false;
+  if (!*path) return cli_error(cmd, "%s: an empty folder name", opt), false;
   if (strlen(path) > WGK_CLI_MAX_PATH)
-    return wgk_cli_error(cmd, "%s: the folder name is %zu bytes, above the limit of %d", opt, strlen(path),
-                         WGK_CLI_MAX_PATH),
+    return cli_error(cmd, "%s: the folder name is %zu bytes, above the limit of %d", opt, strlen(path),
+                     WGK_CLI_MAX_PATH),
            false;
   if (stat(path, &st) == 0) {
     if (!S_ISDIR(st.st_mode))
-      return wgk_cli_error(cmd, "%s %s: exists and is not a folder; %s names a folder to write outputs into", opt, path,
-                           opt),
+      return cli_error(cmd, "%s %s: exists and is not a folder; %s names a folder to write outputs into", opt, path,
+                       opt),
              false;
     return writable_dir(cmd, opt, path, path);
   }
   const char *base = strrchr(path, '/');
   if (strchr(base ? base + 1 : path, '='))
-    return wgk_cli_error(cmd,
-                         "%s takes a folder to write every output into as <port>.npy, not '%s' (a new folder "
-                         "named like port=FILE is refused as a likely mistake; create it first to mean it)",
-                         opt, path),
+    return cli_error(cmd,
+                     "%s takes a folder to write every output into as <port>.npy, not '%s' (a new folder "
+                     "named like port=FILE is refused as a likely mistake; create it first to mean it)",
+                     opt, path),
            false;
   parent_of(path, parent, sizeof parent);
   return writable_dir(cmd, opt, path, parent);
 }
 
-bool wgk_cli_check_out_file(const char *cmd, const char *opt, const char *path) {
+bool cli_check_out_file(const char *cmd, const char *opt, const char *path) {
   struct stat st;
   char parent[4096];
-  if (!*path) return wgk_cli_error(cmd, "%s: an empty file name", opt), false;
+  if (!*path) return cli_error(cmd, "%s: an empty file name", opt), false;
   if (strlen(path) > WGK_CLI_MAX_PATH)
-    return wgk_cli_error(cmd, "%s: the file name is %zu bytes, above the limit of %d", opt, strlen(path),
-                         WGK_CLI_MAX_PATH),
+    return cli_error(cmd, "%s: the file name is %zu bytes, above the limit of %d", opt, strlen(path), WGK_CLI_MAX_PATH),
            false;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    return wgk_cli_error(cmd, "%s %s: is a folder; %s names a file to write", opt, path, opt), false;
+    return cli_error(cmd, "%s %s: is a folder; %s names a file to write", opt, path, opt), false;
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-    return wgk_cli_error(cmd, "%s %s: exists and is not a regular file", opt, path), false;
+    return cli_error(cmd, "%s %s: exists and is not a regular file", opt, path), false;
   parent_of(path, parent, sizeof parent);
   return writable_dir(cmd, opt, path, parent);
 }
@@ -151,34 +149,34 @@ static bool is_hex40(const char *s) {
   return n == 40;
 }
 
-int wgk_cli_common_option(const char *cmd, int argc, char **argv, int *i, wgk_cli_common *o) {
+int cli_common_option(const char *cmd, int argc, char **argv, int *i, cli_common *o) {
   const char *a = argv[*i], *v;
   if (strcmp(a, "--strict") == 0) return o->strict = true, 1;
   if (strcmp(a, "--trust-remote-code") == 0) return o->trust_remote_code = true, 1;
   if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) return o->verbose = true, 1;
   if (strcmp(a, "--adapter") == 0) {
-    if (!(v = wgk_cli_value(cmd, argc, argv, i)) || !wgk_cli_once(cmd, a, &o->adapter, v)) return -1;
-    if (!*v) return wgk_cli_error(cmd, "--adapter takes an adapter index or a name substring, not ''"), -1;
+    if (!(v = cli_value(cmd, argc, argv, i)) || !cli_once(cmd, a, &o->adapter, v)) return -1;
+    if (!*v) return cli_error(cmd, "--adapter takes an adapter index or a name substring, not ''"), -1;
     return 1;
   }
   if (strcmp(a, "--revision") == 0) {
-    if (!(v = wgk_cli_value(cmd, argc, argv, i))) return -1;
-    if (!is_hex40(v)) return wgk_cli_error(cmd, "--revision takes a 40-hex commit, not '%s'", v), -1;
-    if (!wgk_cli_once(cmd, a, &o->revision, v)) return -1;
+    if (!(v = cli_value(cmd, argc, argv, i))) return -1;
+    if (!is_hex40(v)) return cli_error(cmd, "--revision takes a 40-hex commit, not '%s'", v), -1;
+    if (!cli_once(cmd, a, &o->revision, v)) return -1;
     return 1;
   }
   if (strcmp(a, "--version") == 0) {
-    if (!(v = wgk_cli_value(cmd, argc, argv, i))) return -1;
+    if (!(v = cli_value(cmd, argc, argv, i))) return -1;
     long long n;
-    if (o->version) return wgk_cli_error(cmd, "--version given twice (%d and '%s'); give it once", o->version, v), -1;
-    if (!wgk_cli_int(cmd, "--version", v, 1, 1000000, &n)) return -1;
+    if (o->version) return cli_error(cmd, "--version given twice (%d and '%s'); give it once", o->version, v), -1;
+    if (!cli_int(cmd, "--version", v, 1, 1000000, &n)) return -1;
     o->version = (int)n;
     return 1;
   }
   return 0;
 }
 
-bool wgk_cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **value) {
+bool cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **value) {
   const char *eq = strchr(arg, '=');
   if (!eq || eq == arg || (size_t)(eq - arg) >= key_size) return false;
   memcpy(key_buf, arg, (size_t)(eq - arg));
@@ -187,7 +185,7 @@ bool wgk_cli_split_kv(const char *arg, char *key_buf, size_t key_size, const cha
   return true;
 }
 
-bool wgk_cli_parse_shape(const char *text, int *rank, int64_t *dims, char *why, size_t why_size) {
+bool cli_parse_shape(const char *text, int *rank, int64_t *dims, char *why, size_t why_size) {
   *rank = 0;
   if (!text[0] || strcmp(text, "scalar") == 0) return true;
   const char *p = text;
@@ -222,7 +220,7 @@ bool wgk_cli_parse_shape(const char *text, int *rank, int64_t *dims, char *why, 
   }
 }
 
-char *wgk_cli_value_json(const char *v) {
+char *cli_value_json(const char *v) {
   json_error_t jerr;
   json_t *j = json_loads(v, JSON_DECODE_ANY, &jerr);
   if (!j) j = json_string(v);
@@ -254,41 +252,40 @@ static bool looks_numeric(const char *v) {
   return *end == 0;
 }
 
-char *wgk_cli_value_json_checked(const char *cmd, const char *opt, const char *key, const char *v) {
+char *cli_value_json_checked(const char *cmd, const char *opt, const char *key, const char *v) {
   json_error_t jerr;
   json_t *j = json_loads(v, JSON_DECODE_ANY, &jerr);
   char big[64];
   if (j && inexact_integer(j, big, sizeof big)) {
     json_decref(j);
-    wgk_cli_error(cmd, "%s %s=%s: %s is not exactly representable (integers are limited to +-2^53 = %lld)", opt, key, v,
-                  big, WGK_CLI_MAX_EXACT);
+    cli_error(cmd, "%s %s=%s: %s is not exactly representable (integers are limited to +-2^53 = %lld)", opt, key, v,
+              big, WGK_CLI_MAX_EXACT);
     return NULL;
   }
   if (!j && looks_numeric(v)) {
-    wgk_cli_error(cmd, "%s %s=%s: not a number wgk can hold exactly (a finite double; integers up to +-2^53)", opt, key,
-                  v);
+    cli_error(cmd, "%s %s=%s: not a number wgk can hold exactly (a finite double; integers up to +-2^53)", opt, key, v);
     return NULL;
   }
   json_decref(j);
-  char *text = wgk_cli_value_json(v);
-  if (!text) wgk_cli_error(cmd, "%s %s: out of memory", opt, key);
+  char *text = cli_value_json(v);
+  if (!text) cli_error(cmd, "%s %s: out of memory", opt, key);
   return text;
 }
 
-bool wgk_cli_open(const char *cmd, const wgk_cli_common *o, const char *pkg, wgk_context **ctx, wgk_kernel **kernel) {
+bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context **ctx, wgk_kernel **kernel) {
   *ctx = NULL;
   *kernel = NULL;
   wgk_context_options co = {.adapter = o->adapter};
   char *msg = NULL;
   if (wgk_context_create(&co, ctx, &msg) != WGK_OK) {
-    wgk_cli_error(cmd, "%s", msg ? msg : "cannot create a WebGPU context");
+    cli_error(cmd, "%s", msg ? msg : "cannot create a WebGPU context");
     free(msg);
     return false;
   }
   wgk_kernel_options ko = {
       .version = o->version, .revision = o->revision, .strict = o->strict, .trust_remote_code = o->trust_remote_code};
   if (wgk_kernel_load(*ctx, pkg, &ko, kernel) != WGK_OK) {
-    wgk_cli_error(cmd, "%s", wgk_context_errmsg(*ctx));
+    cli_error(cmd, "%s", wgk_context_errmsg(*ctx));
     wgk_context_destroy(*ctx);
     *ctx = NULL;
     return false;
@@ -298,20 +295,20 @@ bool wgk_cli_open(const char *cmd, const wgk_cli_common *o, const char *pkg, wgk
   return true;
 }
 
-struct wgk_pkg *wgk_cli_pkg_open(const char *cmd, const wgk_cli_common *o, const char *name) {
-  wgk_pkg_options po = {.strict = o->strict, .version = o->version, .revision = o->revision};
-  wgk_pkg *pkg = NULL;
-  wgk_error err = {0};
-  if (wgk_pkg_open(name, &po, &pkg, &err) != WGK_OK) {
+struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const char *name) {
+  pkg_options po = {.strict = o->strict, .version = o->version, .revision = o->revision};
+  pkg_package *pkg = NULL;
+  util_error err = {0};
+  if (pkg_open(name, &po, &pkg, &err) != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, text, sizeof text);
-    wgk_cli_error(cmd, "%s", text);
+    util_error_format(&err, text, sizeof text);
+    cli_error(cmd, "%s", text);
     return NULL;
   }
   return pkg;
 }
 
-double wgk_cli_now(void) {
+double cli_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;

@@ -12,24 +12,24 @@
 #include "wgk.h"
 
 /* Options common to the package commands. */
-typedef struct wgk_cli_common {
+typedef struct cli_common {
   const char *adapter;    /* --adapter SEL: index or name substring */
   int version;            /* --version N (0: not given) */
   const char *revision;   /* --revision SHA (40 hex) */
   bool strict;            /* --strict: refuse unverified packages */
   bool verbose;           /* --verbose */
   bool trust_remote_code; /* --trust-remote-code: a repo of another org than webgpu-kernels */
-} wgk_cli_common;
+} cli_common;
 
 /* If argv[*i] is a common option, consumes it (and its value) and returns 1; 0 if it is not one;
  * -1 after printing an error (missing or bad value). cmd names the command in messages. */
-int wgk_cli_common_option(const char *cmd, int argc, char **argv, int *i, wgk_cli_common *o);
+int cli_common_option(const char *cmd, int argc, char **argv, int *i, cli_common *o);
 
 /* The value after an option (argv[*i + 1]), advancing *i; NULL (error printed) when missing. */
-const char *wgk_cli_value(const char *cmd, int argc, char **argv, int *i);
+const char *cli_value(const char *cmd, int argc, char **argv, int *i);
 
 /* "key=value": copies key into key_buf, points *value after '='. false when there is no '=' or no key. */
-bool wgk_cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **value /* OUT */);
+bool cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **value /* OUT */);
 
 /* The largest dim and the largest integer magnitude a command-line value may have: 2^53, where doubles stop
  * being exact (the expression language computes in double). */
@@ -37,46 +37,46 @@ bool wgk_cli_split_kv(const char *arg, char *key_buf, size_t key_size, const cha
 
 /* "2x4x3x8" (or "" / "scalar" for rank 0) into dims; false on anything else, with why (one line naming the
  * dim, the rank limit WGK_MAX_DIMS or the dim limit 2^53) written into why. */
-bool wgk_cli_parse_shape(const char *text, int *rank /* OUT */, int64_t *dims /* OUT, WGK_MAX_DIMS */, char *why,
-                         size_t why_size);
+bool cli_parse_shape(const char *text, int *rank /* OUT */, int64_t *dims /* OUT, WGK_MAX_DIMS */, char *why,
+                     size_t why_size);
 
 /* v as JSON text when it parses as JSON, else as a JSON string ("--attr mode=fast"). malloc'ed. */
-char *wgk_cli_value_json(const char *v);
+char *cli_value_json(const char *v);
 /* The same, checked: NULL after printing "wgk <cmd>: <opt> <key>: ..." when v is meant as a number but is not
  * one wgk holds exactly (an integer past 2^53 or past int64, a real past double range, nan, inf). */
-char *wgk_cli_value_json_checked(const char *cmd, const char *opt, const char *key, const char *v);
+char *cli_value_json_checked(const char *cmd, const char *opt, const char *key, const char *v);
 /* An integer in [lo, hi] (decimal, the whole text); false after printing an error naming opt and the range. */
-bool wgk_cli_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out);
+bool cli_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out);
 
 /* Every "key=value" of list[n] well-formed (key non-empty, below key_size) and each key given once; false
  * after printing an error naming opt, the key and both values. allow_empty: an empty value is fine. */
-bool wgk_cli_kv_list_ok(const char *cmd, const char *opt, const char *const *list, int n, size_t key_size,
-                        bool allow_empty);
+bool cli_kv_list_ok(const char *cmd, const char *opt, const char *const *list, int n, size_t key_size,
+                    bool allow_empty);
 /* A single-valued option given once: stores v in *slot, or prints "<opt> given twice" and returns false. */
-bool wgk_cli_once(const char *cmd, const char *opt, const char **slot, const char *v);
+bool cli_once(const char *cmd, const char *opt, const char **slot, const char *v);
 
 /* The longest --out folder or --json file name: room for "/<port key>.npy" in a 4096-byte path. */
 #define WGK_CLI_MAX_PATH 3800
 
 /* An output folder that exists as a writable folder or whose parent does (it is made later). */
-bool wgk_cli_check_out_dir(const char *cmd, const char *opt, const char *path);
+bool cli_check_out_dir(const char *cmd, const char *opt, const char *path);
 /* An output file whose folder exists and is writable, and that is not itself a folder. */
-bool wgk_cli_check_out_file(const char *cmd, const char *opt, const char *path);
+bool cli_check_out_file(const char *cmd, const char *opt, const char *path);
 
 /* "wgk <cmd>: <message>" on stderr. */
-void wgk_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Creates the context (adapter, verbose) and loads the kernel (version, revision, strict); prints the
  * unverified-package warning. On failure prints the error, destroys what it made, returns false. */
-bool wgk_cli_open(const char *cmd, const wgk_cli_common *o, const char *pkg, wgk_context **ctx /* OUT */,
-                  wgk_kernel **kernel /* OUT */);
+bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context **ctx /* OUT */,
+              wgk_kernel **kernel /* OUT */);
 
-/* Opens the package without a GPU (the same rules as wgk_cli_open), for checking arguments against it before a
+/* Opens the package without a GPU (the same rules as cli_open), for checking arguments against it before a
  * context exists; NULL after printing the error. */
-struct wgk_pkg;
-struct wgk_pkg *wgk_cli_pkg_open(const char *cmd, const wgk_cli_common *o, const char *pkg);
+struct pkg_package;
+struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const char *pkg);
 
 /* Seconds on a monotonic clock. */
-double wgk_cli_now(void);
+double cli_now(void);
 
 #endif

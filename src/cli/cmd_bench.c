@@ -20,7 +20,7 @@ static const char *usage_text =
     "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 typedef struct bench_opts {
-  wgk_cli_common common;
+  cli_common common;
   const char *pkg, *filter, *json;
   long repeat;    /* 0: the case's iterations */
   bool reference; /* --reference: time the op's C reference too */
@@ -28,28 +28,26 @@ typedef struct bench_opts {
 
 static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   const char *a = argv[*i];
-  int r = wgk_cli_common_option("bench", argc, argv, i, &o->common);
+  int r = cli_common_option("bench", argc, argv, i, &o->common);
   if (r) return r;
-  if (strcmp(a, "--case") == 0)
-    return wgk_cli_once("bench", a, &o->filter, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--case") == 0) return cli_once("bench", a, &o->filter, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
-  if (strcmp(a, "--json") == 0)
-    return wgk_cli_once("bench", a, &o->json, wgk_cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--json") == 0) return cli_once("bench", a, &o->json, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
-    const char *v = wgk_cli_value("bench", argc, argv, i);
+    const char *v = cli_value("bench", argc, argv, i);
     long long n;
     if (!v) return -1;
-    if (o->repeat) return wgk_cli_error("bench", "--repeat given twice; give it once"), -1;
-    if (!wgk_cli_int("bench", "--repeat", v, 1, 1000000, &n)) return -1;
+    if (o->repeat) return cli_error("bench", "--repeat given twice; give it once"), -1;
+    if (!cli_int("bench", "--repeat", v, 1, 1000000, &n)) return -1;
     o->repeat = (long)n;
     return 1;
   }
   if (a[0] == '-' && a[1])
-    return wgk_cli_error(
-               "bench",
-               "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)", a),
+    return cli_error("bench",
+                     "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)",
+                     a),
            -1;
-  if (o->pkg) return wgk_cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
+  if (o->pkg) return cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
 }
@@ -60,102 +58,101 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
 static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
 
 /* Three repeats of timestamps (when the device has them), batch and resident, each series on warm clocks,
- * pooled; gpu is the timestamps where they are trusted (wgk_bench_timestamps_trusted), else the batch. */
-static wgk_status time_repeats(wgk_bench_setup *su, const wgk_device_desc *dev, wgk_bench_row *r) {
-  wgk_bench_series ts = {0}, batch = {0}, resident = {0};
-  wgk_bench_stat one;
+ * pooled; gpu is the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
+static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {
+  bench_series ts = {0}, batch = {0}, resident = {0};
+  bench_stat one;
   /* the cross-check: min(iterations, BATCH_SAMPLES) samples of K calls; as the GPU figure at least as many, and
    * at least `iterations` calls */
   int64_t batch_iters = r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES;
   int64_t gpu_batches = (r->iterations + su->batch_calls - 1) / su->batch_calls;
   if (gpu_batches < batch_iters) gpu_batches = batch_iters;
-  r->has_timestamps = wgk_device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
-  r->gpu_timed = wgk_bench_timestamps_trusted(dev);
+  r->has_timestamps = device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
+  r->gpu_timed = bench_timestamps_trusted(dev);
   wgk_status st = WGK_OK;
   for (int rep = 0; rep < REPEATS && !st; rep++) {
     int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
     if (r->has_timestamps)
-      st = wgk_bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
+      st = bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
     if (!st)
-      st = wgk_bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, r->iterations, &one,
-                                         &batch, &one, &resident);
+      st = bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, r->iterations, &one, &batch,
+                                     &one, &resident);
   }
   if (!st) {
-    const wgk_bench_series *gpu = r->gpu_timed ? &ts : &batch;
+    const bench_series *gpu = r->gpu_timed ? &ts : &batch;
     r->repeats = REPEATS;
     r->batch_calls = su->batch_calls;
-    r->gpu = wgk_bench_series_stat(gpu);
-    r->timestamps = wgk_bench_series_stat(&ts);
-    r->batch = wgk_bench_series_stat(&batch);
-    r->resident = wgk_bench_series_stat(&resident);
-    r->timed_call = wgk_bench_series_stat(&su->timed_calls);
-    r->spread_gpu = json_safe(wgk_bench_series_spread(gpu));
-    r->spread_batch = json_safe(wgk_bench_series_spread(&batch));
-    r->spread_resident = json_safe(wgk_bench_series_spread(&resident));
+    r->gpu = bench_series_stat(gpu);
+    r->timestamps = bench_series_stat(&ts);
+    r->batch = bench_series_stat(&batch);
+    r->resident = bench_series_stat(&resident);
+    r->timed_call = bench_series_stat(&su->timed_calls);
+    r->spread_gpu = json_safe(bench_series_spread(gpu));
+    r->spread_batch = json_safe(bench_series_spread(&batch));
+    r->spread_resident = json_safe(bench_series_spread(&resident));
     memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
     memcpy(r->med_batch, batch.medians, sizeof r->med_batch);
     memcpy(r->med_resident, resident.medians, sizeof r->med_resident);
-    wgk_bench_figures f = {.timestamps = r->gpu_timed,
-                           .gpu_ns = r->gpu.median,
-                           .batch_ns = r->batch.median,
-                           .batch_calls = r->batch_calls,
-                           .resident_ns = r->resident.median,
-                           .timed_call_ns = r->timed_call.median};
-    r->consistent = wgk_bench_consistent(&f, r->consistency, sizeof r->consistency);
+    bench_figures f = {.timestamps = r->gpu_timed,
+                       .gpu_ns = r->gpu.median,
+                       .batch_ns = r->batch.median,
+                       .batch_calls = r->batch_calls,
+                       .resident_ns = r->resident.median,
+                       .timed_call_ns = r->timed_call.median};
+    r->consistent = bench_consistent(&f, r->consistency, sizeof r->consistency);
     f.timestamps = true;
     f.gpu_ns = r->timestamps.median;
     r->timestamps_consistent =
-        !r->has_timestamps || wgk_bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
+        !r->has_timestamps || bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
     const char *names[] = {r->gpu_timed ? "gpu (timestamps)" : "gpu (batch)", "batch", "resident"};
     double spreads[] = {r->spread_gpu, r->spread_batch, r->spread_resident};
     size_t n = r->gpu_timed ? 3 : 2;
-    r->repeats_agree =
-        wgk_bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
+    r->repeats_agree = bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
   }
-  wgk_bench_series_free(&ts);
-  wgk_bench_series_free(&batch);
-  wgk_bench_series_free(&resident);
+  bench_series_free(&ts);
+  bench_series_free(&batch);
+  bench_series_free(&resident);
   return st;
 }
 
-static void measure_case(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *o, wgk_bench_row *r) {
-  wgk_bench_setup su;
-  wgk_status st = wgk_bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
+static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, cli_bench_row *r) {
+  bench_setup su;
+  wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
   r->warmup = r->c->warmup;
   r->iterations = o->repeat ? o->repeat : r->c->iterations;
-  if (!st) st = wgk_bench_first_run(&su);
+  if (!st) st = bench_first_run(&su);
   if (!st) snprintf(r->variant, sizeof r->variant, "%s", wgk_call_variant(su.call));
-  if (!st) st = time_repeats(&su, wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), r);
-  if (!st) st = wgk_bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
+  if (!st) st = time_repeats(&su, rt_context_device_desc(rt_kernel_context(k)), r);
+  if (!st) st = bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
   if (!st && o->reference)
-    r->has_reference = wgk_bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
+    r->has_reference = bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
     r->skipped = true;
-    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   }
   if (st && !r->skipped) {
     r->failed = true;
     if (!r->message[0])
       snprintf(r->message, sizeof r->message, "%s",
-               st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(wgk_rt_kernel_context(k)));
+               st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
   }
   r->sets = su.sets;
-  r->bytes = wgk_bench_bytes(&su);
-  r->flops = wgk_bench_flops(&su);
+  r->bytes = bench_bytes(&su);
+  r->flops = bench_flops(&su);
   r->input_bytes = su.input_bytes;
   r->output_bytes = su.output_bytes;
-  wgk_bench_setup_free(&su);
+  bench_setup_free(&su);
 }
 
-static void print_kernel_check(const char *name, const wgk_bench_kernel_time *k) {
+static void print_kernel_check(const char *name, const bench_kernel_time *k) {
   if (!k->consistent)
     printf("  INCONSISTENT %s ceiling: %s\n", name, k->reason);
   else if (!k->timestamps_consistent)
     printf("  %s ceiling timestamps (not used on this adapter): %s\n", name, k->reason);
 }
 
-static void print_ceilings(const wgk_bench_ceilings *c) {
+static void print_ceilings(const bench_ceilings *c) {
   printf(
       "ceilings (%s): vec4 copy %.1f GB/s (%u vec4 per thread; %.1f MiB moved, %.3f ms; wall of %u back-to-back "
       "%.3f ms), FMA %.1f GFLOP/s (%.3f ms; wall %.3f ms)\n",
@@ -180,12 +177,12 @@ static void print_ceilings(const wgk_bench_ceilings *c) {
   print_kernel_check("FMA", &c->fma);
 }
 
-static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
+static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   if (r->skipped || r->failed) {
     printf("%-18s %s: %s\n", r->c->id, r->skipped ? "SKIP" : "FAIL", r->message);
     return;
   }
-  double gbps = wgk_bench_row_gbps(r), gflops = wgk_bench_row_gflops(r);
+  double gbps = cli_bench_row_gbps(r), gflops = cli_bench_row_gflops(r);
   printf("%-18s %-22s %10.1f %9.1f-%-9.1f %10.1f %10.1f %10.1f %9.2f %6.1f%% %9.2f %6.2f%%\n", r->c->id, r->variant,
          r->gpu.median * 1e-3, r->gpu.p10 * 1e-3, r->gpu.p90 * 1e-3, r->batch.median * 1e-3, r->resident.median * 1e-3,
          r->e2e.median * 1e-3, gbps, c->copy_gbps > 0 ? 100 * gbps / c->copy_gbps : 0, gflops,
@@ -204,8 +201,7 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
   if (!r->has_timestamps)
     printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
            r->batch_calls);
-  wgk_bench_goals g =
-      wgk_bench_goals_of(c, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
+  bench_goals g = bench_goals_of(c, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
   if (g.has_transfer)
     printf(
         "  transfer: e2e - resident %.1f us, floor %.1f us (in %.2f MiB / upload + out %.2f MiB / download): "
@@ -223,40 +219,40 @@ static void print_row(const wgk_bench_row *r, const wgk_bench_ceilings *c) {
   if (!r->repeats_agree) printf("  REPEATS DISAGREE: %s\n", r->disagreement);
 }
 
-static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const wgk_bench_ceilings *c,
-                       const wgk_bench_row *rows, size_t n) {
-  json_t *doc = wgk_bench_report_json(argc, argv, wgk_rt_kernel_manifest(k)->op_id,
-                                      wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), c, rows, n);
+static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const bench_ceilings *c,
+                       const cli_bench_row *rows, size_t n) {
+  json_t *doc = cli_bench_report_json(argc, argv, rt_kernel_manifest(k)->op_id,
+                                      rt_context_device_desc(rt_kernel_context(k)), c, rows, n);
   bool ok = doc && json_dump_file(doc, o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
   json_decref(doc);
-  if (!ok) wgk_cli_error("bench", "cannot write %s", o->json);
+  if (!ok) cli_error("bench", "cannot write %s", o->json);
   return ok;
 }
 
-static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *o, int argc, char **argv) {
-  wgk_bench_ceilings ceil;
-  wgk_error err = {0};
-  printf("adapter: %s\n", wgk_context_adapter(wgk_rt_kernel_context(k)));
-  if (wgk_bench_measure_ceilings(wgk_rt_context_device(wgk_rt_kernel_context(k)), 10, &ceil, &err) != WGK_OK) {
+static int run_bench(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, int argc, char **argv) {
+  bench_ceilings ceil;
+  util_error err = {0};
+  printf("adapter: %s\n", wgk_context_adapter(rt_kernel_context(k)));
+  if (bench_measure_ceilings(rt_context_device(rt_kernel_context(k)), 10, &ceil, &err) != WGK_OK) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, msg, sizeof msg);
-    return wgk_cli_error("bench", "ceilings: %s", msg), 1;
+    util_error_format(&err, msg, sizeof msg);
+    return cli_error("bench", "ceilings: %s", msg), 1;
   }
-  if (wgk_bench_measure_transfers(wgk_rt_kernel_context(k), 0, 0, &ceil) != WGK_OK)
-    return wgk_cli_error("bench", "transfer ceilings: %s", wgk_context_errmsg(wgk_rt_kernel_context(k))), 1;
-  if (wgk_bench_measure_submit_wait(wgk_rt_context_device(wgk_rt_kernel_context(k)), 0, &ceil, &err) != WGK_OK) {
+  if (bench_measure_transfers(rt_kernel_context(k), 0, 0, &ceil) != WGK_OK)
+    return cli_error("bench", "transfer ceilings: %s", wgk_context_errmsg(rt_kernel_context(k))), 1;
+  if (bench_measure_submit_wait(rt_context_device(rt_kernel_context(k)), 0, &ceil, &err) != WGK_OK) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, msg, sizeof msg);
-    return wgk_cli_error("bench", "submit + wait: %s", msg), 1;
+    util_error_format(&err, msg, sizeof msg);
+    return cli_error("bench", "submit + wait: %s", msg), 1;
   }
   print_ceilings(&ceil);
-  wgk_bench_row *rows = calloc(s->n_cases + 1, sizeof *rows);
+  cli_bench_row *rows = calloc(s->n_cases + 1, sizeof *rows);
   size_t n = 0;
   int failed = 0;
   printf("%-18s %-22s %10s %19s %10s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
          "batch us", "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
   for (size_t i = 0; rows && i < s->n_cases; i++) {
-    const wgk_bench_case *c = &s->cases[i];
+    const tc_bench_case *c = &s->cases[i];
     if (o->filter && !strstr(c->id, o->filter)) continue;
     rows[n].c = c;
     measure_case(k, s, o, &rows[n]);
@@ -264,31 +260,31 @@ static int run_bench(wgk_kernel *k, const wgk_bench_suite *s, const bench_opts *
     fflush(stdout);
     failed += rows[n++].failed;
   }
-  if (o->filter && n == 0) wgk_cli_error("bench", "no case matches '%s'", o->filter), failed++;
+  if (o->filter && n == 0) cli_error("bench", "no case matches '%s'", o->filter), failed++;
   if (o->json && !write_json(o, argc, argv, k, &ceil, rows, n)) failed++;
   free(rows);
   return failed ? 1 : 0;
 }
 
-int wgk_cmd_bench(int argc, char **argv) {
+int cmd_bench(int argc, char **argv) {
   bench_opts o = {0};
   for (int i = 1; i < argc; i++)
     if (parse_one(argc, argv, &i, &o) < 0) return 2;
   if (!o.pkg) return fputs(usage_text, stderr), 2;
   /* Every argument is checked (the --json file's folder, the package, bench.json, --case) before a GPU context. */
-  if (o.json && !wgk_cli_check_out_file("bench", "--json", o.json)) return 1;
-  wgk_pkg *pkg = wgk_cli_pkg_open("bench", &o.common, o.pkg);
-  wgk_bench_suite *pre = pkg ? wgk_cli_load_bench("bench", pkg) : NULL;
-  bool ok = pre && wgk_cli_bench_filter_ok("bench", pre, o.filter);
-  wgk_bench_suite_free(pre);
-  wgk_pkg_free(pkg);
+  if (o.json && !cli_check_out_file("bench", "--json", o.json)) return 1;
+  pkg_package *pkg = cli_pkg_open("bench", &o.common, o.pkg);
+  tc_bench_suite *pre = pkg ? cli_load_bench("bench", pkg) : NULL;
+  bool ok = pre && cli_bench_filter_ok("bench", pre, o.filter);
+  tc_bench_suite_free(pre);
+  pkg_free(pkg);
   if (!ok) return 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!wgk_cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;
-  wgk_bench_suite *suite = wgk_cli_load_bench("bench", wgk_rt_kernel_package(k));
+  if (!cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;
+  tc_bench_suite *suite = cli_load_bench("bench", rt_kernel_package(k));
   int rc = suite ? run_bench(k, suite, &o, argc, argv) : 1;
-  wgk_bench_suite_free(suite);
+  tc_bench_suite_free(suite);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
   return rc;

@@ -42,7 +42,7 @@ static long long dir_bytes(const char *dir, int *count) {
 /* One line per repo, then one per ref and per snapshot. */
 static void list_repo(const char *cache, const char *repo, void *user) {
   (void)user;
-  char *dir = wgk_hub_repo_dir(cache, repo);
+  char *dir = hub_repo_dir(cache, repo);
   char *blobs = dir ? join(dir, "blobs") : NULL, *refs = dir ? join(dir, "refs") : NULL;
   char *snaps = dir ? join(dir, "snapshots") : NULL;
   int n_blobs = 0;
@@ -87,13 +87,13 @@ typedef struct verify_state {
 
 static void verify_repo(const char *cache, const char *repo, void *user) {
   verify_state *v = user;
-  wgk_error err;
-  wgk_error_clear(&err);
-  int bad = wgk_hub_cache_verify(cache, repo, stdout, &err);
+  util_error err;
+  util_error_clear(&err);
+  int bad = hub_cache_verify(cache, repo, stdout, &err);
   v->repos++;
   if (bad < 0) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
+    util_error_format(&err, msg, sizeof msg);
     printf("%s\n", msg);
     v->problems++;
   } else {
@@ -102,26 +102,26 @@ static void verify_repo(const char *cache, const char *repo, void *user) {
   }
 }
 
-int wgk_cmd_cache(int argc, char **argv) {
+int cmd_cache(int argc, char **argv) {
   if (argc < 2) return usage();
-  char *cache = wgk_hub_cache_root();
+  char *cache = hub_cache_root();
   if (!cache) {
-    wgk_cli_error("cache", "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
+    cli_error("cache", "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
     return 1;
   }
-  wgk_error err;
-  wgk_error_clear(&err);
+  util_error err;
+  util_error_clear(&err);
   int rc = 0;
   const char *sub = argv[1];
   if (strcmp(sub, "ls") == 0 && argc == 2) {
     printf("cache %s\n", cache);
-    if (wgk_hub_cache_each(cache, list_repo, NULL, &err) != WGK_OK) rc = 1;
+    if (hub_cache_each(cache, list_repo, NULL, &err) != WGK_OK) rc = 1;
   } else if (strcmp(sub, "verify") == 0) {
     verify_state v = {0};
-    if (argc == 2 && wgk_hub_cache_each(cache, verify_repo, &v, &err) != WGK_OK) rc = 1;
+    if (argc == 2 && hub_cache_each(cache, verify_repo, &v, &err) != WGK_OK) rc = 1;
     for (int i = 2; i < argc; i++) {
-      if (!wgk_hub_repo_id_ok(argv[i])) {
-        wgk_cli_error("cache", "'%s' is not a repo id (org/name)", argv[i]);
+      if (!hub_repo_id_ok(argv[i])) {
+        cli_error("cache", "'%s' is not a repo id (org/name)", argv[i]);
         free(cache);
         return 2;
       }
@@ -130,7 +130,7 @@ int wgk_cmd_cache(int argc, char **argv) {
     if (v.problems) rc = 1;
     printf("%d repos checked, %d problems\n", v.repos, v.problems);
   } else if (strcmp(sub, "rm") == 0 && argc == 3) {
-    if (wgk_hub_cache_rm(cache, argv[2], &err) != WGK_OK)
+    if (hub_cache_rm(cache, argv[2], &err) != WGK_OK)
       rc = 1;
     else
       printf("removed %s\n", argv[2]);
@@ -138,10 +138,10 @@ int wgk_cmd_cache(int argc, char **argv) {
     free(cache);
     return usage();
   }
-  if (rc && wgk_error_is_set(&err)) {
+  if (rc && util_error_is_set(&err)) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
-    wgk_cli_error("cache", "%s", msg);
+    util_error_format(&err, msg, sizeof msg);
+    cli_error("cache", "%s", msg);
   }
   free(cache);
   return rc;

@@ -1,9 +1,8 @@
 /* `wgk convert SRC DST`: a seed-format package (docs/package-format.md) into a manifest spec 2.1 package with the
- * public metadata layout (docs/package-format.md, docs/loader-semantics.md rules 6-9), planning every call as the seed does:
- *   ports        inputs/outputs lists + tensor args -> maps keyed by the bind key; the role goes to `onnx`;
- *                an arg's dtype/narrowing -> the port's storage/narrowing; `required: false` -> optional;
- *                a role in both lists -> one in/out port;
- *   expressions  shapes./ranks./present./tensorDtypes.<role> -> .<port key> (manifest and templates);
+ * public metadata layout (docs/package-format.md, docs/loader-semantics.md rules 6-9), planning every call as the seed
+ * does: ports        inputs/outputs lists + tensor args -> maps keyed by the bind key; the role goes to `onnx`; an
+ * arg's dtype/narrowing -> the port's storage/narrowing; `required: false` -> optional; a role in both lists -> one
+ * in/out port; expressions  shapes./ranks./present./tensorDtypes.<role> -> .<port key> (manifest and templates);
  *   attributes   defaults + attributeDescriptions -> {default?, description?}; tunables -> {default};
  *   bindings     each pass's binding set -> inline entries (buffer string, struct field list + structName,
  *                intermediate -> scratch, semantic dropped);
@@ -24,24 +23,24 @@
 #include "util/error.h"
 
 typedef struct conv {
-  const wgk_manifest *m;
+  const manifest_model *m;
   const json_t *seed;
   json_t *files;         /* digest.files being built */
   const char *src, *dst; /* build/webgpu folders */
-  wgk_error *err;
+  util_error *err;
 } conv;
 
 /* The 2.1 port key of a seed role: the first bind key of its tensor arg, else the role. */
-static const char *port_key(const wgk_manifest *m, const char *role) {
-  const wgk_manifest_port *p = wgk_manifest_find_port(m, role);
+static const char *port_key(const manifest_model *m, const char *role) {
+  const manifest_port *p = manifest_find_port(m, role);
   return p && p->n_bind_keys ? p->bind_keys[0] : role;
 }
 
 /* shapes.<role> (and ranks., present., tensorDtypes.) -> shapes.<key>, at word boundaries. */
-static char *rename_text(const wgk_manifest *m, const char *text) {
+static char *rename_text(const manifest_model *m, const char *text) {
   static const char *const ns[] = {"shapes", "ranks", "present", "tensorDtypes", NULL};
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, (size_t)1 << 26);
+  util_dynbuf out;
+  util_dynbuf_init(&out, (size_t)1 << 26);
   for (const char *c = text; *c;) {
     bool done = false;
     bool boundary = c == text || !(isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.');
@@ -52,17 +51,17 @@ static char *rename_text(const wgk_manifest *m, const char *text) {
       while (isalnum((unsigned char)*e) || *e == '_') e++;
       char role[256];
       snprintf(role, sizeof role, "%.*s", (int)(e - id), id);
-      wgk_dynbuf_printf(&out, "%s.%s", *n, port_key(m, role));
+      util_dynbuf_printf(&out, "%s.%s", *n, port_key(m, role));
       c = e;
       done = true;
     }
-    if (!done) wgk_dynbuf_append_char(&out, *c++);
+    if (!done) util_dynbuf_append_char(&out, *c++);
   }
-  return wgk_dynbuf_take(&out);
+  return util_dynbuf_take(&out);
 }
 
 /* A deep copy with every string renamed. */
-static json_t *renamed(const wgk_manifest *m, const json_t *v) {
+static json_t *renamed(const manifest_model *m, const json_t *v) {
   if (json_is_string(v)) {
     char *t = rename_text(m, json_string_value(v));
     json_t *s = t ? json_string(t) : NULL;
@@ -88,8 +87,8 @@ static void set_if(json_t *obj, const char *key, const json_t *v) {
   if (v) json_object_set_new(obj, key, json_deep_copy(v));
 }
 
-static json_t *port_json(conv *c, const wgk_manifest_port *p, const json_t *seed_port, bool output) {
-  const wgk_manifest *m = c->m;
+static json_t *port_json(conv *c, const manifest_port *p, const json_t *seed_port, bool output) {
+  const manifest_model *m = c->m;
   json_t *o = json_object();
   const char *key = port_key(m, p->name);
   if (strcmp(key, p->onnx) != 0) json_object_set_new(o, "onnx", json_string(p->onnx));
@@ -114,7 +113,7 @@ static json_t *ports_json(conv *c, bool output) {
   json_t *map = json_object();
   for (size_t i = 0; i < json_array_size(list); i++) {
     const json_t *sp = json_array_get(list, i);
-    const wgk_manifest_port *p = wgk_manifest_find_port(c->m, json_string_value(json_object_get(sp, "role")));
+    const manifest_port *p = manifest_find_port(c->m, json_string_value(json_object_get(sp, "role")));
     if (!p) continue;
     json_t *o = port_json(c, p, sp, output);
     if (output && p->dir == WGK_PORT_INOUT) { /* the in/out entry: the same dtype and storage as the input's */
@@ -126,7 +125,7 @@ static json_t *ports_json(conv *c, bool output) {
   return map;
 }
 
-static json_t *binding_json(conv *c, const wgk_manifest_binding *b) {
+static json_t *binding_json(conv *c, const manifest_binding *b) {
   json_t *e = json_object();
   json_object_set_new(e, "name", json_string(b->name));
   if (b->arg && strcmp(b->arg, b->name) != 0) json_object_set_new(e, "arg", json_string(b->arg));
@@ -142,7 +141,7 @@ static json_t *binding_json(conv *c, const wgk_manifest_binding *b) {
   if (strcmp(b->struct_name, "Params") != 0) json_object_set_new(e, "structName", json_string(b->struct_name));
   json_t *fields = json_array();
   for (size_t i = 0; i < b->n_fields; i++) {
-    const wgk_manifest_field *f = &b->fields[i];
+    const manifest_field *f = &b->fields[i];
     char *v = rename_text(c->m, f->value.text);
     json_array_append_new(fields, json_pack("{ss ss ss}", "name", f->name, "type",
                                             f->type == WGK_SCALAR_U32   ? "u32"
@@ -155,7 +154,7 @@ static json_t *binding_json(conv *c, const wgk_manifest_binding *b) {
   return e;
 }
 
-static json_t *variant_json(conv *c, const wgk_manifest_variant *v, const json_t *seed_v) {
+static json_t *variant_json(conv *c, const manifest_variant *v, const json_t *seed_v) {
   json_t *o = json_object();
   json_object_set_new(o, "id", json_string(v->id));
   if (v->priority != 0) json_object_set_new(o, "priority", json_real(v->priority));
@@ -167,7 +166,7 @@ static json_t *variant_json(conv *c, const wgk_manifest_variant *v, const json_t
   json_t *passes = json_array();
   const json_t *seed_passes = json_object_get(seed_v, "passes");
   for (size_t i = 0; i < v->n_passes; i++) {
-    const wgk_manifest_pass *p = &v->passes[i];
+    const manifest_pass *p = &v->passes[i];
     const json_t *sp = json_array_get(seed_passes, i);
     json_t *po = json_object();
     json_object_set_new(po, "id", json_string(p->id));
@@ -187,7 +186,7 @@ static json_t *variant_json(conv *c, const wgk_manifest_variant *v, const json_t
 }
 
 static json_t *manifest_json(conv *c) {
-  const wgk_manifest *m = c->m;
+  const manifest_model *m = c->m;
   const json_t *s = c->seed;
   json_t *o = json_object();
   set_if(o, "domain", json_object_get(s, "domain"));
@@ -199,7 +198,7 @@ static json_t *manifest_json(conv *c) {
   if (m->n_scalar_args) {
     json_t *args = json_object();
     for (size_t i = 0; i < m->n_scalar_args; i++) {
-      const wgk_manifest_scalar_arg *a = &m->scalar_args[i];
+      const manifest_scalar_arg *a = &m->scalar_args[i];
       json_t *x = json_pack("{ss}", "kind", a->kind);
       if (*a->description) json_object_set_new(x, "description", json_string(a->description));
       if (!a->required) json_object_set_new(x, "required", json_false());
@@ -210,7 +209,7 @@ static json_t *manifest_json(conv *c) {
   if (m->n_attributes) {
     json_t *attrs = json_object();
     for (size_t i = 0; i < m->n_attributes; i++) {
-      const wgk_manifest_attribute *a = &m->attributes[i];
+      const manifest_attribute *a = &m->attributes[i];
       json_t *x = json_object();
       if (a->default_value) json_object_set_new(x, "default", json_deep_copy(a->default_value));
       if (*a->description) json_object_set_new(x, "description", json_string(a->description));
@@ -245,14 +244,14 @@ static char *join(const char *a, const char *b) {
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, (size_t)1 << 28);
+  util_dynbuf b;
+  util_dynbuf_init(&b, (size_t)1 << 28);
   char chunk[8192];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) util_dynbuf_append(&b, chunk, n);
   fclose(f);
   if (len) *len = b.len;
-  return wgk_dynbuf_take(&b);
+  return util_dynbuf_take(&b);
 }
 
 /* Writes dst/rel (folders made) and records its digest. */
@@ -267,10 +266,10 @@ static bool write_file(conv *c, const char *rel, const char *data, size_t len) {
   FILE *f = fopen(path, "wb");
   bool ok = f && fwrite(data, 1, len, f) == len;
   if (f && fclose(f) != 0) ok = false;
-  if (!ok) wgk_error_set(c->err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+  if (!ok) util_error_set(c->err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
   free(path);
   char digest[WGK_PKG_DIGEST_B64_LEN + 1];
-  if (ok && wgk_pkg_sha256_b64(data, len, digest)) json_object_set_new(c->files, rel, json_string(digest));
+  if (ok && util_pkg_sha256_b64(data, len, digest)) json_object_set_new(c->files, rel, json_string(digest));
   return ok;
 }
 
@@ -301,13 +300,13 @@ static char *webgpu_dir(const char *pkg) {
   return strdup(pkg);
 }
 
-int wgk_cmd_convert(int argc, char **argv) {
+int cmd_convert(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: wgk convert SRC DST   (a seed-format package into a manifest spec 2.1 package)\n");
     return 2;
   }
-  wgk_error err;
-  wgk_error_clear(&err);
+  util_error err;
+  util_error_clear(&err);
   char *src = webgpu_dir(argv[1]);
   char *dst_root = join(argv[2], "build");
   char *dst = join(argv[2], "build/webgpu");
@@ -315,11 +314,11 @@ int wgk_cmd_convert(int argc, char **argv) {
   mkdir(dst_root, 0755);
   mkdir(dst, 0755);
   char *mpath = join(src, "manifest.json");
-  wgk_manifest *m = NULL;
+  manifest_model *m = NULL;
   int rc = 1;
-  if (wgk_manifest_load_file(mpath, &m, &err) != WGK_OK) goto out;
+  if (manifest_load_file(mpath, &m, &err) != WGK_OK) goto out;
   if (m->format != WGK_MANIFEST_SEED) {
-    wgk_error_set(&err, WGK_ERR_INVALID_ARGUMENT, mpath, 0, 0, NULL, "already manifest spec 2.1; nothing to convert");
+    util_error_set(&err, WGK_ERR_INVALID_ARGUMENT, mpath, 0, 0, NULL, "already manifest spec 2.1; nothing to convert");
     goto out;
   }
   conv c = {m, m->root, json_object(), src, dst, &err};
@@ -380,7 +379,7 @@ int wgk_cmd_convert(int argc, char **argv) {
     FILE *f = mt && mp ? fopen(mp, "wb") : NULL;
     ok = f && fputs(mt, f) >= 0 && fputc('\n', f) != EOF;
     if (f && fclose(f) != 0) ok = false;
-    if (!ok) wgk_error_set(&err, WGK_ERR_IO, mp, 0, 0, NULL, "cannot write metadata.json");
+    if (!ok) util_error_set(&err, WGK_ERR_IO, mp, 0, 0, NULL, "cannot write metadata.json");
     free(mt);
     free(mp);
     json_decref(meta);
@@ -396,10 +395,10 @@ int wgk_cmd_convert(int argc, char **argv) {
 out:
   if (rc) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
+    util_error_format(&err, msg, sizeof msg);
     fprintf(stderr, "wgk convert: %s\n", msg);
   }
-  wgk_manifest_free(m);
+  manifest_free(m);
   free(mpath);
   free(src);
   free(dst);

@@ -8,16 +8,16 @@
 #include "cli/cli.h"
 #include "gpu/gpu.h"
 
-/* The limits of wgk_device_limits, by WebGPU name, for both output forms. */
+/* The limits of device_limits, by WebGPU name, for both output forms. */
 static const struct {
   const char *name;
   size_t offset;
   bool wide; /* uint64_t, else uint32_t */
 } limits_table[] = {
 #define L64(f) \
-  { #f, offsetof(wgk_device_limits, f), true }
+  { #f, offsetof(device_limits, f), true }
 #define L32(f) \
-  { #f, offsetof(wgk_device_limits, f), false }
+  { #f, offsetof(device_limits, f), false }
     L64(maxBufferSize),
     L64(maxStorageBufferBindingSize),
     L64(maxUniformBufferBindingSize),
@@ -37,7 +37,7 @@ static const struct {
 #undef L32
 };
 
-static uint64_t limit_value(const wgk_device_limits *l, size_t i) {
+static uint64_t limit_value(const device_limits *l, size_t i) {
   const char *base = (const char *)l + limits_table[i].offset;
   if (limits_table[i].wide) {
     uint64_t v;
@@ -49,7 +49,7 @@ static uint64_t limit_value(const wgk_device_limits *l, size_t i) {
   return v;
 }
 
-static void print_text(const wgk_device_desc *d, size_t index) {
+static void print_text(const dev_desc *d, size_t index) {
   printf("adapter %zu: %s\n", index, d->device[0] ? d->device : "(unnamed)");
   printf("  vendor        %s (0x%04x)\n", d->vendor, d->vendorId);
   printf("  architecture  %s\n", d->architecture);
@@ -59,10 +59,10 @@ static void print_text(const wgk_device_desc *d, size_t index) {
   printf("  subgroup size %u..%u\n", d->subgroupMinSize, d->subgroupMaxSize);
   printf("  features     ");
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (wgk_device_has(d, (wgk_feature)f)) printf(" %s", wgk_feature_name((wgk_feature)f));
+    if (device_has(d, (dev_feature)f)) printf(" %s", dev_feature_name((dev_feature)f));
   printf("\n");
   for (uint32_t i = 0; i < d->subgroupMatrixConfigCount; i++) {
-    const wgk_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
+    const dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
     printf("  subgroup matrix %s -> %s %ux%ux%u\n", c->componentType, c->resultComponentType, c->M, c->N, c->K);
   }
   printf("  limits\n");
@@ -70,15 +70,14 @@ static void print_text(const wgk_device_desc *d, size_t index) {
     printf("    %-36s %llu\n", limits_table[i].name, (unsigned long long)limit_value(&d->limits, i));
 }
 
-json_t *wgk_cli_adapter_json(const wgk_device_desc *d, size_t index) {
+json_t *cli_adapter_json(const dev_desc *d, size_t index) {
   json_t *features = json_array(), *limits = json_object(), *configs = json_array();
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (wgk_device_has(d, (wgk_feature)f))
-      json_array_append_new(features, json_string(wgk_feature_name((wgk_feature)f)));
+    if (device_has(d, (dev_feature)f)) json_array_append_new(features, json_string(dev_feature_name((dev_feature)f)));
   for (size_t i = 0; i < sizeof limits_table / sizeof limits_table[0]; i++)
     json_object_set_new(limits, limits_table[i].name, json_integer((json_int_t)limit_value(&d->limits, i)));
   for (uint32_t i = 0; i < d->subgroupMatrixConfigCount; i++) {
-    const wgk_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
+    const dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
     json_array_append_new(
         configs, json_pack("{s:s, s:s, s:i, s:i, s:i}", "componentType", c->componentType, "resultComponentType",
                            c->resultComponentType, "M", (int)c->M, "N", (int)c->N, "K", (int)c->K));
@@ -92,9 +91,9 @@ json_t *wgk_cli_adapter_json(const wgk_device_desc *d, size_t index) {
                    configs);
 }
 
-static int print_json(const wgk_device_desc *descs, size_t count) {
+static int print_json(const dev_desc *descs, size_t count) {
   json_t *list = json_array();
-  for (size_t i = 0; i < count; i++) json_array_append_new(list, wgk_cli_adapter_json(&descs[i], i));
+  for (size_t i = 0; i < count; i++) json_array_append_new(list, cli_adapter_json(&descs[i], i));
   json_t *doc = json_pack("{s:o}", "adapters", list);
   int rc = doc && json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : 1;
   printf("\n");
@@ -102,7 +101,7 @@ static int print_json(const wgk_device_desc *descs, size_t count) {
   return rc;
 }
 
-int wgk_cmd_devices(int argc, char **argv) {
+int cmd_devices(int argc, char **argv) {
   bool as_json = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) {
@@ -113,12 +112,12 @@ int wgk_cmd_devices(int argc, char **argv) {
       return 2;
     }
   }
-  wgk_device_desc *descs = NULL;
+  dev_desc *descs = NULL;
   size_t count = 0;
-  wgk_error err = {0};
-  if (wgk_gpu_list_adapters(&descs, &count, &err) != WGK_OK) {
+  util_error err = {0};
+  if (gpu_list_adapters(&descs, &count, &err) != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 64];
-    wgk_error_format(&err, text, sizeof text);
+    util_error_format(&err, text, sizeof text);
     fprintf(stderr, "wgk devices: %s\n", text);
     return 1;
   }

@@ -19,44 +19,44 @@ static void print_dir(const char *repo, const char *dir, void *user) {
   printf("%s %s\n", repo, dir);
 }
 
-int wgk_cmd_download(int argc, char **argv) {
-  wgk_cli_common o = {0};
+int cmd_download(int argc, char **argv) {
+  cli_common o = {0};
   const char *repo = NULL, *lock = NULL;
   for (int i = 1; i < argc; i++) {
-    int r = wgk_cli_common_option("download", argc, argv, &i, &o);
+    int r = cli_common_option("download", argc, argv, &i, &o);
     if (r < 0) return 2;
     if (r > 0) continue;
     if (strcmp(argv[i], "--lock") == 0) {
-      if (!(lock = wgk_cli_value("download", argc, argv, &i))) return 2;
+      if (!(lock = cli_value("download", argc, argv, &i))) return 2;
     } else if (argv[i][0] == '-' || repo) {
-      wgk_cli_error("download", "unexpected argument '%s'", argv[i]);
+      cli_error("download", "unexpected argument '%s'", argv[i]);
       return usage();
     } else {
       repo = argv[i];
     }
   }
   if (!repo == !lock) return usage();
-  wgk_hub_options ho = {
+  hub_options ho = {
       .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code, .progress = true};
-  wgk_error err;
-  wgk_error_clear(&err);
+  util_error err;
+  util_error_clear(&err);
   wgk_status st;
   char *dir = NULL;
   if (lock) {
     if (o.version || o.revision) {
-      wgk_cli_error("download", "--lock pins every repo itself: no --version or --revision with it");
+      cli_error("download", "--lock pins every repo itself: no --version or --revision with it");
       return 2;
     }
-    st = wgk_hub_download_lock(lock, &ho, print_dir, NULL, &err);
+    st = hub_download_lock(lock, &ho, print_dir, NULL, &err);
   } else {
-    st = wgk_hub_snapshot(repo, &ho, &dir, NULL, &err);
+    st = hub_snapshot(repo, &ho, &dir, NULL, &err);
     if (!st) printf("%s\n", dir);
   }
   free(dir);
   if (st) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
-    wgk_cli_error("download", "%s", msg);
+    util_error_format(&err, msg, sizeof msg);
+    cli_error("download", "%s", msg);
     return 1;
   }
   return 0;

@@ -10,10 +10,10 @@
 #include "plan/plan.h"
 
 /* Every scope the loader builds has DISPATCH_FOLD_WIDTH (docs/expressions.md); a scope file may override it. */
-static wgk_value *with_builtins(wgk_value *scope) {
-  if (scope && !wgk_value_dict_get(scope, "DISPATCH_FOLD_WIDTH") &&
-      !wgk_value_dict_set(scope, "DISPATCH_FOLD_WIDTH", wgk_value_int(WGK_DISPATCH_FOLD_WIDTH))) {
-    wgk_value_release(scope);
+static expr_value *with_builtins(expr_value *scope) {
+  if (scope && !expr_value_dict_get(scope, "DISPATCH_FOLD_WIDTH") &&
+      !expr_value_dict_set(scope, "DISPATCH_FOLD_WIDTH", expr_value_int(WGK_DISPATCH_FOLD_WIDTH))) {
+    expr_value_release(scope);
     return NULL;
   }
   return scope;
@@ -21,34 +21,34 @@ static wgk_value *with_builtins(wgk_value *scope) {
 
 /* Reads a scope file: a JSON object of variables; "device" becomes the device object. The loader's
  * built-in names (DISPATCH_FOLD_WIDTH) are added where the file does not give them. */
-wgk_value *wgk_cli_load_scope(const char *path, wgk_error *err) {
-  wgk_value *scope = NULL;
+expr_value *cli_load_scope(const char *path, util_error *err) {
+  expr_value *scope = NULL;
   if (!path) {
-    if (!(scope = with_builtins(wgk_value_dict())))
-      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    if (!(scope = with_builtins(expr_value_dict())))
+      util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return scope;
   }
   json_error_t jerr;
   json_t *j = json_load_file(path, 0, &jerr);
   if (!j) {
-    wgk_error_set(err, WGK_ERR_PARSE, path, jerr.line, jerr.column, NULL, "%s", jerr.text);
+    util_error_set(err, WGK_ERR_PARSE, path, jerr.line, jerr.column, NULL, "%s", jerr.text);
     return NULL;
   }
   if (!json_is_object(j)) {
-    wgk_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "the scope must be a JSON object");
-  } else if ((scope = wgk_value_from_json(j, err))) {
+    util_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "the scope must be a JSON object");
+  } else if ((scope = expr_value_from_json(j, err))) {
     json_t *dev = json_object_get(j, "device");
     if (json_is_object(dev)) {
-      wgk_value *d = wgk_value_device_from_json(dev, err);
-      if (!d || !wgk_value_dict_set(scope, "device", d)) {
-        wgk_value_release(scope);
+      expr_value *d = expr_value_device_from_json(dev, err);
+      if (!d || !expr_value_dict_set(scope, "device", d)) {
+        expr_value_release(scope);
         scope = NULL;
       }
     }
   }
   if (scope && !(scope = with_builtins(scope)))
-    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  if (!scope) wgk_error_wrap_source(err, path, 0, 0, NULL);
+    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!scope) util_error_wrap_source(err, path, 0, 0, NULL);
   json_decref(j);
   return scope;
 }
@@ -61,7 +61,7 @@ static bool regular_file(const char *cmd, const char *what, const char *path) {
   return true;
 }
 
-int wgk_cmd_eval(int argc, char **argv) {
+int cmd_eval(int argc, char **argv) {
   const char *expr = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
@@ -89,23 +89,23 @@ int wgk_cmd_eval(int argc, char **argv) {
     return 2;
   }
   if (scope_path && !regular_file("eval", "--scope", scope_path)) return 1;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  wgk_value *scope = wgk_cli_load_scope(scope_path, &err);
-  if (scope) wgk_expr_render(expr, scope, &out, &err);
-  wgk_value_release(scope);
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  expr_value *scope = cli_load_scope(scope_path, &err);
+  if (scope) expr_render(expr, scope, &out, &err);
+  expr_value_release(scope);
   int rc = 0;
-  if (wgk_error_is_set(&err)) {
+  if (util_error_is_set(&err)) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
+    util_error_format(&err, msg, sizeof msg);
     fprintf(stderr, "wgk eval: %s\n", msg);
     rc = 1;
   } else {
-    fwrite(wgk_dynbuf_str(&out), 1, out.len, stdout);
+    fwrite(util_dynbuf_str(&out), 1, out.len, stdout);
     fputc('\n', stdout);
   }
-  wgk_dynbuf_free(&out);
+  util_dynbuf_free(&out);
   return rc;
 }

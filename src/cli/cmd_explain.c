@@ -18,7 +18,7 @@
 typedef struct explain_opts {
   const char *pkg, *device_file, *pass_id;
   bool json;
-  wgk_cli_common common; /* --adapter --version --revision --strict --verbose */
+  cli_common common; /* --adapter --version --revision --strict --verbose */
   const char *shapes[32], *dtypes[16], *attrs[32], *args[32], *tunables[32], *absents[32];
   int n_shapes, n_dtypes, n_attrs, n_args, n_tunables, n_absents;
 } explain_opts;
@@ -33,12 +33,11 @@ static int usage(const char *cmd) {
   return 2;
 }
 
-#define PUSH(list, n, value)                                                                                        \
-  do {                                                                                                              \
-    if ((n) >= (int)(sizeof(list) / sizeof(list[0])))                                                               \
-      return wgk_cli_error(cmd, "too many %s options (the limit is %d)", a, (int)(sizeof(list) / sizeof(list[0]))), \
-             false;                                                                                                 \
-    (list)[(n)++] = (value);                                                                                        \
+#define PUSH(list, n, value)                                                                                           \
+  do {                                                                                                                 \
+    if ((n) >= (int)(sizeof(list) / sizeof(list[0])))                                                                  \
+      return cli_error(cmd, "too many %s options (the limit is %d)", a, (int)(sizeof(list) / sizeof(list[0]))), false; \
+    (list)[(n)++] = (value);                                                                                           \
   } while (0)
 
 /* false after printing one line naming the option and the rule (or nothing printed: no package given). */
@@ -47,7 +46,7 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
   bool render = strcmp(cmd, "render") == 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    int common = wgk_cli_common_option(cmd, argc, argv, &i, &o->common);
+    int common = cli_common_option(cmd, argc, argv, &i, &o->common);
     if (common) {
       if (common < 0) return false;
       continue;
@@ -57,7 +56,7 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
       continue;
     }
     if (a[0] != '-' || !a[1]) {
-      if (o->pkg) return wgk_cli_error(cmd, "unexpected argument '%s' (the package is already '%s')", a, o->pkg), false;
+      if (o->pkg) return cli_error(cmd, "unexpected argument '%s' (the package is already '%s')", a, o->pkg), false;
       o->pkg = a;
       continue;
     }
@@ -66,12 +65,12 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
     bool is_known = false;
     for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) is_known = is_known || strcmp(a, known[k]) == 0;
     if (!is_known || (render && strcmp(a, "--json") == 0) || (!render && strcmp(a, "--pass") == 0))
-      return wgk_cli_error(cmd,
-                           "unknown option '%s' (wgk %s takes: --shape --dtype --attr --arg --tunable --absent "
-                           "--device %s and the common options)",
-                           a, cmd, render ? "--pass" : "--json"),
+      return cli_error(cmd,
+                       "unknown option '%s' (wgk %s takes: --shape --dtype --attr --arg --tunable --absent "
+                       "--device %s and the common options)",
+                       a, cmd, render ? "--pass" : "--json"),
              false;
-    const char *v = wgk_cli_value(cmd, argc, argv, &i);
+    const char *v = cli_value(cmd, argc, argv, &i);
     if (!v) return false;
     if (strcmp(a, "--shape") == 0)
       PUSH(o->shapes, o->n_shapes, v);
@@ -86,25 +85,25 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
     else if (strcmp(a, "--absent") == 0)
       PUSH(o->absents, o->n_absents, v);
     else if (strcmp(a, "--device") == 0) {
-      if (!wgk_cli_once(cmd, a, &o->device_file, v)) return false;
-    } else if (!wgk_cli_once(cmd, a, &o->pass_id, v))
+      if (!cli_once(cmd, a, &o->device_file, v)) return false;
+    } else if (!cli_once(cmd, a, &o->pass_id, v))
       return false;
   }
   if (!o->pkg) return usage(cmd), false;
-  return wgk_cli_kv_list_ok(cmd, "--shape", o->shapes, o->n_shapes, 128, true) &&
-         wgk_cli_kv_list_ok(cmd, "--dtype", o->dtypes, o->n_dtypes, 128, false) &&
-         wgk_cli_kv_list_ok(cmd, "--attr", o->attrs, o->n_attrs, 128, false) &&
-         wgk_cli_kv_list_ok(cmd, "--arg", o->args, o->n_args, 128, true) &&
-         wgk_cli_kv_list_ok(cmd, "--tunable", o->tunables, o->n_tunables, 128, false);
+  return cli_kv_list_ok(cmd, "--shape", o->shapes, o->n_shapes, 128, true) &&
+         cli_kv_list_ok(cmd, "--dtype", o->dtypes, o->n_dtypes, 128, false) &&
+         cli_kv_list_ok(cmd, "--attr", o->attrs, o->n_attrs, 128, false) &&
+         cli_kv_list_ok(cmd, "--arg", o->args, o->n_args, 128, true) &&
+         cli_kv_list_ok(cmd, "--tunable", o->tunables, o->n_tunables, 128, false);
 }
 
 /* Each --dtype names a type variable of the package (listing the known ones) and a dtype it allows. */
-static bool check_dtypes(const char *cmd, const explain_opts *o, const wgk_manifest *m, wgk_error *err) {
+static bool check_dtypes(const char *cmd, const explain_opts *o, const manifest_model *m, util_error *err) {
   for (int i = 0; i < o->n_dtypes; i++) {
     char var[128];
     const char *dt;
-    wgk_cli_split_kv(o->dtypes[i], var, sizeof var, &dt);
-    const wgk_manifest_type_constraint *tc = wgk_manifest_find_type(m, var);
+    cli_split_kv(o->dtypes[i], var, sizeof var, &dt);
+    const manifest_type_constraint *tc = manifest_find_type(m, var);
     bool used = false;
     for (size_t p = 0; p < m->n_ports; p++)
       used = used || (m->ports[p].type_var && strcmp(m->ports[p].type_var, var) == 0);
@@ -114,8 +113,8 @@ static bool check_dtypes(const char *cmd, const explain_opts *o, const wgk_manif
     if (!tc && !used) {
       for (size_t k = 0; k < m->n_type_constraints && n < sizeof known; k++)
         n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", k ? ", " : "", m->type_constraints[k].name);
-      wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--dtype %s: %s has no type variable '%s' (known: %s)",
-                    o->dtypes[i], m->op_id, var, n ? known : "none");
+      util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--dtype %s: %s has no type variable '%s' (known: %s)",
+                     o->dtypes[i], m->op_id, var, n ? known : "none");
       return false;
     }
     bool allowed = !tc || tc->n_dtypes == 0;
@@ -124,8 +123,8 @@ static bool check_dtypes(const char *cmd, const explain_opts *o, const wgk_manif
       if (n < sizeof known) n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", k ? ", " : "", tc->dtypes[k]);
     }
     if (!allowed) {
-      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--dtype %s: '%s' is not a dtype %s allows (%s)",
-                    o->dtypes[i], dt, var, known);
+      util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--dtype %s: '%s' is not a dtype %s allows (%s)",
+                     o->dtypes[i], dt, var, known);
       return false;
     }
   }
@@ -134,60 +133,60 @@ static bool check_dtypes(const char *cmd, const explain_opts *o, const wgk_manif
 }
 
 /* Every --absent names a port, and not one given a --shape. */
-static bool check_absent(const explain_opts *o, const wgk_manifest *m, const wgk_plan_tensor *ports, wgk_error *err) {
+static bool check_absent(const explain_opts *o, const manifest_model *m, const plan_tensor *ports, util_error *err) {
   for (int i = 0; i < o->n_absents; i++) {
-    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, o->absents[i]);
+    const manifest_port *p = manifest_find_port_or_key(m, o->absents[i]);
     if (!p) {
-      wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--absent %s: %s has no port '%s'", o->absents[i],
-                    m->op_id, o->absents[i]);
+      util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--absent %s: %s has no port '%s'", o->absents[i],
+                     m->op_id, o->absents[i]);
       return false;
     }
     if (ports[p - m->ports].present) {
-      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--absent %s: the port was given a --shape too",
-                    o->absents[i]);
+      util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--absent %s: the port was given a --shape too",
+                     o->absents[i]);
       return false;
     }
   }
   return true;
 }
 
-static int fail(const char *cmd, const wgk_error *err) {
+static int fail(const char *cmd, const util_error *err) {
   char text[WGK_ERROR_MESSAGE_MAX + 1024];
-  wgk_error_format(err, text, sizeof text);
-  wgk_cli_error(cmd, "%s", text);
+  util_error_format(err, text, sizeof text);
+  cli_error(cmd, "%s", text);
   return 1;
 }
 
-/* "K=V": V is JSON when it parses, else a bare string (wgk_cli_value_json). */
-static bool put_kv(const char *cmd, const char *opt, wgk_value *dict, const char *kv, wgk_error *err) {
+/* "K=V": V is JSON when it parses, else a bare string (cli_value_json). */
+static bool put_kv(const char *cmd, const char *opt, expr_value *dict, const char *kv, util_error *err) {
   char key[128];
   const char *text;
-  if (!wgk_cli_split_kv(kv, key, sizeof key, &text)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s '%s' is not KEY=VALUE", opt, kv);
+  if (!cli_split_kv(kv, key, sizeof key, &text)) {
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s '%s' is not KEY=VALUE", opt, kv);
     return false;
   }
   long long n;
   char label[160];
   snprintf(label, sizeof label, "--tunable %s", key);
   bool tunable = strcmp(opt, "--tunable") == 0;
-  if (tunable && !wgk_cli_int(cmd, label, text, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
+  if (tunable && !cli_int(cmd, label, text, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n)) {
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
     return false;
   }
-  char *json_text = tunable ? wgk_cli_value_json(text) : wgk_cli_value_json_checked(cmd, opt, key, text);
+  char *json_text = tunable ? cli_value_json(text) : cli_value_json_checked(cmd, opt, key, text);
   if (!json_text) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
     return false;
   }
   json_t *j = json_text ? json_loads(json_text, JSON_DECODE_ANY, NULL) : NULL;
   free(json_text);
-  wgk_value *v = j ? wgk_value_from_json(j, err) : NULL;
+  expr_value *v = j ? expr_value_from_json(j, err) : NULL;
   json_decref(j);
-  if (!v && !wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  return v && wgk_value_dict_set(dict, key, v);
+  if (!v && !util_error_is_set(err)) util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  return v && expr_value_dict_set(dict, key, v);
 }
 
-static const char *dtype_of(const explain_opts *o, const wgk_manifest_port *port) {
+static const char *dtype_of(const explain_opts *o, const manifest_port *port) {
   for (int i = 0; port->type_var && i < o->n_dtypes; i++) {
     size_t n = strlen(port->type_var);
     if (strncmp(o->dtypes[i], port->type_var, n) == 0 && o->dtypes[i][n] == '=') return o->dtypes[i] + n + 1;
@@ -195,53 +194,52 @@ static const char *dtype_of(const explain_opts *o, const wgk_manifest_port *port
   return port->n_dtypes ? port->dtypes[0] : "float32";
 }
 
-static bool parse_shape(const explain_opts *o, const wgk_manifest *m, wgk_plan_tensor *ports, const char *spec,
-                        wgk_error *err) {
+static bool parse_shape(const explain_opts *o, const manifest_model *m, plan_tensor *ports, const char *spec,
+                        util_error *err) {
   char name[128];
   const char *dims;
-  const wgk_manifest_port *port =
-      wgk_cli_split_kv(spec, name, sizeof name, &dims) ? wgk_manifest_find_port_or_key(m, name) : NULL;
+  const manifest_port *port = cli_split_kv(spec, name, sizeof name, &dims) ? manifest_find_port_or_key(m, name) : NULL;
   if (!port) {
-    wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: %s has no port '%s'", spec, m->op_id, name);
+    util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: %s has no port '%s'", spec, m->op_id, name);
     return false;
   }
-  wgk_plan_tensor *t = &ports[port - m->ports];
+  plan_tensor *t = &ports[port - m->ports];
   if (t->present) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: port %s given twice; give it once",
-                  spec, port->name);
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: port %s given twice; give it once",
+                   spec, port->name);
     return false;
   }
   t->present = true;
   t->dtype = dtype_of(o, port);
   char why[256];
-  if (!wgk_cli_parse_shape(dims, &t->rank, t->shape, why, sizeof why)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: %s", spec, why);
+  if (!cli_parse_shape(dims, &t->rank, t->shape, why, sizeof why)) {
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: %s", spec, why);
     return false;
   }
   return true;
 }
 
-static bool device_desc(const explain_opts *o, wgk_device_desc *d, wgk_error *err) {
+static bool device_desc(const explain_opts *o, dev_desc *d, util_error *err) {
   if (o->device_file) {
-    if (wgk_device_desc_load(o->device_file, d, err) != WGK_OK) return false;
+    if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
     uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
     char why[192];
-    if (!wgk_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, why, sizeof why)) {
-      wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, why);
+    if (!dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, why, sizeof why)) {
+      util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, why);
       return false;
     }
     d->features &= ~hidden;
     return true;
   }
-  wgk_gpu_device *dev = NULL;
-  wgk_gpu_options g = {.adapter = o->common.adapter, .verbose = o->common.verbose};
-  if (wgk_gpu_device_create(&g, &dev, err) != WGK_OK) return false;
-  *d = *wgk_gpu_device_desc(dev);
-  wgk_gpu_device_destroy(dev);
+  gpu_device *dev = NULL;
+  gpu_options g = {.adapter = o->common.adapter, .verbose = o->common.verbose};
+  if (gpu_device_create(&g, &dev, err) != WGK_OK) return false;
+  *d = *gpu_device_desc(dev);
+  gpu_device_destroy(dev);
   return true;
 }
 
-static const char *port_key(const wgk_manifest_port *p) { return p->n_bind_keys ? p->bind_keys[0] : p->name; }
+static const char *port_key(const manifest_port *p) { return p->n_bind_keys ? p->bind_keys[0] : p->name; }
 
 static void print_shape(FILE *out, int rank, const int64_t *shape) {
   fputc('[', out);
@@ -251,19 +249,19 @@ static void print_shape(FILE *out, int rank, const int64_t *shape) {
 
 /* How the plan stores its float16 ports: "f16" (native, the device has shader-f16), "packed" (two halves per u32
  * word, f32 arithmetic) or NULL (no float16 port); *ports lists them ("x, cos, sin, y"), *why says why. */
-static const char *float16_form(const wgk_manifest *m, const wgk_device_desc *d, const wgk_plan *plan, char *ports,
+static const char *float16_form(const manifest_model *m, const dev_desc *d, const plan_result *plan, char *ports,
                                 size_t size, const char **why) {
-  const wgk_value *dtypes = wgk_value_dict_get(plan->scope, "dtypes");
+  const expr_value *dtypes = expr_value_dict_get(plan->scope, "dtypes");
   bool native = false, packed = false;
   size_t len = 0;
   ports[0] = '\0';
   for (size_t i = 0; i < plan->n_passes; i++)
     for (size_t b = 0; b < plan->passes[i].n_bindings; b++) {
-      const wgk_plan_binding *pb = &plan->passes[i].bindings[b];
+      const plan_binding *pb = &plan->passes[i].bindings[b];
       if (pb->port < 0 || pb->buffer == WGK_BUFFER_UNIFORM) continue;
-      const wgk_manifest_port *port = &m->ports[pb->port];
-      const wgk_value *v = port->type_var && dtypes ? wgk_value_dict_get(dtypes, port->type_var) : NULL;
-      const char *dt = v ? wgk_value_str(v) : port->n_dtypes == 1 ? port->dtypes[0] : NULL;
+      const manifest_port *port = &m->ports[pb->port];
+      const expr_value *v = port->type_var && dtypes ? expr_value_dict_get(dtypes, port->type_var) : NULL;
+      const char *dt = v ? expr_value_str(v) : port->n_dtypes == 1 ? port->dtypes[0] : NULL;
       if (!dt || (strcmp(dt, "f16") != 0 && strcmp(dt, "float16") != 0)) continue;
       bool is_packed = strcmp(pb->wgsl_type, "u32") == 0;
       native |= !is_packed;
@@ -275,15 +273,15 @@ static const char *float16_form(const wgk_manifest *m, const wgk_device_desc *d,
         seen = (q == ports || q[-1] == ' ') && (q[n] == ',' || q[n] == '\0');
       if (!seen && len + n + 3 < size) len += (size_t)snprintf(ports + len, size - len, "%s%s", len ? ", " : "", name);
     }
-  bool has = wgk_device_has(d, WGK_FEATURE_SHADER_F16);
+  bool has = device_has(d, WGK_FEATURE_SHADER_F16);
   *why = packed && !has ? "the device lacks shader-f16, or WGK_DISABLE_FEATURES hides it"
          : packed       ? "chosen by the variant's when, though the device has shader-f16"
                         : "the device has shader-f16";
   return packed && native ? "mixed" : packed ? "packed" : native ? "f16" : NULL;
 }
 
-static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_device_desc *d, const wgk_plan *plan) {
-  printf("kernel   %s (%s)\n", m->op_id, wgk_pkg_is_verified(pkg) ? "verified" : "unverified");
+static void print_text(const manifest_model *m, const pkg_package *pkg, const dev_desc *d, const plan_result *plan) {
+  printf("kernel   %s (%s)\n", m->op_id, pkg_is_verified(pkg) ? "verified" : "unverified");
   printf("device   %s [%s, %s]\n", d->device[0] ? d->device : "described device", d->vendor, d->backend);
   printf("variant  %s\n", plan->variant->id);
   if (plan->rejections[0]) {
@@ -304,19 +302,19 @@ static void print_text(const wgk_manifest *m, const wgk_pkg *pkg, const wgk_devi
            ports, why);
   printf("outputs\n");
   for (size_t i = 0; i < plan->n_outputs; i++) {
-    const wgk_plan_output *o = &plan->outputs[i];
+    const plan_output *o = &plan->outputs[i];
     printf("  %s (%s): %s ", m->ports[o->port].name, port_key(&m->ports[o->port]), o->dtype ? o->dtype : "?");
     print_shape(stdout, o->rank, o->shape);
     printf("\n");
   }
   for (size_t i = 0; i < plan->n_intermediates; i++) {
-    const wgk_plan_intermediate *it = &plan->intermediates[i];
+    const plan_intermediate *it = &plan->intermediates[i];
     printf("scratch  %s: %s ", it->source->id, it->dtype);
     print_shape(stdout, it->rank, it->shape);
     printf(" (%llu bytes%s)\n", (unsigned long long)it->bytes, it->zero_init ? ", zeroed every call" : "");
   }
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *p = &plan->passes[i];
+    const plan_pass *p = &plan->passes[i];
     printf("pass     %s (%s, %s)\n", p->id ? p->id : p->source->id, p->source->name, p->source->shader);
     printf("  dispatch %u x %u x %u%s\n", p->workgroups[0], p->workgroups[1], p->workgroups[2],
            p->skip ? " (skipped: empty)" : "");
@@ -330,10 +328,10 @@ static json_t *shape_json(int rank, const int64_t *shape) {
   return a;
 }
 
-static json_t *scratch_json(const wgk_plan *plan) {
+static json_t *scratch_json(const plan_result *plan) {
   json_t *scratch = json_array();
   for (size_t i = 0; i < plan->n_intermediates; i++) {
-    const wgk_plan_intermediate *it = &plan->intermediates[i];
+    const plan_intermediate *it = &plan->intermediates[i];
     json_t *j = json_object();
     json_object_set_new(j, "id", json_string(it->source->id));
     json_object_set_new(j, "dtype", json_string(it->dtype));
@@ -357,7 +355,7 @@ static json_t *text_json(const char *text, size_t n) {
   return j;
 }
 
-static void print_json(const wgk_manifest *m, const wgk_device_desc *d, const wgk_plan *plan) {
+static void print_json(const manifest_model *m, const dev_desc *d, const plan_result *plan) {
   json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
   json_object_set_new(root, "kernel", json_string(m->op_id));
   json_object_set_new(root, "variant", json_string(plan->variant->id));
@@ -383,7 +381,7 @@ static void print_json(const wgk_manifest *m, const wgk_device_desc *d, const wg
     line += n + (nl ? 1 : 0);
   }
   for (size_t i = 0; i < plan->n_outputs; i++) {
-    const wgk_plan_output *o = &plan->outputs[i];
+    const plan_output *o = &plan->outputs[i];
     json_t *j = json_object();
     json_object_set_new(j, "port", json_string(m->ports[o->port].name));
     json_object_set_new(j, "key", json_string(port_key(&m->ports[o->port])));
@@ -392,7 +390,7 @@ static void print_json(const wgk_manifest *m, const wgk_device_desc *d, const wg
     json_array_append_new(outs, j);
   }
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *p = &plan->passes[i];
+    const plan_pass *p = &plan->passes[i];
     json_t *j = json_object(), *wg = json_array();
     json_object_set_new(j, "id", json_string(p->id ? p->id : p->source->id));
     json_object_set_new(j, "shader", json_string(p->source->shader));
@@ -413,39 +411,39 @@ static void print_json(const wgk_manifest *m, const wgk_device_desc *d, const wg
 
 /* The op's host checks see explain's call as shapes and dtypes, without values (src/ops/ops.h). */
 typedef struct shapes_only {
-  const wgk_manifest *m;
-  const wgk_plan_tensor *ports;
+  const manifest_model *m;
+  const plan_tensor *ports;
 } shapes_only;
 
-static wgk_status shape_port(const wgk_op_call *oc, const char *name, bool want_data, wgk_hostcheck_tensor *out,
-                             wgk_error *err) {
+static wgk_status shape_port(const op_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
+                             util_error *err) {
   (void)want_data;
   (void)err;
   const shapes_only *s = oc->impl;
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < s->m->n_ports; i++) {
-    const wgk_manifest_port *pp = &s->m->ports[i];
-    const wgk_plan_tensor *t = &s->ports[i];
+    const manifest_port *pp = &s->m->ports[i];
+    const plan_tensor *t = &s->ports[i];
     if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t->present) continue;
-    *out = (wgk_hostcheck_tensor){true, wgk_dtype_from_name(t->dtype), t->rank, t->shape, NULL};
+    *out = (ops_hostcheck_tensor){true, wgk_dtype_from_name(t->dtype), t->rank, t->shape, NULL};
   }
   return WGK_OK;
 }
 
 /* No variant accepts the call: as wgk run does, the op's host checks may name the broken rule better than the
  * list of rejections; their message then comes first, the list under it. */
-static void host_check_headline(const wgk_manifest *m, const wgk_plan_tensor *ports, const wgk_value *attrs,
-                                wgk_error *err) {
-  const wgk_op_hooks *hooks = wgk_ops_find(m->op_id);
+static void host_check_headline(const manifest_model *m, const plan_tensor *ports, const expr_value *attrs,
+                                util_error *err) {
+  const op_hooks *hooks = ops_find(m->op_id);
   if (!hooks || !hooks->host_check) return;
   shapes_only s = {m, ports};
-  wgk_op_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &s};
-  wgk_error check;
-  wgk_error_clear(&check);
+  op_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &s};
+  util_error check;
+  util_error_clear(&check);
   if (hooks->host_check(&call, &check) == WGK_OK) return;
   char rejected[sizeof err->message];
   snprintf(rejected, sizeof rejected, "%s", err->message);
-  wgk_error_clear(err);
+  util_error_clear(err);
   *err = check;
   size_t used = strlen(err->message);
   snprintf(err->message + used, sizeof err->message - used, "\n%s", rejected);
@@ -456,26 +454,25 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   if (!parse(cmd, argc, argv, &o)) return 2;
   if (o.device_file) { /* a device description must be a regular file: not a folder, FIFO or device */
     struct stat sb;
-    if (stat(o.device_file, &sb) != 0) return wgk_cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
+    if (stat(o.device_file, &sb) != 0) return cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
     if (!S_ISREG(sb.st_mode))
-      return wgk_cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file),
-             1;
+      return cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file), 1;
   }
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_pkg_options po = {.strict = o.common.strict,
-                        .version = o.common.version,
-                        .revision = o.common.revision,
-                        .trust_remote_code = o.common.trust_remote_code};
-  wgk_pkg *pkg = NULL;
-  if (wgk_pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
-  if (wgk_pkg_warning(pkg)) fprintf(stderr, "wgk: %s\n", wgk_pkg_warning(pkg));
-  const wgk_manifest *m = wgk_pkg_manifest(pkg);
-  wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
-  wgk_value *attrs = wgk_value_dict(), *args = wgk_value_dict(), *tunables = wgk_value_dict();
-  wgk_device_desc desc;
-  wgk_planner *planner = NULL;
-  wgk_plan *plan = NULL;
+  util_error err;
+  util_error_clear(&err);
+  pkg_options po = {.strict = o.common.strict,
+                    .version = o.common.version,
+                    .revision = o.common.revision,
+                    .trust_remote_code = o.common.trust_remote_code};
+  pkg_package *pkg = NULL;
+  if (pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
+  if (pkg_warning(pkg)) fprintf(stderr, "wgk: %s\n", pkg_warning(pkg));
+  const manifest_model *m = pkg_manifest(pkg);
+  plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
+  expr_value *attrs = expr_value_dict(), *args = expr_value_dict(), *tunables = expr_value_dict();
+  dev_desc desc;
+  plan_planner *planner = NULL;
+  plan_result *plan = NULL;
   int rc = 1;
   bool ok = ports && attrs && args && tunables;
   ok = ok && check_dtypes(cmd, &o, m, &err);
@@ -485,10 +482,10 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   for (int i = 0; ok && i < o.n_args; i++) ok = put_kv(cmd, "--arg", args, o.args[i], &err);
   for (int i = 0; ok && i < o.n_tunables; i++) ok = put_kv(cmd, "--tunable", tunables, o.tunables[i], &err);
   ok = ok && device_desc(&o, &desc, &err);
-  wgk_tmpl_loader loader = wgk_pkg_template_loader(pkg);
-  ok = ok && wgk_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
-  wgk_plan_call call = {.ports = ports, .attrs = attrs, .args = args, .tunables = tunables};
-  ok = ok && wgk_plan_make(planner, &call, &plan, &err) == WGK_OK;
+  tmpl_loader loader = pkg_template_loader(pkg);
+  ok = ok && plan_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
+  plan_call call = {.ports = ports, .attrs = attrs, .args = args, .tunables = tunables};
+  ok = ok && plan_make(planner, &call, &plan, &err) == WGK_OK;
   if (!ok && err.status == WGK_ERR_NO_VARIANT) host_check_headline(m, ports, attrs, &err);
   if (!ok) {
     rc = err.message[0] ? fail(cmd, &err) : 1; /* an empty message: the error line is printed already */
@@ -510,15 +507,15 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
     }
     if (rc) fprintf(stderr, "wgk render: variant %s has no pass '%s'\n", plan->variant->id, o.pass_id);
   }
-  wgk_plan_free(plan);
-  wgk_planner_free(planner);
-  wgk_value_release(attrs);
-  wgk_value_release(args);
-  wgk_value_release(tunables);
+  plan_free(plan);
+  plan_planner_free(planner);
+  expr_value_release(attrs);
+  expr_value_release(args);
+  expr_value_release(tunables);
   free(ports);
-  wgk_pkg_free(pkg);
+  pkg_free(pkg);
   return rc;
 }
 
-int wgk_cmd_explain(int argc, char **argv) { return run_plan("explain", argc, argv, false); }
-int wgk_cmd_render(int argc, char **argv) { return run_plan("render", argc, argv, true); }
+int cmd_explain(int argc, char **argv) { return run_plan("explain", argc, argv, false); }
+int cmd_render(int argc, char **argv) { return run_plan("render", argc, argv, true); }

@@ -14,11 +14,11 @@ static void print_json_inline(const json_t *v) {
   free(text);
 }
 
-static void print_ports(const wgk_manifest *m) {
+static void print_ports(const manifest_model *m) {
   printf("ports:\n");
   static const char *const dirs[] = {"input", "output", "in/out"};
   for (size_t i = 0; i < m->n_ports; i++) {
-    const wgk_manifest_port *p = &m->ports[i];
+    const manifest_port *p = &m->ports[i];
     printf("  %-7s %s", dirs[p->dir], p->onnx ? p->onnx : p->name);
     printf("  keys:");
     for (size_t k = 0; k < p->n_bind_keys; k++) printf(" %s", p->bind_keys[k]);
@@ -40,11 +40,11 @@ static void print_ports(const wgk_manifest *m) {
   }
 }
 
-static void print_attributes(const wgk_manifest *m) {
+static void print_attributes(const manifest_model *m) {
   printf("attributes:\n");
   if (m->n_attributes == 0) printf("  (none)\n");
   for (size_t i = 0; i < m->n_attributes; i++) {
-    const wgk_manifest_attribute *a = &m->attributes[i];
+    const manifest_attribute *a = &m->attributes[i];
     printf("  %s  default ", a->name);
     print_json_inline(a->default_value);
     if (a->values) {
@@ -61,7 +61,7 @@ static void print_attributes(const wgk_manifest *m) {
   }
 }
 
-static void print_variants(const wgk_manifest *m) {
+static void print_variants(const manifest_model *m) {
   printf("tunables:");
   for (size_t i = 0; i < m->n_tunables; i++) {
     printf(" %s=", m->tunables[i].name);
@@ -69,12 +69,12 @@ static void print_variants(const wgk_manifest *m) {
   }
   printf("%s\nvariants:\n", m->n_tunables ? "" : " (none)");
   for (size_t i = 0; i < m->n_variants; i++) {
-    const wgk_manifest_variant *v = &m->variants[i];
+    const manifest_variant *v = &m->variants[i];
     printf("  %s  (priority %g)\n", v->id, v->priority);
     for (size_t w = 0; w < v->n_when; w++) printf("    when  %s\n", v->when[w].text);
     for (size_t p = 0; p < v->n_passes; p++) {
-      const wgk_manifest_pass *ps = &v->passes[p];
-      const wgk_manifest_dispatch *d = &ps->dispatch;
+      const manifest_pass *ps = &v->passes[p];
+      const manifest_dispatch *d = &ps->dispatch;
       printf("    pass  %s: %s, bindings %s, dispatch ", ps->id, ps->shader, ps->bindings ? ps->bindings->name : "?");
       if (d->kind == WGK_DISPATCH_THREADS)
         printf("threads %s / workgroup %s\n", d->threads.text, d->workgroup_size.text);
@@ -86,42 +86,41 @@ static void print_variants(const wgk_manifest *m) {
   }
 }
 
-int wgk_cmd_info(int argc, char **argv) {
-  wgk_cli_common o = {0};
+int cmd_info(int argc, char **argv) {
+  cli_common o = {0};
   const char *pkg_name = NULL;
   for (int i = 1; i < argc; i++) {
-    int r = wgk_cli_common_option("info", argc, argv, &i, &o);
+    int r = cli_common_option("info", argc, argv, &i, &o);
     if (r < 0) return 2;
     if (r == 0 && argv[i][0] == '-' && argv[i][1])
-      return wgk_cli_error("info", "unknown option '%s' (wgk info PKG [--version N | --revision SHA] [--strict])",
-                           argv[i]),
+      return cli_error("info", "unknown option '%s' (wgk info PKG [--version N | --revision SHA] [--strict])", argv[i]),
              2;
     if (r == 0 && pkg_name)
-      return wgk_cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;
+      return cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;
     if (r == 0) pkg_name = argv[i];
   }
   if (!pkg_name) return fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n"), 2;
-  wgk_pkg_options po = {
+  pkg_options po = {
       .strict = o.strict, .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code};
-  wgk_pkg *pkg = NULL;
-  wgk_error err = {0};
-  if (wgk_pkg_open(pkg_name, &po, &pkg, &err) != WGK_OK) {
+  pkg_package *pkg = NULL;
+  util_error err = {0};
+  if (pkg_open(pkg_name, &po, &pkg, &err) != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, text, sizeof text);
-    wgk_cli_error("info", "%s", text);
+    util_error_format(&err, text, sizeof text);
+    cli_error("info", "%s", text);
     return 1;
   }
-  const wgk_manifest *m = wgk_pkg_manifest(pkg);
+  const manifest_model *m = pkg_manifest(pkg);
   printf("%s  (ONNX since opset %d)\n", m->op_id, m->since_version);
-  printf("package: %s\n", wgk_pkg_root(pkg));
-  if (wgk_pkg_version(pkg)) printf("version: %d\n", wgk_pkg_version(pkg));
-  if (wgk_pkg_revision(pkg)) printf("revision: %s\n", wgk_pkg_revision(pkg));
-  printf("verified: %s\n", wgk_pkg_is_verified(pkg) ? "yes (metadata.json digests)" : "no");
-  if (wgk_pkg_warning(pkg)) printf("warning: %s\n", wgk_pkg_warning(pkg));
+  printf("package: %s\n", pkg_root(pkg));
+  if (pkg_version(pkg)) printf("version: %d\n", pkg_version(pkg));
+  if (pkg_revision(pkg)) printf("revision: %s\n", pkg_revision(pkg));
+  printf("verified: %s\n", pkg_is_verified(pkg) ? "yes (metadata.json digests)" : "no");
+  if (pkg_warning(pkg)) printf("warning: %s\n", pkg_warning(pkg));
   if (m->description[0]) printf("\n%s\n\n", m->description);
   print_ports(m);
   print_attributes(m);
   print_variants(m);
-  wgk_pkg_free(pkg);
+  pkg_free(pkg);
   return 0;
 }

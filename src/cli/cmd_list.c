@@ -46,22 +46,22 @@ static bool is_package(const char *p) {
 static json_t *open_entry(const char *path) {
   json_t *e = json_object();
   char *folder = path[0] == '/' || path[0] == '.' ? strdup(path) : join(".", path); /* never taken as a repo id */
-  wgk_pkg *pkg = NULL;
-  wgk_error err;
-  wgk_error_clear(&err);
-  if (folder && wgk_pkg_open(folder, NULL, &pkg, &err) == WGK_OK) {
-    json_object_set_new(e, "opId", json_string(wgk_pkg_op_id(pkg)));
-    json_object_set_new(e, "version", wgk_pkg_version(pkg) ? json_integer(wgk_pkg_version(pkg)) : json_null());
-    json_object_set_new(e, "verified", json_boolean(wgk_pkg_is_verified(pkg)));
+  pkg_package *pkg = NULL;
+  util_error err;
+  util_error_clear(&err);
+  if (folder && pkg_open(folder, NULL, &pkg, &err) == WGK_OK) {
+    json_object_set_new(e, "opId", json_string(pkg_op_id(pkg)));
+    json_object_set_new(e, "version", pkg_version(pkg) ? json_integer(pkg_version(pkg)) : json_null());
+    json_object_set_new(e, "verified", json_boolean(pkg_is_verified(pkg)));
   } else {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, text, sizeof text);
+    util_error_format(&err, text, sizeof text);
     json_object_set_new(e, "opId", json_null());
     json_object_set_new(e, "version", json_null());
     json_object_set_new(e, "verified", json_false());
     json_object_set_new(e, "error", json_string(folder ? text : "out of memory"));
   }
-  wgk_pkg_free(pkg);
+  pkg_free(pkg);
   free(folder);
   return e;
 }
@@ -139,7 +139,7 @@ static json_t *read_refs(const char *repo_dir) {
 
 static void list_repo(const char *cache, const char *repo, void *user) {
   list_state *s = user;
-  char *rdir = wgk_hub_repo_dir(cache, repo);
+  char *rdir = hub_repo_dir(cache, repo);
   char *snaps = rdir ? join(rdir, "snapshots") : NULL;
   json_t *refs = rdir ? read_refs(rdir) : json_object();
   struct dirent **names = NULL;
@@ -224,28 +224,28 @@ static void print_text(const list_state *s, const char *cache) {
          cache && !is_dir(cache) ? "  (no such folder)" : "");
 }
 
-int wgk_cmd_list(int argc, char **argv) {
+int cmd_list(int argc, char **argv) {
   bool json = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0)
       json = true;
     else if (argv[i][0] == '-')
-      return wgk_cli_error("list", "unknown option '%s' (wgk list [--json])", argv[i]), 2;
+      return cli_error("list", "unknown option '%s' (wgk list [--json])", argv[i]), 2;
     else
-      return wgk_cli_error("list", "unexpected argument '%s' (wgk list [--json])", argv[i]), 2;
+      return cli_error("list", "unexpected argument '%s' (wgk list [--json])", argv[i]), 2;
   }
   list_state s = {json_array(), json_array(), json_object()};
-  if (!s.packages || !s.dirs || !s.seen) return wgk_cli_error("list", "out of memory"), 1;
-  wgk_pkg_search_dirs(NULL, list_dir, &s);
-  char *cache = wgk_hub_cache_root();
+  if (!s.packages || !s.dirs || !s.seen) return cli_error("list", "out of memory"), 1;
+  pkg_search_dirs(NULL, list_dir, &s);
+  char *cache = hub_cache_root();
   int rc = 0;
   if (cache && is_dir(cache)) {
-    wgk_error err;
-    wgk_error_clear(&err);
-    if (wgk_hub_cache_each(cache, list_repo, &s, &err) != WGK_OK) {
+    util_error err;
+    util_error_clear(&err);
+    if (hub_cache_each(cache, list_repo, &s, &err) != WGK_OK) {
       char text[WGK_ERROR_MESSAGE_MAX + 1024];
-      wgk_error_format(&err, text, sizeof text);
-      wgk_cli_error("list", "%s", text);
+      util_error_format(&err, text, sizeof text);
+      cli_error("list", "%s", text);
       rc = 1;
     }
   }

@@ -7,20 +7,20 @@
 #include "cli/cli_util.h"
 #include "hub/hub.h"
 
-int wgk_cmd_lock(int argc, char **argv) {
-  wgk_cli_common o = {0};
+int cmd_lock(int argc, char **argv) {
+  cli_common o = {0};
   const char **specs = calloc((size_t)argc, sizeof *specs);
   size_t n = 0;
   if (!specs) return 1;
   for (int i = 1; i < argc; i++) {
-    int r = wgk_cli_common_option("lock", argc, argv, &i, &o);
+    int r = cli_common_option("lock", argc, argv, &i, &o);
     if (r < 0) {
       free(specs);
       return 2;
     }
     if (r > 0) continue;
     if (argv[i][0] == '-') {
-      wgk_cli_error("lock", "unexpected option '%s'", argv[i]);
+      cli_error("lock", "unexpected option '%s'", argv[i]);
       free(specs);
       return 2;
     }
@@ -31,16 +31,16 @@ int wgk_cmd_lock(int argc, char **argv) {
     free(specs);
     return 2;
   }
-  wgk_hub_options ho = {.trust_remote_code = o.trust_remote_code, .progress = true};
-  wgk_error err;
-  wgk_error_clear(&err);
+  hub_options ho = {.trust_remote_code = o.trust_remote_code, .progress = true};
+  util_error err;
+  util_error_clear(&err);
   char *text = NULL;
-  wgk_status st = wgk_hub_lock(specs, n, &ho, &text, &err);
+  wgk_status st = hub_lock(specs, n, &ho, &text, &err);
   free(specs);
   if (st) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
-    wgk_cli_error("lock", "%s", msg);
+    util_error_format(&err, msg, sizeof msg);
+    cli_error("lock", "%s", msg);
     return 1;
   }
   printf("%s\n", text);

@@ -13,7 +13,7 @@ typedef struct tally {
   int passed, failed, skipped; /* counts of report lines */
 } tally;
 
-static void report(void *ud, wgk_node_test_outcome outcome, const char *what, const char *detail) {
+static void report(void *ud, onnx_node_test_outcome outcome, const char *what, const char *detail) {
   tally *t = ud;
   switch (outcome) {
   case WGK_NODE_TEST_PASS:
@@ -49,8 +49,8 @@ static bool number(const char *s, double *out) {
   return true;
 }
 
-int wgk_cmd_onnx_test(int argc, char **argv) {
-  wgk_node_test_options opts = {-1, -1, false, NULL};
+int cmd_onnx_test(int argc, char **argv) {
+  onnx_node_test_options opts = {-1, -1, false, NULL};
   wgk_context_options co = {0};
   const char **dirs = calloc((size_t)argc, sizeof *dirs);
   int n_dirs = 0;
@@ -129,20 +129,20 @@ int wgk_cmd_onnx_test(int argc, char **argv) {
     free(dirs);
     return 1;
   }
-  wgk_node_test_runner *r = NULL;
+  onnx_node_test_runner *r = NULL;
   tally t = {0, 0, 0};
-  if (wgk_node_test_runner_create(ctx, &opts, &r) == WGK_OK) {
+  if (onnx_node_test_runner_create(ctx, &opts, &r) == WGK_OK) {
     for (int i = 0; i < n_dirs; i++) {
       char dir[4096];
       snprintf(dir, sizeof dir, "%s", dirs[i]);
       for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = 0;
       struct stat st;
       if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) continue; /* a shell glob's README.md: not a case */
-      wgk_node_test_run_dir(r, dir, report, &t);
+      onnx_node_test_run_dir(r, dir, report, &t);
     }
   }
   printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
-  wgk_node_test_runner_free(r);
+  onnx_node_test_runner_free(r);
   wgk_context_destroy(ctx);
   free(dirs);
   return t.failed || !r ? 1 : 0;

@@ -21,7 +21,7 @@
 #define MAX_ITEMS 64
 
 typedef struct run_opts {
-  wgk_cli_common common;
+  cli_common common;
   const char *pkg;
   const char *ins[MAX_ITEMS], *attrs[MAX_ITEMS], *args[MAX_ITEMS], *tunables[MAX_ITEMS];
   int n_ins, n_attrs, n_args, n_tunables;
@@ -40,46 +40,45 @@ static const char *usage_text =
 
 static int push(const char *opt, const char **list, int *n, const char *v) {
   if (!v) return -1;
-  if (*n >= MAX_ITEMS) return wgk_cli_error("run", "too many %s options (the limit is %d)", opt, MAX_ITEMS), -1;
+  if (*n >= MAX_ITEMS) return cli_error("run", "too many %s options (the limit is %d)", opt, MAX_ITEMS), -1;
   list[(*n)++] = v;
   return 1;
 }
 
 static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   const char *a = argv[*i];
-  int r = wgk_cli_common_option("run", argc, argv, i, &o->common);
+  int r = cli_common_option("run", argc, argv, i, &o->common);
   if (r) return r;
-  if (strcmp(a, "--in") == 0) return push(a, o->ins, &o->n_ins, wgk_cli_value("run", argc, argv, i));
-  if (strcmp(a, "--attr") == 0) return push(a, o->attrs, &o->n_attrs, wgk_cli_value("run", argc, argv, i));
-  if (strcmp(a, "--arg") == 0) return push(a, o->args, &o->n_args, wgk_cli_value("run", argc, argv, i));
-  if (strcmp(a, "--tunable") == 0) return push(a, o->tunables, &o->n_tunables, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--in") == 0) return push(a, o->ins, &o->n_ins, cli_value("run", argc, argv, i));
+  if (strcmp(a, "--attr") == 0) return push(a, o->attrs, &o->n_attrs, cli_value("run", argc, argv, i));
+  if (strcmp(a, "--arg") == 0) return push(a, o->args, &o->n_args, cli_value("run", argc, argv, i));
+  if (strcmp(a, "--tunable") == 0) return push(a, o->tunables, &o->n_tunables, cli_value("run", argc, argv, i));
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
-  if (strcmp(a, "--out") == 0) return wgk_cli_once("run", a, &o->out_dir, wgk_cli_value("run", argc, argv, i)) ? 1 : -1;
-  if (strcmp(a, "--out-shape") == 0)
-    return push(a, o->out_shapes, &o->n_out_shapes, wgk_cli_value("run", argc, argv, i));
+  if (strcmp(a, "--out") == 0) return cli_once("run", a, &o->out_dir, cli_value("run", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--out-shape") == 0) return push(a, o->out_shapes, &o->n_out_shapes, cli_value("run", argc, argv, i));
   if (strcmp(a, "--repeat") == 0) {
-    const char *v = wgk_cli_value("run", argc, argv, i);
+    const char *v = cli_value("run", argc, argv, i);
     long long n;
     if (!v) return -1;
-    if (o->repeat_given) return wgk_cli_error("run", "--repeat given twice; give it once"), -1;
-    if (!wgk_cli_int("run", "--repeat", v, 1, 1000000, &n)) return -1;
+    if (o->repeat_given) return cli_error("run", "--repeat given twice; give it once"), -1;
+    if (!cli_int("run", "--repeat", v, 1, 1000000, &n)) return -1;
     o->repeat = (long)n;
     o->repeat_given = true;
     return 1;
   }
   if (a[0] == '-' && a[1])
-    return wgk_cli_error("run",
-                         "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --repeat --wgsl and "
-                         "the common options)",
-                         a),
+    return cli_error("run",
+                     "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --repeat --wgsl and "
+                     "the common options)",
+                     a),
            -1;
-  if (o->pkg) return wgk_cli_error("run", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
+  if (o->pkg) return cli_error("run", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
 }
 
 /* The known names of a kind, for messages: "a, b, c" (or "none"). */
-static void names_of(const wgk_manifest *m, int kind, char *buf, size_t size) {
+static void names_of(const manifest_model *m, int kind, char *buf, size_t size) {
   size_t n = kind == 0 ? m->n_attributes : kind == 1 ? m->n_scalar_args : m->n_tunables, used = 0;
   buf[0] = 0;
   for (size_t i = 0; i < n && used < size; i++) {
@@ -90,21 +89,21 @@ static void names_of(const wgk_manifest *m, int kind, char *buf, size_t size) {
 }
 
 /* Every --attr/--arg/--tunable names something the package has, and its value is one wgk holds exactly. */
-static const char *attr_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->attributes[i].name; }
-static const char *arg_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->scalar_args[i].name; }
-static const char *tunable_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->tunables[i].name; }
+static const char *attr_at(const void *m, size_t i) { return ((const manifest_model *)m)->attributes[i].name; }
+static const char *arg_at(const void *m, size_t i) { return ((const manifest_model *)m)->scalar_args[i].name; }
+static const char *tunable_at(const void *m, size_t i) { return ((const manifest_model *)m)->tunables[i].name; }
 
-static bool check_values(const wgk_manifest *m, const run_opts *o) {
+static bool check_values(const manifest_model *m, const run_opts *o) {
   static const char *const opt[] = {"--attr", "--arg", "--tunable"};
   static const char *const what[] = {"attribute", "arg", "tunable"};
   for (int kind = 0; kind < 3; kind++) {
     const char *const *list = kind == 0 ? o->attrs : kind == 1 ? o->args : o->tunables;
     int n = kind == 0 ? o->n_attrs : kind == 1 ? o->n_args : o->n_tunables;
-    if (!wgk_cli_kv_list_ok("run", opt[kind], list, n, 128, kind == 1)) return false;
+    if (!cli_kv_list_ok("run", opt[kind], list, n, 128, kind == 1)) return false;
     for (int i = 0; i < n; i++) {
       char key[128], known[1024];
       const char *v;
-      wgk_cli_split_kv(list[i], key, sizeof key, &v);
+      cli_split_kv(list[i], key, sizeof key, &v);
       bool found = false;
       size_t count = kind == 0 ? m->n_attributes : kind == 1 ? m->n_scalar_args : m->n_tunables;
       for (size_t k = 0; k < count && !found; k++)
@@ -113,17 +112,17 @@ static bool check_values(const wgk_manifest *m, const run_opts *o) {
                                         : m->tunables[k].name) == 0;
       if (!found) {
         names_of(m, kind, known, sizeof known);
-        const char *near = wgk_suggest(key, m, count, kind == 0 ? attr_at : kind == 1 ? arg_at : tunable_at);
-        return wgk_cli_error("run", "%s %s: %s has no %s '%s'%s%s%s (known: %s)", opt[kind], key, m->op_id, what[kind],
-                             key, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known),
+        const char *near = util_suggest(key, m, count, kind == 0 ? attr_at : kind == 1 ? arg_at : tunable_at);
+        return cli_error("run", "%s %s: %s has no %s '%s'%s%s%s (known: %s)", opt[kind], key, m->op_id, what[kind], key,
+                         near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known),
                false;
       }
       long long n64;
       char label[160];
       snprintf(label, sizeof label, "--tunable %s", key);
-      if (kind == 2 && !wgk_cli_int("run", label, v, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n64)) return false;
+      if (kind == 2 && !cli_int("run", label, v, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n64)) return false;
       if (kind < 2) {
-        char *json = wgk_cli_value_json_checked("run", opt[kind], key, v);
+        char *json = cli_value_json_checked("run", opt[kind], key, v);
         if (!json) return false;
         free(json);
       }
@@ -133,13 +132,13 @@ static bool check_values(const wgk_manifest *m, const run_opts *o) {
 }
 
 /* Every --in names an input port once and its .npy file reads: all before a GPU context exists. */
-static bool read_inputs(const wgk_manifest *m, const run_opts *o, wgk_host_tensor **host) {
-  if (!wgk_cli_kv_list_ok("run", "--in", o->ins, o->n_ins, 128, false)) return false;
+static bool read_inputs(const manifest_model *m, const run_opts *o, util_host_tensor **host) {
+  if (!cli_kv_list_ok("run", "--in", o->ins, o->n_ins, 128, false)) return false;
   for (int i = 0; i < o->n_ins; i++) {
     char key[128];
     const char *path;
-    wgk_cli_split_kv(o->ins[i], key, sizeof key, &path);
-    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, key);
+    cli_split_kv(o->ins[i], key, sizeof key, &path);
+    const manifest_port *p = manifest_find_port_or_key(m, key);
     if (!p || p->dir == WGK_PORT_OUTPUT) {
       char known[1024];
       size_t used = 0;
@@ -148,38 +147,37 @@ static bool read_inputs(const wgk_manifest *m, const run_opts *o, wgk_host_tenso
         if (m->ports[k].dir != WGK_PORT_OUTPUT)
           used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
                                    m->ports[k].n_bind_keys ? m->ports[k].bind_keys[0] : m->ports[k].name);
-      return wgk_cli_error("run", "--in %s: %s has no input port '%s'%s (inputs: %s)", key, m->op_id, key,
-                           p ? " (it is an output)" : "", known),
+      return cli_error("run", "--in %s: %s has no input port '%s'%s (inputs: %s)", key, m->op_id, key,
+                       p ? " (it is an output)" : "", known),
              false;
     }
     for (int j = 0; j < i; j++) {
       char other[128];
       const char *op;
-      wgk_cli_split_kv(o->ins[j], other, sizeof other, &op);
-      if (wgk_manifest_find_port_or_key(m, other) == p)
-        return wgk_cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name),
-               false;
+      cli_split_kv(o->ins[j], other, sizeof other, &op);
+      if (manifest_find_port_or_key(m, other) == p)
+        return cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name), false;
     }
-    wgk_error err = {0};
-    if (wgk_npy_read(path, &host[i], &err) != WGK_OK) {
+    util_error err = {0};
+    if (util_npy_read(path, &host[i], &err) != WGK_OK) {
       char text[WGK_ERROR_MESSAGE_MAX + 1024];
-      wgk_error_format(&err, text, sizeof text);
-      return wgk_cli_error("run", "--in %s: %s", key, text), false;
+      util_error_format(&err, text, sizeof text);
+      return cli_error("run", "--in %s: %s", key, text), false;
     }
   }
   return true;
 }
 
 /* The host tensors onto the call. */
-static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, wgk_host_tensor **host) {
+static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, util_host_tensor **host) {
   for (int i = 0; i < o->n_ins; i++) {
     char key[128];
     const char *path;
-    wgk_cli_split_kv(o->ins[i], key, sizeof key, &path);
+    cli_split_kv(o->ins[i], key, sizeof key, &path);
     wgk_tensor *t = NULL;
-    bool ok = wgk_tc_upload(ctx, host[i], &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
+    bool ok = tc_upload(ctx, host[i], &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
     wgk_tensor_release(t);
-    if (!ok) return wgk_cli_error("run", "--in %s (%s): %s", key, path, wgk_context_errmsg(ctx)), false;
+    if (!ok) return cli_error("run", "--in %s (%s): %s", key, path, wgk_context_errmsg(ctx)), false;
   }
   return true;
 }
@@ -189,16 +187,15 @@ static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, wgk_
 static bool parse_destination(const char *spec, char *key, size_t key_size, wgk_dtype *dt, int64_t *shape, int *rank) {
   char dims[512];
   const char *v;
-  if (!wgk_cli_split_kv(spec, key, key_size, &v))
-    return wgk_cli_error("run", "--out-shape takes port=DIMS[:dtype], not '%s'", spec), false;
+  if (!cli_split_kv(spec, key, key_size, &v))
+    return cli_error("run", "--out-shape takes port=DIMS[:dtype], not '%s'", spec), false;
   snprintf(dims, sizeof dims, "%s", v);
   *dt = WGK_DTYPE_FLOAT32;
   char *colon = strchr(dims, ':');
   if (colon) {
     *colon = '\0';
     *dt = wgk_dtype_from_name(colon + 1);
-    if (*dt == WGK_DTYPE_INVALID)
-      return wgk_cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
+    if (*dt == WGK_DTYPE_INVALID) return cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
   }
   bool ok = true;
   *rank = 0;
@@ -212,20 +209,20 @@ static bool parse_destination(const char *spec, char *key, size_t key_size, wgk_
       if (ok) shape[(*rank)++] = d;
     }
   }
-  if (!ok) return wgk_cli_error("run", "--out-shape %s: '%s' is not DIMS like 2x3", key, v), false;
+  if (!ok) return cli_error("run", "--out-shape %s: '%s' is not DIMS like 2x3", key, v), false;
   return true;
 }
 
-static bool check_destinations(const wgk_manifest *m, const run_opts *o) {
+static bool check_destinations(const manifest_model *m, const run_opts *o) {
   for (int i = 0; i < o->n_out_shapes; i++) {
     char key[128];
     wgk_dtype dt;
     int64_t shape[WGK_MAX_DIMS];
     int rank;
     if (!parse_destination(o->out_shapes[i], key, sizeof key, &dt, shape, &rank)) return false;
-    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, key);
+    const manifest_port *p = manifest_find_port_or_key(m, key);
     if (!p || p->dir == WGK_PORT_INPUT)
-      return wgk_cli_error("run", "--out-shape %s: %s has no output port '%s'", key, m->op_id, key), false;
+      return cli_error("run", "--out-shape %s: %s has no output port '%s'", key, m->op_id, key), false;
   }
   return true;
 }
@@ -241,7 +238,7 @@ static bool set_destinations(wgk_context *ctx, wgk_call *call, const run_opts *o
     bool ok =
         wgk_tensor_create(ctx, dt, rank, shape, NULL, &t) == WGK_OK && wgk_call_set_output(call, key, t) == WGK_OK;
     wgk_tensor_release(t);
-    if (!ok) return wgk_cli_error("run", "--out-shape %s: %s", key, wgk_context_errmsg(ctx)), false;
+    if (!ok) return cli_error("run", "--out-shape %s: %s", key, wgk_context_errmsg(ctx)), false;
   }
   return true;
 }
@@ -255,18 +252,18 @@ static bool set_values(wgk_context *ctx, wgk_call *call, const run_opts *o) {
     for (int i = 0; i < n; i++) {
       char key[128];
       const char *v;
-      wgk_cli_split_kv(list[i], key, sizeof key, &v);
+      cli_split_kv(list[i], key, sizeof key, &v);
       wgk_status st;
       if (kind == 2) {
         st = wgk_call_set_tunable(call, key, strtoll(v, NULL, 10));
       } else {
-        char *json = wgk_cli_value_json(v);
+        char *json = cli_value_json(v);
         st = !json       ? WGK_ERR_OUT_OF_MEMORY
              : kind == 0 ? wgk_call_set_attr_json(call, key, json)
                          : wgk_call_set_arg_json(call, key, json);
         free(json);
       }
-      if (st) return wgk_cli_error("run", "%s %s: %s", opt[kind], key, wgk_context_errmsg(ctx)), false;
+      if (st) return cli_error("run", "%s %s: %s", opt[kind], key, wgk_context_errmsg(ctx)), false;
     }
   }
   return true;
@@ -275,16 +272,16 @@ static bool set_values(wgk_context *ctx, wgk_call *call, const run_opts *o) {
 /* The tunables the plan used, and where they came from. */
 static void print_tunables(const wgk_call *call) {
   bool tuned = false;
-  const wgk_plan *plan = wgk_rt_call_plan(call, &tuned);
-  const wgk_value *t = plan ? wgk_value_dict_get(plan->scope, "tunables") : NULL;
+  const plan_result *plan = rt_call_plan(call, &tuned);
+  const expr_value *t = plan ? expr_value_dict_get(plan->scope, "tunables") : NULL;
   printf("  tunables:");
-  for (size_t i = 0; i < wgk_value_len(t); i++)
-    printf(" %s=%lld", wgk_value_dict_key_at(t, i), (long long)wgk_value_as_int(wgk_value_dict_value_at(t, i)));
+  for (size_t i = 0; i < expr_value_len(t); i++)
+    printf(" %s=%lld", expr_value_dict_key_at(t, i), (long long)expr_value_as_int(expr_value_dict_value_at(t, i)));
   printf(" (%s)\n", tuned ? "tuning cache" : "call and manifest defaults");
 }
 
 static void print_wgsl(const wgk_call *call) {
-  const wgk_plan *plan = wgk_rt_call_plan(call, NULL);
+  const plan_result *plan = rt_call_plan(call, NULL);
   for (size_t i = 0; plan && i < plan->n_passes; i++)
     printf("// pass %s\n%s", plan->passes[i].label, plan->passes[i].wgsl);
 }
@@ -305,10 +302,10 @@ static bool run_calls(wgk_context *ctx, wgk_call *call, const run_opts *o) {
   for (long r = 0; r < o->repeat; r++) {
     wgk_stats before, after;
     wgk_context_stats(ctx, &before);
-    double t0 = wgk_cli_now();
+    double t0 = cli_now();
     if (wgk_call_run(call) != WGK_OK || wgk_context_wait(ctx) != WGK_OK)
-      return wgk_cli_error("run", "%s", wgk_context_errmsg(ctx)), false;
-    double wall = wgk_cli_now() - t0;
+      return cli_error("run", "%s", wgk_context_errmsg(ctx)), false;
+    double wall = cli_now() - t0;
     uint64_t gpu_ns = 0;
     wgk_call_gpu_time(call, &gpu_ns);
     wgk_context_stats(ctx, &after);
@@ -320,11 +317,11 @@ static bool run_calls(wgk_context *ctx, wgk_call *call, const run_opts *o) {
   return true;
 }
 
-static void print_summary(const char *key, const wgk_host_tensor *h) {
-  size_t n = wgk_host_tensor_numel(h), nonfinite = 0, finite = 0;
+static void print_summary(const char *key, const util_host_tensor *h) {
+  size_t n = util_host_tensor_numel(h), nonfinite = 0, finite = 0;
   double lo = INFINITY, hi = -INFINITY, sum = 0;
   for (size_t i = 0; i < n; i++) {
-    double v = wgk_host_tensor_get(h, i);
+    double v = util_host_tensor_get(h, i);
     if (!isfinite(v)) {
       nonfinite++;
       continue;
@@ -345,36 +342,36 @@ static void print_summary(const char *key, const wgk_host_tensor *h) {
 /* Every output (and in/out) port: summary, and DIR/<bind key>.npy with --out. */
 static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
   if (o->out_dir && mkdir(o->out_dir, 0777) != 0 && errno != EEXIST)
-    return wgk_cli_error("run", "%s: %s", o->out_dir, strerror(errno)), false;
-  for (size_t i = 0; i < wgk_rt_kernel_manifest(k)->n_ports; i++) {
-    const wgk_manifest_port *p = &wgk_rt_kernel_manifest(k)->ports[i];
+    return cli_error("run", "%s: %s", o->out_dir, strerror(errno)), false;
+  for (size_t i = 0; i < rt_kernel_manifest(k)->n_ports; i++) {
+    const manifest_port *p = &rt_kernel_manifest(k)->ports[i];
     if (p->dir == WGK_PORT_INPUT) continue;
     const char *key = p->n_bind_keys ? p->bind_keys[0] : p->name;
     wgk_tensor *t = wgk_call_output(call, p->name);
-    wgk_host_tensor *h = NULL;
+    util_host_tensor *h = NULL;
     if (!t) continue; /* an optional output the variant does not write */
-    if (wgk_tc_download(t, &h) != WGK_OK)
-      return wgk_cli_error("run", "%s: %s", key, wgk_context_errmsg(wgk_rt_kernel_context(k))), false;
+    if (tc_download(t, &h) != WGK_OK)
+      return cli_error("run", "%s: %s", key, wgk_context_errmsg(rt_kernel_context(k))), false;
     print_summary(key, h);
     bool ok = true;
     if (o->out_dir) {
       char path[4096];
       snprintf(path, sizeof path, "%s/%s.npy", o->out_dir, key);
-      wgk_error err = {0};
-      if (wgk_npy_write(path, h, &err) != WGK_OK) {
+      util_error err = {0};
+      if (util_npy_write(path, h, &err) != WGK_OK) {
         char text[WGK_ERROR_MESSAGE_MAX + 1024];
-        wgk_error_format(&err, text, sizeof text);
-        wgk_cli_error("run", "%s", text);
+        util_error_format(&err, text, sizeof text);
+        cli_error("run", "%s", text);
         ok = false;
       }
     }
-    wgk_host_tensor_free(h);
+    util_host_tensor_free(h);
     if (!ok) return false;
   }
   return true;
 }
 
-int wgk_cmd_run(int argc, char **argv) {
+int cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
   for (int i = 1; i < argc; i++) {
     int r = parse_one(argc, argv, &i, &o);
@@ -382,23 +379,23 @@ int wgk_cmd_run(int argc, char **argv) {
   }
   if (!o.pkg) return fputs(usage_text, stderr), 2;
   /* Every argument is checked (package, names, values, files) before a GPU context is made. */
-  if (o.out_dir && !wgk_cli_check_out_dir("run", "--out", o.out_dir)) return 1;
-  wgk_pkg *pkg = wgk_cli_pkg_open("run", &o.common, o.pkg);
-  wgk_host_tensor *host[MAX_ITEMS] = {0};
-  bool ok = pkg && check_values(wgk_pkg_manifest(pkg), &o) && read_inputs(wgk_pkg_manifest(pkg), &o, host) &&
-            check_destinations(wgk_pkg_manifest(pkg), &o);
-  wgk_pkg_free(pkg);
+  if (o.out_dir && !cli_check_out_dir("run", "--out", o.out_dir)) return 1;
+  pkg_package *pkg = cli_pkg_open("run", &o.common, o.pkg);
+  util_host_tensor *host[MAX_ITEMS] = {0};
+  bool ok = pkg && check_values(pkg_manifest(pkg), &o) && read_inputs(pkg_manifest(pkg), &o, host) &&
+            check_destinations(pkg_manifest(pkg), &o);
+  pkg_free(pkg);
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   wgk_call *call = NULL;
-  ok = ok && wgk_cli_open("run", &o.common, o.pkg, &ctx, &k);
-  if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, wgk_cli_error("run", "%s", wgk_context_errmsg(ctx));
+  ok = ok && cli_open("run", &o.common, o.pkg, &ctx, &k);
+  if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);
   ok = ok && set_inputs(ctx, call, &o, host) && set_destinations(ctx, call, &o) && set_values(ctx, call, &o);
   if (ok && o.common.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
   ok = ok && run_calls(ctx, call, &o) && write_outputs(k, call, &o);
   if (ok && o.wgsl) print_wgsl(call);
-  for (int i = 0; i < o.n_ins; i++) wgk_host_tensor_free(host[i]);
+  for (int i = 0; i < o.n_ins; i++) util_host_tensor_free(host[i]);
   wgk_call_destroy(call);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);

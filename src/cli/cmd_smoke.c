@@ -30,11 +30,11 @@ typedef struct smoke_args {
 } smoke_args;
 
 typedef struct smoke_gpu {
-  wgk_gpu_buffer *x, *y, *params;
-  wgk_gpu_shader *shader;
-  wgk_gpu_pipeline *pipeline;
-  wgk_gpu_bind_group *group;
-  wgk_gpu_timer *timer; /* NULL without timestamp-query */
+  gpu_buffer *x, *y, *params;
+  gpu_shader *shader;
+  gpu_pipeline *pipeline;
+  gpu_bind_group *group;
+  gpu_timer *timer; /* NULL without timestamp-query */
 } smoke_gpu;
 
 static uint64_t next_random(uint64_t *state) { /* splitmix64: reproducible from the printed seed */
@@ -48,52 +48,51 @@ static float random_float(uint64_t *state) {
   return (float)((double)(next_random(state) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
-static wgk_status run_gpu(wgk_gpu_device *dev, smoke_gpu *g, const float *x, float *y, float a, float b, uint32_t n,
-                          uint64_t *ns, wgk_error *err) {
+static wgk_status run_gpu(gpu_device *dev, smoke_gpu *g, const float *x, float *y, float a, float b, uint32_t n,
+                          uint64_t *ns, util_error *err) {
   const size_t bytes = (size_t)n * sizeof(float);
   const struct {
     float a, b;
     uint32_t n, pad;
   } params = {a, b, n, 0};
-  const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE,
-                                        WGK_GPU_BINDING_UNIFORM};
+  const gpu_binding_type types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE,
+                                    WGK_GPU_BINDING_UNIFORM};
   const uint32_t SU = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_COPY_SRC;
-  wgk_gpu_encoder *enc = NULL;
-  wgk_status s = wgk_gpu_buffer_create(dev, bytes, SU, "x", &g->x, err);
-  if (!s) s = wgk_gpu_buffer_create(dev, bytes, SU, "y", &g->y, err);
+  gpu_encoder *enc = NULL;
+  wgk_status s = gpu_buffer_create(dev, bytes, SU, "x", &g->x, err);
+  if (!s) s = gpu_buffer_create(dev, bytes, SU, "y", &g->y, err);
   if (!s)
-    s = wgk_gpu_buffer_create(dev, sizeof params, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, "params",
-                              &g->params, err);
-  if (!s) s = wgk_gpu_buffer_write(dev, g->x, 0, x, bytes, err);
-  if (!s) s = wgk_gpu_buffer_write(dev, g->y, 0, y, bytes, err); /* poisoned: stale output cannot pass */
-  if (!s) s = wgk_gpu_buffer_write(dev, g->params, 0, &params, sizeof params, err);
-  if (!s) s = wgk_gpu_shader_create(dev, saxpy_wgsl, "smoke.wgsl", &g->shader, err);
-  if (!s) s = wgk_gpu_pipeline_create(dev, g->shader, types, 3, NULL, "smoke", &g->pipeline, err);
-  wgk_gpu_binding bindings[] = {{g->x, 0, 0}, {g->y, 0, 0}, {g->params, 0, 0}};
-  if (!s) s = wgk_gpu_bind_group_create(dev, g->pipeline, bindings, 3, "smoke", &g->group, err);
-  if (!s && wgk_device_has(wgk_gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY))
-    s = wgk_gpu_timer_create(dev, 1, &g->timer, err);
-  if (!s) s = wgk_gpu_encoder_begin(dev, "smoke", &enc, err);
-  if (!s) s = wgk_gpu_encoder_dispatch_timed(enc, g->pipeline, g->group, (n + 255) / 256, 1, 1, g->timer, 0, err);
-  if (!s && g->timer) s = wgk_gpu_encoder_resolve_timer(enc, g->timer, err);
+    s = gpu_buffer_create(dev, sizeof params, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, "params", &g->params,
+                          err);
+  if (!s) s = gpu_buffer_write(dev, g->x, 0, x, bytes, err);
+  if (!s) s = gpu_buffer_write(dev, g->y, 0, y, bytes, err); /* poisoned: stale output cannot pass */
+  if (!s) s = gpu_buffer_write(dev, g->params, 0, &params, sizeof params, err);
+  if (!s) s = gpu_shader_create(dev, saxpy_wgsl, "smoke.wgsl", &g->shader, err);
+  if (!s) s = gpu_pipeline_create(dev, g->shader, types, 3, NULL, "smoke", &g->pipeline, err);
+  gpu_binding bindings[] = {{g->x, 0, 0}, {g->y, 0, 0}, {g->params, 0, 0}};
+  if (!s) s = gpu_bind_group_create(dev, g->pipeline, bindings, 3, "smoke", &g->group, err);
+  if (!s && device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY)) s = gpu_timer_create(dev, 1, &g->timer, err);
+  if (!s) s = gpu_encoder_begin(dev, "smoke", &enc, err);
+  if (!s) s = gpu_encoder_dispatch_timed(enc, g->pipeline, g->group, (n + 255) / 256, 1, 1, g->timer, 0, err);
+  if (!s && g->timer) s = gpu_encoder_resolve_timer(enc, g->timer, err);
   if (!s) {
-    s = wgk_gpu_encoder_submit(enc, err);
+    s = gpu_encoder_submit(enc, err);
     enc = NULL;
   }
-  if (!s) s = wgk_gpu_buffer_read(dev, g->y, 0, y, bytes, 60000, err);
-  if (!s && g->timer) s = wgk_gpu_timer_read(dev, g->timer, ns, 1, 60000, err);
-  wgk_gpu_encoder_discard(enc);
+  if (!s) s = gpu_buffer_read(dev, g->y, 0, y, bytes, 60000, err);
+  if (!s && g->timer) s = gpu_timer_read(dev, g->timer, ns, 1, 60000, err);
+  gpu_encoder_discard(enc);
   return s;
 }
 
 static void smoke_gpu_free(smoke_gpu *g) {
-  wgk_gpu_timer_destroy(g->timer);
-  wgk_gpu_bind_group_destroy(g->group);
-  wgk_gpu_pipeline_destroy(g->pipeline);
-  wgk_gpu_shader_destroy(g->shader);
-  wgk_gpu_buffer_destroy(g->params);
-  wgk_gpu_buffer_destroy(g->y);
-  wgk_gpu_buffer_destroy(g->x);
+  gpu_timer_destroy(g->timer);
+  gpu_bind_group_destroy(g->group);
+  gpu_pipeline_destroy(g->pipeline);
+  gpu_shader_destroy(g->shader);
+  gpu_buffer_destroy(g->params);
+  gpu_buffer_destroy(g->y);
+  gpu_buffer_destroy(g->x);
 }
 
 /* The GPU may fuse a*x+b or not; either rounding is exact WGSL behaviour, anything else is wrong. */
@@ -108,24 +107,24 @@ static size_t count_mismatches(const float *x, const float *y, float a, float b,
   return bad;
 }
 
-static void print_adapter(const wgk_device_desc *d) {
+static void print_adapter(const dev_desc *d) {
   printf("adapter: %s [%s, %s, %s]\nfeatures:", d->device, d->vendor, d->backend, d->adapterType);
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (wgk_device_has(d, (wgk_feature)f)) printf(" %s", wgk_feature_name((wgk_feature)f));
+    if (device_has(d, (dev_feature)f)) printf(" %s", dev_feature_name((dev_feature)f));
   printf("\n");
 }
 
 static int smoke(const smoke_args *args) {
-  wgk_error err = {0};
-  wgk_gpu_device *dev = NULL;
-  wgk_gpu_options opts = {.adapter = args->adapter, .verbose = args->verbose};
+  util_error err = {0};
+  gpu_device *dev = NULL;
+  gpu_options opts = {.adapter = args->adapter, .verbose = args->verbose};
   smoke_gpu g = {0};
   float *x = malloc((size_t)args->n * sizeof *x), *y = malloc((size_t)args->n * sizeof *y);
   float a = 0, b = 0;
   uint64_t ns = 0, state = args->seed;
-  wgk_status s = x && y ? wgk_gpu_device_create(&opts, &dev, &err) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status s = x && y ? gpu_device_create(&opts, &dev, &err) : WGK_ERR_OUT_OF_MEMORY;
   if (s == WGK_OK) {
-    print_adapter(wgk_gpu_device_desc(dev));
+    print_adapter(gpu_device_desc(dev));
     a = random_float(&state) * 4, b = random_float(&state);
     for (uint32_t i = 0; i < args->n; i++) x[i] = random_float(&state) * 1000;
     memset(y, 0xFF, (size_t)args->n * sizeof *y); /* NaN everywhere */
@@ -136,8 +135,8 @@ static int smoke(const smoke_args *args) {
   int rc = 0;
   if (s != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 64];
-    if (!err.status) wgk_error_set(&err, s, NULL, 0, 0, NULL, "out of memory");
-    wgk_error_format(&err, text, sizeof text);
+    if (!err.status) util_error_set(&err, s, NULL, 0, 0, NULL, "out of memory");
+    util_error_format(&err, text, sizeof text);
     fprintf(stderr, "wgk smoke: %s\n", text);
     rc = 1;
   } else {
@@ -150,13 +149,13 @@ static int smoke(const smoke_args *args) {
     rc = bad ? 1 : 0;
   }
   smoke_gpu_free(&g);
-  wgk_gpu_device_destroy(dev);
+  gpu_device_destroy(dev);
   free(x);
   free(y);
   return rc;
 }
 
-int wgk_cmd_smoke(int argc, char **argv) {
+int cmd_smoke(int argc, char **argv) {
   smoke_args args = {NULL, 1u << 20, (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32), false};
   bool n_given = false, seed_given = false;
   for (int i = 1; i < argc; i++) {

@@ -16,7 +16,7 @@ static bool regular_file(const char *cmd, const char *what, const char *path) {
   return true;
 }
 
-int wgk_cmd_template(int argc, char **argv) {
+int cmd_template(int argc, char **argv) {
   const char *file = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
@@ -57,24 +57,24 @@ int wgk_cmd_template(int argc, char **argv) {
     dir = strdup(".");
   }
   if (!dir) return 1;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  wgk_tmpl_loader loader = wgk_tmpl_loader_dir(dir);
-  wgk_value *scope = wgk_cli_load_scope(scope_path, &err);
-  if (scope) wgk_tmpl_render(name, &loader, scope, &out, NULL, &err);
-  wgk_value_release(scope);
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  tmpl_loader loader = tmpl_loader_dir(dir);
+  expr_value *scope = cli_load_scope(scope_path, &err);
+  if (scope) tmpl_render(name, &loader, scope, &out, NULL, &err);
+  expr_value_release(scope);
   int rc = 0;
-  if (wgk_error_is_set(&err)) {
+  if (util_error_is_set(&err)) {
     char msg[4096];
-    wgk_error_format(&err, msg, sizeof msg);
+    util_error_format(&err, msg, sizeof msg);
     fprintf(stderr, "wgk template: %s\n", msg);
     rc = 1;
   } else {
-    fwrite(wgk_dynbuf_str(&out), 1, out.len, stdout);
+    fwrite(util_dynbuf_str(&out), 1, out.len, stdout);
   }
-  wgk_dynbuf_free(&out);
+  util_dynbuf_free(&out);
   free(dir);
   return rc;
 }

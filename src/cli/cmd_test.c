@@ -17,24 +17,24 @@ static const char *usage_text =
     "                [--version N | --revision SHA] [--strict] [--verbose]\n";
 
 /* test.json through the package (digest-checked when verified). */
-static wgk_tc_suite *load_suite(wgk_pkg *pkg) {
+static tc_suite *load_suite(pkg_package *pkg) {
   const char *text = NULL;
   size_t len = 0;
-  wgk_error err = {0};
+  util_error err = {0};
   char source[4096];
-  snprintf(source, sizeof source, "%s/test.json", wgk_pkg_dir(pkg));
-  wgk_tc_suite *suite = NULL;
-  wgk_status st = wgk_pkg_read_file(pkg, "test.json", &text, &len, &err);
-  if (!st) st = wgk_tc_suite_parse(text, len, source, &suite, &err);
+  snprintf(source, sizeof source, "%s/test.json", pkg_dir(pkg));
+  tc_suite *suite = NULL;
+  wgk_status st = pkg_read_file(pkg, "test.json", &text, &len, &err);
+  if (!st) st = tc_suite_parse(text, len, source, &suite, &err);
   if (st) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, msg, sizeof msg);
-    wgk_cli_error("test", "%s", msg);
+    util_error_format(&err, msg, sizeof msg);
+    cli_error("test", "%s", msg);
   }
   return suite;
 }
 
-static void print_outcome(const wgk_tc_case *c, const wgk_tc_outcome *o, bool verbose) {
+static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
   switch (o->verdict) {
   case WGK_TC_PASS:
     if (c->expect_error)
@@ -53,75 +53,73 @@ static void print_outcome(const wgk_tc_case *c, const wgk_tc_outcome *o, bool ve
 }
 
 /* Runs the matching cases; counts[verdict]. false when the harness itself failed. */
-static bool run_suite(wgk_kernel *k, const wgk_tc_suite *s, const char *filter, bool verbose, int counts[3]) {
+static bool run_suite(wgk_kernel *k, const tc_suite *s, const char *filter, bool verbose, int counts[3]) {
   int matched = 0;
   for (size_t i = 0; i < s->n_cases; i++) {
-    const wgk_tc_case *c = &s->cases[i];
-    if (!wgk_tc_case_matches(c, filter)) continue;
+    const tc_case *c = &s->cases[i];
+    if (!tc_case_matches(c, filter)) continue;
     matched++;
     if (verbose && c->description[0]) printf("---- %s: %s\n", c->id, c->description);
-    wgk_tc_outcome o;
-    if (wgk_tc_run_case(k, c, s->source, &o) != WGK_OK) {
-      wgk_cli_error("test", "%s: %s", c->id, o.message);
+    tc_outcome o;
+    if (tc_run_case(k, c, s->source, &o) != WGK_OK) {
+      cli_error("test", "%s: %s", c->id, o.message);
       return false;
     }
     print_outcome(c, &o, verbose);
     fflush(stdout);
     counts[o.verdict]++;
   }
-  if (matched == 0 && filter) wgk_cli_error("test", "no case matches '%s'", filter);
+  if (matched == 0 && filter) cli_error("test", "no case matches '%s'", filter);
   return matched > 0 || !filter;
 }
 
-int wgk_cmd_test(int argc, char **argv) {
-  wgk_cli_common o = {0};
+int cmd_test(int argc, char **argv) {
+  cli_common o = {0};
   const char *pkg = NULL, *filter = NULL;
   bool list = false;
   for (int i = 1; i < argc; i++) {
-    int r = wgk_cli_common_option("test", argc, argv, &i, &o);
+    int r = cli_common_option("test", argc, argv, &i, &o);
     if (r < 0) return fputs(usage_text, stderr), 2;
     if (r > 0) continue;
     if (strcmp(argv[i], "--case") == 0) {
-      if (!wgk_cli_once("test", "--case", &filter, wgk_cli_value("test", argc, argv, &i))) return 2;
+      if (!cli_once("test", "--case", &filter, cli_value("test", argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return wgk_cli_error("test", "unknown option '%s' (wgk test takes: --case --list and the common options)",
-                           argv[i]),
+      return cli_error("test", "unknown option '%s' (wgk test takes: --case --list and the common options)", argv[i]),
              2;
     } else if (pkg) {
-      return wgk_cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
+      return cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
     } else {
       pkg = argv[i];
     }
   }
   if (!pkg) return fputs(usage_text, stderr), 2;
   /* The package, test.json and --case are checked before a GPU context is made. */
-  wgk_pkg *pre_pkg = wgk_cli_pkg_open("test", &o, pkg);
-  wgk_tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
+  pkg_package *pre_pkg = cli_pkg_open("test", &o, pkg);
+  tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
   bool matched = pre && !filter;
   for (size_t i = 0; pre && filter && i < pre->n_cases && !matched; i++)
-    matched = wgk_tc_case_matches(&pre->cases[i], filter);
+    matched = tc_case_matches(&pre->cases[i], filter);
   if (pre && !matched) {
     char ids[1024];
     size_t n = 0;
     ids[0] = 0;
     for (size_t i = 0; i < pre->n_cases && n < sizeof ids; i++)
       n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", pre->cases[i].id);
-    wgk_cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter,
-                  n ? ids : "none");
+    cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
   }
   if (matched && list) { /* listing needs no GPU */
     for (size_t i = 0; i < pre->n_cases; i++)
-      if (wgk_tc_case_matches(&pre->cases[i], filter)) printf("%s\n", pre->cases[i].id);
+      if (tc_case_matches(&pre->cases[i], filter)) printf("%s\n", pre->cases[i].id);
   }
-  wgk_tc_suite_free(pre);
-  wgk_pkg_free(pre_pkg);
+  tc_suite_free(pre);
+  pkg_free(pre_pkg);
   if (!matched || list) return matched ? 0 : 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!wgk_cli_open("test", &o, pkg, &ctx, &k)) return 1;
-  wgk_tc_suite *suite = load_suite(wgk_rt_kernel_package(k));
+  if (!cli_open("test", &o, pkg, &ctx, &k)) return 1;
+  tc_suite *suite = load_suite(rt_kernel_package(k));
   int counts[3] = {0, 0, 0}, rc = 1;
   if (suite) {
     if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
@@ -131,7 +129,7 @@ int wgk_cmd_test(int argc, char **argv) {
     printf("\n");
     rc = ok && counts[WGK_TC_FAIL] == 0 ? 0 : 1;
   }
-  wgk_tc_suite_free(suite);
+  tc_suite_free(suite);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
   return rc;

@@ -23,7 +23,7 @@ static const char *usage_text =
     "       wgk tune --show [OP-ID]\n";
 
 typedef struct tune_opts {
-  wgk_cli_common common;
+  cli_common common;
   const char *pkg, *filter;
   long repeat;
   bool show;
@@ -31,30 +31,28 @@ typedef struct tune_opts {
 
 static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   const char *a = argv[*i];
-  int r = wgk_cli_common_option("tune", argc, argv, i, &o->common);
+  int r = cli_common_option("tune", argc, argv, i, &o->common);
   if (r) return r;
   if (strcmp(a, "--show") == 0) return o->show = true, 1;
-  if (strcmp(a, "--case") == 0)
-    return wgk_cli_once("tune", a, &o->filter, wgk_cli_value("tune", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--case") == 0) return cli_once("tune", a, &o->filter, cli_value("tune", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
-    const char *v = wgk_cli_value("tune", argc, argv, i);
+    const char *v = cli_value("tune", argc, argv, i);
     long long n;
     if (!v) return -1;
-    if (o->repeat) return wgk_cli_error("tune", "--repeat given twice; give it once"), -1;
-    if (!wgk_cli_int("tune", "--repeat", v, 1, 100000, &n)) return -1;
+    if (o->repeat) return cli_error("tune", "--repeat given twice; give it once"), -1;
+    if (!cli_int("tune", "--repeat", v, 1, 100000, &n)) return -1;
     o->repeat = (long)n;
     return 1;
   }
   if (a[0] == '-' && a[1])
-    return wgk_cli_error("tune", "unknown option '%s' (wgk tune takes: --case --repeat --show and the common options)",
-                         a),
+    return cli_error("tune", "unknown option '%s' (wgk tune takes: --case --repeat --show and the common options)", a),
            -1;
-  if (o->pkg) return wgk_cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
+  if (o->pkg) return cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
   return 1;
 }
 
-static void progress(void *user, const wgk_bench_case *c, size_t done, size_t total, const wgk_tune_candidate *last) {
+static void progress(void *user, const tc_bench_case *c, size_t done, size_t total, const bench_tune_candidate *last) {
   (void)user;
   if (!isatty(STDERR_FILENO)) {
     if (last->ok)
@@ -77,23 +75,22 @@ static void print_tunables(const json_t *t) {
   json_object_foreach((json_t *)t, name, v) printf(" %s=%lld", name, (long long)json_integer_value(v));
 }
 
-static json_t *entry_of(const wgk_kernel *k, const wgk_bench_case *c, const wgk_tune_result *r) {
+static json_t *entry_of(const wgk_kernel *k, const tc_bench_case *c, const bench_tune_result *r) {
   char device[1024], date[32];
-  wgk_tuning_device_key(wgk_rt_context_device_desc(wgk_rt_kernel_context(k)), device, sizeof device);
+  rt_tuning_device_key(rt_context_device_desc(rt_kernel_context(k)), device, sizeof device);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   return json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:f, s:f, s:b, s:s}", "device", device, "op",
-                   wgk_rt_kernel_manifest(k)->op_id, "variant", r->variant, "shape", r->shape, "tunables", r->best,
-                   "case", c->id, "gpuNs", r->best_ns, "defaultGpuNs", r->default_ns, "gpuTimestamps", r->timed, "date",
-                   date);
+                   rt_kernel_manifest(k)->op_id, "variant", r->variant, "shape", r->shape, "tunables", r->best, "case",
+                   c->id, "gpuNs", r->best_ns, "defaultGpuNs", r->default_ns, "gpuTimestamps", r->timed, "date", date);
 }
 
 /* Tunes one case and stores its best; false when it failed. */
-static bool tune_one(wgk_kernel *k, const wgk_bench_suite *s, const wgk_bench_case *c, const tune_opts *o,
+static bool tune_one(wgk_kernel *k, const tc_bench_suite *s, const tc_bench_case *c, const tune_opts *o,
                      const char *path) {
-  wgk_tune_result r;
+  bench_tune_result r;
   char why[2048];
-  wgk_status st = wgk_tune_case(k, c, s->source, o->repeat, progress, NULL, &r, why, sizeof why);
+  wgk_status st = bench_tune_case(k, c, s->source, o->repeat, progress, NULL, &r, why, sizeof why);
   if (st == WGK_ERR_UNSUPPORTED && strncmp(why, "device lacks", 12) == 0) {
     printf("SKIP %s: %s\n", c->id, why);
   } else if (st) {
@@ -110,19 +107,19 @@ static bool tune_one(wgk_kernel *k, const wgk_bench_suite *s, const wgk_bench_ca
     for (size_t i = 0; o->common.verbose && i < r.n_cands; i++)
       if (!r.cands[i].ok) printf("  %s=%lld: %s\n", r.cands[i].tunable, (long long)r.cands[i].value, r.cands[i].why);
     json_t *e = entry_of(k, c, &r);
-    wgk_error err = {0};
-    st = e ? wgk_tuning_store(path, e, &err) : WGK_ERR_OUT_OF_MEMORY;
+    util_error err = {0};
+    st = e ? rt_tuning_store(path, e, &err) : WGK_ERR_OUT_OF_MEMORY;
     json_decref(e);
-    if (st) wgk_cli_error("tune", "%s: %s", path, err.message);
+    if (st) cli_error("tune", "%s: %s", path, err.message);
   }
-  wgk_tune_result_free(&r);
+  bench_tune_result_free(&r);
   return st == WGK_OK || (st == WGK_ERR_UNSUPPORTED && strncmp(why, "device lacks", 12) == 0);
 }
 
 static int show(const char *path, const char *op) {
-  wgk_error err = {0};
-  json_t *doc = wgk_tuning_read(path, &err);
-  if (!doc) return wgk_cli_error("tune", "%s: %s", path, err.message), 1;
+  util_error err = {0};
+  json_t *doc = rt_tuning_read(path, &err);
+  if (!doc) return cli_error("tune", "%s: %s", path, err.message), 1;
   printf("tuning cache: %s\n", path);
   size_t i;
   json_t *e;
@@ -140,27 +137,26 @@ static int show(const char *path, const char *op) {
   return 0;
 }
 
-int wgk_cmd_tune(int argc, char **argv) {
+int cmd_tune(int argc, char **argv) {
   tune_opts o = {0};
   for (int i = 1; i < argc; i++)
     if (parse_one(argc, argv, &i, &o) < 0) return 2;
   char path[4096];
-  if (!wgk_tuning_path(path, sizeof path))
-    return wgk_cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
+  if (!rt_tuning_path(path, sizeof path)) return cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
   if (o.show && (o.filter || o.repeat))
-    return wgk_cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
+    return cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
   if (o.show) return show(path, o.pkg);
   if (!o.pkg) return fputs(usage_text, stderr), 2;
-  wgk_pkg *pkg = wgk_cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */
-  wgk_bench_suite *pre = pkg ? wgk_cli_load_bench("tune", pkg) : NULL;
-  bool ok = pre && wgk_cli_bench_filter_ok("tune", pre, o.filter);
-  wgk_bench_suite_free(pre);
-  wgk_pkg_free(pkg);
+  pkg_package *pkg = cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */
+  tc_bench_suite *pre = pkg ? cli_load_bench("tune", pkg) : NULL;
+  bool ok = pre && cli_bench_filter_ok("tune", pre, o.filter);
+  tc_bench_suite_free(pre);
+  pkg_free(pkg);
   if (!ok) return 1;
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!wgk_cli_open("tune", &o.common, o.pkg, &ctx, &k)) return 1;
-  wgk_bench_suite *suite = wgk_cli_load_bench("tune", wgk_rt_kernel_package(k));
+  if (!cli_open("tune", &o.common, o.pkg, &ctx, &k)) return 1;
+  tc_bench_suite *suite = cli_load_bench("tune", rt_kernel_package(k));
   int failed = suite ? 0 : 1, matched = 0;
   if (suite) printf("adapter: %s\ntuning cache: %s\n", wgk_context_adapter(ctx), path);
   for (size_t i = 0; suite && i < suite->n_cases; i++) {
@@ -169,8 +165,8 @@ int wgk_cmd_tune(int argc, char **argv) {
     failed += !tune_one(k, suite, &suite->cases[i], &o, path);
     fflush(stdout);
   }
-  if (suite && o.filter && !matched) wgk_cli_error("tune", "no case matches '%s'", o.filter), failed++;
-  wgk_bench_suite_free(suite);
+  if (suite && o.filter && !matched) cli_error("tune", "no case matches '%s'", o.filter), failed++;
+  tc_bench_suite_free(suite);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
   return failed ? 1 : 0;

@@ -135,14 +135,14 @@ static const command_help helps[] = {
      "Pins each REPO@vN to its current commit and file digests (JSON on stdout), for wgk download --lock.\n"},
 };
 
-const char *const *wgk_cli_help_names(size_t *n) {
+const char *const *cli_help_names(size_t *n) {
   static const char *names[sizeof helps / sizeof helps[0]];
   for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) names[i] = helps[i].name;
   *n = sizeof helps / sizeof helps[0];
   return names;
 }
 
-bool wgk_cli_print_help(const char *cmd, FILE *out) {
+bool cli_print_help(const char *cmd, FILE *out) {
   for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
     if (strcmp(helps[i].name, cmd) != 0) continue;
     if (strstr(helps[i].text, "%s"))

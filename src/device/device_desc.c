@@ -11,18 +11,18 @@ static const char *const feature_names[WGK_FEATURE_COUNT] = {
     [WGK_FEATURE_TIMESTAMP_QUERY] = "timestamp-query",
 };
 
-const char *wgk_feature_name(wgk_feature f) { return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown"; }
+const char *dev_feature_name(dev_feature f) { return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown"; }
 
-bool wgk_feature_from_name(const char *name, wgk_feature *out) {
+bool dev_feature_from_name(const char *name, dev_feature *out) {
   for (int i = 0; i < WGK_FEATURE_COUNT; i++) {
     if (strcmp(name, feature_names[i]) == 0) {
-      *out = (wgk_feature)i;
+      *out = (dev_feature)i;
       return true;
     }
   }
   static const struct {
     const char *alias;
-    wgk_feature f;
+    dev_feature f;
   } aliases[] = {
       {"subgroup-matrix", WGK_FEATURE_SUBGROUP_MATRIX},
       {"chromium-experimental-subgroup-size-control", WGK_FEATURE_SUBGROUP_SIZE_CONTROL},
@@ -36,7 +36,7 @@ bool wgk_feature_from_name(const char *name, wgk_feature *out) {
   return false;
 }
 
-bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size) {
+bool dev_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size) {
   *mask = 0;
   for (const char *p = list; p && *p;) {
     while (*p == ' ' || *p == '\t' || *p == ',') p++;
@@ -46,8 +46,8 @@ bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
     if (n) {
       char name[64];
-      wgk_feature f;
-      if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !wgk_feature_from_name(name, &f))) {
+      dev_feature f;
+      if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !dev_feature_from_name(name, &f))) {
         snprintf(why, why_size,
                  "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
                  "chromium-experimental-subgroup-matrix, timestamp-query",
@@ -62,9 +62,9 @@ bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_
   return true;
 }
 
-void wgk_device_desc_defaults(wgk_device_desc *d) {
+void device_desc_defaults(dev_desc *d) {
   memset(d, 0, sizeof *d);
-  d->limits = (wgk_device_limits){
+  d->limits = (device_limits){
       .maxStorageBufferBindingSize = 134217728,
       .maxUniformBufferBindingSize = 65536,
       .maxBufferSize = 268435456,

@@ -15,18 +15,18 @@
  * as DISPATCH_FOLD_WIDTH. */
 #define WGK_DISPATCH_FOLD_WIDTH 65535u
 
-/* The features wgk knows by name (WebGPU spelling). Bit i of wgk_device_desc.features is feature i. */
-typedef enum wgk_feature {
+/* The features wgk knows by name (WebGPU spelling). Bit i of dev_desc.features is feature i. */
+typedef enum dev_feature {
   WGK_FEATURE_SHADER_F16 = 0,        /* "shader-f16" */
   WGK_FEATURE_SUBGROUPS,             /* "subgroups" */
   WGK_FEATURE_SUBGROUP_SIZE_CONTROL, /* "subgroup-size-control" (Dawn: chromium-experimental-subgroup-size-control) */
   WGK_FEATURE_SUBGROUP_MATRIX,       /* "chromium-experimental-subgroup-matrix" */
   WGK_FEATURE_TIMESTAMP_QUERY,       /* "timestamp-query" */
   WGK_FEATURE_COUNT
-} wgk_feature;
+} dev_feature;
 
 /* The limits that matter for compute kernels, WebGPU names. */
-typedef struct wgk_device_limits {
+typedef struct device_limits {
   uint64_t maxStorageBufferBindingSize;
   uint64_t maxUniformBufferBindingSize;
   uint64_t maxBufferSize;
@@ -42,19 +42,19 @@ typedef struct wgk_device_limits {
   uint32_t maxBindingsPerBindGroup;
   uint32_t minStorageBufferOffsetAlignment;
   uint32_t minUniformBufferOffsetAlignment;
-} wgk_device_limits;
+} device_limits;
 
-typedef struct wgk_subgroup_matrix_config {
+typedef struct dev_subgroup_matrix_config {
   char componentType[8]; /* "f16", "f32", "i8", "u8", "i32", "u32" */
   char resultComponentType[8];
   uint32_t M, N, K;
-} wgk_subgroup_matrix_config;
+} dev_subgroup_matrix_config;
 
 #define WGK_MAX_SUBGROUP_MATRIX_CONFIGS 16
 
-typedef struct wgk_device_desc {
-  uint32_t features; /* bit set of wgk_feature */
-  wgk_device_limits limits;
+typedef struct dev_desc {
+  uint32_t features; /* bit set of dev_feature */
+  device_limits limits;
   char vendor[64]; /* adapter info */
   char architecture[64];
   char device[128];
@@ -65,28 +65,28 @@ typedef struct wgk_device_desc {
   uint32_t subgroupMinSize, subgroupMaxSize;
   bool isFallbackAdapter;
   uint32_t subgroupMatrixConfigCount;
-  wgk_subgroup_matrix_config subgroupMatrixConfigs[WGK_MAX_SUBGROUP_MATRIX_CONFIGS];
+  dev_subgroup_matrix_config subgroupMatrixConfigs[WGK_MAX_SUBGROUP_MATRIX_CONFIGS];
   /* A caller's WGPUDevice (wgk_context_options.wgpu_device): a feature its adapter has but the device lacks was
    * left out when the caller created it, and errors say so (else they blame the adapter). */
   bool callerDevice;
-  uint32_t adapterFeatures; /* bit set of wgk_feature: what the device's adapter offers */
-} wgk_device_desc;
+  uint32_t adapterFeatures; /* bit set of dev_feature: what the device's adapter offers */
+} dev_desc;
 
 /* Feature name <-> enum. Names accepted: the WebGPU name and Dawn's alias ("subgroup-matrix" too). */
-const char *wgk_feature_name(wgk_feature f);
-bool wgk_feature_from_name(const char *name, wgk_feature *out);
+const char *dev_feature_name(dev_feature f);
+bool dev_feature_from_name(const char *name, dev_feature *out);
 
 /* The features a comma list names ("shader-f16,subgroups"; blanks around names and empty items ignored), as a
  * bit set in *mask. An unknown name: false, *mask 0, and why says which and the names known. NULL list: 0. */
-bool wgk_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size);
+bool dev_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size);
 
 /* The environment variable that hides device features from wgk (WGK_DISABLE_FEATURES=shader-f16,...): they are
  * neither requested from the adapter nor seen by planning (f16Ok, device.features), explain or test `requires`. */
 #define WGK_DISABLE_FEATURES_ENV "WGK_DISABLE_FEATURES"
 
 /* The WebGPU spec's default limits (what a device without a description gets). */
-void wgk_device_desc_defaults(wgk_device_desc *desc);
+void device_desc_defaults(dev_desc *desc);
 
-static inline bool wgk_device_has(const wgk_device_desc *d, wgk_feature f) { return (d->features >> (unsigned)f) & 1u; }
+static inline bool device_has(const dev_desc *d, dev_feature f) { return (d->features >> (unsigned)f) & 1u; }
 
 #endif

@@ -12,9 +12,9 @@
 #include "device/device_json.h"
 
 #define LIMIT64(name) \
-  { #name, offsetof(wgk_device_limits, name), 8 }
+  { #name, offsetof(device_limits, name), 8 }
 #define LIMIT32(name) \
-  { #name, offsetof(wgk_device_limits, name), 4 }
+  { #name, offsetof(device_limits, name), 4 }
 static const struct {
   const char *name;
   size_t offset;
@@ -63,21 +63,21 @@ static const char *const other_limits[] = {"maxTextureDimension1D",
                                            NULL};
 
 typedef struct reader {
-  const char *source;           /* file name for messages */
-  const wgk_manifest_jpos *idx; /* positions of the values; NULL when read from a json_t only */
-  wgk_dynbuf path;              /* JSON path of the value being read */
-  wgk_error *err;
+  const char *source;            /* file name for messages */
+  const util_manifest_jpos *idx; /* positions of the values; NULL when read from a json_t only */
+  util_dynbuf path;              /* JSON path of the value being read */
+  util_error *err;
 } reader;
 
 static size_t push_key(reader *r, const char *key) {
   size_t mark = r->path.len;
-  wgk_manifest_path_key(&r->path, key);
+  util_manifest_path_key(&r->path, key);
   return mark;
 }
 
 static size_t push_index(reader *r, size_t i) {
   size_t mark = r->path.len;
-  wgk_manifest_path_index(&r->path, i);
+  util_manifest_path_index(&r->path, i);
   return mark;
 }
 
@@ -90,15 +90,15 @@ static void pop(reader *r, size_t mark) {
 
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) {
-  const wgk_manifest_jpos_entry *e = r->idx ? wgk_manifest_jpos_find(r->idx, wgk_dynbuf_str(&r->path)) : NULL;
+  const util_manifest_jpos_entry *e = r->idx ? util_manifest_jpos_find(r->idx, util_dynbuf_str(&r->path)) : NULL;
   char msg[WGK_ERROR_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return wgk_error_set(r->err, WGK_ERR_PARSE, r->source, e ? (at_key ? e->key_line : e->line) : 0,
-                       e ? (at_key ? e->key_column : e->column) : 0, r->path.len ? wgk_dynbuf_str(&r->path) : NULL,
-                       "%s", msg);
+  return util_error_set(r->err, WGK_ERR_PARSE, r->source, e ? (at_key ? e->key_line : e->line) : 0,
+                        e ? (at_key ? e->key_column : e->column) : 0, r->path.len ? util_dynbuf_str(&r->path) : NULL,
+                        "%s", msg);
 }
 
 static const char *type_name(const json_t *j) {
@@ -142,7 +142,7 @@ static wgk_status read_string(reader *r, const json_t *j, char *dst, size_t size
   return st;
 }
 
-static wgk_status read_limits(reader *r, const json_t *limits, wgk_device_desc *d) {
+static wgk_status read_limits(reader *r, const json_t *limits, dev_desc *d) {
   wgk_status st = expect(r, limits, json_is_object(limits), "an object of limit name -> integer");
   const char *key;
   json_t *value;
@@ -179,27 +179,27 @@ static wgk_status read_limits(reader *r, const json_t *limits, wgk_device_desc *
   return st;
 }
 
-static wgk_status read_features(reader *r, const json_t *features, wgk_device_desc *d) {
+static wgk_status read_features(reader *r, const json_t *features, dev_desc *d) {
   wgk_status st = expect(r, features, json_is_array(features), "a list of feature names");
   for (size_t i = 0; st == WGK_OK && i < json_array_size(features); i++) {
     size_t mark = push_index(r, i);
     const json_t *f = json_array_get(features, i);
     st = expect(r, f, json_is_string(f), "a feature name (a string)");
-    wgk_feature feature;
-    if (st == WGK_OK && wgk_feature_from_name(json_string_value(f), &feature)) d->features |= 1u << feature;
+    dev_feature feature;
+    if (st == WGK_OK && dev_feature_from_name(json_string_value(f), &feature)) d->features |= 1u << feature;
     pop(r, mark); /* other WebGPU features are not planned with */
   }
   return st;
 }
 
-static wgk_status read_configs(reader *r, const json_t *list, wgk_device_desc *d) {
+static wgk_status read_configs(reader *r, const json_t *list, dev_desc *d) {
   wgk_status st = expect(r, list, json_is_array(list), "a list of subgroup matrix configurations");
   if (st == WGK_OK && json_array_size(list) > WGK_MAX_SUBGROUP_MATRIX_CONFIGS)
     return fail(r, false, "more than %d subgroup matrix configurations", WGK_MAX_SUBGROUP_MATRIX_CONFIGS);
   for (size_t i = 0; st == WGK_OK && i < json_array_size(list); i++) {
     size_t mark = push_index(r, i);
     const json_t *c = json_array_get(list, i);
-    wgk_subgroup_matrix_config *out = &d->subgroupMatrixConfigs[i];
+    dev_subgroup_matrix_config *out = &d->subgroupMatrixConfigs[i];
     st = expect(r, c, json_is_object(c), "an object {componentType, resultComponentType, M, N, K}");
     const char *key;
     json_t *v;
@@ -225,7 +225,7 @@ static wgk_status read_configs(reader *r, const json_t *list, wgk_device_desc *d
 }
 
 /* adapterInfo keys, also accepted at the top level (`wgk devices --json` puts them there). */
-static bool read_info_key(reader *r, const char *key, const json_t *v, wgk_device_desc *d, wgk_status *st) {
+static bool read_info_key(reader *r, const char *key, const json_t *v, dev_desc *d, wgk_status *st) {
   uint64_t u = 0;
   if (!strcmp(key, "vendor"))
     *st = read_string(r, v, d->vendor, sizeof d->vendor);
@@ -263,7 +263,7 @@ static bool read_info_key(reader *r, const char *key, const json_t *v, wgk_devic
   "features, limits, adapterInfo, subgroupMatrixConfigs, index, vendor, vendorId, architecture, device, " \
   "deviceId, description, backend, adapterType, subgroupMinSize, subgroupMaxSize, isFallbackAdapter"
 
-static wgk_status read_adapter(reader *r, const json_t *j, wgk_device_desc *d) {
+static wgk_status read_adapter(reader *r, const json_t *j, dev_desc *d) {
   wgk_status st = expect(r, j, json_is_object(j), "an object (a device description)");
   const char *key;
   json_t *v;
@@ -303,7 +303,7 @@ static wgk_status read_adapter(reader *r, const json_t *j, wgk_device_desc *d) {
   return st;
 }
 
-static wgk_status read_root(reader *r, const json_t *j, wgk_device_desc *d) {
+static wgk_status read_root(reader *r, const json_t *j, dev_desc *d) {
   if (!json_is_object(j)) return fail(r, false, "a device description is a JSON object, not %s", type_name(j));
   const json_t *adapters = json_object_get(j, "adapters"); /* the whole `wgk devices --json`: its first adapter */
   if (!adapters) return read_adapter(r, j, d);
@@ -328,58 +328,57 @@ static wgk_status read_root(reader *r, const json_t *j, wgk_device_desc *d) {
   return st;
 }
 
-static wgk_status read_with(const json_t *j, const char *source, const wgk_manifest_jpos *idx, wgk_device_desc *d,
-                            wgk_error *err) {
-  wgk_device_desc_defaults(d);
+static wgk_status read_with(const json_t *j, const char *source, const util_manifest_jpos *idx, dev_desc *d,
+                            util_error *err) {
+  device_desc_defaults(d);
   reader r = {.source = source, .idx = idx, .err = err};
-  wgk_dynbuf_init(&r.path, 4096);
+  util_dynbuf_init(&r.path, 4096);
   wgk_status st = read_root(&r, j, d);
-  wgk_dynbuf_free(&r.path);
-  if (st != WGK_OK) wgk_device_desc_defaults(d);
+  util_dynbuf_free(&r.path);
+  if (st != WGK_OK) device_desc_defaults(d);
   return st;
 }
 
-wgk_status wgk_device_desc_from_json(const json_t *j, const char *source, wgk_device_desc *d, wgk_error *err) {
+wgk_status device_desc_from_json(const json_t *j, const char *source, dev_desc *d, util_error *err) {
   return read_with(j, source, NULL, d, err);
 }
 
-wgk_status wgk_device_desc_from_text(const char *text, size_t len, const char *source, wgk_device_desc *d,
-                                     wgk_error *err) {
+wgk_status device_desc_from_text(const char *text, size_t len, const char *source, dev_desc *d, util_error *err) {
   json_error_t jerr;
   json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!j) {
-    wgk_device_desc_defaults(d);
-    return wgk_error_set(err, WGK_ERR_PARSE, source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+    device_desc_defaults(d);
+    return util_error_set(err, WGK_ERR_PARSE, source, jerr.line, jerr.column, NULL, "%s", jerr.text);
   }
-  wgk_manifest_jpos idx = {0};
-  wgk_status st = wgk_manifest_jpos_build(text, len, &idx);
+  util_manifest_jpos idx = {0};
+  wgk_status st = util_manifest_jpos_build(text, len, &idx);
   if (st == WGK_ERR_OUT_OF_MEMORY)
-    st = wgk_error_set(err, st, source, 0, 0, NULL, "out of memory reading a device description");
+    st = util_error_set(err, st, source, 0, 0, NULL, "out of memory reading a device description");
   else
     st = read_with(j, source, &idx, d, err);
-  wgk_manifest_jpos_free(&idx);
+  util_manifest_jpos_free(&idx);
   json_decref(j);
   return st;
 }
 
-wgk_status wgk_device_desc_load(const char *path, wgk_device_desc *d, wgk_error *err) {
-  wgk_device_desc_defaults(d);
+wgk_status device_desc_load(const char *path, dev_desc *d, util_error *err) {
+  device_desc_defaults(d);
   FILE *f = fopen(path, "rb");
-  if (!f) return wgk_error_set(err, WGK_ERR_NOT_FOUND, path, 0, 0, NULL, "cannot open the device description");
-  wgk_dynbuf text;
-  wgk_dynbuf_init(&text, (size_t)16 << 20);
+  if (!f) return util_error_set(err, WGK_ERR_NOT_FOUND, path, 0, 0, NULL, "cannot open the device description");
+  util_dynbuf text;
+  util_dynbuf_init(&text, (size_t)16 << 20);
   char chunk[65536];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && !text.failed) wgk_dynbuf_append(&text, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && !text.failed) util_dynbuf_append(&text, chunk, n);
   bool bad = ferror(f) != 0;
   fclose(f);
   wgk_status st;
   if (bad)
-    st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot read the device description");
+    st = util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot read the device description");
   else if (text.failed)
-    st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "device description larger than 16 MiB");
+    st = util_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "device description larger than 16 MiB");
   else
-    st = wgk_device_desc_from_text(text.data ? text.data : "", text.len, path, d, err);
-  wgk_dynbuf_free(&text);
+    st = device_desc_from_text(text.data ? text.data : "", text.len, path, d, err);
+  util_dynbuf_free(&text);
   return st;
 }

@@ -7,120 +7,120 @@
 #include <stdlib.h>
 #include <string.h>
 
-wgk_value *wgk_expr_fail(wgk_eval *ev, const wgk_node *n, wgk_status st, const char *fmt, ...) {
+expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_error_setv(ev->err, st, n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0, NULL, fmt, ap);
+  util_error_setv(ev->err, st, n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0, NULL, fmt, ap);
   va_end(ap);
   return NULL;
 }
 
-wgk_value *wgk_expr_oom(wgk_eval *ev, const wgk_node *n) {
-  return wgk_expr_fail(ev, n, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+expr_value *expr_oom(expr_evaluator *ev, const expr_node *n) {
+  return expr_fail(ev, n, WGK_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
-const wgk_value *wgk_expr_scope_lookup(const wgk_expr_scope *s, const char *name) {
+const expr_value *expr_scope_lookup(const expr_scope *s, const char *name) {
   for (; s; s = s->parent) {
-    const wgk_value *v = wgk_value_dict_get(s->vars, name);
+    const expr_value *v = expr_value_dict_get(s->vars, name);
     if (v) return v;
   }
   return NULL;
 }
 
 /* true/false/none in either case of the first letter are globals of the oracle. */
-static wgk_value *constant(const char *name) {
-  if (!strcmp(name, "true") || !strcmp(name, "True")) return wgk_value_bool(true);
-  if (!strcmp(name, "false") || !strcmp(name, "False")) return wgk_value_bool(false);
-  if (!strcmp(name, "none") || !strcmp(name, "None")) return wgk_value_none();
+static expr_value *constant(const char *name) {
+  if (!strcmp(name, "true") || !strcmp(name, "True")) return expr_value_bool(true);
+  if (!strcmp(name, "false") || !strcmp(name, "False")) return expr_value_bool(false);
+  if (!strcmp(name, "none") || !strcmp(name, "None")) return expr_value_none();
   return NULL;
 }
 
-static wgk_value *name_value(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *c = constant(n->str);
+static expr_value *name_value(expr_evaluator *ev, const expr_node *n) {
+  expr_value *c = constant(n->str);
   if (c) return c;
-  const wgk_value *v = wgk_expr_scope_lookup(ev->scope, n->str);
-  if (v) return wgk_value_ref(v);
+  const expr_value *v = expr_scope_lookup(ev->scope, n->str);
+  if (v) return expr_value_ref(v);
   bool oom = false;
-  wgk_value *h = wgk_expr_helper(n->str, &oom);
+  expr_value *h = expr_helper(n->str, &oom);
   if (h) return h;
-  if (oom) return wgk_expr_oom(ev, n);
-  return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unknown name '%s'", n->str);
+  if (oom) return expr_oom(ev, n);
+  return expr_fail(ev, n, WGK_ERR_EVAL, "unknown name '%s'", n->str);
 }
 
 /* A checked integer result at node n. */
-static wgk_value *int_result(wgk_eval *ev, const wgk_node *n, double d) {
-  wgk_value *v = wgk_expr_int_checked(d, ev->err);
-  if (!v) wgk_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
+static expr_value *int_result(expr_evaluator *ev, const expr_node *n, double d) {
+  expr_value *v = expr_int_checked(d, ev->err);
+  if (!v) util_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
   return v;
 }
 
 /* A float result must be finite: the oracle's Infinity / NaN from an overflowing + - * / is an error here, as for
  * ** (docs/expressions.md), so it cannot reach a uniform or a comparison as a silent non-number. */
-static wgk_value *float_result(wgk_eval *ev, const wgk_node *n, double d) {
-  if (!isfinite(d)) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "float overflow: the result is not a finite number");
-  wgk_value *v = wgk_value_float(d);
-  return v ? v : wgk_expr_oom(ev, n);
+static expr_value *float_result(expr_evaluator *ev, const expr_node *n, double d) {
+  if (!isfinite(d)) return expr_fail(ev, n, WGK_ERR_EVAL, "float overflow: the result is not a finite number");
+  expr_value *v = expr_value_float(d);
+  return v ? v : expr_oom(ev, n);
 }
 
-static wgk_value *list_literal(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *l = wgk_value_list();
-  if (!l) return wgk_expr_oom(ev, n);
+static expr_value *list_literal(expr_evaluator *ev, const expr_node *n) {
+  expr_value *l = expr_value_list();
+  if (!l) return expr_oom(ev, n);
   l->is_tuple = n->kind == WGK_N_TUPLE;
   for (size_t i = 0; i < n->n; i++) {
-    wgk_value *item = wgk_expr_eval_node(ev, n->items[i]);
+    expr_value *item = expr_eval_node(ev, n->items[i]);
     if (!item) {
-      wgk_value_release(l);
+      expr_value_release(l);
       return NULL;
     }
-    if (!wgk_value_list_append(l, item)) {
-      wgk_value_release(l);
-      return wgk_expr_oom(ev, n);
+    if (!expr_value_list_append(l, item)) {
+      expr_value_release(l);
+      return expr_oom(ev, n);
     }
   }
   return l;
 }
 
-static wgk_value *dict_literal(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *d = wgk_value_dict();
-  if (!d) return wgk_expr_oom(ev, n);
+static expr_value *dict_literal(expr_evaluator *ev, const expr_node *n) {
+  expr_value *d = expr_value_dict();
+  if (!d) return expr_oom(ev, n);
   for (size_t i = 0; i + 1 < n->n; i += 2) {
-    wgk_value *k = wgk_expr_eval_node(ev, n->items[i]);
+    expr_value *k = expr_eval_node(ev, n->items[i]);
     if (!k) {
-      wgk_value_release(d);
+      expr_value_release(d);
       return NULL;
     }
     if (k->kind != WGK_VALUE_STRING) {
-      wgk_expr_fail(ev, n->items[i], WGK_ERR_EVAL, "dict keys must be strings, not %s", wgk_expr_type_name(k));
-      wgk_value_release(k);
-      wgk_value_release(d);
+      expr_fail(ev, n->items[i], WGK_ERR_EVAL, "dict keys must be strings, not %s", expr_type_name(k));
+      expr_value_release(k);
+      expr_value_release(d);
       return NULL;
     }
-    wgk_value *v = wgk_expr_eval_node(ev, n->items[i + 1]);
-    bool ok = v && wgk_value_dict_set(d, k->u.str.s, v);
-    wgk_value_release(k);
+    expr_value *v = expr_eval_node(ev, n->items[i + 1]);
+    bool ok = v && expr_value_dict_set(d, k->u.str.s, v);
+    expr_value_release(k);
     if (!ok) {
-      wgk_value_release(d);
-      return v ? wgk_expr_oom(ev, n) : NULL;
+      expr_value_release(d);
+      return v ? expr_oom(ev, n) : NULL;
     }
   }
   return d;
 }
 
-static bool is_num(const wgk_value *v) { return v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_FLOAT; }
-static double num(const wgk_value *v) { return v->kind == WGK_VALUE_BOOL ? v->u.b : wgk_value_as_float(v); }
+static bool is_num(const expr_value *v) { return v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_FLOAT; }
+static double num(const expr_value *v) { return v->kind == WGK_VALUE_BOOL ? v->u.b : expr_value_as_float(v); }
 
-static wgk_value *power(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
+static expr_value *power(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
   double a = num(l), b = num(r);
-  if (a == 0 && b < 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "0.0 cannot be raised to a negative power");
+  if (a == 0 && b < 0) return expr_fail(ev, n, WGK_ERR_EVAL, "0.0 cannot be raised to a negative power");
   double res = pow(a, b);
-  if (!isfinite(res)) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "exponentiation result is not a finite real number");
+  if (!isfinite(res)) return expr_fail(ev, n, WGK_ERR_EVAL, "exponentiation result is not a finite real number");
   if (l->kind == WGK_VALUE_FLOAT || r->kind == WGK_VALUE_FLOAT || b < 0) return float_result(ev, n, res);
   return int_result(ev, n, res);
 }
 
 /* + - * / // % of two numbers. Integer results must stay exact (|x| <= 2^53); the oracle's division and
  * modulo by zero give Infinity/NaN, which we refuse as errors (docs/expressions.md). */
-static wgk_value *arith(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
+static expr_value *arith(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
   bool flt = l->kind == WGK_VALUE_FLOAT || r->kind == WGK_VALUE_FLOAT;
   double a = num(l), b = num(r), res;
   switch (n->tok) {
@@ -134,30 +134,30 @@ static wgk_value *arith(wgk_eval *ev, const wgk_node *n, const wgk_value *l, con
     res = a * b;
     break;
   case WGK_TK_SLASH:
-    if (b == 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "division by zero");
+    if (b == 0) return expr_fail(ev, n, WGK_ERR_EVAL, "division by zero");
     return float_result(ev, n, a / b);
   case WGK_TK_DSLASH:
-    if (b == 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "division by zero");
+    if (b == 0) return expr_fail(ev, n, WGK_ERR_EVAL, "division by zero");
     if (!flt && l->u.i % r->u.i != 0 && ((l->u.i < 0) != (r->u.i < 0)))
       return int_result(ev, n, (double)(l->u.i / r->u.i - 1));
     if (!flt) return int_result(ev, n, (double)(l->u.i / r->u.i));
     res = floor(a / b);
     break;
   case WGK_TK_PERCENT:
-    if (b == 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "modulo by zero");
+    if (b == 0) return expr_fail(ev, n, WGK_ERR_EVAL, "modulo by zero");
     if (!flt) return int_result(ev, n, (double)(l->u.i % r->u.i)); /* C and JS agree: sign of the dividend */
     res = fmod(a, b);
     break;
   case WGK_TK_LT:
-    return wgk_value_bool(a < b);
+    return expr_value_bool(a < b);
   case WGK_TK_GT:
-    return wgk_value_bool(a > b);
+    return expr_value_bool(a > b);
   case WGK_TK_LE:
-    return wgk_value_bool(a <= b);
+    return expr_value_bool(a <= b);
   case WGK_TK_GE:
-    return wgk_value_bool(a >= b);
+    return expr_value_bool(a >= b);
   default:
-    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "bad operator");
+    return expr_fail(ev, n, WGK_ERR_EVAL, "bad operator");
   }
   if (!flt) {
     /* Exact int64 arithmetic where the double would round; the range check follows. */
@@ -165,54 +165,53 @@ static wgk_value *arith(wgk_eval *ev, const wgk_node *n, const wgk_value *l, con
     bool over = n->tok == WGK_TK_PLUS    ? __builtin_add_overflow(x, y, &z)
                 : n->tok == WGK_TK_MINUS ? __builtin_sub_overflow(x, y, &z)
                                          : __builtin_mul_overflow(x, y, &z);
-    if (over || !wgk_value_int_ok(z)) return int_result(ev, n, 1e300);
+    if (over || !expr_value_int_ok(z)) return int_result(ev, n, 1e300);
     return int_result(ev, n, (double)z);
   }
   return float_result(ev, n, res);
 }
 
-static wgk_value *concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, 0);
-  wgk_expr_print_raw(l, &b);
-  wgk_expr_print_raw(r, &b);
-  wgk_value *v = b.failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(&b), b.len);
-  wgk_dynbuf_free(&b);
+static expr_value *concat(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  expr_print_raw(l, &b);
+  expr_print_raw(r, &b);
+  expr_value *v = b.failed ? NULL : expr_value_string_n(util_dynbuf_str(&b), b.len);
+  util_dynbuf_free(&b);
   return v ? v
-           : wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)",
-                           (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
+           : expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
 }
 
-static wgk_value *list_concat(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
-  wgk_value *out = wgk_value_list();
+static expr_value *list_concat(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
+  expr_value *out = expr_value_list();
   for (size_t i = 0; out && i < l->u.list.len + r->u.list.len; i++) {
-    wgk_value *item = i < l->u.list.len ? l->u.list.items[i] : r->u.list.items[i - l->u.list.len];
-    if (!wgk_value_list_append(out, wgk_value_ref(item))) {
-      wgk_value_release(out);
+    expr_value *item = i < l->u.list.len ? l->u.list.items[i] : r->u.list.items[i - l->u.list.len];
+    if (!expr_value_list_append(out, expr_value_ref(item))) {
+      expr_value_release(out);
       out = NULL;
     }
   }
-  return out ? out : wgk_expr_oom(ev, n);
+  return out ? out : expr_oom(ev, n);
 }
 
-static wgk_value *membership(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
+static expr_value *membership(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
   bool found;
   if (r->kind == WGK_VALUE_LIST) {
     found = false;
-    for (size_t i = 0; !found && i < r->u.list.len; i++) found = wgk_expr_strict_eq(r->u.list.items[i], l);
+    for (size_t i = 0; !found && i < r->u.list.len; i++) found = expr_strict_eq(r->u.list.items[i], l);
   } else if (r->kind == WGK_VALUE_STRING && l->kind == WGK_VALUE_STRING) {
     found = l->u.str.len == 0 ||
-            (r->u.str.len >= l->u.str.len && wgk_expr_find(r->u.str.s, r->u.str.len, l->u.str.s, l->u.str.len));
+            (r->u.str.len >= l->u.str.len && expr_find(r->u.str.s, r->u.str.len, l->u.str.s, l->u.str.len));
   } else if (r->kind == WGK_VALUE_DICT && l->kind == WGK_VALUE_STRING) {
-    found = wgk_value_dict_get(r, l->u.str.s) != NULL;
+    found = expr_value_dict_get(r, l->u.str.s) != NULL;
   } else {
-    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "operator 'in' is not defined between %s and %s", wgk_expr_type_name(l),
-                         wgk_expr_type_name(r));
+    return expr_fail(ev, n, WGK_ERR_EVAL, "operator 'in' is not defined between %s and %s", expr_type_name(l),
+                     expr_type_name(r));
   }
-  return wgk_value_bool(n->kind == WGK_N_IN ? found : !found);
+  return expr_value_bool(n->kind == WGK_N_IN ? found : !found);
 }
 
-static const char *op_name(const wgk_node *n) {
+static const char *op_name(const expr_node *n) {
   static const char *names[] = {
       [WGK_TK_PLUS] = "+",    [WGK_TK_MINUS] = "-",   [WGK_TK_TILDE] = "~", [WGK_TK_STAR] = "*", [WGK_TK_SLASH] = "/",
       [WGK_TK_DSLASH] = "//", [WGK_TK_PERCENT] = "%", [WGK_TK_POW] = "**",  [WGK_TK_LT] = "<",   [WGK_TK_GT] = ">",
@@ -224,16 +223,16 @@ static const char *op_name(const wgk_node *n) {
 
 /* The oracle's order of cases: == and != first, then undefined/none refusals, ~, **, numbers, lists,
  * membership, string +. */
-static wgk_value *binary_values(wgk_eval *ev, const wgk_node *n, const wgk_value *l, const wgk_value *r) {
-  if (n->tok == WGK_TK_EQ && n->kind == WGK_N_BINARY) return wgk_value_bool(wgk_expr_loose_eq(l, r));
-  if (n->tok == WGK_TK_NE && n->kind == WGK_N_BINARY) return wgk_value_bool(!wgk_expr_loose_eq(l, r));
+static expr_value *binary_values(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
+  if (n->tok == WGK_TK_EQ && n->kind == WGK_N_BINARY) return expr_value_bool(expr_loose_eq(l, r));
+  if (n->tok == WGK_TK_NE && n->kind == WGK_N_BINARY) return expr_value_bool(!expr_loose_eq(l, r));
   bool is_in = n->kind == WGK_N_IN || n->kind == WGK_N_NOT_IN;
   if (l->kind == WGK_VALUE_UNDEFINED || r->kind == WGK_VALUE_UNDEFINED) {
-    if (r->kind == WGK_VALUE_UNDEFINED && is_in) return wgk_value_bool(n->kind == WGK_N_NOT_IN);
-    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot apply '%s' to an undefined value", op_name(n));
+    if (r->kind == WGK_VALUE_UNDEFINED && is_in) return expr_value_bool(n->kind == WGK_N_NOT_IN);
+    return expr_fail(ev, n, WGK_ERR_EVAL, "cannot apply '%s' to an undefined value", op_name(n));
   }
   if (l->kind == WGK_VALUE_NONE || r->kind == WGK_VALUE_NONE)
-    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot apply '%s' to none", op_name(n));
+    return expr_fail(ev, n, WGK_ERR_EVAL, "cannot apply '%s' to none", op_name(n));
   if (is_in) return membership(ev, n, l, r);
   if (n->tok == WGK_TK_TILDE) return concat(ev, n, l, r);
   bool lnum = is_num(l) || l->kind == WGK_VALUE_BOOL, rnum = is_num(r) || r->kind == WGK_VALUE_BOOL;
@@ -243,115 +242,115 @@ static wgk_value *binary_values(wgk_eval *ev, const wgk_node *n, const wgk_value
   if ((l->kind == WGK_VALUE_STRING || r->kind == WGK_VALUE_STRING) && n->tok == WGK_TK_PLUS &&
       l->kind != WGK_VALUE_LIST && r->kind != WGK_VALUE_LIST)
     return concat(ev, n, l, r);
-  return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "operator '%s' is not defined between %s and %s", op_name(n),
-                       wgk_expr_type_name(l), wgk_expr_type_name(r));
+  return expr_fail(ev, n, WGK_ERR_EVAL, "operator '%s' is not defined between %s and %s", op_name(n), expr_type_name(l),
+                   expr_type_name(r));
 }
 
-static wgk_value *binary(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *l = wgk_expr_eval_node(ev, n->a);
+static expr_value *binary(expr_evaluator *ev, const expr_node *n) {
+  expr_value *l = expr_eval_node(ev, n->a);
   if (!l) return NULL;
   if (n->kind == WGK_N_AND || n->kind == WGK_N_OR) {
-    if (wgk_value_truthy(l) == (n->kind == WGK_N_OR)) return l;
-    wgk_value_release(l);
-    return wgk_expr_eval_node(ev, n->b);
+    if (expr_value_truthy(l) == (n->kind == WGK_N_OR)) return l;
+    expr_value_release(l);
+    return expr_eval_node(ev, n->b);
   }
-  wgk_value *r = wgk_expr_eval_node(ev, n->b);
+  expr_value *r = expr_eval_node(ev, n->b);
   if (!r) {
-    wgk_value_release(l);
+    expr_value_release(l);
     return NULL;
   }
-  wgk_value *v = binary_values(ev, n, l, r);
-  wgk_value_release(l);
-  wgk_value_release(r);
+  expr_value *v = binary_values(ev, n, l, r);
+  expr_value_release(l);
+  expr_value_release(r);
   return v;
 }
 
 /* `not` tests the raw JavaScript value: a list or dict is always "true" there, so `not []` is false. */
-static wgk_value *logical_not(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *v = wgk_expr_eval_node(ev, n->a);
+static expr_value *logical_not(expr_evaluator *ev, const expr_node *n) {
+  expr_value *v = expr_eval_node(ev, n->a);
   if (!v) return NULL;
-  bool js_truthy = v->kind == WGK_VALUE_LIST || v->kind == WGK_VALUE_DICT || wgk_value_truthy(v);
-  wgk_value_release(v);
-  return wgk_value_bool(!js_truthy);
+  bool js_truthy = v->kind == WGK_VALUE_LIST || v->kind == WGK_VALUE_DICT || expr_value_truthy(v);
+  expr_value_release(v);
+  return expr_value_bool(!js_truthy);
 }
 
-static wgk_value *unary(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *v = wgk_expr_eval_node(ev, n->a);
+static expr_value *unary(expr_evaluator *ev, const expr_node *n) {
+  expr_value *v = expr_eval_node(ev, n->a);
   if (!v) return NULL;
-  wgk_value *r = NULL;
+  expr_value *r = NULL;
   double sign = n->tok == WGK_TK_MINUS ? -1 : 1;
   if (v->kind == WGK_VALUE_FLOAT)
     r = float_result(ev, n, sign * v->u.d);
   else if (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_BOOL)
     r = int_result(ev, n, sign * num(v));
   else
-    wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unary '%s' is not defined for %s", n->tok == WGK_TK_MINUS ? "-" : "+",
-                  wgk_expr_type_name(v));
-  wgk_value_release(v);
+    expr_fail(ev, n, WGK_ERR_EVAL, "unary '%s' is not defined for %s", n->tok == WGK_TK_MINUS ? "-" : "+",
+              expr_type_name(v));
+  expr_value_release(v);
   return r;
 }
 
-static wgk_value *ternary(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *c = wgk_expr_eval_node(ev, n->b);
+static expr_value *ternary(expr_evaluator *ev, const expr_node *n) {
+  expr_value *c = expr_eval_node(ev, n->b);
   if (!c) return NULL;
-  bool t = wgk_value_truthy(c);
-  wgk_value_release(c);
-  if (t) return wgk_expr_eval_node(ev, n->a);
-  return n->c ? wgk_expr_eval_node(ev, n->c) : wgk_value_undefined();
+  bool t = expr_value_truthy(c);
+  expr_value_release(c);
+  if (t) return expr_eval_node(ev, n->a);
+  return n->c ? expr_eval_node(ev, n->c) : expr_value_undefined();
 }
 
 /* obj.name / obj["name"]: dict entries first, then the type's built-in methods; missing is undefined. */
-static wgk_value *member_by_name(wgk_eval *ev, const wgk_node *n, const wgk_value *obj, const char *name) {
+static expr_value *member_by_name(expr_evaluator *ev, const expr_node *n, const expr_value *obj, const char *name) {
   if (obj->kind == WGK_VALUE_DICT) {
-    const wgk_value *v = wgk_value_dict_get(obj, name);
-    if (v) return wgk_value_ref(v);
+    const expr_value *v = expr_value_dict_get(obj, name);
+    if (v) return expr_value_ref(v);
   }
-  wgk_value *m = NULL;
+  expr_value *m = NULL;
   if ((obj->kind == WGK_VALUE_LIST || obj->kind == WGK_VALUE_STRING) && !strcmp(name, "length"))
-    m = wgk_value_int((int64_t)wgk_value_len(obj));
-  else if (!(m = wgk_expr_method(obj, name)) && !wgk_expr_has_method(obj, name))
-    return wgk_value_undefined();
-  return m ? m : wgk_expr_oom(ev, n);
+    m = expr_value_int((int64_t)expr_value_len(obj));
+  else if (!(m = expr_method(obj, name)) && !expr_has_method(obj, name))
+    return expr_value_undefined();
+  return m ? m : expr_oom(ev, n);
 }
 
-static wgk_value *index_value(wgk_eval *ev, const wgk_node *n, const wgk_value *obj, const wgk_value *key) {
+static expr_value *index_value(expr_evaluator *ev, const expr_node *n, const expr_value *obj, const expr_value *key) {
   if (key->kind == WGK_VALUE_STRING && obj->kind != WGK_VALUE_LIST && obj->kind != WGK_VALUE_STRING)
     return member_by_name(ev, n, obj, key->u.str.s);
   if (obj->kind == WGK_VALUE_LIST || obj->kind == WGK_VALUE_STRING) {
     if (key->kind == WGK_VALUE_STRING) return member_by_name(ev, n, obj, key->u.str.s);
     if (key->kind != WGK_VALUE_INT)
-      return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot index a %s with a %s", wgk_expr_type_name(obj),
-                           wgk_expr_type_name(key));
-    int64_t len = (int64_t)wgk_value_len(obj), i = key->u.i < 0 ? key->u.i + len : key->u.i;
+      return expr_fail(ev, n, WGK_ERR_EVAL, "cannot index a %s with a %s", expr_type_name(obj), expr_type_name(key));
+    int64_t len = (int64_t)expr_value_len(obj), i = key->u.i < 0 ? key->u.i + len : key->u.i;
     /* Array.prototype.at: undefined out of range; the oracle wraps that in a string for strings. */
-    if (i < 0 || i >= len) return obj->kind == WGK_VALUE_LIST ? wgk_value_undefined() : wgk_value_string("undefined");
-    wgk_value *v =
-        obj->kind == WGK_VALUE_LIST ? wgk_value_ref(obj->u.list.items[i]) : wgk_value_string_n(obj->u.str.s + i, 1);
-    return v ? v : wgk_expr_oom(ev, n);
+    if (i < 0 || i >= len) return obj->kind == WGK_VALUE_LIST ? expr_value_undefined() : expr_value_string("undefined");
+    expr_value *v =
+        obj->kind == WGK_VALUE_LIST ? expr_value_ref(obj->u.list.items[i]) : expr_value_string_n(obj->u.str.s + i, 1);
+    return v ? v : expr_oom(ev, n);
   }
-  return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot access a member of %s with a %s", wgk_expr_type_name(obj),
-                       wgk_expr_type_name(key));
+  return expr_fail(ev, n, WGK_ERR_EVAL, "cannot access a member of %s with a %s", expr_type_name(obj),
+                   expr_type_name(key));
 }
 
-static wgk_value *member(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *obj = wgk_expr_eval_node(ev, n->a);
+static expr_value *member(expr_evaluator *ev, const expr_node *n) {
+  expr_value *obj = expr_eval_node(ev, n->a);
   if (!obj) return NULL;
-  wgk_value *v;
+  expr_value *v;
   if (n->kind == WGK_N_MEMBER) {
     v = member_by_name(ev, n, obj, n->str);
   } else {
-    wgk_value *key = wgk_expr_eval_node(ev, n->b);
+    expr_value *key = expr_eval_node(ev, n->b);
     v = key ? index_value(ev, n, obj, key) : NULL;
-    wgk_value_release(key);
+    expr_value_release(key);
   }
-  wgk_value_release(obj);
+  expr_value_release(obj);
   return v;
 }
 
 /* Python slice rules as the oracle implements them (utils.ts slice). */
-static wgk_value *slice_values(wgk_eval *ev, const wgk_node *n, const wgk_value *obj, const wgk_value *const part[3]) {
-  int64_t len = (int64_t)wgk_value_len(obj), step = part[2] ? part[2]->u.i : 1;
-  if (step == 0) return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "slice step cannot be zero");
+static expr_value *slice_values(expr_evaluator *ev, const expr_node *n, const expr_value *obj,
+                                const expr_value *const part[3]) {
+  int64_t len = (int64_t)expr_value_len(obj), step = part[2] ? part[2]->u.i : 1;
+  if (step == 0) return expr_fail(ev, n, WGK_ERR_EVAL, "slice step cannot be zero");
   int64_t start, stop;
   if (step > 0) {
     start = part[0] ? part[0]->u.i : 0;
@@ -364,133 +363,131 @@ static wgk_value *slice_values(wgk_eval *ev, const wgk_node *n, const wgk_value 
     start = start < 0 ? (len + start > -1 ? len + start : -1) : (start < len - 1 ? start : len - 1);
     stop = stop < -1 ? (len + stop > -1 ? len + stop : -1) : (stop < len - 1 ? stop : len - 1);
   }
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, 0);
-  wgk_value *out = obj->kind == WGK_VALUE_LIST ? wgk_value_list() : NULL;
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  expr_value *out = obj->kind == WGK_VALUE_LIST ? expr_value_list() : NULL;
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
     if (obj->kind == WGK_VALUE_LIST) {
-      if (!wgk_value_list_append(out, wgk_value_ref(obj->u.list.items[i]))) break;
+      if (!expr_value_list_append(out, expr_value_ref(obj->u.list.items[i]))) break;
     } else {
-      wgk_dynbuf_append_char(&b, obj->u.str.s[i]);
+      util_dynbuf_append_char(&b, obj->u.str.s[i]);
     }
   }
-  if (obj->kind == WGK_VALUE_STRING) out = b.failed ? NULL : wgk_value_string_n(wgk_dynbuf_str(&b), b.len);
-  wgk_dynbuf_free(&b);
-  return out ? out : wgk_expr_oom(ev, n);
+  if (obj->kind == WGK_VALUE_STRING) out = b.failed ? NULL : expr_value_string_n(util_dynbuf_str(&b), b.len);
+  util_dynbuf_free(&b);
+  return out ? out : expr_oom(ev, n);
 }
 
-static wgk_value *slice(wgk_eval *ev, const wgk_node *n) {
-  wgk_value *obj = wgk_expr_eval_node(ev, n->a);
+static expr_value *slice(expr_evaluator *ev, const expr_node *n) {
+  expr_value *obj = expr_eval_node(ev, n->a);
   if (!obj) return NULL;
-  wgk_value *part[3] = {NULL, NULL, NULL}, *res = NULL;
+  expr_value *part[3] = {NULL, NULL, NULL}, *res = NULL;
   if (obj->kind != WGK_VALUE_LIST && obj->kind != WGK_VALUE_STRING) {
-    wgk_expr_fail(ev, n, WGK_ERR_EVAL, "cannot slice a %s", wgk_expr_type_name(obj));
+    expr_fail(ev, n, WGK_ERR_EVAL, "cannot slice a %s", expr_type_name(obj));
     goto done;
   }
   for (int i = 0; i < 3; i++) {
     if (!n->items[i]) continue;
-    if (!(part[i] = wgk_expr_eval_node(ev, n->items[i]))) goto done;
+    if (!(part[i] = expr_eval_node(ev, n->items[i]))) goto done;
     if (part[i]->kind == WGK_VALUE_UNDEFINED) {
-      wgk_value_release(part[i]);
+      expr_value_release(part[i]);
       part[i] = NULL;
       continue;
     }
     if (part[i]->kind != WGK_VALUE_INT) {
-      wgk_expr_fail(ev, n->items[i], WGK_ERR_EVAL, "slice bounds must be integers, not %s",
-                    wgk_expr_type_name(part[i]));
+      expr_fail(ev, n->items[i], WGK_ERR_EVAL, "slice bounds must be integers, not %s", expr_type_name(part[i]));
       goto done;
     }
   }
-  res = slice_values(ev, n, obj, (const wgk_value *const *)part);
+  res = slice_values(ev, n, obj, (const expr_value *const *)part);
 done:
-  for (int i = 0; i < 3; i++) wgk_value_release(part[i]);
-  wgk_value_release(obj);
+  for (int i = 0; i < 3; i++) expr_value_release(part[i]);
+  expr_value_release(obj);
   return res;
 }
 
-void wgk_expr_free_args(wgk_value **args, size_t nargs, wgk_value *kwargs) {
-  for (size_t i = 0; i < nargs; i++) wgk_value_release(args[i]);
+void expr_free_args(expr_value **args, size_t nargs, expr_value *kwargs) {
+  for (size_t i = 0; i < nargs; i++) expr_value_release(args[i]);
   free(args);
-  wgk_value_release(kwargs);
+  expr_value_release(kwargs);
 }
 
-bool wgk_expr_eval_args(wgk_eval *ev, wgk_node *const *items, size_t n, wgk_value ***args, size_t *nargs,
-                        wgk_value **kwargs) {
+bool expr_eval_args(expr_evaluator *ev, expr_node *const *items, size_t n, expr_value ***args, size_t *nargs,
+                    expr_value **kwargs) {
   *args = n ? calloc(n, sizeof **args) : NULL;
   *nargs = 0;
   *kwargs = NULL;
   if (n && !*args) {
-    wgk_expr_oom(ev, NULL);
+    expr_oom(ev, NULL);
     return false;
   }
   for (size_t i = 0; i < n; i++) {
-    const wgk_node *a = items[i];
-    wgk_value *v = wgk_expr_eval_node(ev, a->kind == WGK_N_KWARG ? a->a : a);
+    const expr_node *a = items[i];
+    expr_value *v = expr_eval_node(ev, a->kind == WGK_N_KWARG ? a->a : a);
     if (!v) goto fail;
     if (a->kind != WGK_N_KWARG) {
       (*args)[(*nargs)++] = v;
       continue;
     }
-    if (!*kwargs && !(*kwargs = wgk_value_dict())) {
-      wgk_value_release(v);
-      wgk_expr_oom(ev, a);
+    if (!*kwargs && !(*kwargs = expr_value_dict())) {
+      expr_value_release(v);
+      expr_oom(ev, a);
       goto fail;
     }
-    if (wgk_value_dict_get(*kwargs, a->str)) {
-      wgk_value_release(v);
-      wgk_expr_fail(ev, a, WGK_ERR_EVAL, "got multiple values for keyword argument '%s'", a->str);
+    if (expr_value_dict_get(*kwargs, a->str)) {
+      expr_value_release(v);
+      expr_fail(ev, a, WGK_ERR_EVAL, "got multiple values for keyword argument '%s'", a->str);
       goto fail;
     }
-    if (!wgk_value_dict_set(*kwargs, a->str, v)) {
-      wgk_expr_oom(ev, a);
+    if (!expr_value_dict_set(*kwargs, a->str, v)) {
+      expr_oom(ev, a);
       goto fail;
     }
   }
   return true;
 fail:
-  wgk_expr_free_args(*args, *nargs, *kwargs);
+  expr_free_args(*args, *nargs, *kwargs);
   *args = NULL;
   *kwargs = NULL;
   *nargs = 0;
   return false;
 }
 
-wgk_value *wgk_expr_call_value(wgk_eval *ev, const wgk_node *at, const wgk_value *fn, const wgk_value *const *args,
-                               size_t nargs, const wgk_value *kwargs) {
-  if (fn->kind != WGK_VALUE_FUNC)
-    return wgk_expr_fail(ev, at, WGK_ERR_EVAL, "cannot call a %s", wgk_expr_type_name(fn));
-  wgk_value *out = NULL;
+expr_value *expr_call_value(expr_evaluator *ev, const expr_node *at, const expr_value *fn,
+                            const expr_value *const *args, size_t nargs, const expr_value *kwargs) {
+  if (fn->kind != WGK_VALUE_FUNC) return expr_fail(ev, at, WGK_ERR_EVAL, "cannot call a %s", expr_type_name(fn));
+  expr_value *out = NULL;
   wgk_status st = fn->u.func.fn(fn, args, nargs, kwargs, ev->scope, &out, ev->err);
   if (st != WGK_OK || !out) {
-    if (!wgk_error_is_set(ev->err))
-      wgk_error_set(ev->err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s failed", fn->u.func.name);
-    wgk_error_wrap_source(ev->err, at->src ? at->src : ev->source, at->line, at->col, NULL);
-    wgk_value_release(out);
+    if (!util_error_is_set(ev->err))
+      util_error_set(ev->err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s failed", fn->u.func.name);
+    util_error_wrap_source(ev->err, at->src ? at->src : ev->source, at->line, at->col, NULL);
+    expr_value_release(out);
     return NULL;
   }
   return out;
 }
 
-static wgk_value *call(wgk_eval *ev, const wgk_node *n) {
-  wgk_value **args, *kwargs;
+static expr_value *call(expr_evaluator *ev, const expr_node *n) {
+  expr_value **args, *kwargs;
   size_t nargs;
-  if (!wgk_expr_eval_args(ev, n->items, n->n, &args, &nargs, &kwargs)) return NULL;
-  wgk_value *fn = wgk_expr_eval_node(ev, n->a), *out = NULL;
-  if (fn) out = wgk_expr_call_value(ev, n, fn, (const wgk_value *const *)args, nargs, kwargs);
-  wgk_value_release(fn);
-  wgk_expr_free_args(args, nargs, kwargs);
+  if (!expr_eval_args(ev, n->items, n->n, &args, &nargs, &kwargs)) return NULL;
+  expr_value *fn = expr_eval_node(ev, n->a), *out = NULL;
+  if (fn) out = expr_call_value(ev, n, fn, (const expr_value *const *)args, nargs, kwargs);
+  expr_value_release(fn);
+  expr_free_args(args, nargs, kwargs);
   return out;
 }
 
-static wgk_value *dispatch(wgk_eval *ev, const wgk_node *n) {
+static expr_value *dispatch(expr_evaluator *ev, const expr_node *n) {
   switch (n->kind) {
   case WGK_N_INT:
-    return int_result(ev, n, wgk_value_int_ok(n->i) ? (double)n->i : 1e300);
+    return int_result(ev, n, expr_value_int_ok(n->i) ? (double)n->i : 1e300);
   case WGK_N_FLOAT:
     return float_result(ev, n, n->d);
   case WGK_N_STRING: {
-    wgk_value *s = wgk_value_string_n(n->str, n->str_len);
-    return s ? s : wgk_expr_oom(ev, n);
+    expr_value *s = expr_value_string_n(n->str, n->str_len);
+    return s ? s : expr_oom(ev, n);
   }
   case WGK_N_NAME:
     return name_value(ev, n);
@@ -512,11 +509,11 @@ static wgk_value *dispatch(wgk_eval *ev, const wgk_node *n) {
   case WGK_N_TERNARY:
     return ternary(ev, n);
   case WGK_N_TEST: {
-    wgk_value *v = wgk_expr_apply_test(ev, n, NULL);
+    expr_value *v = expr_apply_test(ev, n, NULL);
     return v;
   }
   case WGK_N_FILTER:
-    return wgk_expr_apply_filter(ev, n, NULL);
+    return expr_apply_filter(ev, n, NULL);
   case WGK_N_MEMBER:
   case WGK_N_INDEX:
     return member(ev, n);
@@ -525,17 +522,17 @@ static wgk_value *dispatch(wgk_eval *ev, const wgk_node *n) {
   case WGK_N_CALL:
     return call(ev, n);
   case WGK_N_KWARG:
-    return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "keyword argument outside a call");
+    return expr_fail(ev, n, WGK_ERR_EVAL, "keyword argument outside a call");
   }
-  return wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unknown node");
+  return expr_fail(ev, n, WGK_ERR_EVAL, "unknown node");
 }
 
-wgk_value *wgk_expr_eval_node(wgk_eval *ev, const wgk_node *n) {
+expr_value *expr_eval_node(expr_evaluator *ev, const expr_node *n) {
   if (++ev->depth > WGK_EXPR_MAX_DEPTH) {
     ev->depth--;
-    return wgk_expr_fail(ev, n, WGK_ERR_LIMIT, "evaluation nested too deeply (limit is %d)", WGK_EXPR_MAX_DEPTH);
+    return expr_fail(ev, n, WGK_ERR_LIMIT, "evaluation nested too deeply (limit is %d)", WGK_EXPR_MAX_DEPTH);
   }
-  wgk_value *v = dispatch(ev, n);
+  expr_value *v = dispatch(ev, n);
   ev->depth--;
   return v;
 }

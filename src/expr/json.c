@@ -11,82 +11,82 @@
 
 #define WGK_JSON_MAX_DEPTH 100 /* nesting of JSON turned into values */
 
-static wgk_value *from_json(const json_t *j, int depth, wgk_error *err) {
+static expr_value *from_json(const json_t *j, int depth, util_error *err) {
   if (depth > WGK_JSON_MAX_DEPTH) {
-    wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "JSON nested too deeply (limit is %d)", WGK_JSON_MAX_DEPTH);
+    util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "JSON nested too deeply (limit is %d)", WGK_JSON_MAX_DEPTH);
     return NULL;
   }
-  wgk_value *v = NULL;
+  expr_value *v = NULL;
   switch (json_typeof(j)) {
   case JSON_NULL:
-    return wgk_value_none();
+    return expr_value_none();
   case JSON_TRUE:
-    return wgk_value_bool(true);
+    return expr_value_bool(true);
   case JSON_FALSE:
-    return wgk_value_bool(false);
+    return expr_value_bool(false);
   case JSON_INTEGER: {
     json_int_t i = json_integer_value(j);
-    if (!wgk_value_int_ok((int64_t)i)) { /* through a double, 2^53+1 would round to 2^53 and pass */
-      wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53: %lld", (long long)i);
+    if (!expr_value_int_ok((int64_t)i)) { /* through a double, 2^53+1 would round to 2^53 and pass */
+      util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53: %lld", (long long)i);
       return NULL;
     }
-    return wgk_expr_int_checked((double)i, err);
+    return expr_int_checked((double)i, err);
   }
   case JSON_REAL: {
     double d = json_real_value(j);
     /* The oracle gets plain JS numbers: whole ones become integers. */
-    if (d == floor(d) && fabs(d) <= (double)WGK_INT_EXACT_MAX) return wgk_value_int((int64_t)d);
-    v = wgk_value_float(d);
+    if (d == floor(d) && fabs(d) <= (double)WGK_INT_EXACT_MAX) return expr_value_int((int64_t)d);
+    v = expr_value_float(d);
     break;
   }
   case JSON_STRING:
-    v = wgk_value_string_n(json_string_value(j), json_string_length(j));
+    v = expr_value_string_n(json_string_value(j), json_string_length(j));
     break;
   case JSON_ARRAY: {
-    v = wgk_value_list();
+    v = expr_value_list();
     for (size_t i = 0; v && i < json_array_size(j); i++) {
-      wgk_value *item = from_json(json_array_get(j, i), depth + 1, err);
+      expr_value *item = from_json(json_array_get(j, i), depth + 1, err);
       if (!item) {
-        wgk_value_release(v);
+        expr_value_release(v);
         return NULL;
       }
-      if (!wgk_value_list_append(v, item)) {
-        wgk_value_release(v);
+      if (!expr_value_list_append(v, item)) {
+        expr_value_release(v);
         v = NULL;
       }
     }
     break;
   }
   case JSON_OBJECT: {
-    v = wgk_value_dict();
+    v = expr_value_dict();
     const char *key;
     json_t *item_j;
     json_object_foreach((json_t *)j, key, item_j) {
       if (!v) break;
-      wgk_value *item = from_json(item_j, depth + 1, err);
+      expr_value *item = from_json(item_j, depth + 1, err);
       if (!item) {
-        wgk_value_release(v);
+        expr_value_release(v);
         return NULL;
       }
-      if (!wgk_value_dict_set(v, key, item)) {
-        wgk_value_release(v);
+      if (!expr_value_dict_set(v, key, item)) {
+        expr_value_release(v);
         v = NULL;
       }
     }
     break;
   }
   }
-  if (!v) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!v) util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   return v;
 }
 
-wgk_value *wgk_value_from_json(const json_t *json, wgk_error *err) {
-  if (!json) return wgk_value_none();
+expr_value *expr_value_from_json(const json_t *json, util_error *err) {
+  if (!json) return expr_value_none();
   return from_json(json, 0, err);
 }
 
-json_t *wgk_value_to_json(const wgk_value *v) {
-  switch (wgk_value_kind_of(v)) {
+json_t *expr_value_to_json(const expr_value *v) {
+  switch (expr_value_kind_of(v)) {
   case WGK_VALUE_BOOL:
     return json_boolean(v->u.b);
   case WGK_VALUE_INT:
@@ -98,7 +98,7 @@ json_t *wgk_value_to_json(const wgk_value *v) {
   case WGK_VALUE_LIST: {
     json_t *a = json_array();
     for (size_t i = 0; a && i < v->u.list.len; i++)
-      if (json_array_append_new(a, wgk_value_to_json(v->u.list.items[i])) != 0) {
+      if (json_array_append_new(a, expr_value_to_json(v->u.list.items[i])) != 0) {
         json_decref(a);
         a = NULL;
       }
@@ -107,7 +107,7 @@ json_t *wgk_value_to_json(const wgk_value *v) {
   case WGK_VALUE_DICT: {
     json_t *o = json_object();
     for (size_t i = 0; o && i < v->u.dict.len; i++)
-      if (json_object_set_new(o, v->u.dict.keys[i], wgk_value_to_json(v->u.dict.vals[i])) != 0) {
+      if (json_object_set_new(o, v->u.dict.keys[i], expr_value_to_json(v->u.dict.vals[i])) != 0) {
         json_decref(o);
         o = NULL;
       }
@@ -118,19 +118,19 @@ json_t *wgk_value_to_json(const wgk_value *v) {
   }
 }
 
-wgk_value *wgk_value_name_set(const char *const *names, size_t count) {
-  wgk_value *v = wgk_value_list();
+expr_value *expr_value_name_set(const char *const *names, size_t count) {
+  expr_value *v = expr_value_list();
   if (!v) return NULL;
   v->is_set = true;
   for (size_t i = 0; i < count; i++)
-    if (!wgk_value_list_append(v, wgk_value_string(names[i]))) {
-      wgk_value_release(v);
+    if (!expr_value_list_append(v, expr_value_string(names[i]))) {
+      expr_value_release(v);
       return NULL;
     }
   return v;
 }
 
-static bool set_int(wgk_value *d, const char *k, int64_t x) { return wgk_value_dict_set(d, k, wgk_value_int(x)); }
+static bool set_int(expr_value *d, const char *k, int64_t x) { return expr_value_dict_set(d, k, expr_value_int(x)); }
 
 /* Every WebGPU limit with the spec's default (the public loader's table): device.limits has all of them,
  * the device's own values over these. */
@@ -184,11 +184,11 @@ static bool limit_modelled(const char *name) {
   return false;
 }
 
-static wgk_value *limits_value(const wgk_device_limits *l) {
-  wgk_value *d = wgk_value_dict();
+static expr_value *limits_value(const device_limits *l) {
+  expr_value *d = expr_value_dict();
   bool ok = d != NULL;
   for (size_t i = 0; ok && i < sizeof limit_defaults / sizeof limit_defaults[0]; i++)
-    ok = wgk_value_dict_set(d, limit_defaults[i].name, wgk_value_int(limit_defaults[i].value));
+    ok = expr_value_dict_set(d, limit_defaults[i].name, expr_value_int(limit_defaults[i].value));
 #define LIMIT(name) ok = ok && set_int(d, #name, (int64_t)l->name)
   LIMIT(maxStorageBufferBindingSize);
   LIMIT(maxUniformBufferBindingSize);
@@ -207,14 +207,14 @@ static wgk_value *limits_value(const wgk_device_limits *l) {
   LIMIT(minUniformBufferOffsetAlignment);
 #undef LIMIT
   if (!ok) {
-    wgk_value_release(d);
+    expr_value_release(d);
     return NULL;
   }
   return d;
 }
 
-static wgk_value *adapter_value(const wgk_device_desc *desc) {
-  wgk_value *d = wgk_value_dict();
+static expr_value *adapter_value(const dev_desc *desc) {
+  expr_value *d = expr_value_dict();
   bool ok = d != NULL;
   /* as the loader hands adapterInfo to expressions: vendor and architecture lower-cased, subgroup sizes
    * only when the adapter reports them */
@@ -222,52 +222,52 @@ static wgk_value *adapter_value(const wgk_device_desc *desc) {
   for (size_t i = 0; i < sizeof vendor; i++) vendor[i] = (char)tolower((unsigned char)desc->vendor[i]);
   for (size_t i = 0; i < sizeof arch; i++) arch[i] = (char)tolower((unsigned char)desc->architecture[i]);
   vendor[sizeof vendor - 1] = arch[sizeof arch - 1] = '\0';
-  ok = ok && wgk_value_dict_set(d, "vendor", wgk_value_string(vendor));
-  ok = ok && wgk_value_dict_set(d, "architecture", wgk_value_string(arch));
+  ok = ok && expr_value_dict_set(d, "vendor", expr_value_string(vendor));
+  ok = ok && expr_value_dict_set(d, "architecture", expr_value_string(arch));
   if (desc->subgroupMinSize) ok = ok && set_int(d, "subgroupMinSize", desc->subgroupMinSize);
   if (desc->subgroupMaxSize) ok = ok && set_int(d, "subgroupMaxSize", desc->subgroupMaxSize);
-  ok = ok && wgk_value_dict_set(d, "isFallbackAdapter", wgk_value_bool(desc->isFallbackAdapter));
-  wgk_value *cfgs = ok ? wgk_value_list() : NULL;
+  ok = ok && expr_value_dict_set(d, "isFallbackAdapter", expr_value_bool(desc->isFallbackAdapter));
+  expr_value *cfgs = ok ? expr_value_list() : NULL;
   for (uint32_t i = 0; cfgs && i < desc->subgroupMatrixConfigCount && i < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; i++) {
-    const wgk_subgroup_matrix_config *c = &desc->subgroupMatrixConfigs[i];
-    wgk_value *e = wgk_value_dict();
-    bool k = e && wgk_value_dict_set(e, "componentType", wgk_value_string(c->componentType)) &&
-             wgk_value_dict_set(e, "resultComponentType", wgk_value_string(c->resultComponentType)) &&
+    const dev_subgroup_matrix_config *c = &desc->subgroupMatrixConfigs[i];
+    expr_value *e = expr_value_dict();
+    bool k = e && expr_value_dict_set(e, "componentType", expr_value_string(c->componentType)) &&
+             expr_value_dict_set(e, "resultComponentType", expr_value_string(c->resultComponentType)) &&
              set_int(e, "M", c->M) && set_int(e, "N", c->N) && set_int(e, "K", c->K);
     if (!k) {
-      wgk_value_release(e);
-      wgk_value_release(cfgs);
+      expr_value_release(e);
+      expr_value_release(cfgs);
       cfgs = NULL;
       break;
     }
-    if (!wgk_value_list_append(cfgs, e)) {
-      wgk_value_release(cfgs);
+    if (!expr_value_list_append(cfgs, e)) {
+      expr_value_release(cfgs);
       cfgs = NULL;
     }
   }
-  ok = ok && wgk_value_dict_set(d, "subgroupMatrixConfigs", cfgs);
+  ok = ok && expr_value_dict_set(d, "subgroupMatrixConfigs", cfgs);
   if (!ok) {
-    wgk_value_release(d);
+    expr_value_release(d);
     return NULL;
   }
   return d;
 }
 
-wgk_value *wgk_value_device(const wgk_device_desc *desc) {
+expr_value *expr_value_device(const dev_desc *desc) {
   const char *names[WGK_FEATURE_COUNT];
   size_t n = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (wgk_device_has(desc, (wgk_feature)f)) names[n++] = wgk_feature_name((wgk_feature)f);
-  wgk_device_limits limits = desc->limits;
+    if (device_has(desc, (dev_feature)f)) names[n++] = dev_feature_name((dev_feature)f);
+  device_limits limits = desc->limits;
   if (limits.maxComputeWorkgroupsPerDimension > WGK_DISPATCH_FOLD_WIDTH)
     limits.maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH;
-  wgk_value *d = wgk_value_dict();
-  bool ok = d && wgk_value_dict_set(d, "features", wgk_value_name_set(names, n)) &&
-            wgk_value_dict_set(d, "wgslLanguageFeatures", wgk_value_name_set(NULL, 0)) &&
-            wgk_value_dict_set(d, "limits", limits_value(&limits)) &&
-            wgk_value_dict_set(d, "adapterInfo", adapter_value(desc));
+  expr_value *d = expr_value_dict();
+  bool ok = d && expr_value_dict_set(d, "features", expr_value_name_set(names, n)) &&
+            expr_value_dict_set(d, "wgslLanguageFeatures", expr_value_name_set(NULL, 0)) &&
+            expr_value_dict_set(d, "limits", limits_value(&limits)) &&
+            expr_value_dict_set(d, "adapterInfo", adapter_value(desc));
   if (!ok) {
-    wgk_value_release(d);
+    expr_value_release(d);
     return NULL;
   }
   return d;
@@ -277,72 +277,72 @@ wgk_value *wgk_value_device(const wgk_device_desc *desc) {
  * gives the limits and adapter facts wgk models over the spec defaults; features keep every name given (also
  * ones wgk does not know, spelled as given), and limits or adapter facts the description does not model are
  * kept as given, so a template may ask for any of them. */
-wgk_value *wgk_value_device_from_json(const json_t *json, wgk_error *err) {
-  wgk_device_desc desc;
-  if (wgk_device_desc_from_json(json, NULL, &desc, err) != WGK_OK) return NULL;
-  wgk_value *dev = wgk_value_device(&desc);
+expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
+  dev_desc desc;
+  if (device_desc_from_json(json, NULL, &desc, err) != WGK_OK) return NULL;
+  expr_value *dev = expr_value_device(&desc);
   json_t *features = json_object_get(json, "features");
   json_t *language = json_object_get(json, "wgslLanguageFeatures");
   json_t *limits = json_object_get(json, "limits");
   json_t *info = json_object_get(json, "adapterInfo");
   bool ok = dev != NULL;
   if (ok && json_is_array(features)) {
-    wgk_value *set = wgk_value_list();
+    expr_value *set = expr_value_list();
     if (set) set->is_set = true;
     for (size_t i = 0; set && i < json_array_size(features); i++) {
       const char *name = json_string_value(json_array_get(features, i));
-      if (name && !wgk_value_list_append(set, wgk_value_string(name))) {
-        wgk_value_release(set);
+      if (name && !expr_value_list_append(set, expr_value_string(name))) {
+        expr_value_release(set);
         set = NULL;
       }
     }
-    ok = wgk_value_dict_set(dev, "features", set);
+    ok = expr_value_dict_set(dev, "features", set);
   }
   if (ok && json_is_array(language)) {
-    wgk_value *set = wgk_value_list();
+    expr_value *set = expr_value_list();
     if (set) set->is_set = true;
     for (size_t i = 0; set && i < json_array_size(language); i++) {
       const char *name = json_string_value(json_array_get(language, i));
-      if (name && !wgk_value_list_append(set, wgk_value_string(name))) {
-        wgk_value_release(set);
+      if (name && !expr_value_list_append(set, expr_value_string(name))) {
+        expr_value_release(set);
         set = NULL;
       }
     }
-    ok = wgk_value_dict_set(dev, "wgslLanguageFeatures", set);
+    ok = expr_value_dict_set(dev, "wgslLanguageFeatures", set);
   }
   for (int pass = 0; ok && pass < 2; pass++) {
     json_t *obj = pass == 0 ? limits : info;
-    wgk_value *target = (wgk_value *)wgk_value_dict_get(dev, pass == 0 ? "limits" : "adapterInfo");
+    expr_value *target = (expr_value *)expr_value_dict_get(dev, pass == 0 ? "limits" : "adapterInfo");
     const char *key;
     json_t *item;
     if (!json_is_object(obj)) continue;
     json_object_foreach(obj, key, item) {
-      if (pass == 0 ? limit_modelled(key) : wgk_value_dict_get(target, key) != NULL) continue; /* the reader's */
-      wgk_value *v = wgk_value_from_json(item, err);
+      if (pass == 0 ? limit_modelled(key) : expr_value_dict_get(target, key) != NULL) continue; /* the reader's */
+      expr_value *v = expr_value_from_json(item, err);
       if (!v) {
-        wgk_value_release(dev);
+        expr_value_release(dev);
         return NULL;
       }
       if (pass == 1 && (strcmp(key, "vendor") == 0 || strcmp(key, "architecture") == 0) && json_is_string(item)) {
         char low[256];
         snprintf(low, sizeof low, "%s", json_string_value(item));
         for (char *c = low; *c; c++) *c = (char)tolower((unsigned char)*c);
-        wgk_value_release(v);
-        v = wgk_value_string(low);
+        expr_value_release(v);
+        v = expr_value_string(low);
       }
-      if (pass == 0 && strcmp(key, "maxComputeWorkgroupsPerDimension") == 0 && wgk_value_as_int(v) > 65535) {
-        wgk_value_release(v);
-        v = wgk_value_int(65535);
+      if (pass == 0 && strcmp(key, "maxComputeWorkgroupsPerDimension") == 0 && expr_value_as_int(v) > 65535) {
+        expr_value_release(v);
+        v = expr_value_int(65535);
       }
-      if (!wgk_value_dict_set(target, key, v)) {
+      if (!expr_value_dict_set(target, key, v)) {
         ok = false;
         break;
       }
     }
   }
   if (!ok) {
-    wgk_value_release(dev);
-    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    expr_value_release(dev);
+    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return NULL;
   }
   return dev;

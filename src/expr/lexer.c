@@ -29,7 +29,7 @@ static const unsigned char byte_class[256] = {
     ['%'] = C_PUNCT,
 };
 
-static wgk_token make(wgk_tok kind, size_t start, size_t len) { return (wgk_token){kind, start, len}; }
+static expr_token make(expr_tok kind, size_t start, size_t len) { return (expr_token){kind, start, len}; }
 
 static size_t digits(const char *s, size_t len, size_t i) {
   while (i < len && byte_class[(unsigned char)s[i]] == C_DIGIT) i++;
@@ -37,7 +37,7 @@ static size_t digits(const char *s, size_t len, size_t i) {
 }
 
 /* Digits, then ".digits" unless the number follows a dot (so a.0.1 is two members). */
-static wgk_token number(const char *s, size_t len, size_t start, size_t from, wgk_tok prev) {
+static expr_token number(const char *s, size_t len, size_t start, size_t from, expr_tok prev) {
   size_t i = digits(s, len, from);
   if (prev != WGK_TK_DOT && i + 1 < len && s[i] == '.' && byte_class[(unsigned char)s[i + 1]] == C_DIGIT)
     return make(WGK_TK_FLOAT, start, digits(s, len, i + 1) - start);
@@ -45,7 +45,7 @@ static wgk_token number(const char *s, size_t len, size_t start, size_t from, wg
 }
 
 /* A quoted string; escapes are checked by the parser. Unterminated: ILLEGAL spanning the rest. */
-static wgk_token string(const char *s, size_t len, size_t start) {
+static expr_token string(const char *s, size_t len, size_t start) {
   char q = s[start];
   for (size_t i = start + 1; i < len; i++) {
     if (s[i] == '\\') {
@@ -57,12 +57,12 @@ static wgk_token string(const char *s, size_t len, size_t start) {
   return make(WGK_TK_ILLEGAL, start, len - start);
 }
 
-static bool value_before(wgk_tok prev) {
+static bool value_before(expr_tok prev) {
   return prev == WGK_TK_NAME || prev == WGK_TK_INT || prev == WGK_TK_FLOAT || prev == WGK_TK_STRING ||
          prev == WGK_TK_RPAREN || prev == WGK_TK_RBRACKET;
 }
 
-static wgk_token punct(const char *s, size_t len, size_t i, int brace_depth, bool block_ends) {
+static expr_token punct(const char *s, size_t len, size_t i, int brace_depth, bool block_ends) {
   char c = s[i], d = i + 1 < len ? s[i + 1] : '\0';
   if (block_ends && c == '%' && d == '}') return make(WGK_TK_BLOCK_END, i, 2);
   if (block_ends && c == '}' && d == '}' && brace_depth <= 0) return make(WGK_TK_BLOCK_END, i, 2);
@@ -112,7 +112,7 @@ static wgk_token punct(const char *s, size_t len, size_t i, int brace_depth, boo
   }
 }
 
-wgk_token wgk_expr_lex(const char *s, size_t len, size_t pos, wgk_tok prev, int brace_depth, bool block_ends) {
+expr_token expr_lex(const char *s, size_t len, size_t pos, expr_tok prev, int brace_depth, bool block_ends) {
   size_t i = pos;
   while (i < len && byte_class[(unsigned char)s[i]] == C_SPACE) i++;
   if (i >= len) return make(WGK_TK_EOF, len, 0);

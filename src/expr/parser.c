@@ -10,17 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct wgk_arena {
-  struct wgk_arena *next; /* older chunk */
-  size_t used, cap;       /* bytes of data in use / allocated */
-  max_align_t data[];     /* the memory handed out */
+struct expr_arena {
+  struct expr_arena *next; /* older chunk */
+  size_t used, cap;        /* bytes of data in use / allocated */
+  max_align_t data[];      /* the memory handed out */
 };
 
-void *wgk_expr_arena_alloc(wgk_arena **a, size_t size) {
+void *expr_arena_alloc(expr_arena **a, size_t size) {
   size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
   if (!*a || (*a)->cap - (*a)->used < size) {
     size_t cap = size > 16384 ? size : 16384;
-    wgk_arena *c = malloc(sizeof *c + cap);
+    expr_arena *c = malloc(sizeof *c + cap);
     if (!c) return NULL;
     c->next = *a;
     c->used = 0;
@@ -33,15 +33,15 @@ void *wgk_expr_arena_alloc(wgk_arena **a, size_t size) {
   return p;
 }
 
-void wgk_expr_arena_free(wgk_arena *a) {
+void expr_arena_free(expr_arena *a) {
   while (a) {
-    wgk_arena *next = a->next;
+    expr_arena *next = a->next;
     free(a);
     a = next;
   }
 }
 
-const char *wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int *col) {
+const char *expr_position(const expr_parser *p, size_t offset, int *line, int *col) {
   if (p->map) {
     size_t k = offset < p->map->len ? offset : p->map->len;
     *line = p->map->line[k];
@@ -60,26 +60,26 @@ const char *wgk_expr_position(const wgk_parser *p, size_t offset, int *line, int
   return p->source;
 }
 
-wgk_status wgk_expr_syntax_error(wgk_parser *p, const char *fmt, ...) {
+wgk_status expr_syntax_error(expr_parser *p, const char *fmt, ...) {
   int line, col;
-  const char *src = wgk_expr_position(p, p->tok.start, &line, &col);
+  const char *src = expr_position(p, p->tok.start, &line, &col);
   va_list ap;
   va_start(ap, fmt);
-  wgk_error_setv(p->err, WGK_ERR_PARSE, src, line, col, NULL, fmt, ap);
+  util_error_setv(p->err, WGK_ERR_PARSE, src, line, col, NULL, fmt, ap);
   va_end(ap);
   return WGK_ERR_PARSE;
 }
 
-void wgk_expr_next(wgk_parser *p) {
+void expr_next(expr_parser *p) {
   if (p->tok.kind == WGK_TK_LBRACE) p->brace_depth++;
   if (p->tok.kind == WGK_TK_RBRACE) p->brace_depth--;
   p->prev = p->tok.kind;
   p->pos = p->tok.start + p->tok.len;
-  p->tok = wgk_expr_lex(p->text, p->len, p->pos, p->prev, p->brace_depth, p->block_ends);
+  p->tok = expr_lex(p->text, p->len, p->pos, p->prev, p->brace_depth, p->block_ends);
 }
 
-void wgk_expr_parser_init(wgk_parser *p, const char *text, size_t len, size_t pos, const char *source,
-                          wgk_arena **arena, wgk_error *err) {
+void expr_parser_init(expr_parser *p, const char *text, size_t len, size_t pos, const char *source, expr_arena **arena,
+                      util_error *err) {
   memset(p, 0, sizeof *p);
   p->text = text;
   p->len = len;
@@ -88,58 +88,58 @@ void wgk_expr_parser_init(wgk_parser *p, const char *text, size_t len, size_t po
   p->arena = arena;
   p->err = err;
   p->prev = WGK_TK_EOF;
-  p->tok = wgk_expr_lex(text, len, pos, WGK_TK_EOF, 0, false);
+  p->tok = expr_lex(text, len, pos, WGK_TK_EOF, 0, false);
 }
 
-bool wgk_expr_at_name(const wgk_parser *p, const char *word) {
+bool expr_at_name(const expr_parser *p, const char *word) {
   size_t n = strlen(word);
   return p->tok.kind == WGK_TK_NAME && p->tok.len == n && memcmp(p->text + p->tok.start, word, n) == 0;
 }
 
-bool wgk_expr_accept_name(wgk_parser *p, const char *word) {
-  if (!wgk_expr_at_name(p, word)) return false;
-  wgk_expr_next(p);
+bool expr_accept_name(expr_parser *p, const char *word) {
+  if (!expr_at_name(p, word)) return false;
+  expr_next(p);
   return true;
 }
 
-static const char *tok_text(const wgk_parser *p, char *buf, size_t size) {
+static const char *tok_text(const expr_parser *p, char *buf, size_t size) {
   if (p->tok.kind == WGK_TK_EOF) return "end of expression";
   size_t n = p->tok.len < size - 3 ? p->tok.len : size - 3;
   snprintf(buf, size, "'%.*s'", (int)n, p->text + p->tok.start);
   return buf;
 }
 
-static wgk_node *new_node(wgk_parser *p, wgk_node_kind kind, size_t start) {
-  wgk_node *n = wgk_expr_arena_alloc(p->arena, sizeof *n);
+static expr_node *new_node(expr_parser *p, expr_node_kind kind, size_t start) {
+  expr_node *n = expr_arena_alloc(p->arena, sizeof *n);
   if (!n) {
-    wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+    util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
     return NULL;
   }
   n->kind = kind;
   n->start = start;
   n->end = p->pos;
-  n->src = wgk_expr_position(p, start, &n->line, &n->col);
+  n->src = expr_position(p, start, &n->line, &n->col);
   return n;
 }
 
-static bool expect(wgk_parser *p, wgk_tok kind, const char *what) {
+static bool expect(expr_parser *p, expr_tok kind, const char *what) {
   if (p->tok.kind == kind) {
-    wgk_expr_next(p);
+    expr_next(p);
     return true;
   }
   char buf[64];
-  wgk_expr_syntax_error(p, "%s expected near %s", what, tok_text(p, buf, sizeof buf));
+  expr_syntax_error(p, "%s expected near %s", what, tok_text(p, buf, sizeof buf));
   return false;
 }
 
 /* Growing item arrays live in the arena too: doubling, old copies are simply left behind. */
-static bool push_item(wgk_parser *p, wgk_node *n, size_t *cap, wgk_node *item) {
+static bool push_item(expr_parser *p, expr_node *n, size_t *cap, expr_node *item) {
   if (!item) return false;
   if (n->n == *cap) {
     size_t c = *cap ? *cap * 2 : 4;
-    wgk_node **items = wgk_expr_arena_alloc(p->arena, c * sizeof *items);
+    expr_node **items = expr_arena_alloc(p->arena, c * sizeof *items);
     if (!items) {
-      wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+      util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
       return false;
     }
     if (n->n) memcpy(items, n->items, n->n * sizeof *items);
@@ -150,13 +150,13 @@ static bool push_item(wgk_parser *p, wgk_node *n, size_t *cap, wgk_node *item) {
   return true;
 }
 
-static bool enter(wgk_parser *p) {
+static bool enter(expr_parser *p) {
   if (++p->depth <= WGK_EXPR_MAX_DEPTH) return true;
-  wgk_error_set(p->err, WGK_ERR_LIMIT, p->source, 0, 0, NULL, "expression nested too deeply (limit is %d)",
-                WGK_EXPR_MAX_DEPTH);
+  util_error_set(p->err, WGK_ERR_LIMIT, p->source, 0, 0, NULL, "expression nested too deeply (limit is %d)",
+                 WGK_EXPR_MAX_DEPTH);
   int line, col;
-  const char *src = wgk_expr_position(p, p->tok.start, &line, &col);
-  wgk_error_wrap_source(p->err, src, line, col, NULL);
+  const char *src = expr_position(p, p->tok.start, &line, &col);
+  util_error_wrap_source(p->err, src, line, col, NULL);
   return false;
 }
 
@@ -164,14 +164,14 @@ static const char escapes_from[] = "ntrbfv'\"\\";
 static const char escapes_to[] = "\n\t\r\b\f\v'\"\\";
 
 /* Copies a quoted string without its quotes, resolving the oracle's escapes; appends to *dst. */
-static bool unescape(wgk_parser *p, const wgk_token *t, char *dst, size_t *dlen) {
+static bool unescape(expr_parser *p, const expr_token *t, char *dst, size_t *dlen) {
   for (size_t i = t->start + 1; i + 1 < t->start + t->len; i++) {
     char c = p->text[i];
     if (c == '\\') {
       const char *e = strchr(escapes_from, p->text[i + 1]);
       if (!e || !p->text[i + 1]) {
         p->tok = *t;
-        wgk_expr_syntax_error(p, "unknown escape '\\%c' in string", p->text[i + 1]);
+        expr_syntax_error(p, "unknown escape '\\%c' in string", p->text[i + 1]);
         return false;
       }
       c = escapes_to[e - escapes_from];
@@ -182,24 +182,24 @@ static bool unescape(wgk_parser *p, const wgk_token *t, char *dst, size_t *dlen)
   return true;
 }
 
-static wgk_node *string_literal(wgk_parser *p) {
-  wgk_node *n = new_node(p, WGK_N_STRING, p->tok.start);
+static expr_node *string_literal(expr_parser *p) {
+  expr_node *n = new_node(p, WGK_N_STRING, p->tok.start);
   size_t total = 0, pos = p->pos;
-  wgk_tok prev = p->prev;
+  expr_tok prev = p->prev;
   /* Adjacent strings join: measure them all first. */
-  for (wgk_token t = p->tok; t.kind == WGK_TK_STRING;) {
+  for (expr_token t = p->tok; t.kind == WGK_TK_STRING;) {
     total += t.len;
     pos = t.start + t.len;
-    t = wgk_expr_lex(p->text, p->len, pos, WGK_TK_STRING, p->brace_depth, p->block_ends);
+    t = expr_lex(p->text, p->len, pos, WGK_TK_STRING, p->brace_depth, p->block_ends);
   }
   (void)prev;
-  char *buf = n ? wgk_expr_arena_alloc(p->arena, total + 1) : NULL;
+  char *buf = n ? expr_arena_alloc(p->arena, total + 1) : NULL;
   if (!buf) return NULL;
   size_t blen = 0;
   while (p->tok.kind == WGK_TK_STRING) {
-    wgk_token t = p->tok;
+    expr_token t = p->tok;
     if (!unescape(p, &t, buf, &blen)) return NULL;
-    wgk_expr_next(p);
+    expr_next(p);
   }
   buf[blen] = '\0';
   n->str = buf;
@@ -207,8 +207,8 @@ static wgk_node *string_literal(wgk_parser *p) {
   return n;
 }
 
-static wgk_node *number_literal(wgk_parser *p) {
-  wgk_node *n = new_node(p, p->tok.kind == WGK_TK_INT ? WGK_N_INT : WGK_N_FLOAT, p->tok.start);
+static expr_node *number_literal(expr_parser *p) {
+  expr_node *n = new_node(p, p->tok.kind == WGK_TK_INT ? WGK_N_INT : WGK_N_FLOAT, p->tok.start);
   if (!n) return NULL;
   char buf[400];
   size_t len = p->tok.len < sizeof buf - 1 ? p->tok.len : sizeof buf - 1;
@@ -217,48 +217,48 @@ static wgk_node *number_literal(wgk_parser *p) {
   n->d = strtod(buf, NULL);
   /* Integers are range-checked when evaluated, where the error can carry the node; strtoll saturates. */
   n->i = n->kind == WGK_N_INT ? strtoll(buf, NULL, 10) : 0;
-  wgk_expr_next(p);
+  expr_next(p);
   return n;
 }
 
-static char *name_copy(wgk_parser *p) {
-  char *s = wgk_expr_arena_alloc(p->arena, p->tok.len + 1);
+static char *name_copy(expr_parser *p) {
+  char *s = expr_arena_alloc(p->arena, p->tok.len + 1);
   if (!s) {
-    wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+    util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
     return NULL;
   }
   memcpy(s, p->text + p->tok.start, p->tok.len);
   return s;
 }
 
-static wgk_node *bracketed(wgk_parser *p, wgk_node_kind kind, wgk_tok close) {
-  wgk_node *n = new_node(p, kind, p->tok.start);
+static expr_node *bracketed(expr_parser *p, expr_node_kind kind, expr_tok close) {
+  expr_node *n = new_node(p, kind, p->tok.start);
   size_t cap = 0;
   if (!n) return NULL;
-  wgk_expr_next(p);
+  expr_next(p);
   while (p->tok.kind != close) {
     if (p->tok.kind == WGK_TK_EOF || p->tok.kind == WGK_TK_BLOCK_END) {
       expect(p, close, close == WGK_TK_RBRACKET ? "']'" : "'}'");
       return NULL;
     }
-    if (!push_item(p, n, &cap, wgk_expr_parse_expression(p))) return NULL;
+    if (!push_item(p, n, &cap, expr_parse_expression(p))) return NULL;
     if (kind == WGK_N_DICT) {
       if (!expect(p, WGK_TK_COLON, "':'")) return NULL;
-      if (!push_item(p, n, &cap, wgk_expr_parse_expression(p))) return NULL;
+      if (!push_item(p, n, &cap, expr_parse_expression(p))) return NULL;
     }
     if (p->tok.kind == WGK_TK_COMMA)
-      wgk_expr_next(p);
+      expr_next(p);
     else if (p->tok.kind != close) {
       expect(p, close, close == WGK_TK_RBRACKET ? "']'" : "'}'");
       return NULL;
     }
   }
-  wgk_expr_next(p);
+  expr_next(p);
   n->end = p->pos;
   return n;
 }
 
-wgk_node *wgk_expr_parse_primary(wgk_parser *p) {
+expr_node *expr_parse_primary(expr_parser *p) {
   char buf[64];
   switch (p->tok.kind) {
   case WGK_TK_INT:
@@ -267,16 +267,16 @@ wgk_node *wgk_expr_parse_primary(wgk_parser *p) {
   case WGK_TK_STRING:
     return string_literal(p);
   case WGK_TK_NAME: {
-    wgk_node *n = new_node(p, WGK_N_NAME, p->tok.start);
+    expr_node *n = new_node(p, WGK_N_NAME, p->tok.start);
     if (!n || !(n->str = name_copy(p))) return NULL;
     n->str_len = p->tok.len;
-    wgk_expr_next(p);
+    expr_next(p);
     n->end = p->pos;
     return n;
   }
   case WGK_TK_LPAREN: {
-    wgk_expr_next(p);
-    wgk_node *n = wgk_expr_parse_sequence(p, false);
+    expr_next(p);
+    expr_node *n = expr_parse_sequence(p, false);
     if (!n || !expect(p, WGK_TK_RPAREN, "')'")) return NULL;
     return n;
   }
@@ -286,76 +286,76 @@ wgk_node *wgk_expr_parse_primary(wgk_parser *p) {
     return bracketed(p, WGK_N_DICT, WGK_TK_RBRACE);
   case WGK_TK_ILLEGAL:
     if (p->text[p->tok.start] == '"' || p->text[p->tok.start] == '\'')
-      wgk_expr_syntax_error(p, "unterminated string");
+      expr_syntax_error(p, "unterminated string");
     else
-      wgk_expr_syntax_error(p, "unexpected character %s", tok_text(p, buf, sizeof buf));
+      expr_syntax_error(p, "unexpected character %s", tok_text(p, buf, sizeof buf));
     return NULL;
   default:
-    wgk_expr_syntax_error(p, "unexpected %s", tok_text(p, buf, sizeof buf));
+    expr_syntax_error(p, "unexpected %s", tok_text(p, buf, sizeof buf));
     return NULL;
   }
 }
 
-wgk_node *wgk_expr_parse_sequence(wgk_parser *p, bool primary) {
+expr_node *expr_parse_sequence(expr_parser *p, bool primary) {
   size_t start = p->tok.start;
-  wgk_node *first = primary ? wgk_expr_parse_primary(p) : wgk_expr_parse_expression(p);
+  expr_node *first = primary ? expr_parse_primary(p) : expr_parse_expression(p);
   if (!first || p->tok.kind != WGK_TK_COMMA) return first;
-  wgk_node *t = new_node(p, WGK_N_TUPLE, start);
+  expr_node *t = new_node(p, WGK_N_TUPLE, start);
   size_t cap = 0;
   if (!t || !push_item(p, t, &cap, first)) return NULL;
   while (p->tok.kind == WGK_TK_COMMA) {
-    wgk_expr_next(p);
+    expr_next(p);
     if (p->tok.kind == WGK_TK_RPAREN) break; /* (a, b,) */
-    if (!push_item(p, t, &cap, primary ? wgk_expr_parse_primary(p) : wgk_expr_parse_expression(p))) return NULL;
+    if (!push_item(p, t, &cap, primary ? expr_parse_primary(p) : expr_parse_expression(p))) return NULL;
   }
   t->end = p->pos;
   return t;
 }
 
-bool wgk_expr_parse_args(wgk_parser *p, wgk_node *node) {
+bool expr_parse_args(expr_parser *p, expr_node *node) {
   size_t cap = 0;
   bool saw_keyword = false;
   if (!expect(p, WGK_TK_LPAREN, "'('")) return false;
   while (p->tok.kind != WGK_TK_RPAREN) {
     if (p->tok.kind == WGK_TK_EOF || p->tok.kind == WGK_TK_BLOCK_END) return expect(p, WGK_TK_RPAREN, "')'");
-    wgk_node *arg = wgk_expr_parse_expression(p);
+    expr_node *arg = expr_parse_expression(p);
     if (!arg) return false;
     if (p->tok.kind == WGK_TK_ASSIGN) {
       if (arg->kind != WGK_N_NAME) {
-        wgk_expr_syntax_error(p, "keyword argument needs a name before '='");
+        expr_syntax_error(p, "keyword argument needs a name before '='");
         return false;
       }
-      wgk_expr_next(p);
+      expr_next(p);
       arg->kind = WGK_N_KWARG;
-      if (!(arg->a = wgk_expr_parse_expression(p))) return false;
+      if (!(arg->a = expr_parse_expression(p))) return false;
       saw_keyword = true;
     } else if (saw_keyword) {
-      wgk_expr_syntax_error(p, "positional argument follows keyword argument");
+      expr_syntax_error(p, "positional argument follows keyword argument");
       return false;
     }
     if (!push_item(p, node, &cap, arg)) return false;
     if (p->tok.kind == WGK_TK_COMMA)
-      wgk_expr_next(p);
+      expr_next(p);
     else if (p->tok.kind != WGK_TK_RPAREN)
       return expect(p, WGK_TK_RPAREN, "')'");
   }
-  wgk_expr_next(p);
+  expr_next(p);
   node->end = p->pos;
   return true;
 }
 
 /* a[...]: an index or a slice of up to three parts. */
-static wgk_node *subscript(wgk_parser *p, wgk_node *obj) {
-  wgk_node *n = new_node(p, WGK_N_INDEX, p->tok.start);
+static expr_node *subscript(expr_parser *p, expr_node *obj) {
+  expr_node *n = new_node(p, WGK_N_INDEX, p->tok.start);
   if (!n) return NULL;
   n->a = obj;
-  wgk_expr_next(p);
-  wgk_node *parts[3] = {NULL, NULL, NULL};
+  expr_next(p);
+  expr_node *parts[3] = {NULL, NULL, NULL};
   int count = 0;
   bool slice = false;
   while (p->tok.kind != WGK_TK_RBRACKET) {
     if (count == 3) {
-      wgk_expr_syntax_error(p, "a slice has at most 3 parts");
+      expr_syntax_error(p, "a slice has at most 3 parts");
       return NULL;
     }
     if (p->tok.kind == WGK_TK_EOF || p->tok.kind == WGK_TK_BLOCK_END) {
@@ -365,14 +365,14 @@ static wgk_node *subscript(wgk_parser *p, wgk_node *obj) {
     if (p->tok.kind == WGK_TK_COLON) {
       count++;
       slice = true;
-      wgk_expr_next(p);
+      expr_next(p);
       continue;
     }
-    if (!(parts[count] = wgk_expr_parse_expression(p))) return NULL;
+    if (!(parts[count] = expr_parse_expression(p))) return NULL;
     if (p->tok.kind == WGK_TK_COLON) {
       count++;
       slice = true;
-      wgk_expr_next(p);
+      expr_next(p);
     } else if (p->tok.kind != WGK_TK_RBRACKET) {
       expect(p, WGK_TK_RBRACKET, "']'");
       return NULL;
@@ -380,13 +380,13 @@ static wgk_node *subscript(wgk_parser *p, wgk_node *obj) {
       count++;
   }
   if (count == 0) {
-    wgk_expr_syntax_error(p, "empty subscript");
+    expr_syntax_error(p, "empty subscript");
     return NULL;
   }
-  wgk_expr_next(p);
+  expr_next(p);
   if (slice) {
     n->kind = WGK_N_SLICE;
-    n->items = wgk_expr_arena_alloc(p->arena, 3 * sizeof *n->items);
+    n->items = expr_arena_alloc(p->arena, 3 * sizeof *n->items);
     if (!n->items) return NULL;
     memcpy(n->items, parts, sizeof parts);
     n->n = 3;
@@ -397,13 +397,13 @@ static wgk_node *subscript(wgk_parser *p, wgk_node *obj) {
   return n;
 }
 
-static wgk_node *postfix(wgk_parser *p) {
+static expr_node *postfix(expr_parser *p) {
   size_t start = p->tok.start;
-  wgk_node *e = wgk_expr_parse_primary(p);
+  expr_node *e = expr_parse_primary(p);
   while (e) {
     if (p->tok.kind == WGK_TK_DOT) {
-      wgk_expr_next(p);
-      wgk_node *m = new_node(p, WGK_N_MEMBER, start);
+      expr_next(p);
+      expr_node *m = new_node(p, WGK_N_MEMBER, start);
       if (!m) return NULL;
       m->a = e;
       if (p->tok.kind == WGK_TK_INT) { /* a.0 is a[0] */
@@ -412,9 +412,9 @@ static wgk_node *postfix(wgk_parser *p) {
       } else if (p->tok.kind == WGK_TK_NAME) {
         if (!(m->str = name_copy(p))) return NULL;
         m->str_len = p->tok.len;
-        wgk_expr_next(p);
+        expr_next(p);
       } else {
-        wgk_expr_syntax_error(p, "name expected after '.'");
+        expr_syntax_error(p, "name expected after '.'");
         return NULL;
       }
       m->end = p->pos;
@@ -423,12 +423,12 @@ static wgk_node *postfix(wgk_parser *p) {
       e = subscript(p, e);
       if (e) e->start = start;
     } else if (p->tok.kind == WGK_TK_LPAREN) {
-      wgk_node *c = new_node(p, WGK_N_CALL, start);
+      expr_node *c = new_node(p, WGK_N_CALL, start);
       if (!c) return NULL;
       c->line = e->line;
       c->col = e->col;
       c->a = e;
-      if (!wgk_expr_parse_args(p, c)) return NULL;
+      if (!expr_parse_args(p, c)) return NULL;
       e = c;
     } else {
       break;
@@ -437,13 +437,13 @@ static wgk_node *postfix(wgk_parser *p) {
   return e;
 }
 
-static wgk_node *unary_sign(wgk_parser *p) {
-  wgk_tok k = p->tok.kind;
+static expr_node *unary_sign(expr_parser *p) {
+  expr_tok k = p->tok.kind;
   if (k == WGK_TK_UMINUS || k == WGK_TK_UPLUS || k == WGK_TK_MINUS || k == WGK_TK_PLUS) {
-    wgk_node *n = new_node(p, WGK_N_UNARY, p->tok.start);
+    expr_node *n = new_node(p, WGK_N_UNARY, p->tok.start);
     if (!n || !enter(p)) return NULL;
     n->tok = (k == WGK_TK_UMINUS || k == WGK_TK_MINUS) ? WGK_TK_MINUS : WGK_TK_PLUS;
-    wgk_expr_next(p);
+    expr_next(p);
     n->a = unary_sign(p);
     p->depth--;
     n->end = p->pos;
@@ -453,23 +453,23 @@ static wgk_node *unary_sign(wgk_parser *p) {
 }
 
 /* x | f | g(1): filters apply left to right to the unary-signed operand. */
-static wgk_node *filters(wgk_parser *p) {
+static expr_node *filters(expr_parser *p) {
   size_t start = p->tok.start;
-  wgk_node *e = unary_sign(p);
+  expr_node *e = unary_sign(p);
   while (e && p->tok.kind == WGK_TK_PIPE) {
-    wgk_expr_next(p);
-    wgk_node *f = new_node(p, WGK_N_FILTER, p->tok.start);
+    expr_next(p);
+    expr_node *f = new_node(p, WGK_N_FILTER, p->tok.start);
     if (!f) return NULL;
     if (p->tok.kind != WGK_TK_NAME) {
-      wgk_expr_syntax_error(p, "filter name expected after '|'");
+      expr_syntax_error(p, "filter name expected after '|'");
       return NULL;
     }
     f->a = e;
     if (!(f->str = name_copy(p))) return NULL;
-    wgk_expr_next(p);
+    expr_next(p);
     if (p->tok.kind == WGK_TK_LPAREN) {
       f->has_args = true;
-      if (!wgk_expr_parse_args(p, f)) return NULL;
+      if (!expr_parse_args(p, f)) return NULL;
     }
     f->start = start;
     f->end = p->pos;
@@ -479,24 +479,24 @@ static wgk_node *filters(wgk_parser *p) {
 }
 
 /* x is [not] name, optionally name(args) (an extension: the oracle's tests take no argument there). */
-static wgk_node *tests(wgk_parser *p) {
+static expr_node *tests(expr_parser *p) {
   size_t start = p->tok.start;
-  wgk_node *e = filters(p);
-  while (e && wgk_expr_at_name(p, "is")) {
-    wgk_expr_next(p);
-    wgk_node *t = new_node(p, WGK_N_TEST, p->tok.start);
+  expr_node *e = filters(p);
+  while (e && expr_at_name(p, "is")) {
+    expr_next(p);
+    expr_node *t = new_node(p, WGK_N_TEST, p->tok.start);
     if (!t) return NULL;
     t->a = e;
-    t->negate = wgk_expr_accept_name(p, "not");
+    t->negate = expr_accept_name(p, "not");
     if (p->tok.kind != WGK_TK_NAME) {
-      wgk_expr_syntax_error(p, "test name expected after 'is'");
+      expr_syntax_error(p, "test name expected after 'is'");
       return NULL;
     }
     if (!(t->str = name_copy(p))) return NULL;
-    wgk_expr_next(p);
+    expr_next(p);
     if (p->tok.kind == WGK_TK_LPAREN) {
       t->has_args = true;
-      if (!wgk_expr_parse_args(p, t)) return NULL;
+      if (!expr_parse_args(p, t)) return NULL;
     }
     t->start = start;
     t->end = p->pos;
@@ -507,14 +507,14 @@ static wgk_node *tests(wgk_parser *p) {
 
 /* Binary operators: {left, right} priority; `not` (3) is a prefix between `and` and comparisons. */
 typedef struct {
-  wgk_node_kind kind;
-  wgk_tok tok;
+  expr_node_kind kind;
+  expr_tok tok;
   int left, right;
   size_t width;
 } binop;
 
-static bool binary_op(wgk_parser *p, binop *op) {
-  wgk_tok k = p->tok.kind;
+static bool binary_op(expr_parser *p, binop *op) {
+  expr_tok k = p->tok.kind;
   *op = (binop){WGK_N_BINARY, k, 0, 0, 1};
   switch (k) {
   case WGK_TK_POW:
@@ -542,24 +542,24 @@ static bool binary_op(wgk_parser *p, binop *op) {
   default:
     break;
   }
-  if (wgk_expr_at_name(p, "in")) {
+  if (expr_at_name(p, "in")) {
     *op = (binop){WGK_N_IN, k, 4, 4, 1};
     return true;
   }
-  if (wgk_expr_at_name(p, "not")) {
-    wgk_token save = p->tok;
-    wgk_token next = wgk_expr_lex(p->text, p->len, save.start + save.len, WGK_TK_NAME, p->brace_depth, p->block_ends);
+  if (expr_at_name(p, "not")) {
+    expr_token save = p->tok;
+    expr_token next = expr_lex(p->text, p->len, save.start + save.len, WGK_TK_NAME, p->brace_depth, p->block_ends);
     if (next.kind == WGK_TK_NAME && next.len == 2 && memcmp(p->text + next.start, "in", 2) == 0) {
       *op = (binop){WGK_N_NOT_IN, k, 4, 4, 2};
       return true;
     }
     return false;
   }
-  if (wgk_expr_at_name(p, "and")) {
+  if (expr_at_name(p, "and")) {
     *op = (binop){WGK_N_AND, k, 2, 2, 1};
     return true;
   }
-  if (wgk_expr_at_name(p, "or")) {
+  if (expr_at_name(p, "or")) {
     *op = (binop){WGK_N_OR, k, 1, 1, 1};
     return true;
   }
@@ -568,14 +568,14 @@ static bool binary_op(wgk_parser *p, binop *op) {
 
 #define NOT_PRIORITY 3
 
-static wgk_node *subexpr(wgk_parser *p, int limit) {
+static expr_node *subexpr(expr_parser *p, int limit) {
   if (!enter(p)) return NULL;
   size_t start = p->tok.start;
-  wgk_node *e;
-  if (limit < NOT_PRIORITY && wgk_expr_at_name(p, "not")) {
+  expr_node *e;
+  if (limit < NOT_PRIORITY && expr_at_name(p, "not")) {
     e = new_node(p, WGK_N_NOT, start);
     if (!e) return NULL;
-    wgk_expr_next(p);
+    expr_next(p);
     if (!(e->a = subexpr(p, NOT_PRIORITY - 1))) return NULL;
     e->end = p->pos;
   } else {
@@ -583,11 +583,11 @@ static wgk_node *subexpr(wgk_parser *p, int limit) {
   }
   binop op;
   while (e && binary_op(p, &op) && op.left > limit) {
-    wgk_node *b = new_node(p, op.kind, start);
+    expr_node *b = new_node(p, op.kind, start);
     if (!b) return NULL;
     b->line = 0;
-    wgk_expr_position(p, p->tok.start, &b->line, &b->col); /* errors point at the operator */
-    for (size_t i = 0; i < op.width; i++) wgk_expr_next(p);
+    expr_position(p, p->tok.start, &b->line, &b->col); /* errors point at the operator */
+    for (size_t i = 0; i < op.width; i++) expr_next(p);
     b->tok = op.tok;
     b->a = e;
     if (!(b->b = subexpr(p, op.right))) return NULL;
@@ -598,16 +598,16 @@ static wgk_node *subexpr(wgk_parser *p, int limit) {
   return e;
 }
 
-wgk_node *wgk_expr_parse_expression(wgk_parser *p) {
+expr_node *expr_parse_expression(expr_parser *p) {
   size_t start = p->tok.start;
   if (!enter(p)) return NULL;
-  wgk_node *a = subexpr(p, 0);
-  if (a && wgk_expr_accept_name(p, "if")) {
-    wgk_node *t = new_node(p, WGK_N_TERNARY, start);
+  expr_node *a = subexpr(p, 0);
+  if (a && expr_accept_name(p, "if")) {
+    expr_node *t = new_node(p, WGK_N_TERNARY, start);
     if (!t) return NULL;
     t->a = a;
     if (!(t->b = subexpr(p, 0))) return NULL;
-    if (wgk_expr_accept_name(p, "else") && !(t->c = wgk_expr_parse_expression(p))) return NULL;
+    if (expr_accept_name(p, "else") && !(t->c = expr_parse_expression(p))) return NULL;
     t->end = p->pos;
     a = t;
   }

@@ -24,176 +24,176 @@ static int shortest_digits(double d, char *dig, size_t size) {
   return atoi(p + 1) + 1;
 }
 
-bool wgk_value_print_js_number(double d, wgk_dynbuf *out) {
-  if (isnan(d)) return wgk_dynbuf_append_str(out, "NaN");
-  if (isinf(d)) return wgk_dynbuf_append_str(out, d < 0 ? "-Infinity" : "Infinity");
-  if (d == 0) return wgk_dynbuf_append_str(out, "0"); /* -0 prints as 0 too */
-  if (d < 0) wgk_dynbuf_append_char(out, '-');
+bool expr_value_print_js_number(double d, util_dynbuf *out) {
+  if (isnan(d)) return util_dynbuf_append_str(out, "NaN");
+  if (isinf(d)) return util_dynbuf_append_str(out, d < 0 ? "-Infinity" : "Infinity");
+  if (d == 0) return util_dynbuf_append_str(out, "0"); /* -0 prints as 0 too */
+  if (d < 0) util_dynbuf_append_char(out, '-');
   char dig[32];
   int n = shortest_digits(fabs(d), dig, sizeof dig);
   int k = (int)strlen(dig);
   if (k <= n && n <= 21) {
-    wgk_dynbuf_append_str(out, dig);
-    for (int i = k; i < n; i++) wgk_dynbuf_append_char(out, '0');
+    util_dynbuf_append_str(out, dig);
+    for (int i = k; i < n; i++) util_dynbuf_append_char(out, '0');
   } else if (0 < n && n <= 21) {
-    wgk_dynbuf_append(out, dig, (size_t)n);
-    wgk_dynbuf_append_char(out, '.');
-    wgk_dynbuf_append_str(out, dig + n);
+    util_dynbuf_append(out, dig, (size_t)n);
+    util_dynbuf_append_char(out, '.');
+    util_dynbuf_append_str(out, dig + n);
   } else if (-6 < n && n <= 0) {
-    wgk_dynbuf_append_str(out, "0.");
-    for (int i = 0; i < -n; i++) wgk_dynbuf_append_char(out, '0');
-    wgk_dynbuf_append_str(out, dig);
+    util_dynbuf_append_str(out, "0.");
+    for (int i = 0; i < -n; i++) util_dynbuf_append_char(out, '0');
+    util_dynbuf_append_str(out, dig);
   } else {
-    wgk_dynbuf_append_char(out, dig[0]);
+    util_dynbuf_append_char(out, dig[0]);
     if (k > 1) {
-      wgk_dynbuf_append_char(out, '.');
-      wgk_dynbuf_append_str(out, dig + 1);
+      util_dynbuf_append_char(out, '.');
+      util_dynbuf_append_str(out, dig + 1);
     }
-    wgk_dynbuf_printf(out, "e%c%d", n - 1 >= 0 ? '+' : '-', abs(n - 1));
+    util_dynbuf_printf(out, "e%c%d", n - 1 >= 0 ? '+' : '-', abs(n - 1));
   }
   return !out->failed;
 }
 
 /* A float as the oracle's FloatValue.toString: whole numbers get ".0" (toFixed(1)), -0 is "-0.0". */
-static bool print_float(double d, wgk_dynbuf *out) {
-  if (d == 0 && signbit(d)) return wgk_dynbuf_append_str(out, "-0.0");
-  if (isfinite(d) && d == floor(d) && fabs(d) < 1e21) return wgk_dynbuf_printf(out, "%.1f", d);
-  return wgk_value_print_js_number(d, out);
+static bool print_float(double d, util_dynbuf *out) {
+  if (d == 0 && signbit(d)) return util_dynbuf_append_str(out, "-0.0");
+  if (isfinite(d) && d == floor(d) && fabs(d) < 1e21) return util_dynbuf_printf(out, "%.1f", d);
+  return expr_value_print_js_number(d, out);
 }
 
-static bool json_string(const char *s, size_t len, wgk_dynbuf *out) {
-  wgk_dynbuf_append_char(out, '"');
+static bool json_string(const char *s, size_t len, util_dynbuf *out) {
+  util_dynbuf_append_char(out, '"');
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
     switch (c) {
     case '"':
-      wgk_dynbuf_append_str(out, "\\\"");
+      util_dynbuf_append_str(out, "\\\"");
       break;
     case '\\':
-      wgk_dynbuf_append_str(out, "\\\\");
+      util_dynbuf_append_str(out, "\\\\");
       break;
     case '\n':
-      wgk_dynbuf_append_str(out, "\\n");
+      util_dynbuf_append_str(out, "\\n");
       break;
     case '\r':
-      wgk_dynbuf_append_str(out, "\\r");
+      util_dynbuf_append_str(out, "\\r");
       break;
     case '\t':
-      wgk_dynbuf_append_str(out, "\\t");
+      util_dynbuf_append_str(out, "\\t");
       break;
     case '\b':
-      wgk_dynbuf_append_str(out, "\\b");
+      util_dynbuf_append_str(out, "\\b");
       break;
     case '\f':
-      wgk_dynbuf_append_str(out, "\\f");
+      util_dynbuf_append_str(out, "\\f");
       break;
     default:
       if (c < 0x20)
-        wgk_dynbuf_printf(out, "\\u%04x", c);
+        util_dynbuf_printf(out, "\\u%04x", c);
       else
-        wgk_dynbuf_append_char(out, (char)c);
+        util_dynbuf_append_char(out, (char)c);
     }
   }
-  return wgk_dynbuf_append_char(out, '"');
+  return util_dynbuf_append_char(out, '"');
 }
 
-static void newline_indent(wgk_dynbuf *out, int indent, int depth) {
-  wgk_dynbuf_append_char(out, '\n');
-  for (int i = 0; i < indent * depth; i++) wgk_dynbuf_append_char(out, ' ');
+static void newline_indent(util_dynbuf *out, int indent, int depth) {
+  util_dynbuf_append_char(out, '\n');
+  for (int i = 0; i < indent * depth; i++) util_dynbuf_append_char(out, ' ');
 }
 
 #define WGK_PRINT_MAX_DEPTH 100 /* nesting printed before giving up (values can't be cyclic, but can be deep) */
 
-bool wgk_expr_print_json(const wgk_value *v, wgk_dynbuf *out, int indent, int depth, bool undefined_as_null,
-                         wgk_error *err) {
+bool expr_print_json(const expr_value *v, util_dynbuf *out, int indent, int depth, bool undefined_as_null,
+                     util_error *err) {
   if (depth > WGK_PRINT_MAX_DEPTH) {
-    wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "value nested too deeply to print (limit is %d)",
-                  WGK_PRINT_MAX_DEPTH);
+    util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "value nested too deeply to print (limit is %d)",
+                   WGK_PRINT_MAX_DEPTH);
     return false;
   }
-  switch (wgk_value_kind_of(v)) {
+  switch (expr_value_kind_of(v)) {
   case WGK_VALUE_UNDEFINED:
-    return wgk_dynbuf_append_str(out, undefined_as_null ? "null" : "undefined");
+    return util_dynbuf_append_str(out, undefined_as_null ? "null" : "undefined");
   case WGK_VALUE_NONE:
-    return wgk_dynbuf_append_str(out, "null");
+    return util_dynbuf_append_str(out, "null");
   case WGK_VALUE_BOOL:
-    return wgk_dynbuf_append_str(out, v->u.b ? "true" : "false");
+    return util_dynbuf_append_str(out, v->u.b ? "true" : "false");
   case WGK_VALUE_INT:
-    return wgk_value_print_js_number((double)v->u.i, out);
+    return expr_value_print_js_number((double)v->u.i, out);
   case WGK_VALUE_FLOAT:
-    if (!isfinite(v->u.d)) return wgk_dynbuf_append_str(out, "null"); /* JSON.stringify(NaN) */
-    return wgk_value_print_js_number(v->u.d, out);
+    if (!isfinite(v->u.d)) return util_dynbuf_append_str(out, "null"); /* JSON.stringify(NaN) */
+    return expr_value_print_js_number(v->u.d, out);
   case WGK_VALUE_STRING:
     return json_string(v->u.str.s, v->u.str.len, out);
   case WGK_VALUE_FUNC:
-    wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "cannot convert a function to JSON");
+    util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "cannot convert a function to JSON");
     return false;
   case WGK_VALUE_LIST:
   case WGK_VALUE_DICT:
     break;
   }
   bool list = v->kind == WGK_VALUE_LIST;
-  size_t n = wgk_value_len(v);
-  wgk_dynbuf_append_char(out, list ? '[' : '{');
+  size_t n = expr_value_len(v);
+  util_dynbuf_append_char(out, list ? '[' : '{');
   for (size_t i = 0; i < n; i++) {
-    if (i) wgk_dynbuf_append_str(out, indent ? "," : ", ");
+    if (i) util_dynbuf_append_str(out, indent ? "," : ", ");
     if (indent) newline_indent(out, indent, depth + 1);
     if (!list) {
       json_string(v->u.dict.keys[i], strlen(v->u.dict.keys[i]), out);
-      wgk_dynbuf_append_str(out, ": ");
+      util_dynbuf_append_str(out, ": ");
     }
-    const wgk_value *item = list ? v->u.list.items[i] : v->u.dict.vals[i];
-    if (!wgk_expr_print_json(item, out, indent, depth + 1, undefined_as_null, err)) return false;
+    const expr_value *item = list ? v->u.list.items[i] : v->u.dict.vals[i];
+    if (!expr_print_json(item, out, indent, depth + 1, undefined_as_null, err)) return false;
   }
   /* The oracle pads an empty list as "[\n<child indent>\n]" but an empty dict as "{\n}". */
   if (indent && !n && list) newline_indent(out, indent, depth + 1);
   if (indent) newline_indent(out, indent, depth);
-  return wgk_dynbuf_append_char(out, list ? ']' : '}');
+  return util_dynbuf_append_char(out, list ? ']' : '}');
 }
 
-bool wgk_value_print(const wgk_value *v, wgk_dynbuf *out) {
-  switch (wgk_value_kind_of(v)) {
+bool expr_value_print(const expr_value *v, util_dynbuf *out) {
+  switch (expr_value_kind_of(v)) {
   case WGK_VALUE_UNDEFINED:
   case WGK_VALUE_NONE:
     return !out->failed;
   case WGK_VALUE_BOOL:
-    return wgk_dynbuf_append_str(out, v->u.b ? "true" : "false");
+    return util_dynbuf_append_str(out, v->u.b ? "true" : "false");
   case WGK_VALUE_INT:
-    return wgk_value_print_js_number((double)v->u.i, out);
+    return expr_value_print_js_number((double)v->u.i, out);
   case WGK_VALUE_FLOAT:
     return print_float(v->u.d, out);
   case WGK_VALUE_STRING:
-    return wgk_dynbuf_append(out, v->u.str.s, v->u.str.len);
+    return util_dynbuf_append(out, v->u.str.s, v->u.str.len);
   case WGK_VALUE_FUNC:
-    return wgk_dynbuf_printf(out, "<function %s>", v->u.func.name);
+    return util_dynbuf_printf(out, "<function %s>", v->u.func.name);
   default:
-    return wgk_expr_print_json(v, out, 0, 0, false, NULL);
+    return expr_print_json(v, out, 0, 0, false, NULL);
   }
 }
 
-bool wgk_expr_print_raw(const wgk_value *v, wgk_dynbuf *out) {
-  switch (wgk_value_kind_of(v)) {
+bool expr_print_raw(const expr_value *v, util_dynbuf *out) {
+  switch (expr_value_kind_of(v)) {
   case WGK_VALUE_FLOAT:
-    return wgk_value_print_js_number(v->u.d, out);
+    return expr_value_print_js_number(v->u.d, out);
   case WGK_VALUE_LIST: /* String(array of runtime values): items' own toString joined by "," */
     for (size_t i = 0; i < v->u.list.len; i++) {
-      if (i) wgk_dynbuf_append_char(out, ',');
-      const wgk_value *item = v->u.list.items[i];
+      if (i) util_dynbuf_append_char(out, ',');
+      const expr_value *item = v->u.list.items[i];
       if (item->kind == WGK_VALUE_NONE)
-        wgk_dynbuf_append_str(out, "null");
+        util_dynbuf_append_str(out, "null");
       else if (item->kind == WGK_VALUE_UNDEFINED)
-        wgk_dynbuf_append_str(out, "undefined");
+        util_dynbuf_append_str(out, "undefined");
       else
-        wgk_value_print(item, out);
+        expr_value_print(item, out);
     }
     return !out->failed;
   case WGK_VALUE_DICT:
-    return wgk_dynbuf_append_str(out, "[object Map]");
+    return util_dynbuf_append_str(out, "[object Map]");
   case WGK_VALUE_NONE:
-    return wgk_dynbuf_append_str(out, "null");
+    return util_dynbuf_append_str(out, "null");
   case WGK_VALUE_UNDEFINED:
-    return wgk_dynbuf_append_str(out, "undefined");
+    return util_dynbuf_append_str(out, "undefined");
   default:
-    return wgk_value_print(v, out);
+    return expr_value_print(v, out);
   }
 }

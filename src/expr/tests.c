@@ -5,29 +5,29 @@
 #include <string.h>
 
 /* An unknown bare name is an error everywhere except where it is being tested for (is defined, default). */
-wgk_value *wgk_expr_eval_lenient(wgk_eval *ev, const wgk_node *n) {
-  if (n->kind == WGK_N_NAME && !wgk_expr_scope_lookup(ev->scope, n->str)) {
+expr_value *expr_eval_lenient(expr_evaluator *ev, const expr_node *n) {
+  if (n->kind == WGK_N_NAME && !expr_scope_lookup(ev->scope, n->str)) {
     bool oom = false;
-    wgk_value *v = wgk_expr_helper(n->str, &oom);
+    expr_value *v = expr_helper(n->str, &oom);
     if (v) return v;
-    if (oom) return wgk_expr_oom(ev, n);
+    if (oom) return expr_oom(ev, n);
     if (strcmp(n->str, "true") && strcmp(n->str, "True") && strcmp(n->str, "false") && strcmp(n->str, "False") &&
         strcmp(n->str, "none") && strcmp(n->str, "None"))
-      return wgk_value_undefined();
+      return expr_value_undefined();
   }
-  return wgk_expr_eval_node(ev, n);
+  return expr_eval_node(ev, n);
 }
 
-static bool case_is(const wgk_value *v, int (*conv)(int)) {
+static bool case_is(const expr_value *v, int (*conv)(int)) {
   if (v->kind != WGK_VALUE_STRING) return false;
   for (size_t i = 0; i < v->u.str.len; i++)
     if (conv((unsigned char)v->u.str.s[i]) != (unsigned char)v->u.str.s[i]) return false;
   return true;
 }
 
-static int test_result(wgk_eval *ev, const wgk_node *n, const wgk_value *v, const wgk_value *arg) {
+static int test_result(expr_evaluator *ev, const expr_node *n, const expr_value *v, const expr_value *arg) {
   const char *t = n->str;
-  wgk_value_kind k = v->kind;
+  expr_value_kind k = v->kind;
   if (!strcmp(t, "defined")) return k != WGK_VALUE_UNDEFINED;
   if (!strcmp(t, "undefined")) return k == WGK_VALUE_UNDEFINED;
   if (!strcmp(t, "none")) return k == WGK_VALUE_NONE;
@@ -45,39 +45,39 @@ static int test_result(wgk_eval *ev, const wgk_node *n, const wgk_value *v, cons
   if (!strcmp(t, "upper")) return case_is(v, toupper);
   if (!strcmp(t, "odd") || !strcmp(t, "even")) {
     if (k != WGK_VALUE_INT) {
-      wgk_expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs an integer, not %s", t, wgk_expr_type_name(v));
+      expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs an integer, not %s", t, expr_type_name(v));
       return -1;
     }
     return (v->u.i % 2 != 0) == (t[0] == 'o');
   }
   if (!strcmp(t, "equalto") || !strcmp(t, "eq") || !strcmp(t, "sameas")) {
     if (!arg) {
-      wgk_expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs a value to compare with", t);
+      expr_fail(ev, n, WGK_ERR_EVAL, "test '%s' needs a value to compare with", t);
       return -1;
     }
-    return wgk_expr_strict_eq(v, arg);
+    return expr_strict_eq(v, arg);
   }
-  if (!strcmp(t, "ne")) return arg && !wgk_expr_strict_eq(v, arg);
-  wgk_expr_fail(ev, n, WGK_ERR_EVAL, "unknown test '%s'", t);
+  if (!strcmp(t, "ne")) return arg && !expr_strict_eq(v, arg);
+  expr_fail(ev, n, WGK_ERR_EVAL, "unknown test '%s'", t);
   return -1;
 }
 
 /* Runs the named test of node n on v with argument arg (for selectattr/rejectattr). */
-int wgk_expr_run_test(wgk_eval *ev, const wgk_node *n, const wgk_value *v, const wgk_value *arg) {
+int expr_run_test(expr_evaluator *ev, const expr_node *n, const expr_value *v, const expr_value *arg) {
   return test_result(ev, n, v, arg);
 }
 
-wgk_value *wgk_expr_apply_test(wgk_eval *ev, const wgk_node *n, const wgk_value *operand) {
-  wgk_value *v = operand ? wgk_value_ref(operand) : wgk_expr_eval_lenient(ev, n->a);
+expr_value *expr_apply_test(expr_evaluator *ev, const expr_node *n, const expr_value *operand) {
+  expr_value *v = operand ? expr_value_ref(operand) : expr_eval_lenient(ev, n->a);
   if (!v) return NULL;
-  wgk_value *arg = NULL;
-  if (n->n > 0 && !(arg = wgk_expr_eval_node(ev, n->items[0]))) {
-    wgk_value_release(v);
+  expr_value *arg = NULL;
+  if (n->n > 0 && !(arg = expr_eval_node(ev, n->items[0]))) {
+    expr_value_release(v);
     return NULL;
   }
   int r = test_result(ev, n, v, arg);
-  wgk_value_release(v);
-  wgk_value_release(arg);
+  expr_value_release(v);
+  expr_value_release(arg);
   if (r < 0) return NULL;
-  return wgk_value_bool(n->negate ? !r : r);
+  return expr_value_bool(n->negate ? !r : r);
 }

@@ -6,25 +6,25 @@
 #include <string.h>
 
 /* The singletons carry no data, so they are shared and never counted (refs < 0). */
-static wgk_value undefined_value = {.refs = -1, .kind = WGK_VALUE_UNDEFINED};
-static wgk_value none_value = {.refs = -1, .kind = WGK_VALUE_NONE};
-static wgk_value true_value = {.refs = -1, .kind = WGK_VALUE_BOOL, .u.b = true};
-static wgk_value false_value = {.refs = -1, .kind = WGK_VALUE_BOOL, .u.b = false};
+static expr_value undefined_value = {.refs = -1, .kind = WGK_VALUE_UNDEFINED};
+static expr_value none_value = {.refs = -1, .kind = WGK_VALUE_NONE};
+static expr_value true_value = {.refs = -1, .kind = WGK_VALUE_BOOL, .u.b = true};
+static expr_value false_value = {.refs = -1, .kind = WGK_VALUE_BOOL, .u.b = false};
 
-static wgk_value *alloc_value(wgk_value_kind kind) {
-  wgk_value *v = calloc(1, sizeof *v);
+static expr_value *alloc_value(expr_value_kind kind) {
+  expr_value *v = calloc(1, sizeof *v);
   if (!v) return NULL;
   v->refs = 1;
   v->kind = kind;
   return v;
 }
 
-wgk_value *wgk_value_undefined(void) { return &undefined_value; }
-wgk_value *wgk_value_none(void) { return &none_value; }
-wgk_value *wgk_value_bool(bool b) { return b ? &true_value : &false_value; }
+expr_value *expr_value_undefined(void) { return &undefined_value; }
+expr_value *expr_value_none(void) { return &none_value; }
+expr_value *expr_value_bool(bool b) { return b ? &true_value : &false_value; }
 
-wgk_value *wgk_value_int(int64_t i) {
-  wgk_value *v = alloc_value(WGK_VALUE_INT);
+expr_value *expr_value_int(int64_t i) {
+  expr_value *v = alloc_value(WGK_VALUE_INT);
   if (!v) return NULL;
   if (i > WGK_INT_EXACT_MAX) i = WGK_INT_EXACT_MAX;
   if (i < -WGK_INT_EXACT_MAX) i = -WGK_INT_EXACT_MAX;
@@ -32,24 +32,24 @@ wgk_value *wgk_value_int(int64_t i) {
   return v;
 }
 
-wgk_value *wgk_expr_int_checked(double d, wgk_error *err) {
+expr_value *expr_int_checked(double d, util_error *err) {
   if (!(d >= -(double)WGK_INT_EXACT_MAX && d <= (double)WGK_INT_EXACT_MAX)) {
-    wgk_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53");
+    util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53");
     return NULL;
   }
-  wgk_value *v = wgk_value_int((int64_t)d);
-  if (!v) wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  expr_value *v = expr_value_int((int64_t)d);
+  if (!v) util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   return v;
 }
 
-wgk_value *wgk_value_float(double d) {
-  wgk_value *v = alloc_value(WGK_VALUE_FLOAT);
+expr_value *expr_value_float(double d) {
+  expr_value *v = alloc_value(WGK_VALUE_FLOAT);
   if (v) v->u.d = d;
   return v;
 }
 
-wgk_value *wgk_value_string_n(const char *s, size_t len) {
-  wgk_value *v = alloc_value(WGK_VALUE_STRING);
+expr_value *expr_value_string_n(const char *s, size_t len) {
+  expr_value *v = alloc_value(WGK_VALUE_STRING);
   if (!v) return NULL;
   v->u.str.s = malloc(len + 1);
   if (!v->u.str.s) {
@@ -62,12 +62,12 @@ wgk_value *wgk_value_string_n(const char *s, size_t len) {
   return v;
 }
 
-wgk_value *wgk_value_string(const char *s) { return wgk_value_string_n(s ? s : "", s ? strlen(s) : 0); }
-wgk_value *wgk_value_list(void) { return alloc_value(WGK_VALUE_LIST); }
-wgk_value *wgk_value_dict(void) { return alloc_value(WGK_VALUE_DICT); }
+expr_value *expr_value_string(const char *s) { return expr_value_string_n(s ? s : "", s ? strlen(s) : 0); }
+expr_value *expr_value_list(void) { return alloc_value(WGK_VALUE_LIST); }
+expr_value *expr_value_dict(void) { return alloc_value(WGK_VALUE_DICT); }
 
-wgk_value *wgk_expr_func_with_data(const char *name, wgk_native_fn fn, void *data, void (*data_free)(void *)) {
-  wgk_value *v = alloc_value(WGK_VALUE_FUNC);
+expr_value *expr_func_with_data(const char *name, expr_native_fn fn, void *data, void (*data_free)(void *)) {
+  expr_value *v = alloc_value(WGK_VALUE_FUNC);
   char *copy = strdup(name ? name : "function");
   if (!v || !copy) {
     free(v);
@@ -82,38 +82,38 @@ wgk_value *wgk_expr_func_with_data(const char *name, wgk_native_fn fn, void *dat
   return v;
 }
 
-wgk_value *wgk_value_func(const char *name, wgk_native_fn fn, const wgk_value *self) {
-  wgk_value *v = wgk_expr_func_with_data(name, fn, NULL, NULL);
-  if (v) v->u.func.self = wgk_value_ref(self);
+expr_value *expr_value_func(const char *name, expr_native_fn fn, const expr_value *self) {
+  expr_value *v = expr_func_with_data(name, fn, NULL, NULL);
+  if (v) v->u.func.self = expr_value_ref(self);
   return v;
 }
 
-wgk_value *wgk_value_ref(const wgk_value *v) {
-  wgk_value *m = (wgk_value *)v; /* counting is not a change of the value */
+expr_value *expr_value_ref(const expr_value *v) {
+  expr_value *m = (expr_value *)v; /* counting is not a change of the value */
   if (m && m->refs > 0) m->refs++;
   return m;
 }
 
-static void free_contents(wgk_value *v) {
+static void free_contents(expr_value *v) {
   switch (v->kind) {
   case WGK_VALUE_STRING:
     free(v->u.str.s);
     break;
   case WGK_VALUE_LIST:
-    for (size_t i = 0; i < v->u.list.len; i++) wgk_value_release(v->u.list.items[i]);
+    for (size_t i = 0; i < v->u.list.len; i++) expr_value_release(v->u.list.items[i]);
     free(v->u.list.items);
     break;
   case WGK_VALUE_DICT:
     for (size_t i = 0; i < v->u.dict.len; i++) {
       free(v->u.dict.keys[i]);
-      wgk_value_release(v->u.dict.vals[i]);
+      expr_value_release(v->u.dict.vals[i]);
     }
     free(v->u.dict.keys);
     free(v->u.dict.vals);
     break;
   case WGK_VALUE_FUNC:
     free(v->u.func.name);
-    wgk_value_release(v->u.func.self);
+    expr_value_release(v->u.func.self);
     if (v->u.func.data_free) v->u.func.data_free(v->u.func.data);
     break;
   default:
@@ -121,7 +121,7 @@ static void free_contents(wgk_value *v) {
   }
 }
 
-void wgk_value_release(wgk_value *v) {
+void expr_value_release(expr_value *v) {
   if (!v || v->refs < 0) return;
   if (--v->refs > 0) return;
   free_contents(v);
@@ -139,15 +139,15 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size) {
   return true;
 }
 
-bool wgk_value_list_append(wgk_value *list, wgk_value *item) {
+bool expr_value_list_append(expr_value *list, expr_value *item) {
   if (!list || !item || list->kind != WGK_VALUE_LIST || list->refs < 0) {
-    wgk_value_release(item);
+    expr_value_release(item);
     return false;
   }
   size_t cap = list->u.list.cap;
   void *p = list->u.list.items;
-  if (!grow(&p, &cap, list->u.list.len + 1, sizeof(wgk_value *))) {
-    wgk_value_release(item);
+  if (!grow(&p, &cap, list->u.list.len + 1, sizeof(expr_value *))) {
+    expr_value_release(item);
     return false;
   }
   list->u.list.items = p;
@@ -156,31 +156,32 @@ bool wgk_value_list_append(wgk_value *list, wgk_value *item) {
   return true;
 }
 
-static long dict_find(const wgk_value *d, const char *key) {
+static long dict_find(const expr_value *d, const char *key) {
   for (size_t i = 0; i < d->u.dict.len; i++)
     if (strcmp(d->u.dict.keys[i], key) == 0) return (long)i;
   return -1;
 }
 
-wgk_value *wgk_value_dict_copy(const wgk_value *dict) {
-  if (wgk_value_kind_of(dict) != WGK_VALUE_DICT) return NULL;
-  wgk_value *copy = wgk_value_dict();
-  for (size_t i = 0; copy && i < wgk_value_len(dict); i++)
-    if (!wgk_value_dict_set(copy, wgk_value_dict_key_at(dict, i), wgk_value_ref(wgk_value_dict_value_at(dict, i)))) {
-      wgk_value_release(copy);
+expr_value *expr_value_dict_copy(const expr_value *dict) {
+  if (expr_value_kind_of(dict) != WGK_VALUE_DICT) return NULL;
+  expr_value *copy = expr_value_dict();
+  for (size_t i = 0; copy && i < expr_value_len(dict); i++)
+    if (!expr_value_dict_set(copy, expr_value_dict_key_at(dict, i),
+                             expr_value_ref(expr_value_dict_value_at(dict, i)))) {
+      expr_value_release(copy);
       return NULL;
     }
   return copy;
 }
 
-bool wgk_value_dict_set(wgk_value *d, const char *key, wgk_value *value) {
+bool expr_value_dict_set(expr_value *d, const char *key, expr_value *value) {
   if (!d || !key || !value || d->kind != WGK_VALUE_DICT) {
-    wgk_value_release(value);
+    expr_value_release(value);
     return false;
   }
   long at = dict_find(d, key);
   if (at >= 0) {
-    wgk_value_release(d->u.dict.vals[at]);
+    expr_value_release(d->u.dict.vals[at]);
     d->u.dict.vals[at] = value;
     return true;
   }
@@ -188,12 +189,12 @@ bool wgk_value_dict_set(wgk_value *d, const char *key, wgk_value *value) {
   void *k = d->u.dict.keys, *v = d->u.dict.vals;
   bool ok = grow(&k, &kcap, need, sizeof(char *));
   d->u.dict.keys = k;
-  ok = ok && grow(&v, &vcap, need, sizeof(wgk_value *));
+  ok = ok && grow(&v, &vcap, need, sizeof(expr_value *));
   d->u.dict.vals = v;
   if (ok) d->u.dict.cap = kcap < vcap ? kcap : vcap;
   char *copy = ok ? strdup(key) : NULL;
   if (!copy) {
-    wgk_value_release(value);
+    expr_value_release(value);
     return false;
   }
   d->u.dict.keys[d->u.dict.len] = copy;
@@ -201,9 +202,9 @@ bool wgk_value_dict_set(wgk_value *d, const char *key, wgk_value *value) {
   return true;
 }
 
-wgk_value_kind wgk_value_kind_of(const wgk_value *v) { return v ? v->kind : WGK_VALUE_UNDEFINED; }
+expr_value_kind expr_value_kind_of(const expr_value *v) { return v ? v->kind : WGK_VALUE_UNDEFINED; }
 
-const char *wgk_value_kind_name(wgk_value_kind k) {
+const char *expr_value_kind_name(expr_value_kind k) {
   switch (k) {
   case WGK_VALUE_UNDEFINED:
     return "undefined";
@@ -227,14 +228,14 @@ const char *wgk_value_kind_name(wgk_value_kind k) {
   return "value";
 }
 
-const char *wgk_expr_type_name(const wgk_value *v) {
+const char *expr_type_name(const expr_value *v) {
   if (v && v->kind == WGK_VALUE_LIST && v->is_tuple) return "tuple";
-  return wgk_value_kind_name(wgk_value_kind_of(v));
+  return expr_value_kind_name(expr_value_kind_of(v));
 }
 
-bool wgk_value_as_bool(const wgk_value *v) { return v && v->kind == WGK_VALUE_BOOL && v->u.b; }
+bool expr_value_as_bool(const expr_value *v) { return v && v->kind == WGK_VALUE_BOOL && v->u.b; }
 
-int64_t wgk_value_as_int(const wgk_value *v) {
+int64_t expr_value_as_int(const expr_value *v) {
   if (!v) return 0;
   if (v->kind == WGK_VALUE_INT) return v->u.i;
   if (v->kind == WGK_VALUE_BOOL) return v->u.b;
@@ -242,19 +243,19 @@ int64_t wgk_value_as_int(const wgk_value *v) {
   return 0;
 }
 
-double wgk_value_as_float(const wgk_value *v) {
+double expr_value_as_float(const expr_value *v) {
   if (!v) return 0;
   if (v->kind == WGK_VALUE_INT) return (double)v->u.i;
   if (v->kind == WGK_VALUE_FLOAT) return v->u.d;
   return 0;
 }
 
-bool wgk_value_is_number(const wgk_value *v) { return v && (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_FLOAT); }
+bool expr_value_is_number(const expr_value *v) { return v && (v->kind == WGK_VALUE_INT || v->kind == WGK_VALUE_FLOAT); }
 
-const char *wgk_value_str(const wgk_value *v) { return v && v->kind == WGK_VALUE_STRING ? v->u.str.s : NULL; }
-size_t wgk_value_str_len(const wgk_value *v) { return v && v->kind == WGK_VALUE_STRING ? v->u.str.len : 0; }
+const char *expr_value_str(const expr_value *v) { return v && v->kind == WGK_VALUE_STRING ? v->u.str.s : NULL; }
+size_t expr_value_str_len(const expr_value *v) { return v && v->kind == WGK_VALUE_STRING ? v->u.str.len : 0; }
 
-size_t wgk_value_len(const wgk_value *v) {
+size_t expr_value_len(const expr_value *v) {
   if (!v) return 0;
   if (v->kind == WGK_VALUE_LIST) return v->u.list.len;
   if (v->kind == WGK_VALUE_DICT) return v->u.dict.len;
@@ -262,26 +263,26 @@ size_t wgk_value_len(const wgk_value *v) {
   return 0;
 }
 
-const wgk_value *wgk_value_list_at(const wgk_value *l, size_t i) {
+const expr_value *expr_value_list_at(const expr_value *l, size_t i) {
   return l && l->kind == WGK_VALUE_LIST && i < l->u.list.len ? l->u.list.items[i] : NULL;
 }
 
-const wgk_value *wgk_value_dict_get(const wgk_value *d, const char *key) {
+const expr_value *expr_value_dict_get(const expr_value *d, const char *key) {
   if (!d || !key || d->kind != WGK_VALUE_DICT) return NULL;
   long at = dict_find(d, key);
   return at < 0 ? NULL : d->u.dict.vals[at];
 }
 
-const char *wgk_value_dict_key_at(const wgk_value *d, size_t i) {
+const char *expr_value_dict_key_at(const expr_value *d, size_t i) {
   return d && d->kind == WGK_VALUE_DICT && i < d->u.dict.len ? d->u.dict.keys[i] : NULL;
 }
 
-const wgk_value *wgk_value_dict_value_at(const wgk_value *d, size_t i) {
+const expr_value *expr_value_dict_value_at(const expr_value *d, size_t i) {
   return d && d->kind == WGK_VALUE_DICT && i < d->u.dict.len ? d->u.dict.vals[i] : NULL;
 }
 
-bool wgk_value_truthy(const wgk_value *v) {
-  switch (wgk_value_kind_of(v)) {
+bool expr_value_truthy(const expr_value *v) {
+  switch (expr_value_kind_of(v)) {
   case WGK_VALUE_BOOL:
     return v->u.b;
   case WGK_VALUE_INT:
@@ -301,9 +302,9 @@ bool wgk_value_truthy(const wgk_value *v) {
   }
 }
 
-bool wgk_value_equal(const wgk_value *a, const wgk_value *b) {
-  if (wgk_value_is_number(a) && wgk_value_is_number(b)) return wgk_value_as_float(a) == wgk_value_as_float(b);
-  if (wgk_value_kind_of(a) != wgk_value_kind_of(b)) return false;
+bool expr_value_equal(const expr_value *a, const expr_value *b) {
+  if (expr_value_is_number(a) && expr_value_is_number(b)) return expr_value_as_float(a) == expr_value_as_float(b);
+  if (expr_value_kind_of(a) != expr_value_kind_of(b)) return false;
   switch (a->kind) {
   case WGK_VALUE_BOOL:
     return a->u.b == b->u.b;
@@ -312,13 +313,13 @@ bool wgk_value_equal(const wgk_value *a, const wgk_value *b) {
   case WGK_VALUE_LIST:
     if (a->u.list.len != b->u.list.len) return false;
     for (size_t i = 0; i < a->u.list.len; i++)
-      if (!wgk_value_equal(a->u.list.items[i], b->u.list.items[i])) return false;
+      if (!expr_value_equal(a->u.list.items[i], b->u.list.items[i])) return false;
     return true;
   case WGK_VALUE_DICT:
     if (a->u.dict.len != b->u.dict.len) return false;
     for (size_t i = 0; i < a->u.dict.len; i++) {
-      const wgk_value *o = wgk_value_dict_get(b, a->u.dict.keys[i]);
-      if (!o || !wgk_value_equal(a->u.dict.vals[i], o)) return false;
+      const expr_value *o = expr_value_dict_get(b, a->u.dict.keys[i]);
+      if (!o || !expr_value_equal(a->u.dict.vals[i], o)) return false;
     }
     return true;
   case WGK_VALUE_FUNC:
@@ -360,8 +361,8 @@ static double js_string_to_number(const char *s) {
   return *end ? NAN : r;
 }
 
-static bool js_primitive_number(const wgk_value *v, double *out) {
-  switch (wgk_value_kind_of(v)) {
+static bool js_primitive_number(const expr_value *v, double *out) {
+  switch (expr_value_kind_of(v)) {
   case WGK_VALUE_INT:
     *out = (double)v->u.i;
     return true;
@@ -379,9 +380,9 @@ static bool js_primitive_number(const wgk_value *v, double *out) {
   }
 }
 
-bool wgk_expr_strict_eq(const wgk_value *a, const wgk_value *b) {
-  wgk_value_kind ka = wgk_value_kind_of(a), kb = wgk_value_kind_of(b);
-  if (wgk_value_is_number(a) && wgk_value_is_number(b)) return wgk_value_as_float(a) == wgk_value_as_float(b);
+bool expr_strict_eq(const expr_value *a, const expr_value *b) {
+  expr_value_kind ka = expr_value_kind_of(a), kb = expr_value_kind_of(b);
+  if (expr_value_is_number(a) && expr_value_is_number(b)) return expr_value_as_float(a) == expr_value_as_float(b);
   if (ka != kb) return false;
   switch (ka) {
   case WGK_VALUE_BOOL:
@@ -397,12 +398,12 @@ bool wgk_expr_strict_eq(const wgk_value *a, const wgk_value *b) {
   }
 }
 
-bool wgk_expr_loose_eq(const wgk_value *a, const wgk_value *b) {
-  wgk_value_kind ka = wgk_value_kind_of(a), kb = wgk_value_kind_of(b);
+bool expr_loose_eq(const expr_value *a, const expr_value *b) {
+  expr_value_kind ka = expr_value_kind_of(a), kb = expr_value_kind_of(b);
   bool a_nullish = ka == WGK_VALUE_NONE || ka == WGK_VALUE_UNDEFINED;
   bool b_nullish = kb == WGK_VALUE_NONE || kb == WGK_VALUE_UNDEFINED;
   if (a_nullish || b_nullish) return a_nullish && b_nullish;
-  if (ka == kb || (wgk_value_is_number(a) && wgk_value_is_number(b))) return wgk_expr_strict_eq(a, b);
+  if (ka == kb || (expr_value_is_number(a) && expr_value_is_number(b))) return expr_strict_eq(a, b);
   double x, y;
   /* Mixed primitives compare as numbers in JavaScript ("1" == 1, true == 1). Containers against
    * primitives would go through their string form; we call them unequal (documented). */
@@ -410,11 +411,11 @@ bool wgk_expr_loose_eq(const wgk_value *a, const wgk_value *b) {
   return false;
 }
 
-const wgk_value *wgk_value_func_self(const wgk_value *fn) {
+const expr_value *expr_value_func_self(const expr_value *fn) {
   return fn && fn->kind == WGK_VALUE_FUNC ? fn->u.func.self : NULL;
 }
 
-const char *wgk_expr_find(const char *hay, size_t hlen, const char *needle, size_t nlen) {
+const char *expr_find(const char *hay, size_t hlen, const char *needle, size_t nlen) {
   if (nlen == 0) return hay;
   for (size_t i = 0; i + nlen <= hlen; i++)
     if (hay[i] == needle[0] && memcmp(hay + i, needle, nlen) == 0) return hay + i;

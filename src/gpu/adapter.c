@@ -10,7 +10,7 @@
   "no WebGPU adapter: Dawn found no usable Vulkan driver; install libvulkan1 and mesa-vulkan-drivers >= 25 " \
   "(Debian 12: from bookworm-backports) or a GPU vendor's Vulkan driver"
 
-WGPUInstance wgk_gpu_instance_create(void) {
+WGPUInstance gpu_instance_create(void) {
   /* Mesa prints "not a conformant vulkan implementation" for some drivers (older lavapipe, panvk)
    * when Vulkan starts, which Dawn does inside the instance; a user's own setting wins. */
   setenv("MESA_VK_IGNORE_CONFORMANCE_WARNING", "1", 0);
@@ -22,12 +22,12 @@ WGPUInstance wgk_gpu_instance_create(void) {
 }
 
 typedef struct adapter_request {
-  wgk_gpu_async async;
+  gpu_async async;
   WGPUAdapter adapter;
 } adapter_request;
 
 static void on_adapter(uint32_t status, WGPUAdapter adapter, WGPUStringView message, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) {
+  if (gpu_async_orphaned(u1)) {
     if (adapter) wgpuAdapterRelease(adapter);
     return;
   }
@@ -35,47 +35,47 @@ static void on_adapter(uint32_t status, WGPUAdapter adapter, WGPUStringView mess
   r->async.done = true;
   r->async.status = status;
   r->adapter = adapter;
-  wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
+  gpu_sv_copy(r->async.message, sizeof r->async.message, message);
 }
 
 /* One RequestAdapter; NULL (no error) when Dawn has none for these options. */
-static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, bool fallback, wgk_error *err) {
+static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, bool fallback, util_error *err) {
   WGPURequestAdapterOptions opts = {NULL, WGPUFeatureLevel_Core, power, fallback, WGPUBackendType_Undefined, NULL};
-  adapter_request *r = wgk_gpu_async_new(sizeof *r);
+  adapter_request *r = gpu_async_new(sizeof *r);
   if (!r) {
     if (!err->status)
-      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory requesting an adapter");
+      util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory requesting an adapter");
     return NULL;
   }
   WGPURequestAdapterCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_adapter, r, NULL};
   WGPUFuture f = wgpuInstanceRequestAdapter(instance, &opts, cb);
-  wgk_error local = {0};
+  util_error local = {0};
   WGPUAdapter adapter = NULL;
-  if (wgk_gpu_await_instance(instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the adapter request", &local)) {
+  if (gpu_await_instance(instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the adapter request", &local)) {
     /* Unavailable is the normal "none of that kind"; anything else is worth reporting. */
     if (r->async.status != WGPURequestAdapterStatus_Unavailable && !err->status) *err = local;
     if (r->adapter) wgpuAdapterRelease(r->adapter);
   } else {
     adapter = r->adapter;
   }
-  wgk_gpu_async_free(&r->async);
+  gpu_async_free(&r->async);
   return adapter;
 }
 
 typedef struct adapter_list {
   WGPUAdapter adapters[8]; /* referenced */
-  wgk_device_desc descs[8];
+  dev_desc descs[8];
   size_t count;
 } adapter_list;
 
-static bool same_adapter(const wgk_device_desc *a, const wgk_device_desc *b) {
+static bool same_adapter(const dev_desc *a, const dev_desc *b) {
   return a->vendorId == b->vendorId && a->deviceId == b->deviceId && strcmp(a->backend, b->backend) == 0 &&
          strcmp(a->device, b->device) == 0 && strcmp(a->description, b->description) == 0;
 }
 
 /* Dawn's C API has no adapter enumeration: ask with each power preference and for the fallback
  * adapter, and keep the distinct answers (the high-performance one first, Dawn's default). */
-static void enumerate(WGPUInstance instance, adapter_list *list, wgk_error *err) {
+static void enumerate(WGPUInstance instance, adapter_list *list, util_error *err) {
   static const struct {
     WGPUPowerPreference power;
     bool fallback;
@@ -88,8 +88,8 @@ static void enumerate(WGPUInstance instance, adapter_list *list, wgk_error *err)
   for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
     WGPUAdapter a = request(instance, asks[i].power, asks[i].fallback, err);
     if (!a) continue;
-    wgk_device_desc *d = &list->descs[list->count];
-    wgk_gpu_desc_from_adapter(d, a);
+    dev_desc *d = &list->descs[list->count];
+    gpu_desc_from_adapter(d, a);
     bool seen = false;
     for (size_t j = 0; j < list->count; j++) seen = seen || same_adapter(&list->descs[j], d);
     if (seen) {
@@ -105,35 +105,36 @@ static void list_release(adapter_list *list) {
   list->count = 0;
 }
 
-static wgk_status no_adapter(const wgk_error *why, wgk_error *err) {
+static wgk_status no_adapter(const util_error *why, util_error *err) {
   if (why->status == WGK_ERR_OUT_OF_MEMORY)
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "%s", why->message);
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "%s", why->message);
   if (why->status)
-    return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
-  return wgk_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s", NO_ADAPTER_HINT);
+    return util_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
+  return util_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s", NO_ADAPTER_HINT);
 }
 
-wgk_status wgk_gpu_list_adapters(wgk_device_desc **out, size_t *count, wgk_error *err) {
+wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
   *out = NULL;
   *count = 0;
-  WGPUInstance instance = wgk_gpu_instance_create();
-  if (!instance) return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+  WGPUInstance instance = gpu_instance_create();
+  if (!instance)
+    return util_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
   adapter_list list;
-  wgk_error why = {0};
+  util_error why = {0};
   enumerate(instance, &list, &why);
   if (why.status == WGK_ERR_OUT_OF_MEMORY) list_release(&list);
   wgk_status s = list.count ? WGK_OK : no_adapter(&why, err);
   if (list.count) {
     *out = malloc(list.count * sizeof **out);
     if (!*out)
-      s = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory listing adapters");
+      s = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory listing adapters");
     else {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;
       uint32_t hidden = 0;
       char bad[192];
-      if (!wgk_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, bad, sizeof bad)) {
-        s = wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, bad);
+      if (!dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, bad, sizeof bad)) {
+        s = util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, bad);
         free(*out);
         *out = NULL;
         *count = 0;
@@ -153,7 +154,7 @@ static bool contains_nocase(const char *hay, const char *needle) {
   return n == 0;
 }
 
-static bool matches(const wgk_device_desc *d, const char *sel) {
+static bool matches(const dev_desc *d, const char *sel) {
   return contains_nocase(d->vendor, sel) || contains_nocase(d->architecture, sel) || contains_nocase(d->device, sel) ||
          contains_nocase(d->description, sel) || contains_nocase(d->backend, sel) ||
          contains_nocase(d->adapterType, sel);
@@ -170,18 +171,18 @@ static bool parse_index(const char *s, size_t *out) {
   return true;
 }
 
-wgk_status wgk_gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, wgk_error *err) {
+wgk_status gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, util_error *err) {
   *out = NULL;
   if (!selector || !*selector) selector = getenv("WGK_ADAPTER");
   if (!selector || !*selector) {
-    wgk_error why = {0};
+    util_error why = {0};
     *out = request(instance, WGPUPowerPreference_HighPerformance, false, &why);
     if (!*out && why.status != WGK_ERR_OUT_OF_MEMORY)
       *out = request(instance, WGPUPowerPreference_Undefined, true, &why);
     return *out ? WGK_OK : no_adapter(&why, err);
   }
   adapter_list list;
-  wgk_error why = {0};
+  util_error why = {0};
   enumerate(instance, &list, &why);
   if (list.count == 0 || why.status == WGK_ERR_OUT_OF_MEMORY) { /* a list short of an adapter picks the wrong one */
     list_release(&list);
@@ -192,9 +193,9 @@ wgk_status wgk_gpu_adapter_select(WGPUInstance instance, const char *selector, W
   for (size_t i = 0; pick == list.count && !parse_index(selector, &index) && i < list.count; i++)
     if (matches(&list.descs[i], selector)) pick = i;
   if (pick == list.count) {
-    wgk_status s = wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, "adapter",
-                                 "no adapter matches '%s' (%zu adapter%s: see `wgk devices`)", selector, list.count,
-                                 list.count == 1 ? "" : "s");
+    wgk_status s = util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, "adapter",
+                                  "no adapter matches '%s' (%zu adapter%s: see `wgk devices`)", selector, list.count,
+                                  list.count == 1 ? "" : "s");
     list_release(&list);
     return s;
   }

@@ -14,12 +14,12 @@
 #define MAGIC "WGKBLOB1"
 #define HEADER 32 /* magic, key bytes, value bytes, checksum of key and value (u64 each) */
 
-struct wgk_blob_cache {
+struct gpu_blob_cache {
   pthread_mutex_t lock;
   char dir[4096];
   uint64_t max_bytes;
   uint64_t total; /* bytes of the blob files, as last counted plus what was stored since */
-  wgk_blob_counts counts;
+  gpu_blob_counts counts;
   /* Dawn asks for the size, then for the bytes: the blob read for the first is kept for the second. */
   void *memo_key;
   size_t memo_key_size;
@@ -52,7 +52,7 @@ static bool is_blob(const char *name) {
 }
 
 /* Bytes of the blob files; with evict, removes the oldest until the total is at most keep. */
-static uint64_t sweep(wgk_blob_cache *c, bool evict, uint64_t keep) {
+static uint64_t sweep(gpu_blob_cache *c, bool evict, uint64_t keep) {
   DIR *d = opendir(c->dir);
   if (!d) return 0;
   typedef struct entry {
@@ -98,9 +98,9 @@ static uint64_t sweep(wgk_blob_cache *c, bool evict, uint64_t keep) {
   return total;
 }
 
-wgk_blob_cache *wgk_blob_cache_open(const char *dir, uint64_t max_bytes) {
+gpu_blob_cache *gpu_blob_cache_open(const char *dir, uint64_t max_bytes) {
   if (!dir || !*dir || strlen(dir) >= 4000 || !mkdirs(dir)) return NULL;
-  wgk_blob_cache *c = calloc(1, sizeof *c);
+  gpu_blob_cache *c = calloc(1, sizeof *c);
   if (!c) return NULL;
   pthread_mutex_init(&c->lock, NULL);
   snprintf(c->dir, sizeof c->dir, "%s", dir);
@@ -109,24 +109,24 @@ wgk_blob_cache *wgk_blob_cache_open(const char *dir, uint64_t max_bytes) {
   return c;
 }
 
-static void memo_clear(wgk_blob_cache *c) {
+static void memo_clear(gpu_blob_cache *c) {
   free(c->memo_key);
   free(c->memo_value);
   c->memo_key = c->memo_value = NULL;
   c->memo_key_size = c->memo_value_size = 0;
 }
 
-void wgk_blob_cache_close(wgk_blob_cache *c) {
+void gpu_blob_cache_close(gpu_blob_cache *c) {
   if (!c) return;
   memo_clear(c);
   pthread_mutex_destroy(&c->lock);
   free(c);
 }
 
-const char *wgk_blob_cache_path(const wgk_blob_cache *c) { return c ? c->dir : ""; }
+const char *gpu_blob_cache_path(const gpu_blob_cache *c) { return c ? c->dir : ""; }
 
-wgk_blob_counts wgk_blob_cache_counts(wgk_blob_cache *c) {
-  wgk_blob_counts n = {0};
+gpu_blob_counts gpu_blob_cache_counts(gpu_blob_cache *c) {
+  gpu_blob_counts n = {0};
   if (!c) return n;
   pthread_mutex_lock(&c->lock);
   n = c->counts;
@@ -134,7 +134,7 @@ wgk_blob_counts wgk_blob_cache_counts(wgk_blob_cache *c) {
   return n;
 }
 
-static void file_of(const wgk_blob_cache *c, const void *key, size_t key_size, char *out, size_t size) {
+static void file_of(const gpu_blob_cache *c, const void *key, size_t key_size, char *out, size_t size) {
   snprintf(out, size, "%s/%016llx.bin", c->dir, (unsigned long long)fnv(FNV0, key, key_size));
 }
 
@@ -149,7 +149,7 @@ static void put64(unsigned char *p, uint64_t v) {
 }
 
 /* The blob of key from its file into the memo; false when absent, another key's, or corrupt (then removed). */
-static bool read_blob(wgk_blob_cache *c, const void *key, size_t key_size) {
+static bool read_blob(gpu_blob_cache *c, const void *key, size_t key_size) {
   char path[4200];
   file_of(c, key, key_size, path, sizeof path);
   FILE *f = fopen(path, "rb");
@@ -182,8 +182,8 @@ static bool read_blob(wgk_blob_cache *c, const void *key, size_t key_size) {
   return true;
 }
 
-size_t wgk_blob_cache_load(const void *key, size_t key_size, void *value, size_t value_size, void *userdata) {
-  wgk_blob_cache *c = userdata;
+size_t gpu_blob_cache_load(const void *key, size_t key_size, void *value, size_t value_size, void *userdata) {
+  gpu_blob_cache *c = userdata;
   if (!c || !key) return 0;
   pthread_mutex_lock(&c->lock);
   bool memo = c->memo_key && c->memo_key_size == key_size && memcmp(c->memo_key, key, key_size) == 0;
@@ -205,8 +205,8 @@ size_t wgk_blob_cache_load(const void *key, size_t key_size, void *value, size_t
   return got;
 }
 
-void wgk_blob_cache_store(const void *key, size_t key_size, const void *value, size_t value_size, void *userdata) {
-  wgk_blob_cache *c = userdata;
+void gpu_blob_cache_store(const void *key, size_t key_size, const void *value, size_t value_size, void *userdata) {
+  gpu_blob_cache *c = userdata;
   uint64_t bytes = HEADER + (uint64_t)key_size + value_size;
   if (!c || !key || (!value && value_size) || bytes > c->max_bytes) return;
   pthread_mutex_lock(&c->lock);
@@ -234,7 +234,7 @@ void wgk_blob_cache_store(const void *key, size_t key_size, const void *value, s
   pthread_mutex_unlock(&c->lock);
 }
 
-bool wgk_blob_cache_dir(const char *adapter_id, char *out, size_t size) {
+bool gpu_blob_cache_dir(const char *adapter_id, char *out, size_t size) {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   unsigned long long h = (unsigned long long)fnv(FNV0, adapter_id, strlen(adapter_id));
   int n = xdg && *xdg     ? snprintf(out, size, "%s/wgk/pipelines/%016llx", xdg, h)

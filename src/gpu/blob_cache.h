@@ -16,27 +16,27 @@
 
 #define WGK_BLOB_CACHE_MAX_DEFAULT (256ull << 20)
 
-typedef struct wgk_blob_cache wgk_blob_cache;
+typedef struct gpu_blob_cache gpu_blob_cache;
 
-typedef struct wgk_blob_counts {
+typedef struct gpu_blob_counts {
   uint64_t loaded;  /* blobs handed to Dawn */
   uint64_t missed;  /* asked for, not there */
   uint64_t stored;  /* blobs written */
   uint64_t corrupt; /* files ignored (and removed) */
   uint64_t evicted; /* files removed for the cap */
-} wgk_blob_counts;
+} gpu_blob_counts;
 
 /* The cache in dir (created, parents included); NULL when it cannot be made. */
-wgk_blob_cache *wgk_blob_cache_open(const char *dir, uint64_t max_bytes);
-void wgk_blob_cache_close(wgk_blob_cache *c);
-const char *wgk_blob_cache_path(const wgk_blob_cache *c);
-wgk_blob_counts wgk_blob_cache_counts(wgk_blob_cache *c);
+gpu_blob_cache *gpu_blob_cache_open(const char *dir, uint64_t max_bytes);
+void gpu_blob_cache_close(gpu_blob_cache *c);
+const char *gpu_blob_cache_path(const gpu_blob_cache *c);
+gpu_blob_counts gpu_blob_cache_counts(gpu_blob_cache *c);
 /* Dawn's callbacks (userdata: the cache). load with value NULL or valueSize 0: the size of the blob (0: none). */
-size_t wgk_blob_cache_load(const void *key, size_t key_size, void *value, size_t value_size, void *userdata);
-void wgk_blob_cache_store(const void *key, size_t key_size, const void *value, size_t value_size, void *userdata);
+size_t gpu_blob_cache_load(const void *key, size_t key_size, void *value, size_t value_size, void *userdata);
+void gpu_blob_cache_store(const void *key, size_t key_size, const void *value, size_t value_size, void *userdata);
 
 /* The folder for an adapter: $XDG_CACHE_HOME (else $HOME/.cache) /wgk/pipelines/<16 hex digits of the hash of
  * adapter_id>. False when neither variable is set or the path is too long. */
-bool wgk_blob_cache_dir(const char *adapter_id, char *out, size_t size);
+bool gpu_blob_cache_dir(const char *adapter_id, char *out, size_t size);
 
 #endif

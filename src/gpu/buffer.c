@@ -17,55 +17,55 @@ static WGPUBufferUsage to_wgpu_usage(uint32_t usage) {
   return u;
 }
 
-static wgk_status check_usage(uint32_t usage, const char *label, wgk_error *err) {
+static wgk_status check_usage(uint32_t usage, const char *label, util_error *err) {
   const uint32_t known = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_SRC |
                          WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE |
                          WGK_GPU_BUFFER_MAP_WRITE;
   if (usage == 0 || (usage & ~known))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "invalid buffer usage 0x%x", usage);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "invalid buffer usage 0x%x", usage);
   if ((usage & WGK_GPU_BUFFER_MAP_READ) && (usage & ~(WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST)))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
-                         "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                          "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
   if ((usage & WGK_GPU_BUFFER_MAP_WRITE) && (usage & ~(WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC)))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
-                         "a map-write buffer can only be a copy source (usage 0x%x)", usage);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                          "a map-write buffer can only be a copy source (usage 0x%x)", usage);
   return WGK_OK;
 }
 
-static wgk_status create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label, bool mapped,
-                         wgk_gpu_buffer **out, void **data, wgk_error *err) {
+static wgk_status create(gpu_device *dev, uint64_t size, uint32_t usage, const char *label, bool mapped,
+                         gpu_buffer **out, void **data, util_error *err) {
   *out = NULL;
   if (data) *data = NULL;
   wgk_status s0;
-  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = check_usage(usage, label, err))) return s0;
+  if ((s0 = gpu_device_check(dev, err)) || (s0 = check_usage(usage, label, err))) return s0;
   uint64_t max = dev->desc.limits.maxBufferSize;
   if (size > max || size > UINT64_MAX - 3)
-    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, label,
-                         "buffer of %llu bytes exceeds the device's maxBufferSize of %llu bytes",
-                         (unsigned long long)size, (unsigned long long)max);
+    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, label,
+                          "buffer of %llu bytes exceeds the device's maxBufferSize of %llu bytes",
+                          (unsigned long long)size, (unsigned long long)max);
   if (mapped && (usage & WGK_GPU_BUFFER_MAP_READ))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
-                         "a map-read buffer cannot be mapped at creation here (usage 0x%x)", usage);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
+                          "a map-read buffer cannot be mapped at creation here (usage 0x%x)", usage);
   size = (size + 3) & ~(uint64_t)3; /* WebGPU copies and bindings work in 4-byte units */
-  wgk_gpu_buffer *buf = calloc(1, sizeof *buf);
-  if (!buf) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, label, "out of memory");
-  WGPUBufferDescriptor desc = {NULL, wgk_gpu_sv(label), to_wgpu_usage(usage), size, mapped};
-  wgk_gpu_scope_push(dev);
+  gpu_buffer *buf = calloc(1, sizeof *buf);
+  if (!buf) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, label, "out of memory");
+  WGPUBufferDescriptor desc = {NULL, gpu_sv(label), to_wgpu_usage(usage), size, mapped};
+  gpu_scope_push(dev);
   buf->buffer = wgpuDeviceCreateBuffer(dev->device, &desc);
   char what[96];
   snprintf(what, sizeof what, "creating buffer '%s' of %llu bytes", label ? label : "", (unsigned long long)size);
-  wgk_status s = wgk_gpu_scope_pop(dev, what, err);
-  if (s == WGK_OK && !buf->buffer) s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
+  wgk_status s = gpu_scope_pop(dev, what, err);
+  if (s == WGK_OK && !buf->buffer) s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
   buf->dev = dev;
   buf->size = size;
   buf->usage = usage;
   void *p = NULL;
   if (s == WGK_OK && mapped && !(p = wgpuBufferGetMappedRange(buf->buffer, 0, (size_t)size)))
-    s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the buffer mapped at creation has no mapped range",
-                      what);
+    s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the buffer mapped at creation has no mapped range",
+                       what);
   if (s != WGK_OK) {
     if (buf->buffer && mapped) wgpuBufferUnmap(buf->buffer);
-    wgk_gpu_buffer_destroy(buf);
+    gpu_buffer_destroy(buf);
     return s;
   }
   if (data) *data = p;
@@ -73,41 +73,40 @@ static wgk_status create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, con
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
-                                 wgk_gpu_buffer **out, wgk_error *err) {
+wgk_status gpu_buffer_create(gpu_device *dev, uint64_t size, uint32_t usage, const char *label, gpu_buffer **out,
+                             util_error *err) {
   return create(dev, size, usage, label, false, out, NULL, err);
 }
 
-wgk_status wgk_gpu_buffer_create_mapped(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
-                                        wgk_gpu_buffer **out, void **data, wgk_error *err) {
+wgk_status gpu_buffer_create_mapped(gpu_device *dev, uint64_t size, uint32_t usage, const char *label, gpu_buffer **out,
+                                    void **data, util_error *err) {
   return create(dev, size, usage, label, true, out, data, err);
 }
 
-void wgk_gpu_buffer_unmap(wgk_gpu_buffer *buf) {
+void gpu_buffer_unmap(gpu_buffer *buf) {
   if (buf && buf->buffer) wgpuBufferUnmap(buf->buffer);
 }
 
-wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out,
-                               wgk_error *err) {
+wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_buffer **out, util_error *err) {
   *out = NULL;
-  wgk_status s0 = wgk_gpu_device_check(dev, err);
+  wgk_status s0 = gpu_device_check(dev, err);
   if (s0) return s0;
-  if (!raw) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no buffer to wrap");
+  if (!raw) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no buffer to wrap");
   uint64_t real = wgpuBufferGetSize(raw);
   if (size == 0) size = real;
   if (size > real)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "wrapped buffer has %llu bytes, fewer than the %llu claimed", (unsigned long long)real,
-                         (unsigned long long)size);
-  wgk_gpu_buffer *buf = calloc(1, sizeof *buf);
-  if (!buf) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "wrapped buffer has %llu bytes, fewer than the %llu claimed", (unsigned long long)real,
+                          (unsigned long long)size);
+  gpu_buffer *buf = calloc(1, sizeof *buf);
+  if (!buf) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   wgpuBufferAddRef(raw);
-  *buf = (wgk_gpu_buffer){dev, raw, size, 0, true};
+  *buf = (gpu_buffer){dev, raw, size, 0, true};
   *out = buf;
   return WGK_OK;
 }
 
-void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf) {
+void gpu_buffer_destroy(gpu_buffer *buf) {
   if (!buf) return;
   if (buf->buffer) {
     /* Release only: work recorded or submitted earlier may still use the buffer (a batch not yet
@@ -117,142 +116,140 @@ void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf) {
   free(buf);
 }
 
-uint64_t wgk_gpu_buffer_size(const wgk_gpu_buffer *buf) { return buf->size; }
-WGPUBuffer wgk_gpu_buffer_raw(const wgk_gpu_buffer *buf) { return buf->buffer; }
+uint64_t gpu_buffer_size(const gpu_buffer *buf) { return buf->size; }
+WGPUBuffer gpu_buffer_raw(const gpu_buffer *buf) { return buf->buffer; }
 
-wgk_status wgk_gpu_buffer_check_range(const wgk_gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
-                                      wgk_error *err) {
-  if (!buf) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: no buffer", what);
+wgk_status gpu_buffer_check_range(const gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
+                                  util_error *err) {
+  if (!buf) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: no buffer", what);
   if (offset % 4 || size % 4)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "%s: offset %llu and size %llu must be multiples of 4", what, (unsigned long long)offset,
-                         (unsigned long long)size);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "%s: offset %llu and size %llu must be multiples of 4", what, (unsigned long long)offset,
+                          (unsigned long long)size);
   if (offset > buf->size || size > buf->size - offset)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "%s: range [%llu, +%llu) outside the buffer's %llu bytes", what, (unsigned long long)offset,
-                         (unsigned long long)size, (unsigned long long)buf->size);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "%s: range [%llu, +%llu) outside the buffer's %llu bytes", what, (unsigned long long)offset,
+                          (unsigned long long)size, (unsigned long long)buf->size);
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, const void *data,
-                                size_t size, wgk_error *err) {
+wgk_status gpu_buffer_write(gpu_device *dev, gpu_buffer *buf, uint64_t offset, const void *data, size_t size,
+                            util_error *err) {
   wgk_status s0;
-  if ((s0 = wgk_gpu_device_check(dev, err)) ||
-      (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer write", err)))
+  if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(buf, offset, size, "buffer write", err)))
     return s0;
   if (size) wgpuQueueWriteBuffer(dev->queue, buf->buffer, offset, data, size);
-  return wgk_gpu_device_check(dev, err);
+  return gpu_device_check(dev, err);
 }
 
 typedef struct map_state {
-  wgk_gpu_async async;
+  gpu_async async;
 } map_state;
 
 static void on_map(uint32_t status, WGPUStringView message, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) return;
+  if (gpu_async_orphaned(u1)) return;
   map_state *m = u1;
   m->async.done = true;
   m->async.status = status;
-  wgk_gpu_sv_copy(m->async.message, sizeof m->async.message, message);
+  gpu_sv_copy(m->async.message, sizeof m->async.message, message);
 }
 
-wgk_status wgk_gpu_buffer_map_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
-                                   uint32_t timeout_ms, const char *what, wgk_error *err) {
-  map_state *m = wgk_gpu_async_new(sizeof *m);
-  if (!m) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                               uint32_t timeout_ms, const char *what, util_error *err) {
+  map_state *m = gpu_async_new(sizeof *m);
+  if (!m) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
   WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Read, (size_t)offset, size, cb);
-  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &m->async, timeout_ms, what, err);
-  wgk_gpu_async_free(&m->async);
+  wgk_status s = gpu_await(dev, dev->instance, f, &m->async, timeout_ms, what, err);
+  gpu_async_free(&m->async);
   if (s != WGK_OK) return s;
   const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
   if (p) memcpy(out, p, size);
   wgpuBufferUnmap(buf->buffer);
-  if (!p) return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the mapped range is not accessible", what);
+  if (!p) return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the mapped range is not accessible", what);
   return WGK_OK;
 }
 
-static wgk_status map_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, size_t size, void **data, uint32_t timeout_ms,
-                            wgk_error *err) {
-  map_state *m = wgk_gpu_async_new(sizeof *m);
-  if (!m) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+static wgk_status map_write(gpu_device *dev, gpu_buffer *buf, size_t size, void **data, uint32_t timeout_ms,
+                            util_error *err) {
+  map_state *m = gpu_async_new(sizeof *m);
+  if (!m) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
   WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Write, 0, size, cb);
-  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &m->async, timeout_ms, "mapping an upload buffer", err);
-  wgk_gpu_async_free(&m->async);
+  wgk_status s = gpu_await(dev, dev->instance, f, &m->async, timeout_ms, "mapping an upload buffer", err);
+  gpu_async_free(&m->async);
   if (s != WGK_OK) return s;
   if (!(*data = wgpuBufferGetMappedRange(buf->buffer, 0, size))) {
     wgpuBufferUnmap(buf->buffer);
-    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "mapping an upload buffer: no mapped range");
+    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "mapping an upload buffer: no mapped range");
   }
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
-                                        size_t size, void (*fill)(void *data, void *arg), void *arg,
-                                        uint32_t timeout_ms, wgk_error *err) {
+wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
+                                    void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
+                                    util_error *err) {
   wgk_status s0;
-  if ((s0 = wgk_gpu_device_check(dev, err)) ||
-      (s0 = wgk_gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
+  if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
     return s0;
   if (size == 0) return WGK_OK;
   const uint32_t usage = WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC;
-  uint64_t cls = pool ? wgk_gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
-  wgk_gpu_buffer *staging = wgk_gpu_pool_take(pool, cls, usage);
+  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  gpu_buffer *staging = gpu_pool_take(pool, cls, usage);
   void *data = NULL;
   wgk_status s = staging ? map_write(dev, staging, (size_t)cls, &data, timeout_ms, err)
-                         : wgk_gpu_buffer_create_mapped(dev, cls, usage, "wgk upload", &staging, &data, err);
+                         : gpu_buffer_create_mapped(dev, cls, usage, "wgk upload", &staging, &data, err);
   if (s != WGK_OK) {
-    wgk_gpu_buffer_destroy(staging);
+    gpu_buffer_destroy(staging);
     return s;
   }
   fill(data, arg);
   wgpuBufferUnmap(staging->buffer);
-  wgk_gpu_encoder *enc = NULL;
-  s = wgk_gpu_encoder_begin(dev, "wgk upload", &enc, err);
-  if (s == WGK_OK) s = wgk_gpu_encoder_copy(enc, staging, 0, dst, offset, size, err);
+  gpu_encoder *enc = NULL;
+  s = gpu_encoder_begin(dev, "wgk upload", &enc, err);
+  if (s == WGK_OK) s = gpu_encoder_copy(enc, staging, 0, dst, offset, size, err);
   if (s == WGK_OK) {
-    s = wgk_gpu_encoder_submit(enc, err);
+    s = gpu_encoder_submit(enc, err);
     enc = NULL;
   }
-  wgk_gpu_encoder_discard(enc);
+  gpu_encoder_discard(enc);
   if (s == WGK_OK)
-    wgk_gpu_pool_put(pool, staging); /* unmapped; mapped again when taken, after this copy */
+    gpu_pool_put(pool, staging); /* unmapped; mapped again when taken, after this copy */
   else
-    wgk_gpu_buffer_destroy(staging);
-  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+    gpu_buffer_destroy(staging);
+  return s != WGK_OK ? s : gpu_device_check(dev, err);
 }
 
-wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,
-                                      void *out, size_t size, uint32_t timeout_ms, wgk_error *err) {
+wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, void *out,
+                                  size_t size, uint32_t timeout_ms, util_error *err) {
   wgk_status s0;
-  if ((s0 = wgk_gpu_device_check(dev, err)) || (s0 = wgk_gpu_buffer_check_range(buf, offset, size, "buffer read", err)))
+  if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(buf, offset, size, "buffer read", err)))
     return s0;
   if (size == 0) return WGK_OK;
   if (buf->usage & WGK_GPU_BUFFER_MAP_READ)
-    return wgk_gpu_buffer_map_read(dev, buf, offset, out, size, timeout_ms, "mapping a buffer for reading", err);
+    return gpu_buffer_map_read(dev, buf, offset, out, size, timeout_ms, "mapping a buffer for reading", err);
   const uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
-  uint64_t cls = pool ? wgk_gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
-  wgk_gpu_buffer *staging = wgk_gpu_pool_take(pool, cls, usage);
-  wgk_gpu_encoder *enc = NULL;
-  wgk_status s = staging ? WGK_OK : wgk_gpu_buffer_create(dev, cls, usage, "wgk readback", &staging, err);
-  if (s == WGK_OK) s = wgk_gpu_encoder_begin(dev, "wgk readback", &enc, err);
-  if (s == WGK_OK) s = wgk_gpu_encoder_copy(enc, buf, offset, staging, 0, size, err);
+  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  gpu_buffer *staging = gpu_pool_take(pool, cls, usage);
+  gpu_encoder *enc = NULL;
+  wgk_status s = staging ? WGK_OK : gpu_buffer_create(dev, cls, usage, "wgk readback", &staging, err);
+  if (s == WGK_OK) s = gpu_encoder_begin(dev, "wgk readback", &enc, err);
+  if (s == WGK_OK) s = gpu_encoder_copy(enc, buf, offset, staging, 0, size, err);
   if (s == WGK_OK) {
-    s = wgk_gpu_encoder_submit(enc, err);
+    s = gpu_encoder_submit(enc, err);
     enc = NULL;
   }
-  if (s == WGK_OK) s = wgk_gpu_buffer_map_read(dev, staging, 0, out, size, timeout_ms, "reading a buffer back", err);
-  wgk_gpu_encoder_discard(enc);
+  if (s == WGK_OK) s = gpu_buffer_map_read(dev, staging, 0, out, size, timeout_ms, "reading a buffer back", err);
+  gpu_encoder_discard(enc);
   /* back to the pool only when unmapped and idle: a failed map may leave it pending */
   if (s == WGK_OK)
-    wgk_gpu_pool_put(pool, staging);
+    gpu_pool_put(pool, staging);
   else
-    wgk_gpu_buffer_destroy(staging);
-  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+    gpu_buffer_destroy(staging);
+  return s != WGK_OK ? s : gpu_device_check(dev, err);
 }
 
-wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
-                               uint32_t timeout_ms, wgk_error *err) {
-  return wgk_gpu_buffer_read_pooled(dev, NULL, buf, offset, out, size, timeout_ms, err);
+wgk_status gpu_buffer_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                           uint32_t timeout_ms, util_error *err) {
+  return gpu_buffer_read_pooled(dev, NULL, buf, offset, out, size, timeout_ms, err);
 }

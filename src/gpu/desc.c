@@ -1,10 +1,10 @@
-/* Turning what Dawn says about an adapter or device into a wgk_device_desc (the planner's view). */
+/* Turning what Dawn says about an adapter or device into a dev_desc (the planner's view). */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-WGPUFeatureName wgk_gpu_feature_code(wgk_feature f) {
+WGPUFeatureName gpu_feature_code(dev_feature f) {
   switch (f) {
   case WGK_FEATURE_SHADER_F16:
     return WGPUFeatureName_ShaderF16;
@@ -58,11 +58,11 @@ static const char *adapter_type_name(WGPUAdapterType t) {
   }
 }
 
-void wgk_gpu_desc_from_info(wgk_device_desc *d, const WGPUAdapterInfo *info) {
-  wgk_gpu_sv_copy(d->vendor, sizeof d->vendor, info->vendor);
-  wgk_gpu_sv_copy(d->architecture, sizeof d->architecture, info->architecture);
-  wgk_gpu_sv_copy(d->device, sizeof d->device, info->device);
-  wgk_gpu_sv_copy(d->description, sizeof d->description, info->description);
+void gpu_desc_from_info(dev_desc *d, const WGPUAdapterInfo *info) {
+  gpu_sv_copy(d->vendor, sizeof d->vendor, info->vendor);
+  gpu_sv_copy(d->architecture, sizeof d->architecture, info->architecture);
+  gpu_sv_copy(d->device, sizeof d->device, info->device);
+  gpu_sv_copy(d->description, sizeof d->description, info->description);
   snprintf(d->backend, sizeof d->backend, "%s", backend_name(info->backendType));
   snprintf(d->adapterType, sizeof d->adapterType, "%s", adapter_type_name(info->adapterType));
   d->vendorId = info->vendorID;
@@ -72,15 +72,15 @@ void wgk_gpu_desc_from_info(wgk_device_desc *d, const WGPUAdapterInfo *info) {
   d->isFallbackAdapter = info->adapterType == WGPUAdapterType_CPU;
 }
 
-void wgk_gpu_limits_init(WGPULimits *l) {
+void gpu_limits_init(WGPULimits *l) {
   memset(l, 0xFF, sizeof *l); /* UINT32_MAX / UINT64_MAX: the "undefined" limit */
   l->nextInChain = NULL;
 }
 
 static uint32_t u32_or(uint32_t v, uint32_t fallback) { return v == UINT32_MAX ? fallback : v; }
 
-void wgk_gpu_desc_from_limits(wgk_device_desc *d, const WGPULimits *l) {
-  wgk_device_limits *o = &d->limits;
+void gpu_desc_from_limits(dev_desc *d, const WGPULimits *l) {
+  device_limits *o = &d->limits;
   o->maxStorageBufferBindingSize = l->maxStorageBufferBindingSize;
   o->maxUniformBufferBindingSize = l->maxUniformBufferBindingSize;
   o->maxBufferSize = l->maxBufferSize;
@@ -98,10 +98,10 @@ void wgk_gpu_desc_from_limits(wgk_device_desc *d, const WGPULimits *l) {
   o->minUniformBufferOffsetAlignment = l->minUniformBufferOffsetAlignment;
 }
 
-void wgk_gpu_desc_from_features(wgk_device_desc *d, const WGPUSupportedFeatures *features) {
+void gpu_desc_from_features(dev_desc *d, const WGPUSupportedFeatures *features) {
   d->features = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
-    WGPUFeatureName code = wgk_gpu_feature_code((wgk_feature)f);
+    WGPUFeatureName code = gpu_feature_code((dev_feature)f);
     for (size_t i = 0; code && i < features->featureCount; i++)
       if (features->features[i] == code) d->features |= 1u << f;
   }
@@ -126,10 +126,10 @@ static const char *component_name(WGPUSubgroupMatrixComponentType t) {
   }
 }
 
-static void desc_matrix_configs(wgk_device_desc *d, const WGPUAdapterPropertiesSubgroupMatrixConfigs *m) {
+static void desc_matrix_configs(dev_desc *d, const WGPUAdapterPropertiesSubgroupMatrixConfigs *m) {
   size_t n = m->configCount < WGK_MAX_SUBGROUP_MATRIX_CONFIGS ? m->configCount : WGK_MAX_SUBGROUP_MATRIX_CONFIGS;
   for (size_t i = 0; i < n; i++) {
-    wgk_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
+    dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
     snprintf(c->componentType, sizeof c->componentType, "%s", component_name(m->configs[i].componentType));
     snprintf(c->resultComponentType, sizeof c->resultComponentType, "%s",
              component_name(m->configs[i].resultComponentType));
@@ -140,26 +140,26 @@ static void desc_matrix_configs(wgk_device_desc *d, const WGPUAdapterPropertiesS
   d->subgroupMatrixConfigCount = (uint32_t)n;
 }
 
-void wgk_gpu_desc_from_adapter(wgk_device_desc *d, WGPUAdapter adapter) {
-  wgk_device_desc_defaults(d);
+void gpu_desc_from_adapter(dev_desc *d, WGPUAdapter adapter) {
+  device_desc_defaults(d);
   WGPUSupportedFeatures features = {0};
   wgpuAdapterGetFeatures(adapter, &features);
-  wgk_gpu_desc_from_features(d, &features);
+  gpu_desc_from_features(d, &features);
   wgpuSupportedFeaturesFreeMembers(features);
 
   /* The matrix configurations ride on GetInfo, which fails when asked for them without the feature. */
   WGPUAdapterPropertiesSubgroupMatrixConfigs matrix = {
       {NULL, WGPUSType_AdapterPropertiesSubgroupMatrixConfigs}, 0, NULL};
   WGPUAdapterInfo info = {0};
-  bool with_matrix = wgk_device_has(d, WGK_FEATURE_SUBGROUP_MATRIX);
+  bool with_matrix = device_has(d, WGK_FEATURE_SUBGROUP_MATRIX);
   if (with_matrix) info.nextInChain = &matrix.chain;
   if (wgpuAdapterGetInfo(adapter, &info) == WGPUStatus_Success) {
-    wgk_gpu_desc_from_info(d, &info);
+    gpu_desc_from_info(d, &info);
     if (with_matrix) desc_matrix_configs(d, &matrix);
     wgpuAdapterInfoFreeMembers(info);
     if (with_matrix) wgpuAdapterPropertiesSubgroupMatrixConfigsFreeMembers(matrix);
   }
   WGPULimits limits;
-  wgk_gpu_limits_init(&limits);
-  if (wgpuAdapterGetLimits(adapter, &limits) == WGPUStatus_Success) wgk_gpu_desc_from_limits(d, &limits);
+  gpu_limits_init(&limits);
+  if (wgpuAdapterGetLimits(adapter, &limits) == WGPUStatus_Success) gpu_desc_from_limits(d, &limits);
 }

@@ -13,11 +13,11 @@
 #include <string.h>
 
 static void on_uncaptured(const WGPUDevice *device, WGPUErrorType type, WGPUStringView message, void *u1, void *u2) {
-  wgk_gpu_device *dev = u1;
+  gpu_device *dev = u1;
   if (dev->pending != WGK_OK) return; /* the first error is the root cause */
   dev->pending = WGK_ERR_GPU;
   char text[WGK_GPU_MESSAGE_MAX - 64];
-  wgk_gpu_sv_copy(text, sizeof text, message);
+  gpu_sv_copy(text, sizeof text, message);
   snprintf(dev->pending_message, sizeof dev->pending_message, "%s: %s",
            type == WGPUErrorType_OutOfMemory  ? "out of GPU memory"
            : type == WGPUErrorType_Validation ? "validation error"
@@ -26,10 +26,10 @@ static void on_uncaptured(const WGPUDevice *device, WGPUErrorType type, WGPUStri
 }
 
 static void on_lost(const WGPUDevice *device, WGPUDeviceLostReason reason, WGPUStringView message, void *u1, void *u2) {
-  wgk_gpu_device *dev = u1;
+  gpu_device *dev = u1;
   dev->lost = true;
   char text[WGK_GPU_MESSAGE_MAX - 64];
-  wgk_gpu_sv_copy(text, sizeof text, message);
+  gpu_sv_copy(text, sizeof text, message);
   snprintf(dev->lost_message, sizeof dev->lost_message, "device lost (%s): %s",
            reason == WGPUDeviceLostReason_Destroyed        ? "destroyed"
            : reason == WGPUDeviceLostReason_FailedCreation ? "creation failed"
@@ -38,7 +38,7 @@ static void on_lost(const WGPUDevice *device, WGPUDeviceLostReason reason, WGPUS
 }
 
 static void on_log(WGPULoggingType type, WGPUStringView message, void *u1, void *u2) {
-  const wgk_gpu_device *dev = u1;
+  const gpu_device *dev = u1;
   if (!dev->verbose) return; /* Dawn's warnings are for us, not for every user of the CLI */
   static const char *const names[] = {"?", "verbose", "info", "warning", "error"};
   fprintf(stderr, "dawn %s: %.*s\n", (unsigned)type <= 4 ? names[type] : "?",
@@ -47,12 +47,12 @@ static void on_log(WGPULoggingType type, WGPUStringView message, void *u1, void 
 }
 
 typedef struct device_request {
-  wgk_gpu_async async;
+  gpu_async async;
   WGPUDevice device;
 } device_request;
 
 static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) {
+  if (gpu_async_orphaned(u1)) {
     if (device) wgpuDeviceRelease(device);
     return;
   }
@@ -60,18 +60,18 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
   r->async.done = true;
   r->async.status = status;
   r->device = device;
-  wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
+  gpu_sv_copy(r->async.message, sizeof r->async.message, message);
 }
 
 /* The persistent pipeline cache of this adapter and driver (gpu/blob_cache.h): its folder is named by the hash
  * of the adapter's facts (vendor, architecture, device, driver description, backend, ids) and of the Dawn
  * library file (path, size, time), so another driver or another Dawn build starts an empty cache. NULL when
  * turned off (WGK_PIPELINE_CACHE=0) or no folder can be made: Dawn then caches nothing. */
-static wgk_blob_cache *open_blob_cache(WGPUAdapter adapter) {
+static gpu_blob_cache *open_blob_cache(WGPUAdapter adapter) {
   const char *off = getenv("WGK_PIPELINE_CACHE");
   if (off && strcmp(off, "0") == 0) return NULL;
-  wgk_device_desc d;
-  wgk_gpu_desc_from_adapter(&d, adapter);
+  dev_desc d;
+  gpu_desc_from_adapter(&d, adapter);
   char id[2048], dir[4096];
   Dl_info lib = {0};
   struct stat st = {0};
@@ -79,91 +79,91 @@ static wgk_blob_cache *open_blob_cache(WGPUAdapter adapter) {
   snprintf(id, sizeof id, "%s|%s|%s|%s|%s|%" PRIu32 "|%" PRIu32 "|%s|%lld|%lld", d.vendor, d.architecture, d.device,
            d.description, d.backend, d.vendorId, d.deviceId, lib.dli_fname ? lib.dli_fname : "", (long long)st.st_size,
            (long long)st.st_mtime);
-  if (!wgk_blob_cache_dir(id, dir, sizeof dir)) return NULL;
+  if (!gpu_blob_cache_dir(id, dir, sizeof dir)) return NULL;
   const char *cap = getenv("WGK_PIPELINE_CACHE_MAX_BYTES");
   unsigned long long max = cap ? strtoull(cap, NULL, 10) : 0;
-  return wgk_blob_cache_open(dir, max ? max : WGK_BLOB_CACHE_MAX_DEFAULT);
+  return gpu_blob_cache_open(dir, max ? max : WGK_BLOB_CACHE_MAX_DEFAULT);
 }
 
 /* Every feature wgk can use that the adapter has, and all of the adapter's limits. */
-static wgk_status request_device(wgk_gpu_device *dev, WGPUAdapter adapter, wgk_error *err) {
+static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_error *err) {
   WGPUFeatureName features[WGK_FEATURE_COUNT];
   size_t nfeatures = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
-    WGPUFeatureName code = wgk_gpu_feature_code((wgk_feature)f);
+    WGPUFeatureName code = gpu_feature_code((dev_feature)f);
     if (code && !(dev->hidden >> f & 1u) && wgpuAdapterHasFeature(adapter, code)) features[nfeatures++] = code;
   }
   WGPULimits limits;
-  wgk_gpu_limits_init(&limits);
+  gpu_limits_init(&limits);
   wgpuAdapterGetLimits(adapter, &limits);
   /* Timestamps quantized to 100 us by default (a browser's timing-attack guard): useless for kernels. */
   static const char *const disabled[] = {"timestamp_quantization"};
   WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 0, NULL, 1, disabled};
   dev->blobs = open_blob_cache(adapter);
   WGPUDawnCacheDeviceDescriptor cache = {{NULL, WGPUSType_DawnCacheDeviceDescriptor},
-                                         wgk_gpu_sv("wgk"),
-                                         wgk_blob_cache_load,
-                                         wgk_blob_cache_store,
+                                         gpu_sv("wgk"),
+                                         gpu_blob_cache_load,
+                                         gpu_blob_cache_store,
                                          dev->blobs};
   if (dev->blobs) toggles.chain.next = &cache.chain;
   WGPUDeviceDescriptor desc = {
       .nextInChain = &toggles.chain,
-      .label = wgk_gpu_sv("wgk"),
+      .label = gpu_sv("wgk"),
       .requiredFeatureCount = nfeatures,
       .requiredFeatures = features,
       .requiredLimits = &limits,
-      .defaultQueue = {NULL, wgk_gpu_sv("wgk queue")},
+      .defaultQueue = {NULL, gpu_sv("wgk queue")},
       .deviceLostCallbackInfo = {NULL, WGPUCallbackMode_AllowSpontaneous, on_lost, dev, NULL},
       .uncapturedErrorCallbackInfo = {NULL, on_uncaptured, dev, NULL},
   };
-  device_request *r = wgk_gpu_async_new(sizeof *r);
-  if (!r) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  device_request *r = gpu_async_new(sizeof *r);
+  if (!r) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   WGPURequestDeviceCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_device, r, NULL};
   WGPUFuture f = wgpuAdapterRequestDevice(adapter, &desc, cb);
-  wgk_error why = {0};
+  util_error why = {0};
   wgk_status s = WGK_OK;
-  if (wgk_gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the device request", &why)) {
+  if (gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the device request", &why)) {
     if (r->device) wgpuDeviceRelease(r->device);
-    s = wgk_error_set(err, why.status == WGK_ERR_TIMEOUT ? WGK_ERR_TIMEOUT : WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s",
-                      why.message);
+    s = util_error_set(err, why.status == WGK_ERR_TIMEOUT ? WGK_ERR_TIMEOUT : WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s",
+                       why.message);
   } else {
     dev->device = r->device;
   }
-  wgk_gpu_async_free(&r->async);
+  gpu_async_free(&r->async);
   return s;
 }
 
 /* Features, limits and adapter facts as the device has them. */
-static void describe(wgk_gpu_device *dev) {
-  wgk_device_desc *d = &dev->desc;
-  wgk_device_desc_defaults(d);
+static void describe(gpu_device *dev) {
+  dev_desc *d = &dev->desc;
+  device_desc_defaults(d);
   WGPUAdapterInfo info = {0};
   if (wgpuDeviceGetAdapterInfo(dev->device, &info) == WGPUStatus_Success) {
-    wgk_gpu_desc_from_info(d, &info);
+    gpu_desc_from_info(d, &info);
     wgpuAdapterInfoFreeMembers(info);
   }
   WGPUSupportedFeatures features = {0};
   wgpuDeviceGetFeatures(dev->device, &features);
-  wgk_gpu_desc_from_features(d, &features);
+  gpu_desc_from_features(d, &features);
   wgpuSupportedFeaturesFreeMembers(features);
   d->features &= ~dev->hidden;
   WGPULimits limits;
-  wgk_gpu_limits_init(&limits);
-  if (wgpuDeviceGetLimits(dev->device, &limits) == WGPUStatus_Success) wgk_gpu_desc_from_limits(d, &limits);
+  gpu_limits_init(&limits);
+  if (wgpuDeviceGetLimits(dev->device, &limits) == WGPUStatus_Success) gpu_desc_from_limits(d, &limits);
   /* Subgroup matrix configurations are an adapter property. */
   WGPUAdapter adapter = wgpuDeviceGetAdapter(dev->device);
   d->callerDevice = dev->external;
   if (adapter) {
     WGPUSupportedFeatures offered = {0};
     wgpuAdapterGetFeatures(adapter, &offered);
-    wgk_device_desc of_adapter = {0};
-    wgk_gpu_desc_from_features(&of_adapter, &offered);
+    dev_desc of_adapter = {0};
+    gpu_desc_from_features(&of_adapter, &offered);
     wgpuSupportedFeaturesFreeMembers(offered);
     d->adapterFeatures = of_adapter.features;
   }
-  if (adapter && wgk_device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
-    wgk_device_desc from_adapter;
-    wgk_gpu_desc_from_adapter(&from_adapter, adapter);
+  if (adapter && device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
+    dev_desc from_adapter;
+    gpu_desc_from_adapter(&from_adapter, adapter);
     d->subgroupMatrixConfigCount = from_adapter.subgroupMatrixConfigCount;
     memcpy(d->subgroupMatrixConfigs, from_adapter.subgroupMatrixConfigs, sizeof d->subgroupMatrixConfigs);
   }
@@ -178,18 +178,18 @@ static void describe(wgk_gpu_device *dev) {
     d->limits.maxStorageBufferBindingSize = lower;
 }
 
-static wgk_status create_own(wgk_gpu_device *dev, const wgk_gpu_options *opts, wgk_error *err) {
-  dev->instance = wgk_gpu_instance_create();
+static wgk_status create_own(gpu_device *dev, const gpu_options *opts, util_error *err) {
+  dev->instance = gpu_instance_create();
   if (!dev->instance)
-    return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+    return util_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
   WGPUAdapter adapter = NULL;
-  wgk_status s = wgk_gpu_adapter_select(dev->instance, opts ? opts->adapter : NULL, &adapter, err);
+  wgk_status s = gpu_adapter_select(dev->instance, opts ? opts->adapter : NULL, &adapter, err);
   if (s == WGK_OK) s = request_device(dev, adapter, err);
   if (adapter) wgpuAdapterRelease(adapter);
   return s;
 }
 
-static wgk_status wrap_external(wgk_gpu_device *dev, const wgk_gpu_options *opts, wgk_error *err) {
+static wgk_status wrap_external(gpu_device *dev, const gpu_options *opts, util_error *err) {
   dev->external = true;
   dev->device = opts->device;
   wgpuDeviceAddRef(dev->device);
@@ -202,27 +202,27 @@ static wgk_status wrap_external(wgk_gpu_device *dev, const wgk_gpu_options *opts
     if (adapter) wgpuAdapterRelease(adapter);
   }
   if (!dev->instance)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "cannot find the instance of the given device");
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "cannot find the instance of the given device");
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_device_create(const wgk_gpu_options *opts, wgk_gpu_device **out, wgk_error *err) {
+wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_error *err) {
   *out = NULL;
-  wgk_gpu_device *dev = calloc(1, sizeof *dev);
-  if (!dev) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a device");
+  gpu_device *dev = calloc(1, sizeof *dev);
+  if (!dev) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a device");
   dev->verbose = opts && opts->verbose;
   dev->timed_wait = true;
   const char *hide = opts && opts->disable_features ? opts->disable_features : getenv(WGK_DISABLE_FEATURES_ENV);
   char why[192];
-  if (!wgk_features_parse(hide, &dev->hidden, why, sizeof why)) {
+  if (!dev_features_parse(hide, &dev->hidden, why, sizeof why)) {
     free(dev);
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s",
-                         opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV, why);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s",
+                          opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV, why);
   }
   wgk_status s = opts && opts->device ? wrap_external(dev, opts, err) : create_own(dev, opts, err);
   if (s != WGK_OK) {
-    wgk_gpu_device_destroy(dev);
+    gpu_device_destroy(dev);
     return s;
   }
   dev->queue = wgpuDeviceGetQueue(dev->device);
@@ -232,7 +232,7 @@ wgk_status wgk_gpu_device_create(const wgk_gpu_options *opts, wgk_gpu_device **o
   return WGK_OK;
 }
 
-void wgk_gpu_device_destroy(wgk_gpu_device *dev) {
+void gpu_device_destroy(gpu_device *dev) {
   if (!dev) return;
   if (dev->queue) wgpuQueueRelease(dev->queue);
   if (dev->device && !dev->external) {
@@ -247,27 +247,27 @@ void wgk_gpu_device_destroy(wgk_gpu_device *dev) {
   if (dev->blobs) {
     const char *log = getenv("WGK_PIPELINE_CACHE_LOG");
     if (log && strcmp(log, "1") == 0) {
-      wgk_blob_counts n = wgk_blob_cache_counts(dev->blobs);
+      gpu_blob_counts n = gpu_blob_cache_counts(dev->blobs);
       fprintf(stderr,
               "wgk pipeline cache %s: %" PRIu64 " loaded, %" PRIu64 " missed, %" PRIu64 " stored, %" PRIu64
               " corrupt, %" PRIu64 " evicted\n",
-              wgk_blob_cache_path(dev->blobs), n.loaded, n.missed, n.stored, n.corrupt, n.evicted);
+              gpu_blob_cache_path(dev->blobs), n.loaded, n.missed, n.stored, n.corrupt, n.evicted);
     }
-    wgk_blob_cache_close(dev->blobs);
+    gpu_blob_cache_close(dev->blobs);
   }
   free(dev);
 }
 
-const wgk_device_desc *wgk_gpu_device_desc(const wgk_gpu_device *dev) { return &dev->desc; }
-WGPUInstance wgk_gpu_device_raw_instance(const wgk_gpu_device *dev) { return dev->instance; }
-WGPUDevice wgk_gpu_device_raw(const wgk_gpu_device *dev) { return dev->device; }
-WGPUQueue wgk_gpu_device_raw_queue(const wgk_gpu_device *dev) { return dev->queue; }
+const dev_desc *gpu_device_desc(const gpu_device *dev) { return &dev->desc; }
+WGPUInstance gpu_device_raw_instance(const gpu_device *dev) { return dev->instance; }
+WGPUDevice gpu_device_raw(const gpu_device *dev) { return dev->device; }
+WGPUQueue gpu_device_raw_queue(const gpu_device *dev) { return dev->queue; }
 
-wgk_status wgk_gpu_device_check(wgk_gpu_device *dev, wgk_error *err) {
-  if (!dev) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no device");
-  if (dev->lost) return wgk_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s", dev->lost_message);
+wgk_status gpu_device_check(gpu_device *dev, util_error *err) {
+  if (!dev) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no device");
+  if (dev->lost) return util_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s", dev->lost_message);
   if (dev->pending == WGK_OK) return WGK_OK;
-  wgk_status s = wgk_error_set(err, dev->pending, NULL, 0, 0, NULL, "%s", dev->pending_message);
+  wgk_status s = util_error_set(err, dev->pending, NULL, 0, 0, NULL, "%s", dev->pending_message);
   dev->pending = WGK_OK;
   return s;
 }

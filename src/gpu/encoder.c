@@ -5,54 +5,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-wgk_status wgk_gpu_encoder_begin(wgk_gpu_device *dev, const char *label, wgk_gpu_encoder **out, wgk_error *err) {
+wgk_status gpu_encoder_begin(gpu_device *dev, const char *label, gpu_encoder **out, util_error *err) {
   *out = NULL;
-  wgk_status s = wgk_gpu_device_check(dev, err);
+  wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
-  wgk_gpu_encoder *enc = calloc(1, sizeof *enc);
-  if (!enc) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  WGPUCommandEncoderDescriptor desc = {NULL, wgk_gpu_sv(label)};
+  gpu_encoder *enc = calloc(1, sizeof *enc);
+  if (!enc) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUCommandEncoderDescriptor desc = {NULL, gpu_sv(label)};
   enc->dev = dev;
   enc->encoder = wgpuDeviceCreateCommandEncoder(dev->device, &desc);
   if (!enc->encoder) {
     free(enc);
-    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "creating a command encoder failed");
+    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "creating a command encoder failed");
   }
   *out = enc;
   return WGK_OK;
 }
 
-static void end_pass(wgk_gpu_encoder *enc) {
+static void end_pass(gpu_encoder *enc) {
   if (!enc->pass) return;
   wgpuComputePassEncoderEnd(enc->pass);
   wgpuComputePassEncoderRelease(enc->pass);
   enc->pass = NULL;
 }
 
-static wgk_status check_dispatch(const wgk_gpu_encoder *enc, const wgk_gpu_pipeline *p, const wgk_gpu_bind_group *g,
-                                 uint32_t x, uint32_t y, uint32_t z, wgk_error *err) {
+static wgk_status check_dispatch(const gpu_encoder *enc, const gpu_pipeline *p, const gpu_bind_group *g, uint32_t x,
+                                 uint32_t y, uint32_t z, util_error *err) {
   if (!enc || !p || (!g && p->count))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "dispatch needs an encoder, a pipeline and a bind group");
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "dispatch needs an encoder, a pipeline and a bind group");
   uint32_t max = enc->dev->desc.limits.maxComputeWorkgroupsPerDimension;
   if (x > max || y > max || z > max)
-    return wgk_error_set(
+    return util_error_set(
         err, WGK_ERR_LIMIT, NULL, 0, 0, NULL,
         "dispatch of %u x %u x %u workgroups exceeds the device's maxComputeWorkgroupsPerDimension of %u", x, y, z,
         max);
   return WGK_OK;
 }
 
-static void record(WGPUComputePassEncoder pass, const wgk_gpu_pipeline *p, const wgk_gpu_bind_group *g, uint32_t x,
-                   uint32_t y, uint32_t z) {
+static void record(WGPUComputePassEncoder pass, const gpu_pipeline *p, const gpu_bind_group *g, uint32_t x, uint32_t y,
+                   uint32_t z) {
   wgpuComputePassEncoderSetPipeline(pass, p->pipeline);
   if (g) wgpuComputePassEncoderSetBindGroup(pass, 0, g->group, 0, NULL);
   wgpuComputePassEncoderDispatchWorkgroups(pass, x, y, z);
 }
 
-wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
-                                    const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
-                                    wgk_error *err) {
+wgk_status gpu_encoder_dispatch(gpu_encoder *enc, const gpu_pipeline *pipeline, const gpu_bind_group *group, uint32_t x,
+                                uint32_t y, uint32_t z, util_error *err) {
   wgk_status s = check_dispatch(enc, pipeline, group, x, y, z, err);
   if (s) return s;
   if (!enc->pass) enc->pass = wgpuCommandEncoderBeginComputePass(enc->encoder, NULL);
@@ -60,14 +59,14 @@ wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
-                                          const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
-                                          wgk_gpu_timer *timer, uint32_t slot, wgk_error *err) {
-  if (!timer) return wgk_gpu_encoder_dispatch(enc, pipeline, group, x, y, z, err);
+wgk_status gpu_encoder_dispatch_timed(gpu_encoder *enc, const gpu_pipeline *pipeline, const gpu_bind_group *group,
+                                      uint32_t x, uint32_t y, uint32_t z, gpu_timer *timer, uint32_t slot,
+                                      util_error *err) {
+  if (!timer) return gpu_encoder_dispatch(enc, pipeline, group, x, y, z, err);
   wgk_status s = check_dispatch(enc, pipeline, group, x, y, z, err);
   if (s) return s;
   if (slot >= timer->slots)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "timer slot %u of %u", slot, timer->slots);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "timer slot %u of %u", slot, timer->slots);
   end_pass(enc);
   if (timer->resolve_recorded) { /* a new recording: slots it does not write hold another run's values */
     memset(timer->written, 0, timer->slots * sizeof *timer->written);
@@ -75,7 +74,7 @@ wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pi
   }
   timer->written[slot] = true;
   WGPUPassTimestampWrites writes = {NULL, timer->queries, 2 * slot, 2 * slot + 1};
-  WGPUComputePassDescriptor desc = {NULL, wgk_gpu_sv(NULL), &writes};
+  WGPUComputePassDescriptor desc = {NULL, gpu_sv(NULL), &writes};
   WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc->encoder, &desc);
   record(pass, pipeline, group, x, y, z);
   wgpuComputePassEncoderEnd(pass);
@@ -83,33 +82,32 @@ wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pi
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset, wgk_gpu_buffer *dst,
-                                uint64_t dst_offset, uint64_t size, wgk_error *err) {
-  if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "copy needs an encoder");
-  wgk_status s = wgk_gpu_buffer_check_range(src, src_offset, size, "copy source", err);
-  if (s == WGK_OK) s = wgk_gpu_buffer_check_range(dst, dst_offset, size, "copy destination", err);
+wgk_status gpu_encoder_copy(gpu_encoder *enc, gpu_buffer *src, uint64_t src_offset, gpu_buffer *dst,
+                            uint64_t dst_offset, uint64_t size, util_error *err) {
+  if (!enc) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "copy needs an encoder");
+  wgk_status s = gpu_buffer_check_range(src, src_offset, size, "copy source", err);
+  if (s == WGK_OK) s = gpu_buffer_check_range(dst, dst_offset, size, "copy destination", err);
   if (s) return s;
   end_pass(enc);
   wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, src->buffer, src_offset, dst->buffer, dst_offset, size);
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint64_t offset, uint64_t size,
-                                 wgk_error *err) {
-  if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear needs an encoder");
+wgk_status gpu_encoder_clear(gpu_encoder *enc, gpu_buffer *buf, uint64_t offset, uint64_t size, util_error *err) {
+  if (!enc) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear needs an encoder");
   if (offset % 4 || size % 4)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "clear offset and size must be multiples of 4");
-  wgk_status s = wgk_gpu_buffer_check_range(buf, offset, size, "clear", err);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "clear offset and size must be multiples of 4");
+  wgk_status s = gpu_buffer_check_range(buf, offset, size, "clear", err);
   if (s) return s;
   end_pass(enc);
   wgpuCommandEncoderClearBuffer(enc->encoder, buf->buffer, offset, size);
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err) {
+wgk_status gpu_encoder_resolve_timer(gpu_encoder *enc, gpu_timer *timer, util_error *err) {
   if (!enc || !timer)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
   end_pass(enc);
   wgpuCommandEncoderResolveQuerySet(enc->encoder, timer->queries, 0, 2 * timer->slots, timer->resolved->buffer, 0);
   wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, timer->resolved->buffer, 0, timer->readback->buffer, 0,
@@ -118,54 +116,54 @@ wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *ti
   return WGK_OK;
 }
 
-void wgk_gpu_encoder_discard(wgk_gpu_encoder *enc) {
+void gpu_encoder_discard(gpu_encoder *enc) {
   if (!enc) return;
   end_pass(enc);
   wgpuCommandEncoderRelease(enc->encoder);
   free(enc);
 }
 
-wgk_status wgk_gpu_encoder_submit(wgk_gpu_encoder *enc, wgk_error *err) {
-  if (!enc) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no encoder to submit");
-  wgk_gpu_device *dev = enc->dev;
-  wgk_status s = wgk_gpu_device_check(dev, err);
+wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err) {
+  if (!enc) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no encoder to submit");
+  gpu_device *dev = enc->dev;
+  wgk_status s = gpu_device_check(dev, err);
   if (s) {
-    wgk_gpu_encoder_discard(enc);
+    gpu_encoder_discard(enc);
     return s;
   }
   end_pass(enc);
   /* Recording errors surface at Finish; the scope ties them to this submit. */
-  wgk_gpu_scope_push(dev);
+  gpu_scope_push(dev);
   WGPUCommandBuffer commands = wgpuCommandEncoderFinish(enc->encoder, NULL);
   if (commands) {
     wgpuQueueSubmit(dev->queue, 1, &commands);
     wgpuCommandBufferRelease(commands);
   }
-  s = wgk_gpu_scope_pop(dev, "submitting recorded work", err);
-  wgk_gpu_encoder_discard(enc);
+  s = gpu_scope_pop(dev, "submitting recorded work", err);
+  gpu_encoder_discard(enc);
   return s;
 }
 
 typedef struct work_done {
-  wgk_gpu_async async;
+  gpu_async async;
 } work_done;
 
 static void on_work_done(uint32_t status, WGPUStringView message, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) return;
+  if (gpu_async_orphaned(u1)) return;
   work_done *w = u1;
   w->async.done = true;
   w->async.status = status;
-  wgk_gpu_sv_copy(w->async.message, sizeof w->async.message, message);
+  gpu_sv_copy(w->async.message, sizeof w->async.message, message);
 }
 
-wgk_status wgk_gpu_wait(wgk_gpu_device *dev, uint32_t timeout_ms, const char *what, wgk_error *err) {
-  wgk_status s = wgk_gpu_device_check(dev, err);
+wgk_status gpu_wait(gpu_device *dev, uint32_t timeout_ms, const char *what, util_error *err) {
+  wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
-  work_done *w = wgk_gpu_async_new(sizeof *w);
-  if (!w) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  work_done *w = gpu_async_new(sizeof *w);
+  if (!w) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   WGPUQueueWorkDoneCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_work_done, w, NULL};
   WGPUFuture f = wgpuQueueOnSubmittedWorkDone(dev->queue, cb);
-  s = wgk_gpu_await(dev, dev->instance, f, &w->async, timeout_ms, what ? what : "submitted GPU work", err);
-  wgk_gpu_async_free(&w->async);
-  return s != WGK_OK ? s : wgk_gpu_device_check(dev, err);
+  s = gpu_await(dev, dev->instance, f, &w->async, timeout_ms, what ? what : "submitted GPU work", err);
+  gpu_async_free(&w->async);
+  return s != WGK_OK ? s : gpu_device_check(dev, err);
 }

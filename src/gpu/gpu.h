@@ -4,12 +4,12 @@
  * that bring their own device or buffers.
  *
  * Lifecycle of a device and its work:
- *   1. wgk_gpu_device_create (or wrap an external WGPUDevice through wgk_gpu_options)
- *   2. wgk_gpu_buffer_create / wgk_gpu_buffer_write           upload inputs
- *   3. wgk_gpu_shader_create -> wgk_gpu_pipeline_create        once per kernel variant
- *   4. wgk_gpu_bind_group_create                               once per set of buffers
- *   5. wgk_gpu_encoder_begin, _dispatch / _copy ..., _submit   record and submit
- *   6. wgk_gpu_wait or wgk_gpu_buffer_read                     wait, download
+ *   1. gpu_device_create (or wrap an external WGPUDevice through gpu_options)
+ *   2. gpu_buffer_create / gpu_buffer_write           upload inputs
+ *   3. gpu_shader_create -> gpu_pipeline_create        once per kernel variant
+ *   4. gpu_bind_group_create                               once per set of buffers
+ *   5. gpu_encoder_begin, _dispatch / _copy ..., _submit   record and submit
+ *   6. gpu_wait or gpu_buffer_read                     wait, download
  *   7. destroy everything, the device last
  *
  * Every function that can fail returns a wgk_status, sets *err (first error wins) and leaves its
@@ -28,22 +28,22 @@
 #include "device/device_desc.h"
 #include "util/error.h"
 
-typedef struct wgk_gpu_device wgk_gpu_device;
-typedef struct wgk_gpu_buffer wgk_gpu_buffer;
-typedef struct wgk_gpu_shader wgk_gpu_shader;
-typedef struct wgk_gpu_pipeline wgk_gpu_pipeline;
-typedef struct wgk_gpu_bind_group wgk_gpu_bind_group;
-typedef struct wgk_gpu_encoder wgk_gpu_encoder;
-typedef struct wgk_gpu_timer wgk_gpu_timer;
+typedef struct gpu_device gpu_device;
+typedef struct gpu_buffer gpu_buffer;
+typedef struct gpu_shader gpu_shader;
+typedef struct gpu_pipeline gpu_pipeline;
+typedef struct gpu_bind_group gpu_bind_group;
+typedef struct gpu_encoder gpu_encoder;
+typedef struct gpu_timer gpu_timer;
 
 /* ---- adapters and devices ---------------------------------------------------------------- */
 
 /* Every adapter Dawn offers: what it answers for each power preference and for the fallback adapter,
  * without duplicates (Dawn's C API has no enumeration; on a host with several identical GPUs Dawn
  * shows one). *out is a malloc'ed array the caller free()s. None: WGK_ERR_NO_ADAPTER with the hint. */
-wgk_status wgk_gpu_list_adapters(wgk_device_desc **out /* OUT */, size_t *count /* OUT */, wgk_error *err);
+wgk_status gpu_list_adapters(dev_desc **out /* OUT */, size_t *count /* OUT */, util_error *err);
 
-typedef struct wgk_gpu_options {
+typedef struct gpu_options {
   const char *adapter; /* index ("0") or case-insensitive substring of vendor/device/description;
                           NULL: env WGK_ADAPTER, else Dawn's high-performance default */
   bool verbose;        /* Dawn's own log messages to stderr (otherwise dropped) */
@@ -54,24 +54,24 @@ typedef struct wgk_gpu_options {
   /* Features hidden from wgk, a comma list ("shader-f16"): never requested, and cleared from the description
    * (an external device's too). NULL: env WGK_DISABLE_FEATURES; "" hides none. An unknown name is refused. */
   const char *disable_features;
-} wgk_gpu_options;
+} gpu_options;
 
 /* opts may be NULL (all defaults). No adapter: WGK_ERR_NO_ADAPTER naming the Vulkan packages.
  * Requests every available one of shader-f16, subgroups, subgroup-size-control, subgroup-matrix,
  * timestamp-query and the adapter's largest buffer, binding, workgroup and storage limits. */
-wgk_status wgk_gpu_device_create(const wgk_gpu_options *opts, wgk_gpu_device **out /* OUT */, wgk_error *err);
-void wgk_gpu_device_destroy(wgk_gpu_device *dev);
+wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out /* OUT */, util_error *err);
+void gpu_device_destroy(gpu_device *dev);
 
 /* What the device has: features and limits as granted, adapter facts. Valid while dev lives. */
-const wgk_device_desc *wgk_gpu_device_desc(const wgk_gpu_device *dev);
+const dev_desc *gpu_device_desc(const gpu_device *dev);
 
 /* Reports (once) an error recorded asynchronously: uncaptured WebGPU error (WGK_ERR_GPU) or
  * device loss (WGK_ERR_DEVICE, sticky). Every operation below calls it first. */
-wgk_status wgk_gpu_device_check(wgk_gpu_device *dev, wgk_error *err);
+wgk_status gpu_device_check(gpu_device *dev, util_error *err);
 
-WGPUInstance wgk_gpu_device_raw_instance(const wgk_gpu_device *dev);
-WGPUDevice wgk_gpu_device_raw(const wgk_gpu_device *dev);
-WGPUQueue wgk_gpu_device_raw_queue(const wgk_gpu_device *dev);
+WGPUInstance gpu_device_raw_instance(const gpu_device *dev);
+WGPUDevice gpu_device_raw(const gpu_device *dev);
+WGPUQueue gpu_device_raw_queue(const gpu_device *dev);
 
 /* ---- buffers ----------------------------------------------------------------------------- */
 
@@ -86,29 +86,28 @@ enum {
 };
 
 /* size above maxBufferSize: WGK_ERR_LIMIT with both numbers. size is rounded up to 4. */
-wgk_status wgk_gpu_buffer_create(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
-                                 wgk_gpu_buffer **out /* OUT */, wgk_error *err);
+wgk_status gpu_buffer_create(gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                             gpu_buffer **out /* OUT */, util_error *err);
 /* The same, mapped at creation: *data points at its size bytes (host memory Dawn copies to the buffer at
- * wgk_gpu_buffer_unmap). A buffer the caller fills completely this way is never lazily cleared by Dawn, and the
+ * gpu_buffer_unmap). A buffer the caller fills completely this way is never lazily cleared by Dawn, and the
  * host values are written once, straight into memory the device can take (no queue-write copy). Only for
  * buffers without MAP_READ. The caller must unmap before the buffer is used by any GPU work. */
-wgk_status wgk_gpu_buffer_create_mapped(wgk_gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
-                                        wgk_gpu_buffer **out /* OUT */, void **data /* OUT */, wgk_error *err);
-void wgk_gpu_buffer_unmap(wgk_gpu_buffer *buf);
+wgk_status gpu_buffer_create_mapped(gpu_device *dev, uint64_t size, uint32_t usage, const char *label,
+                                    gpu_buffer **out /* OUT */, void **data /* OUT */, util_error *err);
+void gpu_buffer_unmap(gpu_buffer *buf);
 /* A caller's buffer used in place: referenced, never destroyed by wgk. */
-wgk_status wgk_gpu_buffer_wrap(wgk_gpu_device *dev, WGPUBuffer raw, uint64_t size, wgk_gpu_buffer **out /* OUT */,
-                               wgk_error *err);
-void wgk_gpu_buffer_destroy(wgk_gpu_buffer *buf);
-uint64_t wgk_gpu_buffer_size(const wgk_gpu_buffer *buf);
-WGPUBuffer wgk_gpu_buffer_raw(const wgk_gpu_buffer *buf);
+wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_buffer **out /* OUT */, util_error *err);
+void gpu_buffer_destroy(gpu_buffer *buf);
+uint64_t gpu_buffer_size(const gpu_buffer *buf);
+WGPUBuffer gpu_buffer_raw(const gpu_buffer *buf);
 
 /* Queue write (offset and size multiples of 4). Ordered before work submitted afterwards. */
-wgk_status wgk_gpu_buffer_write(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, const void *data,
-                                size_t size, wgk_error *err);
+wgk_status gpu_buffer_write(gpu_device *dev, gpu_buffer *buf, uint64_t offset, const void *data, size_t size,
+                            util_error *err);
 /* Synchronous download: copy to a staging buffer, submit, map, memcpy. Waits for all work
  * submitted before it. offset and size multiples of 4. */
-wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
-                               uint32_t timeout_ms, wgk_error *err);
+wgk_status gpu_buffer_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                           uint32_t timeout_ms, util_error *err);
 
 /* ---- buffer pool ------------------------------------------------------------------------ */
 
@@ -117,112 +116,107 @@ wgk_status wgk_gpu_buffer_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_
  * MAP_READ staging buffers (size classes: powers of two from 64 KiB). Fixed capacity, no allocation of its
  * own; the oldest entry goes when it is full or holds more than max_bytes. One per context, used under its lock. */
 #define WGK_GPU_POOL_ENTRIES 32
-typedef struct wgk_gpu_pool {
-  wgk_gpu_buffer *bufs[WGK_GPU_POOL_ENTRIES]; /* NULL: free slot */
-  uint64_t ticks[WGK_GPU_POOL_ENTRIES];       /* when put, for eviction */
+typedef struct gpu_pool {
+  gpu_buffer *bufs[WGK_GPU_POOL_ENTRIES]; /* NULL: free slot */
+  uint64_t ticks[WGK_GPU_POOL_ENTRIES];   /* when put, for eviction */
   uint64_t tick;
   uint64_t bytes, max_bytes; /* held, and the most it holds */
   uint64_t hits, misses;     /* takes answered / not */
-} wgk_gpu_pool;
+} gpu_pool;
 
-void wgk_gpu_pool_init(wgk_gpu_pool *pool, uint64_t max_bytes);
+void gpu_pool_init(gpu_pool *pool, uint64_t max_bytes);
 /* Destroys every buffer held (Dawn keeps alive what submitted work still uses). */
-void wgk_gpu_pool_clear(wgk_gpu_pool *pool);
+void gpu_pool_clear(gpu_pool *pool);
 /* A buffer of exactly size bytes (already rounded to 4) and usage, removed from the pool; NULL when none. */
-wgk_gpu_buffer *wgk_gpu_pool_take(wgk_gpu_pool *pool, uint64_t size, uint32_t usage);
+gpu_buffer *gpu_pool_take(gpu_pool *pool, uint64_t size, uint32_t usage);
 /* Hands buf to the pool (a wrapped buffer, or one over max_bytes, is destroyed instead). NULL pool: destroyed. */
-void wgk_gpu_pool_put(wgk_gpu_pool *pool, wgk_gpu_buffer *buf);
+void gpu_pool_put(gpu_pool *pool, gpu_buffer *buf);
 /* The size class of a staging buffer for size bytes: the next power of two, at least 64 KiB (capped at max). */
-uint64_t wgk_gpu_pool_size_class(uint64_t size, uint64_t max);
+uint64_t gpu_pool_size_class(uint64_t size, uint64_t max);
 
 /* Queue-ordered upload of size bytes at offset of dst (multiples of 4), written by fill(data, arg) straight into
  * a MAP_WRITE staging buffer of the pool (a size class; mapped again when taken, which waits for its last copy;
- * a new one is mapped at creation), then copied in a submission of its own: ordered like wgk_gpu_buffer_write,
+ * a new one is mapped at creation), then copied in a submission of its own: ordered like gpu_buffer_write,
  * without the queue write's host copy or its per-call staging allocation for large sizes. */
-wgk_status wgk_gpu_buffer_upload_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *dst, uint64_t offset,
-                                        size_t size, void (*fill)(void *data, void *arg), void *arg,
-                                        uint32_t timeout_ms, wgk_error *err);
+wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
+                                    void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
+                                    util_error *err);
 
-/* wgk_gpu_buffer_read through pool's staging buffers (pool NULL: a new staging buffer per read). */
-wgk_status wgk_gpu_buffer_read_pooled(wgk_gpu_device *dev, wgk_gpu_pool *pool, wgk_gpu_buffer *buf, uint64_t offset,
-                                      void *out, size_t size, uint32_t timeout_ms, wgk_error *err);
+/* gpu_buffer_read through pool's staging buffers (pool NULL: a new staging buffer per read). */
+wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, void *out,
+                                  size_t size, uint32_t timeout_ms, util_error *err);
 
 /* ---- shaders and pipelines --------------------------------------------------------------- */
 
 /* Compilation errors: WGK_ERR_SHADER with source = label (or "<wgsl>"), line and column in the
  * WGSL and Dawn's message; further messages appended to the message text. */
-wgk_status wgk_gpu_shader_create(wgk_gpu_device *dev, const char *wgsl, const char *label,
-                                 wgk_gpu_shader **out /* OUT */, wgk_error *err);
-void wgk_gpu_shader_destroy(wgk_gpu_shader *shader);
+wgk_status gpu_shader_create(gpu_device *dev, const char *wgsl, const char *label, gpu_shader **out /* OUT */,
+                             util_error *err);
+void gpu_shader_destroy(gpu_shader *shader);
 
-typedef enum wgk_gpu_binding_type {
+typedef enum gpu_binding_type {
   WGK_GPU_BINDING_READ_ONLY_STORAGE = 0, /* var<storage, read> */
   WGK_GPU_BINDING_STORAGE,               /* var<storage, read_write> */
   WGK_GPU_BINDING_UNIFORM,               /* var<uniform> */
-} wgk_gpu_binding_type;
+} gpu_binding_type;
 
 /* One bind group (@group(0)), binding i of type types[i]; entry point entry (NULL: "main").
  * Validation errors (WGSL/layout mismatch ...) come back as WGK_ERR_GPU. */
-wgk_status wgk_gpu_pipeline_create(wgk_gpu_device *dev, const wgk_gpu_shader *shader, const wgk_gpu_binding_type *types,
-                                   size_t count, const char *entry, const char *label, wgk_gpu_pipeline **out /* OUT */,
-                                   wgk_error *err);
-void wgk_gpu_pipeline_destroy(wgk_gpu_pipeline *pipeline);
+wgk_status gpu_pipeline_create(gpu_device *dev, const gpu_shader *shader, const gpu_binding_type *types, size_t count,
+                               const char *entry, const char *label, gpu_pipeline **out /* OUT */, util_error *err);
+void gpu_pipeline_destroy(gpu_pipeline *pipeline);
 
-typedef struct wgk_gpu_binding {
-  wgk_gpu_buffer *buffer; /* bound at binding i */
-  uint64_t offset;        /* bytes; multiple of the device's offset alignment */
-  uint64_t size;          /* bytes; 0 = from offset to the end of the buffer */
-} wgk_gpu_binding;
+typedef struct gpu_binding {
+  gpu_buffer *buffer; /* bound at binding i */
+  uint64_t offset;    /* bytes; multiple of the device's offset alignment */
+  uint64_t size;      /* bytes; 0 = from offset to the end of the buffer */
+} gpu_binding;
 
-wgk_status wgk_gpu_bind_group_create(wgk_gpu_device *dev, const wgk_gpu_pipeline *pipeline,
-                                     const wgk_gpu_binding *bindings, size_t count, const char *label,
-                                     wgk_gpu_bind_group **out /* OUT */, wgk_error *err);
-void wgk_gpu_bind_group_destroy(wgk_gpu_bind_group *group);
+wgk_status gpu_bind_group_create(gpu_device *dev, const gpu_pipeline *pipeline, const gpu_binding *bindings,
+                                 size_t count, const char *label, gpu_bind_group **out /* OUT */, util_error *err);
+void gpu_bind_group_destroy(gpu_bind_group *group);
 
 /* ---- recording and submission ------------------------------------------------------------ */
 
-wgk_status wgk_gpu_encoder_begin(wgk_gpu_device *dev, const char *label, wgk_gpu_encoder **out /* OUT */,
-                                 wgk_error *err);
+wgk_status gpu_encoder_begin(gpu_device *dev, const char *label, gpu_encoder **out /* OUT */, util_error *err);
 /* Untimed dispatches share one compute pass until a copy, a timed dispatch or the submit. With a
  * timer, the dispatch gets its own pass whose begin/end timestamps land in the timer's slot. */
-wgk_status wgk_gpu_encoder_dispatch(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
-                                    const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
-                                    wgk_error *err);
-wgk_status wgk_gpu_encoder_dispatch_timed(wgk_gpu_encoder *enc, const wgk_gpu_pipeline *pipeline,
-                                          const wgk_gpu_bind_group *group, uint32_t x, uint32_t y, uint32_t z,
-                                          wgk_gpu_timer *timer, uint32_t slot, wgk_error *err);
-wgk_status wgk_gpu_encoder_copy(wgk_gpu_encoder *enc, wgk_gpu_buffer *src, uint64_t src_offset, wgk_gpu_buffer *dst,
-                                uint64_t dst_offset, uint64_t size, wgk_error *err);
+wgk_status gpu_encoder_dispatch(gpu_encoder *enc, const gpu_pipeline *pipeline, const gpu_bind_group *group, uint32_t x,
+                                uint32_t y, uint32_t z, util_error *err);
+wgk_status gpu_encoder_dispatch_timed(gpu_encoder *enc, const gpu_pipeline *pipeline, const gpu_bind_group *group,
+                                      uint32_t x, uint32_t y, uint32_t z, gpu_timer *timer, uint32_t slot,
+                                      util_error *err);
+wgk_status gpu_encoder_copy(gpu_encoder *enc, gpu_buffer *src, uint64_t src_offset, gpu_buffer *dst,
+                            uint64_t dst_offset, uint64_t size, util_error *err);
 /* Finishes and submits; the encoder is freed whether it succeeds or not. */
 /* Records a clear to zero of [offset, offset + size) of buf (both multiples of 4; buf needs COPY_DST). */
-wgk_status wgk_gpu_encoder_clear(wgk_gpu_encoder *enc, wgk_gpu_buffer *buf, uint64_t offset, uint64_t size,
-                                 wgk_error *err);
-wgk_status wgk_gpu_encoder_submit(wgk_gpu_encoder *enc, wgk_error *err);
+wgk_status gpu_encoder_clear(gpu_encoder *enc, gpu_buffer *buf, uint64_t offset, uint64_t size, util_error *err);
+wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err);
 /* Drops a recording without submitting it. */
-void wgk_gpu_encoder_discard(wgk_gpu_encoder *enc);
+void gpu_encoder_discard(gpu_encoder *enc);
 
 /* Blocks (no spinning) until all submitted work is done. what names the work in errors:
  * WGK_ERR_TIMEOUT (timed out), WGK_ERR_GPU (the wait itself failed, or the callback reported failure). */
-wgk_status wgk_gpu_wait(wgk_gpu_device *dev, uint32_t timeout_ms, const char *what, wgk_error *err);
+wgk_status gpu_wait(gpu_device *dev, uint32_t timeout_ms, const char *what, util_error *err);
 
 /* ---- timestamp queries ------------------------------------------------------------------- */
 
 /* slots timed passes; WGK_ERR_UNSUPPORTED without the timestamp-query feature. */
-wgk_status wgk_gpu_timer_create(wgk_gpu_device *dev, uint32_t slots, wgk_gpu_timer **out /* OUT */, wgk_error *err);
-void wgk_gpu_timer_destroy(wgk_gpu_timer *timer);
+wgk_status gpu_timer_create(gpu_device *dev, uint32_t slots, gpu_timer **out /* OUT */, util_error *err);
+void gpu_timer_destroy(gpu_timer *timer);
 /* Records the resolve of every slot into the timer's readback buffer; call before submit. */
-wgk_status wgk_gpu_encoder_resolve_timer(wgk_gpu_encoder *enc, wgk_gpu_timer *timer, wgk_error *err);
+wgk_status gpu_encoder_resolve_timer(gpu_encoder *enc, gpu_timer *timer, util_error *err);
 /* After submit: ns[i] = the time slot i's pass kept the GPU busy that no earlier-starting slot covers
- * (wgk_gpu_timestamps_busy), so the sum over slots is the union of the passes' intervals, never more than
+ * (gpu_timestamps_busy), so the sum over slots is the union of the passes' intervals, never more than
  * the span from the first begin to the last end. 0 for a slot the last resolved recording did not write. */
-wgk_status wgk_gpu_timer_read(wgk_gpu_device *dev, wgk_gpu_timer *timer, uint64_t *ns, uint32_t slots,
-                              uint32_t timeout_ms, wgk_error *err);
+wgk_status gpu_timer_read(gpu_device *dev, gpu_timer *timer, uint64_t *ns, uint32_t slots, uint32_t timeout_ms,
+                          util_error *err);
 
 /* Pure: begin/end timestamp pairs (stamps[2i], stamps[2i+1]) of n slots -> busy[i], the part of slot i's
  * interval that no slot beginning earlier (ties: lower index) covers. Dawn's Vulkan backend latches a pass's
  * begin at TOP_OF_PIPE, before the barrier that waits for the previous pass: the begin can fall inside the
  * previous pass, and summing end - begin then counts that overlap twice. Unwritten (written[i] false, or
  * written NULL and both 0) and reversed slots give 0. */
-void wgk_gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy);
+void gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy);
 
 #endif

@@ -9,134 +9,134 @@
 
 #define WGK_GPU_MESSAGE_MAX 1024
 
-struct wgk_gpu_device {
+struct gpu_device {
   WGPUInstance instance; /* our reference */
   WGPUDevice device;     /* our reference; Destroy()ed only when !external */
   WGPUQueue queue;       /* our reference */
   bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
   bool verbose;          /* Dawn log messages to stderr */
   bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
-  wgk_device_desc desc;  /* features and limits as granted, adapter facts */
-  uint32_t hidden;       /* wgk_feature bits hidden (wgk_gpu_options.disable_features): not requested, not described */
-  /* Written by Dawn's callbacks, reported and cleared by wgk_gpu_device_check. */
+  dev_desc desc;         /* features and limits as granted, adapter facts */
+  uint32_t hidden;       /* dev_feature bits hidden (gpu_options.disable_features): not requested, not described */
+  /* Written by Dawn's callbacks, reported and cleared by gpu_device_check. */
   wgk_status pending; /* WGK_ERR_GPU for an uncaptured error, WGK_OK when none */
   char pending_message[WGK_GPU_MESSAGE_MAX];
   bool lost; /* sticky: every later call fails */
   char lost_message[WGK_GPU_MESSAGE_MAX];
-  struct wgk_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
+  struct gpu_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
 };
 
-struct wgk_gpu_buffer {
-  wgk_gpu_device *dev; /* device it belongs to */
-  WGPUBuffer buffer;   /* our reference */
-  uint64_t size;       /* bytes */
-  uint32_t usage;      /* WGK_GPU_BUFFER_* (0 for a wrapped buffer: unknown) */
-  bool external;       /* wrapped: never Destroy()ed */
+struct gpu_buffer {
+  gpu_device *dev;   /* device it belongs to */
+  WGPUBuffer buffer; /* our reference */
+  uint64_t size;     /* bytes */
+  uint32_t usage;    /* WGK_GPU_BUFFER_* (0 for a wrapped buffer: unknown) */
+  bool external;     /* wrapped: never Destroy()ed */
 };
 
-struct wgk_gpu_shader {
+struct gpu_shader {
   WGPUShaderModule module;
 };
 
 #define WGK_GPU_MAX_BINDINGS 32
 
-struct wgk_gpu_pipeline {
+struct gpu_pipeline {
   WGPUComputePipeline pipeline;
-  WGPUBindGroupLayout layout;                       /* @group(0), for bind groups */
-  size_t count;                                     /* bindings 0..count-1 */
-  wgk_gpu_binding_type types[WGK_GPU_MAX_BINDINGS]; /* binding i's type, for argument checks */
+  WGPUBindGroupLayout layout;                   /* @group(0), for bind groups */
+  size_t count;                                 /* bindings 0..count-1 */
+  gpu_binding_type types[WGK_GPU_MAX_BINDINGS]; /* binding i's type, for argument checks */
 };
 
-struct wgk_gpu_bind_group {
+struct gpu_bind_group {
   WGPUBindGroup group;
 };
 
-struct wgk_gpu_encoder {
-  wgk_gpu_device *dev;
+struct gpu_encoder {
+  gpu_device *dev;
   WGPUCommandEncoder encoder;
   WGPUComputePassEncoder pass; /* the open untimed pass, NULL when none */
 };
 
-struct wgk_gpu_timer {
-  WGPUQuerySet queries;     /* 2 timestamps per slot: begin, end */
-  wgk_gpu_buffer *resolved; /* QUERY_RESOLVE | COPY_SRC, 16 bytes per slot */
-  wgk_gpu_buffer *readback; /* MAP_READ | COPY_DST copy of it */
+struct gpu_timer {
+  WGPUQuerySet queries; /* 2 timestamps per slot: begin, end */
+  gpu_buffer *resolved; /* QUERY_RESOLVE | COPY_SRC, 16 bytes per slot */
+  gpu_buffer *readback; /* MAP_READ | COPY_DST copy of it */
   uint32_t slots;
   bool *written;         /* per slot: written by the recording last resolved (else its values are stale) */
   bool resolve_recorded; /* a resolve was recorded: the next timed dispatch starts a new recording */
 };
 
 /* ---- strings ---- */
-WGPUStringView wgk_gpu_sv(const char *s); /* NULL -> the null view */
+WGPUStringView gpu_sv(const char *s); /* NULL -> the null view */
 /* Copies a string view into a C buffer, truncating. */
-void wgk_gpu_sv_copy(char *dst, size_t size, WGPUStringView sv);
+void gpu_sv_copy(char *dst, size_t size, WGPUStringView sv);
 
 /* ---- waits (wait.c) ---- */
 /* What a callback reports back to the code waiting on its future. */
-typedef struct wgk_gpu_async {
+typedef struct gpu_async {
   bool done;       /* the callback ran */
   bool orphaned;   /* the waiter gave up: the callback frees the state when it finally runs */
   uint32_t status; /* its status (1 = success everywhere) */
   char message[WGK_GPU_MESSAGE_MAX];
-} wgk_gpu_async;
+} gpu_async;
 
-/* Callback state lives on the heap, with wgk_gpu_async first: a wait that times out leaves its
+/* Callback state lives on the heap, with gpu_async first: a wait that times out leaves its
  * callback pending, and Dawn calls it later (at the latest with "cancelled" when the instance goes),
  * so the state must outlive the waiting function. Every callback starts with
- * `if (wgk_gpu_async_orphaned(u1)) return;`. */
-void *wgk_gpu_async_new(size_t size);           /* zeroed; NULL when out of memory */
-void wgk_gpu_async_free(wgk_gpu_async *st);     /* frees unless orphaned (then the callback will) */
-bool wgk_gpu_async_orphaned(wgk_gpu_async *st); /* in a callback: true (and freed) if nobody waits */
+ * `if (gpu_async_orphaned(u1)) return;`. */
+void *gpu_async_new(size_t size);       /* zeroed; NULL when out of memory */
+void gpu_async_free(gpu_async *st);     /* frees unless orphaned (then the callback will) */
+bool gpu_async_orphaned(gpu_async *st); /* in a callback: true (and freed) if nobody waits */
 
 /* Waits for one future without spinning. Timed out -> WGK_ERR_TIMEOUT; WaitAny failing or returning
  * without the callback having run -> WGK_ERR_GPU; then a callback status other than success ->
  * WGK_ERR_GPU "<what> failed: <status>: <message>". what names the work in every message. */
-wgk_status wgk_gpu_await(wgk_gpu_device *dev, WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
-                         uint32_t timeout_ms, const char *what, wgk_error *err);
+wgk_status gpu_await(gpu_device *dev, WGPUInstance instance, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
+                     const char *what, util_error *err);
 /* Same, for code without a device yet (adapter and device requests). */
-wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,
-                                  const char *what, wgk_error *err);
+wgk_status gpu_await_instance(WGPUInstance instance, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
+                              const char *what, util_error *err);
 
 /* ---- error scopes (wait.c) ---- */
 /* Brackets Dawn calls whose errors belong to one wgk call: validation and out-of-memory errors
  * inside become WGK_ERR_GPU naming what. pop always pops both scopes, even with err already set. */
-void wgk_gpu_scope_push(wgk_gpu_device *dev);
-wgk_status wgk_gpu_scope_pop(wgk_gpu_device *dev, const char *what, wgk_error *err);
+void gpu_scope_push(gpu_device *dev);
+wgk_status gpu_scope_pop(gpu_device *dev, const char *what, util_error *err);
 
 /* Default timeout of the short internal waits (scopes, compilation info, requests). */
 #define WGK_GPU_INTERNAL_TIMEOUT_MS 60000u
 
 /* ---- buffers (buffer.c) ---- */
 /* offset and size multiples of 4 and inside the buffer; what names the operation in the message. */
-wgk_status wgk_gpu_buffer_check_range(const wgk_gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
-                                      wgk_error *err);
+wgk_status gpu_buffer_check_range(const gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
+                                  util_error *err);
 /* Maps a MAP_READ buffer, copies [offset, offset+size) out, unmaps. */
-wgk_status wgk_gpu_buffer_map_read(wgk_gpu_device *dev, wgk_gpu_buffer *buf, uint64_t offset, void *out, size_t size,
-                                   uint32_t timeout_ms, const char *what, wgk_error *err);
+wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                               uint32_t timeout_ms, const char *what, util_error *err);
 
 /* ---- adapters (adapter.c) ---- */
-WGPUInstance wgk_gpu_instance_create(void);
-/* Chooses by selector (see wgk_gpu_options.adapter); returns a referenced adapter or sets
+WGPUInstance gpu_instance_create(void);
+/* Chooses by selector (see gpu_options.adapter); returns a referenced adapter or sets
  * WGK_ERR_NO_ADAPTER / WGK_ERR_NOT_FOUND. */
-wgk_status wgk_gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, wgk_error *err);
+wgk_status gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, util_error *err);
 
 /* ---- device descriptions (desc.c) ---- */
-void wgk_gpu_desc_from_info(wgk_device_desc *desc, const WGPUAdapterInfo *info);
-void wgk_gpu_desc_from_limits(wgk_device_desc *desc, const WGPULimits *limits);
-void wgk_gpu_desc_from_features(wgk_device_desc *desc, const WGPUSupportedFeatures *features);
+void gpu_desc_from_info(dev_desc *desc, const WGPUAdapterInfo *info);
+void gpu_desc_from_limits(dev_desc *desc, const WGPULimits *limits);
+void gpu_desc_from_features(dev_desc *desc, const WGPUSupportedFeatures *features);
 /* Adapter facts, features, limits and subgroup-matrix configurations of one adapter. */
-void wgk_gpu_desc_from_adapter(wgk_device_desc *desc, WGPUAdapter adapter);
+void gpu_desc_from_adapter(dev_desc *desc, WGPUAdapter adapter);
 /* The WGPU feature code of a wgk feature; 0 when this Dawn has none. */
-WGPUFeatureName wgk_gpu_feature_code(wgk_feature f);
+WGPUFeatureName gpu_feature_code(dev_feature f);
 /* A WGPULimits ready to be filled: every limit "undefined" so that fields this Dawn does not write
  * (the per-stage storage limits after maxImmediateSize) mean "default" when passed back. */
-void wgk_gpu_limits_init(WGPULimits *limits);
+void gpu_limits_init(WGPULimits *limits);
 
 /* A wait that takes a while says so on a terminal (SparseAttention's first call on lavapipe: 14-24 s of shader
  * compiles, in pipeline creation and in the first dispatches): after WGK_PROGRESS_AFTER_MS (default 1000) a line
  * "wgk: DOING LABEL ... N s" on stderr, redrawn every half second and erased when the wait ends. Only when stderr
  * is a terminal; WGK_PROGRESS=0 turns it off. start/stop pair on one stack struct. */
-typedef struct wgk_gpu_progress {
+typedef struct gpu_progress {
   pthread_mutex_t lock;
   pthread_cond_t done_cond;
   pthread_t thread;
@@ -144,8 +144,8 @@ typedef struct wgk_gpu_progress {
   char label[200];
   struct timespec start;
   long after_ms;
-} wgk_gpu_progress;
-void wgk_gpu_progress_start(wgk_gpu_progress *pr, const char *doing, const char *label);
-void wgk_gpu_progress_stop(wgk_gpu_progress *pr);
+} gpu_progress;
+void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label);
+void gpu_progress_stop(gpu_progress *pr);
 
 #endif

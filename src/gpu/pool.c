@@ -1,40 +1,40 @@
 /* The buffer pool (gpu/gpu.h): fixed slots, exact size and usage per take, oldest out first. */
 #include "gpu/gpu_internal.h"
 
-void wgk_gpu_pool_init(wgk_gpu_pool *pool, uint64_t max_bytes) { *pool = (wgk_gpu_pool){.max_bytes = max_bytes}; }
+void gpu_pool_init(gpu_pool *pool, uint64_t max_bytes) { *pool = (gpu_pool){.max_bytes = max_bytes}; }
 
-static void drop(wgk_gpu_pool *pool, int i) {
+static void drop(gpu_pool *pool, int i) {
   pool->bytes -= pool->bufs[i]->size;
-  wgk_gpu_buffer_destroy(pool->bufs[i]);
+  gpu_buffer_destroy(pool->bufs[i]);
   pool->bufs[i] = NULL;
 }
 
-void wgk_gpu_pool_clear(wgk_gpu_pool *pool) {
+void gpu_pool_clear(gpu_pool *pool) {
   for (int i = 0; i < WGK_GPU_POOL_ENTRIES; i++)
     if (pool->bufs[i]) drop(pool, i);
 }
 
-wgk_gpu_buffer *wgk_gpu_pool_take(wgk_gpu_pool *pool, uint64_t size, uint32_t usage) {
+gpu_buffer *gpu_pool_take(gpu_pool *pool, uint64_t size, uint32_t usage) {
   int best = -1;
   for (int i = 0; pool && i < WGK_GPU_POOL_ENTRIES; i++) {
-    const wgk_gpu_buffer *b = pool->bufs[i];
+    const gpu_buffer *b = pool->bufs[i];
     if (b && b->size == size && b->usage == usage && (best < 0 || pool->ticks[i] > pool->ticks[best])) best = i;
   }
   if (best < 0) {
     if (pool) pool->misses++;
     return NULL;
   }
-  wgk_gpu_buffer *b = pool->bufs[best];
+  gpu_buffer *b = pool->bufs[best];
   pool->bufs[best] = NULL;
   pool->bytes -= b->size;
   pool->hits++;
   return b;
 }
 
-void wgk_gpu_pool_put(wgk_gpu_pool *pool, wgk_gpu_buffer *buf) {
+void gpu_pool_put(gpu_pool *pool, gpu_buffer *buf) {
   if (!buf) return;
   if (!pool || buf->external || buf->size > pool->max_bytes) {
-    wgk_gpu_buffer_destroy(buf);
+    gpu_buffer_destroy(buf);
     return;
   }
   for (;;) { /* make room: a free slot, and the bytes under the cap */
@@ -56,7 +56,7 @@ void wgk_gpu_pool_put(wgk_gpu_pool *pool, wgk_gpu_buffer *buf) {
   }
 }
 
-uint64_t wgk_gpu_pool_size_class(uint64_t size, uint64_t max) {
+uint64_t gpu_pool_size_class(uint64_t size, uint64_t max) {
   uint64_t c = 64u << 10;
   while (c < size && c <= UINT64_MAX / 2) c *= 2;
   if (c > max) c = size > max ? size : max;

@@ -1,4 +1,4 @@
-/* Progress of a long wait on a terminal (gpu_internal.h, wgk_gpu_progress). */
+/* Progress of a long wait on a terminal (gpu_internal.h, gpu_progress). */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
@@ -14,7 +14,7 @@ static double since(const struct timespec *t0) {
 }
 
 static void *progress_main(void *arg) {
-  wgk_gpu_progress *pr = arg;
+  gpu_progress *pr = arg;
   pthread_mutex_lock(&pr->lock);
   long wait_ms = pr->after_ms ? pr->after_ms : 500;
   while (!pr->done) {
@@ -35,7 +35,7 @@ static void *progress_main(void *arg) {
   return NULL;
 }
 
-void wgk_gpu_progress_start(wgk_gpu_progress *pr, const char *doing, const char *label) {
+void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label) {
   memset(pr, 0, sizeof *pr);
   const char *off = getenv("WGK_PROGRESS"), *after = getenv("WGK_PROGRESS_AFTER_MS");
   if ((off && strcmp(off, "0") == 0) || !isatty(STDERR_FILENO)) return;
@@ -58,7 +58,7 @@ void wgk_gpu_progress_start(wgk_gpu_progress *pr, const char *doing, const char 
   }
 }
 
-void wgk_gpu_progress_stop(wgk_gpu_progress *pr) {
+void gpu_progress_stop(gpu_progress *pr) {
   if (!pr->running) return;
   pthread_mutex_lock(&pr->lock);
   pr->done = true;

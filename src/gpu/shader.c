@@ -6,7 +6,7 @@
 #include <string.h>
 
 typedef struct compile_result {
-  wgk_gpu_async async;
+  gpu_async async;
   bool failed;                      /* at least one error message */
   int line, column;                 /* of the first error */
   char text[WGK_ERROR_MESSAGE_MAX]; /* the first error, then "; line:col: message" for the others */
@@ -14,7 +14,7 @@ typedef struct compile_result {
 
 static void append_message(compile_result *r, const WGPUCompilationMessage *m) {
   char msg[512];
-  wgk_gpu_sv_copy(msg, sizeof msg, m->message);
+  gpu_sv_copy(msg, sizeof msg, m->message);
   size_t used = strlen(r->text);
   if (!r->failed) {
     r->failed = true;
@@ -27,7 +27,7 @@ static void append_message(compile_result *r, const WGPUCompilationMessage *m) {
 }
 
 static void on_compilation_info(uint32_t status, const WGPUCompilationInfo *info, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) return;
+  if (gpu_async_orphaned(u1)) return;
   compile_result *r = u1;
   r->async.done = true;
   r->async.status = status;
@@ -36,50 +36,50 @@ static void on_compilation_info(uint32_t status, const WGPUCompilationInfo *info
 }
 
 /* Compilation messages of a module just created; WGK_ERR_SHADER at the first error's position. */
-static wgk_status check_compilation(wgk_gpu_device *dev, WGPUShaderModule module, const char *source, wgk_error *err) {
-  compile_result *r = wgk_gpu_async_new(sizeof *r);
-  if (!r) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+static wgk_status check_compilation(gpu_device *dev, WGPUShaderModule module, const char *source, util_error *err) {
+  compile_result *r = gpu_async_new(sizeof *r);
+  if (!r) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   WGPUCompilationInfoCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_compilation_info, r, NULL};
   WGPUFuture f = wgpuShaderModuleGetCompilationInfo(module, cb);
-  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS,
-                               "the shader's compilation messages", err);
-  if (s == WGK_OK && r->failed) s = wgk_error_set(err, WGK_ERR_SHADER, source, r->line, r->column, NULL, "%s", r->text);
-  wgk_gpu_async_free(&r->async);
+  wgk_status s = gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS,
+                           "the shader's compilation messages", err);
+  if (s == WGK_OK && r->failed)
+    s = util_error_set(err, WGK_ERR_SHADER, source, r->line, r->column, NULL, "%s", r->text);
+  gpu_async_free(&r->async);
   return s;
 }
 
-wgk_status wgk_gpu_shader_create(wgk_gpu_device *dev, const char *wgsl, const char *label, wgk_gpu_shader **out,
-                                 wgk_error *err) {
+wgk_status gpu_shader_create(gpu_device *dev, const char *wgsl, const char *label, gpu_shader **out, util_error *err) {
   *out = NULL;
-  wgk_status s = wgk_gpu_device_check(dev, err);
+  wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
-  if (!wgsl) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no WGSL text");
+  if (!wgsl) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no WGSL text");
   const char *source = label ? label : "<wgsl>";
-  wgk_gpu_shader *shader = calloc(1, sizeof *shader);
-  if (!shader) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  WGPUShaderSourceWGSL code = {{NULL, WGPUSType_ShaderSourceWGSL}, wgk_gpu_sv(wgsl)};
-  WGPUShaderModuleDescriptor desc = {&code.chain, wgk_gpu_sv(label)};
-  wgk_gpu_scope_push(dev);
+  gpu_shader *shader = calloc(1, sizeof *shader);
+  if (!shader) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  WGPUShaderSourceWGSL code = {{NULL, WGPUSType_ShaderSourceWGSL}, gpu_sv(wgsl)};
+  WGPUShaderModuleDescriptor desc = {&code.chain, gpu_sv(label)};
+  gpu_scope_push(dev);
   shader->module = wgpuDeviceCreateShaderModule(dev->device, &desc);
   /* The compilation messages carry line and column; the scope's copy of the same error is dropped. */
-  wgk_error scope = {0};
+  util_error scope = {0};
   if (shader->module) s = check_compilation(dev, shader->module, source, err);
-  wgk_gpu_scope_pop(dev, "compiling the shader", &scope);
+  gpu_scope_pop(dev, "compiling the shader", &scope);
   if (s == WGK_OK && scope.status) {
     s = scope.status == WGK_ERR_GPU ? WGK_ERR_SHADER : scope.status;
-    wgk_error_set(err, s, source, 0, 0, NULL, "%s", scope.message);
+    util_error_set(err, s, source, 0, 0, NULL, "%s", scope.message);
   }
   if (s == WGK_OK && !shader->module)
-    s = wgk_error_set(err, WGK_ERR_SHADER, source, 0, 0, NULL, "shader creation failed");
+    s = util_error_set(err, WGK_ERR_SHADER, source, 0, 0, NULL, "shader creation failed");
   if (s != WGK_OK) {
-    wgk_gpu_shader_destroy(shader);
+    gpu_shader_destroy(shader);
     return s;
   }
   *out = shader;
   return WGK_OK;
 }
 
-void wgk_gpu_shader_destroy(wgk_gpu_shader *shader) {
+void gpu_shader_destroy(gpu_shader *shader) {
   if (!shader) return;
   if (shader->module) wgpuShaderModuleRelease(shader->module);
   free(shader);

@@ -4,69 +4,69 @@
 #include <stdlib.h>
 #include <string.h>
 
-wgk_status wgk_gpu_timer_create(wgk_gpu_device *dev, uint32_t slots, wgk_gpu_timer **out, wgk_error *err) {
+wgk_status gpu_timer_create(gpu_device *dev, uint32_t slots, gpu_timer **out, util_error *err) {
   *out = NULL;
-  wgk_status s = wgk_gpu_device_check(dev, err);
+  wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
-  if (!wgk_device_has(&dev->desc, WGK_FEATURE_TIMESTAMP_QUERY))
-    return wgk_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, NULL, "the device has no timestamp-query feature");
+  if (!device_has(&dev->desc, WGK_FEATURE_TIMESTAMP_QUERY))
+    return util_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, NULL, "the device has no timestamp-query feature");
   if (slots == 0 || slots > 2048) /* WebGPU caps a query set at 4096 queries */
-    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "%u timer slots (1 to 2048)", slots);
-  wgk_gpu_timer *t = calloc(1, sizeof *t);
-  if (!t) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "%u timer slots (1 to 2048)", slots);
+  gpu_timer *t = calloc(1, sizeof *t);
+  if (!t) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   t->slots = slots;
   if (!(t->written = calloc(slots, sizeof *t->written))) {
     free(t);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   }
   uint64_t bytes = (uint64_t)slots * 2 * sizeof(uint64_t);
-  WGPUQuerySetDescriptor desc = {NULL, wgk_gpu_sv("wgk timestamps"), WGPUQueryType_Timestamp, 2 * slots};
-  wgk_gpu_scope_push(dev);
+  WGPUQuerySetDescriptor desc = {NULL, gpu_sv("wgk timestamps"), WGPUQueryType_Timestamp, 2 * slots};
+  gpu_scope_push(dev);
   t->queries = wgpuDeviceCreateQuerySet(dev->device, &desc);
-  s = wgk_gpu_scope_pop(dev, "creating a timestamp query set", err);
+  s = gpu_scope_pop(dev, "creating a timestamp query set", err);
   if (s == WGK_OK)
-    s = wgk_gpu_buffer_create(dev, bytes, WGK_GPU_BUFFER_QUERY_RESOLVE | WGK_GPU_BUFFER_COPY_SRC, "wgk timestamps",
-                              &t->resolved, err);
+    s = gpu_buffer_create(dev, bytes, WGK_GPU_BUFFER_QUERY_RESOLVE | WGK_GPU_BUFFER_COPY_SRC, "wgk timestamps",
+                          &t->resolved, err);
   if (s == WGK_OK)
-    s = wgk_gpu_buffer_create(dev, bytes, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST, "wgk timestamps readback",
-                              &t->readback, err);
+    s = gpu_buffer_create(dev, bytes, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST, "wgk timestamps readback",
+                          &t->readback, err);
   if (s != WGK_OK) {
-    wgk_gpu_timer_destroy(t);
+    gpu_timer_destroy(t);
     return s;
   }
   *out = t;
   return WGK_OK;
 }
 
-void wgk_gpu_timer_destroy(wgk_gpu_timer *t) {
+void gpu_timer_destroy(gpu_timer *t) {
   if (!t) return;
   if (t->queries) {
     wgpuQuerySetDestroy(t->queries);
     wgpuQuerySetRelease(t->queries);
   }
-  wgk_gpu_buffer_destroy(t->resolved);
-  wgk_gpu_buffer_destroy(t->readback);
+  gpu_buffer_destroy(t->resolved);
+  gpu_buffer_destroy(t->readback);
   free(t->written);
   free(t);
 }
 
-wgk_status wgk_gpu_timer_read(wgk_gpu_device *dev, wgk_gpu_timer *t, uint64_t *ns, uint32_t slots, uint32_t timeout_ms,
-                              wgk_error *err) {
-  wgk_status s = wgk_gpu_device_check(dev, err);
+wgk_status gpu_timer_read(gpu_device *dev, gpu_timer *t, uint64_t *ns, uint32_t slots, uint32_t timeout_ms,
+                          util_error *err) {
+  wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
   if (!t || slots > t->slots)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "reading %u timer slots of %u", slots,
-                         t ? t->slots : 0);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "reading %u timer slots of %u", slots,
+                          t ? t->slots : 0);
   uint64_t *stamps = malloc((size_t)slots * 2 * sizeof *stamps + 1);
-  if (!stamps) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  s = wgk_gpu_buffer_map_read(dev, t->readback, 0, stamps, (size_t)slots * 2 * sizeof *stamps, timeout_ms,
-                              "reading timestamps", err);
-  if (s == WGK_OK) wgk_gpu_timestamps_busy(stamps, t->written, slots, ns);
+  if (!stamps) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  s = gpu_buffer_map_read(dev, t->readback, 0, stamps, (size_t)slots * 2 * sizeof *stamps, timeout_ms,
+                          "reading timestamps", err);
+  if (s == WGK_OK) gpu_timestamps_busy(stamps, t->written, slots, ns);
   free(stamps);
   return s;
 }
 
-void wgk_gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy) {
+void gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy) {
   for (uint32_t i = 0; i < n; i++) {
     uint64_t b = stamps[2 * i], e = stamps[2 * i + 1];
     bool used = written ? written[i] : (b || e);

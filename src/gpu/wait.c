@@ -1,5 +1,5 @@
 /* Waiting on Dawn futures and catching errors in scopes: every wait of the GPU layer goes through
- * wgk_gpu_await, so timed out, wait failed and callback failed are always told apart. */
+ * gpu_await, so timed out, wait failed and callback failed are always told apart. */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
@@ -7,11 +7,11 @@
 #include <string.h>
 #include <time.h>
 
-WGPUStringView wgk_gpu_sv(const char *s) {
+WGPUStringView gpu_sv(const char *s) {
   return s ? (WGPUStringView){s, strlen(s)} : (WGPUStringView){NULL, WGPU_STRLEN};
 }
 
-void wgk_gpu_sv_copy(char *dst, size_t size, WGPUStringView sv) {
+void gpu_sv_copy(char *dst, size_t size, WGPUStringView sv) {
   if (size == 0) return;
   size_t n = !sv.data ? 0 : sv.length == WGPU_STRLEN ? strlen(sv.data) : sv.length;
   if (n >= size) n = size - 1;
@@ -19,13 +19,13 @@ void wgk_gpu_sv_copy(char *dst, size_t size, WGPUStringView sv) {
   dst[n] = '\0';
 }
 
-void *wgk_gpu_async_new(size_t size) { return calloc(1, size); }
+void *gpu_async_new(size_t size) { return calloc(1, size); }
 
-void wgk_gpu_async_free(wgk_gpu_async *st) {
+void gpu_async_free(gpu_async *st) {
   if (st && !st->orphaned) free(st);
 }
 
-bool wgk_gpu_async_orphaned(wgk_gpu_async *st) {
+bool gpu_async_orphaned(gpu_async *st) {
   if (!st->orphaned) return false;
   free(st);
   return true;
@@ -65,8 +65,8 @@ static WGPUWaitStatus poll_wait(WGPUInstance instance, WGPUFutureWaitInfo *info,
   }
 }
 
-static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,
-                        const char *what, wgk_error *err) {
+static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
+                        const char *what, util_error *err) {
   WGPUFutureWaitInfo info = {future, 0};
   uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000u;
   WGPUWaitStatus s = *timed ? wgpuInstanceWaitAny(instance, 1, &info, timeout_ns) : WGPUWaitStatus_UnsupportedTimeout;
@@ -76,30 +76,30 @@ static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, w
   }
   if (!st->done) st->orphaned = true;
   if (s == WGPUWaitStatus_TimedOut)
-    return wgk_error_set(err, WGK_ERR_TIMEOUT, NULL, 0, 0, NULL, "timed out after %u ms waiting for %s", timeout_ms,
-                         what);
+    return util_error_set(err, WGK_ERR_TIMEOUT, NULL, 0, 0, NULL, "timed out after %u ms waiting for %s", timeout_ms,
+                          what);
   if (s != WGPUWaitStatus_Success || !st->done)
-    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "waiting for %s failed (WaitAny status %d%s)", what,
-                         (int)s, st->done ? "" : ", callback not called");
+    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "waiting for %s failed (WaitAny status %d%s)", what,
+                          (int)s, st->done ? "" : ", callback not called");
   if (st->status != WGPU_ASYNC_SUCCESS)
-    return wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed: %s%s%s", what, async_status_name(st->status),
-                         st->message[0] ? ": " : "", st->message);
+    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed: %s%s%s", what, async_status_name(st->status),
+                          st->message[0] ? ": " : "", st->message);
   return WGK_OK;
 }
 
-wgk_status wgk_gpu_await(wgk_gpu_device *dev, WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st,
-                         uint32_t timeout_ms, const char *what, wgk_error *err) {
-  wgk_gpu_progress pr;
+wgk_status gpu_await(gpu_device *dev, WGPUInstance instance, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
+                     const char *what, util_error *err) {
+  gpu_progress pr;
   char label[160];
   snprintf(label, sizeof label, "(%s; a first run compiles its shaders)", what);
-  wgk_gpu_progress_start(&pr, "the GPU is busy", label); /* CPU drivers compile at the first dispatch */
+  gpu_progress_start(&pr, "the GPU is busy", label); /* CPU drivers compile at the first dispatch */
   wgk_status s = await(instance, &dev->timed_wait, future, st, timeout_ms, what, err);
-  wgk_gpu_progress_stop(&pr);
+  gpu_progress_stop(&pr);
   return s;
 }
 
-wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_gpu_async *st, uint32_t timeout_ms,
-                                  const char *what, wgk_error *err) {
+wgk_status gpu_await_instance(WGPUInstance instance, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
+                              const char *what, util_error *err) {
   bool timed = true;
   return await(instance, &timed, future, st, timeout_ms, what, err);
 }
@@ -107,43 +107,43 @@ wgk_status wgk_gpu_await_instance(WGPUInstance instance, WGPUFuture future, wgk_
 /* ---- error scopes ---- */
 
 typedef struct scope_result {
-  wgk_gpu_async async;
+  gpu_async async;
   WGPUErrorType type;
 } scope_result;
 
 static void on_pop(uint32_t status, WGPUErrorType type, WGPUStringView message, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) return;
+  if (gpu_async_orphaned(u1)) return;
   scope_result *r = u1;
   r->async.done = true;
   r->async.status = status;
   r->type = type;
-  wgk_gpu_sv_copy(r->async.message, sizeof r->async.message, message);
+  gpu_sv_copy(r->async.message, sizeof r->async.message, message);
 }
 
-void wgk_gpu_scope_push(wgk_gpu_device *dev) {
+void gpu_scope_push(gpu_device *dev) {
   wgpuDevicePushErrorScope(dev->device, WGPUErrorFilter_OutOfMemory);
   wgpuDevicePushErrorScope(dev->device, WGPUErrorFilter_Validation);
 }
 
-static wgk_status pop_one(wgk_gpu_device *dev, const char *what, wgk_error *err) {
-  scope_result *r = wgk_gpu_async_new(sizeof *r);
-  if (!r) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+static wgk_status pop_one(gpu_device *dev, const char *what, util_error *err) {
+  scope_result *r = gpu_async_new(sizeof *r);
+  if (!r) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   WGPUPopErrorScopeCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_pop, r, NULL};
   WGPUFuture f = wgpuDevicePopErrorScope(dev->device, cb);
   char label[160];
   snprintf(label, sizeof label, "the error scope of %s", what);
-  wgk_status s = wgk_gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, label, err);
+  wgk_status s = gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, label, err);
   if (s == WGK_OK && r->type != WGPUErrorType_NoError) {
     const char *kind = r->type == WGPUErrorType_OutOfMemory  ? "out of GPU memory"
                        : r->type == WGPUErrorType_Validation ? "validation error"
                                                              : "internal error";
-    s = wgk_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: %s: %s", what, kind, r->async.message);
+    s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: %s: %s", what, kind, r->async.message);
   }
-  wgk_gpu_async_free(&r->async);
+  gpu_async_free(&r->async);
   return s;
 }
 
-wgk_status wgk_gpu_scope_pop(wgk_gpu_device *dev, const char *what, wgk_error *err) {
+wgk_status gpu_scope_pop(gpu_device *dev, const char *what, util_error *err) {
   wgk_status v = pop_one(dev, what, err); /* validation, pushed last */
   wgk_status m = pop_one(dev, what, err); /* out of memory */
   return v != WGK_OK ? v : m;

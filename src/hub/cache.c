@@ -19,7 +19,7 @@
 #define REPO_PREFIX "kernels--"
 #define TMP_MARK ".wgk-incomplete-"
 
-bool wgk_hub_is_commit(const char *s) {
+bool hub_is_commit(const char *s) {
   size_t n = 0;
   for (; s && s[n]; n++)
     if (!strchr("0123456789abcdefABCDEF", s[n])) return false;
@@ -37,7 +37,7 @@ static bool part_ok(const char *p, size_t n) {
   return true;
 }
 
-bool wgk_hub_repo_id_ok(const char *id) {
+bool hub_repo_id_ok(const char *id) {
   const char *slash = id ? strchr(id, '/') : NULL;
   if (!slash || strchr(slash + 1, '/')) return false;
   /* "--" would make the cache folder name kernels--a--b ambiguous. */
@@ -45,7 +45,7 @@ bool wgk_hub_repo_id_ok(const char *id) {
   return part_ok(id, (size_t)(slash - id)) && part_ok(slash + 1, strlen(slash + 1));
 }
 
-char *wgk_hub_path(const char *a, const char *b) {
+char *hub_path(const char *a, const char *b) {
   size_t na = strlen(a), nb = strlen(b);
   while (na > 1 && a[na - 1] == '/') na--;
   char *p = malloc(na + nb + 2);
@@ -56,16 +56,16 @@ char *wgk_hub_path(const char *a, const char *b) {
   return p;
 }
 
-char *wgk_hub_cache_root(void) {
+char *hub_cache_root(void) {
   const char *v = getenv("HF_HUB_CACHE");
   if (v && *v) return strdup(v);
-  if ((v = getenv("HF_HOME")) && *v) return wgk_hub_path(v, "hub");
-  if ((v = getenv("XDG_CACHE_HOME")) && *v) return wgk_hub_path(v, "huggingface/hub");
-  if ((v = getenv("HOME")) && *v) return wgk_hub_path(v, ".cache/huggingface/hub");
+  if ((v = getenv("HF_HOME")) && *v) return hub_path(v, "hub");
+  if ((v = getenv("XDG_CACHE_HOME")) && *v) return hub_path(v, "huggingface/hub");
+  if ((v = getenv("HOME")) && *v) return hub_path(v, ".cache/huggingface/hub");
   return NULL;
 }
 
-char *wgk_hub_repo_dir(const char *cache, const char *repo) {
+char *hub_repo_dir(const char *cache, const char *repo) {
   const char *slash = strchr(repo, '/');
   if (!slash) return NULL;
   size_t n = strlen(cache) + strlen(repo) + sizeof REPO_PREFIX + 8;
@@ -74,9 +74,9 @@ char *wgk_hub_repo_dir(const char *cache, const char *repo) {
   return p;
 }
 
-bool wgk_hub_snapshot_bound(char *real_root) {
+bool hub_snapshot_bound(char *real_root) {
   char *commit = real_root ? strrchr(real_root, '/') : NULL;
-  if (!commit || commit == real_root || !wgk_hub_is_commit(commit + 1)) return false;
+  if (!commit || commit == real_root || !hub_is_commit(commit + 1)) return false;
   static const char snaps[] = "/snapshots";
   size_t k = sizeof snaps - 1, n = (size_t)(commit - real_root);
   if (n <= k || strncmp(commit - k, snaps, k) != 0) return false;
@@ -89,16 +89,16 @@ bool wgk_hub_snapshot_bound(char *real_root) {
   return ok;
 }
 
-char *wgk_hub_snapshot_dir(const char *repo_dir, const char *commit) {
+char *hub_snapshot_dir(const char *repo_dir, const char *commit) {
   size_t n = strlen(repo_dir) + strlen(commit) + 32;
   char *p = malloc(n);
   if (p) snprintf(p, n, "%s/snapshots/%s/build/webgpu", repo_dir, commit);
   return p;
 }
 
-bool wgk_hub_snapshot_complete(const char *repo_dir, const char *commit) {
-  char *dir = wgk_hub_snapshot_dir(repo_dir, commit);
-  char *meta = dir ? wgk_hub_path(dir, "metadata.json") : NULL;
+bool hub_snapshot_complete(const char *repo_dir, const char *commit) {
+  char *dir = hub_snapshot_dir(repo_dir, commit);
+  char *meta = dir ? hub_path(dir, "metadata.json") : NULL;
   struct stat st;
   bool ok = meta && stat(meta, &st) == 0 && S_ISREG(st.st_mode);
   free(meta);
@@ -106,7 +106,7 @@ bool wgk_hub_snapshot_complete(const char *repo_dir, const char *commit) {
   return ok;
 }
 
-bool wgk_hub_mkdirs(const char *path) {
+bool hub_mkdirs(const char *path) {
   char *p = strdup(path);
   if (!p) return false;
   bool ok = true;
@@ -132,7 +132,7 @@ static void hex_of(const unsigned char *md, char hex[65]) {
   hex[64] = '\0';
 }
 
-bool wgk_hub_sha256_hex(const void *data, size_t len, char hex[65]) {
+bool hub_sha256_hex(const void *data, size_t len, char hex[65]) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   hex[0] = '\0';
@@ -141,10 +141,10 @@ bool wgk_hub_sha256_hex(const void *data, size_t len, char hex[65]) {
   return true;
 }
 
-bool wgk_hub_b64_to_hex(const char *b64, char hex[65]) {
+bool hub_b64_to_hex(const char *b64, char hex[65]) {
   unsigned char md[48];
   hex[0] = '\0';
-  if (!wgk_pkg_digest_well_formed(b64)) return false;
+  if (!util_pkg_digest_well_formed(b64)) return false;
   if (EVP_DecodeBlock(md, (const unsigned char *)b64, WGK_PKG_DIGEST_B64_LEN) != 33) return false; /* 32 + pad */
   hex_of(md, hex);
   return true;
@@ -160,9 +160,9 @@ static char *temp_beside(const char *path) {
   return t;
 }
 
-wgk_status wgk_hub_write_atomic(const char *path, const void *data, size_t len, wgk_error *err) {
+wgk_status hub_write_atomic(const char *path, const void *data, size_t len, util_error *err) {
   char *tmp = temp_beside(path);
-  if (!tmp) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!tmp) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   bool ok = fd >= 0;
   for (size_t off = 0; ok && off < len;) {
@@ -179,22 +179,22 @@ wgk_status wgk_hub_write_atomic(const char *path, const void *data, size_t len, 
   if (ok && rename(tmp, path) != 0) ok = false, saved = errno;
   if (!ok) unlink(tmp);
   free(tmp);
-  if (!ok) return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(saved));
+  if (!ok) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(saved));
   return WGK_OK;
 }
 
-wgk_status wgk_hub_symlink_atomic(const char *target, const char *path, wgk_error *err) {
+wgk_status hub_symlink_atomic(const char *target, const char *path, util_error *err) {
   char *tmp = temp_beside(path);
-  if (!tmp) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!tmp) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
   bool ok = symlink(target, tmp) == 0 && rename(tmp, path) == 0;
   int saved = errno;
   if (!ok) unlink(tmp);
   free(tmp);
-  if (!ok) return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot link to %s: %s", target, strerror(saved));
+  if (!ok) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot link to %s: %s", target, strerror(saved));
   return WGK_OK;
 }
 
-char *wgk_hub_read_all(const char *path, size_t *len) {
+char *hub_read_all(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 4096, n = 0;
@@ -230,7 +230,7 @@ static void sweep_temps(const char *dir) {
   struct dirent *e;
   while ((e = readdir(d))) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    char *p = wgk_hub_path(dir, e->d_name);
+    char *p = hub_path(dir, e->d_name);
     if (!p) continue;
     struct stat st;
     if (strstr(e->d_name, TMP_MARK))
@@ -242,24 +242,24 @@ static void sweep_temps(const char *dir) {
   closedir(d);
 }
 
-int wgk_hub_lock_repo(const char *cache, const char *repo, wgk_error *err) {
-  char *repo_dir = wgk_hub_repo_dir(cache, repo);
-  char *locks = wgk_hub_path(cache, ".locks");
+int hub_lock_repo(const char *cache, const char *repo, util_error *err) {
+  char *repo_dir = hub_repo_dir(cache, repo);
+  char *locks = hub_path(cache, ".locks");
   const char *base = repo_dir ? strrchr(repo_dir, '/') + 1 : NULL;
-  char *dir = locks && base ? wgk_hub_path(locks, base) : NULL;
-  char *file = dir ? wgk_hub_path(dir, "wgk.lock") : NULL;
+  char *dir = locks && base ? hub_path(locks, base) : NULL;
+  char *file = dir ? hub_path(dir, "wgk.lock") : NULL;
   int fd = -1;
   if (!file)
-    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
-  else if (!wgk_hub_mkdirs(dir))
-    wgk_error_set(err, WGK_ERR_IO, dir, 0, 0, repo, "cannot create the lock folder: %s", strerror(errno));
+    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
+  else if (!hub_mkdirs(dir))
+    util_error_set(err, WGK_ERR_IO, dir, 0, 0, repo, "cannot create the lock folder: %s", strerror(errno));
   else if ((fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
-    wgk_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot open the lock: %s", strerror(errno));
+    util_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot open the lock: %s", strerror(errno));
   else {
     int r;
     while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
     if (r != 0) {
-      wgk_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot lock: %s", strerror(errno));
+      util_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot lock: %s", strerror(errno));
       close(fd);
       fd = -1;
     } else {
@@ -273,7 +273,7 @@ int wgk_hub_lock_repo(const char *cache, const char *repo, wgk_error *err) {
   return fd;
 }
 
-void wgk_hub_unlock_repo(int fd) {
+void hub_unlock_repo(int fd) {
   if (fd < 0) return;
   flock(fd, LOCK_UN);
   close(fd);
@@ -281,12 +281,12 @@ void wgk_hub_unlock_repo(int fd) {
 
 /* ---- listing, verifying, removing --------------------------------------------------------- */
 
-wgk_status wgk_hub_cache_each(const char *cache, wgk_hub_repo_fn fn, void *user, wgk_error *err) {
+wgk_status hub_cache_each(const char *cache, hub_repo_fn fn, void *user, util_error *err) {
   struct dirent **names = NULL;
   int n = scandir(cache, &names, NULL, alphasort);
   if (n < 0) {
     if (errno == ENOENT) return WGK_OK;
-    return wgk_error_set(err, WGK_ERR_IO, cache, 0, 0, NULL, "cannot read the cache: %s", strerror(errno));
+    return util_error_set(err, WGK_ERR_IO, cache, 0, 0, NULL, "cannot read the cache: %s", strerror(errno));
   }
   for (int i = 0; i < n; i++) {
     const char *name = names[i]->d_name;
@@ -296,7 +296,7 @@ wgk_status wgk_hub_cache_each(const char *cache, wgk_hub_repo_fn fn, void *user,
       char repo[512];
       const char *org = name + strlen(REPO_PREFIX);
       snprintf(repo, sizeof repo, "%.*s/%s", (int)(sep - org), org, sep + 2);
-      if (wgk_hub_repo_id_ok(repo)) fn(cache, repo, user);
+      if (hub_repo_id_ok(repo)) fn(cache, repo, user);
     }
     free(names[i]);
   }
@@ -307,10 +307,10 @@ wgk_status wgk_hub_cache_each(const char *cache, wgk_hub_repo_fn fn, void *user,
 /* Checks one snapshot; returns the number of problems printed. */
 static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) {
   int bad = 0;
-  char *dir = wgk_hub_snapshot_dir(repo_dir, commit);
-  char *meta_path = dir ? wgk_hub_path(dir, "metadata.json") : NULL;
+  char *dir = hub_snapshot_dir(repo_dir, commit);
+  char *meta_path = dir ? hub_path(dir, "metadata.json") : NULL;
   size_t len = 0;
-  char *text = meta_path ? wgk_hub_read_all(meta_path, &len) : NULL;
+  char *text = meta_path ? hub_read_all(meta_path, &len) : NULL;
   json_t *meta = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(meta, "digest"), "files");
   if (!text) {
@@ -323,20 +323,20 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   const char *rel;
   json_t *v;
   json_object_foreach(files, rel, v) {
-    char *p = wgk_hub_path(dir, rel);
+    char *p = hub_path(dir, rel);
     char want[65], got[65] = "";
     size_t n = 0;
-    char *bytes = p ? wgk_hub_read_all(p, &n) : NULL;
+    char *bytes = p ? hub_read_all(p, &n) : NULL;
     char link[4096];
     ssize_t k = p ? readlink(p, link, sizeof link - 1) : -1;
     if (k >= 0) link[k] = '\0';
-    if (!json_is_string(v) || !wgk_hub_b64_to_hex(json_string_value(v), want)) {
+    if (!json_is_string(v) || !hub_b64_to_hex(json_string_value(v), want)) {
       if (out) fprintf(out, "%s: digest of '%s' is not a base64 SHA-256\n", meta_path, rel);
       bad++;
     } else if (!bytes) {
       if (out) fprintf(out, "%s: missing\n", p ? p : rel);
       bad++;
-    } else if (!wgk_hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
+    } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
       if (out) fprintf(out, "%s: digest mismatch: expected sha256 %s, got %s\n", p, want, got);
       bad++;
     } else if (k < 0 || !strstr(link, "blobs/") || strcmp(strrchr(link, '/') + 1, want) != 0) {
@@ -353,21 +353,21 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   return bad;
 }
 
-int wgk_hub_cache_verify(const char *cache, const char *repo, void *out_v, wgk_error *err) {
+int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_error *err) {
   FILE *out = out_v;
-  char *repo_dir = wgk_hub_repo_dir(cache, repo);
-  char *snaps = repo_dir ? wgk_hub_path(repo_dir, "snapshots") : NULL;
-  char *blobs = repo_dir ? wgk_hub_path(repo_dir, "blobs") : NULL;
+  char *repo_dir = hub_repo_dir(cache, repo);
+  char *snaps = repo_dir ? hub_path(repo_dir, "snapshots") : NULL;
+  char *blobs = repo_dir ? hub_path(repo_dir, "blobs") : NULL;
   if (!blobs) {
     free(snaps);
     free(repo_dir);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory"), -1;
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory"), -1;
   }
   DIR *d = opendir(snaps);
   struct stat rs;
   if (!d && stat(repo_dir, &rs) == 0 && S_ISDIR(rs.st_mode)) d = opendir(repo_dir); /* blobs only, no snapshot yet */
   if (!d) {
-    wgk_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache (%s)", strerror(errno));
+    util_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache (%s)", strerror(errno));
     free(snaps);
     free(blobs);
     free(repo_dir);
@@ -382,13 +382,13 @@ int wgk_hub_cache_verify(const char *cache, const char *repo, void *out_v, wgk_e
   if ((d = opendir(blobs))) {
     while ((e = readdir(d))) {
       if (e->d_name[0] == '.') continue;
-      char *p = wgk_hub_path(blobs, e->d_name);
+      char *p = hub_path(blobs, e->d_name);
       size_t n = 0;
-      char *bytes = p ? wgk_hub_read_all(p, &n) : NULL;
+      char *bytes = p ? hub_read_all(p, &n) : NULL;
       char got[65] = "";
       if (strstr(e->d_name, TMP_MARK)) {
         if (out) fprintf(out, "%s: leftover temp file of an interrupted download (the next download removes it)\n", p);
-      } else if (!bytes || !wgk_hub_sha256_hex(bytes, n, got) || strcmp(got, e->d_name) != 0) {
+      } else if (!bytes || !hub_sha256_hex(bytes, n, got) || strcmp(got, e->d_name) != 0) {
         if (out) fprintf(out, "%s: blob does not hash to its name (got %s)\n", p, got);
         bad++;
       }
@@ -413,7 +413,7 @@ static int remove_tree(const char *path) {
   struct dirent *e;
   while ((e = readdir(d))) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    char *p = wgk_hub_path(path, e->d_name);
+    char *p = hub_path(path, e->d_name);
     if (!p || remove_tree(p) != 0) rc = -1;
     free(p);
   }
@@ -421,26 +421,26 @@ static int remove_tree(const char *path) {
   return rmdir(path) == 0 ? rc : -1;
 }
 
-wgk_status wgk_hub_cache_rm(const char *cache, const char *repo, wgk_error *err) {
-  if (!wgk_hub_repo_id_ok(repo))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
-                         "not a repo id (org/name: letters, digits, . _ -)");
-  char *repo_dir = wgk_hub_repo_dir(cache, repo);
-  if (!repo_dir) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
+wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err) {
+  if (!hub_repo_id_ok(repo))
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
+                          "not a repo id (org/name: letters, digits, . _ -)");
+  char *repo_dir = hub_repo_dir(cache, repo);
+  if (!repo_dir) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
   struct stat st;
   if (stat(repo_dir, &st) != 0) {
-    wgk_status s = wgk_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache");
+    wgk_status s = util_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache");
     free(repo_dir);
     return s;
   }
-  int fd = wgk_hub_lock_repo(cache, repo, err);
+  int fd = hub_lock_repo(cache, repo, err);
   wgk_status s = fd < 0 ? WGK_ERR_IO : WGK_OK;
   /* Renamed first, so no reader ever sees a half-removed repo. */
   char *doomed = s ? NULL : malloc(strlen(repo_dir) + 64);
   if (doomed) snprintf(doomed, strlen(repo_dir) + 64, "%s" TMP_MARK "rm-%ld", repo_dir, (long)getpid());
   if (!s && (!doomed || rename(repo_dir, doomed) != 0 || remove_tree(doomed) != 0))
-    s = wgk_error_set(err, WGK_ERR_IO, repo_dir, 0, 0, repo, "cannot remove: %s", strerror(errno));
-  wgk_hub_unlock_repo(fd);
+    s = util_error_set(err, WGK_ERR_IO, repo_dir, 0, 0, repo, "cannot remove: %s", strerror(errno));
+  hub_unlock_repo(fd);
   free(doomed);
   free(repo_dir);
   return s;

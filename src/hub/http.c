@@ -39,12 +39,12 @@ static char *read_token(void) {
   char *file = NULL;
   const char *home = getenv("HF_HOME");
   if (home && *home)
-    file = wgk_hub_path(home, "token");
+    file = hub_path(home, "token");
   else if ((home = getenv("XDG_CACHE_HOME")) && *home)
-    file = wgk_hub_path(home, "huggingface/token");
+    file = hub_path(home, "huggingface/token");
   else if ((home = getenv("HOME")) && *home)
-    file = wgk_hub_path(home, ".cache/huggingface/token");
-  char *text = file ? wgk_hub_read_all(file, NULL) : NULL;
+    file = hub_path(home, ".cache/huggingface/token");
+  char *text = file ? hub_read_all(file, NULL) : NULL;
   free(file);
   if (!text) return NULL;
   text[strcspn(text, "\r\n")] = '\0';
@@ -63,15 +63,15 @@ static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_code;
 static void curl_init(void) { curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
 
-wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err) {
+wgk_status hub_net_init(hub_net *net, bool progress, util_error *err) {
   memset(net, 0, sizeof *net);
   pthread_once(&curl_once, curl_init);
   if (curl_init_code != CURLE_OK)
-    return wgk_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s",
-                         curl_easy_strerror(curl_init_code));
+    return util_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s",
+                          curl_easy_strerror(curl_init_code));
   const char *ep = getenv("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
-  if (!net->endpoint) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!net->endpoint) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   size_t n = strlen(net->endpoint);
   while (n > 0 && net->endpoint[n - 1] == '/') net->endpoint[--n] = '\0';
   net->token = read_token();
@@ -83,7 +83,7 @@ wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err) {
   return WGK_OK;
 }
 
-void wgk_hub_net_free(wgk_hub_net *net) {
+void hub_net_free(hub_net *net) {
   free(net->endpoint);
   if (net->token) {
     memset(net->token, 0, strlen(net->token));
@@ -92,7 +92,7 @@ void wgk_hub_net_free(wgk_hub_net *net) {
   memset(net, 0, sizeof *net);
 }
 
-void wgk_hub_body_free(wgk_hub_body *b) {
+void hub_body_free(hub_body *b) {
   if (!b) return;
   free(b->data);
   b->data = NULL;
@@ -121,10 +121,10 @@ static char *origin_of(const char *url) {
 }
 
 typedef struct transfer {
-  wgk_hub_body *body;
+  hub_body *body;
   bool too_big;
   char error_code[64]; /* X-Error-Code of this hop (RepoNotFound, RevisionNotFound, EntryNotFound ...) */
-  const wgk_hub_net *net;
+  const hub_net *net;
   const char *file; /* for the progress bar */
   bool drawn;       /* a progress line is on screen */
   double started;
@@ -133,7 +133,7 @@ typedef struct transfer {
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *user) {
   transfer *t = user;
   size_t n = size * nmemb;
-  wgk_hub_body *b = t->body;
+  hub_body *b = t->body;
   if (b->len + n > MAX_BODY) {
     t->too_big = true;
     return 0;
@@ -164,8 +164,7 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *user) {
   transfer *t = user;
   size_t n = size * nmemb;
   char commit[64];
-  if (!t->body->commit[0] && header_value(line, n, "X-Repo-Commit", commit, sizeof commit) &&
-      wgk_hub_is_commit(commit)) {
+  if (!t->body->commit[0] && header_value(line, n, "X-Repo-Commit", commit, sizeof commit) && hub_is_commit(commit)) {
     for (int i = 0; i < 40; i++) commit[i] = (char)tolower((unsigned char)commit[i]);
     memcpy(t->body->commit, commit, 41);
   }
@@ -232,7 +231,7 @@ typedef struct hop_result {
 } hop_result;
 
 /* One request to url, no redirect followed; the body goes to body (reset first). */
-static void one_hop(const wgk_hub_net *net, const char *url, bool send_token, const char *file, wgk_hub_body *body,
+static void one_hop(const hub_net *net, const char *url, bool send_token, const char *file, hub_body *body,
                     hop_result *r) {
   memset(r, 0, sizeof *r);
   free(body->data);
@@ -291,42 +290,43 @@ static void one_hop(const wgk_hub_net *net, const char *url, bool send_token, co
   curl_easy_cleanup(c);
 }
 
-static wgk_status http_error(const wgk_hub_net *net, const char *url, const char *repo, const char *rev,
-                             const char *file, const hop_result *r, bool token_sent, wgk_error *err) {
+static wgk_status http_error(const hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
+                             const hop_result *r, bool token_sent, util_error *err) {
   const char *ec = r->error_code;
   switch (r->status) {
   case 401:
-    return wgk_error_set(
+    return util_error_set(
         err, WGK_ERR_IO, url, 0, 0, repo,
         token_sent ? "401 Unauthorized: the Hub refused the token (HF_TOKEN or $HF_HOME/token): check it is valid"
                    : "401 Unauthorized: %s needs a token: set HF_TOKEN (or log in so $HF_HOME/token exists)",
         repo);
   case 403:
-    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
-                         "403 Forbidden: the token %s has no access to %s (gated or private repo?)",
-                         token_sent ? "given" : "(none given)", repo);
+    return util_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
+                          "403 Forbidden: the token %s has no access to %s (gated or private repo?)",
+                          token_sent ? "given" : "(none given)", repo);
   case 404:
     if (strcmp(ec, "RepoNotFound") == 0)
-      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: no repo %s on %s", repo, net->endpoint);
+      return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: no repo %s on %s", repo, net->endpoint);
     if (strcmp(ec, "RevisionNotFound") == 0)
-      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: repo %s has no revision %s", repo, rev);
+      return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: repo %s has no revision %s", repo, rev);
     if (strcmp(ec, "EntryNotFound") == 0)
-      return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
-                           "404: revision %s of %s has no file build/webgpu/%s", rev, repo, file);
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
-                         "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo, rev,
-                         file);
+      return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
+                            "404: revision %s of %s has no file build/webgpu/%s", rev, repo, file);
+    return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
+                          "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo,
+                          rev, file);
   default:
-    return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
+    return util_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
   }
 }
 
-wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char *repo, const char *rev,
-                            const char *file, wgk_hub_body *out, wgk_error *err) {
+wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
+                        hub_body *out, util_error *err) {
   memset(out, 0, sizeof *out);
-  if (net->offline) return wgk_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HF_HUB_OFFLINE is set: no request is sent");
+  if (net->offline)
+    return util_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HF_HUB_OFFLINE is set: no request is sent");
   char *home = origin_of(net->endpoint);
-  if (!home) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, 0, 0, "HF_ENDPOINT", "not a URL");
+  if (!home) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, 0, 0, "HF_ENDPOINT", "not a URL");
   wgk_status st = WGK_OK;
   hop_result r = {0};
   for (int attempt = 0;; attempt++) {
@@ -362,22 +362,22 @@ wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char 
     out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
                        r.code == CURLE_COULDNT_RESOLVE_PROXY || r.code == CURLE_OPERATION_TIMEDOUT;
     if (r.too_big)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
+      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
     else if (r.code == CURLE_OPERATION_TIMEDOUT)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "timed out after %ld s (WGK_HUB_TIMEOUT), %d tries: %s",
-                         net->timeout_s, attempt + 1, r.curl_msg);
+      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "timed out after %ld s (WGK_HUB_TIMEOUT), %d tries: %s",
+                          net->timeout_s, attempt + 1, r.curl_msg);
     else if (r.code == CURLE_PARTIAL_FILE)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo,
-                         "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
-                         file, attempt + 1, r.curl_msg);
+      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo,
+                          "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
+                          file, attempt + 1, r.curl_msg);
     else if (r.code != CURLE_OK)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "network error after %d tries: %s", attempt + 1,
-                         r.curl_msg);
+      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "network error after %d tries: %s", attempt + 1,
+                          r.curl_msg);
     else if (hops > MAX_REDIRECTS)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "more than %d redirects", MAX_REDIRECTS);
+      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "more than %d redirects", MAX_REDIRECTS);
     else if (r.status >= 500 || r.status == 429)
-      st = wgk_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "HTTP %ld from the Hub after %d tries", r.status,
-                         attempt + 1);
+      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "HTTP %ld from the Hub after %d tries", r.status,
+                          attempt + 1);
     else if (r.status < 200 || r.status >= 300)
       st = http_error(net, where, repo, rev, file, &r, token_sent, err);
     free(cur);
@@ -386,7 +386,7 @@ wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char 
   free(r.location);
   free(home);
   if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1)))
-    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, url, 0, 0, NULL, "out of memory");
-  if (st) wgk_hub_body_free(out);
+    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, url, 0, 0, NULL, "out of memory");
+  if (st) hub_body_free(out);
   return st;
 }

@@ -2,8 +2,8 @@
  * The Hub client: kernel packages by repo id, fetched over HTTP(S) with libcurl into a disk cache laid
  * out as huggingface_hub lays out its own, so Hugging Face tools and wgk share it.
  *
- * Where a repo id "org/op.id" is looked for (the package search calls wgk_hub_snapshot last):
- *   1. the local search path (wgk_pkg_options.search_path, WGK_KERNEL_PATH, the bundled dirs);
+ * Where a repo id "org/op.id" is looked for (the package search calls hub_snapshot last):
+ *   1. the local search path (pkg_options.search_path, WGK_KERNEL_PATH, the bundled dirs);
  *   2. the disk cache: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub;
  *   3. the Hub: $HF_ENDPOINT (default https://huggingface.co)
  *      + /kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file>, rev = "v<N>" or a 40-hex commit.
@@ -37,45 +37,45 @@
 
 #define WGK_HUB_TRUSTED_ORG "webgpu-kernels"
 
-typedef struct wgk_hub_options {
+typedef struct hub_options {
   int version;            /* branch v<N>; 0 = not given */
   const char *revision;   /* 40-hex commit; NULL = not given. Exactly one of version / revision. */
   bool trust_remote_code; /* allow orgs other than webgpu-kernels */
   bool progress;          /* a progress bar on stderr when stderr is a terminal */
-} wgk_hub_options;
+} hub_options;
 
 /* True when id matches ^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$ (and neither part is "." or ".."). */
-bool wgk_hub_repo_id_ok(const char *id);
+bool hub_repo_id_ok(const char *id);
 
 /* The cache root ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub); malloc'ed, NULL when there is
  * no HOME either. */
-char *wgk_hub_cache_root(void);
+char *hub_cache_root(void);
 /* The repo folder <cache>/kernels--<org>--<name>; malloc'ed. */
-char *wgk_hub_repo_dir(const char *cache, const char *repo);
+char *hub_repo_dir(const char *cache, const char *repo);
 
 /* The build/webgpu folder of repo at the version or revision asked, from the cache or fetched into it
  * (rules above). *dir_out and *commit_out (nullable) are malloc'ed. Errors: WGK_ERR_INVALID_ARGUMENT
  * (bad repo id, neither or both of version and revision), WGK_ERR_UNSUPPORTED (untrusted org),
  * WGK_ERR_NOT_FOUND (404, offline and not cached), WGK_ERR_IO (network, disk, 401/403), WGK_ERR_DIGEST. */
-wgk_status wgk_hub_snapshot(const char *repo, const wgk_hub_options *opts, char **dir_out /* OUT */,
-                            char **commit_out /* OUT, nullable */, wgk_error *err);
+wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_out /* OUT */,
+                        char **commit_out /* OUT, nullable */, util_error *err);
 
 /* When real_root (a realpath) is a snapshot of the cache layout, ".../kernels--<org>--<name>/snapshots/<commit>",
  * cuts it to the repo folder ".../kernels--<org>--<name>" and returns true: a snapshot's files are links into
  * the repo's blobs/, so the repo folder, not the snapshot, bounds where a package file may resolve. */
-bool wgk_hub_snapshot_bound(char *real_root);
+bool hub_snapshot_bound(char *real_root);
 
 /* ---- the cache, for `wgk cache` ------------------------------------------------------------ */
 
 /* Calls fn once per cached kernel repo (folder kernels--org--name) with its repo id. */
-typedef void (*wgk_hub_repo_fn)(const char *cache, const char *repo, void *user);
-wgk_status wgk_hub_cache_each(const char *cache, wgk_hub_repo_fn fn, void *user, wgk_error *err);
+typedef void (*hub_repo_fn)(const char *cache, const char *repo, void *user);
+wgk_status hub_cache_each(const char *cache, hub_repo_fn fn, void *user, util_error *err);
 /* Checks every complete snapshot of repo: each file listed in its metadata.json is there, links into
  * blobs/, and hashes to its digest; each blob hashes to its name. Prints one line per problem to out
  * (when not NULL); returns the number of problems, or -1 with err set when the repo cannot be read. */
-int wgk_hub_cache_verify(const char *cache, const char *repo, void *out /* FILE* */, wgk_error *err);
+int hub_cache_verify(const char *cache, const char *repo, void *out /* FILE* */, util_error *err);
 /* Removes the repo from the cache, under its lock. WGK_ERR_NOT_FOUND when it is not cached. */
-wgk_status wgk_hub_cache_rm(const char *cache, const char *repo, wgk_error *err);
+wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err);
 
 /* ---- lockfiles -------------------------------------------------------------------------------
  * wgk.lock (JSON): {"version": 1, "kernels": [{"repo": "org/name", "version": N, "commit": "<40 hex>",
@@ -83,12 +83,12 @@ wgk_status wgk_hub_cache_rm(const char *cache, const char *repo, wgk_error *err)
  * files are exactly metadata.json's digests plus metadata.json's own digest. */
 
 /* Resolves each "org/name@vN" (fetching as needed) and writes the lockfile text to *json_out. */
-wgk_status wgk_hub_lock(const char *const *specs, size_t n, const wgk_hub_options *opts, char **json_out /* OUT */,
-                        wgk_error *err);
+wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts, char **json_out /* OUT */,
+                    util_error *err);
 /* Downloads every entry of a lockfile by its commit and checks the snapshot holds exactly the locked
  * files with the locked digests (drift is refused). Each snapshot folder is passed to fn (nullable). */
-typedef void (*wgk_hub_dir_fn)(const char *repo, const char *dir, void *user);
-wgk_status wgk_hub_download_lock(const char *lock_path, const wgk_hub_options *opts, wgk_hub_dir_fn fn, void *user,
-                                 wgk_error *err);
+typedef void (*hub_dir_fn)(const char *repo, const char *dir, void *user);
+wgk_status hub_download_lock(const char *lock_path, const hub_options *opts, hub_dir_fn fn, void *user,
+                             util_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 #include "hub/hub.h"
 
 /* Settings read from the environment once per operation. */
-typedef struct wgk_hub_net {
+typedef struct hub_net {
   char *endpoint;  /* HF_ENDPOINT without a trailing '/', default https://huggingface.co */
   char *token;     /* HF_TOKEN, else the first line of $HF_HOME/token; NULL = none */
   bool offline;    /* HF_HUB_OFFLINE set to 1/true/yes/on */
@@ -16,52 +16,52 @@ typedef struct wgk_hub_net {
   long backoff_ms; /* first pause between tries, doubled each time (WGK_HUB_BACKOFF_MS, default 500) */
   long timeout_s;  /* connect timeout and stall limit (WGK_HUB_TIMEOUT, default 30) */
   bool progress;   /* draw a progress bar (stderr is a terminal and the caller asked) */
-} wgk_hub_net;
+} hub_net;
 
-wgk_status wgk_hub_net_init(wgk_hub_net *net, bool progress, wgk_error *err);
-void wgk_hub_net_free(wgk_hub_net *net);
+wgk_status hub_net_init(hub_net *net, bool progress, util_error *err);
+void hub_net_free(hub_net *net);
 
 /* One answered GET: the body and the X-Repo-Commit header of the first hop that had one. */
-typedef struct wgk_hub_body {
+typedef struct hub_body {
   char *data; /* malloc'ed, NUL-terminated */
   size_t len;
   char commit[41];  /* "" when no hop sent X-Repo-Commit */
   bool unreachable; /* set on failure when the Hub gave no HTTP answer at all (connect, DNS, timeout) */
-} wgk_hub_body;
+} hub_body;
 
 /* GETs url (following up to 10 redirects; the token goes only to the endpoint's scheme://host:port),
  * retrying 5xx, 429, timeouts and dropped connections. what names the object for messages
  * ("repo r, revision v1, file f"). A non-2xx final answer is an error with an actionable message. */
-wgk_status wgk_hub_http_get(const wgk_hub_net *net, const char *url, const char *repo, const char *rev,
-                            const char *file, wgk_hub_body *out /* OUT */, wgk_error *err);
-void wgk_hub_body_free(wgk_hub_body *b);
+wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
+                        hub_body *out /* OUT */, util_error *err);
+void hub_body_free(hub_body *b);
 
 /* sha256 hex (64 chars + NUL) of data; of a base64 digest (false when it is not one). */
-bool wgk_hub_sha256_hex(const void *data, size_t len, char hex[65]);
-bool wgk_hub_b64_to_hex(const char *b64, char hex[65]);
+bool hub_sha256_hex(const void *data, size_t len, char hex[65]);
+bool hub_b64_to_hex(const char *b64, char hex[65]);
 
 /* Joins with '/', malloc'ed (NULL when out of memory). */
-char *wgk_hub_path(const char *a, const char *b);
+char *hub_path(const char *a, const char *b);
 /* mkdir -p. */
-bool wgk_hub_mkdirs(const char *path);
+bool hub_mkdirs(const char *path);
 /* Writes data to path atomically: a temp file beside it, fsync, rename. */
-wgk_status wgk_hub_write_atomic(const char *path, const void *data, size_t len, wgk_error *err);
+wgk_status hub_write_atomic(const char *path, const void *data, size_t len, util_error *err);
 /* Makes path a symlink to target atomically (temp link + rename). */
-wgk_status wgk_hub_symlink_atomic(const char *target, const char *path, wgk_error *err);
+wgk_status hub_symlink_atomic(const char *target, const char *path, util_error *err);
 /* Reads a whole small file; NULL when absent or unreadable. */
-char *wgk_hub_read_all(const char *path, size_t *len /* OUT, nullable */);
+char *hub_read_all(const char *path, size_t *len /* OUT, nullable */);
 
 /* The repo's writer lock: <cache>/.locks/kernels--org--name/wgk.lock, flock(LOCK_EX). Returns the fd, or
  * -1 with err set. Under the lock, leftover temp files of interrupted writers are removed. */
-int wgk_hub_lock_repo(const char *cache, const char *repo, wgk_error *err);
-void wgk_hub_unlock_repo(int fd);
+int hub_lock_repo(const char *cache, const char *repo, util_error *err);
+void hub_unlock_repo(int fd);
 
 /* A snapshot's build/webgpu folder is complete when its metadata.json exists (written last). */
-bool wgk_hub_snapshot_complete(const char *repo_dir, const char *commit);
+bool hub_snapshot_complete(const char *repo_dir, const char *commit);
 /* <repo_dir>/snapshots/<commit>/build/webgpu, malloc'ed. */
-char *wgk_hub_snapshot_dir(const char *repo_dir, const char *commit);
+char *hub_snapshot_dir(const char *repo_dir, const char *commit);
 
 /* True for exactly 40 hex digits. */
-bool wgk_hub_is_commit(const char *s);
+bool hub_is_commit(const char *s);
 
 #endif

@@ -13,17 +13,17 @@
 /* Everything one resolution needs, freed together. */
 typedef struct job {
   const char *repo;
-  const wgk_hub_options *opts;
-  wgk_hub_net net;
+  const hub_options *opts;
+  hub_net net;
   char *cache;
   char *repo_dir;
   char rev[48];    /* what the URL names: "v<N>" or the commit */
   char commit[41]; /* the resolved commit, lower-case; "" until known */
-  wgk_error *err;
+  util_error *err;
 } job;
 
 static wgk_status oom(job *j) {
-  return wgk_error_set(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, 0, 0, NULL, "out of memory");
+  return util_error_set(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, 0, 0, NULL, "out of memory");
 }
 
 /* $HF_ENDPOINT/kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file> */
@@ -34,17 +34,17 @@ static char *file_url(const job *j, const char *rev, const char *file) {
   return u;
 }
 
-static wgk_status fetch(job *j, const char *rev, const char *file, wgk_hub_body *body) {
+static wgk_status fetch(job *j, const char *rev, const char *file, hub_body *body) {
   char *url = file_url(j, rev, file);
   if (!url) return oom(j);
-  wgk_status st = wgk_hub_http_get(&j->net, url, j->repo, rev, file, body, j->err);
+  wgk_status st = hub_http_get(&j->net, url, j->repo, rev, file, body, j->err);
   free(url);
   return st;
 }
 
 static char *ref_path(const job *j) {
-  char *refs = wgk_hub_path(j->repo_dir, "refs");
-  char *p = refs ? wgk_hub_path(refs, j->rev) : NULL;
+  char *refs = hub_path(j->repo_dir, "refs");
+  char *p = refs ? hub_path(refs, j->rev) : NULL;
   free(refs);
   return p;
 }
@@ -52,12 +52,12 @@ static char *ref_path(const job *j) {
 /* refs/v<N> -> j->commit; false when absent or not a commit. */
 static bool read_ref(job *j) {
   char *p = ref_path(j);
-  char *text = p ? wgk_hub_read_all(p, NULL) : NULL;
+  char *text = p ? hub_read_all(p, NULL) : NULL;
   free(p);
   if (!text) return false;
   size_t n = strlen(text);
   while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
-  bool ok = wgk_hub_is_commit(text);
+  bool ok = hub_is_commit(text);
   if (ok)
     for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)text[i]);
   free(text);
@@ -67,14 +67,14 @@ static bool read_ref(job *j) {
 /* refs/v<N> := commit (no newline, as huggingface_hub writes it), unless it already says so. */
 static wgk_status write_ref(job *j) {
   char *p = ref_path(j);
-  char *refs = wgk_hub_path(j->repo_dir, "refs");
+  char *refs = hub_path(j->repo_dir, "refs");
   wgk_status st = p && refs ? WGK_OK : oom(j);
-  char *old = p ? wgk_hub_read_all(p, NULL) : NULL;
+  char *old = p ? hub_read_all(p, NULL) : NULL;
   if (!st && !(old && strcmp(old, j->commit) == 0)) {
-    if (!wgk_hub_mkdirs(refs))
-      st = wgk_error_set(j->err, WGK_ERR_IO, refs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
+    if (!hub_mkdirs(refs))
+      st = util_error_set(j->err, WGK_ERR_IO, refs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
     else
-      st = wgk_hub_write_atomic(p, j->commit, 40, j->err);
+      st = hub_write_atomic(p, j->commit, 40, j->err);
   }
   free(old);
   free(refs);
@@ -91,7 +91,7 @@ static int rank_of(const char *rel) {
 
 /* snapshots/<commit>/build/webgpu/<rel> -> ../../../../blobs/<hex> (one more ../ per folder in rel). */
 static wgk_status link_file(job *j, const char *snap, const char *rel, const char *hex) {
-  char *path = wgk_hub_path(snap, rel);
+  char *path = hub_path(snap, rel);
   size_t depth = 4;
   for (const char *p = rel; *p; p++) depth += *p == '/';
   char *target = malloc(depth * 3 + 80);
@@ -103,10 +103,11 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
     strcat(target, hex);
     char *slash = strrchr(path, '/');
     *slash = '\0';
-    bool made = wgk_hub_mkdirs(path);
+    bool made = hub_mkdirs(path);
     *slash = '/';
-    st = made ? wgk_hub_symlink_atomic(target, path, j->err)
-              : wgk_error_set(j->err, WGK_ERR_IO, path, 0, 0, j->repo, "cannot create its folder: %s", strerror(errno));
+    st = made
+             ? hub_symlink_atomic(target, path, j->err)
+             : util_error_set(j->err, WGK_ERR_IO, path, 0, 0, j->repo, "cannot create its folder: %s", strerror(errno));
   }
   free(target);
   free(path);
@@ -115,15 +116,15 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
 
 /* blobs/<hex> holds data (verified by the caller) after this. */
 static wgk_status store_blob(job *j, const char *hex, const void *data, size_t len) {
-  char *blobs = wgk_hub_path(j->repo_dir, "blobs");
-  char *p = blobs ? wgk_hub_path(blobs, hex) : NULL;
+  char *blobs = hub_path(j->repo_dir, "blobs");
+  char *p = blobs ? hub_path(blobs, hex) : NULL;
   wgk_status st = p ? WGK_OK : oom(j);
   struct stat sb;
   if (!st && stat(p, &sb) != 0) {
-    if (!wgk_hub_mkdirs(blobs))
-      st = wgk_error_set(j->err, WGK_ERR_IO, blobs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
+    if (!hub_mkdirs(blobs))
+      st = util_error_set(j->err, WGK_ERR_IO, blobs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
     else
-      st = wgk_hub_write_atomic(p, data, len, j->err);
+      st = hub_write_atomic(p, data, len, j->err);
   }
   free(p);
   free(blobs);
@@ -131,8 +132,8 @@ static wgk_status store_blob(job *j, const char *hex, const void *data, size_t l
 }
 
 static bool blob_exists(job *j, const char *hex) {
-  char *blobs = wgk_hub_path(j->repo_dir, "blobs");
-  char *p = blobs ? wgk_hub_path(blobs, hex) : NULL;
+  char *blobs = hub_path(j->repo_dir, "blobs");
+  char *p = blobs ? hub_path(blobs, hex) : NULL;
   struct stat sb;
   bool ok = p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
   free(p);
@@ -143,59 +144,59 @@ static bool blob_exists(job *j, const char *hex) {
 /* One listed file: fetched at the commit unless its blob is cached, verified, stored; linked when link. */
 static wgk_status fetch_file(job *j, const char *snap, const char *rel, const char *b64, bool link) {
   char want[65];
-  if (!wgk_pkg_relpath_ok(rel) || strcmp(rel, "metadata.json") == 0)
-    return wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                         "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json",
-                         rel);
-  if (!wgk_hub_b64_to_hex(b64, want))
-    return wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                         "digest of '%s' is not a base64 SHA-256: '%s'", rel, b64);
+  if (!util_pkg_relpath_ok(rel) || strcmp(rel, "metadata.json") == 0)
+    return util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
+                          "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json",
+                          rel);
+  if (!hub_b64_to_hex(b64, want))
+    return util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
+                          "digest of '%s' is not a base64 SHA-256: '%s'", rel, b64);
   if (!blob_exists(j, want)) {
-    wgk_hub_body body;
+    hub_body body;
     wgk_status st = fetch(j, j->commit, rel, &body);
     if (st) return st;
     char got[65];
-    if (!wgk_hub_sha256_hex(body.data, body.len, got) || strcmp(got, want) != 0) {
+    if (!hub_sha256_hex(body.data, body.len, got) || strcmp(got, want) != 0) {
       char got_b64[WGK_PKG_DIGEST_B64_LEN + 1] = "";
-      wgk_pkg_sha256_b64(body.data, body.len, got_b64);
-      st = wgk_error_set(j->err, WGK_ERR_DIGEST, rel, 0, 0, j->repo,
-                         "digest mismatch for build/webgpu/%s at %s: expected %s (metadata.json), got %s (%zu bytes); "
-                         "not cached",
-                         rel, j->commit, b64, got_b64, body.len);
+      util_pkg_sha256_b64(body.data, body.len, got_b64);
+      st = util_error_set(j->err, WGK_ERR_DIGEST, rel, 0, 0, j->repo,
+                          "digest mismatch for build/webgpu/%s at %s: expected %s (metadata.json), got %s (%zu bytes); "
+                          "not cached",
+                          rel, j->commit, b64, got_b64, body.len);
     }
     if (!st) st = store_blob(j, want, body.data, body.len);
-    wgk_hub_body_free(&body);
+    hub_body_free(&body);
     if (st) return st;
   }
   return link ? link_file(j, snap, rel, want) : WGK_OK;
 }
 
 /* Fills snapshots/<commit>/ from the metadata bytes (already fetched), under the repo lock. */
-static wgk_status populate(job *j, const wgk_hub_body *meta) {
-  int fd = wgk_hub_lock_repo(j->cache, j->repo, j->err);
+static wgk_status populate(job *j, const hub_body *meta) {
+  int fd = hub_lock_repo(j->cache, j->repo, j->err);
   if (fd < 0) return WGK_ERR_IO;
   wgk_status st = WGK_OK;
-  char *snap = wgk_hub_snapshot_dir(j->repo_dir, j->commit);
+  char *snap = hub_snapshot_dir(j->repo_dir, j->commit);
   json_t *doc = NULL;
   if (!snap)
     st = oom(j);
-  else if (!wgk_hub_snapshot_complete(j->repo_dir, j->commit)) {
+  else if (!hub_snapshot_complete(j->repo_dir, j->commit)) {
     json_error_t je;
     doc = json_loadb(meta->data, meta->len, 0, &je);
     json_t *digest = json_object_get(doc, "digest");
     json_t *files = json_object_get(digest, "files");
     const char *alg = json_string_value(json_object_get(digest, "algorithm"));
     if (!doc)
-      st = wgk_error_set(j->err, WGK_ERR_PARSE, "metadata.json", je.line, je.column, j->repo, "from %s at %s: %s",
-                         j->net.endpoint, j->commit, je.text);
+      st = util_error_set(j->err, WGK_ERR_PARSE, "metadata.json", je.line, je.column, j->repo, "from %s at %s: %s",
+                          j->net.endpoint, j->commit, je.text);
     else if (json_is_string(json_object_get(doc, "name")) &&
              strcmp(json_string_value(json_object_get(doc, "name")), strchr(j->repo, '/') + 1) != 0)
-      st = wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "name",
-                         "%s at %s: the package is '%s', but a repo's basename must be its op id", j->repo, j->commit,
-                         json_string_value(json_object_get(doc, "name")));
+      st = util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "name",
+                          "%s at %s: the package is '%s', but a repo's basename must be its op id", j->repo, j->commit,
+                          json_string_value(json_object_get(doc, "name")));
     else if (!json_is_object(files) || !alg || strcmp(alg, "sha256") != 0)
-      st = wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "digest",
-                         "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);
+      st = util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "digest",
+                          "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);
     /* Every blob first (verified), then the links: an interrupted download leaves only whole blobs. Passes 0-2
      * fetch in order (manifest, templates, the rest); pass 3 links. */
     for (int pass = 0; pass < 4 && !st; pass++) {
@@ -204,80 +205,80 @@ static wgk_status populate(job *j, const wgk_hub_body *meta) {
       json_object_foreach(files, rel, v) {
         if (pass < 3 && rank_of(rel) != pass) continue;
         st = json_is_string(v) ? fetch_file(j, snap, rel, json_string_value(v), pass == 3)
-                               : wgk_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                                               "digest of '%s' is not a string", rel);
+                               : util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
+                                                "digest of '%s' is not a string", rel);
         if (st) break;
       }
     }
     /* metadata.json last: its link marks the snapshot complete. */
     char hex[65];
-    if (!st && !wgk_hub_sha256_hex(meta->data, meta->len, hex)) st = oom(j);
+    if (!st && !hub_sha256_hex(meta->data, meta->len, hex)) st = oom(j);
     if (!st) st = store_blob(j, hex, meta->data, meta->len);
     if (!st) st = link_file(j, snap, "metadata.json", hex);
   }
   if (!st && j->rev[0] == 'v') st = write_ref(j);
   json_decref(doc);
   free(snap);
-  wgk_hub_unlock_repo(fd);
+  hub_unlock_repo(fd);
   return st;
 }
 
 static wgk_status resolve(job *j) {
-  const wgk_hub_options *o = j->opts;
+  const hub_options *o = j->opts;
   const char *repo = j->repo;
-  if (!wgk_hub_repo_id_ok(repo))
-    return wgk_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
-                         "not a repo id: expected org/name of letters, digits, '.', '_', '-'");
+  if (!hub_repo_id_ok(repo))
+    return util_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
+                          "not a repo id: expected org/name of letters, digits, '.', '_', '-'");
   bool has_rev = o->revision != NULL;
   if ((o->version > 0) == has_rev)
-    return wgk_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
-                         has_rev ? "give a version or a revision, not both"
-                                 : "a load from the Hub needs a version (--version N) or a revision (--revision SHA): "
-                                   "there is no default");
-  if (has_rev && !wgk_hub_is_commit(o->revision))
-    return wgk_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, "revision", "'%s' is not a 40-hex commit",
-                         o->revision);
+    return util_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
+                          has_rev ? "give a version or a revision, not both"
+                                  : "a load from the Hub needs a version (--version N) or a revision (--revision SHA): "
+                                    "there is no default");
+  if (has_rev && !hub_is_commit(o->revision))
+    return util_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, "revision", "'%s' is not a 40-hex commit",
+                          o->revision);
   size_t org_len = (size_t)(strchr(repo, '/') - repo);
   if (!o->trust_remote_code &&
       !(org_len == strlen(WGK_HUB_TRUSTED_ORG) && strncmp(repo, WGK_HUB_TRUSTED_ORG, org_len) == 0))
-    return wgk_error_set(j->err, WGK_ERR_UNSUPPORTED, repo, 0, 0, NULL,
-                         "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG
-                         " is): its kernels run on your GPU; "
-                         "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
-                         (int)org_len, repo);
-  wgk_status st = wgk_hub_net_init(&j->net, o->progress, j->err);
+    return util_error_set(j->err, WGK_ERR_UNSUPPORTED, repo, 0, 0, NULL,
+                          "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG
+                          " is): its kernels run on your GPU; "
+                          "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
+                          (int)org_len, repo);
+  wgk_status st = hub_net_init(&j->net, o->progress, j->err);
   if (st) return st;
-  j->cache = wgk_hub_cache_root();
+  j->cache = hub_cache_root();
   if (!j->cache)
-    return wgk_error_set(j->err, WGK_ERR_IO, repo, 0, 0, NULL, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
-  if (!(j->repo_dir = wgk_hub_repo_dir(j->cache, repo))) return oom(j);
+    return util_error_set(j->err, WGK_ERR_IO, repo, 0, 0, NULL, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
+  if (!(j->repo_dir = hub_repo_dir(j->cache, repo))) return oom(j);
   if (has_rev) {
     for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)o->revision[i]);
     snprintf(j->rev, sizeof j->rev, "%s", j->commit);
-    if (wgk_hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK; /* pinned: never refetched */
+    if (hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK; /* pinned: never refetched */
   } else {
     snprintf(j->rev, sizeof j->rev, "v%d", o->version);
     if (j->net.offline) {
       if (!read_ref(j))
-        return wgk_error_set(
+        return util_error_set(
             j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
             "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first", j->rev,
             repo, j->rev);
-      if (wgk_hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK;
+      if (hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK;
     }
   }
   if (j->net.offline)
-    return wgk_error_set(
+    return util_error_set(
         j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
         "HF_HUB_OFFLINE is set and commit %s of %s is not complete in the cache: download it online first", j->commit,
         repo);
   /* One request: metadata.json at the branch (or commit); X-Repo-Commit names the commit. */
-  wgk_hub_body meta;
-  wgk_error before;
+  hub_body meta;
+  util_error before;
   if (j->err) before = *j->err;
   if ((st = fetch(j, j->rev, "metadata.json", &meta))) {
     /* The Hub cannot be reached at all: a branch cached before is used as huggingface_hub does. */
-    if (meta.unreachable && !has_rev && read_ref(j) && wgk_hub_snapshot_complete(j->repo_dir, j->commit)) {
+    if (meta.unreachable && !has_rev && read_ref(j) && hub_snapshot_complete(j->repo_dir, j->commit)) {
       if (j->err) *j->err = before;
       return WGK_OK;
     }
@@ -285,37 +286,36 @@ static wgk_status resolve(job *j) {
   }
   if (!has_rev) {
     if (!meta.commit[0])
-      st =
-          wgk_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo,
-                        "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
-                        repo, j->rev);
+      st = util_error_set(
+          j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo,
+          "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache", repo,
+          j->rev);
     else
       memcpy(j->commit, meta.commit, 41);
   } else if (meta.commit[0] && strcmp(meta.commit, j->commit) != 0) {
-    st = wgk_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo, "asked for commit %s, the Hub answered for %s",
-                       j->commit, meta.commit);
+    st = util_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo, "asked for commit %s, the Hub answered for %s",
+                        j->commit, meta.commit);
   }
   if (!st) st = populate(j, &meta);
-  wgk_hub_body_free(&meta);
+  hub_body_free(&meta);
   return st;
 }
 
-wgk_status wgk_hub_snapshot(const char *repo, const wgk_hub_options *opts, char **dir_out, char **commit_out,
-                            wgk_error *err) {
+wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_out, char **commit_out, util_error *err) {
   if (dir_out) *dir_out = NULL;
   if (commit_out) *commit_out = NULL;
-  wgk_hub_options none = {0};
+  hub_options none = {0};
   if (!repo || !dir_out)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_hub_snapshot: no repo");
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "hub_snapshot: no repo");
   job j = {.repo = repo, .opts = opts ? opts : &none, .err = err};
   wgk_status st = resolve(&j);
-  if (!st && !(*dir_out = wgk_hub_snapshot_dir(j.repo_dir, j.commit))) st = oom(&j);
+  if (!st && !(*dir_out = hub_snapshot_dir(j.repo_dir, j.commit))) st = oom(&j);
   if (!st && commit_out && !(*commit_out = strdup(j.commit))) st = oom(&j);
   if (st && dir_out) {
     free(*dir_out);
     *dir_out = NULL;
   }
-  wgk_hub_net_free(&j.net);
+  hub_net_free(&j.net);
   free(j.cache);
   free(j.repo_dir);
   return st;

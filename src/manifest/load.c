@@ -33,32 +33,32 @@ static bool looks_like_spec21(const json_t *root) {
          json_object_get(root, "requires") || json_object_get(root, "when") || json_object_get(root, "onnx");
 }
 
-static wgk_status read_spec21(wgk_manifest_rd *rd, const json_t *root) {
-  wgk_status st = wgk_manifest_spec21_top(rd, root);
-  if (!st) st = wgk_manifest_spec21_types(rd, root);
-  if (!st) st = wgk_manifest_spec21_ports(rd, root);
-  if (!st) st = wgk_manifest_spec21_args(rd, root);
-  if (!st) st = wgk_manifest_spec21_attributes(rd, root);
-  if (!st) st = wgk_manifest_spec21_tunables(rd, root, &rd->m->tunables, &rd->m->n_tunables);
-  wgk_manifest_derive *ds = NULL;
-  if (!st) st = wgk_manifest_spec21_derive(rd, root, "derive", true, &ds, &rd->m->n_derives);
+static wgk_status read_spec21(manifest_rd *rd, const json_t *root) {
+  wgk_status st = manifest_spec21_top(rd, root);
+  if (!st) st = manifest_spec21_types(rd, root);
+  if (!st) st = manifest_spec21_ports(rd, root);
+  if (!st) st = manifest_spec21_args(rd, root);
+  if (!st) st = manifest_spec21_attributes(rd, root);
+  if (!st) st = manifest_spec21_tunables(rd, root, &rd->m->tunables, &rd->m->n_tunables);
+  manifest_derive *ds = NULL;
+  if (!st) st = manifest_spec21_derive(rd, root, "derive", true, &ds, &rd->m->n_derives);
   rd->m->derives = ds;
-  if (!st) st = wgk_manifest_spec21_handles(rd, root);
-  if (!st) st = wgk_manifest_spec21_variants(rd, root);
+  if (!st) st = manifest_spec21_handles(rd, root);
+  if (!st) st = manifest_spec21_variants(rd, root);
   return st;
 }
 
-static wgk_status read_top(wgk_manifest_rd *rd, const json_t *root) {
-  wgk_manifest *m = rd->m;
-  wgk_status st = wgk_manifest_object(rd, root, "an object", seed_keys);
-  if (!st) st = wgk_manifest_get_string(rd, root, "domain", true, &m->domain);
-  if (!st) st = wgk_manifest_get_string(rd, root, "name", true, &m->name);
-  if (!st) st = wgk_manifest_get_int(rd, root, "sinceVersion", false, &m->since_version);
-  if (!st) st = wgk_manifest_get_string(rd, root, "description", false, &m->description);
+static wgk_status read_top(manifest_rd *rd, const json_t *root) {
+  manifest_model *m = rd->m;
+  wgk_status st = manifest_object(rd, root, "an object", seed_keys);
+  if (!st) st = manifest_get_string(rd, root, "domain", true, &m->domain);
+  if (!st) st = manifest_get_string(rd, root, "name", true, &m->name);
+  if (!st) st = manifest_get_int(rd, root, "sinceVersion", false, &m->since_version);
+  if (!st) st = manifest_get_string(rd, root, "description", false, &m->description);
   if (st) return st;
-  if (!*m->domain || !*m->name) return wgk_manifest_fail(rd, "domain and name must not be empty");
+  if (!*m->domain || !*m->name) return manifest_fail(rd, "domain and name must not be empty");
   size_t n = strlen(m->domain) + strlen(m->name) + 2;
-  char *id = wgk_manifest_alloc(rd, n, 1);
+  char *id = manifest_alloc(rd, n, 1);
   if (!id) return WGK_ERR_OUT_OF_MEMORY;
   snprintf(id, n, "%s.%s", m->domain, m->name);
   m->op_id = id;
@@ -67,127 +67,128 @@ static wgk_status read_top(wgk_manifest_rd *rd, const json_t *root) {
 
 /* Every number a manifest holds is one the expression language can hold exactly: integers in [-2^53, 2^53]
  * (docs/expressions.md), so a literal is never rounded on its way into a scope. Depth is bounded by jansson's. */
-static wgk_status check_numbers(wgk_manifest_rd *rd, const json_t *v) {
+static wgk_status check_numbers(manifest_rd *rd, const json_t *v) {
   wgk_status st = WGK_OK;
   if (json_is_integer(v)) {
     json_int_t i = json_integer_value(v);
     if (i > ((json_int_t)1 << 53) || i < -((json_int_t)1 << 53))
-      st = wgk_manifest_fail(
+      st = manifest_fail(
           rd, "integer overflow past 2^53: %" JSON_INTEGER_FORMAT " (integers are exact only up to 2^53)", i);
   } else if (json_is_array(v)) {
     for (size_t i = 0; !st && i < json_array_size(v); i++) {
-      size_t mark = wgk_manifest_push_index(rd, i);
+      size_t mark = manifest_push_index(rd, i);
       st = check_numbers(rd, json_array_get(v, i));
-      wgk_manifest_pop(rd, mark);
+      manifest_pop(rd, mark);
     }
   } else if (json_is_object(v)) {
     const char *key;
     json_t *item;
     json_object_foreach((json_t *)v, key, item) {
-      size_t mark = wgk_manifest_push_key(rd, key);
+      size_t mark = manifest_push_key(rd, key);
       st = check_numbers(rd, item);
-      wgk_manifest_pop(rd, mark);
+      manifest_pop(rd, mark);
       if (st) break;
     }
   }
   return st;
 }
 
-static wgk_status read_seed(wgk_manifest_rd *rd, const json_t *root) {
+static wgk_status read_seed(manifest_rd *rd, const json_t *root) {
   wgk_status st = check_numbers(rd, root);
   if (st) return st;
   if (json_is_object(root) && looks_like_spec21(root)) return read_spec21(rd, root);
   st = read_top(rd, root);
-  if (!st) st = wgk_manifest_seed_types(rd, root);
-  if (!st) st = wgk_manifest_seed_ports(rd, root);
-  if (!st) st = wgk_manifest_seed_attributes(rd, root);
-  if (!st) st = wgk_manifest_seed_args(rd, root);
-  if (!st) st = wgk_manifest_seed_tunables(rd, root);
-  if (!st) st = wgk_manifest_seed_derives(rd, root);
-  if (!st) st = wgk_manifest_seed_bindings(rd, root);
-  if (!st) st = wgk_manifest_seed_variants(rd, root);
+  if (!st) st = manifest_seed_types(rd, root);
+  if (!st) st = manifest_seed_ports(rd, root);
+  if (!st) st = manifest_seed_attributes(rd, root);
+  if (!st) st = manifest_seed_args(rd, root);
+  if (!st) st = manifest_seed_tunables(rd, root);
+  if (!st) st = manifest_seed_derives(rd, root);
+  if (!st) st = manifest_seed_bindings(rd, root);
+  if (!st) st = manifest_seed_variants(rd, root);
   return st;
 }
 
-static wgk_status parse(const char *text, size_t len, const char *source, json_t **root, wgk_error *err) {
+static wgk_status parse(const char *text, size_t len, const char *source, json_t **root, util_error *err) {
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (*root) return WGK_OK;
-  return wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
-                       source, jerr.line > 0 ? jerr.line : 0, jerr.column > 0 ? jerr.column : 0, NULL, "%s", jerr.text);
+  return util_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
+                        source, jerr.line > 0 ? jerr.line : 0, jerr.column > 0 ? jerr.column : 0, NULL, "%s",
+                        jerr.text);
 }
 
-wgk_status wgk_manifest_load_text(const char *text, size_t len, const char *source_name, wgk_manifest **out,
-                                  wgk_error *err) {
+wgk_status manifest_load_text(const char *text, size_t len, const char *source_name, manifest_model **out,
+                              util_error *err) {
   if (out) *out = NULL;
-  if (!text || !out) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest text");
+  if (!text || !out) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest text");
   if (!source_name) source_name = "<manifest>";
   wgk_status before = err ? err->status : WGK_OK;
-  wgk_manifest *m = calloc(1, sizeof *m);
+  manifest_model *m = calloc(1, sizeof *m);
   char *src = strdup(source_name);
   if (!m || !src) {
     free(m);
     free(src);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
   }
   m->source = src;
   m->format = WGK_MANIFEST_SEED;
   m->description = "";
   wgk_status st = parse(text, len, source_name, &m->root, err);
-  wgk_manifest_jpos index = {0};
+  util_manifest_jpos index = {0};
   if (!st) {
-    st = wgk_manifest_jpos_build(text, len, &index);
-    if (st) wgk_error_set(err, st, source_name, 0, 0, NULL, "cannot index the JSON text");
+    st = util_manifest_jpos_build(text, len, &index);
+    if (st) util_error_set(err, st, source_name, 0, 0, NULL, "cannot index the JSON text");
   }
   if (!st) {
-    wgk_manifest_rd rd = {.m = m, .index = &index, .err = err};
-    wgk_dynbuf_init(&rd.path, 1 << 16);
-    wgk_dynbuf_append_str(&rd.path, "");
-    st = rd.path.failed ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory")
+    manifest_rd rd = {.m = m, .index = &index, .err = err};
+    util_dynbuf_init(&rd.path, 1 << 16);
+    util_dynbuf_append_str(&rd.path, "");
+    st = rd.path.failed ? util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory")
                         : read_seed(&rd, m->root);
     /* Readers that cannot fail (positions, paths) record a lost allocation in err or rd.path only. */
     if (!st && ((rd.path.failed && !rd.path.over) || (err && before == WGK_OK && err->status == WGK_ERR_OUT_OF_MEMORY)))
-      st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
-    wgk_dynbuf_free(&rd.path);
+      st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
+    util_dynbuf_free(&rd.path);
   }
-  wgk_manifest_jpos_free(&index);
+  util_manifest_jpos_free(&index);
   if (st) {
-    if (!wgk_error_is_set(err)) wgk_error_set(err, st, source_name, 0, 0, NULL, "%s", wgk_status_str(st));
-    wgk_manifest_free(m);
+    if (!util_error_is_set(err)) util_error_set(err, st, source_name, 0, 0, NULL, "%s", wgk_status_str(st));
+    manifest_free(m);
     return st;
   }
   *out = m;
   return WGK_OK;
 }
 
-wgk_status wgk_manifest_load_file(const char *path, wgk_manifest **out, wgk_error *err) {
+wgk_status manifest_load_file(const char *path, manifest_model **out, util_error *err) {
   if (out) *out = NULL;
-  if (!path) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest path");
+  if (!path) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest path");
   FILE *f = fopen(path, "rb");
   if (!f)
-    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
-                         strerror(errno));
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, MANIFEST_MAX_BYTES);
+    return util_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
+                          strerror(errno));
+  util_dynbuf b;
+  util_dynbuf_init(&b, MANIFEST_MAX_BYTES);
   char chunk[8192];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) util_dynbuf_append(&b, chunk, n);
   bool bad = ferror(f) != 0;
   fclose(f);
   wgk_status st;
   if (bad)
-    st = wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed");
+    st = util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed");
   else if (b.failed)
-    st = wgk_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes", MANIFEST_MAX_BYTES);
+    st = util_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes", MANIFEST_MAX_BYTES);
   else
-    st = wgk_manifest_load_text(wgk_dynbuf_str(&b), b.len, path, out, err);
-  wgk_dynbuf_free(&b);
+    st = manifest_load_text(util_dynbuf_str(&b), b.len, path, out, err);
+  util_dynbuf_free(&b);
   return st;
 }
 
-void wgk_manifest_free(wgk_manifest *m) {
+void manifest_free(manifest_model *m) {
   if (!m) return;
-  wgk_manifest_arena_free(m->internal);
+  manifest_arena_free(m->internal);
   json_decref(m->expanded);
   json_decref(m->root);
   free((char *)m->source);

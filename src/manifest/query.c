@@ -4,22 +4,22 @@
 
 #include "manifest/manifest.h"
 
-const wgk_manifest_port *wgk_manifest_find_port(const wgk_manifest *m, const char *name) {
+const manifest_port *manifest_find_port(const manifest_model *m, const char *name) {
   for (size_t i = 0; m && name && i < m->n_ports; i++)
     if (strcmp(m->ports[i].name, name) == 0) return &m->ports[i];
   return NULL;
 }
 
-const wgk_manifest_port *wgk_manifest_find_bind_key(const wgk_manifest *m, const char *key) {
+const manifest_port *manifest_find_bind_key(const manifest_model *m, const char *key) {
   for (size_t i = 0; m && key && i < m->n_ports; i++)
     for (size_t k = 0; k < m->ports[i].n_bind_keys; k++)
       if (strcmp(m->ports[i].bind_keys[k], key) == 0) return &m->ports[i];
   return NULL;
 }
 
-const wgk_manifest_port *wgk_manifest_find_port_or_key(const wgk_manifest *m, const char *name) {
-  const wgk_manifest_port *p = wgk_manifest_find_bind_key(m, name);
-  if (!p) p = wgk_manifest_find_port(m, name);
+const manifest_port *manifest_find_port_or_key(const manifest_model *m, const char *name) {
+  const manifest_port *p = manifest_find_bind_key(m, name);
+  if (!p) p = manifest_find_port(m, name);
   /* spec 2.1 names a port by its key only; its ONNX name (the seed's port name) is accepted last, so
    * test.json files and callers written against the seed keep working */
   for (size_t i = 0; !p && m && name && m->format == WGK_MANIFEST_SPEC21 && i < m->n_ports; i++)
@@ -27,28 +27,28 @@ const wgk_manifest_port *wgk_manifest_find_port_or_key(const wgk_manifest *m, co
   return p;
 }
 
-const wgk_manifest_attribute *wgk_manifest_find_attribute(const wgk_manifest *m, const char *name) {
+const manifest_attribute *manifest_find_attribute(const manifest_model *m, const char *name) {
   for (size_t i = 0; m && name && i < m->n_attributes; i++)
     if (strcmp(m->attributes[i].name, name) == 0) return &m->attributes[i];
   return NULL;
 }
 
-const wgk_manifest_type_constraint *wgk_manifest_find_type(const wgk_manifest *m, const char *type_var) {
+const manifest_type_constraint *manifest_find_type(const manifest_model *m, const char *type_var) {
   for (size_t i = 0; m && type_var && i < m->n_type_constraints; i++)
     if (strcmp(m->type_constraints[i].name, type_var) == 0) return &m->type_constraints[i];
   return NULL;
 }
 
-const wgk_manifest_variant *wgk_manifest_find_variant(const wgk_manifest *m, const char *id) {
+const manifest_variant *manifest_find_variant(const manifest_model *m, const char *id) {
   for (size_t i = 0; m && id && i < m->n_variants; i++)
     if (strcmp(m->variants[i].id, id) == 0) return &m->variants[i];
   return NULL;
 }
 
-const wgk_manifest_intermediate *wgk_manifest_find_intermediate(const wgk_manifest_variant *v, const char *id) {
+const manifest_intermediate *manifest_find_intermediate(const manifest_variant *v, const char *id) {
   for (size_t i = 0; v && id && i < v->n_intermediates; i++)
     if (strcmp(v->intermediates[i].id, id) == 0) return &v->intermediates[i];
   return NULL;
 }
 
-bool wgk_manifest_dtype_known(const char *dtype) { return wgk_dtype_info_named(dtype) != NULL; }
+bool manifest_dtype_known(const char *dtype) { return util_dtype_info_named(dtype) != NULL; }

@@ -12,7 +12,7 @@ typedef struct arena_block {
   max_align_t data[];       /* the caller's bytes */
 } arena_block;
 
-void *wgk_manifest_alloc(wgk_manifest_rd *rd, size_t count, size_t size) {
+void *manifest_alloc(manifest_rd *rd, size_t count, size_t size) {
   if (count == 0) count = 1;
   if (size && count > (SIZE_MAX - sizeof(arena_block)) / size) goto oom;
   arena_block *b = calloc(1, sizeof *b + count * size);
@@ -21,18 +21,18 @@ void *wgk_manifest_alloc(wgk_manifest_rd *rd, size_t count, size_t size) {
   rd->m->internal = b;
   return b->data;
 oom:
-  wgk_error_set(rd->err, WGK_ERR_OUT_OF_MEMORY, rd->m->source, 0, 0, NULL, "out of memory");
+  util_error_set(rd->err, WGK_ERR_OUT_OF_MEMORY, rd->m->source, 0, 0, NULL, "out of memory");
   return NULL;
 }
 
-const char *wgk_manifest_strdup(wgk_manifest_rd *rd, const char *s) {
+const char *manifest_strdup(manifest_rd *rd, const char *s) {
   size_t n = strlen(s) + 1;
-  char *d = wgk_manifest_alloc(rd, n, 1);
+  char *d = manifest_alloc(rd, n, 1);
   if (d) memcpy(d, s, n);
   return d;
 }
 
-void wgk_manifest_arena_free(void *arena) {
+void manifest_arena_free(void *arena) {
   for (arena_block *b = arena; b;) {
     arena_block *next = b->next;
     free(b);
@@ -40,42 +40,42 @@ void wgk_manifest_arena_free(void *arena) {
   }
 }
 
-size_t wgk_manifest_push_key(wgk_manifest_rd *rd, const char *key) {
+size_t manifest_push_key(manifest_rd *rd, const char *key) {
   size_t mark = rd->path.len;
-  wgk_manifest_path_key(&rd->path, key);
+  util_manifest_path_key(&rd->path, key);
   return mark;
 }
 
-size_t wgk_manifest_push_index(wgk_manifest_rd *rd, size_t i) {
+size_t manifest_push_index(manifest_rd *rd, size_t i) {
   size_t mark = rd->path.len;
-  wgk_manifest_path_index(&rd->path, i);
+  util_manifest_path_index(&rd->path, i);
   return mark;
 }
 
-void wgk_manifest_pop(wgk_manifest_rd *rd, size_t mark) {
+void manifest_pop(manifest_rd *rd, size_t mark) {
   if (rd->path.data && mark <= rd->path.len) {
     rd->path.len = mark;
     rd->path.data[mark] = '\0';
   }
 }
 
-wgk_manifest_pos wgk_manifest_here(wgk_manifest_rd *rd) {
-  const char *path = wgk_dynbuf_str(&rd->path);
-  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(rd->index, path);
-  wgk_manifest_pos pos = {e ? e->line : 0, e ? e->column : 0, wgk_manifest_strdup(rd, path)};
+manifest_pos manifest_here(manifest_rd *rd) {
+  const char *path = util_dynbuf_str(&rd->path);
+  const util_manifest_jpos_entry *e = util_manifest_jpos_find(rd->index, path);
+  manifest_pos pos = {e ? e->line : 0, e ? e->column : 0, manifest_strdup(rd, path)};
   if (!pos.path) pos.path = "";
   return pos;
 }
 
-static wgk_status failv(wgk_manifest_rd *rd, wgk_status st, bool at_key, const char *fmt, va_list ap) {
-  const char *path = wgk_dynbuf_str(&rd->path);
-  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(rd->index, path);
+static wgk_status failv(manifest_rd *rd, wgk_status st, bool at_key, const char *fmt, va_list ap) {
+  const char *path = util_dynbuf_str(&rd->path);
+  const util_manifest_jpos_entry *e = util_manifest_jpos_find(rd->index, path);
   int line = e ? (at_key ? e->key_line : e->line) : 0;
   int column = e ? (at_key ? e->key_column : e->column) : 0;
-  return wgk_error_setv(rd->err, st, rd->m->source, line, column, path, fmt, ap);
+  return util_error_setv(rd->err, st, rd->m->source, line, column, path, fmt, ap);
 }
 
-wgk_status wgk_manifest_fail(wgk_manifest_rd *rd, const char *fmt, ...) {
+wgk_status manifest_fail(manifest_rd *rd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   wgk_status st = failv(rd, WGK_ERR_MANIFEST, false, fmt, ap);
@@ -83,7 +83,7 @@ wgk_status wgk_manifest_fail(wgk_manifest_rd *rd, const char *fmt, ...) {
   return st;
 }
 
-wgk_status wgk_manifest_fail_key(wgk_manifest_rd *rd, const char *fmt, ...) {
+wgk_status manifest_fail_key(manifest_rd *rd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   wgk_status st = failv(rd, WGK_ERR_MANIFEST, true, fmt, ap);
@@ -91,7 +91,7 @@ wgk_status wgk_manifest_fail_key(wgk_manifest_rd *rd, const char *fmt, ...) {
   return st;
 }
 
-wgk_status wgk_manifest_fail_status(wgk_manifest_rd *rd, wgk_status status, const char *fmt, ...) {
+wgk_status manifest_fail_status(manifest_rd *rd, wgk_status status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   wgk_status st = failv(rd, status, false, fmt, ap);
@@ -99,17 +99,17 @@ wgk_status wgk_manifest_fail_status(wgk_manifest_rd *rd, wgk_status status, cons
   return st;
 }
 
-wgk_status wgk_manifest_fail_in(wgk_manifest_rd *rd, const char *key, bool at_key, const char *fmt, ...) {
-  size_t mark = wgk_manifest_push_key(rd, key);
+wgk_status manifest_fail_in(manifest_rd *rd, const char *key, bool at_key, const char *fmt, ...) {
+  size_t mark = manifest_push_key(rd, key);
   va_list ap;
   va_start(ap, fmt);
   wgk_status st = failv(rd, WGK_ERR_MANIFEST, at_key, fmt, ap);
   va_end(ap);
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
-void wgk_manifest_show(const json_t *v, char *buf, size_t size) {
+void manifest_show(const json_t *v, char *buf, size_t size) {
   char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
   if (!s) {
     snprintf(buf, size, "?");
@@ -143,15 +143,15 @@ static const char *type_name(const json_t *v) {
   return "a value";
 }
 
-wgk_status wgk_manifest_expect(wgk_manifest_rd *rd, const json_t *v, json_type t, const char *what) {
+wgk_status manifest_expect(manifest_rd *rd, const json_t *v, json_type t, const char *what) {
   if (json_typeof(v) == t || (t == JSON_TRUE && json_is_boolean(v))) return WGK_OK;
   char shown[80];
-  wgk_manifest_show(v, shown, sizeof shown);
-  return wgk_manifest_fail(rd, "expected %s, got %s %s", what, type_name(v), shown);
+  manifest_show(v, shown, sizeof shown);
+  return manifest_fail(rd, "expected %s, got %s %s", what, type_name(v), shown);
 }
 
-wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const char *what, const char *const *allowed) {
-  wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, what);
+wgk_status manifest_object(manifest_rd *rd, const json_t *obj, const char *what, const char *const *allowed) {
+  wgk_status st = manifest_expect(rd, obj, JSON_OBJECT, what);
   if (st) return st;
   const char *key;
   const json_t *v;
@@ -159,127 +159,125 @@ wgk_status wgk_manifest_object(wgk_manifest_rd *rd, const json_t *obj, const cha
     bool known = false;
     for (const char *const *a = allowed; *a && !known; a++) known = strcmp(*a, key) == 0;
     if (known) continue;
-    size_t mark = wgk_manifest_push_key(rd, key);
-    st = wgk_manifest_fail_key(rd, "unknown key '%s'", key);
-    wgk_manifest_pop(rd, mark);
+    size_t mark = manifest_push_key(rd, key);
+    st = manifest_fail_key(rd, "unknown key '%s'", key);
+    manifest_pop(rd, mark);
     return st;
   }
   return WGK_OK;
 }
 
 /* Looks up obj.key; a missing required key is an error at obj. *v NULL when absent. */
-static wgk_status member(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, const json_t **v) {
+static wgk_status member(manifest_rd *rd, const json_t *obj, const char *key, bool required, const json_t **v) {
   *v = json_object_get(obj, key);
-  if (!*v && required) return wgk_manifest_fail(rd, "missing required key '%s'", key);
+  if (!*v && required) return manifest_fail(rd, "missing required key '%s'", key);
   return WGK_OK;
 }
 
-wgk_status wgk_manifest_get_string(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                                   const char **out) {
+wgk_status manifest_get_string(manifest_rd *rd, const json_t *obj, const char *key, bool required, const char **out) {
   const json_t *v;
   wgk_status st = member(rd, obj, key, required, &v);
   if (st || !v) return st;
-  size_t mark = wgk_manifest_push_key(rd, key);
-  st = wgk_manifest_expect(rd, v, JSON_STRING, "a string");
+  size_t mark = manifest_push_key(rd, key);
+  st = manifest_expect(rd, v, JSON_STRING, "a string");
   if (!st) *out = json_string_value(v);
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
-wgk_status wgk_manifest_get_bool(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, bool *out) {
+wgk_status manifest_get_bool(manifest_rd *rd, const json_t *obj, const char *key, bool required, bool *out) {
   const json_t *v;
   wgk_status st = member(rd, obj, key, required, &v);
   if (st || !v) return st;
-  size_t mark = wgk_manifest_push_key(rd, key);
-  st = wgk_manifest_expect(rd, v, JSON_TRUE, "a boolean");
+  size_t mark = manifest_push_key(rd, key);
+  st = manifest_expect(rd, v, JSON_TRUE, "a boolean");
   if (!st) *out = json_is_true(v);
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
-wgk_status wgk_manifest_get_int(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required, int *out) {
+wgk_status manifest_get_int(manifest_rd *rd, const json_t *obj, const char *key, bool required, int *out) {
   const json_t *v;
   wgk_status st = member(rd, obj, key, required, &v);
   if (st || !v) return st;
-  size_t mark = wgk_manifest_push_key(rd, key);
-  st = wgk_manifest_expect(rd, v, JSON_INTEGER, "an integer");
+  size_t mark = manifest_push_key(rd, key);
+  st = manifest_expect(rd, v, JSON_INTEGER, "an integer");
   if (!st && (json_integer_value(v) < -1000000000 || json_integer_value(v) > 1000000000))
-    st = wgk_manifest_fail(rd, "integer %" JSON_INTEGER_FORMAT " is out of range", json_integer_value(v));
+    st = manifest_fail(rd, "integer %" JSON_INTEGER_FORMAT " is out of range", json_integer_value(v));
   if (!st) *out = (int)json_integer_value(v);
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
-wgk_status wgk_manifest_read_expr(wgk_manifest_rd *rd, const json_t *v, wgk_manifest_expr *out) {
-  out->pos = wgk_manifest_here(rd);
+wgk_status manifest_read_expr(manifest_rd *rd, const json_t *v, manifest_expr *out) {
+  out->pos = manifest_here(rd);
   if (json_is_integer(v)) {
     char text[32];
     snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    out->text = wgk_manifest_strdup(rd, text);
+    out->text = manifest_strdup(rd, text);
     return out->text ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   }
-  wgk_status st = wgk_manifest_expect(rd, v, JSON_STRING, "an expression string");
+  wgk_status st = manifest_expect(rd, v, JSON_STRING, "an expression string");
   if (st) return st;
-  if (json_string_length(v) == 0) return wgk_manifest_fail(rd, "empty expression");
+  if (json_string_length(v) == 0) return manifest_fail(rd, "empty expression");
   out->text = json_string_value(v);
   if (out->pos.column > 0) out->pos.column++; /* past the opening quote */
   /* A syntax error is the manifest's, found at load: not only when a call first evaluates the expression (a
    * rejected variant's dispatch might never be). The planner parses it again, once, and keeps it. */
-  wgk_error perr;
-  wgk_error_clear(&perr);
-  wgk_expr *parsed = wgk_expr_parse(out->text, json_string_length(v), "<expr>", &perr);
+  util_error perr;
+  util_error_clear(&perr);
+  expr_program *parsed = expr_parse(out->text, json_string_length(v), "<expr>", &perr);
   if (!parsed) {
-    if (perr.status == WGK_ERR_OUT_OF_MEMORY) return wgk_manifest_fail_status(rd, perr.status, "out of memory");
+    if (perr.status == WGK_ERR_OUT_OF_MEMORY) return manifest_fail_status(rd, perr.status, "out of memory");
     char at[32] = "";
     if (perr.line == 1 && perr.column > 0) snprintf(at, sizeof at, " (column %d of the expression)", perr.column);
-    return wgk_manifest_fail(rd, "expression '%.80s%s' does not parse: %s%s", out->text,
-                             json_string_length(v) > 80 ? "..." : "", perr.message, at);
+    return manifest_fail(rd, "expression '%.80s%s' does not parse: %s%s", out->text,
+                         json_string_length(v) > 80 ? "..." : "", perr.message, at);
   }
-  wgk_expr_free(parsed);
+  expr_free(parsed);
   return WGK_OK;
 }
 
-wgk_status wgk_manifest_get_expr(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool required,
-                                 wgk_manifest_expr *out) {
+wgk_status manifest_get_expr(manifest_rd *rd, const json_t *obj, const char *key, bool required, manifest_expr *out) {
   const json_t *v;
   wgk_status st = member(rd, obj, key, required, &v);
   if (st || !v) return st;
-  size_t mark = wgk_manifest_push_key(rd, key);
-  st = wgk_manifest_read_expr(rd, v, out);
-  wgk_manifest_pop(rd, mark);
+  size_t mark = manifest_push_key(rd, key);
+  st = manifest_read_expr(rd, v, out);
+  manifest_pop(rd, mark);
   return st;
 }
 
-wgk_status wgk_manifest_read_value(wgk_manifest_rd *rd, const char *name, const json_t *v, wgk_manifest_value *out) {
+wgk_status manifest_read_value(manifest_rd *rd, const char *name, const json_t *v, manifest_value *out) {
   out->name = name;
-  out->pos = wgk_manifest_here(rd);
-  if (json_is_null(v)) return wgk_manifest_fail(rd, "expected an expression string or a literal, got null");
+  out->pos = manifest_here(rd);
+  if (json_is_null(v)) return manifest_fail(rd, "expected an expression string or a literal, got null");
   if (!json_is_string(v)) {
     out->literal = v;
     return WGK_OK;
   }
   out->is_expr = true;
-  return wgk_manifest_read_expr(rd, v, &out->expr);
+  return manifest_read_expr(rd, v, &out->expr);
 }
 
-wgk_status wgk_manifest_get_values(wgk_manifest_rd *rd, const json_t *obj, const char *key,
-                                   const wgk_manifest_value **out, size_t *n) {
+wgk_status manifest_get_values(manifest_rd *rd, const json_t *obj, const char *key, const manifest_value **out,
+                               size_t *n) {
   const json_t *map = json_object_get(obj, key);
   if (!map) return WGK_OK;
-  size_t mark = wgk_manifest_push_key(rd, key);
-  wgk_status st = wgk_manifest_expect(rd, map, JSON_OBJECT, "an object");
-  wgk_manifest_value *vals = st ? NULL : wgk_manifest_alloc(rd, json_object_size(map), sizeof *vals);
+  size_t mark = manifest_push_key(rd, key);
+  wgk_status st = manifest_expect(rd, map, JSON_OBJECT, "an object");
+  manifest_value *vals = st ? NULL : manifest_alloc(rd, json_object_size(map), sizeof *vals);
   if (!st && !vals) st = WGK_ERR_OUT_OF_MEMORY;
   const char *name;
   const json_t *v;
   size_t i = 0;
   if (!st) json_object_foreach((json_t *)map, name, v) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      st = wgk_manifest_read_value(rd, name, v, &vals[i++]);
-      wgk_manifest_pop(rd, m2);
+      size_t m2 = manifest_push_key(rd, name);
+      st = manifest_read_value(rd, name, v, &vals[i++]);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   if (!st) {
     *out = vals;
     *n = i;
@@ -287,8 +285,7 @@ wgk_status wgk_manifest_get_values(wgk_manifest_rd *rd, const json_t *obj, const
   return st;
 }
 
-wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const char *text, const char *what,
-                                   bool wgsl) {
+wgk_status manifest_check_name(manifest_rd *rd, const char *key, const char *text, const char *what, bool wgsl) {
   bool ok = text && *text && !(wgsl && text[0] >= '0' && text[0] <= '9');
   for (const char *c = text; ok && *c; c++)
     ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
@@ -296,9 +293,8 @@ wgk_status wgk_manifest_check_name(wgk_manifest_rd *rd, const char *key, const c
   if (ok) return WGK_OK;
   char shown[80];
   json_t *j = json_string(text ? text : "");
-  wgk_manifest_show(j, shown, sizeof shown);
+  manifest_show(j, shown, sizeof shown);
   json_decref(j);
-  return wgk_manifest_fail_in(
-      rd, key, false, "%s %s is not %s", what, shown,
-      wgsl ? "a WGSL identifier ([A-Za-z_][A-Za-z0-9_]*)" : "an id of letters, digits and _ . -");
+  return manifest_fail_in(rd, key, false, "%s %s is not %s", what, shown,
+                          wgsl ? "a WGSL identifier ([A-Za-z_][A-Za-z0-9_]*)" : "an id of letters, digits and _ . -");
 }

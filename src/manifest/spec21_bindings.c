@@ -15,16 +15,16 @@ static const char *const entry_keys[] = {"buffer", "name",       "arg",    "scra
 static const char *const field_keys[] = {"name", "type", "value", "required", "internal", "default", NULL};
 
 /* The WGSL scalar a concrete logical dtype is stored as (the loader's table); NULL when unknown. */
-static const char *storage_scalar(const char *dt) { return wgk_dtype_storage_wgsl(dt); }
+static const char *storage_scalar(const char *dt) { return util_dtype_storage_wgsl(dt); }
 
-static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, size_t i, wgk_manifest_field *f) {
-  size_t mark = wgk_manifest_push_index(rd, i);
-  wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, "a field object");
+static wgk_status read_field(manifest_rd *rd, const json_t *obj, size_t i, manifest_field *f) {
+  size_t mark = manifest_push_index(rd, i);
+  wgk_status st = manifest_expect(rd, obj, JSON_OBJECT, "a field object");
   const char *name = st ? NULL : json_string_value(json_object_get(obj, "name"));
-  if (!st && !wgk_manifest_identifier(name)) st = wgk_manifest_fail(rd, "field %zu name must be an identifier", i);
-  if (!st) st = wgk_manifest_object(rd, obj, "a field object", field_keys);
+  if (!st && !manifest_identifier(name)) st = manifest_fail(rd, "field %zu name must be an identifier", i);
+  if (!st) st = manifest_object(rd, obj, "a field object", field_keys);
   const char *type = NULL;
-  if (!st) st = wgk_manifest_get_string(rd, obj, "type", true, &type);
+  if (!st) st = manifest_get_string(rd, obj, "type", true, &type);
   if (!st && strcmp(type, "u32") == 0)
     f->type = WGK_SCALAR_U32;
   else if (!st && strcmp(type, "i32") == 0)
@@ -32,55 +32,55 @@ static wgk_status read_field(wgk_manifest_rd *rd, const json_t *obj, size_t i, w
   else if (!st && strcmp(type, "f32") == 0)
     f->type = WGK_SCALAR_F32;
   else if (!st)
-    st = wgk_manifest_fail_in(rd, "type", false, "field %s has invalid type %s (known: u32 i32 f32)", name, type);
+    st = manifest_fail_in(rd, "type", false, "field %s has invalid type %s (known: u32 i32 f32)", name, type);
   f->name = name;
-  if (!st) st = wgk_manifest_get_bool(rd, obj, "internal", false, &f->internal);
+  if (!st) st = manifest_get_bool(rd, obj, "internal", false, &f->internal);
   f->required = !f->internal;
-  if (!st) st = wgk_manifest_get_bool(rd, obj, "required", false, &f->required);
+  if (!st) st = manifest_get_bool(rd, obj, "required", false, &f->required);
   const json_t *v = st ? NULL : json_object_get(obj, "value");
   if (v) {
-    size_t m2 = wgk_manifest_push_key(rd, "value");
+    size_t m2 = manifest_push_key(rd, "value");
     if (json_is_number(v)) { /* a literal value: kept as its text */
       char text[64];
       if (json_is_integer(v))
         snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
       else
         snprintf(text, sizeof text, "%.17g", json_real_value(v));
-      f->value.pos = wgk_manifest_here(rd);
-      f->value.text = wgk_manifest_strdup(rd, text);
+      f->value.pos = manifest_here(rd);
+      f->value.text = manifest_strdup(rd, text);
       if (!f->value.text) st = WGK_ERR_OUT_OF_MEMORY;
     } else {
-      st = wgk_manifest_read_expr(rd, v, &f->value);
+      st = manifest_read_expr(rd, v, &f->value);
     }
-    wgk_manifest_pop(rd, m2);
+    manifest_pop(rd, m2);
   }
   if (!st) f->default_value = json_object_get(obj, "default");
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
-static wgk_status read_struct(wgk_manifest_rd *rd, const json_t *e, wgk_manifest_binding *b, const char *what) {
+static wgk_status read_struct(manifest_rd *rd, const json_t *e, manifest_binding *b, const char *what) {
   if (json_object_get(e, "elementType") || json_object_get(e, "length"))
-    return wgk_manifest_fail(rd, "%s: a uniform binding takes struct fields, not elementType/length", what);
+    return manifest_fail(rd, "%s: a uniform binding takes struct fields, not elementType/length", what);
   const json_t *list = json_object_get(e, "struct");
   if (!json_is_array(list) || json_array_size(list) == 0)
-    return wgk_manifest_fail(rd, "%s: a uniform binding requires a non-empty struct field list", what);
+    return manifest_fail(rd, "%s: a uniform binding requires a non-empty struct field list", what);
   b->struct_name = "Params";
-  wgk_status st = wgk_manifest_get_string(rd, e, "structName", false, &b->struct_name);
+  wgk_status st = manifest_get_string(rd, e, "structName", false, &b->struct_name);
   if (st) return st;
-  size_t mark = wgk_manifest_push_key(rd, "struct");
-  wgk_manifest_field *fs = wgk_manifest_alloc(rd, json_array_size(list), sizeof *fs);
+  size_t mark = manifest_push_key(rd, "struct");
+  manifest_field *fs = manifest_alloc(rd, json_array_size(list), sizeof *fs);
   if (!fs) st = WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
     st = read_field(rd, json_array_get(list, i), i, &fs[i]);
     for (size_t j = 0; !st && j < i; j++)
       if (strcmp(fs[j].name, fs[i].name) == 0) {
-        size_t m2 = wgk_manifest_push_index(rd, i);
-        st = wgk_manifest_fail(rd, "%s repeats field %s", what, fs[i].name);
-        wgk_manifest_pop(rd, m2);
+        size_t m2 = manifest_push_index(rd, i);
+        st = manifest_fail(rd, "%s repeats field %s", what, fs[i].name);
+        manifest_pop(rd, m2);
       }
   }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   b->fields = fs;
   b->n_fields = st ? 0 : json_array_size(list);
   return st;
@@ -88,11 +88,11 @@ static wgk_status read_struct(wgk_manifest_rd *rd, const json_t *e, wgk_manifest
 
 /* The loader's `lt`: one entry object normalized. handle is the default name (NULL inline); v gives the
  * intermediates (NULL for top-level handles). */
-static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *handle, const wgk_manifest_variant *v,
-                             const char *what, wgk_manifest_binding *b) {
+static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handle, const manifest_variant *v,
+                             const char *what, manifest_binding *b) {
   b->semantic = "";
-  b->pos = wgk_manifest_here(rd);
-  wgk_status st = wgk_manifest_expect(rd, e, JSON_OBJECT, "a binding entry object");
+  b->pos = manifest_here(rd);
+  wgk_status st = manifest_expect(rd, e, JSON_OBJECT, "a binding entry object");
   if (st) return st;
   const char *key;
   const json_t *x;
@@ -100,45 +100,44 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     bool known = false;
     for (const char *const *k = entry_keys; *k && !known; k++) known = strcmp(*k, key) == 0;
     if (!known)
-      return wgk_manifest_fail_in(rd, key, true, "%s has unknown key '%s'%s", what, key,
-                                  strcmp(key, "semantic") == 0 ? " (spec 2.0 bindings resolve by arg/name and name "
-                                                                 "scratch explicitly)"
-                                                               : "");
+      return manifest_fail_in(rd, key, true, "%s has unknown key '%s'%s", what, key,
+                              strcmp(key, "semantic") == 0 ? " (spec 2.0 bindings resolve by arg/name and name "
+                                                             "scratch explicitly)"
+                                                           : "");
   }
   static const char *const strs[] = {"name", "arg", "scratch", "elementType", "structName", NULL};
   for (const char *const *k = strs; *k; k++) {
     const json_t *s = json_object_get(e, *k);
     if (s && (!json_is_string(s) || json_string_length(s) == 0))
-      return wgk_manifest_fail_in(rd, *k, false, "%s.%s must be a non-empty string", what, *k);
+      return manifest_fail_in(rd, *k, false, "%s.%s must be a non-empty string", what, *k);
   }
   const char *name = json_string_value(json_object_get(e, "name"));
   const char *arg = json_string_value(json_object_get(e, "arg"));
   const char *scratch = json_string_value(json_object_get(e, "scratch"));
   if (!name) name = handle ? handle : arg ? arg : scratch;
-  if (!name) return wgk_manifest_fail(rd, "%s: an inline binding entry needs a name (name, arg or scratch)", what);
-  if (!wgk_manifest_identifier(name))
-    return wgk_manifest_fail(rd, "%s.name must be a WGSL identifier, got '%s'", what, name);
+  if (!name) return manifest_fail(rd, "%s: an inline binding entry needs a name (name, arg or scratch)", what);
+  if (!manifest_identifier(name)) return manifest_fail(rd, "%s.name must be a WGSL identifier, got '%s'", what, name);
   b->name = name;
-  const char *it_id = scratch ? scratch : (v && wgk_manifest_find_intermediate(v, name)) ? name : NULL;
-  const wgk_manifest_intermediate *it = it_id ? wgk_manifest_find_intermediate(v, it_id) : NULL;
-  const wgk_manifest_port *port = it_id ? NULL : wgk_manifest_find_port(rd->m, arg ? arg : name);
+  const char *it_id = scratch ? scratch : (v && manifest_find_intermediate(v, name)) ? name : NULL;
+  const manifest_intermediate *it = it_id ? manifest_find_intermediate(v, it_id) : NULL;
+  const manifest_port *port = it_id ? NULL : manifest_find_port(rd->m, arg ? arg : name);
   const char *buffer = json_string_value(json_object_get(e, "buffer"));
   if (json_object_get(e, "buffer") && !buffer)
-    return wgk_manifest_fail_in(rd, "buffer", false,
-                                "%s.buffer must be a string: read-only-storage, storage or uniform%s", what,
-                                json_is_object(json_object_get(e, "buffer")) ? " (the seed's {type} object is "
-                                                                               "gone)"
-                                                                             : "");
+    return manifest_fail_in(rd, "buffer", false, "%s.buffer must be a string: read-only-storage, storage or uniform%s",
+                            what,
+                            json_is_object(json_object_get(e, "buffer")) ? " (the seed's {type} object is "
+                                                                           "gone)"
+                                                                         : "");
   if (!buffer)
     buffer = json_object_get(e, "struct") ? "uniform"
              : it_id                      ? "storage"
              : port                       ? (port->dir == WGK_PORT_INPUT ? "read-only-storage" : "storage")
                                           : NULL;
   if (!buffer)
-    return wgk_manifest_fail(rd,
-                             "%s binds \"%s\", which is neither a declared tensor nor an intermediate, so its buffer "
-                             "type cannot default; write buffer",
-                             what, arg ? arg : name);
+    return manifest_fail(rd,
+                         "%s binds \"%s\", which is neither a declared tensor nor an intermediate, so its buffer "
+                         "type cannot default; write buffer",
+                         what, arg ? arg : name);
   if (strcmp(buffer, "read-only-storage") == 0)
     b->buffer = WGK_BUFFER_READ_ONLY_STORAGE;
   else if (strcmp(buffer, "storage") == 0)
@@ -146,10 +145,10 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
   else if (strcmp(buffer, "uniform") == 0)
     b->buffer = WGK_BUFFER_UNIFORM;
   else
-    return wgk_manifest_fail_in(rd, "buffer", false, "%s.buffer must be read-only-storage, storage or uniform", what);
+    return manifest_fail_in(rd, "buffer", false, "%s.buffer must be read-only-storage, storage or uniform", what);
   if (b->buffer == WGK_BUFFER_UNIFORM) return read_struct(rd, e, b, what);
   if (json_object_get(e, "struct") || json_object_get(e, "structName"))
-    return wgk_manifest_fail(rd, "%s: a storage binding takes elementType, not struct fields", what);
+    return manifest_fail(rd, "%s: a storage binding takes elementType, not struct fields", what);
   b->arg = arg ? arg : (it_id ? NULL : name);
   b->intermediate = scratch; /* resolved against the variant per pass */
   const char *et = json_string_value(json_object_get(e, "elementType"));
@@ -162,21 +161,21 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     else if (!port->type_var && port->n_dtypes == 1)
       et = storage_scalar(port->dtypes[0]);
     else if (port->type_var) {
-      char *t = wgk_manifest_alloc(rd, strlen(port->type_var) + 2, 1);
+      char *t = manifest_alloc(rd, strlen(port->type_var) + 2, 1);
       if (!t) return WGK_ERR_OUT_OF_MEMORY;
       sprintf(t, "$%s", port->type_var);
       et = t;
     } else {
-      return wgk_manifest_fail(rd, "%s binds port \"%s\", which declares no dtype; write the entry's elementType", what,
-                               port->name);
+      return manifest_fail(rd, "%s binds port \"%s\", which declares no dtype; write the entry's elementType", what,
+                           port->name);
     }
   }
   if (!et)
-    return scratch && !v ? wgk_manifest_fail(rd,
-                                             "%s names scratch \"%s\" outside a variant, so its elementType cannot "
-                                             "default; write elementType",
-                                             what, scratch)
-                         : wgk_manifest_fail(rd, "%s: a storage binding requires elementType", what);
+    return scratch && !v ? manifest_fail(rd,
+                                         "%s names scratch \"%s\" outside a variant, so its elementType cannot "
+                                         "default; write elementType",
+                                         what, scratch)
+                         : manifest_fail(rd, "%s: a storage binding requires elementType", what);
   if (port && port->opaque_int64 && et[0] != '$') {
     char squeezed[64];
     size_t k = 0;
@@ -184,7 +183,7 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
       if (*c != ' ' && *c != '\t' && *c != '\n') squeezed[k++] = *c;
     squeezed[k] = '\0';
     if (strcmp(squeezed, "vec2<u32>") != 0)
-      return wgk_manifest_fail(rd, "%s: an int64 tensor binding must use vec2<u32>, got '%s'", what, et);
+      return manifest_fail(rd, "%s: an int64 tensor binding must use vec2<u32>, got '%s'", what, et);
   }
   b->element_type = et;
   const json_t *len = json_object_get(e, "length");
@@ -192,44 +191,44 @@ static wgk_status read_entry(wgk_manifest_rd *rd, const json_t *e, const char *h
     char text[32];
     if (json_is_integer(len) && json_integer_value(len) > 0 && json_integer_value(len) <= 9007199254740991LL) {
       snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(len));
-      b->length = wgk_manifest_strdup(rd, text);
+      b->length = manifest_strdup(rd, text);
       if (!b->length) return WGK_ERR_OUT_OF_MEMORY;
     } else if (json_is_string(len) && json_string_value(len)[0] == '$' && json_string_length(len) > 1) {
       b->length = json_string_value(len);
     } else {
-      return wgk_manifest_fail_in(rd, "length", false,
-                                  "%s.length must be a positive integer or a $-prefixed derive "
-                                  "reference",
-                                  what);
+      return manifest_fail_in(rd, "length", false,
+                              "%s.length must be a positive integer or a $-prefixed derive "
+                              "reference",
+                              what);
     }
   }
   return WGK_OK;
 }
 
-wgk_status wgk_manifest_spec21_handles(wgk_manifest_rd *rd, const json_t *root) {
+wgk_status manifest_spec21_handles(manifest_rd *rd, const json_t *root) {
   const json_t *map = json_object_get(root, "bindings");
   if (!map) return WGK_OK;
-  size_t mark = wgk_manifest_push_key(rd, "bindings");
-  wgk_status st = wgk_manifest_expect(rd, map, JSON_OBJECT, "an object of binding handles");
-  wgk_manifest_binding *bs = st ? NULL : wgk_manifest_alloc(rd, json_object_size(map), sizeof *bs);
-  const char **names = st ? NULL : wgk_manifest_alloc(rd, json_object_size(map), sizeof *names);
+  size_t mark = manifest_push_key(rd, "bindings");
+  wgk_status st = manifest_expect(rd, map, JSON_OBJECT, "an object of binding handles");
+  manifest_binding *bs = st ? NULL : manifest_alloc(rd, json_object_size(map), sizeof *bs);
+  const char **names = st ? NULL : manifest_alloc(rd, json_object_size(map), sizeof *names);
   if (!st && (!bs || !names)) st = WGK_ERR_OUT_OF_MEMORY;
   const char *handle;
   const json_t *e;
   size_t n = 0;
   if (!st) json_object_foreach((json_t *)map, handle, e) {
-      size_t m2 = wgk_manifest_push_key(rd, handle);
+      size_t m2 = manifest_push_key(rd, handle);
       char what[200];
       snprintf(what, sizeof what, "bindings.%s", handle);
-      if (!wgk_manifest_identifier(handle))
-        st = wgk_manifest_fail_key(rd, "binding handle \"%s\" must be an identifier", handle);
+      if (!manifest_identifier(handle))
+        st = manifest_fail_key(rd, "binding handle \"%s\" must be an identifier", handle);
       else
         st = read_entry(rd, e, handle, NULL, what, &bs[n]);
       names[n++] = handle;
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   rd->handles = bs;
   rd->handle_names = names;
   rd->n_handles = st ? 0 : n;
@@ -237,85 +236,83 @@ wgk_status wgk_manifest_spec21_handles(wgk_manifest_rd *rd, const json_t *root) 
 }
 
 /* The loader's Go check, per pass: every storage binding is an intermediate of the variant or a port. */
-static wgk_status resolve(wgk_manifest_rd *rd, wgk_manifest_binding *b, const wgk_manifest_variant *v,
-                          const char *pass_id) {
+static wgk_status resolve(manifest_rd *rd, manifest_binding *b, const manifest_variant *v, const char *pass_id) {
   if (b->buffer == WGK_BUFFER_UNIFORM) return WGK_OK;
   if (b->intermediate) {
-    if (!wgk_manifest_find_intermediate(v, b->intermediate))
-      return wgk_manifest_fail(rd,
-                               "variant %s pass %s binding \"%s\" names scratch \"%s\", which the variant does not "
-                               "declare as an intermediate",
-                               v->id, pass_id, b->name, b->intermediate);
+    if (!manifest_find_intermediate(v, b->intermediate))
+      return manifest_fail(rd,
+                           "variant %s pass %s binding \"%s\" names scratch \"%s\", which the variant does not "
+                           "declare as an intermediate",
+                           v->id, pass_id, b->name, b->intermediate);
     b->arg = NULL;
     b->port = NULL;
     return WGK_OK;
   }
-  if (wgk_manifest_find_intermediate(v, b->name) && (!b->arg || strcmp(b->arg, b->name) == 0)) {
+  if (manifest_find_intermediate(v, b->name) && (!b->arg || strcmp(b->arg, b->name) == 0)) {
     b->intermediate = b->name;
     b->arg = NULL;
     b->port = NULL;
     return WGK_OK;
   }
   const char *key = b->arg ? b->arg : b->name;
-  b->port = wgk_manifest_find_port(rd->m, key);
+  b->port = manifest_find_port(rd->m, key);
   if (!b->port)
-    return wgk_manifest_fail(rd,
-                             "variant %s pass %s binding \"%s\" names request tensor \"%s\", which is neither an "
-                             "input, an output nor an intermediate of the variant",
-                             v->id, pass_id, b->name, key);
+    return manifest_fail(rd,
+                         "variant %s pass %s binding \"%s\" names request tensor \"%s\", which is neither an "
+                         "input, an output nor an intermediate of the variant",
+                         v->id, pass_id, b->name, key);
   b->arg = b->port->name;
   return WGK_OK;
 }
 
-wgk_status wgk_manifest_spec21_pass_bindings(wgk_manifest_rd *rd, const json_t *list, const wgk_manifest_variant *v,
-                                             const char *pass_id, wgk_manifest_binding_set *set) {
+wgk_status manifest_spec21_pass_bindings(manifest_rd *rd, const json_t *list, const manifest_variant *v,
+                                         const char *pass_id, manifest_binding_set *set) {
   set->name = pass_id;
-  set->pos = wgk_manifest_here(rd);
+  set->pos = manifest_here(rd);
   if (!json_is_array(list) || json_array_size(list) == 0)
-    return wgk_manifest_fail(rd, "pass %s requires a non-empty bindings list", pass_id);
+    return manifest_fail(rd, "pass %s requires a non-empty bindings list", pass_id);
   size_t n = json_array_size(list);
-  wgk_manifest_binding *bs = wgk_manifest_alloc(rd, n, sizeof *bs);
+  manifest_binding *bs = manifest_alloc(rd, n, sizeof *bs);
   if (!bs) return WGK_ERR_OUT_OF_MEMORY;
   wgk_status st = WGK_OK;
   for (size_t i = 0; !st && i < n; i++) {
     const json_t *item = json_array_get(list, i);
-    size_t mark = wgk_manifest_push_index(rd, i);
+    size_t mark = manifest_push_index(rd, i);
     char what[200];
     snprintf(what, sizeof what, "pass %s bindings[%zu]", pass_id, i);
     if (json_is_string(item)) {
       const char *s = json_string_value(item);
-      const wgk_manifest_binding *h = NULL;
+      const manifest_binding *h = NULL;
       for (size_t k = 0; k < rd->n_handles && !h; k++)
         if (strcmp(rd->handle_names[k], s) == 0) h = &rd->handles[k];
       if (h) {
         bs[i] = *h;
-        bs[i].pos = wgk_manifest_here(rd);
-      } else if (wgk_manifest_find_port(rd->m, s)) {
+        bs[i].pos = manifest_here(rd);
+      } else if (manifest_find_port(rd->m, s)) {
         json_t *empty = json_object();
         st = empty ? read_entry(rd, empty, s, v, what, &bs[i]) : WGK_ERR_OUT_OF_MEMORY;
         json_decref(empty);
-      } else if (wgk_manifest_find_intermediate(v, s)) {
+      } else if (manifest_find_intermediate(v, s)) {
         json_t *e = json_pack("{ss}", "scratch", s);
         st = e ? read_entry(rd, e, s, v, what, &bs[i]) : WGK_ERR_OUT_OF_MEMORY;
-        bs[i].intermediate = wgk_manifest_find_intermediate(v, s)->id; /* the entry's string died with e */
+        bs[i].intermediate = manifest_find_intermediate(v, s)->id; /* the entry's string died with e */
         json_decref(e);
       } else {
-        st = wgk_manifest_fail(rd,
-                               "%s \"%s\" is neither a binding entry handle, a declared tensor nor an intermediate of "
-                               "the variant",
-                               what, s);
+        st = manifest_fail(rd,
+                           "%s \"%s\" is neither a binding entry handle, a declared tensor nor an intermediate of "
+                           "the variant",
+                           what, s);
       }
     } else if (json_is_object(item)) {
       st = read_entry(rd, item, NULL, v, what, &bs[i]);
     } else {
-      st =
-          wgk_manifest_fail(rd, "%s must be a handle, a tensor or intermediate name, or an inline binding entry", what);
+      st = manifest_fail(rd, "%s must be a handle, a tensor or intermediate name, or an inline binding entry", what);
     }
     if (!st) st = resolve(rd, &bs[i], v, pass_id);
     for (size_t j = 0; !st && j < i; j++)
       if (strcmp(bs[j].name, bs[i].name) == 0)
-        st = wgk_manifest_fail(rd, "pass %s binds the WGSL name \"%s\" twice", pass_id, bs[i].name);
-    wgk_manifest_pop(rd, mark);
+        st = manifest_fail(rd, "pass %s binds the WGSL name \"%s\" twice", pass_id, bs[i].name);
+    manifest_pop(rd, mark);
   }
   set->bindings = bs;
   set->n_bindings = st ? 0 : n;

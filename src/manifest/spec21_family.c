@@ -13,7 +13,7 @@
 #include "manifest/reader.h"
 
 typedef struct subst {
-  wgk_manifest_rd *rd;
+  manifest_rd *rd;
   const json_t *values; /* the case's values */
   const char *what;     /* "variants[r] case k template u" for messages */
 } subst;
@@ -31,26 +31,26 @@ static const char *whole_placeholder(const char *s, char *buf, size_t size) {
 }
 
 /* JavaScript's String(v) of a scalar. */
-static void js_text(const json_t *v, wgk_dynbuf *out) {
+static void js_text(const json_t *v, util_dynbuf *out) {
   if (json_is_string(v)) {
-    wgk_dynbuf_append_str(out, json_string_value(v));
+    util_dynbuf_append_str(out, json_string_value(v));
     return;
   }
   if (json_is_true(v)) {
-    wgk_dynbuf_append_str(out, "true");
+    util_dynbuf_append_str(out, "true");
     return;
   }
   if (json_is_false(v)) {
-    wgk_dynbuf_append_str(out, "false");
+    util_dynbuf_append_str(out, "false");
     return;
   }
   if (json_is_integer(v)) {
-    wgk_dynbuf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    util_dynbuf_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     return;
   }
   double d = json_real_value(v);
   if (d == floor(d) && fabs(d) < 1e21) {
-    wgk_dynbuf_printf(out, "%.0f", d);
+    util_dynbuf_printf(out, "%.0f", d);
     return;
   }
   char buf[40];
@@ -58,19 +58,19 @@ static void js_text(const json_t *v, wgk_dynbuf *out) {
     snprintf(buf, sizeof buf, "%.*g", prec, d);
     if (strtod(buf, NULL) == d) break;
   }
-  wgk_dynbuf_append_str(out, buf);
+  util_dynbuf_append_str(out, buf);
 }
 
 static wgk_status fail(subst *s, const char *fmt, const char *a, const char *b) {
   char msg[512];
   snprintf(msg, sizeof msg, fmt, a, b);
-  return wgk_manifest_fail(s->rd, "%s: %s", s->what, msg);
+  return manifest_fail(s->rd, "%s: %s", s->what, msg);
 }
 
 /* Substitutes inside a longer string: each `{name}` whose name the case defines. */
 static wgk_status subst_text(subst *s, const char *text, json_t **out) {
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, 1 << 20);
+  util_dynbuf b;
+  util_dynbuf_init(&b, 1 << 20);
   wgk_status st = WGK_OK;
   for (const char *c = text; *c && !st;) {
     if (*c == '{' && (isalpha((unsigned char)c[1]) || c[1] == '_')) {
@@ -95,10 +95,10 @@ static wgk_status subst_text(subst *s, const char *text, json_t **out) {
         }
       }
     }
-    wgk_dynbuf_append_char(&b, *c++);
+    util_dynbuf_append_char(&b, *c++);
   }
-  *out = st || b.failed ? NULL : json_string(wgk_dynbuf_str(&b));
-  wgk_dynbuf_free(&b);
+  *out = st || b.failed ? NULL : json_string(util_dynbuf_str(&b));
+  util_dynbuf_free(&b);
   if (!st && !*out) st = WGK_ERR_OUT_OF_MEMORY;
   return st;
 }
@@ -164,11 +164,11 @@ static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *
       const json_t *kv = ph ? json_object_get(s->values, ph) : NULL;
       wgk_status st = WGK_OK;
       if (kv && !json_is_null(kv) && !json_is_object(kv) && !json_is_array(kv)) {
-        wgk_dynbuf b;
-        wgk_dynbuf_init(&b, 4096);
+        util_dynbuf b;
+        util_dynbuf_init(&b, 4096);
         js_text(kv, &b);
-        k = b.failed ? NULL : json_string(wgk_dynbuf_str(&b));
-        wgk_dynbuf_free(&b);
+        k = b.failed ? NULL : json_string(util_dynbuf_str(&b));
+        util_dynbuf_free(&b);
         if (!k) st = WGK_ERR_OUT_OF_MEMORY;
       } else {
         st = subst_text(s, key, &k);
@@ -222,24 +222,24 @@ static bool unresolved(const json_t *v, char *buf, size_t size) {
 }
 
 /* A case record: non-empty (when required), identifier keys, finite JSON values. */
-static wgk_status check_record(wgk_manifest_rd *rd, const json_t *c, const char *what, bool nonempty) {
+static wgk_status check_record(manifest_rd *rd, const json_t *c, const char *what, bool nonempty) {
   if (!json_is_object(c) || (nonempty && json_object_size(c) == 0))
-    return wgk_manifest_fail(rd, "%s must be a non-empty record", what);
+    return manifest_fail(rd, "%s must be a non-empty record", what);
   const char *key;
   const json_t *v;
   json_object_foreach((json_t *)c, key, v) {
-    if (!wgk_manifest_identifier(key)) return wgk_manifest_fail(rd, "%s key \"%s\" must be an identifier", what, key);
+    if (!manifest_identifier(key)) return manifest_fail(rd, "%s key \"%s\" must be an identifier", what, key);
     if (json_is_real(v) && !isfinite(json_real_value(v)))
-      return wgk_manifest_fail(rd, "%s.%s must be a finite JSON value", what, key);
+      return manifest_fail(rd, "%s.%s must be a finite JSON value", what, key);
   }
   return WGK_OK;
 }
 
 /* The cells of an axes family: values per cell (new references, in out). */
-static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char *what, json_t *out) {
+static wgk_status axes_cells(manifest_rd *rd, const json_t *fam, const char *what, json_t *out) {
   const json_t *axes = json_object_get(fam, "axes");
   if (!json_is_object(axes) || json_object_size(axes) != 2)
-    return wgk_manifest_fail_in(rd, "axes", false, "%s: axes must have exactly two named axes", what);
+    return manifest_fail_in(rd, "axes", false, "%s: axes must have exactly two named axes", what);
   const char *names[2];
   const json_t *lists[2];
   int k = 0;
@@ -250,70 +250,69 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
     lists[k++] = v;
   }
   for (k = 0; k < 2; k++) {
-    if (!wgk_manifest_identifier(names[k]))
-      return wgk_manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, names[k]);
+    if (!manifest_identifier(names[k]))
+      return manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, names[k]);
     if (!json_is_array(lists[k]) || json_array_size(lists[k]) == 0)
-      return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s must be a non-empty array", what, names[k]);
+      return manifest_fail_in(rd, "axes", false, "%s: axis %s must be a non-empty array", what, names[k]);
     for (size_t i = 0; i < json_array_size(lists[k]); i++) {
       const json_t *e = json_array_get(lists[k], i);
       const char *id = json_string_value(json_object_get(e, "$key"));
-      if (!json_is_object(e) || !wgk_manifest_identifier(id))
-        return wgk_manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, names[k],
-                                    i);
+      if (!json_is_object(e) || !manifest_identifier(id))
+        return manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, names[k], i);
       for (size_t j = 0; j < i; j++)
         if (strcmp(id, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0)
-          return wgk_manifest_fail_in(rd, "axes", false, "%s: duplicate $key \"%s\" in axis %s", what, id, names[k]);
+          return manifest_fail_in(rd, "axes", false, "%s: duplicate $key \"%s\" in axis %s", what, id, names[k]);
       json_object_foreach((json_t *)e, key, v) {
         if (strcmp(key, "$key") == 0) continue;
         if (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0)
-          return wgk_manifest_fail_in(rd, "axes", false, "%s: value \"%s\" collides with an axis selector", what, key);
-        if (!wgk_manifest_identifier(key))
-          return wgk_manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
+          return manifest_fail_in(rd, "axes", false, "%s: value \"%s\" collides with an axis selector", what, key);
+        if (!manifest_identifier(key))
+          return manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
         const json_t *other = lists[1 - k];
         for (size_t j = 0; j < json_array_size(other); j++)
           if (json_object_get(json_array_get(other, j), key))
-            return wgk_manifest_fail_in(rd, "axes", false, "%s: value \"%s\" belongs to both axes", what, key);
+            return manifest_fail_in(rd, "axes", false, "%s: value \"%s\" belongs to both axes", what, key);
       }
     }
   }
   /* a selector names an existing key of each axis; exclude entries name exactly both axes */
   const json_t *exclude = json_object_get(fam, "exclude"), *cases = json_object_get(fam, "cases");
   if (exclude && !json_is_array(exclude))
-    return wgk_manifest_fail_in(rd, "exclude", false, "%s: exclude must be an array", what);
+    return manifest_fail_in(rd, "exclude", false, "%s: exclude must be an array", what);
   if (cases && !json_is_array(cases))
-    return wgk_manifest_fail_in(rd, "cases", false, "%s: cases overrides must be an array", what);
+    return manifest_fail_in(rd, "cases", false, "%s: cases overrides must be an array", what);
   const json_t *sel_lists[2] = {exclude, cases};
   for (int s = 0; s < 2; s++)
     for (size_t i = 0; i < json_array_size(sel_lists[s]); i++) {
       const json_t *sel = json_array_get(sel_lists[s], i);
       const char *field = s ? "cases" : "exclude";
       if (!json_is_object(sel))
-        return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must be a selector record", what, field, i);
+        return manifest_fail_in(rd, field, false, "%s %s[%zu] must be a selector record", what, field, i);
       for (k = 0; k < 2; k++) {
         const char *want = json_string_value(json_object_get(sel, names[k]));
         bool found = false;
         for (size_t j = 0; want && j < json_array_size(lists[k]) && !found; j++)
           found = strcmp(want, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0;
         if (!found)
-          return wgk_manifest_fail_in(rd, field, false, "%s %s[%zu] must select an existing %s key", what, field, i,
-                                      names[k]);
+          return manifest_fail_in(rd, field, false, "%s %s[%zu] must select an existing %s key", what, field, i,
+                                  names[k]);
       }
       if (s == 0 && json_object_size(sel) != 2)
-        return wgk_manifest_fail_in(rd, field, false, "%s exclude[%zu] must name exactly both axes", what, i);
+        return manifest_fail_in(rd, field, false, "%s exclude[%zu] must name exactly both axes", what, i);
       for (size_t j = 0; j < i; j++) {
         const json_t *o = json_array_get(sel_lists[s], j);
         if (json_equal(json_object_get(o, names[0]), json_object_get(sel, names[0])) &&
             json_equal(json_object_get(o, names[1]), json_object_get(sel, names[1])))
-          return wgk_manifest_fail_in(rd, field, false, "%s: duplicate %s cell [%s]", what, s ? "override" : "excluded",
-                                      json_string_value(json_object_get(sel, names[0])));
+          return manifest_fail_in(rd, field, false, "%s: duplicate %s cell [%s]", what, s ? "override" : "excluded",
+                                  json_string_value(json_object_get(sel, names[0])));
       }
       if (s == 1)
         for (size_t j = 0; j < json_array_size(exclude); j++) {
           const json_t *o = json_array_get(exclude, j);
           if (json_equal(json_object_get(o, names[0]), json_object_get(sel, names[0])) &&
               json_equal(json_object_get(o, names[1]), json_object_get(sel, names[1])))
-            return wgk_manifest_fail_in(rd, "cases", false, "%s: override targets excluded cell [%s]", what,
-                                        json_string_value(json_object_get(sel, names[0])));
+            return manifest_fail_in(rd, "cases", false, "%s: override targets excluded cell [%s]", what,
+                                    json_string_value(json_object_get(sel, names[0])));
         }
     }
   for (size_t a = 0; a < json_array_size(lists[0]); a++)
@@ -350,12 +349,11 @@ static wgk_status axes_cells(wgk_manifest_rd *rd, const json_t *fam, const char 
       if (!ok) json_decref(cell);
       if (!ok || json_array_append_new(out, cell) != 0) return WGK_ERR_OUT_OF_MEMORY;
     }
-  if (json_array_size(out) == 0) return wgk_manifest_fail(rd, "%s: axes must retain at least one cell", what);
+  if (json_array_size(out) == 0) return manifest_fail(rd, "%s: axes must retain at least one cell", what);
   return WGK_OK;
 }
 
-static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r, wgk_manifest_family_item *items,
-                                size_t *n) {
+static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, manifest_family_item *items, size_t *n) {
   char what[64];
   snprintf(what, sizeof what, "variants[%zu]", r);
   const char *key;
@@ -364,14 +362,14 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
   json_object_foreach((json_t *)fam, key, v) {
     if (strcmp(key, "cases") && strcmp(key, "variants") && strcmp(key, "description") && strcmp(key, "axes") &&
         !(strcmp(key, "exclude") == 0 && has_axes))
-      return wgk_manifest_fail_in(rd, key, true, "%s has unknown key '%s'", what, key);
+      return manifest_fail_in(rd, key, true, "%s has unknown key '%s'", what, key);
   }
   const json_t *desc = json_object_get(fam, "description");
   if (desc && !json_is_string(desc))
-    return wgk_manifest_fail_in(rd, "description", false, "%s description must be a string", what);
+    return manifest_fail_in(rd, "description", false, "%s description must be a string", what);
   const json_t *templates = json_object_get(fam, "variants");
   if (!json_is_array(templates) || json_array_size(templates) == 0)
-    return wgk_manifest_fail(rd, "%s: a family requires at least one variant template", what);
+    return manifest_fail(rd, "%s: a family requires at least one variant template", what);
   json_t *cells = json_array();
   if (!cells) return WGK_ERR_OUT_OF_MEMORY;
   wgk_status st = WGK_OK;
@@ -380,33 +378,33 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
   } else {
     const json_t *cases = json_object_get(fam, "cases");
     if (!json_is_array(cases) || json_array_size(cases) == 0)
-      st = wgk_manifest_fail(rd, "%s: family cases must be a non-empty array of case records", what);
+      st = manifest_fail(rd, "%s: family cases must be a non-empty array of case records", what);
     for (size_t i = 0; !st && i < json_array_size(cases); i++) {
-      size_t mark = wgk_manifest_push_key(rd, "cases");
-      wgk_manifest_push_index(rd, i);
+      size_t mark = manifest_push_key(rd, "cases");
+      manifest_push_index(rd, i);
       char w2[96];
       snprintf(w2, sizeof w2, "%s case %zu", what, i);
       st = check_record(rd, json_array_get(cases, i), w2, true);
-      wgk_manifest_pop(rd, mark);
+      manifest_pop(rd, mark);
       if (!st && json_array_append(cells, json_array_get(cases, i)) != 0) st = WGK_ERR_OUT_OF_MEMORY;
     }
   }
   for (size_t c = 0; !st && c < json_array_size(cells); c++)
     for (size_t u = 0; !st && u < json_array_size(templates); u++) {
-      size_t mark = wgk_manifest_push_key(rd, "variants");
-      wgk_manifest_push_index(rd, u);
+      size_t mark = manifest_push_key(rd, "variants");
+      manifest_push_index(rd, u);
       char w2[128];
       snprintf(w2, sizeof w2, "%s case %zu template %zu", what, c, u);
       subst s = {rd, json_array_get(cells, c), w2};
       json_t *x = NULL;
       st = subst_value(&s, json_array_get(templates, u), 0, NULL, false, &x);
       char ph[128];
-      if (!st && !x) st = wgk_manifest_fail(rd, "%s: a case cannot delete the whole variant template", w2);
+      if (!st && !x) st = manifest_fail(rd, "%s: a case cannot delete the whole variant template", w2);
       if (!st && unresolved(x, ph, sizeof ph))
-        st = wgk_manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
+        st = manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
       if (!st) {
         items[*n].json = x;
-        items[*n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
+        items[*n].path = (char *)manifest_strdup(rd, util_dynbuf_str(&rd->path));
         if (json_array_append_new(rd->m->expanded, x) != 0 || !items[*n].path)
           st = WGK_ERR_OUT_OF_MEMORY;
         else
@@ -414,7 +412,7 @@ static wgk_status expand_family(wgk_manifest_rd *rd, const json_t *fam, size_t r
       } else {
         json_decref(x);
       }
-      wgk_manifest_pop(rd, mark);
+      manifest_pop(rd, mark);
     }
   json_decref(cells);
   return st;
@@ -434,8 +432,7 @@ static size_t family_size(const json_t *fam) {
   return cells * json_array_size(json_object_get(fam, "variants"));
 }
 
-wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variants, wgk_manifest_family_item **out,
-                                      size_t *count) {
+wgk_status manifest_spec21_expand(manifest_rd *rd, const json_t *variants, manifest_family_item **out, size_t *count) {
   size_t cap = 0;
   for (size_t r = 0; r < json_array_size(variants); r++) {
     const json_t *v = json_array_get(variants, r);
@@ -443,36 +440,36 @@ wgk_status wgk_manifest_spec21_expand(wgk_manifest_rd *rd, const json_t *variant
     cap += fam ? family_size(v) : 1;
   }
   if (cap > 100000)
-    return wgk_manifest_fail_in(rd, "variants", false, "families expand to %zu variants (at most 100000)", cap);
-  wgk_manifest_family_item *items = wgk_manifest_alloc(rd, cap, sizeof *items);
+    return manifest_fail_in(rd, "variants", false, "families expand to %zu variants (at most 100000)", cap);
+  manifest_family_item *items = manifest_alloc(rd, cap, sizeof *items);
   if (!items) return WGK_ERR_OUT_OF_MEMORY;
   if (!rd->m->expanded && !(rd->m->expanded = json_array())) return WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   wgk_status st = WGK_OK;
-  size_t mark = wgk_manifest_push_key(rd, "variants");
+  size_t mark = manifest_push_key(rd, "variants");
   for (size_t r = 0; !st && r < json_array_size(variants); r++) {
     const json_t *v = json_array_get(variants, r);
-    size_t m2 = wgk_manifest_push_index(rd, r);
+    size_t m2 = manifest_push_index(rd, r);
     if (!json_is_object(v))
-      st = wgk_manifest_fail(rd, "variants[%zu] must be an object", r);
+      st = manifest_fail(rd, "variants[%zu] must be an object", r);
     else if (json_object_get(v, "use"))
-      st = wgk_manifest_fail_in(rd, "use", true,
-                                "variants[%zu] is an unexpanded shared fragment reference; expand the "
-                                "shared libraries before normalizing",
-                                r);
+      st = manifest_fail_in(rd, "use", true,
+                            "variants[%zu] is an unexpanded shared fragment reference; expand the "
+                            "shared libraries before normalizing",
+                            r);
     else if (json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude"))
       st = expand_family(rd, v, r, items, &n);
     else {
       items[n].json = v;
-      items[n].path = (char *)wgk_manifest_strdup(rd, wgk_dynbuf_str(&rd->path));
+      items[n].path = (char *)manifest_strdup(rd, util_dynbuf_str(&rd->path));
       if (!items[n].path)
         st = WGK_ERR_OUT_OF_MEMORY;
       else
         n++;
     }
-    wgk_manifest_pop(rd, m2);
+    manifest_pop(rd, m2);
   }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   *out = items;
   *count = n;
   return st;

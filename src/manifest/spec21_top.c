@@ -103,32 +103,32 @@ static const char *const reserved[] = {"repeat",
                                        "dict",
                                        NULL};
 
-bool wgk_manifest_reserved_name(const char *name) {
+bool manifest_reserved_name(const char *name) {
   for (const char *const *r = reserved; *r; r++)
     if (strcmp(*r, name) == 0) return true;
   return false;
 }
 
-bool wgk_manifest_identifier(const char *s) {
+bool manifest_identifier(const char *s) {
   if (!s || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
   for (const char *c = s; *c; c++)
     if (!(isalnum((unsigned char)*c) || *c == '_')) return false;
   return true;
 }
 
-bool wgk_manifest_spec21_dtype(const char *dtype) { return wgk_manifest_dtype_known(dtype); }
+bool manifest_spec21_dtype(const char *dtype) { return manifest_dtype_known(dtype); }
 
 /* Opens the optional object obj.key (pushing the key): *map NULL when absent. */
-static wgk_status open_map(wgk_manifest_rd *rd, const json_t *obj, const char *key, const json_t **map, size_t *mark) {
+static wgk_status open_map(manifest_rd *rd, const json_t *obj, const char *key, const json_t **map, size_t *mark) {
   *map = json_object_get(obj, key);
-  *mark = wgk_manifest_push_key(rd, key);
-  return *map ? wgk_manifest_expect(rd, *map, JSON_OBJECT, "an object") : WGK_OK;
+  *mark = manifest_push_key(rd, key);
+  return *map ? manifest_expect(rd, *map, JSON_OBJECT, "an object") : WGK_OK;
 }
 
-wgk_status wgk_manifest_spec21_top(wgk_manifest_rd *rd, const json_t *root) {
-  wgk_manifest *m = rd->m;
+wgk_status manifest_spec21_top(manifest_rd *rd, const json_t *root) {
+  manifest_model *m = rd->m;
   m->format = WGK_MANIFEST_SPEC21;
-  wgk_status st = wgk_manifest_expect(rd, root, JSON_OBJECT, "an object");
+  wgk_status st = manifest_expect(rd, root, JSON_OBJECT, "an object");
   if (st) return st;
   const char *key;
   const json_t *v;
@@ -139,41 +139,40 @@ wgk_status wgk_manifest_spec21_top(wgk_manifest_rd *rd, const json_t *root) {
     const char *hint = NULL;
     for (size_t i = 0; i < sizeof seed_hints / sizeof seed_hints[0]; i++)
       if (strcmp(seed_hints[i].key, key) == 0) hint = seed_hints[i].hint;
-    size_t mark = wgk_manifest_push_key(rd, key);
-    st = hint ? wgk_manifest_fail_key(rd, "unknown top-level key '%s' (%s)", key, hint)
-              : wgk_manifest_fail_key(rd, "unknown top-level key '%s'", key);
-    wgk_manifest_pop(rd, mark);
+    size_t mark = manifest_push_key(rd, key);
+    st = hint ? manifest_fail_key(rd, "unknown top-level key '%s' (%s)", key, hint)
+              : manifest_fail_key(rd, "unknown top-level key '%s'", key);
+    manifest_pop(rd, mark);
     return st;
   }
   m->domain = "ai.onnx";
-  st = wgk_manifest_get_string(rd, root, "domain", false, &m->domain);
-  if (!st) st = wgk_manifest_get_string(rd, root, "name", true, &m->name);
-  if (!st) st = wgk_manifest_get_string(rd, root, "description", false, &m->description);
-  if (!st) st = wgk_manifest_get_string(rd, root, "conformance", false, &m->conformance);
+  st = manifest_get_string(rd, root, "domain", false, &m->domain);
+  if (!st) st = manifest_get_string(rd, root, "name", true, &m->name);
+  if (!st) st = manifest_get_string(rd, root, "description", false, &m->description);
+  if (!st) st = manifest_get_string(rd, root, "conformance", false, &m->conformance);
   if (st) return st;
   const json_t *since = json_object_get(root, "sinceVersion");
   if (json_is_integer(since) && json_integer_value(since) > 0 && json_integer_value(since) < 1000000)
     m->since_version = (int)json_integer_value(since);
-  if (!*m->name) return wgk_manifest_fail_in(rd, "name", false, "name must not be empty");
+  if (!*m->name) return manifest_fail_in(rd, "name", false, "name must not be empty");
   bool dom_ok = islower((unsigned char)m->domain[0]);
   for (const char *c = m->domain; dom_ok && *c; c++)
     dom_ok = isalnum((unsigned char)*c) || *c == '_' || (*c == '.' && isalpha((unsigned char)c[1]));
   if (!dom_ok)
-    return wgk_manifest_fail_in(rd, "domain", false, "domain must be a dotted canonical domain, got '%s'", m->domain);
+    return manifest_fail_in(rd, "domain", false, "domain must be a dotted canonical domain, got '%s'", m->domain);
   if (m->conformance && strcmp(m->conformance, "internal-lowering") != 0 &&
       strcmp(m->conformance, "legacy-default-domain") != 0)
-    return wgk_manifest_fail_in(rd, "conformance", false,
-                                "invalid conformance '%s' (known: internal-lowering legacy-default-domain)",
-                                m->conformance);
+    return manifest_fail_in(rd, "conformance", false,
+                            "invalid conformance '%s' (known: internal-lowering legacy-default-domain)",
+                            m->conformance);
   if (!json_is_object(json_object_get(root, "inputs")))
-    return json_object_get(root, "inputs") ? wgk_manifest_fail_in(rd, "inputs", false, "inputs must be a map of ports")
-                                           : wgk_manifest_fail(rd, "missing required key 'inputs' (a map of ports)");
+    return json_object_get(root, "inputs") ? manifest_fail_in(rd, "inputs", false, "inputs must be a map of ports")
+                                           : manifest_fail(rd, "missing required key 'inputs' (a map of ports)");
   if (!json_is_object(json_object_get(root, "outputs")))
-    return json_object_get(root, "outputs")
-               ? wgk_manifest_fail_in(rd, "outputs", false, "outputs must be a map of ports")
-               : wgk_manifest_fail(rd, "missing required key 'outputs' (a map of ports)");
+    return json_object_get(root, "outputs") ? manifest_fail_in(rd, "outputs", false, "outputs must be a map of ports")
+                                            : manifest_fail(rd, "missing required key 'outputs' (a map of ports)");
   size_t n = strlen(m->domain) + strlen(m->name) + 2;
-  char *id = wgk_manifest_alloc(rd, n, 1);
+  char *id = manifest_alloc(rd, n, 1);
   if (!id) return WGK_ERR_OUT_OF_MEMORY;
   snprintf(id, n, "%s.%s", m->domain, m->name);
   m->op_id = id;
@@ -182,47 +181,47 @@ wgk_status wgk_manifest_spec21_top(wgk_manifest_rd *rd, const json_t *root) {
 
 /* ---- typeConstraints ---- */
 
-wgk_status wgk_manifest_spec21_types(wgk_manifest_rd *rd, const json_t *root) {
+wgk_status manifest_spec21_types(manifest_rd *rd, const json_t *root) {
   const json_t *map;
   size_t mark;
   wgk_status st = open_map(rd, root, "typeConstraints", &map, &mark);
   /* room for the constrained variables and for the unconstrained ones ports name (added by the ports) */
   size_t cap = json_object_size(map) + json_object_size(json_object_get(root, "inputs")) +
                json_object_size(json_object_get(root, "outputs"));
-  wgk_manifest_type_constraint *tcs = st ? NULL : wgk_manifest_alloc(rd, cap, sizeof *tcs);
+  manifest_type_constraint *tcs = st ? NULL : manifest_alloc(rd, cap, sizeof *tcs);
   if (!st && !tcs) st = WGK_ERR_OUT_OF_MEMORY;
   const char *name;
   const json_t *list;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, list) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      wgk_manifest_type_constraint *tc = &tcs[n++];
+      size_t m2 = manifest_push_key(rd, name);
+      manifest_type_constraint *tc = &tcs[n++];
       tc->name = name;
-      tc->pos = wgk_manifest_here(rd);
+      tc->pos = manifest_here(rd);
       if (!json_is_array(list) || json_array_size(list) == 0)
-        st = wgk_manifest_fail(rd, "typeConstraints.%s must be a non-empty list of dtypes", name);
-      const char **dts = st ? NULL : wgk_manifest_alloc(rd, json_array_size(list), sizeof *dts);
+        st = manifest_fail(rd, "typeConstraints.%s must be a non-empty list of dtypes", name);
+      const char **dts = st ? NULL : manifest_alloc(rd, json_array_size(list), sizeof *dts);
       if (!st && !dts) st = WGK_ERR_OUT_OF_MEMORY;
       for (size_t i = 0; !st && i < json_array_size(list); i++) {
-        size_t m3 = wgk_manifest_push_index(rd, i);
+        size_t m3 = manifest_push_index(rd, i);
         const char *dt = json_string_value(json_array_get(list, i));
-        if (!wgk_manifest_spec21_dtype(dt)) {
+        if (!manifest_spec21_dtype(dt)) {
           char shown[80];
-          wgk_manifest_show(json_array_get(list, i), shown, sizeof shown);
-          st = wgk_manifest_fail(rd,
-                                 "typeConstraints.%s has unsupported logical dtype %s (known: float32 float16 int32 "
-                                 "uint32 int64 int16 int8 uint8 bool)",
-                                 name, shown);
+          manifest_show(json_array_get(list, i), shown, sizeof shown);
+          st = manifest_fail(rd,
+                             "typeConstraints.%s has unsupported logical dtype %s (known: float32 float16 int32 "
+                             "uint32 int64 int16 int8 uint8 bool)",
+                             name, shown);
         }
         dts[i] = dt;
-        wgk_manifest_pop(rd, m3);
+        manifest_pop(rd, m3);
       }
       tc->dtypes = dts;
       tc->n_dtypes = st ? 0 : json_array_size(list);
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   rd->m->type_constraints = tcs;
   rd->m->n_type_constraints = n;
   return st;
@@ -234,151 +233,149 @@ static const char *const port_keys[] = {"description", "onnx",  "dtype",   "rank
                                         "layout",      "shape", "storage", "narrowing", NULL};
 
 /* A shape written as a list: one expression text "[(e0), (e1), 3]" evaluated like the loader's list. */
-static wgk_status read_shape(wgk_manifest_rd *rd, const json_t *obj, wgk_manifest_port *p) {
+static wgk_status read_shape(manifest_rd *rd, const json_t *obj, manifest_port *p) {
   const json_t *shape = json_object_get(obj, "shape");
   if (!shape) return WGK_OK;
-  if (!json_is_array(shape)) return wgk_manifest_get_expr(rd, obj, "shape", false, &p->shape);
-  size_t mark = wgk_manifest_push_key(rd, "shape");
-  wgk_dynbuf text;
-  wgk_dynbuf_init(&text, 1 << 16);
-  wgk_dynbuf_append_char(&text, '[');
+  if (!json_is_array(shape)) return manifest_get_expr(rd, obj, "shape", false, &p->shape);
+  size_t mark = manifest_push_key(rd, "shape");
+  util_dynbuf text;
+  util_dynbuf_init(&text, 1 << 16);
+  util_dynbuf_append_char(&text, '[');
   wgk_status st = WGK_OK;
   for (size_t i = 0; !st && i < json_array_size(shape); i++) {
     const json_t *d = json_array_get(shape, i);
-    size_t m2 = wgk_manifest_push_index(rd, i);
+    size_t m2 = manifest_push_index(rd, i);
     if (json_is_integer(d))
-      wgk_dynbuf_printf(&text, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "", json_integer_value(d));
+      util_dynbuf_printf(&text, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "", json_integer_value(d));
     else if (json_is_string(d) && json_string_length(d))
-      wgk_dynbuf_printf(&text, "%s(%s)", i ? ", " : "", json_string_value(d));
+      util_dynbuf_printf(&text, "%s(%s)", i ? ", " : "", json_string_value(d));
     else
-      st = wgk_manifest_fail(rd, "a shape dimension must be an expression string or an integer");
-    wgk_manifest_pop(rd, m2);
+      st = manifest_fail(rd, "a shape dimension must be an expression string or an integer");
+    manifest_pop(rd, m2);
   }
-  wgk_dynbuf_append_char(&text, ']');
-  p->shape.pos = wgk_manifest_here(rd);
+  util_dynbuf_append_char(&text, ']');
+  p->shape.pos = manifest_here(rd);
   if (!st && text.failed)
-    st = text.over ? wgk_manifest_fail(rd, "shape list is longer than %zu bytes", text.limit) : WGK_ERR_OUT_OF_MEMORY;
-  if (!st) p->shape.text = wgk_manifest_strdup(rd, wgk_dynbuf_str(&text));
+    st = text.over ? manifest_fail(rd, "shape list is longer than %zu bytes", text.limit) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st) p->shape.text = manifest_strdup(rd, util_dynbuf_str(&text));
   if (!st && !p->shape.text) st = WGK_ERR_OUT_OF_MEMORY;
-  wgk_dynbuf_free(&text);
-  wgk_manifest_pop(rd, mark);
+  util_dynbuf_free(&text);
+  manifest_pop(rd, mark);
   return st;
 }
 
 /* The type constraint a port's dtype names; an unconstrained type variable gets an open one (any dtype). */
-static const wgk_manifest_type_constraint *type_of(wgk_manifest_rd *rd, const char *type_var) {
-  const wgk_manifest_type_constraint *tc = wgk_manifest_find_type(rd->m, type_var);
+static const manifest_type_constraint *type_of(manifest_rd *rd, const char *type_var) {
+  const manifest_type_constraint *tc = manifest_find_type(rd->m, type_var);
   if (tc) return tc;
-  wgk_manifest_type_constraint *tcs = (wgk_manifest_type_constraint *)rd->m->type_constraints;
-  wgk_manifest_type_constraint *open = &tcs[rd->m->n_type_constraints++];
+  manifest_type_constraint *tcs = (manifest_type_constraint *)rd->m->type_constraints;
+  manifest_type_constraint *open = &tcs[rd->m->n_type_constraints++];
   open->name = type_var;
-  open->pos = wgk_manifest_here(rd);
+  open->pos = manifest_here(rd);
   return open;
 }
 
 static bool is_int64_only(const char **dts, size_t n) { return n == 1 && strcmp(dts[0], "int64") == 0; }
 
-static wgk_status read_storage(wgk_manifest_rd *rd, const json_t *obj, const char *what, bool output,
-                               wgk_manifest_port *p, const char **dts, size_t n_dts, bool resolved) {
+static wgk_status read_storage(manifest_rd *rd, const json_t *obj, const char *what, bool output, manifest_port *p,
+                               const char **dts, size_t n_dts, bool resolved) {
   const char *storage = NULL, *nar = NULL, *layout = NULL;
-  wgk_status st = wgk_manifest_get_string(rd, obj, "storage", false, &storage);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "narrowing", false, &nar);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "layout", false, &layout);
+  wgk_status st = manifest_get_string(rd, obj, "storage", false, &storage);
+  if (!st) st = manifest_get_string(rd, obj, "narrowing", false, &nar);
+  if (!st) st = manifest_get_string(rd, obj, "layout", false, &layout);
   if (st) return st;
   bool i64 = resolved && is_int64_only(dts, n_dts);
   if (storage) {
-    if (!wgk_manifest_spec21_dtype(storage))
-      return wgk_manifest_fail_in(rd, "storage", false, "%s.storage %s is not a WebGPU storage dtype", what, storage);
+    if (!manifest_spec21_dtype(storage))
+      return manifest_fail_in(rd, "storage", false, "%s.storage %s is not a WebGPU storage dtype", what, storage);
     if (!resolved)
-      return wgk_manifest_fail_in(rd, "storage", false,
-                                  "%s declares a storage dtype but its dtype is not a known "
-                                  "logical dtype or type variable",
-                                  what);
+      return manifest_fail_in(rd, "storage", false,
+                              "%s declares a storage dtype but its dtype is not a known "
+                              "logical dtype or type variable",
+                              what);
     if (i64) {
       if (strcmp(storage, "int32") && strcmp(storage, "uint32") && strcmp(storage, "int64"))
-        return wgk_manifest_fail_in(rd, "storage", false,
-                                    "%s: an int64 port requires int64 storage or an int32/uint32 "
-                                    "projection",
-                                    what);
+        return manifest_fail_in(rd, "storage", false,
+                                "%s: an int64 port requires int64 storage or an int32/uint32 "
+                                "projection",
+                                what);
     } else if (n_dts != 1 || strcmp(dts[0], storage) != 0) {
-      return wgk_manifest_fail_in(rd, "storage", false,
-                                  "%s.storage %s does not exactly match its logical dtype; only "
-                                  "int64 -> int32/uint32 projection is supported",
-                                  what, storage);
+      return manifest_fail_in(rd, "storage", false,
+                              "%s.storage %s does not exactly match its logical dtype; only "
+                              "int64 -> int32/uint32 projection is supported",
+                              what, storage);
     }
   }
   bool projected = i64 && storage && (strcmp(storage, "int32") == 0 || strcmp(storage, "uint32") == 0);
   if (nar) {
     if (strcmp(nar, "checked") && strcmp(nar, "saturating"))
-      return wgk_manifest_fail_in(rd, "narrowing", false, "%s.narrowing must be checked or saturating, got '%s'", what,
-                                  nar);
+      return manifest_fail_in(rd, "narrowing", false, "%s.narrowing must be checked or saturating, got '%s'", what,
+                              nar);
     if (output || !projected)
-      return wgk_manifest_fail_in(rd, "narrowing", false,
-                                  "%s.narrowing is valid only on a projected logical int64 input", what);
+      return manifest_fail_in(rd, "narrowing", false, "%s.narrowing is valid only on a projected logical int64 input",
+                              what);
     p->narrowing = strcmp(nar, "checked") == 0 ? WGK_NARROW_CHECKED : WGK_NARROW_SATURATING;
   } else if (!output && projected) {
-    return wgk_manifest_fail_in(rd, "storage", false,
-                                "%s: a projected int64 input must declare narrowing as checked or "
-                                "saturating",
-                                what);
+    return manifest_fail_in(rd, "storage", false,
+                            "%s: a projected int64 input must declare narrowing as checked or "
+                            "saturating",
+                            what);
   }
   if (projected) p->storage_dtype = storage;
   p->opaque_int64 = (storage && strcmp(storage, "int64") == 0) || (!storage && i64);
   if (layout) {
-    if (output) return wgk_manifest_fail_in(rd, "layout", true, "%s cannot declare a storage layout", what);
+    if (output) return manifest_fail_in(rd, "layout", true, "%s cannot declare a storage layout", what);
     if (strcmp(layout, "packed") != 0)
-      return wgk_manifest_fail_in(rd, "layout", false, "%s has unsupported storage layout '%s' (known: packed)", what,
-                                  layout);
+      return manifest_fail_in(rd, "layout", false, "%s has unsupported storage layout '%s' (known: packed)", what,
+                              layout);
     bool u8 = resolved && n_dts > 0;
     for (size_t i = 0; u8 && i < n_dts; i++) u8 = strcmp(dts[i], "uint8") == 0;
     if (!u8)
-      return wgk_manifest_fail_in(rd, "layout", false,
-                                  "%s declares the packed storage layout but its dtype does not "
-                                  "resolve to uint8 only",
-                                  what);
+      return manifest_fail_in(rd, "layout", false,
+                              "%s declares the packed storage layout but its dtype does not "
+                              "resolve to uint8 only",
+                              what);
     p->packed = true;
   }
   return WGK_OK;
 }
 
-static wgk_status read_port(wgk_manifest_rd *rd, const char *name, const json_t *obj, bool output,
-                            wgk_manifest_port *p) {
+static wgk_status read_port(manifest_rd *rd, const char *name, const json_t *obj, bool output, manifest_port *p) {
   char what[160];
   snprintf(what, sizeof what, "%s.%s", output ? "outputs" : "inputs", name);
   p->name = name;
   p->description = "";
-  p->pos = wgk_manifest_here(rd);
+  p->pos = manifest_here(rd);
   p->dir = output ? WGK_PORT_OUTPUT : WGK_PORT_INPUT;
   p->onnx_input_index = p->onnx_output_index = -1;
-  if (!wgk_manifest_identifier(name)) return wgk_manifest_fail_key(rd, "%s is not a WGSL-compatible tensor name", what);
-  wgk_status st = wgk_manifest_object(rd, obj, "a port object", port_keys);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "onnx", false, &p->onnx);
-  if (!st && p->onnx && !*p->onnx)
-    st = wgk_manifest_fail_in(rd, "onnx", false, "%s.onnx must be a non-empty string", what);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &p->description);
-  if (!st) st = wgk_manifest_get_bool(rd, obj, "optional", false, &p->optional);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "dtype", false, &p->type_var);
+  if (!manifest_identifier(name)) return manifest_fail_key(rd, "%s is not a WGSL-compatible tensor name", what);
+  wgk_status st = manifest_object(rd, obj, "a port object", port_keys);
+  if (!st) st = manifest_get_string(rd, obj, "onnx", false, &p->onnx);
+  if (!st && p->onnx && !*p->onnx) st = manifest_fail_in(rd, "onnx", false, "%s.onnx must be a non-empty string", what);
+  if (!st) st = manifest_get_string(rd, obj, "description", false, &p->description);
+  if (!st) st = manifest_get_bool(rd, obj, "optional", false, &p->optional);
+  if (!st) st = manifest_get_string(rd, obj, "dtype", false, &p->type_var);
   if (st) return st;
   if (!p->onnx) p->onnx = name;
   const char **dts = NULL;
   size_t n_dts = 0;
   bool resolved = false;
-  if (p->type_var && wgk_manifest_spec21_dtype(p->type_var)) { /* a concrete dtype */
-    dts = wgk_manifest_alloc(rd, 1, sizeof *dts);
+  if (p->type_var && manifest_spec21_dtype(p->type_var)) { /* a concrete dtype */
+    dts = manifest_alloc(rd, 1, sizeof *dts);
     if (!dts) return WGK_ERR_OUT_OF_MEMORY;
     dts[0] = p->type_var;
     n_dts = 1;
     p->type_var = NULL;
     resolved = true;
   } else if (p->type_var) {
-    size_t mark = wgk_manifest_push_key(rd, "dtype");
-    const wgk_manifest_type_constraint *tc = type_of(rd, p->type_var);
-    wgk_manifest_pop(rd, mark);
+    size_t mark = manifest_push_key(rd, "dtype");
+    const manifest_type_constraint *tc = type_of(rd, p->type_var);
+    manifest_pop(rd, mark);
     dts = tc->dtypes;
     n_dts = tc->n_dtypes;
     resolved = n_dts > 0;
   } else if (output) { /* an output without dtype is float32 (fact 14) */
-    dts = wgk_manifest_alloc(rd, 1, sizeof *dts);
+    dts = manifest_alloc(rd, 1, sizeof *dts);
     if (!dts) return WGK_ERR_OUT_OF_MEMORY;
     dts[0] = "float32";
     n_dts = 1;
@@ -395,9 +392,9 @@ static bool same_string(const json_t *a, const json_t *b) {
   return json_equal((json_t *)a, (json_t *)b);
 }
 
-wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root) {
+wgk_status manifest_spec21_ports(manifest_rd *rd, const json_t *root) {
   const json_t *ins = json_object_get(root, "inputs"), *outs = json_object_get(root, "outputs");
-  wgk_manifest_port *ports = wgk_manifest_alloc(rd, json_object_size(ins) + json_object_size(outs), sizeof *ports);
+  manifest_port *ports = manifest_alloc(rd, json_object_size(ins) + json_object_size(outs), sizeof *ports);
   if (!ports) return WGK_ERR_OUT_OF_MEMORY;
   rd->m->ports = ports;
   size_t n = 0;
@@ -406,23 +403,23 @@ wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root) {
   const json_t *obj;
   for (int out = 0; out < 2 && !st; out++) {
     const json_t *map = out ? outs : ins;
-    size_t mark = wgk_manifest_push_key(rd, out ? "outputs" : "inputs");
+    size_t mark = manifest_push_key(rd, out ? "outputs" : "inputs");
     int index = 0;
     json_object_foreach((json_t *)map, name, obj) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      wgk_manifest_port *same = NULL;
+      size_t m2 = manifest_push_key(rd, name);
+      manifest_port *same = NULL;
       for (size_t j = 0; j < n && !same; j++)
         if (strcmp(ports[j].name, name) == 0) same = &ports[j];
-      wgk_manifest_port p = {0};
+      manifest_port p = {0};
       st = read_port(rd, name, obj, out, &p);
       if (!st && same) { /* in/out: the same dtype and storage under both maps (fact 11) */
         const json_t *in_obj = json_object_get(ins, name);
         if (!same_string(json_object_get(in_obj, "dtype"), json_object_get(obj, "dtype")) ||
             !same_string(json_object_get(in_obj, "storage"), json_object_get(obj, "storage")))
-          st = wgk_manifest_fail(rd,
-                                 "in/out tensor '%s' must declare the same dtype and storage under inputs and "
-                                 "outputs",
-                                 name);
+          st = manifest_fail(rd,
+                             "in/out tensor '%s' must declare the same dtype and storage under inputs and "
+                             "outputs",
+                             name);
         if (!st) {
           same->dir = WGK_PORT_INOUT;
           same->onnx_output_index = index;
@@ -433,7 +430,7 @@ wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root) {
           p.onnx_output_index = index;
         else
           p.onnx_input_index = index;
-        const char **keys = wgk_manifest_alloc(rd, 1, sizeof *keys);
+        const char **keys = manifest_alloc(rd, 1, sizeof *keys);
         if (!keys)
           st = WGK_ERR_OUT_OF_MEMORY;
         else {
@@ -445,10 +442,10 @@ wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root) {
         rd->m->n_ports = n;
       }
       index++;
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-    wgk_manifest_pop(rd, mark);
+    manifest_pop(rd, mark);
   }
   return st;
 }
@@ -457,54 +454,54 @@ wgk_status wgk_manifest_spec21_ports(wgk_manifest_rd *rd, const json_t *root) {
 
 static const char *const arg_keys[] = {"kind", "description", "onnx", "required", "oneOf", NULL};
 
-static wgk_status read_arg(wgk_manifest_rd *rd, const char *name, const json_t *obj, wgk_manifest_scalar_arg *a) {
+static wgk_status read_arg(manifest_rd *rd, const char *name, const json_t *obj, manifest_scalar_arg *a) {
   a->name = name;
   a->description = "";
   a->required = true; /* the loader: required unless `required: false` */
-  a->pos = wgk_manifest_here(rd);
-  if (!wgk_manifest_identifier(name)) return wgk_manifest_fail_key(rd, "args.%s is not a valid arg name", name);
-  if (wgk_manifest_find_port(rd->m, name))
-    return wgk_manifest_fail_key(rd, "arg '%s' collides with a tensor of the same name", name);
-  wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, "an arg object");
-  if (!st) st = wgk_manifest_get_string(rd, obj, "kind", true, &a->kind);
+  a->pos = manifest_here(rd);
+  if (!manifest_identifier(name)) return manifest_fail_key(rd, "args.%s is not a valid arg name", name);
+  if (manifest_find_port(rd->m, name))
+    return manifest_fail_key(rd, "arg '%s' collides with a tensor of the same name", name);
+  wgk_status st = manifest_expect(rd, obj, JSON_OBJECT, "an arg object");
+  if (!st) st = manifest_get_string(rd, obj, "kind", true, &a->kind);
   if (st) return st;
   static const char *const kinds[] = {"u32", "i32", "f32", "bool", "string", NULL};
   bool known = false;
   for (const char *const *k = kinds; *k && !known; k++) known = strcmp(*k, a->kind) == 0;
   if (!known)
-    return wgk_manifest_fail_in(rd, "kind", false,
-                                "args.%s has unsupported kind '%s' (known: u32 i32 f32 bool string)%s", name, a->kind,
-                                strcmp(a->kind, "tensor") == 0 ? " (tensors are inputs/outputs ports in "
-                                                                 "spec 2.0)"
-                                                               : "");
-  st = wgk_manifest_object(rd, obj, "an arg object", arg_keys);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &a->description);
-  if (!st) st = wgk_manifest_get_string(rd, obj, "onnx", false, &a->onnx);
-  if (!st) st = wgk_manifest_get_bool(rd, obj, "required", false, &a->required);
+    return manifest_fail_in(rd, "kind", false, "args.%s has unsupported kind '%s' (known: u32 i32 f32 bool string)%s",
+                            name, a->kind,
+                            strcmp(a->kind, "tensor") == 0 ? " (tensors are inputs/outputs ports in "
+                                                             "spec 2.0)"
+                                                           : "");
+  st = manifest_object(rd, obj, "an arg object", arg_keys);
+  if (!st) st = manifest_get_string(rd, obj, "description", false, &a->description);
+  if (!st) st = manifest_get_string(rd, obj, "onnx", false, &a->onnx);
+  if (!st) st = manifest_get_bool(rd, obj, "required", false, &a->required);
   const json_t *one = json_object_get(obj, "oneOf");
   if (!st && one) {
     if (strcmp(a->kind, "string") != 0 || !json_is_array(one) || json_array_size(one) == 0)
-      return wgk_manifest_fail_in(rd, "oneOf", false, "args.%s.oneOf is valid only on a non-empty string arg", name);
+      return manifest_fail_in(rd, "oneOf", false, "args.%s.oneOf is valid only on a non-empty string arg", name);
     a->one_of = one;
   }
   return st;
 }
 
-wgk_status wgk_manifest_spec21_args(wgk_manifest_rd *rd, const json_t *root) {
+wgk_status manifest_spec21_args(manifest_rd *rd, const json_t *root) {
   const json_t *map, *obj;
   size_t mark;
   const char *name;
   wgk_status st = open_map(rd, root, "args", &map, &mark);
-  wgk_manifest_scalar_arg *as = st ? NULL : wgk_manifest_alloc(rd, json_object_size(map), sizeof *as);
+  manifest_scalar_arg *as = st ? NULL : manifest_alloc(rd, json_object_size(map), sizeof *as);
   if (!st && !as) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, obj) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
+      size_t m2 = manifest_push_key(rd, name);
       st = read_arg(rd, name, obj, &as[n++]);
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   rd->m->scalar_args = as;
   rd->m->n_scalar_args = st ? 0 : n;
   return st;
@@ -523,168 +520,167 @@ static bool same_value(const json_t *a, const json_t *b) {
   return json_equal((json_t *)a, (json_t *)b);
 }
 
-static wgk_status read_constraint(wgk_manifest_rd *rd, const char *name, const json_t *obj) {
-  wgk_manifest_attribute *a = (wgk_manifest_attribute *)wgk_manifest_find_attribute(rd->m, name);
-  if (!a) return wgk_manifest_fail_key(rd, "attributeConstraints.%s does not name a declared attribute", name);
-  wgk_status st = wgk_manifest_expect(rd, obj, JSON_OBJECT, "a constraint object");
+static wgk_status read_constraint(manifest_rd *rd, const char *name, const json_t *obj) {
+  manifest_attribute *a = (manifest_attribute *)manifest_find_attribute(rd->m, name);
+  if (!a) return manifest_fail_key(rd, "attributeConstraints.%s does not name a declared attribute", name);
+  wgk_status st = manifest_expect(rd, obj, JSON_OBJECT, "a constraint object");
   if (st) return st;
   const char *key;
   const json_t *v;
   json_object_foreach((json_t *)obj, key, v) {
     if (strcmp(key, "required") && strcmp(key, "values"))
-      return wgk_manifest_fail_in(rd, key, true, "attributeConstraints.%s has unknown field '%s'", name, key);
+      return manifest_fail_in(rd, key, true, "attributeConstraints.%s has unknown field '%s'", name, key);
   }
-  st = wgk_manifest_get_bool(rd, obj, "required", false, &a->required);
+  st = manifest_get_bool(rd, obj, "required", false, &a->required);
   if (st) return st;
   if (a->required && a->default_value)
-    return wgk_manifest_fail_in(rd, "required", false,
-                                "attributeConstraints.%s.required is redundant because the "
-                                "attribute has a default",
-                                name);
+    return manifest_fail_in(rd, "required", false,
+                            "attributeConstraints.%s.required is redundant because the "
+                            "attribute has a default",
+                            name);
   const json_t *vals = json_object_get(obj, "values");
   if (vals) {
-    size_t mark = wgk_manifest_push_key(rd, "values");
+    size_t mark = manifest_push_key(rd, "values");
     if (!json_is_array(vals) || json_array_size(vals) == 0)
-      st = wgk_manifest_fail(rd, "attributeConstraints.%s.values must be a non-empty list", name);
-    const json_t **list = st ? NULL : wgk_manifest_alloc(rd, json_array_size(vals), sizeof *list);
+      st = manifest_fail(rd, "attributeConstraints.%s.values must be a non-empty list", name);
+    const json_t **list = st ? NULL : manifest_alloc(rd, json_array_size(vals), sizeof *list);
     if (!st && !list) st = WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; !st && i < json_array_size(vals); i++) {
       const json_t *x = json_array_get(vals, i);
-      size_t m2 = wgk_manifest_push_index(rd, i);
+      size_t m2 = manifest_push_index(rd, i);
       if (!finite_scalar(x))
-        st = wgk_manifest_fail(rd,
-                               "attributeConstraints.%s.values must contain only finite JSON "
-                               "scalars",
-                               name);
+        st = manifest_fail(rd,
+                           "attributeConstraints.%s.values must contain only finite JSON "
+                           "scalars",
+                           name);
       for (size_t j = 0; !st && j < i; j++)
         if (same_value(list[j], x)) {
           char shown[80];
-          wgk_manifest_show(x, shown, sizeof shown);
-          st = wgk_manifest_fail(rd, "attributeConstraints.%s.values contains duplicate %s", name, shown);
+          manifest_show(x, shown, sizeof shown);
+          st = manifest_fail(rd, "attributeConstraints.%s.values contains duplicate %s", name, shown);
         }
       list[i] = x;
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
     }
-    wgk_manifest_pop(rd, mark);
+    manifest_pop(rd, mark);
     if (st) return st;
     a->values = list;
     a->n_values = json_array_size(vals);
   }
   if (!a->required && !a->values)
-    return wgk_manifest_fail(rd, "attributeConstraints.%s must declare required: true and/or values", name);
+    return manifest_fail(rd, "attributeConstraints.%s must declare required: true and/or values", name);
   if (a->default_value && a->values) {
     bool in = false;
     for (size_t i = 0; i < a->n_values && !in; i++) in = same_value(a->values[i], a->default_value);
     if (!in) {
       char shown[80];
-      wgk_manifest_show(a->default_value, shown, sizeof shown);
-      return wgk_manifest_fail_in(
-          rd, "values", false, "default attribute %s=%s is not in attributeConstraints.%s.values", name, shown, name);
+      manifest_show(a->default_value, shown, sizeof shown);
+      return manifest_fail_in(rd, "values", false, "default attribute %s=%s is not in attributeConstraints.%s.values",
+                              name, shown, name);
     }
   }
   return WGK_OK;
 }
 
-wgk_status wgk_manifest_spec21_attributes(wgk_manifest_rd *rd, const json_t *root) {
+wgk_status manifest_spec21_attributes(manifest_rd *rd, const json_t *root) {
   const json_t *map, *obj, *v;
   size_t mark;
   const char *name, *key;
   wgk_status st = open_map(rd, root, "attributes", &map, &mark);
-  wgk_manifest_attribute *as = st ? NULL : wgk_manifest_alloc(rd, json_object_size(map), sizeof *as);
+  manifest_attribute *as = st ? NULL : manifest_alloc(rd, json_object_size(map), sizeof *as);
   if (!st && !as) st = WGK_ERR_OUT_OF_MEMORY;
   rd->m->attributes = as;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, obj) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      wgk_manifest_attribute *a = &as[n];
+      size_t m2 = manifest_push_key(rd, name);
+      manifest_attribute *a = &as[n];
       a->name = name;
       a->description = "";
-      a->pos = wgk_manifest_here(rd);
+      a->pos = manifest_here(rd);
       if (!*name)
-        st = wgk_manifest_fail_key(rd, "attribute names must be non-empty");
+        st = manifest_fail_key(rd, "attribute names must be non-empty");
       else if (!json_is_object(obj)) {
         char *bare = json_dumps(obj, JSON_ENCODE_ANY | JSON_COMPACT);
-        st = wgk_manifest_fail(rd,
-                               "attributes.%s must be an object { default?, description? } (a bare value is the spec "
-                               "2.0 draft spelling; write { \"default\": %s })",
-                               name, bare ? bare : "?");
+        st = manifest_fail(rd,
+                           "attributes.%s must be an object { default?, description? } (a bare value is the spec "
+                           "2.0 draft spelling; write { \"default\": %s })",
+                           name, bare ? bare : "?");
         free(bare);
       }
       if (!st) json_object_foreach((json_t *)obj, key, v) {
           if (strcmp(key, "default") && strcmp(key, "description")) {
-            st = wgk_manifest_fail_in(rd, key, true, "attributes.%s has unknown key '%s'", name, key);
+            st = manifest_fail_in(rd, key, true, "attributes.%s has unknown key '%s'", name, key);
             break;
           }
         }
-      if (!st) st = wgk_manifest_get_string(rd, obj, "description", false, &a->description);
+      if (!st) st = manifest_get_string(rd, obj, "description", false, &a->description);
       if (!st && json_object_get(obj, "default")) {
         a->default_value = json_object_get(obj, "default");
-        size_t m3 = wgk_manifest_push_key(rd, "default");
-        a->pos = wgk_manifest_here(rd);
-        wgk_manifest_pop(rd, m3);
+        size_t m3 = manifest_push_key(rd, "default");
+        a->pos = manifest_here(rd);
+        manifest_pop(rd, m3);
       }
       n++;
       rd->m->n_attributes = n;
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   if (st) return st;
   st = open_map(rd, root, "attributeConstraints", &map, &mark);
   if (!st && map) json_object_foreach((json_t *)map, name, obj) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
+      size_t m2 = manifest_push_key(rd, name);
       st = read_constraint(rd, name, obj);
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
 /* ---- tunables ---- */
 
-wgk_status wgk_manifest_spec21_tunables(wgk_manifest_rd *rd, const json_t *obj, const wgk_manifest_tunable **out,
-                                        size_t *count) {
+wgk_status manifest_spec21_tunables(manifest_rd *rd, const json_t *obj, const manifest_tunable **out, size_t *count) {
   const json_t *map, *t, *v;
   size_t mark;
   const char *name, *key;
   wgk_status st = open_map(rd, obj, "tunables", &map, &mark);
-  wgk_manifest_tunable *ts = (!st && map) ? wgk_manifest_alloc(rd, json_object_size(map), sizeof *ts) : NULL;
+  manifest_tunable *ts = (!st && map) ? manifest_alloc(rd, json_object_size(map), sizeof *ts) : NULL;
   if (!st && map && !ts) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, t) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      if (!wgk_manifest_identifier(name))
-        st = wgk_manifest_fail_key(rd, "tunables.%s: tunable names must be identifiers", name);
+      size_t m2 = manifest_push_key(rd, name);
+      if (!manifest_identifier(name))
+        st = manifest_fail_key(rd, "tunables.%s: tunable names must be identifiers", name);
       else if (!json_is_object(t)) {
         char *bare = json_dumps(t, JSON_ENCODE_ANY | JSON_COMPACT);
-        st = wgk_manifest_fail(rd, "tunables.%s must be an object { default, description? }; got %s", name,
-                               bare ? bare : "?");
+        st = manifest_fail(rd, "tunables.%s must be an object { default, description? }; got %s", name,
+                           bare ? bare : "?");
         free(bare);
       }
       if (!st) json_object_foreach((json_t *)t, key, v) {
           if (strcmp(key, "default") && strcmp(key, "description")) {
-            st = wgk_manifest_fail_in(rd, key, true, "tunables.%s has unknown key '%s'", name, key);
+            st = manifest_fail_in(rd, key, true, "tunables.%s has unknown key '%s'", name, key);
             break;
           }
         }
       const json_t *d = st ? NULL : json_object_get(t, "default");
       if (!st && !(json_is_string(d) || json_is_boolean(d) || json_is_integer(d) ||
                    (json_is_real(d) && isfinite(json_real_value(d)))))
-        st = d ? wgk_manifest_fail_in(rd, "default", false,
-                                      "tunables.%s.default must be a finite number, string or boolean", name)
-               : wgk_manifest_fail(rd, "tunables.%s.default must be a finite number, string or boolean", name);
+        st = d ? manifest_fail_in(rd, "default", false,
+                                  "tunables.%s.default must be a finite number, string or boolean", name)
+               : manifest_fail(rd, "tunables.%s.default must be a finite number, string or boolean", name);
       const char *desc = NULL;
-      if (!st) st = wgk_manifest_get_string(rd, t, "description", false, &desc);
+      if (!st) st = manifest_get_string(rd, t, "description", false, &desc);
       if (!st) {
-        size_t m3 = wgk_manifest_push_key(rd, "default");
-        ts[n++] = (wgk_manifest_tunable){name, d, wgk_manifest_here(rd)};
-        wgk_manifest_pop(rd, m3);
+        size_t m3 = manifest_push_key(rd, "default");
+        ts[n++] = (manifest_tunable){name, d, manifest_here(rd)};
+        manifest_pop(rd, m3);
       }
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   *out = ts;
   *count = st ? 0 : n;
   return st;
@@ -692,8 +688,8 @@ wgk_status wgk_manifest_spec21_tunables(wgk_manifest_rd *rd, const json_t *obj, 
 
 /* ---- derive ---- */
 
-wgk_status wgk_manifest_spec21_derive(wgk_manifest_rd *rd, const json_t *obj, const char *key, bool manifest_level,
-                                      wgk_manifest_derive **out, size_t *count) {
+wgk_status manifest_spec21_derive(manifest_rd *rd, const json_t *obj, const char *key, bool manifest_level,
+                                  manifest_derive **out, size_t *count) {
   (void)manifest_level;
   const json_t *map, *v;
   size_t mark;
@@ -702,66 +698,66 @@ wgk_status wgk_manifest_spec21_derive(wgk_manifest_rd *rd, const json_t *obj, co
   *count = 0;
   wgk_status st = open_map(rd, obj, key, &map, &mark);
   if (!st && map && json_object_get(map, "$use"))
-    st = wgk_manifest_fail_in(rd, "$use", true,
-                              "derive still carries an unexpanded \"$use\" shared-derive splice; expand "
-                              "the shared libraries before normalizing");
-  wgk_manifest_derive *ds = (!st && map) ? wgk_manifest_alloc(rd, json_object_size(map), sizeof *ds) : NULL;
+    st = manifest_fail_in(rd, "$use", true,
+                          "derive still carries an unexpanded \"$use\" shared-derive splice; expand "
+                          "the shared libraries before normalizing");
+  manifest_derive *ds = (!st && map) ? manifest_alloc(rd, json_object_size(map), sizeof *ds) : NULL;
   if (!st && map && !ds) st = WGK_ERR_OUT_OF_MEMORY;
   size_t n = 0;
   if (!st && map) json_object_foreach((json_t *)map, name, v) {
-      size_t m2 = wgk_manifest_push_key(rd, name);
-      wgk_manifest_derive *d = &ds[n];
+      size_t m2 = manifest_push_key(rd, name);
+      manifest_derive *d = &ds[n];
       d->name = name;
-      d->pos = wgk_manifest_here(rd);
-      if (!wgk_manifest_identifier(name))
-        st = wgk_manifest_fail_key(rd, "%s.%s: derive names must be identifiers", key, name);
-      else if (wgk_manifest_reserved_name(name) || wgk_manifest_find_type(rd->m, name))
-        st = wgk_manifest_fail_key(rd,
-                                   "%s.%s would shadow a scope name templates and expressions already bind; rename the "
-                                   "derive",
-                                   key, name);
+      d->pos = manifest_here(rd);
+      if (!manifest_identifier(name))
+        st = manifest_fail_key(rd, "%s.%s: derive names must be identifiers", key, name);
+      else if (manifest_reserved_name(name) || manifest_find_type(rd->m, name))
+        st = manifest_fail_key(rd,
+                               "%s.%s would shadow a scope name templates and expressions already bind; rename the "
+                               "derive",
+                               key, name);
       else if (json_is_string(v))
-        st = wgk_manifest_read_expr(rd, v, &d->expr);
+        st = manifest_read_expr(rd, v, &d->expr);
       else
         d->literal = v;
       n++;
-      wgk_manifest_pop(rd, m2);
+      manifest_pop(rd, m2);
       if (st) break;
     }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   *out = ds;
   *count = st ? 0 : n;
   return st;
 }
 
-wgk_status wgk_manifest_spec21_clauses(wgk_manifest_rd *rd, const json_t *obj, const char *key,
-                                       const wgk_manifest_expr **out, size_t *count) {
+wgk_status manifest_spec21_clauses(manifest_rd *rd, const json_t *obj, const char *key, const manifest_expr **out,
+                                   size_t *count) {
   const json_t *list = json_object_get(obj, key);
   *out = NULL;
   *count = 0;
   if (!list) return WGK_OK;
-  size_t mark = wgk_manifest_push_key(rd, key);
+  size_t mark = manifest_push_key(rd, key);
   wgk_status st = WGK_OK;
   if (!json_is_array(list))
-    st = wgk_manifest_fail(rd, "%s must be a list of expression strings%s", key,
-                           json_is_string(list) ? " (spec 2.0 has no single-string form: wrap it in a list)" : "");
+    st = manifest_fail(rd, "%s must be a list of expression strings%s", key,
+                       json_is_string(list) ? " (spec 2.0 has no single-string form: wrap it in a list)" : "");
   else if (json_array_size(list) == 0)
-    st = wgk_manifest_fail(rd, "%s must not be an empty list (omit the key for an always-eligible variant)", key);
-  wgk_manifest_expr *es = st ? NULL : wgk_manifest_alloc(rd, json_array_size(list), sizeof *es);
+    st = manifest_fail(rd, "%s must not be an empty list (omit the key for an always-eligible variant)", key);
+  manifest_expr *es = st ? NULL : manifest_alloc(rd, json_array_size(list), sizeof *es);
   if (!st && !es) st = WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
-    size_t m2 = wgk_manifest_push_index(rd, i);
+    size_t m2 = manifest_push_index(rd, i);
     const json_t *c = json_array_get(list, i);
     if (!json_is_string(c) || json_string_length(c) == 0) {
       char shown[80];
-      wgk_manifest_show(c, shown, sizeof shown);
-      st = wgk_manifest_fail(rd, "%s[] entries must be non-empty expression strings, got %s", key, shown);
+      manifest_show(c, shown, sizeof shown);
+      st = manifest_fail(rd, "%s[] entries must be non-empty expression strings, got %s", key, shown);
     } else {
-      st = wgk_manifest_read_expr(rd, c, &es[i]);
+      st = manifest_read_expr(rd, c, &es[i]);
     }
-    wgk_manifest_pop(rd, m2);
+    manifest_pop(rd, m2);
   }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   if (!st) {
     *out = es;
     *count = json_array_size(list);
@@ -823,95 +819,94 @@ static bool in_list(const char *const *list, const char *s) {
   return false;
 }
 
-static wgk_status read_matrix_configs(wgk_manifest_rd *rd, const json_t *list) {
-  size_t mark = wgk_manifest_push_key(rd, "subgroupMatrixConfigs");
+static wgk_status read_matrix_configs(manifest_rd *rd, const json_t *list) {
+  size_t mark = manifest_push_key(rd, "subgroupMatrixConfigs");
   static const char *const types[] = {"f32", "f16", "u32", "i32", "u8", "i8", NULL};
   wgk_status st = WGK_OK;
   if (!json_is_array(list) || json_array_size(list) == 0)
-    st = wgk_manifest_fail(rd, "requires.subgroupMatrixConfigs must be a non-empty array of config patterns");
+    st = manifest_fail(rd, "requires.subgroupMatrixConfigs must be a non-empty array of config patterns");
   for (size_t i = 0; !st && i < json_array_size(list); i++) {
     const json_t *c = json_array_get(list, i);
-    size_t m2 = wgk_manifest_push_index(rd, i);
+    size_t m2 = manifest_push_index(rd, i);
     static const char *const keys[] = {"componentType", "resultComponentType", "M", "N", "K", NULL};
-    st = wgk_manifest_object(rd, c, "an object with optional componentType/resultComponentType/M/N/K", keys);
+    st = manifest_object(rd, c, "an object with optional componentType/resultComponentType/M/N/K", keys);
     for (int k = 0; !st && k < 2; k++) {
       const json_t *t = json_object_get(c, keys[k]);
       if (t && !(json_is_string(t) && in_list(types, json_string_value(t))))
-        st = wgk_manifest_fail_in(rd, keys[k], false, "%s must be one of f32, f16, u32, i32, u8, i8", keys[k]);
+        st = manifest_fail_in(rd, keys[k], false, "%s must be one of f32, f16, u32, i32, u8, i8", keys[k]);
     }
     for (int k = 2; !st && k < 5; k++) {
       const json_t *t = json_object_get(c, keys[k]);
       if (t && !(json_is_integer(t) && json_integer_value(t) >= 1))
-        st = wgk_manifest_fail_in(rd, keys[k], false, "%s must be a positive integer", keys[k]);
+        st = manifest_fail_in(rd, keys[k], false, "%s must be a positive integer", keys[k]);
     }
     if (!st && json_object_size(c) == 0)
-      st = wgk_manifest_fail(rd, "a pattern must constrain at least one field (an empty pattern matches everything)");
-    wgk_manifest_pop(rd, m2);
+      st = manifest_fail(rd, "a pattern must constrain at least one field (an empty pattern matches everything)");
+    manifest_pop(rd, m2);
   }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   return st;
 }
 
-wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, const char *key,
-                                        wgk_manifest_requires **out) {
+wgk_status manifest_spec21_requires(manifest_rd *rd, const json_t *obj, const char *key, manifest_requires **out) {
   *out = NULL;
   const json_t *req = json_object_get(obj, key);
   if (!req) return WGK_OK;
-  size_t mark = wgk_manifest_push_key(rd, key);
+  size_t mark = manifest_push_key(rd, key);
   static const char *const keys[] = {"features", "limits", "subgroupMinSize", "subgroupMatrixConfigs", NULL};
-  wgk_status st = wgk_manifest_object(rd, req, "an object", keys);
-  wgk_manifest_requires *r = st ? NULL : wgk_manifest_alloc(rd, 1, sizeof *r);
+  wgk_status st = manifest_object(rd, req, "an object", keys);
+  manifest_requires *r = st ? NULL : manifest_alloc(rd, 1, sizeof *r);
   if (!st && !r) st = WGK_ERR_OUT_OF_MEMORY;
   const json_t *fs = st ? NULL : json_object_get(req, "features");
   if (fs) {
-    size_t m2 = wgk_manifest_push_key(rd, "features");
-    if (!json_is_array(fs)) st = wgk_manifest_fail(rd, "requires.features must be an array of strings");
-    r->features = st ? NULL : wgk_manifest_alloc(rd, json_array_size(fs), sizeof *r->features);
+    size_t m2 = manifest_push_key(rd, "features");
+    if (!json_is_array(fs)) st = manifest_fail(rd, "requires.features must be an array of strings");
+    r->features = st ? NULL : manifest_alloc(rd, json_array_size(fs), sizeof *r->features);
     if (!st && !r->features) st = WGK_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; !st && i < json_array_size(fs); i++) {
-      size_t m3 = wgk_manifest_push_index(rd, i);
+      size_t m3 = manifest_push_index(rd, i);
       const char *f = json_string_value(json_array_get(fs, i));
       if (!f)
-        st = wgk_manifest_fail(rd, "requires.features must be an array of strings");
+        st = manifest_fail(rd, "requires.features must be an array of strings");
       else if (!in_list(features, f))
-        st = wgk_manifest_fail(rd,
-                               "requires.features has unknown feature \"%s\"; expected one of shader-f16, subgroups, "
-                               "subgroup-size-control, chromium-experimental-subgroup-matrix, timestamp-query, "
-                               "texture-formats-tier1, texture-formats-tier2",
-                               f);
+        st = manifest_fail(rd,
+                           "requires.features has unknown feature \"%s\"; expected one of shader-f16, subgroups, "
+                           "subgroup-size-control, chromium-experimental-subgroup-matrix, timestamp-query, "
+                           "texture-formats-tier1, texture-formats-tier2",
+                           f);
       else
         r->features[r->n_features++] = f;
-      wgk_manifest_pop(rd, m3);
+      manifest_pop(rd, m3);
     }
-    wgk_manifest_pop(rd, m2);
+    manifest_pop(rd, m2);
   }
   const json_t *ls = st ? NULL : json_object_get(req, "limits");
   if (ls) {
-    size_t m2 = wgk_manifest_push_key(rd, "limits");
-    st = wgk_manifest_expect(rd, ls, JSON_OBJECT, "an object of limit minimums");
-    wgk_manifest_limit_min *lm = st ? NULL : wgk_manifest_alloc(rd, json_object_size(ls), sizeof *lm);
+    size_t m2 = manifest_push_key(rd, "limits");
+    st = manifest_expect(rd, ls, JSON_OBJECT, "an object of limit minimums");
+    manifest_limit_min *lm = st ? NULL : manifest_alloc(rd, json_object_size(ls), sizeof *lm);
     if (!st && !lm) st = WGK_ERR_OUT_OF_MEMORY;
     const char *name;
     const json_t *v;
     if (!st) json_object_foreach((json_t *)ls, name, v) {
-        size_t m3 = wgk_manifest_push_key(rd, name);
+        size_t m3 = manifest_push_key(rd, name);
         if (!in_list(limit_names, name))
-          st = wgk_manifest_fail_key(rd, "requires.limits has unknown limit \"%s\"; not a canonical WebGPU limit name",
-                                     name);
+          st = manifest_fail_key(rd, "requires.limits has unknown limit \"%s\"; not a canonical WebGPU limit name",
+                                 name);
         else if (!json_is_number(v) || !isfinite(json_number_value(v)))
-          st = wgk_manifest_fail(rd, "requires.limits.%s must be a finite number", name);
+          st = manifest_fail(rd, "requires.limits.%s must be a finite number", name);
         else
-          lm[r->n_limits++] = (wgk_manifest_limit_min){name, json_number_value(v)};
-        wgk_manifest_pop(rd, m3);
+          lm[r->n_limits++] = (manifest_limit_min){name, json_number_value(v)};
+        manifest_pop(rd, m3);
         if (st) break;
       }
     r->limits = lm;
-    wgk_manifest_pop(rd, m2);
+    manifest_pop(rd, m2);
   }
   const json_t *sms = st ? NULL : json_object_get(req, "subgroupMinSize");
   if (sms) {
     if (!json_is_integer(sms) || json_integer_value(sms) < 1 || json_integer_value(sms) > 1 << 20)
-      st = wgk_manifest_fail_in(rd, "subgroupMinSize", false, "requires.subgroupMinSize must be a positive integer");
+      st = manifest_fail_in(rd, "subgroupMinSize", false, "requires.subgroupMinSize must be a positive integer");
     else
       r->subgroup_min_size = (int)json_integer_value(sms);
   }
@@ -920,7 +915,7 @@ wgk_status wgk_manifest_spec21_requires(wgk_manifest_rd *rd, const json_t *obj, 
     st = read_matrix_configs(rd, smc);
     r->subgroup_matrix_configs = smc;
   }
-  wgk_manifest_pop(rd, mark);
+  manifest_pop(rd, mark);
   if (!st && (r->n_features || r->n_limits || r->subgroup_min_size || r->subgroup_matrix_configs)) *out = r;
   return st;
 }

@@ -6,55 +6,55 @@
 
 #include "onnx/node_test_internal.h"
 
-wgk_status wgk_node_test_runner_create(wgk_context *ctx, const wgk_node_test_options *opts,
-                                       wgk_node_test_runner **out) {
+wgk_status onnx_node_test_runner_create(wgk_context *ctx, const onnx_node_test_options *opts,
+                                        onnx_node_test_runner **out) {
   *out = NULL;
-  wgk_node_test_runner *r = calloc(1, sizeof *r);
+  onnx_node_test_runner *r = calloc(1, sizeof *r);
   if (!r) return WGK_ERR_OUT_OF_MEMORY;
   r->ctx = ctx;
-  r->opts = opts ? *opts : (wgk_node_test_options){-1, -1, false, NULL};
+  r->opts = opts ? *opts : (onnx_node_test_options){-1, -1, false, NULL};
   *out = r;
   return WGK_OK;
 }
 
-void wgk_node_test_runner_free(wgk_node_test_runner *r) {
+void onnx_node_test_runner_free(onnx_node_test_runner *r) {
   if (!r) return;
   for (size_t i = 0; i < r->n_kernels; i++) {
     free(r->kernels[i].op_id);
     wgk_kernel_destroy(r->kernels[i].kernel);
-    wgk_pkg_free(r->kernels[i].pkg);
+    pkg_free(r->kernels[i].pkg);
   }
   free(r->kernels);
   free(r);
 }
 
 /* The package for op_id, loaded on first use; NULL with the reason in why. */
-static const nt_kernel *kernel_for(wgk_node_test_runner *r, const char *op_id, char *why, size_t size) {
+static const onnx_nt_kernel *kernel_for(onnx_node_test_runner *r, const char *op_id, char *why, size_t size) {
   for (size_t i = 0; i < r->n_kernels; i++)
     if (strcmp(r->kernels[i].op_id, op_id) == 0) return &r->kernels[i];
   char id[512];
   snprintf(id, sizeof id, "%s/%s", r->opts.org ? r->opts.org : "webgpu-kernels", op_id);
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_pkg_options po = {.strict = r->opts.strict};
-  nt_kernel k = {0};
-  if (wgk_pkg_open(id, &po, &k.pkg, &e) != WGK_OK) {
-    wgk_error_format(&e, why, size);
+  util_error e;
+  util_error_clear(&e);
+  pkg_options po = {.strict = r->opts.strict};
+  onnx_nt_kernel k = {0};
+  if (pkg_open(id, &po, &k.pkg, &e) != WGK_OK) {
+    util_error_format(&e, why, size);
     return NULL;
   }
   wgk_kernel_options ko = {.strict = r->opts.strict};
-  if (wgk_kernel_load(r->ctx, wgk_pkg_root(k.pkg), &ko, &k.kernel) != WGK_OK) {
+  if (wgk_kernel_load(r->ctx, pkg_root(k.pkg), &ko, &k.kernel) != WGK_OK) {
     snprintf(why, size, "%s: %s", id, wgk_context_errmsg(r->ctx));
-    wgk_pkg_free(k.pkg);
+    pkg_free(k.pkg);
     return NULL;
   }
-  nt_kernel *grown = realloc(r->kernels, (r->n_kernels + 1) * sizeof *grown);
+  onnx_nt_kernel *grown = realloc(r->kernels, (r->n_kernels + 1) * sizeof *grown);
   k.op_id = strdup(op_id);
   if (!grown || !k.op_id) {
     if (grown) r->kernels = grown;
     free(k.op_id);
     wgk_kernel_destroy(k.kernel);
-    wgk_pkg_free(k.pkg);
+    pkg_free(k.pkg);
     snprintf(why, size, "out of memory");
     return NULL;
   }
@@ -88,7 +88,7 @@ static char **data_sets(const char *dir) {
   return sets;
 }
 
-static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_model *m, wgk_node_test_report report,
+static void run_model(onnx_node_test_runner *r, const char *dir, const onnx_model *m, onnx_node_test_report report,
                       void *ud) {
   char why[4096] = "", what[4096];
   if (m->node_count != 1) {
@@ -96,10 +96,10 @@ static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_m
     report(ud, WGK_NODE_TEST_SKIP, dir, why);
     return;
   }
-  const wgk_onnx_node *node = &m->nodes[0];
+  const onnx_node *node = &m->nodes[0];
   char op_id[512];
   snprintf(op_id, sizeof op_id, "%s.%s", node->domain[0] ? node->domain : "ai.onnx", node->op_type);
-  const nt_kernel *k = kernel_for(r, op_id, why, sizeof why);
+  const onnx_nt_kernel *k = kernel_for(r, op_id, why, sizeof why);
   if (!k) {
     report(ud, WGK_NODE_TEST_SKIP, dir, why);
     return;
@@ -108,11 +108,11 @@ static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_m
   if (!sets || !sets[0]) {
     report(ud, WGK_NODE_TEST_SKIP, dir, "no test_data_set_* folder");
   } else {
-    nt_case c = {r, dir, m, node, k};
+    onnx_nt_case c = {r, dir, m, node, k};
     for (char **s = sets; *s; s++) {
       snprintf(what, sizeof what, "%s/%s", dir, *s);
       why[0] = 0;
-      bool ran = wgk_nt_run_set(&c, *s, why, sizeof why);
+      bool ran = onnx_nt_run_set(&c, *s, why, sizeof why);
       report(ud,
              !ran     ? WGK_NODE_TEST_SKIP
              : why[0] ? WGK_NODE_TEST_FAIL
@@ -124,17 +124,17 @@ static void run_model(wgk_node_test_runner *r, const char *dir, const wgk_onnx_m
   free(sets);
 }
 
-void wgk_node_test_run_dir(wgk_node_test_runner *r, const char *dir, wgk_node_test_report report, void *ud) {
+void onnx_node_test_run_dir(onnx_node_test_runner *r, const char *dir, onnx_node_test_report report, void *ud) {
   char path[4096], why[4096];
   snprintf(path, sizeof path, "%s/model.onnx", dir);
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_onnx_model *m = NULL;
-  if (wgk_onnx_model_read(path, &m, &e) != WGK_OK) {
-    wgk_error_format(&e, why, sizeof why);
+  util_error e;
+  util_error_clear(&e);
+  onnx_model *m = NULL;
+  if (onnx_model_read(path, &m, &e) != WGK_OK) {
+    util_error_format(&e, why, sizeof why);
     report(ud, WGK_NODE_TEST_FAIL, dir, why);
     return;
   }
   run_model(r, dir, m, report, ud);
-  wgk_onnx_model_free(m);
+  onnx_model_free(m);
 }

@@ -7,10 +7,10 @@
  * in/out ports in order (SparseAttention's present_key is the past_key buffer, updated in place).
  *
  * Usage:
- *   1. wgk_node_test_runner_create(ctx, &opts, &r)
- *   2. wgk_node_test_run_dir(r, dir, report, ud) for each folder: report() gets one line per data set
+ *   1. onnx_node_test_runner_create(ctx, &opts, &r)
+ *   2. onnx_node_test_run_dir(r, dir, report, ud) for each folder: report() gets one line per data set
  *      (PASS/FAIL) or one for the folder (SKIP, or FAIL when it cannot be read)
- *   3. wgk_node_test_runner_free(r)   -- NULL is a no-op
+ *   3. onnx_node_test_runner_free(r)   -- NULL is a no-op
  * Packages are loaded once per op id and kept by the runner.
  */
 #ifndef WGK_ONNX_NODE_TEST_H
@@ -20,24 +20,28 @@
 
 #include "wgk.h"
 
-typedef enum wgk_node_test_outcome { WGK_NODE_TEST_PASS, WGK_NODE_TEST_FAIL, WGK_NODE_TEST_SKIP } wgk_node_test_outcome;
+typedef enum onnx_node_test_outcome {
+  WGK_NODE_TEST_PASS,
+  WGK_NODE_TEST_FAIL,
+  WGK_NODE_TEST_SKIP
+} onnx_node_test_outcome;
 
-typedef struct wgk_node_test_options {
+typedef struct onnx_node_test_options {
   double rtol, atol; /* < 0: per dtype (float32 1e-3 / 1e-7, float16 1e-2 / 1e-3, others exact) */
   bool strict;       /* refuse unverified packages */
   const char *org;   /* package org; NULL = "webgpu-kernels" */
-} wgk_node_test_options;
+} onnx_node_test_options;
 
 /* what: "<dir>/<set>" or "<dir>"; detail: the reason for FAIL/SKIP, NULL for PASS. */
-typedef void (*wgk_node_test_report)(void *ud, wgk_node_test_outcome outcome, const char *what, const char *detail);
+typedef void (*onnx_node_test_report)(void *ud, onnx_node_test_outcome outcome, const char *what, const char *detail);
 
-typedef struct wgk_node_test_runner wgk_node_test_runner;
+typedef struct onnx_node_test_runner onnx_node_test_runner;
 
-wgk_status wgk_node_test_runner_create(wgk_context *ctx, const wgk_node_test_options *opts,
-                                       wgk_node_test_runner **out /* OUT */);
-void wgk_node_test_runner_free(wgk_node_test_runner *r);
+wgk_status onnx_node_test_runner_create(wgk_context *ctx, const onnx_node_test_options *opts,
+                                        onnx_node_test_runner **out /* OUT */);
+void onnx_node_test_runner_free(onnx_node_test_runner *r);
 
 /* Runs every test_data_set_* of dir (sorted by name). */
-void wgk_node_test_run_dir(wgk_node_test_runner *r, const char *dir, wgk_node_test_report report, void *ud);
+void onnx_node_test_run_dir(onnx_node_test_runner *r, const char *dir, onnx_node_test_report report, void *ud);
 
 #endif

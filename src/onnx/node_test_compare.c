@@ -13,36 +13,35 @@ static void defaults(wgk_dtype dt, double *rtol, double *atol) {
   if (*atol < 0) *atol = a;
 }
 
-static bool shapes_equal(const wgk_host_tensor *a, const wgk_host_tensor *b) {
+static bool shapes_equal(const util_host_tensor *a, const util_host_tensor *b) {
   if (a->rank != b->rank) return false;
   for (int i = 0; i < a->rank; i++)
     if (a->dims[i] != b->dims[i]) return false;
   return true;
 }
 
-static void shape_text(const wgk_host_tensor *t, char *buf, size_t size) {
+static void shape_text(const util_host_tensor *t, char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size, "(");
   for (int i = 0; i < t->rank && n < size; i++)
     n += (size_t)snprintf(buf + n, size - n, i ? ", %lld" : "%lld", (long long)t->dims[i]);
   if (n < size) snprintf(buf + n, size - n, ")");
 }
 
-bool wgk_nt_compare(const wgk_host_tensor *got, const wgk_host_tensor *want, double rtol, double atol, char *why,
-                    size_t size) {
+bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, double rtol, double atol, char *why,
+                     size_t size) {
   if (!shapes_equal(got, want) || got->dtype != want->dtype) {
     char gs[128], ws[128];
     shape_text(got, gs, sizeof gs);
     shape_text(want, ws, sizeof ws);
-    snprintf(why, size, "got %s %s, want %s %s", wgk_dtype_name(got->dtype), gs, wgk_dtype_name(want->dtype),
-             ws);
+    snprintf(why, size, "got %s %s, want %s %s", wgk_dtype_name(got->dtype), gs, wgk_dtype_name(want->dtype), ws);
     return false;
   }
   defaults(want->dtype, &rtol, &atol);
-  size_t n = wgk_host_tensor_numel(want), worst = 0;
+  size_t n = util_host_tensor_numel(want), worst = 0;
   double worst_excess = 0;
   bool bad = false;
   for (size_t i = 0; i < n; i++) {
-    double g = wgk_host_tensor_get(got, i), w = wgk_host_tensor_get(want, i);
+    double g = util_host_tensor_get(got, i), w = util_host_tensor_get(want, i);
     if (isnan(g) && isnan(w)) continue;
     double excess = fabs(g - w) - (atol + rtol * fabs(w));
     if (isnan(excess)) excess = INFINITY; /* one side NaN, or inf against finite */
@@ -51,6 +50,6 @@ bool wgk_nt_compare(const wgk_host_tensor *got, const wgk_host_tensor *want, dou
   }
   if (bad)
     snprintf(why, size, "worst element [%zu] got %.9g want %.9g (rtol %g, atol %g)", worst,
-             wgk_host_tensor_get(got, worst), wgk_host_tensor_get(want, worst), rtol, atol);
+             util_host_tensor_get(got, worst), util_host_tensor_get(want, worst), rtol, atol);
   return !bad;
 }

@@ -9,35 +9,35 @@
 #include "onnx/onnx_reader.h"
 #include "package/package.h"
 
-typedef struct nt_kernel {
+typedef struct onnx_nt_kernel {
   char *op_id;        /* "ai.onnx.RotaryEmbedding" */
   wgk_kernel *kernel; /* loaded through the public API */
-  wgk_pkg *pkg;       /* the same package opened for its manifest's port order */
-} nt_kernel;
+  pkg_package *pkg;   /* the same package opened for its manifest's port order */
+} onnx_nt_kernel;
 
-struct wgk_node_test_runner {
-  wgk_context *ctx;           /* borrowed */
-  wgk_node_test_options opts; /* copied */
-  nt_kernel *kernels;         /* loaded so far */
-  size_t n_kernels;           /* number of kernels */
+struct onnx_node_test_runner {
+  wgk_context *ctx;            /* borrowed */
+  onnx_node_test_options opts; /* copied */
+  onnx_nt_kernel *kernels;     /* loaded so far */
+  size_t n_kernels;            /* number of kernels */
 };
 
 /* One data set of one folder, everything resolved. */
-typedef struct nt_case {
-  wgk_node_test_runner *r;     /* the runner */
-  const char *dir;             /* the folder */
-  const wgk_onnx_model *model; /* its model */
-  const wgk_onnx_node *node;   /* the single node */
-  const nt_kernel *k;          /* its package */
-} nt_case;
+typedef struct onnx_nt_case {
+  onnx_node_test_runner *r; /* the runner */
+  const char *dir;          /* the folder */
+  const onnx_model *model;  /* its model */
+  const onnx_node *node;    /* the single node */
+  const onnx_nt_kernel *k;  /* its package */
+} onnx_nt_case;
 
 /* Runs data set `set` (a folder name) and writes a FAIL reason into why (size bytes) or leaves it "".
  * Returns false for a SKIP (why says why). */
-bool wgk_nt_run_set(const nt_case *c, const char *set, char *why, size_t size);
+bool onnx_nt_run_set(const onnx_nt_case *c, const char *set, char *why, size_t size);
 
 /* Compares got with want (same shape required) under rtol/atol (< 0: dtype defaults); on a mismatch writes
  * "worst element [i] got g want w" (or the shape difference) into why and returns false. */
-bool wgk_nt_compare(const wgk_host_tensor *got, const wgk_host_tensor *want, double rtol, double atol, char *why,
-                    size_t size);
+bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, double rtol, double atol, char *why,
+                     size_t size);
 
 #endif

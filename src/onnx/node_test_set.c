@@ -6,7 +6,7 @@
 #include "onnx/node_test_internal.h"
 
 /* The manifest port carrying ONNX input i, or NULL. */
-static const wgk_manifest_port *input_port(const wgk_manifest *m, size_t i) {
+static const manifest_port *input_port(const manifest_model *m, size_t i) {
   for (size_t p = 0; p < m->n_ports; p++)
     if (m->ports[p].dir != WGK_PORT_OUTPUT && m->ports[p].onnx_input_index == (int)i) return &m->ports[p];
   return NULL;
@@ -14,7 +14,7 @@ static const wgk_manifest_port *input_port(const wgk_manifest *m, size_t i) {
 
 /* The port carrying ONNX output k: the one recording that position, else the k-th of the plain outputs
  * followed by the in/out ports (their ONNX outputs, present_*, come after the plain ones). */
-static const wgk_manifest_port *output_port(const wgk_manifest *m, size_t k) {
+static const manifest_port *output_port(const manifest_model *m, size_t k) {
   for (size_t p = 0; p < m->n_ports; p++)
     if (m->ports[p].dir != WGK_PORT_INPUT && m->ports[p].onnx_output_index == (int)k) return &m->ports[p];
   size_t seen = 0;
@@ -24,52 +24,53 @@ static const wgk_manifest_port *output_port(const wgk_manifest *m, size_t k) {
   return NULL;
 }
 
-static int graph_index(const wgk_onnx_value_info *v, size_t n, const char *name) {
+static int graph_index(const onnx_value_info *v, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)
     if (strcmp(v[i].name, name) == 0) return (int)i;
   return -1;
 }
 
-static wgk_host_tensor *read_pb(const nt_case *c, const char *set, const char *kind, int i, char *why, size_t size) {
+static util_host_tensor *read_pb(const onnx_nt_case *c, const char *set, const char *kind, int i, char *why,
+                                 size_t size) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s/%s_%d.pb", c->dir, set, kind, i);
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_host_tensor *t = NULL;
-  if (wgk_onnx_tensor_read(path, &t, &e) != WGK_OK) wgk_error_format(&e, why, size);
+  util_error e;
+  util_error_clear(&e);
+  util_host_tensor *t = NULL;
+  if (onnx_tensor_read(path, &t, &e) != WGK_OK) util_error_format(&e, why, size);
   return t;
 }
 
 /* The value of node input `name`: a graph input's input_N.pb, else an initializer (cloned). */
-static wgk_host_tensor *input_value(const nt_case *c, const char *set, const char *name, char *why, size_t size) {
+static util_host_tensor *input_value(const onnx_nt_case *c, const char *set, const char *name, char *why, size_t size) {
   int j = graph_index(c->model->inputs, c->model->n_inputs, name);
   if (j >= 0) return read_pb(c, set, "input", j, why, size);
   for (size_t i = 0; i < c->model->n_initializers; i++) {
-    const wgk_host_tensor *init = c->model->initializers[i];
-    wgk_host_tensor *t = NULL;
-    if (init->name && strcmp(init->name, name) == 0 && wgk_host_tensor_clone(init, &t) == WGK_OK) return t;
+    const util_host_tensor *init = c->model->initializers[i];
+    util_host_tensor *t = NULL;
+    if (init->name && strcmp(init->name, name) == 0 && util_host_tensor_clone(init, &t) == WGK_OK) return t;
   }
   snprintf(why, size, "input '%s' is neither a graph input nor an initializer", name);
   return NULL;
 }
 
-static bool set_inputs(const nt_case *c, const char *set, wgk_call *call, char *why, size_t size) {
-  const wgk_manifest *m = wgk_pkg_manifest(c->k->pkg);
+static bool set_inputs(const onnx_nt_case *c, const char *set, wgk_call *call, char *why, size_t size) {
+  const manifest_model *m = pkg_manifest(c->k->pkg);
   for (size_t i = 0; i < c->node->n_inputs; i++) {
-    const char *name = wgk_onnx_node_input(c->node, i);
+    const char *name = onnx_node_input(c->node, i);
     if (!name) continue; /* absent optional input */
-    const wgk_manifest_port *port = input_port(m, i);
+    const manifest_port *port = input_port(m, i);
     if (!port) {
       snprintf(why, size, "input %zu '%s': the manifest has no port for ONNX input %zu", i, name, i);
       return false;
     }
-    wgk_host_tensor *h = input_value(c, set, name, why, size);
+    util_host_tensor *h = input_value(c, set, name, why, size);
     if (!h) return false;
     wgk_tensor *t = NULL;
     wgk_status st = wgk_tensor_create(c->r->ctx, (wgk_dtype)h->dtype, h->rank, h->dims, h->data, &t);
     if (st == WGK_OK) st = wgk_call_set_input(call, port->name, t);
     wgk_tensor_release(t);
-    wgk_host_tensor_free(h);
+    util_host_tensor_free(h);
     if (st != WGK_OK) {
       snprintf(why, size, "input %s: %s", port->name, wgk_context_errmsg(c->r->ctx));
       return false;
@@ -79,9 +80,9 @@ static bool set_inputs(const nt_case *c, const char *set, wgk_call *call, char *
 }
 
 /* Attributes by name; false (a SKIP) for a kind the call API does not carry. */
-static bool set_attrs(const nt_case *c, wgk_call *call, char *why, size_t size) {
+static bool set_attrs(const onnx_nt_case *c, wgk_call *call, char *why, size_t size) {
   for (size_t i = 0; i < c->node->n_attrs; i++) {
-    const wgk_onnx_attr *a = &c->node->attrs[i];
+    const onnx_attr *a = &c->node->attrs[i];
     wgk_status st;
     switch (a->type) {
     case WGK_ONNX_ATTR_INT:
@@ -109,42 +110,41 @@ static bool set_attrs(const nt_case *c, wgk_call *call, char *why, size_t size) 
 }
 
 /* The output as a host tensor of its own dtype and shape. */
-static wgk_host_tensor *download(wgk_tensor *t) {
-  wgk_host_tensor *h = NULL;
-  if (wgk_host_tensor_create((wgk_dtype)wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h) !=
-      WGK_OK)
+static util_host_tensor *download(wgk_tensor *t) {
+  util_host_tensor *h = NULL;
+  if (util_host_tensor_create((wgk_dtype)wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h) != WGK_OK)
     return NULL;
-  if (wgk_tensor_read(t, h->data, wgk_host_tensor_bytes(h)) != WGK_OK) {
-    wgk_host_tensor_free(h);
+  if (wgk_tensor_read(t, h->data, util_host_tensor_bytes(h)) != WGK_OK) {
+    util_host_tensor_free(h);
     return NULL;
   }
   return h;
 }
 
 /* Compares graph output j (output_j.pb); why set on a mismatch. */
-static void check_output(const nt_case *c, const char *set, wgk_call *call, size_t j, char *why, size_t size) {
+static void check_output(const onnx_nt_case *c, const char *set, wgk_call *call, size_t j, char *why, size_t size) {
   const char *name = c->model->outputs[j].name;
   size_t k = 0;
   while (k < c->node->n_outputs && !(c->node->outputs[k] && strcmp(c->node->outputs[k], name) == 0)) k++;
-  const wgk_manifest_port *port = output_port(wgk_pkg_manifest(c->k->pkg), k);
+  const manifest_port *port = output_port(pkg_manifest(c->k->pkg), k);
   if (k == c->node->n_outputs || !port) {
     snprintf(why, size, "output %zu '%s': no manifest port for it", j, name);
     return;
   }
-  wgk_host_tensor *want = read_pb(c, set, "output", (int)j, why, size);
+  util_host_tensor *want = read_pb(c, set, "output", (int)j, why, size);
   if (!want) return;
   wgk_tensor *t = wgk_call_output(call, port->name);
-  wgk_host_tensor *got = t ? download(t) : NULL;
+  util_host_tensor *got = t ? download(t) : NULL;
   char detail[2048] = "";
   if (!got)
     snprintf(why, size, "output %zu (%s): %s", j, port->name, t ? wgk_context_errmsg(c->r->ctx) : "not produced");
-  else if (!wgk_nt_compare(got, want, c->r->opts.rtol, c->r->opts.atol, detail, sizeof detail))
+  else if (!onnx_nt_compare(got, want, c->r->opts.rtol, c->r->opts.atol, detail, sizeof detail))
     snprintf(why, size, "output %zu %s", j, detail);
-  wgk_host_tensor_free(got);
-  wgk_host_tensor_free(want);
+  util_host_tensor_free(got);
+  util_host_tensor_free(want);
 }
 
-bool wgk_nt_run_set(const nt_case *c, const char *set, char *why, size_t size) {
+bool onnx_nt_run_set(const onnx_nt_case *c, const char *set, char *why, size_t size) {
   wgk_call *call = NULL;
   if (wgk_call_create(c->k->kernel, &call) != WGK_OK) {
     snprintf(why, size, "%s", wgk_context_errmsg(c->r->ctx));

@@ -8,30 +8,30 @@ static void free_strings(char **s, size_t n) {
   free(s);
 }
 
-static void free_node(wgk_onnx_node *n) {
+static void free_node(onnx_node *n) {
   free(n->name);
   free(n->domain);
   free(n->op_type);
   free_strings(n->inputs, n->n_inputs);
   free_strings(n->outputs, n->n_outputs);
   for (size_t i = 0; n->attrs && i < n->n_attrs; i++) {
-    wgk_onnx_attr *a = &n->attrs[i];
+    onnx_attr *a = &n->attrs[i];
     free(a->name);
     free(a->s);
     free(a->floats);
     free(a->ints);
     free_strings(a->strings, a->strings ? a->n : 0);
-    wgk_host_tensor_free(a->t);
+    util_host_tensor_free(a->t);
   }
   free(n->attrs);
 }
 
-static void free_values(wgk_onnx_value_info *v, size_t n) {
+static void free_values(onnx_value_info *v, size_t n) {
   for (size_t i = 0; v && i < n; i++) free(v[i].name);
   free(v);
 }
 
-void wgk_onnx_model_free(wgk_onnx_model *m) {
+void onnx_model_free(onnx_model *m) {
   if (!m) return;
   for (size_t i = 0; m->opsets && i < m->n_opsets; i++) free(m->opsets[i].domain);
   free(m->opsets);
@@ -40,7 +40,7 @@ void wgk_onnx_model_free(wgk_onnx_model *m) {
   free(m->nodes);
   free_values(m->inputs, m->n_inputs);
   free_values(m->outputs, m->n_outputs);
-  for (size_t i = 0; m->initializers && i < m->n_initializers; i++) wgk_host_tensor_free(m->initializers[i]);
+  for (size_t i = 0; m->initializers && i < m->n_initializers; i++) util_host_tensor_free(m->initializers[i]);
   free(m->initializers);
   free(m);
 }

@@ -8,9 +8,9 @@
 #define WGK_ONNX_MAX_FILE ((size_t)1 << 31) /* protobuf's own 2 GiB message limit */
 
 /* A decoded TensorProto -> host tensor (name copied). where says which tensor, for messages. */
-wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *source, const char *where,
-                                      wgk_host_tensor **out /* OUT */, wgk_error *err);
+wgk_status onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *source, const char *where,
+                                  util_host_tensor **out /* OUT */, util_error *err);
 /* strdup of s, or of "" when s is NULL; NULL only when out of memory. */
-char *wgk_onnx_strdup(const char *s);
+char *onnx_strdup(const char *s);
 
 #endif

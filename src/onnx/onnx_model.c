@@ -1,4 +1,4 @@
-/* ModelProto -> wgk_onnx_model: every string and array copied out so the protobuf message can be freed at once. */
+/* ModelProto -> onnx_model: every string and array copied out so the protobuf message can be freed at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,11 +7,11 @@
 
 typedef struct ctx {
   const char *src; /* file name for errors */
-  wgk_error *err;
+  util_error *err;
 } ctx;
 
 static wgk_status oom(ctx *c) {
-  return wgk_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->src, 0, 0, NULL, "out of memory");
+  return util_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->src, 0, 0, NULL, "out of memory");
 }
 
 static wgk_status dup_bytes(ctx *c, const ProtobufCBinaryData *b, char **out, size_t *len) {
@@ -22,8 +22,8 @@ static wgk_status dup_bytes(ctx *c, const ProtobufCBinaryData *b, char **out, si
   return WGK_OK;
 }
 
-static wgk_onnx_attr_type infer_type(const WgkOnnx__AttributeProto *a) {
-  if (a->has_type) return (wgk_onnx_attr_type)a->type;
+static onnx_attr_type infer_type(const WgkOnnx__AttributeProto *a) {
+  if (a->has_type) return (onnx_attr_type)a->type;
   return a->n_floats    ? WGK_ONNX_ATTR_FLOATS
          : a->n_ints    ? WGK_ONNX_ATTR_INTS
          : a->n_strings ? WGK_ONNX_ATTR_STRINGS
@@ -35,7 +35,7 @@ static wgk_onnx_attr_type infer_type(const WgkOnnx__AttributeProto *a) {
 }
 
 /* Only the list the attribute's type names is kept, so n always describes it. */
-static wgk_status copy_lists(ctx *c, const WgkOnnx__AttributeProto *a, wgk_onnx_attr *o) {
+static wgk_status copy_lists(ctx *c, const WgkOnnx__AttributeProto *a, onnx_attr *o) {
   if (o->type == WGK_ONNX_ATTR_FLOATS && a->n_floats) {
     if (!(o->floats = calloc(a->n_floats, sizeof *o->floats))) return oom(c);
     for (size_t i = 0; i < a->n_floats; i++) o->floats[i] = a->floats[i];
@@ -53,13 +53,13 @@ static wgk_status copy_lists(ctx *c, const WgkOnnx__AttributeProto *a, wgk_onnx_
   return WGK_OK;
 }
 
-static wgk_status copy_attr(ctx *c, const WgkOnnx__AttributeProto *a, wgk_onnx_attr *o) {
-  if (!(o->name = wgk_onnx_strdup(a->name))) return oom(c);
+static wgk_status copy_attr(ctx *c, const WgkOnnx__AttributeProto *a, onnx_attr *o) {
+  if (!(o->name = onnx_strdup(a->name))) return oom(c);
   o->type = infer_type(a);
   o->f = a->f;
   o->i = a->i;
   if (a->has_s && dup_bytes(c, &a->s, &o->s, &o->s_len) != WGK_OK) return WGK_ERR_OUT_OF_MEMORY;
-  if (a->t && wgk_onnx_tensor_from_proto(a->t, c->src, o->name, &o->t, c->err) != WGK_OK) return c->err->status;
+  if (a->t && onnx_tensor_from_proto(a->t, c->src, o->name, &o->t, c->err) != WGK_OK) return c->err->status;
   return copy_lists(c, a, o);
 }
 
@@ -71,9 +71,9 @@ static wgk_status copy_names(ctx *c, char *const *in, size_t n, char ***out) {
   return WGK_OK;
 }
 
-static wgk_status copy_node(ctx *c, const WgkOnnx__NodeProto *p, wgk_onnx_node *n) {
-  if (!(n->name = wgk_onnx_strdup(p->name)) || !(n->domain = wgk_onnx_strdup(p->domain)) ||
-      !(n->op_type = wgk_onnx_strdup(p->op_type)))
+static wgk_status copy_node(ctx *c, const WgkOnnx__NodeProto *p, onnx_node *n) {
+  if (!(n->name = onnx_strdup(p->name)) || !(n->domain = onnx_strdup(p->domain)) ||
+      !(n->op_type = onnx_strdup(p->op_type)))
     return oom(c);
   n->n_inputs = p->n_input;
   n->n_outputs = p->n_output;
@@ -86,18 +86,18 @@ static wgk_status copy_node(ctx *c, const WgkOnnx__NodeProto *p, wgk_onnx_node *
   return st;
 }
 
-static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, wgk_onnx_value_info *v) {
-  if (!(v->name = wgk_onnx_strdup(p->name))) return oom(c);
+static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, onnx_value_info *v) {
+  if (!(v->name = onnx_strdup(p->name))) return oom(c);
   v->rank = -1;
   const WgkOnnx__TypeProto__Tensor *tt =
       p->type && p->type->value_case == WGK_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? p->type->tensor_type : NULL;
   if (!tt) return WGK_OK;
   v->elem_type = tt->elem_type;
-  v->dtype = wgk_dtype_from_onnx(tt->elem_type);
+  v->dtype = util_dtype_from_onnx(tt->elem_type);
   if (!tt->shape) return WGK_OK;
   if (tt->shape->n_dim > WGK_HOST_MAX_RANK)
-    return wgk_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, v->name, "rank %zu above the limit of 8",
-                         tt->shape->n_dim);
+    return util_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, v->name, "rank %zu above the limit of 8",
+                          tt->shape->n_dim);
   v->rank = (int)tt->shape->n_dim;
   for (int i = 0; i < v->rank; i++) {
     const WgkOnnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
@@ -106,7 +106,7 @@ static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, wgk_
   return WGK_OK;
 }
 
-static wgk_status copy_values(ctx *c, WgkOnnx__ValueInfoProto *const *in, size_t n, wgk_onnx_value_info **out,
+static wgk_status copy_values(ctx *c, WgkOnnx__ValueInfoProto *const *in, size_t n, onnx_value_info **out,
                               size_t *count) {
   if (n && !(*out = calloc(n, sizeof **out))) return oom(c);
   *count = n;
@@ -117,8 +117,8 @@ static wgk_status copy_values(ctx *c, WgkOnnx__ValueInfoProto *const *in, size_t
   return WGK_OK;
 }
 
-static wgk_status copy_graph(ctx *c, const WgkOnnx__GraphProto *g, wgk_onnx_model *m) {
-  if (!(m->graph_name = wgk_onnx_strdup(g->name))) return oom(c);
+static wgk_status copy_graph(ctx *c, const WgkOnnx__GraphProto *g, onnx_model *m) {
+  if (!(m->graph_name = onnx_strdup(g->name))) return oom(c);
   if ((g->n_node && !(m->nodes = calloc(g->n_node, sizeof *m->nodes))) ||
       (g->n_initializer && !(m->initializers = calloc(g->n_initializer, sizeof *m->initializers))))
     return oom(c);
@@ -127,47 +127,47 @@ static wgk_status copy_graph(ctx *c, const WgkOnnx__GraphProto *g, wgk_onnx_mode
   wgk_status st = WGK_OK;
   for (size_t i = 0; st == WGK_OK && i < g->n_node; i++) st = copy_node(c, g->node[i], &m->nodes[i]);
   for (size_t i = 0; st == WGK_OK && i < g->n_initializer; i++)
-    st = wgk_onnx_tensor_from_proto(g->initializer[i], c->src, "initializer", &m->initializers[i], c->err);
+    st = onnx_tensor_from_proto(g->initializer[i], c->src, "initializer", &m->initializers[i], c->err);
   if (st == WGK_OK) st = copy_values(c, g->input, g->n_input, &m->inputs, &m->n_inputs);
   if (st == WGK_OK) st = copy_values(c, g->output, g->n_output, &m->outputs, &m->n_outputs);
   return st;
 }
 
-static wgk_status copy_model(ctx *c, const WgkOnnx__ModelProto *p, wgk_onnx_model *m) {
+static wgk_status copy_model(ctx *c, const WgkOnnx__ModelProto *p, onnx_model *m) {
   m->ir_version = p->ir_version;
   if (p->n_opset_import && !(m->opsets = calloc(p->n_opset_import, sizeof *m->opsets))) return oom(c);
   m->n_opsets = p->n_opset_import;
   for (size_t i = 0; i < p->n_opset_import; i++) {
-    if (!(m->opsets[i].domain = wgk_onnx_strdup(p->opset_import[i]->domain))) return oom(c);
+    if (!(m->opsets[i].domain = onnx_strdup(p->opset_import[i]->domain))) return oom(c);
     m->opsets[i].version = p->opset_import[i]->version;
   }
-  if (!p->graph) return wgk_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL, "model has no graph");
+  if (!p->graph) return util_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL, "model has no graph");
   return copy_graph(c, p->graph, m);
 }
 
-wgk_status wgk_onnx_model_parse(const void *buf, size_t len, const char *source, wgk_onnx_model **out, wgk_error *err) {
+wgk_status onnx_model_parse(const void *buf, size_t len, const char *source, onnx_model **out, util_error *err) {
   *out = NULL;
   ctx c = {source ? source : "<onnx>", err};
   WgkOnnx__ModelProto *p = wgk_onnx__model_proto__unpack(NULL, len, buf);
-  if (!p) return wgk_error_set(err, WGK_ERR_PARSE, c.src, 0, 0, NULL, "not a valid ONNX ModelProto");
-  wgk_onnx_model *m = calloc(1, sizeof *m);
+  if (!p) return util_error_set(err, WGK_ERR_PARSE, c.src, 0, 0, NULL, "not a valid ONNX ModelProto");
+  onnx_model *m = calloc(1, sizeof *m);
   wgk_status st = m ? copy_model(&c, p, m) : oom(&c);
   wgk_onnx__model_proto__free_unpacked(p, NULL);
   if (st != WGK_OK) {
-    wgk_onnx_model_free(m);
+    onnx_model_free(m);
     return st;
   }
   *out = m;
   return WGK_OK;
 }
 
-wgk_status wgk_onnx_model_read(const char *path, wgk_onnx_model **out, wgk_error *err) {
+wgk_status onnx_model_read(const char *path, onnx_model **out, util_error *err) {
   unsigned char *buf;
   size_t len;
   *out = NULL;
-  wgk_status st = wgk_file_read_all(path, WGK_ONNX_MAX_FILE, &buf, &len, err);
+  wgk_status st = util_file_read_all(path, WGK_ONNX_MAX_FILE, &buf, &len, err);
   if (st != WGK_OK) return st;
-  st = wgk_onnx_model_parse(buf, len, path, out, err);
+  st = onnx_model_parse(buf, len, path, out, err);
   free(buf);
   return st;
 }

@@ -3,15 +3,15 @@
 
 #include "onnx/onnx_reader.h"
 
-const wgk_onnx_node *wgk_onnx_model_single_node(const wgk_onnx_model *m, wgk_error *err) {
+const onnx_node *onnx_model_single_node(const onnx_model *m, util_error *err) {
   if (m->node_count == 1) return &m->nodes[0];
-  wgk_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, m->graph_name, "graph has %zu nodes, expected 1", m->node_count);
+  util_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, m->graph_name, "graph has %zu nodes, expected 1", m->node_count);
   return NULL;
 }
 
 static bool is_default_domain(const char *d) { return !d || !*d || strcmp(d, "ai.onnx") == 0; }
 
-int64_t wgk_onnx_model_opset(const wgk_onnx_model *m, const char *domain) {
+int64_t onnx_model_opset(const onnx_model *m, const char *domain) {
   for (size_t i = 0; i < m->n_opsets; i++) {
     const char *d = m->opsets[i].domain;
     if (is_default_domain(domain) ? is_default_domain(d) : strcmp(d, domain) == 0) return m->opsets[i].version;
@@ -19,25 +19,25 @@ int64_t wgk_onnx_model_opset(const wgk_onnx_model *m, const char *domain) {
   return 0;
 }
 
-const wgk_onnx_attr *wgk_onnx_node_attr(const wgk_onnx_node *n, const char *name) {
+const onnx_attr *onnx_node_attr(const onnx_node *n, const char *name) {
   for (size_t i = 0; i < n->n_attrs; i++)
     if (strcmp(n->attrs[i].name, name) == 0) return &n->attrs[i];
   return NULL;
 }
 
-int64_t wgk_onnx_attr_int_or(const wgk_onnx_node *n, const char *name, int64_t dflt) {
-  const wgk_onnx_attr *a = wgk_onnx_node_attr(n, name);
+int64_t onnx_attr_int_or(const onnx_node *n, const char *name, int64_t dflt) {
+  const onnx_attr *a = onnx_node_attr(n, name);
   return a && a->type == WGK_ONNX_ATTR_INT ? a->i : dflt;
 }
 
-double wgk_onnx_attr_float_or(const wgk_onnx_node *n, const char *name, double dflt) {
-  const wgk_onnx_attr *a = wgk_onnx_node_attr(n, name);
+double onnx_attr_float_or(const onnx_node *n, const char *name, double dflt) {
+  const onnx_attr *a = onnx_node_attr(n, name);
   return a && a->type == WGK_ONNX_ATTR_FLOAT ? a->f : dflt;
 }
 
-const char *wgk_onnx_attr_string_or(const wgk_onnx_node *n, const char *name, const char *dflt) {
-  const wgk_onnx_attr *a = wgk_onnx_node_attr(n, name);
+const char *onnx_attr_string_or(const onnx_node *n, const char *name, const char *dflt) {
+  const onnx_attr *a = onnx_node_attr(n, name);
   return a && a->type == WGK_ONNX_ATTR_STRING && a->s ? a->s : dflt;
 }
 
-const char *wgk_onnx_node_input(const wgk_onnx_node *n, size_t i) { return i < n->n_inputs ? n->inputs[i] : NULL; }
+const char *onnx_node_input(const onnx_node *n, size_t i) { return i < n->n_inputs ? n->inputs[i] : NULL; }

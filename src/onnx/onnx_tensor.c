@@ -5,18 +5,18 @@
 #include "onnx/onnx_internal.h"
 #include "util/file_read.h"
 
-char *wgk_onnx_strdup(const char *s) { return strdup(s ? s : ""); }
+char *onnx_strdup(const char *s) { return strdup(s ? s : ""); }
 
-static wgk_status fail(wgk_error *err, wgk_status st, const char *src, const char *where, const char *msg, size_t a,
+static wgk_status fail(util_error *err, wgk_status st, const char *src, const char *where, const char *msg, size_t a,
                        size_t b) {
-  return wgk_error_set(err, st, src, 0, 0, where, msg, a, b);
+  return util_error_set(err, st, src, 0, 0, where, msg, a, b);
 }
 
 /* The data the proto holds must fill the shape exactly; checked before the tensor is allocated, so a few bytes
  * of dims cannot ask for gigabytes. */
 static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_dtype dt, size_t numel, const char *src,
-                                  const char *where, wgk_error *err) {
-  size_t bytes = numel * wgk_dtype_size(dt); /* cannot overflow: wgk_host_shape_numel checked it */
+                                  const char *where, util_error *err) {
+  size_t bytes = numel * wgk_dtype_size(dt); /* cannot overflow: util_host_shape_numel checked it */
   if (tp->has_raw_data)
     return tp->raw_data.len == bytes ? WGK_OK
                                      : fail(err, WGK_ERR_PARSE, src, where,
@@ -42,13 +42,13 @@ static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_dtype dt, 
     break;
   }
   if (n != numel)
-    return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "%s holds %zu values, the shape needs %zu", field, n,
-                         numel);
+    return util_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "%s holds %zu values, the shape needs %zu", field, n,
+                          numel);
   return WGK_OK;
 }
 
 /* Copies the typed field (its size already checked) into t. */
-static void copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_t numel) {
+static void copy_typed(const WgkOnnx__TensorProto *tp, util_host_tensor *t, size_t numel) {
   unsigned char *d = t->data;
   for (size_t i = 0; i < numel; i++) {
     switch (t->dtype) {
@@ -86,27 +86,27 @@ static void copy_typed(const WgkOnnx__TensorProto *tp, wgk_host_tensor *t, size_
   }
 }
 
-wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *src, const char *where,
-                                      wgk_host_tensor **out, wgk_error *err) {
+wgk_status onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *src, const char *where,
+                                  util_host_tensor **out, util_error *err) {
   *out = NULL;
   if (tp->has_data_location && tp->data_location == 1)
-    return wgk_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "tensor data stored externally is not supported");
-  wgk_dtype dt = wgk_dtype_from_onnx(tp->data_type);
+    return util_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "tensor data stored externally is not supported");
+  wgk_dtype dt = util_dtype_from_onnx(tp->data_type);
   if (dt == WGK_DTYPE_INVALID)
-    return wgk_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "unsupported data_type %d", (int)tp->data_type);
+    return util_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "unsupported data_type %d", (int)tp->data_type);
   if (tp->n_dims > WGK_HOST_MAX_RANK)
     return fail(err, WGK_ERR_LIMIT, src, where, "rank %zu above the limit of %zu", tp->n_dims, WGK_HOST_MAX_RANK);
   size_t numel;
-  if (!wgk_host_shape_numel((int)tp->n_dims, tp->dims, wgk_dtype_size(dt), &numel))
-    return wgk_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
+  if (!util_host_shape_numel((int)tp->n_dims, tp->dims, wgk_dtype_size(dt), &numel))
+    return util_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
   wgk_status st = check_data_size(tp, dt, numel, src, where, err);
   if (st != WGK_OK) return st;
-  wgk_host_tensor *t;
-  st = wgk_host_tensor_create(dt, (int)tp->n_dims, tp->dims, &t);
-  if (st == WGK_OK) st = wgk_host_tensor_set_name(t, tp->name);
+  util_host_tensor *t;
+  st = util_host_tensor_create(dt, (int)tp->n_dims, tp->dims, &t);
+  if (st == WGK_OK) st = util_host_tensor_set_name(t, tp->name);
   if (st != WGK_OK) {
-    wgk_host_tensor_free(t);
-    return wgk_error_set(err, st, src, 0, 0, where, "cannot allocate the tensor");
+    util_host_tensor_free(t);
+    return util_error_set(err, st, src, 0, 0, where, "cannot allocate the tensor");
   }
   if (!tp->has_raw_data)
     copy_typed(tp, t, numel);
@@ -116,23 +116,22 @@ wgk_status wgk_onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char
   return WGK_OK;
 }
 
-wgk_status wgk_onnx_tensor_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out,
-                                 wgk_error *err) {
+wgk_status onnx_tensor_parse(const void *buf, size_t len, const char *source, util_host_tensor **out, util_error *err) {
   *out = NULL;
   WgkOnnx__TensorProto *tp = wgk_onnx__tensor_proto__unpack(NULL, len, buf);
-  if (!tp) return wgk_error_set(err, WGK_ERR_PARSE, source, 0, 0, NULL, "not a valid TensorProto");
-  wgk_status st = wgk_onnx_tensor_from_proto(tp, source, NULL, out, err);
+  if (!tp) return util_error_set(err, WGK_ERR_PARSE, source, 0, 0, NULL, "not a valid TensorProto");
+  wgk_status st = onnx_tensor_from_proto(tp, source, NULL, out, err);
   wgk_onnx__tensor_proto__free_unpacked(tp, NULL);
   return st;
 }
 
-wgk_status wgk_onnx_tensor_read(const char *path, wgk_host_tensor **out, wgk_error *err) {
+wgk_status onnx_tensor_read(const char *path, util_host_tensor **out, util_error *err) {
   unsigned char *buf;
   size_t len;
   *out = NULL;
-  wgk_status st = wgk_file_read_all(path, WGK_ONNX_MAX_FILE, &buf, &len, err);
+  wgk_status st = util_file_read_all(path, WGK_ONNX_MAX_FILE, &buf, &len, err);
   if (st != WGK_OK) return st;
-  st = wgk_onnx_tensor_parse(buf, len, path, out, err);
+  st = onnx_tensor_parse(buf, len, path, out, err);
   free(buf);
   return st;
 }

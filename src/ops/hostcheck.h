@@ -8,12 +8,12 @@
 
 #include "wgk.h"
 
-typedef struct wgk_hostcheck_tensor {
+typedef struct ops_hostcheck_tensor {
   bool present;         /* the caller gave this port */
   wgk_dtype dtype;      /* logical dtype */
   int rank;             /* number of dims */
   const int64_t *shape; /* rank dims */
   const void *data;     /* host copy in logical layout (integer tensors), or NULL when not on the host */
-} wgk_hostcheck_tensor;
+} ops_hostcheck_tensor;
 
 #endif

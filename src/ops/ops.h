@@ -19,43 +19,43 @@
 #include "util/tensor_host.h"
 
 /* A call as a host check sees it: ports by name (lazily: only the ports it asks for, data only on request). */
-typedef struct wgk_op_call {
-  const char *source;     /* the manifest's path: where a refusal points */
-  const wgk_value *attrs; /* the call's attributes, defaults applied; may be NULL */
+typedef struct op_call {
+  const char *source;      /* the manifest's path: where a refusal points */
+  const expr_value *attrs; /* the call's attributes, defaults applied; may be NULL */
   /* The port `name` (absent: out->present false); want_data: the host copy of an int32/int64 tensor. */
-  wgk_status (*port)(const struct wgk_op_call *call, const char *name, bool want_data, wgk_hostcheck_tensor *out,
-                     wgk_error *err);
+  wgk_status (*port)(const struct op_call *call, const char *name, bool want_data, ops_hostcheck_tensor *out,
+                     util_error *err);
   const void *impl; /* the runtime's side of port() */
-} wgk_op_call;
+} op_call;
 
 /* A test case as a reference sees it: inputs by ONNX name, attributes as numbers, outputs it allocates. */
-typedef struct wgk_op_ref_io {
-  const wgk_host_tensor *(*input)(const struct wgk_op_ref_io *io, const char *onnx_name); /* NULL: not given */
-  double (*attr)(const struct wgk_op_ref_io *io, const char *name, double dflt); /* case, else manifest default */
+typedef struct op_ref_io {
+  const util_host_tensor *(*input)(const struct op_ref_io *io, const char *onnx_name); /* NULL: not given */
+  double (*attr)(const struct op_ref_io *io, const char *name, double dflt);           /* case, else manifest default */
   /* A new output named names[0] (else names[1]) of rank/dims in like's dtype; *values (owned by io) to fill. */
-  wgk_status (*output)(struct wgk_op_ref_io *io, const char *const *names, const wgk_host_tensor *like, int rank,
-                       const int64_t *dims, double **values, wgk_error *err);
+  wgk_status (*output)(struct op_ref_io *io, const char *const *names, const util_host_tensor *like, int rank,
+                       const int64_t *dims, double **values, util_error *err);
   const void *impl;
-} wgk_op_ref_io;
+} op_ref_io;
 
 /* An input generator a test case can name ({"generator": {"kind": name, params...}}). */
 #define WGK_OP_GEN_MAX_PARAMS 4
-typedef struct wgk_op_gen_param {
+typedef struct op_gen_param {
   const char *name; /* NULL ends the list */
   double dflt;      /* when not required */
   bool required;
   bool count; /* an integer in [1, 1e6] */
-} wgk_op_gen_param;
+} op_gen_param;
 
-typedef struct wgk_op_generator {
+typedef struct op_generator {
   const char *name;
-  wgk_op_gen_param params[WGK_OP_GEN_MAX_PARAMS];
+  op_gen_param params[WGK_OP_GEN_MAX_PARAMS];
   bool own_shape; /* the generator decides the shape: a case may leave it out; one given must equal it */
   /* Values in double (malloc'd, *values owned by the caller). *rank/dims: the case's shape (rank -1 when left
    * out), and on return the shape made. */
-  wgk_status (*make)(const struct wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
-                     wgk_error *err);
-} wgk_op_generator;
+  wgk_status (*make)(const struct op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                     util_error *err);
+} op_generator;
 
 /* How a call may be run as several smaller calls (when one of its tensors is over the device's storage-binding
  * limit): each sub-call takes a range [a, b) along `axis` of every port a rule lists with that axis, and the whole
@@ -65,49 +65,49 @@ typedef struct wgk_op_generator {
  * (every dim before the axis is 1) and checks that itself; rules are tried in order. */
 #define WGK_OP_SPLIT_WHOLE (-1) /* the port at this rank is bound whole by every sub-call */
 #define WGK_OP_SPLIT_MAX_PORTS 16
-typedef struct wgk_op_split_port {
+typedef struct op_split_port {
   const char *port; /* ONNX name (or the manifest's port name); NULL ends the list */
   int rank;         /* the rank this entry is for */
   int axis;         /* the axis split, or WGK_OP_SPLIT_WHOLE */
-} wgk_op_split_port;
+} op_split_port;
 
-typedef struct wgk_op_split {
+typedef struct op_split {
   const char *name; /* "batch", "sequence": said in verbose logs and refusals */
-  wgk_op_split_port ports[WGK_OP_SPLIT_MAX_PORTS];
-} wgk_op_split;
+  op_split_port ports[WGK_OP_SPLIT_MAX_PORTS];
+} op_split;
 
-typedef struct wgk_op_hooks {
+typedef struct op_hooks {
   const char *op_id; /* the manifest's opId */
   /* Rules the manifest cannot state (they depend on tensor data), run before anything is dispatched. */
-  wgk_status (*host_check)(const wgk_op_call *call, wgk_error *err);
-  /* Axes along which a call may be split into sub-calls (see wgk_op_split); none: a call over the binding
+  wgk_status (*host_check)(const op_call *call, util_error *err);
+  /* Axes along which a call may be split into sub-calls (see op_split); none: a call over the binding
    * limit is refused. */
-  const wgk_op_split *splits;
+  const op_split *splits;
   size_t n_splits;
   /* Tools only (NULL in libwgk's view of the table): */
   const char *reference_name; /* "expected": {"reference": reference_name} */
-  wgk_status (*reference)(wgk_op_ref_io *io, wgk_error *err);
-  const wgk_op_generator *generators;
+  wgk_status (*reference)(op_ref_io *io, util_error *err);
+  const op_generator *generators;
   size_t n_generators;
-} wgk_op_hooks;
+} op_hooks;
 
 /* libwgk's view (host checks): the op's hooks, or NULL when wgk has none for it. */
-const wgk_op_hooks *wgk_ops_find(const char *op_id);
+const op_hooks *ops_find(const char *op_id);
 
 /* The tools' view of the same table (references and generators filled in; wgk_tools only). */
-size_t wgk_ops_tools_count(void);
-const wgk_op_hooks *wgk_ops_tools_at(size_t i);
-const wgk_op_hooks *wgk_ops_tools_find(const char *op_id);
-const wgk_op_hooks *wgk_ops_tools_find_reference(const char *reference_name);
-const wgk_op_generator *wgk_ops_tools_find_generator(const char *name);
+size_t ops_tools_count(void);
+const op_hooks *ops_tools_at(size_t i);
+const op_hooks *ops_tools_find(const char *op_id);
+const op_hooks *ops_tools_find_reference(const char *reference_name);
+const op_generator *ops_tools_find_generator(const char *name);
 
 /* Each op's hooks parts (src/ops/<op id>/). */
-wgk_status wgk_op_rotary_host_check(const wgk_op_call *call, wgk_error *err);
-wgk_status wgk_op_rotary_reference(wgk_op_ref_io *io, wgk_error *err);
-extern const wgk_op_generator wgk_op_rotary_generators[2];
-extern const wgk_op_split wgk_op_rotary_splits[3];
-wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err);
-wgk_status wgk_op_sparse_reference(wgk_op_ref_io *io, wgk_error *err);
-extern const wgk_op_generator wgk_op_sparse_generators[2];
+wgk_status op_rotary_host_check(const op_call *call, util_error *err);
+wgk_status op_rotary_reference(op_ref_io *io, util_error *err);
+extern const op_generator op_rotary_generators[2];
+extern const op_split op_rotary_splits[3];
+wgk_status op_sparse_host_check(const op_call *call, util_error *err);
+wgk_status op_sparse_reference(op_ref_io *io, util_error *err);
+extern const op_generator op_sparse_generators[2];
 
 #endif

@@ -15,44 +15,44 @@
 #define TOOL_N(x) 0
 #endif
 
-static const wgk_op_hooks table[] = {
+static const op_hooks table[] = {
     {.op_id = "ai.onnx.RotaryEmbedding",
-     .host_check = wgk_op_rotary_host_check,
-     .splits = wgk_op_rotary_splits,
+     .host_check = op_rotary_host_check,
+     .splits = op_rotary_splits,
      .n_splits = 3,
      .reference_name = "rotary",
-     .reference = TOOL(wgk_op_rotary_reference),
-     .generators = TOOL(wgk_op_rotary_generators),
+     .reference = TOOL(op_rotary_reference),
+     .generators = TOOL(op_rotary_generators),
      .n_generators = TOOL_N(2)},
     {.op_id = "com.microsoft.SparseAttention",
-     .host_check = wgk_op_sparse_host_check,
+     .host_check = op_sparse_host_check,
      .reference_name = "sparse_attention",
-     .reference = TOOL(wgk_op_sparse_reference),
-     .generators = TOOL(wgk_op_sparse_generators),
+     .reference = TOOL(op_sparse_reference),
+     .generators = TOOL(op_sparse_generators),
      .n_generators = TOOL_N(2)},
 };
 #define N_OPS (sizeof table / sizeof table[0])
 
-static const wgk_op_hooks *find(const char *op_id) {
+static const op_hooks *find(const char *op_id) {
   for (size_t i = 0; op_id && i < N_OPS; i++)
     if (strcmp(table[i].op_id, op_id) == 0) return &table[i];
   return NULL;
 }
 
 #ifndef WGK_OPS_TOOLS
-const wgk_op_hooks *wgk_ops_find(const char *op_id) { return find(op_id); }
+const op_hooks *ops_find(const char *op_id) { return find(op_id); }
 #else
-size_t wgk_ops_tools_count(void) { return N_OPS; }
-const wgk_op_hooks *wgk_ops_tools_at(size_t i) { return i < N_OPS ? &table[i] : NULL; }
-const wgk_op_hooks *wgk_ops_tools_find(const char *op_id) { return find(op_id); }
+size_t ops_tools_count(void) { return N_OPS; }
+const op_hooks *ops_tools_at(size_t i) { return i < N_OPS ? &table[i] : NULL; }
+const op_hooks *ops_tools_find(const char *op_id) { return find(op_id); }
 
-const wgk_op_hooks *wgk_ops_tools_find_reference(const char *name) {
+const op_hooks *ops_tools_find_reference(const char *name) {
   for (size_t i = 0; name && i < N_OPS; i++)
     if (table[i].reference && strcmp(table[i].reference_name, name) == 0) return &table[i];
   return NULL;
 }
 
-const wgk_op_generator *wgk_ops_tools_find_generator(const char *name) {
+const op_generator *ops_tools_find_generator(const char *name) {
   for (size_t i = 0; name && i < N_OPS; i++)
     for (size_t j = 0; j < table[i].n_generators; j++)
       if (strcmp(table[i].generators[j].name, name) == 0) return &table[i].generators[j];

@@ -1,4 +1,4 @@
-/* Reading package files: path rules, whole-file reads, and the verified, cached wgk_pkg_read_file. */
+/* Reading package files: path rules, whole-file reads, and the verified, cached pkg_read_file. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -15,7 +15,7 @@
 
 #define PKG_FILE_MAX_BYTES ((size_t)64 << 20)
 
-char *wgk_pkg_join(const char *a, const char *b) {
+char *pkg_join(const char *a, const char *b) {
   size_t na = strlen(a), nb = strlen(b);
   bool slash = na > 0 && a[na - 1] != '/';
   char *s = malloc(na + nb + 2);
@@ -27,78 +27,78 @@ char *wgk_pkg_join(const char *a, const char *b) {
 }
 
 /* A package file whole: regular files only, at most PKG_FILE_MAX_BYTES, checked before a byte is read. */
-wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *err) {
+wgk_status pkg_slurp(const char *path, char **data, size_t *len, util_error *err) {
   unsigned char *bytes = NULL;
-  wgk_status st = wgk_file_read_all(path, PKG_FILE_MAX_BYTES, &bytes, len, err);
+  wgk_status st = util_file_read_all(path, PKG_FILE_MAX_BYTES, &bytes, len, err);
   *data = (char *)bytes;
   return st;
 }
 
-wgk_status wgk_pkg_check_inside(const wgk_pkg *pkg, const char *full, const char *relpath, wgk_error *err) {
+wgk_status pkg_check_inside(const pkg_package *pkg, const char *full, const char *relpath, util_error *err) {
   char *real = realpath(full, NULL);
   if (!real)
-    return wgk_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, full, 0, 0, NULL, "cannot open: %s",
-                         strerror(errno));
+    return util_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, full, 0, 0, NULL, "cannot open: %s",
+                          strerror(errno));
   size_t n = strlen(pkg->real_root);
   bool inside = strncmp(real, pkg->real_root, n) == 0 && (real[n] == '/' || (n == 1 && pkg->real_root[0] == '/'));
   wgk_status st = inside ? WGK_OK
-                         : wgk_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL,
-                                         "'%s' resolves to %s, outside the package root %s: no package file may "
-                                         "resolve outside the package (symlinks are followed and checked)",
-                                         relpath, real, pkg->real_root);
+                         : util_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL,
+                                          "'%s' resolves to %s, outside the package root %s: no package file may "
+                                          "resolve outside the package (symlinks are followed and checked)",
+                                          relpath, real, pkg->real_root);
   free(real);
   return st;
 }
 
-static wgk_status verify(const wgk_pkg *pkg, const char *relpath, const char *full, const char *data, size_t len,
-                         wgk_error *err) {
+static wgk_status verify(const pkg_package *pkg, const char *relpath, const char *full, const char *data, size_t len,
+                         util_error *err) {
   const char *want = json_string_value(json_object_get(pkg->digests, relpath)); /* listed: checked before */
   char got[WGK_PKG_DIGEST_B64_LEN + 1];
-  if (!wgk_pkg_sha256_b64(data, len, got))
-    return wgk_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "cannot compute SHA-256");
+  if (!util_pkg_sha256_b64(data, len, got))
+    return util_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "cannot compute SHA-256");
   if (strcmp(want, got) != 0)
-    return wgk_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "sha256 mismatch: expected %s, actual %s", want, got);
+    return util_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "sha256 mismatch: expected %s, actual %s", want, got);
   return WGK_OK;
 }
 
-static wgk_status cache_add(wgk_pkg *pkg, const char *relpath, char *data, size_t len, wgk_error *err) {
-  wgk_pkg_file *f = calloc(1, sizeof *f);
+static wgk_status cache_add(pkg_package *pkg, const char *relpath, char *data, size_t len, util_error *err) {
+  pkg_file *f = calloc(1, sizeof *f);
   char *rel = strdup(relpath);
   if (!f || !rel) {
     free(f);
     free(rel);
     free(data);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
   }
-  *f = (wgk_pkg_file){pkg->files, rel, data, len};
+  *f = (pkg_file){pkg->files, rel, data, len};
   pkg->files = f;
   return WGK_OK;
 }
 
-wgk_status wgk_pkg_read_file(wgk_pkg *pkg, const char *relpath, const char **data, size_t *len, wgk_error *err) {
+wgk_status pkg_read_file(pkg_package *pkg, const char *relpath, const char **data, size_t *len, util_error *err) {
   if (data) *data = NULL;
   if (len) *len = 0;
   if (!pkg || !relpath || !data || !len)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_read_file: NULL argument");
-  if (!wgk_pkg_relpath_ok(relpath))
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, pkg->dir, 0, 0, NULL,
-                         "'%s': a package path must be relative, without '..' or empty parts", relpath);
-  for (const wgk_pkg_file *f = pkg->files; f; f = f->next)
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "pkg_read_file: NULL argument");
+  if (!util_pkg_relpath_ok(relpath))
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, pkg->dir, 0, 0, NULL,
+                          "'%s': a package path must be relative, without '..' or empty parts", relpath);
+  for (const pkg_file *f = pkg->files; f; f = f->next)
     if (strcmp(f->relpath, relpath) == 0) {
       *data = f->data;
       *len = f->len;
       return WGK_OK;
     }
   if (pkg->verified && !json_object_get(pkg->digests, relpath))
-    return wgk_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
-                         "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
-  char *full = wgk_pkg_join(pkg->dir, relpath);
-  if (!full) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
+                          "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
+  char *full = pkg_join(pkg->dir, relpath);
+  if (!full) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
   char *bytes;
   size_t n;
   bytes = NULL;
-  wgk_status st = wgk_pkg_check_inside(pkg, full, relpath, err);
-  if (!st) st = wgk_pkg_slurp(full, &bytes, &n, err);
+  wgk_status st = pkg_check_inside(pkg, full, relpath, err);
+  if (!st) st = pkg_slurp(full, &bytes, &n, err);
   if (!st && pkg->verified) st = verify(pkg, relpath, full, bytes, n, err);
   free(full);
   if (st) {

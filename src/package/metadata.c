@@ -41,14 +41,14 @@ static const char *const meta_keys[] = {"name",     "version", "backend",    "ma
                                         "variants", "digest",  "provenance", NULL};
 
 typedef struct meta_ctx {
-  wgk_pkg *pkg;   /* the package being opened (holds the metadata, its source name and positions) */
-  wgk_error *err; /* where the first error goes */
+  pkg_package *pkg; /* the package being opened (holds the metadata, its source name and positions) */
+  util_error *err;  /* where the first error goes */
 } meta_ctx;
 
 static wgk_status failv(meta_ctx *c, wgk_status st, bool at_key, const char *path, const char *fmt, va_list ap) {
-  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(&c->pkg->meta_index, path);
+  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&c->pkg->meta_index, path);
   int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
-  return wgk_error_setv(c->err, st, c->pkg->meta_source, line, col, path, fmt, ap);
+  return util_error_setv(c->err, st, c->pkg->meta_source, line, col, path, fmt, ap);
 }
 
 __attribute__((format(printf, 4, 5))) static wgk_status fail(meta_ctx *c, bool at_key, const char *path,
@@ -62,12 +62,12 @@ __attribute__((format(printf, 4, 5))) static wgk_status fail(meta_ctx *c, bool a
 
 /* path of member key under parent, in the position index's form. */
 static const char *member_path(char *buf, size_t size, const char *parent, const char *key) {
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, size - 1);
-  wgk_dynbuf_append_str(&b, parent);
-  wgk_manifest_path_key(&b, key);
-  snprintf(buf, size, "%s", b.failed ? parent : wgk_dynbuf_str(&b));
-  wgk_dynbuf_free(&b);
+  util_dynbuf b;
+  util_dynbuf_init(&b, size - 1);
+  util_dynbuf_append_str(&b, parent);
+  util_manifest_path_key(&b, key);
+  snprintf(buf, size, "%s", b.failed ? parent : util_dynbuf_str(&b));
+  util_dynbuf_free(&b);
   return buf;
 }
 
@@ -109,9 +109,9 @@ static wgk_status check_digests(meta_ctx *c, const json_t *digest) {
   char p[512];
   if (!st) json_object_foreach((json_t *)files, rel, v) {
       member_path(p, sizeof p, "digest.files", rel);
-      if (!wgk_pkg_relpath_ok(rel))
+      if (!util_pkg_relpath_ok(rel))
         st = fail(c, true, p, "'%s': a package path must be relative, without '..' or empty parts", rel);
-      else if (!wgk_pkg_digest_well_formed(json_string_value(v)))
+      else if (!util_pkg_digest_well_formed(json_string_value(v)))
         st = fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
       if (st) break;
     }
@@ -232,7 +232,7 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
     if (!canonical_path(rel))
       return fail(c, true, p, "metadata digest path \"%s\" is not a canonical relative path", rel);
     if (!json_is_string(v)) return fail(c, false, p, "metadata digest for %s is not a string", rel);
-    if (!wgk_pkg_digest_well_formed(json_string_value(v)))
+    if (!util_pkg_digest_well_formed(json_string_value(v)))
       return fail(c, false, p, "not a base64 SHA-256 digest (44 characters, padded)");
   }
   if (!json_object_get(files, "manifest.json"))
@@ -303,37 +303,37 @@ static wgk_status check_top(meta_ctx *c, const json_t *meta) {
   return st;
 }
 
-wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err) {
+wgk_status pkg_metadata_load(pkg_package *pkg, util_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
-  pkg->meta_source = wgk_pkg_join(pkg->dir, "metadata.json");
-  if (!pkg->meta_source) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  pkg->meta_source = pkg_join(pkg->dir, "metadata.json");
+  if (!pkg->meta_source) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
   char *text = NULL;
   size_t len = 0;
-  wgk_status st = wgk_pkg_check_inside(pkg, pkg->meta_source, "metadata.json", err);
-  if (!st) st = wgk_pkg_slurp(pkg->meta_source, &text, &len, err);
+  wgk_status st = pkg_check_inside(pkg, pkg->meta_source, "metadata.json", err);
+  if (!st) st = pkg_slurp(pkg->meta_source, &text, &len, err);
   json_error_t jerr;
   if (!st) {
     pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!pkg->metadata)
-      st =
-          wgk_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
-                        pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+      st = util_error_set(err,
+                          json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
+                          pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
   }
-  if (!st && wgk_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
-    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");
+  if (!st && util_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
+    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");
   if (!st) st = check_top(&c, pkg->metadata);
   free(text);
   return st;
 }
 
 /* Every manifest variant is listed with exactly its pass shaders; every listed variant exists. */
-static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
+static wgk_status match_variants(meta_ctx *c, const manifest_model *m) {
   const json_t *vars = listed_variants(c->pkg->metadata);
   bool pub = json_object_get(c->pkg->metadata, "webgpu") != NULL;
   const char *base = pub ? "webgpu.variants" : "variants";
   char p[512];
   for (size_t i = 0; i < m->n_variants; i++) {
-    const wgk_manifest_variant *v = &m->variants[i];
+    const manifest_variant *v = &m->variants[i];
     const json_t *list = json_object_get(vars, v->id);
     if (!list) return fail(c, false, base, "manifest variant '%s' is not listed", v->id);
     member_path(p, sizeof p, base, v->id);
@@ -354,7 +354,7 @@ static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
   const char *id;
   const json_t *list;
   json_object_foreach((json_t *)vars, id, list) {
-    if (!wgk_manifest_find_variant(m, id))
+    if (!manifest_find_variant(m, id))
       return fail(c, true, member_path(p, sizeof p, base, id), "variant '%s' is not in the manifest", id);
   }
   return WGK_OK;
@@ -365,15 +365,15 @@ static wgk_status match_variants(meta_ctx *c, const wgk_manifest *m) {
  * with *nomem set when out of memory. */
 static char *include_path(const char *from, const char *name, bool *nomem) {
   *nomem = false;
-  wgk_dynbuf joined;
-  wgk_dynbuf_init(&joined, 1 << 16);
+  util_dynbuf joined;
+  util_dynbuf_init(&joined, 1 << 16);
   if (name[0] == '.') {
     const char *slash = strrchr(from, '/');
-    if (slash) wgk_dynbuf_append(&joined, from, (size_t)(slash - from));
-    wgk_dynbuf_append_char(&joined, '/');
+    if (slash) util_dynbuf_append(&joined, from, (size_t)(slash - from));
+    util_dynbuf_append_char(&joined, '/');
   }
-  wgk_dynbuf_append_str(&joined, name);
-  char *text = wgk_dynbuf_take(&joined);
+  util_dynbuf_append_str(&joined, name);
+  char *text = util_dynbuf_take(&joined);
   if (!text) {
     *nomem = true;
     return NULL;
@@ -412,10 +412,11 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
   char p[512];
   member_path(p, sizeof p, "webgpu.variants", id);
   if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
-  char *path = wgk_pkg_join(c->pkg->dir, file), *text = NULL;
+  char *path = pkg_join(c->pkg->dir, file), *text = NULL;
   size_t len = 0;
-  wgk_status st = path ? wgk_pkg_slurp(path, &text, &len, c->err)
-                       : wgk_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory");
+  wgk_status st = path
+                      ? pkg_slurp(path, &text, &len, c->err)
+                      : util_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory");
   free(path);
   if (st) return st;
   for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
@@ -433,7 +434,7 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
     bool nomem;
     char *target = include_path(file, name, &nomem);
     if (!target) {
-      st = nomem ? wgk_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory")
+      st = nomem ? util_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory")
                  : fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
       break;
     }
@@ -453,7 +454,7 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
   return st;
 }
 
-wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
+wgk_status pkg_metadata_match(pkg_package *pkg, util_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   const char *name = json_string_value(json_object_get(pkg->metadata, "name"));
   wgk_status st = WGK_OK;
@@ -469,7 +470,7 @@ wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err) {
               "2.1; use the public layout webgpu: {manifestSpec: \"2.1\", variants}");
   if (!st) st = match_variants(&c, pkg->manifest);
   for (size_t i = 0; !st && pub && i < pkg->manifest->n_variants; i++) {
-    const wgk_manifest_variant *v = &pkg->manifest->variants[i];
+    const manifest_variant *v = &pkg->manifest->variants[i];
     const json_t *list = json_object_get(listed_variants(pkg->metadata), v->id);
     for (size_t k = 0; !st && k < v->n_passes; k++) {
       bool seen = false;

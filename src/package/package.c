@@ -23,94 +23,94 @@ static bool exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
-static wgk_status open_unverified(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_error *err) {
+static wgk_status open_unverified(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   if (opts && opts->strict)
-    return wgk_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
-                         "no metadata.json: strict mode refuses an unverified package");
+    return util_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
+                          "no metadata.json: strict mode refuses an unverified package");
   const char *fmt = "%s: unverified local package (no metadata.json): files are not digest-checked";
   size_t n = strlen(fmt) + strlen(pkg->root);
   pkg->warning = malloc(n);
-  if (!pkg->warning) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!pkg->warning) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
   snprintf(pkg->warning, n, fmt, pkg->root);
   return WGK_OK;
 }
 
-static wgk_status check_version(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_error *err) {
+static wgk_status check_version(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   int asked = opts ? opts->version : 0;
   if (asked > 0 && pkg->version > 0 && asked != pkg->version)
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
-                         "version %d asked, but the package here is contract version %d", asked, pkg->version);
+    return util_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
+                          "version %d asked, but the package here is contract version %d", asked, pkg->version);
   /* A version the package cannot confirm is refused, never adopted. */
   if (asked > 0 && pkg->version == 0)
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
-                         "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
-                         asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json",
-                         asked);
+    return util_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
+                          "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
+                          asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json",
+                          asked);
   if (opts && opts->revision && !(pkg->revision = strdup(opts->revision)))
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, 0, 0, NULL, "out of memory");
   return WGK_OK;
 }
 
-static wgk_status load_manifest(wgk_pkg *pkg, wgk_error *err) {
+static wgk_status load_manifest(pkg_package *pkg, util_error *err) {
   const char *text;
   size_t len;
-  wgk_status st = wgk_pkg_read_file(pkg, "manifest.json", &text, &len, err);
-  char *source = st ? NULL : wgk_pkg_join(pkg->dir, "manifest.json");
-  if (!st && !source) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
-  if (!st) st = wgk_manifest_load_text(text, len, source, &pkg->manifest, err);
+  wgk_status st = pkg_read_file(pkg, "manifest.json", &text, &len, err);
+  char *source = st ? NULL : pkg_join(pkg->dir, "manifest.json");
+  if (!st && !source) st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!st) st = manifest_load_text(text, len, source, &pkg->manifest, err);
   free(source);
-  if (!st && pkg->op_id_asked && strcmp(wgk_pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id) != 0)
-    st = wgk_error_set(err, WGK_ERR_NOT_FOUND, pkg->dir, 0, 0, NULL, "asked for '%s' but the manifest is '%s'",
-                       wgk_pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id);
+  if (!st && pkg->op_id_asked && strcmp(pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id) != 0)
+    st = util_error_set(err, WGK_ERR_NOT_FOUND, pkg->dir, 0, 0, NULL, "asked for '%s' but the manifest is '%s'",
+                        pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id);
   return st;
 }
 
-static wgk_status open_dir(wgk_pkg *pkg, const wgk_pkg_options *opts, wgk_error *err) {
-  char *meta = wgk_pkg_join(pkg->dir, "metadata.json");
-  if (!meta) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+static wgk_status open_dir(pkg_package *pkg, const pkg_options *opts, util_error *err) {
+  char *meta = pkg_join(pkg->dir, "metadata.json");
+  if (!meta) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
   pkg->verified = exists(meta);
   free(meta);
-  wgk_status st = pkg->verified ? wgk_pkg_metadata_load(pkg, err) : open_unverified(pkg, opts, err);
+  wgk_status st = pkg->verified ? pkg_metadata_load(pkg, err) : open_unverified(pkg, opts, err);
   if (!st) st = load_manifest(pkg, err);
-  if (!st && pkg->verified) st = wgk_pkg_metadata_match(pkg, err);
+  if (!st && pkg->verified) st = pkg_metadata_match(pkg, err);
   if (!st) st = check_version(pkg, opts, err);
-  wgk_manifest_jpos_free(&pkg->meta_index);
+  util_manifest_jpos_free(&pkg->meta_index);
   return st;
 }
 
-wgk_status wgk_pkg_open(const char *path_or_id, const wgk_pkg_options *opts, wgk_pkg **out, wgk_error *err) {
+wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package **out, util_error *err) {
   if (out) *out = NULL;
-  if (!out) return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "wgk_pkg_open: NULL out");
-  wgk_pkg *pkg = calloc(1, sizeof *pkg);
-  if (!pkg) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
-  wgk_status st = wgk_pkg_resolve(path_or_id, opts, &pkg->dir, err);
-  bool by_id = !st && wgk_pkg_is_id(path_or_id);
+  if (!out) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "pkg_open: NULL out");
+  pkg_package *pkg = calloc(1, sizeof *pkg);
+  if (!pkg) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+  wgk_status st = pkg_resolve(path_or_id, opts, &pkg->dir, err);
+  bool by_id = !st && pkg_is_id(path_or_id);
   if (!st && (!(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
-    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
   if (!st && !(pkg->real_root = realpath(pkg->root, NULL)))
-    st = wgk_error_set(err, WGK_ERR_IO, pkg->root, 0, 0, NULL, "cannot resolve the package root: %s", strerror(errno));
-  if (!st) wgk_hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
+    st = util_error_set(err, WGK_ERR_IO, pkg->root, 0, 0, NULL, "cannot resolve the package root: %s", strerror(errno));
+  if (!st) hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
   if (!st) st = open_dir(pkg, opts, err);
   if (st) {
-    wgk_pkg_free(pkg);
+    pkg_free(pkg);
     return st;
   }
   *out = pkg;
   return WGK_OK;
 }
 
-void wgk_pkg_free(wgk_pkg *pkg) {
+void pkg_free(pkg_package *pkg) {
   if (!pkg) return;
-  for (wgk_pkg_file *f = pkg->files; f;) {
-    wgk_pkg_file *next = f->next;
+  for (pkg_file *f = pkg->files; f;) {
+    pkg_file *next = f->next;
     free(f->relpath);
     free(f->data);
     free(f);
     f = next;
   }
-  wgk_manifest_free(pkg->manifest);
+  manifest_free(pkg->manifest);
   json_decref(pkg->metadata);
-  wgk_manifest_jpos_free(&pkg->meta_index);
+  util_manifest_jpos_free(&pkg->meta_index);
   free(pkg->meta_source);
   free(pkg->dir);
   free(pkg->root);
@@ -121,11 +121,11 @@ void wgk_pkg_free(wgk_pkg *pkg) {
   free(pkg);
 }
 
-const wgk_manifest *wgk_pkg_manifest(const wgk_pkg *pkg) { return pkg ? pkg->manifest : NULL; }
-const char *wgk_pkg_op_id(const wgk_pkg *pkg) { return pkg && pkg->manifest ? pkg->manifest->op_id : NULL; }
-const char *wgk_pkg_dir(const wgk_pkg *pkg) { return pkg ? pkg->dir : NULL; }
-const char *wgk_pkg_root(const wgk_pkg *pkg) { return pkg ? pkg->root : NULL; }
-bool wgk_pkg_is_verified(const wgk_pkg *pkg) { return pkg && pkg->verified; }
-const char *wgk_pkg_warning(const wgk_pkg *pkg) { return pkg ? pkg->warning : NULL; }
-int wgk_pkg_version(const wgk_pkg *pkg) { return pkg ? pkg->version : 0; }
-const char *wgk_pkg_revision(const wgk_pkg *pkg) { return pkg ? pkg->revision : NULL; }
+const manifest_model *pkg_manifest(const pkg_package *pkg) { return pkg ? pkg->manifest : NULL; }
+const char *pkg_op_id(const pkg_package *pkg) { return pkg && pkg->manifest ? pkg->manifest->op_id : NULL; }
+const char *pkg_dir(const pkg_package *pkg) { return pkg ? pkg->dir : NULL; }
+const char *pkg_root(const pkg_package *pkg) { return pkg ? pkg->root : NULL; }
+bool pkg_is_verified(const pkg_package *pkg) { return pkg && pkg->verified; }
+const char *pkg_warning(const pkg_package *pkg) { return pkg ? pkg->warning : NULL; }
+int pkg_version(const pkg_package *pkg) { return pkg ? pkg->version : 0; }
+const char *pkg_revision(const pkg_package *pkg) { return pkg ? pkg->revision : NULL; }

@@ -9,48 +9,48 @@
 #include "package/package.h"
 
 /* A file read (and checked) once, kept for later reads. */
-typedef struct wgk_pkg_file {
-  struct wgk_pkg_file *next; /* the file cached before this one */
-  char *relpath;             /* path relative to the build/webgpu folder */
-  char *data;                /* contents, NUL-terminated */
-  size_t len;                /* bytes, not counting the NUL */
-} wgk_pkg_file;
+typedef struct pkg_file {
+  struct pkg_file *next; /* the file cached before this one */
+  char *relpath;         /* path relative to the build/webgpu folder */
+  char *data;            /* contents, NUL-terminated */
+  size_t len;            /* bytes, not counting the NUL */
+} pkg_file;
 
-struct wgk_pkg {
-  char *dir;                    /* the build/webgpu folder */
-  char *root;                   /* the package root */
-  char *real_root;              /* the root with every symlink resolved (realpath): no file may resolve outside it */
-  char *op_id_asked;            /* op id the caller searched for; NULL when opened by path */
-  json_t *metadata;             /* parsed metadata.json; NULL for an unverified package */
-  const json_t *digests;        /* metadata digest.files (borrowed from metadata) */
-  wgk_manifest *manifest;       /* the loaded op contract */
-  bool verified;                /* metadata present and checked: every read is digest-checked */
-  char *warning;                /* one-line warning for an unverified package, else NULL */
-  int version;                  /* contract version (metadata, else asked), 0 unknown */
-  char *revision;               /* revision asked for, recorded only */
-  wgk_pkg_file *files;          /* cache of files read */
-  char *meta_source;            /* "<dir>/metadata.json", for messages */
-  wgk_manifest_jpos meta_index; /* value positions in metadata.json, for messages */
+struct pkg_package {
+  char *dir;                     /* the build/webgpu folder */
+  char *root;                    /* the package root */
+  char *real_root;               /* the root with every symlink resolved (realpath): no file may resolve outside it */
+  char *op_id_asked;             /* op id the caller searched for; NULL when opened by path */
+  json_t *metadata;              /* parsed metadata.json; NULL for an unverified package */
+  const json_t *digests;         /* metadata digest.files (borrowed from metadata) */
+  manifest_model *manifest;      /* the loaded op contract */
+  bool verified;                 /* metadata present and checked: every read is digest-checked */
+  char *warning;                 /* one-line warning for an unverified package, else NULL */
+  int version;                   /* contract version (metadata, else asked), 0 unknown */
+  char *revision;                /* revision asked for, recorded only */
+  pkg_file *files;               /* cache of files read */
+  char *meta_source;             /* "<dir>/metadata.json", for messages */
+  util_manifest_jpos meta_index; /* value positions in metadata.json, for messages */
 };
 
 /* A package-relative path is non-empty, relative, without "..", "." or empty components or '\\'. */
 /* Joins a and b with one '/'; malloc'ed, NULL when out of memory. */
-char *wgk_pkg_join(const char *a, const char *b);
+char *pkg_join(const char *a, const char *b);
 /* Checks that full (a file of the package, relpath as asked) resolves, symlinks followed, inside pkg->real_root;
  * WGK_ERR_DIGEST naming the file, where it resolves and the rule otherwise. WGK_ERR_NOT_FOUND when missing. */
-wgk_status wgk_pkg_check_inside(const wgk_pkg *pkg, const char *full, const char *relpath, wgk_error *err);
+wgk_status pkg_check_inside(const pkg_package *pkg, const char *full, const char *relpath, util_error *err);
 /* Reads a whole file (NUL-terminated). WGK_ERR_NOT_FOUND when it does not exist. */
-wgk_status wgk_pkg_slurp(const char *path, char **data, size_t *len, wgk_error *err);
+wgk_status pkg_slurp(const char *path, char **data, size_t *len, util_error *err);
 
 /* True when path_or_id reads as a repo id ("<op id>" or "org/<op id>", not starting with '/' or '.'): it is then
  * looked up on the search path only, never as a folder of the working directory. */
-bool wgk_pkg_is_id(const char *path_or_id);
+bool pkg_is_id(const char *path_or_id);
 /* The op id part of a searched id (after "org/"), to check against the manifest. */
-const char *wgk_pkg_id_op(const char *id);
+const char *pkg_id_op(const char *id);
 
 /* Parses dir/metadata.json into pkg->metadata and checks its shape (not yet against the manifest). */
-wgk_status wgk_pkg_metadata_load(wgk_pkg *pkg, wgk_error *err);
+wgk_status pkg_metadata_load(pkg_package *pkg, util_error *err);
 /* Checks the metadata against the loaded manifest: name, spec version, variants both ways. */
-wgk_status wgk_pkg_metadata_match(wgk_pkg *pkg, wgk_error *err);
+wgk_status pkg_metadata_match(pkg_package *pkg, util_error *err);
 
 #endif

@@ -25,21 +25,21 @@ static bool is_file(const char *path) {
 }
 
 /* The build/webgpu folder of a package folder: <p>/build/webgpu, or <p> itself when it holds manifest.json. */
-static wgk_status webgpu_dir(const char *p, char **out, wgk_error *err) {
-  char *d = wgk_pkg_join(p, "build/webgpu");
-  char *m = wgk_pkg_join(p, "manifest.json");
+static wgk_status webgpu_dir(const char *p, char **out, util_error *err) {
+  char *d = pkg_join(p, "build/webgpu");
+  char *m = pkg_join(p, "manifest.json");
   wgk_status st = WGK_OK;
   if (!d || !m)
-    st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
   else if (is_dir(d)) {
     *out = d;
     d = NULL;
   } else if (is_file(m)) {
     *out = strdup(p);
-    if (!*out) st = wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+    if (!*out) st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
   } else
-    st = wgk_error_set(err, WGK_ERR_NOT_FOUND, p, 0, 0, NULL,
-                       "not a kernel package (no build/webgpu/ and no manifest.json)");
+    st = util_error_set(err, WGK_ERR_NOT_FOUND, p, 0, 0, NULL,
+                        "not a kernel package (no build/webgpu/ and no manifest.json)");
   free(d);
   free(m);
   return st;
@@ -61,7 +61,7 @@ static bool id_ok(const char *id) {
 }
 
 /* Tries <dir>/<rel> for each dir of a colon-separated list; *oom when a path could not be allocated. */
-static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf *tried, bool *oom) {
+static bool try_list(const char *list, const char *rel, char **found, util_dynbuf *tried, bool *oom) {
   if (!list || *oom) return false;
   const char *p = list;
   while (!*found) {
@@ -69,13 +69,13 @@ static bool try_list(const char *list, const char *rel, char **found, wgk_dynbuf
     size_t n = colon ? (size_t)(colon - p) : strlen(p);
     if (n > 0) {
       char *dir = strndup(p, n);
-      char *cand = dir ? wgk_pkg_join(dir, rel) : NULL;
+      char *cand = dir ? pkg_join(dir, rel) : NULL;
       if (!cand) *oom = true;
       if (cand && is_dir(cand)) {
         *found = cand;
         cand = NULL;
       }
-      wgk_dynbuf_printf(tried, "%s%s", tried->len ? ", " : "", dir ? dir : "?");
+      util_dynbuf_printf(tried, "%s%s", tried->len ? ", " : "", dir ? dir : "?");
       free(cand);
       free(dir);
     }
@@ -102,7 +102,7 @@ static bool self_path(char *out, bool *is_program) {
 #define WGK_KERNELS_FROM_BIN "../share/wgk/kernels"
 #endif
 
-bool wgk_pkg_bundled_dir(char *out, size_t size, const char **origin) {
+bool pkg_bundled_dir(char *out, size_t size, const char **origin) {
   char self[PATH_MAX];
   bool is_program = false;
   if (!self_path(self, &is_program)) return false;
@@ -131,18 +131,18 @@ bool wgk_pkg_bundled_dir(char *out, size_t size, const char **origin) {
   return true;
 }
 
-const char *wgk_pkg_id_op(const char *id) {
+const char *pkg_id_op(const char *id) {
   const char *slash = strrchr(id, '/');
   return slash ? slash + 1 : id;
 }
 
-static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
+static wgk_status search(const char *id, const pkg_options *opts, char **dir_out, util_error *err) {
   const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
   if (!id_ok(rel))
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
-                         "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
-  wgk_dynbuf tried;
-  wgk_dynbuf_init(&tried, 4096);
+    return util_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
+                          "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
+  util_dynbuf tried;
+  util_dynbuf_init(&tried, 4096);
   char *found = NULL;
   bool oom = false;
   bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried, &oom) ||
@@ -152,67 +152,67 @@ static wgk_status search(const char *id, const wgk_pkg_options *opts, char **dir
   const char *bundled = getenv("WGK_BUNDLED_KERNELS");
   bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
   char kernels[PATH_MAX];
-  hit = hit || (use_bundled && wgk_pkg_bundled_dir(kernels, sizeof kernels, NULL) &&
-                try_list(kernels, rel, &found, &tried, &oom));
+  hit = hit ||
+        (use_bundled && pkg_bundled_dir(kernels, sizeof kernels, NULL) && try_list(kernels, rel, &found, &tried, &oom));
   /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
   bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
   if (!hit && !oom && repo_id && pinned) {
-    wgk_hub_options ho = {.version = opts ? opts->version : 0,
-                          .revision = opts ? opts->revision : NULL,
-                          .trust_remote_code = opts && opts->trust_remote_code,
-                          .progress = true};
-    wgk_status hs = wgk_hub_snapshot(id, &ho, dir_out, NULL, err);
+    hub_options ho = {.version = opts ? opts->version : 0,
+                      .revision = opts ? opts->revision : NULL,
+                      .trust_remote_code = opts && opts->trust_remote_code,
+                      .progress = true};
+    wgk_status hs = hub_snapshot(id, &ho, dir_out, NULL, err);
     size_t n = hs && err ? strlen(err->message) : 0;
     if (n)
       snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
-               tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)");
-    wgk_dynbuf_free(&tried);
+               tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
+    util_dynbuf_free(&tried);
     return hs;
   }
   wgk_status st =
-      oom   ? wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
+      oom   ? util_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
       : hit ? webgpu_dir(found, dir_out, err)
-            : wgk_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
-                            "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
-                            "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
-                            tried.len ? wgk_dynbuf_str(&tried) : "(no dirs)",
-                            is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
-                            is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
-                            repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
-                                      "(--revision SHA): there is no default"
-                                    : "");
+            : util_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
+                             "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
+                             "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
+                             tried.len ? util_dynbuf_str(&tried) : "(no dirs)",
+                             is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
+                             is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
+                             repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
+                                       "(--revision SHA): there is no default"
+                                     : "");
   free(found);
-  wgk_dynbuf_free(&tried);
+  util_dynbuf_free(&tried);
   return st;
 }
 
-bool wgk_pkg_is_id(const char *path_or_id) {
+bool pkg_is_id(const char *path_or_id) {
   if (!path_or_id || path_or_id[0] == '/' || path_or_id[0] == '.') return false;
   const char *rel =
       strncmp(path_or_id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? path_or_id + strlen(TRUSTED_ORG) : path_or_id;
   return *rel && id_ok(rel);
 }
 
-wgk_status wgk_pkg_resolve(const char *path_or_id, const wgk_pkg_options *opts, char **dir_out, wgk_error *err) {
+wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, char **dir_out, util_error *err) {
   if (dir_out) *dir_out = NULL;
   if (!path_or_id || !*path_or_id || !dir_out)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                         "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
+                          "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
   /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
    * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
-  if (wgk_pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
+  if (pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
   if (is_dir(path_or_id)) return webgpu_dir(path_or_id, dir_out, err);
   struct stat st;
   if (stat(path_or_id, &st) == 0)
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL,
-                         "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
+    return util_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL,
+                          "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
   if (path_or_id[0] == '/' || path_or_id[0] == '.')
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
+    return util_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
   return search(path_or_id, opts, dir_out, err);
 }
 
 /* The same order as search(): wgk list shows what a repo id would find, first dir first. */
-static void each_listed(const char *list, const char *origin, wgk_pkg_dir_fn fn, void *user) {
+static void each_listed(const char *list, const char *origin, pkg_dir_fn fn, void *user) {
   for (const char *p = list; p && *p;) {
     const char *colon = strchr(p, ':');
     size_t n = colon ? (size_t)(colon - p) : strlen(p);
@@ -224,12 +224,12 @@ static void each_listed(const char *list, const char *origin, wgk_pkg_dir_fn fn,
   }
 }
 
-void wgk_pkg_search_dirs(const wgk_pkg_options *opts, wgk_pkg_dir_fn fn, void *user) {
+void pkg_search_dirs(const pkg_options *opts, pkg_dir_fn fn, void *user) {
   each_listed(opts ? opts->search_path : NULL, "search path", fn, user);
   each_listed(getenv("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
   const char *bundled = getenv("WGK_BUNDLED_KERNELS");
   if (bundled && strcmp(bundled, "0") == 0) return;
   char kernels[PATH_MAX];
   const char *origin;
-  if (wgk_pkg_bundled_dir(kernels, sizeof kernels, &origin)) fn(kernels, origin, user);
+  if (pkg_bundled_dir(kernels, sizeof kernels, &origin)) fn(kernels, origin, user);
 }

@@ -5,17 +5,17 @@
 #include "package/package.h"
 #include "package/template_loader.h"
 
-static wgk_status load_template(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+static wgk_status load_template(void *ud, const char *path, char **text, size_t *len, util_error *err) {
   const char *data;
   size_t n;
-  wgk_status st = wgk_pkg_read_file((wgk_pkg *)ud, path, &data, &n, err);
+  wgk_status st = pkg_read_file((pkg_package *)ud, path, &data, &n, err);
   if (st != WGK_OK) return st;
   *text = malloc(n + 1);
-  if (!*text) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!*text) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
   memcpy(*text, data, n);
   (*text)[n] = '\0';
   *len = n;
   return WGK_OK;
 }
 
-wgk_tmpl_loader wgk_pkg_template_loader(wgk_pkg *pkg) { return (wgk_tmpl_loader){.load = load_template, .ud = pkg}; }
+tmpl_loader pkg_template_loader(pkg_package *pkg) { return (tmpl_loader){.load = load_template, .ud = pkg}; }

@@ -5,6 +5,6 @@
 #include "template/template.h"
 
 /* A template loader reading package files (digest-checked, cached); pkg must outlive its use. */
-wgk_tmpl_loader wgk_pkg_template_loader(wgk_pkg *pkg);
+tmpl_loader pkg_template_loader(pkg_package *pkg);
 
 #endif

@@ -279,7 +279,7 @@ static bool refused_at(const text *t, size_t k) {
   return keyword_ends_at(t, e);
 }
 
-size_t wgk_plan_opaque_int64_scan(const char *wgsl, const char *const *names, size_t n_names) {
+size_t plan_opaque_int64_scan(const char *wgsl, const char *const *names, size_t n_names) {
   text stripped = {0}, marked = {0};
   strip_comments(wgsl, &stripped);
   mark_accesses(&stripped, names, n_names, &marked);
@@ -295,7 +295,7 @@ size_t wgk_plan_opaque_int64_scan(const char *wgsl, const char *const *names, si
 }
 
 /* The dtype a port has in this call: the caller's tensor, else the inferred output. */
-static const char *port_dtype(const wgk_plan_call *call, const wgk_plan *plan, int port) {
+static const char *port_dtype(const plan_call *call, const plan_result *plan, int port) {
   if (call->ports[port].present) return call->ports[port].dtype;
   for (size_t o = 0; o < plan->n_outputs; o++)
     if (plan->outputs[o].port == port) return plan->outputs[o].dtype;
@@ -311,8 +311,8 @@ static bool same_ignoring_blanks(const char *a, const char *b) {
   }
 }
 
-static wgk_status refuse(wgk_planner *p, const wgk_plan_pass *pass, const char *const *names, size_t n_names,
-                         size_t where, wgk_error *err) {
+static wgk_status refuse(plan_planner *p, const plan_pass *pass, const char *const *names, size_t n_names, size_t where,
+                         util_error *err) {
   const char *w = pass->wgsl;
   int line = 1, column = 1;
   size_t start = 0;
@@ -327,15 +327,15 @@ static wgk_status refuse(wgk_planner *p, const wgk_plan_pass *pass, const char *
   size_t len = strcspn(w + start, "\n");
   const char *file = NULL;
   int tline = 0;
-  bool mapped = wgk_tmpl_linemap_lookup(&pass->linemap, line - pass->wgsl_line_offset, &file, &tline);
+  bool mapped = tmpl_linemap_lookup(&pass->linemap, line - pass->wgsl_line_offset, &file, &tline);
   char bound[256] = "";
   for (size_t k = 0, used = 0; k < n_names && used + 1 < sizeof bound; k++) {
     int n = snprintf(bound + used, sizeof bound - used, "%s%s", k ? ", " : "", names[k]);
     if (n < 0) break;
     used += (size_t)n;
   }
-  const wgk_manifest_pos *pos = &pass->source->pos;
-  return wgk_error_set(
+  const manifest_pos *pos = &pass->source->pos;
+  return util_error_set(
       err, WGK_ERR_SHADER, mapped ? file : p->m->source, mapped ? tline : pos->line, mapped ? column : pos->column,
       pos->path,
       "pass %s: Opaque int64 storage permits whole-element copies and selection only; value arithmetic, "
@@ -345,33 +345,32 @@ static wgk_status refuse(wgk_planner *p, const wgk_plan_pass *pass, const char *
       (int)(len < 100 ? len : 100), w + start);
 }
 
-wgk_status wgk_plan_check_opaque_int64(wgk_planner *p, const wgk_plan_call *call, const wgk_plan *plan,
-                                       wgk_error *err) {
+wgk_status plan_check_opaque_int64(plan_planner *p, const plan_call *call, const plan_result *plan, util_error *err) {
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *pass = &plan->passes[i];
+    const plan_pass *pass = &plan->passes[i];
     const char *names[64];
     size_t n_names = 0;
     for (size_t b = 0; b < pass->n_bindings; b++) {
-      const wgk_plan_binding *pb = &pass->bindings[b];
+      const plan_binding *pb = &pass->bindings[b];
       if (pb->buffer == WGK_BUFFER_UNIFORM || pb->port < 0) continue;
-      const wgk_manifest_port *port = &p->m->ports[pb->port];
+      const manifest_port *port = &p->m->ports[pb->port];
       const char *dtype = port_dtype(call, plan, pb->port);
       if (port->storage_dtype || !dtype || strcmp(dtype, "int64") != 0) continue;
       if (!same_ignoring_blanks(pb->wgsl_type, "vec2<u32>")) {
-        const wgk_manifest_binding *mb = &pass->source->bindings->bindings[b];
-        return wgk_error_set(err, WGK_ERR_CALL, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
-                             "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
-                             "without a storage projection: its 8 bytes per element are bound unchanged)",
-                             p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
-                             pb->wgsl_type, port->name);
+        const manifest_binding *mb = &pass->source->bindings->bindings[b];
+        return util_error_set(err, WGK_ERR_CALL, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
+                              "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
+                              "without a storage projection: its 8 bytes per element are bound unchanged)",
+                              p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
+                              pb->wgsl_type, port->name);
       }
       if (n_names < sizeof names / sizeof names[0]) names[n_names++] = pb->name;
     }
     if (n_names == 0 || !pass->wgsl) continue;
-    size_t where = wgk_plan_opaque_int64_scan(pass->wgsl, names, n_names);
+    size_t where = plan_opaque_int64_scan(pass->wgsl, names, n_names);
     if (where == (size_t)-2)
-      return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory scanning the WGSL of pass %s",
-                           pass->source->id);
+      return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory scanning the WGSL of pass %s",
+                            pass->source->id);
     if (where != (size_t)-1) return refuse(p, pass, names, n_names, where, err);
   }
   return WGK_OK;

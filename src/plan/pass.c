@@ -8,43 +8,43 @@
 
 #include "plan/planner_internal.h"
 
-static wgk_status oom(wgk_error *err) {
-  return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a pass");
+static wgk_status oom(util_error *err) {
+  return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a pass");
 }
 
-static wgk_status at(const wgk_manifest *m, const wgk_manifest_pos *pos, wgk_error *err, wgk_status st, const char *fmt,
+static wgk_status at(const manifest_model *m, const manifest_pos *pos, util_error *err, wgk_status st, const char *fmt,
                      const char *a, const char *b) {
-  return wgk_error_set(err, st, m->source, pos->line, pos->column, pos->path, fmt, a, b);
+  return util_error_set(err, st, m->source, pos->line, pos->column, pos->path, fmt, a, b);
 }
 
 /* The WGSL element type of a storage binding: the port's storage projection, else its type variable. */
-static wgk_status element_type(const wgk_manifest *m, const wgk_manifest_binding *b, const wgk_value *scope, char *out,
-                               size_t size, wgk_error *err) {
+static wgk_status element_type(const manifest_model *m, const manifest_binding *b, const expr_value *scope, char *out,
+                               size_t size, util_error *err) {
   const char *t = b->element_type;
   bool spec21 = m->format == WGK_MANIFEST_SPEC21;
-  if (!spec21 && b->port && b->port->storage_dtype) t = wgk_plan_wgsl_scalar(b->port->storage_dtype);
+  if (!spec21 && b->port && b->port->storage_dtype) t = plan_wgsl_scalar(b->port->storage_dtype);
   if (t && t[0] == '$') {
     /* spec 2.1: `$X` resolves against {...dtypes, ...derives} (fact 18); the seed: type variables only */
-    const wgk_value *v = spec21 ? wgk_value_dict_get(scope, t + 1) : NULL;
-    if (!v || !wgk_value_str(v)) {
-      const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
-      v = dtypes ? wgk_value_dict_get(dtypes, t + 1) : NULL;
+    const expr_value *v = spec21 ? expr_value_dict_get(scope, t + 1) : NULL;
+    if (!v || !expr_value_str(v)) {
+      const expr_value *dtypes = expr_value_dict_get(scope, "dtypes");
+      v = dtypes ? expr_value_dict_get(dtypes, t + 1) : NULL;
     }
-    if (!v || !wgk_value_str(v))
+    if (!v || !expr_value_str(v))
       return at(m, &b->pos, err, WGK_ERR_CALL, "binding %s: type variable %s is not bound by the call", b->name, t);
-    t = wgk_value_str(v);
+    t = expr_value_str(v);
   }
   if (!t) return at(m, &b->pos, err, WGK_ERR_MANIFEST, "binding %s: no element type%s", b->name, "");
   snprintf(out, size, "%s", t);
   return WGK_OK;
 }
 
-static const char *scalar_name(wgk_manifest_scalar s) {
+static const char *scalar_name(manifest_scalar s) {
   return s == WGK_SCALAR_I32 ? "i32" : s == WGK_SCALAR_F32 ? "f32" : "u32";
 }
 
 /* The name of padding field k of b: `_pad<j>`, j counting up past the names the struct already has. */
-static void pad_name(const wgk_manifest_binding *b, size_t k, char *buf, size_t size) {
+static void pad_name(const manifest_binding *b, size_t k, char *buf, size_t size) {
   size_t j = 0;
   for (size_t made = 0;; j++) {
     snprintf(buf, size, "_pad%zu", j);
@@ -57,94 +57,94 @@ static void pad_name(const wgk_manifest_binding *b, size_t k, char *buf, size_t 
 
 /* spec 2.1: the loader's text (fact 23): each struct on one line (once per name), then one line per
  * binding, `array<T, Nu>` for a fixed length; joined by newlines, no trailing newline. */
-static void declarations_spec21(const wgk_manifest_pass *mp, const wgk_plan_pass *pass, wgk_dynbuf *out) {
-  const wgk_manifest_binding_set *set = mp->bindings;
+static void declarations_spec21(const manifest_pass *mp, const plan_pass *pass, util_dynbuf *out) {
+  const manifest_binding_set *set = mp->bindings;
   bool first = true;
   for (size_t i = 0; i < set->n_bindings; i++) {
-    const wgk_manifest_binding *b = &set->bindings[i];
+    const manifest_binding *b = &set->bindings[i];
     if (b->buffer != WGK_BUFFER_UNIFORM) continue;
     bool seen = false;
     for (size_t j = 0; j < i && !seen; j++)
       seen = set->bindings[j].buffer == WGK_BUFFER_UNIFORM && strcmp(set->bindings[j].struct_name, b->struct_name) == 0;
     if (seen) continue;
-    wgk_dynbuf_printf(out, "%sstruct %s { ", first ? "" : "\n", b->struct_name);
+    util_dynbuf_printf(out, "%sstruct %s { ", first ? "" : "\n", b->struct_name);
     first = false;
     size_t padded = (b->n_fields + 3) / 4 * 4;
     for (size_t f = 0; f < padded; f++) {
       char pad[32];
       if (f >= b->n_fields) pad_name(b, f - b->n_fields, pad, sizeof pad);
-      wgk_dynbuf_printf(out, "%s%s: %s", f ? ", " : "", f < b->n_fields ? b->fields[f].name : pad,
-                        f < b->n_fields ? scalar_name(b->fields[f].type) : "u32");
+      util_dynbuf_printf(out, "%s%s: %s", f ? ", " : "", f < b->n_fields ? b->fields[f].name : pad,
+                         f < b->n_fields ? scalar_name(b->fields[f].type) : "u32");
     }
-    wgk_dynbuf_append_str(out, " };");
+    util_dynbuf_append_str(out, " };");
   }
   for (size_t i = 0; i < pass->n_bindings; i++) {
-    const wgk_plan_binding *pb = &pass->bindings[i];
-    const wgk_manifest_binding *b = &set->bindings[i];
-    wgk_dynbuf_append_str(out, first ? "" : "\n");
+    const plan_binding *pb = &pass->bindings[i];
+    const manifest_binding *b = &set->bindings[i];
+    util_dynbuf_append_str(out, first ? "" : "\n");
     first = false;
     if (pb->buffer == WGK_BUFFER_UNIFORM)
-      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<uniform> %s: %s;", pb->index, pb->name, b->struct_name);
+      util_dynbuf_printf(out, "@group(0) @binding(%u) var<uniform> %s: %s;", pb->index, pb->name, b->struct_name);
     else if (pb->length)
-      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s, %" PRIu64 "u>;", pb->index,
-                        pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type, pb->length);
+      util_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s, %" PRIu64 "u>;", pb->index,
+                         pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type, pb->length);
     else
-      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s>;", pb->index,
-                        pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type);
+      util_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s>;", pb->index,
+                         pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type);
   }
 }
 
 /* `struct Params {...};` and one `@group(0) @binding(i) var<...>` line per binding. */
-static void declarations(const wgk_manifest_pass *mp, const wgk_plan_pass *pass, wgk_dynbuf *out) {
-  const wgk_manifest_binding_set *set = mp->bindings;
+static void declarations(const manifest_pass *mp, const plan_pass *pass, util_dynbuf *out) {
+  const manifest_binding_set *set = mp->bindings;
   for (size_t i = 0; i < set->n_bindings; i++) {
-    const wgk_manifest_binding *b = &set->bindings[i];
+    const manifest_binding *b = &set->bindings[i];
     if (b->buffer != WGK_BUFFER_UNIFORM) continue;
-    wgk_dynbuf_printf(out, "struct %s {\n", b->struct_name);
+    util_dynbuf_printf(out, "struct %s {\n", b->struct_name);
     size_t padded = (b->n_fields + 3) / 4 * 4;
     if (padded == 0) padded = 4;
     for (size_t f = 0; f < padded; f++) {
       if (f < b->n_fields)
-        wgk_dynbuf_printf(out, "  %s: %s,\n", b->fields[f].name, scalar_name(b->fields[f].type));
+        util_dynbuf_printf(out, "  %s: %s,\n", b->fields[f].name, scalar_name(b->fields[f].type));
       else
-        wgk_dynbuf_printf(out, "  _pad%zu: u32,\n", f - b->n_fields);
+        util_dynbuf_printf(out, "  _pad%zu: u32,\n", f - b->n_fields);
     }
-    wgk_dynbuf_append_str(out, "};\n");
+    util_dynbuf_append_str(out, "};\n");
   }
   for (size_t i = 0; i < pass->n_bindings; i++) {
-    const wgk_plan_binding *pb = &pass->bindings[i];
-    const wgk_manifest_binding *b = &set->bindings[i];
+    const plan_binding *pb = &pass->bindings[i];
+    const manifest_binding *b = &set->bindings[i];
     if (pb->buffer == WGK_BUFFER_UNIFORM)
-      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<uniform> %s: %s;\n", pb->index, pb->name, b->struct_name);
+      util_dynbuf_printf(out, "@group(0) @binding(%u) var<uniform> %s: %s;\n", pb->index, pb->name, b->struct_name);
     else
-      wgk_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s>;\n", pb->index,
-                        pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type);
+      util_dynbuf_printf(out, "@group(0) @binding(%u) var<storage, %s> %s: array<%s>;\n", pb->index,
+                         pb->buffer == WGK_BUFFER_STORAGE ? "read_write" : "read", pb->name, pb->wgsl_type);
   }
 }
 
 /* A field's value: its expression; spec 2.1 then the same-named arg, then `default` (an expression when a
  * string); a missing required field fails the call, a missing optional one is 0 (facts 20-21). */
-static wgk_status uniform_value(wgk_planner *p, const wgk_manifest_binding *b, const wgk_manifest_field *field,
-                                const wgk_value *scope, wgk_value **out, wgk_error *err) {
-  if (field->value.text) return wgk_plan_eval(p, &field->value, scope, out, err);
-  const wgk_value *args = wgk_value_dict_get(scope, "args");
-  const wgk_value *arg = args ? wgk_value_dict_get(args, field->name) : NULL;
+static wgk_status uniform_value(plan_planner *p, const manifest_binding *b, const manifest_field *field,
+                                const expr_value *scope, expr_value **out, util_error *err) {
+  if (field->value.text) return plan_eval(p, &field->value, scope, out, err);
+  const expr_value *args = expr_value_dict_get(scope, "args");
+  const expr_value *arg = args ? expr_value_dict_get(args, field->name) : NULL;
   if (arg) {
-    *out = wgk_value_ref(arg);
+    *out = expr_value_ref(arg);
     return WGK_OK;
   }
-  if (field->default_value) return wgk_plan_literal(p, field->default_value, &b->pos, scope, out, err);
+  if (field->default_value) return plan_literal(p, field->default_value, &b->pos, scope, out, err);
   if (field->required)
-    return wgk_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
-                         "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name, field->name,
-                         field->name);
-  *out = wgk_value_int(0);
+    return util_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                          "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name,
+                          field->name, field->name);
+  *out = expr_value_int(0);
   return *out ? WGK_OK : oom(err);
 }
 
 /* Packs b's struct after the pass's earlier uniform structs (a pass may bind several, as the loader allows). */
-static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, const wgk_value *scope,
-                               wgk_plan_pass *pass, wgk_plan_binding *pb, bool named, wgk_error *err) {
+static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const expr_value *scope, plan_pass *pass,
+                               plan_binding *pb, bool named, util_error *err) {
   size_t fields = (b->n_fields + 3) / 4 * 4;
   if (fields < 4) fields = 4;
   size_t offset = pass->uniform ? (pass->uniform_size + 255) / 256 * 256 : 0;
@@ -155,25 +155,25 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
   pass->uniform_size = offset + fields * 4;
   pb->uniform_offset = offset;
   pb->uniform_bytes = fields * 4;
-  wgk_dynbuf text;
-  wgk_dynbuf_init(&text, 1 << 16);
-  if (pass->uniform_text) wgk_dynbuf_printf(&text, "%s | ", pass->uniform_text);
-  if (named) wgk_dynbuf_printf(&text, "%s: ", b->name);
+  util_dynbuf text;
+  util_dynbuf_init(&text, 1 << 16);
+  if (pass->uniform_text) util_dynbuf_printf(&text, "%s | ", pass->uniform_text);
+  if (named) util_dynbuf_printf(&text, "%s: ", b->name);
   for (size_t f = 0; f < b->n_fields; f++) {
-    const wgk_manifest_field *field = &b->fields[f];
-    wgk_value *v = NULL;
+    const manifest_field *field = &b->fields[f];
+    expr_value *v = NULL;
     wgk_status st = uniform_value(p, b, field, scope, &v, err);
     if (st != WGK_OK) {
-      wgk_dynbuf_free(&text);
+      util_dynbuf_free(&text);
       return st;
     }
-    double d = wgk_value_as_float(v);
-    bool number = wgk_value_is_number(v) || wgk_value_kind_of(v) == WGK_VALUE_BOOL;
-    if (wgk_value_kind_of(v) == WGK_VALUE_BOOL) d = wgk_value_as_bool(v) ? 1 : 0;
-    wgk_dynbuf shown;
-    wgk_dynbuf_init(&shown, 256);
-    wgk_value_print(v, &shown);
-    wgk_value_release(v);
+    double d = expr_value_as_float(v);
+    bool number = expr_value_is_number(v) || expr_value_kind_of(v) == WGK_VALUE_BOOL;
+    if (expr_value_kind_of(v) == WGK_VALUE_BOOL) d = expr_value_as_bool(v) ? 1 : 0;
+    util_dynbuf shown;
+    util_dynbuf_init(&shown, 256);
+    expr_value_print(v, &shown);
+    expr_value_release(v);
     bool whole = number && d == floor(d);
     const char *bad = !number ? "is not a number"
                       : field->type == WGK_SCALAR_U32 && !(whole && d >= 0 && d <= 4294967295.0)
@@ -185,11 +185,11 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
                           ? "is outside the f32 range (magnitude at most 3.4028235e38)"
                           : NULL;
     if (bad) {
-      wgk_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column,
-                    field->value.pos.path, "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id, b->struct_name,
-                    field->name, scalar_name(field->type), wgk_dynbuf_str(&shown), bad);
-      wgk_dynbuf_free(&shown);
-      wgk_dynbuf_free(&text);
+      util_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column,
+                     field->value.pos.path, "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id, b->struct_name,
+                     field->name, scalar_name(field->type), util_dynbuf_str(&shown), bad);
+      util_dynbuf_free(&shown);
+      util_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
     uint8_t *slot = pass->uniform + offset + f * 4;
@@ -204,40 +204,40 @@ static wgk_status pack_uniform(wgk_planner *p, const wgk_manifest_binding *b, co
       memcpy(slot, &x, 4);
     }
     if (shown.failed && !shown.over) text.failed = true; /* a value lost for memory: out of memory below */
-    wgk_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, wgk_dynbuf_str(&shown));
-    wgk_dynbuf_free(&shown);
+    util_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, util_dynbuf_str(&shown));
+    util_dynbuf_free(&shown);
   }
   free(pass->uniform_text);
-  pass->uniform_text = wgk_dynbuf_take(&text);
+  pass->uniform_text = util_dynbuf_take(&text);
   return pass->uniform_text ? WGK_OK : oom(err);
 }
 
 /* spec 2.1 `length`: a positive integer, or `$name` naming a derive (or a type variable's value). */
-static wgk_status fixed_length(wgk_planner *p, const wgk_manifest_binding *b, const wgk_value *scope, uint64_t *out,
-                               wgk_error *err) {
+static wgk_status fixed_length(plan_planner *p, const manifest_binding *b, const expr_value *scope, uint64_t *out,
+                               util_error *err) {
   double d = -1;
   if (b->length[0] == '$') {
-    const wgk_value *v = wgk_value_dict_get(scope, b->length + 1);
-    if (v && wgk_value_is_number(v))
-      d = wgk_value_as_float(v);
-    else if (v && wgk_value_str(v))
-      d = strtod(wgk_value_str(v), NULL);
+    const expr_value *v = expr_value_dict_get(scope, b->length + 1);
+    if (v && expr_value_is_number(v))
+      d = expr_value_as_float(v);
+    else if (v && expr_value_str(v))
+      d = strtod(expr_value_str(v), NULL);
   } else {
     d = strtod(b->length, NULL);
   }
   if (!(d >= 1 && d <= 9007199254740991.0 && d == floor(d)))
-    return wgk_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
-                         "binding %s length must resolve to a positive integer (%s)", b->name, b->length);
+    return util_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                          "binding %s length must resolve to a positive integer (%s)", b->name, b->length);
   *out = (uint64_t)d;
   return WGK_OK;
 }
 
 /* Two uniform structs of one name are one WGSL declaration, so they must have the same fields (name, type,
  * required, internal, default; `value` may differ), as the public loader requires of a pass's bindings. */
-static bool same_struct(const wgk_manifest_binding *a, const wgk_manifest_binding *b) {
+static bool same_struct(const manifest_binding *a, const manifest_binding *b) {
   if (a->n_fields != b->n_fields) return false;
   for (size_t f = 0; f < a->n_fields; f++) {
-    const wgk_manifest_field *x = &a->fields[f], *y = &b->fields[f];
+    const manifest_field *x = &a->fields[f], *y = &b->fields[f];
     if (strcmp(x->name, y->name) || x->type != y->type || x->required != y->required || x->internal != y->internal ||
         !(x->default_value == y->default_value ||
           (x->default_value && y->default_value && json_equal((json_t *)x->default_value, (json_t *)y->default_value))))
@@ -246,34 +246,34 @@ static bool same_struct(const wgk_manifest_binding *a, const wgk_manifest_bindin
   return true;
 }
 
-static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope,
-                                wgk_plan_pass *pass, wgk_error *err) {
-  const wgk_manifest_binding_set *set = mp->bindings;
+static wgk_status make_bindings(plan_planner *p, const manifest_pass *mp, const expr_value *scope, plan_pass *pass,
+                                util_error *err) {
+  const manifest_binding_set *set = mp->bindings;
   pass->bindings = calloc(set->n_bindings ? set->n_bindings : 1, sizeof *pass->bindings);
   if (!pass->bindings) return oom(err);
   pass->n_bindings = set->n_bindings;
   size_t uniforms = 0;
   for (size_t i = 0; i < set->n_bindings; i++) {
-    const wgk_manifest_binding *b = &set->bindings[i];
+    const manifest_binding *b = &set->bindings[i];
     if (b->buffer != WGK_BUFFER_UNIFORM) continue;
     uniforms++;
     for (size_t j = 0; j < i; j++) {
-      const wgk_manifest_binding *o = &set->bindings[j];
+      const manifest_binding *o = &set->bindings[j];
       if (o->buffer == WGK_BUFFER_UNIFORM && strcmp(o->struct_name, b->struct_name) == 0 && !same_struct(o, b))
-        return wgk_error_set(err, WGK_ERR_MANIFEST, p->m->source, b->pos.line, b->pos.column, b->pos.path,
-                             "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
-                             "(give one a structName of its own)",
-                             mp->id, b->struct_name, o->name, b->name);
+        return util_error_set(err, WGK_ERR_MANIFEST, p->m->source, b->pos.line, b->pos.column, b->pos.path,
+                              "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
+                              "(give one a structName of its own)",
+                              mp->id, b->struct_name, o->name, b->name);
     }
   }
   for (size_t i = 0; i < set->n_bindings; i++) {
-    const wgk_manifest_binding *b = &set->bindings[i];
-    wgk_plan_binding *pb = &pass->bindings[i];
+    const manifest_binding *b = &set->bindings[i];
+    plan_binding *pb = &pass->bindings[i];
     pb->index = (uint32_t)i;
     pb->buffer = b->buffer;
     pb->name = b->name;
     pb->port = b->port ? (int)(b->port - p->m->ports) : -1;
-    pb->intermediate = -1; /* set by wgk_plan_bind_intermediates */
+    pb->intermediate = -1; /* set by plan_bind_intermediates */
     if (b->buffer == WGK_BUFFER_UNIFORM) {
       wgk_status st = pack_uniform(p, b, scope, pass, pb, uniforms > 1, err);
       if (st != WGK_OK) return st;
@@ -287,39 +287,39 @@ static wgk_status make_bindings(wgk_planner *p, const wgk_manifest_pass *mp, con
 }
 
 /* Prepends the enable directives the rendered source needs and lacks, as the public loader infers them
- * (wgk_wgsl_missing_enables: real uses outside comments; docs/call-semantics.md step 7). */
-static wgk_status add_enables(wgk_plan_pass *pass, char *rendered, wgk_error *err) {
-  unsigned need = wgk_wgsl_missing_enables(rendered);
+ * (tmpl_wgsl_missing_enables: real uses outside comments; docs/call-semantics.md step 7). */
+static wgk_status add_enables(plan_pass *pass, char *rendered, util_error *err) {
+  unsigned need = tmpl_wgsl_missing_enables(rendered);
   if (need & WGK_ENABLE_OOM) {
     free(rendered);
     return oom(err);
   }
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
   int lines = 0;
-  if (need & WGK_ENABLE_F16) wgk_dynbuf_append_str(&out, "enable f16;\n"), lines++;
-  if (need & WGK_ENABLE_SUBGROUPS) wgk_dynbuf_append_str(&out, "enable subgroups;\n"), lines++;
-  if (need & WGK_ENABLE_SUBGROUP_SIZE_CONTROL) wgk_dynbuf_append_str(&out, "enable subgroup_size_control;\n"), lines++;
-  wgk_dynbuf_append_str(&out, rendered);
+  if (need & WGK_ENABLE_F16) util_dynbuf_append_str(&out, "enable f16;\n"), lines++;
+  if (need & WGK_ENABLE_SUBGROUPS) util_dynbuf_append_str(&out, "enable subgroups;\n"), lines++;
+  if (need & WGK_ENABLE_SUBGROUP_SIZE_CONTROL) util_dynbuf_append_str(&out, "enable subgroup_size_control;\n"), lines++;
+  util_dynbuf_append_str(&out, rendered);
   free(rendered);
-  pass->wgsl = wgk_dynbuf_take(&out);
+  pass->wgsl = util_dynbuf_take(&out);
   pass->wgsl_line_offset = lines;
   return pass->wgsl ? WGK_OK : oom(err);
 }
 
-static wgk_status render(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *scope, wgk_plan_pass *pass,
-                         wgk_error *err) {
-  const wgk_tmpl *t = wgk_plan_template(p, mp->shader, err);
+static wgk_status render(plan_planner *p, const manifest_pass *mp, const expr_value *scope, plan_pass *pass,
+                         util_error *err) {
+  const tmpl_template *t = plan_template(p, mp->shader, err);
   if (!t) return err ? err->status : WGK_ERR_NOT_FOUND;
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, WGK_TMPL_MAX_OUTPUT);
-  wgk_tmpl_linemap_init(&pass->linemap);
-  wgk_status st = wgk_tmpl_render_parsed(t, scope, &out, &pass->linemap, err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, WGK_TMPL_MAX_OUTPUT);
+  tmpl_linemap_init(&pass->linemap);
+  wgk_status st = tmpl_render_parsed(t, scope, &out, &pass->linemap, err);
   if (st != WGK_OK) {
-    wgk_dynbuf_free(&out);
+    util_dynbuf_free(&out);
     return st;
   }
-  char *text = wgk_dynbuf_take(&out);
+  char *text = util_dynbuf_take(&out);
   return text ? add_enables(pass, text, err) : oom(err);
 }
 
@@ -329,13 +329,13 @@ static bool is_ident(char c) {
 
 /* " (tunable NAME = V, ...)" for the tunables an expression text names (or, with text NULL, whose value is
  * `value`), so a limit error points at the knob that was turned; "" when none. */
-static void tunable_note(const wgk_value *scope, const char *text, uint64_t value, char *buf, size_t size) {
-  const wgk_value *tunables = wgk_value_dict_get(scope, "tunables");
+static void tunable_note(const expr_value *scope, const char *text, uint64_t value, char *buf, size_t size) {
+  const expr_value *tunables = expr_value_dict_get(scope, "tunables");
   size_t used = 0;
   buf[0] = '\0';
-  for (size_t i = 0; tunables && i < wgk_value_len(tunables); i++) {
-    const char *name = wgk_value_dict_key_at(tunables, i);
-    const wgk_value *v = wgk_value_dict_value_at(tunables, i);
+  for (size_t i = 0; tunables && i < expr_value_len(tunables); i++) {
+    const char *name = expr_value_dict_key_at(tunables, i);
+    const expr_value *v = expr_value_dict_value_at(tunables, i);
     bool named = false;
     if (text) {
       size_t n = strlen(name);
@@ -345,14 +345,14 @@ static void tunable_note(const wgk_value *scope, const char *text, uint64_t valu
         named = !is_ident(l) && !is_ident(c);
       }
     } else {
-      named = wgk_value_is_number(v) && wgk_value_as_float(v) == (double)value;
+      named = expr_value_is_number(v) && expr_value_as_float(v) == (double)value;
     }
     if (!named) continue;
-    wgk_dynbuf shown;
-    wgk_dynbuf_init(&shown, 64);
-    wgk_value_print(v, &shown);
-    int k = snprintf(buf + used, size - used, "%s%s = %s", used ? ", " : " (tunable ", name, wgk_dynbuf_str(&shown));
-    wgk_dynbuf_free(&shown);
+    util_dynbuf shown;
+    util_dynbuf_init(&shown, 64);
+    expr_value_print(v, &shown);
+    int k = snprintf(buf + used, size - used, "%s%s = %s", used ? ", " : " (tunable ", name, util_dynbuf_str(&shown));
+    util_dynbuf_free(&shown);
     if (k < 0 || (size_t)k >= size - used - 1) {
       buf[used] = '\0';
       break;
@@ -364,26 +364,26 @@ static void tunable_note(const wgk_value *scope, const char *text, uint64_t valu
 
 /* A workgroup of `size` invocations must fit the device (maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupSizeX).
  */
-static wgk_status check_size(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e,
-                             const wgk_value *scope, uint64_t size, wgk_error *err) {
-  const wgk_device_limits *lim = &p->device->limits;
+static wgk_status check_size(plan_planner *p, const plan_pass *pass, const manifest_expr *e, const expr_value *scope,
+                             uint64_t size, util_error *err) {
+  const device_limits *lim = &p->device->limits;
   const char *which = size > lim->maxComputeInvocationsPerWorkgroup ? "maxComputeInvocationsPerWorkgroup"
                       : size > lim->maxComputeWorkgroupSizeX        ? "maxComputeWorkgroupSizeX"
                                                                     : NULL;
   if (!which) return WGK_OK;
   char note[300];
   tunable_note(scope, e->text, 0, note, sizeof note);
-  return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, e->pos.line, e->pos.column, e->pos.path,
-                       "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id,
-                       e->text, size, note, which,
-                       size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
-                                                                     : lim->maxComputeWorkgroupSizeX);
+  return util_error_set(err, WGK_ERR_LIMIT, p->m->source, e->pos.line, e->pos.column, e->pos.path,
+                        "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id,
+                        e->text, size, note, which,
+                        size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
+                                                                      : lim->maxComputeWorkgroupSizeX);
 }
 
 /* The rendered `@workgroup_size(x, y, z)` (integer literals) against the device's limits: what the WGSL compiler
  * would refuse later, refused here naming the pass and the tunables behind it. */
-static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass, const wgk_value *scope,
-                                       wgk_error *err) {
+static wgk_status check_workgroup_attr(plan_planner *p, const plan_pass *pass, const expr_value *scope,
+                                       util_error *err) {
   const char *at = strstr(pass->wgsl, "@workgroup_size(");
   if (!at) return WGK_OK;
   const char *s = at + strlen("@workgroup_size(");
@@ -405,7 +405,7 @@ static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass
     }
     break;
   }
-  const wgk_device_limits *lim = &p->device->limits;
+  const device_limits *lim = &p->device->limits;
   const uint32_t max_dim[3] = {lim->maxComputeWorkgroupSizeX, lim->maxComputeWorkgroupSizeY,
                                lim->maxComputeWorkgroupSizeZ};
   static const char *const dim_name[3] = {"maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
@@ -430,42 +430,42 @@ static wgk_status check_workgroup_attr(wgk_planner *p, const wgk_plan_pass *pass
   const char *end = strchr(at, ')');
   int len = end ? (int)(end - at) + 1 : (int)strlen("@workgroup_size(");
   if (len > 80) len = 80;
-  return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos.line, pass->source->pos.column,
-                       pass->source->pos.path,
-                       "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64, pass->source->id,
-                       len, at, value, note, which, limit);
+  return util_error_set(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos.line, pass->source->pos.column,
+                        pass->source->pos.path,
+                        "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64,
+                        pass->source->id, len, at, value, note, which, limit);
 }
 
-static wgk_status count_of(wgk_planner *p, const wgk_plan_pass *pass, const wgk_manifest_expr *e,
-                           const wgk_value *scope, uint64_t *out, wgk_error *err) {
-  wgk_value *v = NULL;
-  wgk_status st = wgk_plan_eval(p, e, scope, &v, err);
+static wgk_status count_of(plan_planner *p, const plan_pass *pass, const manifest_expr *e, const expr_value *scope,
+                           uint64_t *out, util_error *err) {
+  expr_value *v = NULL;
+  wgk_status st = plan_eval(p, e, scope, &v, err);
   if (st != WGK_OK) return st;
-  double d = wgk_value_is_number(v) ? wgk_value_as_float(v) : -1;
-  wgk_dynbuf shown;
-  wgk_dynbuf_init(&shown, 256);
-  wgk_value_print(v, &shown);
-  wgk_value_release(v);
+  double d = expr_value_is_number(v) ? expr_value_as_float(v) : -1;
+  util_dynbuf shown;
+  util_dynbuf_init(&shown, 256);
+  expr_value_print(v, &shown);
+  expr_value_release(v);
   if (!(d >= 0 && d == floor(d) && d < 18446744073709551616.0)) {
-    wgk_error_set(err, WGK_ERR_CALL, p->m->source, e->pos.line, e->pos.column, e->pos.path,
-                  "pass %s: dispatch %s = %s is not a non-negative whole number", pass->source->id, e->text,
-                  wgk_dynbuf_str(&shown));
-    wgk_dynbuf_free(&shown);
+    util_error_set(err, WGK_ERR_CALL, p->m->source, e->pos.line, e->pos.column, e->pos.path,
+                   "pass %s: dispatch %s = %s is not a non-negative whole number", pass->source->id, e->text,
+                   util_dynbuf_str(&shown));
+    util_dynbuf_free(&shown);
     return WGK_ERR_CALL;
   }
-  wgk_dynbuf_free(&shown);
+  util_dynbuf_free(&shown);
   *out = (uint64_t)d;
   return WGK_OK;
 }
 
 /* {threads, workgroupSize} and {workgroups} fold N workgroups into x = min(N, 65535), y = ceilDiv(N, 65535). */
-static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const wgk_value *scope, wgk_plan_pass *pass,
-                           wgk_error *err) {
+static wgk_status dispatch(plan_planner *p, const manifest_dispatch *d, const expr_value *scope, plan_pass *pass,
+                           util_error *err) {
   uint64_t n = 0, c[3] = {1, 1, 1};
   wgk_status st = WGK_OK;
   const uint32_t limit = p->device->limits.maxComputeWorkgroupsPerDimension;
   if (d->kind == WGK_DISPATCH_XYZ) {
-    const wgk_manifest_expr *axes[3] = {&d->x, &d->y, &d->z};
+    const manifest_expr *axes[3] = {&d->x, &d->y, &d->z};
     for (int i = 0; i < 3 && st == WGK_OK; i++)
       if (axes[i]->text) st = count_of(p, pass, axes[i], scope, &c[i], err);
   } else {
@@ -474,8 +474,8 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
       st = count_of(p, pass, &d->threads, scope, &threads, err);
       if (st == WGK_OK) st = count_of(p, pass, &d->workgroup_size, scope, &size, err);
       if (st == WGK_OK && size == 0)
-        return wgk_error_set(err, WGK_ERR_CALL, p->m->source, d->pos.line, d->pos.column, d->pos.path,
-                             "pass %s: dispatch workgroupSize %s is 0", pass->source->id, d->workgroup_size.text);
+        return util_error_set(err, WGK_ERR_CALL, p->m->source, d->pos.line, d->pos.column, d->pos.path,
+                              "pass %s: dispatch workgroupSize %s is 0", pass->source->id, d->workgroup_size.text);
       if (st == WGK_OK) st = check_size(p, pass, &d->workgroup_size, scope, size, err);
       n = size ? threads / size + (threads % size != 0) : 0; /* threads + size - 1 could wrap */
     } else {
@@ -497,11 +497,11 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
                    : d->kind == WGK_DISPATCH_THREADS ? d->threads.text
                                                      : d->workgroups.text,
                    0, note, sizeof note);
-      return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, d->pos.line, d->pos.column, d->pos.path,
-                           "pass %s: dispatch of %" PRIu64
-                           " workgroups on axis %c exceeds the device's "
-                           "maxComputeWorkgroupsPerDimension %u%s",
-                           pass->source->id, c[i], "xyz"[i], limit, note);
+      return util_error_set(err, WGK_ERR_LIMIT, p->m->source, d->pos.line, d->pos.column, d->pos.path,
+                            "pass %s: dispatch of %" PRIu64
+                            " workgroups on axis %c exceeds the device's "
+                            "maxComputeWorkgroupsPerDimension %u%s",
+                            pass->source->id, c[i], "xyz"[i], limit, note);
     }
     pass->workgroups[i] = (uint32_t)c[i];
   }
@@ -509,65 +509,66 @@ static wgk_status dispatch(wgk_planner *p, const wgk_manifest_dispatch *d, const
   return WGK_OK;
 }
 
-wgk_status wgk_plan_pass_make(wgk_planner *p, const wgk_manifest_pass *mp, const wgk_value *variant_scope,
-                              wgk_plan_pass *pass, wgk_error *err) {
+wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_value *variant_scope, plan_pass *pass,
+                          util_error *err) {
   memset(pass, 0, sizeof *pass);
   pass->source = mp;
-  wgk_value *scope = wgk_value_dict_copy(variant_scope);
+  expr_value *scope = expr_value_dict_copy(variant_scope);
   if (!scope) return oom(err);
   wgk_status st = WGK_OK;
   if (p->m->format == WGK_MANIFEST_SPEC21) { /* pass derives and templates see {...dtypes, ...derives} (fact 27) */
-    const wgk_value *dtypes = wgk_value_dict_get(scope, "dtypes");
-    for (size_t i = 0; dtypes && i < wgk_value_len(dtypes) && st == WGK_OK; i++) {
-      const char *name = wgk_value_dict_key_at(dtypes, i);
-      if (!wgk_value_dict_get(scope, name) &&
-          !wgk_value_dict_set(scope, name, wgk_value_ref(wgk_value_dict_value_at(dtypes, i))))
+    const expr_value *dtypes = expr_value_dict_get(scope, "dtypes");
+    for (size_t i = 0; dtypes && i < expr_value_len(dtypes) && st == WGK_OK; i++) {
+      const char *name = expr_value_dict_key_at(dtypes, i);
+      if (!expr_value_dict_get(scope, name) &&
+          !expr_value_dict_set(scope, name, expr_value_ref(expr_value_dict_value_at(dtypes, i))))
         st = oom(err);
     }
   }
   for (size_t i = 0; i < mp->n_inputs && st == WGK_OK; i++) {
-    wgk_value *v = NULL;
-    st = wgk_plan_value(p, &mp->inputs[i], scope, &v, err);
-    if (st == WGK_OK && !wgk_value_dict_set(scope, mp->inputs[i].name, v)) st = oom(err);
+    expr_value *v = NULL;
+    st = plan_value(p, &mp->inputs[i], scope, &v, err);
+    if (st == WGK_OK && !expr_value_dict_set(scope, mp->inputs[i].name, v)) st = oom(err);
   }
   if (st == WGK_OK) st = make_bindings(p, mp, scope, pass, err);
   if (st == WGK_OK) {
-    wgk_dynbuf decl;
-    wgk_dynbuf_init(&decl, 0);
+    util_dynbuf decl;
+    util_dynbuf_init(&decl, 0);
     if (p->m->format == WGK_MANIFEST_SPEC21)
       declarations_spec21(mp, pass, &decl);
     else
       declarations(mp, pass, &decl);
-    wgk_value *env = wgk_value_dict(), *wgsl = wgk_value_dict();
+    expr_value *env = expr_value_dict(), *wgsl = expr_value_dict();
     bool ok = env && wgsl && !decl.failed &&
-              wgk_value_dict_set(wgsl, "resourceDeclarations", wgk_value_string(wgk_dynbuf_str(&decl)));
+              expr_value_dict_set(wgsl, "resourceDeclarations", expr_value_string(util_dynbuf_str(&decl)));
     if (ok) {
-      ok = wgk_value_dict_set(env, "wgsl", wgsl);
+      ok = expr_value_dict_set(env, "wgsl", wgsl);
       wgsl = NULL;
     } /* set takes its value */
-    if (ok) ok = wgk_value_dict_set(env, "device", wgk_value_ref(wgk_value_dict_get(scope, "device"))); /* env.device */
+    if (ok)
+      ok = expr_value_dict_set(env, "device", expr_value_ref(expr_value_dict_get(scope, "device"))); /* env.device */
     if (ok) {
-      ok = wgk_value_dict_set(scope, "env", env);
+      ok = expr_value_dict_set(scope, "env", env);
       env = NULL;
     }
-    wgk_value_release(wgsl);
-    wgk_value_release(env);
+    expr_value_release(wgsl);
+    expr_value_release(env);
     if (!ok) st = oom(err);
-    wgk_dynbuf_free(&decl);
+    util_dynbuf_free(&decl);
   }
   if (st == WGK_OK) st = dispatch(p, &mp->dispatch, scope, pass, err);
   if (st == WGK_OK) st = render(p, mp, scope, pass, err);
   if (st == WGK_OK) st = check_workgroup_attr(p, pass, scope, err);
-  wgk_value_release(scope);
+  expr_value_release(scope);
   return st;
 }
 
-void wgk_plan_pass_free(wgk_plan_pass *pass) {
+void plan_pass_free(plan_pass *pass) {
   if (!pass) return;
   free(pass->label);
   free(pass->id);
   free(pass->wgsl);
-  wgk_tmpl_linemap_free(&pass->linemap);
+  tmpl_linemap_free(&pass->linemap);
   free(pass->bindings);
   free(pass->uniform);
   free(pass->uniform_text);

@@ -1,4 +1,4 @@
-/* wgk_plan_make: validate, scope, outputs, derives, variant choice, passes (docs/call-semantics.md). */
+/* plan_make: validate, scope, outputs, derives, variant choice, passes (docs/call-semantics.md). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,17 +8,17 @@
 #include "plan/planner_internal.h"
 #include "util/dtype.h"
 
-static wgk_status oom(wgk_error *err) {
-  return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a call");
+static wgk_status oom(util_error *err) {
+  return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a call");
 }
 
-static bool shape_from_value(const wgk_value *v, int *rank, int64_t *shape) {
-  if (wgk_value_kind_of(v) != WGK_VALUE_LIST || wgk_value_len(v) > WGK_MAX_RANK) return false;
-  *rank = (int)wgk_value_len(v);
+static bool shape_from_value(const expr_value *v, int *rank, int64_t *shape) {
+  if (expr_value_kind_of(v) != WGK_VALUE_LIST || expr_value_len(v) > WGK_MAX_RANK) return false;
+  *rank = (int)expr_value_len(v);
   for (int d = 0; d < *rank; d++) {
-    const wgk_value *x = wgk_value_list_at(v, (size_t)d);
-    if (wgk_value_kind_of(x) != WGK_VALUE_INT || wgk_value_as_int(x) < 0) return false;
-    shape[d] = wgk_value_as_int(x);
+    const expr_value *x = expr_value_list_at(v, (size_t)d);
+    if (expr_value_kind_of(x) != WGK_VALUE_INT || expr_value_as_int(x) < 0) return false;
+    shape[d] = expr_value_as_int(x);
   }
   return true;
 }
@@ -30,7 +30,7 @@ static void shape_text(int rank, const int64_t *shape, char *buf, size_t size) {
   if (used < size) snprintf(buf + used, size - used, "]");
 }
 
-static const char *type_dtype(const wgk_manifest *m, const char **type_dtypes, const char *type_var) {
+static const char *type_dtype(const manifest_model *m, const char **type_dtypes, const char *type_var) {
   for (size_t i = 0; type_var && i < m->n_type_constraints; i++)
     if (strcmp(m->type_constraints[i].name, type_var) == 0) return type_dtypes[i];
   return NULL;
@@ -38,62 +38,62 @@ static const char *type_dtype(const wgk_manifest *m, const char **type_dtypes, c
 
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
  * caller-given output against it, and adds shapes.<port> / ranks.<port> for the derives that follow. */
-static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *call, wgk_value *scope,
-                               const wgk_value *shape_scope, const char **type_dtypes, wgk_plan_output *o,
-                               wgk_error *err) {
-  const wgk_manifest *m = p->m;
-  const wgk_manifest_port *port = &m->ports[i];
-  const wgk_plan_tensor *given = &call->ports[i];
+static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call, expr_value *scope,
+                               const expr_value *shape_scope, const char **type_dtypes, plan_output *o,
+                               util_error *err) {
+  const manifest_model *m = p->m;
+  const manifest_port *port = &m->ports[i];
+  const plan_tensor *given = &call->ports[i];
   o->port = (int)i;
   o->dtype = type_dtype(m, type_dtypes, port->type_var);
   if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0]; /* spec 2.1 concrete dtype */
   if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
     if (!given->present)
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
-                           "port %s: output has no shape expression, so the caller must give it", port->name);
+      return util_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
+                            "port %s: output has no shape expression, so the caller must give it", port->name);
     o->rank = given->rank;
     memcpy(o->shape, given->shape, sizeof o->shape);
     if (!o->dtype) o->dtype = given->dtype;
     return WGK_OK;
   }
-  wgk_value *v = NULL;
-  wgk_status st = wgk_plan_eval(p, &port->shape, shape_scope, &v, err);
+  expr_value *v = NULL;
+  wgk_status st = plan_eval(p, &port->shape, shape_scope, &v, err);
   if (st != WGK_OK) return st;
   bool ok = shape_from_value(v, &o->rank, o->shape);
-  wgk_value_release(v);
+  expr_value_release(v);
   if (!ok)
-    return wgk_error_set(
+    return util_error_set(
         err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
         "port %s: shape expression '%s' did not give a list of non-negative integers", port->name, port->shape.text);
   if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
-    wgk_value *r = NULL;
-    st = wgk_plan_eval(p, &port->rank_expr, shape_scope, &r, err);
+    expr_value *r = NULL;
+    st = plan_eval(p, &port->rank_expr, shape_scope, &r, err);
     if (st != WGK_OK) return st;
-    bool same = wgk_value_kind_of(r) == WGK_VALUE_INT && wgk_value_as_int(r) == o->rank;
-    wgk_dynbuf shown;
-    wgk_dynbuf_init(&shown, 256);
-    wgk_value_print(r, &shown);
-    wgk_value_release(r);
+    bool same = expr_value_kind_of(r) == WGK_VALUE_INT && expr_value_as_int(r) == o->rank;
+    util_dynbuf shown;
+    util_dynbuf_init(&shown, 256);
+    expr_value_print(r, &shown);
+    expr_value_release(r);
     if (!same) {
-      wgk_error_set(err, WGK_ERR_CALL, m->source, port->rank_expr.pos.line, port->rank_expr.pos.column,
-                    port->rank_expr.pos.path,
-                    "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
-                    port->rank_expr.text, wgk_dynbuf_str(&shown), o->rank);
-      wgk_dynbuf_free(&shown);
+      util_error_set(err, WGK_ERR_CALL, m->source, port->rank_expr.pos.line, port->rank_expr.pos.column,
+                     port->rank_expr.pos.path,
+                     "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
+                     port->rank_expr.text, util_dynbuf_str(&shown), o->rank);
+      util_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
-    wgk_dynbuf_free(&shown);
+    util_dynbuf_free(&shown);
   }
   if (given->present && (given->rank != o->rank || memcmp(given->shape, o->shape, sizeof(int64_t) * (size_t)o->rank))) {
     char want[128], got[128];
     shape_text(o->rank, o->shape, want, sizeof want);
     shape_text(given->rank, given->shape, got, sizeof got);
-    return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
-                         "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
+    return util_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
+                          "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
   }
   if (!given->present) {
-    if (!wgk_plan_scope_put(scope, "shapes", port->name, wgk_plan_shape_value(o->rank, o->shape)) ||
-        !wgk_plan_scope_put(scope, "ranks", port->name, wgk_value_int(o->rank)))
+    if (!plan_scope_put(scope, "shapes", port->name, plan_shape_value(o->rank, o->shape)) ||
+        !plan_scope_put(scope, "ranks", port->name, expr_value_int(o->rank)))
       return oom(err);
   }
   return WGK_OK;
@@ -102,34 +102,34 @@ static wgk_status infer_output(wgk_planner *p, size_t i, const wgk_plan_call *ca
 /* Spec 2.1: an output's shape expression sees the manifest derives by bare name, each evaluated in order in the
  * scope so far, one that fails left unbound, as the public loader infers outputs before it evaluates every derive
  * (which then also see the outputs' shapes). A copy of the scope, so the derives proper are evaluated after. */
-static wgk_status shape_scope_of(wgk_planner *p, const wgk_value *scope, wgk_value **out, wgk_error *err) {
-  const wgk_manifest *m = p->m;
-  *out = wgk_value_dict_copy(scope);
+static wgk_status shape_scope_of(plan_planner *p, const expr_value *scope, expr_value **out, util_error *err) {
+  const manifest_model *m = p->m;
+  *out = expr_value_dict_copy(scope);
   if (!*out) return oom(err);
   for (size_t i = 0; i < m->n_derives; i++) {
-    const wgk_manifest_derive *d = &m->derives[i];
-    wgk_value *v = NULL;
-    wgk_error local;
-    wgk_error_clear(&local);
-    wgk_status st = d->expr.text ? wgk_plan_eval(p, &d->expr, *out, &v, &local)
-                                 : wgk_plan_literal(p, d->literal, &d->pos, *out, &v, &local);
+    const manifest_derive *d = &m->derives[i];
+    expr_value *v = NULL;
+    util_error local;
+    util_error_clear(&local);
+    wgk_status st = d->expr.text ? plan_eval(p, &d->expr, *out, &v, &local)
+                                 : plan_literal(p, d->literal, &d->pos, *out, &v, &local);
     if (st == WGK_ERR_OUT_OF_MEMORY || st == WGK_ERR_LIMIT) { /* never a derive that is merely unbound */
       if (err) *err = local;
       return st;
     }
-    if (st == WGK_OK && !wgk_value_dict_set(*out, d->name, v)) return oom(err);
+    if (st == WGK_OK && !expr_value_dict_set(*out, d->name, v)) return oom(err);
   }
   return WGK_OK;
 }
 
-static wgk_status infer_outputs(wgk_planner *p, const wgk_plan_call *call, wgk_value *scope, const char **type_dtypes,
-                                wgk_plan *plan, wgk_error *err) {
-  const wgk_manifest *m = p->m;
+static wgk_status infer_outputs(plan_planner *p, const plan_call *call, expr_value *scope, const char **type_dtypes,
+                                plan_result *plan, util_error *err) {
+  const manifest_model *m = p->m;
   size_t n = 0;
   for (size_t i = 0; i < m->n_ports; i++) n += m->ports[i].dir != WGK_PORT_INPUT;
   plan->outputs = calloc(n ? n : 1, sizeof *plan->outputs);
   if (!plan->outputs) return oom(err);
-  wgk_value *shape_scope = NULL;
+  expr_value *shape_scope = NULL;
   wgk_status st = m->format == WGK_MANIFEST_SPEC21 ? shape_scope_of(p, scope, &shape_scope, err) : WGK_OK;
   for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++) {
     if (m->ports[i].dir == WGK_PORT_INPUT) continue;
@@ -137,22 +137,22 @@ static wgk_status infer_outputs(wgk_planner *p, const wgk_plan_call *call, wgk_v
                       &plan->outputs[plan->n_outputs], err);
     if (st == WGK_OK) plan->n_outputs++;
   }
-  wgk_value_release(shape_scope);
+  expr_value_release(shape_scope);
   return st;
 }
 
 /* Derives in order; one that fails is bound to undefined and its message kept for the explanation (a rank-4
  * derive may fail on a rank-3 call, and the variant that needs it is rejected with that reason). A limit, a syntax
  * error or running out of memory is never a reason: it fails the call, naming the derive (the error's path). */
-static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *failures, wgk_error *err) {
-  const wgk_manifest *m = p->m;
+static wgk_status eval_derives(plan_planner *p, expr_value *scope, expr_value *failures, util_error *err) {
+  const manifest_model *m = p->m;
   for (size_t i = 0; i < m->n_derives; i++) {
-    const wgk_manifest_derive *d = &m->derives[i];
-    wgk_value *v = NULL;
-    wgk_error local;
-    wgk_error_clear(&local);
-    wgk_status st = d->expr.text ? wgk_plan_eval(p, &d->expr, scope, &v, &local)
-                                 : wgk_plan_literal(p, d->literal, &d->pos, scope, &v, &local);
+    const manifest_derive *d = &m->derives[i];
+    expr_value *v = NULL;
+    util_error local;
+    util_error_clear(&local);
+    wgk_status st = d->expr.text ? plan_eval(p, &d->expr, scope, &v, &local)
+                                 : plan_literal(p, d->literal, &d->pos, scope, &v, &local);
     if (st != WGK_OK) {
       /* spec 2.1: a manifest derive that throws fails the whole call (docs/loader-semantics.md rule 25) */
       if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY || local.status == WGK_ERR_LIMIT ||
@@ -163,21 +163,21 @@ static wgk_status eval_derives(wgk_planner *p, wgk_value *scope, wgk_value *fail
       /* The reason quotes the derive's expression, so it names what the failing value came from (a tunable, an
        * attribute ...), not only the rule it broke. */
       char text[WGK_ERROR_MESSAGE_MAX + 600], reason[WGK_ERROR_MESSAGE_MAX + 900];
-      wgk_error_format(&local, text, sizeof text);
+      util_error_format(&local, text, sizeof text);
       snprintf(reason, sizeof reason, "%s (in %.200s)", text, d->expr.text ? d->expr.text : "?");
-      if (!wgk_value_dict_set(failures, d->name, wgk_value_string(reason))) return oom(err);
-      v = wgk_value_undefined();
+      if (!expr_value_dict_set(failures, d->name, expr_value_string(reason))) return oom(err);
+      v = expr_value_undefined();
     }
-    if (!wgk_plan_scope_put(scope, "derive", d->name, wgk_value_ref(v))) {
-      wgk_value_release(v);
+    if (!plan_scope_put(scope, "derive", d->name, expr_value_ref(v))) {
+      expr_value_release(v);
       return oom(err);
     }
-    if (!wgk_value_dict_set(scope, d->name, v)) return oom(err);
+    if (!expr_value_dict_set(scope, d->name, v)) return oom(err);
   }
   return WGK_OK;
 }
 
-static const wgk_manifest_derive *find_derive(const wgk_manifest *m, const char *name) {
+static const manifest_derive *find_derive(const manifest_model *m, const char *name) {
   for (size_t i = 0; i < m->n_derives; i++)
     if (strcmp(m->derives[i].name, name) == 0) return &m->derives[i];
   return NULL;
@@ -186,11 +186,11 @@ static const wgk_manifest_derive *find_derive(const wgk_manifest *m, const char 
 /* When an explanation ends in "NAME is false" and NAME is a derive, explains NAME's expression too, so a reason
  * goes down to the comparison that failed ("sparseContract is false: qkvContract is false: numHeads % kvHeads == 0
  * is false (numHeads % kvHeads = 1, 0)") instead of stopping at a name; at most 8 derives deep. */
-static void explain_derives(wgk_planner *p, const wgk_value *scope, wgk_dynbuf *detail) {
+static void explain_derives(plan_planner *p, const expr_value *scope, util_dynbuf *detail) {
   static const char suffix[] = " is false";
   const size_t ns = sizeof suffix - 1;
   for (int depth = 0; depth < 8 && detail->len && !detail->failed; depth++) {
-    const char *s = wgk_dynbuf_str(detail), *last = s;
+    const char *s = util_dynbuf_str(detail), *last = s;
     for (const char *q = strstr(s, ": "); q; q = strstr(q + 2, ": ")) last = q + 2;
     size_t n = strlen(last);
     if (n <= ns || n - ns >= 128 || strcmp(last + n - ns, suffix) != 0) return;
@@ -199,91 +199,91 @@ static void explain_derives(wgk_planner *p, const wgk_value *scope, wgk_dynbuf *
     name[n - ns] = '\0';
     for (const char *c = name; *c; c++)
       if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_')) return;
-    const wgk_manifest_derive *d = find_derive(p->m, name);
-    wgk_error local;
-    wgk_error_clear(&local);
-    const wgk_expr *e = d && d->expr.text ? wgk_plan_parsed(p, &d->expr, &local) : NULL;
+    const manifest_derive *d = find_derive(p->m, name);
+    util_error local;
+    util_error_clear(&local);
+    const expr_program *e = d && d->expr.text ? plan_parsed(p, &d->expr, &local) : NULL;
     if (!e) {
       if (local.status == WGK_ERR_OUT_OF_MEMORY) detail->failed = true; /* the caller reports it */
       return;
     }
-    wgk_dynbuf more;
-    wgk_dynbuf_init(&more, 4096);
-    wgk_expr_explain_false(e, scope, &more);
+    util_dynbuf more;
+    util_dynbuf_init(&more, 4096);
+    expr_explain_false(e, scope, &more);
     if (more.failed && !more.over) {
       detail->failed = true;
-      wgk_dynbuf_free(&more);
+      util_dynbuf_free(&more);
       return;
     }
-    bool grew = more.len && !(strncmp(wgk_dynbuf_str(&more), name, n - ns) == 0 &&
-                              strcmp(wgk_dynbuf_str(&more) + n - ns, suffix) == 0);
-    if (grew) wgk_dynbuf_printf(detail, ": %s", wgk_dynbuf_str(&more));
-    wgk_dynbuf_free(&more);
+    bool grew = more.len && !(strncmp(util_dynbuf_str(&more), name, n - ns) == 0 &&
+                              strcmp(util_dynbuf_str(&more) + n - ns, suffix) == 0);
+    if (grew) util_dynbuf_printf(detail, ": %s", util_dynbuf_str(&more));
+    util_dynbuf_free(&more);
     if (!grew) return;
   }
 }
 
 /* Why a `when` clause is not exactly true; "" when it is. */
-static wgk_status check_clause(wgk_planner *p, const wgk_manifest_expr *clause, const wgk_value *scope,
-                               const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
-  wgk_value *v = NULL;
-  wgk_error local;
-  wgk_error_clear(&local);
-  if (wgk_plan_eval(p, clause, scope, &v, &local) != WGK_OK) {
+static wgk_status check_clause(plan_planner *p, const manifest_expr *clause, const expr_value *scope,
+                               const expr_value *failures, util_dynbuf *why, util_error *err) {
+  expr_value *v = NULL;
+  util_error local;
+  util_error_clear(&local);
+  if (plan_eval(p, clause, scope, &v, &local) != WGK_OK) {
     if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_LIMIT || local.status == WGK_ERR_OUT_OF_MEMORY) {
       if (err) *err = local; /* a limit is never a reason to try the next variant */
       return local.status;
     }
-    wgk_dynbuf_printf(why, "%s failed: %s", clause->text, local.message);
+    util_dynbuf_printf(why, "%s failed: %s", clause->text, local.message);
     return WGK_OK;
   }
-  bool pass = wgk_value_kind_of(v) == WGK_VALUE_BOOL && wgk_value_as_bool(v);
+  bool pass = expr_value_kind_of(v) == WGK_VALUE_BOOL && expr_value_as_bool(v);
   if (!pass) {
-    const wgk_manifest_derive *d = find_derive(p->m, clause->text);
-    const wgk_value *failed = d ? wgk_value_dict_get(failures, d->name) : NULL;
+    const manifest_derive *d = find_derive(p->m, clause->text);
+    const expr_value *failed = d ? expr_value_dict_get(failures, d->name) : NULL;
     if (failed) {
-      wgk_dynbuf_printf(why, "%s failed: %s", d->name, wgk_value_str(failed));
+      util_dynbuf_printf(why, "%s failed: %s", d->name, expr_value_str(failed));
     } else {
-      bool is_bool = wgk_value_kind_of(v) == WGK_VALUE_BOOL;
-      wgk_dynbuf detail;
-      wgk_dynbuf_init(&detail, 4096);
-      const wgk_expr *e = wgk_plan_parsed(p, d ? &d->expr : clause, err);
+      bool is_bool = expr_value_kind_of(v) == WGK_VALUE_BOOL;
+      util_dynbuf detail;
+      util_dynbuf_init(&detail, 4096);
+      const expr_program *e = plan_parsed(p, d ? &d->expr : clause, err);
       if (!e) {
-        wgk_dynbuf_free(&detail);
-        wgk_value_release(v);
+        util_dynbuf_free(&detail);
+        expr_value_release(v);
         return err ? err->status : WGK_ERR_OUT_OF_MEMORY;
       }
-      wgk_expr_explain_false(e, scope, &detail);
+      expr_explain_false(e, scope, &detail);
       explain_derives(p, scope, &detail);
       if (detail.failed && !detail.over) { /* a reason lost for memory is not a reason */
-        wgk_dynbuf_free(&detail);
-        wgk_value_release(v);
+        util_dynbuf_free(&detail);
+        expr_value_release(v);
         return oom(err);
       }
       /* A clause that is one comparison explains itself: say it once, with its values. */
       size_t n = strlen(clause->text);
-      const char *text = wgk_dynbuf_str(&detail);
+      const char *text = util_dynbuf_str(&detail);
       if (is_bool && strncmp(text, clause->text, n) == 0 && strncmp(text + n, " is false", 9) == 0) {
-        wgk_dynbuf_append_str(why, text);
+        util_dynbuf_append_str(why, text);
       } else {
-        wgk_dynbuf_printf(why, "%s is ", clause->text);
+        util_dynbuf_printf(why, "%s is ", clause->text);
         if (is_bool)
-          wgk_dynbuf_append_str(why, "false");
+          util_dynbuf_append_str(why, "false");
         else {
-          wgk_dynbuf_printf(why, "%s ", wgk_value_kind_name(wgk_value_kind_of(v)));
-          wgk_value_print(v, why);
-          wgk_dynbuf_append_str(why, ", not true");
+          util_dynbuf_printf(why, "%s ", expr_value_kind_name(expr_value_kind_of(v)));
+          expr_value_print(v, why);
+          util_dynbuf_append_str(why, ", not true");
         }
-        if (detail.len) wgk_dynbuf_printf(why, ": %s", text);
+        if (detail.len) util_dynbuf_printf(why, ": %s", text);
       }
-      wgk_dynbuf_free(&detail);
+      util_dynbuf_free(&detail);
     }
   }
-  wgk_value_release(v);
+  expr_value_release(v);
   return WGK_OK;
 }
 
-static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint32_t *uniform) {
+static void storage_count(const manifest_variant *v, uint32_t *storage, uint32_t *uniform) {
   *storage = *uniform = 0;
   for (size_t i = 0; i < v->n_passes; i++) {
     uint32_t s = 0, u = 0;
@@ -297,22 +297,22 @@ static void storage_count(const wgk_manifest_variant *v, uint32_t *storage, uint
   }
 }
 
-static wgk_status variant_reason(wgk_planner *p, const wgk_manifest_variant *v, const wgk_value *scope,
-                                 const wgk_value *failures, wgk_dynbuf *why, wgk_error *err) {
-  wgk_plan_requires_reason(p, v->requires, why);
+static wgk_status variant_reason(plan_planner *p, const manifest_variant *v, const expr_value *scope,
+                                 const expr_value *failures, util_dynbuf *why, util_error *err) {
+  plan_requires_reason(p, v->requires, why);
   if (why->failed && !why->over) return oom(err); /* a reason lost for memory is not "accepted" */
   if (why->len) return WGK_OK;
   uint32_t storage, uniform;
   storage_count(v, &storage, &uniform);
-  const wgk_device_limits *lim = &p->device->limits;
+  const device_limits *lim = &p->device->limits;
   if (storage > lim->maxStorageBuffersPerShaderStage) {
-    wgk_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage,
-                      lim->maxStorageBuffersPerShaderStage);
+    util_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage,
+                       lim->maxStorageBuffersPerShaderStage);
     return WGK_OK;
   }
   if (uniform > lim->maxUniformBuffersPerShaderStage) {
-    wgk_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform,
-                      lim->maxUniformBuffersPerShaderStage);
+    util_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform,
+                       lim->maxUniformBuffersPerShaderStage);
     return WGK_OK;
   }
   for (size_t c = 0; c < v->n_when && why->len == 0; c++) {
@@ -326,13 +326,13 @@ enum { CHECK_UNKNOWN = 0, CHECK_OK = 1, CHECK_DEMOTED = 2, CHECK_REJECTED = 3 };
 
 typedef struct check_memo {
   int *state; /* per manifest variant: CHECK_* */
-  const wgk_manifest *m;
+  const manifest_model *m;
 } check_memo;
 
 /* The loader's checkVariant: requires, buffer budget, when; then (spec 2.1) supersededBy and demoteWhen.
  * *state is CHECK_OK, CHECK_DEMOTED (why: the clause) or CHECK_REJECTED (why: the reason). */
-static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_manifest_variant *v, const wgk_value *scope,
-                                const wgk_value *failures, wgk_dynbuf *why, int *state, wgk_error *err) {
+static wgk_status check_variant(plan_planner *p, check_memo *memo, const manifest_variant *v, const expr_value *scope,
+                                const expr_value *failures, util_dynbuf *why, int *state, util_error *err) {
   size_t idx = (size_t)(v - memo->m->variants);
   wgk_status st = variant_reason(p, v, scope, failures, why, err);
   if (st != WGK_OK) return st;
@@ -342,40 +342,40 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
     return WGK_OK;
   }
   for (size_t k = 0; k < v->n_superseded_by; k++) {
-    const wgk_manifest_variant *o = wgk_manifest_find_variant(memo->m, v->superseded_by[k]);
+    const manifest_variant *o = manifest_find_variant(memo->m, v->superseded_by[k]);
     if (!o) continue;
     size_t j = (size_t)(o - memo->m->variants);
     if (memo->state[j] == CHECK_UNKNOWN) {
-      wgk_dynbuf other;
-      wgk_dynbuf_init(&other, 1 << 16);
+      util_dynbuf other;
+      util_dynbuf_init(&other, 1 << 16);
       int s2 = 0;
       st = check_variant(p, memo, o, scope, failures, &other, &s2, err);
-      wgk_dynbuf_free(&other);
+      util_dynbuf_free(&other);
       if (st != WGK_OK) return st;
     }
     if (memo->state[j] == CHECK_OK) {
-      wgk_dynbuf_printf(why, "superseded by `%s`, which is eligible here and takes precedence", o->id);
+      util_dynbuf_printf(why, "superseded by `%s`, which is eligible here and takes precedence", o->id);
       *state = memo->state[idx] = CHECK_REJECTED;
       return WGK_OK;
     }
   }
   for (size_t c = 0; c < v->n_demote_when; c++) {
-    wgk_value *x = NULL;
-    wgk_error local;
-    wgk_error_clear(&local);
-    if (wgk_plan_eval(p, &v->demote_when[c], scope, &x, &local) != WGK_OK) {
+    expr_value *x = NULL;
+    util_error local;
+    util_error_clear(&local);
+    if (plan_eval(p, &v->demote_when[c], scope, &x, &local) != WGK_OK) {
       if (local.status == WGK_ERR_PARSE || local.status == WGK_ERR_OUT_OF_MEMORY) {
         *err = local;
         return local.status;
       }
-      wgk_dynbuf_printf(why, "demoteWhen eval error in `%s`: %s", v->demote_when[c].text, local.message);
+      util_dynbuf_printf(why, "demoteWhen eval error in `%s`: %s", v->demote_when[c].text, local.message);
       *state = memo->state[idx] = CHECK_REJECTED;
       return WGK_OK;
     }
-    bool hit = wgk_value_kind_of(x) == WGK_VALUE_BOOL && wgk_value_as_bool(x);
-    wgk_value_release(x);
+    bool hit = expr_value_kind_of(x) == WGK_VALUE_BOOL && expr_value_as_bool(x);
+    expr_value_release(x);
     if (hit) {
-      wgk_dynbuf_printf(why, "%sdemoteWhen `%s` is true", why->len ? "; " : "", v->demote_when[c].text);
+      util_dynbuf_printf(why, "%sdemoteWhen `%s` is true", why->len ? "; " : "", v->demote_when[c].text);
       memo->state[idx] = CHECK_DEMOTED;
     }
     if (why->failed && !why->over) return oom(err);
@@ -385,11 +385,11 @@ static wgk_status check_variant(wgk_planner *p, check_memo *memo, const wgk_mani
 }
 
 /* A call with a float16 type on a device without shader-f16: when no variant accepts it, that is the reason. */
-static bool needs_missing_f16(const wgk_planner *p, const wgk_value *scope) {
-  if (wgk_device_has(p->device, WGK_FEATURE_SHADER_F16)) return false;
-  const wgk_value *types = wgk_value_dict_get(scope, "logicalDtypes");
-  for (size_t i = 0; types && i < wgk_value_len(types); i++) {
-    const char *t = wgk_value_str(wgk_value_dict_value_at(types, i));
+static bool needs_missing_f16(const plan_planner *p, const expr_value *scope) {
+  if (device_has(p->device, WGK_FEATURE_SHADER_F16)) return false;
+  const expr_value *types = expr_value_dict_get(scope, "logicalDtypes");
+  for (size_t i = 0; types && i < expr_value_len(types); i++) {
+    const char *t = expr_value_str(expr_value_dict_value_at(types, i));
     if (t && strcmp(t, "float16") == 0) return true;
   }
   return false;
@@ -411,11 +411,11 @@ static const char *innermost(const char *reason, const char *end) {
  *   no variant of OP accepts the call:
  *     rank3_cache2_pos, rank3_cache3: ranks.x == 3 is false (ranks.x = 2, 3)
  *     rank4_cache2_pos, rank4_cache3: ranks.x == 4 is false (ranks.x = 2, 4) */
-static void group_rejections(const wgk_manifest *m, const char *rejected, size_t n_variants, wgk_dynbuf *out) {
+static void group_rejections(const manifest_model *m, const char *rejected, size_t n_variants, util_dynbuf *out) {
   typedef struct {
     const char *reason;
     size_t len;
-    wgk_dynbuf ids;
+    util_dynbuf ids;
     size_t n;
   } group;
   size_t cap = n_variants ? n_variants : 1, n_groups = 0;
@@ -431,50 +431,50 @@ static void group_rejections(const wgk_manifest *m, const char *rejected, size_t
     while (k < n_groups && !(g[k].len == rlen && memcmp(g[k].reason, reason, rlen) == 0)) k++;
     if (k == n_groups && n_groups < cap) {
       g[k] = (group){.reason = reason, .len = rlen};
-      wgk_dynbuf_init(&g[k].ids, 1 << 14);
+      util_dynbuf_init(&g[k].ids, 1 << 14);
       n_groups++;
     }
     if (k < n_groups) {
-      wgk_dynbuf_printf(&g[k].ids, "%s%.*s", g[k].n ? ", " : "", (int)(sep - line), line);
+      util_dynbuf_printf(&g[k].ids, "%s%.*s", g[k].n ? ", " : "", (int)(sep - line), line);
       g[k].n++;
     }
     line += len + (nl ? 1 : 0);
   }
   if (g && n_groups == 1 && g[0].n > 1)
-    wgk_dynbuf_printf(out, "no variant of %s accepts the call (all %zu variants): %.*s", m->op_id, g[0].n,
-                      (int)g[0].len, g[0].reason);
+    util_dynbuf_printf(out, "no variant of %s accepts the call (all %zu variants): %.*s", m->op_id, g[0].n,
+                       (int)g[0].len, g[0].reason);
   else {
-    wgk_dynbuf_printf(out, "no variant of %s accepts the call:", m->op_id);
+    util_dynbuf_printf(out, "no variant of %s accepts the call:", m->op_id);
     for (size_t k = 0; g && k < n_groups; k++)
-      wgk_dynbuf_printf(out, "\n  %s: %.*s", wgk_dynbuf_str(&g[k].ids), (int)g[k].len, g[k].reason);
-    if (!g) wgk_dynbuf_printf(out, "\n%s", rejected); /* out of memory: the lines as they are */
+      util_dynbuf_printf(out, "\n  %s: %.*s", util_dynbuf_str(&g[k].ids), (int)g[k].len, g[k].reason);
+    if (!g) util_dynbuf_printf(out, "\n%s", rejected); /* out of memory: the lines as they are */
   }
-  for (size_t k = 0; g && k < n_groups; k++) wgk_dynbuf_free(&g[k].ids);
+  for (size_t k = 0; g && k < n_groups; k++) util_dynbuf_free(&g[k].ids);
   free(g);
 }
 
-static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const wgk_value *failures, wgk_plan *plan,
-                                 wgk_error *err) {
-  const wgk_manifest *m = p->m;
+static wgk_status select_variant(plan_planner *p, const expr_value *scope, const expr_value *failures,
+                                 plan_result *plan, util_error *err) {
+  const manifest_model *m = p->m;
   size_t n = m->n_variants;
-  const wgk_manifest_variant **order = calloc(n ? n : 1, sizeof *order);
+  const manifest_variant **order = calloc(n ? n : 1, sizeof *order);
   if (!order) return oom(err);
   for (size_t i = 0; i < n; i++) order[i] = &m->variants[i];
   for (size_t i = 1; i < n; i++) /* stable insertion sort: higher priority first */
     for (size_t j = i; j > 0 && order[j]->priority > order[j - 1]->priority; j--) {
-      const wgk_manifest_variant *t = order[j];
+      const manifest_variant *t = order[j];
       order[j] = order[j - 1];
       order[j - 1] = t;
     }
-  wgk_dynbuf rejected, why;
-  wgk_dynbuf_init(&rejected, 1 << 20);
-  wgk_dynbuf_init(&why, 1 << 16);
+  util_dynbuf rejected, why;
+  util_dynbuf_init(&rejected, 1 << 20);
+  util_dynbuf_init(&why, 1 << 16);
   wgk_status st = WGK_OK;
   check_memo memo = {calloc(n ? n : 1, sizeof *memo.state), m};
-  const wgk_manifest_variant *demoted = NULL;
+  const manifest_variant *demoted = NULL;
   if (!memo.state) st = oom(err);
   for (size_t i = 0; i < n && !plan->variant && st == WGK_OK; i++) {
-    wgk_dynbuf_reset(&why);
+    util_dynbuf_reset(&why);
     int state = 0;
     st = check_variant(p, &memo, order[i], scope, failures, &why, &state, err);
     if (st != WGK_OK) break;
@@ -489,73 +489,73 @@ static wgk_status select_variant(wgk_planner *p, const wgk_value *scope, const w
       plan->variant = order[i];
     else if (state == CHECK_DEMOTED) {
       if (!demoted) demoted = order[i];
-      wgk_dynbuf_printf(&rejected, "%s: demoted (%s)\n", order[i]->id, wgk_dynbuf_str(&why));
+      util_dynbuf_printf(&rejected, "%s: demoted (%s)\n", order[i]->id, util_dynbuf_str(&why));
     } else
-      wgk_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, wgk_dynbuf_str(&why));
+      util_dynbuf_printf(&rejected, "%s: %s\n", order[i]->id, util_dynbuf_str(&why));
   }
   if (st == WGK_OK && !plan->variant && demoted) plan->variant = demoted; /* demoteWhen: a last resort */
   free(memo.state);
   free(order);
-  wgk_dynbuf_free(&why);
+  util_dynbuf_free(&why);
   if (st == WGK_OK && !plan->variant) {
-    wgk_dynbuf grouped;
-    wgk_dynbuf_init(&grouped, 1 << 16);
-    group_rejections(m, wgk_dynbuf_str(&rejected), n, &grouped);
+    util_dynbuf grouped;
+    util_dynbuf_init(&grouped, 1 << 16);
+    group_rejections(m, util_dynbuf_str(&rejected), n, &grouped);
     bool f16_left_out = p->device->callerDevice && (p->device->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
     if (needs_missing_f16(p, scope) && f16_left_out)
-      st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
-                         "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
-                         "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
-                         "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
-                         p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
-                         p->device->backend, wgk_dynbuf_str(&grouped));
+      st = util_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
+                          "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
+                          "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
+                          "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
+                          p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
+                          p->device->backend, util_dynbuf_str(&grouped));
     else if (needs_missing_f16(p, scope))
-      st = wgk_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
-                         "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
-                         p->device->device[0] ? p->device->device : "this device", p->device->vendor,
-                         p->device->backend, wgk_dynbuf_str(&grouped));
+      st = util_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
+                          "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
+                          p->device->device[0] ? p->device->device : "this device", p->device->vendor,
+                          p->device->backend, util_dynbuf_str(&grouped));
     else
-      st = wgk_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "%s", wgk_dynbuf_str(&grouped));
-    wgk_dynbuf_free(&grouped);
+      st = util_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "%s", util_dynbuf_str(&grouped));
+    util_dynbuf_free(&grouped);
   }
-  plan->rejections = wgk_dynbuf_take(&rejected);
+  plan->rejections = util_dynbuf_take(&rejected);
   if (st == WGK_OK && !plan->rejections) st = oom(err);
   return st;
 }
 
 /* spec 2.1: tunables after selection = manifest defaults, then the variant's, then the call's (fact 26). */
-static wgk_status variant_tunables(wgk_planner *p, const wgk_plan_call *call, wgk_plan *plan, wgk_error *err) {
-  const wgk_manifest_variant *v = plan->variant;
+static wgk_status variant_tunables(plan_planner *p, const plan_call *call, plan_result *plan, util_error *err) {
+  const manifest_variant *v = plan->variant;
   if (v->n_tunables == 0) return WGK_OK;
-  wgk_value *t = wgk_value_dict_copy(wgk_value_dict_get(plan->scope, "tunables"));
+  expr_value *t = expr_value_dict_copy(expr_value_dict_get(plan->scope, "tunables"));
   for (size_t i = 0; t && i < v->n_tunables; i++) {
-    if (call->tunables && wgk_value_dict_get(call->tunables, v->tunables[i].name)) continue;
-    wgk_value *x = wgk_value_from_json(v->tunables[i].default_value, err);
-    if (!x || !wgk_value_dict_set(t, v->tunables[i].name, x)) {
-      wgk_value_release(t);
+    if (call->tunables && expr_value_dict_get(call->tunables, v->tunables[i].name)) continue;
+    expr_value *x = expr_value_from_json(v->tunables[i].default_value, err);
+    if (!x || !expr_value_dict_set(t, v->tunables[i].name, x)) {
+      expr_value_release(t);
       return oom(err);
     }
   }
-  if (!t || !wgk_value_dict_set(plan->scope, "tunables", t)) return oom(err);
+  if (!t || !expr_value_dict_set(plan->scope, "tunables", t)) return oom(err);
   (void)p;
   return WGK_OK;
 }
 
-static wgk_status make_passes(wgk_planner *p, const wgk_plan_call *call, wgk_plan *plan, wgk_error *err) {
-  const wgk_manifest_variant *v = plan->variant;
+static wgk_status make_passes(plan_planner *p, const plan_call *call, plan_result *plan, util_error *err) {
+  const manifest_variant *v = plan->variant;
   wgk_status st = variant_tunables(p, call, plan, err);
   for (size_t i = 0; i < v->n_derive && st == WGK_OK; i++) {
-    wgk_value *x = NULL;
-    st = wgk_plan_value(p, &v->derive[i], plan->scope, &x, err);
-    if (st == WGK_OK && !wgk_value_dict_set(plan->scope, v->derive[i].name, x)) st = oom(err);
+    expr_value *x = NULL;
+    st = plan_value(p, &v->derive[i], plan->scope, &x, err);
+    if (st == WGK_OK && !expr_value_dict_set(plan->scope, v->derive[i].name, x)) st = oom(err);
   }
-  if (st == WGK_OK) st = wgk_plan_intermediates(p, plan, err);
+  if (st == WGK_OK) st = plan_intermediates(p, plan, err);
   if (st != WGK_OK) return st;
-  if (v->sequence) return wgk_plan_repeat_passes(p, plan, err);
+  if (v->sequence) return plan_repeat_passes(p, plan, err);
   plan->passes = calloc(v->n_passes ? v->n_passes : 1, sizeof *plan->passes);
   if (!plan->passes) return oom(err);
   for (size_t i = 0; i < v->n_passes && st == WGK_OK; i++) {
-    st = wgk_plan_pass_make(p, &v->passes[i], plan->scope, &plan->passes[i], err);
+    st = plan_pass_make(p, &v->passes[i], plan->scope, &plan->passes[i], err);
     plan->n_passes = i + 1;
     if (st != WGK_OK) break;
     size_t size = strlen(p->m->op_id) + strlen(v->id) + strlen(v->passes[i].id) + 3;
@@ -568,9 +568,9 @@ static wgk_status make_passes(wgk_planner *p, const wgk_plan_call *call, wgk_pla
 
 /* Bytes of a port's GPU buffer: numel times the storage element (float16 2, 64-bit 8, packed uint8 1, others widened
  * to 4), rounded up to 4. A double, so huge shapes compare instead of wrapping. */
-static double port_bytes(const wgk_manifest_port *port, const char *dtype, int rank, const int64_t *shape) {
+static double port_bytes(const manifest_port *port, const char *dtype, int rank, const int64_t *shape) {
   const char *t = port->storage_dtype ? port->storage_dtype : dtype ? dtype : "";
-  const wgk_dtype_info *info = wgk_dtype_info_named(t);
+  const util_dtype_info *info = util_dtype_info_named(t);
   double element = port->packed && info && info->dtype == WGK_DTYPE_UINT8 ? 1 : info ? (double)info->storage_bytes : 4;
   double numel = 1;
   for (int d = 0; d < rank; d++) numel *= (double)shape[d];
@@ -579,27 +579,28 @@ static double port_bytes(const wgk_manifest_port *port, const char *dtype, int r
 }
 
 /* Every binding of every pass within the device's binding limits, refused before anything is recorded. */
-static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call, const wgk_plan *plan, wgk_error *err) {
-  const wgk_device_limits *lim = &p->device->limits;
+static wgk_status check_binding_sizes(plan_planner *p, const plan_call *call, const plan_result *plan,
+                                      util_error *err) {
+  const device_limits *lim = &p->device->limits;
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *pass = &plan->passes[i];
+    const plan_pass *pass = &plan->passes[i];
     for (size_t b = 0; b < pass->n_bindings; b++) {
-      const wgk_plan_binding *pb = &pass->bindings[b];
-      const wgk_manifest_binding *mb = &pass->source->bindings->bindings[b];
+      const plan_binding *pb = &pass->bindings[b];
+      const manifest_binding *mb = &pass->source->bindings->bindings[b];
       double bytes = 0;
       const char *what = "";
       if (pb->buffer == WGK_BUFFER_UNIFORM) {
         bytes = (double)pb->uniform_bytes;
         if (bytes > (double)lim->maxUniformBufferBindingSize)
-          return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
-                               "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
-                               "maxUniformBufferBindingSize of %" PRIu64 " bytes",
-                               pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
+          return util_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
+                                "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
+                                "maxUniformBufferBindingSize of %" PRIu64 " bytes",
+                                pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
         continue;
       }
       if (pb->port < 0) continue; /* intermediates are checked where they are planned */
-      const wgk_manifest_port *port = &p->m->ports[pb->port];
-      const wgk_plan_tensor *given = &call->ports[pb->port];
+      const manifest_port *port = &p->m->ports[pb->port];
+      const plan_tensor *given = &call->ports[pb->port];
       if (given->present) {
         bytes = port_bytes(port, given->dtype, given->rank, given->shape);
       } else {
@@ -614,76 +615,76 @@ static wgk_status check_binding_sizes(wgk_planner *p, const wgk_plan_call *call,
         what = "maxBufferSize";
       }
       if (bytes > (double)max)
-        return wgk_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
-                             "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
-                             " bytes",
-                             pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
+        return util_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
+                              "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
+                              " bytes",
+                              pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
     }
   }
   return WGK_OK;
 }
 
-wgk_status wgk_plan_make(wgk_planner *p, const wgk_plan_call *call, wgk_plan **out, wgk_error *err) {
+wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, util_error *err) {
   *out = NULL;
   const char *type_dtypes[64];
-  wgk_status st = wgk_plan_validate(p->m, call, type_dtypes, err);
+  wgk_status st = plan_validate(p->m, call, type_dtypes, err);
   if (st != WGK_OK) return st;
-  wgk_plan *plan = calloc(1, sizeof *plan);
-  wgk_value *failures = wgk_value_dict();
+  plan_result *plan = calloc(1, sizeof *plan);
+  expr_value *failures = expr_value_dict();
   if (!plan || !failures) {
     free(plan);
-    wgk_value_release(failures);
+    expr_value_release(failures);
     return oom(err);
   }
-  st = wgk_plan_scope(p, call, type_dtypes, &plan->scope, err);
+  st = plan_scope(p, call, type_dtypes, &plan->scope, err);
   if (st == WGK_OK) st = infer_outputs(p, call, plan->scope, type_dtypes, plan, err);
   if (st == WGK_OK) st = eval_derives(p, plan->scope, failures, err);
   if (st == WGK_OK) st = select_variant(p, plan->scope, failures, plan, err);
   if (st == WGK_OK) st = make_passes(p, call, plan, err);
   if (st == WGK_OK) st = check_binding_sizes(p, call, plan, err);
-  if (st == WGK_OK) st = wgk_plan_check_opaque_int64(p, call, plan, err);
-  if (st == WGK_OK) wgk_plan_bind_intermediates(plan);
-  wgk_value_release(failures);
+  if (st == WGK_OK) st = plan_check_opaque_int64(p, call, plan, err);
+  if (st == WGK_OK) plan_bind_intermediates(plan);
+  expr_value_release(failures);
   if (st != WGK_OK) {
-    wgk_plan_free(plan);
+    plan_free(plan);
     return st;
   }
   *out = plan;
   return WGK_OK;
 }
 
-void wgk_plan_free(wgk_plan *plan) {
+void plan_free(plan_result *plan) {
   if (!plan) return;
-  for (size_t i = 0; i < plan->n_passes; i++) wgk_plan_pass_free(&plan->passes[i]);
+  for (size_t i = 0; i < plan->n_passes; i++) plan_pass_free(&plan->passes[i]);
   free(plan->passes);
   free(plan->intermediates);
   free(plan->outputs);
   free(plan->rejections);
-  wgk_value_release(plan->scope);
+  expr_value_release(plan->scope);
   free(plan);
 }
 
-bool wgk_plan_call_key(const wgk_manifest *m, const wgk_plan_call *call, wgk_dynbuf *out) {
+bool plan_call_key(const manifest_model *m, const plan_call *call, util_dynbuf *out) {
   for (size_t i = 0; i < m->n_ports; i++) {
-    const wgk_plan_tensor *t = &call->ports[i];
+    const plan_tensor *t = &call->ports[i];
     if (!t->present) {
-      wgk_dynbuf_append_str(out, "-;");
+      util_dynbuf_append_str(out, "-;");
       continue;
     }
-    wgk_dynbuf_printf(out, "%s[", t->dtype);
-    for (int d = 0; d < t->rank; d++) wgk_dynbuf_printf(out, "%s%" PRId64, d ? "," : "", t->shape[d]);
-    wgk_dynbuf_append_str(out, "];");
+    util_dynbuf_printf(out, "%s[", t->dtype);
+    for (int d = 0; d < t->rank; d++) util_dynbuf_printf(out, "%s%" PRId64, d ? "," : "", t->shape[d]);
+    util_dynbuf_append_str(out, "];");
   }
-  const wgk_value *dicts[3] = {call->attrs, call->args, call->tunables};
+  const expr_value *dicts[3] = {call->attrs, call->args, call->tunables};
   for (int k = 0; k < 3; k++) {
-    wgk_dynbuf_append_char(out, '|');
-    for (size_t i = 0; dicts[k] && i < wgk_value_len(dicts[k]); i++) {
-      wgk_dynbuf_printf(out, "%s=", wgk_value_dict_key_at(dicts[k], i));
-      const wgk_value *v = wgk_value_dict_value_at(dicts[k], i);
-      wgk_dynbuf_append_str(out, wgk_value_kind_name(wgk_value_kind_of(v)));
-      wgk_dynbuf_append_char(out, ':');
-      wgk_value_print(v, out);
-      wgk_dynbuf_append_char(out, ';');
+    util_dynbuf_append_char(out, '|');
+    for (size_t i = 0; dicts[k] && i < expr_value_len(dicts[k]); i++) {
+      util_dynbuf_printf(out, "%s=", expr_value_dict_key_at(dicts[k], i));
+      const expr_value *v = expr_value_dict_value_at(dicts[k], i);
+      util_dynbuf_append_str(out, expr_value_kind_name(expr_value_kind_of(v)));
+      util_dynbuf_append_char(out, ':');
+      expr_value_print(v, out);
+      util_dynbuf_append_char(out, ';');
     }
   }
   return !out->failed;

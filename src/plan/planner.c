@@ -6,35 +6,35 @@
 
 #include "plan/planner_internal.h"
 
-wgk_status wgk_planner_create(const wgk_manifest *m, const wgk_tmpl_loader *loader, const wgk_device_desc *device,
-                              wgk_planner **out, wgk_error *err) {
+wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const dev_desc *device,
+                               plan_planner **out, util_error *err) {
   *out = NULL;
-  wgk_planner *p = calloc(1, sizeof *p);
-  if (!p) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
+  plan_planner *p = calloc(1, sizeof *p);
+  if (!p) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
   p->m = m;
   if (loader) p->loader = *loader;
   p->device = device;
-  p->device_value = wgk_value_device(device);
+  p->device_value = expr_value_device(device);
   p->expr_cap = 256;
   p->exprs = calloc(p->expr_cap, sizeof *p->exprs);
   if (!p->device_value || !p->exprs) {
-    wgk_planner_free(p);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
+    plan_planner_free(p);
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
   }
   *out = p;
   return WGK_OK;
 }
 
-void wgk_planner_free(wgk_planner *p) {
+void plan_planner_free(plan_planner *p) {
   if (!p) return;
-  for (size_t i = 0; i < p->expr_cap && p->exprs; i++) wgk_expr_free(p->exprs[i].parsed);
+  for (size_t i = 0; i < p->expr_cap && p->exprs; i++) expr_free(p->exprs[i].parsed);
   free(p->exprs);
   for (size_t i = 0; i < p->n_tmpls; i++) {
     free(p->tmpls[i].shader);
-    wgk_tmpl_free(p->tmpls[i].parsed);
+    tmpl_free(p->tmpls[i].parsed);
   }
   free(p->tmpls);
-  wgk_value_release(p->device_value);
+  expr_value_release(p->device_value);
   free(p);
 }
 
@@ -45,9 +45,9 @@ static size_t slot_of(const void *key, size_t cap) {
   return (size_t)(h >> 7) & (cap - 1);
 }
 
-static bool grow(wgk_planner *p) {
+static bool grow(plan_planner *p) {
   size_t cap = p->expr_cap * 2;
-  expr_slot *slots = calloc(cap, sizeof *slots);
+  plan_expr_slot *slots = calloc(cap, sizeof *slots);
   if (!slots) return false;
   for (size_t i = 0; i < p->expr_cap; i++) {
     if (!p->exprs[i].key) continue;
@@ -62,7 +62,7 @@ static bool grow(wgk_planner *p) {
 }
 
 /* Moves an error reported inside an expression's text to the manifest position of that text. */
-static void relocate(const wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err) {
+static void relocate(const plan_planner *p, const manifest_expr *e, util_error *err) {
   if (!err || err->status == WGK_OK) return;
   int column = err->line == 1 && err->column > 0 ? e->pos.column + err->column - 1 : e->pos.column;
   snprintf(err->source, sizeof err->source, "%s", p->m->source ? p->m->source : "manifest.json");
@@ -72,21 +72,21 @@ static void relocate(const wgk_planner *p, const wgk_manifest_expr *e, wgk_error
 }
 
 /* The parsed expression cached under key (a manifest expression, or the JSON string of a literal's item). */
-static const wgk_expr *parsed_by_key(wgk_planner *p, const void *key, const wgk_manifest_expr *e, wgk_error *err) {
+static const expr_program *parsed_by_key(plan_planner *p, const void *key, const manifest_expr *e, util_error *err) {
   size_t j = slot_of(key, p->expr_cap);
   while (p->exprs[j].key) {
     if (p->exprs[j].key == key) return p->exprs[j].parsed;
     j = (j + 1) & (p->expr_cap - 1);
   }
-  wgk_expr *parsed = wgk_expr_parse(e->text, (size_t)-1, "<expr>", err);
+  expr_program *parsed = expr_parse(e->text, (size_t)-1, "<expr>", err);
   if (!parsed) {
     relocate(p, e, err);
     return NULL;
   }
   if ((p->expr_count + 1) * 2 > p->expr_cap) {
     if (!grow(p)) {
-      wgk_expr_free(parsed);
-      wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      expr_free(parsed);
+      util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
       return NULL;
     }
     j = slot_of(key, p->expr_cap);
@@ -98,93 +98,93 @@ static const wgk_expr *parsed_by_key(wgk_planner *p, const void *key, const wgk_
   return parsed;
 }
 
-const wgk_expr *wgk_plan_parsed(wgk_planner *p, const wgk_manifest_expr *e, wgk_error *err) {
+const expr_program *plan_parsed(plan_planner *p, const manifest_expr *e, util_error *err) {
   return parsed_by_key(p, e, e, err);
 }
 
-wgk_status wgk_plan_eval(wgk_planner *p, const wgk_manifest_expr *e, const wgk_value *scope, wgk_value **out,
-                         wgk_error *err) {
+wgk_status plan_eval(plan_planner *p, const manifest_expr *e, const expr_value *scope, expr_value **out,
+                     util_error *err) {
   *out = NULL;
-  const wgk_expr *parsed = wgk_plan_parsed(p, e, err);
+  const expr_program *parsed = plan_parsed(p, e, err);
   if (!parsed) return err ? err->status : WGK_ERR_PARSE;
-  wgk_status st = wgk_expr_eval(parsed, scope, out, err);
+  wgk_status st = expr_eval(parsed, scope, out, err);
   if (st != WGK_OK) relocate(p, e, err);
   return st;
 }
 
-wgk_status wgk_plan_literal(wgk_planner *p, const json_t *lit, const wgk_manifest_pos *pos, const wgk_value *scope,
-                            wgk_value **out, wgk_error *err) {
+wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *pos, const expr_value *scope,
+                        expr_value **out, util_error *err) {
   *out = NULL;
   if (json_is_string(lit)) {
-    wgk_manifest_expr e = {json_string_value(lit), *pos};
-    const wgk_expr *parsed = parsed_by_key(p, lit, &e, err);
+    manifest_expr e = {json_string_value(lit), *pos};
+    const expr_program *parsed = parsed_by_key(p, lit, &e, err);
     if (!parsed) return err ? err->status : WGK_ERR_PARSE;
-    wgk_status st = wgk_expr_eval(parsed, scope, out, err);
+    wgk_status st = expr_eval(parsed, scope, out, err);
     if (st != WGK_OK) relocate(p, &e, err);
     return st;
   }
   if (json_is_array(lit) || json_is_object(lit)) {
     bool list = json_is_array(lit);
-    wgk_value *agg = list ? wgk_value_list() : wgk_value_dict();
-    if (!agg) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    expr_value *agg = list ? expr_value_list() : expr_value_dict();
+    if (!agg) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     size_t n = list ? json_array_size(lit) : json_object_size(lit);
     void *it = list ? NULL : json_object_iter((json_t *)lit);
     for (size_t i = 0; i < n; i++) {
       const json_t *item = list ? json_array_get(lit, i) : json_object_iter_value(it);
-      wgk_value *x = NULL;
-      wgk_status st = wgk_plan_literal(p, item, pos, scope, &x, err);
-      bool ok =
-          st == WGK_OK && (list ? wgk_value_list_append(agg, x) : wgk_value_dict_set(agg, json_object_iter_key(it), x));
+      expr_value *x = NULL;
+      wgk_status st = plan_literal(p, item, pos, scope, &x, err);
+      bool ok = st == WGK_OK &&
+                (list ? expr_value_list_append(agg, x) : expr_value_dict_set(agg, json_object_iter_key(it), x));
       if (!list) it = json_object_iter_next((json_t *)lit, it);
       if (!ok) {
-        wgk_value_release(agg);
-        return st != WGK_OK ? st : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+        expr_value_release(agg);
+        return st != WGK_OK ? st : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
       }
     }
     *out = agg;
     return WGK_OK;
   }
-  *out = wgk_value_from_json(lit, err);
+  *out = expr_value_from_json(lit, err);
   if (!*out) {
-    wgk_error_wrap_source(err, p->m->source, pos->line, pos->column, pos->path);
+    util_error_wrap_source(err, p->m->source, pos->line, pos->column, pos->path);
     return err ? err->status : WGK_ERR_MANIFEST;
   }
   return WGK_OK;
 }
 
-wgk_status wgk_plan_value(wgk_planner *p, const wgk_manifest_value *v, const wgk_value *scope, wgk_value **out,
-                          wgk_error *err) {
-  if (v->is_expr) return wgk_plan_eval(p, &v->expr, scope, out, err);
-  if (p->m->format == WGK_MANIFEST_SPEC21) return wgk_plan_literal(p, v->literal, &v->pos, scope, out, err);
-  *out = wgk_value_from_json(v->literal, err);
+wgk_status plan_value(plan_planner *p, const manifest_value *v, const expr_value *scope, expr_value **out,
+                      util_error *err) {
+  if (v->is_expr) return plan_eval(p, &v->expr, scope, out, err);
+  if (p->m->format == WGK_MANIFEST_SPEC21) return plan_literal(p, v->literal, &v->pos, scope, out, err);
+  *out = expr_value_from_json(v->literal, err);
   if (!*out) {
-    wgk_error_wrap_source(err, p->m->source, v->pos.line, v->pos.column, v->pos.path);
+    util_error_wrap_source(err, p->m->source, v->pos.line, v->pos.column, v->pos.path);
     return err ? err->status : WGK_ERR_MANIFEST;
   }
   return WGK_OK;
 }
 
-const wgk_tmpl *wgk_plan_template(wgk_planner *p, const char *shader, wgk_error *err) {
+const tmpl_template *plan_template(plan_planner *p, const char *shader, util_error *err) {
   for (size_t i = 0; i < p->n_tmpls; i++)
     if (strcmp(p->tmpls[i].shader, shader) == 0) return p->tmpls[i].parsed;
   if (!p->loader.load) {
-    wgk_error_set(err, WGK_ERR_NOT_FOUND, shader, 0, 0, NULL, "no template loader to read '%s'", shader);
+    util_error_set(err, WGK_ERR_NOT_FOUND, shader, 0, 0, NULL, "no template loader to read '%s'", shader);
     return NULL;
   }
-  tmpl_slot *grown = realloc(p->tmpls, (p->n_tmpls + 1) * sizeof *grown);
+  plan_tmpl_slot *grown = realloc(p->tmpls, (p->n_tmpls + 1) * sizeof *grown);
   if (!grown) {
-    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return NULL;
   }
   p->tmpls = grown;
-  wgk_tmpl *t = wgk_tmpl_load(shader, &p->loader, err);
+  tmpl_template *t = tmpl_load(shader, &p->loader, err);
   if (!t) return NULL; /* the loader or parser set err */
   char *name = strdup(shader);
   if (!name) {
-    wgk_tmpl_free(t);
-    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    tmpl_free(t);
+    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return NULL;
   }
-  p->tmpls[p->n_tmpls++] = (tmpl_slot){.shader = name, .parsed = t};
+  p->tmpls[p->n_tmpls++] = (plan_tmpl_slot){.shader = name, .parsed = t};
   return t;
 }

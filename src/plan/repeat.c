@@ -12,37 +12,37 @@
 #define MAX_EXPANDED_PASSES 131072
 
 typedef struct expansion {
-  wgk_planner *p;
-  wgk_plan *plan;
+  plan_planner *p;
+  plan_result *plan;
   size_t cap;
-  wgk_error *err;
+  util_error *err;
 } expansion;
 
-static wgk_status oom(wgk_error *err) {
-  return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory expanding repeat groups");
+static wgk_status oom(util_error *err) {
+  return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory expanding repeat groups");
 }
 
-static wgk_status add_pass(expansion *x, const wgk_manifest_pass *mp, const char *prefix, const wgk_value *repeat) {
-  wgk_plan *plan = x->plan;
+static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *prefix, const expr_value *repeat) {
+  plan_result *plan = x->plan;
   if (plan->n_passes >= MAX_EXPANDED_PASSES)
-    return wgk_error_set(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos.line, plan->variant->pos.column,
-                         plan->variant->pos.path, "variant %s expands to more than %d passes", plan->variant->id,
-                         MAX_EXPANDED_PASSES);
+    return util_error_set(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos.line, plan->variant->pos.column,
+                          plan->variant->pos.path, "variant %s expands to more than %d passes", plan->variant->id,
+                          MAX_EXPANDED_PASSES);
   if (plan->n_passes == x->cap) {
     size_t cap = x->cap ? x->cap * 2 : 16;
-    wgk_plan_pass *grown = realloc(plan->passes, cap * sizeof *grown);
+    plan_pass *grown = realloc(plan->passes, cap * sizeof *grown);
     if (!grown) return oom(x->err);
     plan->passes = grown;
     x->cap = cap;
   }
-  wgk_value *scope = wgk_value_dict_copy(plan->scope);
-  if (!scope || !wgk_value_dict_set(scope, "repeat", wgk_value_ref(repeat))) {
-    wgk_value_release(scope);
+  expr_value *scope = expr_value_dict_copy(plan->scope);
+  if (!scope || !expr_value_dict_set(scope, "repeat", expr_value_ref(repeat))) {
+    expr_value_release(scope);
     return oom(x->err);
   }
-  wgk_plan_pass *pass = &plan->passes[plan->n_passes];
-  wgk_status st = wgk_plan_pass_make(x->p, mp, scope, pass, x->err);
-  wgk_value_release(scope);
+  plan_pass *pass = &plan->passes[plan->n_passes];
+  wgk_status st = plan_pass_make(x->p, mp, scope, pass, x->err);
+  expr_value_release(scope);
   plan->n_passes++;
   if (st != WGK_OK) return st;
   size_t n = strlen(prefix) + strlen(mp->id) + 1;
@@ -52,8 +52,8 @@ static wgk_status add_pass(expansion *x, const wgk_manifest_pass *mp, const char
   for (size_t i = 0; i + 1 < plan->n_passes; i++) {
     const char *other = plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id;
     if (strcmp(other, pass->id) == 0)
-      return wgk_error_set(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos.line, mp->pos.column, mp->pos.path,
-                           "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
+      return util_error_set(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos.line, mp->pos.column, mp->pos.path,
+                            "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
   }
   const char *op = x->p->m->op_id, *vid = plan->variant->id;
   n = strlen(op) + strlen(vid) + strlen(pass->id) + 3;
@@ -63,71 +63,72 @@ static wgk_status add_pass(expansion *x, const wgk_manifest_pass *mp, const char
   return WGK_OK;
 }
 
-static wgk_status expand(expansion *x, const wgk_manifest_pass_item *items, size_t n, const char *prefix,
-                         const wgk_value *repeat) {
+static wgk_status expand(expansion *x, const manifest_pass_item *items, size_t n, const char *prefix,
+                         const expr_value *repeat) {
   for (size_t i = 0; i < n; i++) {
-    const wgk_manifest_pass_item *it = &items[i];
+    const manifest_pass_item *it = &items[i];
     if (it->pass) {
       wgk_status st = add_pass(x, it->pass, prefix, repeat);
       if (st != WGK_OK) return st;
       continue;
     }
-    wgk_value *scope = wgk_value_dict_copy(x->plan->scope);
-    if (!scope || !wgk_value_dict_set(scope, "repeat", wgk_value_ref(repeat))) {
-      wgk_value_release(scope);
+    expr_value *scope = expr_value_dict_copy(x->plan->scope);
+    if (!scope || !expr_value_dict_set(scope, "repeat", expr_value_ref(repeat))) {
+      expr_value_release(scope);
       return oom(x->err);
     }
-    wgk_value *v = NULL;
-    wgk_status st = wgk_plan_eval(x->p, &it->count, scope, &v, x->err);
-    wgk_value_release(scope);
+    expr_value *v = NULL;
+    wgk_status st = plan_eval(x->p, &it->count, scope, &v, x->err);
+    expr_value_release(scope);
     if (st != WGK_OK) return st;
-    double d = wgk_value_is_number(v) ? wgk_value_as_float(v) : -1;
-    wgk_dynbuf shown;
-    wgk_dynbuf_init(&shown, 256);
-    wgk_value_print(v, &shown);
-    wgk_value_release(v);
+    double d = expr_value_is_number(v) ? expr_value_as_float(v) : -1;
+    util_dynbuf shown;
+    util_dynbuf_init(&shown, 256);
+    expr_value_print(v, &shown);
+    expr_value_release(v);
     if (!(d >= 0 && d <= MAX_REPEAT_COUNT && d == floor(d))) {
-      wgk_error_set(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos.line, it->count.pos.column, it->count.pos.path,
-                    "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id, MAX_REPEAT_COUNT,
-                    wgk_dynbuf_str(&shown));
-      wgk_dynbuf_free(&shown);
+      util_error_set(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos.line, it->count.pos.column,
+                     it->count.pos.path, "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id,
+                     MAX_REPEAT_COUNT, util_dynbuf_str(&shown));
+      util_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
-    wgk_dynbuf_free(&shown);
+    util_dynbuf_free(&shown);
     int64_t count = (int64_t)d;
     char key[256];
     for (int64_t k = 0; k < count; k++) {
-      wgk_value *r = wgk_value_dict_copy(repeat);
+      expr_value *r = expr_value_dict_copy(repeat);
       snprintf(key, sizeof key, "%s_count", it->index);
-      bool ok = r && wgk_value_dict_set(r, "index", wgk_value_int(k)) &&
-                wgk_value_dict_set(r, "count", wgk_value_int(count)) &&
-                wgk_value_dict_set(r, it->index, wgk_value_int(k)) && wgk_value_dict_set(r, key, wgk_value_int(count));
+      bool ok = r && expr_value_dict_set(r, "index", expr_value_int(k)) &&
+                expr_value_dict_set(r, "count", expr_value_int(count)) &&
+                expr_value_dict_set(r, it->index, expr_value_int(k)) &&
+                expr_value_dict_set(r, key, expr_value_int(count));
       size_t plen = strlen(prefix) + strlen(it->id) + 32;
       char *sub = ok ? malloc(plen) : NULL;
       if (!sub) {
-        wgk_value_release(r);
+        expr_value_release(r);
         return oom(x->err);
       }
       snprintf(sub, plen, "%s%s[%lld].", prefix, it->id, (long long)k);
       st = expand(x, it->items, it->n_items, sub, r);
       free(sub);
-      wgk_value_release(r);
+      expr_value_release(r);
       if (st != WGK_OK) return st;
     }
   }
   return WGK_OK;
 }
 
-wgk_status wgk_plan_repeat_passes(wgk_planner *p, wgk_plan *plan, wgk_error *err) {
-  const wgk_manifest_variant *v = plan->variant;
+wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *err) {
+  const manifest_variant *v = plan->variant;
   expansion x = {p, plan, 0, err};
-  wgk_value *empty = wgk_value_dict();
+  expr_value *empty = expr_value_dict();
   if (!empty) return oom(err);
   wgk_status st = expand(&x, v->sequence, v->n_sequence, "", empty);
-  wgk_value_release(empty);
+  expr_value_release(empty);
   if (st == WGK_OK && plan->n_passes == 0)
-    st =
-        wgk_error_set(err, WGK_ERR_CALL, p->m->source, v->pos.line, v->pos.column, v->pos.path,
-                      "variant %s expands to zero passes; every eligible request must retain at least one pass", v->id);
+    st = util_error_set(err, WGK_ERR_CALL, p->m->source, v->pos.line, v->pos.column, v->pos.path,
+                        "variant %s expands to zero passes; every eligible request must retain at least one pass",
+                        v->id);
   return st;
 }

@@ -6,31 +6,31 @@
 #include "plan/planner_internal.h"
 
 /* The device's value of a limit: the scope's device.limits (every WebGPU limit, spec defaults filled in). */
-static bool device_limit(const wgk_planner *p, const char *name, double *out) {
-  const wgk_value *limits = wgk_value_dict_get(p->device_value, "limits");
-  const wgk_value *v = limits ? wgk_value_dict_get(limits, name) : NULL;
-  if (v && wgk_value_is_number(v)) {
-    *out = wgk_value_as_float(v);
+static bool device_limit(const plan_planner *p, const char *name, double *out) {
+  const expr_value *limits = expr_value_dict_get(p->device_value, "limits");
+  const expr_value *v = limits ? expr_value_dict_get(limits, name) : NULL;
+  if (v && expr_value_is_number(v)) {
+    *out = expr_value_as_float(v);
     return true;
   }
   return false;
 }
 
-static void config_text(const json_t *c, wgk_dynbuf *out) {
+static void config_text(const json_t *c, util_dynbuf *out) {
   const char *ct = json_string_value(json_object_get(c, "componentType"));
   const char *rt = json_string_value(json_object_get(c, "resultComponentType"));
-  wgk_dynbuf_printf(out, "%s-%s-", ct ? ct : "*", rt ? rt : "*");
+  util_dynbuf_printf(out, "%s-%s-", ct ? ct : "*", rt ? rt : "*");
   const char *dims[] = {"M", "N", "K"};
   for (int i = 0; i < 3; i++) {
     const json_t *d = json_object_get(c, dims[i]);
     if (d)
-      wgk_dynbuf_printf(out, "%s%" JSON_INTEGER_FORMAT, i ? "x" : "", json_integer_value(d));
+      util_dynbuf_printf(out, "%s%" JSON_INTEGER_FORMAT, i ? "x" : "", json_integer_value(d));
     else
-      wgk_dynbuf_printf(out, "%s*", i ? "x" : "");
+      util_dynbuf_printf(out, "%s*", i ? "x" : "");
   }
 }
 
-static bool config_matches(const json_t *want, const wgk_subgroup_matrix_config *have) {
+static bool config_matches(const json_t *want, const dev_subgroup_matrix_config *have) {
   const char *ct = json_string_value(json_object_get(want, "componentType"));
   const char *rt = json_string_value(json_object_get(want, "resultComponentType"));
   const json_t *m = json_object_get(want, "M"), *n = json_object_get(want, "N"), *k = json_object_get(want, "K");
@@ -39,52 +39,52 @@ static bool config_matches(const json_t *want, const wgk_subgroup_matrix_config 
          (!k || json_integer_value(k) == have->K);
 }
 
-void wgk_plan_requires_reason(const wgk_planner *p, const wgk_manifest_requires *r, wgk_dynbuf *why) {
+void plan_requires_reason(const plan_planner *p, const manifest_requires *r, util_dynbuf *why) {
   if (!r) return;
-  const wgk_device_desc *d = p->device;
+  const dev_desc *d = p->device;
   for (size_t i = 0; i < r->n_features; i++) {
-    wgk_feature f;
-    if (!wgk_feature_from_name(r->features[i], &f) || !wgk_device_has(d, f)) {
-      wgk_dynbuf_printf(why, "requires device.features.has(\"%s\") (the device does not have it)", r->features[i]);
+    dev_feature f;
+    if (!dev_feature_from_name(r->features[i], &f) || !device_has(d, f)) {
+      util_dynbuf_printf(why, "requires device.features.has(\"%s\") (the device does not have it)", r->features[i]);
       return;
     }
   }
   for (size_t i = 0; i < r->n_limits; i++) {
     double have = 0;
     if (!device_limit(p, r->limits[i].name, &have) || have < r->limits[i].min) {
-      wgk_dynbuf_printf(why, "requires device.limits.%s >= %g (the device has %g)", r->limits[i].name, r->limits[i].min,
-                        have);
+      util_dynbuf_printf(why, "requires device.limits.%s >= %g (the device has %g)", r->limits[i].name,
+                         r->limits[i].min, have);
       return;
     }
   }
   if (r->subgroup_min_size > 0) {
     if (d->subgroupMinSize == 0) {
-      wgk_dynbuf_printf(why, "requires adapterInfo.subgroupMinSize >= %d (adapter does not report subgroup sizes)",
-                        r->subgroup_min_size);
+      util_dynbuf_printf(why, "requires adapterInfo.subgroupMinSize >= %d (adapter does not report subgroup sizes)",
+                         r->subgroup_min_size);
       return;
     }
     if ((int)d->subgroupMinSize < r->subgroup_min_size) {
-      wgk_dynbuf_printf(why, "requires adapterInfo.subgroupMinSize >= %d (the device has %u)", r->subgroup_min_size,
-                        d->subgroupMinSize);
+      util_dynbuf_printf(why, "requires adapterInfo.subgroupMinSize >= %d (the device has %u)", r->subgroup_min_size,
+                         d->subgroupMinSize);
       return;
     }
   }
   const json_t *cfgs = r->subgroup_matrix_configs;
-  if (cfgs && json_array_size(cfgs) > 0 && wgk_device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
+  if (cfgs && json_array_size(cfgs) > 0 && device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
     for (size_t i = 0; i < json_array_size(cfgs); i++)
       for (uint32_t k = 0; k < d->subgroupMatrixConfigCount && k < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; k++)
         if (config_matches(json_array_get(cfgs, i), &d->subgroupMatrixConfigs[k])) return;
-    wgk_dynbuf_append_str(why, "requires adapterInfo.subgroupMatrixConfigs to match one of [");
+    util_dynbuf_append_str(why, "requires adapterInfo.subgroupMatrixConfigs to match one of [");
     for (size_t i = 0; i < json_array_size(cfgs); i++) {
-      if (i) wgk_dynbuf_append_str(why, ", ");
+      if (i) util_dynbuf_append_str(why, ", ");
       config_text(json_array_get(cfgs, i), why);
     }
-    wgk_dynbuf_append_str(why, "] (device reports [");
+    util_dynbuf_append_str(why, "] (device reports [");
     for (uint32_t k = 0; k < d->subgroupMatrixConfigCount && k < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; k++) {
-      const wgk_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[k];
-      wgk_dynbuf_printf(why, "%s%s-%s-%ux%ux%u", k ? ", " : "", c->componentType, c->resultComponentType, c->M, c->N,
-                        c->K);
+      const dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[k];
+      util_dynbuf_printf(why, "%s%s-%s-%ux%ux%u", k ? ", " : "", c->componentType, c->resultComponentType, c->M, c->N,
+                         c->K);
     }
-    wgk_dynbuf_append_str(why, "])");
+    util_dynbuf_append_str(why, "])");
   }
 }

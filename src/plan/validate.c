@@ -8,10 +8,10 @@
 #include "plan/planner_internal.h"
 #include "util/suggest.h"
 
-static wgk_status fail_at(const wgk_manifest *m, const wgk_manifest_pos *pos, const char *fmt, const char *a,
-                          const char *b, const char *c, const char *d, wgk_error *err) {
-  return wgk_error_set(err, WGK_ERR_CALL, m->source, pos ? pos->line : 0, pos ? pos->column : 0, pos ? pos->path : NULL,
-                       fmt, a, b, c, d);
+static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, const char *fmt, const char *a,
+                          const char *b, const char *c, const char *d, util_error *err) {
+  return util_error_set(err, WGK_ERR_CALL, m->source, pos ? pos->line : 0, pos ? pos->column : 0,
+                        pos ? pos->path : NULL, fmt, a, b, c, d);
 }
 
 static void join_dtypes(const char **list, size_t n, char *buf, size_t size) {
@@ -24,13 +24,13 @@ static void join_dtypes(const char **list, size_t n, char *buf, size_t size) {
   }
 }
 
-static int type_index(const wgk_manifest *m, const char *type_var) {
+static int type_index(const manifest_model *m, const char *type_var) {
   for (size_t i = 0; i < m->n_type_constraints; i++)
     if (strcmp(m->type_constraints[i].name, type_var) == 0) return (int)i;
   return -1;
 }
 
-static const char *port_keys(const wgk_manifest_port *port, char *buf, size_t size) {
+static const char *port_keys(const manifest_port *port, char *buf, size_t size) {
   if (port->n_bind_keys == 0) {
     snprintf(buf, size, "%s", port->name);
     return buf;
@@ -39,9 +39,9 @@ static const char *port_keys(const wgk_manifest_port *port, char *buf, size_t si
   return buf;
 }
 
-static wgk_status check_port(const wgk_manifest *m, size_t i, const wgk_plan_tensor *t, const char **type_dtypes,
-                             const char **type_from, wgk_error *err) {
-  const wgk_manifest_port *port = &m->ports[i];
+static wgk_status check_port(const manifest_model *m, size_t i, const plan_tensor *t, const char **type_dtypes,
+                             const char **type_from, util_error *err) {
+  const manifest_port *port = &m->ports[i];
   char who[160], list[256], num[2][32];
   port_keys(port, who, sizeof who);
   if (!t->present) {
@@ -76,9 +76,9 @@ static wgk_status check_port(const wgk_manifest *m, size_t i, const wgk_plan_ten
   int ti = port->type_var ? type_index(m, port->type_var) : -1;
   if (ti >= 0) {
     if (type_dtypes[ti] && strcmp(type_dtypes[ti], t->dtype) != 0)
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
-                           "port %s: dtype %s does not match type %s = %s (set by port %s)", who, t->dtype,
-                           port->type_var, type_dtypes[ti], type_from[ti]);
+      return util_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
+                            "port %s: dtype %s does not match type %s = %s (set by port %s)", who, t->dtype,
+                            port->type_var, type_dtypes[ti], type_from[ti]);
     type_dtypes[ti] = t->dtype;
     type_from[ti] = port->name;
   }
@@ -86,11 +86,11 @@ static wgk_status check_port(const wgk_manifest *m, size_t i, const wgk_plan_ten
 }
 
 /* 1 equal, 0 not, -1 out of memory. */
-static int json_equals_value(const json_t *j, const wgk_value *v) {
-  wgk_value *jv = wgk_value_from_json(j, NULL);
+static int json_equals_value(const json_t *j, const expr_value *v) {
+  expr_value *jv = expr_value_from_json(j, NULL);
   if (!jv) return -1;
-  bool same = wgk_value_equal(jv, v);
-  wgk_value_release(jv);
+  bool same = expr_value_equal(jv, v);
+  expr_value_release(jv);
   return same;
 }
 
@@ -114,7 +114,7 @@ static attr_kind kind_of_json(const json_t *j, attr_kind *item) {
   return ATTR_ANY;
 }
 
-static attr_kind attribute_kind(const wgk_manifest_attribute *a, attr_kind *item, const char **from) {
+static attr_kind attribute_kind(const manifest_attribute *a, attr_kind *item, const char **from) {
   *item = ATTR_ANY;
   if (a->default_value) {
     *from = "default";
@@ -137,13 +137,13 @@ static const char *kind_name(attr_kind k) {
 }
 
 /* JSON text of j (or of the value v), cut to size with "..." (a non-finite float prints as nan / inf). */
-static void json_dump_short(const json_t *j, const wgk_value *v, char *buf, size_t size) {
+static void json_dump_short(const json_t *j, const expr_value *v, char *buf, size_t size) {
   json_t *own = NULL;
-  if (v && wgk_value_kind_of(v) == WGK_VALUE_FLOAT) {
-    snprintf(buf, size, "%.9g", wgk_value_as_float(v));
+  if (v && expr_value_kind_of(v) == WGK_VALUE_FLOAT) {
+    snprintf(buf, size, "%.9g", expr_value_as_float(v));
     return;
   }
-  if (v) j = own = wgk_value_to_json(v);
+  if (v) j = own = expr_value_to_json(v);
   char *t = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
   json_decref(own);
   if (!t) {
@@ -159,17 +159,17 @@ static void json_dump_short(const json_t *j, const wgk_value *v, char *buf, size
 
 /* Why one attribute value (or a list item) is not a value of kind k; NULL when it is. Any float must be finite and
  * within f32 range (ONNX float attributes are f32), any integer within +-2^53. */
-static const char *bad_scalar(const wgk_value *v, attr_kind k) {
-  wgk_value_kind vk = wgk_value_kind_of(v);
+static const char *bad_scalar(const expr_value *v, attr_kind k) {
+  expr_value_kind vk = expr_value_kind_of(v);
   if (vk == WGK_VALUE_FLOAT) {
-    double d = wgk_value_as_float(v);
+    double d = expr_value_as_float(v);
     if (!isfinite(d)) return "is not a finite number";
     if (fabs(d) > FLT_MAX) return "is outside the f32 range (magnitude at most 3.4028235e38)";
   }
-  if (vk == WGK_VALUE_INT && !wgk_value_int_ok(wgk_value_as_int(v))) return "is past 2^53";
+  if (vk == WGK_VALUE_INT && !expr_value_int_ok(expr_value_as_int(v))) return "is past 2^53";
   if (vk == WGK_VALUE_STRING && k != ATTR_STRING && k != ATTR_ANY) {
     char *end = NULL;
-    const char *s = wgk_value_str(v);
+    const char *s = expr_value_str(v);
     double d = strtod(s, &end);
     if (*s && end && *end == '\0')
       return isfinite(d) && fabs(d) <= FLT_MAX ? "is a string, not a number (give it without quotes)"
@@ -182,8 +182,8 @@ static const char *bad_scalar(const wgk_value *v, attr_kind k) {
   case ATTR_FLOAT:
     return vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT ? NULL : "is not a number";
   case ATTR_INT: /* a whole float (set_attr_float(c, "axis", 1.0)) is the integer it holds */
-    if (vk == WGK_VALUE_FLOAT && wgk_value_as_float(v) == floor(wgk_value_as_float(v)) &&
-        fabs(wgk_value_as_float(v)) <= (double)WGK_INT_EXACT_MAX)
+    if (vk == WGK_VALUE_FLOAT && expr_value_as_float(v) == floor(expr_value_as_float(v)) &&
+        fabs(expr_value_as_float(v)) <= (double)WGK_INT_EXACT_MAX)
       return NULL;
     return vk == WGK_VALUE_INT ? NULL : "is not an integer";
   case ATTR_STRING:
@@ -193,9 +193,9 @@ static const char *bad_scalar(const wgk_value *v, attr_kind k) {
   }
 }
 
-static wgk_status attribute_type_error(const wgk_manifest *m, const wgk_manifest_attribute *a, const wgk_value *v,
+static wgk_status attribute_type_error(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
                                        const char *item_of, size_t index, const char *why, attr_kind k,
-                                       const char *from, wgk_error *err) {
+                                       const char *from, util_error *err) {
   char shown[96], rule[260] = "";
   json_dump_short(NULL, v, shown, sizeof shown);
   if (k != ATTR_ANY) {
@@ -216,25 +216,25 @@ static wgk_status attribute_type_error(const wgk_manifest *m, const wgk_manifest
                      : kind_name(k),
              from, def, a->default_value ? "s" : "");
   }
-  const char *kind = wgk_value_kind_name(wgk_value_kind_of(v));
+  const char *kind = expr_value_kind_name(expr_value_kind_of(v));
   if (item_of)
-    return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
-                         "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
-  return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
-                       "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
+    return util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
+                          "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
+  return util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
+                        "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
 }
 
 /* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
-static wgk_status check_attribute_type(const wgk_manifest *m, const wgk_manifest_attribute *a, const wgk_value *v,
-                                       wgk_error *err) {
+static wgk_status check_attribute_type(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
+                                       util_error *err) {
   attr_kind item, k;
   const char *from = "";
   k = attribute_kind(a, &item, &from);
-  if (wgk_value_kind_of(v) == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
+  if (expr_value_kind_of(v) == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
     attr_kind want = k == ATTR_LIST ? item : ATTR_ANY;
-    for (size_t i = 0; i < wgk_value_len(v); i++) {
-      const char *why = bad_scalar(wgk_value_list_at(v, i), want);
-      if (why) return attribute_type_error(m, a, wgk_value_list_at(v, i), "list", i, why, want, from, err);
+    for (size_t i = 0; i < expr_value_len(v); i++) {
+      const char *why = bad_scalar(expr_value_list_at(v, i), want);
+      if (why) return attribute_type_error(m, a, expr_value_list_at(v, i), "list", i, why, want, from, err);
     }
     return WGK_OK;
   }
@@ -242,24 +242,24 @@ static wgk_status check_attribute_type(const wgk_manifest *m, const wgk_manifest
   return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
 }
 
-static const char *attr_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->attributes[i].name; }
-static const char *arg_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->scalar_args[i].name; }
-static const char *tunable_at(const void *m, size_t i) { return ((const wgk_manifest *)m)->tunables[i].name; }
+static const char *attr_at(const void *m, size_t i) { return ((const manifest_model *)m)->attributes[i].name; }
+static const char *arg_at(const void *m, size_t i) { return ((const manifest_model *)m)->scalar_args[i].name; }
+static const char *tunable_at(const void *m, size_t i) { return ((const manifest_model *)m)->tunables[i].name; }
 
 /* "name is not part of the contract", with the nearest declared name when name looks like a misspelling of it. */
-static wgk_status not_in_contract(const wgk_manifest *m, const char *what, const char *path, const char *name, size_t n,
-                                  wgk_suggest_at_fn at, wgk_error *err) {
-  const char *near = wgk_suggest(name, m, n, at);
-  return wgk_error_set(err, WGK_ERR_CALL, m->source, 0, 0, path, "%s '%s' is not part of the %s contract%s%s%s", what,
-                       name, m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+static wgk_status not_in_contract(const manifest_model *m, const char *what, const char *path, const char *name,
+                                  size_t n, util_suggest_at_fn at, util_error *err) {
+  const char *near = util_suggest(name, m, n, at);
+  return util_error_set(err, WGK_ERR_CALL, m->source, 0, 0, path, "%s '%s' is not part of the %s contract%s%s%s", what,
+                        name, m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
-static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs, wgk_error *err) {
-  size_t n = attrs ? wgk_value_len(attrs) : 0;
+static wgk_status check_attributes(const manifest_model *m, const expr_value *attrs, util_error *err) {
+  size_t n = attrs ? expr_value_len(attrs) : 0;
   for (size_t i = 0; i < n; i++) {
-    const char *name = wgk_value_dict_key_at(attrs, i);
-    const wgk_value *v = wgk_value_dict_value_at(attrs, i);
-    const wgk_manifest_attribute *a = wgk_manifest_find_attribute(m, name);
+    const char *name = expr_value_dict_key_at(attrs, i);
+    const expr_value *v = expr_value_dict_value_at(attrs, i);
+    const manifest_attribute *a = manifest_find_attribute(m, name);
     if (!a) return not_in_contract(m, "attribute", "attributes", name, m->n_attributes, attr_at, err);
     wgk_status st = check_attribute_type(m, a, v, err);
     if (st != WGK_OK) return st;
@@ -267,123 +267,122 @@ static wgk_status check_attributes(const wgk_manifest *m, const wgk_value *attrs
     int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
     if (ok < 0)
-      return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos.line, a->pos.column, a->pos.path,
-                           "out of memory");
+      return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos.line, a->pos.column, a->pos.path,
+                            "out of memory");
     if (!ok) {
-      wgk_dynbuf text;
-      wgk_dynbuf_init(&text, 4096);
-      wgk_value_print(v, &text);
-      wgk_dynbuf_append_str(&text, " is not one of [");
+      util_dynbuf text;
+      util_dynbuf_init(&text, 4096);
+      expr_value_print(v, &text);
+      util_dynbuf_append_str(&text, " is not one of [");
       for (size_t k = 0; k < a->n_values; k++) {
         char *s = json_dumps(a->values[k], JSON_ENCODE_ANY | JSON_COMPACT);
-        wgk_dynbuf_printf(&text, "%s%s", k ? ", " : "", s ? s : "?");
+        util_dynbuf_printf(&text, "%s%s", k ? ", " : "", s ? s : "?");
         free(s);
       }
-      wgk_dynbuf_append_str(&text, "]");
-      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "attribute %s: value %s",
-                    name, wgk_dynbuf_str(&text));
-      wgk_dynbuf_free(&text);
+      util_dynbuf_append_str(&text, "]");
+      util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "attribute %s: value %s",
+                     name, util_dynbuf_str(&text));
+      util_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
   }
   /* Every missing required attribute in one message (the position is the first one's), so one fix is enough. */
-  const wgk_manifest_attribute *first = NULL;
-  wgk_dynbuf missing;
-  wgk_dynbuf_init(&missing, 4096);
+  const manifest_attribute *first = NULL;
+  util_dynbuf missing;
+  util_dynbuf_init(&missing, 4096);
   size_t n_missing = 0;
   for (size_t i = 0; i < m->n_attributes; i++) {
-    const wgk_manifest_attribute *a = &m->attributes[i];
-    if (!a->required || a->default_value || (attrs && wgk_value_dict_get(attrs, a->name))) continue;
+    const manifest_attribute *a = &m->attributes[i];
+    if (!a->required || a->default_value || (attrs && expr_value_dict_get(attrs, a->name))) continue;
     if (!first) first = a;
-    wgk_dynbuf_printf(&missing, "%s%s", n_missing++ ? ", " : "", a->name);
+    util_dynbuf_printf(&missing, "%s%s", n_missing++ ? ", " : "", a->name);
   }
   wgk_status st = WGK_OK;
   if (first && n_missing == 1)
-    st = wgk_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
-                       "attribute %s is required", first->name);
+    st = util_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
+                        "attribute %s is required", first->name);
   else if (first)
-    st = wgk_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
-                       "%zu required attributes are missing: %s", n_missing, wgk_dynbuf_str(&missing));
-  wgk_dynbuf_free(&missing);
+    st = util_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
+                        "%zu required attributes are missing: %s", n_missing, util_dynbuf_str(&missing));
+  util_dynbuf_free(&missing);
   return st;
 }
 
 /* A scalar arg's value against its kind, as the public loader checks it: why it does not fit, or NULL. */
-static const char *arg_kind_error(const wgk_manifest_scalar_arg *a, const wgk_value *v) {
+static const char *arg_kind_error(const manifest_scalar_arg *a, const expr_value *v) {
   if (strcmp(a->kind, "string") == 0) {
-    if (!wgk_value_str(v)) return "must be a string";
+    if (!expr_value_str(v)) return "must be a string";
     for (size_t i = 0; a->one_of && i < json_array_size(a->one_of); i++) {
       const char *s = json_string_value(json_array_get(a->one_of, i));
-      if (s && strcmp(s, wgk_value_str(v)) == 0) return NULL;
+      if (s && strcmp(s, expr_value_str(v)) == 0) return NULL;
     }
     return a->one_of ? "is not one of its oneOf values" : NULL;
   }
-  if (strcmp(a->kind, "bool") == 0) return wgk_value_kind_of(v) == WGK_VALUE_BOOL ? NULL : "must be a boolean";
-  if (!wgk_value_is_number(v) || !isfinite(wgk_value_as_float(v))) return "must be a finite number";
-  double d = wgk_value_as_float(v);
+  if (strcmp(a->kind, "bool") == 0) return expr_value_kind_of(v) == WGK_VALUE_BOOL ? NULL : "must be a boolean";
+  if (!expr_value_is_number(v) || !isfinite(expr_value_as_float(v))) return "must be a finite number";
+  double d = expr_value_as_float(v);
   if (strcmp(a->kind, "u32") == 0 && !(d == floor(d) && d >= 0 && d <= 4294967295.0)) return "must be a u32";
   if (strcmp(a->kind, "i32") == 0 && !(d == floor(d) && d >= -2147483648.0 && d <= 2147483647.0))
     return "must be an i32";
   return NULL;
 }
 
-static wgk_status check_args(const wgk_manifest *m, const wgk_plan_call *call, wgk_error *err) {
-  size_t n = call->args ? wgk_value_len(call->args) : 0;
+static wgk_status check_args(const manifest_model *m, const plan_call *call, util_error *err) {
+  size_t n = call->args ? expr_value_len(call->args) : 0;
   for (size_t i = 0; i < n; i++) {
-    const char *name = wgk_value_dict_key_at(call->args, i);
+    const char *name = expr_value_dict_key_at(call->args, i);
     bool known = false;
     for (size_t k = 0; k < m->n_scalar_args; k++) known |= strcmp(m->scalar_args[k].name, name) == 0;
     if (!known) return not_in_contract(m, "arg", "args", name, m->n_scalar_args, arg_at, err);
   }
   for (size_t k = 0; k < m->n_scalar_args; k++) {
-    const wgk_manifest_scalar_arg *a = &m->scalar_args[k];
-    const wgk_value *v = call->args ? wgk_value_dict_get(call->args, a->name) : NULL;
+    const manifest_scalar_arg *a = &m->scalar_args[k];
+    const expr_value *v = call->args ? expr_value_dict_get(call->args, a->name) : NULL;
     const char *why = v ? arg_kind_error(a, v) : NULL;
     if (why) {
-      wgk_dynbuf shown;
-      wgk_dynbuf_init(&shown, 256);
-      wgk_value_print(v, &shown);
-      wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s (%s) = %s %s",
-                    a->name, a->kind, wgk_dynbuf_str(&shown), why);
-      wgk_dynbuf_free(&shown);
+      util_dynbuf shown;
+      util_dynbuf_init(&shown, 256);
+      expr_value_print(v, &shown);
+      util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s (%s) = %s %s",
+                     a->name, a->kind, util_dynbuf_str(&shown), why);
+      util_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
-    if (a->required && !(call->args && wgk_value_dict_get(call->args, a->name)))
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s is required",
-                           a->name);
+    if (a->required && !(call->args && expr_value_dict_get(call->args, a->name)))
+      return util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s is required",
+                            a->name);
   }
-  n = call->tunables ? wgk_value_len(call->tunables) : 0;
+  n = call->tunables ? expr_value_len(call->tunables) : 0;
   for (size_t i = 0; i < n; i++) {
-    const char *name = wgk_value_dict_key_at(call->tunables, i);
-    const wgk_manifest_tunable *t = NULL;
+    const char *name = expr_value_dict_key_at(call->tunables, i);
+    const manifest_tunable *t = NULL;
     for (size_t k = 0; k < m->n_tunables && !t; k++)
       if (strcmp(m->tunables[k].name, name) == 0) t = &m->tunables[k];
     if (!t) return not_in_contract(m, "tunable", "tunables", name, m->n_tunables, tunable_at, err);
     /* An override has the default's type: an integer for an integer, a finite number for a float, a boolean. */
-    const wgk_value *v = wgk_value_dict_value_at(call->tunables, i);
-    wgk_value_kind vk = wgk_value_kind_of(v);
+    const expr_value *v = expr_value_dict_value_at(call->tunables, i);
+    expr_value_kind vk = expr_value_kind_of(v);
     const char *want = json_is_boolean(t->default_value)   ? (vk == WGK_VALUE_BOOL ? NULL : "a boolean")
                        : json_is_integer(t->default_value) ? (vk == WGK_VALUE_INT ? NULL : "an integer")
-                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(wgk_value_as_float(v))))
+                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(expr_value_as_float(v))))
                            ? NULL
                            : "a finite number";
     if (want) {
       char shown[96], def[96];
       json_dump_short(NULL, v, shown, sizeof shown);
       json_dump_short(t->default_value, NULL, def, sizeof def);
-      return wgk_error_set(err, WGK_ERR_CALL, m->source, t->pos.line, t->pos.column, t->pos.path,
-                           "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
-                           wgk_value_kind_name(vk), shown, want, want, def);
+      return util_error_set(err, WGK_ERR_CALL, m->source, t->pos.line, t->pos.column, t->pos.path,
+                            "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
+                            expr_value_kind_name(vk), shown, want, want, def);
     }
   }
   return WGK_OK;
 }
 
-wgk_status wgk_plan_validate(const wgk_manifest *m, const wgk_plan_call *call, const char **type_dtypes,
-                             wgk_error *err) {
+wgk_status plan_validate(const manifest_model *m, const plan_call *call, const char **type_dtypes, util_error *err) {
   const char *type_from[64] = {0};
   if (m->n_type_constraints > 64)
-    return wgk_error_set(err, WGK_ERR_LIMIT, m->source, 0, 0, "typeConstraints", "more than 64 type variables");
+    return util_error_set(err, WGK_ERR_LIMIT, m->source, 0, 0, "typeConstraints", "more than 64 type variables");
   for (size_t i = 0; i < m->n_type_constraints; i++) type_dtypes[i] = NULL;
   /* Inputs first so a caller-given output is checked against the types its inputs fixed. */
   for (int pass = 0; pass < 2; pass++) {

@@ -10,11 +10,11 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
   if (out) *out = NULL;
   if (!k) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = k->ctx;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   if (!out) {
-    wgk_status st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "call create: out is NULL");
-    wgk_rt_unlock(ctx);
+    wgk_status st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "call create: out is NULL");
+    rt_unlock(ctx);
     return st;
   }
   wgk_call *c = calloc(1, sizeof *c);
@@ -24,9 +24,9 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
     c->outputs = calloc(n, sizeof *c->outputs);
     c->given = calloc(n, sizeof *c->given);
     c->key_ports = calloc(2 * n, sizeof *c->key_ports);
-    c->attrs = wgk_value_dict();
-    c->args = wgk_value_dict();
-    c->tunables = wgk_value_dict();
+    c->attrs = expr_value_dict();
+    c->args = expr_value_dict();
+    c->tunables = expr_value_dict();
   }
   if (!c || !c->ports || !c->outputs || !c->given || !c->key_ports || !c->attrs || !c->args || !c->tunables) {
     if (c) {
@@ -36,19 +36,19 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
       free(c->key_ports);
     }
     if (c) {
-      wgk_value_release(c->attrs);
-      wgk_value_release(c->args);
-      wgk_value_release(c->tunables);
+      expr_value_release(c->attrs);
+      expr_value_release(c->args);
+      expr_value_release(c->tunables);
     }
     free(c);
-    wgk_status st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "call create: out of memory");
-    wgk_rt_unlock(ctx);
+    wgk_status st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "call create: out of memory");
+    rt_unlock(ctx);
     return st;
   }
-  wgk_rt_kernel_retain(k);
+  rt_kernel_retain(k);
   c->k = k;
   *out = c;
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return WGK_OK;
 }
 
@@ -56,58 +56,57 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
 void wgk_call_destroy(wgk_call *c) {
   if (!c) return;
   wgk_kernel *k = c->k;
-  wgk_rt_lock(k->ctx);
+  rt_lock(k->ctx);
   for (size_t i = 0; i < k->m->n_ports; i++) {
     wgk_tensor_release(c->ports[i]);
     wgk_tensor_release(c->outputs[i]);
   }
-  wgk_rt_plan_unpin(c->last_entry);
+  rt_plan_unpin(c->last_entry);
   free(c->ports);
   free(c->outputs);
   free(c->given);
   free(c->key_ports);
-  wgk_value_release(c->attrs);
-  wgk_value_release(c->args);
-  wgk_value_release(c->tunables);
-  wgk_gpu_timer_destroy(c->timer);
+  expr_value_release(c->attrs);
+  expr_value_release(c->args);
+  expr_value_release(c->tunables);
+  gpu_timer_destroy(c->timer);
   free(c);
-  wgk_rt_unlock(k->ctx);
-  wgk_rt_kernel_release(k);
+  rt_unlock(k->ctx);
+  rt_kernel_release(k);
 }
 
 /* A port by bind key or ONNX name. */
-static int port_index(const wgk_manifest *m, const char *name) {
-  const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, name);
+static int port_index(const manifest_model *m, const char *name) {
+  const manifest_port *p = manifest_find_port_or_key(m, name);
   return p ? (int)(p - m->ports) : -1;
 }
 
-static void list_keys(const wgk_manifest *m, bool inputs, wgk_dynbuf *out) {
+static void list_keys(const manifest_model *m, bool inputs, util_dynbuf *out) {
   for (size_t i = 0; i < m->n_ports; i++) {
     bool is_input = m->ports[i].dir != WGK_PORT_OUTPUT;
     if (is_input != inputs) continue;
-    wgk_dynbuf_printf(out, "%s%s", out->len ? ", " : "",
-                      m->ports[i].n_bind_keys ? m->ports[i].bind_keys[0] : m->ports[i].name);
+    util_dynbuf_printf(out, "%s%s", out->len ? ", " : "",
+                       m->ports[i].n_bind_keys ? m->ports[i].bind_keys[0] : m->ports[i].name);
   }
 }
 
 static wgk_status unknown_port(wgk_call *c, const char *name, bool inputs) {
-  wgk_dynbuf keys;
-  wgk_dynbuf_init(&keys, 4096);
+  util_dynbuf keys;
+  util_dynbuf_init(&keys, 4096);
   list_keys(c->k->m, inputs, &keys);
-  wgk_status st = wgk_rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no %s '%s' (%s: %s)", c->k->m->op_id,
-                             inputs ? "input" : "output", name, inputs ? "inputs" : "outputs", wgk_dynbuf_str(&keys));
-  wgk_dynbuf_free(&keys);
+  wgk_status st = rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no %s '%s' (%s: %s)", c->k->m->op_id,
+                         inputs ? "input" : "output", name, inputs ? "inputs" : "outputs", util_dynbuf_str(&keys));
+  util_dynbuf_free(&keys);
   return st;
 }
 
 static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t) {
-  if (!name)
-    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
+  if (!name) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
   int i = port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_OUTPUT) return unknown_port(c, name, true);
   if (t && t->ctx != c->k->ctx)
-    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context",
-                      c->k->m->op_id, name);
+    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context",
+                  c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -117,12 +116,12 @@ static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t)
 
 static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t) {
   if (!name)
-    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
+    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
   int i = port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return unknown_port(c, name, false);
   if (t && t->ctx != c->k->ctx)
-    return wgk_rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context",
-                      c->k->m->op_id, name);
+    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context",
+                  c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -132,31 +131,31 @@ static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t
 
 wgk_status wgk_call_set_input(wgk_call *c, const char *name, wgk_tensor *t) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(c->k->ctx);
-  wgk_rt_clear(c->k->ctx);
+  rt_lock(c->k->ctx);
+  rt_clear(c->k->ctx);
   wgk_status st = set_input_locked(c, name, t);
-  wgk_rt_unlock(c->k->ctx);
+  rt_unlock(c->k->ctx);
   return st;
 }
 
 wgk_status wgk_call_set_output(wgk_call *c, const char *name, wgk_tensor *t) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(c->k->ctx);
-  wgk_rt_clear(c->k->ctx);
+  rt_lock(c->k->ctx);
+  rt_clear(c->k->ctx);
   wgk_status st = set_output_locked(c, name, t);
-  wgk_rt_unlock(c->k->ctx);
+  rt_unlock(c->k->ctx);
   return st;
 }
 
 /* Copy on write: a plan made earlier may hold a reference to the previous dict. Takes v (NULL: out of memory). */
-static wgk_status set_value_locked(wgk_call *c, wgk_value **slot, const char *what, const char *name, wgk_value *v) {
-  wgk_value *copy = wgk_value_dict_copy(*slot);
-  if (!v || !copy || !wgk_value_dict_set(copy, name, v)) {
-    if (!copy) wgk_value_release(v);
-    wgk_value_release(copy);
-    return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s %s: out of memory", what, name);
+static wgk_status set_value_locked(wgk_call *c, expr_value **slot, const char *what, const char *name, expr_value *v) {
+  expr_value *copy = expr_value_dict_copy(*slot);
+  if (!v || !copy || !expr_value_dict_set(copy, name, v)) {
+    if (!copy) expr_value_release(v);
+    expr_value_release(copy);
+    return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s %s: out of memory", what, name);
   }
-  wgk_value_release(*slot);
+  expr_value_release(*slot);
   *slot = copy;
   c->values_gen++; /* a dict's address may come back with other values: the plan key is rebuilt */
   return WGK_OK;
@@ -177,65 +176,66 @@ static const char *setter_name(value_kind kind) {
   return names[kind];
 }
 
-static const char *attr_name_at(const void *list, size_t i) { return ((const wgk_manifest *)list)->attributes[i].name; }
+static const char *attr_name_at(const void *list, size_t i) {
+  return ((const manifest_model *)list)->attributes[i].name;
+}
 
 /* An attribute the contract does not declare is refused when it is set (not only when the call runs), with the
  * nearest declared name when it looks like a misspelling of one. */
 static wgk_status unknown_attribute(wgk_call *c, const char *name) {
-  const wgk_manifest *m = c->k->m;
+  const manifest_model *m = c->k->m;
   for (size_t i = 0; i < m->n_attributes; i++)
     if (strcmp(m->attributes[i].name, name) == 0) return WGK_OK;
-  wgk_dynbuf known;
-  wgk_dynbuf_init(&known, 4096);
-  for (size_t i = 0; i < m->n_attributes; i++) wgk_dynbuf_printf(&known, "%s%s", i ? ", " : "", m->attributes[i].name);
-  const char *near = wgk_suggest(name, m, m->n_attributes, attr_name_at);
-  wgk_status st = wgk_rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id,
-                             name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
-                             known.len ? wgk_dynbuf_str(&known) : "none");
-  wgk_dynbuf_free(&known);
+  util_dynbuf known;
+  util_dynbuf_init(&known, 4096);
+  for (size_t i = 0; i < m->n_attributes; i++) util_dynbuf_printf(&known, "%s%s", i ? ", " : "", m->attributes[i].name);
+  const char *near = util_suggest(name, m, m->n_attributes, attr_name_at);
+  wgk_status st = rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id,
+                         name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+                         known.len ? util_dynbuf_str(&known) : "none");
+  util_dynbuf_free(&known);
   return st;
 }
 
 /* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
-static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const char *name, const value_in *in) {
+static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, const char *name, const value_in *in) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = c->k->ctx;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   wgk_status st = WGK_OK;
-  wgk_value *v = NULL;
+  expr_value *v = NULL;
   const char *op = c->k->m->op_id;
   if (!name)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
-  else if (in->kind == V_INT && !wgk_value_int_ok(in->i))
-    st =
-        wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly",
-                   op, what, name, (long long)in->i);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
+  else if (in->kind == V_INT && !expr_value_int_ok(in->i))
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly",
+                op, what, name, (long long)in->i);
   else if ((in->kind == V_STRING || in->kind == V_JSON) && !in->s)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: the value is NULL", op, what, name);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: the value is NULL", op, what, name);
   else if (in->kind == V_INTS && in->count && !in->ints)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name, in->count);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name, in->count);
   for (size_t i = 0; st == WGK_OK && in->kind == V_INTS && i < in->count; i++)
-    if (!wgk_value_int_ok(in->ints[i]))
-      st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                      "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly", op, what,
-                      name, i, (long long)in->ints[i]);
+    if (!expr_value_int_ok(in->ints[i]))
+      st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                  "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly", op, what, name, i,
+                  (long long)in->ints[i]);
   if (st == WGK_OK) {
     switch (in->kind) {
     case V_INT:
-      v = wgk_value_int(in->i);
+      v = expr_value_int(in->i);
       break;
     case V_FLOAT:
-      v = wgk_value_float(in->f);
+      v = expr_value_float(in->f);
       break;
     case V_STRING:
-      v = wgk_value_string(in->s);
+      v = expr_value_string(in->s);
       break;
     case V_INTS:
-      v = wgk_value_list();
+      v = expr_value_list();
       for (size_t i = 0; v && i < in->count; i++)
-        if (!wgk_value_list_append(v, wgk_value_int(in->ints[i]))) {
-          wgk_value_release(v);
+        if (!expr_value_list_append(v, expr_value_int(in->ints[i]))) {
+          expr_value_release(v);
           v = NULL;
         }
       break;
@@ -243,12 +243,12 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
       json_error_t jerr;
       json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
       if (!j) {
-        st = wgk_rt_set(ctx, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s, jerr.text);
+        st = rt_set(ctx, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s, jerr.text);
         break;
       }
-      v = wgk_value_from_json(j, &ctx->err);
+      v = expr_value_from_json(j, &ctx->err);
       json_decref(j);
-      if (!v) st = wgk_rt_fail(ctx, WGK_ERR_PARSE);
+      if (!v) st = rt_fail(ctx, WGK_ERR_PARSE);
       break;
     }
     }
@@ -257,8 +257,8 @@ static wgk_status set_any(wgk_call *c, wgk_value **slot, const char *what, const
   if (st == WGK_OK)
     st = set_value_locked(c, slot, what, name, v);
   else
-    wgk_value_release(v);
-  wgk_rt_unlock(ctx);
+    expr_value_release(v);
+  rt_unlock(ctx);
   return st;
 }
 
@@ -293,10 +293,10 @@ wgk_status wgk_call_set_tunable(wgk_call *c, const char *name, int64_t value) {
 
 wgk_tensor *wgk_call_output(wgk_call *c, const char *name) {
   if (!c || !name) return NULL;
-  wgk_rt_lock(c->k->ctx);
+  rt_lock(c->k->ctx);
   int i = port_index(c->k->m, name);
   wgk_tensor *t = i < 0 ? NULL : c->outputs[i];
-  wgk_rt_unlock(c->k->ctx);
+  rt_unlock(c->k->ctx);
   return t;
 }
 
@@ -304,9 +304,9 @@ const char *wgk_call_variant(const wgk_call *c) { return c ? c->variant : NULL; 
 
 wgk_status wgk_call_enable_timing(wgk_call *c, bool on) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(c->k->ctx);
-  wgk_rt_clear(c->k->ctx);
+  rt_lock(c->k->ctx);
+  rt_clear(c->k->ctx);
   c->timing = on;
-  wgk_rt_unlock(c->k->ctx);
+  rt_unlock(c->k->ctx);
   return WGK_OK;
 }

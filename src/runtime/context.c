@@ -6,37 +6,37 @@
 
 #include "runtime/runtime_internal.h"
 
-void wgk_rt_clear(wgk_context *ctx) {
+void rt_clear(wgk_context *ctx) {
   if (!ctx) return;
-  wgk_error_clear(&ctx->err);
+  util_error_clear(&ctx->err);
   ctx->errmsg[0] = '\0';
 }
 
-wgk_status wgk_rt_fail(wgk_context *ctx, wgk_status st) {
+wgk_status rt_fail(wgk_context *ctx, wgk_status st) {
   if (!ctx) return st;
   if (ctx->err.status == WGK_OK) ctx->err.status = st;
-  wgk_error_format(&ctx->err, ctx->errmsg, sizeof ctx->errmsg);
+  util_error_format(&ctx->err, ctx->errmsg, sizeof ctx->errmsg);
   return ctx->err.status;
 }
 
-wgk_status wgk_rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) {
+wgk_status rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_error_setv(&ctx->err, st, NULL, 0, 0, NULL, fmt, ap);
+  util_error_setv(&ctx->err, st, NULL, 0, 0, NULL, fmt, ap);
   va_end(ap);
-  return wgk_rt_fail(ctx, st);
+  return rt_fail(ctx, st);
 }
 
-void wgk_rt_lock(wgk_context *ctx) { pthread_mutex_lock(&ctx->lock); }
-void wgk_rt_unlock(wgk_context *ctx) { pthread_mutex_unlock(&ctx->lock); }
-void wgk_rt_ctx_retain(wgk_context *ctx) { atomic_fetch_add(&ctx->refs, 1); }
+void rt_lock(wgk_context *ctx) { pthread_mutex_lock(&ctx->lock); }
+void rt_unlock(wgk_context *ctx) { pthread_mutex_unlock(&ctx->lock); }
+void rt_ctx_retain(wgk_context *ctx) { atomic_fetch_add(&ctx->refs, 1); }
 
 /* The last reference gone: nothing else can hold the lock. */
-void wgk_rt_ctx_release(wgk_context *ctx) {
+void rt_ctx_release(wgk_context *ctx) {
   if (!ctx || atomic_fetch_sub(&ctx->refs, 1) != 1) return;
-  wgk_rt_pipelines_free(ctx);
-  wgk_gpu_pool_clear(&ctx->pool);
-  wgk_gpu_device_destroy(ctx->dev);
+  rt_pipelines_free(ctx);
+  gpu_pool_clear(&ctx->pool);
+  gpu_device_destroy(ctx->dev);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
@@ -58,7 +58,7 @@ static bool init_lock(pthread_mutex_t *m) {
 }
 
 static void describe_adapter(wgk_context *ctx) {
-  const wgk_device_desc *d = wgk_gpu_device_desc(ctx->dev);
+  const dev_desc *d = gpu_device_desc(ctx->dev);
   snprintf(ctx->adapter_line, sizeof ctx->adapter_line, "%s [%s, %s, %s]", d->device[0] ? d->device : d->description,
            d->vendor, d->backend, d->adapterType);
 }
@@ -91,7 +91,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   }
   atomic_init(&ctx->refs, 1);
   ctx->wait_ms = wait_ms_from_env();
-  wgk_gpu_options g = {0};
+  gpu_options g = {0};
   if (opts) {
     g.adapter = opts->adapter;
     g.verbose = opts->verbose;
@@ -100,16 +100,16 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     g.disable_features = opts->disable_features;
     ctx->verbose = opts->verbose;
   }
-  wgk_status st = wgk_gpu_device_create(&g, &ctx->dev, &ctx->err);
+  wgk_status st = gpu_device_create(&g, &ctx->dev, &ctx->err);
   if (st != WGK_OK) {
-    wgk_rt_fail(ctx, st);
+    rt_fail(ctx, st);
     if (errmsg) *errmsg = strdup(ctx->errmsg);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
     return st;
   }
   describe_adapter(ctx);
-  wgk_gpu_pool_init(&ctx->pool, pool_bytes_from_env());
+  gpu_pool_init(&ctx->pool, pool_bytes_from_env());
   const char *staged = getenv("WGK_STAGED_UPLOAD");
   ctx->staged_upload = staged && strcmp(staged, "1") == 0;
   ctx->next_tensor_id = 1;
@@ -119,7 +119,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
 }
 
 /* Drops the caller's reference: the device and caches go with the last kernel, tensor or batch of the context. */
-void wgk_context_destroy(wgk_context *ctx) { wgk_rt_ctx_release(ctx); }
+void wgk_context_destroy(wgk_context *ctx) { rt_ctx_release(ctx); }
 
 const char *wgk_context_errmsg(const wgk_context *ctx) { return ctx ? ctx->errmsg : "no context"; }
 wgk_status wgk_context_errcode(const wgk_context *ctx) { return ctx ? ctx->err.status : WGK_ERR_INVALID_ARGUMENT; }
@@ -127,11 +127,11 @@ const char *wgk_context_adapter(const wgk_context *ctx) { return ctx ? ctx->adap
 
 wgk_status wgk_context_wait(wgk_context *ctx) {
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
-  wgk_status st = wgk_gpu_wait(ctx->dev, ctx->wait_ms, "submitted work", &ctx->err);
-  if (st != WGK_OK) wgk_rt_fail(ctx, st);
-  wgk_rt_unlock(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
+  wgk_status st = gpu_wait(ctx->dev, ctx->wait_ms, "submitted work", &ctx->err);
+  if (st != WGK_OK) rt_fail(ctx, st);
+  rt_unlock(ctx);
   return st;
 }
 
@@ -141,10 +141,10 @@ void wgk_context_stats(const wgk_context *ctx, wgk_stats *out) {
     memset(out, 0, sizeof *out);
     return;
   }
-  wgk_rt_lock((wgk_context *)ctx);
+  rt_lock((wgk_context *)ctx);
   *out = ctx->stats;
-  wgk_rt_unlock((wgk_context *)ctx);
+  rt_unlock((wgk_context *)ctx);
 }
 
-wgk_gpu_device *wgk_rt_context_device(const wgk_context *ctx) { return ctx->dev; }
-const wgk_device_desc *wgk_rt_context_device_desc(const wgk_context *ctx) { return wgk_gpu_device_desc(ctx->dev); }
+gpu_device *rt_context_device(const wgk_context *ctx) { return ctx->dev; }
+const dev_desc *rt_context_device_desc(const wgk_context *ctx) { return gpu_device_desc(ctx->dev); }

@@ -8,20 +8,20 @@
 #include "runtime/runtime_internal.h"
 #include "util/dtype.h"
 
-wgk_dtype wgk_rt_dtype_of(const char *logical) { return wgk_dtype_from_name(logical); }
+wgk_dtype rt_dtype_of(const char *logical) { return wgk_dtype_from_name(logical); }
 
 static size_t gpu_size(wgk_dtype dtype) {
-  const wgk_dtype_info *d = wgk_dtype_info_of(dtype);
+  const util_dtype_info *d = util_dtype_info_of(dtype);
   return d ? d->storage_bytes : 0;
 }
 
-size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel) {
+size_t rt_storage_bytes(wgk_dtype dtype, int64_t numel) {
   size_t bytes = (size_t)numel * gpu_size(dtype);
   bytes = (bytes + 3) & ~(size_t)3;
   return bytes < 4 ? 4 : bytes;
 }
 
-bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage) {
+bool rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage) {
   size_t n = (size_t)numel;
   switch (dtype) {
   case WGK_DTYPE_INT8: {
@@ -55,7 +55,7 @@ bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *s
   }
 }
 
-bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host) {
+bool rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host) {
   size_t n = (size_t)numel;
   switch (dtype) {
   case WGK_DTYPE_INT8: {
@@ -88,8 +88,8 @@ bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, vo
   }
 }
 
-bool wgk_rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, int64_t numel, void *host) {
-  if (dtype != WGK_DTYPE_INT64 || storage == WGK_DTYPE_INT64) return wgk_rt_from_storage(dtype, words, numel, host);
+bool rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, int64_t numel, void *host) {
+  if (dtype != WGK_DTYPE_INT64 || storage == WGK_DTYPE_INT64) return rt_from_storage(dtype, words, numel, host);
   const uint8_t *s = words;
   int64_t *d = host;
   for (int64_t i = 0; i < numel; i++) {
@@ -100,12 +100,12 @@ bool wgk_rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, i
   return storage == WGK_DTYPE_INT32 || storage == WGK_DTYPE_UINT32;
 }
 
-wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype) {
+wgk_dtype rt_port_storage(const manifest_port *port, wgk_dtype dtype) {
   if (dtype != WGK_DTYPE_INT64 || !port || !port->storage_dtype) return dtype;
   return strcmp(port->storage_dtype, "uint32") == 0 ? WGK_DTYPE_UINT32 : WGK_DTYPE_INT32;
 }
 
-size_t wgk_rt_port_element_bytes(const wgk_manifest_port *port, wgk_dtype dtype) {
+size_t rt_port_element_bytes(const manifest_port *port, wgk_dtype dtype) {
   if (port && port->packed && dtype == WGK_DTYPE_UINT8) return 1; /* four to a word */
-  return gpu_size(wgk_rt_port_storage(port, dtype));
+  return gpu_size(rt_port_storage(port, dtype));
 }

@@ -9,11 +9,11 @@
 #include "runtime/runtime_internal.h"
 #include "runtime/tuning.h"
 
-static void describe_ports(const wgk_call *c, wgk_plan_tensor *out) {
-  const wgk_manifest *m = c->k->m;
+static void describe_ports(const wgk_call *c, plan_tensor *out) {
+  const manifest_model *m = c->k->m;
   for (size_t i = 0; i < m->n_ports; i++) {
     const wgk_tensor *t = c->ports[i];
-    out[i] = (wgk_plan_tensor){.present = t != NULL};
+    out[i] = (plan_tensor){.present = t != NULL};
     if (!t) continue;
     out[i].dtype = wgk_dtype_name(t->dtype);
     out[i].rank = t->rank;
@@ -21,7 +21,7 @@ static void describe_ports(const wgk_call *c, wgk_plan_tensor *out) {
   }
 }
 
-static bool is_tunable(const wgk_manifest *m, const char *name) {
+static bool is_tunable(const manifest_model *m, const char *name) {
   for (size_t i = 0; i < m->n_tunables; i++)
     if (strcmp(m->tunables[i].name, name) == 0) return true;
   return false;
@@ -29,83 +29,83 @@ static bool is_tunable(const wgk_manifest *m, const char *name) {
 
 /* The call's tunables plus the tuning cache's for this variant and shape where the call sets none; NULL when
  * the cache adds nothing. */
-static wgk_value *tuned_tunables(const wgk_call *c, const wgk_plan_tensor *ports, const char *variant) {
-  wgk_dynbuf key;
-  wgk_dynbuf_init(&key, 1 << 16);
+static expr_value *tuned_tunables(const wgk_call *c, const plan_tensor *ports, const char *variant) {
+  util_dynbuf key;
+  util_dynbuf_init(&key, 1 << 16);
   const json_t *stored =
-      wgk_tuning_shape_key(c->k->m, ports, &key) ? wgk_tuning_find(c->k->tuned, variant, wgk_dynbuf_str(&key)) : NULL;
-  wgk_dynbuf_free(&key);
-  wgk_value *merged = NULL;
+      rt_tuning_shape_key(c->k->m, ports, &key) ? rt_tuning_find(c->k->tuned, variant, util_dynbuf_str(&key)) : NULL;
+  util_dynbuf_free(&key);
+  expr_value *merged = NULL;
   const char *name;
   const json_t *v;
   json_object_foreach((json_t *)stored, name, v) {
-    if (!json_is_integer(v) || wgk_value_dict_get(c->tunables, name) || !is_tunable(c->k->m, name)) continue;
-    if (!merged) merged = wgk_value_dict_copy(c->tunables);
-    if (merged) wgk_value_dict_set(merged, name, wgk_value_int(json_integer_value(v)));
+    if (!json_is_integer(v) || expr_value_dict_get(c->tunables, name) || !is_tunable(c->k->m, name)) continue;
+    if (!merged) merged = expr_value_dict_copy(c->tunables);
+    if (merged) expr_value_dict_set(merged, name, expr_value_int(json_integer_value(v)));
   }
   return merged;
 }
 
 /* Plans with the call's tunables; when the tuning cache holds tunables for the chosen variant and these shapes,
  * plans again with them and keeps that plan if it is valid and picks the same variant. */
-static wgk_status plan_call_ports(wgk_call *c, const wgk_plan_tensor *given, wgk_plan_entry **entry, bool *tuned_out) {
-  const wgk_manifest *m = c->k->m;
-  wgk_plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
-  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+static wgk_status plan_call_ports(wgk_call *c, const plan_tensor *given, rt_plan_entry **entry, bool *tuned_out) {
+  const manifest_model *m = c->k->m;
+  plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
+  if (!ports) return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   if (given)
     memcpy(ports, given, sizeof *ports * m->n_ports);
   else
     describe_ports(c, ports);
-  wgk_plan_call call = {.ports = ports, .attrs = c->attrs, .args = c->args, .tunables = c->tunables};
+  plan_call call = {.ports = ports, .attrs = c->attrs, .args = c->args, .tunables = c->tunables};
   bool cached = json_array_size(c->k->tuned) > 0; /* the first plan may only tell the variant */
-  wgk_status st = wgk_rt_plan_lookup(c->k, &call, !cached, entry);
-  wgk_value *tuned =
+  wgk_status st = rt_plan_lookup(c->k, &call, !cached, entry);
+  expr_value *tuned =
       st == WGK_OK && json_array_size(c->k->tuned) ? tuned_tunables(c, ports, (*entry)->plan->variant->id) : NULL;
   bool tuned_ok = false;
   if (tuned) {
     /* The lookups below may evict: the first entry stays pinned while it is compared. */
-    wgk_plan_entry *first = *entry, *e = NULL;
-    wgk_rt_plan_pin(first);
+    rt_plan_entry *first = *entry, *e = NULL;
+    rt_plan_pin(first);
     call.tunables = tuned;
-    if (wgk_rt_plan_for(c->k, &call, &e) == WGK_OK && e->plan->variant == first->plan->variant) {
+    if (rt_plan_for(c->k, &call, &e) == WGK_OK && e->plan->variant == first->plan->variant) {
       *entry = e;
       tuned_ok = true;
     }
-    wgk_rt_plan_unpin(first);
-    wgk_rt_clear(c->k->ctx);
-    wgk_value_release(tuned);
+    rt_plan_unpin(first);
+    rt_clear(c->k->ctx);
+    expr_value_release(tuned);
   }
   call.tunables = c->tunables;
-  if (st == WGK_OK && cached && !tuned_ok) st = wgk_rt_plan_for(c->k, &call, entry);
+  if (st == WGK_OK && cached && !tuned_ok) st = rt_plan_for(c->k, &call, entry);
   if (tuned_out) *tuned_out = tuned_ok;
   free(ports);
   return st;
 }
 
-static wgk_status plan_call(wgk_call *c, wgk_plan_entry **entry, bool *tuned_out) {
+static wgk_status plan_for_call(wgk_call *c, rt_plan_entry **entry, bool *tuned_out) {
   return plan_call_ports(c, NULL, entry, tuned_out);
 }
 
 /* A sub-call's plan (runtime/split.c's planner). */
-static wgk_status plan_sub_call(wgk_call *c, const wgk_plan_tensor *ports, wgk_plan_entry **entry) {
+static wgk_status plan_sub_call(wgk_call *c, const plan_tensor *ports, rt_plan_entry **entry) {
   return plan_call_ports(c, ports, entry, NULL);
 }
 
 /* The port `name` of the call as an op's host check sees it (src/ops/ops.h); with want_data, the host copy of
  * an int32/int64 tensor (the runtime keeps one for small integer tensors, or reads it back). */
-static wgk_status op_port(const wgk_op_call *oc, const char *name, bool want_data, wgk_hostcheck_tensor *out,
-                          wgk_error *err) {
+static wgk_status op_port(const op_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
+                          util_error *err) {
   const wgk_call *c = oc->impl;
-  const wgk_manifest *m = c->k->m;
+  const manifest_model *m = c->k->m;
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < m->n_ports; i++) {
     wgk_tensor *t = c->ports[i];
-    const wgk_manifest_port *pp = &m->ports[i]; /* by ONNX name: the seed port name, spec 2.1 `onnx` */
+    const manifest_port *pp = &m->ports[i]; /* by ONNX name: the seed port name, spec 2.1 `onnx` */
     if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t) continue;
-    *out = (wgk_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
+    *out = (ops_hostcheck_tensor){true, t->dtype, t->rank, t->shape, NULL};
     bool integer = t->dtype == WGK_DTYPE_INT64 || t->dtype == WGK_DTYPE_INT32;
     if (want_data && integer) {
-      wgk_status st = wgk_rt_tensor_host(t, name, &out->data);
+      wgk_status st = rt_tensor_host(t, name, &out->data);
       if (st != WGK_OK) {
         *err = t->ctx->err;
         return st;
@@ -115,47 +115,47 @@ static wgk_status op_port(const wgk_op_call *oc, const char *name, bool want_dat
   return WGK_OK;
 }
 
-static wgk_status op_checks(wgk_call *c, const wgk_value *attrs) {
-  const wgk_op_hooks *hooks = wgk_ops_find(c->k->m->op_id);
+static wgk_status op_checks(wgk_call *c, const expr_value *attrs) {
+  const op_hooks *hooks = ops_find(c->k->m->op_id);
   if (!hooks || !hooks->host_check) return WGK_OK;
-  wgk_op_call call = {.source = c->k->m->source, .attrs = attrs, .port = op_port, .impl = c};
+  op_call call = {.source = c->k->m->source, .attrs = attrs, .port = op_port, .impl = c};
   wgk_status st = hooks->host_check(&call, &c->k->ctx->err);
-  return st == WGK_OK ? WGK_OK : wgk_rt_fail(c->k->ctx, st);
+  return st == WGK_OK ? WGK_OK : rt_fail(c->k->ctx, st);
 }
 
 /* When no variant fits, the op's host checks may name the broken rule with its values better than the list
  * of failed `when` clauses; their message then comes first, the list after it. */
 static wgk_status explain_rejection(wgk_call *c) {
   wgk_context *ctx = c->k->ctx;
-  wgk_error rejected = ctx->err;
-  wgk_error_clear(&ctx->err);
+  util_error rejected = ctx->err;
+  util_error_clear(&ctx->err);
   if (op_checks(c, c->attrs) == WGK_OK) {
     ctx->err = rejected;
-    return wgk_rt_fail(ctx, WGK_ERR_NO_VARIANT);
+    return rt_fail(ctx, WGK_ERR_NO_VARIANT);
   }
   size_t used = strlen(ctx->err.message);
   snprintf(ctx->err.message + used, sizeof ctx->err.message - used, "\n%s", rejected.message);
-  return wgk_rt_fail(ctx, WGK_ERR_CALL);
+  return rt_fail(ctx, WGK_ERR_CALL);
 }
 
 /* Outputs, staged: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
  * previous run's tensor when nobody else holds it and it still fits, else a new one. outs[port] gets a reference
  * for every output port; the call is not changed (commit_outputs does that once nothing can refuse the call). */
-static wgk_status stage_outputs(wgk_call *c, const wgk_plan_output *outputs, size_t n_outputs, wgk_tensor **outs) {
+static wgk_status stage_outputs(wgk_call *c, const plan_output *outputs, size_t n_outputs, wgk_tensor **outs) {
   for (size_t o = 0; o < n_outputs; o++) {
-    const wgk_plan_output *po = &outputs[o];
+    const plan_output *po = &outputs[o];
     int i = po->port;
     wgk_tensor *t = c->ports[i];
     if (!t) {
       wgk_tensor *prev = c->outputs[i];
-      wgk_dtype dtype = wgk_rt_dtype_of(po->dtype);
-      wgk_dtype storage = wgk_rt_port_storage(&c->k->m->ports[i], dtype); /* int64 an output port keeps in 32 bits */
+      wgk_dtype dtype = rt_dtype_of(po->dtype);
+      wgk_dtype storage = rt_port_storage(&c->k->m->ports[i], dtype); /* int64 an output port keeps in 32 bits */
       bool reuse = prev && prev->refs == 1 && prev->dtype == dtype && prev->storage == storage &&
                    prev->rank == po->rank && memcmp(prev->shape, po->shape, sizeof(int64_t) * (size_t)po->rank) == 0;
       if (reuse)
         t = prev;
       else {
-        wgk_status st = wgk_rt_tensor_new_output(c->k->ctx, dtype, storage, po->rank, po->shape, &t);
+        wgk_status st = rt_tensor_new_output(c->k->ctx, dtype, storage, po->rank, po->shape, &t);
         if (st != WGK_OK) return st;
         outs[i] = t;
         continue;
@@ -175,12 +175,12 @@ static void release_outputs(const wgk_call *c, wgk_tensor **outs) {
 
 /* The staged outputs become the call's, in their ports' layouts; what they held is no longer what the host
  * copies say. */
-static void commit_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs, uint64_t serial) {
+static void commit_outputs(wgk_call *c, const plan_result *plan, wgk_tensor **outs, uint64_t serial) {
   for (size_t o = 0; o < plan->n_outputs; o++) {
     int i = plan->outputs[o].port;
     wgk_tensor *t = outs[i];
     outs[i] = NULL;
-    wgk_rt_tensor_commit_written(t, &c->k->m->ports[i]);
+    rt_tensor_commit_written(t, &c->k->m->ports[i]);
     t->host_valid = false;
     t->narrow_valid = false;
     t->pending_serial = serial;
@@ -191,14 +191,14 @@ static void commit_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs,
 
 /* Staged outputs whose buffer the pool gave back still hold another tensor's bytes: cleared first in this
  * call's recording, so the call sees what a new buffer holds (zeros). A refused call drops the recording, and
- * its outputs are released; the context pools no buffer while a batch holds a recording (wgk_rt_buffer_release). */
-static wgk_status clear_reused_outputs(wgk_call *c, const wgk_plan *plan, wgk_tensor **outs, wgk_gpu_encoder *enc) {
+ * its outputs are released; the context pools no buffer while a batch holds a recording (rt_buffer_release). */
+static wgk_status clear_reused_outputs(wgk_call *c, const plan_result *plan, wgk_tensor **outs, gpu_encoder *enc) {
   wgk_context *ctx = c->k->ctx;
   for (size_t o = 0; o < plan->n_outputs; o++) {
     wgk_tensor *t = outs[plan->outputs[o].port];
     if (!t || !t->clear_pending) continue;
-    wgk_status st = wgk_gpu_encoder_clear(enc, t->buf, 0, t->buf_bytes, &ctx->err);
-    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    wgk_status st = gpu_encoder_clear(enc, t->buf, 0, t->buf_bytes, &ctx->err);
+    if (st != WGK_OK) return rt_fail(ctx, st);
     t->clear_pending = false;
   }
   return WGK_OK;
@@ -210,41 +210,41 @@ static wgk_tensor *bound_tensor(const wgk_call *c, wgk_tensor **outs, int port) 
 
 /* A window of the call's split (runtime/split.c): steps [start, start + count) of every split port. */
 typedef struct window {
-  const wgk_rt_split *split;
+  const rt_split *split;
   int64_t start, count;
 } window;
 
 /* The buffers of one pass, in binding order; an input in another layout than the tensor's (int64 projected or
  * widened, uint8 packed) is made here, and a written port's tensor is checked to take the port's layout. With a
  * window, a split port binds its steps of the buffer only. */
-static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_entry *e, size_t p, const window *win,
-                               wgk_gpu_binding *b, uint64_t *ids) {
-  const wgk_plan_pass *pass = &e->plan->passes[p];
+static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_entry *e, size_t p, const window *win,
+                               gpu_binding *b, uint64_t *ids) {
+  const plan_pass *pass = &e->plan->passes[p];
   for (size_t i = 0; i < pass->n_bindings; i++) {
-    const wgk_plan_binding *pb = &pass->bindings[i];
+    const plan_binding *pb = &pass->bindings[i];
     if (pb->buffer == WGK_BUFFER_UNIFORM) {
-      b[i] = (wgk_gpu_binding){.buffer = e->passes[p].uniform, .offset = pb->uniform_offset, .size = pb->uniform_bytes};
+      b[i] = (gpu_binding){.buffer = e->passes[p].uniform, .offset = pb->uniform_offset, .size = pb->uniform_bytes};
       ids[i] = 0;
       continue;
     }
     if (pb->intermediate >= 0) {
-      b[i] = (wgk_gpu_binding){.buffer = e->scratch[pb->intermediate]};
+      b[i] = (gpu_binding){.buffer = e->scratch[pb->intermediate]};
       ids[i] = e->scratch_ids[pb->intermediate] * 2;
       continue;
     }
     wgk_tensor *t = bound_tensor(c, outs, pb->port);
     if (!t)
-      return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give",
-                        pass->label, pb->name, c->k->m->ports[pb->port].name);
-    const wgk_manifest_port *port = &c->k->m->ports[pb->port];
-    wgk_status st = port->dir == WGK_PORT_INPUT ? wgk_rt_tensor_binding(t, port, c->k->m->source, &b[i].buffer)
-                                                : wgk_rt_tensor_written_binding(t, port, c->k->m->source, &b[i].buffer);
+      return rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
+                    pb->name, c->k->m->ports[pb->port].name);
+    const manifest_port *port = &c->k->m->ports[pb->port];
+    wgk_status st = port->dir == WGK_PORT_INPUT ? rt_tensor_binding(t, port, c->k->m->source, &b[i].buffer)
+                                                : rt_tensor_written_binding(t, port, c->k->m->source, &b[i].buffer);
     if (st != WGK_OK) return st;
     b[i].offset = 0;
     b[i].size = 0;
     ids[i] = t->id * 2 + (b[i].buffer == t->narrow);
     if (win && win->split->axis[pb->port] >= 0) {
-      uint64_t slab = (uint64_t)win->split->slab[pb->port], total = wgk_gpu_buffer_size(b[i].buffer);
+      uint64_t slab = (uint64_t)win->split->slab[pb->port], total = gpu_buffer_size(b[i].buffer);
       b[i].offset = (uint64_t)win->start * slab;
       b[i].size = ((uint64_t)win->count * slab + 3) & ~(uint64_t)3;
       if (b[i].offset + b[i].size > total) b[i].size = total - b[i].offset;
@@ -254,17 +254,17 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const wgk_plan_en
     for (size_t j = i + 1; j < pass->n_bindings; j++)
       if (ids[i] && ids[i] == ids[j] &&
           (pass->bindings[i].buffer == WGK_BUFFER_STORAGE || pass->bindings[j].buffer == WGK_BUFFER_STORAGE))
-        return wgk_rt_set(c->k->ctx, WGK_ERR_CALL, "%s: one tensor is bound as %s and %s, and one of them is written",
-                          pass->label, pass->bindings[i].name, pass->bindings[j].name);
+        return rt_set(c->k->ctx, WGK_ERR_CALL, "%s: one tensor is bound as %s and %s, and one of them is written",
+                      pass->label, pass->bindings[i].name, pass->bindings[j].name);
   return WGK_OK;
 }
 
-static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pass_state *state,
-                             const wgk_gpu_binding *b, const uint64_t *ids, wgk_gpu_bind_group **out) {
+static wgk_status bind_group(wgk_context *ctx, const plan_pass *pass, rt_pass_state *state, const gpu_binding *b,
+                             const uint64_t *ids, gpu_bind_group **out) {
   size_t n = pass->n_bindings;
-  wgk_bind_entry *slot = &state->binds[0];
+  rt_bind_entry *slot = &state->binds[0];
   for (int i = 0; i < WGK_BIND_CACHE; i++) {
-    wgk_bind_entry *e = &state->binds[i];
+    rt_bind_entry *e = &state->binds[i];
     if (e->group && memcmp(e->ids, ids, n * sizeof *ids) == 0) {
       e->last_use = ++ctx->bind_clock;
       *out = e->group;
@@ -272,8 +272,8 @@ static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pa
     }
     if (!e->group || e->last_use < slot->last_use) slot = e;
   }
-  wgk_gpu_bind_group *g = NULL;
-  wgk_status st = wgk_gpu_bind_group_create(ctx->dev, state->pipeline->pipeline, b, n, pass->label, &g, &ctx->err);
+  gpu_bind_group *g = NULL;
+  wgk_status st = gpu_bind_group_create(ctx->dev, state->pipeline->pipeline, b, n, pass->label, &g, &ctx->err);
   if (st != WGK_OK) {
     /* The GPU layer names the binding by number: name the pass and the binding too. */
     int at = -1;
@@ -282,10 +282,10 @@ static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pa
       snprintf(msg, sizeof msg, "%s (binding %s of pass %s)", ctx->err.message, pass->bindings[at].name, pass->label);
       snprintf(ctx->err.message, sizeof ctx->err.message, "%s", msg);
     }
-    return wgk_rt_fail(ctx, st);
+    return rt_fail(ctx, st);
   }
   ctx->stats.bind_groups_created++;
-  wgk_gpu_bind_group_destroy(slot->group); /* Dawn keeps it alive while recorded work uses it */
+  gpu_bind_group_destroy(slot->group); /* Dawn keeps it alive while recorded work uses it */
   slot->group = g;
   memcpy(slot->ids, ids, n * sizeof *ids);
   slot->last_use = ++ctx->bind_clock;
@@ -296,10 +296,10 @@ static wgk_status bind_group(wgk_context *ctx, const wgk_plan_pass *pass, wgk_pa
 static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
   wgk_context *ctx = c->k->ctx;
   if (c->timer && c->timer_slots >= slots) return WGK_OK;
-  wgk_gpu_timer_destroy(c->timer);
+  gpu_timer_destroy(c->timer);
   c->timer = NULL;
-  wgk_status st = wgk_gpu_timer_create(ctx->dev, slots, &c->timer, &ctx->err);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  wgk_status st = gpu_timer_create(ctx->dev, slots, &c->timer, &ctx->err);
+  if (st != WGK_OK) return rt_fail(ctx, st);
   c->timer_slots = slots;
   return WGK_OK;
 }
@@ -307,16 +307,16 @@ static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
 #define MAX_BINDINGS 16
 
 /* Every pass's bind group, made (or found in the cache) with the staged outputs: after this nothing is refused. */
-static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk_gpu_bind_group **groups) {
+static wgk_status resolve(wgk_call *c, rt_plan_entry *e, wgk_tensor **outs, gpu_bind_group **groups) {
   wgk_context *ctx = c->k->ctx;
-  const wgk_plan *plan = e->plan;
+  const plan_result *plan = e->plan;
   for (size_t i = 0; i < c->k->m->n_ports; i++) /* set again below by the passes that bind them */
     if (outs[i]) outs[i]->narrow_written = false;
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *pass = &plan->passes[i];
+    const plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
-    if (!e->passes[i].pipeline) return wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
-    wgk_gpu_binding b[MAX_BINDINGS];
+    if (!e->passes[i].pipeline) return rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+    gpu_binding b[MAX_BINDINGS];
     uint64_t ids[MAX_BINDINGS];
     wgk_status st = pass_buffers(c, outs, e, i, NULL, b, ids);
     if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &groups[i]);
@@ -325,51 +325,50 @@ static wgk_status resolve(wgk_call *c, wgk_plan_entry *e, wgk_tensor **outs, wgk
   return WGK_OK;
 }
 
-static wgk_status record(wgk_call *c, wgk_plan_entry *e, wgk_gpu_bind_group **groups, bool timed, uint32_t slot0,
-                         wgk_gpu_encoder *enc) {
+static wgk_status record(wgk_call *c, rt_plan_entry *e, gpu_bind_group **groups, bool timed, uint32_t slot0,
+                         gpu_encoder *enc) {
   wgk_context *ctx = c->k->ctx;
-  const wgk_plan *plan = e->plan;
+  const plan_result *plan = e->plan;
   for (size_t i = 0; i < plan->n_intermediates; i++)
     if (plan->intermediates[i].zero_init &&
-        wgk_gpu_encoder_clear(enc, e->scratch[i], 0, plan->intermediates[i].bytes, &ctx->err) != WGK_OK)
-      return wgk_rt_fail(ctx, ctx->err.status);
+        gpu_encoder_clear(enc, e->scratch[i], 0, plan->intermediates[i].bytes, &ctx->err) != WGK_OK)
+      return rt_fail(ctx, ctx->err.status);
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *pass = &plan->passes[i];
+    const plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
     const uint32_t *w = pass->workgroups;
     wgk_status st =
-        timed ? wgk_gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2],
-                                               c->timer, slot0 + (uint32_t)i, &ctx->err)
-              : wgk_gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
-    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+        timed ? gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], c->timer,
+                                           slot0 + (uint32_t)i, &ctx->err)
+              : gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
+    if (st != WGK_OK) return rt_fail(ctx, st);
     ctx->stats.dispatches++;
   }
-  if (timed && wgk_gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK)
-    return wgk_rt_fail(ctx, ctx->err.status);
+  if (timed && gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK) return rt_fail(ctx, ctx->err.status);
   c->timed_last = timed;
   return WGK_OK;
 }
 
 /* Resolves every input binding (int64 narrowing, uint8 packing included) before outputs are touched. */
-static wgk_status check_inputs(wgk_call *c, wgk_plan_entry *e) {
-  const wgk_plan *plan = e->plan;
+static wgk_status check_inputs(wgk_call *c, rt_plan_entry *e) {
+  const plan_result *plan = e->plan;
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *pass = &plan->passes[i];
+    const plan_pass *pass = &plan->passes[i];
     if (pass->n_bindings > MAX_BINDINGS)
-      return wgk_rt_set(c->k->ctx, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label,
-                        pass->n_bindings, MAX_BINDINGS);
+      return rt_set(c->k->ctx, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label, pass->n_bindings,
+                    MAX_BINDINGS);
     for (size_t b = 0; b < pass->n_bindings; b++) {
       int port = pass->bindings[b].port;
       if (port < 0 || c->k->m->ports[port].dir == WGK_PORT_OUTPUT || !c->ports[port]) continue;
-      wgk_gpu_buffer *buf;
-      wgk_status st = wgk_rt_tensor_binding(c->ports[port], &c->k->m->ports[port], c->k->m->source, &buf);
+      gpu_buffer *buf;
+      wgk_status st = rt_tensor_binding(c->ports[port], &c->k->m->ports[port], c->k->m->source, &buf);
       if (st != WGK_OK) return st;
     }
   }
   return WGK_OK;
 }
 
-static bool same_port(const wgk_plan_tensor *a, const wgk_plan_tensor *b) {
+static bool same_port(const plan_tensor *a, const plan_tensor *b) {
   if (a->present != b->present) return false;
   if (!a->present) return true;
   return a->dtype == b->dtype && a->rank == b->rank &&
@@ -379,9 +378,9 @@ static bool same_port(const wgk_plan_tensor *a, const wgk_plan_tensor *b) {
 /* The call's last plan when nothing the plan key reads changed since that run: the ports' presence, dtypes and
  * shapes, and the attribute, arg and tunable dicts (values_gen; the tuning cache is fixed at kernel load). Saves
  * building and comparing the key text on every call. */
-static wgk_plan_entry *last_plan_if_same(wgk_call *c, bool *tuned) {
+static rt_plan_entry *last_plan_if_same(wgk_call *c, bool *tuned) {
   size_t n = c->k->m->n_ports;
-  wgk_plan_tensor *now = c->key_ports + (n ? n : 1);
+  plan_tensor *now = c->key_ports + (n ? n : 1);
   if (!c->last_entry || c->key_gen != c->values_gen) return NULL;
   describe_ports(c, now);
   for (size_t i = 0; i < n; i++)
@@ -402,35 +401,35 @@ static void remember_plan_key(wgk_call *c) {
 /* A call over the storage-binding limit, run as sub-calls along the axis its op declares (runtime/split.c): the
  * whole call's host checks and outputs, every sub-call's bind groups made before anything is recorded (so a
  * refusal still records nothing), then the sub-calls recorded in order, each binding its window. */
-static wgk_status record_split(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial, wgk_tensor **outs) {
+static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, wgk_tensor **outs) {
   wgk_context *ctx = c->k->ctx;
-  const wgk_manifest *m = c->k->m;
+  const manifest_model *m = c->k->m;
   size_t np = m->n_ports ? m->n_ports : 1;
-  wgk_plan_tensor *ports = calloc(np, sizeof *ports), *sub = calloc(np, sizeof *sub);
+  plan_tensor *ports = calloc(np, sizeof *ports), *sub = calloc(np, sizeof *sub);
   if (!ports || !sub) {
     free(ports);
     free(sub);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   }
   describe_ports(c, ports);
-  wgk_rt_split sp;
-  wgk_status st = wgk_rt_split_find(c, ports, plan_sub_call, &sp);
+  rt_split sp;
+  wgk_status st = rt_split_find(c, ports, plan_sub_call, &sp);
   if (st != WGK_OK) {
     free(ports);
     free(sub);
     return st;
   }
   int64_t n_chunks = (sp.extent + sp.chunk - 1) / sp.chunk, rest = sp.extent - (n_chunks - 1) * sp.chunk;
-  wgk_plan_entry *e[2] = {NULL, NULL}; /* the sub-calls of sp.chunk steps, the last one's */
+  rt_plan_entry *e[2] = {NULL, NULL}; /* the sub-calls of sp.chunk steps, the last one's */
   memcpy(sub, ports, sizeof *sub * m->n_ports);
-  wgk_rt_split_shrink(c, &sp, sp.chunk, sub);
+  rt_split_shrink(c, &sp, sp.chunk, sub);
   st = plan_sub_call(c, sub, &e[0]);
-  if (st == WGK_OK) wgk_rt_plan_pin(e[0]);
+  if (st == WGK_OK) rt_plan_pin(e[0]);
   if (st == WGK_OK && rest != sp.chunk) {
     memcpy(sub, ports, sizeof *sub * m->n_ports);
-    wgk_rt_split_shrink(c, &sp, rest, sub);
+    rt_split_shrink(c, &sp, rest, sub);
     st = plan_sub_call(c, sub, &e[1]);
-    if (st == WGK_OK) wgk_rt_plan_pin(e[1]);
+    if (st == WGK_OK) rt_plan_pin(e[1]);
   }
   free(ports);
   free(sub);
@@ -438,56 +437,55 @@ static wgk_status record_split(wgk_call *c, wgk_gpu_encoder *enc, uint64_t seria
   size_t n_out = st == WGK_OK ? e[0]->plan->n_outputs : 0;
   size_t n_passes = st == WGK_OK ? e[0]->plan->n_passes : 0;
   if (e[1] && e[1]->plan->n_passes > n_passes) n_passes = e[1]->plan->n_passes;
-  wgk_plan_output *whole = st == WGK_OK ? calloc(n_out ? n_out : 1, sizeof *whole) : NULL;
-  wgk_gpu_bind_group **groups =
-      st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
-  if (st == WGK_OK && (!whole || !groups)) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  plan_output *whole = st == WGK_OK ? calloc(n_out ? n_out : 1, sizeof *whole) : NULL;
+  gpu_bind_group **groups = st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
+  if (st == WGK_OK && (!whole || !groups)) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   for (size_t o = 0; st == WGK_OK && o < n_out; o++) {
     whole[o] = e[0]->plan->outputs[o];
     whole[o].shape[sp.axis[whole[o].port]] = sp.extent;
   }
-  if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e[0]->plan->scope, "attrs"));
+  if (st == WGK_OK) st = op_checks(c, expr_value_dict_get(e[0]->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e[0]);
   if (st == WGK_OK && e[1]) st = check_inputs(c, e[1]);
   if (st == WGK_OK) st = stage_outputs(c, whole, n_out, outs);
   for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++)
     if (outs[i]) outs[i]->narrow_written = false;
-  uint32_t align = wgk_gpu_device_desc(ctx->dev)->limits.minStorageBufferOffsetAlignment;
+  uint32_t align = gpu_device_desc(ctx->dev)->limits.minStorageBufferOffsetAlignment;
   for (int64_t k = 0; st == WGK_OK && k < n_chunks; k++) {
-    wgk_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
+    rt_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
     window win = {&sp, k * sp.chunk, k == n_chunks - 1 ? rest : sp.chunk};
     for (size_t i = 0; st == WGK_OK && i < ek->plan->n_passes; i++) {
-      const wgk_plan_pass *pass = &ek->plan->passes[i];
+      const plan_pass *pass = &ek->plan->passes[i];
       if (pass->skip) continue;
       if (!ek->passes[i].pipeline) {
-        st = wgk_rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+        st = rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
         break;
       }
-      wgk_gpu_binding b[MAX_BINDINGS];
+      gpu_binding b[MAX_BINDINGS];
       uint64_t ids[MAX_BINDINGS];
       st = pass_buffers(c, outs, ek, i, &win, b, ids);
       for (size_t j = 0; st == WGK_OK && j < pass->n_bindings; j++)
         if (align && b[j].offset % align)
-          st = wgk_rt_set(ctx, WGK_ERR_CALL, "%s: split window of binding %s at offset %llu, not a multiple of %u",
-                          pass->label, pass->bindings[j].name, (unsigned long long)b[j].offset, align);
+          st = rt_set(ctx, WGK_ERR_CALL, "%s: split window of binding %s at offset %llu, not a multiple of %u",
+                      pass->label, pass->bindings[j].name, (unsigned long long)b[j].offset, align);
       if (st == WGK_OK) {
-        st = wgk_gpu_bind_group_create(ctx->dev, ek->passes[i].pipeline->pipeline, b, pass->n_bindings, pass->label,
-                                       &groups[(size_t)k * n_passes + i], &ctx->err);
+        st = gpu_bind_group_create(ctx->dev, ek->passes[i].pipeline->pipeline, b, pass->n_bindings, pass->label,
+                                   &groups[(size_t)k * n_passes + i], &ctx->err);
         if (st != WGK_OK)
-          wgk_rt_fail(ctx, st);
+          rt_fail(ctx, st);
         else
           ctx->stats.bind_groups_created++;
       }
     }
   }
   bool timed = st == WGK_OK && c->timing && n_passes > 0 && (size_t)n_chunks * n_passes <= 64 &&
-               wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+               device_has(gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
   if (timed) st = ensure_timer(c, (uint32_t)((size_t)n_chunks * n_passes));
   if (st == WGK_OK) st = clear_reused_outputs(c, e[0]->plan, outs, enc);
   if (st == WGK_OK) {
     commit_outputs(c, e[0]->plan, outs, serial);
     for (int64_t k = 0; st == WGK_OK && k < n_chunks; k++) {
-      wgk_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
+      rt_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
       st = record(c, ek, &groups[(size_t)k * n_passes], timed, (uint32_t)((size_t)k * n_passes), enc);
     }
   }
@@ -495,36 +493,36 @@ static wgk_status record_split(wgk_call *c, wgk_gpu_encoder *enc, uint64_t seria
     snprintf(c->variant, sizeof c->variant, "%s", e[0]->plan->variant->id);
     c->tuned_last = false;
     c->timed_slots = timed ? (uint32_t)((size_t)n_chunks * n_passes) : 0;
-    wgk_rt_plan_unpin(c->last_entry);
+    rt_plan_unpin(c->last_entry);
     c->last_entry = e[0];
   } else {
-    wgk_rt_plan_unpin(e[0]);
+    rt_plan_unpin(e[0]);
   }
-  wgk_rt_plan_unpin(e[1]);
-  for (size_t g = 0; groups && g < (size_t)n_chunks * n_passes; g++) wgk_gpu_bind_group_destroy(groups[g]);
+  rt_plan_unpin(e[1]);
+  for (size_t g = 0; groups && g < (size_t)n_chunks * n_passes; g++) gpu_bind_group_destroy(groups[g]);
   free(groups);
   free(whole);
-  wgk_rt_split_free(&sp);
+  rt_split_free(&sp);
   return st;
 }
 
 /* plan -> check -> resolve every pass -> record. The entry stays pinned throughout; on success it becomes the
  * call's last plan (pinned until the next run). */
-wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial) {
+wgk_status rt_call_record(wgk_call *c, gpu_encoder *enc, uint64_t serial) {
   wgk_context *ctx = c->k->ctx;
-  const wgk_manifest *m = c->k->m;
-  wgk_plan_entry *e = NULL;
+  const manifest_model *m = c->k->m;
+  rt_plan_entry *e = NULL;
   bool tuned = false;
   uint64_t saved_serial = ctx->recording_serial;
   ctx->recording_serial = serial;
   wgk_tensor *outs_stack[STACK_PORTS] = {0};
-  wgk_gpu_bind_group *groups_stack[STACK_PORTS] = {0};
+  gpu_bind_group *groups_stack[STACK_PORTS] = {0};
   wgk_tensor **outs = m->n_ports <= STACK_PORTS ? outs_stack : calloc(m->n_ports, sizeof *outs);
   wgk_status st = WGK_OK;
   if (!outs)
-    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   else if (!(e = last_plan_if_same(c, &tuned)))
-    st = plan_call(c, &e, &tuned);
+    st = plan_for_call(c, &e, &tuned);
   if (st == WGK_ERR_LIMIT) { /* a tensor over a binding limit: sub-calls where the op declares how */
     st = record_split(c, enc, serial, outs);
     c->key_gen = c->values_gen - 1; /* the last plan is a sub-call's: never reused as the whole call's */
@@ -535,18 +533,18 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
   }
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
   bool pinned = st == WGK_OK;
-  if (pinned) wgk_rt_plan_pin(e);
-  wgk_gpu_bind_group **groups = NULL;
+  if (pinned) rt_plan_pin(e);
+  gpu_bind_group **groups = NULL;
   if (st == WGK_OK) {
     groups = e->plan->n_passes <= STACK_PORTS ? groups_stack : calloc(e->plan->n_passes, sizeof *groups);
-    if (!groups) st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    if (!groups) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   }
-  if (st == WGK_OK) st = op_checks(c, wgk_value_dict_get(e->plan->scope, "attrs"));
+  if (st == WGK_OK) st = op_checks(c, expr_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
   if (st == WGK_OK) st = stage_outputs(c, e->plan->outputs, e->plan->n_outputs, outs);
   if (st == WGK_OK) st = resolve(c, e, outs, groups);
   bool timed = st == WGK_OK && c->timing && e->plan->n_passes > 0 &&
-               wgk_device_has(wgk_gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+               device_has(gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
   if (timed) st = ensure_timer(c, (uint32_t)e->plan->n_passes);
   if (st == WGK_OK) st = clear_reused_outputs(c, e->plan, outs, enc);
   if (st == WGK_OK) {
@@ -557,11 +555,11 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
     snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
     c->tuned_last = tuned;
     c->timed_slots = timed ? (uint32_t)e->plan->n_passes : 0;
-    wgk_rt_plan_unpin(c->last_entry);
+    rt_plan_unpin(c->last_entry);
     c->last_entry = e;
     remember_plan_key(c);
   } else if (pinned) {
-    wgk_rt_plan_unpin(e);
+    rt_plan_unpin(e);
   }
   if (outs) release_outputs(c, outs);
   if (outs != outs_stack) free(outs);
@@ -573,74 +571,74 @@ wgk_status wgk_rt_call_record(wgk_call *c, wgk_gpu_encoder *enc, uint64_t serial
 wgk_status wgk_call_run(wgk_call *c) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = c->k->ctx;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
-  wgk_gpu_encoder *enc = NULL;
-  wgk_status st = wgk_gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err);
-  if (st != WGK_OK) wgk_rt_fail(ctx, st);
+  rt_lock(ctx);
+  rt_clear(ctx);
+  gpu_encoder *enc = NULL;
+  wgk_status st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err);
+  if (st != WGK_OK) rt_fail(ctx, st);
   if (st == WGK_OK) {
-    st = wgk_rt_call_record(c, enc, 0);
+    st = rt_call_record(c, enc, 0);
     if (st != WGK_OK)
-      wgk_gpu_encoder_discard(enc);
-    else if ((st = wgk_gpu_encoder_submit(enc, &ctx->err)) != WGK_OK)
-      wgk_rt_fail(ctx, st);
+      gpu_encoder_discard(enc);
+    else if ((st = gpu_encoder_submit(enc, &ctx->err)) != WGK_OK)
+      rt_fail(ctx, st);
     else
       ctx->stats.submissions++;
   }
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
-bool wgk_rt_call_shape_key(const wgk_call *c, wgk_dynbuf *out) {
-  wgk_plan_tensor *ports = calloc(c->k->m->n_ports ? c->k->m->n_ports : 1, sizeof *ports);
+bool rt_call_shape_key(const wgk_call *c, util_dynbuf *out) {
+  plan_tensor *ports = calloc(c->k->m->n_ports ? c->k->m->n_ports : 1, sizeof *ports);
   if (!ports) return false;
   describe_ports(c, ports);
-  bool ok = wgk_tuning_shape_key(c->k->m, ports, out);
+  bool ok = rt_tuning_shape_key(c->k->m, ports, out);
   free(ports);
   return ok;
 }
 
-const wgk_plan *wgk_rt_call_plan(const wgk_call *c, bool *tuned) {
+const plan_result *rt_call_plan(const wgk_call *c, bool *tuned) {
   if (tuned) *tuned = c && c->last_entry && c->tuned_last;
   return c && c->last_entry ? c->last_entry->plan : NULL;
 }
 
 /* wgk_prepare of a call over the binding limit: the sub-calls' plans, as wgk_call_run will split it. */
 static wgk_status prepare_split(wgk_call *c) {
-  const wgk_manifest *m = c->k->m;
+  const manifest_model *m = c->k->m;
   size_t np = m->n_ports ? m->n_ports : 1;
-  wgk_plan_tensor *ports = calloc(np, sizeof *ports);
-  if (!ports) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  plan_tensor *ports = calloc(np, sizeof *ports);
+  if (!ports) return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   describe_ports(c, ports);
-  wgk_rt_split sp;
-  wgk_status st = wgk_rt_split_find(c, ports, plan_sub_call, &sp);
+  rt_split sp;
+  wgk_status st = rt_split_find(c, ports, plan_sub_call, &sp);
   int64_t rest = st == WGK_OK ? sp.extent % sp.chunk : 0;
-  wgk_plan_entry *e = NULL;
+  rt_plan_entry *e = NULL;
   for (int i = 0; st == WGK_OK && i < (rest ? 2 : 1); i++) {
-    wgk_plan_tensor *sub = calloc(np, sizeof *sub);
+    plan_tensor *sub = calloc(np, sizeof *sub);
     if (!sub) {
-      st = wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+      st = rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
       break;
     }
     memcpy(sub, ports, sizeof *sub * m->n_ports);
-    wgk_rt_split_shrink(c, &sp, i ? rest : sp.chunk, sub);
+    rt_split_shrink(c, &sp, i ? rest : sp.chunk, sub);
     st = plan_sub_call(c, sub, &e);
     free(sub);
   }
-  if (sp.axis) wgk_rt_split_free(&sp);
+  if (sp.axis) rt_split_free(&sp);
   free(ports);
   return st;
 }
 
 wgk_status wgk_prepare(wgk_call *c) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(c->k->ctx);
-  wgk_rt_clear(c->k->ctx);
-  wgk_plan_entry *e;
-  wgk_status st = plan_call(c, &e, NULL);
+  rt_lock(c->k->ctx);
+  rt_clear(c->k->ctx);
+  rt_plan_entry *e;
+  wgk_status st = plan_for_call(c, &e, NULL);
   if (st == WGK_ERR_LIMIT) st = prepare_split(c);
   if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
-  wgk_rt_unlock(c->k->ctx);
+  rt_unlock(c->k->ctx);
   return st;
 }
 
@@ -648,65 +646,65 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
   if (ns) *ns = 0;
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = c->k->ctx;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   wgk_status st = WGK_OK;
   if (!ns)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
   else if (c->timed_last && c->timer) {
     uint64_t slots[64] = {0};
     uint32_t n = c->timed_slots < 64 ? c->timed_slots : 64; /* the last run's */
-    st = wgk_gpu_timer_read(ctx->dev, c->timer, slots, n, ctx->wait_ms, &ctx->err);
-    if (st != WGK_OK) wgk_rt_fail(ctx, st);
+    st = gpu_timer_read(ctx->dev, c->timer, slots, n, ctx->wait_ms, &ctx->err);
+    if (st != WGK_OK) rt_fail(ctx, st);
     for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];
   }
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
 wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   if (out) *out = NULL;
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   wgk_status st = WGK_OK;
   wgk_batch *b = NULL;
   if (!out)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
-  else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK)
-    wgk_rt_fail(ctx, st); /* a lost device: say so now */
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
+  else if ((st = gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK)
+    rt_fail(ctx, st); /* a lost device: say so now */
   else if (!(b = calloc(1, sizeof *b)))
-    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
+    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
   if (b) {
     b->ctx = ctx;
     b->serial = ctx->next_serial++;
     b->next = ctx->batches;
     ctx->batches = b;
-    wgk_rt_ctx_retain(ctx);
+    rt_ctx_retain(ctx);
     *out = b;
   }
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
 static wgk_status batch_add_locked(wgk_batch *b, wgk_call *c) {
   wgk_context *ctx = b->ctx;
-  if (!c) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call is NULL");
+  if (!c) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call is NULL");
   if (c->k->ctx != ctx)
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                      "batch add: the call of %s belongs to another context than the batch", c->k->m->op_id);
+    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call of %s belongs to another context than the batch",
+                  c->k->m->op_id);
   bool began = false;
   if (!b->enc) {
-    wgk_status st = wgk_gpu_encoder_begin(ctx->dev, "wgk batch", &b->enc, &ctx->err);
-    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    wgk_status st = gpu_encoder_begin(ctx->dev, "wgk batch", &b->enc, &ctx->err);
+    if (st != WGK_OK) return rt_fail(ctx, st);
     began = true;
   }
   /* The call's context is the batch's: its lock is held. */
-  wgk_status st = wgk_rt_call_record(c, b->enc, b->serial);
+  wgk_status st = rt_call_record(c, b->enc, b->serial);
   if (st == WGK_OK)
     b->calls++;
   else if (began) {
-    wgk_gpu_encoder_discard(b->enc);
+    gpu_encoder_discard(b->enc);
     b->enc = NULL;
   }
   return st;
@@ -714,37 +712,37 @@ static wgk_status batch_add_locked(wgk_batch *b, wgk_call *c) {
 
 wgk_status wgk_batch_add(wgk_batch *b, wgk_call *c) {
   if (!b) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(b->ctx);
-  wgk_rt_clear(b->ctx);
+  rt_lock(b->ctx);
+  rt_clear(b->ctx);
   wgk_status st = batch_add_locked(b, c);
-  wgk_rt_unlock(b->ctx);
+  rt_unlock(b->ctx);
   return st;
 }
 
 wgk_status wgk_batch_submit(wgk_batch *b) {
   if (!b) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = b->ctx;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   wgk_status st = WGK_OK;
   if (b->enc) {
-    st = wgk_gpu_encoder_submit(b->enc, &ctx->err);
+    st = gpu_encoder_submit(b->enc, &ctx->err);
     b->enc = NULL;
     b->calls = 0;
     b->serial = ctx->next_serial++;
     if (st != WGK_OK)
-      wgk_rt_fail(ctx, st);
+      rt_fail(ctx, st);
     else
       ctx->stats.submissions++;
-  } else if ((st = wgk_gpu_device_check(ctx->dev, &ctx->err)) !=
+  } else if ((st = gpu_device_check(ctx->dev, &ctx->err)) !=
              WGK_OK) { /* nothing recorded; a lost device is still reported */
-    wgk_rt_fail(ctx, st);
+    rt_fail(ctx, st);
   }
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
-bool wgk_rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
+bool rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
   for (const wgk_batch *b = ctx->batches; serial && b; b = b->next)
     if (b->serial == serial && b->enc) return true;
   return false;
@@ -753,14 +751,14 @@ bool wgk_rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
 void wgk_batch_destroy(wgk_batch *b) {
   if (!b) return;
   wgk_context *ctx = b->ctx;
-  wgk_rt_lock(ctx);
-  wgk_gpu_encoder_discard(b->enc);
+  rt_lock(ctx);
+  gpu_encoder_discard(b->enc);
   for (wgk_batch **p = &ctx->batches; *p; p = &(*p)->next)
     if (*p == b) {
       *p = b->next;
       break;
     }
   free(b);
-  wgk_rt_unlock(ctx);
-  wgk_rt_ctx_release(ctx);
+  rt_unlock(ctx);
+  rt_ctx_release(ctx);
 }

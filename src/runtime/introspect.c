@@ -6,7 +6,7 @@
 
 #include "runtime/runtime_internal.h"
 
-struct wgk_kernel_info {
+struct rt_kernel_info {
   wgk_port_info *ports; /* per manifest port, manifest order */
   size_t n_ports;       /* number of ports */
   wgk_dtype *dtypes;    /* every port's allowed dtypes, one after another (ports[i].dtypes points in) */
@@ -17,7 +17,7 @@ struct wgk_kernel_info {
   size_t n_texts;       /* texts in use */
 };
 
-void wgk_rt_kernel_info_free(wgk_kernel_info *info) {
+void rt_kernel_info_free(rt_kernel_info *info) {
   if (!info) return;
   for (size_t i = 0; i < info->n_texts; i++) free(info->texts[i]);
   free(info->texts);
@@ -29,17 +29,17 @@ void wgk_rt_kernel_info_free(wgk_kernel_info *info) {
 }
 
 /* A JSON value as compact text kept by info; NULL when out of memory. */
-static const char *keep_json(wgk_kernel_info *info, const json_t *v) {
+static const char *keep_json(rt_kernel_info *info, const json_t *v) {
   char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
   if (s) info->texts[info->n_texts++] = s;
   return s;
 }
 
-static wgk_port_dir port_dir(wgk_manifest_dir d) {
+static wgk_port_dir port_dir(manifest_dir d) {
   return d == WGK_PORT_OUTPUT ? WGK_PORT_DIR_OUT : d == WGK_PORT_INPUT ? WGK_PORT_DIR_IN : WGK_PORT_DIR_INOUT;
 }
 
-wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out) {
+wgk_status rt_kernel_info_make(const manifest_model *m, rt_kernel_info **out) {
   *out = NULL;
   size_t n_dtypes = 0, n_values = 0, n_texts = 0;
   for (size_t i = 0; i < m->n_ports; i++) n_dtypes += m->ports[i].n_dtypes;
@@ -47,7 +47,7 @@ wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out)
     n_values += m->attributes[i].values ? m->attributes[i].n_values : 0;
     n_texts += 1 + (m->attributes[i].values ? m->attributes[i].n_values : 0);
   }
-  wgk_kernel_info *info = calloc(1, sizeof *info);
+  rt_kernel_info *info = calloc(1, sizeof *info);
   if (!info) return WGK_ERR_OUT_OF_MEMORY;
   info->ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *info->ports);
   info->dtypes = calloc(n_dtypes ? n_dtypes : 1, sizeof *info->dtypes);
@@ -57,7 +57,7 @@ wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out)
   bool ok = info->ports && info->dtypes && info->attrs && info->values && info->texts;
   size_t d = 0;
   for (size_t i = 0; ok && i < m->n_ports; i++) {
-    const wgk_manifest_port *p = &m->ports[i];
+    const manifest_port *p = &m->ports[i];
     wgk_port_info *pi = &info->ports[i];
     pi->key = p->n_bind_keys ? p->bind_keys[0] : p->name;
     pi->onnx_name = p->onnx ? p->onnx : p->name;
@@ -71,7 +71,7 @@ wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out)
   }
   size_t v = 0;
   for (size_t i = 0; ok && i < m->n_attributes; i++) {
-    const wgk_manifest_attribute *a = &m->attributes[i];
+    const manifest_attribute *a = &m->attributes[i];
     wgk_attr_info *ai = &info->attrs[i];
     ai->name = a->name;
     ai->required = a->required;
@@ -84,7 +84,7 @@ wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out)
       if (!(info->values[v++] = keep_json(info, a->values[k]))) ok = false;
   }
   if (!ok) {
-    wgk_rt_kernel_info_free(info);
+    rt_kernel_info_free(info);
     return WGK_ERR_OUT_OF_MEMORY;
   }
   info->n_ports = m->n_ports;
@@ -101,7 +101,7 @@ const wgk_port_info *wgk_kernel_port(const wgk_kernel *k, size_t i) {
 
 const wgk_port_info *wgk_kernel_find_port(const wgk_kernel *k, const char *name) {
   if (!k || !name) return NULL;
-  const wgk_manifest_port *p = wgk_manifest_find_port_or_key(k->m, name);
+  const manifest_port *p = manifest_find_port_or_key(k->m, name);
   return p ? &k->info->ports[p - k->m->ports] : NULL;
 }
 

@@ -10,8 +10,8 @@
 /* The tuning-cache entries of this device and op; an unreadable cache is an empty one. */
 static void load_tuning(wgk_kernel *k) {
   char path[4096], device[1024];
-  wgk_tuning_device_key(wgk_gpu_device_desc(k->ctx->dev), device, sizeof device);
-  k->tuned = wgk_tuning_load(wgk_tuning_path(path, sizeof path) ? path : NULL, device, k->m->op_id);
+  rt_tuning_device_key(gpu_device_desc(k->ctx->dev), device, sizeof device);
+  k->tuned = rt_tuning_load(rt_tuning_path(path, sizeof path) ? path : NULL, device, k->m->op_id);
   if (k->ctx->verbose && json_array_size(k->tuned))
     fprintf(stderr, "wgk: %zu tuned entries for %s from %s\n", json_array_size(k->tuned), k->m->op_id, path);
 }
@@ -21,37 +21,37 @@ static void kernel_free(wgk_kernel *k);
 static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
                               wgk_kernel **out) {
   if (!path_or_id || !out)
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL", out ? "the package path or id" : "out");
-  wgk_status lost = wgk_gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
-  if (lost != WGK_OK) return wgk_rt_fail(ctx, lost);
+    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL", out ? "the package path or id" : "out");
+  wgk_status lost = gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
+  if (lost != WGK_OK) return rt_fail(ctx, lost);
   wgk_kernel *k = calloc(1, sizeof *k);
-  if (!k) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
+  if (!k) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
   k->refs = 1;
   k->ctx = ctx;
   k->max_plans = WGK_PLAN_CACHE;
-  wgk_pkg_options po = {0};
+  pkg_options po = {0};
   if (opts) {
     po.strict = opts->strict;
     po.version = opts->version;
     po.revision = opts->revision;
     po.trust_remote_code = opts->trust_remote_code;
   }
-  wgk_status st = wgk_pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
+  wgk_status st = pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
   if (st == WGK_OK) {
-    k->m = wgk_pkg_manifest(k->pkg);
-    k->loader = wgk_pkg_template_loader(k->pkg);
-    st = wgk_planner_create(k->m, &k->loader, wgk_gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
+    k->m = pkg_manifest(k->pkg);
+    k->loader = pkg_template_loader(k->pkg);
+    st = plan_planner_create(k->m, &k->loader, gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
   }
-  if (st == WGK_OK && wgk_rt_kernel_info_make(k->m, &k->info) != WGK_OK) {
+  if (st == WGK_OK && rt_kernel_info_make(k->m, &k->info) != WGK_OK) {
     kernel_free(k);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
   }
   if (st != WGK_OK) {
     kernel_free(k);
-    return wgk_rt_fail(ctx, st);
+    return rt_fail(ctx, st);
   }
   load_tuning(k);
-  wgk_rt_ctx_retain(ctx);
+  rt_ctx_retain(ctx);
   *out = k;
   return WGK_OK;
 }
@@ -59,20 +59,20 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
 wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {
   if (out) *out = NULL;
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   wgk_status st = load_locked(ctx, path_or_id, opts, out);
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
 /* Frees what prepare() made: uniform and scratch buffers, bind groups; the plan itself stays. */
-static void unprepare(wgk_plan_entry *e) {
+static void unprepare(rt_plan_entry *e) {
   for (size_t i = 0; e->plan && e->passes && i < e->plan->n_passes; i++) {
-    wgk_gpu_buffer_destroy(e->passes[i].uniform);
-    for (int b = 0; b < WGK_BIND_CACHE; b++) wgk_gpu_bind_group_destroy(e->passes[i].binds[b].group);
+    gpu_buffer_destroy(e->passes[i].uniform);
+    for (int b = 0; b < WGK_BIND_CACHE; b++) gpu_bind_group_destroy(e->passes[i].binds[b].group);
   }
-  for (size_t i = 0; e->plan && e->scratch && i < e->plan->n_intermediates; i++) wgk_gpu_buffer_destroy(e->scratch[i]);
+  for (size_t i = 0; e->plan && e->scratch && i < e->plan->n_intermediates; i++) gpu_buffer_destroy(e->scratch[i]);
   free(e->scratch);
   free(e->scratch_ids);
   free(e->passes);
@@ -81,15 +81,15 @@ static void unprepare(wgk_plan_entry *e) {
   e->passes = NULL;
 }
 
-static void entry_free(wgk_plan_entry *e) {
+static void entry_free(rt_plan_entry *e) {
   if (!e) return;
   unprepare(e);
-  wgk_plan_free(e->plan);
+  plan_free(e->plan);
   free(e->key);
   free(e);
 }
 
-void wgk_rt_plans_free(wgk_kernel *k) {
+void rt_plans_free(wgk_kernel *k) {
   for (size_t i = 0; i < k->n_plans; i++) entry_free(k->plans[i]);
   free(k->plans);
   k->plans = NULL;
@@ -97,79 +97,79 @@ void wgk_rt_plans_free(wgk_kernel *k) {
 }
 
 static void kernel_free(wgk_kernel *k) {
-  wgk_rt_plans_free(k);
-  wgk_planner_free(k->planner);
+  rt_plans_free(k);
+  plan_planner_free(k->planner);
   json_decref(k->tuned);
-  wgk_rt_kernel_info_free(k->info);
-  wgk_pkg_free(k->pkg);
+  rt_kernel_info_free(k->info);
+  pkg_free(k->pkg);
   free(k);
 }
 
-void wgk_rt_kernel_retain(wgk_kernel *k) {
-  wgk_rt_lock(k->ctx);
+void rt_kernel_retain(wgk_kernel *k) {
+  rt_lock(k->ctx);
   k->refs++;
-  wgk_rt_unlock(k->ctx);
+  rt_unlock(k->ctx);
 }
 
 /* Drops one reference (the caller's, or a call's): the last frees the kernel and drops its context reference. */
-void wgk_rt_kernel_release(wgk_kernel *k) {
+void rt_kernel_release(wgk_kernel *k) {
   if (!k) return;
   wgk_context *ctx = k->ctx;
-  wgk_rt_lock(ctx);
+  rt_lock(ctx);
   bool last = --k->refs == 0;
   if (last) kernel_free(k);
-  wgk_rt_unlock(ctx);
-  if (last) wgk_rt_ctx_release(ctx);
+  rt_unlock(ctx);
+  if (last) rt_ctx_release(ctx);
 }
 
-void wgk_kernel_destroy(wgk_kernel *k) { wgk_rt_kernel_release(k); }
+void wgk_kernel_destroy(wgk_kernel *k) { rt_kernel_release(k); }
 
-const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? wgk_pkg_op_id(k->pkg) : NULL; }
-const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? wgk_pkg_warning(k->pkg) : NULL; }
+const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? pkg_op_id(k->pkg) : NULL; }
+const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? pkg_warning(k->pkg) : NULL; }
 
 /* One buffer per intermediate of the plan, kept with the plan entry (never seen by the caller). */
-static wgk_status scratch(wgk_context *ctx, const char *op_id, wgk_plan_entry *e) {
+static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e) {
   size_t n = e->plan->n_intermediates;
   e->scratch = calloc(n ? n : 1, sizeof *e->scratch);
   e->scratch_ids = calloc(n ? n : 1, sizeof *e->scratch_ids);
-  if (!e->scratch || !e->scratch_ids) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!e->scratch || !e->scratch_ids) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   for (size_t i = 0; i < n; i++) {
-    const wgk_plan_intermediate *it = &e->plan->intermediates[i];
+    const plan_intermediate *it = &e->plan->intermediates[i];
     char label[256];
     snprintf(label, sizeof label, "%s/%s/%s", op_id, e->plan->variant->id, it->source->id);
-    wgk_status st = wgk_gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
-                                          &e->scratch[i], &ctx->err);
-    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+    wgk_status st = gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
+                                      &e->scratch[i], &ctx->err);
+    if (st != WGK_OK) return rt_fail(ctx, st);
     e->scratch_ids[i] = ctx->next_tensor_id++; /* the tensors' counter: ids never collide */
   }
   return WGK_OK;
 }
 
 /* Pipelines, uniform and scratch buffers of a fresh plan: everything that does not depend on the tensors bound. */
-static wgk_status prepare(wgk_context *ctx, const char *op_id, wgk_plan_entry *e) {
+static wgk_status prepare(wgk_context *ctx, const char *op_id, rt_plan_entry *e) {
   e->passes = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *e->passes);
-  if (!e->passes) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!e->passes) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgk_status sst = scratch(ctx, op_id, e);
   if (sst != WGK_OK) return sst;
   for (size_t i = 0; i < e->plan->n_passes; i++) {
-    const wgk_plan_pass *pass = &e->plan->passes[i];
+    const plan_pass *pass = &e->plan->passes[i];
     if (pass->skip) continue;
-    wgk_status st = wgk_rt_pipeline(ctx, pass, &e->passes[i].pipeline);
+    wgk_status st = rt_pipeline(ctx, pass, &e->passes[i].pipeline);
     if (st != WGK_OK) return st;
     if (!pass->uniform) continue;
-    st = wgk_gpu_buffer_create(ctx->dev, pass->uniform_size, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST,
-                               pass->label, &e->passes[i].uniform, &ctx->err);
+    st = gpu_buffer_create(ctx->dev, pass->uniform_size, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, pass->label,
+                           &e->passes[i].uniform, &ctx->err);
     if (st == WGK_OK)
-      st = wgk_gpu_buffer_write(ctx->dev, e->passes[i].uniform, 0, pass->uniform, pass->uniform_size, &ctx->err);
-    if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+      st = gpu_buffer_write(ctx->dev, e->passes[i].uniform, 0, pass->uniform, pass->uniform_size, &ctx->err);
+    if (st != WGK_OK) return rt_fail(ctx, st);
   }
   return WGK_OK;
 }
 
-void wgk_rt_plan_pin(wgk_plan_entry *e) {
+void rt_plan_pin(rt_plan_entry *e) {
   if (e) e->pins++;
 }
-void wgk_rt_plan_unpin(wgk_plan_entry *e) {
+void rt_plan_unpin(rt_plan_entry *e) {
   if (e) e->pins--;
 }
 
@@ -183,30 +183,30 @@ static void evict_least_used(wgk_kernel *k) {
   k->plans[victim] = k->plans[--k->n_plans];
 }
 
-wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out) {
-  return wgk_rt_plan_lookup(k, call, true, out);
+wgk_status rt_plan_for(wgk_kernel *k, const plan_call *call, rt_plan_entry **out) {
+  return rt_plan_lookup(k, call, true, out);
 }
 
 /* A cached entry planned without its pipelines gets them when a call needs them. */
-static wgk_status ensure_prepared(wgk_context *ctx, const char *op_id, wgk_plan_entry *e, bool need) {
+static wgk_status ensure_prepared(wgk_context *ctx, const char *op_id, rt_plan_entry *e, bool need) {
   if (!need || e->passes) return WGK_OK;
   wgk_status st = prepare(ctx, op_id, e);
   if (st != WGK_OK) unprepare(e);
   return st;
 }
 
-wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool with_pipelines, wgk_plan_entry **out) {
+wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipelines, rt_plan_entry **out) {
   wgk_context *ctx = k->ctx;
   *out = NULL;
-  wgk_dynbuf key;
-  wgk_dynbuf_init(&key, 1 << 20);
-  if (!wgk_plan_call_key(k->m, call, &key)) {
-    wgk_dynbuf_free(&key);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  util_dynbuf key;
+  util_dynbuf_init(&key, 1 << 20);
+  if (!plan_call_key(k->m, call, &key)) {
+    util_dynbuf_free(&key);
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   }
   for (size_t i = 0; i < k->n_plans; i++) {
-    if (strcmp(k->plans[i]->key, wgk_dynbuf_str(&key)) == 0) {
-      wgk_dynbuf_free(&key);
+    if (strcmp(k->plans[i]->key, util_dynbuf_str(&key)) == 0) {
+      util_dynbuf_free(&key);
       k->plans[i]->uses++;
       ctx->stats.plan_hits++;
       wgk_status st = ensure_prepared(ctx, k->m->op_id, k->plans[i], with_pipelines);
@@ -214,22 +214,22 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
       return st;
     }
   }
-  wgk_plan_entry *e = calloc(1, sizeof *e);
+  rt_plan_entry *e = calloc(1, sizeof *e);
   if (!e) {
-    wgk_dynbuf_free(&key);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    util_dynbuf_free(&key);
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   }
-  e->key = wgk_dynbuf_take(&key);
-  wgk_status st = e->key ? wgk_plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
+  e->key = util_dynbuf_take(&key);
+  wgk_status st = e->key ? plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
   if (st == WGK_OK) {
     ctx->stats.plans_made++;
     st = with_pipelines ? prepare(ctx, k->m->op_id, e) : WGK_OK;
   }
   if (st == WGK_OK && k->n_plans == k->cap_plans) {
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
-    wgk_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
+    rt_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
     if (!grown)
-      st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     else {
       k->plans = grown;
       k->cap_plans = cap;
@@ -237,7 +237,7 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
   }
   if (st != WGK_OK) {
     entry_free(e);
-    return wgk_rt_fail(ctx, st);
+    return rt_fail(ctx, st);
   }
   if (k->n_plans >= k->max_plans) evict_least_used(k);
   e->uses = 1;
@@ -247,6 +247,6 @@ wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool wit
   return WGK_OK;
 }
 
-const wgk_manifest *wgk_rt_kernel_manifest(const wgk_kernel *k) { return k->m; }
-wgk_pkg *wgk_rt_kernel_package(const wgk_kernel *k) { return k->pkg; }
-wgk_context *wgk_rt_kernel_context(const wgk_kernel *k) { return k->ctx; }
+const manifest_model *rt_kernel_manifest(const wgk_kernel *k) { return k->m; }
+pkg_package *rt_kernel_package(const wgk_kernel *k) { return k->pkg; }
+wgk_context *rt_kernel_context(const wgk_kernel *k) { return k->ctx; }

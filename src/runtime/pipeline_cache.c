@@ -15,20 +15,20 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len) {
   return h;
 }
 
-static wgk_gpu_binding_type binding_type(wgk_manifest_buffer b) {
+static gpu_binding_type binding_type(manifest_buffer b) {
   return b == WGK_BUFFER_UNIFORM   ? WGK_GPU_BINDING_UNIFORM
          : b == WGK_BUFFER_STORAGE ? WGK_GPU_BINDING_STORAGE
                                    : WGK_GPU_BINDING_READ_ONLY_STORAGE;
 }
 
 /* A WGSL compile error at WGSL line L is reported at the template line it came from. */
-static void point_at_template(wgk_context *ctx, const wgk_plan_pass *pass) {
-  wgk_error *e = &ctx->err;
+static void point_at_template(wgk_context *ctx, const plan_pass *pass) {
+  util_error *e = &ctx->err;
   if (e->status != WGK_ERR_SHADER || e->line <= 0) return;
   const char *file;
   int line;
   int rendered = e->line - pass->wgsl_line_offset;
-  if (!wgk_tmpl_linemap_lookup(&pass->linemap, rendered, &file, &line)) return;
+  if (!tmpl_linemap_lookup(&pass->linemap, rendered, &file, &line)) return;
   char msg[WGK_ERROR_MESSAGE_MAX];
   snprintf(msg, sizeof msg, "%s (WGSL line %d, column %d of %s)", e->message, e->line, e->column, pass->label);
   snprintf(e->message, sizeof e->message, "%s", msg);
@@ -37,7 +37,7 @@ static void point_at_template(wgk_context *ctx, const wgk_plan_pass *pass) {
   e->column = 0;
 }
 
-static wgk_status create(wgk_context *ctx, const wgk_plan_pass *pass, uint64_t hash, wgk_pipeline_entry *e) {
+static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash, rt_pipeline_entry *e) {
   memset(e, 0, sizeof *e);
   e->hash = hash;
   e->wgsl = strdup(pass->wgsl);
@@ -45,45 +45,44 @@ static wgk_status create(wgk_context *ctx, const wgk_plan_pass *pass, uint64_t h
   if (!e->wgsl || !e->layout) {
     free(e->wgsl);
     free(e->layout);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   }
   e->n_layout = pass->n_bindings;
   for (size_t i = 0; i < pass->n_bindings; i++) e->layout[i] = binding_type(pass->bindings[i].buffer);
-  wgk_status st = wgk_gpu_shader_create(ctx->dev, pass->wgsl, pass->label, &e->shader, &ctx->err);
+  wgk_status st = gpu_shader_create(ctx->dev, pass->wgsl, pass->label, &e->shader, &ctx->err);
   if (st == WGK_OK) {
     ctx->stats.shaders_compiled++;
-    st = wgk_gpu_pipeline_create(ctx->dev, e->shader, e->layout, e->n_layout, "main", pass->label, &e->pipeline,
-                                 &ctx->err);
+    st = gpu_pipeline_create(ctx->dev, e->shader, e->layout, e->n_layout, "main", pass->label, &e->pipeline, &ctx->err);
   }
   if (st != WGK_OK) {
     point_at_template(ctx, pass);
-    wgk_gpu_shader_destroy(e->shader);
+    gpu_shader_destroy(e->shader);
     free(e->wgsl);
     free(e->layout);
-    return wgk_rt_fail(ctx, st);
+    return rt_fail(ctx, st);
   }
   ctx->stats.pipelines_created++;
   if (ctx->verbose) fprintf(stderr, "wgk: compiled %s\n", pass->label);
   return WGK_OK;
 }
 
-wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wgk_pipeline_entry **out) {
+wgk_status rt_pipeline(wgk_context *ctx, const plan_pass *pass, const rt_pipeline_entry **out) {
   *out = NULL;
   uint64_t h = fnv1a(0xcbf29ce484222325ull, pass->wgsl, strlen(pass->wgsl));
   for (size_t i = 0; i < pass->n_bindings; i++)
     h = fnv1a(h, &pass->bindings[i].buffer, sizeof pass->bindings[i].buffer);
   for (size_t i = 0; i < ctx->n_pipelines; i++) {
-    const wgk_pipeline_entry *e = ctx->pipelines[i];
+    const rt_pipeline_entry *e = ctx->pipelines[i];
     if (e->hash == h && e->n_layout == pass->n_bindings && strcmp(e->wgsl, pass->wgsl) == 0) {
       *out = e;
       return WGK_OK;
     }
   }
-  wgk_pipeline_entry *e = malloc(sizeof *e);
-  wgk_pipeline_entry **grown = e ? realloc(ctx->pipelines, (ctx->n_pipelines + 1) * sizeof *grown) : NULL;
+  rt_pipeline_entry *e = malloc(sizeof *e);
+  rt_pipeline_entry **grown = e ? realloc(ctx->pipelines, (ctx->n_pipelines + 1) * sizeof *grown) : NULL;
   if (!grown) {
     free(e);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   }
   ctx->pipelines = grown;
   wgk_status st = create(ctx, pass, h, e);
@@ -96,10 +95,10 @@ wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wg
   return WGK_OK;
 }
 
-void wgk_rt_pipelines_free(wgk_context *ctx) {
+void rt_pipelines_free(wgk_context *ctx) {
   for (size_t i = 0; i < ctx->n_pipelines; i++) {
-    wgk_gpu_pipeline_destroy(ctx->pipelines[i]->pipeline);
-    wgk_gpu_shader_destroy(ctx->pipelines[i]->shader);
+    gpu_pipeline_destroy(ctx->pipelines[i]->pipeline);
+    gpu_shader_destroy(ctx->pipelines[i]->shader);
     free(ctx->pipelines[i]->wgsl);
     free(ctx->pipelines[i]->layout);
     free(ctx->pipelines[i]);

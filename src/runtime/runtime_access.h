@@ -17,18 +17,18 @@
 #include "plan/plan.h"
 #include "util/dynbuf.h"
 
-const wgk_manifest *wgk_rt_kernel_manifest(const wgk_kernel *k);           /* the kernel's manifest model */
-wgk_pkg *wgk_rt_kernel_package(const wgk_kernel *k);                       /* its package files */
-wgk_context *wgk_rt_kernel_context(const wgk_kernel *k);                   /* the context it was loaded in */
-wgk_context *wgk_rt_tensor_context(const wgk_tensor *t);                   /* the context a tensor belongs to */
-wgk_gpu_device *wgk_rt_context_device(const wgk_context *ctx);             /* the context's device */
-const wgk_device_desc *wgk_rt_context_device_desc(const wgk_context *ctx); /* its features and limits */
+const manifest_model *rt_kernel_manifest(const wgk_kernel *k);  /* the kernel's manifest model */
+pkg_package *rt_kernel_package(const wgk_kernel *k);            /* its package files */
+wgk_context *rt_kernel_context(const wgk_kernel *k);            /* the context it was loaded in */
+wgk_context *rt_tensor_context(const wgk_tensor *t);            /* the context a tensor belongs to */
+gpu_device *rt_context_device(const wgk_context *ctx);          /* the context's device */
+const dev_desc *rt_context_device_desc(const wgk_context *ctx); /* its features and limits */
 
 /* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.
  * Valid until the call runs again or is destroyed (for `wgk run --verbose` / `--wgsl` and tests). */
-const wgk_plan *wgk_rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
+const plan_result *rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
 
 /* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
-bool wgk_rt_call_shape_key(const wgk_call *call, wgk_dynbuf *out);
+bool rt_call_shape_key(const wgk_call *call, util_dynbuf *out);
 
 #endif

@@ -20,26 +20,26 @@
 #define WGK_POOL_BYTES (512ull << 20)  /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
-typedef struct wgk_pipeline_entry {
-  uint64_t hash;                /* of the WGSL text and layout */
-  char *wgsl;                   /* the text compiled (compared on hash hits) */
-  wgk_gpu_binding_type *layout; /* binding types */
-  size_t n_layout;              /* number of bindings */
-  wgk_gpu_shader *shader;       /* compiled module */
-  wgk_gpu_pipeline *pipeline;   /* the pipeline */
-} wgk_pipeline_entry;
+typedef struct rt_pipeline_entry {
+  uint64_t hash;            /* of the WGSL text and layout */
+  char *wgsl;               /* the text compiled (compared on hash hits) */
+  gpu_binding_type *layout; /* binding types */
+  size_t n_layout;          /* number of bindings */
+  gpu_shader *shader;       /* compiled module */
+  gpu_pipeline *pipeline;   /* the pipeline */
+} rt_pipeline_entry;
 
 struct wgk_context {
   atomic_int refs;           /* the caller's (until wgk_context_destroy) + one per kernel, tensor, batch */
-  pthread_mutex_t lock;      /* recursive; held by every public function using the context (wgk_rt_lock) */
+  pthread_mutex_t lock;      /* recursive; held by every public function using the context (rt_lock) */
   uint64_t next_serial;      /* batch recordings: a new serial per batch and per submit */
   uint64_t recording_serial; /* the serial of the batch being recorded into; 0 for wgk_call_run */
-  wgk_gpu_device *dev;       /* the device (owned handle; a caller's device is only referenced) */
-  wgk_error err;             /* last error */
+  gpu_device *dev;           /* the device (owned handle; a caller's device is only referenced) */
+  util_error err;            /* last error */
   char errmsg[WGK_ERROR_MESSAGE_MAX + 1024]; /* err formatted */
   char adapter_line[512];                    /* "llvmpipe ..., vulkan, cpu" */
   wgk_stats stats;                           /* cache and work counters */
-  wgk_pipeline_entry **pipelines;            /* pipeline cache, shared by every kernel; entries never move */
+  rt_pipeline_entry **pipelines;             /* pipeline cache, shared by every kernel; entries never move */
   size_t n_pipelines;                        /* entries in use */
   uint64_t next_tensor_id;                   /* tensor identities for bind-group reuse */
   uint64_t bind_clock;                       /* ticks of bind-group use, for eviction */
@@ -48,50 +48,50 @@ struct wgk_context {
   struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
   bool staged_upload;        /* env WGK_STAGED_UPLOAD=1: uploads of 64 KiB and more through the pool's MAP_WRITE
                                 staging (off by default: on lavapipe it is 20x slower than queue writes) */
-  wgk_gpu_pool pool;         /* buffers of released tensors (reused only by uploads that overwrite every byte) and
-                                readback staging buffers, reused across calls */
+  gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
+                                    readback staging buffers, reused across calls */
 };
 
-typedef struct wgk_bind_entry {
-  uint64_t ids[16];          /* tensor ids bound, in binding order (0 for the uniform) */
-  wgk_gpu_bind_group *group; /* the bind group */
-  uint64_t last_use;         /* for eviction */
-} wgk_bind_entry;
+typedef struct rt_bind_entry {
+  uint64_t ids[16];      /* tensor ids bound, in binding order (0 for the uniform) */
+  gpu_bind_group *group; /* the bind group */
+  uint64_t last_use;     /* for eviction */
+} rt_bind_entry;
 
-typedef struct wgk_pass_state {
-  const wgk_pipeline_entry *pipeline;   /* borrowed from the context cache */
-  wgk_gpu_buffer *uniform;              /* the pass's uniform values (fixed by the plan key) */
-  wgk_bind_entry binds[WGK_BIND_CACHE]; /* recently used bind groups */
-} wgk_pass_state;
+typedef struct rt_pass_state {
+  const rt_pipeline_entry *pipeline;   /* borrowed from the context cache */
+  gpu_buffer *uniform;                 /* the pass's uniform values (fixed by the plan key) */
+  rt_bind_entry binds[WGK_BIND_CACHE]; /* recently used bind groups */
+} rt_pass_state;
 
-typedef struct wgk_plan_entry {
-  char *key;                /* wgk_plan_call_key text */
-  wgk_plan *plan;           /* the plan */
-  wgk_pass_state *passes;   /* per plan pass */
-  wgk_gpu_buffer **scratch; /* per plan intermediate: its buffer, reused by every call of the plan */
-  uint64_t *scratch_ids;    /* per plan intermediate: identity for bind-group reuse */
-  uint64_t uses;            /* for eviction and stats */
-  int pins;                 /* users holding the entry (a call in progress, a call's last plan): never evicted */
-} wgk_plan_entry;
+typedef struct rt_plan_entry {
+  char *key;             /* plan_call_key text */
+  plan_result *plan;     /* the plan */
+  rt_pass_state *passes; /* per plan pass */
+  gpu_buffer **scratch;  /* per plan intermediate: its buffer, reused by every call of the plan */
+  uint64_t *scratch_ids; /* per plan intermediate: identity for bind-group reuse */
+  uint64_t uses;         /* for eviction and stats */
+  int pins;              /* users holding the entry (a call in progress, a call's last plan): never evicted */
+} rt_plan_entry;
 
 /* The contract as wgk.h's introspection shows it (runtime/introspect.c): built at load, freed with the kernel. */
-typedef struct wgk_kernel_info wgk_kernel_info;
-wgk_status wgk_rt_kernel_info_make(const wgk_manifest *m, wgk_kernel_info **out);
-void wgk_rt_kernel_info_free(wgk_kernel_info *info);
+typedef struct rt_kernel_info rt_kernel_info;
+wgk_status rt_kernel_info_make(const manifest_model *m, rt_kernel_info **out);
+void rt_kernel_info_free(rt_kernel_info *info);
 
 struct wgk_kernel {
-  int refs;               /* the caller's (until wgk_kernel_destroy) + one per call; under the context lock */
-  wgk_context *ctx;       /* owner (referenced) */
-  wgk_pkg *pkg;           /* package files and manifest */
-  const wgk_manifest *m;  /* the contract */
-  wgk_tmpl_loader loader; /* reads templates through the package (digest-checked) */
-  wgk_planner *planner;   /* parsed expressions and templates */
-  wgk_plan_entry **plans; /* plan cache; entries never move */
-  size_t n_plans;         /* entries in use */
-  size_t cap_plans;       /* allocated */
-  size_t max_plans;       /* cache size (WGK_PLAN_CACHE; tests lower it) */
-  json_t *tuned;          /* tuning-cache entries of this device and op (runtime/tuning.h) */
-  wgk_kernel_info *info;  /* ports, attributes for wgk_kernel_port / wgk_kernel_attr */
+  int refs;                /* the caller's (until wgk_kernel_destroy) + one per call; under the context lock */
+  wgk_context *ctx;        /* owner (referenced) */
+  pkg_package *pkg;        /* package files and manifest */
+  const manifest_model *m; /* the contract */
+  tmpl_loader loader;      /* reads templates through the package (digest-checked) */
+  plan_planner *planner;   /* parsed expressions and templates */
+  rt_plan_entry **plans;   /* plan cache; entries never move */
+  size_t n_plans;          /* entries in use */
+  size_t cap_plans;        /* allocated */
+  size_t max_plans;        /* cache size (WGK_PLAN_CACHE; tests lower it) */
+  json_t *tuned;           /* tuning-cache entries of this device and op (runtime/tuning.h) */
+  rt_kernel_info *info;    /* ports, attributes for wgk_kernel_port / wgk_kernel_attr */
 };
 
 struct wgk_tensor {
@@ -105,13 +105,13 @@ struct wgk_tensor {
   int rank;                    /* dims */
   int64_t shape[WGK_MAX_DIMS]; /* dims */
   int64_t numel;               /* product of dims */
-  wgk_gpu_buffer *buf;         /* storage-layout buffer */
+  gpu_buffer *buf;             /* storage-layout buffer */
   void *host;                  /* host copy (integer tensors up to WGK_HOST_SHADOW_MAX), else NULL */
   bool host_valid;             /* host holds the current contents */
   bool external;               /* the caller can write the buffer behind wgk's back (wrapped, or its WGPUBuffer
                                   handed out): host copy and narrow are never trusted, checks read back */
   uint64_t pending_serial;     /* the batch serial of the last recording that writes it (0: wgk_call_run) */
-  wgk_gpu_buffer *narrow;      /* the tensor in the layout a port needs, made on demand from the host values */
+  gpu_buffer *narrow;          /* the tensor in the layout a port needs, made on demand from the host values */
   size_t narrow_bytes;         /* size of narrow */
   int narrow_kind;             /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating,
                                   5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
@@ -122,130 +122,128 @@ struct wgk_tensor {
 };
 
 struct wgk_call {
-  wgk_kernel *k;              /* the kernel (referenced) */
-  wgk_tensor **ports;         /* per manifest port: input, or caller-given output (referenced) */
-  wgk_tensor **outputs;       /* per manifest port: the output of the last run (referenced) */
-  bool *given;                /* per port: ports[i] is a caller-given output */
-  wgk_value *attrs;           /* dict of attributes set */
-  wgk_value *args;            /* dict of scalar args set */
-  wgk_value *tunables;        /* dict of tunables set */
-  char variant[128];          /* chosen variant of the last run */
-  bool timing;                /* time passes with timestamp queries */
-  wgk_gpu_timer *timer;       /* timestamps of the last run */
-  uint32_t timer_slots;       /* slots in timer */
-  bool timed_last;            /* the last run wrote timer */
-  uint32_t timed_slots;       /* slots the last run wrote (a split call: one per pass of every sub-call) */
-  wgk_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
-  bool tuned_last;            /* the last run took tunables from the tuning cache */
+  wgk_kernel *k;             /* the kernel (referenced) */
+  wgk_tensor **ports;        /* per manifest port: input, or caller-given output (referenced) */
+  wgk_tensor **outputs;      /* per manifest port: the output of the last run (referenced) */
+  bool *given;               /* per port: ports[i] is a caller-given output */
+  expr_value *attrs;         /* dict of attributes set */
+  expr_value *args;          /* dict of scalar args set */
+  expr_value *tunables;      /* dict of tunables set */
+  char variant[128];         /* chosen variant of the last run */
+  bool timing;               /* time passes with timestamp queries */
+  gpu_timer *timer;          /* timestamps of the last run */
+  uint32_t timer_slots;      /* slots in timer */
+  bool timed_last;           /* the last run wrote timer */
+  uint32_t timed_slots;      /* slots the last run wrote (a split call: one per pass of every sub-call) */
+  rt_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
+  bool tuned_last;           /* the last run took tunables from the tuning cache */
   /* The plan-cache lookup is skipped when nothing its key reads changed since the last run: */
-  wgk_plan_tensor *key_ports; /* 2 x n ports: [0, n) the ports as the last run planned them, [n, 2n) scratch */
-  uint64_t values_gen;        /* bumped by every attribute, arg and tunable set */
-  uint64_t key_gen;           /* values_gen of the last run's plan */
+  plan_tensor *key_ports; /* 2 x n ports: [0, n) the ports as the last run planned them, [n, 2n) scratch */
+  uint64_t values_gen;    /* bumped by every attribute, arg and tunable set */
+  uint64_t key_gen;       /* values_gen of the last run's plan */
 };
 
 struct wgk_batch {
   wgk_context *ctx;       /* owner (referenced) */
   uint64_t serial;        /* of this recording (renewed by each submit) */
-  wgk_gpu_encoder *enc;   /* open recording, NULL when empty */
+  gpu_encoder *enc;       /* open recording, NULL when empty */
   size_t calls;           /* recorded since the last submit */
   struct wgk_batch *next; /* the context's next live batch */
 };
 
 /* Context errors. */
-wgk_status wgk_rt_fail(wgk_context *ctx, wgk_status st); /* formats ctx->err; returns st */
-wgk_status wgk_rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void wgk_rt_clear(wgk_context *ctx);
+wgk_status rt_fail(wgk_context *ctx, wgk_status st); /* formats ctx->err; returns st */
+wgk_status rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void rt_clear(wgk_context *ctx);
 
 /* The context lock (recursive): every public function that uses a context holds it, so several threads may
- * share one context. wgk_rt_ctx_retain/_release count the objects that keep a context alive. */
-void wgk_rt_lock(wgk_context *ctx);
-void wgk_rt_unlock(wgk_context *ctx);
-void wgk_rt_ctx_retain(wgk_context *ctx);
-void wgk_rt_ctx_release(wgk_context *ctx);
+ * share one context. rt_ctx_retain/_release count the objects that keep a context alive. */
+void rt_lock(wgk_context *ctx);
+void rt_unlock(wgk_context *ctx);
+void rt_ctx_retain(wgk_context *ctx);
+void rt_ctx_release(wgk_context *ctx);
 
 /* Kernels: a call holds a reference, wgk_kernel_destroy drops the caller's. */
-void wgk_rt_kernel_retain(wgk_kernel *k);
-void wgk_rt_kernel_release(wgk_kernel *k);
+void rt_kernel_retain(wgk_kernel *k);
+void rt_kernel_release(wgk_kernel *k);
 
 /* dtype storage. */
-size_t wgk_rt_storage_bytes(wgk_dtype dtype, int64_t numel); /* GPU bytes, rounded up to 4, at least 4 */
-bool wgk_rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage);
-bool wgk_rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host);
+size_t rt_storage_bytes(wgk_dtype dtype, int64_t numel); /* GPU bytes, rounded up to 4, at least 4 */
+bool rt_to_storage(wgk_dtype dtype, const void *host, int64_t numel, void *storage);
+bool rt_from_storage(wgk_dtype dtype, const void *storage, int64_t numel, void *host);
 /* From a buffer in layout `storage` (dtype's own, or INT32/UINT32 words of an int64 tensor) to host values. */
-bool wgk_rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, int64_t numel, void *host);
+bool rt_from_stored(wgk_dtype dtype, wgk_dtype storage, const void *words, int64_t numel, void *host);
 /* The layout a port keeps a tensor of dtype in: INT32/UINT32 for int64 where the port projects it, else dtype. */
-wgk_dtype wgk_rt_port_storage(const wgk_manifest_port *port, wgk_dtype dtype);
-wgk_dtype wgk_rt_dtype_of(const char *logical);
+wgk_dtype rt_port_storage(const manifest_port *port, wgk_dtype dtype);
+wgk_dtype rt_dtype_of(const char *logical);
 /* Bytes of one element in the layout a port binds a tensor of dtype in (packed uint8: 1). */
-size_t wgk_rt_port_element_bytes(const wgk_manifest_port *port, wgk_dtype dtype);
+size_t rt_port_element_bytes(const manifest_port *port, wgk_dtype dtype);
 
 /* Tensors. */
 /* The buffer of a tensor that is gone: into the context's pool, unless a live batch holds a recording not yet
  * submitted (it may bind the buffer, and a reuse's queue write would land before that recording runs). */
-void wgk_rt_buffer_release(wgk_context *ctx, wgk_gpu_buffer *buf);
-wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
+void rt_buffer_release(wgk_context *ctx, gpu_buffer *buf);
+wgk_status rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
 /* An output a call stages: buf from the pool when one fits (clear_pending set), else new. */
-wgk_status wgk_rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
-                                    const int64_t *shape, wgk_tensor **out);
-/* The same with buf in layout storage (wgk_rt_port_storage). */
-wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
-                                    const int64_t *shape, wgk_tensor **out);
+wgk_status rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                                wgk_tensor **out);
+/* The same with buf in layout storage (rt_port_storage). */
+wgk_status rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                                wgk_tensor **out);
 /* Host copy of an integer tensor holding the values the GPU will read: the kept copy when it is current, else
  * read back (wrapped or exposed buffers, outputs of earlier calls). what names the port in errors; a tensor
  * that an earlier call of the batch being recorded writes is refused (its values do not exist yet). */
-wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out);
+wgk_status rt_tensor_host(wgk_tensor *t, const char *what, const void **out);
 /* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the
  * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to
  * 64; uint8 packed). source names the manifest in errors. */
-wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
-                                 wgk_gpu_buffer **out);
+wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out);
 /* The buffer bound for a port the kernel writes (output, in/out): refuses, before anything is recorded, a
  * tensor whose buffer cannot take the port's layout (a caller's buffer, or one too small). */
-wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
-                                         wgk_gpu_buffer **out);
+wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out);
 /* After the call is recorded: t holds what the kernel writes, in the port's layout. */
-void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port);
+void rt_tensor_commit_written(wgk_tensor *t, const manifest_port *port);
 
 /* Pipelines. */
-wgk_status wgk_rt_pipeline(wgk_context *ctx, const wgk_plan_pass *pass, const wgk_pipeline_entry **out);
-void wgk_rt_pipelines_free(wgk_context *ctx);
+wgk_status rt_pipeline(wgk_context *ctx, const plan_pass *pass, const rt_pipeline_entry **out);
+void rt_pipelines_free(wgk_context *ctx);
 
 /* Plan-cache entries in use are pinned: never evicted until unpinned. */
-void wgk_rt_plan_pin(wgk_plan_entry *e);
-void wgk_rt_plan_unpin(wgk_plan_entry *e);
+void rt_plan_pin(rt_plan_entry *e);
+void rt_plan_unpin(rt_plan_entry *e);
 
 /* Plans of a kernel: looked up by key, made and prepared (pipelines, uniforms) on a miss. */
-wgk_status wgk_rt_plan_for(wgk_kernel *k, const wgk_plan_call *call, wgk_plan_entry **out);
+wgk_status rt_plan_for(wgk_kernel *k, const plan_call *call, rt_plan_entry **out);
 /* The same; without with_pipelines a new entry is only planned (e->passes NULL until a call needs it). */
-wgk_status wgk_rt_plan_lookup(wgk_kernel *k, const wgk_plan_call *call, bool with_pipelines, wgk_plan_entry **out);
-void wgk_rt_plans_free(wgk_kernel *k);
+wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipelines, rt_plan_entry **out);
+void rt_plans_free(wgk_kernel *k);
 
-/* wgk_rt_call_plan, wgk_rt_call_shape_key and the handles' accessors: runtime/runtime_access.h. */
+/* rt_call_plan, rt_call_shape_key and the handles' accessors: runtime/runtime_access.h. */
 
 /* Split calls (runtime/split.c): a call with a tensor over the storage-binding limit, run as sub-calls that each
- * bind a window of the split ports, along the axis an op's hooks declare (src/ops/ops.h, wgk_op_split). */
-typedef struct wgk_rt_split {
+ * bind a window of the split ports, along the axis an op's hooks declare (src/ops/ops.h, op_split). */
+typedef struct rt_split {
   const char *rule; /* the op's rule taken */
   int *axis;        /* per manifest port: the axis split, or -1 (bound whole, or absent) */
   int64_t *slab;    /* per manifest port: bytes of one step along the axis in the port's layout (0: whole) */
   int64_t extent;   /* of the split axes */
   int64_t chunk;    /* steps per sub-call (the last takes the rest) */
-} wgk_rt_split;
+} rt_split;
 
 /* Finds the first rule of the op that splits c into sub-calls whose windows fit limit, align; plans the
  * probing sub-call with plan(c, ports, entry) where needed. WGK_ERR_LIMIT with the context's error kept (the
  * refusal that brought the runtime here) when no rule fits; the message then says why. */
-typedef wgk_status (*wgk_rt_split_planner)(wgk_call *c, const wgk_plan_tensor *ports, wgk_plan_entry **entry);
-wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan, wgk_rt_split *out);
-void wgk_rt_split_free(wgk_rt_split *s);
+typedef wgk_status (*rt_split_planner)(wgk_call *c, const plan_tensor *ports, rt_plan_entry **entry);
+wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner plan, rt_split *out);
+void rt_split_free(rt_split *s);
 /* The call's ports (as the planner takes them) made the sub-call's: count steps along every split input's axis. */
-void wgk_rt_split_shrink(const wgk_call *c, const wgk_rt_split *s, int64_t count, wgk_plan_tensor *ports);
+void rt_split_shrink(const wgk_call *c, const rt_split *s, int64_t count, plan_tensor *ports);
 
 /* Calls: record into enc: plan, check, resolve every pass (buffers, bind groups, pipelines, limits), and only
  * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */
-wgk_status wgk_rt_call_record(wgk_call *call, wgk_gpu_encoder *enc, uint64_t serial);
+wgk_status rt_call_record(wgk_call *call, gpu_encoder *enc, uint64_t serial);
 /* True when serial is the recording of a live batch holding calls not yet submitted: a tensor written there
  * (pending_serial) has no values yet, so reading it is refused rather than answered with stale contents. */
-bool wgk_rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial);
+bool rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial);
 
 #endif

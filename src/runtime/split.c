@@ -1,6 +1,6 @@
 /* Split calls: a call whose tensor is over the device's storage-binding limit runs as sub-calls, each binding a
  * window (offset, size) of the split ports' buffers, along the axes the op's hooks declare (src/ops/ops.h,
- * wgk_op_split). Generic: this file names no op. A window must be one contiguous range of its buffer (every dim
+ * op_split). Generic: this file names no op. A window must be one contiguous range of its buffer (every dim
  * before the axis 1), start at a multiple of minStorageBufferOffsetAlignment and fit the binding limit. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,13 +9,13 @@
 #include "ops/ops.h"
 #include "runtime/runtime_internal.h"
 
-static bool port_named(const wgk_manifest_port *p, const char *name) {
+static bool port_named(const manifest_port *p, const char *name) {
   return strcmp(p->name, name) == 0 || (p->onnx && strcmp(p->onnx, name) == 0);
 }
 
 /* The rule's entry for port p at rank: its axis, WGK_OP_SPLIT_WHOLE, or -2 when the rule names p at other ranks
  * only; -3 when the rule does not name p. */
-static int rule_axis(const wgk_op_split *rule, const wgk_manifest_port *p, int rank) {
+static int rule_axis(const op_split *rule, const manifest_port *p, int rank) {
   bool named = false;
   for (int i = 0; i < WGK_OP_SPLIT_MAX_PORTS && rule->ports[i].port; i++) {
     if (!port_named(p, rule->ports[i].port)) continue;
@@ -27,7 +27,7 @@ static int rule_axis(const wgk_op_split *rule, const wgk_manifest_port *p, int r
 
 /* Axis of a port of `rank` dims under the rule, with the slab bytes; false when the rule cannot split this port
  * (not listed at this rank, window not contiguous, or extent not the others'). */
-static bool take_port(const wgk_op_split *rule, const wgk_manifest_port *port, const char *dtype, int rank,
+static bool take_port(const op_split *rule, const manifest_port *port, const char *dtype, int rank,
                       const int64_t *shape, int64_t *extent, int *axis, int64_t *slab) {
   int a = rule_axis(rule, port, rank);
   bool output = port->dir != WGK_PORT_INPUT;
@@ -40,7 +40,7 @@ static bool take_port(const wgk_op_split *rule, const wgk_manifest_port *port, c
     if (shape[d] != 1) return false;
   if (*extent >= 0 && shape[a] != *extent) return false;
   *extent = shape[a];
-  int64_t bytes = (int64_t)wgk_rt_port_element_bytes(port, wgk_rt_dtype_of(dtype));
+  int64_t bytes = (int64_t)rt_port_element_bytes(port, rt_dtype_of(dtype));
   for (int d = a + 1; d < rank; d++) bytes *= shape[d];
   *axis = a;
   *slab = bytes;
@@ -60,12 +60,12 @@ static int64_t chunk_for(const int64_t *slab, size_t n, int64_t extent, uint64_t
   return 0;
 }
 
-void wgk_rt_split_shrink(const wgk_call *c, const wgk_rt_split *s, int64_t count, wgk_plan_tensor *ports) {
+void rt_split_shrink(const wgk_call *c, const rt_split *s, int64_t count, plan_tensor *ports) {
   for (size_t i = 0; i < c->k->m->n_ports; i++)
     if (s->axis[i] >= 0 && ports[i].present) ports[i].shape[s->axis[i]] = count;
 }
 
-void wgk_rt_split_free(wgk_rt_split *s) {
+void rt_split_free(rt_split *s) {
   free(s->axis);
   free(s->slab);
   memset(s, 0, sizeof *s);
@@ -73,10 +73,10 @@ void wgk_rt_split_free(wgk_rt_split *s) {
 
 /* One rule: inputs first (their shapes are the call's), then the outputs of a one-step sub-call, whose shapes
  * the planner infers; an output must be split with the inputs (extent 1 in the probe). */
-static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_op_split *rule,
-                           wgk_rt_split_planner plan, wgk_rt_split *s, char *why, size_t why_size) {
-  const wgk_manifest *m = c->k->m;
-  const wgk_device_limits *lim = &wgk_gpu_device_desc(c->k->ctx->dev)->limits;
+static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split *rule, rt_split_planner plan,
+                           rt_split *s, char *why, size_t why_size) {
+  const manifest_model *m = c->k->m;
+  const device_limits *lim = &gpu_device_desc(c->k->ctx->dev)->limits;
   uint64_t limit =
       lim->maxStorageBufferBindingSize < lim->maxBufferSize ? lim->maxStorageBufferBindingSize : lim->maxBufferSize;
   s->extent = -1;
@@ -94,11 +94,11 @@ static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_
     snprintf(why, why_size, "%s: the axis has %lld step(s)", rule->name, (long long)s->extent);
     return WGK_ERR_NOT_FOUND;
   }
-  wgk_plan_tensor *probe = malloc(sizeof *probe * (m->n_ports ? m->n_ports : 1));
-  if (!probe) return wgk_rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  plan_tensor *probe = malloc(sizeof *probe * (m->n_ports ? m->n_ports : 1));
+  if (!probe) return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   memcpy(probe, ports, sizeof *probe * m->n_ports);
-  wgk_rt_split_shrink(c, s, 1, probe);
-  wgk_plan_entry *e = NULL;
+  rt_split_shrink(c, s, 1, probe);
+  rt_plan_entry *e = NULL;
   wgk_status st = plan(c, probe, &e);
   free(probe);
   if (st == WGK_ERR_LIMIT) { /* one step is over a limit too: another rule may split finer */
@@ -107,7 +107,7 @@ static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_
   }
   if (st != WGK_OK) return st; /* the sub-call itself is refused: its message says why */
   for (size_t o = 0; o < e->plan->n_outputs; o++) {
-    const wgk_plan_output *po = &e->plan->outputs[o];
+    const plan_output *po = &e->plan->outputs[o];
     int64_t one = 1;
     if (!take_port(rule, &m->ports[po->port], po->dtype, po->rank, po->shape, &one, &s->axis[po->port],
                    &s->slab[po->port]) ||
@@ -127,11 +127,11 @@ static wgk_status try_rule(wgk_call *c, const wgk_plan_tensor *ports, const wgk_
   return WGK_OK;
 }
 
-wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_split_planner plan, wgk_rt_split *out) {
+wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner plan, rt_split *out) {
   wgk_context *ctx = c->k->ctx;
-  const wgk_manifest *m = c->k->m;
-  const wgk_op_hooks *hooks = wgk_ops_find(m->op_id);
-  wgk_error refusal = ctx->err; /* the whole call's */
+  const manifest_model *m = c->k->m;
+  const op_hooks *hooks = ops_find(m->op_id);
+  util_error refusal = ctx->err; /* the whole call's */
   memset(out, 0, sizeof *out);
   char why[1024] = "";
   size_t used = 0;
@@ -139,8 +139,8 @@ wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_s
   out->axis = calloc(m->n_ports ? m->n_ports : 1, sizeof *out->axis);
   out->slab = calloc(m->n_ports ? m->n_ports : 1, sizeof *out->slab);
   if (!out->axis || !out->slab) {
-    wgk_rt_split_free(out);
-    return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    rt_split_free(out);
+    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
   }
   for (size_t r = 0; hooks && r < hooks->n_splits; r++) {
     char one[512] = "";
@@ -152,15 +152,15 @@ wgk_status wgk_rt_split_find(wgk_call *c, const wgk_plan_tensor *ports, wgk_rt_s
       return WGK_OK;
     }
     if (st != WGK_ERR_NOT_FOUND) {
-      wgk_rt_split_free(out);
+      rt_split_free(out);
       return st;
     }
     used += (size_t)snprintf(why + used, used < sizeof why ? sizeof why - used : 0, "%s%s", used ? "; " : "", one);
     if (used >= sizeof why) used = sizeof why - 1;
   }
-  wgk_rt_split_free(out);
+  rt_split_free(out);
   ctx->err = refusal;
   size_t len = strlen(ctx->err.message);
   snprintf(ctx->err.message + len, sizeof ctx->err.message - len, " (not split: %s)", why);
-  return wgk_rt_fail(ctx, WGK_ERR_LIMIT);
+  return rt_fail(ctx, WGK_ERR_LIMIT);
 }

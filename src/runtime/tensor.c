@@ -30,7 +30,7 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
   t->rank = rank;
   if (rank) memcpy(t->shape, shape, sizeof(int64_t) * (size_t)rank);
   t->numel = numel;
-  wgk_rt_ctx_retain(ctx);
+  rt_ctx_retain(ctx);
   return t;
 }
 
@@ -46,7 +46,7 @@ static bool same_layout(wgk_dtype d) {
 /* Host values in the storage layout into dst, which holds bytes (the tail past the values zeroed). */
 static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, void *dst, size_t bytes) {
   size_t used = (size_t)numel * (same_layout(dtype) ? wgk_dtype_size(dtype) : 4);
-  wgk_rt_to_storage(dtype, data, numel, dst);
+  rt_to_storage(dtype, data, numel, dst);
   if (used < bytes) memset((char *)dst + used, 0, bytes - used);
 }
 
@@ -66,28 +66,28 @@ static void fill_storage(void *dst, void *arg) {
 
 /* Writes the host values into buf ([0, bytes), tail zeroed) with queue writes: straight from data when the
  * layout is the host's (no host copy), else through one converted copy. */
-static wgk_status write_values(wgk_context *ctx, wgk_gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
+static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
   if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN &&
       ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
     fill_args a = {dtype, data, numel, bytes};
-    return wgk_gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms, &ctx->err);
+    return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms, &ctx->err);
   }
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;
-    wgk_status st = wgk_gpu_buffer_write(ctx->dev, buf, 0, data, whole, &ctx->err);
+    wgk_status st = gpu_buffer_write(ctx->dev, buf, 0, data, whole, &ctx->err);
     if (st == WGK_OK && bytes > whole) { /* the last partial word, or the 4 bytes of an empty tensor, zero-padded */
       uint8_t tail[4] = {0};
       memcpy(tail, (const char *)data + whole, host - whole);
-      st = wgk_gpu_buffer_write(ctx->dev, buf, whole, tail, 4, &ctx->err);
+      st = gpu_buffer_write(ctx->dev, buf, whole, tail, 4, &ctx->err);
     }
     return st;
   }
   void *storage = malloc(bytes);
-  if (!storage) return wgk_error_set(&ctx->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "tensor: out of memory");
+  if (!storage) return util_error_set(&ctx->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "tensor: out of memory");
   to_storage_padded(dtype, data, numel, storage, bytes);
-  wgk_status st = wgk_gpu_buffer_write(ctx->dev, buf, 0, storage, bytes, &ctx->err);
+  wgk_status st = gpu_buffer_write(ctx->dev, buf, 0, storage, bytes, &ctx->err);
   free(storage);
   return st;
 }
@@ -96,22 +96,22 @@ static wgk_status write_values(wgk_context *ctx, wgk_gpu_buffer *buf, wgk_dtype 
  * reads it, so nothing of its last owner shows), else a new one mapped at creation and filled in place (no
  * queue-write copy, no lazy clear by Dawn). */
 static wgk_status filled_buffer(wgk_context *ctx, wgk_dtype dtype, const void *data, int64_t numel, size_t bytes,
-                                wgk_gpu_buffer **out) {
-  wgk_gpu_buffer *b = wgk_gpu_pool_take(&ctx->pool, bytes, TENSOR_USAGE);
+                                gpu_buffer **out) {
+  gpu_buffer *b = gpu_pool_take(&ctx->pool, bytes, TENSOR_USAGE);
   if (b) {
     wgk_status st = write_values(ctx, b, dtype, data, numel, bytes);
     if (st != WGK_OK) {
-      wgk_gpu_buffer_destroy(b);
+      gpu_buffer_destroy(b);
       return st;
     }
     *out = b;
     return WGK_OK;
   }
   void *mapped = NULL;
-  wgk_status st = wgk_gpu_buffer_create_mapped(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &b, &mapped, &ctx->err);
+  wgk_status st = gpu_buffer_create_mapped(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &b, &mapped, &ctx->err);
   if (st != WGK_OK) return st;
   to_storage_padded(dtype, data, numel, mapped, bytes);
-  wgk_gpu_buffer_unmap(b);
+  gpu_buffer_unmap(b);
   *out = b;
   return WGK_OK;
 }
@@ -120,24 +120,23 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
                               const void *data, bool pooled, wgk_tensor **out) {
   *out = NULL;
   int64_t numel;
-  if (wgk_dtype_size(dtype) == 0)
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
+  if (wgk_dtype_size(dtype) == 0) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
   if (!shape_ok(rank, shape, &numel))
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
-                      rank);
+    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
+                  rank);
   wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
-  if (!t) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  if (!t) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   t->storage = storage;
-  t->buf_bytes = wgk_rt_storage_bytes(storage, numel);
+  t->buf_bytes = rt_storage_bytes(storage, numel);
   wgk_status st = WGK_OK;
   if (data)
     st = filled_buffer(ctx, dtype, data, numel, t->buf_bytes, &t->buf);
-  else if (pooled && (t->buf = wgk_gpu_pool_take(&ctx->pool, t->buf_bytes, TENSOR_USAGE)))
+  else if (pooled && (t->buf = gpu_pool_take(&ctx->pool, t->buf_bytes, TENSOR_USAGE)))
     t->clear_pending = true;
   else
-    st = wgk_gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
+    st = gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
   if (st != WGK_OK) {
-    wgk_rt_fail(ctx, st);
+    rt_fail(ctx, st);
     wgk_tensor_release(t);
     return st;
   }
@@ -145,18 +144,18 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
   return WGK_OK;
 }
 
-wgk_status wgk_rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
-                                    const int64_t *shape, wgk_tensor **out) {
+wgk_status rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                                wgk_tensor **out) {
   return tensor_make(ctx, dtype, storage, rank, shape, NULL, false, out);
 }
 
-wgk_status wgk_rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank,
-                                    const int64_t *shape, wgk_tensor **out) {
+wgk_status rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
+                                wgk_tensor **out) {
   return tensor_make(ctx, dtype, storage, rank, shape, NULL, true, out);
 }
 
-wgk_status wgk_rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
-  return wgk_rt_tensor_new_stored(ctx, dtype, dtype, rank, shape, out);
+wgk_status rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
+  return rt_tensor_new_stored(ctx, dtype, dtype, rank, shape, out);
 }
 
 /* A buffer object of the tensor changed: a new identity, so no cached bind group names the old one. */
@@ -180,13 +179,13 @@ static void keep_host_copy(wgk_tensor *t, const void *data) {
 
 static wgk_status upload(wgk_tensor *t, const void *data) {
   wgk_context *ctx = t->ctx;
-  size_t bytes = wgk_rt_storage_bytes(t->dtype, t->numel);
+  size_t bytes = rt_storage_bytes(t->dtype, t->numel);
   if (t->storage != t->dtype) { /* int64 held as 32-bit words: back to 64 bits, in a larger buffer if need be */
     if (t->buf_bytes < bytes) {
-      wgk_gpu_buffer *grown = NULL;
-      wgk_status st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &grown, &ctx->err);
-      if (st != WGK_OK) return wgk_rt_fail(ctx, st);
-      wgk_rt_buffer_release(ctx, t->buf);
+      gpu_buffer *grown = NULL;
+      wgk_status st = gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &grown, &ctx->err);
+      if (st != WGK_OK) return rt_fail(ctx, st);
+      rt_buffer_release(ctx, t->buf);
       t->buf = grown;
       t->buf_bytes = bytes;
       renew_id(t);
@@ -194,7 +193,7 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
     t->storage = t->dtype;
   }
   wgk_status st = write_values(ctx, t->buf, t->dtype, data, t->numel, bytes);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  if (st != WGK_OK) return rt_fail(ctx, st);
   keep_host_copy(t, data);
   return WGK_OK;
 }
@@ -203,12 +202,12 @@ wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const 
                              wgk_tensor **out) {
   if (out) *out = NULL;
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   wgk_status st = out ? tensor_make(ctx, dtype, dtype, rank, shape, data, false, out)
-                      : wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
+                      : rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
   if (st == WGK_OK && data) keep_host_copy(*out, data);
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
@@ -216,24 +215,24 @@ wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int6
                                           wgk_tensor **out) {
   if (out) *out = NULL;
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   int64_t numel;
   uint16_t *half = NULL;
   wgk_status st = WGK_OK;
   if (!out || !data)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL", out ? "data" : "out");
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL", out ? "data" : "out");
   else if (!shape_ok(rank, shape, &numel))
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                    "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   else if (!(half = malloc((size_t)(numel ? numel : 1) * sizeof *half)))
-    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   if (st == WGK_OK) {
-    for (int64_t i = 0; i < numel; i++) half[i] = wgk_half_from_float(data[i]);
+    for (int64_t i = 0; i < numel; i++) half[i] = util_half_from_float(data[i]);
     st = wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, rank, shape, half, out);
   }
   free(half);
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
@@ -241,61 +240,61 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
                            wgk_tensor **out) {
   if (out) *out = NULL;
   if (!ctx) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(ctx);
-  wgk_rt_clear(ctx);
+  rt_lock(ctx);
+  rt_clear(ctx);
   int64_t numel;
   wgk_tensor *t = NULL;
   wgk_status st = WGK_OK;
   if (!out || !wgpu_buffer)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL", out ? "the WGPUBuffer" : "out");
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL", out ? "the WGPUBuffer" : "out");
   else if (wgk_dtype_size(dtype) == 0)
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
   else if (!shape_ok(rank, shape, &numel))
-    st = wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                    "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
+                rank);
   else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel)))
-    st = wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   if (st == WGK_OK) {
     t->external = true;
-    t->buf_bytes = wgk_rt_storage_bytes(dtype, numel);
-    st = wgk_gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, t->buf_bytes, &t->buf, &ctx->err);
+    t->buf_bytes = rt_storage_bytes(dtype, numel);
+    st = gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, t->buf_bytes, &t->buf, &ctx->err);
     if (st != WGK_OK) {
-      wgk_rt_fail(ctx, st);
+      rt_fail(ctx, st);
       wgk_tensor_release(t);
       t = NULL;
     }
   }
   if (out) *out = t;
-  wgk_rt_unlock(ctx);
+  rt_unlock(ctx);
   return st;
 }
 
 wgk_tensor *wgk_tensor_retain(wgk_tensor *t) {
   if (!t) return NULL;
-  wgk_rt_lock(t->ctx);
+  rt_lock(t->ctx);
   t->refs++;
-  wgk_rt_unlock(t->ctx);
+  rt_unlock(t->ctx);
   return t;
 }
 
 void wgk_tensor_release(wgk_tensor *t) {
   if (!t) return;
   wgk_context *ctx = t->ctx;
-  wgk_rt_lock(ctx);
+  rt_lock(ctx);
   bool last = --t->refs == 0;
   if (last) {
     if (t->external) { /* the caller may still hold the WGPUBuffer and write it: never reused */
-      wgk_gpu_buffer_destroy(t->buf);
-      wgk_gpu_buffer_destroy(t->narrow);
+      gpu_buffer_destroy(t->buf);
+      gpu_buffer_destroy(t->narrow);
     } else {
-      wgk_rt_buffer_release(ctx, t->buf);
-      wgk_rt_buffer_release(ctx, t->narrow);
+      rt_buffer_release(ctx, t->buf);
+      rt_buffer_release(ctx, t->narrow);
     }
     free(t->host);
     free(t);
   }
-  wgk_rt_unlock(ctx);
-  if (last) wgk_rt_ctx_release(ctx);
+  rt_unlock(ctx);
+  if (last) rt_ctx_release(ctx);
 }
 
 wgk_dtype wgk_tensor_dtype(const wgk_tensor *t) { return t ? t->dtype : WGK_DTYPE_INVALID; }
@@ -309,105 +308,104 @@ size_t wgk_tensor_host_bytes(const wgk_tensor *t) { return t ? (size_t)t->numel 
 void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
   if (!t) return NULL;
   wgk_tensor *m = (wgk_tensor *)t;
-  wgk_rt_lock(m->ctx);
+  rt_lock(m->ctx);
   m->external = true;
-  void *raw = (void *)wgk_gpu_buffer_raw(m->buf);
-  wgk_rt_unlock(m->ctx);
+  void *raw = (void *)gpu_buffer_raw(m->buf);
+  rt_unlock(m->ctx);
   return raw;
 }
 
 static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   wgk_context *ctx = t->ctx;
   size_t need = wgk_tensor_host_bytes(t);
-  if (!out) return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
-  if (size < need)
-    return wgk_rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
-  if (wgk_rt_batch_unsubmitted(ctx, t->pending_serial))
-    return wgk_rt_set(ctx, WGK_ERR_CALL,
-                      "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
-                      "holds no values of that call: call wgk_batch_submit first");
-  size_t bytes = wgk_rt_storage_bytes(t->storage, t->numel);
+  if (!out) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
+  if (size < need) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
+  if (rt_batch_unsubmitted(ctx, t->pending_serial))
+    return rt_set(ctx, WGK_ERR_CALL,
+                  "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
+                  "holds no values of that call: call wgk_batch_submit first");
+  size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->storage == t->dtype && same_layout(t->dtype) && need % 4 == 0) { /* no conversion: straight into out */
-    wgk_status st = wgk_gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, out, need, ctx->wait_ms, &ctx->err);
-    return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
+    wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, out, need, ctx->wait_ms, &ctx->err);
+    return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
   }
   void *storage = malloc(bytes);
-  if (!storage) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
-  wgk_status st = wgk_gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
-  if (st == WGK_OK) wgk_rt_from_stored(t->dtype, t->storage, storage, t->numel, out);
+  if (!storage) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
+  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
+  if (st == WGK_OK) rt_from_stored(t->dtype, t->storage, storage, t->numel, out);
   free(storage);
-  return st == WGK_OK ? WGK_OK : wgk_rt_fail(ctx, st);
+  return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
 }
 
 wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
   if (!t) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(t->ctx);
-  wgk_rt_clear(t->ctx);
+  rt_lock(t->ctx);
+  rt_clear(t->ctx);
   wgk_status st = read_locked(t, out, size);
-  wgk_rt_unlock(t->ctx);
+  rt_unlock(t->ctx);
   return st;
 }
 
 static wgk_status read_f32_locked(wgk_tensor *t, float *out, size_t count) {
-  if (!out) return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: out is NULL");
+  if (!out) return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: out is NULL");
   if (t->dtype == WGK_DTYPE_FLOAT32) {
     if (count > SIZE_MAX / sizeof(float)) count = SIZE_MAX / sizeof(float);
     return read_locked(t, out, count * sizeof(float));
   }
   if (t->dtype != WGK_DTYPE_FLOAT16)
-    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float",
-                      wgk_dtype_name(t->dtype));
+    return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float",
+                  wgk_dtype_name(t->dtype));
   if (count < (size_t)t->numel)
-    return wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count,
-                      (long long)t->numel);
+    return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count,
+                  (long long)t->numel);
   uint16_t *half = malloc((size_t)(t->numel ? t->numel : 1) * 2);
-  if (!half) return wgk_rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read_f32: out of memory");
+  if (!half) return rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read_f32: out of memory");
   wgk_status st = read_locked(t, half, (size_t)t->numel * 2);
-  for (int64_t i = 0; st == WGK_OK && i < t->numel; i++) out[i] = wgk_half_to_float(half[i]);
+  for (int64_t i = 0; st == WGK_OK && i < t->numel; i++) out[i] = util_half_to_float(half[i]);
   free(half);
   return st;
 }
 
 wgk_status wgk_tensor_read_f32(wgk_tensor *t, float *out, size_t count) {
   if (!t) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(t->ctx);
-  wgk_rt_clear(t->ctx);
+  rt_lock(t->ctx);
+  rt_clear(t->ctx);
   wgk_status st = read_f32_locked(t, out, count);
-  wgk_rt_unlock(t->ctx);
+  rt_unlock(t->ctx);
   return st;
 }
 
 wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size) {
   if (!t) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_rt_lock(t->ctx);
-  wgk_rt_clear(t->ctx);
+  rt_lock(t->ctx);
+  rt_clear(t->ctx);
   wgk_status st;
   if (!data)
-    st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
+    st = rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
   else if (size != wgk_tensor_host_bytes(t))
-    st = wgk_rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
-                    wgk_tensor_host_bytes(t));
+    st = rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
+                wgk_tensor_host_bytes(t));
   else
     st = upload(t, data);
-  wgk_rt_unlock(t->ctx);
+  rt_unlock(t->ctx);
   return st;
 }
 
-wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out) {
+wgk_status rt_tensor_host(wgk_tensor *t, const char *what, const void **out) {
   *out = NULL;
   wgk_context *ctx = t->ctx;
   if (ctx->recording_serial && t->pending_serial == ctx->recording_serial)
-    return wgk_rt_set(ctx, WGK_ERR_CALL,
-                      "port %s: its values are written by an earlier call of this batch, which is not submitted yet, "
-                      "and a check of this call needs them: submit the batch before adding this call",
-                      what);
+    return rt_set(ctx, WGK_ERR_CALL,
+                  "port %s: its values are written by an earlier call of this batch, which is not submitted yet, "
+                  "and a check of this call needs them: submit the batch before adding this call",
+                  what);
   if (t->host && t->host_valid && !t->external) {
     *out = t->host;
     return WGK_OK;
   }
   size_t bytes = wgk_tensor_host_bytes(t);
   if (!t->host) t->host = malloc(bytes ? bytes : 1);
-  if (!t->host) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "port %s: out of memory", what);
+  if (!t->host) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "port %s: out of memory", what);
   wgk_status st = read_locked(t, t->host, bytes);
   if (st != WGK_OK) return st;
   t->host_valid = true;
@@ -421,11 +419,11 @@ wgk_status wgk_rt_tensor_host(wgk_tensor *t, const char *what, const void **out)
  * word i/4). Made from the host values, before anything is dispatched. */
 enum { ALT_NONE, ALT_U32_CHECKED, ALT_I32_CHECKED, ALT_U32_SATURATING, ALT_I32_SATURATING, ALT_INT64, ALT_PACKED };
 
-static int alt_kind(const wgk_tensor *t, const wgk_manifest_port *port) {
+static int alt_kind(const wgk_tensor *t, const manifest_port *port) {
   if (!port) return ALT_NONE;
   if (port->packed && t->dtype == WGK_DTYPE_UINT8) return ALT_PACKED;
   if (t->dtype != WGK_DTYPE_INT64) return ALT_NONE;
-  wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
+  wgk_dtype want = rt_port_storage(port, t->dtype);
   if (want == t->storage) return ALT_NONE;
   if (want == WGK_DTYPE_INT64) return ALT_INT64;
   bool sat = port->narrowing == WGK_NARROW_SATURATING;
@@ -434,12 +432,12 @@ static int alt_kind(const wgk_tensor *t, const wgk_manifest_port *port) {
 }
 
 static size_t alt_bytes(int kind, int64_t numel) {
-  return kind == ALT_PACKED  ? wgk_rt_storage_bytes(WGK_DTYPE_UINT32, (numel + 3) / 4)
-         : kind == ALT_INT64 ? wgk_rt_storage_bytes(WGK_DTYPE_INT64, numel)
-                             : wgk_rt_storage_bytes(WGK_DTYPE_UINT32, numel);
+  return kind == ALT_PACKED  ? rt_storage_bytes(WGK_DTYPE_UINT32, (numel + 3) / 4)
+         : kind == ALT_INT64 ? rt_storage_bytes(WGK_DTYPE_INT64, numel)
+                             : rt_storage_bytes(WGK_DTYPE_UINT32, numel);
 }
 
-static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, const char *source, int kind,
+static wgk_status narrow_values(wgk_tensor *t, const manifest_port *port, const char *source, int kind,
                                 const int64_t *src, uint32_t *dst) {
   bool u32 = kind == ALT_U32_CHECKED || kind == ALT_U32_SATURATING;
   bool checked = kind == ALT_U32_CHECKED || kind == ALT_I32_CHECKED;
@@ -447,11 +445,12 @@ static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, co
   for (int64_t i = 0; i < t->numel; i++) {
     int64_t v = src[i];
     if ((v < lo || v > hi) && checked) {
-      wgk_error_set(&t->ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
-                    "input \"%s\": int64 value at index %lld (%lld) is outside the %s WebGPU storage range (narrowing: "
-                    "checked; the range is [%lld, %lld])",
-                    port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32", (long long)lo, (long long)hi);
-      return wgk_rt_fail(t->ctx, WGK_ERR_CALL);
+      util_error_set(
+          &t->ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+          "input \"%s\": int64 value at index %lld (%lld) is outside the %s WebGPU storage range (narrowing: "
+          "checked; the range is [%lld, %lld])",
+          port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32", (long long)lo, (long long)hi);
+      return rt_fail(t->ctx, WGK_ERR_CALL);
     }
     v = v < lo ? lo : v > hi ? hi : v;
     dst[i] = u32 ? (uint32_t)v : (uint32_t)(int32_t)v;
@@ -459,9 +458,9 @@ static wgk_status narrow_values(wgk_tensor *t, const wgk_manifest_port *port, co
   return WGK_OK;
 }
 
-static wgk_status alt_values(wgk_tensor *t, const wgk_manifest_port *port, const char *source, int kind, void *dst) {
+static wgk_status alt_values(wgk_tensor *t, const manifest_port *port, const char *source, int kind, void *dst) {
   const void *host;
-  wgk_status st = wgk_rt_tensor_host(t, port->name, &host);
+  wgk_status st = rt_tensor_host(t, port->name, &host);
   if (st != WGK_OK) return st;
   if (kind == ALT_INT64) {
     memcpy(dst, host, (size_t)t->numel * 8);
@@ -476,8 +475,8 @@ static wgk_status alt_values(wgk_tensor *t, const wgk_manifest_port *port, const
   return narrow_values(t, port, source, kind, host, dst);
 }
 
-static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source, int kind,
-                              wgk_gpu_buffer **out) {
+static wgk_status alt_binding(wgk_tensor *t, const manifest_port *port, const char *source, int kind,
+                              gpu_buffer **out) {
   wgk_context *ctx = t->ctx;
   bool pending = ctx->recording_serial && t->pending_serial == ctx->recording_serial;
   if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) {
@@ -486,31 +485,29 @@ static wgk_status alt_binding(wgk_tensor *t, const wgk_manifest_port *port, cons
   }
   size_t bytes = alt_bytes(kind, t->numel);
   void *words = calloc(1, bytes);
-  if (!words) return wgk_rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!words) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgk_status st = alt_values(t, port, source, kind, words);
   if (st == WGK_OK && (!t->narrow || t->narrow_bytes != bytes)) {
     /* written whole below before any GPU work reads it: a pooled buffer shows nothing of its last owner */
-    wgk_gpu_buffer *made = wgk_gpu_pool_take(&ctx->pool, (bytes + 3) & ~(size_t)3, TENSOR_USAGE);
-    if (!made)
-      st = wgk_gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor in a port's layout", &made, &ctx->err);
+    gpu_buffer *made = gpu_pool_take(&ctx->pool, (bytes + 3) & ~(size_t)3, TENSOR_USAGE);
+    if (!made) st = gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor in a port's layout", &made, &ctx->err);
     if (st == WGK_OK) {
-      wgk_gpu_buffer_destroy(t->narrow);
+      gpu_buffer_destroy(t->narrow);
       t->narrow = made;
       t->narrow_bytes = bytes;
       renew_id(t);
     }
   }
-  if (st == WGK_OK) st = wgk_gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
+  if (st == WGK_OK) st = gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
   free(words);
-  if (st != WGK_OK) return wgk_rt_fail(ctx, st);
+  if (st != WGK_OK) return rt_fail(ctx, st);
   t->narrow_kind = kind;
   t->narrow_valid = true;
   *out = t->narrow;
   return WGK_OK;
 }
 
-wgk_status wgk_rt_tensor_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
-                                 wgk_gpu_buffer **out) {
+wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out) {
   *out = t->buf;
   int kind = alt_kind(t, port);
   return kind == ALT_NONE ? WGK_OK : alt_binding(t, port, source, kind, out);
@@ -520,10 +517,9 @@ static const char *layout_name(wgk_dtype storage) {
   return storage == WGK_DTYPE_INT32 ? "int32 words" : storage == WGK_DTYPE_UINT32 ? "uint32 words" : "64-bit values";
 }
 
-wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port *port, const char *source,
-                                         wgk_gpu_buffer **out) {
+wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out) {
   wgk_context *ctx = t->ctx;
-  wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
+  wgk_dtype want = rt_port_storage(port, t->dtype);
   const char *dir = port->dir == WGK_PORT_INOUT ? "in/out" : "output";
   *out = t->buf;
   if (port->dir == WGK_PORT_INOUT) {
@@ -533,11 +529,11 @@ wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port 
                       : t->external      ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)"
                                          : NULL;
     if (why) {
-      wgk_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
-                    "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir, port->name,
-                    wgk_dtype_name(t->dtype), kind == ALT_PACKED ? "packed words" : layout_name(want),
-                    layout_name(t->storage), why);
-      return wgk_rt_fail(ctx, WGK_ERR_CALL);
+      util_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+                     "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir, port->name,
+                     wgk_dtype_name(t->dtype), kind == ALT_PACKED ? "packed words" : layout_name(want),
+                     layout_name(t->storage), why);
+      return rt_fail(ctx, WGK_ERR_CALL);
     }
     wgk_status st = alt_binding(t, port, source, kind, out);
     t->narrow_written = st == WGK_OK;
@@ -545,21 +541,21 @@ wgk_status wgk_rt_tensor_written_binding(wgk_tensor *t, const wgk_manifest_port 
   }
   if (want == t->storage) return WGK_OK;
   const char *why = t->external ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)"
-                    : wgk_rt_storage_bytes(want, t->numel) > t->buf_bytes ? "its buffer is too small for that layout"
-                                                                          : NULL;
+                    : rt_storage_bytes(want, t->numel) > t->buf_bytes ? "its buffer is too small for that layout"
+                                                                      : NULL;
   if (!why) return WGK_OK; /* the kernel overwrites it: the layout changes when the call is recorded */
-  wgk_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
-                "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
-                "tensor",
-                dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
-  return wgk_rt_fail(ctx, WGK_ERR_CALL);
+  util_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+                 "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
+                 "tensor",
+                 dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
+  return rt_fail(ctx, WGK_ERR_CALL);
 }
 
-void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port) {
-  wgk_dtype want = wgk_rt_port_storage(port, t->dtype);
+void rt_tensor_commit_written(wgk_tensor *t, const manifest_port *port) {
+  wgk_dtype want = rt_port_storage(port, t->dtype);
   if (t->narrow_written &&
       port->dir == WGK_PORT_INOUT) { /* the kernel updated the port-layout copy: it becomes the buffer */
-    wgk_gpu_buffer *b = t->buf;
+    gpu_buffer *b = t->buf;
     size_t bytes = t->buf_bytes;
     t->buf = t->narrow;
     t->buf_bytes = t->narrow_bytes;
@@ -572,13 +568,13 @@ void wgk_rt_tensor_commit_written(wgk_tensor *t, const wgk_manifest_port *port) 
   t->narrow_valid = false;
 }
 
-wgk_context *wgk_rt_tensor_context(const wgk_tensor *t) { return t->ctx; }
+wgk_context *rt_tensor_context(const wgk_tensor *t) { return t->ctx; }
 
-void wgk_rt_buffer_release(wgk_context *ctx, wgk_gpu_buffer *buf) {
+void rt_buffer_release(wgk_context *ctx, gpu_buffer *buf) {
   for (const wgk_batch *b = ctx->batches; b; b = b->next)
     if (b->enc) {
-      wgk_gpu_buffer_destroy(buf);
+      gpu_buffer_destroy(buf);
       return;
     }
-  wgk_gpu_pool_put(&ctx->pool, buf);
+  gpu_pool_put(&ctx->pool, buf);
 }

@@ -8,7 +8,7 @@
 
 #include "runtime/tuning.h"
 
-bool wgk_tuning_path(char *buf, size_t size) {
+bool rt_tuning_path(char *buf, size_t size) {
   const char *env = getenv("WGK_TUNING_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   int n = -1;
   if (env && env[0])
@@ -20,36 +20,37 @@ bool wgk_tuning_path(char *buf, size_t size) {
   return n > 0 && (size_t)n < size;
 }
 
-void wgk_tuning_device_key(const wgk_device_desc *d, char *buf, size_t size) {
+void rt_tuning_device_key(const dev_desc *d, char *buf, size_t size) {
   snprintf(buf, size, "%s / %s / %s / %s", d->vendor, d->architecture, d->device, d->description);
 }
 
-bool wgk_tuning_shape_key(const wgk_manifest *m, const wgk_plan_tensor *ports, wgk_dynbuf *out) {
+bool rt_tuning_shape_key(const manifest_model *m, const plan_tensor *ports, util_dynbuf *out) {
   bool first = true;
   for (size_t i = 0; i < m->n_ports; i++) {
-    const wgk_plan_tensor *t = &ports[i];
+    const plan_tensor *t = &ports[i];
     if (!t->present || m->ports[i].dir == WGK_PORT_OUTPUT) continue;
-    wgk_dynbuf_printf(out, "%s%s:%s[", first ? "" : " ", m->ports[i].name, t->dtype);
-    for (int d = 0; d < t->rank; d++) wgk_dynbuf_printf(out, "%s%lld", d ? "," : "", (long long)t->shape[d]);
-    wgk_dynbuf_append_char(out, ']');
+    util_dynbuf_printf(out, "%s%s:%s[", first ? "" : " ", m->ports[i].name, t->dtype);
+    for (int d = 0; d < t->rank; d++) util_dynbuf_printf(out, "%s%lld", d ? "," : "", (long long)t->shape[d]);
+    util_dynbuf_append_char(out, ']');
     first = false;
   }
-  return wgk_dynbuf_str(out) != NULL;
+  return util_dynbuf_str(out) != NULL;
 }
 
-json_t *wgk_tuning_read(const char *path, wgk_error *err) {
+json_t *rt_tuning_read(const char *path, util_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f && errno == ENOENT) return json_pack("{s:i, s:[]}", "schema", WGK_TUNING_SCHEMA, "entries");
-  if (!f) return wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "%s", strerror(errno)), NULL;
+  if (!f) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "%s", strerror(errno)), NULL;
   json_error_t je;
   json_t *doc = json_loadf(f, 0, &je);
   fclose(f);
-  if (!doc) return wgk_error_set(err, WGK_ERR_PARSE, path, je.line, je.column, NULL, "%s", je.text), NULL;
+  if (!doc) return util_error_set(err, WGK_ERR_PARSE, path, je.line, je.column, NULL, "%s", je.text), NULL;
   const json_t *schema = json_object_get(doc, "schema");
   if (!json_is_array(json_object_get(doc, "entries")) || !json_is_integer(schema) ||
       json_integer_value(schema) != WGK_TUNING_SCHEMA) {
     json_decref(doc);
-    return wgk_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "not a wgk tuning cache (schema %d)", WGK_TUNING_SCHEMA),
+    return util_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "not a wgk tuning cache (schema %d)",
+                          WGK_TUNING_SCHEMA),
            NULL;
   }
   return doc;
@@ -60,10 +61,10 @@ static bool field_is(const json_t *entry, const char *key, const char *value) {
   return v && strcmp(v, value) == 0;
 }
 
-json_t *wgk_tuning_load(const char *path, const char *device_key, const char *op_id) {
+json_t *rt_tuning_load(const char *path, const char *device_key, const char *op_id) {
   json_t *out = json_array();
-  wgk_error err = {0};
-  json_t *doc = path && out ? wgk_tuning_read(path, &err) : NULL;
+  util_error err = {0};
+  json_t *doc = path && out ? rt_tuning_read(path, &err) : NULL;
   size_t i;
   json_t *e;
   json_array_foreach(json_object_get(doc, "entries"), i, e) {
@@ -74,7 +75,7 @@ json_t *wgk_tuning_load(const char *path, const char *device_key, const char *op
   return out;
 }
 
-const json_t *wgk_tuning_find(const json_t *entries, const char *variant, const char *shape) {
+const json_t *rt_tuning_find(const json_t *entries, const char *variant, const char *shape) {
   size_t i;
   const json_t *e;
   json_array_foreach(entries, i, e) {
@@ -105,8 +106,8 @@ static bool same_slot(const json_t *a, const json_t *b) {
   return true;
 }
 
-wgk_status wgk_tuning_store(const char *path, const json_t *entry, wgk_error *err) {
-  json_t *doc = wgk_tuning_read(path, err);
+wgk_status rt_tuning_store(const char *path, const json_t *entry, util_error *err) {
+  json_t *doc = rt_tuning_read(path, err);
   if (!doc) return err->status;
   json_t *entries = json_object_get(doc, "entries");
   size_t i;
@@ -122,5 +123,5 @@ wgk_status wgk_tuning_store(const char *path, const json_t *entry, wgk_error *er
   if (!ok) remove(tmp);
   json_decref(doc);
   return ok ? WGK_OK
-            : wgk_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write the tuning cache: %s", strerror(errno));
+            : util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write the tuning cache: %s", strerror(errno));
 }

@@ -5,8 +5,8 @@
  *   {"schema": 1, "entries": [{"device", "op", "variant", "shape", "tunables": {name: int}, ...}]}
  * Other entry keys (case, gpuNs, defaultGpuNs, date) are kept and shown, never needed.
  *
- * Lifecycle: wgk_tuning_load() when a kernel is loaded (the entries of that device and op; a missing or
- * malformed file is an empty cache) -> wgk_tuning_find() per planned call -> json_decref().
+ * Lifecycle: rt_tuning_load() when a kernel is loaded (the entries of that device and op; a missing or
+ * malformed file is an empty cache) -> rt_tuning_find() per planned call -> json_decref().
  */
 #ifndef WGK_RUNTIME_TUNING_H
 #define WGK_RUNTIME_TUNING_H
@@ -24,26 +24,26 @@
 #define WGK_TUNING_SCHEMA 1
 
 /* The cache file's path; false when neither the variables nor HOME say where. */
-bool wgk_tuning_path(char *buf, size_t size);
+bool rt_tuning_path(char *buf, size_t size);
 
 /* "vendor / architecture / device / description": what identifies an adapter and its driver. */
-void wgk_tuning_device_key(const wgk_device_desc *d, char *buf, size_t size);
+void rt_tuning_device_key(const dev_desc *d, char *buf, size_t size);
 
 /* "X:float32[1,32,1,128] cos_cache:float32[4096,64] ...": the present ports in manifest order. */
-bool wgk_tuning_shape_key(const wgk_manifest *m, const wgk_plan_tensor *ports, wgk_dynbuf *out);
+bool rt_tuning_shape_key(const manifest_model *m, const plan_tensor *ports, util_dynbuf *out);
 
 /* The whole document at path (a fresh one when the file is missing); NULL with err when unreadable. */
-json_t *wgk_tuning_read(const char *path, wgk_error *err);
+json_t *rt_tuning_read(const char *path, util_error *err);
 
 /* The entries of one device and op (a new array, possibly empty; NULL only when out of memory). Errors
  * reading the file count as an empty cache: tuning is an optimisation, never a reason to fail a call. */
-json_t *wgk_tuning_load(const char *path, const char *device_key, const char *op_id);
+json_t *rt_tuning_load(const char *path, const char *device_key, const char *op_id);
 
 /* The stored tunables object of variant + shape among entries; NULL when none. */
-const json_t *wgk_tuning_find(const json_t *entries, const char *variant, const char *shape);
+const json_t *rt_tuning_find(const json_t *entries, const char *variant, const char *shape);
 
 /* Adds entry (borrowed; needs device, op, variant, shape, tunables) to the file, replacing the entry of the
  * same device, op, variant and shape; makes the folders; writes a temporary file and renames it. */
-wgk_status wgk_tuning_store(const char *path, const json_t *entry, wgk_error *err);
+wgk_status rt_tuning_store(const char *path, const json_t *entry, util_error *err);
 
 #endif

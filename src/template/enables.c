@@ -179,7 +179,7 @@ static bool needs_size_control(const char *s) {
   return false;
 }
 
-unsigned wgk_wgsl_missing_enables(const char *wgsl) {
+unsigned tmpl_wgsl_missing_enables(const char *wgsl) {
   char *s = strip_comments(wgsl);
   if (!s) return WGK_ENABLE_OOM;
   unsigned m = 0;

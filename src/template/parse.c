@@ -7,28 +7,28 @@
 #include <string.h>
 
 typedef struct tparser {
-  wgk_tmpl *t;      /* the template being built */
+  tmpl_template *t; /* the template being built */
   const char *text; /* t->src.text */
   size_t len;
-  size_t pos;          /* where scanning continues */
-  wgk_stmt *last_text; /* the text right before the current tag, for "{%-" */
-  int depth;           /* open blocks */
-  int loops;           /* open for blocks: break and continue are only valid inside one */
-  wgk_error *err;
+  size_t pos;           /* where scanning continues */
+  tmpl_stmt *last_text; /* the text right before the current tag, for "{%-" */
+  int depth;            /* open blocks */
+  int loops;            /* open for blocks: break and continue are only valid inside one */
+  util_error *err;
 } tparser;
 
 static bool is_ws(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static wgk_status fail_at(tparser *p, size_t at, wgk_status st, const char *msg, const char *a, const char *b) {
   size_t k = at < p->t->src.map.len ? at : p->t->src.map.len;
-  const wgk_srcmap *m = &p->t->src.map;
-  return wgk_error_set(p->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, msg, a, b);
+  const expr_srcmap *m = &p->t->src.map;
+  return util_error_set(p->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, msg, a, b);
 }
 
-static wgk_stmt *new_stmt(tparser *p, wgk_stmt_kind kind, size_t start) {
-  wgk_stmt *s = wgk_expr_arena_alloc(&p->t->arena, sizeof *s);
+static tmpl_stmt *new_stmt(tparser *p, tmpl_stmt_kind kind, size_t start) {
+  tmpl_stmt *s = expr_arena_alloc(&p->t->arena, sizeof *s);
   if (!s) {
-    wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
     return NULL;
   }
   s->kind = kind;
@@ -36,13 +36,13 @@ static wgk_stmt *new_stmt(tparser *p, wgk_stmt_kind kind, size_t start) {
   return s;
 }
 
-static bool body_push(tparser *p, wgk_body *b, wgk_stmt *s) {
+static bool body_push(tparser *p, tmpl_body *b, tmpl_stmt *s) {
   if (!s) return false;
   if (b->n == b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 8;
-    wgk_stmt **items = wgk_expr_arena_alloc(&p->t->arena, cap * sizeof *items);
+    tmpl_stmt **items = expr_arena_alloc(&p->t->arena, cap * sizeof *items);
     if (!items) {
-      wgk_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
       return false;
     }
     if (b->n) memcpy(items, b->items, b->n * sizeof *items);
@@ -59,21 +59,21 @@ static void strip_last_text(tparser *p) {
 }
 
 /* Starts an expression parser just after a "{{" or "{%" at pos (handling "-" whitespace control). */
-static void open_tag(tparser *p, size_t pos, wgk_parser *ep) {
+static void open_tag(tparser *p, size_t pos, expr_parser *ep) {
   size_t after = pos + 2;
   if (after < p->len && p->text[after] == '-') {
     strip_last_text(p);
     after++;
   }
   p->last_text = NULL;
-  wgk_expr_parser_init(ep, p->text, p->len, after, NULL, &p->t->arena, p->err);
+  expr_parser_init(ep, p->text, p->len, after, NULL, &p->t->arena, p->err);
   ep->map = &p->t->src.map;
   ep->block_ends = true;
-  ep->tok = wgk_expr_lex(p->text, p->len, after, WGK_TK_EOF, 0, true);
+  ep->tok = expr_lex(p->text, p->len, after, WGK_TK_EOF, 0, true);
 }
 
 /* Expects the closing "%}" (or "}}" when expr) of the current tag and moves past it. */
-static bool close_tag(tparser *p, wgk_parser *ep, bool expr) {
+static bool close_tag(tparser *p, expr_parser *ep, bool expr) {
   const char *at = p->text + ep->tok.start;
   bool ok = ep->tok.kind == WGK_TK_BLOCK_END && (at[ep->tok.len - 2] == (expr ? '}' : '%'));
   if (!ok) {
@@ -81,8 +81,8 @@ static bool close_tag(tparser *p, wgk_parser *ep, bool expr) {
     size_t n = ep->tok.len < 30 ? ep->tok.len : 30;
     memcpy(buf, at, n);
     buf[n] = '\0';
-    wgk_expr_syntax_error(ep, "'%s' expected near '%s'", expr ? "}}" : "%}",
-                          ep->tok.kind == WGK_TK_EOF ? "end of template" : buf);
+    expr_syntax_error(ep, "'%s' expected near '%s'", expr ? "}}" : "%}",
+                      ep->tok.kind == WGK_TK_EOF ? "end of template" : buf);
     return false;
   }
   p->pos = ep->tok.start + ep->tok.len;
@@ -102,14 +102,14 @@ static void peek_name(const tparser *p, size_t pos, char *name, size_t size) {
   name[n] = '\0';
 }
 
-static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, const char *opener, size_t opened_at,
+static bool parse_body(tparser *p, tmpl_body *body, const char *const *enders, const char *opener, size_t opened_at,
                        int *which);
 
 /* Consumes an ender tag "{% name %}" at p->pos (already peeked). */
 static bool consume_simple_tag(tparser *p) {
-  wgk_parser ep;
+  expr_parser ep;
   open_tag(p, p->pos, &ep);
-  wgk_expr_next(&ep); /* the name */
+  expr_next(&ep); /* the name */
   return close_tag(p, &ep, false);
 }
 
@@ -122,16 +122,16 @@ static const char *const ENDMACRO[] = {"endmacro", NULL};
 static const char *const ENDCALL[] = {"endcall", NULL};
 static const char *const ENDFILTER[] = {"endfilter", NULL};
 
-static bool parse_if(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
-  if (!(s->expr = wgk_expr_parse_expression(ep)) || !close_tag(p, ep, false)) return false;
+static bool parse_if(tparser *p, expr_parser *ep, tmpl_stmt *s, size_t at) {
+  if (!(s->expr = expr_parse_expression(ep)) || !close_tag(p, ep, false)) return false;
   int which;
   if (!parse_body(p, &s->body, IF_ENDS, "if", at, &which)) return false;
   if (which == 0) { /* elif: a nested if in the else branch, closed by the same endif */
     size_t eat = p->pos;
-    wgk_stmt *e = new_stmt(p, WGK_S_IF, eat);
-    wgk_parser ep2;
+    tmpl_stmt *e = new_stmt(p, WGK_S_IF, eat);
+    expr_parser ep2;
     open_tag(p, p->pos, &ep2);
-    wgk_expr_next(&ep2);
+    expr_next(&ep2);
     return body_push(p, &s->alt, e) && parse_if(p, &ep2, e, at);
   }
   if (which == 1) {
@@ -140,22 +140,22 @@ static bool parse_if(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   return consume_simple_tag(p);
 }
 
-static bool parse_for(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
-  if (!(s->target = wgk_expr_parse_sequence(ep, true))) return false;
+static bool parse_for(tparser *p, expr_parser *ep, tmpl_stmt *s, size_t at) {
+  if (!(s->target = expr_parse_sequence(ep, true))) return false;
   if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) {
-    wgk_expr_syntax_error(ep, "loop variable must be a name or names");
+    expr_syntax_error(ep, "loop variable must be a name or names");
     return false;
   }
   for (size_t i = 0; s->target->kind == WGK_N_TUPLE && i < s->target->n; i++)
     if (s->target->items[i]->kind != WGK_N_NAME) {
-      wgk_expr_syntax_error(ep, "loop variable must be a name or names");
+      expr_syntax_error(ep, "loop variable must be a name or names");
       return false;
     }
-  if (!wgk_expr_accept_name(ep, "in")) {
-    wgk_expr_syntax_error(ep, "'in' expected after the loop variable");
+  if (!expr_accept_name(ep, "in")) {
+    expr_syntax_error(ep, "'in' expected after the loop variable");
     return false;
   }
-  if (!(s->expr = wgk_expr_parse_expression(ep)) || !close_tag(p, ep, false)) return false;
+  if (!(s->expr = expr_parse_expression(ep)) || !close_tag(p, ep, false)) return false;
   if (s->expr->kind == WGK_N_TERNARY && !s->expr->c) {
     s->cond = s->expr->b;
     s->expr = s->expr->a;
@@ -166,89 +166,89 @@ static bool parse_for(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
   return consume_simple_tag(p);
 }
 
-static bool parse_set(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
-  if (!(s->target = wgk_expr_parse_sequence(ep, true))) return false;
+static bool parse_set(tparser *p, expr_parser *ep, tmpl_stmt *s, size_t at) {
+  if (!(s->target = expr_parse_sequence(ep, true))) return false;
   if (s->target->kind != WGK_N_NAME && s->target->kind != WGK_N_TUPLE) {
-    wgk_expr_syntax_error(ep, "set needs a name or names");
+    expr_syntax_error(ep, "set needs a name or names");
     return false;
   }
   while (s->target->kind != WGK_N_TUPLE && ep->tok.kind == WGK_TK_DOT) { /* set ns.name = v (a namespace attribute) */
-    wgk_node *m = wgk_expr_arena_alloc(&p->t->arena, sizeof *m);
+    expr_node *m = expr_arena_alloc(&p->t->arena, sizeof *m);
     if (!m) return false;
     *m = *s->target;
     m->kind = WGK_N_MEMBER;
     m->a = s->target;
-    wgk_expr_next(ep);
+    expr_next(ep);
     if (ep->tok.kind != WGK_TK_NAME) {
-      wgk_expr_syntax_error(ep, "name expected after '.'");
+      expr_syntax_error(ep, "name expected after '.'");
       return false;
     }
-    if (!(m->str = wgk_expr_arena_alloc(&p->t->arena, ep->tok.len + 1))) return false;
+    if (!(m->str = expr_arena_alloc(&p->t->arena, ep->tok.len + 1))) return false;
     memcpy(m->str, ep->text + ep->tok.start, ep->tok.len);
     m->str[ep->tok.len] = '\0';
     m->str_len = ep->tok.len;
-    wgk_expr_next(ep);
+    expr_next(ep);
     s->target = m;
   }
   if (ep->tok.kind == WGK_TK_ASSIGN) {
-    wgk_expr_next(ep);
-    return (s->expr = wgk_expr_parse_sequence(ep, false)) && close_tag(p, ep, false);
+    expr_next(ep);
+    return (s->expr = expr_parse_sequence(ep, false)) && close_tag(p, ep, false);
   }
   int which;
   return close_tag(p, ep, false) && parse_body(p, &s->body, ENDSET, "set", at, &which) && consume_simple_tag(p);
 }
 
-static wgk_node *params_node(tparser *p, wgk_parser *ep) {
-  wgk_node *n = wgk_expr_arena_alloc(&p->t->arena, sizeof *n);
+static expr_node *params_node(tparser *p, expr_parser *ep) {
+  expr_node *n = expr_arena_alloc(&p->t->arena, sizeof *n);
   if (!n) return NULL;
   n->kind = WGK_N_CALL;
-  if (!wgk_expr_parse_args(ep, n)) return NULL;
+  if (!expr_parse_args(ep, n)) return NULL;
   for (size_t i = 0; i < n->n; i++)
     if (n->items[i]->kind != WGK_N_NAME && n->items[i]->kind != WGK_N_KWARG) {
-      wgk_expr_syntax_error(ep, "macro parameters must be names");
+      expr_syntax_error(ep, "macro parameters must be names");
       return NULL;
     }
   return n;
 }
 
-static bool parse_macro(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
+static bool parse_macro(tparser *p, expr_parser *ep, tmpl_stmt *s, size_t at) {
   if (ep->tok.kind != WGK_TK_NAME) {
-    wgk_expr_syntax_error(ep, "macro name expected");
+    expr_syntax_error(ep, "macro name expected");
     return false;
   }
-  if (!(s->target = wgk_expr_parse_primary(ep)) || !(s->params = params_node(p, ep)) || !close_tag(p, ep, false))
+  if (!(s->target = expr_parse_primary(ep)) || !(s->params = params_node(p, ep)) || !close_tag(p, ep, false))
     return false;
   int which;
   return parse_body(p, &s->body, ENDMACRO, "macro", at, &which) && consume_simple_tag(p);
 }
 
-static bool parse_call(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
+static bool parse_call(tparser *p, expr_parser *ep, tmpl_stmt *s, size_t at) {
   if (ep->tok.kind == WGK_TK_LPAREN && !(s->params = params_node(p, ep))) return false;
-  if (!(s->expr = wgk_expr_parse_expression(ep))) return false;
+  if (!(s->expr = expr_parse_expression(ep))) return false;
   if (s->expr->kind != WGK_N_CALL || s->expr->a->kind != WGK_N_NAME) {
-    wgk_expr_syntax_error(ep, "call needs a macro call");
+    expr_syntax_error(ep, "call needs a macro call");
     return false;
   }
   int which;
   return close_tag(p, ep, false) && parse_body(p, &s->body, ENDCALL, "call", at, &which) && consume_simple_tag(p);
 }
 
-static bool parse_filter(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
+static bool parse_filter(tparser *p, expr_parser *ep, tmpl_stmt *s, size_t at) {
   size_t start = ep->tok.start;
   if (ep->tok.kind != WGK_TK_NAME) {
-    wgk_expr_syntax_error(ep, "filter name expected");
+    expr_syntax_error(ep, "filter name expected");
     return false;
   }
-  wgk_node *name = wgk_expr_parse_primary(ep);
+  expr_node *name = expr_parse_primary(ep);
   if (!name) return false;
-  wgk_node *f = wgk_expr_arena_alloc(&p->t->arena, sizeof *f);
+  expr_node *f = expr_arena_alloc(&p->t->arena, sizeof *f);
   if (!f) return false;
   *f = *name;
   f->kind = WGK_N_FILTER;
   f->start = start;
   if (ep->tok.kind == WGK_TK_LPAREN) {
     f->has_args = true;
-    if (!wgk_expr_parse_args(ep, f)) return false;
+    if (!expr_parse_args(ep, f)) return false;
   }
   s->expr = f;
   int which;
@@ -256,14 +256,14 @@ static bool parse_filter(tparser *p, wgk_parser *ep, wgk_stmt *s, size_t at) {
 }
 
 /* {% raw %}...{% endraw %}: the text in between, verbatim (an extension: the oracle has no raw). */
-static bool parse_raw(tparser *p, wgk_parser *ep, wgk_body *body, size_t at) {
+static bool parse_raw(tparser *p, expr_parser *ep, tmpl_body *body, size_t at) {
   if (!close_tag(p, ep, false)) return false;
   for (size_t i = p->pos; i + 1 < p->len; i++) {
     char name[16];
     if (p->text[i] != '{' || p->text[i + 1] != '%') continue;
     peek_name(p, i, name, sizeof name);
     if (strcmp(name, "endraw") != 0) continue;
-    wgk_stmt *s = new_stmt(p, WGK_S_TEXT, p->pos);
+    tmpl_stmt *s = new_stmt(p, WGK_S_TEXT, p->pos);
     if (!s) return false;
     s->len = i - p->pos;
     p->pos = i;
@@ -276,12 +276,12 @@ static bool parse_raw(tparser *p, wgk_parser *ep, wgk_body *body, size_t at) {
   return false;
 }
 
-static bool parse_statement(tparser *p, wgk_body *body) {
+static bool parse_statement(tparser *p, tmpl_body *body) {
   size_t at = p->pos;
-  wgk_parser ep;
+  expr_parser ep;
   open_tag(p, at, &ep);
   if (ep.tok.kind != WGK_TK_NAME) {
-    wgk_expr_syntax_error(&ep, "statement name expected after '{%%'");
+    expr_syntax_error(&ep, "statement name expected after '{%%'");
     return false;
   }
   char name[32];
@@ -289,11 +289,11 @@ static bool parse_statement(tparser *p, wgk_body *body) {
   memcpy(name, p->text + ep.tok.start, n);
   name[n] = '\0';
   if (!strcmp(name, "raw")) {
-    wgk_expr_next(&ep);
+    expr_next(&ep);
     return parse_raw(p, &ep, body, at);
   }
-  wgk_stmt_kind kind;
-  bool (*fn)(tparser *, wgk_parser *, wgk_stmt *, size_t) = NULL;
+  tmpl_stmt_kind kind;
+  bool (*fn)(tparser *, expr_parser *, tmpl_stmt *, size_t) = NULL;
   if (!strcmp(name, "if")) {
     kind = WGK_S_IF;
     fn = parse_if;
@@ -317,16 +317,16 @@ static bool parse_statement(tparser *p, wgk_body *body) {
   else if (!strcmp(name, "continue"))
     kind = WGK_S_CONTINUE;
   else {
-    wgk_expr_syntax_error(&ep, "unknown or unexpected statement '%s'", name);
+    expr_syntax_error(&ep, "unknown or unexpected statement '%s'", name);
     return false;
   }
   if ((kind == WGK_S_BREAK || kind == WGK_S_CONTINUE) && p->loops == 0) {
     fail_at(p, at, WGK_ERR_PARSE, "'%s' outside a for loop%s", name, "");
     return false;
   }
-  wgk_stmt *s = new_stmt(p, kind, at);
+  tmpl_stmt *s = new_stmt(p, kind, at);
   if (!s) return false;
-  wgk_expr_next(&ep);
+  expr_next(&ep);
   if (!fn) return close_tag(p, &ep, false) && body_push(p, body, s);
   if (++p->depth > WGK_TMPL_MAX_BLOCK_DEPTH) {
     fail_at(p, at, WGK_ERR_LIMIT, "blocks nested too deeply (limit is %s)%s", "100", "");
@@ -339,11 +339,11 @@ static bool parse_statement(tparser *p, wgk_body *body) {
   return ok;
 }
 
-static bool parse_output(tparser *p, wgk_body *body) {
-  wgk_parser ep;
-  wgk_stmt *s = new_stmt(p, WGK_S_OUTPUT, p->pos);
+static bool parse_output(tparser *p, tmpl_body *body) {
+  expr_parser ep;
+  tmpl_stmt *s = new_stmt(p, WGK_S_OUTPUT, p->pos);
   open_tag(p, p->pos, &ep);
-  return s && (s->expr = wgk_expr_parse_expression(&ep)) && close_tag(p, &ep, true) && body_push(p, body, s);
+  return s && (s->expr = expr_parse_expression(&ep)) && close_tag(p, &ep, true) && body_push(p, body, s);
 }
 
 static bool parse_comment(tparser *p) {
@@ -353,7 +353,7 @@ static bool parse_comment(tparser *p) {
     i++;
   }
   p->last_text = NULL;
-  const char *end = wgk_expr_find(p->text + i, p->len - i, "#}", 2);
+  const char *end = expr_find(p->text + i, p->len - i, "#}", 2);
   if (!end) {
     fail_at(p, at, WGK_ERR_PARSE, "unclosed comment%s%s", "", "");
     return false;
@@ -364,14 +364,14 @@ static bool parse_comment(tparser *p) {
   return true;
 }
 
-static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, const char *opener, size_t opened_at,
+static bool parse_body(tparser *p, tmpl_body *body, const char *const *enders, const char *opener, size_t opened_at,
                        int *which) {
   while (p->pos < p->len) {
     size_t i = p->pos;
     while (i + 1 < p->len && !(p->text[i] == '{' && strchr("{%#", p->text[i + 1]))) i++;
     if (i + 1 >= p->len) i = p->len;
     if (i > p->pos) {
-      wgk_stmt *s = new_stmt(p, WGK_S_TEXT, p->pos);
+      tmpl_stmt *s = new_stmt(p, WGK_S_TEXT, p->pos);
       if (!s) return false;
       s->len = i - p->pos;
       p->last_text = s;
@@ -398,25 +398,25 @@ static bool parse_body(tparser *p, wgk_body *body, const char *const *enders, co
     if (!parse_statement(p, body)) return false;
   }
   if (enders) {
-    const wgk_srcmap *m = &p->t->src.map;
+    const expr_srcmap *m = &p->t->src.map;
     char line[16];
     snprintf(line, sizeof line, "%d", m->line[opened_at]);
     size_t k = p->len;
     const char *want = enders[0];
     for (int e = 1; enders[e]; e++) want = enders[e]; /* the closing word is always last */
-    wgk_error_set(p->err, WGK_ERR_PARSE, m->files[m->file[k]], m->line[k], m->col[k], NULL,
-                  "'%s' expected (to close '%s' at line %s)", want, opener, line);
+    util_error_set(p->err, WGK_ERR_PARSE, m->files[m->file[k]], m->line[k], m->col[k], NULL,
+                   "'%s' expected (to close '%s' at line %s)", want, opener, line);
     return false;
   }
   *which = -1;
   return true;
 }
 
-wgk_status wgk_tmpl_parse_src(wgk_tmpl *t, wgk_error *err) {
+wgk_status tmpl_parse_src(tmpl_template *t, util_error *err) {
   tparser p = {.t = t, .text = t->src.text, .len = t->src.len, .err = err};
   int which;
   if (!parse_body(&p, &t->body, NULL, NULL, 0, &which)) {
-    if (!wgk_error_is_set(err)) fail_at(&p, p.pos, WGK_ERR_PARSE, "cannot parse template%s%s", "", "");
+    if (!util_error_is_set(err)) fail_at(&p, p.pos, WGK_ERR_PARSE, "cannot parse template%s%s", "", "");
     return err ? err->status : WGK_ERR_PARSE;
   }
   return WGK_OK;

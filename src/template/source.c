@@ -6,7 +6,7 @@
 #include <string.h>
 
 typedef struct builder {
-  wgk_dynbuf text;        /* assembled bytes */
+  util_dynbuf text;       /* assembled bytes */
   int *file, *line, *col; /* per byte */
   size_t cap;             /* entries allocated in the arrays */
   char **files;           /* names */
@@ -31,7 +31,7 @@ static bool push_byte(builder *b, char c, int file, int line, int col) {
   b->file[i] = file;
   b->line[i] = line;
   b->col[i] = col;
-  return wgk_dynbuf_append_char(&b->text, c);
+  return util_dynbuf_append_char(&b->text, c);
 }
 
 static bool path_ok(const char *p) {
@@ -72,8 +72,8 @@ static bool include_tag(const char *t, size_t len, size_t i, char *name, size_t 
   return true;
 }
 
-static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
-                           wgk_error *err);
+static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const tmpl_loader *loader,
+                           util_error *err);
 
 /* The public loader's include path: a name starting with '.' is relative to the including file's folder,
  * any other to the package root; empty and "." segments are dropped and ".." pops one (escaping the root
@@ -107,14 +107,14 @@ static bool resolve_include(const char *from, const char *name, char *out, size_
 }
 
 static wgk_status include_file(builder *b, const char *written, const char *from, int line, int col,
-                               const wgk_tmpl_loader *loader, wgk_error *err) {
+                               const tmpl_loader *loader, util_error *err) {
   char name[1024];
   if (!resolve_include(from, written, name, sizeof name))
-    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include path '%s' escapes the package root",
-                         written);
+    return util_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include path '%s' escapes the package root",
+                          written);
   if (!path_ok(name))
-    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
-                         "include path '%s' must be relative to the package, without '..'", name);
+    return util_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
+                          "include path '%s' must be relative to the package, without '..'", name);
   for (int i = 0; i < b->depth; i++) {
     if (strcmp(b->chain[i], name) != 0) continue;
     char chain[1024] = "";
@@ -123,20 +123,20 @@ static wgk_status include_file(builder *b, const char *written, const char *from
       strncat(chain, " -> ", sizeof chain - strlen(chain) - 1);
     }
     strncat(chain, name, sizeof chain - strlen(chain) - 1);
-    return wgk_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include cycle: %s", chain);
+    return util_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include cycle: %s", chain);
   }
   if (b->depth >= WGK_TMPL_MAX_INCLUDE_DEPTH)
-    return wgk_error_set(err, WGK_ERR_LIMIT, from, line, col, NULL, "includes nested too deeply (limit is %d)",
-                         WGK_TMPL_MAX_INCLUDE_DEPTH);
+    return util_error_set(err, WGK_ERR_LIMIT, from, line, col, NULL, "includes nested too deeply (limit is %d)",
+                          WGK_TMPL_MAX_INCLUDE_DEPTH);
   if (!loader || !loader->load)
-    return wgk_error_set(err, WGK_ERR_NOT_FOUND, from, line, col, NULL, "cannot include '%s': no loader", name);
+    return util_error_set(err, WGK_ERR_NOT_FOUND, from, line, col, NULL, "cannot include '%s': no loader", name);
   char *text = NULL;
   size_t len = 0;
   wgk_status st = loader->load(loader->ud, name, &text, &len, err);
   if (st != WGK_OK) {
     free(text);
-    if (!wgk_error_is_set(err)) wgk_error_set(err, st, from, line, col, NULL, "cannot include '%s'", name);
-    wgk_error_wrap_source(err, from, line, col, NULL);
+    if (!util_error_is_set(err)) util_error_set(err, st, from, line, col, NULL, "cannot include '%s'", name);
+    util_error_wrap_source(err, from, line, col, NULL);
     return err->status;
   }
   /* the included file's text as is, its final newline included (the public loader's expansion) */
@@ -145,16 +145,16 @@ static wgk_status include_file(builder *b, const char *written, const char *from
   return st;
 }
 
-static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
-                           wgk_error *err) {
+static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const tmpl_loader *loader,
+                           util_error *err) {
   if (len > WGK_TMPL_MAX_SIZE)
-    return wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large (limit is %d bytes)",
-                         WGK_TMPL_MAX_SIZE);
+    return util_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large (limit is %d bytes)",
+                          WGK_TMPL_MAX_SIZE);
   char **files = realloc(b->files, (b->file_count + 1) * sizeof *files);
-  if (!files) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+  if (!files) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
   b->files = files;
   if (!(files[b->file_count] = strdup(name)))
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
   int file = (int)b->file_count++;
   const char *stable_name = files[file];
   b->chain[b->depth++] = stable_name;
@@ -193,8 +193,8 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))
-      return b->text.over ? wgk_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large")
-                          : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+      return b->text.over ? util_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large")
+                          : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
     if (text[i] == '\n') {
       line++;
       col = 1;
@@ -204,13 +204,13 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
   b->depth--;
   if (b->depth == 0) { /* the end position, for errors at the end of the text */
     if (!push_byte(b, '\0', file, line, col))
-      return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+      return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
     b->text.len--;
   }
   return WGK_OK;
 }
 
-void wgk_tmpl_src_free(wgk_tmpl_src *s) {
+void tmpl_src_free(tmpl_src *s) {
   free(s->text);
   free(s->map.file);
   free(s->map.line);
@@ -235,8 +235,8 @@ static bool keep_byte(const char *t, size_t len, size_t i, const bool *removed_n
   return true;
 }
 
-static wgk_status preprocess(const builder *b, wgk_tmpl_src *out, wgk_error *err) {
-  const char *t = wgk_dynbuf_str(&b->text);
+static wgk_status preprocess(const builder *b, tmpl_src *out, util_error *err) {
+  const char *t = util_dynbuf_str(&b->text);
   size_t len = b->text.len;
   if (len && t[len - 1] == '\n') len--;
   out->text = malloc(len + 1);
@@ -244,7 +244,7 @@ static wgk_status preprocess(const builder *b, wgk_tmpl_src *out, wgk_error *err
   out->map.line = malloc((len + 1) * sizeof(int));
   out->map.col = malloc((len + 1) * sizeof(int));
   if (!out->text || !out->map.file || !out->map.line || !out->map.col)
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   /* Pass 1 (lstrip) and pass 2 (trim) fused: pass 2 looks at what pass 1 kept. */
   size_t n = 0;
   bool just_trimmed = false; /* the regex matches do not overlap: "%}\n\n" loses one newline */
@@ -271,12 +271,12 @@ static wgk_status preprocess(const builder *b, wgk_tmpl_src *out, wgk_error *err
   return WGK_OK;
 }
 
-wgk_status wgk_tmpl_src_build(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
-                              wgk_tmpl_src *out, wgk_error *err) {
+wgk_status tmpl_src_build(const char *text, size_t len, const char *name, const tmpl_loader *loader, tmpl_src *out,
+                          util_error *err) {
   memset(out, 0, sizeof *out);
   builder b;
   memset(&b, 0, sizeof b);
-  wgk_dynbuf_init(&b.text, WGK_TMPL_MAX_SIZE * 2);
+  util_dynbuf_init(&b.text, WGK_TMPL_MAX_SIZE * 2);
   wgk_status st = add_text(&b, text, len, name, loader, err);
   if (st == WGK_OK) st = preprocess(&b, out, err);
   out->map.files = b.files;
@@ -284,7 +284,7 @@ wgk_status wgk_tmpl_src_build(const char *text, size_t len, const char *name, co
   free(b.file);
   free(b.line);
   free(b.col);
-  wgk_dynbuf_free(&b.text);
-  if (st != WGK_OK) wgk_tmpl_src_free(out);
+  util_dynbuf_free(&b.text);
+  if (st != WGK_OK) tmpl_src_free(out);
   return st;
 }

@@ -6,18 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-wgk_tmpl *wgk_tmpl_parse(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader,
-                         wgk_error *err) {
+tmpl_template *tmpl_parse(const char *text, size_t len, const char *name, const tmpl_loader *loader, util_error *err) {
   if (!name) name = "<template>";
   if (len == (size_t)-1) len = text ? strlen(text) : 0;
-  wgk_tmpl *t = calloc(1, sizeof *t);
+  tmpl_template *t = calloc(1, sizeof *t);
   if (!t) {
-    wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
     return NULL;
   }
-  if (wgk_tmpl_src_build(text ? text : "", len, name, loader, &t->src, err) != WGK_OK ||
-      wgk_tmpl_parse_src(t, err) != WGK_OK) {
-    wgk_tmpl_free(t);
+  if (tmpl_src_build(text ? text : "", len, name, loader, &t->src, err) != WGK_OK || tmpl_parse_src(t, err) != WGK_OK) {
+    tmpl_free(t);
     return NULL;
   }
   return t;
@@ -34,75 +32,76 @@ static bool path_ok(const char *p) {
   return true;
 }
 
-wgk_tmpl *wgk_tmpl_load(const char *name, const wgk_tmpl_loader *loader, wgk_error *err) {
+tmpl_template *tmpl_load(const char *name, const tmpl_loader *loader, util_error *err) {
   if (!path_ok(name)) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL,
-                  "template path must be relative to the package, without '..'");
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL,
+                   "template path must be relative to the package, without '..'");
     return NULL;
   }
   if (!loader || !loader->load) {
-    wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL, "no template loader");
+    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL, "no template loader");
     return NULL;
   }
   char *text = NULL;
   size_t len = 0;
   if (loader->load(loader->ud, name, &text, &len, err) != WGK_OK) {
     free(text);
-    if (!wgk_error_is_set(err)) wgk_error_set(err, WGK_ERR_IO, name, 0, 0, NULL, "cannot read template");
+    if (!util_error_is_set(err)) util_error_set(err, WGK_ERR_IO, name, 0, 0, NULL, "cannot read template");
     return NULL;
   }
-  wgk_tmpl *t = wgk_tmpl_parse(text, len, name, loader, err);
+  tmpl_template *t = tmpl_parse(text, len, name, loader, err);
   free(text);
   return t;
 }
 
-void wgk_tmpl_free(wgk_tmpl *t) {
+void tmpl_free(tmpl_template *t) {
   if (!t) return;
-  wgk_tmpl_src_free(&t->src);
-  wgk_expr_arena_free(t->arena);
+  tmpl_src_free(&t->src);
+  expr_arena_free(t->arena);
   free(t);
 }
 
-wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope, wgk_dynbuf *out,
-                           wgk_tmpl_linemap *map, wgk_error *err) {
-  wgk_tmpl *t = wgk_tmpl_load(name, loader, err);
+wgk_status tmpl_render(const char *name, const tmpl_loader *loader, const expr_value *scope, util_dynbuf *out,
+                       tmpl_linemap *map, util_error *err) {
+  tmpl_template *t = tmpl_load(name, loader, err);
   if (!t) return err ? err->status : WGK_ERR_PARSE;
-  wgk_status st = wgk_tmpl_render_parsed(t, scope, out, map, err);
-  wgk_tmpl_free(t);
+  wgk_status st = tmpl_render_parsed(t, scope, out, map, err);
+  tmpl_free(t);
   return st;
 }
 
-static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len, util_error *err) {
   const char *root = ud;
   size_t n = strlen(root) + strlen(path) + 2;
   char *full = malloc(n);
-  if (!full) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!full) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
   snprintf(full, n, "%s/%s", root, path);
   FILE *f = fopen(full, "rb");
   free(full);
-  if (!f) return wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, WGK_TMPL_MAX_SIZE + 1);
+  if (!f)
+    return util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
+  util_dynbuf b;
+  util_dynbuf_init(&b, WGK_TMPL_MAX_SIZE + 1);
   char chunk[8192];
   size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) wgk_dynbuf_append(&b, chunk, k);
+  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) util_dynbuf_append(&b, chunk, k);
   bool bad = ferror(f);
   fclose(f);
   if (bad || b.failed) {
-    wgk_dynbuf_free(&b);
-    return wgk_error_set(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, NULL, 0, 0, NULL,
-                         bad ? "cannot read '%s'" : "'%s' is too large", path);
+    util_dynbuf_free(&b);
+    return util_error_set(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, NULL, 0, 0, NULL,
+                          bad ? "cannot read '%s'" : "'%s' is too large", path);
   }
   *len = b.len;
-  *text = b.data ? wgk_dynbuf_take(&b) : strdup("");
-  return *text ? WGK_OK : wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  *text = b.data ? util_dynbuf_take(&b) : strdup("");
+  return *text ? WGK_OK : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
 }
 
-wgk_tmpl_loader wgk_tmpl_loader_dir(const char *root) { return (wgk_tmpl_loader){dir_load, (void *)root}; }
+tmpl_loader tmpl_loader_dir(const char *root) { return (tmpl_loader){dir_load, (void *)root}; }
 
-void wgk_tmpl_linemap_init(wgk_tmpl_linemap *m) { memset(m, 0, sizeof *m); }
+void tmpl_linemap_init(tmpl_linemap *m) { memset(m, 0, sizeof *m); }
 
-void wgk_tmpl_linemap_free(wgk_tmpl_linemap *m) {
+void tmpl_linemap_free(tmpl_linemap *m) {
   if (!m) return;
   free(m->lines);
   for (size_t i = 0; i < m->file_count; i++) free(m->files[i]);
@@ -110,9 +109,9 @@ void wgk_tmpl_linemap_free(wgk_tmpl_linemap *m) {
   memset(m, 0, sizeof *m);
 }
 
-bool wgk_tmpl_linemap_lookup(const wgk_tmpl_linemap *m, int out_line, const char **file, int *line) {
+bool tmpl_linemap_lookup(const tmpl_linemap *m, int out_line, const char **file, int *line) {
   if (!m || out_line < 1 || (size_t)out_line > m->count) return false;
-  const wgk_tmpl_line *l = &m->lines[out_line - 1];
+  const tmpl_line *l = &m->lines[out_line - 1];
   if (file) *file = m->files[l->file];
   if (line) *line = l->line;
   return true;

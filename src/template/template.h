@@ -3,11 +3,11 @@
  * public loader does, sharing the expression evaluator of expr.h.
  *
  * Lifecycle:
- *   1. wgk_tmpl_load(name, loader, err)   -> reads and parses the file and every file it includes
+ *   1. tmpl_load(name, loader, err)   -> reads and parses the file and every file it includes
  *                                            (through loader; include cycles and escapes rejected);
- *   2. wgk_tmpl_render_parsed(t, scope, out, map, err)  -> as often as needed;
- *   3. wgk_tmpl_free(t).
- * wgk_tmpl_render does 1-3 in one call.
+ *   2. tmpl_render_parsed(t, scope, out, map, err)  -> as often as needed;
+ *   3. tmpl_free(t).
+ * tmpl_render does 1-3 in one call.
  *
  * Errors name the template file, line and column: `rotary.wgsl.jinja:12:5: unknown name 'foo'`;
  * unclosed blocks name where they opened: "'endfor' expected (to close 'for' at line 3)".
@@ -21,34 +21,34 @@
 
 /* Reads a template by its package-relative path. The renderer has already checked the path (relative,
  * no "..", no absolute path, no backslash). Returns a malloc'ed NUL-terminated text in *text (caller frees). */
-typedef struct wgk_tmpl_loader {
-  wgk_status (*load)(void *ud, const char *path, char **text, size_t *len, wgk_error *err);
+typedef struct tmpl_loader {
+  wgk_status (*load)(void *ud, const char *path, char **text, size_t *len, util_error *err);
   void *ud; /* passed back to load */
-} wgk_tmpl_loader;
+} tmpl_loader;
 
 /* A loader reading files under the folder root (root must outlive the loader). */
-wgk_tmpl_loader wgk_tmpl_loader_dir(const char *root);
+tmpl_loader tmpl_loader_dir(const char *root);
 
 /* Output line -> template line, kept while rendering so WGSL compile errors point at the template. */
-typedef struct wgk_tmpl_line {
-  int file; /* index into wgk_tmpl_linemap.files */
+typedef struct tmpl_line {
+  int file; /* index into tmpl_linemap.files */
   int line; /* 1-based line in that file */
-} wgk_tmpl_line;
+} tmpl_line;
 
-typedef struct wgk_tmpl_linemap {
-  wgk_tmpl_line *lines; /* lines[i] is where output line i+1 came from */
-  size_t count;         /* output lines recorded */
-  size_t cap;           /* allocated entries */
-  char **files;         /* template file names, owned */
+typedef struct tmpl_linemap {
+  tmpl_line *lines; /* lines[i] is where output line i+1 came from */
+  size_t count;     /* output lines recorded */
+  size_t cap;       /* allocated entries */
+  char **files;     /* template file names, owned */
   size_t file_count;
-} wgk_tmpl_linemap;
+} tmpl_linemap;
 
-void wgk_tmpl_linemap_init(wgk_tmpl_linemap *m);
-void wgk_tmpl_linemap_free(wgk_tmpl_linemap *m);
+void tmpl_linemap_init(tmpl_linemap *m);
+void tmpl_linemap_free(tmpl_linemap *m);
 /* Where output line out_line (1-based) came from; false if unknown. *file is borrowed from the map. */
-bool wgk_tmpl_linemap_lookup(const wgk_tmpl_linemap *m, int out_line, const char **file, int *line);
+bool tmpl_linemap_lookup(const tmpl_linemap *m, int out_line, const char **file, int *line);
 
-typedef struct wgk_tmpl wgk_tmpl;
+typedef struct tmpl_template tmpl_template;
 
 #define WGK_TMPL_MAX_SIZE (4 * 1024 * 1024) /* bytes of one template file */
 #define WGK_TMPL_MAX_INCLUDE_DEPTH 16       /* nested includes */
@@ -59,18 +59,18 @@ typedef struct wgk_tmpl wgk_tmpl;
 #define WGK_TMPL_MAX_OUTPUT_TEXT "16 MiB"   /* the same, for messages */
 
 /* Loads and parses name through loader. NULL with err set on failure. */
-wgk_tmpl *wgk_tmpl_load(const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
+tmpl_template *tmpl_load(const char *name, const tmpl_loader *loader, util_error *err);
 /* Parses a template held in memory (includes still go through loader, which may be NULL: no includes). */
-wgk_tmpl *wgk_tmpl_parse(const char *text, size_t len, const char *name, const wgk_tmpl_loader *loader, wgk_error *err);
-void wgk_tmpl_free(wgk_tmpl *t);
+tmpl_template *tmpl_parse(const char *text, size_t len, const char *name, const tmpl_loader *loader, util_error *err);
+void tmpl_free(tmpl_template *t);
 
 /* Renders t against scope (a dict) appending to out; map (nullable) receives the line map. */
-wgk_status wgk_tmpl_render_parsed(const wgk_tmpl *t, const wgk_value *scope, wgk_dynbuf *out, wgk_tmpl_linemap *map,
-                                  wgk_error *err);
+wgk_status tmpl_render_parsed(const tmpl_template *t, const expr_value *scope, util_dynbuf *out, tmpl_linemap *map,
+                              util_error *err);
 
 /* Load + render + free. */
-wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, const wgk_value *scope, wgk_dynbuf *out,
-                           wgk_tmpl_linemap *map, wgk_error *err);
+wgk_status tmpl_render(const char *name, const tmpl_loader *loader, const expr_value *scope, util_dynbuf *out,
+                       tmpl_linemap *map, util_error *err);
 
 /* The `enable` directives a rendered WGSL module needs and does not write, as the public loader infers
  * them from real uses outside comments (enables.c says what counts as a use); prepended in this order. */
@@ -78,6 +78,6 @@ wgk_status wgk_tmpl_render(const char *name, const wgk_tmpl_loader *loader, cons
 #define WGK_ENABLE_SUBGROUPS 2u             /* enable subgroups; */
 #define WGK_ENABLE_SUBGROUP_SIZE_CONTROL 4u /* enable subgroup_size_control; */
 #define WGK_ENABLE_OOM 0x80000000u          /* out of memory: nothing decided */
-unsigned wgk_wgsl_missing_enables(const char *wgsl);
+unsigned tmpl_wgsl_missing_enables(const char *wgsl);
 
 #endif

@@ -8,119 +8,119 @@
 static const char *const case_keys[] = {"id",    "description", "inputs", "attrs",      "args",     "tunables",
                                         "bytes", "flops",       "warmup", "iterations", "requires", NULL};
 
-static wgk_status read_count(wgk_tc_reader *r, const json_t *v, const char *path, int64_t *out) {
-  if (!json_is_integer(v) || json_integer_value(v) < 0) return wgk_tc_fail(r, path, "expected an integer >= 0");
+static wgk_status read_count(tc_reader *r, const json_t *v, const char *path, int64_t *out) {
+  if (!json_is_integer(v) || json_integer_value(v) < 0) return tc_fail(r, path, "expected an integer >= 0");
   *out = json_integer_value(v);
   return WGK_OK;
 }
 
-static wgk_status read_string(wgk_tc_reader *r, const json_t *v, const char *path, char **out) {
-  if (!json_is_string(v)) return wgk_tc_fail(r, path, "expected a string");
+static wgk_status read_string(tc_reader *r, const json_t *v, const char *path, char **out) {
+  if (!json_is_string(v)) return tc_fail(r, path, "expected a string");
   free(*out);
   *out = strdup(json_string_value(v));
-  return *out ? WGK_OK : wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  return *out ? WGK_OK : util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
 }
 
-static wgk_status read_field(wgk_tc_reader *r, wgk_bench_case *c, const char *key, const json_t *v, const char *path) {
+static wgk_status read_field(tc_reader *r, tc_bench_case *c, const char *key, const json_t *v, const char *path) {
   if (strcmp(key, "id") == 0) return read_string(r, v, path, &c->id);
   if (strcmp(key, "description") == 0) return read_string(r, v, path, &c->description);
-  if (strcmp(key, "inputs") == 0) return wgk_tc_read_input_map(r, v, path, &c->inputs, &c->n_inputs, true);
-  if (strcmp(key, "attrs") == 0) return wgk_tc_read_values(r, v, path, &c->attrs, &c->n_attrs, false);
-  if (strcmp(key, "args") == 0) return wgk_tc_read_values(r, v, path, &c->args, &c->n_args, false);
-  if (strcmp(key, "tunables") == 0) return wgk_tc_read_values(r, v, path, &c->tunables, &c->n_tunables, true);
+  if (strcmp(key, "inputs") == 0) return tc_read_input_map(r, v, path, &c->inputs, &c->n_inputs, true);
+  if (strcmp(key, "attrs") == 0) return tc_read_values(r, v, path, &c->attrs, &c->n_attrs, false);
+  if (strcmp(key, "args") == 0) return tc_read_values(r, v, path, &c->args, &c->n_args, false);
+  if (strcmp(key, "tunables") == 0) return tc_read_values(r, v, path, &c->tunables, &c->n_tunables, true);
   if (strcmp(key, "bytes") == 0) return read_count(r, v, path, &c->bytes);
   if (strcmp(key, "flops") == 0) return read_count(r, v, path, &c->flops);
   if (strcmp(key, "warmup") == 0) return read_count(r, v, path, &c->warmup);
   if (strcmp(key, "iterations") == 0) return read_count(r, v, path, &c->iterations);
   if (strcmp(key, "requires") == 0) {
-    wgk_status st = wgk_tc_read_strings(r, v, path, &c->requires, &c->n_requires);
-    return st ? st : wgk_tc_check_features(r, c->requires, c->n_requires, path);
+    wgk_status st = tc_read_strings(r, v, path, &c->requires, &c->n_requires);
+    return st ? st : tc_check_features(r, c->requires, c->n_requires, path);
   }
-  return wgk_tc_fail(r, path, "unknown key '%s'", key);
+  return tc_fail(r, path, "unknown key '%s'", key);
 }
 
-static wgk_status read_layer(wgk_tc_reader *r, wgk_bench_case *c, const json_t *obj, const char *path) {
-  wgk_status st = wgk_tc_check_keys(r, obj, path, case_keys);
+static wgk_status read_layer(tc_reader *r, tc_bench_case *c, const json_t *obj, const char *path) {
+  wgk_status st = tc_check_keys(r, obj, path, case_keys);
   const char *key;
   const json_t *v;
   json_object_foreach((json_t *)obj, key, v) {
     if (st) break;
-    char *p = wgk_tc_path_key(path, key);
-    if (!p) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+    char *p = tc_path_key(path, key);
+    if (!p) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
     st = read_field(r, c, key, v, p);
     free(p);
   }
   return st;
 }
 
-static wgk_status check_case(wgk_tc_reader *r, const wgk_bench_suite *s, size_t index, const char *path) {
-  const wgk_bench_case *c = &s->cases[index];
-  if (!c->id || !c->id[0]) return wgk_tc_fail(r, path, "a case needs a non-empty \"id\"");
+static wgk_status check_case(tc_reader *r, const tc_bench_suite *s, size_t index, const char *path) {
+  const tc_bench_case *c = &s->cases[index];
+  if (!c->id || !c->id[0]) return tc_fail(r, path, "a case needs a non-empty \"id\"");
   for (size_t j = 0; j < index; j++)
-    if (strcmp(s->cases[j].id, c->id) == 0) return wgk_tc_fail(r, path, "duplicate case id '%s'", c->id);
-  if (c->n_inputs == 0) return wgk_tc_fail(r, path, "case '%s' has no inputs", c->id);
-  if (c->iterations == 0) return wgk_tc_fail(r, path, "case '%s': iterations must be >= 1", c->id);
+    if (strcmp(s->cases[j].id, c->id) == 0) return tc_fail(r, path, "duplicate case id '%s'", c->id);
+  if (c->n_inputs == 0) return tc_fail(r, path, "case '%s' has no inputs", c->id);
+  if (c->iterations == 0) return tc_fail(r, path, "case '%s': iterations must be >= 1", c->id);
   return WGK_OK;
 }
 
-static wgk_status read_cases(wgk_tc_reader *r, wgk_bench_suite *s, const json_t *cases, const json_t *defaults) {
-  if (!json_is_array(cases)) return wgk_tc_fail(r, "cases", "expected a list of cases");
+static wgk_status read_cases(tc_reader *r, tc_bench_suite *s, const json_t *cases, const json_t *defaults) {
+  if (!json_is_array(cases)) return tc_fail(r, "cases", "expected a list of cases");
   s->cases = calloc(json_array_size(cases) + 1, sizeof *s->cases);
-  if (!s->cases) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
+  if (!s->cases) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < json_array_size(cases) && !st; i++) {
-    wgk_bench_case *c = &s->cases[s->n_cases++];
-    *c = (wgk_bench_case){.bytes = -1, .flops = -1, .warmup = 3, .iterations = 20};
-    char *path = wgk_tc_path_index("cases", i);
-    if (!path) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
-    st = wgk_tc_pos_set(r, &c->pos, path);
+    tc_bench_case *c = &s->cases[s->n_cases++];
+    *c = (tc_bench_case){.bytes = -1, .flops = -1, .warmup = 3, .iterations = 20};
+    char *path = tc_path_index("cases", i);
+    if (!path) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
+    st = tc_pos_set(r, &c->pos, path);
     if (!st && defaults) st = read_layer(r, c, defaults, "defaults");
     if (!st) st = read_layer(r, c, json_array_get(cases, i), path);
     if (!st && !c->description && !(c->description = strdup("")))
-      st = wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+      st = util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
     if (!st) st = check_case(r, s, i, path);
     free(path);
   }
   return st;
 }
 
-static wgk_status read_document(wgk_tc_reader *r, wgk_bench_suite *s) {
+static wgk_status read_document(tc_reader *r, tc_bench_suite *s) {
   const json_t *defaults, *cases;
-  wgk_status st = wgk_tc_document(r, s->root, &defaults, &cases);
+  wgk_status st = tc_document(r, s->root, &defaults, &cases);
   return st ? st : read_cases(r, s, cases, defaults);
 }
 
-wgk_status wgk_bench_suite_parse(const char *text, size_t len, const char *source, wgk_bench_suite **out,
-                                 wgk_error *err) {
+wgk_status tc_bench_suite_parse(const char *text, size_t len, const char *source, tc_bench_suite **out,
+                                util_error *err) {
   *out = NULL;
-  wgk_bench_suite *s = calloc(1, sizeof *s);
+  tc_bench_suite *s = calloc(1, sizeof *s);
   if (!s || !(s->source = strdup(source ? source : "bench.json"))) {
     free(s);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory");
   }
-  wgk_tc_reader r;
-  wgk_status st = wgk_tc_parse_root(text, len, s->source, &r, &s->root, err);
+  tc_reader r;
+  wgk_status st = tc_parse_root(text, len, s->source, &r, &s->root, err);
   if (!st) st = read_document(&r, s);
-  wgk_manifest_jpos_free(&r.index);
+  util_manifest_jpos_free(&r.index);
   if (st) {
-    wgk_bench_suite_free(s);
+    tc_bench_suite_free(s);
     return st;
   }
   *out = s;
   return WGK_OK;
 }
 
-void wgk_bench_suite_free(wgk_bench_suite *suite) {
+void tc_bench_suite_free(tc_bench_suite *suite) {
   if (!suite) return;
   for (size_t i = 0; i < suite->n_cases; i++) {
-    wgk_bench_case *c = &suite->cases[i];
+    tc_bench_case *c = &suite->cases[i];
     free(c->id);
     free(c->description);
-    for (size_t j = 0; j < c->n_inputs; j++) wgk_tc_input_clear(&c->inputs[j]);
+    for (size_t j = 0; j < c->n_inputs; j++) tc_input_clear(&c->inputs[j]);
     free(c->inputs);
-    wgk_tc_values_free(c->attrs, c->n_attrs);
-    wgk_tc_values_free(c->args, c->n_args);
-    wgk_tc_values_free(c->tunables, c->n_tunables);
+    tc_values_free(c->attrs, c->n_attrs);
+    tc_values_free(c->args, c->n_args);
+    tc_values_free(c->tunables, c->n_tunables);
     for (size_t j = 0; j < c->n_requires; j++) free(c->requires[j]);
     free(c->requires);
     free(c->pos.path);

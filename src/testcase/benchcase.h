@@ -3,7 +3,7 @@
  * always generated (no inline data: bench shapes are large). Parsed here; `wgk bench` and `wgk tune`
  * run them.
  *
- * Lifecycle: wgk_bench_suite_parse() -> read suite->cases -> wgk_bench_suite_free() (NULL is a no-op).
+ * Lifecycle: tc_bench_suite_parse() -> read suite->cases -> tc_bench_suite_free() (NULL is a no-op).
  * As in test.json, "defaults" gives any case field but the id; object fields merge per key.
  */
 #ifndef WGK_RUNTIME_BENCHCASE_H
@@ -11,12 +11,12 @@
 
 #include "testcase/testcase.h"
 
-typedef struct wgk_bench_case {
-  char *id;             /* canonical id, usable as a filter */
-  char *description;    /* "" when absent */
-  wgk_tc_input *inputs; /* generators only */
+typedef struct tc_bench_case {
+  char *id;          /* canonical id, usable as a filter */
+  char *description; /* "" when absent */
+  tc_input *inputs;  /* generators only */
   size_t n_inputs;
-  wgk_tc_value *attrs, *args, *tunables; /* as in test.json */
+  tc_value *attrs, *args, *tunables; /* as in test.json */
   size_t n_attrs, n_args, n_tunables;
   int64_t bytes;      /* bytes moved per call, for GB/s; -1: left to wgk (inputs + outputs) */
   int64_t flops;      /* floating-point operations per call; -1: not reported */
@@ -24,18 +24,18 @@ typedef struct wgk_bench_case {
   int64_t iterations; /* timed calls (default 20) */
   char **requires;    /* device features */
   size_t n_requires;
-  wgk_tc_pos pos; /* the case object */
-} wgk_bench_case;
+  tc_pos pos; /* the case object */
+} tc_bench_case;
 
-typedef struct wgk_bench_suite {
+typedef struct tc_bench_suite {
   char *source; /* file name used in messages */
-  wgk_bench_case *cases;
+  tc_bench_case *cases;
   size_t n_cases;
   json_t *root; /* the document (owns every borrowed json_t) */
-} wgk_bench_suite;
+} tc_bench_suite;
 
-wgk_status wgk_bench_suite_parse(const char *text, size_t len, const char *source, wgk_bench_suite **out /* OUT */,
-                                 wgk_error *err);
-void wgk_bench_suite_free(wgk_bench_suite *suite);
+wgk_status tc_bench_suite_parse(const char *text, size_t len, const char *source, tc_bench_suite **out /* OUT */,
+                                util_error *err);
+void tc_bench_suite_free(tc_bench_suite *suite);
 
 #endif

@@ -7,23 +7,23 @@
 
 #define WGK_TC_MAX_OUTPUTS 16
 
-typedef struct wgk_tc_ref_output {
+typedef struct tc_ref_output {
   const char *names[2]; /* output names to try in order (port, bind key, or the in/out input) */
-  wgk_dtype dtype; /* the output's dtype; NONE when unknown */
+  wgk_dtype dtype;      /* the output's dtype; NONE when unknown */
   int rank;             /* -1 when unknown */
   int64_t dims[WGK_HOST_MAX_RANK];
   double *values; /* owned */
   size_t count;   /* number of values */
-} wgk_tc_ref_output;
+} tc_ref_output;
 
-typedef struct wgk_tc_ref_outputs {
-  wgk_tc_ref_output out[WGK_TC_MAX_OUTPUTS];
+typedef struct tc_ref_outputs {
+  tc_ref_output out[WGK_TC_MAX_OUTPUTS];
   size_t n;
-} wgk_tc_ref_outputs;
+} tc_ref_outputs;
 
 /* The reference's outputs for case c whose inputs (in c->inputs order) are inputs[]. NONE: no outputs. */
-wgk_status wgk_tc_reference_run(const wgk_manifest *m, const wgk_tc_case *c, wgk_host_tensor *const *inputs,
-                                wgk_tc_ref_outputs *out /* OUT */, wgk_error *err);
-void wgk_tc_ref_outputs_free(wgk_tc_ref_outputs *o);
+wgk_status tc_reference_run(const manifest_model *m, const tc_case *c, util_host_tensor *const *inputs,
+                            tc_ref_outputs *out /* OUT */, util_error *err);
+void tc_ref_outputs_free(tc_ref_outputs *o);
 
 #endif

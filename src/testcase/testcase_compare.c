@@ -8,12 +8,12 @@
 
 #include "testcase/testcase.h"
 
-wgk_tc_tolerance wgk_tc_default_tolerance(wgk_dtype dtype) {
+tc_tolerance tc_default_tolerance(wgk_dtype dtype) {
   switch (dtype) {
   case WGK_DTYPE_FLOAT32:
-    return (wgk_tc_tolerance){1e-5, 1e-6};
+    return (tc_tolerance){1e-5, 1e-6};
   case WGK_DTYPE_FLOAT16:
-    return (wgk_tc_tolerance){1e-2, 1e-3};
+    return (tc_tolerance){1e-2, 1e-3};
   case WGK_DTYPE_INVALID:
   case WGK_DTYPE_INT32:
   case WGK_DTYPE_UINT32:
@@ -24,7 +24,7 @@ wgk_tc_tolerance wgk_tc_default_tolerance(wgk_dtype dtype) {
   case WGK_DTYPE_INT16:
     break;
   }
-  return (wgk_tc_tolerance){0, 0};
+  return (tc_tolerance){0, 0};
 }
 
 static bool nonfinite_match(double got, double want) {
@@ -32,8 +32,8 @@ static bool nonfinite_match(double got, double want) {
   return got == want; /* both infinities of one sign */
 }
 
-void wgk_tc_compare(const double *got, const double *want, size_t n, wgk_tc_tolerance tol, wgk_tc_compare_result *out) {
-  *out = (wgk_tc_compare_result){.pass = true};
+void tc_compare(const double *got, const double *want, size_t n, tc_tolerance tol, tc_compare_result *out) {
+  *out = (tc_compare_result){.pass = true};
   double worst_excess = -INFINITY;
   bool worst_is_nonfinite = false;
   for (size_t i = 0; i < n; i++) {
@@ -64,7 +64,7 @@ void wgk_tc_compare(const double *got, const double *want, size_t n, wgk_tc_tole
   }
 }
 
-void wgk_tc_unravel(size_t i, int rank, const int64_t *dims, char *buf, size_t size) {
+void tc_unravel(size_t i, int rank, const int64_t *dims, char *buf, size_t size) {
   size_t idx[16] = {0};
   for (int d = rank - 1; d >= 0 && d < 16; d--) {
     size_t ext = dims[d] > 0 ? (size_t)dims[d] : 1;

@@ -5,7 +5,7 @@
 
 #include "testcase/tc_internal.h"
 
-#define OOM(r, path) wgk_error_set((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, 0, 0, (path), "out of memory")
+#define OOM(r, path) util_error_set((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, 0, 0, (path), "out of memory")
 
 static const char *const input_keys[] = {"dtype", "shape", "data", "generator", NULL};
 static const char *const gen_keys[] = {
@@ -16,33 +16,32 @@ static const char *const expected_keys[] = {"dtype", "shape", "data", NULL};
 
 static const struct {
   const char *name;
-  wgk_tc_gen_kind kind;
+  tc_gen_kind kind;
 } gen_kinds[] = {
     {"uniform", WGK_TC_UNIFORM},     {"normal", WGK_TC_NORMAL}, {"arange", WGK_TC_ARANGE},
     {"positions", WGK_TC_POSITIONS}, {"const", WGK_TC_CONST},
 };
 
 /* A member path for messages; falls back to the parent when out of memory. */
-static wgk_status fail_at(wgk_tc_reader *r, const char *parent, const char *key, const char *msg) {
-  char *p = wgk_tc_path_key(parent, key);
-  wgk_status st = wgk_tc_fail(r, p ? p : parent, "%s", msg);
+static wgk_status fail_at(tc_reader *r, const char *parent, const char *key, const char *msg) {
+  char *p = tc_path_key(parent, key);
+  wgk_status st = tc_fail(r, p ? p : parent, "%s", msg);
   free(p);
   return st;
 }
 
-static wgk_status read_dtype(wgk_tc_reader *r, const json_t *obj, const char *path, bool required,
-                             wgk_dtype *out) {
+static wgk_status read_dtype(tc_reader *r, const json_t *obj, const char *path, bool required, wgk_dtype *out) {
   const json_t *v = json_object_get(obj, "dtype");
-  if (!v) return required ? wgk_tc_fail(r, path, "missing required key 'dtype'") : WGK_OK;
+  if (!v) return required ? tc_fail(r, path, "missing required key 'dtype'") : WGK_OK;
   if (!json_is_string(v) || (*out = wgk_dtype_from_name(json_string_value(v))) == WGK_DTYPE_INVALID)
     return fail_at(r, path, "dtype", "expected a dtype: float32 float16 int32 uint32 int64 int8 uint8 bool");
   return WGK_OK;
 }
 
 /* "shape": [d0, d1, ...], each an integer >= 0. */
-static wgk_status read_shape(wgk_tc_reader *r, const json_t *obj, const char *path, int *rank, int64_t *dims) {
+static wgk_status read_shape(tc_reader *r, const json_t *obj, const char *path, int *rank, int64_t *dims) {
   const json_t *v = json_object_get(obj, "shape");
-  if (!v) return wgk_tc_fail(r, path, "missing required key 'shape'");
+  if (!v) return tc_fail(r, path, "missing required key 'shape'");
   if (!json_is_array(v) || json_array_size(v) > WGK_HOST_MAX_RANK)
     return fail_at(r, path, "shape", "expected a list of at most 8 dims");
   for (size_t i = 0; i < json_array_size(v); i++) {
@@ -57,12 +56,12 @@ static wgk_status read_shape(wgk_tc_reader *r, const json_t *obj, const char *pa
 /* One element of inline data against the dtype it fills: an integer dtype takes integers within its range (for
  * int64 within +-2^53, where the double path stays exact), bool takes true/false/0/1; "NaN" and the infinities
  * only fill floats. NONE: the dtype is not known yet (expected data without "dtype"). */
-static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *path, wgk_dtype dtype) {
+static wgk_status check_element(tc_reader *r, const json_t *v, const char *path, wgk_dtype dtype) {
   if (dtype == WGK_DTYPE_INVALID || dtype == WGK_DTYPE_FLOAT32 || dtype == WGK_DTYPE_FLOAT16) return WGK_OK;
   const char *name = wgk_dtype_name(dtype);
   if (json_is_string(v))
-    return wgk_tc_fail(r, path, "\"%s\" in %s data: only float data may hold NaN or infinities", json_string_value(v),
-                       name);
+    return tc_fail(r, path, "\"%s\" in %s data: only float data may hold NaN or infinities", json_string_value(v),
+                   name);
   if (json_is_boolean(v)) return WGK_OK;
   double d = json_number_value(v);
   static const struct {
@@ -82,17 +81,17 @@ static wgk_status check_element(wgk_tc_reader *r, const json_t *v, const char *p
     json_int_t n = json_integer_value(v);
     if ((double)n < lo || (double)n > hi ||
         (dtype == WGK_DTYPE_INT64 && (n > 9007199254740992LL || n < -9007199254740992LL)))
-      return wgk_tc_fail(r, path, "%lld is outside the %s range [%.0f, %.0f]%s", (long long)n, name, lo, hi,
-                         dtype == WGK_DTYPE_INT64 ? " (int64 test data is exact within +-2^53)" : "");
+      return tc_fail(r, path, "%lld is outside the %s range [%.0f, %.0f]%s", (long long)n, name, lo, hi,
+                     dtype == WGK_DTYPE_INT64 ? " (int64 test data is exact within +-2^53)" : "");
     return WGK_OK;
   }
-  if (d != floor(d)) return wgk_tc_fail(r, path, "%.17g is not an integer, as %s data must be", d, name);
-  if (d < lo || d > hi) return wgk_tc_fail(r, path, "%.17g is outside the %s range [%.0f, %.0f]", d, name, lo, hi);
+  if (d != floor(d)) return tc_fail(r, path, "%.17g is not an integer, as %s data must be", d, name);
+  if (d < lo || d > hi) return tc_fail(r, path, "%.17g is outside the %s range [%.0f, %.0f]", d, name, lo, hi);
   return WGK_OK;
 }
 
 /* Counts the numbers of a (nested) data list, refusing anything else. */
-static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path, size_t *count, int depth,
+static wgk_status count_data(tc_reader *r, const json_t *v, const char *path, size_t *count, int depth,
                              wgk_dtype dtype) {
   if (json_is_number(v) || json_is_boolean(v)) {
     wgk_status st = check_element(r, v, path, dtype);
@@ -101,13 +100,13 @@ static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path
   if (json_is_string(v)) {
     const char *s = json_string_value(v);
     if (strcmp(s, "NaN") && strcmp(s, "Infinity") && strcmp(s, "-Infinity"))
-      return wgk_tc_fail(r, path, "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\")");
+      return tc_fail(r, path, "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\")");
     wgk_status st = check_element(r, v, path, dtype);
     return st ? st : (++*count, WGK_OK);
   }
-  if (!json_is_array(v) || depth > WGK_HOST_MAX_RANK) return wgk_tc_fail(r, path, "expected a list of numbers");
+  if (!json_is_array(v) || depth > WGK_HOST_MAX_RANK) return tc_fail(r, path, "expected a list of numbers");
   for (size_t i = 0; i < json_array_size(v); i++) {
-    char *p = wgk_tc_path_index(path, i);
+    char *p = tc_path_index(path, i);
     if (!p) return OOM(r, path);
     wgk_status st = count_data(r, json_array_get(v, i), p, count, depth + 1, dtype);
     free(p);
@@ -116,19 +115,19 @@ static wgk_status count_data(wgk_tc_reader *r, const json_t *v, const char *path
   return WGK_OK;
 }
 
-static wgk_status check_data(wgk_tc_reader *r, const json_t *obj, const char *path, int rank, const int64_t *dims,
+static wgk_status check_data(tc_reader *r, const json_t *obj, const char *path, int rank, const int64_t *dims,
                              wgk_dtype dtype) {
-  char *p = wgk_tc_path_key(path, "data");
+  char *p = tc_path_key(path, "data");
   if (!p) return OOM(r, path);
   size_t count = 0, numel = 0;
   wgk_status st = count_data(r, json_object_get(obj, "data"), p, &count, 0, dtype);
-  if (!st && !wgk_host_shape_numel(rank, dims, 1, &numel)) st = wgk_tc_fail(r, path, "shape too large");
-  if (!st && count != numel) st = wgk_tc_fail(r, p, "%zu values for a shape of %zu elements", count, numel);
+  if (!st && !util_host_shape_numel(rank, dims, 1, &numel)) st = tc_fail(r, path, "shape too large");
+  if (!st && count != numel) st = tc_fail(r, p, "%zu values for a shape of %zu elements", count, numel);
   free(p);
   return st;
 }
 
-static wgk_status gen_number(wgk_tc_reader *r, const json_t *g, const char *path, const char *key, bool required,
+static wgk_status gen_number(tc_reader *r, const json_t *g, const char *path, const char *key, bool required,
                              double dflt, double *out) {
   const json_t *v = json_object_get(g, key);
   *out = dflt;
@@ -136,7 +135,7 @@ static wgk_status gen_number(wgk_tc_reader *r, const json_t *g, const char *path
     if (!required) return WGK_OK;
     char msg[96];
     snprintf(msg, sizeof msg, "missing required key '%s'", key);
-    return wgk_tc_fail(r, path, "%s", msg);
+    return tc_fail(r, path, "%s", msg);
   }
   if (!json_is_number(v)) return fail_at(r, path, key, "expected a number");
   *out = json_number_value(v);
@@ -144,7 +143,7 @@ static wgk_status gen_number(wgk_tc_reader *r, const json_t *g, const char *path
 }
 
 /* The parameters each kind reads; unused keys are ignored only if they are in gen_keys. */
-static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json_t *g, const char *path) {
+static wgk_status read_gen_params(tc_reader *r, tc_input *in, const json_t *g, const char *path) {
   wgk_status st = WGK_OK;
   bool is_float = in->dtype == WGK_DTYPE_FLOAT32 || in->dtype == WGK_DTYPE_FLOAT16;
   switch (in->kind) {
@@ -152,7 +151,7 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
     st = gen_number(r, g, path, "lo", false, -1, &in->a);
     if (!st) st = gen_number(r, g, path, "hi", false, 1, &in->b);
     if (!st && !(is_float ? in->a < in->b : in->a <= in->b))
-      st = wgk_tc_fail(r, path, "%s", is_float ? "needs lo < hi" : "needs lo <= hi");
+      st = tc_fail(r, path, "%s", is_float ? "needs lo < hi" : "needs lo <= hi");
     break;
   case WGK_TC_NORMAL:
     st = gen_number(r, g, path, "mean", false, 0, &in->a);
@@ -170,7 +169,7 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
     break;
   case WGK_TC_OP:
     for (int i = 0; i < WGK_OP_GEN_MAX_PARAMS && in->op_gen->params[i].name && !st; i++) {
-      const wgk_op_gen_param *p = &in->op_gen->params[i];
+      const op_gen_param *p = &in->op_gen->params[i];
       double d;
       st = gen_number(r, g, path, p->name, p->required, p->dflt, &d);
       if (!st && p->count && (d < 1 || d > 1e6 || d != floor(d)))
@@ -183,7 +182,7 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
   }
   if (st || (in->kind != WGK_TC_UNIFORM && in->kind != WGK_TC_NORMAL)) return st;
   const json_t *sv = json_object_get(g, "seed");
-  if (!sv) return wgk_tc_fail(r, path, "missing required key 'seed' (random generators are always seeded)");
+  if (!sv) return tc_fail(r, path, "missing required key 'seed' (random generators are always seeded)");
   if (!json_is_integer(sv) || json_integer_value(sv) < 0) return fail_at(r, path, "seed", "expected an integer >= 0");
   in->seed = (uint64_t)json_integer_value(sv);
   return WGK_OK;
@@ -194,8 +193,8 @@ static wgk_status read_gen_params(wgk_tc_reader *r, wgk_tc_input *in, const json
 static void all_gen_keys(const char **keys) {
   size_t n = 0;
   for (; gen_keys[n]; n++) keys[n] = gen_keys[n];
-  for (size_t i = 0; i < wgk_ops_tools_count(); i++) {
-    const wgk_op_hooks *op = wgk_ops_tools_at(i);
+  for (size_t i = 0; i < ops_tools_count(); i++) {
+    const op_hooks *op = ops_tools_at(i);
     for (size_t j = 0; j < op->n_generators; j++)
       for (int p = 0; p < WGK_OP_GEN_MAX_PARAMS && op->generators[j].params[p].name && n + 1 < MAX_GEN_KEYS; p++) {
         const char *name = op->generators[j].params[p].name;
@@ -207,54 +206,53 @@ static void all_gen_keys(const char **keys) {
   keys[n] = NULL;
 }
 
-static wgk_status unknown_generator(wgk_tc_reader *r, const char *path) {
+static wgk_status unknown_generator(tc_reader *r, const char *path) {
   char msg[512];
   size_t n = (size_t)snprintf(msg, sizeof msg, "unknown generator:");
   for (size_t i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0] && n < sizeof msg; i++)
     n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", gen_kinds[i].name);
-  for (size_t i = 0; i < wgk_ops_tools_count(); i++) {
-    const wgk_op_hooks *op = wgk_ops_tools_at(i);
+  for (size_t i = 0; i < ops_tools_count(); i++) {
+    const op_hooks *op = ops_tools_at(i);
     for (size_t j = 0; j < op->n_generators && n < sizeof msg; j++)
       n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", op->generators[j].name);
   }
   return fail_at(r, path, "kind", msg);
 }
 
-static wgk_status read_generator(wgk_tc_reader *r, wgk_tc_input *in, const json_t *g, const char *path) {
+static wgk_status read_generator(tc_reader *r, tc_input *in, const json_t *g, const char *path) {
   const char *keys[MAX_GEN_KEYS];
   all_gen_keys(keys);
-  wgk_status st = wgk_tc_check_keys(r, g, path, keys);
+  wgk_status st = tc_check_keys(r, g, path, keys);
   if (st) return st;
   const json_t *k = json_object_get(g, "kind");
-  if (!k) return wgk_tc_fail(r, path, "missing required key 'kind'");
+  if (!k) return tc_fail(r, path, "missing required key 'kind'");
   in->kind = WGK_TC_DATA;
   for (size_t i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0]; i++)
     if (json_is_string(k) && strcmp(json_string_value(k), gen_kinds[i].name) == 0) in->kind = gen_kinds[i].kind;
-  if (in->kind == WGK_TC_DATA && (in->op_gen = wgk_ops_tools_find_generator(json_string_value(k))))
-    in->kind = WGK_TC_OP;
+  if (in->kind == WGK_TC_DATA && (in->op_gen = ops_tools_find_generator(json_string_value(k)))) in->kind = WGK_TC_OP;
   if (in->kind == WGK_TC_DATA) return unknown_generator(r, path);
   return read_gen_params(r, in, g, path);
 }
 
-void wgk_tc_input_clear(wgk_tc_input *in) {
+void tc_input_clear(tc_input *in) {
   free(in->key);
   free(in->pos.path);
   memset(in, 0, sizeof *in);
 }
 
-wgk_status wgk_tc_read_input(wgk_tc_reader *r, wgk_tc_input *in, const char *key, const json_t *v, const char *path,
-                             bool generators_only) {
-  wgk_tc_input_clear(in);
+wgk_status tc_read_input(tc_reader *r, tc_input *in, const char *key, const json_t *v, const char *path,
+                         bool generators_only) {
+  tc_input_clear(in);
   if (!(in->key = strdup(key))) return OOM(r, path);
-  wgk_status st = wgk_tc_check_keys(r, v, path, input_keys);
-  if (!st) st = wgk_tc_pos_set(r, &in->pos, path);
+  wgk_status st = tc_check_keys(r, v, path, input_keys);
+  if (!st) st = tc_pos_set(r, &in->pos, path);
   if (!st) st = read_dtype(r, v, path, true, &in->dtype);
   if (st) return st;
   const json_t *data = json_object_get(v, "data"), *gen = json_object_get(v, "generator");
-  if (!!data == !!gen) return wgk_tc_fail(r, path, "an input has exactly one of \"data\" and \"generator\"");
+  if (!!data == !!gen) return tc_fail(r, path, "an input has exactly one of \"data\" and \"generator\"");
   if (data && generators_only) return fail_at(r, path, "data", "bench inputs are generated, not inline");
   if (gen) {
-    char *gp = wgk_tc_path_key(path, "generator");
+    char *gp = tc_path_key(path, "generator");
     if (!gp) return OOM(r, path);
     st = read_generator(r, in, gen, gp);
     free(gp);
@@ -271,30 +269,30 @@ wgk_status wgk_tc_read_input(wgk_tc_reader *r, wgk_tc_input *in, const char *key
   return st;
 }
 
-wgk_status wgk_tc_read_input_map(wgk_tc_reader *r, const json_t *v, const char *path, wgk_tc_input **list, size_t *n,
-                                 bool generators_only) {
-  if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object of inputs by bind key or port name");
+wgk_status tc_read_input_map(tc_reader *r, const json_t *v, const char *path, tc_input **list, size_t *n,
+                             bool generators_only) {
+  if (!json_is_object(v)) return tc_fail(r, path, "expected an object of inputs by bind key or port name");
   const char *key;
   const json_t *item;
   json_object_foreach((json_t *)v, key, item) {
     size_t i = 0;
     while (i < *n && strcmp((*list)[i].key, key) != 0) i++;
     if (i == *n) {
-      wgk_tc_input *grown = realloc(*list, (*n + 1) * sizeof *grown);
+      tc_input *grown = realloc(*list, (*n + 1) * sizeof *grown);
       if (!grown) return OOM(r, path);
       *list = grown;
       memset(&grown[(*n)++], 0, sizeof *grown);
     }
-    char *p = wgk_tc_path_key(path, key);
+    char *p = tc_path_key(path, key);
     if (!p) return OOM(r, path);
-    wgk_status st = wgk_tc_read_input(r, &(*list)[i], key, item, p, generators_only);
+    wgk_status st = tc_read_input(r, &(*list)[i], key, item, p, generators_only);
     free(p);
     if (st) return st;
   }
   return WGK_OK;
 }
 
-void wgk_tc_values_free(wgk_tc_value *list, size_t n) {
+void tc_values_free(tc_value *list, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(list[i].name);
     free(list[i].pos.path);
@@ -302,9 +300,8 @@ void wgk_tc_values_free(wgk_tc_value *list, size_t n) {
   free(list);
 }
 
-wgk_status wgk_tc_read_values(wgk_tc_reader *r, const json_t *v, const char *path, wgk_tc_value **list, size_t *n,
-                              bool integers) {
-  if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object of name: value");
+wgk_status tc_read_values(tc_reader *r, const json_t *v, const char *path, tc_value **list, size_t *n, bool integers) {
+  if (!json_is_object(v)) return tc_fail(r, path, "expected an object of name: value");
   const char *key;
   const json_t *item;
   json_object_foreach((json_t *)v, key, item) {
@@ -312,55 +309,54 @@ wgk_status wgk_tc_read_values(wgk_tc_reader *r, const json_t *v, const char *pat
     size_t i = 0;
     while (i < *n && strcmp((*list)[i].name, key) != 0) i++;
     if (i == *n) {
-      wgk_tc_value *grown = realloc(*list, (*n + 1) * sizeof *grown);
+      tc_value *grown = realloc(*list, (*n + 1) * sizeof *grown);
       if (!grown) return OOM(r, path);
       *list = grown;
       memset(&grown[*n], 0, sizeof *grown);
       if (!(grown[(*n)++].name = strdup(key))) return OOM(r, path);
     }
     (*list)[i].value = item;
-    char *p = wgk_tc_path_key(path, key);
+    char *p = tc_path_key(path, key);
     if (!p) return OOM(r, path);
-    wgk_status st = wgk_tc_pos_set(r, &(*list)[i].pos, p);
+    wgk_status st = tc_pos_set(r, &(*list)[i].pos, p);
     free(p);
     if (st) return st;
   }
   return WGK_OK;
 }
 
-wgk_status wgk_tc_read_tolerance(wgk_tc_reader *r, wgk_tc_case *c, const json_t *v, const char *path) {
-  if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object of dtype: {rtol, atol}");
+wgk_status tc_read_tolerance(tc_reader *r, tc_case *c, const json_t *v, const char *path) {
+  if (!json_is_object(v)) return tc_fail(r, path, "expected an object of dtype: {rtol, atol}");
   const char *key;
   const json_t *item;
   json_object_foreach((json_t *)v, key, item) {
-    char *p = wgk_tc_path_key(path, key);
+    char *p = tc_path_key(path, key);
     if (!p) return OOM(r, path);
     wgk_dtype d = wgk_dtype_from_name(key);
     wgk_status st =
-        d == WGK_DTYPE_INVALID ? wgk_tc_fail(r, p, "unknown dtype '%s'", key) : wgk_tc_check_keys(r, item, p, tol_keys);
+        d == WGK_DTYPE_INVALID ? tc_fail(r, p, "unknown dtype '%s'", key) : tc_check_keys(r, item, p, tol_keys);
     double rtol = c->tol[d].rtol, atol = c->tol[d].atol;
     if (!st) st = gen_number(r, item, p, "rtol", false, rtol, &rtol);
     if (!st) st = gen_number(r, item, p, "atol", false, atol, &atol);
-    if (!st && (!(rtol >= 0) || !(atol >= 0))) st = wgk_tc_fail(r, p, "rtol and atol are >= 0");
+    if (!st && (!(rtol >= 0) || !(atol >= 0))) st = tc_fail(r, p, "rtol and atol are >= 0");
     free(p);
     if (st) return st;
-    c->tol[d] = (wgk_tc_tolerance){rtol, atol};
+    c->tol[d] = (tc_tolerance){rtol, atol};
   }
   return WGK_OK;
 }
 
-static wgk_status read_one_expected(wgk_tc_reader *r, wgk_tc_expected *e, const char *key, const json_t *v,
-                                    const char *path) {
-  wgk_status st = wgk_tc_check_keys(r, v, path, expected_keys);
+static wgk_status read_one_expected(tc_reader *r, tc_expected *e, const char *key, const json_t *v, const char *path) {
+  wgk_status st = tc_check_keys(r, v, path, expected_keys);
   if (!st && !(e->key = strdup(key))) st = OOM(r, path);
-  if (!st) st = wgk_tc_pos_set(r, &e->pos, path);
+  if (!st) st = tc_pos_set(r, &e->pos, path);
   if (!st) st = read_dtype(r, v, path, false, &e->dtype);
   if (st) return st;
-  if (!(e->data = json_object_get(v, "data"))) return wgk_tc_fail(r, path, "missing required key 'data'");
+  if (!(e->data = json_object_get(v, "data"))) return tc_fail(r, path, "missing required key 'data'");
   if (!json_object_get(v, "shape")) {
     size_t count = 0;
     e->rank = -1;
-    char *p = wgk_tc_path_key(path, "data");
+    char *p = tc_path_key(path, "data");
     st = p ? count_data(r, e->data, p, &count, 0, e->dtype) : OOM(r, path);
     free(p);
     return st;
@@ -369,7 +365,7 @@ static wgk_status read_one_expected(wgk_tc_reader *r, wgk_tc_expected *e, const 
   return st ? st : check_data(r, v, path, e->rank, e->dims, e->dtype);
 }
 
-static void expected_clear(wgk_tc_case *c) {
+static void expected_clear(tc_case *c) {
   for (size_t i = 0; i < c->n_expected; i++) {
     free(c->expected[i].key);
     free(c->expected[i].pos.path);
@@ -381,28 +377,28 @@ static void expected_clear(wgk_tc_case *c) {
 }
 
 /* "expected": {"reference": "rotary"} or {outputKey: {data, shape?, dtype?}, ...}; replaces an earlier layer. */
-wgk_status wgk_tc_read_expected(wgk_tc_reader *r, wgk_tc_case *c, const json_t *v, const char *path) {
+wgk_status tc_read_expected(tc_reader *r, tc_case *c, const json_t *v, const char *path) {
   expected_clear(c);
-  if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object");
+  if (!json_is_object(v)) return tc_fail(r, path, "expected an object");
   const json_t *ref = json_object_get(v, "reference");
   if (ref) {
-    if (json_object_size(v) != 1) return wgk_tc_fail(r, path, "\"reference\" stands alone");
+    if (json_object_size(v) != 1) return tc_fail(r, path, "\"reference\" stands alone");
     const char *name = json_is_string(ref) ? json_string_value(ref) : "";
-    if ((c->reference = wgk_ops_tools_find_reference(name))) return WGK_OK;
+    if ((c->reference = ops_tools_find_reference(name))) return WGK_OK;
     char msg[256];
     size_t n = (size_t)snprintf(msg, sizeof msg, "unknown reference (wgk has:");
-    for (size_t i = 0, k = 0; i < wgk_ops_tools_count() && n < sizeof msg; i++)
-      if (wgk_ops_tools_at(i)->reference)
-        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s %s", k++ ? "," : "", wgk_ops_tools_at(i)->reference_name);
+    for (size_t i = 0, k = 0; i < ops_tools_count() && n < sizeof msg; i++)
+      if (ops_tools_at(i)->reference)
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s %s", k++ ? "," : "", ops_tools_at(i)->reference_name);
     if (n < sizeof msg) snprintf(msg + n, sizeof msg - n, ")");
     return fail_at(r, path, "reference", msg);
   }
-  if (json_object_size(v) == 0) return wgk_tc_fail(r, path, "no expected output");
+  if (json_object_size(v) == 0) return tc_fail(r, path, "no expected output");
   if (!(c->expected = calloc(json_object_size(v), sizeof *c->expected))) return OOM(r, path);
   const char *key;
   const json_t *item;
   json_object_foreach((json_t *)v, key, item) {
-    char *p = wgk_tc_path_key(path, key);
+    char *p = tc_path_key(path, key);
     if (!p) return OOM(r, path);
     wgk_status st = read_one_expected(r, &c->expected[c->n_expected++], key, item, p);
     free(p);
@@ -411,18 +407,18 @@ wgk_status wgk_tc_read_expected(wgk_tc_reader *r, wgk_tc_case *c, const json_t *
   return WGK_OK;
 }
 
-void wgk_tc_case_clear(wgk_tc_case *c) {
+void tc_case_clear(tc_case *c) {
   free(c->id);
   free(c->description);
-  for (size_t i = 0; i < c->n_inputs; i++) wgk_tc_input_clear(&c->inputs[i]);
+  for (size_t i = 0; i < c->n_inputs; i++) tc_input_clear(&c->inputs[i]);
   free(c->inputs);
   for (size_t i = 0; i < c->n_absent; i++) free(c->absent[i]);
   free(c->absent);
   for (size_t i = 0; i < c->n_requires; i++) free(c->requires[i]);
   free(c->requires);
-  wgk_tc_values_free(c->attrs, c->n_attrs);
-  wgk_tc_values_free(c->args, c->n_args);
-  wgk_tc_values_free(c->tunables, c->n_tunables);
+  tc_values_free(c->attrs, c->n_attrs);
+  tc_values_free(c->args, c->n_args);
+  tc_values_free(c->tunables, c->n_tunables);
   expected_clear(c);
   free(c->expect_error);
   free(c->variant);
@@ -431,9 +427,9 @@ void wgk_tc_case_clear(wgk_tc_case *c) {
   free(c->pos.path);
 }
 
-void wgk_tc_suite_free(wgk_tc_suite *suite) {
+void tc_suite_free(tc_suite *suite) {
   if (!suite) return;
-  for (size_t i = 0; i < suite->n_cases; i++) wgk_tc_case_clear(&suite->cases[i]);
+  for (size_t i = 0; i < suite->n_cases; i++) tc_case_clear(&suite->cases[i]);
   free(suite->cases);
   free(suite->source);
   json_decref(suite->root);

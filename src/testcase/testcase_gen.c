@@ -1,6 +1,6 @@
 /*
  * Test inputs as host tensors: inline data converted, or generated from a seed. Values are produced in
- * double and stored through wgk_host_tensor_from_double, so a float16 input holds exactly the rounded
+ * double and stored through util_host_tensor_from_double, so a float16 input holds exactly the rounded
  * value the reference then reads back (both sides see the same numbers).
  */
 #include <math.h>
@@ -37,18 +37,18 @@ static size_t count_numbers(const json_t *v) {
 static bool is_int_dtype(wgk_dtype d) { return d != WGK_DTYPE_FLOAT32 && d != WGK_DTYPE_FLOAT16; }
 
 /* Fills vals[numel] for the generic generators. */
-static void generate(const wgk_tc_input *in, double *vals, size_t numel) {
-  wgk_rng rng;
-  wgk_rng_seed(&rng, in->seed);
+static void generate(const tc_input *in, double *vals, size_t numel) {
+  util_rng rng;
+  util_rng_seed(&rng, in->seed);
   int64_t last = in->rank > 0 ? in->dims[in->rank - 1] : 1;
   for (size_t i = 0; i < numel; i++) {
     switch (in->kind) {
     case WGK_TC_UNIFORM:
-      vals[i] = is_int_dtype(in->dtype) ? (double)wgk_rng_int(&rng, (int64_t)ceil(in->a), (int64_t)floor(in->b))
-                                        : wgk_rng_uniform(&rng, in->a, in->b);
+      vals[i] = is_int_dtype(in->dtype) ? (double)util_rng_int(&rng, (int64_t)ceil(in->a), (int64_t)floor(in->b))
+                                        : util_rng_uniform(&rng, in->a, in->b);
       break;
     case WGK_TC_NORMAL:
-      vals[i] = wgk_rng_normal(&rng, in->a, in->b);
+      vals[i] = util_rng_normal(&rng, in->a, in->b);
       break;
     case WGK_TC_ARANGE:
       vals[i] = in->a + (double)i * in->b;
@@ -69,79 +69,78 @@ static void generate(const wgk_tc_input *in, double *vals, size_t numel) {
 
 /* An op's generator (src/ops/<op id>/generators.c): its values in double, in the case's dtype; a shape the case
  * gives must be the generator's own. */
-static wgk_status make_op(const wgk_tc_input *in, const char *source, wgk_host_tensor **out, wgk_error *err) {
-  wgk_host_tensor *t = NULL;
-  wgk_status st = in->rank >= 0 ? wgk_host_tensor_create(in->dtype, in->rank, in->dims, &t) : WGK_OK;
-  if (st) return wgk_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
+static wgk_status make_op(const tc_input *in, const char *source, util_host_tensor **out, util_error *err) {
+  util_host_tensor *t = NULL;
+  wgk_status st = in->rank >= 0 ? util_host_tensor_create(in->dtype, in->rank, in->dims, &t) : WGK_OK;
+  if (st) return util_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
   int rank = in->rank;
   int64_t dims[WGK_HOST_MAX_RANK];
   memcpy(dims, in->dims, sizeof dims);
   double *vals = NULL;
   st = in->op_gen->make(in->op_gen, in->params, &rank, dims, &vals, err);
   if (st) {
-    wgk_host_tensor_free(t);
-    wgk_error_wrap_source(err, source, in->pos.line, in->pos.column, in->pos.path);
+    util_host_tensor_free(t);
+    util_error_wrap_source(err, source, in->pos.line, in->pos.column, in->pos.path);
     return st;
   }
   if (t && (rank != in->rank || memcmp(dims, in->dims, sizeof(int64_t) * (size_t)rank) != 0)) {
-    wgk_host_tensor_free(t);
+    util_host_tensor_free(t);
     free(vals);
-    return wgk_error_set(err, WGK_ERR_PARSE, source, in->pos.line, in->pos.column, in->pos.path,
-                         "the shape given differs from the layout's");
+    return util_error_set(err, WGK_ERR_PARSE, source, in->pos.line, in->pos.column, in->pos.path,
+                          "the shape given differs from the layout's");
   }
-  if (!t && (st = wgk_host_tensor_create(in->dtype, rank, dims, &t))) {
+  if (!t && (st = util_host_tensor_create(in->dtype, rank, dims, &t))) {
     free(vals);
-    return wgk_error_set(err, st, source, 0, 0, in->pos.path, "out of memory");
+    return util_error_set(err, st, source, 0, 0, in->pos.path, "out of memory");
   }
-  wgk_host_tensor_from_double(t, vals);
+  util_host_tensor_from_double(t, vals);
   free(vals);
   *out = t;
   return WGK_OK;
 }
 
-wgk_status wgk_tc_input_bytes(const wgk_tc_input *in, uint64_t *bytes) {
+wgk_status tc_input_bytes(const tc_input *in, uint64_t *bytes) {
   size_t numel = 0;
   *bytes = 0;
   if (in->rank < 0) return WGK_OK; /* a layout: its own generator bounds it */
-  if (!wgk_host_shape_numel(in->rank, in->dims, 1, &numel)) return WGK_ERR_LIMIT;
+  if (!util_host_shape_numel(in->rank, in->dims, 1, &numel)) return WGK_ERR_LIMIT;
   *bytes = (uint64_t)numel * wgk_dtype_size(in->dtype);
   return numel > WGK_TC_MAX_ELEMENTS ? WGK_ERR_LIMIT : WGK_OK;
 }
 
-wgk_status wgk_tc_input_make(const wgk_tc_input *in, const char *source, wgk_host_tensor **out, wgk_error *err) {
+wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tensor **out, util_error *err) {
   *out = NULL;
   uint64_t bytes = 0;
-  if (wgk_tc_input_bytes(in, &bytes) != WGK_OK) /* refused before anything is allocated */
-    return wgk_error_set(err, WGK_ERR_LIMIT, source, in->pos.line, in->pos.column, in->pos.path,
-                         "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
-                         "the host)",
-                         in->key, (unsigned long long)bytes, wgk_dtype_name(in->dtype),
-                         (unsigned long long)WGK_TC_MAX_ELEMENTS);
+  if (tc_input_bytes(in, &bytes) != WGK_OK) /* refused before anything is allocated */
+    return util_error_set(err, WGK_ERR_LIMIT, source, in->pos.line, in->pos.column, in->pos.path,
+                          "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
+                          "the host)",
+                          in->key, (unsigned long long)bytes, wgk_dtype_name(in->dtype),
+                          (unsigned long long)WGK_TC_MAX_ELEMENTS);
   if (in->kind == WGK_TC_OP) return make_op(in, source, out, err);
-  wgk_host_tensor *t = NULL;
-  wgk_status st = wgk_host_tensor_create(in->dtype, in->rank, in->dims, &t);
-  if (st) return wgk_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
-  size_t numel = wgk_host_tensor_numel(t);
+  util_host_tensor *t = NULL;
+  wgk_status st = util_host_tensor_create(in->dtype, in->rank, in->dims, &t);
+  if (st) return util_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
+  size_t numel = util_host_tensor_numel(t);
   double *vals = malloc(sizeof(double) * (numel + 1));
   if (!vals) {
-    wgk_host_tensor_free(t);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, in->pos.path, "out of memory");
+    util_host_tensor_free(t);
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, in->pos.path, "out of memory");
   }
   if (in->kind == WGK_TC_DATA)
     flatten(in->data, vals, 0);
   else
     generate(in, vals, numel);
-  wgk_host_tensor_from_double(t, vals);
+  util_host_tensor_from_double(t, vals);
   free(vals);
   *out = t;
   return WGK_OK;
 }
 
-wgk_status wgk_tc_expected_values(const wgk_tc_expected *e, const char *source, double **out, size_t *count,
-                                  wgk_error *err) {
+wgk_status tc_expected_values(const tc_expected *e, const char *source, double **out, size_t *count, util_error *err) {
   *count = count_numbers(e->data);
   *out = malloc(sizeof(double) * (*count + 1));
-  if (!*out) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, e->pos.path, "out of memory");
+  if (!*out) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, e->pos.path, "out of memory");
   flatten(e->data, *out, 0);
   return WGK_OK;
 }

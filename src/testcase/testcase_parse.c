@@ -18,65 +18,64 @@ static const char *const case_keys[] = {"id",          "description", "inputs", 
                                         "args",        "tunables",    "expected",       "tolerance", "requires",
                                         "expectError", "variant",     "variantWithout", NULL};
 
-wgk_status wgk_tc_failv(wgk_tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {
-  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(&r->index, path);
+wgk_status tc_failv(tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {
+  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&r->index, path);
   int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
-  return wgk_error_setv(r->err, WGK_ERR_PARSE, r->source, line, col, path, fmt, ap);
+  return util_error_setv(r->err, WGK_ERR_PARSE, r->source, line, col, path, fmt, ap);
 }
 
-wgk_status wgk_tc_fail(wgk_tc_reader *r, const char *path, const char *fmt, ...) {
+wgk_status tc_fail(tc_reader *r, const char *path, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_status st = wgk_tc_failv(r, false, path, fmt, ap);
+  wgk_status st = tc_failv(r, false, path, fmt, ap);
   va_end(ap);
   return st;
 }
 
 /* An error at a member's key rather than its value (unknown keys). */
-__attribute__((format(printf, 3, 4))) static wgk_status fail_key(wgk_tc_reader *r, const char *path, const char *fmt,
-                                                                 ...) {
+__attribute__((format(printf, 3, 4))) static wgk_status fail_key(tc_reader *r, const char *path, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_status st = wgk_tc_failv(r, true, path, fmt, ap);
+  wgk_status st = tc_failv(r, true, path, fmt, ap);
   va_end(ap);
   return st;
 }
 
-char *wgk_tc_path_key(const char *parent, const char *key) {
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, 0);
-  wgk_dynbuf_append_str(&b, parent);
-  wgk_manifest_path_key(&b, key);
-  return wgk_dynbuf_take(&b);
+char *tc_path_key(const char *parent, const char *key) {
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  util_dynbuf_append_str(&b, parent);
+  util_manifest_path_key(&b, key);
+  return util_dynbuf_take(&b);
 }
 
-char *wgk_tc_path_index(const char *parent, size_t i) {
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, 0);
-  wgk_dynbuf_append_str(&b, parent);
-  wgk_manifest_path_index(&b, i);
-  return wgk_dynbuf_take(&b);
+char *tc_path_index(const char *parent, size_t i) {
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  util_dynbuf_append_str(&b, parent);
+  util_manifest_path_index(&b, i);
+  return util_dynbuf_take(&b);
 }
 
-wgk_status wgk_tc_pos_set(wgk_tc_reader *r, wgk_tc_pos *pos, const char *path) {
+wgk_status tc_pos_set(tc_reader *r, tc_pos *pos, const char *path) {
   free(pos->path);
   pos->path = strdup(path);
-  if (!pos->path) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
-  const wgk_manifest_jpos_entry *e = wgk_manifest_jpos_find(&r->index, path);
+  if (!pos->path) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&r->index, path);
   pos->line = e ? e->line : 0;
   pos->column = e ? e->column : 0;
   return WGK_OK;
 }
 
-wgk_status wgk_tc_check_keys(wgk_tc_reader *r, const json_t *obj, const char *path, const char *const *allowed) {
-  if (!json_is_object(obj)) return wgk_tc_fail(r, path, "expected an object");
+wgk_status tc_check_keys(tc_reader *r, const json_t *obj, const char *path, const char *const *allowed) {
+  if (!json_is_object(obj)) return tc_fail(r, path, "expected an object");
   const char *key;
   const json_t *v;
   json_object_foreach((json_t *)obj, key, v) {
     bool ok = false;
     for (const char *const *a = allowed; *a && !ok; a++) ok = strcmp(*a, key) == 0;
     if (!ok) {
-      char *p = wgk_tc_path_key(path, key);
+      char *p = tc_path_key(path, key);
       wgk_status st = fail_key(r, p ? p : path, "unknown key '%s'", key);
       free(p);
       return st;
@@ -86,40 +85,40 @@ wgk_status wgk_tc_check_keys(wgk_tc_reader *r, const json_t *obj, const char *pa
 }
 
 /* A list of strings (absent, requires), replacing what an earlier layer gave. */
-wgk_status wgk_tc_read_strings(wgk_tc_reader *r, const json_t *v, const char *path, char ***out, size_t *n) {
-  if (!json_is_array(v)) return wgk_tc_fail(r, path, "expected a list of strings");
+wgk_status tc_read_strings(tc_reader *r, const json_t *v, const char *path, char ***out, size_t *n) {
+  if (!json_is_array(v)) return tc_fail(r, path, "expected a list of strings");
   for (size_t i = 0; i < *n; i++) free((*out)[i]);
   free(*out);
   *n = 0;
   *out = calloc(json_array_size(v) + 1, sizeof **out);
-  if (!*out) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  if (!*out) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
   for (size_t i = 0; i < json_array_size(v); i++) {
     const json_t *s = json_array_get(v, i);
     if (!json_is_string(s)) {
-      char *p = wgk_tc_path_index(path, i);
-      wgk_status st = wgk_tc_fail(r, p ? p : path, "expected a string");
+      char *p = tc_path_index(path, i);
+      wgk_status st = tc_fail(r, p ? p : path, "expected a string");
       free(p);
       return st;
     }
     if (!((*out)[(*n)++] = strdup(json_string_value(s))))
-      return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+      return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
   }
   return WGK_OK;
 }
 
-static wgk_status read_string(wgk_tc_reader *r, const json_t *v, const char *path, char **out) {
-  if (!json_is_string(v)) return wgk_tc_fail(r, path, "expected a string");
+static wgk_status read_string(tc_reader *r, const json_t *v, const char *path, char **out) {
+  if (!json_is_string(v)) return tc_fail(r, path, "expected a string");
   free(*out);
   *out = strdup(json_string_value(v));
-  return *out ? WGK_OK : wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  return *out ? WGK_OK : util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
 }
 
-wgk_status wgk_tc_check_features(wgk_tc_reader *r, char *const *names, size_t n, const char *path) {
+wgk_status tc_check_features(tc_reader *r, char *const *names, size_t n, const char *path) {
   for (size_t i = 0; i < n; i++) {
-    wgk_feature f;
-    if (!wgk_feature_from_name(names[i], &f)) {
-      char *p = wgk_tc_path_index(path, i);
-      wgk_status st = wgk_tc_fail(r, p ? p : path, "unknown device feature '%s'", names[i]);
+    dev_feature f;
+    if (!dev_feature_from_name(names[i], &f)) {
+      char *p = tc_path_index(path, i);
+      wgk_status st = tc_fail(r, p ? p : path, "unknown device feature '%s'", names[i]);
       free(p);
       return st;
     }
@@ -128,20 +127,20 @@ wgk_status wgk_tc_check_features(wgk_tc_reader *r, char *const *names, size_t n,
 }
 
 /* variantWithout: {"shader-f16": "<variant id>", ...}, replacing what an earlier layer gave. */
-static wgk_status read_variant_without(wgk_tc_reader *r, wgk_tc_case *c, const json_t *v, const char *path) {
-  if (!json_is_object(v)) return wgk_tc_fail(r, path, "expected an object {feature: variant id}");
+static wgk_status read_variant_without(tc_reader *r, tc_case *c, const json_t *v, const char *path) {
+  if (!json_is_object(v)) return tc_fail(r, path, "expected an object {feature: variant id}");
   for (size_t i = 0; i < 2 * c->n_variant_without; i++) free(c->variant_without[i]);
   free(c->variant_without);
   c->n_variant_without = 0;
   c->variant_without = calloc(2 * json_object_size(v) + 1, sizeof *c->variant_without);
-  if (!c->variant_without) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  if (!c->variant_without) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
   const char *key;
   const json_t *id;
   json_object_foreach((json_t *)v, key, id) {
-    char *p = wgk_tc_path_key(path, key);
-    wgk_feature f;
-    wgk_status st = !wgk_feature_from_name(key, &f) ? wgk_tc_fail(r, p ? p : path, "unknown device feature '%s'", key)
-                    : !json_is_string(id)           ? wgk_tc_fail(r, p ? p : path, "expected a variant id (a string)")
+    char *p = tc_path_key(path, key);
+    dev_feature f;
+    wgk_status st = !dev_feature_from_name(key, &f) ? tc_fail(r, p ? p : path, "unknown device feature '%s'", key)
+                    : !json_is_string(id)           ? tc_fail(r, p ? p : path, "expected a variant id (a string)")
                                                     : WGK_OK;
     free(p);
     if (st) return st;
@@ -151,7 +150,7 @@ static wgk_status read_variant_without(wgk_tc_reader *r, wgk_tc_case *c, const j
     if (!pair[1]) {
       free(pair[0]);
       pair[0] = NULL;
-      return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+      return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
     }
     c->n_variant_without++;
   }
@@ -159,75 +158,75 @@ static wgk_status read_variant_without(wgk_tc_reader *r, wgk_tc_case *c, const j
 }
 
 /* One field of a case layer. */
-static wgk_status read_field(wgk_tc_reader *r, wgk_tc_case *c, const char *key, const json_t *v, const char *path) {
+static wgk_status read_field(tc_reader *r, tc_case *c, const char *key, const json_t *v, const char *path) {
   if (strcmp(key, "id") == 0) return read_string(r, v, path, &c->id);
   if (strcmp(key, "description") == 0) return read_string(r, v, path, &c->description);
   if (strcmp(key, "expectError") == 0) return read_string(r, v, path, &c->expect_error);
   if (strcmp(key, "variant") == 0) return read_string(r, v, path, &c->variant);
   if (strcmp(key, "variantWithout") == 0) return read_variant_without(r, c, v, path);
-  if (strcmp(key, "absent") == 0) return wgk_tc_read_strings(r, v, path, &c->absent, &c->n_absent);
+  if (strcmp(key, "absent") == 0) return tc_read_strings(r, v, path, &c->absent, &c->n_absent);
   if (strcmp(key, "requires") == 0) {
-    wgk_status st = wgk_tc_read_strings(r, v, path, &c->requires, &c->n_requires);
-    return st ? st : wgk_tc_check_features(r, c->requires, c->n_requires, path);
+    wgk_status st = tc_read_strings(r, v, path, &c->requires, &c->n_requires);
+    return st ? st : tc_check_features(r, c->requires, c->n_requires, path);
   }
-  if (strcmp(key, "inputs") == 0) return wgk_tc_read_input_map(r, v, path, &c->inputs, &c->n_inputs, false);
-  if (strcmp(key, "attrs") == 0) return wgk_tc_read_values(r, v, path, &c->attrs, &c->n_attrs, false);
-  if (strcmp(key, "args") == 0) return wgk_tc_read_values(r, v, path, &c->args, &c->n_args, false);
-  if (strcmp(key, "tunables") == 0) return wgk_tc_read_values(r, v, path, &c->tunables, &c->n_tunables, true);
-  if (strcmp(key, "tolerance") == 0) return wgk_tc_read_tolerance(r, c, v, path);
-  if (strcmp(key, "expected") == 0) return wgk_tc_read_expected(r, c, v, path);
-  return wgk_tc_fail(r, path, "unknown key '%s'", key);
+  if (strcmp(key, "inputs") == 0) return tc_read_input_map(r, v, path, &c->inputs, &c->n_inputs, false);
+  if (strcmp(key, "attrs") == 0) return tc_read_values(r, v, path, &c->attrs, &c->n_attrs, false);
+  if (strcmp(key, "args") == 0) return tc_read_values(r, v, path, &c->args, &c->n_args, false);
+  if (strcmp(key, "tunables") == 0) return tc_read_values(r, v, path, &c->tunables, &c->n_tunables, true);
+  if (strcmp(key, "tolerance") == 0) return tc_read_tolerance(r, c, v, path);
+  if (strcmp(key, "expected") == 0) return tc_read_expected(r, c, v, path);
+  return tc_fail(r, path, "unknown key '%s'", key);
 }
 
-static wgk_status read_layer(wgk_tc_reader *r, wgk_tc_case *c, const json_t *obj, const char *path) {
-  wgk_status st = wgk_tc_check_keys(r, obj, path, case_keys);
+static wgk_status read_layer(tc_reader *r, tc_case *c, const json_t *obj, const char *path) {
+  wgk_status st = tc_check_keys(r, obj, path, case_keys);
   const char *key;
   const json_t *v;
   json_object_foreach((json_t *)obj, key, v) {
     if (st) break;
-    char *p = wgk_tc_path_key(path, key);
-    if (!p) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+    char *p = tc_path_key(path, key);
+    if (!p) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
     st = read_field(r, c, key, v, p);
     free(p);
   }
   return st;
 }
 
-static void case_defaults(wgk_tc_case *c) {
-  for (int d = 0; d <= WGK_DTYPE_INT16; d++) c->tol[d] = wgk_tc_default_tolerance((wgk_dtype)d);
+static void case_defaults(tc_case *c) {
+  for (int d = 0; d <= WGK_DTYPE_INT16; d++) c->tol[d] = tc_default_tolerance((wgk_dtype)d);
 }
 
 /* What every case must have once both layers are read. */
-static wgk_status check_case(wgk_tc_reader *r, const wgk_tc_suite *s, size_t index, const char *path) {
-  const wgk_tc_case *c = &s->cases[index];
-  if (!c->id || !c->id[0]) return wgk_tc_fail(r, path, "a case needs a non-empty \"id\"");
+static wgk_status check_case(tc_reader *r, const tc_suite *s, size_t index, const char *path) {
+  const tc_case *c = &s->cases[index];
+  if (!c->id || !c->id[0]) return tc_fail(r, path, "a case needs a non-empty \"id\"");
   for (size_t j = 0; j < index; j++)
-    if (strcmp(s->cases[j].id, c->id) == 0) return wgk_tc_fail(r, path, "duplicate case id '%s'", c->id);
+    if (strcmp(s->cases[j].id, c->id) == 0) return tc_fail(r, path, "duplicate case id '%s'", c->id);
   if (!c->expect_error && !c->reference && c->n_expected == 0)
-    return wgk_tc_fail(r, path, "case '%s' has neither \"expected\" nor \"expectError\"", c->id);
+    return tc_fail(r, path, "case '%s' has neither \"expected\" nor \"expectError\"", c->id);
   for (size_t a = 0; a < c->n_absent; a++)
     for (size_t i = 0; i < c->n_inputs; i++)
       if (strcmp(c->absent[a], c->inputs[i].key) == 0)
-        return wgk_tc_fail(r, path, "'%s' is both an input and absent", c->absent[a]);
+        return tc_fail(r, path, "'%s' is both an input and absent", c->absent[a]);
   return WGK_OK;
 }
 
-static wgk_status read_cases(wgk_tc_reader *r, wgk_tc_suite *s, const json_t *cases, const json_t *defaults) {
-  if (!json_is_array(cases)) return wgk_tc_fail(r, "cases", "expected a list of cases");
+static wgk_status read_cases(tc_reader *r, tc_suite *s, const json_t *cases, const json_t *defaults) {
+  if (!json_is_array(cases)) return tc_fail(r, "cases", "expected a list of cases");
   s->cases = calloc(json_array_size(cases) + 1, sizeof *s->cases);
-  if (!s->cases) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
+  if (!s->cases) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < json_array_size(cases) && !st; i++) {
-    wgk_tc_case *c = &s->cases[s->n_cases++];
+    tc_case *c = &s->cases[s->n_cases++];
     case_defaults(c);
-    char *path = wgk_tc_path_index("cases", i);
-    if (!path) return wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
-    st = wgk_tc_pos_set(r, &c->pos, path);
+    char *path = tc_path_index("cases", i);
+    if (!path) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
+    st = tc_pos_set(r, &c->pos, path);
     if (!st && defaults) st = read_layer(r, c, defaults, "defaults");
     if (!st) st = read_layer(r, c, json_array_get(cases, i), path);
     if (!st && !c->description) c->description = strdup("");
     if (!st && !c->description)
-      st = wgk_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+      st = util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
     if (!st) st = check_case(r, s, i, path);
     free(path);
   }
@@ -235,59 +234,59 @@ static wgk_status read_cases(wgk_tc_reader *r, wgk_tc_suite *s, const json_t *ca
 }
 
 /* The top level both test.json and bench.json share: schema, description, defaults (without an id), cases. */
-wgk_status wgk_tc_document(wgk_tc_reader *r, const json_t *root, const json_t **defaults, const json_t **cases) {
-  wgk_status st = wgk_tc_check_keys(r, root, "", top_keys);
+wgk_status tc_document(tc_reader *r, const json_t *root, const json_t **defaults, const json_t **cases) {
+  wgk_status st = tc_check_keys(r, root, "", top_keys);
   if (st) return st;
   const json_t *schema = json_object_get(root, "schema");
-  if (!schema) return wgk_tc_fail(r, "", "missing required key 'schema'");
+  if (!schema) return tc_fail(r, "", "missing required key 'schema'");
   if (!json_is_integer(schema) || json_integer_value(schema) != WGK_TC_SCHEMA)
-    return wgk_tc_fail(r, "schema", "unsupported schema (this wgk reads schema %d)", WGK_TC_SCHEMA);
+    return tc_fail(r, "schema", "unsupported schema (this wgk reads schema %d)", WGK_TC_SCHEMA);
   *defaults = json_object_get(root, "defaults");
-  if (*defaults && json_object_get(*defaults, "id")) return wgk_tc_fail(r, "defaults.id", "defaults cannot give an id");
+  if (*defaults && json_object_get(*defaults, "id")) return tc_fail(r, "defaults.id", "defaults cannot give an id");
   *cases = json_object_get(root, "cases");
-  if (!*cases) return wgk_tc_fail(r, "", "missing required key 'cases'");
+  if (!*cases) return tc_fail(r, "", "missing required key 'cases'");
   return WGK_OK;
 }
 
-static wgk_status read_document(wgk_tc_reader *r, wgk_tc_suite *s) {
+static wgk_status read_document(tc_reader *r, tc_suite *s) {
   const json_t *defaults, *cases;
-  wgk_status st = wgk_tc_document(r, s->root, &defaults, &cases);
+  wgk_status st = tc_document(r, s->root, &defaults, &cases);
   return st ? st : read_cases(r, s, cases, defaults);
 }
 
-wgk_status wgk_tc_parse_root(const char *text, size_t len, const char *source, wgk_tc_reader *r, json_t **root,
-                             wgk_error *err) {
+wgk_status tc_parse_root(const char *text, size_t len, const char *source, tc_reader *r, json_t **root,
+                         util_error *err) {
   memset(r, 0, sizeof *r);
   r->source = source;
   r->err = err;
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-  if (!*root) return wgk_error_set(err, WGK_ERR_PARSE, source, jerr.line, jerr.column, NULL, "%s", jerr.text);
-  if (!json_is_object(*root)) return wgk_error_set(err, WGK_ERR_PARSE, source, 1, 1, NULL, "expected an object");
-  if (wgk_manifest_jpos_build(text, len, &r->index) != WGK_OK)
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory indexing positions");
+  if (!*root) return util_error_set(err, WGK_ERR_PARSE, source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+  if (!json_is_object(*root)) return util_error_set(err, WGK_ERR_PARSE, source, 1, 1, NULL, "expected an object");
+  if (util_manifest_jpos_build(text, len, &r->index) != WGK_OK)
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory indexing positions");
   return WGK_OK;
 }
 
-wgk_status wgk_tc_suite_parse(const char *text, size_t len, const char *source, wgk_tc_suite **out, wgk_error *err) {
+wgk_status tc_suite_parse(const char *text, size_t len, const char *source, tc_suite **out, util_error *err) {
   *out = NULL;
-  wgk_tc_suite *s = calloc(1, sizeof *s);
+  tc_suite *s = calloc(1, sizeof *s);
   if (!s || !(s->source = strdup(source ? source : "test.json"))) {
     free(s);
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory");
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory");
   }
-  wgk_tc_reader r;
-  wgk_status st = wgk_tc_parse_root(text, len, s->source, &r, &s->root, err);
+  tc_reader r;
+  wgk_status st = tc_parse_root(text, len, s->source, &r, &s->root, err);
   if (!st) st = read_document(&r, s);
-  wgk_manifest_jpos_free(&r.index);
+  util_manifest_jpos_free(&r.index);
   if (st) {
-    wgk_tc_suite_free(s);
+    tc_suite_free(s);
     return st;
   }
   *out = s;
   return WGK_OK;
 }
 
-bool wgk_tc_case_matches(const wgk_tc_case *c, const char *filter) {
+bool tc_case_matches(const tc_case *c, const char *filter) {
   return !filter || !filter[0] || strcmp(c->id, filter) == 0 || strstr(c->id, filter) != NULL;
 }

@@ -11,10 +11,10 @@
 #include "testcase/tc_ref.h"
 
 /* The case input feeding ONNX input `onnx`, or NULL when the case leaves it out. */
-static const wgk_host_tensor *input_for(const wgk_manifest *m, const wgk_tc_case *c, wgk_host_tensor *const *in,
-                                        const char *onnx) {
+static const util_host_tensor *input_for(const manifest_model *m, const tc_case *c, util_host_tensor *const *in,
+                                         const char *onnx) {
   for (size_t i = 0; i < c->n_inputs; i++) {
-    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(m, c->inputs[i].key);
+    const manifest_port *p = manifest_find_port_or_key(m, c->inputs[i].key);
     const char *name = p ? (p->onnx ? p->onnx : p->name) : c->inputs[i].key;
     if (strcmp(name, onnx) == 0) return in[i];
   }
@@ -22,21 +22,21 @@ static const wgk_host_tensor *input_for(const wgk_manifest *m, const wgk_tc_case
 }
 
 /* An attribute as a number: the case's value, else the manifest default, else dflt. */
-static double attr_num(const wgk_manifest *m, const wgk_tc_case *c, const char *name, double dflt) {
+static double attr_num(const manifest_model *m, const tc_case *c, const char *name, double dflt) {
   for (size_t i = 0; i < c->n_attrs; i++)
     if (strcmp(c->attrs[i].name, name) == 0 && json_is_number(c->attrs[i].value))
       return json_number_value(c->attrs[i].value);
-  const wgk_manifest_attribute *a = wgk_manifest_find_attribute(m, name);
+  const manifest_attribute *a = manifest_find_attribute(m, name);
   if (a && a->default_value && json_is_number(a->default_value)) return json_number_value(a->default_value);
   return dflt;
 }
 
-static wgk_status add_out(wgk_tc_ref_outputs *o, const char *const *names, const wgk_host_tensor *like, int rank,
-                          const int64_t *dims, double **values, wgk_error *err) {
-  wgk_tc_ref_output *r = &o->out[o->n];
+static wgk_status add_out(tc_ref_outputs *o, const char *const *names, const util_host_tensor *like, int rank,
+                          const int64_t *dims, double **values, util_error *err) {
+  tc_ref_output *r = &o->out[o->n];
   size_t numel = 0;
-  if (!wgk_host_shape_numel(rank, dims, 8, &numel) || !(*values = calloc(numel + 1, sizeof(double))))
-    return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory for the reference");
+  if (!util_host_shape_numel(rank, dims, 8, &numel) || !(*values = calloc(numel + 1, sizeof(double))))
+    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory for the reference");
   for (int i = 0; i < 2 && names[i]; i++) r->names[i] = names[i];
   r->dtype = like->dtype;
   r->rank = rank;
@@ -49,33 +49,33 @@ static wgk_status add_out(wgk_tc_ref_outputs *o, const char *const *names, const
 
 /* The case as the op's reference sees it (src/ops/ops.h). */
 typedef struct ref_io {
-  wgk_op_ref_io io; /* first: the hooks get &io */
-  const wgk_manifest *m;
-  const wgk_tc_case *c;
-  wgk_host_tensor *const *in;
-  wgk_tc_ref_outputs *o;
+  op_ref_io io; /* first: the hooks get &io */
+  const manifest_model *m;
+  const tc_case *c;
+  util_host_tensor *const *in;
+  tc_ref_outputs *o;
 } ref_io;
 
-static const wgk_host_tensor *io_input(const wgk_op_ref_io *io, const char *onnx) {
+static const util_host_tensor *io_input(const op_ref_io *io, const char *onnx) {
   const ref_io *r = (const ref_io *)io;
   return input_for(r->m, r->c, r->in, onnx);
 }
 
-static double io_attr(const wgk_op_ref_io *io, const char *name, double dflt) {
+static double io_attr(const op_ref_io *io, const char *name, double dflt) {
   const ref_io *r = (const ref_io *)io;
   return attr_num(r->m, r->c, name, dflt);
 }
 
-static wgk_status io_output(wgk_op_ref_io *io, const char *const *names, const wgk_host_tensor *like, int rank,
-                            const int64_t *dims, double **values, wgk_error *err) {
+static wgk_status io_output(op_ref_io *io, const char *const *names, const util_host_tensor *like, int rank,
+                            const int64_t *dims, double **values, util_error *err) {
   ref_io *r = (ref_io *)io;
   if (r->o->n == WGK_TC_MAX_OUTPUTS)
-    return wgk_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "the reference has too many outputs");
+    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "the reference has too many outputs");
   return add_out(r->o, names, like, rank, dims, values, err);
 }
 
-wgk_status wgk_tc_reference_run(const wgk_manifest *m, const wgk_tc_case *c, wgk_host_tensor *const *inputs,
-                                wgk_tc_ref_outputs *out, wgk_error *err) {
+wgk_status tc_reference_run(const manifest_model *m, const tc_case *c, util_host_tensor *const *inputs,
+                            tc_ref_outputs *out, util_error *err) {
   memset(out, 0, sizeof *out);
   if (!c->reference || !c->reference->reference) return WGK_OK;
   ref_io r = {.io = {.input = io_input, .attr = io_attr, .output = io_output}, .m = m, .c = c, .in = inputs, .o = out};
@@ -83,7 +83,7 @@ wgk_status wgk_tc_reference_run(const wgk_manifest *m, const wgk_tc_case *c, wgk
   return c->reference->reference(&r.io, err);
 }
 
-void wgk_tc_ref_outputs_free(wgk_tc_ref_outputs *o) {
+void tc_ref_outputs_free(tc_ref_outputs *o) {
   for (size_t i = 0; i < o->n; i++) free(o->out[i].values);
   memset(o, 0, sizeof *o);
 }

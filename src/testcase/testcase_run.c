@@ -13,7 +13,7 @@
 #include "runtime/runtime_access.h"
 #include "testcase/tc_ref.h"
 
-__attribute__((format(printf, 3, 4))) static void verdict(wgk_tc_outcome *o, wgk_tc_verdict v, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static void verdict(tc_outcome *o, tc_verdict v, const char *fmt, ...) {
   o->verdict = v;
   va_list ap;
   va_start(ap, fmt);
@@ -21,30 +21,30 @@ __attribute__((format(printf, 3, 4))) static void verdict(wgk_tc_outcome *o, wgk
   va_end(ap);
 }
 
-wgk_status wgk_tc_upload(wgk_context *ctx, const wgk_host_tensor *h, wgk_tensor **out) {
+wgk_status tc_upload(wgk_context *ctx, const util_host_tensor *h, wgk_tensor **out) {
   wgk_dtype d = wgk_dtype_from_name(wgk_dtype_name(h->dtype));
   return wgk_tensor_create(ctx, d, h->rank, h->dims, h->data, out);
 }
 
-wgk_status wgk_tc_download(wgk_tensor *t, wgk_host_tensor **out) {
+wgk_status tc_download(wgk_tensor *t, util_host_tensor **out) {
   *out = NULL;
   wgk_dtype d = wgk_dtype_from_name(wgk_dtype_name(wgk_tensor_dtype(t)));
-  wgk_host_tensor *h = NULL;
-  wgk_status st = wgk_host_tensor_create(d, wgk_tensor_rank(t), wgk_tensor_shape(t), &h);
-  if (!st && wgk_host_tensor_bytes(h) > 0) st = wgk_tensor_read(t, h->data, wgk_host_tensor_bytes(h));
+  util_host_tensor *h = NULL;
+  wgk_status st = util_host_tensor_create(d, wgk_tensor_rank(t), wgk_tensor_shape(t), &h);
+  if (!st && util_host_tensor_bytes(h) > 0) st = wgk_tensor_read(t, h->data, util_host_tensor_bytes(h));
   if (st)
-    wgk_host_tensor_free(h);
+    util_host_tensor_free(h);
   else
     *out = h;
   return st;
 }
 
 /* SKIP when the device lacks a feature the case requires. */
-static bool lacks_feature(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
-  const wgk_device_desc *dev = wgk_rt_context_device_desc(wgk_rt_kernel_context(k));
+static bool lacks_feature(wgk_kernel *k, const tc_case *c, tc_outcome *o) {
+  const dev_desc *dev = rt_context_device_desc(rt_kernel_context(k));
   for (size_t i = 0; i < c->n_requires; i++) {
-    wgk_feature f;
-    if (!wgk_feature_from_name(c->requires[i], &f) || !wgk_device_has(dev, f)) {
+    dev_feature f;
+    if (!dev_feature_from_name(c->requires[i], &f) || !device_has(dev, f)) {
       verdict(o, WGK_TC_SKIP, "device lacks %s", c->requires[i]);
       return true;
     }
@@ -54,12 +54,12 @@ static bool lacks_feature(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o
 
 static char *json_text(const json_t *v) { return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT); }
 
-wgk_status wgk_tc_set_values(wgk_call *call, const wgk_tc_value *attrs, size_t n_attrs, const wgk_tc_value *args,
-                             size_t n_args, const wgk_tc_value *tunables, size_t n_tunables) {
+wgk_status tc_set_values(wgk_call *call, const tc_value *attrs, size_t n_attrs, const tc_value *args, size_t n_args,
+                         const tc_value *tunables, size_t n_tunables) {
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < n_attrs + n_args && !st; i++) {
     bool attr = i < n_attrs;
-    const wgk_tc_value *v = attr ? &attrs[i] : &args[i - n_attrs];
+    const tc_value *v = attr ? &attrs[i] : &args[i - n_attrs];
     char *text = json_text(v->value);
     st = !text  ? WGK_ERR_OUT_OF_MEMORY
          : attr ? wgk_call_set_attr_json(call, v->name, text)
@@ -72,29 +72,29 @@ wgk_status wgk_tc_set_values(wgk_call *call, const wgk_tc_value *attrs, size_t n
 }
 
 /* Inputs, absent ports, attributes, args and tunables onto the call; a refusal is the context's message. */
-static wgk_status set_call(wgk_call *call, const wgk_tc_case *c, wgk_tensor **tensors) {
+static wgk_status set_call(wgk_call *call, const tc_case *c, wgk_tensor **tensors) {
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) st = wgk_call_set_input(call, c->inputs[i].key, tensors[i]);
   for (size_t i = 0; i < c->n_absent && !st; i++) st = wgk_call_set_input(call, c->absent[i], NULL);
-  return st ? st : wgk_tc_set_values(call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
+  return st ? st : tc_set_values(call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
 }
 
 /* The dtype of an inline expected output that does not say: the first floating-point input's. */
-static wgk_dtype guess_dtype(const wgk_tc_case *c) {
+static wgk_dtype guess_dtype(const tc_case *c) {
   for (size_t i = 0; i < c->n_inputs; i++)
     if (c->inputs[i].dtype == WGK_DTYPE_FLOAT32 || c->inputs[i].dtype == WGK_DTYPE_FLOAT16) return c->inputs[i].dtype;
   return WGK_DTYPE_INVALID;
 }
 
-static wgk_status inline_expected(const wgk_tc_case *c, const char *source, wgk_tc_ref_outputs *w, wgk_error *err) {
+static wgk_status inline_expected(const tc_case *c, const char *source, tc_ref_outputs *w, util_error *err) {
   for (size_t i = 0; i < c->n_expected && i < WGK_TC_MAX_OUTPUTS; i++) {
-    const wgk_tc_expected *e = &c->expected[i];
-    wgk_tc_ref_output *r = &w->out[w->n++];
+    const tc_expected *e = &c->expected[i];
+    tc_ref_output *r = &w->out[w->n++];
     r->names[0] = e->key;
     r->dtype = e->dtype != WGK_DTYPE_INVALID ? e->dtype : guess_dtype(c);
     r->rank = e->rank;
     memcpy(r->dims, e->dims, sizeof r->dims);
-    wgk_status st = wgk_tc_expected_values(e, source, &r->values, &r->count, err);
+    wgk_status st = tc_expected_values(e, source, &r->values, &r->count, err);
     if (st) return st;
   }
   return WGK_OK;
@@ -102,19 +102,19 @@ static wgk_status inline_expected(const wgk_tc_case *c, const char *source, wgk_
 
 /* Caller-owned outputs filled with all-ones bits (NaN for floats) for every expected output of known shape
  * that is a pure output port (in/out ports hold input data). */
-static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const wgk_tc_ref_outputs *w) {
+static wgk_status poison_outputs(wgk_kernel *k, wgk_call *call, const tc_ref_outputs *w) {
   for (size_t i = 0; i < w->n; i++) {
-    const wgk_tc_ref_output *r = &w->out[i];
-    const wgk_manifest_port *p = wgk_manifest_find_port_or_key(wgk_rt_kernel_manifest(k), r->names[0]);
+    const tc_ref_output *r = &w->out[i];
+    const manifest_port *p = manifest_find_port_or_key(rt_kernel_manifest(k), r->names[0]);
     if (!p || p->dir != WGK_PORT_OUTPUT || r->rank < 0 || r->dtype == WGK_DTYPE_INVALID) continue;
-    wgk_host_tensor *h = NULL;
+    util_host_tensor *h = NULL;
     wgk_tensor *t = NULL;
-    wgk_status st = wgk_host_tensor_create(r->dtype, r->rank, r->dims, &h);
-    if (!st) memset(h->data, 0xff, wgk_host_tensor_bytes(h));
-    if (!st) st = wgk_tc_upload(wgk_rt_kernel_context(k), h, &t);
+    wgk_status st = util_host_tensor_create(r->dtype, r->rank, r->dims, &h);
+    if (!st) memset(h->data, 0xff, util_host_tensor_bytes(h));
+    if (!st) st = tc_upload(rt_kernel_context(k), h, &t);
     if (!st) st = wgk_call_set_output(call, r->names[0], t);
     wgk_tensor_release(t);
-    wgk_host_tensor_free(h);
+    util_host_tensor_free(h);
     if (st) return st;
   }
   return WGK_OK;
@@ -130,16 +130,16 @@ static const char *num(double v, char *buf, size_t size) {
 }
 
 /* Reads one output and compares; false (with the message set) on a mismatch. */
-static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_output *r, wgk_tc_outcome *o) {
+static bool judge_output(wgk_call *call, const tc_case *c, const tc_ref_output *r, tc_outcome *o) {
   wgk_tensor *t = wgk_call_output(call, r->names[0]);
   if (!t && r->names[1]) t = wgk_call_output(call, r->names[1]);
-  wgk_host_tensor *h = NULL;
+  util_host_tensor *h = NULL;
   if (!t) return verdict(o, WGK_TC_FAIL, "no output '%s' after the run", r->names[0]), false;
-  if (wgk_tc_download(t, &h) != WGK_OK)
+  if (tc_download(t, &h) != WGK_OK)
     return verdict(o, WGK_TC_FAIL, "output %s: read back failed: %s", r->names[0],
-                   wgk_context_errmsg(wgk_rt_tensor_context(t))),
+                   wgk_context_errmsg(rt_tensor_context(t))),
            false;
-  size_t n = wgk_host_tensor_numel(h);
+  size_t n = util_host_tensor_numel(h);
   double *got = malloc(sizeof(double) * (n + 1));
   bool ok = got && n == r->count;
   if (!got)
@@ -147,15 +147,15 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
   else if (!ok)
     verdict(o, WGK_TC_FAIL, "output %s: %zu elements, expected %zu", r->names[0], n, r->count);
   if (ok) {
-    wgk_host_tensor_to_double(h, got);
-    wgk_tc_tolerance tol = c->tol[h->dtype];
-    wgk_tc_compare_result cr;
-    wgk_tc_compare(got, r->values, n, tol, &cr);
+    util_host_tensor_to_double(h, got);
+    tc_tolerance tol = c->tol[h->dtype];
+    tc_compare_result cr;
+    tc_compare(got, r->values, n, tol, &cr);
     if (cr.max_abs > o->max_abs) o->max_abs = cr.max_abs;
     if (cr.max_rel > o->max_rel) o->max_rel = cr.max_rel;
     if (!cr.pass) {
       char idx[160], g[32], w[32];
-      wgk_tc_unravel(cr.worst, h->rank, h->dims, idx, sizeof idx);
+      tc_unravel(cr.worst, h->rank, h->dims, idx, sizeof idx);
       verdict(o, WGK_TC_FAIL,
               "%s: worst element [%zu] %s got %s want %s (%s rtol %g atol %g); %zu of %zu outside, %zu non-finite",
               r->names[0], cr.worst, idx, num(cr.worst_got, g, sizeof g), num(cr.worst_want, w, sizeof w),
@@ -164,17 +164,17 @@ static bool judge_output(wgk_call *call, const wgk_tc_case *c, const wgk_tc_ref_
     }
   }
   free(got);
-  wgk_host_tensor_free(h);
+  util_host_tensor_free(h);
   return ok;
 }
 
 /* Runs the call and judges refusals, the variant and every output. */
-static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, wgk_status set,
-                          const wgk_tc_ref_outputs *w, wgk_tc_outcome *o) {
+static void run_and_judge(wgk_kernel *k, wgk_call *call, const tc_case *c, wgk_status set, const tc_ref_outputs *w,
+                          tc_outcome *o) {
   wgk_status st = set ? set : wgk_call_run(call);
   if (!st) snprintf(o->variant, sizeof o->variant, "%s", wgk_call_variant(call));
   if (c->expect_error) {
-    const char *msg = wgk_context_errmsg(wgk_rt_kernel_context(k));
+    const char *msg = wgk_context_errmsg(rt_kernel_context(k));
     if (!st)
       verdict(o, WGK_TC_FAIL, "expected a refusal containing '%s', but the call ran (%s)", c->expect_error, o->variant);
     else if (!strstr(msg, c->expect_error))
@@ -183,12 +183,12 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
       verdict(o, WGK_TC_PASS, "refused: %s", msg);
     return;
   }
-  if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+  if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   const char *want = c->variant, *lacking = NULL;
-  const wgk_device_desc *dev = wgk_rt_context_device_desc(wgk_rt_kernel_context(k));
+  const dev_desc *dev = rt_context_device_desc(rt_kernel_context(k));
   for (size_t i = 0; i < c->n_variant_without && !lacking; i++) {
-    wgk_feature f;
-    if (wgk_feature_from_name(c->variant_without[2 * i], &f) && !wgk_device_has(dev, f))
+    dev_feature f;
+    if (dev_feature_from_name(c->variant_without[2 * i], &f) && !device_has(dev, f))
       lacking = c->variant_without[2 * i], want = c->variant_without[2 * i + 1];
   }
   if (want && strcmp(want, o->variant) != 0)
@@ -201,13 +201,13 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const wgk_tc_case *c, w
 
 /* FAIL before any allocation when an input exceeds the host limit, or (unless the case expects a refusal) cannot
  * fit one device buffer binding. */
-static bool too_large(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
-  const wgk_device_limits *l = &wgk_rt_context_device_desc(wgk_rt_kernel_context(k))->limits;
+static bool too_large(wgk_kernel *k, const tc_case *c, tc_outcome *o) {
+  const device_limits *l = &rt_context_device_desc(rt_kernel_context(k))->limits;
   uint64_t limit =
       l->maxStorageBufferBindingSize < l->maxBufferSize ? l->maxStorageBufferBindingSize : l->maxBufferSize;
   for (size_t i = 0; i < c->n_inputs; i++) {
     uint64_t bytes = 0;
-    bool host = wgk_tc_input_bytes(&c->inputs[i], &bytes) != WGK_OK;
+    bool host = tc_input_bytes(&c->inputs[i], &bytes) != WGK_OK;
     if (!host && (bytes <= limit || c->expect_error)) continue; /* an expected refusal is the runtime's to give */
     if (host && bytes)
       verdict(o, WGK_TC_FAIL, "case %s, input %s: %llu bytes, above the test-data host limit of %llu elements", c->id,
@@ -228,26 +228,26 @@ static bool too_large(wgk_kernel *k, const wgk_tc_case *c, wgk_tc_outcome *o) {
   return false;
 }
 
-wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *source, wgk_tc_outcome *o) {
+wgk_status tc_run_case(wgk_kernel *k, const tc_case *c, const char *source, tc_outcome *o) {
   memset(o, 0, sizeof *o);
   if (lacks_feature(k, c, o) || too_large(k, c, o)) return WGK_OK;
-  wgk_host_tensor **host = calloc(c->n_inputs + 1, sizeof *host);
+  util_host_tensor **host = calloc(c->n_inputs + 1, sizeof *host);
   wgk_tensor **dev = calloc(c->n_inputs + 1, sizeof *dev);
-  wgk_tc_ref_outputs want = {0};
+  tc_ref_outputs want = {0};
   wgk_call *call = NULL;
-  wgk_error err = {0};
+  util_error err = {0};
   wgk_status st = host && dev ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
-  for (size_t i = 0; i < c->n_inputs && !st; i++) st = wgk_tc_input_make(&c->inputs[i], source, &host[i], &err);
+  for (size_t i = 0; i < c->n_inputs && !st; i++) st = tc_input_make(&c->inputs[i], source, &host[i], &err);
   for (size_t i = 0; i < c->n_inputs && !st; i++)
-    if (wgk_tc_upload(wgk_rt_kernel_context(k), host[i], &dev[i]) != WGK_OK)
-      st = wgk_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s",
-                         wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    if (tc_upload(rt_kernel_context(k), host[i], &dev[i]) != WGK_OK)
+      st = util_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s",
+                          wgk_context_errmsg(rt_kernel_context(k)));
   if (!st && !c->expect_error)
-    st = c->reference ? wgk_tc_reference_run(wgk_rt_kernel_manifest(k), c, host, &want, &err)
+    st = c->reference ? tc_reference_run(rt_kernel_manifest(k), c, host, &want, &err)
                       : inline_expected(c, source, &want, &err);
   if (st) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
-    wgk_error_format(&err, text, sizeof text);
+    util_error_format(&err, text, sizeof text);
     verdict(o, WGK_TC_FAIL, "%s", err.status ? text : wgk_status_str(st));
     st = st == WGK_ERR_OUT_OF_MEMORY ? st : WGK_OK;
   } else if ((st = wgk_call_create(k, &call)) == WGK_OK) {
@@ -255,12 +255,12 @@ wgk_status wgk_tc_run_case(wgk_kernel *k, const wgk_tc_case *c, const char *sour
     if (!set) set = poison_outputs(k, call, &want);
     run_and_judge(k, call, c, set, &want, o);
   } else {
-    verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(wgk_rt_kernel_context(k)));
+    verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   }
   wgk_call_destroy(call);
-  wgk_tc_ref_outputs_free(&want);
+  tc_ref_outputs_free(&want);
   for (size_t i = 0; i < c->n_inputs; i++) {
-    if (host) wgk_host_tensor_free(host[i]);
+    if (host) util_host_tensor_free(host[i]);
     if (dev) wgk_tensor_release(dev[i]);
   }
   free(host);

@@ -3,7 +3,7 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-bool wgk_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B64_LEN + 1]) {
+bool util_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B64_LEN + 1]) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int md_len = 0;
   out[0] = '\0';
@@ -12,7 +12,7 @@ bool wgk_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B6
   return EVP_EncodeBlock((unsigned char *)out, md, (int)md_len) == WGK_PKG_DIGEST_B64_LEN;
 }
 
-bool wgk_pkg_digest_well_formed(const char *s) {
+bool util_pkg_digest_well_formed(const char *s) {
   static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   if (!s || strlen(s) != WGK_PKG_DIGEST_B64_LEN || s[43] != '=') return false;
   for (int i = 0; i < 43; i++)
@@ -20,7 +20,7 @@ bool wgk_pkg_digest_well_formed(const char *s) {
   return true;
 }
 
-bool wgk_pkg_relpath_ok(const char *relpath) {
+bool util_pkg_relpath_ok(const char *relpath) {
   if (!relpath || !*relpath || relpath[0] == '/' || strchr(relpath, '\\')) return false;
   for (const char *p = relpath; *p;) {
     const char *slash = strchr(p, '/');

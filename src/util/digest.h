@@ -9,11 +9,11 @@
 #define WGK_PKG_DIGEST_B64_LEN 44
 
 /* Writes the base64 SHA-256 of data into out (NUL-terminated). False if OpenSSL fails. */
-bool wgk_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B64_LEN + 1]);
+bool util_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B64_LEN + 1]);
 /* True when s has the shape of a base64 SHA-256: 43 alphabet characters then '='. */
-bool wgk_pkg_digest_well_formed(const char *s);
+bool util_pkg_digest_well_formed(const char *s);
 /* True when relpath is a canonical relative path: no leading '/', no '\\', no empty, '.' or '..' segment, no
  * trailing '/', and no ".." anywhere in it (as the public loader refuses). */
-bool wgk_pkg_relpath_ok(const char *relpath);
+bool util_pkg_relpath_ok(const char *relpath);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "wgk.h"
 
-typedef struct wgk_dtype_info {
+typedef struct util_dtype_info {
   wgk_dtype dtype;
   const char *name;         /* the logical name in manifests, .npy-facing text and the C API */
   size_t host_bytes;        /* bytes per element on the host */
@@ -17,16 +17,16 @@ typedef struct wgk_dtype_info {
   const char *storage_wgsl; /* the WGSL type a buffer of it holds (int8 -> i32, int64 -> vec2<u32>) */
   const char *native_wgsl;  /* the WGSL scalar of the same width; NULL when widened (the loader's dtype table) */
   bool scratch;             /* may be an intermediate's dtype (32-bit words or float16) */
-} wgk_dtype_info;
+} util_dtype_info;
 
 /* NULL for WGK_DTYPE_INVALID or an unknown value / name. */
-const wgk_dtype_info *wgk_dtype_info_of(wgk_dtype dtype);
-const wgk_dtype_info *wgk_dtype_info_named(const char *name);
-int wgk_dtype_to_onnx(wgk_dtype dtype);               /* 0 for WGK_DTYPE_INVALID */
-wgk_dtype wgk_dtype_from_onnx(int code);              /* WGK_DTYPE_INVALID when unsupported */
-const char *wgk_dtype_storage_wgsl(const char *name); /* NULL when the name is no dtype */
-/* The i-th entry, i = 0 .. wgk_dtype_count() - 1, in enum order. */
-size_t wgk_dtype_count(void);
-const wgk_dtype_info *wgk_dtype_info_at(size_t i);
+const util_dtype_info *util_dtype_info_of(wgk_dtype dtype);
+const util_dtype_info *util_dtype_info_named(const char *name);
+int util_dtype_to_onnx(wgk_dtype dtype);               /* 0 for WGK_DTYPE_INVALID */
+wgk_dtype util_dtype_from_onnx(int code);              /* WGK_DTYPE_INVALID when unsupported */
+const char *util_dtype_storage_wgsl(const char *name); /* NULL when the name is no dtype */
+/* The i-th entry, i = 0 .. util_dtype_count() - 1, in enum order. */
+size_t util_dtype_count(void);
+const util_dtype_info *util_dtype_info_at(size_t i);
 
 #endif

@@ -5,24 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-void wgk_dynbuf_init(wgk_dynbuf *b, size_t limit) {
+void util_dynbuf_init(util_dynbuf *b, size_t limit) {
   memset(b, 0, sizeof *b);
   b->limit = limit ? limit : WGK_DYNBUF_DEFAULT_LIMIT;
 }
 
-void wgk_dynbuf_free(wgk_dynbuf *b) {
+void util_dynbuf_free(util_dynbuf *b) {
   free(b->data);
   size_t limit = b->limit;
-  wgk_dynbuf_init(b, limit);
+  util_dynbuf_init(b, limit);
 }
 
-void wgk_dynbuf_reset(wgk_dynbuf *b) {
+void util_dynbuf_reset(util_dynbuf *b) {
   b->len = 0;
   b->failed = b->over = false;
   if (b->data) b->data[0] = '\0';
 }
 
-static bool reserve(wgk_dynbuf *b, size_t extra) {
+static bool reserve(util_dynbuf *b, size_t extra) {
   if (b->failed) return false;
   size_t limit = b->limit ? b->limit : WGK_DYNBUF_DEFAULT_LIMIT;
   if (extra > limit || b->len > limit - extra) {
@@ -43,7 +43,7 @@ static bool reserve(wgk_dynbuf *b, size_t extra) {
   return true;
 }
 
-bool wgk_dynbuf_append(wgk_dynbuf *b, const void *data, size_t len) {
+bool util_dynbuf_append(util_dynbuf *b, const void *data, size_t len) {
   if (!reserve(b, len)) return false;
   if (len) memcpy(b->data + b->len, data, len);
   b->len += len;
@@ -51,11 +51,11 @@ bool wgk_dynbuf_append(wgk_dynbuf *b, const void *data, size_t len) {
   return true;
 }
 
-bool wgk_dynbuf_append_str(wgk_dynbuf *b, const char *s) { return wgk_dynbuf_append(b, s, strlen(s)); }
+bool util_dynbuf_append_str(util_dynbuf *b, const char *s) { return util_dynbuf_append(b, s, strlen(s)); }
 
-bool wgk_dynbuf_append_char(wgk_dynbuf *b, char c) { return wgk_dynbuf_append(b, &c, 1); }
+bool util_dynbuf_append_char(util_dynbuf *b, char c) { return util_dynbuf_append(b, &c, 1); }
 
-bool wgk_dynbuf_printf(wgk_dynbuf *b, const char *fmt, ...) {
+bool util_dynbuf_printf(util_dynbuf *b, const char *fmt, ...) {
   if (b->failed) return false;
   va_list ap;
   va_start(ap, fmt);
@@ -66,7 +66,7 @@ bool wgk_dynbuf_printf(wgk_dynbuf *b, const char *fmt, ...) {
     b->failed = true;
     return false;
   }
-  if ((size_t)n < sizeof small) return wgk_dynbuf_append(b, small, (size_t)n);
+  if ((size_t)n < sizeof small) return util_dynbuf_append(b, small, (size_t)n);
   if (!reserve(b, (size_t)n)) return false;
   va_start(ap, fmt);
   vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
@@ -75,9 +75,9 @@ bool wgk_dynbuf_printf(wgk_dynbuf *b, const char *fmt, ...) {
   return true;
 }
 
-char *wgk_dynbuf_take(wgk_dynbuf *b) {
+char *util_dynbuf_take(util_dynbuf *b) {
   if (b->failed) {
-    wgk_dynbuf_free(b);
+    util_dynbuf_free(b);
     return NULL;
   }
   char *p = b->data;
@@ -86,8 +86,8 @@ char *wgk_dynbuf_take(wgk_dynbuf *b) {
     if (p) p[0] = '\0';
   }
   size_t limit = b->limit;
-  wgk_dynbuf_init(b, limit);
+  util_dynbuf_init(b, limit);
   return p;
 }
 
-const char *wgk_dynbuf_str(const wgk_dynbuf *b) { return b->data ? b->data : ""; }
+const char *util_dynbuf_str(const util_dynbuf *b) { return b->data ? b->data : ""; }

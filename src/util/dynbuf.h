@@ -9,27 +9,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct wgk_dynbuf {
+typedef struct util_dynbuf {
   char *data;   /* NUL-terminated content, NULL until the first append */
   size_t len;   /* bytes used, not counting the NUL */
   size_t cap;   /* bytes allocated */
   size_t limit; /* largest len allowed; 0 means WGK_DYNBUF_DEFAULT_LIMIT */
   bool failed;  /* an append ran out of memory or past the limit */
   bool over;    /* the failure was the limit (else out of memory) */
-} wgk_dynbuf;
+} util_dynbuf;
 
 #define WGK_DYNBUF_DEFAULT_LIMIT ((size_t)64 << 20)
 
-void wgk_dynbuf_init(wgk_dynbuf *b, size_t limit);
-void wgk_dynbuf_free(wgk_dynbuf *b);
-void wgk_dynbuf_reset(wgk_dynbuf *b); /* keeps the allocation, clears content and failure */
-bool wgk_dynbuf_append(wgk_dynbuf *b, const void *data, size_t len);
-bool wgk_dynbuf_append_str(wgk_dynbuf *b, const char *s);
-bool wgk_dynbuf_append_char(wgk_dynbuf *b, char c);
-bool wgk_dynbuf_printf(wgk_dynbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void util_dynbuf_init(util_dynbuf *b, size_t limit);
+void util_dynbuf_free(util_dynbuf *b);
+void util_dynbuf_reset(util_dynbuf *b); /* keeps the allocation, clears content and failure */
+bool util_dynbuf_append(util_dynbuf *b, const void *data, size_t len);
+bool util_dynbuf_append_str(util_dynbuf *b, const char *s);
+bool util_dynbuf_append_char(util_dynbuf *b, char c);
+bool util_dynbuf_printf(util_dynbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hands the content to the caller (free() it) and resets the buffer; NULL if failed. */
-char *wgk_dynbuf_take(wgk_dynbuf *b);
+char *util_dynbuf_take(util_dynbuf *b);
 /* Content as a C string: "" when empty. Valid until the next append. */
-const char *wgk_dynbuf_str(const wgk_dynbuf *b);
+const char *util_dynbuf_str(const util_dynbuf *b);
 
 #endif

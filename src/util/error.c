@@ -46,11 +46,11 @@ const char *wgk_status_str(wgk_status status) {
   return "unknown status";
 }
 
-void wgk_error_clear(wgk_error *err) {
+void util_error_clear(util_error *err) {
   if (err) memset(err, 0, sizeof *err);
 }
 
-bool wgk_error_is_set(const wgk_error *err) { return err && err->status != WGK_OK; }
+bool util_error_is_set(const util_error *err) { return err && err->status != WGK_OK; }
 
 static void copy_text(char *dst, size_t size, const char *src) {
   if (!src) {
@@ -60,8 +60,8 @@ static void copy_text(char *dst, size_t size, const char *src) {
   snprintf(dst, size, "%s", src);
 }
 
-wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source, int line, int column, const char *path,
-                          const char *fmt, va_list ap) {
+wgk_status util_error_setv(util_error *err, wgk_status status, const char *source, int line, int column,
+                           const char *path, const char *fmt, va_list ap) {
   if (!err || err->status != WGK_OK) return status;
   err->status = status;
   copy_text(err->source, sizeof err->source, source);
@@ -72,24 +72,24 @@ wgk_status wgk_error_setv(wgk_error *err, wgk_status status, const char *source,
   return status;
 }
 
-wgk_status wgk_error_set(wgk_error *err, wgk_status status, const char *source, int line, int column, const char *path,
-                         const char *fmt, ...) {
+wgk_status util_error_set(util_error *err, wgk_status status, const char *source, int line, int column,
+                          const char *path, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_error_setv(err, status, source, line, column, path, fmt, ap);
+  util_error_setv(err, status, source, line, column, path, fmt, ap);
   va_end(ap);
   return status;
 }
 
-wgk_status wgk_error_refuse(wgk_error *err, const char *port, const char *fmt, ...) {
+wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_status st = wgk_error_setv(err, WGK_ERR_CALL, NULL, 0, 0, port, fmt, ap);
+  wgk_status st = util_error_setv(err, WGK_ERR_CALL, NULL, 0, 0, port, fmt, ap);
   va_end(ap);
   return st;
 }
 
-void wgk_error_wrap_source(wgk_error *err, const char *source, int line, int column, const char *path) {
+void util_error_wrap_source(util_error *err, const char *source, int line, int column, const char *path) {
   if (!err || err->status == WGK_OK) return;
   if (source && !err->source[0]) copy_text(err->source, sizeof err->source, source);
   if (line && !err->line) {
@@ -99,7 +99,7 @@ void wgk_error_wrap_source(wgk_error *err, const char *source, int line, int col
   if (path && !err->path[0]) copy_text(err->path, sizeof err->path, path);
 }
 
-void wgk_error_format(const wgk_error *err, char *buf, size_t size) {
+void util_error_format(const util_error *err, char *buf, size_t size) {
   if (!buf || size == 0) return;
   buf[0] = '\0';
   if (!err) return;

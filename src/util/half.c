@@ -20,7 +20,7 @@ static uint16_t nan_bits(uint16_t sign, uint64_t top10) {
   return (uint16_t)(sign | (h == 0x7c00u ? 0x7c01u : h));
 }
 
-uint16_t wgk_half_from_double(double d) {
+uint16_t util_half_from_double(double d) {
   uint64_t x;
   memcpy(&x, &d, sizeof x);
   uint16_t sign = (uint16_t)((x >> 48) & 0x8000u);
@@ -38,15 +38,15 @@ uint16_t wgk_half_from_double(double d) {
   return (uint16_t)(sign | round_shift(m | (UINT64_C(1) << 52), shift));
 }
 
-uint16_t wgk_half_from_float(float f) {
+uint16_t util_half_from_float(float f) {
   uint32_t x;
   memcpy(&x, &f, sizeof x);
   if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) /* NaN: from the float's bits, not via double */
     return nan_bits((uint16_t)((x >> 16) & 0x8000u), (x & 0x7fffffu) >> 13);
-  return wgk_half_from_double((double)f); /* exact widening, then one rounding */
+  return util_half_from_double((double)f); /* exact widening, then one rounding */
 }
 
-float wgk_half_to_float(uint16_t h) {
+float util_half_to_float(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
   uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
   if (e == 0x1f) {
@@ -62,10 +62,10 @@ float wgk_half_to_float(uint16_t h) {
   return f;
 }
 
-void wgk_half_from_float_array(const float *src, uint16_t *dst, size_t n) {
-  for (size_t i = 0; i < n; i++) dst[i] = wgk_half_from_float(src[i]);
+void util_half_from_float_array(const float *src, uint16_t *dst, size_t n) {
+  for (size_t i = 0; i < n; i++) dst[i] = util_half_from_float(src[i]);
 }
 
-void wgk_half_to_float_array(const uint16_t *src, float *dst, size_t n) {
-  for (size_t i = 0; i < n; i++) dst[i] = wgk_half_to_float(src[i]);
+void util_half_to_float_array(const uint16_t *src, float *dst, size_t n) {
+  for (size_t i = 0; i < n; i++) dst[i] = util_half_to_float(src[i]);
 }

@@ -8,12 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-uint16_t wgk_half_from_float(float f);
-float wgk_half_to_float(uint16_t h); /* exact: every half is a float */
+uint16_t util_half_from_float(float f);
+float util_half_to_float(uint16_t h); /* exact: every half is a float */
 /* From double in one rounding (not via float, which could round twice). */
-uint16_t wgk_half_from_double(double d);
+uint16_t util_half_from_double(double d);
 
-void wgk_half_from_float_array(const float *src, uint16_t *dst, size_t n);
-void wgk_half_to_float_array(const uint16_t *src, float *dst, size_t n);
+void util_half_from_float_array(const float *src, uint16_t *dst, size_t n);
+void util_half_to_float_array(const uint16_t *src, float *dst, size_t n);
 
 #endif

@@ -7,14 +7,14 @@
 #define DEPTH_LIMIT 4096 /* above jansson's own parser depth limit, so never hit on accepted text */
 
 typedef struct scanner {
-  const char *text;       /* the JSON text */
-  size_t len;             /* its length */
-  size_t pos;             /* next byte */
-  int line;               /* line of the next byte */
-  int column;             /* column of the next byte (characters) */
-  wgk_manifest_jpos *idx; /* index being built */
-  wgk_dynbuf path;        /* path of the value being scanned */
-  wgk_status status;      /* first failure */
+  const char *text;        /* the JSON text */
+  size_t len;              /* its length */
+  size_t pos;              /* next byte */
+  int line;                /* line of the next byte */
+  int column;              /* column of the next byte (characters) */
+  util_manifest_jpos *idx; /* index being built */
+  util_dynbuf path;        /* path of the value being scanned */
+  wgk_status status;       /* first failure */
 } scanner;
 
 static bool is_plain_key(const char *key) {
@@ -28,13 +28,13 @@ static bool is_plain_key(const char *key) {
   return true;
 }
 
-bool wgk_manifest_path_key(wgk_dynbuf *path, const char *key) {
-  if (!is_plain_key(key)) return wgk_dynbuf_printf(path, "[\"%s\"]", key);
-  if (path->len > 0) wgk_dynbuf_append_char(path, '.');
-  return wgk_dynbuf_append_str(path, key);
+bool util_manifest_path_key(util_dynbuf *path, const char *key) {
+  if (!is_plain_key(key)) return util_dynbuf_printf(path, "[\"%s\"]", key);
+  if (path->len > 0) util_dynbuf_append_char(path, '.');
+  return util_dynbuf_append_str(path, key);
 }
 
-bool wgk_manifest_path_index(wgk_dynbuf *path, size_t i) { return wgk_dynbuf_printf(path, "[%zu]", i); }
+bool util_manifest_path_index(util_dynbuf *path, size_t i) { return util_dynbuf_printf(path, "[%zu]", i); }
 
 static void advance(scanner *s) {
   unsigned char c = (unsigned char)s->text[s->pos++];
@@ -58,20 +58,20 @@ static bool fail(scanner *s, wgk_status st) {
 }
 
 static bool add_entry(scanner *s, int key_line, int key_column) {
-  wgk_manifest_jpos *idx = s->idx;
+  util_manifest_jpos *idx = s->idx;
   if (idx->n == idx->cap) {
     size_t cap = idx->cap ? idx->cap * 2 : 256;
-    wgk_manifest_jpos_entry *e = realloc(idx->entries, cap * sizeof *e);
+    util_manifest_jpos_entry *e = realloc(idx->entries, cap * sizeof *e);
     if (!e) return fail(s, WGK_ERR_OUT_OF_MEMORY);
     idx->entries = e;
     idx->cap = cap;
   }
-  char *path = strdup(wgk_dynbuf_str(&s->path));
+  char *path = strdup(util_dynbuf_str(&s->path));
   if (!path || s->path.failed) {
     free(path);
     return fail(s, WGK_ERR_OUT_OF_MEMORY);
   }
-  idx->entries[idx->n++] = (wgk_manifest_jpos_entry){path, s->line, s->column, key_line, key_column};
+  idx->entries[idx->n++] = (util_manifest_jpos_entry){path, s->line, s->column, key_line, key_column};
   return true;
 }
 
@@ -89,31 +89,31 @@ static int hex4(const char *p) {
   return v;
 }
 
-static void put_utf8(wgk_dynbuf *b, unsigned cp) {
+static void put_utf8(util_dynbuf *b, unsigned cp) {
   if (cp < 0x80) {
-    wgk_dynbuf_append_char(b, (char)cp);
+    util_dynbuf_append_char(b, (char)cp);
   } else if (cp < 0x800) {
-    wgk_dynbuf_append_char(b, (char)(0xC0 | (cp >> 6)));
-    wgk_dynbuf_append_char(b, (char)(0x80 | (cp & 0x3F)));
+    util_dynbuf_append_char(b, (char)(0xC0 | (cp >> 6)));
+    util_dynbuf_append_char(b, (char)(0x80 | (cp & 0x3F)));
   } else if (cp < 0x10000) {
-    wgk_dynbuf_append_char(b, (char)(0xE0 | (cp >> 12)));
-    wgk_dynbuf_append_char(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-    wgk_dynbuf_append_char(b, (char)(0x80 | (cp & 0x3F)));
+    util_dynbuf_append_char(b, (char)(0xE0 | (cp >> 12)));
+    util_dynbuf_append_char(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+    util_dynbuf_append_char(b, (char)(0x80 | (cp & 0x3F)));
   } else {
-    wgk_dynbuf_append_char(b, (char)(0xF0 | (cp >> 18)));
-    wgk_dynbuf_append_char(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
-    wgk_dynbuf_append_char(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-    wgk_dynbuf_append_char(b, (char)(0x80 | (cp & 0x3F)));
+    util_dynbuf_append_char(b, (char)(0xF0 | (cp >> 18)));
+    util_dynbuf_append_char(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
+    util_dynbuf_append_char(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+    util_dynbuf_append_char(b, (char)(0x80 | (cp & 0x3F)));
   }
 }
 
 /* Decodes one escape after the backslash (s->pos at the letter) into out. */
-static bool scan_escape(scanner *s, wgk_dynbuf *out) {
+static bool scan_escape(scanner *s, util_dynbuf *out) {
   int c = peek(s);
   static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
   const char *hit = c > 0 ? strchr(from, c) : NULL;
   if (hit) {
-    wgk_dynbuf_append_char(out, to[hit - from]);
+    util_dynbuf_append_char(out, to[hit - from]);
     advance(s);
     return true;
   }
@@ -134,7 +134,7 @@ static bool scan_escape(scanner *s, wgk_dynbuf *out) {
 }
 
 /* Scans a string starting at its quote; its decoded text goes to out when out is not NULL. */
-static bool scan_string(scanner *s, wgk_dynbuf *out) {
+static bool scan_string(scanner *s, util_dynbuf *out) {
   advance(s); /* opening quote */
   for (;;) {
     int c = peek(s);
@@ -142,13 +142,13 @@ static bool scan_string(scanner *s, wgk_dynbuf *out) {
     advance(s);
     if (c == '"') return true;
     if (c == '\\') {
-      wgk_dynbuf scratch;
-      wgk_dynbuf_init(&scratch, 16);
+      util_dynbuf scratch;
+      util_dynbuf_init(&scratch, 16);
       bool ok = scan_escape(s, out ? out : &scratch);
-      wgk_dynbuf_free(&scratch);
+      util_dynbuf_free(&scratch);
       if (!ok) return false;
     } else if (out) {
-      wgk_dynbuf_append_char(out, (char)c);
+      util_dynbuf_append_char(out, (char)c);
     }
   }
 }
@@ -166,13 +166,13 @@ static bool scan_members(scanner *s, int depth) {
     skip_ws(s);
     if (peek(s) != '"') return fail(s, WGK_ERR_PARSE);
     int kl = s->line, kc = s->column;
-    wgk_dynbuf key;
-    wgk_dynbuf_init(&key, PATH_LIMIT);
+    util_dynbuf key;
+    util_dynbuf_init(&key, PATH_LIMIT);
     bool ok = scan_string(s, &key);
     if (ok && key.failed && !key.over) ok = fail(s, WGK_ERR_OUT_OF_MEMORY); /* not a truncated key */
     size_t mark = s->path.len;
-    if (ok) ok = wgk_manifest_path_key(&s->path, wgk_dynbuf_str(&key)) || fail(s, WGK_ERR_OUT_OF_MEMORY);
-    wgk_dynbuf_free(&key);
+    if (ok) ok = util_manifest_path_key(&s->path, util_dynbuf_str(&key)) || fail(s, WGK_ERR_OUT_OF_MEMORY);
+    util_dynbuf_free(&key);
     if (!ok) return false;
     skip_ws(s);
     if (peek(s) != ':') return fail(s, WGK_ERR_PARSE);
@@ -198,7 +198,7 @@ static bool scan_items(scanner *s, int depth) {
   }
   for (size_t i = 0;; i++) {
     size_t mark = s->path.len;
-    if (!wgk_manifest_path_index(&s->path, i)) return fail(s, WGK_ERR_OUT_OF_MEMORY);
+    if (!util_manifest_path_index(&s->path, i)) return fail(s, WGK_ERR_OUT_OF_MEMORY);
     skip_ws(s);
     if (!scan_value(s, s->line, s->column, depth + 1)) return false;
     s->path.len = mark;
@@ -226,34 +226,34 @@ static bool scan_value(scanner *s, int key_line, int key_column, int depth) {
 }
 
 static int by_path(const void *a, const void *b) {
-  return strcmp(((const wgk_manifest_jpos_entry *)a)->path, ((const wgk_manifest_jpos_entry *)b)->path);
+  return strcmp(((const util_manifest_jpos_entry *)a)->path, ((const util_manifest_jpos_entry *)b)->path);
 }
 
-wgk_status wgk_manifest_jpos_build(const char *text, size_t len, wgk_manifest_jpos *idx) {
+wgk_status util_manifest_jpos_build(const char *text, size_t len, util_manifest_jpos *idx) {
   memset(idx, 0, sizeof *idx);
   scanner s = {.text = text, .len = len, .line = 1, .column = 1, .idx = idx, .status = WGK_OK};
-  wgk_dynbuf_init(&s.path, PATH_LIMIT);
-  if (!wgk_dynbuf_append_str(&s.path, "")) s.status = WGK_ERR_OUT_OF_MEMORY;
+  util_dynbuf_init(&s.path, PATH_LIMIT);
+  if (!util_dynbuf_append_str(&s.path, "")) s.status = WGK_ERR_OUT_OF_MEMORY;
   if (s.status == WGK_OK) {
     skip_ws(&s);
     scan_value(&s, s.line, s.column, 0);
   }
-  wgk_dynbuf_free(&s.path);
+  util_dynbuf_free(&s.path);
   if (s.status != WGK_OK) {
-    wgk_manifest_jpos_free(idx);
+    util_manifest_jpos_free(idx);
     return s.status;
   }
   qsort(idx->entries, idx->n, sizeof *idx->entries, by_path);
   return WGK_OK;
 }
 
-const wgk_manifest_jpos_entry *wgk_manifest_jpos_find(const wgk_manifest_jpos *idx, const char *path) {
+const util_manifest_jpos_entry *util_manifest_jpos_find(const util_manifest_jpos *idx, const char *path) {
   if (!idx || idx->n == 0) return NULL;
-  wgk_manifest_jpos_entry key = {.path = (char *)path};
+  util_manifest_jpos_entry key = {.path = (char *)path};
   return bsearch(&key, idx->entries, idx->n, sizeof key, by_path);
 }
 
-void wgk_manifest_jpos_free(wgk_manifest_jpos *idx) {
+void util_manifest_jpos_free(util_manifest_jpos *idx) {
   if (!idx) return;
   for (size_t i = 0; i < idx->n; i++) free(idx->entries[i].path);
   free(idx->entries);

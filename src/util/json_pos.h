@@ -4,8 +4,8 @@
  * of every value to its line and column, and for object members the position of the key too.
  *
  * Paths: root "", a member of the root "key", deeper members ".key", array items "[i]", and a key
- * that is not plain (letters, digits, _ $ -) as ["key"]. wgk_manifest_path_key() and
- * wgk_manifest_path_index() write the same form, so a reader builds paths as it walks and looks
+ * that is not plain (letters, digits, _ $ -) as ["key"]. util_manifest_path_key() and
+ * util_manifest_path_index() write the same form, so a reader builds paths as it walks and looks
  * them up here.
  */
 #ifndef WGK_MANIFEST_JSON_POS_H
@@ -17,29 +17,29 @@
 #include "util/dynbuf.h"
 #include "wgk.h"
 
-typedef struct wgk_manifest_jpos_entry {
+typedef struct util_manifest_jpos_entry {
   char *path;     /* JSON path of the value (owned) */
   int line;       /* 1-based line of the value's first character */
   int column;     /* 1-based column (characters) of the value's first character */
   int key_line;   /* line of the member's key (its quote); = line for array items and the root */
   int key_column; /* column of the member's key; = column for array items and the root */
-} wgk_manifest_jpos_entry;
+} util_manifest_jpos_entry;
 
-typedef struct wgk_manifest_jpos {
-  wgk_manifest_jpos_entry *entries; /* sorted by path after a build */
-  size_t n;                         /* entries used */
-  size_t cap;                       /* entries allocated */
-} wgk_manifest_jpos;
+typedef struct util_manifest_jpos {
+  util_manifest_jpos_entry *entries; /* sorted by path after a build */
+  size_t n;                          /* entries used */
+  size_t cap;                        /* entries allocated */
+} util_manifest_jpos;
 
 /* Indexes text, which jansson has already accepted. WGK_ERR_OUT_OF_MEMORY or WGK_ERR_PARSE (text
  * that is not JSON after all) leave an empty index. */
-wgk_status wgk_manifest_jpos_build(const char *text, size_t len, wgk_manifest_jpos *idx);
-const wgk_manifest_jpos_entry *wgk_manifest_jpos_find(const wgk_manifest_jpos *idx, const char *path);
-void wgk_manifest_jpos_free(wgk_manifest_jpos *idx);
+wgk_status util_manifest_jpos_build(const char *text, size_t len, util_manifest_jpos *idx);
+const util_manifest_jpos_entry *util_manifest_jpos_find(const util_manifest_jpos *idx, const char *path);
+void util_manifest_jpos_free(util_manifest_jpos *idx);
 
 /* Appends a member step for key (decoded text) to path, in the index's form. */
-bool wgk_manifest_path_key(wgk_dynbuf *path, const char *key);
+bool util_manifest_path_key(util_dynbuf *path, const char *key);
 /* Appends an array step "[i]". */
-bool wgk_manifest_path_index(wgk_dynbuf *path, size_t i);
+bool util_manifest_path_index(util_dynbuf *path, size_t i);
 
 #endif

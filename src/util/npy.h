@@ -11,11 +11,11 @@
 
 #define WGK_NPY_MAX_HEADER 65536 /* header bytes accepted; numpy itself refuses above 10000 by default */
 
-wgk_status wgk_npy_read(const char *path, wgk_host_tensor **out /* OUT */, wgk_error *err);
+wgk_status util_npy_read(const char *path, util_host_tensor **out /* OUT */, util_error *err);
 /* Parses a whole .npy image from memory; source names it in errors. */
-wgk_status wgk_npy_parse(const void *buf, size_t len, const char *source, wgk_host_tensor **out /* OUT */,
-                         wgk_error *err);
+wgk_status util_npy_parse(const void *buf, size_t len, const char *source, util_host_tensor **out /* OUT */,
+                          util_error *err);
 /* Writes version 1.0 (a rank <= 8 header always fits), header padded so data starts at a multiple of 64. */
-wgk_status wgk_npy_write(const char *path, const wgk_host_tensor *t, wgk_error *err);
+wgk_status util_npy_write(const char *path, const util_host_tensor *t, util_error *err);
 
 #endif

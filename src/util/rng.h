@@ -7,18 +7,18 @@
 
 #include <stdint.h>
 
-typedef struct wgk_rng {
+typedef struct util_rng {
   uint64_t s[4];       /* xoshiro256** state, never all zero */
   double spare_normal; /* second value of the last Box-Muller pair */
   int has_spare;       /* spare_normal is valid */
-} wgk_rng;
+} util_rng;
 
-void wgk_rng_seed(wgk_rng *r, uint64_t seed);
-uint64_t wgk_rng_next(wgk_rng *r);
-double wgk_rng_uniform(wgk_rng *r, double lo, double hi); /* [lo, hi) */
-int64_t wgk_rng_int(wgk_rng *r, int64_t lo, int64_t hi);  /* [lo, hi] inclusive, unbiased */
-double wgk_rng_normal(wgk_rng *r, double mean, double stddev);
+void util_rng_seed(util_rng *r, uint64_t seed);
+uint64_t util_rng_next(util_rng *r);
+double util_rng_uniform(util_rng *r, double lo, double hi); /* [lo, hi) */
+int64_t util_rng_int(util_rng *r, int64_t lo, int64_t hi);  /* [lo, hi] inclusive, unbiased */
+double util_rng_normal(util_rng *r, double mean, double stddev);
 /* The seed for a test: the environment variable `name` (decimal or 0x hex) if set and valid, else fallback. */
-uint64_t wgk_rng_seed_from_env(const char *name, uint64_t fallback);
+uint64_t util_rng_seed_from_env(const char *name, uint64_t fallback);
 
 #endif

@@ -29,7 +29,7 @@ static size_t distance(const char *a, size_t la, const char *b, size_t lb) {
   return prev[lb];
 }
 
-const char *wgk_suggest(const char *name, const void *list, size_t n, wgk_suggest_at_fn at) {
+const char *util_suggest(const char *name, const void *list, size_t n, util_suggest_at_fn at) {
   size_t ln = name ? strlen(name) : 0;
   if (!name || ln == 0 || ln > MAX_NAME) return NULL;
   const char *best = NULL;

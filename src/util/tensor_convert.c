@@ -5,7 +5,7 @@
 #include "util/half.h"
 #include "util/tensor_host.h"
 
-double wgk_host_tensor_get(const wgk_host_tensor *t, size_t i) {
+double util_host_tensor_get(const util_host_tensor *t, size_t i) {
   const unsigned char *p = (const unsigned char *)t->data + i * wgk_dtype_size(t->dtype);
   switch (t->dtype) {
   case WGK_DTYPE_FLOAT32: {
@@ -16,7 +16,7 @@ double wgk_host_tensor_get(const wgk_host_tensor *t, size_t i) {
   case WGK_DTYPE_FLOAT16: {
     uint16_t v;
     memcpy(&v, p, 2);
-    return wgk_half_to_float(v);
+    return util_half_to_float(v);
   }
   case WGK_DTYPE_INT32: {
     int32_t v;
@@ -50,9 +50,9 @@ double wgk_host_tensor_get(const wgk_host_tensor *t, size_t i) {
   return 0.0;
 }
 
-void wgk_host_tensor_to_double(const wgk_host_tensor *t, double *out) {
-  size_t n = wgk_host_tensor_numel(t);
-  for (size_t i = 0; i < n; i++) out[i] = wgk_host_tensor_get(t, i);
+void util_host_tensor_to_double(const util_host_tensor *t, double *out) {
+  size_t n = util_host_tensor_numel(t);
+  for (size_t i = 0; i < n; i++) out[i] = util_host_tensor_get(t, i);
 }
 
 /* Rounds to nearest and clamps into [lo, hi]; NaN becomes 0 so the conversion is always defined. */
@@ -62,7 +62,7 @@ static double clamp_round(double v, double lo, double hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void put(wgk_host_tensor *t, size_t i, double v) {
+static void put(util_host_tensor *t, size_t i, double v) {
   unsigned char *p = (unsigned char *)t->data + i * wgk_dtype_size(t->dtype);
   switch (t->dtype) {
   case WGK_DTYPE_FLOAT32: {
@@ -71,7 +71,7 @@ static void put(wgk_host_tensor *t, size_t i, double v) {
     break;
   }
   case WGK_DTYPE_FLOAT16: {
-    uint16_t h = wgk_half_from_double(v);
+    uint16_t h = util_half_from_double(v);
     memcpy(p, &h, 2);
     break;
   }
@@ -110,7 +110,7 @@ static void put(wgk_host_tensor *t, size_t i, double v) {
   }
 }
 
-void wgk_host_tensor_from_double(wgk_host_tensor *t, const double *src) {
-  size_t n = wgk_host_tensor_numel(t);
+void util_host_tensor_from_double(util_host_tensor *t, const double *src) {
+  size_t n = util_host_tensor_numel(t);
   for (size_t i = 0; i < n; i++) put(t, i, src[i]);
 }

@@ -7,9 +7,9 @@
 
 #include "util/half.h"
 
-static bool valid_dtype(wgk_dtype d) { return wgk_dtype_info_of(d) != NULL; }
+static bool valid_dtype(wgk_dtype d) { return util_dtype_info_of(d) != NULL; }
 
-bool wgk_host_shape_numel(int rank, const int64_t *dims, size_t elem_size, size_t *numel) {
+bool util_host_shape_numel(int rank, const int64_t *dims, size_t elem_size, size_t *numel) {
   if (rank < 0 || rank > WGK_HOST_MAX_RANK || elem_size == 0) return false;
   uint64_t n = 1;
   bool zero = false;
@@ -27,13 +27,13 @@ bool wgk_host_shape_numel(int rank, const int64_t *dims, size_t elem_size, size_
   return true;
 }
 
-wgk_status wgk_host_tensor_create(wgk_dtype dtype, int rank, const int64_t *dims, wgk_host_tensor **out) {
+wgk_status util_host_tensor_create(wgk_dtype dtype, int rank, const int64_t *dims, util_host_tensor **out) {
   *out = NULL;
   if (!valid_dtype(dtype) || rank < 0 || rank > WGK_HOST_MAX_RANK || (rank > 0 && !dims))
     return WGK_ERR_INVALID_ARGUMENT;
   size_t numel;
-  if (!wgk_host_shape_numel(rank, dims, wgk_dtype_size(dtype), &numel)) return WGK_ERR_LIMIT;
-  wgk_host_tensor *t = calloc(1, sizeof *t);
+  if (!util_host_shape_numel(rank, dims, wgk_dtype_size(dtype), &numel)) return WGK_ERR_LIMIT;
+  util_host_tensor *t = calloc(1, sizeof *t);
   if (!t) return WGK_ERR_OUT_OF_MEMORY;
   t->dtype = dtype;
   t->rank = rank;
@@ -46,14 +46,14 @@ wgk_status wgk_host_tensor_create(wgk_dtype dtype, int rank, const int64_t *dims
   return WGK_OK;
 }
 
-void wgk_host_tensor_free(wgk_host_tensor *t) {
+void util_host_tensor_free(util_host_tensor *t) {
   if (!t) return;
   free(t->data);
   free(t->name);
   free(t);
 }
 
-wgk_status wgk_host_tensor_set_name(wgk_host_tensor *t, const char *name) {
+wgk_status util_host_tensor_set_name(util_host_tensor *t, const char *name) {
   char *copy = NULL;
   if (name && !(copy = strdup(name))) return WGK_ERR_OUT_OF_MEMORY;
   free(t->name);
@@ -61,20 +61,22 @@ wgk_status wgk_host_tensor_set_name(wgk_host_tensor *t, const char *name) {
   return WGK_OK;
 }
 
-wgk_status wgk_host_tensor_clone(const wgk_host_tensor *t, wgk_host_tensor **out) {
-  wgk_status st = wgk_host_tensor_create(t->dtype, t->rank, t->dims, out);
-  if (st == WGK_OK && wgk_host_tensor_bytes(t)) memcpy((*out)->data, t->data, wgk_host_tensor_bytes(t));
-  if (st == WGK_OK && (st = wgk_host_tensor_set_name(*out, t->name)) != WGK_OK) {
-    wgk_host_tensor_free(*out);
+wgk_status util_host_tensor_clone(const util_host_tensor *t, util_host_tensor **out) {
+  wgk_status st = util_host_tensor_create(t->dtype, t->rank, t->dims, out);
+  if (st == WGK_OK && util_host_tensor_bytes(t)) memcpy((*out)->data, t->data, util_host_tensor_bytes(t));
+  if (st == WGK_OK && (st = util_host_tensor_set_name(*out, t->name)) != WGK_OK) {
+    util_host_tensor_free(*out);
     *out = NULL;
   }
   return st;
 }
 
-size_t wgk_host_tensor_numel(const wgk_host_tensor *t) {
+size_t util_host_tensor_numel(const util_host_tensor *t) {
   size_t n = 1;
   for (int i = 0; i < t->rank; i++) n *= (size_t)t->dims[i];
   return n;
 }
 
-size_t wgk_host_tensor_bytes(const wgk_host_tensor *t) { return wgk_host_tensor_numel(t) * wgk_dtype_size(t->dtype); }
+size_t util_host_tensor_bytes(const util_host_tensor *t) {
+  return util_host_tensor_numel(t) * wgk_dtype_size(t->dtype);
+}

@@ -16,46 +16,46 @@
 static void stat_median_and_percentiles(void **state) {
   (void)state;
   double v[] = {5, 1, 4, 2, 3}; /* numpy: median 3, p10 1.4, p90 4.6 */
-  wgk_bench_stat s = wgk_bench_stat_of(v, 5);
+  bench_stat s = bench_stat_of(v, 5);
   assert_float_equal(s.median, 3, 1e-12);
   assert_float_equal(s.p10, 1.4, 1e-12);
   assert_float_equal(s.p90, 4.6, 1e-12);
   assert_int_equal(s.n, 5);
   assert_float_equal(v[0], 5, 0); /* left as it was */
   double w[] = {10, 20};
-  assert_float_equal(wgk_bench_stat_of(w, 2).median, 15, 1e-12);
-  assert_int_equal(wgk_bench_stat_of(w, 0).n, 0);
+  assert_float_equal(bench_stat_of(w, 2).median, 15, 1e-12);
+  assert_int_equal(bench_stat_of(w, 0).n, 0);
 }
 
 static void spread_of_repeats(void **state) {
   (void)state;
   double a[] = {100, 104, 102};
-  assert_float_equal(wgk_bench_spread(a, 3), 0.04, 1e-12);
-  assert_float_equal(wgk_bench_spread(a, 1), 0, 0);
+  assert_float_equal(bench_spread(a, 3), 0.04, 1e-12);
+  assert_float_equal(bench_spread(a, 1), 0, 0);
   double same[] = {7, 7, 7};
-  assert_float_equal(wgk_bench_spread(same, 3), 0, 0);
+  assert_float_equal(bench_spread(same, 3), 0, 0);
   double zero[] = {0, 5};
-  assert_true(isinf(wgk_bench_spread(zero, 2)));
+  assert_true(isinf(bench_spread(zero, 2)));
 }
 
 static void series_pools_repeats(void **state) {
   (void)state;
-  wgk_bench_series s = {0};
+  bench_series s = {0};
   double r1[] = {10, 11, 12}, r2[] = {20, 21, 22, 23}, r3[] = {11};
-  assert_true(wgk_bench_series_add(&s, r1, 3));
-  assert_true(wgk_bench_series_add(&s, r2, 4));
-  assert_true(wgk_bench_series_add(&s, r3, 1));
+  assert_true(bench_series_add(&s, r1, 3));
+  assert_true(bench_series_add(&s, r2, 4));
+  assert_true(bench_series_add(&s, r3, 1));
   assert_int_equal(s.repeats, 3);
   assert_float_equal(s.medians[0], 11, 0);
   assert_float_equal(s.medians[1], 21.5, 1e-12);
   assert_float_equal(s.medians[2], 11, 0);
-  wgk_bench_stat all = wgk_bench_series_stat(&s);
+  bench_stat all = bench_series_stat(&s);
   assert_int_equal(all.n, 8);
   assert_float_equal(all.median, 16, 1e-12); /* 10 11 11 12 | 20 21 22 23 */
-  assert_float_equal(wgk_bench_series_spread(&s), 10.5 / 11, 1e-12);
-  for (int i = 3; i < WGK_BENCH_MAX_REPEATS; i++) assert_true(wgk_bench_series_add(&s, r3, 1));
-  assert_false(wgk_bench_series_add(&s, r3, 1)); /* past the repeats kept: refused, not overrun */
-  wgk_bench_series_free(&s);
+  assert_float_equal(bench_series_spread(&s), 10.5 / 11, 1e-12);
+  for (int i = 3; i < WGK_BENCH_MAX_REPEATS; i++) assert_true(bench_series_add(&s, r3, 1));
+  assert_false(bench_series_add(&s, r3, 1)); /* past the repeats kept: refused, not overrun */
+  bench_series_free(&s);
   assert_null(s.samples);
 }
 
@@ -70,7 +70,7 @@ static void busy_of_sequential_passes(void **state) {
   (void)state;
   uint64_t st[] = {1000, 1100, 1150, 1400, 1400, 1450};
   uint64_t busy[3];
-  wgk_gpu_timestamps_busy(st, NULL, 3, busy);
+  gpu_timestamps_busy(st, NULL, 3, busy);
   assert_int_equal(busy[0], 100);
   assert_int_equal(busy[1], 250);
   assert_int_equal(busy[2], 50);
@@ -83,17 +83,17 @@ static void busy_counts_overlap_once(void **state) {
   (void)state;
   uint64_t st[] = {0, 100, 50, 200, 120, 250};
   uint64_t busy[3];
-  wgk_gpu_timestamps_busy(st, NULL, 3, busy);
+  gpu_timestamps_busy(st, NULL, 3, busy);
   assert_int_equal(busy[0], 100);
   assert_int_equal(busy[1], 100);
   assert_int_equal(busy[2], 50);
   assert_int_equal(sum(busy, 3), 250);    /* the span, first begin to last end */
   uint64_t nested[] = {0, 300, 100, 200}; /* a pass inside another adds nothing */
-  wgk_gpu_timestamps_busy(nested, NULL, 2, busy);
+  gpu_timestamps_busy(nested, NULL, 2, busy);
   assert_int_equal(busy[0], 300);
   assert_int_equal(busy[1], 0);
   uint64_t tie[] = {10, 50, 10, 80}; /* equal begins: the lower slot comes first */
-  wgk_gpu_timestamps_busy(tie, NULL, 2, busy);
+  gpu_timestamps_busy(tie, NULL, 2, busy);
   assert_int_equal(busy[0], 40);
   assert_int_equal(busy[1], 30);
 }
@@ -104,12 +104,12 @@ static void busy_skips_unwritten_and_reversed(void **state) {
   uint64_t st[] = {5000, 5100, 100, 900, 6000, 5900, 0, 0};
   bool written[] = {true, false, true, true};
   uint64_t busy[4];
-  wgk_gpu_timestamps_busy(st, written, 4, busy);
+  gpu_timestamps_busy(st, written, 4, busy);
   assert_int_equal(busy[0], 100);
-  assert_int_equal(busy[1], 0);               /* stale: 800 ns of another run */
-  assert_int_equal(busy[2], 0);               /* end before begin */
-  assert_int_equal(busy[3], 0);               /* written, both 0: nothing */
-  wgk_gpu_timestamps_busy(st, NULL, 4, busy); /* without the mask a nonzero pair counts */
+  assert_int_equal(busy[1], 0);           /* stale: 800 ns of another run */
+  assert_int_equal(busy[2], 0);           /* end before begin */
+  assert_int_equal(busy[3], 0);           /* written, both 0: nothing */
+  gpu_timestamps_busy(st, NULL, 4, busy); /* without the mask a nonzero pair counts */
   assert_int_equal(busy[1], 800);
   assert_int_equal(busy[3], 0);
 }
@@ -117,46 +117,45 @@ static void busy_skips_unwritten_and_reversed(void **state) {
 static void consistent_figures(void **state) {
   (void)state;
   char why[512];
-  wgk_bench_figures f = {.timestamps = true,
-                         .gpu_ns = 234e3,
-                         .batch_ns = 240e3,
-                         .batch_calls = 16,
-                         .resident_ns = 303e3,
-                         .timed_call_ns = 320e3};
-  assert_true(wgk_bench_consistent(&f, why, sizeof why));
+  bench_figures f = {.timestamps = true,
+                     .gpu_ns = 234e3,
+                     .batch_ns = 240e3,
+                     .batch_calls = 16,
+                     .resident_ns = 303e3,
+                     .timed_call_ns = 320e3};
+  assert_true(bench_consistent(&f, why, sizeof why));
   assert_string_equal(why, "");
   f.gpu_ns = 250e3; /* within WGK_BENCH_BATCH_TOLERANCE of the batch figure */
-  assert_true(wgk_bench_consistent(&f, why, sizeof why));
+  assert_true(bench_consistent(&f, why, sizeof why));
   f.resident_ns = 0; /* a ceiling kernel: no resident figure */
   f.timed_call_ns = 0;
-  assert_true(wgk_bench_consistent(&f, why, sizeof why));
+  assert_true(bench_consistent(&f, why, sizeof why));
 }
 
 /* The H200 figures of issue 14: 925 us of timestamps in a call whose whole resident time was 303 us. */
 static void inconsistent_figures_say_why(void **state) {
   (void)state;
   char why[512];
-  wgk_bench_figures f = {.timestamps = true,
-                         .gpu_ns = 925e3,
-                         .batch_ns = 240e3,
-                         .batch_calls = 16,
-                         .resident_ns = 303e3,
-                         .timed_call_ns = 1100e3};
-  assert_false(wgk_bench_consistent(&f, why, sizeof why));
+  bench_figures f = {.timestamps = true,
+                     .gpu_ns = 925e3,
+                     .batch_ns = 240e3,
+                     .batch_calls = 16,
+                     .resident_ns = 303e3,
+                     .timed_call_ns = 1100e3};
+  assert_false(bench_consistent(&f, why, sizeof why));
   assert_non_null(strstr(why, "GPU time 925.0 us exceeds the whole resident call's 303.0 us"));
   assert_non_null(strstr(why, "more than the 240.0 us per call of 16 back-to-back calls"));
   assert_null(strstr(why, "timestamped calls themselves"));
   f.timed_call_ns = 500e3; /* timestamps past the wall time of their own calls: broken timestamps */
-  assert_false(wgk_bench_consistent(&f, why, sizeof why));
+  assert_false(bench_consistent(&f, why, sizeof why));
   assert_non_null(strstr(why, "925.0 us, more than the 500.0 us wall time of the timestamped calls"));
   /* the batch figure as GPU time (no usable timestamps): only gpu <= resident applies */
-  wgk_bench_figures b = {
-      .timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
-  assert_false(wgk_bench_consistent(&b, why, sizeof why));
+  bench_figures b = {.timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
+  assert_false(bench_consistent(&b, why, sizeof why));
   assert_non_null(strstr(why, "exceeds the whole resident call's"));
   assert_null(strstr(why, "back-to-back"));
-  wgk_bench_figures none = {.timestamps = true};
-  assert_false(wgk_bench_consistent(&none, why, sizeof why));
+  bench_figures none = {.timestamps = true};
+  assert_false(bench_consistent(&none, why, sizeof why));
   assert_string_equal(why, "no GPU time was measured");
 }
 
@@ -165,10 +164,10 @@ static void repeats_agree_within_tolerance(void **state) {
   char why[512];
   const char *names[] = {"gpu", "batch", "resident"};
   double ok[] = {0.0, 0.049, 0.05};
-  assert_true(wgk_bench_repeats_agree(names, ok, 3, why, sizeof why));
+  assert_true(bench_repeats_agree(names, ok, 3, why, sizeof why));
   assert_string_equal(why, "");
   double bad[] = {0.02, 0.124, 0.31};
-  assert_false(wgk_bench_repeats_agree(names, bad, 3, why, sizeof why));
+  assert_false(bench_repeats_agree(names, bad, 3, why, sizeof why));
   assert_null(strstr(why, "gpu"));
   assert_non_null(strstr(why, "the batch medians of the repeats spread 12.4%"));
   assert_non_null(strstr(why, "the resident medians of the repeats spread 31.0%"));
@@ -183,28 +182,28 @@ static json_t *at(json_t *o, const char *path) { /* "a.b.c" */
 
 static void ceilings_json_shape(void **state) {
   (void)state;
-  wgk_bench_ceilings c = {.timed = true,
-                          .has_timestamps = true,
-                          .copy_bytes = 1 << 20,
-                          .copy_gbps = 4000,
-                          .copy_vec4_per_thread = 4,
-                          .n_copy_variants = 2,
-                          .fma_flops = 1000,
-                          .fma_threads = 256,
-                          .fma_gflops = 50,
-                          .has_transfers = true};
-  c.copy_variants[0] = (wgk_bench_copy_variant){1, 3100, 338};
-  c.copy_variants[1] = (wgk_bench_copy_variant){4, 4000, 262};
-  c.copy.ns = (wgk_bench_stat){262, 250, 270, 10};
-  c.copy.wall_ns = (wgk_bench_stat){265, 260, 280, 5};
+  bench_ceilings c = {.timed = true,
+                      .has_timestamps = true,
+                      .copy_bytes = 1 << 20,
+                      .copy_gbps = 4000,
+                      .copy_vec4_per_thread = 4,
+                      .n_copy_variants = 2,
+                      .fma_flops = 1000,
+                      .fma_threads = 256,
+                      .fma_gflops = 50,
+                      .has_transfers = true};
+  c.copy_variants[0] = (bench_copy_variant){1, 3100, 338};
+  c.copy_variants[1] = (bench_copy_variant){4, 4000, 262};
+  c.copy.ns = (bench_stat){262, 250, 270, 10};
+  c.copy.wall_ns = (bench_stat){265, 260, 280, 5};
   c.copy.dispatches = 10;
   c.copy.consistent = true;
   c.copy.timestamps_consistent = true;
   c.fma.consistent = false;
   snprintf(c.fma.reason, sizeof c.fma.reason, "timestamps give more");
-  c.upload = (wgk_bench_transfer){64 << 20, {2.5e6, 2.4e6, 2.7e6, 10}, 26.8};
-  c.download = (wgk_bench_transfer){64 << 20, {3e6, 2.9e6, 3.1e6, 10}, 22.4};
-  json_t *j = wgk_bench_ceilings_json(&c);
+  c.upload = (bench_transfer){64 << 20, {2.5e6, 2.4e6, 2.7e6, 10}, 26.8};
+  c.download = (bench_transfer){64 << 20, {3e6, 2.9e6, 3.1e6, 10}, 22.4};
+  json_t *j = bench_ceilings_json(&c);
   assert_non_null(j);
   assert_true(json_is_true(at(j, "timestampQueries")));
   assert_true(json_is_true(at(j, "timestampsUsed")));
@@ -236,15 +235,15 @@ static void ceilings_json_shape(void **state) {
   assert_null(json_object_get(j, "submitWait"));
   json_decref(j);
   c.has_submit_wait = true;
-  c.submit_wait = (wgk_bench_stat){18000, 17500, 19000, 200};
-  j = wgk_bench_ceilings_json(&c);
+  c.submit_wait = (bench_stat){18000, 17500, 19000, 200};
+  j = bench_ceilings_json(&c);
   assert_float_equal(json_real_value(at(j, "submitWait.ns.median")), 18000, 0);
   assert_int_equal(json_integer_value(at(j, "submitWait.ns.n")), 200);
   json_decref(j);
   /* no timestamps used (a CPU adapter or none at all) says so; no transfers measured: no keys */
   c.timed = false;
   c.has_transfers = false;
-  j = wgk_bench_ceilings_json(&c);
+  j = bench_ceilings_json(&c);
   assert_true(json_is_false(at(j, "timestampsUsed")));
   assert_non_null(strstr(json_string_value(at(j, "timeSource")), "wall time of back-to-back dispatches"));
   assert_null(json_object_get(j, "upload"));
@@ -255,24 +254,24 @@ static void ceilings_json_shape(void **state) {
 /* Issue 14's goals from the ceilings: transfer floor = in / upload + out / download; overhead = resident / bare. */
 static void goals_of_a_case(void **state) {
   (void)state;
-  wgk_bench_ceilings c = {.has_transfers = true, .has_submit_wait = true};
+  bench_ceilings c = {.has_transfers = true, .has_submit_wait = true};
   c.upload.gbps = 20; /* bytes per ns */
   c.download.gbps = 10;
-  c.submit_wait = (wgk_bench_stat){.median = 20000, .n = 200};
+  c.submit_wait = (bench_stat){.median = 20000, .n = 200};
   /* 2e6 bytes in: 100 us; 1e6 out: 100 us; floor 200 us. e2e 500 us - resident 24 us = 476 us: 2.38x, missed */
-  wgk_bench_goals g = wgk_bench_goals_of(&c, 2000000, 1000000, 500000, 24000, 8000);
+  bench_goals g = bench_goals_of(&c, 2000000, 1000000, 500000, 24000, 8000);
   assert_true(g.has_transfer);
   assert_float_equal(g.transfer_floor_ns, 200000, 1e-6);
   assert_float_equal(g.transfer_ns, 476000, 1e-6);
   assert_false(g.transfer_met);
-  g = wgk_bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000);
+  g = bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000);
   assert_float_equal(g.transfer_ratio, 1.2, 1e-12);
   assert_true(g.transfer_met);
   assert_true(g.has_overhead);
   assert_float_equal(g.overhead_ratio, 1.2, 1e-12);
   assert_true(g.overhead_met);
   assert_float_equal(g.host_ratio, 0.8, 1e-12);
-  json_t *j = wgk_bench_goals_json(&g);
+  json_t *j = bench_goals_json(&g);
   assert_float_equal(json_real_value(at(j, "transfer.floorNs")), 200000, 1e-6);
   assert_float_equal(json_real_value(at(j, "transfer.goal")), WGK_BENCH_TRANSFER_GOAL, 0);
   assert_true(json_is_true(at(j, "transfer.met")));
@@ -281,9 +280,9 @@ static void goals_of_a_case(void **state) {
   json_decref(j);
   /* nothing measured: no goals, no keys */
   c.has_transfers = c.has_submit_wait = false;
-  g = wgk_bench_goals_of(&c, 1, 1, 2, 1, 1);
+  g = bench_goals_of(&c, 1, 1, 2, 1, 1);
   assert_false(g.has_transfer || g.has_overhead);
-  j = wgk_bench_goals_json(&g);
+  j = bench_goals_json(&g);
   assert_int_equal(json_object_size(j), 0);
   json_decref(j);
 }

@@ -20,7 +20,7 @@ commands = [m.group(1) for m in re.finditer(r"^  ([a-z][a-z-]*) ", listing, re.M
 if len(commands) < 15:
     fails.append(f"wgk help lists {len(commands)} commands: {commands}")
 util = open(os.path.join(root, "src/cli/cli_util.c")).read()
-common_body = util[util.index("int wgk_cli_common_option("):]
+common_body = util[util.index("int cli_common_option("):]
 common = set(re.findall(r'"(--[a-z-]+)"', common_body[:common_body.index("\n}\n")]))
 
 for cmd in commands:
@@ -37,7 +37,7 @@ for cmd in commands:
     if os.path.exists(src):
         text = open(src).read()
         options = set(re.findall(r'"(--[a-z][a-z-]*)"', text))
-        if "wgk_cli_common_option" in text:
+        if "cli_common_option" in text:
             options |= common
         shown = outs[0] + (run(["render", "--help"])[1] if cmd == "explain" else "")  # one source for both
         for opt in sorted(options):

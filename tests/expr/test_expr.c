@@ -192,40 +192,40 @@ static const expr_case helper_cases[] = {
     {"rank3Head", NULL},
 };
 
-static wgk_value *test_scope(void) {
+static expr_value *test_scope(void) {
   char path[1024];
   snprintf(path, sizeof path, "%s/tests/expr/scope.json", getenv("WGK_SOURCE_DIR") ? getenv("WGK_SOURCE_DIR") : ".");
   json_t *j = json_load_file(path, 0, NULL);
   assert_non_null(j);
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_value *scope = wgk_value_from_json(j, &err);
+  util_error err;
+  util_error_clear(&err);
+  expr_value *scope = expr_value_from_json(j, &err);
   json_decref(j);
   assert_non_null(scope);
-  wgk_device_desc desc;
-  wgk_device_desc_defaults(&desc);
-  assert_true(wgk_value_dict_set(scope, "device", wgk_value_device(&desc)));
+  dev_desc desc;
+  device_desc_defaults(&desc);
+  assert_true(expr_value_dict_set(scope, "device", expr_value_device(&desc)));
   return scope;
 }
 
 static void run_cases(const expr_case *cases, size_t n) {
-  wgk_value *scope = test_scope();
+  expr_value *scope = test_scope();
   int failures = 0;
   for (size_t i = 0; i < n; i++) {
-    wgk_error err;
-    wgk_error_clear(&err);
-    wgk_dynbuf out;
-    wgk_dynbuf_init(&out, 0);
-    wgk_status st = wgk_expr_render(cases[i].expr, scope, &out, &err);
-    bool ok = cases[i].want ? st == WGK_OK && strcmp(wgk_dynbuf_str(&out), cases[i].want) == 0 : st != WGK_OK;
+    util_error err;
+    util_error_clear(&err);
+    util_dynbuf out;
+    util_dynbuf_init(&out, 0);
+    wgk_status st = expr_render(cases[i].expr, scope, &out, &err);
+    bool ok = cases[i].want ? st == WGK_OK && strcmp(util_dynbuf_str(&out), cases[i].want) == 0 : st != WGK_OK;
     if (!ok) {
       failures++;
       print_message("FAIL %s: want %s, got %s (%s)\n", cases[i].expr, cases[i].want ? cases[i].want : "<error>",
-                    st == WGK_OK ? wgk_dynbuf_str(&out) : "<error>", err.message);
+                    st == WGK_OK ? util_dynbuf_str(&out) : "<error>", err.message);
     }
-    wgk_dynbuf_free(&out);
+    util_dynbuf_free(&out);
   }
-  wgk_value_release(scope);
+  expr_value_release(scope);
   assert_int_equal(failures, 0);
 }
 
@@ -239,18 +239,18 @@ static void test_helpers(void **state) {
 }
 
 static void expect_error(const char *text, wgk_status st, const char *formatted) {
-  wgk_value *scope = test_scope();
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  assert_int_equal(wgk_expr_render(text, scope, &out, &err), st);
+  expr_value *scope = test_scope();
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  assert_int_equal(expr_render(text, scope, &out, &err), st);
   char buf[4096];
-  wgk_error_format(&err, buf, sizeof buf);
+  util_error_format(&err, buf, sizeof buf);
   if (strcmp(buf, formatted) != 0) print_message("got: %s\n", buf);
   assert_string_equal(buf, formatted);
-  wgk_dynbuf_free(&out);
-  wgk_value_release(scope);
+  util_dynbuf_free(&out);
+  expr_value_release(scope);
 }
 
 static void test_errors(void **state) {
@@ -284,62 +284,62 @@ static void test_limits(void **state) {
   deep[n++] = '1';
   for (int i = 0; i < 500; i++) deep[n++] = ')';
   deep[n] = '\0';
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_null(wgk_expr_parse(deep, (size_t)-1, NULL, &err));
+  util_error err;
+  util_error_clear(&err);
+  assert_null(expr_parse(deep, (size_t)-1, NULL, &err));
   assert_int_equal(err.status, WGK_ERR_LIMIT);
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  assert_int_equal(wgk_expr_render("range(10000000)", NULL, &out, &err), WGK_ERR_LIMIT);
-  wgk_dynbuf_free(&out);
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  assert_int_equal(expr_render("range(10000000)", NULL, &out, &err), WGK_ERR_LIMIT);
+  util_dynbuf_free(&out);
 }
 
 static void test_explain(void **state) {
   (void)state;
-  wgk_value *scope = test_scope();
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_expr *e =
-      wgk_expr_parse("f16Ok('f32') and ranks.X == 4 and sameShape(shapes.X, shapes.Y)", (size_t)-1, NULL, &err);
+  expr_value *scope = test_scope();
+  util_error err;
+  util_error_clear(&err);
+  expr_program *e =
+      expr_parse("f16Ok('f32') and ranks.X == 4 and sameShape(shapes.X, shapes.Y)", (size_t)-1, NULL, &err);
   assert_non_null(e);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  wgk_expr_explain_false(e, scope, &out);
-  assert_string_equal(wgk_dynbuf_str(&out), "ranks.X == 4 is false (ranks.X = 3, 4)");
-  wgk_dynbuf_free(&out);
-  wgk_expr_free(e);
-  wgk_value_release(scope);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  expr_explain_false(e, scope, &out);
+  assert_string_equal(util_dynbuf_str(&out), "ranks.X == 4 is false (ranks.X = 3, 4)");
+  util_dynbuf_free(&out);
+  expr_free(e);
+  expr_value_release(scope);
 }
 
 static void test_value_api(void **state) {
   (void)state;
-  wgk_value *d = wgk_value_dict();
-  assert_true(wgk_value_dict_set(d, "n", wgk_value_int(3)));
-  assert_true(wgk_value_dict_set(d, "x", wgk_value_float(64)));
-  wgk_value *l = wgk_value_list();
-  assert_true(wgk_value_list_append(l, wgk_value_string("a")));
-  assert_true(wgk_value_list_append(l, wgk_value_none()));
-  assert_true(wgk_value_dict_set(d, "l", l));
-  assert_true(wgk_value_dict_set(d, "n", wgk_value_int(4))); /* replaces, keeps position */
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  assert_true(wgk_value_print(d, &out));
-  assert_string_equal(wgk_dynbuf_str(&out), "{\"n\": 4, \"x\": 64, \"l\": [\"a\", null]}");
-  wgk_dynbuf_reset(&out);
-  assert_true(wgk_value_print(wgk_value_dict_get(d, "x"), &out));
-  assert_string_equal(wgk_dynbuf_str(&out), "64.0");
-  json_t *j = wgk_value_to_json(d);
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_value *back = wgk_value_from_json(j, &err);
-  assert_int_equal(wgk_value_kind_of(wgk_value_dict_get(back, "n")), WGK_VALUE_INT);
-  assert_int_equal(wgk_value_as_int(wgk_value_dict_get(back, "x")), 64);
+  expr_value *d = expr_value_dict();
+  assert_true(expr_value_dict_set(d, "n", expr_value_int(3)));
+  assert_true(expr_value_dict_set(d, "x", expr_value_float(64)));
+  expr_value *l = expr_value_list();
+  assert_true(expr_value_list_append(l, expr_value_string("a")));
+  assert_true(expr_value_list_append(l, expr_value_none()));
+  assert_true(expr_value_dict_set(d, "l", l));
+  assert_true(expr_value_dict_set(d, "n", expr_value_int(4))); /* replaces, keeps position */
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  assert_true(expr_value_print(d, &out));
+  assert_string_equal(util_dynbuf_str(&out), "{\"n\": 4, \"x\": 64, \"l\": [\"a\", null]}");
+  util_dynbuf_reset(&out);
+  assert_true(expr_value_print(expr_value_dict_get(d, "x"), &out));
+  assert_string_equal(util_dynbuf_str(&out), "64.0");
+  json_t *j = expr_value_to_json(d);
+  util_error err;
+  util_error_clear(&err);
+  expr_value *back = expr_value_from_json(j, &err);
+  assert_int_equal(expr_value_kind_of(expr_value_dict_get(back, "n")), WGK_VALUE_INT);
+  assert_int_equal(expr_value_as_int(expr_value_dict_get(back, "x")), 64);
   json_decref(j);
-  wgk_value_release(back);
-  wgk_value_release(d);
-  wgk_dynbuf_free(&out);
-  assert_false(wgk_value_list_append(NULL, wgk_value_int(1))); /* consumes the item: no leak under ASan */
+  expr_value_release(back);
+  expr_value_release(d);
+  util_dynbuf_free(&out);
+  assert_false(expr_value_list_append(NULL, expr_value_int(1))); /* consumes the item: no leak under ASan */
 }
 
 int main(void) {

@@ -62,7 +62,7 @@ static void build(world *w, bool run_first) {
   }
 }
 
-static void lose_device(world *w) { wgpuDeviceDestroy(wgk_gpu_device_raw(w->ctx->dev)); }
+static void lose_device(world *w) { wgpuDeviceDestroy(gpu_device_raw(w->ctx->dev)); }
 
 static void teardown_world(world *w) {
   wgk_batch_destroy(w->batch);
@@ -152,11 +152,11 @@ static void loss_before_first_run(void **state) {
 
 /* A caller's device (wgk only references it) destroyed by its owner: later calls fail cleanly, with a message. */
 static void caller_device_lost(void **state) {
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_gpu_device *mine = NULL;
-  assert_int_equal(wgk_gpu_device_create(NULL, &mine, &err), WGK_OK);
-  wgk_context_options o = {.wgpu_instance = wgk_gpu_device_raw_instance(mine), .wgpu_device = wgk_gpu_device_raw(mine)};
+  util_error err;
+  util_error_clear(&err);
+  gpu_device *mine = NULL;
+  assert_int_equal(gpu_device_create(NULL, &mine, &err), WGK_OK);
+  wgk_context_options o = {.wgpu_instance = gpu_device_raw_instance(mine), .wgpu_device = gpu_device_raw(mine)};
   world w;
   memset(&w, 0, sizeof w);
   assert_int_equal(wgk_context_create(&o, &w.ctx, NULL), WGK_OK);
@@ -170,7 +170,7 @@ static void caller_device_lost(void **state) {
   assert_int_equal(wgk_call_set_input(w.call, "cos", w.tc), WGK_OK);
   assert_int_equal(wgk_call_set_input(w.call, "sin", w.ts), WGK_OK);
   assert_int_equal(wgk_call_run(w.call), WGK_OK);
-  wgpuDeviceDestroy(wgk_gpu_device_raw(mine));
+  wgpuDeviceDestroy(gpu_device_raw(mine));
   /* wgk cannot register for the loss of a device it did not create: a run records into the lost device (a no-op
    * in Dawn) and succeeds; the first read back fails, naming the loss. */
   float y[48];
@@ -182,7 +182,7 @@ static void caller_device_lost(void **state) {
   if (st == WGK_OK || !strstr(wgk_context_errmsg(w.ctx), "lost"))
     fail_msg("second read after the caller's device was lost: %s (%s)", wgk_status_str(st), wgk_context_errmsg(w.ctx));
   teardown_world(&w);
-  wgk_gpu_device_destroy(mine);
+  gpu_device_destroy(mine);
 }
 
 int main(void) {

@@ -30,7 +30,7 @@
 #include "gpu/gpu.h"
 #include "wgk.h"
 
-static wgk_gpu_device *shared_dev;
+static gpu_device *shared_dev;
 
 /* What one round did: the first failing step, its status and message, and the outputs when it ran through. */
 typedef struct outcome {
@@ -148,8 +148,8 @@ typedef void (*scenario_fn)(wgk_context *ctx, outcome *o);
 /* One round on a fresh context over the shared device; returns whether allocation n was reached. */
 static bool round_on_shared(scenario_fn fn, long n, outcome *o) {
   memset(o, 0, sizeof *o);
-  wgk_context_options opts = {.wgpu_instance = wgk_gpu_device_raw_instance(shared_dev),
-                              .wgpu_device = wgk_gpu_device_raw(shared_dev)};
+  wgk_context_options opts = {.wgpu_instance = gpu_device_raw_instance(shared_dev),
+                              .wgpu_device = gpu_device_raw(shared_dev)};
   wgk_context *ctx = NULL;
   char *msg = NULL;
   fault_arm(n);
@@ -247,9 +247,9 @@ static void own_context(void **state) {
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   fault_install();
-  wgk_error err;
-  wgk_error_clear(&err);
-  if (wgk_gpu_device_create(NULL, &shared_dev, &err) != WGK_OK) {
+  util_error err;
+  util_error_clear(&err);
+  if (gpu_device_create(NULL, &shared_dev, &err) != WGK_OK) {
     printf("skipped: no device: %s\n", err.message);
     return 77;
   }
@@ -261,6 +261,6 @@ int main(void) {
       cmocka_unit_test(sparse_attention),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
-  wgk_gpu_device_destroy(shared_dev);
+  gpu_device_destroy(shared_dev);
   return failed;
 }

@@ -25,9 +25,9 @@
 #include "package/template_loader.h"
 #include "plan/plan.h"
 
-static wgk_device_desc device;
-static char pkg_dir[1024];
-static wgk_value *no_tunables, *wide_tunables; /* made before the loop: the test's own values are not under test */
+static dev_desc device;
+static char package_dir[1024];
+static expr_value *no_tunables, *wide_tunables; /* made before the loop: the test's own values are not under test */
 
 typedef struct outcome {
   const char *step;
@@ -46,56 +46,56 @@ __attribute__((format(printf, 2, 3))) static void put(outcome *o, const char *fm
 }
 
 /* One call: x [rows, cols], state [4]. */
-static void plan_call(const wgk_manifest *m, wgk_planner *planner, int64_t rows, int64_t cols,
-                      const wgk_value *tunables, outcome *o) {
+static void plan_one(const manifest_model *m, plan_planner *planner, int64_t rows, int64_t cols,
+                     const expr_value *tunables, outcome *o) {
   if (o->st != WGK_OK) return;
-  wgk_plan_tensor ports[16];
+  plan_tensor ports[16];
   memset(ports, 0, sizeof ports);
   for (size_t i = 0; i < m->n_ports && i < 16; i++) {
-    if (strcmp(m->ports[i].name, "x") == 0) ports[i] = (wgk_plan_tensor){true, "float32", 2, {rows, cols}};
-    if (strcmp(m->ports[i].name, "state") == 0) ports[i] = (wgk_plan_tensor){true, "float32", 1, {4}};
+    if (strcmp(m->ports[i].name, "x") == 0) ports[i] = (plan_tensor){true, "float32", 2, {rows, cols}};
+    if (strcmp(m->ports[i].name, "state") == 0) ports[i] = (plan_tensor){true, "float32", 1, {4}};
   }
-  wgk_plan_call call = {.ports = ports, .tunables = tunables};
-  wgk_plan *plan = NULL;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_status st = wgk_plan_make(planner, &call, &plan, &err);
+  plan_call call = {.ports = ports, .tunables = tunables};
+  plan_result *plan = NULL;
+  util_error err;
+  util_error_clear(&err);
+  wgk_status st = plan_make(planner, &call, &plan, &err);
   if (st != WGK_OK) {
     o->step = "plan_make", o->st = st;
-    wgk_error_format(&err, o->msg, sizeof o->msg);
+    util_error_format(&err, o->msg, sizeof o->msg);
     return;
   }
   put(o, "variant %s\nrejected\n%s", plan->variant->id, plan->rejections);
   for (size_t i = 0; i < plan->n_passes; i++) {
-    const wgk_plan_pass *p = &plan->passes[i];
+    const plan_pass *p = &plan->passes[i];
     put(o, "pass %s %s [%u %u %u] %s\n%s\n", p->id ? p->id : p->source->id, p->label, p->workgroups[0],
         p->workgroups[1], p->workgroups[2], p->uniform_text ? p->uniform_text : "", p->wgsl);
   }
-  wgk_plan_free(plan);
+  plan_free(plan);
 }
 
 /* One round; returns whether allocation n was reached. */
 static bool round_n(long n, outcome *o) {
   o->step = NULL, o->st = WGK_OK, o->msg[0] = '\0', o->plans[0] = '\0', o->len = 0;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_pkg *pkg = NULL;
-  wgk_planner *planner = NULL;
+  util_error err;
+  util_error_clear(&err);
+  pkg_package *pkg = NULL;
+  plan_planner *planner = NULL;
   fault_arm(n);
-  wgk_status st = wgk_pkg_open(pkg_dir, NULL, &pkg, &err);
-  if (st != WGK_OK) o->step = "pkg_open", o->st = st, wgk_error_format(&err, o->msg, sizeof o->msg);
-  const wgk_manifest *m = pkg ? wgk_pkg_manifest(pkg) : NULL;
-  wgk_tmpl_loader loader = {0};
+  wgk_status st = pkg_open(package_dir, NULL, &pkg, &err);
+  if (st != WGK_OK) o->step = "pkg_open", o->st = st, util_error_format(&err, o->msg, sizeof o->msg);
+  const manifest_model *m = pkg ? pkg_manifest(pkg) : NULL;
+  tmpl_loader loader = {0};
   if (o->st == WGK_OK) {
-    loader = wgk_pkg_template_loader(pkg);
-    st = wgk_planner_create(m, &loader, &device, &planner, &err);
-    if (st != WGK_OK) o->step = "planner_create", o->st = st, wgk_error_format(&err, o->msg, sizeof o->msg);
+    loader = pkg_template_loader(pkg);
+    st = plan_planner_create(m, &loader, &device, &planner, &err);
+    if (st != WGK_OK) o->step = "planner_create", o->st = st, util_error_format(&err, o->msg, sizeof o->msg);
   }
-  plan_call(m, planner, 1, 5, no_tunables, o);   /* main: intermediates, repeat groups */
-  plan_call(m, planner, 2, 3, no_tunables, o);   /* grid_float32_5: axes, supersededBy, requires */
-  plan_call(m, planner, 2, 3, wide_tunables, o); /* fam_wide: cases */
-  wgk_planner_free(planner);
-  wgk_pkg_free(pkg);
+  plan_one(m, planner, 1, 5, no_tunables, o);   /* main: intermediates, repeat groups */
+  plan_one(m, planner, 2, 3, no_tunables, o);   /* grid_float32_5: axes, supersededBy, requires */
+  plan_one(m, planner, 2, 3, wide_tunables, o); /* fam_wide: cases */
+  plan_planner_free(planner);
+  pkg_free(pkg);
   fault_disarm();
   return fault_fired();
 }
@@ -157,21 +157,21 @@ int main(void) {
   fault_install();
   const char *src = getenv("WGK_SOURCE_DIR");
   if (!src) src = ".";
-  snprintf(pkg_dir, sizeof pkg_dir, "%s/tests/manifest/spec21/test.EveryKey", src);
+  snprintf(package_dir, sizeof package_dir, "%s/tests/manifest/spec21/test.EveryKey", src);
   char dev_path[1024];
   snprintf(dev_path, sizeof dev_path, "%s/tests/plan/lavapipe.device.json", src);
-  wgk_error err;
-  wgk_error_clear(&err);
-  if (wgk_device_desc_load(dev_path, &device, &err) != WGK_OK) {
+  util_error err;
+  util_error_clear(&err);
+  if (device_desc_load(dev_path, &device, &err) != WGK_OK) {
     printf("cannot load %s: %s\n", dev_path, err.message);
     return 1;
   }
-  no_tunables = wgk_value_dict();
-  wide_tunables = wgk_value_dict();
-  if (!no_tunables || !wide_tunables || !wgk_value_dict_set(wide_tunables, "WG", wgk_value_int(128))) return 1;
+  no_tunables = expr_value_dict();
+  wide_tunables = expr_value_dict();
+  if (!no_tunables || !wide_tunables || !expr_value_dict_set(wide_tunables, "WG", expr_value_int(128))) return 1;
   const struct CMUnitTest tests[] = {cmocka_unit_test(spec21_every_key)};
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
-  wgk_value_release(no_tunables);
-  wgk_value_release(wide_tunables);
+  expr_value_release(no_tunables);
+  expr_value_release(wide_tunables);
   return failed;
 }

@@ -30,9 +30,9 @@ static inline float gpu_test_float(uint64_t *state) {
   return (float)((double)(gpu_test_next(state) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
-static inline void gpu_test_print_error(const char *what, const wgk_error *err) {
+static inline void gpu_test_print_error(const char *what, const util_error *err) {
   char text[WGK_ERROR_MESSAGE_MAX + 600];
-  wgk_error_format(err, text, sizeof text);
+  util_error_format(err, text, sizeof text);
   printf("# %s: %s (%s)\n", what, text, wgk_status_str(err->status));
 }
 

@@ -49,29 +49,29 @@ static void count_files(const char *dir, int *blobs, int *others, long long *byt
 }
 
 /* As Dawn asks: the size first, then the bytes. */
-static size_t load(wgk_blob_cache *c, const char *key, char *out, size_t size) {
-  size_t n = wgk_blob_cache_load(key, strlen(key), NULL, 0, c);
+static size_t load(gpu_blob_cache *c, const char *key, char *out, size_t size) {
+  size_t n = gpu_blob_cache_load(key, strlen(key), NULL, 0, c);
   if (n == 0 || n > size) return n;
-  return wgk_blob_cache_load(key, strlen(key), out, n, c);
+  return gpu_blob_cache_load(key, strlen(key), out, n, c);
 }
 
 static void stores_and_loads_across_opens(void **state) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/a/b/c", (const char *)*state);
-  wgk_blob_cache *c = wgk_blob_cache_open(dir, 1 << 20);
+  gpu_blob_cache *c = gpu_blob_cache_open(dir, 1 << 20);
   assert_non_null(c);
   char out[64];
   assert_int_equal(load(c, "key one", out, sizeof out), 0);
-  wgk_blob_cache_store("key one", 7, "value one", 9, c);
-  wgk_blob_cache_store("key two", 7, "value 2", 7, c);
-  wgk_blob_cache_close(c);
-  c = wgk_blob_cache_open(dir, 1 << 20); /* a second process: only the files */
+  gpu_blob_cache_store("key one", 7, "value one", 9, c);
+  gpu_blob_cache_store("key two", 7, "value 2", 7, c);
+  gpu_blob_cache_close(c);
+  c = gpu_blob_cache_open(dir, 1 << 20); /* a second process: only the files */
   assert_int_equal(load(c, "key one", out, sizeof out), 9);
   assert_memory_equal(out, "value one", 9);
   assert_int_equal(load(c, "key two", out, sizeof out), 7);
   assert_memory_equal(out, "value 2", 7);
   assert_int_equal(load(c, "key three", out, sizeof out), 0);
-  wgk_blob_counts n = wgk_blob_cache_counts(c);
+  gpu_blob_counts n = gpu_blob_cache_counts(c);
   assert_int_equal(n.loaded, 2);
   assert_int_equal(n.missed, 1);
   assert_int_equal(n.stored, 0);
@@ -80,7 +80,7 @@ static void stores_and_loads_across_opens(void **state) {
   count_files(dir, &blobs, &others, &bytes);
   assert_int_equal(blobs, 2);
   assert_int_equal(others, 0); /* written under a temporary name, renamed */
-  wgk_blob_cache_close(c);
+  gpu_blob_cache_close(c);
 }
 
 /* Every corruption of a blob file is a miss, counted, and the file goes; a good store afterwards works. */
@@ -89,9 +89,9 @@ static void ignores_corrupt_files(void **state) {
   snprintf(dir, sizeof dir, "%s/corrupt", (const char *)*state);
   static const char *const kinds[] = {"flip a value byte", "truncate", "bad magic", "append", "empty"};
   for (int kind = 0; kind < 5; kind++) {
-    wgk_blob_cache *c = wgk_blob_cache_open(dir, 1 << 20);
+    gpu_blob_cache *c = gpu_blob_cache_open(dir, 1 << 20);
     assert_non_null(c);
-    wgk_blob_cache_store("k", 1, "0123456789", 10, c);
+    gpu_blob_cache_store("k", 1, "0123456789", 10, c);
     DIR *d = opendir(dir);
     struct dirent *de;
     char path[4300] = "";
@@ -109,14 +109,14 @@ static void ignores_corrupt_files(void **state) {
     fclose(f);
     char out[16];
     if (load(c, "k", out, sizeof out) != 0) fail_msg("%s: loaded", kinds[kind]);
-    wgk_blob_counts n = wgk_blob_cache_counts(c);
+    gpu_blob_counts n = gpu_blob_cache_counts(c);
     if (n.corrupt != 1 || n.loaded != 0) fail_msg("%s: corrupt %llu", kinds[kind], (unsigned long long)n.corrupt);
     assert_int_not_equal(access(path, F_OK), 0); /* removed */
-    wgk_blob_cache_store("k", 1, "fine", 4, c);
+    gpu_blob_cache_store("k", 1, "fine", 4, c);
     assert_int_equal(load(c, "k", out, sizeof out), 4);
     assert_memory_equal(out, "fine", 4);
     unlink(path);
-    wgk_blob_cache_close(c);
+    gpu_blob_cache_close(c);
   }
 }
 
@@ -124,15 +124,15 @@ static void ignores_corrupt_files(void **state) {
 static void another_keys_file_is_a_miss(void **state) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/collide", (const char *)*state);
-  wgk_blob_cache *c = wgk_blob_cache_open(dir, 1 << 20);
-  wgk_blob_cache_store("first", 5, "AAAA", 4, c);
+  gpu_blob_cache *c = gpu_blob_cache_open(dir, 1 << 20);
+  gpu_blob_cache_store("first", 5, "AAAA", 4, c);
   DIR *d = opendir(dir);
   struct dirent *de;
   char from[4300] = "", to[4300] = "";
   while ((de = readdir(d)))
     if (strstr(de->d_name, ".bin")) snprintf(from, sizeof from, "%s/%s", dir, de->d_name);
   closedir(d);
-  wgk_blob_cache_store("second", 6, "BBBB", 4, c);
+  gpu_blob_cache_store("second", 6, "BBBB", 4, c);
   d = opendir(dir);
   while ((de = readdir(d))) {
     char p[4300];
@@ -143,7 +143,7 @@ static void another_keys_file_is_a_miss(void **state) {
   assert_int_equal(rename(from, to), 0); /* "second"'s file now holds "first"'s blob */
   char out[8];
   assert_int_equal(load(c, "second", out, sizeof out), 0);
-  wgk_blob_cache_close(c);
+  gpu_blob_cache_close(c);
 }
 
 /* The folder stays under the cap: the oldest files go; a blob over the cap is not written. */
@@ -151,44 +151,44 @@ static void keeps_under_the_cap(void **state) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/cap", (const char *)*state);
   enum { CAP = 4096, VALUE = 500 };
-  wgk_blob_cache *c = wgk_blob_cache_open(dir, CAP);
+  gpu_blob_cache *c = gpu_blob_cache_open(dir, CAP);
   char value[VALUE], key[32];
   memset(value, 7, sizeof value);
   for (int i = 0; i < 40; i++) {
     snprintf(key, sizeof key, "key %d", i);
-    wgk_blob_cache_store(key, strlen(key), value, sizeof value, c);
+    gpu_blob_cache_store(key, strlen(key), value, sizeof value, c);
   }
   int blobs, others;
   long long bytes;
   count_files(dir, &blobs, &others, &bytes);
   if (bytes > CAP) fail_msg("%lld bytes in the folder, cap %d", bytes, CAP);
   assert_true(blobs > 0);
-  wgk_blob_counts n = wgk_blob_cache_counts(c);
+  gpu_blob_counts n = gpu_blob_cache_counts(c);
   assert_int_equal(n.stored, 40);
   assert_true(n.evicted >= (uint64_t)(40 - blobs));
   char out[VALUE];
   assert_int_equal(load(c, "key 39", out, sizeof out), VALUE); /* the newest stays */
   char big[CAP];
   memset(big, 1, sizeof big);
-  wgk_blob_cache_store("big", 3, big, sizeof big, c);
-  assert_int_equal(wgk_blob_cache_counts(c).stored, 40);
-  wgk_blob_cache_close(c);
+  gpu_blob_cache_store("big", 3, big, sizeof big, c);
+  assert_int_equal(gpu_blob_cache_counts(c).stored, 40);
+  gpu_blob_cache_close(c);
 }
 
 static void folder_from_xdg_or_home(void **state) {
   (void)state;
   char out[4096];
   setenv("XDG_CACHE_HOME", "/x/cache", 1);
-  assert_true(wgk_blob_cache_dir("adapter A", out, sizeof out));
+  assert_true(gpu_blob_cache_dir("adapter A", out, sizeof out));
   assert_int_equal(strncmp(out, "/x/cache/wgk/pipelines/", 23), 0);
   char other[4096];
-  assert_true(wgk_blob_cache_dir("adapter B", other, sizeof other));
+  assert_true(gpu_blob_cache_dir("adapter B", other, sizeof other));
   assert_string_not_equal(out, other); /* another adapter or driver: another folder */
   unsetenv("XDG_CACHE_HOME");
   setenv("HOME", "/h", 1);
-  assert_true(wgk_blob_cache_dir("adapter A", out, sizeof out));
+  assert_true(gpu_blob_cache_dir("adapter A", out, sizeof out));
   assert_int_equal(strncmp(out, "/h/.cache/wgk/pipelines/", 24), 0);
-  assert_null(wgk_blob_cache_open("", 100));
+  assert_null(gpu_blob_cache_open("", 100));
 }
 
 int main(void) {

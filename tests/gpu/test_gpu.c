@@ -12,7 +12,7 @@
 #include "gpu_test_util.h"
 #include "util/wgk_test.h"
 
-static wgk_gpu_device *g_dev;
+static gpu_device *g_dev;
 static uint64_t g_rng;
 
 /* y[i] = x[i] * x[i] + p.c * f32(i % 7u), then the host checks each element (fused or not). */
@@ -36,8 +36,8 @@ static const char *const busy_wgsl =
     "  y[g.x] = acc;\n"
     "}\n";
 
-static const wgk_gpu_binding_type square_types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE,
-                                                    WGK_GPU_BINDING_UNIFORM};
+static const gpu_binding_type square_types[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_STORAGE,
+                                                WGK_GPU_BINDING_UNIFORM};
 static const uint32_t SU = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST;
 
 #define ASSERT_OK(call)                                  \
@@ -49,22 +49,22 @@ static const uint32_t SU = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WG
 
 static int setup(void **state) {
   g_rng = gpu_test_seed();
-  wgk_error err = {0};
-  if (wgk_gpu_device_create(NULL, &g_dev, &err) != WGK_OK) {
+  util_error err = {0};
+  if (gpu_device_create(NULL, &g_dev, &err) != WGK_OK) {
     gpu_test_print_error("device", &err);
     return -1;
   }
-  wgk_test_need_gpu(wgk_gpu_device_desc(g_dev)->backend, wgk_gpu_device_desc(g_dev)->description);
+  wgk_test_need_gpu(gpu_device_desc(g_dev)->backend, gpu_device_desc(g_dev)->description);
   return 0;
 }
 
 static int teardown(void **state) {
-  wgk_gpu_device_destroy(g_dev);
+  gpu_device_destroy(g_dev);
   return 0;
 }
 
 static void device_on_default_adapter(void **state) {
-  const wgk_device_desc *d = wgk_gpu_device_desc(g_dev);
+  const dev_desc *d = gpu_device_desc(g_dev);
   printf("# adapter: %s (%s, %s)\n", d->device, d->backend, d->adapterType);
   assert_true(d->backend[0] && strcmp(d->backend, "null") != 0);
   assert_true(d->limits.maxBufferSize >= 268435456u);
@@ -72,37 +72,37 @@ static void device_on_default_adapter(void **state) {
   assert_true(d->limits.maxComputeWorkgroupsPerDimension >= 65535u);
   assert_true(d->limits.maxComputeInvocationsPerWorkgroup >= 256u);
   assert_true(d->limits.minStorageBufferOffsetAlignment >= 4u);
-  wgk_error err = {0};
-  assert_int_equal(wgk_gpu_device_check(g_dev, &err), WGK_OK);
-  wgk_gpu_device_destroy(NULL);
-  wgk_gpu_buffer_destroy(NULL);
-  wgk_gpu_shader_destroy(NULL);
-  wgk_gpu_pipeline_destroy(NULL);
-  wgk_gpu_bind_group_destroy(NULL);
-  wgk_gpu_encoder_discard(NULL);
-  wgk_gpu_timer_destroy(NULL);
+  util_error err = {0};
+  assert_int_equal(gpu_device_check(g_dev, &err), WGK_OK);
+  gpu_device_destroy(NULL);
+  gpu_buffer_destroy(NULL);
+  gpu_shader_destroy(NULL);
+  gpu_pipeline_destroy(NULL);
+  gpu_bind_group_destroy(NULL);
+  gpu_encoder_discard(NULL);
+  gpu_timer_destroy(NULL);
 }
 
 typedef struct square_run {
-  wgk_gpu_buffer *x, *y, *z, *p;
-  wgk_gpu_shader *shader;
-  wgk_gpu_pipeline *pipeline;
-  wgk_gpu_bind_group *group;
+  gpu_buffer *x, *y, *z, *p;
+  gpu_shader *shader;
+  gpu_pipeline *pipeline;
+  gpu_bind_group *group;
 } square_run;
 
 static void square_free(square_run *r) {
-  wgk_gpu_bind_group_destroy(r->group);
-  wgk_gpu_pipeline_destroy(r->pipeline);
-  wgk_gpu_shader_destroy(r->shader);
-  wgk_gpu_buffer_destroy(r->x);
-  wgk_gpu_buffer_destroy(r->y);
-  wgk_gpu_buffer_destroy(r->z);
-  wgk_gpu_buffer_destroy(r->p);
+  gpu_bind_group_destroy(r->group);
+  gpu_pipeline_destroy(r->pipeline);
+  gpu_shader_destroy(r->shader);
+  gpu_buffer_destroy(r->x);
+  gpu_buffer_destroy(r->y);
+  gpu_buffer_destroy(r->z);
+  gpu_buffer_destroy(r->p);
 }
 
 /* Uploads x, poisons y, dispatches, copies y to z, reads z back from a nonzero offset and checks. */
-static void square_round_trip(wgk_gpu_device *dev, uint32_t n) {
-  wgk_error err = {0};
+static void square_round_trip(gpu_device *dev, uint32_t n) {
+  util_error err = {0};
   square_run r = {0};
   size_t bytes = (size_t)n * 4;
   float *x = malloc(bytes), *out = malloc(bytes), *poison = malloc(bytes);
@@ -115,24 +115,24 @@ static void square_round_trip(wgk_gpu_device *dev, uint32_t n) {
     uint32_t n;
     uint32_t pad[2];
   } p = {gpu_test_float(&g_rng), n, {0, 0}};
-  ASSERT_OK(wgk_gpu_buffer_create(dev, bytes, SU, "x", &r.x, &err));
-  ASSERT_OK(wgk_gpu_buffer_create(dev, bytes, SU, "y", &r.y, &err));
-  ASSERT_OK(wgk_gpu_buffer_create(dev, bytes + 16, SU, "z", &r.z, &err));
-  ASSERT_OK(wgk_gpu_buffer_create(dev, sizeof p, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, "p", &r.p, &err));
-  ASSERT_OK(wgk_gpu_buffer_write(dev, r.x, 0, x, bytes, &err));
-  ASSERT_OK(wgk_gpu_buffer_write(dev, r.y, 0, poison, bytes, &err));
-  ASSERT_OK(wgk_gpu_buffer_write(dev, r.p, 0, &p, sizeof p, &err));
-  ASSERT_OK(wgk_gpu_shader_create(dev, square_wgsl, "square.wgsl", &r.shader, &err));
-  ASSERT_OK(wgk_gpu_pipeline_create(dev, r.shader, square_types, 3, NULL, "square", &r.pipeline, &err));
-  wgk_gpu_binding b[] = {{r.x, 0, 0}, {r.y, 0, 0}, {r.p, 0, 0}};
-  ASSERT_OK(wgk_gpu_bind_group_create(dev, r.pipeline, b, 3, "square", &r.group, &err));
-  wgk_gpu_encoder *enc = NULL;
-  ASSERT_OK(wgk_gpu_encoder_begin(dev, "square", &enc, &err));
-  ASSERT_OK(wgk_gpu_encoder_dispatch(enc, r.pipeline, r.group, (n + 63) / 64, 1, 1, &err));
-  ASSERT_OK(wgk_gpu_encoder_copy(enc, r.y, 0, r.z, 16, bytes, &err));
-  ASSERT_OK(wgk_gpu_encoder_submit(enc, &err));
-  ASSERT_OK(wgk_gpu_wait(dev, 60000, "the square kernel", &err));
-  ASSERT_OK(wgk_gpu_buffer_read(dev, r.z, 16, out, bytes, 60000, &err));
+  ASSERT_OK(gpu_buffer_create(dev, bytes, SU, "x", &r.x, &err));
+  ASSERT_OK(gpu_buffer_create(dev, bytes, SU, "y", &r.y, &err));
+  ASSERT_OK(gpu_buffer_create(dev, bytes + 16, SU, "z", &r.z, &err));
+  ASSERT_OK(gpu_buffer_create(dev, sizeof p, WGK_GPU_BUFFER_UNIFORM | WGK_GPU_BUFFER_COPY_DST, "p", &r.p, &err));
+  ASSERT_OK(gpu_buffer_write(dev, r.x, 0, x, bytes, &err));
+  ASSERT_OK(gpu_buffer_write(dev, r.y, 0, poison, bytes, &err));
+  ASSERT_OK(gpu_buffer_write(dev, r.p, 0, &p, sizeof p, &err));
+  ASSERT_OK(gpu_shader_create(dev, square_wgsl, "square.wgsl", &r.shader, &err));
+  ASSERT_OK(gpu_pipeline_create(dev, r.shader, square_types, 3, NULL, "square", &r.pipeline, &err));
+  gpu_binding b[] = {{r.x, 0, 0}, {r.y, 0, 0}, {r.p, 0, 0}};
+  ASSERT_OK(gpu_bind_group_create(dev, r.pipeline, b, 3, "square", &r.group, &err));
+  gpu_encoder *enc = NULL;
+  ASSERT_OK(gpu_encoder_begin(dev, "square", &enc, &err));
+  ASSERT_OK(gpu_encoder_dispatch(enc, r.pipeline, r.group, (n + 63) / 64, 1, 1, &err));
+  ASSERT_OK(gpu_encoder_copy(enc, r.y, 0, r.z, 16, bytes, &err));
+  ASSERT_OK(gpu_encoder_submit(enc, &err));
+  ASSERT_OK(gpu_wait(dev, 60000, "the square kernel", &err));
+  ASSERT_OK(gpu_buffer_read(dev, r.z, 16, out, bytes, 60000, &err));
   size_t bad = 0;
   for (uint32_t i = 0; i < n; i++) {
     volatile float sq = x[i] * x[i], term = p.c * (float)(i % 7u);
@@ -159,38 +159,38 @@ static void shader_error_has_line_and_column(void **state) {
       "fn main() {\n"
       "  let v: f32 = 1.0 +;\n"
       "}\n";
-  wgk_error err = {0};
-  wgk_gpu_shader *shader = NULL;
-  assert_int_equal(wgk_gpu_shader_create(g_dev, bad, "bad.wgsl", &shader, &err), WGK_ERR_SHADER);
+  util_error err = {0};
+  gpu_shader *shader = NULL;
+  assert_int_equal(gpu_shader_create(g_dev, bad, "bad.wgsl", &shader, &err), WGK_ERR_SHADER);
   gpu_test_print_error("expected", &err);
   assert_null(shader);
   assert_string_equal(err.source, "bad.wgsl");
   assert_int_equal(err.line, 3);
   assert_int_equal(err.column, 21);
   /* The device is still usable after a bad shader. */
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_gpu_device_check(g_dev, &err), WGK_OK);
+  util_error_clear(&err);
+  assert_int_equal(gpu_device_check(g_dev, &err), WGK_OK);
 }
 
 static void pipeline_layout_mismatch_is_gpu_error(void **state) {
-  wgk_error err = {0};
-  wgk_gpu_shader *shader = NULL;
-  wgk_gpu_pipeline *pipeline = NULL;
-  ASSERT_OK(wgk_gpu_shader_create(g_dev, square_wgsl, "square.wgsl", &shader, &err));
-  const wgk_gpu_binding_type wrong[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_READ_ONLY_STORAGE,
-                                        WGK_GPU_BINDING_UNIFORM};
-  assert_int_equal(wgk_gpu_pipeline_create(g_dev, shader, wrong, 3, NULL, "wrong", &pipeline, &err), WGK_ERR_GPU);
+  util_error err = {0};
+  gpu_shader *shader = NULL;
+  gpu_pipeline *pipeline = NULL;
+  ASSERT_OK(gpu_shader_create(g_dev, square_wgsl, "square.wgsl", &shader, &err));
+  const gpu_binding_type wrong[] = {WGK_GPU_BINDING_READ_ONLY_STORAGE, WGK_GPU_BINDING_READ_ONLY_STORAGE,
+                                    WGK_GPU_BINDING_UNIFORM};
+  assert_int_equal(gpu_pipeline_create(g_dev, shader, wrong, 3, NULL, "wrong", &pipeline, &err), WGK_ERR_GPU);
   gpu_test_print_error("expected", &err);
   assert_null(pipeline);
   assert_non_null(strstr(err.message, "creating pipeline 'wrong'"));
-  wgk_gpu_shader_destroy(shader);
+  gpu_shader_destroy(shader);
 }
 
 static void buffer_over_limit(void **state) {
-  wgk_error err = {0};
-  wgk_gpu_buffer *buf = NULL;
-  uint64_t max = wgk_gpu_device_desc(g_dev)->limits.maxBufferSize;
-  assert_int_equal(wgk_gpu_buffer_create(g_dev, max + 4, SU, "huge", &buf, &err), WGK_ERR_LIMIT);
+  util_error err = {0};
+  gpu_buffer *buf = NULL;
+  uint64_t max = gpu_device_desc(g_dev)->limits.maxBufferSize;
+  assert_int_equal(gpu_buffer_create(g_dev, max + 4, SU, "huge", &buf, &err), WGK_ERR_LIMIT);
   gpu_test_print_error("expected", &err);
   assert_null(buf);
   char num[32];
@@ -202,196 +202,196 @@ static void buffer_over_limit(void **state) {
 }
 
 static void dispatch_over_limit(void **state) {
-  wgk_error err = {0};
+  util_error err = {0};
   square_run r = {0};
-  ASSERT_OK(wgk_gpu_shader_create(g_dev, square_wgsl, "square.wgsl", &r.shader, &err));
-  ASSERT_OK(wgk_gpu_pipeline_create(g_dev, r.shader, square_types, 3, NULL, "square", &r.pipeline, &err));
-  ASSERT_OK(wgk_gpu_buffer_create(g_dev, 256, SU, "x", &r.x, &err));
-  ASSERT_OK(wgk_gpu_buffer_create(g_dev, 16, WGK_GPU_BUFFER_UNIFORM, "p", &r.p, &err));
-  wgk_gpu_binding b[] = {{r.x, 0, 0}, {r.x, 0, 0}, {r.p, 0, 0}};
-  wgk_gpu_bind_group *group = NULL;
+  ASSERT_OK(gpu_shader_create(g_dev, square_wgsl, "square.wgsl", &r.shader, &err));
+  ASSERT_OK(gpu_pipeline_create(g_dev, r.shader, square_types, 3, NULL, "square", &r.pipeline, &err));
+  ASSERT_OK(gpu_buffer_create(g_dev, 256, SU, "x", &r.x, &err));
+  ASSERT_OK(gpu_buffer_create(g_dev, 16, WGK_GPU_BUFFER_UNIFORM, "p", &r.p, &err));
+  gpu_binding b[] = {{r.x, 0, 0}, {r.x, 0, 0}, {r.p, 0, 0}};
+  gpu_bind_group *group = NULL;
   /* x bound read-only and read-write at once: WebGPU refuses at dispatch, not here. */
-  ASSERT_OK(wgk_gpu_bind_group_create(g_dev, r.pipeline, b, 3, "g", &group, &err));
-  wgk_gpu_encoder *enc = NULL;
-  ASSERT_OK(wgk_gpu_encoder_begin(g_dev, "over", &enc, &err));
-  uint32_t max = wgk_gpu_device_desc(g_dev)->limits.maxComputeWorkgroupsPerDimension;
-  assert_int_equal(wgk_gpu_encoder_dispatch(enc, r.pipeline, group, max + 1, 1, 1, &err), WGK_ERR_LIMIT);
+  ASSERT_OK(gpu_bind_group_create(g_dev, r.pipeline, b, 3, "g", &group, &err));
+  gpu_encoder *enc = NULL;
+  ASSERT_OK(gpu_encoder_begin(g_dev, "over", &enc, &err));
+  uint32_t max = gpu_device_desc(g_dev)->limits.maxComputeWorkgroupsPerDimension;
+  assert_int_equal(gpu_encoder_dispatch(enc, r.pipeline, group, max + 1, 1, 1, &err), WGK_ERR_LIMIT);
   gpu_test_print_error("expected", &err);
   /* The aliasing reaches Dawn's validation at submit: a WGK_ERR_GPU, not a crash. */
-  wgk_error_clear(&err);
-  ASSERT_OK(wgk_gpu_encoder_dispatch(enc, r.pipeline, group, 1, 1, 1, &err));
-  assert_int_equal(wgk_gpu_encoder_submit(enc, &err), WGK_ERR_GPU);
+  util_error_clear(&err);
+  ASSERT_OK(gpu_encoder_dispatch(enc, r.pipeline, group, 1, 1, 1, &err));
+  assert_int_equal(gpu_encoder_submit(enc, &err), WGK_ERR_GPU);
   gpu_test_print_error("expected", &err);
-  wgk_gpu_bind_group_destroy(group);
+  gpu_bind_group_destroy(group);
   square_free(&r);
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_gpu_device_check(g_dev, &err), WGK_OK);
+  util_error_clear(&err);
+  assert_int_equal(gpu_device_check(g_dev, &err), WGK_OK);
 }
 
 static void uncaptured_error_reported_by_next_call(void **state) {
-  wgk_error err = {0};
-  wgk_gpu_buffer *buf = NULL;
-  ASSERT_OK(wgk_gpu_buffer_create(g_dev, 64, WGK_GPU_BUFFER_STORAGE, "no-copy-dst", &buf, &err));
+  util_error err = {0};
+  gpu_buffer *buf = NULL;
+  ASSERT_OK(gpu_buffer_create(g_dev, 64, WGK_GPU_BUFFER_STORAGE, "no-copy-dst", &buf, &err));
   uint32_t data[16] = {0};
   /* A queue write needs COPY_DST: Dawn reports that asynchronously, as an uncaptured error. */
-  assert_int_equal(wgk_gpu_buffer_write(g_dev, buf, 0, data, sizeof data, &err), WGK_ERR_GPU);
+  assert_int_equal(gpu_buffer_write(g_dev, buf, 0, data, sizeof data, &err), WGK_ERR_GPU);
   gpu_test_print_error("expected", &err);
   assert_non_null(strstr(err.message, "validation error"));
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_gpu_device_check(g_dev, &err), WGK_OK); /* reported once */
-  wgk_gpu_buffer_destroy(buf);
+  util_error_clear(&err);
+  assert_int_equal(gpu_device_check(g_dev, &err), WGK_OK); /* reported once */
+  gpu_buffer_destroy(buf);
 }
 
 static void feature_names_both_ways(void **state) {
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
-    wgk_feature back = WGK_FEATURE_COUNT;
-    assert_true(wgk_feature_from_name(wgk_feature_name((wgk_feature)f), &back));
+    dev_feature back = WGK_FEATURE_COUNT;
+    assert_true(dev_feature_from_name(dev_feature_name((dev_feature)f), &back));
     assert_int_equal(back, f);
   }
-  wgk_feature f = WGK_FEATURE_COUNT;
-  assert_true(wgk_feature_from_name("subgroup-matrix", &f));
+  dev_feature f = WGK_FEATURE_COUNT;
+  assert_true(dev_feature_from_name("subgroup-matrix", &f));
   assert_int_equal(f, WGK_FEATURE_SUBGROUP_MATRIX);
-  assert_true(wgk_feature_from_name("chromium-experimental-subgroup-size-control", &f));
+  assert_true(dev_feature_from_name("chromium-experimental-subgroup-size-control", &f));
   assert_int_equal(f, WGK_FEATURE_SUBGROUP_SIZE_CONTROL);
-  assert_false(wgk_feature_from_name("shader-f64", &f));
-  assert_string_equal(wgk_feature_name(WGK_FEATURE_COUNT), "unknown");
-  assert_string_equal(wgk_feature_name(WGK_FEATURE_SHADER_F16), "shader-f16");
+  assert_false(dev_feature_from_name("shader-f64", &f));
+  assert_string_equal(dev_feature_name(WGK_FEATURE_COUNT), "unknown");
+  assert_string_equal(dev_feature_name(WGK_FEATURE_SHADER_F16), "shader-f16");
 }
 
 static void wrapped_device_survives(void **state) {
-  wgk_error err = {0};
-  wgk_gpu_device *owner = NULL, *wrapped = NULL;
-  ASSERT_OK(wgk_gpu_device_create(NULL, &owner, &err));
+  util_error err = {0};
+  gpu_device *owner = NULL, *wrapped = NULL;
+  ASSERT_OK(gpu_device_create(NULL, &owner, &err));
   /* The owner stands for an application's own device; wgk wraps it, then lets go. */
-  wgk_gpu_options opts = {.device = wgk_gpu_device_raw(owner)};
-  ASSERT_OK(wgk_gpu_device_create(&opts, &wrapped, &err));
-  assert_string_equal(wgk_gpu_device_desc(wrapped)->device, wgk_gpu_device_desc(owner)->device);
+  gpu_options opts = {.device = gpu_device_raw(owner)};
+  ASSERT_OK(gpu_device_create(&opts, &wrapped, &err));
+  assert_string_equal(gpu_device_desc(wrapped)->device, gpu_device_desc(owner)->device);
   square_round_trip(wrapped, 4096);
-  wgk_gpu_buffer *own = NULL, *alias = NULL;
-  ASSERT_OK(wgk_gpu_buffer_create(owner, 64, SU, "own", &own, &err));
-  ASSERT_OK(wgk_gpu_buffer_wrap(wrapped, wgk_gpu_buffer_raw(own), 0, &alias, &err));
-  assert_int_equal(wgk_gpu_buffer_size(alias), 64);
-  wgk_gpu_buffer_destroy(alias);
-  wgk_gpu_device_destroy(wrapped);
+  gpu_buffer *own = NULL, *alias = NULL;
+  ASSERT_OK(gpu_buffer_create(owner, 64, SU, "own", &own, &err));
+  ASSERT_OK(gpu_buffer_wrap(wrapped, gpu_buffer_raw(own), 0, &alias, &err));
+  assert_int_equal(gpu_buffer_size(alias), 64);
+  gpu_buffer_destroy(alias);
+  gpu_device_destroy(wrapped);
   /* Device and buffer still work for their owner. */
   uint32_t in[16], back[16];
   for (int i = 0; i < 16; i++) in[i] = (uint32_t)gpu_test_next(&g_rng);
-  ASSERT_OK(wgk_gpu_buffer_write(owner, own, 0, in, sizeof in, &err));
-  ASSERT_OK(wgk_gpu_buffer_read(owner, own, 0, back, sizeof back, 60000, &err));
+  ASSERT_OK(gpu_buffer_write(owner, own, 0, in, sizeof in, &err));
+  ASSERT_OK(gpu_buffer_read(owner, own, 0, back, sizeof back, 60000, &err));
   assert_memory_equal(in, back, sizeof in);
   square_round_trip(owner, 1000);
-  wgk_gpu_buffer_destroy(own);
-  wgk_gpu_device_destroy(owner);
+  gpu_buffer_destroy(own);
+  gpu_device_destroy(owner);
 }
 
 typedef struct busy_run {
-  wgk_gpu_buffer *y;
-  wgk_gpu_shader *shader;
-  wgk_gpu_pipeline *pipeline;
-  wgk_gpu_bind_group *group;
+  gpu_buffer *y;
+  gpu_shader *shader;
+  gpu_pipeline *pipeline;
+  gpu_bind_group *group;
 } busy_run;
 
 static void busy_setup(busy_run *r, uint32_t groups) {
-  wgk_error err = {0};
-  const wgk_gpu_binding_type types[] = {WGK_GPU_BINDING_STORAGE};
-  ASSERT_OK(wgk_gpu_buffer_create(g_dev, (uint64_t)groups * 64 * 4, SU, "busy", &r->y, &err));
-  ASSERT_OK(wgk_gpu_shader_create(g_dev, busy_wgsl, "busy.wgsl", &r->shader, &err));
-  ASSERT_OK(wgk_gpu_pipeline_create(g_dev, r->shader, types, 1, "main", "busy", &r->pipeline, &err));
-  wgk_gpu_binding b[] = {{r->y, 0, 0}};
-  ASSERT_OK(wgk_gpu_bind_group_create(g_dev, r->pipeline, b, 1, "busy", &r->group, &err));
+  util_error err = {0};
+  const gpu_binding_type types[] = {WGK_GPU_BINDING_STORAGE};
+  ASSERT_OK(gpu_buffer_create(g_dev, (uint64_t)groups * 64 * 4, SU, "busy", &r->y, &err));
+  ASSERT_OK(gpu_shader_create(g_dev, busy_wgsl, "busy.wgsl", &r->shader, &err));
+  ASSERT_OK(gpu_pipeline_create(g_dev, r->shader, types, 1, "main", "busy", &r->pipeline, &err));
+  gpu_binding b[] = {{r->y, 0, 0}};
+  ASSERT_OK(gpu_bind_group_create(g_dev, r->pipeline, b, 1, "busy", &r->group, &err));
 }
 
 static void busy_free(busy_run *r) {
-  wgk_gpu_bind_group_destroy(r->group);
-  wgk_gpu_pipeline_destroy(r->pipeline);
-  wgk_gpu_shader_destroy(r->shader);
-  wgk_gpu_buffer_destroy(r->y);
+  gpu_bind_group_destroy(r->group);
+  gpu_pipeline_destroy(r->pipeline);
+  gpu_shader_destroy(r->shader);
+  gpu_buffer_destroy(r->y);
 }
 
 static void wait_timeout_names_the_work(void **state) {
-  wgk_error err = {0};
+  util_error err = {0};
   busy_run r = {0};
   busy_setup(&r, 256);
-  wgk_gpu_encoder *enc = NULL;
-  ASSERT_OK(wgk_gpu_encoder_begin(g_dev, "busy", &enc, &err));
-  ASSERT_OK(wgk_gpu_encoder_dispatch(enc, r.pipeline, r.group, 256, 1, 1, &err));
-  ASSERT_OK(wgk_gpu_encoder_submit(enc, &err));
-  assert_int_equal(wgk_gpu_wait(g_dev, 0, "the busy kernel", &err), WGK_ERR_TIMEOUT);
+  gpu_encoder *enc = NULL;
+  ASSERT_OK(gpu_encoder_begin(g_dev, "busy", &enc, &err));
+  ASSERT_OK(gpu_encoder_dispatch(enc, r.pipeline, r.group, 256, 1, 1, &err));
+  ASSERT_OK(gpu_encoder_submit(enc, &err));
+  assert_int_equal(gpu_wait(g_dev, 0, "the busy kernel", &err), WGK_ERR_TIMEOUT);
   gpu_test_print_error("expected", &err);
   assert_non_null(strstr(err.message, "the busy kernel"));
-  wgk_error_clear(&err);
-  ASSERT_OK(wgk_gpu_wait(g_dev, 120000, "the busy kernel", &err));
+  util_error_clear(&err);
+  ASSERT_OK(gpu_wait(g_dev, 120000, "the busy kernel", &err));
   busy_free(&r);
 }
 
 static void timestamps_measure_a_pass(void **state) {
-  wgk_error err = {0};
-  wgk_gpu_timer *timer = NULL;
-  if (!wgk_device_has(wgk_gpu_device_desc(g_dev), WGK_FEATURE_TIMESTAMP_QUERY)) {
-    assert_int_equal(wgk_gpu_timer_create(g_dev, 1, &timer, &err), WGK_ERR_UNSUPPORTED);
+  util_error err = {0};
+  gpu_timer *timer = NULL;
+  if (!device_has(gpu_device_desc(g_dev), WGK_FEATURE_TIMESTAMP_QUERY)) {
+    assert_int_equal(gpu_timer_create(g_dev, 1, &timer, &err), WGK_ERR_UNSUPPORTED);
     printf("# no timestamp-query on this adapter: checked the refusal only\n");
     return;
   }
   busy_run r = {0};
   busy_setup(&r, 32);
-  ASSERT_OK(wgk_gpu_timer_create(g_dev, 2, &timer, &err));
-  wgk_gpu_encoder *enc = NULL;
-  ASSERT_OK(wgk_gpu_encoder_begin(g_dev, "timed", &enc, &err));
-  ASSERT_OK(wgk_gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 32, 1, 1, timer, 0, &err));
-  ASSERT_OK(wgk_gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 1, 1, 1, timer, 1, &err));
-  ASSERT_OK(wgk_gpu_encoder_resolve_timer(enc, timer, &err));
-  ASSERT_OK(wgk_gpu_encoder_submit(enc, &err));
+  ASSERT_OK(gpu_timer_create(g_dev, 2, &timer, &err));
+  gpu_encoder *enc = NULL;
+  ASSERT_OK(gpu_encoder_begin(g_dev, "timed", &enc, &err));
+  ASSERT_OK(gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 32, 1, 1, timer, 0, &err));
+  ASSERT_OK(gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 1, 1, 1, timer, 1, &err));
+  ASSERT_OK(gpu_encoder_resolve_timer(enc, timer, &err));
+  ASSERT_OK(gpu_encoder_submit(enc, &err));
   uint64_t ns[2] = {0, 0};
-  ASSERT_OK(wgk_gpu_timer_read(g_dev, timer, ns, 2, 60000, &err));
+  ASSERT_OK(gpu_timer_read(g_dev, timer, ns, 2, 60000, &err));
   printf("# pass 0: %llu ns, pass 1: %llu ns\n", (unsigned long long)ns[0], (unsigned long long)ns[1]);
   assert_true(ns[0] > 0);
   assert_true(ns[1] > 0);
   assert_true(ns[0] < 60ull * 1000000000ull);
-  wgk_gpu_timer_destroy(timer);
+  gpu_timer_destroy(timer);
   busy_free(&r);
 }
 
 /* A recording that times fewer slots than the last one: the slot it did not write reads 0, not the previous
  * run's time (the runtime sums every slot of a call's timer, so a stale slot was added to the next call's time). */
 static void timestamps_of_an_earlier_run_are_not_read(void **state) {
-  wgk_error err = {0};
-  if (!wgk_device_has(wgk_gpu_device_desc(g_dev), WGK_FEATURE_TIMESTAMP_QUERY)) {
+  util_error err = {0};
+  if (!device_has(gpu_device_desc(g_dev), WGK_FEATURE_TIMESTAMP_QUERY)) {
     printf("# no timestamp-query on this adapter: nothing to check\n");
     return;
   }
   busy_run r = {0};
   busy_setup(&r, 32);
-  wgk_gpu_timer *timer = NULL;
-  ASSERT_OK(wgk_gpu_timer_create(g_dev, 2, &timer, &err));
+  gpu_timer *timer = NULL;
+  ASSERT_OK(gpu_timer_create(g_dev, 2, &timer, &err));
   uint64_t ns[2] = {0, 0};
   for (int run = 0; run < 2; run++) {
-    wgk_gpu_encoder *enc = NULL;
-    ASSERT_OK(wgk_gpu_encoder_begin(g_dev, "timed", &enc, &err));
-    ASSERT_OK(wgk_gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 32, 1, 1, timer, 0, &err));
-    if (run == 0) ASSERT_OK(wgk_gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 32, 1, 1, timer, 1, &err));
-    ASSERT_OK(wgk_gpu_encoder_resolve_timer(enc, timer, &err));
-    ASSERT_OK(wgk_gpu_encoder_submit(enc, &err));
-    ASSERT_OK(wgk_gpu_timer_read(g_dev, timer, ns, 2, 60000, &err));
+    gpu_encoder *enc = NULL;
+    ASSERT_OK(gpu_encoder_begin(g_dev, "timed", &enc, &err));
+    ASSERT_OK(gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 32, 1, 1, timer, 0, &err));
+    if (run == 0) ASSERT_OK(gpu_encoder_dispatch_timed(enc, r.pipeline, r.group, 32, 1, 1, timer, 1, &err));
+    ASSERT_OK(gpu_encoder_resolve_timer(enc, timer, &err));
+    ASSERT_OK(gpu_encoder_submit(enc, &err));
+    ASSERT_OK(gpu_timer_read(g_dev, timer, ns, 2, 60000, &err));
     printf("# run %d: slot 0 %llu ns, slot 1 %llu ns\n", run, (unsigned long long)ns[0], (unsigned long long)ns[1]);
     assert_true(ns[0] > 0);
     if (run == 0) assert_true(ns[1] > 0);
   }
   assert_int_equal(ns[1], 0);
-  wgk_gpu_timer_destroy(timer);
+  gpu_timer_destroy(timer);
   busy_free(&r);
 }
 
 static void bad_selector_is_not_found(void **state) {
-  wgk_error err = {0};
-  wgk_gpu_device *dev = NULL;
-  wgk_gpu_options opts = {.adapter = "no-such-adapter-xyz"};
-  assert_int_equal(wgk_gpu_device_create(&opts, &dev, &err), WGK_ERR_NOT_FOUND);
+  util_error err = {0};
+  gpu_device *dev = NULL;
+  gpu_options opts = {.adapter = "no-such-adapter-xyz"};
+  assert_int_equal(gpu_device_create(&opts, &dev, &err), WGK_ERR_NOT_FOUND);
   gpu_test_print_error("expected", &err);
   assert_null(dev);
   opts.adapter = "0";
-  wgk_error_clear(&err);
-  ASSERT_OK(wgk_gpu_device_create(&opts, &dev, &err));
-  wgk_gpu_device_destroy(dev);
+  util_error_clear(&err);
+  ASSERT_OK(gpu_device_create(&opts, &dev, &err));
+  gpu_device_destroy(dev);
 }
 
 int main(void) {

@@ -33,13 +33,13 @@ static void instance_capabilities(void **state) {
 
 static WGPUAdapter default_adapter(WGPUInstance instance) {
   WGPUAdapter adapter = NULL;
-  wgk_error err = {0};
-  assert_int_equal(wgk_gpu_adapter_select(instance, NULL, &adapter, &err), WGK_OK);
+  util_error err = {0};
+  assert_int_equal(gpu_adapter_select(instance, NULL, &adapter, &err), WGK_OK);
   return adapter;
 }
 
 static void adapter_info_and_limits(void **state) {
-  WGPUInstance instance = wgk_gpu_instance_create();
+  WGPUInstance instance = gpu_instance_create();
   assert_non_null(instance);
   WGPUAdapter adapter = default_adapter(instance);
 

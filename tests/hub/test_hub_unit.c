@@ -46,45 +46,45 @@ static int teardown(void **state) {
 
 static void repo_ids(void **state) {
   (void)state;
-  assert_true(wgk_hub_repo_id_ok("webgpu-kernels/ai.onnx.RotaryEmbedding"));
-  assert_true(wgk_hub_repo_id_ok("A_b.c-9/x"));
+  assert_true(hub_repo_id_ok("webgpu-kernels/ai.onnx.RotaryEmbedding"));
+  assert_true(hub_repo_id_ok("A_b.c-9/x"));
   const char *bad[] = {"", "x", "/x", "x/", "a/b/c", "a b/c", "a/b c", "./x", "a/..", "a/b\n", "a--b/c", "ü/x", NULL};
   for (const char **b = bad; *b; b++)
-    if (wgk_hub_repo_id_ok(*b)) fail_msg("accepted '%s'", *b);
+    if (hub_repo_id_ok(*b)) fail_msg("accepted '%s'", *b);
 }
 
 static void digests(void **state) {
   (void)state;
   char hex[65];
   /* sha256("") */
-  assert_true(wgk_hub_b64_to_hex("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", hex));
+  assert_true(hub_b64_to_hex("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", hex));
   assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  assert_true(wgk_hub_sha256_hex("", 0, hex));
+  assert_true(hub_sha256_hex("", 0, hex));
   assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  assert_false(wgk_hub_b64_to_hex("47DEQpj8HBSa", hex));
-  assert_false(wgk_hub_b64_to_hex("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuF!=", hex));
-  assert_true(wgk_hub_is_commit("0123456789abcdefABCDEF0123456789abcdef01"));
-  assert_false(wgk_hub_is_commit("0123456789abcdef0123456789abcdef0123456"));
-  assert_false(wgk_hub_is_commit("g123456789abcdef0123456789abcdef01234567"));
+  assert_false(hub_b64_to_hex("47DEQpj8HBSa", hex));
+  assert_false(hub_b64_to_hex("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuF!=", hex));
+  assert_true(hub_is_commit("0123456789abcdefABCDEF0123456789abcdef01"));
+  assert_false(hub_is_commit("0123456789abcdef0123456789abcdef0123456"));
+  assert_false(hub_is_commit("g123456789abcdef0123456789abcdef01234567"));
 }
 
 static void cache_root_env(void **state) {
   (void)state;
   setenv("HOME", "/h", 1);
   unsetenv("HF_HOME");
-  char *r = wgk_hub_cache_root();
+  char *r = hub_cache_root();
   assert_string_equal(r, "/h/.cache/huggingface/hub");
   free(r);
   setenv("HF_HOME", "/hf", 1);
-  r = wgk_hub_cache_root();
+  r = hub_cache_root();
   assert_string_equal(r, "/hf/hub");
   free(r);
   setenv("HF_HUB_CACHE", "/c", 1);
-  r = wgk_hub_cache_root();
+  r = hub_cache_root();
   assert_string_equal(r, "/c");
   free(r);
   unsetenv("HF_HUB_CACHE");
-  r = wgk_hub_repo_dir("/c", "webgpu-kernels/ai.onnx.X");
+  r = hub_repo_dir("/c", "webgpu-kernels/ai.onnx.X");
   assert_string_equal(r, "/c/kernels--webgpu-kernels--ai.onnx.X");
   free(r);
 }
@@ -92,7 +92,7 @@ static void cache_root_env(void **state) {
 static void snapshot_bound(void **state) {
   (void)state;
   char a[] = "/c/kernels--o--n.x/snapshots/0123456789abcdef0123456789abcdef01234567";
-  assert_true(wgk_hub_snapshot_bound(a));
+  assert_true(hub_snapshot_bound(a));
   assert_string_equal(a, "/c/kernels--o--n.x");
   const char *not_snapshots[] = {"/c/kernels--o--n.x/snapshots/main",
                                  "/c/models--o--n/snapshots/0123456789abcdef0123456789abcdef01234567",
@@ -103,21 +103,21 @@ static void snapshot_bound(void **state) {
   for (size_t i = 0; i < sizeof not_snapshots / sizeof *not_snapshots; i++) {
     char buf[200];
     snprintf(buf, sizeof buf, "%s", not_snapshots[i]);
-    assert_false(wgk_hub_snapshot_bound(buf));
+    assert_false(hub_snapshot_bound(buf));
     assert_string_equal(buf, not_snapshots[i]);
   }
 }
 
-static wgk_status snap(const char *repo, int version, const char *rev, bool trust, char **dir, wgk_error *err) {
-  wgk_hub_options o = {.version = version, .revision = rev, .trust_remote_code = trust};
-  wgk_error_clear(err);
-  return wgk_hub_snapshot(repo, &o, dir, NULL, err);
+static wgk_status snap(const char *repo, int version, const char *rev, bool trust, char **dir, util_error *err) {
+  hub_options o = {.version = version, .revision = rev, .trust_remote_code = trust};
+  util_error_clear(err);
+  return hub_snapshot(repo, &o, dir, NULL, err);
 }
 
 static void argument_refusals(void **state) {
   (void)state;
   char *dir = NULL;
-  wgk_error err;
+  util_error err;
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, NULL, false, &dir, &err), WGK_ERR_INVALID_ARGUMENT);
   assert_non_null(strstr(err.message, "there is no default"));
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, "0123456789abcdef0123456789abcdef01234567", false, &dir, &err),
@@ -141,23 +141,23 @@ static void offline_from_refs(void **state) {
   setenv("HF_HUB_CACHE", cache, 1);
   setenv("HF_HUB_OFFLINE", "1", 1);
   char *dir = NULL, *commit = NULL;
-  wgk_error err;
+  util_error err;
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_ERR_NOT_FOUND);
   assert_non_null(strstr(err.message, "HF_HUB_OFFLINE is set and v1"));
   snprintf(p, sizeof p, "%s/kernels--webgpu-kernels--ai.onnx.X/refs", cache);
-  assert_true(wgk_hub_mkdirs(p));
+  assert_true(hub_mkdirs(p));
   strcat(p, "/v1");
   write_text(p, c);
   /* refs but no complete snapshot: still not found, and says which commit. */
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_ERR_NOT_FOUND);
   assert_non_null(strstr(err.message, c));
   snprintf(p, sizeof p, "%s/kernels--webgpu-kernels--ai.onnx.X/snapshots/%s/build/webgpu", cache, c);
-  assert_true(wgk_hub_mkdirs(p));
+  assert_true(hub_mkdirs(p));
   strcat(p, "/metadata.json");
   write_text(p, "{}");
-  wgk_hub_options o = {.version = 1};
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_hub_snapshot("webgpu-kernels/ai.onnx.X", &o, &dir, &commit, &err), WGK_OK);
+  hub_options o = {.version = 1};
+  util_error_clear(&err);
+  assert_int_equal(hub_snapshot("webgpu-kernels/ai.onnx.X", &o, &dir, &commit, &err), WGK_OK);
   assert_string_equal(commit, c);
   assert_non_null(strstr(dir, "/snapshots/89abcdef"));
   free(dir);
@@ -166,7 +166,7 @@ static void offline_from_refs(void **state) {
   unsetenv("HF_HUB_OFFLINE");
   /* Online but the Hub cannot be reached: a cached branch is used (as huggingface_hub falls back). */
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_OK);
-  assert_false(wgk_error_is_set(&err));
+  assert_false(util_error_is_set(&err));
   free(dir);
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, "89ABCDEF0123456789ABCDEF0123456789ABCDEF", false, &dir, &err),
                    WGK_OK);
@@ -186,52 +186,52 @@ static void atomic_writes_and_sweep(void **state) {
   char cache[400], p[800], stale[900];
   snprintf(cache, sizeof cache, "%s/cache2", tmp);
   snprintf(p, sizeof p, "%s/kernels--o--n.x/blobs", cache);
-  assert_true(wgk_hub_mkdirs(p));
+  assert_true(hub_mkdirs(p));
   snprintf(stale, sizeof stale, "%s/abc.wgk-incomplete-1-2-3", p);
   write_text(stale, "half");
   strcat(p, "/f");
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_hub_write_atomic(p, "hello", 5, &err), WGK_OK);
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(hub_write_atomic(p, "hello", 5, &err), WGK_OK);
   size_t n = 0;
-  char *back = wgk_hub_read_all(p, &n);
+  char *back = hub_read_all(p, &n);
   assert_int_equal(n, 5);
   assert_memory_equal(back, "hello", 5);
   free(back);
   /* Taking the lock removes what an interrupted writer left. */
-  int fd = wgk_hub_lock_repo(cache, "o/n.x", &err);
+  int fd = hub_lock_repo(cache, "o/n.x", &err);
   assert_true(fd >= 0);
   assert_int_not_equal(access(stale, F_OK), 0);
   assert_int_equal(access(p, F_OK), 0);
-  wgk_hub_unlock_repo(fd);
+  hub_unlock_repo(fd);
   /* A write into a missing folder fails cleanly. */
   snprintf(p, sizeof p, "%s/nowhere/f", cache);
-  assert_int_equal(wgk_hub_write_atomic(p, "x", 1, &err), WGK_ERR_IO);
+  assert_int_equal(hub_write_atomic(p, "x", 1, &err), WGK_ERR_IO);
 }
 
 static void token_sources(void **state) {
   (void)state;
   char home[400], p[800];
   snprintf(home, sizeof home, "%s/hfhome", tmp);
-  assert_true(wgk_hub_mkdirs(home));
+  assert_true(hub_mkdirs(home));
   setenv("HF_HOME", home, 1);
-  wgk_hub_net net;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_hub_net_init(&net, false, &err), WGK_OK);
+  hub_net net;
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(hub_net_init(&net, false, &err), WGK_OK);
   assert_null(net.token);
-  wgk_hub_net_free(&net);
+  hub_net_free(&net);
   snprintf(p, sizeof p, "%s/token", home);
   write_text(p, "hf_file \n");
-  assert_int_equal(wgk_hub_net_init(&net, false, &err), WGK_OK);
+  assert_int_equal(hub_net_init(&net, false, &err), WGK_OK);
   assert_string_equal(net.token, "hf_file");
-  wgk_hub_net_free(&net);
+  hub_net_free(&net);
   setenv("HF_TOKEN", "hf_env", 1);
   setenv("HF_ENDPOINT", "http://127.0.0.1:9///", 1);
-  assert_int_equal(wgk_hub_net_init(&net, false, &err), WGK_OK);
+  assert_int_equal(hub_net_init(&net, false, &err), WGK_OK);
   assert_string_equal(net.token, "hf_env");
   assert_string_equal(net.endpoint, "http://127.0.0.1:9");
-  wgk_hub_net_free(&net);
+  hub_net_free(&net);
   unsetenv("HF_TOKEN");
   setenv("HF_ENDPOINT", "http://127.0.0.1:9", 1);
 }
@@ -241,18 +241,18 @@ static void lockfile_refusals(void **state) {
   char p[400];
   snprintf(p, sizeof p, "%s/bad.lock", tmp);
   write_text(p, "{\"version\": 2, \"kernels\": []}");
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
   write_text(
       p, "{\"version\": 1, \"kernels\": [{\"repo\": \"webgpu-kernels/a.b\", \"commit\": \"main\", \"files\": {}}]}");
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
+  util_error_clear(&err);
+  assert_int_equal(hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
   assert_non_null(strstr(err.path, "kernels[0]"));
   const char *specs[] = {"webgpu-kernels/a.b"};
   char *json = NULL;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_hub_lock(specs, 1, NULL, &json, &err), WGK_ERR_INVALID_ARGUMENT);
+  util_error_clear(&err);
+  assert_int_equal(hub_lock(specs, 1, NULL, &json, &err), WGK_ERR_INVALID_ARGUMENT);
   assert_null(json);
 }
 

@@ -19,12 +19,12 @@
 enum { B = 1, N = 2, S = 4, H = 16, HALF = H / 2, MAX_POS = 16, NUMEL = B * N * S * H };
 
 typedef struct device_request {
-  wgk_gpu_async async;
+  gpu_async async;
   WGPUDevice device;
 } device_request;
 
 static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message, void *u1, void *u2) {
-  if (wgk_gpu_async_orphaned(u1)) {
+  if (gpu_async_orphaned(u1)) {
     if (device) wgpuDeviceRelease(device);
     return;
   }
@@ -38,21 +38,21 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
  * has no shader-f16. */
 static WGPUDevice make_device(WGPUInstance instance, bool with_f16) {
   WGPUAdapter adapter = NULL;
-  wgk_error err = {0};
-  assert_int_equal(wgk_gpu_adapter_select(instance, NULL, &adapter, &err), WGK_OK);
+  util_error err = {0};
+  assert_int_equal(gpu_adapter_select(instance, NULL, &adapter, &err), WGK_OK);
   if (!wgpuAdapterHasFeature(adapter, WGPUFeatureName_ShaderF16)) {
     wgpuAdapterRelease(adapter);
     return NULL;
   }
   WGPUFeatureName f16 = WGPUFeatureName_ShaderF16;
   WGPUDeviceDescriptor desc = {.requiredFeatureCount = with_f16 ? 1 : 0, .requiredFeatures = &f16};
-  device_request *r = wgk_gpu_async_new(sizeof *r);
+  device_request *r = gpu_async_new(sizeof *r);
   assert_non_null(r);
   WGPUFuture f = wgpuAdapterRequestDevice(
       adapter, &desc, (WGPURequestDeviceCallbackInfo){NULL, WGPUCallbackMode_WaitAnyOnly, on_device, r, NULL});
-  assert_int_equal(wgk_gpu_await_instance(instance, f, &r->async, 60000, "the device request", &err), WGK_OK);
+  assert_int_equal(gpu_await_instance(instance, f, &r->async, 60000, "the device request", &err), WGK_OK);
   WGPUDevice device = r->device;
-  wgk_gpu_async_free(&r->async);
+  gpu_async_free(&r->async);
   wgpuAdapterRelease(adapter);
   assert_non_null(device);
   return device;
@@ -113,10 +113,10 @@ static wgk_status rope_f16(WGPUInstance instance, WGPUDevice device, char *msg, 
           size_t at = ((size_t)b * S + t) * H;
           int64_t row = pos[(b / N) * S + t];
           double xr[2], c, sn;
-          xr[0] = wgk_half_to_float(wgk_half_from_float(x[at + i]));
-          xr[1] = wgk_half_to_float(wgk_half_from_float(x[at + i + HALF]));
-          c = wgk_half_to_float(wgk_half_from_float(cos_c[row * HALF + i]));
-          sn = wgk_half_to_float(wgk_half_from_float(sin_c[row * HALF + i]));
+          xr[0] = util_half_to_float(util_half_from_float(x[at + i]));
+          xr[1] = util_half_to_float(util_half_from_float(x[at + i + HALF]));
+          c = util_half_to_float(util_half_from_float(cos_c[row * HALF + i]));
+          sn = util_half_to_float(util_half_from_float(sin_c[row * HALF + i]));
           double w0 = c * xr[0] - sn * xr[1], w1 = sn * xr[0] + c * xr[1];
           if (!(fabs(y[at + i] - w0) <= 4e-3 + 2e-3 * fabs(w0))) bad++;
           if (!(fabs(y[at + i + HALF] - w1) <= 4e-3 + 2e-3 * fabs(w1))) bad++;
@@ -131,8 +131,37 @@ static wgk_status rope_f16(WGPUInstance instance, WGPUDevice device, char *msg, 
   return s;
 }
 
+/* A float16 call of tests/cli/scale, a package with no packed-float16 form: its status and message. */
+static wgk_status scale_f16(WGPUInstance instance, WGPUDevice device, char *msg, size_t msg_size) {
+  wgk_context *ctx;
+  char *cerr = NULL;
+  wgk_context_options o = {.wgpu_instance = instance, .wgpu_device = device};
+  assert_int_equal(wgk_context_create(&o, &ctx, &cerr), WGK_OK);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/cli/scale", getenv("WGK_SOURCE_DIR"));
+  wgk_kernel *k;
+  assert_int_equal(wgk_kernel_load(ctx, path, NULL, &k), WGK_OK);
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8];
+  for (int i = 0; i < 8; i++) y[i] = NAN; /* poison */
+  int64_t n = 8;
+  wgk_tensor *xt, *yt;
+  assert_int_equal(wgk_tensor_create_f16_from_f32(ctx, 1, &n, x, &xt), WGK_OK);
+  assert_int_equal(wgk_tensor_create_f16_from_f32(ctx, 1, &n, y, &yt), WGK_OK);
+  wgk_call *call;
+  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "X", xt), WGK_OK);
+  assert_int_equal(wgk_call_set_output(call, "Y", yt), WGK_OK);
+  wgk_status s = wgk_call_run(call);
+  snprintf(msg, msg_size, "%s", s == WGK_OK ? "" : wgk_context_errmsg(ctx));
+  wgk_call_destroy(call);
+  wgk_tensor_release(xt), wgk_tensor_release(yt);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+  return s;
+}
+
 static void test_device_without_f16_is_named(void **state) {
-  WGPUInstance instance = wgk_gpu_instance_create();
+  WGPUInstance instance = gpu_instance_create();
   assert_non_null(instance);
   WGPUDevice without = make_device(instance, false);
   if (!without) {
@@ -140,7 +169,10 @@ static void test_device_without_f16_is_named(void **state) {
     skip(); /* the adapter has no shader-f16: nothing a caller could have left out */
   }
   char msg[8192];
-  assert_int_equal(rope_f16(instance, without, msg, sizeof msg), WGK_ERR_UNSUPPORTED);
+  /* RotaryEmbedding has a packed-float16 form: the caller's device without shader-f16 runs it, checked. */
+  assert_int_equal(rope_f16(instance, without, msg, sizeof msg), WGK_OK);
+  /* A package without one is refused, and the refusal names the caller's device, not the adapter. */
+  assert_int_equal(scale_f16(instance, without, msg, sizeof msg), WGK_ERR_UNSUPPORTED);
   printf("# refusal: %s\n", msg);
   assert_non_null(strstr(msg, "float16 needs the shader-f16 feature: the adapter "));
   assert_non_null(strstr(msg, "has it, but your WGPUDevice (wgk_context_options.wgpu_device) was created without it"));
@@ -150,6 +182,7 @@ static void test_device_without_f16_is_named(void **state) {
 
   WGPUDevice with = make_device(instance, true);
   assert_int_equal(rope_f16(instance, with, msg, sizeof msg), WGK_OK);
+  assert_int_equal(scale_f16(instance, with, msg, sizeof msg), WGK_OK);
   wgpuDeviceRelease(with);
   wgpuInstanceRelease(instance);
 }

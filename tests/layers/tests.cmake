@@ -4,3 +4,5 @@ add_test(NAME layers_include_edges COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT
 # The checker itself must fail on an upward edge: a copy of the table with a tree holding one.
 add_test(NAME layers_checker_refuses_upward_edge COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/upward_edge.py
   ${CMAKE_CURRENT_LIST_DIR}/check_layers.py ${CMAKE_SOURCE_DIR})
+# Internal names carry their layer's prefix (README.md's table); only include/wgk.h's names start with wgk_.
+add_test(NAME layers_internal_prefixes COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_prefixes.py ${CMAKE_SOURCE_DIR})

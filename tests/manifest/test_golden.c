@@ -26,14 +26,14 @@ static int run_case(const char *dir, const char *name, bool update) {
     printf("%s: cannot read %s\n", name, path);
     return 0;
   }
-  wgk_manifest *m = NULL;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_status st = wgk_manifest_load_text(text, len, "manifest.json", &m, &err);
+  manifest_model *m = NULL;
+  util_error err;
+  util_error_clear(&err);
+  wgk_status st = manifest_load_text(text, len, "manifest.json", &m, &err);
   free(text);
-  wgk_manifest_free(m);
+  manifest_free(m);
   char got[4096];
-  wgk_error_format(&err, got, sizeof got);
+  util_error_format(&err, got, sizeof got);
   snprintf(path, sizeof path, "%s/%s/error", dir, name);
   if (update) {
     FILE *f = fopen(path, "w");

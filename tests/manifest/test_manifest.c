@@ -34,16 +34,16 @@ char *test_read_file(const char *path, size_t *len) {
   return buf;
 }
 
-static wgk_manifest *load_valid(const char *file) {
+static manifest_model *load_valid(const char *file) {
   char path[1024];
   snprintf(path, sizeof path, "%s/tests/manifest/valid/%s", test_source_dir(), file);
-  wgk_manifest *m = NULL;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_status st = wgk_manifest_load_file(path, &m, &err);
+  manifest_model *m = NULL;
+  util_error err;
+  util_error_clear(&err);
+  wgk_status st = manifest_load_file(path, &m, &err);
   if (st) {
     char buf[4096];
-    wgk_error_format(&err, buf, sizeof buf);
+    util_error_format(&err, buf, sizeof buf);
     printf("%s\n", buf);
   }
   assert_int_equal(st, WGK_OK);
@@ -74,10 +74,10 @@ static void find_in_file(const char *file, const char *needle, int *line, int *c
 /* wgk extension: a variant's intermediates and a binding that names one. */
 static void intermediates_load(void **state) {
   (void)state;
-  wgk_manifest *m = load_valid("intermediates.json");
-  const wgk_manifest_variant *v = &m->variants[0];
+  manifest_model *m = load_valid("intermediates.json");
+  const manifest_variant *v = &m->variants[0];
   assert_int_equal(v->n_intermediates, 1);
-  const wgk_manifest_intermediate *it = wgk_manifest_find_intermediate(v, "acc");
+  const manifest_intermediate *it = manifest_find_intermediate(v, "acc");
   assert_non_null(it);
   assert_string_equal(it->dtype, "float32");
   assert_true(it->shape_is_list);
@@ -85,19 +85,19 @@ static void intermediates_load(void **state) {
   assert_string_equal(it->dims[0].text, "count");
   assert_string_equal(it->dims[1].text, "2");
   assert_true(it->zero_init);
-  assert_null(wgk_manifest_find_intermediate(v, "nope"));
+  assert_null(manifest_find_intermediate(v, "nope"));
   assert_int_equal(v->n_passes, 2);
-  const wgk_manifest_binding *b = &v->passes[1].bindings->bindings[1];
+  const manifest_binding *b = &v->passes[1].bindings->bindings[1];
   assert_string_equal(b->intermediate, "acc");
   assert_null(b->port);
   assert_null(b->arg);
   assert_null(v->passes[0].bindings->bindings[0].intermediate);
-  wgk_manifest_free(m);
+  manifest_free(m);
 }
 
 static void seed_counts(void **state) {
   (void)state;
-  wgk_manifest *m = load_valid("rotary-embedding.manifest.json");
+  manifest_model *m = load_valid("rotary-embedding.manifest.json");
   assert_string_equal(m->op_id, "ai.onnx.RotaryEmbedding");
   assert_int_equal(m->since_version, 23);
   assert_int_equal(m->n_ports, 5); /* 4 inputs + Y */
@@ -113,13 +113,13 @@ static void seed_counts(void **state) {
   for (size_t i = 0; i < 6; i++) assert_string_equal(m->derives[i].name, derive_order[i]);
   const char *variant_order[] = {"rank3_cache2_pos", "rank4_cache2_pos", "rank3_cache3", "rank4_cache3"};
   for (size_t i = 0; i < 4; i++) assert_string_equal(m->variants[i].id, variant_order[i]);
-  wgk_manifest_free(m);
+  manifest_free(m);
 }
 
 static void seed_ports(void **state) {
   (void)state;
-  wgk_manifest *m = load_valid("rotary-embedding.manifest.json");
-  const wgk_manifest_port *pos = wgk_manifest_find_bind_key(m, "positionIds");
+  manifest_model *m = load_valid("rotary-embedding.manifest.json");
+  const manifest_port *pos = manifest_find_bind_key(m, "positionIds");
   assert_non_null(pos);
   assert_string_equal(pos->name, "position_ids");
   assert_int_equal(pos->dir, WGK_PORT_INPUT);
@@ -131,32 +131,32 @@ static void seed_ports(void **state) {
   assert_int_equal(pos->narrowing, WGK_NARROW_CHECKED);
   assert_int_equal(pos->n_dtypes, 1);
   assert_string_equal(pos->dtypes[0], "int64");
-  const wgk_manifest_port *y = wgk_manifest_find_port(m, "Y");
+  const manifest_port *y = manifest_find_port(m, "Y");
   assert_int_equal(y->dir, WGK_PORT_OUTPUT);
   assert_int_equal(y->onnx_output_index, 0);
   assert_string_equal(y->rank_expr.text, "ranks.X");
   assert_string_equal(y->shape.text, "shapes.X");
   assert_int_equal(y->n_bind_keys, 1);
   assert_string_equal(y->bind_keys[0], "y");
-  const wgk_manifest_port *x = wgk_manifest_find_port(m, "X");
+  const manifest_port *x = manifest_find_port(m, "X");
   assert_false(x->has_rank || x->optional);
   assert_string_equal(x->type_var, "T");
   assert_int_equal(x->n_dtypes, 2);
   assert_null(x->storage_dtype);
-  const wgk_manifest_attribute *nh = wgk_manifest_find_attribute(m, "num_heads");
+  const manifest_attribute *nh = manifest_find_attribute(m, "num_heads");
   assert_null(nh->default_value);
   assert_non_null(strstr(nh->description, "attention heads"));
-  const wgk_manifest_attribute *il = wgk_manifest_find_attribute(m, "interleaved");
+  const manifest_attribute *il = manifest_find_attribute(m, "interleaved");
   assert_int_equal(json_integer_value(il->default_value), 0);
   assert_int_equal(il->n_values, 2);
   assert_int_equal(json_integer_value(m->tunables[0].default_value), 256);
-  wgk_manifest_free(m);
+  manifest_free(m);
 }
 
 static void seed_bindings_and_passes(void **state) {
   (void)state;
-  wgk_manifest *m = load_valid("rotary-embedding.manifest.json");
-  const wgk_manifest_variant *v = wgk_manifest_find_variant(m, "rank3_cache2_pos");
+  manifest_model *m = load_valid("rotary-embedding.manifest.json");
+  const manifest_variant *v = manifest_find_variant(m, "rank3_cache2_pos");
   assert_int_equal(v->n_when, 2);
   assert_string_equal(v->when[0].text, "rank3PosContract");
   assert_int_equal(v->n_derive, 3);
@@ -164,7 +164,7 @@ static void seed_bindings_and_passes(void **state) {
   assert_true(v->derive[1].is_expr);
   assert_string_equal(v->derive[1].expr.text, "dtypes.T == \"f16\"");
   assert_int_equal(v->n_passes, 1);
-  const wgk_manifest_pass *p = &v->passes[0];
+  const manifest_pass *p = &v->passes[0];
   assert_string_equal(p->shader, "rotary-embedding.wgsl.jinja");
   assert_int_equal(p->n_inputs, 2);
   assert_false(p->inputs[0].is_expr);
@@ -173,12 +173,12 @@ static void seed_bindings_and_passes(void **state) {
   assert_string_equal(p->inputs[1].expr.text, "true");
   assert_string_equal(p->bindings->name, "rank3Pos");
   assert_int_equal(p->bindings->n_bindings, 6);
-  const wgk_manifest_binding *b = &p->bindings->bindings[3];
+  const manifest_binding *b = &p->bindings->bindings[3];
   assert_string_equal(b->name, "position_ids");
   assert_string_equal(b->port->name, "position_ids");
   assert_string_equal(b->element_type, "$M");
   assert_int_equal(b->buffer, WGK_BUFFER_READ_ONLY_STORAGE);
-  const wgk_manifest_binding *u = &p->bindings->bindings[5];
+  const manifest_binding *u = &p->bindings->bindings[5];
   assert_int_equal(u->buffer, WGK_BUFFER_UNIFORM);
   assert_null(u->port);
   assert_string_equal(u->struct_name, "Params");
@@ -188,43 +188,43 @@ static void seed_bindings_and_passes(void **state) {
   assert_int_equal(p->bindings->bindings[4].buffer, WGK_BUFFER_STORAGE);
   assert_int_equal(p->dispatch.kind, WGK_DISPATCH_THREADS);
   assert_string_equal(p->dispatch.workgroup_size.text, "tunables.WORKGROUP_SIZE");
-  wgk_manifest_free(m);
+  manifest_free(m);
 }
 
 static void seed_positions(void **state) {
   (void)state;
-  wgk_manifest *m = load_valid("rotary-embedding.manifest.json");
+  manifest_model *m = load_valid("rotary-embedding.manifest.json");
   int line, column;
   find_in_file("rotary-embedding.manifest.json", "f16Ok(dtypes.T) and ranks.X == 3 and ranks.cos_cache == 3", &line,
                &column);
-  const wgk_manifest_derive *d = &m->derives[2];
+  const manifest_derive *d = &m->derives[2];
   assert_string_equal(d->name, "rank3Contract");
   assert_int_equal(d->expr.pos.line, line);
   assert_int_equal(d->expr.pos.column, column);
   assert_int_equal(line, 65);
   assert_int_equal(column, 19);
   assert_string_equal(d->expr.pos.path, "derive.rank3Contract");
-  const wgk_manifest_dispatch *dp = &m->variants[1].passes[0].dispatch;
+  const manifest_dispatch *dp = &m->variants[1].passes[0].dispatch;
   assert_string_equal(dp->threads.pos.path, "variants[1].passes[0].dispatch.threads");
   assert_int_equal(dp->threads.pos.line, 257);
   assert_int_equal(dp->threads.pos.column, 27);
-  const wgk_manifest_field *f = &m->binding_sets[0].bindings[4].fields[6];
+  const manifest_field *f = &m->binding_sets[0].bindings[4].fields[6];
   assert_string_equal(f->value.pos.path, "bindingSets.rank3[4].struct.fields[6].value");
   assert_int_equal(f->value.pos.line, 104);
   assert_int_equal(f->value.pos.column, 11);
   assert_int_equal(m->variants[3].when[1].pos.line, 277);
   assert_string_equal(m->variants[3].when[1].pos.path, "variants[3].when[1]");
-  wgk_manifest_free(m);
+  manifest_free(m);
 }
 
 static void minimal_loads(void **state) {
   (void)state;
-  wgk_manifest *m = load_valid("minimal.json");
+  manifest_model *m = load_valid("minimal.json");
   assert_string_equal(m->op_id, "test.Copy");
   assert_int_equal(m->n_ports, 3);
   assert_int_equal(m->variants[0].derive[1].is_expr, false);
   assert_int_equal(m->variants[0].passes[0].bindings->bindings[2].n_fields, 1);
-  wgk_manifest_free(m);
+  manifest_free(m);
 }
 
 static void inout_port_and_errors(void **state) {
@@ -237,27 +237,27 @@ static void inout_port_and_errors(void **state) {
       "]},"
       "\"variants\":[{\"id\":\"v\",\"passes\":[{\"id\":\"p\",\"name\":\"p\",\"source\":{\"shader\":\"k.wgsl.jinja\"},"
       "\"bindings\":\"s\",\"dispatch\":{\"x\":\"4\",\"z\":2}}]}]}";
-  wgk_manifest *m = NULL;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_manifest_load_text(text, strlen(text), "t.json", &m, &err), WGK_OK);
+  manifest_model *m = NULL;
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(manifest_load_text(text, strlen(text), "t.json", &m, &err), WGK_OK);
   assert_int_equal(m->n_ports, 1);
   assert_int_equal(m->ports[0].dir, WGK_PORT_INOUT);
   assert_int_equal(m->n_scalar_args, 1);
   assert_string_equal(m->scalar_args[0].kind, "u32");
-  const wgk_manifest_dispatch *d = &m->variants[0].passes[0].dispatch;
+  const manifest_dispatch *d = &m->variants[0].passes[0].dispatch;
   assert_int_equal(d->kind, WGK_DISPATCH_XYZ);
   assert_string_equal(d->z.text, "2");
   assert_null(d->y.text);
-  wgk_manifest_free(m);
+  manifest_free(m);
   /* Missing files and bad arguments are errors, never crashes. */
-  assert_int_equal(wgk_manifest_load_file("/nonexistent/manifest.json", &m, &err), WGK_ERR_NOT_FOUND);
+  assert_int_equal(manifest_load_file("/nonexistent/manifest.json", &m, &err), WGK_ERR_NOT_FOUND);
   assert_null(m);
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_manifest_load_text("[1, 2]", 6, "a.json", &m, &err), WGK_ERR_MANIFEST);
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_manifest_load_text("", 0, "a.json", &m, &err), WGK_ERR_PARSE);
-  wgk_manifest_free(NULL);
+  util_error_clear(&err);
+  assert_int_equal(manifest_load_text("[1, 2]", 6, "a.json", &m, &err), WGK_ERR_MANIFEST);
+  util_error_clear(&err);
+  assert_int_equal(manifest_load_text("", 0, "a.json", &m, &err), WGK_ERR_PARSE);
+  manifest_free(NULL);
 }
 
 /* Every prefix of the seed is either a parse error or (the whole text) a manifest: no crash, no leak. */
@@ -269,10 +269,10 @@ static void truncated_texts(void **state) {
   char *text = test_read_file(path, &len);
   assert_non_null(text);
   for (size_t n = 0; n < len; n += 7) {
-    wgk_manifest *m = NULL;
-    wgk_error err;
-    wgk_error_clear(&err);
-    wgk_status st = wgk_manifest_load_text(text, n, "m.json", &m, &err);
+    manifest_model *m = NULL;
+    util_error err;
+    util_error_clear(&err);
+    wgk_status st = manifest_load_text(text, n, "m.json", &m, &err);
     assert_int_not_equal(st, WGK_OK);
     assert_null(m);
   }
@@ -293,11 +293,11 @@ static void mutated_texts(void **state) {
     char keep = text[i];
     for (const char *c = subs; *c; c++) {
       text[i] = *c;
-      wgk_manifest *m = NULL;
-      wgk_error err;
-      wgk_error_clear(&err);
-      if (wgk_manifest_load_text(text, len, "m.json", &m, &err) != WGK_OK) assert_null(m);
-      wgk_manifest_free(m);
+      manifest_model *m = NULL;
+      util_error err;
+      util_error_clear(&err);
+      if (manifest_load_text(text, len, "m.json", &m, &err) != WGK_OK) assert_null(m);
+      manifest_free(m);
     }
     text[i] = keep;
   }

@@ -15,8 +15,8 @@
 #include "util/npy.h"
 
 static const wgk_dtype ALL[] = {WGK_DTYPE_FLOAT32, WGK_DTYPE_FLOAT16, WGK_DTYPE_INT32,
-                                     WGK_DTYPE_UINT32,  WGK_DTYPE_INT64,   WGK_DTYPE_INT8,
-                                     WGK_DTYPE_UINT8,   WGK_DTYPE_BOOL,    WGK_DTYPE_INT16};
+                                WGK_DTYPE_UINT32,  WGK_DTYPE_INT64,   WGK_DTYPE_INT8,
+                                WGK_DTYPE_UINT8,   WGK_DTYPE_BOOL,    WGK_DTYPE_INT16};
 #define N_ALL (sizeof ALL / sizeof ALL[0])
 
 /* value i of the test pattern, representable in every dtype after the dtype's conversion */
@@ -26,22 +26,22 @@ static double pattern(wgk_dtype d, size_t i) {
   return ((double)(i * 7 % 250) - 125.0) / (d == WGK_DTYPE_FLOAT32 || d == WGK_DTYPE_FLOAT16 ? 4.0 : 1.0);
 }
 
-static wgk_host_tensor *make(wgk_dtype d, int rank, const int64_t *dims) {
-  wgk_host_tensor *t;
-  assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
-  size_t n = wgk_host_tensor_numel(t);
+static util_host_tensor *make(wgk_dtype d, int rank, const int64_t *dims) {
+  util_host_tensor *t;
+  assert_int_equal(util_host_tensor_create(d, rank, dims, &t), WGK_OK);
+  size_t n = util_host_tensor_numel(t);
   double *v = calloc(n + 1, sizeof *v);
   for (size_t i = 0; i < n; i++) v[i] = pattern(d, i);
-  wgk_host_tensor_from_double(t, v);
+  util_host_tensor_from_double(t, v);
   free(v);
   return t;
 }
 
-static void expect_pattern(const wgk_host_tensor *t, wgk_dtype d, int rank, const int64_t *dims) {
+static void expect_pattern(const util_host_tensor *t, wgk_dtype d, int rank, const int64_t *dims) {
   assert_int_equal(t->dtype, d);
   assert_int_equal(t->rank, rank);
   for (int i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
-  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++) assert_true(wgk_host_tensor_get(t, i) == pattern(d, i));
+  for (size_t i = 0; i < util_host_tensor_numel(t); i++) assert_true(util_host_tensor_get(t, i) == pattern(d, i));
 }
 
 static const struct {
@@ -55,17 +55,17 @@ static const struct {
 static void round_trip(void **state) {
   (void)state;
   char *dir = testkit_tmpdir();
-  wgk_error e;
+  util_error e;
   for (size_t d = 0; d < N_ALL; d++)
     for (size_t s = 0; s < N_SHAPES; s++) {
-      wgk_error_clear(&e);
-      wgk_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims), *back;
+      util_error_clear(&e);
+      util_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims), *back;
       const char *p = testkit_path(dir, "rt.npy");
-      assert_int_equal(wgk_npy_write(p, t, &e), WGK_OK);
-      assert_int_equal(wgk_npy_read(p, &back, &e), WGK_OK);
+      assert_int_equal(util_npy_write(p, t, &e), WGK_OK);
+      assert_int_equal(util_npy_read(p, &back, &e), WGK_OK);
       expect_pattern(back, ALL[d], SHAPES[s].rank, SHAPES[s].dims);
-      wgk_host_tensor_free(t);
-      wgk_host_tensor_free(back);
+      util_host_tensor_free(t);
+      util_host_tensor_free(back);
     }
   testkit_rmdir(dir);
 }
@@ -97,12 +97,12 @@ static void numpy_files_read_back(void **state) {
     for (size_t s = 0; s < N_SHAPES; s++) {
       char name[64];
       snprintf(name, sizeof name, "%s_%zu.npy", wgk_dtype_name(ALL[d]), s);
-      wgk_error e;
-      wgk_error_clear(&e);
-      wgk_host_tensor *t;
-      assert_int_equal(wgk_npy_read(testkit_path(dir, name), &t, &e), WGK_OK);
+      util_error e;
+      util_error_clear(&e);
+      util_host_tensor *t;
+      assert_int_equal(util_npy_read(testkit_path(dir, name), &t, &e), WGK_OK);
       expect_pattern(t, ALL[d], SHAPES[s].rank, SHAPES[s].dims);
-      wgk_host_tensor_free(t);
+      util_host_tensor_free(t);
     }
   testkit_rmdir(dir);
 }
@@ -132,11 +132,11 @@ static void our_files_load_in_numpy(void **state) {
     for (size_t s = 0; s < N_SHAPES; s++) {
       char name[64];
       snprintf(name, sizeof name, "w_%s_%zu.npy", wgk_dtype_name(ALL[d]), s);
-      wgk_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims);
-      wgk_error e;
-      wgk_error_clear(&e);
-      assert_int_equal(wgk_npy_write(testkit_path(dir, name), t, &e), WGK_OK);
-      wgk_host_tensor_free(t);
+      util_host_tensor *t = make(ALL[d], SHAPES[s].rank, SHAPES[s].dims);
+      util_error e;
+      util_error_clear(&e);
+      assert_int_equal(util_npy_write(testkit_path(dir, name), t, &e), WGK_OK);
+      util_host_tensor_free(t);
     }
   const char *args[] = {dir};
   char *out;
@@ -184,12 +184,12 @@ static void malformed_refused(void **state) {
   char text[4096];
   for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
     size_t n = image(buf, BAD[i].dict, BAD[i].data);
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_host_tensor *t = (wgk_host_tensor *)buf;
-    assert_int_not_equal(wgk_npy_parse(buf, n, "bad.npy", &t, &e), WGK_OK);
+    util_error e;
+    util_error_clear(&e);
+    util_host_tensor *t = (util_host_tensor *)buf;
+    assert_int_not_equal(util_npy_parse(buf, n, "bad.npy", &t, &e), WGK_OK);
     assert_null(t);
-    wgk_error_format(&e, text, sizeof text);
+    util_error_format(&e, text, sizeof text);
     if (!strstr(text, BAD[i].msg) || strncmp(text, "bad.npy: ", 9) != 0)
       fail_msg("case %zu: '%s' lacks '%s'", i, text, BAD[i].msg);
   }
@@ -205,17 +205,17 @@ static void malformed_refused(void **state) {
              {v2, sizeof v2, "limit"},
              {"\x93NUMPY\x09\x00\x00\x00", 10, "version"}};
   for (size_t i = 0; i < sizeof RAW / sizeof RAW[0]; i++) {
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_host_tensor *t;
-    assert_int_not_equal(wgk_npy_parse(RAW[i].b, RAW[i].n, "raw.npy", &t, &e), WGK_OK);
-    wgk_error_format(&e, text, sizeof text);
+    util_error e;
+    util_error_clear(&e);
+    util_host_tensor *t;
+    assert_int_not_equal(util_npy_parse(RAW[i].b, RAW[i].n, "raw.npy", &t, &e), WGK_OK);
+    util_error_format(&e, text, sizeof text);
     if (!strstr(text, RAW[i].msg)) fail_msg("raw case %zu: '%s' lacks '%s'", i, text, RAW[i].msg);
   }
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_host_tensor *t;
-  assert_int_equal(wgk_npy_read("/nonexistent/x.npy", &t, &e), WGK_ERR_NOT_FOUND);
+  util_error e;
+  util_error_clear(&e);
+  util_host_tensor *t;
+  assert_int_equal(util_npy_read("/nonexistent/x.npy", &t, &e), WGK_ERR_NOT_FOUND);
   assert_string_equal(e.source, "/nonexistent/x.npy");
 }
 
@@ -227,10 +227,10 @@ static void every_truncation_refused(void **state) {
   for (size_t k = 0; k < n; k++) {
     unsigned char *copy = malloc(k + 1);
     memcpy(copy, buf, k);
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_host_tensor *t;
-    assert_int_not_equal(wgk_npy_parse(copy, k, "cut.npy", &t, &e), WGK_OK);
+    util_error e;
+    util_error_clear(&e);
+    util_host_tensor *t;
+    assert_int_not_equal(util_npy_parse(copy, k, "cut.npy", &t, &e), WGK_OK);
     free(copy);
   }
 }
@@ -246,13 +246,13 @@ static const char *write_file(const char *dir, const char *name, const void *b, 
 }
 
 static void expect_read_error(const char *path, const char *msg) {
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_host_tensor *t = (wgk_host_tensor *)&e;
+  util_error e;
+  util_error_clear(&e);
+  util_host_tensor *t = (util_host_tensor *)&e;
   char text[4096];
-  assert_int_not_equal(wgk_npy_read(path, &t, &e), WGK_OK);
+  assert_int_not_equal(util_npy_read(path, &t, &e), WGK_OK);
   assert_null(t);
-  wgk_error_format(&e, text, sizeof text);
+  util_error_format(&e, text, sizeof text);
   if (!strstr(text, msg) || strncmp(text, path, strlen(path)) != 0) fail_msg("'%s': '%s' lacks '%s'", path, text, msg);
 }
 
@@ -263,10 +263,10 @@ static void short_header_files_refused(void **state) {
   char *dir = testkit_tmpdir();
   for (unsigned hl = 0; hl < 4; hl++) {
     unsigned char buf[16] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)hl, 0, '{', '}', ' ', '\n', 0, 0};
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_host_tensor *t = NULL;
-    assert_int_not_equal(wgk_npy_read(write_file(dir, "short.npy", buf, sizeof buf), &t, &e), WGK_OK);
+    util_error e;
+    util_error_clear(&e);
+    util_host_tensor *t = NULL;
+    assert_int_not_equal(util_npy_read(write_file(dir, "short.npy", buf, sizeof buf), &t, &e), WGK_OK);
     assert_null(t);
   }
   testkit_rmdir(dir);
@@ -293,33 +293,33 @@ static void header_checked_before_data(void **state) {
   expect_read_error(write_file(dir, "long.npy", buf, n),
                     "trailing data: the header's dtype and shape need 8 data bytes, the file has 12");
   n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8);
-  wgk_host_tensor *t = NULL;
-  wgk_error e;
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_npy_read(write_file(dir, "ok.npy", buf, n), &t, &e), WGK_OK);
+  util_host_tensor *t = NULL;
+  util_error e;
+  util_error_clear(&e);
+  assert_int_equal(util_npy_read(write_file(dir, "ok.npy", buf, n), &t, &e), WGK_OK);
   assert_int_equal(t->rank, 1);
   assert_int_equal(t->dims[0], 2);
-  wgk_host_tensor_free(t);
+  util_host_tensor_free(t);
   /* a descr with a NUL inside ('<f4' then NUL then junk) is not '<f4' */
   static const char dict[] = "{'descr': '<f4\0zzz', 'fortran_order': False, 'shape': (1,), }";
   n = image(buf, "{'descr': '<f4XXXX', 'fortran_order': False, 'shape': (1,), }", 4);
   memcpy(buf + 10, dict, sizeof dict - 1);
   expect_read_error(write_file(dir, "nul.npy", buf, n), "'descr' contains a NUL byte");
-  wgk_error_clear(&e);
-  assert_int_not_equal(wgk_npy_parse(buf, n, "nul.npy", &t, &e), WGK_OK);
+  util_error_clear(&e);
+  assert_int_not_equal(util_npy_parse(buf, n, "nul.npy", &t, &e), WGK_OK);
   assert_non_null(strstr(e.message, "'descr' contains a NUL byte"));
   expect_read_error("", "empty file name");
   testkit_rmdir(dir);
 }
 
-/* wgk_file_read_all (the ONNX .pb reader's) refuses non-regular files and over-long files before reading. */
+/* util_file_read_all (the ONNX .pb reader's) refuses non-regular files and over-long files before reading. */
 static void file_read_checks_first(void **state) {
   (void)state;
   unsigned char *data = (unsigned char *)"untouched";
   size_t len = 7;
-  wgk_error e;
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_file_read_all("/dev/zero", 1 << 20, &data, &len, &e), WGK_ERR_IO);
+  util_error e;
+  util_error_clear(&e);
+  assert_int_equal(util_file_read_all("/dev/zero", 1 << 20, &data, &len, &e), WGK_ERR_IO);
   assert_null(data);
   assert_non_null(strstr(e.message, "not a regular file"));
   char *dir = testkit_tmpdir();
@@ -329,8 +329,8 @@ static void file_read_checks_first(void **state) {
   assert_non_null(f);
   fclose(f);
   assert_int_equal(truncate(path, (off_t)1 << 40), 0); /* a sparse 1 TiB file: refused by its size */
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_file_read_all(path, 1 << 20, &data, &len, &e), WGK_ERR_LIMIT);
+  util_error_clear(&e);
+  assert_int_equal(util_file_read_all(path, 1 << 20, &data, &len, &e), WGK_ERR_LIMIT);
   assert_non_null(strstr(e.message, "1099511627776 bytes, above the limit of 1048576"));
   testkit_rmdir(dir);
 }

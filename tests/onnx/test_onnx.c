@@ -42,79 +42,79 @@ static const char *PY_DESCRIBE =
     "for v in g.output: vi('output', v)\n"
     "for t in g.initializer: print('init', t.name, t.data_type, list(t.dims))\n";
 
-static void dims_text(wgk_dynbuf *b, int rank, const int64_t *dims) {
-  wgk_dynbuf_append_char(b, '[');
-  for (int i = 0; i < rank; i++) wgk_dynbuf_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
-  wgk_dynbuf_append_char(b, ']');
+static void dims_text(util_dynbuf *b, int rank, const int64_t *dims) {
+  util_dynbuf_append_char(b, '[');
+  for (int i = 0; i < rank; i++) util_dynbuf_printf(b, "%s%lld", i ? ", " : "", (long long)dims[i]);
+  util_dynbuf_append_char(b, ']');
 }
 
-static void attr_text(wgk_dynbuf *b, const wgk_onnx_attr *a) {
-  wgk_dynbuf_printf(b, "attr %s %d ", a->name, (int)a->type);
+static void attr_text(util_dynbuf *b, const onnx_attr *a) {
+  util_dynbuf_printf(b, "attr %s %d ", a->name, (int)a->type);
   switch (a->type) {
   case WGK_ONNX_ATTR_INT:
-    wgk_dynbuf_printf(b, "%lld", (long long)a->i);
+    util_dynbuf_printf(b, "%lld", (long long)a->i);
     break;
   case WGK_ONNX_ATTR_FLOAT:
-    wgk_dynbuf_printf(b, "%.9g", a->f);
+    util_dynbuf_printf(b, "%.9g", a->f);
     break;
   case WGK_ONNX_ATTR_STRING:
-    wgk_dynbuf_printf(b, "'%s'", a->s);
+    util_dynbuf_printf(b, "'%s'", a->s);
     break;
   case WGK_ONNX_ATTR_INTS:
-    for (size_t i = 0; i < a->n; i++) wgk_dynbuf_printf(b, "%s%lld", i ? "," : "", (long long)a->ints[i]);
+    for (size_t i = 0; i < a->n; i++) util_dynbuf_printf(b, "%s%lld", i ? "," : "", (long long)a->ints[i]);
     break;
   case WGK_ONNX_ATTR_FLOATS:
-    for (size_t i = 0; i < a->n; i++) wgk_dynbuf_printf(b, "%s%.9g", i ? "," : "", a->floats[i]);
+    for (size_t i = 0; i < a->n; i++) util_dynbuf_printf(b, "%s%.9g", i ? "," : "", a->floats[i]);
     break;
   case WGK_ONNX_ATTR_TENSOR:
-    wgk_dynbuf_printf(b, "tensor %d ", wgk_dtype_to_onnx(a->t->dtype));
+    util_dynbuf_printf(b, "tensor %d ", util_dtype_to_onnx(a->t->dtype));
     dims_text(b, a->t->rank, a->t->dims);
     break;
   default:
     break;
   }
-  wgk_dynbuf_append_char(b, '\n');
+  util_dynbuf_append_char(b, '\n');
 }
 
-static void names_text(wgk_dynbuf *b, char **names, size_t n) {
-  for (size_t i = 0; i < n; i++) wgk_dynbuf_printf(b, "%s%s", i ? "," : "", names[i] ? names[i] : "");
+static void names_text(util_dynbuf *b, char **names, size_t n) {
+  for (size_t i = 0; i < n; i++) util_dynbuf_printf(b, "%s%s", i ? "," : "", names[i] ? names[i] : "");
 }
 
-static void value_text(wgk_dynbuf *b, const char *kind, const wgk_onnx_value_info *v) {
-  wgk_dynbuf_printf(b, "%s %s %d ", kind, v->name, v->elem_type);
+static void value_text(util_dynbuf *b, const char *kind, const onnx_value_info *v) {
+  util_dynbuf_printf(b, "%s %s %d ", kind, v->name, v->elem_type);
   if (v->rank < 0)
-    wgk_dynbuf_append_str(b, "noshape");
+    util_dynbuf_append_str(b, "noshape");
   else
     dims_text(b, v->rank, v->dims);
-  wgk_dynbuf_append_char(b, '\n');
+  util_dynbuf_append_char(b, '\n');
 }
 
-static char *describe(const wgk_onnx_model *m) {
-  wgk_dynbuf b;
-  wgk_dynbuf_init(&b, 1 << 20);
-  wgk_dynbuf_printf(&b, "ir %lld\n", (long long)m->ir_version);
+static char *describe(const onnx_model *m) {
+  util_dynbuf b;
+  util_dynbuf_init(&b, 1 << 20);
+  util_dynbuf_printf(&b, "ir %lld\n", (long long)m->ir_version);
   for (size_t i = 0; i < m->n_opsets; i++)
-    wgk_dynbuf_printf(&b, "opset '%s' %lld\n", m->opsets[i].domain, (long long)m->opsets[i].version);
-  wgk_dynbuf_printf(&b, "nodes %zu\n", m->node_count);
+    util_dynbuf_printf(&b, "opset '%s' %lld\n", m->opsets[i].domain, (long long)m->opsets[i].version);
+  util_dynbuf_printf(&b, "nodes %zu\n", m->node_count);
   for (size_t k = 0; k < m->node_count; k++) {
-    const wgk_onnx_node *n = &m->nodes[k];
-    wgk_dynbuf_printf(&b, "node %s '%s' ", n->op_type, n->domain);
+    const onnx_node *n = &m->nodes[k];
+    util_dynbuf_printf(&b, "node %s '%s' ", n->op_type, n->domain);
     names_text(&b, n->inputs, n->n_inputs);
-    wgk_dynbuf_append_char(&b, ' ');
+    util_dynbuf_append_char(&b, ' ');
     names_text(&b, n->outputs, n->n_outputs);
-    wgk_dynbuf_append_char(&b, '\n');
+    util_dynbuf_append_char(&b, '\n');
     for (size_t i = 0; i < n->n_attrs; i++) attr_text(&b, &n->attrs[i]);
   }
   for (size_t i = 0; i < m->n_inputs; i++) value_text(&b, "input", &m->inputs[i]);
   for (size_t i = 0; i < m->n_outputs; i++) value_text(&b, "output", &m->outputs[i]);
   for (size_t i = 0; i < m->n_initializers; i++) {
-    const wgk_host_tensor *t = m->initializers[i];
-    wgk_dynbuf_printf(&b, "init %s %d ", t->name ? t->name : "", wgk_dtype_to_onnx(t->dtype));
+    const util_host_tensor *t = m->initializers[i];
+    util_dynbuf_printf(&b, "init %s %d ", t->name ? t->name : "", util_dtype_to_onnx(t->dtype));
     dims_text(&b, t->rank, t->dims);
-    wgk_dynbuf_append_char(&b, '\n');
+    util_dynbuf_append_char(&b, '\n');
   }
-  char *s = wgk_dynbuf_take(&b);
-  wgk_dynbuf_free(&b);
+  char *s = util_dynbuf_take(&b);
+  util_dynbuf_free(&b);
   return s;
 }
 
@@ -141,12 +141,12 @@ static void models_match_onnx(void **state) {
   for (size_t i = 0; i < n; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/model.onnx", root, names[i]);
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_onnx_model *m;
-    assert_int_equal(wgk_onnx_model_read(path, &m, &e), WGK_OK);
+    util_error e;
+    util_error_clear(&e);
+    onnx_model *m;
+    assert_int_equal(onnx_model_read(path, &m, &e), WGK_OK);
     bool expanded = strstr(names[i], "_expanded") != NULL;
-    const wgk_onnx_node *node = wgk_onnx_model_single_node(m, &e);
+    const onnx_node *node = onnx_model_single_node(m, &e);
     if (expanded) {
       assert_true(m->node_count > 1);
       assert_null(node);
@@ -155,7 +155,7 @@ static void models_match_onnx(void **state) {
       assert_non_null(node);
       assert_string_equal(node->op_type, "RotaryEmbedding");
       assert_string_equal(node->domain, "");
-      assert_int_equal(wgk_onnx_model_opset(m, "ai.onnx"), 23);
+      assert_int_equal(onnx_model_opset(m, "ai.onnx"), 23);
       singles++;
     }
     char *ours = describe(m), *theirs;
@@ -164,7 +164,7 @@ static void models_match_onnx(void **state) {
     if (strcmp(ours, theirs) != 0) fail_msg("%s differs:\n--- ours\n%s--- onnx\n%s", names[i], ours, theirs);
     free(ours);
     free(theirs);
-    wgk_onnx_model_free(m);
+    onnx_model_free(m);
   }
   assert_int_equal(singles, 8);
 }
@@ -180,12 +180,12 @@ static const char *PY_TO_NPY =
     "  np.save('%s/%d.npy' % (out, k), np.ascontiguousarray(numpy_helper.to_array(t)))\n"
     "  print(p, t.name)\n";
 
-static void expect_same(const wgk_host_tensor *a, const wgk_host_tensor *b, const char *what) {
-  if (a->dtype != b->dtype || a->rank != b->rank || wgk_host_tensor_bytes(a) != wgk_host_tensor_bytes(b))
+static void expect_same(const util_host_tensor *a, const util_host_tensor *b, const char *what) {
+  if (a->dtype != b->dtype || a->rank != b->rank || util_host_tensor_bytes(a) != util_host_tensor_bytes(b))
     fail_msg("%s: dtype/shape differ (%s rank %d vs %s rank %d)", what, wgk_dtype_name(a->dtype), a->rank,
              wgk_dtype_name(b->dtype), b->rank);
   for (int i = 0; i < a->rank; i++) assert_int_equal(a->dims[i], b->dims[i]);
-  if (wgk_host_tensor_bytes(a) && memcmp(a->data, b->data, wgk_host_tensor_bytes(a)) != 0)
+  if (util_host_tensor_bytes(a) && memcmp(a->data, b->data, util_host_tensor_bytes(a)) != 0)
     fail_msg("%s: elements differ", what);
 }
 
@@ -196,17 +196,17 @@ static void check_listing(char *listing, const char *dir) {
     char *sp = strchr(line, ' ');
     assert_non_null(sp);
     *sp = 0;
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_host_tensor *ours, *want;
+    util_error e;
+    util_error_clear(&e);
+    util_host_tensor *ours, *want;
     char npy[64];
     snprintf(npy, sizeof npy, "%zu.npy", k);
-    assert_int_equal(wgk_onnx_tensor_read(line, &ours, &e), WGK_OK);
-    assert_int_equal(wgk_npy_read(testkit_path(dir, npy), &want, &e), WGK_OK);
+    assert_int_equal(onnx_tensor_read(line, &ours, &e), WGK_OK);
+    assert_int_equal(util_npy_read(testkit_path(dir, npy), &want, &e), WGK_OK);
     expect_same(ours, want, line);
     assert_string_equal(ours->name ? ours->name : "", sp + 1);
-    wgk_host_tensor_free(ours);
-    wgk_host_tensor_free(want);
+    util_host_tensor_free(ours);
+    util_host_tensor_free(want);
   }
   assert_true(k > 0);
 }
@@ -257,12 +257,12 @@ static void typed_fields_match_numpy(void **state) {
 }
 
 /* Packs a TensorProto built field by field, so each defect is exactly one field. */
-static wgk_status parse_packed(WgkOnnx__TensorProto *tp, wgk_error *e, wgk_host_tensor **t) {
+static wgk_status parse_packed(WgkOnnx__TensorProto *tp, util_error *e, util_host_tensor **t) {
   size_t n = wgk_onnx__tensor_proto__get_packed_size(tp);
   uint8_t *buf = malloc(n + 1);
   wgk_onnx__tensor_proto__pack(tp, buf);
-  wgk_error_clear(e);
-  wgk_status st = wgk_onnx_tensor_parse(buf, n, "bad.pb", t, e);
+  util_error_clear(e);
+  wgk_status st = onnx_tensor_parse(buf, n, "bad.pb", t, e);
   free(buf);
   return st;
 }
@@ -304,24 +304,24 @@ static void malformed_tensors_refused(void **state) {
     }
     tp.has_data_location = BAD[i].loc != 0;
     tp.data_location = BAD[i].loc;
-    wgk_error e;
-    wgk_host_tensor *t;
+    util_error e;
+    util_host_tensor *t;
     assert_int_not_equal(parse_packed(&tp, &e, &t), WGK_OK);
     assert_null(t);
-    wgk_error_format(&e, text, sizeof text);
+    util_error_format(&e, text, sizeof text);
     if (!strstr(text, BAD[i].msg) || strncmp(text, "bad.pb", 6) != 0)
       fail_msg("case %zu: '%s' lacks '%s'", i, text, BAD[i].msg);
   }
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_host_tensor *t;
-  wgk_onnx_model *m;
-  assert_int_equal(wgk_onnx_tensor_parse("\xff\xff\xff", 3, "junk.pb", &t, &e), WGK_ERR_PARSE);
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_onnx_model_parse("\x0a\x80", 2, "junk.onnx", &m, &e), WGK_ERR_PARSE);
+  util_error e;
+  util_error_clear(&e);
+  util_host_tensor *t;
+  onnx_model *m;
+  assert_int_equal(onnx_tensor_parse("\xff\xff\xff", 3, "junk.pb", &t, &e), WGK_ERR_PARSE);
+  util_error_clear(&e);
+  assert_int_equal(onnx_model_parse("\x0a\x80", 2, "junk.onnx", &m, &e), WGK_ERR_PARSE);
   assert_string_equal(e.source, "junk.onnx");
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_onnx_model_read("/nonexistent/model.onnx", &m, &e), WGK_ERR_NOT_FOUND);
+  util_error_clear(&e);
+  assert_int_equal(onnx_model_read("/nonexistent/model.onnx", &m, &e), WGK_ERR_NOT_FOUND);
 }
 
 /* Every prefix of a real model: parsed or refused, never a crash or a leak (ASan build). */
@@ -339,10 +339,10 @@ static void every_model_prefix_is_safe(void **state) {
   for (size_t k = 0; k < n; k++) {
     unsigned char *copy = malloc(k + 1);
     memcpy(copy, buf, k);
-    wgk_error e;
-    wgk_error_clear(&e);
-    wgk_onnx_model *m;
-    if (wgk_onnx_model_parse(copy, k, "cut.onnx", &m, &e) == WGK_OK) wgk_onnx_model_free(m);
+    util_error e;
+    util_error_clear(&e);
+    onnx_model *m;
+    if (onnx_model_parse(copy, k, "cut.onnx", &m, &e) == WGK_OK) onnx_model_free(m);
     free(copy);
   }
 }

@@ -139,11 +139,11 @@ static int teardown(void **state) {
   return nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static wgk_status try_open(const char *what, const wgk_pkg_options *opts, wgk_pkg **pkg, char *msg, size_t size) {
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_status st = wgk_pkg_open(what, opts, pkg, &err);
-  wgk_error_format(&err, msg, size);
+static wgk_status try_open(const char *what, const pkg_options *opts, pkg_package **pkg, char *msg, size_t size) {
+  util_error err;
+  util_error_clear(&err);
+  wgk_status st = pkg_open(what, opts, pkg, &err);
+  util_error_format(&err, msg, size);
   if (st == WGK_OK)
     assert_non_null(*pkg);
   else
@@ -156,30 +156,30 @@ static void valid_package_loads(void **state) {
   char root[300], msg[4096];
   snprintf(root, sizeof root, "%s/pkg", tmp);
   make_pkg(root, VALID);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_true(wgk_pkg_is_verified(pkg));
-  assert_null(wgk_pkg_warning(pkg));
-  assert_string_equal(wgk_pkg_op_id(pkg), OP_ID);
-  assert_string_equal(wgk_pkg_root(pkg), root);
-  assert_int_equal(wgk_pkg_version(pkg), 1);
-  assert_int_equal(wgk_pkg_manifest(pkg)->n_variants, 4);
+  assert_true(pkg_is_verified(pkg));
+  assert_null(pkg_warning(pkg));
+  assert_string_equal(pkg_op_id(pkg), OP_ID);
+  assert_string_equal(pkg_root(pkg), root);
+  assert_int_equal(pkg_version(pkg), 1);
+  assert_int_equal(pkg_manifest(pkg)->n_variants, 4);
   const char *data, *again;
   size_t len;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_OK);
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_OK);
   assert_non_null(strstr(data, "@compute"));
-  assert_int_equal(wgk_pkg_read_file(pkg, TEMPLATE, &again, &len, &err), WGK_OK);
+  assert_int_equal(pkg_read_file(pkg, TEMPLATE, &again, &len, &err), WGK_OK);
   assert_ptr_equal(data, again); /* cached */
-  assert_int_equal(wgk_pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_ERR_DIGEST);
+  assert_int_equal(pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_ERR_DIGEST);
   assert_null(data);
-  wgk_error_format(&err, msg, sizeof msg);
+  util_error_format(&err, msg, sizeof msg);
   assert_non_null(strstr(msg, "not listed"));
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, "../README.md", &data, &len, &err), WGK_ERR_INVALID_ARGUMENT);
-  wgk_pkg_free(pkg);
-  wgk_pkg_free(NULL);
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, "../README.md", &data, &len, &err), WGK_ERR_INVALID_ARGUMENT);
+  pkg_free(pkg);
+  pkg_free(NULL);
 }
 
 static void digest_mismatch_refused(void **state) {
@@ -191,18 +191,18 @@ static void digest_mismatch_refused(void **state) {
   digest_of(path, want);
   write_file(path, "tampered\n", 9);
   digest_of(path, got);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK); /* templates are read lazily */
   const char *data;
   size_t len;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_ERR_DIGEST);
-  wgk_error_format(&err, msg, sizeof msg);
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_ERR_DIGEST);
+  util_error_format(&err, msg, sizeof msg);
   assert_non_null(strstr(msg, want));
   assert_non_null(strstr(msg, got));
   assert_non_null(strstr(msg, TEMPLATE));
-  wgk_pkg_free(pkg);
+  pkg_free(pkg);
   /* A tampered manifest fails the open itself. */
   snprintf(path, sizeof path, "%s/build/webgpu/manifest.json", root);
   FILE *f = fopen(path, "ab");
@@ -229,7 +229,7 @@ static void bad_metadata_refused(void **state) {
     char root[300], msg[4096];
     snprintf(root, sizeof root, "%s/pkg%zu", tmp, i);
     make_pkg(root, cases[i].mu);
-    wgk_pkg *pkg = NULL;
+    pkg_package *pkg = NULL;
     wgk_status st = try_open(root, NULL, &pkg, msg, sizeof msg);
     printf("case %zu: %s\n", i, msg);
     assert_int_equal(st, cases[i].st);
@@ -243,19 +243,19 @@ static void unverified_folder(void **state) {
   char root[300], msg[4096];
   snprintf(root, sizeof root, "%s/local", tmp);
   make_pkg(root, NO_META);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_false(wgk_pkg_is_verified(pkg));
-  assert_non_null(wgk_pkg_warning(pkg));
-  assert_non_null(strstr(wgk_pkg_warning(pkg), "unverified"));
-  assert_null(strchr(wgk_pkg_warning(pkg), '\n'));
+  assert_false(pkg_is_verified(pkg));
+  assert_non_null(pkg_warning(pkg));
+  assert_non_null(strstr(pkg_warning(pkg), "unverified"));
+  assert_null(strchr(pkg_warning(pkg), '\n'));
   const char *data;
   size_t len;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_OK);
-  wgk_pkg_free(pkg);
-  wgk_pkg_options strict = {.strict = true};
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_OK);
+  pkg_free(pkg);
+  pkg_options strict = {.strict = true};
   assert_int_equal(try_open(root, &strict, &pkg, msg, sizeof msg), WGK_ERR_DIGEST);
   assert_non_null(strstr(msg, "strict"));
 }
@@ -269,25 +269,25 @@ static void search_path(void **state) {
   make_pkg(root, VALID);
   snprintf(env, sizeof env, "%s/nowhere:%s", tmp, kernels);
   setenv("WGK_KERNEL_PATH", env, 1);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open("webgpu-kernels/" OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_string_equal(wgk_pkg_root(pkg), root);
-  wgk_pkg_free(pkg);
-  wgk_pkg_options v1 = {.version = 1, .revision = "0123456789abcdef0123456789abcdef01234567"};
+  assert_string_equal(pkg_root(pkg), root);
+  pkg_free(pkg);
+  pkg_options v1 = {.version = 1, .revision = "0123456789abcdef0123456789abcdef01234567"};
   assert_int_equal(try_open(OP_ID, &v1, &pkg, msg, sizeof msg), WGK_OK);
-  assert_string_equal(wgk_pkg_revision(pkg), v1.revision);
-  wgk_pkg_free(pkg);
-  wgk_pkg_options v2 = {.version = 2};
+  assert_string_equal(pkg_revision(pkg), v1.revision);
+  pkg_free(pkg);
+  pkg_options v2 = {.version = 2};
   assert_int_equal(try_open(OP_ID, &v2, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
   assert_non_null(strstr(msg, "version 2"));
   assert_int_equal(try_open("ai.onnx.Missing", NULL, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
   assert_non_null(strstr(msg, kernels));
   assert_int_equal(try_open("../etc", NULL, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
   /* opts->search_path comes first. */
-  wgk_pkg_options sp = {.search_path = kernels};
+  pkg_options sp = {.search_path = kernels};
   unsetenv("WGK_KERNEL_PATH");
   assert_int_equal(try_open(OP_ID, &sp, &pkg, msg, sizeof msg), WGK_OK);
-  wgk_pkg_free(pkg);
+  pkg_free(pkg);
 }
 
 /* No package file may resolve outside the package root: a symlinked template, manifest or metadata pointing
@@ -303,20 +303,20 @@ static void symlinks_stay_inside(void **state) {
   assert_int_equal(symlink(target, path), 0);
   snprintf(path, sizeof path, "%s/build/webgpu/inside.json", root);
   assert_int_equal(symlink("manifest.json", path), 0);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
   const char *data = "untouched";
   size_t len = 0;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, "leak.wgsl.jinja", &data, &len, &err), WGK_ERR_DIGEST);
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, "leak.wgsl.jinja", &data, &len, &err), WGK_ERR_DIGEST);
   assert_null(data);
-  wgk_error_format(&err, msg, sizeof msg);
+  util_error_format(&err, msg, sizeof msg);
   assert_non_null(strstr(msg, "leak.wgsl.jinja"));
   assert_non_null(strstr(msg, "secret.txt, outside the package root"));
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, "inside.json", &data, &len, &err), WGK_OK);
-  wgk_pkg_free(pkg);
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, "inside.json", &data, &len, &err), WGK_OK);
+  pkg_free(pkg);
   /* the manifest itself pointing out: the open fails */
   snprintf(path, sizeof path, "%s/build/webgpu/manifest.json", root);
   snprintf(target, sizeof target, "%s/outside.json", tmp);
@@ -343,11 +343,11 @@ static void unconfirmed_version_refused(void **state) {
   char root[300], msg[4096];
   snprintf(root, sizeof root, "%s/nover", tmp);
   make_pkg(root, NO_VERSION);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_int_equal(wgk_pkg_version(pkg), 0);
-  wgk_pkg_free(pkg);
-  wgk_pkg_options v7 = {.version = 7};
+  assert_int_equal(pkg_version(pkg), 0);
+  pkg_free(pkg);
+  pkg_options v7 = {.version = 7};
   assert_int_equal(try_open(root, &v7, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
   assert_non_null(strstr(msg, root));
   assert_non_null(
@@ -376,17 +376,17 @@ static void working_directory_does_not_shadow(void **state) {
   assert_non_null(getcwd(cwd, sizeof cwd));
   assert_int_equal(chdir(tmp), 0);
   setenv("WGK_KERNEL_PATH", kernels, 1);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open("webgpu-kernels/" OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_string_equal(wgk_pkg_root(pkg), root);
-  assert_true(wgk_pkg_is_verified(pkg));
-  wgk_pkg_free(pkg);
+  assert_string_equal(pkg_root(pkg), root);
+  assert_true(pkg_is_verified(pkg));
+  pkg_free(pkg);
   assert_int_equal(try_open(OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_string_equal(wgk_pkg_root(pkg), root);
-  wgk_pkg_free(pkg);
+  assert_string_equal(pkg_root(pkg), root);
+  pkg_free(pkg);
   assert_int_equal(try_open("./webgpu-kernels/" OP_ID, NULL, &pkg, msg, sizeof msg), WGK_OK);
-  assert_false(wgk_pkg_is_verified(pkg));
-  wgk_pkg_free(pkg);
+  assert_false(pkg_is_verified(pkg));
+  pkg_free(pkg);
   /* not on the search path: the error says how to open the folder here */
   unsetenv("WGK_KERNEL_PATH");
   assert_int_equal(try_open("webgpu-kernels/ai.onnx.Shadowed", NULL, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
@@ -407,15 +407,15 @@ static void digest_script(void **state) {
   snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/scripts/package-digests.py %s > /dev/null", getenv("WGK_SOURCE_DIR"),
            root);
   assert_int_equal(system(cmd), 0);
-  wgk_pkg *pkg = NULL;
+  pkg_package *pkg = NULL;
   assert_int_equal(try_open(root, NULL, &pkg, msg, sizeof msg), WGK_OK);
   const char *data;
   size_t len;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_OK);    /* rewritten digest */
-  assert_int_equal(wgk_pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_OK); /* now listed */
-  wgk_pkg_free(pkg);
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(pkg_read_file(pkg, TEMPLATE, &data, &len, &err), WGK_OK);    /* rewritten digest */
+  assert_int_equal(pkg_read_file(pkg, "test.json", &data, &len, &err), WGK_OK); /* now listed */
+  pkg_free(pkg);
 }
 
 int main(void) {

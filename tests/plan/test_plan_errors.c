@@ -41,7 +41,7 @@ static const char *manifest_fmt =
     " \"source\": {\"shader\": \"%s\", \"inputs\": {}}, \"bindings\": \"b\",\n"
     " \"dispatch\": {\"threads\": \"count\", \"workgroupSize\": \"tunables.WORKGROUP_SIZE\"}}]}]}\n";
 
-static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, util_error *err) {
   (void)ud;
   const char *t = strcmp(path, "wide.wgsl.jinja") == 0
                       ? "@compute @workgroup_size({{ 300 }})\nfn main() {}\n"
@@ -53,12 +53,12 @@ static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len,
 }
 
 typedef struct fixture {
-  wgk_manifest *m;
-  wgk_device_desc dev;
-  wgk_planner *planner;
-  wgk_plan_tensor ports[2];
-  wgk_value *attrs, *tunables;
-  wgk_error err;
+  manifest_model *m;
+  dev_desc dev;
+  plan_planner *planner;
+  plan_tensor ports[2];
+  expr_value *attrs, *tunables;
+  util_error err;
   char text[2048];
 } fixture;
 
@@ -67,34 +67,34 @@ static void setup(fixture *f, const char *derives, const char *field, const char
   char *json = malloc(8192);
   assert_non_null(json);
   snprintf(json, 8192, manifest_fmt, derives, field, shader);
-  wgk_error_clear(&f->err);
-  wgk_status st = wgk_manifest_load_text(json, strlen(json), "m.json", &f->m, &f->err);
+  util_error_clear(&f->err);
+  wgk_status st = manifest_load_text(json, strlen(json), "m.json", &f->m, &f->err);
   if (st != WGK_OK) print_message("%s\n", f->err.message);
   assert_int_equal(st, WGK_OK);
   free(json);
-  wgk_device_desc_defaults(&f->dev);
-  wgk_tmpl_loader loader = {mem_load, NULL};
-  assert_int_equal(wgk_planner_create(f->m, &loader, &f->dev, &f->planner, &f->err), WGK_OK);
-  f->ports[0] = (wgk_plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
-  f->attrs = wgk_value_dict();
-  f->tunables = wgk_value_dict();
+  device_desc_defaults(&f->dev);
+  tmpl_loader loader = {mem_load, NULL};
+  assert_int_equal(plan_planner_create(f->m, &loader, &f->dev, &f->planner, &f->err), WGK_OK);
+  f->ports[0] = (plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
+  f->attrs = expr_value_dict();
+  f->tunables = expr_value_dict();
 }
 
 static void teardown(fixture *f) {
-  wgk_planner_free(f->planner);
-  wgk_manifest_free(f->m);
-  wgk_value_release(f->attrs);
-  wgk_value_release(f->tunables);
+  plan_planner_free(f->planner);
+  manifest_free(f->m);
+  expr_value_release(f->attrs);
+  expr_value_release(f->tunables);
 }
 
 /* Plans the call; returns the status and leaves the formatted error in f->text. */
 static wgk_status plan(fixture *f) {
-  wgk_plan_call call = {.ports = f->ports, .attrs = f->attrs, .tunables = f->tunables};
-  wgk_plan *p = NULL;
-  wgk_error_clear(&f->err);
-  wgk_status st = wgk_plan_make(f->planner, &call, &p, &f->err);
-  wgk_error_format(&f->err, f->text, sizeof f->text);
-  wgk_plan_free(p);
+  plan_call call = {.ports = f->ports, .attrs = f->attrs, .tunables = f->tunables};
+  plan_result *p = NULL;
+  util_error_clear(&f->err);
+  wgk_status st = plan_make(f->planner, &call, &p, &f->err);
+  util_error_format(&f->err, f->text, sizeof f->text);
+  plan_free(p);
   return st;
 }
 
@@ -112,11 +112,13 @@ static void expect_refused(fixture *f, wgk_status want, int n, ...) {
   va_end(ap);
 }
 
-static void set_attr(fixture *f, const char *name, wgk_value *v) { assert_true(wgk_value_dict_set(f->attrs, name, v)); }
+static void set_attr(fixture *f, const char *name, expr_value *v) {
+  assert_true(expr_value_dict_set(f->attrs, name, v));
+}
 
-static wgk_value *list_of(wgk_value *a, wgk_value *b) {
-  wgk_value *l = wgk_value_list();
-  assert_true(wgk_value_list_append(l, a) && wgk_value_list_append(l, b));
+static expr_value *list_of(expr_value *a, expr_value *b) {
+  expr_value *l = expr_value_list();
+  assert_true(expr_value_list_append(l, a) && expr_value_list_append(l, b));
   return l;
 }
 
@@ -125,23 +127,23 @@ static void float_attribute_values(void **state) {
   fixture f;
   setup(&f, "", "attrs.scale", "plain.wgsl.jinja");
   assert_int_equal(plan(&f), WGK_OK);
-  set_attr(&f, "scale", wgk_value_float(0.5));
+  set_attr(&f, "scale", expr_value_float(0.5));
   assert_int_equal(plan(&f), WGK_OK);
-  set_attr(&f, "scale", wgk_value_int(2));
+  set_attr(&f, "scale", expr_value_int(2));
   assert_int_equal(plan(&f), WGK_OK);
-  set_attr(&f, "scale", wgk_value_string("abc"));
+  set_attr(&f, "scale", expr_value_string("abc"));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute scale", "\"abc\"", "a float");
-  set_attr(&f, "scale", wgk_value_string("1e400")); /* the CLI's bare-word fallback for a JSON overflow */
+  set_attr(&f, "scale", expr_value_string("1e400")); /* the CLI's bare-word fallback for a JSON overflow */
   expect_refused(&f, WGK_ERR_CALL, 2, "attribute scale", "\"1e400\"");
-  set_attr(&f, "scale", list_of(wgk_value_int(1), wgk_value_int(2)));
+  set_attr(&f, "scale", list_of(expr_value_int(1), expr_value_int(2)));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute scale", "[1,2]", "not a number");
-  set_attr(&f, "scale", wgk_value_float(NAN));
+  set_attr(&f, "scale", expr_value_float(NAN));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute scale", "nan", "not a finite number");
-  set_attr(&f, "scale", wgk_value_float(INFINITY));
+  set_attr(&f, "scale", expr_value_float(INFINITY));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute scale", "inf", "not a finite number");
-  set_attr(&f, "scale", wgk_value_float(1e39));
+  set_attr(&f, "scale", expr_value_float(1e39));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute scale", "1e+39", "f32 range");
-  set_attr(&f, "scale", wgk_value_none());
+  set_attr(&f, "scale", expr_value_none());
   expect_refused(&f, WGK_ERR_CALL, 1, "attribute scale");
   teardown(&f);
 }
@@ -150,23 +152,23 @@ static void other_attribute_types(void **state) {
   (void)state;
   fixture f;
   setup(&f, "", "attrs.scale", "plain.wgsl.jinja");
-  set_attr(&f, "mode", wgk_value_float(1.5));
+  set_attr(&f, "mode", expr_value_float(1.5));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute mode", "1.5", "not an integer");
-  set_attr(&f, "mode", wgk_value_float(2.0)); /* a whole float is the integer it holds */
+  set_attr(&f, "mode", expr_value_float(2.0)); /* a whole float is the integer it holds */
   assert_int_equal(plan(&f), WGK_OK);
-  set_attr(&f, "mode", wgk_value_string("1"));
+  set_attr(&f, "mode", expr_value_string("1"));
   expect_refused(&f, WGK_ERR_CALL, 2, "attribute mode", "\"1\"");
-  set_attr(&f, "mode", wgk_value_int(3));
-  set_attr(&f, "names", wgk_value_string("a"));
+  set_attr(&f, "mode", expr_value_int(3));
+  set_attr(&f, "names", expr_value_string("a"));
   expect_refused(&f, WGK_ERR_CALL, 2, "attribute names", "not a list");
-  set_attr(&f, "names", list_of(wgk_value_string("a"), wgk_value_int(2)));
+  set_attr(&f, "names", list_of(expr_value_string("a"), expr_value_int(2)));
   expect_refused(&f, WGK_ERR_CALL, 3, "attribute names", "item 1", "not a string");
-  set_attr(&f, "names", list_of(wgk_value_string("a"), wgk_value_string("b")));
-  set_attr(&f, "free", wgk_value_dict()); /* no default: any number or string, never a dict */
+  set_attr(&f, "names", list_of(expr_value_string("a"), expr_value_string("b")));
+  set_attr(&f, "free", expr_value_dict()); /* no default: any number or string, never a dict */
   expect_refused(&f, WGK_ERR_CALL, 2, "attribute free", "not an attribute value");
-  set_attr(&f, "free", wgk_value_float(-1e39));
+  set_attr(&f, "free", expr_value_float(-1e39));
   expect_refused(&f, WGK_ERR_CALL, 2, "attribute free", "f32 range");
-  set_attr(&f, "free", wgk_value_string("word"));
+  set_attr(&f, "free", expr_value_string("word"));
   assert_int_equal(plan(&f), WGK_OK);
   teardown(&f);
 }
@@ -175,12 +177,12 @@ static void tunables_and_workgroups(void **state) {
   (void)state;
   fixture f;
   setup(&f, "", "attrs.scale", "plain.wgsl.jinja");
-  assert_true(wgk_value_dict_set(f.tunables, "WORKGROUP_SIZE", wgk_value_int(100000)));
+  assert_true(expr_value_dict_set(f.tunables, "WORKGROUP_SIZE", expr_value_int(100000)));
   expect_refused(&f, WGK_ERR_LIMIT, 5, "pass scale", "WORKGROUP_SIZE", "100000", "maxComputeInvocationsPerWorkgroup",
                  "256");
-  assert_true(wgk_value_dict_set(f.tunables, "WORKGROUP_SIZE", wgk_value_string("abc")));
+  assert_true(expr_value_dict_set(f.tunables, "WORKGROUP_SIZE", expr_value_string("abc")));
   expect_refused(&f, WGK_ERR_CALL, 3, "tunable WORKGROUP_SIZE", "\"abc\"", "not an integer");
-  assert_true(wgk_value_dict_set(f.tunables, "WORKGROUP_SIZE", wgk_value_int(128)));
+  assert_true(expr_value_dict_set(f.tunables, "WORKGROUP_SIZE", expr_value_int(128)));
   assert_int_equal(plan(&f), WGK_OK);
   teardown(&f);
   /* A literal @workgroup_size in the template, over the device: refused at planning, not in the WGSL compiler. */
@@ -226,15 +228,15 @@ static void output_rank_expression(void **state) {
   snprintf(edited, 8200, "%.*s\"rank\": \"ranks.X + 1\"%s", (int)(r - json), json, r + strlen(old));
   free(json);
   json = edited;
-  wgk_error_clear(&f.err);
-  assert_int_equal(wgk_manifest_load_text(json, strlen(json), "m.json", &f.m, &f.err), WGK_OK);
+  util_error_clear(&f.err);
+  assert_int_equal(manifest_load_text(json, strlen(json), "m.json", &f.m, &f.err), WGK_OK);
   free(json);
-  wgk_device_desc_defaults(&f.dev);
-  wgk_tmpl_loader loader = {mem_load, NULL};
-  assert_int_equal(wgk_planner_create(f.m, &loader, &f.dev, &f.planner, &f.err), WGK_OK);
-  f.ports[0] = (wgk_plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
-  f.attrs = wgk_value_dict();
-  f.tunables = wgk_value_dict();
+  device_desc_defaults(&f.dev);
+  tmpl_loader loader = {mem_load, NULL};
+  assert_int_equal(plan_planner_create(f.m, &loader, &f.dev, &f.planner, &f.err), WGK_OK);
+  f.ports[0] = (plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
+  f.attrs = expr_value_dict();
+  f.tunables = expr_value_dict();
   expect_refused(&f, WGK_ERR_CALL, 3, "port Y", "ranks.X + 1", "gives 2, but the shape expression gives rank 1");
   teardown(&f);
 }
@@ -275,40 +277,39 @@ static void device_file_types(void **state) {
        "limits.minStorageBufferOffsetAlignment: minStorageBufferOffsetAlignment 48 is not a power of two"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    wgk_device_desc d;
-    wgk_error err;
-    wgk_error_clear(&err);
-    assert_int_equal(wgk_device_desc_from_text(cases[i].text, strlen(cases[i].text), "d.json", &d, &err),
-                     WGK_ERR_PARSE);
+    dev_desc d;
+    util_error err;
+    util_error_clear(&err);
+    assert_int_equal(device_desc_from_text(cases[i].text, strlen(cases[i].text), "d.json", &d, &err), WGK_ERR_PARSE);
     char text[1024];
-    wgk_error_format(&err, text, sizeof text);
+    util_error_format(&err, text, sizeof text);
     if (!strstr(text, cases[i].want)) print_message("case %zu: '%s' not in: %s\n", i, cases[i].want, text);
     assert_non_null(strstr(text, cases[i].want));
   }
   const char *ok =
       "{\"features\": [\"shader-f16\", \"texture-compression-bc\"], \"limits\": {\"maxTextureDimension2D\": 8192,"
       " \"maxComputeInvocationsPerWorkgroup\": 1024}, \"adapterInfo\": {\"vendor\": \"v\"}}";
-  wgk_device_desc d;
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_device_desc_from_text(ok, strlen(ok), "d.json", &d, &err), WGK_OK);
+  dev_desc d;
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(device_desc_from_text(ok, strlen(ok), "d.json", &d, &err), WGK_OK);
   assert_int_equal(d.limits.maxComputeInvocationsPerWorkgroup, 1024);
-  assert_true(wgk_device_has(&d, WGK_FEATURE_SHADER_F16));
+  assert_true(device_has(&d, WGK_FEATURE_SHADER_F16));
 }
 
 static void json_integers_past_2_53(void **state) {
   (void)state;
   json_t *j = json_integer(((json_int_t)1 << 53) + 1);
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_value *v = wgk_value_from_json(j, &err);
+  util_error err;
+  util_error_clear(&err);
+  expr_value *v = expr_value_from_json(j, &err);
   assert_null(v);
   assert_non_null(strstr(err.message, "overflow past 2^53"));
   json_decref(j);
   j = json_integer((json_int_t)1 << 53);
-  v = wgk_value_from_json(j, &err);
+  v = expr_value_from_json(j, &err);
   assert_non_null(v);
-  wgk_value_release(v);
+  expr_value_release(v);
   json_decref(j);
 }
 

@@ -13,31 +13,31 @@
 #include "ops/com.microsoft.SparseAttention/reference.h"
 #include "util/rng.h"
 
-static wgk_rng rng;
+static util_rng rng;
 
-static wgk_host_tensor *tensor(wgk_dtype d, int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
+static util_host_tensor *tensor(wgk_dtype d, int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
   int64_t dims[4] = {a, b, c, e};
-  wgk_host_tensor *t;
-  assert_int_equal(wgk_host_tensor_create(d, rank, dims, &t), WGK_OK);
+  util_host_tensor *t;
+  assert_int_equal(util_host_tensor_create(d, rank, dims, &t), WGK_OK);
   return t;
 }
 
-static wgk_host_tensor *randn(int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
-  wgk_host_tensor *t = tensor(WGK_DTYPE_FLOAT32, rank, a, b, c, e);
-  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++) ((float *)t->data)[i] = (float)wgk_rng_normal(&rng, 0, 1);
+static util_host_tensor *randn(int rank, int64_t a, int64_t b, int64_t c, int64_t e) {
+  util_host_tensor *t = tensor(WGK_DTYPE_FLOAT32, rank, a, b, c, e);
+  for (size_t i = 0; i < util_host_tensor_numel(t); i++) ((float *)t->data)[i] = (float)util_rng_normal(&rng, 0, 1);
   return t;
 }
 
-static wgk_host_tensor *ints(int rank, int64_t a, int64_t b, const int32_t *v) {
-  wgk_host_tensor *t = tensor(WGK_DTYPE_INT32, rank, a, b, 0, 0);
-  memcpy(t->data, v, wgk_host_tensor_bytes(t));
+static util_host_tensor *ints(int rank, int64_t a, int64_t b, const int32_t *v) {
+  util_host_tensor *t = tensor(WGK_DTYPE_INT32, rank, a, b, 0, 0);
+  memcpy(t->data, v, util_host_tensor_bytes(t));
   return t;
 }
 
 typedef struct problem {
   int64_t B, S, N, KN, H, cache, past; /* past: rows already in the cache for every batch */
-  wgk_ref_sparse_inputs in;
-  wgk_ref_sparse_attrs a;
+  ops_ref_sparse_inputs in;
+  ops_ref_sparse_attrs a;
   double *out, *pk, *pv;
 } problem;
 
@@ -54,42 +54,42 @@ static void make_dense(problem *p) {
   p->in.block_col_indices = ints(2, 1, 1, col);
   p->in.total_sequence_length = ints(1, 1, 0, &total);
   p->in.key_total_sequence_lengths = ints(1, p->B, 0, kts);
-  p->a = (wgk_ref_sparse_attrs){p->N, p->KN, 0, 64, 0, 0};
+  p->a = (ops_ref_sparse_attrs){p->N, p->KN, 0, 64, 0, 0};
 }
 
 static void run(problem *p) {
-  size_t cache = wgk_host_tensor_numel(p->in.past_key);
+  size_t cache = util_host_tensor_numel(p->in.past_key);
   p->out = calloc((size_t)(p->B * p->S * p->N * p->H), sizeof(double));
   p->pk = calloc(cache, sizeof(double));
   p->pv = calloc(cache, sizeof(double));
-  wgk_error e;
-  wgk_error_clear(&e);
-  if (wgk_ref_sparse_attention(&p->in, &p->a, p->out, p->pk, p->pv, &e) != WGK_OK)
+  util_error e;
+  util_error_clear(&e);
+  if (ops_ref_sparse_attention(&p->in, &p->a, p->out, p->pk, p->pv, &e) != WGK_OK)
     fail_msg("%s: %s", e.path, e.message);
 }
 
 static void release(problem *p) {
-  const wgk_host_tensor *all[] = {p->in.query,
-                                  p->in.key,
-                                  p->in.value,
-                                  p->in.past_key,
-                                  p->in.past_value,
-                                  p->in.block_row_indices,
-                                  p->in.block_col_indices,
-                                  p->in.total_sequence_length,
-                                  p->in.key_total_sequence_lengths,
-                                  p->in.cos_cache,
-                                  p->in.sin_cache};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgk_host_tensor_free((wgk_host_tensor *)all[i]);
+  const util_host_tensor *all[] = {p->in.query,
+                                   p->in.key,
+                                   p->in.value,
+                                   p->in.past_key,
+                                   p->in.past_value,
+                                   p->in.block_row_indices,
+                                   p->in.block_col_indices,
+                                   p->in.total_sequence_length,
+                                   p->in.key_total_sequence_lengths,
+                                   p->in.cos_cache,
+                                   p->in.sin_cache};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) util_host_tensor_free((util_host_tensor *)all[i]);
   free(p->out);
   free(p->pk);
   free(p->pv);
 }
 
-static double at(const wgk_host_tensor *t, size_t i) { return wgk_host_tensor_get(t, i); }
+static double at(const util_host_tensor *t, size_t i) { return util_host_tensor_get(t, i); }
 
 /* Key or value row j of (b, kv head k): from the past cache below `past`, else the new token j - past. */
-static double kv(const problem *p, const wgk_host_tensor *past, const wgk_host_tensor *cur, int64_t b, int64_t k,
+static double kv(const problem *p, const util_host_tensor *past, const util_host_tensor *cur, int64_t b, int64_t k,
                  int64_t j, int64_t e) {
   if (j < p->past) return at(past, (size_t)(((b * p->KN + k) * p->cache + j) * p->H + e));
   return at(cur, (size_t)(((b * p->S + (j - p->past)) * p->KN + k) * p->H + e));
@@ -153,16 +153,16 @@ static void dense_layout_is_causal_attention(void **state) {
 /* A Phi-3-style sparse problem: blocks of 4, 3 layouts, rotary on (angles pos * theta_i), decode with a past. */
 static void make_sparse(problem *p, bool interleaved) {
   make_dense(p);
-  wgk_host_tensor_free((wgk_host_tensor *)p->in.block_row_indices);
-  wgk_host_tensor_free((wgk_host_tensor *)p->in.block_col_indices);
-  wgk_host_tensor *row, *col;
-  wgk_error e;
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_phi3_layout(3, 8, 2, 3, &row, &col, &e), WGK_OK);
+  util_host_tensor_free((util_host_tensor *)p->in.block_row_indices);
+  util_host_tensor_free((util_host_tensor *)p->in.block_col_indices);
+  util_host_tensor *row, *col;
+  util_error e;
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_phi3_layout(3, 8, 2, 3, &row, &col, &e), WGK_OK);
   p->in.block_row_indices = row;
   p->in.block_col_indices = col;
   int64_t half = p->H / 4; /* partial rotary: rot = H/2 */
-  wgk_host_tensor *c = tensor(WGK_DTYPE_FLOAT32, 2, 32, half, 0, 0), *s = tensor(WGK_DTYPE_FLOAT32, 2, 32, half, 0, 0);
+  util_host_tensor *c = tensor(WGK_DTYPE_FLOAT32, 2, 32, half, 0, 0), *s = tensor(WGK_DTYPE_FLOAT32, 2, 32, half, 0, 0);
   for (int64_t pos = 0; pos < 32; pos++)
     for (int64_t i = 0; i < half; i++) {
       double ang = (double)pos * pow(10000.0, -2.0 * (double)i / (double)(2 * half));
@@ -171,11 +171,11 @@ static void make_sparse(problem *p, bool interleaved) {
     }
   p->in.cos_cache = c;
   p->in.sin_cache = s;
-  p->a = (wgk_ref_sparse_attrs){p->N, p->KN, 0.3, 4, 1, interleaved};
+  p->a = (ops_ref_sparse_attrs){p->N, p->KN, 0.3, 4, 1, interleaved};
 }
 
 /* (B, S, KN*H) -> (B, S, N*H) repeating each kv head for its group; caches likewise on axis 1. */
-static wgk_host_tensor *repeat_heads(const wgk_host_tensor *t, int64_t heads_axis, int64_t group, int64_t H) {
+static util_host_tensor *repeat_heads(const util_host_tensor *t, int64_t heads_axis, int64_t group, int64_t H) {
   int64_t dims[4];
   memcpy(dims, t->dims, sizeof dims);
   int64_t outer = t->dims[0] * (heads_axis == 1 ? 1 : t->dims[1]);
@@ -184,8 +184,8 @@ static wgk_host_tensor *repeat_heads(const wgk_host_tensor *t, int64_t heads_axi
     dims[1] *= group;
   else
     dims[2] *= group;
-  wgk_host_tensor *r;
-  assert_int_equal(wgk_host_tensor_create(t->dtype, t->rank, dims, &r), WGK_OK);
+  util_host_tensor *r;
+  assert_int_equal(util_host_tensor_create(t->dtype, t->rank, dims, &r), WGK_OK);
   float *dst = r->data;
   const float *src = t->data;
   for (int64_t o = 0; o < outer; o++)
@@ -210,9 +210,9 @@ static void gqa_equals_duplicated_heads(void **state) {
     run(&d);
     size_t n = (size_t)(g.B * g.S * g.N * g.H);
     for (size_t i = 0; i < n; i++) assert_true(fabs(g.out[i] - d.out[i]) <= 1e-12 * (1 + fabs(g.out[i])));
-    wgk_host_tensor *mine[] = {(wgk_host_tensor *)d.in.key, (wgk_host_tensor *)d.in.value,
-                               (wgk_host_tensor *)d.in.past_key, (wgk_host_tensor *)d.in.past_value};
-    for (int i = 0; i < 4; i++) wgk_host_tensor_free(mine[i]);
+    util_host_tensor *mine[] = {(util_host_tensor *)d.in.key, (util_host_tensor *)d.in.value,
+                                (util_host_tensor *)d.in.past_key, (util_host_tensor *)d.in.past_value};
+    for (int i = 0; i < 4; i++) util_host_tensor_free(mine[i]);
     free(d.out);
     free(d.pk);
     free(d.pv);
@@ -226,7 +226,7 @@ static void packed_equals_separate(void **state) {
   make_sparse(&s, false);
   run(&s);
   int64_t W = (s.N + 2 * s.KN) * s.H;
-  wgk_host_tensor *qkv = tensor(WGK_DTYPE_FLOAT32, 3, s.B, s.S, W, 0);
+  util_host_tensor *qkv = tensor(WGK_DTYPE_FLOAT32, 3, s.B, s.S, W, 0);
   for (int64_t t = 0; t < s.B * s.S; t++) {
     float *dst = (float *)qkv->data + t * W;
     memcpy(dst, (float *)s.in.query->data + t * s.N * s.H, (size_t)(s.N * s.H) * 4);
@@ -237,11 +237,11 @@ static void packed_equals_separate(void **state) {
   p.in.query = qkv;
   p.in.key = p.in.value = NULL;
   run(&p);
-  size_t n = (size_t)(s.B * s.S * s.N * s.H), c = wgk_host_tensor_numel(s.in.past_key);
+  size_t n = (size_t)(s.B * s.S * s.N * s.H), c = util_host_tensor_numel(s.in.past_key);
   assert_memory_equal(p.out, s.out, n * sizeof(double));
   assert_memory_equal(p.pk, s.pk, c * sizeof(double));
   assert_memory_equal(p.pv, s.pv, c * sizeof(double));
-  wgk_host_tensor_free(qkv);
+  util_host_tensor_free(qkv);
   free(p.out);
   free(p.pk);
   free(p.pv);
@@ -252,7 +252,7 @@ static void identity_rotary_changes_nothing(void **state) {
   (void)state;
   problem r = {.B = 1, .S = 6, .N = 2, .KN = 1, .H = 8, .cache = 16, .past = 0};
   make_sparse(&r, false);
-  for (size_t i = 0; i < wgk_host_tensor_numel(r.in.cos_cache); i++) {
+  for (size_t i = 0; i < util_host_tensor_numel(r.in.cos_cache); i++) {
     ((float *)r.in.cos_cache->data)[i] = 1;
     ((float *)r.in.sin_cache->data)[i] = 0;
   }
@@ -276,10 +276,10 @@ static void phi3_layout_properties(void **state) {
   for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
     int64_t L = cfg[c][0], M = cfg[c][1], local = cfg[c][2], vs = cfg[c][3];
     int64_t step = vs / L > 1 ? vs / L : 1, widest = 0;
-    wgk_host_tensor *row, *col;
-    wgk_error e;
-    wgk_error_clear(&e);
-    assert_int_equal(wgk_ref_phi3_layout(L, M, local, vs, &row, &col, &e), WGK_OK);
+    util_host_tensor *row, *col;
+    util_error e;
+    util_error_clear(&e);
+    assert_int_equal(ops_ref_phi3_layout(L, M, local, vs, &row, &col, &e), WGK_OK);
     assert_int_equal(row->dims[0], L);
     assert_int_equal(row->dims[1], M + 1);
     int64_t nnz = col->dims[1];
@@ -303,13 +303,13 @@ static void phi3_layout_properties(void **state) {
       widest = rl[M] > widest ? rl[M] : widest;
     }
     assert_int_equal(widest, nnz); /* max_nnz is the widest layout, no slack */
-    wgk_host_tensor_free(row);
-    wgk_host_tensor_free(col);
+    util_host_tensor_free(row);
+    util_host_tensor_free(col);
   }
-  wgk_host_tensor *row, *col;
-  wgk_error e;
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_phi3_layout(0, 8, 1, 1, &row, &col, &e), WGK_ERR_INVALID_ARGUMENT);
+  util_host_tensor *row, *col;
+  util_error e;
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_phi3_layout(0, 8, 1, 1, &row, &col, &e), WGK_ERR_INVALID_ARGUMENT);
   assert_null(row);
   assert_null(col);
 }
@@ -319,44 +319,44 @@ static void invalid_arguments_refused(void **state) {
   problem p = {.B = 1, .S = 4, .N = 4, .KN = 2, .H = 8, .cache = 16, .past = 4};
   make_dense(&p);
   double out[256], pk[256], pv[256];
-  wgk_error e;
-  wgk_error_clear(&e);
+  util_error e;
+  util_error_clear(&e);
   p.a.kv_num_heads = 3;
-  assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
+  assert_int_equal(ops_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
   assert_string_equal(e.path, "kv_num_heads");
   p.a.kv_num_heads = 2;
   ((int32_t *)p.in.block_col_indices->data)[0] = 1; /* only one block row: column 1 is out of range */
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
   assert_string_equal(e.path, "blockColIndicesT (block_col_indices)"); /* the op's host-check rule */
   ((int32_t *)p.in.block_col_indices->data)[0] = 0;
   int32_t big = 100;
   memcpy(p.in.key_total_sequence_lengths->data, &big, 4);
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
   assert_string_equal(e.path, "keyTotalSequenceLengthsT (key_total_sequence_lengths)");
   int32_t eight = 8;
   memcpy(p.in.key_total_sequence_lengths->data, &eight, 4);
   p.a.do_rotary = 1; /* no caches given */
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
   assert_string_equal(e.path, "cos_cache");
   p.a.do_rotary = 0;
-  const wgk_host_tensor *v = p.in.value;
+  const util_host_tensor *v = p.in.value;
   p.in.value = NULL;
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_ERR_CALL);
   p.in.value = v;
-  wgk_error_clear(&e);
-  assert_int_equal(wgk_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_OK);
+  util_error_clear(&e);
+  assert_int_equal(ops_ref_sparse_attention(&p.in, &p.a, out, pk, pv, &e), WGK_OK);
   p.out = p.pk = p.pv = NULL;
   release(&p);
 }
 
 int main(void) {
-  uint64_t seed = wgk_rng_seed_from_env("WGK_TEST_SEED", 0x5a115eedULL);
+  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", 0x5a115eedULL);
   printf("seed: WGK_TEST_SEED=0x%llx\n", (unsigned long long)seed);
-  wgk_rng_seed(&rng, seed);
+  util_rng_seed(&rng, seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(dense_layout_is_causal_attention), cmocka_unit_test(gqa_equals_duplicated_heads),
       cmocka_unit_test(packed_equals_separate),           cmocka_unit_test(identity_rotary_changes_nothing),

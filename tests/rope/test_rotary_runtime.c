@@ -136,20 +136,20 @@ static void float16_matches_reference(void **state) {
   float got[NX];
   assert_int_equal(wgk_tensor_read_f32(wgk_call_output(call, "y"), got, NX), WGK_OK);
   /* The reference on the same f16-rounded inputs. */
-  wgk_host_tensor *hx, *hc, *hs;
-  wgk_host_tensor_create(WGK_DTYPE_FLOAT16, 3, xs, &hx), wgk_host_tensor_create(WGK_DTYPE_FLOAT16, 3, cs, &hc);
-  wgk_host_tensor_create(WGK_DTYPE_FLOAT16, 3, cs, &hs);
+  util_host_tensor *hx, *hc, *hs;
+  util_host_tensor_create(WGK_DTYPE_FLOAT16, 3, xs, &hx), util_host_tensor_create(WGK_DTYPE_FLOAT16, 3, cs, &hc);
+  util_host_tensor_create(WGK_DTYPE_FLOAT16, 3, cs, &hs);
   assert_int_equal(wgk_tensor_read(tx, hx->data, NX * 2), WGK_OK);
   assert_int_equal(wgk_tensor_read(tc, hc->data, NC * 2), WGK_OK);
   assert_int_equal(wgk_tensor_read(ts, hs->data, NC * 2), WGK_OK);
   double want[NX];
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_ref_rotary_attrs at = {N, R, 1};
-  assert_int_equal(wgk_ref_rotary(hx, hc, hs, NULL, &at, want, &e), WGK_OK);
+  util_error e;
+  util_error_clear(&e);
+  ops_ref_rotary_attrs at = {N, R, 1};
+  assert_int_equal(ops_ref_rotary(hx, hc, hs, NULL, &at, want, &e), WGK_OK);
   for (int i = 0; i < NX; i++)
     if (fabs(got[i] - want[i]) > 1e-3 + 1e-2 * fabs(want[i])) fail_msg("[%d] got %g want %g", i, got[i], want[i]);
-  wgk_host_tensor_free(hx), wgk_host_tensor_free(hc), wgk_host_tensor_free(hs);
+  util_host_tensor_free(hx), util_host_tensor_free(hc), util_host_tensor_free(hs);
   wgk_call_destroy(call);
   wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts);
 }

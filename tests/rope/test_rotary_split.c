@@ -54,9 +54,9 @@ static size_t numel(int rank, const int64_t *d) {
   return n;
 }
 
-static wgk_host_tensor *host_f32(int rank, const int64_t *dims, unsigned *seed) {
-  wgk_host_tensor *t = NULL;
-  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, rank, dims, &t), WGK_OK);
+static util_host_tensor *host_f32(int rank, const int64_t *dims, unsigned *seed) {
+  util_host_tensor *t = NULL;
+  assert_int_equal(util_host_tensor_create(WGK_DTYPE_FLOAT32, rank, dims, &t), WGK_OK);
   float *v = t->data;
   for (size_t i = 0; i < numel(rank, dims); i++) v[i] = (float)uniform(seed);
   return t;
@@ -75,11 +75,11 @@ typedef struct rope_case {
 /* Runs the case twice (the second time through the cached sub-call plans) into a NaN-poisoned output; every
  * element within float32 tolerance of the double reference. */
 static void run_case(fixture *f, const rope_case *rc, unsigned seed) {
-  wgk_host_tensor *hx = host_f32(rc->xrank, rc->xs, &seed), *hc = host_f32(rc->crank, rc->cs, &seed),
-                  *hs = host_f32(rc->crank, rc->cs, &seed), *hp = NULL;
+  util_host_tensor *hx = host_f32(rc->xrank, rc->xs, &seed), *hc = host_f32(rc->crank, rc->cs, &seed),
+                   *hs = host_f32(rc->crank, rc->cs, &seed), *hp = NULL;
   int64_t batch = rc->xs[0], seq = rc->xrank == 4 ? rc->xs[2] : rc->xs[1], ps[2] = {batch, seq};
   if (rc->positions) {
-    assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_INT64, 2, ps, &hp), WGK_OK);
+    assert_int_equal(util_host_tensor_create(WGK_DTYPE_INT64, 2, ps, &hp), WGK_OK);
     int64_t *p = hp->data;
     for (size_t i = 0; i < numel(2, ps); i++) p[i] = rand_r(&seed) % rc->cs[0];
   }
@@ -87,10 +87,10 @@ static void run_case(fixture *f, const rope_case *rc, unsigned seed) {
   double *want = malloc(n * sizeof *want);
   float *got = malloc(n * sizeof *got), *poison = malloc(n * sizeof *poison);
   assert_non_null(want), assert_non_null(got), assert_non_null(poison);
-  wgk_error e;
-  wgk_error_clear(&e);
-  wgk_ref_rotary_attrs at = {rc->num_heads, rc->rot, rc->interleaved};
-  assert_int_equal(wgk_ref_rotary(hx, hc, hs, hp, &at, want, &e), WGK_OK);
+  util_error e;
+  util_error_clear(&e);
+  ops_ref_rotary_attrs at = {rc->num_heads, rc->rot, rc->interleaved};
+  assert_int_equal(ops_ref_rotary(hx, hc, hs, hp, &at, want, &e), WGK_OK);
   wgk_tensor *tx, *tc, *ts, *tp = NULL, *ty;
   assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, rc->xrank, rc->xs, hx->data, &tx), WGK_OK);
   assert_int_equal(wgk_tensor_create(f->ctx, WGK_DTYPE_FLOAT32, rc->crank, rc->cs, hc->data, &tc), WGK_OK);
@@ -125,7 +125,7 @@ static void run_case(fixture *f, const rope_case *rc, unsigned seed) {
   wgk_call_destroy(call);
   wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp);
   wgk_tensor_release(ty);
-  wgk_host_tensor_free(hx), wgk_host_tensor_free(hc), wgk_host_tensor_free(hs), wgk_host_tensor_free(hp);
+  util_host_tensor_free(hx), util_host_tensor_free(hc), util_host_tensor_free(hs), util_host_tensor_free(hp);
   free(want), free(got), free(poison);
 }
 

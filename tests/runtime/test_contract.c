@@ -138,7 +138,7 @@ static void refused_run_aliased_changes_nothing(void **state) {
 }
 
 /* A cache of two plans, both used twice; a new shape the tuning cache knows: its first plan is the least used
- * when the tuned plan is made, and must not be evicted while plan_call still compares against it. */
+ * when the tuned plan is made, and must not be evicted while plan_for_call still compares against it. */
 static void plan_in_use_survives_eviction(void **state) {
   (void)state;
   wgk_context *ctx = context();
@@ -161,7 +161,7 @@ static void plan_in_use_survives_eviction(void **state) {
     for (int i = 0; i < sizes[r]; i++) want[i] = 2 * x[i];
     expect_values(wgk_call_output(c, "y"), want, sizes[r], "Y");
     bool tuned = false;
-    assert_non_null(wgk_rt_call_plan(c, &tuned));
+    assert_non_null(rt_call_plan(c, &tuned));
     assert_int_equal(tuned, sizes[r] == 7);
     wgk_tensor_release(t);
     wgk_call_destroy(c);

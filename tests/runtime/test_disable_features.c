@@ -26,14 +26,14 @@ static char pkg[4096];
 /* Runs the rank-4, 2D-cache, NeoX call in ctx; returns the chosen variant (static) and checks y. */
 static const char *run_rope(wgk_context *ctx) {
   static char variant[128];
-  wgk_rng rng;
-  wgk_rng_seed(&rng, 15);
+  util_rng rng;
+  util_rng_seed(&rng, 15);
   float x[NX], c[ROWS * HALF], s[ROWS * HALF];
   int64_t pos[B * S];
-  for (int i = 0; i < NX; i++) x[i] = (float)wgk_rng_uniform(&rng, -2, 2);
+  for (int i = 0; i < NX; i++) x[i] = (float)util_rng_uniform(&rng, -2, 2);
   for (int i = 0; i < ROWS * HALF; i++)
-    c[i] = (float)wgk_rng_uniform(&rng, -1, 1), s[i] = (float)wgk_rng_uniform(&rng, -1, 1);
-  for (int i = 0; i < B * S; i++) pos[i] = wgk_rng_int(&rng, 0, ROWS - 1);
+    c[i] = (float)util_rng_uniform(&rng, -1, 1), s[i] = (float)util_rng_uniform(&rng, -1, 1);
+  for (int i = 0; i < B * S; i++) pos[i] = util_rng_int(&rng, 0, ROWS - 1);
   wgk_kernel *k = NULL;
   assert_int_equal(wgk_kernel_load(ctx, pkg, NULL, &k), WGK_OK);
   wgk_tensor *tx, *tc, *ts, *tp, *ty;
@@ -63,10 +63,10 @@ static const char *run_rope(wgk_context *ctx) {
         for (int j = 0; j < H; j++) {
           /* the double reference on the float16-rounded inputs */
           int base = ((b * N + n) * S + t) * H, row = (int)pos[b * S + t] * HALF, p = j % HALF;
-          double x1 = wgk_half_to_float(wgk_half_from_float(x[base + p]));
-          double x2 = wgk_half_to_float(wgk_half_from_float(x[base + p + HALF]));
-          double cv = wgk_half_to_float(wgk_half_from_float(c[row + p]));
-          double sv = wgk_half_to_float(wgk_half_from_float(s[row + p]));
+          double x1 = util_half_to_float(util_half_from_float(x[base + p]));
+          double x2 = util_half_to_float(util_half_from_float(x[base + p + HALF]));
+          double cv = util_half_to_float(util_half_from_float(c[row + p]));
+          double sv = util_half_to_float(util_half_from_float(s[row + p]));
           double want = j < HALF ? cv * x1 - sv * x2 : sv * x1 + cv * x2;
           double got = y[base + j];
           if (!(fabs(got - want) <= 2e-3 + 1e-2 * fabs(want)))

@@ -24,14 +24,14 @@ static void runs_without_op_hooks(void **state) {
   wgk_kernel *k = NULL;
   if (wgk_kernel_load(ctx, pkg_path, NULL, &k) != WGK_OK) fail_msg("load: %s", wgk_context_errmsg(ctx));
   assert_string_equal(wgk_kernel_op_id(k), "test.TwoPass");
-  assert_null(wgk_ops_find(wgk_kernel_op_id(k)));       /* no host check */
-  assert_null(wgk_ops_tools_find(wgk_kernel_op_id(k))); /* no reference, no generators */
+  assert_null(ops_find(wgk_kernel_op_id(k)));       /* no host check */
+  assert_null(ops_tools_find(wgk_kernel_op_id(k))); /* no reference, no generators */
   enum { N = 1000, NW = 7 };
   float x[N], w[NW], y[N];
-  wgk_rng rng;
-  wgk_rng_seed(&rng, 11);
-  for (int i = 0; i < N; i++) x[i] = (float)wgk_rng_uniform(&rng, -4, 4);
-  for (int i = 0; i < NW; i++) w[i] = (float)wgk_rng_uniform(&rng, -2, 2);
+  util_rng rng;
+  util_rng_seed(&rng, 11);
+  for (int i = 0; i < N; i++) x[i] = (float)util_rng_uniform(&rng, -4, 4);
+  for (int i = 0; i < NW; i++) w[i] = (float)util_rng_uniform(&rng, -2, 2);
   for (int i = 0; i < N; i++) y[i] = 1e30f; /* poison: every element must be written */
   int64_t n = N, nw = NW;
   wgk_tensor *tx = NULL, *tw = NULL;

@@ -19,7 +19,7 @@
 #include "util/wgk_test.h"
 
 static char pkg_path[4096];
-static wgk_rng rng;
+static util_rng rng;
 
 static void find_package(void) {
   const char *env = getenv("WGK_TEST_ROPE_PKG");
@@ -37,51 +37,51 @@ typedef struct rope_case {
 } rope_case;
 
 typedef struct rope_data {
-  wgk_host_tensor *x, *cos, *sin, *pos;
+  util_host_tensor *x, *cos, *sin, *pos;
 } rope_data;
 
-static void fill(wgk_host_tensor *t, double lo, double hi) {
+static void fill(util_host_tensor *t, double lo, double hi) {
   float *f = (float *)t->data;
-  for (size_t i = 0; i < wgk_host_tensor_numel(t); i++) f[i] = (float)wgk_rng_uniform(&rng, lo, hi);
+  for (size_t i = 0; i < util_host_tensor_numel(t); i++) f[i] = (float)util_rng_uniform(&rng, lo, hi);
 }
 
 static rope_data make_data(const rope_case *c) {
   rope_data d = {0};
   int64_t xd[4] = {c->B, c->N, c->S, c->H};
-  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, 4, xd, &d.x), WGK_OK);
+  assert_int_equal(util_host_tensor_create(WGK_DTYPE_FLOAT32, 4, xd, &d.x), WGK_OK);
   fill(d.x, -2, 2);
   int64_t cd3[3] = {c->B, c->S, c->rot / 2}, cd2[2] = {c->max_pos, c->rot / 2};
   int rank = c->positions ? 2 : 3;
   const int64_t *cd = c->positions ? cd2 : cd3;
-  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, rank, cd, &d.cos), WGK_OK);
-  assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_FLOAT32, rank, cd, &d.sin), WGK_OK);
+  assert_int_equal(util_host_tensor_create(WGK_DTYPE_FLOAT32, rank, cd, &d.cos), WGK_OK);
+  assert_int_equal(util_host_tensor_create(WGK_DTYPE_FLOAT32, rank, cd, &d.sin), WGK_OK);
   fill(d.cos, -1, 1);
   fill(d.sin, -1, 1);
   if (c->positions) {
     int64_t pd[2] = {c->B, c->S};
-    assert_int_equal(wgk_host_tensor_create(WGK_DTYPE_INT64, 2, pd, &d.pos), WGK_OK);
+    assert_int_equal(util_host_tensor_create(WGK_DTYPE_INT64, 2, pd, &d.pos), WGK_OK);
     int64_t *p = (int64_t *)d.pos->data;
-    for (int64_t i = 0; i < c->B * c->S; i++) p[i] = wgk_rng_int(&rng, 0, c->max_pos - 1);
+    for (int64_t i = 0; i < c->B * c->S; i++) p[i] = util_rng_int(&rng, 0, c->max_pos - 1);
   }
   return d;
 }
 
 static void free_data(rope_data *d) {
-  wgk_host_tensor_free(d->x);
-  wgk_host_tensor_free(d->cos);
-  wgk_host_tensor_free(d->sin);
-  wgk_host_tensor_free(d->pos);
+  util_host_tensor_free(d->x);
+  util_host_tensor_free(d->cos);
+  util_host_tensor_free(d->sin);
+  util_host_tensor_free(d->pos);
 }
 
-static wgk_tensor *gpu(wgk_context *ctx, const wgk_host_tensor *h, wgk_dtype dtype) {
+static wgk_tensor *gpu(wgk_context *ctx, const util_host_tensor *h, wgk_dtype dtype) {
   wgk_tensor *t = NULL;
   assert_int_equal(wgk_tensor_create(ctx, dtype, h->rank, h->dims, h->data, &t), WGK_OK);
   return t;
 }
 
 /* An output tensor filled with NaN, so an element the kernel never writes shows. */
-static wgk_tensor *poisoned(wgk_context *ctx, const wgk_host_tensor *like) {
-  int64_t n = (int64_t)wgk_host_tensor_numel(like);
+static wgk_tensor *poisoned(wgk_context *ctx, const util_host_tensor *like) {
+  int64_t n = (int64_t)util_host_tensor_numel(like);
   float *nan_fill = malloc((size_t)n * sizeof(float));
   for (int64_t i = 0; i < n; i++) nan_fill[i] = NAN;
   wgk_tensor *t = NULL;
@@ -106,13 +106,13 @@ static void set_inputs(wgk_call *call, wgk_context *ctx, const rope_data *d, con
 }
 
 static void expect_matches(wgk_tensor *y, const rope_data *d, const rope_case *c) {
-  int64_t n = (int64_t)wgk_host_tensor_numel(d->x);
+  int64_t n = (int64_t)util_host_tensor_numel(d->x);
   double *want = malloc((size_t)n * sizeof *want);
   float *got = malloc((size_t)n * sizeof *got);
-  wgk_ref_rotary_attrs attrs = {.rotary_embedding_dim = c->rot == c->H ? 0 : c->rot, .interleaved = c->interleaved};
-  wgk_error err;
-  wgk_error_clear(&err);
-  assert_int_equal(wgk_ref_rotary(d->x, d->cos, d->sin, d->pos, &attrs, want, &err), WGK_OK);
+  ops_ref_rotary_attrs attrs = {.rotary_embedding_dim = c->rot == c->H ? 0 : c->rot, .interleaved = c->interleaved};
+  util_error err;
+  util_error_clear(&err);
+  assert_int_equal(ops_ref_rotary(d->x, d->cos, d->sin, d->pos, &attrs, want, &err), WGK_OK);
   assert_int_equal(wgk_tensor_read(y, got, (size_t)n * sizeof *got), WGK_OK);
   for (int64_t i = 0; i < n; i++) {
     if (!(fabs(got[i] - want[i]) <= 1e-5 + 1e-5 * fabs(want[i])))
@@ -224,11 +224,11 @@ static void rejected_calls_change_nothing(void **state) {
   assert_int_equal(wgk_call_set_input(call, "positionIds", bad), WGK_OK);
   expect_rejected(ctx, call, y, "8589934592");
   p[4] = 20; /* one past the last cache row */
-  wgk_tensor_write(bad, d.pos->data, (size_t)wgk_host_tensor_numel(d.pos) * 8);
+  wgk_tensor_write(bad, d.pos->data, (size_t)util_host_tensor_numel(d.pos) * 8);
   expect_rejected(ctx, call, y, "out of range: must be in [0, 20)");
   wgk_tensor_release(bad);
 
-  int32_t *ints = calloc((size_t)wgk_host_tensor_numel(d.x), sizeof *ints);
+  int32_t *ints = calloc((size_t)util_host_tensor_numel(d.x), sizeof *ints);
   wgk_tensor *xi = NULL;
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT32, d.x->rank, d.x->dims, ints, &xi), WGK_OK);
   assert_int_equal(wgk_call_set_input(call, "x", xi), WGK_OK);
@@ -284,7 +284,7 @@ static void batch_equals_single_calls(void **state) {
     if (wgk_call_run(call) != WGK_OK) fail_msg("run %d: %s", i, wgk_context_errmsg(ctx));
     single[i] = wgk_tensor_retain(wgk_call_output(call, "y"));
   }
-  int64_t n = (int64_t)wgk_host_tensor_numel(d[0].x);
+  int64_t n = (int64_t)util_host_tensor_numel(d[0].x);
   float *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
   for (int i = 0; i < CALLS; i++) {
     assert_int_equal(wgk_tensor_read(batched[i], a, (size_t)n * sizeof *a), WGK_OK);
@@ -305,11 +305,11 @@ static void batch_equals_single_calls(void **state) {
 
 static void caller_device_survives(void **state) {
   (void)state;
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_gpu_device *mine = NULL;
-  assert_int_equal(wgk_gpu_device_create(NULL, &mine, &err), WGK_OK);
-  wgk_context_options o = {.wgpu_instance = wgk_gpu_device_raw_instance(mine), .wgpu_device = wgk_gpu_device_raw(mine)};
+  util_error err;
+  util_error_clear(&err);
+  gpu_device *mine = NULL;
+  assert_int_equal(gpu_device_create(NULL, &mine, &err), WGK_OK);
+  wgk_context_options o = {.wgpu_instance = gpu_device_raw_instance(mine), .wgpu_device = gpu_device_raw(mine)};
   wgk_context *ctx = NULL;
   assert_int_equal(wgk_context_create(&o, &ctx, NULL), WGK_OK);
   wgk_kernel *k = kernel(ctx);
@@ -318,25 +318,25 @@ static void caller_device_survives(void **state) {
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
   /* The caller's device still works: a round trip through a fresh buffer. */
-  wgk_gpu_buffer *buf = NULL;
+  gpu_buffer *buf = NULL;
   uint32_t in[64], out[64];
-  for (int i = 0; i < 64; i++) in[i] = (uint32_t)wgk_rng_next(&rng);
+  for (int i = 0; i < 64; i++) in[i] = (uint32_t)util_rng_next(&rng);
   assert_int_equal(
-      wgk_gpu_buffer_create(mine, sizeof in, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST,
-                            "after", &buf, &err),
+      gpu_buffer_create(mine, sizeof in, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_SRC | WGK_GPU_BUFFER_COPY_DST,
+                        "after", &buf, &err),
       WGK_OK);
-  assert_int_equal(wgk_gpu_buffer_write(mine, buf, 0, in, sizeof in, &err), WGK_OK);
-  assert_int_equal(wgk_gpu_buffer_read(mine, buf, 0, out, sizeof out, 10000, &err), WGK_OK);
+  assert_int_equal(gpu_buffer_write(mine, buf, 0, in, sizeof in, &err), WGK_OK);
+  assert_int_equal(gpu_buffer_read(mine, buf, 0, out, sizeof out, 10000, &err), WGK_OK);
   assert_memory_equal(in, out, sizeof in);
-  wgk_gpu_buffer_destroy(buf);
-  wgk_gpu_device_destroy(mine);
+  gpu_buffer_destroy(buf);
+  gpu_device_destroy(mine);
 }
 
 int main(void) {
   find_package();
-  uint64_t seed = wgk_rng_seed_from_env("WGK_TEST_SEED", (uint64_t)time(NULL));
+  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", (uint64_t)time(NULL));
   printf("seed %llu (WGK_TEST_SEED to repeat)\n", (unsigned long long)seed);
-  wgk_rng_seed(&rng, seed);
+  util_rng_seed(&rng, seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(results_match_reference),       cmocka_unit_test(second_call_compiles_nothing),
       cmocka_unit_test(rejected_calls_change_nothing), cmocka_unit_test(batch_equals_single_calls),

@@ -86,7 +86,7 @@ static void test_cases(void **state) {
   (void)state;
   int bad = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    unsigned got = wgk_wgsl_missing_enables(cases[i].wgsl);
+    unsigned got = tmpl_wgsl_missing_enables(cases[i].wgsl);
     if (got != cases[i].want) {
       printf("case %zu: got %u, want %u: %s\n", i, got, cases[i].want, cases[i].wgsl);
       bad++;

@@ -24,7 +24,7 @@ typedef struct {
   const char *const *files;
 } mem_pkg;
 
-static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, wgk_error *err) {
+static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len, util_error *err) {
   const mem_pkg *p = ud;
   for (size_t i = 0; p->files[i]; i += 2)
     if (!strcmp(p->files[i], path)) {
@@ -32,24 +32,24 @@ static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len,
       *len = strlen(p->files[i + 1]);
       return WGK_OK;
     }
-  return wgk_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "no file '%s'", path);
+  return util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "no file '%s'", path);
 }
 
-static wgk_value *scope(void) {
-  wgk_value *s = wgk_value_dict(), *d = wgk_value_dict();
-  assert_true(wgk_value_dict_set(d, "a", wgk_value_int(1)));
-  assert_true(wgk_value_dict_set(d, "b", wgk_value_int(2)));
-  assert_true(wgk_value_dict_set(s, "d", d));
+static expr_value *scope(void) {
+  expr_value *s = expr_value_dict(), *d = expr_value_dict();
+  assert_true(expr_value_dict_set(d, "a", expr_value_int(1)));
+  assert_true(expr_value_dict_set(d, "b", expr_value_int(2)));
+  assert_true(expr_value_dict_set(s, "d", d));
   return s;
 }
 
-static wgk_status render(const char *const *files, const char *name, wgk_dynbuf *out, wgk_tmpl_linemap *map,
-                         wgk_error *err) {
+static wgk_status render(const char *const *files, const char *name, util_dynbuf *out, tmpl_linemap *map,
+                         util_error *err) {
   mem_pkg pkg = {files};
-  wgk_tmpl_loader loader = {mem_load, &pkg};
-  wgk_value *s = scope();
-  wgk_status st = wgk_tmpl_render(name, &loader, s, out, map, err);
-  wgk_value_release(s);
+  tmpl_loader loader = {mem_load, &pkg};
+  expr_value *s = scope();
+  wgk_status st = tmpl_render(name, &loader, s, out, map, err);
+  expr_value_release(s);
   return st;
 }
 
@@ -58,39 +58,39 @@ static void test_oracle_cases(void **state) {
   int failures = 0;
   for (size_t i = 0; i < sizeof oracle_cases / sizeof oracle_cases[0]; i++) {
     const char *files[] = {"t.jinja", oracle_cases[i].text, NULL};
-    wgk_error err;
-    wgk_error_clear(&err);
-    wgk_dynbuf out;
-    wgk_dynbuf_init(&out, 0);
+    util_error err;
+    util_error_clear(&err);
+    util_dynbuf out;
+    util_dynbuf_init(&out, 0);
     wgk_status st = render(files, "t.jinja", &out, NULL, &err);
     const char *want = oracle_cases[i].want;
-    if (want ? st != WGK_OK || strcmp(want, wgk_dynbuf_str(&out)) : st == WGK_OK) {
+    if (want ? st != WGK_OK || strcmp(want, util_dynbuf_str(&out)) : st == WGK_OK) {
       failures++;
-      print_message("FAIL %s: got %s (%s)\n", oracle_cases[i].text, wgk_dynbuf_str(&out), err.message);
+      print_message("FAIL %s: got %s (%s)\n", oracle_cases[i].text, util_dynbuf_str(&out), err.message);
     }
-    wgk_dynbuf_free(&out);
+    util_dynbuf_free(&out);
   }
   assert_int_equal(failures, 0);
 }
 
 static void expect(const char *const *files, const char *name, const char *want_out, const char *want_err) {
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
   wgk_status st = render(files, name, &out, NULL, &err);
   char buf[4096];
-  wgk_error_format(&err, buf, sizeof buf);
+  util_error_format(&err, buf, sizeof buf);
   if (want_err) {
-    if (st == WGK_OK || strcmp(buf, want_err)) print_message("got: %s\n", st == WGK_OK ? wgk_dynbuf_str(&out) : buf);
+    if (st == WGK_OK || strcmp(buf, want_err)) print_message("got: %s\n", st == WGK_OK ? util_dynbuf_str(&out) : buf);
     assert_int_not_equal(st, WGK_OK);
     assert_string_equal(buf, want_err);
   } else {
     if (st != WGK_OK) print_message("error: %s\n", buf);
     assert_int_equal(st, WGK_OK);
-    assert_string_equal(wgk_dynbuf_str(&out), want_out);
+    assert_string_equal(util_dynbuf_str(&out), want_out);
   }
-  wgk_dynbuf_free(&out);
+  util_dynbuf_free(&out);
 }
 
 static void test_includes(void **state) {
@@ -169,12 +169,12 @@ static void test_errors(void **state) {
                            "{% for i in [1, 2, 3] %}{% if i == 2 %}{% break %}{% endif %}{{ i }}{% endfor %}", NULL};
   expect(in_loop, "t.jinja", "1", NULL);
   const char *rec[] = {"t.jinja", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", NULL};
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
   assert_int_equal(render(rec, "t.jinja", &out, NULL, &err), WGK_ERR_LIMIT);
-  wgk_dynbuf_free(&out);
+  util_dynbuf_free(&out);
 }
 
 static void test_linemap(void **state) {
@@ -182,31 +182,31 @@ static void test_linemap(void **state) {
   const char *files[] = {"main.jinja",
                          "// top\n{% if true %}\nfn a() {}\n{% include 'inc.jinja' %}\n{% endif %}\n{{ 'x' }}\n",
                          "inc.jinja", "// inc 1\n// inc 2\n", NULL};
-  wgk_error err;
-  wgk_error_clear(&err);
-  wgk_dynbuf out;
-  wgk_dynbuf_init(&out, 0);
-  wgk_tmpl_linemap map;
-  wgk_tmpl_linemap_init(&map);
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  tmpl_linemap map;
+  tmpl_linemap_init(&map);
   assert_int_equal(render(files, "main.jinja", &out, &map, &err), WGK_OK);
   /* As the public loader: the tag's line is replaced by the file, its final newline kept. */
-  assert_string_equal(wgk_dynbuf_str(&out), "// top\nfn a() {}\n// inc 1\n// inc 2\nx");
+  assert_string_equal(util_dynbuf_str(&out), "// top\nfn a() {}\n// inc 1\n// inc 2\nx");
   const char *file;
   int line;
-  assert_true(wgk_tmpl_linemap_lookup(&map, 1, &file, &line));
+  assert_true(tmpl_linemap_lookup(&map, 1, &file, &line));
   assert_string_equal(file, "main.jinja");
   assert_int_equal(line, 1);
-  assert_true(wgk_tmpl_linemap_lookup(&map, 2, &file, &line));
+  assert_true(tmpl_linemap_lookup(&map, 2, &file, &line));
   assert_int_equal(line, 3);
-  assert_true(wgk_tmpl_linemap_lookup(&map, 4, &file, &line));
+  assert_true(tmpl_linemap_lookup(&map, 4, &file, &line));
   assert_string_equal(file, "inc.jinja");
   assert_int_equal(line, 2);
-  assert_true(wgk_tmpl_linemap_lookup(&map, 5, &file, &line));
+  assert_true(tmpl_linemap_lookup(&map, 5, &file, &line));
   assert_string_equal(file, "main.jinja");
   assert_int_equal(line, 6);
-  assert_false(wgk_tmpl_linemap_lookup(&map, 6, &file, &line));
-  wgk_tmpl_linemap_free(&map);
-  wgk_dynbuf_free(&out);
+  assert_false(tmpl_linemap_lookup(&map, 6, &file, &line));
+  tmpl_linemap_free(&map);
+  util_dynbuf_free(&out);
 }
 
 int main(void) {

@@ -35,13 +35,13 @@ static const char *good_doc =
     "  ]\n"
     "}\n";
 
-static wgk_tc_suite *parse_ok(const char *text) {
-  wgk_tc_suite *s = NULL;
-  wgk_error err = {0};
-  wgk_status st = wgk_tc_suite_parse(text, strlen(text), "t.json", &s, &err);
+static tc_suite *parse_ok(const char *text) {
+  tc_suite *s = NULL;
+  util_error err = {0};
+  wgk_status st = tc_suite_parse(text, strlen(text), "t.json", &s, &err);
   if (st) {
     char buf[1024];
-    wgk_error_format(&err, buf, sizeof buf);
+    util_error_format(&err, buf, sizeof buf);
     fail_msg("unexpected error: %s", buf);
   }
   return s;
@@ -49,16 +49,16 @@ static wgk_tc_suite *parse_ok(const char *text) {
 
 /* Parses text, expecting an error whose formatted text is exactly want. */
 static void parse_error(const char *text, const char *want) {
-  wgk_tc_suite *s = NULL;
-  wgk_error err = {0};
-  assert_int_not_equal(wgk_tc_suite_parse(text, strlen(text), "t.json", &s, &err), WGK_OK);
+  tc_suite *s = NULL;
+  util_error err = {0};
+  assert_int_not_equal(tc_suite_parse(text, strlen(text), "t.json", &s, &err), WGK_OK);
   assert_null(s);
   char buf[1024];
-  wgk_error_format(&err, buf, sizeof buf);
+  util_error_format(&err, buf, sizeof buf);
   assert_string_equal(buf, want);
 }
 
-static const wgk_tc_value *find_value(const wgk_tc_value *v, size_t n, const char *name) {
+static const tc_value *find_value(const tc_value *v, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)
     if (strcmp(v[i].name, name) == 0) return &v[i];
   return NULL;
@@ -66,9 +66,9 @@ static const wgk_tc_value *find_value(const wgk_tc_value *v, size_t n, const cha
 
 static void parses_cases_with_defaults(void **state) {
   (void)state;
-  wgk_tc_suite *s = parse_ok(good_doc);
+  tc_suite *s = parse_ok(good_doc);
   assert_int_equal(s->n_cases, 3);
-  const wgk_tc_case *c = &s->cases[0];
+  const tc_case *c = &s->cases[0];
   assert_string_equal(c->id, "r3_f32");
   assert_int_equal(c->n_inputs, 3); /* cos from defaults, x and positionIds from the case */
   assert_string_equal(c->inputs[0].key, "cos");
@@ -81,23 +81,23 @@ static void parses_cases_with_defaults(void **state) {
   assert_int_equal(json_integer_value(find_value(c->attrs, c->n_attrs, "num_heads")->value), 2);
   assert_string_equal(find_value(c->attrs, c->n_attrs, "interleaved")->pos.path, "cases[0].attrs.interleaved");
   assert_string_equal(find_value(c->attrs, c->n_attrs, "num_heads")->pos.path, "defaults.attrs.num_heads");
-  assert_ptr_equal(c->reference, wgk_ops_tools_find("ai.onnx.RotaryEmbedding"));
+  assert_ptr_equal(c->reference, ops_tools_find("ai.onnx.RotaryEmbedding"));
   assert_true(c->tol[WGK_DTYPE_FLOAT32].rtol == 1e-4);
   assert_true(c->tol[WGK_DTYPE_FLOAT32].atol == 1e-6); /* atol kept from the built-in default */
   assert_int_equal(c->n_requires, 1);
   assert_string_equal(s->cases[1].expect_error, "num_heads");
-  const wgk_tc_case *inl = &s->cases[2];
+  const tc_case *inl = &s->cases[2];
   assert_int_equal(inl->n_expected, 1);
   double *vals = NULL;
   size_t n = 0;
-  wgk_error err = {0};
-  assert_int_equal(wgk_tc_expected_values(&inl->expected[0], s->source, &vals, &n, &err), WGK_OK);
+  util_error err = {0};
+  assert_int_equal(tc_expected_values(&inl->expected[0], s->source, &vals, &n, &err), WGK_OK);
   assert_int_equal(n, 2);
   assert_true(vals[0] == 1.5 && isnan(vals[1]));
   free(vals);
   assert_true(inl->tol[WGK_DTYPE_FLOAT16].atol == 0.5 && inl->tol[WGK_DTYPE_FLOAT16].rtol == 1e-2);
-  assert_true(wgk_tc_case_matches(c, "r3") && wgk_tc_case_matches(c, NULL) && !wgk_tc_case_matches(c, "r4"));
-  wgk_tc_suite_free(s);
+  assert_true(tc_case_matches(c, "r3") && tc_case_matches(c, NULL) && !tc_case_matches(c, "r4"));
+  tc_suite_free(s);
 }
 
 static void rejects_malformed_documents(void **state) {
@@ -166,101 +166,100 @@ static void integer_data_checked(void **state) {
     snprintf(doc, sizeof doc, "%s%s", head, cases[i].input);
     parse_error(doc, cases[i].want);
   }
-  wgk_tc_suite *s = parse_ok(
+  tc_suite *s = parse_ok(
       "{\"schema\": 1, \"cases\": [{\"id\": \"a\", \"expectError\": \"x\", \"inputs\": {\"pos\": "
       "{\"dtype\": \"int64\", \"shape\": [3], \"data\": [-9007199254740992, 0, 2.0]}}}]}");
-  wgk_tc_suite_free(s);
+  tc_suite_free(s);
 }
 
-static wgk_host_tensor *make(const wgk_tc_input *in) {
-  wgk_host_tensor *t = NULL;
-  wgk_error err = {0};
-  assert_int_equal(wgk_tc_input_make(in, "t.json", &t, &err), WGK_OK);
+static util_host_tensor *make(const tc_input *in) {
+  util_host_tensor *t = NULL;
+  util_error err = {0};
+  assert_int_equal(tc_input_make(in, "t.json", &t, &err), WGK_OK);
   return t;
 }
 
 static void generators_are_reproducible(void **state) {
   (void)state;
-  wgk_tc_input in = {
+  tc_input in = {
       .dtype = WGK_DTYPE_FLOAT32, .rank = 2, .dims = {3, 5}, .kind = WGK_TC_UNIFORM, .seed = 42, .a = -1, .b = 1};
-  wgk_host_tensor *a = make(&in), *b = make(&in);
-  assert_memory_equal(a->data, b->data, wgk_host_tensor_bytes(a));
+  util_host_tensor *a = make(&in), *b = make(&in);
+  assert_memory_equal(a->data, b->data, util_host_tensor_bytes(a));
   in.seed = 43;
-  wgk_host_tensor *c = make(&in);
-  assert_memory_not_equal(a->data, c->data, wgk_host_tensor_bytes(a));
-  for (size_t i = 0; i < 15; i++) assert_true(fabs(wgk_host_tensor_get(a, i)) <= 1);
+  util_host_tensor *c = make(&in);
+  assert_memory_not_equal(a->data, c->data, util_host_tensor_bytes(a));
+  for (size_t i = 0; i < 15; i++) assert_true(fabs(util_host_tensor_get(a, i)) <= 1);
   in.kind = WGK_TC_NORMAL;
-  wgk_host_tensor *n1 = make(&in), *n2 = make(&in);
-  assert_memory_equal(n1->data, n2->data, wgk_host_tensor_bytes(n1));
-  wgk_host_tensor_free(a), wgk_host_tensor_free(b), wgk_host_tensor_free(c);
-  wgk_host_tensor_free(n1), wgk_host_tensor_free(n2);
+  util_host_tensor *n1 = make(&in), *n2 = make(&in);
+  assert_memory_equal(n1->data, n2->data, util_host_tensor_bytes(n1));
+  util_host_tensor_free(a), util_host_tensor_free(b), util_host_tensor_free(c);
+  util_host_tensor_free(n1), util_host_tensor_free(n2);
 }
 
 static void generators_fill_as_documented(void **state) {
   (void)state;
-  wgk_tc_input pos = {.dtype = WGK_DTYPE_INT64, .rank = 2, .dims = {2, 3}, .kind = WGK_TC_POSITIONS, .a = 4};
-  wgk_host_tensor *t = make(&pos);
+  tc_input pos = {.dtype = WGK_DTYPE_INT64, .rank = 2, .dims = {2, 3}, .kind = WGK_TC_POSITIONS, .a = 4};
+  util_host_tensor *t = make(&pos);
   const double want_pos[6] = {4, 5, 6, 4, 5, 6};
-  for (size_t i = 0; i < 6; i++) assert_true(wgk_host_tensor_get(t, i) == want_pos[i]);
-  wgk_host_tensor_free(t);
-  wgk_tc_input ar = {.dtype = WGK_DTYPE_FLOAT16, .rank = 1, .dims = {4}, .kind = WGK_TC_ARANGE, .a = 1, .b = 0.5};
+  for (size_t i = 0; i < 6; i++) assert_true(util_host_tensor_get(t, i) == want_pos[i]);
+  util_host_tensor_free(t);
+  tc_input ar = {.dtype = WGK_DTYPE_FLOAT16, .rank = 1, .dims = {4}, .kind = WGK_TC_ARANGE, .a = 1, .b = 0.5};
   t = make(&ar);
-  for (size_t i = 0; i < 4; i++) assert_true(wgk_host_tensor_get(t, i) == 1 + 0.5 * (double)i);
-  wgk_host_tensor_free(t);
-  wgk_tc_input cs = {.dtype = WGK_DTYPE_FLOAT32,
-                     .rank = 2,
-                     .dims = {3, 2},
-                     .kind = WGK_TC_OP,
-                     .op_gen = wgk_ops_tools_find_generator("rotary_cos"),
-                     .params = {10000}};
+  for (size_t i = 0; i < 4; i++) assert_true(util_host_tensor_get(t, i) == 1 + 0.5 * (double)i);
+  util_host_tensor_free(t);
+  tc_input cs = {.dtype = WGK_DTYPE_FLOAT32,
+                 .rank = 2,
+                 .dims = {3, 2},
+                 .kind = WGK_TC_OP,
+                 .op_gen = ops_tools_find_generator("rotary_cos"),
+                 .params = {10000}};
   t = make(&cs);
-  assert_true(wgk_host_tensor_get(t, 0) == 1 && fabs(wgk_host_tensor_get(t, 2) - cos(1.0)) < 1e-7);
-  assert_true(fabs(wgk_host_tensor_get(t, 3) - cos(0.01)) < 1e-7);
-  wgk_host_tensor_free(t);
-  wgk_tc_input ui = {
-      .dtype = WGK_DTYPE_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0, .b = 3};
+  assert_true(util_host_tensor_get(t, 0) == 1 && fabs(util_host_tensor_get(t, 2) - cos(1.0)) < 1e-7);
+  assert_true(fabs(util_host_tensor_get(t, 3) - cos(0.01)) < 1e-7);
+  util_host_tensor_free(t);
+  tc_input ui = {.dtype = WGK_DTYPE_INT32, .rank = 1, .dims = {64}, .kind = WGK_TC_UNIFORM, .seed = 1, .a = 0, .b = 3};
   t = make(&ui);
-  for (size_t i = 0; i < 64; i++) assert_true(wgk_host_tensor_get(t, i) >= 0 && wgk_host_tensor_get(t, i) <= 3);
-  wgk_host_tensor_free(t);
-  wgk_tc_input row = {.dtype = WGK_DTYPE_INT32,
-                      .rank = -1,
-                      .kind = WGK_TC_OP,
-                      .op_gen = wgk_ops_tools_find_generator("phi3_layout_row"),
-                      .params = {2, 4, 1, 2}};
+  for (size_t i = 0; i < 64; i++) assert_true(util_host_tensor_get(t, i) >= 0 && util_host_tensor_get(t, i) <= 3);
+  util_host_tensor_free(t);
+  tc_input row = {.dtype = WGK_DTYPE_INT32,
+                  .rank = -1,
+                  .kind = WGK_TC_OP,
+                  .op_gen = ops_tools_find_generator("phi3_layout_row"),
+                  .params = {2, 4, 1, 2}};
   t = make(&row);
   assert_int_equal(t->rank, 2);
   assert_int_equal(t->dims[0], 2);
   assert_int_equal(t->dims[1], 5);
-  assert_true(wgk_host_tensor_get(t, 0) == 0);
-  wgk_host_tensor_free(t);
+  assert_true(util_host_tensor_get(t, 0) == 0);
+  util_host_tensor_free(t);
 }
 
 static void compare_reports_the_worst_element(void **state) {
   (void)state;
   const double want[4] = {1, 2, 3, 4};
   double got[4] = {1, 2.001, 3.1, 4};
-  wgk_tc_compare_result r;
-  wgk_tc_compare(got, want, 4, (wgk_tc_tolerance){1e-2, 0}, &r);
+  tc_compare_result r;
+  tc_compare(got, want, 4, (tc_tolerance){1e-2, 0}, &r);
   assert_false(r.pass);
   assert_int_equal(r.n_bad, 1);
   assert_int_equal(r.worst, 2);
   assert_true(r.worst_got == 3.1 && r.worst_want == 3);
   assert_true(fabs(r.max_abs - 0.1) < 1e-12);
   got[2] = 3;
-  wgk_tc_compare(got, want, 4, (wgk_tc_tolerance){1e-2, 0}, &r);
+  tc_compare(got, want, 4, (tc_tolerance){1e-2, 0}, &r);
   assert_true(r.pass);
   got[3] = NAN; /* an element the kernel never wrote keeps its NaN poison */
-  wgk_tc_compare(got, want, 4, (wgk_tc_tolerance){1e9, 1e9}, &r);
+  tc_compare(got, want, 4, (tc_tolerance){1e9, 1e9}, &r);
   assert_false(r.pass);
   assert_int_equal(r.n_nonfinite, 1);
   assert_int_equal(r.worst, 3);
   const double want_nan[2] = {NAN, INFINITY};
   const double got_nan[2] = {NAN, INFINITY};
-  wgk_tc_compare(got_nan, want_nan, 2, (wgk_tc_tolerance){0, 0}, &r);
+  tc_compare(got_nan, want_nan, 2, (tc_tolerance){0, 0}, &r);
   assert_true(r.pass);
   char buf[64];
   const int64_t dims[3] = {2, 3, 4};
-  wgk_tc_unravel(23, 3, dims, buf, sizeof buf);
+  tc_unravel(23, 3, dims, buf, sizeof buf);
   assert_string_equal(buf, "(1, 2, 3)");
 }
 
@@ -271,21 +270,21 @@ static void bench_cases_parse(void **state) {
       " \"cases\": [{\"id\": \"phi3\", \"flops\": 1000, \"tunables\": {\"WORKGROUP_SIZE\": 128},\n"
       "  \"inputs\": {\"x\": {\"dtype\": \"float16\", \"shape\": [1, 32, 128, 128],"
       " \"generator\": {\"kind\": \"normal\", \"seed\": 3}}}}]}";
-  wgk_bench_suite *s = NULL;
-  wgk_error err = {0};
-  assert_int_equal(wgk_bench_suite_parse(doc, strlen(doc), "b.json", &s, &err), WGK_OK);
+  tc_bench_suite *s = NULL;
+  util_error err = {0};
+  assert_int_equal(tc_bench_suite_parse(doc, strlen(doc), "b.json", &s, &err), WGK_OK);
   assert_int_equal(s->n_cases, 1);
   assert_int_equal(s->cases[0].warmup, 5);
   assert_int_equal(s->cases[0].iterations, 20);
   assert_int_equal(s->cases[0].bytes, -1);
   assert_int_equal(s->cases[0].flops, 1000);
-  wgk_bench_suite_free(s);
+  tc_bench_suite_free(s);
   const char *inline_doc =
       "{\"schema\": 1, \"cases\": [{\"id\": \"a\",\n"
       " \"inputs\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1], \"data\": [1]}}}]}";
-  assert_int_not_equal(wgk_bench_suite_parse(inline_doc, strlen(inline_doc), "b.json", &s, &err), WGK_OK);
+  assert_int_not_equal(tc_bench_suite_parse(inline_doc, strlen(inline_doc), "b.json", &s, &err), WGK_OK);
   char buf[512];
-  wgk_error_format(&err, buf, sizeof buf);
+  util_error_format(&err, buf, sizeof buf);
   assert_string_equal(buf, "b.json:2:61: cases[0].inputs.x.data: bench inputs are generated, not inline");
 }
 
@@ -310,14 +309,14 @@ static void doc_examples_parse(void **state) {
   char *test = doc_block(doc, "### Example"), *bench = doc_block(doc, "## bench.json");
   assert_non_null(test);
   assert_non_null(bench);
-  wgk_tc_suite *ts = parse_ok(test);
+  tc_suite *ts = parse_ok(test);
   assert_int_equal(ts->n_cases, 3);
-  wgk_bench_suite *bs = NULL;
-  wgk_error err = {0};
-  assert_int_equal(wgk_bench_suite_parse(bench, strlen(bench), "doc", &bs, &err), WGK_OK);
+  tc_bench_suite *bs = NULL;
+  util_error err = {0};
+  assert_int_equal(tc_bench_suite_parse(bench, strlen(bench), "doc", &bs, &err), WGK_OK);
   assert_int_equal(bs->cases[0].iterations, 50);
-  wgk_tc_suite_free(ts);
-  wgk_bench_suite_free(bs);
+  tc_suite_free(ts);
+  tc_bench_suite_free(bs);
   free(test);
   free(bench);
 }

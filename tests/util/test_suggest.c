@@ -1,4 +1,4 @@
-/* wgk_suggest: the nearest declared name for a misspelling, and none for a name that is not near any. */
+/* util_suggest: the nearest declared name for a misspelling, and none for a name that is not near any. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 static const char *at(const void *list, size_t i) { return ((const char *const *)list)[i]; }
 
 static const char *near(const char *name, const char *const *names, size_t n) {
-  return wgk_suggest(name, names, n, at);
+  return util_suggest(name, names, n, at);
 }
 
 static void nearest_names(void **state) {

@@ -60,5 +60,5 @@ void wgk_test_need_gpu_context(const wgk_context *ctx) {
     printf("FAIL: no context\n");
     exit(1);
   }
-  wgk_test_need_gpu(wgk_gpu_device_desc(ctx->dev)->backend, wgk_context_adapter(ctx));
+  wgk_test_need_gpu(gpu_device_desc(ctx->dev)->backend, wgk_context_adapter(ctx));
 }

@@ -5,12 +5,12 @@
 
 #include "ops/ops.h"
 
-static wgk_status make(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
-                       wgk_error *err, bool is_cos) {
+static wgk_status make(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                       util_error *err, bool is_cos) {
   size_t numel = 1;
   for (int i = 0; i < *rank; i++) numel *= (size_t)dims[i];
   double *vals = malloc(sizeof(double) * (numel + 1));
-  if (!vals) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!vals) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   int64_t last = *rank > 0 ? dims[*rank - 1] : 1;
   for (size_t i = 0; i < numel; i++) {
     double half = (double)(last ? last : 1), p = (double)(last ? (int64_t)i / last : 0);
@@ -22,17 +22,17 @@ static wgk_status make(const wgk_op_generator *g, const double *params, int *ran
   return WGK_OK;
 }
 
-static wgk_status make_cos(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
-                           wgk_error *err) {
+static wgk_status make_cos(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           util_error *err) {
   return make(g, params, rank, dims, values, err, true);
 }
 
-static wgk_status make_sin(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
-                           wgk_error *err) {
+static wgk_status make_sin(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           util_error *err) {
   return make(g, params, rank, dims, values, err, false);
 }
 
-const wgk_op_generator wgk_op_rotary_generators[2] = {
+const op_generator op_rotary_generators[2] = {
     {.name = "rotary_cos", .params = {{.name = "base", .dflt = 10000}}, .make = make_cos},
     {.name = "rotary_sin", .params = {{.name = "base", .dflt = 10000}}, .make = make_sin},
 };

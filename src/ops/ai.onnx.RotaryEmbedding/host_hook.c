@@ -1,26 +1,27 @@
 /* RotaryEmbedding: the host-check hook handing the call to the op's checks in host_check.c
  * (position ids within the cache rows, and the shape rules with their values). ONNX Runtime's CUDA and WebGPU
- * kernels pass X through on a bad id; wgk refuses the call before anything runs (the op's kernel card, kernels/<op id>/README.md). */
+ * kernels pass X through on a bad id; wgk refuses the call before anything runs (the op's kernel card, kernels/<op
+ * id>/README.md). */
 
 #include "ops/ai.onnx.RotaryEmbedding/host_check.h"
 #include "ops/ops.h"
 
-wgk_status wgk_op_rotary_host_check(const wgk_op_call *call, wgk_error *err) {
-  const wgk_value *attrs = call->attrs;
-  wgk_rotary_check_args a = {0};
+wgk_status op_rotary_host_check(const op_call *call, util_error *err) {
+  const expr_value *attrs = call->attrs;
+  ops_rotary_check_args a = {0};
   wgk_status st = call->port(call, "X", false, &a.x, err);
   if (st == WGK_OK) st = call->port(call, "cos_cache", false, &a.cos_cache, err);
   if (st == WGK_OK) st = call->port(call, "sin_cache", false, &a.sin_cache, err);
   if (st == WGK_OK) st = call->port(call, "position_ids", true, &a.position_ids, err);
   if (st != WGK_OK) return st;
   if (!a.x.present || !a.cos_cache.present || !a.sin_cache.present) return WGK_OK; /* validation's job */
-  const wgk_value *heads = attrs ? wgk_value_dict_get(attrs, "num_heads") : NULL;
-  const wgk_value *rot = attrs ? wgk_value_dict_get(attrs, "rotary_embedding_dim") : NULL;
-  a.has_num_heads = heads && wgk_value_is_number(heads);
-  a.num_heads = a.has_num_heads ? wgk_value_as_int(heads) : 0;
-  a.rotary_embedding_dim = rot && wgk_value_is_number(rot) ? wgk_value_as_int(rot) : 0;
-  st = wgk_rotary_check(&a, err);
-  if (st != WGK_OK) wgk_error_wrap_source(err, call->source, 0, 0, NULL);
+  const expr_value *heads = attrs ? expr_value_dict_get(attrs, "num_heads") : NULL;
+  const expr_value *rot = attrs ? expr_value_dict_get(attrs, "rotary_embedding_dim") : NULL;
+  a.has_num_heads = heads && expr_value_is_number(heads);
+  a.num_heads = a.has_num_heads ? expr_value_as_int(heads) : 0;
+  a.rotary_embedding_dim = rot && expr_value_is_number(rot) ? expr_value_as_int(rot) : 0;
+  st = ops_rotary_check(&a, err);
+  if (st != WGK_OK) util_error_wrap_source(err, call->source, 0, 0, NULL);
   return st;
 }
 
@@ -29,7 +30,7 @@ wgk_status wgk_op_rotary_host_check(const wgk_op_call *call, wgk_error *err) {
  * the caches are 2D (rows gathered at position_ids: bound whole) or, without position_ids, (B, S, rotary/2)
  * and split with X. The runtime takes the first rule whose windows are contiguous: batch, else (batch 1) the
  * sequence, else (rank 4) the heads. */
-const wgk_op_split wgk_op_rotary_splits[3] = {
+const op_split op_rotary_splits[3] = {
     {"batch",
      {{"X", 3, 0},
       {"X", 4, 0},

@@ -15,14 +15,14 @@
 #include "util/error.h"
 #include "util/tensor_host.h"
 
-typedef struct wgk_ref_rotary_attrs {
+typedef struct ops_ref_rotary_attrs {
   int64_t num_heads;            /* required for 3D X; 0 = absent (for 4D X, checked against dims[1] if set) */
   int64_t rotary_embedding_dim; /* 0 = head_size */
   int64_t interleaved;          /* 0: pair i with i + rot/2 (NeoX); 1: pair 2i with 2i+1 (GPT-J) */
-} wgk_ref_rotary_attrs;
+} ops_ref_rotary_attrs;
 
-wgk_status wgk_ref_rotary(const wgk_host_tensor *x, const wgk_host_tensor *cos_cache, const wgk_host_tensor *sin_cache,
-                          const wgk_host_tensor *position_ids /* or NULL */, const wgk_ref_rotary_attrs *attrs,
-                          double *out /* numel(x) */, wgk_error *err);
+wgk_status ops_ref_rotary(const util_host_tensor *x, const util_host_tensor *cos_cache,
+                          const util_host_tensor *sin_cache, const util_host_tensor *position_ids /* or NULL */,
+                          const ops_ref_rotary_attrs *attrs, double *out /* numel(x) */, util_error *err);
 
 #endif

@@ -3,24 +3,24 @@
 #include "ops/ai.onnx.RotaryEmbedding/reference.h"
 #include "ops/ops.h"
 
-static wgk_status need(const wgk_host_tensor *t, const char *onnx, wgk_error *err) {
+static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *err) {
   return t ? WGK_OK
-           : wgk_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL, "the reference needs input %s, which the case lacks",
-                           onnx);
+           : util_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL, "the reference needs input %s, which the case lacks",
+                            onnx);
 }
 
-wgk_status wgk_op_rotary_reference(wgk_op_ref_io *io, wgk_error *err) {
-  const wgk_host_tensor *x = io->input(io, "X"), *cs = io->input(io, "cos_cache"), *sn = io->input(io, "sin_cache"),
-                        *pos = io->input(io, "position_ids");
+wgk_status op_rotary_reference(op_ref_io *io, util_error *err) {
+  const util_host_tensor *x = io->input(io, "X"), *cs = io->input(io, "cos_cache"), *sn = io->input(io, "sin_cache"),
+                         *pos = io->input(io, "position_ids");
   wgk_status st = need(x, "X", err);
   if (!st) st = need(cs, "cos_cache", err);
   if (!st) st = need(sn, "sin_cache", err);
   if (st) return st;
-  wgk_ref_rotary_attrs a = {.num_heads = (int64_t)io->attr(io, "num_heads", 0),
+  ops_ref_rotary_attrs a = {.num_heads = (int64_t)io->attr(io, "num_heads", 0),
                             .rotary_embedding_dim = (int64_t)io->attr(io, "rotary_embedding_dim", 0),
                             .interleaved = (int64_t)io->attr(io, "interleaved", 0)};
   static const char *const names[] = {"Y", NULL};
   double *y = NULL;
   st = io->output(io, names, x, x->rank, x->dims, &y, err);
-  return st ? st : wgk_ref_rotary(x, cs, sn, pos, &a, y, err);
+  return st ? st : ops_ref_rotary(x, cs, sn, pos, &a, y, err);
 }

@@ -5,32 +5,32 @@
 #include "ops/com.microsoft.SparseAttention/reference.h"
 #include "ops/ops.h"
 
-static wgk_status make(const double *params, int *rank, int64_t *dims, double **values, wgk_error *err, bool row) {
-  wgk_host_tensor *r = NULL, *c = NULL;
+static wgk_status make(const double *params, int *rank, int64_t *dims, double **values, util_error *err, bool row) {
+  util_host_tensor *r = NULL, *c = NULL;
   wgk_status st =
-      wgk_ref_phi3_layout((int64_t)params[0], (int64_t)params[1], (int64_t)params[2], (int64_t)params[3], &r, &c, err);
+      ops_ref_phi3_layout((int64_t)params[0], (int64_t)params[1], (int64_t)params[2], (int64_t)params[3], &r, &c, err);
   if (st) return st;
-  wgk_host_tensor *keep = row ? r : c;
-  double *vals = malloc(sizeof(double) * (wgk_host_tensor_numel(keep) + 1));
+  util_host_tensor *keep = row ? r : c;
+  double *vals = malloc(sizeof(double) * (util_host_tensor_numel(keep) + 1));
   if (vals) {
-    wgk_host_tensor_to_double(keep, vals);
+    util_host_tensor_to_double(keep, vals);
     *rank = keep->rank;
     for (int i = 0; i < keep->rank; i++) dims[i] = keep->dims[i];
   }
-  wgk_host_tensor_free(r);
-  wgk_host_tensor_free(c);
-  if (!vals) return wgk_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  util_host_tensor_free(r);
+  util_host_tensor_free(c);
+  if (!vals) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
   *values = vals;
   return WGK_OK;
 }
 
-static wgk_status make_row(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
-                           wgk_error *err) {
+static wgk_status make_row(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           util_error *err) {
   return make(params, rank, dims, values, err, true);
 }
 
-static wgk_status make_col(const wgk_op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
-                           wgk_error *err) {
+static wgk_status make_col(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+                           util_error *err) {
   return make(params, rank, dims, values, err, false);
 }
 
@@ -42,7 +42,7 @@ static wgk_status make_col(const wgk_op_generator *g, const double *params, int 
     }                                                                                                                 \
   }
 
-const wgk_op_generator wgk_op_sparse_generators[2] = {
+const op_generator op_sparse_generators[2] = {
     {.name = "phi3_layout_row", .params = LAYOUT_PARAMS, .own_shape = true, .make = make_row},
     {.name = "phi3_layout_col", .params = LAYOUT_PARAMS, .own_shape = true, .make = make_col},
 };

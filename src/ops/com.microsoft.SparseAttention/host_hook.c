@@ -4,18 +4,18 @@
 #include "ops/com.microsoft.SparseAttention/host_check.h"
 #include "ops/ops.h"
 
-static int64_t attr_int(const wgk_value *attrs, const char *name, bool *given) {
-  const wgk_value *v = attrs ? wgk_value_dict_get(attrs, name) : NULL;
-  *given = v && wgk_value_is_number(v);
-  return *given ? wgk_value_as_int(v) : 0;
+static int64_t attr_int(const expr_value *attrs, const char *name, bool *given) {
+  const expr_value *v = attrs ? expr_value_dict_get(attrs, name) : NULL;
+  *given = v && expr_value_is_number(v);
+  return *given ? expr_value_as_int(v) : 0;
 }
 
-wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err) {
-  const wgk_value *attrs = call->attrs;
-  wgk_sparse_check_args a = {0};
+wgk_status op_sparse_host_check(const op_call *call, util_error *err) {
+  const expr_value *attrs = call->attrs;
+  ops_sparse_check_args a = {0};
   struct {
     const char *port;
-    wgk_hostcheck_tensor *t;
+    ops_hostcheck_tensor *t;
   } map[] = {
       {"query", &a.query},
       {"key", &a.key},
@@ -41,7 +41,7 @@ wgk_status wgk_op_sparse_host_check(const wgk_op_call *call, wgk_error *err) {
   a.kv_num_heads = attr_int(attrs, "kv_num_heads", &a.has_kv_num_heads);
   a.sparse_block_size = attr_int(attrs, "sparse_block_size", &a.has_sparse_block_size);
   a.do_rotary = attr_int(attrs, "do_rotary", &given);
-  wgk_status st = wgk_sparse_check(&a, err);
-  if (st != WGK_OK) wgk_error_wrap_source(err, call->source, 0, 0, NULL);
+  wgk_status st = ops_sparse_check(&a, err);
+  if (st != WGK_OK) util_error_wrap_source(err, call->source, 0, 0, NULL);
   return st;
 }

@@ -17,15 +17,15 @@ static int64_t count_row(int64_t l, int64_t q, int64_t local, int64_t vs, int64_
   return n;
 }
 
-wgk_status wgk_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t local_blocks, int64_t vert_stride,
-                               wgk_host_tensor **row, wgk_host_tensor **col, wgk_error *err) {
+wgk_status ops_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t local_blocks, int64_t vert_stride,
+                               util_host_tensor **row, util_host_tensor **col, util_error *err) {
   *row = *col = NULL;
   if (num_layout < 1 || num_layout > 1024 || max_blocks < 1 || max_blocks > MAX_LAYOUT_BLOCKS || local_blocks < 0 ||
       vert_stride < 1)
-    return wgk_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, "phi3_layout",
-                         "num_layout %" PRId64 " (1..1024), max_blocks %" PRId64 " (1..16384), local %" PRId64
-                         " (>= 0), vert_stride %" PRId64 " (>= 1)",
-                         num_layout, max_blocks, local_blocks, vert_stride);
+    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, "phi3_layout",
+                          "num_layout %" PRId64 " (1..1024), max_blocks %" PRId64 " (1..16384), local %" PRId64
+                          " (>= 0), vert_stride %" PRId64 " (>= 1)",
+                          num_layout, max_blocks, local_blocks, vert_stride);
   int64_t step = vert_stride / num_layout > 1 ? vert_stride / num_layout : 1, max_nnz = 1;
   for (int64_t l = 0; l < num_layout; l++) {
     int64_t n = 0;
@@ -33,12 +33,12 @@ wgk_status wgk_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t l
     max_nnz = n > max_nnz ? n : max_nnz;
   }
   int64_t rdims[2] = {num_layout, max_blocks + 1}, cdims[2] = {num_layout, max_nnz};
-  wgk_status st = wgk_host_tensor_create(WGK_DTYPE_INT32, 2, rdims, row);
-  if (st == WGK_OK) st = wgk_host_tensor_create(WGK_DTYPE_INT32, 2, cdims, col);
+  wgk_status st = util_host_tensor_create(WGK_DTYPE_INT32, 2, rdims, row);
+  if (st == WGK_OK) st = util_host_tensor_create(WGK_DTYPE_INT32, 2, cdims, col);
   if (st != WGK_OK) {
-    wgk_host_tensor_free(*row);
+    util_host_tensor_free(*row);
     *row = NULL;
-    return wgk_error_set(err, st, NULL, 0, 0, "phi3_layout", "cannot allocate the layout");
+    return util_error_set(err, st, NULL, 0, 0, "phi3_layout", "cannot allocate the layout");
   }
   int32_t *r = (*row)->data, *c = (*col)->data;
   for (int64_t l = 0; l < num_layout; l++) {

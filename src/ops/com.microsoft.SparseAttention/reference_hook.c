@@ -3,14 +3,14 @@
 #include "ops/com.microsoft.SparseAttention/reference.h"
 #include "ops/ops.h"
 
-static wgk_status need(const wgk_host_tensor *t, const char *onnx, wgk_error *err) {
+static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *err) {
   return t ? WGK_OK
-           : wgk_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL, "the reference needs input %s, which the case lacks",
-                           onnx);
+           : util_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL, "the reference needs input %s, which the case lacks",
+                            onnx);
 }
 
-wgk_status wgk_op_sparse_reference(wgk_op_ref_io *io, wgk_error *err) {
-  wgk_ref_sparse_inputs si = {
+wgk_status op_sparse_reference(op_ref_io *io, util_error *err) {
+  ops_ref_sparse_inputs si = {
       .query = io->input(io, "query"),
       .key = io->input(io, "key"),
       .value = io->input(io, "value"),
@@ -27,16 +27,16 @@ wgk_status wgk_op_sparse_reference(wgk_op_ref_io *io, wgk_error *err) {
   if (!st) st = need(si.past_key, "past_key", err);
   if (!st) st = need(si.past_value, "past_value", err);
   if (st) return st;
-  wgk_ref_sparse_attrs a = {.num_heads = (int64_t)io->attr(io, "num_heads", 0),
+  ops_ref_sparse_attrs a = {.num_heads = (int64_t)io->attr(io, "num_heads", 0),
                             .kv_num_heads = (int64_t)io->attr(io, "kv_num_heads", 0),
                             .scale = io->attr(io, "scale", 0),
                             .sparse_block_size = (int64_t)io->attr(io, "sparse_block_size", 0),
                             .do_rotary = (int64_t)io->attr(io, "do_rotary", 0),
                             .rotary_interleaved = (int64_t)io->attr(io, "rotary_interleaved", 0)};
-  const wgk_host_tensor *q = si.query;
+  const util_host_tensor *q = si.query;
   if (q->rank != 3 || a.num_heads <= 0 || a.kv_num_heads <= 0 || si.past_key->rank != 4)
-    return wgk_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL,
-                         "the reference needs a rank-3 query, rank-4 caches, num_heads and kv_num_heads");
+    return util_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL,
+                          "the reference needs a rank-3 query, rank-4 caches, num_heads and kv_num_heads");
   int64_t head = si.past_key->dims[3], dims[3] = {q->dims[0], q->dims[1], a.num_heads * head};
   /* present_* are the caches updated in place: the outputs are named after either */
   static const char *const out_names[] = {"output", NULL}, *const pk[] = {"present_key", "past_key"},
@@ -45,5 +45,5 @@ wgk_status wgk_op_sparse_reference(wgk_op_ref_io *io, wgk_error *err) {
   st = io->output(io, out_names, q, 3, dims, &out, err);
   if (!st) st = io->output(io, pk, q, 4, si.past_key->dims, &kc, err);
   if (!st) st = io->output(io, pv, q, 4, si.past_value->dims, &vc, err);
-  return st ? st : wgk_ref_sparse_attention(&si, &a, out, kc, vc, err);
+  return st ? st : ops_ref_sparse_attention(&si, &a, out, kc, vc, err);
 }

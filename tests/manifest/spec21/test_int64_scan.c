@@ -58,7 +58,7 @@ static void verdicts(void **state) {
   (void)state;
   const char *names[] = {"x", "y"};
   for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-    size_t where = wgk_plan_opaque_int64_scan(CASES[i].wgsl, names, 2);
+    size_t where = plan_opaque_int64_scan(CASES[i].wgsl, names, 2);
     assert_true(where != (size_t)-2);
     if ((where != (size_t)-1) != CASES[i].refused)
       fail_msg("case %zu `%s`: %s, the loader %s", i, CASES[i].wgsl, where != (size_t)-1 ? "refused" : "accepted",
@@ -72,11 +72,11 @@ static void positions(void **state) {
   (void)state;
   const char *names[] = {"x"};
   const char *a = "y[i] = x[i];\nlet q = x[j] + 1;";
-  assert_int_equal(wgk_plan_opaque_int64_scan(a, names, 1), (size_t)(strstr(a, "x[j]") - a));
+  assert_int_equal(plan_opaque_int64_scan(a, names, 1), (size_t)(strstr(a, "x[j]") - a));
   const char *b = "let v = x[i];\n// v.x\nlet w = v.y;";
-  assert_int_equal(wgk_plan_opaque_int64_scan(b, names, 1), (size_t)(strstr(b, "v.y") - b));
-  assert_int_equal(wgk_plan_opaque_int64_scan("", names, 1), (size_t)-1);
-  assert_int_equal(wgk_plan_opaque_int64_scan("y[i] = x[i] + 1;", names, 0), (size_t)-1);
+  assert_int_equal(plan_opaque_int64_scan(b, names, 1), (size_t)(strstr(b, "v.y") - b));
+  assert_int_equal(plan_opaque_int64_scan("", names, 1), (size_t)-1);
+  assert_int_equal(plan_opaque_int64_scan("y[i] = x[i] + 1;", names, 0), (size_t)-1);
 }
 
 int main(void) {

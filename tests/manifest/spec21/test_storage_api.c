@@ -20,7 +20,7 @@
 #define N 37
 
 static wgk_context *ctx;
-static wgk_rng rng;
+static util_rng rng;
 
 static wgk_kernel *load(const char *name) {
   const char *src = getenv("WGK_SOURCE_DIR");
@@ -56,9 +56,9 @@ typedef struct int64_inputs {
 
 static void make_inputs(int64_inputs *in) {
   for (int i = 0; i < N; i++) {
-    in->o[i] = (int64_t)wgk_rng_next(&rng);
-    in->c[i] = (int64_t)(wgk_rng_next(&rng) & 0xffffffffu);
-    in->s[i] = (int64_t)(wgk_rng_next(&rng) % (1ull << 41)) - (1ll << 40);
+    in->o[i] = (int64_t)util_rng_next(&rng);
+    in->c[i] = (int64_t)(util_rng_next(&rng) & 0xffffffffu);
+    in->s[i] = (int64_t)(util_rng_next(&rng) % (1ull << 41)) - (1ll << 40);
   }
   in->s[0] = INT32_MIN;
   in->s[1] = INT32_MAX;
@@ -108,7 +108,7 @@ static void test_projected_outputs(void **state) {
   for (int i = 0; i < N; i++) assert_int_equal(w[i], wrap32(2 * sat32(in.s[i]) - 5));
   /* wgk_tensor_write on an int64 tensor held as 32-bit words: 64-bit values again */
   int64_t big[N];
-  for (int i = 0; i < N; i++) big[i] = (int64_t)wgk_rng_next(&rng);
+  for (int i = 0; i < N; i++) big[i] = (int64_t)util_rng_next(&rng);
   assert_int_equal(wgk_tensor_write(w_dest, big, sizeof big), WGK_OK);
   read_i64(w_dest, w);
   assert_memory_equal(w, big, sizeof big);
@@ -215,10 +215,10 @@ static void test_widened(void **state) {
   uint8_t c[N];
   bool d[N];
   for (int i = 0; i < N; i++) {
-    a[i] = (int8_t)(wgk_rng_next(&rng) & 0xff);
-    b[i] = (int16_t)(wgk_rng_next(&rng) & 0xffff);
-    c[i] = (uint8_t)(wgk_rng_next(&rng) & 0xff);
-    d[i] = wgk_rng_next(&rng) & 1;
+    a[i] = (int8_t)(util_rng_next(&rng) & 0xff);
+    b[i] = (int16_t)(util_rng_next(&rng) & 0xffff);
+    c[i] = (uint8_t)(util_rng_next(&rng) & 0xff);
+    d[i] = util_rng_next(&rng) & 1;
   }
   b[0] = INT16_MIN;
   b[1] = INT16_MAX;
@@ -262,7 +262,7 @@ static void test_widened(void **state) {
 static void test_packed(void **state) {
   (void)state;
   uint8_t p[N];
-  for (int i = 0; i < N; i++) p[i] = (uint8_t)(wgk_rng_next(&rng) & 0xff);
+  for (int i = 0; i < N; i++) p[i] = (uint8_t)(util_rng_next(&rng) & 0xff);
   wgk_kernel *k = load("test.Packed");
   wgk_call *call = NULL;
   assert_int_equal(wgk_call_create(k, &call), WGK_OK);
@@ -287,7 +287,7 @@ static void test_packed(void **state) {
 static void test_inout(void **state) {
   (void)state;
   int64_t v[N], got[N];
-  for (int i = 0; i < N; i++) v[i] = (int64_t)(wgk_rng_next(&rng) % (1ull << 36)) - (1ll << 35);
+  for (int i = 0; i < N; i++) v[i] = (int64_t)(util_rng_next(&rng) % (1ull << 36)) - (1ll << 35);
   wgk_kernel *k = load("test.InOut64");
   wgk_call *call = NULL;
   assert_int_equal(wgk_call_create(k, &call), WGK_OK);
@@ -312,7 +312,7 @@ int main(void) {
     return 1;
   }
   wgk_test_need_gpu_context(ctx);
-  wgk_rng_seed(&rng, 2111);
+  util_rng_seed(&rng, 2111);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_projected_outputs), cmocka_unit_test(test_chained), cmocka_unit_test(test_checked_refusal),
       cmocka_unit_test(test_widened),           cmocka_unit_test(test_packed),  cmocka_unit_test(test_inout),
