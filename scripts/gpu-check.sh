@@ -20,6 +20,7 @@ export LD_LIBRARY_PATH=/tmp/devlibs/usr/lib/x86_64-linux-gnu:$dawn:$PWD/$BUILD
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
 export WGK_SOURCE_DIR=$PWD
+export WGK_KERNEL_PATH=${WGK_KERNEL_PATH:-$PWD/kernels}  # a moved build looks for kernels/ only on the search path
 conf=${CONFORMANCE:-.device/conformance/onnx-node-tests}
 status=0
 step() { echo "== $*"; "$@" 2>&1 | tee -a "$OUT/log.txt"; local rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || { echo "(exit $rc)"; status=1; }; }

@@ -46,8 +46,8 @@ struct wgk_context {
   bool verbose;                              /* log cache decisions to stderr */
   uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
   struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
-  bool staged_upload;        /* env WGK_STAGED_UPLOAD=1: uploads of 64 KiB and more through the pool's MAP_WRITE
-                                staging (off by default: on lavapipe it is 20x slower than queue writes) */
+  bool staged_upload;        /* uploads of 64 KiB and more through the pool's MAP_WRITE staging: on for a GPU
+                                adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1 decides */
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
                                     readback staging buffers, reused across calls */
 };
