@@ -3,10 +3,12 @@
 if(TARGET wgk_cli)
   set(WGK_PYTHON_ENV "WGK_LIBRARY=$<TARGET_FILE:wgk>" "WGK_CLI=$<TARGET_FILE:wgk_cli>"
       "PYTHONPATH=${CMAKE_SOURCE_DIR}/python" "PYTHONDONTWRITEBYTECODE=1")
+  set(WGK_PYTHON_SANITIZER_ENV "")
   if(WGK_SANITIZE) # a sanitized libwgk in an unsanitized python3: the ASan runtime goes first; python's leaks are not ours
     execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE WGK_ASAN_RUNTIME
                     OUTPUT_STRIP_TRAILING_WHITESPACE)
-    list(APPEND WGK_PYTHON_ENV "LD_PRELOAD=${WGK_ASAN_RUNTIME}" "ASAN_OPTIONS=detect_leaks=0")
+    set(WGK_PYTHON_SANITIZER_ENV "LD_PRELOAD=${WGK_ASAN_RUNTIME}" "ASAN_OPTIONS=detect_leaks=0")
+    list(APPEND WGK_PYTHON_ENV ${WGK_PYTHON_SANITIZER_ENV})
   endif()
   add_test(NAME python_binding COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "[0-9]+ passed" --
            ${WGK_PYTHON3} -m pytest -q -p no:cacheprovider -rs ${CMAKE_CURRENT_LIST_DIR}/test_wgk.py)
@@ -18,4 +20,7 @@ if(TARGET wgk_cli)
            --expect "RotaryEmbedding ok" -- ${CMAKE_CURRENT_LIST_DIR}/installed.sh ${CMAKE_BINARY_DIR}
            ${CMAKE_BINARY_DIR}/test-tmp/python_binding_installed/prefix)
   set_tests_properties(python_binding_installed PROPERTIES TIMEOUT 300 LABELS "gpu;python")
+  if(WGK_PYTHON_SANITIZER_ENV) # the installed copy is sanitized too in make test-asan (it failed there without)
+    set_tests_properties(python_binding_installed PROPERTIES ENVIRONMENT "${WGK_PYTHON_SANITIZER_ENV}")
+  endif()
 endif()
