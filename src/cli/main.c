@@ -36,8 +36,8 @@ static void usage(FILE *out) {
 
 /* `wgk --version`: the version, the Dawn build it runs on, and the source commit (taken at build time). */
 static int version(void) {
-  printf("wgk %s\nDawn: npm bun-webgpu-linux-x64 %s (libwebgpu_wrapper.so)\nsource commit: %s\n",
-         WGK_VERSION_STRING, WGK_DAWN_PACKAGE_VERSION, WGK_SOURCE_COMMIT);
+  printf("wgk %s\nDawn: npm bun-webgpu-linux-x64 %s (libwebgpu_wrapper.so)\nsource commit: %s\n", WGK_VERSION_STRING,
+         WGK_DAWN_PACKAGE_VERSION, WGK_SOURCE_COMMIT);
   return 0;
 }
 

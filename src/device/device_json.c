@@ -112,7 +112,8 @@ static wgk_status read_uint(reader *r, const json_t *j, uint64_t max, uint64_t *
     char shown[64] = "";
     if (json_is_integer(j)) snprintf(shown, sizeof shown, " (%lld)", (long long)json_integer_value(j));
     if (json_is_real(j)) snprintf(shown, sizeof shown, " (%.17g)", json_real_value(j));
-    return fail(r, false, "must be an integer in [0, %llu], not %s%s", (unsigned long long)max, util_json_type_name(j), shown);
+    return fail(r, false, "must be an integer in [0, %llu], not %s%s", (unsigned long long)max, util_json_type_name(j),
+                shown);
   }
   *out = (uint64_t)json_integer_value(j);
   return WGK_OK;
@@ -286,7 +287,8 @@ static wgk_status read_adapter(reader *r, const json_t *j, dev_desc *d) {
 }
 
 static wgk_status read_root(reader *r, const json_t *j, dev_desc *d) {
-  if (!json_is_object(j)) return fail(r, false, "a device description is a JSON object, not %s", util_json_type_name(j));
+  if (!json_is_object(j))
+    return fail(r, false, "a device description is a JSON object, not %s", util_json_type_name(j));
   const json_t *adapters = json_object_get(j, "adapters"); /* the whole `wgk devices --json`: its first adapter */
   if (!adapters) return read_adapter(r, j, d);
   const char *key;
