@@ -1,10 +1,24 @@
-// bench.json generators in JavaScript, following src/runtime/testcase_gen.c and src/ref/sparse_layout.c so a
-// peer gets the inputs `wgk bench` generates: uniform (xoshiro256** seeded through splitmix64, 53-bit draws,
-// default [-1, 1)), const, positions, arange, rotary_cos/sin and the Phi-3 CSR layouts. Values are rounded to
-// the dtype as wgk stores them (float16 through float32: a double rounding that can differ from wgk's in the
-// last bit; timing data only).
+// What every peer shares: bench.json generators in JavaScript, following src/testcase/testcase_gen.c and
+// src/ops/com.microsoft.SparseAttention/{generators,layout}.c so a peer gets the inputs `wgk bench` generates:
+// uniform (xoshiro256** seeded through splitmix64, 53-bit draws, default [-1, 1)), const, positions, arange,
+// rotary_cos/sin and the Phi-3 CSR layouts. Values are rounded to the dtype as wgk stores them (float16 through
+// float32: a double rounding that can differ from wgk's in the last bit; timing data only). Also the merge of a
+// case with the document's defaults, and the statistics every peer reports.
 
 const M64 = (1n << 64n) - 1n;
+
+// Median, p10 and p90 (linear interpolation between order statistics) and the count, as `wgk bench` reports them.
+export function stat(xs) {
+  const s = [...xs].sort((a, b) => a - b), q = (p) => { const x = p * (s.length - 1), lo = Math.floor(x);
+    return lo + 1 < s.length ? s[lo] + (s[lo + 1] - s[lo]) * (x - lo) : s[lo]; };
+  return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
+}
+
+// A bench.json case with the document's defaults under it (inputs and attrs merged key by key).
+export function merged(doc, c) {
+  const d = doc.defaults || {};
+  return { ...d, ...c, inputs: { ...(d.inputs || {}), ...(c.inputs || {}) }, attrs: { ...(d.attrs || {}), ...(c.attrs || {}) } };
+}
 
 function splitmix64(state) { // state: [BigInt]; returns the next output
   state[0] = (state[0] + 0x9e3779b97f4a7c15n) & M64;

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generate } from "./gen.mjs";
+import { generate, merged, stat } from "./gen.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? process.argv[i + 1] : d; };
@@ -20,17 +20,6 @@ if (!benchPath || !outPath) {
 const tools = process.env.JSLOADER_TOOLS || path.join(here, "..", "..", "..", "shared", "tools", "jsloader");
 const { getKernel, disposeSharedKernelRuntime } = await import(pathToFileURL(path.join(tools, "env.mjs")).href);
 const { servePackage } = await import(pathToFileURL(path.join(tools, "serve.mjs")).href);
-
-function stat(xs) {
-  const s = [...xs].sort((a, b) => a - b), q = (p) => { const x = p * (s.length - 1), lo = Math.floor(x);
-    return lo + 1 < s.length ? s[lo] + (s[lo + 1] - s[lo]) * (x - lo) : s[lo]; };
-  return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
-}
-
-function merged(doc, c) {
-  const d = doc.defaults || {};
-  return { ...d, ...c, inputs: { ...(d.inputs || {}), ...(c.inputs || {}) }, attrs: { ...(d.attrs || {}), ...(c.attrs || {}) } };
-}
 
 // bench.json names ports by their manifest key, which is what the loader's call takes.
 function hostInputs(c) {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { singleNodeModel } from "./onnx_model.mjs";
-import { generate } from "./gen.mjs";
+import { generate, merged, stat } from "./gen.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modules = process.env.ORT_NODE_MODULES || path.join(here, "..", "..", "tests", "ort", "node_modules");
@@ -45,17 +45,6 @@ function tensor(spec) {
   const a = new Arr(n);
   for (let i = 0; i < n; i++) a[i] = data(spec, n, i);
   return new ort.Tensor(spec.dtype, a, spec.shape);
-}
-
-function stat(xs) {
-  const s = [...xs].sort((a, b) => a - b), q = (p) => { const x = p * (s.length - 1), lo = Math.floor(x);
-    return lo + 1 < s.length ? s[lo] + (s[lo + 1] - s[lo]) * (x - lo) : s[lo]; };
-  return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
-}
-
-function merged(doc, c) {
-  const d = doc.defaults || {};
-  return { ...d, ...c, inputs: { ...(d.inputs || {}), ...(c.inputs || {}) }, attrs: { ...(d.attrs || {}), ...(c.attrs || {}) } };
 }
 
 async function runRope(c) {

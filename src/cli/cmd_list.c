@@ -1,5 +1,5 @@
 /* `wgk list [--json]`: the kernel packages wgk can load by repo id: on the local search path (WGK_KERNEL_PATH, the
- * bundled kernels/, the installed share; the first folder of a name is the one a repo id finds, later ones are
+ * installed share or a source build's kernels/; the first folder of a name is the one a repo id finds, later ones are
  * shadowed) and in the Hub cache (docs/hub.md), one entry per cached snapshot with the versions that point at
  * it. Each entry is opened as a load would open it: its op id, metadata version and whether every file matched
  * its digest (verified), or why it does not open. */

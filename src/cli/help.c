@@ -15,7 +15,8 @@ static const char common_options[] =
     "  --adapter SEL          the WebGPU adapter: an index of `wgk devices` or a name substring\n"
     "  --verbose, -v          more detail on stderr\n"
     "PKG is a folder (starting with / or .) or a repo id (webgpu-kernels/<op id>, <op id>), looked up on\n"
-    "WGK_KERNEL_PATH, the bundled kernels/, the Hub cache, then the Hub (docs/hub.md).\n";
+    "WGK_KERNEL_PATH, the kernels installed with wgk (share/wgk/kernels beside its lib/; a build inside the\n"
+    "source tree uses the tree's kernels/), the Hub cache, then the Hub (docs/hub.md).\n";
 
 static const char call_options[] =
     "  --attr K=V             an attribute; V is JSON (3, 0.5, [1,0], \"s\") or a bare word taken as a string\n"

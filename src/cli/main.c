@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "source_commit.h" /* generated at build time: WGK_SOURCE_COMMIT */
 
 static const cli_command commands[] = {
     /* Each subcommand adds its line here. */
@@ -33,10 +34,10 @@ static void usage(FILE *out) {
     fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
 }
 
-/* `wgk --version`: the version, the Dawn build it runs on, and the source commit (set at configure time). */
+/* `wgk --version`: the version, the Dawn build it runs on, and the source commit (taken at build time). */
 static int version(void) {
-  printf("wgk %s\nDawn: npm bun-webgpu-linux-x64 %s (libwebgpu_wrapper.so)\nsource commit (at configure): %s\n",
-         WGK_VERSION_STRING, WGK_DAWN_PACKAGE_VERSION, WGK_SOURCE_COMMIT);
+  printf("wgk %s\nDawn: npm bun-webgpu-linux-x64 %s (libwebgpu_wrapper.so)\nsource commit: %s\n", WGK_VERSION_STRING,
+         WGK_DAWN_PACKAGE_VERSION, WGK_SOURCE_COMMIT);
   return 0;
 }
 

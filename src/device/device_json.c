@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/json_pos.h"
+#include "util/json_type.h"
 #include "device/device_desc.h"
 #include "device/device_json.h"
 
@@ -101,28 +102,8 @@ static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) {
                         "%s", msg);
 }
 
-static const char *type_name(const json_t *j) {
-  switch (json_typeof(j)) {
-  case JSON_OBJECT:
-    return "an object";
-  case JSON_ARRAY:
-    return "a list";
-  case JSON_STRING:
-    return "a string";
-  case JSON_INTEGER:
-    return "an integer";
-  case JSON_REAL:
-    return "a number with a fraction or exponent";
-  case JSON_TRUE:
-  case JSON_FALSE:
-    return "a boolean";
-  default:
-    return "null";
-  }
-}
-
 static wgk_status expect(reader *r, const json_t *j, bool ok, const char *want) {
-  return ok ? WGK_OK : fail(r, false, "must be %s, not %s", want, type_name(j));
+  return ok ? WGK_OK : fail(r, false, "must be %s, not %s", want, util_json_type_name(j));
 }
 
 /* A non-negative integer no larger than max. */
@@ -130,7 +111,9 @@ static wgk_status read_uint(reader *r, const json_t *j, uint64_t max, uint64_t *
   if (!json_is_integer(j) || json_integer_value(j) < 0 || (uint64_t)json_integer_value(j) > max) {
     char shown[64] = "";
     if (json_is_integer(j)) snprintf(shown, sizeof shown, " (%lld)", (long long)json_integer_value(j));
-    return fail(r, false, "must be an integer in [0, %llu], not %s%s", (unsigned long long)max, type_name(j), shown);
+    if (json_is_real(j)) snprintf(shown, sizeof shown, " (%.17g)", json_real_value(j));
+    return fail(r, false, "must be an integer in [0, %llu], not %s%s", (unsigned long long)max, util_json_type_name(j),
+                shown);
   }
   *out = (uint64_t)json_integer_value(j);
   return WGK_OK;
@@ -304,7 +287,8 @@ static wgk_status read_adapter(reader *r, const json_t *j, dev_desc *d) {
 }
 
 static wgk_status read_root(reader *r, const json_t *j, dev_desc *d) {
-  if (!json_is_object(j)) return fail(r, false, "a device description is a JSON object, not %s", type_name(j));
+  if (!json_is_object(j))
+    return fail(r, false, "a device description is a JSON object, not %s", util_json_type_name(j));
   const json_t *adapters = json_object_get(j, "adapters"); /* the whole `wgk devices --json`: its first adapter */
   if (!adapters) return read_adapter(r, j, d);
   const char *key;

@@ -1,5 +1,6 @@
 #include "expr/expr.h"
 #include "manifest/reader.h"
+#include "util/json_type.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,32 +123,11 @@ void manifest_show(const json_t *v, char *buf, size_t size) {
   free(s);
 }
 
-static const char *type_name(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT:
-    return "an object";
-  case JSON_ARRAY:
-    return "a list";
-  case JSON_STRING:
-    return "a string";
-  case JSON_INTEGER:
-    return "an integer";
-  case JSON_REAL:
-    return "a number";
-  case JSON_TRUE:
-  case JSON_FALSE:
-    return "a boolean";
-  case JSON_NULL:
-    return "null";
-  }
-  return "a value";
-}
-
 wgk_status manifest_expect(manifest_rd *rd, const json_t *v, json_type t, const char *what) {
   if (json_typeof(v) == t || (t == JSON_TRUE && json_is_boolean(v))) return WGK_OK;
   char shown[80];
   manifest_show(v, shown, sizeof shown);
-  return manifest_fail(rd, "expected %s, got %s %s", what, type_name(v), shown);
+  return manifest_fail(rd, "expected %s, got %s %s", what, util_json_type_name(v), shown);
 }
 
 wgk_status manifest_object(manifest_rd *rd, const json_t *obj, const char *what, const char *const *allowed) {

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """CLI conventions (issue 16 item 3): `wgk CMD --help`, `wgk CMD -h` and `wgk help CMD` print that command's usage
 on stdout and exit 0 for every command `wgk help` lists; the help of a command names every option its source
-parses (src/cli/cmd_<name>.c, plus the common package options); `wgk --version` names the pinned Dawn package.
+parses (src/cli/cmd_<name>.c, plus the common package options); `wgk --version` names the pinned Dawn package
+and the commit the build was made from.
 Usage: help_test.py WGK REPO_ROOT
 """
 import glob, json, os, re, subprocess, sys
@@ -50,6 +51,9 @@ dawn = json.load(open(os.path.join(root, "third_party/dawn/package.json")))["dep
 rc, out, err = run(["--version"])
 if rc != 0 or not re.match(r"wgk \d+\.\d+\.\d+\n", out) or f"bun-webgpu-linux-x64 {dawn}" not in out or "commit" not in out:
     fails.append(f"wgk --version: exit {rc}, {out!r}")
+head = subprocess.run(["git", "-C", root, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+if head.returncode == 0 and f"source commit: {head.stdout.strip()}" not in out:  # taken at build, not configure
+    fails.append(f"wgk --version does not show the checkout's commit {head.stdout.strip()}: {out!r}")
 for f in fails:
     print("FAIL", f)
 print(f"{len(commands)} commands' help checked; {len(fails)} failures")

@@ -261,7 +261,7 @@ static void device_file_types(void **state) {
       {"{\n  \"features\": [],\n  \"limits\": \"none\"\n}", "d.json:3:13: limits: must be an object"},
       {"{\"limits\": {\"maxBufferSize\": -1}}", "d.json:1:30: limits.maxBufferSize: must be an integer"},
       {"{\"limits\": {\"maxComputeInvocationsPerWorkgroup\": 1.5}}",
-       "limits.maxComputeInvocationsPerWorkgroup: must be an integer"},
+       "limits.maxComputeInvocationsPerWorkgroup: must be an integer in [0, 4294967295], not a number (1.5)"},
       {"{\"bogus\": 1}", "d.json:1:2: bogus: unknown key 'bogus'"},
       {"{\"limits\": {\"maxFoo\": 1}}", "d.json:1:13: limits.maxFoo: unknown limit 'maxFoo'"},
       {"{\"adapterInfo\": {\"vendor\": 3}}", "d.json:1:28: adapterInfo.vendor: must be a string"},

@@ -19,32 +19,14 @@
 
 #define LIMIT "20000"
 
-typedef struct fixture {
-  wgk_context *ctx;
-  wgk_kernel *k;
-} fixture;
+typedef wgk_test_fixture fixture;
 
 static int setup(void **state) {
-  static fixture f;
-  setenv("WGK_MAX_STORAGE_BINDING_BYTES", LIMIT, 1);
-  char *msg = NULL;
-  if (wgk_context_create(NULL, &f.ctx, &msg) != WGK_OK) {
-    printf("context: %s\n", msg ? msg : "?");
-    free(msg);
-    return -1;
-  }
-  wgk_test_need_gpu_context(f.ctx);
-  assert_int_equal(wgk_kernel_load(f.ctx, "webgpu-kernels/ai.onnx.RotaryEmbedding", NULL, &f.k), WGK_OK);
-  *state = &f;
-  return 0;
+  setenv("WGK_MAX_STORAGE_BINDING_BYTES", LIMIT, 1); /* before the context reads the limits */
+  return wgk_test_fixture_setup(state, "webgpu-kernels/ai.onnx.RotaryEmbedding");
 }
 
-static int teardown(void **state) {
-  fixture *f = *state;
-  wgk_kernel_destroy(f->k);
-  wgk_context_destroy(f->ctx);
-  return 0;
-}
+static int teardown(void **state) { return wgk_test_fixture_teardown(state); }
 
 static double uniform(unsigned *seed) { return (double)rand_r(seed) / RAND_MAX * 2 - 1; }
 

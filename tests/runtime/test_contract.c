@@ -13,32 +13,9 @@
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/wgk_test.h"
 
 static char twopass[4096], scratch[4096];
-
-static wgk_context *context(void) {
-  wgk_context *ctx = NULL;
-  char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) { /* no adapter: nothing to test here */
-    printf("# no context: %s\n", msg ? msg : "?");
-    free(msg);
-    skip();
-  }
-  return ctx;
-}
-
-static wgk_kernel *load(wgk_context *ctx, const char *path) {
-  wgk_kernel *k = NULL;
-  if (wgk_kernel_load(ctx, path, NULL, &k) != WGK_OK) fail_msg("load %s: %s", path, wgk_context_errmsg(ctx));
-  return k;
-}
-
-static wgk_tensor *floats(wgk_context *ctx, int64_t n, const float *data) {
-  wgk_tensor *t = NULL;
-  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, data, &t) != WGK_OK)
-    fail_msg("tensor: %s", wgk_context_errmsg(ctx));
-  return t;
-}
 
 static void expect_values(wgk_tensor *t, const float *want, int64_t n, const char *what) {
   float got[64];
@@ -55,8 +32,8 @@ static const float poison = -777.0f;
  * inputs poisoned: after the submit, the good call's output holds its result and the refused call's buffers
  * hold their poison. bad_w: the refused call's W (bound by the second pass only). alias: W is the output too. */
 static void refused_second_pass(wgk_tensor *(*bad_w)(wgk_context *), bool alias, bool batched) {
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, twopass);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, twopass);
   float x[N], w[N], want[N], poisoned[N];
   for (int i = 0; i < N; i++) {
     x[i] = (float)i;
@@ -67,11 +44,12 @@ static void refused_second_pass(wgk_tensor *(*bad_w)(wgk_context *), bool alias,
   wgk_call *good = NULL, *bad = NULL;
   assert_int_equal(wgk_call_create(k, &good), WGK_OK);
   assert_int_equal(wgk_call_create(k, &bad), WGK_OK);
-  wgk_tensor *gx = floats(ctx, N, x), *gw = floats(ctx, N, w), *gy = floats(ctx, N, poisoned);
+  wgk_tensor *gx = wgk_test_floats(ctx, N, x), *gw = wgk_test_floats(ctx, N, w),
+             *gy = wgk_test_floats(ctx, N, poisoned);
   assert_int_equal(wgk_call_set_input(good, "x", gx), WGK_OK);
   assert_int_equal(wgk_call_set_input(good, "w", gw), WGK_OK);
   assert_int_equal(wgk_call_set_output(good, "y", gy), WGK_OK);
-  wgk_tensor *bx = floats(ctx, N, poisoned), *by = floats(ctx, N, poisoned);
+  wgk_tensor *bx = wgk_test_floats(ctx, N, poisoned), *by = wgk_test_floats(ctx, N, poisoned);
   wgk_tensor *bw = alias ? wgk_tensor_retain(by) : bad_w(ctx);
   assert_int_equal(wgk_call_set_input(bad, "x", bx), WGK_OK);
   assert_int_equal(wgk_call_set_input(bad, "w", bw), WGK_OK);
@@ -141,8 +119,8 @@ static void refused_run_aliased_changes_nothing(void **state) {
  * when the tuned plan is made, and must not be evicted while plan_for_call still compares against it. */
 static void plan_in_use_survives_eviction(void **state) {
   (void)state;
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, scratch);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, scratch);
   k->max_plans = 2;
   json_decref(k->tuned);
   k->tuned =
@@ -154,7 +132,7 @@ static void plan_in_use_survives_eviction(void **state) {
   for (size_t r = 0; r < sizeof sizes / sizeof *sizes; r++) {
     wgk_call *c = NULL;
     assert_int_equal(wgk_call_create(k, &c), WGK_OK);
-    wgk_tensor *t = floats(ctx, sizes[r], x);
+    wgk_tensor *t = wgk_test_floats(ctx, sizes[r], x);
     assert_int_equal(wgk_call_set_input(c, "x", t), WGK_OK);
     if (wgk_call_run(c) != WGK_OK) fail_msg("run %zu: %s", r, wgk_context_errmsg(ctx));
     float want[16];
@@ -173,8 +151,8 @@ static void plan_in_use_survives_eviction(void **state) {
 /* The call keeps its kernel, the tensors and calls their context: destroying them first is no memory error. */
 static void calls_outlive_kernel_and_context(void **state) {
   (void)state;
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, scratch);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, scratch);
   wgk_call *c = NULL;
   assert_int_equal(wgk_call_create(k, &c), WGK_OK);
   float x[N], want[N];
@@ -182,7 +160,7 @@ static void calls_outlive_kernel_and_context(void **state) {
     x[i] = (float)i * 0.5f;
     want[i] = 2 * x[i];
   }
-  wgk_tensor *t = floats(ctx, N, x);
+  wgk_tensor *t = wgk_test_floats(ctx, N, x);
   assert_int_equal(wgk_call_set_input(c, "x", t), WGK_OK);
   wgk_kernel_destroy(k);
   assert_int_equal(wgk_call_run(c), WGK_OK);
@@ -239,8 +217,8 @@ static void *hammer(void *arg) {
 
 static void two_threads_share_a_context(void **state) {
   (void)state;
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, scratch);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, scratch);
   worker w[2] = {{ctx, k, 0, 0, ""}, {ctx, k, 1, 0, ""}};
   pthread_t th[2];
   for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&th[i], NULL, hammer, &w[i]), 0);
@@ -261,8 +239,8 @@ static void expect_message(wgk_context *ctx, wgk_status st, const char *needle) 
 /* Failure A, then failure B: B's message. A success after a failure: no message. */
 static void every_failure_sets_its_message(void **state) {
   (void)state;
-  wgk_context *ctx = context(), *other = context();
-  wgk_kernel *k = load(ctx, scratch), *ko = load(other, scratch);
+  wgk_context *ctx = wgk_test_context(), *other = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, scratch), *ko = wgk_test_load(other, scratch);
   wgk_call *c = NULL, *co = NULL;
   assert_int_equal(wgk_call_create(k, &c), WGK_OK);
   assert_int_equal(wgk_call_create(ko, &co), WGK_OK);

@@ -14,34 +14,11 @@
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/wgk_test.h"
 
 static char half_pkg[4096], twopass_pkg[4096];
 
 enum { N = 64 };
-
-static wgk_context *context(void) {
-  wgk_context *ctx = NULL;
-  char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {
-    printf("# no context: %s\n", msg ? msg : "?");
-    free(msg);
-    skip();
-  }
-  return ctx;
-}
-
-static wgk_kernel *load(wgk_context *ctx, const char *path) {
-  wgk_kernel *k = NULL;
-  if (wgk_kernel_load(ctx, path, NULL, &k) != WGK_OK) fail_msg("load %s: %s", path, wgk_context_errmsg(ctx));
-  return k;
-}
-
-static wgk_tensor *floats(wgk_context *ctx, int64_t n, const float *data) {
-  wgk_tensor *t = NULL;
-  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, data, &t) != WGK_OK)
-    fail_msg("tensor: %s", wgk_context_errmsg(ctx));
-  return t;
-}
 
 static void fill(float *v, int n, float base) {
   for (int i = 0; i < n; i++) v[i] = base + (float)i * 0.25f;
@@ -52,21 +29,21 @@ static void pool_poisoned_buffers(wgk_context *ctx, int count) {
   float poison[N];
   for (int i = 0; i < N; i++) poison[i] = -777.0f;
   wgk_tensor *t[8];
-  for (int i = 0; i < count; i++) t[i] = floats(ctx, N, poison);
+  for (int i = 0; i < count; i++) t[i] = wgk_test_floats(ctx, N, poison);
   assert_int_equal(wgk_context_wait(ctx), WGK_OK);
   for (int i = 0; i < count; i++) wgk_tensor_release(t[i]);
 }
 
 static void output_from_pool_reads_as_new(void **state) {
   (void)state;
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, half_pkg);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, half_pkg);
   for (int round = 0; round < 3; round++) {
     pool_poisoned_buffers(ctx, 4);
     uint64_t hits = ctx->pool.hits;
     float xv[N], y[N];
     fill(xv, N, (float)round);
-    wgk_tensor *x = floats(ctx, N, xv); /* from the pool: every value the one written */
+    wgk_tensor *x = wgk_test_floats(ctx, N, xv); /* from the pool: every value the one written */
     wgk_call *c = NULL;
     assert_int_equal(wgk_call_create(k, &c), WGK_OK);
     assert_int_equal(wgk_call_set_input(c, "x", x), WGK_OK);
@@ -88,12 +65,12 @@ static void output_from_pool_reads_as_new(void **state) {
  * submit. The new tensor must not get x's buffer: its upload would land before the recording runs. */
 static void batch_keeps_released_inputs(void **state) {
   (void)state;
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, twopass_pkg);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, twopass_pkg);
   float xv[N], wv[1] = {2.0f}, other[N], y[N];
   fill(xv, N, 1.0f);
   for (int i = 0; i < N; i++) other[i] = 1000.0f;
-  wgk_tensor *x = floats(ctx, N, xv), *w = floats(ctx, 1, wv);
+  wgk_tensor *x = wgk_test_floats(ctx, N, xv), *w = wgk_test_floats(ctx, 1, wv);
   wgk_call *c = NULL;
   wgk_batch *b = NULL;
   assert_int_equal(wgk_call_create(k, &c), WGK_OK);
@@ -103,7 +80,7 @@ static void batch_keeps_released_inputs(void **state) {
   assert_int_equal(wgk_batch_add(b, c), WGK_OK);
   assert_int_equal(wgk_call_set_input(c, "x", NULL), WGK_OK);
   wgk_tensor_release(x); /* the batch's recording still reads it */
-  wgk_tensor *x2 = floats(ctx, N, other);
+  wgk_tensor *x2 = wgk_test_floats(ctx, N, other);
   assert_int_equal(wgk_batch_submit(b), WGK_OK);
   assert_int_equal(wgk_tensor_read(wgk_call_output(c, "y"), y, sizeof y), WGK_OK);
   for (int i = 0; i < N; i++)
@@ -120,15 +97,15 @@ static void batch_keeps_released_inputs(void **state) {
  * release) takes every buffer from the pool, and reads back what the reference says. */
 static void repeated_calls_reuse_buffers(void **state) {
   (void)state;
-  wgk_context *ctx = context();
-  wgk_kernel *k = load(ctx, twopass_pkg);
+  wgk_context *ctx = wgk_test_context();
+  wgk_kernel *k = wgk_test_load(ctx, twopass_pkg);
   wgk_call *c = NULL;
   assert_int_equal(wgk_call_create(k, &c), WGK_OK);
   for (int round = 0; round < 4; round++) {
     float xv[N], wv[3] = {1.5f, -2.0f, 0.5f}, y[N];
     fill(xv, N, (float)(round * 10));
     for (int i = 0; i < N; i++) y[i] = -777.0f;
-    wgk_tensor *x = floats(ctx, N, xv), *w = floats(ctx, 3, wv);
+    wgk_tensor *x = wgk_test_floats(ctx, N, xv), *w = wgk_test_floats(ctx, 3, wv);
     uint64_t misses = ctx->pool.misses;
     assert_int_equal(wgk_call_set_input(c, "x", x), WGK_OK);
     assert_int_equal(wgk_call_set_input(c, "w", w), WGK_OK);
@@ -153,14 +130,14 @@ static void repeated_calls_reuse_buffers(void **state) {
 static void staged_uploads_arrive(void **state) {
   (void)state;
   setenv("WGK_STAGED_UPLOAD", "1", 1);
-  wgk_context *ctx = context();
+  wgk_context *ctx = wgk_test_context();
   unsetenv("WGK_STAGED_UPLOAD");
   assert_true(ctx->staged_upload);
   enum { M = 40000 }; /* 160 KB of floats: past the 64 KiB threshold, not a size class */
   static float xv[M], back[M];
   for (int round = 0; round < 3; round++) {
     fill(xv, M, (float)round * 3);
-    wgk_tensor *x = floats(ctx, M, xv);
+    wgk_tensor *x = wgk_test_floats(ctx, M, xv);
     assert_int_equal(wgk_tensor_read(x, back, sizeof back), WGK_OK);
     assert_memory_equal(back, xv, sizeof xv);
     wgk_tensor_release(x);

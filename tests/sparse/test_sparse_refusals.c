@@ -53,31 +53,11 @@ static spec base(void) {
   return s;
 }
 
-typedef struct fixture {
-  wgk_context *ctx;
-  wgk_kernel *k;
-} fixture;
+typedef wgk_test_fixture fixture;
 
-static int setup(void **state) {
-  static fixture f;
-  char *msg = NULL;
-  if (wgk_context_create(NULL, &f.ctx, &msg) != WGK_OK) {
-    printf("context: %s\n", msg ? msg : "?");
-    free(msg);
-    return -1;
-  }
-  wgk_test_need_gpu_context(f.ctx);
-  assert_int_equal(wgk_kernel_load(f.ctx, "webgpu-kernels/com.microsoft.SparseAttention", NULL, &f.k), WGK_OK);
-  *state = &f;
-  return 0;
-}
+static int setup(void **state) { return wgk_test_fixture_setup(state, "webgpu-kernels/com.microsoft.SparseAttention"); }
 
-static int teardown(void **state) {
-  fixture *f = *state;
-  wgk_kernel_destroy(f->k);
-  wgk_context_destroy(f->ctx);
-  return 0;
-}
+static int teardown(void **state) { return wgk_test_fixture_teardown(state); }
 
 static float fill[MAXE * 8];
 static char last_message[4096];

@@ -62,3 +62,43 @@ void wgk_test_need_gpu_context(const wgk_context *ctx) {
   }
   wgk_test_need_gpu(gpu_device_desc(ctx->dev)->backend, wgk_context_adapter(ctx));
 }
+
+wgk_context *wgk_test_context(void) {
+  wgk_context *ctx = NULL;
+  char *msg = NULL;
+  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {
+    print_message("context: %s\n", msg ? msg : "?");
+    free(msg);
+    fail_msg("no wgk context");
+  }
+  wgk_test_need_gpu_context(ctx);
+  return ctx;
+}
+
+wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg) {
+  wgk_kernel *k = NULL;
+  if (wgk_kernel_load(ctx, pkg, NULL, &k) != WGK_OK) fail_msg("load %s: %s", pkg, wgk_context_errmsg(ctx));
+  return k;
+}
+
+wgk_tensor *wgk_test_floats(wgk_context *ctx, int64_t n, const float *data) {
+  wgk_tensor *t = NULL;
+  if (wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, data, &t) != WGK_OK)
+    fail_msg("tensor: %s", wgk_context_errmsg(ctx));
+  return t;
+}
+
+int wgk_test_fixture_setup(void **state, const char *pkg) {
+  static wgk_test_fixture f;
+  f.ctx = wgk_test_context();
+  f.k = wgk_test_load(f.ctx, pkg);
+  *state = &f;
+  return 0;
+}
+
+int wgk_test_fixture_teardown(void **state) {
+  wgk_test_fixture *f = *state;
+  wgk_kernel_destroy(f->k);
+  wgk_context_destroy(f->ctx);
+  return 0;
+}

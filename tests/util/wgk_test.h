@@ -20,4 +20,24 @@ void wgk_test_need_gpu(const char *backend, const char *what);
 /* The same for the device under a context (wgk_context_create succeeds on the Null backend). */
 void wgk_test_need_gpu_context(const wgk_context *ctx);
 
+/* A context on the default adapter, which must be a real one (wgk_test_need_gpu_context); fails the test with
+ * wgk's message when none can be made. */
+wgk_context *wgk_test_context(void);
+
+/* wgk_kernel_load, failing the test with the context's message. */
+wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg);
+
+/* A float32 vector of n elements on the GPU holding data (NULL: uninitialised), failing the test otherwise. */
+wgk_tensor *wgk_test_floats(wgk_context *ctx, int64_t n, const float *data);
+
+/* The fixture of a test group that runs one package: a context and the kernel loaded from pkg. */
+typedef struct wgk_test_fixture {
+  wgk_context *ctx;
+  wgk_kernel *k;
+} wgk_test_fixture;
+
+/* cmocka group setup/teardown around a static fixture; returns 0 (failing the test on error). */
+int wgk_test_fixture_setup(void **state, const char *pkg);
+int wgk_test_fixture_teardown(void **state);
+
 #endif
