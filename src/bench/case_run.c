@@ -77,6 +77,7 @@ void bench_setup_free(bench_setup *s) {
   for (size_t i = 0; s->host && i < s->c->n_inputs; i++) util_host_tensor_free(s->host[i]);
   free(s->host);
   bench_series_free(&s->timed_calls);
+  for (int p = 0; p < WGK_BENCH_MAX_PASSES; p++) bench_series_free(&s->pass_ns[p]);
   memset(s, 0, sizeof *s);
 }
 
@@ -201,9 +202,26 @@ wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_s
   return *timed ? bench_time_timestamps(s, warmup, iters, out, acc) : bench_time_batch(s, warmup, iters, out, acc);
 }
 
+/* The passes of the call's last timed run into column i of per_pass (iters samples per pass); names taken from
+ * the first sample. */
+static void note_passes(bench_setup *s, int64_t i, int64_t iters, double *per_pass) {
+  const char *names[WGK_BENCH_MAX_PASSES];
+  uint64_t ns[WGK_BENCH_MAX_PASSES];
+  size_t n = rt_call_pass_times(s->call, WGK_BENCH_MAX_PASSES, names, ns);
+  if (i == 0) {
+    s->n_passes = (int)n;
+    for (size_t p = 0; p < n; p++) {
+      const char *slash = strrchr(names[p], '/');
+      snprintf(s->pass_name[p], sizeof s->pass_name[p], "%s", slash ? slash + 1 : names[p]);
+    }
+  }
+  for (size_t p = 0; p < n && (int)p < s->n_passes; p++) per_pass[(int64_t)p * iters + i] = (double)ns[p];
+}
+
 wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns), *wall = calloc((size_t)iters + 1, sizeof *wall);
-  wgk_status st = ns && wall ? bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
+  double *per_pass = calloc((size_t)iters * WGK_BENCH_MAX_PASSES + 1, sizeof *per_pass);
+  wgk_status st = ns && wall && per_pass ? bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = wgk_call_enable_timing(s->call, true);
   for (int64_t i = 0; i < iters && !st; i++) {
     uint64_t t = 0;
@@ -212,9 +230,13 @@ wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, 
     if (!st) st = wgk_call_gpu_time(s->call, &t);
     wall[i] = now_ns() - t0;
     ns[i] = (double)t;
+    if (!st) note_passes(s, i, iters, per_pass);
   }
   wgk_call_enable_timing(s->call, false);
   if (!st && acc && !bench_series_add(&s->timed_calls, wall, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
+  for (int p = 0; !st && acc && p < s->n_passes; p++)
+    if (!bench_series_add(&s->pass_ns[p], per_pass + (int64_t)p * iters, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
+  free(per_pass);
   free(wall);
   return finish(st, ns, iters, out, acc);
 }

@@ -19,6 +19,7 @@
 
 #define WGK_BENCH_ROTATE_BYTES (256ull << 20) /* several input copies while all of them fit below this */
 #define WGK_BENCH_MAX_SETS 3
+#define WGK_BENCH_MAX_PASSES 16 /* passes of a call timed one by one (rt_call_pass_times) */
 
 typedef struct bench_setup {
   wgk_kernel *k;
@@ -34,6 +35,9 @@ typedef struct bench_setup {
   bool cpu;                             /* a CPU adapter (shorter warm-up) */
   bench_series timed_calls;             /* wall time of each timestamped call (run + reading its
                                                timestamps, which waits): a repeat per gpu series with acc */
+  int n_passes;                         /* passes timed by the timestamp series */
+  char pass_name[WGK_BENCH_MAX_PASSES][64]; /* each pass's name (the last part of its label) */
+  bench_series pass_ns[WGK_BENCH_MAX_PASSES]; /* each pass's share of the timestamps, a repeat per series */
 } bench_setup;
 
 /* Generates and uploads the inputs and makes the call. A case the device cannot run (a missing required
@@ -61,7 +65,8 @@ bool bench_timestamps_trusted(const dev_desc *dev);
 wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
                           bench_series *acc);
 /* Timestamps alone (the device must have timestamp-query); with acc, the wall time of each timestamped call
- * goes to s->timed_calls as one repeat. */
+ * goes to s->timed_calls as one repeat, and each pass's share of the timestamps to s->pass_ns (names in
+ * s->pass_name; the shares of one call sum to its sample). */
 wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
 /* iters samples, each the wall time of submitting K calls recorded back to back into one submission (wgk_batch;
  * recorded before the clock starts) + the wait, divided by K. */

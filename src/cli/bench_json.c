@@ -56,6 +56,10 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
     json_object_set_new(checks, "timestamps",
                         json_pack("{s:o, s:b, s:s}", "ns", stat_json(&r->timestamps), "consistent",
                                   r->timestamps_consistent, "reason", r->timestamps_reason));
+  json_t *passes = json_array(); /* each pass's share of the timestamps: where a multi-pass call's time goes */
+  for (int p = 0; p < r->n_passes; p++)
+    json_array_append_new(passes, json_pack("{s:s, s:o}", "name", r->pass_name[p], "gpuNs", stat_json(&r->pass[p])));
+  json_object_set_new(checks, "passes", passes);
   json_object_update(m, checks);
   json_decref(checks);
   json_object_update(o, m);

@@ -34,6 +34,9 @@ typedef struct cli_bench_row {
   bench_stat reference;
   uint64_t bytes, flops; /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
+  int n_passes; /* timestamps per pass (has_timestamps): each pass's share, pooled over the repeats */
+  char pass_name[WGK_BENCH_MAX_PASSES][64];
+  bench_stat pass[WGK_BENCH_MAX_PASSES];
 } cli_bench_row;
 
 /* GB/s and GFLOP/s of a row at its median GPU time (0 when unknown). */

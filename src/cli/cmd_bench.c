@@ -87,6 +87,11 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
     r->batch = bench_series_stat(&batch);
     r->resident = bench_series_stat(&resident);
     r->timed_call = bench_series_stat(&su->timed_calls);
+    r->n_passes = su->n_passes;
+    for (int p = 0; p < su->n_passes; p++) {
+      memcpy(r->pass_name[p], su->pass_name[p], sizeof r->pass_name[p]);
+      r->pass[p] = bench_series_stat(&su->pass_ns[p]);
+    }
     r->spread_gpu = json_safe(bench_series_spread(gpu));
     r->spread_batch = json_safe(bench_series_spread(&batch));
     r->spread_resident = json_safe(bench_series_spread(&resident));
@@ -198,6 +203,11 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         "flush)%s%s\n",
         r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
         r->timestamps_consistent ? "" : r->timestamps_reason);
+  if (r->n_passes > 0) {
+    printf("  passes (timestamps, each pass's share%s):", r->gpu_timed ? "" : "; a CPU adapter's, see above");
+    for (int p = 0; p < r->n_passes; p++)
+      printf(" %s %.1f us%s", r->pass_name[p], r->pass[p].median * 1e-3, p + 1 < r->n_passes ? "," : "\n");
+  }
   if (!r->has_timestamps)
     printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
            r->batch_calls);

@@ -118,6 +118,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     ctx->staged_upload = strcmp(staged, "1") == 0;
   else
     ctx->staged_upload = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
+  ctx->staged_chunk = WGK_STAGED_CHUNK;
   ctx->next_tensor_id = 1;
   ctx->next_serial = 1;
   *out = ctx;

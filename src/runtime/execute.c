@@ -657,9 +657,25 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
     st = gpu_timer_read(ctx->dev, c->timer, slots, n, ctx->wait_ms, &ctx->err);
     if (st != WGK_OK) rt_fail(ctx, st);
     for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];
+    memcpy(c->slot_ns, slots, sizeof slots);
+    c->slot_ns_n = st == WGK_OK ? n : 0;
   }
   rt_unlock(ctx);
   return st;
+}
+
+size_t rt_call_pass_times(const wgk_call *c, size_t max, const char **names, uint64_t *ns) {
+  const plan_result *plan = c && c->last_entry ? c->last_entry->plan : NULL;
+  if (!plan || !c->slot_ns_n || !plan->n_passes) return 0;
+  size_t n = 0;
+  for (size_t p = 0; p < plan->n_passes && n < max; p++) {
+    if (plan->passes[p].skip) continue;
+    uint64_t sum = 0; /* a split call: the pass's slots of every sub-call */
+    for (size_t s = p; s < c->slot_ns_n; s += plan->n_passes) sum += c->slot_ns[s];
+    names[n] = plan->passes[p].label;
+    ns[n++] = sum;
+  }
+  return n;
 }
 
 wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {

@@ -28,6 +28,11 @@ const dev_desc *rt_context_device_desc(const wgk_context *ctx); /* its features 
  * Valid until the call runs again or is destroyed (for `wgk run --verbose` / `--wgsl` and tests). */
 const plan_result *rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
 
+/* The timed passes of the call's last plan as wgk_call_gpu_time last read them: up to max (label, ns) pairs, ns
+ * each pass's share of the busy time (the shares sum to that read's GPU time; a split call's sub-calls summed per
+ * pass). Returns the count, 0 before a timed run's read. Labels are valid as rt_call_plan's result. */
+size_t rt_call_pass_times(const wgk_call *call, size_t max, const char **names /* OUT */, uint64_t *ns /* OUT */);
+
 /* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
 bool rt_call_shape_key(const wgk_call *call, util_dynbuf *out);
 

@@ -17,6 +17,7 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
+#define WGK_STAGED_CHUNK (16ull << 20) /* pieces of a staged upload (a power of two: a pool size class) */
 #define WGK_POOL_BYTES (512ull << 20)  /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
@@ -48,6 +49,8 @@ struct wgk_context {
   struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
   bool staged_upload;        /* uploads of 64 KiB and more through the pool's MAP_WRITE staging: on for a GPU
                                 adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1 decides */
+  uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
+                                stays one small size class, reused piece after piece, however large the tensor */
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
                                     readback staging buffers, reused across calls */
 };
@@ -135,6 +138,8 @@ struct wgk_call {
   uint32_t timer_slots;      /* slots in timer */
   bool timed_last;           /* the last run wrote timer */
   uint32_t timed_slots;      /* slots the last run wrote (a split call: one per pass of every sub-call) */
+  uint64_t slot_ns[64];      /* per slot: its busy share as wgk_call_gpu_time read it last (gpu_timer_read) */
+  uint32_t slot_ns_n;        /* slots in slot_ns; 0 before a read */
   rt_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
   bool tuned_last;           /* the last run took tunables from the tuning cache */
   /* The plan-cache lookup is skipped when nothing its key reads changed since the last run: */

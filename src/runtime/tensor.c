@@ -56,12 +56,33 @@ typedef struct fill_args {
   wgk_dtype dtype;
   const void *data;
   int64_t numel;
-  size_t bytes;
+  size_t off, len; /* the piece of the storage bytes to fill */
 } fill_args;
 
+/* Storage bytes [off, off + len) of the host values (the tail past the values zeroed); off is a multiple of the
+ * storage element size. */
 static void fill_storage(void *dst, void *arg) {
   const fill_args *a = arg;
-  to_storage_padded(a->dtype, a->data, a->numel, dst, a->bytes);
+  size_t es = same_layout(a->dtype) ? wgk_dtype_size(a->dtype) : 4;
+  int64_t first = (int64_t)(a->off / es), end = (int64_t)((a->off + a->len) / es);
+  if (end > a->numel) end = a->numel;
+  size_t used = end > first ? (size_t)(end - first) * es : 0;
+  if (used) rt_to_storage(a->dtype, (const char *)a->data + (size_t)first * wgk_dtype_size(a->dtype), end - first, dst);
+  if (used < a->len) memset((char *)dst + used, 0, a->len - used);
+}
+
+/* A staged upload in pieces of ctx->staged_chunk: one staging size class however large the tensor, so a tensor
+ * of half the pool's cap no longer evicts the pool (and maps a new staging buffer of its size) on every upload.
+ * A piece reuses the staging of the one before, mapped again once its copy is done. */
+static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
+                                size_t bytes) {
+  size_t chunk = ctx->staged_chunk >= 64 ? (size_t)ctx->staged_chunk & ~(size_t)7 : bytes;
+  wgk_status st = WGK_OK;
+  for (size_t off = 0; off < bytes && st == WGK_OK; off += chunk) {
+    fill_args a = {dtype, data, numel, off, bytes - off < chunk ? bytes - off : chunk};
+    st = gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, off, a.len, fill_storage, &a, ctx->wait_ms, &ctx->err);
+  }
+  return st;
 }
 
 /* Writes the host values into buf ([0, bytes), tail zeroed) with queue writes: straight from data when the
@@ -71,8 +92,7 @@ static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtyp
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
   if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN &&
       ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
-    fill_args a = {dtype, data, numel, bytes};
-    return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, fill_storage, &a, ctx->wait_ms, &ctx->err);
+    return upload_staged(ctx, buf, dtype, data, numel, bytes);
   }
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;
@@ -315,6 +335,19 @@ void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
   return raw;
 }
 
+/* A readback in pieces of ctx->staged_chunk, as uploads go (upload_staged): one small staging size class that
+ * the pool keeps, instead of one of the tensor's size that a large tensor evicts the pool for. */
+static wgk_status read_pieces(wgk_context *ctx, gpu_buffer *buf, void *out, size_t bytes) {
+  size_t chunk = ctx->staged_chunk >= 64 ? (size_t)ctx->staged_chunk & ~(size_t)7 : bytes;
+  wgk_status st = WGK_OK;
+  for (size_t off = 0; (off < bytes || bytes == 0) && st == WGK_OK; off += chunk) {
+    size_t len = bytes - off < chunk ? bytes - off : chunk;
+    st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, buf, off, (char *)out + off, len, ctx->wait_ms, &ctx->err);
+    if (bytes == 0) break;
+  }
+  return st;
+}
+
 static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   wgk_context *ctx = t->ctx;
   size_t need = wgk_tensor_host_bytes(t);
@@ -326,12 +359,12 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
                   "holds no values of that call: call wgk_batch_submit first");
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->storage == t->dtype && same_layout(t->dtype) && need % 4 == 0) { /* no conversion: straight into out */
-    wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, out, need, ctx->wait_ms, &ctx->err);
+    wgk_status st = read_pieces(ctx, t->buf, out, need);
     return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
   }
   void *storage = malloc(bytes);
   if (!storage) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
-  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, storage, bytes, ctx->wait_ms, &ctx->err);
+  wgk_status st = read_pieces(ctx, t->buf, storage, bytes);
   if (st == WGK_OK) rt_from_stored(t->dtype, t->storage, storage, t->numel, out);
   free(storage);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);

@@ -142,6 +142,21 @@ try:
     for k in ("gpuNs", "batchNs", "residentNs", "e2eNs"):
         n = 3 if k == "e2eNs" else 9  # 3 iterations; gpu, batch and resident pooled over the 3 repeats
         check(set(c[k]) == {"median", "p10", "p90", "n"} and c[k]["n"] == n and c[k]["median"] > 0, f"{k}: {c[k]}")
+    # per-pass timestamps (issue 14): each pass's share of the timestamps, named, sampled as often as the total
+    passes = c.get("passes")
+    if ce["timestampQueries"]:
+        ts = c["timestamps"]["ns"]
+        check(isinstance(passes, list) and len(passes) >= 1
+              and all(set(p) == {"name", "gpuNs"} and p["name"] and "/" not in p["name"]
+                      and set(p["gpuNs"]) == {"median", "p10", "p90", "n"} and p["gpuNs"]["n"] == ts["n"]
+                      and 0 <= p["gpuNs"]["median"] <= ts["p90"] for p in passes)
+              and len({p["name"] for p in passes}) == len(passes), f"passes: {passes}")
+        if len(passes) == 1:  # one pass: its share is the whole call's timestamps
+            check(passes[0]["gpuNs"] == ts, f"one pass's time is the call's: {passes} {ts}")
+        check("  passes (timestamps" in out and all(f" {p['name']} " in out for p in passes),
+              "the table shows the passes:\n" + out)
+    else:
+        check(passes == [], f"no timestamps, no passes: {passes}")
     for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
         check(isinstance(c.get(k), float), f"{k} in the case")
     # consistency: the flag and its reason say exactly what the figures say (not how fast anything is)

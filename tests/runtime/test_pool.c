@@ -154,6 +154,48 @@ static void staged_uploads_arrive(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* Staged uploads and readbacks larger than the pool's cap go in pieces that the pool keeps: a second round of the
+ * same size maps no new staging buffer (before the pieces, the whole tensor's size class was over the cap,
+ * destroyed after every transfer and made again), and every value arrives across the piece boundaries, widened
+ * ones too. */
+static void staged_transfers_in_pieces(void **state) {
+  (void)state;
+  setenv("WGK_STAGED_UPLOAD", "1", 1);
+  wgk_context *ctx = context();
+  unsetenv("WGK_STAGED_UPLOAD");
+  ctx->staged_chunk = 64 << 10;    /* pieces of 64 KiB */
+  ctx->pool.max_bytes = 256 << 10; /* a pool cap below the tensor's 640 KB */
+  enum { M = 160003 };             /* not a multiple of a piece's 16384 floats */
+  static float xv[M], back[M];
+  fill(xv, M, -3);
+  wgk_tensor *x = floats(ctx, M, xv); /* a new buffer mapped at creation: no staging */
+  for (int round = 0; round < 3; round++) {
+    fill(xv, M, (float)round * 5 + 1);
+    uint64_t misses = ctx->pool.misses;
+    assert_int_equal(wgk_tensor_write(x, xv, sizeof xv), WGK_OK); /* staged, into the tensor's buffer */
+    memset(back, 0xff, sizeof back);
+    assert_int_equal(wgk_tensor_read(x, back, sizeof back), WGK_OK);
+    assert_memory_equal(back, xv, sizeof xv);
+    if (round >= 1) assert_int_equal(ctx->pool.misses, misses); /* every piece's staging came from the pool */
+  }
+  wgk_tensor_release(x);
+  static int8_t small[M], small_back[M];
+  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 13 - 50);
+  int64_t n = M;
+  wgk_tensor *t = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT8, 1, &n, small, &t), WGK_OK);
+  memset(small, 0, sizeof small);
+  assert_int_equal(wgk_tensor_read(t, small_back, sizeof small_back), WGK_OK);
+  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 13 - 50);
+  assert_memory_equal(small_back, small, sizeof small);
+  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 5 + 3);
+  assert_int_equal(wgk_tensor_write(t, small, sizeof small), WGK_OK); /* widened, staged in pieces */
+  assert_int_equal(wgk_tensor_read(t, small_back, sizeof small_back), WGK_OK);
+  assert_memory_equal(small_back, small, sizeof small);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   const char *src = getenv("WGK_SOURCE_DIR");
@@ -165,6 +207,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(batch_keeps_released_inputs),
       cmocka_unit_test(repeated_calls_reuse_buffers),
       cmocka_unit_test(staged_uploads_arrive),
+      cmocka_unit_test(staged_transfers_in_pieces),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
