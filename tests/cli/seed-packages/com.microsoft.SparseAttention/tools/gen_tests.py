@@ -62,8 +62,7 @@ def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=
     if variant:
         c["variant"] = variant
         if dtype == "float16":  # float16 runs everywhere: without shader-f16, as two halves per u32 word
-            # (the packed form has no flash variant: without shader-f16 the tiled kernel's packed copy runs)
-            c["variantWithout"] = {"shader-f16": variant.replace("_flash", "") + "_f16packed"}
+            c["variantWithout"] = {"shader-f16": variant + "_f16packed"}
     if tunables:
         c["tunables"] = tunables
     return c
