@@ -305,6 +305,7 @@ def main():
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
     variants += [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
+                [f16_packed(flash_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]
     m = {
         "domain": "com.microsoft", "name": "SparseAttention", "sinceVersion": 1,

@@ -62,8 +62,7 @@ def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=
     if variant:
         c["variant"] = variant
         if dtype == "float16":  # float16 runs everywhere: without shader-f16, as two halves per u32 word
-            # (the packed form has no flash variant: without shader-f16 the tiled kernel's packed copy runs)
-            c["variantWithout"] = {"shader-f16": variant.replace("_flash", "") + "_f16packed"}
+            c["variantWithout"] = {"shader-f16": variant + "_f16packed"}
     if tunables:
         c["tunables"] = tunables
     return c
@@ -149,6 +148,14 @@ CASES = [
          variant="packed_rotary_decode"),
     case("prompt_partial_interleaved_packed_f16", S=24, N=4, KN=2, H=32, rotary="interleaved", rot=16, packed=True,
          dtype="float16", variant="packed_rotary_flash"),
+    # the flash prompt in float16 (packed two per u32 without shader-f16): Phi-3's head size and GQA 4 with a
+    # partial last block and padding; FLASH_ROWS 0 (or too little workgroup memory) falls back to the plain pass
+    case("flash_prompt_h128_gqa4_padding_f16", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2, vstride=2,
+         kts=[100, 37], dtype="float16", variant="separate_flash"),
+    case("flash_prompt_gqa8_keytile8_f16", S=72, N=8, KN=1, H=32, block=16, layouts=2, local=2, vstride=3,
+         tunables={"FLASH_KEY_TILE": 8}, dtype="float16", variant="separate_flash"),
+    case("plain_prompt_gqa4_fallback_f16", S=48, N=8, KN=2, H=16, layouts=4, vstride=4,
+         tunables={"FLASH_ROWS": 0}, dtype="float16", variant="separate"),
 ]
 
 WITH_REFUSALS = True
