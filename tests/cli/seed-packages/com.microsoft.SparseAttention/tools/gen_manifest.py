@@ -108,7 +108,7 @@ DERIVE = {
     "decodeKeyTile": "pick([%s], 0)" % ", ".join(
         "[%d <= tunables.DECODE_KEY_TILE and (headsPerGroup * (headSize // 4) + max(%d * (headSize // 4 + 1), decodeWG) + %d * (headSize // 4 + 1)) * 16 + %d * headsPerGroup * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t, t, t) for t in (64, 32, 16, 8, 4, 2, 1)),
-    "decodeBlocksBound": "max(1, min(maxBlocks, headsPerGroup * maxNnz))",
+    "decodeBlocksBound": "max(1, min(maxBlocks, ceilDiv(maxCache, blockSize) if blockSize > 0 else 1, headsPerGroup * maxNnz))",  # union ranks < the cache's blocks
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
