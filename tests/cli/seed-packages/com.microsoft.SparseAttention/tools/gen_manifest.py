@@ -104,11 +104,11 @@ DERIVE = {
     "hasSubgroupMatrix": "device.features.has('subgroups') and device.features.has('chromium-experimental-subgroup-matrix')",
     # decode (flash-decoding): the union of a GQA chunk's active key blocks split across workgroups, merged after
     "decodeWG": "max(tunables.DECODE_WG, headSize // 4)",
-    "decodeFixedBytes": "(3 * headsPerGroup + (2 * headsPerGroup + 1) * maskWords + 2) * 4",
+    "decodeFixedBytes": "(headsPerGroup + decodeWG // max(1, headSize // 4) + (2 * headsPerGroup + 1) * maskWords + 2) * 4",
     "decodeKeyTile": "pick([%s], 0)" % ", ".join(
         "[%d <= tunables.DECODE_KEY_TILE and (headsPerGroup * (headSize // 4) + max(%d * (headSize // 4 + 1), decodeWG) + %d * (headSize // 4 + 1)) * 16 + %d * headsPerGroup * 4 + decodeFixedBytes <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t, t, t) for t in (64, 32, 16, 8, 4, 2, 1)),
-    "decodeBlocksBound": "max(1, min(maxBlocks, headsPerGroup * maxNnz))",
+    "decodeBlocksBound": "max(1, min(maxBlocks, ceilDiv(maxCache, blockSize) if blockSize > 0 else 1, headsPerGroup * maxNnz))",  # union ranks < the cache's blocks
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
@@ -210,7 +210,7 @@ def decode_variant(packed, rot):
                           "HG": "headsPerGroup", "TK": "decodeKeyTile", "WG": "decodeWG", "MW": "maskWords",
                           "NS": "decodeSplits", "SB": "splitBlocks"},
             "intermediates": [{"id": "partial", "dtype": "float32",
-                               "shape": "[batch * seqLen, numHeads, decodeSplits, headSize + 2]"}],
+                               "shape": "[batch * seqLen, numHeads, decodeSplits + 1, headSize + 2]"}],  # + the count of splits that ran
             "passes": passes}
 
 

@@ -134,6 +134,12 @@ CASES = [
          pasts=[777], cache=1024, tunables={"DECODE_KEY_TILE": 8, "DECODE_WG": 64}, variant="separate_decode"),
     case("decode_split_s1_h24_oddwg_f32", B=2, S=1, N=6, KN=3, H=24, block=16, layouts=3, local=2, vstride=5,
          pasts=[299, 450], cache=464, tunables={"DECODE_WG": 100}, variant="separate_decode"),
+    # splits that ran: a batch whose rows hold 2 and ~90 union blocks (the merge reads each row's own count),
+    # and a past on a block's first key with a union count off the SPLIT_BLOCKS grid
+    case("decode_split_s1_batch2_uneven_splits_f32", B=2, S=1, N=8, KN=2, H=64, block=16, layouts=4, local=3,
+         vstride=4, pasts=[20, 1500], cache=1536, variant="separate_decode"),
+    case("decode_split_s1_block_start_splitblocks4_f32", S=1, N=8, KN=2, H=32, block=32, layouts=2, local=3,
+         vstride=3, pasts=[1024], cache=1056, tunables={"SPLIT_BLOCKS": 4}, variant="separate_decode"),
     case("prompt_b16_f16", S=32, N=2, KN=1, H=16, dtype="float16"),
     case("prompt_gqa4_packed_f16", S=40, N=8, KN=2, H=16, packed=True, layouts=4, vstride=4, dtype="float16"),
     case("prompt_partial_neox_f16", S=32, N=2, KN=1, H=64, rotary="neox", rot=32, dtype="float16"),
@@ -146,6 +152,8 @@ CASES = [
     case("decode_split_s1_partial_neox_packed_f16", B=2, S=1, N=8, KN=2, H=64, block=64, layouts=4, local=2, vstride=4,
          pasts=[777, 2000], cache=2048, packed=True, rotary="neox", rot=32, dtype="float16",
          variant="packed_rotary_decode"),
+    case("decode_split_s1_batch2_uneven_splits_f16", B=2, S=1, N=4, KN=1, H=64, block=32, layouts=4, local=2,
+         vstride=4, pasts=[10, 900], cache=960, dtype="float16", variant="separate_decode"),
     case("prompt_partial_interleaved_packed_f16", S=24, N=4, KN=2, H=32, rotary="interleaved", rot=16, packed=True,
          dtype="float16", variant="packed_rotary_flash"),
     # the flash prompt in float16 (packed two per u32 without shader-f16): Phi-3's head size and GQA 4 with a
