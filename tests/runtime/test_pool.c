@@ -161,14 +161,14 @@ static void staged_uploads_arrive(void **state) {
 static void staged_transfers_in_pieces(void **state) {
   (void)state;
   setenv("WGK_STAGED_UPLOAD", "1", 1);
-  wgk_context *ctx = context();
+  wgk_context *ctx = wgk_test_context();
   unsetenv("WGK_STAGED_UPLOAD");
   ctx->staged_chunk = 64 << 10;    /* pieces of 64 KiB */
   ctx->pool.max_bytes = 256 << 10; /* a pool cap below the tensor's 640 KB */
   enum { M = 160003 };             /* not a multiple of a piece's 16384 floats */
   static float xv[M], back[M];
   fill(xv, M, -3);
-  wgk_tensor *x = floats(ctx, M, xv); /* a new buffer mapped at creation: no staging */
+  wgk_tensor *x = wgk_test_floats(ctx, M, xv); /* a new buffer mapped at creation: no staging */
   for (int round = 0; round < 3; round++) {
     fill(xv, M, (float)round * 5 + 1);
     uint64_t misses = ctx->pool.misses;
