@@ -13,9 +13,10 @@ static void first_error_wins(void **state) {
   util_error e;
   util_error_clear(&e);
   assert_false(util_error_is_set(&e));
-  assert_int_equal(util_error_set(&e, WGK_ERR_MANIFEST, "m.json", 41, 17, "derive.x", "unknown name '%s'", "y"),
-                   WGK_ERR_MANIFEST);
-  util_error_set(&e, WGK_ERR_IO, "other", 1, 1, NULL, "later");
+  assert_int_equal(
+      util_error_at(&e, WGK_ERR_MANIFEST, util_pos_make("m.json", 41, 17), "derive.x", "unknown name '%s'", "y"),
+      WGK_ERR_MANIFEST);
+  util_error_at(&e, WGK_ERR_IO, util_pos_make("other", 1, 1), NULL, "later");
   char buf[256];
   util_error_format(&e, buf, sizeof buf);
   assert_string_equal(buf, "m.json:41:17: derive.x: unknown name 'y'");
