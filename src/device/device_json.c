@@ -90,16 +90,13 @@ static void pop(reader *r, size_t mark) {
 
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) {
-  const util_manifest_jpos_entry *e = r->idx ? util_manifest_jpos_find(r->idx, util_dynbuf_str(&r->path)) : NULL;
-  char msg[WGK_ERROR_MESSAGE_MAX];
+  const char *path = util_dynbuf_str(&r->path);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  wgk_status st = util_error_atv(r->err, WGK_ERR_PARSE, util_manifest_jpos_pos(r->idx, r->source, path, at_key),
+                                 r->path.len ? path : NULL, fmt, ap);
   va_end(ap);
-  return util_error_at(
-      r->err, WGK_ERR_PARSE,
-      util_pos_make(r->source, e ? (at_key ? e->key_line : e->line) : 0, e ? (at_key ? e->key_column : e->column) : 0),
-      r->path.len ? util_dynbuf_str(&r->path) : NULL, "%s", msg);
+  return st;
 }
 
 static const char *type_name(const json_t *j) {

@@ -69,10 +69,7 @@ manifest_pos manifest_here(manifest_rd *rd) {
 
 static wgk_status failv(manifest_rd *rd, wgk_status st, bool at_key, const char *fmt, va_list ap) {
   const char *path = util_dynbuf_str(&rd->path);
-  const util_manifest_jpos_entry *e = util_manifest_jpos_find(rd->index, path);
-  int line = e ? (at_key ? e->key_line : e->line) : 0;
-  int column = e ? (at_key ? e->key_column : e->column) : 0;
-  return util_error_atv(rd->err, st, util_pos_make(rd->m->source, line, column), path, fmt, ap);
+  return util_error_atv(rd->err, st, util_manifest_jpos_pos(rd->index, rd->m->source, path, at_key), path, fmt, ap);
 }
 
 wgk_status manifest_fail(manifest_rd *rd, const char *fmt, ...) {

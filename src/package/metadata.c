@@ -46,9 +46,8 @@ typedef struct meta_ctx {
 } meta_ctx;
 
 static wgk_status failv(meta_ctx *c, wgk_status st, bool at_key, const char *path, const char *fmt, va_list ap) {
-  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&c->pkg->meta_index, path);
-  int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
-  return util_error_atv(c->err, st, util_pos_make(c->pkg->meta_source, line, col), path, fmt, ap);
+  return util_error_atv(c->err, st, util_manifest_jpos_pos(&c->pkg->meta_index, c->pkg->meta_source, path, at_key),
+                        path, fmt, ap);
 }
 
 __attribute__((format(printf, 4, 5))) static wgk_status fail(meta_ctx *c, bool at_key, const char *path,

@@ -19,9 +19,8 @@ static const char *const case_keys[] = {"id",          "description", "inputs", 
                                         "expectError", "variant",     "variantWithout", NULL};
 
 wgk_status tc_failv(tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {
-  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&r->index, path);
-  int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
-  return util_error_atv(r->err, WGK_ERR_PARSE, util_pos_make(r->source, line, col), path, fmt, ap);
+  return util_error_atv(r->err, WGK_ERR_PARSE, util_manifest_jpos_pos(&r->index, r->source, path, at_key), path, fmt,
+                        ap);
 }
 
 wgk_status tc_fail(tc_reader *r, const char *path, const char *fmt, ...) {
