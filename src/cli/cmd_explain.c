@@ -221,11 +221,8 @@ static bool device_desc(const explain_opts *o, dev_desc *d, util_error *err) {
   if (o->device_file) {
     if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
     uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
-    char why[192];
-    if (!dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, why, sizeof why)) {
-      util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: %s", WGK_DISABLE_FEATURES_ENV, why);
+    if (dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) != WGK_OK)
       return false;
-    }
     d->features &= ~hidden;
     return true;
   }

@@ -128,9 +128,8 @@ wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;
       uint32_t hidden = 0;
-      char bad[192];
-      if (!dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, bad, sizeof bad)) {
-        s = util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: %s", WGK_DISABLE_FEATURES_ENV, bad);
+      s = dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err);
+      if (s != WGK_OK) {
         free(*out);
         *out = NULL;
         *count = 0;

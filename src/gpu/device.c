@@ -211,11 +211,11 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   dev->verbose = opts && opts->verbose;
   dev->timed_wait = true;
   const char *hide = opts && opts->disable_features ? opts->disable_features : getenv(WGK_DISABLE_FEATURES_ENV);
-  char why[192];
-  if (!dev_features_parse(hide, &dev->hidden, why, sizeof why)) {
+  const char *what = opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV;
+  wgk_status bad = dev_features_parse(hide, what, &dev->hidden, err);
+  if (bad != WGK_OK) {
     free(dev);
-    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: %s",
-                            opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV, why);
+    return bad;
   }
   wgk_status s = opts && opts->device ? wrap_external(dev, opts, err) : create_own(dev, opts, err);
   if (s != WGK_OK) {
