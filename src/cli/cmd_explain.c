@@ -440,8 +440,7 @@ static void host_check_headline(const manifest_model *m, const plan_tensor *port
   snprintf(rejected, sizeof rejected, "%s", err->message);
   util_error_clear(err);
   *err = check;
-  size_t used = strlen(err->message);
-  snprintf(err->message + used, sizeof err->message - used, "\n%s", rejected);
+  util_error_append(err, "\n%s", rejected);
 }
 
 static int run_plan(const char *cmd, int argc, char **argv, bool render) {

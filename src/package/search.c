@@ -161,10 +161,9 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
                       .trust_remote_code = opts && opts->trust_remote_code,
                       .progress = true};
     wgk_status hs = hub_snapshot(id, &ho, dir_out, NULL, err);
-    size_t n = hs && err ? strlen(err->message) : 0;
-    if (n)
-      snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
-               tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
+    if (hs && err && err->message[0])
+      util_error_append(err, " (not found locally either; searched: %s)",
+                        tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
     util_dynbuf_free(&tried);
     return hs;
   }

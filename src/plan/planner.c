@@ -65,10 +65,8 @@ static bool grow(plan_planner *p) {
 static void relocate(const plan_planner *p, const manifest_expr *e, util_error *err) {
   if (!err || err->status == WGK_OK) return;
   int column = err->line == 1 && err->column > 0 ? e->pos.column + err->column - 1 : e->pos.column;
-  snprintf(err->source, sizeof err->source, "%s", p->m->source ? p->m->source : "manifest.json");
-  err->line = e->pos.line;
-  err->column = column;
-  if (e->pos.path) snprintf(err->path, sizeof err->path, "%s", e->pos.path);
+  util_error_relocate(err, util_pos_make(p->m->source ? p->m->source : "manifest.json", e->pos.line, column),
+                      e->pos.path);
 }
 
 /* The parsed expression cached under key (a manifest expression, or the JSON string of a literal's item). */

@@ -125,6 +125,24 @@ void util_error_wrap(util_error *err, util_pos pos, const char *path) {
   if (path && !err->path[0]) copy_text(err->path, sizeof err->path, path);
 }
 
+void util_error_relocate(util_error *err, util_pos pos, const char *path) {
+  if (!err || err->status == WGK_OK) return;
+  copy_text(err->source, sizeof err->source, pos.source);
+  err->line = pos.line;
+  err->column = pos.column;
+  if (path) copy_text(err->path, sizeof err->path, path);
+}
+
+void util_error_append(util_error *err, const char *fmt, ...) {
+  if (!err || err->status == WGK_OK) return;
+  size_t used = strlen(err->message);
+  if (used + 1 >= sizeof err->message) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message + used, sizeof err->message - used, fmt, ap);
+  va_end(ap);
+}
+
 void util_error_format(const util_error *err, char *buf, size_t size) {
   if (!buf || size == 0) return;
   buf[0] = '\0';

@@ -54,8 +54,8 @@ static inline util_pos util_pos_make(const char *source, int line, int column) {
  *   util_error_value  the position and path of the value read (v.line, v.column, v.path), e.g. a->pos */
 wgk_status util_error_plain(util_error *err, wgk_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-wgk_status util_error_in(util_error *err, wgk_status status, const char *source, const char *path, const char *fmt,
-                         ...) __attribute__((format(printf, 5, 6)));
+wgk_status util_error_in(util_error *err, wgk_status status, const char *source, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 wgk_status util_error_at(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt,
@@ -76,6 +76,14 @@ wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt,
 /* Prefixes context to an error already set (e.g. the template file around an expression error),
  * filling the source, the line and column, and the path only where they are still empty. */
 void util_error_wrap(util_error *err, util_pos pos, const char *path);
+
+/* Moves an error set inside generated or embedded text (an expression's text, rendered WGSL) to where that text
+ * came from: replaces source, line and column by pos, and the path by path unless it is NULL. No-op when no error
+ * is set. */
+void util_error_relocate(util_error *err, util_pos pos, const char *path);
+
+/* Appends to the message of an error already set (context found on the way out, e.g. " (not split: ...)"). */
+void util_error_append(util_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Writes the one-line form "source:line:column: path: message" into buf (always NUL-terminated). */
 void util_error_format(const util_error *err, char *buf, size_t size);

@@ -116,6 +116,23 @@ static void json_value_position(void **state) {
   util_manifest_jpos_free(&idx);
 }
 
+/* relocate moves the whole position (and the path when given); append extends the message; both leave an unset
+ * error unset. */
+static void relocate_and_append(void **state) {
+  (void)state;
+  util_error e;
+  util_error_clear(&e);
+  util_error_relocate(&e, util_pos_make("x", 1, 1), "p");
+  util_error_append(&e, "more");
+  assert_false(util_error_is_set(&e));
+  util_error_at(&e, WGK_ERR_SHADER, util_pos_make("<wgsl>", 40, 7), "pass a", "bad type");
+  util_error_append(&e, " (WGSL line %d)", e.line);
+  util_error_relocate(&e, util_pos_make("k.wgsl.j2", 12, 0), NULL);
+  assert_string_equal(formatted(&e), "k.wgsl.j2:12: pass a: bad type (WGSL line 40)");
+  util_error_relocate(&e, util_pos_make("m.json", 3, 9), "derive.n");
+  assert_string_equal(formatted(&e), "m.json:3:9: derive.n: bad type (WGSL line 40)");
+}
+
 static void dynbuf_limit_is_sticky(void **state) {
   (void)state;
   util_dynbuf b;
@@ -131,8 +148,9 @@ static void dynbuf_limit_is_sticky(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(first_error_wins), cmocka_unit_test(dynbuf_limit_is_sticky), cmocka_unit_test(helpers_shape),
-      cmocka_unit_test(value_position),   cmocka_unit_test(json_value_position),
+      cmocka_unit_test(first_error_wins),    cmocka_unit_test(dynbuf_limit_is_sticky),
+      cmocka_unit_test(helpers_shape),       cmocka_unit_test(value_position),
+      cmocka_unit_test(json_value_position), cmocka_unit_test(relocate_and_append),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
