@@ -60,7 +60,7 @@ static void copy_text(char *dst, size_t size, const char *src) {
   snprintf(dst, size, "%s", src);
 }
 
-/* The only writer of an error: the helpers below all come here. */
+/* Where every error is set: the helpers below all come here. */
 wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt,
                           va_list ap) {
   if (!err || err->status != WGK_OK) return status;
