@@ -266,7 +266,7 @@ static bool write_file(conv *c, const char *rel, const char *data, size_t len) {
   FILE *f = fopen(path, "wb");
   bool ok = f && fwrite(data, 1, len, f) == len;
   if (f && fclose(f) != 0) ok = false;
-  if (!ok) util_error_set(c->err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+  if (!ok) util_error_in(c->err, WGK_ERR_IO, path, NULL, "cannot write: %s", strerror(errno));
   free(path);
   char digest[WGK_PKG_DIGEST_B64_LEN + 1];
   if (ok && util_pkg_sha256_b64(data, len, digest)) json_object_set_new(c->files, rel, json_string(digest));
@@ -318,7 +318,7 @@ int cmd_convert(int argc, char **argv) {
   int rc = 1;
   if (manifest_load_file(mpath, &m, &err) != WGK_OK) goto out;
   if (m->format != WGK_MANIFEST_SEED) {
-    util_error_set(&err, WGK_ERR_INVALID_ARGUMENT, mpath, 0, 0, NULL, "already manifest spec 2.1; nothing to convert");
+    util_error_in(&err, WGK_ERR_INVALID_ARGUMENT, mpath, NULL, "already manifest spec 2.1; nothing to convert");
     goto out;
   }
   conv c = {m, m->root, json_object(), src, dst, &err};
@@ -379,7 +379,7 @@ int cmd_convert(int argc, char **argv) {
     FILE *f = mt && mp ? fopen(mp, "wb") : NULL;
     ok = f && fputs(mt, f) >= 0 && fputc('\n', f) != EOF;
     if (f && fclose(f) != 0) ok = false;
-    if (!ok) util_error_set(&err, WGK_ERR_IO, mp, 0, 0, NULL, "cannot write metadata.json");
+    if (!ok) util_error_in(&err, WGK_ERR_IO, mp, NULL, "cannot write metadata.json");
     free(mt);
     free(mp);
     json_decref(meta);

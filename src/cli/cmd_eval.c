@@ -24,18 +24,17 @@ static expr_value *with_builtins(expr_value *scope) {
 expr_value *cli_load_scope(const char *path, util_error *err) {
   expr_value *scope = NULL;
   if (!path) {
-    if (!(scope = with_builtins(expr_value_dict())))
-      util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    if (!(scope = with_builtins(expr_value_dict()))) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     return scope;
   }
   json_error_t jerr;
   json_t *j = json_load_file(path, 0, &jerr);
   if (!j) {
-    util_error_set(err, WGK_ERR_PARSE, path, jerr.line, jerr.column, NULL, "%s", jerr.text);
+    util_error_at(err, WGK_ERR_PARSE, UTIL_POS(path, jerr), NULL, "%s", jerr.text);
     return NULL;
   }
   if (!json_is_object(j)) {
-    util_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "the scope must be a JSON object");
+    util_error_in(err, WGK_ERR_PARSE, path, NULL, "the scope must be a JSON object");
   } else if ((scope = expr_value_from_json(j, err))) {
     json_t *dev = json_object_get(j, "device");
     if (json_is_object(dev)) {
@@ -46,9 +45,8 @@ expr_value *cli_load_scope(const char *path, util_error *err) {
       }
     }
   }
-  if (scope && !(scope = with_builtins(scope)))
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
-  if (!scope) util_error_wrap_source(err, path, 0, 0, NULL);
+  if (scope && !(scope = with_builtins(scope))) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!scope) util_error_wrap(err, util_pos_make(path, 0, 0), NULL);
   json_decref(j);
   return scope;
 }

@@ -113,8 +113,8 @@ static bool check_dtypes(const char *cmd, const explain_opts *o, const manifest_
     if (!tc && !used) {
       for (size_t k = 0; k < m->n_type_constraints && n < sizeof known; k++)
         n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", k ? ", " : "", m->type_constraints[k].name);
-      util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--dtype %s: %s has no type variable '%s' (known: %s)",
-                     o->dtypes[i], m->op_id, var, n ? known : "none");
+      util_error_plain(err, WGK_ERR_NOT_FOUND, "--dtype %s: %s has no type variable '%s' (known: %s)", o->dtypes[i],
+                       m->op_id, var, n ? known : "none");
       return false;
     }
     bool allowed = !tc || tc->n_dtypes == 0;
@@ -123,8 +123,8 @@ static bool check_dtypes(const char *cmd, const explain_opts *o, const manifest_
       if (n < sizeof known) n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", k ? ", " : "", tc->dtypes[k]);
     }
     if (!allowed) {
-      util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--dtype %s: '%s' is not a dtype %s allows (%s)",
-                     o->dtypes[i], dt, var, known);
+      util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "--dtype %s: '%s' is not a dtype %s allows (%s)", o->dtypes[i],
+                       dt, var, known);
       return false;
     }
   }
@@ -137,13 +137,12 @@ static bool check_absent(const explain_opts *o, const manifest_model *m, const p
   for (int i = 0; i < o->n_absents; i++) {
     const manifest_port *p = manifest_find_port_or_key(m, o->absents[i]);
     if (!p) {
-      util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--absent %s: %s has no port '%s'", o->absents[i],
-                     m->op_id, o->absents[i]);
+      util_error_plain(err, WGK_ERR_NOT_FOUND, "--absent %s: %s has no port '%s'", o->absents[i], m->op_id,
+                       o->absents[i]);
       return false;
     }
     if (ports[p - m->ports].present) {
-      util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--absent %s: the port was given a --shape too",
-                     o->absents[i]);
+      util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "--absent %s: the port was given a --shape too", o->absents[i]);
       return false;
     }
   }
@@ -162,7 +161,7 @@ static bool put_kv(const char *cmd, const char *opt, expr_value *dict, const cha
   char key[128];
   const char *text;
   if (!cli_split_kv(kv, key, sizeof key, &text)) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s '%s' is not KEY=VALUE", opt, kv);
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s '%s' is not KEY=VALUE", opt, kv);
     return false;
   }
   long long n;
@@ -170,19 +169,19 @@ static bool put_kv(const char *cmd, const char *opt, expr_value *dict, const cha
   snprintf(label, sizeof label, "--tunable %s", key);
   bool tunable = strcmp(opt, "--tunable") == 0;
   if (tunable && !cli_int(cmd, label, text, -WGK_CLI_MAX_EXACT, WGK_CLI_MAX_EXACT, &n)) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s", "");
     return false;
   }
   char *json_text = tunable ? cli_value_json(text) : cli_value_json_checked(cmd, opt, key, text);
   if (!json_text) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s", "");
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s", "");
     return false;
   }
   json_t *j = json_text ? json_loads(json_text, JSON_DECODE_ANY, NULL) : NULL;
   free(json_text);
   expr_value *v = j ? expr_value_from_json(j, err) : NULL;
   json_decref(j);
-  if (!v && !util_error_is_set(err)) util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!v && !util_error_is_set(err)) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   return v && expr_value_dict_set(dict, key, v);
 }
 
@@ -200,20 +199,19 @@ static bool parse_shape(const explain_opts *o, const manifest_model *m, plan_ten
   const char *dims;
   const manifest_port *port = cli_split_kv(spec, name, sizeof name, &dims) ? manifest_find_port_or_key(m, name) : NULL;
   if (!port) {
-    util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "--shape %s: %s has no port '%s'", spec, m->op_id, name);
+    util_error_plain(err, WGK_ERR_NOT_FOUND, "--shape %s: %s has no port '%s'", spec, m->op_id, name);
     return false;
   }
   plan_tensor *t = &ports[port - m->ports];
   if (t->present) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: port %s given twice; give it once",
-                   spec, port->name);
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "--shape %s: port %s given twice; give it once", spec, port->name);
     return false;
   }
   t->present = true;
   t->dtype = dtype_of(o, port);
   char why[256];
   if (!cli_parse_shape(dims, &t->rank, t->shape, why, sizeof why)) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "--shape %s: %s", spec, why);
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "--shape %s: %s", spec, why);
     return false;
   }
   return true;
@@ -223,11 +221,8 @@ static bool device_desc(const explain_opts *o, dev_desc *d, util_error *err) {
   if (o->device_file) {
     if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
     uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
-    char why[192];
-    if (!dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, why, sizeof why)) {
-      util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, why);
+    if (dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) != WGK_OK)
       return false;
-    }
     d->features &= ~hidden;
     return true;
   }
@@ -445,8 +440,7 @@ static void host_check_headline(const manifest_model *m, const plan_tensor *port
   snprintf(rejected, sizeof rejected, "%s", err->message);
   util_error_clear(err);
   *err = check;
-  size_t used = strlen(err->message);
-  snprintf(err->message + used, sizeof err->message - used, "\n%s", rejected);
+  util_error_append(err, "\n%s", rejected);
 }
 
 static int run_plan(const char *cmd, int argc, char **argv, bool render) {

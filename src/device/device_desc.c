@@ -36,7 +36,7 @@ bool dev_feature_from_name(const char *name, dev_feature *out) {
   return false;
 }
 
-bool dev_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size) {
+wgk_status dev_features_parse(const char *list, const char *what, uint32_t *mask, util_error *err) {
   *mask = 0;
   for (const char *p = list; p && *p;) {
     while (*p == ' ' || *p == '\t' || *p == ',') p++;
@@ -48,18 +48,17 @@ bool dev_features_parse(const char *list, uint32_t *mask, char *why, size_t why_
       char name[64];
       dev_feature f;
       if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !dev_feature_from_name(name, &f))) {
-        snprintf(why, why_size,
-                 "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
-                 "chromium-experimental-subgroup-matrix, timestamp-query",
-                 (int)(n > 64 ? 64 : n), p);
         *mask = 0;
-        return false;
+        return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, what,
+                             "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
+                             "chromium-experimental-subgroup-matrix, timestamp-query",
+                             (int)(n > 64 ? 64 : n), p);
       }
       *mask |= 1u << (unsigned)f;
     }
     p = end;
   }
-  return true;
+  return WGK_OK;
 }
 
 void device_desc_defaults(dev_desc *d) {

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/error.h"
+
 /* The most workgroups per dimension wgk plans with: larger dispatches fold into x = min(N, this),
  * y = ceilDiv(N, this), and a device's maxComputeWorkgroupsPerDimension is clamped to it. Templates see it
  * as DISPATCH_FOLD_WIDTH. */
@@ -77,8 +79,9 @@ const char *dev_feature_name(dev_feature f);
 bool dev_feature_from_name(const char *name, dev_feature *out);
 
 /* The features a comma list names ("shader-f16,subgroups"; blanks around names and empty items ignored), as a
- * bit set in *mask. An unknown name: false, *mask 0, and why says which and the names known. NULL list: 0. */
-bool dev_features_parse(const char *list, uint32_t *mask, char *why, size_t why_size);
+ * bit set in *mask. An unknown name: WGK_ERR_INVALID_ARGUMENT in err at path `what` (the option or environment
+ * variable that gave the list), naming it and the names known, *mask 0. NULL list: 0. */
+wgk_status dev_features_parse(const char *list, const char *what, uint32_t *mask, util_error *err);
 
 /* The environment variable that hides device features from wgk (WGK_DISABLE_FEATURES=shader-f16,...): they are
  * neither requested from the adapter nor seen by planning (f16Ok, device.features), explain or test `requires`. */

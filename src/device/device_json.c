@@ -91,15 +91,13 @@ static void pop(reader *r, size_t mark) {
 
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) {
-  const util_manifest_jpos_entry *e = r->idx ? util_manifest_jpos_find(r->idx, util_dynbuf_str(&r->path)) : NULL;
-  char msg[WGK_ERROR_MESSAGE_MAX];
+  const char *path = util_dynbuf_str(&r->path);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  wgk_status st = util_error_atv(r->err, WGK_ERR_PARSE, util_manifest_jpos_pos(r->idx, r->source, path, at_key),
+                                 r->path.len ? path : NULL, fmt, ap);
   va_end(ap);
-  return util_error_set(r->err, WGK_ERR_PARSE, r->source, e ? (at_key ? e->key_line : e->line) : 0,
-                        e ? (at_key ? e->key_column : e->column) : 0, r->path.len ? util_dynbuf_str(&r->path) : NULL,
-                        "%s", msg);
+  return st;
 }
 
 static wgk_status expect(reader *r, const json_t *j, bool ok, const char *want) {
@@ -332,12 +330,12 @@ wgk_status device_desc_from_text(const char *text, size_t len, const char *sourc
   json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!j) {
     device_desc_defaults(d);
-    return util_error_set(err, WGK_ERR_PARSE, source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+    return util_error_at(err, WGK_ERR_PARSE, UTIL_POS(source, jerr), NULL, "%s", jerr.text);
   }
   util_manifest_jpos idx = {0};
   wgk_status st = util_manifest_jpos_build(text, len, &idx);
   if (st == WGK_ERR_OUT_OF_MEMORY)
-    st = util_error_set(err, st, source, 0, 0, NULL, "out of memory reading a device description");
+    st = util_error_in(err, st, source, NULL, "out of memory reading a device description");
   else
     st = read_with(j, source, &idx, d, err);
   util_manifest_jpos_free(&idx);
@@ -348,7 +346,7 @@ wgk_status device_desc_from_text(const char *text, size_t len, const char *sourc
 wgk_status device_desc_load(const char *path, dev_desc *d, util_error *err) {
   device_desc_defaults(d);
   FILE *f = fopen(path, "rb");
-  if (!f) return util_error_set(err, WGK_ERR_NOT_FOUND, path, 0, 0, NULL, "cannot open the device description");
+  if (!f) return util_error_in(err, WGK_ERR_NOT_FOUND, path, NULL, "cannot open the device description");
   util_dynbuf text;
   util_dynbuf_init(&text, (size_t)16 << 20);
   char chunk[65536];
@@ -358,9 +356,9 @@ wgk_status device_desc_load(const char *path, dev_desc *d, util_error *err) {
   fclose(f);
   wgk_status st;
   if (bad)
-    st = util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot read the device description");
+    st = util_error_in(err, WGK_ERR_IO, path, NULL, "cannot read the device description");
   else if (text.failed)
-    st = util_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "device description larger than 16 MiB");
+    st = util_error_in(err, WGK_ERR_LIMIT, path, NULL, "device description larger than 16 MiB");
   else
     st = device_desc_from_text(text.data ? text.data : "", text.len, path, d, err);
   util_dynbuf_free(&text);

@@ -10,7 +10,8 @@
 expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  util_error_setv(ev->err, st, n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0, NULL, fmt, ap);
+  util_error_atv(ev->err, st, util_pos_make(n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0), NULL,
+                 fmt, ap);
   va_end(ap);
   return NULL;
 }
@@ -50,7 +51,7 @@ static expr_value *name_value(expr_evaluator *ev, const expr_node *n) {
 /* A checked integer result at node n. */
 static expr_value *int_result(expr_evaluator *ev, const expr_node *n, double d) {
   expr_value *v = expr_int_checked(d, ev->err);
-  if (!v) util_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
+  if (!v) util_error_wrap(ev->err, util_pos_make(n->src ? n->src : ev->source, n->line, n->col), NULL);
   return v;
 }
 
@@ -459,9 +460,8 @@ expr_value *expr_call_value(expr_evaluator *ev, const expr_node *at, const expr_
   expr_value *out = NULL;
   wgk_status st = fn->u.func.fn(fn, args, nargs, kwargs, ev->scope, &out, ev->err);
   if (st != WGK_OK || !out) {
-    if (!util_error_is_set(ev->err))
-      util_error_set(ev->err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s failed", fn->u.func.name);
-    util_error_wrap_source(ev->err, at->src ? at->src : ev->source, at->line, at->col, NULL);
+    if (!util_error_is_set(ev->err)) util_error_plain(ev->err, WGK_ERR_EVAL, "%s failed", fn->u.func.name);
+    util_error_wrap(ev->err, util_pos_make(at->src ? at->src : ev->source, at->line, at->col), NULL);
     expr_value_release(out);
     return NULL;
   }

@@ -16,8 +16,7 @@ expr_program *expr_parse(const char *text, size_t len, const char *source, util_
   if (len == (size_t)-1) len = strlen(text);
   if (!source) source = "<expr>";
   if (len > WGK_EXPR_MAX_LENGTH) {
-    util_error_set(err, WGK_ERR_LIMIT, source, 0, 0, NULL, "expression too long (limit is %d bytes)",
-                   WGK_EXPR_MAX_LENGTH);
+    util_error_in(err, WGK_ERR_LIMIT, source, NULL, "expression too long (limit is %d bytes)", WGK_EXPR_MAX_LENGTH);
     return NULL;
   }
   expr_program *e = calloc(1, sizeof *e);
@@ -25,7 +24,7 @@ expr_program *expr_parse(const char *text, size_t len, const char *source, util_
   if (e) e->source = strdup(source);
   if (!e || !e->text || !e->source) {
     expr_free(e);
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory");
+    util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory");
     return NULL;
   }
   memcpy(e->text, text, len);
@@ -42,7 +41,8 @@ expr_program *expr_parse(const char *text, size_t len, const char *source, util_
     e->root = NULL;
   }
   if (!e->root) {
-    if (!util_error_is_set(err)) util_error_set(err, WGK_ERR_PARSE, e->source, 1, 1, NULL, "cannot parse expression");
+    if (!util_error_is_set(err))
+      util_error_at(err, WGK_ERR_PARSE, util_pos_make(e->source, 1, 1), NULL, "cannot parse expression");
     expr_free(e);
     return NULL;
   }
@@ -64,7 +64,7 @@ wgk_status expr_eval_in(const expr_program *e, const expr_scope *scope, expr_val
   expr_evaluator ev = {.scope = scope, .source = e->source, .err = err};
   *out = expr_eval_node(&ev, e->root);
   if (*out) return WGK_OK;
-  if (!util_error_is_set(err)) util_error_set(err, WGK_ERR_EVAL, e->source, 0, 0, NULL, "evaluation failed");
+  if (!util_error_is_set(err)) util_error_in(err, WGK_ERR_EVAL, e->source, NULL, "evaluation failed");
   return err ? err->status : WGK_ERR_EVAL;
 }
 
@@ -79,7 +79,7 @@ wgk_status expr_render(const char *text, const expr_value *scope, util_dynbuf *o
   expr_value *v = NULL;
   wgk_status st = expr_eval(e, scope, &v, err);
   if (st == WGK_OK && !expr_value_print(v, out))
-    st = util_error_set(err, WGK_ERR_LIMIT, "<expr>", 0, 0, NULL, "output too long");
+    st = util_error_in(err, WGK_ERR_LIMIT, "<expr>", NULL, "output too long");
   expr_value_release(v);
   expr_free(e);
   return st;

@@ -226,7 +226,7 @@ static expr_value *list_filter(expr_evaluator *ev, const expr_node *n, const exp
     util_dynbuf_init(&b, 0);
     if (!expr_print_json(v, &b, 0, 0, false, ev->err)) {
       util_dynbuf_free(&b);
-      util_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
+      util_error_wrap(ev->err, util_pos_make(n->src ? n->src : ev->source, n->line, n->col), NULL);
       return NULL;
     }
     return expr_take_string(ev, n, &b);
@@ -312,7 +312,7 @@ static expr_value *tojson(expr_evaluator *ev, const expr_node *n, const expr_val
   util_dynbuf_init(&b, 0);
   if (!expr_print_json(v, &b, (int)ind, 0, true, ev->err)) {
     util_dynbuf_free(&b);
-    util_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
+    util_error_wrap(ev->err, util_pos_make(n->src ? n->src : ev->source, n->line, n->col), NULL);
     return NULL;
   }
   return expr_take_string(ev, n, &b);
@@ -357,7 +357,7 @@ expr_value *expr_apply_filter(expr_evaluator *ev, const expr_node *n, const expr
   }
   expr_value *r = by_type(ev, n, v, &a);
   if (!r && !util_error_is_set(ev->err)) expr_oom(ev, n);
-  util_error_wrap_source(ev->err, n->src ? n->src : ev->source, n->line, n->col, NULL);
+  util_error_wrap(ev->err, util_pos_make(n->src ? n->src : ev->source, n->line, n->col), NULL);
   expr_free_args(a.args, a.n, a.kw);
   expr_value_release(v);
   return r;

@@ -18,14 +18,13 @@
 #define WGK_HELPER_MAX_LIST 1000000 /* items a helper may build (range, fill) */
 
 static wgk_status fail(util_error *err, const char *fmt, const char *a, const char *b) {
-  return util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, fmt, a, b);
+  return util_error_plain(err, WGK_ERR_EVAL, fmt, a, b);
 }
 
 static wgk_status put(expr_value *v, expr_value **out, util_error *err) {
   *out = v;
   if (v) return WGK_OK;
-  return util_error_is_set(err) ? err->status
-                                : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  return util_error_is_set(err) ? err->status : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 /* A JS number back into a value: whole numbers become integers. */
@@ -36,7 +35,7 @@ static wgk_status number(double d, expr_value **out, util_error *err) {
 
 static bool args_ok(const char *name, size_t n, size_t min, size_t max, util_error *err) {
   if (n >= min && n <= max) return true;
-  util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s() takes %zu to %zu arguments, got %zu", name, min, max, n);
+  util_error_plain(err, WGK_ERR_EVAL, "%s() takes %zu to %zu arguments, got %zu", name, min, max, n);
   return false;
 }
 
@@ -91,8 +90,8 @@ static bool axis(const char *name, const expr_value *shape, const expr_value *ax
   }
   int64_t i = ax->u.i < 0 ? ax->u.i + r : ax->u.i;
   if (i < 0 || i >= r) {
-    util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "%s(): axis %lld out of range for rank %lld", name,
-                   (long long)ax->u.i, (long long)r);
+    util_error_plain(err, WGK_ERR_EVAL, "%s(): axis %lld out of range for rank %lld", name, (long long)ax->u.i,
+                     (long long)r);
     return false;
   }
   *out = i;
@@ -154,8 +153,7 @@ HELPER(h_range) {
   if (step == 0) return fail(err, "range() step must not be zero%s%s", "", "");
   double count = step > 0 ? ceil((stop - start) / step) : ceil((start - stop) / -step);
   if (count > WGK_HELPER_MAX_LIST)
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "range() too long (limit is %d items)",
-                          WGK_HELPER_MAX_LIST);
+    return util_error_plain(err, WGK_ERR_LIMIT, "range() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
   expr_value *l = expr_value_list();
   for (double x = start; l && (step > 0 ? x < stop : x > stop); x += step) {
     expr_value *item = x == floor(x) ? expr_int_checked(x, err) : expr_value_float(x);
@@ -278,8 +276,7 @@ HELPER(h_fill) {
     return fail(err, "fill() count must be an integer, got %s%s", expr_type_name(a[1]), "");
   if (a[1]->u.i < 0) return fail(err, "fill(): negative count%s%s", "", "");
   if (a[1]->u.i > WGK_HELPER_MAX_LIST)
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "fill() too long (limit is %d items)",
-                          WGK_HELPER_MAX_LIST);
+    return util_error_plain(err, WGK_ERR_LIMIT, "fill() too long (limit is %d items)", WGK_HELPER_MAX_LIST);
   expr_value *l = expr_value_list();
   for (int64_t i = 0; l && i < a[1]->u.i; i++)
     if (!expr_value_list_append(l, expr_value_ref(a[0]))) l = NULL;
@@ -326,8 +323,7 @@ HELPER(h_permuteShape) {
       repeated = axis("permuteShape", a[0], a[1]->u.list.items[j], &q, err) && q == p;
     if (repeated) {
       expr_value_release(l);
-      return util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "permuteShape(): axis %lld repeated",
-                            (long long)at(a[1], i));
+      return util_error_plain(err, WGK_ERR_EVAL, "permuteShape(): axis %lld repeated", (long long)at(a[1], i));
     }
     if (!expr_value_list_append(l, expr_value_ref(a[0]->u.list.items[p]))) l = NULL;
   }
@@ -540,8 +536,8 @@ static const util_dtype_info *dtype(const char *name, bool wgsl_ok, const expr_v
   util_dynbuf shown;
   util_dynbuf_init(&shown, 256);
   expr_value_print(a[0], &shown);
-  util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "Unsupported dtype%s: %s", wgsl_ok ? " for dtypeBytes()" : "",
-                 util_dynbuf_str(&shown));
+  util_error_plain(err, WGK_ERR_EVAL, "Unsupported dtype%s: %s", wgsl_ok ? " for dtypeBytes()" : "",
+                   util_dynbuf_str(&shown));
   util_dynbuf_free(&shown);
   return NULL;
 }

@@ -13,7 +13,7 @@
 
 static expr_value *from_json(const json_t *j, int depth, util_error *err) {
   if (depth > WGK_JSON_MAX_DEPTH) {
-    util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "JSON nested too deeply (limit is %d)", WGK_JSON_MAX_DEPTH);
+    util_error_plain(err, WGK_ERR_LIMIT, "JSON nested too deeply (limit is %d)", WGK_JSON_MAX_DEPTH);
     return NULL;
   }
   expr_value *v = NULL;
@@ -27,7 +27,7 @@ static expr_value *from_json(const json_t *j, int depth, util_error *err) {
   case JSON_INTEGER: {
     json_int_t i = json_integer_value(j);
     if (!expr_value_int_ok((int64_t)i)) { /* through a double, 2^53+1 would round to 2^53 and pass */
-      util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53: %lld", (long long)i);
+      util_error_plain(err, WGK_ERR_EVAL, "integer overflow past 2^53: %lld", (long long)i);
       return NULL;
     }
     return expr_int_checked((double)i, err);
@@ -76,7 +76,7 @@ static expr_value *from_json(const json_t *j, int depth, util_error *err) {
     break;
   }
   }
-  if (!v) util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!v) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   return v;
 }
 
@@ -342,7 +342,7 @@ expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
   }
   if (!ok) {
     expr_value_release(dev);
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     return NULL;
   }
   return dev;

@@ -5,12 +5,12 @@
 #include <string.h>
 
 static wgk_status fail(util_error *err, const char *msg, const char *name) {
-  return util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, msg, name);
+  return util_error_plain(err, WGK_ERR_EVAL, msg, name);
 }
 
 static wgk_status done(expr_value *v, expr_value **out, util_error *err) {
   *out = v;
-  return v ? WGK_OK : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  return v ? WGK_OK : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 static bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }

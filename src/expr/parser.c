@@ -65,7 +65,7 @@ wgk_status expr_syntax_error(expr_parser *p, const char *fmt, ...) {
   const char *src = expr_position(p, p->tok.start, &line, &col);
   va_list ap;
   va_start(ap, fmt);
-  util_error_setv(p->err, WGK_ERR_PARSE, src, line, col, NULL, fmt, ap);
+  util_error_atv(p->err, WGK_ERR_PARSE, util_pos_make(src, line, col), NULL, fmt, ap);
   va_end(ap);
   return WGK_ERR_PARSE;
 }
@@ -112,7 +112,7 @@ static const char *tok_text(const expr_parser *p, char *buf, size_t size) {
 static expr_node *new_node(expr_parser *p, expr_node_kind kind, size_t start) {
   expr_node *n = expr_arena_alloc(p->arena, sizeof *n);
   if (!n) {
-    util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+    util_error_in(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, NULL, "out of memory");
     return NULL;
   }
   n->kind = kind;
@@ -139,7 +139,7 @@ static bool push_item(expr_parser *p, expr_node *n, size_t *cap, expr_node *item
     size_t c = *cap ? *cap * 2 : 4;
     expr_node **items = expr_arena_alloc(p->arena, c * sizeof *items);
     if (!items) {
-      util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+      util_error_in(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, NULL, "out of memory");
       return false;
     }
     if (n->n) memcpy(items, n->items, n->n * sizeof *items);
@@ -152,11 +152,11 @@ static bool push_item(expr_parser *p, expr_node *n, size_t *cap, expr_node *item
 
 static bool enter(expr_parser *p) {
   if (++p->depth <= WGK_EXPR_MAX_DEPTH) return true;
-  util_error_set(p->err, WGK_ERR_LIMIT, p->source, 0, 0, NULL, "expression nested too deeply (limit is %d)",
-                 WGK_EXPR_MAX_DEPTH);
+  util_error_in(p->err, WGK_ERR_LIMIT, p->source, NULL, "expression nested too deeply (limit is %d)",
+                WGK_EXPR_MAX_DEPTH);
   int line, col;
   const char *src = expr_position(p, p->tok.start, &line, &col);
-  util_error_wrap_source(p->err, src, line, col, NULL);
+  util_error_wrap(p->err, util_pos_make(src, line, col), NULL);
   return false;
 }
 
@@ -224,7 +224,7 @@ static expr_node *number_literal(expr_parser *p) {
 static char *name_copy(expr_parser *p) {
   char *s = expr_arena_alloc(p->arena, p->tok.len + 1);
   if (!s) {
-    util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, 0, 0, NULL, "out of memory");
+    util_error_in(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, NULL, "out of memory");
     return NULL;
   }
   memcpy(s, p->text + p->tok.start, p->tok.len);

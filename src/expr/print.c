@@ -107,8 +107,7 @@ static void newline_indent(util_dynbuf *out, int indent, int depth) {
 bool expr_print_json(const expr_value *v, util_dynbuf *out, int indent, int depth, bool undefined_as_null,
                      util_error *err) {
   if (depth > WGK_PRINT_MAX_DEPTH) {
-    util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "value nested too deeply to print (limit is %d)",
-                   WGK_PRINT_MAX_DEPTH);
+    util_error_plain(err, WGK_ERR_LIMIT, "value nested too deeply to print (limit is %d)", WGK_PRINT_MAX_DEPTH);
     return false;
   }
   switch (expr_value_kind_of(v)) {
@@ -126,7 +125,7 @@ bool expr_print_json(const expr_value *v, util_dynbuf *out, int indent, int dept
   case WGK_VALUE_STRING:
     return json_string(v->u.str.s, v->u.str.len, out);
   case WGK_VALUE_FUNC:
-    util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "cannot convert a function to JSON");
+    util_error_plain(err, WGK_ERR_EVAL, "cannot convert a function to JSON");
     return false;
   case WGK_VALUE_LIST:
   case WGK_VALUE_DICT:

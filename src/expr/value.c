@@ -34,11 +34,11 @@ expr_value *expr_value_int(int64_t i) {
 
 expr_value *expr_int_checked(double d, util_error *err) {
   if (!(d >= -(double)WGK_INT_EXACT_MAX && d <= (double)WGK_INT_EXACT_MAX)) {
-    util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "integer overflow past 2^53");
+    util_error_plain(err, WGK_ERR_EVAL, "integer overflow past 2^53");
     return NULL;
   }
   expr_value *v = expr_value_int((int64_t)d);
-  if (!v) util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!v) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   return v;
 }
 

@@ -43,8 +43,7 @@ static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, boo
   WGPURequestAdapterOptions opts = {NULL, WGPUFeatureLevel_Core, power, fallback, WGPUBackendType_Undefined, NULL};
   adapter_request *r = gpu_async_new(sizeof *r);
   if (!r) {
-    if (!err->status)
-      util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory requesting an adapter");
+    if (!err->status) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory requesting an adapter");
     return NULL;
   }
   WGPURequestAdapterCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_adapter, r, NULL};
@@ -106,19 +105,16 @@ static void list_release(adapter_list *list) {
 }
 
 static wgk_status no_adapter(const util_error *why, util_error *err) {
-  if (why->status == WGK_ERR_OUT_OF_MEMORY)
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "%s", why->message);
-  if (why->status)
-    return util_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s (%s)", NO_ADAPTER_HINT, why->message);
-  return util_error_set(err, WGK_ERR_NO_ADAPTER, NULL, 0, 0, NULL, "%s", NO_ADAPTER_HINT);
+  if (why->status == WGK_ERR_OUT_OF_MEMORY) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "%s", why->message);
+  if (why->status) return util_error_plain(err, WGK_ERR_NO_ADAPTER, "%s (%s)", NO_ADAPTER_HINT, why->message);
+  return util_error_plain(err, WGK_ERR_NO_ADAPTER, "%s", NO_ADAPTER_HINT);
 }
 
 wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
   *out = NULL;
   *count = 0;
   WGPUInstance instance = gpu_instance_create();
-  if (!instance)
-    return util_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+  if (!instance) return util_error_plain(err, WGK_ERR_DEVICE, "Dawn could not create a WebGPU instance");
   adapter_list list;
   util_error why = {0};
   enumerate(instance, &list, &why);
@@ -127,14 +123,13 @@ wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
   if (list.count) {
     *out = malloc(list.count * sizeof **out);
     if (!*out)
-      s = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory listing adapters");
+      s = util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory listing adapters");
     else {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;
       uint32_t hidden = 0;
-      char bad[192];
-      if (!dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), &hidden, bad, sizeof bad)) {
-        s = util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s", WGK_DISABLE_FEATURES_ENV, bad);
+      s = dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err);
+      if (s != WGK_OK) {
         free(*out);
         *out = NULL;
         *count = 0;
@@ -193,9 +188,9 @@ wgk_status gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUA
   for (size_t i = 0; pick == list.count && !parse_index(selector, &index) && i < list.count; i++)
     if (matches(&list.descs[i], selector)) pick = i;
   if (pick == list.count) {
-    wgk_status s = util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, "adapter",
-                                  "no adapter matches '%s' (%zu adapter%s: see `wgk devices`)", selector, list.count,
-                                  list.count == 1 ? "" : "s");
+    wgk_status s = util_error_in(err, WGK_ERR_NOT_FOUND, NULL, "adapter",
+                                 "no adapter matches '%s' (%zu adapter%s: see `wgk devices`)", selector, list.count,
+                                 list.count == 1 ? "" : "s");
     list_release(&list);
     return s;
   }

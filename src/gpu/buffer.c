@@ -22,13 +22,13 @@ static wgk_status check_usage(uint32_t usage, const char *label, util_error *err
                          WGK_GPU_BUFFER_COPY_DST | WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_QUERY_RESOLVE |
                          WGK_GPU_BUFFER_MAP_WRITE;
   if (usage == 0 || (usage & ~known))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "invalid buffer usage 0x%x", usage);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, label, "invalid buffer usage 0x%x", usage);
   if ((usage & WGK_GPU_BUFFER_MAP_READ) && (usage & ~(WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST)))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
-                          "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, label,
+                         "a map-read buffer can only be a copy destination (usage 0x%x)", usage);
   if ((usage & WGK_GPU_BUFFER_MAP_WRITE) && (usage & ~(WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC)))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
-                          "a map-write buffer can only be a copy source (usage 0x%x)", usage);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, label,
+                         "a map-write buffer can only be a copy source (usage 0x%x)", usage);
   return WGK_OK;
 }
 
@@ -40,29 +40,28 @@ static wgk_status create(gpu_device *dev, uint64_t size, uint32_t usage, const c
   if ((s0 = gpu_device_check(dev, err)) || (s0 = check_usage(usage, label, err))) return s0;
   uint64_t max = dev->desc.limits.maxBufferSize;
   if (size > max || size > UINT64_MAX - 3)
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, label,
-                          "buffer of %llu bytes exceeds the device's maxBufferSize of %llu bytes",
-                          (unsigned long long)size, (unsigned long long)max);
+    return util_error_in(err, WGK_ERR_LIMIT, NULL, label,
+                         "buffer of %llu bytes exceeds the device's maxBufferSize of %llu bytes",
+                         (unsigned long long)size, (unsigned long long)max);
   if (mapped && (usage & WGK_GPU_BUFFER_MAP_READ))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label,
-                          "a map-read buffer cannot be mapped at creation here (usage 0x%x)", usage);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, label,
+                         "a map-read buffer cannot be mapped at creation here (usage 0x%x)", usage);
   size = (size + 3) & ~(uint64_t)3; /* WebGPU copies and bindings work in 4-byte units */
   gpu_buffer *buf = calloc(1, sizeof *buf);
-  if (!buf) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, label, "out of memory");
+  if (!buf) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, NULL, label, "out of memory");
   WGPUBufferDescriptor desc = {NULL, gpu_sv(label), to_wgpu_usage(usage), size, mapped};
   gpu_scope_push(dev);
   buf->buffer = wgpuDeviceCreateBuffer(dev->device, &desc);
   char what[96];
   snprintf(what, sizeof what, "creating buffer '%s' of %llu bytes", label ? label : "", (unsigned long long)size);
   wgk_status s = gpu_scope_pop(dev, what, err);
-  if (s == WGK_OK && !buf->buffer) s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
+  if (s == WGK_OK && !buf->buffer) s = util_error_plain(err, WGK_ERR_GPU, "%s failed", what);
   buf->dev = dev;
   buf->size = size;
   buf->usage = usage;
   void *p = NULL;
   if (s == WGK_OK && mapped && !(p = wgpuBufferGetMappedRange(buf->buffer, 0, (size_t)size)))
-    s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the buffer mapped at creation has no mapped range",
-                       what);
+    s = util_error_plain(err, WGK_ERR_GPU, "%s: the buffer mapped at creation has no mapped range", what);
   if (s != WGK_OK) {
     if (buf->buffer && mapped) wgpuBufferUnmap(buf->buffer);
     gpu_buffer_destroy(buf);
@@ -91,15 +90,14 @@ wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_b
   *out = NULL;
   wgk_status s0 = gpu_device_check(dev, err);
   if (s0) return s0;
-  if (!raw) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no buffer to wrap");
+  if (!raw) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no buffer to wrap");
   uint64_t real = wgpuBufferGetSize(raw);
   if (size == 0) size = real;
   if (size > real)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "wrapped buffer has %llu bytes, fewer than the %llu claimed", (unsigned long long)real,
-                          (unsigned long long)size);
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "wrapped buffer has %llu bytes, fewer than the %llu claimed",
+                            (unsigned long long)real, (unsigned long long)size);
   gpu_buffer *buf = calloc(1, sizeof *buf);
-  if (!buf) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!buf) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgpuBufferAddRef(raw);
   *buf = (gpu_buffer){dev, raw, size, 0, true};
   *out = buf;
@@ -121,15 +119,13 @@ WGPUBuffer gpu_buffer_raw(const gpu_buffer *buf) { return buf->buffer; }
 
 wgk_status gpu_buffer_check_range(const gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
                                   util_error *err) {
-  if (!buf) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: no buffer", what);
+  if (!buf) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: no buffer", what);
   if (offset % 4 || size % 4)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "%s: offset %llu and size %llu must be multiples of 4", what, (unsigned long long)offset,
-                          (unsigned long long)size);
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: offset %llu and size %llu must be multiples of 4", what,
+                            (unsigned long long)offset, (unsigned long long)size);
   if (offset > buf->size || size > buf->size - offset)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "%s: range [%llu, +%llu) outside the buffer's %llu bytes", what, (unsigned long long)offset,
-                          (unsigned long long)size, (unsigned long long)buf->size);
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: range [%llu, +%llu) outside the buffer's %llu bytes",
+                            what, (unsigned long long)offset, (unsigned long long)size, (unsigned long long)buf->size);
   return WGK_OK;
 }
 
@@ -157,7 +153,7 @@ static void on_map(uint32_t status, WGPUStringView message, void *u1, void *u2) 
 wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
                                uint32_t timeout_ms, const char *what, util_error *err) {
   map_state *m = gpu_async_new(sizeof *m);
-  if (!m) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!m) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
   WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Read, (size_t)offset, size, cb);
   wgk_status s = gpu_await(dev, dev->instance, f, &m->async, timeout_ms, what, err);
@@ -166,14 +162,14 @@ wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset
   const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
   if (p) memcpy(out, p, size);
   wgpuBufferUnmap(buf->buffer);
-  if (!p) return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: the mapped range is not accessible", what);
+  if (!p) return util_error_plain(err, WGK_ERR_GPU, "%s: the mapped range is not accessible", what);
   return WGK_OK;
 }
 
 static wgk_status map_write(gpu_device *dev, gpu_buffer *buf, size_t size, void **data, uint32_t timeout_ms,
                             util_error *err) {
   map_state *m = gpu_async_new(sizeof *m);
-  if (!m) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!m) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
   WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Write, 0, size, cb);
   wgk_status s = gpu_await(dev, dev->instance, f, &m->async, timeout_ms, "mapping an upload buffer", err);
@@ -181,7 +177,7 @@ static wgk_status map_write(gpu_device *dev, gpu_buffer *buf, size_t size, void 
   if (s != WGK_OK) return s;
   if (!(*data = wgpuBufferGetMappedRange(buf->buffer, 0, size))) {
     wgpuBufferUnmap(buf->buffer);
-    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "mapping an upload buffer: no mapped range");
+    return util_error_plain(err, WGK_ERR_GPU, "mapping an upload buffer: no mapped range");
   }
   return WGK_OK;
 }

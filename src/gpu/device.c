@@ -117,15 +117,14 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
       .uncapturedErrorCallbackInfo = {NULL, on_uncaptured, dev, NULL},
   };
   device_request *r = gpu_async_new(sizeof *r);
-  if (!r) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!r) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPURequestDeviceCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_device, r, NULL};
   WGPUFuture f = wgpuAdapterRequestDevice(adapter, &desc, cb);
   util_error why = {0};
   wgk_status s = WGK_OK;
   if (gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS, "the device request", &why)) {
     if (r->device) wgpuDeviceRelease(r->device);
-    s = util_error_set(err, why.status == WGK_ERR_TIMEOUT ? WGK_ERR_TIMEOUT : WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s",
-                       why.message);
+    s = util_error_plain(err, why.status == WGK_ERR_TIMEOUT ? WGK_ERR_TIMEOUT : WGK_ERR_DEVICE, "%s", why.message);
   } else {
     dev->device = r->device;
   }
@@ -180,8 +179,7 @@ static void describe(gpu_device *dev) {
 
 static wgk_status create_own(gpu_device *dev, const gpu_options *opts, util_error *err) {
   dev->instance = gpu_instance_create();
-  if (!dev->instance)
-    return util_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "Dawn could not create a WebGPU instance");
+  if (!dev->instance) return util_error_plain(err, WGK_ERR_DEVICE, "Dawn could not create a WebGPU instance");
   WGPUAdapter adapter = NULL;
   wgk_status s = gpu_adapter_select(dev->instance, opts ? opts->adapter : NULL, &adapter, err);
   if (s == WGK_OK) s = request_device(dev, adapter, err);
@@ -202,23 +200,22 @@ static wgk_status wrap_external(gpu_device *dev, const gpu_options *opts, util_e
     if (adapter) wgpuAdapterRelease(adapter);
   }
   if (!dev->instance)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "cannot find the instance of the given device");
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "cannot find the instance of the given device");
   return WGK_OK;
 }
 
 wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_error *err) {
   *out = NULL;
   gpu_device *dev = calloc(1, sizeof *dev);
-  if (!dev) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a device");
+  if (!dev) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory creating a device");
   dev->verbose = opts && opts->verbose;
   dev->timed_wait = true;
   const char *hide = opts && opts->disable_features ? opts->disable_features : getenv(WGK_DISABLE_FEATURES_ENV);
-  char why[192];
-  if (!dev_features_parse(hide, &dev->hidden, why, sizeof why)) {
+  const char *what = opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV;
+  wgk_status bad = dev_features_parse(hide, what, &dev->hidden, err);
+  if (bad != WGK_OK) {
     free(dev);
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "%s: %s",
-                          opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV, why);
+    return bad;
   }
   wgk_status s = opts && opts->device ? wrap_external(dev, opts, err) : create_own(dev, opts, err);
   if (s != WGK_OK) {
@@ -264,10 +261,10 @@ WGPUDevice gpu_device_raw(const gpu_device *dev) { return dev->device; }
 WGPUQueue gpu_device_raw_queue(const gpu_device *dev) { return dev->queue; }
 
 wgk_status gpu_device_check(gpu_device *dev, util_error *err) {
-  if (!dev) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no device");
-  if (dev->lost) return util_error_set(err, WGK_ERR_DEVICE, NULL, 0, 0, NULL, "%s", dev->lost_message);
+  if (!dev) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no device");
+  if (dev->lost) return util_error_plain(err, WGK_ERR_DEVICE, "%s", dev->lost_message);
   if (dev->pending == WGK_OK) return WGK_OK;
-  wgk_status s = util_error_set(err, dev->pending, NULL, 0, 0, NULL, "%s", dev->pending_message);
+  wgk_status s = util_error_plain(err, dev->pending, "%s", dev->pending_message);
   dev->pending = WGK_OK;
   return s;
 }

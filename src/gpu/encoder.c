@@ -10,13 +10,13 @@ wgk_status gpu_encoder_begin(gpu_device *dev, const char *label, gpu_encoder **o
   wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
   gpu_encoder *enc = calloc(1, sizeof *enc);
-  if (!enc) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!enc) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUCommandEncoderDescriptor desc = {NULL, gpu_sv(label)};
   enc->dev = dev;
   enc->encoder = wgpuDeviceCreateCommandEncoder(dev->device, &desc);
   if (!enc->encoder) {
     free(enc);
-    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "creating a command encoder failed");
+    return util_error_plain(err, WGK_ERR_GPU, "creating a command encoder failed");
   }
   *out = enc;
   return WGK_OK;
@@ -32,12 +32,11 @@ static void end_pass(gpu_encoder *enc) {
 static wgk_status check_dispatch(const gpu_encoder *enc, const gpu_pipeline *p, const gpu_bind_group *g, uint32_t x,
                                  uint32_t y, uint32_t z, util_error *err) {
   if (!enc || !p || (!g && p->count))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "dispatch needs an encoder, a pipeline and a bind group");
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "dispatch needs an encoder, a pipeline and a bind group");
   uint32_t max = enc->dev->desc.limits.maxComputeWorkgroupsPerDimension;
   if (x > max || y > max || z > max)
-    return util_error_set(
-        err, WGK_ERR_LIMIT, NULL, 0, 0, NULL,
+    return util_error_plain(
+        err, WGK_ERR_LIMIT,
         "dispatch of %u x %u x %u workgroups exceeds the device's maxComputeWorkgroupsPerDimension of %u", x, y, z,
         max);
   return WGK_OK;
@@ -66,7 +65,7 @@ wgk_status gpu_encoder_dispatch_timed(gpu_encoder *enc, const gpu_pipeline *pipe
   wgk_status s = check_dispatch(enc, pipeline, group, x, y, z, err);
   if (s) return s;
   if (slot >= timer->slots)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "timer slot %u of %u", slot, timer->slots);
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "timer slot %u of %u", slot, timer->slots);
   end_pass(enc);
   if (timer->resolve_recorded) { /* a new recording: slots it does not write hold another run's values */
     memset(timer->written, 0, timer->slots * sizeof *timer->written);
@@ -84,7 +83,7 @@ wgk_status gpu_encoder_dispatch_timed(gpu_encoder *enc, const gpu_pipeline *pipe
 
 wgk_status gpu_encoder_copy(gpu_encoder *enc, gpu_buffer *src, uint64_t src_offset, gpu_buffer *dst,
                             uint64_t dst_offset, uint64_t size, util_error *err) {
-  if (!enc) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "copy needs an encoder");
+  if (!enc) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "copy needs an encoder");
   wgk_status s = gpu_buffer_check_range(src, src_offset, size, "copy source", err);
   if (s == WGK_OK) s = gpu_buffer_check_range(dst, dst_offset, size, "copy destination", err);
   if (s) return s;
@@ -94,10 +93,9 @@ wgk_status gpu_encoder_copy(gpu_encoder *enc, gpu_buffer *src, uint64_t src_offs
 }
 
 wgk_status gpu_encoder_clear(gpu_encoder *enc, gpu_buffer *buf, uint64_t offset, uint64_t size, util_error *err) {
-  if (!enc) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "clear needs an encoder");
+  if (!enc) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "clear needs an encoder");
   if (offset % 4 || size % 4)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "clear offset and size must be multiples of 4");
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "clear offset and size must be multiples of 4");
   wgk_status s = gpu_buffer_check_range(buf, offset, size, "clear", err);
   if (s) return s;
   end_pass(enc);
@@ -106,8 +104,7 @@ wgk_status gpu_encoder_clear(gpu_encoder *enc, gpu_buffer *buf, uint64_t offset,
 }
 
 wgk_status gpu_encoder_resolve_timer(gpu_encoder *enc, gpu_timer *timer, util_error *err) {
-  if (!enc || !timer)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "resolve needs an encoder and a timer");
+  if (!enc || !timer) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "resolve needs an encoder and a timer");
   end_pass(enc);
   wgpuCommandEncoderResolveQuerySet(enc->encoder, timer->queries, 0, 2 * timer->slots, timer->resolved->buffer, 0);
   wgpuCommandEncoderCopyBufferToBuffer(enc->encoder, timer->resolved->buffer, 0, timer->readback->buffer, 0,
@@ -124,7 +121,7 @@ void gpu_encoder_discard(gpu_encoder *enc) {
 }
 
 wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err) {
-  if (!enc) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no encoder to submit");
+  if (!enc) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no encoder to submit");
   gpu_device *dev = enc->dev;
   wgk_status s = gpu_device_check(dev, err);
   if (s) {
@@ -160,7 +157,7 @@ wgk_status gpu_wait(gpu_device *dev, uint32_t timeout_ms, const char *what, util
   wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
   work_done *w = gpu_async_new(sizeof *w);
-  if (!w) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!w) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUQueueWorkDoneCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_work_done, w, NULL};
   WGPUFuture f = wgpuQueueOnSubmittedWorkDone(dev->queue, cb);
   s = gpu_await(dev, dev->instance, f, &w->async, timeout_ms, what ? what : "submitted GPU work", err);

@@ -18,12 +18,10 @@ static WGPUBufferBindingType binding_type(gpu_binding_type t) {
 
 static wgk_status check_types(const gpu_binding_type *types, size_t count, util_error *err) {
   if (count > WGK_GPU_MAX_BINDINGS || (count && !types))
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "%zu bindings (wgk's limit is %d)", count,
-                          WGK_GPU_MAX_BINDINGS);
+    return util_error_plain(err, WGK_ERR_LIMIT, "%zu bindings (wgk's limit is %d)", count, WGK_GPU_MAX_BINDINGS);
   for (size_t i = 0; i < count; i++)
     if (binding_type(types[i]) == WGPUBufferBindingType_BindingNotUsed)
-      return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "binding %zu: unknown type %d", i,
-                            (int)types[i]);
+      return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "binding %zu: unknown type %d", i, (int)types[i]);
   return WGK_OK;
 }
 
@@ -52,10 +50,10 @@ wgk_status gpu_pipeline_create(gpu_device *dev, const gpu_shader *shader, const 
   *out = NULL;
   wgk_status s = gpu_device_check(dev, err);
   if (s == WGK_OK) s = check_types(types, count, err);
-  if (s == WGK_OK && !shader) s = util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no shader");
+  if (s == WGK_OK && !shader) s = util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no shader");
   if (s) return s;
   gpu_pipeline *p = calloc(1, sizeof *p);
-  if (!p) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!p) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   p->count = count;
   for (size_t i = 0; i < count; i++) p->types[i] = types[i];
   char what[160];
@@ -66,8 +64,7 @@ wgk_status gpu_pipeline_create(gpu_device *dev, const gpu_shader *shader, const 
   build(dev, p, shader, entry, label);
   s = gpu_scope_pop(dev, what, err);
   gpu_progress_stop(&pr);
-  if (s == WGK_OK && (!p->pipeline || !p->layout))
-    s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed", what);
+  if (s == WGK_OK && (!p->pipeline || !p->layout)) s = util_error_plain(err, WGK_ERR_GPU, "%s failed", what);
   if (s != WGK_OK) {
     gpu_pipeline_destroy(p);
     return s;
@@ -88,7 +85,7 @@ static wgk_status check_binding(const gpu_device *dev, gpu_binding_type type, co
                                 util_error *err) {
   char what[32];
   snprintf(what, sizeof what, "binding %zu", i);
-  if (!b->buffer) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, what, "no buffer");
+  if (!b->buffer) return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, what, "no buffer");
   uint64_t size = b->size ? b->size : b->buffer->size - (b->offset <= b->buffer->size ? b->offset : b->buffer->size);
   wgk_status s = gpu_buffer_check_range(b->buffer, b->offset, size, what, err);
   if (s) return s;
@@ -97,13 +94,13 @@ static wgk_status check_binding(const gpu_device *dev, gpu_binding_type type, co
   uint64_t align = uniform ? l->minUniformBufferOffsetAlignment : l->minStorageBufferOffsetAlignment;
   uint64_t max = uniform ? l->maxUniformBufferBindingSize : l->maxStorageBufferBindingSize;
   if (align && b->offset % align)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, what, "offset %llu is not a multiple of %llu",
-                          (unsigned long long)b->offset, (unsigned long long)align);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, what, "offset %llu is not a multiple of %llu",
+                         (unsigned long long)b->offset, (unsigned long long)align);
   if (size > max)
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, what,
-                          "binding of %llu bytes exceeds the device's %s of %llu bytes", (unsigned long long)size,
-                          uniform ? "maxUniformBufferBindingSize" : "maxStorageBufferBindingSize",
-                          (unsigned long long)max);
+    return util_error_in(err, WGK_ERR_LIMIT, NULL, what, "binding of %llu bytes exceeds the device's %s of %llu bytes",
+                         (unsigned long long)size,
+                         uniform ? "maxUniformBufferBindingSize" : "maxStorageBufferBindingSize",
+                         (unsigned long long)max);
   return WGK_OK;
 }
 
@@ -113,8 +110,8 @@ wgk_status gpu_bind_group_create(gpu_device *dev, const gpu_pipeline *pipeline, 
   wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
   if (!pipeline || count != pipeline->count || (count && !bindings))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, label, "%zu bindings given, the pipeline has %zu",
-                          count, pipeline ? pipeline->count : 0);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, label, "%zu bindings given, the pipeline has %zu", count,
+                         pipeline ? pipeline->count : 0);
   WGPUBindGroupEntry entries[WGK_GPU_MAX_BINDINGS] = {0};
   for (size_t i = 0; i < count; i++) {
     if ((s = check_binding(dev, pipeline->types[i], &bindings[i], i, err))) return s;
@@ -124,12 +121,12 @@ wgk_status gpu_bind_group_create(gpu_device *dev, const gpu_pipeline *pipeline, 
     entries[i].size = bindings[i].size ? bindings[i].size : WGPU_WHOLE_SIZE;
   }
   gpu_bind_group *g = calloc(1, sizeof *g);
-  if (!g) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!g) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUBindGroupDescriptor desc = {NULL, gpu_sv(label), pipeline->layout, count, entries};
   gpu_scope_push(dev);
   g->group = wgpuDeviceCreateBindGroup(dev->device, &desc);
   s = gpu_scope_pop(dev, "creating a bind group", err);
-  if (s == WGK_OK && !g->group) s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "creating a bind group failed");
+  if (s == WGK_OK && !g->group) s = util_error_plain(err, WGK_ERR_GPU, "creating a bind group failed");
   if (s != WGK_OK) {
     gpu_bind_group_destroy(g);
     return s;

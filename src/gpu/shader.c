@@ -38,13 +38,12 @@ static void on_compilation_info(uint32_t status, const WGPUCompilationInfo *info
 /* Compilation messages of a module just created; WGK_ERR_SHADER at the first error's position. */
 static wgk_status check_compilation(gpu_device *dev, WGPUShaderModule module, const char *source, util_error *err) {
   compile_result *r = gpu_async_new(sizeof *r);
-  if (!r) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!r) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUCompilationInfoCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_compilation_info, r, NULL};
   WGPUFuture f = wgpuShaderModuleGetCompilationInfo(module, cb);
   wgk_status s = gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS,
                            "the shader's compilation messages", err);
-  if (s == WGK_OK && r->failed)
-    s = util_error_set(err, WGK_ERR_SHADER, source, r->line, r->column, NULL, "%s", r->text);
+  if (s == WGK_OK && r->failed) s = util_error_at(err, WGK_ERR_SHADER, UTIL_POS(source, *r), NULL, "%s", r->text);
   gpu_async_free(&r->async);
   return s;
 }
@@ -53,10 +52,10 @@ wgk_status gpu_shader_create(gpu_device *dev, const char *wgsl, const char *labe
   *out = NULL;
   wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
-  if (!wgsl) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no WGSL text");
+  if (!wgsl) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no WGSL text");
   const char *source = label ? label : "<wgsl>";
   gpu_shader *shader = calloc(1, sizeof *shader);
-  if (!shader) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!shader) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUShaderSourceWGSL code = {{NULL, WGPUSType_ShaderSourceWGSL}, gpu_sv(wgsl)};
   WGPUShaderModuleDescriptor desc = {&code.chain, gpu_sv(label)};
   gpu_scope_push(dev);
@@ -67,10 +66,9 @@ wgk_status gpu_shader_create(gpu_device *dev, const char *wgsl, const char *labe
   gpu_scope_pop(dev, "compiling the shader", &scope);
   if (s == WGK_OK && scope.status) {
     s = scope.status == WGK_ERR_GPU ? WGK_ERR_SHADER : scope.status;
-    util_error_set(err, s, source, 0, 0, NULL, "%s", scope.message);
+    util_error_in(err, s, source, NULL, "%s", scope.message);
   }
-  if (s == WGK_OK && !shader->module)
-    s = util_error_set(err, WGK_ERR_SHADER, source, 0, 0, NULL, "shader creation failed");
+  if (s == WGK_OK && !shader->module) s = util_error_in(err, WGK_ERR_SHADER, source, NULL, "shader creation failed");
   if (s != WGK_OK) {
     gpu_shader_destroy(shader);
     return s;

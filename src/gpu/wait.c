@@ -76,14 +76,13 @@ static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, g
   }
   if (!st->done) st->orphaned = true;
   if (s == WGPUWaitStatus_TimedOut)
-    return util_error_set(err, WGK_ERR_TIMEOUT, NULL, 0, 0, NULL, "timed out after %u ms waiting for %s", timeout_ms,
-                          what);
+    return util_error_plain(err, WGK_ERR_TIMEOUT, "timed out after %u ms waiting for %s", timeout_ms, what);
   if (s != WGPUWaitStatus_Success || !st->done)
-    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "waiting for %s failed (WaitAny status %d%s)", what,
-                          (int)s, st->done ? "" : ", callback not called");
+    return util_error_plain(err, WGK_ERR_GPU, "waiting for %s failed (WaitAny status %d%s)", what, (int)s,
+                            st->done ? "" : ", callback not called");
   if (st->status != WGPU_ASYNC_SUCCESS)
-    return util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s failed: %s%s%s", what, async_status_name(st->status),
-                          st->message[0] ? ": " : "", st->message);
+    return util_error_plain(err, WGK_ERR_GPU, "%s failed: %s%s%s", what, async_status_name(st->status),
+                            st->message[0] ? ": " : "", st->message);
   return WGK_OK;
 }
 
@@ -127,7 +126,7 @@ void gpu_scope_push(gpu_device *dev) {
 
 static wgk_status pop_one(gpu_device *dev, const char *what, util_error *err) {
   scope_result *r = gpu_async_new(sizeof *r);
-  if (!r) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!r) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   WGPUPopErrorScopeCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_pop, r, NULL};
   WGPUFuture f = wgpuDevicePopErrorScope(dev->device, cb);
   char label[160];
@@ -137,7 +136,7 @@ static wgk_status pop_one(gpu_device *dev, const char *what, util_error *err) {
     const char *kind = r->type == WGPUErrorType_OutOfMemory  ? "out of GPU memory"
                        : r->type == WGPUErrorType_Validation ? "validation error"
                                                              : "internal error";
-    s = util_error_set(err, WGK_ERR_GPU, NULL, 0, 0, NULL, "%s: %s: %s", what, kind, r->async.message);
+    s = util_error_plain(err, WGK_ERR_GPU, "%s: %s: %s", what, kind, r->async.message);
   }
   gpu_async_free(&r->async);
   return s;

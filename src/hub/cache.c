@@ -162,7 +162,7 @@ static char *temp_beside(const char *path) {
 
 wgk_status hub_write_atomic(const char *path, const void *data, size_t len, util_error *err) {
   char *tmp = temp_beside(path);
-  if (!tmp) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!tmp) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   bool ok = fd >= 0;
   for (size_t off = 0; ok && off < len;) {
@@ -179,18 +179,18 @@ wgk_status hub_write_atomic(const char *path, const void *data, size_t len, util
   if (ok && rename(tmp, path) != 0) ok = false, saved = errno;
   if (!ok) unlink(tmp);
   free(tmp);
-  if (!ok) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(saved));
+  if (!ok) return util_error_in(err, WGK_ERR_IO, path, NULL, "cannot write: %s", strerror(saved));
   return WGK_OK;
 }
 
 wgk_status hub_symlink_atomic(const char *target, const char *path, util_error *err) {
   char *tmp = temp_beside(path);
-  if (!tmp) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!tmp) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
   bool ok = symlink(target, tmp) == 0 && rename(tmp, path) == 0;
   int saved = errno;
   if (!ok) unlink(tmp);
   free(tmp);
-  if (!ok) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot link to %s: %s", target, strerror(saved));
+  if (!ok) return util_error_in(err, WGK_ERR_IO, path, NULL, "cannot link to %s: %s", target, strerror(saved));
   return WGK_OK;
 }
 
@@ -250,16 +250,16 @@ int hub_lock_repo(const char *cache, const char *repo, util_error *err) {
   char *file = dir ? hub_path(dir, "wgk.lock") : NULL;
   int fd = -1;
   if (!file)
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
+    util_error_in(err, WGK_ERR_OUT_OF_MEMORY, cache, repo, "out of memory");
   else if (!hub_mkdirs(dir))
-    util_error_set(err, WGK_ERR_IO, dir, 0, 0, repo, "cannot create the lock folder: %s", strerror(errno));
+    util_error_in(err, WGK_ERR_IO, dir, repo, "cannot create the lock folder: %s", strerror(errno));
   else if ((fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
-    util_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot open the lock: %s", strerror(errno));
+    util_error_in(err, WGK_ERR_IO, file, repo, "cannot open the lock: %s", strerror(errno));
   else {
     int r;
     while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
     if (r != 0) {
-      util_error_set(err, WGK_ERR_IO, file, 0, 0, repo, "cannot lock: %s", strerror(errno));
+      util_error_in(err, WGK_ERR_IO, file, repo, "cannot lock: %s", strerror(errno));
       close(fd);
       fd = -1;
     } else {
@@ -286,7 +286,7 @@ wgk_status hub_cache_each(const char *cache, hub_repo_fn fn, void *user, util_er
   int n = scandir(cache, &names, NULL, alphasort);
   if (n < 0) {
     if (errno == ENOENT) return WGK_OK;
-    return util_error_set(err, WGK_ERR_IO, cache, 0, 0, NULL, "cannot read the cache: %s", strerror(errno));
+    return util_error_in(err, WGK_ERR_IO, cache, NULL, "cannot read the cache: %s", strerror(errno));
   }
   for (int i = 0; i < n; i++) {
     const char *name = names[i]->d_name;
@@ -361,13 +361,13 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
   if (!blobs) {
     free(snaps);
     free(repo_dir);
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory"), -1;
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, cache, repo, "out of memory"), -1;
   }
   DIR *d = opendir(snaps);
   struct stat rs;
   if (!d && stat(repo_dir, &rs) == 0 && S_ISDIR(rs.st_mode)) d = opendir(repo_dir); /* blobs only, no snapshot yet */
   if (!d) {
-    util_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache (%s)", strerror(errno));
+    util_error_in(err, WGK_ERR_NOT_FOUND, repo_dir, repo, "not in the cache (%s)", strerror(errno));
     free(snaps);
     free(blobs);
     free(repo_dir);
@@ -423,13 +423,12 @@ static int remove_tree(const char *path) {
 
 wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err) {
   if (!hub_repo_id_ok(repo))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
-                          "not a repo id (org/name: letters, digits, . _ -)");
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, repo, NULL, "not a repo id (org/name: letters, digits, . _ -)");
   char *repo_dir = hub_repo_dir(cache, repo);
-  if (!repo_dir) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, cache, 0, 0, repo, "out of memory");
+  if (!repo_dir) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, cache, repo, "out of memory");
   struct stat st;
   if (stat(repo_dir, &st) != 0) {
-    wgk_status s = util_error_set(err, WGK_ERR_NOT_FOUND, repo_dir, 0, 0, repo, "not in the cache");
+    wgk_status s = util_error_in(err, WGK_ERR_NOT_FOUND, repo_dir, repo, "not in the cache");
     free(repo_dir);
     return s;
   }
@@ -439,7 +438,7 @@ wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err) {
   char *doomed = s ? NULL : malloc(strlen(repo_dir) + 64);
   if (doomed) snprintf(doomed, strlen(repo_dir) + 64, "%s" TMP_MARK "rm-%ld", repo_dir, (long)getpid());
   if (!s && (!doomed || rename(repo_dir, doomed) != 0 || remove_tree(doomed) != 0))
-    s = util_error_set(err, WGK_ERR_IO, repo_dir, 0, 0, repo, "cannot remove: %s", strerror(errno));
+    s = util_error_in(err, WGK_ERR_IO, repo_dir, repo, "cannot remove: %s", strerror(errno));
   hub_unlock_repo(fd);
   free(doomed);
   free(repo_dir);

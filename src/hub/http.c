@@ -67,11 +67,10 @@ wgk_status hub_net_init(hub_net *net, bool progress, util_error *err) {
   memset(net, 0, sizeof *net);
   pthread_once(&curl_once, curl_init);
   if (curl_init_code != CURLE_OK)
-    return util_error_set(err, WGK_ERR_IO, NULL, 0, 0, NULL, "libcurl failed to start: %s",
-                          curl_easy_strerror(curl_init_code));
+    return util_error_plain(err, WGK_ERR_IO, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
   const char *ep = getenv("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
-  if (!net->endpoint) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!net->endpoint) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   size_t n = strlen(net->endpoint);
   while (n > 0 && net->endpoint[n - 1] == '/') net->endpoint[--n] = '\0';
   net->token = read_token();
@@ -295,38 +294,37 @@ static wgk_status http_error(const hub_net *net, const char *url, const char *re
   const char *ec = r->error_code;
   switch (r->status) {
   case 401:
-    return util_error_set(
-        err, WGK_ERR_IO, url, 0, 0, repo,
+    return util_error_in(
+        err, WGK_ERR_IO, url, repo,
         token_sent ? "401 Unauthorized: the Hub refused the token (HF_TOKEN or $HF_HOME/token): check it is valid"
                    : "401 Unauthorized: %s needs a token: set HF_TOKEN (or log in so $HF_HOME/token exists)",
         repo);
   case 403:
-    return util_error_set(err, WGK_ERR_IO, url, 0, 0, repo,
-                          "403 Forbidden: the token %s has no access to %s (gated or private repo?)",
-                          token_sent ? "given" : "(none given)", repo);
+    return util_error_in(err, WGK_ERR_IO, url, repo,
+                         "403 Forbidden: the token %s has no access to %s (gated or private repo?)",
+                         token_sent ? "given" : "(none given)", repo);
   case 404:
     if (strcmp(ec, "RepoNotFound") == 0)
-      return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: no repo %s on %s", repo, net->endpoint);
+      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: no repo %s on %s", repo, net->endpoint);
     if (strcmp(ec, "RevisionNotFound") == 0)
-      return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo, "404: repo %s has no revision %s", repo, rev);
+      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: repo %s has no revision %s", repo, rev);
     if (strcmp(ec, "EntryNotFound") == 0)
-      return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
-                            "404: revision %s of %s has no file build/webgpu/%s", rev, repo, file);
-    return util_error_set(err, WGK_ERR_NOT_FOUND, url, 0, 0, repo,
-                          "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo,
-                          rev, file);
+      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: revision %s of %s has no file build/webgpu/%s", rev,
+                           repo, file);
+    return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo,
+                         "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo, rev,
+                         file);
   default:
-    return util_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
+    return util_error_in(err, WGK_ERR_IO, url, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
   }
 }
 
 wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
                         hub_body *out, util_error *err) {
   memset(out, 0, sizeof *out);
-  if (net->offline)
-    return util_error_set(err, WGK_ERR_IO, url, 0, 0, repo, "HF_HUB_OFFLINE is set: no request is sent");
+  if (net->offline) return util_error_in(err, WGK_ERR_IO, url, repo, "HF_HUB_OFFLINE is set: no request is sent");
   char *home = origin_of(net->endpoint);
-  if (!home) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, 0, 0, "HF_ENDPOINT", "not a URL");
+  if (!home) return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, "HF_ENDPOINT", "not a URL");
   wgk_status st = WGK_OK;
   hop_result r = {0};
   for (int attempt = 0;; attempt++) {
@@ -362,22 +360,20 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
     out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
                        r.code == CURLE_COULDNT_RESOLVE_PROXY || r.code == CURLE_OPERATION_TIMEDOUT;
     if (r.too_big)
-      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
+      st = util_error_in(err, WGK_ERR_IO, where, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
     else if (r.code == CURLE_OPERATION_TIMEDOUT)
-      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "timed out after %ld s (WGK_HUB_TIMEOUT), %d tries: %s",
-                          net->timeout_s, attempt + 1, r.curl_msg);
+      st = util_error_in(err, WGK_ERR_IO, where, repo, "timed out after %ld s (WGK_HUB_TIMEOUT), %d tries: %s",
+                         net->timeout_s, attempt + 1, r.curl_msg);
     else if (r.code == CURLE_PARTIAL_FILE)
-      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo,
-                          "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
-                          file, attempt + 1, r.curl_msg);
+      st = util_error_in(err, WGK_ERR_IO, where, repo,
+                         "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
+                         file, attempt + 1, r.curl_msg);
     else if (r.code != CURLE_OK)
-      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "network error after %d tries: %s", attempt + 1,
-                          r.curl_msg);
+      st = util_error_in(err, WGK_ERR_IO, where, repo, "network error after %d tries: %s", attempt + 1, r.curl_msg);
     else if (hops > MAX_REDIRECTS)
-      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "more than %d redirects", MAX_REDIRECTS);
+      st = util_error_in(err, WGK_ERR_IO, where, repo, "more than %d redirects", MAX_REDIRECTS);
     else if (r.status >= 500 || r.status == 429)
-      st = util_error_set(err, WGK_ERR_IO, where, 0, 0, repo, "HTTP %ld from the Hub after %d tries", r.status,
-                          attempt + 1);
+      st = util_error_in(err, WGK_ERR_IO, where, repo, "HTTP %ld from the Hub after %d tries", r.status, attempt + 1);
     else if (r.status < 200 || r.status >= 300)
       st = http_error(net, where, repo, rev, file, &r, token_sent, err);
     free(cur);
@@ -386,7 +382,7 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
   free(r.location);
   free(home);
   if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1)))
-    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, url, 0, 0, NULL, "out of memory");
+    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, url, NULL, "out of memory");
   if (st) hub_body_free(out);
   return st;
 }

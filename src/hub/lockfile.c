@@ -19,14 +19,14 @@ static wgk_status snapshot_files(const char *dir, const char *repo, json_t **fil
   json_t *files = json_object_get(json_object_get(doc, "digest"), "files");
   wgk_status st = WGK_OK;
   if (!text)
-    st = util_error_set(err, WGK_ERR_IO, p ? p : dir, 0, 0, repo, "cannot read the cached metadata.json");
+    st = util_error_in(err, WGK_ERR_IO, p ? p : dir, repo, "cannot read the cached metadata.json");
   else if (!json_is_object(files))
-    st = util_error_set(err, WGK_ERR_MANIFEST, p, 0, 0, repo, "no digest.files object");
+    st = util_error_in(err, WGK_ERR_MANIFEST, p, repo, "no digest.files object");
   else if (!util_pkg_sha256_b64(text, len, b64))
-    st = util_error_set(err, WGK_ERR_IO, p, 0, 0, repo, "sha256 failed");
+    st = util_error_in(err, WGK_ERR_IO, p, repo, "sha256 failed");
   else
     *files_out = json_deep_copy(files);
-  if (!st && !*files_out) st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, repo, "out of memory");
+  if (!st && !*files_out) st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, p, repo, "out of memory");
   json_decref(doc);
   free(text);
   free(p);
@@ -37,14 +37,14 @@ wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts,
   *json_out = NULL;
   json_t *root = json_pack("{s:i, s:[]}", "version", 1, "kernels");
   json_t *list = json_object_get(root, "kernels");
-  wgk_status st = root ? WGK_OK : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  wgk_status st = root ? WGK_OK : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   for (size_t i = 0; i < n && !st; i++) {
     const char *at = strrchr(specs[i], '@');
     char *end = NULL;
     long v = at && at[1] == 'v' ? strtol(at + 2, &end, 10) : 0;
     if (!at || !end || *end || v < 1 || v > 1000000) {
-      st = util_error_set(err, WGK_ERR_INVALID_ARGUMENT, specs[i], 0, 0, NULL,
-                          "expected REPO@vN, e.g. webgpu-kernels/ai.onnx.RotaryEmbedding@v1");
+      st = util_error_in(err, WGK_ERR_INVALID_ARGUMENT, specs[i], NULL,
+                         "expected REPO@vN, e.g. webgpu-kernels/ai.onnx.RotaryEmbedding@v1");
       break;
     }
     char *repo = strndup(specs[i], (size_t)(at - specs[i]));
@@ -55,14 +55,13 @@ wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts,
     json_t *files = NULL;
     char meta_b64[WGK_PKG_DIGEST_B64_LEN + 1];
     st = repo ? hub_snapshot(repo, &o, &dir, &commit, err)
-              : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+              : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     if (!st) st = snapshot_files(dir, repo, &files, meta_b64, err);
     if (!st) {
       json_object_set_new(files, "metadata.json", json_string(meta_b64));
       json_t *e = json_pack("{s:s, s:i, s:s, s:o}", "repo", repo, "version", (int)v, "commit", commit, "files", files);
       files = NULL;
-      if (!e || json_array_append_new(list, e) != 0)
-        st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      if (!e || json_array_append_new(list, e) != 0) st = util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     }
     json_decref(files);
     free(dir);
@@ -70,7 +69,7 @@ wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts,
     free(repo);
   }
   if (!st && !(*json_out = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS)))
-    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    st = util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   json_decref(root);
   return st;
 }
@@ -89,9 +88,9 @@ static wgk_status check_drift(const char *lock_path, size_t index, const char *r
   json_object_foreach(files, rel, v) {
     if (st) break;
     if (!json_object_get(locked, rel))
-      st = util_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path,
-                          "%s: the snapshot has build/webgpu/%s, which the lock does not list: refusing drift", repo,
-                          rel);
+      st = util_error_in(err, WGK_ERR_DIGEST, lock_path, path,
+                         "%s: the snapshot has build/webgpu/%s, which the lock does not list: refusing drift", repo,
+                         rel);
   }
   json_object_foreach(locked, rel, v) {
     if (st) break;
@@ -103,13 +102,13 @@ static wgk_status check_drift(const char *lock_path, size_t index, const char *r
     char got[WGK_PKG_DIGEST_B64_LEN + 1] = "";
     if (bytes) util_pkg_sha256_b64(bytes, len, got);
     if (!have)
-      st = util_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path,
-                          "%s: the lock lists build/webgpu/%s, the snapshot has no such file: refusing drift", repo,
-                          rel);
+      st =
+          util_error_in(err, WGK_ERR_DIGEST, lock_path, path,
+                        "%s: the lock lists build/webgpu/%s, the snapshot has no such file: refusing drift", repo, rel);
     else if (!want || strcmp(want, got) != 0)
-      st = util_error_set(err, WGK_ERR_DIGEST, lock_path, 0, 0, path,
-                          "%s: build/webgpu/%s: locked digest %s, snapshot has %s: refusing drift", repo, rel,
-                          want ? want : "(not a string)", got[0] ? got : "(unreadable)");
+      st = util_error_in(err, WGK_ERR_DIGEST, lock_path, path,
+                         "%s: build/webgpu/%s: locked digest %s, snapshot has %s: refusing drift", repo, rel,
+                         want ? want : "(not a string)", got[0] ? got : "(unreadable)");
     free(bytes);
     free(p);
   }
@@ -121,11 +120,11 @@ wgk_status hub_download_lock(const char *lock_path, const hub_options *opts, hub
                              util_error *err) {
   json_error_t je;
   json_t *root = json_load_file(lock_path, 0, &je);
-  if (!root) return util_error_set(err, WGK_ERR_PARSE, lock_path, je.line, je.column, NULL, "%s", je.text);
+  if (!root) return util_error_at(err, WGK_ERR_PARSE, UTIL_POS(lock_path, je), NULL, "%s", je.text);
   json_t *list = json_object_get(root, "kernels");
   wgk_status st = WGK_OK;
   if (json_integer_value(json_object_get(root, "version")) != 1 || !json_is_array(list))
-    st = util_error_set(err, WGK_ERR_PARSE, lock_path, 0, 0, NULL, "expected {\"version\": 1, \"kernels\": [...]}");
+    st = util_error_in(err, WGK_ERR_PARSE, lock_path, NULL, "expected {\"version\": 1, \"kernels\": [...]}");
   size_t i;
   json_t *e;
   json_array_foreach(list, i, e) {
@@ -136,7 +135,7 @@ wgk_status hub_download_lock(const char *lock_path, const hub_options *opts, hub
     const char *commit = json_string_value(json_object_get(e, "commit"));
     json_t *files = json_object_get(e, "files");
     if (!repo || !commit || !hub_is_commit(commit) || !json_is_object(files)) {
-      st = util_error_set(err, WGK_ERR_PARSE, lock_path, 0, 0, path, "needs repo, commit (40 hex) and files");
+      st = util_error_in(err, WGK_ERR_PARSE, lock_path, path, "needs repo, commit (40 hex) and files");
       break;
     }
     hub_options o = opts ? *opts : (hub_options){0};

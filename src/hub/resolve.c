@@ -22,9 +22,7 @@ typedef struct job {
   util_error *err;
 } job;
 
-static wgk_status oom(job *j) {
-  return util_error_set(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, 0, 0, NULL, "out of memory");
-}
+static wgk_status oom(job *j) { return util_error_in(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, NULL, "out of memory"); }
 
 /* $HF_ENDPOINT/kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file> */
 static char *file_url(const job *j, const char *rev, const char *file) {
@@ -72,7 +70,7 @@ static wgk_status write_ref(job *j) {
   char *old = p ? hub_read_all(p, NULL) : NULL;
   if (!st && !(old && strcmp(old, j->commit) == 0)) {
     if (!hub_mkdirs(refs))
-      st = util_error_set(j->err, WGK_ERR_IO, refs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
+      st = util_error_in(j->err, WGK_ERR_IO, refs, j->repo, "cannot create: %s", strerror(errno));
     else
       st = hub_write_atomic(p, j->commit, 40, j->err);
   }
@@ -105,9 +103,8 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
     *slash = '\0';
     bool made = hub_mkdirs(path);
     *slash = '/';
-    st = made
-             ? hub_symlink_atomic(target, path, j->err)
-             : util_error_set(j->err, WGK_ERR_IO, path, 0, 0, j->repo, "cannot create its folder: %s", strerror(errno));
+    st = made ? hub_symlink_atomic(target, path, j->err)
+              : util_error_in(j->err, WGK_ERR_IO, path, j->repo, "cannot create its folder: %s", strerror(errno));
   }
   free(target);
   free(path);
@@ -122,7 +119,7 @@ static wgk_status store_blob(job *j, const char *hex, const void *data, size_t l
   struct stat sb;
   if (!st && stat(p, &sb) != 0) {
     if (!hub_mkdirs(blobs))
-      st = util_error_set(j->err, WGK_ERR_IO, blobs, 0, 0, j->repo, "cannot create: %s", strerror(errno));
+      st = util_error_in(j->err, WGK_ERR_IO, blobs, j->repo, "cannot create: %s", strerror(errno));
     else
       st = hub_write_atomic(p, data, len, j->err);
   }
@@ -145,12 +142,12 @@ static bool blob_exists(job *j, const char *hex) {
 static wgk_status fetch_file(job *j, const char *snap, const char *rel, const char *b64, bool link) {
   char want[65];
   if (!util_pkg_relpath_ok(rel) || strcmp(rel, "metadata.json") == 0)
-    return util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                          "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json",
-                          rel);
+    return util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", j->repo,
+                         "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json",
+                         rel);
   if (!hub_b64_to_hex(b64, want))
-    return util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                          "digest of '%s' is not a base64 SHA-256: '%s'", rel, b64);
+    return util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", j->repo,
+                         "digest of '%s' is not a base64 SHA-256: '%s'", rel, b64);
   if (!blob_exists(j, want)) {
     hub_body body;
     wgk_status st = fetch(j, j->commit, rel, &body);
@@ -159,10 +156,10 @@ static wgk_status fetch_file(job *j, const char *snap, const char *rel, const ch
     if (!hub_sha256_hex(body.data, body.len, got) || strcmp(got, want) != 0) {
       char got_b64[WGK_PKG_DIGEST_B64_LEN + 1] = "";
       util_pkg_sha256_b64(body.data, body.len, got_b64);
-      st = util_error_set(j->err, WGK_ERR_DIGEST, rel, 0, 0, j->repo,
-                          "digest mismatch for build/webgpu/%s at %s: expected %s (metadata.json), got %s (%zu bytes); "
-                          "not cached",
-                          rel, j->commit, b64, got_b64, body.len);
+      st = util_error_in(j->err, WGK_ERR_DIGEST, rel, j->repo,
+                         "digest mismatch for build/webgpu/%s at %s: expected %s (metadata.json), got %s (%zu bytes); "
+                         "not cached",
+                         rel, j->commit, b64, got_b64, body.len);
     }
     if (!st) st = store_blob(j, want, body.data, body.len);
     hub_body_free(&body);
@@ -187,16 +184,16 @@ static wgk_status populate(job *j, const hub_body *meta) {
     json_t *files = json_object_get(digest, "files");
     const char *alg = json_string_value(json_object_get(digest, "algorithm"));
     if (!doc)
-      st = util_error_set(j->err, WGK_ERR_PARSE, "metadata.json", je.line, je.column, j->repo, "from %s at %s: %s",
-                          j->net.endpoint, j->commit, je.text);
+      st = util_error_at(j->err, WGK_ERR_PARSE, UTIL_POS("metadata.json", je), j->repo, "from %s at %s: %s",
+                         j->net.endpoint, j->commit, je.text);
     else if (json_is_string(json_object_get(doc, "name")) &&
              strcmp(json_string_value(json_object_get(doc, "name")), strchr(j->repo, '/') + 1) != 0)
-      st = util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "name",
-                          "%s at %s: the package is '%s', but a repo's basename must be its op id", j->repo, j->commit,
-                          json_string_value(json_object_get(doc, "name")));
+      st = util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", "name",
+                         "%s at %s: the package is '%s', but a repo's basename must be its op id", j->repo, j->commit,
+                         json_string_value(json_object_get(doc, "name")));
     else if (!json_is_object(files) || !alg || strcmp(alg, "sha256") != 0)
-      st = util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, "digest",
-                          "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);
+      st = util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", "digest",
+                         "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);
     /* Every blob first (verified), then the links: an interrupted download leaves only whole blobs. Passes 0-2
      * fetch in order (manifest, templates, the rest); pass 3 links. */
     for (int pass = 0; pass < 4 && !st; pass++) {
@@ -205,8 +202,8 @@ static wgk_status populate(job *j, const hub_body *meta) {
       json_object_foreach(files, rel, v) {
         if (pass < 3 && rank_of(rel) != pass) continue;
         st = json_is_string(v) ? fetch_file(j, snap, rel, json_string_value(v), pass == 3)
-                               : util_error_set(j->err, WGK_ERR_MANIFEST, "metadata.json", 0, 0, j->repo,
-                                                "digest of '%s' is not a string", rel);
+                               : util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", j->repo,
+                                               "digest of '%s' is not a string", rel);
         if (st) break;
       }
     }
@@ -227,30 +224,30 @@ static wgk_status resolve(job *j) {
   const hub_options *o = j->opts;
   const char *repo = j->repo;
   if (!hub_repo_id_ok(repo))
-    return util_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
-                          "not a repo id: expected org/name of letters, digits, '.', '_', '-'");
+    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, NULL,
+                         "not a repo id: expected org/name of letters, digits, '.', '_', '-'");
   bool has_rev = o->revision != NULL;
   if ((o->version > 0) == has_rev)
-    return util_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, NULL,
-                          has_rev ? "give a version or a revision, not both"
-                                  : "a load from the Hub needs a version (--version N) or a revision (--revision SHA): "
-                                    "there is no default");
+    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, NULL,
+                         has_rev ? "give a version or a revision, not both"
+                                 : "a load from the Hub needs a version (--version N) or a revision (--revision SHA): "
+                                   "there is no default");
   if (has_rev && !hub_is_commit(o->revision))
-    return util_error_set(j->err, WGK_ERR_INVALID_ARGUMENT, repo, 0, 0, "revision", "'%s' is not a 40-hex commit",
-                          o->revision);
+    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, "revision", "'%s' is not a 40-hex commit",
+                         o->revision);
   size_t org_len = (size_t)(strchr(repo, '/') - repo);
   if (!o->trust_remote_code &&
       !(org_len == strlen(WGK_HUB_TRUSTED_ORG) && strncmp(repo, WGK_HUB_TRUSTED_ORG, org_len) == 0))
-    return util_error_set(j->err, WGK_ERR_UNSUPPORTED, repo, 0, 0, NULL,
-                          "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG
-                          " is): its kernels run on your GPU; "
-                          "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
-                          (int)org_len, repo);
+    return util_error_in(j->err, WGK_ERR_UNSUPPORTED, repo, NULL,
+                         "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG
+                         " is): its kernels run on your GPU; "
+                         "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
+                         (int)org_len, repo);
   wgk_status st = hub_net_init(&j->net, o->progress, j->err);
   if (st) return st;
   j->cache = hub_cache_root();
   if (!j->cache)
-    return util_error_set(j->err, WGK_ERR_IO, repo, 0, 0, NULL, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
+    return util_error_in(j->err, WGK_ERR_IO, repo, NULL, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
   if (!(j->repo_dir = hub_repo_dir(j->cache, repo))) return oom(j);
   if (has_rev) {
     for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)o->revision[i]);
@@ -260,16 +257,16 @@ static wgk_status resolve(job *j) {
     snprintf(j->rev, sizeof j->rev, "v%d", o->version);
     if (j->net.offline) {
       if (!read_ref(j))
-        return util_error_set(
-            j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
+        return util_error_in(
+            j->err, WGK_ERR_NOT_FOUND, j->repo_dir, repo,
             "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first", j->rev,
             repo, j->rev);
       if (hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK;
     }
   }
   if (j->net.offline)
-    return util_error_set(
-        j->err, WGK_ERR_NOT_FOUND, j->repo_dir, 0, 0, repo,
+    return util_error_in(
+        j->err, WGK_ERR_NOT_FOUND, j->repo_dir, repo,
         "HF_HUB_OFFLINE is set and commit %s of %s is not complete in the cache: download it online first", j->commit,
         repo);
   /* One request: metadata.json at the branch (or commit); X-Repo-Commit names the commit. */
@@ -286,15 +283,15 @@ static wgk_status resolve(job *j) {
   }
   if (!has_rev) {
     if (!meta.commit[0])
-      st = util_error_set(
-          j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo,
-          "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache", repo,
-          j->rev);
+      st =
+          util_error_in(j->err, WGK_ERR_IO, j->net.endpoint, repo,
+                        "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
+                        repo, j->rev);
     else
       memcpy(j->commit, meta.commit, 41);
   } else if (meta.commit[0] && strcmp(meta.commit, j->commit) != 0) {
-    st = util_error_set(j->err, WGK_ERR_IO, j->net.endpoint, 0, 0, repo, "asked for commit %s, the Hub answered for %s",
-                        j->commit, meta.commit);
+    st = util_error_in(j->err, WGK_ERR_IO, j->net.endpoint, repo, "asked for commit %s, the Hub answered for %s",
+                       j->commit, meta.commit);
   }
   if (!st) st = populate(j, &meta);
   hub_body_free(&meta);
@@ -305,8 +302,7 @@ wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_ou
   if (dir_out) *dir_out = NULL;
   if (commit_out) *commit_out = NULL;
   hub_options none = {0};
-  if (!repo || !dir_out)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "hub_snapshot: no repo");
+  if (!repo || !dir_out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "hub_snapshot: no repo");
   job j = {.repo = repo, .opts = opts ? opts : &none, .err = err};
   wgk_status st = resolve(&j);
   if (!st && !(*dir_out = hub_snapshot_dir(j.repo_dir, j.commit))) st = oom(&j);

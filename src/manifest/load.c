@@ -113,15 +113,15 @@ static wgk_status parse(const char *text, size_t len, const char *source, json_t
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (*root) return WGK_OK;
-  return util_error_set(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
-                        source, jerr.line > 0 ? jerr.line : 0, jerr.column > 0 ? jerr.column : 0, NULL, "%s",
-                        jerr.text);
+  return util_error_at(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
+                       util_pos_make(source, jerr.line > 0 ? jerr.line : 0, jerr.column > 0 ? jerr.column : 0), NULL,
+                       "%s", jerr.text);
 }
 
 wgk_status manifest_load_text(const char *text, size_t len, const char *source_name, manifest_model **out,
                               util_error *err) {
   if (out) *out = NULL;
-  if (!text || !out) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest text");
+  if (!text || !out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no manifest text");
   if (!source_name) source_name = "<manifest>";
   wgk_status before = err ? err->status : WGK_OK;
   manifest_model *m = calloc(1, sizeof *m);
@@ -129,7 +129,7 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
   if (!m || !src) {
     free(m);
     free(src);
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source_name, NULL, "out of memory");
   }
   m->source = src;
   m->format = WGK_MANIFEST_SEED;
@@ -138,22 +138,22 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
   util_manifest_jpos index = {0};
   if (!st) {
     st = util_manifest_jpos_build(text, len, &index);
-    if (st) util_error_set(err, st, source_name, 0, 0, NULL, "cannot index the JSON text");
+    if (st) util_error_in(err, st, source_name, NULL, "cannot index the JSON text");
   }
   if (!st) {
     manifest_rd rd = {.m = m, .index = &index, .err = err};
     util_dynbuf_init(&rd.path, 1 << 16);
     util_dynbuf_append_str(&rd.path, "");
-    st = rd.path.failed ? util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory")
+    st = rd.path.failed ? util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source_name, NULL, "out of memory")
                         : read_seed(&rd, m->root);
     /* Readers that cannot fail (positions, paths) record a lost allocation in err or rd.path only. */
     if (!st && ((rd.path.failed && !rd.path.over) || (err && before == WGK_OK && err->status == WGK_ERR_OUT_OF_MEMORY)))
-      st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source_name, 0, 0, NULL, "out of memory");
+      st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source_name, NULL, "out of memory");
     util_dynbuf_free(&rd.path);
   }
   util_manifest_jpos_free(&index);
   if (st) {
-    if (!util_error_is_set(err)) util_error_set(err, st, source_name, 0, 0, NULL, "%s", wgk_status_str(st));
+    if (!util_error_is_set(err)) util_error_in(err, st, source_name, NULL, "%s", wgk_status_str(st));
     manifest_free(m);
     return st;
   }
@@ -163,11 +163,11 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
 
 wgk_status manifest_load_file(const char *path, manifest_model **out, util_error *err) {
   if (out) *out = NULL;
-  if (!path) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "no manifest path");
+  if (!path) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no manifest path");
   FILE *f = fopen(path, "rb");
   if (!f)
-    return util_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
-                          strerror(errno));
+    return util_error_in(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, NULL, "cannot open: %s",
+                         strerror(errno));
   util_dynbuf b;
   util_dynbuf_init(&b, MANIFEST_MAX_BYTES);
   char chunk[8192];
@@ -177,9 +177,9 @@ wgk_status manifest_load_file(const char *path, manifest_model **out, util_error
   fclose(f);
   wgk_status st;
   if (bad)
-    st = util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read failed");
+    st = util_error_in(err, WGK_ERR_IO, path, NULL, "read failed");
   else if (b.failed)
-    st = util_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "larger than %zu bytes", MANIFEST_MAX_BYTES);
+    st = util_error_in(err, WGK_ERR_LIMIT, path, NULL, "larger than %zu bytes", MANIFEST_MAX_BYTES);
   else
     st = manifest_load_text(util_dynbuf_str(&b), b.len, path, out, err);
   util_dynbuf_free(&b);

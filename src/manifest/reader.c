@@ -22,7 +22,7 @@ void *manifest_alloc(manifest_rd *rd, size_t count, size_t size) {
   rd->m->internal = b;
   return b->data;
 oom:
-  util_error_set(rd->err, WGK_ERR_OUT_OF_MEMORY, rd->m->source, 0, 0, NULL, "out of memory");
+  util_error_in(rd->err, WGK_ERR_OUT_OF_MEMORY, rd->m->source, NULL, "out of memory");
   return NULL;
 }
 
@@ -70,10 +70,7 @@ manifest_pos manifest_here(manifest_rd *rd) {
 
 static wgk_status failv(manifest_rd *rd, wgk_status st, bool at_key, const char *fmt, va_list ap) {
   const char *path = util_dynbuf_str(&rd->path);
-  const util_manifest_jpos_entry *e = util_manifest_jpos_find(rd->index, path);
-  int line = e ? (at_key ? e->key_line : e->line) : 0;
-  int column = e ? (at_key ? e->key_column : e->column) : 0;
-  return util_error_setv(rd->err, st, rd->m->source, line, column, path, fmt, ap);
+  return util_error_atv(rd->err, st, util_manifest_jpos_pos(rd->index, rd->m->source, path, at_key), path, fmt, ap);
 }
 
 wgk_status manifest_fail(manifest_rd *rd, const char *fmt, ...) {

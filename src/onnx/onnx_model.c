@@ -10,9 +10,7 @@ typedef struct ctx {
   util_error *err;
 } ctx;
 
-static wgk_status oom(ctx *c) {
-  return util_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->src, 0, 0, NULL, "out of memory");
-}
+static wgk_status oom(ctx *c) { return util_error_in(c->err, WGK_ERR_OUT_OF_MEMORY, c->src, NULL, "out of memory"); }
 
 static wgk_status dup_bytes(ctx *c, const ProtobufCBinaryData *b, char **out, size_t *len) {
   if (!(*out = malloc(b->len + 1))) return oom(c);
@@ -96,8 +94,7 @@ static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, onnx
   v->dtype = util_dtype_from_onnx(tt->elem_type);
   if (!tt->shape) return WGK_OK;
   if (tt->shape->n_dim > WGK_HOST_MAX_RANK)
-    return util_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, v->name, "rank %zu above the limit of 8",
-                          tt->shape->n_dim);
+    return util_error_in(c->err, WGK_ERR_LIMIT, c->src, v->name, "rank %zu above the limit of 8", tt->shape->n_dim);
   v->rank = (int)tt->shape->n_dim;
   for (int i = 0; i < v->rank; i++) {
     const WgkOnnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
@@ -141,7 +138,7 @@ static wgk_status copy_model(ctx *c, const WgkOnnx__ModelProto *p, onnx_model *m
     if (!(m->opsets[i].domain = onnx_strdup(p->opset_import[i]->domain))) return oom(c);
     m->opsets[i].version = p->opset_import[i]->version;
   }
-  if (!p->graph) return util_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL, "model has no graph");
+  if (!p->graph) return util_error_in(c->err, WGK_ERR_PARSE, c->src, NULL, "model has no graph");
   return copy_graph(c, p->graph, m);
 }
 
@@ -149,7 +146,7 @@ wgk_status onnx_model_parse(const void *buf, size_t len, const char *source, onn
   *out = NULL;
   ctx c = {source ? source : "<onnx>", err};
   WgkOnnx__ModelProto *p = wgk_onnx__model_proto__unpack(NULL, len, buf);
-  if (!p) return util_error_set(err, WGK_ERR_PARSE, c.src, 0, 0, NULL, "not a valid ONNX ModelProto");
+  if (!p) return util_error_in(err, WGK_ERR_PARSE, c.src, NULL, "not a valid ONNX ModelProto");
   onnx_model *m = calloc(1, sizeof *m);
   wgk_status st = m ? copy_model(&c, p, m) : oom(&c);
   wgk_onnx__model_proto__free_unpacked(p, NULL);

@@ -5,7 +5,7 @@
 
 const onnx_node *onnx_model_single_node(const onnx_model *m, util_error *err) {
   if (m->node_count == 1) return &m->nodes[0];
-  util_error_set(err, WGK_ERR_UNSUPPORTED, NULL, 0, 0, m->graph_name, "graph has %zu nodes, expected 1", m->node_count);
+  util_error_in(err, WGK_ERR_UNSUPPORTED, NULL, m->graph_name, "graph has %zu nodes, expected 1", m->node_count);
   return NULL;
 }
 

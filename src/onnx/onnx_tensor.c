@@ -9,7 +9,7 @@ char *onnx_strdup(const char *s) { return strdup(s ? s : ""); }
 
 static wgk_status fail(util_error *err, wgk_status st, const char *src, const char *where, const char *msg, size_t a,
                        size_t b) {
-  return util_error_set(err, st, src, 0, 0, where, msg, a, b);
+  return util_error_in(err, st, src, where, msg, a, b);
 }
 
 /* The data the proto holds must fill the shape exactly; checked before the tensor is allocated, so a few bytes
@@ -42,8 +42,7 @@ static wgk_status check_data_size(const WgkOnnx__TensorProto *tp, wgk_dtype dt, 
     break;
   }
   if (n != numel)
-    return util_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "%s holds %zu values, the shape needs %zu", field, n,
-                          numel);
+    return util_error_in(err, WGK_ERR_PARSE, src, where, "%s holds %zu values, the shape needs %zu", field, n, numel);
   return WGK_OK;
 }
 
@@ -90,15 +89,15 @@ wgk_status onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *sr
                                   util_host_tensor **out, util_error *err) {
   *out = NULL;
   if (tp->has_data_location && tp->data_location == 1)
-    return util_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "tensor data stored externally is not supported");
+    return util_error_in(err, WGK_ERR_UNSUPPORTED, src, where, "tensor data stored externally is not supported");
   wgk_dtype dt = util_dtype_from_onnx(tp->data_type);
   if (dt == WGK_DTYPE_INVALID)
-    return util_error_set(err, WGK_ERR_UNSUPPORTED, src, 0, 0, where, "unsupported data_type %d", (int)tp->data_type);
+    return util_error_in(err, WGK_ERR_UNSUPPORTED, src, where, "unsupported data_type %d", (int)tp->data_type);
   if (tp->n_dims > WGK_HOST_MAX_RANK)
     return fail(err, WGK_ERR_LIMIT, src, where, "rank %zu above the limit of %zu", tp->n_dims, WGK_HOST_MAX_RANK);
   size_t numel;
   if (!util_host_shape_numel((int)tp->n_dims, tp->dims, wgk_dtype_size(dt), &numel))
-    return util_error_set(err, WGK_ERR_PARSE, src, 0, 0, where, "negative or too large dims");
+    return util_error_in(err, WGK_ERR_PARSE, src, where, "negative or too large dims");
   wgk_status st = check_data_size(tp, dt, numel, src, where, err);
   if (st != WGK_OK) return st;
   util_host_tensor *t;
@@ -106,7 +105,7 @@ wgk_status onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *sr
   if (st == WGK_OK) st = util_host_tensor_set_name(t, tp->name);
   if (st != WGK_OK) {
     util_host_tensor_free(t);
-    return util_error_set(err, st, src, 0, 0, where, "cannot allocate the tensor");
+    return util_error_in(err, st, src, where, "cannot allocate the tensor");
   }
   if (!tp->has_raw_data)
     copy_typed(tp, t, numel);
@@ -119,7 +118,7 @@ wgk_status onnx_tensor_from_proto(const WgkOnnx__TensorProto *tp, const char *sr
 wgk_status onnx_tensor_parse(const void *buf, size_t len, const char *source, util_host_tensor **out, util_error *err) {
   *out = NULL;
   WgkOnnx__TensorProto *tp = wgk_onnx__tensor_proto__unpack(NULL, len, buf);
-  if (!tp) return util_error_set(err, WGK_ERR_PARSE, source, 0, 0, NULL, "not a valid TensorProto");
+  if (!tp) return util_error_in(err, WGK_ERR_PARSE, source, NULL, "not a valid TensorProto");
   wgk_status st = onnx_tensor_from_proto(tp, source, NULL, out, err);
   wgk_onnx__tensor_proto__free_unpacked(tp, NULL);
   return st;

@@ -37,15 +37,15 @@ wgk_status pkg_slurp(const char *path, char **data, size_t *len, util_error *err
 wgk_status pkg_check_inside(const pkg_package *pkg, const char *full, const char *relpath, util_error *err) {
   char *real = realpath(full, NULL);
   if (!real)
-    return util_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, full, 0, 0, NULL, "cannot open: %s",
-                          strerror(errno));
+    return util_error_in(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, full, NULL, "cannot open: %s",
+                         strerror(errno));
   size_t n = strlen(pkg->real_root);
   bool inside = strncmp(real, pkg->real_root, n) == 0 && (real[n] == '/' || (n == 1 && pkg->real_root[0] == '/'));
   wgk_status st = inside ? WGK_OK
-                         : util_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL,
-                                          "'%s' resolves to %s, outside the package root %s: no package file may "
-                                          "resolve outside the package (symlinks are followed and checked)",
-                                          relpath, real, pkg->real_root);
+                         : util_error_in(err, WGK_ERR_DIGEST, full, NULL,
+                                         "'%s' resolves to %s, outside the package root %s: no package file may "
+                                         "resolve outside the package (symlinks are followed and checked)",
+                                         relpath, real, pkg->real_root);
   free(real);
   return st;
 }
@@ -55,9 +55,9 @@ static wgk_status verify(const pkg_package *pkg, const char *relpath, const char
   const char *want = json_string_value(json_object_get(pkg->digests, relpath)); /* listed: checked before */
   char got[WGK_PKG_DIGEST_B64_LEN + 1];
   if (!util_pkg_sha256_b64(data, len, got))
-    return util_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "cannot compute SHA-256");
+    return util_error_in(err, WGK_ERR_DIGEST, full, NULL, "cannot compute SHA-256");
   if (strcmp(want, got) != 0)
-    return util_error_set(err, WGK_ERR_DIGEST, full, 0, 0, NULL, "sha256 mismatch: expected %s, actual %s", want, got);
+    return util_error_in(err, WGK_ERR_DIGEST, full, NULL, "sha256 mismatch: expected %s, actual %s", want, got);
   return WGK_OK;
 }
 
@@ -68,7 +68,7 @@ static wgk_status cache_add(pkg_package *pkg, const char *relpath, char *data, s
     free(f);
     free(rel);
     free(data);
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
   }
   *f = (pkg_file){pkg->files, rel, data, len};
   pkg->files = f;
@@ -79,10 +79,10 @@ wgk_status pkg_read_file(pkg_package *pkg, const char *relpath, const char **dat
   if (data) *data = NULL;
   if (len) *len = 0;
   if (!pkg || !relpath || !data || !len)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "pkg_read_file: NULL argument");
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "pkg_read_file: NULL argument");
   if (!util_pkg_relpath_ok(relpath))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, pkg->dir, 0, 0, NULL,
-                          "'%s': a package path must be relative, without '..' or empty parts", relpath);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, pkg->dir, NULL,
+                         "'%s': a package path must be relative, without '..' or empty parts", relpath);
   for (const pkg_file *f = pkg->files; f; f = f->next)
     if (strcmp(f->relpath, relpath) == 0) {
       *data = f->data;
@@ -90,10 +90,10 @@ wgk_status pkg_read_file(pkg_package *pkg, const char *relpath, const char **dat
       return WGK_OK;
     }
   if (pkg->verified && !json_object_get(pkg->digests, relpath))
-    return util_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
-                          "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
+    return util_error_in(err, WGK_ERR_DIGEST, pkg->dir, NULL,
+                         "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
   char *full = pkg_join(pkg->dir, relpath);
-  if (!full) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!full) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
   char *bytes;
   size_t n;
   bytes = NULL;

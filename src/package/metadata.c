@@ -46,9 +46,8 @@ typedef struct meta_ctx {
 } meta_ctx;
 
 static wgk_status failv(meta_ctx *c, wgk_status st, bool at_key, const char *path, const char *fmt, va_list ap) {
-  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&c->pkg->meta_index, path);
-  int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
-  return util_error_setv(c->err, st, c->pkg->meta_source, line, col, path, fmt, ap);
+  return util_error_atv(c->err, st, util_manifest_jpos_pos(&c->pkg->meta_index, c->pkg->meta_source, path, at_key),
+                        path, fmt, ap);
 }
 
 __attribute__((format(printf, 4, 5))) static wgk_status fail(meta_ctx *c, bool at_key, const char *path,
@@ -306,7 +305,7 @@ static wgk_status check_top(meta_ctx *c, const json_t *meta) {
 wgk_status pkg_metadata_load(pkg_package *pkg, util_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   pkg->meta_source = pkg_join(pkg->dir, "metadata.json");
-  if (!pkg->meta_source) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!pkg->meta_source) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
   char *text = NULL;
   size_t len = 0;
   wgk_status st = pkg_check_inside(pkg, pkg->meta_source, "metadata.json", err);
@@ -315,12 +314,12 @@ wgk_status pkg_metadata_load(pkg_package *pkg, util_error *err) {
   if (!st) {
     pkg->metadata = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!pkg->metadata)
-      st = util_error_set(err,
-                          json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
-                          pkg->meta_source, jerr.line, jerr.column, NULL, "%s", jerr.text);
+      st =
+          util_error_at(err, json_error_code(&jerr) == json_error_out_of_memory ? WGK_ERR_OUT_OF_MEMORY : WGK_ERR_PARSE,
+                        UTIL_POS(pkg->meta_source, jerr), NULL, "%s", jerr.text);
   }
   if (!st && util_manifest_jpos_build(text, len, &pkg->meta_index) != WGK_OK)
-    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, 0, 0, NULL, "cannot index metadata.json");
+    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->meta_source, NULL, "cannot index metadata.json");
   if (!st) st = check_top(&c, pkg->metadata);
   free(text);
   return st;
@@ -414,9 +413,8 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
   if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
   char *path = pkg_join(c->pkg->dir, file), *text = NULL;
   size_t len = 0;
-  wgk_status st = path
-                      ? pkg_slurp(path, &text, &len, c->err)
-                      : util_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory");
+  wgk_status st = path ? pkg_slurp(path, &text, &len, c->err)
+                       : util_error_in(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, NULL, "out of memory");
   free(path);
   if (st) return st;
   for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
@@ -434,7 +432,7 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
     bool nomem;
     char *target = include_path(file, name, &nomem);
     if (!target) {
-      st = nomem ? util_error_set(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, 0, 0, NULL, "out of memory")
+      st = nomem ? util_error_in(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, NULL, "out of memory")
                  : fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
       break;
     }

@@ -25,12 +25,12 @@ static bool exists(const char *path) {
 
 static wgk_status open_unverified(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   if (opts && opts->strict)
-    return util_error_set(err, WGK_ERR_DIGEST, pkg->dir, 0, 0, NULL,
-                          "no metadata.json: strict mode refuses an unverified package");
+    return util_error_in(err, WGK_ERR_DIGEST, pkg->dir, NULL,
+                         "no metadata.json: strict mode refuses an unverified package");
   const char *fmt = "%s: unverified local package (no metadata.json): files are not digest-checked";
   size_t n = strlen(fmt) + strlen(pkg->root);
   pkg->warning = malloc(n);
-  if (!pkg->warning) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!pkg->warning) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
   snprintf(pkg->warning, n, fmt, pkg->root);
   return WGK_OK;
 }
@@ -38,16 +38,16 @@ static wgk_status open_unverified(pkg_package *pkg, const pkg_options *opts, uti
 static wgk_status check_version(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   int asked = opts ? opts->version : 0;
   if (asked > 0 && pkg->version > 0 && asked != pkg->version)
-    return util_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
-                          "version %d asked, but the package here is contract version %d", asked, pkg->version);
+    return util_error_in(err, WGK_ERR_NOT_FOUND, pkg->root, NULL,
+                         "version %d asked, but the package here is contract version %d", asked, pkg->version);
   /* A version the package cannot confirm is refused, never adopted. */
   if (asked > 0 && pkg->version == 0)
-    return util_error_set(err, WGK_ERR_NOT_FOUND, pkg->root, 0, 0, NULL,
-                          "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
-                          asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json",
-                          asked);
+    return util_error_in(err, WGK_ERR_NOT_FOUND, pkg->root, NULL,
+                         "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
+                         asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json",
+                         asked);
   if (opts && opts->revision && !(pkg->revision = strdup(opts->revision)))
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, 0, 0, NULL, "out of memory");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, NULL, "out of memory");
   return WGK_OK;
 }
 
@@ -56,18 +56,18 @@ static wgk_status load_manifest(pkg_package *pkg, util_error *err) {
   size_t len;
   wgk_status st = pkg_read_file(pkg, "manifest.json", &text, &len, err);
   char *source = st ? NULL : pkg_join(pkg->dir, "manifest.json");
-  if (!st && !source) st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!st && !source) st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
   if (!st) st = manifest_load_text(text, len, source, &pkg->manifest, err);
   free(source);
   if (!st && pkg->op_id_asked && strcmp(pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id) != 0)
-    st = util_error_set(err, WGK_ERR_NOT_FOUND, pkg->dir, 0, 0, NULL, "asked for '%s' but the manifest is '%s'",
-                        pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id);
+    st = util_error_in(err, WGK_ERR_NOT_FOUND, pkg->dir, NULL, "asked for '%s' but the manifest is '%s'",
+                       pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id);
   return st;
 }
 
 static wgk_status open_dir(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   char *meta = pkg_join(pkg->dir, "metadata.json");
-  if (!meta) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, 0, 0, NULL, "out of memory");
+  if (!meta) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
   pkg->verified = exists(meta);
   free(meta);
   wgk_status st = pkg->verified ? pkg_metadata_load(pkg, err) : open_unverified(pkg, opts, err);
@@ -80,15 +80,15 @@ static wgk_status open_dir(pkg_package *pkg, const pkg_options *opts, util_error
 
 wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package **out, util_error *err) {
   if (out) *out = NULL;
-  if (!out) return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL, "pkg_open: NULL out");
+  if (!out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "pkg_open: NULL out");
   pkg_package *pkg = calloc(1, sizeof *pkg);
-  if (!pkg) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+  if (!pkg) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, NULL, "out of memory");
   wgk_status st = pkg_resolve(path_or_id, opts, &pkg->dir, err);
   bool by_id = !st && pkg_is_id(path_or_id);
   if (!st && (!(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
-    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, 0, 0, NULL, "out of memory");
+    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, NULL, "out of memory");
   if (!st && !(pkg->real_root = realpath(pkg->root, NULL)))
-    st = util_error_set(err, WGK_ERR_IO, pkg->root, 0, 0, NULL, "cannot resolve the package root: %s", strerror(errno));
+    st = util_error_in(err, WGK_ERR_IO, pkg->root, NULL, "cannot resolve the package root: %s", strerror(errno));
   if (!st) hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
   if (!st) st = open_dir(pkg, opts, err);
   if (st) {

@@ -30,16 +30,15 @@ static wgk_status webgpu_dir(const char *p, char **out, util_error *err) {
   char *m = pkg_join(p, "manifest.json");
   wgk_status st = WGK_OK;
   if (!d || !m)
-    st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, p, NULL, "out of memory");
   else if (is_dir(d)) {
     *out = d;
     d = NULL;
   } else if (is_file(m)) {
     *out = strdup(p);
-    if (!*out) st = util_error_set(err, WGK_ERR_OUT_OF_MEMORY, p, 0, 0, NULL, "out of memory");
+    if (!*out) st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, p, NULL, "out of memory");
   } else
-    st = util_error_set(err, WGK_ERR_NOT_FOUND, p, 0, 0, NULL,
-                        "not a kernel package (no build/webgpu/ and no manifest.json)");
+    st = util_error_in(err, WGK_ERR_NOT_FOUND, p, NULL, "not a kernel package (no build/webgpu/ and no manifest.json)");
   free(d);
   free(m);
   return st;
@@ -139,8 +138,8 @@ const char *pkg_id_op(const char *id) {
 static wgk_status search(const char *id, const pkg_options *opts, char **dir_out, util_error *err) {
   const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
   if (!id_ok(rel))
-    return util_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
-                          "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
+    return util_error_in(err, WGK_ERR_NOT_FOUND, id, NULL,
+                         "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
   util_dynbuf tried;
   util_dynbuf_init(&tried, 4096);
   char *found = NULL;
@@ -162,25 +161,24 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
                       .trust_remote_code = opts && opts->trust_remote_code,
                       .progress = true};
     wgk_status hs = hub_snapshot(id, &ho, dir_out, NULL, err);
-    size_t n = hs && err ? strlen(err->message) : 0;
-    if (n)
-      snprintf(err->message + n, sizeof err->message - n, " (not found locally either; searched: %s)",
-               tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
+    if (hs && err && err->message[0])
+      util_error_append(err, " (not found locally either; searched: %s)",
+                        tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
     util_dynbuf_free(&tried);
     return hs;
   }
   wgk_status st =
-      oom   ? util_error_set(err, WGK_ERR_OUT_OF_MEMORY, id, 0, 0, NULL, "out of memory searching the package")
+      oom   ? util_error_in(err, WGK_ERR_OUT_OF_MEMORY, id, NULL, "out of memory searching the package")
       : hit ? webgpu_dir(found, dir_out, err)
-            : util_error_set(err, WGK_ERR_NOT_FOUND, id, 0, 0, NULL,
-                             "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
-                             "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
-                             tried.len ? util_dynbuf_str(&tried) : "(no dirs)",
-                             is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
-                             is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
-                             repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
-                                       "(--revision SHA): there is no default"
-                                     : "");
+            : util_error_in(err, WGK_ERR_NOT_FOUND, id, NULL,
+                            "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
+                            "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
+                            tried.len ? util_dynbuf_str(&tried) : "(no dirs)",
+                            is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
+                            is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
+                            repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
+                                      "(--revision SHA): there is no default"
+                                    : "");
   free(found);
   util_dynbuf_free(&tried);
   return st;
@@ -196,18 +194,18 @@ bool pkg_is_id(const char *path_or_id) {
 wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, char **dir_out, util_error *err) {
   if (dir_out) *dir_out = NULL;
   if (!path_or_id || !*path_or_id || !dir_out)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, NULL,
-                          "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
+                            "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
   /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
    * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
   if (pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
   if (is_dir(path_or_id)) return webgpu_dir(path_or_id, dir_out, err);
   struct stat st;
   if (stat(path_or_id, &st) == 0)
-    return util_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL,
-                          "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
+    return util_error_in(err, WGK_ERR_NOT_FOUND, path_or_id, NULL,
+                         "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
   if (path_or_id[0] == '/' || path_or_id[0] == '.')
-    return util_error_set(err, WGK_ERR_NOT_FOUND, path_or_id, 0, 0, NULL, "no such folder");
+    return util_error_in(err, WGK_ERR_NOT_FOUND, path_or_id, NULL, "no such folder");
   return search(path_or_id, opts, dir_out, err);
 }
 

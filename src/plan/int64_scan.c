@@ -335,9 +335,9 @@ static wgk_status refuse(plan_planner *p, const plan_pass *pass, const char *con
     used += (size_t)n;
   }
   const manifest_pos *pos = &pass->source->pos;
-  return util_error_set(
-      err, WGK_ERR_SHADER, mapped ? file : p->m->source, mapped ? tline : pos->line, mapped ? column : pos->column,
-      pos->path,
+  return util_error_at(
+      err, WGK_ERR_SHADER,
+      util_pos_make(mapped ? file : p->m->source, mapped ? tline : pos->line, mapped ? column : pos->column), pos->path,
       "pass %s: Opaque int64 storage permits whole-element copies and selection only; value arithmetic, "
       "comparisons, and word extraction are unsupported (opaque int64 bindings: %s; WGSL line %d, "
       "column %d of %s: `%.*s`)",
@@ -358,19 +358,19 @@ wgk_status plan_check_opaque_int64(plan_planner *p, const plan_call *call, const
       if (port->storage_dtype || !dtype || strcmp(dtype, "int64") != 0) continue;
       if (!same_ignoring_blanks(pb->wgsl_type, "vec2<u32>")) {
         const manifest_binding *mb = &pass->source->bindings->bindings[b];
-        return util_error_set(err, WGK_ERR_CALL, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
-                              "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
-                              "without a storage projection: its 8 bytes per element are bound unchanged)",
-                              p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
-                              pb->wgsl_type, port->name);
+        return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
+                                "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
+                                "without a storage projection: its 8 bytes per element are bound unchanged)",
+                                p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
+                                pb->wgsl_type, port->name);
       }
       if (n_names < sizeof names / sizeof names[0]) names[n_names++] = pb->name;
     }
     if (n_names == 0 || !pass->wgsl) continue;
     size_t where = plan_opaque_int64_scan(pass->wgsl, names, n_names);
     if (where == (size_t)-2)
-      return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory scanning the WGSL of pass %s",
-                            pass->source->id);
+      return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory scanning the WGSL of pass %s",
+                              pass->source->id);
     if (where != (size_t)-1) return refuse(p, pass, names, n_names, where, err);
   }
   return WGK_OK;

@@ -9,12 +9,12 @@
 #include "plan/planner_internal.h"
 
 static wgk_status oom(util_error *err) {
-  return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a pass");
+  return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory planning a pass");
 }
 
 static wgk_status at(const manifest_model *m, const manifest_pos *pos, util_error *err, wgk_status st, const char *fmt,
                      const char *a, const char *b) {
-  return util_error_set(err, st, m->source, pos->line, pos->column, pos->path, fmt, a, b);
+  return util_error_value(err, st, m->source, *pos, fmt, a, b);
 }
 
 /* The WGSL element type of a storage binding: the port's storage projection, else its type variable. */
@@ -135,9 +135,9 @@ static wgk_status uniform_value(plan_planner *p, const manifest_binding *b, cons
   }
   if (field->default_value) return plan_literal(p, field->default_value, &b->pos, scope, out, err);
   if (field->required)
-    return util_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
-                          "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name,
-                          field->name, field->name);
+    return util_error_value(err, WGK_ERR_CALL, p->m->source, b->pos,
+                            "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name,
+                            field->name, field->name);
   *out = expr_value_int(0);
   return *out ? WGK_OK : oom(err);
 }
@@ -185,9 +185,9 @@ static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const
                           ? "is outside the f32 range (magnitude at most 3.4028235e38)"
                           : NULL;
     if (bad) {
-      util_error_set(err, WGK_ERR_CALL, p->m->source, field->value.pos.line, field->value.pos.column,
-                     field->value.pos.path, "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id, b->struct_name,
-                     field->name, scalar_name(field->type), util_dynbuf_str(&shown), bad);
+      util_error_value(err, WGK_ERR_CALL, p->m->source, field->value.pos, "pass %s: uniform %s.%s (%s) = %s %s",
+                       pass->source->id, b->struct_name, field->name, scalar_name(field->type), util_dynbuf_str(&shown),
+                       bad);
       util_dynbuf_free(&shown);
       util_dynbuf_free(&text);
       return WGK_ERR_CALL;
@@ -226,8 +226,8 @@ static wgk_status fixed_length(plan_planner *p, const manifest_binding *b, const
     d = strtod(b->length, NULL);
   }
   if (!(d >= 1 && d <= 9007199254740991.0 && d == floor(d)))
-    return util_error_set(err, WGK_ERR_CALL, p->m->source, b->pos.line, b->pos.column, b->pos.path,
-                          "binding %s length must resolve to a positive integer (%s)", b->name, b->length);
+    return util_error_value(err, WGK_ERR_CALL, p->m->source, b->pos,
+                            "binding %s length must resolve to a positive integer (%s)", b->name, b->length);
   *out = (uint64_t)d;
   return WGK_OK;
 }
@@ -260,10 +260,10 @@ static wgk_status make_bindings(plan_planner *p, const manifest_pass *mp, const 
     for (size_t j = 0; j < i; j++) {
       const manifest_binding *o = &set->bindings[j];
       if (o->buffer == WGK_BUFFER_UNIFORM && strcmp(o->struct_name, b->struct_name) == 0 && !same_struct(o, b))
-        return util_error_set(err, WGK_ERR_MANIFEST, p->m->source, b->pos.line, b->pos.column, b->pos.path,
-                              "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
-                              "(give one a structName of its own)",
-                              mp->id, b->struct_name, o->name, b->name);
+        return util_error_value(err, WGK_ERR_MANIFEST, p->m->source, b->pos,
+                                "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
+                                "(give one a structName of its own)",
+                                mp->id, b->struct_name, o->name, b->name);
     }
   }
   for (size_t i = 0; i < set->n_bindings; i++) {
@@ -373,11 +373,11 @@ static wgk_status check_size(plan_planner *p, const plan_pass *pass, const manif
   if (!which) return WGK_OK;
   char note[300];
   tunable_note(scope, e->text, 0, note, sizeof note);
-  return util_error_set(err, WGK_ERR_LIMIT, p->m->source, e->pos.line, e->pos.column, e->pos.path,
-                        "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id,
-                        e->text, size, note, which,
-                        size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
-                                                                      : lim->maxComputeWorkgroupSizeX);
+  return util_error_value(err, WGK_ERR_LIMIT, p->m->source, e->pos,
+                          "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id,
+                          e->text, size, note, which,
+                          size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
+                                                                        : lim->maxComputeWorkgroupSizeX);
 }
 
 /* The rendered `@workgroup_size(x, y, z)` (integer literals) against the device's limits: what the WGSL compiler
@@ -430,10 +430,9 @@ static wgk_status check_workgroup_attr(plan_planner *p, const plan_pass *pass, c
   const char *end = strchr(at, ')');
   int len = end ? (int)(end - at) + 1 : (int)strlen("@workgroup_size(");
   if (len > 80) len = 80;
-  return util_error_set(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos.line, pass->source->pos.column,
-                        pass->source->pos.path,
-                        "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64,
-                        pass->source->id, len, at, value, note, which, limit);
+  return util_error_value(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos,
+                          "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64,
+                          pass->source->id, len, at, value, note, which, limit);
 }
 
 static wgk_status count_of(plan_planner *p, const plan_pass *pass, const manifest_expr *e, const expr_value *scope,
@@ -447,9 +446,9 @@ static wgk_status count_of(plan_planner *p, const plan_pass *pass, const manifes
   expr_value_print(v, &shown);
   expr_value_release(v);
   if (!(d >= 0 && d == floor(d) && d < 18446744073709551616.0)) {
-    util_error_set(err, WGK_ERR_CALL, p->m->source, e->pos.line, e->pos.column, e->pos.path,
-                   "pass %s: dispatch %s = %s is not a non-negative whole number", pass->source->id, e->text,
-                   util_dynbuf_str(&shown));
+    util_error_value(err, WGK_ERR_CALL, p->m->source, e->pos,
+                     "pass %s: dispatch %s = %s is not a non-negative whole number", pass->source->id, e->text,
+                     util_dynbuf_str(&shown));
     util_dynbuf_free(&shown);
     return WGK_ERR_CALL;
   }
@@ -474,8 +473,8 @@ static wgk_status dispatch(plan_planner *p, const manifest_dispatch *d, const ex
       st = count_of(p, pass, &d->threads, scope, &threads, err);
       if (st == WGK_OK) st = count_of(p, pass, &d->workgroup_size, scope, &size, err);
       if (st == WGK_OK && size == 0)
-        return util_error_set(err, WGK_ERR_CALL, p->m->source, d->pos.line, d->pos.column, d->pos.path,
-                              "pass %s: dispatch workgroupSize %s is 0", pass->source->id, d->workgroup_size.text);
+        return util_error_value(err, WGK_ERR_CALL, p->m->source, d->pos, "pass %s: dispatch workgroupSize %s is 0",
+                                pass->source->id, d->workgroup_size.text);
       if (st == WGK_OK) st = check_size(p, pass, &d->workgroup_size, scope, size, err);
       n = size ? threads / size + (threads % size != 0) : 0; /* threads + size - 1 could wrap */
     } else {
@@ -497,11 +496,11 @@ static wgk_status dispatch(plan_planner *p, const manifest_dispatch *d, const ex
                    : d->kind == WGK_DISPATCH_THREADS ? d->threads.text
                                                      : d->workgroups.text,
                    0, note, sizeof note);
-      return util_error_set(err, WGK_ERR_LIMIT, p->m->source, d->pos.line, d->pos.column, d->pos.path,
-                            "pass %s: dispatch of %" PRIu64
-                            " workgroups on axis %c exceeds the device's "
-                            "maxComputeWorkgroupsPerDimension %u%s",
-                            pass->source->id, c[i], "xyz"[i], limit, note);
+      return util_error_value(err, WGK_ERR_LIMIT, p->m->source, d->pos,
+                              "pass %s: dispatch of %" PRIu64
+                              " workgroups on axis %c exceeds the device's "
+                              "maxComputeWorkgroupsPerDimension %u%s",
+                              pass->source->id, c[i], "xyz"[i], limit, note);
     }
     pass->workgroups[i] = (uint32_t)c[i];
   }

@@ -9,7 +9,7 @@
 #include "util/dtype.h"
 
 static wgk_status oom(util_error *err) {
-  return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory planning a call");
+  return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory planning a call");
 }
 
 static bool shape_from_value(const expr_value *v, int *rank, int64_t *shape) {
@@ -49,8 +49,8 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
   if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0]; /* spec 2.1 concrete dtype */
   if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
     if (!given->present)
-      return util_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
-                            "port %s: output has no shape expression, so the caller must give it", port->name);
+      return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
+                              "port %s: output has no shape expression, so the caller must give it", port->name);
     o->rank = given->rank;
     memcpy(o->shape, given->shape, sizeof o->shape);
     if (!o->dtype) o->dtype = given->dtype;
@@ -62,9 +62,9 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
   bool ok = shape_from_value(v, &o->rank, o->shape);
   expr_value_release(v);
   if (!ok)
-    return util_error_set(
-        err, WGK_ERR_CALL, m->source, port->shape.pos.line, port->shape.pos.column, port->shape.pos.path,
-        "port %s: shape expression '%s' did not give a list of non-negative integers", port->name, port->shape.text);
+    return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
+                            "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
+                            port->shape.text);
   if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
     expr_value *r = NULL;
     st = plan_eval(p, &port->rank_expr, shape_scope, &r, err);
@@ -75,10 +75,9 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
     expr_value_print(r, &shown);
     expr_value_release(r);
     if (!same) {
-      util_error_set(err, WGK_ERR_CALL, m->source, port->rank_expr.pos.line, port->rank_expr.pos.column,
-                     port->rank_expr.pos.path,
-                     "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
-                     port->rank_expr.text, util_dynbuf_str(&shown), o->rank);
+      util_error_value(err, WGK_ERR_CALL, m->source, port->rank_expr.pos,
+                       "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
+                       port->rank_expr.text, util_dynbuf_str(&shown), o->rank);
       util_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
@@ -88,8 +87,8 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
     char want[128], got[128];
     shape_text(o->rank, o->shape, want, sizeof want);
     shape_text(given->rank, given->shape, got, sizeof got);
-    return util_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
-                          "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
+    return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
+                            "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
   }
   if (!given->present) {
     if (!plan_scope_put(scope, "shapes", port->name, plan_shape_value(o->rank, o->shape)) ||
@@ -503,19 +502,19 @@ static wgk_status select_variant(plan_planner *p, const expr_value *scope, const
     group_rejections(m, util_dynbuf_str(&rejected), n, &grouped);
     bool f16_left_out = p->device->callerDevice && (p->device->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
     if (needs_missing_f16(p, scope) && f16_left_out)
-      st = util_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
-                          "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
-                          "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
-                          "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
-                          p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
-                          p->device->backend, util_dynbuf_str(&grouped));
+      st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
+                         "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
+                         "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
+                         "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
+                         p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
+                         p->device->backend, util_dynbuf_str(&grouped));
     else if (needs_missing_f16(p, scope))
-      st = util_error_set(err, WGK_ERR_UNSUPPORTED, m->source, 0, 0, NULL,
-                          "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
-                          p->device->device[0] ? p->device->device : "this device", p->device->vendor,
-                          p->device->backend, util_dynbuf_str(&grouped));
+      st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
+                         "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
+                         p->device->device[0] ? p->device->device : "this device", p->device->vendor,
+                         p->device->backend, util_dynbuf_str(&grouped));
     else
-      st = util_error_set(err, WGK_ERR_NO_VARIANT, m->source, 0, 0, NULL, "%s", util_dynbuf_str(&grouped));
+      st = util_error_in(err, WGK_ERR_NO_VARIANT, m->source, NULL, "%s", util_dynbuf_str(&grouped));
     util_dynbuf_free(&grouped);
   }
   plan->rejections = util_dynbuf_take(&rejected);
@@ -592,10 +591,10 @@ static wgk_status check_binding_sizes(plan_planner *p, const plan_call *call, co
       if (pb->buffer == WGK_BUFFER_UNIFORM) {
         bytes = (double)pb->uniform_bytes;
         if (bytes > (double)lim->maxUniformBufferBindingSize)
-          return util_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
-                                "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
-                                "maxUniformBufferBindingSize of %" PRIu64 " bytes",
-                                pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
+          return util_error_value(err, WGK_ERR_LIMIT, p->m->source, mb->pos,
+                                  "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
+                                  "maxUniformBufferBindingSize of %" PRIu64 " bytes",
+                                  pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
         continue;
       }
       if (pb->port < 0) continue; /* intermediates are checked where they are planned */
@@ -615,10 +614,10 @@ static wgk_status check_binding_sizes(plan_planner *p, const plan_call *call, co
         what = "maxBufferSize";
       }
       if (bytes > (double)max)
-        return util_error_set(err, WGK_ERR_LIMIT, p->m->source, mb->pos.line, mb->pos.column, mb->pos.path,
-                              "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
-                              " bytes",
-                              pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
+        return util_error_value(err, WGK_ERR_LIMIT, p->m->source, mb->pos,
+                                "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
+                                " bytes",
+                                pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
     }
   }
   return WGK_OK;

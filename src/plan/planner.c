@@ -10,7 +10,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
                                plan_planner **out, util_error *err) {
   *out = NULL;
   plan_planner *p = calloc(1, sizeof *p);
-  if (!p) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
+  if (!p) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory creating a planner");
   p->m = m;
   if (loader) p->loader = *loader;
   p->device = device;
@@ -19,7 +19,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
   p->exprs = calloc(p->expr_cap, sizeof *p->exprs);
   if (!p->device_value || !p->exprs) {
     plan_planner_free(p);
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory creating a planner");
+    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory creating a planner");
   }
   *out = p;
   return WGK_OK;
@@ -65,10 +65,8 @@ static bool grow(plan_planner *p) {
 static void relocate(const plan_planner *p, const manifest_expr *e, util_error *err) {
   if (!err || err->status == WGK_OK) return;
   int column = err->line == 1 && err->column > 0 ? e->pos.column + err->column - 1 : e->pos.column;
-  snprintf(err->source, sizeof err->source, "%s", p->m->source ? p->m->source : "manifest.json");
-  err->line = e->pos.line;
-  err->column = column;
-  if (e->pos.path) snprintf(err->path, sizeof err->path, "%s", e->pos.path);
+  util_error_relocate(err, util_pos_make(p->m->source ? p->m->source : "manifest.json", e->pos.line, column),
+                      e->pos.path);
 }
 
 /* The parsed expression cached under key (a manifest expression, or the JSON string of a literal's item). */
@@ -86,7 +84,7 @@ static const expr_program *parsed_by_key(plan_planner *p, const void *key, const
   if ((p->expr_count + 1) * 2 > p->expr_cap) {
     if (!grow(p)) {
       expr_free(parsed);
-      util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
       return NULL;
     }
     j = slot_of(key, p->expr_cap);
@@ -126,7 +124,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
   if (json_is_array(lit) || json_is_object(lit)) {
     bool list = json_is_array(lit);
     expr_value *agg = list ? expr_value_list() : expr_value_dict();
-    if (!agg) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    if (!agg) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     size_t n = list ? json_array_size(lit) : json_object_size(lit);
     void *it = list ? NULL : json_object_iter((json_t *)lit);
     for (size_t i = 0; i < n; i++) {
@@ -138,7 +136,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
       if (!list) it = json_object_iter_next((json_t *)lit, it);
       if (!ok) {
         expr_value_release(agg);
-        return st != WGK_OK ? st : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+        return st != WGK_OK ? st : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
       }
     }
     *out = agg;
@@ -146,7 +144,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
   }
   *out = expr_value_from_json(lit, err);
   if (!*out) {
-    util_error_wrap_source(err, p->m->source, pos->line, pos->column, pos->path);
+    util_error_wrap(err, UTIL_POS(p->m->source, *pos), pos->path);
     return err ? err->status : WGK_ERR_MANIFEST;
   }
   return WGK_OK;
@@ -158,7 +156,7 @@ wgk_status plan_value(plan_planner *p, const manifest_value *v, const expr_value
   if (p->m->format == WGK_MANIFEST_SPEC21) return plan_literal(p, v->literal, &v->pos, scope, out, err);
   *out = expr_value_from_json(v->literal, err);
   if (!*out) {
-    util_error_wrap_source(err, p->m->source, v->pos.line, v->pos.column, v->pos.path);
+    util_error_wrap(err, UTIL_POS(p->m->source, v->pos), v->pos.path);
     return err ? err->status : WGK_ERR_MANIFEST;
   }
   return WGK_OK;
@@ -168,12 +166,12 @@ const tmpl_template *plan_template(plan_planner *p, const char *shader, util_err
   for (size_t i = 0; i < p->n_tmpls; i++)
     if (strcmp(p->tmpls[i].shader, shader) == 0) return p->tmpls[i].parsed;
   if (!p->loader.load) {
-    util_error_set(err, WGK_ERR_NOT_FOUND, shader, 0, 0, NULL, "no template loader to read '%s'", shader);
+    util_error_in(err, WGK_ERR_NOT_FOUND, shader, NULL, "no template loader to read '%s'", shader);
     return NULL;
   }
   plan_tmpl_slot *grown = realloc(p->tmpls, (p->n_tmpls + 1) * sizeof *grown);
   if (!grown) {
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     return NULL;
   }
   p->tmpls = grown;
@@ -182,7 +180,7 @@ const tmpl_template *plan_template(plan_planner *p, const char *shader, util_err
   char *name = strdup(shader);
   if (!name) {
     tmpl_free(t);
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     return NULL;
   }
   p->tmpls[p->n_tmpls++] = (plan_tmpl_slot){.shader = name, .parsed = t};

@@ -19,15 +19,14 @@ typedef struct expansion {
 } expansion;
 
 static wgk_status oom(util_error *err) {
-  return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory expanding repeat groups");
+  return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory expanding repeat groups");
 }
 
 static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *prefix, const expr_value *repeat) {
   plan_result *plan = x->plan;
   if (plan->n_passes >= MAX_EXPANDED_PASSES)
-    return util_error_set(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos.line, plan->variant->pos.column,
-                          plan->variant->pos.path, "variant %s expands to more than %d passes", plan->variant->id,
-                          MAX_EXPANDED_PASSES);
+    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos,
+                            "variant %s expands to more than %d passes", plan->variant->id, MAX_EXPANDED_PASSES);
   if (plan->n_passes == x->cap) {
     size_t cap = x->cap ? x->cap * 2 : 16;
     plan_pass *grown = realloc(plan->passes, cap * sizeof *grown);
@@ -52,8 +51,8 @@ static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *pr
   for (size_t i = 0; i + 1 < plan->n_passes; i++) {
     const char *other = plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id;
     if (strcmp(other, pass->id) == 0)
-      return util_error_set(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos.line, mp->pos.column, mp->pos.path,
-                            "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
+      return util_error_value(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos,
+                              "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
   }
   const char *op = x->p->m->op_id, *vid = plan->variant->id;
   n = strlen(op) + strlen(vid) + strlen(pass->id) + 3;
@@ -87,9 +86,9 @@ static wgk_status expand(expansion *x, const manifest_pass_item *items, size_t n
     expr_value_print(v, &shown);
     expr_value_release(v);
     if (!(d >= 0 && d <= MAX_REPEAT_COUNT && d == floor(d))) {
-      util_error_set(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos.line, it->count.pos.column,
-                     it->count.pos.path, "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id,
-                     MAX_REPEAT_COUNT, util_dynbuf_str(&shown));
+      util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos,
+                       "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id, MAX_REPEAT_COUNT,
+                       util_dynbuf_str(&shown));
       util_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
@@ -127,8 +126,8 @@ wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *er
   wgk_status st = expand(&x, v->sequence, v->n_sequence, "", empty);
   expr_value_release(empty);
   if (st == WGK_OK && plan->n_passes == 0)
-    st = util_error_set(err, WGK_ERR_CALL, p->m->source, v->pos.line, v->pos.column, v->pos.path,
-                        "variant %s expands to zero passes; every eligible request must retain at least one pass",
-                        v->id);
+    st = util_error_value(err, WGK_ERR_CALL, p->m->source, v->pos,
+                          "variant %s expands to zero passes; every eligible request must retain at least one pass",
+                          v->id);
   return st;
 }

@@ -10,8 +10,8 @@
 
 static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, const char *fmt, const char *a,
                           const char *b, const char *c, const char *d, util_error *err) {
-  return util_error_set(err, WGK_ERR_CALL, m->source, pos ? pos->line : 0, pos ? pos->column : 0,
-                        pos ? pos->path : NULL, fmt, a, b, c, d);
+  return util_error_at(err, WGK_ERR_CALL, util_pos_make(m->source, pos ? pos->line : 0, pos ? pos->column : 0),
+                       pos ? pos->path : NULL, fmt, a, b, c, d);
 }
 
 static void join_dtypes(const char **list, size_t n, char *buf, size_t size) {
@@ -76,9 +76,9 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   int ti = port->type_var ? type_index(m, port->type_var) : -1;
   if (ti >= 0) {
     if (type_dtypes[ti] && strcmp(type_dtypes[ti], t->dtype) != 0)
-      return util_error_set(err, WGK_ERR_CALL, m->source, port->pos.line, port->pos.column, port->pos.path,
-                            "port %s: dtype %s does not match type %s = %s (set by port %s)", who, t->dtype,
-                            port->type_var, type_dtypes[ti], type_from[ti]);
+      return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
+                              "port %s: dtype %s does not match type %s = %s (set by port %s)", who, t->dtype,
+                              port->type_var, type_dtypes[ti], type_from[ti]);
     type_dtypes[ti] = t->dtype;
     type_from[ti] = port->name;
   }
@@ -218,10 +218,10 @@ static wgk_status attribute_type_error(const manifest_model *m, const manifest_a
   }
   const char *kind = expr_value_kind_name(expr_value_kind_of(v));
   if (item_of)
-    return util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
-                          "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
-  return util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path,
-                        "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
+    return util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "attribute %s: item %zu, %s %s, %s%s", a->name, index,
+                            kind, shown, why, rule);
+  return util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "attribute %s: %s %s %s%s", a->name, kind, shown, why,
+                          rule);
 }
 
 /* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
@@ -250,8 +250,8 @@ static const char *tunable_at(const void *m, size_t i) { return ((const manifest
 static wgk_status not_in_contract(const manifest_model *m, const char *what, const char *path, const char *name,
                                   size_t n, util_suggest_at_fn at, util_error *err) {
   const char *near = util_suggest(name, m, n, at);
-  return util_error_set(err, WGK_ERR_CALL, m->source, 0, 0, path, "%s '%s' is not part of the %s contract%s%s%s", what,
-                        name, m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  return util_error_in(err, WGK_ERR_CALL, m->source, path, "%s '%s' is not part of the %s contract%s%s%s", what, name,
+                       m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
 static wgk_status check_attributes(const manifest_model *m, const expr_value *attrs, util_error *err) {
@@ -266,9 +266,7 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
     if (a->n_values == 0) continue;
     int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
-    if (ok < 0)
-      return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos.line, a->pos.column, a->pos.path,
-                            "out of memory");
+    if (ok < 0) return util_error_value(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos, "out of memory");
     if (!ok) {
       util_dynbuf text;
       util_dynbuf_init(&text, 4096);
@@ -280,8 +278,7 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
         free(s);
       }
       util_dynbuf_append_str(&text, "]");
-      util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "attribute %s: value %s",
-                     name, util_dynbuf_str(&text));
+      util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "attribute %s: value %s", name, util_dynbuf_str(&text));
       util_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
@@ -299,11 +296,10 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
   }
   wgk_status st = WGK_OK;
   if (first && n_missing == 1)
-    st = util_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
-                        "attribute %s is required", first->name);
+    st = util_error_value(err, WGK_ERR_CALL, m->source, first->pos, "attribute %s is required", first->name);
   else if (first)
-    st = util_error_set(err, WGK_ERR_CALL, m->source, first->pos.line, first->pos.column, first->pos.path,
-                        "%zu required attributes are missing: %s", n_missing, util_dynbuf_str(&missing));
+    st = util_error_value(err, WGK_ERR_CALL, m->source, first->pos, "%zu required attributes are missing: %s",
+                          n_missing, util_dynbuf_str(&missing));
   util_dynbuf_free(&missing);
   return st;
 }
@@ -343,14 +339,13 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
       util_dynbuf shown;
       util_dynbuf_init(&shown, 256);
       expr_value_print(v, &shown);
-      util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s (%s) = %s %s",
-                     a->name, a->kind, util_dynbuf_str(&shown), why);
+      util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "arg %s (%s) = %s %s", a->name, a->kind,
+                       util_dynbuf_str(&shown), why);
       util_dynbuf_free(&shown);
       return WGK_ERR_CALL;
     }
     if (a->required && !(call->args && expr_value_dict_get(call->args, a->name)))
-      return util_error_set(err, WGK_ERR_CALL, m->source, a->pos.line, a->pos.column, a->pos.path, "arg %s is required",
-                            a->name);
+      return util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "arg %s is required", a->name);
   }
   n = call->tunables ? expr_value_len(call->tunables) : 0;
   for (size_t i = 0; i < n; i++) {
@@ -371,9 +366,9 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
       char shown[96], def[96];
       json_dump_short(NULL, v, shown, sizeof shown);
       json_dump_short(t->default_value, NULL, def, sizeof def);
-      return util_error_set(err, WGK_ERR_CALL, m->source, t->pos.line, t->pos.column, t->pos.path,
-                            "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
-                            expr_value_kind_name(vk), shown, want, want, def);
+      return util_error_value(err, WGK_ERR_CALL, m->source, t->pos,
+                              "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
+                              expr_value_kind_name(vk), shown, want, want, def);
     }
   }
   return WGK_OK;
@@ -382,7 +377,7 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
 wgk_status plan_validate(const manifest_model *m, const plan_call *call, const char **type_dtypes, util_error *err) {
   const char *type_from[64] = {0};
   if (m->n_type_constraints > 64)
-    return util_error_set(err, WGK_ERR_LIMIT, m->source, 0, 0, "typeConstraints", "more than 64 type variables");
+    return util_error_in(err, WGK_ERR_LIMIT, m->source, "typeConstraints", "more than 64 type variables");
   for (size_t i = 0; i < m->n_type_constraints; i++) type_dtypes[i] = NULL;
   /* Inputs first so a caller-given output is checked against the types its inputs fixed. */
   for (int pass = 0; pass < 2; pass++) {

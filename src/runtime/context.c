@@ -22,7 +22,7 @@ wgk_status rt_fail(wgk_context *ctx, wgk_status st) {
 wgk_status rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  util_error_setv(&ctx->err, st, NULL, 0, 0, NULL, fmt, ap);
+  util_error_atv(&ctx->err, st, util_pos_make(NULL, 0, 0), NULL, fmt, ap);
   va_end(ap);
   return rt_fail(ctx, st);
 }

@@ -29,12 +29,8 @@ static void point_at_template(wgk_context *ctx, const plan_pass *pass) {
   int line;
   int rendered = e->line - pass->wgsl_line_offset;
   if (!tmpl_linemap_lookup(&pass->linemap, rendered, &file, &line)) return;
-  char msg[WGK_ERROR_MESSAGE_MAX];
-  snprintf(msg, sizeof msg, "%s (WGSL line %d, column %d of %s)", e->message, e->line, e->column, pass->label);
-  snprintf(e->message, sizeof e->message, "%s", msg);
-  snprintf(e->source, sizeof e->source, "%s", file);
-  e->line = line;
-  e->column = 0;
+  util_error_append(e, " (WGSL line %d, column %d of %s)", e->line, e->column, pass->label);
+  util_error_relocate(e, util_pos_make(file, line, 0), NULL);
 }
 
 static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash, rt_pipeline_entry *e) {

@@ -160,7 +160,6 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
   }
   rt_split_free(out);
   ctx->err = refusal;
-  size_t len = strlen(ctx->err.message);
-  snprintf(ctx->err.message + len, sizeof ctx->err.message - len, " (not split: %s)", why);
+  util_error_append(&ctx->err, " (not split: %s)", why);
   return rt_fail(ctx, WGK_ERR_LIMIT);
 }

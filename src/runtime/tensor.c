@@ -105,7 +105,7 @@ static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtyp
     return st;
   }
   void *storage = malloc(bytes);
-  if (!storage) return util_error_set(&ctx->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "tensor: out of memory");
+  if (!storage) return util_error_plain(&ctx->err, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
   to_storage_padded(dtype, data, numel, storage, bytes);
   wgk_status st = gpu_buffer_write(ctx->dev, buf, 0, storage, bytes, &ctx->err);
   free(storage);
@@ -478,8 +478,8 @@ static wgk_status narrow_values(wgk_tensor *t, const manifest_port *port, const 
   for (int64_t i = 0; i < t->numel; i++) {
     int64_t v = src[i];
     if ((v < lo || v > hi) && checked) {
-      util_error_set(
-          &t->ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
+      util_error_value(
+          &t->ctx->err, WGK_ERR_CALL, source, port->pos,
           "input \"%s\": int64 value at index %lld (%lld) is outside the %s WebGPU storage range (narrowing: "
           "checked; the range is [%lld, %lld])",
           port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32", (long long)lo, (long long)hi);
@@ -562,10 +562,10 @@ wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, c
                       : t->external      ? "the tensor's buffer is the caller's (wrapped, or its WGPUBuffer handed out)"
                                          : NULL;
     if (why) {
-      util_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
-                     "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir, port->name,
-                     wgk_dtype_name(t->dtype), kind == ALT_PACKED ? "packed words" : layout_name(want),
-                     layout_name(t->storage), why);
+      util_error_value(&ctx->err, WGK_ERR_CALL, source, port->pos,
+                       "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir,
+                       port->name, wgk_dtype_name(t->dtype), kind == ALT_PACKED ? "packed words" : layout_name(want),
+                       layout_name(t->storage), why);
       return rt_fail(ctx, WGK_ERR_CALL);
     }
     wgk_status st = alt_binding(t, port, source, kind, out);
@@ -577,10 +577,10 @@ wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, c
                     : rt_storage_bytes(want, t->numel) > t->buf_bytes ? "its buffer is too small for that layout"
                                                                       : NULL;
   if (!why) return WGK_OK; /* the kernel overwrites it: the layout changes when the call is recorded */
-  util_error_set(&ctx->err, WGK_ERR_CALL, source, port->pos.line, port->pos.column, port->pos.path,
-                 "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
-                 "tensor",
-                 dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
+  util_error_value(&ctx->err, WGK_ERR_CALL, source, port->pos,
+                   "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
+                   "tensor",
+                   dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
   return rt_fail(ctx, WGK_ERR_CALL);
 }
 

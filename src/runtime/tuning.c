@@ -40,18 +40,16 @@ bool rt_tuning_shape_key(const manifest_model *m, const plan_tensor *ports, util
 json_t *rt_tuning_read(const char *path, util_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f && errno == ENOENT) return json_pack("{s:i, s:[]}", "schema", WGK_TUNING_SCHEMA, "entries");
-  if (!f) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "%s", strerror(errno)), NULL;
+  if (!f) return util_error_in(err, WGK_ERR_IO, path, NULL, "%s", strerror(errno)), NULL;
   json_error_t je;
   json_t *doc = json_loadf(f, 0, &je);
   fclose(f);
-  if (!doc) return util_error_set(err, WGK_ERR_PARSE, path, je.line, je.column, NULL, "%s", je.text), NULL;
+  if (!doc) return util_error_at(err, WGK_ERR_PARSE, UTIL_POS(path, je), NULL, "%s", je.text), NULL;
   const json_t *schema = json_object_get(doc, "schema");
   if (!json_is_array(json_object_get(doc, "entries")) || !json_is_integer(schema) ||
       json_integer_value(schema) != WGK_TUNING_SCHEMA) {
     json_decref(doc);
-    return util_error_set(err, WGK_ERR_PARSE, path, 0, 0, NULL, "not a wgk tuning cache (schema %d)",
-                          WGK_TUNING_SCHEMA),
-           NULL;
+    return util_error_in(err, WGK_ERR_PARSE, path, NULL, "not a wgk tuning cache (schema %d)", WGK_TUNING_SCHEMA), NULL;
   }
   return doc;
 }
@@ -122,6 +120,5 @@ wgk_status rt_tuning_store(const char *path, const json_t *entry, util_error *er
   if (ok && rename(tmp, path) != 0) ok = false;
   if (!ok) remove(tmp);
   json_decref(doc);
-  return ok ? WGK_OK
-            : util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot write the tuning cache: %s", strerror(errno));
+  return ok ? WGK_OK : util_error_in(err, WGK_ERR_IO, path, NULL, "cannot write the tuning cache: %s", strerror(errno));
 }

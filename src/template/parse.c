@@ -22,13 +22,13 @@ static bool is_ws(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 static wgk_status fail_at(tparser *p, size_t at, wgk_status st, const char *msg, const char *a, const char *b) {
   size_t k = at < p->t->src.map.len ? at : p->t->src.map.len;
   const expr_srcmap *m = &p->t->src.map;
-  return util_error_set(p->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, msg, a, b);
+  return util_error_at(p->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, msg, a, b);
 }
 
 static tmpl_stmt *new_stmt(tparser *p, tmpl_stmt_kind kind, size_t start) {
   tmpl_stmt *s = expr_arena_alloc(&p->t->arena, sizeof *s);
   if (!s) {
-    util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    util_error_plain(p->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
     return NULL;
   }
   s->kind = kind;
@@ -42,7 +42,7 @@ static bool body_push(tparser *p, tmpl_body *b, tmpl_stmt *s) {
     size_t cap = b->cap ? b->cap * 2 : 8;
     tmpl_stmt **items = expr_arena_alloc(&p->t->arena, cap * sizeof *items);
     if (!items) {
-      util_error_set(p->err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+      util_error_plain(p->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
       return false;
     }
     if (b->n) memcpy(items, b->items, b->n * sizeof *items);
@@ -404,8 +404,8 @@ static bool parse_body(tparser *p, tmpl_body *body, const char *const *enders, c
     size_t k = p->len;
     const char *want = enders[0];
     for (int e = 1; enders[e]; e++) want = enders[e]; /* the closing word is always last */
-    util_error_set(p->err, WGK_ERR_PARSE, m->files[m->file[k]], m->line[k], m->col[k], NULL,
-                   "'%s' expected (to close '%s' at line %s)", want, opener, line);
+    util_error_at(p->err, WGK_ERR_PARSE, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL,
+                  "'%s' expected (to close '%s' at line %s)", want, opener, line);
     return false;
   }
   *which = -1;

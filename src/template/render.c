@@ -63,7 +63,7 @@ static flow render_body(renderer *r, const tmpl_body *b, expr_scope *scope, sink
 static flow fail(renderer *r, const tmpl_stmt *s, wgk_status st, const char *msg) {
   const expr_srcmap *m = &r->t->src.map;
   size_t k = s->start < m->len ? s->start : m->len;
-  util_error_set(r->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, "%s", msg);
+  util_error_at(r->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, "%s", msg);
   return FLOW_ERROR;
 }
 
@@ -72,7 +72,7 @@ static void fail_pos(renderer *r, size_t at, wgk_status st, const char *msg) {
   const expr_srcmap *m = &r->t->src.map;
   size_t k = at < m->len ? at : m->len;
   if (!util_error_is_set(r->err))
-    util_error_set(r->err, st, m->files[m->file[k]], m->line[k], m->col[k], NULL, "%s", msg);
+    util_error_at(r->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, "%s", msg);
 }
 
 static size_t body_start(const tmpl_body *b) { return b && b->n ? b->items[0]->start : 0; }
@@ -309,12 +309,10 @@ static wgk_status call_macro(const expr_value *fn, const expr_value *const *args
   renderer *r = m->r;
   size_t np = m->params ? m->params->n : 0;
   if (nargs > np)
-    return util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "macro %s takes not more than %zu argument(s)",
-                          fn->u.func.name, np);
+    return util_error_plain(err, WGK_ERR_EVAL, "macro %s takes not more than %zu argument(s)", fn->u.func.name, np);
   if (++r->calls > WGK_TMPL_MAX_CALL_DEPTH) {
     r->calls--;
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "macro calls nested too deeply (limit is %d)",
-                          WGK_TMPL_MAX_CALL_DEPTH);
+    return util_error_plain(err, WGK_ERR_LIMIT, "macro calls nested too deeply (limit is %d)", WGK_TMPL_MAX_CALL_DEPTH);
   }
   expr_value *vars = expr_value_dict();
   expr_scope inner = {vars, m->lexical ? m->lexical : scope};
@@ -323,8 +321,8 @@ static wgk_status call_macro(const expr_value *fn, const expr_value *const *args
     bool known = false;
     for (size_t k = 0; k < np; k++) known = known || !strcmp(m->params->items[k]->str, expr_value_dict_key_at(kw, i));
     if (!known)
-      st = util_error_set(err, WGK_ERR_EVAL, NULL, 0, 0, NULL, "macro %s takes no keyword argument '%s'",
-                          fn->u.func.name, expr_value_dict_key_at(kw, i));
+      st = util_error_plain(err, WGK_ERR_EVAL, "macro %s takes no keyword argument '%s'", fn->u.func.name,
+                            expr_value_dict_key_at(kw, i));
   }
   for (size_t i = 0; st == WGK_OK && i < np; i++) { /* every parameter bound first, then defaults evaluated */
     const expr_node *p = m->params->items[i];
@@ -343,8 +341,7 @@ static wgk_status call_macro(const expr_value *fn, const expr_value *const *args
     st = util_error_is_set(err) ? err->status : WGK_ERR_OUT_OF_MEMORY;
   expr_value_release(vars);
   r->calls--;
-  if (st == WGK_ERR_OUT_OF_MEMORY && !util_error_is_set(err))
-    util_error_set(err, st, NULL, 0, 0, NULL, "out of memory");
+  if (st == WGK_ERR_OUT_OF_MEMORY && !util_error_is_set(err)) util_error_plain(err, st, "out of memory");
   return st;
 }
 
@@ -451,7 +448,7 @@ wgk_status tmpl_render_parsed(const tmpl_template *t, const expr_value *scope, u
                               util_error *err) {
   renderer r = {.t = t, .err = err};
   expr_value *globals = expr_value_dict();
-  if (!globals) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  if (!globals) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   expr_scope user = {scope, NULL}, top = {globals, &user};
   sink o = {out, map, true};
   flow f = render_body(&r, &t->body, &top, &o);

@@ -110,11 +110,11 @@ static wgk_status include_file(builder *b, const char *written, const char *from
                                const tmpl_loader *loader, util_error *err) {
   char name[1024];
   if (!resolve_include(from, written, name, sizeof name))
-    return util_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include path '%s' escapes the package root",
-                          written);
+    return util_error_at(err, WGK_ERR_PARSE, util_pos_make(from, line, col), NULL,
+                         "include path '%s' escapes the package root", written);
   if (!path_ok(name))
-    return util_error_set(err, WGK_ERR_PARSE, from, line, col, NULL,
-                          "include path '%s' must be relative to the package, without '..'", name);
+    return util_error_at(err, WGK_ERR_PARSE, util_pos_make(from, line, col), NULL,
+                         "include path '%s' must be relative to the package, without '..'", name);
   for (int i = 0; i < b->depth; i++) {
     if (strcmp(b->chain[i], name) != 0) continue;
     char chain[1024] = "";
@@ -123,20 +123,22 @@ static wgk_status include_file(builder *b, const char *written, const char *from
       strncat(chain, " -> ", sizeof chain - strlen(chain) - 1);
     }
     strncat(chain, name, sizeof chain - strlen(chain) - 1);
-    return util_error_set(err, WGK_ERR_PARSE, from, line, col, NULL, "include cycle: %s", chain);
+    return util_error_at(err, WGK_ERR_PARSE, util_pos_make(from, line, col), NULL, "include cycle: %s", chain);
   }
   if (b->depth >= WGK_TMPL_MAX_INCLUDE_DEPTH)
-    return util_error_set(err, WGK_ERR_LIMIT, from, line, col, NULL, "includes nested too deeply (limit is %d)",
-                          WGK_TMPL_MAX_INCLUDE_DEPTH);
+    return util_error_at(err, WGK_ERR_LIMIT, util_pos_make(from, line, col), NULL,
+                         "includes nested too deeply (limit is %d)", WGK_TMPL_MAX_INCLUDE_DEPTH);
   if (!loader || !loader->load)
-    return util_error_set(err, WGK_ERR_NOT_FOUND, from, line, col, NULL, "cannot include '%s': no loader", name);
+    return util_error_at(err, WGK_ERR_NOT_FOUND, util_pos_make(from, line, col), NULL, "cannot include '%s': no loader",
+                         name);
   char *text = NULL;
   size_t len = 0;
   wgk_status st = loader->load(loader->ud, name, &text, &len, err);
   if (st != WGK_OK) {
     free(text);
-    if (!util_error_is_set(err)) util_error_set(err, st, from, line, col, NULL, "cannot include '%s'", name);
-    util_error_wrap_source(err, from, line, col, NULL);
+    if (!util_error_is_set(err))
+      util_error_at(err, st, util_pos_make(from, line, col), NULL, "cannot include '%s'", name);
+    util_error_wrap(err, util_pos_make(from, line, col), NULL);
     return err->status;
   }
   /* the included file's text as is, its final newline included (the public loader's expansion) */
@@ -148,13 +150,12 @@ static wgk_status include_file(builder *b, const char *written, const char *from
 static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const tmpl_loader *loader,
                            util_error *err) {
   if (len > WGK_TMPL_MAX_SIZE)
-    return util_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large (limit is %d bytes)",
-                          WGK_TMPL_MAX_SIZE);
+    return util_error_in(err, WGK_ERR_LIMIT, name, NULL, "template too large (limit is %d bytes)", WGK_TMPL_MAX_SIZE);
   char **files = realloc(b->files, (b->file_count + 1) * sizeof *files);
-  if (!files) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+  if (!files) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
   b->files = files;
   if (!(files[b->file_count] = strdup(name)))
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
   int file = (int)b->file_count++;
   const char *stable_name = files[file];
   b->chain[b->depth++] = stable_name;
@@ -193,8 +194,8 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))
-      return b->text.over ? util_error_set(err, WGK_ERR_LIMIT, name, 0, 0, NULL, "template too large")
-                          : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+      return b->text.over ? util_error_in(err, WGK_ERR_LIMIT, name, NULL, "template too large")
+                          : util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
     if (text[i] == '\n') {
       line++;
       col = 1;
@@ -204,7 +205,7 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
   b->depth--;
   if (b->depth == 0) { /* the end position, for errors at the end of the text */
     if (!push_byte(b, '\0', file, line, col))
-      return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+      return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
     b->text.len--;
   }
   return WGK_OK;
@@ -244,7 +245,7 @@ static wgk_status preprocess(const builder *b, tmpl_src *out, util_error *err) {
   out->map.line = malloc((len + 1) * sizeof(int));
   out->map.col = malloc((len + 1) * sizeof(int));
   if (!out->text || !out->map.file || !out->map.line || !out->map.col)
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   /* Pass 1 (lstrip) and pass 2 (trim) fused: pass 2 looks at what pass 1 kept. */
   size_t n = 0;
   bool just_trimmed = false; /* the regex matches do not overlap: "%}\n\n" loses one newline */

@@ -11,7 +11,7 @@ tmpl_template *tmpl_parse(const char *text, size_t len, const char *name, const 
   if (len == (size_t)-1) len = text ? strlen(text) : 0;
   tmpl_template *t = calloc(1, sizeof *t);
   if (!t) {
-    util_error_set(err, WGK_ERR_OUT_OF_MEMORY, name, 0, 0, NULL, "out of memory");
+    util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
     return NULL;
   }
   if (tmpl_src_build(text ? text : "", len, name, loader, &t->src, err) != WGK_OK || tmpl_parse_src(t, err) != WGK_OK) {
@@ -34,19 +34,19 @@ static bool path_ok(const char *p) {
 
 tmpl_template *tmpl_load(const char *name, const tmpl_loader *loader, util_error *err) {
   if (!path_ok(name)) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL,
-                   "template path must be relative to the package, without '..'");
+    util_error_in(err, WGK_ERR_INVALID_ARGUMENT, name, NULL,
+                  "template path must be relative to the package, without '..'");
     return NULL;
   }
   if (!loader || !loader->load) {
-    util_error_set(err, WGK_ERR_INVALID_ARGUMENT, name, 0, 0, NULL, "no template loader");
+    util_error_in(err, WGK_ERR_INVALID_ARGUMENT, name, NULL, "no template loader");
     return NULL;
   }
   char *text = NULL;
   size_t len = 0;
   if (loader->load(loader->ud, name, &text, &len, err) != WGK_OK) {
     free(text);
-    if (!util_error_is_set(err)) util_error_set(err, WGK_ERR_IO, name, 0, 0, NULL, "cannot read template");
+    if (!util_error_is_set(err)) util_error_in(err, WGK_ERR_IO, name, NULL, "cannot read template");
     return NULL;
   }
   tmpl_template *t = tmpl_parse(text, len, name, loader, err);
@@ -74,12 +74,11 @@ static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len,
   const char *root = ud;
   size_t n = strlen(root) + strlen(path) + 2;
   char *full = malloc(n);
-  if (!full) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!full) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
   snprintf(full, n, "%s/%s", root, path);
   FILE *f = fopen(full, "rb");
   free(full);
-  if (!f)
-    return util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "cannot open '%s': %s", path, strerror(errno));
+  if (!f) return util_error_plain(err, WGK_ERR_NOT_FOUND, "cannot open '%s': %s", path, strerror(errno));
   util_dynbuf b;
   util_dynbuf_init(&b, WGK_TMPL_MAX_SIZE + 1);
   char chunk[8192];
@@ -89,12 +88,12 @@ static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len,
   fclose(f);
   if (bad || b.failed) {
     util_dynbuf_free(&b);
-    return util_error_set(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, NULL, 0, 0, NULL,
-                          bad ? "cannot read '%s'" : "'%s' is too large", path);
+    return util_error_plain(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, bad ? "cannot read '%s'" : "'%s' is too large",
+                            path);
   }
   *len = b.len;
   *text = b.data ? util_dynbuf_take(&b) : strdup("");
-  return *text ? WGK_OK : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  return *text ? WGK_OK : util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
 }
 
 tmpl_loader tmpl_loader_dir(const char *root) { return (tmpl_loader){dir_load, (void *)root}; }

@@ -5,7 +5,7 @@
 
 #include "testcase/tc_internal.h"
 
-#define OOM(r, path) util_error_set((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, 0, 0, (path), "out of memory")
+#define OOM(r, path) util_error_in((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, (path), "out of memory")
 
 static const char *const input_keys[] = {"dtype", "shape", "data", "generator", NULL};
 static const char *const gen_keys[] = {

@@ -72,7 +72,7 @@ static void generate(const tc_input *in, double *vals, size_t numel) {
 static wgk_status make_op(const tc_input *in, const char *source, util_host_tensor **out, util_error *err) {
   util_host_tensor *t = NULL;
   wgk_status st = in->rank >= 0 ? util_host_tensor_create(in->dtype, in->rank, in->dims, &t) : WGK_OK;
-  if (st) return util_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
+  if (st) return util_error_value(err, st, source, in->pos, "cannot make the tensor");
   int rank = in->rank;
   int64_t dims[WGK_HOST_MAX_RANK];
   memcpy(dims, in->dims, sizeof dims);
@@ -80,18 +80,17 @@ static wgk_status make_op(const tc_input *in, const char *source, util_host_tens
   st = in->op_gen->make(in->op_gen, in->params, &rank, dims, &vals, err);
   if (st) {
     util_host_tensor_free(t);
-    util_error_wrap_source(err, source, in->pos.line, in->pos.column, in->pos.path);
+    util_error_wrap(err, UTIL_POS(source, in->pos), in->pos.path);
     return st;
   }
   if (t && (rank != in->rank || memcmp(dims, in->dims, sizeof(int64_t) * (size_t)rank) != 0)) {
     util_host_tensor_free(t);
     free(vals);
-    return util_error_set(err, WGK_ERR_PARSE, source, in->pos.line, in->pos.column, in->pos.path,
-                          "the shape given differs from the layout's");
+    return util_error_value(err, WGK_ERR_PARSE, source, in->pos, "the shape given differs from the layout's");
   }
   if (!t && (st = util_host_tensor_create(in->dtype, rank, dims, &t))) {
     free(vals);
-    return util_error_set(err, st, source, 0, 0, in->pos.path, "out of memory");
+    return util_error_in(err, st, source, in->pos.path, "out of memory");
   }
   util_host_tensor_from_double(t, vals);
   free(vals);
@@ -112,20 +111,20 @@ wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tenso
   *out = NULL;
   uint64_t bytes = 0;
   if (tc_input_bytes(in, &bytes) != WGK_OK) /* refused before anything is allocated */
-    return util_error_set(err, WGK_ERR_LIMIT, source, in->pos.line, in->pos.column, in->pos.path,
-                          "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
-                          "the host)",
-                          in->key, (unsigned long long)bytes, wgk_dtype_name(in->dtype),
-                          (unsigned long long)WGK_TC_MAX_ELEMENTS);
+    return util_error_value(
+        err, WGK_ERR_LIMIT, source, in->pos,
+        "input '%s' is %llu bytes (%s); test data is limited to %llu elements (staged as doubles on "
+        "the host)",
+        in->key, (unsigned long long)bytes, wgk_dtype_name(in->dtype), (unsigned long long)WGK_TC_MAX_ELEMENTS);
   if (in->kind == WGK_TC_OP) return make_op(in, source, out, err);
   util_host_tensor *t = NULL;
   wgk_status st = util_host_tensor_create(in->dtype, in->rank, in->dims, &t);
-  if (st) return util_error_set(err, st, source, in->pos.line, in->pos.column, in->pos.path, "cannot make the tensor");
+  if (st) return util_error_value(err, st, source, in->pos, "cannot make the tensor");
   size_t numel = util_host_tensor_numel(t);
   double *vals = malloc(sizeof(double) * (numel + 1));
   if (!vals) {
     util_host_tensor_free(t);
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, in->pos.path, "out of memory");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, in->pos.path, "out of memory");
   }
   if (in->kind == WGK_TC_DATA)
     flatten(in->data, vals, 0);
@@ -140,7 +139,7 @@ wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tenso
 wgk_status tc_expected_values(const tc_expected *e, const char *source, double **out, size_t *count, util_error *err) {
   *count = count_numbers(e->data);
   *out = malloc(sizeof(double) * (*count + 1));
-  if (!*out) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, e->pos.path, "out of memory");
+  if (!*out) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, e->pos.path, "out of memory");
   flatten(e->data, *out, 0);
   return WGK_OK;
 }

@@ -19,9 +19,8 @@ static const char *const case_keys[] = {"id",          "description", "inputs", 
                                         "expectError", "variant",     "variantWithout", NULL};
 
 wgk_status tc_failv(tc_reader *r, bool at_key, const char *path, const char *fmt, va_list ap) {
-  const util_manifest_jpos_entry *e = util_manifest_jpos_find(&r->index, path);
-  int line = e ? (at_key ? e->key_line : e->line) : 0, col = e ? (at_key ? e->key_column : e->column) : 0;
-  return util_error_setv(r->err, WGK_ERR_PARSE, r->source, line, col, path, fmt, ap);
+  return util_error_atv(r->err, WGK_ERR_PARSE, util_manifest_jpos_pos(&r->index, r->source, path, at_key), path, fmt,
+                        ap);
 }
 
 wgk_status tc_fail(tc_reader *r, const char *path, const char *fmt, ...) {
@@ -60,7 +59,7 @@ char *tc_path_index(const char *parent, size_t i) {
 wgk_status tc_pos_set(tc_reader *r, tc_pos *pos, const char *path) {
   free(pos->path);
   pos->path = strdup(path);
-  if (!pos->path) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  if (!pos->path) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
   const util_manifest_jpos_entry *e = util_manifest_jpos_find(&r->index, path);
   pos->line = e ? e->line : 0;
   pos->column = e ? e->column : 0;
@@ -91,7 +90,7 @@ wgk_status tc_read_strings(tc_reader *r, const json_t *v, const char *path, char
   free(*out);
   *n = 0;
   *out = calloc(json_array_size(v) + 1, sizeof **out);
-  if (!*out) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  if (!*out) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
   for (size_t i = 0; i < json_array_size(v); i++) {
     const json_t *s = json_array_get(v, i);
     if (!json_is_string(s)) {
@@ -101,7 +100,7 @@ wgk_status tc_read_strings(tc_reader *r, const json_t *v, const char *path, char
       return st;
     }
     if (!((*out)[(*n)++] = strdup(json_string_value(s))))
-      return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+      return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
   }
   return WGK_OK;
 }
@@ -110,7 +109,7 @@ static wgk_status read_string(tc_reader *r, const json_t *v, const char *path, c
   if (!json_is_string(v)) return tc_fail(r, path, "expected a string");
   free(*out);
   *out = strdup(json_string_value(v));
-  return *out ? WGK_OK : util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  return *out ? WGK_OK : util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
 }
 
 wgk_status tc_check_features(tc_reader *r, char *const *names, size_t n, const char *path) {
@@ -133,7 +132,7 @@ static wgk_status read_variant_without(tc_reader *r, tc_case *c, const json_t *v
   free(c->variant_without);
   c->n_variant_without = 0;
   c->variant_without = calloc(2 * json_object_size(v) + 1, sizeof *c->variant_without);
-  if (!c->variant_without) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+  if (!c->variant_without) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
   const char *key;
   const json_t *id;
   json_object_foreach((json_t *)v, key, id) {
@@ -150,7 +149,7 @@ static wgk_status read_variant_without(tc_reader *r, tc_case *c, const json_t *v
     if (!pair[1]) {
       free(pair[0]);
       pair[0] = NULL;
-      return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+      return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
     }
     c->n_variant_without++;
   }
@@ -185,7 +184,7 @@ static wgk_status read_layer(tc_reader *r, tc_case *c, const json_t *obj, const 
   json_object_foreach((json_t *)obj, key, v) {
     if (st) break;
     char *p = tc_path_key(path, key);
-    if (!p) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+    if (!p) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
     st = read_field(r, c, key, v, p);
     free(p);
   }
@@ -214,19 +213,18 @@ static wgk_status check_case(tc_reader *r, const tc_suite *s, size_t index, cons
 static wgk_status read_cases(tc_reader *r, tc_suite *s, const json_t *cases, const json_t *defaults) {
   if (!json_is_array(cases)) return tc_fail(r, "cases", "expected a list of cases");
   s->cases = calloc(json_array_size(cases) + 1, sizeof *s->cases);
-  if (!s->cases) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
+  if (!s->cases) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, "cases", "out of memory");
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < json_array_size(cases) && !st; i++) {
     tc_case *c = &s->cases[s->n_cases++];
     case_defaults(c);
     char *path = tc_path_index("cases", i);
-    if (!path) return util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, "cases", "out of memory");
+    if (!path) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, "cases", "out of memory");
     st = tc_pos_set(r, &c->pos, path);
     if (!st && defaults) st = read_layer(r, c, defaults, "defaults");
     if (!st) st = read_layer(r, c, json_array_get(cases, i), path);
     if (!st && !c->description) c->description = strdup("");
-    if (!st && !c->description)
-      st = util_error_set(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, 0, 0, path, "out of memory");
+    if (!st && !c->description) st = util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
     if (!st) st = check_case(r, s, i, path);
     free(path);
   }
@@ -261,10 +259,11 @@ wgk_status tc_parse_root(const char *text, size_t len, const char *source, tc_re
   r->err = err;
   json_error_t jerr;
   *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-  if (!*root) return util_error_set(err, WGK_ERR_PARSE, source, jerr.line, jerr.column, NULL, "%s", jerr.text);
-  if (!json_is_object(*root)) return util_error_set(err, WGK_ERR_PARSE, source, 1, 1, NULL, "expected an object");
+  if (!*root) return util_error_at(err, WGK_ERR_PARSE, UTIL_POS(source, jerr), NULL, "%s", jerr.text);
+  if (!json_is_object(*root))
+    return util_error_at(err, WGK_ERR_PARSE, util_pos_make(source, 1, 1), NULL, "expected an object");
   if (util_manifest_jpos_build(text, len, &r->index) != WGK_OK)
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory indexing positions");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory indexing positions");
   return WGK_OK;
 }
 
@@ -273,7 +272,7 @@ wgk_status tc_suite_parse(const char *text, size_t len, const char *source, tc_s
   tc_suite *s = calloc(1, sizeof *s);
   if (!s || !(s->source = strdup(source ? source : "test.json"))) {
     free(s);
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, source, 0, 0, NULL, "out of memory");
+    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory");
   }
   tc_reader r;
   wgk_status st = tc_parse_root(text, len, s->source, &r, &s->root, err);

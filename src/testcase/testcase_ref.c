@@ -36,7 +36,7 @@ static wgk_status add_out(tc_ref_outputs *o, const char *const *names, const uti
   tc_ref_output *r = &o->out[o->n];
   size_t numel = 0;
   if (!util_host_shape_numel(rank, dims, 8, &numel) || !(*values = calloc(numel + 1, sizeof(double))))
-    return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory for the reference");
+    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory for the reference");
   for (int i = 0; i < 2 && names[i]; i++) r->names[i] = names[i];
   r->dtype = like->dtype;
   r->rank = rank;
@@ -69,8 +69,7 @@ static double io_attr(const op_ref_io *io, const char *name, double dflt) {
 static wgk_status io_output(op_ref_io *io, const char *const *names, const util_host_tensor *like, int rank,
                             const int64_t *dims, double **values, util_error *err) {
   ref_io *r = (ref_io *)io;
-  if (r->o->n == WGK_TC_MAX_OUTPUTS)
-    return util_error_set(err, WGK_ERR_LIMIT, NULL, 0, 0, NULL, "the reference has too many outputs");
+  if (r->o->n == WGK_TC_MAX_OUTPUTS) return util_error_plain(err, WGK_ERR_LIMIT, "the reference has too many outputs");
   return add_out(r->o, names, like, rank, dims, values, err);
 }
 

@@ -240,8 +240,7 @@ wgk_status tc_run_case(wgk_kernel *k, const tc_case *c, const char *source, tc_o
   for (size_t i = 0; i < c->n_inputs && !st; i++) st = tc_input_make(&c->inputs[i], source, &host[i], &err);
   for (size_t i = 0; i < c->n_inputs && !st; i++)
     if (tc_upload(rt_kernel_context(k), host[i], &dev[i]) != WGK_OK)
-      st = util_error_set(&err, WGK_ERR_GPU, NULL, 0, 0, c->inputs[i].key, "%s",
-                          wgk_context_errmsg(rt_kernel_context(k)));
+      st = util_error_in(&err, WGK_ERR_GPU, NULL, c->inputs[i].key, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   if (!st && !c->expect_error)
     st = c->reference ? tc_reference_run(rt_kernel_manifest(k), c, host, &want, &err)
                       : inline_expected(c, source, &want, &err);

@@ -60,15 +60,41 @@ static void copy_text(char *dst, size_t size, const char *src) {
   snprintf(dst, size, "%s", src);
 }
 
-wgk_status util_error_setv(util_error *err, wgk_status status, const char *source, int line, int column,
-                           const char *path, const char *fmt, va_list ap) {
+/* Where every error is set: the helpers below all come here. */
+wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt,
+                          va_list ap) {
   if (!err || err->status != WGK_OK) return status;
   err->status = status;
-  copy_text(err->source, sizeof err->source, source);
+  copy_text(err->source, sizeof err->source, pos.source);
   copy_text(err->path, sizeof err->path, path);
-  err->line = line;
-  err->column = column;
+  err->line = pos.line;
+  err->column = pos.column;
   vsnprintf(err->message, sizeof err->message, fmt, ap);
+  return status;
+}
+
+wgk_status util_error_at(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  util_error_atv(err, status, pos, path, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+wgk_status util_error_in(util_error *err, wgk_status status, const char *source, const char *path, const char *fmt,
+                         ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  util_error_atv(err, status, util_pos_make(source, 0, 0), path, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+wgk_status util_error_plain(util_error *err, wgk_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  util_error_atv(err, status, util_pos_make(NULL, 0, 0), NULL, fmt, ap);
+  va_end(ap);
   return status;
 }
 
@@ -76,7 +102,7 @@ wgk_status util_error_set(util_error *err, wgk_status status, const char *source
                           const char *path, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  util_error_setv(err, status, source, line, column, path, fmt, ap);
+  util_error_atv(err, status, util_pos_make(source, line, column), path, fmt, ap);
   va_end(ap);
   return status;
 }
@@ -84,19 +110,37 @@ wgk_status util_error_set(util_error *err, wgk_status status, const char *source
 wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wgk_status st = util_error_setv(err, WGK_ERR_CALL, NULL, 0, 0, port, fmt, ap);
+  wgk_status st = util_error_atv(err, WGK_ERR_CALL, util_pos_make(NULL, 0, 0), port, fmt, ap);
   va_end(ap);
   return st;
 }
 
-void util_error_wrap_source(util_error *err, const char *source, int line, int column, const char *path) {
+void util_error_wrap(util_error *err, util_pos pos, const char *path) {
   if (!err || err->status == WGK_OK) return;
-  if (source && !err->source[0]) copy_text(err->source, sizeof err->source, source);
-  if (line && !err->line) {
-    err->line = line;
-    err->column = column;
+  if (pos.source && !err->source[0]) copy_text(err->source, sizeof err->source, pos.source);
+  if (pos.line && !err->line) {
+    err->line = pos.line;
+    err->column = pos.column;
   }
   if (path && !err->path[0]) copy_text(err->path, sizeof err->path, path);
+}
+
+void util_error_relocate(util_error *err, util_pos pos, const char *path) {
+  if (!err || err->status == WGK_OK) return;
+  copy_text(err->source, sizeof err->source, pos.source);
+  err->line = pos.line;
+  err->column = pos.column;
+  if (path) copy_text(err->path, sizeof err->path, path);
+}
+
+void util_error_append(util_error *err, const char *fmt, ...) {
+  if (!err || err->status == WGK_OK) return;
+  size_t used = strlen(err->message);
+  if (used + 1 >= sizeof err->message) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message + used, sizeof err->message - used, fmt, ap);
+  va_end(ap);
 }
 
 void util_error_format(const util_error *err, char *buf, size_t size) {

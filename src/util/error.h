@@ -29,12 +29,44 @@ typedef struct util_error {
 void util_error_clear(util_error *err);
 bool util_error_is_set(const util_error *err);
 
-/* Sets the error unless one is already set. Returns status so callers can `return util_error_set(...)`.
- * source and path may be NULL. */
+/* Where an error is: the source (a file, a URL, "<expr>"; NULL when none) and a 1-based line and column
+ * in it (0 = unknown, then omitted). Readers keep line and column per JSON value (manifest_pos, tc_pos,
+ * util_manifest_jpos_entry, a jansson json_error_t); UTIL_POS takes them from such a value. */
+typedef struct util_pos {
+  const char *source;
+  int line;
+  int column;
+} util_pos;
+
+/* The position of v (anything with int members line and column) in source. */
+#define UTIL_POS(source, v) ((util_pos){(source), (v).line, (v).column})
+
+static inline util_pos util_pos_make(const char *source, int line, int column) {
+  return (util_pos){source, line, column};
+}
+
+/* The one error path. Each sets the error unless one is already set and returns status, so callers can
+ * `return util_error_at(...)`. path (the JSON path or a context such as a repo id) may be NULL.
+ *
+ *   util_error_plain  no source:                     "message" or "path: message" with util_error_in(NULL, path)
+ *   util_error_in     a source without a line:      "source: path: message"
+ *   util_error_at     a position:                   "source:line:column: path: message"
+ *   util_error_value  the position and path of the value read (v.line, v.column, v.path), e.g. a->pos */
+wgk_status util_error_plain(util_error *err, wgk_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+wgk_status util_error_in(util_error *err, wgk_status status, const char *source, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+wgk_status util_error_at(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt,
+                          va_list ap) __attribute__((format(printf, 5, 0)));
+#define util_error_value(err, status, source, v, ...) \
+  util_error_at((err), (status), UTIL_POS((source), (v)), (v).path, __VA_ARGS__)
+
+/* The former seven-argument setter, kept only for src/bench/ceiling.c (being edited on another branch; the
+ * rewrite script /work/notes/errpath_rewrite.py converts it); new code uses the helpers above. */
 wgk_status util_error_set(util_error *err, wgk_status status, const char *source, int line, int column,
                           const char *path, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-wgk_status util_error_setv(util_error *err, wgk_status status, const char *source, int line, int column,
-                           const char *path, const char *fmt, va_list ap);
 
 /* A call that breaks a rule of the op: WGK_ERR_CALL with path naming the port ("positionIds (position_ids)"),
  * no source position (the caller wraps one in). Returns WGK_ERR_CALL (or the status already set). */
@@ -42,8 +74,16 @@ wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt,
     __attribute__((format(printf, 3, 4)));
 
 /* Prefixes context to an error already set (e.g. the template file around an expression error),
- * filling source/line/column only where they are still empty. */
-void util_error_wrap_source(util_error *err, const char *source, int line, int column, const char *path);
+ * filling the source, the line and column, and the path only where they are still empty. */
+void util_error_wrap(util_error *err, util_pos pos, const char *path);
+
+/* Moves an error set inside generated or embedded text (an expression's text, rendered WGSL) to where that text
+ * came from: replaces source, line and column by pos, and the path by path unless it is NULL. No-op when no error
+ * is set. */
+void util_error_relocate(util_error *err, util_pos pos, const char *path);
+
+/* Appends to the message of an error already set (context found on the way out, e.g. " (not split: ...)"). */
+void util_error_append(util_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Writes the one-line form "source:line:column: path: message" into buf (always NUL-terminated). */
 void util_error_format(const util_error *err, char *buf, size_t size);

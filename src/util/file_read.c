@@ -16,22 +16,22 @@ wgk_status util_file_read_all(const char *path, size_t max_bytes, unsigned char 
    * larger than max_bytes before a byte is read */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    return util_error_set(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
-                          strerror(errno));
+    return util_error_in(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, NULL, "cannot open: %s",
+                         strerror(errno));
   struct stat sb;
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
     close(fd);
-    return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "not a regular file: only regular files are read");
+    return util_error_in(err, WGK_ERR_IO, path, NULL, "not a regular file: only regular files are read");
   }
   if ((uint64_t)sb.st_size > (uint64_t)max_bytes) {
     close(fd);
-    return util_error_set(err, WGK_ERR_LIMIT, path, 0, 0, NULL, "file too large: %llu bytes, above the limit of %zu",
-                          (unsigned long long)sb.st_size, max_bytes);
+    return util_error_in(err, WGK_ERR_LIMIT, path, NULL, "file too large: %llu bytes, above the limit of %zu",
+                         (unsigned long long)sb.st_size, max_bytes);
   }
   FILE *f = fdopen(fd, "rb");
   if (!f) {
     close(fd);
-    return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    return util_error_in(err, WGK_ERR_IO, path, NULL, "cannot open: %s", strerror(errno));
   }
   size_t cap = 4096, n = 0;
   unsigned char *buf = malloc(cap + 1);
@@ -58,10 +58,10 @@ wgk_status util_file_read_all(const char *path, size_t max_bytes, unsigned char 
   fclose(f);
   if (st != WGK_OK) {
     free(buf);
-    return util_error_set(err, st, path, 0, 0, NULL, "%s",
-                          st == WGK_ERR_LIMIT ? "file too large"
-                          : st == WGK_ERR_IO  ? "read error"
-                                              : "out of memory");
+    return util_error_in(err, st, path, NULL, "%s",
+                         st == WGK_ERR_LIMIT ? "file too large"
+                         : st == WGK_ERR_IO  ? "read error"
+                                             : "out of memory");
   }
   buf[n] = 0;
   *data = buf;

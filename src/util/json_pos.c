@@ -253,6 +253,12 @@ const util_manifest_jpos_entry *util_manifest_jpos_find(const util_manifest_jpos
   return bsearch(&key, idx->entries, idx->n, sizeof key, by_path);
 }
 
+util_pos util_manifest_jpos_pos(const util_manifest_jpos *idx, const char *source, const char *path, bool at_key) {
+  const util_manifest_jpos_entry *e = idx ? util_manifest_jpos_find(idx, path) : NULL;
+  if (!e) return util_pos_make(source, 0, 0);
+  return at_key ? util_pos_make(source, e->key_line, e->key_column) : util_pos_make(source, e->line, e->column);
+}
+
 void util_manifest_jpos_free(util_manifest_jpos *idx) {
   if (!idx) return;
   for (size_t i = 0; i < idx->n; i++) free(idx->entries[i].path);

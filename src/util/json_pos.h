@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "util/dynbuf.h"
+#include "util/error.h"
 #include "wgk.h"
 
 typedef struct util_manifest_jpos_entry {
@@ -35,6 +36,9 @@ typedef struct util_manifest_jpos {
  * that is not JSON after all) leave an empty index. */
 wgk_status util_manifest_jpos_build(const char *text, size_t len, util_manifest_jpos *idx);
 const util_manifest_jpos_entry *util_manifest_jpos_find(const util_manifest_jpos *idx, const char *path);
+/* The position in source of the value at path (of its key when at_key, for an unknown or misplaced key), for
+ * util_error_at; line and column 0 when idx is NULL or does not hold path. */
+util_pos util_manifest_jpos_pos(const util_manifest_jpos *idx, const char *source, const char *path, bool at_key);
 void util_manifest_jpos_free(util_manifest_jpos *idx);
 
 /* Appends a member step for key (decoded text) to path, in the index's form. */

@@ -24,7 +24,7 @@ typedef struct npy_header {
 } npy_header;
 
 static wgk_status fail(cursor *c, const char *fmt, const char *arg) {
-  return util_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL, fmt, arg);
+  return util_error_in(c->err, WGK_ERR_PARSE, c->src, NULL, fmt, arg);
 }
 
 static void skip_ws(cursor *c) {
@@ -206,17 +206,17 @@ static wgk_status parse_header(const unsigned char *b, size_t len, cursor *c, np
   if (st != WGK_OK) return st;
   size_t esize = wgk_dtype_size(h->dtype), numel = 0;
   if (!util_host_shape_numel(h->rank, h->dims, esize, &numel))
-    return util_error_set(c->err, WGK_ERR_LIMIT, c->src, 0, 0, NULL,
-                          "npy: shape too large (above the host limit of %llu bytes)",
-                          (unsigned long long)WGK_HOST_MAX_BYTES);
+    return util_error_in(c->err, WGK_ERR_LIMIT, c->src, NULL,
+                         "npy: shape too large (above the host limit of %llu bytes)",
+                         (unsigned long long)WGK_HOST_MAX_BYTES);
   *data_bytes = numel * esize;
   return WGK_OK;
 }
 
 static wgk_status size_mismatch(cursor *c, size_t expected, size_t actual) {
-  return util_error_set(c->err, WGK_ERR_PARSE, c->src, 0, 0, NULL,
-                        "npy: %s data: the header's dtype and shape need %zu data bytes, the file has %zu",
-                        actual < expected ? "truncated" : "trailing", expected, actual);
+  return util_error_in(c->err, WGK_ERR_PARSE, c->src, NULL,
+                       "npy: %s data: the header's dtype and shape need %zu data bytes, the file has %zu",
+                       actual < expected ? "truncated" : "trailing", expected, actual);
 }
 
 wgk_status util_npy_parse(const void *buf, size_t len, const char *source, util_host_tensor **out, util_error *err) {
@@ -229,7 +229,7 @@ wgk_status util_npy_parse(const void *buf, size_t len, const char *source, util_
   if (st != WGK_OK) return st;
   if (len - off != bytes) return size_mismatch(&c, bytes, len - off);
   if ((st = util_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
-    return util_error_set(err, st, c.src, 0, 0, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
+    return util_error_in(err, st, c.src, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
   if (bytes) memcpy((*out)->data, b + off, bytes);
   return WGK_OK;
 }
@@ -243,58 +243,55 @@ static bool read_exact(FILE *f, void *dst, size_t n) { return n == 0 || fread(ds
 static wgk_status read_file(FILE *f, const char *path, util_host_tensor **out, util_error *err) {
   cursor c = {NULL, NULL, path, err};
   struct stat sb;
-  if (fstat(fileno(f), &sb) != 0)
-    return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot stat: %s", strerror(errno));
+  if (fstat(fileno(f), &sb) != 0) return util_error_in(err, WGK_ERR_IO, path, NULL, "cannot stat: %s", strerror(errno));
   if (!S_ISREG(sb.st_mode))
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, path, 0, 0, NULL,
-                          "npy: %s, not a regular file; a .npy input must be a regular file",
-                          S_ISDIR(sb.st_mode)    ? "a directory"
-                          : S_ISCHR(sb.st_mode)  ? "a character device"
-                          : S_ISFIFO(sb.st_mode) ? "a FIFO"
-                          : S_ISBLK(sb.st_mode)  ? "a block device"
-                                                 : "a special file");
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, path, NULL,
+                         "npy: %s, not a regular file; a .npy input must be a regular file",
+                         S_ISDIR(sb.st_mode)    ? "a directory"
+                         : S_ISCHR(sb.st_mode)  ? "a character device"
+                         : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                         : S_ISBLK(sb.st_mode)  ? "a block device"
+                                                : "a special file");
   size_t file_size = (size_t)sb.st_size;
   unsigned char pre[12];
   size_t pre_len = file_size < sizeof pre ? file_size : sizeof pre, hl = 0, hoff = 0;
-  if (!read_exact(f, pre, pre_len)) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
+  if (!read_exact(f, pre, pre_len)) return util_error_in(err, WGK_ERR_IO, path, NULL, "read error");
   wgk_status st = read_preamble(pre, pre_len, &c, &hl, &hoff);
   if (st != WGK_OK) return st;
   if (hl > file_size - hoff) return fail(&c, "npy: truncated header%s", "");
   size_t image = hoff + hl, off = 0, bytes = 0;
   unsigned char *head = malloc(image + 1);
-  if (!head) return util_error_set(err, WGK_ERR_OUT_OF_MEMORY, path, 0, 0, NULL, "out of memory");
+  if (!head) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
   /* The preamble read may already reach past a short header (an empty one is 10 bytes): copy only the header's
    * part, and go back to where the data starts. */
   size_t have = pre_len < image ? pre_len : image;
   memcpy(head, pre, have);
   npy_header h = {0};
   if (image > have ? !read_exact(f, head + have, image - have) : fseek(f, (long)image, SEEK_SET) != 0)
-    st = util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error");
+    st = util_error_in(err, WGK_ERR_IO, path, NULL, "read error");
   if (!st) st = parse_header(head, image, &c, &h, &off, &bytes);
   free(head);
   if (!st && file_size - off != bytes) st = size_mismatch(&c, bytes, file_size - off);
   if (!st && (st = util_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
-    return util_error_set(err, st, path, 0, 0, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
+    return util_error_in(err, st, path, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
   if (!st && !read_exact(f, (*out)->data, bytes)) {
     util_host_tensor_free(*out);
     *out = NULL;
-    st = util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "read error (the file changed while read?)");
+    st = util_error_in(err, WGK_ERR_IO, path, NULL, "read error (the file changed while read?)");
   }
   return st;
 }
 
 wgk_status util_npy_read(const char *path, util_host_tensor **out, util_error *err) {
   *out = NULL;
-  if (!path || !*path)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, "<npy>", 0, 0, NULL, "npy: empty file name");
+  if (!path || !*path) return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, "<npy>", NULL, "npy: empty file name");
   /* O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
   if (!f) {
     int e = errno;
     if (fd >= 0) close(fd);
-    return util_error_set(err, e == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, 0, 0, NULL, "cannot open: %s",
-                          strerror(e));
+    return util_error_in(err, e == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, NULL, "cannot open: %s", strerror(e));
   }
   wgk_status st = read_file(f, path, out, err);
   fclose(f);
@@ -341,16 +338,16 @@ static size_t format_header(const util_host_tensor *t, char *h, size_t size) {
 
 wgk_status util_npy_write(const char *path, const util_host_tensor *t, util_error *err) {
   if (!descr_of(t->dtype) || t->rank < 0 || t->rank > WGK_HOST_MAX_RANK)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, path, 0, 0, NULL, "npy: cannot write dtype %s",
-                          wgk_dtype_name(t->dtype));
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, path, NULL, "npy: cannot write dtype %s",
+                         wgk_dtype_name(t->dtype));
   char h[512];
   size_t hl = format_header(t, h, sizeof h);
   unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
   FILE *f = fopen(path, "wb");
-  if (!f) return util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "cannot create: %s", strerror(errno));
+  if (!f) return util_error_in(err, WGK_ERR_IO, path, NULL, "cannot create: %s", strerror(errno));
   size_t bytes = util_host_tensor_bytes(t);
   bool ok =
       fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, hl, f) == hl && (!bytes || fwrite(t->data, 1, bytes, f) == bytes);
   if (fclose(f) != 0) ok = false;
-  return ok ? WGK_OK : util_error_set(err, WGK_ERR_IO, path, 0, 0, NULL, "write failed: %s", strerror(errno));
+  return ok ? WGK_OK : util_error_in(err, WGK_ERR_IO, path, NULL, "write failed: %s", strerror(errno));
 }

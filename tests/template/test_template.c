@@ -32,7 +32,7 @@ static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len,
       *len = strlen(p->files[i + 1]);
       return WGK_OK;
     }
-  return util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "no file '%s'", path);
+  return util_error_plain(err, WGK_ERR_NOT_FOUND, "no file '%s'", path);
 }
 
 static expr_value *scope(void) {

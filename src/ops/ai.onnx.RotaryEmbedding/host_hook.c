@@ -21,7 +21,7 @@ wgk_status op_rotary_host_check(const op_call *call, util_error *err) {
   a.num_heads = a.has_num_heads ? expr_value_as_int(heads) : 0;
   a.rotary_embedding_dim = rot && expr_value_is_number(rot) ? expr_value_as_int(rot) : 0;
   st = ops_rotary_check(&a, err);
-  if (st != WGK_OK) util_error_wrap_source(err, call->source, 0, 0, NULL);
+  if (st != WGK_OK) util_error_wrap(err, util_pos_make(call->source, 0, 0), NULL);
   return st;
 }
 

@@ -4,9 +4,7 @@
 #include "ops/ops.h"
 
 static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *err) {
-  return t ? WGK_OK
-           : util_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL, "the reference needs input %s, which the case lacks",
-                            onnx);
+  return t ? WGK_OK : util_error_plain(err, WGK_ERR_CALL, "the reference needs input %s, which the case lacks", onnx);
 }
 
 wgk_status op_rotary_reference(op_ref_io *io, util_error *err) {

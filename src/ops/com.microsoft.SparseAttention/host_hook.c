@@ -42,6 +42,6 @@ wgk_status op_sparse_host_check(const op_call *call, util_error *err) {
   a.sparse_block_size = attr_int(attrs, "sparse_block_size", &a.has_sparse_block_size);
   a.do_rotary = attr_int(attrs, "do_rotary", &given);
   wgk_status st = ops_sparse_check(&a, err);
-  if (st != WGK_OK) util_error_wrap_source(err, call->source, 0, 0, NULL);
+  if (st != WGK_OK) util_error_wrap(err, util_pos_make(call->source, 0, 0), NULL);
   return st;
 }

@@ -22,10 +22,10 @@ wgk_status ops_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t l
   *row = *col = NULL;
   if (num_layout < 1 || num_layout > 1024 || max_blocks < 1 || max_blocks > MAX_LAYOUT_BLOCKS || local_blocks < 0 ||
       vert_stride < 1)
-    return util_error_set(err, WGK_ERR_INVALID_ARGUMENT, NULL, 0, 0, "phi3_layout",
-                          "num_layout %" PRId64 " (1..1024), max_blocks %" PRId64 " (1..16384), local %" PRId64
-                          " (>= 0), vert_stride %" PRId64 " (>= 1)",
-                          num_layout, max_blocks, local_blocks, vert_stride);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, "phi3_layout",
+                         "num_layout %" PRId64 " (1..1024), max_blocks %" PRId64 " (1..16384), local %" PRId64
+                         " (>= 0), vert_stride %" PRId64 " (>= 1)",
+                         num_layout, max_blocks, local_blocks, vert_stride);
   int64_t step = vert_stride / num_layout > 1 ? vert_stride / num_layout : 1, max_nnz = 1;
   for (int64_t l = 0; l < num_layout; l++) {
     int64_t n = 0;
@@ -38,7 +38,7 @@ wgk_status ops_ref_phi3_layout(int64_t num_layout, int64_t max_blocks, int64_t l
   if (st != WGK_OK) {
     util_host_tensor_free(*row);
     *row = NULL;
-    return util_error_set(err, st, NULL, 0, 0, "phi3_layout", "cannot allocate the layout");
+    return util_error_in(err, st, NULL, "phi3_layout", "cannot allocate the layout");
   }
   int32_t *r = (*row)->data, *c = (*col)->data;
   for (int64_t l = 0; l < num_layout; l++) {

@@ -4,9 +4,7 @@
 #include "ops/ops.h"
 
 static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *err) {
-  return t ? WGK_OK
-           : util_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL, "the reference needs input %s, which the case lacks",
-                            onnx);
+  return t ? WGK_OK : util_error_plain(err, WGK_ERR_CALL, "the reference needs input %s, which the case lacks", onnx);
 }
 
 wgk_status op_sparse_reference(op_ref_io *io, util_error *err) {
@@ -35,8 +33,8 @@ wgk_status op_sparse_reference(op_ref_io *io, util_error *err) {
                             .rotary_interleaved = (int64_t)io->attr(io, "rotary_interleaved", 0)};
   const util_host_tensor *q = si.query;
   if (q->rank != 3 || a.num_heads <= 0 || a.kv_num_heads <= 0 || si.past_key->rank != 4)
-    return util_error_set(err, WGK_ERR_CALL, NULL, 0, 0, NULL,
-                          "the reference needs a rank-3 query, rank-4 caches, num_heads and kv_num_heads");
+    return util_error_plain(err, WGK_ERR_CALL,
+                            "the reference needs a rank-3 query, rank-4 caches, num_heads and kv_num_heads");
   int64_t head = si.past_key->dims[3], dims[3] = {q->dims[0], q->dims[1], a.num_heads * head};
   /* present_* are the caches updated in place: the outputs are named after either */
   static const char *const out_names[] = {"output", NULL}, *const pk[] = {"present_key", "past_key"},
