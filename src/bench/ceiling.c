@@ -157,7 +157,7 @@ static wgk_status measure(gpu_device *dev, const job *j, gpu_timer *timer, uint3
   }
   free(ns);
   free(samples);
-  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_set(err, st, NULL, 0, 0, NULL, "out of memory") : st;
+  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_plain(err, st, "out of memory") : st;
 }
 
 static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
@@ -239,7 +239,7 @@ wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceili
   gpu_buffer *buf = NULL;
   job j = {0};
   double *ns = calloc(reps, sizeof *ns);
-  wgk_status st = ns ? WGK_OK : util_error_set(err, WGK_ERR_OUT_OF_MEMORY, NULL, 0, 0, NULL, "out of memory");
+  wgk_status st = ns ? WGK_OK : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   if (!st) st = gpu_buffer_create(dev, 4, WGK_GPU_BUFFER_STORAGE, "wgk submit-wait", &buf, err);
   if (!st) st = job_make(dev, empty_wgsl, "wgk submit-wait", &buf, 1, 1, &j, err);
   if (!st) st = warm(dev, &j, 1, err);

@@ -133,8 +133,7 @@ static wgk_status explain_rejection(wgk_call *c) {
     ctx->err = rejected;
     return rt_fail(ctx, WGK_ERR_NO_VARIANT);
   }
-  size_t used = strlen(ctx->err.message);
-  snprintf(ctx->err.message + used, sizeof ctx->err.message - used, "\n%s", rejected.message);
+  util_error_append(&ctx->err, "\n%s", rejected.message);
   return rt_fail(ctx, WGK_ERR_CALL);
 }
 
@@ -277,11 +276,8 @@ static wgk_status bind_group(wgk_context *ctx, const plan_pass *pass, rt_pass_st
   if (st != WGK_OK) {
     /* The GPU layer names the binding by number: name the pass and the binding too. */
     int at = -1;
-    if (sscanf(ctx->err.path, "binding %d", &at) == 1 && at >= 0 && (size_t)at < n) {
-      char msg[sizeof ctx->err.message];
-      snprintf(msg, sizeof msg, "%s (binding %s of pass %s)", ctx->err.message, pass->bindings[at].name, pass->label);
-      snprintf(ctx->err.message, sizeof ctx->err.message, "%s", msg);
-    }
+    if (sscanf(ctx->err.path, "binding %d", &at) == 1 && at >= 0 && (size_t)at < n)
+      util_error_append(&ctx->err, " (binding %s of pass %s)", pass->bindings[at].name, pass->label);
     return rt_fail(ctx, st);
   }
   ctx->stats.bind_groups_created++;

@@ -98,15 +98,6 @@ wgk_status util_error_plain(util_error *err, wgk_status status, const char *fmt,
   return status;
 }
 
-wgk_status util_error_set(util_error *err, wgk_status status, const char *source, int line, int column,
-                          const char *path, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  util_error_atv(err, status, util_pos_make(source, line, column), path, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
 wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -63,11 +63,6 @@ wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, cons
 #define util_error_value(err, status, source, v, ...) \
   util_error_at((err), (status), UTIL_POS((source), (v)), (v).path, __VA_ARGS__)
 
-/* The former seven-argument setter, kept only for src/bench/ceiling.c (being edited on another branch; the
- * rewrite script /work/notes/errpath_rewrite.py converts it); new code uses the helpers above. */
-wgk_status util_error_set(util_error *err, wgk_status status, const char *source, int line, int column,
-                          const char *path, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
 /* A call that breaks a rule of the op: WGK_ERR_CALL with path naming the port ("positionIds (position_ids)"),
  * no source position (the caller wraps one in). Returns WGK_ERR_CALL (or the status already set). */
 wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt, ...)
