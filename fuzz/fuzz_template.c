@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static wgk_status load(void *ud, const char *path, char **text, size_t *len, util_error *err) {
   (void)ud;
   const char *body = !strcmp(path, "a") ? "A{% include 'b' %}" : !strcmp(path, "b") ? "B{{ 1 + 1 }}" : NULL;
-  if (!body) return util_error_set(err, WGK_ERR_NOT_FOUND, NULL, 0, 0, NULL, "no file");
+  if (!body) return util_error_plain(err, WGK_ERR_NOT_FOUND, "no file");
   *text = strdup(body);
   *len = strlen(body);
   return *text ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
