@@ -177,10 +177,7 @@ static expr_value *concat(expr_evaluator *ev, const expr_node *n, const expr_val
   util_dynbuf_init(&b, 0);
   expr_print_raw(l, &b);
   expr_print_raw(r, &b);
-  expr_value *v = b.failed ? NULL : expr_value_string_n(util_dynbuf_str(&b), b.len);
-  util_dynbuf_free(&b);
-  return v ? v
-           : expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)", (size_t)WGK_DYNBUF_DEFAULT_LIMIT);
+  return expr_take_string(ev, n, &b); /* the limit, or out of memory, told apart */
 }
 
 static expr_value *list_concat(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {

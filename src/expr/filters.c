@@ -8,12 +8,12 @@
 
 expr_value *expr_take_string(expr_evaluator *ev, const expr_node *n, util_dynbuf *b) {
   expr_value *v = b->failed ? NULL : expr_value_string_n(util_dynbuf_str(b), b->len);
-  bool failed = b->failed;
+  bool over = b->failed && b->over; /* past the limit; any other failure is out of memory */
   util_dynbuf_free(b);
   if (!v)
-    return failed ? expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)",
-                              (size_t)WGK_DYNBUF_DEFAULT_LIMIT)
-                  : expr_oom(ev, n);
+    return over ? expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)",
+                            (size_t)WGK_DYNBUF_DEFAULT_LIMIT)
+                : expr_oom(ev, n);
   return v;
 }
 
