@@ -39,10 +39,11 @@ wgk_plan_refused(misspelled_attribute "attribute 'interleavd' is not part of the
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4 --attr interleavd=1)
 wgk_plan_test(json "\"variant\": \"rank4_cache3\".*\"workgroups\": \\[[^]]*1,[^]]*1,[^]]*1[^]]*\\]"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --json --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
-# 4 x 32 x 4200 x 128 / 2 pairs / 256 = 134400 workgroups: folded to 65535 x 3. X is 275 MB: a device with
-# 2 GiB storage bindings (on lavapipe's 128 MiB the binding is refused, plan_binding_limit).
-wgk_plan_test(dispatch_fold "dispatch 65535 x 3 x 1"
-  explain ${WGK_ROPE} --device ${CMAKE_CURRENT_LIST_DIR}/large-buffers.device.json --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64)
+# 4 x 32 x 4200 x 128 / (2 x 4 pairs an invocation) / 32 = 268800 workgroups: folded to 65535 x 5. X is 275 MB: a
+# device with 2 GiB storage bindings (on lavapipe's 128 MiB the binding is refused, plan_binding_limit).
+wgk_plan_test(dispatch_fold "dispatch 65535 x 5 x 1"
+  explain ${WGK_ROPE} --device ${CMAKE_CURRENT_LIST_DIR}/large-buffers.device.json --shape X=4x32x4200x128 --shape cos_cache=4x4200x64 --shape sin_cache=4x4200x64
+  --tunable WORKGROUP_SIZE=32)
 wgk_plan_test(uniform_values "uniform  pairCount=96(\\.0)? numHeads=4 sequenceLength=3 headSize=8 rotaryDim=8 halfRotaryDim=4 cacheBatchStride=12"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=2x3x4 --shape sin_cache=2x3x4)
 wgk_plan_test(render_f16 "^enable f16;.*var<storage, read> position_ids: array<u32>;.*array<f16>"
