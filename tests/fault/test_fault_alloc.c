@@ -12,7 +12,8 @@
  * one would skip allocations in later rounds) on one shared Dawn device (creating a device per round would
  * be slow); a second loop covers the creation of a context with its own device.
  *
- * WGK_FAULT_FIRST / WGK_FAULT_LAST limit the rounds (debugging one N); WGK_FAULT_KEEP_GOING=1 reports every
+ * WGK_FAULT_FIRST / WGK_FAULT_LAST limit the rounds (debugging one N); WGK_FAULT_STEP=k takes every k-th round
+ * from FIRST on (the sanitizer build samples the rounds that compile pipelines); WGK_FAULT_KEEP_GOING=1 reports every
  * misbehaving round instead of stopping at the first; WGK_FAULT_ONLY=<test name> runs one test,
  * WGK_FAULT_SKIP=<test name> all but one;
  * WGK_FAULT_TRACE=1 prints where each absorbed failure happened. Skipped without an adapter. */
@@ -196,10 +197,12 @@ static void loop(const char *name, scenario_fn fn) {
   long total = fault_count(), first = env_long("WGK_FAULT_FIRST", 1), last = env_long("WGK_FAULT_LAST", -1);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  long n = first, failed = 0, absorbed = 0, bad = 0;
+  long n = first, failed = 0, absorbed = 0, bad = 0, step = env_long("WGK_FAULT_STEP", 1), rounds = 0;
+  if (step < 1) step = 1;
   bool keep_going = env_long("WGK_FAULT_KEEP_GOING", 0) != 0;
-  for (; last < 0 || n <= last; n++) {
+  for (; last < 0 || n <= last; n += step) {
     bool fired = round_on_shared(fn, n, &o);
+    rounds++;
     char why[4096];
     const char *problem = judge(fired, &o, &clean, why, sizeof why);
     if (problem) {
@@ -215,9 +218,11 @@ static void loop(const char *name, scenario_fn fn) {
       failed++;
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  printf("%s: %ld allocations in the clean run; N = %ld..%ld: %ld refused with out of memory, %ld absorbed; %.1f s\n",
-         name, total, first, n - 1, failed, absorbed,
-         (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+  printf(
+      "%s: %ld allocations in the clean run; N = %ld..%ld every %ld (%ld rounds): %ld refused with out of memory, "
+      "%ld absorbed; %.1f s\n",
+      name, total, first, n - step, step, rounds, failed, absorbed,
+      (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
   if (bad) fail_msg("%s: %ld rounds misbehaved", name, bad);
 }
 
