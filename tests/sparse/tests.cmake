@@ -29,7 +29,7 @@ if(TARGET wgk_cli)
       --shape block_col_indices=8x420 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
       --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
   add_test(NAME sparse_decode_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 17, 130\\].*pass     decode_split.*dispatch 16 x 8 x 1.*pass     decode_merge"
+    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\].*pass     decode_split.*dispatch 32 x 8 x 1.*pass     decode_merge"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
   add_test(NAME sparse_prompt_not_decode COMMAND ${WGK_RUN_TEST} --expect
