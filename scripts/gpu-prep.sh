@@ -14,7 +14,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${1:-build}
 [ -x "$build/wgk" ] || { echo "gpu-prep: no $build/wgk: build first (make)" >&2; exit 1; }
-for d in .gl .devlibs .device .peers; do grep -qx "/$d/" .git/info/exclude 2>/dev/null || echo "/$d/" >> .git/info/exclude; done
+exclude=$(git rev-parse --git-path info/exclude)  # a worktree keeps its own under the main repository
+mkdir -p "$(dirname "$exclude")"
+for d in .gl .devlibs .device .peers; do grep -qx "/$d/" "$exclude" 2>/dev/null || echo "/$d/" >> "$exclude"; done
 
 debs() { # folder, packages...: the amd64 .debs of Debian's current versions
   local dir=$1; shift

@@ -64,6 +64,8 @@ void gpu_device_destroy(gpu_device *dev);
 
 /* What the device has: features and limits as granted, adapter facts. Valid while dev lives. */
 const dev_desc *gpu_device_desc(const gpu_device *dev);
+/* How long the device's waits poll before they block, in ns (0: they block at once; WGK_WAIT_SPIN_US). */
+uint64_t gpu_device_wait_spin_ns(const gpu_device *dev);
 
 /* Reports (once) an error recorded asynchronously: uncaptured WebGPU error (WGK_ERR_GPU) or
  * device loss (WGK_ERR_DEVICE, sticky). Every operation below calls it first. */

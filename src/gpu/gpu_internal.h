@@ -8,6 +8,8 @@
 #include <time.h>
 
 #define WGK_GPU_MESSAGE_MAX 1024
+#define WGK_WAIT_SPIN_DEFAULT_US 2000 /* a GPU device's waits poll this long before they block */
+#define WGK_WAIT_SPIN_MAX_US 1000000 /* WGK_WAIT_SPIN_US above this (or not a number) is ignored */
 
 struct gpu_device {
   WGPUInstance instance; /* our reference */
@@ -16,6 +18,7 @@ struct gpu_device {
   bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
   bool verbose;          /* Dawn log messages to stderr */
   bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
+  uint64_t spin_ns;      /* a wait polls without sleeping this long before it blocks (WGK_WAIT_SPIN_US) */
   dev_desc desc;         /* features and limits as granted, adapter facts */
   uint32_t hidden;       /* dev_feature bits hidden (gpu_options.disable_features): not requested, not described */
   /* Written by Dawn's callbacks, reported and cleared by gpu_device_check. */

@@ -65,11 +65,29 @@ static WGPUWaitStatus poll_wait(WGPUInstance instance, WGPUFutureWaitInfo *info,
   }
 }
 
-static wgk_status await(WGPUInstance instance, bool *timed, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
-                        const char *what, util_error *err) {
+/* Zero-timeout polls for up to spin_ns: a short GPU job is seen done at once rather than after the wake-up of a
+ * blocking wait. TimedOut when the job is still running after the spin (then the caller blocks). */
+static WGPUWaitStatus spin_wait(WGPUInstance instance, WGPUFutureWaitInfo *info, uint64_t spin_ns) {
+  uint64_t until = now_ns() + spin_ns;
+  WGPUWaitStatus s;
+  do {
+    s = wgpuInstanceWaitAny(instance, 1, info, 0);
+  } while (s == WGPUWaitStatus_TimedOut && now_ns() < until);
+  return s;
+}
+
+static wgk_status await(WGPUInstance instance, bool *timed, uint64_t spin_ns, WGPUFuture future, gpu_async *st,
+                        uint32_t timeout_ms, const char *what, util_error *err) {
   WGPUFutureWaitInfo info = {future, 0};
   uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000u;
-  WGPUWaitStatus s = *timed ? wgpuInstanceWaitAny(instance, 1, &info, timeout_ns) : WGPUWaitStatus_UnsupportedTimeout;
+  uint64_t t0 = now_ns();
+  WGPUWaitStatus s = spin_ns ? spin_wait(instance, &info, spin_ns < timeout_ns ? spin_ns : timeout_ns)
+                             : WGPUWaitStatus_TimedOut;
+  if (s == WGPUWaitStatus_TimedOut) {
+    uint64_t spent = now_ns() - t0;
+    timeout_ns = spent < timeout_ns ? timeout_ns - spent : 0;
+    s = *timed ? wgpuInstanceWaitAny(instance, 1, &info, timeout_ns) : WGPUWaitStatus_UnsupportedTimeout;
+  }
   if (s == WGPUWaitStatus_UnsupportedTimeout) {
     *timed = false;
     s = poll_wait(instance, &info, timeout_ns);
@@ -92,7 +110,7 @@ wgk_status gpu_await(gpu_device *dev, WGPUInstance instance, WGPUFuture future, 
   char label[160];
   snprintf(label, sizeof label, "(%s; a first run compiles its shaders)", what);
   gpu_progress_start(&pr, "the GPU is busy", label); /* CPU drivers compile at the first dispatch */
-  wgk_status s = await(instance, &dev->timed_wait, future, st, timeout_ms, what, err);
+  wgk_status s = await(instance, &dev->timed_wait, dev->spin_ns, future, st, timeout_ms, what, err);
   gpu_progress_stop(&pr);
   return s;
 }
@@ -100,7 +118,7 @@ wgk_status gpu_await(gpu_device *dev, WGPUInstance instance, WGPUFuture future, 
 wgk_status gpu_await_instance(WGPUInstance instance, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
                               const char *what, util_error *err) {
   bool timed = true;
-  return await(instance, &timed, future, st, timeout_ms, what, err);
+  return await(instance, &timed, 0, future, st, timeout_ms, what, err);
 }
 
 /* ---- error scopes ---- */

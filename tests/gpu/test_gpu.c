@@ -324,6 +324,46 @@ static void wait_timeout_names_the_work(void **state) {
   busy_free(&r);
 }
 
+/* A wait polls WGK_WAIT_SPIN_US before it blocks (a CPU adapter blocks at once unless told): a kernel longer
+ * than the spin still completes through the blocking wait, a zero timeout still times out (the spin is cut to
+ * the timeout), and a value that is not a number of microseconds leaves the adapter's default. */
+static void wait_spins_then_blocks(void **state) {
+  util_error err = {0};
+  bool cpu = strcmp(gpu_device_desc(g_dev)->adapterType, "cpu") == 0;
+  assert_true(cpu ? gpu_device_wait_spin_ns(g_dev) == 0 : gpu_device_wait_spin_ns(g_dev) > 0);
+  setenv("WGK_WAIT_SPIN_US", "12x", 1);
+  gpu_device *dev = NULL;
+  ASSERT_OK(gpu_device_create(NULL, &dev, &err));
+  assert_int_equal(gpu_device_wait_spin_ns(dev), gpu_device_wait_spin_ns(g_dev));
+  gpu_device_destroy(dev);
+  setenv("WGK_WAIT_SPIN_US", "200", 1);
+  ASSERT_OK(gpu_device_create(NULL, &dev, &err));
+  unsetenv("WGK_WAIT_SPIN_US");
+  assert_int_equal(gpu_device_wait_spin_ns(dev), 200000);
+  gpu_device *saved = g_dev;
+  g_dev = dev; /* busy_setup builds on g_dev */
+  busy_run r = {0};
+  busy_setup(&r, 256);
+  for (uint32_t timeout_ms = 0;; timeout_ms = 120000) {
+    gpu_encoder *enc = NULL;
+    ASSERT_OK(gpu_encoder_begin(dev, "busy", &enc, &err));
+    ASSERT_OK(gpu_encoder_dispatch(enc, r.pipeline, r.group, 256, 1, 1, &err));
+    ASSERT_OK(gpu_encoder_submit(enc, &err));
+    wgk_status st = gpu_wait(dev, timeout_ms, "the busy kernel", &err);
+    if (timeout_ms == 0) {
+      assert_int_equal(st, WGK_ERR_TIMEOUT);
+      util_error_clear(&err);
+      ASSERT_OK(gpu_wait(dev, 120000, "the busy kernel", &err));
+      continue;
+    }
+    ASSERT_OK(st);
+    break;
+  }
+  busy_free(&r);
+  g_dev = saved;
+  gpu_device_destroy(dev);
+}
+
 static void timestamps_measure_a_pass(void **state) {
   util_error err = {0};
   gpu_timer *timer = NULL;
@@ -406,6 +446,7 @@ int main(void) {
       cmocka_unit_test(feature_names_both_ways),
       cmocka_unit_test(wrapped_device_survives),
       cmocka_unit_test(wait_timeout_names_the_work),
+      cmocka_unit_test(wait_spins_then_blocks),
       cmocka_unit_test(timestamps_measure_a_pass),
       cmocka_unit_test(timestamps_of_an_earlier_run_are_not_read),
       cmocka_unit_test(bad_selector_is_not_found),

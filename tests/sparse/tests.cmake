@@ -61,21 +61,21 @@ if(TARGET wgk_cli)
     "variant  rank4_cache2_pos_f16packed\n.*rank4_cache2_pos: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage, two halves per u32 word \\(pack2x16float\\), f32 arithmetic: x, cos, sin, y \\(the device lacks shader-f16"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_ROPE_F16})
   set_tests_properties(f16_explain_packed PROPERTIES ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
+  # Phi-3-small's SparseAttention in float16 (N 32, KN 8, block 64), planned for lavapipe; each test adds its shapes
+  set(WGK_PHI3_F16 ${WGK_SPARSE} --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+      --shape total_sequence_length=1 --shape key_total_sequence_lengths=1 --dtype M=int32 --dtype T=float16
+      --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
   add_test(NAME f16_explain_sparse_decode_packed COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode_f16packed\n.*separate_decode: sparseContract is false: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage.*: keyT, valueT, pastKeyT, pastValueT, queryT, outputT \\(the device lacks shader-f16"
-    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_PHI3_F16}
     --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33
-    --shape block_col_indices=8x420 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
-    --dtype M=int32 --dtype T=float16 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64
-    --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
+    --shape block_col_indices=8x420 --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
   # the Phi-3 prompt in float16 without shader-f16 takes the packed flash form, not the plain packed pass
   add_test(NAME f16_explain_sparse_prompt_packed COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash_f16packed\n.*separate_flash: sparseContract is false: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage.*\\(the device lacks shader-f16"
-    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_PHI3_F16}
     --shape past_key=1x8x4096x128 --shape past_value=1x8x4096x128 --shape block_row_indices=8x65
-    --shape block_col_indices=8x1000 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
-    --dtype M=int32 --dtype T=float16 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64
-    --shape query=1x4096x4096 --shape key=1x4096x1024 --shape value=1x4096x1024)
+    --shape block_col_indices=8x1000 --shape query=1x4096x4096 --shape key=1x4096x1024 --shape value=1x4096x1024)
   set_tests_properties(f16_explain_sparse_prompt_packed PROPERTIES ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
   set_tests_properties(f16_explain_sparse_decode_packed PROPERTIES ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
   # an unknown name is refused, naming the variable and the names known
