@@ -165,12 +165,27 @@ static bool map_start(gpu_buffer *buf, WGPUMapMode mode, uint64_t offset, size_t
   return true;
 }
 
-/* Waits for the map started on buf. A failed wait leaves the map to Dawn: destroy the buffer then. */
+/* Whether the map started on buf is done, without waiting (its callback runs here if it is). */
+static bool map_done(gpu_buffer *buf) {
+  WGPUFutureWaitInfo info = {buf->map_future, 0};
+  if (!buf->map->done) wgpuInstanceWaitAny(buf->dev->instance, 1, &info, 0);
+  return buf->map->done;
+}
+
+/* The map started on buf, waited for unless done (a wait counted in the device's map waits). A failed wait
+ * leaves the map to Dawn: destroy the buffer then. */
 static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what,
                              util_error *err) {
-  dev->map_waits++;
-  wgk_status s = gpu_await(dev, dev->instance, buf->map_future, buf->map, timeout_ms, what, err);
-  gpu_async_free(buf->map);
+  gpu_async *m = buf->map;
+  wgk_status s = WGK_OK;
+  if (!m->done) {
+    dev->map_waits++;
+    s = gpu_await(dev, dev->instance, buf->map_future, m, timeout_ms, what, err);
+  } else if (m->status != WGPU_ASYNC_SUCCESS) {
+    s = util_error_plain(err, WGK_ERR_GPU, "%s failed: status %u%s%s", what, m->status, m->message[0] ? ": " : "",
+                         m->message);
+  }
+  gpu_async_free(m);
   buf->map = NULL;
   return s;
 }
@@ -245,7 +260,11 @@ static wgk_status upload_piece(transfer *t, size_t i) {
   gpu_buffer **b = &t->ring[i % GPU_STAGING_DEPTH];
   void *data = NULL;
   wgk_status s = WGK_OK;
-  if (!*b && !(*b = gpu_pool_take(t->pool, t->cls, t->usage))) {
+  if (!*b && (*b = gpu_pool_take(t->pool, t->cls, t->usage)) && (*b)->map && !map_done(*b)) {
+    gpu_pool_put(t->pool, *b); /* its copy still runs: a new one rather than a wait (the pool keeps the oldest) */
+    *b = NULL;
+  }
+  if (!*b) {
     s = gpu_buffer_create_mapped(t->dev, t->cls, t->usage, "wgk upload", b, &data, t->err);
   } else {
     if (!(*b)->map && !map_start(*b, WGPUMapMode_Write, 0, (size_t)t->cls))

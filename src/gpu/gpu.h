@@ -127,7 +127,8 @@ typedef struct gpu_pool {
 void gpu_pool_init(gpu_pool *pool, uint64_t max_bytes);
 /* Destroys every buffer held (Dawn keeps alive what submitted work still uses). */
 void gpu_pool_clear(gpu_pool *pool);
-/* A buffer of exactly size bytes (already rounded to 4) and usage, removed from the pool; NULL when none. */
+/* A buffer of exactly size bytes (already rounded to 4) and usage, removed from the pool; NULL when none. The
+ * newest put, except for MAP_WRITE usage (upload staging, mapping again since its copy): the oldest. */
 gpu_buffer *gpu_pool_take(gpu_pool *pool, uint64_t size, uint32_t usage);
 /* Hands buf to the pool (a wrapped buffer, or one over max_bytes, is destroyed instead). NULL pool: destroyed. */
 void gpu_pool_put(gpu_pool *pool, gpu_buffer *buf);
