@@ -174,8 +174,7 @@ static bool map_done(gpu_buffer *buf) {
 
 /* The map started on buf, waited for unless done (a wait counted in the device's map waits). A failed wait
  * leaves the map to Dawn: destroy the buffer then. */
-static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what,
-                             util_error *err) {
+static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what, util_error *err) {
   gpu_async *m = buf->map;
   wgk_status s = WGK_OK;
   if (!m->done) {
@@ -304,7 +303,8 @@ static wgk_status read_finish(transfer *t, size_t i) {
   const void *p = wgpuBufferGetConstMappedRange(b->buffer, 0, len);
   if (p) t->fn((void *)p, i * t->piece, len, t->arg);
   wgpuBufferUnmap(b->buffer);
-  return p ? WGK_OK : util_error_plain(t->err, WGK_ERR_GPU, "reading a buffer back: the mapped range is not accessible");
+  return p ? WGK_OK
+           : util_error_plain(t->err, WGK_ERR_GPU, "reading a buffer back: the mapped range is not accessible");
 }
 
 /* The one loop over the pieces: an upload fills and copies piece after piece; a read-back submits the copy of
@@ -339,8 +339,7 @@ static transfer transfer_of(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, ui
 }
 
 wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
-                                    size_t piece, gpu_piece_fn fill, void *arg, uint32_t timeout_ms,
-                                    util_error *err) {
+                                    size_t piece, gpu_piece_fn fill, void *arg, uint32_t timeout_ms, util_error *err) {
   wgk_status s0;
   if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
     return s0;
@@ -372,7 +371,8 @@ wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *b
     const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
     if (p) drain((void *)p, 0, size, arg);
     wgpuBufferUnmap(buf->buffer);
-    if (!p) return util_error_plain(err, WGK_ERR_GPU, "mapping a buffer for reading: the mapped range is not accessible");
+    if (!p)
+      return util_error_plain(err, WGK_ERR_GPU, "mapping a buffer for reading: the mapped range is not accessible");
     return WGK_OK;
   }
   transfer t = transfer_of(dev, pool, buf, offset, size, piece, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST,

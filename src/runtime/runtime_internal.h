@@ -17,11 +17,11 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
-#define WGK_STAGED_CHUNK (8ull << 20) /* pieces of a staged transfer (a power of two: a pool size class) */
+#define WGK_STAGED_CHUNK (8ull << 20)  /* pieces of a staged transfer (a power of two: a pool size class) */
 /* Uploads up to this size go through wgpuQueueWriteBuffer, which copies into Dawn's own 4 MiB staging ring and
  * returns: no wait for the GPU. Larger ones would make Dawn allocate a staging buffer per write: staged instead. */
 #define WGK_QUEUE_WRITE_MAX (4ull << 20)
-#define WGK_POOL_BYTES (512ull << 20)  /* buffers of released tensors and readback staging kept per context */
+#define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct rt_pipeline_entry {

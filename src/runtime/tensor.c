@@ -112,8 +112,8 @@ typedef struct piece_args {
   const void *in;    /* upload: host values */
   void *out;         /* read-back: host values */
   int64_t numel;
-  char *mapped; /* the piece's staging memory */
-  int64_t first;  /* the piece's first element */
+  char *mapped;  /* the piece's staging memory */
+  int64_t first; /* the piece's first element */
 } piece_args;
 
 static size_t storage_size(wgk_dtype dtype, wgk_dtype storage) {

@@ -40,8 +40,8 @@ static float uniform(void) {
 enum { HEADS = 32, HEAD = 128, ROWS = 4096, HALF = HEAD / 2 };
 
 /* One public-loader style decode call: new tensors from host arrays, run, the output read into y. */
-static void decode_call(wgk_context *ctx, wgk_kernel *k, const float *x, const float *cs, const float *sn,
-                        int64_t pos, float *y) {
+static void decode_call(wgk_context *ctx, wgk_kernel *k, const float *x, const float *cs, const float *sn, int64_t pos,
+                        float *y) {
   int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
   wgk_tensor *tx, *tc, *ts, *tp;
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 4, xs, x, &tx), WGK_OK);
@@ -241,12 +241,9 @@ int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(decode_call_waits_once),
-      cmocka_unit_test(pieces_alternate_staging),
-      cmocka_unit_test(uploads_back_to_back_never_wait),
-      cmocka_unit_test(conversions_through_pieces),
-      cmocka_unit_test(int64_words_read_in_pieces),
-      cmocka_unit_test(big_pieces_on_threads),
+      cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(pieces_alternate_staging),
+      cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
+      cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
