@@ -1,4 +1,5 @@
-/* Buffers: creation with the limit checked before Dawn sees it, queue writes, synchronous read-back. */
+/* Buffers: creation with the limit checked before Dawn sees it, queue writes, staged uploads and read-backs in
+ * pipelined pieces. */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
@@ -99,14 +100,17 @@ wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_b
   gpu_buffer *buf = calloc(1, sizeof *buf);
   if (!buf) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgpuBufferAddRef(raw);
-  *buf = (gpu_buffer){dev, raw, size, 0, true};
+  *buf = (gpu_buffer){.dev = dev, .buffer = raw, .size = size, .external = true};
   *out = buf;
   return WGK_OK;
 }
 
+static void map_abort(gpu_buffer *buf);
+
 void gpu_buffer_destroy(gpu_buffer *buf) {
   if (!buf) return;
   if (buf->buffer) {
+    if (buf->map) map_abort(buf);
     /* Release only: work recorded or submitted earlier may still use the buffer (a batch not yet
      * submitted, a queue still running); Dawn frees the memory when the last such use is done. */
     wgpuBufferRelease(buf->buffer);
@@ -143,6 +147,7 @@ typedef struct map_state {
 } map_state;
 
 static void on_map(uint32_t status, WGPUStringView message, void *u1, void *u2) {
+  (void)u2;
   if (gpu_async_orphaned(u1)) return;
   map_state *m = u1;
   m->async.done = true;
@@ -150,14 +155,58 @@ static void on_map(uint32_t status, WGPUStringView message, void *u1, void *u2) 
   gpu_sv_copy(m->async.message, sizeof m->async.message, message);
 }
 
+/* Starts mapping [offset, offset + size) of buf; false (nothing started) when out of memory. */
+static bool map_start(gpu_buffer *buf, WGPUMapMode mode, uint64_t offset, size_t size) {
+  map_state *m = gpu_async_new(sizeof *m);
+  if (!m) return false;
+  WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
+  buf->map_future = wgpuBufferMapAsync(buf->buffer, mode, (size_t)offset, size, cb);
+  buf->map = &m->async;
+  return true;
+}
+
+/* Whether the map started on buf is done, without waiting (its callback runs here if it is). */
+static bool map_done(gpu_buffer *buf) {
+  WGPUFutureWaitInfo info = {buf->map_future, 0};
+  if (!buf->map->done) wgpuInstanceWaitAny(buf->dev->instance, 1, &info, 0);
+  return buf->map->done;
+}
+
+/* The map started on buf, waited for unless done (a wait counted in the device's map waits). A failed wait
+ * leaves the map to Dawn: destroy the buffer then. */
+static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what, util_error *err) {
+  gpu_async *m = buf->map;
+  wgk_status s = WGK_OK;
+  if (!m->done) {
+    dev->map_waits++;
+    s = gpu_await(dev, dev->instance, buf->map_future, m, timeout_ms, what, err);
+  } else if (m->status != WGPU_ASYNC_SUCCESS) {
+    s = util_error_plain(err, WGK_ERR_GPU, "%s failed: status %u%s%s", what, m->status, m->message[0] ? ": " : "",
+                         m->message);
+  }
+  gpu_async_free(m);
+  buf->map = NULL;
+  return s;
+}
+
+/* A map started and never waited for (a staging buffer leaving the pool): aborted by the unmap; its callback runs
+ * in the zero-timeout wait, or later on its own (the state is orphaned then). */
+static void map_abort(gpu_buffer *buf) {
+  wgpuBufferUnmap(buf->buffer);
+  WGPUFutureWaitInfo info = {buf->map_future, 0};
+  wgpuInstanceWaitAny(buf->dev->instance, 1, &info, 0);
+  if (!buf->map->done) buf->map->orphaned = true;
+  gpu_async_free(buf->map);
+  buf->map = NULL;
+}
+
+uint64_t gpu_device_map_waits(const gpu_device *dev) { return dev->map_waits; }
+
 wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
                                uint32_t timeout_ms, const char *what, util_error *err) {
-  map_state *m = gpu_async_new(sizeof *m);
-  if (!m) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
-  WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Read, (size_t)offset, size, cb);
-  wgk_status s = gpu_await(dev, dev->instance, f, &m->async, timeout_ms, what, err);
-  gpu_async_free(&m->async);
+  if (!map_start(buf, WGPUMapMode_Read, offset, size))
+    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status s = map_finish(dev, buf, timeout_ms, what, err);
   if (s != WGK_OK) return s;
   const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
   if (p) memcpy(out, p, size);
@@ -166,86 +215,173 @@ wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset
   return WGK_OK;
 }
 
-static wgk_status map_write(gpu_device *dev, gpu_buffer *buf, size_t size, void **data, uint32_t timeout_ms,
-                            util_error *err) {
-  map_state *m = gpu_async_new(sizeof *m);
-  if (!m) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-  WGPUBufferMapCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_map, m, NULL};
-  WGPUFuture f = wgpuBufferMapAsync(buf->buffer, WGPUMapMode_Write, 0, size, cb);
-  wgk_status s = gpu_await(dev, dev->instance, f, &m->async, timeout_ms, "mapping an upload buffer", err);
-  gpu_async_free(&m->async);
-  if (s != WGK_OK) return s;
-  if (!(*data = wgpuBufferGetMappedRange(buf->buffer, 0, size))) {
-    wgpuBufferUnmap(buf->buffer);
-    return util_error_plain(err, WGK_ERR_GPU, "mapping an upload buffer: no mapped range");
+/* A transfer in pieces between host memory and a GPU buffer through a ring of staging buffers. */
+typedef struct transfer {
+  gpu_device *dev;
+  gpu_pool *pool;
+  gpu_buffer *gpu; /* the buffer uploaded to or read from */
+  uint64_t offset; /* of the transfer in gpu */
+  size_t size, piece;
+  uint64_t cls;   /* staging buffers' size */
+  uint32_t usage; /* staging buffers' usage */
+  gpu_piece_fn fn;
+  void *arg;
+  uint32_t timeout_ms;
+  util_error *err;
+  gpu_buffer *ring[GPU_STAGING_DEPTH]; /* piece i goes through ring[i % depth] */
+} transfer;
+
+static size_t piece_len(const transfer *t, size_t i) {
+  size_t off = i * t->piece;
+  return t->size - off < t->piece ? t->size - off : t->piece;
+}
+
+/* One copy between gpu and staging, in a submission of its own. */
+static wgk_status copy_submit(transfer *t, gpu_buffer *staging, size_t i, bool upload) {
+  gpu_encoder *enc = NULL;
+  uint64_t at = t->offset + i * t->piece;
+  size_t len = piece_len(t, i);
+  wgk_status s = gpu_encoder_begin(t->dev, upload ? "wgk upload" : "wgk readback", &enc, t->err);
+  if (s == WGK_OK)
+    s = upload ? gpu_encoder_copy(enc, staging, 0, t->gpu, at, len, t->err)
+               : gpu_encoder_copy(enc, t->gpu, at, staging, 0, len, t->err);
+  if (s == WGK_OK) {
+    s = gpu_encoder_submit(enc, t->err);
+    enc = NULL;
   }
-  return WGK_OK;
+  gpu_encoder_discard(enc);
+  return s;
+}
+
+/* Upload of piece i: its staging mapped (the map started after its last copy, or a new buffer mapped at
+ * creation), filled, copied, and mapped again for its next use. */
+static wgk_status upload_piece(transfer *t, size_t i) {
+  gpu_buffer **b = &t->ring[i % GPU_STAGING_DEPTH];
+  void *data = NULL;
+  wgk_status s = WGK_OK;
+  if (!*b && (*b = gpu_pool_take(t->pool, t->cls, t->usage)) && (*b)->map && !map_done(*b)) {
+    gpu_pool_put(t->pool, *b); /* its copy still runs: a new one rather than a wait (the pool keeps the oldest) */
+    *b = NULL;
+  }
+  if (!*b) {
+    s = gpu_buffer_create_mapped(t->dev, t->cls, t->usage, "wgk upload", b, &data, t->err);
+  } else {
+    if (!(*b)->map && !map_start(*b, WGPUMapMode_Write, 0, (size_t)t->cls))
+      return util_error_plain(t->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    s = map_finish(t->dev, *b, t->timeout_ms, "mapping an upload buffer", t->err);
+    if (s == WGK_OK && !(data = wgpuBufferGetMappedRange((*b)->buffer, 0, (size_t)t->cls))) {
+      wgpuBufferUnmap((*b)->buffer);
+      s = util_error_plain(t->err, WGK_ERR_GPU, "mapping an upload buffer: no mapped range");
+    }
+  }
+  if (s != WGK_OK) return s;
+  t->fn(data, i * t->piece, piece_len(t, i), t->arg);
+  wgpuBufferUnmap((*b)->buffer);
+  s = copy_submit(t, *b, i, true);
+  if (s == WGK_OK) map_start(*b, WGPUMapMode_Write, 0, (size_t)t->cls); /* out of memory: mapped when taken */
+  return s;
+}
+
+/* Read-back of piece i, first half: copied into its staging, which starts mapping (done once the copy is). */
+static wgk_status read_start(transfer *t, size_t i) {
+  gpu_buffer **b = &t->ring[i % GPU_STAGING_DEPTH];
+  wgk_status s = WGK_OK;
+  if (!*b && !(*b = gpu_pool_take(t->pool, t->cls, t->usage)))
+    s = gpu_buffer_create(t->dev, t->cls, t->usage, "wgk readback", b, t->err);
+  if (s == WGK_OK) s = copy_submit(t, *b, i, false);
+  if (s == WGK_OK && !map_start(*b, WGPUMapMode_Read, 0, piece_len(t, i)))
+    s = util_error_plain(t->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  return s;
+}
+
+/* Second half: the map waited for, the piece drained, the staging unmapped. */
+static wgk_status read_finish(transfer *t, size_t i) {
+  gpu_buffer *b = t->ring[i % GPU_STAGING_DEPTH];
+  size_t len = piece_len(t, i);
+  wgk_status s = map_finish(t->dev, b, t->timeout_ms, "reading a buffer back", t->err);
+  if (s != WGK_OK) return s;
+  const void *p = wgpuBufferGetConstMappedRange(b->buffer, 0, len);
+  if (p) t->fn((void *)p, i * t->piece, len, t->arg);
+  wgpuBufferUnmap(b->buffer);
+  return p ? WGK_OK
+           : util_error_plain(t->err, WGK_ERR_GPU, "reading a buffer back: the mapped range is not accessible");
+}
+
+/* The one loop over the pieces: an upload fills and copies piece after piece; a read-back submits the copy of
+ * piece i, then drains piece i - 1 while the GPU copies. The staging buffers go back to the pool (uploads' ones
+ * mapping again) when every piece went through; after a failure they are destroyed (a map may be pending). */
+static wgk_status transfer_pieces(transfer *t, bool upload) {
+  size_t n = (t->size + t->piece - 1) / t->piece;
+  wgk_status s = WGK_OK;
+  for (size_t i = 0; i <= n && s == WGK_OK; i++) {
+    if (upload) {
+      if (i < n) s = upload_piece(t, i);
+      continue;
+    }
+    if (i < n) s = read_start(t, i);
+    if (s == WGK_OK && i > 0) s = read_finish(t, i - 1);
+  }
+  for (int k = 0; k < GPU_STAGING_DEPTH; k++) {
+    if (s == WGK_OK)
+      gpu_pool_put(t->pool, t->ring[k]);
+    else
+      gpu_buffer_destroy(t->ring[k]);
+  }
+  return s != WGK_OK ? s : gpu_device_check(t->dev, t->err);
+}
+
+static transfer transfer_of(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, size_t size,
+                            size_t piece, uint32_t usage, gpu_piece_fn fn, void *arg, uint32_t timeout_ms,
+                            util_error *err) {
+  if (piece == 0 || piece > size) piece = size;
+  uint64_t cls = pool ? gpu_pool_size_class(piece, dev->desc.limits.maxBufferSize) : piece;
+  return (transfer){dev, pool, buf, offset, size, piece, cls, usage, fn, arg, timeout_ms, err, {NULL}};
 }
 
 wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
-                                    void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
-                                    util_error *err) {
+                                    size_t piece, gpu_piece_fn fill, void *arg, uint32_t timeout_ms, util_error *err) {
   wgk_status s0;
   if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
     return s0;
   if (size == 0) return WGK_OK;
-  const uint32_t usage = WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC;
-  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
-  gpu_buffer *staging = gpu_pool_take(pool, cls, usage);
-  void *data = NULL;
-  wgk_status s = staging ? map_write(dev, staging, (size_t)cls, &data, timeout_ms, err)
-                         : gpu_buffer_create_mapped(dev, cls, usage, "wgk upload", &staging, &data, err);
-  if (s != WGK_OK) {
-    gpu_buffer_destroy(staging);
-    return s;
-  }
-  fill(data, arg);
-  wgpuBufferUnmap(staging->buffer);
-  gpu_encoder *enc = NULL;
-  s = gpu_encoder_begin(dev, "wgk upload", &enc, err);
-  if (s == WGK_OK) s = gpu_encoder_copy(enc, staging, 0, dst, offset, size, err);
-  if (s == WGK_OK) {
-    s = gpu_encoder_submit(enc, err);
-    enc = NULL;
-  }
-  gpu_encoder_discard(enc);
-  if (s == WGK_OK)
-    gpu_pool_put(pool, staging); /* unmapped; mapped again when taken, after this copy */
-  else
-    gpu_buffer_destroy(staging);
-  return s != WGK_OK ? s : gpu_device_check(dev, err);
+  transfer t = transfer_of(dev, pool, dst, offset, size, piece, WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC,
+                           fill, arg, timeout_ms, err);
+  return transfer_pieces(&t, true);
 }
 
-wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, void *out,
-                                  size_t size, uint32_t timeout_ms, util_error *err) {
+typedef struct read_into {
+  char *out;
+} read_into;
+
+static void drain_copy(void *mapped, size_t off, size_t len, void *arg) {
+  memcpy(((read_into *)arg)->out + off, mapped, len);
+}
+
+wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, size_t size,
+                                  size_t piece, gpu_piece_fn drain, void *arg, uint32_t timeout_ms, util_error *err) {
   wgk_status s0;
   if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(buf, offset, size, "buffer read", err)))
     return s0;
   if (size == 0) return WGK_OK;
-  if (buf->usage & WGK_GPU_BUFFER_MAP_READ)
-    return gpu_buffer_map_read(dev, buf, offset, out, size, timeout_ms, "mapping a buffer for reading", err);
-  const uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
-  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
-  gpu_buffer *staging = gpu_pool_take(pool, cls, usage);
-  gpu_encoder *enc = NULL;
-  wgk_status s = staging ? WGK_OK : gpu_buffer_create(dev, cls, usage, "wgk readback", &staging, err);
-  if (s == WGK_OK) s = gpu_encoder_begin(dev, "wgk readback", &enc, err);
-  if (s == WGK_OK) s = gpu_encoder_copy(enc, buf, offset, staging, 0, size, err);
-  if (s == WGK_OK) {
-    s = gpu_encoder_submit(enc, err);
-    enc = NULL;
+  if (buf->usage & WGK_GPU_BUFFER_MAP_READ) { /* mapped directly, whole */
+    if (!map_start(buf, WGPUMapMode_Read, offset, size))
+      return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    s0 = map_finish(dev, buf, timeout_ms, "mapping a buffer for reading", err);
+    if (s0 != WGK_OK) return s0;
+    const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
+    if (p) drain((void *)p, 0, size, arg);
+    wgpuBufferUnmap(buf->buffer);
+    if (!p)
+      return util_error_plain(err, WGK_ERR_GPU, "mapping a buffer for reading: the mapped range is not accessible");
+    return WGK_OK;
   }
-  if (s == WGK_OK) s = gpu_buffer_map_read(dev, staging, 0, out, size, timeout_ms, "reading a buffer back", err);
-  gpu_encoder_discard(enc);
-  /* back to the pool only when unmapped and idle: a failed map may leave it pending */
-  if (s == WGK_OK)
-    gpu_pool_put(pool, staging);
-  else
-    gpu_buffer_destroy(staging);
-  return s != WGK_OK ? s : gpu_device_check(dev, err);
+  transfer t = transfer_of(dev, pool, buf, offset, size, piece, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST,
+                           drain, arg, timeout_ms, err);
+  return transfer_pieces(&t, false);
 }
 
 wgk_status gpu_buffer_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
                            uint32_t timeout_ms, util_error *err) {
-  return gpu_buffer_read_pooled(dev, NULL, buf, offset, out, size, timeout_ms, err);
+  read_into r = {out};
+  return gpu_buffer_read_pooled(dev, NULL, buf, offset, size, 0, drain_copy, &r, timeout_ms, err);
 }

@@ -129,24 +129,38 @@ typedef struct gpu_pool {
 void gpu_pool_init(gpu_pool *pool, uint64_t max_bytes);
 /* Destroys every buffer held (Dawn keeps alive what submitted work still uses). */
 void gpu_pool_clear(gpu_pool *pool);
-/* A buffer of exactly size bytes (already rounded to 4) and usage, removed from the pool; NULL when none. */
+/* A buffer of exactly size bytes (already rounded to 4) and usage, removed from the pool; NULL when none. The
+ * newest put, except for MAP_WRITE usage (upload staging, mapping again since its copy): the oldest. */
 gpu_buffer *gpu_pool_take(gpu_pool *pool, uint64_t size, uint32_t usage);
 /* Hands buf to the pool (a wrapped buffer, or one over max_bytes, is destroyed instead). NULL pool: destroyed. */
 void gpu_pool_put(gpu_pool *pool, gpu_buffer *buf);
 /* The size class of a staging buffer for size bytes: the next power of two, at least 64 KiB (capped at max). */
 uint64_t gpu_pool_size_class(uint64_t size, uint64_t max);
 
-/* Queue-ordered upload of size bytes at offset of dst (multiples of 4), written by fill(data, arg) straight into
- * a MAP_WRITE staging buffer of the pool (a size class; mapped again when taken, which waits for its last copy;
- * a new one is mapped at creation), then copied in a submission of its own: ordered like gpu_buffer_write,
- * without the queue write's host copy or its per-call staging allocation for large sizes. */
-wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
-                                    void (*fill)(void *data, void *arg), void *arg, uint32_t timeout_ms,
-                                    util_error *err);
+/* A staged transfer goes in pieces of `piece` bytes (0: one piece; else a multiple of 8), each through a staging
+ * buffer of the pool (one size class for every piece), GPU_STAGING_DEPTH of them in turn so that the host's work
+ * on one piece overlaps the GPU's copy of the one before. The per-piece action gets the mapped staging memory of
+ * bytes [off, off + len) of the transfer. */
+#define GPU_STAGING_DEPTH 2
+typedef void (*gpu_piece_fn)(void *mapped, size_t off, size_t len, void *arg);
 
-/* gpu_buffer_read through pool's staging buffers (pool NULL: a new staging buffer per read). */
-wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, void *out,
-                                  size_t size, uint32_t timeout_ms, util_error *err);
+/* Queue-ordered upload of size bytes at offset of dst (multiples of 4), each piece written by fill straight into a
+ * MAP_WRITE staging buffer, then copied in a submission of its own: ordered like gpu_buffer_write, without the
+ * queue write's host copy or its per-call staging allocation for large sizes. A staging buffer is mapped again as
+ * soon as its copy is submitted (the map completes when the copy has): the piece after next, or the next call,
+ * finds it mapped; a new one is mapped at creation. */
+wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
+                                    size_t piece, gpu_piece_fn fill, void *arg, uint32_t timeout_ms, util_error *err);
+
+/* Read-back of size bytes at offset of buf, each piece copied into a MAP_READ staging buffer and handed to drain;
+ * the copy of piece i+1 is submitted before piece i is waited for and drained. A MAP_READ buf is mapped directly
+ * (one piece). pool NULL: new staging buffers. */
+wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, size_t size,
+                                  size_t piece, gpu_piece_fn drain, void *arg, uint32_t timeout_ms, util_error *err);
+
+/* How many times the device's buffers were waited for to map (readbacks, staging buffers taken for reuse): a
+ * counter for tests of the steady path (a decode call waits once, for its output). */
+uint64_t gpu_device_map_waits(const gpu_device *dev);
 
 /* ---- shaders and pipelines --------------------------------------------------------------- */
 

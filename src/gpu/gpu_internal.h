@@ -27,6 +27,7 @@ struct gpu_device {
   bool lost; /* sticky: every later call fails */
   char lost_message[WGK_GPU_MESSAGE_MAX];
   struct gpu_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
+  uint64_t map_waits;           /* waits for a buffer map (gpu_device_map_waits) */
 };
 
 struct gpu_buffer {
@@ -35,6 +36,10 @@ struct gpu_buffer {
   uint64_t size;     /* bytes */
   uint32_t usage;    /* WGK_GPU_BUFFER_* (0 for a wrapped buffer: unknown) */
   bool external;     /* wrapped: never Destroy()ed */
+  /* A map started and not waited for yet (a staging buffer mapped again as soon as its copy is submitted, so that
+   * its next use finds it mapped), or NULL; destroying the buffer aborts it. */
+  struct gpu_async *map;
+  WGPUFuture map_future;
 };
 
 struct gpu_shader {

@@ -15,10 +15,14 @@ void gpu_pool_clear(gpu_pool *pool) {
 }
 
 gpu_buffer *gpu_pool_take(gpu_pool *pool, uint64_t size, uint32_t usage) {
+  /* the newest, except an upload's staging buffer: the oldest, whose map (started after its copy) is the first done */
+  bool oldest = (usage & WGK_GPU_BUFFER_MAP_WRITE) != 0;
   int best = -1;
   for (int i = 0; pool && i < WGK_GPU_POOL_ENTRIES; i++) {
     const gpu_buffer *b = pool->bufs[i];
-    if (b && b->size == size && b->usage == usage && (best < 0 || pool->ticks[i] > pool->ticks[best])) best = i;
+    if (b && b->size == size && b->usage == usage &&
+        (best < 0 || (oldest ? pool->ticks[i] < pool->ticks[best] : pool->ticks[i] > pool->ticks[best])))
+      best = i;
   }
   if (best < 0) {
     if (pool) pool->misses++;

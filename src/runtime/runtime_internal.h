@@ -17,8 +17,11 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
-#define WGK_STAGED_CHUNK (16ull << 20) /* pieces of a staged upload (a power of two: a pool size class) */
-#define WGK_POOL_BYTES (512ull << 20)  /* buffers of released tensors and readback staging kept per context */
+#define WGK_STAGED_CHUNK (8ull << 20)  /* pieces of a staged transfer (a power of two: a pool size class) */
+/* Uploads up to this size go through wgpuQueueWriteBuffer, which copies into Dawn's own 4 MiB staging ring and
+ * returns: no wait for the GPU. Larger ones would make Dawn allocate a staging buffer per write: staged instead. */
+#define WGK_QUEUE_WRITE_MAX (4ull << 20)
+#define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct rt_pipeline_entry {
@@ -47,8 +50,10 @@ struct wgk_context {
   bool verbose;                              /* log cache decisions to stderr */
   uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
   struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
-  bool staged_upload;        /* uploads of 64 KiB and more through the pool's MAP_WRITE staging: on for a GPU
-                                adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1 decides */
+  bool staged_upload;        /* uploads larger than the queue-write limit through the pool's MAP_WRITE staging: on
+                                for a GPU adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1
+                                decides */
+  uint64_t queue_write_max;  /* the queue-write limit in bytes, 0: WGK_QUEUE_WRITE_MAX (tests lower it) */
   uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
                                 stays one small size class, reused piece after piece, however large the tensor */
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and

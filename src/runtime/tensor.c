@@ -1,7 +1,9 @@
 /* GPU tensors: logical dtype and shape over a storage-layout buffer, reference counted. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/runtime_internal.h"
 #include "util/half.h"
@@ -50,50 +52,137 @@ static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, 
   if (used < bytes) memset((char *)dst + used, 0, bytes - used);
 }
 
-#define STAGED_UPLOAD_MIN (64u << 10) /* from this size uploads go through the pool's mapped staging buffers */
+/* ---- staged transfers: pieces, and the host side of big pieces on several threads ---- */
 
-typedef struct fill_args {
-  wgk_dtype dtype;
-  const void *data;
-  int64_t numel;
-  size_t off, len; /* the piece of the storage bytes to fill */
-} fill_args;
+#define PARALLEL_MIN (4u << 20)   /* bytes of a piece from which its host work is split across threads */
+#define PARALLEL_SHARE (1u << 20) /* at least this many bytes per thread */
+#define PARALLEL_MAX 8            /* threads at most, the caller's included */
 
-/* Storage bytes [off, off + len) of the host values (the tail past the values zeroed); off is a multiple of the
- * storage element size. */
-static void fill_storage(void *dst, void *arg) {
-  const fill_args *a = arg;
-  size_t es = same_layout(a->dtype) ? wgk_dtype_size(a->dtype) : 4;
-  int64_t first = (int64_t)(a->off / es), end = (int64_t)((a->off + a->len) / es);
-  if (end > a->numel) end = a->numel;
-  size_t used = end > first ? (size_t)(end - first) * es : 0;
-  if (used) rt_to_storage(a->dtype, (const char *)a->data + (size_t)first * wgk_dtype_size(a->dtype), end - first, dst);
-  if (used < a->len) memset((char *)dst + used, 0, a->len - used);
+typedef void (*span_fn)(int64_t first, int64_t end, void *arg);
+
+typedef struct span_job {
+  span_fn fn;
+  void *arg;
+  int64_t first, end;
+  pthread_t thread;
+  bool started;
+} span_job;
+
+static void *span_run(void *p) {
+  span_job *j = p;
+  j->fn(j->first, j->end, j->arg);
+  return NULL;
 }
 
-/* A staged upload in pieces of ctx->staged_chunk: one staging size class however large the tensor, so a tensor
- * of half the pool's cap no longer evicts the pool (and maps a new staging buffer of its size) on every upload.
- * A piece reuses the staging of the one before, mapped again once its copy is done. */
+/* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from PARALLEL_MIN split in
+ * equal spans across up to PARALLEL_MAX threads (the host's cores); a thread that cannot start runs its span here. */
+static void parallel_spans(int64_t first, int64_t end, size_t bytes, span_fn fn, void *arg) {
+  long cores = bytes >= PARALLEL_MIN ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+  int n = (int)(cores < PARALLEL_MAX ? (cores > 1 ? cores : 1) : PARALLEL_MAX);
+  if ((size_t)n > bytes / PARALLEL_SHARE) n = bytes / PARALLEL_SHARE > 1 ? (int)(bytes / PARALLEL_SHARE) : 1;
+  if (n <= 1 || end - first < n) {
+    fn(first, end, arg);
+    return;
+  }
+  span_job jobs[PARALLEL_MAX];
+  int64_t count = end - first;
+  for (int k = 0; k < n; k++) {
+    jobs[k] = (span_job){fn, arg, first + count * k / n, first + count * (k + 1) / n, 0, false};
+    if (k > 0) jobs[k].started = pthread_create(&jobs[k].thread, NULL, span_run, &jobs[k]) == 0;
+  }
+  span_run(&jobs[0]);
+  for (int k = 1; k < n; k++) {
+    if (jobs[k].started)
+      pthread_join(jobs[k].thread, NULL);
+    else
+      span_run(&jobs[k]);
+  }
+}
+
+/* Bytes of one piece of a staged transfer of a tensor's buffer: ctx->staged_chunk (a multiple of 8, so that no
+ * element of any storage layout straddles two pieces), or the whole buffer when the chunk is unset. */
+static size_t piece_bytes(const wgk_context *ctx, size_t bytes) {
+  return ctx->staged_chunk >= 64 ? (size_t)ctx->staged_chunk & ~(size_t)7 : bytes;
+}
+
+/* The host values of a transfer, and the piece at hand. */
+typedef struct piece_args {
+  wgk_dtype dtype;   /* host */
+  wgk_dtype storage; /* on the GPU */
+  const void *in;    /* upload: host values */
+  void *out;         /* read-back: host values */
+  int64_t numel;
+  char *mapped;  /* the piece's staging memory */
+  int64_t first; /* the piece's first element */
+} piece_args;
+
+static size_t storage_size(wgk_dtype dtype, wgk_dtype storage) {
+  return dtype == storage && same_layout(dtype) ? wgk_dtype_size(dtype) : 4;
+}
+
+/* Elements [first, end) of the piece at off of len bytes (past the last element: none). */
+static void piece_elements(const piece_args *a, size_t off, size_t len, int64_t *first, int64_t *end) {
+  size_t es = storage_size(a->dtype, a->storage);
+  *first = (int64_t)(off / es);
+  *end = (int64_t)((off + len) / es);
+  if (*end > a->numel) *end = a->numel;
+  if (*first > *end) *first = *end;
+}
+
+static void fill_span(int64_t first, int64_t end, void *arg) {
+  const piece_args *a = arg;
+  size_t es = storage_size(a->dtype, a->storage), hs = wgk_dtype_size(a->dtype);
+  rt_to_storage(a->dtype, (const char *)a->in + (size_t)first * hs, end - first,
+                a->mapped + (size_t)(first - a->first) * es);
+}
+
+/* Upload piece: storage bytes [off, off + len) of the host values, the tail past the values zeroed. */
+static void fill_piece(void *mapped, size_t off, size_t len, void *arg) {
+  piece_args *a = arg;
+  int64_t first, end;
+  piece_elements(a, off, len, &first, &end);
+  a->mapped = mapped;
+  a->first = first;
+  size_t used = (size_t)(end - first) * storage_size(a->dtype, a->storage);
+  parallel_spans(first, end, used, fill_span, a);
+  if (used < len) memset((char *)mapped + used, 0, len - used);
+}
+
+static void drain_span(int64_t first, int64_t end, void *arg) {
+  const piece_args *a = arg;
+  size_t es = storage_size(a->dtype, a->storage), hs = wgk_dtype_size(a->dtype);
+  rt_from_stored(a->dtype, a->storage, a->mapped + (size_t)(first - a->first) * es, end - first,
+                 (char *)a->out + (size_t)first * hs);
+}
+
+/* Read-back piece: the host values of the storage bytes [off, off + len) (the padding past them dropped). */
+static void drain_piece(void *mapped, size_t off, size_t len, void *arg) {
+  piece_args *a = arg;
+  int64_t first, end;
+  piece_elements(a, off, len, &first, &end);
+  a->mapped = mapped;
+  a->first = first;
+  parallel_spans(first, end, (size_t)(end - first) * storage_size(a->dtype, a->storage), drain_span, a);
+}
+
+/* A staged upload in pieces (piece_bytes): one staging size class however large the tensor, the pieces
+ * pipelined (gpu_buffer_upload_pooled). */
 static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                 size_t bytes) {
-  size_t chunk = ctx->staged_chunk >= 64 ? (size_t)ctx->staged_chunk & ~(size_t)7 : bytes;
-  wgk_status st = WGK_OK;
-  for (size_t off = 0; off < bytes && st == WGK_OK; off += chunk) {
-    fill_args a = {dtype, data, numel, off, bytes - off < chunk ? bytes - off : chunk};
-    st = gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, off, a.len, fill_storage, &a, ctx->wait_ms, &ctx->err);
-  }
-  return st;
+  piece_args a = {dtype, dtype, data, NULL, numel, NULL, 0};
+  return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), fill_piece, &a,
+                                  ctx->wait_ms, &ctx->err);
 }
 
-/* Writes the host values into buf ([0, bytes), tail zeroed) with queue writes: straight from data when the
- * layout is the host's (no host copy), else through one converted copy. */
+/* Writes the host values into buf ([0, bytes), tail zeroed): staged when large (and staging is on), else with
+ * queue writes (no wait for the GPU), straight from data when the layout is the host's (no host copy), else
+ * through one converted copy. */
 static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
-  if (ctx->staged_upload && bytes >= STAGED_UPLOAD_MIN &&
-      ctx->pool.max_bytes) { /* converted straight into mapped staging memory */
+  uint64_t queued = ctx->queue_write_max ? ctx->queue_write_max : WGK_QUEUE_WRITE_MAX;
+  if (ctx->staged_upload && bytes > queued && ctx->pool.max_bytes) /* converted straight into mapped staging */
     return upload_staged(ctx, buf, dtype, data, numel, bytes);
-  }
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;
     wgk_status st = gpu_buffer_write(ctx->dev, buf, 0, data, whole, &ctx->err);
@@ -335,19 +424,6 @@ void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
   return raw;
 }
 
-/* A readback in pieces of ctx->staged_chunk, as uploads go (upload_staged): one small staging size class that
- * the pool keeps, instead of one of the tensor's size that a large tensor evicts the pool for. */
-static wgk_status read_pieces(wgk_context *ctx, gpu_buffer *buf, void *out, size_t bytes) {
-  size_t chunk = ctx->staged_chunk >= 64 ? (size_t)ctx->staged_chunk & ~(size_t)7 : bytes;
-  wgk_status st = WGK_OK;
-  for (size_t off = 0; (off < bytes || bytes == 0) && st == WGK_OK; off += chunk) {
-    size_t len = bytes - off < chunk ? bytes - off : chunk;
-    st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, buf, off, (char *)out + off, len, ctx->wait_ms, &ctx->err);
-    if (bytes == 0) break;
-  }
-  return st;
-}
-
 static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   wgk_context *ctx = t->ctx;
   size_t need = wgk_tensor_host_bytes(t);
@@ -357,16 +433,12 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
     return rt_set(ctx, WGK_ERR_CALL,
                   "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
                   "holds no values of that call: call wgk_batch_submit first");
+  /* straight into out, converted piece by piece (the padding past the values dropped) */
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
-  if (t->storage == t->dtype && same_layout(t->dtype) && need % 4 == 0) { /* no conversion: straight into out */
-    wgk_status st = read_pieces(ctx, t->buf, out, need);
-    return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
-  }
-  void *storage = malloc(bytes);
-  if (!storage) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read: out of memory");
-  wgk_status st = read_pieces(ctx, t->buf, storage, bytes);
-  if (st == WGK_OK) rt_from_stored(t->dtype, t->storage, storage, t->numel, out);
-  free(storage);
+  if (t->numel == 0) return WGK_OK;
+  piece_args a = {t->dtype, t->storage, NULL, out, t->numel, NULL, 0};
+  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes), drain_piece,
+                                         &a, ctx->wait_ms, &ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
 }
 

@@ -29,6 +29,7 @@
 
 #include "fault/fault_alloc.h"
 #include "gpu/gpu.h"
+#include "runtime/runtime_internal.h"
 #include "wgk.h"
 
 static gpu_device *shared_dev;
@@ -87,6 +88,35 @@ static void rope(wgk_context *ctx, outcome *o) {
   wgk_call_destroy(call);
   wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp);
   wgk_kernel_destroy(k);
+}
+
+/* Staged transfers in pieces (src/gpu/buffer.c): uploads past 64 bytes staged in pieces of 64 KiB through two
+ * staging buffers in turn, written twice (the second time the staging comes from the pool, mapping again), a
+ * float16 tensor of an odd count, each read back in pieces; a sample of the values is the output. */
+static void staged(wgk_context *ctx, outcome *o) {
+  enum { M = 40003, H = 33333 }; /* 160012 bytes: 3 pieces; float16: 66668 bytes, 2 pieces */
+  static float x[M], back[M];
+  static uint16_t h[H], hb[H];
+  fill(x, M, 4);
+  for (int i = 0; i < H; i++) h[i] = (uint16_t)(i * 7919u);
+  ctx->staged_upload = true;
+  ctx->queue_write_max = 64;
+  ctx->staged_chunk = 64 << 10;
+  int64_t n = M, nh = H;
+  wgk_tensor *t = NULL, *th = NULL;
+  STEP("tensor_create", wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &t));
+  STEP("tensor_write", wgk_tensor_write(t, x, sizeof x));
+  fill(x, M, 5);
+  STEP("tensor_write again", wgk_tensor_write(t, x, sizeof x));
+  STEP("tensor_read", wgk_tensor_read(t, back, sizeof back));
+  STEP("tensor_create float16", wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, 1, &nh, NULL, &th));
+  STEP("tensor_write float16", wgk_tensor_write(th, h, sizeof h));
+  STEP("tensor_read float16", wgk_tensor_read(th, hb, sizeof hb));
+  if (o->st == WGK_OK) {
+    for (int i = 0; i < 2048; i++) o->out[i] = back[i * 19], o->out[2048 + i] = hb[i * 16];
+    o->n_out = 4096;
+  }
+  wgk_tensor_release(t), wgk_tensor_release(th);
 }
 
 /* SparseAttention: decode of 3 tokens after pasts 10 and 20, rotary on, recorded through a batch. */
@@ -228,6 +258,7 @@ static void loop(const char *name, scenario_fn fn) {
 
 static void rotary_embedding(void **state) { loop("RotaryEmbedding", rope); }
 static void sparse_attention(void **state) { loop("SparseAttention", sparse); }
+static void staged_transfers(void **state) { loop("staged transfers", staged); }
 
 /* A context with its own device: every allocation of wgk_context_create in turn. */
 static void own_context(void **state) {
@@ -263,6 +294,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(own_context),
       cmocka_unit_test(rotary_embedding),
+      cmocka_unit_test(staged_transfers),
       cmocka_unit_test(sparse_attention),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,14 +125,16 @@ static void repeated_calls_reuse_buffers(void **state) {
   wgk_context_destroy(ctx);
 }
 
-/* WGK_STAGED_UPLOAD=1: uploads of 64 KiB and more go through the pool's MAP_WRITE staging, mapped again on every
- * reuse; every value arrives, round after round, and int8 values are widened on the way. */
+/* WGK_STAGED_UPLOAD=1: uploads over the queue-write limit (lowered here to 64 KiB) go through the pool's MAP_WRITE
+ * staging, mapped again on every reuse; every value arrives, round after round, and int8 values are widened on the
+ * way. */
 static void staged_uploads_arrive(void **state) {
   (void)state;
   setenv("WGK_STAGED_UPLOAD", "1", 1);
   wgk_context *ctx = wgk_test_context();
   unsetenv("WGK_STAGED_UPLOAD");
   assert_true(ctx->staged_upload);
+  ctx->queue_write_max = 64 << 10;
   enum { M = 40000 }; /* 160 KB of floats: past the 64 KiB threshold, not a size class */
   static float xv[M], back[M];
   for (int round = 0; round < 3; round++) {
@@ -164,6 +166,7 @@ static void staged_transfers_in_pieces(void **state) {
   wgk_context *ctx = wgk_test_context();
   unsetenv("WGK_STAGED_UPLOAD");
   ctx->staged_chunk = 64 << 10;    /* pieces of 64 KiB */
+  ctx->queue_write_max = 64 << 10; /* staged past 64 KiB */
   ctx->pool.max_bytes = 256 << 10; /* a pool cap below the tensor's 640 KB */
   enum { M = 160003 };             /* not a multiple of a piece's 16384 floats */
   static float xv[M], back[M];
@@ -203,10 +206,8 @@ int main(int argc, char **argv) {
   snprintf(twopass_pkg, sizeof twopass_pkg, "%s/tests/runtime/test.TwoPass", src ? src : ".");
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-pool/tuning.json", 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(output_from_pool_reads_as_new),
-      cmocka_unit_test(batch_keeps_released_inputs),
-      cmocka_unit_test(repeated_calls_reuse_buffers),
-      cmocka_unit_test(staged_uploads_arrive),
+      cmocka_unit_test(output_from_pool_reads_as_new), cmocka_unit_test(batch_keeps_released_inputs),
+      cmocka_unit_test(repeated_calls_reuse_buffers),  cmocka_unit_test(staged_uploads_arrive),
       cmocka_unit_test(staged_transfers_in_pieces),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,249 @@
+/* Host transfers (issue 14 item 2), with staged uploads on (WGK_STAGED_UPLOAD=1, as on a GPU adapter):
+ * - the steady decode call (RotaryEmbedding [1,32,1,128], two 1 MiB caches, host arrays in, output read back) waits
+ *   for the GPU once, for its output: uploads up to the queue-write limit go through queue writes, and no upload
+ *   waits for an earlier upload's copy;
+ * - staged transfers in pieces alternate GPU_STAGING_DEPTH staging buffers (the fill of piece i+1 does not wait for
+ *   the copy of piece i), read-backs drain piece by piece, and every value arrives: odd sizes, sizes not a multiple
+ *   of a piece, float16, int8 widened, int64 in 64 bits and int64 held as 32-bit words, pieces large enough to be
+ *   filled and drained on several threads. Outputs are poisoned before every read. Meant to run under ASan too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_internal.h"
+#include "runtime/runtime_internal.h"
+#include "util/half.h"
+#include "util/wgk_test.h"
+
+static wgk_context *staged_context(void) {
+  setenv("WGK_STAGED_UPLOAD", "1", 1);
+  wgk_context *ctx = wgk_test_context();
+  unsetenv("WGK_STAGED_UPLOAD");
+  assert_true(ctx->staged_upload);
+  return ctx;
+}
+
+static uint64_t waits(const wgk_context *ctx) { return gpu_device_map_waits(ctx->dev); }
+
+static uint32_t rng = 12345;
+static float uniform(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return (float)(rng >> 8) / 16777216.0f * 2.0f - 1.0f;
+}
+
+enum { HEADS = 32, HEAD = 128, ROWS = 4096, HALF = HEAD / 2 };
+
+/* One public-loader style decode call: new tensors from host arrays, run, the output read into y. */
+static void decode_call(wgk_context *ctx, wgk_kernel *k, const float *x, const float *cs, const float *sn, int64_t pos,
+                        float *y) {
+  int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
+  wgk_tensor *tx, *tc, *ts, *tp;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 4, xs, x, &tx), WGK_OK);
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 2, cshape, cs, &tc), WGK_OK);
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 2, cshape, sn, &ts), WGK_OK);
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT64, 2, ps, &pos, &tp), WGK_OK);
+  wgk_call *call;
+  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "x", tx), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "cos", tc), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "sin", ts), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "positionIds", tp), WGK_OK);
+  assert_int_equal(wgk_call_run(call), WGK_OK);
+  wgk_tensor *out = wgk_call_output(call, "y");
+  assert_non_null(out);
+  assert_int_equal(wgk_tensor_read(out, y, sizeof(float) * HEADS * HEAD), WGK_OK);
+  wgk_call_destroy(call);
+  wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp);
+}
+
+/* The steady decode call waits once (its output's read-back), and its values match a double reference
+ * (NeoX halves). Before: each 1 MiB cache mapped a pooled staging buffer and waited for it (the second for the
+ * first cache's copy): three waits per call. */
+static void decode_call_waits_once(void **state) {
+  (void)state;
+  wgk_context *ctx = staged_context();
+  wgk_kernel *k = wgk_test_load(ctx, "webgpu-kernels/ai.onnx.RotaryEmbedding");
+  static float x[HEADS * HEAD], cs[ROWS * HALF], sn[ROWS * HALF], y[HEADS * HEAD];
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < HEADS * HEAD; i++) x[i] = uniform();
+    for (int i = 0; i < ROWS * HALF; i++) cs[i] = uniform(), sn[i] = uniform();
+    int64_t pos = 4095 - round * 1000;
+    for (int i = 0; i < HEADS * HEAD; i++) y[i] = -777.0f;
+    uint64_t before = waits(ctx);
+    decode_call(ctx, k, x, cs, sn, pos, y);
+    if (round > 0) assert_int_equal(waits(ctx) - before, 1); /* round 0 also compiles and fills the pool */
+    for (int h = 0; h < HEADS; h++)
+      for (int i = 0; i < HALF; i++) {
+        double a = x[h * HEAD + i], b = x[h * HEAD + HALF + i], c = cs[pos * HALF + i], s = sn[pos * HALF + i];
+        assert_true(fabs(y[h * HEAD + i] - (a * c - b * s)) < 1e-5);
+        assert_true(fabs(y[h * HEAD + HALF + i] - (b * c + a * s)) < 1e-5);
+      }
+  }
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+}
+
+/* Staging buffers of the pool with the given usage. */
+static int pooled(const wgk_context *ctx, uint32_t usage) {
+  int n = 0;
+  for (int i = 0; i < WGK_GPU_POOL_ENTRIES; i++) n += ctx->pool.bufs[i] && ctx->pool.bufs[i]->usage == usage;
+  return n;
+}
+
+#define UPLOAD_STAGING (WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC)
+#define READ_STAGING (WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST)
+
+/* A context whose uploads past 64 bytes are staged, in pieces of 64 KiB. */
+static wgk_context *pieces_context(void) {
+  wgk_context *ctx = staged_context();
+  ctx->queue_write_max = 64;
+  ctx->staged_chunk = 64 << 10;
+  return ctx;
+}
+
+/* A float32 tensor of an odd size (not a multiple of a piece's 16384 floats) written and read back, round after
+ * round: the pieces alternate two staging buffers each way, and from the second round every staging buffer comes
+ * from the pool; an upload's first two pieces find theirs mapped (the read-back waited for the queue), each later
+ * piece waits for the map started after the copy two pieces back, and a read-back waits once per piece. Before:
+ * one staging buffer in turn per direction, every upload piece waiting for the copy just submitted. */
+static void pieces_alternate_staging(void **state) {
+  (void)state;
+  wgk_context *ctx = pieces_context();
+  enum { M = 160003 }; /* 640012 bytes: 10 pieces, the last of 50188 bytes */
+  static float xv[M], back[M];
+  int64_t n = M;
+  wgk_tensor *x = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &x), WGK_OK);
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < M; i++) xv[i] = uniform() * 100;
+    uint64_t before = waits(ctx), misses = ctx->pool.misses;
+    assert_int_equal(wgk_tensor_write(x, xv, sizeof xv), WGK_OK);
+    memset(back, 0xff, sizeof back);
+    assert_int_equal(wgk_tensor_read(x, back, sizeof back), WGK_OK);
+    assert_memory_equal(back, xv, sizeof xv);
+    assert_true(pooled(ctx, UPLOAD_STAGING) >= 2); /* alternating */
+    assert_true(pooled(ctx, READ_STAGING) >= 2);
+    if (round > 0) {
+      assert_int_equal(waits(ctx) - before, (10 - GPU_STAGING_DEPTH) + 10);
+      assert_int_equal(ctx->pool.misses, misses);
+    }
+  }
+  wgk_tensor_release(x);
+  wgk_context_destroy(ctx);
+}
+
+/* Staged uploads back to back (one piece each, as several inputs of a call) never wait: a staging buffer whose
+ * copy still runs stays in the pool and a new one is mapped at creation, so the pool comes to hold enough of them.
+ * Before: each upload took the staging buffer the one before had just submitted and waited for its copy. */
+static void uploads_back_to_back_never_wait(void **state) {
+  (void)state;
+  wgk_context *ctx = pieces_context();
+  enum { M = 16000, INPUTS = 4 }; /* 64000 bytes: one piece */
+  static float v[INPUTS][M], back[M];
+  for (int round = 0; round < 4; round++) {
+    wgk_tensor *t[INPUTS];
+    int64_t n = M;
+    for (int j = 0; j < INPUTS; j++)
+      assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &t[j]), WGK_OK);
+    uint64_t before = waits(ctx);
+    for (int j = 0; j < INPUTS; j++) {
+      for (int i = 0; i < M; i++) v[j][i] = uniform();
+      assert_int_equal(wgk_tensor_write(t[j], v[j], sizeof v[j]), WGK_OK);
+    }
+    if (round > 0) assert_int_equal(waits(ctx) - before, 0);
+    for (int j = 0; j < INPUTS; j++) {
+      memset(back, 0xff, sizeof back);
+      assert_int_equal(wgk_tensor_read(t[j], back, sizeof back), WGK_OK);
+      assert_memory_equal(back, v[j], sizeof back);
+      wgk_tensor_release(t[j]);
+    }
+  }
+  wgk_context_destroy(ctx);
+}
+
+/* A tensor of dtype and n elements written from host (bytes of it) and read back into poisoned memory. */
+static void round_trip(wgk_context *ctx, wgk_dtype dtype, int64_t n, const void *host, void *back, size_t bytes) {
+  wgk_tensor *t = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, dtype, 1, &n, NULL, &t), WGK_OK);
+  assert_int_equal(wgk_tensor_write(t, host, bytes), WGK_OK);
+  memset(back, 0xa5, bytes + 8);
+  assert_int_equal(wgk_tensor_read(t, back, bytes + 8), WGK_OK);
+  assert_memory_equal(back, host, bytes);
+  for (size_t i = bytes; i < bytes + 8; i++) assert_int_equal(((uint8_t *)back)[i], 0xa5); /* nothing past */
+  wgk_tensor_release(t);
+}
+
+/* Conversions through the pieces: float16 of an odd count (its last word half padding), int8 widened to words,
+ * int64 in 64 bits, each across piece boundaries. */
+static void conversions_through_pieces(void **state) {
+  (void)state;
+  wgk_context *ctx = pieces_context();
+  enum { M = 98307 };
+  static uint16_t h[M], hb[M + 4];
+  static int8_t s8[M], s8b[M + 8];
+  static int64_t i64[M], i64b[M + 1];
+  for (int i = 0; i < M; i++) {
+    h[i] = util_half_from_float(uniform() * 8);
+    s8[i] = (int8_t)(i * 37 + 11);
+    i64[i] = ((int64_t)i << 33) - (int64_t)i * 977 - 5;
+  }
+  round_trip(ctx, WGK_DTYPE_FLOAT16, M, h, hb, sizeof h);
+  round_trip(ctx, WGK_DTYPE_INT8, M, s8, s8b, sizeof s8);
+  round_trip(ctx, WGK_DTYPE_INT64, M, i64, i64b, sizeof i64);
+  wgk_context_destroy(ctx);
+}
+
+/* int64 values held as int32 words (a port's projection) read back in pieces: each word sign-extended. */
+static void int64_words_read_in_pieces(void **state) {
+  (void)state;
+  wgk_context *ctx = pieces_context();
+  enum { M = 50001 }; /* 200004 bytes of words: 4 pieces */
+  static int32_t words[M];
+  static int64_t back[M + 1];
+  for (int i = 0; i < M; i++) words[i] = (int32_t)((uint32_t)i * 2654435761u);
+  int64_t n = M;
+  wgk_tensor *t = NULL;
+  assert_int_equal(rt_tensor_new_stored(ctx, WGK_DTYPE_INT64, WGK_DTYPE_INT32, 1, &n, &t), WGK_OK);
+  assert_int_equal(gpu_buffer_write(ctx->dev, t->buf, 0, words, sizeof words, &ctx->err), WGK_OK);
+  memset(back, 0xa5, sizeof back);
+  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
+  for (int i = 0; i < M; i++) assert_true(back[i] == (int64_t)words[i]);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
+/* Pieces past the thread threshold (8 MiB pieces, filled and drained on several threads): float32 and int8 whose
+ * storage is 4x its host bytes; neither a multiple of a piece nor of a thread's share. */
+static void big_pieces_on_threads(void **state) {
+  (void)state;
+  wgk_context *ctx = staged_context();
+  ctx->staged_chunk = 8 << 20;
+  enum { M = 5 * 1024 * 1024 + 13 }; /* float32: 20 MiB + 52 bytes, 3 pieces; int8: 20 MiB + 52 of words */
+  float *f = malloc(sizeof(float) * M), *fb = malloc(sizeof(float) * M + 8);
+  int8_t *s8 = malloc(M), *s8b = malloc(M + 8);
+  assert_true(f && fb && s8 && s8b);
+  for (int i = 0; i < M; i++) f[i] = (float)i * 0.5f - 7, s8[i] = (int8_t)(i * 29 + 3);
+  uint64_t before = waits(ctx);
+  round_trip(ctx, WGK_DTYPE_FLOAT32, M, f, fb, sizeof(float) * M);
+  round_trip(ctx, WGK_DTYPE_INT8, M, s8, s8b, M);
+  assert_true(waits(ctx) - before >= 3); /* staged: read back in pieces at least */
+  free(f), free(fb), free(s8), free(s8b);
+  wgk_context_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) cmocka_set_test_filter(argv[1]);
+  setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(pieces_alternate_staging),
+      cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
+      cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
