@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "bench/breakdown.h"
 #include "bench/case_run.h"
 #include "bench/ceiling.h"
 
@@ -34,6 +35,12 @@ typedef struct cli_bench_row {
   bench_stat reference;
   uint64_t bytes, flops; /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
+  /* Where a resident call's time goes (has_timestamps for the timed figures), pooled over the repeats: */
+  bench_stat resident_run, resident_wait; /* the resident series split: wgk_call_run returning, then the wait */
+  bench_stat ts_batch;                    /* wall per call of the submissions the timestamps timed the last call of */
+  bench_stat span;                        /* that last call's GPU span: first pass's begin to last pass's end */
+  bench_stat timed_run, timed_wait, timed_gpu, timed_span; /* lone timed calls (timed_call is their whole wall) */
+  double med_run[WGK_BENCH_MAX_REPEATS], med_wait[WGK_BENCH_MAX_REPEATS]; /* resident_run / wait per repeat */
   int n_passes; /* timestamps per pass (has_timestamps): each pass's share, pooled over the repeats */
   char pass_name[WGK_BENCH_MAX_PASSES][64];
   bench_stat pass[WGK_BENCH_MAX_PASSES];
@@ -42,6 +49,9 @@ typedef struct cli_bench_row {
 /* GB/s and GFLOP/s of a row at its median GPU time (0 when unknown). */
 double cli_bench_row_gbps(const cli_bench_row *r);
 double cli_bench_row_gflops(const cli_bench_row *r);
+
+/* The row's resident-call breakdown with the ceilings' floors (bench/breakdown.h). */
+bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceilings *c);
 
 /* The whole report as JSON: command line, date, package, device (`wgk devices --json` shape), ceilings, cases. */
 json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,

@@ -218,5 +218,11 @@ wgk_status gpu_timer_read(gpu_device *dev, gpu_timer *timer, uint64_t *ns, uint3
  * previous pass, and summing end - begin then counts that overlap twice. Unwritten (written[i] false, or
  * written NULL and both 0) and reversed slots give 0. */
 void gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy);
+/* Pure: the span of the same slots, from the earliest begin to the latest end of the written, unreversed ones
+ * (0 when none): the GPU time of a call including the gaps between its passes (clears, copies, barriers outside
+ * them), which the busy union leaves out. */
+uint64_t gpu_timestamps_span(const uint64_t *stamps, const bool *written, uint32_t n);
+/* The span (gpu_timestamps_span) of the slots the last gpu_timer_read read; 0 before one. */
+uint64_t gpu_timer_span(const gpu_timer *timer);
 
 #endif

@@ -64,6 +64,7 @@ struct gpu_timer {
   uint32_t slots;
   bool *written;         /* per slot: written by the recording last resolved (else its values are stale) */
   bool resolve_recorded; /* a resolve was recorded: the next timed dispatch starts a new recording */
+  uint64_t span_ns;      /* gpu_timestamps_span of the last read */
 };
 
 /* ---- strings ---- */
