@@ -57,6 +57,12 @@ bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceil
 json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
                               const cli_bench_row *rows, size_t n);
 
+/* `wgk bench PKG --first-call`: the first bench.json case matching filter (NULL: the first), first call of the
+ * process by phase (cli/bench_first.c); the exit status. */
+struct cli_common;
+int cli_bench_first_call(const char *pkg, const char *filter, const char *json_path, const struct cli_common *common,
+                         int argc, char **argv);
+
 /* The package's bench.json (digest-checked when verified); NULL with the error printed as "wgk <cmd>: ...". */
 struct wgk_kernel;
 struct pkg_package;

@@ -18,13 +18,16 @@
 
 static const char *usage_text =
     "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
-    "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
+    "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n"
+    "       wgk bench PKG --first-call [--case ID-or-substring] [--json FILE]: the first call of this process,\n"
+    "                 by phase (context, load, plan + compile, run, wait, read; the pipeline cache's counts)\n";
 
 typedef struct bench_opts {
   cli_common common;
   const char *pkg, *filter, *json;
   long repeat;    /* 0: the case's iterations */
-  bool reference; /* --reference: time the op's C reference too */
+  bool reference;  /* --reference: time the op's C reference too */
+  bool first_call; /* --first-call: the first call of the process by phase, nothing else */
 } bench_opts;
 
 static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
@@ -33,6 +36,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   if (r) return r;
   if (strcmp(a, "--case") == 0) return cli_once("bench", a, &o->filter, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
+  if (strcmp(a, "--first-call") == 0) return o->first_call = true, 1;
   if (strcmp(a, "--json") == 0) return cli_once("bench", a, &o->json, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = cli_value("bench", argc, argv, i);
@@ -45,7 +49,8 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   }
   if (a[0] == '-' && a[1])
     return cli_error("bench",
-                     "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)",
+                     "unknown option '%s' (wgk bench takes: --case --repeat --json --reference --first-call and the common "
+                     "options)",
                      a),
            -1;
   if (o->pkg) return cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
@@ -341,6 +346,11 @@ int cmd_bench(int argc, char **argv) {
   tc_bench_suite_free(pre);
   pkg_free(pkg);
   if (!ok) return 1;
+  if (o.first_call) {
+    if (o.repeat || o.reference)
+      return cli_error("bench", "--first-call times one call: --repeat and --reference do not apply"), 2;
+    return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
+  }
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;

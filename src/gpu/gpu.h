@@ -65,6 +65,20 @@ void gpu_device_destroy(gpu_device *dev);
 /* What the device has: features and limits as granted, adapter facts. Valid while dev lives. */
 const dev_desc *gpu_device_desc(const gpu_device *dev);
 
+/* How long gpu_device_create took, by part (ns; 0 for a part it did not do: a caller's device), for
+ * `wgk bench --first-call`. */
+typedef struct gpu_startup {
+  double instance_ns; /* wgpuCreateInstance (Dawn loads the Vulkan loader and drivers) */
+  double adapter_ns;  /* the adapter request(s) */
+  double cache_ns;    /* opening the persistent pipeline cache (hashing the Dawn library's facts) */
+  double device_ns;   /* the device request */
+  double describe_ns; /* reading back features, limits and adapter facts */
+} gpu_startup;
+gpu_startup gpu_device_startup(const gpu_device *dev);
+/* The persistent pipeline cache's counts so far (gpu/blob_cache.h); false when it is off. */
+struct gpu_blob_counts;
+bool gpu_device_blob_counts(const gpu_device *dev, struct gpu_blob_counts *out);
+
 /* Reports (once) an error recorded asynchronously: uncaptured WebGPU error (WGK_ERR_GPU) or
  * device loss (WGK_ERR_DEVICE, sticky). Every operation below calls it first. */
 wgk_status gpu_device_check(gpu_device *dev, util_error *err);

@@ -24,6 +24,7 @@ struct gpu_device {
   bool lost; /* sticky: every later call fails */
   char lost_message[WGK_GPU_MESSAGE_MAX];
   struct gpu_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
+  gpu_startup startup;          /* gpu_device_create's parts */
 };
 
 struct gpu_buffer {

@@ -36,6 +36,9 @@ size_t rt_call_pass_times(const wgk_call *call, size_t max, const char **names /
  * before a timed run's read. */
 uint64_t rt_call_gpu_span(const wgk_call *call);
 
+/* Time the context spent creating shader modules and pipelines so far (ns): `wgk bench --first-call`. */
+void rt_context_compile_ns(const wgk_context *ctx, double *shader_ns /* OUT */, double *pipeline_ns /* OUT */);
+
 /* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
 bool rt_call_shape_key(const wgk_call *call, util_dynbuf *out);
 

@@ -42,6 +42,7 @@ struct wgk_context {
   wgk_stats stats;                           /* cache and work counters */
   rt_pipeline_entry **pipelines;             /* pipeline cache, shared by every kernel; entries never move */
   size_t n_pipelines;                        /* entries in use */
+  double shader_ns, pipeline_ns;             /* time spent creating shader modules / pipelines (pipeline_cache.c) */
   uint64_t next_tensor_id;                   /* tensor identities for bind-group reuse */
   uint64_t bind_clock;                       /* ticks of bind-group use, for eviction */
   bool verbose;                              /* log cache decisions to stderr */

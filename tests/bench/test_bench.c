@@ -11,6 +11,7 @@
 #include "bench/breakdown.h"
 #include "bench/ceiling.h"
 #include "bench/consistency.h"
+#include "bench/first_call.h"
 #include "bench/stats.h"
 #include "gpu/gpu.h"
 
@@ -354,6 +355,61 @@ static void breakdown_json_and_text(void **state) {
   assert_non_null(strstr(line, "timed call (a CPU adapter's timestamps)"));
 }
 
+/* `wgk bench --first-call`: the call is load + prepare + run + wait + read (the context and the inputs apart),
+ * of wall and of CPU time; every phase in the JSON with both; the cache's counts only when it is on. */
+static void first_call_json_and_text(void **state) {
+  (void)state;
+  bench_first_call f = {.instance_ns = 1e6,
+                        .adapter_ns = 450e6,
+                        .cache_open_ns = 0.5e6,
+                        .device_ns = 200e6,
+                        .describe_ns = 0.1e6,
+                        .shader_ns = 10e6,
+                        .pipeline_ns = 9e6,
+                        .shaders = 1,
+                        .pipelines = 1,
+                        .has_cache = true,
+                        .cache_loaded = 2};
+  const double wall[BENCH_PHASES] = {700e6, 3e6, 200e6, 20e6, 12e6, 80e6, 10e6, 0.4e6};
+  const double cpu[BENCH_PHASES] = {190e6, 2e6, 70e6, 9e6, 3e6, 25e6, 3e6, 0.4e6};
+  memcpy(f.wall_ns, wall, sizeof wall);
+  memcpy(f.cpu_ns, cpu, sizeof cpu);
+  assert_float_equal(bench_first_call_ns(&f, false), 125e6, 1e-3);
+  assert_float_equal(bench_first_call_ns(&f, true), 42e6, 1e-3);
+  json_t *j = bench_first_call_json(&f);
+  assert_float_equal(json_real_value(at(j, "callNs")), 125e6, 1e-3);
+  assert_float_equal(json_real_value(at(j, "callCpuNs")), 42e6, 1e-3);
+  assert_float_equal(json_real_value(at(j, "withContextNs")), 825e6, 1e-3);
+  assert_int_equal(json_object_size(at(j, "phases")), BENCH_PHASES);
+  for (int p = 0; p < BENCH_PHASES; p++) {
+    json_t *ph = json_object_get(at(j, "phases"), bench_phase_name((bench_phase)p));
+    assert_non_null(ph);
+    assert_float_equal(json_real_value(json_object_get(ph, "wallNs")), wall[p], 0);
+    assert_float_equal(json_real_value(json_object_get(ph, "cpuNs")), cpu[p], 0);
+  }
+  assert_non_null(at(j, "phases.secondCall"));
+  assert_float_equal(json_real_value(at(j, "context.adapterNs")), 450e6, 0);
+  assert_float_equal(json_real_value(at(j, "context.pipelineCacheOpenNs")), 0.5e6, 0);
+  assert_float_equal(json_real_value(at(j, "shaderNs")), 10e6, 0);
+  assert_int_equal(json_integer_value(at(j, "pipelines")), 1);
+  assert_int_equal(json_integer_value(at(j, "pipelineCache.loaded")), 2);
+  assert_int_equal(json_integer_value(at(j, "pipelineCache.stored")), 0);
+  json_decref(j);
+  char text[2048];
+  bench_first_call_text(&f, text, sizeof text);
+  assert_non_null(strstr(text, "first call: 125.0 ms wall, 42.0 ms CPU"));
+  assert_non_null(strstr(text, "with the context 825.0 ms"));
+  assert_non_null(strstr(text, " wait 80.0 / 25.0,"));
+  assert_non_null(strstr(text, "pipeline cache: 2 loaded, 0 missed, 0 stored"));
+  f.has_cache = false;
+  j = bench_first_call_json(&f);
+  assert_null(json_object_get(j, "pipelineCache"));
+  json_decref(j);
+  bench_first_call_text(&f, text, sizeof text);
+  assert_non_null(strstr(text, "pipeline cache: off"));
+  assert_string_equal(bench_phase_name(BENCH_PHASES), "?");
+}
+
 /* Issue 14's goals from the ceilings: transfer floor = in / upload + out / download; overhead = resident / bare. */
 static void goals_of_a_case(void **state) {
   (void)state;
@@ -405,6 +461,7 @@ int main(void) {
       cmocka_unit_test(ceilings_json_shape),
       cmocka_unit_test(goals_of_a_case),
       cmocka_unit_test(breakdown_json_and_text),
+      cmocka_unit_test(first_call_json_and_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

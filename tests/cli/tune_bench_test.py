@@ -202,6 +202,30 @@ try:
     if not c["repeatsAgree"]:
         check("REPEATS DISAGREE: " in out, "the table shows the disagreement:\n" + out)
     check(re.search(rf"^{CASE}\s+rank4_cache2_pos\s", out, re.M), "table row:\n" + out)
+
+    # --first-call (issue 14 item 6): the phases of this process's first call, and the persistent pipeline cache
+    # as two fresh processes see it: the first stores, the second only loads (compiles nothing). Not timed.
+    fc_env = dict(ENV, XDG_CACHE_HOME=os.path.join(tmp, "fc-cache"), HOME=tmp)
+    fc = []
+    for i in range(2):
+        path = os.path.join(tmp, f"first{i}.json")
+        p = subprocess.run([WGK, "bench", PKG, "--first-call", "--case", CASE, "--json", path], capture_output=True,
+                           text=True, timeout=600, env=fc_env)
+        check(p.returncode == 0 and "first call: " in p.stdout and f"case: {CASE}" in p.stdout,
+              f"--first-call {i}: exit {p.returncode}\n{p.stdout}{p.stderr}")
+        fc.append(json.load(open(path)) if os.path.exists(path) else {"firstCall": {}})
+    f0, f1 = fc[0]["firstCall"], fc[1]["firstCall"]
+    check(fc[0].get("case") == CASE and set(f0.get("phases", {})) == {
+        "context", "load", "inputs", "prepare", "run", "wait", "read", "secondCall"}, f"first-call json: {fc[0]}")
+    ph = f0.get("phases", {})
+    call = sum(ph[k]["wallNs"] for k in ("load", "prepare", "run", "wait", "read")) if ph else -1
+    check(ph and abs(f0["callNs"] - call) <= 1e-6 * call and f0["shaders"] >= 1 and f0["pipelines"] >= 1
+          and all(v["wallNs"] > 0 and v["cpuNs"] >= 0 for v in ph.values()), f"first-call phases: {f0}")
+    c0, c1 = f0.get("pipelineCache", {}), f1.get("pipelineCache", {})
+    check(c0.get("loaded") == 0 and c0.get("stored", 0) > 0, f"the first process stores: {c0}")
+    check(c1.get("loaded", 0) > 0 and c1.get("missed") == 0 and c1.get("stored") == 0,
+          f"the second process only loads: {c1}")
+    wgk("bench", PKG, "--first-call", "--repeat", "3", rc=2)  # one call: --repeat does not apply
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
