@@ -16,14 +16,17 @@
 
 #define now_ns bench_now_ns
 
-/* Every output of the call's last run read into scratch. */
-static wgk_status read_outputs(wgk_kernel *k, wgk_call *call, void *scratch, size_t size) {
+/* Every output of the call's last run read back into host memory, as the public loader's call does. */
+static wgk_status read_outputs(wgk_kernel *k, wgk_call *call) {
   const manifest_model *m = rt_kernel_manifest(k);
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < m->n_ports && !st; i++) {
     if (m->ports[i].dir == WGK_PORT_INPUT) continue;
     wgk_tensor *t = wgk_call_output(call, m->ports[i].name);
-    if (t && wgk_tensor_host_bytes(t) <= size) st = wgk_tensor_read(t, scratch, wgk_tensor_host_bytes(t));
+    if (!t) continue;
+    void *host = malloc(wgk_tensor_host_bytes(t) + 1);
+    st = host ? wgk_tensor_read(t, host, wgk_tensor_host_bytes(t)) : WGK_ERR_OUT_OF_MEMORY;
+    free(host);
   }
   return st;
 }
@@ -52,13 +55,13 @@ static void end(clocks *c, bench_phase p) {
 }
 
 /* Run, wait and read, each its own phase (second: all three into BENCH_PHASE_SECOND). */
-static wgk_status run_wait_read(wgk_kernel *k, bench_setup *su, void *scratch, size_t size, clocks *c, bool second) {
+static wgk_status run_wait_read(wgk_kernel *k, bench_setup *su, clocks *c, bool second) {
   begin(c);
   wgk_status st = wgk_call_run(su->call);
   end(c, second ? BENCH_PHASE_SECOND : BENCH_PHASE_RUN);
   if (!st) st = wgk_context_wait(rt_kernel_context(k));
   end(c, second ? BENCH_PHASE_SECOND : BENCH_PHASE_WAIT);
-  if (!st) st = read_outputs(k, su->call, scratch, size);
+  if (!st) st = read_outputs(k, su->call);
   end(c, second ? BENCH_PHASE_SECOND : BENCH_PHASE_READ);
   return st;
 }
@@ -72,21 +75,18 @@ static wgk_status measure_call(wgk_kernel *k, const tc_bench_suite *s, const tc_
   begin(&c);
   wgk_status st = bench_setup_make(k, tc, s->source, &su, why, why_size);
   end(&c, BENCH_PHASE_INPUTS);
-  size_t size = 64u << 20;
-  void *scratch = st ? NULL : malloc(size);
-  if (!st && !scratch) st = WGK_ERR_OUT_OF_MEMORY;
   wgk_stats before;
   wgk_context_stats(ctx, &before);
   begin(&c);
   if (!st) st = wgk_prepare(su.call);
   end(&c, BENCH_PHASE_PREPARE);
   rt_context_compile_ns(ctx, &f->shader_ns, &f->pipeline_ns);
-  if (!st) st = run_wait_read(k, &su, scratch, size, &c, false);
+  if (!st) st = run_wait_read(k, &su, &c, false);
   wgk_stats after;
   wgk_context_stats(ctx, &after);
   f->shaders = after.shaders_compiled - before.shaders_compiled;
   f->pipelines = after.pipelines_created - before.pipelines_created;
-  if (!st) st = run_wait_read(k, &su, scratch, size, &c, true);
+  if (!st) st = run_wait_read(k, &su, &c, true);
   gpu_blob_counts n;
   f->has_cache = gpu_device_blob_counts(rt_context_device(ctx), &n);
   if (f->has_cache) {
@@ -96,7 +96,6 @@ static wgk_status measure_call(wgk_kernel *k, const tc_bench_suite *s, const tc_
   }
   if (st && !why[0])
     snprintf(why, why_size, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(ctx));
-  free(scratch);
   bench_setup_free(&su);
   return st;
 }
