@@ -64,3 +64,19 @@ bool bench_repeats_agree(const char *const *names, const double *spreads, size_t
   }
   return ok;
 }
+
+void bench_load_note(double load, int cores, char *reason, size_t size) {
+  if (load <= 0 || cores <= 0 || load <= cores) return;
+  add(reason, size,
+      "the host's load average was %.1f on %d cores: other processes took cores during the series, so host-bound "
+      "figures move between repeats",
+      load, cores);
+}
+
+double bench_load_average(void) {
+  FILE *f = fopen("/proc/loadavg", "r");
+  double load = -1;
+  if (f && fscanf(f, "%lf", &load) != 1) load = -1;
+  if (f) fclose(f);
+  return load;
+}

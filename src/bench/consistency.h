@@ -39,4 +39,13 @@ bool bench_consistent(const bench_figures *f, char *reason, size_t size);
  * WGK_BENCH_REPEAT_TOLERANCE; else false and reason names each series that disagrees and its spread. */
 bool bench_repeats_agree(const char *const *names, const double *spreads, size_t n, char *reason, size_t size);
 
+/* Appends to reason why repeats may disagree where the host was busy: a load average (1 minute, sampled while the
+ * case ran) above the cores online means other processes took cores between and within the series, which moves
+ * every host-bound figure (resident, a CPU adapter's batch). Nothing when load <= cores or either is unknown
+ * (<= 0). */
+void bench_load_note(double load, int cores, char *reason, size_t size);
+
+/* The host's 1-minute load average (/proc/loadavg), -1 when unknown. */
+double bench_load_average(void);
+
 #endif

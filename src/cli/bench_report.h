@@ -29,6 +29,8 @@ typedef struct cli_bench_row {
   double med_gpu[WGK_BENCH_MAX_REPEATS], med_batch[WGK_BENCH_MAX_REPEATS], med_resident[WGK_BENCH_MAX_REPEATS];
   bool consistent;        /* bench/consistency.h: gpu <= resident, timestamps <= batch */
   char consistency[512];  /* why not */
+  double load_average;    /* the host's 1-minute load average, the larger of the samples before and after */
+  int cores;              /* online */
   bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
   char disagreement[512]; /* which series do not */
   bool has_reference;     /* --reference: the C reference's time per call (host, double) */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/breakdown.h"
 #include "bench/consistency.h"
@@ -86,6 +87,7 @@ static void check_row(cli_bench_row *r) {
   double spreads[] = {r->spread_gpu, r->spread_batch, r->spread_resident};
   size_t n = r->gpu_timed ? 3 : 2;
   r->repeats_agree = bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
+  if (!r->repeats_agree) bench_load_note(r->load_average, r->cores, r->disagreement, sizeof r->disagreement);
 }
 
 /* Resident calls per repeat: the case's iterations, raised towards RESIDENT_MIN for a call short enough. */
@@ -108,6 +110,8 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   if (gpu_batches < batch_iters) gpu_batches = batch_iters;
   int64_t calls = resident_calls(r->iterations, su->call_ns);
   int64_t lone = r->iterations < TIMED_CALL_SAMPLES ? r->iterations : TIMED_CALL_SAMPLES;
+  r->load_average = bench_load_average();
+  r->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   r->has_timestamps = device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
   r->gpu_timed = bench_timestamps_trusted(dev);
   wgk_status st = WGK_OK;
@@ -122,6 +126,8 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
                                      &resident);
   }
   if (!st) {
+    double load = bench_load_average();
+    if (load > r->load_average) r->load_average = load;
     const bench_series *gpu = r->gpu_timed ? &ts : &batch;
     r->repeats = REPEATS;
     r->batch_calls = su->batch_calls;

@@ -207,6 +207,15 @@ static void repeats_agree_within_tolerance(void **state) {
   assert_null(strstr(why, "gpu"));
   assert_non_null(strstr(why, "the batch medians of the repeats spread 12.4%"));
   assert_non_null(strstr(why, "the resident medians of the repeats spread 31.0%"));
+  /* a loaded host says so after the spreads; an idle or unknown one adds nothing */
+  bench_load_note(12.5, 2, why, sizeof why);
+  assert_non_null(strstr(why, "spread 31.0% (more than 5%); the host's load average was 12.5 on 2 cores"));
+  char quiet[64] = "";
+  bench_load_note(1.9, 2, quiet, sizeof quiet);
+  bench_load_note(2.0, 2, quiet, sizeof quiet);
+  bench_load_note(-1, 2, quiet, sizeof quiet);
+  bench_load_note(5, 0, quiet, sizeof quiet);
+  assert_string_equal(quiet, "");
 }
 
 static json_t *at(json_t *o, const char *path) { /* "a.b.c" */

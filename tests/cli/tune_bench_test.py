@@ -195,6 +195,11 @@ try:
         meds = c["repeatMediansNs"][k]
         spread = (max(meds) - min(meds)) / min(meds)
         check(len(meds) == 3 and abs(c["repeatSpread"][k] - spread) < 1e-9, f"spread of {k}: {meds}")
+    h = c["host"]  # the load average while the case ran, and the cores: a loaded host is named as the cause
+    check(h["cores"] >= 1 and isinstance(h["loadAverage"], float), f"host: {h}")
+    if not c["repeatsAgree"]:
+        check(("the host's load average was" in c["repeatsReason"]) == (h["loadAverage"] > h["cores"]),
+              f"load note: {c['repeatsReason']} {h}")
     agree = all(c["repeatSpread"][k] <= 0.05 for k in ("gpu", "batch", "resident"))
     check(c["repeatsAgree"] == agree and (c["repeatsReason"] == "") == agree, f"repeats flag: {c['repeatsReason']}")
     if not c["consistent"]:
