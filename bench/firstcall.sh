@@ -6,11 +6,15 @@
 #   wgk only    wgk's pipeline cache warm, Mesa's emptied
 #   mesa only   Mesa's warm, wgk's off (WGK_PIPELINE_CACHE=0)
 # Prints per config the median (and min-max) of the process wall time (Dawn instance, adapter, device, package
-# load, plan, compile, run, readback, exit) and of the call as `wgk run -v` reports it ("call 1: wall").
-# Usage: bench/firstcall.sh WGK [REPS]
+# load, plan, compile, run, readback, exit) and of the call as `wgk run -v` reports it ("call 1: wall"); then,
+# per config, the medians of `wgk bench PKG --first-call` (the same case from the package's bench.json, one
+# fresh process each): the call (load + prepare + run + wait + read) in wall and CPU time, each phase, and the
+# pipeline cache's counts. On a loaded machine the CPU figures are the ones to compare.
+# Usage: bench/firstcall.sh WGK [REPS] [PKG]
 set -eu
 wgk=$1
 reps=${2:-5}
+pkg=${3:-$(cd "$(dirname "$0")/.." && pwd)/kernels/ai.onnx.RotaryEmbedding}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 /usr/bin/python3 - "$t" <<'PY'
@@ -46,3 +50,36 @@ for config in cold warm "wgk only" "mesa only"; do
     esac
   done | stats | sed "s/^/$(printf '%-10s' "$config") /"
 done
+
+# Phases from `wgk bench --first-call` (decode_float32: the same shapes as above, inputs from bench.json)
+phase() { # $1 cache folder $2 json
+  HOME=$t XDG_CACHE_HOME=$1 "$wgk" bench "$pkg" --first-call --case decode_float32 --json "$2" >/dev/null
+}
+for config in cold warm "wgk only" "mesa only"; do
+  for i in $(seq "$reps"); do
+    d=$t/pcache-$i
+    case $config in
+    cold) rm -rf "$d"; phase "$d" "$t/fc-cold-$i.json" ;;
+    warm) phase "$d" "$t/fc-warm-$i.json" ;;
+    "wgk only") rm -rf "$d"/mesa_shader_cache*; phase "$d" "$t/fc-wgk-$i.json" ;;
+    "mesa only") WGK_PIPELINE_CACHE=0 phase "$d" "$t/fc-mesa-$i.json" ;;
+    esac
+  done
+done
+/usr/bin/python3 - "$t" <<'PY'
+import sys, json, glob, statistics as st
+print()
+print(f"{'--first-call':<10} {'call ms wall / CPU':>20} {'context wall / CPU':>20}  phases ms wall / CPU (medians)   cache")
+for tag, name in (("cold", "cold"), ("warm", "warm"), ("wgk", "wgk only"), ("mesa", "mesa only")):
+    docs = [json.load(open(f))["firstCall"] for f in sorted(glob.glob(f"{sys.argv[1]}/fc-{tag}-*.json"))]
+    if not docs:
+        continue
+    med = lambda f: st.median(f(d) for d in docs) * 1e-6
+    ph = " ".join(f"{k} {med(lambda d: d['phases'][k]['wallNs']):.1f}/{med(lambda d: d['phases'][k]['cpuNs']):.1f}"
+                  for k in ("load", "prepare", "run", "wait", "read"))
+    c = docs[-1].get("pipelineCache")
+    cache = f"{c['loaded']} loaded, {c['missed']} missed, {c['stored']} stored" if c else "off"
+    print(f"{name:<10} {med(lambda d: d['callNs']):9.1f} / {med(lambda d: d['callCpuNs']):6.1f}"
+          f" {med(lambda d: d['phases']['context']['wallNs']):10.1f} / {med(lambda d: d['phases']['context']['cpuNs']):6.1f}"
+          f"  {ph}   {cache}")
+PY

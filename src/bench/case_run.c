@@ -76,7 +76,9 @@ void bench_setup_free(bench_setup *s) {
   }
   for (size_t i = 0; s->host && i < s->c->n_inputs; i++) util_host_tensor_free(s->host[i]);
   free(s->host);
-  bench_series_free(&s->timed_calls);
+  bench_series *series[] = {&s->ts_batch,  &s->span_ns,    &s->timed_calls,  &s->timed_run,    &s->timed_wait,
+                            &s->timed_gpu, &s->timed_span, &s->resident_run, &s->resident_wait};
+  for (size_t i = 0; i < sizeof series / sizeof *series; i++) bench_series_free(series[i]);
   for (int p = 0; p < WGK_BENCH_MAX_PASSES; p++) bench_series_free(&s->pass_ns[p]);
   memset(s, 0, sizeof *s);
 }
@@ -128,7 +130,8 @@ static wgk_status pin_outputs(bench_setup *s, bool on) {
   return st;
 }
 
-/* K calls (the input sets in turn) recorded into one submission, all writing the same outputs. */
+/* K calls (the input sets in turn) recorded into one submission, all writing the same outputs; with timing on
+ * (wgk_call_enable_timing) each is timed and resolved, the last one's timestamps readable after the wait. */
 static wgk_status record_batch(bench_setup *s, wgk_batch *b) {
   wgk_status st = pin_outputs(s, true);
   for (int i = 0; i < s->batch_calls && !st; i++) {
@@ -218,35 +221,82 @@ static void note_passes(bench_setup *s, int64_t i, int64_t iters, double *per_pa
   for (size_t p = 0; p < n && (int)p < s->n_passes; p++) per_pass[(int64_t)p * iters + i] = (double)ns[p];
 }
 
+/* Appends samples[0..n) to series as one repeat when acc (else nothing); false when out of memory. */
+static bool keep(bool acc, bench_series *series, const double *samples, int64_t n) {
+  return !acc || bench_series_add(series, samples, (size_t)n);
+}
+
 wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {
   double *ns = calloc((size_t)iters + 1, sizeof *ns), *wall = calloc((size_t)iters + 1, sizeof *wall);
+  double *span = calloc((size_t)iters + 1, sizeof *span);
   double *per_pass = calloc((size_t)iters * WGK_BENCH_MAX_PASSES + 1, sizeof *per_pass);
-  wgk_status st = ns && wall && per_pass ? bench_warm(s, warmup) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_batch *b = NULL;
+  wgk_status st = ns && wall && span && per_pass ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = wgk_call_enable_timing(s->call, true);
+  if (!st) st = bench_warm(s, warmup); /* timed like the series, so the clocks are up for this very pattern */
+  for (int64_t i = 0; i < iters && !st; i++) {
+    uint64_t t = 0;
+    st = record_batch(s, b);
+    double t0 = now_ns();
+    if (!st) st = submit_wait(s, b);
+    wall[i] = (now_ns() - t0) / s->batch_calls;
+    if (!st) st = wgk_call_gpu_time(s->call, &t);
+    ns[i] = (double)t;
+    span[i] = (double)rt_call_gpu_span(s->call);
+    if (!st) note_passes(s, i, iters, per_pass);
+  }
+  wgk_call_enable_timing(s->call, false);
+  wgk_batch_destroy(b);
+  bool a = acc != NULL;
+  if (!st && !(keep(a, &s->ts_batch, wall, iters) && keep(a, &s->span_ns, span, iters))) st = WGK_ERR_OUT_OF_MEMORY;
+  for (int p = 0; !st && p < s->n_passes; p++)
+    if (!keep(a, &s->pass_ns[p], per_pass + (int64_t)p * iters, iters)) st = WGK_ERR_OUT_OF_MEMORY;
+  free(per_pass);
+  free(span);
+  free(wall);
+  return finish(st, ns, iters, out, acc);
+}
+
+wgk_status bench_time_timed_call(bench_setup *s, int64_t iters) {
+  size_t n = (size_t)iters + 1;
+  double *wall = calloc(n, sizeof *wall), *run = calloc(n, sizeof *run), *wait = calloc(n, sizeof *wait);
+  double *gpu = calloc(n, sizeof *gpu), *span = calloc(n, sizeof *span);
+  wgk_status st = wall && run && wait && gpu && span ? wgk_call_enable_timing(s->call, true) : WGK_ERR_OUT_OF_MEMORY;
+  if (!st) st = bench_warm(s, 0);
   for (int64_t i = 0; i < iters && !st; i++) {
     uint64_t t = 0;
     double t0 = now_ns();
     st = run_next(s);
+    double t1 = now_ns();
+    if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
+    double t2 = now_ns();
     if (!st) st = wgk_call_gpu_time(s->call, &t);
     wall[i] = now_ns() - t0;
-    ns[i] = (double)t;
-    if (!st) note_passes(s, i, iters, per_pass);
+    run[i] = t1 - t0;
+    wait[i] = t2 - t1;
+    gpu[i] = (double)t;
+    span[i] = (double)rt_call_gpu_span(s->call);
   }
   wgk_call_enable_timing(s->call, false);
-  if (!st && acc && !bench_series_add(&s->timed_calls, wall, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
-  for (int p = 0; !st && acc && p < s->n_passes; p++)
-    if (!bench_series_add(&s->pass_ns[p], per_pass + (int64_t)p * iters, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
-  free(per_pass);
+  if (!st && !(keep(true, &s->timed_calls, wall, iters) && keep(true, &s->timed_run, run, iters) &&
+               keep(true, &s->timed_wait, wait, iters) && keep(true, &s->timed_gpu, gpu, iters) &&
+               keep(true, &s->timed_span, span, iters)))
+    st = WGK_ERR_OUT_OF_MEMORY;
   free(wall);
-  return finish(st, ns, iters, out, acc);
+  free(run);
+  free(wait);
+  free(gpu);
+  free(span);
+  return st;
 }
 
 wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
                                      bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
                                      bench_series *resident_acc) {
   double *bns = calloc((size_t)batches + 1, sizeof *bns), *rns = calloc((size_t)calls + 1, sizeof *rns);
+  double *run = calloc((size_t)calls + 1, sizeof *run), *wait = calloc((size_t)calls + 1, sizeof *wait);
   wgk_batch *b = NULL;
-  wgk_status st = bns && rns ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st = bns && rns && run && wait ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = bench_warm(s, warmup);
   /* one batch sample, then resident calls in proportion, so both see the same moments of a busy machine */
   int64_t r = 0;
@@ -258,11 +308,19 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
     for (int64_t until = calls * (i + 1) / batches; r < until && !st; r++) {
       t0 = now_ns();
       st = run_next(s);
+      double t1 = now_ns();
       if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
       rns[r] = now_ns() - t0;
+      run[r] = t1 - t0;
+      wait[r] = rns[r] - run[r];
     }
   }
   wgk_batch_destroy(b);
+  if (!st && resident_acc &&
+      !(bench_series_add(&s->resident_run, run, (size_t)calls) && bench_series_add(&s->resident_wait, wait, (size_t)calls)))
+    st = WGK_ERR_OUT_OF_MEMORY;
+  free(run);
+  free(wait);
   wgk_status a = finish(st, bns, batches, batch_out, batch_acc);
   wgk_status c = finish(st ? st : a, rns, calls, resident_out, resident_acc);
   return st ? st : a ? a : c;

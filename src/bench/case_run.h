@@ -33,11 +33,19 @@ typedef struct bench_setup {
   double call_ns;                       /* one run + wait after the first (an estimate, picks K) */
   int batch_calls;                      /* K: calls per back-to-back submission */
   bool cpu;                             /* a CPU adapter (shorter warm-up) */
-  bench_series timed_calls;             /* wall time of each timestamped call (run + reading its
-                                               timestamps, which waits): a repeat per gpu series with acc */
+  bench_series ts_batch;                /* wall per call of the submissions the timestamp series read (every call
+                                               of them timed): a repeat per series with acc */
+  bench_series span_ns;                 /* GPU span of those reads: the last call's first pass's begin to its
+                                               last pass's end */
   int n_passes;                         /* passes timed by the timestamp series */
   char pass_name[WGK_BENCH_MAX_PASSES][64]; /* each pass's name (the last part of its label) */
   bench_series pass_ns[WGK_BENCH_MAX_PASSES]; /* each pass's share of the timestamps, a repeat per series */
+  /* The lone timed call (a resident call with timestamps on, bench_time_timed_call), a repeat per series: */
+  bench_series timed_calls;             /* wall of run + wait + reading the timestamps */
+  bench_series timed_run, timed_wait;   /* wgk_call_run returning (record + submit); the wait after it */
+  bench_series timed_gpu, timed_span;   /* its passes' busy time (timestamps) and span */
+  /* The untimed resident series split (bench_time_batch_resident): */
+  bench_series resident_run, resident_wait;
 } bench_setup;
 
 /* Generates and uploads the inputs and makes the call. A case the device cannot run (a missing required
@@ -64,16 +72,23 @@ bool bench_timestamps_trusted(const dev_desc *dev);
  * figure (wall of K back-to-back calls / K). */
 wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
                           bench_series *acc);
-/* Timestamps alone (the device must have timestamp-query); with acc, the wall time of each timestamped call
- * goes to s->timed_calls as one repeat, and each pass's share of the timestamps to s->pass_ns (names in
- * s->pass_name; the shares of one call sum to its sample). */
+/* Timestamps alone (the device must have timestamp-query), of the last call of a warm back-to-back series: each
+ * sample is one submission of K calls recorded back to back, every call timed the same way (its passes in their
+ * own timed passes, resolved after it), and the last call's timestamps read after the wait. With acc, the
+ * submission's wall time / K goes to s->ts_batch (the cross-check from the same moments), the last call's GPU
+ * span to s->span_ns and each pass's share to s->pass_ns (names in s->pass_name; the shares of one call sum to
+ * its sample). A lone call after the host waited (bench_time_timed_call) starts on an idle GPU: not the figure. */
 wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
+/* iters lone resident calls with timestamps on, each: run (timed until wgk_call_run returns), wait, read the
+ * timestamps; into s->timed_calls / timed_run / timed_wait / timed_gpu / timed_span, one repeat. */
+wgk_status bench_time_timed_call(bench_setup *s, int64_t iters);
 /* iters samples, each the wall time of submitting K calls recorded back to back into one submission (wgk_batch;
  * recorded before the clock starts) + the wait, divided by K. */
 wgk_status bench_time_batch(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
-/* Both of the above in one series on warm clocks, interleaved (a batch sample, then resident calls in proportion)
+/* Batch and resident in one series on warm clocks, interleaved (a batch sample, then resident calls in proportion)
  * so that on a machine whose load changes both figures see the same moments: `batches` batch samples and
- * `calls` resident calls (batches >= 1). */
+ * `calls` resident calls (batches >= 1). Each resident call's run (until wgk_call_run returns) and wait go to
+ * s->resident_run / resident_wait as one repeat. */
 wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t batches, int64_t calls,
                                      bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
                                      bench_series *resident_acc);

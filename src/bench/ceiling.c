@@ -250,6 +250,19 @@ wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceili
   }
   if (!st) out->submit_wait = bench_stat_of(ns, reps);
   out->has_submit_wait = st == WGK_OK;
+  gpu_timer *timer = NULL;
+  if (!st && device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY)) {
+    st = gpu_timer_create(dev, 1, &timer, err);
+    for (uint32_t r = 0; !st && r < reps; r++) {
+      uint64_t t = 0;
+      st = submit(dev, &j, timer, 1, err);
+      if (!st) st = gpu_timer_read(dev, timer, &t, 1, 600000, err);
+      ns[r] = (double)t;
+    }
+    if (!st) out->empty_pass = bench_stat_of(ns, reps);
+    out->has_empty_pass = st == WGK_OK;
+  }
+  gpu_timer_destroy(timer);
   job_free(&j);
   gpu_buffer_destroy(buf);
   free(ns);

@@ -72,6 +72,9 @@ typedef struct bench_ceilings {
   bench_transfer upload, download;
   bool has_submit_wait;   /* submit_wait measured */
   bench_stat submit_wait; /* ns of encoder begin + one empty dispatch + submit + wait, warm */
+  bool has_empty_pass;    /* empty_pass measured (the device has timestamp-query) */
+  bench_stat empty_pass;  /* timestamps of that empty dispatch in its own timed pass, one per submission: the least
+                             a timed pass reads, the floor under a tiny pass's figure */
 } bench_ceilings;
 
 /* Issue 14's goals for one case, from the ceilings and the case's figures:
@@ -96,7 +99,8 @@ bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64
                            double resident_ns, double gpu_ns);
 json_t *bench_goals_json(const bench_goals *g);
 
-/* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks. */
+/* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks; where the device has
+ * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */
 wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err);
 
 /* reps: timed dispatches of each kernel; 0 picks 10. */

@@ -24,11 +24,18 @@ bool bench_consistent(const bench_figures *f, char *reason, size_t size) {
     add(reason, size, "no GPU time was measured");
     return false;
   }
-  if (f->timestamps && f->timed_call_ns > 0 && f->gpu_ns > f->timed_call_ns) {
+  if (f->timestamps && f->timed_call_ns > 0 && f->timed_call_gpu_ns > f->timed_call_ns) {
     add(reason, size,
-        "timestamps give %.1f us, more than the %.1f us wall time of the timestamped calls themselves "
+        "timestamps of a lone timed call give %.1f us, more than the %.1f us wall time of that call "
         "(broken timestamps: units, stale or early slots)",
-        f->gpu_ns * 1e-3, f->timed_call_ns * 1e-3);
+        f->timed_call_gpu_ns * 1e-3, f->timed_call_ns * 1e-3);
+    ok = false;
+  }
+  if (f->timestamps && f->timed_call_ns > 0 && f->timed_call_span_ns > f->timed_call_ns) {
+    add(reason, size,
+        "the GPU span of a lone timed call (first pass's begin to last pass's end) is %.1f us, more than the "
+        "%.1f us wall time of that call (broken timestamps: units, stale or early slots)",
+        f->timed_call_span_ns * 1e-3, f->timed_call_ns * 1e-3);
     ok = false;
   }
   if (f->resident_ns > 0 && f->gpu_ns > f->resident_ns) {
@@ -38,8 +45,8 @@ bool bench_consistent(const bench_figures *f, char *reason, size_t size) {
   }
   if (f->timestamps && f->batch_ns > 0 && f->gpu_ns > f->batch_ns * (1 + WGK_BENCH_BATCH_TOLERANCE)) {
     add(reason, size,
-        "timestamps give %.1f us, more than the %.1f us per call of %d back-to-back calls in one "
-        "submission (wall time)",
+        "timestamps give %.1f us, more than the %.1f us per call of the %d back-to-back calls in one "
+        "submission whose last call they timed (wall time)",
         f->gpu_ns * 1e-3, f->batch_ns * 1e-3, f->batch_calls);
     ok = false;
   }
@@ -56,4 +63,20 @@ bool bench_repeats_agree(const char *const *names, const double *spreads, size_t
     ok = false;
   }
   return ok;
+}
+
+void bench_load_note(double load, int cores, char *reason, size_t size) {
+  if (load <= 0 || cores <= 0 || load <= cores) return;
+  add(reason, size,
+      "the host's load average was %.1f on %d cores: other processes took cores during the series, so host-bound "
+      "figures move between repeats",
+      load, cores);
+}
+
+double bench_load_average(void) {
+  FILE *f = fopen("/proc/loadavg", "r");
+  double load = -1;
+  if (f && fscanf(f, "%lf", &load) != 1) load = -1;
+  if (f) fclose(f);
+  return load;
 }

@@ -11,6 +11,25 @@ double cli_bench_row_gflops(const cli_bench_row *r) {
   return r->gpu.median > 0 && r->flops ? (double)r->flops / r->gpu.median : 0;
 }
 
+bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceilings *c) {
+  return (bench_breakdown){.resident = r->resident,
+                           .run = r->resident_run,
+                           .wait = r->resident_wait,
+                           .has_timestamps = r->has_timestamps,
+                           .timestamps_trusted = r->gpu_timed,
+                           .timed_call = r->timed_call,
+                           .timed_run = r->timed_run,
+                           .timed_wait = r->timed_wait,
+                           .timed_gpu = r->timed_gpu,
+                           .timed_span = r->timed_span,
+                           .warm_gpu = r->timestamps,
+                           .warm_span = r->span,
+                           .has_submit_wait = c->has_submit_wait,
+                           .has_empty_pass = c->has_empty_pass,
+                           .submit_wait_ns = c->submit_wait.median,
+                           .empty_pass_ns = c->empty_pass.median};
+}
+
 #define stat_json bench_stat_json
 
 static json_t *medians_json(const double *m, int n) {
@@ -54,8 +73,15 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
       "repeatsReason", r->disagreement, "consistent", r->consistent, "reason", r->consistency);
   if (r->has_timestamps)
     json_object_set_new(checks, "timestamps",
-                        json_pack("{s:o, s:b, s:s}", "ns", stat_json(&r->timestamps), "consistent",
+                        json_pack("{s:o, s:o, s:o, s:b, s:s}", "ns", stat_json(&r->timestamps), "batchNs",
+                                  stat_json(&r->ts_batch), "spanNs", stat_json(&r->span), "consistent",
                                   r->timestamps_consistent, "reason", r->timestamps_reason));
+  bench_breakdown b = cli_bench_row_breakdown(r, ceil);
+  json_object_set_new(checks, "breakdown", bench_breakdown_json(&b));
+  json_object_set_new(checks, "host", json_pack("{s:f, s:i}", "loadAverage", r->load_average, "cores", r->cores));
+  json_t *meds = json_object_get(checks, "repeatMediansNs"); /* the resident split per repeat: which part moved */
+  json_object_set_new(meds, "residentRun", medians_json(r->med_run, r->repeats));
+  json_object_set_new(meds, "residentWait", medians_json(r->med_wait, r->repeats));
   json_t *passes = json_array(); /* each pass's share of the timestamps: where a multi-pass call's time goes */
   for (int p = 0; p < r->n_passes; p++)
     json_array_append_new(passes, json_pack("{s:s, s:o}", "name", r->pass_name[p], "gpuNs", stat_json(&r->pass[p])));

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "bench/breakdown.h"
 #include "bench/case_run.h"
 #include "bench/ceiling.h"
 
@@ -28,12 +29,20 @@ typedef struct cli_bench_row {
   double med_gpu[WGK_BENCH_MAX_REPEATS], med_batch[WGK_BENCH_MAX_REPEATS], med_resident[WGK_BENCH_MAX_REPEATS];
   bool consistent;        /* bench/consistency.h: gpu <= resident, timestamps <= batch */
   char consistency[512];  /* why not */
+  double load_average;    /* the host's 1-minute load average, the larger of the samples before and after */
+  int cores;              /* online */
   bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
   char disagreement[512]; /* which series do not */
   bool has_reference;     /* --reference: the C reference's time per call (host, double) */
   bench_stat reference;
   uint64_t bytes, flops; /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
+  /* Where a resident call's time goes (has_timestamps for the timed figures), pooled over the repeats: */
+  bench_stat resident_run, resident_wait; /* the resident series split: wgk_call_run returning, then the wait */
+  bench_stat ts_batch;                    /* wall per call of the submissions the timestamps timed the last call of */
+  bench_stat span;                        /* that last call's GPU span: first pass's begin to last pass's end */
+  bench_stat timed_run, timed_wait, timed_gpu, timed_span; /* lone timed calls (timed_call is their whole wall) */
+  double med_run[WGK_BENCH_MAX_REPEATS], med_wait[WGK_BENCH_MAX_REPEATS]; /* resident_run / wait per repeat */
   int n_passes; /* timestamps per pass (has_timestamps): each pass's share, pooled over the repeats */
   char pass_name[WGK_BENCH_MAX_PASSES][64];
   bench_stat pass[WGK_BENCH_MAX_PASSES];
@@ -43,9 +52,18 @@ typedef struct cli_bench_row {
 double cli_bench_row_gbps(const cli_bench_row *r);
 double cli_bench_row_gflops(const cli_bench_row *r);
 
+/* The row's resident-call breakdown with the ceilings' floors (bench/breakdown.h). */
+bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceilings *c);
+
 /* The whole report as JSON: command line, date, package, device (`wgk devices --json` shape), ceilings, cases. */
 json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
                               const cli_bench_row *rows, size_t n);
+
+/* `wgk bench PKG --first-call`: the first bench.json case matching filter (NULL: the first), first call of the
+ * process by phase (cli/bench_first.c); the exit status. */
+struct cli_common;
+int cli_bench_first_call(const char *pkg, const char *filter, const char *json_path, const struct cli_common *common,
+                         int argc, char **argv);
 
 /* The package's bench.json (digest-checked when verified); NULL with the error printed as "wgk <cmd>: ...". */
 struct wgk_kernel;

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench/breakdown.h"
 #include "bench/consistency.h"
 #include "cli/bench_report.h"
 #include "cli/cli.h"
@@ -17,13 +19,16 @@
 
 static const char *usage_text =
     "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
-    "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
+    "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n"
+    "       wgk bench PKG --first-call [--case ID-or-substring] [--json FILE]: the first call of this process,\n"
+    "                 by phase (context, load, plan + compile, run, wait, read; the pipeline cache's counts)\n";
 
 typedef struct bench_opts {
   cli_common common;
   const char *pkg, *filter, *json;
   long repeat;    /* 0: the case's iterations */
-  bool reference; /* --reference: time the op's C reference too */
+  bool reference;  /* --reference: time the op's C reference too */
+  bool first_call; /* --first-call: the first call of the process by phase, nothing else */
 } bench_opts;
 
 static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
@@ -32,6 +37,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   if (r) return r;
   if (strcmp(a, "--case") == 0) return cli_once("bench", a, &o->filter, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
+  if (strcmp(a, "--first-call") == 0) return o->first_call = true, 1;
   if (strcmp(a, "--json") == 0) return cli_once("bench", a, &o->json, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = cli_value("bench", argc, argv, i);
@@ -44,7 +50,8 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   }
   if (a[0] == '-' && a[1])
     return cli_error("bench",
-                     "unknown option '%s' (wgk bench takes: --case --repeat --json --reference and the common options)",
+                     "unknown option '%s' (wgk bench takes: --case --repeat --json --reference --first-call and the common "
+                     "options)",
                      a),
            -1;
   if (o->pkg) return cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
@@ -53,12 +60,46 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
 }
 
 #define REPEATS 3
-#define BATCH_SAMPLES 10 /* wall samples of K calls per repeat at most */
+#define BATCH_SAMPLES 10     /* wall samples of K calls per repeat at most */
+#define RESIDENT_MIN 200     /* resident calls per repeat at least, while they take under RESIDENT_NS */
+#define RESIDENT_NS 50e6     /* a host-bound call's median needs many samples to settle; this bounds their time */
+#define TIMED_CALL_SAMPLES 20 /* lone timed calls per repeat at most (the breakdown) */
 
 static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
 
-/* Three repeats of timestamps (when the device has them), batch and resident, each series on warm clocks,
- * pooled; gpu is the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
+/* The consistency rules (bench/consistency.h) and the repeats' agreement of a measured row. */
+static void check_row(cli_bench_row *r) {
+  bench_figures f = {.timestamps = r->gpu_timed,
+                     .gpu_ns = r->gpu.median,
+                     .batch_ns = r->gpu_timed ? r->ts_batch.median : r->batch.median,
+                     .batch_calls = r->batch_calls,
+                     .resident_ns = r->resident.median,
+                     .timed_call_ns = r->timed_call.median,
+                     .timed_call_gpu_ns = r->timed_gpu.median,
+                     .timed_call_span_ns = r->timed_span.median};
+  r->consistent = bench_consistent(&f, r->consistency, sizeof r->consistency);
+  f.timestamps = true; /* the timestamps checked alike where they are not the figure (a CPU adapter's) */
+  f.gpu_ns = r->timestamps.median;
+  f.batch_ns = r->ts_batch.median;
+  r->timestamps_consistent =
+      !r->has_timestamps || bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
+  const char *names[] = {r->gpu_timed ? "gpu (timestamps)" : "gpu (batch)", "batch", "resident"};
+  double spreads[] = {r->spread_gpu, r->spread_batch, r->spread_resident};
+  size_t n = r->gpu_timed ? 3 : 2;
+  r->repeats_agree = bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
+  if (!r->repeats_agree) bench_load_note(r->load_average, r->cores, r->disagreement, sizeof r->disagreement);
+}
+
+/* Resident calls per repeat: the case's iterations, raised towards RESIDENT_MIN for a call short enough. */
+static int64_t resident_calls(int64_t iterations, double call_ns) {
+  int64_t by_time = call_ns > 0 ? (int64_t)(RESIDENT_NS / call_ns) : RESIDENT_MIN;
+  int64_t want = by_time < RESIDENT_MIN ? by_time : RESIDENT_MIN;
+  return want > iterations ? want : iterations;
+}
+
+/* Per repeat: timestamps of the last call of warm back-to-back submissions (when the device has them), lone
+ * timed calls (the breakdown), then batch and resident interleaved; pooled. gpu is the timestamps where they are
+ * trusted (bench_timestamps_trusted), else the batch. */
 static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {
   bench_series ts = {0}, batch = {0}, resident = {0};
   bench_stat one;
@@ -67,18 +108,26 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   int64_t batch_iters = r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES;
   int64_t gpu_batches = (r->iterations + su->batch_calls - 1) / su->batch_calls;
   if (gpu_batches < batch_iters) gpu_batches = batch_iters;
+  int64_t calls = resident_calls(r->iterations, su->call_ns);
+  int64_t lone = r->iterations < TIMED_CALL_SAMPLES ? r->iterations : TIMED_CALL_SAMPLES;
+  r->load_average = bench_load_average();
+  r->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   r->has_timestamps = device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
   r->gpu_timed = bench_timestamps_trusted(dev);
   wgk_status st = WGK_OK;
   for (int rep = 0; rep < REPEATS && !st; rep++) {
     int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
-    if (r->has_timestamps)
+    if (r->has_timestamps) {
       st = bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
+      if (!st) st = bench_time_timed_call(su, lone);
+    }
     if (!st)
-      st = bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, r->iterations, &one, &batch,
-                                     &one, &resident);
+      st = bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, calls, &one, &batch, &one,
+                                     &resident);
   }
   if (!st) {
+    double load = bench_load_average();
+    if (load > r->load_average) r->load_average = load;
     const bench_series *gpu = r->gpu_timed ? &ts : &batch;
     r->repeats = REPEATS;
     r->batch_calls = su->batch_calls;
@@ -87,6 +136,14 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
     r->batch = bench_series_stat(&batch);
     r->resident = bench_series_stat(&resident);
     r->timed_call = bench_series_stat(&su->timed_calls);
+    r->resident_run = bench_series_stat(&su->resident_run);
+    r->resident_wait = bench_series_stat(&su->resident_wait);
+    r->ts_batch = bench_series_stat(&su->ts_batch);
+    r->span = bench_series_stat(&su->span_ns);
+    r->timed_run = bench_series_stat(&su->timed_run);
+    r->timed_wait = bench_series_stat(&su->timed_wait);
+    r->timed_gpu = bench_series_stat(&su->timed_gpu);
+    r->timed_span = bench_series_stat(&su->timed_span);
     r->n_passes = su->n_passes;
     for (int p = 0; p < su->n_passes; p++) {
       memcpy(r->pass_name[p], su->pass_name[p], sizeof r->pass_name[p]);
@@ -98,21 +155,9 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
     memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
     memcpy(r->med_batch, batch.medians, sizeof r->med_batch);
     memcpy(r->med_resident, resident.medians, sizeof r->med_resident);
-    bench_figures f = {.timestamps = r->gpu_timed,
-                       .gpu_ns = r->gpu.median,
-                       .batch_ns = r->batch.median,
-                       .batch_calls = r->batch_calls,
-                       .resident_ns = r->resident.median,
-                       .timed_call_ns = r->timed_call.median};
-    r->consistent = bench_consistent(&f, r->consistency, sizeof r->consistency);
-    f.timestamps = true;
-    f.gpu_ns = r->timestamps.median;
-    r->timestamps_consistent =
-        !r->has_timestamps || bench_consistent(&f, r->timestamps_reason, sizeof r->timestamps_reason);
-    const char *names[] = {r->gpu_timed ? "gpu (timestamps)" : "gpu (batch)", "batch", "resident"};
-    double spreads[] = {r->spread_gpu, r->spread_batch, r->spread_resident};
-    size_t n = r->gpu_timed ? 3 : 2;
-    r->repeats_agree = bench_repeats_agree(names + 3 - n, spreads + 3 - n, n, r->disagreement, sizeof r->disagreement);
+    memcpy(r->med_run, su->resident_run.medians, sizeof r->med_run);
+    memcpy(r->med_wait, su->resident_wait.medians, sizeof r->med_wait);
+    check_row(r);
   }
   bench_series_free(&ts);
   bench_series_free(&batch);
@@ -178,6 +223,10 @@ static void print_ceilings(const bench_ceilings *c) {
   if (c->has_submit_wait)
     printf("  bare submit + wait of an empty dispatch: %.1f us (p10-p90 %.1f-%.1f)\n", c->submit_wait.median * 1e-3,
            c->submit_wait.p10 * 1e-3, c->submit_wait.p90 * 1e-3);
+  if (c->has_empty_pass)
+    printf("  an empty dispatch in its own timed pass reads %.1f us of timestamps (p10-p90 %.1f-%.1f)%s\n",
+           c->empty_pass.median * 1e-3, c->empty_pass.p10 * 1e-3, c->empty_pass.p90 * 1e-3,
+           c->timed ? "" : " (a CPU adapter's: the driver's flush)");
   print_kernel_check("copy", &c->copy);
   print_kernel_check("FMA", &c->fma);
 }
@@ -194,19 +243,34 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
          c->fma_gflops > 0 ? 100 * gflops / c->fma_gflops : 0);
   printf(
       "  %d repeats, spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; batch = %d calls per submission; "
-      "timestamped call %.1f us%s\n",
+      "timestamps: the last call of %d back-to-back, every call timed (%.1f us per call)%s\n",
       r->repeats, r->spread_gpu * 100, r->spread_batch * 100, r->spread_resident * 100, r->batch_calls,
-      r->timed_call.median * 1e-3, r->gpu_timed ? "" : "; gpu = batch");
+      r->batch_calls, r->ts_batch.median * 1e-3, r->gpu_timed ? "" : "; gpu = batch");
   if (r->has_timestamps && !r->gpu_timed)
     printf(
         "  timestamps %.1f us (not the GPU time on a CPU adapter: lavapipe reads the host clock after a queue "
         "flush)%s%s\n",
         r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
         r->timestamps_consistent ? "" : r->timestamps_reason);
+  char line[1024];
+  bench_breakdown b = cli_bench_row_breakdown(r, c);
+  bench_breakdown_text(&b, line, sizeof line);
+  printf("  us: %s\n", line);
   if (r->n_passes > 0) {
-    printf("  passes (timestamps, each pass's share%s):", r->gpu_timed ? "" : "; a CPU adapter's, see above");
+    printf("  passes (timestamps of the last call of %d back-to-back, each pass's share%s):", r->batch_calls, r->gpu_timed ? "" : "; a CPU adapter's, see above");
     for (int p = 0; p < r->n_passes; p++)
       printf(" %s %.1f us%s", r->pass_name[p], r->pass[p].median * 1e-3, p + 1 < r->n_passes ? "," : "\n");
+  }
+  if (!r->repeats_agree) {
+    printf("  REPEATS DISAGREE: %s; medians per repeat, us: gpu", r->disagreement);
+    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_gpu[i] * 1e-3);
+    printf(", resident");
+    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_resident[i] * 1e-3);
+    printf(" (run");
+    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_run[i] * 1e-3);
+    printf(", wait");
+    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_wait[i] * 1e-3);
+    printf(")\n");
   }
   if (!r->has_timestamps)
     printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
@@ -226,7 +290,6 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         r->resident.median * 1e-3, g.submit_wait_ns * 1e-3, g.overhead_ratio, WGK_BENCH_OVERHEAD_GOAL,
         g.overhead_met ? "" : " MISSED", g.host_ratio);
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
-  if (!r->repeats_agree) printf("  REPEATS DISAGREE: %s\n", r->disagreement);
 }
 
 static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const bench_ceilings *c,
@@ -289,6 +352,11 @@ int cmd_bench(int argc, char **argv) {
   tc_bench_suite_free(pre);
   pkg_free(pkg);
   if (!ok) return 1;
+  if (o.first_call) {
+    if (o.repeat || o.reference)
+      return cli_error("bench", "--first-call times one call: --repeat and --reference do not apply"), 2;
+    return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
+  }
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   if (!cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;

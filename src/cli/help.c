@@ -75,12 +75,14 @@ static const command_help helps[] = {
      "  --case ID              only cases whose id contains ID\n"
      "  --list                 list the cases without running them\n"},
     {"bench", true,
-     "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference] [options]\n"
+     "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference | --first-call] [options]\n"
      "Times the package's bench.json cases: GPU time, GB/s and GFLOP/s against the device's measured ceilings.\n"
      "  --case ID              only cases whose id contains ID\n"
      "  --repeat N             timed iterations per case (default: the case's own)\n"
      "  --json FILE            write the results as JSON\n"
-     "  --reference            also time the CPU reference\n"},
+     "  --reference            also time the CPU reference\n"
+     "  --first-call           only the first call of this process, by phase (context, load, plan + compile,\n"
+     "                         run, wait, read; wall and CPU time) and the pipeline cache's counts\n"},
     {"tune", true,
      "usage: wgk tune PKG [--case ID] [--repeat N] [options]\n"
      "       wgk tune --show [OP-ID]\n"

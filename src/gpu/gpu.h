@@ -67,6 +67,20 @@ const dev_desc *gpu_device_desc(const gpu_device *dev);
 /* How long the device's waits poll before they block, in ns (0: they block at once; WGK_WAIT_SPIN_US). */
 uint64_t gpu_device_wait_spin_ns(const gpu_device *dev);
 
+/* How long gpu_device_create took, by part (ns; 0 for a part it did not do: a caller's device), for
+ * `wgk bench --first-call`. */
+typedef struct gpu_startup {
+  double instance_ns; /* wgpuCreateInstance (Dawn loads the Vulkan loader and drivers) */
+  double adapter_ns;  /* the adapter request(s) */
+  double cache_ns;    /* opening the persistent pipeline cache (hashing the Dawn library's facts) */
+  double device_ns;   /* the device request */
+  double describe_ns; /* reading back features, limits and adapter facts */
+} gpu_startup;
+gpu_startup gpu_device_startup(const gpu_device *dev);
+/* The persistent pipeline cache's counts so far (gpu/blob_cache.h); false when it is off. */
+struct gpu_blob_counts;
+bool gpu_device_blob_counts(const gpu_device *dev, struct gpu_blob_counts *out);
+
 /* Reports (once) an error recorded asynchronously: uncaptured WebGPU error (WGK_ERR_GPU) or
  * device loss (WGK_ERR_DEVICE, sticky). Every operation below calls it first. */
 wgk_status gpu_device_check(gpu_device *dev, util_error *err);
@@ -234,5 +248,11 @@ wgk_status gpu_timer_read(gpu_device *dev, gpu_timer *timer, uint64_t *ns, uint3
  * previous pass, and summing end - begin then counts that overlap twice. Unwritten (written[i] false, or
  * written NULL and both 0) and reversed slots give 0. */
 void gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n, uint64_t *busy);
+/* Pure: the span of the same slots, from the earliest begin to the latest end of the written, unreversed ones
+ * (0 when none): the GPU time of a call including the gaps between its passes (clears, copies, barriers outside
+ * them), which the busy union leaves out. */
+uint64_t gpu_timestamps_span(const uint64_t *stamps, const bool *written, uint32_t n);
+/* The span (gpu_timestamps_span) of the slots the last gpu_timer_read read; 0 before one. */
+uint64_t gpu_timer_span(const gpu_timer *timer);
 
 #endif

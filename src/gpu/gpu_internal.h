@@ -28,6 +28,7 @@ struct gpu_device {
   char lost_message[WGK_GPU_MESSAGE_MAX];
   struct gpu_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
   uint64_t map_waits;           /* waits for a buffer map (gpu_device_map_waits) */
+  gpu_startup startup;          /* gpu_device_create's parts */
 };
 
 struct gpu_buffer {
@@ -72,6 +73,7 @@ struct gpu_timer {
   uint32_t slots;
   bool *written;         /* per slot: written by the recording last resolved (else its values are stale) */
   bool resolve_recorded; /* a resolve was recorded: the next timed dispatch starts a new recording */
+  uint64_t span_ns;      /* gpu_timestamps_span of the last read */
 };
 
 /* ---- strings ---- */

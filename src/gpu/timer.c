@@ -61,6 +61,7 @@ wgk_status gpu_timer_read(gpu_device *dev, gpu_timer *t, uint64_t *ns, uint32_t 
   s = gpu_buffer_map_read(dev, t->readback, 0, stamps, (size_t)slots * 2 * sizeof *stamps, timeout_ms,
                           "reading timestamps", err);
   if (s == WGK_OK) gpu_timestamps_busy(stamps, t->written, slots, ns);
+  t->span_ns = s == WGK_OK ? gpu_timestamps_span(stamps, t->written, slots) : 0;
   free(stamps);
   return s;
 }
@@ -81,3 +82,18 @@ void gpu_timestamps_busy(const uint64_t *stamps, const bool *written, uint32_t n
     busy[i] = e > covered ? e - covered : 0;
   }
 }
+
+uint64_t gpu_timestamps_span(const uint64_t *stamps, const bool *written, uint32_t n) {
+  uint64_t first = 0, last = 0;
+  bool any = false;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t b = stamps[2 * i], e = stamps[2 * i + 1];
+    if (!(written ? written[i] : (b || e)) || e <= b) continue;
+    if (!any || b < first) first = b;
+    if (!any || e > last) last = e;
+    any = true;
+  }
+  return any ? last - first : 0;
+}
+
+uint64_t gpu_timer_span(const gpu_timer *t) { return t ? t->span_ns : 0; }

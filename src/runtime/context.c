@@ -155,3 +155,10 @@ void wgk_context_stats(const wgk_context *ctx, wgk_stats *out) {
 
 gpu_device *rt_context_device(const wgk_context *ctx) { return ctx->dev; }
 const dev_desc *rt_context_device_desc(const wgk_context *ctx) { return gpu_device_desc(ctx->dev); }
+
+void rt_context_compile_ns(const wgk_context *ctx, double *shader_ns, double *pipeline_ns) {
+  rt_lock((wgk_context *)ctx);
+  *shader_ns = ctx->shader_ns;
+  *pipeline_ns = ctx->pipeline_ns;
+  rt_unlock((wgk_context *)ctx);
+}

@@ -655,10 +655,13 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
     for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];
     memcpy(c->slot_ns, slots, sizeof slots);
     c->slot_ns_n = st == WGK_OK ? n : 0;
+    c->span_ns = st == WGK_OK ? gpu_timer_span(c->timer) : 0;
   }
   rt_unlock(ctx);
   return st;
 }
+
+uint64_t rt_call_gpu_span(const wgk_call *c) { return c && c->slot_ns_n ? c->span_ns : 0; }
 
 size_t rt_call_pass_times(const wgk_call *c, size_t max, const char **names, uint64_t *ns) {
   const plan_result *plan = c && c->last_entry ? c->last_entry->plan : NULL;

@@ -32,6 +32,12 @@ const plan_result *rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullab
  * each pass's share of the busy time (the shares sum to that read's GPU time; a split call's sub-calls summed per
  * pass). Returns the count, 0 before a timed run's read. Labels are valid as rt_call_plan's result. */
 size_t rt_call_pass_times(const wgk_call *call, size_t max, const char **names /* OUT */, uint64_t *ns /* OUT */);
+/* The GPU span of that read: the first pass's begin to the last pass's end (gaps between passes included); 0
+ * before a timed run's read. */
+uint64_t rt_call_gpu_span(const wgk_call *call);
+
+/* Time the context spent creating shader modules and pipelines so far (ns): `wgk bench --first-call`. */
+void rt_context_compile_ns(const wgk_context *ctx, double *shader_ns /* OUT */, double *pipeline_ns /* OUT */);
 
 /* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
 bool rt_call_shape_key(const wgk_call *call, util_dynbuf *out);

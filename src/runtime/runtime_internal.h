@@ -45,6 +45,7 @@ struct wgk_context {
   wgk_stats stats;                           /* cache and work counters */
   rt_pipeline_entry **pipelines;             /* pipeline cache, shared by every kernel; entries never move */
   size_t n_pipelines;                        /* entries in use */
+  double shader_ns, pipeline_ns;             /* time spent creating shader modules / pipelines (pipeline_cache.c) */
   uint64_t next_tensor_id;                   /* tensor identities for bind-group reuse */
   uint64_t bind_clock;                       /* ticks of bind-group use, for eviction */
   bool verbose;                              /* log cache decisions to stderr */
@@ -145,6 +146,7 @@ struct wgk_call {
   uint32_t timed_slots;      /* slots the last run wrote (a split call: one per pass of every sub-call) */
   uint64_t slot_ns[64];      /* per slot: its busy share as wgk_call_gpu_time read it last (gpu_timer_read) */
   uint32_t slot_ns_n;        /* slots in slot_ns; 0 before a read */
+  uint64_t span_ns;          /* first pass's begin to last pass's end of that read (gpu_timer_span) */
   rt_plan_entry *last_entry; /* the plan of the last run (pinned until the next run or destroy) */
   bool tuned_last;           /* the last run took tunables from the tuning cache */
   /* The plan-cache lookup is skipped when nothing its key reads changed since the last run: */

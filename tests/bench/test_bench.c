@@ -8,8 +8,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/breakdown.h"
 #include "bench/ceiling.h"
 #include "bench/consistency.h"
+#include "bench/first_call.h"
 #include "bench/stats.h"
 #include "gpu/gpu.h"
 
@@ -114,6 +116,25 @@ static void busy_skips_unwritten_and_reversed(void **state) {
   assert_int_equal(busy[3], 0);
 }
 
+/* The span runs from the earliest begin to the latest end of the written, unreversed slots: gaps between passes
+ * (clears, copies, barriers outside them) count, which the busy union leaves out. */
+static void span_of_passes(void **state) {
+  (void)state;
+  uint64_t st[] = {1000, 1100, 1150, 1400, 1400, 1450}; /* a 50 ns gap between the first two passes */
+  uint64_t busy[3];
+  gpu_timestamps_busy(st, NULL, 3, busy);
+  assert_int_equal(sum(busy, 3), 400);
+  assert_int_equal(gpu_timestamps_span(st, NULL, 3), 450);
+  uint64_t stale[] = {5000, 5100, 100, 9000, 6000, 5900, 5200, 5300};
+  bool written[] = {true, false, true, true}; /* slot 1 stale, slot 2 reversed */
+  assert_int_equal(gpu_timestamps_span(stale, written, 4), 300);
+  assert_int_equal(gpu_timestamps_span(stale, written, 1), 100);
+  bool none[] = {false, false, false, false};
+  assert_int_equal(gpu_timestamps_span(stale, none, 4), 0);
+  uint64_t zeros[] = {0, 0, 0, 0}; /* no mask: pairs of zeros are unwritten */
+  assert_int_equal(gpu_timestamps_span(zeros, NULL, 2), 0);
+}
+
 static void consistent_figures(void **state) {
   (void)state;
   char why[512];
@@ -122,7 +143,9 @@ static void consistent_figures(void **state) {
                      .batch_ns = 240e3,
                      .batch_calls = 16,
                      .resident_ns = 303e3,
-                     .timed_call_ns = 320e3};
+                     .timed_call_ns = 320e3,
+                     .timed_call_gpu_ns = 240e3,
+                     .timed_call_span_ns = 320e3}; /* the span may equal the call's wall time */
   assert_true(bench_consistent(&f, why, sizeof why));
   assert_string_equal(why, "");
   f.gpu_ns = 250e3; /* within WGK_BENCH_BATCH_TOLERANCE of the batch figure */
@@ -144,11 +167,24 @@ static void inconsistent_figures_say_why(void **state) {
                      .timed_call_ns = 1100e3};
   assert_false(bench_consistent(&f, why, sizeof why));
   assert_non_null(strstr(why, "GPU time 925.0 us exceeds the whole resident call's 303.0 us"));
-  assert_non_null(strstr(why, "more than the 240.0 us per call of 16 back-to-back calls"));
-  assert_null(strstr(why, "timestamped calls themselves"));
-  f.timed_call_ns = 500e3; /* timestamps past the wall time of their own calls: broken timestamps */
+  assert_non_null(strstr(why, "more than the 240.0 us per call of the 16 back-to-back calls"));
+  assert_null(strstr(why, "lone timed call"));
+  /* a lone timed call whose timestamps, or span, lie past its own wall time: broken timestamps */
+  f.timed_call_ns = 500e3;
+  f.timed_call_gpu_ns = 510e3;
+  f.timed_call_span_ns = 400e3;
   assert_false(bench_consistent(&f, why, sizeof why));
-  assert_non_null(strstr(why, "925.0 us, more than the 500.0 us wall time of the timestamped calls"));
+  assert_non_null(strstr(why, "timestamps of a lone timed call give 510.0 us, more than the 500.0 us wall time"));
+  assert_null(strstr(why, "GPU span"));
+  f.timed_call_gpu_ns = 300e3;
+  f.timed_call_span_ns = 501e3;
+  assert_false(bench_consistent(&f, why, sizeof why));
+  assert_null(strstr(why, "lone timed call give"));
+  assert_non_null(strstr(why, "GPU span of a lone timed call (first pass's begin to last pass's end) is 501.0 us"));
+  /* the same lone figures without timestamps as the GPU source are not checked (a CPU adapter's) */
+  bench_figures cpu = {.gpu_ns = 100e3, .batch_ns = 100e3, .resident_ns = 200e3, .timed_call_ns = 100e3,
+                       .timed_call_gpu_ns = 900e3, .timed_call_span_ns = 900e3};
+  assert_true(bench_consistent(&cpu, why, sizeof why));
   /* the batch figure as GPU time (no usable timestamps): only gpu <= resident applies */
   bench_figures b = {.timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
   assert_false(bench_consistent(&b, why, sizeof why));
@@ -171,6 +207,15 @@ static void repeats_agree_within_tolerance(void **state) {
   assert_null(strstr(why, "gpu"));
   assert_non_null(strstr(why, "the batch medians of the repeats spread 12.4%"));
   assert_non_null(strstr(why, "the resident medians of the repeats spread 31.0%"));
+  /* a loaded host says so after the spreads; an idle or unknown one adds nothing */
+  bench_load_note(12.5, 2, why, sizeof why);
+  assert_non_null(strstr(why, "spread 31.0% (more than 5%); the host's load average was 12.5 on 2 cores"));
+  char quiet[64] = "";
+  bench_load_note(1.9, 2, quiet, sizeof quiet);
+  bench_load_note(2.0, 2, quiet, sizeof quiet);
+  bench_load_note(-1, 2, quiet, sizeof quiet);
+  bench_load_note(5, 0, quiet, sizeof quiet);
+  assert_string_equal(quiet, "");
 }
 
 static json_t *at(json_t *o, const char *path) { /* "a.b.c" */
@@ -239,6 +284,13 @@ static void ceilings_json_shape(void **state) {
   j = bench_ceilings_json(&c);
   assert_float_equal(json_real_value(at(j, "submitWait.ns.median")), 18000, 0);
   assert_int_equal(json_integer_value(at(j, "submitWait.ns.n")), 200);
+  assert_null(json_object_get(j, "emptyPass"));
+  json_decref(j);
+  c.has_empty_pass = true;
+  c.empty_pass = (bench_stat){2100, 2000, 2300, 200};
+  j = bench_ceilings_json(&c);
+  assert_float_equal(json_real_value(at(j, "emptyPass.ns.median")), 2100, 0);
+  assert_int_equal(json_integer_value(at(j, "emptyPass.ns.n")), 200);
   json_decref(j);
   /* no timestamps used (a CPU adapter or none at all) says so; no transfers measured: no keys */
   c.timed = false;
@@ -249,6 +301,122 @@ static void ceilings_json_shape(void **state) {
   assert_null(json_object_get(j, "upload"));
   assert_null(json_object_get(j, "download"));
   json_decref(j);
+}
+
+/* The resident-call breakdown: the H200 SparseAttention decode figures of issue 14 (460 us resident for 144 us
+ * of passes), the derived gap and wait past the span, the floors, and the parts left out when not measured. */
+static void breakdown_json_and_text(void **state) {
+  (void)state;
+  bench_breakdown b = {.resident = {460e3, 440e3, 500e3, 600},
+                       .run = {40e3, 38e3, 45e3, 600},
+                       .wait = {420e3, 400e3, 455e3, 600},
+                       .has_timestamps = true,
+                       .timestamps_trusted = true,
+                       .timed_call = {480e3, 470e3, 520e3, 60},
+                       .timed_run = {42e3, 40e3, 50e3, 60},
+                       .timed_wait = {430e3, 420e3, 460e3, 60},
+                       .timed_gpu = {144e3, 143e3, 146e3, 60},
+                       .timed_span = {160e3, 158e3, 165e3, 60},
+                       .warm_gpu = {143e3, 142e3, 145e3, 30},
+                       .warm_span = {150e3, 149e3, 152e3, 30},
+                       .has_submit_wait = true,
+                       .submit_wait_ns = 18e3,
+                       .has_empty_pass = true,
+                       .empty_pass_ns = 2.5e3};
+  json_t *j = bench_breakdown_json(&b);
+  assert_float_equal(json_real_value(at(j, "residentNs.median")), 460e3, 0);
+  assert_float_equal(json_real_value(at(j, "runNs.median")), 40e3, 0);
+  assert_int_equal(json_integer_value(at(j, "waitNs.n")), 600);
+  assert_true(json_is_true(at(j, "timestampsTrusted")));
+  assert_float_equal(json_real_value(at(j, "timedCall.wallNs.median")), 480e3, 0);
+  assert_float_equal(json_real_value(at(j, "timedCall.runNs.median")), 42e3, 0);
+  assert_float_equal(json_real_value(at(j, "timedCall.waitNs.median")), 430e3, 0);
+  assert_float_equal(json_real_value(at(j, "timedCall.gpuNs.median")), 144e3, 0);
+  assert_float_equal(json_real_value(at(j, "timedCall.spanNs.median")), 160e3, 0);
+  assert_float_equal(json_real_value(at(j, "timedCall.gapNs")), 16e3, 1e-9);          /* span - passes */
+  assert_float_equal(json_real_value(at(j, "timedCall.waitPastSpanNs")), 270e3, 1e-9); /* wait - span */
+  assert_float_equal(json_real_value(at(j, "warm.gpuNs.median")), 143e3, 0);
+  assert_float_equal(json_real_value(at(j, "warm.spanNs.median")), 150e3, 0);
+  assert_float_equal(json_real_value(at(j, "floor.submitWaitNs")), 18e3, 0);
+  assert_float_equal(json_real_value(at(j, "floor.emptyPassNs")), 2.5e3, 0);
+  json_decref(j);
+  char line[1024];
+  bench_breakdown_text(&b, line, sizeof line);
+  assert_string_equal(line,
+                      "resident 460.0 us = run 40.0 + wait 420.0 | timed call 480.0 = run 42.0 + wait 430.0 (+ read), "
+                      "GPU passes 144.0, span 160.0; warm GPU 143.0, span 150.0 | floor: submit + wait 18.0, empty "
+                      "pass 2.5");
+  char small[16]; /* truncated, still terminated */
+  bench_breakdown_text(&b, small, sizeof small);
+  assert_int_equal(strlen(small), 15);
+  /* no timestamp-query, no floors: only the resident split */
+  bench_breakdown plain = {.resident = b.resident, .run = b.run, .wait = b.wait};
+  j = bench_breakdown_json(&plain);
+  assert_null(json_object_get(j, "timedCall"));
+  assert_null(json_object_get(j, "warm"));
+  assert_null(json_object_get(j, "timestampsTrusted"));
+  assert_int_equal(json_object_size(at(j, "floor")), 0);
+  json_decref(j);
+  bench_breakdown_text(&plain, line, sizeof line);
+  assert_string_equal(line, "resident 460.0 us = run 40.0 + wait 420.0");
+  plain.has_timestamps = true; /* a CPU adapter's timestamps say so */
+  bench_breakdown_text(&plain, line, sizeof line);
+  assert_non_null(strstr(line, "timed call (a CPU adapter's timestamps)"));
+}
+
+/* `wgk bench --first-call`: the call is load + prepare + run + wait + read (the context and the inputs apart),
+ * of wall and of CPU time; every phase in the JSON with both; the cache's counts only when it is on. */
+static void first_call_json_and_text(void **state) {
+  (void)state;
+  bench_first_call f = {.instance_ns = 1e6,
+                        .adapter_ns = 450e6,
+                        .cache_open_ns = 0.5e6,
+                        .device_ns = 200e6,
+                        .describe_ns = 0.1e6,
+                        .shader_ns = 10e6,
+                        .pipeline_ns = 9e6,
+                        .shaders = 1,
+                        .pipelines = 1,
+                        .has_cache = true,
+                        .cache_loaded = 2};
+  const double wall[BENCH_PHASES] = {700e6, 3e6, 200e6, 20e6, 12e6, 80e6, 10e6, 0.4e6};
+  const double cpu[BENCH_PHASES] = {190e6, 2e6, 70e6, 9e6, 3e6, 25e6, 3e6, 0.4e6};
+  memcpy(f.wall_ns, wall, sizeof wall);
+  memcpy(f.cpu_ns, cpu, sizeof cpu);
+  assert_float_equal(bench_first_call_ns(&f, false), 125e6, 1e-3);
+  assert_float_equal(bench_first_call_ns(&f, true), 42e6, 1e-3);
+  json_t *j = bench_first_call_json(&f);
+  assert_float_equal(json_real_value(at(j, "callNs")), 125e6, 1e-3);
+  assert_float_equal(json_real_value(at(j, "callCpuNs")), 42e6, 1e-3);
+  assert_float_equal(json_real_value(at(j, "withContextNs")), 825e6, 1e-3);
+  assert_int_equal(json_object_size(at(j, "phases")), BENCH_PHASES);
+  for (int p = 0; p < BENCH_PHASES; p++) {
+    json_t *ph = json_object_get(at(j, "phases"), bench_phase_name((bench_phase)p));
+    assert_non_null(ph);
+    assert_float_equal(json_real_value(json_object_get(ph, "wallNs")), wall[p], 0);
+    assert_float_equal(json_real_value(json_object_get(ph, "cpuNs")), cpu[p], 0);
+  }
+  assert_non_null(at(j, "phases.secondCall"));
+  assert_float_equal(json_real_value(at(j, "context.adapterNs")), 450e6, 0);
+  assert_float_equal(json_real_value(at(j, "context.pipelineCacheOpenNs")), 0.5e6, 0);
+  assert_float_equal(json_real_value(at(j, "shaderNs")), 10e6, 0);
+  assert_int_equal(json_integer_value(at(j, "pipelines")), 1);
+  assert_int_equal(json_integer_value(at(j, "pipelineCache.loaded")), 2);
+  assert_int_equal(json_integer_value(at(j, "pipelineCache.stored")), 0);
+  json_decref(j);
+  char text[2048];
+  bench_first_call_text(&f, text, sizeof text);
+  assert_non_null(strstr(text, "first call: 125.0 ms wall, 42.0 ms CPU"));
+  assert_non_null(strstr(text, "with the context 825.0 ms"));
+  assert_non_null(strstr(text, " wait 80.0 / 25.0,"));
+  assert_non_null(strstr(text, "pipeline cache: 2 loaded, 0 missed, 0 stored"));
+  f.has_cache = false;
+  j = bench_first_call_json(&f);
+  assert_null(json_object_get(j, "pipelineCache"));
+  json_decref(j);
+  bench_first_call_text(&f, text, sizeof text);
+  assert_non_null(strstr(text, "pipeline cache: off"));
+  assert_string_equal(bench_phase_name(BENCH_PHASES), "?");
 }
 
 /* Issue 14's goals from the ceilings: transfer floor = in / upload + out / download; overhead = resident / bare. */
@@ -295,11 +463,14 @@ int main(void) {
       cmocka_unit_test(busy_of_sequential_passes),
       cmocka_unit_test(busy_counts_overlap_once),
       cmocka_unit_test(busy_skips_unwritten_and_reversed),
+      cmocka_unit_test(span_of_passes),
       cmocka_unit_test(consistent_figures),
       cmocka_unit_test(inconsistent_figures_say_why),
       cmocka_unit_test(repeats_agree_within_tolerance),
       cmocka_unit_test(ceilings_json_shape),
       cmocka_unit_test(goals_of_a_case),
+      cmocka_unit_test(breakdown_json_and_text),
+      cmocka_unit_test(first_call_json_and_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

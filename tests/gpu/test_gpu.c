@@ -387,6 +387,10 @@ static void timestamps_measure_a_pass(void **state) {
   assert_true(ns[0] > 0);
   assert_true(ns[1] > 0);
   assert_true(ns[0] < 60ull * 1000000000ull);
+  /* the span of the read, first begin to last end, holds both passes' busy time (and any gap between them) */
+  printf("# span %llu ns\n", (unsigned long long)gpu_timer_span(timer));
+  assert_true(gpu_timer_span(timer) >= ns[0] + ns[1]);
+  assert_int_equal(gpu_timer_span(NULL), 0);
   gpu_timer_destroy(timer);
   busy_free(&r);
 }
@@ -431,6 +435,8 @@ static void bad_selector_is_not_found(void **state) {
   opts.adapter = "0";
   util_error_clear(&err);
   ASSERT_OK(gpu_device_create(&opts, &dev, &err));
+  gpu_startup su = gpu_device_startup(dev); /* its parts were timed (how long is not checked) */
+  assert_true(su.instance_ns > 0 && su.adapter_ns > 0 && su.device_ns > 0 && su.describe_ns > 0);
   gpu_device_destroy(dev);
 }
 
