@@ -1,5 +1,6 @@
 # SparseAttention: host-check refusals through the public API; the ORT CPU oracle on random single-node models.
 wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
+wgk_add_test(test_sparse_decode_reuse SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_decode_reuse.c TIMEOUT 300)
 if(TARGET wgk_cli)
   # `wgk test` exits 1 when a case fails; its closing line must also count passes and no failure.
   add_test(NAME sparse_package_test_json COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
