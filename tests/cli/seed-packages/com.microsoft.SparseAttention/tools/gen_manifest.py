@@ -112,7 +112,7 @@ DERIVE = {
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
-    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
+    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
 }
 
 FIELDS = [
@@ -204,7 +204,7 @@ def decode_variant(packed, rot):
          "dispatch": {"x": "decodeSplits", "y": "numHeads // headsPerGroup", "z": "batch * seqLen"}},
         {"id": "decode_merge", "name": "sparse_decode_merge",
          "source": {"shader": "sparse-decode-merge.wgsl.jinja", "inputs": {}},
-         "bindings": "decode_merge", "dispatch": elementwise("batch * seqLen * numHeads * headSize")}]
+         "bindings": "decode_merge", "dispatch": {"x": "numHeads", "y": "batch * seqLen"}}]  # a workgroup per row
     return {"id": vid, "when": when,
             "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                           "HG": "headsPerGroup", "TK": "decodeKeyTile", "WG": "decodeWG", "MW": "maskWords",
@@ -270,15 +270,12 @@ def f16_packed_sets(sets):
 
 
 def f16_packed(v):
-    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, _f16p sets;
-    decode_merge runs one invocation per output word."""
+    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, _f16p sets."""
     when = ["packedContract" if w == "sparseContract" else w for w in v["when"]] + ["f16Packed"]
     passes = []
     for p in v["passes"]:
         shader = p["source"]["shader"].replace(".wgsl.jinja", "-f16packed.wgsl.jinja")
         q = dict(p, name=p["name"] + "_f16packed", source=dict(p["source"], shader=shader), bindings=p["bindings"] + "_f16p")
-        if p["id"] == "decode_merge":
-            q["dispatch"] = elementwise("batch * seqLen * numHeads * headSize // 2")
         passes.append(q)
     return dict(v, id=v["id"] + "_f16packed", when=when, passes=passes)
 
