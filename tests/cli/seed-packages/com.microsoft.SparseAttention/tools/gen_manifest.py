@@ -166,6 +166,9 @@ def binding_sets():
     sets["attend_staged"] = caches + [storage("output", "outputT", "output", True), params()]
     partial = {"name": "partial", "intermediate": "partial", "buffer": {"type": "storage"}, "elementType": "f32"}
     sets["decode_split_query"] = [storage("query", "queryT", "query")] + caches + [partial, params()]
+    # the split with kv_append folded in (no rotary), separate K and V: it reads the new rows from key/value
+    sets["decode_split_separate"] = [storage("query", "queryT", "query"), storage("key", "keyT", "key"),
+                                     storage("value", "valueT", "value")] + caches + [partial, params()]
     sets["decode_split_staged"] = [storage("output", "outputT", "output", True)] + caches + [partial, params()]
     sets["decode_merge"] = [dict(partial, buffer={"type": "read-only-storage"}),
                             storage("output", "outputT", "output", True), params()]
@@ -193,14 +196,17 @@ def front_passes(packed, rot):
 
 
 def decode_variant(packed, rot):
-    """Flash-decoding for short query chunks over a long cache: split pass into `partial`, then merge."""
+    """Flash-decoding for short query chunks over a long cache: split pass into `partial`, then merge. Without
+    rotary the split also appends the new K/V rows (two passes); with it q_rotary and kv_append run first."""
     vid = "%s%s_decode" % ("packed" if packed else "separate", "_rotary" if rot else "")
     when = ["sparseContract", "decodeOk", "packedQkv" if packed else "not packedQkv",
             "rotaryOn" if rot else "not rotaryOn"]
-    passes = front_passes(packed, rot) + [
+    passes = (front_passes(packed, rot) if rot else []) + [
         {"id": "decode_split", "name": "sparse_decode_split",
-         "source": {"shader": "sparse-decode-split.wgsl.jinja", "inputs": {"stagedQuery": "true" if rot else "false"}},
-         "bindings": "decode_split_staged" if rot else "decode_split_query",
+         "source": {"shader": "sparse-decode-split.wgsl.jinja",
+                    "inputs": {"stagedQuery": "true" if rot else "false", "fusedAppend": "false" if rot else "true",
+                               "packed": "true" if packed else "false"}},
+         "bindings": "decode_split_staged" if rot else "decode_split_query" if packed else "decode_split_separate",
          "dispatch": {"x": "decodeSplits", "y": "numHeads // headsPerGroup", "z": "batch * seqLen"}},
         {"id": "decode_merge", "name": "sparse_decode_merge",
          "source": {"shader": "sparse-decode-merge.wgsl.jinja", "inputs": {}},
