@@ -1,5 +1,6 @@
 # SparseAttention: host-check refusals through the public API; the ORT CPU oracle on random single-node models.
 wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
+wgk_add_test(test_sparse_decode_reuse SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_decode_reuse.c TIMEOUT 300)
 if(TARGET wgk_cli)
   # `wgk test` exits 1 when a case fails; its closing line must also count passes and no failure.
   add_test(NAME sparse_package_test_json COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
@@ -28,10 +29,19 @@ if(TARGET wgk_cli)
       --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33
       --shape block_col_indices=8x420 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
       --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
+  # without rotary, two passes: the split appends the new K/V rows itself; the merge takes a workgroup per row
   add_test(NAME sparse_decode_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\].*pass     decode_split.*dispatch 32 x 8 x 1.*pass     decode_merge"
+    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
+  # the fused separate split binds 10 storage buffers: a device allowing 8 takes the three-pass form
+  add_test(NAME sparse_decode_append_on_8_storage_buffers COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode_append\n.*separate_decode: needs 10 storage buffers per stage, the device allows 8.*pass     kv_append.*pass     decode_split.*pass     decode_merge"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} --device ${CMAKE_CURRENT_LIST_DIR}/storage8.device.json
+    --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33
+    --shape block_col_indices=8x420 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
+    --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64
+    --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
   add_test(NAME sparse_prompt_not_decode COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash\n.*separate_decode: decodeOk is false"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x16x4096 --shape key=1x16x1024 --shape value=1x16x1024)
@@ -66,7 +76,7 @@ if(TARGET wgk_cli)
       --shape total_sequence_length=1 --shape key_total_sequence_lengths=1 --dtype M=int32 --dtype T=float16
       --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
   add_test(NAME f16_explain_sparse_decode_packed COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode_f16packed\n.*separate_decode: sparseContract is false: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage.*: keyT, valueT, pastKeyT, pastValueT, queryT, outputT \\(the device lacks shader-f16"
+    "variant  separate_decode_f16packed\n.*separate_decode: sparseContract is false: f16Ok\\(dtypes.T\\) is false\n.*float16  packed storage.*: queryT, keyT, valueT, pastKeyT, pastValueT, outputT \\(the device lacks shader-f16"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_PHI3_F16}
     --shape past_key=1x8x2048x128 --shape past_value=1x8x2048x128 --shape block_row_indices=8x33
     --shape block_col_indices=8x420 --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)

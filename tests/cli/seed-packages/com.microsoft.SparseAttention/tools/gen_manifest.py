@@ -112,7 +112,8 @@ DERIVE = {
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
-    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
+    "fusedAppendOn": "tunables.DECODE_FUSED_APPEND == 1",  # 0: decode without rotary keeps the kv_append pass
+    "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
 }
 
 FIELDS = [
@@ -166,6 +167,9 @@ def binding_sets():
     sets["attend_staged"] = caches + [storage("output", "outputT", "output", True), params()]
     partial = {"name": "partial", "intermediate": "partial", "buffer": {"type": "storage"}, "elementType": "f32"}
     sets["decode_split_query"] = [storage("query", "queryT", "query")] + caches + [partial, params()]
+    # the split with kv_append folded in (no rotary), separate K and V: it reads the new rows from key/value
+    sets["decode_split_separate"] = [storage("query", "queryT", "query"), storage("key", "keyT", "key"),
+                                     storage("value", "valueT", "value")] + caches + [partial, params()]
     sets["decode_split_staged"] = [storage("output", "outputT", "output", True)] + caches + [partial, params()]
     sets["decode_merge"] = [dict(partial, buffer={"type": "read-only-storage"}),
                             storage("output", "outputT", "output", True), params()]
@@ -192,19 +196,27 @@ def front_passes(packed, rot):
     return passes
 
 
-def decode_variant(packed, rot):
-    """Flash-decoding for short query chunks over a long cache: split pass into `partial`, then merge."""
-    vid = "%s%s_decode" % ("packed" if packed else "separate", "_rotary" if rot else "")
+def decode_variant(packed, rot, fused=None):
+    """Flash-decoding for short query chunks over a long cache: split pass into `partial`, then merge. Without
+    rotary the split also appends the new K/V rows (two passes); with it q_rotary and kv_append run first.
+    fused=False: the separate form with kv_append before the split (`*_decode_append`), for devices that allow
+    fewer than the 10 storage buffers of the fused separate split (wgk skips a variant over the limit)."""
+    fused = not rot if fused is None else fused
+    vid = "%s%s_decode%s" % ("packed" if packed else "separate", "_rotary" if rot else "",
+                             "_append" if not rot and not fused else "")
     when = ["sparseContract", "decodeOk", "packedQkv" if packed else "not packedQkv",
-            "rotaryOn" if rot else "not rotaryOn"]
-    passes = front_passes(packed, rot) + [
+            "rotaryOn" if rot else "not rotaryOn"] + (["fusedAppendOn"] if fused else [])
+    passes = ([] if fused else front_passes(packed, rot)) + [
         {"id": "decode_split", "name": "sparse_decode_split",
-         "source": {"shader": "sparse-decode-split.wgsl.jinja", "inputs": {"stagedQuery": "true" if rot else "false"}},
-         "bindings": "decode_split_staged" if rot else "decode_split_query",
+         "source": {"shader": "sparse-decode-split.wgsl.jinja",
+                    "inputs": {"stagedQuery": "true" if rot else "false", "fusedAppend": "true" if fused else "false",
+                               "packed": "true" if packed else "false"}},
+         "bindings": "decode_split_staged" if rot else "decode_split_separate" if fused and not packed else
+                     "decode_split_query",
          "dispatch": {"x": "decodeSplits", "y": "numHeads // headsPerGroup", "z": "batch * seqLen"}},
         {"id": "decode_merge", "name": "sparse_decode_merge",
          "source": {"shader": "sparse-decode-merge.wgsl.jinja", "inputs": {}},
-         "bindings": "decode_merge", "dispatch": elementwise("batch * seqLen * numHeads * headSize")}]
+         "bindings": "decode_merge", "dispatch": {"x": "numHeads", "y": "batch * seqLen"}}]  # a workgroup per row
     return {"id": vid, "when": when,
             "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                           "HG": "headsPerGroup", "TK": "decodeKeyTile", "WG": "decodeWG", "MW": "maskWords",
@@ -270,15 +282,12 @@ def f16_packed_sets(sets):
 
 
 def f16_packed(v):
-    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, _f16p sets;
-    decode_merge runs one invocation per output word."""
+    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, _f16p sets."""
     when = ["packedContract" if w == "sparseContract" else w for w in v["when"]] + ["f16Packed"]
     passes = []
     for p in v["passes"]:
         shader = p["source"]["shader"].replace(".wgsl.jinja", "-f16packed.wgsl.jinja")
         q = dict(p, name=p["name"] + "_f16packed", source=dict(p["source"], shader=shader), bindings=p["bindings"] + "_f16p")
-        if p["id"] == "decode_merge":
-            q["dispatch"] = elementwise("batch * seqLen * numHeads * headSize // 2")
         passes.append(q)
     return dict(v, id=v["id"] + "_f16packed", when=when, passes=passes)
 
@@ -301,10 +310,12 @@ def main():
         args[BIND_KEYS[role]] = a
     args["outputT"] = {"kind": "tensor", "semantic": "output", "role": "output"}
     variants = [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
+               [decode_variant(False, False, fused=False)] + \
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
     variants += [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
+                [f16_packed(decode_variant(False, False, fused=False))] + \
                 [f16_packed(flash_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]
     m = {
@@ -319,7 +330,7 @@ def main():
         "args": args,
         "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
                      "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 1024, "DECODE_WG": 256,
-                     "DECODE_KEY_TILE": 32, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32},
+                     "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32},
         "derive": dict(DERIVE, **F16_PACKED_DERIVE),
         "bindingSets": f16_packed_sets(binding_sets()),
         "variants": variants,

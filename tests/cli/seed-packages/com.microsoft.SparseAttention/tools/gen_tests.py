@@ -140,6 +140,17 @@ CASES = [
          vstride=4, pasts=[20, 1500], cache=1536, variant="separate_decode"),
     case("decode_split_s1_block_start_splitblocks4_f32", S=1, N=8, KN=2, H=32, block=32, layouts=2, local=3,
          vstride=3, pasts=[1024], cache=1056, tunables={"SPLIT_BLOCKS": 4}, variant="separate_decode"),
+    # the merge's workgroup per (b * S + s, h): a head wider than its 64 column lanes (H / 4 = 68: a second,
+    # partial column round), two batches of two rows
+    # kv_append folded into the split (no rotary): packed [Q|K|V] sources, S = DECODE_MAX_S rows crossing a block
+    # boundary (past 14 of blocks of 16) beside a long past, in-place caches checked
+    case("decode_split_s4_packed_fused_append_f32", B=2, S=4, N=8, KN=2, H=32, block=16, layouts=2, local=2,
+         vstride=3, pasts=[300, 14], cache=320, packed=True, variant="packed_decode"),
+    # DECODE_FUSED_APPEND 0: the three-pass form (kv_append, split, merge) a device with 8 storage buffers takes
+    case("decode_split_s3_append_pass_f32", B=2, S=3, N=8, KN=2, H=32, block=16, layouts=2, local=2,
+         vstride=3, pasts=[300, 14], cache=320, tunables={"DECODE_FUSED_APPEND": 0}, variant="separate_decode_append"),
+    case("decode_split_s2_h272_merge_columns_f32", B=2, S=2, N=4, KN=2, H=272, block=32, layouts=2, local=2,
+         vstride=3, pasts=[300, 700], cache=736, variant="separate_decode"),
     case("prompt_b16_f16", S=32, N=2, KN=1, H=16, dtype="float16"),
     case("prompt_gqa4_packed_f16", S=40, N=8, KN=2, H=16, packed=True, layouts=4, vstride=4, dtype="float16"),
     case("prompt_partial_neox_f16", S=32, N=2, KN=1, H=64, rotary="neox", rot=32, dtype="float16"),
@@ -154,6 +165,14 @@ CASES = [
          variant="packed_rotary_decode"),
     case("decode_split_s1_batch2_uneven_splits_f16", B=2, S=1, N=4, KN=1, H=64, block=32, layouts=4, local=2,
          vstride=4, pasts=[10, 900], cache=960, dtype="float16", variant="separate_decode"),
+    case("decode_split_s4_packed_fused_append_f16", B=2, S=4, N=8, KN=2, H=32, block=16, layouts=2, local=2,
+         vstride=3, pasts=[300, 14], cache=320, packed=True, dtype="float16", variant="packed_decode"),
+    case("decode_split_s3_append_pass_f16", B=2, S=3, N=8, KN=2, H=32, block=16, layouts=2, local=2,
+         vstride=3, pasts=[300, 14], cache=320, dtype="float16", tunables={"DECODE_FUSED_APPEND": 0},
+         variant="separate_decode_append"),
+    case("decode_split_s2_h272_merge_columns_wg64_f16", B=2, S=2, N=4, KN=2, H=272, block=32, layouts=2, local=2,
+         vstride=3, pasts=[300, 700], cache=736, dtype="float16", tunables={"WORKGROUP_SIZE": 64},
+         variant="separate_decode"),
     case("prompt_partial_interleaved_packed_f16", S=24, N=4, KN=2, H=32, rotary="interleaved", rot=16, packed=True,
          dtype="float16", variant="packed_rotary_flash"),
     # the flash prompt in float16 (packed two per u32 without shader-f16): Phi-3's head size and GQA 4 with a
