@@ -101,7 +101,7 @@ DERIVE = {
         "[%d <= tunables.FLASH_KEY_TILE and %d * (headSize + 4) * 8 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashTQ": "pick([%s], 0)" % ", ".join(
-        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 1 + flashKeyTile + flashKeyTile // %s) + flashKeyTile * (headSize + 4) + (2 * flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 2 + flashKeyTile + flashKeyTile // %s) + flashKeyTile * (headSize + 4) + (2 * flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t, flash_sk("%d * flashHG" % t), t) for t in (64, 32, 16, 8, 4)),
     "flashSK": flash_sk("flashTQ * flashHG"),
     "flashPC": "pick([[flashTQ * flashHG // 4 * (headSize // 4) <= tunables.FLASH_WG, 1], [headSize % 8 == 0 and flashTQ * flashHG // 4 * (headSize // 8) <= tunables.FLASH_WG, 2], [headSize % 16 == 0, 4], [headSize % 8 == 0, 2]], 1)",
