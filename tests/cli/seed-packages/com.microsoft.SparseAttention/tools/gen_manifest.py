@@ -51,6 +51,12 @@ ATTR_DESC = {
     "sparse_block_size": "Tokens per sparse block; one of 16, 32, 64, 128.",
 }
 
+def flash_sk(rows):
+    """Keys per S-step invocation for `rows` rows: the smallest of 1, 2, 4 whose invocations fit FLASH_WG."""
+    return ("pick([[(%s) // 4 * flashKeyTile <= tunables.FLASH_WG, 1], "
+            "[(%s) // 4 * (flashKeyTile // 2) <= tunables.FLASH_WG, 2]], 4)" % (rows, rows))
+
+
 # Every name below is visible by bare name to later derives, to `when`, uniforms, dispatch and templates.
 DERIVE = {
     "numHeads": "attrs.num_heads if attrs.num_heads is defined and attrs.num_heads is integer else 0",
@@ -87,15 +93,19 @@ DERIVE = {
     "tilingOk": "blockSize % queryTile == 0 and keyBytes * keyTile <= tileBudget and queryTile * headsPerGroup <= device.limits.maxComputeInvocationsPerWorkgroup and queryTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
     # the flash attention (`*_flash`): M = flashTQ * flashHG rows (head, query) in groups of 4 of one head,
     # key tiles of up to FLASH_KEY_TILE keys taking at most half the workgroup memory; the largest query tile
-    # <= FLASH_ROWS / flashHG whose workgroup memory fits
+    # <= FLASH_ROWS / flashHG whose workgroup memory fits. Register tiles: an S-step invocation scores 4 rows
+    # x flashSK keys, a PV-step invocation accumulates 4 rows x flashPC vec4 columns, the smallest tiles
+    # (1..4) whose invocation counts fit FLASH_WG (so `wgk tune` picks the shapes by sweeping FLASH_WG)
     "flashHG": "pick([[groupSize % 8 == 0 and tunables.FLASH_ROWS >= 32, 8], [groupSize % 4 == 0 and tunables.FLASH_ROWS >= 16, 4], [groupSize % 2 == 0 and tunables.FLASH_ROWS >= 8, 2]], 1)",
     "flashKeyTile": "pick([%s], 0)" % ", ".join(
         "[%d <= tunables.FLASH_KEY_TILE and %d * (headSize + 4) * 8 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
         % (t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashTQ": "pick([%s], 0)" % ", ".join(
-        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 2 + flashKeyTile) + flashKeyTile * (headSize + 4) + (2 * flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
-        % (t, t, t, t) for t in (64, 32, 16, 8, 4)),
-    "flashWG": "(flashTQ * flashHG // 4) * max(flashKeyTile, headSize // 4)",
+        "[%d * flashHG <= tunables.FLASH_ROWS and blockSize %% %d == 0 and (%d * flashHG * (headSize + 2 + flashKeyTile + flashKeyTile // %s) + flashKeyTile * (headSize + 4) + (2 * flashHG + 1) * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize, %d]"
+        % (t, t, t, flash_sk("%d * flashHG" % t), t) for t in (64, 32, 16, 8, 4)),
+    "flashSK": flash_sk("flashTQ * flashHG"),
+    "flashPC": "pick([[flashTQ * flashHG // 4 * (headSize // 4) <= tunables.FLASH_WG, 1], [headSize % 8 == 0 and flashTQ * flashHG // 4 * (headSize // 8) <= tunables.FLASH_WG, 2], [headSize % 16 == 0, 4], [headSize % 8 == 0, 2]], 1)",
+    "flashWG": "(flashTQ * flashHG // 4) * max(flashKeyTile // flashSK, headSize // (4 * flashPC))",
     "flashTiles": "(seqLen + 2 * flashTQ - 2) // flashTQ if flashTQ > 0 else 0",
     "flashOk": "flashTQ >= 4 and flashKeyTile >= 1 and flashWG <= device.limits.maxComputeInvocationsPerWorkgroup and flashTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // flashHG <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
     # the subgroup-matrix attention: f32 8x8x8 matrices, K tiles of 8 keys, Q rows staged in workgroup memory
@@ -239,8 +249,8 @@ def flash_variant(packed, rot):
                    "dispatch": {"x": "flashTiles", "y": "numHeads // flashHG", "z": "batch"}})
     return {"id": vid, "when": when,
             "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
-                          "TQ": "flashTQ", "HG": "flashHG", "TK": "flashKeyTile", "MW": "maskWords",
-                          "WG": "flashWG"},
+                          "TQ": "flashTQ", "HG": "flashHG", "TK": "flashKeyTile", "SK": "flashSK",
+                          "PC": "flashPC", "MW": "maskWords", "WG": "flashWG"},
             "passes": passes}
 
 
@@ -330,7 +340,8 @@ def main():
         "args": args,
         "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
                      "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 1024, "DECODE_WG": 256,
-                     "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32},
+                     "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32,
+                     "FLASH_WG": 64},
         "derive": dict(DERIVE, **F16_PACKED_DERIVE),
         "bindingSets": f16_packed_sets(binding_sets()),
         "variants": variants,

@@ -70,6 +70,9 @@ def case(cid, B=1, S=16, N=2, KN=1, H=16, block=16, layouts=1, local=2, vstride=
 
 # A hand-written layout: two layouts, columns listed out of order, -1 padding, an empty row.
 HAND = ([[0, 1, 3, 4, 6], [0, 0, 2, 3, 4]], [[0, 1, 0, 2, 1, 0], [1, 0, 2, 0, -1, -1]])
+# for the flash pass's row-range walk: layout 0 leaves block row 2 empty, layout 1 lists a non-causal block
+# (3 in row 1); both pad with valid-looking columns a walk past a row's range would take
+HAND_FLASH = ([[0, 1, 3, 3, 6], [0, 1, 3, 5, 6]], [[0, 0, 1, 3, 1, 0, 2, 2], [0, 1, 3, 2, 0, 3, 1, 2]])
 
 CASES = [
     case("prompt_b16_f32", S=32, N=2, KN=1, H=16, block=16),
@@ -124,6 +127,16 @@ CASES = [
          tunables={"FLASH_ROWS": 8}, variant="separate_flash"),
     case("flash_chunk_s20_past37_rotary_packed_f32", S=20, N=4, KN=2, H=32, pasts=[37], cache=64, packed=True,
          rotary="neox", rot=32, variant="packed_rotary_flash"),
+    # register tile shapes (FLASH_WG): 4 rows x 1 key and 4 rows x 2 vec4 columns (WG 128), the one-key
+    # one-column shape (WG 1024), 4 x 4 keys with 2 columns (the default 64), and a hand layout
+    case("flash_prompt_h128_gqa4_wg128_f32", S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2, vstride=2,
+         tunables={"FLASH_WG": 128}, variant="separate_flash"),
+    case("flash_prompt_h64_gqa4_wg1024_f32", S=200, N=8, KN=2, H=64, block=64, layouts=4, local=1, vstride=2,
+         tunables={"FLASH_WG": 1024}, variant="separate_flash"),
+    case("flash_prompt_h64_gqa4_sk4_f32", S=200, N=8, KN=2, H=64, block=64, layouts=4, local=1, vstride=2,
+         variant="separate_flash"),
+    case("flash_prompt_hand_layout_f32", S=64, N=4, KN=1, H=32, block=16, layout_data=HAND_FLASH,
+         variant="separate_flash"),
     # FLASH_ROWS 0 turns the flash variants off: the plain attention pass, the fallback on small workgroup memory
     case("plain_prompt_gqa4_fallback_f32", S=48, N=8, KN=2, H=16, layouts=4, vstride=4,
          tunables={"FLASH_ROWS": 0}, variant="separate"),
@@ -181,6 +194,10 @@ CASES = [
          kts=[100, 37], dtype="float16", variant="separate_flash"),
     case("flash_prompt_gqa8_keytile8_f16", S=72, N=8, KN=1, H=32, block=16, layouts=2, local=2, vstride=3,
          tunables={"FLASH_KEY_TILE": 8}, dtype="float16", variant="separate_flash"),
+    case("flash_prompt_h128_gqa4_wg128_f16", S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2, vstride=2,
+         tunables={"FLASH_WG": 128}, dtype="float16", variant="separate_flash"),
+    case("flash_prompt_hand_layout_f16", S=64, N=4, KN=1, H=32, block=16, layout_data=HAND_FLASH, dtype="float16",
+         variant="separate_flash"),
     case("plain_prompt_gqa4_fallback_f16", S=48, N=8, KN=2, H=16, layouts=4, vstride=4,
          tunables={"FLASH_ROWS": 0}, dtype="float16", variant="separate"),
 ]
