@@ -41,12 +41,12 @@ void rt_ctx_release(wgk_context *ctx) {
   free(ctx);
 }
 
-/* The buffer pool's cap: WGK_POOL_BYTES where set and a number (0 turns reuse off), else WGK_POOL_BYTES. */
-static uint64_t pool_bytes_from_env(void) {
-  const char *v = getenv("WGK_POOL_BYTES");
+/* A byte count from the environment variable name where set and a number, else fallback. */
+static uint64_t bytes_from_env(const char *name, uint64_t fallback) {
+  const char *v = getenv(name);
   char *end = NULL;
   unsigned long long n = v ? strtoull(v, &end, 10) : 0;
-  return v && *v && end && !*end ? (uint64_t)n : WGK_POOL_BYTES;
+  return v && *v && *v != '-' && end && !*end ? (uint64_t)n : fallback;
 }
 
 static bool init_lock(pthread_mutex_t *m) {
@@ -109,7 +109,9 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return st;
   }
   describe_adapter(ctx);
-  gpu_pool_init(&ctx->pool, pool_bytes_from_env());
+  gpu_pool_init(&ctx->pool, bytes_from_env("WGK_POOL_BYTES", WGK_POOL_BYTES)); /* 0 turns reuse off */
+  /* uploads up to this size go through queue writes, larger ones through staging (0: every upload staged) */
+  ctx->queue_write_max = bytes_from_env("WGK_QUEUE_WRITE_MAX", WGK_QUEUE_WRITE_MAX);
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
    * mapped creation, bench/results/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe: 0.9 against 15-22
    * GB/s): on unless the adapter is the CPU; WGK_STAGED_UPLOAD=0 or 1 decides instead. */

@@ -54,7 +54,7 @@ struct wgk_context {
   bool staged_upload;        /* uploads larger than the queue-write limit through the pool's MAP_WRITE staging: on
                                 for a GPU adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1
                                 decides */
-  uint64_t queue_write_max;  /* the queue-write limit in bytes, 0: WGK_QUEUE_WRITE_MAX (tests lower it) */
+  uint64_t queue_write_max;  /* uploads up to this many bytes go through queue writes (WGK_QUEUE_WRITE_MAX) */
   uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
                                 stays one small size class, reused piece after piece, however large the tensor */
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and

@@ -180,8 +180,7 @@ static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dty
 static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
-  uint64_t queued = ctx->queue_write_max ? ctx->queue_write_max : WGK_QUEUE_WRITE_MAX;
-  if (ctx->staged_upload && bytes > queued && ctx->pool.max_bytes) /* converted straight into mapped staging */
+  if (ctx->staged_upload && bytes > ctx->queue_write_max && ctx->pool.max_bytes) /* converted straight into mapped staging */
     return upload_staged(ctx, buf, dtype, data, numel, bytes);
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;

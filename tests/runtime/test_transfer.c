@@ -237,6 +237,37 @@ static void big_pieces_on_threads(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* WGK_QUEUE_WRITE_MAX sets the queue-write limit in bytes (0: every upload staged); a value that is not a count
+ * leaves the default. A 64 KiB upload under a 4 KiB limit goes through upload staging, and its values arrive. */
+static void queue_write_limit_from_env(void **state) {
+  (void)state;
+  const char *bad[] = {"", "x", "12k", "-5"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    setenv("WGK_QUEUE_WRITE_MAX", bad[i], 1);
+    wgk_context *ctx = staged_context();
+    assert_int_equal(ctx->queue_write_max, WGK_QUEUE_WRITE_MAX);
+    wgk_context_destroy(ctx);
+  }
+  setenv("WGK_QUEUE_WRITE_MAX", "4096", 1);
+  wgk_context *ctx = staged_context();
+  unsetenv("WGK_QUEUE_WRITE_MAX");
+  assert_int_equal(ctx->queue_write_max, 4096);
+  enum { M = 16384 };
+  static float xv[M], back[M];
+  for (int i = 0; i < M; i++) xv[i] = uniform();
+  int64_t n = M;
+  wgk_tensor *x = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &x), WGK_OK);
+  assert_int_equal(pooled(ctx, UPLOAD_STAGING), 0);
+  assert_int_equal(wgk_tensor_write(x, xv, sizeof xv), WGK_OK);
+  memset(back, 0xff, sizeof back);
+  assert_int_equal(wgk_tensor_read(x, back, sizeof back), WGK_OK);
+  assert_memory_equal(back, xv, sizeof xv);
+  assert_true(pooled(ctx, UPLOAD_STAGING) >= 1);
+  wgk_tensor_release(x);
+  wgk_context_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
@@ -244,6 +275,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(pieces_alternate_staging),
       cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
       cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
+      cmocka_unit_test(queue_write_limit_from_env),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
