@@ -10,17 +10,7 @@ FINAL=${OUT:-$PWD/gpu-out}
 OUT=/tmp/gpu-results   # everything lands here; $FINAL gets log.txt and one results.tar.gz (the tool returns few files)
 rm -rf "$OUT"
 mkdir -p "$OUT" "$FINAL"
-dawn=$PWD/third_party/dawn/node_modules/bun-webgpu-linux-x64
-if [ -f .device/dawn.tar.xz ]; then mkdir -p /tmp/dawn && tar xJf .device/dawn.tar.xz -C /tmp/dawn && dawn=/tmp/dawn; fi
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-mkdir -p /tmp/devlibs
-for f in .devlibs/*.deb; do dpkg -x "$f" /tmp/devlibs; done
-export LD_LIBRARY_PATH=/tmp/devlibs/usr/lib/x86_64-linux-gnu:$dawn:$PWD/$BUILD
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -f "$icd" ] && export VK_DRIVER_FILES=$icd
-export WGK_SOURCE_DIR=$PWD
-export WGK_KERNEL_PATH=${WGK_KERNEL_PATH:-$PWD/kernels}  # a moved build looks for kernels/ only on the search path
+. "$(dirname "$0")/gpu-env.sh"
 conf=${CONFORMANCE:-.device/conformance/onnx-node-tests}
 status=0
 step() { echo "== $*"; "$@" 2>&1 | tee -a "$OUT/log.txt"; local rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || { echo "(exit $rc)"; status=1; }; }

@@ -19,8 +19,10 @@
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
 #define WGK_STAGED_CHUNK (8ull << 20)  /* pieces of a staged transfer (a power of two: a pool size class) */
 /* Uploads up to this size go through wgpuQueueWriteBuffer, which copies into Dawn's own 4 MiB staging ring and
- * returns: no wait for the GPU. Larger ones would make Dawn allocate a staging buffer per write: staged instead. */
-#define WGK_QUEUE_WRITE_MAX (4ull << 20)
+ * returns: no wait for the GPU. Larger ones are staged: on the H200 two 1 MiB queue writes a call exhaust the ring
+ * now and then (RoPE decode f32 end to end: median 206-470 us, p90 441-1774 us, against 218 / p90 267 us staged;
+ * bench/results/h200-2026-12-01-uploads.md). */
+#define WGK_QUEUE_WRITE_MAX (512ull << 10)
 #define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
