@@ -160,17 +160,14 @@ static wgk_status measure(gpu_device *dev, const job *j, gpu_timer *timer, uint3
   return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_plain(err, st, "out of memory") : st;
 }
 
-static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
-  const device_limits *l = &gpu_device_desc(dev)->limits;
-  bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
-  uint64_t size = cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES;
-  if (l->maxStorageBufferBindingSize < size) size = l->maxStorageBufferBindingSize;
-  if (l->maxBufferSize < size) size = l->maxBufferSize;
-  size -= size % (16 * WG * COPY_MAX_VEC4);
+/* Every copy variant over two buffers of `size` bytes each (a multiple of the largest variant's block) into
+ * out->variants, the best into out->best / gbps / vec4. */
+static wgk_status copy_variants(gpu_device *dev, gpu_timer *timer, uint32_t reps, uint64_t size, bench_copy *out,
+                                util_error *err) {
   gpu_buffer *bufs[2] = {NULL, NULL};
   wgk_status st = gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling src", &bufs[0], err);
   if (!st) st = gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling dst", &bufs[1], err);
-  out->copy_bytes = 2 * size;
+  out->bytes = 2 * size;
   for (uint32_t v = 1; !st && v <= COPY_MAX_VEC4; v *= 2) {
     char wgsl[4096], label[64];
     copy_wgsl(v, wgsl, sizeof wgsl);
@@ -181,16 +178,51 @@ static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps,
     if (!st) st = measure(dev, &j, timer, reps, &t, err);
     job_free(&j);
     if (st) break;
-    double gbps = t.ns.median > 0 ? (double)out->copy_bytes / t.ns.median : 0;
-    out->copy_variants[out->n_copy_variants++] = (bench_copy_variant){v, gbps, t.ns.median};
-    if (gbps > out->copy_gbps) {
-      out->copy_gbps = gbps;
-      out->copy_vec4_per_thread = v;
-      out->copy = t;
+    double gbps = t.ns.median > 0 ? (double)out->bytes / t.ns.median : 0;
+    out->variants[out->n_variants++] = (bench_copy_variant){v, gbps, t.ns.median};
+    if (gbps > out->gbps) {
+      out->gbps = gbps;
+      out->vec4_per_thread = v;
+      out->best = t;
     }
   }
   gpu_buffer_destroy(bufs[0]);
   gpu_buffer_destroy(bufs[1]);
+  return st;
+}
+
+/* The copy's buffer size for `bytes` moved (read + written): half, rounded up to the largest variant's block,
+ * at most the device's binding and buffer limits. */
+static uint64_t copy_size(const gpu_device *dev, uint64_t bytes) {
+  const device_limits *l = &gpu_device_desc(dev)->limits;
+  uint64_t block = 16 * WG * COPY_MAX_VEC4, size = (bytes / 2 + block - 1) / block * block;
+  uint64_t most = l->maxStorageBufferBindingSize < l->maxBufferSize ? l->maxStorageBufferBindingSize : l->maxBufferSize;
+  most -= most % block;
+  return size > most ? most : size < block ? block : size;
+}
+
+static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
+  bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
+  bench_copy c = {0};
+  wgk_status st = copy_variants(dev, timer, reps, copy_size(dev, 2 * (cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES)), &c, err);
+  out->copy_bytes = c.bytes;
+  out->copy_gbps = c.gbps;
+  out->copy_vec4_per_thread = c.vec4_per_thread;
+  out->copy = c.best;
+  memcpy(out->copy_variants, c.variants, sizeof c.variants);
+  out->n_copy_variants = c.n_variants;
+  return st;
+}
+
+wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, bench_copy *out, util_error *err) {
+  *out = (bench_copy){0};
+  if (reps == 0) reps = 10;
+  gpu_timer *timer = NULL;
+  bool timed = device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY) &&
+               strcmp(gpu_device_desc(dev)->adapterType, "cpu") != 0;
+  wgk_status st = timed ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
+  if (!st) st = copy_variants(dev, timer, reps, copy_size(dev, bytes), out, err);
+  gpu_timer_destroy(timer);
   return st;
 }
 

@@ -49,6 +49,16 @@ typedef struct bench_copy_variant {
   double ns;   /* median per dispatch */
 } bench_copy_variant;
 
+/* A copy measured at one size: every variant, the best kept. */
+typedef struct bench_copy {
+  uint64_t bytes;           /* read + written by one dispatch */
+  uint32_t vec4_per_thread; /* the best variant's */
+  bench_kernel_time best;   /* the best variant's */
+  double gbps;              /* bytes / the best median, GB/s (1e9) */
+  bench_copy_variant variants[WGK_BENCH_COPY_VARIANTS];
+  size_t n_variants;
+} bench_copy;
+
 typedef struct bench_transfer {
   uint64_t bytes; /* per transfer */
   bench_stat ns;  /* per transfer */
@@ -102,6 +112,11 @@ json_t *bench_goals_json(const bench_goals *g);
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks; where the device has
  * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */
 wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err);
+
+/* The copy kernels moving about `bytes` (read + written; rounded up to a whole block, at most the binding limit), as
+ * the copy ceiling is measured: a case's own size, where a short kernel's launch and tail weigh as they do in the
+ * case (the ceiling's 512 MiB copy hides them). reps as below. */
+wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, bench_copy *out, util_error *err);
 
 /* reps: timed dispatches of each kernel; 0 picks 10. */
 wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings *out /* OUT */, util_error *err);

@@ -7,6 +7,10 @@
 
 double cli_bench_row_gbps(const cli_bench_row *r) { return r->gpu.median > 0 ? (double)r->bytes / r->gpu.median : 0; }
 
+double cli_bench_row_copy_at_ratio(const cli_bench_row *r) {
+  return r->has_copy_at && r->copy_at.gbps > 0 ? cli_bench_row_gbps(r) / r->copy_at.gbps : 0;
+}
+
 double cli_bench_row_gflops(const cli_bench_row *r) {
   return r->gpu.median > 0 && r->flops ? (double)r->flops / r->gpu.median : 0;
 }
@@ -58,6 +62,11 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                 ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
                 ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
+  if (r->has_copy_at)
+    json_object_set_new(m, "copyAtSize",
+                        json_pack("{s:I, s:o, s:f, s:i, s:f}", "bytes", (json_int_t)r->copy_at.bytes, "ns",
+                                  stat_json(&r->copy_at.best.ns), "gbps", r->copy_at.gbps, "vec4PerThread",
+                                  (int)r->copy_at.vec4_per_thread, "bandwidthRatio", cli_bench_row_copy_at_ratio(r)));
   bench_goals g =
       bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
   json_object_set_new(m, "goals", bench_goals_json(&g));

@@ -37,6 +37,8 @@ typedef struct cli_bench_row {
   bench_stat reference;
   uint64_t bytes, flops; /* per call; flops 0 = not reported */
   uint64_t input_bytes, output_bytes;
+  bool has_copy_at; /* the copy kernels measured at the case's bytes */
+  bench_copy copy_at;
   /* Where a resident call's time goes (has_timestamps for the timed figures), pooled over the repeats: */
   bench_stat resident_run, resident_wait; /* the resident series split: wgk_call_run returning, then the wait */
   bench_stat ts_batch;                    /* wall per call of the submissions the timestamps timed the last call of */
@@ -48,7 +50,9 @@ typedef struct cli_bench_row {
   bench_stat pass[WGK_BENCH_MAX_PASSES];
 } cli_bench_row;
 
-/* GB/s and GFLOP/s of a row at its median GPU time (0 when unknown). */
+/* GB/s and GFLOP/s of a row at its median GPU time (0 when unknown); the row's GB/s over the same-size copy's (0
+ * when not measured). */
+double cli_bench_row_copy_at_ratio(const cli_bench_row *r);
 double cli_bench_row_gbps(const cli_bench_row *r);
 double cli_bench_row_gflops(const cli_bench_row *r);
 

@@ -193,6 +193,9 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
   r->input_bytes = su.input_bytes;
   r->output_bytes = su.output_bytes;
   bench_setup_free(&su);
+  util_error err = {0};
+  if (!st && r->bytes > 0)
+    r->has_copy_at = bench_measure_copy(rt_context_device(rt_kernel_context(k)), r->bytes, 10, &r->copy_at, &err) == WGK_OK;
 }
 
 static void print_kernel_check(const char *name, const bench_kernel_time *k) {
@@ -252,6 +255,10 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         "flush)%s%s\n",
         r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
         r->timestamps_consistent ? "" : r->timestamps_reason);
+  if (r->has_copy_at)
+    printf("  copy of the same size (%.1f MiB moved): %.1f us, %.1f GB/s; this case at %.1f%% of it\n",
+           (double)r->copy_at.bytes / (1 << 20), r->copy_at.best.ns.median * 1e-3, r->copy_at.gbps,
+           100 * cli_bench_row_copy_at_ratio(r));
   char line[1024];
   bench_breakdown b = cli_bench_row_breakdown(r, c);
   bench_breakdown_text(&b, line, sizeof line);

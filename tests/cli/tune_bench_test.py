@@ -181,6 +181,11 @@ try:
         check(passes == [], f"no timestamps, no passes: {passes}")
     for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
         check(isinstance(c.get(k), float), f"{k} in the case")
+    # the copy kernels at the case's own size: at least its bytes moved, and the ratio is the case's GB/s over theirs
+    cat = c.get("copyAtSize") or {}
+    check(cat.get("bytes", 0) >= c["bytes"] and cat.get("gbps", 0) > 0 and cat.get("ns", {}).get("median", 0) > 0,
+          f"copyAtSize in the case: {cat}")
+    check(abs(cat.get("bandwidthRatio", -1) - c["gbps"] / cat.get("gbps", 1)) < 1e-9, f"copyAtSize ratio: {cat}")
     # consistency: the flag and its reason say exactly what the figures say (not how fast anything is)
     gpu, res, batch = c["gpuNs"]["median"], c["residentNs"]["median"], c["batchNs"]["median"]
     holds = gpu <= res
