@@ -338,8 +338,9 @@ wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, be
   return finish(st, ns, iters, out, acc);
 }
 
-/* One public-loader style call: new tensors from host data, run, every output read to host memory. */
-static wgk_status e2e_call(bench_setup *s, void *scratch) {
+/* One public-loader style call: new tensors from host data, run, every output read to host memory; the times at
+ * which the inputs were bound and the run returned into at[0], at[1]. */
+static wgk_status e2e_call(bench_setup *s, void *scratch, double at[2]) {
   const tc_bench_case *c = s->c;
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) {
@@ -348,7 +349,9 @@ static wgk_status e2e_call(bench_setup *s, void *scratch) {
     if (!st) st = wgk_call_set_input(s->call, c->inputs[i].key, t);
     wgk_tensor_release(t);
   }
+  at[0] = now_ns();
   if (!st) st = wgk_call_run(s->call);
+  at[1] = now_ns();
   for (size_t i = 0; !st && i < rt_kernel_manifest(s->k)->n_ports; i++) {
     if (rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
     wgk_tensor *t = wgk_call_output(s->call, rt_kernel_manifest(s->k)->ports[i].name);
@@ -357,16 +360,26 @@ static wgk_status e2e_call(bench_setup *s, void *scratch) {
   return st;
 }
 
-wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out) {
-  double *ns = calloc((size_t)iters + 1, sizeof *ns);
+wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts) {
+  double *ns = calloc(4 * ((size_t)iters + 1), sizeof *ns), *up = ns + iters + 1, *run = up + iters + 1,
+         *rd = run + iters + 1;
   void *scratch = malloc(s->output_bytes + 16);
   wgk_status st = ns && scratch ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < warmup + iters && !st; i++) {
-    double t0 = now_ns();
-    st = e2e_call(s, scratch);
-    if (i >= warmup) ns[i - warmup] = now_ns() - t0;
+    double t[2], t0 = now_ns();
+    st = e2e_call(s, scratch, t);
+    double t1 = now_ns();
+    if (i < warmup) continue;
+    ns[i - warmup] = t1 - t0;
+    up[i - warmup] = t[0] - t0;
+    run[i - warmup] = t[1] - t[0];
+    rd[i - warmup] = t1 - t[1];
   }
-  if (!st) *out = bench_stat_of(ns, (size_t)iters);
+  if (!st) {
+    *out = bench_stat_of(ns, (size_t)iters);
+    *parts = (bench_e2e_parts){bench_stat_of(up, (size_t)iters), bench_stat_of(run, (size_t)iters),
+                               bench_stat_of(rd, (size_t)iters)};
+  }
   if (!st) st = bind_set(s, 0); /* back to the resident inputs */
   free(scratch);
   free(ns);

@@ -93,7 +93,14 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
                                      bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
                                      bench_series *resident_acc);
 wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
-wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out);
+/* Where an end-to-end call's time goes: the inputs' tensors made from host arrays and bound, wgk_call_run until it
+ * returns, and the outputs read to host memory (the wait for the GPU included). */
+typedef struct bench_e2e_parts {
+  bench_stat upload, run, read; /* ns per call */
+} bench_e2e_parts;
+/* iters public-loader style calls (new input tensors from host arrays, run, every output read back), each timed
+ * whole into out and by part into parts. */
+wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts);
 
 /* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call;
  * WGK_ERR_UNSUPPORTED when wgk has no reference for the op. */

@@ -23,6 +23,7 @@ typedef struct cli_bench_row {
   bool timestamps_consistent; /* the timestamps checked like a GPU figure (bench/consistency.h) */
   char timestamps_reason[512];
   bench_stat gpu, batch, resident, e2e, timed_call; /* ns per call; gpu, batch and resident pooled over the repeats */
+  bench_e2e_parts e2e_parts;                        /* where e2e's time goes */
   int batch_calls;                                  /* K */
   int repeats;                                      /* series of gpu, batch and resident, each on warm clocks */
   double spread_gpu, spread_batch, spread_resident; /* (max - min) / min of the repeats' medians */

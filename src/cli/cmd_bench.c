@@ -174,7 +174,7 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
   if (!st) st = bench_first_run(&su);
   if (!st) snprintf(r->variant, sizeof r->variant, "%s", wgk_call_variant(su.call));
   if (!st) st = time_repeats(&su, rt_context_device_desc(rt_kernel_context(k)), r);
-  if (!st) st = bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e);
+  if (!st) st = bench_time_e2e(&su, r->warmup > 1 ? 1 : r->warmup, r->iterations, &r->e2e, &r->e2e_parts);
   if (!st && o->reference)
     r->has_reference = bench_time_reference(&su, r->iterations > 5 ? 5 : r->iterations, &r->reference) == WGK_OK;
   if (st == WGK_ERR_LIMIT) { /* tensors past a device limit: this device cannot run the case at all */
@@ -255,6 +255,8 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         "flush)%s%s\n",
         r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
         r->timestamps_consistent ? "" : r->timestamps_reason);
+  printf("  e2e us (medians): inputs made and bound %.1f, run %.1f, outputs read (with the wait) %.1f\n",
+         r->e2e_parts.upload.median * 1e-3, r->e2e_parts.run.median * 1e-3, r->e2e_parts.read.median * 1e-3);
   if (r->has_copy_at)
     printf("  copy of the same size (%.1f MiB moved): %.1f us, %.1f GB/s; this case at %.1f%% of it\n",
            (double)r->copy_at.bytes / (1 << 20), r->copy_at.best.ns.median * 1e-3, r->copy_at.gbps,

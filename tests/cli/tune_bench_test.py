@@ -181,6 +181,11 @@ try:
         check(passes == [], f"no timestamps, no passes: {passes}")
     for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
         check(isinstance(c.get(k), float), f"{k} in the case")
+    # where e2e's time goes: three positive parts, none past the whole call's slowest sample
+    parts = c.get("e2eParts") or {}
+    for k in ("uploadNs", "runNs", "readNs"):
+        med = parts.get(k, {}).get("median", -1)
+        check(0 < med <= c["e2eNs"]["p90"] * 1.5, f"e2eParts.{k} {med} against e2e {c['e2eNs']}")
     # the copy kernels at the case's own size: at least its bytes moved, and the ratio is the case's GB/s over theirs
     cat = c.get("copyAtSize") or {}
     check(cat.get("bytes", 0) >= c["bytes"] and cat.get("gbps", 0) > 0 and cat.get("ns", {}).get("median", 0) > 0,
