@@ -167,8 +167,7 @@ static bool map_start(gpu_buffer *buf, WGPUMapMode mode, uint64_t offset, size_t
 
 /* Whether the map started on buf is done, without waiting (its callback runs here if it is). */
 static bool map_done(gpu_buffer *buf) {
-  WGPUFutureWaitInfo info = {buf->map_future, 0};
-  if (!buf->map->done) wgpuInstanceWaitAny(buf->dev->instance, 1, &info, 0);
+  if (!buf->map->done) gpu_poll_once(buf->dev, buf->map_future);
   return buf->map->done;
 }
 
@@ -193,8 +192,7 @@ static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_
  * in the zero-timeout wait, or later on its own (the state is orphaned then). */
 static void map_abort(gpu_buffer *buf) {
   wgpuBufferUnmap(buf->buffer);
-  WGPUFutureWaitInfo info = {buf->map_future, 0};
-  wgpuInstanceWaitAny(buf->dev->instance, 1, &info, 0);
+  gpu_poll_once(buf->dev, buf->map_future);
   if (!buf->map->done) buf->map->orphaned = true;
   gpu_async_free(buf->map);
   buf->map = NULL;

@@ -98,6 +98,9 @@ void *gpu_async_new(size_t size);       /* zeroed; NULL when out of memory */
 void gpu_async_free(gpu_async *st);     /* frees unless orphaned (then the callback will) */
 bool gpu_async_orphaned(gpu_async *st); /* in a callback: true (and freed) if nobody waits */
 
+/* One zero-timeout poll of future (its callback runs here if it is done): whether it completed. */
+bool gpu_poll_once(gpu_device *dev, WGPUFuture future);
+
 /* Waits for one future without spinning. Timed out -> WGK_ERR_TIMEOUT; WaitAny failing or returning
  * without the callback having run -> WGK_ERR_GPU; then a callback status other than success ->
  * WGK_ERR_GPU "<what> failed: <status>: <message>". what names the work in every message. */

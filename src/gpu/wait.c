@@ -1,5 +1,6 @@
 /* Waiting on Dawn futures and catching errors in scopes: every wait of the GPU layer goes through
- * gpu_await, so timed out, wait failed and callback failed are always told apart. */
+ * gpu_await, so timed out, wait failed and callback failed are always told apart; every zero-timeout poll through
+ * poll_once (gpu_poll_once outside this file). */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
@@ -52,28 +53,35 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* For an instance created without timed waits (a caller's): zero-timeout polls with a growing sleep,
- * so a long kernel costs no CPU and a short one little latency. */
-static WGPUWaitStatus poll_wait(WGPUInstance instance, WGPUFutureWaitInfo *info, uint64_t timeout_ns) {
-  uint64_t deadline = now_ns() + timeout_ns;
-  long sleep_ns = 20000;
-  for (;;) {
-    WGPUWaitStatus s = wgpuInstanceWaitAny(instance, 1, info, 0);
-    if (s != WGPUWaitStatus_TimedOut || now_ns() >= deadline) return s;
-    nanosleep(&(struct timespec){0, sleep_ns}, NULL);
-    if (sleep_ns < 1000000) sleep_ns *= 2;
-  }
+/* One zero-timeout poll of future: its callback runs here if it is done. */
+static WGPUWaitStatus poll_once(WGPUInstance instance, WGPUFuture future) {
+  WGPUFutureWaitInfo info = {future, 0};
+  return wgpuInstanceWaitAny(instance, 1, &info, 0);
 }
 
-/* Zero-timeout polls for up to spin_ns: a short GPU job is seen done at once rather than after the wake-up of a
- * blocking wait. TimedOut when the job is still running after the spin (then the caller blocks). */
-static WGPUWaitStatus spin_wait(WGPUInstance instance, WGPUFutureWaitInfo *info, uint64_t spin_ns) {
-  uint64_t until = now_ns() + spin_ns;
-  WGPUWaitStatus s;
-  do {
-    s = wgpuInstanceWaitAny(instance, 1, info, 0);
-  } while (s == WGPUWaitStatus_TimedOut && now_ns() < until);
-  return s;
+bool gpu_poll_once(gpu_device *dev, WGPUFuture future) {
+  return poll_once(dev->instance, future) == WGPUWaitStatus_Success;
+}
+
+/* poll_loop's sleep policies: none between polls, or POLL_SLEEP_NS first, doubled while under POLL_SLEEP_MAX_NS. */
+#define POLL_SPIN 0
+#define POLL_SLEEP_NS 20000
+#define POLL_SLEEP_MAX_NS 1000000
+
+/* Zero-timeout polls of future until it is done, the poll fails, or budget_ns has passed (then TimedOut). Between
+ * polls: nothing with POLL_SPIN (a short GPU job is seen done at once rather than after the wake-up of a blocking
+ * wait), else a sleep of sleep_ns that grows (POLL_SLEEP_NS, for an instance created without timed waits, a
+ * caller's: a long kernel costs no CPU and a short one little latency). */
+static WGPUWaitStatus poll_loop(WGPUInstance instance, WGPUFuture future, uint64_t budget_ns, long sleep_ns) {
+  uint64_t deadline = now_ns() + budget_ns;
+  for (;;) {
+    WGPUWaitStatus s = poll_once(instance, future);
+    if (s != WGPUWaitStatus_TimedOut || now_ns() >= deadline) return s;
+    if (sleep_ns) {
+      nanosleep(&(struct timespec){0, sleep_ns}, NULL);
+      if (sleep_ns < POLL_SLEEP_MAX_NS) sleep_ns *= 2;
+    }
+  }
 }
 
 static wgk_status await(WGPUInstance instance, bool *timed, uint64_t spin_ns, WGPUFuture future, gpu_async *st,
@@ -81,7 +89,7 @@ static wgk_status await(WGPUInstance instance, bool *timed, uint64_t spin_ns, WG
   WGPUFutureWaitInfo info = {future, 0};
   uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000u;
   uint64_t t0 = now_ns();
-  WGPUWaitStatus s = spin_ns ? spin_wait(instance, &info, spin_ns < timeout_ns ? spin_ns : timeout_ns)
+  WGPUWaitStatus s = spin_ns ? poll_loop(instance, future, spin_ns < timeout_ns ? spin_ns : timeout_ns, POLL_SPIN)
                              : WGPUWaitStatus_TimedOut;
   if (s == WGPUWaitStatus_TimedOut) {
     uint64_t spent = now_ns() - t0;
@@ -90,7 +98,7 @@ static wgk_status await(WGPUInstance instance, bool *timed, uint64_t spin_ns, WG
   }
   if (s == WGPUWaitStatus_UnsupportedTimeout) {
     *timed = false;
-    s = poll_wait(instance, &info, timeout_ns);
+    s = poll_loop(instance, future, timeout_ns, POLL_SLEEP_NS);
   }
   if (!st->done) st->orphaned = true;
   if (s == WGPUWaitStatus_TimedOut)

@@ -105,8 +105,9 @@ static size_t piece_bytes(const wgk_context *ctx, size_t bytes) {
   return ctx->staged_chunk >= 64 ? (size_t)ctx->staged_chunk & ~(size_t)7 : bytes;
 }
 
-/* The host values of a transfer, and the piece at hand. */
+/* The host values of a transfer, its direction, and the piece at hand. */
 typedef struct piece_args {
+  bool upload;       /* host values to storage (else storage to host values) */
   wgk_dtype dtype;   /* host */
   wgk_dtype storage; /* on the GPU */
   const void *in;    /* upload: host values */
@@ -120,57 +121,38 @@ static size_t storage_size(wgk_dtype dtype, wgk_dtype storage) {
   return dtype == storage && same_layout(dtype) ? wgk_dtype_size(dtype) : 4;
 }
 
-/* Elements [first, end) of the piece at off of len bytes (past the last element: none). */
-static void piece_elements(const piece_args *a, size_t off, size_t len, int64_t *first, int64_t *end) {
+/* Elements [first, end) of the piece, converted in the transfer's direction. */
+static void convert_span(int64_t first, int64_t end, void *arg) {
+  const piece_args *a = arg;
+  size_t es = storage_size(a->dtype, a->storage), hs = wgk_dtype_size(a->dtype);
+  char *stored = a->mapped + (size_t)(first - a->first) * es;
+  if (a->upload)
+    rt_to_storage(a->dtype, (const char *)a->in + (size_t)first * hs, end - first, stored);
+  else
+    rt_from_stored(a->dtype, a->storage, stored, end - first, (char *)a->out + (size_t)first * hs);
+}
+
+/* The piece of storage bytes [off, off + len): the elements in it (past the last element: none) converted, on
+ * several threads when large. An upload zeroes the tail past the values; a read-back drops that padding. */
+static void transfer_piece(void *mapped, size_t off, size_t len, void *arg) {
+  piece_args *a = arg;
   size_t es = storage_size(a->dtype, a->storage);
-  *first = (int64_t)(off / es);
-  *end = (int64_t)((off + len) / es);
-  if (*end > a->numel) *end = a->numel;
-  if (*first > *end) *first = *end;
-}
-
-static void fill_span(int64_t first, int64_t end, void *arg) {
-  const piece_args *a = arg;
-  size_t es = storage_size(a->dtype, a->storage), hs = wgk_dtype_size(a->dtype);
-  rt_to_storage(a->dtype, (const char *)a->in + (size_t)first * hs, end - first,
-                a->mapped + (size_t)(first - a->first) * es);
-}
-
-/* Upload piece: storage bytes [off, off + len) of the host values, the tail past the values zeroed. */
-static void fill_piece(void *mapped, size_t off, size_t len, void *arg) {
-  piece_args *a = arg;
-  int64_t first, end;
-  piece_elements(a, off, len, &first, &end);
+  int64_t first = (int64_t)(off / es), end = (int64_t)((off + len) / es);
+  if (end > a->numel) end = a->numel;
+  if (first > end) first = end;
   a->mapped = mapped;
   a->first = first;
-  size_t used = (size_t)(end - first) * storage_size(a->dtype, a->storage);
-  parallel_spans(first, end, used, fill_span, a);
-  if (used < len) memset((char *)mapped + used, 0, len - used);
-}
-
-static void drain_span(int64_t first, int64_t end, void *arg) {
-  const piece_args *a = arg;
-  size_t es = storage_size(a->dtype, a->storage), hs = wgk_dtype_size(a->dtype);
-  rt_from_stored(a->dtype, a->storage, a->mapped + (size_t)(first - a->first) * es, end - first,
-                 (char *)a->out + (size_t)first * hs);
-}
-
-/* Read-back piece: the host values of the storage bytes [off, off + len) (the padding past them dropped). */
-static void drain_piece(void *mapped, size_t off, size_t len, void *arg) {
-  piece_args *a = arg;
-  int64_t first, end;
-  piece_elements(a, off, len, &first, &end);
-  a->mapped = mapped;
-  a->first = first;
-  parallel_spans(first, end, (size_t)(end - first) * storage_size(a->dtype, a->storage), drain_span, a);
+  size_t used = (size_t)(end - first) * es;
+  parallel_spans(first, end, used, convert_span, a);
+  if (a->upload && used < len) memset((char *)mapped + used, 0, len - used);
 }
 
 /* A staged upload in pieces (piece_bytes): one staging size class however large the tensor, the pieces
  * pipelined (gpu_buffer_upload_pooled). */
 static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                 size_t bytes) {
-  piece_args a = {dtype, dtype, data, NULL, numel, NULL, 0};
-  return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), fill_piece, &a,
+  piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0};
+  return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), transfer_piece, &a,
                                   ctx->wait_ms, &ctx->err);
 }
 
@@ -435,9 +417,9 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   /* straight into out, converted piece by piece (the padding past the values dropped) */
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0) return WGK_OK;
-  piece_args a = {t->dtype, t->storage, NULL, out, t->numel, NULL, 0};
-  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes), drain_piece,
-                                         &a, ctx->wait_ms, &ctx->err);
+  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0};
+  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes),
+                                         transfer_piece, &a, ctx->wait_ms, &ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
 }
 

@@ -24,6 +24,36 @@ static void fill(float *v, int n, float base) {
   for (int i = 0; i < n; i++) v[i] = base + (float)i * 0.25f;
 }
 
+static void fill_int8(int8_t *v, int n, int step, int base) {
+  for (int i = 0; i < n; i++) v[i] = (int8_t)(i * step + base);
+}
+
+/* The int8 round trip of a staged context (each value widened to a word on the GPU): a tensor of n values
+ * i * step + base made and read back (the host array changed in between: the tensor holds its own copy), then the
+ * values i * step2 + base2 written into it and read back, every read into poison. */
+static void int8_round_trip(wgk_context *ctx, int n, int step, int base, int step2, int base2) {
+  int8_t *vals = malloc((size_t)n), *back = malloc((size_t)n);
+  assert_non_null(vals);
+  assert_non_null(back);
+  int64_t shape = n;
+  wgk_tensor *t = NULL;
+  fill_int8(vals, n, step, base);
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT8, 1, &shape, vals, &t), WGK_OK);
+  fill_int8(vals, n, step2, base2);
+  memset(back, 0x5a, (size_t)n);
+  assert_int_equal(wgk_tensor_read(t, back, (size_t)n), WGK_OK);
+  fill_int8(vals, n, step, base);
+  assert_memory_equal(back, vals, (size_t)n);
+  fill_int8(vals, n, step2, base2);
+  assert_int_equal(wgk_tensor_write(t, vals, (size_t)n), WGK_OK);
+  memset(back, 0x5a, (size_t)n);
+  assert_int_equal(wgk_tensor_read(t, back, (size_t)n), WGK_OK);
+  assert_memory_equal(back, vals, (size_t)n);
+  wgk_tensor_release(t);
+  free(vals);
+  free(back);
+}
+
 /* Leaves released tensors of N floats in the pool, full of poison. */
 static void pool_poisoned_buffers(wgk_context *ctx, int count) {
   float poison[N];
@@ -144,15 +174,7 @@ static void staged_uploads_arrive(void **state) {
     assert_memory_equal(back, xv, sizeof xv);
     wgk_tensor_release(x);
   }
-  static int8_t small[M], small_back[M];
-  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 7 - 100);
-  int64_t n = M;
-  wgk_tensor *t = NULL;
-  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT8, 1, &n, small, &t), WGK_OK);
-  assert_int_equal(wgk_tensor_write(t, small, sizeof small), WGK_OK);
-  assert_int_equal(wgk_tensor_read(t, small_back, sizeof small_back), WGK_OK);
-  assert_memory_equal(small_back, small, sizeof small);
-  wgk_tensor_release(t);
+  int8_round_trip(ctx, M, 7, -100, 3, 11);
   wgk_context_destroy(ctx);
 }
 
@@ -182,20 +204,7 @@ static void staged_transfers_in_pieces(void **state) {
     if (round >= 1) assert_int_equal(ctx->pool.misses, misses); /* every piece's staging came from the pool */
   }
   wgk_tensor_release(x);
-  static int8_t small[M], small_back[M];
-  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 13 - 50);
-  int64_t n = M;
-  wgk_tensor *t = NULL;
-  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT8, 1, &n, small, &t), WGK_OK);
-  memset(small, 0, sizeof small);
-  assert_int_equal(wgk_tensor_read(t, small_back, sizeof small_back), WGK_OK);
-  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 13 - 50);
-  assert_memory_equal(small_back, small, sizeof small);
-  for (int i = 0; i < M; i++) small[i] = (int8_t)(i * 5 + 3);
-  assert_int_equal(wgk_tensor_write(t, small, sizeof small), WGK_OK); /* widened, staged in pieces */
-  assert_int_equal(wgk_tensor_read(t, small_back, sizeof small_back), WGK_OK);
-  assert_memory_equal(small_back, small, sizeof small);
-  wgk_tensor_release(t);
+  int8_round_trip(ctx, M, 13, -50, 5, 3); /* widened, staged in pieces both ways */
   wgk_context_destroy(ctx);
 }
 

@@ -237,6 +237,37 @@ static void big_pieces_on_threads(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* A staged upload zeroes the padding past the values in its staging memory: a float16 tensor of an odd count (its
+ * last word half padding) uploaded through the staging buffer an upload of all-ones words left in the pool holds
+ * zeros in that half, read from its buffer as raw storage. */
+static void staged_upload_zeroes_the_tail(void **state) {
+  (void)state;
+  wgk_context *ctx = staged_context();
+  ctx->queue_write_max = 64; /* staged, in one piece */
+  enum { M = 4097, WORDS = (M + 1) / 2 };
+  static uint32_t ones[WORDS], words[WORDS];
+  static uint16_t h[M];
+  for (int i = 0; i < WORDS; i++) ones[i] = 0xffffffffu;
+  for (int i = 0; i < M; i++) h[i] = util_half_from_float(uniform() * 8);
+  int64_t n = WORDS;
+  wgk_tensor *u = NULL, *t = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_UINT32, 1, &n, NULL, &u), WGK_OK);
+  assert_int_equal(wgk_tensor_write(u, ones, sizeof ones), WGK_OK);
+  assert_int_equal(wgk_tensor_read(u, words, sizeof words), WGK_OK); /* its staging mapped again, in the pool */
+  uint64_t hits = ctx->pool.hits;
+  n = M;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, 1, &n, NULL, &t), WGK_OK);
+  assert_int_equal(wgk_tensor_write(t, h, sizeof h), WGK_OK);
+  assert_true(ctx->pool.hits > hits); /* through the dirty staging buffer */
+  memset(words, 0xa5, sizeof words);
+  assert_int_equal(gpu_buffer_read(ctx->dev, t->buf, 0, words, sizeof words, ctx->wait_ms, &ctx->err), WGK_OK);
+  assert_memory_equal(words, h, sizeof h);
+  assert_int_equal(words[WORDS - 1] >> 16, 0); /* the padding half of the last word */
+  wgk_tensor_release(t);
+  wgk_tensor_release(u);
+  wgk_context_destroy(ctx);
+}
+
 /* WGK_QUEUE_WRITE_MAX sets the queue-write limit in bytes (0: every upload staged); a value that is not a count
  * leaves the default. A 64 KiB upload under a 4 KiB limit goes through upload staging, and its values arrive. */
 static void queue_write_limit_from_env(void **state) {
@@ -275,7 +306,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(pieces_alternate_staging),
       cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
       cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
-      cmocka_unit_test(queue_write_limit_from_env),
+      cmocka_unit_test(queue_write_limit_from_env),      cmocka_unit_test(staged_upload_zeroes_the_tail),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
