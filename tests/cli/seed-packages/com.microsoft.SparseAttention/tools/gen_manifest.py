@@ -344,7 +344,8 @@ def main():
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
-    variants += [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
+    variants += [f16_packed(decode_sg_variant())] + \
+                [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(decode_variant(False, False, fused=False))] + \
                 [f16_packed(flash_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]

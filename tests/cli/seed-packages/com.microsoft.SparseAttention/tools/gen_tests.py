@@ -215,6 +215,8 @@ SG_CASES = [
          pasts=[1700], cache=1792, tunables={"DECODE_WG": 1024}, variant="separate_decode_sg"),
     case("decode_sg_s3_gqa8_h32_b128_f32", B=2, S=3, N=8, KN=1, H=32, block=128, layouts=8, local=1, vstride=2,
          pasts=[1000, 129], cache=1152, variant="separate_decode_sg"),
+    case("decode_sg_s4_gqa4_keys3_append_f16", B=2, S=4, N=8, KN=2, H=64, block=32, layouts=4, local=2, vstride=3,
+         pasts=[300, 45], cache=352, dtype="float16", tunables={"DECODE_SG_KEYS": 3}, variant="separate_decode_sg"),
 ]
 
 
@@ -239,10 +241,10 @@ def with_sg_twins(cases):
 
 
 def sg_without(c):
-    """The variants a device without shader-f16 (float16: the packed staged split) or subgroups picks instead."""
+    """The variants a device without shader-f16 (float16: the packed subgroup split) or subgroups picks instead."""
     w = {}
     if c["inputs"]["queryT"]["dtype"] == "float16":
-        w["shader-f16"] = "separate_decode_f16packed"
+        w["shader-f16"] = "separate_decode_sg_f16packed"
     w["subgroups"] = "separate_decode"
     c["variantWithout"] = w
     return c
