@@ -34,6 +34,20 @@ if(TARGET wgk_cli)
     "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
+  # the subgroup split (lane groups of 8 invocations): chosen where subgroups hold >= 8 invocations (the described
+  # device: 32), with the same grid and partial layout; DECODE_SUBGROUPS 0, or subgroups of 4, take the staged split
+  set(WGK_PHI3_DECODE ${WGK_PHI3} --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
+  list(FILTER WGK_PHI3_DECODE EXCLUDE REGEX "lavapipe.device.json|^--device$")
+  add_test(NAME sparse_decode_sg_selected COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
+  add_test(NAME sparse_decode_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode\n.*separate_decode_sg: decodeSgOk is false: tunables.DECODE_SUBGROUPS != 0 is false.*pass     decode_split \\(sparse_decode_split, sparse-decode-split.wgsl.jinja\\)"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
+    --tunable DECODE_SUBGROUPS=0)
+  add_test(NAME sparse_decode_sg_not_on_subgroups_of_4 COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode\n.*separate_decode_sg: decodeSgOk is false: hasSubgroups8 is false"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups4.device.json)
   # the fused separate split binds 10 storage buffers: a device allowing 8 takes the three-pass form
   add_test(NAME sparse_decode_append_on_8_storage_buffers COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode_append\n.*separate_decode: needs 10 storage buffers per stage, the device allows 8.*pass     kv_append.*pass     decode_split.*pass     decode_merge"

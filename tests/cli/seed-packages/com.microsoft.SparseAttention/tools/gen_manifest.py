@@ -122,6 +122,14 @@ DERIVE = {
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
+    # the subgroup split (`separate_decode_sg`): lane groups of 8 invocations of one subgroup each take a key at
+    # a time (DECODE_SG_KEYS in flight), no K/V staging; at the end the DECODE_WG / 8 lane groups' states meet in
+    # workgroup memory, the accumulators in rounds of decodeSgRows lane groups within 16 KiB (or the device's less)
+    "decodeSgFixedBytes": "(2 * (decodeWG // 8) * headsPerGroup + splitBlocks + (2 * headsPerGroup + 1) * maskWords + 2) * 4",
+    "decodeSgRows": "min(decodeWG // 8, (min(device.limits.maxComputeWorkgroupStorageSize, 16384) - decodeSgFixedBytes) // (headsPerGroup * headSize * 4))",
+    "decodeSgKeys": "max(1, min(tunables.DECODE_SG_KEYS, 8))",
+    "hasSubgroups8": "device.features.has('subgroups') and device.adapterInfo.subgroupMinSize is defined and device.adapterInfo.subgroupMinSize >= 8",
+    "decodeSgOk": "tunables.DECODE_SUBGROUPS != 0 and hasSubgroups8 and decodeWG % 8 == 0 and decodeSgRows >= 1",
     "fusedAppendOn": "tunables.DECODE_FUSED_APPEND == 1",  # 0: decode without rotary keeps the kv_append pass
     "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
 }
@@ -204,6 +212,18 @@ def front_passes(packed, rot):
                    "bindings": "append_%s%s" % (layout, "_rotary" if rot else ""),
                    "dispatch": elementwise("batch * seqLen * kvHeads * headSize // 2")})
     return passes
+
+
+def decode_sg_variant():
+    """The subgroup form of the fused separate decode (no rotary): the same grid, `partial` and merge as
+    `separate_decode`, whose split it replaces where the device has subgroups of >= 8 invocations."""
+    v = decode_variant(False, False)
+    v["id"] = "separate_decode_sg"
+    v["when"] = v["when"] + ["decodeSgOk"]
+    split = v["passes"][0]
+    split["source"] = {"shader": "sparse-decode-split-sg.wgsl.jinja", "inputs": {}}
+    v["constants"] = dict(v["constants"], U="decodeSgKeys", R="decodeSgRows")
+    return v
 
 
 def decode_variant(packed, rot, fused=None):
@@ -319,12 +339,13 @@ def main():
             a["required"] = False
         args[BIND_KEYS[role]] = a
     args["outputT"] = {"kind": "tensor", "semantic": "output", "role": "output"}
-    variants = [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
+    variants = [decode_sg_variant()] + [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [decode_variant(False, False, fused=False)] + \
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
-    variants += [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
+    variants += [f16_packed(decode_sg_variant())] + \
+                [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(decode_variant(False, False, fused=False))] + \
                 [f16_packed(flash_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]
@@ -340,7 +361,7 @@ def main():
         "args": args,
         "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
                      "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 1024, "DECODE_WG": 256,
-                     "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32,
+                     "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1, "DECODE_SG_KEYS": 2, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32,
                      "FLASH_WG": 256},
         "derive": dict(DERIVE, **F16_PACKED_DERIVE),
         "bindingSets": f16_packed_sets(binding_sets()),

@@ -202,6 +202,54 @@ CASES = [
          tunables={"FLASH_ROWS": 0}, dtype="float16", variant="separate"),
 ]
 
+# the subgroup split (`separate_decode_sg`, chosen first where the device has subgroups of >= 8 invocations):
+# more splits than blocks in flight, U = 3 keys in flight over S = DECODE_MAX_S rows, a head not a multiple of
+# 32 (lanes past the row's columns idle), and 128 lane groups reduced in rounds
+SG_CASES = [
+    case("decode_sg_s4_gqa2_keys3_splits_b32_f32", B=2, S=4, N=4, KN=2, H=128, block=32, layouts=2, local=3,
+         vstride=3, pasts=[700, 1234], cache=1280, tunables={"DECODE_SG_KEYS": 3, "SPLIT_BLOCKS": 2},
+         variant="separate_decode_sg"),
+    case("decode_sg_s1_h24_gqa2_wg32_keys1_f32", B=2, S=1, N=6, KN=3, H=24, block=16, layouts=3, local=2, vstride=5,
+         pasts=[299, 450], cache=464, tunables={"DECODE_WG": 32, "DECODE_SG_KEYS": 1}, variant="separate_decode_sg"),
+    case("decode_sg_s1_h128_gqa4_wg1024_rounds_f32", S=1, N=8, KN=2, H=128, block=64, layouts=4, local=4, vstride=4,
+         pasts=[1700], cache=1792, tunables={"DECODE_WG": 1024}, variant="separate_decode_sg"),
+    case("decode_sg_s3_gqa8_h32_b128_f32", B=2, S=3, N=8, KN=1, H=32, block=128, layouts=8, local=1, vstride=2,
+         pasts=[1000, 129], cache=1152, variant="separate_decode_sg"),
+    case("decode_sg_s4_gqa4_keys3_append_f16", B=2, S=4, N=8, KN=2, H=64, block=32, layouts=4, local=2, vstride=3,
+         pasts=[300, 45], cache=352, dtype="float16", tunables={"DECODE_SG_KEYS": 3}, variant="separate_decode_sg"),
+]
+
+
+def with_sg_twins(cases):
+    """Every `separate_decode` case twice: as the subgroup form (id `..._sg_<dtype>`; on a device without subgroups
+    the old form) and, with DECODE_SUBGROUPS 0, as the staged split it replaces."""
+    out = []
+    for c in cases:
+        if c.get("variant") != "separate_decode":
+            out.append(sg_without(c) if c.get("variant") == "separate_decode_sg" else c)
+            continue
+        wg = c.get("tunables", {}).get("DECODE_WG", 256)
+        if wg % 8 == 0:
+            t = json.loads(json.dumps(c))
+            stem, dt = t["id"].rsplit("_", 1)
+            t["id"] = "%s_sg_%s" % (stem, dt)
+            t["variant"] = "separate_decode_sg"
+            out.append(sg_without(t))
+        c["tunables"] = dict(c.get("tunables", {}), DECODE_SUBGROUPS=0)
+        out.append(c)
+    return out
+
+
+def sg_without(c):
+    """The variants a device without shader-f16 (float16: the packed subgroup split) or subgroups picks instead."""
+    w = {}
+    if c["inputs"]["queryT"]["dtype"] == "float16":
+        w["shader-f16"] = "separate_decode_sg_f16packed"
+    w["subgroups"] = "separate_decode"
+    c["variantWithout"] = w
+    return c
+
+
 WITH_REFUSALS = True
 REFUSALS = [
     ("refuse_cache_too_small", dict(S=1, N=2, KN=1, H=8, pasts=[40], cache=32, total=41),
@@ -225,7 +273,7 @@ def refusal(cid, kw, text):
 
 
 def main():
-    cases = CASES + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
+    cases = with_sg_twins(CASES + SG_CASES) + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
     doc = {"schema": 1,
            "description": "SparseAttention against the double reference: block sizes, GQA, packed QKV, rotary, "
                           "float16, prompt/decode/chunked, per-batch past lengths, layouts.",
