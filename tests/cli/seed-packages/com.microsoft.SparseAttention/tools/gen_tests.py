@@ -228,7 +228,7 @@ def with_sg_twins(cases):
         if c.get("variant") != "separate_decode":
             out.append(sg_without(c) if c.get("variant") == "separate_decode_sg" else c)
             continue
-        wg = c.get("tunables", {}).get("DECODE_WG", 256)
+        wg = c.get("tunables", {}).get("DECODE_WG", 128)  # the default
         if wg % 8 == 0:
             t = json.loads(json.dumps(c))
             stem, dt = t["id"].rsplit("_", 1)
