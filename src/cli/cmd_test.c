@@ -1,6 +1,8 @@
 /*
- * `wgk test PKG [--case ID-or-substring] [--list]`: runs the package's test.json cases on the device,
- * one line per case (PASS / FAIL / SKIP), then "N passed, M failed[, K skipped]"; exit 1 on any failure.
+ * `wgk test PKG [--case ID-or-substring] [--shard K/N] [--list]`: runs the package's test.json cases on the
+ * device, one line per case (PASS / FAIL / SKIP), then "N passed, M failed[, K skipped]"; exit 1 on any failure.
+ * --shard K/N keeps every N-th of the cases --case selects, from the K-th on (1 <= K <= N), so N processes
+ * together run each case once: a long suite split across ctest jobs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +15,44 @@
 #include "testcase/testcase.h"
 
 static const char *usage_text =
-    "usage: wgk test PKG [--case ID-or-substring] [--list] [--adapter SEL]\n"
+    "usage: wgk test PKG [--case ID-or-substring] [--shard K/N] [--list] [--adapter SEL]\n"
     "                [--version N | --revision SHA] [--strict] [--verbose]\n";
+
+/* Which cases run: those whose id contains `filter` (all without one), then every `shards`-th of them from
+ * the `shard`-th on (shard in 1..shards). */
+typedef struct case_pick {
+  const char *filter;
+  int shard, shards;
+} case_pick;
+
+/* Parses K/N into the pick; false (with an error naming the value and the rule) unless 1 <= K <= N. */
+static bool parse_shard(const char *v, case_pick *pick) {
+  char *end = NULL;
+  long k = v ? strtol(v, &end, 10) : 0, n = 0;
+  if (v && end != v && *end == '/') {
+    const char *d = end + 1;
+    n = strtol(d, &end, 10);
+    if (end == d) n = 0;
+  }
+  if (!v || !end || *end || n < 1 || k < 1 || k > n || n > 1000000) {
+    cli_error("test", "--shard %s: expected K/N with 1 <= K <= N (e.g. 2/3)", v ? v : "");
+    return false;
+  }
+  pick->shard = (int)k;
+  pick->shards = (int)n;
+  return true;
+}
+
+/* Marks chosen[i] for the cases the pick selects; returns how many the filter alone matches. */
+static size_t pick_cases(const tc_suite *s, const case_pick *pick, bool *chosen) {
+  size_t matched = 0;
+  for (size_t i = 0; i < s->n_cases; i++) {
+    bool match = tc_case_matches(&s->cases[i], pick->filter);
+    chosen[i] = match && (int)(matched % (size_t)pick->shards) == pick->shard - 1;
+    matched += match;
+  }
+  return matched;
+}
 
 /* test.json through the package (digest-checked when verified). */
 static tc_suite *load_suite(pkg_package *pkg) {
@@ -52,41 +90,49 @@ static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
   }
 }
 
-/* Runs the matching cases; counts[verdict]. false when the harness itself failed. */
-static bool run_suite(wgk_kernel *k, const tc_suite *s, const char *filter, bool verbose, int counts[3]) {
-  int matched = 0;
-  for (size_t i = 0; i < s->n_cases; i++) {
+/* Runs the picked cases; counts[verdict]. false when the harness itself failed. */
+static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, bool verbose, int counts[3]) {
+  bool *chosen = calloc(s->n_cases ? s->n_cases : 1, sizeof *chosen);
+  if (!chosen) return cli_error("test", "out of memory"), false;
+  size_t matched = pick_cases(s, pick, chosen);
+  bool ok = true;
+  for (size_t i = 0; ok && i < s->n_cases; i++) {
     const tc_case *c = &s->cases[i];
-    if (!tc_case_matches(c, filter)) continue;
-    matched++;
+    if (!chosen[i]) continue;
     if (verbose && c->description[0]) printf("---- %s: %s\n", c->id, c->description);
     tc_outcome o;
     if (tc_run_case(k, c, s->source, &o) != WGK_OK) {
       cli_error("test", "%s: %s", c->id, o.message);
-      return false;
+      ok = false;
+      break;
     }
     print_outcome(c, &o, verbose);
     fflush(stdout);
     counts[o.verdict]++;
   }
-  if (matched == 0 && filter) cli_error("test", "no case matches '%s'", filter);
-  return matched > 0 || !filter;
+  free(chosen);
+  if (matched == 0 && pick->filter) cli_error("test", "no case matches '%s'", pick->filter);
+  return ok && (matched > 0 || !pick->filter);
 }
 
 int cmd_test(int argc, char **argv) {
   cli_common o = {0};
-  const char *pkg = NULL, *filter = NULL;
+  const char *pkg = NULL, *shard = NULL;
+  case_pick pick = {NULL, 1, 1};
   bool list = false;
   for (int i = 1; i < argc; i++) {
     int r = cli_common_option("test", argc, argv, &i, &o);
     if (r < 0) return fputs(usage_text, stderr), 2;
     if (r > 0) continue;
     if (strcmp(argv[i], "--case") == 0) {
-      if (!cli_once("test", "--case", &filter, cli_value("test", argc, argv, &i))) return 2;
+      if (!cli_once("test", "--case", &pick.filter, cli_value("test", argc, argv, &i))) return 2;
+    } else if (strcmp(argv[i], "--shard") == 0) {
+      if (!cli_once("test", "--shard", &shard, cli_value("test", argc, argv, &i)) || !parse_shard(shard, &pick))
+        return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_error("test", "unknown option '%s' (wgk test takes: --case --list and the common options)", argv[i]),
+      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list and the common options)", argv[i]),
              2;
     } else if (pkg) {
       return cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
@@ -98,10 +144,10 @@ int cmd_test(int argc, char **argv) {
   /* The package, test.json and --case are checked before a GPU context is made. */
   pkg_package *pre_pkg = cli_pkg_open("test", &o, pkg);
   tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
-  bool matched = pre && !filter;
-  for (size_t i = 0; pre && filter && i < pre->n_cases && !matched; i++)
-    matched = tc_case_matches(&pre->cases[i], filter);
-  if (pre && !matched) {
+  const char *filter = pick.filter;
+  bool *chosen = pre ? calloc(pre->n_cases ? pre->n_cases : 1, sizeof *chosen) : NULL;
+  bool matched = chosen && (pick_cases(pre, &pick, chosen) > 0 || !filter);
+  if (chosen && !matched) {
     char ids[1024];
     size_t n = 0;
     ids[0] = 0;
@@ -111,8 +157,9 @@ int cmd_test(int argc, char **argv) {
   }
   if (matched && list) { /* listing needs no GPU */
     for (size_t i = 0; i < pre->n_cases; i++)
-      if (tc_case_matches(&pre->cases[i], filter)) printf("%s\n", pre->cases[i].id);
+      if (chosen[i]) printf("%s\n", pre->cases[i].id);
   }
+  free(chosen);
   tc_suite_free(pre);
   pkg_free(pre_pkg);
   if (!matched || list) return matched ? 0 : 1;
@@ -123,7 +170,7 @@ int cmd_test(int argc, char **argv) {
   int counts[3] = {0, 0, 0}, rc = 1;
   if (suite) {
     if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
-    bool ok = run_suite(k, suite, filter, o.verbose, counts);
+    bool ok = run_suite(k, suite, &pick, o.verbose, counts);
     printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
     if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);
     printf("\n");

@@ -70,9 +70,10 @@ static const command_help helps[] = {
      "usage: wgk info PKG [options]\n"
      "A package's contract: ports, attributes, tunables, variants, and whether its files are digest-verified.\n"},
     {"test", true,
-     "usage: wgk test PKG [--case ID] [--list] [options]\n"
+     "usage: wgk test PKG [--case ID] [--shard K/N] [--list] [options]\n"
      "Runs the package's test.json cases on the GPU against wgk's double-precision references.\n"
      "  --case ID              only cases whose id contains ID\n"
+     "  --shard K/N            every N-th of those cases from the K-th on: N runs together run each once\n"
      "  --list                 list the cases without running them\n"},
     {"bench", true,
      "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference | --first-call] [options]\n"

@@ -96,6 +96,15 @@ try:
     wgk(["tune", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
     wgk(["test", SCALE, "--case", "nope", *NOGPU], "--case nope: no test.json case id contains 'nope'")
     wgk(["test", SCALE, "--list", *NOGPU], "inline_f32", rc=0)  # listing needs no GPU
+    # --shard K/N: the shards of a listing partition it, in order, each of N about the same size
+    every = wgk(["test", ROPE, "--list", *NOGPU], "", rc=0).stdout.split()
+    shards = [wgk(["test", ROPE, "--list", "--shard", f"{k}/3", *NOGPU], "", rc=0).stdout.split() for k in (1, 2, 3)]
+    if sorted(sum(shards, [])) != sorted(every) or any(abs(len(s) - len(every) / 3) >= 1 for s in shards) \
+            or shards[1] != every[1::3]:
+        failures.append(f"--shard K/3 does not split the {len(every)} cases into thirds: {[len(s) for s in shards]}")
+    for bad in ("0/3", "4/3", "1/0", "1/x", "x/2", "2", "1/2/3"):
+        wgk(["test", ROPE, "--list", "--shard", bad, *NOGPU], f"--shard {bad}: expected K/N with 1 <= K <= N", rc=2)
+    wgk(["test", ROPE, "--shard", "1/2", "--shard", "2/2", *NOGPU], "--shard", rc=2)
 
     # 8. unclear errors made clear
     wgk(["explain", "--bogus"], "unknown option '--bogus'", rc=2)
