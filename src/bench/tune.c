@@ -17,11 +17,18 @@ typedef struct sweep {
   void *user;
 } sweep;
 
-/* Powers of two from 32 to the device's workgroup invocation limit. */
-static size_t candidates(const wgk_kernel *k, int64_t *out, size_t max) {
-  uint32_t limit = rt_context_device_desc(rt_kernel_context(k))->limits.maxComputeInvocationsPerWorkgroup;
+#define SWEEP_VALUES 32 /* candidate values of one tunable at most */
+#define SWEEP_ROUNDS 2  /* coordinate sweeps over all tunables at most (another only after one that moved) */
+
+/* A tunable's candidates around its default d: 0 when d <= 1 (an on/off or "automatic" setting), then powers of
+ * two from max(1, d / 16) to the larger of d and the device's workgroup invocation limit. */
+static size_t candidates(const wgk_kernel *k, int64_t d, int64_t *out, size_t max) {
+  int64_t limit = rt_context_device_desc(rt_kernel_context(k))->limits.maxComputeInvocationsPerWorkgroup;
+  int64_t top = d > limit ? d : limit, v = 1;
   size_t n = 0;
-  for (int64_t v = 32; v <= limit && n < max; v *= 2) out[n++] = v;
+  if (d <= 1 && n < max) out[n++] = 0;
+  while (v < d / 16) v *= 2;
+  for (; v <= top && n < max; v *= 2) out[n++] = v;
   return n;
 }
 
@@ -84,11 +91,11 @@ static void try_candidate(sweep *w, bench_tune_candidate *cand) {
   cand->ok = true;
 }
 
-/* Sweeps one tunable, the others held at their best so far; leaves it at its best. */
-static wgk_status sweep_tunable(sweep *w, const manifest_tunable *t) {
-  int64_t values[32];
-  size_t n = candidates(w->s.k, values, 32);
-  int64_t best = json_integer_value(json_object_get(w->r->best, t->name));
+/* Sweeps one tunable, the others held at their best so far; leaves it at its best, *moved when that changed. */
+static wgk_status sweep_tunable(sweep *w, const manifest_tunable *t, bool *moved) {
+  int64_t values[SWEEP_VALUES];
+  size_t n = candidates(w->s.k, json_integer_value(json_object_get(w->r->defaults, t->name)), values, SWEEP_VALUES);
+  int64_t start = json_integer_value(json_object_get(w->r->best, t->name)), best = start;
   for (size_t i = 0; i < n; i++) {
     bench_tune_candidate *cand = &w->r->cands[w->r->n_cands++];
     *cand = (bench_tune_candidate){.tunable = t->name, .value = values[i]};
@@ -102,6 +109,7 @@ static wgk_status sweep_tunable(sweep *w, const manifest_tunable *t) {
     if (w->progress) w->progress(w->user, w->c, w->r->n_cands, w->total, cand);
   }
   json_object_set_new(w->r->best, t->name, json_integer(best));
+  *moved |= best != start;
   return wgk_call_set_tunable(w->s.call, t->name, best);
 }
 
@@ -144,17 +152,28 @@ wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *so
              .r = r,
              .progress = progress,
              .user = user};
-  int64_t values[32];
-  w.total = rt_kernel_manifest(k)->n_tunables * candidates(k, values, 32);
+  const manifest_model *m = rt_kernel_manifest(k);
+  w.total = SWEEP_ROUNDS * m->n_tunables * SWEEP_VALUES; /* capacity; the progress total is one round's */
   r->defaults = json_object();
   r->best = json_object();
   r->cands = calloc(w.total + 1, sizeof *r->cands);
   wgk_status st = r->defaults && r->best && r->cands ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = bench_setup_make(k, c, source, &w.s, why, n);
   if (!st) st = baseline(&w, why, n);
-  for (size_t i = 0; i < rt_kernel_manifest(k)->n_tunables && !st; i++)
-    if (json_object_get(r->defaults, rt_kernel_manifest(k)->tunables[i].name))
-      st = sweep_tunable(&w, &rt_kernel_manifest(k)->tunables[i]);
+  size_t per_round = 0;
+  for (size_t i = 0; i < m->n_tunables && !st; i++) {
+    int64_t values[SWEEP_VALUES];
+    const json_t *d = json_object_get(r->defaults, m->tunables[i].name);
+    if (d) per_round += candidates(k, json_integer_value(d), values, SWEEP_VALUES);
+  }
+  /* Tunables interact (a split count and a workgroup size): sweep again while a round moves any of them. */
+  bool moved = true;
+  for (size_t round = 0; round < SWEEP_ROUNDS && moved && !st; round++) {
+    moved = false;
+    w.total = per_round * (round + 1);
+    for (size_t i = 0; i < m->n_tunables && !st; i++)
+      if (json_object_get(r->defaults, m->tunables[i].name)) st = sweep_tunable(&w, &m->tunables[i], &moved);
+  }
   if (st && !why[0])
     snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
   for (int i = 0; i < 16; i++) util_host_tensor_free(w.want[i]);

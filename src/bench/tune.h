@@ -1,7 +1,8 @@
 /*
- * Tuning one bench case: every tunable swept in turn (coordinate descent) over powers of two from 32 to the
- * device's maxComputeInvocationsPerWorkgroup, keeping only values for which planning succeeds and the same
- * variant is chosen; every candidate's outputs are compared with the default tunables' outputs (the dtype's
+ * Tuning one bench case: every tunable swept in turn (coordinate descent, a second round when the first moved
+ * any) over powers of two around its default (from default / 16, and 0 for a default of 0 or 1, up to the larger
+ * of the default and the device's maxComputeInvocationsPerWorkgroup), keeping only values for which planning
+ * succeeds and the same variant is chosen; every candidate's outputs are compared with the default tunables' outputs (the dtype's
  * default tolerance) before its GPU time counts. The best values are the ones `wgk tune` stores.
  */
 #ifndef WGK_BENCH_TUNE_H
