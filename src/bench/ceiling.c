@@ -203,15 +203,8 @@ static uint64_t copy_size(const gpu_device *dev, uint64_t bytes) {
 
 static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
   bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
-  bench_copy c = {0};
-  wgk_status st = copy_variants(dev, timer, reps, copy_size(dev, 2 * (cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES)), &c, err);
-  out->copy_bytes = c.bytes;
-  out->copy_gbps = c.gbps;
-  out->copy_vec4_per_thread = c.vec4_per_thread;
-  out->copy = c.best;
-  memcpy(out->copy_variants, c.variants, sizeof c.variants);
-  out->n_copy_variants = c.n_variants;
-  return st;
+  return copy_variants(dev, timer, reps, copy_size(dev, 2 * (cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES)), &out->copy,
+                       err);
 }
 
 wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, bench_copy *out, util_error *err) {

@@ -66,14 +66,9 @@ typedef struct bench_transfer {
 } bench_transfer;
 
 typedef struct bench_ceilings {
-  bool timed;                    /* figures from timestamp queries (else wall time of back-to-back dispatches) */
-  bool has_timestamps;           /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
-  uint64_t copy_bytes;           /* bytes read + written by one copy dispatch */
-  uint32_t copy_vec4_per_thread; /* the best variant's */
-  bench_kernel_time copy;        /* the best variant's */
-  double copy_gbps;              /* copy_bytes / median, GB/s (1e9) */
-  bench_copy_variant copy_variants[WGK_BENCH_COPY_VARIANTS];
-  size_t n_copy_variants;
+  bool timed;           /* figures from timestamp queries (else wall time of back-to-back dispatches) */
+  bool has_timestamps;  /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
+  bench_copy copy;      /* over a large buffer: every variant, the best kept */
   uint64_t fma_flops;   /* FLOPs of one FMA dispatch */
   uint64_t fma_threads; /* threads of one FMA dispatch */
   bench_kernel_time fma;

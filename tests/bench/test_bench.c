@@ -229,21 +229,18 @@ static void ceilings_json_shape(void **state) {
   (void)state;
   bench_ceilings c = {.timed = true,
                       .has_timestamps = true,
-                      .copy_bytes = 1 << 20,
-                      .copy_gbps = 4000,
-                      .copy_vec4_per_thread = 4,
-                      .n_copy_variants = 2,
+                      .copy = {.bytes = 1 << 20, .gbps = 4000, .vec4_per_thread = 4, .n_variants = 2},
                       .fma_flops = 1000,
                       .fma_threads = 256,
                       .fma_gflops = 50,
                       .has_transfers = true};
-  c.copy_variants[0] = (bench_copy_variant){1, 3100, 338};
-  c.copy_variants[1] = (bench_copy_variant){4, 4000, 262};
-  c.copy.ns = (bench_stat){262, 250, 270, 10};
-  c.copy.wall_ns = (bench_stat){265, 260, 280, 5};
-  c.copy.dispatches = 10;
-  c.copy.consistent = true;
-  c.copy.timestamps_consistent = true;
+  c.copy.variants[0] = (bench_copy_variant){1, 3100, 338};
+  c.copy.variants[1] = (bench_copy_variant){4, 4000, 262};
+  c.copy.best.ns = (bench_stat){262, 250, 270, 10};
+  c.copy.best.wall_ns = (bench_stat){265, 260, 280, 5};
+  c.copy.best.dispatches = 10;
+  c.copy.best.consistent = true;
+  c.copy.best.timestamps_consistent = true;
   c.fma.consistent = false;
   snprintf(c.fma.reason, sizeof c.fma.reason, "timestamps give more");
   c.upload = (bench_transfer){64 << 20, {2.5e6, 2.4e6, 2.7e6, 10}, 26.8};
