@@ -195,10 +195,6 @@ wgk_status bench_time_batch(bench_setup *s, int64_t warmup, int64_t iters, bench
   return finish(st, ns, iters, out, acc);
 }
 
-bool bench_timestamps_trusted(const dev_desc *dev) {
-  return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
-}
-
 wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
                           bench_series *acc) {
   *timed = bench_timestamps_trusted(rt_context_device_desc(rt_kernel_context(s->k)));

@@ -16,6 +16,10 @@
 #define FMA_CHAINS 4u                    /* independent chains per thread (vec4 each) */
 #define WALL_SAMPLES 5                   /* wall samples of `reps` back-to-back dispatches */
 
+bool bench_timestamps_trusted(const dev_desc *dev) {
+  return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
+}
+
 double bench_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -145,15 +149,15 @@ static wgk_status measure(gpu_device *dev, const job *j, gpu_timer *timer, uint3
   if (!st) {
     out->dispatches = reps;
     out->wall_ns = bench_stat_of(samples, WALL_SAMPLES);
-    bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
-    out->ns = timer && !cpu ? out->ts_ns : out->wall_ns;
+    bool trusted = timer && bench_timestamps_trusted(gpu_device_desc(dev));
+    out->ns = trusted ? out->ts_ns : out->wall_ns;
     /* the timestamps are checked against the wall figure wherever they were measured */
     bench_figures f = {.timestamps = timer != NULL,
                        .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
                        .batch_ns = out->wall_ns.median,
                        .batch_calls = (int)reps};
     out->timestamps_consistent = bench_consistent(&f, out->reason, sizeof out->reason);
-    out->consistent = timer && !cpu ? out->timestamps_consistent : true;
+    out->consistent = trusted ? out->timestamps_consistent : true;
   }
   free(ns);
   free(samples);
@@ -211,9 +215,7 @@ wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, be
   *out = (bench_copy){0};
   if (reps == 0) reps = 10;
   gpu_timer *timer = NULL;
-  bool timed = device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY) &&
-               strcmp(gpu_device_desc(dev)->adapterType, "cpu") != 0;
-  wgk_status st = timed ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
+  wgk_status st = bench_timestamps_trusted(gpu_device_desc(dev)) ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
   if (!st) st = copy_variants(dev, timer, reps, copy_size(dev, bytes), out, err);
   gpu_timer_destroy(timer);
   return st;
@@ -244,7 +246,7 @@ wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings
   if (reps == 0) reps = 10;
   gpu_timer *timer = NULL;
   out->has_timestamps = device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
-  out->timed = out->has_timestamps && strcmp(gpu_device_desc(dev)->adapterType, "cpu") != 0;
+  out->timed = bench_timestamps_trusted(gpu_device_desc(dev));
   wgk_status st = out->has_timestamps ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
   if (!st) st = copy_ceiling(dev, timer, reps, out, err);
   if (!st) st = fma_ceiling(dev, timer, reps, out, err);

@@ -12,9 +12,9 @@
  * Every kernel series starts on warm clocks (back-to-back dispatches for WGK_BENCH_WARM_NS first). A kernel is
  * timed twice: per dispatch from timestamp queries (`reps` dispatches, each its own pass, one submission), and
  * as the wall time of `reps` back-to-back dispatches in one submission divided by reps. Without
- * timestamp-query, or on a CPU adapter (bench/case_run.h: lavapipe's timestamps time a driver flush), the wall
- * figure is the kernel's time (`timed` false). The two are checked against each
- * other (bench/consistency.h).
+ * timestamp-query, or on a CPU adapter (bench_timestamps_trusted below: lavapipe's timestamps time a driver
+ * flush), the wall figure is the kernel's time (`timed` false). The two are checked against each other
+ * (bench/consistency.h).
  */
 #ifndef WGK_BENCH_CEILING_H
 #define WGK_BENCH_CEILING_H
@@ -103,6 +103,13 @@ typedef struct bench_goals {
 bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes, double e2e_ns,
                            double resident_ns, double gpu_ns);
 json_t *bench_goals_json(const bench_goals *g);
+
+/* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
+ * end-of-pass timestamp flushes the driver's queue before it reads the host clock (lvp_execute.c), so its
+ * timestamps bracket driver work an untimed call does not do (a decode RoPE: 196 us of timestamps in calls
+ * whose untimed run + wait takes 94 us); there the batch figure is the GPU time. The ceilings and the cases
+ * (bench/case_run.h) both ask it. */
+bool bench_timestamps_trusted(const dev_desc *dev);
 
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks; where the device has
  * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */
