@@ -49,7 +49,7 @@ typedef struct bench_copy_variant {
   double ns;   /* median per dispatch */
 } bench_copy_variant;
 
-/* A copy measured at one size: every variant, the best kept. */
+/* A copy measured at one size: the variants timed (every one for the ceiling), the best kept. */
 typedef struct bench_copy {
   uint64_t bytes;           /* read + written by one dispatch */
   uint32_t vec4_per_thread; /* the best variant's */
@@ -115,10 +115,18 @@ bool bench_timestamps_trusted(const dev_desc *dev);
  * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */
 wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err);
 
+/* The copy variants to time near the ceiling's best (its vec4 per thread): that one and its neighbours in
+ * 1, 2, 4, 8 (where they exist), in that order, into out; `best` 0 or none of them (no ceiling, or one without a
+ * best): every variant. Returns how many. */
+size_t bench_copy_variants_near(uint32_t best, uint32_t out[WGK_BENCH_COPY_VARIANTS]);
+
 /* The copy kernels moving about `bytes` (read + written; rounded up to a whole block, at most the binding limit), as
  * the copy ceiling is measured: a case's own size, where a short kernel's launch and tail weigh as they do in the
- * case (the ceiling's 512 MiB copy hides them). reps as below. */
-wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, bench_copy *out, util_error *err);
+ * case (the ceiling's 512 MiB copy hides them). Only the variants near the ceiling's best (`ceiling_best`: its
+ * vec4_per_thread; 0: every variant) are timed, each with its warm-up: about 1 s per case for all four. reps as
+ * below. */
+wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t ceiling_best, uint32_t reps, bench_copy *out,
+                              util_error *err);
 
 /* reps: timed dispatches of each kernel; 0 picks 10. */
 wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings *out /* OUT */, util_error *err);

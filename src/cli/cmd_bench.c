@@ -165,7 +165,8 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   return st;
 }
 
-static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, cli_bench_row *r) {
+static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, const bench_ceilings *ceil,
+                         cli_bench_row *r) {
   bench_setup su;
   wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
@@ -195,7 +196,8 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
   bench_setup_free(&su);
   util_error err = {0};
   if (!st && r->bytes > 0)
-    r->has_copy_at = bench_measure_copy(rt_context_device(rt_kernel_context(k)), r->bytes, 10, &r->copy_at, &err) == WGK_OK;
+    r->has_copy_at = bench_measure_copy(rt_context_device(rt_kernel_context(k)), r->bytes, ceil->copy.vec4_per_thread,
+                                        10, &r->copy_at, &err) == WGK_OK;
 }
 
 static void print_kernel_check(const char *name, const bench_kernel_time *k) {
@@ -337,7 +339,7 @@ static int run_bench(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o
     const tc_bench_case *c = &s->cases[i];
     if (o->filter && !strstr(c->id, o->filter)) continue;
     rows[n].c = c;
-    measure_case(k, s, o, &rows[n]);
+    measure_case(k, s, o, &ceil, &rows[n]);
     print_row(&rows[n], &ceil);
     fflush(stdout);
     failed += rows[n++].failed;

@@ -225,6 +225,28 @@ static json_t *at(json_t *o, const char *path) { /* "a.b.c" */
   return o;
 }
 
+/* The per-case copy times the ceiling's best variant and its neighbours in 1, 2, 4, 8 only; without a best, all. */
+static void copy_variants_near_the_best(void **state) {
+  (void)state;
+  static const struct {
+    uint32_t best;
+    size_t n;
+    uint32_t want[WGK_BENCH_COPY_VARIANTS];
+  } cases[] = {
+      {1, 2, {1, 2}},       {2, 3, {1, 2, 4}},    {4, 3, {2, 4, 8}},     {8, 2, {4, 8}},
+      {0, 4, {1, 2, 4, 8}}, {3, 4, {1, 2, 4, 8}}, {16, 4, {1, 2, 4, 8}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    uint32_t got[WGK_BENCH_COPY_VARIANTS] = {99, 99, 99, 99};
+    size_t n = bench_copy_variants_near(cases[i].best, got);
+    if (n != cases[i].n) fail_msg("best %u: %zu variants, want %zu", cases[i].best, n, cases[i].n);
+    for (size_t k = 0; k < n; k++)
+      if (got[k] != cases[i].want[k])
+        fail_msg("best %u: variant %zu is %u vec4 per thread, want %u", cases[i].best, k, got[k], cases[i].want[k]);
+    for (size_t k = n; k < WGK_BENCH_COPY_VARIANTS; k++) assert_int_equal(got[k], 99); /* nothing past n written */
+  }
+}
+
 static void ceilings_json_shape(void **state) {
   (void)state;
   bench_ceilings c = {.timed = true,
@@ -464,6 +486,7 @@ int main(void) {
       cmocka_unit_test(consistent_figures),
       cmocka_unit_test(inconsistent_figures_say_why),
       cmocka_unit_test(repeats_agree_within_tolerance),
+      cmocka_unit_test(copy_variants_near_the_best),
       cmocka_unit_test(ceilings_json_shape),
       cmocka_unit_test(goals_of_a_case),
       cmocka_unit_test(breakdown_json_and_text),
