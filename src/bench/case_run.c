@@ -195,10 +195,6 @@ wgk_status bench_time_batch(bench_setup *s, int64_t warmup, int64_t iters, bench
   return finish(st, ns, iters, out, acc);
 }
 
-bool bench_timestamps_trusted(const dev_desc *dev) {
-  return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
-}
-
 wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
                           bench_series *acc) {
   *timed = bench_timestamps_trusted(rt_context_device_desc(rt_kernel_context(s->k)));
@@ -338,9 +334,15 @@ wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, be
   return finish(st, ns, iters, out, acc);
 }
 
-/* One public-loader style call: new tensors from host data, run, every output read to host memory; the times at
- * which the inputs were bound and the run returned into at[0], at[1]. */
-static wgk_status e2e_call(bench_setup *s, void *scratch, double at[2]) {
+/* When an end-to-end call's parts ended (bench_now_ns): the reads end when the call returns. */
+typedef struct e2e_marks {
+  double uploaded; /* every input made from host data and bound */
+  double ran;      /* wgk_call_run returned */
+} e2e_marks;
+
+/* One public-loader style call: new tensors from host data, run, every output read to host memory; when its
+ * parts ended into *at. */
+static wgk_status e2e_call(bench_setup *s, void *scratch, e2e_marks *at) {
   const tc_bench_case *c = s->c;
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) {
@@ -349,9 +351,9 @@ static wgk_status e2e_call(bench_setup *s, void *scratch, double at[2]) {
     if (!st) st = wgk_call_set_input(s->call, c->inputs[i].key, t);
     wgk_tensor_release(t);
   }
-  at[0] = now_ns();
+  at->uploaded = now_ns();
   if (!st) st = wgk_call_run(s->call);
-  at[1] = now_ns();
+  at->ran = now_ns();
   for (size_t i = 0; !st && i < rt_kernel_manifest(s->k)->n_ports; i++) {
     if (rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
     wgk_tensor *t = wgk_call_output(s->call, rt_kernel_manifest(s->k)->ports[i].name);
@@ -366,14 +368,15 @@ wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_s
   void *scratch = malloc(s->output_bytes + 16);
   wgk_status st = ns && scratch ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < warmup + iters && !st; i++) {
-    double t[2], t0 = now_ns();
-    st = e2e_call(s, scratch, t);
+    e2e_marks at;
+    double t0 = now_ns();
+    st = e2e_call(s, scratch, &at);
     double t1 = now_ns();
     if (i < warmup) continue;
     ns[i - warmup] = t1 - t0;
-    up[i - warmup] = t[0] - t0;
-    run[i - warmup] = t[1] - t[0];
-    rd[i - warmup] = t1 - t[1];
+    up[i - warmup] = at.uploaded - t0;
+    run[i - warmup] = at.ran - at.uploaded;
+    rd[i - warmup] = t1 - at.ran;
   }
   if (!st) {
     *out = bench_stat_of(ns, (size_t)iters);

@@ -61,12 +61,6 @@ wgk_status bench_first_run(bench_setup *s);
  * least `calls` calls: the clocks are up when the series that follows starts. Every series below warms first. */
 wgk_status bench_warm(bench_setup *s, int64_t calls);
 
-/* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
- * end-of-pass timestamp flushes the driver's queue before it reads the host clock (lvp_execute.c), so its
- * timestamps bracket driver work an untimed call does not do (a decode RoPE: 196 us of timestamps in calls
- * whose untimed run + wait takes 94 us); there the batch figure is the GPU time. */
-bool bench_timestamps_trusted(const dev_desc *dev);
-
 /* Per-call samples in nanoseconds (warmup calls first), summarised in *out and, when acc is set, appended to it
  * as one repeat. gpu: *timed true from timestamp queries when bench_timestamps_trusted, else the batch
  * figure (wall of K back-to-back calls / K). */

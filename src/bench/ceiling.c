@@ -16,6 +16,10 @@
 #define FMA_CHAINS 4u                    /* independent chains per thread (vec4 each) */
 #define WALL_SAMPLES 5                   /* wall samples of `reps` back-to-back dispatches */
 
+bool bench_timestamps_trusted(const dev_desc *dev) {
+  return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
+}
+
 double bench_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -145,30 +149,42 @@ static wgk_status measure(gpu_device *dev, const job *j, gpu_timer *timer, uint3
   if (!st) {
     out->dispatches = reps;
     out->wall_ns = bench_stat_of(samples, WALL_SAMPLES);
-    bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
-    out->ns = timer && !cpu ? out->ts_ns : out->wall_ns;
+    bool trusted = timer && bench_timestamps_trusted(gpu_device_desc(dev));
+    out->ns = trusted ? out->ts_ns : out->wall_ns;
     /* the timestamps are checked against the wall figure wherever they were measured */
     bench_figures f = {.timestamps = timer != NULL,
                        .gpu_ns = timer ? out->ts_ns.median : out->ns.median,
                        .batch_ns = out->wall_ns.median,
                        .batch_calls = (int)reps};
     out->timestamps_consistent = bench_consistent(&f, out->reason, sizeof out->reason);
-    out->consistent = timer && !cpu ? out->timestamps_consistent : true;
+    out->consistent = trusted ? out->timestamps_consistent : true;
   }
   free(ns);
   free(samples);
   return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_plain(err, st, "out of memory") : st;
 }
 
-/* Every copy variant over two buffers of `size` bytes each (a multiple of the largest variant's block) into
- * out->variants, the best into out->best / gbps / vec4. */
-static wgk_status copy_variants(gpu_device *dev, gpu_timer *timer, uint32_t reps, uint64_t size, bench_copy *out,
-                                util_error *err) {
+static const uint32_t copy_vec4[WGK_BENCH_COPY_VARIANTS] = {1, 2, 4, COPY_MAX_VEC4};
+
+size_t bench_copy_variants_near(uint32_t best, uint32_t out[WGK_BENCH_COPY_VARIANTS]) {
+  size_t at = WGK_BENCH_COPY_VARIANTS, n = 0; /* best's index; none: every variant */
+  for (size_t i = 0; i < WGK_BENCH_COPY_VARIANTS; i++)
+    if (copy_vec4[i] == best) at = i;
+  for (size_t i = 0; i < WGK_BENCH_COPY_VARIANTS; i++)
+    if (at == WGK_BENCH_COPY_VARIANTS || (i + 1 >= at && i <= at + 1)) out[n++] = copy_vec4[i];
+  return n;
+}
+
+/* The copy variants vec4[0..n) over two buffers of `size` bytes each (a multiple of the largest variant's block)
+ * into out->variants, the best into out->best / gbps / vec4. */
+static wgk_status copy_variants(gpu_device *dev, gpu_timer *timer, uint32_t reps, uint64_t size, const uint32_t *vec4,
+                                size_t n, bench_copy *out, util_error *err) {
   gpu_buffer *bufs[2] = {NULL, NULL};
   wgk_status st = gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling src", &bufs[0], err);
   if (!st) st = gpu_buffer_create(dev, size, WGK_GPU_BUFFER_STORAGE, "wgk ceiling dst", &bufs[1], err);
   out->bytes = 2 * size;
-  for (uint32_t v = 1; !st && v <= COPY_MAX_VEC4; v *= 2) {
+  for (size_t i = 0; !st && i < n; i++) {
+    uint32_t v = vec4[i];
     char wgsl[4096], label[64];
     copy_wgsl(v, wgsl, sizeof wgsl);
     snprintf(label, sizeof label, "wgk copy ceiling x%u", v);
@@ -203,25 +219,19 @@ static uint64_t copy_size(const gpu_device *dev, uint64_t bytes) {
 
 static wgk_status copy_ceiling(gpu_device *dev, gpu_timer *timer, uint32_t reps, bench_ceilings *out, util_error *err) {
   bool cpu = strcmp(gpu_device_desc(dev)->adapterType, "cpu") == 0;
-  bench_copy c = {0};
-  wgk_status st = copy_variants(dev, timer, reps, copy_size(dev, 2 * (cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES)), &c, err);
-  out->copy_bytes = c.bytes;
-  out->copy_gbps = c.gbps;
-  out->copy_vec4_per_thread = c.vec4_per_thread;
-  out->copy = c.best;
-  memcpy(out->copy_variants, c.variants, sizeof c.variants);
-  out->n_copy_variants = c.n_variants;
-  return st;
+  return copy_variants(dev, timer, reps, copy_size(dev, 2 * (cpu ? COPY_MAX_BYTES_CPU : COPY_MAX_BYTES)), copy_vec4,
+                       WGK_BENCH_COPY_VARIANTS, &out->copy, err);
 }
 
-wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, bench_copy *out, util_error *err) {
+wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t ceiling_best, uint32_t reps, bench_copy *out,
+                              util_error *err) {
   *out = (bench_copy){0};
   if (reps == 0) reps = 10;
+  uint32_t vec4[WGK_BENCH_COPY_VARIANTS];
+  size_t n = bench_copy_variants_near(ceiling_best, vec4);
   gpu_timer *timer = NULL;
-  bool timed = device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY) &&
-               strcmp(gpu_device_desc(dev)->adapterType, "cpu") != 0;
-  wgk_status st = timed ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
-  if (!st) st = copy_variants(dev, timer, reps, copy_size(dev, bytes), out, err);
+  wgk_status st = bench_timestamps_trusted(gpu_device_desc(dev)) ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
+  if (!st) st = copy_variants(dev, timer, reps, copy_size(dev, bytes), vec4, n, out, err);
   gpu_timer_destroy(timer);
   return st;
 }
@@ -251,7 +261,7 @@ wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings
   if (reps == 0) reps = 10;
   gpu_timer *timer = NULL;
   out->has_timestamps = device_has(gpu_device_desc(dev), WGK_FEATURE_TIMESTAMP_QUERY);
-  out->timed = out->has_timestamps && strcmp(gpu_device_desc(dev)->adapterType, "cpu") != 0;
+  out->timed = bench_timestamps_trusted(gpu_device_desc(dev));
   wgk_status st = out->has_timestamps ? gpu_timer_create(dev, reps, &timer, err) : WGK_OK;
   if (!st) st = copy_ceiling(dev, timer, reps, out, err);
   if (!st) st = fma_ceiling(dev, timer, reps, out, err);

@@ -12,9 +12,9 @@
  * Every kernel series starts on warm clocks (back-to-back dispatches for WGK_BENCH_WARM_NS first). A kernel is
  * timed twice: per dispatch from timestamp queries (`reps` dispatches, each its own pass, one submission), and
  * as the wall time of `reps` back-to-back dispatches in one submission divided by reps. Without
- * timestamp-query, or on a CPU adapter (bench/case_run.h: lavapipe's timestamps time a driver flush), the wall
- * figure is the kernel's time (`timed` false). The two are checked against each
- * other (bench/consistency.h).
+ * timestamp-query, or on a CPU adapter (bench_timestamps_trusted below: lavapipe's timestamps time a driver
+ * flush), the wall figure is the kernel's time (`timed` false). The two are checked against each other
+ * (bench/consistency.h).
  */
 #ifndef WGK_BENCH_CEILING_H
 #define WGK_BENCH_CEILING_H
@@ -49,7 +49,7 @@ typedef struct bench_copy_variant {
   double ns;   /* median per dispatch */
 } bench_copy_variant;
 
-/* A copy measured at one size: every variant, the best kept. */
+/* A copy measured at one size: the variants timed (every one for the ceiling), the best kept. */
 typedef struct bench_copy {
   uint64_t bytes;           /* read + written by one dispatch */
   uint32_t vec4_per_thread; /* the best variant's */
@@ -66,14 +66,9 @@ typedef struct bench_transfer {
 } bench_transfer;
 
 typedef struct bench_ceilings {
-  bool timed;                    /* figures from timestamp queries (else wall time of back-to-back dispatches) */
-  bool has_timestamps;           /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
-  uint64_t copy_bytes;           /* bytes read + written by one copy dispatch */
-  uint32_t copy_vec4_per_thread; /* the best variant's */
-  bench_kernel_time copy;        /* the best variant's */
-  double copy_gbps;              /* copy_bytes / median, GB/s (1e9) */
-  bench_copy_variant copy_variants[WGK_BENCH_COPY_VARIANTS];
-  size_t n_copy_variants;
+  bool timed;           /* figures from timestamp queries (else wall time of back-to-back dispatches) */
+  bool has_timestamps;  /* the device has timestamp-query (on a CPU adapter they are measured, not used) */
+  bench_copy copy;      /* over a large buffer: every variant, the best kept */
   uint64_t fma_flops;   /* FLOPs of one FMA dispatch */
   uint64_t fma_threads; /* threads of one FMA dispatch */
   bench_kernel_time fma;
@@ -109,14 +104,29 @@ bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64
                            double resident_ns, double gpu_ns);
 json_t *bench_goals_json(const bench_goals *g);
 
+/* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
+ * end-of-pass timestamp flushes the driver's queue before it reads the host clock (lvp_execute.c), so its
+ * timestamps bracket driver work an untimed call does not do (a decode RoPE: 196 us of timestamps in calls
+ * whose untimed run + wait takes 94 us); there the batch figure is the GPU time. The ceilings and the cases
+ * (bench/case_run.h) both ask it. */
+bool bench_timestamps_trusted(const dev_desc *dev);
+
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks; where the device has
  * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */
 wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err);
 
+/* The copy variants to time near the ceiling's best (its vec4 per thread): that one and its neighbours in
+ * 1, 2, 4, 8 (where they exist), in that order, into out; `best` 0 or none of them (no ceiling, or one without a
+ * best): every variant. Returns how many. */
+size_t bench_copy_variants_near(uint32_t best, uint32_t out[WGK_BENCH_COPY_VARIANTS]);
+
 /* The copy kernels moving about `bytes` (read + written; rounded up to a whole block, at most the binding limit), as
  * the copy ceiling is measured: a case's own size, where a short kernel's launch and tail weigh as they do in the
- * case (the ceiling's 512 MiB copy hides them). reps as below. */
-wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t reps, bench_copy *out, util_error *err);
+ * case (the ceiling's 512 MiB copy hides them). Only the variants near the ceiling's best (`ceiling_best`: its
+ * vec4_per_thread; 0: every variant) are timed, each with its warm-up: about 1 s per case for all four. reps as
+ * below. */
+wgk_status bench_measure_copy(gpu_device *dev, uint64_t bytes, uint32_t ceiling_best, uint32_t reps, bench_copy *out,
+                              util_error *err);
 
 /* reps: timed dispatches of each kernel; 0 picks 10. */
 wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings *out /* OUT */, util_error *err);

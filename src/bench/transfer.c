@@ -71,14 +71,14 @@ static json_t *transfer_json(const bench_transfer *t) {
 
 json_t *bench_ceilings_json(const bench_ceilings *c) {
   json_t *variants = json_array();
-  for (size_t i = 0; i < c->n_copy_variants; i++)
+  for (size_t i = 0; i < c->copy.n_variants; i++)
     json_array_append_new(
-        variants, json_pack("{s:i, s:f, s:f}", "vec4PerThread", (int)c->copy_variants[i].vec4_per_thread, "gbps",
-                            c->copy_variants[i].gbps, "ns", c->copy_variants[i].ns));
-  json_t *copy = kernel_json(&c->copy), *fma = kernel_json(&c->fma);
-  json_object_set_new(copy, "bytes", json_integer((json_int_t)c->copy_bytes));
-  json_object_set_new(copy, "gbps", json_real(c->copy_gbps));
-  json_object_set_new(copy, "vec4PerThread", json_integer(c->copy_vec4_per_thread));
+        variants, json_pack("{s:i, s:f, s:f}", "vec4PerThread", (int)c->copy.variants[i].vec4_per_thread, "gbps",
+                            c->copy.variants[i].gbps, "ns", c->copy.variants[i].ns));
+  json_t *copy = kernel_json(&c->copy.best), *fma = kernel_json(&c->fma);
+  json_object_set_new(copy, "bytes", json_integer((json_int_t)c->copy.bytes));
+  json_object_set_new(copy, "gbps", json_real(c->copy.gbps));
+  json_object_set_new(copy, "vec4PerThread", json_integer(c->copy.vec4_per_thread));
   json_object_set_new(copy, "variants", variants);
   json_object_set_new(fma, "flops", json_integer((json_int_t)c->fma_flops));
   json_object_set_new(fma, "threads", json_integer((json_int_t)c->fma_threads));

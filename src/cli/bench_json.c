@@ -57,9 +57,9 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                 stat_json(&r->resident), "e2eNs", stat_json(&r->e2e), "bytes", (json_int_t)r->bytes, "bytesGiven",
                 r->c->bytes >= 0, "flops", (json_int_t)r->flops, "flopsGiven", r->c->flops >= 0, "inputBytes",
                 (json_int_t)r->input_bytes, "outputBytes", (json_int_t)r->output_bytes, "gbps", gbps, "gflops", gflops,
-                "bandwidthRatio", ceil->copy_gbps > 0 ? gbps / ceil->copy_gbps : 0, "computeRatio",
+                "bandwidthRatio", ceil->copy.gbps > 0 ? gbps / ceil->copy.gbps : 0, "computeRatio",
                 ceil->fma_gflops > 0 ? gflops / ceil->fma_gflops : 0, "bandwidthFloorNs",
-                ceil->copy_gbps > 0 ? (double)r->bytes / ceil->copy_gbps : 0, "computeFloorNs",
+                ceil->copy.gbps > 0 ? (double)r->bytes / ceil->copy.gbps : 0, "computeFloorNs",
                 ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
   json_object_set_new(m, "e2eParts",

@@ -165,7 +165,8 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   return st;
 }
 
-static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, cli_bench_row *r) {
+static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, const bench_ceilings *ceil,
+                         cli_bench_row *r) {
   bench_setup su;
   wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
@@ -195,7 +196,8 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
   bench_setup_free(&su);
   util_error err = {0};
   if (!st && r->bytes > 0)
-    r->has_copy_at = bench_measure_copy(rt_context_device(rt_kernel_context(k)), r->bytes, 10, &r->copy_at, &err) == WGK_OK;
+    r->has_copy_at = bench_measure_copy(rt_context_device(rt_kernel_context(k)), r->bytes, ceil->copy.vec4_per_thread,
+                                        10, &r->copy_at, &err) == WGK_OK;
 }
 
 static void print_kernel_check(const char *name, const bench_kernel_time *k) {
@@ -212,13 +214,13 @@ static void print_ceilings(const bench_ceilings *c) {
       c->timed            ? "timestamp queries"
       : c->has_timestamps ? "wall time of back-to-back dispatches: a CPU adapter's timestamps time the driver"
                           : "wall time of back-to-back dispatches: no timestamp-query",
-      c->copy_gbps, c->copy_vec4_per_thread, (double)c->copy_bytes / (1 << 20), c->copy.ns.median * 1e-6,
-      c->copy.dispatches, c->copy.wall_ns.median * 1e-6, c->fma_gflops, c->fma.ns.median * 1e-6,
+      c->copy.gbps, c->copy.vec4_per_thread, (double)c->copy.bytes / (1 << 20), c->copy.best.ns.median * 1e-6,
+      c->copy.best.dispatches, c->copy.best.wall_ns.median * 1e-6, c->fma_gflops, c->fma.ns.median * 1e-6,
       c->fma.wall_ns.median * 1e-6);
   printf("  copy variants:");
-  for (size_t i = 0; i < c->n_copy_variants; i++)
-    printf(" %ux vec4 %.1f GB/s%s", c->copy_variants[i].vec4_per_thread, c->copy_variants[i].gbps,
-           i + 1 < c->n_copy_variants ? "," : "\n");
+  for (size_t i = 0; i < c->copy.n_variants; i++)
+    printf(" %ux vec4 %.1f GB/s%s", c->copy.variants[i].vec4_per_thread, c->copy.variants[i].gbps,
+           i + 1 < c->copy.n_variants ? "," : "\n");
   if (c->has_transfers)
     printf("  host transfers (as the e2e path): upload %.2f GB/s, download %.2f GB/s (%.1f MiB, %.3f / %.3f ms)\n",
            c->upload.gbps, c->download.gbps, (double)c->upload.bytes / (1 << 20), c->upload.ns.median * 1e-6,
@@ -230,7 +232,7 @@ static void print_ceilings(const bench_ceilings *c) {
     printf("  an empty dispatch in its own timed pass reads %.1f us of timestamps (p10-p90 %.1f-%.1f)%s\n",
            c->empty_pass.median * 1e-3, c->empty_pass.p10 * 1e-3, c->empty_pass.p90 * 1e-3,
            c->timed ? "" : " (a CPU adapter's: the driver's flush)");
-  print_kernel_check("copy", &c->copy);
+  print_kernel_check("copy", &c->copy.best);
   print_kernel_check("FMA", &c->fma);
 }
 
@@ -242,7 +244,7 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   double gbps = cli_bench_row_gbps(r), gflops = cli_bench_row_gflops(r);
   printf("%-18s %-22s %10.1f %9.1f-%-9.1f %10.1f %10.1f %10.1f %9.2f %6.1f%% %9.2f %6.2f%%\n", r->c->id, r->variant,
          r->gpu.median * 1e-3, r->gpu.p10 * 1e-3, r->gpu.p90 * 1e-3, r->batch.median * 1e-3, r->resident.median * 1e-3,
-         r->e2e.median * 1e-3, gbps, c->copy_gbps > 0 ? 100 * gbps / c->copy_gbps : 0, gflops,
+         r->e2e.median * 1e-3, gbps, c->copy.gbps > 0 ? 100 * gbps / c->copy.gbps : 0, gflops,
          c->fma_gflops > 0 ? 100 * gflops / c->fma_gflops : 0);
   printf(
       "  %d repeats, spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; batch = %d calls per submission; "
@@ -337,7 +339,7 @@ static int run_bench(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o
     const tc_bench_case *c = &s->cases[i];
     if (o->filter && !strstr(c->id, o->filter)) continue;
     rows[n].c = c;
-    measure_case(k, s, o, &rows[n]);
+    measure_case(k, s, o, &ceil, &rows[n]);
     print_row(&rows[n], &ceil);
     fflush(stdout);
     failed += rows[n++].failed;

@@ -200,17 +200,33 @@ static void map_abort(gpu_buffer *buf) {
 
 uint64_t gpu_device_map_waits(const gpu_device *dev) { return dev->map_waits; }
 
-wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
-                               uint32_t timeout_ms, const char *what, util_error *err) {
-  if (!map_start(buf, WGPUMapMode_Read, offset, size))
+/* [offset, offset + size) of a MAP_READ buf read through a map: the map started unless one is (a read-back's
+ * staging starts its own after its copy), waited for, the range handed to drain(range, at, size, arg), the
+ * buffer unmapped. */
+static wgk_status map_read_range(gpu_device *dev, gpu_buffer *buf, uint64_t offset, size_t size, gpu_piece_fn drain,
+                                 void *arg, size_t at, uint32_t timeout_ms, const char *what, util_error *err) {
+  if (!buf->map && !map_start(buf, WGPUMapMode_Read, offset, size))
     return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgk_status s = map_finish(dev, buf, timeout_ms, what, err);
   if (s != WGK_OK) return s;
   const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
-  if (p) memcpy(out, p, size);
+  if (p) drain((void *)p, at, size, arg);
   wgpuBufferUnmap(buf->buffer);
-  if (!p) return util_error_plain(err, WGK_ERR_GPU, "%s: the mapped range is not accessible", what);
-  return WGK_OK;
+  return p ? WGK_OK : util_error_plain(err, WGK_ERR_GPU, "%s: the mapped range is not accessible", what);
+}
+
+typedef struct read_into {
+  char *out;
+} read_into;
+
+static void drain_copy(void *mapped, size_t off, size_t len, void *arg) {
+  memcpy(((read_into *)arg)->out + off, mapped, len);
+}
+
+wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
+                               uint32_t timeout_ms, const char *what, util_error *err) {
+  read_into r = {out};
+  return map_read_range(dev, buf, offset, size, drain_copy, &r, 0, timeout_ms, what, err);
 }
 
 /* A transfer in pieces between host memory and a GPU buffer through a ring of staging buffers. */
@@ -294,15 +310,8 @@ static wgk_status read_start(transfer *t, size_t i) {
 
 /* Second half: the map waited for, the piece drained, the staging unmapped. */
 static wgk_status read_finish(transfer *t, size_t i) {
-  gpu_buffer *b = t->ring[i % GPU_STAGING_DEPTH];
-  size_t len = piece_len(t, i);
-  wgk_status s = map_finish(t->dev, b, t->timeout_ms, "reading a buffer back", t->err);
-  if (s != WGK_OK) return s;
-  const void *p = wgpuBufferGetConstMappedRange(b->buffer, 0, len);
-  if (p) t->fn((void *)p, i * t->piece, len, t->arg);
-  wgpuBufferUnmap(b->buffer);
-  return p ? WGK_OK
-           : util_error_plain(t->err, WGK_ERR_GPU, "reading a buffer back: the mapped range is not accessible");
+  return map_read_range(t->dev, t->ring[i % GPU_STAGING_DEPTH], 0, piece_len(t, i), t->fn, t->arg, i * t->piece,
+                        t->timeout_ms, "reading a buffer back", t->err);
 }
 
 /* The one loop over the pieces: an upload fills and copies piece after piece; a read-back submits the copy of
@@ -347,32 +356,14 @@ wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer 
   return transfer_pieces(&t, true);
 }
 
-typedef struct read_into {
-  char *out;
-} read_into;
-
-static void drain_copy(void *mapped, size_t off, size_t len, void *arg) {
-  memcpy(((read_into *)arg)->out + off, mapped, len);
-}
-
 wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, size_t size,
                                   size_t piece, gpu_piece_fn drain, void *arg, uint32_t timeout_ms, util_error *err) {
   wgk_status s0;
   if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(buf, offset, size, "buffer read", err)))
     return s0;
   if (size == 0) return WGK_OK;
-  if (buf->usage & WGK_GPU_BUFFER_MAP_READ) { /* mapped directly, whole */
-    if (!map_start(buf, WGPUMapMode_Read, offset, size))
-      return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-    s0 = map_finish(dev, buf, timeout_ms, "mapping a buffer for reading", err);
-    if (s0 != WGK_OK) return s0;
-    const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
-    if (p) drain((void *)p, 0, size, arg);
-    wgpuBufferUnmap(buf->buffer);
-    if (!p)
-      return util_error_plain(err, WGK_ERR_GPU, "mapping a buffer for reading: the mapped range is not accessible");
-    return WGK_OK;
-  }
+  if (buf->usage & WGK_GPU_BUFFER_MAP_READ) /* mapped directly, whole */
+    return map_read_range(dev, buf, offset, size, drain, arg, 0, timeout_ms, "mapping a buffer for reading", err);
   transfer t = transfer_of(dev, pool, buf, offset, size, piece, WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST,
                            drain, arg, timeout_ms, err);
   return transfer_pieces(&t, false);

@@ -225,25 +225,44 @@ static json_t *at(json_t *o, const char *path) { /* "a.b.c" */
   return o;
 }
 
+/* The per-case copy times the ceiling's best variant and its neighbours in 1, 2, 4, 8 only; without a best, all. */
+static void copy_variants_near_the_best(void **state) {
+  (void)state;
+  static const struct {
+    uint32_t best;
+    size_t n;
+    uint32_t want[WGK_BENCH_COPY_VARIANTS];
+  } cases[] = {
+      {1, 2, {1, 2}},       {2, 3, {1, 2, 4}},    {4, 3, {2, 4, 8}},     {8, 2, {4, 8}},
+      {0, 4, {1, 2, 4, 8}}, {3, 4, {1, 2, 4, 8}}, {16, 4, {1, 2, 4, 8}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    uint32_t got[WGK_BENCH_COPY_VARIANTS] = {99, 99, 99, 99};
+    size_t n = bench_copy_variants_near(cases[i].best, got);
+    if (n != cases[i].n) fail_msg("best %u: %zu variants, want %zu", cases[i].best, n, cases[i].n);
+    for (size_t k = 0; k < n; k++)
+      if (got[k] != cases[i].want[k])
+        fail_msg("best %u: variant %zu is %u vec4 per thread, want %u", cases[i].best, k, got[k], cases[i].want[k]);
+    for (size_t k = n; k < WGK_BENCH_COPY_VARIANTS; k++) assert_int_equal(got[k], 99); /* nothing past n written */
+  }
+}
+
 static void ceilings_json_shape(void **state) {
   (void)state;
   bench_ceilings c = {.timed = true,
                       .has_timestamps = true,
-                      .copy_bytes = 1 << 20,
-                      .copy_gbps = 4000,
-                      .copy_vec4_per_thread = 4,
-                      .n_copy_variants = 2,
+                      .copy = {.bytes = 1 << 20, .gbps = 4000, .vec4_per_thread = 4, .n_variants = 2},
                       .fma_flops = 1000,
                       .fma_threads = 256,
                       .fma_gflops = 50,
                       .has_transfers = true};
-  c.copy_variants[0] = (bench_copy_variant){1, 3100, 338};
-  c.copy_variants[1] = (bench_copy_variant){4, 4000, 262};
-  c.copy.ns = (bench_stat){262, 250, 270, 10};
-  c.copy.wall_ns = (bench_stat){265, 260, 280, 5};
-  c.copy.dispatches = 10;
-  c.copy.consistent = true;
-  c.copy.timestamps_consistent = true;
+  c.copy.variants[0] = (bench_copy_variant){1, 3100, 338};
+  c.copy.variants[1] = (bench_copy_variant){4, 4000, 262};
+  c.copy.best.ns = (bench_stat){262, 250, 270, 10};
+  c.copy.best.wall_ns = (bench_stat){265, 260, 280, 5};
+  c.copy.best.dispatches = 10;
+  c.copy.best.consistent = true;
+  c.copy.best.timestamps_consistent = true;
   c.fma.consistent = false;
   snprintf(c.fma.reason, sizeof c.fma.reason, "timestamps give more");
   c.upload = (bench_transfer){64 << 20, {2.5e6, 2.4e6, 2.7e6, 10}, 26.8};
@@ -467,6 +486,7 @@ int main(void) {
       cmocka_unit_test(consistent_figures),
       cmocka_unit_test(inconsistent_figures_say_why),
       cmocka_unit_test(repeats_agree_within_tolerance),
+      cmocka_unit_test(copy_variants_near_the_best),
       cmocka_unit_test(ceilings_json_shape),
       cmocka_unit_test(goals_of_a_case),
       cmocka_unit_test(breakdown_json_and_text),

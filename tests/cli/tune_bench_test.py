@@ -193,6 +193,10 @@ try:
     check(cat.get("bytes", 0) >= c["bytes"] and cat.get("gbps", 0) > 0 and cat.get("ns", {}).get("median", 0) > 0,
           f"copyAtSize in the case: {cat}")
     check(abs(cat.get("bandwidthRatio", -1) - c["gbps"] / cat.get("gbps", 1)) < 1e-9, f"copyAtSize ratio: {cat}")
+    # only the ceiling's best variant and its neighbours in 1, 2, 4, 8 are timed at the case's size
+    near = [1, 2, 4, 8].index(ce["copy"]["vec4PerThread"])
+    check(cat.get("vec4PerThread") in [1, 2, 4, 8][max(near - 1, 0):near + 2],
+          f"copyAtSize variant {cat.get('vec4PerThread')} near the ceiling's {ce['copy']['vec4PerThread']}")
     # consistency: the flag and its reason say exactly what the figures say (not how fast anything is)
     gpu, res, batch = c["gpuNs"]["median"], c["residentNs"]["median"], c["batchNs"]["median"]
     holds = gpu <= res
