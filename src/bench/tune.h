@@ -2,7 +2,8 @@
  * Tuning one bench case: every tunable swept in turn (coordinate descent, a second round when the first moved
  * any) over powers of two around its default (from default / 16, and 0 for a default of 0 or 1, up to the larger
  * of the default and the device's maxComputeInvocationsPerWorkgroup), keeping only values for which planning
- * succeeds and the same variant is chosen; every candidate's outputs are compared with the default tunables' outputs (the dtype's
+ * succeeds and the same variant is chosen; a candidate that plans the very GPU work of one already timed (a
+ * tunable the chosen variant does not read) shares its time instead of being checked and timed again; every candidate's outputs are compared with the default tunables' outputs (the dtype's
  * default tolerance) before its GPU time counts. The best values are the ones `wgk tune` stores.
  */
 #ifndef WGK_BENCH_TUNE_H
@@ -18,6 +19,10 @@ typedef struct bench_tune_candidate {
   bool ok;        /* planned, ran, outputs correct */
   char why[512];  /* when !ok: planning refused it, or where its output went wrong */
   bench_stat gpu; /* ns per call when ok */
+  uint64_t plan;  /* fingerprint of the GPU work it planned (passes' WGSL, dispatch, uniforms, scratch); 0 when
+                     it did not run */
+  bool same_plan; /* ok without being timed: an earlier candidate (or the defaults) planned the same work, whose
+                     time it shares */
 } bench_tune_candidate;
 
 typedef struct bench_tune_result {

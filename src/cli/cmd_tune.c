@@ -56,8 +56,8 @@ static void progress(void *user, const tc_bench_case *c, size_t done, size_t tot
   (void)user;
   if (!isatty(STDERR_FILENO)) {
     if (last->ok)
-      fprintf(stderr, "tune %s: %s=%lld %.1f us\n", c->id, last->tunable, (long long)last->value,
-              last->gpu.median * 1e-3);
+      fprintf(stderr, "tune %s: %s=%lld %.1f us%s\n", c->id, last->tunable, (long long)last->value,
+              last->gpu.median * 1e-3, last->same_plan ? " (the same GPU work as one timed before)" : "");
     else
       fprintf(stderr, "tune %s: %s=%lld rejected: %s\n", c->id, last->tunable, (long long)last->value, last->why);
     return;
@@ -96,14 +96,14 @@ static bool tune_one(wgk_kernel *k, const tc_bench_suite *s, const tc_bench_case
   } else if (st) {
     printf("FAIL %s: %s\n", c->id, why);
   } else {
-    size_t bad = 0;
-    for (size_t i = 0; i < r.n_cands; i++) bad += !r.cands[i].ok;
+    size_t bad = 0, same = 0;
+    for (size_t i = 0; i < r.n_cands; i++) bad += !r.cands[i].ok, same += r.cands[i].same_plan;
     printf("%s (%s): default", c->id, r.variant);
     print_tunables(r.defaults);
     printf(" %.1f us -> best", r.default_ns * 1e-3);
     print_tunables(r.best);
-    printf(" %.1f us (%.2fx); %zu candidates, %zu rejected\n", r.best_ns * 1e-3,
-           r.best_ns > 0 ? r.default_ns / r.best_ns : 0, r.n_cands, bad);
+    printf(" %.1f us (%.2fx); %zu candidates (%zu the same GPU work as one timed before), %zu rejected\n",
+           r.best_ns * 1e-3, r.best_ns > 0 ? r.default_ns / r.best_ns : 0, r.n_cands, same, bad);
     for (size_t i = 0; o->common.verbose && i < r.n_cands; i++)
       if (!r.cands[i].ok) printf("  %s=%lld: %s\n", r.cands[i].tunable, (long long)r.cands[i].value, r.cands[i].why);
     json_t *e = entry_of(k, c, &r);

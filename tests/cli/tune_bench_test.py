@@ -67,6 +67,10 @@ try:
     check(len(set(tried)) >= 2 and "16" in tried and "8" not in tried,
           "the sweep tried workgroup sizes from 16:\n" + err)
     check("rejected:" not in err and re.search(r", 0 rejected$", out, re.M), "every candidate correct:\n" + out + err)
+    # a value that plans the very GPU work of one timed before (ROW_BITS above what one row needs) is not timed again
+    same = re.search(r"candidates \((\d+) the same GPU work as one timed before\)", out)
+    check(same and int(same.group(1)) >= 1 and "(the same GPU work as one timed before)" in err,
+          "candidates with an equal plan share a time:\n" + out + err)
     doc = json.load(open(CACHE))
     entries = [e for e in doc["entries"] if e["op"] == "ai.onnx.RotaryEmbedding"]
     check(doc["schema"] == 1 and len(entries) == 1, f"one cache entry: {doc}")
