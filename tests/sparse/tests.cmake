@@ -35,7 +35,7 @@ if(TARGET wgk_cli)
       --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
   # without rotary, two passes: the split appends the new K/V rows itself; the merge takes a workgroup per row
   add_test(NAME sparse_decode_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 16 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
   # the subgroup split (lane groups of 8 invocations): chosen where subgroups hold >= 8 invocations (the described
@@ -43,7 +43,7 @@ if(TARGET wgk_cli)
   set(WGK_PHI3_DECODE ${WGK_PHI3} --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
   list(FILTER WGK_PHI3_DECODE EXCLUDE REGEX "lavapipe.device.json|^--device$")
   add_test(NAME sparse_decode_sg_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 16 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
   add_test(NAME sparse_decode_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode\n.*separate_decode_sg: decodeSgOk is false: tunables.DECODE_SUBGROUPS != 0 is false.*pass     decode_split \\(sparse_decode_split, sparse-decode-split.wgsl.jinja\\)"

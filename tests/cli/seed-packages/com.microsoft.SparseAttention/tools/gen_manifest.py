@@ -360,7 +360,7 @@ def main():
         "typeConstraints": {"T": ["float32", "float16"], "M": ["int32"]},
         "args": args,
         "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
-                     "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 128, "DECODE_WG": 128,
+                     "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
                      "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1, "DECODE_SG_KEYS": 2, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32,
                      "FLASH_WG": 256},
         "derive": dict(DERIVE, **F16_PACKED_DERIVE),
