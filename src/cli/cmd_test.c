@@ -146,6 +146,7 @@ int cmd_test(int argc, char **argv) {
   tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
   const char *filter = pick.filter;
   bool *chosen = pre ? calloc(pre->n_cases ? pre->n_cases : 1, sizeof *chosen) : NULL;
+  if (pre && !chosen) cli_error("test", "out of memory");
   bool matched = chosen && (pick_cases(pre, &pick, chosen) > 0 || !filter);
   if (chosen && !matched) {
     char ids[1024];
