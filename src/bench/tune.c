@@ -196,10 +196,9 @@ wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *so
              .progress = progress,
              .user = user};
   const manifest_model *m = rt_kernel_manifest(k);
-  w.total = SWEEP_ROUNDS * m->n_tunables * SWEEP_VALUES; /* capacity; the progress total is one round's */
   r->defaults = json_object();
   r->best = json_object();
-  r->cands = calloc(w.total + 1, sizeof *r->cands);
+  r->cands = calloc(SWEEP_ROUNDS * m->n_tunables * SWEEP_VALUES + 1, sizeof *r->cands);
   wgk_status st = r->defaults && r->best && r->cands ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = bench_setup_make(k, c, source, &w.s, why, n);
   if (!st) st = baseline(&w, why, n);

@@ -3,8 +3,9 @@
  * any) over powers of two around its default (from default / 16, and 0 for a default of 0 or 1, up to the larger
  * of the default and the device's maxComputeInvocationsPerWorkgroup), keeping only values for which planning
  * succeeds and the same variant is chosen; a candidate that plans the very GPU work of one already timed (a
- * tunable the chosen variant does not read) shares its time instead of being checked and timed again; every candidate's outputs are compared with the default tunables' outputs (the dtype's
- * default tolerance) before its GPU time counts. The best values are the ones `wgk tune` stores.
+ * tunable the chosen variant does not read) shares its time instead of being checked and timed again; every
+ * other candidate's outputs are compared with the default tunables' outputs (the dtype's default tolerance)
+ * before its GPU time counts. The best values are the ones `wgk tune` stores.
  */
 #ifndef WGK_BENCH_TUNE_H
 #define WGK_BENCH_TUNE_H

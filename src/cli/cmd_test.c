@@ -96,7 +96,7 @@ static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, b
   if (!chosen) return cli_error("test", "out of memory"), false;
   size_t matched = pick_cases(s, pick, chosen);
   bool ok = true;
-  for (size_t i = 0; ok && i < s->n_cases; i++) {
+  for (size_t i = 0; i < s->n_cases; i++) {
     const tc_case *c = &s->cases[i];
     if (!chosen[i]) continue;
     if (verbose && c->description[0]) printf("---- %s: %s\n", c->id, c->description);
@@ -132,7 +132,8 @@ int cmd_test(int argc, char **argv) {
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list and the common options)", argv[i]),
+      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list and the common options)",
+                       argv[i]),
              2;
     } else if (pkg) {
       return cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
