@@ -60,6 +60,26 @@ if(TARGET wgk_cli)
     --shape block_col_indices=8x420 --shape total_sequence_length=1 --shape key_total_sequence_lengths=1
     --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64
     --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
+  # the flash prompt with the queries in registers: chosen where subgroups hold >= 8 invocations, 8 * TQ * HG / R
+  # invocations up to FLASH_SG_WG and the device's limits (the described device: 1024 invocations but 256 along x,
+  # the WebGPU default, so TQ 32 positions x 4 heads, 4 rows a lane group); FLASH_SUBGROUPS 0, or subgroups of 4,
+  # take the staged flash
+  set(WGK_PHI3_PROMPT ${WGK_PHI3} --shape query=1x2048x4096 --shape key=1x2048x1024 --shape value=1x2048x1024)
+  list(FILTER WGK_PHI3_PROMPT EXCLUDE REGEX "lavapipe.device.json|^--device$")
+  add_test(NAME sparse_flash_sg_selected COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_flash_sg\n.*pass     attend \\(sparse_attention_flash_sg, sparse-attention-flash-sg.wgsl.jinja\\)\n  dispatch 65 x 8 x 1\n"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json)
+  add_test(NAME sparse_flash_sg_wg128 COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_flash_sg\n.*pass     attend \\(sparse_attention_flash_sg, sparse-attention-flash-sg.wgsl.jinja\\)\n  dispatch 129 x 8 x 1\n"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json
+    --tunable FLASH_SG_WG=128)
+  add_test(NAME sparse_flash_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_flash\n.*separate_flash_sg: flashSgOk is false: tunables.FLASH_SUBGROUPS != 0 is false.*pass     attend \\(sparse_attention_flash, sparse-attention-flash.wgsl.jinja\\)"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json
+    --tunable FLASH_SUBGROUPS=0)
+  add_test(NAME sparse_flash_sg_not_on_subgroups_of_4 COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_flash\n.*separate_flash_sg: flashSgOk is false: hasSubgroups8 is false"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups4.device.json)
   add_test(NAME sparse_prompt_not_decode COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash\n.*separate_decode: decodeOk is false"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x16x4096 --shape key=1x16x1024 --shape value=1x16x1024)

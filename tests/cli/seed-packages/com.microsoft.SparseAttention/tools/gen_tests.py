@@ -240,6 +240,53 @@ def with_sg_twins(cases):
     return out
 
 
+# the flash prompt with the queries in registers (`*_flash_sg`): a head size of 3 x 32, GQA 2, block 16, padding
+FSG_CASES = [
+    case("flash_sg_prompt_h96_gqa2_b16_padding_f32", B=2, S=70, N=6, KN=3, H=96, block=16, layouts=3, local=2,
+         vstride=3, kts=[70, 33], variant="separate_flash_sg"),
+    # 2 rows a lane group (FLASH_SG_ROWS 2): a chunk after per-batch pasts, and float16 in workgroups of 128
+    case("flash_sg_chunk_s50_rows2_past_f32", B=2, S=50, N=8, KN=2, H=128, block=32, layouts=4, local=2, vstride=2,
+         pasts=[30, 7], cache=96, tunables={"FLASH_SG_ROWS": 2}, variant="separate_flash_sg"),
+    case("flash_sg_prompt_h64_rows2_wg128_f16", S=64, N=4, KN=1, H=64, block=16, layouts=2, local=2, vstride=3,
+         dtype="float16", tunables={"FLASH_SG_ROWS": 2, "FLASH_SG_WG": 128}, variant="separate_flash_sg"),
+]
+
+
+def with_flash_sg_twins(cases):
+    """Every `*_flash` case whose head fits the subgroup form (a multiple of 32, at most 128) twice: as the
+    subgroup form (id `..._fsg_<dtype>`, FLASH_WG read as FLASH_SG_WG; on a device without subgroups the old
+    form) and, with FLASH_SUBGROUPS 0, as the staged form it replaces."""
+    out = []
+    for c in cases:
+        v = c.get("variant", "")
+        h = c["inputs"]["pastKeyT"]["shape"][3]
+        if not v.endswith("_flash") or h % 32 != 0 or h > 128:
+            out.append(flash_sg_without(c) if v.endswith("_flash_sg") else c)
+            continue
+        t = json.loads(json.dumps(c))
+        stem, dt = t["id"].rsplit("_", 1)
+        t["id"] = "%s_fsg_%s" % (stem, dt)
+        t["variant"] = v + "_sg"
+        old = t.pop("tunables", {})
+        if "FLASH_WG" in old:
+            t["tunables"] = {"FLASH_SG_WG": old["FLASH_WG"]}
+        out.append(flash_sg_without(t))
+        c["tunables"] = dict(c.get("tunables", {}), FLASH_SUBGROUPS=0)
+        out.append(c)
+    return out
+
+
+def flash_sg_without(c):
+    """The variants a device without shader-f16 (float16: the packed subgroup flash) or subgroups picks instead."""
+    v = c["variant"]
+    w = {}
+    if c["inputs"]["queryT"]["dtype"] == "float16":
+        w["shader-f16"] = v + "_f16packed"
+    w["subgroups"] = v[:-len("_sg")]
+    c["variantWithout"] = w
+    return c
+
+
 def sg_without(c):
     """The variants a device without shader-f16 (float16: the packed subgroup split) or subgroups picks instead."""
     w = {}
@@ -273,7 +320,7 @@ def refusal(cid, kw, text):
 
 
 def main():
-    cases = with_sg_twins(CASES + SG_CASES) + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
+    cases = with_flash_sg_twins(with_sg_twins(CASES + SG_CASES + FSG_CASES)) + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
     doc = {"schema": 1,
            "description": "SparseAttention against the double reference: block sizes, GQA, packed QKV, rotary, "
                           "float16, prompt/decode/chunked, per-batch past lengths, layouts.",
