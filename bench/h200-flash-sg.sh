@@ -34,5 +34,6 @@ echo "== wgk bench (FLASH_SUBGROUPS 0: the staged flash) --case prompt"
 [ "${SKIP_TUNE:-0}" = 1 ] && exit 0
 for c in phi3_prompt_4096_f32 phi3_prompt_4096_f16; do
   echo "== wgk tune $c"
-  timeout "${TUNE_S:-150}" "$BUILD/wgk" tune $sparse --case $c 2>&1 | grep -v "the same GPU work as one timed before" | tail -n 30
+  timeout "${TUNE_S:-150}" "$BUILD/wgk" tune $sparse --case $c 2>&1 |
+    grep -v "the same GPU work as one timed before" | tail -n 30
 done

@@ -133,8 +133,9 @@ DERIVE = {
     "fusedAppendOn": "tunables.DECODE_FUSED_APPEND == 1",  # 0: decode without rotary keeps the kv_append pass
     "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
     # the flash prompt with the queries in registers (`*_flash_sg`): lane groups of 8 invocations of one
-    # subgroup, each flashSgR rows of one head (2 or 4: FLASH_SG_ROWS; H / 32 vec4 columns a lane); TQ positions x
-    # HG heads of one GQA group a workgroup of 8 * TQ * HG / flashSgR invocations, at most FLASH_SG_WG. FLASH_ROWS 0 turns it off with the other flash.
+    # subgroup, each flashSgR rows of one head (2 or 4: FLASH_SG_ROWS; H / 32 vec4 columns a lane); TQ positions
+    # x HG heads of one GQA group make a workgroup of 8 * TQ * HG / flashSgR invocations, at most FLASH_SG_WG and
+    # the device's limits. FLASH_ROWS 0 turns it off with the staged flash.
     "flashSgR": "2 if tunables.FLASH_SG_ROWS <= 2 else 4",
     "flashSgHG": "pick([[groupSize % 4 == 0, 4], [groupSize % 2 == 0, 2]], 1)",
     "flashSgTQ": "pick([%s], 0)" % ", ".join(
