@@ -132,14 +132,16 @@ DERIVE = {
     "decodeSgOk": "tunables.DECODE_SUBGROUPS != 0 and hasSubgroups8 and decodeWG % 8 == 0 and decodeSgRows >= 1",
     "fusedAppendOn": "tunables.DECODE_FUSED_APPEND == 1",  # 0: decode without rotary keeps the kv_append pass
     "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
-    # the flash prompt with the queries in registers (`*_flash_sg`): lane groups of 8 invocations of one
-    # subgroup, each flashSgR rows of one head (2 or 4: FLASH_SG_ROWS; H / 32 vec4 columns a lane); TQ positions
-    # x HG heads of one GQA group make a workgroup of 8 * TQ * HG / flashSgR invocations, at most FLASH_SG_WG and
-    # the device's limits. FLASH_ROWS 0 turns it off with the staged flash.
+    # the flash prompt with the queries in registers (`*_flash_sg`): lane groups of flashSgLW invocations of one
+    # subgroup (8, or 16 with FLASH_SG_LANES >= 16 where subgroups hold 16 and H is a multiple of 64), each
+    # flashSgR rows of one head (2 or 4: FLASH_SG_ROWS; H / (4 LW) vec4 columns a lane); TQ positions x HG heads
+    # of one GQA group make a workgroup of LW * TQ * HG / R invocations, at most FLASH_SG_WG and the device's
+    # limits. FLASH_ROWS 0 turns it off with the staged flash.
+    "flashSgLW": "16 if hasSubgroups8 and tunables.FLASH_SG_LANES >= 16 and device.adapterInfo.subgroupMinSize >= 16 and headSize % 64 == 0 else 8",
     "flashSgR": "2 if tunables.FLASH_SG_ROWS <= 2 else 4",
     "flashSgHG": "pick([[groupSize % 4 == 0, 4], [groupSize % 2 == 0, 2]], 1)",
     "flashSgTQ": "pick([%s], 0)" % ", ".join(
-        "[blockSize %% %d == 0 and 8 * %d * flashSgHG // flashSgR <= min(tunables.FLASH_SG_WG, min(device.limits.maxComputeInvocationsPerWorkgroup, device.limits.maxComputeWorkgroupSizeX)), %d]"
+        "[blockSize %% %d == 0 and flashSgLW * %d * flashSgHG // flashSgR <= min(tunables.FLASH_SG_WG, min(device.limits.maxComputeInvocationsPerWorkgroup, device.limits.maxComputeWorkgroupSizeX)), %d]"
         % (t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashSgTiles": "(seqLen + 2 * flashSgTQ - 2) // flashSgTQ if flashSgTQ > 0 else 0",
     "flashSgOk": "tunables.FLASH_SUBGROUPS != 0 and tunables.FLASH_ROWS != 0 and hasSubgroups8 and headSize % 32 == 0 and headSize <= 128 and flashSgTQ >= 4 and (2 * flashSgHG * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize and flashSgTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // flashSgHG <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
@@ -296,7 +298,8 @@ def flash_sg_variant(packed, rot):
     attend["dispatch"] = {"x": "flashSgTiles", "y": "numHeads // flashSgHG", "z": "batch"}
     v["constants"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                       "TQ": "flashSgTQ", "HG": "flashSgHG", "MW": "maskWords", "R": "flashSgR",
-                      "WG": "8 * flashSgTQ * flashSgHG // flashSgR"}
+                      "LW": "flashSgLW",
+                      "WG": "flashSgLW * flashSgTQ * flashSgHG // flashSgR"}
     return v
 
 
@@ -391,7 +394,8 @@ def main():
                      "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
                      "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1, "DECODE_SG_KEYS": 2, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32,
                      "FLASH_WG": 256,
-                     "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 512, "FLASH_SG_ROWS": 4},
+                     "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 512, "FLASH_SG_ROWS": 4,
+                     "FLASH_SG_LANES": 8},
         "derive": dict(DERIVE, **F16_PACKED_DERIVE),
         "bindingSets": f16_packed_sets(binding_sets()),
         "variants": variants,

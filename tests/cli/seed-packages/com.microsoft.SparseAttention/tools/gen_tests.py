@@ -249,6 +249,12 @@ FSG_CASES = [
          pasts=[30, 7], cache=96, tunables={"FLASH_SG_ROWS": 2}, variant="separate_flash_sg"),
     case("flash_sg_prompt_h64_rows2_wg128_f16", S=64, N=4, KN=1, H=64, block=16, layouts=2, local=2, vstride=3,
          dtype="float16", tunables={"FLASH_SG_ROWS": 2, "FLASH_SG_WG": 128}, variant="separate_flash_sg"),
+    # lane groups of 16 (FLASH_SG_LANES 16; where subgroups hold fewer, e.g. lavapipe's 8, the same cases take 8)
+    case("flash_sg_prompt_h128_gqa4_lanes16_f32", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
+         vstride=2, kts=[100, 61], tunables={"FLASH_SG_LANES": 16}, variant="separate_flash_sg"),
+    case("flash_sg_chunk_h64_lanes16_rows2_f16", S=40, N=4, KN=2, H=64, block=16, layouts=2, local=2, vstride=3,
+         pasts=[25], cache=80, dtype="float16", tunables={"FLASH_SG_LANES": 16, "FLASH_SG_ROWS": 2},
+         variant="separate_flash_sg"),
 ]
 
 
