@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/workers.h"
 
 void rt_clear(wgk_context *ctx) {
   if (!ctx) return;
@@ -36,6 +37,7 @@ void rt_ctx_release(wgk_context *ctx) {
   if (!ctx || atomic_fetch_sub(&ctx->refs, 1) != 1) return;
   rt_pipelines_free(ctx);
   gpu_pool_clear(&ctx->pool);
+  util_workers_destroy(ctx->workers);
   gpu_device_destroy(ctx->dev);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
@@ -70,6 +72,15 @@ static uint32_t wait_ms_from_env(void) {
   char *end = NULL;
   unsigned long n = v ? strtoul(v, &end, 10) : 0;
   return v && *v && end && !*end && n >= 1 && n <= 86400000ul ? (uint32_t)n : WGK_WAIT_MS;
+}
+
+/* Threads (the caller's included) that convert one large staged piece: WGK_HOST_THREADS (1 .. 64) where set and
+ * valid, else WGK_HOST_THREADS_DEFAULT; 1 keeps all host work on the calling thread. */
+static int host_threads_from_env(void) {
+  const char *v = getenv("WGK_HOST_THREADS");
+  char *end = NULL;
+  long n = v ? strtol(v, &end, 10) : 0;
+  return v && *v && end && !*end && n >= 1 && n <= 64 ? (int)n : WGK_HOST_THREADS_DEFAULT;
 }
 
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
@@ -110,6 +121,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   }
   describe_adapter(ctx);
   gpu_pool_init(&ctx->pool, bytes_from_env("WGK_POOL_BYTES", WGK_POOL_BYTES)); /* 0 turns reuse off */
+  ctx->workers = util_workers_create(host_threads_from_env() - 1); /* threads start on the first large transfer */
   /* uploads up to this size go through queue writes, larger ones through staging (0: every upload staged) */
   ctx->queue_write_max = bytes_from_env("WGK_QUEUE_WRITE_MAX", WGK_QUEUE_WRITE_MAX);
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through

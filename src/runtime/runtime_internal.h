@@ -24,6 +24,8 @@
  * bench/results/h200-2026-12-01-uploads.md). */
 #define WGK_QUEUE_WRITE_MAX (512ull << 10)
 #define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
+#define WGK_HOST_THREADS_DEFAULT 8 /* threads at most (the caller's included) converting one large staged piece
+                                     (env WGK_HOST_THREADS) */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct rt_pipeline_entry {
@@ -61,6 +63,7 @@ struct wgk_context {
                                 stays one small size class, reused piece after piece, however large the tensor */
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
                                     readback staging buffers, reused across calls */
+  struct util_workers *workers; /* host threads for large staged conversions (NULL: all on the caller's thread) */
 };
 
 typedef struct rt_bind_entry {

@@ -1,5 +1,4 @@
 /* GPU tensors: logical dtype and shape over a storage-layout buffer, reference counted. */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,7 @@
 
 #include "runtime/runtime_internal.h"
 #include "util/half.h"
+#include "util/workers.h"
 
 static bool is_integer(wgk_dtype d) { return d != WGK_DTYPE_FLOAT32 && d != WGK_DTYPE_FLOAT16; }
 
@@ -54,49 +54,36 @@ static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, 
 
 /* ---- staged transfers: pieces, and the host side of big pieces on several threads ---- */
 
-#define PARALLEL_MIN (4u << 20)   /* bytes of a piece from which its host work is split across threads */
-#define PARALLEL_SHARE (1u << 20) /* at least this many bytes per thread */
-#define PARALLEL_MAX 8            /* threads at most, the caller's included */
+/* From PARALLEL_MIN bytes a piece's host work is split across the context's worker threads, at least
+ * PARALLEL_SHARE bytes each: the threads wait between calls, so a split pays a wake-up (microseconds), not a
+ * thread start (which made splitting a 1 MiB fill slower than doing it on one thread). */
+#define PARALLEL_MIN (512u << 10)
+#define PARALLEL_SHARE (256u << 10)
 
 typedef void (*span_fn)(int64_t first, int64_t end, void *arg);
 
-typedef struct span_job {
+typedef struct spans {
   span_fn fn;
   void *arg;
-  int64_t first, end;
-  pthread_t thread;
-  bool started;
-} span_job;
+  int64_t first, count;
+  int n;
+} spans;
 
-static void *span_run(void *p) {
-  span_job *j = p;
-  j->fn(j->first, j->end, j->arg);
-  return NULL;
+static void span_task(int k, void *p) {
+  const spans *s = p;
+  s->fn(s->first + s->count * k / s->n, s->first + s->count * (k + 1) / s->n, s->arg);
 }
 
 /* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from PARALLEL_MIN split in
- * equal spans across up to PARALLEL_MAX threads (the host's cores); a thread that cannot start runs its span here. */
-static void parallel_spans(int64_t first, int64_t end, size_t bytes, span_fn fn, void *arg) {
-  long cores = bytes >= PARALLEL_MIN ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-  int n = (int)(cores < PARALLEL_MAX ? (cores > 1 ? cores : 1) : PARALLEL_MAX);
+ * equal spans, one per core up to 64, taken by the pool's threads (WGK_HOST_THREADS) and the caller. */
+static void parallel_spans(struct util_workers *workers, int64_t first, int64_t end, size_t bytes, span_fn fn,
+                           void *arg) {
+  long cores = workers && bytes >= PARALLEL_MIN ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+  int n = (int)(cores < 64 ? (cores > 1 ? cores : 1) : 64);
   if ((size_t)n > bytes / PARALLEL_SHARE) n = bytes / PARALLEL_SHARE > 1 ? (int)(bytes / PARALLEL_SHARE) : 1;
-  if (n <= 1 || end - first < n) {
-    fn(first, end, arg);
-    return;
-  }
-  span_job jobs[PARALLEL_MAX];
-  int64_t count = end - first;
-  for (int k = 0; k < n; k++) {
-    jobs[k] = (span_job){fn, arg, first + count * k / n, first + count * (k + 1) / n, 0, false};
-    if (k > 0) jobs[k].started = pthread_create(&jobs[k].thread, NULL, span_run, &jobs[k]) == 0;
-  }
-  span_run(&jobs[0]);
-  for (int k = 1; k < n; k++) {
-    if (jobs[k].started)
-      pthread_join(jobs[k].thread, NULL);
-    else
-      span_run(&jobs[k]);
-  }
+  if (n > end - first) n = end - first > 1 ? (int)(end - first) : 1;
+  spans s = {fn, arg, first, end - first, n};
+  util_workers_run(n > 1 ? workers : NULL, n, span_task, &s);
 }
 
 /* Bytes of one piece of a staged transfer of a tensor's buffer: ctx->staged_chunk (a multiple of 8, so that no
@@ -115,6 +102,7 @@ typedef struct piece_args {
   int64_t numel;
   char *mapped;  /* the piece's staging memory */
   int64_t first; /* the piece's first element */
+  struct util_workers *workers; /* threads for large pieces (the context's) */
 } piece_args;
 
 static size_t storage_size(wgk_dtype dtype, wgk_dtype storage) {
@@ -143,7 +131,7 @@ static void transfer_piece(void *mapped, size_t off, size_t len, void *arg) {
   a->mapped = mapped;
   a->first = first;
   size_t used = (size_t)(end - first) * es;
-  parallel_spans(first, end, used, convert_span, a);
+  parallel_spans(a->workers, first, end, used, convert_span, a);
   if (a->upload && used < len) memset((char *)mapped + used, 0, len - used);
 }
 
@@ -151,7 +139,7 @@ static void transfer_piece(void *mapped, size_t off, size_t len, void *arg) {
  * pipelined (gpu_buffer_upload_pooled). */
 static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                 size_t bytes) {
-  piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0};
+  piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0, ctx->workers};
   return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), transfer_piece, &a,
                                   ctx->wait_ms, &ctx->err);
 }
@@ -417,7 +405,7 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   /* straight into out, converted piece by piece (the padding past the values dropped) */
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0) return WGK_OK;
-  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0};
+  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers};
   wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes),
                                          transfer_piece, &a, ctx->wait_ms, &ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);

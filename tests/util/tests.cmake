@@ -12,3 +12,4 @@ add_test(NAME test_infra_selftest COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/selftes
          ${CMAKE_SOURCE_DIR}/tests/util/run_test.py $<TARGET_FILE:wgk_cli> $<TARGET_FILE:test_scratch>)
 set_tests_properties(test_infra_selftest PROPERTIES TIMEOUT 300 LABELS "gpu" ENVIRONMENT
   "WGK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CMOCKA_MESSAGE_OUTPUT=stdout")
+wgk_add_test(test_workers SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_workers.c)
