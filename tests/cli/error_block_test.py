@@ -71,7 +71,7 @@ with tempfile.TemporaryDirectory() as d:
     expect("every variant, one reason: one line", sargs + ["--attr", "num_heads=4", "--attr", "kv_num_heads=3",
                                                          "--attr", "sparse_block_size=16"], 1,
            lambda e: e.rstrip("\n").split("\n")[1:] == [
-               "no variant of com.microsoft.SparseAttention accepts the call (all 32 variants): "
+               "no variant of com.microsoft.SparseAttention accepts the call (all 40 variants): "
                "numHeads % kvHeads == 0 is false (numHeads % kvHeads = 1, 0)"]
            and e.split("\n")[0].endswith("kv_num_heads: 3 does not divide num_heads 4"))
 
