@@ -267,7 +267,7 @@ def with_flash_sg_twins(cases):
         v = c.get("variant", "")
         h = c["inputs"]["pastKeyT"]["shape"][3]
         if not v.endswith("_flash") or h % 32 != 0 or h > 128:
-            out.append(flash_sg_without(c) if v.endswith("_flash_sg") else c)
+            out.append(sg_without(c) if v.endswith("_flash_sg") else c)
             continue
         t = json.loads(json.dumps(c))
         stem, dt = t["id"].rsplit("_", 1)
@@ -276,29 +276,20 @@ def with_flash_sg_twins(cases):
         old = t.pop("tunables", {})
         if "FLASH_WG" in old:
             t["tunables"] = {"FLASH_SG_WG": old["FLASH_WG"]}
-        out.append(flash_sg_without(t))
+        out.append(sg_without(t))
         c["tunables"] = dict(c.get("tunables", {}), FLASH_SUBGROUPS=0)
         out.append(c)
     return out
 
 
-def flash_sg_without(c):
-    """The variants a device without shader-f16 (float16: the packed subgroup flash) or subgroups picks instead."""
+def sg_without(c):
+    """The variants a device picks instead of c's subgroup variant `<v>_sg`: without shader-f16 (float16) its
+    packed form `<v>_sg_f16packed`, without subgroups `<v>`."""
     v = c["variant"]
     w = {}
     if c["inputs"]["queryT"]["dtype"] == "float16":
         w["shader-f16"] = v + "_f16packed"
     w["subgroups"] = v[:-len("_sg")]
-    c["variantWithout"] = w
-    return c
-
-
-def sg_without(c):
-    """The variants a device without shader-f16 (float16: the packed subgroup split) or subgroups picks instead."""
-    w = {}
-    if c["inputs"]["queryT"]["dtype"] == "float16":
-        w["shader-f16"] = "separate_decode_sg_f16packed"
-    w["subgroups"] = "separate_decode"
     c["variantWithout"] = w
     return c
 
