@@ -15,20 +15,13 @@ echo "== wgk bench $sparse --case prompt"
 "$BUILD/wgk" bench $sparse --case prompt --json "$OUT/sparse-prompt.json" 2>&1 | grep -v "^  "
 staged=$(mktemp -d)/com.microsoft.SparseAttention
 cp -r $sparse "$staged"
-/usr/bin/python3 - "$staged/build/webgpu" <<'PY'
-import base64, hashlib, json, os, sys
-d = sys.argv[1]
-man = os.path.join(d, "manifest.json")
-m = json.load(open(man))
+/usr/bin/python3 - "$staged/build/webgpu/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
 m["tunables"]["FLASH_SUBGROUPS"]["default"] = 0
-json.dump(m, open(man, "w"), indent=2)
-meta = os.path.join(d, "metadata.json")
-m = json.load(open(meta))
-files = m["digest"]["files"]
-for name in files:
-    files[name] = base64.b64encode(hashlib.sha256(open(os.path.join(d, name), "rb").read()).digest()).decode()
-json.dump(m, open(meta, "w"), indent=2)
+json.dump(m, open(sys.argv[1], "w"), indent=2)
 PY
+/usr/bin/python3 scripts/package-digests.py "$staged" > /dev/null
 echo "== wgk bench (FLASH_SUBGROUPS 0: the staged flash) --case prompt"
 "$BUILD/wgk" bench "$staged" --case prompt --json "$OUT/sparse-prompt-staged.json" 2>&1 | grep -A1 "^phi3"
 [ "${SKIP_TUNE:-0}" = 1 ] && exit 0
