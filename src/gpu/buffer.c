@@ -138,6 +138,8 @@ wgk_status gpu_buffer_write(gpu_device *dev, gpu_buffer *buf, uint64_t offset, c
   wgk_status s0;
   if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(buf, offset, size, "buffer write", err)))
     return s0;
+  /* a queue write runs ahead of command buffers not submitted yet: a deferred copy into buf goes first */
+  if (gpu_deferred_targets(buf) && (s0 = gpu_deferred_flush(dev, err))) return s0;
   if (size) wgpuQueueWriteBuffer(dev->queue, buf->buffer, offset, data, size);
   return gpu_device_check(dev, err);
 }
@@ -199,6 +201,9 @@ static void map_abort(gpu_buffer *buf) {
 }
 
 uint64_t gpu_device_map_waits(const gpu_device *dev) { return dev->map_waits; }
+uint64_t gpu_device_submits(const gpu_device *dev) { return dev->submits; }
+
+bool gpu_staging_remap(gpu_buffer *buf) { return map_start(buf, WGPUMapMode_Write, 0, (size_t)buf->size); }
 
 /* [offset, offset + size) of a MAP_READ buf read through a map: the map started unless one is (a read-back's
  * staging starts its own after its copy), waited for, the range handed to drain(range, at, size, arg), the
@@ -240,6 +245,7 @@ typedef struct transfer {
   uint32_t usage; /* staging buffers' usage */
   gpu_piece_fn fn;
   void *arg;
+  bool defer; /* an upload's copy recorded for the next submission (one piece only) */
   uint32_t timeout_ms;
   util_error *err;
   gpu_buffer *ring[GPU_STAGING_DEPTH]; /* piece i goes through ring[i % depth] */
@@ -291,6 +297,11 @@ static wgk_status upload_piece(transfer *t, size_t i) {
   if (s != WGK_OK) return s;
   t->fn(data, i * t->piece, piece_len(t, i), t->arg);
   wgpuBufferUnmap((*b)->buffer);
+  if (t->defer) { /* the staging buffer goes with the copy */
+    s = gpu_deferred_copy(t->dev, t->pool, *b, t->gpu, t->offset + i * t->piece, piece_len(t, i), t->err);
+    if (s == WGK_OK) *b = NULL;
+    return s;
+  }
   s = copy_submit(t, *b, i, true);
   if (s == WGK_OK) map_start(*b, WGPUMapMode_Write, 0, (size_t)t->cls); /* out of memory: mapped when taken */
   return s;
@@ -342,17 +353,19 @@ static transfer transfer_of(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, ui
                             util_error *err) {
   if (piece == 0 || piece > size) piece = size;
   uint64_t cls = pool ? gpu_pool_size_class(piece, dev->desc.limits.maxBufferSize) : piece;
-  return (transfer){dev, pool, buf, offset, size, piece, cls, usage, fn, arg, timeout_ms, err, {NULL}};
+  return (transfer){dev, pool, buf, offset, size, piece, cls, usage, fn, arg, false, timeout_ms, err, {NULL}};
 }
 
 wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
-                                    size_t piece, gpu_piece_fn fill, void *arg, uint32_t timeout_ms, util_error *err) {
+                                    size_t piece, gpu_piece_fn fill, void *arg, bool defer, uint32_t timeout_ms,
+                                    util_error *err) {
   wgk_status s0;
   if ((s0 = gpu_device_check(dev, err)) || (s0 = gpu_buffer_check_range(dst, offset, size, "buffer upload", err)))
     return s0;
   if (size == 0) return WGK_OK;
   transfer t = transfer_of(dev, pool, dst, offset, size, piece, WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC,
                            fill, arg, timeout_ms, err);
+  t.defer = defer && t.piece >= size && !dst->external;
   return transfer_pieces(&t, true);
 }
 

@@ -273,6 +273,7 @@ bool gpu_device_blob_counts(const gpu_device *dev, gpu_blob_counts *out) {
 
 void gpu_device_destroy(gpu_device *dev) {
   if (!dev) return;
+  gpu_deferred_discard(dev);
   if (dev->queue) wgpuQueueRelease(dev->queue);
   if (dev->device && !dev->external) {
     /* Destroy first: the loss callback (AllowSpontaneous) runs now, while dev is still valid. */

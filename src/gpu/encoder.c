@@ -129,14 +129,20 @@ wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err) {
     return s;
   }
   end_pass(enc);
-  /* Recording errors surface at Finish; the scope ties them to this submit. */
+  /* Recording errors surface at Finish; the scope ties them to this submit. Deferred upload copies go first, in
+   * the same submission. */
   gpu_scope_push(dev);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(enc->encoder, NULL);
-  if (commands) {
-    wgpuQueueSubmit(dev->queue, 1, &commands);
-    wgpuCommandBufferRelease(commands);
+  WGPUCommandBuffer commands[2] = {gpu_deferred_finish(dev), NULL};
+  bool deferred = commands[0] != NULL;
+  commands[deferred] = wgpuCommandEncoderFinish(enc->encoder, NULL);
+  size_t n = (size_t)deferred + (commands[deferred] != NULL);
+  if (n) {
+    wgpuQueueSubmit(dev->queue, n, commands);
+    dev->submits++;
   }
+  for (size_t i = 0; i < n; i++) wgpuCommandBufferRelease(commands[i]);
   s = gpu_scope_pop(dev, "submitting recorded work", err);
+  if (deferred) gpu_deferred_submitted(dev, s == WGK_OK);
   gpu_encoder_discard(enc);
   return s;
 }
@@ -155,6 +161,7 @@ static void on_work_done(uint32_t status, WGPUStringView message, void *u1, void
 
 wgk_status gpu_wait(gpu_device *dev, uint32_t timeout_ms, const char *what, util_error *err) {
   wgk_status s = gpu_device_check(dev, err);
+  if (!s) s = gpu_deferred_flush(dev, err); /* the work to wait for includes the uploads */
   if (s) return s;
   work_done *w = gpu_async_new(sizeof *w);
   if (!w) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");

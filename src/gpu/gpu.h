@@ -162,9 +162,17 @@ typedef void (*gpu_piece_fn)(void *mapped, size_t off, size_t len, void *arg);
  * MAP_WRITE staging buffer, then copied in a submission of its own: ordered like gpu_buffer_write, without the
  * queue write's host copy or its per-call staging allocation for large sizes. A staging buffer is mapped again as
  * soon as its copy is submitted (the map completes when the copy has): the piece after next, or the next call,
- * finds it mapped; a new one is mapped at creation. */
+ * finds it mapped; a new one is mapped at creation.
+ * defer, for an upload of one piece into a buffer that only this device's submissions use: the copy is recorded
+ * for the device's next submission instead (gpu_encoder_submit carries it ahead of its own work; a queue write to
+ * dst, gpu_wait and gpu_deferred_flush submit it first), which saves a submission per upload. */
 wgk_status gpu_buffer_upload_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *dst, uint64_t offset, size_t size,
-                                    size_t piece, gpu_piece_fn fill, void *arg, uint32_t timeout_ms, util_error *err);
+                                    size_t piece, gpu_piece_fn fill, void *arg, bool defer, uint32_t timeout_ms,
+                                    util_error *err);
+/* Submits the deferred upload copies, if any: before a buffer is used outside this device's submissions. */
+wgk_status gpu_deferred_flush(gpu_device *dev, util_error *err);
+/* Queue submissions made so far (every kind: calls, uploads, read-backs). */
+uint64_t gpu_device_submits(const gpu_device *dev);
 
 /* Read-back of size bytes at offset of buf, each piece copied into a MAP_READ staging buffer and handed to drain;
  * the copy of piece i+1 is submitted before piece i is waited for and drained. A MAP_READ buf is mapped directly

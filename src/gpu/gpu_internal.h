@@ -11,6 +11,19 @@
 #define WGK_WAIT_SPIN_DEFAULT_US 2000 /* a GPU device's waits poll this long before they block */
 #define WGK_WAIT_SPIN_MAX_US 1000000 /* WGK_WAIT_SPIN_US above this (or not a number) is ignored */
 
+/* Upload copies recorded for the device's next submission (gpu/deferred.c): one submission carries them ahead of
+ * the work that follows instead of one submission per upload. Their staging buffers go back to their pools, mapping
+ * again, once the copies are submitted. */
+#define GPU_DEFERRED_MAX 16
+typedef struct gpu_deferred {
+  WGPUCommandEncoder encoder; /* NULL: nothing recorded */
+  int n;
+  gpu_buffer *staging[GPU_DEFERRED_MAX];
+  gpu_pool *pools[GPU_DEFERRED_MAX];
+  uint64_t epoch; /* advances at every submission of the copies: a buffer whose deferred_epoch is epoch + 1 is the
+                     destination of a copy not submitted yet */
+} gpu_deferred;
+
 struct gpu_device {
   WGPUInstance instance; /* our reference */
   WGPUDevice device;     /* our reference; Destroy()ed only when !external */
@@ -29,6 +42,8 @@ struct gpu_device {
   struct gpu_blob_cache *blobs; /* the persistent pipeline cache Dawn reads and writes (gpu/blob_cache.h), or NULL */
   uint64_t map_waits;           /* waits for a buffer map (gpu_device_map_waits) */
   gpu_startup startup;          /* gpu_device_create's parts */
+  gpu_deferred deferred;        /* upload copies waiting for the next submission */
+  uint64_t submits;             /* queue submissions (gpu_device_submits) */
 };
 
 struct gpu_buffer {
@@ -41,6 +56,7 @@ struct gpu_buffer {
    * its next use finds it mapped), or NULL; destroying the buffer aborts it. */
   struct gpu_async *map;
   WGPUFuture map_future;
+  uint64_t deferred_epoch; /* the device's deferred.epoch + 1 when a deferred copy into this buffer was recorded */
 };
 
 struct gpu_shader {
@@ -160,5 +176,22 @@ typedef struct gpu_progress {
 } gpu_progress;
 void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label);
 void gpu_progress_stop(gpu_progress *pr);
+
+/* ---- deferred upload copies (deferred.c) ---- */
+/* Records the copy of len bytes from staging (unmapped, filled) to dst at `at` for the next submission; staging goes
+ * back to pool, mapping again, once the copy is submitted. A full list is submitted first. */
+wgk_status gpu_deferred_copy(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, gpu_buffer *dst, uint64_t at,
+                             size_t len, util_error *err);
+/* Whether a recorded copy not yet submitted writes buf. */
+bool gpu_deferred_targets(const gpu_buffer *buf);
+/* The recorded copies as a command buffer to submit ahead of others (NULL when none); gpu_deferred_submitted after
+ * the submission (ok: it was made without error). */
+WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev);
+void gpu_deferred_submitted(gpu_device *dev, bool ok);
+/* The recorded copies dropped unsubmitted (device teardown), their staging buffers destroyed. */
+void gpu_deferred_discard(gpu_device *dev);
+/* Starts mapping a staging buffer for writing again after its copy was submitted (buffer.c); false when out of
+ * memory (then it is mapped when next taken). */
+bool gpu_staging_remap(gpu_buffer *buf);
 
 #endif

@@ -136,22 +136,23 @@ static void transfer_piece(void *mapped, size_t off, size_t len, void *arg) {
 }
 
 /* A staged upload in pieces (piece_bytes): one staging size class however large the tensor, the pieces
- * pipelined (gpu_buffer_upload_pooled). */
+ * pipelined (gpu_buffer_upload_pooled); one piece's copy deferred to the next submission where `defer`. */
 static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
-                                size_t bytes) {
+                                size_t bytes, bool defer) {
   piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0, ctx->workers};
   return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), transfer_piece, &a,
-                                  ctx->wait_ms, &ctx->err);
+                                  defer, ctx->wait_ms, &ctx->err);
 }
 
 /* Writes the host values into buf ([0, bytes), tail zeroed): staged when large (and staging is on), else with
  * queue writes (no wait for the GPU), straight from data when the layout is the host's (no host copy), else
- * through one converted copy. */
+ * through one converted copy. defer: buf is used only by this context's submissions (not handed to the caller),
+ * so a staged upload's copy may ride with the next one. */
 static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
-                               size_t bytes) {
+                               size_t bytes, bool defer) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
   if (ctx->staged_upload && bytes > ctx->queue_write_max && ctx->pool.max_bytes) /* converted straight into mapped staging */
-    return upload_staged(ctx, buf, dtype, data, numel, bytes);
+    return upload_staged(ctx, buf, dtype, data, numel, bytes, defer);
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;
     wgk_status st = gpu_buffer_write(ctx->dev, buf, 0, data, whole, &ctx->err);
@@ -177,7 +178,7 @@ static wgk_status filled_buffer(wgk_context *ctx, wgk_dtype dtype, const void *d
                                 gpu_buffer **out) {
   gpu_buffer *b = gpu_pool_take(&ctx->pool, bytes, TENSOR_USAGE);
   if (b) {
-    wgk_status st = write_values(ctx, b, dtype, data, numel, bytes);
+    wgk_status st = write_values(ctx, b, dtype, data, numel, bytes, true);
     if (st != WGK_OK) {
       gpu_buffer_destroy(b);
       return st;
@@ -270,7 +271,7 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
     }
     t->storage = t->dtype;
   }
-  wgk_status st = write_values(ctx, t->buf, t->dtype, data, t->numel, bytes);
+  wgk_status st = write_values(ctx, t->buf, t->dtype, data, t->numel, bytes, !t->external);
   if (st != WGK_OK) return rt_fail(ctx, st);
   keep_host_copy(t, data);
   return WGK_OK;
@@ -388,6 +389,9 @@ void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
   wgk_tensor *m = (wgk_tensor *)t;
   rt_lock(m->ctx);
   m->external = true;
+  /* the caller's own submissions may read it: an upload copy still waiting for ours is submitted now */
+  wgk_status st = gpu_deferred_flush(m->ctx->dev, &m->ctx->err);
+  if (st != WGK_OK) rt_fail(m->ctx, st);
   void *raw = (void *)gpu_buffer_raw(m->buf);
   rt_unlock(m->ctx);
   return raw;

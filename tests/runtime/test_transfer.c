@@ -1,7 +1,9 @@
 /* Host transfers (issue 14 item 2), with staged uploads on (WGK_STAGED_UPLOAD=1, as on a GPU adapter):
  * - the steady decode call (RotaryEmbedding [1,32,1,128], two 1 MiB caches, host arrays in, output read back) waits
  *   for the GPU once, for its output: uploads up to the queue-write limit go through queue writes, and no upload
- *   waits for an earlier upload's copy;
+ *   waits for an earlier upload's copy; it submits twice: the caches' copies ride with the call, then the read-back;
+ * - a deferred upload copy is submitted before anything that could see the buffer without it: a queue write to the
+ *   same buffer, a wait, the buffer handed to the caller;
  * - staged transfers in pieces alternate GPU_STAGING_DEPTH staging buffers (the fill of piece i+1 does not wait for
  *   the copy of piece i), read-backs drain piece by piece, and every value arrives: odd sizes, sizes not a multiple
  *   of a piece, float16, int8 widened, int64 in 64 bits and int64 held as 32-bit words, pieces large enough to be
@@ -62,9 +64,10 @@ static void decode_call(wgk_context *ctx, wgk_kernel *k, const float *x, const f
   wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp);
 }
 
-/* The steady decode call waits once (its output's read-back), and its values match a double reference
- * (NeoX halves). Before: each 1 MiB cache mapped a pooled staging buffer and waited for it (the second for the
- * first cache's copy): three waits per call. */
+/* The steady decode call waits once (its output's read-back) and submits twice (the call, carrying both caches'
+ * copies, and the read-back), and its values match a double reference (NeoX halves). Before: each 1 MiB cache
+ * mapped a pooled staging buffer and waited for it (the second for the first cache's copy): three waits per call;
+ * then each cache's copy went in a submission of its own: four submissions. */
 static void decode_call_waits_once(void **state) {
   (void)state;
   wgk_context *ctx = staged_context();
@@ -75,9 +78,10 @@ static void decode_call_waits_once(void **state) {
     for (int i = 0; i < ROWS * HALF; i++) cs[i] = uniform(), sn[i] = uniform();
     int64_t pos = 4095 - round * 1000;
     for (int i = 0; i < HEADS * HEAD; i++) y[i] = -777.0f;
-    uint64_t before = waits(ctx);
+    uint64_t before = waits(ctx), submits = gpu_device_submits(ctx->dev);
     decode_call(ctx, k, x, cs, sn, pos, y);
     if (round > 0) assert_int_equal(waits(ctx) - before, 1); /* round 0 also compiles and fills the pool */
+    assert_int_equal(gpu_device_submits(ctx->dev) - submits, 2);
     for (int h = 0; h < HEADS; h++)
       for (int i = 0; i < HALF; i++) {
         double a = x[h * HEAD + i], b = x[h * HEAD + HALF + i], c = cs[pos * HALF + i], s = sn[pos * HALF + i];
@@ -299,6 +303,94 @@ static void queue_write_limit_from_env(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* A tensor of M floats made from host values through a staged upload whose copy is deferred (pending afterwards). */
+enum { M_DEFER = 65536 };
+static wgk_tensor *deferred_tensor(wgk_context *ctx, const float *v) {
+  int64_t n = M_DEFER;
+  wgk_tensor *t = NULL;
+  uint64_t submits = gpu_device_submits(ctx->dev);
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, v, &t), WGK_OK);
+  if (!gpu_deferred_targets(t->buf)) { /* a pool miss: mapped at creation, no copy at all; again from the pool */
+    wgk_tensor_release(t);
+    assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, v, &t), WGK_OK);
+  }
+  assert_true(gpu_deferred_targets(t->buf));
+  assert_int_equal(gpu_device_submits(ctx->dev), submits);
+  return t;
+}
+
+/* A context whose uploads past 4 KiB are staged (a 256 KiB tensor takes the staged path in one piece). */
+static wgk_context *deferring_context(void) {
+  wgk_context *ctx = staged_context();
+  ctx->queue_write_max = 4096;
+  return ctx;
+}
+
+/* A queue write runs ahead of command buffers not submitted yet: a deferred copy into the same buffer is submitted
+ * first, so the later write wins where they overlap and the upload's values stand elsewhere. */
+static void queue_write_after_deferred_upload(void **state) {
+  (void)state;
+  wgk_context *ctx = deferring_context();
+  static float v[M_DEFER], back[M_DEFER];
+  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  wgk_tensor *t = deferred_tensor(ctx, v);
+  const float patch[4] = {1.5f, -2.5f, 3.5f, -4.5f};
+  uint64_t submits = gpu_device_submits(ctx->dev);
+  assert_int_equal(gpu_buffer_write(ctx->dev, t->buf, 1024 * sizeof(float), patch, sizeof patch, &ctx->err), WGK_OK);
+  assert_int_equal(gpu_device_submits(ctx->dev) - submits, 1);
+  assert_false(gpu_deferred_targets(t->buf));
+  memcpy(v + 1024, patch, sizeof patch);
+  memset(back, 0xff, sizeof back);
+  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
+  assert_memory_equal(back, v, sizeof back);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
+/* wgk_context_wait waits for the uploads too: the deferred copy is submitted, and the staging buffer is back in
+ * the pool afterwards. */
+static void wait_submits_deferred_uploads(void **state) {
+  (void)state;
+  wgk_context *ctx = deferring_context();
+  static float v[M_DEFER], back[M_DEFER];
+  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  wgk_tensor *t = deferred_tensor(ctx, v);
+  int staging = pooled(ctx, UPLOAD_STAGING);
+  assert_int_equal(wgk_context_wait(ctx), WGK_OK);
+  assert_false(gpu_deferred_targets(t->buf));
+  assert_int_equal(pooled(ctx, UPLOAD_STAGING), staging + 1);
+  memset(back, 0xff, sizeof back);
+  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
+  assert_memory_equal(back, v, sizeof back);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
+/* A buffer handed to the caller (whose own submissions may read it) gets its pending upload submitted at once, and
+ * its later writes are never deferred; a tensor released with its copy pending leaves nothing dangling. */
+static void handed_out_buffer_is_never_deferred(void **state) {
+  (void)state;
+  wgk_context *ctx = deferring_context();
+  static float v[M_DEFER], back[M_DEFER];
+  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  wgk_tensor *t = deferred_tensor(ctx, v);
+  uint64_t submits = gpu_device_submits(ctx->dev);
+  assert_non_null(wgk_tensor_wgpu_buffer(t));
+  assert_int_equal(gpu_device_submits(ctx->dev) - submits, 1);
+  assert_false(gpu_deferred_targets(t->buf));
+  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  assert_int_equal(wgk_tensor_write(t, v, sizeof v), WGK_OK);
+  assert_false(gpu_deferred_targets(t->buf));
+  assert_int_equal(gpu_device_submits(ctx->dev) - submits, 2);
+  memset(back, 0xff, sizeof back);
+  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
+  assert_memory_equal(back, v, sizeof back);
+  wgk_tensor *gone = deferred_tensor(ctx, v);
+  wgk_tensor_release(gone); /* its buffer back in the pool with the copy pending, then destroyed with the context */
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
@@ -307,6 +399,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
       cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
       cmocka_unit_test(queue_write_limit_from_env),      cmocka_unit_test(staged_upload_zeroes_the_tail),
+      cmocka_unit_test(queue_write_after_deferred_upload), cmocka_unit_test(wait_submits_deferred_uploads),
+      cmocka_unit_test(handed_out_buffer_is_never_deferred),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,72 @@
+/* Upload copies deferred to the device's next submission (gpu_internal.h, gpu_deferred): an upload of one piece
+ * records its staging-to-buffer copy here instead of submitting it alone, and the next submission (a call, a
+ * read-back, a wait's flush) carries every recorded copy ahead of its own work, in queue order. */
+#include "gpu/gpu_internal.h"
+
+#include <stdlib.h>
+
+wgk_status gpu_deferred_copy(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, gpu_buffer *dst, uint64_t at,
+                             size_t len, util_error *err) {
+  gpu_deferred *d = &dev->deferred;
+  wgk_status s = WGK_OK;
+  if (d->n == GPU_DEFERRED_MAX && (s = gpu_deferred_flush(dev, err)) != WGK_OK) return s;
+  if (!d->encoder) {
+    WGPUCommandEncoderDescriptor desc = {NULL, gpu_sv("wgk uploads")};
+    if (!(d->encoder = wgpuDeviceCreateCommandEncoder(dev->device, &desc)))
+      return util_error_plain(err, WGK_ERR_GPU, "creating a command encoder for uploads failed");
+  }
+  wgpuCommandEncoderCopyBufferToBuffer(d->encoder, staging->buffer, 0, dst->buffer, at, len);
+  d->staging[d->n] = staging;
+  d->pools[d->n] = pool;
+  d->n++;
+  dst->deferred_epoch = d->epoch + 1; /* 0 is every new buffer's */
+  return WGK_OK;
+}
+
+bool gpu_deferred_targets(const gpu_buffer *buf) {
+  return buf->dev->deferred.encoder && buf->deferred_epoch == buf->dev->deferred.epoch + 1;
+}
+
+WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev) {
+  gpu_deferred *d = &dev->deferred;
+  if (!d->encoder) return NULL;
+  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(d->encoder, NULL);
+  wgpuCommandEncoderRelease(d->encoder);
+  d->encoder = NULL;
+  return commands;
+}
+
+/* After a failed submission a staging buffer may still be in use: destroyed (released) rather than reused. */
+void gpu_deferred_submitted(gpu_device *dev, bool ok) {
+  gpu_deferred *d = &dev->deferred;
+  for (int i = 0; i < d->n; i++) {
+    if (ok && gpu_staging_remap(d->staging[i]))
+      gpu_pool_put(d->pools[i], d->staging[i]);
+    else
+      gpu_buffer_destroy(d->staging[i]);
+    d->staging[i] = NULL;
+  }
+  d->n = 0;
+  d->epoch++;
+}
+
+wgk_status gpu_deferred_flush(gpu_device *dev, util_error *err) {
+  if (!dev->deferred.encoder) return WGK_OK;
+  gpu_scope_push(dev);
+  WGPUCommandBuffer commands = gpu_deferred_finish(dev);
+  if (commands) {
+    wgpuQueueSubmit(dev->queue, 1, &commands);
+    wgpuCommandBufferRelease(commands);
+    dev->submits++;
+  }
+  wgk_status s = gpu_scope_pop(dev, "submitting uploads", err);
+  gpu_deferred_submitted(dev, s == WGK_OK && commands);
+  return s;
+}
+
+void gpu_deferred_discard(gpu_device *dev) {
+  gpu_deferred *d = &dev->deferred;
+  if (d->encoder) wgpuCommandEncoderRelease(d->encoder);
+  d->encoder = NULL;
+  gpu_deferred_submitted(dev, false);
+}
