@@ -114,6 +114,9 @@ static wgk_status await(WGPUInstance instance, bool *timed, uint64_t spin_ns, WG
 
 wgk_status gpu_await(gpu_device *dev, WGPUInstance instance, WGPUFuture future, gpu_async *st, uint32_t timeout_ms,
                      const char *what, util_error *err) {
+  if (poll_once(instance, future) == WGPUWaitStatus_Success) /* done already (an error scope, a finished map): no
+                                                               progress thread to start and join on a terminal */
+    return await(instance, &dev->timed_wait, 0, future, st, timeout_ms, what, err);
   gpu_progress pr;
   char label[160];
   snprintf(label, sizeof label, "(%s; a first run compiles its shaders)", what);
