@@ -43,6 +43,12 @@ void rt_ctx_release(wgk_context *ctx) {
   free(ctx);
 }
 
+/* An on/off setting from the environment variable name: "1" on, any other value off, unset or empty: fallback. */
+static bool flag_from_env(const char *name, bool fallback) {
+  const char *v = getenv(name);
+  return v && *v ? strcmp(v, "1") == 0 : fallback;
+}
+
 /* A byte count from the environment variable name where set and a number, else fallback. */
 static uint64_t bytes_from_env(const char *name, uint64_t fallback) {
   const char *v = getenv(name);
@@ -127,11 +133,9 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
    * mapped creation, bench/results/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe: 0.9 against 15-22
    * GB/s): on unless the adapter is the CPU; WGK_STAGED_UPLOAD=0 or 1 decides instead. */
-  const char *staged = getenv("WGK_STAGED_UPLOAD");
-  if (staged && *staged)
-    ctx->staged_upload = strcmp(staged, "1") == 0;
-  else
-    ctx->staged_upload = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
+  bool gpu_adapter = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
+  ctx->staged_upload = flag_from_env("WGK_STAGED_UPLOAD", gpu_adapter);
+  ctx->defer_uploads = flag_from_env("WGK_DEFER_UPLOADS", gpu_adapter);
   ctx->staged_chunk = WGK_STAGED_CHUNK;
   ctx->next_tensor_id = 1;
   ctx->next_serial = 1;

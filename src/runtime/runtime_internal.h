@@ -58,6 +58,10 @@ struct wgk_context {
   bool staged_upload;        /* uploads larger than the queue-write limit through the pool's MAP_WRITE staging: on
                                 for a GPU adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1
                                 decides */
+  bool defer_uploads;        /* a one-piece staged upload's copy rides with the next submission (gpu.h): on for a GPU
+                                adapter (H200 decode e2e 189 against 203 us), off for a CPU one, whose copies run on
+                                host threads beside the next fill when submitted at once (lavapipe: 203 against
+                                235 us); env WGK_DEFER_UPLOADS=0|1 decides */
   uint64_t queue_write_max;  /* uploads up to this many bytes go through queue writes (WGK_QUEUE_WRITE_MAX) */
   uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
                                 stays one small size class, reused piece after piece, however large the tensor */

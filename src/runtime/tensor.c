@@ -141,13 +141,13 @@ static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dty
                                 size_t bytes, bool defer) {
   piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0, ctx->workers};
   return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), transfer_piece, &a,
-                                  defer, ctx->wait_ms, &ctx->err);
+                                  defer && ctx->defer_uploads, ctx->wait_ms, &ctx->err);
 }
 
 /* Writes the host values into buf ([0, bytes), tail zeroed): staged when large (and staging is on), else with
  * queue writes (no wait for the GPU), straight from data when the layout is the host's (no host copy), else
  * through one converted copy. defer: buf is used only by this context's submissions (not handed to the caller),
- * so a staged upload's copy may ride with the next one. */
+ * so a staged upload's copy may ride with the next one (where the context defers uploads). */
 static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes, bool defer) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);

@@ -23,11 +23,15 @@
 #include "util/half.h"
 #include "util/wgk_test.h"
 
+/* Staged uploads, deferred copies (both off by default on a CPU adapter), as on a GPU adapter. */
 static wgk_context *staged_context(void) {
   setenv("WGK_STAGED_UPLOAD", "1", 1);
+  setenv("WGK_DEFER_UPLOADS", "1", 1);
   wgk_context *ctx = wgk_test_context();
   unsetenv("WGK_STAGED_UPLOAD");
+  unsetenv("WGK_DEFER_UPLOADS");
   assert_true(ctx->staged_upload);
+  assert_true(ctx->defer_uploads);
   return ctx;
 }
 
@@ -391,6 +395,37 @@ static void handed_out_buffer_is_never_deferred(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* Deferred copies follow the adapter (off on a CPU one: lavapipe runs a submitted copy on its own threads beside the
+ * next fill) unless WGK_DEFER_UPLOADS says; off, a staged upload submits its copy at once. */
+static void defer_uploads_from_env(void **state) {
+  (void)state;
+  wgk_context *ctx = wgk_test_context();
+  bool cpu = strcmp(rt_context_device_desc(ctx)->adapterType, "cpu") == 0;
+  assert_int_equal(ctx->defer_uploads, !cpu);
+  wgk_context_destroy(ctx);
+  setenv("WGK_STAGED_UPLOAD", "1", 1);
+  setenv("WGK_DEFER_UPLOADS", "0", 1);
+  ctx = wgk_test_context();
+  unsetenv("WGK_STAGED_UPLOAD");
+  unsetenv("WGK_DEFER_UPLOADS");
+  assert_false(ctx->defer_uploads);
+  ctx->queue_write_max = 4096;
+  static float v[M_DEFER], back[M_DEFER];
+  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  int64_t n = M_DEFER;
+  wgk_tensor *t = NULL;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &t), WGK_OK);
+  uint64_t submits = gpu_device_submits(ctx->dev);
+  assert_int_equal(wgk_tensor_write(t, v, sizeof v), WGK_OK);
+  assert_int_equal(gpu_device_submits(ctx->dev) - submits, 1);
+  assert_false(gpu_deferred_targets(t->buf));
+  memset(back, 0xff, sizeof back);
+  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
+  assert_memory_equal(back, v, sizeof back);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
@@ -400,7 +435,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
       cmocka_unit_test(queue_write_limit_from_env),      cmocka_unit_test(staged_upload_zeroes_the_tail),
       cmocka_unit_test(queue_write_after_deferred_upload), cmocka_unit_test(wait_submits_deferred_uploads),
-      cmocka_unit_test(handed_out_buffer_is_never_deferred),
+      cmocka_unit_test(handed_out_buffer_is_never_deferred), cmocka_unit_test(defer_uploads_from_env),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
