@@ -1,0 +1,249 @@
+/* A/B of the end-to-end RotaryEmbedding decode call (host arrays in, host arrays out, as the public loader's call)
+ * between context settings, in one process: one context per setting, made with its environment assignments,
+ * and rounds that alternate between them, so a machine's drift (clocks, other tenants) falls on every setting
+ * alike. Each call makes new tensors from host arrays ([1,32,1,128] x, two [4096,64] caches, position 4095),
+ * runs, and reads the output; the first call of each setting is checked against a double reference.
+ *
+ *   rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING...
+ *   SETTING: environment assignments joined by commas, e.g. WGK_DEFER_UPLOADS=1 or
+ *            WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 ("-" for none)
+ *
+ * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read) over every
+ * call, and the median of each round. Exit 1 on an error or a wrong result. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wgk.h"
+
+enum { HEADS = 32, HEAD = 128, HALF = HEAD / 2, ROWS = 4096, SETS = 3, MAX_SETTINGS = 8 };
+static const int64_t POS = ROWS - 1;
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n) {
+  double *c = malloc((size_t)n * sizeof *c);
+  if (!c) return NAN;
+  memcpy(c, v, (size_t)n * sizeof *c);
+  qsort(c, (size_t)n, sizeof *c, by_value);
+  double m = c[n / 2];
+  free(c);
+  return m;
+}
+
+/* float16 bits of f, rounded to nearest even (f within the half range: the inputs here are in [-1, 1]). */
+static uint16_t to_half(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  uint16_t sign = (uint16_t)(u >> 16 & 0x8000u);
+  int exp = (int)(u >> 23 & 0xff) - 127 + 15;
+  uint32_t mant = u & 0x7fffffu;
+  if (exp <= 0) { /* subnormal half (or zero): the implicit bit shifted in */
+    if (exp < -10) return sign;
+    mant |= 0x800000u;
+    int shift = 14 - exp;
+    uint32_t half = mant >> shift, rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rest > mid || (rest == mid && (half & 1u))) half++;
+    return (uint16_t)(sign | half);
+  }
+  uint32_t half = (uint32_t)exp << 10 | mant >> 13, rest = mant & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) half++; /* a carry into the exponent is right */
+  return (uint16_t)(sign | half);
+}
+
+static float from_half(uint16_t h) {
+  int exp = h >> 10 & 0x1f;
+  float mag = exp ? ldexpf((float)(1024 | (h & 0x3ff)), exp - 25) : ldexpf((float)(h & 0x3ff), -24);
+  return h & 0x8000u ? -mag : mag;
+}
+
+/* The host arrays of one input set, as float (the reference) and in the call's dtype. */
+typedef struct input_set {
+  float x[HEADS * HEAD], cs[ROWS * HALF], sn[ROWS * HALF];
+  uint16_t hx[HEADS * HEAD], hcs[ROWS * HALF], hsn[ROWS * HALF];
+} input_set;
+
+static uint32_t rng = 2026;
+static float uniform(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return (float)(rng >> 8) / 16777216.0f * 2.0f - 1.0f;
+}
+
+static void fill_set(input_set *s, int f16) {
+  for (int i = 0; i < HEADS * HEAD; i++) s->x[i] = uniform();
+  for (int i = 0; i < ROWS * HALF; i++) s->cs[i] = uniform(), s->sn[i] = uniform();
+  if (!f16) return;
+  for (int i = 0; i < HEADS * HEAD; i++) s->hx[i] = to_half(s->x[i]), s->x[i] = from_half(s->hx[i]);
+  for (int i = 0; i < ROWS * HALF; i++) {
+    s->hcs[i] = to_half(s->cs[i]), s->cs[i] = from_half(s->hcs[i]);
+    s->hsn[i] = to_half(s->sn[i]), s->sn[i] = from_half(s->hsn[i]);
+  }
+}
+
+/* The largest error of y (host values of the call's dtype) against the double reference (NeoX halves). */
+static double max_error(const input_set *s, const void *y, int f16) {
+  double worst = 0;
+  for (int h = 0; h < HEADS; h++)
+    for (int i = 0; i < HALF; i++) {
+      double a = s->x[h * HEAD + i], b = s->x[h * HEAD + HALF + i], c = s->cs[POS * HALF + i],
+             sn = s->sn[POS * HALF + i];
+      double want[2] = {a * c - b * sn, b * c + a * sn};
+      for (int k = 0; k < 2; k++) {
+        int at = h * HEAD + i + k * HALF;
+        double got = f16 ? from_half(((const uint16_t *)y)[at]) : ((const float *)y)[at];
+        double err = fabs(got - want[k]);
+        if (!(err <= worst)) worst = err; /* NaN counts as the worst */
+      }
+    }
+  return worst;
+}
+
+/* One setting: its context, kernel and call. */
+typedef struct setting {
+  const char *text;
+  wgk_context *ctx;
+  wgk_kernel *k;
+  wgk_call *call;
+  double *e2e, *inputs, *run, *read;
+  int n;
+} setting;
+
+/* Applies "A=1,B=2" to the environment (or undoes it), for the context made in between. */
+static void apply_env(const char *text, int set) {
+  if (strcmp(text, "-") == 0) return;
+  char *copy = strdup(text);
+  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+    char *eq = strchr(tok, '=');
+    if (!eq) continue;
+    *eq = '\0';
+    if (set)
+      setenv(tok, eq + 1, 1);
+    else
+      unsetenv(tok);
+  }
+  free(copy);
+}
+
+static int open_setting(setting *s, const char *pkg, int samples) {
+  char *msg = NULL;
+  apply_env(s->text, 1);
+  wgk_status st = wgk_context_create(NULL, &s->ctx, &msg);
+  apply_env(s->text, 0);
+  if (st) {
+    fprintf(stderr, "rope_decode_ab: %s: %s\n", s->text, msg ? msg : "no context");
+    free(msg);
+    return 1;
+  }
+  if (wgk_kernel_load(s->ctx, pkg, NULL, &s->k) || wgk_call_create(s->k, &s->call)) {
+    fprintf(stderr, "rope_decode_ab: %s\n", wgk_context_errmsg(s->ctx));
+    return 1;
+  }
+  s->e2e = calloc(4 * (size_t)samples, sizeof(double));
+  if (!s->e2e) return 1;
+  s->inputs = s->e2e + samples, s->run = s->inputs + samples, s->read = s->run + samples;
+  return 0;
+}
+
+static wgk_status make_input(setting *s, const char *port, wgk_dtype dt, int rank, const int64_t *shape,
+                             const void *data) {
+  wgk_tensor *t = NULL;
+  wgk_status st = wgk_tensor_create(s->ctx, dt, rank, shape, data, &t);
+  if (!st) st = wgk_call_set_input(s->call, port, t);
+  wgk_tensor_release(t);
+  return st;
+}
+
+/* One end-to-end call on input set `in`, its output into y; times into slot `at` unless at < 0. */
+static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, int at) {
+  static const int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
+  wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
+  double t0 = now_us();
+  wgk_status st = make_input(s, "x", dt, 4, xs, f16 ? (const void *)in->hx : in->x);
+  if (!st) st = make_input(s, "cos", dt, 2, cshape, f16 ? (const void *)in->hcs : in->cs);
+  if (!st) st = make_input(s, "sin", dt, 2, cshape, f16 ? (const void *)in->hsn : in->sn);
+  if (!st) st = make_input(s, "positionIds", WGK_DTYPE_INT64, 2, ps, &POS);
+  double t1 = now_us();
+  if (!st) st = wgk_call_run(s->call);
+  double t2 = now_us();
+  wgk_tensor *out = st ? NULL : wgk_call_output(s->call, "y");
+  if (!st) st = out ? wgk_tensor_read(out, y, (size_t)HEADS * HEAD * (f16 ? 2 : 4)) : WGK_ERR_CALL;
+  double t3 = now_us();
+  if (!st && at >= 0) s->e2e[at] = t3 - t0, s->inputs[at] = t1 - t0, s->run[at] = t2 - t1, s->read[at] = t3 - t2;
+  return st;
+}
+
+static void report(const setting *s, int rounds, int calls, int f16) {
+  printf("%s %-40s e2e %7.1f us | inputs %6.1f  run %6.1f  read %6.1f | rounds:", f16 ? "f16" : "f32", s->text,
+         median(s->e2e, s->n), median(s->inputs, s->n), median(s->run, s->n), median(s->read, s->n));
+  for (int r = 0; r < rounds; r++) printf(" %.0f", median(s->e2e + r * calls, calls));
+  printf("\n");
+}
+
+int main(int argc, char **argv) {
+  int f16 = 0, rounds = 6, calls = 40, n = 0;
+  const char *pkg = NULL;
+  setting set[MAX_SETTINGS] = {{0}};
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--f16") == 0)
+      f16 = 1;
+    else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+      rounds = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc)
+      calls = atoi(argv[++i]);
+    else if (!pkg)
+      pkg = argv[i];
+    else if (n < MAX_SETTINGS)
+      set[n++].text = argv[i];
+  }
+  if (!pkg || n == 0 || rounds < 1 || calls < 1) {
+    fprintf(stderr, "usage: rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING... (up to %d)\n",
+            MAX_SETTINGS);
+    return 2;
+  }
+  input_set *in = malloc(SETS * sizeof *in);
+  float *y = malloc(sizeof(float) * HEADS * HEAD);
+  if (!in || !y) return 1;
+  for (int k = 0; k < SETS; k++) fill_set(&in[k], f16);
+  int failed = 0;
+  for (int i = 0; i < n && !failed; i++) failed = open_setting(&set[i], pkg, rounds * calls);
+  for (int i = 0; i < n && !failed; i++) { /* warm: compile, fill the pools; the first result checked */
+    for (int c = 0; c < 2 * SETS && !failed; c++) {
+      memset(y, 0xff, sizeof(float) * HEADS * HEAD); /* poisoned: unwritten elements read as NaN */
+      failed = timed_call(&set[i], &in[c % SETS], f16, y, -1) != WGK_OK;
+      double err = failed ? INFINITY : max_error(&in[c % SETS], y, f16);
+      if (!(err <= (f16 ? 4e-3 : 1e-5))) {
+        fprintf(stderr, "rope_decode_ab: %s: call %d: max error %g (%s)\n", set[i].text, c, err,
+                failed ? wgk_context_errmsg(set[i].ctx) : "wrong values");
+        failed = 1;
+      }
+    }
+  }
+  for (int r = 0; r < rounds && !failed; r++)
+    for (int i = 0; i < n && !failed; i++)
+      for (int c = 0; c < calls && !failed; c++) {
+        failed = timed_call(&set[i], &in[c % SETS], f16, y, set[i].n) != WGK_OK;
+        if (failed) fprintf(stderr, "rope_decode_ab: %s: %s\n", set[i].text, wgk_context_errmsg(set[i].ctx));
+        set[i].n++;
+      }
+  for (int i = 0; i < n && !failed; i++) report(&set[i], rounds, calls, f16);
+  for (int i = 0; i < n; i++) {
+    wgk_call_destroy(set[i].call);
+    wgk_kernel_destroy(set[i].k);
+    wgk_context_destroy(set[i].ctx);
+    free(set[i].e2e);
+  }
+  free(in);
+  free(y);
+  return failed;
+}
