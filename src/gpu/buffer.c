@@ -58,6 +58,7 @@ static wgk_status create(gpu_device *dev, uint64_t size, uint32_t usage, const c
   wgk_status s = gpu_scope_pop(dev, what, err);
   if (s == WGK_OK && !buf->buffer) s = util_error_plain(err, WGK_ERR_GPU, "%s failed", what);
   buf->dev = dev;
+  buf->id = ++dev->buffer_ids;
   buf->size = size;
   buf->usage = usage;
   void *p = NULL;
@@ -100,7 +101,7 @@ wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_b
   gpu_buffer *buf = calloc(1, sizeof *buf);
   if (!buf) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   wgpuBufferAddRef(raw);
-  *buf = (gpu_buffer){.dev = dev, .buffer = raw, .size = size, .external = true};
+  *buf = (gpu_buffer){.dev = dev, .buffer = raw, .size = size, .external = true, .id = ++dev->buffer_ids};
   *out = buf;
   return WGK_OK;
 }
@@ -119,6 +120,7 @@ void gpu_buffer_destroy(gpu_buffer *buf) {
 }
 
 uint64_t gpu_buffer_size(const gpu_buffer *buf) { return buf->size; }
+uint64_t gpu_buffer_id(const gpu_buffer *buf) { return buf->id; }
 WGPUBuffer gpu_buffer_raw(const gpu_buffer *buf) { return buf->buffer; }
 
 wgk_status gpu_buffer_check_range(const gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,

@@ -115,6 +115,9 @@ void gpu_buffer_unmap(gpu_buffer *buf);
 wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_buffer **out /* OUT */, util_error *err);
 void gpu_buffer_destroy(gpu_buffer *buf);
 uint64_t gpu_buffer_size(const gpu_buffer *buf);
+/* The buffer's identity on its device: never reused, so a bind group keyed by it can only name this buffer (a
+ * buffer taken again from a pool keeps its id, a new one gets another). */
+uint64_t gpu_buffer_id(const gpu_buffer *buf);
 WGPUBuffer gpu_buffer_raw(const gpu_buffer *buf);
 
 /* Queue write (offset and size multiples of 4). Ordered before work submitted afterwards. */

@@ -44,6 +44,7 @@ struct gpu_device {
   gpu_startup startup;          /* gpu_device_create's parts */
   gpu_deferred deferred;        /* upload copies waiting for the next submission */
   uint64_t submits;             /* queue submissions (gpu_device_submits) */
+  uint64_t buffer_ids;          /* the last gpu_buffer id handed out */
 };
 
 struct gpu_buffer {
@@ -57,6 +58,7 @@ struct gpu_buffer {
   struct gpu_async *map;
   WGPUFuture map_future;
   uint64_t deferred_epoch; /* the device's deferred.epoch + 1 when a deferred copy into this buffer was recorded */
+  uint64_t id;             /* unique on its device, never reused (gpu_buffer_id) */
 };
 
 struct gpu_shader {

@@ -137,7 +137,6 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   ctx->staged_upload = flag_from_env("WGK_STAGED_UPLOAD", gpu_adapter);
   ctx->defer_uploads = flag_from_env("WGK_DEFER_UPLOADS", gpu_adapter);
   ctx->staged_chunk = WGK_STAGED_CHUNK;
-  ctx->next_tensor_id = 1;
   ctx->next_serial = 1;
   *out = ctx;
   return WGK_OK;

@@ -228,7 +228,7 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_ent
     }
     if (pb->intermediate >= 0) {
       b[i] = (gpu_binding){.buffer = e->scratch[pb->intermediate]};
-      ids[i] = e->scratch_ids[pb->intermediate] * 2;
+      ids[i] = gpu_buffer_id(b[i].buffer);
       continue;
     }
     wgk_tensor *t = bound_tensor(c, outs, pb->port);
@@ -241,7 +241,7 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_ent
     if (st != WGK_OK) return st;
     b[i].offset = 0;
     b[i].size = 0;
-    ids[i] = t->id * 2 + (b[i].buffer == t->narrow);
+    ids[i] = gpu_buffer_id(b[i].buffer); /* not the tensor's: a new tensor on a pooled buffer finds its group */
     if (win && win->split->axis[pb->port] >= 0) {
       uint64_t slab = (uint64_t)win->split->slab[pb->port], total = gpu_buffer_size(b[i].buffer);
       b[i].offset = (uint64_t)win->start * slab;

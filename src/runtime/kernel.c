@@ -74,10 +74,8 @@ static void unprepare(rt_plan_entry *e) {
   }
   for (size_t i = 0; e->plan && e->scratch && i < e->plan->n_intermediates; i++) gpu_buffer_destroy(e->scratch[i]);
   free(e->scratch);
-  free(e->scratch_ids);
   free(e->passes);
   e->scratch = NULL;
-  e->scratch_ids = NULL;
   e->passes = NULL;
 }
 
@@ -131,8 +129,7 @@ const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? pkg_warning(k->
 static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e) {
   size_t n = e->plan->n_intermediates;
   e->scratch = calloc(n ? n : 1, sizeof *e->scratch);
-  e->scratch_ids = calloc(n ? n : 1, sizeof *e->scratch_ids);
-  if (!e->scratch || !e->scratch_ids) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!e->scratch) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
   for (size_t i = 0; i < n; i++) {
     const plan_intermediate *it = &e->plan->intermediates[i];
     char label[256];
@@ -140,7 +137,6 @@ static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e)
     wgk_status st = gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
                                       &e->scratch[i], &ctx->err);
     if (st != WGK_OK) return rt_fail(ctx, st);
-    e->scratch_ids[i] = ctx->next_tensor_id++; /* the tensors' counter: ids never collide */
   }
   return WGK_OK;
 }

@@ -50,7 +50,6 @@ struct wgk_context {
   rt_pipeline_entry **pipelines;             /* pipeline cache, shared by every kernel; entries never move */
   size_t n_pipelines;                        /* entries in use */
   double shader_ns, pipeline_ns;             /* time spent creating shader modules / pipelines (pipeline_cache.c) */
-  uint64_t next_tensor_id;                   /* tensor identities for bind-group reuse */
   uint64_t bind_clock;                       /* ticks of bind-group use, for eviction */
   bool verbose;                              /* log cache decisions to stderr */
   uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
@@ -71,7 +70,7 @@ struct wgk_context {
 };
 
 typedef struct rt_bind_entry {
-  uint64_t ids[16];      /* tensor ids bound, in binding order (0 for the uniform) */
+  uint64_t ids[16];      /* the bound buffers' gpu_buffer_id, in binding order (0 for the uniform) */
   gpu_bind_group *group; /* the bind group */
   uint64_t last_use;     /* for eviction */
 } rt_bind_entry;
@@ -87,7 +86,6 @@ typedef struct rt_plan_entry {
   plan_result *plan;     /* the plan */
   rt_pass_state *passes; /* per plan pass */
   gpu_buffer **scratch;  /* per plan intermediate: its buffer, reused by every call of the plan */
-  uint64_t *scratch_ids; /* per plan intermediate: identity for bind-group reuse */
   uint64_t uses;         /* for eviction and stats */
   int pins;              /* users holding the entry (a call in progress, a call's last plan): never evicted */
 } rt_plan_entry;
@@ -115,7 +113,6 @@ struct wgk_kernel {
 struct wgk_tensor {
   int refs;                    /* reference count; under the context lock */
   wgk_context *ctx;            /* owner (referenced) */
-  uint64_t id;                 /* identity for bind-group reuse (a buffer address can be reused) */
   wgk_dtype dtype;             /* logical dtype */
   wgk_dtype storage;           /* layout of buf: dtype's own, except int64 stored as INT32/UINT32 words (an
                                   output of a port that projects int64) */

@@ -26,7 +26,6 @@ static wgk_tensor *alloc_tensor(wgk_context *ctx, wgk_dtype dtype, int rank, con
   if (!t) return NULL;
   t->refs = 1;
   t->ctx = ctx;
-  t->id = ctx->next_tensor_id++;
   t->dtype = dtype;
   t->storage = dtype;
   t->rank = rank;
@@ -237,9 +236,6 @@ wgk_status rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int6
   return rt_tensor_new_stored(ctx, dtype, dtype, rank, shape, out);
 }
 
-/* A buffer object of the tensor changed: a new identity, so no cached bind group names the old one. */
-static void renew_id(wgk_tensor *t) { t->id = t->ctx->next_tensor_id++; }
-
 /* The host copy of a small integer tensor, for checks that need its values (absorbed when out of memory: the
  * checks read back instead). */
 static void keep_host_copy(wgk_tensor *t, const void *data) {
@@ -267,7 +263,6 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
       rt_buffer_release(ctx, t->buf);
       t->buf = grown;
       t->buf_bytes = bytes;
-      renew_id(t);
     }
     t->storage = t->dtype;
   }
@@ -573,7 +568,6 @@ static wgk_status alt_binding(wgk_tensor *t, const manifest_port *port, const ch
       gpu_buffer_destroy(t->narrow);
       t->narrow = made;
       t->narrow_bytes = bytes;
-      renew_id(t);
     }
   }
   if (st == WGK_OK) st = gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
@@ -640,7 +634,6 @@ void rt_tensor_commit_written(wgk_tensor *t, const manifest_port *port) {
     t->narrow = b;
     t->narrow_bytes = bytes;
     t->narrow_written = false;
-    renew_id(t);
   }
   t->storage = want;
   t->narrow_valid = false;

@@ -2,6 +2,7 @@
  * - the steady decode call (RotaryEmbedding [1,32,1,128], two 1 MiB caches, host arrays in, output read back) waits
  *   for the GPU once, for its output: uploads up to the queue-write limit go through queue writes, and no upload
  *   waits for an earlier upload's copy; it submits twice: the caches' copies ride with the call, then the read-back;
+ *   and it finds its bind group cached though its tensors are new;
  * - a deferred upload copy is submitted before anything that could see the buffer without it: a queue write to the
  *   same buffer, a wait, the buffer handed to the caller;
  * - staged transfers in pieces alternate GPU_STAGING_DEPTH staging buffers (the fill of piece i+1 does not wait for
@@ -68,8 +69,10 @@ static void decode_call(wgk_context *ctx, wgk_kernel *k, const float *x, const f
   wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp);
 }
 
-/* The steady decode call waits once (its output's read-back) and submits twice (the call, carrying both caches'
- * copies, and the read-back), and its values match a double reference (NeoX halves). Before: each 1 MiB cache
+/* The steady decode call waits once (its output's read-back), submits twice (the call, carrying both caches'
+ * copies, and the read-back) and, from the third call, makes no bind group: its new tensors sit on pooled buffers,
+ * and bind groups are keyed by buffer (before: by tensor, one new group a call). Its values match a double
+ * reference (NeoX halves). Before: each 1 MiB cache
  * mapped a pooled staging buffer and waited for it (the second for the first cache's copy): three waits per call;
  * then each cache's copy went in a submission of its own: four submissions. */
 static void decode_call_waits_once(void **state) {
@@ -77,13 +80,17 @@ static void decode_call_waits_once(void **state) {
   wgk_context *ctx = staged_context();
   wgk_kernel *k = wgk_test_load(ctx, "webgpu-kernels/ai.onnx.RotaryEmbedding");
   static float x[HEADS * HEAD], cs[ROWS * HALF], sn[ROWS * HALF], y[HEADS * HEAD];
-  for (int round = 0; round < 3; round++) {
+  for (int round = 0; round < 5; round++) {
     for (int i = 0; i < HEADS * HEAD; i++) x[i] = uniform();
     for (int i = 0; i < ROWS * HALF; i++) cs[i] = uniform(), sn[i] = uniform();
-    int64_t pos = 4095 - round * 1000;
+    int64_t pos = 4095 - (round % 4) * 1000;
     for (int i = 0; i < HEADS * HEAD; i++) y[i] = -777.0f;
     uint64_t before = waits(ctx), submits = gpu_device_submits(ctx->dev);
+    wgk_stats st0, st1;
+    wgk_context_stats(ctx, &st0);
     decode_call(ctx, k, x, cs, sn, pos, y);
+    wgk_context_stats(ctx, &st1);
+    if (round >= 2) assert_int_equal(st1.bind_groups_created, st0.bind_groups_created);
     if (round > 0) assert_int_equal(waits(ctx) - before, 1); /* round 0 also compiles and fills the pool */
     assert_int_equal(gpu_device_submits(ctx->dev) - submits, 2);
     for (int h = 0; h < HEADS; h++)
