@@ -33,6 +33,7 @@ typedef struct bench_setup {
   double call_ns;                       /* one run + wait after the first (an estimate, picks K) */
   int batch_calls;                      /* K: calls per back-to-back submission */
   bool cpu;                             /* a CPU adapter (shorter warm-up) */
+  bool warmed;                          /* the case's first warm-up (the long one) is done */
   bench_series ts_batch;                /* wall per call of the submissions the timestamp series read (every call
                                                of them timed): a repeat per series with acc */
   bench_series span_ns;                 /* GPU span of those reads: the last call's first pass's begin to its

@@ -28,6 +28,7 @@
 #include "wgk.h"
 
 #define WGK_BENCH_WARM_NS 200e6    /* a GPU's clocks ramp within ~100 ms of steady work (and drop in ~1 s idle) */
+#define WGK_BENCH_WARM_FIRST_NS 1e9 /* a case's first warm-up (bench_warm) */
 #define WGK_BENCH_WARM_CPU_NS 50e6 /* a CPU adapter: its cores' frequency */
 #define WGK_BENCH_COPY_VARIANTS 4  /* 1, 2, 4, 8 vec4 per thread */
 
