@@ -3,7 +3,7 @@
 # registry): git-ignored folders at the repository root that the `run` call carries.
 #   .gl       the Vulkan loader and GL vendor-neutral packages (Debian amd64 .debs, unpacked into / there)
 #   .devlibs  the libraries the GPU image lacks (jansson, protobuf-c, cmocka; unpacked beside the build there)
-#   .device   build/ stripped (wgk, libwgk, the GPU tests, the examples), Dawn as dawn.tar.xz, the ONNX node tests,
+#   .device   build/ stripped (wgk, libwgk, the GPU tests, the examples, bench/rope_decode_ab), Dawn as dawn.tar.xz, the ONNX node tests,
 #             and, where a public loader bundle is in .jsloader/ (docs/public-loader.md), the loader's bundle, its
 #             dawn.node for linux-x64 and its harness as jsloader.tar.xz
 #   .peers    node + onnxruntime-node (bench/peers/pack.sh)
@@ -35,6 +35,8 @@ for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals; do
   [ -x "$build/tests/$t" ] && cp "$build/tests/$t" .device/build/tests/
 done
 for e in "$build"/examples/*; do [ -f "$e" ] && [ -x "$e" ] && cp "$e" .device/build/examples/; done
+mkdir -p .device/build/bench
+[ -x "$build/bench/rope_decode_ab" ] && cp "$build/bench/rope_decode_ab" .device/build/bench/
 find .device/build -type f -exec strip --strip-debug {} + 2>/dev/null || true
 dawn=third_party/dawn/node_modules/bun-webgpu-linux-x64
 tar cJf .device/dawn.tar.xz -C "$dawn" libwebgpu_wrapper.so
