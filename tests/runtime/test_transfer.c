@@ -330,6 +330,19 @@ static wgk_tensor *deferred_tensor(wgk_context *ctx, const float *v) {
   return t;
 }
 
+/* n values uniform in [-1, 1). */
+static void fill_uniform(float *v, int n) {
+  for (int i = 0; i < n; i++) v[i] = uniform();
+}
+
+/* t (M_DEFER floats) reads back as want, into a poisoned buffer. */
+static void reads_back(wgk_tensor *t, const float *want) {
+  static float back[M_DEFER];
+  memset(back, 0xff, sizeof back);
+  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
+  assert_memory_equal(back, want, sizeof back);
+}
+
 /* A context whose uploads past 4 KiB are staged (a 256 KiB tensor takes the staged path in one piece). */
 static wgk_context *deferring_context(void) {
   wgk_context *ctx = staged_context();
@@ -342,8 +355,8 @@ static wgk_context *deferring_context(void) {
 static void queue_write_after_deferred_upload(void **state) {
   (void)state;
   wgk_context *ctx = deferring_context();
-  static float v[M_DEFER], back[M_DEFER];
-  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  static float v[M_DEFER];
+  fill_uniform(v, M_DEFER);
   wgk_tensor *t = deferred_tensor(ctx, v);
   const float patch[4] = {1.5f, -2.5f, 3.5f, -4.5f};
   uint64_t submits = gpu_device_submits(ctx->dev);
@@ -351,9 +364,7 @@ static void queue_write_after_deferred_upload(void **state) {
   assert_int_equal(gpu_device_submits(ctx->dev) - submits, 1);
   assert_false(gpu_deferred_targets(t->buf));
   memcpy(v + 1024, patch, sizeof patch);
-  memset(back, 0xff, sizeof back);
-  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
-  assert_memory_equal(back, v, sizeof back);
+  reads_back(t, v);
   wgk_tensor_release(t);
   wgk_context_destroy(ctx);
 }
@@ -363,16 +374,14 @@ static void queue_write_after_deferred_upload(void **state) {
 static void wait_submits_deferred_uploads(void **state) {
   (void)state;
   wgk_context *ctx = deferring_context();
-  static float v[M_DEFER], back[M_DEFER];
-  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  static float v[M_DEFER];
+  fill_uniform(v, M_DEFER);
   wgk_tensor *t = deferred_tensor(ctx, v);
   int staging = pooled(ctx, UPLOAD_STAGING);
   assert_int_equal(wgk_context_wait(ctx), WGK_OK);
   assert_false(gpu_deferred_targets(t->buf));
   assert_int_equal(pooled(ctx, UPLOAD_STAGING), staging + 1);
-  memset(back, 0xff, sizeof back);
-  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
-  assert_memory_equal(back, v, sizeof back);
+  reads_back(t, v);
   wgk_tensor_release(t);
   wgk_context_destroy(ctx);
 }
@@ -382,20 +391,18 @@ static void wait_submits_deferred_uploads(void **state) {
 static void handed_out_buffer_is_never_deferred(void **state) {
   (void)state;
   wgk_context *ctx = deferring_context();
-  static float v[M_DEFER], back[M_DEFER];
-  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  static float v[M_DEFER];
+  fill_uniform(v, M_DEFER);
   wgk_tensor *t = deferred_tensor(ctx, v);
   uint64_t submits = gpu_device_submits(ctx->dev);
   assert_non_null(wgk_tensor_wgpu_buffer(t));
   assert_int_equal(gpu_device_submits(ctx->dev) - submits, 1);
   assert_false(gpu_deferred_targets(t->buf));
-  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  fill_uniform(v, M_DEFER);
   assert_int_equal(wgk_tensor_write(t, v, sizeof v), WGK_OK);
   assert_false(gpu_deferred_targets(t->buf));
   assert_int_equal(gpu_device_submits(ctx->dev) - submits, 2);
-  memset(back, 0xff, sizeof back);
-  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
-  assert_memory_equal(back, v, sizeof back);
+  reads_back(t, v);
   wgk_tensor *gone = deferred_tensor(ctx, v);
   wgk_tensor_release(gone); /* its buffer back in the pool with the copy pending, then destroyed with the context */
   wgk_tensor_release(t);
@@ -417,8 +424,8 @@ static void defer_uploads_from_env(void **state) {
   unsetenv("WGK_DEFER_UPLOADS");
   assert_false(ctx->defer_uploads);
   ctx->queue_write_max = 4096;
-  static float v[M_DEFER], back[M_DEFER];
-  for (int i = 0; i < M_DEFER; i++) v[i] = uniform();
+  static float v[M_DEFER];
+  fill_uniform(v, M_DEFER);
   int64_t n = M_DEFER;
   wgk_tensor *t = NULL;
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &t), WGK_OK);
@@ -426,9 +433,7 @@ static void defer_uploads_from_env(void **state) {
   assert_int_equal(wgk_tensor_write(t, v, sizeof v), WGK_OK);
   assert_int_equal(gpu_device_submits(ctx->dev) - submits, 1);
   assert_false(gpu_deferred_targets(t->buf));
-  memset(back, 0xff, sizeof back);
-  assert_int_equal(wgk_tensor_read(t, back, sizeof back), WGK_OK);
-  assert_memory_equal(back, v, sizeof back);
+  reads_back(t, v);
   wgk_tensor_release(t);
   wgk_context_destroy(ctx);
 }
