@@ -3,8 +3,6 @@
  * read-back, a wait's flush) carries every recorded copy ahead of its own work, in queue order. */
 #include "gpu/gpu_internal.h"
 
-#include <stdlib.h>
-
 wgk_status gpu_deferred_copy(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, gpu_buffer *dst, uint64_t at,
                              size_t len, util_error *err) {
   gpu_deferred *d = &dev->deferred;
