@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/half.h"
+#include "util/rng.h"
 #include "wgk.h"
 
 enum { HEADS = 32, HEAD = 128, HALF = HEAD / 2, ROWS = 4096, SETS = 3, MAX_SETTINGS = 8 };
@@ -42,52 +44,24 @@ static double median(const double *v, int n) {
   return m;
 }
 
-/* float16 bits of f, rounded to nearest even (f within the half range: the inputs here are in [-1, 1]). */
-static uint16_t to_half(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  uint16_t sign = (uint16_t)(u >> 16 & 0x8000u);
-  int exp = (int)(u >> 23 & 0xff) - 127 + 15;
-  uint32_t mant = u & 0x7fffffu;
-  if (exp <= 0) { /* subnormal half (or zero): the implicit bit shifted in */
-    if (exp < -10) return sign;
-    mant |= 0x800000u;
-    int shift = 14 - exp;
-    uint32_t half = mant >> shift, rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rest > mid || (rest == mid && (half & 1u))) half++;
-    return (uint16_t)(sign | half);
-  }
-  uint32_t half = (uint32_t)exp << 10 | mant >> 13, rest = mant & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) half++; /* a carry into the exponent is right */
-  return (uint16_t)(sign | half);
-}
-
-static float from_half(uint16_t h) {
-  int exp = h >> 10 & 0x1f;
-  float mag = exp ? ldexpf((float)(1024 | (h & 0x3ff)), exp - 25) : ldexpf((float)(h & 0x3ff), -24);
-  return h & 0x8000u ? -mag : mag;
-}
-
 /* The host arrays of one input set, as float (the reference) and in the call's dtype. */
 typedef struct input_set {
   float x[HEADS * HEAD], cs[ROWS * HALF], sn[ROWS * HALF];
   uint16_t hx[HEADS * HEAD], hcs[ROWS * HALF], hsn[ROWS * HALF];
 } input_set;
 
-static uint32_t rng = 2026;
-static float uniform(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return (float)(rng >> 8) / 16777216.0f * 2.0f - 1.0f;
-}
+static util_rng rng; /* seeded in main */
+static float uniform(void) { return (float)util_rng_uniform(&rng, -1.0, 1.0); }
 
 static void fill_set(input_set *s, int f16) {
   for (int i = 0; i < HEADS * HEAD; i++) s->x[i] = uniform();
   for (int i = 0; i < ROWS * HALF; i++) s->cs[i] = uniform(), s->sn[i] = uniform();
   if (!f16) return;
-  for (int i = 0; i < HEADS * HEAD; i++) s->hx[i] = to_half(s->x[i]), s->x[i] = from_half(s->hx[i]);
+  for (int i = 0; i < HEADS * HEAD; i++)
+    s->hx[i] = util_half_from_float(s->x[i]), s->x[i] = util_half_to_float(s->hx[i]);
   for (int i = 0; i < ROWS * HALF; i++) {
-    s->hcs[i] = to_half(s->cs[i]), s->cs[i] = from_half(s->hcs[i]);
-    s->hsn[i] = to_half(s->sn[i]), s->sn[i] = from_half(s->hsn[i]);
+    s->hcs[i] = util_half_from_float(s->cs[i]), s->cs[i] = util_half_to_float(s->hcs[i]);
+    s->hsn[i] = util_half_from_float(s->sn[i]), s->sn[i] = util_half_to_float(s->hsn[i]);
   }
 }
 
@@ -101,7 +75,7 @@ static double max_error(const input_set *s, const void *y, int f16) {
       double want[2] = {a * c - b * sn, b * c + a * sn};
       for (int k = 0; k < 2; k++) {
         int at = h * HEAD + i + k * HALF;
-        double got = f16 ? from_half(((const uint16_t *)y)[at]) : ((const float *)y)[at];
+        double got = f16 ? util_half_to_float(((const uint16_t *)y)[at]) : ((const float *)y)[at];
         double err = fabs(got - want[k]);
         if (!(err <= worst)) worst = err; /* NaN counts as the worst */
       }
@@ -207,13 +181,13 @@ int main(int argc, char **argv) {
       set[n++].text = argv[i];
   }
   if (!pkg || n == 0 || rounds < 1 || calls < 1) {
-    fprintf(stderr, "usage: rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING... (up to %d)\n",
-            MAX_SETTINGS);
+    fprintf(stderr, "usage: rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING... (up to %d)\n", MAX_SETTINGS);
     return 2;
   }
   input_set *in = malloc(SETS * sizeof *in);
   float *y = malloc(sizeof(float) * HEADS * HEAD);
   if (!in || !y) return 1;
+  util_rng_seed(&rng, 2026);
   for (int k = 0; k < SETS; k++) fill_set(&in[k], f16);
   int failed = 0;
   for (int i = 0; i < n && !failed; i++) failed = open_setting(&set[i], pkg, rounds * calls);
