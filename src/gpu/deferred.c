@@ -49,17 +49,7 @@ void gpu_deferred_submitted(gpu_device *dev, bool ok) {
 }
 
 wgk_status gpu_deferred_flush(gpu_device *dev, util_error *err) {
-  if (!dev->deferred.encoder) return WGK_OK;
-  gpu_scope_push(dev);
-  WGPUCommandBuffer commands = gpu_deferred_finish(dev);
-  if (commands) {
-    wgpuQueueSubmit(dev->queue, 1, &commands);
-    wgpuCommandBufferRelease(commands);
-    dev->submits++;
-  }
-  wgk_status s = gpu_scope_pop(dev, "submitting uploads", err);
-  gpu_deferred_submitted(dev, s == WGK_OK && commands);
-  return s;
+  return dev->deferred.encoder ? gpu_queue_submit(dev, NULL, "submitting uploads", err) : WGK_OK;
 }
 
 void gpu_deferred_discard(gpu_device *dev) {

@@ -120,6 +120,25 @@ void gpu_encoder_discard(gpu_encoder *enc) {
   free(enc);
 }
 
+wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char *what, util_error *err) {
+  /* Recording errors surface at Finish; the scope ties them to this submit. */
+  gpu_scope_push(dev);
+  bool had_copies = dev->deferred.n > 0;
+  WGPUCommandBuffer copies = gpu_deferred_finish(dev), mine = own ? wgpuCommandEncoderFinish(own, NULL) : NULL;
+  WGPUCommandBuffer commands[2];
+  size_t n = 0;
+  if (copies) commands[n++] = copies;
+  if (mine) commands[n++] = mine;
+  if (n) {
+    wgpuQueueSubmit(dev->queue, n, commands);
+    dev->submits++;
+  }
+  for (size_t i = 0; i < n; i++) wgpuCommandBufferRelease(commands[i]);
+  wgk_status s = gpu_scope_pop(dev, what, err);
+  if (had_copies) gpu_deferred_submitted(dev, s == WGK_OK && copies);
+  return s;
+}
+
 wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err) {
   if (!enc) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no encoder to submit");
   gpu_device *dev = enc->dev;
@@ -129,20 +148,7 @@ wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err) {
     return s;
   }
   end_pass(enc);
-  /* Recording errors surface at Finish; the scope ties them to this submit. Deferred upload copies go first, in
-   * the same submission. */
-  gpu_scope_push(dev);
-  WGPUCommandBuffer commands[2] = {gpu_deferred_finish(dev), NULL};
-  bool deferred = commands[0] != NULL;
-  commands[deferred] = wgpuCommandEncoderFinish(enc->encoder, NULL);
-  size_t n = (size_t)deferred + (commands[deferred] != NULL);
-  if (n) {
-    wgpuQueueSubmit(dev->queue, n, commands);
-    dev->submits++;
-  }
-  for (size_t i = 0; i < n; i++) wgpuCommandBufferRelease(commands[i]);
-  s = gpu_scope_pop(dev, "submitting recorded work", err);
-  if (deferred) gpu_deferred_submitted(dev, s == WGK_OK);
+  s = gpu_queue_submit(dev, enc->encoder, "submitting recorded work", err); /* deferred upload copies first */
   gpu_encoder_discard(enc);
   return s;
 }

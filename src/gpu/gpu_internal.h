@@ -192,6 +192,9 @@ WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev);
 void gpu_deferred_submitted(gpu_device *dev, bool ok);
 /* The recorded copies dropped unsubmitted (device teardown), their staging buffers destroyed. */
 void gpu_deferred_discard(gpu_device *dev);
+/* One queue submission (encoder.c): the deferred upload copies, then own's commands (NULL: the copies alone), under
+ * one error scope named by what; the copies' staging buffers go back to their pools afterwards. */
+wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char *what, util_error *err);
 /* Starts mapping a staging buffer for writing again after its copy was submitted (buffer.c); false when out of
  * memory (then it is mapped when next taken). */
 bool gpu_staging_remap(gpu_buffer *buf);
