@@ -339,6 +339,17 @@ WGK_API wgk_status wgk_prepare(wgk_call *call);
 /* Validates, plans, resolves every pass, records and submits; returns without waiting. On failure
  * nothing is recorded and the call's outputs are those of its previous run. */
 WGK_API wgk_status wgk_call_run(wgk_call *call);
+/* One output read into host memory by wgk_call_run_read. */
+typedef struct wgk_output_read {
+  const char *name; /* output (or in/out) port: bind key or port name */
+  void *data;       /* receives the values as wgk_tensor_read writes them */
+  size_t size;      /* bytes at data: at least the output's wgk_tensor_host_bytes */
+} wgk_output_read;
+/* wgk_call_run, then each listed output read into host memory, with one submission and one wait for both:
+ * outputs up to one staging piece are copied out in the call's own submission, larger ones are read after it as
+ * wgk_tensor_read does. A name that is no output, or a size short of the output's bytes, refuses the call before
+ * anything is recorded (no host memory written). The outputs stay readable with wgk_call_output. */
+WGK_API wgk_status wgk_call_run_read(wgk_call *call, const wgk_output_read *reads, size_t n_reads);
 /* After a run: an output (or in/out) tensor by bind key or port name, borrowed (valid until the next
  * successful run or add, or destroy; wgk_tensor_retain to keep it); NULL if unknown or before a run. */
 WGK_API wgk_tensor *wgk_call_output(wgk_call *call, const char *name);

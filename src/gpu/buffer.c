@@ -389,3 +389,25 @@ wgk_status gpu_buffer_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, vo
   read_into r = {out};
   return gpu_buffer_read_pooled(dev, NULL, buf, offset, size, 0, drain_copy, &r, timeout_ms, err);
 }
+
+wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, gpu_buffer **out, util_error *err) {
+  uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
+  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  *out = pool ? gpu_pool_take(pool, cls, usage) : NULL;
+  return *out ? WGK_OK : gpu_buffer_create(dev, cls, usage, "wgk readback", out, err);
+}
+
+bool gpu_readback_start(gpu_buffer *staging, size_t size) {
+  return staging->map || map_start(staging, WGPUMapMode_Read, 0, size);
+}
+
+wgk_status gpu_readback_finish(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, size_t size, gpu_piece_fn drain,
+                               void *arg, uint32_t timeout_ms, util_error *err) {
+  wgk_status s =
+      map_read_range(dev, staging, 0, size, drain, arg, 0, timeout_ms, "reading a call's output back", err);
+  if (s == WGK_OK)
+    gpu_pool_put(pool, staging);
+  else
+    gpu_buffer_destroy(staging); /* a map may still be pending */
+  return s;
+}

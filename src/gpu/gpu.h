@@ -183,6 +183,17 @@ uint64_t gpu_device_submits(const gpu_device *dev);
 wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *buf, uint64_t offset, size_t size,
                                   size_t piece, gpu_piece_fn drain, void *arg, uint32_t timeout_ms, util_error *err);
 
+/* A read-back inside a submission of the caller's: gpu_readback_staging gives a MAP_READ staging buffer for size
+ * bytes (the pool's when it holds one), the caller records gpu_encoder_copy of the bytes into it and submits;
+ * then gpu_readback_start begins its map (false: out of memory; finish starts it then) and gpu_readback_finish
+ * waits for it, hands the bytes to drain(mapped, 0, size, arg) and gives the buffer back to the pool (destroys it
+ * on failure). One wait serves the work and the read. */
+wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, gpu_buffer **out /* OUT */,
+                                util_error *err);
+bool gpu_readback_start(gpu_buffer *staging, size_t size);
+wgk_status gpu_readback_finish(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, size_t size, gpu_piece_fn drain,
+                               void *arg, uint32_t timeout_ms, util_error *err);
+
 /* How many times the device's buffers were waited for to map (readbacks, staging buffers taken for reuse): a
  * counter for tests of the steady path (a decode call waits once, for its output). */
 uint64_t gpu_device_map_waits(const gpu_device *dev);

@@ -75,8 +75,7 @@ void wgk_call_destroy(wgk_call *c) {
   rt_kernel_release(k);
 }
 
-/* A port by bind key or ONNX name. */
-static int port_index(const manifest_model *m, const char *name) {
+int rt_port_index(const manifest_model *m, const char *name) {
   const manifest_port *p = manifest_find_port_or_key(m, name);
   return p ? (int)(p - m->ports) : -1;
 }
@@ -90,7 +89,7 @@ static void list_keys(const manifest_model *m, bool inputs, util_dynbuf *out) {
   }
 }
 
-static wgk_status unknown_port(wgk_call *c, const char *name, bool inputs) {
+wgk_status rt_unknown_port(wgk_call *c, const char *name, bool inputs) {
   util_dynbuf keys;
   util_dynbuf_init(&keys, 4096);
   list_keys(c->k->m, inputs, &keys);
@@ -102,8 +101,8 @@ static wgk_status unknown_port(wgk_call *c, const char *name, bool inputs) {
 
 static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t) {
   if (!name) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
-  int i = port_index(c->k->m, name);
-  if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_OUTPUT) return unknown_port(c, name, true);
+  int i = rt_port_index(c->k->m, name);
+  if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_OUTPUT) return rt_unknown_port(c, name, true);
   if (t && t->ctx != c->k->ctx)
     return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context",
                   c->k->m->op_id, name);
@@ -117,8 +116,8 @@ static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t)
 static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t) {
   if (!name)
     return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
-  int i = port_index(c->k->m, name);
-  if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return unknown_port(c, name, false);
+  int i = rt_port_index(c->k->m, name);
+  if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return rt_unknown_port(c, name, false);
   if (t && t->ctx != c->k->ctx)
     return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context",
                   c->k->m->op_id, name);
@@ -294,7 +293,7 @@ wgk_status wgk_call_set_tunable(wgk_call *c, const char *name, int64_t value) {
 wgk_tensor *wgk_call_output(wgk_call *c, const char *name) {
   if (!c || !name) return NULL;
   rt_lock(c->k->ctx);
-  int i = port_index(c->k->m, name);
+  int i = rt_port_index(c->k->m, name);
   wgk_tensor *t = i < 0 ? NULL : c->outputs[i];
   rt_unlock(c->k->ctx);
   return t;

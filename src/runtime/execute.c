@@ -165,6 +165,27 @@ static wgk_status stage_outputs(wgk_call *c, const plan_output *outputs, size_t 
   return WGK_OK;
 }
 
+/* wgk_call_run_read's reads against the staged outputs, before anything is recorded: each port produced, each
+ * size enough for its values, and each read's staging buffer taken (run_read gives them back on a refusal). */
+static wgk_status check_reads(wgk_call *c, wgk_tensor **outs) {
+  for (size_t r = 0; r < c->n_reads; r++) {
+    const wgk_output_read *rd = &c->reads[r];
+    int i = rt_port_index(c->k->m, rd->name);
+    if (i < 0 || !outs[i])
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: output %s is not produced by this call",
+                    c->k->m->op_id, rd->name);
+    size_t need = wgk_tensor_host_bytes(outs[i]);
+    if (rd->size < need)
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: output %s: %zu bytes given, %zu needed",
+                    c->k->m->op_id, rd->name, rd->size, need);
+  }
+  for (size_t r = 0; r < c->n_reads; r++) {
+    wgk_status st = rt_tensor_read_staging(outs[rt_port_index(c->k->m, c->reads[r].name)], &c->read_staging[r]);
+    if (st != WGK_OK) return st;
+  }
+  return WGK_OK;
+}
+
 static void release_outputs(const wgk_call *c, wgk_tensor **outs) {
   for (size_t i = 0; i < c->k->m->n_ports; i++) {
     wgk_tensor_release(outs[i]);
@@ -444,6 +465,7 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
   if (st == WGK_OK) st = check_inputs(c, e[0]);
   if (st == WGK_OK && e[1]) st = check_inputs(c, e[1]);
   if (st == WGK_OK) st = stage_outputs(c, whole, n_out, outs);
+  if (st == WGK_OK) st = check_reads(c, outs);
   for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++)
     if (outs[i]) outs[i]->narrow_written = false;
   uint32_t align = gpu_device_desc(ctx->dev)->limits.minStorageBufferOffsetAlignment;
@@ -538,6 +560,7 @@ wgk_status rt_call_record(wgk_call *c, gpu_encoder *enc, uint64_t serial) {
   if (st == WGK_OK) st = op_checks(c, expr_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
   if (st == WGK_OK) st = stage_outputs(c, e->plan->outputs, e->plan->n_outputs, outs);
+  if (st == WGK_OK) st = check_reads(c, outs);
   if (st == WGK_OK) st = resolve(c, e, outs, groups);
   bool timed = st == WGK_OK && c->timing && e->plan->n_passes > 0 &&
                device_has(gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);

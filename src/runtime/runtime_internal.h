@@ -159,6 +159,11 @@ struct wgk_call {
   plan_tensor *key_ports; /* 2 x n ports: [0, n) the ports as the last run planned them, [n, 2n) scratch */
   uint64_t values_gen;    /* bumped by every attribute, arg and tunable set */
   uint64_t key_gen;       /* values_gen of the last run's plan */
+  /* wgk_call_run_read's reads while it records (else NULL): once the outputs are staged, each size is checked and
+   * the output's read-back staging buffer taken (read_staging[r]; NULL for one read after the submission) */
+  const wgk_output_read *reads;
+  size_t n_reads;
+  gpu_buffer **read_staging;
 };
 
 struct wgk_batch {
@@ -212,6 +217,15 @@ wgk_status rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype sto
  * read back (wrapped or exposed buffers, outputs of earlier calls). what names the port in errors; a tensor
  * that an earlier call of the batch being recorded writes is refused (its values do not exist yet). */
 wgk_status rt_tensor_host(wgk_tensor *t, const char *what, const void **out);
+/* wgk_tensor_read under the context's lock held by the caller. */
+wgk_status rt_tensor_read(wgk_tensor *t, void *out, size_t size);
+/* A read of t inside a submission: rt_tensor_read_staging gives its staging buffer when its storage fits one
+ * staging piece (else *staging NULL: read it after the submission with rt_tensor_read); rt_tensor_read_record
+ * records the copy into it. */
+wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging /* OUT */);
+wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer *staging);
+/* After the submission: the recorded read waited for and converted into out (the tensor's host values). */
+wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out);
 /* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the
  * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to
  * 64; uint8 packed). source names the manifest in errors. */
@@ -256,6 +270,11 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
 void rt_split_free(rt_split *s);
 /* The call's ports (as the planner takes them) made the sub-call's: count steps along every split input's axis. */
 void rt_split_shrink(const wgk_call *c, const rt_split *s, int64_t count, plan_tensor *ports);
+
+/* A port by bind key or ONNX name; -1 when none. */
+int rt_port_index(const manifest_model *m, const char *name);
+/* WGK_ERR_NOT_FOUND naming the op's inputs (or outputs) for a port `name` it does not have. */
+wgk_status rt_unknown_port(wgk_call *call, const char *name, bool inputs);
 
 /* Calls: record into enc: plan, check, resolve every pass (buffers, bind groups, pipelines, limits), and only
  * then record; on failure nothing is recorded and the call's outputs are as before. serial: the batch's, or 0. */

@@ -410,6 +410,29 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
 }
 
+wgk_status rt_tensor_read(wgk_tensor *t, void *out, size_t size) { return read_locked(t, out, size); }
+
+wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging) {
+  *staging = NULL;
+  size_t bytes = rt_storage_bytes(t->storage, t->numel);
+  if (t->numel == 0 || piece_bytes(t->ctx, bytes) < bytes) return WGK_OK;
+  wgk_status st = gpu_readback_staging(t->ctx->dev, &t->ctx->pool, bytes, staging, &t->ctx->err);
+  return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
+}
+
+wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer *staging) {
+  wgk_status st = gpu_encoder_copy(enc, t->buf, 0, staging, 0, rt_storage_bytes(t->storage, t->numel), &t->ctx->err);
+  return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
+}
+
+wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out) {
+  wgk_context *ctx = t->ctx;
+  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers};
+  wgk_status st = gpu_readback_finish(ctx->dev, &ctx->pool, staging, rt_storage_bytes(t->storage, t->numel),
+                                      transfer_piece, &a, ctx->wait_ms, &ctx->err);
+  return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
+}
+
 wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
   if (!t) return WGK_ERR_INVALID_ARGUMENT;
   rt_lock(t->ctx);

@@ -1,0 +1,86 @@
+/* wgk_call_run_read: a call and the read-back of its outputs in one submission, with one wait (the public
+ * loader's call: host arrays out). */
+#include <stdlib.h>
+
+#include "runtime/runtime_internal.h"
+
+#define STACK_READS 8
+
+/* The reads named before anything is planned: every name an output (or in/out) port, every data pointer set. */
+static wgk_status check_names(wgk_call *c, const wgk_output_read *reads, size_t n) {
+  if (n && !reads) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: reads is NULL", c->k->m->op_id);
+  for (size_t r = 0; r < n; r++) {
+    if (!reads[r].name)
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: read %zu has no name", c->k->m->op_id, r);
+    int i = rt_port_index(c->k->m, reads[r].name);
+    if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_INPUT) return rt_unknown_port(c, reads[r].name, false);
+    if (!reads[r].data)
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: output %s: data is NULL", c->k->m->op_id,
+                    reads[r].name);
+  }
+  return WGK_OK;
+}
+
+/* The call recorded (its reads checked and their staging buffers taken as its outputs are staged), then the copy
+ * of every output with a staging buffer; nothing can refuse after the call's own recording. */
+static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
+  c->reads = reads;
+  c->n_reads = n;
+  c->read_staging = staging;
+  wgk_status st = rt_call_record(c, enc, 0);
+  c->reads = NULL;
+  c->n_reads = 0;
+  c->read_staging = NULL;
+  for (size_t r = 0; st == WGK_OK && r < n; r++)
+    if (staging[r]) st = rt_tensor_read_record(c->outputs[rt_port_index(c->k->m, reads[r].name)], enc, staging[r]);
+  return st;
+}
+
+/* After the submission: every recorded read's map started, then each waited for and drained; the others read
+ * whole. Every staging buffer is given back or destroyed, whatever fails. */
+static wgk_status finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
+  wgk_status st = WGK_OK;
+  for (size_t r = 0; r < n; r++)
+    if (staging[r]) {
+      wgk_tensor *t = c->outputs[rt_port_index(c->k->m, reads[r].name)];
+      gpu_readback_start(staging[r], rt_storage_bytes(t->storage, t->numel));
+    }
+  for (size_t r = 0; r < n; r++) {
+    wgk_tensor *t = c->outputs[rt_port_index(c->k->m, reads[r].name)];
+    wgk_status s = WGK_OK;
+    if (staging[r])
+      s = rt_tensor_read_finish(t, staging[r], reads[r].data);
+    else if (st == WGK_OK)
+      s = rt_tensor_read(t, reads[r].data, reads[r].size);
+    if (st == WGK_OK) st = s;
+  }
+  return st;
+}
+
+wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = c->k->ctx;
+  rt_lock(ctx);
+  rt_clear(ctx);
+  gpu_buffer *stack[STACK_READS] = {0};
+  gpu_buffer **staging = n <= STACK_READS ? stack : calloc(n, sizeof *staging);
+  gpu_encoder *enc = NULL;
+  wgk_status st = check_names(c, reads, n);
+  if (st == WGK_OK && !staging) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", c->k->m->op_id);
+  if (st == WGK_OK && (st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err)) != WGK_OK) rt_fail(ctx, st);
+  if (st == WGK_OK && (st = record(c, enc, reads, n, staging)) != WGK_OK) {
+    gpu_encoder_discard(enc);
+    for (size_t r = 0; r < n; r++) gpu_pool_put(&ctx->pool, staging[r]); /* unused: no map pending */
+  } else if (st == WGK_OK) {
+    if ((st = gpu_encoder_submit(enc, &ctx->err)) != WGK_OK) {
+      rt_fail(ctx, st);
+      for (size_t r = 0; r < n; r++) gpu_buffer_destroy(staging[r]);
+    } else {
+      ctx->stats.submissions++;
+      st = finish(c, reads, n, staging);
+    }
+  }
+  if (staging != stack) free(staging);
+  rt_unlock(ctx);
+  return st;
+}
