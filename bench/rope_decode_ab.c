@@ -2,14 +2,16 @@
  * between context settings, in one process: one context per setting, made with its environment assignments,
  * and rounds that alternate between them, so a machine's drift (clocks, other tenants) falls on every setting
  * alike. Each call makes new tensors from host arrays ([1,32,1,128] x, two [4096,64] caches, position 4095),
- * runs, and reads the output; the first call of each setting is checked against a double reference.
+ * runs with the output read (wgk_call_run_read: one submission), or runs and then reads it (wgk_call_run, then
+ * wgk_tensor_read) where the setting says `separate-read`; the first call of each setting is checked against a
+ * double reference.
  *
  *   rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING...
- *   SETTING: environment assignments joined by commas, e.g. WGK_DEFER_UPLOADS=1 or
- *            WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 ("-" for none)
+ *   SETTING: environment assignments and `separate-read`, joined by commas, e.g. WGK_DEFER_UPLOADS=1 or
+ *            WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 or separate-read ("-" for none)
  *
- * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read) over every
- * call, and the median of each round. Exit 1 on an error or a wrong result. */
+ * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
+ * over every call, and the median of each round. Exit 1 on an error or a wrong result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +93,7 @@ typedef struct setting {
   wgk_call *call;
   double *e2e, *inputs, *run, *read;
   int n;
+  int separate_read; /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
 } setting;
 
 /* Applies "A=1,B=2" to the environment (or undoes it), for the context made in between. */
@@ -111,6 +114,7 @@ static void apply_env(const char *text, int set) {
 
 static int open_setting(setting *s, const char *pkg, int samples) {
   char *msg = NULL;
+  s->separate_read = strstr(s->text, "separate-read") != NULL;
   apply_env(s->text, 1);
   wgk_status st = wgk_context_create(NULL, &s->ctx, &msg);
   apply_env(s->text, 0);
@@ -148,10 +152,12 @@ static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, 
   if (!st) st = make_input(s, "sin", dt, 2, cshape, f16 ? (const void *)in->hsn : in->sn);
   if (!st) st = make_input(s, "positionIds", WGK_DTYPE_INT64, 2, ps, &POS);
   double t1 = now_us();
-  if (!st) st = wgk_call_run(s->call);
+  size_t y_bytes = (size_t)HEADS * HEAD * (f16 ? 2 : 4);
+  wgk_output_read read = {"y", y, y_bytes};
+  if (!st) st = s->separate_read ? wgk_call_run(s->call) : wgk_call_run_read(s->call, &read, 1);
   double t2 = now_us();
-  wgk_tensor *out = st ? NULL : wgk_call_output(s->call, "y");
-  if (!st) st = out ? wgk_tensor_read(out, y, (size_t)HEADS * HEAD * (f16 ? 2 : 4)) : WGK_ERR_CALL;
+  wgk_tensor *out = st || !s->separate_read ? NULL : wgk_call_output(s->call, "y");
+  if (!st && s->separate_read) st = out ? wgk_tensor_read(out, y, y_bytes) : WGK_ERR_CALL;
   double t3 = now_us();
   if (!st && at >= 0) s->e2e[at] = t3 - t0, s->inputs[at] = t1 - t0, s->run[at] = t2 - t1, s->read[at] = t3 - t2;
   return st;

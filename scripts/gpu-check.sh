@@ -19,7 +19,7 @@ step "$BUILD/wgk" devices
 "$BUILD/wgk" devices --json > "$OUT/devices.json" 2>&1
 step "$BUILD/wgk" smoke
 if [ "${CHECKS:-1}" = 1 ]; then  # CHECKS=0: devices, smoke and the benchmarks only
-for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals; do
+for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals test_transfer test_run_read; do
   [ -x "$BUILD/tests/$t" ] && step "$BUILD/tests/$t"
 done
 [ -x "$BUILD/examples/rope_chain" ] && step "$BUILD/examples/rope_chain" ./kernels/ai.onnx.RotaryEmbedding

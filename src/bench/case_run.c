@@ -338,15 +338,26 @@ wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, be
   return finish(st, ns, iters, out, acc);
 }
 
-/* When an end-to-end call's parts ended (bench_now_ns): the reads end when the call returns. */
-typedef struct e2e_marks {
-  double uploaded; /* every input made from host data and bound */
-  double ran;      /* wgk_call_run returned */
-} e2e_marks;
+/* The reads of an end-to-end call: every output the warm-up's run produced, each into its own part of scratch
+ * (output_bytes in all). n_out: how many. */
+static wgk_output_read *e2e_reads(bench_setup *s, char *scratch, size_t *n_out) {
+  const manifest_model *m = rt_kernel_manifest(s->k);
+  wgk_output_read *reads = calloc(m->n_ports ? m->n_ports : 1, sizeof *reads);
+  size_t n = 0, at = 0;
+  for (size_t i = 0; reads && i < m->n_ports; i++) {
+    if (m->ports[i].dir == WGK_PORT_INPUT) continue;
+    wgk_tensor *t = wgk_call_output(s->call, m->ports[i].name);
+    if (!t) continue;
+    reads[n++] = (wgk_output_read){m->ports[i].name, scratch + at, wgk_tensor_host_bytes(t)};
+    at += wgk_tensor_host_bytes(t);
+  }
+  *n_out = n;
+  return reads;
+}
 
-/* One public-loader style call: new tensors from host data, run, every output read to host memory; when its
- * parts ended into *at. */
-static wgk_status e2e_call(bench_setup *s, void *scratch, e2e_marks *at) {
+/* One public-loader style call: new tensors from host data, then the call run with its outputs read to host
+ * memory; *uploaded: when its inputs were made and bound (bench_now_ns). */
+static wgk_status e2e_call(bench_setup *s, const wgk_output_read *reads, size_t n_reads, double *uploaded) {
   const tc_bench_case *c = s->c;
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) {
@@ -355,39 +366,32 @@ static wgk_status e2e_call(bench_setup *s, void *scratch, e2e_marks *at) {
     if (!st) st = wgk_call_set_input(s->call, c->inputs[i].key, t);
     wgk_tensor_release(t);
   }
-  at->uploaded = now_ns();
-  if (!st) st = wgk_call_run(s->call);
-  at->ran = now_ns();
-  for (size_t i = 0; !st && i < rt_kernel_manifest(s->k)->n_ports; i++) {
-    if (rt_kernel_manifest(s->k)->ports[i].dir == WGK_PORT_INPUT) continue;
-    wgk_tensor *t = wgk_call_output(s->call, rt_kernel_manifest(s->k)->ports[i].name);
-    if (t) st = wgk_tensor_read(t, scratch, wgk_tensor_host_bytes(t));
-  }
-  return st;
+  *uploaded = now_ns();
+  return st ? st : wgk_call_run_read(s->call, reads, n_reads);
 }
 
 wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts) {
-  double *ns = calloc(4 * ((size_t)iters + 1), sizeof *ns), *up = ns + iters + 1, *run = up + iters + 1,
-         *rd = run + iters + 1;
-  void *scratch = malloc(s->output_bytes + 16);
+  double *ns = calloc(3 * ((size_t)iters + 1), sizeof *ns), *up = ns + iters + 1, *run = up + iters + 1;
+  char *scratch = malloc(s->output_bytes + 16);
   wgk_status st = ns && scratch ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
+  size_t n_reads = 0;
+  wgk_output_read *reads = st ? NULL : e2e_reads(s, scratch, &n_reads);
+  if (!st && !reads) st = WGK_ERR_OUT_OF_MEMORY;
   for (int64_t i = 0; i < warmup + iters && !st; i++) {
-    e2e_marks at;
-    double t0 = now_ns();
-    st = e2e_call(s, scratch, &at);
+    double t0 = now_ns(), uploaded = 0;
+    st = e2e_call(s, reads, n_reads, &uploaded);
     double t1 = now_ns();
     if (i < warmup) continue;
     ns[i - warmup] = t1 - t0;
-    up[i - warmup] = at.uploaded - t0;
-    run[i - warmup] = at.ran - at.uploaded;
-    rd[i - warmup] = t1 - at.ran;
+    up[i - warmup] = uploaded - t0;
+    run[i - warmup] = t1 - uploaded;
   }
   if (!st) {
     *out = bench_stat_of(ns, (size_t)iters);
-    *parts = (bench_e2e_parts){bench_stat_of(up, (size_t)iters), bench_stat_of(run, (size_t)iters),
-                               bench_stat_of(rd, (size_t)iters)};
+    *parts = (bench_e2e_parts){bench_stat_of(up, (size_t)iters), bench_stat_of(run, (size_t)iters)};
   }
   if (!st) st = bind_set(s, 0); /* back to the resident inputs */
+  free(reads);
   free(scratch);
   free(ns);
   return st;

@@ -88,12 +88,13 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
                                      bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
                                      bench_series *resident_acc);
 wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
-/* Where an end-to-end call's time goes: the inputs' tensors made from host arrays and bound, wgk_call_run until it
- * returns, and the outputs read to host memory (the wait for the GPU included). */
+/* Where an end-to-end call's time goes: the inputs' tensors made from host arrays and bound, then
+ * wgk_call_run_read until it returns (the call and its outputs read to host memory, the wait for the GPU
+ * included). */
 typedef struct bench_e2e_parts {
-  bench_stat upload, run, read; /* ns per call */
+  bench_stat upload, run; /* ns per call */
 } bench_e2e_parts;
-/* iters public-loader style calls (new input tensors from host arrays, run, every output read back), each timed
+/* iters public-loader style calls (new input tensors from host arrays, run with every output read back), each timed
  * whole into out and by part into parts. */
 wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts);
 

@@ -187,9 +187,11 @@ try:
         check(passes == [], f"no timestamps, no passes: {passes}")
     for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
         check(isinstance(c.get(k), float), f"{k} in the case")
-    # where e2e's time goes: three positive parts, none past the whole call's slowest sample
+    # where e2e's time goes: two positive parts (inputs; the call with its outputs read), none past the whole
+    # call's slowest sample
     parts = c.get("e2eParts") or {}
-    for k in ("uploadNs", "runNs", "readNs"):
+    check("readNs" not in parts, f"the outputs are read in the call's submission, no part of their own: {parts}")
+    for k in ("uploadNs", "runNs"):
         med = parts.get(k, {}).get("median", -1)
         check(0 < med <= c["e2eNs"]["p90"] * 1.5, f"e2eParts.{k} {med} against e2e {c['e2eNs']}")
     # the copy kernels at the case's own size: at least its bytes moved, and the ratio is the case's GB/s over theirs
