@@ -76,13 +76,14 @@ static void span_task(int k, void *p) {
 /* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from PARALLEL_MIN split in
  * equal spans, one per core up to 64, taken by the pool's threads (WGK_HOST_THREADS) and the caller. */
 static void parallel_spans(struct util_workers *workers, int64_t first, int64_t end, size_t bytes, span_fn fn,
-                           void *arg) {
+                           void *arg, void (*meanwhile)(void *), void *marg) {
   long cores = workers && bytes >= PARALLEL_MIN ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
   int n = (int)(cores < 64 ? (cores > 1 ? cores : 1) : 64);
   if ((size_t)n > bytes / PARALLEL_SHARE) n = bytes / PARALLEL_SHARE > 1 ? (int)(bytes / PARALLEL_SHARE) : 1;
   if (n > end - first) n = end - first > 1 ? (int)(end - first) : 1;
   spans s = {fn, arg, first, end - first, n};
-  util_workers_run(n > 1 ? workers : NULL, n, span_task, &s);
+  /* meanwhile only beside threads that fill: run alone first it would only split a submission in two */
+  util_workers_run_meanwhile(n > 1 ? workers : NULL, n, span_task, &s, n > 1 ? meanwhile : NULL, marg);
 }
 
 /* Bytes of one piece of a staged transfer of a tensor's buffer: ctx->staged_chunk (a multiple of 8, so that no
@@ -102,6 +103,11 @@ typedef struct piece_args {
   char *mapped;  /* the piece's staging memory */
   int64_t first; /* the piece's first element */
   struct util_workers *workers; /* threads for large pieces (the context's) */
+  /* An upload's deferred copies (earlier uploads') submitted by the calling thread while the threads fill its first
+   * piece, so their transfer overlaps the fill (submit_deferred); NULL: none. */
+  void (*meanwhile)(void *);
+  wgk_context *ctx;
+  wgk_status meanwhile_status;
 } piece_args;
 
 static size_t storage_size(wgk_dtype dtype, wgk_dtype storage) {
@@ -130,17 +136,28 @@ static void transfer_piece(void *mapped, size_t off, size_t len, void *arg) {
   a->mapped = mapped;
   a->first = first;
   size_t used = (size_t)(end - first) * es;
-  parallel_spans(a->workers, first, end, used, convert_span, a);
+  void (*meanwhile)(void *) = a->meanwhile;
+  a->meanwhile = NULL; /* once */
+  parallel_spans(a->workers, first, end, used, convert_span, a, meanwhile, a);
   if (a->upload && used < len) memset((char *)mapped + used, 0, len - used);
 }
 
+static void submit_deferred(void *arg) {
+  piece_args *a = arg;
+  a->meanwhile_status = gpu_deferred_flush(a->ctx->dev, &a->ctx->err);
+}
+
 /* A staged upload in pieces (piece_bytes): one staging size class however large the tensor, the pieces
- * pipelined (gpu_buffer_upload_pooled); one piece's copy deferred to the next submission where `defer`. */
+ * pipelined (gpu_buffer_upload_pooled); one piece's copy deferred to the next submission where `defer`. Copies
+ * deferred by earlier uploads are submitted while this one's first piece is filled on the context's threads
+ * (ctx->submit_during_fill): the copy of the first of two caches runs on the GPU while the second is filled. */
 static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                 size_t bytes, bool defer) {
-  piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0, ctx->workers};
-  return gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), transfer_piece, &a,
-                                  defer && ctx->defer_uploads, ctx->wait_ms, &ctx->err);
+  piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
+  if (ctx->submit_during_fill && ctx->workers) a.meanwhile = submit_deferred;
+  wgk_status st = gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes),
+                                           transfer_piece, &a, defer && ctx->defer_uploads, ctx->wait_ms, &ctx->err);
+  return st != WGK_OK ? st : a.meanwhile_status;
 }
 
 /* Writes the host values into buf ([0, bytes), tail zeroed): staged when large (and staging is on), else with
@@ -404,7 +421,7 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   /* straight into out, converted piece by piece (the padding past the values dropped) */
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0) return WGK_OK;
-  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers};
+  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
   wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes),
                                          transfer_piece, &a, ctx->wait_ms, &ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
@@ -427,7 +444,7 @@ wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer *st
 
 wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out) {
   wgk_context *ctx = t->ctx;
-  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers};
+  piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
   wgk_status st = gpu_readback_finish(ctx->dev, &ctx->pool, staging, rt_storage_bytes(t->storage, t->numel),
                                       transfer_piece, &a, ctx->wait_ms, &ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);

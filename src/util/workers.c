@@ -86,7 +86,13 @@ static void grow(util_workers *w, int wanted) {
 }
 
 void util_workers_run(util_workers *w, int n, util_task_fn task, void *arg) {
+  util_workers_run_meanwhile(w, n, task, arg, NULL, NULL);
+}
+
+void util_workers_run_meanwhile(util_workers *w, int n, util_task_fn task, void *arg, void (*meanwhile)(void *),
+                                void *marg) {
   if (!w || n <= 1) {
+    if (meanwhile) meanwhile(marg);
     for (int k = 0; k < n; k++) task(k, arg);
     return;
   }
@@ -99,6 +105,11 @@ void util_workers_run(util_workers *w, int n, util_task_fn task, void *arg) {
   w->done = 0;
   w->generation++;
   pthread_cond_broadcast(&w->work);
+  if (meanwhile) {
+    pthread_mutex_unlock(&w->lock);
+    meanwhile(marg);
+    pthread_mutex_lock(&w->lock);
+  }
   drain(w);
   while (w->done < w->n) pthread_cond_wait(&w->finished, &w->lock);
   w->n = 0; /* a thread waking late finds nothing to claim */

@@ -20,6 +20,12 @@ void util_workers_destroy(util_workers *w);
  * Where a thread cannot start, the others (the caller at least) run its share; a NULL pool runs all here. */
 void util_workers_run(util_workers *w, int n, util_task_fn task, void *arg);
 
+/* util_workers_run, with meanwhile(marg) run on the caller once the pool's threads have the job and before it takes
+ * tasks itself: host work of the caller's (a queue submission) overlapping theirs. Without a pool (or n <= 1),
+ * meanwhile runs first, then the tasks, all on the caller. */
+void util_workers_run_meanwhile(util_workers *w, int n, util_task_fn task, void *arg, void (*meanwhile)(void *),
+                                void *marg);
+
 /* Threads started so far (for tests). */
 int util_workers_started(const util_workers *w);
 

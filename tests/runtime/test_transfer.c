@@ -1,8 +1,9 @@
 /* Host transfers (issue 14 item 2), with staged uploads on (WGK_STAGED_UPLOAD=1, as on a GPU adapter):
  * - the steady decode call (RotaryEmbedding [1,32,1,128], two 1 MiB caches, host arrays in, output read back) waits
  *   for the GPU once, for its output: uploads up to the queue-write limit go through queue writes, and no upload
- *   waits for an earlier upload's copy; it submits twice: the caches' copies ride with the call, then the read-back;
- *   and it finds its bind group cached though its tensors are new;
+ *   waits for an earlier upload's copy; it submits twice: the first cache's copy while the threads fill the second,
+ *   then the call with the second's copy and its output's copy out (once without submit_during_fill); and it
+ *   finds its bind group cached though its tensors are new;
  * - a deferred upload copy is submitted before anything that could see the buffer without it: a queue write to the
  *   same buffer, a wait, the buffer handed to the caller;
  * - staged transfers in pieces alternate GPU_STAGING_DEPTH staging buffers (the fill of piece i+1 does not wait for
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu/gpu_internal.h"
 #include "runtime/runtime_internal.h"
@@ -46,38 +48,44 @@ static float uniform(void) {
 
 enum { HEADS = 32, HEAD = 128, ROWS = 4096, HALF = HEAD / 2 };
 
-/* One public-loader style decode call: new tensors from host arrays, run, the output read into y. */
+/* One public-loader style decode call: new tensors from host arrays, run with the output read into y
+ * (wgk_call_run_read). With the context's threads filling the second cache, the first cache's deferred copy is
+ * submitted meanwhile (submit_during_fill); the second's rides with the call. */
 static void decode_call(wgk_context *ctx, wgk_kernel *k, const float *x, const float *cs, const float *sn, int64_t pos,
-                        float *y) {
+                        float *y, bool waiting[2] /* OUT: each cache's copy still deferred once both are made */) {
   int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
   wgk_tensor *tx, *tc, *ts, *tp;
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 4, xs, x, &tx), WGK_OK);
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 2, cshape, cs, &tc), WGK_OK);
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 2, cshape, sn, &ts), WGK_OK);
   assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_INT64, 2, ps, &pos, &tp), WGK_OK);
+  waiting[0] = gpu_deferred_targets(tc->buf), waiting[1] = gpu_deferred_targets(ts->buf);
   wgk_call *call;
   assert_int_equal(wgk_call_create(k, &call), WGK_OK);
   assert_int_equal(wgk_call_set_input(call, "x", tx), WGK_OK);
   assert_int_equal(wgk_call_set_input(call, "cos", tc), WGK_OK);
   assert_int_equal(wgk_call_set_input(call, "sin", ts), WGK_OK);
   assert_int_equal(wgk_call_set_input(call, "positionIds", tp), WGK_OK);
-  assert_int_equal(wgk_call_run(call), WGK_OK);
-  wgk_tensor *out = wgk_call_output(call, "y");
-  assert_non_null(out);
-  assert_int_equal(wgk_tensor_read(out, y, sizeof(float) * HEADS * HEAD), WGK_OK);
+  wgk_output_read read = {"y", y, sizeof(float) * HEADS * HEAD};
+  assert_int_equal(wgk_call_run_read(call, &read, 1), WGK_OK);
   wgk_call_destroy(call);
   wgk_tensor_release(tx), wgk_tensor_release(tc), wgk_tensor_release(ts), wgk_tensor_release(tp);
 }
 
-/* The steady decode call waits once (its output's read-back), submits twice (the call, carrying both caches'
- * copies, and the read-back) and, from the third call, makes no bind group: its new tensors sit on pooled buffers,
- * and bind groups are keyed by buffer (before: by tensor, one new group a call). Its values match a double
- * reference (NeoX halves). Before: each 1 MiB cache
- * mapped a pooled staging buffer and waited for it (the second for the first cache's copy): three waits per call;
- * then each cache's copy went in a submission of its own: four submissions. */
-static void decode_call_waits_once(void **state) {
-  (void)state;
+/* Whether a staged upload of 1 MiB is filled on several threads here (and so can submit beside the fill). */
+static bool threads_fill(const wgk_context *ctx) { return ctx->workers && sysconf(_SC_NPROCESSORS_ONLN) > 1; }
+
+/* The steady decode call waits once (its output's read-back, in the call's submission) and, from the third call,
+ * makes no bind group: its new tensors sit on pooled buffers, and bind groups are keyed by buffer (before: by tensor,
+ * one new group a call). Its submissions: with submit_during_fill (and threads that fill), two: the first cache's
+ * copy, submitted while the threads fill the second cache, then the call carrying the second's copy and the copy
+ * out; without, one. Its values match a double reference (NeoX halves). Before: each 1 MiB cache mapped a pooled
+ * staging buffer and waited for it (the second for the first cache's copy): three waits per call; then each cache's
+ * copy went in a submission of its own, and the read-back in another: four submissions. */
+static void decode_rounds(bool during) {
   wgk_context *ctx = staged_context();
+  ctx->submit_during_fill = during;
+  during = during && threads_fill(ctx);
   wgk_kernel *k = wgk_test_load(ctx, "webgpu-kernels/ai.onnx.RotaryEmbedding");
   static float x[HEADS * HEAD], cs[ROWS * HALF], sn[ROWS * HALF], y[HEADS * HEAD];
   for (int round = 0; round < 5; round++) {
@@ -87,12 +95,17 @@ static void decode_call_waits_once(void **state) {
     for (int i = 0; i < HEADS * HEAD; i++) y[i] = -777.0f;
     uint64_t before = waits(ctx), submits = gpu_device_submits(ctx->dev);
     wgk_stats st0, st1;
+    bool waiting[2];
     wgk_context_stats(ctx, &st0);
-    decode_call(ctx, k, x, cs, sn, pos, y);
+    decode_call(ctx, k, x, cs, sn, pos, y, waiting);
     wgk_context_stats(ctx, &st1);
     if (round >= 2) assert_int_equal(st1.bind_groups_created, st0.bind_groups_created);
-    if (round > 0) assert_int_equal(waits(ctx) - before, 1); /* round 0 also compiles and fills the pool */
-    assert_int_equal(gpu_device_submits(ctx->dev) - submits, 2);
+    if (round > 0) { /* round 0 also compiles and fills the pool (new buffers, mapped at creation: no copies) */
+      assert_int_equal(waits(ctx) - before, 1);
+      assert_int_equal(gpu_device_submits(ctx->dev) - submits, during ? 2 : 1);
+      assert_int_equal(waiting[0], !during);
+      assert_true(waiting[1]);
+    }
     for (int h = 0; h < HEADS; h++)
       for (int i = 0; i < HALF; i++) {
         double a = x[h * HEAD + i], b = x[h * HEAD + HALF + i], c = cs[pos * HALF + i], s = sn[pos * HALF + i];
@@ -102,6 +115,16 @@ static void decode_call_waits_once(void **state) {
   }
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
+}
+
+static void decode_call_waits_once(void **state) {
+  (void)state;
+  decode_rounds(true);
+}
+
+static void decode_call_without_submit_during_fill(void **state) {
+  (void)state;
+  decode_rounds(false);
 }
 
 /* Staging buffers of the pool with the given usage. */
@@ -442,7 +465,8 @@ int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(pieces_alternate_staging),
+      cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(decode_call_without_submit_during_fill),
+      cmocka_unit_test(pieces_alternate_staging),
       cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
       cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
       cmocka_unit_test(queue_write_limit_from_env),      cmocka_unit_test(staged_upload_zeroes_the_tail),

@@ -82,6 +82,53 @@ static void caller_alone(void **state) {
   util_workers_destroy(NULL);
 }
 
+/* What meanwhile saw: the thread it ran on, and the tasks done when it started and when it ended. */
+typedef struct beside {
+  tally *t;
+  pthread_t thread;
+  bool wait; /* for the threads to finish a task */
+  int calls, done_at_start, done_at_end;
+} beside;
+
+static int tasks_done(tally *t) {
+  int n = 0;
+  for (int k = 0; k < TASKS; k++) n += atomic_load(&t->runs[k]);
+  return n;
+}
+
+/* Waits (up to 10 s) for the threads to finish a task: the job is theirs before the caller does its own work. */
+static void meanwhile_waits_for_a_task(void *arg) {
+  beside *b = arg;
+  b->thread = pthread_self();
+  b->calls++;
+  b->done_at_start = tasks_done(b->t);
+  for (int i = 0; b->wait && i < 100000 && tasks_done(b->t) == 0; i++) usleep(100);
+  b->done_at_end = tasks_done(b->t);
+}
+
+/* meanwhile runs once, on the caller, while the pool's threads take the tasks; every task still runs once. Without a
+ * pool it runs first, then the tasks, on the caller. */
+static void meanwhile_beside_the_threads(void **state) {
+  (void)state;
+  util_workers *w = util_workers_create(3);
+  tally t;
+  reset(&t, 100);
+  beside b = {&t, 0, true, 0, 0, 0};
+  util_workers_run_meanwhile(w, 8, count_task, &t, meanwhile_waits_for_a_task, &b);
+  assert_int_equal(b.calls, 1);
+  assert_true(pthread_equal(b.thread, pthread_self()));
+  assert_true(b.done_at_end > 0); /* the threads worked while it ran */
+  for (int k = 0; k < TASKS; k++) assert_int_equal(atomic_load(&t.runs[k]), k < 8 ? 1 : 0);
+  util_workers_destroy(w);
+  reset(&t, 0);
+  b = (beside){&t, 0, false, 0, 0, 0};
+  util_workers_run_meanwhile(NULL, 8, count_task, &t, meanwhile_waits_for_a_task, &b);
+  assert_int_equal(b.calls, 1);
+  assert_int_equal(b.done_at_start, 0);
+  assert_int_equal(tasks_done(&t), 8);
+  assert_int_equal(atomic_load(&t.off_caller), 0);
+}
+
 static void destroy_without_run(void **state) {
   (void)state;
   util_workers_destroy(util_workers_create(4));
@@ -92,6 +139,7 @@ int main(void) {
       cmocka_unit_test(each_task_once_every_run),
       cmocka_unit_test(caller_alone),
       cmocka_unit_test(destroy_without_run),
+      cmocka_unit_test(meanwhile_beside_the_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
