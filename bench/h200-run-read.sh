@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The call with its outputs read in its own submission (wgk_call_run_read) on a lent GPU (issue 14, decode end to
-# end): test_run_read and test_transfer; bench/rope_decode_ab (one process, one context per setting, alternating
-# rounds) with the output read in the call's submission or after it (`separate-read`: wgk_call_run, then
-# wgk_tensor_read), float32 and float16; then `wgk bench` of RotaryEmbedding twice and `wgk test` of both
+# The call with its outputs read in its own submission (wgk_call_run_read) and deferred copies submitted during the
+# next fill (WGK_SUBMIT_DURING_FILL) on a lent GPU (issue 14, decode end to end): test_run_read and test_transfer;
+# bench/rope_decode_ab (one process, one context per setting, alternating rounds) with either on or off
+# (`separate-read`: wgk_call_run, then wgk_tensor_read), float32 and float16; then `wgk bench` of RotaryEmbedding twice and `wgk test` of both
 # packages. Run through scripts/gpu-run.sh; results under $OUT.
 set -u
 BUILD=${BUILD:-build}
@@ -17,7 +17,7 @@ for t in test_run_read test_transfer; do
 done
 for pass in 1 2; do
   echo "== A/B pass $pass"
-  "$ab" $rope - separate-read
+  "$ab" $rope - WGK_SUBMIT_DURING_FILL=0 separate-read WGK_SUBMIT_DURING_FILL=0,separate-read
   "$ab" $rope --f16 - separate-read
 done
 for pass in 1 2; do
