@@ -374,13 +374,6 @@ static wgk_status e2e_call(bench_setup *s, const wgk_output_read *reads, size_t 
 #define E2E_NS 100e6
 #define E2E_WARM_NS 1e9
 
-/* The calls to time: iters, raised towards E2E_MIN for a call (call_ns, one warm-up's) short enough. */
-static int64_t e2e_calls(int64_t iters, double call_ns) {
-  int64_t by_time = call_ns > 0 ? (int64_t)(E2E_NS / call_ns) : E2E_MIN;
-  int64_t want = by_time < E2E_MIN ? by_time : E2E_MIN;
-  return want > iters ? want : iters;
-}
-
 wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts) {
   char *scratch = malloc(s->output_bytes + 16);
   wgk_status st = scratch ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
@@ -389,7 +382,7 @@ wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_s
   if (!st && !reads) st = WGK_ERR_OUT_OF_MEMORY;
   /* Warm-ups: `warmup`, at least two, and on while the call still speeds up or slows down by more than a fifth
    * (lavapipe's first calls with new tensors take 17-23 ms, then settle over a few calls to 0.2 ms), up to
-   * E2E_WARM_NS; the last one's time sizes the series. */
+   * E2E_WARM_NS. */
   double call_ns = 0, prev_ns = 0, uploaded = 0, start = now_ns();
   for (int64_t i = 0; !st; i++) {
     double t0 = now_ns();
@@ -399,17 +392,19 @@ wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_s
     bool settled = i >= 1 && call_ns > 0.8 * prev_ns && call_ns < 1.2 * prev_ns;
     if (i + 1 >= warmup && i >= 1 && (settled || now_ns() - start > E2E_WARM_NS)) break;
   }
-  int64_t n = e2e_calls(iters, call_ns);
-  double *ns = st ? NULL : calloc(3 * ((size_t)n + 1), sizeof *ns), *up = ns ? ns + n + 1 : NULL,
-         *run = up ? up + n + 1 : NULL;
+  /* iters calls, then on up to E2E_MIN while the series is under E2E_NS */
+  int64_t cap = iters > E2E_MIN ? iters : E2E_MIN, n = 0;
+  double *ns = st ? NULL : calloc(3 * ((size_t)cap + 1), sizeof *ns), *up = ns ? ns + cap + 1 : NULL,
+         *run = up ? up + cap + 1 : NULL;
   if (!st && !ns) st = WGK_ERR_OUT_OF_MEMORY;
-  for (int64_t i = 0; i < n && !st; i++) {
+  start = now_ns();
+  for (; n < cap && !st && (n < iters || now_ns() - start < E2E_NS); n++) {
     double t0 = now_ns();
     st = e2e_call(s, reads, n_reads, &uploaded);
     double t1 = now_ns();
-    ns[i] = t1 - t0;
-    up[i] = uploaded - t0;
-    run[i] = t1 - uploaded;
+    ns[n] = t1 - t0;
+    up[n] = uploaded - t0;
+    run[n] = t1 - uploaded;
   }
   if (!st) {
     *out = bench_stat_of(ns, (size_t)n);

@@ -95,8 +95,8 @@ typedef struct bench_e2e_parts {
   bench_stat upload, run; /* ns per call */
 } bench_e2e_parts;
 /* Public-loader style calls (new input tensors from host arrays, run with every output read back) after `warmup`
- * (at least two), each timed whole into out and by part into parts: iters, or up to 200 while they take under
- * 100 ms (a short call's median needs many samples to settle). */
+ * (at least two, and until a call's time settles), each timed whole into out and by part into parts: iters, then on
+ * up to 200 while the series has taken under 100 ms (a short call's median needs many samples to settle). */
 wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts);
 
 /* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call;
