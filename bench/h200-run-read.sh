@@ -17,7 +17,7 @@ for t in test_run_read test_transfer; do
 done
 for pass in 1 2; do
   echo "== A/B pass $pass"
-  "$ab" $rope - WGK_SUBMIT_DURING_FILL=0 separate-read WGK_SUBMIT_DURING_FILL=0,separate-read
+  "$ab" $rope - WGK_SUBMIT_DURING_FILL=1 separate-read WGK_SUBMIT_DURING_FILL=1,separate-read
   "$ab" $rope --f16 - separate-read
 done
 for pass in 1 2; do

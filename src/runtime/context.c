@@ -136,7 +136,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   bool gpu_adapter = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
   ctx->staged_upload = flag_from_env("WGK_STAGED_UPLOAD", gpu_adapter);
   ctx->defer_uploads = flag_from_env("WGK_DEFER_UPLOADS", gpu_adapter);
-  ctx->submit_during_fill = flag_from_env("WGK_SUBMIT_DURING_FILL", ctx->defer_uploads);
+  ctx->submit_during_fill = flag_from_env("WGK_SUBMIT_DURING_FILL", false); /* no steady win on the H200 */
   ctx->staged_chunk = WGK_STAGED_CHUNK;
   ctx->next_serial = 1;
   *out = ctx;
