@@ -63,8 +63,8 @@ struct wgk_context {
                                 235 us); env WGK_DEFER_UPLOADS=0|1 decides */
   bool submit_during_fill;   /* copies deferred by earlier uploads are submitted while the threads fill a staged
                                 upload's first piece (runtime/tensor.c): off unless WGK_SUBMIT_DURING_FILL=1 (on
-                                the H200 it saved 15-18 us of a decode call on two lent machines and cost 21-27 us
-                                on a third, whose submission outlasted the fill) */
+                                the H200 it saved 14-18 us of a decode call on two lent machines, cost 21-27 us
+                                on a third, whose submission outlasted the fill, and was even on a fourth) */
   uint64_t queue_write_max;  /* uploads up to this many bytes go through queue writes (WGK_QUEUE_WRITE_MAX) */
   uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
                                 stays one small size class, reused piece after piece, however large the tensor */
