@@ -32,7 +32,7 @@ static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *r
   c->n_reads = 0;
   c->read_staging = NULL;
   for (size_t r = 0; st == WGK_OK && r < n; r++)
-    if (staging[r]) st = rt_tensor_read_record(c->outputs[rt_port_index(c->k->m, reads[r].name)], enc, staging[r]);
+    if (staging[r]) st = rt_tensor_read_record(c->outputs[rt_port_index(c->k->m, reads[r].name)], enc, &staging[r]);
   return st;
 }
 

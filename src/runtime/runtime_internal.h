@@ -224,10 +224,11 @@ wgk_status rt_tensor_host(wgk_tensor *t, const char *what, const void **out);
 /* wgk_tensor_read under the context's lock held by the caller. */
 wgk_status rt_tensor_read(wgk_tensor *t, void *out, size_t size);
 /* A read of t inside a submission: rt_tensor_read_staging gives its staging buffer when its storage fits one
- * staging piece (else *staging NULL: read it after the submission with rt_tensor_read); rt_tensor_read_record
- * records the copy into it. */
+ * staging piece (else *staging NULL: read it after the submission with rt_tensor_read); rt_tensor_read_record,
+ * once the call's outputs are committed, records the copy into it, or gives it back and sets *staging NULL when
+ * the committed storage no longer fits it. */
 wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging /* OUT */);
-wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer *staging);
+wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **staging /* IN/OUT */);
 /* After the submission: the recorded read waited for and converted into out (the tensor's host values). */
 wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out);
 /* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the

@@ -437,8 +437,16 @@ wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging) {
   return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
 }
 
-wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer *staging) {
-  wgk_status st = gpu_encoder_copy(enc, t->buf, 0, staging, 0, rt_storage_bytes(t->storage, t->numel), &t->ctx->err);
+wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **staging) {
+  size_t bytes = rt_storage_bytes(t->storage, t->numel);
+  if (piece_bytes(t->ctx, bytes) < bytes || gpu_buffer_size(*staging) < bytes) {
+    /* the committed layout is another than the staged one (an in/out port's written copy became its buffer) and
+     * does not fit: read after the submission instead */
+    gpu_pool_put(&t->ctx->pool, *staging);
+    *staging = NULL;
+    return WGK_OK;
+  }
+  wgk_status st = gpu_encoder_copy(enc, t->buf, 0, *staging, 0, bytes, &t->ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
 }
 
