@@ -309,12 +309,18 @@ static wgk_status upload_piece(transfer *t, size_t i) {
   return s;
 }
 
+wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, gpu_buffer **out, util_error *err) {
+  uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
+  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  *out = pool ? gpu_pool_take(pool, cls, usage) : NULL;
+  return *out ? WGK_OK : gpu_buffer_create(dev, cls, usage, "wgk readback", out, err);
+}
+
 /* Read-back of piece i, first half: copied into its staging, which starts mapping (done once the copy is). */
 static wgk_status read_start(transfer *t, size_t i) {
   gpu_buffer **b = &t->ring[i % GPU_STAGING_DEPTH];
   wgk_status s = WGK_OK;
-  if (!*b && !(*b = gpu_pool_take(t->pool, t->cls, t->usage)))
-    s = gpu_buffer_create(t->dev, t->cls, t->usage, "wgk readback", b, t->err);
+  if (!*b) s = gpu_readback_staging(t->dev, t->pool, t->piece, b, t->err); /* of size class t->cls */
   if (s == WGK_OK) s = copy_submit(t, *b, i, false);
   if (s == WGK_OK && !map_start(*b, WGPUMapMode_Read, 0, piece_len(t, i)))
     s = util_error_plain(t->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -388,13 +394,6 @@ wgk_status gpu_buffer_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, vo
                            uint32_t timeout_ms, util_error *err) {
   read_into r = {out};
   return gpu_buffer_read_pooled(dev, NULL, buf, offset, size, 0, drain_copy, &r, timeout_ms, err);
-}
-
-wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, gpu_buffer **out, util_error *err) {
-  uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
-  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
-  *out = pool ? gpu_pool_take(pool, cls, usage) : NULL;
-  return *out ? WGK_OK : gpu_buffer_create(dev, cls, usage, "wgk readback", out, err);
 }
 
 bool gpu_readback_start(gpu_buffer *staging, size_t size) {

@@ -21,6 +21,11 @@ static wgk_status check_names(wgk_call *c, const wgk_output_read *reads, size_t 
   return WGK_OK;
 }
 
+/* The call's output (or in/out) tensor a checked read names. */
+static wgk_tensor *output_of(const wgk_call *c, const wgk_output_read *read) {
+  return c->outputs[rt_port_index(c->k->m, read->name)];
+}
+
 /* The call recorded (its reads checked and their staging buffers taken as its outputs are staged), then the copy
  * of every output with a staging buffer; nothing can refuse after the call's own recording. */
 static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
@@ -32,7 +37,7 @@ static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *r
   c->n_reads = 0;
   c->read_staging = NULL;
   for (size_t r = 0; st == WGK_OK && r < n; r++)
-    if (staging[r]) st = rt_tensor_read_record(c->outputs[rt_port_index(c->k->m, reads[r].name)], enc, &staging[r]);
+    if (staging[r]) st = rt_tensor_read_record(output_of(c, &reads[r]), enc, &staging[r]);
   return st;
 }
 
@@ -41,12 +46,9 @@ static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *r
 static wgk_status finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
   wgk_status st = WGK_OK;
   for (size_t r = 0; r < n; r++)
-    if (staging[r]) {
-      wgk_tensor *t = c->outputs[rt_port_index(c->k->m, reads[r].name)];
-      gpu_readback_start(staging[r], rt_storage_bytes(t->storage, t->numel));
-    }
+    if (staging[r]) rt_tensor_read_start(output_of(c, &reads[r]), staging[r]);
   for (size_t r = 0; r < n; r++) {
-    wgk_tensor *t = c->outputs[rt_port_index(c->k->m, reads[r].name)];
+    wgk_tensor *t = output_of(c, &reads[r]);
     wgk_status s = WGK_OK;
     if (staging[r])
       s = rt_tensor_read_finish(t, staging[r], reads[r].data);

@@ -229,7 +229,9 @@ wgk_status rt_tensor_read(wgk_tensor *t, void *out, size_t size);
  * the committed storage no longer fits it. */
 wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging /* OUT */);
 wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **staging /* IN/OUT */);
-/* After the submission: the recorded read waited for and converted into out (the tensor's host values). */
+/* After the submission: the recorded read's map started (rt_tensor_read_start, for every read before any wait), then
+ * waited for and converted into out (the tensor's host values). */
+void rt_tensor_read_start(const wgk_tensor *t, gpu_buffer *staging);
 wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out);
 /* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the
  * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to

@@ -450,6 +450,10 @@ wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **s
   return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
 }
 
+void rt_tensor_read_start(const wgk_tensor *t, gpu_buffer *staging) {
+  gpu_readback_start(staging, rt_storage_bytes(t->storage, t->numel)); /* out of memory: finish starts it */
+}
+
 wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out) {
   wgk_context *ctx = t->ctx;
   piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
