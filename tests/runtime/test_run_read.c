@@ -95,11 +95,7 @@ static void set_inputs(wgk_context *ctx, wgk_call *call, rope_case *c, wgk_dtype
 /* A context with staged, deferred uploads (as on a GPU adapter) and staged pieces of `chunk` bytes (0: the
  * default). */
 static wgk_context *context(uint64_t chunk) {
-  setenv("WGK_STAGED_UPLOAD", "1", 1);
-  setenv("WGK_DEFER_UPLOADS", "1", 1);
-  wgk_context *ctx = wgk_test_context();
-  unsetenv("WGK_STAGED_UPLOAD");
-  unsetenv("WGK_DEFER_UPLOADS");
+  wgk_context *ctx = wgk_test_staged_context();
   ctx->queue_write_max = 4096; /* the caches (128 KiB) staged, their copies deferred */
   if (chunk) ctx->staged_chunk = chunk;
   return ctx;

@@ -28,11 +28,7 @@
 
 /* Staged uploads, deferred copies (both off by default on a CPU adapter), as on a GPU adapter. */
 static wgk_context *staged_context(void) {
-  setenv("WGK_STAGED_UPLOAD", "1", 1);
-  setenv("WGK_DEFER_UPLOADS", "1", 1);
-  wgk_context *ctx = wgk_test_context();
-  unsetenv("WGK_STAGED_UPLOAD");
-  unsetenv("WGK_DEFER_UPLOADS");
+  wgk_context *ctx = wgk_test_staged_context();
   assert_true(ctx->staged_upload);
   assert_true(ctx->defer_uploads);
   return ctx;

@@ -75,6 +75,15 @@ wgk_context *wgk_test_context(void) {
   return ctx;
 }
 
+wgk_context *wgk_test_staged_context(void) {
+  setenv("WGK_STAGED_UPLOAD", "1", 1);
+  setenv("WGK_DEFER_UPLOADS", "1", 1);
+  wgk_context *ctx = wgk_test_context();
+  unsetenv("WGK_STAGED_UPLOAD");
+  unsetenv("WGK_DEFER_UPLOADS");
+  return ctx;
+}
+
 wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg) {
   wgk_kernel *k = NULL;
   if (wgk_kernel_load(ctx, pkg, NULL, &k) != WGK_OK) fail_msg("load %s: %s", pkg, wgk_context_errmsg(ctx));

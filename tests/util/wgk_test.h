@@ -24,6 +24,10 @@ void wgk_test_need_gpu_context(const wgk_context *ctx);
  * wgk's message when none can be made. */
 wgk_context *wgk_test_context(void);
 
+/* wgk_test_context with staged uploads and deferred upload copies on (WGK_STAGED_UPLOAD=1, WGK_DEFER_UPLOADS=1), as
+ * on a GPU adapter, whatever the adapter; the environment is left as it was. */
+wgk_context *wgk_test_staged_context(void);
+
 /* wgk_kernel_load, failing the test with the context's message. */
 wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg);
 
