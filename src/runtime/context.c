@@ -89,6 +89,13 @@ static int host_threads_from_env(void) {
   return v && *v && end && !*end && n >= 1 && n <= 64 ? (int)n : WGK_HOST_THREADS_DEFAULT;
 }
 
+/* Bytes of host work per thread when a staged piece is split: WGK_HOST_SPAN (4 KiB .. 64 MiB) where set and valid,
+ * else WGK_HOST_SPAN's default. */
+static uint64_t host_span_from_env(void) {
+  uint64_t n = bytes_from_env("WGK_HOST_SPAN", WGK_HOST_SPAN);
+  return n >= (4u << 10) && n <= (64ull << 20) ? n : WGK_HOST_SPAN;
+}
+
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
   if (errmsg) *errmsg = NULL;
   if (!out) {
@@ -138,6 +145,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   ctx->defer_uploads = flag_from_env("WGK_DEFER_UPLOADS", gpu_adapter);
   ctx->submit_during_fill = flag_from_env("WGK_SUBMIT_DURING_FILL", false); /* no steady win on the H200 */
   ctx->staged_chunk = WGK_STAGED_CHUNK;
+  ctx->host_span = host_span_from_env();
   ctx->next_serial = 1;
   *out = ctx;
   return WGK_OK;

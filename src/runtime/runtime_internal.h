@@ -26,6 +26,8 @@
 #define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
 #define WGK_HOST_THREADS_DEFAULT 8 /* threads at most (the caller's included) converting one large staged piece
                                      (env WGK_HOST_THREADS) */
+#define WGK_HOST_SPAN (256u << 10) /* bytes of host work a thread takes of a staged piece; a piece of twice this and
+                                    more is split (env WGK_HOST_SPAN) */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct rt_pipeline_entry {
@@ -71,6 +73,7 @@ struct wgk_context {
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
                                     readback staging buffers, reused across calls */
   struct util_workers *workers; /* host threads for large staged conversions (NULL: all on the caller's thread) */
+  uint64_t host_span;        /* bytes of a staged piece's host work per thread (WGK_HOST_SPAN, 4 KiB .. 64 MiB) */
 };
 
 typedef struct rt_bind_entry {

@@ -53,11 +53,9 @@ static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, 
 
 /* ---- staged transfers: pieces, and the host side of big pieces on several threads ---- */
 
-/* From PARALLEL_MIN bytes a piece's host work is split across the context's worker threads, at least
- * PARALLEL_SHARE bytes each: the threads wait between calls, so a split pays a wake-up (microseconds), not a
- * thread start (which made splitting a 1 MiB fill slower than doing it on one thread). */
-#define PARALLEL_MIN (512u << 10)
-#define PARALLEL_SHARE (256u << 10)
+/* A piece's host work of twice the context's host span (WGK_HOST_SPAN) and more is split across the context's
+ * worker threads, a span or more each: the threads wait between calls, so a split pays a wake-up (microseconds),
+ * not a thread start (which made splitting a 1 MiB fill slower than doing it on one thread). */
 
 typedef void (*span_fn)(int64_t first, int64_t end, void *arg);
 
@@ -73,13 +71,13 @@ static void span_task(int k, void *p) {
   s->fn(s->first + s->count * k / s->n, s->first + s->count * (k + 1) / s->n, s->arg);
 }
 
-/* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from PARALLEL_MIN split in
- * equal spans, one per core up to 64, taken by the pool's threads (WGK_HOST_THREADS) and the caller. */
-static void parallel_spans(struct util_workers *workers, int64_t first, int64_t end, size_t bytes, span_fn fn,
-                           void *arg, void (*meanwhile)(void *), void *marg) {
-  long cores = workers && bytes >= PARALLEL_MIN ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+/* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from two spans (span bytes
+ * each) split in equal parts, one per core up to 64, taken by the pool's threads (WGK_HOST_THREADS) and the caller. */
+static void parallel_spans(struct util_workers *workers, size_t span, int64_t first, int64_t end, size_t bytes,
+                           span_fn fn, void *arg, void (*meanwhile)(void *), void *marg) {
+  long cores = workers && bytes >= 2 * span ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
   int n = (int)(cores < 64 ? (cores > 1 ? cores : 1) : 64);
-  if ((size_t)n > bytes / PARALLEL_SHARE) n = bytes / PARALLEL_SHARE > 1 ? (int)(bytes / PARALLEL_SHARE) : 1;
+  if ((size_t)n > bytes / span) n = bytes / span > 1 ? (int)(bytes / span) : 1;
   if (n > end - first) n = end - first > 1 ? (int)(end - first) : 1;
   spans s = {fn, arg, first, end - first, n};
   /* meanwhile only beside threads that fill: run alone first it would only split a submission in two */
@@ -138,7 +136,7 @@ static void transfer_piece(void *mapped, size_t off, size_t len, void *arg) {
   size_t used = (size_t)(end - first) * es;
   void (*meanwhile)(void *) = a->meanwhile;
   a->meanwhile = NULL; /* once */
-  parallel_spans(a->workers, first, end, used, convert_span, a, meanwhile, a);
+  parallel_spans(a->workers, (size_t)a->ctx->host_span, first, end, used, convert_span, a, meanwhile, a);
   if (a->upload && used < len) memset((char *)mapped + used, 0, len - used);
 }
 

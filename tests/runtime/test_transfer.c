@@ -25,6 +25,7 @@
 #include "runtime/runtime_internal.h"
 #include "util/half.h"
 #include "util/wgk_test.h"
+#include "util/workers.h"
 
 /* Staged uploads, deferred copies (both off by default on a CPU adapter), as on a GPU adapter. */
 static wgk_context *staged_context(void) {
@@ -333,6 +334,42 @@ static void queue_write_limit_from_env(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* A staged float32 upload and read-back of 256 KiB on ctx (staged whatever its size), values checked; the threads
+ * started for it. */
+static int threads_for_256k(wgk_context *ctx) {
+  ctx->queue_write_max = 64;
+  enum { M = 65536 };
+  static float v[M], back[M + 2];
+  for (int i = 0; i < M; i++) v[i] = uniform();
+  round_trip(ctx, WGK_DTYPE_FLOAT32, M, v, back, sizeof v);
+  return util_workers_started(ctx->workers);
+}
+
+/* WGK_HOST_SPAN sets the bytes of host work a thread takes of a staged piece: invalid values keep the default, under
+ * which 256 KiB stays on the calling thread; at 64 KiB the same transfer is split across threads (where the machine
+ * has more than one core). */
+static void host_span_from_env(void **state) {
+  (void)state;
+  const char *bad[] = {"", "x", "4095", "-5", "67108865"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    setenv("WGK_HOST_SPAN", bad[i], 1);
+    wgk_context *ctx = staged_context();
+    assert_int_equal(ctx->host_span, WGK_HOST_SPAN);
+    wgk_context_destroy(ctx);
+  }
+  unsetenv("WGK_HOST_SPAN");
+  wgk_context *ctx = staged_context();
+  assert_int_equal(threads_for_256k(ctx), 0);
+  wgk_context_destroy(ctx);
+  setenv("WGK_HOST_SPAN", "65536", 1);
+  ctx = staged_context();
+  unsetenv("WGK_HOST_SPAN");
+  assert_int_equal(ctx->host_span, 65536);
+  int started = threads_for_256k(ctx);
+  if (sysconf(_SC_NPROCESSORS_ONLN) > 1) assert_true(started >= 1);
+  wgk_context_destroy(ctx);
+}
+
 /* A tensor of M floats made from host values through a staged upload whose copy is deferred (pending afterwards). */
 enum { M_DEFER = 65536 };
 static wgk_tensor *deferred_tensor(wgk_context *ctx, const float *v) {
@@ -475,6 +512,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(queue_write_limit_from_env),      cmocka_unit_test(staged_upload_zeroes_the_tail),
       cmocka_unit_test(queue_write_after_deferred_upload), cmocka_unit_test(wait_submits_deferred_uploads),
       cmocka_unit_test(handed_out_buffer_is_never_deferred), cmocka_unit_test(defer_uploads_from_env),
+      cmocka_unit_test(host_span_from_env),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
