@@ -11,13 +11,16 @@
  *            WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 or separate-read ("-" for none)
  *
  * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
- * over every call, and the median of each round. Exit 1 on an error or a wrong result. */
+ * over every call, and the median of each round; then each input's part, and a call's pool misses, map waits and
+ * submissions (the library's own counters). Exit 1 on an error or a wrong result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "gpu/gpu.h"
+#include "runtime/runtime_internal.h"
 #include "util/half.h"
 #include "util/rng.h"
 #include "wgk.h"
@@ -92,7 +95,9 @@ typedef struct setting {
   wgk_kernel *k;
   wgk_call *call;
   double *e2e, *inputs, *run, *read;
+  double *made[4]; /* of inputs: x, cos, sin, positionIds made and set */
   int n;
+  uint64_t misses, map_waits, submits; /* over the measured calls: staging or buffer pool misses, map waits, submits */
   int separate_read; /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
 } setting;
 
@@ -127,9 +132,10 @@ static int open_setting(setting *s, const char *pkg, int samples) {
     fprintf(stderr, "rope_decode_ab: %s\n", wgk_context_errmsg(s->ctx));
     return 1;
   }
-  s->e2e = calloc(4 * (size_t)samples, sizeof(double));
+  s->e2e = calloc(8 * (size_t)samples, sizeof(double));
   if (!s->e2e) return 1;
   s->inputs = s->e2e + samples, s->run = s->inputs + samples, s->read = s->run + samples;
+  for (int k = 0; k < 4; k++) s->made[k] = s->read + (k + 1) * samples;
   return 0;
 }
 
@@ -146,12 +152,15 @@ static wgk_status make_input(setting *s, const char *port, wgk_dtype dt, int ran
 static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, int at) {
   static const int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
   wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
-  double t0 = now_us();
+  double t0 = now_us(), tm[4];
   wgk_status st = make_input(s, "x", dt, 4, xs, f16 ? (const void *)in->hx : in->x);
+  tm[0] = now_us();
   if (!st) st = make_input(s, "cos", dt, 2, cshape, f16 ? (const void *)in->hcs : in->cs);
+  tm[1] = now_us();
   if (!st) st = make_input(s, "sin", dt, 2, cshape, f16 ? (const void *)in->hsn : in->sn);
+  tm[2] = now_us();
   if (!st) st = make_input(s, "positionIds", WGK_DTYPE_INT64, 2, ps, &POS);
-  double t1 = now_us();
+  double t1 = tm[3] = now_us();
   size_t y_bytes = (size_t)HEADS * HEAD * (f16 ? 2 : 4);
   wgk_output_read read = {"y", y, y_bytes};
   if (!st) st = s->separate_read ? wgk_call_run(s->call) : wgk_call_run_read(s->call, &read, 1);
@@ -159,7 +168,10 @@ static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, 
   wgk_tensor *out = st || !s->separate_read ? NULL : wgk_call_output(s->call, "y");
   if (!st && s->separate_read) st = out ? wgk_tensor_read(out, y, y_bytes) : WGK_ERR_CALL;
   double t3 = now_us();
-  if (!st && at >= 0) s->e2e[at] = t3 - t0, s->inputs[at] = t1 - t0, s->run[at] = t2 - t1, s->read[at] = t3 - t2;
+  if (!st && at >= 0) {
+    s->e2e[at] = t3 - t0, s->inputs[at] = t1 - t0, s->run[at] = t2 - t1, s->read[at] = t3 - t2;
+    for (int k = 0; k < 4; k++) s->made[k][at] = tm[k] - (k ? tm[k - 1] : t0);
+  }
   return st;
 }
 
@@ -167,7 +179,10 @@ static void report(const setting *s, int rounds, int calls, int f16) {
   printf("%s %-40s e2e %7.1f us | inputs %6.1f  run %6.1f  read %6.1f | rounds:", f16 ? "f16" : "f32", s->text,
          median(s->e2e, s->n), median(s->inputs, s->n), median(s->run, s->n), median(s->read, s->n));
   for (int r = 0; r < rounds; r++) printf(" %.0f", median(s->e2e + r * calls, calls));
-  printf("\n");
+  printf("\n    inputs: x %.1f cos %.1f sin %.1f positionIds %.1f us | a call: pool misses %.2f, map waits %.2f, "
+         "submits %.2f\n",
+         median(s->made[0], s->n), median(s->made[1], s->n), median(s->made[2], s->n), median(s->made[3], s->n),
+         (double)s->misses / s->n, (double)s->map_waits / s->n, (double)s->submits / s->n);
 }
 
 int main(int argc, char **argv) {
@@ -212,7 +227,11 @@ int main(int argc, char **argv) {
   for (int r = 0; r < rounds && !failed; r++)
     for (int i = 0; i < n && !failed; i++)
       for (int c = 0; c < calls && !failed; c++) {
-        failed = timed_call(&set[i], &in[c % SETS], f16, y, set[i].n) != WGK_OK;
+        setting *t = &set[i];
+        uint64_t m0 = t->ctx->pool.misses, w0 = gpu_device_map_waits(t->ctx->dev), s0 = gpu_device_submits(t->ctx->dev);
+        failed = timed_call(t, &in[c % SETS], f16, y, t->n) != WGK_OK;
+        t->misses += t->ctx->pool.misses - m0, t->map_waits += gpu_device_map_waits(t->ctx->dev) - w0;
+        t->submits += gpu_device_submits(t->ctx->dev) - s0;
         if (failed) fprintf(stderr, "rope_decode_ab: %s: %s\n", set[i].text, wgk_context_errmsg(set[i].ctx));
         set[i].n++;
       }

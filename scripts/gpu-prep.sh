@@ -31,12 +31,14 @@ debs .devlibs libjansson4 libprotobuf-c1 libcmocka0
 rm -rf .device && mkdir -p .device/build/tests .device/build/examples .device/conformance
 cp -P "$build"/libwgk.so* .device/build/
 cp "$build/wgk" .device/build/
-for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals test_transfer test_run_read; do
+for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals test_transfer test_run_read test_workers; do
   [ -x "$build/tests/$t" ] && cp "$build/tests/$t" .device/build/tests/
 done
 for e in "$build"/examples/*; do [ -f "$e" ] && [ -x "$e" ] && cp "$e" .device/build/examples/; done
 mkdir -p .device/build/bench
-[ -x "$build/bench/rope_decode_ab" ] && cp "$build/bench/rope_decode_ab" .device/build/bench/
+for b in rope_decode_ab upload_probe; do
+  [ -x "$build/bench/$b" ] && cp "$build/bench/$b" .device/build/bench/
+done
 find .device/build -type f -exec strip --strip-debug {} + 2>/dev/null || true
 dawn=third_party/dawn/node_modules/bun-webgpu-linux-x64
 tar cJf .device/dawn.tar.xz -C "$dawn" libwebgpu_wrapper.so
