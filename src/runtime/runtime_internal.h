@@ -28,6 +28,8 @@
                                      (env WGK_HOST_THREADS) */
 #define WGK_HOST_SPAN (256u << 10) /* bytes of host work a thread takes of a staged piece; a piece of twice this and
                                     more is split (env WGK_HOST_SPAN) */
+#define WGK_HOST_SPIN_US 100u /* microseconds the threads (and the caller) watch for work before sleeping, on a GPU
+                                 adapter (env WGK_HOST_SPIN_US, 0 .. 100000; 0 on a CPU adapter) */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 typedef struct rt_pipeline_entry {

@@ -1,10 +1,13 @@
 /* A persistent host thread pool: a job is n tasks claimed one by one under the pool's lock by its threads and the
- * caller; a generation count wakes the threads for each job, a done count wakes the caller. */
+ * caller; a generation count wakes the threads for each job, a done count wakes the caller. Where a spin is set,
+ * threads and caller watch those counts for that long before they sleep on the condition variables. */
 #include "util/workers.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define WORKERS_MAX 64
 
@@ -14,12 +17,40 @@ struct util_workers {
   pthread_cond_t finished; /* the job's last task done */
   pthread_t threads[WORKERS_MAX];
   int max_threads, started;
-  bool stop;
-  unsigned long generation; /* jobs posted */
+  atomic_bool stop;
+  atomic_ulong generation; /* jobs posted (changed under the lock; watched without it while spinning) */
   util_task_fn task;
   void *arg;
-  int n, next, done; /* the job's tasks, the next to claim, those done */
+  int n, next;      /* the job's tasks, the next to claim */
+  atomic_int done;  /* the job's tasks done (as generation) */
+  unsigned spin_us; /* how long a thread watches for the next job, or the caller for the last task, before sleeping */
 };
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* Watches *generation for up to us microseconds, without the lock: returns once it is no longer seen, or stop. */
+static void spin_for_job(util_workers *w, unsigned long seen, unsigned us) {
+  double until = now_us() + us;
+  while (atomic_load(&w->generation) == seen && !atomic_load(&w->stop) && now_us() < until) cpu_relax();
+}
+
+/* Watches the done count for up to us microseconds, without the lock: returns once all n tasks are done. */
+static void spin_for_done(util_workers *w, int n, unsigned us) {
+  double until = now_us() + us;
+  while (atomic_load(&w->done) < n && now_us() < until) cpu_relax();
+}
 
 /* Claims and runs the job's tasks until none is left; called with the lock held, returns with it held. */
 static void drain(util_workers *w) {
@@ -39,6 +70,12 @@ static void *worker(void *p) {
   pthread_mutex_lock(&w->lock);
   unsigned long seen = 0; /* started inside a run, so the job at hand is one this thread has not seen */
   for (;;) {
+    if (w->spin_us && !w->stop && w->generation == seen) { /* waking from the wait costs tens of microseconds */
+      unsigned us = w->spin_us;
+      pthread_mutex_unlock(&w->lock);
+      spin_for_job(w, seen, us);
+      pthread_mutex_lock(&w->lock);
+    }
     while (!w->stop && w->generation == seen) pthread_cond_wait(&w->work, &w->lock);
     if (w->stop) break;
     seen = w->generation;
@@ -111,8 +148,21 @@ void util_workers_run_meanwhile(util_workers *w, int n, util_task_fn task, void 
     pthread_mutex_lock(&w->lock);
   }
   drain(w);
+  if (w->spin_us && w->done < n) {
+    unsigned us = w->spin_us;
+    pthread_mutex_unlock(&w->lock);
+    spin_for_done(w, n, us);
+    pthread_mutex_lock(&w->lock);
+  }
   while (w->done < w->n) pthread_cond_wait(&w->finished, &w->lock);
   w->n = 0; /* a thread waking late finds nothing to claim */
+  pthread_mutex_unlock(&w->lock);
+}
+
+void util_workers_set_spin(util_workers *w, unsigned us) {
+  if (!w) return;
+  pthread_mutex_lock(&w->lock);
+  w->spin_us = us;
   pthread_mutex_unlock(&w->lock);
 }
 

@@ -26,6 +26,11 @@ void util_workers_run(util_workers *w, int n, util_task_fn task, void *arg);
 void util_workers_run_meanwhile(util_workers *w, int n, util_task_fn task, void *arg, void (*meanwhile)(void *),
                                 void *marg);
 
+/* After a job the pool's threads watch for the next one, and the caller for the job's last tasks, for up to us
+ * microseconds before they sleep (0, the default: they sleep at once). A sleeping thread takes tens of
+ * microseconds to wake on a server; a spin costs a core for as long. */
+void util_workers_set_spin(util_workers *w, unsigned us);
+
 /* Threads started so far (for tests). */
 int util_workers_started(const util_workers *w);
 

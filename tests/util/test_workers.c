@@ -1,5 +1,6 @@
-/* util_workers: every task of a run runs exactly once, on the pool's threads and the caller, run after run; a
- * pool's threads are started once and kept; a NULL pool or a single task runs on the caller. */
+/* util_workers: every task of a run runs exactly once, on the pool's threads and the caller, run after run, with
+ * the threads sleeping or spinning between runs; a pool's threads are started once and kept; a NULL pool or a
+ * single task runs on the caller. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,6 +130,30 @@ static void meanwhile_beside_the_threads(void **state) {
   assert_int_equal(atomic_load(&t.off_caller), 0);
 }
 
+/* With a spin set, runs back to back (the threads still watching for the next) and runs after a pause longer than
+ * the spin (the threads asleep again) each run every task once, on the threads too; destroying the pool while its
+ * threads spin stops them. */
+static void spinning_threads_take_every_job(void **state) {
+  (void)state;
+  util_workers *w = util_workers_create(3);
+  util_workers_set_spin(w, 2000);
+  util_workers_set_spin(NULL, 5); /* accepted */
+  tally t;
+  for (int round = 0; round < 40; round++) {
+    int n = 2 + round % 9;
+    reset(&t, round % 4 == 0 ? 100 : 0);
+    if (round % 10 == 9) usleep(5000); /* past the spin: asleep */
+    util_workers_run(w, n, count_task, &t);
+    for (int k = 0; k < TASKS; k++) assert_int_equal(atomic_load(&t.runs[k]), k < n ? 1 : 0);
+  }
+  reset(&t, 0);
+  t.wait_for_help = true; /* the caller's first task holds it until a thread has taken one */
+  util_workers_run(w, 8, count_task, &t);
+  assert_true(atomic_load(&t.off_caller) > 0);
+  assert_int_equal(util_workers_started(w), 3);
+  util_workers_destroy(w); /* right after a run: its threads spin */
+}
+
 static void destroy_without_run(void **state) {
   (void)state;
   util_workers_destroy(util_workers_create(4));
@@ -138,6 +163,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(each_task_once_every_run),
       cmocka_unit_test(caller_alone),
+      cmocka_unit_test(spinning_threads_take_every_job),
       cmocka_unit_test(destroy_without_run),
       cmocka_unit_test(meanwhile_beside_the_threads),
   };
