@@ -2,12 +2,7 @@
 # The decode call's inputs part by input, with the library's counters (pool misses, map waits, submissions a call),
 # on a lent GPU (issue 14): bench/rope_decode_ab with the default, 2 threads a cache (WGK_HOST_SPAN=524288) and
 # submitting during the fill, float32 twice and float16 once. Run through scripts/gpu-run.sh; results under $OUT.
-set -u
-BUILD=${BUILD:-build}
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
-rope=./kernels/ai.onnx.RotaryEmbedding
+. "$(dirname "$0")/h200-common.sh"
 for pass in 1 2; do
   echo "== A/B pass $pass"
   "$BUILD/bench/rope_decode_ab" $rope - WGK_HOST_SPAN=524288 WGK_SUBMIT_DURING_FILL=1 separate-read

@@ -4,12 +4,7 @@
 # threads, float32 and float16 (whose 512 KiB caches go through queue writes unless WGK_QUEUE_WRITE_MAX is lower);
 # then `wgk bench` of RotaryEmbedding twice and `wgk test` of both packages. Run through scripts/gpu-run.sh;
 # results under $OUT.
-set -u
-BUILD=${BUILD:-build}
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
-rope=./kernels/ai.onnx.RotaryEmbedding
+. "$(dirname "$0")/h200-common.sh"
 ab=$BUILD/bench/rope_decode_ab
 for pass in 1 2; do
   echo "== A/B pass $pass"
@@ -23,7 +18,4 @@ for pass in 1 2; do
   "$BUILD/wgk" bench $rope --json "$OUT/rope-pass$pass.json" 2>&1 |
     grep -E "^(decode|prompt|large)|e2e us|transfer:|host transfers|overhead:"
 done
-for pkg in $rope ./kernels/com.microsoft.SparseAttention; do
-  echo "== wgk test $pkg"
-  "$BUILD/wgk" test $pkg 2>&1 | tail -1
-done
+test_packages

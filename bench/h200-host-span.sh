@@ -4,12 +4,7 @@
 # 8 threads or 16; bench/rope_decode_ab (one process, one context per setting, alternating rounds), float32 twice;
 # then test_transfer and `wgk bench --case decode` with the default and with the best span. Run through
 # scripts/gpu-run.sh; results under $OUT.
-set -u
-BUILD=${BUILD:-build}
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
-rope=./kernels/ai.onnx.RotaryEmbedding
+. "$(dirname "$0")/h200-common.sh"
 ab=$BUILD/bench/rope_decode_ab
 echo "== test_transfer"
 "$BUILD/tests/test_transfer" 2>&1 | grep -E "OK|FAIL|PASSED|Failure|error"

@@ -3,12 +3,7 @@
 # flat): the CPUs and NUMA nodes, the GPU's node; `wgk bench --case decode` of RotaryEmbedding with the process
 # on the GPU's node's CPUs (taskset) and without, alternating, twice each; the A/B of the decode call likewise.
 # Run through scripts/gpu-run.sh; results under $OUT.
-set -u
-BUILD=${BUILD:-build}
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
-rope=./kernels/ai.onnx.RotaryEmbedding
+. "$(dirname "$0")/h200-common.sh"
 lscpu | grep -E "^(Model name|Socket|Core|Thread|NUMA|CPU\(s\)|CPU MHz|CPU max)" || true
 node=-1
 for d in /sys/bus/pci/devices/*; do

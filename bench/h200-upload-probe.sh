@@ -3,12 +3,7 @@
 # into a MAP_WRITE staging mapping on 1-16 threads against host memory, reads from it, the GPU's copy from staging
 # and between device buffers), then the in-process A/B of the decode call with spans of 512 KiB and 1 MiB (2 and 1
 # threads a cache) against the default. Run through scripts/gpu-run.sh; results under $OUT.
-set -u
-BUILD=${BUILD:-build}
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
-rope=./kernels/ai.onnx.RotaryEmbedding
+. "$(dirname "$0")/h200-common.sh"
 for mib in 1 2; do
   echo "== upload_probe $mib MiB"
   "$BUILD/bench/upload_probe" $mib

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "gpu/gpu.h"
 #include "runtime/runtime_internal.h"
 #include "util/half.h"
@@ -27,27 +28,6 @@
 
 enum { HEADS = 32, HEAD = 128, HALF = HEAD / 2, ROWS = 4096, SETS = 3, MAX_SETTINGS = 8 };
 static const int64_t POS = ROWS - 1;
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n) {
-  double *c = malloc((size_t)n * sizeof *c);
-  if (!c) return NAN;
-  memcpy(c, v, (size_t)n * sizeof *c);
-  qsort(c, (size_t)n, sizeof *c, by_value);
-  double m = c[n / 2];
-  free(c);
-  return m;
-}
 
 /* The host arrays of one input set, as float (the reference) and in the call's dtype. */
 typedef struct input_set {

@@ -13,26 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "gpu/gpu.h"
 #include "util/error.h"
 
 enum { REPS = 21, MAX_THREADS = 16 };
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, by_value);
-  return v[n / 2];
-}
 
 /* Spinning threads (no wake-up in the figure): thread k copies slice k of src into dst once per generation. */
 typedef struct fill_job {
