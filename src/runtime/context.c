@@ -57,6 +57,12 @@ static uint64_t bytes_from_env(const char *name, uint64_t fallback) {
   return v && *v && *v != '-' && end && !*end ? (uint64_t)n : fallback;
 }
 
+/* A count from the environment variable name where set, a number and within [lo, hi], else fallback. */
+static uint64_t bounded_from_env(const char *name, uint64_t lo, uint64_t hi, uint64_t fallback) {
+  uint64_t n = bytes_from_env(name, fallback);
+  return n >= lo && n <= hi ? n : fallback;
+}
+
 static bool init_lock(pthread_mutex_t *m) {
   pthread_mutexattr_t a;
   if (pthread_mutexattr_init(&a) != 0) return false;
@@ -69,31 +75,6 @@ static void describe_adapter(wgk_context *ctx) {
   const dev_desc *d = gpu_device_desc(ctx->dev);
   snprintf(ctx->adapter_line, sizeof ctx->adapter_line, "%s [%s, %s, %s]", d->device[0] ? d->device : d->description,
            d->vendor, d->backend, d->adapterType);
-}
-
-/* The longest GPU wait: WGK_WAIT_TIMEOUT_MS (1 ms .. 24 h) where set and valid, else WGK_WAIT_MS. A CPU adapter
- * under sanitizers or a loaded machine can need more than the default for one large dispatch. */
-static uint32_t wait_ms_from_env(void) {
-  const char *v = getenv("WGK_WAIT_TIMEOUT_MS");
-  char *end = NULL;
-  unsigned long n = v ? strtoul(v, &end, 10) : 0;
-  return v && *v && end && !*end && n >= 1 && n <= 86400000ul ? (uint32_t)n : WGK_WAIT_MS;
-}
-
-/* Threads (the caller's included) that convert one large staged piece: WGK_HOST_THREADS (1 .. 64) where set and
- * valid, else WGK_HOST_THREADS_DEFAULT; 1 keeps all host work on the calling thread. */
-static int host_threads_from_env(void) {
-  const char *v = getenv("WGK_HOST_THREADS");
-  char *end = NULL;
-  long n = v ? strtol(v, &end, 10) : 0;
-  return v && *v && end && !*end && n >= 1 && n <= 64 ? (int)n : WGK_HOST_THREADS_DEFAULT;
-}
-
-/* Bytes of host work per thread when a staged piece is split: WGK_HOST_SPAN (4 KiB .. 64 MiB) where set and valid,
- * else WGK_HOST_SPAN's default. */
-static uint64_t host_span_from_env(void) {
-  uint64_t n = bytes_from_env("WGK_HOST_SPAN", WGK_HOST_SPAN);
-  return n >= (4u << 10) && n <= (64ull << 20) ? n : WGK_HOST_SPAN;
 }
 
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
@@ -114,7 +95,9 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return WGK_ERR_OUT_OF_MEMORY;
   }
   atomic_init(&ctx->refs, 1);
-  ctx->wait_ms = wait_ms_from_env();
+  /* the longest GPU wait (1 ms .. 24 h): a CPU adapter under sanitizers or a loaded machine can need more than the
+   * default for one large dispatch */
+  ctx->wait_ms = (uint32_t)bounded_from_env("WGK_WAIT_TIMEOUT_MS", 1, 86400000u, WGK_WAIT_MS);
   gpu_options g = {0};
   if (opts) {
     g.adapter = opts->adapter;
@@ -134,7 +117,9 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   }
   describe_adapter(ctx);
   gpu_pool_init(&ctx->pool, bytes_from_env("WGK_POOL_BYTES", WGK_POOL_BYTES)); /* 0 turns reuse off */
-  ctx->workers = util_workers_create(host_threads_from_env() - 1); /* threads start on the first large transfer */
+  /* threads (the caller's included, 1 .. 64; 1 keeps all host work on the calling thread) that convert one large
+   * staged piece; they start on the first large transfer */
+  ctx->workers = util_workers_create((int)bounded_from_env("WGK_HOST_THREADS", 1, 64, WGK_HOST_THREADS_DEFAULT) - 1);
   /* uploads up to this size go through queue writes, larger ones through staging (0: every upload staged) */
   ctx->queue_write_max = bytes_from_env("WGK_QUEUE_WRITE_MAX", WGK_QUEUE_WRITE_MAX);
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
@@ -145,11 +130,11 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   ctx->defer_uploads = flag_from_env("WGK_DEFER_UPLOADS", gpu_adapter);
   ctx->submit_during_fill = flag_from_env("WGK_SUBMIT_DURING_FILL", false); /* no steady win on the H200 */
   ctx->staged_chunk = WGK_STAGED_CHUNK;
-  ctx->host_span = host_span_from_env();
+  ctx->host_span = bounded_from_env("WGK_HOST_SPAN", 4u << 10, 64ull << 20, WGK_HOST_SPAN); /* bytes a thread */
   /* On a GPU adapter the pool's threads watch for the next staged piece a while before they sleep: a wake-up took
    * about 20 us of each 1 MiB fill on the H200. A CPU adapter needs those cores for its own work. */
-  uint64_t spin = bytes_from_env("WGK_HOST_SPIN_US", gpu_adapter ? WGK_HOST_SPIN_US : 0);
-  util_workers_set_spin(ctx->workers, spin <= 100000 ? (unsigned)spin : WGK_HOST_SPIN_US);
+  util_workers_set_spin(ctx->workers,
+                        (unsigned)bounded_from_env("WGK_HOST_SPIN_US", 0, 100000, gpu_adapter ? WGK_HOST_SPIN_US : 0));
   ctx->next_serial = 1;
   *out = ctx;
   return WGK_OK;
