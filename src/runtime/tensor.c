@@ -53,10 +53,6 @@ static void to_storage_padded(wgk_dtype dtype, const void *data, int64_t numel, 
 
 /* ---- staged transfers: pieces, and the host side of big pieces on several threads ---- */
 
-/* A piece's host work of twice the context's host span (WGK_HOST_SPAN) and more is split across the context's
- * worker threads, a span or more each: the threads wait between calls, so a split pays a wake-up (microseconds),
- * not a thread start (which made splitting a 1 MiB fill slower than doing it on one thread). */
-
 typedef void (*span_fn)(int64_t first, int64_t end, void *arg);
 
 typedef struct spans {
@@ -71,8 +67,10 @@ static void span_task(int k, void *p) {
   s->fn(s->first + s->count * k / s->n, s->first + s->count * (k + 1) / s->n, s->arg);
 }
 
-/* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from two spans (span bytes
- * each) split in equal parts, one per core up to 64, taken by the pool's threads (WGK_HOST_THREADS) and the caller. */
+/* fn over elements [first, end) (bytes of host work in all): on the calling thread, or from two spans (the context's
+ * host span, WGK_HOST_SPAN) split in equal parts of a span or more, one per core up to 64, taken by the pool's
+ * threads (WGK_HOST_THREADS) and the caller. The threads wait between calls, so a split pays a wake-up, not a
+ * thread start (which made splitting a 1 MiB fill slower than doing it on one thread). */
 static void parallel_spans(struct util_workers *workers, size_t span, int64_t first, int64_t end, size_t bytes,
                            span_fn fn, void *arg, void (*meanwhile)(void *), void *marg) {
   long cores = workers && bytes >= 2 * span ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
