@@ -275,27 +275,62 @@ static wgk_status copy_submit(transfer *t, gpu_buffer *staging, size_t i, bool u
   return s;
 }
 
-/* Upload of piece i: its staging mapped (the map started after its last copy, or a new buffer mapped at
- * creation), filled, copied, and mapped again for its next use. */
+/* The memory of b, a staging buffer for uploads whose map was started (or not: it starts here), once mapped. */
+static wgk_status staging_memory(gpu_device *dev, gpu_buffer *b, uint64_t cls, uint32_t timeout_ms, void **data,
+                                 util_error *err) {
+  if (!b->map && !map_start(b, WGPUMapMode_Write, 0, (size_t)cls))
+    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status s = map_finish(dev, b, timeout_ms, "mapping an upload buffer", err);
+  if (s == WGK_OK && !(*data = wgpuBufferGetMappedRange(b->buffer, 0, (size_t)cls))) {
+    wgpuBufferUnmap(b->buffer);
+    s = util_error_plain(err, WGK_ERR_GPU, "mapping an upload buffer: no mapped range");
+  }
+  return s;
+}
+
+/* A mapped upload staging buffer of size class cls into *out, and its memory: the pool's unless its copy still
+ * runs (then a new one rather than a wait: the pool keeps the oldest), else new, mapped at creation. On failure *out
+ * is the pool's buffer (for the caller to destroy) or NULL. */
+static wgk_status staging_take(gpu_device *dev, gpu_pool *pool, uint64_t cls, uint32_t timeout_ms, gpu_buffer **out,
+                               void **data, util_error *err) {
+  uint32_t usage = WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC;
+  gpu_buffer *b = gpu_pool_take(pool, cls, usage);
+  if (b && b->map && !map_done(b)) {
+    gpu_pool_put(pool, b);
+    b = NULL;
+  }
+  *out = b;
+  if (b) return staging_memory(dev, b, cls, timeout_ms, data, err);
+  return gpu_buffer_create_mapped(dev, cls, usage, "wgk upload", out, data, err);
+}
+
+wgk_status gpu_upload_staging(gpu_device *dev, gpu_pool *pool, size_t size, uint32_t timeout_ms, gpu_buffer **out,
+                              void **mapped, util_error *err) {
+  uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
+  wgk_status s = gpu_device_check(dev, err);
+  if (s == WGK_OK) s = staging_take(dev, pool, cls, timeout_ms, out, mapped, err);
+  if (s != WGK_OK) {
+    gpu_buffer_destroy(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+void gpu_upload_recycle(gpu_pool *pool, gpu_buffer *staging, bool submitted) {
+  if (!staging) return;
+  if (submitted && gpu_staging_remap(staging))
+    gpu_pool_put(pool, staging);
+  else
+    gpu_buffer_destroy(staging);
+}
+
+/* Upload of piece i: its staging mapped (the ring's, its map started after its last copy, or one taken), filled,
+ * copied, and mapped again for its next use. */
 static wgk_status upload_piece(transfer *t, size_t i) {
   gpu_buffer **b = &t->ring[i % GPU_STAGING_DEPTH];
   void *data = NULL;
-  wgk_status s = WGK_OK;
-  if (!*b && (*b = gpu_pool_take(t->pool, t->cls, t->usage)) && (*b)->map && !map_done(*b)) {
-    gpu_pool_put(t->pool, *b); /* its copy still runs: a new one rather than a wait (the pool keeps the oldest) */
-    *b = NULL;
-  }
-  if (!*b) {
-    s = gpu_buffer_create_mapped(t->dev, t->cls, t->usage, "wgk upload", b, &data, t->err);
-  } else {
-    if (!(*b)->map && !map_start(*b, WGPUMapMode_Write, 0, (size_t)t->cls))
-      return util_error_plain(t->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
-    s = map_finish(t->dev, *b, t->timeout_ms, "mapping an upload buffer", t->err);
-    if (s == WGK_OK && !(data = wgpuBufferGetMappedRange((*b)->buffer, 0, (size_t)t->cls))) {
-      wgpuBufferUnmap((*b)->buffer);
-      s = util_error_plain(t->err, WGK_ERR_GPU, "mapping an upload buffer: no mapped range");
-    }
-  }
+  wgk_status s = *b ? staging_memory(t->dev, *b, t->cls, t->timeout_ms, &data, t->err)
+                    : staging_take(t->dev, t->pool, t->cls, t->timeout_ms, b, &data, t->err);
   if (s != WGK_OK) return s;
   t->fn(data, i * t->piece, piece_len(t, i), t->arg);
   wgpuBufferUnmap((*b)->buffer);

@@ -38,10 +38,7 @@ WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev) {
 void gpu_deferred_submitted(gpu_device *dev, bool ok) {
   gpu_deferred *d = &dev->deferred;
   for (int i = 0; i < d->n; i++) {
-    if (ok && gpu_staging_remap(d->staging[i]))
-      gpu_pool_put(d->pools[i], d->staging[i]);
-    else
-      gpu_buffer_destroy(d->staging[i]);
+    gpu_upload_recycle(d->pools[i], d->staging[i], ok);
     d->staging[i] = NULL;
   }
   d->n = 0;
