@@ -350,6 +350,24 @@ typedef struct wgk_output_read {
  * wgk_tensor_read does. A name that is no output, or a size short of the output's bytes, refuses the call before
  * anything is recorded (no host memory written). The outputs stay readable with wgk_call_output. */
 WGK_API wgk_status wgk_call_run_read(wgk_call *call, const wgk_output_read *reads, size_t n_reads);
+/* One input given to wgk_call_run_host as host values. */
+typedef struct wgk_input_write {
+  const char *name;     /* input (or in/out) port: bind key or port name */
+  wgk_dtype dtype;      /* of the values, as wgk_tensor_create takes them */
+  int rank;
+  const int64_t *shape;
+  const void *data;
+  size_t size; /* bytes at data: exactly the tensor's wgk_tensor_host_bytes */
+} wgk_input_write;
+/* The public loader's call in one: each listed input set to a new tensor holding its host values (as
+ * wgk_tensor_create, then wgk_call_set_input), the call run, and each listed output read into host memory (as
+ * wgk_call_run_read), with one submission and one wait. Large float inputs go straight into staging memory, filled
+ * on the context's threads while this thread records the call. A bad input (a port that is no input or is listed
+ * twice, NULL data, a bad dtype or shape, a size other than the tensor's bytes), a bad read, or any refusal of the
+ * call leaves everything as it was: nothing submitted, the call's inputs and outputs those before, no host memory
+ * written. */
+WGK_API wgk_status wgk_call_run_host(wgk_call *call, const wgk_input_write *inputs, size_t n_inputs,
+                                     const wgk_output_read *reads, size_t n_reads);
 /* After a run: an output (or in/out) tensor by bind key or port name, borrowed (valid until the next
  * successful run or add, or destroy; wgk_tensor_retain to keep it); NULL if unknown or before a run. */
 WGK_API wgk_tensor *wgk_call_output(wgk_call *call, const char *name);

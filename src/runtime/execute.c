@@ -176,7 +176,7 @@ static wgk_status check_reads(wgk_call *c, wgk_tensor **outs) {
                     c->k->m->op_id, rd->name);
     size_t need = wgk_tensor_host_bytes(outs[i]);
     if (rd->size < need)
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: output %s: %zu bytes given, %zu needed",
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: read of output %s: %zu bytes given, %zu needed",
                     c->k->m->op_id, rd->name, rd->size, need);
   }
   for (size_t r = 0; r < c->n_reads; r++) {

@@ -6,16 +6,15 @@
 
 #define STACK_READS 8
 
-/* The reads named before anything is planned: every name an output (or in/out) port, every data pointer set. */
-static wgk_status check_names(wgk_call *c, const wgk_output_read *reads, size_t n) {
-  if (n && !reads) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: reads is NULL", c->k->m->op_id);
+wgk_status rt_reads_check(wgk_call *c, const wgk_output_read *reads, size_t n) {
+  if (n && !reads) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: reads is NULL", c->k->m->op_id);
   for (size_t r = 0; r < n; r++) {
     if (!reads[r].name)
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: read %zu has no name", c->k->m->op_id, r);
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: read %zu has no name", c->k->m->op_id, r);
     int i = rt_port_index(c->k->m, reads[r].name);
     if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_INPUT) return rt_unknown_port(c, reads[r].name, false);
     if (!reads[r].data)
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: output %s: data is NULL", c->k->m->op_id,
+      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: read of output %s: data is NULL", c->k->m->op_id,
                     reads[r].name);
   }
   return WGK_OK;
@@ -26,9 +25,8 @@ static wgk_tensor *output_of(const wgk_call *c, const wgk_output_read *read) {
   return c->outputs[rt_port_index(c->k->m, read->name)];
 }
 
-/* The call recorded (its reads checked and their staging buffers taken as its outputs are staged), then the copy
- * of every output with a staging buffer; nothing can refuse after the call's own recording. */
-static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
+wgk_status rt_reads_record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n,
+                          gpu_buffer **staging) {
   c->reads = reads;
   c->n_reads = n;
   c->read_staging = staging;
@@ -41,9 +39,7 @@ static wgk_status record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *r
   return st;
 }
 
-/* After the submission: every recorded read's map started, then each waited for and drained; the others read
- * whole. Every staging buffer is given back or destroyed, whatever fails. */
-static wgk_status finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
+wgk_status rt_reads_finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging) {
   wgk_status st = WGK_OK;
   for (size_t r = 0; r < n; r++)
     if (staging[r]) rt_tensor_read_start(output_of(c, &reads[r]), staging[r]);
@@ -67,10 +63,10 @@ wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n
   gpu_buffer *stack[STACK_READS] = {0};
   gpu_buffer **staging = n <= STACK_READS ? stack : calloc(n, sizeof *staging);
   gpu_encoder *enc = NULL;
-  wgk_status st = check_names(c, reads, n);
+  wgk_status st = rt_reads_check(c, reads, n);
   if (st == WGK_OK && !staging) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", c->k->m->op_id);
   if (st == WGK_OK && (st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err)) != WGK_OK) rt_fail(ctx, st);
-  if (st == WGK_OK && (st = record(c, enc, reads, n, staging)) != WGK_OK) {
+  if (st == WGK_OK && (st = rt_reads_record(c, enc, reads, n, staging)) != WGK_OK) {
     gpu_encoder_discard(enc);
     for (size_t r = 0; r < n; r++) gpu_pool_put(&ctx->pool, staging[r]); /* unused: no map pending */
   } else if (st == WGK_OK) {
@@ -79,7 +75,7 @@ wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n
       for (size_t r = 0; r < n; r++) gpu_buffer_destroy(staging[r]);
     } else {
       ctx->stats.submissions++;
-      st = finish(c, reads, n, staging);
+      st = rt_reads_finish(c, reads, n, staging);
     }
   }
   if (staging != stack) free(staging);

@@ -223,6 +223,28 @@ wgk_status rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype sto
 /* The same with buf in layout storage (rt_port_storage). */
 wgk_status rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
                                 wgk_tensor **out);
+/* The reads of wgk_call_run_read and wgk_call_run_host (runtime/run_read.c). rt_reads_check, before anything is
+ * planned: every name an output (or in/out) port, every data pointer set. rt_reads_record: the call recorded (its
+ * reads checked and their staging buffers taken into staging[r] as its outputs are staged), then the copy of every
+ * output with a staging buffer; nothing can refuse after the call's own recording. rt_reads_finish, after the
+ * submission: every recorded read's map started, then each waited for and drained; the others read whole. Every
+ * staging buffer is given back or destroyed, whatever fails. */
+wgk_status rt_reads_check(wgk_call *c, const wgk_output_read *reads, size_t n);
+wgk_status rt_reads_record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n,
+                          gpu_buffer **staging);
+wgk_status rt_reads_finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging);
+
+/* A call's host inputs (runtime/run_host.c). rt_tensor_new_input: a tensor whose buffer (pooled, else new) the
+ * host values are about to fill. rt_tensor_upload: t's values written at once (as wgk_tensor_write, without its
+ * checks). rt_tensor_stages_whole: whether t's values instead go through one staging buffer the caller fills and
+ * copies in its own submission (a float tensor above the queue-write limit, of one staged piece, where the context
+ * stages; integers are written at once, so checks that read their values find them). rt_tensor_stage_span:
+ * elements [first, end) of t's host values data into mapped, the staging of t's whole buffer, the span ending at
+ * the last element zeroing the buffer's tail; host work only, on any thread. */
+wgk_status rt_tensor_new_input(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
+wgk_status rt_tensor_upload(wgk_tensor *t, const void *data);
+bool rt_tensor_stages_whole(const wgk_tensor *t);
+void rt_tensor_stage_span(const wgk_tensor *t, const void *data, void *mapped, int64_t first, int64_t end);
 /* Host copy of an integer tensor holding the values the GPU will read: the kept copy when it is current, else
  * read back (wrapped or exposed buffers, outputs of earlier calls). what names the port in errors; a tensor
  * that an earlier call of the batch being recorded writes is refused (its values do not exist yet). */

@@ -285,6 +285,27 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
   return WGK_OK;
 }
 
+wgk_status rt_tensor_upload(wgk_tensor *t, const void *data) { return upload(t, data); }
+
+wgk_status rt_tensor_new_input(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
+  wgk_status st = tensor_make(ctx, dtype, dtype, rank, shape, NULL, true, out);
+  if (st == WGK_OK) (*out)->clear_pending = false; /* every byte is written before the call reads it */
+  return st;
+}
+
+bool rt_tensor_stages_whole(const wgk_tensor *t) {
+  const wgk_context *ctx = t->ctx;
+  return !is_integer(t->dtype) && t->storage == t->dtype && ctx->staged_upload && ctx->pool.max_bytes &&
+         t->buf_bytes > ctx->queue_write_max && t->buf_bytes <= piece_bytes(ctx, t->buf_bytes);
+}
+
+void rt_tensor_stage_span(const wgk_tensor *t, const void *data, void *mapped, int64_t first, int64_t end) {
+  size_t es = wgk_dtype_size(t->dtype);
+  rt_to_storage(t->dtype, (const char *)data + (size_t)first * es, end - first, (char *)mapped + (size_t)first * es);
+  size_t used = (size_t)t->numel * es;
+  if (end == t->numel && used < t->buf_bytes) memset((char *)mapped + used, 0, t->buf_bytes - used);
+}
+
 wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, const void *data,
                              wgk_tensor **out) {
   if (out) *out = NULL;

@@ -30,3 +30,5 @@ wgk_add_test(test_transfer SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_transfer.c TIM
 target_link_libraries(test_transfer PRIVATE ${MATH_LIB})
 wgk_add_test(test_run_read SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run_read.c TIMEOUT 300 LABELS gpu)
 target_link_libraries(test_run_read PRIVATE ${MATH_LIB})
+wgk_add_test(test_run_host SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run_host.c TIMEOUT 300 LABELS gpu)
+target_link_libraries(test_run_host PRIVATE ${MATH_LIB})
