@@ -3,16 +3,16 @@
  * and rounds that alternate between them, so a machine's drift (clocks, other tenants) falls on every setting
  * alike. Each call makes new tensors from host arrays ([1,32,1,128] x, two [4096,64] caches, position 4095),
  * runs with the output read (wgk_call_run_read: one submission), or runs and then reads it (wgk_call_run, then
- * wgk_tensor_read) where the setting says `separate-read`; the first call of each setting is checked against a
- * double reference.
+ * wgk_tensor_read) where the setting says `separate-read`, or does it all in one wgk_call_run_host where it says
+ * `run-host`; the first call of each setting is checked against a double reference.
  *
  *   rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING...
- *   SETTING: environment assignments and `separate-read`, joined by commas, e.g. WGK_DEFER_UPLOADS=1 or
- *            WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 or separate-read ("-" for none)
+ *   SETTING: environment assignments, `separate-read` and `run-host`, joined by commas, e.g. WGK_DEFER_UPLOADS=1
+ *            or WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 or separate-read or run-host ("-" for none)
  *
  * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
  * over every call, and the median of each round; then each input's part, and a call's pool misses, map waits and
- * submissions (the library's own counters). Exit 1 on an error or a wrong result. */
+ * submissions (the library's own counters). A `run-host` call has no parts: its inputs and read are in its run. Exit 1 on an error or a wrong result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +78,7 @@ typedef struct setting {
   int n;
   uint64_t misses, map_waits, submits; /* over the measured calls: staging or buffer pool misses, map waits, submits */
   int separate_read; /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
+  int run_host;      /* all in one wgk_call_run_host */
 } setting;
 
 /* Applies "A=1,B=2" to the environment (or undoes it), for the context made in between. */
@@ -99,6 +100,7 @@ static void apply_env(const char *text, int set) {
 static int open_setting(setting *s, const char *pkg, int samples) {
   char *msg = NULL;
   s->separate_read = strstr(s->text, "separate-read") != NULL;
+  s->run_host = strstr(s->text, "run-host") != NULL;
   apply_env(s->text, 1);
   wgk_status st = wgk_context_create(NULL, &s->ctx, &msg);
   apply_env(s->text, 0);
@@ -127,9 +129,32 @@ static wgk_status make_input(setting *s, const char *port, wgk_dtype dt, int ran
   return st;
 }
 
+static const int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
+
+/* The call on input set `in` in one wgk_call_run_host, its output into y; times into slot `at` unless at < 0. */
+static wgk_status timed_run_host(setting *s, const input_set *in, int f16, void *y, int at) {
+  wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
+  size_t es = f16 ? 2 : 4;
+  wgk_input_write w[4] = {
+      {"x", dt, 4, xs, f16 ? (const void *)in->hx : in->x, es * HEADS * HEAD},
+      {"cos", dt, 2, cshape, f16 ? (const void *)in->hcs : in->cs, es * ROWS * HALF},
+      {"sin", dt, 2, cshape, f16 ? (const void *)in->hsn : in->sn, es * ROWS * HALF},
+      {"positionIds", WGK_DTYPE_INT64, 2, ps, &POS, sizeof POS},
+  };
+  wgk_output_read read = {"y", y, es * HEADS * HEAD};
+  double t0 = now_us();
+  wgk_status st = wgk_call_run_host(s->call, w, 4, &read, 1);
+  double t1 = now_us();
+  if (!st && at >= 0) {
+    s->e2e[at] = s->run[at] = t1 - t0, s->inputs[at] = s->read[at] = 0;
+    for (int k = 0; k < 4; k++) s->made[k][at] = 0;
+  }
+  return st;
+}
+
 /* One end-to-end call on input set `in`, its output into y; times into slot `at` unless at < 0. */
 static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, int at) {
-  static const int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
+  if (s->run_host) return timed_run_host(s, in, f16, y, at);
   wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
   double t0 = now_us(), tm[4];
   wgk_status st = make_input(s, "x", dt, 4, xs, f16 ? (const void *)in->hx : in->x);

@@ -31,7 +31,7 @@ debs .devlibs libjansson4 libprotobuf-c1 libcmocka0
 rm -rf .device && mkdir -p .device/build/tests .device/build/examples .device/conformance
 cp -P "$build"/libwgk.so* .device/build/
 cp "$build/wgk" .device/build/
-for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals test_transfer test_run_read test_workers; do
+for t in test_gpu test_runtime test_rotary_runtime test_sparse_refusals test_transfer test_run_read test_run_host test_workers; do
   [ -x "$build/tests/$t" ] && cp "$build/tests/$t" .device/build/tests/
 done
 for e in "$build"/examples/*; do [ -f "$e" ] && [ -x "$e" ] && cp "$e" .device/build/examples/; done

@@ -355,9 +355,21 @@ static wgk_output_read *e2e_reads(bench_setup *s, char *scratch, size_t *n_out) 
   return reads;
 }
 
-/* One public-loader style call: new tensors from host data, then the call run with its outputs read to host
- * memory; *uploaded: when its inputs were made and bound (bench_now_ns). */
-static wgk_status e2e_call(bench_setup *s, const wgk_output_read *reads, size_t n_reads, double *uploaded) {
+/* The case's inputs as host values for wgk_call_run_host (NULL when out of memory). */
+static wgk_input_write *e2e_writes(const bench_setup *s) {
+  const tc_bench_case *c = s->c;
+  wgk_input_write *w = calloc(c->n_inputs ? c->n_inputs : 1, sizeof *w);
+  for (size_t i = 0; w && i < c->n_inputs; i++) {
+    const util_host_tensor *h = s->host[i];
+    w[i] = (wgk_input_write){c->inputs[i].key, wgk_dtype_from_name(wgk_dtype_name(h->dtype)), h->rank, h->dims,
+                             h->data, util_host_tensor_bytes(h)};
+  }
+  return w;
+}
+
+/* The same call in steps: new tensors from host data, then the call run with its outputs read to host memory;
+ * *uploaded: when its inputs were made and bound (bench_now_ns). */
+static wgk_status e2e_steps(bench_setup *s, const wgk_output_read *reads, size_t n_reads, double *uploaded) {
   const tc_bench_case *c = s->c;
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < c->n_inputs && !st; i++) {
@@ -374,44 +386,55 @@ static wgk_status e2e_call(bench_setup *s, const wgk_output_read *reads, size_t 
 #define E2E_NS 100e6
 #define E2E_WARM_NS 1e9
 
+/* One public-loader style call (wgk_call_run_host), then the same in steps, each timed: ns[0] the call, ns[1] the
+ * steps, ns[2] their inputs' part. */
+static wgk_status e2e_pair(bench_setup *s, const wgk_input_write *w, const wgk_output_read *reads, size_t n_reads,
+                           double *ns) {
+  double t0 = now_ns(), uploaded = 0;
+  wgk_status st = wgk_call_run_host(s->call, w, s->c->n_inputs, reads, n_reads);
+  double t1 = now_ns();
+  if (!st) st = e2e_steps(s, reads, n_reads, &uploaded);
+  ns[0] = t1 - t0;
+  ns[1] = now_ns() - t1;
+  ns[2] = uploaded - t1;
+  return st;
+}
+
 wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts) {
   char *scratch = malloc(s->output_bytes + 16);
-  wgk_status st = scratch ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_input_write *w = e2e_writes(s);
+  wgk_status st = scratch && w ? bench_warm(s, 0) : WGK_ERR_OUT_OF_MEMORY;
   size_t n_reads = 0;
   wgk_output_read *reads = st ? NULL : e2e_reads(s, scratch, &n_reads);
   if (!st && !reads) st = WGK_ERR_OUT_OF_MEMORY;
   /* Warm-ups: `warmup`, at least two, and on while the call still speeds up or slows down by more than a fifth
    * (lavapipe's first calls with new tensors take 17-23 ms, then settle over a few calls to 0.2 ms), up to
    * E2E_WARM_NS. */
-  double call_ns = 0, prev_ns = 0, uploaded = 0, start = now_ns();
+  double call[3] = {0}, prev_ns = 0, start = now_ns();
   for (int64_t i = 0; !st; i++) {
-    double t0 = now_ns();
-    st = e2e_call(s, reads, n_reads, &uploaded);
-    prev_ns = call_ns;
-    call_ns = now_ns() - t0;
-    bool settled = i >= 1 && call_ns > 0.8 * prev_ns && call_ns < 1.2 * prev_ns;
+    prev_ns = call[0];
+    st = e2e_pair(s, w, reads, n_reads, call);
+    bool settled = i >= 1 && call[0] > 0.8 * prev_ns && call[0] < 1.2 * prev_ns;
     if (i + 1 >= warmup && i >= 1 && (settled || now_ns() - start > E2E_WARM_NS)) break;
   }
-  /* iters calls, then on up to E2E_MIN while the series is under E2E_NS */
+  /* iters pairs, then on up to E2E_MIN while the series is under E2E_NS */
   int64_t cap = iters > E2E_MIN ? iters : E2E_MIN, n = 0;
-  double *ns = st ? NULL : calloc(3 * ((size_t)cap + 1), sizeof *ns), *up = ns ? ns + cap + 1 : NULL,
-         *run = up ? up + cap + 1 : NULL;
+  double *ns = st ? NULL : calloc(4 * ((size_t)cap + 1), sizeof *ns), *steps = ns ? ns + cap + 1 : NULL,
+         *up = steps ? steps + cap + 1 : NULL, *run = up ? up + cap + 1 : NULL;
   if (!st && !ns) st = WGK_ERR_OUT_OF_MEMORY;
   start = now_ns();
   for (; n < cap && !st && (n < iters || now_ns() - start < E2E_NS); n++) {
-    double t0 = now_ns();
-    st = e2e_call(s, reads, n_reads, &uploaded);
-    double t1 = now_ns();
-    ns[n] = t1 - t0;
-    up[n] = uploaded - t0;
-    run[n] = t1 - uploaded;
+    st = e2e_pair(s, w, reads, n_reads, call);
+    ns[n] = call[0], steps[n] = call[1], up[n] = call[2], run[n] = call[1] - call[2];
   }
   if (!st) {
     *out = bench_stat_of(ns, (size_t)n);
-    *parts = (bench_e2e_parts){bench_stat_of(up, (size_t)n), bench_stat_of(run, (size_t)n)};
+    *parts = (bench_e2e_parts){bench_stat_of(up, (size_t)n), bench_stat_of(run, (size_t)n),
+                               bench_stat_of(steps, (size_t)n)};
   }
   if (!st) st = bind_set(s, 0); /* back to the resident inputs */
   free(reads);
+  free(w);
   free(scratch);
   free(ns);
   return st;

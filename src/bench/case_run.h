@@ -88,15 +88,16 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
                                      bench_stat *batch_out, bench_series *batch_acc, bench_stat *resident_out,
                                      bench_series *resident_acc);
 wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc);
-/* Where an end-to-end call's time goes: the inputs' tensors made from host arrays and bound, then
- * wgk_call_run_read until it returns (the call and its outputs read to host memory, the wait for the GPU
- * included). */
+/* An end-to-end call made in steps, as a caller without wgk_call_run_host would: the inputs' tensors made from host
+ * arrays and bound (upload), then wgk_call_run_read until it returns (run: the call and its outputs read to host
+ * memory, the wait for the GPU included); steps: the two together. */
 typedef struct bench_e2e_parts {
-  bench_stat upload, run; /* ns per call */
+  bench_stat upload, run, steps; /* ns per call */
 } bench_e2e_parts;
-/* Public-loader style calls (new input tensors from host arrays, run with every output read back) after `warmup`
- * (at least two, and until a call's time settles), each timed whole into out and by part into parts: iters, then on
- * up to 200 while the series has taken under 100 ms (a short call's median needs many samples to settle). */
+/* Public-loader style calls (wgk_call_run_host: the inputs from host arrays, every output read back) into out, each
+ * followed by the same call in steps into parts, after `warmup` (at least two, and until a call's time settles):
+ * iters, then on up to 200 while the series has taken under 100 ms (a short call's median needs many samples to
+ * settle). */
 wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_e2e_parts *parts);
 
 /* The op's C reference (src/ops/<op id>/reference.c, in double on the host) on the same inputs, timed per call;

@@ -63,8 +63,8 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                 ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
   json_object_set_new(m, "e2eParts",
-                      json_pack("{s:o, s:o}", "uploadNs", stat_json(&r->e2e_parts.upload), "runNs",
-                                stat_json(&r->e2e_parts.run)));
+                      json_pack("{s:o, s:o, s:o}", "stepsNs", stat_json(&r->e2e_parts.steps), "uploadNs",
+                                stat_json(&r->e2e_parts.upload), "runNs", stat_json(&r->e2e_parts.run)));
   if (r->has_copy_at)
     json_object_set_new(m, "copyAtSize",
                         json_pack("{s:I, s:o, s:f, s:i, s:f}", "bytes", (json_int_t)r->copy_at.bytes, "ns",

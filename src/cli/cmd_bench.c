@@ -257,8 +257,10 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         "flush)%s%s\n",
         r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
         r->timestamps_consistent ? "" : r->timestamps_reason);
-  printf("  e2e us (medians): inputs made and bound %.1f, run with its outputs read (one submission, one wait) %.1f\n",
-         r->e2e_parts.upload.median * 1e-3, r->e2e_parts.run.median * 1e-3);
+  printf("  e2e us (medians): one call (wgk_call_run_host) %.1f; in steps %.1f: inputs made and bound %.1f, run with "
+         "its outputs read (one submission, one wait) %.1f\n",
+         r->e2e.median * 1e-3, r->e2e_parts.steps.median * 1e-3, r->e2e_parts.upload.median * 1e-3,
+         r->e2e_parts.run.median * 1e-3);
   if (r->has_copy_at)
     printf("  copy of the same size (%.1f MiB moved): %.1f us, %.1f GB/s; this case at %.1f%% of it\n",
            (double)r->copy_at.bytes / (1 << 20), r->copy_at.best.ns.median * 1e-3, r->copy_at.gbps,

@@ -188,13 +188,15 @@ try:
         check(passes == [], f"no timestamps, no passes: {passes}")
     for k in ("gbps", "gflops", "bandwidthRatio", "computeRatio", "bandwidthFloorNs", "computeFloorNs"):
         check(isinstance(c.get(k), float), f"{k} in the case")
-    # where e2e's time goes: two positive parts (inputs; the call with its outputs read), none past the whole
-    # call's slowest sample
+    # the same call in steps, and where its time goes: two positive parts (inputs; the call with its outputs read),
+    # none past the steps' slowest sample
     parts = c.get("e2eParts") or {}
     check("readNs" not in parts, f"the outputs are read in the call's submission, no part of their own: {parts}")
+    steps = parts.get("stepsNs", {})
+    check(steps.get("median", 0) > 0, f"e2eParts.stepsNs: {parts}")
     for k in ("uploadNs", "runNs"):
         med = parts.get(k, {}).get("median", -1)
-        check(0 < med <= c["e2eNs"]["p90"] * 1.5, f"e2eParts.{k} {med} against e2e {c['e2eNs']}")
+        check(0 < med <= steps.get("p90", 0) * 1.5, f"e2eParts.{k} {med} against the steps {steps}")
     # the copy kernels at the case's own size: at least its bytes moved, and the ratio is the case's GB/s over theirs
     cat = c.get("copyAtSize") or {}
     check(cat.get("bytes", 0) >= c["bytes"] and cat.get("gbps", 0) > 0 and cat.get("ns", {}).get("median", 0) > 0,
