@@ -12,7 +12,8 @@
  *
  * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
  * over every call, and the median of each round; then each input's part, and a call's pool misses, map waits and
- * submissions (the library's own counters). A `run-host` call has no parts: its inputs and read are in its run. Exit 1 on an error or a wrong result. */
+ * submissions (the library's own counters). A `run-host` call has no parts of its own: its inputs and read are in
+ * its run; the library's sums of its phases are printed instead. Exit 1 on an error or a wrong result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,15 @@ static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, 
   return st;
 }
 
+/* A run-host setting's phases, the library's own sums over the measured calls (means, us). */
+static void report_phases(const setting *s) {
+  const uint64_t *ns = s->ctx->run_host_ns;
+  double n = s->n > 0 ? s->n * 1e3 : 1;
+  printf("    run-host phases (means): inputs made %.1f | fill %.1f, the call recorded beside it %.1f | submit %.1f | "
+         "outputs read (the wait included) %.1f us\n",
+         ns[0] / n, ns[2] / n, ns[1] / n, ns[3] / n, ns[4] / n);
+}
+
 static void report(const setting *s, int rounds, int calls, int f16) {
   printf("%s %-40s e2e %7.1f us | inputs %6.1f  run %6.1f  read %6.1f | rounds:", f16 ? "f16" : "f32", s->text,
          median(s->e2e, s->n), median(s->inputs, s->n), median(s->run, s->n), median(s->read, s->n));
@@ -187,6 +197,7 @@ static void report(const setting *s, int rounds, int calls, int f16) {
          "submits %.2f\n",
          median(s->made[0], s->n), median(s->made[1], s->n), median(s->made[2], s->n), median(s->made[3], s->n),
          (double)s->misses / s->n, (double)s->map_waits / s->n, (double)s->submits / s->n);
+  if (s->run_host) report_phases(s);
 }
 
 int main(int argc, char **argv) {
@@ -228,6 +239,7 @@ int main(int argc, char **argv) {
       }
     }
   }
+  for (int i = 0; i < n && !failed; i++) memset(set[i].ctx->run_host_ns, 0, sizeof set[i].ctx->run_host_ns);
   for (int r = 0; r < rounds && !failed; r++)
     for (int i = 0; i < n && !failed; i++)
       for (int c = 0; c < calls && !failed; c++) {

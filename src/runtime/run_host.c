@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/clock.h"
 #include "util/workers.h"
 
 #define STACK_ITEMS 8
@@ -38,6 +39,8 @@ typedef struct run_host {
   gpu_buffer **read_staging;
   wgk_status recorded;
   bool swapped; /* the new tensors are the call's inputs */
+  uint64_t ns[5];       /* phase times (wgk_context's run_host_ns) */
+  uint64_t submitted_at; /* util_now_ns once submitted */
 } run_host;
 
 static wgk_status bad_input(wgk_call *c, const wgk_input_write *w, size_t i, const char *rule) {
@@ -112,7 +115,9 @@ static void record_meanwhile(void *arg) {
   wgk_context *ctx = r->c->k->ctx;
   struct util_workers *workers = ctx->workers;
   ctx->workers = NULL;
+  uint64_t t0 = util_now_ns();
   r->recorded = rt_reads_record(r->c, r->enc, r->reads, r->n_reads, r->read_staging);
+  r->ns[1] = util_now_ns() - t0;
   ctx->workers = workers;
 }
 
@@ -150,7 +155,9 @@ static wgk_status record_filled(run_host *r) {
     if (r->in[i].staging)
       st = gpu_encoder_copy(r->enc, r->in[i].staging, 0, r->in[i].t->buf, 0, r->in[i].t->buf_bytes, &ctx->err);
   if (st != WGK_OK) return rt_fail(ctx, st);
+  uint64_t t0 = util_now_ns();
   util_workers_run_meanwhile(ctx->workers, r->n_parts, fill_task, r, record_meanwhile, r);
+  r->ns[2] = util_now_ns() - t0;
   for (size_t i = 0; i < r->n_in; i++) gpu_buffer_unmap(r->in[i].staging);
   return r->recorded;
 }
@@ -183,6 +190,7 @@ static wgk_status submit(run_host *r) {
     return rt_fail(ctx, st);
   }
   ctx->stats.submissions++;
+  r->submitted_at = util_now_ns();
   for (size_t i = 0; i < r->n_in; i++) {
     gpu_upload_recycle(&ctx->pool, r->in[i].staging, true);
     wgk_tensor_release(r->in[i].before);
@@ -190,12 +198,18 @@ static wgk_status submit(run_host *r) {
   return rt_reads_finish(r->c, r->reads, r->n_reads, r->read_staging);
 }
 
+static void add_times(wgk_context *ctx, const uint64_t *ns) {
+  for (int k = 0; k < 5; k++) ctx->run_host_ns[k] += ns[k];
+}
+
 static wgk_status run_locked(run_host *r, const wgk_input_write *inputs) {
   wgk_call *c = r->c;
+  uint64_t t0 = util_now_ns();
   wgk_status st = check_inputs(c, inputs, r->n_in, r->in);
   if (st == WGK_OK) st = rt_reads_check(c, r->reads, r->n_reads);
   for (size_t i = 0; st == WGK_OK && i < r->n_in; i++) st = make_input(c, &r->in[i], i);
   if (st == WGK_OK) st = plan_parts(r);
+  uint64_t t1 = util_now_ns();
   if (st == WGK_OK) {
     swap_in(r);
     st = record_filled(r);
@@ -204,7 +218,14 @@ static wgk_status run_locked(run_host *r, const wgk_input_write *inputs) {
     undo(r, false);
     return st;
   }
-  return submit(r);
+  uint64_t t2 = util_now_ns();
+  st = submit(r);
+  uint64_t t3 = util_now_ns();
+  r->ns[0] = t1 - t0;
+  r->ns[3] = r->submitted_at - t2;
+  r->ns[4] = t3 - r->submitted_at;
+  if (st == WGK_OK) add_times(c->k->ctx, r->ns);
+  return st;
 }
 
 wgk_status wgk_call_run_host(wgk_call *c, const wgk_input_write *inputs, size_t n_inputs, const wgk_output_read *reads,
