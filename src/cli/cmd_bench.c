@@ -60,9 +60,16 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
 }
 
 #define REPEATS 3
-#define BATCH_SAMPLES 10     /* wall samples of K calls per repeat at most */
-#define RESIDENT_MIN 200     /* resident calls per repeat at least, while they take under RESIDENT_NS */
-#define RESIDENT_NS 50e6     /* a host-bound call's median needs many samples to settle; this bounds their time */
+/* Wall samples of K calls per repeat: BATCH_SAMPLES (fewer where the case has fewer iterations), and on up to
+ * BATCH_SAMPLES_MAX while they take under BATCH_NS: ten samples of a short case's batch spread its medians past 5%
+ * between repeats on the H200 (a submission's jitter is a large part of a 5 µs call). */
+#define BATCH_SAMPLES 10
+#define BATCH_SAMPLES_MAX 100
+#define BATCH_NS 20e6
+/* Resident calls per repeat: the case's iterations at least, up to RESIDENT_MAX while they take under RESIDENT_NS
+ * (a host-bound call's median needs many samples to settle; this bounds their time). */
+#define RESIDENT_MAX 1000
+#define RESIDENT_NS 50e6
 #define TIMED_CALL_SAMPLES 20 /* lone timed calls per repeat at most (the breakdown) */
 
 static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
@@ -90,11 +97,15 @@ static void check_row(cli_bench_row *r) {
   if (!r->repeats_agree) bench_load_note(r->load_average, r->cores, r->disagreement, sizeof r->disagreement);
 }
 
-/* Resident calls per repeat: the case's iterations, raised towards RESIDENT_MIN for a call short enough. */
+/* n samples of sample_ns each, raised from least towards most while they take under budget_ns. */
+static int64_t samples_by_time(int64_t least, int64_t most, double sample_ns, double budget_ns) {
+  int64_t by_time = sample_ns > 0 ? (int64_t)(budget_ns / sample_ns) : least;
+  int64_t want = by_time < most ? by_time : most;
+  return want > least ? want : least;
+}
+
 static int64_t resident_calls(int64_t iterations, double call_ns) {
-  int64_t by_time = call_ns > 0 ? (int64_t)(RESIDENT_NS / call_ns) : RESIDENT_MIN;
-  int64_t want = by_time < RESIDENT_MIN ? by_time : RESIDENT_MIN;
-  return want > iterations ? want : iterations;
+  return samples_by_time(iterations, RESIDENT_MAX, call_ns, RESIDENT_NS);
 }
 
 /* Per repeat: timestamps of the last call of warm back-to-back submissions (when the device has them), lone
@@ -105,7 +116,8 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   bench_stat one;
   /* the cross-check: min(iterations, BATCH_SAMPLES) samples of K calls; as the GPU figure at least as many, and
    * at least `iterations` calls */
-  int64_t batch_iters = r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES;
+  int64_t batch_iters = samples_by_time(r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES,
+                                        BATCH_SAMPLES_MAX, su->call_ns * su->batch_calls, BATCH_NS);
   int64_t gpu_batches = (r->iterations + su->batch_calls - 1) / su->batch_calls;
   if (gpu_batches < batch_iters) gpu_batches = batch_iters;
   int64_t calls = resident_calls(r->iterations, su->call_ns);
