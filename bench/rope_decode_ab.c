@@ -13,7 +13,7 @@
  * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
  * over every call, and the median of each round; then each input's part, and a call's pool misses, map waits and
  * submissions (the library's own counters). A `run-host` call has no parts of its own: its inputs and read are in
- * its run; the library's sums of its phases are printed instead. Exit 1 on an error or a wrong result. */
+ * its run; the library's times of its phases are printed instead. Exit 1 on an error or a wrong result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +76,7 @@ typedef struct setting {
   wgk_call *call;
   double *e2e, *inputs, *run, *read;
   double *made[4]; /* of inputs: x, cos, sin, positionIds made and set */
+  double *phase[5]; /* run-host: the library's phases of each call (wgk_context's run_host_ns) */
   int n;
   uint64_t misses, map_waits, submits; /* over the measured calls: staging or buffer pool misses, map waits, submits */
   int separate_read; /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
@@ -114,10 +115,11 @@ static int open_setting(setting *s, const char *pkg, int samples) {
     fprintf(stderr, "rope_decode_ab: %s\n", wgk_context_errmsg(s->ctx));
     return 1;
   }
-  s->e2e = calloc(8 * (size_t)samples, sizeof(double));
+  s->e2e = calloc(13 * (size_t)samples, sizeof(double));
   if (!s->e2e) return 1;
   s->inputs = s->e2e + samples, s->run = s->inputs + samples, s->read = s->run + samples;
   for (int k = 0; k < 4; k++) s->made[k] = s->read + (k + 1) * samples;
+  for (int k = 0; k < 5; k++) s->phase[k] = s->made[3] + (k + 1) * samples;
   return 0;
 }
 
@@ -149,6 +151,7 @@ static wgk_status timed_run_host(setting *s, const input_set *in, int f16, void 
   if (!st && at >= 0) {
     s->e2e[at] = s->run[at] = t1 - t0, s->inputs[at] = s->read[at] = 0;
     for (int k = 0; k < 4; k++) s->made[k][at] = 0;
+    for (int k = 0; k < 5; k++) s->phase[k][at] = s->ctx->run_host_ns[k] * 1e-3;
   }
   return st;
 }
@@ -180,13 +183,12 @@ static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, 
   return st;
 }
 
-/* A run-host setting's phases, the library's own sums over the measured calls (means, us). */
+/* A run-host setting's phases, as the library timed each call (medians, us). */
 static void report_phases(const setting *s) {
-  const uint64_t *ns = s->ctx->run_host_ns;
-  double n = s->n > 0 ? s->n * 1e3 : 1;
-  printf("    run-host phases (means): inputs made %.1f | fill %.1f, the call recorded beside it %.1f | submit %.1f | "
+  printf("    run-host phases (medians): inputs made %.1f | fill %.1f, the call recorded beside it %.1f | submit %.1f | "
          "outputs read (the wait included) %.1f us\n",
-         ns[0] / n, ns[2] / n, ns[1] / n, ns[3] / n, ns[4] / n);
+         median(s->phase[0], s->n), median(s->phase[2], s->n), median(s->phase[1], s->n), median(s->phase[3], s->n),
+         median(s->phase[4], s->n));
 }
 
 static void report(const setting *s, int rounds, int calls, int f16) {
@@ -239,7 +241,6 @@ int main(int argc, char **argv) {
       }
     }
   }
-  for (int i = 0; i < n && !failed; i++) memset(set[i].ctx->run_host_ns, 0, sizeof set[i].ctx->run_host_ns);
   for (int r = 0; r < rounds && !failed; r++)
     for (int i = 0; i < n && !failed; i++)
       for (int c = 0; c < calls && !failed; c++) {

@@ -2,6 +2,7 @@
  * wait. Each large float input goes straight into a staging buffer, filled on the context's threads while this
  * thread records the call; the copies out of the staging buffers ride in the call's own submission. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/runtime_internal.h"
 #include "util/clock.h"
@@ -198,10 +199,6 @@ static wgk_status submit(run_host *r) {
   return rt_reads_finish(r->c, r->reads, r->n_reads, r->read_staging);
 }
 
-static void add_times(wgk_context *ctx, const uint64_t *ns) {
-  for (int k = 0; k < 5; k++) ctx->run_host_ns[k] += ns[k];
-}
-
 static wgk_status run_locked(run_host *r, const wgk_input_write *inputs) {
   wgk_call *c = r->c;
   uint64_t t0 = util_now_ns();
@@ -224,7 +221,7 @@ static wgk_status run_locked(run_host *r, const wgk_input_write *inputs) {
   r->ns[0] = t1 - t0;
   r->ns[3] = r->submitted_at - t2;
   r->ns[4] = t3 - r->submitted_at;
-  if (st == WGK_OK) add_times(c->k->ctx, r->ns);
+  if (st == WGK_OK) memcpy(c->k->ctx->run_host_ns, r->ns, sizeof r->ns);
   return st;
 }
 
