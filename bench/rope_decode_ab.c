@@ -185,7 +185,8 @@ static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, 
 
 /* A run-host setting's phases, as the library timed each call (medians, us). */
 static void report_phases(const setting *s) {
-  printf("    run-host phases (medians): inputs made %.1f | fill %.1f, the call recorded beside it %.1f | submit %.1f | "
+  printf("    run-host phases (medians): inputs made %.1f | fill %.1f, small writes and the call recorded beside it %.1f | "
+         "submit %.1f | "
          "outputs read (the wait included) %.1f us\n",
          median(s->phase[0], s->n), median(s->phase[2], s->n), median(s->phase[1], s->n), median(s->phase[3], s->n),
          median(s->phase[4], s->n));

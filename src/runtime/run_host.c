@@ -1,6 +1,7 @@
 /* wgk_call_run_host: the public loader's call in one (host arrays in, host arrays out), with one submission and one
  * wait. Each large float input goes straight into a staging buffer, filled on the context's threads while this
- * thread records the call; the copies out of the staging buffers ride in the call's own submission. */
+ * thread writes the small inputs and records the call; the copies out of the staging buffers ride in the call's
+ * own submission. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ typedef struct host_input {
   wgk_tensor *t;       /* new: holds the values (the call's reference once swapped in) */
   gpu_buffer *staging; /* filled while the call records (rt_tensor_stages_whole), else NULL: written at once */
   void *mapped;
+  bool write_beside; /* a queue write (no threads): made beside the fill, before the call records */
   wgk_tensor *before; /* the call's input before this run: back in place on refusal */
   bool given_before;
 } host_input;
@@ -64,7 +66,8 @@ static wgk_status check_inputs(wgk_call *c, const wgk_input_write *w, size_t n, 
   return WGK_OK;
 }
 
-/* Input i's tensor, its size checked, and its staging buffer taken (or its values written at once). */
+/* Input i's tensor, its size checked, and its staging buffer taken; else its values written at once, or (a queue
+ * write) beside the fill. */
 static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
   wgk_context *ctx = c->k->ctx;
   const wgk_input_write *w = in->w;
@@ -74,9 +77,12 @@ static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
     return st;
   }
   if (w->size != wgk_tensor_host_bytes(in->t))
-    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %zu (%s): %zu bytes given, its %s tensor of %lld elements holds %zu",
-                  c->k->m->op_id, i, w->name, w->size, wgk_dtype_name(w->dtype), (long long)wgk_tensor_numel(in->t),
+    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
+                  "%s: input %zu (%s): %zu bytes given, its %s tensor of %lld elements holds %zu", c->k->m->op_id, i,
+                  w->name, w->size, wgk_dtype_name(w->dtype), (long long)wgk_tensor_numel(in->t),
                   wgk_tensor_host_bytes(in->t));
+  in->write_beside = in->t->buf_bytes <= ctx->queue_write_max;
+  if (in->write_beside) return WGK_OK;
   if (!rt_tensor_stages_whole(in->t)) return rt_tensor_upload(in->t, w->data);
   st = gpu_upload_staging(ctx->dev, &ctx->pool, in->t->buf_bytes, ctx->wait_ms, &in->staging, &in->mapped,
                           &ctx->err);
@@ -109,15 +115,31 @@ static void fill_task(int k, void *arg) {
   rt_tensor_stage_span(p->in->t, p->in->w->data, p->in->mapped, p->first, p->end);
 }
 
-/* Beside the threads that fill: the call recorded with its reads. The context's threads are busy, so host work of
- * the recording's own (a read-back for a check) runs on this thread alone. */
+/* The small inputs' queue writes, then the encoder with the staged inputs' copies first, then the call and its
+ * reads recorded. */
+static wgk_status write_and_record(run_host *r) {
+  wgk_context *ctx = r->c->k->ctx;
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; st == WGK_OK && i < r->n_in; i++)
+    if (r->in[i].write_beside) st = rt_tensor_upload(r->in[i].t, r->in[i].w->data);
+  if (st != WGK_OK) return st;
+  st = gpu_encoder_begin(ctx->dev, r->c->k->m->op_id, &r->enc, &ctx->err);
+  for (size_t i = 0; st == WGK_OK && i < r->n_in; i++)
+    if (r->in[i].staging)
+      st = gpu_encoder_copy(r->enc, r->in[i].staging, 0, r->in[i].t->buf, 0, r->in[i].t->buf_bytes, &ctx->err);
+  if (st != WGK_OK) return rt_fail(ctx, st);
+  return rt_reads_record(r->c, r->enc, r->reads, r->n_reads, r->read_staging);
+}
+
+/* Beside the threads that fill: write_and_record. The context's threads are busy, so host work of its own (a
+ * read-back for a check) runs on this thread alone. */
 static void record_meanwhile(void *arg) {
   run_host *r = arg;
   wgk_context *ctx = r->c->k->ctx;
   struct util_workers *workers = ctx->workers;
   ctx->workers = NULL;
   uint64_t t0 = util_now_ns();
-  r->recorded = rt_reads_record(r->c, r->enc, r->reads, r->n_reads, r->read_staging);
+  r->recorded = write_and_record(r);
   r->ns[1] = util_now_ns() - t0;
   ctx->workers = workers;
 }
@@ -147,15 +169,10 @@ static void swap_out(run_host *r) {
   r->swapped = false;
 }
 
-/* The staged inputs' copies, then (while the threads fill) the call and its reads recorded, then the staging
- * buffers unmapped. */
+/* The staging buffers filled on the context's threads while this thread writes the small inputs and records
+ * (record_meanwhile), then unmapped. */
 static wgk_status record_filled(run_host *r) {
   wgk_context *ctx = r->c->k->ctx;
-  wgk_status st = gpu_encoder_begin(ctx->dev, r->c->k->m->op_id, &r->enc, &ctx->err);
-  for (size_t i = 0; st == WGK_OK && i < r->n_in; i++)
-    if (r->in[i].staging)
-      st = gpu_encoder_copy(r->enc, r->in[i].staging, 0, r->in[i].t->buf, 0, r->in[i].t->buf_bytes, &ctx->err);
-  if (st != WGK_OK) return rt_fail(ctx, st);
   uint64_t t0 = util_now_ns();
   util_workers_run_meanwhile(ctx->workers, r->n_parts, fill_task, r, record_meanwhile, r);
   r->ns[2] = util_now_ns() - t0;

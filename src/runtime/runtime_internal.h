@@ -52,9 +52,9 @@ struct wgk_context {
   char errmsg[WGK_ERROR_MESSAGE_MAX + 1024]; /* err formatted */
   char adapter_line[512];                    /* "llvmpipe ..., vulkan, cpu" */
   wgk_stats stats;                           /* cache and work counters */
-  /* Host time of the last successful wgk_call_run_host by phase (ns): make the inputs and take the staging, record
-   * (on this thread, beside the fill), fill and record (the whole job), submit, read the outputs back (the wait
-   * included). For benchmarks of the call's parts (bench/rope_decode_ab). */
+  /* Host time of the last successful wgk_call_run_host by phase (ns): make the inputs and take the staging; write
+   * the small inputs and record (on this thread, beside the fill); the whole job (fill and record); submit; read
+   * the outputs back (the wait included). For benchmarks of the call's parts (bench/rope_decode_ab). */
   uint64_t run_host_ns[5];
   rt_pipeline_entry **pipelines;             /* pipeline cache, shared by every kernel; entries never move */
   size_t n_pipelines;                        /* entries in use */
