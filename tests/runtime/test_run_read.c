@@ -11,13 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gpu/gpu_internal.h"
+#include "runtime/rope_check.h"
 #include "runtime/runtime_internal.h"
 #include "util/half.h"
 #include "util/rng.h"
@@ -49,21 +48,8 @@ static void drop(rope_case *c) { free(c->x), free(c->cs), free(c->sn), free(c->p
 
 /* The largest error of y (float32, or float16 host values) against the double reference. */
 static double max_error(const rope_case *c, const void *y, bool f16) {
-  double worst = 0;
-  for (int h = 0; h < HEADS; h++)
-    for (int t = 0; t < c->s; t++)
-      for (int i = 0; i < HALF; i++) {
-        size_t row = ((size_t)h * c->s + t) * HEAD;
-        double a = c->x[row + i], b = c->x[row + HALF + i], co = c->cs[c->pos[t] * HALF + i],
-               si = c->sn[c->pos[t] * HALF + i];
-        double want[2] = {a * co - b * si, b * co + a * si};
-        for (int k = 0; k < 2; k++) {
-          size_t at = row + i + k * HALF;
-          double got = f16 ? util_half_to_float(((const uint16_t *)y)[at]) : ((const float *)y)[at];
-          if (!(fabs(got - want[k]) <= worst)) worst = fabs(got - want[k]); /* NaN counts as the worst */
-        }
-      }
-  return worst;
+  rope_check check = {HEADS, c->s, c->x, c->cs, c->sn, c->pos};
+  return rope_check_error(&check, y, f16);
 }
 
 /* The call's inputs made from c's host arrays, in dtype dt (float16: the arrays rounded to it first, so the
@@ -210,9 +196,7 @@ static void refused_reads_change_nothing(void **state) {
 int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-run-read/tuning.json", 1);
-  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", (uint64_t)time(NULL));
-  printf("test_run_read: seed %llu (WGK_TEST_SEED repeats it)\n", (unsigned long long)seed);
-  util_rng_seed(&rng, seed);
+  wgk_test_seed(&rng, "test_run_read");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(small_output_in_the_call_submission),
       cmocka_unit_test(large_output_read_in_pieces),

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "gpu/gpu.h"
 #include "runtime/runtime_internal.h"
+#include "util/rng.h"
 #include "util/wgk_test.h"
 
 #define WGK_TEST_SKIPPED 77
@@ -110,4 +112,10 @@ int wgk_test_fixture_teardown(void **state) {
   wgk_kernel_destroy(f->k);
   wgk_context_destroy(f->ctx);
   return 0;
+}
+
+void wgk_test_seed(util_rng *rng, const char *test) {
+  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", (uint64_t)time(NULL));
+  printf("%s: seed %llu (WGK_TEST_SEED repeats it)\n", test, (unsigned long long)seed);
+  util_rng_seed(rng, seed);
 }

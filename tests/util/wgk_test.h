@@ -28,6 +28,10 @@ wgk_context *wgk_test_context(void);
  * on a GPU adapter, whatever the adapter; the environment is left as it was. */
 wgk_context *wgk_test_staged_context(void);
 
+/* Seeds rng from WGK_TEST_SEED, else the clock, and prints the seed under the test's name (to repeat a run). */
+struct util_rng;
+void wgk_test_seed(struct util_rng *rng, const char *test);
+
 /* wgk_kernel_load, failing the test with the context's message. */
 wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg);
 
