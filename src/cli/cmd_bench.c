@@ -114,8 +114,8 @@ static int64_t resident_calls(int64_t iterations, double call_ns) {
 static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {
   bench_series ts = {0}, batch = {0}, resident = {0};
   bench_stat one;
-  /* the cross-check: min(iterations, BATCH_SAMPLES) samples of K calls; as the GPU figure at least as many, and
-   * at least `iterations` calls */
+  /* the cross-check: samples of K calls (BATCH_SAMPLES and its bounds, above); as the GPU figure at least as many,
+   * and at least `iterations` calls */
   int64_t batch_iters = samples_by_time(r->iterations < BATCH_SAMPLES ? r->iterations : BATCH_SAMPLES,
                                         BATCH_SAMPLES_MAX, su->call_ns * su->batch_calls, BATCH_NS);
   int64_t gpu_batches = (r->iterations + su->batch_calls - 1) / su->batch_calls;

@@ -191,11 +191,7 @@ static void undo(run_host *r, bool submitted) {
     gpu_upload_recycle(&ctx->pool, r->in[i].staging, false);
     wgk_tensor_release(r->in[i].t);
   }
-  for (size_t k = 0; k < r->n_reads; k++)
-    if (submitted)
-      gpu_buffer_destroy(r->read_staging[k]);
-    else
-      gpu_pool_put(&ctx->pool, r->read_staging[k]);
+  rt_reads_drop(ctx, r->read_staging, r->n_reads, submitted);
 }
 
 /* The recording submitted, then the staging buffers mapped again into the pool and the outputs read. */

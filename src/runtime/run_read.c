@@ -55,6 +55,14 @@ wgk_status rt_reads_finish(wgk_call *c, const wgk_output_read *reads, size_t n, 
   return st;
 }
 
+void rt_reads_drop(wgk_context *ctx, gpu_buffer **staging, size_t n, bool submitted) {
+  for (size_t r = 0; r < n; r++)
+    if (submitted)
+      gpu_buffer_destroy(staging[r]); /* a map may be pending */
+    else
+      gpu_pool_put(&ctx->pool, staging[r]); /* unused: no map pending */
+}
+
 wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
   wgk_context *ctx = c->k->ctx;
@@ -68,11 +76,11 @@ wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n
   if (st == WGK_OK && (st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err)) != WGK_OK) rt_fail(ctx, st);
   if (st == WGK_OK && (st = rt_reads_record(c, enc, reads, n, staging)) != WGK_OK) {
     gpu_encoder_discard(enc);
-    for (size_t r = 0; r < n; r++) gpu_pool_put(&ctx->pool, staging[r]); /* unused: no map pending */
+    rt_reads_drop(ctx, staging, n, false);
   } else if (st == WGK_OK) {
     if ((st = gpu_encoder_submit(enc, &ctx->err)) != WGK_OK) {
       rt_fail(ctx, st);
-      for (size_t r = 0; r < n; r++) gpu_buffer_destroy(staging[r]);
+      rt_reads_drop(ctx, staging, n, true);
     } else {
       ctx->stats.submissions++;
       st = rt_reads_finish(c, reads, n, staging);

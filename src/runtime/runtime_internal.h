@@ -237,6 +237,8 @@ wgk_status rt_reads_check(wgk_call *c, const wgk_output_read *reads, size_t n);
 wgk_status rt_reads_record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n,
                           gpu_buffer **staging);
 wgk_status rt_reads_finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging);
+/* The reads' staging buffers after a refusal (back to the pool, unused) or a failed submission (destroyed). */
+void rt_reads_drop(wgk_context *ctx, gpu_buffer **staging, size_t n, bool submitted);
 
 /* A call's host inputs (runtime/run_host.c). rt_tensor_new_input: a tensor whose buffer (pooled, else new) the
  * host values are about to fill. rt_tensor_upload: t's values written at once (as wgk_tensor_write, without its

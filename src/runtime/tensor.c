@@ -300,9 +300,10 @@ bool rt_tensor_stages_whole(const wgk_tensor *t) {
 }
 
 void rt_tensor_stage_span(const wgk_tensor *t, const void *data, void *mapped, int64_t first, int64_t end) {
-  size_t es = wgk_dtype_size(t->dtype);
-  rt_to_storage(t->dtype, (const char *)data + (size_t)first * es, end - first, (char *)mapped + (size_t)first * es);
-  size_t used = (size_t)t->numel * es;
+  piece_args a = {.upload = true, .dtype = t->dtype, .storage = t->storage, .in = data, .numel = t->numel,
+                  .mapped = mapped};
+  convert_span(first, end, &a);
+  size_t used = (size_t)t->numel * storage_size(t->dtype, t->storage);
   if (end == t->numel && used < t->buf_bytes) memset((char *)mapped + used, 0, t->buf_bytes - used);
 }
 
