@@ -8,7 +8,10 @@
  *
  *   rope_decode_ab PKG [--f16] [--rounds N] [--calls N] SETTING...
  *   SETTING: environment assignments, `separate-read` and `run-host`, joined by commas, e.g. WGK_DEFER_UPLOADS=1
- *            or WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 or separate-read or run-host ("-" for none)
+ *            or WGK_DEFER_UPLOADS=0,WGK_HOST_THREADS=1 or separate-read or run-host ("-" for none); and, to take
+ *            the call apart, `caches-resident` (with run-host: the caches made once a set, only x and the
+ *            positions from the host), `resident-read` (every input made once a set, wgk_call_run_read) or
+ *            `resident-wait` (the same, wgk_call_run and wgk_context_wait: no read)
  *
  * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
  * over every call, and the median of each round; then each input's part, and a call's pool misses, map waits and
@@ -81,6 +84,11 @@ typedef struct setting {
   uint64_t misses, map_waits, submits; /* over the measured calls: staging or buffer pool misses, map waits, submits */
   int separate_read; /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
   int run_host;      /* all in one wgk_call_run_host */
+  const input_set *sets; /* the input sets, to know which set a call is on */
+  int caches_resident; /* run-host with the caches' tensors made once a set */
+  int resident_read;   /* every input's tensor made once a set: wgk_call_run_read alone (1), or wgk_call_run and
+                          wgk_context_wait without the read (2) */
+  wgk_tensor *made_once[SETS][4]; /* x, cos, sin, positionIds of each set, for the two above */
 } setting;
 
 /* Applies "A=1,B=2" to the environment (or undoes it), for the context made in between. */
@@ -103,6 +111,8 @@ static int open_setting(setting *s, const char *pkg, int samples) {
   char *msg = NULL;
   s->separate_read = strstr(s->text, "separate-read") != NULL;
   s->run_host = strstr(s->text, "run-host") != NULL;
+  s->caches_resident = strstr(s->text, "caches-resident") != NULL;
+  s->resident_read = strstr(s->text, "resident-read") ? 1 : strstr(s->text, "resident-wait") ? 2 : 0;
   apply_env(s->text, 1);
   wgk_status st = wgk_context_create(NULL, &s->ctx, &msg);
   apply_env(s->text, 0);
@@ -134,6 +144,45 @@ static wgk_status make_input(setting *s, const char *port, wgk_dtype dt, int ran
 
 static const int64_t xs[4] = {1, HEADS, 1, HEAD}, cshape[2] = {ROWS, HALF}, ps[2] = {1, 1};
 
+static const char *const PORTS[4] = {"x", "cos", "sin", "positionIds"};
+
+/* The tensors of every input set, made once, for the settings that keep inputs on the GPU. */
+static wgk_status make_once(setting *s, const input_set *in, int f16) {
+  wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
+  wgk_status st = WGK_OK;
+  for (int k = 0; k < SETS && !st; k++) {
+    const input_set *i = &in[k];
+    st = wgk_tensor_create(s->ctx, dt, 4, xs, f16 ? (const void *)i->hx : i->x, &s->made_once[k][0]);
+    if (!st) st = wgk_tensor_create(s->ctx, dt, 2, cshape, f16 ? (const void *)i->hcs : i->cs, &s->made_once[k][1]);
+    if (!st) st = wgk_tensor_create(s->ctx, dt, 2, cshape, f16 ? (const void *)i->hsn : i->sn, &s->made_once[k][2]);
+    if (!st) st = wgk_tensor_create(s->ctx, WGK_DTYPE_INT64, 2, ps, &POS, &s->made_once[k][3]);
+  }
+  return st;
+}
+
+/* The call on the tensors of set k made once (ports first..last set), its output read in the call's submission. */
+static wgk_status timed_resident_read(setting *s, int k, int f16, void *y, int at) {
+  wgk_output_read read = {"y", y, (size_t)HEADS * HEAD * (f16 ? 2 : 4)};
+  double t0 = now_us();
+  wgk_status st = WGK_OK;
+  for (int p = 0; p < 4 && !st; p++) st = wgk_call_set_input(s->call, PORTS[p], s->made_once[k][p]);
+  double t1 = now_us();
+  if (!st && s->resident_read == 2) { /* no read in the timed call: the run and its wait, the check's read after */
+    st = wgk_call_run(s->call);
+    if (!st) st = wgk_context_wait(s->ctx);
+  } else if (!st) {
+    st = wgk_call_run_read(s->call, &read, 1);
+  }
+  double t2 = now_us();
+  wgk_tensor *out = st || s->resident_read != 2 || at >= 0 ? NULL : wgk_call_output(s->call, "y");
+  if (out) st = wgk_tensor_read(out, y, read.size);
+  if (!st && at >= 0) {
+    s->e2e[at] = t2 - t0, s->inputs[at] = t1 - t0, s->run[at] = t2 - t1, s->read[at] = 0;
+    for (int p = 0; p < 4; p++) s->made[p][at] = 0;
+  }
+  return st;
+}
+
 /* The call on input set `in` in one wgk_call_run_host, its output into y; times into slot `at` unless at < 0. */
 static wgk_status timed_run_host(setting *s, const input_set *in, int f16, void *y, int at) {
   wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
@@ -146,7 +195,14 @@ static wgk_status timed_run_host(setting *s, const input_set *in, int f16, void 
   };
   wgk_output_read read = {"y", y, es * HEADS * HEAD};
   double t0 = now_us();
-  wgk_status st = wgk_call_run_host(s->call, w, 4, &read, 1);
+  wgk_status st = WGK_OK;
+  if (s->caches_resident) { /* x and the positions from the host; the set's caches made once */
+    int k = (int)(in - s->sets);
+    st = wgk_call_set_input(s->call, "cos", s->made_once[k][1]);
+    if (!st) st = wgk_call_set_input(s->call, "sin", s->made_once[k][2]);
+    w[1] = w[3];
+  }
+  if (!st) st = wgk_call_run_host(s->call, w, s->caches_resident ? 2 : 4, &read, 1);
   double t1 = now_us();
   if (!st && at >= 0) {
     s->e2e[at] = s->run[at] = t1 - t0, s->inputs[at] = s->read[at] = 0;
@@ -158,6 +214,7 @@ static wgk_status timed_run_host(setting *s, const input_set *in, int f16, void 
 
 /* One end-to-end call on input set `in`, its output into y; times into slot `at` unless at < 0. */
 static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, int at) {
+  if (s->resident_read) return timed_resident_read(s, (int)(in - s->sets), f16, y, at);
   if (s->run_host) return timed_run_host(s, in, f16, y, at);
   wgk_dtype dt = f16 ? WGK_DTYPE_FLOAT16 : WGK_DTYPE_FLOAT32;
   double t0 = now_us(), tm[4];
@@ -229,7 +286,14 @@ int main(int argc, char **argv) {
   util_rng_seed(&rng, 2026);
   for (int k = 0; k < SETS; k++) fill_set(&in[k], f16);
   int failed = 0;
-  for (int i = 0; i < n && !failed; i++) failed = open_setting(&set[i], pkg, rounds * calls);
+  for (int i = 0; i < n && !failed; i++) {
+    failed = open_setting(&set[i], pkg, rounds * calls);
+    set[i].sets = in;
+    if (!failed && (set[i].caches_resident || set[i].resident_read) && make_once(&set[i], in, f16) != WGK_OK) {
+      fprintf(stderr, "rope_decode_ab: %s: %s\n", set[i].text, wgk_context_errmsg(set[i].ctx));
+      failed = 1;
+    }
+  }
   for (int i = 0; i < n && !failed; i++) { /* warm: compile, fill the pools; the first result checked */
     for (int c = 0; c < 2 * SETS && !failed; c++) {
       memset(y, 0xff, sizeof(float) * HEADS * HEAD); /* poisoned: unwritten elements read as NaN */
@@ -255,6 +319,8 @@ int main(int argc, char **argv) {
       }
   for (int i = 0; i < n && !failed; i++) report(&set[i], rounds, calls, f16);
   for (int i = 0; i < n; i++) {
+    for (int k = 0; k < SETS; k++)
+      for (int p = 0; p < 4; p++) wgk_tensor_release(set[i].made_once[k][p]);
     wgk_call_destroy(set[i].call);
     wgk_kernel_destroy(set[i].k);
     wgk_context_destroy(set[i].ctx);
