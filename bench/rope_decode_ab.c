@@ -15,7 +15,8 @@
  *
  * Prints, per setting, the median end to end and its parts (inputs made and bound, run, output read after it)
  * over every call, and the median of each round; then each input's part, and a call's pool misses, map waits and
- * submissions (the library's own counters). A `run-host` call has no parts of its own: its inputs and read are in
+ * submissions (the library's own counters), and the time of a fixed host workload before each round (the core's
+ * speed at that moment). A `run-host` call has no parts of its own: its inputs and read are in
  * its run; the library's times of its phases are printed instead. Exit 1 on an error or a wrong result. */
 #include <math.h>
 #include <stdio.h>
@@ -260,6 +261,17 @@ static void report(const setting *s, int rounds, int calls, int f16) {
   if (s->run_host) report_phases(s);
 }
 
+/* A fixed host workload (a dependent chain of multiply-adds), timed: how fast this core runs at this moment. */
+static double host_calibration_us(void) {
+  volatile uint64_t sink;
+  uint64_t v = 1;
+  double t0 = now_us();
+  for (int k = 0; k < 200000; k++) v = v * 6364136223846793005ull + 1442695040888963407ull;
+  sink = v;
+  (void)sink;
+  return now_us() - t0;
+}
+
 int main(int argc, char **argv) {
   int f16 = 0, rounds = 6, calls = 40, n = 0;
   const char *pkg = NULL;
@@ -306,7 +318,10 @@ int main(int argc, char **argv) {
       }
     }
   }
-  for (int r = 0; r < rounds && !failed; r++)
+  double *calib = calloc((size_t)rounds, sizeof *calib);
+  if (!calib) failed = 1;
+  for (int r = 0; r < rounds && !failed; r++) {
+    calib[r] = host_calibration_us();
     for (int i = 0; i < n && !failed; i++)
       for (int c = 0; c < calls && !failed; c++) {
         setting *t = &set[i];
@@ -317,7 +332,12 @@ int main(int argc, char **argv) {
         if (failed) fprintf(stderr, "rope_decode_ab: %s: %s\n", set[i].text, wgk_context_errmsg(set[i].ctx));
         set[i].n++;
       }
+  }
   for (int i = 0; i < n && !failed; i++) report(&set[i], rounds, calls, f16);
+  printf("host calibration per round, us:");
+  for (int r = 0; r < rounds; r++) printf(" %.0f", calib[r]);
+  printf("\n");
+  free(calib);
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < SETS; k++)
       for (int p = 0; p < 4; p++) wgk_tensor_release(set[i].made_once[k][p]);
