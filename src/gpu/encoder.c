@@ -135,7 +135,13 @@ wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char 
   }
   for (size_t i = 0; i < n; i++) wgpuCommandBufferRelease(commands[i]);
   wgk_status s = gpu_scope_pop(dev, what, err);
-  if (had_copies) gpu_deferred_submitted(dev, s == WGK_OK && copies);
+  /* A rejected submission ran none of its command buffers: the upload copies go again alone, so a call that fails
+   * does not take earlier tensors' values with it. */
+  bool copied = copies && s == WGK_OK;
+  if (copies && s != WGK_OK && mine && !(copied = gpu_deferred_resubmit(dev)))
+    util_error_append(err, "; the upload copies it carried failed again: tensors made or written since the last "
+                           "submission hold no values");
+  if (had_copies) gpu_deferred_submitted(dev, copied);
   return s;
 }
 

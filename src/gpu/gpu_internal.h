@@ -9,7 +9,7 @@
 
 #define WGK_GPU_MESSAGE_MAX 1024
 #define WGK_WAIT_SPIN_DEFAULT_US 2000 /* a GPU device's waits poll this long before they block */
-#define WGK_WAIT_SPIN_MAX_US 1000000 /* WGK_WAIT_SPIN_US above this (or not a number) is ignored */
+#define WGK_WAIT_SPIN_MAX_US 1000000  /* WGK_WAIT_SPIN_US above this (or not a number) is ignored */
 
 /* Upload copies recorded for the device's next submission (gpu/deferred.c): one submission carries them ahead of
  * the work that follows instead of one submission per upload. Their staging buffers go back to their pools, mapping
@@ -20,6 +20,9 @@ typedef struct gpu_deferred {
   int n;
   gpu_buffer *staging[GPU_DEFERRED_MAX];
   gpu_pool *pools[GPU_DEFERRED_MAX];
+  WGPUBuffer dst[GPU_DEFERRED_MAX]; /* our references: the copies recorded again after a failed submission */
+  uint64_t at[GPU_DEFERRED_MAX];
+  size_t len[GPU_DEFERRED_MAX];
   uint64_t epoch; /* advances at every submission of the copies: a buffer whose deferred_epoch is epoch + 1 is the
                      destination of a copy not submitted yet */
 } gpu_deferred;
@@ -189,6 +192,9 @@ bool gpu_deferred_targets(const gpu_buffer *buf);
 /* The recorded copies as a command buffer to submit ahead of others (NULL when none); gpu_deferred_submitted after
  * the submission (ok: it was made without error). */
 WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev);
+/* The recorded copies submitted again on their own, after a submission that carried them failed for its other
+ * work (a rejected submission runs none of it): true when they went. */
+bool gpu_deferred_resubmit(gpu_device *dev);
 void gpu_deferred_submitted(gpu_device *dev, bool ok);
 /* The recorded copies dropped unsubmitted (device teardown), their staging buffers destroyed. */
 void gpu_deferred_discard(gpu_device *dev);

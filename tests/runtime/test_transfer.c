@@ -5,7 +5,8 @@
  *   out (twice with submit_during_fill: the first cache's copy goes while the threads fill the second); and it
  *   finds its bind group cached though its tensors are new;
  * - a deferred upload copy is submitted before anything that could see the buffer without it: a queue write to the
- *   same buffer, a wait, the buffer handed to the caller;
+ *   same buffer, a wait, the buffer handed to the caller; and again on its own when the submission that carried it
+ *   was rejected for its other work;
  * - staged transfers in pieces alternate GPU_STAGING_DEPTH staging buffers (the fill of piece i+1 does not wait for
  *   the copy of piece i), read-backs drain piece by piece, and every value arrives: odd sizes, sizes not a multiple
  *   of a piece, float16, int8 widened, int64 in 64 bits and int64 held as 32-bit words, pieces large enough to be
@@ -442,6 +443,40 @@ static void wait_submits_deferred_uploads(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* A submission that fails for its own work (a copy out of a destroyed buffer) runs none of its command buffers:
+ * the upload copies it carried go again on their own, so the tensor made before keeps its values (not the ones its
+ * pooled buffer held), and the staging buffer is back in the pool. */
+static void failed_submission_keeps_deferred_copies(void **state) {
+  (void)state;
+  wgk_context *ctx = deferring_context();
+  static float v[M_DEFER], before[M_DEFER];
+  fill_uniform(before, M_DEFER);
+  wgk_tensor *t = deferred_tensor(ctx, before);
+  reads_back(t, before);
+  wgk_tensor_release(t); /* its buffer, holding `before`, back in the pool: the next tensor's */
+  fill_uniform(v, M_DEFER);
+  t = deferred_tensor(ctx, v);
+  int staging = pooled(ctx, UPLOAD_STAGING);
+  gpu_buffer *gone = NULL, *into = NULL;
+  assert_int_equal(gpu_buffer_create(ctx->dev, 256, WGK_GPU_BUFFER_COPY_SRC, "gone", &gone, &ctx->err), WGK_OK);
+  assert_int_equal(gpu_buffer_create(ctx->dev, 256, WGK_GPU_BUFFER_COPY_DST, "into", &into, &ctx->err), WGK_OK);
+  wgpuBufferDestroy(gone->buffer);
+  gpu_encoder *enc = NULL;
+  assert_int_equal(gpu_encoder_begin(ctx->dev, "bad work", &enc, &ctx->err), WGK_OK);
+  assert_int_equal(gpu_encoder_copy(enc, gone, 0, into, 0, 256, &ctx->err), WGK_OK);
+  uint64_t submits = gpu_device_submits(ctx->dev);
+  assert_int_equal(gpu_encoder_submit(enc, &ctx->err), WGK_ERR_GPU);
+  assert_non_null(strstr(ctx->err.message, "submitting recorded work"));
+  assert_int_equal(gpu_device_submits(ctx->dev) - submits, 2); /* the rejected one, then the copies alone */
+  assert_false(gpu_deferred_targets(t->buf));
+  assert_int_equal(pooled(ctx, UPLOAD_STAGING), staging + 1);
+  reads_back(t, v);
+  gpu_buffer_destroy(gone);
+  gpu_buffer_destroy(into);
+  wgk_tensor_release(t);
+  wgk_context_destroy(ctx);
+}
+
 /* A buffer handed to the caller (whose own submissions may read it) gets its pending upload submitted at once, and
  * its later writes are never deferred; a tensor released with its copy pending leaves nothing dangling. */
 static void handed_out_buffer_is_never_deferred(void **state) {
@@ -505,13 +540,20 @@ int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(decode_call_waits_once),          cmocka_unit_test(decode_call_without_submit_during_fill),
+      cmocka_unit_test(decode_call_waits_once),
+      cmocka_unit_test(decode_call_without_submit_during_fill),
       cmocka_unit_test(pieces_alternate_staging),
-      cmocka_unit_test(uploads_back_to_back_never_wait), cmocka_unit_test(conversions_through_pieces),
-      cmocka_unit_test(int64_words_read_in_pieces),      cmocka_unit_test(big_pieces_on_threads),
-      cmocka_unit_test(queue_write_limit_from_env),      cmocka_unit_test(staged_upload_zeroes_the_tail),
-      cmocka_unit_test(queue_write_after_deferred_upload), cmocka_unit_test(wait_submits_deferred_uploads),
-      cmocka_unit_test(handed_out_buffer_is_never_deferred), cmocka_unit_test(defer_uploads_from_env),
+      cmocka_unit_test(uploads_back_to_back_never_wait),
+      cmocka_unit_test(conversions_through_pieces),
+      cmocka_unit_test(int64_words_read_in_pieces),
+      cmocka_unit_test(big_pieces_on_threads),
+      cmocka_unit_test(queue_write_limit_from_env),
+      cmocka_unit_test(staged_upload_zeroes_the_tail),
+      cmocka_unit_test(queue_write_after_deferred_upload),
+      cmocka_unit_test(wait_submits_deferred_uploads),
+      cmocka_unit_test(handed_out_buffer_is_never_deferred),
+      cmocka_unit_test(defer_uploads_from_env),
+      cmocka_unit_test(failed_submission_keeps_deferred_copies),
       cmocka_unit_test(host_span_from_env),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
