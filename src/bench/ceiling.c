@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench/ceiling.h"
 #include "bench/consistency.h"
 #include "device/device_desc.h"
+#include "util/clock.h"
 
 #define WG 256u
 #define COPY_MAX_BYTES (256ull << 20)    /* per buffer: far past any cache */
@@ -20,11 +20,7 @@ bool bench_timestamps_trusted(const dev_desc *dev) {
   return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
 }
 
-double bench_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+double bench_now_ns(void) { return (double)util_now_ns(); }
 
 /* The copy kernel with V vec4 per thread: a workgroup copies a block of 256 V vec4, thread li elements
  * li, li + 256, ... (each load and store coalesced across the workgroup); all V loads are issued before the

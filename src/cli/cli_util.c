@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "package/package.h"
+#include "util/clock.h"
 
 void cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
@@ -308,8 +308,4 @@ struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const cha
   return pkg;
 }
 
-double cli_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double cli_now(void) { return util_now_s(); }

@@ -7,9 +7,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "gpu/blob_cache.h"
+#include "util/clock.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,12 +68,6 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
  * of the adapter's facts (vendor, architecture, device, driver description, backend, ids) and of the Dawn
  * library file (path, size, time), so another driver or another Dawn build starts an empty cache. NULL when
  * turned off (WGK_PIPELINE_CACHE=0) or no folder can be made: Dawn then caches nothing. */
-static double mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static gpu_blob_cache *open_blob_cache(WGPUAdapter adapter) {
   const char *off = getenv("WGK_PIPELINE_CACHE");
   if (off && strcmp(off, "0") == 0) return NULL;
@@ -106,9 +100,9 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
   /* Timestamps quantized to 100 us by default (a browser's timing-attack guard): useless for kernels. */
   static const char *const disabled[] = {"timestamp_quantization"};
   WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 0, NULL, 1, disabled};
-  double t0 = mono_ns();
+  double t0 = (double)util_now_ns();
   dev->blobs = open_blob_cache(adapter);
-  double t1 = mono_ns();
+  double t1 = (double)util_now_ns();
   dev->startup.cache_ns = t1 - t0;
   WGPUDawnCacheDeviceDescriptor cache = {{NULL, WGPUSType_DawnCacheDeviceDescriptor},
                                          gpu_sv("wgk"),
@@ -138,7 +132,7 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
   } else {
     dev->device = r->device;
   }
-  dev->startup.device_ns = mono_ns() - t1;
+  dev->startup.device_ns = (double)util_now_ns() - t1;
   gpu_async_free(&r->async);
   return s;
 }
@@ -189,14 +183,14 @@ static void describe(gpu_device *dev) {
 }
 
 static wgk_status create_own(gpu_device *dev, const gpu_options *opts, util_error *err) {
-  double t0 = mono_ns();
+  double t0 = (double)util_now_ns();
   dev->instance = gpu_instance_create();
-  double t1 = mono_ns();
+  double t1 = (double)util_now_ns();
   dev->startup.instance_ns = t1 - t0;
   if (!dev->instance) return util_error_plain(err, WGK_ERR_DEVICE, "Dawn could not create a WebGPU instance");
   WGPUAdapter adapter = NULL;
   wgk_status s = gpu_adapter_select(dev->instance, opts ? opts->adapter : NULL, &adapter, err);
-  dev->startup.adapter_ns = mono_ns() - t1;
+  dev->startup.adapter_ns = (double)util_now_ns() - t1;
   if (s == WGK_OK) s = request_device(dev, adapter, err);
   if (adapter) wgpuAdapterRelease(adapter);
   return s;
@@ -253,9 +247,9 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   }
   dev->queue = wgpuDeviceGetQueue(dev->device);
   if (!dev->external) wgpuDeviceSetLoggingCallback(dev->device, (WGPULoggingCallbackInfo){NULL, on_log, dev, NULL});
-  double t0 = mono_ns();
+  double t0 = (double)util_now_ns();
   describe(dev);
-  dev->startup.describe_ns = mono_ns() - t0;
+  dev->startup.describe_ns = (double)util_now_ns() - t0;
   dev->spin_ns = wait_spin_ns(&dev->desc);
   *out = dev;
   return WGK_OK;

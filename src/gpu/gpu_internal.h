@@ -176,7 +176,7 @@ typedef struct gpu_progress {
   pthread_t thread;
   bool done, running, shown;
   char label[200];
-  struct timespec start;
+  double start_s; /* util_now_s at the start */
   long after_ms;
 } gpu_progress;
 void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label);

@@ -1,17 +1,12 @@
 /* Progress of a long wait on a terminal (gpu_internal.h, gpu_progress). */
 #include "gpu/gpu_internal.h"
+#include "util/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double since(const struct timespec *t0) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
 
 static void *progress_main(void *arg) {
   gpu_progress *pr = arg;
@@ -25,7 +20,7 @@ static void *progress_main(void *arg) {
     if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
     pthread_cond_timedwait(&pr->done_cond, &pr->lock, &until);
     if (pr->done) break;
-    fprintf(stderr, "\rwgk: %s ... %.0f s", pr->label, since(&pr->start));
+    fprintf(stderr, "\rwgk: %s ... %.0f s", pr->label, util_now_s() - pr->start_s);
     fflush(stderr);
     pr->shown = true;
     wait_ms = 500;
@@ -42,7 +37,7 @@ void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label) 
   pr->after_ms = after ? atol(after) : 1000;
   if (pr->after_ms < 0) pr->after_ms = 0;
   snprintf(pr->label, sizeof pr->label, "%s %s", doing, label ? label : "");
-  clock_gettime(CLOCK_MONOTONIC, &pr->start);
+  pr->start_s = util_now_s();
   if (pr->after_ms == 0) { /* at once (tests): drawn here, so even a wait shorter than a thread start shows */
     fprintf(stderr, "\rwgk: %s ... 0 s", pr->label);
     fflush(stderr);

@@ -2,6 +2,7 @@
  * gpu_await, so timed out, wait failed and callback failed are always told apart; every zero-timeout poll through
  * poll_once (gpu_poll_once outside this file). */
 #include "gpu/gpu_internal.h"
+#include "util/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,12 +48,6 @@ static const char *async_status_name(uint32_t status) {
   }
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* One zero-timeout poll of future: its callback runs here if it is done. */
 static WGPUWaitStatus poll_once(WGPUInstance instance, WGPUFuture future) {
   WGPUFutureWaitInfo info = {future, 0};
@@ -73,10 +68,10 @@ bool gpu_poll_once(gpu_device *dev, WGPUFuture future) {
  * wait), else a sleep of sleep_ns that grows (POLL_SLEEP_NS, for an instance created without timed waits, a
  * caller's: a long kernel costs no CPU and a short one little latency). */
 static WGPUWaitStatus poll_loop(WGPUInstance instance, WGPUFuture future, uint64_t budget_ns, long sleep_ns) {
-  uint64_t deadline = now_ns() + budget_ns;
+  uint64_t deadline = util_now_ns() + budget_ns;
   for (;;) {
     WGPUWaitStatus s = poll_once(instance, future);
-    if (s != WGPUWaitStatus_TimedOut || now_ns() >= deadline) return s;
+    if (s != WGPUWaitStatus_TimedOut || util_now_ns() >= deadline) return s;
     if (sleep_ns) {
       nanosleep(&(struct timespec){0, sleep_ns}, NULL);
       if (sleep_ns < POLL_SLEEP_MAX_NS) sleep_ns *= 2;
@@ -88,11 +83,11 @@ static wgk_status await(WGPUInstance instance, bool *timed, uint64_t spin_ns, WG
                         uint32_t timeout_ms, const char *what, util_error *err) {
   WGPUFutureWaitInfo info = {future, 0};
   uint64_t timeout_ns = (uint64_t)timeout_ms * 1000000u;
-  uint64_t t0 = now_ns();
+  uint64_t t0 = util_now_ns();
   WGPUWaitStatus s = spin_ns ? poll_loop(instance, future, spin_ns < timeout_ns ? spin_ns : timeout_ns, POLL_SPIN)
                              : WGPUWaitStatus_TimedOut;
   if (s == WGPUWaitStatus_TimedOut) {
-    uint64_t spent = now_ns() - t0;
+    uint64_t spent = util_now_ns() - t0;
     timeout_ns = spent < timeout_ns ? timeout_ns - spent : 0;
     s = *timed ? wgpuInstanceWaitAny(instance, 1, &info, timeout_ns) : WGPUWaitStatus_UnsupportedTimeout;
   }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hub/hub_internal.h"
+#include "util/clock.h"
 
 #define MAX_REDIRECTS 10
 #define MAX_BODY ((size_t)1 << 30)
@@ -171,16 +172,10 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *user) {
   return n;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A progress line for downloads that take more than half a second, on a terminal only. */
 static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
   transfer *t = user;
-  if (!t->net->progress || now_s() - t->started < 0.5) return 0;
+  if (!t->net->progress || util_now_s() - t->started < 0.5) return 0;
   const int width = 30;
   int fill = dltotal > 0 ? (int)(dlnow * width / dltotal) : 0;
   char bar[64];
@@ -242,7 +237,7 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
     snprintf(r->curl_msg, sizeof r->curl_msg, "curl_easy_init failed");
     return;
   }
-  transfer t = {.body = body, .net = net, .file = file, .started = now_s()};
+  transfer t = {.body = body, .net = net, .file = file, .started = util_now_s()};
   struct curl_slist *headers = NULL;
   char *auth = NULL;
   if (send_token && net->token) {

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runtime/runtime_internal.h"
+#include "util/clock.h"
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len) {
   const unsigned char *p = data;
@@ -34,12 +34,6 @@ static void point_at_template(wgk_context *ctx, const plan_pass *pass) {
   util_error_relocate(e, util_pos_make(file, line, 0), NULL);
 }
 
-static double mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash, rt_pipeline_entry *e) {
   memset(e, 0, sizeof *e);
   e->hash = hash;
@@ -52,14 +46,14 @@ static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash,
   }
   e->n_layout = pass->n_bindings;
   for (size_t i = 0; i < pass->n_bindings; i++) e->layout[i] = binding_type(pass->bindings[i].buffer);
-  double t0 = mono_ns();
+  double t0 = (double)util_now_ns();
   wgk_status st = gpu_shader_create(ctx->dev, pass->wgsl, pass->label, &e->shader, &ctx->err);
-  double t1 = mono_ns();
+  double t1 = (double)util_now_ns();
   ctx->shader_ns += t1 - t0;
   if (st == WGK_OK) {
     ctx->stats.shaders_compiled++;
     st = gpu_pipeline_create(ctx->dev, e->shader, e->layout, e->n_layout, "main", pass->label, &e->pipeline, &ctx->err);
-    ctx->pipeline_ns += mono_ns() - t1;
+    ctx->pipeline_ns += (double)util_now_ns() - t1;
   }
   if (st != WGK_OK) {
     point_at_template(ctx, pass);

@@ -11,4 +11,6 @@ static inline uint64_t util_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static inline double util_now_s(void) { return (double)util_now_ns() * 1e-9; }
+
 #endif

@@ -2,12 +2,12 @@
  * caller; a generation count wakes the threads for each job, a done count wakes the caller. Where a spin is set,
  * threads and caller watch those counts for that long before they sleep on the condition variables. */
 #include "util/workers.h"
+#include "util/clock.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define WORKERS_MAX 64
 
@@ -26,11 +26,7 @@ struct util_workers {
   unsigned spin_us; /* how long a thread watches for the next job, or the caller for the last task, before sleeping */
 };
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
+static double now_us(void) { return (double)util_now_ns() * 1e-3; }
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
