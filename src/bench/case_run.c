@@ -63,6 +63,8 @@ wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *s
     snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   if (!st) st = bind_set(s, 0);
   if (!st) st = tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
+  util_error bare_err = {0}; /* none: the overhead goal falls back to the ceilings' bare submission */
+  if (!st && bench_bare_create(rt_context_device(rt_kernel_context(k)), &s->bare, &bare_err) != WGK_OK) s->bare = NULL;
   if (st && !why[0])
     snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
   return st;
@@ -70,6 +72,7 @@ wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *s
 
 void bench_setup_free(bench_setup *s) {
   wgk_call_destroy(s->call);
+  bench_bare_destroy(s->bare);
   for (int set = 0; set < WGK_BENCH_MAX_SETS; set++) {
     for (size_t i = 0; s->dev[set] && i < s->c->n_inputs; i++) wgk_tensor_release(s->dev[set][i]);
     free(s->dev[set]);
@@ -77,7 +80,7 @@ void bench_setup_free(bench_setup *s) {
   for (size_t i = 0; s->host && i < s->c->n_inputs; i++) util_host_tensor_free(s->host[i]);
   free(s->host);
   bench_series *series[] = {&s->ts_batch,  &s->span_ns,    &s->timed_calls,  &s->timed_run,    &s->timed_wait,
-                            &s->timed_gpu, &s->timed_span, &s->resident_run, &s->resident_wait};
+                            &s->timed_gpu, &s->timed_span, &s->resident_run, &s->resident_wait, &s->bare_beside};
   for (size_t i = 0; i < sizeof series / sizeof *series; i++) bench_series_free(series[i]);
   for (int p = 0; p < WGK_BENCH_MAX_PASSES; p++) bench_series_free(&s->pass_ns[p]);
   memset(s, 0, sizeof *s);
@@ -295,8 +298,11 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
                                      bench_series *resident_acc) {
   double *bns = calloc((size_t)batches + 1, sizeof *bns), *rns = calloc((size_t)calls + 1, sizeof *rns);
   double *run = calloc((size_t)calls + 1, sizeof *run), *wait = calloc((size_t)calls + 1, sizeof *wait);
+  double *bare = calloc((size_t)calls + 1, sizeof *bare);
   wgk_batch *b = NULL;
-  wgk_status st = bns && rns && run && wait ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st =
+      bns && rns && run && wait && bare ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  util_error bare_err = {0};
   if (!st) st = bench_warm(s, warmup);
   /* one batch sample, then resident calls in proportion, so both see the same moments of a busy machine */
   int64_t r = 0;
@@ -313,14 +319,17 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
       rns[r] = now_ns() - t0;
       run[r] = t1 - t0;
       wait[r] = rns[r] - run[r];
+      if (!st && s->bare) st = bench_bare_time(s->bare, &bare[r], &bare_err); /* the same moment's bare submit */
     }
   }
   wgk_batch_destroy(b);
   if (!st && resident_acc &&
-      !(bench_series_add(&s->resident_run, run, (size_t)calls) && bench_series_add(&s->resident_wait, wait, (size_t)calls)))
+      !(bench_series_add(&s->resident_run, run, (size_t)calls) && bench_series_add(&s->resident_wait, wait, (size_t)calls) &&
+        (!s->bare || bench_series_add(&s->bare_beside, bare, (size_t)calls))))
     st = WGK_ERR_OUT_OF_MEMORY;
   free(run);
   free(wait);
+  free(bare);
   wgk_status a = finish(st, bns, batches, batch_out, batch_acc);
   wgk_status c = finish(st ? st : a, rns, calls, resident_out, resident_acc);
   return st ? st : a ? a : c;

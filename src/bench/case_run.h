@@ -47,9 +47,11 @@ typedef struct bench_setup {
   bench_series timed_gpu, timed_span;   /* its passes' busy time (timestamps) and span */
   /* The untimed resident series split (bench_time_batch_resident): */
   bench_series resident_run, resident_wait;
+  struct bench_bare *bare;  /* a bare submission timed after each resident call (NULL: none could be made) */
+  bench_series bare_beside; /* its times */
 } bench_setup;
 
-/* Generates and uploads the inputs and makes the call. A case the device cannot run (a missing required
+/* Generates and uploads the inputs, makes the call and the bare submission timed beside its resident calls. A case the device cannot run (a missing required
  * feature) gives WGK_ERR_UNSUPPORTED with the reason in *why; other failures name the cause in *why too. */
 wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *out /* OUT */,
                             char *why, size_t why_size);

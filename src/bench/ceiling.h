@@ -95,14 +95,16 @@ typedef struct bench_goals {
   double transfer_ratio;    /* transfer_ns / transfer_floor_ns */
   bool transfer_met;        /* ratio <= WGK_BENCH_TRANSFER_GOAL */
   bool has_overhead;        /* the bare submit + wait was measured */
-  double submit_wait_ns;    /* its median */
+  double submit_wait_ns;    /* its median: timed beside the case's resident calls where they were, else the ceiling's */
+  bool submit_wait_beside;  /* submit_wait_ns was timed beside the resident calls (bench_bare) */
   double overhead_ratio;    /* resident / submit_wait_ns */
   bool overhead_met;        /* ratio <= WGK_BENCH_OVERHEAD_GOAL */
   double host_ratio;        /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
                                the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
 } bench_goals;
+/* bare_beside_ns: the bare submit + wait timed beside the case's resident calls (0: none; the ceiling's then). */
 bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes, double e2e_ns,
-                           double resident_ns, double gpu_ns);
+                           double resident_ns, double gpu_ns, double bare_beside_ns);
 json_t *bench_goals_json(const bench_goals *g);
 
 /* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
@@ -115,6 +117,15 @@ bool bench_timestamps_trusted(const dev_desc *dev);
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks; where the device has
  * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */
 wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceilings *out, util_error *err);
+
+/* The bare submission (one workgroup writing one word: encoder, dispatch, submit, wait), to time beside a case's
+ * resident calls. On the H200 a call's host part sits at one of two levels for long stretches (11 or 17 us of record
+ * and submit, bench/results/h200-2026-12-02-decode-apart.md): the bare submission timed minutes apart can be in the
+ * other one, timed beside it is in the same one. */
+typedef struct bench_bare bench_bare;
+wgk_status bench_bare_create(gpu_device *dev, bench_bare **out /* OUT */, util_error *err);
+wgk_status bench_bare_time(bench_bare *b, double *ns /* OUT */, util_error *err);
+void bench_bare_destroy(bench_bare *b);
 
 /* The copy variants to time near the ceiling's best (its vec4 per thread): that one and its neighbours in
  * 1, 2, 4, 8 (where they exist), in that order, into out; `best` 0 or none of them (no ceiling, or one without a

@@ -62,6 +62,7 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                 ceil->copy.gbps > 0 ? (double)r->bytes / ceil->copy.gbps : 0, "computeFloorNs",
                 ceil->fma_gflops > 0 ? (double)r->flops / ceil->fma_gflops : 0);
   if (r->has_reference) json_object_set_new(m, "referenceNs", stat_json(&r->reference));
+  if (r->bare_beside.n) json_object_set_new(m, "bareBesideNs", stat_json(&r->bare_beside));
   json_object_set_new(m, "e2eParts",
                       json_pack("{s:o, s:o, s:o}", "stepsNs", stat_json(&r->e2e_parts.steps), "uploadNs",
                                 stat_json(&r->e2e_parts.upload), "runNs", stat_json(&r->e2e_parts.run)));
@@ -71,7 +72,8 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                                   stat_json(&r->copy_at.best.ns), "gbps", r->copy_at.gbps, "vec4PerThread",
                                   (int)r->copy_at.vec4_per_thread, "bandwidthRatio", cli_bench_row_copy_at_ratio(r)));
   bench_goals g =
-      bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median);
+      bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median,
+                     r->bare_beside.median);
   json_object_set_new(m, "goals", bench_goals_json(&g));
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",

@@ -42,6 +42,7 @@ typedef struct cli_bench_row {
   bench_copy copy_at;
   /* Where a resident call's time goes (has_timestamps for the timed figures), pooled over the repeats: */
   bench_stat resident_run, resident_wait; /* the resident series split: wgk_call_run returning, then the wait */
+  bench_stat bare_beside;                 /* the bare submit + wait timed after each resident call (n 0: none) */
   bench_stat ts_batch;                    /* wall per call of the submissions the timestamps timed the last call of */
   bench_stat span;                        /* that last call's GPU span: first pass's begin to last pass's end */
   bench_stat timed_run, timed_wait, timed_gpu, timed_span; /* lone timed calls (timed_call is their whole wall) */

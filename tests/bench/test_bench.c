@@ -446,12 +446,12 @@ static void goals_of_a_case(void **state) {
   c.download.gbps = 10;
   c.submit_wait = (bench_stat){.median = 20000, .n = 200};
   /* 2e6 bytes in: 100 us; 1e6 out: 100 us; floor 200 us. e2e 500 us - resident 24 us = 476 us: 2.38x, missed */
-  bench_goals g = bench_goals_of(&c, 2000000, 1000000, 500000, 24000, 8000);
+  bench_goals g = bench_goals_of(&c, 2000000, 1000000, 500000, 24000, 8000, 0);
   assert_true(g.has_transfer);
   assert_float_equal(g.transfer_floor_ns, 200000, 1e-6);
   assert_float_equal(g.transfer_ns, 476000, 1e-6);
   assert_false(g.transfer_met);
-  g = bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000);
+  g = bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000, 0);
   assert_float_equal(g.transfer_ratio, 1.2, 1e-12);
   assert_true(g.transfer_met);
   assert_true(g.has_overhead);
@@ -463,11 +463,27 @@ static void goals_of_a_case(void **state) {
   assert_float_equal(json_real_value(at(j, "transfer.goal")), WGK_BENCH_TRANSFER_GOAL, 0);
   assert_true(json_is_true(at(j, "transfer.met")));
   assert_float_equal(json_real_value(at(j, "overhead.submitWaitNs")), 20000, 0);
+  assert_string_equal(json_string_value(at(j, "overhead.submitWaitTimed")), "with the ceilings");
   assert_true(json_is_true(at(j, "overhead.met")));
   json_decref(j);
+  /* the bare submission timed beside the resident calls, when there is one, over the ceilings' (17.9 us at one level
+   * of the host, the resident calls at the other) */
+  g = bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000, 16000);
+  assert_true(g.submit_wait_beside);
+  assert_float_equal(g.overhead_ratio, 1.5, 1e-12);
+  assert_false(g.overhead_met);
+  j = bench_goals_json(&g);
+  assert_float_equal(json_real_value(at(j, "overhead.submitWaitNs")), 16000, 0);
+  assert_string_equal(json_string_value(at(j, "overhead.submitWaitTimed")), "beside the resident calls");
+  json_decref(j);
+  c.has_submit_wait = false; /* beside alone is enough */
+  g = bench_goals_of(&c, 1, 1, 2, 24000, 8000, 20000);
+  assert_true(g.has_overhead && g.submit_wait_beside);
+  assert_float_equal(g.overhead_ratio, 1.2, 1e-12);
+  c.has_submit_wait = true;
   /* nothing measured: no goals, no keys */
   c.has_transfers = c.has_submit_wait = false;
-  g = bench_goals_of(&c, 1, 1, 2, 1, 1);
+  g = bench_goals_of(&c, 1, 1, 2, 1, 1, 0);
   assert_false(g.has_transfer || g.has_overhead);
   j = bench_goals_json(&g);
   assert_int_equal(json_object_size(j), 0);
