@@ -79,7 +79,7 @@ void bench_setup_free(bench_setup *s) {
   }
   for (size_t i = 0; s->host && i < s->c->n_inputs; i++) util_host_tensor_free(s->host[i]);
   free(s->host);
-  bench_series *series[] = {&s->ts_batch,  &s->span_ns,    &s->timed_calls,  &s->timed_run,    &s->timed_wait,
+  bench_series *series[] = {&s->ts_batch,  &s->span_ns,    &s->timed_calls,  &s->timed_run,     &s->timed_wait,
                             &s->timed_gpu, &s->timed_span, &s->resident_run, &s->resident_wait, &s->bare_beside};
   for (size_t i = 0; i < sizeof series / sizeof *series; i++) bench_series_free(series[i]);
   for (int p = 0; p < WGK_BENCH_MAX_PASSES; p++) bench_series_free(&s->pass_ns[p]);
@@ -324,7 +324,8 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
   }
   wgk_batch_destroy(b);
   if (!st && resident_acc &&
-      !(bench_series_add(&s->resident_run, run, (size_t)calls) && bench_series_add(&s->resident_wait, wait, (size_t)calls) &&
+      !(bench_series_add(&s->resident_run, run, (size_t)calls) &&
+        bench_series_add(&s->resident_wait, wait, (size_t)calls) &&
         (!s->bare || bench_series_add(&s->bare_beside, bare, (size_t)calls))))
     st = WGK_ERR_OUT_OF_MEMORY;
   free(run);

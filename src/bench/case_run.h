@@ -51,8 +51,9 @@ typedef struct bench_setup {
   bench_series bare_beside; /* its times */
 } bench_setup;
 
-/* Generates and uploads the inputs, makes the call and the bare submission timed beside its resident calls. A case the device cannot run (a missing required
- * feature) gives WGK_ERR_UNSUPPORTED with the reason in *why; other failures name the cause in *why too. */
+/* Generates and uploads the inputs, makes the call and the bare submission timed beside its resident calls. A case the
+ * device cannot run (a missing required feature) gives WGK_ERR_UNSUPPORTED with the reason in *why; other failures name
+ * the cause in *why too. */
 wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *out /* OUT */,
                             char *why, size_t why_size);
 void bench_setup_free(bench_setup *s);

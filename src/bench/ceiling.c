@@ -368,8 +368,7 @@ json_t *bench_goals_json(const bench_goals *g) {
     json_object_set_new(
         o, "overhead",
         json_pack("{s:f, s:s, s:f, s:f, s:b, s:f}", "submitWaitNs", g->submit_wait_ns, "submitWaitTimed",
-                  g->submit_wait_beside ? "beside the resident calls" : "with the ceilings", "ratio",
-                  g->overhead_ratio, "goal", WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met, "residentMinusGpuRatio",
-                  g->host_ratio));
+                  g->submit_wait_beside ? "beside the resident calls" : "with the ceilings", "ratio", g->overhead_ratio,
+                  "goal", WGK_BENCH_OVERHEAD_GOAL, "met", g->overhead_met, "residentMinusGpuRatio", g->host_ratio));
   return o;
 }

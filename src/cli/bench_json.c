@@ -71,9 +71,8 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                         json_pack("{s:I, s:o, s:f, s:i, s:f}", "bytes", (json_int_t)r->copy_at.bytes, "ns",
                                   stat_json(&r->copy_at.best.ns), "gbps", r->copy_at.gbps, "vec4PerThread",
                                   (int)r->copy_at.vec4_per_thread, "bandwidthRatio", cli_bench_row_copy_at_ratio(r)));
-  bench_goals g =
-      bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median, r->gpu.median,
-                     r->bare_beside.median);
+  bench_goals g = bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median,
+                                 r->gpu.median, r->bare_beside.median);
   json_object_set_new(m, "goals", bench_goals_json(&g));
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",

@@ -139,8 +139,9 @@ wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char 
    * does not take earlier tensors' values with it. */
   bool copied = copies && s == WGK_OK;
   if (copies && s != WGK_OK && mine && !(copied = gpu_deferred_resubmit(dev)))
-    util_error_append(err, "; the upload copies it carried failed again: tensors made or written since the last "
-                           "submission hold no values");
+    util_error_append(err,
+                      "; the upload copies it carried failed again: tensors made or written since the last "
+                      "submission hold no values");
   if (had_copies) gpu_deferred_submitted(dev, copied);
   return s;
 }
