@@ -2,7 +2,7 @@
  * records its staging-to-buffer copy here instead of submitting it alone, and the next submission (a call, a
  * read-back, a wait's flush) carries every recorded copy ahead of its own work, in queue order. A submission
  * rejected for its own work runs none of its command buffers, so the copies are recorded again and go alone
- * (gpu_deferred_resubmit): a failed call leaves the tensors made before it as they were. */
+ * (gpu_deferred_rerecord, then gpu_queue_submit): a failed call leaves the tensors made before it as they were. */
 #include "gpu/gpu_internal.h"
 
 wgk_status gpu_deferred_copy(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, gpu_buffer *dst, uint64_t at,
@@ -40,23 +40,13 @@ WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev) {
   return commands;
 }
 
-bool gpu_deferred_resubmit(gpu_device *dev) {
+bool gpu_deferred_rerecord(gpu_device *dev) {
   gpu_deferred *d = &dev->deferred;
   WGPUCommandEncoderDescriptor desc = {NULL, gpu_sv("wgk uploads, again")};
-  WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(dev->device, &desc);
-  if (!enc) return false;
+  if (!(d->encoder = wgpuDeviceCreateCommandEncoder(dev->device, &desc))) return false;
   for (int i = 0; i < d->n; i++)
-    wgpuCommandEncoderCopyBufferToBuffer(enc, d->staging[i]->buffer, 0, d->dst[i], d->at[i], d->len[i]);
-  gpu_scope_push(dev);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuCommandEncoderRelease(enc);
-  if (commands) {
-    wgpuQueueSubmit(dev->queue, 1, &commands);
-    dev->submits++;
-    wgpuCommandBufferRelease(commands);
-  }
-  util_error scratch = {0}; /* the first submission's error is the one to report */
-  return gpu_scope_pop(dev, "submitting uploads again", &scratch) == WGK_OK && commands;
+    wgpuCommandEncoderCopyBufferToBuffer(d->encoder, d->staging[i]->buffer, 0, d->dst[i], d->at[i], d->len[i]);
+  return true;
 }
 
 /* After a failed submission a staging buffer may still be in use: destroyed (released) rather than reused. */

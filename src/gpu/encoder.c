@@ -137,12 +137,16 @@ wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char 
   wgk_status s = gpu_scope_pop(dev, what, err);
   /* A rejected submission ran none of its command buffers: the upload copies go again alone, so a call that fails
    * does not take earlier tensors' values with it. */
-  bool copied = copies && s == WGK_OK;
-  if (copies && s != WGK_OK && mine && !(copied = gpu_deferred_resubmit(dev)))
-    util_error_append(err,
-                      "; the upload copies it carried failed again: tensors made or written since the last "
-                      "submission hold no values");
-  if (had_copies) gpu_deferred_submitted(dev, copied);
+  if (copies && s != WGK_OK && mine) {
+    util_error again = {0}; /* the first submission's error is the one to report */
+    if (!gpu_deferred_rerecord(dev) || gpu_queue_submit(dev, NULL, "submitting uploads again", &again) != WGK_OK)
+      util_error_append(err,
+                        "; the upload copies it carried failed again: tensors made or written since the last "
+                        "submission hold no values");
+    if (dev->deferred.n) gpu_deferred_submitted(dev, false); /* no encoder for them: dropped */
+    return s;
+  }
+  if (had_copies) gpu_deferred_submitted(dev, s == WGK_OK && copies);
   return s;
 }
 

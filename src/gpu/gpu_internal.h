@@ -192,9 +192,9 @@ bool gpu_deferred_targets(const gpu_buffer *buf);
 /* The recorded copies as a command buffer to submit ahead of others (NULL when none); gpu_deferred_submitted after
  * the submission (ok: it was made without error). */
 WGPUCommandBuffer gpu_deferred_finish(gpu_device *dev);
-/* The recorded copies submitted again on their own, after a submission that carried them failed for its other
- * work (a rejected submission runs none of it): true when they went. */
-bool gpu_deferred_resubmit(gpu_device *dev);
+/* The recorded copies recorded again, to submit on their own after a submission that carried them failed for its
+ * other work (a rejected submission runs none of it): false when no encoder could be made. */
+bool gpu_deferred_rerecord(gpu_device *dev);
 void gpu_deferred_submitted(gpu_device *dev, bool ok);
 /* The recorded copies dropped unsubmitted (device teardown), their staging buffers destroyed. */
 void gpu_deferred_discard(gpu_device *dev);
