@@ -180,9 +180,10 @@ wgk_status bench_warm(bench_setup *s, int64_t calls) {
   return st;
 }
 
-static wgk_status finish(wgk_status st, double *ns, int64_t iters, bench_stat *out, bench_series *acc) {
+static wgk_status finish(const bench_setup *s, wgk_status st, double *ns, int64_t iters, bench_stat *out,
+                         bench_series *acc) {
   if (!st) *out = bench_stat_of(ns, (size_t)iters);
-  if (!st && acc && !bench_series_add(acc, ns, (size_t)iters)) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st && acc && !bench_series_deal(acc, ns, (size_t)iters, (size_t)s->deal)) st = WGK_ERR_OUT_OF_MEMORY;
   free(ns);
   return st;
 }
@@ -199,7 +200,7 @@ wgk_status bench_time_batch(bench_setup *s, int64_t warmup, int64_t iters, bench
     ns[i] = (now_ns() - t0) / s->batch_calls;
   }
   wgk_batch_destroy(b);
-  return finish(st, ns, iters, out, acc);
+  return finish(s, st, ns, iters, out, acc);
 }
 
 wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
@@ -224,9 +225,9 @@ static void note_passes(bench_setup *s, int64_t i, int64_t iters, double *per_pa
   for (size_t p = 0; p < n && (int)p < s->n_passes; p++) per_pass[(int64_t)p * iters + i] = (double)ns[p];
 }
 
-/* Appends samples[0..n) to series as one repeat when acc (else nothing); false when out of memory. */
-static bool keep(bool acc, bench_series *series, const double *samples, int64_t n) {
-  return !acc || bench_series_add(series, samples, (size_t)n);
+/* Appends samples[0..n) to series as s->deal repeats when acc (else nothing); false when out of memory. */
+static bool keep(const bench_setup *s, bool acc, bench_series *series, const double *samples, int64_t n) {
+  return !acc || bench_series_deal(series, samples, (size_t)n, (size_t)s->deal);
 }
 
 wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {
@@ -251,13 +252,13 @@ wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, 
   wgk_call_enable_timing(s->call, false);
   wgk_batch_destroy(b);
   bool a = acc != NULL;
-  if (!st && !(keep(a, &s->ts_batch, wall, iters) && keep(a, &s->span_ns, span, iters))) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st && !(keep(s, a, &s->ts_batch, wall, iters) && keep(s, a, &s->span_ns, span, iters))) st = WGK_ERR_OUT_OF_MEMORY;
   for (int p = 0; !st && p < s->n_passes; p++)
-    if (!keep(a, &s->pass_ns[p], per_pass + (int64_t)p * iters, iters)) st = WGK_ERR_OUT_OF_MEMORY;
+    if (!keep(s, a, &s->pass_ns[p], per_pass + (int64_t)p * iters, iters)) st = WGK_ERR_OUT_OF_MEMORY;
   free(per_pass);
   free(span);
   free(wall);
-  return finish(st, ns, iters, out, acc);
+  return finish(s, st, ns, iters, out, acc);
 }
 
 wgk_status bench_time_timed_call(bench_setup *s, int64_t iters) {
@@ -281,9 +282,9 @@ wgk_status bench_time_timed_call(bench_setup *s, int64_t iters) {
     span[i] = (double)rt_call_gpu_span(s->call);
   }
   wgk_call_enable_timing(s->call, false);
-  if (!st && !(keep(true, &s->timed_calls, wall, iters) && keep(true, &s->timed_run, run, iters) &&
-               keep(true, &s->timed_wait, wait, iters) && keep(true, &s->timed_gpu, gpu, iters) &&
-               keep(true, &s->timed_span, span, iters)))
+  if (!st && !(keep(s, true, &s->timed_calls, wall, iters) && keep(s, true, &s->timed_run, run, iters) &&
+               keep(s, true, &s->timed_wait, wait, iters) && keep(s, true, &s->timed_gpu, gpu, iters) &&
+               keep(s, true, &s->timed_span, span, iters)))
     st = WGK_ERR_OUT_OF_MEMORY;
   free(wall);
   free(run);
@@ -324,15 +325,14 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
   }
   wgk_batch_destroy(b);
   if (!st && resident_acc &&
-      !(bench_series_add(&s->resident_run, run, (size_t)calls) &&
-        bench_series_add(&s->resident_wait, wait, (size_t)calls) &&
-        (!s->bare || bench_series_add(&s->bare_beside, bare, (size_t)calls))))
+      !(keep(s, true, &s->resident_run, run, calls) && keep(s, true, &s->resident_wait, wait, calls) &&
+        (!s->bare || keep(s, true, &s->bare_beside, bare, calls))))
     st = WGK_ERR_OUT_OF_MEMORY;
   free(run);
   free(wait);
   free(bare);
-  wgk_status a = finish(st, bns, batches, batch_out, batch_acc);
-  wgk_status c = finish(st ? st : a, rns, calls, resident_out, resident_acc);
+  wgk_status a = finish(s, st, bns, batches, batch_out, batch_acc);
+  wgk_status c = finish(s, st ? st : a, rns, calls, resident_out, resident_acc);
   return st ? st : a ? a : c;
 }
 
@@ -345,7 +345,7 @@ wgk_status bench_time_resident(bench_setup *s, int64_t warmup, int64_t iters, be
     if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
     ns[i] = now_ns() - t0;
   }
-  return finish(st, ns, iters, out, acc);
+  return finish(s, st, ns, iters, out, acc);
 }
 
 /* The reads of an end-to-end call: every output the warm-up's run produced, each into its own part of scratch

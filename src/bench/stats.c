@@ -56,7 +56,35 @@ bool bench_series_add(bench_series *s, const double *samples, size_t n) {
   return true;
 }
 
+bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t k) {
+  if (k <= 1) return bench_series_add(s, samples, n);
+  if (s->repeats + k > WGK_BENCH_MAX_REPEATS) return false;
+  double *dealt = malloc((n / k + 1) * sizeof *dealt);
+  if (!dealt || !bench_series_add(s, samples, n)) {
+    free(dealt);
+    return false;
+  }
+  s->repeats--; /* bench_series_add's one median replaced by the k dealt ones */
+  for (size_t r = 0; r < k; r++) {
+    size_t m = 0;
+    for (size_t i = r; i < n; i += k) dealt[m++] = samples[i];
+    s->medians[s->repeats++] = bench_stat_of(dealt, m).median;
+  }
+  free(dealt);
+  return true;
+}
+
 bench_stat bench_series_stat(const bench_series *s) { return bench_stat_of(s->samples, s->n); }
+
+double bench_series_drift(const bench_series *s, size_t k) {
+  if (k < 2 || k > WGK_BENCH_MAX_REPEATS || s->n < k) return 0;
+  double medians[WGK_BENCH_MAX_REPEATS];
+  for (size_t r = 0; r < k; r++) {
+    size_t from = s->n * r / k, to = s->n * (r + 1) / k;
+    medians[r] = bench_stat_of(s->samples + from, to - from).median;
+  }
+  return bench_spread(medians, k);
+}
 
 double bench_series_spread(const bench_series *s) { return bench_spread(s->medians, s->repeats); }
 

@@ -31,8 +31,15 @@ typedef struct bench_series {
 
 /* Appends one repeat's samples (its median kept apart); false when out of memory or past WGK_BENCH_MAX_REPEATS. */
 bool bench_series_add(bench_series *s, const double *samples, size_t n);
+/* Appends the samples of one series timed in one go as k repeats dealt in turn: sample i goes to repeat i % k
+ * (k 0 or 1: one repeat). Dealt repeats span the same stretch of time, so a machine that drifts between levels over
+ * the series moves them alike; bench_series_drift still shows the drift. False as bench_series_add. */
+bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t k);
 bench_stat bench_series_stat(const bench_series *s); /* over every sample of every repeat */
 double bench_series_spread(const bench_series *s);   /* bench_spread of the repeats' medians */
+/* bench_spread of the medians of k consecutive parts of the pooled samples (in the order added): how far the
+ * series moved over time; 0 with fewer than k samples. */
+double bench_series_drift(const bench_series *s, size_t k);
 void bench_series_free(bench_series *s);
 
 #endif

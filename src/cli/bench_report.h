@@ -25,8 +25,9 @@ typedef struct cli_bench_row {
   bench_stat gpu, batch, resident, e2e, timed_call; /* ns per call; gpu, batch and resident pooled over the repeats */
   bench_e2e_parts e2e_parts;                        /* where e2e's time goes */
   int batch_calls;                                  /* K */
-  int repeats;                                      /* series of gpu, batch and resident, each on warm clocks */
+  int repeats; /* repeats of gpu, batch and resident, dealt from one series each on warm clocks */
   double spread_gpu, spread_batch, spread_resident; /* (max - min) / min of the repeats' medians */
+  double drift_gpu, drift_batch, drift_resident;    /* the same of the medians of each series' consecutive thirds */
   double med_gpu[WGK_BENCH_MAX_REPEATS], med_batch[WGK_BENCH_MAX_REPEATS], med_resident[WGK_BENCH_MAX_REPEATS];
   bool consistent;        /* bench/consistency.h: gpu <= resident, timestamps <= batch */
   char consistency[512];  /* why not */

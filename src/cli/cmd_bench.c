@@ -108,9 +108,11 @@ static int64_t resident_calls(int64_t iterations, double call_ns) {
   return samples_by_time(iterations, RESIDENT_MAX, call_ns, RESIDENT_NS);
 }
 
-/* Per repeat: timestamps of the last call of warm back-to-back submissions (when the device has them), lone
- * timed calls (the breakdown), then batch and resident interleaved; pooled. gpu is the timestamps where they are
- * trusted (bench_timestamps_trusted), else the batch. */
+/* Timestamps of the last call of warm back-to-back submissions (when the device has them), lone timed calls (the
+ * breakdown), then batch and resident interleaved; each series timed in one go and dealt into REPEATS repeats
+ * (sample i to repeat i % REPEATS), so that the repeats see the same moments of a host that moves between levels
+ * (the H200's does, for stretches of tens of milliseconds); the drift over each series is reported beside. gpu is
+ * the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
 static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {
   bench_series ts = {0}, batch = {0}, resident = {0};
   bench_stat one;
@@ -126,17 +128,16 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   r->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
   r->has_timestamps = device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
   r->gpu_timed = bench_timestamps_trusted(dev);
+  su->deal = REPEATS;
   wgk_status st = WGK_OK;
-  for (int rep = 0; rep < REPEATS && !st; rep++) {
-    int64_t warmup = rep == 0 ? r->warmup : 0; /* the count covers first-call effects; every series warms by time */
-    if (r->has_timestamps) {
-      st = bench_time_timestamps(su, warmup, r->gpu_timed ? r->iterations : batch_iters, &one, &ts);
-      if (!st) st = bench_time_timed_call(su, lone);
-    }
-    if (!st)
-      st = bench_time_batch_resident(su, warmup, r->gpu_timed ? batch_iters : gpu_batches, calls, &one, &batch, &one,
-                                     &resident);
+  if (r->has_timestamps) {
+    st = bench_time_timestamps(su, r->warmup, REPEATS * (r->gpu_timed ? r->iterations : batch_iters), &one, &ts);
+    if (!st) st = bench_time_timed_call(su, REPEATS * lone);
   }
+  if (!st)
+    st = bench_time_batch_resident(su, r->warmup, REPEATS * (r->gpu_timed ? batch_iters : gpu_batches),
+                                   REPEATS * calls, &one, &batch, &one, &resident);
+  su->deal = 0;
   if (!st) {
     double load = bench_load_average();
     if (load > r->load_average) r->load_average = load;
@@ -165,6 +166,9 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
     r->spread_gpu = json_safe(bench_series_spread(gpu));
     r->spread_batch = json_safe(bench_series_spread(&batch));
     r->spread_resident = json_safe(bench_series_spread(&resident));
+    r->drift_gpu = json_safe(bench_series_drift(gpu, REPEATS));
+    r->drift_batch = json_safe(bench_series_drift(&batch, REPEATS));
+    r->drift_resident = json_safe(bench_series_drift(&resident, REPEATS));
     memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
     memcpy(r->med_batch, batch.medians, sizeof r->med_batch);
     memcpy(r->med_resident, resident.medians, sizeof r->med_resident);
@@ -260,10 +264,12 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
          r->e2e.median * 1e-3, gbps, c->copy.gbps > 0 ? 100 * gbps / c->copy.gbps : 0, gflops,
          c->fma_gflops > 0 ? 100 * gflops / c->fma_gflops : 0);
   printf(
-      "  %d repeats, spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; batch = %d calls per submission; "
-      "timestamps: the last call of %d back-to-back, every call timed (%.1f us per call)%s\n",
-      r->repeats, r->spread_gpu * 100, r->spread_batch * 100, r->spread_resident * 100, r->batch_calls,
-      r->batch_calls, r->ts_batch.median * 1e-3, r->gpu_timed ? "" : "; gpu = batch");
+      "  %d repeats (dealt in turn), spread of medians: gpu %.1f%%, batch %.1f%%, resident %.1f%%; over time "
+      "(thirds of each series): %.1f%%, %.1f%%, %.1f%%; batch = %d calls per submission; timestamps: the last call "
+      "of %d back-to-back, every call timed (%.1f us per call)%s\n",
+      r->repeats, r->spread_gpu * 100, r->spread_batch * 100, r->spread_resident * 100, r->drift_gpu * 100,
+      r->drift_batch * 100, r->drift_resident * 100, r->batch_calls, r->batch_calls, r->ts_batch.median * 1e-3,
+      r->gpu_timed ? "" : "; gpu = batch");
   if (r->has_timestamps && !r->gpu_timed)
     printf(
         "  timestamps %.1f us (not the GPU time on a CPU adapter: lavapipe reads the host clock after a queue "

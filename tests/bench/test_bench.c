@@ -61,6 +61,34 @@ static void series_pools_repeats(void **state) {
   assert_null(s.samples);
 }
 
+/* One series timed in one go, dealt into three repeats: a level that moves over time moves every repeat alike,
+ * and the drift over the thirds shows it. */
+static void series_deals_repeats(void **state) {
+  (void)state;
+  bench_series s = {0};
+  double levels[] = {10, 11, 12, 10, 11, 12, 20, 21, 22, 20, 21, 22};
+  assert_true(bench_series_deal(&s, levels, 12, 3));
+  assert_int_equal(s.repeats, 3);
+  assert_float_equal(s.medians[0], 15, 1e-12); /* 10 10 20 20 */
+  assert_float_equal(s.medians[1], 16, 1e-12);
+  assert_float_equal(s.medians[2], 17, 1e-12);
+  assert_int_equal(s.n, 12);
+  for (int i = 0; i < 12; i++) assert_float_equal(s.samples[i], levels[i], 0); /* pooled in time order */
+  assert_float_equal(bench_series_drift(&s, 3), 21.5 / 10.5 - 1, 1e-12);     /* thirds: 10.5, 16, 21.5 */
+  assert_float_equal(bench_series_drift(&s, 2), 21.0 / 11 - 1, 1e-12);       /* halves: 11, 21 */
+  assert_float_equal(bench_series_spread(&s), 2.0 / 15, 1e-12);
+  double ones[] = {5, 6};
+  assert_true(bench_series_deal(&s, ones, 2, 1)); /* k 1: one repeat, as bench_series_add */
+  assert_int_equal(s.repeats, 4);
+  assert_float_equal(s.medians[3], 5.5, 1e-12);
+  assert_false(bench_series_deal(&s, levels, 12, 5)); /* past the repeats kept: refused, nothing added */
+  assert_int_equal(s.repeats, 4);
+  assert_int_equal(s.n, 14);
+  bench_series short_one = {0};
+  assert_float_equal(bench_series_drift(&short_one, 3), 0, 0);
+  bench_series_free(&s);
+}
+
 static uint64_t sum(const uint64_t *v, uint32_t n) {
   uint64_t t = 0;
   for (uint32_t i = 0; i < n; i++) t += v[i];
@@ -495,6 +523,7 @@ int main(void) {
       cmocka_unit_test(stat_median_and_percentiles),
       cmocka_unit_test(spread_of_repeats),
       cmocka_unit_test(series_pools_repeats),
+      cmocka_unit_test(series_deals_repeats),
       cmocka_unit_test(busy_of_sequential_passes),
       cmocka_unit_test(busy_counts_overlap_once),
       cmocka_unit_test(busy_skips_unwritten_and_reversed),

@@ -227,6 +227,10 @@ try:
         meds = c["repeatMediansNs"][k]
         spread = (max(meds) - min(meds)) / min(meds)
         check(len(meds) == 3 and abs(c["repeatSpread"][k] - spread) < 1e-9, f"spread of {k}: {meds}")
+    drift = c["overTimeSpread"]  # each series' thirds in time order: the drift its dealt repeats share
+    check(all(isinstance(drift[k], float) and drift[k] >= 0 for k in ("gpu", "batch", "resident")), f"drift: {drift}")
+    check(c["residentNs"]["n"] % 3 == 0 and c["batchNs"]["n"] % 3 == 0, "one series dealt into 3 repeats")
+    check("repeats (dealt in turn)" in out and "over time (thirds of each series)" in out, "table shows the drift")
     h = c["host"]  # the load average while the case ran, and the cores: a loaded host is named as the cause
     check(h["cores"] >= 1 and isinstance(h["loadAverage"], float), f"host: {h}")
     if not c["repeatsAgree"]:
