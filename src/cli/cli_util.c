@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "package/package.h"
-#include "util/clock.h"
 
 void cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
@@ -308,4 +307,3 @@ struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const cha
   return pkg;
 }
 
-double cli_now(void) { return util_now_s(); }

@@ -76,7 +76,4 @@ bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context
 struct pkg_package;
 struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const char *pkg);
 
-/* Seconds on a monotonic clock. */
-double cli_now(void);
-
 #endif

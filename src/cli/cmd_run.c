@@ -15,6 +15,7 @@
 #include "package/package.h"
 #include "runtime/runtime_access.h"
 #include "testcase/testcase.h"
+#include "util/clock.h"
 #include "util/npy.h"
 #include "util/suggest.h"
 
@@ -302,10 +303,10 @@ static bool run_calls(wgk_context *ctx, wgk_call *call, const run_opts *o) {
   for (long r = 0; r < o->repeat; r++) {
     wgk_stats before, after;
     wgk_context_stats(ctx, &before);
-    double t0 = cli_now();
+    double t0 = util_now_s();
     if (wgk_call_run(call) != WGK_OK || wgk_context_wait(ctx) != WGK_OK)
       return cli_error("run", "%s", wgk_context_errmsg(ctx)), false;
-    double wall = cli_now() - t0;
+    double wall = util_now_s() - t0;
     uint64_t gpu_ns = 0;
     wgk_call_gpu_time(call, &gpu_ns);
     wgk_context_stats(ctx, &after);
