@@ -21,7 +21,7 @@ bench_rope_twice() {
   for pass in 1 2; do
     echo "== wgk bench RoPE, pass $pass"
     "$BUILD/wgk" bench $rope --json "$OUT/rope-pass$pass.json" 2>&1 |
-      grep -E "^(decode|prompt|large)|e2e us|transfer:|host transfers|overhead:|REPEATS|repeat"
+      grep -E "^(decode|prompt|large)|e2e us|transfer:|host transfers|overhead:|REPEATS|repeat|over time"
   done
 }
 

@@ -183,7 +183,7 @@ wgk_status bench_warm(bench_setup *s, int64_t calls) {
 static wgk_status finish(const bench_setup *s, wgk_status st, double *ns, int64_t iters, bench_stat *out,
                          bench_series *acc) {
   if (!st) *out = bench_stat_of(ns, (size_t)iters);
-  if (!st && acc && !bench_series_deal(acc, ns, (size_t)iters, (size_t)s->deal)) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st && acc && !bench_series_deal(acc, ns, (size_t)iters, (size_t)s->deal, (size_t)s->sets)) st = WGK_ERR_OUT_OF_MEMORY;
   free(ns);
   return st;
 }
@@ -225,9 +225,10 @@ static void note_passes(bench_setup *s, int64_t i, int64_t iters, double *per_pa
   for (size_t p = 0; p < n && (int)p < s->n_passes; p++) per_pass[(int64_t)p * iters + i] = (double)ns[p];
 }
 
-/* Appends samples[0..n) to series as s->deal repeats when acc (else nothing); false when out of memory. */
+/* Appends samples[0..n) to series as s->deal repeats when acc (else nothing), dealt in blocks of s->sets: the calls
+ * bind the input copies in turn, so a block covers each copy; false when out of memory. */
 static bool keep(const bench_setup *s, bool acc, bench_series *series, const double *samples, int64_t n) {
-  return !acc || bench_series_deal(series, samples, (size_t)n, (size_t)s->deal);
+  return !acc || bench_series_deal(series, samples, (size_t)n, (size_t)s->deal, (size_t)s->sets);
 }
 
 wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bench_series *acc) {

@@ -56,10 +56,11 @@ bool bench_series_add(bench_series *s, const double *samples, size_t n) {
   return true;
 }
 
-bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t k) {
+bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t k, size_t block) {
   if (k <= 1) return bench_series_add(s, samples, n);
   if (s->repeats + k > WGK_BENCH_MAX_REPEATS) return false;
-  double *dealt = malloc((n / k + 1) * sizeof *dealt);
+  if (block < 1) block = 1;
+  double *dealt = malloc((n + 1) * sizeof *dealt);
   if (!dealt || !bench_series_add(s, samples, n)) {
     free(dealt);
     return false;
@@ -67,7 +68,8 @@ bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t 
   s->repeats--; /* bench_series_add's one median replaced by the k dealt ones */
   for (size_t r = 0; r < k; r++) {
     size_t m = 0;
-    for (size_t i = r; i < n; i += k) dealt[m++] = samples[i];
+    for (size_t i = 0; i < n; i++)
+      if ((i / block) % k == r) dealt[m++] = samples[i];
     s->medians[s->repeats++] = bench_stat_of(dealt, m).median;
   }
   free(dealt);

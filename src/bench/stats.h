@@ -31,10 +31,12 @@ typedef struct bench_series {
 
 /* Appends one repeat's samples (its median kept apart); false when out of memory or past WGK_BENCH_MAX_REPEATS. */
 bool bench_series_add(bench_series *s, const double *samples, size_t n);
-/* Appends the samples of one series timed in one go as k repeats dealt in turn: sample i goes to repeat i % k
- * (k 0 or 1: one repeat). Dealt repeats span the same stretch of time, so a machine that drifts between levels over
- * the series moves them alike; bench_series_drift still shows the drift. False as bench_series_add. */
-bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t k);
+/* Appends the samples of one series timed in one go as k repeats dealt in turn, in blocks of `block` consecutive
+ * samples: sample i goes to repeat (i / block) % k (k 0 or 1: one repeat; block 0 counts as 1). Dealt repeats span
+ * the same stretch of time, so a machine that drifts between levels over the series moves them alike;
+ * bench_series_drift still shows the drift. A block as long as the period of anything the samples rotate through
+ * (input copies bound in turn) gives every repeat each of them alike. False as bench_series_add. */
+bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t k, size_t block);
 bench_stat bench_series_stat(const bench_series *s); /* over every sample of every repeat */
 double bench_series_spread(const bench_series *s);   /* bench_spread of the repeats' medians */
 /* bench_spread of the medians of k consecutive parts of the pooled samples (in the order added): how far the

@@ -110,7 +110,7 @@ static int64_t resident_calls(int64_t iterations, double call_ns) {
 
 /* Timestamps of the last call of warm back-to-back submissions (when the device has them), lone timed calls (the
  * breakdown), then batch and resident interleaved; each series timed in one go and dealt into REPEATS repeats
- * (sample i to repeat i % REPEATS), so that the repeats see the same moments of a host that moves between levels
+ * (in blocks as long as the input copies bound in turn: bench_series_deal), so that the repeats see the same moments of a host that moves between levels
  * (the H200's does, for stretches of tens of milliseconds); the drift over each series is reported beside. gpu is
  * the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
 static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {

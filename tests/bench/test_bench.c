@@ -67,7 +67,7 @@ static void series_deals_repeats(void **state) {
   (void)state;
   bench_series s = {0};
   double levels[] = {10, 11, 12, 10, 11, 12, 20, 21, 22, 20, 21, 22};
-  assert_true(bench_series_deal(&s, levels, 12, 3));
+  assert_true(bench_series_deal(&s, levels, 12, 3, 1));
   assert_int_equal(s.repeats, 3);
   assert_float_equal(s.medians[0], 15, 1e-12); /* 10 10 20 20 */
   assert_float_equal(s.medians[1], 16, 1e-12);
@@ -78,12 +78,22 @@ static void series_deals_repeats(void **state) {
   assert_float_equal(bench_series_drift(&s, 2), 21.0 / 11 - 1, 1e-12);       /* halves: 11, 21 */
   assert_float_equal(bench_series_spread(&s), 2.0 / 15, 1e-12);
   double ones[] = {5, 6};
-  assert_true(bench_series_deal(&s, ones, 2, 1)); /* k 1: one repeat, as bench_series_add */
+  assert_true(bench_series_deal(&s, ones, 2, 1, 1)); /* k 1: one repeat, as bench_series_add */
   assert_int_equal(s.repeats, 4);
   assert_float_equal(s.medians[3], 5.5, 1e-12);
-  assert_false(bench_series_deal(&s, levels, 12, 5)); /* past the repeats kept: refused, nothing added */
+  assert_false(bench_series_deal(&s, levels, 12, 5, 1)); /* past the repeats kept: refused, nothing added */
   assert_int_equal(s.repeats, 4);
   assert_int_equal(s.n, 14);
+  bench_series_free(&s);
+  /* Samples that rotate through 3 input copies (period 3), dealt one at a time, would give each repeat one copy;
+   * in blocks of 3 each repeat gets every copy. */
+  double rotating[] = {50, 53, 57, 50, 53, 57, 50, 53, 57, 50, 53, 57, 50, 53, 57, 50, 53, 57};
+  assert_true(bench_series_deal(&s, rotating, 18, 3, 1));
+  assert_float_equal(bench_series_spread(&s), 7.0 / 50, 1e-12); /* aliased: 50, 53, 57 */
+  bench_series_free(&s);
+  assert_true(bench_series_deal(&s, rotating, 18, 3, 3));
+  assert_float_equal(bench_series_spread(&s), 0, 0);
+  for (size_t r = 0; r < 3; r++) assert_float_equal(s.medians[r], 53, 0);
   bench_series short_one = {0};
   assert_float_equal(bench_series_drift(&short_one, 3), 0, 0);
   bench_series_free(&s);
