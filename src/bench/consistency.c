@@ -38,9 +38,12 @@ bool bench_consistent(const bench_figures *f, char *reason, size_t size) {
         f->timed_call_span_ns * 1e-3, f->timed_call_ns * 1e-3);
     ok = false;
   }
-  if (f->resident_ns > 0 && f->gpu_ns > f->resident_ns) {
-    add(reason, size, "GPU time %.1f us exceeds the whole resident call's %.1f us (run + wait)", f->gpu_ns * 1e-3,
-        f->resident_ns * 1e-3);
+  /* timestamps are GPU time inside the call: never past its wall time; the batch figure is itself a wall time of
+   * the same work, K calls at once, which only noise lifts past one call's (lavapipe: 15728.7 against 15726.8 us) */
+  double allowed = f->timestamps ? f->resident_ns : f->resident_ns * (1 + WGK_BENCH_BATCH_TOLERANCE);
+  if (f->resident_ns > 0 && f->gpu_ns > allowed) {
+    add(reason, size, "GPU time %.1f us exceeds the whole resident call's %.1f us (run + wait)%s", f->gpu_ns * 1e-3,
+        f->resident_ns * 1e-3, f->timestamps ? "" : " by more than 5% (the GPU time is the batch's wall time)");
     ok = false;
   }
   if (f->timestamps && f->batch_ns > 0 && f->gpu_ns > f->batch_ns * (1 + WGK_BENCH_BATCH_TOLERANCE)) {

@@ -14,7 +14,8 @@
 #include <stddef.h>
 
 /* Timestamps may exceed the back-to-back wall time per call by this fraction before it counts (calls of one
- * submission may overlap a little at their edges). */
+ * submission may overlap a little at their edges); so may the batch's wall time per call, where it is the GPU
+ * figure, the resident call's (two wall times of the same work, apart by noise alone when the kernel dominates). */
 #define WGK_BENCH_BATCH_TOLERANCE 0.05
 
 typedef struct bench_figures {

@@ -226,8 +226,14 @@ static void inconsistent_figures_say_why(void **state) {
   /* the batch figure as GPU time (no usable timestamps): only gpu <= resident applies */
   bench_figures b = {.timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
   assert_false(bench_consistent(&b, why, sizeof why));
-  assert_non_null(strstr(why, "exceeds the whole resident call's"));
+  assert_non_null(strstr(why, "exceeds the whole resident call's 303.0 us (run + wait) by more than 5%"));
   assert_null(strstr(why, "back-to-back"));
+  b.gpu_ns = b.batch_ns = 303e3 * 1.049; /* two wall times of the same work, apart by noise */
+  assert_true(bench_consistent(&b, why, sizeof why));
+  b.timestamps = true; /* GPU time from timestamps: never past the call's wall time */
+  b.batch_ns = 400e3;
+  assert_false(bench_consistent(&b, why, sizeof why));
+  assert_null(strstr(why, "by more than"));
   bench_figures none = {.timestamps = true};
   assert_false(bench_consistent(&none, why, sizeof why));
   assert_string_equal(why, "no GPU time was measured");
