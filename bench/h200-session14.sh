@@ -7,6 +7,11 @@
 . "$(dirname "$0")/h200-common.sh"
 echo "== cores: $(nproc), allowed $(grep Cpus_allowed_list /proc/self/status | cut -f2)"
 lscpu | grep -E "NUMA|Model name|Socket" || true
+echo "== the GPU's interrupts (where visible): per-CPU counts of the busiest nvidia lines"
+grep -iE "nvidia|nvkm" /proc/interrupts | head -4 | cut -c1-400 || true
+for irq in $(grep -iE "nvidia" /proc/interrupts | cut -d: -f1 | head -4); do
+  echo "irq $irq affinity $(cat /proc/irq/$irq/smp_affinity_list 2>/dev/null)"
+done
 last=$(($(nproc) - 1))
 for i in 1 2 3; do
   for pin in "" 0 $last; do
