@@ -1,4 +1,6 @@
 /* A bench case's inputs, call and the three per-call timings. */
+#define _GNU_SOURCE /* sched_getcpu */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +185,8 @@ wgk_status bench_warm(bench_setup *s, int64_t calls) {
 static wgk_status finish(const bench_setup *s, wgk_status st, double *ns, int64_t iters, bench_stat *out,
                          bench_series *acc) {
   if (!st) *out = bench_stat_of(ns, (size_t)iters);
-  if (!st && acc && !bench_series_deal(acc, ns, (size_t)iters, (size_t)s->deal, (size_t)s->sets)) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st && acc && !bench_series_deal(acc, ns, (size_t)iters, (size_t)s->deal, (size_t)s->sets))
+    st = WGK_ERR_OUT_OF_MEMORY;
   free(ns);
   return st;
 }
@@ -253,7 +256,8 @@ wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, 
   wgk_call_enable_timing(s->call, false);
   wgk_batch_destroy(b);
   bool a = acc != NULL;
-  if (!st && !(keep(s, a, &s->ts_batch, wall, iters) && keep(s, a, &s->span_ns, span, iters))) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st && !(keep(s, a, &s->ts_batch, wall, iters) && keep(s, a, &s->span_ns, span, iters)))
+    st = WGK_ERR_OUT_OF_MEMORY;
   for (int p = 0; !st && p < s->n_passes; p++)
     if (!keep(s, a, &s->pass_ns[p], per_pass + (int64_t)p * iters, iters)) st = WGK_ERR_OUT_OF_MEMORY;
   free(per_pass);
@@ -319,6 +323,8 @@ wgk_status bench_time_batch_resident(bench_setup *s, int64_t warmup, int64_t bat
       double t1 = now_ns();
       if (!st) st = wgk_context_wait(rt_kernel_context(s->k));
       rns[r] = now_ns() - t0;
+      int cpu = sched_getcpu();
+      if (resident_acc && cpu >= 0 && cpu < BENCH_IRQ_MAX_CPUS) s->wait_cpu[cpu]++;
       run[r] = t1 - t0;
       wait[r] = rns[r] - run[r];
       if (!st && s->bare) st = bench_bare_time(s->bare, &bare[r], &bare_err); /* the same moment's bare submit */

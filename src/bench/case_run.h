@@ -13,6 +13,7 @@
 #ifndef WGK_BENCH_CASE_RUN_H
 #define WGK_BENCH_CASE_RUN_H
 
+#include "bench/irq.h"
 #include "bench/stats.h"
 #include "device/device_desc.h"
 #include "testcase/benchcase.h"
@@ -50,6 +51,8 @@ typedef struct bench_setup {
   struct bench_bare *bare;  /* a bare submission timed after each resident call (NULL: none could be made) */
   bench_series bare_beside; /* its times */
   int deal; /* repeats each timed series is dealt into (bench_series_deal, in blocks of `sets`); 0 or 1: one */
+  uint32_t wait_cpu[BENCH_IRQ_MAX_CPUS]; /* per CPU: resident calls (bench_time_batch_resident) whose wait ended
+                                           on it, as sched_getcpu saw after the wait */
 } bench_setup;
 
 /* Generates and uploads the inputs, makes the call and the bare submission timed beside its resident calls. A case the
@@ -67,8 +70,9 @@ wgk_status bench_first_run(bench_setup *s);
 wgk_status bench_warm(bench_setup *s, int64_t calls);
 
 /* Per-call samples in nanoseconds (warmup calls first), summarised in *out and, when acc is set, appended to it
- * as one repeat (s->deal repeats dealt in turn where set, in blocks of s->sets; the same for every series appended below). gpu: *timed true from timestamp queries when bench_timestamps_trusted, else the batch
- * figure (wall of K back-to-back calls / K). */
+ * as one repeat (s->deal repeats dealt in turn where set, in blocks of s->sets; the same for every series appended
+ * below). gpu: *timed true from timestamp queries when bench_timestamps_trusted, else the batch figure (wall of K
+ * back-to-back calls / K). */
 wgk_status bench_time_gpu(bench_setup *s, int64_t warmup, int64_t iters, bench_stat *out, bool *timed,
                           bench_series *acc);
 /* Timestamps alone (the device must have timestamp-query), of the last call of a warm back-to-back series: each

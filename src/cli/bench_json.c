@@ -91,11 +91,13 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                                   r->timestamps_consistent, "reason", r->timestamps_reason));
   bench_breakdown b = cli_bench_row_breakdown(r, ceil);
   json_object_set_new(checks, "breakdown", bench_breakdown_json(&b));
-  json_object_set_new(checks, "host", json_pack("{s:f, s:i}", "loadAverage", r->load_average, "cores", r->cores));
-  json_object_set_new(checks, "overTimeSpread", /* the series' consecutive thirds: the host's drift, which the dealt
-                                                   repeats share */
-                      json_pack("{s:f, s:f, s:f}", "gpu", r->drift_gpu, "batch", r->drift_batch, "resident",
-                                r->drift_resident));
+  json_object_set_new(checks, "host",
+                      json_pack("{s:f, s:i, s:i, s:f}", "loadAverage", r->load_average, "cores", r->cores,
+                                "gpuInterruptCpu", r->irq_cpu, "residentWaitsOnIt", r->waits_on_irq));
+  json_object_set_new(
+      checks, "overTimeSpread", /* the series' consecutive thirds: the host's drift, which the dealt
+                                   repeats share */
+      json_pack("{s:f, s:f, s:f}", "gpu", r->drift_gpu, "batch", r->drift_batch, "resident", r->drift_resident));
   json_t *meds = json_object_get(checks, "repeatMediansNs"); /* the resident split per repeat: which part moved */
   json_object_set_new(meds, "residentRun", medians_json(r->med_run, r->repeats));
   json_object_set_new(meds, "residentWait", medians_json(r->med_wait, r->repeats));

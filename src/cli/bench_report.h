@@ -33,6 +33,8 @@ typedef struct cli_bench_row {
   char consistency[512];  /* why not */
   double load_average;    /* the host's 1-minute load average, the larger of the samples before and after */
   int cores;              /* online */
+  int irq_cpu;         /* the CPU that took most of the GPU's interrupts over the series (bench/irq.h); -1: unknown */
+  double waits_on_irq; /* the share of the resident calls whose wait ended on irq_cpu */
   bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
   char disagreement[512]; /* which series do not */
   bool has_reference;     /* --reference: the C reference's time per call (host, double) */

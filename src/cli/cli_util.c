@@ -306,4 +306,3 @@ struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const cha
   }
   return pkg;
 }
-

@@ -110,11 +110,22 @@ static int64_t resident_calls(int64_t iterations, double call_ns) {
   return samples_by_time(iterations, RESIDENT_MAX, call_ns, RESIDENT_NS);
 }
 
+/* Which CPU took the GPU's interrupts over the series (before: the counts at its start, NULL where unknown) and
+ * the share of the resident calls whose wait ended on it. */
+static void note_irq_cpu(const bench_setup *su, const bench_irq_counts *before, const char *driver, cli_bench_row *r) {
+  bench_irq_counts after;
+  r->irq_cpu = before && bench_irq_read(driver, &after) ? bench_irq_busiest(before, &after) : -1;
+  r->waits_on_irq = 0;
+  uint64_t all = 0;
+  for (int c = 0; c < BENCH_IRQ_MAX_CPUS; c++) all += su->wait_cpu[c];
+  if (r->irq_cpu >= 0 && all) r->waits_on_irq = (double)su->wait_cpu[r->irq_cpu] / (double)all;
+}
+
 /* Timestamps of the last call of warm back-to-back submissions (when the device has them), lone timed calls (the
  * breakdown), then batch and resident interleaved; each series timed in one go and dealt into REPEATS repeats
- * (in blocks as long as the input copies bound in turn: bench_series_deal), so that the repeats see the same moments of a host that moves between levels
- * (the H200's does, for stretches of tens of milliseconds); the drift over each series is reported beside. gpu is
- * the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
+ * (in blocks as long as the input copies bound in turn: bench_series_deal), so that the repeats see the same moments of
+ * a host that moves between levels (the H200's does, for stretches of tens of milliseconds); the drift over each series
+ * is reported beside. gpu is the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
 static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {
   bench_series ts = {0}, batch = {0}, resident = {0};
   bench_stat one;
@@ -131,15 +142,18 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
   r->has_timestamps = device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY);
   r->gpu_timed = bench_timestamps_trusted(dev);
   su->deal = REPEATS;
+  bench_irq_counts irq_before;
+  bool irq = strcmp(dev->adapterType, "cpu") != 0 && bench_irq_read(dev->vendor, &irq_before);
   wgk_status st = WGK_OK;
   if (r->has_timestamps) {
     st = bench_time_timestamps(su, r->warmup, REPEATS * (r->gpu_timed ? r->iterations : batch_iters), &one, &ts);
     if (!st) st = bench_time_timed_call(su, REPEATS * lone);
   }
   if (!st)
-    st = bench_time_batch_resident(su, r->warmup, REPEATS * (r->gpu_timed ? batch_iters : gpu_batches),
-                                   REPEATS * calls, &one, &batch, &one, &resident);
+    st = bench_time_batch_resident(su, r->warmup, REPEATS * (r->gpu_timed ? batch_iters : gpu_batches), REPEATS * calls,
+                                   &one, &batch, &one, &resident);
   su->deal = 0;
+  note_irq_cpu(su, irq ? &irq_before : NULL, dev->vendor, r);
   if (!st) {
     double load = bench_load_average();
     if (load > r->load_average) r->load_average = load;
@@ -187,6 +201,7 @@ static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_r
 static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, const bench_ceilings *ceil,
                          cli_bench_row *r) {
   bench_setup su;
+  r->irq_cpu = -1;
   wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
   r->warmup = r->c->warmup;
@@ -295,6 +310,12 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
     for (int p = 0; p < r->n_passes; p++)
       printf(" %s %.1f us%s", r->pass_name[p], r->pass[p].median * 1e-3, p + 1 < r->n_passes ? "," : "\n");
   }
+  if (r->irq_cpu >= 0)
+    printf("  host: the GPU's interrupts went to CPU %d; %.0f%% of the resident calls' waits ended on it%s\n",
+           r->irq_cpu, 100 * r->waits_on_irq,
+           r->waits_on_irq > 0.1 ? " (on the H200 a wait there sees the work done ~40 us late: keep the process off "
+                                   "that CPU, e.g. taskset)"
+                                 : "");
   if (!r->repeats_agree) {
     printf("  REPEATS DISAGREE: %s; medians per repeat, us: gpu", r->disagreement);
     for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_gpu[i] * 1e-3);

@@ -12,6 +12,7 @@
 #include "bench/ceiling.h"
 #include "bench/consistency.h"
 #include "bench/first_call.h"
+#include "bench/irq.h"
 #include "bench/stats.h"
 #include "gpu/gpu.h"
 
@@ -74,8 +75,8 @@ static void series_deals_repeats(void **state) {
   assert_float_equal(s.medians[2], 17, 1e-12);
   assert_int_equal(s.n, 12);
   for (int i = 0; i < 12; i++) assert_float_equal(s.samples[i], levels[i], 0); /* pooled in time order */
-  assert_float_equal(bench_series_drift(&s, 3), 21.5 / 10.5 - 1, 1e-12);     /* thirds: 10.5, 16, 21.5 */
-  assert_float_equal(bench_series_drift(&s, 2), 21.0 / 11 - 1, 1e-12);       /* halves: 11, 21 */
+  assert_float_equal(bench_series_drift(&s, 3), 21.5 / 10.5 - 1, 1e-12);       /* thirds: 10.5, 16, 21.5 */
+  assert_float_equal(bench_series_drift(&s, 2), 21.0 / 11 - 1, 1e-12);         /* halves: 11, 21 */
   assert_float_equal(bench_series_spread(&s), 2.0 / 15, 1e-12);
   double ones[] = {5, 6};
   assert_true(bench_series_deal(&s, ones, 2, 1, 1)); /* k 1: one repeat, as bench_series_add */
@@ -97,6 +98,38 @@ static void series_deals_repeats(void **state) {
   bench_series short_one = {0};
   assert_float_equal(bench_series_drift(&short_one, 3), 0, 0);
   bench_series_free(&s);
+}
+
+/* /proc/interrupts as the H200's machine showed it (fewer CPUs): the driver's lines summed per CPU, summary lines
+ * of fewer columns and other drivers' lines left out, and the CPU whose count grew most. */
+static void irq_counts_of_a_driver(void **state) {
+  (void)state;
+  const char *text =
+      "           CPU0       CPU1       CPU2       CPU3\n"
+      "  1:          9          0          0          0  IO-APIC   1-edge      i8042\n"
+      " 42:          0          0     557198          0  PCI-MSIX-0000:00:06.0   0-edge      nvidia\n"
+      " 44:         12          0          0          0  PCI-MSIX-0000:00:06.0   2-edge      NVIDIA\n"
+      " 50:          7          7          7          7  PCI-MSIX-0000:00:05.0   0-edge      virtio0\n"
+      "NMI:          0          0          0          0   Non-maskable interrupts\n"
+      "ERR:          0\n"
+      "MIS:          0";
+  bench_irq_counts before, after;
+  assert_true(bench_irq_parse(text, "nvidia", &before));
+  assert_int_equal(before.n_cpus, 4);
+  assert_int_equal(before.count[0], 12);
+  assert_int_equal(before.count[1], 0);
+  assert_int_equal(before.count[2], 557198);
+  assert_int_equal(before.count[3], 0);
+  assert_false(bench_irq_parse(text, "amdgpu", &after)); /* no line of that driver */
+  assert_false(bench_irq_parse(text, "", &after));
+  assert_false(bench_irq_parse("no header", "nvidia", &after));
+  after = before;
+  assert_int_equal(bench_irq_busiest(&before, &after), -1); /* none grew */
+  after.count[2] += 10;
+  after.count[0] += 20;
+  assert_int_equal(bench_irq_busiest(&before, &after), 0);
+  after.count[2] += 11;
+  assert_int_equal(bench_irq_busiest(&before, &after), 2);
 }
 
 static uint64_t sum(const uint64_t *v, uint32_t n) {
@@ -540,6 +573,7 @@ int main(void) {
       cmocka_unit_test(spread_of_repeats),
       cmocka_unit_test(series_pools_repeats),
       cmocka_unit_test(series_deals_repeats),
+      cmocka_unit_test(irq_counts_of_a_driver),
       cmocka_unit_test(busy_of_sequential_passes),
       cmocka_unit_test(busy_counts_overlap_once),
       cmocka_unit_test(busy_skips_unwritten_and_reversed),

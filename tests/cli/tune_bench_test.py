@@ -233,6 +233,8 @@ try:
     check("repeats (dealt in turn)" in out and "over time (thirds of each series)" in out, "table shows the drift")
     h = c["host"]  # the load average while the case ran, and the cores: a loaded host is named as the cause
     check(h["cores"] >= 1 and isinstance(h["loadAverage"], float), f"host: {h}")
+    check(isinstance(h["gpuInterruptCpu"], int) and 0 <= h["residentWaitsOnIt"] <= 1, f"interrupt CPU: {h}")
+    check((h["gpuInterruptCpu"] >= 0) == ("the GPU's interrupts went to CPU" in out), "the table names it")
     if not c["repeatsAgree"]:
         check(("the host's load average was" in c["repeatsReason"]) == (h["loadAverage"] > h["cores"]),
               f"load note: {c['repeatsReason']} {h}")

@@ -1,0 +1,101 @@
+/* Per-CPU interrupt counts of one driver from /proc/interrupts (bench/irq.h). */
+#include "bench/irq.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether s contains needle, ignoring case. */
+static bool contains_nocase(const char *s, size_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (size_t i = 0; n && i + n <= len; i++) {
+    size_t k = 0;
+    while (k < n && tolower((unsigned char)s[i + k]) == tolower((unsigned char)needle[k])) k++;
+    if (k == n) return true;
+  }
+  return false;
+}
+
+/* The CPU columns of the header line [p, end): its "CPUn" words. */
+static int header_cpus(const char *p, const char *end) {
+  int n = 0;
+  while (p < end) {
+    while (p < end && isspace((unsigned char)*p)) p++;
+    if (p + 3 <= end && strncmp(p, "CPU", 3) == 0) n++;
+    while (p < end && !isspace((unsigned char)*p)) p++;
+  }
+  return n;
+}
+
+/* One line [p, end) added to out when its name matches; true when it did. */
+static bool add_line(const char *p, const char *end, const char *driver, bench_irq_counts *out) {
+  const char *colon = memchr(p, ':', (size_t)(end - p));
+  if (!colon) return false;
+  uint64_t counts[BENCH_IRQ_MAX_CPUS];
+  const char *q = colon + 1;
+  for (int c = 0; c < out->n_cpus; c++) {
+    char *next = NULL;
+    counts[c] = strtoull(q, &next, 10);
+    if (next == q || next > end) return false; /* fewer columns (a summary line such as ERR:) */
+    q = next;
+  }
+  if (!contains_nocase(q, (size_t)(end - q), driver)) return false;
+  for (int c = 0; c < out->n_cpus; c++) out->count[c] += counts[c];
+  return true;
+}
+
+bool bench_irq_parse(const char *text, const char *driver, bench_irq_counts *out) {
+  memset(out, 0, sizeof *out);
+  if (!text || !driver || !*driver) return false;
+  const char *end = strchr(text, '\n');
+  if (!end) return false;
+  out->n_cpus = header_cpus(text, end);
+  if (out->n_cpus <= 0 || out->n_cpus > BENCH_IRQ_MAX_CPUS) return false;
+  bool any = false;
+  for (const char *p = end + 1; *p; p = *end ? end + 1 : end) {
+    end = strchr(p, '\n');
+    if (!end) end = p + strlen(p);
+    any |= add_line(p, end, driver, out);
+  }
+  return any;
+}
+
+bool bench_irq_read(const char *driver, bench_irq_counts *out) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen("/proc/interrupts", "r");
+  if (!f) return false;
+  size_t cap = 1 << 16, len = 0;
+  char *text = malloc(cap);
+  while (text) {
+    len += fread(text + len, 1, cap - 1 - len, f);
+    if (len < cap - 1) break;
+    char *grown = realloc(text, cap * 2);
+    if (!grown) {
+      free(text);
+      text = NULL;
+      break;
+    }
+    text = grown;
+    cap *= 2;
+  }
+  fclose(f);
+  if (!text) return false;
+  text[len] = 0;
+  bool ok = bench_irq_parse(text, driver, out);
+  free(text);
+  return ok;
+}
+
+int bench_irq_busiest(const bench_irq_counts *before, const bench_irq_counts *after) {
+  int best = -1;
+  uint64_t most = 0;
+  for (int c = 0; c < after->n_cpus && c < before->n_cpus; c++) {
+    uint64_t grew = after->count[c] > before->count[c] ? after->count[c] - before->count[c] : 0;
+    if (grew > most) {
+      most = grew;
+      best = c;
+    }
+  }
+  return best;
+}
