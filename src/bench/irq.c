@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_read.h"
+
 /* Whether s contains needle, ignoring case. */
 static bool contains_nocase(const char *s, size_t len, const char *needle) {
   size_t n = strlen(needle);
@@ -63,26 +65,11 @@ bool bench_irq_parse(const char *text, const char *driver, bench_irq_counts *out
 
 bool bench_irq_read(const char *driver, bench_irq_counts *out) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen("/proc/interrupts", "r");
-  if (!f) return false;
-  size_t cap = 1 << 16, len = 0;
-  char *text = malloc(cap);
-  while (text) {
-    len += fread(text + len, 1, cap - 1 - len, f);
-    if (len < cap - 1) break;
-    char *grown = realloc(text, cap * 2);
-    if (!grown) {
-      free(text);
-      text = NULL;
-      break;
-    }
-    text = grown;
-    cap *= 2;
-  }
-  fclose(f);
-  if (!text) return false;
-  text[len] = 0;
-  bool ok = bench_irq_parse(text, driver, out);
+  unsigned char *text = NULL;
+  size_t len = 0;
+  util_error err = {0};
+  if (util_file_read_all("/proc/interrupts", 16u << 20, &text, &len, &err) != WGK_OK) return false;
+  bool ok = bench_irq_parse((const char *)text, driver, out);
   free(text);
   return ok;
 }
