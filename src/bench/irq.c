@@ -7,17 +7,7 @@
 #include <string.h>
 
 #include "util/file_read.h"
-
-/* Whether s contains needle, ignoring case. */
-static bool contains_nocase(const char *s, size_t len, const char *needle) {
-  size_t n = strlen(needle);
-  for (size_t i = 0; n && i + n <= len; i++) {
-    size_t k = 0;
-    while (k < n && tolower((unsigned char)s[i + k]) == tolower((unsigned char)needle[k])) k++;
-    if (k == n) return true;
-  }
-  return false;
-}
+#include "util/text.h"
 
 /* The CPU columns of the header line [p, end): its "CPUn" words. */
 static int header_cpus(const char *p, const char *end) {
@@ -42,7 +32,7 @@ static bool add_line(const char *p, const char *end, const char *driver, bench_i
     if (next == q || next > end) return false; /* fewer columns (a summary line such as ERR:) */
     q = next;
   }
-  if (!contains_nocase(q, (size_t)(end - q), driver)) return false;
+  if (!util_contains_nocase(q, (size_t)(end - q), driver)) return false;
   for (int c = 0; c < out->n_cpus; c++) out->count[c] += counts[c];
   return true;
 }

@@ -1,5 +1,6 @@
 /* The instance and its adapters: creating the instance wgk owns, listing adapters, choosing one. */
 #include "gpu/gpu_internal.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -143,10 +144,7 @@ wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
 }
 
 static bool contains_nocase(const char *hay, const char *needle) {
-  size_t n = strlen(needle);
-  for (; *hay; hay++)
-    if (strncasecmp(hay, needle, n) == 0) return true;
-  return n == 0;
+  return util_contains_nocase(hay, strlen(hay), needle);
 }
 
 static bool matches(const dev_desc *d, const char *sel) {
