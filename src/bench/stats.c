@@ -41,8 +41,8 @@ double bench_spread(const double *v, size_t n) {
   return lo > 0 ? (hi - lo) / lo : INFINITY;
 }
 
-bool bench_series_add(bench_series *s, const double *samples, size_t n) {
-  if (s->repeats >= WGK_BENCH_MAX_REPEATS) return false;
+/* samples[0..n) added to the pooled samples; false when out of memory. */
+static bool pool(bench_series *s, const double *samples, size_t n) {
   if (s->n + n > s->cap) {
     size_t cap = (s->n + n) * 2 + 16;
     double *p = realloc(s->samples, cap * sizeof *p);
@@ -52,6 +52,11 @@ bool bench_series_add(bench_series *s, const double *samples, size_t n) {
   }
   if (n) memcpy(s->samples + s->n, samples, n * sizeof *samples);
   s->n += n;
+  return true;
+}
+
+bool bench_series_add(bench_series *s, const double *samples, size_t n) {
+  if (s->repeats >= WGK_BENCH_MAX_REPEATS || !pool(s, samples, n)) return false;
   s->medians[s->repeats++] = bench_stat_of(samples, n).median;
   return true;
 }
@@ -61,19 +66,15 @@ bool bench_series_deal(bench_series *s, const double *samples, size_t n, size_t 
   if (s->repeats + k > WGK_BENCH_MAX_REPEATS) return false;
   if (block < 1) block = 1;
   double *dealt = malloc((n + 1) * sizeof *dealt);
-  if (!dealt || !bench_series_add(s, samples, n)) {
-    free(dealt);
-    return false;
-  }
-  s->repeats--; /* bench_series_add's one median replaced by the k dealt ones */
-  for (size_t r = 0; r < k; r++) {
+  bool ok = dealt && pool(s, samples, n);
+  for (size_t r = 0; ok && r < k; r++) {
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
       if ((i / block) % k == r) dealt[m++] = samples[i];
     s->medians[s->repeats++] = bench_stat_of(dealt, m).median;
   }
   free(dealt);
-  return true;
+  return ok;
 }
 
 bench_stat bench_series_stat(const bench_series *s) { return bench_stat_of(s->samples, s->n); }
