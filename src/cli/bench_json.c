@@ -91,9 +91,10 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                                   r->timestamps_consistent, "reason", r->timestamps_reason));
   bench_breakdown b = cli_bench_row_breakdown(r, ceil);
   json_object_set_new(checks, "breakdown", bench_breakdown_json(&b));
-  json_object_set_new(checks, "host",
-                      json_pack("{s:f, s:i, s:i, s:f}", "loadAverage", r->load_average, "cores", r->cores,
-                                "gpuInterruptCpu", r->irq_cpu, "residentWaitsOnIt", r->waits_on_irq));
+  json_object_set_new(
+      checks, "host",
+      json_pack("{s:f, s:i, s:i, s:f, s:s}", "loadAverage", r->load_average, "cores", r->cores, "gpuInterruptCpu",
+                r->irq_cpu, "residentWaitsOnIt", r->waits_on_irq, "keptOffCpus", r->kept_off));
   json_object_set_new(
       checks, "overTimeSpread", /* the series' consecutive thirds: the host's drift, which the dealt
                                    repeats share */

@@ -35,6 +35,7 @@ typedef struct cli_bench_row {
   int cores;              /* online */
   int irq_cpu;         /* the CPU that took most of the GPU's interrupts over the series (bench/irq.h); -1: unknown */
   double waits_on_irq; /* the share of the resident calls whose wait ended on irq_cpu */
+  char kept_off[64];   /* the CPUs the process was kept off (--off-irq-cpu), as a CPU list; "" when none */
   bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
   char disagreement[512]; /* which series do not */
   bool has_reference;     /* --reference: the C reference's time per call (host, double) */

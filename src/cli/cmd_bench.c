@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/affinity.h"
 #include "bench/breakdown.h"
 #include "bench/consistency.h"
 #include "cli/bench_report.h"
@@ -18,8 +19,9 @@
 #include "runtime/runtime_access.h"
 
 static const char *usage_text =
-    "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference]\n"
+    "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference] [--off-irq-cpu]\n"
     "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n"
+    "       --off-irq-cpu: keep this process off the CPUs that take the GPU's interrupts while it measures\n"
     "       wgk bench PKG --first-call [--case ID-or-substring] [--json FILE]: the first call of this process,\n"
     "                 by phase (context, load, plan + compile, run, wait, read; the pipeline cache's counts)\n";
 
@@ -29,6 +31,8 @@ typedef struct bench_opts {
   long repeat;    /* 0: the case's iterations */
   bool reference;  /* --reference: time the op's C reference too */
   bool first_call; /* --first-call: the first call of the process by phase, nothing else */
+  bool off_irq_cpu;  /* --off-irq-cpu: move this process off the GPU's interrupt CPUs first (bench/affinity.h) */
+  char kept_off[64]; /* the CPUs it was moved off, as a CPU list; "" when none */
 } bench_opts;
 
 static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
@@ -38,6 +42,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   if (strcmp(a, "--case") == 0) return cli_once("bench", a, &o->filter, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--reference") == 0) return o->reference = true, 1;
   if (strcmp(a, "--first-call") == 0) return o->first_call = true, 1;
+  if (strcmp(a, "--off-irq-cpu") == 0) return o->off_irq_cpu = true, 1;
   if (strcmp(a, "--json") == 0) return cli_once("bench", a, &o->json, cli_value("bench", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--repeat") == 0) {
     const char *v = cli_value("bench", argc, argv, i);
@@ -49,10 +54,11 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
     return 1;
   }
   if (a[0] == '-' && a[1])
-    return cli_error("bench",
-                     "unknown option '%s' (wgk bench takes: --case --repeat --json --reference --first-call and the common "
-                     "options)",
-                     a),
+    return cli_error(
+               "bench",
+               "unknown option '%s' (wgk bench takes: --case --repeat --json --reference --first-call --off-irq-cpu "
+               "and the common options)",
+               a),
            -1;
   if (o->pkg) return cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
@@ -202,6 +208,7 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
                          cli_bench_row *r) {
   bench_setup su;
   r->irq_cpu = -1;
+  snprintf(r->kept_off, sizeof r->kept_off, "%s", o->kept_off);
   wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
   r->warmup = r->c->warmup;
@@ -311,8 +318,8 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
       printf(" %s %.1f us%s", r->pass_name[p], r->pass[p].median * 1e-3, p + 1 < r->n_passes ? "," : "\n");
   }
   if (r->irq_cpu >= 0)
-    printf("  host: the GPU's interrupts went to CPU %d; %.0f%% of the resident calls' waits ended on it%s\n",
-           r->irq_cpu, 100 * r->waits_on_irq,
+    printf("  host: the GPU's interrupts went to CPU %d; %.0f%% of the resident calls' waits ended on it%s%s%s\n",
+           r->irq_cpu, 100 * r->waits_on_irq, r->kept_off[0] ? "; the process was kept off CPU " : "", r->kept_off,
            r->waits_on_irq > 0.1 ? " (on the H200 a wait there sees the work done ~40 us late: keep the process off "
                                    "that CPU, e.g. taskset)"
                                  : "");
@@ -359,10 +366,30 @@ static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k
   return ok;
 }
 
-static int run_bench(wgk_kernel *k, const tc_bench_suite *s, const bench_opts *o, int argc, char **argv) {
+/* --off-irq-cpu: every thread of this process moved off the CPUs the GPU's interrupts go to, before anything is
+ * measured (a CPU adapter takes none: nothing moves). false, printed, when they cannot be found or left. */
+static bool keep_off_irq_cpus(const dev_desc *dev, bench_opts *o) {
+  if (strcmp(dev->adapterType, "cpu") == 0) {
+    printf("--off-irq-cpu: a CPU adapter takes no interrupts; no thread moved\n");
+    return true;
+  }
+  bool cpus[BENCH_IRQ_MAX_CPUS];
+  char why[256];
+  if (!bench_irq_cpus("/proc", dev->vendor, cpus))
+    return cli_error("bench", "--off-irq-cpu: no interrupt line of '%s' with a readable affinity in /proc/interrupts",
+                     dev->vendor),
+           false;
+  if (!bench_keep_off(cpus, why, sizeof why)) return cli_error("bench", "--off-irq-cpu: %s", why), false;
+  bench_cpu_list_format(cpus, o->kept_off, sizeof o->kept_off);
+  printf("kept off CPU %s, which takes the GPU's interrupts\n", o->kept_off);
+  return true;
+}
+
+static int run_bench(wgk_kernel *k, const tc_bench_suite *s, bench_opts *o, int argc, char **argv) {
   bench_ceilings ceil;
   util_error err = {0};
   printf("adapter: %s\n", wgk_context_adapter(rt_kernel_context(k)));
+  if (o->off_irq_cpu && !keep_off_irq_cpus(rt_context_device_desc(rt_kernel_context(k)), o)) return 1;
   if (bench_measure_ceilings(rt_context_device(rt_kernel_context(k)), 10, &ceil, &err) != WGK_OK) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
     util_error_format(&err, msg, sizeof msg);
@@ -410,8 +437,8 @@ int cmd_bench(int argc, char **argv) {
   pkg_free(pkg);
   if (!ok) return 1;
   if (o.first_call) {
-    if (o.repeat || o.reference)
-      return cli_error("bench", "--first-call times one call: --repeat and --reference do not apply"), 2;
+    if (o.repeat || o.reference || o.off_irq_cpu)
+      return cli_error("bench", "--first-call times one call: --repeat, --reference and --off-irq-cpu do not apply"), 2;
     return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
   }
   wgk_context *ctx = NULL;

@@ -104,7 +104,8 @@ try:
 
     # bench --json: the report parses and holds every field
     path = os.path.join(tmp, "bench.json")
-    out, _ = wgk("bench", PKG, "--case", CASE, "--repeat", "3", "--json", path)
+    # --off-irq-cpu: a GPU's interrupt CPUs are left (bench/affinity.h, tested in test_bench); a CPU adapter has none
+    out, _ = wgk("bench", PKG, "--case", CASE, "--repeat", "3", "--json", path, "--off-irq-cpu")
     rep = json.load(open(path))
     check(rep["command"][:2] == ["wgk", "bench"] and rep["package"] == "ai.onnx.RotaryEmbedding", "command, package")
     check({"vendor", "architecture", "device", "description", "features", "limits"} <= set(rep["device"]), "device")
@@ -235,6 +236,9 @@ try:
     check(h["cores"] >= 1 and isinstance(h["loadAverage"], float), f"host: {h}")
     check(isinstance(h["gpuInterruptCpu"], int) and 0 <= h["residentWaitsOnIt"] <= 1, f"interrupt CPU: {h}")
     check((h["gpuInterruptCpu"] >= 0) == ("the GPU's interrupts went to CPU" in out), "the table names it")
+    cpu_adapter = rep["device"]["adapterType"] == "cpu"
+    check((h["keptOffCpus"] == "") == cpu_adapter and ("a CPU adapter takes no interrupts; no thread moved" in out)
+          == cpu_adapter, f"--off-irq-cpu: {h}")
     if not c["repeatsAgree"]:
         check(("the host's load average was" in c["repeatsReason"]) == (h["loadAverage"] > h["cores"]),
               f"load note: {c['repeatsReason']} {h}")
@@ -269,6 +273,7 @@ try:
     check(c1.get("loaded", 0) > 0 and c1.get("missed") == 0 and c1.get("stored") == 0,
           f"the second process only loads: {c1}")
     wgk("bench", PKG, "--first-call", "--repeat", "3", rc=2)  # one call: --repeat does not apply
+    wgk("bench", PKG, "--first-call", "--off-irq-cpu", rc=2)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -1,0 +1,137 @@
+/* Keeping this process off some CPUs (bench/affinity.h). */
+#define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity, cpu_set_t */
+#include "bench/affinity.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* One entry ("8" or "0-3") at *p: its bounds, p moved past it; false when it is not one. */
+static bool list_entry(const char **p, long *lo, long *hi) {
+  char *end = NULL;
+  if (!isdigit((unsigned char)**p)) return false;
+  *lo = *hi = strtol(*p, &end, 10);
+  *p = end;
+  if (**p == '-') {
+    if (!isdigit((unsigned char)(*p)[1])) return false;
+    *hi = strtol(*p + 1, &end, 10);
+    *p = end;
+  }
+  return *lo <= *hi && *hi < BENCH_IRQ_MAX_CPUS;
+}
+
+bool bench_cpu_list_parse(const char *text, bool cpus[BENCH_IRQ_MAX_CPUS]) {
+  memset(cpus, 0, BENCH_IRQ_MAX_CPUS * sizeof *cpus);
+  if (!text || !*text || *text == '\n') return false;
+  bool set[BENCH_IRQ_MAX_CPUS] = {0};
+  const char *p = text;
+  for (;;) {
+    long lo, hi;
+    if (!list_entry(&p, &lo, &hi)) return false;
+    for (long c = lo; c <= hi; c++) set[c] = true;
+    if (*p != ',') break;
+    p++;
+  }
+  if (*p == '\n') p++;
+  if (*p) return false;
+  memcpy(cpus, set, sizeof set);
+  return true;
+}
+
+void bench_cpu_list_format(const bool cpus[BENCH_IRQ_MAX_CPUS], char *out, size_t cap) {
+  if (!cap) return;
+  out[0] = '\0';
+  size_t len = 0;
+  for (int c = 0; c < BENCH_IRQ_MAX_CPUS; c++) {
+    if (!cpus[c]) continue;
+    int e = c;
+    while (e + 1 < BENCH_IRQ_MAX_CPUS && cpus[e + 1]) e++;
+    int w = e > c ? snprintf(out + len, cap - len, "%s%d-%d", len ? "," : "", c, e)
+                  : snprintf(out + len, cap - len, "%s%d", len ? "," : "", c);
+    if (w < 0 || (size_t)w >= cap - len) { /* cut before the entry that does not fit */
+      out[len] = '\0';
+      return;
+    }
+    len += (size_t)w;
+    c = e;
+  }
+}
+
+typedef struct thread_mask {
+  pid_t tid;
+  cpu_set_t was, now;
+} thread_mask;
+
+/* The threads of this process (/proc/self/task); NULL with why when they cannot be listed. */
+static thread_mask *list_threads(size_t *n, char *why, size_t cap) {
+  *n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return snprintf(why, cap, "cannot list this process's threads (/proc/self/task): %s", strerror(errno)), NULL;
+  thread_mask *t = NULL;
+  size_t room = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (!isdigit((unsigned char)e->d_name[0])) continue;
+    if (*n == room) {
+      room = room * 2 + 16;
+      thread_mask *grown = realloc(t, room * sizeof *t);
+      if (!grown) {
+        free(t);
+        closedir(d);
+        return snprintf(why, cap, "out of memory listing threads"), NULL;
+      }
+      t = grown;
+    }
+    t[(*n)++].tid = (pid_t)atol(e->d_name);
+  }
+  closedir(d);
+  if (!t) snprintf(why, cap, "no thread listed in /proc/self/task");
+  return t;
+}
+
+/* Each thread's affinity now and without cpus; false with why when one would be left no CPU. A thread gone
+ * meanwhile gets tid 0. */
+static bool plan_moves(thread_mask *t, size_t n, const bool cpus[BENCH_IRQ_MAX_CPUS], char *why, size_t cap) {
+  for (size_t i = 0; i < n; i++) {
+    if (sched_getaffinity(t[i].tid, sizeof t[i].was, &t[i].was) != 0) {
+      if (errno == ESRCH) {
+        t[i].tid = 0;
+        continue;
+      }
+      return snprintf(why, cap, "thread %ld: sched_getaffinity: %s", (long)t[i].tid, strerror(errno)), false;
+    }
+    t[i].now = t[i].was;
+    for (int c = 0; c < BENCH_IRQ_MAX_CPUS; c++)
+      if (cpus[c]) CPU_CLR(c, &t[i].now);
+    if (CPU_COUNT(&t[i].now) == 0) {
+      char list[64];
+      bench_cpu_list_format(cpus, list, sizeof list);
+      return snprintf(why, cap, "thread %ld may run only on CPU %s: no other CPU is left to it", (long)t[i].tid, list),
+             false;
+    }
+  }
+  return true;
+}
+
+bool bench_keep_off(const bool cpus[BENCH_IRQ_MAX_CPUS], char *why, size_t cap) {
+  size_t n = 0;
+  thread_mask *t = list_threads(&n, why, cap);
+  if (!t) return false;
+  bool ok = plan_moves(t, n, cpus, why, cap);
+  size_t moved = 0;
+  for (; ok && moved < n; moved++) {
+    if (!t[moved].tid || sched_setaffinity(t[moved].tid, sizeof t[moved].now, &t[moved].now) == 0 || errno == ESRCH)
+      continue;
+    snprintf(why, cap, "thread %ld: sched_setaffinity: %s", (long)t[moved].tid, strerror(errno));
+    ok = false;
+    break;
+  }
+  for (size_t i = 0; !ok && i < moved; i++) /* put back the threads moved before the failure */
+    if (t[i].tid) sched_setaffinity(t[i].tid, sizeof t[i].was, &t[i].was);
+  free(t);
+  return ok;
+}
