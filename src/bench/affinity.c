@@ -11,38 +11,6 @@
 #include <string.h>
 #include <sys/types.h>
 
-/* One entry ("8" or "0-3") at *p: its bounds, p moved past it; false when it is not one. */
-static bool list_entry(const char **p, long *lo, long *hi) {
-  char *end = NULL;
-  if (!isdigit((unsigned char)**p)) return false;
-  *lo = *hi = strtol(*p, &end, 10);
-  *p = end;
-  if (**p == '-') {
-    if (!isdigit((unsigned char)(*p)[1])) return false;
-    *hi = strtol(*p + 1, &end, 10);
-    *p = end;
-  }
-  return *lo <= *hi && *hi < BENCH_IRQ_MAX_CPUS;
-}
-
-bool bench_cpu_list_parse(const char *text, bool cpus[BENCH_IRQ_MAX_CPUS]) {
-  memset(cpus, 0, BENCH_IRQ_MAX_CPUS * sizeof *cpus);
-  if (!text || !*text || *text == '\n') return false;
-  bool set[BENCH_IRQ_MAX_CPUS] = {0};
-  const char *p = text;
-  for (;;) {
-    long lo, hi;
-    if (!list_entry(&p, &lo, &hi)) return false;
-    for (long c = lo; c <= hi; c++) set[c] = true;
-    if (*p != ',') break;
-    p++;
-  }
-  if (*p == '\n') p++;
-  if (*p) return false;
-  memcpy(cpus, set, sizeof set);
-  return true;
-}
-
 void bench_cpu_list_format(const bool cpus[BENCH_IRQ_MAX_CPUS], char *out, size_t cap) {
   if (!cap) return;
   out[0] = '\0';

@@ -11,13 +11,10 @@
 #include <stdint.h>
 
 #define BENCH_IRQ_MAX_CPUS 256
-#define BENCH_IRQ_MAX_LINES 64
 
 typedef struct bench_irq_counts {
   int n_cpus;                         /* columns of the table */
   uint64_t count[BENCH_IRQ_MAX_CPUS]; /* per CPU: interrupts of the matching lines, summed */
-  int n_irqs;                         /* the matching lines' interrupt numbers (the first BENCH_IRQ_MAX_LINES) */
-  int irq[BENCH_IRQ_MAX_LINES];
 } bench_irq_counts;
 
 /* Sums per CPU the counts of the lines of text (/proc/interrupts' format: a header of CPU columns, then
@@ -28,10 +25,9 @@ bool bench_irq_parse(const char *text, const char *driver, bench_irq_counts *out
 /* The same of /proc/interrupts now; false where it cannot be read or no line matches. */
 bool bench_irq_read(const char *driver, bench_irq_counts *out);
 
-/* The CPUs the driver's interrupts are delivered to now: the effective affinity (else the affinity) of each
- * matching line of proc/interrupts, from proc/irq/N/ (proc: "/proc", or a copy of its files). false when no line
- * matches or no affinity can be read. */
-bool bench_irq_cpus(const char *proc, const char *driver, bool cpus[BENCH_IRQ_MAX_CPUS]);
+/* The CPUs whose count grew by at least a tenth of the most any grew, from before to after: those a burst of GPU
+ * work interrupted, without a stray few elsewhere. Their number; 0 when none grew. */
+int bench_irq_grown(const bench_irq_counts *before, const bench_irq_counts *after, bool cpus[BENCH_IRQ_MAX_CPUS]);
 
 /* The CPU whose count grew most from before to after; -1 when none grew. */
 int bench_irq_busiest(const bench_irq_counts *before, const bench_irq_counts *after);

@@ -79,6 +79,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
 #define RESIDENT_MAX 1000
 #define RESIDENT_NS 50e6
 #define TIMED_CALL_SAMPLES 20 /* lone timed calls per repeat at most (the breakdown) */
+#define IRQ_PROBE_SUBMISSIONS 200 /* --off-irq-cpu: the burst whose interrupts show the CPUs to leave */
 
 static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
 
@@ -366,22 +367,35 @@ static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k
   return ok;
 }
 
-/* --off-irq-cpu: every thread of this process moved off the CPUs the GPU's interrupts go to, before anything is
- * measured (a CPU adapter takes none: nothing moves). false, printed, when they cannot be found or left. */
-static bool keep_off_irq_cpus(const dev_desc *dev, bench_opts *o) {
+/* --off-irq-cpu: every thread of this process moved off the CPUs that IRQ_PROBE_SUBMISSIONS bare submissions
+ * interrupted, before anything is measured (a CPU adapter takes no interrupts: nothing moves). The burst finds them
+ * where the lines' affinities do not: the H200's machine gives each of the driver's eight lines a CPU of its own and
+ * uses one. false, printed, when none can be found or left. */
+static bool keep_off_irq_cpus(wgk_context *ctx, bench_opts *o) {
+  const dev_desc *dev = rt_context_device_desc(ctx);
   if (strcmp(dev->adapterType, "cpu") == 0) {
     printf("--off-irq-cpu: a CPU adapter takes no interrupts; no thread moved\n");
     return true;
   }
+  bench_irq_counts before, after;
+  if (!bench_irq_read(dev->vendor, &before))
+    return cli_error("bench", "--off-irq-cpu: no interrupt line of '%s' in /proc/interrupts", dev->vendor), false;
+  util_error err = {0};
+  bench_bare *bare = NULL;
+  double ns;
+  wgk_status st = bench_bare_create(rt_context_device(ctx), &bare, &err);
+  for (int i = 0; !st && i < IRQ_PROBE_SUBMISSIONS; i++) st = bench_bare_time(bare, &ns, &err);
+  bench_bare_destroy(bare);
+  char why[WGK_ERROR_MESSAGE_MAX + 1024];
+  if (st) return util_error_format(&err, why, sizeof why), cli_error("bench", "--off-irq-cpu: %s", why), false;
   bool cpus[BENCH_IRQ_MAX_CPUS];
-  char why[256];
-  if (!bench_irq_cpus("/proc", dev->vendor, cpus))
-    return cli_error("bench", "--off-irq-cpu: no interrupt line of '%s' with a readable affinity in /proc/interrupts",
-                     dev->vendor),
+  if (!bench_irq_read(dev->vendor, &after) || !bench_irq_grown(&before, &after, cpus))
+    return cli_error("bench", "--off-irq-cpu: no interrupt of '%s' counted over %d submissions", dev->vendor,
+                     IRQ_PROBE_SUBMISSIONS),
            false;
   if (!bench_keep_off(cpus, why, sizeof why)) return cli_error("bench", "--off-irq-cpu: %s", why), false;
   bench_cpu_list_format(cpus, o->kept_off, sizeof o->kept_off);
-  printf("kept off CPU %s, which takes the GPU's interrupts\n", o->kept_off);
+  printf("kept off CPU %s, which took the GPU's interrupts\n", o->kept_off);
   return true;
 }
 
@@ -389,7 +403,7 @@ static int run_bench(wgk_kernel *k, const tc_bench_suite *s, bench_opts *o, int 
   bench_ceilings ceil;
   util_error err = {0};
   printf("adapter: %s\n", wgk_context_adapter(rt_kernel_context(k)));
-  if (o->off_irq_cpu && !keep_off_irq_cpus(rt_context_device_desc(rt_kernel_context(k)), o)) return 1;
+  if (o->off_irq_cpu && !keep_off_irq_cpus(rt_kernel_context(k), o)) return 1;
   if (bench_measure_ceilings(rt_context_device(rt_kernel_context(k)), 10, &ceil, &err) != WGK_OK) {
     char msg[WGK_ERROR_MESSAGE_MAX + 1024];
     util_error_format(&err, msg, sizeof msg);

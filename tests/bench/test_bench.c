@@ -9,11 +9,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bench/affinity.h"
 #include "bench/breakdown.h"
@@ -128,9 +124,6 @@ static void irq_counts_of_a_driver(void **state) {
   assert_int_equal(before.count[1], 0);
   assert_int_equal(before.count[2], 557198);
   assert_int_equal(before.count[3], 0);
-  assert_int_equal(before.n_irqs, 2); /* the matching lines' numbers, for their affinity */
-  assert_int_equal(before.irq[0], 42);
-  assert_int_equal(before.irq[1], 44);
   assert_false(bench_irq_parse(text, "amdgpu", &after)); /* no line of that driver */
   assert_false(bench_irq_parse(text, "", &after));
   assert_false(bench_irq_parse("no header", "nvidia", &after));
@@ -143,82 +136,35 @@ static void irq_counts_of_a_driver(void **state) {
   assert_int_equal(bench_irq_busiest(&before, &after), 2);
 }
 
-static void cpu_lists_read_and_written(void **state) {
+/* The CPUs a burst interrupted: every one that grew by a tenth of the most or more, not a stray few elsewhere. */
+static void irq_cpus_a_burst_grew(void **state) {
   (void)state;
+  bench_irq_counts before = {.n_cpus = 4, .count = {5, 5, 5, 5}}, after = before;
   bool cpus[BENCH_IRQ_MAX_CPUS];
+  cpus[0] = true;
+  assert_int_equal(bench_irq_grown(&before, &after, cpus), 0); /* none grew */
+  assert_false(cpus[0]);
+  after.count[2] += 1000;
+  after.count[0] += 99; /* under a tenth */
+  after.count[3] += 100;
+  assert_int_equal(bench_irq_grown(&before, &after, cpus), 2);
+  for (int c = 0; c < BENCH_IRQ_MAX_CPUS; c++) assert_int_equal(cpus[c], c == 2 || c == 3);
+  after.count[1] = 0; /* a count that fell (another table) is no growth */
+  assert_int_equal(bench_irq_grown(&before, &after, cpus), 2);
+  assert_false(cpus[1]);
+}
+
+static void cpu_lists_written(void **state) {
+  (void)state;
+  bool cpus[BENCH_IRQ_MAX_CPUS] = {0};
   char text[64];
-  assert_true(bench_cpu_list_parse("14\n", cpus));
-  for (int c = 0; c < BENCH_IRQ_MAX_CPUS; c++) assert_int_equal(cpus[c], c == 14);
-  assert_true(bench_cpu_list_parse("0-3,8-9,255", cpus));
-  bench_cpu_list_format(cpus, text, sizeof text);
-  assert_string_equal(text, "0-3,8-9,255");
-  bench_cpu_list_format(cpus, text, 5); /* cut before the entry that does not fit */
-  assert_string_equal(text, "0-3");
-  const char *bad[] = {
-      "", "\n", "3-1", "1,,2", "1,", "1-", "-1", "256", "0-256", "a", "1\n2", "1 2", "99999999999999999999"};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    cpus[0] = true;
-    assert_false(bench_cpu_list_parse(bad[i], cpus));
-    assert_false(cpus[0]); /* left empty */
-  }
   bench_cpu_list_format(cpus, text, sizeof text);
   assert_string_equal(text, "");
-}
-
-static void write_file(const char *dir, const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
-/* The driver's interrupt CPUs from a copy of /proc's files: the effective affinity where there is one, else the
- * affinity; a line whose affinity cannot be read adds nothing. */
-static void irq_cpus_from_proc_files(void **state) {
-  (void)state;
-  char root[] = "/tmp/wgk_irq_XXXXXX", path[512];
-  assert_non_null(mkdtemp(root));
-  write_file(root, "interrupts",
-             "           CPU0       CPU1       CPU2       CPU3\n"
-             " 42:          0          0     557198          0  PCI-MSIX-0000:00:06.0   0-edge      nvidia\n"
-             " 44:         12          0          0          0  PCI-MSIX-0000:00:06.0   2-edge      nvidia\n"
-             " 45:          0          0          0          0  PCI-MSIX-0000:00:06.0   3-edge      nvidia\n"
-             " 50:          7          7          7          7  PCI-MSIX-0000:00:05.0   0-edge      virtio0\n");
-  snprintf(path, sizeof path, "%s/irq", root);
-  assert_int_equal(mkdir(path, 0700), 0);
-  const char *dirs[] = {"irq/42", "irq/44", "irq/45"};
-  for (int i = 0; i < 3; i++) {
-    snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
-    assert_int_equal(mkdir(path, 0700), 0);
-  }
-  write_file(root, "irq/42/effective_affinity_list", "2\n");
-  write_file(root, "irq/42/smp_affinity_list", "0-3\n"); /* the effective one wins */
-  write_file(root, "irq/44/smp_affinity_list", "1\n");
-  write_file(root, "irq/45/effective_affinity_list", "not a list\n");
-  bool cpus[BENCH_IRQ_MAX_CPUS];
-  char text[64];
-  assert_true(bench_irq_cpus(root, "nvidia", cpus));
+  cpus[0] = cpus[1] = cpus[2] = cpus[3] = cpus[8] = cpus[9] = cpus[14] = cpus[255] = true;
   bench_cpu_list_format(cpus, text, sizeof text);
-  assert_string_equal(text, "1-2");
-  assert_false(bench_irq_cpus(root, "virtio0", cpus)); /* its line has no affinity files */
-  assert_false(cpus[0]);
-  assert_false(bench_irq_cpus(root, "amdgpu", cpus));
-  const char *files[] = {"irq/42/effective_affinity_list",
-                         "irq/42/smp_affinity_list",
-                         "irq/44/smp_affinity_list",
-                         "irq/45/effective_affinity_list",
-                         "interrupts",
-                         "irq/42",
-                         "irq/44",
-                         "irq/45",
-                         "irq",
-                         ""};
-  for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-    snprintf(path, sizeof path, "%s/%s", root, files[i]);
-    assert_int_equal(remove(path), 0);
-  }
+  assert_string_equal(text, "0-3,8-9,14,255");
+  bench_cpu_list_format(cpus, text, 5); /* cut before the entry that does not fit */
+  assert_string_equal(text, "0-3");
 }
 
 static pthread_barrier_t keep_off_barrier;
@@ -709,8 +655,8 @@ int main(void) {
       cmocka_unit_test(series_pools_repeats),
       cmocka_unit_test(series_deals_repeats),
       cmocka_unit_test(irq_counts_of_a_driver),
-      cmocka_unit_test(cpu_lists_read_and_written),
-      cmocka_unit_test(irq_cpus_from_proc_files),
+      cmocka_unit_test(irq_cpus_a_burst_grew),
+      cmocka_unit_test(cpu_lists_written),
       cmocka_unit_test(keep_off_moves_every_thread),
       cmocka_unit_test(busy_of_sequential_passes),
       cmocka_unit_test(busy_counts_overlap_once),
