@@ -336,23 +336,30 @@ wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceili
   return st;
 }
 
-bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes, double e2e_ns,
-                           double resident_ns, double gpu_ns, double bare_beside_ns) {
+/* The faster of the start's ceiling and the one beside (NULL: none); *beside set when that one was faster. */
+static double faster(const bench_transfer *start, const bench_transfer *by, bool *beside) {
+  if (by && by->gbps > start->gbps) return *beside = true, by->gbps;
+  return start->gbps;
+}
+
+bench_goals bench_goals_of(const bench_ceilings *c, const bench_goal_figures *f) {
   bench_goals g = {0};
   if (c->has_transfers && c->upload.gbps > 0 && c->download.gbps > 0) {
     g.has_transfer = true;
-    g.transfer_floor_ns = (double)input_bytes / c->upload.gbps + (double)output_bytes / c->download.gbps;
-    g.transfer_ns = e2e_ns - resident_ns;
+    g.upload_gbps = faster(&c->upload, f->upload_beside, &g.transfer_beside);
+    g.download_gbps = faster(&c->download, f->download_beside, &g.transfer_beside);
+    g.transfer_floor_ns = (double)f->input_bytes / g.upload_gbps + (double)f->output_bytes / g.download_gbps;
+    g.transfer_ns = f->e2e_ns - f->resident_ns;
     g.transfer_ratio = g.transfer_floor_ns > 0 ? g.transfer_ns / g.transfer_floor_ns : 0;
     g.transfer_met = g.transfer_ratio <= WGK_BENCH_TRANSFER_GOAL;
   }
-  g.submit_wait_beside = bare_beside_ns > 0;
+  g.submit_wait_beside = f->bare_beside_ns > 0;
   if (g.submit_wait_beside || (c->has_submit_wait && c->submit_wait.median > 0)) {
     g.has_overhead = true;
-    g.submit_wait_ns = g.submit_wait_beside ? bare_beside_ns : c->submit_wait.median;
-    g.overhead_ratio = resident_ns / g.submit_wait_ns;
+    g.submit_wait_ns = g.submit_wait_beside ? f->bare_beside_ns : c->submit_wait.median;
+    g.overhead_ratio = f->resident_ns / g.submit_wait_ns;
     g.overhead_met = g.overhead_ratio <= WGK_BENCH_OVERHEAD_GOAL;
-    g.host_ratio = (resident_ns - gpu_ns) / g.submit_wait_ns;
+    g.host_ratio = (f->resident_ns - f->gpu_ns) / g.submit_wait_ns;
   }
   return g;
 }
@@ -362,7 +369,10 @@ json_t *bench_goals_json(const bench_goals *g) {
   if (g->has_transfer)
     json_object_set_new(
         o, "transfer",
-        json_pack("{s:f, s:f, s:f, s:f, s:b}", "e2eMinusResidentNs", g->transfer_ns, "floorNs", g->transfer_floor_ns,
+        json_pack("{s:f, s:f, s:f, s:f, s:s, s:f, s:f, s:b}", "e2eMinusResidentNs", g->transfer_ns, "floorNs",
+                  g->transfer_floor_ns, "uploadGbps", g->upload_gbps, "downloadGbps", g->download_gbps, "ceilingsTimed",
+                  g->transfer_beside ? "the faster of the process's start and beside the case: beside"
+                                     : "the faster of the process's start and beside the case: the start",
                   "ratio", g->transfer_ratio, "goal", WGK_BENCH_TRANSFER_GOAL, "met", g->transfer_met));
   if (g->has_overhead)
     json_object_set_new(

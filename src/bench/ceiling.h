@@ -84,13 +84,19 @@ typedef struct bench_ceilings {
 } bench_ceilings;
 
 /* Issue 14's goals for one case, from the ceilings and the case's figures:
- *   transfer: e2e - resident <= WGK_BENCH_TRANSFER_GOAL x (input bytes / upload GB/s + output bytes / download GB/s)
+ *   transfer: e2e - resident <= WGK_BENCH_TRANSFER_GOAL x (input bytes / upload GB/s + output bytes / download GB/s),
+ *     each direction at the faster of the ceiling (the process's start) and the one timed beside the case: a
+ *     ceiling timed in a slow moment of the link is no ceiling (on the H200 one process's start read 16.9 / 20.4
+ *     GB/s against 25-28 / 34-44 in seven others, and its cases' transfers 0.6-0.9x that "floor");
  *   overhead: resident <= WGK_BENCH_OVERHEAD_GOAL x the bare submit + wait. */
 #define WGK_BENCH_TRANSFER_GOAL 1.25
 #define WGK_BENCH_OVERHEAD_GOAL 1.3
 typedef struct bench_goals {
   bool has_transfer;        /* the transfer ceilings were measured */
   double transfer_floor_ns; /* input bytes / upload + output bytes / download, at the ceilings */
+  double upload_gbps;       /* the ceilings the floor used: the faster of the start's and the beside */
+  double download_gbps;
+  bool transfer_beside;     /* either of them was the one timed beside the case */
   double transfer_ns;       /* e2e - resident */
   double transfer_ratio;    /* transfer_ns / transfer_floor_ns */
   bool transfer_met;        /* ratio <= WGK_BENCH_TRANSFER_GOAL */
@@ -102,9 +108,14 @@ typedef struct bench_goals {
   double host_ratio;        /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
                                the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
 } bench_goals;
-/* bare_beside_ns: the bare submit + wait timed beside the case's resident calls (0: none; the ceiling's then). */
-bench_goals bench_goals_of(const bench_ceilings *c, uint64_t input_bytes, uint64_t output_bytes, double e2e_ns,
-                           double resident_ns, double gpu_ns, double bare_beside_ns);
+/* One case's figures, as the goals read them. */
+typedef struct bench_goal_figures {
+  uint64_t input_bytes, output_bytes;
+  double e2e_ns, resident_ns, gpu_ns; /* medians */
+  double bare_beside_ns; /* the bare submit + wait timed beside the resident calls (0: none; the ceiling's then) */
+  const bench_transfer *upload_beside, *download_beside; /* the transfer ceilings timed beside the case, or NULL */
+} bench_goal_figures;
+bench_goals bench_goals_of(const bench_ceilings *c, const bench_goal_figures *f);
 json_t *bench_goals_json(const bench_goals *g);
 
 /* Whether a device's timestamps time its kernels: it has timestamp-query and is not a CPU adapter. lavapipe's
@@ -147,6 +158,8 @@ wgk_status bench_measure_ceilings(gpu_device *dev, uint32_t reps, bench_ceilings
  * each way (0, 0: 10 of min(64 MiB, maxBufferSize)), into out->upload / download; on failure the reason is
  * the context's error message. */
 wgk_status bench_measure_transfers(wgk_context *ctx, uint64_t bytes, uint32_t reps, bench_ceilings *out);
+/* {bytes, ns, gbps}: one transfer ceiling as the ceilings' JSON writes it. */
+json_t *bench_transfer_json(const bench_transfer *t);
 
 /* The `ceilings` object of `wgk bench --json` (docs/performance.md). */
 json_t *bench_ceilings_json(const bench_ceilings *c);

@@ -65,7 +65,7 @@ static json_t *kernel_json(const bench_kernel_time *k) {
   return o;
 }
 
-static json_t *transfer_json(const bench_transfer *t) {
+json_t *bench_transfer_json(const bench_transfer *t) {
   return json_pack("{s:I, s:o, s:f}", "bytes", (json_int_t)t->bytes, "ns", bench_stat_json(&t->ns), "gbps", t->gbps);
 }
 
@@ -91,8 +91,8 @@ json_t *bench_ceilings_json(const bench_ceilings *c) {
   json_t *o = json_pack("{s:b, s:b, s:s, s:o, s:o}", "timestampQueries", c->has_timestamps, "timestampsUsed", c->timed,
                         "timeSource", source, "copy", copy, "fma", fma);
   if (c->has_transfers) {
-    json_object_set_new(o, "upload", transfer_json(&c->upload));
-    json_object_set_new(o, "download", transfer_json(&c->download));
+    json_object_set_new(o, "upload", bench_transfer_json(&c->upload));
+    json_object_set_new(o, "download", bench_transfer_json(&c->download));
   }
   if (c->has_submit_wait)
     json_object_set_new(o, "submitWait", json_pack("{s:o}", "ns", bench_stat_json(&c->submit_wait)));

@@ -15,6 +15,19 @@ double cli_bench_row_gflops(const cli_bench_row *r) {
   return r->gpu.median > 0 && r->flops ? (double)r->flops / r->gpu.median : 0;
 }
 
+bench_goals cli_bench_row_goals(const cli_bench_row *r, const bench_ceilings *c) {
+  bool beside = r->has_transfers_beside;
+  bench_goal_figures f = {r->input_bytes,
+                          r->output_bytes,
+                          r->e2e.median,
+                          r->resident.median,
+                          r->gpu.median,
+                          r->bare_beside.median,
+                          beside ? &r->upload_beside : NULL,
+                          beside ? &r->download_beside : NULL};
+  return bench_goals_of(c, &f);
+}
+
 bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceilings *c) {
   return (bench_breakdown){.resident = r->resident,
                            .run = r->resident_run,
@@ -71,8 +84,11 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                         json_pack("{s:I, s:o, s:f, s:i, s:f}", "bytes", (json_int_t)r->copy_at.bytes, "ns",
                                   stat_json(&r->copy_at.best.ns), "gbps", r->copy_at.gbps, "vec4PerThread",
                                   (int)r->copy_at.vec4_per_thread, "bandwidthRatio", cli_bench_row_copy_at_ratio(r)));
-  bench_goals g = bench_goals_of(ceil, r->input_bytes, r->output_bytes, r->e2e.median, r->resident.median,
-                                 r->gpu.median, r->bare_beside.median);
+  if (r->has_transfers_beside)
+    json_object_set_new(m, "transfersBeside",
+                        json_pack("{s:o, s:o}", "upload", bench_transfer_json(&r->upload_beside), "download",
+                                  bench_transfer_json(&r->download_beside)));
+  bench_goals g = cli_bench_row_goals(r, ceil);
   json_object_set_new(m, "goals", bench_goals_json(&g));
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",

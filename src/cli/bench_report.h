@@ -47,6 +47,8 @@ typedef struct cli_bench_row {
   /* Where a resident call's time goes (has_timestamps for the timed figures), pooled over the repeats: */
   bench_stat resident_run, resident_wait; /* the resident series split: wgk_call_run returning, then the wait */
   bench_stat bare_beside;                 /* the bare submit + wait timed after each resident call (n 0: none) */
+  bool has_transfers_beside;              /* the transfer ceilings timed again after the case's e2e series */
+  bench_transfer upload_beside, download_beside;
   bench_stat ts_batch;                    /* wall per call of the submissions the timestamps timed the last call of */
   bench_stat span;                        /* that last call's GPU span: first pass's begin to last pass's end */
   bench_stat timed_run, timed_wait, timed_gpu, timed_span; /* lone timed calls (timed_call is their whole wall) */
@@ -61,6 +63,9 @@ typedef struct cli_bench_row {
 double cli_bench_row_copy_at_ratio(const cli_bench_row *r);
 double cli_bench_row_gbps(const cli_bench_row *r);
 double cli_bench_row_gflops(const cli_bench_row *r);
+
+/* The row's goals (bench_goals_of) against the ceilings and those timed beside it. */
+bench_goals cli_bench_row_goals(const cli_bench_row *r, const bench_ceilings *c);
 
 /* The row's resident-call breakdown with the ceilings' floors (bench/breakdown.h). */
 bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceilings *c);

@@ -604,12 +604,14 @@ static void goals_of_a_case(void **state) {
   c.download.gbps = 10;
   c.submit_wait = (bench_stat){.median = 20000, .n = 200};
   /* 2e6 bytes in: 100 us; 1e6 out: 100 us; floor 200 us. e2e 500 us - resident 24 us = 476 us: 2.38x, missed */
-  bench_goals g = bench_goals_of(&c, 2000000, 1000000, 500000, 24000, 8000, 0);
+  bench_goal_figures f = {2000000, 1000000, 500000, 24000, 8000, 0, NULL, NULL};
+  bench_goals g = bench_goals_of(&c, &f);
   assert_true(g.has_transfer);
   assert_float_equal(g.transfer_floor_ns, 200000, 1e-6);
   assert_float_equal(g.transfer_ns, 476000, 1e-6);
   assert_false(g.transfer_met);
-  g = bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000, 0);
+  f.e2e_ns = 264000;
+  g = bench_goals_of(&c, &f);
   assert_float_equal(g.transfer_ratio, 1.2, 1e-12);
   assert_true(g.transfer_met);
   assert_true(g.has_overhead);
@@ -620,13 +622,16 @@ static void goals_of_a_case(void **state) {
   assert_float_equal(json_real_value(at(j, "transfer.floorNs")), 200000, 1e-6);
   assert_float_equal(json_real_value(at(j, "transfer.goal")), WGK_BENCH_TRANSFER_GOAL, 0);
   assert_true(json_is_true(at(j, "transfer.met")));
+  assert_float_equal(json_real_value(at(j, "transfer.uploadGbps")), 20, 0);
+  assert_non_null(strstr(json_string_value(at(j, "transfer.ceilingsTimed")), ": the start"));
   assert_float_equal(json_real_value(at(j, "overhead.submitWaitNs")), 20000, 0);
   assert_string_equal(json_string_value(at(j, "overhead.submitWaitTimed")), "with the ceilings");
   assert_true(json_is_true(at(j, "overhead.met")));
   json_decref(j);
   /* the bare submission timed beside the resident calls, when there is one, over the ceilings' (17.9 us at one level
    * of the host, the resident calls at the other) */
-  g = bench_goals_of(&c, 2000000, 1000000, 264000, 24000, 8000, 16000);
+  f.bare_beside_ns = 16000;
+  g = bench_goals_of(&c, &f);
   assert_true(g.submit_wait_beside);
   assert_float_equal(g.overhead_ratio, 1.5, 1e-12);
   assert_false(g.overhead_met);
@@ -634,14 +639,33 @@ static void goals_of_a_case(void **state) {
   assert_float_equal(json_real_value(at(j, "overhead.submitWaitNs")), 16000, 0);
   assert_string_equal(json_string_value(at(j, "overhead.submitWaitTimed")), "beside the resident calls");
   json_decref(j);
+  /* the transfer ceilings timed beside the case: each direction at the faster of the two (a start timed in a slow
+   * moment of the link is no ceiling) */
+  bench_transfer up = {.gbps = 40}, down = {.gbps = 5};
+  f.upload_beside = &up;
+  f.download_beside = &down;
+  g = bench_goals_of(&c, &f);
+  assert_true(g.transfer_beside);
+  assert_float_equal(g.upload_gbps, 40, 0);
+  assert_float_equal(g.download_gbps, 10, 0);
+  assert_float_equal(g.transfer_floor_ns, 150000, 1e-6); /* 2e6 / 40 + 1e6 / 10 */
+  j = bench_goals_json(&g);
+  assert_non_null(strstr(json_string_value(at(j, "transfer.ceilingsTimed")), ": beside"));
+  json_decref(j);
+  up.gbps = 19; /* both slower: the start's, as without them */
+  g = bench_goals_of(&c, &f);
+  assert_false(g.transfer_beside);
+  assert_float_equal(g.transfer_floor_ns, 200000, 1e-6);
+  f = (bench_goal_figures){1, 1, 2, 24000, 8000, 20000, NULL, NULL};
   c.has_submit_wait = false; /* beside alone is enough */
-  g = bench_goals_of(&c, 1, 1, 2, 24000, 8000, 20000);
+  g = bench_goals_of(&c, &f);
   assert_true(g.has_overhead && g.submit_wait_beside);
   assert_float_equal(g.overhead_ratio, 1.2, 1e-12);
   c.has_submit_wait = true;
   /* nothing measured: no goals, no keys */
   c.has_transfers = c.has_submit_wait = false;
-  g = bench_goals_of(&c, 1, 1, 2, 1, 1, 0);
+  f = (bench_goal_figures){1, 1, 2, 1, 1, 0, NULL, NULL};
+  g = bench_goals_of(&c, &f);
   assert_false(g.has_transfer || g.has_overhead);
   j = bench_goals_json(&g);
   assert_int_equal(json_object_size(j), 0);
