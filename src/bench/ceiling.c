@@ -352,6 +352,9 @@ bench_goals bench_goals_of(const bench_ceilings *c, const bench_goal_figures *f)
     g.transfer_ns = f->e2e_ns - f->resident_ns;
     g.transfer_ratio = g.transfer_floor_ns > 0 ? g.transfer_ns / g.transfer_floor_ns : 0;
     g.transfer_met = g.transfer_ratio <= WGK_BENCH_TRANSFER_GOAL;
+    if (f->upload_beside && f->download_beside && f->upload_beside->gbps > 0 && f->download_beside->gbps > 0)
+      g.ratio_beside = g.transfer_ns / ((double)f->input_bytes / f->upload_beside->gbps +
+                                        (double)f->output_bytes / f->download_beside->gbps);
   }
   g.submit_wait_beside = f->bare_beside_ns > 0;
   if (g.submit_wait_beside || (c->has_submit_wait && c->submit_wait.median > 0)) {
@@ -374,6 +377,8 @@ json_t *bench_goals_json(const bench_goals *g) {
                   g->transfer_beside ? "the faster of the process's start and beside the case: beside"
                                      : "the faster of the process's start and beside the case: the start",
                   "ratio", g->transfer_ratio, "goal", WGK_BENCH_TRANSFER_GOAL, "met", g->transfer_met));
+  if (g->has_transfer && g->ratio_beside > 0)
+    json_object_set_new(json_object_get(o, "transfer"), "ratioAtBesideCeilings", json_real(g->ratio_beside));
   if (g->has_overhead)
     json_object_set_new(
         o, "overhead",

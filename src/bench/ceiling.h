@@ -97,6 +97,9 @@ typedef struct bench_goals {
   double upload_gbps;       /* the ceilings the floor used: the faster of the start's and the beside */
   double download_gbps;
   bool transfer_beside;     /* either of them was the one timed beside the case */
+  double ratio_beside;      /* transfer_ns over the floor at the beside ceilings alone (0: none): where the link itself
+                               was slow while the case ran, this ratio stays near the path's own and the goal's does
+                               not (the goal is never judged by it: a slow moment would flatter it) */
   double transfer_ns;       /* e2e - resident */
   double transfer_ratio;    /* transfer_ns / transfer_floor_ns */
   bool transfer_met;        /* ratio <= WGK_BENCH_TRANSFER_GOAL */

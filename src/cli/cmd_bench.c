@@ -358,6 +358,9 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         g.transfer_ns * 1e-3, g.transfer_floor_ns * 1e-3, (double)r->input_bytes / (1 << 20), g.upload_gbps,
         (double)r->output_bytes / (1 << 20), g.download_gbps, g.transfer_beside ? "beside" : "the start",
         g.transfer_ratio, WGK_BENCH_TRANSFER_GOAL, g.transfer_met ? "" : " MISSED");
+  if (g.has_transfer && g.ratio_beside > 0 && g.ratio_beside < g.transfer_ratio / 1.1)
+    printf("  the link was slower beside this case (upload %.1f / download %.1f GB/s): %.2fx at those ceilings\n",
+           r->upload_beside.gbps, r->download_beside.gbps, g.ratio_beside);
   if (g.has_overhead)
     printf(
         "  overhead: resident %.1f us, bare submit + wait %.1f us (%s): %.2fx, goal <= %.2f%s; (resident - gpu) / "

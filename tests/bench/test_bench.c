@@ -649,8 +649,10 @@ static void goals_of_a_case(void **state) {
   assert_float_equal(g.upload_gbps, 40, 0);
   assert_float_equal(g.download_gbps, 10, 0);
   assert_float_equal(g.transfer_floor_ns, 150000, 1e-6); /* 2e6 / 40 + 1e6 / 10 */
+  assert_float_equal(g.ratio_beside, 240000.0 / 250000, 1e-12); /* at 40 and 5 alone: 50 + 200 us */
   j = bench_goals_json(&g);
   assert_non_null(strstr(json_string_value(at(j, "transfer.ceilingsTimed")), ": beside"));
+  assert_float_equal(json_real_value(at(j, "transfer.ratioAtBesideCeilings")), 0.96, 1e-12);
   json_decref(j);
   up.gbps = 19; /* both slower: the start's, as without them */
   g = bench_goals_of(&c, &f);
