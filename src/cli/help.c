@@ -76,14 +76,17 @@ static const command_help helps[] = {
      "  --shard K/N            every N-th of those cases from the K-th on: N runs together run each once\n"
      "  --list                 list the cases without running them\n"},
     {"bench", true,
-     "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference | --first-call] [options]\n"
+     "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference | --first-call] [--off-irq-cpu]\n"
+     "                 [options]\n"
      "Times the package's bench.json cases: GPU time, GB/s and GFLOP/s against the device's measured ceilings.\n"
      "  --case ID              only cases whose id contains ID\n"
      "  --repeat N             timed iterations per case (default: the case's own)\n"
      "  --json FILE            write the results as JSON\n"
      "  --reference            also time the CPU reference\n"
      "  --first-call           only the first call of this process, by phase (context, load, plan + compile,\n"
-     "                         run, wait, read; wall and CPU time) and the pipeline cache's counts\n"},
+     "                         run, wait, read; wall and CPU time) and the pipeline cache's counts\n"
+     "  --off-irq-cpu          first move this process off the CPU that takes the GPU's interrupts (found by\n"
+     "                         200 bare submissions; a wait there sees the work done late on the H200)\n"},
     {"tune", true,
      "usage: wgk tune PKG [--case ID] [--repeat N] [options]\n"
      "       wgk tune --show [OP-ID]\n"
