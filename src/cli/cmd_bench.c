@@ -333,8 +333,8 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   if (r->irq_cpu >= 0)
     printf("  host: the GPU's interrupts went to CPU %d; %.0f%% of the resident calls' waits ended on it%s%s%s\n",
            r->irq_cpu, 100 * r->waits_on_irq, r->kept_off[0] ? "; the process was kept off CPU " : "", r->kept_off,
-           r->waits_on_irq > 0.1 ? " (on the H200 a wait there sees the work done ~40 us late: keep the process off "
-                                   "that CPU, e.g. taskset)"
+           r->waits_on_irq > 0.1 ? " (on the H200 a wait there sees the work done ~40 us late: --off-irq-cpu keeps "
+                                   "the process off it)"
                                  : "");
   if (!r->repeats_agree) {
     printf("  REPEATS DISAGREE: %s; medians per repeat, us: gpu", r->disagreement);
