@@ -342,19 +342,23 @@ static double faster(const bench_transfer *start, const bench_transfer *by, bool
   return start->gbps;
 }
 
+/* The case's bytes moved at upload and download GB/s, ns. */
+static double transfer_floor(const bench_goal_figures *f, double upload_gbps, double download_gbps) {
+  return (double)f->input_bytes / upload_gbps + (double)f->output_bytes / download_gbps;
+}
+
 bench_goals bench_goals_of(const bench_ceilings *c, const bench_goal_figures *f) {
   bench_goals g = {0};
   if (c->has_transfers && c->upload.gbps > 0 && c->download.gbps > 0) {
     g.has_transfer = true;
     g.upload_gbps = faster(&c->upload, f->upload_beside, &g.transfer_beside);
     g.download_gbps = faster(&c->download, f->download_beside, &g.transfer_beside);
-    g.transfer_floor_ns = (double)f->input_bytes / g.upload_gbps + (double)f->output_bytes / g.download_gbps;
+    g.transfer_floor_ns = transfer_floor(f, g.upload_gbps, g.download_gbps);
     g.transfer_ns = f->e2e_ns - f->resident_ns;
     g.transfer_ratio = g.transfer_floor_ns > 0 ? g.transfer_ns / g.transfer_floor_ns : 0;
     g.transfer_met = g.transfer_ratio <= WGK_BENCH_TRANSFER_GOAL;
     if (f->upload_beside && f->download_beside && f->upload_beside->gbps > 0 && f->download_beside->gbps > 0)
-      g.ratio_beside = g.transfer_ns / ((double)f->input_bytes / f->upload_beside->gbps +
-                                        (double)f->output_bytes / f->download_beside->gbps);
+      g.ratio_beside = g.transfer_ns / transfer_floor(f, f->upload_beside->gbps, f->download_beside->gbps);
   }
   g.submit_wait_beside = f->bare_beside_ns > 0;
   if (g.submit_wait_beside || (c->has_submit_wait && c->submit_wait.median > 0)) {
