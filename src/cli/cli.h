@@ -14,6 +14,9 @@ typedef struct cli_command {
 
 /* `wgk CMD --help`: the command's usage with every option explained (src/cli/help.c); false for an unknown CMD. */
 bool cli_print_help(const char *cmd, FILE *out);
+/* A command called wrongly: its usage lines from the same help text on stderr, and where the options are
+ * explained; returns 2, the exit status of a usage error. */
+int cli_usage(const char *cmd);
 
 /* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
 int cmd_devices(int argc, char **argv);

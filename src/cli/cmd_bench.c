@@ -18,13 +18,6 @@
 #include "package/package.h"
 #include "runtime/runtime_access.h"
 
-static const char *usage_text =
-    "usage: wgk bench PKG [--case ID-or-substring] [--repeat N] [--json FILE] [--reference] [--off-irq-cpu]\n"
-    "                 [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n"
-    "       --off-irq-cpu: keep this process off the CPUs that take the GPU's interrupts while it measures\n"
-    "       wgk bench PKG --first-call [--case ID-or-substring] [--json FILE]: the first call of this process,\n"
-    "                 by phase (context, load, plan + compile, run, wait, read; the pipeline cache's counts)\n";
-
 typedef struct bench_opts {
   cli_common common;
   const char *pkg, *filter, *json;
@@ -455,7 +448,7 @@ int cmd_bench(int argc, char **argv) {
   bench_opts o = {0};
   for (int i = 1; i < argc; i++)
     if (parse_one(argc, argv, &i, &o) < 0) return 2;
-  if (!o.pkg) return fputs(usage_text, stderr), 2;
+  if (!o.pkg) return cli_usage("bench");
   /* Every argument is checked (the --json file's folder, the package, bench.json, --case) before a GPU context. */
   if (o.json && !cli_check_out_file("bench", "--json", o.json)) return 1;
   pkg_package *pkg = cli_pkg_open("bench", &o.common, o.pkg);

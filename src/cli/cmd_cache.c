@@ -9,11 +9,6 @@
 #include "cli/cli_util.h"
 #include "hub/hub.h"
 
-static int usage(void) {
-  fprintf(stderr, "usage: wgk cache ls\n       wgk cache verify [REPO...]\n       wgk cache rm REPO\n");
-  return 2;
-}
-
 static char *join(const char *a, const char *b) {
   size_t n = strlen(a) + strlen(b) + 2;
   char *p = malloc(n);
@@ -103,7 +98,7 @@ static void verify_repo(const char *cache, const char *repo, void *user) {
 }
 
 int cmd_cache(int argc, char **argv) {
-  if (argc < 2) return usage();
+  if (argc < 2) return cli_usage("cache");
   char *cache = hub_cache_root();
   if (!cache) {
     cli_error("cache", "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
@@ -136,7 +131,7 @@ int cmd_cache(int argc, char **argv) {
       printf("removed %s\n", argv[2]);
   } else {
     free(cache);
-    return usage();
+    return cli_usage("cache");
   }
   if (rc && util_error_is_set(&err)) {
     char msg[4096];

@@ -301,10 +301,7 @@ static char *webgpu_dir(const char *pkg) {
 }
 
 int cmd_convert(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: wgk convert SRC DST   (a seed-format package into a manifest spec 2.1 package)\n");
-    return 2;
-  }
+  if (argc != 3) return cli_usage("convert");
   util_error err;
   util_error_clear(&err);
   char *src = webgpu_dir(argv[1]);

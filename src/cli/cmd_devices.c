@@ -107,7 +107,7 @@ int cmd_devices(int argc, char **argv) {
     if (strcmp(argv[i], "--json") == 0) {
       as_json = true;
     } else {
-      fprintf(stderr, "wgk devices: %s '%s' (usage: wgk devices [--json])\n",
+      fprintf(stderr, "wgk devices: %s '%s' (`wgk help devices`)\n",
               argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
       return 2;
     }

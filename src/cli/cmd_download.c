@@ -7,13 +7,6 @@
 #include "cli/cli_util.h"
 #include "hub/hub.h"
 
-static int usage(void) {
-  fprintf(stderr,
-          "usage: wgk download REPO (--version N | --revision SHA) [--trust-remote-code]\n"
-          "       wgk download --lock wgk.lock [--trust-remote-code]\n");
-  return 2;
-}
-
 static void print_dir(const char *repo, const char *dir, void *user) {
   (void)user;
   printf("%s %s\n", repo, dir);
@@ -30,12 +23,12 @@ int cmd_download(int argc, char **argv) {
       if (!(lock = cli_value("download", argc, argv, &i))) return 2;
     } else if (argv[i][0] == '-' || repo) {
       cli_error("download", "unexpected argument '%s'", argv[i]);
-      return usage();
+      return cli_usage("download");
     } else {
       repo = argv[i];
     }
   }
-  if (!repo == !lock) return usage();
+  if (!repo == !lock) return cli_usage("download");
   hub_options ho = {
       .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code, .progress = true};
   util_error err;

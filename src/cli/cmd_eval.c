@@ -73,7 +73,7 @@ int cmd_eval(int argc, char **argv) {
       }
       scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
-      fprintf(stderr, "wgk eval: unknown option '%s' (usage: wgk eval EXPR [--scope FILE.json])\n", argv[i]);
+      fprintf(stderr, "wgk eval: unknown option '%s' (`wgk help eval`)\n", argv[i]);
       return 2;
     } else if (!expr) {
       expr = argv[i];
@@ -82,10 +82,7 @@ int cmd_eval(int argc, char **argv) {
       return 2;
     }
   }
-  if (!expr) {
-    fprintf(stderr, "usage: wgk eval EXPR [--scope FILE.json]\n");
-    return 2;
-  }
+  if (!expr) return cli_usage("eval");
   if (scope_path && !regular_file("eval", "--scope", scope_path)) return 1;
   util_error err;
   util_error_clear(&err);

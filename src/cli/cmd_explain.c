@@ -23,16 +23,6 @@ typedef struct explain_opts {
   int n_shapes, n_dtypes, n_attrs, n_args, n_tunables, n_absents;
 } explain_opts;
 
-static int usage(const char *cmd) {
-  fprintf(
-      stderr,
-      "usage: wgk %s PKG [--shape PORT=2x4x3x8]... [--dtype T=float16]... [--attr K=V]... [--arg K=V]...\n"
-      "       [--tunable K=V]... [--absent PORT] [--device FILE.json | --adapter SEL] [--version N | --revision SHA]\n"
-      "       [--strict] %s\n",
-      cmd, strcmp(cmd, "render") == 0 ? "[--pass ID]" : "[--json]");
-  return 2;
-}
-
 #define PUSH(list, n, value)                                                                                           \
   do {                                                                                                                 \
     if ((n) >= (int)(sizeof(list) / sizeof(list[0])))                                                                  \
@@ -89,7 +79,7 @@ static bool parse(const char *cmd, int argc, char **argv, explain_opts *o) {
     } else if (!cli_once(cmd, a, &o->pass_id, v))
       return false;
   }
-  if (!o->pkg) return usage(cmd), false;
+  if (!o->pkg) return cli_usage(cmd), false;
   return cli_kv_list_ok(cmd, "--shape", o->shapes, o->n_shapes, 128, true) &&
          cli_kv_list_ok(cmd, "--dtype", o->dtypes, o->n_dtypes, 128, false) &&
          cli_kv_list_ok(cmd, "--attr", o->attrs, o->n_attrs, 128, false) &&

@@ -99,7 +99,7 @@ int cmd_info(int argc, char **argv) {
       return cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;
     if (r == 0) pkg_name = argv[i];
   }
-  if (!pkg_name) return fprintf(stderr, "usage: wgk info PKG [--version N | --revision SHA] [--strict]\n"), 2;
+  if (!pkg_name) return cli_usage("info");
   pkg_options po = {
       .strict = o.strict, .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code};
   pkg_package *pkg = NULL;

@@ -27,9 +27,8 @@ int cmd_lock(int argc, char **argv) {
     specs[n++] = argv[i];
   }
   if (n == 0 || o.version || o.revision) {
-    fprintf(stderr, "usage: wgk lock REPO@vN ... [--trust-remote-code] > wgk.lock\n");
     free(specs);
-    return 2;
+    return cli_usage("lock");
   }
   hub_options ho = {.trust_remote_code = o.trust_remote_code, .progress = true};
   util_error err;

@@ -32,14 +32,6 @@ static void report(void *ud, onnx_node_test_outcome outcome, const char *what, c
   fflush(stdout);
 }
 
-static int usage(void) {
-  fprintf(stderr,
-          "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
-          "  DIR: an ONNX node-test folder (model.onnx, test_data_set_*/input_N.pb, output_N.pb)\n"
-          "  tolerances default per dtype: float32 rtol 1e-3 atol 1e-7, float16 rtol 1e-2 atol 1e-3\n");
-  return 2;
-}
-
 static bool number(const char *s, double *out) {
   char *end;
   errno = 0;
@@ -100,7 +92,7 @@ int cmd_onnx_test(int argc, char **argv) {
   }
   if (n_dirs == 0) {
     free(dirs);
-    return usage();
+    return cli_usage("onnx-test");
   }
   /* Every folder exists before a GPU context is made (a shell glob's plain files are skipped later). */
   for (int i = 0; i < n_dirs; i++) {

@@ -34,11 +34,6 @@ typedef struct run_opts {
   bool wgsl; /* --wgsl: print the WGSL the last call ran */
 } run_opts;
 
-static const char *usage_text =
-    "usage: wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out-shape port=2x3[:dtype]] "
-    "[--out DIR]\n"
-    "               [--repeat N] [--wgsl] [--adapter SEL] [--version N | --revision SHA] [--strict] [--verbose]\n";
-
 static int push(const char *opt, const char **list, int *n, const char *v) {
   if (!v) return -1;
   if (*n >= MAX_ITEMS) return cli_error("run", "too many %s options (the limit is %d)", opt, MAX_ITEMS), -1;
@@ -378,7 +373,7 @@ int cmd_run(int argc, char **argv) {
     int r = parse_one(argc, argv, &i, &o);
     if (r < 0) return 2;
   }
-  if (!o.pkg) return fputs(usage_text, stderr), 2;
+  if (!o.pkg) return cli_usage("run");
   /* Every argument is checked (package, names, values, files) before a GPU context is made. */
   if (o.out_dir && !cli_check_out_dir("run", "--out", o.out_dir)) return 1;
   pkg_package *pkg = cli_pkg_open("run", &o.common, o.pkg);

@@ -187,8 +187,8 @@ int cmd_smoke(int argc, char **argv) {
     } else if (strcmp(a, "--verbose") == 0) {
       args.verbose = true;
     } else {
-      fprintf(stderr, "wgk smoke: %s '%s' (usage: wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose])\n",
-              a[0] == '-' ? "unknown option" : "unexpected argument", a);
+      fprintf(stderr, "wgk smoke: %s '%s' (`wgk help smoke`)\n", a[0] == '-' ? "unknown option" : "unexpected argument",
+              a);
       return 2;
     }
   }

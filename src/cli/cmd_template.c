@@ -30,7 +30,7 @@ int cmd_template(int argc, char **argv) {
       }
       scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
-      fprintf(stderr, "wgk template: unknown option '%s' (usage: wgk template FILE [--scope FILE.json])\n", argv[i]);
+      fprintf(stderr, "wgk template: unknown option '%s' (`wgk help template`)\n", argv[i]);
       return 2;
     } else if (!file) {
       file = argv[i];
@@ -39,10 +39,7 @@ int cmd_template(int argc, char **argv) {
       return 2;
     }
   }
-  if (!file) {
-    fprintf(stderr, "usage: wgk template FILE [--scope FILE.json]\n");
-    return 2;
-  }
+  if (!file) return cli_usage("template");
   if (scope_path && !regular_file("template", "--scope", scope_path)) return 1;
   if (!regular_file("template", "FILE", file)) return 1;
   char *dir = strdup(file);

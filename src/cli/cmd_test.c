@@ -14,10 +14,6 @@
 #include "runtime/runtime_access.h"
 #include "testcase/testcase.h"
 
-static const char *usage_text =
-    "usage: wgk test PKG [--case ID-or-substring] [--shard K/N] [--list] [--adapter SEL]\n"
-    "                [--version N | --revision SHA] [--strict] [--verbose]\n";
-
 /* Which cases run: those whose id contains `filter` (all without one), then every `shards`-th of them from
  * the `shard`-th on (shard in 1..shards). */
 typedef struct case_pick {
@@ -122,7 +118,7 @@ int cmd_test(int argc, char **argv) {
   bool list = false;
   for (int i = 1; i < argc; i++) {
     int r = cli_common_option("test", argc, argv, &i, &o);
-    if (r < 0) return fputs(usage_text, stderr), 2;
+    if (r < 0) return cli_usage("test");
     if (r > 0) continue;
     if (strcmp(argv[i], "--case") == 0) {
       if (!cli_once("test", "--case", &pick.filter, cli_value("test", argc, argv, &i))) return 2;
@@ -141,7 +137,7 @@ int cmd_test(int argc, char **argv) {
       pkg = argv[i];
     }
   }
-  if (!pkg) return fputs(usage_text, stderr), 2;
+  if (!pkg) return cli_usage("test");
   /* The package, test.json and --case are checked before a GPU context is made. */
   pkg_package *pre_pkg = cli_pkg_open("test", &o, pkg);
   tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;

@@ -17,11 +17,6 @@
 #include "runtime/runtime_access.h"
 #include "runtime/tuning.h"
 
-static const char *usage_text =
-    "usage: wgk tune PKG [--case ID-or-substring] [--repeat N] [--adapter SEL]\n"
-    "                [--version N | --revision SHA] [--strict] [--verbose]\n"
-    "       wgk tune --show [OP-ID]\n";
-
 typedef struct tune_opts {
   cli_common common;
   const char *pkg, *filter;
@@ -146,7 +141,7 @@ int cmd_tune(int argc, char **argv) {
   if (o.show && (o.filter || o.repeat))
     return cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
   if (o.show) return show(path, o.pkg);
-  if (!o.pkg) return fputs(usage_text, stderr), 2;
+  if (!o.pkg) return cli_usage("tune");
   pkg_package *pkg = cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */
   tc_bench_suite *pre = pkg ? cli_load_bench("tune", pkg) : NULL;
   bool ok = pre && cli_bench_filter_ok("tune", pre, o.filter);

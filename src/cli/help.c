@@ -161,3 +161,20 @@ bool cli_print_help(const char *cmd, FILE *out) {
   }
   return false;
 }
+
+/* A command's usage lines: the leading lines of its help that start with "usage:" or continue one (indented). */
+static size_t usage_length(const char *text) {
+  size_t n = 0;
+  while (text[n] && (n == 0 || text[n] == ' ')) {
+    const char *nl = strchr(text + n, '\n');
+    n = nl ? (size_t)(nl - text) + 1 : strlen(text);
+  }
+  return n;
+}
+
+int cli_usage(const char *cmd) {
+  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+    if (strcmp(helps[i].name, cmd) == 0) fprintf(stderr, "%.*s", (int)usage_length(helps[i].text), helps[i].text);
+  fprintf(stderr, "`wgk help %s` explains every option.\n", cmd);
+  return 2;
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """CLI conventions (issue 16 item 3): `wgk CMD --help`, `wgk CMD -h` and `wgk help CMD` print that command's usage
 on stdout and exit 0 for every command `wgk help` lists; the help of a command names every option its source
-parses (src/cli/cmd_<name>.c, plus the common package options); `wgk --version` names the pinned Dawn package
+parses (src/cli/cmd_<name>.c, plus the common package options); a command called without its arguments prints
+the usage lines of that same help on stderr and exits 2; `wgk --version` names the pinned Dawn package
 and the commit the build was made from.
 Usage: help_test.py WGK REPO_ROOT
 """
@@ -34,6 +35,15 @@ for cmd in commands:
 
     if len(set(outs)) != 1:
         fails.append(f"wgk {cmd}: --help, -h and help {cmd} differ")
+    if cmd not in ("list", "devices", "smoke"):  # the others need an argument: called bare, the usage on stderr
+        lines = outs[0].splitlines(keepends=True)
+        n = 1
+        while n < len(lines) and lines[n].startswith(" "):
+            n += 1
+        usage = "".join(lines[:n])
+        rc, out, err = run([cmd])
+        if rc != 2 or not err.startswith(usage) or f"wgk help {cmd}" not in err:
+            fails.append(f"wgk {cmd} (no arguments): exit {rc}, stderr {err[:200]!r}, not its help's usage {usage!r}")
     src = os.path.join(root, "src/cli", f"cmd_{cmd.replace('-', '_')}.c")
     if os.path.exists(src):
         text = open(src).read()
