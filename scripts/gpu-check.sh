@@ -29,7 +29,7 @@ if "$BUILD/wgk" help | grep -q '^  test '; then
 fi
 fi
 if "$BUILD/wgk" help | grep -q '^  bench ' && [ ! -x bench/peers/run.sh ]; then  # else run.sh benches each package
-  for pkg in kernels/*/; do step "$BUILD/wgk" bench "$pkg" --json "$OUT/bench-$(basename "$pkg").json"; done
+  for pkg in kernels/*/; do step "$BUILD/wgk" bench "$pkg" --off-irq-cpu --json "$OUT/bench-$(basename "$pkg").json"; done
 fi
 if [ -f .device/jsloader.tar.xz ]; then  # the public loader as a peer (scripts/gpu-prep.sh packs it)
   mkdir -p /tmp/jsl && tar xJf .device/jsloader.tar.xz -C /tmp/jsl

@@ -10,7 +10,9 @@
 #        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
 #        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3,
 #        JSLOADER_DIR=the public loader's bundle + dawn.node (default .jsloader), JSLOADER_TOOLS=its harness
-#        (default ../shared/tools/jsloader))
+#        (default ../shared/tools/jsloader), OFF_IRQ_CPU=0 to leave every process where the system puts it)
+# wgk bench runs with --off-irq-cpu (off the CPU that takes the GPU's interrupts; docs/performance.md), and every
+# peer then runs under taskset on the CPUs wgk kept (bench/peers/cpus_beside.py), so no side waits there.
 # Without npm (the GPU machine): run bench/peers/pack.sh here, carry ".peers"; this script unpacks it.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,10 +44,20 @@ case "${REFERENCE:-auto}" in
   0) ref= ;;
   auto) [ "$(basename "$pkg")" = com.microsoft.SparseAttention ] && ref= ;;
 esac
-"$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--repeat $ITER} $ref --json "$o/wgk.json" | tee "$o/wgk.txt"
+off_irq=--off-irq-cpu
+[ "${OFF_IRQ_CPU:-1}" = 0 ] && off_irq=
+"$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--repeat $ITER} $ref $off_irq --json "$o/wgk.json" | tee "$o/wgk.txt"
+pin=()
+beside=$([ -f "$o/wgk.json" ] && "$PY" "$root/bench/peers/cpus_beside.py" "$o/wgk.json")
+if [ -n "$beside" ] && command -v taskset >/dev/null; then
+  pin=(taskset -c "$beside")
+  echo "== the peers run on CPUs $beside, as wgk did"
+elif [ -n "$beside" ]; then
+  echo "== no taskset here: the peers run on every CPU, wgk off its interrupt CPU"
+fi
 for ep in cpu webgpu; do
   echo "== onnxruntime-node $ep"
-  if "$NODE" "$root/bench/peers/ort_bench.mjs" --ep $ep --bench "$bench" --out "$o/ort-$ep.json" $iter 2>&1 | tee "$o/ort-$ep.txt"; then
+  if "${pin[@]}" "$NODE" "$root/bench/peers/ort_bench.mjs" --ep $ep --bench "$bench" --out "$o/ort-$ep.json" $iter 2>&1 | tee "$o/ort-$ep.txt"; then
     [ -f "$o/ort-$ep.json" ] && peers+=("$o/ort-$ep.json")
   else
     echo "onnxruntime-node $ep: did not run (see $o/ort-$ep.txt)"
@@ -53,7 +65,7 @@ for ep in cpu webgpu; do
 done
 if [ $torch_ok = 1 ]; then
   echo "== torch"
-  "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$o/torch.json" $iter 2>&1 | tee "$o/torch.txt"
+  "${pin[@]}" "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$o/torch.json" $iter 2>&1 | tee "$o/torch.txt"
   [ -f "$o/torch.json" ] && peers+=("$o/torch.json")
 else
   echo "== torch: not importable with $PY, skipped"
@@ -62,7 +74,7 @@ jsl=${JSLOADER_DIR:-$root/.jsloader}
 tools=${JSLOADER_TOOLS:-$root/../shared/tools/jsloader}
 if [ -f "$jsl/kernels/index.js" ] && [ -f "$tools/env.mjs" ]; then
   echo "== public loader (node + dawn.node)"
-  if JSLOADER_DIR=$jsl JSLOADER_TOOLS=$tools "$NODE" "$root/bench/peers/jsloader_bench.mjs" --bench "$bench" \
+  if JSLOADER_DIR=$jsl JSLOADER_TOOLS=$tools "${pin[@]}" "$NODE" "$root/bench/peers/jsloader_bench.mjs" --bench "$bench" \
        --out "$o/jsloader.json" $iter 2>&1 | tee "$o/jsloader.txt"; then
     [ -f "$o/jsloader.json" ] && peers+=("$o/jsloader.json")
   else
