@@ -2,7 +2,8 @@
  * MAP_WRITE staging buffer's mapping (1 to 16 threads) against the same writes into ordinary host memory; reads
  * from that mapping (slow when it is write-combined or across the bus); the GPU's copy from the staging buffer
  * into a device buffer, and from one device buffer to another, each against an empty submission. A diagnostic
- * for issue 14's decode upload (two 1 MiB caches a call); it prints medians and GB/s and checks nothing.
+ * for issue 14's decode upload (two 1 MiB caches a call); it prints medians and GB/s and checks nothing. Last, the
+ * decode call's four inputs copied in five shapes (probe_shapes): what one copy instead of four would save.
  *
  *   upload_probe [MiB]   (default 2) */
 #include <pthread.h>
@@ -90,6 +91,80 @@ static double timed_copy(gpu_device *dev, gpu_buffer *src, gpu_buffer *dst, size
   return median(t, REPS);
 }
 
+/* The decode call's inputs moved five ways, each a submission with its wait: how much of the fixed cost is the
+ * number of copies. Pieces: x (bytes / 128), the positions (4 bytes), the two caches (bytes / 2 each). */
+enum { SHAPES = 5, PIECES = 4, ROUNDS = 101 };
+static const char *const shape_names[SHAPES] = {
+    "x, positions by queue write; caches 2 copies (wgk's path)", "4 copies from one staging buffer",
+    "1 copy of all four (one device buffer)", "caches alone, 2 copies", "caches alone, 1 copy"};
+
+typedef struct copy_shapes {
+  gpu_buffer *staging, *whole, *piece[PIECES];
+  size_t len[PIECES], at[PIECES], total;
+  const char *src;
+} copy_shapes;
+
+static wgk_status record_shape(gpu_device *dev, const copy_shapes *c, int shape, gpu_encoder *enc, util_error *err) {
+  wgk_status st = WGK_OK;
+  int first = shape == 0 || shape >= 3 ? 2 : 0;
+  for (int k = 0; st == WGK_OK && shape == 0 && k < 2; k++)
+    st = gpu_buffer_write(dev, c->piece[k], 0, c->src + c->at[k], c->len[k], err);
+  if (shape == 2 || shape == 4) {
+    size_t from = c->at[first];
+    return st ? st : gpu_encoder_copy(enc, c->staging, from, c->whole, 0, c->total - from, err);
+  }
+  for (int k = first; st == WGK_OK && k < PIECES; k++)
+    st = gpu_encoder_copy(enc, c->staging, c->at[k], c->piece[k], 0, c->len[k], err);
+  return st;
+}
+
+/* ROUNDS rounds, each shape once a round in turn; the median µs of each shape's submission + wait. */
+static wgk_status time_shapes(gpu_device *dev, const copy_shapes *c, double *out, util_error *err) {
+  static double t[SHAPES][ROUNDS];
+  for (int r = 0; r < ROUNDS; r++)
+    for (int s = 0; s < SHAPES; s++) {
+      gpu_encoder *enc = NULL;
+      double t0 = now_us();
+      wgk_status st = gpu_encoder_begin(dev, "probe shapes", &enc, err);
+      if (!st) st = record_shape(dev, c, s, enc, err);
+      if (!st) st = gpu_encoder_submit(enc, err);
+      else gpu_encoder_discard(enc);
+      if (!st) st = gpu_wait(dev, 10000, "probe shapes", err);
+      if (st) return st;
+      t[s][r] = now_us() - t0;
+    }
+  for (int s = 0; s < SHAPES; s++) out[s] = median(t[s], ROUNDS);
+  return WGK_OK;
+}
+
+static int probe_shapes(gpu_device *dev, size_t bytes, const char *src, double empty, util_error *err) {
+  copy_shapes c = {.src = src};
+  size_t len[PIECES] = {bytes / 128, 4, bytes / 2, bytes / 2};
+  for (int k = 0; k < PIECES; k++) {
+    c.at[k] = c.total;
+    c.len[k] = len[k];
+    c.total += (len[k] + 255) & ~(size_t)255; /* a storage binding's offset alignment */
+  }
+  void *mapped = NULL;
+  uint32_t dst_usage = WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST;
+  wgk_status st = gpu_buffer_create_mapped(dev, c.total, WGK_GPU_BUFFER_MAP_WRITE | WGK_GPU_BUFFER_COPY_SRC,
+                                           "probe shapes staging", &c.staging, &mapped, err);
+  if (!st) memcpy(mapped, src, c.total < bytes ? c.total : bytes), gpu_buffer_unmap(c.staging);
+  if (!st) st = gpu_buffer_create(dev, c.total, dst_usage, "probe shapes whole", &c.whole, err);
+  for (int k = 0; !st && k < PIECES; k++) st = gpu_buffer_create(dev, c.len[k], dst_usage, "probe piece", &c.piece[k], err);
+  double m[SHAPES];
+  if (!st) st = time_shapes(dev, &c, m, err);
+  if (!st) {
+    printf("the decode inputs (x %zu B, positions 4 B, caches 2 x %zu B), submit + wait, median of %d rounds "
+           "(shapes in turn), us past an empty submission (%.1f):\n", c.len[0], c.len[2], ROUNDS, empty);
+    for (int s = 0; s < SHAPES; s++) printf("  %-58s %7.1f  (+%.1f)\n", shape_names[s], m[s], m[s] - empty);
+  }
+  gpu_buffer_destroy(c.staging);
+  gpu_buffer_destroy(c.whole);
+  for (int k = 0; k < PIECES; k++) gpu_buffer_destroy(c.piece[k]);
+  return st ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   size_t bytes = (size_t)(argc > 1 ? atoi(argv[1]) : 2) << 20;
   util_error err = {0};
@@ -146,6 +221,10 @@ int main(int argc, char **argv) {
   printf("submit + wait (median of %d): empty %.1f us; staging -> device copy %.1f us (%.1f GB/s past empty); "
          "device -> device copy %.1f us\n",
          REPS, empty, up, gbps(bytes, up - empty), dd);
+  if (probe_shapes(dev, bytes, src, empty, &err)) {
+    fprintf(stderr, "upload_probe: %s\n", err.message);
+    return 1;
+  }
   gpu_buffer_destroy(staging);
   gpu_buffer_destroy(dst);
   gpu_buffer_destroy(dst2);
