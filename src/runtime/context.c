@@ -122,9 +122,6 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   ctx->workers = util_workers_create((int)bounded_from_env("WGK_HOST_THREADS", 1, 64, WGK_HOST_THREADS_DEFAULT) - 1);
   /* uploads up to this size go through queue writes, larger ones through staging (0: every upload staged) */
   ctx->queue_write_max = bytes_from_env("WGK_QUEUE_WRITE_MAX", WGK_QUEUE_WRITE_MAX);
-  /* a call's host inputs in one block, one copy (runtime/block.c); 0: each input on its own */
-  ctx->block_max = bytes_from_env("WGK_BLOCK_MAX", WGK_BLOCK_MAX);
-  if (ctx->block_max > 1ull << (64 - RT_BLOCK_OFFSET_BITS)) ctx->block_max = 1ull << (64 - RT_BLOCK_OFFSET_BITS);
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
    * mapped creation, bench/results/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe: 0.9 against 15-22
    * GB/s): on unless the adapter is the CPU; WGK_STAGED_UPLOAD=0 or 1 decides instead. */

@@ -257,17 +257,15 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_ent
       return rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
                     pb->name, c->k->m->ports[pb->port].name);
     const manifest_port *port = &c->k->m->ports[pb->port];
-    b[i] = (gpu_binding){0};
-    wgk_status st = port->dir == WGK_PORT_INPUT ? rt_tensor_binding(t, port, c->k->m->source, &b[i])
+    wgk_status st = port->dir == WGK_PORT_INPUT ? rt_tensor_binding(t, port, c->k->m->source, &b[i].buffer)
                                                 : rt_tensor_written_binding(t, port, c->k->m->source, &b[i].buffer);
     if (st != WGK_OK) return st;
-    /* not the tensor's id: a new tensor on a pooled buffer (or at the same place in a pooled block) finds its
-     * group; a block's offsets stay below 2^24 (the context's block_max), buffer ids far below 2^40 */
-    ids[i] = gpu_buffer_id(b[i].buffer) ^ (b[i].offset << RT_BLOCK_OFFSET_BITS);
+    b[i].offset = 0;
+    b[i].size = 0;
+    ids[i] = gpu_buffer_id(b[i].buffer); /* not the tensor's: a new tensor on a pooled buffer finds its group */
     if (win && win->split->axis[pb->port] >= 0) {
-      uint64_t slab = (uint64_t)win->split->slab[pb->port], base = b[i].offset;
-      uint64_t total = b[i].size ? base + b[i].size : gpu_buffer_size(b[i].buffer);
-      b[i].offset = base + (uint64_t)win->start * slab;
+      uint64_t slab = (uint64_t)win->split->slab[pb->port], total = gpu_buffer_size(b[i].buffer);
+      b[i].offset = (uint64_t)win->start * slab;
       b[i].size = ((uint64_t)win->count * slab + 3) & ~(uint64_t)3;
       if (b[i].offset + b[i].size > total) b[i].size = total - b[i].offset;
     }
@@ -379,8 +377,8 @@ static wgk_status check_inputs(wgk_call *c, rt_plan_entry *e) {
     for (size_t b = 0; b < pass->n_bindings; b++) {
       int port = pass->bindings[b].port;
       if (port < 0 || c->k->m->ports[port].dir == WGK_PORT_OUTPUT || !c->ports[port]) continue;
-      gpu_binding bound;
-      wgk_status st = rt_tensor_binding(c->ports[port], &c->k->m->ports[port], c->k->m->source, &bound);
+      gpu_buffer *buf;
+      wgk_status st = rt_tensor_binding(c->ports[port], &c->k->m->ports[port], c->k->m->source, &buf);
       if (st != WGK_OK) return st;
     }
   }

@@ -1,8 +1,6 @@
 /* wgk_call_run_host: the public loader's call in one (host arrays in, host arrays out), with one submission and one
- * wait. The inputs of input ports go, where they fit, into one block (rt_block): one staging buffer, filled on the
- * context's threads while this thread records the call, and one copy into one device buffer, each input bound at
- * its offset (integers, and their port-layout copies, written on this thread). Else each large float input goes
- * straight into a staging buffer of its own and the small ones are queue writes. The copies ride in the call's
+ * wait. Each large float input goes straight into a staging buffer, filled on the context's threads while this
+ * thread writes the small inputs and records the call; the copies out of the staging buffers ride in the call's
  * own submission. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +18,7 @@ typedef struct host_input {
   const wgk_input_write *w;
   wgk_tensor *t;       /* new: holds the values (the call's reference once swapped in) */
   gpu_buffer *staging; /* filled while the call records (rt_tensor_stages_whole), else NULL: written at once */
-  void *mapped;        /* where its values go: its staging buffer's mapping, or its place in the block's */
-  bool in_block;       /* placed in the call's block */
-  bool filled;         /* its values are in place already (a block's integers, written on this thread) */
-  uint64_t at, copy_at; /* its offset in the block, and its port-layout copy's (when copy_bytes) */
-  size_t copy_bytes;
+  void *mapped;
   bool write_beside; /* a queue write (no threads): made beside the fill, before the call records */
   wgk_tensor *before; /* the call's input before this run: back in place on refusal */
   bool given_before;
@@ -46,10 +40,6 @@ typedef struct run_host {
   const wgk_output_read *reads;
   size_t n_reads;
   gpu_buffer **read_staging;
-  rt_block *block;      /* the inputs' block, else NULL */
-  uint64_t block_bytes; /* bytes of it in use */
-  gpu_buffer *block_staging;
-  void *block_mapped;
   wgk_status recorded;
   bool swapped; /* the new tensors are the call's inputs */
   uint64_t ns[5];       /* phase times (wgk_context's run_host_ns) */
@@ -76,12 +66,12 @@ static wgk_status check_inputs(wgk_call *c, const wgk_input_write *w, size_t n, 
   return WGK_OK;
 }
 
-/* Input i's tensor (without a buffer yet where it goes in the block), its size checked. */
-static wgk_status new_input(wgk_call *c, host_input *in, size_t i, bool in_block) {
+/* Input i's tensor, its size checked, and its staging buffer taken; else its values written at once, or (a queue
+ * write) beside the fill. */
+static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
   wgk_context *ctx = c->k->ctx;
   const wgk_input_write *w = in->w;
-  wgk_status st = in_block ? rt_tensor_new_unplaced(ctx, w->dtype, w->rank, w->shape, &in->t)
-                           : rt_tensor_new_input(ctx, w->dtype, w->rank, w->shape, &in->t);
+  wgk_status st = rt_tensor_new_input(ctx, w->dtype, w->rank, w->shape, &in->t);
   if (st != WGK_OK) {
     util_error_append(&ctx->err, " (input %zu, %s)", i, w->name);
     return st;
@@ -91,17 +81,6 @@ static wgk_status new_input(wgk_call *c, host_input *in, size_t i, bool in_block
                   "%s: input %zu (%s): %zu bytes given, its %s tensor of %lld elements holds %zu", c->k->m->op_id, i,
                   w->name, w->size, wgk_dtype_name(w->dtype), (long long)wgk_tensor_numel(in->t),
                   wgk_tensor_host_bytes(in->t));
-  in->in_block = in_block;
-  return WGK_OK;
-}
-
-/* Input i outside the block: its staging buffer taken; else its values written at once, or (a queue write) beside
- * the fill. */
-static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
-  wgk_context *ctx = c->k->ctx;
-  const wgk_input_write *w = in->w;
-  wgk_status st = new_input(c, in, i, false);
-  if (st != WGK_OK) return st;
   in->write_beside = in->t->buf_bytes <= ctx->queue_write_max;
   if (in->write_beside) return WGK_OK;
   if (!rt_tensor_stages_whole(in->t)) return rt_tensor_upload(in->t, w->data);
@@ -110,94 +89,13 @@ static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
   return st != WGK_OK ? rt_fail(ctx, st) : WGK_OK;
 }
 
-/* Float values are filled on the context's threads; the others, integers, on this thread before the call records,
- * host copy kept, so that the call's checks find them. */
-static bool filled_by_threads(wgk_dtype d) { return d == WGK_DTYPE_FLOAT32 || d == WGK_DTYPE_FLOAT16; }
-
-/* Whether an input goes in the block: an input port's (no kernel writes a block), where the context stages; an
- * integer only where it keeps a host copy (a check reading it back would find the block not yet copied). */
-static bool block_member(const wgk_call *c, const host_input *in) {
-  return c->k->m->ports[in->port].dir == WGK_PORT_INPUT && rt_block_fits(c->k->ctx, 0) &&
-         (filled_by_threads(in->w->dtype) || in->w->size <= WGK_HOST_SHADOW_MAX);
-}
-
-static uint64_t align_up(uint64_t n, uint64_t align) { return (n + align - 1) / align * align; }
-
-/* The block's layout: each member's values at an offset aligned for a storage binding, then its port-layout copy
- * (an int64 port read as 32-bit words) where the port needs one. */
-static uint64_t block_layout(run_host *r) {
-  const wgk_call *c = r->c;
-  uint64_t align = gpu_device_desc(c->k->ctx->dev)->limits.minStorageBufferOffsetAlignment, end = 0;
-  if (align < 4) align = 4;
-  for (size_t i = 0; i < r->n_in; i++) {
-    host_input *in = &r->in[i];
-    if (!in->in_block) continue;
-    in->at = align_up(end, align);
-    end = in->at + in->t->buf_bytes;
-    in->copy_bytes = rt_tensor_port_copy_bytes(in->t, &c->k->m->ports[in->port]);
-    in->copy_at = align_up(end, align);
-    if (in->copy_bytes) end = in->copy_at + in->copy_bytes;
-  }
-  return align_up(end, 4);
-}
-
-/* The block's members placed: an integer's values (and its port-layout copy) written now, on this thread, so the
- * call's checks find them on the host; the others filled with the staged inputs (fill_task). */
-static void place_members(run_host *r) {
-  for (size_t i = 0; i < r->n_in; i++) {
-    host_input *in = &r->in[i];
-    if (!in->in_block) continue;
-    rt_tensor_place(in->t, r->block, in->at);
-    in->mapped = (char *)r->block_mapped + in->at;
-    if (filled_by_threads(in->w->dtype)) continue;
-    rt_tensor_stage_span(in->t, in->w->data, in->mapped, 0, wgk_tensor_numel(in->t));
-    rt_tensor_keep_host(in->t, in->w->data);
-    if (in->copy_bytes)
-      rt_tensor_place_port_copy(in->t, &r->c->k->m->ports[in->port], in->copy_at,
-                                (char *)r->block_mapped + in->copy_at);
-    in->filled = true;
-  }
-}
-
-/* The call's inputs: those of input ports in one block where there are two or more and they fit (its buffer and
- * staging taken), the others each made on its own (make_input). */
-static wgk_status make_inputs(run_host *r) {
-  wgk_call *c = r->c;
-  wgk_context *ctx = c->k->ctx;
-  size_t members = 0;
-  for (size_t i = 0; i < r->n_in; i++) members += block_member(c, &r->in[i]);
-  wgk_status st = WGK_OK;
-  for (size_t i = 0; st == WGK_OK && members >= 2 && i < r->n_in; i++)
-    if (block_member(c, &r->in[i])) st = new_input(c, &r->in[i], i, true);
-  if (st == WGK_OK && members >= 2) {
-    r->block_bytes = block_layout(r);
-    if (rt_block_fits(ctx, r->block_bytes)) {
-      st = rt_block_new(ctx, r->block_bytes, &r->block);
-      if (st == WGK_OK)
-        st = gpu_upload_staging(ctx->dev, &ctx->pool, r->block_bytes, ctx->wait_ms, &r->block_staging, &r->block_mapped,
-                                &ctx->err);
-      if (st != WGK_OK) return rt_fail(ctx, st);
-      place_members(r);
-    } else { /* too large for one block: each on its own */
-      for (size_t i = 0; i < r->n_in; i++) {
-        if (!r->in[i].in_block) continue;
-        wgk_tensor_release(r->in[i].t);
-        r->in[i] = (host_input){.port = r->in[i].port, .w = r->in[i].w};
-      }
-    }
-  }
-  for (size_t i = 0; st == WGK_OK && i < r->n_in; i++)
-    if (!r->in[i].in_block) st = make_input(c, &r->in[i], i);
-  return st;
-}
-
 /* The fill tasks of every staged input: parts of the context's host span or more, up to PARTS_MAX an input. */
 static wgk_status plan_parts(run_host *r) {
   wgk_context *ctx = r->c->k->ctx;
   int total = 0;
   for (size_t i = 0; i < r->n_in; i++) {
     const host_input *in = &r->in[i];
-    if (!in->mapped || in->filled) continue;
+    if (!in->staging) continue;
     uint64_t n = in->t->buf_bytes / ctx->host_span;
     n = n < 1 ? 1 : n > PARTS_MAX ? PARTS_MAX : n;
     if ((int64_t)n > wgk_tensor_numel(in->t)) n = wgk_tensor_numel(in->t) > 0 ? (uint64_t)wgk_tensor_numel(in->t) : 1;
@@ -226,8 +124,6 @@ static wgk_status write_and_record(run_host *r) {
     if (r->in[i].write_beside) st = rt_tensor_upload(r->in[i].t, r->in[i].w->data);
   if (st != WGK_OK) return st;
   st = gpu_encoder_begin(ctx->dev, r->c->k->m->op_id, &r->enc, &ctx->err);
-  if (st == WGK_OK && r->block)
-    st = gpu_encoder_copy(r->enc, r->block_staging, 0, r->block->buf, 0, r->block_bytes, &ctx->err);
   for (size_t i = 0; st == WGK_OK && i < r->n_in; i++)
     if (r->in[i].staging)
       st = gpu_encoder_copy(r->enc, r->in[i].staging, 0, r->in[i].t->buf, 0, r->in[i].t->buf_bytes, &ctx->err);
@@ -281,7 +177,6 @@ static wgk_status record_filled(run_host *r) {
   util_workers_run_meanwhile(ctx->workers, r->n_parts, fill_task, r, record_meanwhile, r);
   r->ns[2] = util_now_ns() - t0;
   for (size_t i = 0; i < r->n_in; i++) gpu_buffer_unmap(r->in[i].staging);
-  gpu_buffer_unmap(r->block_staging);
   return r->recorded;
 }
 
@@ -296,8 +191,6 @@ static void undo(run_host *r, bool submitted) {
     gpu_upload_recycle(&ctx->pool, r->in[i].staging, false);
     wgk_tensor_release(r->in[i].t);
   }
-  gpu_upload_recycle(&ctx->pool, r->block_staging, false);
-  r->block_staging = NULL;
   rt_reads_drop(ctx, r->read_staging, r->n_reads, submitted);
 }
 
@@ -316,8 +209,6 @@ static wgk_status submit(run_host *r) {
     gpu_upload_recycle(&ctx->pool, r->in[i].staging, true);
     wgk_tensor_release(r->in[i].before);
   }
-  gpu_upload_recycle(&ctx->pool, r->block_staging, true);
-  r->block_staging = NULL;
   return rt_reads_finish(r->c, r->reads, r->n_reads, r->read_staging);
 }
 
@@ -326,7 +217,7 @@ static wgk_status run_locked(run_host *r, const wgk_input_write *inputs) {
   uint64_t t0 = util_now_ns();
   wgk_status st = check_inputs(c, inputs, r->n_in, r->in);
   if (st == WGK_OK) st = rt_reads_check(c, r->reads, r->n_reads);
-  if (st == WGK_OK) st = make_inputs(r);
+  for (size_t i = 0; st == WGK_OK && i < r->n_in; i++) st = make_input(c, &r->in[i], i);
   if (st == WGK_OK) st = plan_parts(r);
   uint64_t t1 = util_now_ns();
   if (st == WGK_OK) {
@@ -360,8 +251,6 @@ wgk_status wgk_call_run_host(wgk_call *c, const wgk_input_write *inputs, size_t 
   r.read_staging = n_reads <= STACK_ITEMS ? staging_stack : calloc(n_reads, sizeof *r.read_staging);
   wgk_status st = r.in && r.read_staging ? run_locked(&r, inputs)
                                          : rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", c->k->m->op_id);
-  if (r.block_staging) gpu_upload_recycle(&ctx->pool, r.block_staging, false); /* refused before undo could */
-  rt_block_drop(ctx, r.block); /* the maker's reference: the placed tensors hold the block from here */
   if (r.in != in_stack) free(r.in);
   if (r.read_staging != staging_stack) free(r.read_staging);
   free(r.parts);

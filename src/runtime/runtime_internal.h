@@ -24,8 +24,6 @@
  * bench/results/h200-2026-12-01-uploads.md), and with the host threads spinning two 512 KiB caches staged on two
  * threads each beat their queue writes by 23-32 us a call (float16 decode, h200-2026-12-01-host-spin.md). */
 #define WGK_QUEUE_WRITE_MAX (256ull << 10)
-#define WGK_BLOCK_MAX (16ull << 20)   /* bytes of a call's host inputs that go in one block at most (rt_block) */
-#define RT_BLOCK_OFFSET_BITS 40       /* a block's offsets stay below 2^(64 - this): bind groups are keyed by both */
 #define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
 #define WGK_HOST_THREADS_DEFAULT 8 /* threads at most (the caller's included) converting one large staged piece
                                      (env WGK_HOST_THREADS) */
@@ -77,7 +75,6 @@ struct wgk_context {
                                 the H200 it saved 14-18 us of a decode call on two lent machines, cost 21-27 us
                                 on a third, whose submission outlasted the fill, and was even on a fourth) */
   uint64_t queue_write_max;  /* uploads up to this many bytes go through queue writes (WGK_QUEUE_WRITE_MAX) */
-  uint64_t block_max;        /* bytes of a call's host inputs in one block at most (WGK_BLOCK_MAX; 0: no block) */
   uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
                                 stays one small size class, reused piece after piece, however large the tensor */
   gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
@@ -127,15 +124,6 @@ struct wgk_kernel {
   rt_kernel_info *info;    /* ports, attributes for wgk_kernel_port / wgk_kernel_attr */
 };
 
-/* A device buffer that several tensors of one wgk_call_run_host live in, each at its own aligned offset, so the
- * call's host inputs cross in one copy (runtime/block.c). Held by each tensor placed in it; back to the pool when
- * the last is released. Only the inputs of input ports are placed in one: no kernel writes it, and no caller is
- * handed its WGPUBuffer. */
-typedef struct rt_block {
-  int refs;        /* tensors placed in it; under the context lock */
-  gpu_buffer *buf; /* the whole block */
-} rt_block;
-
 struct wgk_tensor {
   int refs;                    /* reference count; under the context lock */
   wgk_context *ctx;            /* owner (referenced) */
@@ -146,9 +134,7 @@ struct wgk_tensor {
   int rank;                    /* dims */
   int64_t shape[WGK_MAX_DIMS]; /* dims */
   int64_t numel;               /* product of dims */
-  gpu_buffer *buf;             /* storage-layout buffer (the block's, from buf_offset, when block is set) */
-  rt_block *block;             /* the block buf (and narrow, when narrow_in_block) lies in, else NULL */
-  uint64_t buf_offset;         /* where the tensor's bytes start in buf (0 outside a block) */
+  gpu_buffer *buf;             /* storage-layout buffer */
   void *host;                  /* host copy (integer tensors up to WGK_HOST_SHADOW_MAX), else NULL */
   bool host_valid;             /* host holds the current contents */
   bool external;               /* the caller can write the buffer behind wgk's back (wrapped, or its WGPUBuffer
@@ -156,8 +142,6 @@ struct wgk_tensor {
   uint64_t pending_serial;     /* the batch serial of the last recording that writes it (0: wgk_call_run) */
   gpu_buffer *narrow;          /* the tensor in the layout a port needs, made on demand from the host values */
   size_t narrow_bytes;         /* size of narrow */
-  bool narrow_in_block;        /* narrow is the block's buffer, the port-layout words at narrow_offset */
-  uint64_t narrow_offset;      /* where those words start */
   int narrow_kind;             /* 0 none, 1 u32 checked, 2 i32 checked, 3 u32 saturating, 4 i32 saturating,
                                   5 int64 widened from 32-bit storage, 6 uint8 packed four per word */
   bool narrow_valid;           /* narrow is up to date */
@@ -236,12 +220,6 @@ size_t rt_port_element_bytes(const manifest_port *port, wgk_dtype dtype);
 /* The buffer of a tensor that is gone: into the context's pool, unless a live batch holds a recording not yet
  * submitted (it may bind the buffer, and a reuse's queue write would land before that recording runs). */
 void rt_buffer_release(wgk_context *ctx, gpu_buffer *buf);
-/* A block of bytes (a pooled buffer, else a new one), held by its maker until rt_block_drop, and by each tensor
- * placed in it; the buffer goes back with the last reference. rt_block_fits: whether the context stages uploads
- * and bytes of inputs may go in one block (the context's block_max, one staged piece). */
-wgk_status rt_block_new(wgk_context *ctx, uint64_t bytes, rt_block **out);
-void rt_block_drop(wgk_context *ctx, rt_block *b);
-bool rt_block_fits(const wgk_context *ctx, uint64_t bytes);
 wgk_status rt_tensor_new(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
 /* An output a call stages: buf from the pool when one fits (clear_pending set), else new. */
 wgk_status rt_tensor_new_output(wgk_context *ctx, wgk_dtype dtype, wgk_dtype storage, int rank, const int64_t *shape,
@@ -270,18 +248,6 @@ void rt_reads_drop(wgk_context *ctx, gpu_buffer **staging, size_t n, bool submit
  * elements [first, end) of t's host values data into mapped, the staging of t's whole buffer, the span ending at
  * the last element zeroing the buffer's tail; host work only, on any thread. */
 wgk_status rt_tensor_new_input(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
-/* An input tensor in a block instead (the call's inputs in one copy, runtime/run_host.c): rt_tensor_new_unplaced
- * makes it without a buffer, rt_tensor_place puts it at offset in b (its storage bytes, buf_bytes of them, are
- * the caller's to fill), rt_tensor_keep_host keeps its host values for checks. rt_tensor_port_copy_bytes: the
- * bytes of the copy in port's layout that a binding would make from the host values (0: the port reads the
- * tensor's own); rt_tensor_place_port_copy writes that copy into mapped, the block's staging at offset, and binds
- * it from there; false (nothing written) when a value is out of the port's range: the binding then refuses as
- * it does for any tensor. */
-wgk_status rt_tensor_new_unplaced(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out);
-void rt_tensor_place(wgk_tensor *t, rt_block *b, uint64_t offset);
-void rt_tensor_keep_host(wgk_tensor *t, const void *data);
-size_t rt_tensor_port_copy_bytes(const wgk_tensor *t, const manifest_port *port);
-bool rt_tensor_place_port_copy(wgk_tensor *t, const manifest_port *port, uint64_t offset, void *mapped);
 wgk_status rt_tensor_upload(wgk_tensor *t, const void *data);
 bool rt_tensor_stages_whole(const wgk_tensor *t);
 void rt_tensor_stage_span(const wgk_tensor *t, const void *data, void *mapped, int64_t first, int64_t end);
@@ -303,9 +269,8 @@ void rt_tensor_read_start(const wgk_tensor *t, gpu_buffer *staging);
 wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out);
 /* The buffer bound for a port the kernel reads: the tensor's own, or a copy in the port's layout made from the
  * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to
- * 64; uint8 packed). source names the manifest in errors. With its offset and size in a block (else offset 0 and
- * size 0: the whole buffer). */
-wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_binding *out);
+ * 64; uint8 packed). source names the manifest in errors. */
+wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out);
 /* The buffer bound for a port the kernel writes (output, in/out): refuses, before anything is recorded, a
  * tensor whose buffer cannot take the port's layout (a caller's buffer, or one too small). */
 wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out);

@@ -267,8 +267,6 @@ static void keep_host_copy(wgk_tensor *t, const void *data) {
 
 static wgk_status upload(wgk_tensor *t, const void *data) {
   wgk_context *ctx = t->ctx;
-  if (t->block) /* only run_host's inputs live in blocks, written once when placed */
-    return rt_set(ctx, WGK_ERR_CALL, "tensor write: the tensor shares a block with others and is not written again");
   size_t bytes = rt_storage_bytes(t->dtype, t->numel);
   if (t->storage != t->dtype) { /* int64 held as 32-bit words: back to 64 bits, in a larger buffer if need be */
     if (t->buf_bytes < bytes) {
@@ -293,34 +291,6 @@ wgk_status rt_tensor_new_input(wgk_context *ctx, wgk_dtype dtype, int rank, cons
   wgk_status st = tensor_make(ctx, dtype, dtype, rank, shape, NULL, true, out);
   if (st == WGK_OK) (*out)->clear_pending = false; /* every byte is written before the call reads it */
   return st;
-}
-
-wgk_status rt_tensor_new_unplaced(wgk_context *ctx, wgk_dtype dtype, int rank, const int64_t *shape, wgk_tensor **out) {
-  int64_t numel;
-  *out = NULL;
-  if (wgk_dtype_size(dtype) == 0) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
-  if (!shape_ok(rank, shape, &numel))
-    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
-                  rank);
-  wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
-  if (!t) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
-  t->buf_bytes = rt_storage_bytes(dtype, numel);
-  *out = t;
-  return WGK_OK;
-}
-
-void rt_tensor_place(wgk_tensor *t, rt_block *b, uint64_t offset) {
-  t->block = b;
-  b->refs++;
-  t->buf = b->buf;
-  t->buf_offset = offset;
-}
-
-void rt_tensor_keep_host(wgk_tensor *t, const void *data) { keep_host_copy(t, data); }
-
-bool rt_block_fits(const wgk_context *ctx, uint64_t bytes) {
-  return ctx->staged_upload && ctx->pool.max_bytes && ctx->block_max && bytes <= ctx->block_max &&
-         bytes <= piece_bytes(ctx, bytes);
 }
 
 bool rt_tensor_stages_whole(const wgk_tensor *t) {
@@ -422,10 +392,7 @@ void wgk_tensor_release(wgk_tensor *t) {
   rt_lock(ctx);
   bool last = --t->refs == 0;
   if (last) {
-    if (t->block) { /* the block's buffer goes with its last tensor */
-      if (!t->narrow_in_block) rt_buffer_release(ctx, t->narrow);
-      rt_block_drop(ctx, t->block);
-    } else if (t->external) { /* the caller may still hold the WGPUBuffer and write it: never reused */
+    if (t->external) { /* the caller may still hold the WGPUBuffer and write it: never reused */
       gpu_buffer_destroy(t->buf);
       gpu_buffer_destroy(t->narrow);
     } else {
@@ -473,7 +440,7 @@ static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0) return WGK_OK;
   piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
-  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, t->buf_offset, bytes, piece_bytes(ctx, bytes),
+  wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes),
                                          transfer_piece, &a, ctx->wait_ms, &ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
 }
@@ -497,7 +464,7 @@ wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **s
     *staging = NULL;
     return WGK_OK;
   }
-  wgk_status st = gpu_encoder_copy(enc, t->buf, t->buf_offset, *staging, 0, bytes, &t->ctx->err);
+  wgk_status st = gpu_encoder_copy(enc, t->buf, 0, *staging, 0, bytes, &t->ctx->err);
   return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
 }
 
@@ -651,21 +618,12 @@ static wgk_status alt_values(wgk_tensor *t, const manifest_port *port, const cha
   return narrow_values(t, port, source, kind, host, dst);
 }
 
-/* The port-layout copy's binding: in the block, its slot; else the whole buffer. */
-static void narrow_binding(const wgk_tensor *t, gpu_binding *out) {
-  *out = (gpu_binding){.buffer = t->narrow};
-  if (t->narrow_in_block) {
-    out->offset = t->narrow_offset;
-    out->size = (t->narrow_bytes + 3) & ~(uint64_t)3;
-  }
-}
-
 static wgk_status alt_binding(wgk_tensor *t, const manifest_port *port, const char *source, int kind,
-                              gpu_binding *out) {
+                              gpu_buffer **out) {
   wgk_context *ctx = t->ctx;
   bool pending = ctx->recording_serial && t->pending_serial == ctx->recording_serial;
   if (t->narrow && t->narrow_valid && t->narrow_kind == kind && !t->external && !pending) {
-    narrow_binding(t, out);
+    *out = t->narrow;
     return WGK_OK;
   }
   size_t bytes = alt_bytes(kind, t->numel);
@@ -677,63 +635,24 @@ static wgk_status alt_binding(wgk_tensor *t, const manifest_port *port, const ch
     gpu_buffer *made = gpu_pool_take(&ctx->pool, (bytes + 3) & ~(size_t)3, TENSOR_USAGE);
     if (!made) st = gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor in a port's layout", &made, &ctx->err);
     if (st == WGK_OK) {
-      if (!t->narrow_in_block) gpu_buffer_destroy(t->narrow);
+      gpu_buffer_destroy(t->narrow);
       t->narrow = made;
       t->narrow_bytes = bytes;
-      t->narrow_in_block = false;
-      t->narrow_offset = 0;
     }
   }
-  if (st == WGK_OK) st = gpu_buffer_write(ctx->dev, t->narrow, t->narrow_offset, words, bytes, &ctx->err);
+  if (st == WGK_OK) st = gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
   free(words);
   if (st != WGK_OK) return rt_fail(ctx, st);
   t->narrow_kind = kind;
   t->narrow_valid = true;
-  narrow_binding(t, out);
+  *out = t->narrow;
   return WGK_OK;
 }
 
-wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_binding *out) {
-  *out = (gpu_binding){.buffer = t->buf};
-  if (t->block) {
-    out->offset = t->buf_offset;
-    out->size = (t->buf_bytes + 3) & ~(uint64_t)3;
-  }
+wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out) {
+  *out = t->buf;
   int kind = alt_kind(t, port);
   return kind == ALT_NONE ? WGK_OK : alt_binding(t, port, source, kind, out);
-}
-
-size_t rt_tensor_port_copy_bytes(const wgk_tensor *t, const manifest_port *port) {
-  int kind = alt_kind(t, port);
-  return kind == ALT_NONE ? 0 : alt_bytes(kind, t->numel);
-}
-
-/* Whether every value fits the range of a checked narrowing (a saturating one clamps, the others keep all). */
-static bool values_fit(const wgk_tensor *t, int kind) {
-  if (kind != ALT_U32_CHECKED && kind != ALT_I32_CHECKED) return true;
-  int64_t lo = kind == ALT_U32_CHECKED ? 0 : INT32_MIN, hi = kind == ALT_U32_CHECKED ? (int64_t)UINT32_MAX : INT32_MAX;
-  const int64_t *v = t->host;
-  for (int64_t i = 0; i < t->numel; i++)
-    if (v[i] < lo || v[i] > hi) return false;
-  return true;
-}
-
-bool rt_tensor_place_port_copy(wgk_tensor *t, const manifest_port *port, uint64_t offset, void *mapped) {
-  int kind = alt_kind(t, port);
-  if (kind == ALT_NONE || !t->block || !t->host || !t->host_valid || !values_fit(t, kind)) return false;
-  size_t bytes = alt_bytes(kind, t->numel);
-  void *words = calloc(1, bytes); /* made on the host: packed words are or-ed in, and the mapping is slow to read */
-  bool made = words && alt_values(t, port, NULL, kind, words) == WGK_OK; /* the values fit: only memory fails */
-  if (made) memcpy(mapped, words, bytes);
-  free(words);
-  if (!made) return false;
-  t->narrow = t->block->buf;
-  t->narrow_in_block = true;
-  t->narrow_offset = offset;
-  t->narrow_bytes = bytes;
-  t->narrow_kind = kind;
-  t->narrow_valid = true;
-  return true;
 }
 
 static const char *layout_name(wgk_dtype storage) {
@@ -758,9 +677,7 @@ wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, c
                        layout_name(t->storage), why);
       return rt_fail(ctx, WGK_ERR_CALL);
     }
-    gpu_binding bound; /* a tensor of a written port is in no block: the whole buffer */
-    wgk_status st = alt_binding(t, port, source, kind, &bound);
-    *out = bound.buffer;
+    wgk_status st = alt_binding(t, port, source, kind, out);
     t->narrow_written = st == WGK_OK;
     return st;
   }

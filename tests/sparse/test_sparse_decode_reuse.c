@@ -3,9 +3,7 @@
  * block (one split runs) after a call of the same shapes whose row holds 19 (19 splits run) finds the first
  * call's records 1..18 in the scratch buffer; reading any of them would mix the other call's keys into the
  * output. Every call is checked against the double reference, its output poisoned first; so is the converted
- * kernels/ package (whose intermediates wgk clears every call). The same calls through wgk_call_run_host with
- * staged uploads: the inputs of input ports (query, key, value and the four int32 tensors) in one block, bound at
- * their offsets, the caches (in/out: written in place) apart.
+ * kernels/ package (whose intermediates wgk clears every call).
  * Needs a real adapter (tests/util/wgk_test.h). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +16,6 @@
 #include <string.h>
 
 #include "ops/com.microsoft.SparseAttention/reference.h"
-#include "runtime/runtime_internal.h"
 #include "util/rng.h"
 #include "util/wgk_test.h"
 #include "wgk.h"
@@ -110,49 +107,6 @@ static void call(wgk_context *ctx, wgk_kernel *kern, int first) {
   wgk_call_destroy(c);
 }
 
-/* The same call as call() in one wgk_call_run_host (host arrays in, the output read into a poisoned array). */
-static void call_host(wgk_context *ctx, wgk_kernel *kern, int first) {
-  int32_t row[MAXB + 1], col[NNZ], total = PAST + 1, kts = PAST + 1;
-  layout(first, row, col);
-  int64_t dq[3] = {1, 1, N * H}, dk[3] = {1, 1, KN * H}, dc[4] = {1, KN, CACHE, H}, dr[2] = {1, MAXB + 1},
-          dcol[2] = {1, NNZ}, one[1] = {1};
-  const wgk_dtype f = WGK_DTYPE_FLOAT32, i32 = WGK_DTYPE_INT32;
-  wgk_input_write w[9] = {
-      {"queryT", f, 3, dq, q, sizeof q},
-      {"keyT", f, 3, dk, k, sizeof k},
-      {"valueT", f, 3, dk, v, sizeof v},
-      {"pastKeyT", f, 4, dc, pk, sizeof pk},
-      {"pastValueT", f, 4, dc, pv, sizeof pv},
-      {"blockRowIndicesT", i32, 2, dr, row, sizeof row},
-      {"blockColIndicesT", i32, 2, dcol, col, sizeof col},
-      {"totalSequenceLengthT", i32, 1, one, &total, sizeof total},
-      {"keyTotalSequenceLengthsT", i32, 1, one, &kts, sizeof kts},
-  };
-  float got[N * H];
-  for (int i = 0; i < N * H; i++) got[i] = NAN;
-  wgk_output_read read = {"outputT", got, sizeof got};
-  wgk_call *c = NULL;
-  assert_int_equal(wgk_call_create(kern, &c), WGK_OK);
-  wgk_call_set_attr_int(c, "num_heads", N);
-  wgk_call_set_attr_int(c, "kv_num_heads", KN);
-  wgk_call_set_attr_int(c, "sparse_block_size", BLOCK);
-  if (wgk_call_run_host(c, w, 9, &read, 1) != WGK_OK) fail_msg("run_host: %s", wgk_context_errmsg(ctx));
-  const manifest_model *m = c->k->m;
-  rt_block *block = c->ports[rt_port_index(m, "queryT")]->block;
-  assert_non_null(block);
-  for (int i = 0; i < 9; i++) { /* the in/out caches apart, the rest in the block */
-    int p = rt_port_index(m, w[i].name);
-    assert_ptr_equal(c->ports[p]->block, m->ports[p].dir == WGK_PORT_INPUT ? block : NULL);
-  }
-  double want[N * H];
-  expect(first, want);
-  for (int i = 0; i < N * H; i++)
-    if (!(fabs(got[i] - want[i]) <= 1e-5 * (1 + fabs(want[i]))))
-      fail_msg("run_host %s, blocks [%d, %d]: output %d is %.9g, the reference %.9g", wgk_call_variant(c), first, QB, i,
-               got[i], want[i]);
-  wgk_call_destroy(c);
-}
-
 static void run_package(const char *pkg) {
   util_rng rng;
   util_rng_seed(&rng, util_rng_seed_from_env("WGK_TEST_SEED", 16));
@@ -165,13 +119,6 @@ static void run_package(const char *pkg) {
   call(ctx, kern, 0);  /* 19 blocks: 19 splits write records */
   call(ctx, kern, QB); /* 1 block: split 0 alone; records 1..18 still hold the first call's */
   call(ctx, kern, 0);
-  wgk_kernel_destroy(kern);
-  wgk_context_destroy(ctx);
-  ctx = wgk_test_staged_context();
-  kern = wgk_test_load(ctx, pkg);
-  call_host(ctx, kern, 0);
-  call_host(ctx, kern, QB);
-  call_host(ctx, kern, 0);
   wgk_kernel_destroy(kern);
   wgk_context_destroy(ctx);
 }
