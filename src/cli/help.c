@@ -149,17 +149,22 @@ const char *const *cli_help_names(size_t *n) {
   return names;
 }
 
+/* The help of command cmd, else NULL. */
+static const command_help *help_of(const char *cmd) {
+  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+    if (strcmp(helps[i].name, cmd) == 0) return &helps[i];
+  return NULL;
+}
+
 bool cli_print_help(const char *cmd, FILE *out) {
-  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
-    if (strcmp(helps[i].name, cmd) != 0) continue;
-    if (strstr(helps[i].text, "%s"))
-      fprintf(out, helps[i].text, call_options);
-    else
-      fputs(helps[i].text, out);
-    if (helps[i].package) fputs(common_options, out);
-    return true;
-  }
-  return false;
+  const command_help *h = help_of(cmd);
+  if (!h) return false;
+  if (strstr(h->text, "%s"))
+    fprintf(out, h->text, call_options);
+  else
+    fputs(h->text, out);
+  if (h->package) fputs(common_options, out);
+  return true;
 }
 
 /* A command's usage lines: the leading lines of its help that start with "usage:" or continue one (indented). */
@@ -173,8 +178,8 @@ static size_t usage_length(const char *text) {
 }
 
 int cli_usage(const char *cmd) {
-  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
-    if (strcmp(helps[i].name, cmd) == 0) fprintf(stderr, "%.*s", (int)usage_length(helps[i].text), helps[i].text);
+  const command_help *h = help_of(cmd);
+  if (h) fprintf(stderr, "%.*s", (int)usage_length(h->text), h->text);
   fprintf(stderr, "`wgk help %s` explains every option.\n", cmd);
   return 2;
 }
