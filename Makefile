@@ -1,16 +1,24 @@
-# The two set-up commands: `make demo` and `make test`. Both bootstrap first.
+# The two set-up commands: `make demo` and `make test`. Both bootstrap first: `make demo`, `make build` and
+# `make install` the runtime set (what the library and the CLI need), `make test` the test toolchain too
+# (scripts/bootstrap.sh; `make bootstrap-plan` prints what it would install and changes nothing).
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap build demo test test-asan test-asan-quick asan-build install clean fuzz format
+.PHONY: all bootstrap bootstrap-test bootstrap-plan build build-tests demo test test-asan test-asan-quick asan-build install clean fuzz format
 
 all: build
 
 bootstrap:
-	@bash scripts/bootstrap.sh
+	@bash scripts/bootstrap.sh runtime
+
+bootstrap-test:
+	@bash scripts/bootstrap.sh test
+
+bootstrap-plan:
+	@bash scripts/bootstrap.sh test --dry-run
 
 $(BUILD)/CMakeCache.txt: | bootstrap
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
@@ -21,14 +29,19 @@ build: bootstrap $(BUILD)/CMakeCache.txt
 demo: build
 	@bash scripts/demo.sh $(BUILD)
 
-test: build
+# The tests are built when cmocka is there (CMakeLists.txt); after the test bootstrap it is, so configure with them.
+build-tests: bootstrap-test $(BUILD)/CMakeCache.txt
+	cmake -S . -B $(BUILD) -DWGK_BUILD_TESTS=ON >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build-tests
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # ASan + UBSan build of the library and every test. Leak detection is on; tests/lsan.supp names the leaks
 # inside Dawn and Mesa (nothing of ours). ctest gives each test these options too (tests/CMakeLists.txt).
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
-asan-build: bootstrap
+asan-build: bootstrap-test
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DWGK_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 

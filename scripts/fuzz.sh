@@ -13,6 +13,7 @@ seconds=${1:-300}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(expr template manifest npy onnx_tensor onnx_model metadata testcase)
+bash "$root/scripts/bootstrap.sh" fuzz
 build=${FUZZ_BUILD:-$root/build-fuzz}
 cap=${FUZZ_CORPUS_CAP:-1000000}
 CC=clang cmake -S "$root" -B "$build" -DWGK_FUZZ=ON -DWGK_SANITIZE=ON -DWGK_BUILD_TESTS=OFF \
