@@ -14,6 +14,21 @@ import json, os, sys
 
 us = lambda ns: f"{ns / 1e3:.1f}"
 
+# What each peer computes, printed under its table: the peers are not all the same work.
+COMPUTES = {
+    "ort-cpu": "ONNX Runtime 1.30 CPU provider: the same op, attributes and inputs, host tensors in and out",
+    "ort-webgpu": "ONNX Runtime 1.30 WebGPU provider (Dawn): the same op and inputs, host tensors in and out",
+    "torch-eager": "PyTorch eager RoPE on the GPU (gather, multiply, cat): the same shapes, device tensors",
+    "torch-compile": "the same RoPE through torch.compile (one fused Triton kernel), device tensors",
+    "torch-sdpa": "dense scaled_dot_product_attention over every key (more work than the block layout), GQA, "
+                  "no rotary, no KV-cache append",
+    "torch-flex": "flex_attention with the case's block layout as a BlockMask (the kernel's attention work), GQA, "
+                  "no rotary, no KV-cache append",
+    "public-loader": "@huggingface/kernels 0.0.1-preview.3 under node + dawn.node: the same package, host arrays in "
+                     "and out",
+    "c-reference": "wgk's C reference (double precision, host)",
+}
+
 
 def table(wgk_path, peer_paths, md):
     wgk = json.load(open(wgk_path))
@@ -43,6 +58,8 @@ def table(wgk_path, peer_paths, md):
             else:
                 mine = c["gpuNs" if p["kind"] == "gpu" else "e2eNs"]["median"]
                 row.append(cell(us(m['ns']['median']), f"{mine / m['ns']['median']:.2f}"))
+                if m.get("budgetLimited"):
+                    notes.append(f"{p['peer']} {c['id']}: {m['iterations']} timed calls (the per-peer time budget)")
         rows.append(row)
 
     dev = wgk["device"]
@@ -55,6 +72,8 @@ def table(wgk_path, peer_paths, md):
         widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
         for r in [head] + rows:
             print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
+    for p in peers:
+        print(f"  {p['peer']} ({p['kind']}): {COMPUTES.get(p['peer'], 'see its JSON')}")
     for n in notes:
         print(f"  note: {n}")
     only = [(p, x) for p in peers for x in p["cases"] if not any(c["id"] == x["id"] for c in wgk["cases"])]

@@ -14,6 +14,25 @@ export function stat(xs) {
   return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
 }
 
+// Times `call` (async) for a case: its warm-ups, then its iterations, each within budgetMs (0: no budget) of timed
+// calls: the first warm-up is timed, and a slow peer takes as many calls as fit in the budget (at least 3; a warm-up
+// that alone would take half the budget is the only one). Returns { ns: stat, iterations, budgetLimited }.
+export async function timeCalls(call, c, itersArg, budgetMs) {
+  const want = Number(itersArg || c.iterations || 20), warmup = c.warmup ?? 3, budget = Number(budgetMs || 0) * 1e6;
+  const t0 = process.hrtime.bigint();
+  await call();
+  const first = Number(process.hrtime.bigint() - t0);
+  const more = budget && first * warmup > budget / 2 ? 0 : Math.max(0, warmup - 1);
+  for (let i = 0; i < more; i++) await call();
+  const n = budget ? Math.max(3, Math.min(want, Math.floor(budget / Math.max(first, 1)))) : want, ns = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await call();
+    ns.push(Number(process.hrtime.bigint() - t));
+  }
+  return { ns: stat(ns), iterations: n, budgetLimited: n < want };
+}
+
 // A bench.json case with the document's defaults under it (inputs and attrs merged key by key).
 export function merged(doc, c) {
   const d = doc.defaults || {};

@@ -3,16 +3,18 @@
 // (host arrays in, host arrays out: what `wgk bench` calls e2e), on the same inputs the other peers get (gen.mjs).
 // The package is served over http on 127.0.0.1 and loaded with getKernel, as the loader's own tests do.
 // usage: node jsloader_bench.mjs --bench PKG/build/webgpu/bench.json --out FILE.json [--iterations N] [--case ID]
+//        [--budget-ms B] (each case's timed calls within B ms, at least 3)
 // JSLOADER_TOOLS: the folder of env.mjs and serve.mjs (default ../shared/tools/jsloader beside the repository);
 // JSLOADER_DIR: the folder holding the bundle (kernels/index.js) and node_modules/webgpu (default ./.jsloader).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generate, merged, stat } from "./gen.mjs";
+import { generate, merged, timeCalls } from "./gen.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? process.argv[i + 1] : d; };
-const benchPath = arg("--bench"), outPath = arg("--out"), itersArg = arg("--iterations"), filter = arg("--case", "");
+const benchPath = arg("--bench"), outPath = arg("--out"), itersArg = arg("--iterations"), filter = arg("--case", ""),
+  budgetMs = arg("--budget-ms", "0");
 if (!benchPath || !outPath) {
   console.error("usage: jsloader_bench.mjs --bench PKG/build/webgpu/bench.json --out FILE.json [--iterations N] [--case ID]");
   process.exit(2);
@@ -36,13 +38,8 @@ async function runCase(kernel, c) {
   const t0 = process.hrtime.bigint();
   await kernel(inputs, { attrs }); // the first call renders and compiles: reported apart
   const firstNs = Number(process.hrtime.bigint() - t0);
-  const iters = Number(itersArg || c.iterations || 20), warmup = c.warmup ?? 3, ns = [];
-  for (let i = 0; i < warmup + iters; i++) {
-    const t = process.hrtime.bigint();
-    await kernel(inputs, { attrs });
-    if (i >= warmup) ns.push(Number(process.hrtime.bigint() - t));
-  }
-  return { id: c.id, status: "ok", ns: stat(ns), firstCallNs: firstNs };
+  const t = await timeCalls(() => kernel(inputs, { attrs }), c, itersArg, budgetMs);
+  return { id: c.id, status: "ok", ...t, firstCallNs: firstNs };
 }
 
 const doc = JSON.parse(fs.readFileSync(benchPath, "utf8"));

@@ -3,19 +3,21 @@
 // manifest.json beside bench.json: ai.onnx.RotaryEmbedding (opset 23) or com.microsoft.SparseAttention
 // (contrib opset 1; inputs from the bench generators, gen.mjs).
 // usage: node ort_bench.mjs --ep cpu|webgpu --bench PATH/bench.json --out FILE.json [--iterations N] [--case ID]
+//        [--budget-ms B] (each case's timed calls within B ms: fewer iterations for a slow case, at least 3)
 // ORT_NODE_MODULES (default ../../tests/ort/node_modules) says where onnxruntime-node is.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { singleNodeModel } from "./onnx_model.mjs";
-import { generate, merged, stat } from "./gen.mjs";
+import { generate, merged, timeCalls } from "./gen.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modules = process.env.ORT_NODE_MODULES || path.join(here, "..", "..", "tests", "ort", "node_modules");
 const ort = createRequire(path.join(modules, "x.js"))("onnxruntime-node");
 const arg = (k, d) => { const i = process.argv.indexOf(k); return i > 0 ? process.argv[i + 1] : d; };
-const ep = arg("--ep", "cpu"), benchPath = arg("--bench"), outPath = arg("--out"), itersArg = arg("--iterations");
+const ep = arg("--ep", "cpu"), benchPath = arg("--bench"), outPath = arg("--out"), itersArg = arg("--iterations"),
+  budgetMs = arg("--budget-ms", "0");
 
 const PORTS = { x: "X", cos: "cos_cache", sin: "sin_cache", positionIds: "position_ids" };
 
@@ -54,15 +56,9 @@ async function runRope(c) {
     outputs: [{ name: "Y", dtype: x.dtype, shape: x.shape }], attrs: c.attrs });
   const session = await ort.InferenceSession.create(model, { executionProviders: [ep] });
   const feeds = Object.fromEntries(inputs.map((i) => [i.name, tensor(i.spec)]));
-  const iters = Number(itersArg || c.iterations || 20), warmup = c.warmup ?? 3, ns = [];
-  for (let i = 0; i < warmup + iters; i++) {
-    const t0 = process.hrtime.bigint();
-    const out = await session.run(feeds);
-    out.Y.data; // host data in hand
-    if (i >= warmup) ns.push(Number(process.hrtime.bigint() - t0));
-  }
+  const t = await timeCalls(async () => (await session.run(feeds)).Y.data, c, itersArg, budgetMs); // host data in hand
   await session.release();
-  return { id: c.id, status: "ok", ns: stat(ns) };
+  return { id: c.id, status: "ok", ...t };
 }
 
 // com.microsoft SparseAttention: wgk's port names to ONNX's, in the node's input order.
@@ -119,15 +115,10 @@ async function runSparse(c) {
     return { id: c.id, status: "cpu-fallback", message: `${placement}; with fallback on (the default) the node runs ` +
       `on the CPU provider: one run ${ms.toFixed(1)} ms, not timed further (see ort-cpu)` };
   }
-  const iters = Number(itersArg || c.iterations || 20), warmup = c.warmup ?? 3, ns = [];
-  for (let i = 0; i < warmup + iters; i++) {
-    const t0 = process.hrtime.bigint();
-    const out = await session.run(feeds, fetches);
-    out.output.data; // host data in hand (the caches are the host tensors handed in)
-    if (i >= warmup) ns.push(Number(process.hrtime.bigint() - t0));
-  }
+  // host data in hand (the caches are the host tensors handed in)
+  const t = await timeCalls(async () => (await session.run(feeds, fetches)).output.data, c, itersArg, budgetMs);
   await session.release();
-  return { id: c.id, status: "ok", ns: stat(ns) };
+  return { id: c.id, status: "ok", ...t };
 }
 
 const doc = JSON.parse(fs.readFileSync(benchPath, "utf8"));
@@ -147,6 +138,6 @@ for (const raw of doc.cases) {
     result.cases.push({ id: c.id, status: "failed", message: String(e.message || e).split("\n")[0] });
   }
   const last = result.cases[result.cases.length - 1];
-  console.error(`ort-${ep} ${c.id}: ${last.status === "ok" ? (last.ns.median / 1e3).toFixed(1) + " us" : last.status + ": " + last.message}`);
+  console.error(`ort-${ep} ${c.id}: ${last.status === "ok" ? (last.ns.median / 1e3).toFixed(1) + " us" + (last.budgetLimited ? ` (${last.iterations} calls: budget)` : "") : last.status + ": " + last.message}`);
 }
 fs.writeFileSync(outPath, JSON.stringify(result, null, 2) + "\n");

@@ -9,6 +9,7 @@
 #        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
 #        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
 #        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3,
+#        PEER_BUDGET_MS=B (each peer case's timed calls within B ms: fewer iterations for a slow peer, at least 3),
 #        JSLOADER_DIR=the public loader's bundle + dawn.node (default .jsloader), JSLOADER_TOOLS=its harness
 #        (default ../shared/tools/jsloader), OFF_IRQ_CPU=0 to leave every process where the system puts it)
 # wgk bench runs with --off-irq-cpu (off the CPU that takes the GPU's interrupts; docs/performance.md), and every
@@ -20,7 +21,7 @@ out=${1:-${OUT:-$root/peers-out}}
 mkdir -p "$out"
 WGK=${WGK:-$root/${BUILD:-build}/wgk}
 if [ -n "${PKG:-}" ]; then pkgs=("$PKG"); else pkgs=("$root/kernels/ai.onnx.RotaryEmbedding" "$root/kernels/com.microsoft.SparseAttention"); fi
-iter="${ITER:+--iterations $ITER} ${CASE:+--case $CASE}"
+iter="${ITER:+--iterations $ITER} ${CASE:+--case $CASE} ${PEER_BUDGET_MS:+--budget-ms $PEER_BUDGET_MS}"
 if [ -f "$root/.peers/ort-node.tar.xz" ] && [ ! -x /tmp/wgk-peers/bin/node ]; then
   mkdir -p /tmp/wgk-peers && tar xJf "$root/.peers/ort-node.tar.xz" -C /tmp/wgk-peers
 fi

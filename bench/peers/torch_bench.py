@@ -4,9 +4,13 @@
 - com.microsoft.SparseAttention: scaled_dot_product_attention (`torch-sdpa`) on each case's shapes under the
   case's id: dense attention with GQA (enable_gqa, else K/V repeat_interleave) over all `total_sequence_length`
   keys (causal for a prompt, the last S query rows for a chunk after a past). It does more work than the sparse
-  kernel (every key instead of the local + vertical blocks) and none of the KV-cache append: a reference point.
+  kernel (every key instead of the local + vertical blocks) and none of the KV-cache append: a reference point;
+  and, where torch has flex_attention (`torch-flex`, --no-flex leaves it out), the same attention with the case's
+  Phi-3 block layout as a BlockMask (head h on layout h % num_layout, causal inside a block): the block-sparse
+  equivalent of the kernel's attention work, still without the rotary and the KV-cache append.
 
-usage: torch_bench.py --bench PATH/bench.json --out FILE.json [--iterations N] [--no-compile] [--case ID]
+usage: torch_bench.py --bench PATH/bench.json --out FILE.json [--iterations N] [--no-compile] [--no-flex] [--case ID]
+       [--budget-ms B] (each case's timed calls within B ms: fewer iterations for a slow case, at least 3)
 
 Times come from CUDA events around each call (GPU time; `kind: gpu`, compared with wgk's GPU time), median
 and p10/p90 over the iterations. Without CUDA it runs on the CPU with wall time (`kind: e2e`).
@@ -20,7 +24,9 @@ p.add_argument("--bench", required=True)
 p.add_argument("--out", required=True)
 p.add_argument("--iterations", type=int, default=0)
 p.add_argument("--no-compile", action="store_true")
+p.add_argument("--no-flex", action="store_true")
 p.add_argument("--case", default="")
+p.add_argument("--budget-ms", type=float, default=0)
 a = p.parse_args()
 dev = "cuda" if torch.cuda.is_available() else "cpu"
 DT = {"float32": torch.float32, "float16": torch.float16}
@@ -34,9 +40,23 @@ def stat(xs):
     return {"median": q(0.5), "p10": q(0.1), "p90": q(0.9), "n": len(s)}
 
 
+def one(fn):
+    if dev == "cuda":
+        b, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        b.record(); fn(); e.record(); e.synchronize()
+        return b.elapsed_time(e) * 1e6
+    t0 = time.perf_counter_ns(); fn(); return time.perf_counter_ns() - t0
+
+
 def timed(fn, warmup, iters):
-    for _ in range(warmup):
+    """Warm-ups, then iters timed calls; with --budget-ms the timed calls fit the budget (at least 3), measured
+    from a warm-up after the first (which may compile)."""
+    fn()
+    probe = one(fn) if warmup > 1 else 0
+    for _ in range(max(0, warmup - 2)):
         fn()
+    if a.budget_ms and probe:
+        iters = max(3, min(iters, int(a.budget_ms * 1e6 / max(probe, 1))))
     ns = []
     for _ in range(iters):
         if dev == "cuda":
@@ -46,6 +66,33 @@ def timed(fn, warmup, iters):
         else:
             t0 = time.perf_counter_ns(); fn(); ns.append(time.perf_counter_ns() - t0)
     return stat(ns)
+
+
+def flex_fn(c):
+    """A SparseAttention case as flex_attention with its block layout as a BlockMask (torch >= 2.5)."""
+    from torch.nn.attention.flex_attention import flex_attention, create_block_mask
+    i, at = c["inputs"], c.get("attrs", {})
+    dt = DT[i["queryT"]["dtype"]]
+    n, kn, bs = at["num_heads"], at["kv_num_heads"], at["sparse_block_size"]
+    b, s, width = i["queryT"]["shape"]
+    h = i["pastKeyT"]["shape"][3] if "pastKeyT" in i else width // (n + 2 * kn)
+    t = int(i["totalSequenceLengthT"]["generator"]["value"])
+    g = i["blockRowIndicesT"]["generator"]
+    nl, local, vs = g["num_layout"], g["local_blocks"], g["vert_stride"]
+    step = max(1, vs // nl)
+    past = t - s
+
+    def mask(bi, hi, qi, ki):  # phi3Layout of gen.mjs: query block >= key block, local or on the vertical stride
+        p = qi + past
+        qb, kb, l = p // bs, ki // bs, hi % nl
+        return (p >= ki) & ((qb - kb < local) | ((kb + l * step + 1) % vs == 0))
+
+    bm = create_block_mask(mask, None, n, s, t, device=dev)
+    q = torch.rand((b, n, s, h), device=dev, dtype=dt) * 2 - 1
+    k, v = (torch.rand((b, kn, t, h), device=dev, dtype=dt) * 2 - 1 for _ in range(2))
+    f = torch.compile(flex_attention, dynamic=False)
+    scale = at.get("scale") or None
+    return lambda: f(q, k, v, block_mask=bm, scale=scale, enable_gqa=True)
 
 
 def rope(x, cos, sin, pos):  # NeoX halves; x (B, N, S, H), caches (max_pos, H/2) gathered at pos (B, S)
@@ -129,6 +176,8 @@ if op == "ai.onnx.RotaryEmbedding":
         results.append(run("torch-compile", cases, lambda c: (lambda t: (lambda: compiled(*t)))(rope_inputs(c))))
 elif op == "com.microsoft.SparseAttention":
     results = [run("torch-sdpa", cases, sdpa_fn)]
+    if not a.no_flex and dev == "cuda":
+        results.append(run("torch-flex", cases, flex_fn))
 else:
     sys.exit(f"torch_bench.py: no PyTorch peer for {op}")
 json.dump({"peers": results}, open(a.out, "w"), indent=2)

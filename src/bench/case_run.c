@@ -165,7 +165,7 @@ static wgk_status run_batch(bench_setup *s, wgk_batch *b) {
  * WARM_NS (and at least `calls` calls), right before each measured series. A case's first warm-up, after its
  * setup and the case before it (whose end-to-end calls leave the GPU mostly idle), lasts WARM_FIRST_NS: the H200
  * once ran RoPE large float16 at 2.8x its time for half a second from the case's start, through a 200 ms warm-up
- * and the first timestamp series (bench/results/h200-2026-12-01-defer.md). */
+ * and the first timestamp series (bench/results/archive-2026-12-02/h200-2026-12-01-defer.md). */
 wgk_status bench_warm(bench_setup *s, int64_t calls) {
   wgk_batch *b = NULL;
   wgk_status st = wgk_batch_create(rt_kernel_context(s->k), &b);

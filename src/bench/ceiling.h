@@ -134,7 +134,7 @@ wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceili
 
 /* The bare submission (one workgroup writing one word: encoder, dispatch, submit, wait), to time beside a case's
  * resident calls. On the H200 a call's host part sits at one of two levels for long stretches (11 or 17 us of record
- * and submit, bench/results/h200-2026-12-02-decode-apart.md): the bare submission timed minutes apart can be in the
+ * and submit, bench/results/archive-2026-12-02/h200-2026-12-02-decode-apart.md): the bare submission timed minutes apart can be in the
  * other one, timed beside it is in the same one. */
 typedef struct bench_bare bench_bare;
 wgk_status bench_bare_create(gpu_device *dev, bench_bare **out /* OUT */, util_error *err);

@@ -123,7 +123,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   /* uploads up to this size go through queue writes, larger ones through staging (0: every upload staged) */
   ctx->queue_write_max = bytes_from_env("WGK_QUEUE_WRITE_MAX", WGK_QUEUE_WRITE_MAX);
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
-   * mapped creation, bench/results/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe: 0.9 against 15-22
+   * mapped creation, bench/results/archive-2026-12-02/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe: 0.9 against 15-22
    * GB/s): on unless the adapter is the CPU; WGK_STAGED_UPLOAD=0 or 1 decides instead. */
   bool gpu_adapter = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
   ctx->staged_upload = flag_from_env("WGK_STAGED_UPLOAD", gpu_adapter);

@@ -21,7 +21,7 @@
 /* Uploads up to this size go through wgpuQueueWriteBuffer, which copies into Dawn's own 4 MiB staging ring and
  * returns: no wait for the GPU. Larger ones are staged: on the H200 two 1 MiB queue writes a call exhaust the ring
  * now and then (RoPE decode f32 end to end: median 206-470 us, p90 441-1774 us, against 218 / p90 267 us staged;
- * bench/results/h200-2026-12-01-uploads.md), and with the host threads spinning two 512 KiB caches staged on two
+ * bench/results/archive-2026-12-02/h200-2026-12-01-uploads.md), and with the host threads spinning two 512 KiB caches staged on two
  * threads each beat their queue writes by 23-32 us a call (float16 decode, h200-2026-12-01-host-spin.md). */
 #define WGK_QUEUE_WRITE_MAX (256ull << 10)
 #define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
