@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "manifest/reader.h"
+#include "util/json_type.h"
 
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)
 
@@ -33,8 +34,41 @@ static bool looks_like_spec21(const json_t *root) {
          json_object_get(root, "requires") || json_object_get(root, "when") || json_object_get(root, "onnx");
 }
 
+/* The loader drops every `$comment` key of manifest.json, at any depth (objects inside lists included), before it
+ * reads anything, and refuses one whose value is not a string (docs/loader-semantics.md rule 33). Positions are
+ * indexed by JSON path, so removing members leaves every other value's position as it was. */
+static wgk_status strip_comments(manifest_rd *rd, json_t *v) {
+  wgk_status st = WGK_OK;
+  if (json_is_array(v)) {
+    for (size_t i = 0; !st && i < json_array_size(v); i++) {
+      size_t mark = manifest_push_index(rd, i);
+      st = strip_comments(rd, json_array_get(v, i));
+      manifest_pop(rd, mark);
+    }
+  } else if (json_is_object(v)) {
+    json_t *c = json_object_get(v, "$comment");
+    if (c && !json_is_string(c)) {
+      char shown[80];
+      manifest_show(c, shown, sizeof shown);
+      return manifest_fail_in(rd, "$comment", false, "$comment must be a string, got %s %s", util_json_type_name(c),
+                              shown);
+    }
+    if (c) json_object_del(v, "$comment");
+    const char *key;
+    json_t *item;
+    json_object_foreach(v, key, item) {
+      size_t mark = manifest_push_key(rd, key);
+      st = strip_comments(rd, item);
+      manifest_pop(rd, mark);
+      if (st) break;
+    }
+  }
+  return st;
+}
+
 static wgk_status read_spec21(manifest_rd *rd, const json_t *root) {
-  wgk_status st = manifest_spec21_top(rd, root);
+  wgk_status st = strip_comments(rd, (json_t *)root);
+  if (!st) st = manifest_spec21_top(rd, root);
   if (!st) st = manifest_spec21_types(rd, root);
   if (!st) st = manifest_spec21_ports(rd, root);
   if (!st) st = manifest_spec21_args(rd, root);

@@ -217,6 +217,74 @@ static void seed_positions(void **state) {
   manifest_free(m);
 }
 
+/* Adds "$comment": "note" to every object of v, at every depth (objects inside lists included). */
+static void add_comments(json_t *v) {
+  if (json_is_array(v)) {
+    for (size_t i = 0; i < json_array_size(v); i++) add_comments(json_array_get(v, i));
+  } else if (json_is_object(v)) {
+    const char *key;
+    json_t *item;
+    json_object_foreach(v, key, item) add_comments(item);
+    json_object_set_new(v, "$comment", json_string("note"));
+  }
+}
+
+static manifest_model *load_json(json_t *root, util_error *err) {
+  char *text = json_dumps(root, JSON_INDENT(1));
+  assert_non_null(text);
+  manifest_model *m = NULL;
+  util_error_clear(err);
+  manifest_load_text(text, strlen(text), "c.json", &m, err);
+  free(text);
+  return m;
+}
+
+/* docs/loader-semantics.md rule 33: a spec 2.1 manifest's `$comment` keys are dropped wherever they stand; one that
+ * is not a string is refused. test.EveryKey uses every key, so a comment lands in every kind of object. */
+static void spec21_comments_everywhere(void **state) {
+  (void)state;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/manifest/spec21/test.EveryKey/build/webgpu/manifest.json", test_source_dir());
+  json_error_t jerr;
+  json_t *root = json_load_file(path, 0, &jerr);
+  assert_non_null(root);
+  util_error err;
+  manifest_model *plain = load_json(root, &err);
+  assert_non_null(plain);
+  add_comments(root);
+  manifest_model *m = load_json(root, &err);
+  if (!m) {
+    char buf[4096];
+    util_error_format(&err, buf, sizeof buf);
+    printf("%s\n", buf);
+  }
+  assert_non_null(m);
+  assert_int_equal(m->n_ports, plain->n_ports);
+  assert_int_equal(m->n_attributes, plain->n_attributes);
+  assert_int_equal(m->n_derives, plain->n_derives);
+  assert_int_equal(m->n_variants, plain->n_variants);
+  for (size_t i = 0; i < m->n_variants; i++) {
+    assert_int_equal(m->variants[i].n_passes, plain->variants[i].n_passes);
+    assert_int_equal(m->variants[i].n_derive, plain->variants[i].n_derive);
+    for (size_t j = 0; j < m->variants[i].n_passes; j++) {
+      const manifest_binding_set *a = m->variants[i].passes[j].bindings, *b = plain->variants[i].passes[j].bindings;
+      assert_int_equal(a->n_bindings, b->n_bindings);
+      for (size_t k = 0; k < a->n_bindings; k++) assert_int_equal(a->bindings[k].n_fields, b->bindings[k].n_fields);
+    }
+  }
+  manifest_free(m);
+  manifest_free(plain);
+  /* A comment that is not a string is refused, naming where it stands. */
+  json_t *v0 = json_array_get(json_object_get(root, "variants"), 0);
+  json_object_set_new(v0, "$comment", json_integer(3));
+  m = load_json(root, &err);
+  assert_null(m);
+  char buf[4096];
+  util_error_format(&err, buf, sizeof buf);
+  assert_non_null(strstr(buf, "variants[0].$comment: $comment must be a string, got an integer 3"));
+  json_decref(root);
+}
+
 static void minimal_loads(void **state) {
   (void)state;
   manifest_model *m = load_valid("minimal.json");
@@ -311,6 +379,7 @@ int main(void) {
       cmocka_unit_test(seed_bindings_and_passes),
       cmocka_unit_test(seed_positions),
       cmocka_unit_test(minimal_loads),
+      cmocka_unit_test(spec21_comments_everywhere),
       cmocka_unit_test(inout_port_and_errors),
       cmocka_unit_test(truncated_texts),
       cmocka_unit_test(mutated_texts),
