@@ -7,6 +7,8 @@ usage: doc_examples.py SOURCE_DIR WGK LIBWGK CC CASE     (C snippets also get $W
   readme_c         README's C snippet, compiled against libwgk (-Wall -Wextra -Werror) inside
                    tests/docs/rope_harness.c.in and run: its output checked against a double reference
   readme_python    README's Python snippet, run with the binding in python/
+  readme_cli       README's "A first call" shell block, run by bash in a scratch folder with WGK as `wgk` on PATH;
+                   the y.npy it writes checked against a double reference of the inputs it wrote
   card_c OP        the card's "Use with wgk (C)" snippet, the same way as readme_c
   card_python OP   the card's "Use with wgk (Python)" snippet, run with the binding; the arrays it names (x, cos,
                    sin, pos, y for RotaryEmbedding; the prompt and the token of SparseAttention) checked against
@@ -220,6 +222,32 @@ def card_cli(op):
     print(f"ok: {os.path.relpath(written[0], tmp)} matches the reference")
 
 
+def readme_cli():
+    snippet = one_block(os.path.join(SRC, "README.md"), "A first call", "sh")
+    with tempfile.TemporaryDirectory() as tmp:
+        bindir = os.path.join(tmp, "bin")
+        os.makedirs(bindir)
+        os.symlink(os.path.abspath(WGK), os.path.join(bindir, "wgk"))
+        work = os.path.join(tmp, "work")
+        os.makedirs(work)
+        # Debian's python3 with python3-numpy, as a newcomer has it (not a developer's pyenv or venv)
+        env = dict(os.environ, PATH=os.pathsep.join([bindir, "/usr/bin", "/bin"]))
+        p = subprocess.run(["bash", "-euo", "pipefail", "-c", snippet], cwd=work, env=env, capture_output=True,
+                           text=True)
+        print(p.stdout + p.stderr, end="")
+        if p.returncode:
+            fail(f"the README's first call exited {p.returncode}")
+        y = os.path.join(work, "out", "y.npy")
+        if not os.path.exists(y):
+            fail("the README's first call wrote no out/y.npy")
+        ld = {n: np.load(os.path.join(work, n + ".npy")) for n in ("x", "cos", "sin", "pos")}
+        want = rope_ref(ld["x"], ld["cos"], ld["sin"], ld["pos"], 0)
+        np.testing.assert_allclose(np.load(y), want, rtol=1e-5, atol=1e-5)
+        if "y:" not in p.stdout and "y " not in p.stdout:
+            fail("wgk run printed nothing about its output y")
+    print("ok: the README's first call ran and out/y.npy matches the reference")
+
+
 def card_js(op):
     js = one_block(card(op), "Use with `@huggingface/kernels`", "js")
     repo = re.search(r'getKernel\("([^"]+)", \{ version: (\d+) \}\)', js)
@@ -256,7 +284,7 @@ def card_js(op):
     print(f"ok: {len(inputs)} inputs, {len(attrs)} attributes and the outputs agree with the contract; a variant accepts it")
 
 
-HANDLED = {("README.md", "The C API", "c"), ("README.md", "Python", "python"),
+HANDLED = {("README.md", "The C API", "c"), ("README.md", "Python", "python"), ("README.md", "A first call", "sh"),
            (ROPE, "Use with wgk (C)", "c"), (ROPE, "Use with the wgk CLI", "sh"),
            (ROPE, "Use with wgk (Python)", "python"), ("com.microsoft.SparseAttention", "Use with wgk (Python)", "python"),
            ("com.microsoft.SparseAttention", "Use with `@huggingface/kernels`", "js")}
@@ -268,8 +296,8 @@ def cover():
         (os.path.basename(os.path.dirname(p)), p) for p in sorted(glob.glob(os.path.join(SRC, "kernels", "*", "README.md")))]
     for name, path in todo:
         for heading, lang, _ in blocks(path):
-            if name == "README.md" and lang not in ("c", "python"):
-                continue  # README's command-line synopsis is reference text, not an example
+            if name == "README.md" and lang not in ("c", "python") and not heading.startswith("A first call"):
+                continue  # README's command-line synopsis and set-up commands are reference text, not examples
             if name != "README.md" and not heading.startswith("Use with"):
                 continue
             seen += 1
@@ -285,7 +313,7 @@ def cover():
     print(f"ok: all {seen} usage blocks are tested")
 
 
-CASES = {"readme_c": readme_c, "readme_python": readme_python, "card_c": card_c, "card_cli": card_cli,
+CASES = {"readme_c": readme_c, "readme_python": readme_python, "readme_cli": readme_cli, "card_c": card_c, "card_cli": card_cli,
          "card_js": card_js, "card_python": card_python, "cover": cover}
 if CASE not in CASES:
     sys.exit(__doc__)

@@ -1,5 +1,5 @@
 # The docs' usage examples run as tests, read from the markdown at test time (tests/docs/doc_examples.py):
-# README's C and Python snippets, each kernel card's C, CLI and JavaScript examples, and a check that no usage
+# README's first call (shell), C and Python snippets, each kernel card's C, CLI and JavaScript examples, and a check that no usage
 # block of a card or of the README goes untested.
 if(TARGET wgk_cli)
   set(WGK_DOC_EXAMPLES ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/doc_examples.py ${CMAKE_SOURCE_DIR}
@@ -12,7 +12,7 @@ if(TARGET wgk_cli)
          "ASAN_OPTIONS=detect_leaks=0")
   endif()
   set(WGK_ROPE_CARD ai.onnx.RotaryEmbedding)
-  foreach(case "readme_c" "readme_python" "card_c;${WGK_ROPE_CARD}" "card_cli;${WGK_ROPE_CARD}" "card_python;${WGK_ROPE_CARD}"
+  foreach(case "readme_c" "readme_python" "readme_cli" "card_c;${WGK_ROPE_CARD}" "card_cli;${WGK_ROPE_CARD}" "card_python;${WGK_ROPE_CARD}"
           "card_python;com.microsoft.SparseAttention"
           "card_js;com.microsoft.SparseAttention")
     string(REPLACE ";" "_" name "docs_${case}")

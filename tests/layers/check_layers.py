@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The include edges between src/ folders are the ones README.md's "How it is built" table allows.
+"""The include edges between src/ folders are the ones the "How it is built" table of docs/contributing.md allows.
 
 Reads the table (rows `| `src/FOLDER` | does | `a`, `b` |`: the folders FOLDER may include) and every
 `#include "FOLDER/..."` under src/; fails on an edge the table does not allow, on a folder under src/ that the
@@ -28,18 +28,18 @@ def read_table(readme):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
-    order, allowed = read_table(os.path.join(root, "README.md"))
+    order, allowed = read_table(os.path.join(root, "docs", "contributing.md"))
     problems = []
     if not order:
-        problems.append("README.md: no layer table (rows | `src/FOLDER` | does | may include |)")
+        problems.append("docs/contributing.md: no layer table (rows | `src/FOLDER` | does | may include |)")
     for i, folder in enumerate(order):
         for dep in allowed[folder]:
             if dep not in order[:i]:
-                problems.append(f"README.md: src/{folder} may include {dep}, which is not a layer below it")
+                problems.append(f"docs/contributing.md: src/{folder} may include {dep}, which is not a layer below it")
     src = os.path.join(root, "src")
     for folder in sorted(os.listdir(src)):
         if os.path.isdir(os.path.join(src, folder)) and folder not in allowed:
-            problems.append(f"src/{folder}: a folder the README's layer table does not name")
+            problems.append(f"src/{folder}: a folder the layer table of docs/contributing.md does not name")
     for dirpath, _, files in os.walk(src):
         rel = os.path.relpath(dirpath, src)
         folder = rel.split(os.sep)[0]
@@ -56,7 +56,7 @@ def main():
                 if dep not in allowed.get(folder, set()):
                     line = text.count("\n", 0, m.start()) + 1
                     problems.append(f"{os.path.relpath(path, root)}:{line}:1: include \"{dep}/...\": "
-                                    f"src/{folder} may not include src/{dep} (README.md, How it is built)")
+                                    f"src/{folder} may not include src/{dep} (docs/contributing.md, How it is built)")
     for p in problems:
         print(p)
     if problems:

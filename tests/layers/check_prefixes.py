@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Internal names say their layer, and only the public header's names start with wgk_.
 
-Reads README.md's layer table (its fourth column: the layer's internal prefixes) and fails on
+Reads the layer table of docs/contributing.md (its fourth column: the layer's internal prefixes) and fails on
   - an identifier `wgk_...` in a C file under src/ that include/wgk.h does not declare (protobuf-c's generated
     `wgk_onnx__...` names aside), and
   - a name declared at file scope in a header under src/FOLDER/ (function, typedef, struct, union or enum tag)
@@ -70,11 +70,11 @@ def declared(stmt):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
-    table = prefixes(os.path.join(root, "README.md"))
+    table = prefixes(os.path.join(root, "docs", "contributing.md"))
     public = set(WGK.findall(open(os.path.join(root, "include", "wgk.h"), encoding="utf-8").read()))
     problems = []
     if not table:
-        problems.append("README.md: no internal prefix column in the layer table")
+        problems.append("docs/contributing.md: no internal prefix column in the layer table")
     for dirpath, _, files in os.walk(os.path.join(root, "src")):
         rel = os.path.relpath(dirpath, os.path.join(root, "src")).split(os.sep)
         layer = rel[0]
@@ -95,7 +95,7 @@ def main():
                         continue
                     if d not in public and not d.startswith(table[layer]) and not d.startswith(("WGPU", "wgpu")):
                         problems.append(f"{shown}: {d} is declared in src/{layer} but starts with none of "
-                                        f"{', '.join(table[layer])} (README.md's layer table)")
+                                        f"{', '.join(table[layer])} (the layer table of docs/contributing.md)")
     for p in problems:
         print(p)
     print(f"{len(problems)} problem(s)" if problems else "every internal name carries its layer's prefix")

@@ -1,8 +1,8 @@
-# The layer table in README.md is the include rule between src/ folders.
+# The layer table in docs/contributing.md is the include rule between src/ folders.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME layers_include_edges COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_layers.py ${CMAKE_SOURCE_DIR})
 # The checker itself must fail on an upward edge: a copy of the table with a tree holding one.
 add_test(NAME layers_checker_refuses_upward_edge COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/upward_edge.py
   ${CMAKE_CURRENT_LIST_DIR}/check_layers.py ${CMAKE_SOURCE_DIR})
-# Internal names carry their layer's prefix (README.md's table); only include/wgk.h's names start with wgk_.
+# Internal names carry their layer's prefix (docs/contributing.md's table); only include/wgk.h's names start with wgk_.
 add_test(NAME layers_internal_prefixes COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_prefixes.py ${CMAKE_SOURCE_DIR})

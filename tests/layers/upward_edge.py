@@ -9,7 +9,8 @@ import tempfile
 
 checker, root = sys.argv[1], sys.argv[2]
 with tempfile.TemporaryDirectory() as tmp:
-    shutil.copy(os.path.join(root, "README.md"), tmp)
+    os.makedirs(os.path.join(tmp, "docs"))
+    shutil.copy(os.path.join(root, "docs", "contributing.md"), os.path.join(tmp, "docs"))
     for folder in os.listdir(os.path.join(root, "src")):
         if os.path.isdir(os.path.join(root, "src", folder)):
             os.makedirs(os.path.join(tmp, "src", folder))
