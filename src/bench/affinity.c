@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "wgk.h"
+
 void bench_cpu_list_format(const bool cpus[BENCH_IRQ_MAX_CPUS], char *out, size_t cap) {
   if (!cap) return;
   out[0] = '\0';
@@ -50,7 +52,7 @@ static thread_mask *list_threads(size_t *n, char *why, size_t cap) {
       if (!grown) {
         free(t);
         closedir(d);
-        return snprintf(why, cap, "out of memory listing threads"), NULL;
+        return snprintf(why, cap, "listing threads: %s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), NULL;
       }
       t = grown;
     }

@@ -68,7 +68,9 @@ wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *s
   util_error bare_err = {0}; /* none: the overhead goal falls back to the ceilings' bare submission */
   if (!st && bench_bare_create(rt_context_device(rt_kernel_context(k)), &s->bare, &bare_err) != WGK_OK) s->bare = NULL;
   if (st && !why[0])
-    snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
+    snprintf(
+        why, n, "%s",
+        st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY) : wgk_context_errmsg(rt_kernel_context(k)));
   return st;
 }
 

@@ -157,7 +157,7 @@ static wgk_status measure(gpu_device *dev, const job *j, gpu_timer *timer, uint3
   }
   free(ns);
   free(samples);
-  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_plain(err, st, "out of memory") : st;
+  return st == WGK_ERR_OUT_OF_MEMORY && !err->status ? util_error_oom(err, NULL, NULL) : st;
 }
 
 static const uint32_t copy_vec4[WGK_BENCH_COPY_VARIANTS] = {1, 2, 4, COPY_MAX_VEC4};
@@ -281,7 +281,7 @@ struct bench_bare {
 wgk_status bench_bare_create(gpu_device *dev, bench_bare **out, util_error *err) {
   bench_bare *b = calloc(1, sizeof *b);
   *out = NULL;
-  if (!b) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!b) return util_error_oom(err, NULL, NULL);
   b->dev = dev;
   wgk_status st = gpu_buffer_create(dev, 4, WGK_GPU_BUFFER_STORAGE, "wgk submit-wait", &b->buf, err);
   if (!st) st = job_make(dev, empty_wgsl, "wgk submit-wait", &b->buf, 1, 1, &b->j, err);
@@ -312,7 +312,7 @@ wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceili
   if (reps == 0) reps = 200;
   bench_bare *b = NULL;
   double *ns = calloc(reps, sizeof *ns);
-  wgk_status st = ns ? WGK_OK : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status st = ns ? WGK_OK : util_error_oom(err, NULL, NULL);
   if (!st) st = bench_bare_create(dev, &b, err);
   if (!st) st = warm(dev, &b->j, 1, err);
   for (uint32_t r = 0; !st && r < reps; r++) st = bench_bare_time(b, &ns[r], err);

@@ -217,7 +217,9 @@ wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *so
       if (json_object_get(r->defaults, m->tunables[i].name)) st = sweep_tunable(&w, &m->tunables[i], &moved);
   }
   if (st && !why[0])
-    snprintf(why, n, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
+    snprintf(
+        why, n, "%s",
+        st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY) : wgk_context_errmsg(rt_kernel_context(k)));
   for (int i = 0; i < 16; i++) util_host_tensor_free(w.want[i]);
   if (w.s.k) bench_setup_free(&w.s);
   return st;

@@ -95,7 +95,8 @@ static wgk_status measure_call(wgk_kernel *k, const tc_bench_suite *s, const tc_
     f->cache_stored = n.stored;
   }
   if (st && !why[0])
-    snprintf(why, why_size, "%s", st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(ctx));
+    snprintf(why, why_size, "%s",
+             st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY) : wgk_context_errmsg(ctx));
   bench_setup_free(&su);
   return st;
 }

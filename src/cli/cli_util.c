@@ -267,7 +267,7 @@ char *cli_value_json_checked(const char *cmd, const char *opt, const char *key, 
   }
   json_decref(j);
   char *text = cli_value_json(v);
-  if (!text) cli_error(cmd, "%s %s: out of memory", opt, key);
+  if (!text) cli_error(cmd, "%s %s: %s", opt, key, wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
   return text;
 }
 

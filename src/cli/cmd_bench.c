@@ -233,7 +233,8 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
     r->failed = true;
     if (!r->message[0])
       snprintf(r->message, sizeof r->message, "%s",
-               st == WGK_ERR_OUT_OF_MEMORY ? "out of memory" : wgk_context_errmsg(rt_kernel_context(k)));
+               st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY)
+                                           : wgk_context_errmsg(rt_kernel_context(k)));
   }
   r->sets = su.sets;
   r->bytes = bench_bytes(&su);

@@ -24,7 +24,7 @@ static expr_value *with_builtins(expr_value *scope) {
 expr_value *cli_load_scope(const char *path, util_error *err) {
   expr_value *scope = NULL;
   if (!path) {
-    if (!(scope = with_builtins(expr_value_dict()))) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!(scope = with_builtins(expr_value_dict()))) util_error_oom(err, NULL, NULL);
     return scope;
   }
   json_error_t jerr;
@@ -45,7 +45,7 @@ expr_value *cli_load_scope(const char *path, util_error *err) {
       }
     }
   }
-  if (scope && !(scope = with_builtins(scope))) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (scope && !(scope = with_builtins(scope))) util_error_oom(err, NULL, NULL);
   if (!scope) util_error_wrap(err, util_pos_make(path, 0, 0), NULL);
   json_decref(j);
   return scope;

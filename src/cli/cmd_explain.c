@@ -171,7 +171,7 @@ static bool put_kv(const char *cmd, const char *opt, expr_value *dict, const cha
   free(json_text);
   expr_value *v = j ? expr_value_from_json(j, err) : NULL;
   json_decref(j);
-  if (!v && !util_error_is_set(err)) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!v && !util_error_is_set(err)) util_error_oom(err, NULL, NULL);
   return v && expr_value_dict_set(dict, key, v);
 }
 

@@ -59,7 +59,7 @@ static json_t *open_entry(const char *path) {
     json_object_set_new(e, "opId", json_null());
     json_object_set_new(e, "version", json_null());
     json_object_set_new(e, "verified", json_false());
-    json_object_set_new(e, "error", json_string(folder ? text : "out of memory"));
+    json_object_set_new(e, "error", json_string(folder ? text : wgk_status_str(WGK_ERR_OUT_OF_MEMORY)));
   }
   pkg_free(pkg);
   free(folder);
@@ -235,7 +235,7 @@ int cmd_list(int argc, char **argv) {
       return cli_error("list", "unexpected argument '%s' (wgk list [--json])", argv[i]), 2;
   }
   list_state s = {json_array(), json_array(), json_object()};
-  if (!s.packages || !s.dirs || !s.seen) return cli_error("list", "out of memory"), 1;
+  if (!s.packages || !s.dirs || !s.seen) return cli_error("list", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), 1;
   pkg_search_dirs(NULL, list_dir, &s);
   char *cache = hub_cache_root();
   int rc = 0;

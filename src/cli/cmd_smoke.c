@@ -135,7 +135,7 @@ static int smoke(const smoke_args *args) {
   int rc = 0;
   if (s != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 64];
-    if (!err.status) util_error_plain(&err, s, "out of memory");
+    if (!err.status) util_error_oom(&err, NULL, NULL);
     util_error_format(&err, text, sizeof text);
     fprintf(stderr, "wgk smoke: %s\n", text);
     rc = 1;

@@ -89,7 +89,7 @@ static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
 /* Runs the picked cases; counts[verdict]. false when the harness itself failed. */
 static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, bool verbose, int counts[3]) {
   bool *chosen = calloc(s->n_cases ? s->n_cases : 1, sizeof *chosen);
-  if (!chosen) return cli_error("test", "out of memory"), false;
+  if (!chosen) return cli_error("test", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false;
   size_t matched = pick_cases(s, pick, chosen);
   bool ok = true;
   for (size_t i = 0; i < s->n_cases; i++) {
@@ -143,7 +143,7 @@ int cmd_test(int argc, char **argv) {
   tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
   const char *filter = pick.filter;
   bool *chosen = pre ? calloc(pre->n_cases ? pre->n_cases : 1, sizeof *chosen) : NULL;
-  if (pre && !chosen) cli_error("test", "out of memory");
+  if (pre && !chosen) cli_error("test", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
   bool matched = chosen && (pick_cases(pre, &pick, chosen) > 0 || !filter);
   if (chosen && !matched) {
     char ids[1024];

@@ -335,7 +335,7 @@ wgk_status device_desc_from_text(const char *text, size_t len, const char *sourc
   util_manifest_jpos idx = {0};
   wgk_status st = util_manifest_jpos_build(text, len, &idx);
   if (st == WGK_ERR_OUT_OF_MEMORY)
-    st = util_error_in(err, st, source, NULL, "out of memory reading a device description");
+    st = util_error_oom(err, source, NULL);
   else
     st = read_with(j, source, &idx, d, err);
   util_manifest_jpos_free(&idx);

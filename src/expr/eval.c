@@ -17,7 +17,7 @@ expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, con
 }
 
 expr_value *expr_oom(expr_evaluator *ev, const expr_node *n) {
-  return expr_fail(ev, n, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  return expr_fail(ev, n, WGK_ERR_OUT_OF_MEMORY, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
 }
 
 const expr_value *expr_scope_lookup(const expr_scope *s, const char *name) {

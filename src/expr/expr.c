@@ -24,7 +24,7 @@ expr_program *expr_parse(const char *text, size_t len, const char *source, util_
   if (e) e->source = strdup(source);
   if (!e || !e->text || !e->source) {
     expr_free(e);
-    util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory");
+    util_error_oom(err, source, NULL);
     return NULL;
   }
   memcpy(e->text, text, len);

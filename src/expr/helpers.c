@@ -24,7 +24,7 @@ static wgk_status fail(util_error *err, const char *fmt, const char *a, const ch
 static wgk_status put(expr_value *v, expr_value **out, util_error *err) {
   *out = v;
   if (v) return WGK_OK;
-  return util_error_is_set(err) ? err->status : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  return util_error_is_set(err) ? err->status : util_error_oom(err, NULL, NULL);
 }
 
 /* A JS number back into a value: whole numbers become integers. */

@@ -76,7 +76,7 @@ static expr_value *from_json(const json_t *j, int depth, util_error *err) {
     break;
   }
   }
-  if (!v) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!v) util_error_oom(err, NULL, NULL);
   return v;
 }
 
@@ -342,7 +342,7 @@ expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
   }
   if (!ok) {
     expr_value_release(dev);
-    util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    util_error_oom(err, NULL, NULL);
     return NULL;
   }
   return dev;

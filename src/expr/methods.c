@@ -10,7 +10,7 @@ static wgk_status fail(util_error *err, const char *msg, const char *name) {
 
 static wgk_status done(expr_value *v, expr_value **out, util_error *err) {
   *out = v;
-  return v ? WGK_OK : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  return v ? WGK_OK : util_error_oom(err, NULL, NULL);
 }
 
 static bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }

@@ -112,7 +112,7 @@ static const char *tok_text(const expr_parser *p, char *buf, size_t size) {
 static expr_node *new_node(expr_parser *p, expr_node_kind kind, size_t start) {
   expr_node *n = expr_arena_alloc(p->arena, sizeof *n);
   if (!n) {
-    util_error_in(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, NULL, "out of memory");
+    util_error_oom(p->err, p->source, NULL);
     return NULL;
   }
   n->kind = kind;
@@ -139,7 +139,7 @@ static bool push_item(expr_parser *p, expr_node *n, size_t *cap, expr_node *item
     size_t c = *cap ? *cap * 2 : 4;
     expr_node **items = expr_arena_alloc(p->arena, c * sizeof *items);
     if (!items) {
-      util_error_in(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, NULL, "out of memory");
+      util_error_oom(p->err, p->source, NULL);
       return false;
     }
     if (n->n) memcpy(items, n->items, n->n * sizeof *items);
@@ -224,7 +224,7 @@ static expr_node *number_literal(expr_parser *p) {
 static char *name_copy(expr_parser *p) {
   char *s = expr_arena_alloc(p->arena, p->tok.len + 1);
   if (!s) {
-    util_error_in(p->err, WGK_ERR_OUT_OF_MEMORY, p->source, NULL, "out of memory");
+    util_error_oom(p->err, p->source, NULL);
     return NULL;
   }
   memcpy(s, p->text + p->tok.start, p->tok.len);

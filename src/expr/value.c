@@ -38,7 +38,7 @@ expr_value *expr_int_checked(double d, util_error *err) {
     return NULL;
   }
   expr_value *v = expr_value_int((int64_t)d);
-  if (!v) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!v) util_error_oom(err, NULL, NULL);
   return v;
 }
 

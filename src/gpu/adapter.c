@@ -44,7 +44,7 @@ static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, boo
   WGPURequestAdapterOptions opts = {NULL, WGPUFeatureLevel_Core, power, fallback, WGPUBackendType_Undefined, NULL};
   adapter_request *r = gpu_async_new(sizeof *r);
   if (!r) {
-    if (!err->status) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory requesting an adapter");
+    if (!err->status) util_error_oom(err, NULL, "requesting an adapter");
     return NULL;
   }
   WGPURequestAdapterCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_adapter, r, NULL};
@@ -124,7 +124,7 @@ wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
   if (list.count) {
     *out = malloc(list.count * sizeof **out);
     if (!*out)
-      s = util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory listing adapters");
+      s = util_error_oom(err, NULL, "listing adapters");
     else {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;

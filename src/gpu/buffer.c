@@ -49,7 +49,7 @@ static wgk_status create(gpu_device *dev, uint64_t size, uint32_t usage, const c
                          "a map-read buffer cannot be mapped at creation here (usage 0x%x)", usage);
   size = (size + 3) & ~(uint64_t)3; /* WebGPU copies and bindings work in 4-byte units */
   gpu_buffer *buf = calloc(1, sizeof *buf);
-  if (!buf) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, NULL, label, "out of memory");
+  if (!buf) return util_error_oom(err, NULL, label);
   WGPUBufferDescriptor desc = {NULL, gpu_sv(label), to_wgpu_usage(usage), size, mapped};
   gpu_scope_push(dev);
   buf->buffer = wgpuDeviceCreateBuffer(dev->device, &desc);
@@ -99,7 +99,7 @@ wgk_status gpu_buffer_wrap(gpu_device *dev, WGPUBuffer raw, uint64_t size, gpu_b
     return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "wrapped buffer has %llu bytes, fewer than the %llu claimed",
                             (unsigned long long)real, (unsigned long long)size);
   gpu_buffer *buf = calloc(1, sizeof *buf);
-  if (!buf) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!buf) return util_error_oom(err, NULL, NULL);
   wgpuBufferAddRef(raw);
   *buf = (gpu_buffer){.dev = dev, .buffer = raw, .size = size, .external = true, .id = ++dev->buffer_ids};
   *out = buf;
@@ -212,8 +212,7 @@ bool gpu_staging_remap(gpu_buffer *buf) { return map_start(buf, WGPUMapMode_Writ
  * buffer unmapped. */
 static wgk_status map_read_range(gpu_device *dev, gpu_buffer *buf, uint64_t offset, size_t size, gpu_piece_fn drain,
                                  void *arg, size_t at, uint32_t timeout_ms, const char *what, util_error *err) {
-  if (!buf->map && !map_start(buf, WGPUMapMode_Read, offset, size))
-    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!buf->map && !map_start(buf, WGPUMapMode_Read, offset, size)) return util_error_oom(err, NULL, NULL);
   wgk_status s = map_finish(dev, buf, timeout_ms, what, err);
   if (s != WGK_OK) return s;
   const void *p = wgpuBufferGetConstMappedRange(buf->buffer, (size_t)offset, size);
@@ -278,8 +277,7 @@ static wgk_status copy_submit(transfer *t, gpu_buffer *staging, size_t i, bool u
 /* The memory of b, a staging buffer for uploads whose map was started (or not: it starts here), once mapped. */
 static wgk_status staging_memory(gpu_device *dev, gpu_buffer *b, uint64_t cls, uint32_t timeout_ms, void **data,
                                  util_error *err) {
-  if (!b->map && !map_start(b, WGPUMapMode_Write, 0, (size_t)cls))
-    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!b->map && !map_start(b, WGPUMapMode_Write, 0, (size_t)cls)) return util_error_oom(err, NULL, NULL);
   wgk_status s = map_finish(dev, b, timeout_ms, "mapping an upload buffer", err);
   if (s == WGK_OK && !(*data = wgpuBufferGetMappedRange(b->buffer, 0, (size_t)cls))) {
     wgpuBufferUnmap(b->buffer);
@@ -357,8 +355,7 @@ static wgk_status read_start(transfer *t, size_t i) {
   wgk_status s = WGK_OK;
   if (!*b) s = gpu_readback_staging(t->dev, t->pool, t->piece, b, t->err); /* of size class t->cls */
   if (s == WGK_OK) s = copy_submit(t, *b, i, false);
-  if (s == WGK_OK && !map_start(*b, WGPUMapMode_Read, 0, piece_len(t, i)))
-    s = util_error_plain(t->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (s == WGK_OK && !map_start(*b, WGPUMapMode_Read, 0, piece_len(t, i))) s = util_error_oom(t->err, NULL, NULL);
   return s;
 }
 

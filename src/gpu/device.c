@@ -121,7 +121,7 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
       .uncapturedErrorCallbackInfo = {NULL, on_uncaptured, dev, NULL},
   };
   device_request *r = gpu_async_new(sizeof *r);
-  if (!r) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!r) return util_error_oom(err, NULL, NULL);
   WGPURequestDeviceCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_device, r, NULL};
   WGPUFuture f = wgpuAdapterRequestDevice(adapter, &desc, cb);
   util_error why = {0};
@@ -230,7 +230,7 @@ static uint64_t wait_spin_ns(const dev_desc *d) {
 wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_error *err) {
   *out = NULL;
   gpu_device *dev = calloc(1, sizeof *dev);
-  if (!dev) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory creating a device");
+  if (!dev) return util_error_oom(err, NULL, "creating a device");
   dev->verbose = opts && opts->verbose;
   dev->timed_wait = true;
   const char *hide = opts && opts->disable_features ? opts->disable_features : getenv(WGK_DISABLE_FEATURES_ENV);

@@ -10,7 +10,7 @@ wgk_status gpu_encoder_begin(gpu_device *dev, const char *label, gpu_encoder **o
   wgk_status s = gpu_device_check(dev, err);
   if (s) return s;
   gpu_encoder *enc = calloc(1, sizeof *enc);
-  if (!enc) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!enc) return util_error_oom(err, NULL, NULL);
   WGPUCommandEncoderDescriptor desc = {NULL, gpu_sv(label)};
   enc->dev = dev;
   enc->encoder = wgpuDeviceCreateCommandEncoder(dev->device, &desc);
@@ -181,7 +181,7 @@ wgk_status gpu_wait(gpu_device *dev, uint32_t timeout_ms, const char *what, util
   if (!s) s = gpu_deferred_flush(dev, err); /* the work to wait for includes the uploads */
   if (s) return s;
   work_done *w = gpu_async_new(sizeof *w);
-  if (!w) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!w) return util_error_oom(err, NULL, NULL);
   WGPUQueueWorkDoneCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_work_done, w, NULL};
   WGPUFuture f = wgpuQueueOnSubmittedWorkDone(dev->queue, cb);
   s = gpu_await(dev, dev->instance, f, &w->async, timeout_ms, what ? what : "submitted GPU work", err);

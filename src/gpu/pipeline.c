@@ -53,7 +53,7 @@ wgk_status gpu_pipeline_create(gpu_device *dev, const gpu_shader *shader, const 
   if (s == WGK_OK && !shader) s = util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no shader");
   if (s) return s;
   gpu_pipeline *p = calloc(1, sizeof *p);
-  if (!p) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!p) return util_error_oom(err, NULL, NULL);
   p->count = count;
   for (size_t i = 0; i < count; i++) p->types[i] = types[i];
   char what[160];
@@ -121,7 +121,7 @@ wgk_status gpu_bind_group_create(gpu_device *dev, const gpu_pipeline *pipeline, 
     entries[i].size = bindings[i].size ? bindings[i].size : WGPU_WHOLE_SIZE;
   }
   gpu_bind_group *g = calloc(1, sizeof *g);
-  if (!g) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!g) return util_error_oom(err, NULL, NULL);
   WGPUBindGroupDescriptor desc = {NULL, gpu_sv(label), pipeline->layout, count, entries};
   gpu_scope_push(dev);
   g->group = wgpuDeviceCreateBindGroup(dev->device, &desc);

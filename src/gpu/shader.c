@@ -38,7 +38,7 @@ static void on_compilation_info(uint32_t status, const WGPUCompilationInfo *info
 /* Compilation messages of a module just created; WGK_ERR_SHADER at the first error's position. */
 static wgk_status check_compilation(gpu_device *dev, WGPUShaderModule module, const char *source, util_error *err) {
   compile_result *r = gpu_async_new(sizeof *r);
-  if (!r) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!r) return util_error_oom(err, NULL, NULL);
   WGPUCompilationInfoCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_compilation_info, r, NULL};
   WGPUFuture f = wgpuShaderModuleGetCompilationInfo(module, cb);
   wgk_status s = gpu_await(dev, dev->instance, f, &r->async, WGK_GPU_INTERNAL_TIMEOUT_MS,
@@ -55,7 +55,7 @@ wgk_status gpu_shader_create(gpu_device *dev, const char *wgsl, const char *labe
   if (!wgsl) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no WGSL text");
   const char *source = label ? label : "<wgsl>";
   gpu_shader *shader = calloc(1, sizeof *shader);
-  if (!shader) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!shader) return util_error_oom(err, NULL, NULL);
   WGPUShaderSourceWGSL code = {{NULL, WGPUSType_ShaderSourceWGSL}, gpu_sv(wgsl)};
   WGPUShaderModuleDescriptor desc = {&code.chain, gpu_sv(label)};
   gpu_scope_push(dev);

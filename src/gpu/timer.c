@@ -13,11 +13,11 @@ wgk_status gpu_timer_create(gpu_device *dev, uint32_t slots, gpu_timer **out, ut
   if (slots == 0 || slots > 2048) /* WebGPU caps a query set at 4096 queries */
     return util_error_plain(err, WGK_ERR_LIMIT, "%u timer slots (1 to 2048)", slots);
   gpu_timer *t = calloc(1, sizeof *t);
-  if (!t) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!t) return util_error_oom(err, NULL, NULL);
   t->slots = slots;
   if (!(t->written = calloc(slots, sizeof *t->written))) {
     free(t);
-    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return util_error_oom(err, NULL, NULL);
   }
   uint64_t bytes = (uint64_t)slots * 2 * sizeof(uint64_t);
   WGPUQuerySetDescriptor desc = {NULL, gpu_sv("wgk timestamps"), WGPUQueryType_Timestamp, 2 * slots};
@@ -57,7 +57,7 @@ wgk_status gpu_timer_read(gpu_device *dev, gpu_timer *t, uint64_t *ns, uint32_t 
   if (!t || slots > t->slots)
     return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "reading %u timer slots of %u", slots, t ? t->slots : 0);
   uint64_t *stamps = malloc((size_t)slots * 2 * sizeof *stamps + 1);
-  if (!stamps) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!stamps) return util_error_oom(err, NULL, NULL);
   s = gpu_buffer_map_read(dev, t->readback, 0, stamps, (size_t)slots * 2 * sizeof *stamps, timeout_ms,
                           "reading timestamps", err);
   if (s == WGK_OK) gpu_timestamps_busy(stamps, t->written, slots, ns);

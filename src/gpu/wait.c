@@ -150,7 +150,7 @@ void gpu_scope_push(gpu_device *dev) {
 
 static wgk_status pop_one(gpu_device *dev, const char *what, util_error *err) {
   scope_result *r = gpu_async_new(sizeof *r);
-  if (!r) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!r) return util_error_oom(err, NULL, NULL);
   WGPUPopErrorScopeCallbackInfo cb = {NULL, WGPUCallbackMode_WaitAnyOnly, on_pop, r, NULL};
   WGPUFuture f = wgpuDevicePopErrorScope(dev->device, cb);
   char label[160];

@@ -162,7 +162,7 @@ static char *temp_beside(const char *path) {
 
 wgk_status hub_write_atomic(const char *path, const void *data, size_t len, util_error *err) {
   char *tmp = temp_beside(path);
-  if (!tmp) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+  if (!tmp) return util_error_oom(err, path, NULL);
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   bool ok = fd >= 0;
   for (size_t off = 0; ok && off < len;) {
@@ -185,7 +185,7 @@ wgk_status hub_write_atomic(const char *path, const void *data, size_t len, util
 
 wgk_status hub_symlink_atomic(const char *target, const char *path, util_error *err) {
   char *tmp = temp_beside(path);
-  if (!tmp) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+  if (!tmp) return util_error_oom(err, path, NULL);
   bool ok = symlink(target, tmp) == 0 && rename(tmp, path) == 0;
   int saved = errno;
   if (!ok) unlink(tmp);
@@ -250,7 +250,7 @@ int hub_lock_repo(const char *cache, const char *repo, util_error *err) {
   char *file = dir ? hub_path(dir, "wgk.lock") : NULL;
   int fd = -1;
   if (!file)
-    util_error_in(err, WGK_ERR_OUT_OF_MEMORY, cache, repo, "out of memory");
+    util_error_oom(err, cache, repo);
   else if (!hub_mkdirs(dir))
     util_error_in(err, WGK_ERR_IO, dir, repo, "cannot create the lock folder: %s", strerror(errno));
   else if ((fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
@@ -361,7 +361,7 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
   if (!blobs) {
     free(snaps);
     free(repo_dir);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, cache, repo, "out of memory"), -1;
+    return util_error_oom(err, cache, repo), -1;
   }
   DIR *d = opendir(snaps);
   struct stat rs;
@@ -425,7 +425,7 @@ wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err) {
   if (!hub_repo_id_ok(repo))
     return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, repo, NULL, "not a repo id (org/name: letters, digits, . _ -)");
   char *repo_dir = hub_repo_dir(cache, repo);
-  if (!repo_dir) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, cache, repo, "out of memory");
+  if (!repo_dir) return util_error_oom(err, cache, repo);
   struct stat st;
   if (stat(repo_dir, &st) != 0) {
     wgk_status s = util_error_in(err, WGK_ERR_NOT_FOUND, repo_dir, repo, "not in the cache");

@@ -71,7 +71,7 @@ wgk_status hub_net_init(hub_net *net, bool progress, util_error *err) {
     return util_error_plain(err, WGK_ERR_IO, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
   const char *ep = getenv("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
-  if (!net->endpoint) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!net->endpoint) return util_error_oom(err, NULL, NULL);
   size_t n = strlen(net->endpoint);
   while (n > 0 && net->endpoint[n - 1] == '/') net->endpoint[--n] = '\0';
   net->token = read_token();
@@ -376,8 +376,7 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
   }
   free(r.location);
   free(home);
-  if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1)))
-    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, url, NULL, "out of memory");
+  if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1))) st = util_error_oom(err, url, NULL);
   if (st) hub_body_free(out);
   return st;
 }

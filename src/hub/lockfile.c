@@ -26,7 +26,7 @@ static wgk_status snapshot_files(const char *dir, const char *repo, json_t **fil
     st = util_error_in(err, WGK_ERR_IO, p, repo, "sha256 failed");
   else
     *files_out = json_deep_copy(files);
-  if (!st && !*files_out) st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, p, repo, "out of memory");
+  if (!st && !*files_out) st = util_error_oom(err, p, repo);
   json_decref(doc);
   free(text);
   free(p);
@@ -37,7 +37,7 @@ wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts,
   *json_out = NULL;
   json_t *root = json_pack("{s:i, s:[]}", "version", 1, "kernels");
   json_t *list = json_object_get(root, "kernels");
-  wgk_status st = root ? WGK_OK : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  wgk_status st = root ? WGK_OK : util_error_oom(err, NULL, NULL);
   for (size_t i = 0; i < n && !st; i++) {
     const char *at = strrchr(specs[i], '@');
     char *end = NULL;
@@ -54,22 +54,20 @@ wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts,
     char *dir = NULL, *commit = NULL;
     json_t *files = NULL;
     char meta_b64[WGK_PKG_DIGEST_B64_LEN + 1];
-    st = repo ? hub_snapshot(repo, &o, &dir, &commit, err)
-              : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    st = repo ? hub_snapshot(repo, &o, &dir, &commit, err) : util_error_oom(err, NULL, NULL);
     if (!st) st = snapshot_files(dir, repo, &files, meta_b64, err);
     if (!st) {
       json_object_set_new(files, "metadata.json", json_string(meta_b64));
       json_t *e = json_pack("{s:s, s:i, s:s, s:o}", "repo", repo, "version", (int)v, "commit", commit, "files", files);
       files = NULL;
-      if (!e || json_array_append_new(list, e) != 0) st = util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      if (!e || json_array_append_new(list, e) != 0) st = util_error_oom(err, NULL, NULL);
     }
     json_decref(files);
     free(dir);
     free(commit);
     free(repo);
   }
-  if (!st && !(*json_out = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS)))
-    st = util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!st && !(*json_out = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS))) st = util_error_oom(err, NULL, NULL);
   json_decref(root);
   return st;
 }

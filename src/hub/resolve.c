@@ -22,8 +22,6 @@ typedef struct job {
   util_error *err;
 } job;
 
-static wgk_status oom(job *j) { return util_error_in(j->err, WGK_ERR_OUT_OF_MEMORY, j->repo, NULL, "out of memory"); }
-
 /* $HF_ENDPOINT/kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file> */
 static char *file_url(const job *j, const char *rev, const char *file) {
   size_t n = strlen(j->net.endpoint) + strlen(j->repo) + strlen(rev) + strlen(file) + 64;
@@ -34,7 +32,7 @@ static char *file_url(const job *j, const char *rev, const char *file) {
 
 static wgk_status fetch(job *j, const char *rev, const char *file, hub_body *body) {
   char *url = file_url(j, rev, file);
-  if (!url) return oom(j);
+  if (!url) return util_error_oom(j->err, j->repo, NULL);
   wgk_status st = hub_http_get(&j->net, url, j->repo, rev, file, body, j->err);
   free(url);
   return st;
@@ -66,7 +64,7 @@ static bool read_ref(job *j) {
 static wgk_status write_ref(job *j) {
   char *p = ref_path(j);
   char *refs = hub_path(j->repo_dir, "refs");
-  wgk_status st = p && refs ? WGK_OK : oom(j);
+  wgk_status st = p && refs ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
   char *old = p ? hub_read_all(p, NULL) : NULL;
   if (!st && !(old && strcmp(old, j->commit) == 0)) {
     if (!hub_mkdirs(refs))
@@ -93,7 +91,7 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
   size_t depth = 4;
   for (const char *p = rel; *p; p++) depth += *p == '/';
   char *target = malloc(depth * 3 + 80);
-  wgk_status st = path && target ? WGK_OK : oom(j);
+  wgk_status st = path && target ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
   if (!st) {
     target[0] = '\0';
     for (size_t i = 0; i < depth; i++) strcat(target, "../");
@@ -115,7 +113,7 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
 static wgk_status store_blob(job *j, const char *hex, const void *data, size_t len) {
   char *blobs = hub_path(j->repo_dir, "blobs");
   char *p = blobs ? hub_path(blobs, hex) : NULL;
-  wgk_status st = p ? WGK_OK : oom(j);
+  wgk_status st = p ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
   struct stat sb;
   if (!st && stat(p, &sb) != 0) {
     if (!hub_mkdirs(blobs))
@@ -176,7 +174,7 @@ static wgk_status populate(job *j, const hub_body *meta) {
   char *snap = hub_snapshot_dir(j->repo_dir, j->commit);
   json_t *doc = NULL;
   if (!snap)
-    st = oom(j);
+    st = util_error_oom(j->err, j->repo, NULL);
   else if (!hub_snapshot_complete(j->repo_dir, j->commit)) {
     json_error_t je;
     doc = json_loadb(meta->data, meta->len, 0, &je);
@@ -209,7 +207,7 @@ static wgk_status populate(job *j, const hub_body *meta) {
     }
     /* metadata.json last: its link marks the snapshot complete. */
     char hex[65];
-    if (!st && !hub_sha256_hex(meta->data, meta->len, hex)) st = oom(j);
+    if (!st && !hub_sha256_hex(meta->data, meta->len, hex)) st = util_error_oom(j->err, j->repo, NULL);
     if (!st) st = store_blob(j, hex, meta->data, meta->len);
     if (!st) st = link_file(j, snap, "metadata.json", hex);
   }
@@ -248,7 +246,7 @@ static wgk_status resolve(job *j) {
   j->cache = hub_cache_root();
   if (!j->cache)
     return util_error_in(j->err, WGK_ERR_IO, repo, NULL, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
-  if (!(j->repo_dir = hub_repo_dir(j->cache, repo))) return oom(j);
+  if (!(j->repo_dir = hub_repo_dir(j->cache, repo))) return util_error_oom(j->err, j->repo, NULL);
   if (has_rev) {
     for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)o->revision[i]);
     snprintf(j->rev, sizeof j->rev, "%s", j->commit);
@@ -305,8 +303,8 @@ wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_ou
   if (!repo || !dir_out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "hub_snapshot: no repo");
   job j = {.repo = repo, .opts = opts ? opts : &none, .err = err};
   wgk_status st = resolve(&j);
-  if (!st && !(*dir_out = hub_snapshot_dir(j.repo_dir, j.commit))) st = oom(&j);
-  if (!st && commit_out && !(*commit_out = strdup(j.commit))) st = oom(&j);
+  if (!st && !(*dir_out = hub_snapshot_dir(j.repo_dir, j.commit))) st = util_error_oom(j.err, j.repo, NULL);
+  if (!st && commit_out && !(*commit_out = strdup(j.commit))) st = util_error_oom(j.err, j.repo, NULL);
   if (st && dir_out) {
     free(*dir_out);
     *dir_out = NULL;

@@ -163,7 +163,7 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
   if (!m || !src) {
     free(m);
     free(src);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source_name, NULL, "out of memory");
+    return util_error_oom(err, source_name, NULL);
   }
   m->source = src;
   m->format = WGK_MANIFEST_SEED;
@@ -178,11 +178,10 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
     manifest_rd rd = {.m = m, .index = &index, .err = err};
     util_dynbuf_init(&rd.path, 1 << 16);
     util_dynbuf_append_str(&rd.path, "");
-    st = rd.path.failed ? util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source_name, NULL, "out of memory")
-                        : read_seed(&rd, m->root);
+    st = rd.path.failed ? util_error_oom(err, source_name, NULL) : read_seed(&rd, m->root);
     /* Readers that cannot fail (positions, paths) record a lost allocation in err or rd.path only. */
     if (!st && ((rd.path.failed && !rd.path.over) || (err && before == WGK_OK && err->status == WGK_ERR_OUT_OF_MEMORY)))
-      st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source_name, NULL, "out of memory");
+      st = util_error_oom(err, source_name, NULL);
     util_dynbuf_free(&rd.path);
   }
   util_manifest_jpos_free(&index);

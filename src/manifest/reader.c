@@ -22,7 +22,7 @@ void *manifest_alloc(manifest_rd *rd, size_t count, size_t size) {
   rd->m->internal = b;
   return b->data;
 oom:
-  util_error_in(rd->err, WGK_ERR_OUT_OF_MEMORY, rd->m->source, NULL, "out of memory");
+  util_error_oom(rd->err, rd->m->source, NULL);
   return NULL;
 }
 
@@ -205,7 +205,7 @@ wgk_status manifest_read_expr(manifest_rd *rd, const json_t *v, manifest_expr *o
   util_error_clear(&perr);
   expr_program *parsed = expr_parse(out->text, json_string_length(v), "<expr>", &perr);
   if (!parsed) {
-    if (perr.status == WGK_ERR_OUT_OF_MEMORY) return manifest_fail_status(rd, perr.status, "out of memory");
+    if (perr.status == WGK_ERR_OUT_OF_MEMORY) return util_error_oom(rd->err, rd->m->source, NULL);
     char at[32] = "";
     if (perr.line == 1 && perr.column > 0) snprintf(at, sizeof at, " (column %d of the expression)", perr.column);
     return manifest_fail(rd, "expression '%.80s%s' does not parse: %s%s", out->text,

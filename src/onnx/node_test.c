@@ -55,7 +55,7 @@ static const onnx_nt_kernel *kernel_for(onnx_node_test_runner *r, const char *op
     free(k.op_id);
     wgk_kernel_destroy(k.kernel);
     pkg_free(k.pkg);
-    snprintf(why, size, "out of memory");
+    snprintf(why, size, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
     return NULL;
   }
   r->kernels = grown;

@@ -10,10 +10,8 @@ typedef struct ctx {
   util_error *err;
 } ctx;
 
-static wgk_status oom(ctx *c) { return util_error_in(c->err, WGK_ERR_OUT_OF_MEMORY, c->src, NULL, "out of memory"); }
-
 static wgk_status dup_bytes(ctx *c, const ProtobufCBinaryData *b, char **out, size_t *len) {
-  if (!(*out = malloc(b->len + 1))) return oom(c);
+  if (!(*out = malloc(b->len + 1))) return util_error_oom(c->err, c->src, NULL);
   if (b->len) memcpy(*out, b->data, b->len);
   (*out)[b->len] = 0;
   if (len) *len = b->len;
@@ -35,15 +33,15 @@ static onnx_attr_type infer_type(const WgkOnnx__AttributeProto *a) {
 /* Only the list the attribute's type names is kept, so n always describes it. */
 static wgk_status copy_lists(ctx *c, const WgkOnnx__AttributeProto *a, onnx_attr *o) {
   if (o->type == WGK_ONNX_ATTR_FLOATS && a->n_floats) {
-    if (!(o->floats = calloc(a->n_floats, sizeof *o->floats))) return oom(c);
+    if (!(o->floats = calloc(a->n_floats, sizeof *o->floats))) return util_error_oom(c->err, c->src, NULL);
     for (size_t i = 0; i < a->n_floats; i++) o->floats[i] = a->floats[i];
     o->n = a->n_floats;
   } else if (o->type == WGK_ONNX_ATTR_INTS && a->n_ints) {
-    if (!(o->ints = calloc(a->n_ints, sizeof *o->ints))) return oom(c);
+    if (!(o->ints = calloc(a->n_ints, sizeof *o->ints))) return util_error_oom(c->err, c->src, NULL);
     memcpy(o->ints, a->ints, a->n_ints * sizeof *o->ints);
     o->n = a->n_ints;
   } else if (o->type == WGK_ONNX_ATTR_STRINGS && a->n_strings) {
-    if (!(o->strings = calloc(a->n_strings, sizeof *o->strings))) return oom(c);
+    if (!(o->strings = calloc(a->n_strings, sizeof *o->strings))) return util_error_oom(c->err, c->src, NULL);
     o->n = a->n_strings;
     for (size_t i = 0; i < a->n_strings; i++)
       if (dup_bytes(c, &a->strings[i], &o->strings[i], NULL) != WGK_OK) return WGK_ERR_OUT_OF_MEMORY;
@@ -52,7 +50,7 @@ static wgk_status copy_lists(ctx *c, const WgkOnnx__AttributeProto *a, onnx_attr
 }
 
 static wgk_status copy_attr(ctx *c, const WgkOnnx__AttributeProto *a, onnx_attr *o) {
-  if (!(o->name = onnx_strdup(a->name))) return oom(c);
+  if (!(o->name = onnx_strdup(a->name))) return util_error_oom(c->err, c->src, NULL);
   o->type = infer_type(a);
   o->f = a->f;
   o->i = a->i;
@@ -63,21 +61,22 @@ static wgk_status copy_attr(ctx *c, const WgkOnnx__AttributeProto *a, onnx_attr 
 
 /* Names by position; "" (an absent optional) becomes NULL. */
 static wgk_status copy_names(ctx *c, char *const *in, size_t n, char ***out) {
-  if (n && !(*out = calloc(n, sizeof **out))) return oom(c);
+  if (n && !(*out = calloc(n, sizeof **out))) return util_error_oom(c->err, c->src, NULL);
   for (size_t i = 0; i < n; i++)
-    if (in[i] && in[i][0] && !((*out)[i] = strdup(in[i]))) return oom(c);
+    if (in[i] && in[i][0] && !((*out)[i] = strdup(in[i]))) return util_error_oom(c->err, c->src, NULL);
   return WGK_OK;
 }
 
 static wgk_status copy_node(ctx *c, const WgkOnnx__NodeProto *p, onnx_node *n) {
   if (!(n->name = onnx_strdup(p->name)) || !(n->domain = onnx_strdup(p->domain)) ||
       !(n->op_type = onnx_strdup(p->op_type)))
-    return oom(c);
+    return util_error_oom(c->err, c->src, NULL);
   n->n_inputs = p->n_input;
   n->n_outputs = p->n_output;
   wgk_status st = copy_names(c, p->input, p->n_input, &n->inputs);
   if (st == WGK_OK) st = copy_names(c, p->output, p->n_output, &n->outputs);
-  if (st == WGK_OK && p->n_attribute && !(n->attrs = calloc(p->n_attribute, sizeof *n->attrs))) st = oom(c);
+  if (st == WGK_OK && p->n_attribute && !(n->attrs = calloc(p->n_attribute, sizeof *n->attrs)))
+    st = util_error_oom(c->err, c->src, NULL);
   if (st == WGK_OK) /* zeroed slots are safe to free if a copy below fails */
     n->n_attrs = p->n_attribute;
   for (size_t i = 0; st == WGK_OK && i < p->n_attribute; i++) st = copy_attr(c, p->attribute[i], &n->attrs[i]);
@@ -85,7 +84,7 @@ static wgk_status copy_node(ctx *c, const WgkOnnx__NodeProto *p, onnx_node *n) {
 }
 
 static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, onnx_value_info *v) {
-  if (!(v->name = onnx_strdup(p->name))) return oom(c);
+  if (!(v->name = onnx_strdup(p->name))) return util_error_oom(c->err, c->src, NULL);
   v->rank = -1;
   const WgkOnnx__TypeProto__Tensor *tt =
       p->type && p->type->value_case == WGK_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? p->type->tensor_type : NULL;
@@ -105,7 +104,7 @@ static wgk_status copy_value_info(ctx *c, const WgkOnnx__ValueInfoProto *p, onnx
 
 static wgk_status copy_values(ctx *c, WgkOnnx__ValueInfoProto *const *in, size_t n, onnx_value_info **out,
                               size_t *count) {
-  if (n && !(*out = calloc(n, sizeof **out))) return oom(c);
+  if (n && !(*out = calloc(n, sizeof **out))) return util_error_oom(c->err, c->src, NULL);
   *count = n;
   for (size_t i = 0; i < n; i++) {
     wgk_status st = copy_value_info(c, in[i], &(*out)[i]);
@@ -115,10 +114,10 @@ static wgk_status copy_values(ctx *c, WgkOnnx__ValueInfoProto *const *in, size_t
 }
 
 static wgk_status copy_graph(ctx *c, const WgkOnnx__GraphProto *g, onnx_model *m) {
-  if (!(m->graph_name = onnx_strdup(g->name))) return oom(c);
+  if (!(m->graph_name = onnx_strdup(g->name))) return util_error_oom(c->err, c->src, NULL);
   if ((g->n_node && !(m->nodes = calloc(g->n_node, sizeof *m->nodes))) ||
       (g->n_initializer && !(m->initializers = calloc(g->n_initializer, sizeof *m->initializers))))
-    return oom(c);
+    return util_error_oom(c->err, c->src, NULL);
   m->node_count = g->n_node;
   m->n_initializers = g->n_initializer;
   wgk_status st = WGK_OK;
@@ -132,10 +131,11 @@ static wgk_status copy_graph(ctx *c, const WgkOnnx__GraphProto *g, onnx_model *m
 
 static wgk_status copy_model(ctx *c, const WgkOnnx__ModelProto *p, onnx_model *m) {
   m->ir_version = p->ir_version;
-  if (p->n_opset_import && !(m->opsets = calloc(p->n_opset_import, sizeof *m->opsets))) return oom(c);
+  if (p->n_opset_import && !(m->opsets = calloc(p->n_opset_import, sizeof *m->opsets)))
+    return util_error_oom(c->err, c->src, NULL);
   m->n_opsets = p->n_opset_import;
   for (size_t i = 0; i < p->n_opset_import; i++) {
-    if (!(m->opsets[i].domain = onnx_strdup(p->opset_import[i]->domain))) return oom(c);
+    if (!(m->opsets[i].domain = onnx_strdup(p->opset_import[i]->domain))) return util_error_oom(c->err, c->src, NULL);
     m->opsets[i].version = p->opset_import[i]->version;
   }
   if (!p->graph) return util_error_in(c->err, WGK_ERR_PARSE, c->src, NULL, "model has no graph");
@@ -148,7 +148,7 @@ wgk_status onnx_model_parse(const void *buf, size_t len, const char *source, onn
   WgkOnnx__ModelProto *p = wgk_onnx__model_proto__unpack(NULL, len, buf);
   if (!p) return util_error_in(err, WGK_ERR_PARSE, c.src, NULL, "not a valid ONNX ModelProto");
   onnx_model *m = calloc(1, sizeof *m);
-  wgk_status st = m ? copy_model(&c, p, m) : oom(&c);
+  wgk_status st = m ? copy_model(&c, p, m) : util_error_oom(c.err, c.src, NULL);
   wgk_onnx__model_proto__free_unpacked(p, NULL);
   if (st != WGK_OK) {
     onnx_model_free(m);

@@ -68,7 +68,7 @@ static wgk_status cache_add(pkg_package *pkg, const char *relpath, char *data, s
     free(f);
     free(rel);
     free(data);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
+    return util_error_oom(err, pkg->dir, NULL);
   }
   *f = (pkg_file){pkg->files, rel, data, len};
   pkg->files = f;
@@ -93,7 +93,7 @@ wgk_status pkg_read_file(pkg_package *pkg, const char *relpath, const char **dat
     return util_error_in(err, WGK_ERR_DIGEST, pkg->dir, NULL,
                          "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
   char *full = pkg_join(pkg->dir, relpath);
-  if (!full) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
+  if (!full) return util_error_oom(err, pkg->dir, NULL);
   char *bytes;
   size_t n;
   bytes = NULL;

@@ -305,7 +305,7 @@ static wgk_status check_top(meta_ctx *c, const json_t *meta) {
 wgk_status pkg_metadata_load(pkg_package *pkg, util_error *err) {
   meta_ctx c = {.pkg = pkg, .err = err};
   pkg->meta_source = pkg_join(pkg->dir, "metadata.json");
-  if (!pkg->meta_source) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
+  if (!pkg->meta_source) return util_error_oom(err, pkg->dir, NULL);
   char *text = NULL;
   size_t len = 0;
   wgk_status st = pkg_check_inside(pkg, pkg->meta_source, "metadata.json", err);
@@ -413,8 +413,7 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
   if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
   char *path = pkg_join(c->pkg->dir, file), *text = NULL;
   size_t len = 0;
-  wgk_status st = path ? pkg_slurp(path, &text, &len, c->err)
-                       : util_error_in(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, NULL, "out of memory");
+  wgk_status st = path ? pkg_slurp(path, &text, &len, c->err) : util_error_oom(c->err, c->pkg->meta_source, NULL);
   free(path);
   if (st) return st;
   for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
@@ -432,7 +431,7 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
     bool nomem;
     char *target = include_path(file, name, &nomem);
     if (!target) {
-      st = nomem ? util_error_in(c->err, WGK_ERR_OUT_OF_MEMORY, c->pkg->meta_source, NULL, "out of memory")
+      st = nomem ? util_error_oom(c->err, c->pkg->meta_source, NULL)
                  : fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
       break;
     }

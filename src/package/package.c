@@ -30,7 +30,7 @@ static wgk_status open_unverified(pkg_package *pkg, const pkg_options *opts, uti
   const char *fmt = "%s: unverified local package (no metadata.json): files are not digest-checked";
   size_t n = strlen(fmt) + strlen(pkg->root);
   pkg->warning = malloc(n);
-  if (!pkg->warning) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
+  if (!pkg->warning) return util_error_oom(err, pkg->dir, NULL);
   snprintf(pkg->warning, n, fmt, pkg->root);
   return WGK_OK;
 }
@@ -46,8 +46,7 @@ static wgk_status check_version(pkg_package *pkg, const pkg_options *opts, util_
                          "version %d asked, but the package here records no version (%s), so it cannot confirm %d",
                          asked, pkg->verified ? "metadata.json has no \"version\"" : "unverified: no metadata.json",
                          asked);
-  if (opts && opts->revision && !(pkg->revision = strdup(opts->revision)))
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->root, NULL, "out of memory");
+  if (opts && opts->revision && !(pkg->revision = strdup(opts->revision))) return util_error_oom(err, pkg->root, NULL);
   return WGK_OK;
 }
 
@@ -56,7 +55,7 @@ static wgk_status load_manifest(pkg_package *pkg, util_error *err) {
   size_t len;
   wgk_status st = pkg_read_file(pkg, "manifest.json", &text, &len, err);
   char *source = st ? NULL : pkg_join(pkg->dir, "manifest.json");
-  if (!st && !source) st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
+  if (!st && !source) st = util_error_oom(err, pkg->dir, NULL);
   if (!st) st = manifest_load_text(text, len, source, &pkg->manifest, err);
   free(source);
   if (!st && pkg->op_id_asked && strcmp(pkg_id_op(pkg->op_id_asked), pkg->manifest->op_id) != 0)
@@ -67,7 +66,7 @@ static wgk_status load_manifest(pkg_package *pkg, util_error *err) {
 
 static wgk_status open_dir(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   char *meta = pkg_join(pkg->dir, "metadata.json");
-  if (!meta) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, pkg->dir, NULL, "out of memory");
+  if (!meta) return util_error_oom(err, pkg->dir, NULL);
   pkg->verified = exists(meta);
   free(meta);
   wgk_status st = pkg->verified ? pkg_metadata_load(pkg, err) : open_unverified(pkg, opts, err);
@@ -82,11 +81,11 @@ wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package
   if (out) *out = NULL;
   if (!out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "pkg_open: NULL out");
   pkg_package *pkg = calloc(1, sizeof *pkg);
-  if (!pkg) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, NULL, "out of memory");
+  if (!pkg) return util_error_oom(err, path_or_id, NULL);
   wgk_status st = pkg_resolve(path_or_id, opts, &pkg->dir, err);
   bool by_id = !st && pkg_is_id(path_or_id);
   if (!st && (!(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
-    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path_or_id, NULL, "out of memory");
+    st = util_error_oom(err, path_or_id, NULL);
   if (!st && !(pkg->real_root = realpath(pkg->root, NULL)))
     st = util_error_in(err, WGK_ERR_IO, pkg->root, NULL, "cannot resolve the package root: %s", strerror(errno));
   if (!st) hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */

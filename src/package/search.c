@@ -30,13 +30,13 @@ static wgk_status webgpu_dir(const char *p, char **out, util_error *err) {
   char *m = pkg_join(p, "manifest.json");
   wgk_status st = WGK_OK;
   if (!d || !m)
-    st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, p, NULL, "out of memory");
+    st = util_error_oom(err, p, NULL);
   else if (is_dir(d)) {
     *out = d;
     d = NULL;
   } else if (is_file(m)) {
     *out = strdup(p);
-    if (!*out) st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, p, NULL, "out of memory");
+    if (!*out) st = util_error_oom(err, p, NULL);
   } else
     st = util_error_in(err, WGK_ERR_NOT_FOUND, p, NULL, "not a kernel package (no build/webgpu/ and no manifest.json)");
   free(d);
@@ -168,7 +168,7 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
     return hs;
   }
   wgk_status st =
-      oom   ? util_error_in(err, WGK_ERR_OUT_OF_MEMORY, id, NULL, "out of memory searching the package")
+      oom   ? util_error_oom(err, id, "searching the package")
       : hit ? webgpu_dir(found, dir_out, err)
             : util_error_in(err, WGK_ERR_NOT_FOUND, id, NULL,
                             "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "

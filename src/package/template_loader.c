@@ -11,7 +11,7 @@ static wgk_status load_template(void *ud, const char *path, char **text, size_t 
   wgk_status st = pkg_read_file((pkg_package *)ud, path, &data, &n, err);
   if (st != WGK_OK) return st;
   *text = malloc(n + 1);
-  if (!*text) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+  if (!*text) return util_error_oom(err, path, NULL);
   memcpy(*text, data, n);
   (*text)[n] = '\0';
   *len = n;

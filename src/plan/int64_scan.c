@@ -368,9 +368,7 @@ wgk_status plan_check_opaque_int64(plan_planner *p, const plan_call *call, const
     }
     if (n_names == 0 || !pass->wgsl) continue;
     size_t where = plan_opaque_int64_scan(pass->wgsl, names, n_names);
-    if (where == (size_t)-2)
-      return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory scanning the WGSL of pass %s",
-                              pass->source->id);
+    if (where == (size_t)-2) return util_error_oom(err, NULL, pass->source->id);
     if (where != (size_t)-1) return refuse(p, pass, names, n_names, where, err);
   }
   return WGK_OK;

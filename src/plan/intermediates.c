@@ -90,7 +90,7 @@ wgk_status plan_intermediates(plan_planner *p, plan_result *plan, util_error *er
   const manifest_variant *v = plan->variant;
   if (v->n_intermediates == 0) return WGK_OK;
   plan->intermediates = calloc(v->n_intermediates, sizeof *plan->intermediates);
-  if (!plan->intermediates) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory planning intermediates");
+  if (!plan->intermediates) return util_error_oom(err, NULL, "planning intermediates");
   for (size_t i = 0; i < v->n_intermediates; i++) {
     wgk_status st = make_one(p, &v->intermediates[i], plan->scope, &plan->intermediates[i], err);
     if (st != WGK_OK) return st;

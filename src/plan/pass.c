@@ -8,10 +8,6 @@
 
 #include "plan/planner_internal.h"
 
-static wgk_status oom(util_error *err) {
-  return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory planning a pass");
-}
-
 static wgk_status at(const manifest_model *m, const manifest_pos *pos, util_error *err, wgk_status st, const char *fmt,
                      const char *a, const char *b) {
   return util_error_value(err, st, m->source, *pos, fmt, a, b);
@@ -139,7 +135,7 @@ static wgk_status uniform_value(plan_planner *p, const manifest_binding *b, cons
                             "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name,
                             field->name, field->name);
   *out = expr_value_int(0);
-  return *out ? WGK_OK : oom(err);
+  return *out ? WGK_OK : util_error_oom(err, NULL, "planning a pass");
 }
 
 /* Packs b's struct after the pass's earlier uniform structs (a pass may bind several, as the loader allows). */
@@ -149,7 +145,7 @@ static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const
   if (fields < 4) fields = 4;
   size_t offset = pass->uniform ? (pass->uniform_size + 255) / 256 * 256 : 0;
   uint8_t *bytes = realloc(pass->uniform, offset + fields * 4);
-  if (!bytes) return oom(err);
+  if (!bytes) return util_error_oom(err, NULL, "planning a pass");
   memset(bytes + pass->uniform_size, 0, offset + fields * 4 - pass->uniform_size);
   pass->uniform = bytes;
   pass->uniform_size = offset + fields * 4;
@@ -209,7 +205,7 @@ static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const
   }
   free(pass->uniform_text);
   pass->uniform_text = util_dynbuf_take(&text);
-  return pass->uniform_text ? WGK_OK : oom(err);
+  return pass->uniform_text ? WGK_OK : util_error_oom(err, NULL, "planning a pass");
 }
 
 /* spec 2.1 `length`: a positive integer, or `$name` naming a derive (or a type variable's value). */
@@ -250,7 +246,7 @@ static wgk_status make_bindings(plan_planner *p, const manifest_pass *mp, const 
                                 util_error *err) {
   const manifest_binding_set *set = mp->bindings;
   pass->bindings = calloc(set->n_bindings ? set->n_bindings : 1, sizeof *pass->bindings);
-  if (!pass->bindings) return oom(err);
+  if (!pass->bindings) return util_error_oom(err, NULL, "planning a pass");
   pass->n_bindings = set->n_bindings;
   size_t uniforms = 0;
   for (size_t i = 0; i < set->n_bindings; i++) {
@@ -292,7 +288,7 @@ static wgk_status add_enables(plan_pass *pass, char *rendered, util_error *err) 
   unsigned need = tmpl_wgsl_missing_enables(rendered);
   if (need & WGK_ENABLE_OOM) {
     free(rendered);
-    return oom(err);
+    return util_error_oom(err, NULL, "planning a pass");
   }
   util_dynbuf out;
   util_dynbuf_init(&out, 0);
@@ -304,7 +300,7 @@ static wgk_status add_enables(plan_pass *pass, char *rendered, util_error *err) 
   free(rendered);
   pass->wgsl = util_dynbuf_take(&out);
   pass->wgsl_line_offset = lines;
-  return pass->wgsl ? WGK_OK : oom(err);
+  return pass->wgsl ? WGK_OK : util_error_oom(err, NULL, "planning a pass");
 }
 
 static wgk_status render(plan_planner *p, const manifest_pass *mp, const expr_value *scope, plan_pass *pass,
@@ -320,7 +316,7 @@ static wgk_status render(plan_planner *p, const manifest_pass *mp, const expr_va
     return st;
   }
   char *text = util_dynbuf_take(&out);
-  return text ? add_enables(pass, text, err) : oom(err);
+  return text ? add_enables(pass, text, err) : util_error_oom(err, NULL, "planning a pass");
 }
 
 static bool is_ident(char c) {
@@ -513,7 +509,7 @@ wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_v
   memset(pass, 0, sizeof *pass);
   pass->source = mp;
   expr_value *scope = expr_value_dict_copy(variant_scope);
-  if (!scope) return oom(err);
+  if (!scope) return util_error_oom(err, NULL, "planning a pass");
   wgk_status st = WGK_OK;
   if (p->m->format == WGK_MANIFEST_SPEC21) { /* pass derives and templates see {...dtypes, ...derives} (fact 27) */
     const expr_value *dtypes = expr_value_dict_get(scope, "dtypes");
@@ -521,13 +517,14 @@ wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_v
       const char *name = expr_value_dict_key_at(dtypes, i);
       if (!expr_value_dict_get(scope, name) &&
           !expr_value_dict_set(scope, name, expr_value_ref(expr_value_dict_value_at(dtypes, i))))
-        st = oom(err);
+        st = util_error_oom(err, NULL, "planning a pass");
     }
   }
   for (size_t i = 0; i < mp->n_inputs && st == WGK_OK; i++) {
     expr_value *v = NULL;
     st = plan_value(p, &mp->inputs[i], scope, &v, err);
-    if (st == WGK_OK && !expr_value_dict_set(scope, mp->inputs[i].name, v)) st = oom(err);
+    if (st == WGK_OK && !expr_value_dict_set(scope, mp->inputs[i].name, v))
+      st = util_error_oom(err, NULL, "planning a pass");
   }
   if (st == WGK_OK) st = make_bindings(p, mp, scope, pass, err);
   if (st == WGK_OK) {
@@ -552,7 +549,7 @@ wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_v
     }
     expr_value_release(wgsl);
     expr_value_release(env);
-    if (!ok) st = oom(err);
+    if (!ok) st = util_error_oom(err, NULL, "planning a pass");
     util_dynbuf_free(&decl);
   }
   if (st == WGK_OK) st = dispatch(p, &mp->dispatch, scope, pass, err);

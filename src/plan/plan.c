@@ -8,10 +8,6 @@
 #include "plan/planner_internal.h"
 #include "util/dtype.h"
 
-static wgk_status oom(util_error *err) {
-  return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory planning a call");
-}
-
 static bool shape_from_value(const expr_value *v, int *rank, int64_t *shape) {
   if (expr_value_kind_of(v) != WGK_VALUE_LIST || expr_value_len(v) > WGK_MAX_RANK) return false;
   *rank = (int)expr_value_len(v);
@@ -93,7 +89,7 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
   if (!given->present) {
     if (!plan_scope_put(scope, "shapes", port->name, plan_shape_value(o->rank, o->shape)) ||
         !plan_scope_put(scope, "ranks", port->name, expr_value_int(o->rank)))
-      return oom(err);
+      return util_error_oom(err, NULL, "planning a call");
   }
   return WGK_OK;
 }
@@ -104,7 +100,7 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
 static wgk_status shape_scope_of(plan_planner *p, const expr_value *scope, expr_value **out, util_error *err) {
   const manifest_model *m = p->m;
   *out = expr_value_dict_copy(scope);
-  if (!*out) return oom(err);
+  if (!*out) return util_error_oom(err, NULL, "planning a call");
   for (size_t i = 0; i < m->n_derives; i++) {
     const manifest_derive *d = &m->derives[i];
     expr_value *v = NULL;
@@ -116,7 +112,7 @@ static wgk_status shape_scope_of(plan_planner *p, const expr_value *scope, expr_
       if (err) *err = local;
       return st;
     }
-    if (st == WGK_OK && !expr_value_dict_set(*out, d->name, v)) return oom(err);
+    if (st == WGK_OK && !expr_value_dict_set(*out, d->name, v)) return util_error_oom(err, NULL, "planning a call");
   }
   return WGK_OK;
 }
@@ -127,7 +123,7 @@ static wgk_status infer_outputs(plan_planner *p, const plan_call *call, expr_val
   size_t n = 0;
   for (size_t i = 0; i < m->n_ports; i++) n += m->ports[i].dir != WGK_PORT_INPUT;
   plan->outputs = calloc(n ? n : 1, sizeof *plan->outputs);
-  if (!plan->outputs) return oom(err);
+  if (!plan->outputs) return util_error_oom(err, NULL, "planning a call");
   expr_value *shape_scope = NULL;
   wgk_status st = m->format == WGK_MANIFEST_SPEC21 ? shape_scope_of(p, scope, &shape_scope, err) : WGK_OK;
   for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++) {
@@ -164,14 +160,15 @@ static wgk_status eval_derives(plan_planner *p, expr_value *scope, expr_value *f
       char text[WGK_ERROR_MESSAGE_MAX + 600], reason[WGK_ERROR_MESSAGE_MAX + 900];
       util_error_format(&local, text, sizeof text);
       snprintf(reason, sizeof reason, "%s (in %.200s)", text, d->expr.text ? d->expr.text : "?");
-      if (!expr_value_dict_set(failures, d->name, expr_value_string(reason))) return oom(err);
+      if (!expr_value_dict_set(failures, d->name, expr_value_string(reason)))
+        return util_error_oom(err, NULL, "planning a call");
       v = expr_value_undefined();
     }
     if (!plan_scope_put(scope, "derive", d->name, expr_value_ref(v))) {
       expr_value_release(v);
-      return oom(err);
+      return util_error_oom(err, NULL, "planning a call");
     }
-    if (!expr_value_dict_set(scope, d->name, v)) return oom(err);
+    if (!expr_value_dict_set(scope, d->name, v)) return util_error_oom(err, NULL, "planning a call");
   }
   return WGK_OK;
 }
@@ -257,7 +254,7 @@ static wgk_status check_clause(plan_planner *p, const manifest_expr *clause, con
       if (detail.failed && !detail.over) { /* a reason lost for memory is not a reason */
         util_dynbuf_free(&detail);
         expr_value_release(v);
-        return oom(err);
+        return util_error_oom(err, NULL, "planning a call");
       }
       /* A clause that is one comparison explains itself: say it once, with its values. */
       size_t n = strlen(clause->text);
@@ -299,7 +296,8 @@ static void storage_count(const manifest_variant *v, uint32_t *storage, uint32_t
 static wgk_status variant_reason(plan_planner *p, const manifest_variant *v, const expr_value *scope,
                                  const expr_value *failures, util_dynbuf *why, util_error *err) {
   plan_requires_reason(p, v->requires, why);
-  if (why->failed && !why->over) return oom(err); /* a reason lost for memory is not "accepted" */
+  if (why->failed && !why->over)
+    return util_error_oom(err, NULL, "planning a call"); /* a reason lost for memory is not "accepted" */
   if (why->len) return WGK_OK;
   uint32_t storage, uniform;
   storage_count(v, &storage, &uniform);
@@ -335,7 +333,7 @@ static wgk_status check_variant(plan_planner *p, check_memo *memo, const manifes
   size_t idx = (size_t)(v - memo->m->variants);
   wgk_status st = variant_reason(p, v, scope, failures, why, err);
   if (st != WGK_OK) return st;
-  if (why->failed && !why->over) return oom(err);
+  if (why->failed && !why->over) return util_error_oom(err, NULL, "planning a call");
   if (why->len) {
     *state = memo->state[idx] = CHECK_REJECTED;
     return WGK_OK;
@@ -377,7 +375,7 @@ static wgk_status check_variant(plan_planner *p, check_memo *memo, const manifes
       util_dynbuf_printf(why, "%sdemoteWhen `%s` is true", why->len ? "; " : "", v->demote_when[c].text);
       memo->state[idx] = CHECK_DEMOTED;
     }
-    if (why->failed && !why->over) return oom(err);
+    if (why->failed && !why->over) return util_error_oom(err, NULL, "planning a call");
   }
   *state = memo->state[idx] = memo->state[idx] == CHECK_DEMOTED ? CHECK_DEMOTED : CHECK_OK;
   return WGK_OK;
@@ -457,7 +455,7 @@ static wgk_status select_variant(plan_planner *p, const expr_value *scope, const
   const manifest_model *m = p->m;
   size_t n = m->n_variants;
   const manifest_variant **order = calloc(n ? n : 1, sizeof *order);
-  if (!order) return oom(err);
+  if (!order) return util_error_oom(err, NULL, "planning a call");
   for (size_t i = 0; i < n; i++) order[i] = &m->variants[i];
   for (size_t i = 1; i < n; i++) /* stable insertion sort: higher priority first */
     for (size_t j = i; j > 0 && order[j]->priority > order[j - 1]->priority; j--) {
@@ -471,14 +469,14 @@ static wgk_status select_variant(plan_planner *p, const expr_value *scope, const
   wgk_status st = WGK_OK;
   check_memo memo = {calloc(n ? n : 1, sizeof *memo.state), m};
   const manifest_variant *demoted = NULL;
-  if (!memo.state) st = oom(err);
+  if (!memo.state) st = util_error_oom(err, NULL, "planning a call");
   for (size_t i = 0; i < n && !plan->variant && st == WGK_OK; i++) {
     util_dynbuf_reset(&why);
     int state = 0;
     st = check_variant(p, &memo, order[i], scope, failures, &why, &state, err);
     if (st != WGK_OK) break;
     if (why.failed && !why.over) {
-      st = oom(err);
+      st = util_error_oom(err, NULL, "planning a call");
       break;
     } /* a reason lost for memory is not "accepted" */
     /* One line per variant: a reason quoting a multi-line clause (or a message with a newline) is flattened. */
@@ -518,7 +516,7 @@ static wgk_status select_variant(plan_planner *p, const expr_value *scope, const
     util_dynbuf_free(&grouped);
   }
   plan->rejections = util_dynbuf_take(&rejected);
-  if (st == WGK_OK && !plan->rejections) st = oom(err);
+  if (st == WGK_OK && !plan->rejections) st = util_error_oom(err, NULL, "planning a call");
   return st;
 }
 
@@ -532,10 +530,10 @@ static wgk_status variant_tunables(plan_planner *p, const plan_call *call, plan_
     expr_value *x = expr_value_from_json(v->tunables[i].default_value, err);
     if (!x || !expr_value_dict_set(t, v->tunables[i].name, x)) {
       expr_value_release(t);
-      return oom(err);
+      return util_error_oom(err, NULL, "planning a call");
     }
   }
-  if (!t || !expr_value_dict_set(plan->scope, "tunables", t)) return oom(err);
+  if (!t || !expr_value_dict_set(plan->scope, "tunables", t)) return util_error_oom(err, NULL, "planning a call");
   (void)p;
   return WGK_OK;
 }
@@ -546,20 +544,21 @@ static wgk_status make_passes(plan_planner *p, const plan_call *call, plan_resul
   for (size_t i = 0; i < v->n_derive && st == WGK_OK; i++) {
     expr_value *x = NULL;
     st = plan_value(p, &v->derive[i], plan->scope, &x, err);
-    if (st == WGK_OK && !expr_value_dict_set(plan->scope, v->derive[i].name, x)) st = oom(err);
+    if (st == WGK_OK && !expr_value_dict_set(plan->scope, v->derive[i].name, x))
+      st = util_error_oom(err, NULL, "planning a call");
   }
   if (st == WGK_OK) st = plan_intermediates(p, plan, err);
   if (st != WGK_OK) return st;
   if (v->sequence) return plan_repeat_passes(p, plan, err);
   plan->passes = calloc(v->n_passes ? v->n_passes : 1, sizeof *plan->passes);
-  if (!plan->passes) return oom(err);
+  if (!plan->passes) return util_error_oom(err, NULL, "planning a call");
   for (size_t i = 0; i < v->n_passes && st == WGK_OK; i++) {
     st = plan_pass_make(p, &v->passes[i], plan->scope, &plan->passes[i], err);
     plan->n_passes = i + 1;
     if (st != WGK_OK) break;
     size_t size = strlen(p->m->op_id) + strlen(v->id) + strlen(v->passes[i].id) + 3;
     plan->passes[i].label = malloc(size);
-    if (!plan->passes[i].label) return oom(err);
+    if (!plan->passes[i].label) return util_error_oom(err, NULL, "planning a call");
     snprintf(plan->passes[i].label, size, "%s/%s/%s", p->m->op_id, v->id, v->passes[i].id);
   }
   return st;
@@ -633,7 +632,7 @@ wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, 
   if (!plan || !failures) {
     free(plan);
     expr_value_release(failures);
-    return oom(err);
+    return util_error_oom(err, NULL, "planning a call");
   }
   st = plan_scope(p, call, type_dtypes, &plan->scope, err);
   if (st == WGK_OK) st = infer_outputs(p, call, plan->scope, type_dtypes, plan, err);

@@ -10,7 +10,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
                                plan_planner **out, util_error *err) {
   *out = NULL;
   plan_planner *p = calloc(1, sizeof *p);
-  if (!p) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory creating a planner");
+  if (!p) return util_error_oom(err, NULL, "creating a planner");
   p->m = m;
   if (loader) p->loader = *loader;
   p->device = device;
@@ -19,7 +19,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
   p->exprs = calloc(p->expr_cap, sizeof *p->exprs);
   if (!p->device_value || !p->exprs) {
     plan_planner_free(p);
-    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory creating a planner");
+    return util_error_oom(err, NULL, "creating a planner");
   }
   *out = p;
   return WGK_OK;
@@ -84,7 +84,7 @@ static const expr_program *parsed_by_key(plan_planner *p, const void *key, const
   if ((p->expr_count + 1) * 2 > p->expr_cap) {
     if (!grow(p)) {
       expr_free(parsed);
-      util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      util_error_oom(err, NULL, NULL);
       return NULL;
     }
     j = slot_of(key, p->expr_cap);
@@ -124,7 +124,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
   if (json_is_array(lit) || json_is_object(lit)) {
     bool list = json_is_array(lit);
     expr_value *agg = list ? expr_value_list() : expr_value_dict();
-    if (!agg) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!agg) return util_error_oom(err, NULL, NULL);
     size_t n = list ? json_array_size(lit) : json_object_size(lit);
     void *it = list ? NULL : json_object_iter((json_t *)lit);
     for (size_t i = 0; i < n; i++) {
@@ -136,7 +136,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
       if (!list) it = json_object_iter_next((json_t *)lit, it);
       if (!ok) {
         expr_value_release(agg);
-        return st != WGK_OK ? st : util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+        return st != WGK_OK ? st : util_error_oom(err, NULL, NULL);
       }
     }
     *out = agg;
@@ -171,7 +171,7 @@ const tmpl_template *plan_template(plan_planner *p, const char *shader, util_err
   }
   plan_tmpl_slot *grown = realloc(p->tmpls, (p->n_tmpls + 1) * sizeof *grown);
   if (!grown) {
-    util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    util_error_oom(err, NULL, NULL);
     return NULL;
   }
   p->tmpls = grown;
@@ -180,7 +180,7 @@ const tmpl_template *plan_template(plan_planner *p, const char *shader, util_err
   char *name = strdup(shader);
   if (!name) {
     tmpl_free(t);
-    util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    util_error_oom(err, NULL, NULL);
     return NULL;
   }
   p->tmpls[p->n_tmpls++] = (plan_tmpl_slot){.shader = name, .parsed = t};

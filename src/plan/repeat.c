@@ -18,10 +18,6 @@ typedef struct expansion {
   util_error *err;
 } expansion;
 
-static wgk_status oom(util_error *err) {
-  return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory expanding repeat groups");
-}
-
 static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *prefix, const expr_value *repeat) {
   plan_result *plan = x->plan;
   if (plan->n_passes >= MAX_EXPANDED_PASSES)
@@ -30,14 +26,14 @@ static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *pr
   if (plan->n_passes == x->cap) {
     size_t cap = x->cap ? x->cap * 2 : 16;
     plan_pass *grown = realloc(plan->passes, cap * sizeof *grown);
-    if (!grown) return oom(x->err);
+    if (!grown) return util_error_oom(x->err, NULL, "expanding repeat groups");
     plan->passes = grown;
     x->cap = cap;
   }
   expr_value *scope = expr_value_dict_copy(plan->scope);
   if (!scope || !expr_value_dict_set(scope, "repeat", expr_value_ref(repeat))) {
     expr_value_release(scope);
-    return oom(x->err);
+    return util_error_oom(x->err, NULL, "expanding repeat groups");
   }
   plan_pass *pass = &plan->passes[plan->n_passes];
   wgk_status st = plan_pass_make(x->p, mp, scope, pass, x->err);
@@ -46,7 +42,7 @@ static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *pr
   if (st != WGK_OK) return st;
   size_t n = strlen(prefix) + strlen(mp->id) + 1;
   pass->id = malloc(n);
-  if (!pass->id) return oom(x->err);
+  if (!pass->id) return util_error_oom(x->err, NULL, "expanding repeat groups");
   snprintf(pass->id, n, "%s%s", prefix, mp->id);
   for (size_t i = 0; i + 1 < plan->n_passes; i++) {
     const char *other = plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id;
@@ -57,7 +53,7 @@ static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *pr
   const char *op = x->p->m->op_id, *vid = plan->variant->id;
   n = strlen(op) + strlen(vid) + strlen(pass->id) + 3;
   pass->label = malloc(n);
-  if (!pass->label) return oom(x->err);
+  if (!pass->label) return util_error_oom(x->err, NULL, "expanding repeat groups");
   snprintf(pass->label, n, "%s/%s/%s", op, vid, pass->id);
   return WGK_OK;
 }
@@ -74,7 +70,7 @@ static wgk_status expand(expansion *x, const manifest_pass_item *items, size_t n
     expr_value *scope = expr_value_dict_copy(x->plan->scope);
     if (!scope || !expr_value_dict_set(scope, "repeat", expr_value_ref(repeat))) {
       expr_value_release(scope);
-      return oom(x->err);
+      return util_error_oom(x->err, NULL, "expanding repeat groups");
     }
     expr_value *v = NULL;
     wgk_status st = plan_eval(x->p, &it->count, scope, &v, x->err);
@@ -106,7 +102,7 @@ static wgk_status expand(expansion *x, const manifest_pass_item *items, size_t n
       char *sub = ok ? malloc(plen) : NULL;
       if (!sub) {
         expr_value_release(r);
-        return oom(x->err);
+        return util_error_oom(x->err, NULL, "expanding repeat groups");
       }
       snprintf(sub, plen, "%s%s[%lld].", prefix, it->id, (long long)k);
       st = expand(x, it->items, it->n_items, sub, r);
@@ -122,7 +118,7 @@ wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *er
   const manifest_variant *v = plan->variant;
   expansion x = {p, plan, 0, err};
   expr_value *empty = expr_value_dict();
-  if (!empty) return oom(err);
+  if (!empty) return util_error_oom(err, NULL, "expanding repeat groups");
   wgk_status st = expand(&x, v->sequence, v->n_sequence, "", empty);
   expr_value_release(empty);
   if (st == WGK_OK && plan->n_passes == 0)

@@ -128,7 +128,7 @@ wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_
   }
   if (!ok) {
     expr_value_release(scope);
-    if (!util_error_is_set(err)) util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory building the scope");
+    if (!util_error_is_set(err)) util_error_oom(err, NULL, "building the scope");
     return err ? err->status : WGK_ERR_OUT_OF_MEMORY;
   }
   *out = scope;

@@ -266,7 +266,7 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
     if (a->n_values == 0) continue;
     int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
-    if (ok < 0) return util_error_value(err, WGK_ERR_OUT_OF_MEMORY, m->source, a->pos, "out of memory");
+    if (ok < 0) return util_error_oom(err, m->source, a->pos.path);
     if (!ok) {
       util_dynbuf text;
       util_dynbuf_init(&text, 4096);

@@ -1,5 +1,6 @@
 /* wgk_call: what a caller sets before running a kernel. */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
       expr_value_release(c->tunables);
     }
     free(c);
-    wgk_status st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "call create: out of memory");
+    wgk_status st = util_error_oom(&ctx->err, NULL, "call create");
     rt_unlock(ctx);
     return st;
   }
@@ -152,7 +153,9 @@ static wgk_status set_value_locked(wgk_call *c, expr_value **slot, const char *w
   if (!v || !copy || !expr_value_dict_set(copy, name, v)) {
     if (!copy) expr_value_release(v);
     expr_value_release(copy);
-    return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s %s: out of memory", what, name);
+    char path[WGK_ERROR_PATH_MAX];
+    snprintf(path, sizeof path, "%s %s", what, name);
+    return util_error_oom(&c->k->ctx->err, NULL, path);
   }
   expr_value_release(*slot);
   *slot = copy;

@@ -10,13 +10,11 @@
 void rt_clear(wgk_context *ctx) {
   if (!ctx) return;
   util_error_clear(&ctx->err);
-  ctx->errmsg[0] = '\0';
 }
 
 wgk_status rt_fail(wgk_context *ctx, wgk_status st) {
   if (!ctx) return st;
   if (ctx->err.status == WGK_OK) ctx->err.status = st;
-  util_error_format(&ctx->err, ctx->errmsg, sizeof ctx->errmsg);
   return ctx->err.status;
 }
 
@@ -86,7 +84,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   *out = NULL;
   wgk_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) {
-    if (errmsg) *errmsg = strdup("context: out of memory");
+    if (errmsg) *errmsg = strdup(wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
     return WGK_ERR_OUT_OF_MEMORY;
   }
   if (!init_lock(&ctx->lock)) {
@@ -110,7 +108,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   wgk_status st = gpu_device_create(&g, &ctx->dev, &ctx->err);
   if (st != WGK_OK) {
     rt_fail(ctx, st);
-    if (errmsg) *errmsg = strdup(ctx->errmsg);
+    if (errmsg) *errmsg = strdup(wgk_context_errmsg(ctx));
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
     return st;
@@ -143,7 +141,13 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
 /* Drops the caller's reference: the device and caches go with the last kernel, tensor or batch of the context. */
 void wgk_context_destroy(wgk_context *ctx) { rt_ctx_release(ctx); }
 
-const char *wgk_context_errmsg(const wgk_context *ctx) { return ctx ? ctx->errmsg : "no context"; }
+/* ctx->err formatted when asked: every layer sets ctx->err, none formats it. */
+const char *wgk_context_errmsg(const wgk_context *ctx) {
+  if (!ctx) return "no context";
+  if (!util_error_is_set(&ctx->err)) return "";
+  util_error_format(&ctx->err, ((wgk_context *)ctx)->errmsg, sizeof ctx->errmsg);
+  return ctx->errmsg;
+}
 wgk_status wgk_context_errcode(const wgk_context *ctx) { return ctx ? ctx->err.status : WGK_ERR_INVALID_ARGUMENT; }
 const char *wgk_context_adapter(const wgk_context *ctx) { return ctx ? ctx->adapter_line : ""; }
 

@@ -51,7 +51,7 @@ static expr_value *tuned_tunables(const wgk_call *c, const plan_tensor *ports, c
 static wgk_status plan_call_ports(wgk_call *c, const plan_tensor *given, rt_plan_entry **entry, bool *tuned_out) {
   const manifest_model *m = c->k->m;
   plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
-  if (!ports) return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!ports) return util_error_oom(&c->k->ctx->err, NULL, NULL);
   if (given)
     memcpy(ports, given, sizeof *ports * m->n_ports);
   else
@@ -426,7 +426,7 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
   if (!ports || !sub) {
     free(ports);
     free(sub);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    return util_error_oom(&ctx->err, NULL, m->op_id);
   }
   describe_ports(c, ports);
   rt_split sp;
@@ -456,7 +456,7 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
   if (e[1] && e[1]->plan->n_passes > n_passes) n_passes = e[1]->plan->n_passes;
   plan_output *whole = st == WGK_OK ? calloc(n_out ? n_out : 1, sizeof *whole) : NULL;
   gpu_bind_group **groups = st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
-  if (st == WGK_OK && (!whole || !groups)) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  if (st == WGK_OK && (!whole || !groups)) st = util_error_oom(&ctx->err, NULL, m->op_id);
   for (size_t o = 0; st == WGK_OK && o < n_out; o++) {
     whole[o] = e[0]->plan->outputs[o];
     whole[o].shape[sp.axis[whole[o].port]] = sp.extent;
@@ -538,7 +538,7 @@ wgk_status rt_call_record(wgk_call *c, gpu_encoder *enc, uint64_t serial) {
   wgk_tensor **outs = m->n_ports <= STACK_PORTS ? outs_stack : calloc(m->n_ports, sizeof *outs);
   wgk_status st = WGK_OK;
   if (!outs)
-    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    st = util_error_oom(&ctx->err, NULL, m->op_id);
   else if (!(e = last_plan_if_same(c, &tuned)))
     st = plan_for_call(c, &e, &tuned);
   if (st == WGK_ERR_LIMIT) { /* a tensor over a binding limit: sub-calls where the op declares how */
@@ -555,7 +555,7 @@ wgk_status rt_call_record(wgk_call *c, gpu_encoder *enc, uint64_t serial) {
   gpu_bind_group **groups = NULL;
   if (st == WGK_OK) {
     groups = e->plan->n_passes <= STACK_PORTS ? groups_stack : calloc(e->plan->n_passes, sizeof *groups);
-    if (!groups) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    if (!groups) st = util_error_oom(&ctx->err, NULL, m->op_id);
   }
   if (st == WGK_OK) st = op_checks(c, expr_value_dict_get(e->plan->scope, "attrs"));
   if (st == WGK_OK) st = check_inputs(c, e);
@@ -627,7 +627,7 @@ static wgk_status prepare_split(wgk_call *c) {
   const manifest_model *m = c->k->m;
   size_t np = m->n_ports ? m->n_ports : 1;
   plan_tensor *ports = calloc(np, sizeof *ports);
-  if (!ports) return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  if (!ports) return util_error_oom(&c->k->ctx->err, NULL, m->op_id);
   describe_ports(c, ports);
   rt_split sp;
   wgk_status st = rt_split_find(c, ports, plan_sub_call, &sp);
@@ -636,7 +636,7 @@ static wgk_status prepare_split(wgk_call *c) {
   for (int i = 0; st == WGK_OK && i < (rest ? 2 : 1); i++) {
     plan_tensor *sub = calloc(np, sizeof *sub);
     if (!sub) {
-      st = rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+      st = util_error_oom(&c->k->ctx->err, NULL, m->op_id);
       break;
     }
     memcpy(sub, ports, sizeof *sub * m->n_ports);
@@ -712,7 +712,7 @@ wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   else if ((st = gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK)
     rt_fail(ctx, st); /* a lost device: say so now */
   else if (!(b = calloc(1, sizeof *b)))
-    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "batch create: out of memory");
+    st = util_error_oom(&ctx->err, NULL, "batch create");
   if (b) {
     b->ctx = ctx;
     b->serial = ctx->next_serial++;

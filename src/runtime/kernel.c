@@ -25,7 +25,7 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   wgk_status lost = gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
   if (lost != WGK_OK) return rt_fail(ctx, lost);
   wgk_kernel *k = calloc(1, sizeof *k);
-  if (!k) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
+  if (!k) return util_error_oom(&ctx->err, NULL, "kernel load");
   k->refs = 1;
   k->ctx = ctx;
   k->max_plans = WGK_PLAN_CACHE;
@@ -44,7 +44,7 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   }
   if (st == WGK_OK && rt_kernel_info_make(k->m, &k->info) != WGK_OK) {
     kernel_free(k);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "kernel load: out of memory");
+    return util_error_oom(&ctx->err, NULL, "kernel load");
   }
   if (st != WGK_OK) {
     kernel_free(k);
@@ -129,7 +129,7 @@ const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? pkg_warning(k->
 static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e) {
   size_t n = e->plan->n_intermediates;
   e->scratch = calloc(n ? n : 1, sizeof *e->scratch);
-  if (!e->scratch) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!e->scratch) return util_error_oom(&ctx->err, NULL, NULL);
   for (size_t i = 0; i < n; i++) {
     const plan_intermediate *it = &e->plan->intermediates[i];
     char label[256];
@@ -144,7 +144,7 @@ static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e)
 /* Pipelines, uniform and scratch buffers of a fresh plan: everything that does not depend on the tensors bound. */
 static wgk_status prepare(wgk_context *ctx, const char *op_id, rt_plan_entry *e) {
   e->passes = calloc(e->plan->n_passes ? e->plan->n_passes : 1, sizeof *e->passes);
-  if (!e->passes) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!e->passes) return util_error_oom(&ctx->err, NULL, NULL);
   wgk_status sst = scratch(ctx, op_id, e);
   if (sst != WGK_OK) return sst;
   for (size_t i = 0; i < e->plan->n_passes; i++) {
@@ -198,7 +198,7 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
   util_dynbuf_init(&key, 1 << 20);
   if (!plan_call_key(k->m, call, &key)) {
     util_dynbuf_free(&key);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return util_error_oom(&ctx->err, NULL, NULL);
   }
   for (size_t i = 0; i < k->n_plans; i++) {
     if (strcmp(k->plans[i]->key, util_dynbuf_str(&key)) == 0) {
@@ -213,7 +213,7 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
   rt_plan_entry *e = calloc(1, sizeof *e);
   if (!e) {
     util_dynbuf_free(&key);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return util_error_oom(&ctx->err, NULL, NULL);
   }
   e->key = util_dynbuf_take(&key);
   wgk_status st = e->key ? plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
@@ -225,7 +225,7 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
     rt_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
     if (!grown)
-      st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      st = util_error_oom(&ctx->err, NULL, NULL);
     else {
       k->plans = grown;
       k->cap_plans = cap;

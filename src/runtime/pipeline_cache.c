@@ -42,7 +42,7 @@ static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash,
   if (!e->wgsl || !e->layout) {
     free(e->wgsl);
     free(e->layout);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return util_error_oom(&ctx->err, NULL, NULL);
   }
   e->n_layout = pass->n_bindings;
   for (size_t i = 0; i < pass->n_bindings; i++) e->layout[i] = binding_type(pass->bindings[i].buffer);
@@ -83,7 +83,7 @@ wgk_status rt_pipeline(wgk_context *ctx, const plan_pass *pass, const rt_pipelin
   rt_pipeline_entry **grown = e ? realloc(ctx->pipelines, (ctx->n_pipelines + 1) * sizeof *grown) : NULL;
   if (!grown) {
     free(e);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return util_error_oom(&ctx->err, NULL, NULL);
   }
   ctx->pipelines = grown;
   wgk_status st = create(ctx, pass, h, e);

@@ -100,7 +100,7 @@ static wgk_status plan_parts(run_host *r) {
     n = n < 1 ? 1 : n > PARTS_MAX ? PARTS_MAX : n;
     if ((int64_t)n > wgk_tensor_numel(in->t)) n = wgk_tensor_numel(in->t) > 0 ? (uint64_t)wgk_tensor_numel(in->t) : 1;
     fill_part *grown = realloc(r->parts, (size_t)(total + (int)n) * sizeof *grown);
-    if (!grown) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", r->c->k->m->op_id);
+    if (!grown) return util_error_oom(&ctx->err, NULL, r->c->k->m->op_id);
     r->parts = grown;
     int64_t numel = wgk_tensor_numel(in->t);
     for (uint64_t k = 0; k < n; k++)
@@ -249,8 +249,7 @@ wgk_status wgk_call_run_host(wgk_call *c, const wgk_input_write *inputs, size_t 
   run_host r = {.c = c, .n_in = n_inputs, .reads = reads, .n_reads = n_reads};
   r.in = n_inputs <= STACK_ITEMS ? in_stack : calloc(n_inputs, sizeof *r.in);
   r.read_staging = n_reads <= STACK_ITEMS ? staging_stack : calloc(n_reads, sizeof *r.read_staging);
-  wgk_status st = r.in && r.read_staging ? run_locked(&r, inputs)
-                                         : rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", c->k->m->op_id);
+  wgk_status st = r.in && r.read_staging ? run_locked(&r, inputs) : util_error_oom(&ctx->err, NULL, c->k->m->op_id);
   if (r.in != in_stack) free(r.in);
   if (r.read_staging != staging_stack) free(r.read_staging);
   free(r.parts);

@@ -72,7 +72,7 @@ wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n
   gpu_buffer **staging = n <= STACK_READS ? stack : calloc(n, sizeof *staging);
   gpu_encoder *enc = NULL;
   wgk_status st = rt_reads_check(c, reads, n);
-  if (st == WGK_OK && !staging) st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", c->k->m->op_id);
+  if (st == WGK_OK && !staging) st = util_error_oom(&ctx->err, NULL, c->k->m->op_id);
   if (st == WGK_OK && (st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err)) != WGK_OK) rt_fail(ctx, st);
   if (st == WGK_OK && (st = rt_reads_record(c, enc, reads, n, staging)) != WGK_OK) {
     gpu_encoder_discard(enc);

@@ -95,7 +95,7 @@ static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split
     return WGK_ERR_NOT_FOUND;
   }
   plan_tensor *probe = malloc(sizeof *probe * (m->n_ports ? m->n_ports : 1));
-  if (!probe) return rt_set(c->k->ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+  if (!probe) return util_error_oom(&c->k->ctx->err, NULL, m->op_id);
   memcpy(probe, ports, sizeof *probe * m->n_ports);
   rt_split_shrink(c, s, 1, probe);
   rt_plan_entry *e = NULL;
@@ -140,7 +140,7 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
   out->slab = calloc(m->n_ports ? m->n_ports : 1, sizeof *out->slab);
   if (!out->axis || !out->slab) {
     rt_split_free(out);
-    return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "%s: out of memory", m->op_id);
+    return util_error_oom(&ctx->err, NULL, m->op_id);
   }
   for (size_t r = 0; hooks && r < hooks->n_splits; r++) {
     char one[512] = "";

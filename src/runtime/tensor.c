@@ -176,7 +176,7 @@ static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtyp
     return st;
   }
   void *storage = malloc(bytes);
-  if (!storage) return util_error_plain(&ctx->err, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  if (!storage) return util_error_oom(&ctx->err, NULL, "tensor");
   to_storage_padded(dtype, data, numel, storage, bytes);
   wgk_status st = gpu_buffer_write(ctx->dev, buf, 0, storage, bytes, &ctx->err);
   free(storage);
@@ -216,7 +216,7 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
     return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
                   rank);
   wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
-  if (!t) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+  if (!t) return util_error_oom(&ctx->err, NULL, "tensor");
   t->storage = storage;
   t->buf_bytes = rt_storage_bytes(storage, numel);
   wgk_status st = WGK_OK;
@@ -335,7 +335,7 @@ wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int6
     st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
                 "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   else if (!(half = malloc((size_t)(numel ? numel : 1) * sizeof *half)))
-    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+    st = util_error_oom(&ctx->err, NULL, "tensor");
   if (st == WGK_OK) {
     for (int64_t i = 0; i < numel; i++) half[i] = util_half_from_float(data[i]);
     st = wgk_tensor_create(ctx, WGK_DTYPE_FLOAT16, rank, shape, half, out);
@@ -362,7 +362,7 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
     st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
                 rank);
   else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel)))
-    st = rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "tensor: out of memory");
+    st = util_error_oom(&ctx->err, NULL, "tensor");
   if (st == WGK_OK) {
     t->external = true;
     t->buf_bytes = rt_storage_bytes(dtype, numel);
@@ -502,7 +502,7 @@ static wgk_status read_f32_locked(wgk_tensor *t, float *out, size_t count) {
     return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count,
                   (long long)t->numel);
   uint16_t *half = malloc((size_t)(t->numel ? t->numel : 1) * 2);
-  if (!half) return rt_set(t->ctx, WGK_ERR_OUT_OF_MEMORY, "tensor read_f32: out of memory");
+  if (!half) return util_error_oom(&t->ctx->err, NULL, "tensor read_f32");
   wgk_status st = read_locked(t, half, (size_t)t->numel * 2);
   for (int64_t i = 0; st == WGK_OK && i < t->numel; i++) out[i] = util_half_to_float(half[i]);
   free(half);
@@ -548,7 +548,7 @@ wgk_status rt_tensor_host(wgk_tensor *t, const char *what, const void **out) {
   }
   size_t bytes = wgk_tensor_host_bytes(t);
   if (!t->host) t->host = malloc(bytes ? bytes : 1);
-  if (!t->host) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "port %s: out of memory", what);
+  if (!t->host) return util_error_oom(&ctx->err, NULL, what);
   wgk_status st = read_locked(t, t->host, bytes);
   if (st != WGK_OK) return st;
   t->host_valid = true;
@@ -628,7 +628,7 @@ static wgk_status alt_binding(wgk_tensor *t, const manifest_port *port, const ch
   }
   size_t bytes = alt_bytes(kind, t->numel);
   void *words = calloc(1, bytes);
-  if (!words) return rt_set(ctx, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!words) return util_error_oom(&ctx->err, NULL, NULL);
   wgk_status st = alt_values(t, port, source, kind, words);
   if (st == WGK_OK && (!t->narrow || t->narrow_bytes != bytes)) {
     /* written whole below before any GPU work reads it: a pooled buffer shows nothing of its last owner */

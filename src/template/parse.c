@@ -28,7 +28,7 @@ static wgk_status fail_at(tparser *p, size_t at, wgk_status st, const char *msg,
 static tmpl_stmt *new_stmt(tparser *p, tmpl_stmt_kind kind, size_t start) {
   tmpl_stmt *s = expr_arena_alloc(&p->t->arena, sizeof *s);
   if (!s) {
-    util_error_plain(p->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    util_error_oom(p->err, NULL, NULL);
     return NULL;
   }
   s->kind = kind;
@@ -42,7 +42,7 @@ static bool body_push(tparser *p, tmpl_body *b, tmpl_stmt *s) {
     size_t cap = b->cap ? b->cap * 2 : 8;
     tmpl_stmt **items = expr_arena_alloc(&p->t->arena, cap * sizeof *items);
     if (!items) {
-      util_error_plain(p->err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      util_error_oom(p->err, NULL, NULL);
       return false;
     }
     if (b->n) memcpy(items, b->items, b->n * sizeof *items);

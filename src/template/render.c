@@ -63,7 +63,8 @@ static flow render_body(renderer *r, const tmpl_body *b, expr_scope *scope, sink
 static flow fail(renderer *r, const tmpl_stmt *s, wgk_status st, const char *msg) {
   const expr_srcmap *m = &r->t->src.map;
   size_t k = s->start < m->len ? s->start : m->len;
-  util_error_at(r->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, "%s", msg);
+  util_error_at(r->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, "%s",
+                msg ? msg : wgk_status_str(st));
   return FLOW_ERROR;
 }
 
@@ -72,7 +73,8 @@ static void fail_pos(renderer *r, size_t at, wgk_status st, const char *msg) {
   const expr_srcmap *m = &r->t->src.map;
   size_t k = at < m->len ? at : m->len;
   if (!util_error_is_set(r->err))
-    util_error_at(r->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, "%s", msg);
+    util_error_at(r->err, st, util_pos_make(m->files[m->file[k]], m->line[k], m->col[k]), NULL, "%s",
+                  msg ? msg : wgk_status_str(st));
 }
 
 static size_t body_start(const tmpl_body *b) { return b && b->n ? b->items[0]->start : 0; }
@@ -81,7 +83,7 @@ static size_t body_start(const tmpl_body *b) { return b && b->n ? b->items[0]->s
 static flow fail_out(renderer *r, const tmpl_stmt *s, const util_dynbuf *a, const util_dynbuf *b) {
   return (a && a->over) || (b && b->over)
              ? fail(r, s, WGK_ERR_LIMIT, "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")")
-             : fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+             : fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
 }
 
 static expr_value *eval(renderer *r, const expr_node *n, expr_scope *scope) {
@@ -129,7 +131,7 @@ static bool bind_member(renderer *r, const tmpl_stmt *s, const expr_node *target
   else if (h < 0)
     fail(r, s, WGK_ERR_LIMIT, "value nested too deeply");
   else if (!(ok = expr_value_dict_set(obj, target->str, expr_value_ref(v))))
-    fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
   expr_value_release(obj);
   return ok;
 }
@@ -137,7 +139,7 @@ static bool bind_member(renderer *r, const tmpl_stmt *s, const expr_node *target
 static bool bind(renderer *r, const tmpl_stmt *s, const expr_node *target, const expr_value *v, expr_value *vars) {
   if (target->kind == WGK_N_NAME)
     return expr_value_dict_set(vars, target->str, expr_value_ref(v)) ||
-           fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory") == FLOW_OK;
+           fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL) == FLOW_OK;
   if (expr_value_kind_of(v) != WGK_VALUE_LIST) {
     fail(r, s, WGK_ERR_EVAL, "cannot unpack a non-list value");
     return false;
@@ -148,7 +150,7 @@ static bool bind(renderer *r, const tmpl_stmt *s, const expr_node *target, const
   }
   for (size_t i = 0; i < target->n; i++)
     if (!expr_value_dict_set(vars, target->items[i]->str, expr_value_ref(expr_value_list_at(v, i)))) {
-      fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
       return false;
     }
   return true;
@@ -193,7 +195,7 @@ static expr_value *loop_items(renderer *r, const tmpl_stmt *s, expr_scope *scope
     expr_value_release(it);
     it = k;
     if (!it) {
-      fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
       return NULL;
     }
   }
@@ -230,10 +232,10 @@ static expr_value *loop_items(renderer *r, const tmpl_stmt *s, expr_scope *scope
 
 static flow render_for(renderer *r, const tmpl_stmt *s, expr_scope *scope, sink *o) {
   expr_value *items = loop_items(r, s, scope);
-  if (!items) return util_error_is_set(r->err) ? FLOW_ERROR : fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!items) return util_error_is_set(r->err) ? FLOW_ERROR : fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
   expr_value *vars = expr_value_dict();
   expr_scope inner = {vars, scope};
-  flow f = vars ? FLOW_OK : fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  flow f = vars ? FLOW_OK : fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
   size_t n = items->u.list.len;
   bool ran = false;
   for (size_t i = 0; f != FLOW_ERROR && i < n; i++) {
@@ -243,7 +245,7 @@ static flow render_for(renderer *r, const tmpl_stmt *s, expr_scope *scope, sink 
     }
     expr_value *loop = loop_info(i, n, items);
     if (!loop || !expr_value_dict_set(vars, "loop", loop)) {
-      f = fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+      f = fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
       break;
     }
     if (!bind(r, s, s->target, items->u.list.items[i], vars)) {
@@ -279,7 +281,7 @@ static expr_value *render_to_string(renderer *r, const tmpl_body *b, expr_scope 
     v = expr_value_string_n(util_dynbuf_str(&buf), buf.len);
   else
     fail_pos(r, body_start(b), buf.over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY,
-             buf.over ? "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")" : "out of memory");
+             buf.over ? "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")" : NULL);
   util_dynbuf_free(&buf);
   return v;
 }
@@ -341,7 +343,7 @@ static wgk_status call_macro(const expr_value *fn, const expr_value *const *args
     st = util_error_is_set(err) ? err->status : WGK_ERR_OUT_OF_MEMORY;
   expr_value_release(vars);
   r->calls--;
-  if (st == WGK_ERR_OUT_OF_MEMORY && !util_error_is_set(err)) util_error_plain(err, st, "out of memory");
+  if (st == WGK_ERR_OUT_OF_MEMORY && !util_error_is_set(err)) util_error_oom(err, NULL, NULL);
   return st;
 }
 
@@ -356,7 +358,7 @@ static expr_value *macro_value(renderer *r, const tmpl_stmt *s, const char *name
 static flow render_macro(renderer *r, const tmpl_stmt *s, expr_scope *scope) {
   expr_value *f = macro_value(r, s, s->target->str, s->params, NULL);
   if (!f || !expr_value_dict_set((expr_value *)scope->vars, s->target->str, f))
-    return fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+    return fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
   return FLOW_OK;
 }
 
@@ -385,7 +387,7 @@ static flow render_call(renderer *r, const tmpl_stmt *s, expr_scope *scope, sink
       f = fail_out(r, s, &b, o->out);
     util_dynbuf_free(&b);
   }
-  if (!caller && !util_error_is_set(r->err)) f = fail(r, s, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!caller && !util_error_is_set(r->err)) f = fail(r, s, WGK_ERR_OUT_OF_MEMORY, NULL);
   expr_value_release(res);
   expr_value_release(fn);
   expr_value_release(caller);
@@ -448,7 +450,7 @@ wgk_status tmpl_render_parsed(const tmpl_template *t, const expr_value *scope, u
                               util_error *err) {
   renderer r = {.t = t, .err = err};
   expr_value *globals = expr_value_dict();
-  if (!globals) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!globals) return util_error_oom(err, NULL, NULL);
   expr_scope user = {scope, NULL}, top = {globals, &user};
   sink o = {out, map, true};
   flow f = render_body(&r, &t->body, &top, &o);
@@ -459,7 +461,7 @@ wgk_status tmpl_render_parsed(const tmpl_template *t, const expr_value *scope, u
   }
   if (out->failed) {
     fail_pos(&r, t->src.map.len, out->over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY,
-             out->over ? "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")" : "out of memory");
+             out->over ? "output too long (limit is " WGK_TMPL_MAX_OUTPUT_TEXT ")" : NULL);
     return err ? err->status : WGK_ERR_LIMIT;
   }
   return WGK_OK;

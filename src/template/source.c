@@ -152,10 +152,9 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
   if (len > WGK_TMPL_MAX_SIZE)
     return util_error_in(err, WGK_ERR_LIMIT, name, NULL, "template too large (limit is %d bytes)", WGK_TMPL_MAX_SIZE);
   char **files = realloc(b->files, (b->file_count + 1) * sizeof *files);
-  if (!files) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
+  if (!files) return util_error_oom(err, name, NULL);
   b->files = files;
-  if (!(files[b->file_count] = strdup(name)))
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
+  if (!(files[b->file_count] = strdup(name))) return util_error_oom(err, name, NULL);
   int file = (int)b->file_count++;
   const char *stable_name = files[file];
   b->chain[b->depth++] = stable_name;
@@ -195,7 +194,7 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
     }
     if (!push_byte(b, text[i], file, line, col))
       return b->text.over ? util_error_in(err, WGK_ERR_LIMIT, name, NULL, "template too large")
-                          : util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
+                          : util_error_oom(err, name, NULL);
     if (text[i] == '\n') {
       line++;
       col = 1;
@@ -204,8 +203,7 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
   }
   b->depth--;
   if (b->depth == 0) { /* the end position, for errors at the end of the text */
-    if (!push_byte(b, '\0', file, line, col))
-      return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
+    if (!push_byte(b, '\0', file, line, col)) return util_error_oom(err, name, NULL);
     b->text.len--;
   }
   return WGK_OK;
@@ -244,8 +242,7 @@ static wgk_status preprocess(const builder *b, tmpl_src *out, util_error *err) {
   out->map.file = malloc((len + 1) * sizeof(int));
   out->map.line = malloc((len + 1) * sizeof(int));
   out->map.col = malloc((len + 1) * sizeof(int));
-  if (!out->text || !out->map.file || !out->map.line || !out->map.col)
-    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!out->text || !out->map.file || !out->map.line || !out->map.col) return util_error_oom(err, NULL, NULL);
   /* Pass 1 (lstrip) and pass 2 (trim) fused: pass 2 looks at what pass 1 kept. */
   size_t n = 0;
   bool just_trimmed = false; /* the regex matches do not overlap: "%}\n\n" loses one newline */

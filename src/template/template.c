@@ -11,7 +11,7 @@ tmpl_template *tmpl_parse(const char *text, size_t len, const char *name, const 
   if (len == (size_t)-1) len = text ? strlen(text) : 0;
   tmpl_template *t = calloc(1, sizeof *t);
   if (!t) {
-    util_error_in(err, WGK_ERR_OUT_OF_MEMORY, name, NULL, "out of memory");
+    util_error_oom(err, name, NULL);
     return NULL;
   }
   if (tmpl_src_build(text ? text : "", len, name, loader, &t->src, err) != WGK_OK || tmpl_parse_src(t, err) != WGK_OK) {
@@ -74,7 +74,7 @@ static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len,
   const char *root = ud;
   size_t n = strlen(root) + strlen(path) + 2;
   char *full = malloc(n);
-  if (!full) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+  if (!full) return util_error_oom(err, path, NULL);
   snprintf(full, n, "%s/%s", root, path);
   FILE *f = fopen(full, "rb");
   free(full);
@@ -93,7 +93,7 @@ static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len,
   }
   *len = b.len;
   *text = b.data ? util_dynbuf_take(&b) : strdup("");
-  return *text ? WGK_OK : util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+  return *text ? WGK_OK : util_error_oom(err, path, NULL);
 }
 
 tmpl_loader tmpl_loader_dir(const char *root) { return (tmpl_loader){dir_load, (void *)root}; }

@@ -18,7 +18,7 @@ static wgk_status read_string(tc_reader *r, const json_t *v, const char *path, c
   if (!json_is_string(v)) return tc_fail(r, path, "expected a string");
   free(*out);
   *out = strdup(json_string_value(v));
-  return *out ? WGK_OK : util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+  return *out ? WGK_OK : util_error_oom(r->err, r->source, path);
 }
 
 static wgk_status read_field(tc_reader *r, tc_bench_case *c, const char *key, const json_t *v, const char *path) {
@@ -46,7 +46,7 @@ static wgk_status read_layer(tc_reader *r, tc_bench_case *c, const json_t *obj, 
   json_object_foreach((json_t *)obj, key, v) {
     if (st) break;
     char *p = tc_path_key(path, key);
-    if (!p) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+    if (!p) return util_error_oom(r->err, r->source, path);
     st = read_field(r, c, key, v, p);
     free(p);
   }
@@ -66,18 +66,17 @@ static wgk_status check_case(tc_reader *r, const tc_bench_suite *s, size_t index
 static wgk_status read_cases(tc_reader *r, tc_bench_suite *s, const json_t *cases, const json_t *defaults) {
   if (!json_is_array(cases)) return tc_fail(r, "cases", "expected a list of cases");
   s->cases = calloc(json_array_size(cases) + 1, sizeof *s->cases);
-  if (!s->cases) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, "cases", "out of memory");
+  if (!s->cases) return util_error_oom(r->err, r->source, "cases");
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < json_array_size(cases) && !st; i++) {
     tc_bench_case *c = &s->cases[s->n_cases++];
     *c = (tc_bench_case){.bytes = -1, .flops = -1, .warmup = 3, .iterations = 20};
     char *path = tc_path_index("cases", i);
-    if (!path) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, "cases", "out of memory");
+    if (!path) return util_error_oom(r->err, r->source, "cases");
     st = tc_pos_set(r, &c->pos, path);
     if (!st && defaults) st = read_layer(r, c, defaults, "defaults");
     if (!st) st = read_layer(r, c, json_array_get(cases, i), path);
-    if (!st && !c->description && !(c->description = strdup("")))
-      st = util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+    if (!st && !c->description && !(c->description = strdup(""))) st = util_error_oom(r->err, r->source, path);
     if (!st) st = check_case(r, s, i, path);
     free(path);
   }
@@ -96,7 +95,7 @@ wgk_status tc_bench_suite_parse(const char *text, size_t len, const char *source
   tc_bench_suite *s = calloc(1, sizeof *s);
   if (!s || !(s->source = strdup(source ? source : "bench.json"))) {
     free(s);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory");
+    return util_error_oom(err, source, NULL);
   }
   tc_reader r;
   wgk_status st = tc_parse_root(text, len, s->source, &r, &s->root, err);

@@ -5,8 +5,6 @@
 
 #include "testcase/tc_internal.h"
 
-#define OOM(r, path) util_error_in((r)->err, WGK_ERR_OUT_OF_MEMORY, (r)->source, (path), "out of memory")
-
 static const char *const input_keys[] = {"dtype", "shape", "data", "generator", NULL};
 static const char *const gen_keys[] = {
     "kind",  "seed", "lo",     "hi",    "mean", "std",
@@ -107,7 +105,7 @@ static wgk_status count_data(tc_reader *r, const json_t *v, const char *path, si
   if (!json_is_array(v) || depth > WGK_HOST_MAX_RANK) return tc_fail(r, path, "expected a list of numbers");
   for (size_t i = 0; i < json_array_size(v); i++) {
     char *p = tc_path_index(path, i);
-    if (!p) return OOM(r, path);
+    if (!p) return util_error_oom(r->err, r->source, path);
     wgk_status st = count_data(r, json_array_get(v, i), p, count, depth + 1, dtype);
     free(p);
     if (st) return st;
@@ -118,7 +116,7 @@ static wgk_status count_data(tc_reader *r, const json_t *v, const char *path, si
 static wgk_status check_data(tc_reader *r, const json_t *obj, const char *path, int rank, const int64_t *dims,
                              wgk_dtype dtype) {
   char *p = tc_path_key(path, "data");
-  if (!p) return OOM(r, path);
+  if (!p) return util_error_oom(r->err, r->source, path);
   size_t count = 0, numel = 0;
   wgk_status st = count_data(r, json_object_get(obj, "data"), p, &count, 0, dtype);
   if (!st && !util_host_shape_numel(rank, dims, 1, &numel)) st = tc_fail(r, path, "shape too large");
@@ -243,7 +241,7 @@ void tc_input_clear(tc_input *in) {
 wgk_status tc_read_input(tc_reader *r, tc_input *in, const char *key, const json_t *v, const char *path,
                          bool generators_only) {
   tc_input_clear(in);
-  if (!(in->key = strdup(key))) return OOM(r, path);
+  if (!(in->key = strdup(key))) return util_error_oom(r->err, r->source, path);
   wgk_status st = tc_check_keys(r, v, path, input_keys);
   if (!st) st = tc_pos_set(r, &in->pos, path);
   if (!st) st = read_dtype(r, v, path, true, &in->dtype);
@@ -253,7 +251,7 @@ wgk_status tc_read_input(tc_reader *r, tc_input *in, const char *key, const json
   if (data && generators_only) return fail_at(r, path, "data", "bench inputs are generated, not inline");
   if (gen) {
     char *gp = tc_path_key(path, "generator");
-    if (!gp) return OOM(r, path);
+    if (!gp) return util_error_oom(r->err, r->source, path);
     st = read_generator(r, in, gen, gp);
     free(gp);
     if (st) return st;
@@ -279,12 +277,12 @@ wgk_status tc_read_input_map(tc_reader *r, const json_t *v, const char *path, tc
     while (i < *n && strcmp((*list)[i].key, key) != 0) i++;
     if (i == *n) {
       tc_input *grown = realloc(*list, (*n + 1) * sizeof *grown);
-      if (!grown) return OOM(r, path);
+      if (!grown) return util_error_oom(r->err, r->source, path);
       *list = grown;
       memset(&grown[(*n)++], 0, sizeof *grown);
     }
     char *p = tc_path_key(path, key);
-    if (!p) return OOM(r, path);
+    if (!p) return util_error_oom(r->err, r->source, path);
     wgk_status st = tc_read_input(r, &(*list)[i], key, item, p, generators_only);
     free(p);
     if (st) return st;
@@ -310,14 +308,14 @@ wgk_status tc_read_values(tc_reader *r, const json_t *v, const char *path, tc_va
     while (i < *n && strcmp((*list)[i].name, key) != 0) i++;
     if (i == *n) {
       tc_value *grown = realloc(*list, (*n + 1) * sizeof *grown);
-      if (!grown) return OOM(r, path);
+      if (!grown) return util_error_oom(r->err, r->source, path);
       *list = grown;
       memset(&grown[*n], 0, sizeof *grown);
-      if (!(grown[(*n)++].name = strdup(key))) return OOM(r, path);
+      if (!(grown[(*n)++].name = strdup(key))) return util_error_oom(r->err, r->source, path);
     }
     (*list)[i].value = item;
     char *p = tc_path_key(path, key);
-    if (!p) return OOM(r, path);
+    if (!p) return util_error_oom(r->err, r->source, path);
     wgk_status st = tc_pos_set(r, &(*list)[i].pos, p);
     free(p);
     if (st) return st;
@@ -331,7 +329,7 @@ wgk_status tc_read_tolerance(tc_reader *r, tc_case *c, const json_t *v, const ch
   const json_t *item;
   json_object_foreach((json_t *)v, key, item) {
     char *p = tc_path_key(path, key);
-    if (!p) return OOM(r, path);
+    if (!p) return util_error_oom(r->err, r->source, path);
     wgk_dtype d = wgk_dtype_from_name(key);
     wgk_status st =
         d == WGK_DTYPE_INVALID ? tc_fail(r, p, "unknown dtype '%s'", key) : tc_check_keys(r, item, p, tol_keys);
@@ -348,7 +346,7 @@ wgk_status tc_read_tolerance(tc_reader *r, tc_case *c, const json_t *v, const ch
 
 static wgk_status read_one_expected(tc_reader *r, tc_expected *e, const char *key, const json_t *v, const char *path) {
   wgk_status st = tc_check_keys(r, v, path, expected_keys);
-  if (!st && !(e->key = strdup(key))) st = OOM(r, path);
+  if (!st && !(e->key = strdup(key))) st = util_error_oom(r->err, r->source, path);
   if (!st) st = tc_pos_set(r, &e->pos, path);
   if (!st) st = read_dtype(r, v, path, false, &e->dtype);
   if (st) return st;
@@ -357,7 +355,7 @@ static wgk_status read_one_expected(tc_reader *r, tc_expected *e, const char *ke
     size_t count = 0;
     e->rank = -1;
     char *p = tc_path_key(path, "data");
-    st = p ? count_data(r, e->data, p, &count, 0, e->dtype) : OOM(r, path);
+    st = p ? count_data(r, e->data, p, &count, 0, e->dtype) : util_error_oom(r->err, r->source, path);
     free(p);
     return st;
   }
@@ -394,12 +392,12 @@ wgk_status tc_read_expected(tc_reader *r, tc_case *c, const json_t *v, const cha
     return fail_at(r, path, "reference", msg);
   }
   if (json_object_size(v) == 0) return tc_fail(r, path, "no expected output");
-  if (!(c->expected = calloc(json_object_size(v), sizeof *c->expected))) return OOM(r, path);
+  if (!(c->expected = calloc(json_object_size(v), sizeof *c->expected))) return util_error_oom(r->err, r->source, path);
   const char *key;
   const json_t *item;
   json_object_foreach((json_t *)v, key, item) {
     char *p = tc_path_key(path, key);
-    if (!p) return OOM(r, path);
+    if (!p) return util_error_oom(r->err, r->source, path);
     wgk_status st = read_one_expected(r, &c->expected[c->n_expected++], key, item, p);
     free(p);
     if (st) return st;

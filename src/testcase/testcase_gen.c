@@ -90,7 +90,7 @@ static wgk_status make_op(const tc_input *in, const char *source, util_host_tens
   }
   if (!t && (st = util_host_tensor_create(in->dtype, rank, dims, &t))) {
     free(vals);
-    return util_error_in(err, st, source, in->pos.path, "out of memory");
+    return util_error_in(err, st, source, in->pos.path, "%s", wgk_status_str(st));
   }
   util_host_tensor_from_double(t, vals);
   free(vals);
@@ -124,7 +124,7 @@ wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tenso
   double *vals = malloc(sizeof(double) * (numel + 1));
   if (!vals) {
     util_host_tensor_free(t);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, in->pos.path, "out of memory");
+    return util_error_oom(err, source, in->pos.path);
   }
   if (in->kind == WGK_TC_DATA)
     flatten(in->data, vals, 0);
@@ -139,7 +139,7 @@ wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tenso
 wgk_status tc_expected_values(const tc_expected *e, const char *source, double **out, size_t *count, util_error *err) {
   *count = count_numbers(e->data);
   *out = malloc(sizeof(double) * (*count + 1));
-  if (!*out) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, e->pos.path, "out of memory");
+  if (!*out) return util_error_oom(err, source, e->pos.path);
   flatten(e->data, *out, 0);
   return WGK_OK;
 }

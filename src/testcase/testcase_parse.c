@@ -59,7 +59,7 @@ char *tc_path_index(const char *parent, size_t i) {
 wgk_status tc_pos_set(tc_reader *r, tc_pos *pos, const char *path) {
   free(pos->path);
   pos->path = strdup(path);
-  if (!pos->path) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+  if (!pos->path) return util_error_oom(r->err, r->source, path);
   const util_manifest_jpos_entry *e = util_manifest_jpos_find(&r->index, path);
   pos->line = e ? e->line : 0;
   pos->column = e ? e->column : 0;
@@ -90,7 +90,7 @@ wgk_status tc_read_strings(tc_reader *r, const json_t *v, const char *path, char
   free(*out);
   *n = 0;
   *out = calloc(json_array_size(v) + 1, sizeof **out);
-  if (!*out) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+  if (!*out) return util_error_oom(r->err, r->source, path);
   for (size_t i = 0; i < json_array_size(v); i++) {
     const json_t *s = json_array_get(v, i);
     if (!json_is_string(s)) {
@@ -99,8 +99,7 @@ wgk_status tc_read_strings(tc_reader *r, const json_t *v, const char *path, char
       free(p);
       return st;
     }
-    if (!((*out)[(*n)++] = strdup(json_string_value(s))))
-      return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+    if (!((*out)[(*n)++] = strdup(json_string_value(s)))) return util_error_oom(r->err, r->source, path);
   }
   return WGK_OK;
 }
@@ -109,7 +108,7 @@ static wgk_status read_string(tc_reader *r, const json_t *v, const char *path, c
   if (!json_is_string(v)) return tc_fail(r, path, "expected a string");
   free(*out);
   *out = strdup(json_string_value(v));
-  return *out ? WGK_OK : util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+  return *out ? WGK_OK : util_error_oom(r->err, r->source, path);
 }
 
 wgk_status tc_check_features(tc_reader *r, char *const *names, size_t n, const char *path) {
@@ -132,7 +131,7 @@ static wgk_status read_variant_without(tc_reader *r, tc_case *c, const json_t *v
   free(c->variant_without);
   c->n_variant_without = 0;
   c->variant_without = calloc(2 * json_object_size(v) + 1, sizeof *c->variant_without);
-  if (!c->variant_without) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+  if (!c->variant_without) return util_error_oom(r->err, r->source, path);
   const char *key;
   const json_t *id;
   json_object_foreach((json_t *)v, key, id) {
@@ -149,7 +148,7 @@ static wgk_status read_variant_without(tc_reader *r, tc_case *c, const json_t *v
     if (!pair[1]) {
       free(pair[0]);
       pair[0] = NULL;
-      return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+      return util_error_oom(r->err, r->source, path);
     }
     c->n_variant_without++;
   }
@@ -184,7 +183,7 @@ static wgk_status read_layer(tc_reader *r, tc_case *c, const json_t *obj, const 
   json_object_foreach((json_t *)obj, key, v) {
     if (st) break;
     char *p = tc_path_key(path, key);
-    if (!p) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+    if (!p) return util_error_oom(r->err, r->source, path);
     st = read_field(r, c, key, v, p);
     free(p);
   }
@@ -213,18 +212,18 @@ static wgk_status check_case(tc_reader *r, const tc_suite *s, size_t index, cons
 static wgk_status read_cases(tc_reader *r, tc_suite *s, const json_t *cases, const json_t *defaults) {
   if (!json_is_array(cases)) return tc_fail(r, "cases", "expected a list of cases");
   s->cases = calloc(json_array_size(cases) + 1, sizeof *s->cases);
-  if (!s->cases) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, "cases", "out of memory");
+  if (!s->cases) return util_error_oom(r->err, r->source, "cases");
   wgk_status st = WGK_OK;
   for (size_t i = 0; i < json_array_size(cases) && !st; i++) {
     tc_case *c = &s->cases[s->n_cases++];
     case_defaults(c);
     char *path = tc_path_index("cases", i);
-    if (!path) return util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, "cases", "out of memory");
+    if (!path) return util_error_oom(r->err, r->source, "cases");
     st = tc_pos_set(r, &c->pos, path);
     if (!st && defaults) st = read_layer(r, c, defaults, "defaults");
     if (!st) st = read_layer(r, c, json_array_get(cases, i), path);
     if (!st && !c->description) c->description = strdup("");
-    if (!st && !c->description) st = util_error_in(r->err, WGK_ERR_OUT_OF_MEMORY, r->source, path, "out of memory");
+    if (!st && !c->description) st = util_error_oom(r->err, r->source, path);
     if (!st) st = check_case(r, s, i, path);
     free(path);
   }
@@ -263,7 +262,7 @@ wgk_status tc_parse_root(const char *text, size_t len, const char *source, tc_re
   if (!json_is_object(*root))
     return util_error_at(err, WGK_ERR_PARSE, util_pos_make(source, 1, 1), NULL, "expected an object");
   if (util_manifest_jpos_build(text, len, &r->index) != WGK_OK)
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory indexing positions");
+    return util_error_oom(err, source, "indexing positions");
   return WGK_OK;
 }
 
@@ -272,7 +271,7 @@ wgk_status tc_suite_parse(const char *text, size_t len, const char *source, tc_s
   tc_suite *s = calloc(1, sizeof *s);
   if (!s || !(s->source = strdup(source ? source : "test.json"))) {
     free(s);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, NULL, "out of memory");
+    return util_error_oom(err, source, NULL);
   }
   tc_reader r;
   wgk_status st = tc_parse_root(text, len, s->source, &r, &s->root, err);

@@ -36,7 +36,7 @@ static wgk_status add_out(tc_ref_outputs *o, const char *const *names, const uti
   tc_ref_output *r = &o->out[o->n];
   size_t numel = 0;
   if (!util_host_shape_numel(rank, dims, 8, &numel) || !(*values = calloc(numel + 1, sizeof(double))))
-    return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory for the reference");
+    return util_error_oom(err, NULL, "for the reference");
   for (int i = 0; i < 2 && names[i]; i++) r->names[i] = names[i];
   r->dtype = like->dtype;
   r->rank = rank;

@@ -143,7 +143,7 @@ static bool judge_output(wgk_call *call, const tc_case *c, const tc_ref_output *
   double *got = malloc(sizeof(double) * (n + 1));
   bool ok = got && n == r->count;
   if (!got)
-    verdict(o, WGK_TC_FAIL, "out of memory");
+    verdict(o, WGK_TC_FAIL, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
   else if (!ok)
     verdict(o, WGK_TC_FAIL, "output %s: %zu elements, expected %zu", r->names[0], n, r->count);
   if (ok) {

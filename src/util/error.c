@@ -106,6 +106,10 @@ wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt,
   return st;
 }
 
+wgk_status util_error_oom(util_error *err, const char *source, const char *path) {
+  return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, source, path, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
+}
+
 void util_error_wrap(util_error *err, util_pos pos, const char *path) {
   if (!err || err->status == WGK_OK) return;
   if (pos.source && !err->source[0]) copy_text(err->source, sizeof err->source, pos.source);

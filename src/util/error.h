@@ -68,6 +68,11 @@ wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, cons
 wgk_status util_error_refuse(util_error *err, const char *port, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The one out-of-memory error: WGK_ERR_OUT_OF_MEMORY with the message "out of memory", in source (NULL when none)
+ * at path (what was being built, e.g. an op id or "planning a pass"; NULL when none). Returns
+ * WGK_ERR_OUT_OF_MEMORY, so callers can `return util_error_oom(...)`. */
+wgk_status util_error_oom(util_error *err, const char *source, const char *path);
+
 /* Prefixes context to an error already set (e.g. the template file around an expression error),
  * filling the source, the line and column, and the path only where they are still empty. */
 void util_error_wrap(util_error *err, util_pos pos, const char *path);

@@ -61,7 +61,7 @@ wgk_status util_file_read_all(const char *path, size_t max_bytes, unsigned char 
     return util_error_in(err, st, path, NULL, "%s",
                          st == WGK_ERR_LIMIT ? "file too large"
                          : st == WGK_ERR_IO  ? "read error"
-                                             : "out of memory");
+                                             : wgk_status_str(st));
   }
   buf[n] = 0;
   *data = buf;

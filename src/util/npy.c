@@ -261,7 +261,7 @@ static wgk_status read_file(FILE *f, const char *path, util_host_tensor **out, u
   if (hl > file_size - hoff) return fail(&c, "npy: truncated header%s", "");
   size_t image = hoff + hl, off = 0, bytes = 0;
   unsigned char *head = malloc(image + 1);
-  if (!head) return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, path, NULL, "out of memory");
+  if (!head) return util_error_oom(err, path, NULL);
   /* The preamble read may already reach past a short header (an empty one is 10 bytes): copy only the header's
    * part, and go back to where the data starts. */
   size_t have = pre_len < image ? pre_len : image;

@@ -6,3 +6,7 @@ add_test(NAME layers_checker_refuses_upward_edge COMMAND ${Python3_EXECUTABLE} $
   ${CMAKE_CURRENT_LIST_DIR}/check_layers.py ${CMAKE_SOURCE_DIR})
 # Internal names carry their layer's prefix (docs/contributing.md's table); only include/wgk.h's names start with wgk_.
 add_test(NAME layers_internal_prefixes COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_prefixes.py ${CMAKE_SOURCE_DIR})
+# One error path: util_error in every layer, one out-of-memory helper, printing only in the CLI's printer.
+add_test(NAME layers_one_error_path COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_error_paths.py ${CMAKE_SOURCE_DIR})
+add_test(NAME layers_error_path_checker_refuses COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_error_paths.py --self-test)
+set_tests_properties(layers_one_error_path layers_error_path_checker_refuses PROPERTIES LABELS lint)

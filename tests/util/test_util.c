@@ -29,6 +29,24 @@ static const char *formatted(const util_error *e) {
   return buf;
 }
 
+/* The one out-of-memory error: its status, the text of that status, where it happened; the first error still wins. */
+static void oom_helper(void **state) {
+  (void)state;
+  util_error e;
+  util_error_clear(&e);
+  assert_int_equal(util_error_oom(&e, "k.json", "planning a pass"), WGK_ERR_OUT_OF_MEMORY);
+  assert_int_equal(e.status, WGK_ERR_OUT_OF_MEMORY);
+  assert_string_equal(formatted(&e), "k.json: planning a pass: out of memory");
+  util_error_clear(&e);
+  util_error_oom(&e, NULL, NULL);
+  assert_string_equal(formatted(&e), "out of memory");
+  util_error_clear(&e);
+  util_error_in(&e, WGK_ERR_IO, "a", NULL, "cannot read");
+  assert_int_equal(util_error_oom(&e, "b", NULL), WGK_ERR_OUT_OF_MEMORY);
+  assert_string_equal(formatted(&e), "a: cannot read");
+  assert_int_equal(util_error_oom(NULL, NULL, NULL), WGK_ERR_OUT_OF_MEMORY);
+}
+
 /* Each helper puts the position where util_error_format expects it, and leaves out what is unknown. */
 static void helpers_shape(void **state) {
   (void)state;
@@ -149,8 +167,9 @@ static void dynbuf_limit_is_sticky(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(first_error_wins),    cmocka_unit_test(dynbuf_limit_is_sticky),
-      cmocka_unit_test(helpers_shape),       cmocka_unit_test(value_position),
-      cmocka_unit_test(json_value_position), cmocka_unit_test(relocate_and_append),
+      cmocka_unit_test(helpers_shape),       cmocka_unit_test(oom_helper),
+      cmocka_unit_test(value_position),      cmocka_unit_test(json_value_position),
+      cmocka_unit_test(relocate_and_append),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@ static wgk_status make(const op_generator *g, const double *params, int *rank, i
   size_t numel = 1;
   for (int i = 0; i < *rank; i++) numel *= (size_t)dims[i];
   double *vals = malloc(sizeof(double) * (numel + 1));
-  if (!vals) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!vals) return util_error_oom(err, NULL, NULL);
   int64_t last = *rank > 0 ? dims[*rank - 1] : 1;
   for (size_t i = 0; i < numel; i++) {
     double half = (double)(last ? last : 1), p = (double)(last ? (int64_t)i / last : 0);

@@ -19,7 +19,7 @@ static wgk_status make(const double *params, int *rank, int64_t *dims, double **
   }
   util_host_tensor_free(r);
   util_host_tensor_free(c);
-  if (!vals) return util_error_plain(err, WGK_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!vals) return util_error_oom(err, NULL, NULL);
   *values = vals;
   return WGK_OK;
 }

@@ -96,7 +96,7 @@ wgk_status ops_ref_sparse_attention(const ops_ref_sparse_inputs *in, const ops_r
   if (!row || !w) {
     free(row);
     free(w);
-    return util_error_in(err, WGK_ERR_OUT_OF_MEMORY, NULL, "SparseAttention", "out of memory");
+    return util_error_oom(err, NULL, "SparseAttention");
   }
   util_host_tensor_to_double(in->past_key, present_key);
   util_host_tensor_to_double(in->past_value, present_value);
