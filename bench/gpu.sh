@@ -78,10 +78,7 @@ do_prep() {
   debs "$dest/.devlibs" libjansson4 libprotobuf-c1 libcmocka0
   tar cJf "$dest/.device/dawn.tar.xz" -C "$root/third_party/dawn/node_modules/bun-webgpu-linux-x64" libwebgpu_wrapper.so
   rm -rf "$dest/.device/conformance" && mkdir -p "$dest/.device/conformance"
-  local shared=${SHARED_DIR:-$root/../shared}
-  [ -d "$shared/conformance/onnx-node-tests" ] || shared=/work/shared
-  cp -r "$shared/conformance/onnx-node-tests" "$dest/.device/conformance/" 2>/dev/null ||
-    echo "gpu.sh: no ONNX node tests under $shared/conformance: the conformance step will be skipped there"
+  cp -r "$root/tests/conformance/onnx-node-tests" "$dest/.device/conformance/" # in the repository
   local jsl=${JSLOADER_DIR:-$root/.jsloader}
   [ -f "$jsl/kernels/index.js" ] || jsl=/work/.jsloader
   rm -f "$dest/.device/jsloader.tar.xz"

@@ -28,7 +28,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROPE = os.path.join(ROOT, "kernels", "ai.onnx.RotaryEmbedding")
 SPARSE = os.path.join(ROOT, "kernels", "com.microsoft.SparseAttention")
-CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance", "onnx-node-tests")
+CONFORMANCE = os.path.join(ROOT, "tests", "conformance", "onnx-node-tests")
 SANITIZER = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: UndefinedBehaviorSanitizer")
 
 

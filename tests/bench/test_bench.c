@@ -19,6 +19,7 @@
 #include "bench/irq.h"
 #include "bench/stats.h"
 #include "gpu/gpu.h"
+#include "util/wgk_test.h"
 
 static void stat_median_and_percentiles(void **state) {
   (void)state;
@@ -182,7 +183,7 @@ static void keep_off_moves_every_thread(void **state) {
   (void)state;
   cpu_set_t was, now;
   assert_int_equal(sched_getaffinity(0, sizeof was, &was), 0);
-  if (CPU_COUNT(&was) < 2) skip();
+  if (CPU_COUNT(&was) < 2) wgk_skip("this process may run on %d CPU only: no CPU to keep a thread off", CPU_COUNT(&was));
   int first = 0;
   while (!CPU_ISSET(first, &was)) first++;
   bool off[BENCH_IRQ_MAX_CPUS] = {0}, all[BENCH_IRQ_MAX_CPUS] = {0};

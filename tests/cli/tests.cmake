@@ -8,7 +8,7 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
 endif()
 # The RotaryEmbedding package's own test.json, verified (digest-checked) and against the double reference.
 if(TARGET wgk_cli AND EXISTS "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding/build/webgpu/test.json")
-  add_test(NAME cli_test_rotary COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --reject "FAIL " --
+  add_test(NAME cli_test_rotary COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --reject "FAIL |SKIP |skipped" --
            $<TARGET_FILE:wgk_cli> test --strict "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding" --version 1)
   set_tests_properties(cli_test_rotary PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
@@ -30,12 +30,13 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_convert_plans COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/convert_test.py
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   # float16 calls on the described device without shader-f16 plan and render the packed-f16 variants (issue 15)
-  set_tests_properties(cli_convert_plans PROPERTIES TIMEOUT 1200)
+  set_tests_properties(cli_convert_plans PROPERTIES TIMEOUT 1200 LABELS "plan")
 endif()
 # CLI conventions: every command's --help / -h / `wgk help CMD` (every option explained), wgk --version.
 if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_help COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/help_test.py
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_help PROPERTIES LABELS "cli")
 endif()
 # Refusals as one block (what is wrong first, each distinct variant reason once under it), every missing
 # required attribute named, a misspelled --attr answered with the nearest declared name.
@@ -48,4 +49,5 @@ endif()
 if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_list COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/list_test.py
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_list PROPERTIES LABELS "cli")
 endif()

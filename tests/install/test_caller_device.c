@@ -166,7 +166,7 @@ static void test_device_without_f16_is_named(void **state) {
   WGPUDevice without = make_device(instance, false);
   if (!without) {
     wgpuInstanceRelease(instance);
-    skip(); /* the adapter has no shader-f16: nothing a caller could have left out */
+    wgk_skip("the adapter has no shader-f16: nothing a caller could have left out");
   }
   char msg[8192];
   /* RotaryEmbedding has a packed-float16 form: the caller's device without shader-f16 runs it, checked. */

@@ -10,3 +10,4 @@ add_test(NAME layers_internal_prefixes COMMAND ${Python3_EXECUTABLE} ${CMAKE_CUR
 add_test(NAME layers_one_error_path COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_error_paths.py ${CMAKE_SOURCE_DIR})
 add_test(NAME layers_error_path_checker_refuses COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_error_paths.py --self-test)
 set_tests_properties(layers_one_error_path layers_error_path_checker_refuses PROPERTIES LABELS lint)
+set_tests_properties(layers_include_edges layers_checker_refuses_upward_edge layers_internal_prefixes PROPERTIES LABELS "lint")

@@ -89,7 +89,7 @@ static const char *PY_WRITE =
 
 static void numpy_files_read_back(void **state) {
   (void)state;
-  if (!testkit_python()) skip();
+  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   const char *args[] = {dir};
   assert_int_equal(testkit_py(PY_WRITE, NULL, args, 1), 0);
@@ -126,7 +126,7 @@ static const char *PY_CHECK =
 
 static void our_files_load_in_numpy(void **state) {
   (void)state;
-  if (!testkit_python()) skip();
+  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   for (size_t d = 0; d < N_ALL; d++)
     for (size_t s = 0; s < N_SHAPES; s++) {

@@ -1,3 +1,9 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "testkit.h"
 
 #include <stdio.h>
@@ -94,14 +100,9 @@ void testkit_rmdir(char *dir) {
 
 const char *testkit_conformance_dir(void) {
   static char buf[4096];
-  const char *src = getenv("WGK_SOURCE_DIR"), *shared = getenv("WGK_SHARED_DIR");
-  if (src) {
-    snprintf(buf, sizeof buf, "%s/../shared/conformance", src);
-    if (is_dir(buf)) return buf;
-  }
-  if (shared) {
-    snprintf(buf, sizeof buf, "%s/conformance", shared);
-    if (is_dir(buf)) return buf;
-  }
-  return NULL;
+  const char *src = getenv("WGK_SOURCE_DIR");
+  if (!src) fail_msg("WGK_SOURCE_DIR is not set (ctest sets it): cannot find tests/conformance");
+  snprintf(buf, sizeof buf, "%s/tests/conformance", src);
+  if (!is_dir(buf)) fail_msg("%s is missing: the ONNX conformance data is part of the repository", buf);
+  return buf;
 }

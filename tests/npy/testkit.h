@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/wgk_test.h" /* wgk_skip */
+
 /* The python with numpy and onnx: $WGK_PYTHON or /usr/bin/python3; NULL when it cannot import numpy. */
 const char *testkit_python(void);
 /* Runs `python script_text args...` (script written to a temp file); returns its exit status, stdout in *out
@@ -14,7 +16,7 @@ int testkit_py(const char *script, char **out, const char *const *args, size_t n
 /* A fresh scratch folder (mkdtemp), removed with testkit_rmdir. */
 char *testkit_tmpdir(void);
 void testkit_rmdir(char *dir);
-/* ${WGK_SOURCE_DIR}/../shared/conformance, else $WGK_SHARED_DIR/conformance, else NULL. */
+/* ${WGK_SOURCE_DIR}/tests/conformance (the ONNX node tests, in the repository); fails the test when missing. */
 const char *testkit_conformance_dir(void);
 /* path join into a static rotating buffer (enough for a few at once). */
 const char *testkit_path(const char *a, const char *b);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "package/package.h"
+#include "util/wgk_test.h"
 
 #define TEMPLATE "rotary-embedding.wgsl.jinja"
 #define OP_ID "ai.onnx.RotaryEmbedding"
@@ -398,7 +399,7 @@ static void working_directory_does_not_shadow(void **state) {
 
 static void digest_script(void **state) {
   (void)state;
-  if (access("/usr/bin/python3", X_OK) != 0) skip();
+  if (access("/usr/bin/python3", X_OK) != 0) wgk_skip("no /usr/bin/python3 to run the digest script");
   char root[300], path[400], cmd[1200], msg[4096];
   snprintf(root, sizeof root, "%s/scripted", tmp);
   make_pkg(root, VALID);

@@ -6,9 +6,11 @@ set(WGK_LAVA "${CMAKE_CURRENT_LIST_DIR}/lavapipe.device.json")
 set(WGK_NOF16 "${CMAKE_CURRENT_LIST_DIR}/nof16.device.json")
 function(wgk_plan_test name regex)
   add_test(NAME plan_${name} COMMAND ${WGK_RUN_TEST} --expect "${regex}" -- $<TARGET_FILE:wgk_cli> ${ARGN})
+  set_tests_properties(plan_${name} PROPERTIES LABELS "plan")
 endfunction()
 function(wgk_plan_refused name regex)
   add_test(NAME plan_${name} COMMAND ${WGK_RUN_TEST} --status 1 --expect "${regex}" -- $<TARGET_FILE:wgk_cli> ${ARGN})
+  set_tests_properties(plan_${name} PROPERTIES LABELS "plan")
 endfunction()
 wgk_plan_test(rank4_pos "variant  rank4_cache2_pos"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
@@ -71,3 +73,5 @@ wgk_plan_refused(failed_derive_quotes_expression "pairDispatchOk failed: .*deriv
   explain ${CMAKE_SOURCE_DIR}/tests/cli/seed-packages/ai.onnx.RotaryEmbedding --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=0 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
 wgk_plan_refused(failed_derive_fails_call_spec21 "manifest.json:[0-9]+:[0-9]+: derive.pairDispatchOk: ceilDiv\\(\\): division by zero"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=0 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
+set_tests_properties(plan_rank5_lists_all plan_f16_packed_without_feature plan_reason_down_to_comparison
+  plan_explain_json_multiline_when PROPERTIES LABELS "plan")

@@ -69,7 +69,6 @@ static void run_case(const char *dir) {
 static void conformance_outputs(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!root) skip();
   for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/onnx-node-tests/%s", root, CASES[i]);

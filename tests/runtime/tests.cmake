@@ -8,6 +8,7 @@ if(TARGET wgk_cli)
     "scratch  acc: float32 \\[15\\] \\(60 bytes, zeroed every call\\)\nscratch  copy: float16 \\[15\\] \\(32 bytes\\)"
     -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/test.Scratch
            --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json --dtype T=float16 --shape X=5x3)
+  set_tests_properties(plan_scratch PROPERTIES LABELS "plan")
 endif()
 wgk_add_test(test_contract SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_contract.c TIMEOUT 300 LABELS gpu)
 # A package without C: no op hooks, the public API and `wgk test` with inline expected data.

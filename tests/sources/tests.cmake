@@ -2,3 +2,4 @@
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME packages_generated_files COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/generated_files.py ${CMAKE_SOURCE_DIR}
          $<TARGET_FILE:wgk_cli>)
+set_tests_properties(packages_generated_files PROPERTIES LABELS "lint")

@@ -19,4 +19,6 @@ if(TARGET wgk_cli)
   add_test(NAME spec21run_conflicting_structs COMMAND ${WGK_RUN_TEST} --status 1
            --expect "bindings\\[3\\]: pass axpb: uniform struct Params is declared with conflicting schemas by bindings scale and shift"
            -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/bad.SameStructName --device ${WGK_S21_DEV} --shape x=5)
+  set_tests_properties(spec21run_output_shape_derive spec21run_two_uniforms spec21run_conflicting_structs
+    PROPERTIES LABELS "plan")
 endif()

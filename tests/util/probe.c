@@ -1,5 +1,6 @@
 /* A cmocka program for test_infra_selftest (tests/util/selftest.sh), linked like every wgk_add_test:
- * `probe pass|skip|skip-fail` runs two tests that pass, skip, or skip and fail; `probe gpu BACKEND` runs the
+ * `probe pass|skip|skip-fail|skip-bare` runs two tests that pass, skip (with a reason), skip and fail, or call
+ * skip() without a reason; `probe gpu BACKEND` runs the
  * real-adapter check on a backend name. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,8 @@
 static const char *mode = "pass";
 
 static void first(void **state) {
-  if (strcmp(mode, "skip") == 0 || strcmp(mode, "skip-fail") == 0) skip();
+  if (strcmp(mode, "skip") == 0 || strcmp(mode, "skip-fail") == 0) wgk_skip("probe skipping on purpose");
+  if (strcmp(mode, "skip-bare") == 0) skip();
 }
 
 static void second(void **state) {

@@ -10,6 +10,8 @@ usage: run_test.py [--need PATH]... [--gpu WGK] [--status N] [--expect REGEX]...
   --expect REGEX  the output (stdout and stderr together) must match (Python re.search, `.` matches newlines).
   --reject REGEX  the output must not match.
 
+Under WGK_TIER=all (`make test-all`, CI) every skip above is a failure instead: that tier runs everything.
+
 The command's exit status always counts: any other than --status fails the test (77 passes through as
 skipped) even when the output matches, and so does a sanitizer report in the output. ctest's
 PASS_REGULAR_EXPRESSION, by contrast, ignores the exit status, so a crash or a sanitizer report printed after
@@ -21,7 +23,13 @@ SKIP = 77
 SANITIZER = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: UndefinedBehaviorSanitizer")
 
 
+TIER_ALL = os.environ.get("WGK_TIER") == "all"
+
+
 def finish(status, message):
+    if status == SKIP and TIER_ALL:
+        print(f"FAIL: skipped ({message}), but WGK_TIER=all runs everything: a skip fails this tier", flush=True)
+        sys.exit(1)
     print(("SKIP: " if status == SKIP else "FAIL: ") + message, flush=True)
     sys.exit(status)
 

@@ -30,21 +30,30 @@ done
 [ -z "${WGK_KERNEL_PATH+set}" ] || { echo "FAIL: WGK_KERNEL_PATH is set"; failures=$((failures + 1)); }
 echo "ok: hermetic environment under $WGK_TEST_TMP"
 
-# cmocka programs: skip() is reported as skipped (77), a failure wins over a skip.
+# cmocka programs: wgk_skip is reported as skipped (77) with its reason, a failure wins over a skip, a skip
+# without a reason fails, and under WGK_TIER=all (the tier that runs everything) a skip fails.
 expect_status 0 "cmocka, all pass" "$probe" pass
-expect_status 77 "cmocka, one skip" "$probe" skip
-expect_status 1 "cmocka, a skip and a failure" "$probe" skip-fail
+expect_status 77 "cmocka, one skip" env -u WGK_TIER "$probe" skip
+out=$(env -u WGK_TIER "$probe" skip 2>&1)
+case "$out" in *"SKIP: "*"probe skipping on purpose"*) echo "ok: cmocka, the skip's reason is printed" ;;
+  *) echo "FAIL: cmocka skip without its reason in the output:"; printf '%s\n' "$out" | tail -5; failures=$((failures + 1)) ;; esac
+expect_status 1 "cmocka, a skip and a failure" env -u WGK_TIER "$probe" skip-fail
+expect_status 1 "cmocka, skip() without a reason" env -u WGK_TIER "$probe" skip-bare
+expect_status 1 "cmocka, a skip under WGK_TIER=all" env WGK_TIER=all "$probe" skip
 # The real-adapter check: Dawn's Null backend fails a GPU test, or skips it with WGK_ALLOW_NO_GPU=1.
 expect_status 0 "adapter check, vulkan backend" "$probe" gpu vulkan
 expect_status 1 "adapter check, Null backend" env -u WGK_ALLOW_NO_GPU "$probe" gpu null
-expect_status 77 "adapter check, Null backend, WGK_ALLOW_NO_GPU=1" env WGK_ALLOW_NO_GPU=1 "$probe" gpu null
+expect_status 77 "adapter check, Null backend, WGK_ALLOW_NO_GPU=1" env -u WGK_TIER WGK_ALLOW_NO_GPU=1 "$probe" gpu null
+expect_status 1 "adapter check, Null backend, WGK_ALLOW_NO_GPU=1 under WGK_TIER=all" \
+  env WGK_TIER=all WGK_ALLOW_NO_GPU=1 "$probe" gpu null
 # ... and on a real Null backend: no Vulkan driver visible to the loader.
 expect_status 1 "GPU test without a Vulkan driver" env -u WGK_ALLOW_NO_GPU VK_ICD_FILENAMES=/nonexistent.json "$gpu_test"
 expect_status 77 "GPU test without a Vulkan driver, WGK_ALLOW_NO_GPU=1" \
-  env WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "$gpu_test"
+  env -u WGK_TIER WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "$gpu_test"
 
 # run_test.py: the exit status counts with or without a pattern; missing data skips; --gpu checks the adapter.
-rt=(/usr/bin/python3 "$run_test")
+rt=(env -u WGK_TIER /usr/bin/python3 "$run_test")
+rt_all=(env WGK_TIER=all /usr/bin/python3 "$run_test")
 expect_status 0 "run_test: exit 0" "${rt[@]}" -- true
 expect_status 1 "run_test: exit 1" "${rt[@]}" -- false
 expect_status 1 "run_test: pattern printed, then exit 3" "${rt[@]}" --expect ok -- sh -c 'echo ok; exit 3'
@@ -57,11 +66,15 @@ expect_status 1 "run_test: sanitizer report with the wanted status" \
   "${rt[@]}" --status 1 -- sh -c 'echo "==1==ERROR: LeakSanitizer: detected memory leaks"; exit 1'
 expect_status 77 "run_test: command exits 77" "${rt[@]}" -- sh -c 'exit 77'
 expect_status 77 "run_test: missing data" "${rt[@]}" --need /nonexistent/data -- true
+expect_status 1 "run_test: command exits 77 under WGK_TIER=all" "${rt_all[@]}" -- sh -c 'exit 77'
+expect_status 1 "run_test: missing data under WGK_TIER=all" "${rt_all[@]}" --need /nonexistent/data -- true
 expect_status 0 "run_test: --gpu on this machine's adapter" "${rt[@]}" --gpu "$wgk" -- true
 expect_status 1 "run_test: --gpu without a Vulkan driver" \
   env -u WGK_ALLOW_NO_GPU VK_ICD_FILENAMES=/nonexistent.json "${rt[@]}" --gpu "$wgk" -- true
 expect_status 77 "run_test: --gpu without a Vulkan driver, WGK_ALLOW_NO_GPU=1" \
   env WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "${rt[@]}" --gpu "$wgk" -- true
+expect_status 1 "run_test: --gpu without a Vulkan driver, WGK_ALLOW_NO_GPU=1, WGK_TIER=all" \
+  env WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "${rt_all[@]}" --gpu "$wgk" -- true
 
 [ $failures = 0 ] && echo "test machinery: ok" && exit 0
 echo "$failures check(s) failed"

@@ -3,6 +3,7 @@ wgk_add_test(test_suggest SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_suggest.c)
 # libwgk.so exports exactly the functions include/wgk.h declares.
 add_test(NAME exports_only_wgk COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_exports.sh $<TARGET_FILE:wgk>
          ${CMAKE_SOURCE_DIR}/include/wgk.h)
+set_tests_properties(exports_only_wgk PROPERTIES LABELS "lint")
 # The test machinery: hermetic folders, skips as exit 77, the real-adapter check, run_test.py's exit status.
 add_executable(wgk_test_probe ${CMAKE_CURRENT_LIST_DIR}/probe.c)
 target_include_directories(wgk_test_probe PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/tests")

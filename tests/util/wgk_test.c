@@ -17,6 +17,7 @@
 #define WGK_TEST_SKIPPED 77
 
 static int skips;
+static char skip_reason[512]; /* set by wgk_test_skip_reason, consumed by the next skip() */
 
 /* The linker sends the tests' calls of cmocka's _skip and _cmocka_run_group_tests here (-Wl,--wrap). */
 void __real__skip(const char *file, const int line);
@@ -26,7 +27,31 @@ void __wrap__skip(const char *file, const int line);
 int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests, const size_t num_tests,
                                    CMFixtureFunction group_setup, CMFixtureFunction group_teardown);
 
+int wgk_test_tier_all(void) {
+  const char *tier = getenv("WGK_TIER");
+  return tier && strcmp(tier, "all") == 0;
+}
+
+void wgk_test_skip_reason(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(skip_reason, sizeof skip_reason, fmt, ap);
+  va_end(ap);
+}
+
 void __wrap__skip(const char *file, const int line) {
+  if (!skip_reason[0]) {
+    printf("FAIL: %s:%d: skip() without a reason: call wgk_skip(\"why\", ...) (tests/util/wgk_test.h)\n", file, line);
+    _fail(file, line);
+  }
+  char why[sizeof skip_reason];
+  memcpy(why, skip_reason, sizeof why);
+  skip_reason[0] = 0;
+  if (wgk_test_tier_all()) {
+    printf("FAIL: %s:%d: skipped (%s), but WGK_TIER=all runs everything: a skip fails this tier\n", file, line, why);
+    _fail(file, line);
+  }
+  printf("SKIP: %s:%d: %s\n", file, line, why);
   skips++;
   __real__skip(file, line);
 }
@@ -48,10 +73,11 @@ void wgk_test_need_gpu(const char *backend, const char *what) {
     return;
   }
   const char *allow = getenv("WGK_ALLOW_NO_GPU");
-  bool skip_it = allow && strcmp(allow, "1") == 0;
+  bool skip_it = allow && strcmp(allow, "1") == 0 && !wgk_test_tier_all();
   printf(
       "%s: no GPU adapter: Dawn found only its Null backend (%s), so this GPU test cannot run. Install a Vulkan "
-      "driver (mesa-vulkan-drivers: lavapipe), or set WGK_ALLOW_NO_GPU=1 to report GPU tests as skipped.\n",
+      "driver (mesa-vulkan-drivers: lavapipe), or set WGK_ALLOW_NO_GPU=1 to report GPU tests as skipped (not "
+      "under WGK_TIER=all).\n",
       skip_it ? "SKIP" : "FAIL", what && what[0] ? what : "no adapter description");
   fflush(stdout);
   exit(skip_it ? WGK_TEST_SKIPPED : 1);

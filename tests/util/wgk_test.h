@@ -1,8 +1,11 @@
 /* What every cmocka test of wgk links (tests/util/wgk_test.c, added by wgk_add_test):
  *
- * - Skips are reported to ctest. cmocka's skip() counts as a pass in its exit status; wgk_add_test links
- *   with -Wl,--wrap for _skip and _cmocka_run_group_tests, so a run with no failure and at least one skip
- *   exits 77 (SKIP_RETURN_CODE: ctest shows "Skipped"), and a failure still exits 1. Tests just call skip().
+ * - Skips are reported to ctest, with their reason. cmocka's skip() counts as a pass in its exit status;
+ *   wgk_add_test links with -Wl,--wrap for _skip and _cmocka_run_group_tests, so a run with no failure and at
+ *   least one skip exits 77 (SKIP_RETURN_CODE: ctest shows "Skipped"), and a failure still exits 1. Tests skip
+ *   with wgk_skip("why", ...), which prints the reason; a bare skip() fails the test (no reason given). With
+ *   WGK_TIER=all in the environment (`make test-all`, CI) a skip fails the test instead: that tier runs
+ *   everything.
  * - A GPU test checks it got a real adapter. Dawn always offers its Null backend, so "a device was created"
  *   proves nothing: on a machine without a Vulkan driver the tests would run on Null and fail for the wrong
  *   reason, or pass without having run anything. With only the Null backend a GPU test fails with a message
@@ -12,6 +15,17 @@
 #define WGK_TESTS_UTIL_WGK_TEST_H
 
 #include "wgk.h"
+
+/* Skips the current cmocka test, printing "SKIP: <reason>" (printf format) first; see above for WGK_TIER=all. */
+void wgk_test_skip_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define wgk_skip(...)                  \
+  do {                                 \
+    wgk_test_skip_reason(__VA_ARGS__); \
+    skip();                            \
+  } while (0)
+
+/* Whether WGK_TIER=all: every skip is a failure (tests/util/wgk_test.c, tests/util/run_test.py). */
+int wgk_test_tier_all(void);
 
 /* Exits 1 (or 77 with WGK_ALLOW_NO_GPU=1) if backend is Dawn's Null backend ("null") or unknown; prints the
  * adapter otherwise. what names the adapter in the message. */
