@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap bootstrap-test bootstrap-plan build build-tests demo test test-asan test-asan-quick asan-build install clean fuzz format
+.PHONY: all bootstrap bootstrap-test bootstrap-plan build build-tests demo test test-asan test-asan-quick asan-build install wheel clean fuzz format
 
 all: build
 
@@ -55,9 +55,16 @@ test-asan-quick: asan-build
 
 # PREFIX is honoured on every call, not only at the first configure: the build is re-configured with it (cheap:
 # nothing compiled depends on the prefix) and installed there. The install is relocatable (README "Install").
+# Then, when PREFIX's Python folder is not on python3's path, the line that puts it there (python/path_hint.py).
 install: build
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	@if command -v python3 >/dev/null; then python3 python/path_hint.py "$(PREFIX)"; fi
+
+# The Python binding as one wheel (pyproject.toml): python/wgk, libwgk.so, Dawn's library and the shipped kernels,
+# in dist/. `pip install --user dist/wgk-*.whl` installs it offline beside Debian's python3-numpy.
+wheel: build
+	python3 python/build_backend/wgk_wheel.py --build $(BUILD) --out dist
 
 # The house style (.clang-format) over every tracked C file; needs clang-format (Debian: clang-format).
 format:

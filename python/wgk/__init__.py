@@ -19,9 +19,26 @@ passed to one is copied to the GPU and left unchanged, a wgk.Tensor is updated i
 The library: $WGK_LIBRARY when set, else the libwgk.so of the prefix this package is installed in
 (<prefix>/lib/python3/dist-packages/wgk), else the build tree of a source checkout (build/libwgk.so), else the
 system's. Objects of one process share a default context (wgk.default_context()), made at first use.
+
+Errors: every refusal raises a subclass of wgk.Error that is also the builtin exception a Python caller would
+catch for it, so `except ValueError` works as well as `except wgk.CallError`:
+
+    ValueError            InvalidArgumentError ParseError ManifestError DigestError EvalError CallError
+                          NoVariantError LimitError UnsupportedError
+    LookupError and
+      FileNotFoundError   NotFoundError (a package, a file, an adapter, an attribute, an input)
+    OSError               IOFailedError (reading a file, the Hub)
+    TimeoutError          WaitTimeoutError (a GPU wait ran past its limit)
+    MemoryError           OutOfMemoryError
+    RuntimeError          NoAdapterError DeviceError ShaderError GPUError
+
+Contexts, kernels and tensors release their GPU objects when collected, or at once with close() or a `with`
+block: `with wgk.load(...) as rope: ...`.
 """
 import ctypes
 import ctypes.util
+import difflib
+import inspect
 import json
 import os
 import threading
@@ -29,13 +46,18 @@ import warnings
 
 import numpy as np
 
+__version__ = "0.1.0"  # the project's version: CMakeLists.txt project(), pyproject.toml (tests/python checks all three)
+
+# The error subclasses stay out of __all__: `from wgk import *` brings only Error, and help(wgk) documents them
+# once, in the table above, not each with the builtin exceptions' methods.
 __all__ = ["load", "tensor", "Context", "Kernel", "Tensor", "Error", "DTYPES", "default_context", "library_path"]
 
 # ---- errors: one class per wgk_status, all subclasses of Error ------------------------------------------------
 
 
 class Error(Exception):
-    """A refusal by wgk: status (the wgk_status number), status_name and message (wgk's text)."""
+    """A refusal by wgk: status (the wgk_status number), status_name and message (wgk's text). Each subclass
+    also derives from its natural builtin exception (the module's help lists them)."""
 
     status = None
     status_name = "error"
@@ -46,21 +68,35 @@ class Error(Exception):
         if status is not None:
             self.status = status
 
+    def __str__(self):
+        return self.message
 
-_STATUS = [  # wgk.h's wgk_status, by number: (class name, status name)
-    (1, "InvalidArgumentError", "WGK_ERR_INVALID_ARGUMENT"), (2, "OutOfMemoryError", "WGK_ERR_OUT_OF_MEMORY"),
-    (3, "IOError", "WGK_ERR_IO"), (4, "ParseError", "WGK_ERR_PARSE"), (5, "ManifestError", "WGK_ERR_MANIFEST"),
-    (6, "DigestError", "WGK_ERR_DIGEST"), (7, "EvalError", "WGK_ERR_EVAL"), (8, "CallError", "WGK_ERR_CALL"),
-    (9, "NoVariantError", "WGK_ERR_NO_VARIANT"), (10, "NoAdapterError", "WGK_ERR_NO_ADAPTER"),
-    (11, "DeviceError", "WGK_ERR_DEVICE"), (12, "ShaderError", "WGK_ERR_SHADER"), (13, "GPUError", "WGK_ERR_GPU"),
-    (14, "LimitError", "WGK_ERR_LIMIT"), (15, "TimeoutError", "WGK_ERR_TIMEOUT"),
-    (16, "UnsupportedError", "WGK_ERR_UNSUPPORTED"), (17, "NotFoundError", "WGK_ERR_NOT_FOUND"),
+
+_STATUS = [  # wgk.h's wgk_status, by number: (class name, status name, the builtin it also is)
+    (1, "InvalidArgumentError", "WGK_ERR_INVALID_ARGUMENT", (ValueError,)),
+    (2, "OutOfMemoryError", "WGK_ERR_OUT_OF_MEMORY", (MemoryError,)),
+    (3, "IOFailedError", "WGK_ERR_IO", (OSError,)),
+    (4, "ParseError", "WGK_ERR_PARSE", (ValueError,)),
+    (5, "ManifestError", "WGK_ERR_MANIFEST", (ValueError,)),
+    (6, "DigestError", "WGK_ERR_DIGEST", (ValueError,)),
+    (7, "EvalError", "WGK_ERR_EVAL", (ValueError,)),
+    (8, "CallError", "WGK_ERR_CALL", (ValueError,)),
+    (9, "NoVariantError", "WGK_ERR_NO_VARIANT", (ValueError,)),
+    (10, "NoAdapterError", "WGK_ERR_NO_ADAPTER", (RuntimeError,)),
+    (11, "DeviceError", "WGK_ERR_DEVICE", (RuntimeError,)),
+    (12, "ShaderError", "WGK_ERR_SHADER", (RuntimeError,)),
+    (13, "GPUError", "WGK_ERR_GPU", (RuntimeError,)),
+    (14, "LimitError", "WGK_ERR_LIMIT", (ValueError,)),
+    (15, "WaitTimeoutError", "WGK_ERR_TIMEOUT", (TimeoutError,)),
+    (16, "UnsupportedError", "WGK_ERR_UNSUPPORTED", (ValueError,)),
+    (17, "NotFoundError", "WGK_ERR_NOT_FOUND", (FileNotFoundError, LookupError)),
 ]
 _ERROR_CLASSES = {}
-for _code, _cls, _name in _STATUS:
-    _ERROR_CLASSES[_code] = type(_cls, (Error,), {"status": _code, "status_name": _name, "__module__": __name__})
+for _code, _cls, _name, _builtins in _STATUS:
+    _ERROR_CLASSES[_code] = type(_cls, (Error,) + _builtins, {
+        "status": _code, "status_name": _name, "__module__": __name__,
+        "__doc__": "wgk's %s; also a %s." % (_name, " and a ".join(b.__name__ for b in _builtins))})
     globals()[_cls] = _ERROR_CLASSES[_code]
-    __all__.append(_cls)
 
 
 def _raise(status, message):
@@ -223,19 +259,34 @@ class Context:
             _raise(st, text)
         self._h = h.value
 
-    def __del__(self):
+    def close(self):
+        """Drops this context's device and caches now (wgk_context_destroy). Kernels and tensors made from it
+        keep working until they are closed or collected; it makes nothing new. Closing twice is harmless."""
         if getattr(self, "_h", None):
             self._lib.wgk_context_destroy(self._h)
             self._h = None
 
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise ValueError("wgk.Context: used after close()")
+        return self._h
+
     @property
     def adapter(self):
         """The adapter in one line: "lavapipe (llvmpipe ...), vulkan, cpu"."""
-        return _s(self._lib.wgk_context_adapter(self._h))
+        return _s(self._lib.wgk_context_adapter(self._handle()))
 
     def _check(self, status):
         if status != 0:
-            _raise(status, _s(self._lib.wgk_context_errmsg(self._h)))
+            _raise(status, _s(self._lib.wgk_context_errmsg(self._handle())))
 
     def load(self, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
         """A kernel package: a folder, or a repo id "webgpu-kernels/<op id>" (search path, Hub cache, Hub)."""
@@ -290,29 +341,43 @@ class Tensor:
         a = np.ascontiguousarray(a)
         shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
         h = _P()
-        ctx._check(ctx._lib.wgk_tensor_create(ctx._h, dt, a.ndim, shape, a.ctypes.data_as(_P), ctypes.byref(h)))
+        ctx._check(ctx._lib.wgk_tensor_create(ctx._handle(), dt, a.ndim, shape, a.ctypes.data_as(_P), ctypes.byref(h)))
         return cls(ctx, h.value)
 
-    def __del__(self):
+    def close(self):
+        """Releases the GPU memory now (if no call still holds it); closing twice is harmless."""
         if getattr(self, "_h", None):
             self._ctx._lib.wgk_tensor_release(self._h)
             self._h = None
 
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise ValueError("wgk.Tensor: used after close()")
+        return self._h
+
     @property
     def dtype(self):
-        return np.dtype(_DTYPE_NP[self._ctx._lib.wgk_tensor_dtype(self._h)])
+        return np.dtype(_DTYPE_NP[self._ctx._lib.wgk_tensor_dtype(self._handle())])
 
     @property
     def shape(self):
         lib = self._ctx._lib
-        rank, dims = lib.wgk_tensor_rank(self._h), lib.wgk_tensor_shape(self._h)
+        rank, dims = lib.wgk_tensor_rank(self._handle()), lib.wgk_tensor_shape(self._handle())
         return tuple(dims[i] for i in range(rank))
 
     def numpy(self):
         """Waits for the GPU and copies the tensor into a new numpy array."""
         out = np.empty(self.shape, dtype=self.dtype)
         lib = self._ctx._lib
-        self._ctx._check(lib.wgk_tensor_read(self._h, out.ctypes.data_as(_P), out.nbytes))
+        self._ctx._check(lib.wgk_tensor_read(self._handle(), out.ctypes.data_as(_P), out.nbytes))
         return out
 
     def __array__(self, dtype=None):
@@ -320,6 +385,8 @@ class Tensor:
         return a if dtype is None else a.astype(dtype)
 
     def __repr__(self):
+        if not self._h:
+            return "wgk.Tensor(closed)"
         return "wgk.Tensor(shape=%s, dtype=%s)" % (self.shape, self.dtype.name)
 
 # ---- kernels -------------------------------------------------------------------------------------------------
@@ -344,9 +411,21 @@ class Outputs(dict):
 _DIRS = {1: "in", 2: "out", 3: "inout"}
 
 
+class _Port:
+    """A port of the contract, copied out of libwgk at load (the kernel may be closed before the object goes)."""
+
+    def __init__(self, info):
+        self.key, self.onnx_name, self.dir = _s(info.key), _s(info.onnx_name), info.dir
+        self.optional, self.type_var = bool(info.optional), _s(info.type_var)
+        self.dtypes = [_s(info.dtype_names[i]) for i in range(info.n_dtypes)]
+
+
 class Kernel:
-    """A loaded kernel package (wgk_kernel). Call it with inputs and attributes as keywords (see the module's
-    help); output="numpy" (default) returns numpy arrays, output="gpu" wgk.Tensor objects."""
+    """A loaded kernel package (wgk_kernel): call it with its inputs and attributes as keywords.
+
+    inspect.signature(kernel) (and help on a call in an IDE) lists the kernel's own inputs by ONNX name,
+    its attributes with their defaults, and its caller-owned outputs; kernel.info() is the whole contract.
+    Use it in a `with` block, or call close(), to drop it at once."""
 
     def __init__(self, ctx, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
         self._ctx = ctx
@@ -355,49 +434,93 @@ class Kernel:
         opts = _KernelOptions(int(version), revision.encode() if revision else None, bool(strict),
                               bool(trust_remote_code))
         h = _P()
-        ctx._check(self._lib.wgk_kernel_load(ctx._h, os.fsencode(path_or_id), ctypes.byref(opts), ctypes.byref(h)))
+        ctx._check(self._lib.wgk_kernel_load(ctx._handle(), os.fsencode(path_or_id), ctypes.byref(opts),
+                                             ctypes.byref(h)))
         self._h = h.value
         if self.warning:  # an unverified package (no metadata.json digests)
             warnings.warn(self.warning, stacklevel=3)
-        self._ports = [self._lib.wgk_kernel_port(self._h, i).contents
+        self._ports = [_Port(self._lib.wgk_kernel_port(self._h, i).contents)
                        for i in range(self._lib.wgk_kernel_port_count(self._h))]
         self._by_name = {}
         for p in self._ports:
-            self._by_name[_s(p.key)] = p
-            self._by_name[_s(p.onnx_name)] = p
+            self._by_name[p.key] = p
+            self._by_name[p.onnx_name] = p
+        self._attrs = self._read_attrs()
         self.variant = None  # the variant the last call ran
+        self.__signature__ = self._signature()
 
-    def __del__(self):
+    def close(self):
+        """Drops the kernel now (wgk_kernel_destroy); its outputs already returned stay valid. Closing twice is
+        harmless."""
         if getattr(self, "_h", None):
             self._lib.wgk_kernel_destroy(self._h)
             self._h = None
 
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise ValueError("wgk.Kernel: used after close()")
+        return self._h
+
     @property
     def op_id(self):
-        return _s(self._lib.wgk_kernel_op_id(self._h))
+        return _s(self._lib.wgk_kernel_op_id(self._handle()))
 
     @property
     def warning(self):
         """A one-line warning for an unverified package, else None."""
-        return _s(self._lib.wgk_kernel_warning(self._h))
+        return _s(self._lib.wgk_kernel_warning(self._handle()))
+
+    def _read_attrs(self):
+        lib, h, attrs = self._lib, self._handle(), []
+        for i in range(lib.wgk_kernel_attr_count(h)):
+            a = lib.wgk_kernel_attr(h, i).contents
+            attrs.append({"name": _s(a.name), "required": bool(a.required),
+                          "default": json.loads(a.default_json) if a.default_json is not None else None,
+                          "values": [json.loads(a.values_json[j]) for j in range(a.n_values)] if a.n_values else None,
+                          "description": _s(a.description)})
+        return attrs
 
     def info(self):
         """The contract: {"op_id", "ports": [{key, onnx_name, dir ("in", "out", "inout"), optional, type_var,
         dtypes}], "attrs": [{name, required, default, values, description}], "variants": [id]}; default and
         values are decoded JSON (values None: any value of the type)."""
-        lib = self._lib
-        ports = [{"key": _s(p.key), "onnx_name": _s(p.onnx_name), "dir": _DIRS.get(p.dir, str(p.dir)),
-                  "optional": bool(p.optional), "type_var": _s(p.type_var),
-                  "dtypes": [_s(p.dtype_names[i]) for i in range(p.n_dtypes)]} for p in self._ports]
-        attrs = []
-        for i in range(lib.wgk_kernel_attr_count(self._h)):
-            a = lib.wgk_kernel_attr(self._h, i).contents
-            attrs.append({"name": _s(a.name), "required": bool(a.required),
-                          "default": json.loads(a.default_json) if a.default_json is not None else None,
-                          "values": [json.loads(a.values_json[j]) for j in range(a.n_values)] if a.n_values else None,
-                          "description": _s(a.description)})
-        variants = [_s(lib.wgk_kernel_variant_id(self._h, i)) for i in range(lib.wgk_kernel_variant_count(self._h))]
-        return {"op_id": self.op_id, "ports": ports, "attrs": attrs, "variants": variants}
+        lib, h = self._lib, self._handle()
+        ports = [{"key": p.key, "onnx_name": p.onnx_name, "dir": _DIRS.get(p.dir, str(p.dir)),
+                  "optional": p.optional, "type_var": p.type_var, "dtypes": list(p.dtypes)} for p in self._ports]
+        variants = [_s(lib.wgk_kernel_variant_id(h, i)) for i in range(lib.wgk_kernel_variant_count(h))]
+        return {"op_id": self.op_id, "ports": ports, "attrs": [dict(a) for a in self._attrs], "variants": variants}
+
+    def _inputs(self):
+        return [p for p in self._ports if p.dir != 2]
+
+    def _signature(self):
+        """The call's keywords: inputs by ONNX name (None: an optional input left unset), attributes with their
+        defaults (required ones have none), caller-owned outputs by port key, then output."""
+        params, seen = [], set()
+
+        def add(name, default, annotation):
+            if name and name.isidentifier() and name not in seen:
+                seen.add(name)
+                params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                                annotation=annotation))
+        for p in self._inputs():
+            add(p.onnx_name if p.onnx_name.isidentifier() else p.key, None if p.optional else inspect.Parameter.empty,
+                "%s array or wgk.Tensor (%s)" % (p.type_var or "tensor", ", ".join(p.dtypes)))
+        for a in self._attrs:
+            add(a["name"], inspect.Parameter.empty if a["required"] else a["default"], "attribute")
+        for p in self._ports:
+            if p.dir == 2:
+                add(p.key, None, "wgk.Tensor to write into (optional)")
+        add("output", "numpy", '"numpy" or "gpu"')
+        return inspect.Signature(params)
 
     def _set_attr(self, call, name, value):
         lib, n = self._lib, name.encode()
@@ -413,23 +536,54 @@ class Kernel:
                 isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
             vals = (ctypes.c_int64 * max(len(value), 1))(*[int(v) for v in value])
             return lib.wgk_call_set_attr_ints(call, n, vals, len(value))
-        return lib.wgk_call_set_attr_json(call, n, json.dumps(value).encode())
+        try:
+            text = json.dumps(value)
+        except TypeError:
+            raise CallError("attribute %s: a value of type %s is not an attribute value (int, float, str, a list "
+                            "of ints, or a JSON value)" % (name, type(value).__name__), 8) from None
+        return lib.wgk_call_set_attr_json(call, n, text.encode())
 
-    def __call__(self, output="numpy", **kwargs):
+    def _no_input(self, name):
+        """The refusal of a tensor given under a name that is no port of the kernel."""
+        names = [p.onnx_name for p in self._inputs()]
+        keys = [p.key for p in self._inputs() if p.key != p.onnx_name]
+        folded = {n.lower(): n for n in names + keys}
+        near = difflib.get_close_matches(name, names + keys, n=1, cutoff=0.5) or [
+            folded[m] for m in difflib.get_close_matches(name.lower(), list(folded), n=1, cutoff=0.5)]
+        hint = "; did you mean '%s'?" % near[0] if near else ""
+        return NotFoundError("no input '%s' (inputs: %s)%s" % (name, ", ".join(names), hint), 17)
+
+    def __call__(self, output="numpy", **inputs_and_attributes):
+        """Runs the kernel once and returns its outputs, a dict keyed by port key ("y"; the ONNX name "Y" finds
+        the same entry).
+
+        Keywords: each input by ONNX name ("X") or port key ("x"), as a numpy array (C order, a dtype of
+        wgk.DTYPES; nothing is converted) or a wgk.Tensor already on the GPU, None for an optional input left
+        unset; each attribute by name (int, float, str, a list of ints, or a JSON value; a missing one takes its
+        default); an output port by key given a wgk.Tensor to write into. output="numpy" (default) copies the
+        outputs back as numpy arrays, output="gpu" returns wgk.Tensor objects that stay on the GPU (pass them to
+        the next call). In/out ports are returned too: a wgk.Tensor given to one is updated in place.
+
+        inspect.signature(kernel) lists this kernel's own keywords. A refusal raises a wgk.Error (a misspelled
+        input: NotFoundError, "no input 'XX' (inputs: X, ...); did you mean 'X'?") and dispatches nothing."""
         if output not in ("numpy", "gpu"):
             raise ValueError("output: %r is neither \"numpy\" nor \"gpu\"" % (output,))
         ctx, lib = self._ctx, self._lib
+        attr_names = {a["name"] for a in self._attrs}
+        for name, value in inputs_and_attributes.items():
+            if name not in self._by_name and name not in attr_names and isinstance(value, (np.ndarray, Tensor)):
+                raise self._no_input(name)
         h = _P()
-        ctx._check(lib.wgk_call_create(self._h, ctypes.byref(h)))
+        ctx._check(lib.wgk_call_create(self._handle(), ctypes.byref(h)))
         call, keep = h.value, []
         try:
-            for name, value in kwargs.items():
+            for name, value in inputs_and_attributes.items():
                 port = self._by_name.get(name)
                 if port is not None and port.dir == 2:  # a caller-owned output (wgk_call_set_output)
                     if not isinstance(value, Tensor):
                         raise CallError("%s: an output port takes a wgk.Tensor to write into, not %s"
                                         % (name, type(value).__name__), 8)
-                    ctx._check(lib.wgk_call_set_output(call, name.encode(), value._h))
+                    ctx._check(lib.wgk_call_set_output(call, name.encode(), value._handle()))
                 elif port is not None:
                     if value is None:
                         t = None
@@ -438,7 +592,7 @@ class Kernel:
                     else:
                         t = Tensor._from_numpy(ctx, value, name)
                         keep.append(t)
-                    ctx._check(lib.wgk_call_set_input(call, name.encode(), t._h if t is not None else None))
+                    ctx._check(lib.wgk_call_set_input(call, name.encode(), t._handle() if t is not None else None))
                 else:  # an attribute; a name the contract lacks is refused by wgk, with a suggestion
                     ctx._check(self._set_attr(call, name, value))
             ctx._check(lib.wgk_call_run(call))
@@ -447,17 +601,18 @@ class Kernel:
             for p in self._ports:
                 if p.dir == 1:
                     continue
-                key = _s(p.key)
-                t = lib.wgk_call_output(call, p.key)
+                t = lib.wgk_call_output(call, p.key.encode())
                 if not t:
                     continue  # an output the call did not produce
                 gpu = Tensor(ctx, lib.wgk_tensor_retain(t))
-                items[key] = gpu if output == "gpu" else gpu.numpy()
-                if _s(p.onnx_name) != key:
-                    aliases[_s(p.onnx_name)] = key
+                items[p.key] = gpu if output == "gpu" else gpu.numpy()
+                if p.onnx_name != p.key:
+                    aliases[p.onnx_name] = p.key
             return Outputs(items, aliases)
         finally:
             lib.wgk_call_destroy(call)
 
     def __repr__(self):
+        if not self._h:
+            return "wgk.Kernel(closed)"
         return "wgk.Kernel(%r)" % self.op_id

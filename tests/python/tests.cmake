@@ -13,7 +13,8 @@ if(TARGET wgk_cli)
   # No case may skip (pytest's summary would say "N skipped"): a skipped case is a case that checked nothing.
   add_test(NAME python_binding COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "[1-9][0-9]* passed"
            --reject "skipped|xfail|xpass" --
-           ${WGK_PYTHON3} -m pytest -q -p no:cacheprovider -rs ${CMAKE_CURRENT_LIST_DIR}/test_wgk.py)
+           ${WGK_PYTHON3} -m pytest -q -p no:cacheprovider -rs ${CMAKE_CURRENT_LIST_DIR}/test_wgk.py
+           ${CMAKE_CURRENT_LIST_DIR}/test_usability.py)
   set_tests_properties(python_binding PROPERTIES TIMEOUT 600 LABELS "gpu;python" ENVIRONMENT "${WGK_PYTHON_ENV}")
   # The float16 cases again with shader-f16 hidden: the packed-f16 variants, as on an adapter without the feature
   # (they skipped there before, and passed).
@@ -28,8 +29,18 @@ if(TARGET wgk_cli)
   add_test(NAME python_binding_installed COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
            --expect "RotaryEmbedding ok" -- ${CMAKE_CURRENT_LIST_DIR}/installed.sh ${CMAKE_BINARY_DIR}
            ${CMAKE_BINARY_DIR}/test-tmp/python_binding_installed/prefix)
-  set_tests_properties(python_binding_installed PROPERTIES TIMEOUT 300 LABELS "gpu;python")
+  set_tests_properties(python_binding_installed PROPERTIES TIMEOUT 300 LABELS "gpu;python" RESOURCE_LOCK wgk_install)
   if(WGK_PYTHON_SANITIZER_ENV) # the installed copy is sanitized too in make test-asan (it failed there without)
     set_tests_properties(python_binding_installed PROPERTIES ENVIRONMENT "${WGK_PYTHON_SANITIZER_ENV}")
+  endif()
+endif()
+# The wheel (make wheel), installed offline with pip --user into a scratch HOME and imported from another folder;
+# make install's PYTHONPATH hint. cmake --install writes build/install_manifest.txt: one install at a time.
+if(TARGET wgk_cli)
+  add_test(NAME python_wheel COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "\nwheel ok" --
+           ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/wheel_test.py ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(python_wheel PROPERTIES TIMEOUT 300 LABELS "gpu;python" RESOURCE_LOCK wgk_install)
+  if(WGK_PYTHON_SANITIZER_ENV)
+    set_tests_properties(python_wheel PROPERTIES ENVIRONMENT "${WGK_PYTHON_SANITIZER_ENV}")
   endif()
 endif()
