@@ -142,7 +142,8 @@ gpu_env
 
 status=0
 step() { echo "== $*" | tee -a "$RES/log.txt"; "$@" 2>&1 | tee -a "$RES/log.txt"; local rc=${PIPESTATUS[0]}
-  [ "$rc" = 0 ] || { echo "(exit $rc)" | tee -a "$RES/log.txt"; status=1; }; }
+  [ "$rc" = 0 ] || { echo "(exit $rc)" | tee -a "$RES/log.txt"; status=1; }
+  cp "$RES/log.txt" "$FINAL/log.txt"; } # a run cut off at its limit still returns its log so far
 stamp() { echo "-- $(date -u +%T) $* (${SECONDS}s into the run)" | tee -a "$RES/log.txt"; }
 
 do_check() {

@@ -1,7 +1,10 @@
 /*
  * `wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR] [--repeat N]`:
  * one kernel call on .npy inputs; prints each output's summary and the call's time, writes outputs as .npy.
- * With --verbose, the context's cache counters per call, so a repeated call shows that it compiled nothing.
+ * With --verbose, the context's cache counters per call, so a repeated call shows that it compiled nothing, and
+ * where the process's time went by phase (check, instance, adapter, device, load, inputs, plan, compile, run, read,
+ * exit). The process leaves without tearing the device down (Dawn's and the driver's teardown cost tens of ms and
+ * nothing needs it; the pipeline cache is written as pipelines are made), except in a sanitizer build.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "gpu/gpu.h"
 #include "package/package.h"
 #include "runtime/runtime_access.h"
 #include "testcase/testcase.h"
@@ -293,6 +298,69 @@ static void print_delta(const wgk_stats *a, const wgk_stats *b) {
       (unsigned long long)(b->dispatches - a->dispatches), (unsigned long long)(b->submissions - a->submissions));
 }
 
+/* The process's phases for --verbose: wall ms from cmd_run's start, each phase ending at a mark. */
+enum { PH_CHECK, PH_INSTANCE, PH_ADAPTER, PH_DEVICE, PH_LOAD, PH_INPUTS, PH_PLAN, PH_COMPILE, PH_RUN, PH_READ, PH_EXIT,
+       PH_COUNT };
+typedef struct run_phases {
+  double ms[PH_COUNT];
+  uint64_t mark;
+} run_phases;
+
+static void phase_end(run_phases *ph, int which) {
+  uint64_t t = util_now_ns();
+  ph->ms[which] += (double)(t - ph->mark) * 1e-6;
+  ph->mark = t;
+}
+
+/* cli_open: the context's creation split by gpu_device_startup (instance, adapter, device with the pipeline cache's
+ * open and the description read back), and the package's load (the rest). */
+static void phase_open(run_phases *ph, wgk_context *ctx) {
+  uint64_t t = util_now_ns();
+  double all = (double)(t - ph->mark) * 1e-6;
+  gpu_startup su = gpu_device_startup(rt_context_device(ctx));
+  double device = (su.cache_ns + su.device_ns + su.describe_ns) * 1e-6;
+  ph->ms[PH_INSTANCE] += su.instance_ns * 1e-6;
+  ph->ms[PH_ADAPTER] += su.adapter_ns * 1e-6;
+  ph->ms[PH_DEVICE] += device;
+  ph->ms[PH_LOAD] += all - device - (su.instance_ns + su.adapter_ns) * 1e-6;
+  ph->mark = t;
+}
+
+/* wgk_prepare: plan and compile (shader modules and pipelines, from the context's compile clocks). */
+static bool prepare_timed(wgk_context *ctx, wgk_call *call, run_phases *ph) {
+  double s0, p0, s1, p1;
+  rt_context_compile_ns(ctx, &s0, &p0);
+  wgk_status st = wgk_prepare(call);
+  rt_context_compile_ns(ctx, &s1, &p1);
+  uint64_t t = util_now_ns();
+  double all = (double)(t - ph->mark) * 1e-6, compile = (s1 - s0 + p1 - p0) * 1e-6;
+  ph->ms[PH_COMPILE] += compile;
+  ph->ms[PH_PLAN] += all - compile;
+  ph->mark = t;
+  if (st) cli_error("run", "%s", wgk_context_errmsg(ctx));
+  return st == WGK_OK;
+}
+
+static void print_phases(const run_phases *ph, double total_ms) {
+  static const char *const names[PH_COUNT] = {"check",   "instance", "adapter", "device", "load", "inputs",
+                                               "plan",    "compile",  "run",     "read",   "exit"};
+  printf("phases ms:");
+  for (int i = 0; i < PH_COUNT; i++) printf(" %s %.1f", names[i], ph->ms[i]);
+  printf("; main %.1f, beyond the device %.1f\n", total_ms,
+         total_ms - ph->ms[PH_INSTANCE] - ph->ms[PH_ADAPTER] - ph->ms[PH_DEVICE]);
+}
+
+/* Leaving without the device's teardown: everything the process wrote is flushed; a sanitizer build (whose leak
+ * check runs at exit) and WGK_PIPELINE_CACHE_LOG=1 (printed when the device goes) tear down as before. */
+static bool leave_early(void) {
+#if defined(__SANITIZE_ADDRESS__) || defined(WGK_SANITIZE)
+  return false;
+#else
+  const char *log = getenv("WGK_PIPELINE_CACHE_LOG");
+  return !(log && strcmp(log, "1") == 0);
+#endif
+}
+
 /* Runs the call o->repeat times, printing each call's time (and counters with --verbose). */
 static bool run_calls(wgk_context *ctx, wgk_call *call, const run_opts *o) {
   for (long r = 0; r < o->repeat; r++) {
@@ -369,6 +437,8 @@ static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
 
 int cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
+  run_phases ph = {.mark = util_now_ns()};
+  uint64_t start = ph.mark;
   for (int i = 1; i < argc; i++) {
     int r = parse_one(argc, argv, &i, &o);
     if (r < 0) return 2;
@@ -381,19 +451,35 @@ int cmd_run(int argc, char **argv) {
   bool ok = pkg && check_values(pkg_manifest(pkg), &o) && read_inputs(pkg_manifest(pkg), &o, host) &&
             check_destinations(pkg_manifest(pkg), &o);
   pkg_free(pkg);
+  phase_end(&ph, PH_CHECK);
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
   wgk_call *call = NULL;
   ok = ok && cli_open("run", &o.common, o.pkg, &ctx, &k);
+  if (ctx) phase_open(&ph, ctx);
   if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);
   ok = ok && set_inputs(ctx, call, &o, host) && set_destinations(ctx, call, &o) && set_values(ctx, call, &o);
+  phase_end(&ph, PH_INPUTS);
+  ok = ok && prepare_timed(ctx, call, &ph);
   if (ok && o.common.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
-  ok = ok && run_calls(ctx, call, &o) && write_outputs(k, call, &o);
+  ok = ok && run_calls(ctx, call, &o);
+  phase_end(&ph, PH_RUN);
+  ok = ok && write_outputs(k, call, &o);
   if (ok && o.wgsl) print_wgsl(call);
+  phase_end(&ph, PH_READ);
   for (int i = 0; i < o.n_ins; i++) util_host_tensor_free(host[i]);
+  int rc = ok ? 0 : 1;
+  if (ok && leave_early()) {
+    phase_end(&ph, PH_EXIT);
+    if (o.common.verbose) print_phases(&ph, (double)(util_now_ns() - start) * 1e-6);
+    fflush(NULL);
+    _exit(rc);
+  }
   wgk_call_destroy(call);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
-  return ok ? 0 : 1;
+  phase_end(&ph, PH_EXIT);
+  if (ok && o.common.verbose) print_phases(&ph, (double)(util_now_ns() - start) * 1e-6);
+  return rc;
 }
