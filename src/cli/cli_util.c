@@ -281,12 +281,20 @@ bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context
     free(msg);
     return false;
   }
-  wgk_kernel_options ko = {
-      .version = o->version, .revision = o->revision, .strict = o->strict, .trust_remote_code = o->trust_remote_code};
-  if (wgk_kernel_load(*ctx, pkg, &ko, kernel) != WGK_OK) {
-    cli_error(cmd, "%s", wgk_context_errmsg(*ctx));
+  if (!cli_load(cmd, o, pkg, *ctx, kernel)) {
     wgk_context_destroy(*ctx);
     *ctx = NULL;
+    return false;
+  }
+  return true;
+}
+
+bool cli_load(const char *cmd, const cli_common *o, const char *pkg, wgk_context *ctx, wgk_kernel **kernel) {
+  *kernel = NULL;
+  wgk_kernel_options ko = {
+      .version = o->version, .revision = o->revision, .strict = o->strict, .trust_remote_code = o->trust_remote_code};
+  if (wgk_kernel_load(ctx, pkg, &ko, kernel) != WGK_OK) {
+    cli_error(cmd, "%s", wgk_context_errmsg(ctx));
     return false;
   }
   const char *warning = wgk_kernel_warning(*kernel);

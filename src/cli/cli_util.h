@@ -71,6 +71,10 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
 bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context **ctx /* OUT */,
               wgk_kernel **kernel /* OUT */);
 
+/* The second half of cli_open: loads the kernel into a context made apart (version, revision, strict) and prints
+ * the unverified-package warning; on failure prints the error and returns false (the context stays). */
+bool cli_load(const char *cmd, const cli_common *o, const char *pkg, wgk_context *ctx, wgk_kernel **kernel /* OUT */);
+
 /* Opens the package without a GPU (the same rules as cli_open), for checking arguments against it before a
  * context exists; NULL after printing the error. */
 struct pkg_package;
