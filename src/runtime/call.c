@@ -14,7 +14,7 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
   rt_lock(ctx);
   rt_clear(ctx);
   if (!out) {
-    wgk_status st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "call create: out is NULL");
+    wgk_status st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "call create: out is NULL");
     rt_unlock(ctx);
     return st;
   }
@@ -94,19 +94,22 @@ wgk_status rt_unknown_port(wgk_call *c, const char *name, bool inputs) {
   util_dynbuf keys;
   util_dynbuf_init(&keys, 4096);
   list_keys(c->k->m, inputs, &keys);
-  wgk_status st = rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no %s '%s' (%s: %s)", c->k->m->op_id,
-                         inputs ? "input" : "output", name, inputs ? "inputs" : "outputs", util_dynbuf_str(&keys));
+  wgk_status st =
+      util_error_plain(&c->k->ctx->err, WGK_ERR_NOT_FOUND, "%s has no %s '%s' (%s: %s)", c->k->m->op_id,
+                       inputs ? "input" : "output", name, inputs ? "inputs" : "outputs", util_dynbuf_str(&keys));
   util_dynbuf_free(&keys);
   return st;
 }
 
 static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t) {
-  if (!name) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL", c->k->m->op_id);
+  if (!name)
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: set_input: the port name is NULL",
+                            c->k->m->op_id);
   int i = rt_port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_OUTPUT) return rt_unknown_port(c, name, true);
   if (t && t->ctx != c->k->ctx)
-    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %s: the tensor belongs to another context",
-                  c->k->m->op_id, name);
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                            "%s: input %s: the tensor belongs to another context", c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -116,12 +119,13 @@ static wgk_status set_input_locked(wgk_call *c, const char *name, wgk_tensor *t)
 
 static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t) {
   if (!name)
-    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL", c->k->m->op_id);
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: set_output: the port name is NULL",
+                            c->k->m->op_id);
   int i = rt_port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return rt_unknown_port(c, name, false);
   if (t && t->ctx != c->k->ctx)
-    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: output %s: the tensor belongs to another context",
-                  c->k->m->op_id, name);
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                            "%s: output %s: the tensor belongs to another context", c->k->m->op_id, name);
   wgk_tensor_retain(t);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
@@ -192,9 +196,9 @@ static wgk_status unknown_attribute(wgk_call *c, const char *name) {
   util_dynbuf_init(&known, 4096);
   for (size_t i = 0; i < m->n_attributes; i++) util_dynbuf_printf(&known, "%s%s", i ? ", " : "", m->attributes[i].name);
   const char *near = util_suggest(name, m, m->n_attributes, attr_name_at);
-  wgk_status st = rt_set(c->k->ctx, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id,
-                         name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
-                         known.len ? util_dynbuf_str(&known) : "none");
+  wgk_status st = util_error_plain(
+      &c->k->ctx->err, WGK_ERR_NOT_FOUND, "%s has no attribute '%s'%s%s%s (attributes: %s)", m->op_id, name,
+      near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known.len ? util_dynbuf_str(&known) : "none");
   util_dynbuf_free(&known);
   return st;
 }
@@ -209,19 +213,22 @@ static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, cons
   expr_value *v = NULL;
   const char *op = c->k->m->op_id;
   if (!name)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what, setter_name(in->kind));
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what,
+                          setter_name(in->kind));
   else if (in->kind == V_INT && !expr_value_int_ok(in->i))
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly",
-                op, what, name, (long long)in->i);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                          "%s: %s %s: %lld is past 2^53, the largest integer wgk keeps exactly", op, what, name,
+                          (long long)in->i);
   else if ((in->kind == V_STRING || in->kind == V_JSON) && !in->s)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: the value is NULL", op, what, name);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: the value is NULL", op, what, name);
   else if (in->kind == V_INTS && in->count && !in->ints)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name, in->count);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name,
+                          in->count);
   for (size_t i = 0; st == WGK_OK && in->kind == V_INTS && i < in->count; i++)
     if (!expr_value_int_ok(in->ints[i]))
-      st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                  "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly", op, what, name, i,
-                  (long long)in->ints[i]);
+      st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                            "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly", op,
+                            what, name, i, (long long)in->ints[i]);
   if (st == WGK_OK) {
     switch (in->kind) {
     case V_INT:
@@ -245,12 +252,13 @@ static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, cons
       json_error_t jerr;
       json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
       if (!j) {
-        st = rt_set(ctx, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s, jerr.text);
+        st = util_error_plain(&ctx->err, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s,
+                              jerr.text);
         break;
       }
       v = expr_value_from_json(j, &ctx->err);
       json_decref(j);
-      if (!v) st = rt_fail(ctx, WGK_ERR_PARSE);
+      if (!v) st = ctx->err.status;
       break;
     }
     }

@@ -1,5 +1,4 @@
 /* wgk_context: a device plus the caches every kernel of it shares. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +9,6 @@
 void rt_clear(wgk_context *ctx) {
   if (!ctx) return;
   util_error_clear(&ctx->err);
-}
-
-wgk_status rt_fail(wgk_context *ctx, wgk_status st) {
-  if (!ctx) return st;
-  if (ctx->err.status == WGK_OK) ctx->err.status = st;
-  return ctx->err.status;
-}
-
-wgk_status rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  util_error_atv(&ctx->err, st, util_pos_make(NULL, 0, 0), NULL, fmt, ap);
-  va_end(ap);
-  return rt_fail(ctx, st);
 }
 
 void rt_lock(wgk_context *ctx) { pthread_mutex_lock(&ctx->lock); }
@@ -107,7 +92,6 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   }
   wgk_status st = gpu_device_create(&g, &ctx->dev, &ctx->err);
   if (st != WGK_OK) {
-    rt_fail(ctx, st);
     if (errmsg) *errmsg = strdup(wgk_context_errmsg(ctx));
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
@@ -156,7 +140,6 @@ wgk_status wgk_context_wait(wgk_context *ctx) {
   rt_lock(ctx);
   rt_clear(ctx);
   wgk_status st = gpu_wait(ctx->dev, ctx->wait_ms, "submitted work", &ctx->err);
-  if (st != WGK_OK) rt_fail(ctx, st);
   rt_unlock(ctx);
   return st;
 }

@@ -120,7 +120,7 @@ static wgk_status op_checks(wgk_call *c, const expr_value *attrs) {
   if (!hooks || !hooks->host_check) return WGK_OK;
   op_call call = {.source = c->k->m->source, .attrs = attrs, .port = op_port, .impl = c};
   wgk_status st = hooks->host_check(&call, &c->k->ctx->err);
-  return st == WGK_OK ? WGK_OK : rt_fail(c->k->ctx, st);
+  return st;
 }
 
 /* When no variant fits, the op's host checks may name the broken rule with its values better than the list
@@ -131,10 +131,10 @@ static wgk_status explain_rejection(wgk_call *c) {
   util_error_clear(&ctx->err);
   if (op_checks(c, c->attrs) == WGK_OK) {
     ctx->err = rejected;
-    return rt_fail(ctx, WGK_ERR_NO_VARIANT);
+    return ctx->err.status;
   }
   util_error_append(&ctx->err, "\n%s", rejected.message);
-  return rt_fail(ctx, WGK_ERR_CALL);
+  return ctx->err.status;
 }
 
 /* Outputs, staged: in/out ports are their input tensor; caller-given outputs are used as given; others reuse the
@@ -172,12 +172,13 @@ static wgk_status check_reads(wgk_call *c, wgk_tensor **outs) {
     const wgk_output_read *rd = &c->reads[r];
     int i = rt_port_index(c->k->m, rd->name);
     if (i < 0 || !outs[i])
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: run_read: output %s is not produced by this call",
-                    c->k->m->op_id, rd->name);
+      return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                              "%s: run_read: output %s is not produced by this call", c->k->m->op_id, rd->name);
     size_t need = wgk_tensor_host_bytes(outs[i]);
     if (rd->size < need)
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: read of output %s: %zu bytes given, %zu needed",
-                    c->k->m->op_id, rd->name, rd->size, need);
+      return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                              "%s: read of output %s: %zu bytes given, %zu needed", c->k->m->op_id, rd->name, rd->size,
+                              need);
   }
   for (size_t r = 0; r < c->n_reads; r++) {
     wgk_status st = rt_tensor_read_staging(outs[rt_port_index(c->k->m, c->reads[r].name)], &c->read_staging[r]);
@@ -218,7 +219,7 @@ static wgk_status clear_reused_outputs(wgk_call *c, const plan_result *plan, wgk
     wgk_tensor *t = outs[plan->outputs[o].port];
     if (!t || !t->clear_pending) continue;
     wgk_status st = gpu_encoder_clear(enc, t->buf, 0, t->buf_bytes, &ctx->err);
-    if (st != WGK_OK) return rt_fail(ctx, st);
+    if (st != WGK_OK) return st;
     t->clear_pending = false;
   }
   return WGK_OK;
@@ -254,8 +255,9 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_ent
     }
     wgk_tensor *t = bound_tensor(c, outs, pb->port);
     if (!t)
-      return rt_set(c->k->ctx, WGK_ERR_CALL, "%s: binding %s needs port %s, which the call does not give", pass->label,
-                    pb->name, c->k->m->ports[pb->port].name);
+      return util_error_plain(&c->k->ctx->err, WGK_ERR_CALL,
+                              "%s: binding %s needs port %s, which the call does not give", pass->label, pb->name,
+                              c->k->m->ports[pb->port].name);
     const manifest_port *port = &c->k->m->ports[pb->port];
     wgk_status st = port->dir == WGK_PORT_INPUT ? rt_tensor_binding(t, port, c->k->m->source, &b[i].buffer)
                                                 : rt_tensor_written_binding(t, port, c->k->m->source, &b[i].buffer);
@@ -274,8 +276,9 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_ent
     for (size_t j = i + 1; j < pass->n_bindings; j++)
       if (ids[i] && ids[i] == ids[j] &&
           (pass->bindings[i].buffer == WGK_BUFFER_STORAGE || pass->bindings[j].buffer == WGK_BUFFER_STORAGE))
-        return rt_set(c->k->ctx, WGK_ERR_CALL, "%s: one tensor is bound as %s and %s, and one of them is written",
-                      pass->label, pass->bindings[i].name, pass->bindings[j].name);
+        return util_error_plain(&c->k->ctx->err, WGK_ERR_CALL,
+                                "%s: one tensor is bound as %s and %s, and one of them is written", pass->label,
+                                pass->bindings[i].name, pass->bindings[j].name);
   return WGK_OK;
 }
 
@@ -299,7 +302,7 @@ static wgk_status bind_group(wgk_context *ctx, const plan_pass *pass, rt_pass_st
     int at = -1;
     if (sscanf(ctx->err.path, "binding %d", &at) == 1 && at >= 0 && (size_t)at < n)
       util_error_append(&ctx->err, " (binding %s of pass %s)", pass->bindings[at].name, pass->label);
-    return rt_fail(ctx, st);
+    return st;
   }
   ctx->stats.bind_groups_created++;
   gpu_bind_group_destroy(slot->group); /* Dawn keeps it alive while recorded work uses it */
@@ -316,7 +319,7 @@ static wgk_status ensure_timer(wgk_call *c, uint32_t slots) {
   gpu_timer_destroy(c->timer);
   c->timer = NULL;
   wgk_status st = gpu_timer_create(ctx->dev, slots, &c->timer, &ctx->err);
-  if (st != WGK_OK) return rt_fail(ctx, st);
+  if (st != WGK_OK) return st;
   c->timer_slots = slots;
   return WGK_OK;
 }
@@ -332,7 +335,8 @@ static wgk_status resolve(wgk_call *c, rt_plan_entry *e, wgk_tensor **outs, gpu_
   for (size_t i = 0; i < plan->n_passes; i++) {
     const plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
-    if (!e->passes[i].pipeline) return rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+    if (!e->passes[i].pipeline)
+      return util_error_plain(&ctx->err, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
     gpu_binding b[MAX_BINDINGS];
     uint64_t ids[MAX_BINDINGS];
     wgk_status st = pass_buffers(c, outs, e, i, NULL, b, ids);
@@ -349,7 +353,7 @@ static wgk_status record(wgk_call *c, rt_plan_entry *e, gpu_bind_group **groups,
   for (size_t i = 0; i < plan->n_intermediates; i++)
     if (plan->intermediates[i].zero_init &&
         gpu_encoder_clear(enc, e->scratch[i], 0, plan->intermediates[i].bytes, &ctx->err) != WGK_OK)
-      return rt_fail(ctx, ctx->err.status);
+      return ctx->err.status;
   for (size_t i = 0; i < plan->n_passes; i++) {
     const plan_pass *pass = &plan->passes[i];
     if (pass->skip) continue;
@@ -358,10 +362,10 @@ static wgk_status record(wgk_call *c, rt_plan_entry *e, gpu_bind_group **groups,
         timed ? gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], c->timer,
                                            slot0 + (uint32_t)i, &ctx->err)
               : gpu_encoder_dispatch(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], &ctx->err);
-    if (st != WGK_OK) return rt_fail(ctx, st);
+    if (st != WGK_OK) return st;
     ctx->stats.dispatches++;
   }
-  if (timed && gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK) return rt_fail(ctx, ctx->err.status);
+  if (timed && gpu_encoder_resolve_timer(enc, c->timer, &ctx->err) != WGK_OK) return ctx->err.status;
   c->timed_last = timed;
   return WGK_OK;
 }
@@ -372,8 +376,8 @@ static wgk_status check_inputs(wgk_call *c, rt_plan_entry *e) {
   for (size_t i = 0; i < plan->n_passes; i++) {
     const plan_pass *pass = &plan->passes[i];
     if (pass->n_bindings > MAX_BINDINGS)
-      return rt_set(c->k->ctx, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label, pass->n_bindings,
-                    MAX_BINDINGS);
+      return util_error_plain(&c->k->ctx->err, WGK_ERR_LIMIT, "%s: %zu bindings, wgk binds at most %d", pass->label,
+                              pass->n_bindings, MAX_BINDINGS);
     for (size_t b = 0; b < pass->n_bindings; b++) {
       int port = pass->bindings[b].port;
       if (port < 0 || c->k->m->ports[port].dir == WGK_PORT_OUTPUT || !c->ports[port]) continue;
@@ -476,7 +480,7 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
       const plan_pass *pass = &ek->plan->passes[i];
       if (pass->skip) continue;
       if (!ek->passes[i].pipeline) {
-        st = rt_set(ctx, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+        st = util_error_plain(&ctx->err, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
         break;
       }
       gpu_binding b[MAX_BINDINGS];
@@ -484,15 +488,13 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
       st = pass_buffers(c, outs, ek, i, &win, b, ids);
       for (size_t j = 0; st == WGK_OK && j < pass->n_bindings; j++)
         if (align && b[j].offset % align)
-          st = rt_set(ctx, WGK_ERR_CALL, "%s: split window of binding %s at offset %llu, not a multiple of %u",
-                      pass->label, pass->bindings[j].name, (unsigned long long)b[j].offset, align);
+          st = util_error_plain(&ctx->err, WGK_ERR_CALL,
+                                "%s: split window of binding %s at offset %llu, not a multiple of %u", pass->label,
+                                pass->bindings[j].name, (unsigned long long)b[j].offset, align);
       if (st == WGK_OK) {
         st = gpu_bind_group_create(ctx->dev, ek->passes[i].pipeline->pipeline, b, pass->n_bindings, pass->label,
                                    &groups[(size_t)k * n_passes + i], &ctx->err);
-        if (st != WGK_OK)
-          rt_fail(ctx, st);
-        else
-          ctx->stats.bind_groups_created++;
+        if (st == WGK_OK) ctx->stats.bind_groups_created++;
       }
     }
   }
@@ -594,14 +596,11 @@ wgk_status wgk_call_run(wgk_call *c) {
   rt_clear(ctx);
   gpu_encoder *enc = NULL;
   wgk_status st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err);
-  if (st != WGK_OK) rt_fail(ctx, st);
   if (st == WGK_OK) {
     st = rt_call_record(c, enc, 0);
     if (st != WGK_OK)
       gpu_encoder_discard(enc);
-    else if ((st = gpu_encoder_submit(enc, &ctx->err)) != WGK_OK)
-      rt_fail(ctx, st);
-    else
+    else if ((st = gpu_encoder_submit(enc, &ctx->err)) == WGK_OK)
       ctx->stats.submissions++;
   }
   rt_unlock(ctx);
@@ -669,12 +668,11 @@ wgk_status wgk_call_gpu_time(wgk_call *c, uint64_t *ns) {
   rt_clear(ctx);
   wgk_status st = WGK_OK;
   if (!ns)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: gpu_time: ns is NULL", c->k->m->op_id);
   else if (c->timed_last && c->timer) {
     uint64_t slots[64] = {0};
     uint32_t n = c->timed_slots < 64 ? c->timed_slots : 64; /* the last run's */
     st = gpu_timer_read(ctx->dev, c->timer, slots, n, ctx->wait_ms, &ctx->err);
-    if (st != WGK_OK) rt_fail(ctx, st);
     for (uint32_t i = 0; st == WGK_OK && i < n; i++) *ns += slots[i];
     memcpy(c->slot_ns, slots, sizeof slots);
     c->slot_ns_n = st == WGK_OK ? n : 0;
@@ -708,10 +706,8 @@ wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
   wgk_status st = WGK_OK;
   wgk_batch *b = NULL;
   if (!out)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
-  else if ((st = gpu_device_check(ctx->dev, &ctx->err)) != WGK_OK)
-    rt_fail(ctx, st); /* a lost device: say so now */
-  else if (!(b = calloc(1, sizeof *b)))
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "batch create: out is NULL");
+  else if ((st = gpu_device_check(ctx->dev, &ctx->err)) == WGK_OK && !(b = calloc(1, sizeof *b))) /* lost: say so now */
     st = util_error_oom(&ctx->err, NULL, "batch create");
   if (b) {
     b->ctx = ctx;
@@ -727,14 +723,14 @@ wgk_status wgk_batch_create(wgk_context *ctx, wgk_batch **out) {
 
 static wgk_status batch_add_locked(wgk_batch *b, wgk_call *c) {
   wgk_context *ctx = b->ctx;
-  if (!c) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call is NULL");
+  if (!c) return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "batch add: the call is NULL");
   if (c->k->ctx != ctx)
-    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "batch add: the call of %s belongs to another context than the batch",
-                  c->k->m->op_id);
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                            "batch add: the call of %s belongs to another context than the batch", c->k->m->op_id);
   bool began = false;
   if (!b->enc) {
     wgk_status st = gpu_encoder_begin(ctx->dev, "wgk batch", &b->enc, &ctx->err);
-    if (st != WGK_OK) return rt_fail(ctx, st);
+    if (st != WGK_OK) return st;
     began = true;
   }
   /* The call's context is the batch's: its lock is held. */
@@ -768,13 +764,9 @@ wgk_status wgk_batch_submit(wgk_batch *b) {
     b->enc = NULL;
     b->calls = 0;
     b->serial = ctx->next_serial++;
-    if (st != WGK_OK)
-      rt_fail(ctx, st);
-    else
-      ctx->stats.submissions++;
-  } else if ((st = gpu_device_check(ctx->dev, &ctx->err)) !=
-             WGK_OK) { /* nothing recorded; a lost device is still reported */
-    rt_fail(ctx, st);
+    if (st == WGK_OK) ctx->stats.submissions++;
+  } else { /* nothing recorded; a lost device is still reported */
+    st = gpu_device_check(ctx->dev, &ctx->err);
   }
   rt_unlock(ctx);
   return st;

@@ -21,9 +21,10 @@ static void kernel_free(wgk_kernel *k);
 static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
                               wgk_kernel **out) {
   if (!path_or_id || !out)
-    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL", out ? "the package path or id" : "out");
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL",
+                            out ? "the package path or id" : "out");
   wgk_status lost = gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
-  if (lost != WGK_OK) return rt_fail(ctx, lost);
+  if (lost != WGK_OK) return lost;
   wgk_kernel *k = calloc(1, sizeof *k);
   if (!k) return util_error_oom(&ctx->err, NULL, "kernel load");
   k->refs = 1;
@@ -48,7 +49,7 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   }
   if (st != WGK_OK) {
     kernel_free(k);
-    return rt_fail(ctx, st);
+    return st;
   }
   load_tuning(k);
   rt_ctx_retain(ctx);
@@ -136,7 +137,7 @@ static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e)
     snprintf(label, sizeof label, "%s/%s/%s", op_id, e->plan->variant->id, it->source->id);
     wgk_status st = gpu_buffer_create(ctx->dev, it->bytes, WGK_GPU_BUFFER_STORAGE | WGK_GPU_BUFFER_COPY_DST, label,
                                       &e->scratch[i], &ctx->err);
-    if (st != WGK_OK) return rt_fail(ctx, st);
+    if (st != WGK_OK) return st;
   }
   return WGK_OK;
 }
@@ -157,7 +158,7 @@ static wgk_status prepare(wgk_context *ctx, const char *op_id, rt_plan_entry *e)
                            &e->passes[i].uniform, &ctx->err);
     if (st == WGK_OK)
       st = gpu_buffer_write(ctx->dev, e->passes[i].uniform, 0, pass->uniform, pass->uniform_size, &ctx->err);
-    if (st != WGK_OK) return rt_fail(ctx, st);
+    if (st != WGK_OK) return st;
   }
   return WGK_OK;
 }
@@ -233,7 +234,7 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
   }
   if (st != WGK_OK) {
     entry_free(e);
-    return rt_fail(ctx, st);
+    return st;
   }
   if (k->n_plans >= k->max_plans) evict_least_used(k);
   e->uses = 1;

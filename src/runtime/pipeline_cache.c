@@ -60,7 +60,7 @@ static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash,
     gpu_shader_destroy(e->shader);
     free(e->wgsl);
     free(e->layout);
-    return rt_fail(ctx, st);
+    return st;
   }
   ctx->stats.pipelines_created++;
   if (ctx->verbose) fprintf(stderr, "wgk: compiled %s\n", pass->label);

@@ -47,13 +47,13 @@ typedef struct run_host {
 } run_host;
 
 static wgk_status bad_input(wgk_call *c, const wgk_input_write *w, size_t i, const char *rule) {
-  return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: input %zu (%s): %s", c->k->m->op_id, i,
-                w->name ? w->name : "no name", rule);
+  return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: input %zu (%s): %s", c->k->m->op_id, i,
+                          w->name ? w->name : "no name", rule);
 }
 
 /* The inputs named before anything is made: each an input (or in/out) port, listed once, with data. */
 static wgk_status check_inputs(wgk_call *c, const wgk_input_write *w, size_t n, host_input *in) {
-  if (n && !w) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: inputs is NULL", c->k->m->op_id);
+  if (n && !w) return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: inputs is NULL", c->k->m->op_id);
   for (size_t i = 0; i < n; i++) {
     if (!w[i].name) return bad_input(c, &w[i], i, "the port name is NULL");
     int p = rt_port_index(c->k->m, w[i].name);
@@ -77,16 +77,16 @@ static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
     return st;
   }
   if (w->size != wgk_tensor_host_bytes(in->t))
-    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                  "%s: input %zu (%s): %zu bytes given, its %s tensor of %lld elements holds %zu", c->k->m->op_id, i,
-                  w->name, w->size, wgk_dtype_name(w->dtype), (long long)wgk_tensor_numel(in->t),
-                  wgk_tensor_host_bytes(in->t));
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                            "%s: input %zu (%s): %zu bytes given, its %s tensor of %lld elements holds %zu",
+                            c->k->m->op_id, i, w->name, w->size, wgk_dtype_name(w->dtype),
+                            (long long)wgk_tensor_numel(in->t), wgk_tensor_host_bytes(in->t));
   in->write_beside = in->t->buf_bytes <= ctx->queue_write_max;
   if (in->write_beside) return WGK_OK;
   if (!rt_tensor_stages_whole(in->t)) return rt_tensor_upload(in->t, w->data);
   st = gpu_upload_staging(ctx->dev, &ctx->pool, in->t->buf_bytes, ctx->wait_ms, &in->staging, &in->mapped,
                           &ctx->err);
-  return st != WGK_OK ? rt_fail(ctx, st) : WGK_OK;
+  return st;
 }
 
 /* The fill tasks of every staged input: parts of the context's host span or more, up to PARTS_MAX an input. */
@@ -127,7 +127,7 @@ static wgk_status write_and_record(run_host *r) {
   for (size_t i = 0; st == WGK_OK && i < r->n_in; i++)
     if (r->in[i].staging)
       st = gpu_encoder_copy(r->enc, r->in[i].staging, 0, r->in[i].t->buf, 0, r->in[i].t->buf_bytes, &ctx->err);
-  if (st != WGK_OK) return rt_fail(ctx, st);
+  if (st != WGK_OK) return st;
   return rt_reads_record(r->c, r->enc, r->reads, r->n_reads, r->read_staging);
 }
 
@@ -201,7 +201,7 @@ static wgk_status submit(run_host *r) {
   r->enc = NULL;
   if (st != WGK_OK) {
     undo(r, true);
-    return rt_fail(ctx, st);
+    return st;
   }
   ctx->stats.submissions++;
   r->submitted_at = util_now_ns();

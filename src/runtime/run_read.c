@@ -7,15 +7,16 @@
 #define STACK_READS 8
 
 wgk_status rt_reads_check(wgk_call *c, const wgk_output_read *reads, size_t n) {
-  if (n && !reads) return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: reads is NULL", c->k->m->op_id);
+  if (n && !reads)
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: reads is NULL", c->k->m->op_id);
   for (size_t r = 0; r < n; r++) {
     if (!reads[r].name)
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: read %zu has no name", c->k->m->op_id, r);
+      return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: read %zu has no name", c->k->m->op_id, r);
     int i = rt_port_index(c->k->m, reads[r].name);
     if (i < 0 || c->k->m->ports[i].dir == WGK_PORT_INPUT) return rt_unknown_port(c, reads[r].name, false);
     if (!reads[r].data)
-      return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: read of output %s: data is NULL", c->k->m->op_id,
-                    reads[r].name);
+      return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: read of output %s: data is NULL",
+                              c->k->m->op_id, reads[r].name);
   }
   return WGK_OK;
 }
@@ -73,13 +74,12 @@ wgk_status wgk_call_run_read(wgk_call *c, const wgk_output_read *reads, size_t n
   gpu_encoder *enc = NULL;
   wgk_status st = rt_reads_check(c, reads, n);
   if (st == WGK_OK && !staging) st = util_error_oom(&ctx->err, NULL, c->k->m->op_id);
-  if (st == WGK_OK && (st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err)) != WGK_OK) rt_fail(ctx, st);
+  if (st == WGK_OK) st = gpu_encoder_begin(ctx->dev, c->k->m->op_id, &enc, &ctx->err);
   if (st == WGK_OK && (st = rt_reads_record(c, enc, reads, n, staging)) != WGK_OK) {
     gpu_encoder_discard(enc);
     rt_reads_drop(ctx, staging, n, false);
   } else if (st == WGK_OK) {
     if ((st = gpu_encoder_submit(enc, &ctx->err)) != WGK_OK) {
-      rt_fail(ctx, st);
       rt_reads_drop(ctx, staging, n, true);
     } else {
       ctx->stats.submissions++;

@@ -189,8 +189,6 @@ struct wgk_batch {
 };
 
 /* Context errors. */
-wgk_status rt_fail(wgk_context *ctx, wgk_status st); /* formats ctx->err; returns st */
-wgk_status rt_set(wgk_context *ctx, wgk_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void rt_clear(wgk_context *ctx);
 
 /* The context lock (recursive): every public function that uses a context holds it, so several threads may

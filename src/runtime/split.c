@@ -161,5 +161,5 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
   rt_split_free(out);
   ctx->err = refusal;
   util_error_append(&ctx->err, " (not split: %s)", why);
-  return rt_fail(ctx, WGK_ERR_LIMIT);
+  return ctx->err.status;
 }

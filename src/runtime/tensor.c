@@ -211,10 +211,11 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
                               const void *data, bool pooled, wgk_tensor **out) {
   *out = NULL;
   int64_t numel;
-  if (wgk_dtype_size(dtype) == 0) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
+  if (wgk_dtype_size(dtype) == 0)
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
   if (!shape_ok(rank, shape, &numel))
-    return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
-                  rank);
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                            "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
   if (!t) return util_error_oom(&ctx->err, NULL, "tensor");
   t->storage = storage;
@@ -227,7 +228,6 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
   else
     st = gpu_buffer_create(ctx->dev, t->buf_bytes, TENSOR_USAGE, "wgk tensor", &t->buf, &ctx->err);
   if (st != WGK_OK) {
-    rt_fail(ctx, st);
     wgk_tensor_release(t);
     return st;
   }
@@ -272,7 +272,7 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
     if (t->buf_bytes < bytes) {
       gpu_buffer *grown = NULL;
       wgk_status st = gpu_buffer_create(ctx->dev, bytes, TENSOR_USAGE, "wgk tensor", &grown, &ctx->err);
-      if (st != WGK_OK) return rt_fail(ctx, st);
+      if (st != WGK_OK) return st;
       rt_buffer_release(ctx, t->buf);
       t->buf = grown;
       t->buf_bytes = bytes;
@@ -280,7 +280,7 @@ static wgk_status upload(wgk_tensor *t, const void *data) {
     t->storage = t->dtype;
   }
   wgk_status st = write_values(ctx, t->buf, t->dtype, data, t->numel, bytes, !t->external);
-  if (st != WGK_OK) return rt_fail(ctx, st);
+  if (st != WGK_OK) return st;
   keep_host_copy(t, data);
   return WGK_OK;
 }
@@ -314,7 +314,7 @@ wgk_status wgk_tensor_create(wgk_context *ctx, wgk_dtype dtype, int rank, const 
   rt_lock(ctx);
   rt_clear(ctx);
   wgk_status st = out ? tensor_make(ctx, dtype, dtype, rank, shape, data, false, out)
-                      : rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
+                      : util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor create: out is NULL");
   if (st == WGK_OK && data) keep_host_copy(*out, data);
   rt_unlock(ctx);
   return st;
@@ -330,10 +330,11 @@ wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int6
   uint16_t *half = NULL;
   wgk_status st = WGK_OK;
   if (!out || !data)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL", out ? "data" : "out");
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL",
+                          out ? "data" : "out");
   else if (!shape_ok(rank, shape, &numel))
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT,
-                "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                          "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   else if (!(half = malloc((size_t)(numel ? numel : 1) * sizeof *half)))
     st = util_error_oom(&ctx->err, NULL, "tensor");
   if (st == WGK_OK) {
@@ -355,12 +356,13 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
   wgk_tensor *t = NULL;
   wgk_status st = WGK_OK;
   if (!out || !wgpu_buffer)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL", out ? "the WGPUBuffer" : "out");
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: %s is NULL",
+                          out ? "the WGPUBuffer" : "out");
   else if (wgk_dtype_size(dtype) == 0)
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
   else if (!shape_ok(rank, shape, &numel))
-    st = rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)",
-                rank);
+    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                          "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
   else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel)))
     st = util_error_oom(&ctx->err, NULL, "tensor");
   if (st == WGK_OK) {
@@ -368,7 +370,6 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
     t->buf_bytes = rt_storage_bytes(dtype, numel);
     st = gpu_buffer_wrap(ctx->dev, (WGPUBuffer)wgpu_buffer, t->buf_bytes, &t->buf, &ctx->err);
     if (st != WGK_OK) {
-      rt_fail(ctx, st);
       wgk_tensor_release(t);
       t = NULL;
     }
@@ -420,8 +421,7 @@ void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
   rt_lock(m->ctx);
   m->external = true;
   /* the caller's own submissions may read it: an upload copy still waiting for ours is submitted now */
-  wgk_status st = gpu_deferred_flush(m->ctx->dev, &m->ctx->err);
-  if (st != WGK_OK) rt_fail(m->ctx, st);
+  gpu_deferred_flush(m->ctx->dev, &m->ctx->err); /* a failure stays the context's error */
   void *raw = (void *)gpu_buffer_raw(m->buf);
   rt_unlock(m->ctx);
   return raw;
@@ -430,19 +430,22 @@ void *wgk_tensor_wgpu_buffer(const wgk_tensor *t) {
 static wgk_status read_locked(wgk_tensor *t, void *out, size_t size) {
   wgk_context *ctx = t->ctx;
   size_t need = wgk_tensor_host_bytes(t);
-  if (!out) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
-  if (size < need) return rt_set(ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size, need);
+  if (!out) return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor read: out is NULL");
+  if (size < need)
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor read: %zu bytes given, %zu needed", size,
+                            need);
   if (rt_batch_unsubmitted(ctx, t->pending_serial))
-    return rt_set(ctx, WGK_ERR_CALL,
-                  "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
-                  "holds no values of that call: call wgk_batch_submit first");
+    return util_error_plain(
+        &ctx->err, WGK_ERR_CALL,
+        "tensor read: the tensor is written by a call added to a batch that is not submitted yet, so it "
+        "holds no values of that call: call wgk_batch_submit first");
   /* straight into out, converted piece by piece (the padding past the values dropped) */
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0) return WGK_OK;
   piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
   wgk_status st = gpu_buffer_read_pooled(ctx->dev, &ctx->pool, t->buf, 0, bytes, piece_bytes(ctx, bytes),
                                          transfer_piece, &a, ctx->wait_ms, &ctx->err);
-  return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
+  return st;
 }
 
 wgk_status rt_tensor_read(wgk_tensor *t, void *out, size_t size) { return read_locked(t, out, size); }
@@ -452,7 +455,7 @@ wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging) {
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0 || piece_bytes(t->ctx, bytes) < bytes) return WGK_OK;
   wgk_status st = gpu_readback_staging(t->ctx->dev, &t->ctx->pool, bytes, staging, &t->ctx->err);
-  return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
+  return st;
 }
 
 wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **staging) {
@@ -465,7 +468,7 @@ wgk_status rt_tensor_read_record(wgk_tensor *t, gpu_encoder *enc, gpu_buffer **s
     return WGK_OK;
   }
   wgk_status st = gpu_encoder_copy(enc, t->buf, 0, *staging, 0, bytes, &t->ctx->err);
-  return st == WGK_OK ? WGK_OK : rt_fail(t->ctx, st);
+  return st;
 }
 
 void rt_tensor_read_start(const wgk_tensor *t, gpu_buffer *staging) {
@@ -477,7 +480,7 @@ wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out) 
   piece_args a = {false, t->dtype, t->storage, NULL, out, t->numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
   wgk_status st = gpu_readback_finish(ctx->dev, &ctx->pool, staging, rt_storage_bytes(t->storage, t->numel),
                                       transfer_piece, &a, ctx->wait_ms, &ctx->err);
-  return st == WGK_OK ? WGK_OK : rt_fail(ctx, st);
+  return st;
 }
 
 wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
@@ -490,17 +493,17 @@ wgk_status wgk_tensor_read(wgk_tensor *t, void *out, size_t size) {
 }
 
 static wgk_status read_f32_locked(wgk_tensor *t, float *out, size_t count) {
-  if (!out) return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: out is NULL");
+  if (!out) return util_error_plain(&t->ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: out is NULL");
   if (t->dtype == WGK_DTYPE_FLOAT32) {
     if (count > SIZE_MAX / sizeof(float)) count = SIZE_MAX / sizeof(float);
     return read_locked(t, out, count * sizeof(float));
   }
   if (t->dtype != WGK_DTYPE_FLOAT16)
-    return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float",
-                  wgk_dtype_name(t->dtype));
+    return util_error_plain(&t->ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: dtype %s is not a float",
+                            wgk_dtype_name(t->dtype));
   if (count < (size_t)t->numel)
-    return rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed", count,
-                  (long long)t->numel);
+    return util_error_plain(&t->ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor read_f32: %zu values given, %lld needed",
+                            count, (long long)t->numel);
   uint16_t *half = malloc((size_t)(t->numel ? t->numel : 1) * 2);
   if (!half) return util_error_oom(&t->ctx->err, NULL, "tensor read_f32");
   wgk_status st = read_locked(t, half, (size_t)t->numel * 2);
@@ -524,10 +527,10 @@ wgk_status wgk_tensor_write(wgk_tensor *t, const void *data, size_t size) {
   rt_clear(t->ctx);
   wgk_status st;
   if (!data)
-    st = rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
+    st = util_error_plain(&t->ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor write: data is NULL");
   else if (size != wgk_tensor_host_bytes(t))
-    st = rt_set(t->ctx, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu", size,
-                wgk_tensor_host_bytes(t));
+    st = util_error_plain(&t->ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor write: %zu bytes given, the tensor holds %zu",
+                          size, wgk_tensor_host_bytes(t));
   else
     st = upload(t, data);
   rt_unlock(t->ctx);
@@ -538,10 +541,11 @@ wgk_status rt_tensor_host(wgk_tensor *t, const char *what, const void **out) {
   *out = NULL;
   wgk_context *ctx = t->ctx;
   if (ctx->recording_serial && t->pending_serial == ctx->recording_serial)
-    return rt_set(ctx, WGK_ERR_CALL,
-                  "port %s: its values are written by an earlier call of this batch, which is not submitted yet, "
-                  "and a check of this call needs them: submit the batch before adding this call",
-                  what);
+    return util_error_plain(
+        &ctx->err, WGK_ERR_CALL,
+        "port %s: its values are written by an earlier call of this batch, which is not submitted yet, "
+        "and a check of this call needs them: submit the batch before adding this call",
+        what);
   if (t->host && t->host_valid && !t->external) {
     *out = t->host;
     return WGK_OK;
@@ -593,7 +597,7 @@ static wgk_status narrow_values(wgk_tensor *t, const manifest_port *port, const 
           "input \"%s\": int64 value at index %lld (%lld) is outside the %s WebGPU storage range (narrowing: "
           "checked; the range is [%lld, %lld])",
           port->name, (long long)i, (long long)v, u32 ? "uint32" : "int32", (long long)lo, (long long)hi);
-      return rt_fail(t->ctx, WGK_ERR_CALL);
+      return t->ctx->err.status;
     }
     v = v < lo ? lo : v > hi ? hi : v;
     dst[i] = u32 ? (uint32_t)v : (uint32_t)(int32_t)v;
@@ -642,7 +646,7 @@ static wgk_status alt_binding(wgk_tensor *t, const manifest_port *port, const ch
   }
   if (st == WGK_OK) st = gpu_buffer_write(ctx->dev, t->narrow, 0, words, bytes, &ctx->err);
   free(words);
-  if (st != WGK_OK) return rt_fail(ctx, st);
+  if (st != WGK_OK) return st;
   t->narrow_kind = kind;
   t->narrow_valid = true;
   *out = t->narrow;
@@ -675,7 +679,7 @@ wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, c
                        "%s port %s keeps %s as %s, the tensor holds %s, and %s: pass a tensor wgk owns", dir,
                        port->name, wgk_dtype_name(t->dtype), kind == ALT_PACKED ? "packed words" : layout_name(want),
                        layout_name(t->storage), why);
-      return rt_fail(ctx, WGK_ERR_CALL);
+      return ctx->err.status;
     }
     wgk_status st = alt_binding(t, port, source, kind, out);
     t->narrow_written = st == WGK_OK;
@@ -690,7 +694,7 @@ wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, c
                    "%s port %s stores %s as %s, the destination tensor holds %s, and %s: pass no destination, or a new "
                    "tensor",
                    dir, port->name, wgk_dtype_name(t->dtype), layout_name(want), layout_name(t->storage), why);
-  return rt_fail(ctx, WGK_ERR_CALL);
+  return ctx->err.status;
 }
 
 void rt_tensor_commit_written(wgk_tensor *t, const manifest_port *port) {
