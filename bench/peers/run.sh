@@ -47,7 +47,7 @@ case "${REFERENCE:-auto}" in
 esac
 off_irq=--off-irq-cpu
 [ "${OFF_IRQ_CPU:-1}" = 0 ] && off_irq=
-"$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--repeat $ITER} $ref $off_irq --json "$o/wgk.json" | tee "$o/wgk.txt"
+"$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--iterations $ITER} $ref $off_irq --json "$o/wgk.json" | tee "$o/wgk.txt"
 pin=()
 beside=$([ -f "$o/wgk.json" ] && "$PY" "$root/bench/peers/cpus_beside.py" "$o/wgk.json")
 if [ -n "$beside" ] && command -v taskset >/dev/null; then

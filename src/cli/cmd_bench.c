@@ -1,7 +1,9 @@
 /*
- * `wgk bench PKG [--case ID] [--repeat N] [--json FILE]`: the device's ceilings (vec4 copy bandwidth, FMA
- * rate), then every bench.json case: GPU time per call, wall time with resident tensors and end to end,
- * bytes and FLOPs per call, achieved GB/s and GFLOP/s and their ratio to the ceilings. docs/performance.md.
+ * `wgk bench PKG [--case ID] [--iterations N] [--json FILE] [--verbose]`: the device's ceilings (vec4 copy
+ * bandwidth, FMA rate), then every bench.json case: GPU time per call, wall time with resident tensors and end to
+ * end, bytes and FLOPs per call, achieved GB/s and GFLOP/s and their ratio to the ceilings. By default one short
+ * table (case, variant, GPU us, e2e us, GB/s, % of the copy ceiling); --verbose prints the lab detail (repeats,
+ * breakdowns, goals, consistency) under each row. docs/performance.md.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,12 +23,14 @@
 typedef struct bench_opts {
   cli_common common;
   const char *pkg, *filter, *json;
-  long repeat;    /* 0: the case's iterations */
+  long iterations; /* --iterations N; 0: the case's own */
   bool reference;  /* --reference: time the op's C reference too */
   bool first_call; /* --first-call: the first call of the process by phase, nothing else */
   bool off_irq_cpu;  /* --off-irq-cpu: move this process off the GPU's interrupt CPUs first (bench/affinity.h) */
   char kept_off[64]; /* the CPUs it was moved off, as a CPU list; "" when none */
 } bench_opts;
+
+#define REPEATS 3 /* each series is dealt into this many repeats, whose medians must agree */
 
 static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   const char *a = argv[*i];
@@ -37,20 +41,24 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   if (strcmp(a, "--first-call") == 0) return o->first_call = true, 1;
   if (strcmp(a, "--off-irq-cpu") == 0) return o->off_irq_cpu = true, 1;
   if (strcmp(a, "--json") == 0) return cli_once("bench", a, &o->json, cli_value("bench", argc, argv, i)) ? 1 : -1;
-  if (strcmp(a, "--repeat") == 0) {
+  if (strcmp(a, "--iterations") == 0) {
     const char *v = cli_value("bench", argc, argv, i);
     long long n;
     if (!v) return -1;
-    if (o->repeat) return cli_error("bench", "--repeat given twice; give it once"), -1;
-    if (!cli_int("bench", "--repeat", v, 1, 1000000, &n)) return -1;
-    o->repeat = (long)n;
+    if (o->iterations) return cli_error("bench", "--iterations given twice; give it once"), -1;
+    if (!cli_int("bench", "--iterations", v, 1, 1000000, &n)) return -1;
+    o->iterations = (long)n;
     return 1;
   }
+  if (strcmp(a, "--repeat") == 0)
+    return cli_error("bench", "--repeat is now --iterations N (the timed iterations per case; the %d repeats they are "
+                              "dealt into are fixed)", REPEATS),
+           -1;
   if (a[0] == '-' && a[1])
     return cli_error(
                "bench",
-               "unknown option '%s' (wgk bench takes: --case --repeat --json --reference --first-call --off-irq-cpu "
-               "and the common options)",
+               "unknown option '%s' (wgk bench takes: --case --iterations --json --reference --first-call "
+               "--off-irq-cpu and the common options)",
                a),
            -1;
   if (o->pkg) return cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
@@ -58,7 +66,6 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   return 1;
 }
 
-#define REPEATS 3
 /* Wall samples of K calls per repeat: BATCH_SAMPLES (fewer where the case has fewer iterations), and on up to
  * BATCH_SAMPLES_MAX while they take under BATCH_NS: ten samples of a short case's batch spread its medians past 5%
  * between repeats on the H200 (a submission's jitter is a large part of a 5 µs call); on lavapipe, where the batch
@@ -217,7 +224,7 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
   wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
   r->warmup = r->c->warmup;
-  r->iterations = o->repeat ? o->repeat : r->c->iterations;
+  r->iterations = o->iterations ? o->iterations : r->c->iterations;
   if (!st) st = bench_first_run(&su);
   if (!st) snprintf(r->variant, sizeof r->variant, "%s", wgk_call_variant(su.call));
   if (!st) st = time_repeats(&su, rt_context_device_desc(rt_kernel_context(k)), r);
@@ -365,6 +372,33 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
 }
 
+/* The default table: one line per case, for people; the lab detail is print_row's (--verbose). */
+static void print_short_header(const bench_ceilings *c) {
+  printf("ceilings: copy %.1f GB/s, FMA %.1f GFLOP/s (measured now; --verbose prints how, and each case's detail)\n",
+         c->copy.gbps, c->fma_gflops);
+  printf("%-18s %-24s %10s %10s %9s %10s\n", "case", "variant", "GPU us", "e2e us", "GB/s", "% of copy");
+}
+
+static void print_short_row(const cli_bench_row *r, const bench_ceilings *c) {
+  if (r->skipped || r->failed) {
+    printf("%-18s %s: %s\n", r->c->id, r->skipped ? "SKIP" : "FAIL", r->message);
+    return;
+  }
+  double gbps = cli_bench_row_gbps(r);
+  printf("%-18s %-24s %10.1f %10.1f %9.2f %9.1f%%\n", r->c->id, r->variant, r->gpu.median * 1e-3, r->e2e.median * 1e-3,
+         gbps, c->copy.gbps > 0 ? 100 * gbps / c->copy.gbps : 0);
+}
+
+/* Under the short table: what makes a figure doubtful, in a line each (the detail is --verbose's). */
+static void print_short_notes(const cli_bench_row *rows, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const cli_bench_row *r = &rows[i];
+    if (r->skipped || r->failed) continue;
+    if (!r->repeats_agree) printf("note: %s: the repeats disagree (%s)\n", r->c->id, r->disagreement);
+    if (!r->consistent) printf("note: %s: inconsistent figures (%s)\n", r->c->id, r->consistency);
+  }
+}
+
 static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k, const bench_ceilings *c,
                        const cli_bench_row *rows, size_t n) {
   json_t *doc = cli_bench_report_json(argc, argv, rt_kernel_manifest(k)->op_id,
@@ -424,21 +458,30 @@ static int run_bench(wgk_kernel *k, const tc_bench_suite *s, bench_opts *o, int 
     util_error_format(&err, msg, sizeof msg);
     return cli_error("bench", "submit + wait: %s", msg), 1;
   }
-  print_ceilings(&ceil);
+  bool lab = o->common.verbose;
   cli_bench_row *rows = calloc(s->n_cases + 1, sizeof *rows);
   size_t n = 0;
   int failed = 0;
-  printf("%-18s %-22s %10s %19s %10s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
-         "batch us", "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
+  if (lab) {
+    print_ceilings(&ceil);
+    printf("%-18s %-22s %10s %19s %10s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
+           "batch us", "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
+  } else {
+    print_short_header(&ceil);
+  }
   for (size_t i = 0; rows && i < s->n_cases; i++) {
     const tc_bench_case *c = &s->cases[i];
     if (o->filter && !strstr(c->id, o->filter)) continue;
     rows[n].c = c;
     measure_case(k, s, o, &ceil, &rows[n]);
-    print_row(&rows[n], &ceil);
+    if (lab)
+      print_row(&rows[n], &ceil);
+    else
+      print_short_row(&rows[n], &ceil);
     fflush(stdout);
     failed += rows[n++].failed;
   }
+  if (!lab && rows) print_short_notes(rows, n);
   if (o->filter && n == 0) cli_error("bench", "no case matches '%s'", o->filter), failed++;
   if (o->json && !write_json(o, argc, argv, k, &ceil, rows, n)) failed++;
   free(rows);
@@ -459,8 +502,9 @@ int cmd_bench(int argc, char **argv) {
   pkg_free(pkg);
   if (!ok) return 1;
   if (o.first_call) {
-    if (o.repeat || o.reference || o.off_irq_cpu)
-      return cli_error("bench", "--first-call times one call: --repeat, --reference and --off-irq-cpu do not apply"), 2;
+    if (o.iterations || o.reference || o.off_irq_cpu)
+      return cli_error("bench", "--first-call times one call: --iterations, --reference and --off-irq-cpu do not apply"),
+             2;
     return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
   }
   wgk_context *ctx = NULL;

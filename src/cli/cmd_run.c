@@ -1,5 +1,5 @@
 /*
- * `wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR] [--repeat N]`:
+ * `wgk run PKG --in port=FILE.npy ... [--attr k=v] [--arg k=v] [--tunable k=v] [--out DIR] [--calls N]`:
  * one kernel call on .npy inputs; prints each output's summary and the call's time, writes outputs as .npy.
  * With --verbose, the context's cache counters per call, so a repeated call shows that it compiled nothing, and
  * where the process's time went by phase (check, instance, adapter, device, load, inputs, plan, compile, run, read,
@@ -58,20 +58,22 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
   if (strcmp(a, "--out") == 0) return cli_once("run", a, &o->out_dir, cli_value("run", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--out-shape") == 0) return push(a, o->out_shapes, &o->n_out_shapes, cli_value("run", argc, argv, i));
-  if (strcmp(a, "--repeat") == 0) {
+  if (strcmp(a, "--calls") == 0) {
     const char *v = cli_value("run", argc, argv, i);
     long long n;
     if (!v) return -1;
-    if (o->repeat_given) return cli_error("run", "--repeat given twice; give it once"), -1;
-    if (!cli_int("run", "--repeat", v, 1, 1000000, &n)) return -1;
+    if (o->repeat_given) return cli_error("run", "--calls given twice; give it once"), -1;
+    if (!cli_int("run", "--calls", v, 1, 1000000, &n)) return -1;
     o->repeat = (long)n;
     o->repeat_given = true;
     return 1;
   }
+  if (strcmp(a, "--repeat") == 0)
+    return cli_error("run", "--repeat is now --calls N (how many times the call runs)"), -1;
   if (a[0] == '-' && a[1])
     return cli_error("run",
-                     "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --repeat --wgsl and "
-                     "the common options)",
+                     "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --out-shape --calls --wgsl "
+                     "and the common options)",
                      a),
            -1;
   if (o->pkg) return cli_error("run", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;

@@ -1,6 +1,7 @@
 /*
  * `wgk test PKG [--case ID-or-substring] [--shard K/N] [--list]`: runs the package's test.json cases on the
- * device, one line per case (PASS / FAIL / SKIP), then "N passed, M failed[, K skipped]"; exit 1 on any failure.
+ * device, one line per case (PASS with its errors and the tolerance that passed them / FAIL with the worst element /
+ * SKIP with the reason), then "N passed, M failed[, K skipped]"; exit 1 on any failure. --json: the same as JSON.
  * --shard K/N keeps every N-th of the cases --case selects, from the K-th on (1 <= K <= N), so N processes
  * together run each case once: a long suite split across ctest jobs.
  */
@@ -68,13 +69,31 @@ static tc_suite *load_suite(pkg_package *pkg) {
   return suite;
 }
 
+/* Beside a PASS line's errors, the tolerance that passed them and the share of it the worst element used:
+ * "; float32 tolerance rtol 1e-05 atol 1e-06, 3% used" (or "; int64 exact"). */
+static void print_tolerance(const tc_outcome *o) {
+  if (o->tol_dtype == WGK_DTYPE_INVALID) return;
+  if (o->tol.rtol == 0 && o->tol.atol == 0) {
+    printf("; %s exact", wgk_dtype_name(o->tol_dtype));
+    return;
+  }
+  printf("; %s tolerance rtol %g atol %g, ", wgk_dtype_name(o->tol_dtype), o->tol.rtol, o->tol.atol);
+  if (o->used > 0 && o->used < 0.01)
+    printf("<1%% used");
+  else
+    printf("%.0f%% used", 100 * o->used);
+}
+
 static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
   switch (o->verdict) {
   case WGK_TC_PASS:
     if (c->expect_error)
       printf("PASS %s (refused as expected)\n", c->id);
-    else
-      printf("PASS %s (%s, max abs err %.3g, max rel err %.3g)\n", c->id, o->variant, o->max_abs, o->max_rel);
+    else {
+      printf("PASS %s (%s, max abs err %.3g, max rel err %.3g", c->id, o->variant, o->max_abs, o->max_rel);
+      print_tolerance(o);
+      printf(")\n");
+    }
     if (verbose && o->message[0]) printf("     %s\n", o->message);
     break;
   case WGK_TC_FAIL:

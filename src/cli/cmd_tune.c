@@ -1,5 +1,5 @@
 /*
- * `wgk tune PKG [--case ID] [--repeat N]`: sweeps each tunable of every bench.json case (src/bench/tune.h),
+ * `wgk tune PKG [--case ID] [--iterations N]`: sweeps each tunable of every bench.json case (src/bench/tune.h),
  * checks each candidate's outputs, and stores the best per device, op, variant and shape in the tuning cache
  * (src/runtime/tuning.h) that later calls read. `wgk tune --show [PKG]` prints the cache.
  */
@@ -30,17 +30,20 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   if (r) return r;
   if (strcmp(a, "--show") == 0) return o->show = true, 1;
   if (strcmp(a, "--case") == 0) return cli_once("tune", a, &o->filter, cli_value("tune", argc, argv, i)) ? 1 : -1;
-  if (strcmp(a, "--repeat") == 0) {
+  if (strcmp(a, "--iterations") == 0) {
     const char *v = cli_value("tune", argc, argv, i);
     long long n;
     if (!v) return -1;
-    if (o->repeat) return cli_error("tune", "--repeat given twice; give it once"), -1;
-    if (!cli_int("tune", "--repeat", v, 1, 100000, &n)) return -1;
+    if (o->repeat) return cli_error("tune", "--iterations given twice; give it once"), -1;
+    if (!cli_int("tune", "--iterations", v, 1, 100000, &n)) return -1;
     o->repeat = (long)n;
     return 1;
   }
+  if (strcmp(a, "--repeat") == 0)
+    return cli_error("tune", "--repeat is now --iterations N (the timed iterations per candidate)"), -1;
   if (a[0] == '-' && a[1])
-    return cli_error("tune", "unknown option '%s' (wgk tune takes: --case --repeat --show and the common options)", a),
+    return cli_error("tune", "unknown option '%s' (wgk tune takes: --case --iterations --show and the common options)",
+                     a),
            -1;
   if (o->pkg) return cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;
@@ -139,7 +142,7 @@ int cmd_tune(int argc, char **argv) {
   char path[4096];
   if (!rt_tuning_path(path, sizeof path)) return cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
   if (o.show && (o.filter || o.repeat))
-    return cli_error("tune", "--show prints the cache; --case and --repeat do not apply"), 2;
+    return cli_error("tune", "--show prints the cache; --case and --iterations do not apply"), 2;
   if (o.show) return show(path, o.pkg);
   if (!o.pkg) return cli_usage("tune");
   pkg_package *pkg = cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */

@@ -32,14 +32,17 @@ typedef struct command_help {
 static const command_help helps[] = {
     {"run", true,
      "usage: wgk run PKG --in PORT=FILE.npy ... [options]\n"
-     "Runs one call on the GPU with .npy inputs, prints each output's shape and first values, and writes every\n"
-     "output as <port>.npy in --out DIR. Every argument is checked before a GPU context is made.\n"
+     "Runs the call on the GPU with .npy inputs. Prints, per call, the variant and its wall and GPU time\n"
+     "(\"call 1: variant rank4_cache2_pos, wall 2.1 ms, gpu 0.3 ms\"), then per output its dtype, shape and\n"
+     "min/max/mean (\"y: float32 [1, 2, 3, 8] min=-2.3 max=2.0 mean=-0.017\", with a count of non-finite values);\n"
+     "writes every output as <port>.npy in --out DIR. Every argument is checked before a GPU context is made.\n"
      "  --in PORT=FILE.npy     an input tensor by port key (or ONNX name); 0-d arrays are scalars\n"
      "%s"
      "  --out-shape PORT=DIMS[:DTYPE]  an explicit destination for an output without a shape expression\n"
      "                         (DIMS like 2x3, `scalar` for 0-d; DTYPE default float32)\n"
      "  --out DIR              write outputs as DIR/<port>.npy (a folder; PORT=FILE is refused)\n"
-     "  --repeat N             run the call N times (timing on stderr with --verbose)\n"
+     "  --calls N              run the call N times, a time line each (was --repeat); --verbose adds the\n"
+     "                         tunables and what each call compiled and created\n"
      "  --wgsl                 print the rendered WGSL of every pass\n"},
     {"explain", true,
      "usage: wgk explain PKG [--shape PORT=2x4x3x8]... [options]\n"
@@ -68,32 +71,42 @@ static const command_help helps[] = {
      "                         source, shadowed, repo, revision, complete, refs, error}]\n"},
     {"info", true,
      "usage: wgk info PKG [options]\n"
-     "A package's contract: ports, attributes, tunables, variants, and whether its files are digest-verified.\n"},
+     "Prints a package's contract: its op id, folder, version and whether its files are digest-verified, then\n"
+     "its ports (direction, names, dtypes, rank, shape), attributes (default, allowed values), tunables and\n"
+     "variants (conditions and passes). Nothing runs on the GPU.\n"},
     {"test", true,
      "usage: wgk test PKG [--case ID] [--shard K/N] [--list] [options]\n"
-     "Runs the package's test.json cases on the GPU against wgk's double-precision references.\n"
+     "Runs the package's test.json cases on the GPU against wgk's double-precision references. Prints a line\n"
+     "per case: PASS with the variant, the largest absolute and relative errors and the tolerance that passed\n"
+     "them (with the share of it the worst element used), FAIL with the worst element against its tolerance, or\n"
+     "SKIP with the reason; then \"N passed, M failed\". Exit 1 on any failure.\n"
      "  --case ID              only cases whose id contains ID\n"
      "  --shard K/N            every N-th of those cases from the K-th on: N runs together run each once\n"
      "  --list                 list the cases without running them\n"},
     {"bench", true,
-     "usage: wgk bench PKG [--case ID] [--repeat N] [--json FILE] [--reference | --first-call] [--off-irq-cpu]\n"
-     "                 [options]\n"
-     "Times the package's bench.json cases: GPU time, GB/s and GFLOP/s against the device's measured ceilings.\n"
+     "usage: wgk bench PKG [--case ID] [--iterations N] [--json FILE] [--reference | --first-call]\n"
+     "                 [--off-irq-cpu] [options]\n"
+     "Times the package's bench.json cases against the device's ceilings, measured first. Prints the adapter,\n"
+     "the copy and FMA ceilings, then one line per case: case, variant, GPU us per call, end-to-end us per call\n"
+     "(host inputs in, outputs read back), GB/s and its % of the copy ceiling; notes follow for figures in doubt.\n"
+     "With --verbose, the lab detail instead: how each ceiling was timed, and per case the spread of its repeats,\n"
+     "the time breakdown, the transfer and overhead goals and the consistency checks.\n"
      "  --case ID              only cases whose id contains ID\n"
-     "  --repeat N             timed iterations per case (default: the case's own)\n"
-     "  --json FILE            write the results as JSON\n"
+     "  --iterations N         timed iterations per case (default: the case's own; was --repeat)\n"
+     "  --json FILE            write every figure as JSON (scripts/plot-bench.py draws it)\n"
      "  --reference            also time the CPU reference\n"
      "  --first-call           only the first call of this process, by phase (context, load, plan + compile,\n"
      "                         run, wait, read; wall and CPU time) and the pipeline cache's counts\n"
      "  --off-irq-cpu          first move this process off the CPU that takes the GPU's interrupts (found by\n"
      "                         200 bare submissions; a wait there sees the work done late on the H200)\n"},
     {"tune", true,
-     "usage: wgk tune PKG [--case ID] [--repeat N] [options]\n"
+     "usage: wgk tune PKG [--case ID] [--iterations N] [options]\n"
      "       wgk tune --show [OP-ID]\n"
      "Sweeps the package's tunables per bench case and keeps the fastest per device in the tuning cache\n"
-     "(WGK_TUNING_CACHE, else ~/.cache/wgk/tuning.json); later calls use it.\n"
+     "(WGK_TUNING_CACHE, else ~/.cache/wgk/tuning.json); later calls use it. Prints each candidate's time as it\n"
+     "goes and the setting kept per case.\n"
      "  --case ID              only cases whose id contains ID\n"
-     "  --repeat N             timed iterations per candidate\n"
+     "  --iterations N         timed iterations per candidate (was --repeat)\n"
      "  --show                 print the tuning cache (of one op with OP-ID)\n"},
     {"onnx-test", false,
      "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
@@ -115,7 +128,7 @@ static const command_help helps[] = {
      "layout in DST (a new folder), planning every call as the seed does.\n"},
     {"devices", false,
      "usage: wgk devices [--json]\n"
-     "Lists the WebGPU adapters: facts, features, limits.\n"
+     "Lists the WebGPU adapters: per adapter its name, vendor, backend and type, then its features and limits.\n"
      "  --json                 as JSON\n"},
     {"smoke", false,
      "usage: wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose]\n"

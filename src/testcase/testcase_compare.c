@@ -52,6 +52,10 @@ void tc_compare(const double *got, const double *want, size_t n, tc_tolerance to
     if (diff > out->max_abs) out->max_abs = diff;
     if (w != 0 && diff / fabs(w) > out->max_rel) out->max_rel = diff / fabs(w);
     if (diff > bound) out->n_bad++;
+    if (diff > 0) {
+      double used = bound > 0 ? diff / bound : INFINITY;
+      if (used > out->used) out->used = used;
+    }
     if (!worst_is_nonfinite && diff - bound > worst_excess) {
       worst_excess = diff - bound;
       out->worst = i;

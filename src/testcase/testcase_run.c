@@ -153,6 +153,11 @@ static bool judge_output(wgk_call *call, const tc_case *c, const tc_ref_output *
     tc_compare(got, r->values, n, tol, &cr);
     if (cr.max_abs > o->max_abs) o->max_abs = cr.max_abs;
     if (cr.max_rel > o->max_rel) o->max_rel = cr.max_rel;
+    if (o->tol_dtype == WGK_DTYPE_INVALID || cr.used > o->used) {
+      o->used = cr.used > o->used ? cr.used : o->used;
+      o->tol = tol;
+      o->tol_dtype = h->dtype;
+    }
     if (!cr.pass) {
       char idx[160], g[32], w[32];
       tc_unravel(cr.worst, h->rank, h->dims, idx, sizeof idx);

@@ -133,7 +133,8 @@ try:
 
     # every subcommand: unknown options, missing or bad values, given twice
     for args, want in [
-        (["run", SCALE, "--repeat", "0"], "--repeat takes an integer in [1, 1000000], not '0'"),
+        (["run", SCALE, "--calls", "0"], "--calls takes an integer in [1, 1000000], not '0'"),
+        (["run", SCALE, "--repeat", "2"], "--repeat is now --calls N (how many times the call runs)"),
         (["run", SCALE, "--out"], "--out needs a value"),
         (["run", SCALE, "--out", "a", "--out", "b"], "--out given twice"),
         (["run", SCALE, "--bogus"], "unknown option '--bogus'"),
@@ -154,8 +155,10 @@ try:
         (["onnx-test", "/missing/dir"], "/missing/dir: No such file or directory"),
         (["smoke", "--n", "5x"], "--n takes an integer in [1, 268435456], not '5x'"),
         (["smoke", "--seed", "abc"], "--seed takes an integer"),
-        (["tune", SCALE, "--repeat", "-3"], "--repeat takes an integer in [1, 100000]"),
-        (["bench", SCALE, "--repeat", "1", "--repeat", "2"], "--repeat given twice"),
+        (["tune", SCALE, "--iterations", "-3"], "--iterations takes an integer in [1, 100000]"),
+        (["tune", SCALE, "--repeat", "3"], "--repeat is now --iterations N (the timed iterations per candidate)"),
+        (["bench", SCALE, "--iterations", "1", "--iterations", "2"], "--iterations given twice"),
+        (["bench", SCALE, "--repeat", "7"], "--repeat is now --iterations N (the timed iterations per case; the 3 repeats"),
         (["explain", SCALE, "--device", "/dev/zero"], "not a regular file"),
         (["explain", SCALE, "--dtype", "T=float64", *shape], "'float64' is not a dtype T allows (float32, float16)"),
         (["explain", SCALE, "--absent", "nope", *shape], "has no port 'nope'"),

@@ -45,7 +45,7 @@ try:
     check(np.array_equal(y, (x16.astype(np.float32) * 2).astype(np.float16)), "float16 values")
 
     # a second call with the same shapes plans and compiles nothing
-    out, _ = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "x32.npy"), "--verbose", "--repeat", "2")
+    out, _ = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "x32.npy"), "--verbose", "--calls", "2")
     counters = re.findall(r"plans made: (\d+), plan hits: (\d+), shaders compiled: (\d+), pipelines created: (\d+)", out)
     check(len(counters) == 2, "two counter lines:\n" + out)
     if len(counters) == 2:
@@ -63,9 +63,11 @@ try:
     # test: the package's own cases pass
     out, _ = wgk("test", PKG)
     check(out.strip().splitlines()[-1] == "5 passed, 0 failed", "closing line:\n" + out)
-    check(re.search(r"^PASS inline_f32 \(elementwise, max abs err 0, max rel err 0\)$", out, re.M), "PASS line:\n" + out)
+    check(re.search(r"^PASS inline_f32 \(elementwise, max abs err 0, max rel err 0; float32 tolerance rtol 1e-06 atol 1e-06, 0% used\)$",
+                     out, re.M), "PASS line:\n" + out)
     out, _ = wgk("test", PKG, "--case", "f16")
-    check(out.strip().splitlines() == ["PASS inline_f16 (elementwise, max abs err 2.34e-05, max rel err 2.35e-05)",
+    check(out.strip().splitlines() == ["PASS inline_f16 (elementwise, max abs err 2.34e-05, max rel err 2.35e-05; float16 tolerance "
+                                       "rtol 0.01 atol 0.001, <1% used)",
                                        "1 passed, 0 failed"], "filtered run:\n" + out)
     wgk("test", PKG, "--case", "no_such_case", rc=1)
 

@@ -61,7 +61,7 @@ def run_call(seq, *extra):
 
 try:
     # tune: every candidate tried is correct and the best is stored under this device, op, variant and shape
-    out, err = wgk("tune", PKG, "--case", CASE, "--repeat", "3")
+    out, err = wgk("tune", PKG, "--case", CASE, "--iterations", "3")
     tried = re.findall(rf"^tune {CASE}: WORKGROUP_SIZE=(\d+) ", err, re.M)
     # candidates around the default 256: from 256 / 16 = 16 up to the device's invocation limit
     check(len(set(tried)) >= 2 and "16" in tried and "8" not in tried,
@@ -105,7 +105,7 @@ try:
     # bench --json: the report parses and holds every field
     path = os.path.join(tmp, "bench.json")
     # --off-irq-cpu: a GPU's interrupt CPUs are left (bench/affinity.h, tested in test_bench); a CPU adapter has none
-    out, _ = wgk("bench", PKG, "--case", CASE, "--repeat", "3", "--json", path, "--off-irq-cpu")
+    out, _ = wgk("bench", PKG, "--case", CASE, "--iterations", "3", "--json", path, "--off-irq-cpu", "--verbose")
     rep = json.load(open(path))
     check(rep["command"][:2] == ["wgk", "bench"] and rep["package"] == "ai.onnx.RotaryEmbedding", "command, package")
     check({"vendor", "architecture", "device", "description", "features", "limits"} <= set(rep["device"]), "device")
@@ -281,7 +281,19 @@ try:
     check(c0.get("loaded") == 0 and c0.get("stored", 0) > 0, f"the first process stores: {c0}")
     check(c1.get("loaded", 0) > 0 and c1.get("missed") == 0 and c1.get("stored") == 0,
           f"the second process only loads: {c1}")
-    wgk("bench", PKG, "--first-call", "--repeat", "3", rc=2)  # one call: --repeat does not apply
+    wgk("bench", PKG, "--first-call", "--iterations", "3", rc=2)  # one call: --iterations does not apply
+
+    # the default table, for people: a header, one line per case with the figures it names, no lab vocabulary
+    out, _ = wgk("bench", PKG, "--case", CASE, "--iterations", "2")
+    lines = out.splitlines()
+    head = next((i for i, l in enumerate(lines) if l.split()[:2] == ["case", "variant"]), None)
+    check(head is not None and lines[head].split()[2:] == ["GPU", "us", "e2e", "us", "GB/s", "%", "of", "copy"],
+          "short table header:\n" + out)
+    if head is not None:
+        row = lines[head + 1].split()
+        check(len(row) == 6 and row[0] == CASE and row[5].endswith("%"), "one row per case:\n" + out)
+    for lab in ("repeats (dealt", "MISSED", "goal", "p10-p90", "breakdown", "us: "):
+        check(lab not in out, f"no lab detail ({lab!r}) without --verbose:\n" + out)
     wgk("bench", PKG, "--first-call", "--off-irq-cpu", rc=2)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)

@@ -12,7 +12,7 @@ package's rules pick, and bad calls must be refused with a clear message, exit 1
                         submitAfter; {workgroups} dispatch; internal uniform field
   demo.Histogram        zeroInit scratch accumulated with atomics across the passes of a repeat group;
                         two uniform bindings in one pass (a shared handle and an inline struct); uniform
-                        fields: required (from --arg), default, internal; explicit {x} dispatch; --repeat
+                        fields: required (from --arg), default, internal; explicit {x} dispatch; --calls
   demo.EmaUpdate        in/out port updated in place; 0-d tensor input; explicit destination of any shape
                         (--out-shape); optional scalar args into uniform fields
   demo.BatchMatMul      priority, variant requires (feature, limit, subgroupMinSize), manifest requires,
@@ -46,7 +46,7 @@ def check(label, pkg, args, want, variant=None, rtol=1e-5, atol=1e-6, repeat=1):
     """want: port -> (array in double, dtype). Every port must be written, in its dtype and shape."""
     global passed
     out = os.path.join(tmp, 'out_%d' % (passed + len(fails)))
-    p = run(pkg, args + (['--repeat', str(repeat)] if repeat > 1 else []), out)
+    p = run(pkg, args + (['--calls', str(repeat)] if repeat > 1 else []), out)
     if p.returncode != 0:
         fails.append(f'{label}: exit {p.returncode}: {p.stderr.strip()}')
         return
