@@ -98,8 +98,13 @@ do_prep() {
   fi
   bash "$root/bench/peers/pack.sh" >/dev/null && { [ "$dest" = "$root" ] || cp -r "$root/.peers" "$dest/"; }
   du -sh "$dest/.gl" "$dest/.devlibs" "$dest/.device" "$dest/.peers"
-  (cd "$dest" && git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -1 |
-    awk '{printf "tracked files: %.1f MiB (with the carried folders, under the 64 MiB a call)\n", $1/1048576}')
+  local tree carried
+  tree=$(cd "$dest" && git ls-files -z -co --exclude-standard | xargs -0 du -cb 2>/dev/null | awk '/total$/ {t += $1} END {print t}')
+  carried=$(du -scb "$dest/.gl" "$dest/.devlibs" "$dest/.device" "$dest/.peers" | tail -1 | cut -f1)
+  awk -v t="$tree" -v c="$carried" 'BEGIN {
+    printf "the call sends %.1f MiB: the tree %.1f MiB, the carried folders %.1f MiB (the limit is 64 MiB)\n",
+      (t + c) / 1048576, t / 1048576, c / 1048576
+    if (t + c > 64 * 1048576) print "gpu.sh: over the limit: leave the public loader out (JSLOADER_DIR=/nonexistent)" }'
 }
 
 case "${1:-}" in
