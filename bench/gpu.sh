@@ -21,10 +21,11 @@
 #                  ONNX Runtime CPU and WebGPU, torch (RoPE eager/compile; dense SDPA float32 and float16), the
 #                  public loader; each peer case within PEER_BUDGET_MS (default 4000) of timed calls
 #       firstcall  the first call of a fresh `wgk run` process, cold and warm pipeline cache (bench/firstcall.sh)
-#       all        check bench firstcall
+#       all        check firstcall bench
 #       exec CMD.. one command with the environment (Vulkan at the NVIDIA driver, the carried libraries)
 #   Results in $OUT (else ./gpu-out): log.txt, summary.txt (the tables) and results.tar.gz (every file).
-#   Env: BUILD (default .device/build where carried, else build), PEER_BUDGET_MS, ITER, CASE, PKG (one package).
+#   Env: BUILD (default .device/build where carried, else build), PEER_BUDGET_MS, ITER, CASE, PKG (one package),
+#   DEADLINE_S (default 570: a step still running then is cut, and the results are packed before the tool's 600 s).
 # Without VK_DRIVER_FILES Dawn silently falls back to its Null backend: `wgk devices` heads the log to show it.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -146,7 +147,12 @@ gpu_env() { # Dawn, the carried Vulkan loader and libraries, the NVIDIA ICD, BUI
 gpu_env
 
 status=0
-step() { echo "== $*" | tee -a "$RES/log.txt"; "$@" 2>&1 | tee -a "$RES/log.txt"; local rc=${PIPESTATUS[0]}
+DEADLINE_S=${DEADLINE_S:-570} # the whole run ends by then (the tool's limit is 600 s): a step past it is cut short
+step() { echo "== $*" | tee -a "$RES/log.txt"
+  local left=$((DEADLINE_S - SECONDS))
+  if [ "$left" -le 5 ]; then echo "(skipped: past DEADLINE_S=$DEADLINE_S)" | tee -a "$RES/log.txt"; status=1; return; fi
+  timeout -k 5 "$left" "$@" 2>&1 | tee -a "$RES/log.txt"; local rc=${PIPESTATUS[0]}
+  [ "$rc" = 124 ] && echo "(cut at DEADLINE_S=$DEADLINE_S)" | tee -a "$RES/log.txt"
   [ "$rc" = 0 ] || { echo "(exit $rc)" | tee -a "$RES/log.txt"; status=1; }
   cp "$RES/log.txt" "$FINAL/log.txt"; } # a run cut off at its limit still returns its log so far
 stamp() { echo "-- $(date -u +%T) $* (${SECONDS}s into the run)" | tee -a "$RES/log.txt"; }
@@ -186,7 +192,7 @@ for s in "$@"; do
   check) do_check ;;
   bench) do_bench ;;
   firstcall) do_firstcall ;;
-  all) do_check; do_bench; do_firstcall ;;
+  all) do_check; do_firstcall; do_bench ;;
   *) echo "gpu.sh: unknown step '$s' (check, bench, firstcall, all, exec CMD...)" >&2; status=2 ;;
   esac
 done
