@@ -4,7 +4,7 @@
 #     runtime  what building and running the library and the `wgk` command need (make build, make demo,
 #              make install): compiler, CMake, jansson, OpenSSL, curl, protobuf-c, the Vulkan loader, Mesa >= 25
 #              lavapipe, Node's npm, and Dawn from npm (third_party/dawn, pinned and integrity-checked by npm ci).
-#     test     runtime, and the test toolchain (make test): cmocka, python3-numpy/onnx/pytest, and the npm test
+#     test     runtime, and the test toolchain (make test): cmocka, python3-numpy/onnx/pytest/matplotlib, the npm test
 #              oracles (tests/oracle: @huggingface/jinja; tests/ort: onnxruntime-node, about 290 MB). Default.
 #     fuzz     runtime, and clang (scripts/fuzz.sh).
 #     --dry-run  print the plan and change nothing.
@@ -27,7 +27,7 @@ done
 
 runtime_packages=(build-essential cmake pkg-config libjansson-dev libssl-dev libcurl4-openssl-dev
                   libprotobuf-c-dev protobuf-c-compiler libvulkan1 nodejs npm)
-test_packages=(libcmocka-dev python3 python3-numpy python3-onnx python3-pytest)
+test_packages=(libcmocka-dev python3 python3-numpy python3-onnx python3-pytest python3-matplotlib)
 fuzz_packages=(clang)
 packages=("${runtime_packages[@]}")
 npm_dirs=(third_party/dawn)
