@@ -152,7 +152,39 @@ typedef struct wgk_context_options {
    * test `requires`. NULL: the environment variable WGK_DISABLE_FEATURES; "": none. An unknown name fails
    * wgk_context_create with WGK_ERR_INVALID_ARGUMENT. */
   const char *disable_features;
+  /* Runtime strategies, each settable per context. 0 (what a designated initializer leaves) means the default:
+   * the environment variable named beside the field when it is set (docs/environment.md), else the built-in
+   * value. WGK_OFF asks for none where the comment allows it; WGK_ON / WGK_OFF set a switch. A value that breaks
+   * its rule, here or in the variable, fails wgk_context_create with WGK_ERR_INVALID_ARGUMENT naming the field
+   * (or variable), the rule and the value. */
+  int64_t wait_timeout_ms;  /* longest wait for the GPU before WGK_ERR_TIMEOUT, 1 .. 86,400,000 (24 h);
+                               WGK_WAIT_TIMEOUT_MS; 60,000 */
+  int64_t pool_bytes;       /* bytes of released tensors' buffers and read-back staging kept for reuse, up to 2^48;
+                               WGK_OFF: none kept; WGK_POOL_BYTES; 512 MiB */
+  int64_t queue_write_max;  /* uploads up to this many bytes go through queue writes, larger ones through staging,
+                               up to 2^48; WGK_OFF: every upload staged; WGK_QUEUE_WRITE_MAX; 256 KiB */
+  int64_t host_span;        /* bytes of a staged piece's host conversion one thread takes, 4 KiB .. 64 MiB;
+                               WGK_HOST_SPAN; 256 KiB */
+  int64_t max_storage_binding_bytes; /* lowers (never raises) the storage-binding limit plans use, so calls split
+                               at small sizes: a multiple of 4 of at least the device's storage offset alignment;
+                               WGK_MAX_STORAGE_BINDING_BYTES; the device's limit */
+  int32_t host_threads;     /* threads converting one large staged transfer, the caller's included, 1 .. 64 (1: all
+                               on the calling thread); WGK_HOST_THREADS; 8 */
+  int32_t host_spin_us;     /* microseconds those threads watch for the next piece before sleeping, up to 100,000;
+                               WGK_OFF: none; WGK_HOST_SPIN_US; 100 on a GPU adapter, none on a CPU adapter */
+  int32_t wait_spin_us;     /* microseconds a wait for the GPU polls before it blocks, up to 1,000,000; WGK_OFF:
+                               block at once; WGK_WAIT_SPIN_US; 2,000 on a GPU adapter, none on a CPU adapter */
+  int8_t staged_upload;     /* uploads above queue_write_max through reused mapped staging buffers (else through
+                               mapped creation); WGK_STAGED_UPLOAD; on unless the adapter is a CPU */
+  int8_t defer_uploads;     /* a one-piece staged upload's copy rides with the next submission; WGK_DEFER_UPLOADS;
+                               on unless the adapter is a CPU */
+  int8_t submit_during_fill; /* copies deferred by earlier uploads are submitted while a staged piece is filled;
+                               WGK_SUBMIT_DURING_FILL; off */
 } wgk_context_options;
+
+/* The values of a switch in wgk_context_options (0: its default), and "none" for the counts that allow it. */
+#define WGK_ON 1
+#define WGK_OFF (-1)
 
 /* Bring your own device. wgpu_device must be a WGPUDevice of the Dawn wgk links (lib/wgk/libwebgpu_wrapper.so
  * of the install): <wgk/webgpu_dawn.h> declares its WebGPU API (the npm Dawn ships no webgpu.h, and enum values
@@ -195,8 +227,8 @@ WGK_API const char *wgk_context_errmsg(const wgk_context *ctx);
 WGK_API wgk_status wgk_context_errcode(const wgk_context *ctx);
 /* The adapter in one line: "lavapipe (llvmpipe ...), vulkan, cpu". */
 WGK_API const char *wgk_context_adapter(const wgk_context *ctx);
-/* Blocks (no spinning) until all submitted work is done. Every wait on the GPU gives up with WGK_ERR_TIMEOUT
- * after 60 s, or after the environment variable WGK_WAIT_TIMEOUT_MS milliseconds read at context creation. */
+/* Blocks until all submitted work is done. Every wait on the GPU gives up with WGK_ERR_TIMEOUT after the
+ * context's wait_timeout_ms (wgk_context_options). */
 WGK_API wgk_status wgk_context_wait(wgk_context *ctx);
 
 /* What the caches did, for tests and --verbose. */

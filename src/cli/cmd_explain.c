@@ -14,6 +14,7 @@
 #include "device/device_json.h"
 #include "ops/ops.h"
 #include "plan/plan.h"
+#include "util/env.h"
 
 typedef struct explain_opts {
   const char *pkg, *device_file, *pass_id;
@@ -211,7 +212,7 @@ static bool device_desc(const explain_opts *o, dev_desc *d, util_error *err) {
   if (o->device_file) {
     if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
     uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
-    if (dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) != WGK_OK)
+    if (dev_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) != WGK_OK)
       return false;
     d->features &= ~hidden;
     return true;

@@ -1,5 +1,6 @@
 /* The instance and its adapters: creating the instance wgk owns, listing adapters, choosing one. */
 #include "gpu/gpu_internal.h"
+#include "util/env.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -129,7 +130,7 @@ wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;
       uint32_t hidden = 0;
-      s = dev_features_parse(getenv(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err);
+      s = dev_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err);
       if (s != WGK_OK) {
         free(*out);
         *out = NULL;
@@ -166,7 +167,7 @@ static bool parse_index(const char *s, size_t *out) {
 
 wgk_status gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, util_error *err) {
   *out = NULL;
-  if (!selector || !*selector) selector = getenv("WGK_ADAPTER");
+  if (!selector || !*selector) selector = util_env("WGK_ADAPTER");
   if (!selector || !*selector) {
     util_error why = {0};
     *out = request(instance, WGPUPowerPreference_HighPerformance, false, &why);

@@ -1,4 +1,5 @@
 /* The persistent pipeline cache behind Dawn's blob-cache callbacks (gpu/blob_cache.h). */
+#include "util/env.h"
 #include "gpu/blob_cache.h"
 
 #include <dirent.h>
@@ -235,7 +236,7 @@ void gpu_blob_cache_store(const void *key, size_t key_size, const void *value, s
 }
 
 bool gpu_blob_cache_dir(const char *adapter_id, char *out, size_t size) {
-  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  const char *xdg = util_env("XDG_CACHE_HOME"), *home = util_env("HOME");
   unsigned long long h = (unsigned long long)fnv(FNV0, adapter_id, strlen(adapter_id));
   int n = xdg && *xdg     ? snprintf(out, size, "%s/wgk/pipelines/%016llx", xdg, h)
           : home && *home ? snprintf(out, size, "%s/.cache/wgk/pipelines/%016llx", home, h)

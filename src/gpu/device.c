@@ -10,6 +10,7 @@
 
 #include "gpu/blob_cache.h"
 #include "util/clock.h"
+#include "util/env.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,9 +69,8 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
  * of the adapter's facts (vendor, architecture, device, driver description, backend, ids) and of the Dawn
  * library file (path, size, time), so another driver or another Dawn build starts an empty cache. NULL when
  * turned off (WGK_PIPELINE_CACHE=0) or no folder can be made: Dawn then caches nothing. */
-static gpu_blob_cache *open_blob_cache(WGPUAdapter adapter) {
-  const char *off = getenv("WGK_PIPELINE_CACHE");
-  if (off && strcmp(off, "0") == 0) return NULL;
+static gpu_blob_cache *open_blob_cache(const gpu_device *dev, WGPUAdapter adapter) {
+  if (!dev->cache_on) return NULL;
   dev_desc d;
   gpu_desc_from_adapter(&d, adapter);
   char id[2048], dir[4096];
@@ -81,9 +81,7 @@ static gpu_blob_cache *open_blob_cache(WGPUAdapter adapter) {
            d.description, d.backend, d.vendorId, d.deviceId, lib.dli_fname ? lib.dli_fname : "", (long long)st.st_size,
            (long long)st.st_mtime);
   if (!gpu_blob_cache_dir(id, dir, sizeof dir)) return NULL;
-  const char *cap = getenv("WGK_PIPELINE_CACHE_MAX_BYTES");
-  unsigned long long max = cap ? strtoull(cap, NULL, 10) : 0;
-  return gpu_blob_cache_open(dir, max ? max : WGK_BLOB_CACHE_MAX_DEFAULT);
+  return gpu_blob_cache_open(dir, dev->cache_max);
 }
 
 /* Every feature wgk can use that the adapter has, and all of the adapter's limits. */
@@ -101,7 +99,7 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
   static const char *const disabled[] = {"timestamp_quantization"};
   WGPUDawnTogglesDescriptor toggles = {{NULL, WGPUSType_DawnTogglesDescriptor}, 0, NULL, 1, disabled};
   double t0 = (double)util_now_ns();
-  dev->blobs = open_blob_cache(adapter);
+  dev->blobs = open_blob_cache(dev, adapter);
   double t1 = (double)util_now_ns();
   dev->startup.cache_ns = t1 - t0;
   WGPUDawnCacheDeviceDescriptor cache = {{NULL, WGPUSType_DawnCacheDeviceDescriptor},
@@ -172,14 +170,6 @@ static void describe(gpu_device *dev) {
     memcpy(d->subgroupMatrixConfigs, from_adapter.subgroupMatrixConfigs, sizeof d->subgroupMatrixConfigs);
   }
   if (adapter) wgpuAdapterRelease(adapter);
-  /* WGK_MAX_STORAGE_BINDING_BYTES lowers the storage-binding limit wgk plans with (never raises it): tests split
-   * calls at small sizes with it. A multiple of 4 of at least the offset alignment, else ignored. */
-  const char *env = getenv("WGK_MAX_STORAGE_BINDING_BYTES");
-  char *end = NULL;
-  unsigned long long lower = env ? strtoull(env, &end, 10) : 0;
-  if (env && end && !*end && lower % 4 == 0 && lower >= d->limits.minStorageBufferOffsetAlignment &&
-      lower < d->limits.maxStorageBufferBindingSize)
-    d->limits.maxStorageBufferBindingSize = lower;
 }
 
 static wgk_status create_own(gpu_device *dev, const gpu_options *opts, util_error *err) {
@@ -216,15 +206,25 @@ static wgk_status wrap_external(gpu_device *dev, const gpu_options *opts, util_e
 /* How long a wait polls before it blocks. A blocking wait on a GPU wakes tens of microseconds after the work is
  * done (H200: a bare submit + wait of an empty dispatch 45.6 us blocking, 17.5 us polling; a RoPE decode call
  * 59 -> 22 us), which is most of a short call. A CPU adapter runs the shaders on the cores a polling thread
- * would take, so it blocks at once. WGK_WAIT_SPIN_US sets the time (0: always block). */
-static uint64_t wait_spin_ns(const dev_desc *d) {
-  const char *env = getenv("WGK_WAIT_SPIN_US");
-  if (env && *env) {
-    char *end = NULL;
-    unsigned long long us = strtoull(env, &end, 10);
-    if (end && *end == '\0' && us <= WGK_WAIT_SPIN_MAX_US) return (uint64_t)us * 1000u;
-  }
+ * would take, so it blocks at once. gpu_options.wait_spin_us sets the time (0: always block). */
+static uint64_t wait_spin_ns(const dev_desc *d, const gpu_options *opts) {
+  if (opts && opts->wait_spin_set) return (uint64_t)opts->wait_spin_us * 1000u;
   return strcmp(d->adapterType, "cpu") == 0 ? 0 : (uint64_t)WGK_WAIT_SPIN_DEFAULT_US * 1000u;
+}
+
+/* The lowered storage-binding limit of opts, checked against the device's alignment (a lower limit than its
+ * alignment could bind nothing). Above the device's own limit it changes nothing: it never raises. */
+static wgk_status lower_storage_binding(dev_desc *d, const gpu_options *opts, util_error *err) {
+  uint64_t lower = opts ? opts->max_storage_binding : 0;
+  if (!lower) return WGK_OK;
+  const char *from = opts->max_storage_binding_from ? opts->max_storage_binding_from : "max_storage_binding";
+  if (lower % 4 != 0 || lower < d->limits.minStorageBufferOffsetAlignment)
+    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
+                            "%s: must be a multiple of 4 of at least the device's minStorageBufferOffsetAlignment "
+                            "(%" PRIu32 "), not %" PRIu64,
+                            from, d->limits.minStorageBufferOffsetAlignment, lower);
+  if (lower < d->limits.maxStorageBufferBindingSize) d->limits.maxStorageBufferBindingSize = lower;
+  return WGK_OK;
 }
 
 wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_error *err) {
@@ -233,9 +233,17 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   if (!dev) return util_error_oom(err, NULL, "creating a device");
   dev->verbose = opts && opts->verbose;
   dev->timed_wait = true;
-  const char *hide = opts && opts->disable_features ? opts->disable_features : getenv(WGK_DISABLE_FEATURES_ENV);
+  const char *hide = opts && opts->disable_features ? opts->disable_features : util_env(WGK_DISABLE_FEATURES_ENV);
   const char *what = opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV;
   wgk_status bad = dev_features_parse(hide, what, &dev->hidden, err);
+  /* The pipeline cache's switch, cap and log (docs/environment.md). */
+  int64_t cap = WGK_BLOB_CACHE_MAX_DEFAULT;
+  dev->cache_on = true;
+  if (bad == WGK_OK) bad = util_env_flag("WGK_PIPELINE_CACHE", &dev->cache_on, err);
+  if (bad == WGK_OK) bad = util_env_int("WGK_PIPELINE_CACHE_MAX_BYTES", 1, 1ll << 48, &cap, err);
+  if (bad == WGK_OK) bad = util_env_flag("WGK_PIPELINE_CACHE_LOG", &dev->cache_log, err);
+  if (bad == WGK_OK) bad = gpu_progress_setting(&dev->progress_after_ms, err);
+  dev->cache_max = (uint64_t)cap;
   if (bad != WGK_OK) {
     free(dev);
     return bad;
@@ -250,7 +258,12 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   double t0 = (double)util_now_ns();
   describe(dev);
   dev->startup.describe_ns = (double)util_now_ns() - t0;
-  dev->spin_ns = wait_spin_ns(&dev->desc);
+  dev->spin_ns = wait_spin_ns(&dev->desc, opts);
+  s = lower_storage_binding(&dev->desc, opts, err);
+  if (s != WGK_OK) {
+    gpu_device_destroy(dev);
+    return s;
+  }
   *out = dev;
   return WGK_OK;
 }
@@ -279,8 +292,7 @@ void gpu_device_destroy(gpu_device *dev) {
     wgpuInstanceRelease(dev->instance);
   }
   if (dev->blobs) {
-    const char *log = getenv("WGK_PIPELINE_CACHE_LOG");
-    if (log && strcmp(log, "1") == 0) {
+    if (dev->cache_log) {
       gpu_blob_counts n = gpu_blob_cache_counts(dev->blobs);
       fprintf(stderr,
               "wgk pipeline cache %s: %" PRIu64 " loaded, %" PRIu64 " missed, %" PRIu64 " stored, %" PRIu64

@@ -54,6 +54,15 @@ typedef struct gpu_options {
   /* Features hidden from wgk, a comma list ("shader-f16"): never requested, and cleared from the description
    * (an external device's too). NULL: env WGK_DISABLE_FEATURES; "" hides none. An unknown name is refused. */
   const char *disable_features;
+  /* Waits poll this many microseconds before they block when wait_spin_set (0: block at once), else 2,000 on a
+   * GPU adapter and none on a CPU one (H200: a bare submit + wait 45.6 us blocking, 17.5 us polling). */
+  bool wait_spin_set;
+  uint32_t wait_spin_us;
+  /* When not 0, the storage-binding limit plans read is lowered to this (never raised); it must be a multiple of 4
+   * of at least the device's minStorageBufferOffsetAlignment, else the create fails naming max_storage_binding_from
+   * (the option or variable it came from). */
+  uint64_t max_storage_binding;
+  const char *max_storage_binding_from;
 } gpu_options;
 
 /* opts may be NULL (all defaults). No adapter: WGK_ERR_NO_ADAPTER naming the Vulkan packages.

@@ -34,7 +34,11 @@ struct gpu_device {
   bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
   bool verbose;          /* Dawn log messages to stderr */
   bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
-  uint64_t spin_ns;      /* a wait polls without sleeping this long before it blocks (WGK_WAIT_SPIN_US) */
+  uint64_t spin_ns;      /* a wait polls without sleeping this long before it blocks (gpu_options.wait_spin_us) */
+  bool cache_on;         /* the persistent pipeline cache is used (WGK_PIPELINE_CACHE) */
+  bool cache_log;        /* its counts on stderr when the device goes (WGK_PIPELINE_CACHE_LOG) */
+  uint64_t cache_max;    /* its cap in bytes (WGK_PIPELINE_CACHE_MAX_BYTES) */
+  long progress_after_ms; /* a long wait's progress line after this long; -1: none (gpu_progress_setting) */
   dev_desc desc;         /* features and limits as granted, adapter facts */
   uint32_t hidden;       /* dev_feature bits hidden (gpu_options.disable_features): not requested, not described */
   /* Written by Dawn's callbacks, reported and cleared by gpu_device_check. */
@@ -179,7 +183,9 @@ typedef struct gpu_progress {
   double start_s; /* util_now_s at the start */
   long after_ms;
 } gpu_progress;
-void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label);
+/* dev's progress_after_ms from WGK_PROGRESS (0 off, 1 on) and WGK_PROGRESS_AFTER_MS (0 .. 3,600,000); -1: off. */
+wgk_status gpu_progress_setting(long *after_ms, util_error *err);
+void gpu_progress_start(gpu_progress *pr, const gpu_device *dev, const char *doing, const char *label);
 void gpu_progress_stop(gpu_progress *pr);
 
 /* ---- deferred upload copies (deferred.c) ---- */

@@ -59,7 +59,7 @@ wgk_status gpu_pipeline_create(gpu_device *dev, const gpu_shader *shader, const 
   char what[160];
   snprintf(what, sizeof what, "creating pipeline '%s'", label ? label : "");
   gpu_progress pr;
-  gpu_progress_start(&pr, "compiling", label);
+  gpu_progress_start(&pr, dev, "compiling", label);
   gpu_scope_push(dev);
   build(dev, p, shader, entry, label);
   s = gpu_scope_pop(dev, what, err);

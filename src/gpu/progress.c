@@ -1,6 +1,7 @@
 /* Progress of a long wait on a terminal (gpu_internal.h, gpu_progress). */
 #include "gpu/gpu_internal.h"
 #include "util/clock.h"
+#include "util/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +31,19 @@ static void *progress_main(void *arg) {
   return NULL;
 }
 
-void gpu_progress_start(gpu_progress *pr, const char *doing, const char *label) {
+wgk_status gpu_progress_setting(long *after_ms, util_error *err) {
+  bool on = true;
+  int64_t after = 1000;
+  wgk_status s = util_env_flag("WGK_PROGRESS", &on, err);
+  if (s == WGK_OK) s = util_env_int("WGK_PROGRESS_AFTER_MS", 0, 3600000, &after, err);
+  *after_ms = on ? (long)after : -1;
+  return s;
+}
+
+void gpu_progress_start(gpu_progress *pr, const gpu_device *dev, const char *doing, const char *label) {
   memset(pr, 0, sizeof *pr);
-  const char *off = getenv("WGK_PROGRESS"), *after = getenv("WGK_PROGRESS_AFTER_MS");
-  if ((off && strcmp(off, "0") == 0) || !isatty(STDERR_FILENO)) return;
-  pr->after_ms = after ? atol(after) : 1000;
-  if (pr->after_ms < 0) pr->after_ms = 0;
+  if (!dev || dev->progress_after_ms < 0 || !isatty(STDERR_FILENO)) return;
+  pr->after_ms = dev->progress_after_ms;
   snprintf(pr->label, sizeof pr->label, "%s %s", doing, label ? label : "");
   pr->start_s = util_now_s();
   if (pr->after_ms == 0) { /* at once (tests): drawn here, so even a wait shorter than a thread start shows */

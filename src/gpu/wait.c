@@ -115,7 +115,7 @@ wgk_status gpu_await(gpu_device *dev, WGPUInstance instance, WGPUFuture future, 
   gpu_progress pr;
   char label[160];
   snprintf(label, sizeof label, "(%s; a first run compiles its shaders)", what);
-  gpu_progress_start(&pr, "the GPU is busy", label); /* CPU drivers compile at the first dispatch */
+  gpu_progress_start(&pr, dev, "the GPU is busy", label); /* CPU drivers compile at the first dispatch */
   wgk_status s = await(instance, &dev->timed_wait, dev->spin_ns, future, st, timeout_ms, what, err);
   gpu_progress_stop(&pr);
   return s;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "hub/hub_internal.h"
 #include "util/digest.h"
 
@@ -57,11 +58,11 @@ char *hub_path(const char *a, const char *b) {
 }
 
 char *hub_cache_root(void) {
-  const char *v = getenv("HF_HUB_CACHE");
+  const char *v = util_env("HF_HUB_CACHE");
   if (v && *v) return strdup(v);
-  if ((v = getenv("HF_HOME")) && *v) return hub_path(v, "hub");
-  if ((v = getenv("XDG_CACHE_HOME")) && *v) return hub_path(v, "huggingface/hub");
-  if ((v = getenv("HOME")) && *v) return hub_path(v, ".cache/huggingface/hub");
+  if ((v = util_env("HF_HOME")) && *v) return hub_path(v, "hub");
+  if ((v = util_env("XDG_CACHE_HOME")) && *v) return hub_path(v, "huggingface/hub");
+  if ((v = util_env("HOME")) && *v) return hub_path(v, ".cache/huggingface/hub");
   return NULL;
 }
 

@@ -13,37 +13,39 @@
 
 #include "hub/hub_internal.h"
 #include "util/clock.h"
+#include "util/env.h"
 
 #define MAX_REDIRECTS 10
 #define MAX_BODY ((size_t)1 << 30)
 
-static long env_long(const char *name, long dflt, long lo, long hi) {
-  const char *v = getenv(name);
-  if (!v || !*v) return dflt;
-  char *end;
-  errno = 0;
-  long n = strtol(v, &end, 10);
-  return errno || *end || n < lo || n > hi ? dflt : n;
-}
-
-static bool env_true(const char *name) {
-  const char *v = getenv(name);
-  return v &&
-         (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0);
+/* HF_HUB_OFFLINE as huggingface_hub reads it: 1, true, yes or on; 0, false, no or off; anything else refused. */
+static wgk_status env_offline(bool *offline, util_error *err) {
+  static const char *const on[] = {"1", "true", "yes", "on"}, *const off[] = {"0", "false", "no", "off"};
+  const char *v = util_env("HF_HUB_OFFLINE");
+  *offline = false;
+  if (!v) return WGK_OK;
+  for (size_t i = 0; i < 4; i++) {
+    if (strcasecmp(v, on[i]) == 0) return *offline = true, WGK_OK;
+    if (strcasecmp(v, off[i]) == 0) return WGK_OK;
+  }
+  return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
+                          "environment variable HF_HUB_OFFLINE: must be 1, true, yes or on (offline) or 0, false, no "
+                          "or off, not \"%.40s\"",
+                          v);
 }
 
 /* The token: HF_TOKEN, else the first line of $HF_HOME/token (HF_HOME defaulting to $XDG_CACHE_HOME/huggingface,
  * else ~/.cache/huggingface). */
 static char *read_token(void) {
-  const char *t = getenv("HF_TOKEN");
+  const char *t = util_env("HF_TOKEN");
   if (t && *t) return strdup(t);
   char *file = NULL;
-  const char *home = getenv("HF_HOME");
+  const char *home = util_env("HF_HOME");
   if (home && *home)
     file = hub_path(home, "token");
-  else if ((home = getenv("XDG_CACHE_HOME")) && *home)
+  else if ((home = util_env("XDG_CACHE_HOME")) && *home)
     file = hub_path(home, "huggingface/token");
-  else if ((home = getenv("HOME")) && *home)
+  else if ((home = util_env("HOME")) && *home)
     file = hub_path(home, ".cache/huggingface/token");
   char *text = file ? hub_read_all(file, NULL) : NULL;
   free(file);
@@ -69,16 +71,24 @@ wgk_status hub_net_init(hub_net *net, bool progress, util_error *err) {
   pthread_once(&curl_once, curl_init);
   if (curl_init_code != CURLE_OK)
     return util_error_plain(err, WGK_ERR_IO, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
-  const char *ep = getenv("HF_ENDPOINT");
+  const char *ep = util_env("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
   if (!net->endpoint) return util_error_oom(err, NULL, NULL);
   size_t n = strlen(net->endpoint);
   while (n > 0 && net->endpoint[n - 1] == '/') net->endpoint[--n] = '\0';
   net->token = read_token();
-  net->offline = env_true("HF_HUB_OFFLINE");
-  net->attempts = (int)env_long("WGK_HUB_RETRIES", 4, 1, 100);
-  net->backoff_ms = env_long("WGK_HUB_BACKOFF_MS", 500, 0, 600000);
-  net->timeout_s = env_long("WGK_HUB_TIMEOUT", 30, 1, 3600);
+  int64_t attempts = 4, backoff_ms = 500, timeout_s = 30;
+  wgk_status s = env_offline(&net->offline, err);
+  if (s == WGK_OK) s = util_env_int("WGK_HUB_RETRIES", 1, 100, &attempts, err);
+  if (s == WGK_OK) s = util_env_int("WGK_HUB_BACKOFF_MS", 0, 600000, &backoff_ms, err);
+  if (s == WGK_OK) s = util_env_int("WGK_HUB_TIMEOUT", 1, 3600, &timeout_s, err);
+  if (s != WGK_OK) {
+    hub_net_free(net);
+    return s;
+  }
+  net->attempts = (int)attempts;
+  net->backoff_ms = (long)backoff_ms;
+  net->timeout_s = (long)timeout_s;
   net->progress = progress && isatty(STDERR_FILENO);
   return WGK_OK;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/env.h"
 #include "hub/hub.h"
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
@@ -145,10 +146,10 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
   char *found = NULL;
   bool oom = false;
   bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried, &oom) ||
-             try_list(getenv("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
+             try_list(util_env("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
   /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
    * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
-  const char *bundled = getenv("WGK_BUNDLED_KERNELS");
+  const char *bundled = util_env("WGK_BUNDLED_KERNELS");
   bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
   char kernels[PATH_MAX];
   hit = hit ||
@@ -224,8 +225,8 @@ static void each_listed(const char *list, const char *origin, pkg_dir_fn fn, voi
 
 void pkg_search_dirs(const pkg_options *opts, pkg_dir_fn fn, void *user) {
   each_listed(opts ? opts->search_path : NULL, "search path", fn, user);
-  each_listed(getenv("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
-  const char *bundled = getenv("WGK_BUNDLED_KERNELS");
+  each_listed(util_env("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
+  const char *bundled = util_env("WGK_BUNDLED_KERNELS");
   if (bundled && strcmp(bundled, "0") == 0) return;
   char kernels[PATH_MAX];
   const char *origin;

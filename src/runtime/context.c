@@ -26,26 +26,6 @@ void rt_ctx_release(wgk_context *ctx) {
   free(ctx);
 }
 
-/* An on/off setting from the environment variable name: "1" on, any other value off, unset or empty: fallback. */
-static bool flag_from_env(const char *name, bool fallback) {
-  const char *v = getenv(name);
-  return v && *v ? strcmp(v, "1") == 0 : fallback;
-}
-
-/* A byte count from the environment variable name where set and a number, else fallback. */
-static uint64_t bytes_from_env(const char *name, uint64_t fallback) {
-  const char *v = getenv(name);
-  char *end = NULL;
-  unsigned long long n = v ? strtoull(v, &end, 10) : 0;
-  return v && *v && *v != '-' && end && !*end ? (uint64_t)n : fallback;
-}
-
-/* A count from the environment variable name where set, a number and within [lo, hi], else fallback. */
-static uint64_t bounded_from_env(const char *name, uint64_t lo, uint64_t hi, uint64_t fallback) {
-  uint64_t n = bytes_from_env(name, fallback);
-  return n >= lo && n <= hi ? n : fallback;
-}
-
 static bool init_lock(pthread_mutex_t *m) {
   pthread_mutexattr_t a;
   if (pthread_mutexattr_init(&a) != 0) return false;
@@ -78,9 +58,8 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return WGK_ERR_OUT_OF_MEMORY;
   }
   atomic_init(&ctx->refs, 1);
-  /* the longest GPU wait (1 ms .. 24 h): a CPU adapter under sanitizers or a loaded machine can need more than the
-   * default for one large dispatch */
-  ctx->wait_ms = (uint32_t)bounded_from_env("WGK_WAIT_TIMEOUT_MS", 1, 86400000u, WGK_WAIT_MS);
+  rt_settings set;
+  wgk_status st = rt_settings_resolve(opts, &set, &ctx->err);
   gpu_options g = {0};
   if (opts) {
     g.adapter = opts->adapter;
@@ -90,7 +69,13 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     g.disable_features = opts->disable_features;
     ctx->verbose = opts->verbose;
   }
-  wgk_status st = gpu_device_create(&g, &ctx->dev, &ctx->err);
+  if (st == WGK_OK) {
+    g.wait_spin_set = set.wait_spin_us >= 0;
+    g.wait_spin_us = set.wait_spin_us >= 0 ? (uint32_t)set.wait_spin_us : 0;
+    g.max_storage_binding = set.max_storage_binding;
+    g.max_storage_binding_from = set.max_storage_binding_from;
+    st = gpu_device_create(&g, &ctx->dev, &ctx->err);
+  }
   if (st != WGK_OK) {
     if (errmsg) *errmsg = strdup(wgk_context_errmsg(ctx));
     pthread_mutex_destroy(&ctx->lock);
@@ -98,25 +83,26 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return st;
   }
   describe_adapter(ctx);
-  gpu_pool_init(&ctx->pool, bytes_from_env("WGK_POOL_BYTES", WGK_POOL_BYTES)); /* 0 turns reuse off */
-  /* threads (the caller's included, 1 .. 64; 1 keeps all host work on the calling thread) that convert one large
-   * staged piece; they start on the first large transfer */
-  ctx->workers = util_workers_create((int)bounded_from_env("WGK_HOST_THREADS", 1, 64, WGK_HOST_THREADS_DEFAULT) - 1);
-  /* uploads up to this size go through queue writes, larger ones through staging (0: every upload staged) */
-  ctx->queue_write_max = bytes_from_env("WGK_QUEUE_WRITE_MAX", WGK_QUEUE_WRITE_MAX);
+  ctx->wait_ms = set.wait_ms;
+  gpu_pool_init(&ctx->pool, set.pool_bytes); /* 0 turns reuse off */
+  /* threads (the caller's included; 1 keeps all host work on the calling thread) that convert one large staged
+   * piece; they start on the first large transfer */
+  ctx->workers = util_workers_create(set.host_threads - 1);
+  ctx->queue_write_max = set.queue_write_max; /* 0: every upload staged */
   /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
-   * mapped creation, bench/results/archive-2026-12-02/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe: 0.9 against 15-22
-   * GB/s): on unless the adapter is the CPU; WGK_STAGED_UPLOAD=0 or 1 decides instead. */
+   * mapped creation, bench/results/archive-2026-12-02/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe:
+   * 0.9 against 15-22 GB/s): on unless the adapter is the CPU, unless the option or its variable decides. */
   bool gpu_adapter = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
-  ctx->staged_upload = flag_from_env("WGK_STAGED_UPLOAD", gpu_adapter);
-  ctx->defer_uploads = flag_from_env("WGK_DEFER_UPLOADS", gpu_adapter);
-  ctx->submit_during_fill = flag_from_env("WGK_SUBMIT_DURING_FILL", false); /* no steady win on the H200 */
+  ctx->staged_upload = set.staged_upload < 0 ? gpu_adapter : set.staged_upload == 1;
+  ctx->defer_uploads = set.defer_uploads < 0 ? gpu_adapter : set.defer_uploads == 1;
+  ctx->submit_during_fill = set.submit_during_fill; /* no steady win on the H200 */
   ctx->staged_chunk = WGK_STAGED_CHUNK;
-  ctx->host_span = bounded_from_env("WGK_HOST_SPAN", 4u << 10, 64ull << 20, WGK_HOST_SPAN); /* bytes a thread */
+  ctx->host_span = set.host_span;
   /* On a GPU adapter the pool's threads watch for the next staged piece a while before they sleep: a wake-up took
    * about 20 us of each 1 MiB fill on the H200. A CPU adapter needs those cores for its own work. */
-  util_workers_set_spin(ctx->workers,
-                        (unsigned)bounded_from_env("WGK_HOST_SPIN_US", 0, 100000, gpu_adapter ? WGK_HOST_SPIN_US : 0));
+  util_workers_set_spin(ctx->workers, set.host_spin_us >= 0 ? (unsigned)set.host_spin_us
+                                      : gpu_adapter         ? WGK_HOST_SPIN_US
+                                                            : 0u);
   ctx->next_serial = 1;
   *out = ctx;
   return WGK_OK;

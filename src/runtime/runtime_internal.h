@@ -33,6 +33,24 @@
                                  adapter (env WGK_HOST_SPIN_US, 0 .. 100000; 0 on a CPU adapter) */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
+/* A context's strategies as wgk_context_create resolved them (runtime/options.c): the option, else its
+ * environment variable, else the default; -1 in a field decided by the adapter means "by the adapter". */
+typedef struct rt_settings {
+  uint32_t wait_ms;                     /* wait_timeout_ms */
+  uint64_t pool_bytes;                  /* 0: no reuse */
+  uint64_t queue_write_max;             /* 0: every upload staged */
+  uint64_t host_span;                   /* bytes a thread */
+  uint64_t max_storage_binding;         /* 0: the device's limit */
+  const char *max_storage_binding_from; /* the option or variable that gave it, for messages */
+  int host_threads;                     /* the caller's included */
+  int host_spin_us, wait_spin_us;       /* -1: by the adapter */
+  int staged_upload, defer_uploads;     /* 1 on, 0 off, -1 by the adapter */
+  bool submit_during_fill;
+} rt_settings;
+
+/* opts may be NULL. A value breaking its rule: WGK_ERR_INVALID_ARGUMENT naming the field or the variable. */
+wgk_status rt_settings_resolve(const wgk_context_options *opts, rt_settings *out, util_error *err);
+
 typedef struct rt_pipeline_entry {
   uint64_t hash;            /* of the WGSL text and layout */
   char *wgsl;               /* the text compiled (compared on hash hits) */

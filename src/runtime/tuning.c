@@ -6,10 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "runtime/tuning.h"
 
 bool rt_tuning_path(char *buf, size_t size) {
-  const char *env = getenv("WGK_TUNING_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  const char *env = util_env("WGK_TUNING_CACHE"), *xdg = util_env("XDG_CACHE_HOME"), *home = util_env("HOME");
   int n = -1;
   if (env && env[0])
     n = snprintf(buf, size, "%s", env);

@@ -1,6 +1,7 @@
 /* xoshiro256** (Blackman and Vigna's published algorithm), seeded through splitmix64 so any 64-bit seed,
  * including 0, gives a well-mixed non-zero state. */
 #include "util/rng.h"
+#include "util/env.h"
 
 #include <errno.h>
 #include <math.h>
@@ -69,7 +70,7 @@ double util_rng_normal(util_rng *r, double mean, double stddev) {
 }
 
 uint64_t util_rng_seed_from_env(const char *name, uint64_t fallback) {
-  const char *v = name ? getenv(name) : NULL;
+  const char *v = name ? util_env(name) : NULL;
   if (!v || !*v) return fallback;
   char *end;
   errno = 0;

@@ -163,3 +163,6 @@ void util_workers_set_spin(util_workers *w, unsigned us) {
 }
 
 int util_workers_started(const util_workers *w) { return w ? w->started : 0; }
+
+int util_workers_max(const util_workers *w) { return w ? w->max_threads : 0; }
+unsigned util_workers_spin(const util_workers *w) { return w ? w->spin_us : 0; }

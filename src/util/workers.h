@@ -33,5 +33,8 @@ void util_workers_set_spin(util_workers *w, unsigned us);
 
 /* Threads started so far (for tests). */
 int util_workers_started(const util_workers *w);
+/* The most threads it starts (the caller's not counted) and its spin in microseconds, as set (for tests). */
+int util_workers_max(const util_workers *w);
+unsigned util_workers_spin(const util_workers *w);
 
 #endif

@@ -380,21 +380,20 @@ static void wait_timeout_names_the_work(void **state) {
   busy_free(&r);
 }
 
-/* A wait polls WGK_WAIT_SPIN_US before it blocks (a CPU adapter blocks at once unless told): a kernel longer
- * than the spin still completes through the blocking wait, a zero timeout still times out (the spin is cut to
- * the timeout), and a value that is not a number of microseconds leaves the adapter's default. */
+/* A wait polls gpu_options.wait_spin_us before it blocks (a CPU adapter blocks at once unless told): a kernel
+ * longer than the spin still completes through the blocking wait, a zero timeout still times out (the spin is cut
+ * to the timeout); without the option the adapter's default holds. */
 static void wait_spins_then_blocks(void **state) {
   util_error err = {0};
   bool cpu = strcmp(gpu_device_desc(g_dev)->adapterType, "cpu") == 0;
   assert_true(cpu ? gpu_device_wait_spin_ns(g_dev) == 0 : gpu_device_wait_spin_ns(g_dev) > 0);
-  setenv("WGK_WAIT_SPIN_US", "12x", 1);
   gpu_device *dev = NULL;
-  ASSERT_OK(gpu_device_create(NULL, &dev, &err));
+  gpu_options plain = {.wait_spin_us = 200}; /* not set: ignored */
+  ASSERT_OK(gpu_device_create(&plain, &dev, &err));
   assert_int_equal(gpu_device_wait_spin_ns(dev), gpu_device_wait_spin_ns(g_dev));
   gpu_device_destroy(dev);
-  setenv("WGK_WAIT_SPIN_US", "200", 1);
-  ASSERT_OK(gpu_device_create(NULL, &dev, &err));
-  unsetenv("WGK_WAIT_SPIN_US");
+  gpu_options spin = {.wait_spin_set = true, .wait_spin_us = 200};
+  ASSERT_OK(gpu_device_create(&spin, &dev, &err));
   assert_int_equal(gpu_device_wait_spin_ns(dev), 200000);
   gpu_device *saved = g_dev;
   g_dev = dev; /* busy_setup builds on g_dev */

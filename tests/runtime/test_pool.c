@@ -155,14 +155,13 @@ static void repeated_calls_reuse_buffers(void **state) {
   wgk_context_destroy(ctx);
 }
 
-/* WGK_STAGED_UPLOAD=1: uploads over the queue-write limit (lowered here to 64 KiB) go through the pool's MAP_WRITE
+/* Staged uploads on: uploads over the queue-write limit (lowered here to 64 KiB) go through the pool's MAP_WRITE
  * staging, mapped again on every reuse; every value arrives, round after round, and int8 values are widened on the
  * way. */
 static void staged_uploads_arrive(void **state) {
   (void)state;
-  setenv("WGK_STAGED_UPLOAD", "1", 1);
-  wgk_context *ctx = wgk_test_context();
-  unsetenv("WGK_STAGED_UPLOAD");
+  wgk_context_options o = {.staged_upload = WGK_ON};
+  wgk_context *ctx = wgk_test_context_with(&o);
   assert_true(ctx->staged_upload);
   ctx->queue_write_max = 64 << 10;
   enum { M = 40000 }; /* 160 KB of floats: past the 64 KiB threshold, not a size class */
@@ -184,9 +183,8 @@ static void staged_uploads_arrive(void **state) {
  * ones too. */
 static void staged_transfers_in_pieces(void **state) {
   (void)state;
-  setenv("WGK_STAGED_UPLOAD", "1", 1);
-  wgk_context *ctx = wgk_test_context();
-  unsetenv("WGK_STAGED_UPLOAD");
+  wgk_context_options o = {.staged_upload = WGK_ON};
+  wgk_context *ctx = wgk_test_context_with(&o);
   ctx->staged_chunk = 64 << 10;    /* pieces of 64 KiB */
   ctx->queue_write_max = 64 << 10; /* staged past 64 KiB */
   ctx->pool.max_bytes = 256 << 10; /* a pool cap below the tensor's 640 KB */

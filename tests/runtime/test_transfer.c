@@ -304,19 +304,28 @@ static void staged_upload_zeroes_the_tail(void **state) {
   wgk_context_destroy(ctx);
 }
 
-/* WGK_QUEUE_WRITE_MAX sets the queue-write limit in bytes (0: every upload staged); a value that is not a count
- * leaves the default. A 64 KiB upload under a 4 KiB limit goes through upload staging, and its values arrive. */
-static void queue_write_limit_from_env(void **state) {
+/* The context option queue_write_max (else WGK_QUEUE_WRITE_MAX) sets the queue-write limit in bytes (WGK_OFF: every
+ * upload staged); a variable that is not a count fails the create naming it. A 64 KiB upload under a 4 KiB limit
+ * goes through upload staging, and its values arrive. */
+static void queue_write_limit_from_option(void **state) {
   (void)state;
-  const char *bad[] = {"", "x", "12k", "-5"};
+  const char *bad[] = {"x", "12k", "-5", " 4"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     setenv("WGK_QUEUE_WRITE_MAX", bad[i], 1);
-    wgk_context *ctx = staged_context();
-    assert_int_equal(ctx->queue_write_max, WGK_QUEUE_WRITE_MAX);
-    wgk_context_destroy(ctx);
+    wgk_context *ctx = NULL;
+    char *msg = NULL;
+    assert_int_equal(wgk_context_create(NULL, &ctx, &msg), WGK_ERR_INVALID_ARGUMENT);
+    assert_non_null(msg);
+    assert_non_null(strstr(msg, "WGK_QUEUE_WRITE_MAX"));
+    free(msg);
   }
-  setenv("WGK_QUEUE_WRITE_MAX", "4096", 1);
+  setenv("WGK_QUEUE_WRITE_MAX", "", 1); /* empty: unset */
   wgk_context *ctx = staged_context();
+  assert_int_equal(ctx->queue_write_max, WGK_QUEUE_WRITE_MAX);
+  wgk_context_destroy(ctx);
+  setenv("WGK_QUEUE_WRITE_MAX", "8192", 1); /* the option wins over the variable */
+  wgk_context_options o = {.staged_upload = WGK_ON, .defer_uploads = WGK_ON, .queue_write_max = 4096};
+  ctx = wgk_test_context_with(&o);
   unsetenv("WGK_QUEUE_WRITE_MAX");
   assert_int_equal(ctx->queue_write_max, 4096);
   enum { M = 16384 };
@@ -346,19 +355,30 @@ static int threads_for_256k(wgk_context *ctx) {
   return util_workers_started(ctx->workers);
 }
 
-/* WGK_HOST_SPAN sets the bytes of host work a thread takes of a staged piece: invalid values keep the default, under
- * which 256 KiB stays on the calling thread; at 64 KiB the same transfer is split across threads (where the machine
- * has more than one core). */
-static void host_span_from_env(void **state) {
+/* The option host_span (else WGK_HOST_SPAN) sets the bytes of host work a thread takes of a staged piece: a value
+ * outside 4 KiB .. 64 MiB fails the create naming the option or variable; under the default 256 KiB stays on the
+ * calling thread; at 64 KiB the same transfer is split across threads (where the machine has more than one core). */
+static void host_span_from_option(void **state) {
   (void)state;
-  const char *bad[] = {"", "x", "4095", "-5", "67108865"};
+  const char *bad[] = {"x", "4095", "-5", "67108865"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     setenv("WGK_HOST_SPAN", bad[i], 1);
-    wgk_context *ctx = staged_context();
-    assert_int_equal(ctx->host_span, WGK_HOST_SPAN);
-    wgk_context_destroy(ctx);
+    wgk_context *ctx = NULL;
+    char *msg = NULL;
+    assert_int_equal(wgk_context_create(NULL, &ctx, &msg), WGK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(msg, "WGK_HOST_SPAN"));
+    free(msg);
   }
   unsetenv("WGK_HOST_SPAN");
+  const int64_t bad_option[] = {4095, -5, 67108865};
+  for (size_t i = 0; i < sizeof bad_option / sizeof *bad_option; i++) {
+    wgk_context_options o = {.host_span = bad_option[i]};
+    wgk_context *ctx = NULL;
+    char *msg = NULL;
+    assert_int_equal(wgk_context_create(&o, &ctx, &msg), WGK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(msg, "host_span"));
+    free(msg);
+  }
   wgk_context *ctx = staged_context();
   assert_int_equal(threads_for_256k(ctx), 0);
   wgk_context_destroy(ctx);
@@ -515,10 +535,9 @@ static void defer_uploads_from_env(void **state) {
   unsetenv("WGK_SUBMIT_DURING_FILL");
   assert_true(ctx->submit_during_fill);
   wgk_context_destroy(ctx);
-  setenv("WGK_STAGED_UPLOAD", "1", 1);
-  setenv("WGK_DEFER_UPLOADS", "0", 1);
-  ctx = wgk_test_context();
-  unsetenv("WGK_STAGED_UPLOAD");
+  wgk_context_options o = {.staged_upload = WGK_ON, .defer_uploads = WGK_OFF};
+  setenv("WGK_DEFER_UPLOADS", "1", 1); /* the option wins */
+  ctx = wgk_test_context_with(&o);
   unsetenv("WGK_DEFER_UPLOADS");
   assert_false(ctx->defer_uploads);
   ctx->queue_write_max = 4096;
@@ -547,14 +566,14 @@ int main(int argc, char **argv) {
       cmocka_unit_test(conversions_through_pieces),
       cmocka_unit_test(int64_words_read_in_pieces),
       cmocka_unit_test(big_pieces_on_threads),
-      cmocka_unit_test(queue_write_limit_from_env),
+      cmocka_unit_test(queue_write_limit_from_option),
       cmocka_unit_test(staged_upload_zeroes_the_tail),
       cmocka_unit_test(queue_write_after_deferred_upload),
       cmocka_unit_test(wait_submits_deferred_uploads),
       cmocka_unit_test(handed_out_buffer_is_never_deferred),
       cmocka_unit_test(defer_uploads_from_env),
       cmocka_unit_test(failed_submission_keeps_deferred_copies),
-      cmocka_unit_test(host_span_from_env),
+      cmocka_unit_test(host_span_from_option),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@ target_link_libraries(test_introspect PRIVATE ${MATH_LIB})
 wgk_add_test(test_pool SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pool.c TIMEOUT 120 LABELS gpu)
 # Host transfers (issue 14 item 2): a steady decode call waits once (its read-back); staged pieces alternate two
 # staging buffers and carry every value through the conversions (float16, int8, int64, int64 as words), threads too.
+wgk_add_test(test_context_options SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_context_options.c TIMEOUT 120 LABELS gpu)
 wgk_add_test(test_transfer SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_transfer.c TIMEOUT 300 LABELS gpu)
 target_link_libraries(test_transfer PRIVATE ${MATH_LIB})
 wgk_add_test(test_run_read SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run_read.c ${CMAKE_CURRENT_LIST_DIR}/rope_check.c TIMEOUT 300 LABELS gpu)

@@ -58,8 +58,8 @@ typedef wgk_test_fixture fixture;
 static int setup(void **state) {
   /* lavapipe's storage binding limit (128 MiB) on every device, so that the 138 MB caches of
    * cache_over_binding_limit_changes_nothing are over it on a GPU with a larger limit too (the H200: 4 GiB) */
-  setenv("WGK_MAX_STORAGE_BINDING_BYTES", "134217728", 1);
-  return wgk_test_fixture_setup(state, "webgpu-kernels/com.microsoft.SparseAttention");
+  static const wgk_context_options o = {.max_storage_binding_bytes = 134217728};
+  return wgk_test_fixture_setup_with(state, "webgpu-kernels/com.microsoft.SparseAttention", &o);
 }
 
 static int teardown(void **state) { return wgk_test_fixture_teardown(state); }

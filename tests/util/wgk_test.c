@@ -91,10 +91,12 @@ void wgk_test_need_gpu_context(const wgk_context *ctx) {
   wgk_test_need_gpu(gpu_device_desc(ctx->dev)->backend, wgk_context_adapter(ctx));
 }
 
-wgk_context *wgk_test_context(void) {
+wgk_context *wgk_test_context(void) { return wgk_test_context_with(NULL); }
+
+wgk_context *wgk_test_context_with(const wgk_context_options *opts) {
   wgk_context *ctx = NULL;
   char *msg = NULL;
-  if (wgk_context_create(NULL, &ctx, &msg) != WGK_OK) {
+  if (wgk_context_create(opts, &ctx, &msg) != WGK_OK) {
     print_message("context: %s\n", msg ? msg : "?");
     free(msg);
     fail_msg("no wgk context");
@@ -104,12 +106,8 @@ wgk_context *wgk_test_context(void) {
 }
 
 wgk_context *wgk_test_staged_context(void) {
-  setenv("WGK_STAGED_UPLOAD", "1", 1);
-  setenv("WGK_DEFER_UPLOADS", "1", 1);
-  wgk_context *ctx = wgk_test_context();
-  unsetenv("WGK_STAGED_UPLOAD");
-  unsetenv("WGK_DEFER_UPLOADS");
-  return ctx;
+  wgk_context_options o = {.staged_upload = WGK_ON, .defer_uploads = WGK_ON};
+  return wgk_test_context_with(&o);
 }
 
 wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg) {
@@ -125,9 +123,11 @@ wgk_tensor *wgk_test_floats(wgk_context *ctx, int64_t n, const float *data) {
   return t;
 }
 
-int wgk_test_fixture_setup(void **state, const char *pkg) {
+int wgk_test_fixture_setup(void **state, const char *pkg) { return wgk_test_fixture_setup_with(state, pkg, NULL); }
+
+int wgk_test_fixture_setup_with(void **state, const char *pkg, const wgk_context_options *opts) {
   static wgk_test_fixture f;
-  f.ctx = wgk_test_context();
+  f.ctx = wgk_test_context_with(opts);
   f.k = wgk_test_load(f.ctx, pkg);
   *state = &f;
   return 0;

@@ -37,9 +37,11 @@ void wgk_test_need_gpu_context(const wgk_context *ctx);
 /* A context on the default adapter, which must be a real one (wgk_test_need_gpu_context); fails the test with
  * wgk's message when none can be made. */
 wgk_context *wgk_test_context(void);
+/* The same with options (NULL: the defaults). */
+wgk_context *wgk_test_context_with(const wgk_context_options *opts);
 
-/* wgk_test_context with staged uploads and deferred upload copies on (WGK_STAGED_UPLOAD=1, WGK_DEFER_UPLOADS=1), as
- * on a GPU adapter, whatever the adapter; the environment is left as it was. */
+/* wgk_test_context with staged uploads and deferred upload copies on (the options staged_upload and
+ * defer_uploads), as on a GPU adapter, whatever the adapter. */
 wgk_context *wgk_test_staged_context(void);
 
 /* Seeds rng from WGK_TEST_SEED, else the clock, and prints the seed under the test's name (to repeat a run). */
@@ -60,6 +62,7 @@ typedef struct wgk_test_fixture {
 
 /* cmocka group setup/teardown around a static fixture; returns 0 (failing the test on error). */
 int wgk_test_fixture_setup(void **state, const char *pkg);
+int wgk_test_fixture_setup_with(void **state, const char *pkg, const wgk_context_options *opts);
 int wgk_test_fixture_teardown(void **state);
 
 #endif
