@@ -44,7 +44,7 @@ pack_build() { # BUILD DEST: the build's programs, stripped, into DEST/.device/b
   for b in rope_decode_ab upload_probe; do [ -x "$build/bench/$b" ] && cp "$build/bench/$b" "$dev/build/bench/"; done
   find "$dev/build" -type f -exec strip --strip-debug {} + 2>/dev/null || true
   if [ "${TREE:-0}" = 1 ]; then # this checkout as it is, for a run from a tree the tool does not send
-    (cd "$root" && git ls-files -z | xargs -0 tar cJf "$dev/tree.tar.xz" --ignore-failed-read 2>/dev/null)
+    (cd "$root" && git ls-files -z | tar cJf "$dev/tree.tar.xz" --null -T - --ignore-failed-read 2>/dev/null)
   else
     rm -f "$dev/tree.tar.xz"
   fi
