@@ -353,8 +353,16 @@ WGK_API void wgk_call_destroy(wgk_call *call);
 /* name: a bind key ("x") or the ONNX port name ("X"). NULL tensor unsets (absent optional input).
  * The call keeps a reference. */
 WGK_API wgk_status wgk_call_set_input(wgk_call *call, const char *name, wgk_tensor *t);
-/* A caller-owned output (shape and dtype must match what the contract infers). */
+/* A caller-owned output (shape and dtype must match what the contract infers). NULL unsets it (and an ask made
+ * with wgk_call_want_output). An optional output is made only when the call asks for it: with this, or with
+ * wgk_call_want_output; one not asked for is not made, and wgk_call_output gives NULL for it
+ * (docs/loader-semantics.md rule 35). */
 WGK_API wgk_status wgk_call_set_output(wgk_call *call, const char *name, wgk_tensor *t);
+/* Asks wgk to make an output without giving a tensor: the shape is the contract's; dtype WGK_DTYPE_INVALID takes
+ * the dtype the contract infers, another dtype is the dtype asked for (it must be allowed, and binds the port's
+ * type variable as an input's dtype does). want false withdraws the ask. For an optional output this is how a
+ * call asks for it; for any other output it only sets the dtype. */
+WGK_API wgk_status wgk_call_want_output(wgk_call *call, const char *name, bool want, wgk_dtype dtype);
 /* Attributes by name. A name the contract does not declare is refused at once (WGK_ERR_NOT_FOUND), the message
  * naming the nearest declared name when it looks misspelled ("did you mean 'interleaved'?"); values are checked
  * against the contract when the call runs. */

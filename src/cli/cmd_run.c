@@ -186,15 +186,16 @@ static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, util
   return true;
 }
 
-/* --out-shape port=2x3[:dtype]: a destination for an output without a shape expression (float32 unless
- * given; "scalar" or an empty dims list for 0-d). Parsed before a GPU context exists, and again to set it. */
+/* --out-shape port=2x3[:dtype]: an explicit destination, as the loader's `outputs: {port: {shape, dtype}}` ("scalar"
+ * or an empty dims list for 0-d); *dt WGK_DTYPE_INVALID without `:dtype`. Parsed before a GPU context exists, and
+ * again to set it. */
 static bool parse_destination(const char *spec, char *key, size_t key_size, wgk_dtype *dt, int64_t *shape, int *rank) {
   char dims[512];
   const char *v;
   if (!cli_split_kv(spec, key, key_size, &v))
     return cli_error("run", "--out-shape takes port=DIMS[:dtype], not '%s'", spec), false;
   snprintf(dims, sizeof dims, "%s", v);
-  *dt = WGK_DTYPE_FLOAT32;
+  *dt = WGK_DTYPE_INVALID;
   char *colon = strchr(dims, ':');
   if (colon) {
     *colon = '\0';
@@ -231,13 +232,42 @@ static bool check_destinations(const manifest_model *m, const run_opts *o) {
   return true;
 }
 
-static bool set_destinations(wgk_context *ctx, wgk_call *call, const run_opts *o) {
+/* The dtype of a destination given without one, as the loader gives it (its `Ut`, docs/loader-semantics.md rule 38):
+ * the port's one dtype (concrete, or a type variable allowing one), else the dtype of the first input given of the
+ * same type variable that the variable allows, else float32. */
+static wgk_dtype destination_dtype(const manifest_model *m, const manifest_port *p, const run_opts *o,
+                                   util_host_tensor **host) {
+  if (p->n_dtypes == 1) return wgk_dtype_from_name(p->dtypes[0]);
+  for (int i = 0; p->type_var && i < o->n_ins; i++) {
+    char key[128];
+    const char *path;
+    cli_split_kv(o->ins[i], key, sizeof key, &path);
+    const manifest_port *in = manifest_find_port_or_key(m, key);
+    if (!in || !in->type_var || strcmp(in->type_var, p->type_var) != 0 || !host[i]) continue;
+    for (size_t k = 0; k < p->n_dtypes; k++)
+      if (strcmp(p->dtypes[k], wgk_dtype_name(host[i]->dtype)) == 0) return host[i]->dtype;
+  }
+  return WGK_DTYPE_FLOAT32;
+}
+
+/* A destination for an output with a shape expression asks for the output (an optional one is made only then) and
+ * gives its dtype; its shape is not used: the expression's is (docs/loader-semantics.md rule 36). */
+static bool set_destinations(wgk_context *ctx, wgk_kernel *k, wgk_call *call, const run_opts *o,
+                             util_host_tensor **host) {
+  const manifest_model *m = rt_kernel_manifest(k);
   for (int i = 0; i < o->n_out_shapes; i++) {
     char key[128];
     wgk_dtype dt;
     int64_t shape[WGK_MAX_DIMS];
     int rank;
     if (!parse_destination(o->out_shapes[i], key, sizeof key, &dt, shape, &rank)) return false;
+    const manifest_port *p = manifest_find_port_or_key(m, key);
+    if (p && p->dir == WGK_PORT_OUTPUT && p->shape.text) {
+      if (wgk_call_want_output(call, key, true, dt) != WGK_OK)
+        return cli_error("run", "--out-shape %s: %s", key, wgk_context_errmsg(ctx)), false;
+      continue;
+    }
+    if (dt == WGK_DTYPE_INVALID && p) dt = destination_dtype(m, p, o, host);
     wgk_tensor *t = NULL;
     bool ok =
         wgk_tensor_create(ctx, dt, rank, shape, NULL, &t) == WGK_OK && wgk_call_set_output(call, key, t) == WGK_OK;
@@ -484,7 +514,7 @@ int cmd_run(int argc, char **argv) {
   phase_end(&ph, PH_LOAD);
   if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);
-  ok = ok && set_inputs(ctx, call, &o, host) && set_destinations(ctx, call, &o) && set_values(ctx, call, &o);
+  ok = ok && set_inputs(ctx, call, &o, host) && set_destinations(ctx, k, call, &o, host) && set_values(ctx, call, &o);
   phase_end(&ph, PH_INPUTS);
   wgk_stats prepared_from;
   wgk_context_stats(ctx, &prepared_from);

@@ -32,6 +32,86 @@ static const char *type_dtype(const manifest_model *m, const char **type_dtypes,
   return NULL;
 }
 
+/* The ONNX TensorProto dtype codes the loader maps (its `ci` table). */
+static const char *onnx_dtype(int64_t code) {
+  switch (code) {
+  case 1: return "float32";
+  case 2: return "uint8";
+  case 3: return "int8";
+  case 5: return "int16";
+  case 6: return "int32";
+  case 7: return "int64";
+  case 9: return "bool";
+  case 10: return "float16";
+  case 12: return "uint32";
+  default: return NULL;
+  }
+}
+
+static bool dtype_allowed(const manifest_port *port, const char *dtype) {
+  for (size_t k = 0; k < port->n_dtypes; k++)
+    if (strcmp(port->dtypes[k], dtype) == 0) return true;
+  return false;
+}
+
+/* An output's dtype as the loader resolves it (resolveOutputLogicalDtype, docs/loader-semantics.md rule 34): a
+ * concrete dtype; its type variable as the call's tensors bound it; for an ai.onnx op with a required attribute
+ * `to`, the ONNX dtype code it gives; the constraint's one dtype; the first input whose dtype the constraint
+ * allows. */
+static wgk_status output_dtype(plan_planner *p, const plan_call *call, const manifest_port *port,
+                               const char **type_dtypes, const char **out, util_error *err) {
+  const manifest_model *m = p->m;
+  *out = type_dtype(m, type_dtypes, port->type_var);
+  if (*out) return WGK_OK;
+  if (!port->type_var && port->n_dtypes == 1) {
+    *out = port->dtypes[0]; /* spec 2.1 concrete dtype */
+    return WGK_OK;
+  }
+  const manifest_attribute *to = manifest_find_attribute(m, "to");
+  if (port->type_var && m->format == WGK_MANIFEST_SPEC21 && strcmp(m->domain, "ai.onnx") == 0 && to && to->required) {
+    const expr_value *v = call->attrs ? expr_value_dict_get(call->attrs, "to") : NULL;
+    const char *d = v && expr_value_kind_of(v) == WGK_VALUE_INT ? onnx_dtype(expr_value_as_int(v)) : NULL;
+    if (!d) {
+      util_dynbuf shown;
+      util_dynbuf_init(&shown, 256);
+      if (v) expr_value_print(v, &shown);
+      util_error_value(err, WGK_ERR_CALL, m->source, to->pos,
+                       "port %s: required attribute to=%s is not a supported ONNX TensorProto dtype code (1 float32, "
+                       "2 uint8, 3 int8, 5 int16, 6 int32, 7 int64, 9 bool, 10 float16, 12 uint32)",
+                       port->name, v ? util_dynbuf_str(&shown) : "(none)");
+      util_dynbuf_free(&shown);
+      return WGK_ERR_CALL;
+    }
+    if (!dtype_allowed(port, d)) {
+      char list[256] = "";
+      size_t used = 0;
+      for (size_t k = 0; k < port->n_dtypes && used < sizeof list; k++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", port->dtypes[k]);
+      return util_error_value(err, WGK_ERR_CALL, m->source, to->pos,
+                              "port %s: required attribute to resolves to %s, not allowed by output type constraint "
+                              "%s = [%s]",
+                              port->name, d, port->type_var, list);
+    }
+    *out = d;
+    return WGK_OK;
+  }
+  if (port->n_dtypes == 1) {
+    *out = port->dtypes[0];
+    return WGK_OK;
+  }
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const plan_tensor *t = &call->ports[i];
+    if (m->ports[i].dir != WGK_PORT_OUTPUT && t->present && t->dtype && dtype_allowed(port, t->dtype)) {
+      *out = t->dtype;
+      return WGK_OK;
+    }
+  }
+  return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
+                          "port %s: dtype %s is a type variable no input of the call binds: give an input of that "
+                          "type, or ask for the output with a dtype (--out-shape %s=DIMS:dtype, wgk_call_want_output)",
+                          port->name, port->type_var ? port->type_var : "?", port->name);
+}
+
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
  * caller-given output against it, and adds shapes.<port> / ranks.<port> for the derives that follow. */
 static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call, expr_value *scope,
@@ -41,17 +121,19 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
   const manifest_port *port = &m->ports[i];
   const plan_tensor *given = &call->ports[i];
   o->port = (int)i;
-  o->dtype = type_dtype(m, type_dtypes, port->type_var);
-  if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0]; /* spec 2.1 concrete dtype */
   if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
     if (!given->present)
       return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
                               "port %s: output has no shape expression, so the caller must give it", port->name);
     o->rank = given->rank;
     memcpy(o->shape, given->shape, sizeof o->shape);
+    o->dtype = type_dtype(m, type_dtypes, port->type_var);
+    if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0];
     if (!o->dtype) o->dtype = given->dtype;
     return WGK_OK;
   }
+  wgk_status st0 = output_dtype(p, call, port, type_dtypes, &o->dtype, err);
+  if (st0 != WGK_OK) return st0;
   expr_value *v = NULL;
   wgk_status st = plan_eval(p, &port->shape, shape_scope, &v, err);
   if (st != WGK_OK) return st;
@@ -127,12 +209,33 @@ static wgk_status infer_outputs(plan_planner *p, const plan_call *call, expr_val
   expr_value *shape_scope = NULL;
   wgk_status st = m->format == WGK_MANIFEST_SPEC21 ? shape_scope_of(p, scope, &shape_scope, err) : WGK_OK;
   for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++) {
-    if (m->ports[i].dir == WGK_PORT_INPUT) continue;
+    const manifest_port *port = &m->ports[i];
+    if (port->dir == WGK_PORT_INPUT) continue;
+    /* An optional output is made only when the call asks for it (docs/loader-semantics.md rule 35). */
+    if (port->dir == WGK_PORT_OUTPUT && port->optional && !call->ports[i].present && !call->ports[i].wanted) continue;
     st = infer_output(p, i, call, scope, shape_scope ? shape_scope : scope, type_dtypes,
                       &plan->outputs[plan->n_outputs], err);
     if (st == WGK_OK) plan->n_outputs++;
   }
   expr_value_release(shape_scope);
+  /* What the loader's run sees of an output it made: present, its dtype, and its type variable bound by it. */
+  for (size_t o = 0; st == WGK_OK && o < plan->n_outputs; o++) {
+    const manifest_port *port = &m->ports[plan->outputs[o].port];
+    const char *d = plan->outputs[o].dtype;
+    bool ok = plan_scope_put(scope, "present", port->name, expr_value_bool(true));
+    for (size_t k = 0; ok && k < port->n_bind_keys; k++)
+      ok = plan_scope_put(scope, "present", port->bind_keys[k], expr_value_bool(true));
+    if (ok && d && !call->ports[plan->outputs[o].port].present)
+      ok = plan_scope_put(scope, "tensorDtypes", port->name,
+                          expr_value_string(port->storage_dtype && strcmp(d, "int64") == 0 ? port->storage_dtype : d));
+    for (size_t t = 0; ok && d && port->type_var && t < m->n_type_constraints; t++) {
+      if (type_dtypes[t] || strcmp(m->type_constraints[t].name, port->type_var) != 0) continue;
+      type_dtypes[t] = d;
+      ok = plan_scope_put(scope, "dtypes", port->type_var, expr_value_string(plan_type_wgsl(m, port->type_var, d))) &&
+           plan_scope_put(scope, "logicalDtypes", port->type_var, expr_value_string(d));
+    }
+    if (!ok) st = oom(err);
+  }
   return st;
 }
 
@@ -666,7 +769,7 @@ bool plan_call_key(const manifest_model *m, const plan_call *call, util_dynbuf *
   for (size_t i = 0; i < m->n_ports; i++) {
     const plan_tensor *t = &call->ports[i];
     if (!t->present) {
-      util_dynbuf_append_str(out, "-;");
+      util_dynbuf_printf(out, "%s%s;", t->wanted ? "+" : "-", t->wanted && t->dtype ? t->dtype : "");
       continue;
     }
     util_dynbuf_printf(out, "%s[", t->dtype);

@@ -33,6 +33,8 @@ typedef struct plan_tensor {
   const char *dtype;           /* logical dtype name ("float32", "int64" ...) */
   int rank;                    /* number of dims */
   int64_t shape[WGK_MAX_RANK]; /* dims */
+  bool wanted;                 /* an output the caller asks wgk to make without giving it (docs/loader-semantics.md
+                                * rule 35); dtype, when set, is the dtype asked for (binds its type variable) */
 } plan_tensor;
 
 typedef struct plan_call {

@@ -46,6 +46,8 @@ wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_
 expr_value *plan_shape_value(int rank, const int64_t *shape);
 /* Adds a value under scope[group][name] (group created when missing). Takes value. */
 bool plan_scope_put(expr_value *scope, const char *group, const char *name, expr_value *value);
+/* The WGSL scalar a type variable stands for: its ports' storage projection if any, else its logical dtype's. */
+const char *plan_type_wgsl(const manifest_model *m, const char *type_var, const char *logical);
 /* Per pass: bindings, rendered WGSL, uniform bytes, dispatch. */
 wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_value *scope, plan_pass *out,
                           util_error *err);

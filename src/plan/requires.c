@@ -70,7 +70,9 @@ void plan_requires_reason(const plan_planner *p, const manifest_requires *r, uti
     }
   }
   const json_t *cfgs = r->subgroup_matrix_configs;
-  if (cfgs && json_array_size(cfgs) > 0 && device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
+  /* The loader checks the patterns against the adapter's list whenever the adapter reports one, an empty list
+   * included (lavapipe's); Dawn always reports it, so wgk always checks (docs/loader-semantics.md rule 37). */
+  if (cfgs && json_array_size(cfgs) > 0) {
     for (size_t i = 0; i < json_array_size(cfgs); i++)
       for (uint32_t k = 0; k < d->subgroupMatrixConfigCount && k < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; k++)
         if (config_matches(json_array_get(cfgs, i), &d->subgroupMatrixConfigs[k])) return;

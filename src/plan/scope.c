@@ -34,7 +34,7 @@ expr_value *plan_shape_value(int rank, const int64_t *shape) {
 }
 
 /* The WGSL scalar a type variable stands for: the storage projection of its ports if any, else its dtype. */
-static const char *type_wgsl(const manifest_model *m, const char *type_var, const char *logical) {
+const char *plan_type_wgsl(const manifest_model *m, const char *type_var, const char *logical) {
   for (size_t i = 0; i < m->n_ports; i++) {
     const manifest_port *port = &m->ports[i];
     if (port->type_var && strcmp(port->type_var, type_var) == 0 && port->storage_dtype)
@@ -123,7 +123,7 @@ wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_
   for (size_t i = 0; ok && i < m->n_type_constraints; i++) {
     if (!type_dtypes[i]) continue;
     const char *name = m->type_constraints[i].name;
-    ok = plan_scope_put(scope, "dtypes", name, expr_value_string(type_wgsl(m, name, type_dtypes[i]))) &&
+    ok = plan_scope_put(scope, "dtypes", name, expr_value_string(plan_type_wgsl(m, name, type_dtypes[i]))) &&
          plan_scope_put(scope, "logicalDtypes", name, expr_value_string(type_dtypes[i]));
   }
   if (!ok) {

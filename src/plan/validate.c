@@ -47,13 +47,13 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   if (!t->present) {
     if (port->dir != WGK_PORT_OUTPUT && !port->optional)
       return fail_at(m, &port->pos, "port %s: required input is missing%s%s%s", who, "", "", "", err);
-    return WGK_OK;
+    if (!t->wanted || !t->dtype) return WGK_OK;
   }
-  if (t->rank < 0 || t->rank > WGK_MAX_RANK) {
+  if (t->present && (t->rank < 0 || t->rank > WGK_MAX_RANK)) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
     return fail_at(m, &port->pos, "port %s: rank %s is outside 0..8%s%s", who, num[0], "", "", err);
   }
-  for (int d = 0; d < t->rank; d++) {
+  for (int d = 0; t->present && d < t->rank; d++) {
     if (t->shape[d] < 0) {
       snprintf(num[0], sizeof num[0], "%lld", (long long)t->shape[d]);
       return fail_at(m, &port->pos, "port %s: dimension %s is negative%s%s", who, num[0], "", "", err);
@@ -68,7 +68,7 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
     return fail_at(m, &port->pos, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who, t->dtype,
                    port->type_var, list, err);
   }
-  if (port->has_rank && !port->rank_expr.text && port->rank != t->rank) {
+  if (t->present && port->has_rank && !port->rank_expr.text && port->rank != t->rank) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
     snprintf(num[1], sizeof num[1], "%d", port->rank);
     return fail_at(m, &port->pos, "port %s: rank %s, the contract requires rank %s%s", who, num[0], num[1], "", err);

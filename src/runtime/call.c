@@ -24,16 +24,20 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
     c->ports = calloc(n, sizeof *c->ports);
     c->outputs = calloc(n, sizeof *c->outputs);
     c->given = calloc(n, sizeof *c->given);
+    c->wanted = calloc(n, sizeof *c->wanted);
+    c->want_dtype = calloc(n, sizeof *c->want_dtype);
     c->key_ports = calloc(2 * n, sizeof *c->key_ports);
     c->attrs = expr_value_dict();
     c->args = expr_value_dict();
     c->tunables = expr_value_dict();
   }
-  if (!c || !c->ports || !c->outputs || !c->given || !c->key_ports || !c->attrs || !c->args || !c->tunables) {
+  if (!c || !c->ports || !c->outputs || !c->given || !c->wanted || !c->want_dtype || !c->key_ports || !c->attrs || !c->args || !c->tunables) {
     if (c) {
       free(c->ports);
       free(c->outputs);
       free(c->given);
+      free(c->wanted);
+      free(c->want_dtype);
       free(c->key_ports);
     }
     if (c) {
@@ -66,6 +70,8 @@ void wgk_call_destroy(wgk_call *c) {
   free(c->ports);
   free(c->outputs);
   free(c->given);
+  free(c->wanted);
+  free(c->want_dtype);
   free(c->key_ports);
   expr_value_release(c->attrs);
   expr_value_release(c->args);
@@ -130,7 +136,34 @@ static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = t;
   c->given[i] = t != NULL;
+  c->wanted[i] = false;
+  c->want_dtype[i] = WGK_DTYPE_INVALID;
   return WGK_OK;
+}
+
+static wgk_status want_output_locked(wgk_call *c, const char *name, bool want, wgk_dtype dtype) {
+  if (!name)
+    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: want_output: the port name is NULL", c->k->m->op_id);
+  int i = rt_port_index(c->k->m, name);
+  if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return rt_unknown_port(c, name, false);
+  if (want && dtype != WGK_DTYPE_INVALID && wgk_dtype_size(dtype) == 0)
+    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: want_output %s: invalid dtype %d", c->k->m->op_id, name,
+                  (int)dtype);
+  wgk_tensor_release(c->ports[i]);
+  c->ports[i] = NULL;
+  c->given[i] = false;
+  c->wanted[i] = want;
+  c->want_dtype[i] = want ? dtype : WGK_DTYPE_INVALID;
+  return WGK_OK;
+}
+
+wgk_status wgk_call_want_output(wgk_call *c, const char *name, bool want, wgk_dtype dtype) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  rt_lock(c->k->ctx);
+  rt_clear(c->k->ctx);
+  wgk_status st = want_output_locked(c, name, want, dtype);
+  rt_unlock(c->k->ctx);
+  return st;
 }
 
 wgk_status wgk_call_set_input(wgk_call *c, const char *name, wgk_tensor *t) {

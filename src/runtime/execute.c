@@ -13,7 +13,8 @@ static void describe_ports(const wgk_call *c, plan_tensor *out) {
   const manifest_model *m = c->k->m;
   for (size_t i = 0; i < m->n_ports; i++) {
     const wgk_tensor *t = c->ports[i];
-    out[i] = (plan_tensor){.present = t != NULL};
+    out[i] = (plan_tensor){.present = t != NULL, .wanted = !t && c->wanted[i]};
+    if (out[i].wanted && c->want_dtype[i] != WGK_DTYPE_INVALID) out[i].dtype = wgk_dtype_name(c->want_dtype[i]);
     if (!t) continue;
     out[i].dtype = wgk_dtype_name(t->dtype);
     out[i].rank = t->rank;
@@ -197,6 +198,15 @@ static void release_outputs(const wgk_call *c, wgk_tensor **outs) {
 /* The staged outputs become the call's, in their ports' layouts; what they held is no longer what the host
  * copies say. */
 static void commit_outputs(wgk_call *c, const plan_result *plan, wgk_tensor **outs, uint64_t serial) {
+  /* An optional output this call did not ask for has no tensor, not the one of an earlier run. */
+  for (size_t i = 0; i < c->k->m->n_ports; i++) {
+    bool made = false;
+    for (size_t o = 0; o < plan->n_outputs && !made; o++) made = plan->outputs[o].port == (int)i;
+    if (!made && c->k->m->ports[i].dir == WGK_PORT_OUTPUT) {
+      wgk_tensor_release(c->outputs[i]);
+      c->outputs[i] = NULL;
+    }
+  }
   for (size_t o = 0; o < plan->n_outputs; o++) {
     int i = plan->outputs[o].port;
     wgk_tensor *t = outs[i];
@@ -390,8 +400,8 @@ static wgk_status check_inputs(wgk_call *c, rt_plan_entry *e) {
 }
 
 static bool same_port(const plan_tensor *a, const plan_tensor *b) {
-  if (a->present != b->present) return false;
-  if (!a->present) return true;
+  if (a->present != b->present || a->wanted != b->wanted) return false;
+  if (!a->present) return a->dtype == b->dtype;
   return a->dtype == b->dtype && a->rank == b->rank &&
          memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
 }

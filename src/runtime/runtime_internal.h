@@ -173,6 +173,8 @@ struct wgk_call {
   wgk_tensor **ports;        /* per manifest port: input, or caller-given output (referenced) */
   wgk_tensor **outputs;      /* per manifest port: the output of the last run (referenced) */
   bool *given;               /* per port: ports[i] is a caller-given output */
+  bool *wanted;              /* per port: an output asked for with wgk_call_want_output */
+  wgk_dtype *want_dtype;     /* per port: the dtype it asked for (WGK_DTYPE_INVALID: the contract's) */
   expr_value *attrs;         /* dict of attributes set */
   expr_value *args;          /* dict of scalar args set */
   expr_value *tunables;      /* dict of tunables set */

@@ -52,8 +52,8 @@ static void plan_one(const manifest_model *m, plan_planner *planner, int64_t row
   plan_tensor ports[16];
   memset(ports, 0, sizeof ports);
   for (size_t i = 0; i < m->n_ports && i < 16; i++) {
-    if (strcmp(m->ports[i].name, "x") == 0) ports[i] = (plan_tensor){true, "float32", 2, {rows, cols}};
-    if (strcmp(m->ports[i].name, "state") == 0) ports[i] = (plan_tensor){true, "float32", 1, {4}};
+    if (strcmp(m->ports[i].name, "x") == 0) ports[i] = (plan_tensor){true, "float32", 2, {rows, cols}, false};
+    if (strcmp(m->ports[i].name, "state") == 0) ports[i] = (plan_tensor){true, "float32", 1, {4}, false};
   }
   plan_call call = {.ports = ports, .tunables = tunables};
   plan_result *plan = NULL;

@@ -18,6 +18,12 @@ package's rules pick, and bad calls must be refused with a clear message, exit 1
   demo.BatchMatMul      priority, variant requires (feature, limit, subgroupMinSize), manifest requires,
                         demoteWhen (last resort), supersededBy; {x, y, z} dispatch; $X elementType from a
                         pass derive
+  ai.onnx.Cast          output type variable bound by the required attribute `to` (ONNX dtype code);
+                        `$comment` in every kind of object
+  ai.onnx.LayerNormalization  optional outputs (U: [float32]) made and returned only when asked for
+  ai.onnx.Split         an optional output whose shape expression holds only when it is asked for
+  ai.onnx.Expand        a shape tensor read as data by the caller: explicit destination, dtype from T
+  ai.onnx.MatMul        tiled matmul in workgroup memory; requires.subgroupMatrixConfigs rejected on lavapipe
 A copy of demo.Histogram without its zeroInit (as an author testing only on the public loader, whose
 intermediates are fresh zeroed buffers per call, may write it) must give the same counts on every call.
 usage: run_test.py WGK SOURCE_DIR"""
@@ -113,9 +119,11 @@ x23 = save('x23', rng.standard_normal((2, 3)).astype(np.float32))
 check('Transpose into a caller-given destination', 'demo.Transpose',
       ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=3x2:float32'],
       {'transposed': (f64(np.load(x23)).T, 'float32')}, 'rank2_32bit')
-refuse('Transpose into a destination of the wrong shape', 'demo.Transpose',
-       ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=2x3'],
-       r'port transposed: the given output has shape \[2, 3\], the contract gives \[3, 2\]')
+# A destination for an output with a shape expression: the loader takes the expression's shape, not the
+# destination's (docs/loader-semantics.md rule 36).
+check('Transpose into a destination of another shape', 'demo.Transpose',
+      ['--in', f'data={x23}', '--attr', 'perm=[1,0]', '--out-shape', 'transposed=2x3'],
+      {'transposed': (f64(np.load(x23)).T, 'float32')}, 'rank2_32bit')
 refuse('Transpose without data', 'demo.Transpose', ['--attr', 'perm=[1,0]'], r'inputs\.data: .*required input is missing')
 refuse('Transpose without perm', 'demo.Transpose', ['--in', f'data={x23}'], r'attribute perm is required')
 refuse('Transpose perm out of range', 'demo.Transpose', ['--in', f'data={x23}', '--attr', 'perm=[0,2]'],
@@ -242,6 +250,97 @@ refuse('BatchMatMul rank 2', 'demo.BatchMatMul', ['--in', f'a={save("a2", np.one
 refuse('BatchMatMul mixed dtypes', 'demo.BatchMatMul', ['--in', f'a={a}', '--in', f'bmat={save("b", np.ones((2, 8, 3), np.float16))}'],
        r'port bmat .*dtype float16 does not match type T = float32')
 refuse('BatchMatMul missing bmat', 'demo.BatchMatMul', ['--in', f'a={a}'], r'inputs\.bmat: .*required input is missing')
+def written(label, pkg, args, want_files):
+    """The files --out holds are exactly want_files: only the outputs the call asked for are returned."""
+    global passed
+    out = os.path.join(tmp, 'written_%d' % (passed + len(fails)))
+    p = run(pkg, args, out)
+    got = sorted(os.listdir(out)) if os.path.isdir(out) else []
+    if p.returncode != 0 or got != sorted(want_files):
+        fails.append(f'{label}: exit {p.returncode}, wrote {got}, want {sorted(want_files)}: {p.stderr.strip()}')
+        return
+    passed += 1
+
+
+# ---- ai.onnx.Cast: the output's type variable bound by the required attribute `to`; $comment at every depth ----
+onnx_codes = {1: 'float32', 6: 'int32', 10: 'float16', 12: 'uint32'}
+xc = (rng.standard_normal((3, 5, 7)) * 40).astype(np.float32)
+xc[np.abs(xc) < 1] += 3  # no element truncates to 0 (the references have no zeros)
+xc_pos = (rng.random((40,)) * 900 + 1).astype(np.float32)  # uint32 targets: positive, never 0
+for data, to in ((xc, 6), (xc, 1), (xc, 10), (xc_pos, 12), (np.arange(1, 25, dtype=np.int32).reshape(4, 6) - 30, 1),
+                 (xc.astype(np.float16), 1), (np.arange(1, 9, dtype=np.uint32), 10)):
+    dt = onnx_codes[to]
+    ref = data.astype(np.float64)
+    if dt in ('int32', 'uint32'):
+        ref = np.trunc(ref)
+    elif dt == 'float16':
+        ref = data.astype(np.float16).astype(np.float64)
+    check(f'Cast {data.dtype} -> {dt}', 'ai.onnx.Cast', ['--in', f'input={save("cast_in", data)}', '--attr', f'to={to}'],
+          {'output': (ref, dt)}, 'convert', rtol=0, atol=0)
+xcp = save('cast_x', xc)
+refuse('Cast without to', 'ai.onnx.Cast', ['--in', f'input={xcp}'], r'attribute to is required')
+refuse('Cast to int64 (7)', 'ai.onnx.Cast', ['--in', f'input={xcp}', '--attr', 'to=7'], r'attribute to: value 7 is not one of \[1, 6, 10, 12\]')
+refuse('Cast int64 input', 'ai.onnx.Cast', ['--in', f'input={save("c64", np.arange(4))}', '--attr', 'to=1'],
+       r'dtype int64 is not allowed by type constraint T1')
+
+# ---- ai.onnx.LayerNormalization: optional outputs Mean/InvStdDev (U: [float32], bound by no input) ----
+xl = rng.standard_normal((4, 3, 16)).astype(np.float32) + 1
+sl = (rng.standard_normal(16) + 2).astype(np.float32)
+bl = (rng.standard_normal(16) + 3).astype(np.float32)
+mu = f64(xl).mean(-1, keepdims=True)
+inv = 1 / np.sqrt(((f64(xl) - mu) ** 2).mean(-1, keepdims=True) + 1e-5)
+yl = (f64(xl) - mu) * inv * f64(sl) + f64(bl)
+ln_in = ['--in', f'X={save("ln_x", xl)}', '--in', f'Scale={save("ln_s", sl)}', '--in', f'B={save("ln_b", bl)}']
+check('LayerNormalization, no statistics asked', 'ai.onnx.LayerNormalization', ln_in, {'Y': (yl, 'float32')}, 'plain',
+      rtol=1e-4, atol=1e-5)
+written('LayerNormalization returns only Y when no statistic is asked', 'ai.onnx.LayerNormalization', ln_in, ['Y.npy'])
+check('LayerNormalization with Mean and InvStdDev asked', 'ai.onnx.LayerNormalization',
+      ln_in + ['--out-shape', 'Mean=1', '--out-shape', 'InvStdDev=1'],
+      {'Y': (yl, 'float32'), 'Mean': (mu, 'float32'), 'InvStdDev': (inv, 'float32')}, 'with_stats', rtol=1e-4, atol=1e-5)
+refuse('LayerNormalization with only Mean asked', 'ai.onnx.LayerNormalization', ln_in + ['--out-shape', 'Mean=1'],
+       r'no variant of ai\.onnx\.LayerNormalization accepts the call')
+refuse('LayerNormalization Mean asked as float16', 'ai.onnx.LayerNormalization',
+       ln_in + ['--out-shape', 'Mean=1:float16', '--out-shape', 'InvStdDev=1'], r'port Mean.*dtype float16, not the declared dtype float32|type constraint U')
+refuse('LayerNormalization axis 0', 'ai.onnx.LayerNormalization', ln_in + ['--attr', 'axis=0'], r'attribute axis: value 0 is not one of \[-1\]')
+
+# ---- ai.onnx.Split: an optional output whose shape expression only holds when it is asked for ----
+xs = (rng.standard_normal((6, 5)) + 5).astype(np.float32)
+sp = ['--in', f'input={save("split", xs)}']
+check('Split in 2 (output2 not asked)', 'ai.onnx.Split', sp + ['--attr', 'num_outputs=2'],
+      {'output0': (f64(xs[:3]), 'float32'), 'output1': (f64(xs[3:]), 'float32')}, 'two')
+written('Split in 2 returns two outputs', 'ai.onnx.Split', sp + ['--attr', 'num_outputs=2'], ['output0.npy', 'output1.npy'])
+check('Split in 3 with output2 asked', 'ai.onnx.Split', sp + ['--attr', 'num_outputs=3', '--out-shape', 'output2=1'],
+      {'output0': (f64(xs[:2]), 'float32'), 'output1': (f64(xs[2:4]), 'float32'), 'output2': (f64(xs[4:]), 'float32')},
+      'three')
+refuse('Split in 2 with output2 asked', 'ai.onnx.Split', sp + ['--attr', 'num_outputs=2', '--out-shape', 'output2=1'],
+       r"port output2: shape expression .* did not give a list")
+refuse('Split in 3 without output2', 'ai.onnx.Split', sp + ['--attr', 'num_outputs=3'],
+       r'no variant of ai\.onnx\.Split accepts the call')
+refuse('Split 5 rows in 2', 'ai.onnx.Split', ['--in', f'input={save("split5", xs[:5])}', '--attr', 'num_outputs=2'],
+       r'shapes\.input\[0\] % attrs\.num_outputs == 0 is false')
+
+# ---- ai.onnx.Expand: a shape tensor read as data by the caller; the destination's dtype from T ----
+for xin, dest in ((np.arange(1, 4, dtype=np.int32).reshape(3, 1), (2, 3, 4)),
+                  ((rng.standard_normal((1, 4)) + 5).astype(np.float32), (3, 4)),
+                  ((rng.standard_normal((5,)) + 5).astype(np.float16), (2, 1, 5))):
+    shp = save('exp_shape', np.array(dest, np.int64))
+    check(f'Expand {xin.dtype} {xin.shape} -> {dest}, destination without dtype', 'ai.onnx.Expand',
+          ['--in', f'input={save("exp_in", xin)}', '--in', f'shape={shp}', '--out-shape', 'output=' + 'x'.join(map(str, dest))],
+          {'output': (np.broadcast_to(f64(xin), dest), xin.dtype.name)}, 'broadcast')
+exi = save('exp_in', np.ones((3, 1), np.float32))
+refuse('Expand without a destination', 'ai.onnx.Expand', ['--in', f'input={exi}', '--in', f'shape={save("es", np.array([3, 2]))}'],
+       r'output has no shape expression, so the caller must give it')
+refuse('Expand to a shape it does not broadcast to', 'ai.onnx.Expand',
+       ['--in', f'input={exi}', '--in', f'shape={save("es", np.array([2, 2]))}', '--out-shape', 'output=2x2'], r'sameShape')
+# ---- ai.onnx.MatMul: a tiled matmul; a subgroup-matrix variant the device's (empty) config list rejects ----
+for (m_, k_, n_), variant in (((16, 32, 8), 'tiled'), ((19, 13, 11), 'tiled'), ((3, 5, 4), 'naive'), ((1, 70, 9), 'naive')):
+    a = (rng.random((m_, k_)) + 0.5).astype(np.float32)
+    b = (rng.random((k_, n_)) + 0.5).astype(np.float32)
+    check(f'MatMul {m_}x{k_} @ {k_}x{n_}', 'ai.onnx.MatMul', ['--in', f'A={save("mm_a", a)}', '--in', f'B={save("mm_b", b)}'],
+          {'Y': (f64(a) @ f64(b), 'float32')}, variant, rtol=1e-5, atol=1e-5)
+refuse('MatMul inner dims differ', 'ai.onnx.MatMul', ['--in', f'A={save("mm_a", np.ones((4, 3), np.float32))}',
+                                                      '--in', f'B={save("mm_b", np.ones((4, 3), np.float32))}'],
+       r'shapes\.A\[1\] == shapes\.B\[0\] is false')
 shutil.rmtree(tmp)
 for f in fails:
     print('FAIL', f)

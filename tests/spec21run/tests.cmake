@@ -22,3 +22,12 @@ if(TARGET wgk_cli)
   set_tests_properties(spec21run_output_shape_derive spec21run_two_uniforms spec21run_conflicting_structs
     PROPERTIES LABELS "plan")
 endif()
+# requires.subgroupMatrixConfigs is checked against the device's list even when it is empty (lavapipe's): the
+# loader rejects the variant there (docs/loader-semantics.md rule 37); wgk accepted it when the device lacked the
+# subgroup-matrix feature.
+if(TARGET wgk_cli)
+  add_test(NAME spec21run_subgroup_matrix_configs COMMAND ${WGK_RUN_TEST}
+           --expect "matrix: requires adapterInfo.subgroupMatrixConfigs to match one of \\[f32-f32-8x8x8\\] \\(device reports \\[\\]\\)"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/ai.onnx.MatMul --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+           --shape A=16x32 --shape B=32x8)
+endif()
