@@ -234,7 +234,7 @@ static wgk_status infer_outputs(plan_planner *p, const plan_call *call, expr_val
       ok = plan_scope_put(scope, "dtypes", port->type_var, expr_value_string(plan_type_wgsl(m, port->type_var, d))) &&
            plan_scope_put(scope, "logicalDtypes", port->type_var, expr_value_string(d));
     }
-    if (!ok) st = oom(err);
+    if (!ok) st = util_error_oom(err, NULL, "planning a call");
   }
   return st;
 }

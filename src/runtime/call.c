@@ -143,11 +143,11 @@ static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t
 
 static wgk_status want_output_locked(wgk_call *c, const char *name, bool want, wgk_dtype dtype) {
   if (!name)
-    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: want_output: the port name is NULL", c->k->m->op_id);
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: want_output: the port name is NULL", c->k->m->op_id);
   int i = rt_port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return rt_unknown_port(c, name, false);
   if (want && dtype != WGK_DTYPE_INVALID && wgk_dtype_size(dtype) == 0)
-    return rt_set(c->k->ctx, WGK_ERR_INVALID_ARGUMENT, "%s: want_output %s: invalid dtype %d", c->k->m->op_id, name,
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: want_output %s: invalid dtype %d", c->k->m->op_id, name,
                   (int)dtype);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = NULL;

@@ -30,4 +30,5 @@ if(TARGET wgk_cli)
            --expect "matrix: requires adapterInfo.subgroupMatrixConfigs to match one of \\[f32-f32-8x8x8\\] \\(device reports \\[\\]\\)"
            -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/ai.onnx.MatMul --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
            --shape A=16x32 --shape B=32x8)
+  set_tests_properties(spec21run_subgroup_matrix_configs PROPERTIES LABELS "plan")
 endif()
