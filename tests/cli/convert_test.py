@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""wgk convert: a seed package and its 2.1 conversion plan every call identically.
+"""The seed-format fixtures plan every call exactly as the shipped packages they copy, and so does `wgk convert`.
 
 usage: convert_test.py WGK SOURCE_DIR
-For each shipped seed package (and the verbatim seed manifest fixture of RotaryEmbedding): convert it into a
-temp folder, then for every test.json and bench.json case (and attribute / dtype / tunable variations) run
-`wgk explain --json` on both and compare variant, rejected variants (reasons with the seed's role names
-renamed to port keys), outputs by key, intermediates, and per pass its id, shader, workgroups and uniform
-values; `wgk render` is compared with whitespace removed. Described devices make it GPU-free.
+kernels/<op id>/ is each package's source. tests/cli/seed-packages/<op id>/ holds the same package's manifest in
+wgk's earlier seed format (made whole by seed_packages.py with the package's own templates and test files), and
+`wgk convert` turns that seed package into spec 2.1 again. For every test.json and bench.json case (and attribute
+/ dtype / tunable variations), `wgk explain --json` of the seed fixture and of its conversion are each compared
+with that of kernels/<op id>/: variant, rejected variants (reasons with the seed's role names renamed to port
+keys), outputs by key, intermediates, and per pass its id, shader, workgroups and uniform values; `wgk render`
+is compared with whitespace removed. Described devices make it GPU-free.
 """
 import json, os, re, subprocess, sys, tempfile
 
@@ -112,37 +114,47 @@ def error_text(err, renames):
     return re.sub(r'\bof port ([A-Za-z_]\w*)\b', lambda m: f'of port {renames.get(m.group(1), m.group(1))}', msg)
 
 
+def compare(name, left, right, call, dev, renames):
+    """One call planned on package `left` (seed role names) and on `right` (kernels/, port keys)."""
+    global compared
+    base = ['--device', dev] + call
+    r1 = run(['explain', '--strict', left, '--json'] + base)
+    r2 = run(['explain', '--strict', right, '--json'] + base)
+    compared += 1
+    what = f'{name} ({os.path.basename(os.path.dirname(left))}) {" ".join(base)}'
+    if r1[0] != r2[0]:
+        failures.append(f'{what}: exit {r1[0]} vs {r2[0]}: {r1[2].strip()[:300]} | {r2[2].strip()[:300]}')
+    elif r1[0] == 0:
+        a, b = normalize(r1[1], renames), normalize(r2[1], renames)
+        if a != b:
+            failures.append(f'{what}:\n  {json.dumps(a)[:600]}\n  kernels/ {json.dumps(b)[:600]}')
+        elif squeeze(run(['render', left] + base)[1]) != squeeze(run(['render', right] + base)[1]):
+            failures.append(f'{what}: rendered WGSL differs')
+    elif error_text(r1[2], renames).split('\n')[0] != error_text(r2[2], renames).split('\n')[0]:
+        failures.append(f'{what}: refusal differs:\n  {r1[2].strip()[:300]}\n  {r2[2].strip()[:300]}')
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import seed_packages  # noqa: E402
+
 with tempfile.TemporaryDirectory() as tmp:
-    for name in ('ai.onnx.RotaryEmbedding', 'com.microsoft.SparseAttention'):
-        seed = os.path.join(src, 'tests/cli/seed-packages', name)
-        out = os.path.join(tmp, name)
+    os.makedirs(os.path.join(tmp, 'converted'))
+    for seed in seed_packages.materialize(src, os.path.join(tmp, 'seed')):
+        name = os.path.basename(seed)
+        shipped = os.path.join(src, 'kernels', name)
+        out = os.path.join(tmp, 'converted', name)
         rc, o, e = run(['convert', seed, out])
         if rc != 0:
             failures.append(f'{name}: convert failed: {e}')
             continue
-        man21 = json.load(open(os.path.join(out, 'build/webgpu/manifest.json')))
+        man21 = json.load(open(os.path.join(shipped, 'build/webgpu/manifest.json')))
         renames = {v['onnx']: k for k, v in {**man21['inputs'], **man21['outputs']}.items() if 'onnx' in v}
-        for call in calls_from(seed, man21):
+        for call in calls_from(shipped, man21):
             for dev in devices:
-                base = ['--device', dev] + call
-                r1 = run(['explain', '--strict', seed, '--json'] + base)
-                r2 = run(['explain', '--strict', out, '--json'] + base)
-                compared += 1
-                if r1[0] != r2[0]:
-                    failures.append(f'{name} {" ".join(call)}: exit {r1[0]} vs {r2[0]}: {r1[2].strip()[:300]} | {r2[2].strip()[:300]}')
-                    continue
-                if r1[0] == 0:
-                    a, b = normalize(r1[1], renames), normalize(r2[1], renames)
-                    if a != b:
-                        failures.append(f'{name} {" ".join(call)}:\n  seed {json.dumps(a)[:600]}\n  2.1  {json.dumps(b)[:600]}')
-                        continue
-                    w1, w2 = run(['render', seed] + base), run(['render', out] + base)
-                    if squeeze(w1[1]) != squeeze(w2[1]):
-                        failures.append(f'{name} {" ".join(call)}: rendered WGSL differs')
-                elif error_text(r1[2], renames).split('\n')[0] != error_text(r2[2], renames).split('\n')[0]:
-                    failures.append(f'{name} {" ".join(call)}: refusal differs:\n  {r1[2].strip()[:300]}\n  {r2[2].strip()[:300]}')
+                compare(name, seed, shipped, call, dev, renames)
+                compare(name, out, shipped, call, dev, renames)
 
 for f in failures:
     print('FAIL', f)
 print(f'{compared - len(failures)}/{compared} calls plan identically')
-sys.exit(1 if failures or compared < 50 else 0)
+sys.exit(1 if failures or compared < 100 else 0)

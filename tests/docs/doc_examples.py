@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The usage examples of the docs run as tests: each is read from the markdown when the test runs, so a test
 fails as soon as the doc and wgk disagree. The doc is the source of truth: when one fails, fix the doc (a kernel
-card's source is tests/cli/seed-packages/<op id>/README.md; `wgk convert` copies it into kernels/).
+card is kernels/<op id>/README.md, its one copy).
 
 usage: doc_examples.py SOURCE_DIR WGK LIBWGK CC CASE     (C snippets also get $WGK_DOC_CFLAGS: the sanitizers)
   readme_c         README's C snippet, compiled against libwgk (-Wall -Wextra -Werror) inside

@@ -70,7 +70,8 @@ wgk_plan_refused(binding_limit "pass main: binding x \\(0\\) of port x is 275251
 # Seed format: a derive that fails is a variant's reason quoting the derive's expression, so WORKGROUP_SIZE=0 is
 # named. Spec 2.1: it fails the call (docs/loader-semantics.md rule 25), at the derive's position.
 wgk_plan_refused(failed_derive_quotes_expression "pairDispatchOk failed: .*derive.pairDispatchOk: ceilDiv\\(\\): division by zero \\(in ceilDiv\\(numel\\(shapes.X\\) / 2, tunables.WORKGROUP_SIZE\\)"
-  explain ${CMAKE_SOURCE_DIR}/tests/cli/seed-packages/ai.onnx.RotaryEmbedding --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=0 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
+  explain ${CMAKE_BINARY_DIR}/seed-packages/ai.onnx.RotaryEmbedding --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=0 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
+set_property(TEST plan_failed_derive_quotes_expression APPEND PROPERTY FIXTURES_REQUIRED seed_packages)
 wgk_plan_refused(failed_derive_fails_call_spec21 "manifest.json:[0-9]+:[0-9]+: derive.pairDispatchOk: ceilDiv\\(\\): division by zero"
   explain ${WGK_ROPE} --device ${WGK_LAVA} --tunable WORKGROUP_SIZE=0 --shape X=2x4x3x8 --shape cos_cache=50x4 --shape sin_cache=50x4 --shape position_ids=2x3)
 set_tests_properties(plan_rank5_lists_all plan_f16_packed_without_feature plan_reason_down_to_comparison

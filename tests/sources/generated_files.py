@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""One source of truth per package: every file a package's tools (kernels/*/tools/*.py, and those of the seed
-fixtures, tests/cli/seed-packages/*/tools/*.py) write is the file committed, and each shipped package is what
-`wgk convert` makes of its seed fixture, byte for byte (the fixture is the source; kernels/ is generated). Each tool runs on a scratch copy of its package (tools/ and an empty build/webgpu/), and what it
-writes is compared byte for byte with the package's own. Also: templates name the fold width
-DISPATCH_FOLD_WIDTH, never the literal 65535.
-Usage: generated_files.py REPO_ROOT [WGK]   (without WGK the convert check is not made)
+"""One source per package: kernels/<op id>/ is what an author edits, and every file its generators
+(kernels/<op id>/tools/*.py) write is the file committed there. Each tool runs on a scratch copy of its package
+(tools/ and an empty build/webgpu/), and what it writes is compared byte for byte with the package's own; the
+package's metadata.json lists the digest of every file as it is. Also: templates name the fold width
+DISPATCH_FOLD_WIDTH, never the literal 65535. (The seed-format fixtures of tests/cli/seed-packages hold a
+manifest each and are checked to plan as kernels/ does by tests/cli/convert_test.py.)
+Usage: generated_files.py REPO_ROOT
 """
 import glob
 import os
@@ -15,10 +16,8 @@ import sys
 import tempfile
 
 root = sys.argv[1] if len(sys.argv) > 1 else "."
-wgk = sys.argv[2] if len(sys.argv) > 2 else None
 problems, checked = [], 0
-seeds = os.path.join(root, "tests", "cli", "seed-packages")
-for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*")) + glob.glob(os.path.join(seeds, "*"))):
+for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*"))):
     tools = os.path.join(pkg, "tools")
     if not os.path.isdir(tools):
         continue
@@ -44,22 +43,13 @@ for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*")) + glob.glob(os.p
                 if made != have:
                     problems.append(f"{os.path.relpath(committed, root)}: differs from what "
                                     f"{os.path.relpath(tool, root)} writes (run it, then scripts/package-digests.py)")
-for seed in sorted(glob.glob(os.path.join(seeds, "*"))) if wgk else []:
-    shipped = os.path.join(root, "kernels", os.path.basename(seed))
-    with tempfile.TemporaryDirectory() as tmp:
-        dst = os.path.join(tmp, "pkg")
-        run = subprocess.run([wgk, "convert", seed, dst], capture_output=True, text=True)
-        if run.returncode != 0:
-            problems.append(f"wgk convert {os.path.relpath(seed, root)}: failed: {run.stderr.strip()}")
-            continue
-        for dirpath, _, names in os.walk(dst):
-            for name in names:
-                rel = os.path.relpath(os.path.join(dirpath, name), dst)
-                have = os.path.join(shipped, rel)
-                checked += 1
-                if not os.path.exists(have) or open(have, "rb").read() != open(os.path.join(dirpath, name), "rb").read():
-                    problems.append(f"kernels/{os.path.basename(seed)}/{rel}: differs from what wgk convert makes of "
-                                    f"{os.path.relpath(seed, root)} (run: wgk convert SEED /tmp/x, copy it into kernels/)")
+for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*"))):
+    check = subprocess.run([sys.executable, os.path.join(root, "scripts", "package-digests.py"), "--check", pkg],
+                           capture_output=True, text=True)
+    checked += 1
+    if check.returncode != 0:
+        problems.append(f"{os.path.relpath(pkg, root)}/build/webgpu/metadata.json: digests out of date "
+                        f"(run scripts/package-digests.py {os.path.relpath(pkg, root)}): {check.stdout.strip()}")
 for tmpl in sorted(glob.glob(os.path.join(root, "kernels", "*", "build", "webgpu", "*.jinja"))):
     with open(tmpl, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):

@@ -2,8 +2,8 @@
  * package's `partial` is not cleared between calls (no zeroInit), so a call whose query block row holds one key
  * block (one split runs) after a call of the same shapes whose row holds 19 (19 splits run) finds the first
  * call's records 1..18 in the scratch buffer; reading any of them would mix the other call's keys into the
- * output. Every call is checked against the double reference, its output poisoned first; so is the converted
- * kernels/ package (whose intermediates wgk clears every call).
+ * output. Every call is checked against the double reference, its output poisoned first; so is the shipped
+ * kernels/ package, whose intermediates wgk clears every call (the seed fixture: tests/cli/seed_packages.py).
  * Needs a real adapter (tests/util/wgk_test.h). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,8 +126,8 @@ static void run_package(const char *pkg) {
 static void seed_package_partial_not_cleared(void **state) {
   (void)state;
   char path[4096];
-  const char *src = getenv("WGK_SOURCE_DIR");
-  snprintf(path, sizeof path, "%s/tests/cli/seed-packages/com.microsoft.SparseAttention", src ? src : ".");
+  const char *build = getenv("WGK_BUILD_DIR"); /* seed_packages.py made the fixture whole there */
+  snprintf(path, sizeof path, "%s/seed-packages/com.microsoft.SparseAttention", build ? build : ".");
   run_package(path);
 }
 

@@ -1,6 +1,7 @@
 # SparseAttention: host-check refusals through the public API; the ORT CPU oracle on random single-node models.
 wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
 wgk_add_test(test_sparse_decode_reuse SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_decode_reuse.c TIMEOUT 300)
+set_property(TEST test_sparse_decode_reuse APPEND PROPERTY FIXTURES_REQUIRED seed_packages)  # the seed fixture
 if(TARGET wgk_cli)
   # `wgk test` exits 1 when a case fails; its closing line must also count passes, no failure and no skipped case
   # (a skipped case checked nothing). The cases run as three shards so parallel ctest jobs share them (under the

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Writes build/webgpu/manifest.json of com.microsoft.SparseAttention (the seed manifest format).
+"""Writes build/webgpu/manifest.json of com.microsoft.SparseAttention (manifest spec 2.1).
 
-The seed format repeats every binding set and variant in full; this script states each once and expands
-them: Q/K/V separate or packed, rotary on or off, and the plain or subgroup-matrix attention template.
-Run it after editing, then scripts/package-digests.py on the package.
+The manifest repeats every binding list and variant in full; this script states each once and expands
+them: Q/K/V separate or packed, rotary on or off, the attention templates, and the packed-float16 copies.
+This script is the package's source: edit it, run it, then scripts/package-digests.py on the package.
 """
 import json
 import os
@@ -33,11 +33,11 @@ BIND_KEYS = {
 }
 OUTPUTS = [
     {"role": "output", "dtype": "T", "rank": 3,
-     "shape": "[dim(shapes.query, 0), dim(shapes.query, 1), attrs.num_heads * dim(shapes.past_key, 3)]",
+     "shape": "[dim(shapes.queryT, 0), dim(shapes.queryT, 1), attrs.num_heads * dim(shapes.pastKeyT, 3)]",
      "description": "Attention output `(batch_size, sequence_length, num_heads * head_size)`."},
-    {"role": "past_key", "dtype": "T", "rank": 4, "shape": "shapes.past_key",
+    {"role": "past_key", "dtype": "T", "rank": 4, "shape": "shapes.pastKeyT",
      "description": "The key cache tensor itself after the in-place append; ONNX names this output `present_key`."},
-    {"role": "past_value", "dtype": "T", "rank": 4, "shape": "shapes.past_value",
+    {"role": "past_value", "dtype": "T", "rank": 4, "shape": "shapes.pastValueT",
      "description": "The value cache tensor itself after the in-place append; ONNX names this output `present_value`."},
 ]
 
@@ -63,22 +63,22 @@ DERIVE = {
     "kvHeads": "attrs.kv_num_heads if attrs.kv_num_heads is defined and attrs.kv_num_heads is integer else 0",
     "blockSize": "attrs.sparse_block_size if attrs.sparse_block_size is defined and attrs.sparse_block_size is integer else 0",
     "rotaryOn": "attrs.do_rotary == 1",
-    "packedQkv": "not present.key and not present.value",
-    "batch": "dim(shapes.query, 0) if ranks.query == 3 else 0",
-    "seqLen": "dim(shapes.query, 1) if ranks.query == 3 else 0",
+    "packedQkv": "not present.keyT and not present.valueT",
+    "batch": "dim(shapes.queryT, 0) if ranks.queryT == 3 else 0",
+    "seqLen": "dim(shapes.queryT, 1) if ranks.queryT == 3 else 0",
     "qkvHeads": "numHeads + 2 * kvHeads if packedQkv else numHeads",
-    "headSize": "dim(shapes.query, 2) // qkvHeads if ranks.query == 3 and qkvHeads > 0 else 0",
+    "headSize": "dim(shapes.queryT, 2) // qkvHeads if ranks.queryT == 3 and qkvHeads > 0 else 0",
     "groupSize": "numHeads // kvHeads if kvHeads > 0 else 0",
-    "maxCache": "dim(shapes.past_key, 2) if ranks.past_key == 4 else 0",
-    "numLayout": "dim(shapes.block_row_indices, 0) if ranks.block_row_indices == 2 else 0",
-    "maxBlocks": "dim(shapes.block_row_indices, 1) - 1 if ranks.block_row_indices == 2 else 0",
-    "maxNnz": "dim(shapes.block_col_indices, 1) if ranks.block_col_indices == 2 else 0",
-    "halfRot": "dim(shapes.cos_cache, 1) if rotaryOn and present.cos_cache and ranks.cos_cache == 2 else 0",
+    "maxCache": "dim(shapes.pastKeyT, 2) if ranks.pastKeyT == 4 else 0",
+    "numLayout": "dim(shapes.blockRowIndicesT, 0) if ranks.blockRowIndicesT == 2 else 0",
+    "maxBlocks": "dim(shapes.blockRowIndicesT, 1) - 1 if ranks.blockRowIndicesT == 2 else 0",
+    "maxNnz": "dim(shapes.blockColIndicesT, 1) if ranks.blockColIndicesT == 2 else 0",
+    "halfRot": "dim(shapes.cosCacheT, 1) if rotaryOn and present.cosCacheT and ranks.cosCacheT == 2 else 0",
     "effScale": "attrs.scale if attrs.scale is number and attrs.scale != 0 else 1.0 / (headSize ** 0.5 if headSize > 0 else 1)",
-    "qkvContract": "ranks.query == 3 and numHeads > 0 and kvHeads > 0 and numHeads % kvHeads == 0 and headSize > 0 and headSize % 8 == 0 and dim(shapes.query, 2) == qkvHeads * headSize and present.key == present.value and (packedQkv or (sameShape(shapes.key, [batch, seqLen, kvHeads * headSize]) and sameShape(shapes.value, shapes.key)))",
-    "cacheContract": "ranks.past_key == 4 and sameShape(shapes.past_key, [batch, kvHeads, maxCache, headSize]) and sameShape(shapes.past_value, shapes.past_key) and maxCache >= seqLen",
-    "layoutContract": "numLayout >= 1 and maxBlocks >= 1 and ranks.block_col_indices == 2 and dim(shapes.block_col_indices, 0) == numLayout and numHeads % numLayout == 0 and blockSize in [16, 32, 64, 128] and ranks.key_total_sequence_lengths == 1 and dim(shapes.key_total_sequence_lengths, 0) == batch and numel(shapes.total_sequence_length) == 1 and ranks.total_sequence_length <= 1",
-    "rotaryContract": "(not rotaryOn and not present.cos_cache and not present.sin_cache) or (rotaryOn and present.cos_cache and present.sin_cache and sameShape(shapes.cos_cache, shapes.sin_cache) and halfRot > 0 and halfRot % 8 == 0 and 2 * halfRot <= headSize)",
+    "qkvContract": "ranks.queryT == 3 and numHeads > 0 and kvHeads > 0 and numHeads % kvHeads == 0 and headSize > 0 and headSize % 8 == 0 and dim(shapes.queryT, 2) == qkvHeads * headSize and present.keyT == present.valueT and (packedQkv or (sameShape(shapes.keyT, [batch, seqLen, kvHeads * headSize]) and sameShape(shapes.valueT, shapes.keyT)))",
+    "cacheContract": "ranks.pastKeyT == 4 and sameShape(shapes.pastKeyT, [batch, kvHeads, maxCache, headSize]) and sameShape(shapes.pastValueT, shapes.pastKeyT) and maxCache >= seqLen",
+    "layoutContract": "numLayout >= 1 and maxBlocks >= 1 and ranks.blockColIndicesT == 2 and dim(shapes.blockColIndicesT, 0) == numLayout and numHeads % numLayout == 0 and blockSize in [16, 32, 64, 128] and ranks.keyTotalSequenceLengthsT == 1 and dim(shapes.keyTotalSequenceLengthsT, 0) == batch and numel(shapes.totalSequenceLengthT) == 1 and ranks.totalSequenceLengthT <= 1",
+    "rotaryContract": "(not rotaryOn and not present.cosCacheT and not present.sinCacheT) or (rotaryOn and present.cosCacheT and present.sinCacheT and sameShape(shapes.cosCacheT, shapes.sinCacheT) and halfRot > 0 and halfRot % 8 == 0 and 2 * halfRot <= headSize)",
     "sparseContract": "f16Ok(dtypes.T) and qkvContract and cacheContract and layoutContract and rotaryContract",
     # attention tiling: TQ queries of one block row times HG heads of one GQA group per workgroup
     "queryTile": "tunables.QUERY_TILE",
@@ -162,49 +162,56 @@ FIELDS = [
 ]
 
 
-def storage(name, arg, port, writable=False, etype="$T"):
-    return {"name": name, "arg": arg, "semantic": port,
-            "buffer": {"type": "storage" if writable else "read-only-storage"}, "elementType": etype}
+def storage(name, arg, writable=False, etype="$T"):
+    return {"name": name, "arg": arg, "buffer": "storage" if writable else "read-only-storage", "elementType": etype}
 
 
 def params():
-    return {"name": "params", "semantic": "kernel.params", "buffer": {"type": "uniform"},
-            "struct": {"name": "Params", "fields": [{"name": n, "type": t, "value": v} for n, t, v in FIELDS]}}
+    return {"name": "params", "buffer": "uniform", "struct": [{"name": n, "type": t, "value": v} for n, t, v in FIELDS]}
 
 
-LENGTHS = [storage("total_len", "totalSequenceLengthT", "total_sequence_length", etype="$M"),
-           storage("key_total", "keyTotalSequenceLengthsT", "key_total_sequence_lengths", etype="$M")]
-ROTARY = [storage("cos_cache", "cosCacheT", "cos_cache"), storage("sin_cache", "sinCacheT", "sin_cache")]
+LENGTHS = [storage("total_len", "totalSequenceLengthT", etype="$M"),
+           storage("key_total", "keyTotalSequenceLengthsT", etype="$M")]
+ROTARY = [storage("cos_cache", "cosCacheT"), storage("sin_cache", "sinCacheT")]
 
 
 def binding_sets():
+    """The binding lists passes share, by name; each pass carries its own copy inline."""
     sets = {}
     for packed in (False, True):
         for rot in (False, True):
-            src = [storage("query", "queryT", "query")] if packed else \
-                  [storage("key", "keyT", "key"), storage("value", "valueT", "value")]
+            src = [storage("query", "queryT")] if packed else [storage("key", "keyT"), storage("value", "valueT")]
             sets["append_%s%s" % ("packed" if packed else "separate", "_rotary" if rot else "")] = (
                 src + (ROTARY if rot else []) + LENGTHS +
-                [storage("past_key", "pastKeyT", "past_key", True), storage("past_value", "pastValueT", "past_value", True),
-                 params()])
-    sets["q_rotary"] = [storage("query", "queryT", "query")] + ROTARY + LENGTHS + \
-        [storage("output", "outputT", "output", True), params()]
+                [storage("past_key", "pastKeyT", True), storage("past_value", "pastValueT", True), params()])
+    sets["q_rotary"] = [storage("query", "queryT")] + ROTARY + LENGTHS + [storage("output", "outputT", True), params()]
     # in/out ports are bound read-write wherever they are bound (the loader's rule); attend only reads them
-    caches = [storage("past_key", "pastKeyT", "past_key", True), storage("past_value", "pastValueT", "past_value", True),
-              storage("block_row", "blockRowIndicesT", "block_row_indices", etype="$M"),
-              storage("block_col", "blockColIndicesT", "block_col_indices", etype="$M")] + LENGTHS
-    sets["attend_query"] = [storage("query", "queryT", "query")] + caches + \
-        [storage("output", "outputT", "output", True), params()]
-    sets["attend_staged"] = caches + [storage("output", "outputT", "output", True), params()]
-    partial = {"name": "partial", "intermediate": "partial", "buffer": {"type": "storage"}, "elementType": "f32"}
-    sets["decode_split_query"] = [storage("query", "queryT", "query")] + caches + [partial, params()]
+    caches = [storage("past_key", "pastKeyT", True), storage("past_value", "pastValueT", True),
+              storage("block_row", "blockRowIndicesT", etype="$M"),
+              storage("block_col", "blockColIndicesT", etype="$M")] + LENGTHS
+    sets["attend_query"] = [storage("query", "queryT")] + caches + [storage("output", "outputT", True), params()]
+    sets["attend_staged"] = caches + [storage("output", "outputT", True), params()]
+    partial = {"name": "partial", "scratch": "partial", "buffer": "storage", "elementType": "f32"}
+    sets["decode_split_query"] = [storage("query", "queryT")] + caches + [partial, params()]
     # the split with kv_append folded in (no rotary), separate K and V: it reads the new rows from key/value
-    sets["decode_split_separate"] = [storage("query", "queryT", "query"), storage("key", "keyT", "key"),
-                                     storage("value", "valueT", "value")] + caches + [partial, params()]
-    sets["decode_split_staged"] = [storage("output", "outputT", "output", True)] + caches + [partial, params()]
-    sets["decode_merge"] = [dict(partial, buffer={"type": "read-only-storage"}),
-                            storage("output", "outputT", "output", True), params()]
+    sets["decode_split_separate"] = [storage("query", "queryT"), storage("key", "keyT"),
+                                     storage("value", "valueT")] + caches + [partial, params()]
+    sets["decode_split_staged"] = [storage("output", "outputT", True)] + caches + [partial, params()]
+    sets["decode_merge"] = [dict(partial, buffer="read-only-storage"), storage("output", "outputT", True), params()]
     return sets
+
+
+SETS = binding_sets()
+
+
+def shader_pass(pid, name, shader, bindings, dispatch, derive=None):
+    """One pass: its template, the template's own constants (derive), its binding set inline, its grid."""
+    p = {"id": pid, "name": name, "shader": shader}
+    if derive:
+        p["derive"] = derive
+    p["bindings"] = json.loads(json.dumps(SETS[bindings]))
+    p["dispatch"] = dispatch
+    return p
 
 
 def elementwise(pairs):
@@ -216,14 +223,12 @@ def front_passes(packed, rot):
     layout = "packed" if packed else "separate"
     passes = []
     if rot:
-        passes.append({"id": "q_rotary", "name": "sparse_q_rotary",
-                       "source": {"shader": "sparse-q-rotary.wgsl.jinja", "inputs": {}},
-                       "bindings": "q_rotary", "dispatch": elementwise("batch * seqLen * numHeads * headSize // 2")})
-    passes.append({"id": "kv_append", "name": "sparse_kv_append",
-                   "source": {"shader": "sparse-kv-append.wgsl.jinja",
-                              "inputs": {"packed": "true" if packed else "false", "rotary": "true" if rot else "false"}},
-                   "bindings": "append_%s%s" % (layout, "_rotary" if rot else ""),
-                   "dispatch": elementwise("batch * seqLen * kvHeads * headSize // 2")})
+        passes.append(shader_pass("q_rotary", "sparse_q_rotary", "sparse-q-rotary.wgsl.jinja", "q_rotary",
+                                  elementwise("batch * seqLen * numHeads * headSize // 2")))
+    passes.append(shader_pass("kv_append", "sparse_kv_append", "sparse-kv-append.wgsl.jinja",
+                              "append_%s%s" % (layout, "_rotary" if rot else ""),
+                              elementwise("batch * seqLen * kvHeads * headSize // 2"),
+                              {"packed": "true" if packed else "false", "rotary": "true" if rot else "false"}))
     return passes
 
 
@@ -234,8 +239,10 @@ def decode_sg_variant():
     v["id"] = "separate_decode_sg"
     v["when"] = v["when"] + ["decodeSgOk"]
     split = v["passes"][0]
-    split["source"] = {"shader": "sparse-decode-split-sg.wgsl.jinja", "inputs": {}}
-    v["constants"] = dict(v["constants"], U="decodeSgKeys", R="decodeSgRows")
+    split["shader"] = "sparse-decode-split-sg.wgsl.jinja"
+    del split["derive"]
+    v["passes"][0] = shader_pass(split["id"], split["name"], split["shader"], "decode_split_separate", split["dispatch"])
+    v["derive"] = dict(v["derive"], U="decodeSgKeys", R="decodeSgRows")
     return v
 
 
@@ -250,20 +257,18 @@ def decode_variant(packed, rot, fused=None):
     when = ["sparseContract", "decodeOk", "packedQkv" if packed else "not packedQkv",
             "rotaryOn" if rot else "not rotaryOn"] + (["fusedAppendOn"] if fused else [])
     passes = ([] if fused else front_passes(packed, rot)) + [
-        {"id": "decode_split", "name": "sparse_decode_split",
-         "source": {"shader": "sparse-decode-split.wgsl.jinja",
-                    "inputs": {"stagedQuery": "true" if rot else "false", "fusedAppend": "true" if fused else "false",
-                               "packed": "true" if packed else "false"}},
-         "bindings": "decode_split_staged" if rot else "decode_split_separate" if fused and not packed else
-                     "decode_split_query",
-         "dispatch": {"x": "decodeSplits", "y": "numHeads // headsPerGroup", "z": "batch * seqLen"}},
-        {"id": "decode_merge", "name": "sparse_decode_merge",
-         "source": {"shader": "sparse-decode-merge.wgsl.jinja", "inputs": {}},
-         "bindings": "decode_merge", "dispatch": {"x": "numHeads", "y": "batch * seqLen"}}]  # a workgroup per row
+        shader_pass("decode_split", "sparse_decode_split", "sparse-decode-split.wgsl.jinja",
+                    "decode_split_staged" if rot else "decode_split_separate" if fused and not packed else
+                    "decode_split_query",
+                    {"x": "decodeSplits", "y": "numHeads // headsPerGroup", "z": "batch * seqLen"},
+                    {"stagedQuery": "true" if rot else "false", "fusedAppend": "true" if fused else "false",
+                     "packed": "true" if packed else "false"}),
+        shader_pass("decode_merge", "sparse_decode_merge", "sparse-decode-merge.wgsl.jinja", "decode_merge",
+                    {"x": "numHeads", "y": "batch * seqLen"})]  # a workgroup per row
     return {"id": vid, "when": when,
-            "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
-                          "HG": "headsPerGroup", "TK": "decodeKeyTile", "WG": "decodeWG", "MW": "maskWords",
-                          "NS": "decodeSplits", "SB": "splitBlocks"},
+            "derive": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
+                       "HG": "headsPerGroup", "TK": "decodeKeyTile", "WG": "decodeWG", "MW": "maskWords",
+                       "NS": "decodeSplits", "SB": "splitBlocks"},
             "intermediates": [{"id": "partial", "dtype": "float32",
                                "shape": "[batch * seqLen, numHeads, decodeSplits + 1, headSize + 2]"}],  # + the count of splits that ran
             "passes": passes}
@@ -275,15 +280,14 @@ def flash_variant(packed, rot):
     when = ["sparseContract", "flashOk", "packedQkv" if packed else "not packedQkv",
             "rotaryOn" if rot else "not rotaryOn"]
     passes = front_passes(packed, rot)
-    passes.append({"id": "attend", "name": "sparse_attention_flash",
-                   "source": {"shader": "sparse-attention-flash.wgsl.jinja",
-                              "inputs": {"stagedQuery": "true" if rot else "false"}},
-                   "bindings": "attend_staged" if rot else "attend_query",
-                   "dispatch": {"x": "flashTiles", "y": "numHeads // flashHG", "z": "batch"}})
+    passes.append(shader_pass("attend", "sparse_attention_flash", "sparse-attention-flash.wgsl.jinja",
+                              "attend_staged" if rot else "attend_query",
+                              {"x": "flashTiles", "y": "numHeads // flashHG", "z": "batch"},
+                              {"stagedQuery": "true" if rot else "false"}))
     return {"id": vid, "when": when,
-            "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
-                          "TQ": "flashTQ", "HG": "flashHG", "TK": "flashKeyTile", "SK": "flashSK",
-                          "PC": "flashPC", "MW": "maskWords", "WG": "flashWG"},
+            "derive": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
+                       "TQ": "flashTQ", "HG": "flashHG", "TK": "flashKeyTile", "SK": "flashSK",
+                       "PC": "flashPC", "MW": "maskWords", "WG": "flashWG"},
             "passes": passes}
 
 
@@ -294,12 +298,12 @@ def flash_sg_variant(packed, rot):
     v["when"] = ["flashSgOk" if w == "flashOk" else w for w in v["when"]]
     attend = v["passes"][-1]
     attend["name"] = "sparse_attention_flash_sg"
-    attend["source"] = dict(attend["source"], shader="sparse-attention-flash-sg.wgsl.jinja")
+    attend["shader"] = "sparse-attention-flash-sg.wgsl.jinja"
     attend["dispatch"] = {"x": "flashSgTiles", "y": "numHeads // flashSgHG", "z": "batch"}
-    v["constants"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
-                      "TQ": "flashSgTQ", "HG": "flashSgHG", "MW": "maskWords", "R": "flashSgR",
-                      "LW": "flashSgLW",
-                      "WG": "flashSgLW * flashSgTQ * flashSgHG // flashSgR"}
+    v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
+                   "TQ": "flashSgTQ", "HG": "flashSgHG", "MW": "maskWords", "R": "flashSgR",
+                   "LW": "flashSgLW",
+                   "WG": "flashSgLW * flashSgTQ * flashSgHG // flashSgR"}
     return v
 
 
@@ -311,15 +315,15 @@ def variant(packed, rot, sgmat):
     if sgmat:
         when += ["hasSubgroupMatrix", "sgmatOk"]
     passes = front_passes(packed, rot)
-    passes.append({"id": "attend", "name": "sparse_attention" + ("_sgmat" if sgmat else ""),
-                   "source": {"shader": "sparse-attention-sgmat.wgsl.jinja" if sgmat else "sparse-attention.wgsl.jinja",
-                              "inputs": {"stagedQuery": "true" if rot else "false"}},
-                   "bindings": "attend_staged" if rot else "attend_query",
-                   "dispatch": {"x": "queryTiles", "y": "numHeads // headsPerGroup", "z": "batch"}})
+    passes.append(shader_pass("attend", "sparse_attention" + ("_sgmat" if sgmat else ""),
+                              "sparse-attention-sgmat.wgsl.jinja" if sgmat else "sparse-attention.wgsl.jinja",
+                              "attend_staged" if rot else "attend_query",
+                              {"x": "queryTiles", "y": "numHeads // headsPerGroup", "z": "batch"},
+                              {"stagedQuery": "true" if rot else "false"}))
     return {"id": vid, "when": when,
-            "constants": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1",
-                          "H": "headSize", "TQ": "queryTile", "HG": "headsPerGroup", "TK": "8" if sgmat else "keyTile",
-                          "MW": "maskWords", "L": "1" if sgmat else "queryLanes"},
+            "derive": {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1",
+                       "H": "headSize", "TQ": "queryTile", "HG": "headsPerGroup", "TK": "8" if sgmat else "keyTile",
+                       "MW": "maskWords", "L": "1" if sgmat else "queryLanes"},
             "passes": passes}
 
 
@@ -332,42 +336,34 @@ F16_PACKED_DERIVE = {
 }
 
 
-def f16_packed_sets(sets):
-    """Each binding set again as <name>_f16p, its T-typed ports bound as u32 words."""
-    out = dict(sets)
-    for name, entries in sets.items():
-        out[name + "_f16p"] = [dict(e, elementType="u32") if e.get("elementType") == "$T" else e for e in entries]
-    return out
-
-
 def f16_packed(v):
-    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, _f16p sets."""
+    """The packed-float16 copy of variant v: f16Packed instead of f16Ok, the -f16packed templates, and every
+    T-typed binding as u32 words."""
     when = ["packedContract" if w == "sparseContract" else w for w in v["when"]] + ["f16Packed"]
     passes = []
     for p in v["passes"]:
-        shader = p["source"]["shader"].replace(".wgsl.jinja", "-f16packed.wgsl.jinja")
-        q = dict(p, name=p["name"] + "_f16packed", source=dict(p["source"], shader=shader), bindings=p["bindings"] + "_f16p")
+        q = dict(p, name=p["name"] + "_f16packed", shader=p["shader"].replace(".wgsl.jinja", "-f16packed.wgsl.jinja"),
+                 bindings=[dict(b, elementType="u32") if b.get("elementType") == "$T" else b for b in p["bindings"]])
         passes.append(q)
     return dict(v, id=v["id"] + "_f16packed", when=when, passes=passes)
 
 
 def main():
-    inputs = []
+    inputs = {}
     for role, dt, rank, opt, desc in INPUTS:
-        p = {"role": role, "dtype": dt}
+        p = {"onnx": role, "description": desc, "dtype": dt}
         if rank is not None:
             p["rank"] = rank
         if opt:
             p["optional"] = True
-        p["description"] = desc
-        inputs.append(p)
-    args = {}
-    for role, _, _, opt, _ in INPUTS:
-        a = {"kind": "tensor", "semantic": role, "role": "input"}
-        if opt:
-            a["required"] = False
-        args[BIND_KEYS[role]] = a
-    args["outputT"] = {"kind": "tensor", "semantic": "output", "role": "output"}
+        inputs[BIND_KEYS[role]] = p
+    outputs = {}
+    for o in OUTPUTS:
+        outputs[BIND_KEYS[o["role"]]] = {"onnx": o["role"], "description": o["description"], "dtype": o["dtype"],
+                                         "rank": o["rank"], "shape": o["shape"]}
+    attributes = {name: {"default": value} for name, value in ATTRS.items()}
+    for name, desc in ATTR_DESC.items():
+        attributes.setdefault(name, {})["description"] = desc
     variants = [decode_sg_variant()] + [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [decode_variant(False, False, fused=False)] + \
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
@@ -381,29 +377,27 @@ def main():
                 [f16_packed(flash_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]
     m = {
-        "domain": "com.microsoft", "name": "SparseAttention", "sinceVersion": 1,
+        "domain": "com.microsoft", "name": "SparseAttention",
         "description": "Block-sparse causal attention used by Phi-3-small (ONNX Runtime contrib operator). `block_row_indices` and `block_col_indices` encode one or more CSR block masks, and layouts cycle over query heads. Grouped-query heads, separate or packed `[Q|K|V]`, explicit scaling, partial or full rotary embedding in NeoX or interleaved layout, and float16 are supported. The past/present key and value tensors share allocations and are updated in place. Head sizes must be non-zero multiples of 8; bfloat16 is not implemented.",
-        "inputs": inputs, "outputs": OUTPUTS,
-        "attributes": ATTRS, "attributeDescriptions": ATTR_DESC,
+        "sinceVersion": 1,
+        "inputs": inputs, "outputs": outputs, "attributes": attributes,
         "attributeConstraints": {"num_heads": {"required": True}, "kv_num_heads": {"required": True},
                                  "sparse_block_size": {"required": True, "values": [16, 32, 64, 128]},
                                  "do_rotary": {"values": [0, 1]}, "rotary_interleaved": {"values": [0, 1]}},
         "typeConstraints": {"T": ["float32", "float16"], "M": ["int32"]},
-        "args": args,
-        "tunables": {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
-                     "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
-                     "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1, "DECODE_SG_KEYS": 2, "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32,
-                     "FLASH_WG": 256,
-                     "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 512, "FLASH_SG_ROWS": 4,
-                     "FLASH_SG_LANES": 8},
+        "tunables": {k: {"default": v} for k, v in TUNABLES.items()},
         "derive": dict(DERIVE, **F16_PACKED_DERIVE),
-        "bindingSets": f16_packed_sets(binding_sets()),
         "variants": variants,
     }
     with open(OUT, "w") as f:
-        json.dump(m, f, indent=1)
-        f.write("\n")
+        json.dump(m, f, indent=2)
 
+
+TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
+            "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
+            "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1, "DECODE_SG_KEYS": 2,
+            "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 512,
+            "FLASH_SG_ROWS": 4, "FLASH_SG_LANES": 8}
 
 if __name__ == "__main__":
     sys.exit(main())
