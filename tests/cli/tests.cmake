@@ -30,7 +30,7 @@ endif()
 if(WGK_PYTHON3)
   add_test(NAME packages_seed_fixtures COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/seed_packages.py
            ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/seed-packages)
-  set_tests_properties(packages_seed_fixtures PROPERTIES FIXTURES_SETUP seed_packages LABELS "packages")
+  set_tests_properties(packages_seed_fixtures PROPERTIES FIXTURES_SETUP seed_packages LABELS "infra")
 endif()
 # Each seed fixture, and `wgk convert` of it, plan every test/bench call as kernels/<op id>/ does.
 if(TARGET wgk_cli AND WGK_PYTHON3)
