@@ -140,9 +140,21 @@ WGK_API size_t wgk_dtype_size(wgk_dtype dtype);          /* host bytes per eleme
 
 /* ---- context ---------------------------------------------------------------------------- */
 
+/* What wgk has to say beside its errors (those stay in wgk_context_errmsg): the library itself never prints. */
+typedef enum wgk_log_kind {
+  WGK_LOG_LINE = 0,     /* one line without its newline: Dawn's messages and cache decisions (verbose), a download
+                           retried, pipeline-cache counts (WGK_PIPELINE_CACHE_LOG=1) */
+  WGK_LOG_PROGRESS = 1, /* how a long wait (a shader compile, a busy GPU) or a download goes: each replaces the one
+                           before; "" when it is over */
+} wgk_log_kind;
+/* May be called from a thread of wgk's (a progress line is redrawn on one), never from two at once for one kind. */
+typedef void (*wgk_log_fn)(void *log_user, wgk_log_kind kind, const char *text);
+
 typedef struct wgk_context_options {
   const char *adapter; /* adapter index or name substring; NULL: env WGK_ADAPTER, else high-performance */
-  bool verbose;        /* Dawn's log and wgk's cache decisions on stderr */
+  bool verbose;        /* Dawn's log and wgk's cache decisions to log */
+  wgk_log_fn log;      /* where wgk's diagnostics go (wgk_log_kind); NULL: nowhere */
+  void *log_user;      /* passed to log */
   /* A caller's WebGPU objects (WGPUInstance, WGPUDevice as void*): wgk uses them and never destroys
    * them. When device is set, adapter is ignored. */
   void *wgpu_instance;

@@ -13,15 +13,6 @@
 
 #include "package/package.h"
 
-void cli_error(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "wgk %s: ", cmd);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
-
 const char *cli_value(const char *cmd, int argc, char **argv, int *i) {
   if (*i + 1 >= argc) {
     cli_error(cmd, "%s needs a value", argv[*i]);
@@ -274,7 +265,7 @@ char *cli_value_json_checked(const char *cmd, const char *opt, const char *key, 
 bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context **ctx, wgk_kernel **kernel) {
   *ctx = NULL;
   *kernel = NULL;
-  wgk_context_options co = {.adapter = o->adapter};
+  wgk_context_options co = {.adapter = o->adapter, .log = cli_log};
   char *msg = NULL;
   if (wgk_context_create(&co, ctx, &msg) != WGK_OK) {
     cli_error(cmd, "%s", msg ? msg : "cannot create a WebGPU context");
@@ -298,12 +289,12 @@ bool cli_load(const char *cmd, const cli_common *o, const char *pkg, wgk_context
     return false;
   }
   const char *warning = wgk_kernel_warning(*kernel);
-  if (warning) fprintf(stderr, "wgk %s: warning: %s\n", cmd, warning);
+  if (warning) cli_say("wgk %s: warning: %s\n", cmd, warning);
   return true;
 }
 
 struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const char *name) {
-  pkg_options po = {.strict = o->strict, .version = o->version, .revision = o->revision};
+  pkg_options po = {.strict = o->strict, .version = o->version, .revision = o->revision, .log = &cli_log_sink};
   pkg_package *pkg = NULL;
   util_error err = {0};
   if (pkg_open(name, &po, &pkg, &err) != WGK_OK) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/say.h"
 #include "wgk.h"
 
 /* Options common to the package commands. */
@@ -62,9 +63,6 @@ bool cli_once(const char *cmd, const char *opt, const char **slot, const char *v
 bool cli_check_out_dir(const char *cmd, const char *opt, const char *path);
 /* An output file whose folder exists and is writable, and that is not itself a folder. */
 bool cli_check_out_file(const char *cmd, const char *opt, const char *path);
-
-/* "wgk <cmd>: <message>" on stderr. */
-void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Creates the context (adapter, verbose) and loads the kernel (version, revision, strict); prints the
  * unverified-package warning. On failure prints the error, destroys what it made, returns false. */

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "manifest/manifest.h"
 #include "util/digest.h"
 #include "util/dynbuf.h"
@@ -393,7 +394,7 @@ out:
   if (rc) {
     char msg[4096];
     util_error_format(&err, msg, sizeof msg);
-    fprintf(stderr, "wgk convert: %s\n", msg);
+    cli_say("wgk convert: %s\n", msg);
   }
   manifest_free(m);
   free(mpath);

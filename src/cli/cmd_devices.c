@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "gpu/gpu.h"
 
 /* The limits of device_limits, by WebGPU name, for both output forms. */
@@ -107,7 +108,7 @@ int cmd_devices(int argc, char **argv) {
     if (strcmp(argv[i], "--json") == 0) {
       as_json = true;
     } else {
-      fprintf(stderr, "wgk devices: %s '%s' (`wgk help devices`)\n",
+      cli_say("wgk devices: %s '%s' (`wgk help devices`)\n",
               argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
       return 2;
     }
@@ -118,7 +119,7 @@ int cmd_devices(int argc, char **argv) {
   if (gpu_list_adapters(&descs, &count, &err) != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 64];
     util_error_format(&err, text, sizeof text);
-    fprintf(stderr, "wgk devices: %s\n", text);
+    cli_say("wgk devices: %s\n", text);
     return 1;
   }
   int rc = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "expr/expr.h"
 #include "plan/plan.h"
 
@@ -54,8 +55,8 @@ expr_value *cli_load_scope(const char *path, util_error *err) {
 /* A file to read must be a regular one: a folder, a FIFO or /dev/zero is refused before it is opened. */
 static bool regular_file(const char *cmd, const char *what, const char *path) {
   struct stat st;
-  if (stat(path, &st) != 0) return fprintf(stderr, "wgk %s: %s %s: %s\n", cmd, what, path, strerror(errno)), false;
-  if (!S_ISREG(st.st_mode)) return fprintf(stderr, "wgk %s: %s %s: not a regular file\n", cmd, what, path), false;
+  if (stat(path, &st) != 0) return cli_say("wgk %s: %s %s: %s\n", cmd, what, path, strerror(errno)), false;
+  if (!S_ISREG(st.st_mode)) return cli_say("wgk %s: %s %s: not a regular file\n", cmd, what, path), false;
   return true;
 }
 
@@ -64,21 +65,21 @@ int cmd_eval(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "wgk eval: --scope needs a value (a JSON file)\n");
+        cli_say("wgk eval: --scope needs a value (a JSON file)\n");
         return 2;
       }
       if (scope_path) {
-        fprintf(stderr, "wgk eval: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
+        cli_say("wgk eval: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
         return 2;
       }
       scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
-      fprintf(stderr, "wgk eval: unknown option '%s' (`wgk help eval`)\n", argv[i]);
+      cli_say("wgk eval: unknown option '%s' (`wgk help eval`)\n", argv[i]);
       return 2;
     } else if (!expr) {
       expr = argv[i];
     } else {
-      fprintf(stderr, "wgk eval: unexpected argument '%s' (one EXPR only, already '%s')\n", argv[i], expr);
+      cli_say("wgk eval: unexpected argument '%s' (one EXPR only, already '%s')\n", argv[i], expr);
       return 2;
     }
   }
@@ -95,7 +96,7 @@ int cmd_eval(int argc, char **argv) {
   if (util_error_is_set(&err)) {
     char msg[4096];
     util_error_format(&err, msg, sizeof msg);
-    fprintf(stderr, "wgk eval: %s\n", msg);
+    cli_say("wgk eval: %s\n", msg);
     rc = 1;
   } else {
     fwrite(util_dynbuf_str(&out), 1, out.len, stdout);

@@ -448,10 +448,11 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   pkg_options po = {.strict = o.common.strict,
                     .version = o.common.version,
                     .revision = o.common.revision,
-                    .trust_remote_code = o.common.trust_remote_code};
+                    .trust_remote_code = o.common.trust_remote_code,
+                    .log = &cli_log_sink};
   pkg_package *pkg = NULL;
   if (pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
-  if (pkg_warning(pkg)) fprintf(stderr, "wgk: %s\n", pkg_warning(pkg));
+  if (pkg_warning(pkg)) cli_say("wgk: %s\n", pkg_warning(pkg));
   const manifest_model *m = pkg_manifest(pkg);
   plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
   expr_value *attrs = expr_value_dict(), *args = expr_value_dict(), *tunables = expr_value_dict();
@@ -490,7 +491,7 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
       fputs(plan->passes[i].wgsl, stdout);
       rc = 0;
     }
-    if (rc) fprintf(stderr, "wgk render: variant %s has no pass '%s'\n", plan->variant->id, o.pass_id);
+    if (rc) cli_say("wgk render: variant %s has no pass '%s'\n", plan->variant->id, o.pass_id);
   }
   plan_free(plan);
   plan_planner_free(planner);

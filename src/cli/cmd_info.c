@@ -100,8 +100,11 @@ int cmd_info(int argc, char **argv) {
     if (r == 0) pkg_name = argv[i];
   }
   if (!pkg_name) return cli_usage("info");
-  pkg_options po = {
-      .strict = o.strict, .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code};
+  pkg_options po = {.strict = o.strict,
+                    .version = o.version,
+                    .revision = o.revision,
+                    .trust_remote_code = o.trust_remote_code,
+                    .log = &cli_log_sink};
   pkg_package *pkg = NULL;
   util_error err = {0};
   if (pkg_open(pkg_name, &po, &pkg, &err) != WGK_OK) {

@@ -30,7 +30,7 @@ int cmd_lock(int argc, char **argv) {
     free(specs);
     return cli_usage("lock");
   }
-  hub_options ho = {.trust_remote_code = o.trust_remote_code, .progress = true};
+  hub_options ho = {.trust_remote_code = o.trust_remote_code, .log = &cli_log_sink};
   util_error err;
   util_error_clear(&err);
   char *text = NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "onnx/node_test.h"
 
 typedef struct tally {
@@ -43,7 +44,7 @@ static bool number(const char *s, double *out) {
 
 int cmd_onnx_test(int argc, char **argv) {
   onnx_node_test_options opts = {-1, -1, false, NULL};
-  wgk_context_options co = {0};
+  wgk_context_options co = {.log = cli_log};
   const char **dirs = calloc((size_t)argc, sizeof *dirs);
   int n_dirs = 0;
   if (!dirs) return 1;
@@ -53,7 +54,7 @@ int cmd_onnx_test(int argc, char **argv) {
     bool has_value = i + 1 < argc;
     bool tol = strcmp(a, "--rtol") == 0 || strcmp(a, "--atol") == 0;
     if ((tol || strcmp(a, "--adapter") == 0) && !has_value) {
-      fprintf(stderr, "wgk onnx-test: %s needs a value\n", a);
+      cli_say("wgk onnx-test: %s needs a value\n", a);
       free(dirs);
       return 2;
     }
@@ -61,8 +62,7 @@ int cmd_onnx_test(int argc, char **argv) {
       const char **slot = a[2] == 'r' ? &rtol : &atol;
       double *out = a[2] == 'r' ? &opts.rtol : &opts.atol;
       if (*slot || !number(argv[i + 1], out)) {
-        fprintf(stderr,
-                *slot ? "wgk onnx-test: %s given twice; give it once\n"
+        cli_say(*slot ? "wgk onnx-test: %s given twice; give it once\n"
                       : "wgk onnx-test: %s takes a finite number >= 0, not '%s'\n",
                 a, argv[i + 1]);
         free(dirs);
@@ -71,7 +71,7 @@ int cmd_onnx_test(int argc, char **argv) {
       *slot = argv[++i];
     } else if (strcmp(a, "--adapter") == 0) {
       if (co.adapter) {
-        fprintf(stderr, "wgk onnx-test: --adapter given twice; give it once\n");
+        cli_say("wgk onnx-test: --adapter given twice; give it once\n");
         free(dirs);
         return 2;
       }
@@ -81,10 +81,10 @@ int cmd_onnx_test(int argc, char **argv) {
     else if (strcmp(a, "--verbose") == 0)
       co.verbose = true;
     else if (a[0] == '-' && a[1]) {
-      fprintf(stderr,
-              "wgk onnx-test: unknown option '%s' (wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] "
-              "[--strict] [--verbose])\n",
-              a);
+      cli_say(
+          "wgk onnx-test: unknown option '%s' (wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] "
+          "[--strict] [--verbose])\n",
+          a);
       free(dirs);
       return 2;
     } else
@@ -98,17 +98,17 @@ int cmd_onnx_test(int argc, char **argv) {
   for (int i = 0; i < n_dirs; i++) {
     struct stat st;
     if (strlen(dirs[i]) >= 4000) {
-      fprintf(stderr, "wgk onnx-test: a folder name of %zu bytes, above the limit of 4000\n", strlen(dirs[i]));
+      cli_say("wgk onnx-test: a folder name of %zu bytes, above the limit of 4000\n", strlen(dirs[i]));
       free(dirs);
       return 1;
     }
     if (stat(dirs[i], &st) != 0) {
-      fprintf(stderr, "wgk onnx-test: %s: %s (DIR is an ONNX node-test folder)\n", dirs[i], strerror(errno));
+      cli_say("wgk onnx-test: %s: %s (DIR is an ONNX node-test folder)\n", dirs[i], strerror(errno));
       free(dirs);
       return 1;
     }
     if (n_dirs == 1 && !S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "wgk onnx-test: %s: not a folder (DIR is an ONNX node-test folder)\n", dirs[i]);
+      cli_say("wgk onnx-test: %s: not a folder (DIR is an ONNX node-test folder)\n", dirs[i]);
       free(dirs);
       return 1;
     }
@@ -116,7 +116,7 @@ int cmd_onnx_test(int argc, char **argv) {
   wgk_context *ctx = NULL;
   char *msg = NULL;
   if (wgk_context_create(&co, &ctx, &msg) != WGK_OK) {
-    fprintf(stderr, "wgk onnx-test: %s\n", msg ? msg : "no device");
+    cli_say("wgk onnx-test: %s\n", msg ? msg : "no device");
     free(msg);
     free(dirs);
     return 1;

@@ -493,7 +493,7 @@ int cmd_run(int argc, char **argv) {
   if (!o.pkg) return cli_usage("run");
   /* Every argument is checked (package, names, values, files) before a GPU context is made. */
   if (o.out_dir && !cli_check_out_dir("run", "--out", o.out_dir)) return 1;
-  context_job job = {.co = {.adapter = o.common.adapter}};
+  context_job job = {.co = {.adapter = o.common.adapter, .log = cli_log}};
   pthread_t maker;
   bool apart = pthread_create(&maker, NULL, make_context, &job) == 0;
   pkg_package *pkg = cli_pkg_open("run", &o.common, o.pkg);

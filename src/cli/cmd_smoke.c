@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "gpu/gpu.h"
 
 static const char *const saxpy_wgsl =
@@ -102,7 +103,7 @@ static size_t count_mismatches(const float *x, const float *y, float a, float b,
     volatile float product = a * x[i];
     float separate = product + b, fused = fmaf(a, x[i], b);
     if (y[i] == separate || y[i] == fused) continue;
-    if (bad++ < 5) fprintf(stderr, "mismatch at %u: gpu %.9g, host %.9g (x = %.9g)\n", i, y[i], separate, x[i]);
+    if (bad++ < 5) cli_say("mismatch at %u: gpu %.9g, host %.9g (x = %.9g)\n", i, y[i], separate, x[i]);
   }
   return bad;
 }
@@ -137,12 +138,12 @@ static int smoke(const smoke_args *args) {
     char text[WGK_ERROR_MESSAGE_MAX + 64];
     if (!err.status) util_error_oom(&err, NULL, NULL);
     util_error_format(&err, text, sizeof text);
-    fprintf(stderr, "wgk smoke: %s\n", text);
+    cli_say("wgk smoke: %s\n", text);
     rc = 1;
   } else {
     size_t bad = count_mismatches(x, y, a, b, args->n);
     if (bad)
-      fprintf(stderr, "wgk smoke: FAILED: %zu of %u elements differ from the host\n", bad, args->n);
+      cli_say("wgk smoke: FAILED: %zu of %u elements differ from the host\n", bad, args->n);
     else
       printf("verified: %u of %u elements match the host%s", args->n, args->n, ns ? "" : "\n");
     if (!bad && ns) printf(" (GPU pass %.3f ms)\n", (double)ns / 1e6);
@@ -161,10 +162,10 @@ int cmd_smoke(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool valued = strcmp(a, "--adapter") == 0 || strcmp(a, "--n") == 0 || strcmp(a, "--seed") == 0;
-    if (valued && i + 1 >= argc) return fprintf(stderr, "wgk smoke: %s needs a value\n", a), 2;
+    if (valued && i + 1 >= argc) return cli_say("wgk smoke: %s needs a value\n", a), 2;
     bool twice = (strcmp(a, "--adapter") == 0 && args.adapter) || (strcmp(a, "--n") == 0 && n_given) ||
                  (strcmp(a, "--seed") == 0 && seed_given);
-    if (twice) return fprintf(stderr, "wgk smoke: %s given twice; give it once\n", a), 2;
+    if (twice) return cli_say("wgk smoke: %s given twice; give it once\n", a), 2;
     char *end = NULL;
     const char *v = valued ? argv[i + 1] : "";
     errno = 0;
@@ -173,22 +174,20 @@ int cmd_smoke(int argc, char **argv) {
     } else if (strcmp(a, "--n") == 0) {
       unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
       if (!end || *end || errno || n == 0 || n > (1u << 28))
-        return fprintf(stderr, "wgk smoke: --n takes an integer in [1, 268435456], not '%s'\n", v), 2;
+        return cli_say("wgk smoke: --n takes an integer in [1, 268435456], not '%s'\n", v), 2;
       args.n = (uint32_t)n;
       n_given = true;
       i++;
     } else if (strcmp(a, "--seed") == 0) {
       unsigned long long seed = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 0) : 0;
-      if (!end || *end || errno)
-        return fprintf(stderr, "wgk smoke: --seed takes an integer in [0, 2^64), not '%s'\n", v), 2;
+      if (!end || *end || errno) return cli_say("wgk smoke: --seed takes an integer in [0, 2^64), not '%s'\n", v), 2;
       args.seed = seed;
       seed_given = true;
       i++;
     } else if (strcmp(a, "--verbose") == 0) {
       args.verbose = true;
     } else {
-      fprintf(stderr, "wgk smoke: %s '%s' (`wgk help smoke`)\n", a[0] == '-' ? "unknown option" : "unexpected argument",
-              a);
+      cli_say("wgk smoke: %s '%s' (`wgk help smoke`)\n", a[0] == '-' ? "unknown option" : "unexpected argument", a);
       return 2;
     }
   }

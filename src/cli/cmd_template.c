@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "template/template.h"
 
 /* A file to read must be a regular one: a folder, a FIFO or /dev/zero is refused before it is opened. */
 static bool regular_file(const char *cmd, const char *what, const char *path) {
   struct stat st;
-  if (stat(path, &st) != 0) return fprintf(stderr, "wgk %s: %s %s: %s\n", cmd, what, path, strerror(errno)), false;
-  if (!S_ISREG(st.st_mode)) return fprintf(stderr, "wgk %s: %s %s: not a regular file\n", cmd, what, path), false;
+  if (stat(path, &st) != 0) return cli_say("wgk %s: %s %s: %s\n", cmd, what, path, strerror(errno)), false;
+  if (!S_ISREG(st.st_mode)) return cli_say("wgk %s: %s %s: not a regular file\n", cmd, what, path), false;
   return true;
 }
 
@@ -21,21 +22,21 @@ int cmd_template(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "wgk template: --scope needs a value (a JSON file)\n");
+        cli_say("wgk template: --scope needs a value (a JSON file)\n");
         return 2;
       }
       if (scope_path) {
-        fprintf(stderr, "wgk template: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
+        cli_say("wgk template: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
         return 2;
       }
       scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
-      fprintf(stderr, "wgk template: unknown option '%s' (`wgk help template`)\n", argv[i]);
+      cli_say("wgk template: unknown option '%s' (`wgk help template`)\n", argv[i]);
       return 2;
     } else if (!file) {
       file = argv[i];
     } else {
-      fprintf(stderr, "wgk template: unexpected argument '%s' (one FILE only, already '%s')\n", argv[i], file);
+      cli_say("wgk template: unexpected argument '%s' (one FILE only, already '%s')\n", argv[i], file);
       return 2;
     }
   }
@@ -66,7 +67,7 @@ int cmd_template(int argc, char **argv) {
   if (util_error_is_set(&err)) {
     char msg[4096];
     util_error_format(&err, msg, sizeof msg);
-    fprintf(stderr, "wgk template: %s\n", msg);
+    cli_say("wgk template: %s\n", msg);
     rc = 1;
   } else {
     fwrite(util_dynbuf_str(&out), 1, out.len, stdout);

@@ -54,17 +54,16 @@ static void progress(void *user, const tc_bench_case *c, size_t done, size_t tot
   (void)user;
   if (!isatty(STDERR_FILENO)) {
     if (last->ok)
-      fprintf(stderr, "tune %s: %s=%lld %.1f us%s\n", c->id, last->tunable, (long long)last->value,
-              last->gpu.median * 1e-3, last->same_plan ? " (the same GPU work as one timed before)" : "");
+      cli_say("tune %s: %s=%lld %.1f us%s\n", c->id, last->tunable, (long long)last->value, last->gpu.median * 1e-3,
+              last->same_plan ? " (the same GPU work as one timed before)" : "");
     else
-      fprintf(stderr, "tune %s: %s=%lld rejected: %s\n", c->id, last->tunable, (long long)last->value, last->why);
+      cli_say("tune %s: %s=%lld rejected: %s\n", c->id, last->tunable, (long long)last->value, last->why);
     return;
   }
   int width = 30, fill = total ? (int)(width * done / total) : width;
-  fprintf(stderr, "\r%-18.18s [%.*s%*s] %zu/%zu %s=%-6lld", c->id, fill, "==============================", width - fill,
-          "", done, total, last->tunable, (long long)last->value);
-  if (done == total) fprintf(stderr, "\r%*s\r", 80, "");
-  fflush(stderr);
+  cli_say("\r%-18.18s [%.*s%*s] %zu/%zu %s=%-6lld", c->id, fill, "==============================", width - fill, "",
+          done, total, last->tunable, (long long)last->value);
+  if (done == total) cli_say("\r%*s\r", 80, "");
 }
 
 static void print_tunables(const json_t *t) {

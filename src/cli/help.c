@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 
 static const char common_options[] =
     "package options (every command that opens PKG):\n"
@@ -192,7 +193,7 @@ static size_t usage_length(const char *text) {
 
 int cli_usage(const char *cmd) {
   const command_help *h = help_of(cmd);
-  if (h) fprintf(stderr, "%.*s", (int)usage_length(h->text), h->text);
-  fprintf(stderr, "`wgk help %s` explains every option.\n", cmd);
+  if (h) cli_say("%.*s", (int)usage_length(h->text), h->text);
+  cli_say("`wgk help %s` explains every option.\n", cmd);
   return 2;
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/say.h"
 #include "source_commit.h" /* generated at build time: WGK_SOURCE_COMMIT */
 
 static const cli_command commands[] = {
@@ -60,12 +61,12 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     if (argc < 3) return usage(stdout), 0;
     if (find(argv[2]) && cli_print_help(argv[2], stdout)) return 0;
-    fprintf(stderr, "wgk help: unknown command '%s'\n", argv[2]);
+    cli_say("wgk help: unknown command '%s'\n", argv[2]);
     return usage(stderr), 2;
   }
   const cli_command *c = find(argv[1]);
   if (!c) {
-    fprintf(stderr, "wgk: unknown command '%s'\n", argv[1]);
+    cli_say("wgk: unknown command '%s'\n", argv[1]);
     return usage(stderr), 2;
   }
   if (asks_help(argc, argv) && cli_print_help(c->name, stdout)) return 0;

@@ -43,9 +43,9 @@ static void on_log(WGPULoggingType type, WGPUStringView message, void *u1, void 
   const gpu_device *dev = u1;
   if (!dev->verbose) return; /* Dawn's warnings are for us, not for every user of the CLI */
   static const char *const names[] = {"?", "verbose", "info", "warning", "error"};
-  fprintf(stderr, "dawn %s: %.*s\n", (unsigned)type <= 4 ? names[type] : "?",
-          message.data ? (int)(message.length == WGPU_STRLEN ? strlen(message.data) : message.length) : 0,
-          message.data ? message.data : "");
+  util_log_say(&dev->log, WGK_LOG_LINE, "dawn %s: %.*s", (unsigned)type <= 4 ? names[type] : "?",
+               message.data ? (int)(message.length == WGPU_STRLEN ? strlen(message.data) : message.length) : 0,
+               message.data ? message.data : "");
 }
 
 typedef struct device_request {
@@ -232,6 +232,7 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   gpu_device *dev = calloc(1, sizeof *dev);
   if (!dev) return util_error_oom(err, NULL, "creating a device");
   dev->verbose = opts && opts->verbose;
+  if (opts) dev->log = opts->log;
   dev->timed_wait = true;
   const char *hide = opts && opts->disable_features ? opts->disable_features : util_env(WGK_DISABLE_FEATURES_ENV);
   const char *what = opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV;
@@ -294,10 +295,10 @@ void gpu_device_destroy(gpu_device *dev) {
   if (dev->blobs) {
     if (dev->cache_log) {
       gpu_blob_counts n = gpu_blob_cache_counts(dev->blobs);
-      fprintf(stderr,
-              "wgk pipeline cache %s: %" PRIu64 " loaded, %" PRIu64 " missed, %" PRIu64 " stored, %" PRIu64
-              " corrupt, %" PRIu64 " evicted\n",
-              gpu_blob_cache_path(dev->blobs), n.loaded, n.missed, n.stored, n.corrupt, n.evicted);
+      util_log_say(&dev->log, WGK_LOG_LINE,
+                   "wgk pipeline cache %s: %" PRIu64 " loaded, %" PRIu64 " missed, %" PRIu64 " stored, %" PRIu64
+                   " corrupt, %" PRIu64 " evicted",
+                   gpu_blob_cache_path(dev->blobs), n.loaded, n.missed, n.stored, n.corrupt, n.evicted);
     }
     gpu_blob_cache_close(dev->blobs);
   }

@@ -27,6 +27,7 @@
 #include "gpu/webgpu_abi.h"
 #include "device/device_desc.h"
 #include "util/error.h"
+#include "util/log.h"
 
 typedef struct gpu_device gpu_device;
 typedef struct gpu_buffer gpu_buffer;
@@ -46,7 +47,8 @@ wgk_status gpu_list_adapters(dev_desc **out /* OUT */, size_t *count /* OUT */, 
 typedef struct gpu_options {
   const char *adapter; /* index ("0") or case-insensitive substring of vendor/device/description;
                           NULL: env WGK_ADAPTER, else Dawn's high-performance default */
-  bool verbose;        /* Dawn's own log messages to stderr (otherwise dropped) */
+  bool verbose;        /* Dawn's own log messages to log (otherwise dropped) */
+  util_log log;        /* where Dawn's messages (verbose), progress of long waits and cache counts go */
   /* Bring your own: when device is set, wgk wraps it (adds a reference, never destroys it) and
    * ignores the selector. instance is then needed for waits; when NULL it is found via the device. */
   WGPUInstance instance;

@@ -32,11 +32,12 @@ struct gpu_device {
   WGPUDevice device;     /* our reference; Destroy()ed only when !external */
   WGPUQueue queue;       /* our reference */
   bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
-  bool verbose;          /* Dawn log messages to stderr */
+  bool verbose;          /* Dawn log messages to log */
+  util_log log;          /* gpu_options.log */
   bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
   uint64_t spin_ns;      /* a wait polls without sleeping this long before it blocks (gpu_options.wait_spin_us) */
   bool cache_on;         /* the persistent pipeline cache is used (WGK_PIPELINE_CACHE) */
-  bool cache_log;        /* its counts on stderr when the device goes (WGK_PIPELINE_CACHE_LOG) */
+  bool cache_log;        /* its counts to log when the device goes (WGK_PIPELINE_CACHE_LOG) */
   uint64_t cache_max;    /* its cap in bytes (WGK_PIPELINE_CACHE_MAX_BYTES) */
   long progress_after_ms; /* a long wait's progress line after this long; -1: none (gpu_progress_setting) */
   dev_desc desc;         /* features and limits as granted, adapter facts */
@@ -172,8 +173,9 @@ void gpu_limits_init(WGPULimits *limits);
 
 /* A wait that takes a while says so on a terminal (SparseAttention's first call on lavapipe: 14-24 s of shader
  * compiles, in pipeline creation and in the first dispatches): after WGK_PROGRESS_AFTER_MS (default 1000) a line
- * "wgk: DOING LABEL ... N s" on stderr, redrawn every half second and erased when the wait ends. Only when stderr
- * is a terminal; WGK_PROGRESS=0 turns it off. start/stop pair on one stack struct. */
+ * "wgk: DOING LABEL ... N s" to log as WGK_LOG_PROGRESS, redrawn every half second, and "" when the wait ends. Only
+ * when log goes somewhere (the CLI draws it on a terminal only); WGK_PROGRESS=0 turns it off. start/stop pair on one
+ * stack struct. */
 typedef struct gpu_progress {
   pthread_mutex_t lock;
   pthread_cond_t done_cond;
@@ -182,6 +184,7 @@ typedef struct gpu_progress {
   char label[200];
   double start_s; /* util_now_s at the start */
   long after_ms;
+  const util_log *log;
 } gpu_progress;
 /* dev's progress_after_ms from WGK_PROGRESS (0 off, 1 on) and WGK_PROGRESS_AFTER_MS (0 .. 3,600,000); -1: off. */
 wgk_status gpu_progress_setting(long *after_ms, util_error *err);

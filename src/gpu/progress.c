@@ -21,12 +21,11 @@ static void *progress_main(void *arg) {
     if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
     pthread_cond_timedwait(&pr->done_cond, &pr->lock, &until);
     if (pr->done) break;
-    fprintf(stderr, "\rwgk: %s ... %.0f s", pr->label, util_now_s() - pr->start_s);
-    fflush(stderr);
+    util_log_say(pr->log, WGK_LOG_PROGRESS, "wgk: %s ... %.0f s", pr->label, util_now_s() - pr->start_s);
     pr->shown = true;
     wait_ms = 500;
   }
-  if (pr->shown) fprintf(stderr, "\r\033[K");
+  if (pr->shown) util_log_say(pr->log, WGK_LOG_PROGRESS, "%s", "");
   pthread_mutex_unlock(&pr->lock);
   return NULL;
 }
@@ -42,20 +41,20 @@ wgk_status gpu_progress_setting(long *after_ms, util_error *err) {
 
 void gpu_progress_start(gpu_progress *pr, const gpu_device *dev, const char *doing, const char *label) {
   memset(pr, 0, sizeof *pr);
-  if (!dev || dev->progress_after_ms < 0 || !isatty(STDERR_FILENO)) return;
+  if (!dev || dev->progress_after_ms < 0 || !util_log_on(&dev->log)) return;
+  pr->log = &dev->log;
   pr->after_ms = dev->progress_after_ms;
   snprintf(pr->label, sizeof pr->label, "%s %s", doing, label ? label : "");
   pr->start_s = util_now_s();
   if (pr->after_ms == 0) { /* at once (tests): drawn here, so even a wait shorter than a thread start shows */
-    fprintf(stderr, "\rwgk: %s ... 0 s", pr->label);
-    fflush(stderr);
+    util_log_say(log, WGK_LOG_PROGRESS, "wgk: %s ... 0 s", pr->label);
     pr->shown = true;
   }
   pthread_mutex_init(&pr->lock, NULL);
   pthread_cond_init(&pr->done_cond, NULL);
   pr->running = pthread_create(&pr->thread, NULL, progress_main, pr) == 0;
   if (!pr->running) {
-    if (pr->shown) fprintf(stderr, "\r\033[K");
+    if (pr->shown) util_log_say(log, WGK_LOG_PROGRESS, "%s", "");
     pthread_cond_destroy(&pr->done_cond);
     pthread_mutex_destroy(&pr->lock);
   }

@@ -1,5 +1,5 @@
 /* One GET with libcurl: manual redirects (so the token never leaves the endpoint's host), retries with
- * backoff, timeouts, a progress bar on a terminal, and messages a user can act on. */
+ * backoff, timeouts, progress to the caller's log, and messages a user can act on. */
 #include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
@@ -66,7 +66,7 @@ static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_code;
 static void curl_init(void) { curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
 
-wgk_status hub_net_init(hub_net *net, bool progress, util_error *err) {
+wgk_status hub_net_init(hub_net *net, const util_log *log, util_error *err) {
   memset(net, 0, sizeof *net);
   pthread_once(&curl_once, curl_init);
   if (curl_init_code != CURLE_OK)
@@ -89,7 +89,7 @@ wgk_status hub_net_init(hub_net *net, bool progress, util_error *err) {
   net->attempts = (int)attempts;
   net->backoff_ms = (long)backoff_ms;
   net->timeout_s = (long)timeout_s;
-  net->progress = progress && isatty(STDERR_FILENO);
+  net->log = log;
   return WGK_OK;
 }
 
@@ -185,7 +185,7 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *user) {
 /* A progress line for downloads that take more than half a second, on a terminal only. */
 static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
   transfer *t = user;
-  if (!t->net->progress || util_now_s() - t->started < 0.5) return 0;
+  if (!util_log_on(t->net->log) || util_now_s() - t->started < 0.5) return 0;
   const int width = 30;
   int fill = dltotal > 0 ? (int)(dlnow * width / dltotal) : 0;
   char bar[64];
@@ -194,10 +194,11 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
   bool mb = dltotal >= 1000000 || dlnow >= 1000000;
   double unit = mb ? 1e6 : 1e3;
   if (dltotal > 0)
-    fprintf(stderr, "\r%-32.32s [%s] %7.1f / %.1f %s", t->file ? t->file : "", bar, (double)dlnow / unit,
-            (double)dltotal / unit, mb ? "MB" : "kB");
+    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s [%s] %7.1f / %.1f %s", t->file ? t->file : "", bar,
+                 (double)dlnow / unit, (double)dltotal / unit, mb ? "MB" : "kB");
   else
-    fprintf(stderr, "\r%-32.32s %7.1f %s", t->file ? t->file : "", (double)dlnow / unit, mb ? "MB" : "kB");
+    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s %7.1f %s", t->file ? t->file : "", (double)dlnow / unit,
+                 mb ? "MB" : "kB");
   t->drawn = true;
   return 0;
 }
@@ -277,7 +278,7 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, r->curl_msg);
   curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
   r->code = curl_easy_perform(c);
-  if (t.drawn) fputc('\n', stderr);
+  if (t.drawn) util_log_say(net->log, WGK_LOG_PROGRESS, "%s", "");
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
   char *loc = NULL;
   if (r->code == CURLE_OK && r->status >= 300 && r->status < 400 &&
@@ -355,9 +356,8 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
     if (retry) {
       free(cur);
       long wait = net->backoff_ms << (attempt < 16 ? attempt : 16);
-      if (net->progress)
-        fprintf(stderr, "wgk: %s: %s; retrying in %ld ms (try %d of %d)\n", file,
-                r.code != CURLE_OK ? r.curl_msg : "server error", wait, attempt + 2, net->attempts);
+      util_log_say(net->log, WGK_LOG_LINE, "wgk: %s: %s; retrying in %ld ms (try %d of %d)", file,
+                   r.code != CURLE_OK ? r.curl_msg : "server error", wait, attempt + 2, net->attempts);
       pause_ms(wait);
       continue;
     }

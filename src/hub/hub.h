@@ -33,6 +33,7 @@
 #include <stddef.h>
 
 #include "util/error.h"
+#include "util/log.h"
 #include "wgk.h"
 
 #define WGK_HUB_TRUSTED_ORG "webgpu-kernels"
@@ -41,7 +42,7 @@ typedef struct hub_options {
   int version;            /* branch v<N>; 0 = not given */
   const char *revision;   /* 40-hex commit; NULL = not given. Exactly one of version / revision. */
   bool trust_remote_code; /* allow orgs other than webgpu-kernels */
-  bool progress;          /* a progress bar on stderr when stderr is a terminal */
+  const util_log *log;    /* where download progress and retries go (NULL: nowhere) */
 } hub_options;
 
 /* True when id matches ^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$ (and neither part is "." or ".."). */

@@ -15,10 +15,10 @@ typedef struct hub_net {
   int attempts;    /* tries per request (WGK_HUB_RETRIES, default 4, >= 1) */
   long backoff_ms; /* first pause between tries, doubled each time (WGK_HUB_BACKOFF_MS, default 500) */
   long timeout_s;  /* connect timeout and stall limit (WGK_HUB_TIMEOUT, default 30) */
-  bool progress;   /* draw a progress bar (stderr is a terminal and the caller asked) */
+  const util_log *log; /* download progress and retries (hub_options.log; NULL: nowhere) */
 } hub_net;
 
-wgk_status hub_net_init(hub_net *net, bool progress, util_error *err);
+wgk_status hub_net_init(hub_net *net, const util_log *log, util_error *err);
 void hub_net_free(hub_net *net);
 
 /* One answered GET: the body and the X-Repo-Commit header of the first hop that had one. */

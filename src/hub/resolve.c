@@ -241,7 +241,7 @@ static wgk_status resolve(job *j) {
                          " is): its kernels run on your GPU; "
                          "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
                          (int)org_len, repo);
-  wgk_status st = hub_net_init(&j->net, o->progress, j->err);
+  wgk_status st = hub_net_init(&j->net, o->log, j->err);
   if (st) return st;
   j->cache = hub_cache_root();
   if (!j->cache)

@@ -38,6 +38,7 @@
 
 #include "manifest/manifest.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "wgk.h"
 
 typedef struct pkg_package pkg_package;
@@ -48,6 +49,7 @@ typedef struct pkg_options {
   const char *revision;    /* commit asked for (--revision SHA), recorded only; NULL = not given */
   const char *search_path; /* colon-separated dirs searched before WGK_KERNEL_PATH; NULL = none */
   bool trust_remote_code;  /* a repo id of an org other than webgpu-kernels may come from the Hub */
+  const util_log *log;     /* where a download's progress goes (NULL: nowhere) */
 } pkg_options;
 
 /* Opens a package; opts may be NULL (defaults: not strict, no version). */

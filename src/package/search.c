@@ -160,7 +160,7 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
     hub_options ho = {.version = opts ? opts->version : 0,
                       .revision = opts ? opts->revision : NULL,
                       .trust_remote_code = opts && opts->trust_remote_code,
-                      .progress = true};
+                      .log = opts ? opts->log : NULL};
     wgk_status hs = hub_snapshot(id, &ho, dir_out, NULL, err);
     if (hs && err && err->message[0])
       util_error_append(err, " (not found locally either; searched: %s)",

@@ -64,6 +64,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   if (opts) {
     g.adapter = opts->adapter;
     g.verbose = opts->verbose;
+    g.log = ctx->log = (util_log){opts->log, opts->log_user};
     g.instance = (WGPUInstance)opts->wgpu_instance;
     g.device = (WGPUDevice)opts->wgpu_device;
     g.disable_features = opts->disable_features;

@@ -13,7 +13,8 @@ static void load_tuning(wgk_kernel *k) {
   rt_tuning_device_key(gpu_device_desc(k->ctx->dev), device, sizeof device);
   k->tuned = rt_tuning_load(rt_tuning_path(path, sizeof path) ? path : NULL, device, k->m->op_id);
   if (k->ctx->verbose && json_array_size(k->tuned))
-    fprintf(stderr, "wgk: %zu tuned entries for %s from %s\n", json_array_size(k->tuned), k->m->op_id, path);
+    util_log_say(&k->ctx->log, WGK_LOG_LINE, "wgk: %zu tuned entries for %s from %s", json_array_size(k->tuned),
+                 k->m->op_id, path);
 }
 
 static void kernel_free(wgk_kernel *k);
@@ -30,7 +31,7 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   k->refs = 1;
   k->ctx = ctx;
   k->max_plans = WGK_PLAN_CACHE;
-  pkg_options po = {0};
+  pkg_options po = {.log = &ctx->log};
   if (opts) {
     po.strict = opts->strict;
     po.version = opts->version;
@@ -239,7 +240,8 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
   if (k->n_plans >= k->max_plans) evict_least_used(k);
   e->uses = 1;
   k->plans[k->n_plans++] = e;
-  if (ctx->verbose) fprintf(stderr, "wgk: planned %s variant %s\n", k->m->op_id, e->plan->variant->id);
+  if (ctx->verbose)
+    util_log_say(&ctx->log, WGK_LOG_LINE, "wgk: planned %s variant %s", k->m->op_id, e->plan->variant->id);
   *out = e;
   return WGK_OK;
 }

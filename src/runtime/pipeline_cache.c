@@ -63,7 +63,7 @@ static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash,
     return st;
   }
   ctx->stats.pipelines_created++;
-  if (ctx->verbose) fprintf(stderr, "wgk: compiled %s\n", pass->label);
+  if (ctx->verbose) util_log_say(&ctx->log, WGK_LOG_LINE, "wgk: compiled %s", pass->label);
   return WGK_OK;
 }
 

@@ -67,6 +67,7 @@ struct wgk_context {
   uint64_t recording_serial; /* the serial of the batch being recorded into; 0 for wgk_call_run */
   gpu_device *dev;           /* the device (owned handle; a caller's device is only referenced) */
   util_error err;            /* last error */
+  util_log log;              /* wgk_context_options.log: where the library's diagnostics go */
   char errmsg[WGK_ERROR_MESSAGE_MAX + 1024]; /* err formatted */
   char adapter_line[512];                    /* "llvmpipe ..., vulkan, cpu" */
   wgk_stats stats;                           /* cache and work counters */

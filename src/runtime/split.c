@@ -147,8 +147,8 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
     wgk_status st = try_rule(c, ports, &hooks->splits[r], plan, out, one, sizeof one);
     if (st == WGK_OK) {
       if (ctx->verbose)
-        fprintf(stderr, "wgk: %s: split by %s into windows of %lld of %lld steps\n", m->op_id, out->rule,
-                (long long)out->chunk, (long long)out->extent);
+        util_log_say(&ctx->log, WGK_LOG_LINE, "wgk: %s: split by %s into windows of %lld of %lld steps", m->op_id,
+                     out->rule, (long long)out->chunk, (long long)out->extent);
       return WGK_OK;
     }
     if (st != WGK_ERR_NOT_FOUND) {

@@ -2,7 +2,8 @@
 """One error path: every layer reports through util_error (src/util/error.h), and only the CLI's printer prints.
 
 Fails, naming file and line, on any of these in a C file under src/ (comments left out):
-  - `fprintf(stderr` outside the CLI's printer (PRINTER below);
+  - a write to stderr (fprintf, vfprintf, fputs, fputc, fwrite, perror) outside the CLI's printer (PRINTER below):
+    the library hands its diagnostics to wgk_context_options.log;
   - a string literal holding "out of memory" outside src/util/error.c (util_error_oom says it, and
     wgk_status_str(WGK_ERR_OUT_OF_MEMORY) where a text is needed);
   - a function of its own for out-of-memory errors (a name ending in `oom`, or an OOM macro) other than
@@ -21,7 +22,8 @@ OOM_HOME = "src/util/error.c"
 OOM_HELPERS = {"util_error_oom", "expr_oom"}
 
 RULES = {
-    "stderr": (re.compile(r"\bfprintf\s*\(\s*stderr\b"), "prints to stderr outside " + PRINTER),
+    "stderr": (re.compile(r"\b(?:v?fprintf|fputs|fputc|putc|fwrite|perror)\s*\([^;]*?\bstderr\b|\bperror\s*\("),
+               "prints to stderr outside " + PRINTER),
     "oom-text": (re.compile(r'"[^"\n]*out of memory[^"\n]*"'), "spells \"out of memory\" (use util_error_oom)"),
     "oom-helper": (re.compile(r"\b(\w*oom|OOM)\s*\([^;{}]*\)\s*(?:\{|[^;{}\n]*\butil_error)", re.I),
                    "defines an out-of-memory helper of its own (use util_error_oom)"),
@@ -32,25 +34,7 @@ RULES = {
 
 # Files still being converted, and how many hits each may hold at most (rule -> {path: count}).
 PENDING = {
-    "stderr": {
-        "src/cli/cli_util.c": 2,
-        "src/cli/cmd_convert.c": 1,
-        "src/cli/cmd_devices.c": 2,
-        "src/cli/cmd_eval.c": 7,
-        "src/cli/cmd_explain.c": 2,
-        "src/cli/cmd_onnx_test.c": 8,
-        "src/cli/cmd_smoke.c": 8,
-        "src/cli/cmd_template.c": 7,
-        "src/cli/cmd_tune.c": 4,
-        "src/cli/help.c": 2,
-        "src/cli/main.c": 2,
-        "src/gpu/device.c": 2,
-        "src/gpu/progress.c": 4,
-        "src/hub/http.c": 3,
-        "src/runtime/kernel.c": 2,
-        "src/runtime/pipeline_cache.c": 1,
-        "src/runtime/split.c": 1,
-    },
+    "stderr": {},
     "oom-text": {},
     "oom-helper": {},
     "why": {
