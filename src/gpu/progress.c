@@ -47,14 +47,14 @@ void gpu_progress_start(gpu_progress *pr, const gpu_device *dev, const char *doi
   snprintf(pr->label, sizeof pr->label, "%s %s", doing, label ? label : "");
   pr->start_s = util_now_s();
   if (pr->after_ms == 0) { /* at once (tests): drawn here, so even a wait shorter than a thread start shows */
-    util_log_say(log, WGK_LOG_PROGRESS, "wgk: %s ... 0 s", pr->label);
+    util_log_say(pr->log, WGK_LOG_PROGRESS, "wgk: %s ... 0 s", pr->label);
     pr->shown = true;
   }
   pthread_mutex_init(&pr->lock, NULL);
   pthread_cond_init(&pr->done_cond, NULL);
   pr->running = pthread_create(&pr->thread, NULL, progress_main, pr) == 0;
   if (!pr->running) {
-    if (pr->shown) util_log_say(log, WGK_LOG_PROGRESS, "%s", "");
+    if (pr->shown) util_log_say(pr->log, WGK_LOG_PROGRESS, "%s", "");
     pthread_cond_destroy(&pr->done_cond);
     pthread_mutex_destroy(&pr->lock);
   }
