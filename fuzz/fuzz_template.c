@@ -18,7 +18,7 @@ static wgk_status load(void *ud, const char *path, char **text, size_t *len, uti
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tmpl_loader loader = {load, NULL};
+  tmpl_loader loader = {load, NULL, NULL};
   util_error err;
   util_error_clear(&err);
   tmpl_template *t = tmpl_parse((const char *)data, size, "fuzz", &loader, &err);

@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/say.h"
+#include "util/suggest.h"
 #include "source_commit.h" /* generated at build time: WGK_SOURCE_COMMIT */
 
 static const cli_command commands[] = {
@@ -55,20 +56,31 @@ static const cli_command *find(const char *name) {
   return NULL;
 }
 
+static const char *command_at(const void *list, size_t i) {
+  const cli_command *c = &((const cli_command *)list)[i];
+  return c->run || strcmp(c->name, "help") == 0 ? c->name : NULL;
+}
+
+/* "wgk[ help]: unknown command 'X'; did you mean 'Y'?" (the suggestion when one is near), then the command list. */
+static int unknown_command(const char *prefix, const char *name) {
+  const char *near = util_suggest(name, commands, sizeof commands / sizeof commands[0], command_at);
+  if (near)
+    cli_say("%s: unknown command '%s'; did you mean '%s'?\n", prefix, name, near);
+  else
+    cli_say("%s: unknown command '%s'\n", prefix, name);
+  return usage(stderr), 2;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr), 2;
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) return version();
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     if (argc < 3) return usage(stdout), 0;
     if (find(argv[2]) && cli_print_help(argv[2], stdout)) return 0;
-    cli_say("wgk help: unknown command '%s'\n", argv[2]);
-    return usage(stderr), 2;
+    return unknown_command("wgk help", argv[2]);
   }
   const cli_command *c = find(argv[1]);
-  if (!c) {
-    cli_say("wgk: unknown command '%s'\n", argv[1]);
-    return usage(stderr), 2;
-  }
+  if (!c) return unknown_command("wgk", argv[1]);
   if (asks_help(argc, argv) && cli_print_help(c->name, stdout)) return 0;
   return c->run(argc - 1, argv + 1);
 }

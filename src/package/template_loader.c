@@ -18,4 +18,11 @@ static wgk_status load_template(void *ud, const char *path, char **text, size_t 
   return WGK_OK;
 }
 
-tmpl_loader pkg_template_loader(pkg_package *pkg) { return (tmpl_loader){.load = load_template, .ud = pkg}; }
+/* A template path near a missing one, among the files of the package's build/webgpu folder. */
+static bool nearest_template(void *ud, const char *path, char *buf, size_t size) {
+  return tmpl_nearest_in_dir(pkg_dir((pkg_package *)ud), path, buf, size);
+}
+
+tmpl_loader pkg_template_loader(pkg_package *pkg) {
+  return (tmpl_loader){.load = load_template, .ud = pkg, .nearest = nearest_template};
+}

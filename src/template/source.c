@@ -138,6 +138,7 @@ static wgk_status include_file(builder *b, const char *written, const char *from
     free(text);
     if (!util_error_is_set(err))
       util_error_at(err, st, util_pos_make(from, line, col), NULL, "cannot include '%s'", name);
+    tmpl_suggest_path(loader, name, err);
     util_error_wrap(err, util_pos_make(from, line, col), NULL);
     return err->status;
   }

@@ -1,6 +1,8 @@
 /* The public face of templates: load, parse, render, the directory loader and the line map. */
 #include "template/tmpl_int.h"
+#include "util/suggest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ tmpl_template *tmpl_load(const char *name, const tmpl_loader *loader, util_error
   if (loader->load(loader->ud, name, &text, &len, err) != WGK_OK) {
     free(text);
     if (!util_error_is_set(err)) util_error_in(err, WGK_ERR_IO, name, NULL, "cannot read template");
+    tmpl_suggest_path(loader, name, err);
     return NULL;
   }
   tmpl_template *t = tmpl_parse(text, len, name, loader, err);
@@ -96,7 +99,37 @@ static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len,
   return *text ? WGK_OK : util_error_oom(err, path, NULL);
 }
 
-tmpl_loader tmpl_loader_dir(const char *root) { return (tmpl_loader){dir_load, (void *)root}; }
+static const char *name_at(const void *list, size_t i) { return ((char *const *)list)[i]; }
+
+bool tmpl_nearest_in_dir(const char *root, const char *path, char *buf, size_t size) {
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  char folder[4096];
+  snprintf(folder, sizeof folder, "%s/%.*s", root, slash ? (int)(slash - path) : 0, path);
+  DIR *d = opendir(folder);
+  if (!d) return false;
+  char *names[256];
+  size_t n = 0;
+  for (struct dirent *e; n < sizeof names / sizeof names[0] && (e = readdir(d));)
+    if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name))) n++;
+  closedir(d);
+  const char *near = util_suggest(base, names, n, name_at);
+  bool found = near && (size_t)snprintf(buf, size, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, near) < size;
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  return found;
+}
+
+void tmpl_suggest_path(const tmpl_loader *loader, const char *path, util_error *err) {
+  char near[1024];
+  if (loader && loader->nearest && util_error_is_set(err) && loader->nearest(loader->ud, path, near, sizeof near))
+    util_error_append(err, "; did you mean '%s'?", near);
+}
+
+static bool dir_nearest(void *ud, const char *path, char *buf, size_t size) {
+  return tmpl_nearest_in_dir((const char *)ud, path, buf, size);
+}
+
+tmpl_loader tmpl_loader_dir(const char *root) { return (tmpl_loader){dir_load, (void *)root, dir_nearest}; }
 
 void tmpl_linemap_init(tmpl_linemap *m) { memset(m, 0, sizeof *m); }
 

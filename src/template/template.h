@@ -24,10 +24,20 @@
 typedef struct tmpl_loader {
   wgk_status (*load)(void *ud, const char *path, char **text, size_t *len, util_error *err);
   void *ud; /* passed back to load */
+  /* Optional: the existing template path nearest to a path that failed to load (a likely misspelling), written
+   * into buf; false when none is near (util_suggest's rule). A failed load then ends "; did you mean 'X'?". */
+  bool (*nearest)(void *ud, const char *path, char *buf, size_t size);
 } tmpl_loader;
 
 /* A loader reading files under the folder root (root must outlive the loader). */
 tmpl_loader tmpl_loader_dir(const char *root);
+
+/* The file in the folder root/<path's folder> whose name is nearest to path's (util_suggest), as a path like
+ * path, into buf; false when the folder cannot be read or no name is near. Loaders over folders use it. */
+bool tmpl_nearest_in_dir(const char *root, const char *path, char *buf, size_t size);
+
+/* After a failed load of path: appends "; did you mean 'X'?" to err when the loader knows a near name. */
+void tmpl_suggest_path(const tmpl_loader *loader, const char *path, util_error *err);
 
 /* Output line -> template line, kept while rendering so WGSL compile errors point at the template. */
 typedef struct tmpl_line {

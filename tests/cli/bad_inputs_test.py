@@ -55,7 +55,16 @@ try:
     wgk(["render", pkg, *shape], "outside the package root")
     open(tmpl, "w").write('{% include "../../README.md" %}\n' + text)
     wgk(["render", pkg, *shape], "escapes the package root")
+    # a misspelled template name: the include's and the manifest's, each with the near name (issue 35 item 6)
+    open(tmpl, "w").write('{% include "scael.wgsl.jinja" %}\n' + text)
+    wgk(["render", pkg, *shape], "scael.wgsl.jinja:1:1: cannot open: No such file or directory; did you mean "
+                                 "'scale.wgsl.jinja'?")
     open(tmpl, "w").write(text)
+    manifest = os.path.join(web, "manifest.json")
+    good = open(manifest).read()
+    open(manifest, "w").write(good.replace('"scale.wgsl.jinja"', '"sacle.wgsl.jinja"'))
+    wgk(["render", pkg, *shape], "sacle.wgsl.jinja: cannot open: No such file or directory; did you mean 'scale.wgsl.jinja'?")
+    open(manifest, "w").write(good)
 
     # 3. --dtype for a type variable the package does not have
     wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")

@@ -54,6 +54,12 @@ for cmd in commands:
         for opt in sorted(options):
             if opt not in shown:
                 fails.append(f"wgk {cmd} --help does not explain {opt}")
+rc, out, err = run(["bnech", "x"])  # a misspelled command: the near one named (issue 35 item 6)
+if rc != 2 or "wgk: unknown command 'bnech'; did you mean 'bench'?" not in err:
+    fails.append(f"wgk bnech: exit {rc}, {err[:120]!r}")
+rc, out, err = run(["help", "tset"])
+if rc != 2 or "wgk help: unknown command 'tset'; did you mean 'test'?" not in err:
+    fails.append(f"wgk help tset: exit {rc}, {err[:120]!r}")
 rc, out, err = run(["help", "no-such-command"])
 if rc != 2 or "unknown command 'no-such-command'" not in err:
     fails.append(f"wgk help no-such-command: exit {rc}, {err[:120]!r}")

@@ -73,7 +73,7 @@ static void setup(fixture *f, const char *derives, const char *field, const char
   assert_int_equal(st, WGK_OK);
   free(json);
   device_desc_defaults(&f->dev);
-  tmpl_loader loader = {mem_load, NULL};
+  tmpl_loader loader = {mem_load, NULL, NULL};
   assert_int_equal(plan_planner_create(f->m, &loader, &f->dev, &f->planner, &f->err), WGK_OK);
   f->ports[0] = (plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
   f->attrs = expr_value_dict();
@@ -232,7 +232,7 @@ static void output_rank_expression(void **state) {
   assert_int_equal(manifest_load_text(json, strlen(json), "m.json", &f.m, &f.err), WGK_OK);
   free(json);
   device_desc_defaults(&f.dev);
-  tmpl_loader loader = {mem_load, NULL};
+  tmpl_loader loader = {mem_load, NULL, NULL};
   assert_int_equal(plan_planner_create(f.m, &loader, &f.dev, &f.planner, &f.err), WGK_OK);
   f.ports[0] = (plan_tensor){.present = true, .dtype = "float32", .rank = 1, .shape = {1000}};
   f.attrs = expr_value_dict();

@@ -46,7 +46,7 @@ static expr_value *scope(void) {
 static wgk_status render(const char *const *files, const char *name, util_dynbuf *out, tmpl_linemap *map,
                          util_error *err) {
   mem_pkg pkg = {files};
-  tmpl_loader loader = {mem_load, &pkg};
+  tmpl_loader loader = {mem_load, &pkg, NULL};
   expr_value *s = scope();
   wgk_status st = tmpl_render(name, &loader, s, out, map, err);
   expr_value_release(s);
