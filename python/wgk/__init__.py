@@ -176,6 +176,7 @@ _SIGNATURES = {  # name: (restype, argtypes); wgk_status is an int
     "wgk_call_set_attr_json": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p]),
     "wgk_call_run": (ctypes.c_int, [_P]),
     "wgk_call_output": (_P, [_P, ctypes.c_char_p]),
+    "wgk_call_want_output": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_bool, ctypes.c_int]),
     "wgk_call_variant": (ctypes.c_char_p, [_P]),
 }
 
@@ -519,6 +520,7 @@ class Kernel:
         for p in self._ports:
             if p.dir == 2:
                 add(p.key, None, "wgk.Tensor to write into (optional)")
+        add("outputs", None, "optional outputs to make and return (by port key or ONNX name)")
         add("output", "numpy", '"numpy" or "gpu"')
         return inspect.Signature(params)
 
@@ -553,7 +555,7 @@ class Kernel:
         hint = "; did you mean '%s'?" % near[0] if near else ""
         return NotFoundError("no input '%s' (inputs: %s)%s" % (name, ", ".join(names), hint), 17)
 
-    def __call__(self, output="numpy", **inputs_and_attributes):
+    def __call__(self, output="numpy", outputs=None, **inputs_and_attributes):
         """Runs the kernel once and returns its outputs, a dict keyed by port key ("y"; the ONNX name "Y" finds
         the same entry).
 
@@ -563,6 +565,8 @@ class Kernel:
         default); an output port by key given a wgk.Tensor to write into. output="numpy" (default) copies the
         outputs back as numpy arrays, output="gpu" returns wgk.Tensor objects that stay on the GPU (pass them to
         the next call). In/out ports are returned too: a wgk.Tensor given to one is updated in place.
+        outputs=[...] names the optional outputs the call asks for (an optional output is made and returned
+        only when asked: listed here, or given a wgk.Tensor to write into); only the outputs made are returned.
 
         inspect.signature(kernel) lists this kernel's own keywords. A refusal raises a wgk.Error (a misspelled
         input: NotFoundError, "no input 'XX' (inputs: X, ...); did you mean 'X'?") and dispatches nothing."""
@@ -595,6 +599,11 @@ class Kernel:
                     ctx._check(lib.wgk_call_set_input(call, name.encode(), t._handle() if t is not None else None))
                 else:  # an attribute; a name the contract lacks is refused by wgk, with a suggestion
                     ctx._check(self._set_attr(call, name, value))
+            for name in outputs or ():
+                port = self._by_name.get(name)
+                if port is None or port.dir != 2:
+                    raise NotFoundError("outputs: '%s' is no output port of %s" % (name, self.op_id), 17)
+                ctx._check(lib.wgk_call_want_output(call, name.encode(), True, 0))
             ctx._check(lib.wgk_call_run(call))
             self.variant = _s(lib.wgk_call_variant(call))
             items, aliases = {}, {}

@@ -258,3 +258,28 @@ def test_sparse_info(sparse):
     assert attrs["num_heads"]["required"] and attrs["sparse_block_size"]["required"]
     assert not attrs["do_rotary"]["required"] and attrs["do_rotary"]["default"] == 0
     assert len(info["variants"]) >= 2
+
+
+# ---- Optional outputs: made and returned only when asked (docs/loader-semantics.md rule 35) -------------------
+
+LAYERNORM = os.path.join(os.path.dirname(__file__), "..", "spec21run", "ai.onnx.LayerNormalization")
+
+
+def test_optional_outputs_only_when_asked():
+    k = wgk.load(LAYERNORM)
+    rng = np.random.default_rng(35)
+    x = rng.standard_normal((3, 16)).astype(np.float32)
+    s = (rng.standard_normal(16) + 2).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    mu = x.astype(np.float64).mean(-1, keepdims=True)
+    inv = 1 / np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + 1e-5)
+    y = (x - mu) * inv * s + b
+    plain = k(X=x, Scale=s, B=b)
+    assert sorted(plain.keys()) == ["Y"] and k.variant == "plain"
+    np.testing.assert_allclose(plain["Y"], y, rtol=1e-4, atol=1e-5)
+    full = k(X=x, Scale=s, B=b, outputs=["Mean", "InvStdDev"])
+    assert sorted(full.keys()) == ["InvStdDev", "Mean", "Y"] and k.variant == "with_stats"
+    np.testing.assert_allclose(full["Mean"], mu, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(full["InvStdDev"], inv, rtol=1e-4, atol=1e-5)
+    with pytest.raises(wgk.NotFoundError, match="'Z' is no output port"):
+        k(X=x, Scale=s, B=b, outputs=["Z"])
