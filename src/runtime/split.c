@@ -74,7 +74,7 @@ void rt_split_free(rt_split *s) {
 /* One rule: inputs first (their shapes are the call's), then the outputs of a one-step sub-call, whose shapes
  * the planner infers; an output must be split with the inputs (extent 1 in the probe). */
 static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split *rule, rt_split_planner plan,
-                           rt_split *s, char *why, size_t why_size) {
+                           rt_split *s, util_error *why) {
   const manifest_model *m = c->k->m;
   const device_limits *lim = &gpu_device_desc(c->k->ctx->dev)->limits;
   uint64_t limit =
@@ -86,13 +86,12 @@ static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split
     if (!ports[i].present) continue;
     if (!take_port(rule, &m->ports[i], ports[i].dtype, ports[i].rank, ports[i].shape, &s->extent, &s->axis[i],
                    &s->slab[i])) {
-      snprintf(why, why_size, "%s: port %s (rank %d) cannot be split so", rule->name, m->ports[i].name, ports[i].rank);
-      return WGK_ERR_NOT_FOUND;
+      return util_error_plain(why, WGK_ERR_NOT_FOUND, "%s: port %s (rank %d) cannot be split so", rule->name,
+                              m->ports[i].name, ports[i].rank);
     }
   }
   if (s->extent < 2) {
-    snprintf(why, why_size, "%s: the axis has %lld step(s)", rule->name, (long long)s->extent);
-    return WGK_ERR_NOT_FOUND;
+    return util_error_plain(why, WGK_ERR_NOT_FOUND, "%s: the axis has %lld step(s)", rule->name, (long long)s->extent);
   }
   plan_tensor *probe = malloc(sizeof *probe * (m->n_ports ? m->n_ports : 1));
   if (!probe) return util_error_oom(&c->k->ctx->err, NULL, m->op_id);
@@ -102,8 +101,8 @@ static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split
   wgk_status st = plan(c, probe, &e);
   free(probe);
   if (st == WGK_ERR_LIMIT) { /* one step is over a limit too: another rule may split finer */
-    snprintf(why, why_size, "%s: a one-step sub-call is refused too: %s", rule->name, c->k->ctx->err.message);
-    return WGK_ERR_NOT_FOUND;
+    return util_error_plain(why, WGK_ERR_NOT_FOUND, "%s: a one-step sub-call is refused too: %s", rule->name,
+                            c->k->ctx->err.message);
   }
   if (st != WGK_OK) return st; /* the sub-call itself is refused: its message says why */
   for (size_t o = 0; o < e->plan->n_outputs; o++) {
@@ -112,16 +111,15 @@ static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split
     if (!take_port(rule, &m->ports[po->port], po->dtype, po->rank, po->shape, &one, &s->axis[po->port],
                    &s->slab[po->port]) ||
         s->axis[po->port] < 0) {
-      snprintf(why, why_size, "%s: output %s (rank %d) cannot be split so", rule->name, m->ports[po->port].name,
-               po->rank);
-      return WGK_ERR_NOT_FOUND;
+      return util_error_plain(why, WGK_ERR_NOT_FOUND, "%s: output %s (rank %d) cannot be split so", rule->name,
+                              m->ports[po->port].name, po->rank);
     }
   }
   s->chunk = chunk_for(s->slab, m->n_ports, s->extent, limit, lim->minStorageBufferOffsetAlignment);
   if (s->chunk < 1 || s->chunk >= s->extent) {
-    snprintf(why, why_size, "%s: no window of the %lld steps fits %llu bytes at offsets aligned to %u", rule->name,
-             (long long)s->extent, (unsigned long long)limit, lim->minStorageBufferOffsetAlignment);
-    return WGK_ERR_NOT_FOUND;
+    return util_error_plain(why, WGK_ERR_NOT_FOUND,
+                            "%s: no window of the %lld steps fits %llu bytes at offsets aligned to %u", rule->name,
+                            (long long)s->extent, (unsigned long long)limit, lim->minStorageBufferOffsetAlignment);
   }
   s->rule = rule->name;
   return WGK_OK;
@@ -143,8 +141,9 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
     return util_error_oom(&ctx->err, NULL, m->op_id);
   }
   for (size_t r = 0; hooks && r < hooks->n_splits; r++) {
-    char one[512] = "";
-    wgk_status st = try_rule(c, ports, &hooks->splits[r], plan, out, one, sizeof one);
+    util_error one; /* why this rule does not split the call (WGK_ERR_NOT_FOUND) */
+    util_error_clear(&one);
+    wgk_status st = try_rule(c, ports, &hooks->splits[r], plan, out, &one);
     if (st == WGK_OK) {
       if (ctx->verbose)
         util_log_say(&ctx->log, WGK_LOG_LINE, "wgk: %s: split by %s into windows of %lld of %lld steps", m->op_id,
@@ -155,7 +154,8 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
       rt_split_free(out);
       return st;
     }
-    used += (size_t)snprintf(why + used, used < sizeof why ? sizeof why - used : 0, "%s%s", used ? "; " : "", one);
+    used +=
+        (size_t)snprintf(why + used, used < sizeof why ? sizeof why - used : 0, "%s%s", used ? "; " : "", one.message);
     if (used >= sizeof why) used = sizeof why - 1;
   }
   rt_split_free(out);
