@@ -130,7 +130,60 @@ class _AttrInfo(ctypes.Structure):
 # value a C caller's designated initializer gives a field it does not name.
 class _ContextOptions(ctypes.Structure):
     _fields_ = [("adapter", ctypes.c_char_p), ("verbose", ctypes.c_bool), ("wgpu_instance", ctypes.c_void_p),
-                ("wgpu_device", ctypes.c_void_p), ("_spare", ctypes.c_uint64 * 16)]
+                ("wgpu_device", ctypes.c_void_p), ("disable_features", ctypes.c_char_p),
+                ("wait_timeout_ms", ctypes.c_int64), ("pool_bytes", ctypes.c_int64),
+                ("queue_write_max", ctypes.c_int64), ("host_span", ctypes.c_int64),
+                ("max_storage_binding_bytes", ctypes.c_int64), ("host_threads", ctypes.c_int32),
+                ("host_spin_us", ctypes.c_int32), ("wait_spin_us", ctypes.c_int32), ("staged_upload", ctypes.c_int8),
+                ("defer_uploads", ctypes.c_int8), ("submit_during_fill", ctypes.c_int8),
+                ("_spare", ctypes.c_uint64 * 16)]
+
+
+_WGK_ON, _WGK_OFF = 1, -1
+# The runtime strategies of wgk_context_options (include/wgk.h): (name, C type's largest value, whether 0 means
+# "none" here, given to C as WGK_OFF). None leaves a field to its default (its environment variable, else wgk's).
+_COUNT_OPTIONS = [("wait_timeout_ms", 2**63 - 1, False), ("pool_bytes", 2**63 - 1, True),
+                  ("queue_write_max", 2**63 - 1, True), ("host_span", 2**63 - 1, False),
+                  ("max_storage_binding_bytes", 2**63 - 1, False), ("host_threads", 2**31 - 1, False),
+                  ("host_spin_us", 2**31 - 1, True), ("wait_spin_us", 2**31 - 1, True)]
+_SWITCH_OPTIONS = ["staged_upload", "defer_uploads", "submit_during_fill"]
+
+
+def _context_options(adapter, verbose, disable_features, strategies):
+    """A _ContextOptions; an option of the wrong type or sign raises before C sees it (C checks the ranges)."""
+    if adapter is not None and not isinstance(adapter, str):
+        raise TypeError("adapter: expected a str (an index or a name substring), got %s" % type(adapter).__name__)
+    if disable_features is not None and not isinstance(disable_features, str):
+        raise TypeError("disable_features: expected a str (a comma list), got %s" % type(disable_features).__name__)
+    for text, what in ((adapter, "adapter"), (disable_features, "disable_features")):
+        if text is not None and "\0" in text:
+            raise ValueError("%s: contains a NUL character" % what)
+    o = _ContextOptions()
+    o.adapter = adapter.encode() if adapter is not None else None
+    o.verbose = bool(verbose)
+    o.disable_features = disable_features.encode() if disable_features is not None else None
+    unknown = set(strategies) - {n for n, _, _ in _COUNT_OPTIONS} - set(_SWITCH_OPTIONS)
+    if unknown:
+        raise TypeError("Context: unknown option %s; the options: %s" % (
+            ", ".join(sorted(unknown)), ", ".join([n for n, _, _ in _COUNT_OPTIONS] + _SWITCH_OPTIONS)))
+    for name, top, none_ok in _COUNT_OPTIONS:
+        v = strategies.get(name)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError("%s: expected an int, got %s" % (name, type(v).__name__))
+        low = 0 if none_ok else 1
+        if v < low or v > top:
+            raise ValueError("%s: must be from %d to %d, not %d" % (name, low, top, v))
+        setattr(o, name, _WGK_OFF if v == 0 else v)
+    for name in _SWITCH_OPTIONS:
+        v = strategies.get(name)
+        if v is None:
+            continue
+        if not isinstance(v, bool):
+            raise TypeError("%s: expected True or False, got %r" % (name, v))
+        setattr(o, name, _WGK_ON if v else _WGK_OFF)
+    return o
 
 
 class _KernelOptions(ctypes.Structure):
@@ -244,13 +297,19 @@ def _s(b):
 
 class Context:
     """One WebGPU device and its caches (wgk_context). adapter: an index or name substring (default: $WGK_ADAPTER,
-    else high-performance)."""
+    else high-performance). disable_features: device features wgk acts as if absent, a comma list ("shader-f16").
 
-    def __init__(self, adapter=None, verbose=False):
+    The runtime strategies of wgk_context_options, by keyword; None (the default) leaves each to its environment
+    variable, else wgk's default (docs/environment.md): wait_timeout_ms, pool_bytes (0: none kept), queue_write_max
+    (0: every upload staged), host_span, max_storage_binding_bytes, host_threads, host_spin_us (0: none),
+    wait_spin_us (0: block at once), and the switches staged_upload, defer_uploads, submit_during_fill (True or
+    False). A value outside its range raises ValueError naming it."""
+
+    def __init__(self, adapter=None, verbose=False, disable_features=None, **strategies):
         lib = _library()
         self._lib = lib
         self._h = None
-        opts = _ContextOptions(adapter.encode() if adapter is not None else None, bool(verbose), None, None)
+        opts = _context_options(adapter, verbose, disable_features, strategies)
         h, msg = _P(), _P()
         st = lib.wgk_context_create(ctypes.byref(opts), ctypes.byref(h), ctypes.byref(msg))
         if st != 0:

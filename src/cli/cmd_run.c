@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "gpu/gpu.h"
@@ -402,7 +403,7 @@ static bool leave_early(void) {
 #if defined(__SANITIZE_ADDRESS__) || defined(WGK_SANITIZE)
   return false;
 #else
-  const char *log = getenv("WGK_PIPELINE_CACHE_LOG");
+  const char *log = util_env("WGK_PIPELINE_CACHE_LOG");
   return !(log && strcmp(log, "1") == 0);
 #endif
 }

@@ -149,8 +149,13 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
              try_list(util_env("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
   /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
    * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
-  const char *bundled = util_env("WGK_BUNDLED_KERNELS");
-  bool use_bundled = !(bundled && strcmp(bundled, "0") == 0) && !(opts && opts->revision);
+  bool bundled = true;
+  wgk_status bad = util_env_flag("WGK_BUNDLED_KERNELS", &bundled, err);
+  if (bad != WGK_OK) {
+    util_dynbuf_free(&tried);
+    return bad;
+  }
+  bool use_bundled = bundled && !(opts && opts->revision);
   char kernels[PATH_MAX];
   hit = hit ||
         (use_bundled && pkg_bundled_dir(kernels, sizeof kernels, NULL) && try_list(kernels, rel, &found, &tried, &oom));
@@ -226,8 +231,9 @@ static void each_listed(const char *list, const char *origin, pkg_dir_fn fn, voi
 void pkg_search_dirs(const pkg_options *opts, pkg_dir_fn fn, void *user) {
   each_listed(opts ? opts->search_path : NULL, "search path", fn, user);
   each_listed(util_env("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
-  const char *bundled = util_env("WGK_BUNDLED_KERNELS");
-  if (bundled && strcmp(bundled, "0") == 0) return;
+  bool bundled = true;
+  util_error ignored = {0}; /* a bad value is refused by the search itself (pkg_search) */
+  if (util_env_flag("WGK_BUNDLED_KERNELS", &bundled, &ignored) == WGK_OK && !bundled) return;
   char kernels[PATH_MAX];
   const char *origin;
   if (pkg_bundled_dir(kernels, sizeof kernels, &origin)) fn(kernels, origin, user);

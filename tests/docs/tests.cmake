@@ -25,3 +25,10 @@ if(TARGET wgk_cli)
            ${WGK_DOC_EXAMPLES} cover)
   set_tests_properties(docs_cover PROPERTIES TIMEOUT 60 LABELS "docs")
 endif()
+
+# docs/environment.md lists exactly the environment variables the code reads; getenv only in src/util/env.c
+add_test(NAME docs_env_table COMMAND ${WGK_RUN_TEST} --expect "^ok: [0-9]+ variables" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/env_table_test.py ${CMAKE_SOURCE_DIR})
+add_test(NAME docs_env_table_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/env_table_test.py --self-test)
+set_tests_properties(docs_env_table docs_env_table_refuses PROPERTIES TIMEOUT 120 LABELS "docs;lint")

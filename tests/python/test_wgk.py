@@ -144,6 +144,51 @@ def test_context_refusal_carries_wgks_message():
         wgk.Context(adapter="no-such-adapter-xyz")
 
 
+# Each count option past what libwgk allows: libwgk's refusal names the field, so each lands in its own field of
+# wgk_context_options (a layout mistake would name another field or none).
+@pytest.mark.parametrize("name,value", [
+    ("wait_timeout_ms", 86400001), ("pool_bytes", 2**48 + 1), ("queue_write_max", 2**48 + 1), ("host_span", 100),
+    ("max_storage_binding_bytes", 1030), ("host_threads", 65), ("host_spin_us", 100001),
+    ("wait_spin_us", 1000001)])
+def test_context_option_reaches_its_field(name, value):
+    with pytest.raises(wgk.InvalidArgumentError, match=r"context option %s: .* not %d" % (name, value)):
+        wgk.Context(**{name: value})
+
+
+def test_context_switches_reach_their_fields():
+    """A switch holding 2 (which the Python side never sends) is refused by libwgk by its field's name."""
+    lib = wgk._library()
+    for name in wgk._SWITCH_OPTIONS:
+        o = wgk._context_options(None, False, None, {})
+        setattr(o, name, 2)
+        h, msg = wgk._P(), wgk._P()
+        assert lib.wgk_context_create(wgk.ctypes.byref(o), wgk.ctypes.byref(h), wgk.ctypes.byref(msg)) == 1
+        assert ("context option %s: must be WGK_ON" % name).encode() in wgk.ctypes.string_at(msg.value)
+        wgk.ctypes.CDLL(None).free(msg)
+
+
+def test_context_options_checked_in_python():
+    with pytest.raises(ValueError, match=r"host_threads: must be from 1 to 2147483647, not 0"):
+        wgk.Context(host_threads=0)
+    with pytest.raises(ValueError, match=r"pool_bytes: must be from 0 to 9223372036854775807, not 18446744073709551617"):
+        wgk.Context(pool_bytes=2**64 + 1)
+    with pytest.raises(TypeError, match=r"staged_upload: expected True or False, got 1"):
+        wgk.Context(staged_upload=1)
+    with pytest.raises(TypeError, match=r"wait_timeout_ms: expected an int, got float"):
+        wgk.Context(wait_timeout_ms=1.5)
+    with pytest.raises(TypeError, match=r"unknown option host_thread;"):
+        wgk.Context(host_thread=2)
+    with pytest.raises(wgk.InvalidArgumentError, match=r"disable_features: unknown feature \"bogus\""):
+        wgk.Context(disable_features="bogus")
+
+
+def test_context_options_accepted():
+    with wgk.Context(pool_bytes=0, queue_write_max=0, host_threads=2, host_span=65536, wait_timeout_ms=5000,
+                     wait_spin_us=0, host_spin_us=0, staged_upload=True, defer_uploads=False,
+                     submit_during_fill=False, max_storage_binding_bytes=1 << 20, disable_features="") as ctx:
+        assert ctx.adapter
+
+
 def test_a_library_that_is_not_libwgk_is_named():
     """WGK_LIBRARY is taken as given; a library without wgk's functions fails the import, naming what it lacks."""
     env = dict(os.environ, WGK_LIBRARY="libm.so.6")
