@@ -47,11 +47,14 @@ static void list_repo(const char *cache, const char *repo, void *user) {
   int n = refs ? scandir(refs, &names, NULL, alphasort) : -1;
   for (int i = 0; i < n; i++) {
     char *p = names[i]->d_name[0] == '.' ? NULL : join(refs, names[i]->d_name);
-    FILE *f = p ? fopen(p, "r") : NULL;
-    char commit[64] = "";
-    if (f && fgets(commit, sizeof commit, f)) commit[strcspn(commit, "\r\n")] = '\0';
-    if (p) printf("  ref %s -> %s\n", names[i]->d_name, commit);
-    if (f) fclose(f);
+    /* A ref is read as a small regular file, and both its name and its text are printed escaped: what is on
+     * disk may hold terminal escapes. */
+    char *text = p ? hub_ref_read(p) : NULL;
+    char name[256], commit[256];
+    if (p)
+      printf("  ref %s -> %s\n", hub_escape(names[i]->d_name, name, sizeof name),
+             text ? hub_escape(text, commit, sizeof commit) : "(unreadable: not a small regular file)");
+    free(text);
     free(p);
     free(names[i]);
   }
@@ -62,7 +65,9 @@ static void list_repo(const char *cache, const char *repo, void *user) {
       char *p = join(snaps, names[i]->d_name);
       char *meta = p ? join(p, "build/webgpu/metadata.json") : NULL;
       struct stat st;
-      printf("  snapshot %s%s\n", names[i]->d_name, meta && stat(meta, &st) == 0 ? "" : " (incomplete)");
+      char name[256];
+      printf("  snapshot %s%s\n", hub_escape(names[i]->d_name, name, sizeof name),
+             meta && stat(meta, &st) == 0 ? "" : " (incomplete)");
       free(meta);
       free(p);
     }

@@ -122,13 +122,9 @@ static json_t *read_refs(const char *repo_dir) {
   int n = dir ? scandir(dir, &names, no_dots, alphasort) : -1;
   for (int i = 0; i < n; i++) {
     char *p = join(dir, names[i]->d_name);
-    FILE *f = p ? fopen(p, "r") : NULL;
-    char commit[128] = "";
-    if (f && fgets(commit, sizeof commit, f)) {
-      commit[strcspn(commit, "\r\n")] = '\0';
-      json_object_set_new(refs, names[i]->d_name, json_string(commit));
-    }
-    if (f) fclose(f);
+    char *commit = p ? hub_ref_read(p) : NULL;
+    if (commit) json_object_set_new(refs, names[i]->d_name, json_stringn(commit, strlen(commit)));
+    free(commit);
     free(p);
     free(names[i]);
   }
@@ -205,12 +201,16 @@ static void print_text(const list_state *s, const char *cache) {
                         : err                                          ? "broken"
                         : json_is_true(json_object_get(e, "verified")) ? "verified"
                                                                        : "unverified";
-    printf("  %-40s %-4s %-10s %s", str_or(e, "name", "?"), ver, state, str_or(e, "where", ""));
+    char name[512], where[4096];
+    printf("  %-40s %-4s %-10s %s", hub_escape(str_or(e, "name", "?"), name, sizeof name), ver, state,
+           hub_escape(str_or(e, "where", ""), where, sizeof where));
     if (json_object_get(e, "revision")) {
-      printf("  [hub cache, revision %.12s", str_or(e, "revision", ""));
+      char esc[256];
+      printf("  [hub cache, revision %.12s", hub_escape(str_or(e, "revision", ""), esc, sizeof esc));
       size_t k;
       json_t *r;
-      json_array_foreach(json_object_get(e, "refs"), k, r) printf("%s%s", k ? ", " : "; ", json_string_value(r));
+      json_array_foreach(json_object_get(e, "refs"), k, r) printf("%s%s", k ? ", " : "; ",
+                                                                  hub_escape(json_string_value(r), esc, sizeof esc));
       printf("]");
     } else {
       printf("  [%s%s]", str_or(e, "source", ""), json_is_true(json_object_get(e, "shadowed")) ? ", shadowed" : "");

@@ -16,6 +16,7 @@
 #include "util/env.h"
 #include "hub/hub_internal.h"
 #include "util/digest.h"
+#include "util/file_read.h"
 
 #define REPO_PREFIX "kernels--"
 #define TMP_MARK ".wgk-incomplete-"
@@ -195,52 +196,58 @@ wgk_status hub_symlink_atomic(const char *target, const char *path, util_error *
   return WGK_OK;
 }
 
-char *hub_read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap + 1);
-  while (buf) {
-    size_t r = fread(buf + n, 1, cap - n, f);
-    n += r;
-    if (n < cap) break;
-    char *grown = cap > ((size_t)1 << 31) ? NULL : realloc(buf, cap * 2 + 1);
-    if (!grown) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = grown;
-    cap *= 2;
-  }
-  bool bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    free(buf);
-    return NULL;
-  }
-  buf[n] = '\0';
+char *hub_read_all(const char *path, size_t cap, size_t *len, util_error *err) {
+  unsigned char *data = NULL;
+  size_t n = 0;
+  util_error local;
+  util_error_clear(&local);
+  if (util_file_read_all(path, cap, &data, &n, err ? err : &local) != WGK_OK) return NULL;
   if (len) *len = n;
-  return buf;
+  return (char *)data;
 }
 
-/* Removes the temp files an interrupted writer left under dir (recursively); the lock is held. */
-static void sweep_temps(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
+char *hub_ref_read(const char *path) {
+  char *text = hub_read_all(path, HUB_SMALL_FILE_MAX_BYTES, NULL, NULL);
+  if (text) text[strcspn(text, "\r\n")] = '\0';
+  return text;
+}
+
+/* Removes the temp files an interrupted writer left under the folder dfd (recursively); the lock is held. Never
+ * follows a symlink: a linked folder is not entered, so nothing outside the repo folder is touched. Takes dfd. */
+static void sweep_temps_at(int dfd, int depth) {
+  DIR *d = fdopendir(dfd);
+  if (!d) {
+    close(dfd);
+    return;
+  }
   struct dirent *e;
   while ((e = readdir(d))) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    char *p = hub_path(dir, e->d_name);
-    if (!p) continue;
     struct stat st;
-    if (strstr(e->d_name, TMP_MARK))
-      unlink(p);
-    else if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-      sweep_temps(p);
-    free(p);
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (strstr(e->d_name, TMP_MARK)) {
+      if (!S_ISDIR(st.st_mode)) unlinkat(dirfd(d), e->d_name, 0);
+    } else if (S_ISDIR(st.st_mode) && depth < 32) {
+      int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub >= 0) sweep_temps_at(sub, depth + 1);
+    }
   }
   closedir(d);
+}
+
+static void sweep_temps(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) sweep_temps_at(fd, 0);
+}
+
+/* The repo folder, when it exists, must be a real folder: a symlink there would lead writes, the sweep and rm
+ * outside the cache. */
+static wgk_status repo_dir_real(const char *repo_dir, const char *repo, util_error *err) {
+  struct stat st;
+  if (lstat(repo_dir, &st) != 0 || S_ISDIR(st.st_mode)) return WGK_OK;
+  return util_error_in(err, WGK_ERR_IO, repo_dir, repo,
+                       "%s in the cache: wgk neither follows nor writes through it (remove it, or make it a folder)",
+                       S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a folder");
 }
 
 int hub_lock_repo(const char *cache, const char *repo, util_error *err) {
@@ -252,9 +259,10 @@ int hub_lock_repo(const char *cache, const char *repo, util_error *err) {
   int fd = -1;
   if (!file)
     util_error_oom(err, cache, repo);
-  else if (!hub_mkdirs(dir))
+  else if (repo_dir_real(repo_dir, repo, err) != WGK_OK) {
+  } else if (!hub_mkdirs(dir))
     util_error_in(err, WGK_ERR_IO, dir, repo, "cannot create the lock folder: %s", strerror(errno));
-  else if ((fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+  else if ((fd = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644)) < 0)
     util_error_in(err, WGK_ERR_IO, file, repo, "cannot open the lock: %s", strerror(errno));
   else {
     int r;
@@ -311,7 +319,7 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   char *dir = hub_snapshot_dir(repo_dir, commit);
   char *meta_path = dir ? hub_path(dir, "metadata.json") : NULL;
   size_t len = 0;
-  char *text = meta_path ? hub_read_all(meta_path, &len) : NULL;
+  char *text = meta_path ? hub_read_all(meta_path, HUB_FILE_MAX_BYTES, &len, NULL) : NULL;
   json_t *meta = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(meta, "digest"), "files");
   if (!text) {
@@ -327,7 +335,9 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
     char *p = hub_path(dir, rel);
     char want[65], got[65] = "";
     size_t n = 0;
-    char *bytes = p ? hub_read_all(p, &n) : NULL;
+    util_error why;
+    util_error_clear(&why);
+    char *bytes = p ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
     char link[4096];
     ssize_t k = p ? readlink(p, link, sizeof link - 1) : -1;
     if (k >= 0) link[k] = '\0';
@@ -335,7 +345,7 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
       if (out) fprintf(out, "%s: digest of '%s' is not a base64 SHA-256\n", meta_path, rel);
       bad++;
     } else if (!bytes) {
-      if (out) fprintf(out, "%s: missing\n", p ? p : rel);
+      if (out) fprintf(out, "%s: %s\n", p ? p : rel, why.status == WGK_ERR_NOT_FOUND ? "missing" : why.message);
       bad++;
     } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
       if (out) fprintf(out, "%s: digest mismatch: expected sha256 %s, got %s\n", p, want, got);
@@ -378,19 +388,31 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
   struct dirent *e;
   bool has_snaps = access(snaps, F_OK) == 0;
   while (has_snaps && (e = readdir(d)))
-    if (e->d_name[0] != '.') bad += verify_snapshot(repo_dir, e->d_name, out);
+    if (e->d_name[0] == '.') continue;
+    else if (!hub_is_commit(e->d_name)) { /* never a folder of huggingface_hub's or wgk's: named raw nowhere */
+      char shown[256];
+      if (out) fprintf(out, "%s/%s: not a commit folder, not loaded from (skipped)\n", snaps, hub_escape(e->d_name, shown, sizeof shown));
+    } else
+      bad += verify_snapshot(repo_dir, e->d_name, out);
   closedir(d);
   if ((d = opendir(blobs))) {
     while ((e = readdir(d))) {
       if (e->d_name[0] == '.') continue;
       char *p = hub_path(blobs, e->d_name);
       size_t n = 0;
-      char *bytes = p ? hub_read_all(p, &n) : NULL;
+      util_error why;
+      util_error_clear(&why);
+      char *bytes = p && !strstr(e->d_name, TMP_MARK) ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
       char got[65] = "";
+      char shown[256];
+      hub_escape(e->d_name, shown, sizeof shown);
       if (strstr(e->d_name, TMP_MARK)) {
-        if (out) fprintf(out, "%s: leftover temp file of an interrupted download (the next download removes it)\n", p);
-      } else if (!bytes || !hub_sha256_hex(bytes, n, got) || strcmp(got, e->d_name) != 0) {
-        if (out) fprintf(out, "%s: blob does not hash to its name (got %s)\n", p, got);
+        if (out) fprintf(out, "%s/%s: leftover temp file of an interrupted download (the next download removes it)\n", blobs, shown);
+      } else if (!bytes) {
+        if (out) fprintf(out, "%s/%s: %s\n", blobs, shown, why.message);
+        bad++;
+      } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, e->d_name) != 0) {
+        if (out) fprintf(out, "%s/%s: blob does not hash to its name (got %s)\n", blobs, shown, got);
         bad++;
       }
       free(bytes);
@@ -428,8 +450,15 @@ wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err) {
   char *repo_dir = hub_repo_dir(cache, repo);
   if (!repo_dir) return util_error_oom(err, cache, repo);
   struct stat st;
-  if (stat(repo_dir, &st) != 0) {
+  if (lstat(repo_dir, &st) != 0) {
     wgk_status s = util_error_in(err, WGK_ERR_NOT_FOUND, repo_dir, repo, "not in the cache");
+    free(repo_dir);
+    return s;
+  }
+  if (!S_ISDIR(st.st_mode)) { /* a link (or a file) where the repo folder goes: removed itself, never followed */
+    wgk_status s = unlink(repo_dir) == 0
+                       ? WGK_OK
+                       : util_error_in(err, WGK_ERR_IO, repo_dir, repo, "cannot remove: %s", strerror(errno));
     free(repo_dir);
     return s;
   }

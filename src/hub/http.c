@@ -4,10 +4,12 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,7 +18,6 @@
 #include "util/env.h"
 
 #define MAX_REDIRECTS 10
-#define MAX_BODY ((size_t)1 << 30)
 
 /* HF_HUB_OFFLINE as huggingface_hub reads it: 1, true, yes or on; 0, false, no or off; anything else refused. */
 static wgk_status env_offline(bool *offline, util_error *err) {
@@ -34,11 +35,25 @@ static wgk_status env_offline(bool *offline, util_error *err) {
                           v);
 }
 
+/* A token goes into an HTTP header: printable ASCII only (a CR LF would end the header and start another). */
+static bool token_ok(const char *t) {
+  for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+    if (*p < 0x21 || *p > 0x7e) return false;
+  return true;
+}
+
 /* The token: HF_TOKEN, else the first line of $HF_HOME/token (HF_HOME defaulting to $XDG_CACHE_HOME/huggingface,
  * else ~/.cache/huggingface). */
-static char *read_token(void) {
+static wgk_status read_token(char **out, util_error *err) {
+  *out = NULL;
   const char *t = util_env("HF_TOKEN");
-  if (t && *t) return strdup(t);
+  if (t && *t) {
+    if (!token_ok(t))
+      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, "HF_TOKEN", NULL,
+                           "the token holds a space or control character (CR, LF ...): a token is printable ASCII; "
+                           "it is not sent");
+    return (*out = strdup(t)) ? WGK_OK : util_error_oom(err, NULL, NULL);
+  }
   char *file = NULL;
   const char *home = util_env("HF_HOME");
   if (home && *home)
@@ -47,17 +62,35 @@ static char *read_token(void) {
     file = hub_path(home, "huggingface/token");
   else if ((home = util_env("HOME")) && *home)
     file = hub_path(home, ".cache/huggingface/token");
-  char *text = file ? hub_read_all(file, NULL) : NULL;
-  free(file);
-  if (!text) return NULL;
-  text[strcspn(text, "\r\n")] = '\0';
-  size_t n = strlen(text);
-  while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
-  if (!n) {
-    free(text);
-    return NULL;
+  struct stat sb;
+  if (!file || (stat(file, &sb) != 0 && errno == ENOENT)) {
+    free(file);
+    return WGK_OK; /* no token file: no token */
   }
-  return text;
+  /* Regular files only, bounded: a FIFO or /dev/zero there must not hang or fill memory. */
+  size_t len = 0;
+  char *text = hub_read_all(file, HUB_SMALL_FILE_MAX_BYTES, &len, err);
+  wgk_status st = text ? WGK_OK : WGK_ERR_IO;
+  if (text) {
+    size_t line = 0; /* the first line; a NUL inside it is refused, not taken as its end */
+    bool nul = false;
+    while (line < len && text[line] != '\r' && text[line] != '\n') nul |= text[line++] == '\0';
+    text[line] = '\0';
+    size_t n = line;
+    while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
+    if (n && (nul || !token_ok(text)))
+      st = util_error_in(err, WGK_ERR_INVALID_ARGUMENT, file, NULL,
+                         "the token's first line holds a space, a NUL or a control character: a token is printable "
+                         "ASCII; it is not sent");
+    if (st || !n) {
+      memset(text, 0, len);
+      free(text);
+      text = NULL;
+    }
+  }
+  free(file);
+  *out = text;
+  return st;
 }
 
 /* curl_global_init is not thread-safe: once per process, before the first handle (contexts may load on
@@ -76,25 +109,67 @@ wgk_status hub_net_init(hub_net *net, const util_log *log, util_error *err) {
   if (!net->endpoint) return util_error_oom(err, NULL, NULL);
   size_t n = strlen(net->endpoint);
   while (n > 0 && net->endpoint[n - 1] == '/') net->endpoint[--n] = '\0';
-  net->token = read_token();
-  int64_t attempts = 4, backoff_ms = 500, timeout_s = 30;
-  wgk_status s = env_offline(&net->offline, err);
-  if (s == WGK_OK) s = util_env_int("WGK_HUB_RETRIES", 1, 100, &attempts, err);
-  if (s == WGK_OK) s = util_env_int("WGK_HUB_BACKOFF_MS", 0, 600000, &backoff_ms, err);
-  if (s == WGK_OK) s = util_env_int("WGK_HUB_TIMEOUT", 1, 3600, &timeout_s, err);
-  if (s != WGK_OK) {
+  if (!(net->shown = hub_url_shown(net->endpoint))) return util_error_oom(err, NULL, NULL);
+  net->started = util_now_s();
+  int64_t attempts = 4, backoff_ms = 500, timeout_s = 30, min_rate = 1024, deadline_s = 900,
+          max_total = (int64_t)HUB_TOTAL_MAX_BYTES;
+  wgk_status st = env_offline(&net->offline, err);
+  if (!st) st = read_token(&net->token, err);
+  if (!st) st = util_env_int("WGK_HUB_RETRIES", 1, 100, &attempts, err);
+  if (!st) st = util_env_int("WGK_HUB_BACKOFF_MS", 0, 600000, &backoff_ms, err);
+  if (!st) st = util_env_int("WGK_HUB_TIMEOUT", 1, 3600, &timeout_s, err);
+  if (!st) st = util_env_int("WGK_HUB_MIN_RATE", 1, (int64_t)1 << 30, &min_rate, err);
+  if (!st) st = util_env_int("WGK_HUB_DEADLINE", 1, 86400, &deadline_s, err);
+  if (!st) st = util_env_int("WGK_HUB_MAX_BYTES", 1, (int64_t)HUB_TOTAL_MAX_BYTES, &max_total, err);
+  if (st) {
     hub_net_free(net);
-    return s;
+    return st;
   }
   net->attempts = (int)attempts;
   net->backoff_ms = (long)backoff_ms;
   net->timeout_s = (long)timeout_s;
+  net->min_rate = (long)min_rate;
+  net->deadline_s = (long)deadline_s;
+  net->max_total = (size_t)max_total;
   net->log = log;
-  return WGK_OK;
+  return st;
+}
+
+char *hub_url_shown(const char *url) {
+  const char *scheme = strstr(url, "://");
+  const char *host = scheme ? scheme + 3 : url;
+  size_t auth_end = strcspn(host, "/?#");
+  const char *at = NULL;
+  for (size_t i = 0; i < auth_end; i++)
+    if (host[i] == '@') at = host + i; /* the last '@' before the path ends the user:password part */
+  if (!at) return strdup(url);
+  size_t head = (size_t)(host - url), tail = strlen(at);
+  char *out = malloc(head + 3 + tail + 1);
+  if (!out) return NULL;
+  memcpy(out, url, head);
+  memcpy(out + head, "***", 3);
+  memcpy(out + head + 3, at, tail + 1);
+  return out;
+}
+
+char *hub_escape(const char *s, char *out, size_t size) {
+  size_t n = 0;
+  if (!size) return out;
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    bool plain = *p >= 0x20 && *p < 0x7f && *p != '\\';
+    if (n + (plain ? 1 : 4) >= size) break; /* whole characters only, room for the NUL */
+    if (plain)
+      out[n++] = (char)*p;
+    else
+      n += (size_t)snprintf(out + n, size - n, "\\x%02x", *p);
+  }
+  out[n] = '\0';
+  return out;
 }
 
 void hub_net_free(hub_net *net) {
   free(net->endpoint);
+  free(net->shown);
   if (net->token) {
     memset(net->token, 0, strlen(net->token));
     free(net->token);
@@ -107,6 +182,7 @@ void hub_body_free(hub_body *b) {
   free(b->data);
   b->data = NULL;
   b->len = 0;
+  b->cap = 0;
 }
 
 /* "scheme://host:port" of a URL, lower-cased, the default port filled in; malloc'ed, NULL if unparsable. */
@@ -132,25 +208,43 @@ static char *origin_of(const char *url) {
 
 typedef struct transfer {
   hub_body *body;
-  bool too_big;
+  bool too_big;     /* over HUB_FILE_MAX_BYTES */
+  bool over_total;  /* would take the operation past HUB_TOTAL_MAX_BYTES */
+  bool no_memory;
+  long status;      /* of the answer whose headers are being read */
   char error_code[64]; /* X-Error-Code of this hop (RepoNotFound, RevisionNotFound, EntryNotFound ...) */
   const hub_net *net;
   const char *file; /* for the progress bar */
+  unsigned long long announced; /* Content-Length of a refused answer */
   bool drawn;       /* a progress line is on screen */
   double started;
 } transfer;
+
+/* Room for need bytes (+ NUL): grown geometrically (never one realloc per chunk), never past the file cap. */
+static bool body_reserve(transfer *t, size_t need) {
+  hub_body *b = t->body;
+  if (need <= b->cap) return true;
+  size_t cap = b->cap ? b->cap : 16384;
+  while (cap < need) cap = cap > HUB_FILE_MAX_BYTES / 2 ? HUB_FILE_MAX_BYTES : cap * 2;
+  char *grown = realloc(b->data, cap + 1);
+  if (!grown) return t->no_memory = true, false;
+  b->data = grown;
+  b->cap = cap;
+  return true;
+}
+
+/* Whether len more bytes keep the body and the operation within their bounds (flags which one not). */
+static bool within_bounds(transfer *t, size_t len) {
+  if (len > HUB_FILE_MAX_BYTES || t->body->len > HUB_FILE_MAX_BYTES - len) return !(t->too_big = true);
+  if (t->net->received + t->body->len + len > t->net->max_total) return !(t->over_total = true);
+  return true;
+}
 
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *user) {
   transfer *t = user;
   size_t n = size * nmemb;
   hub_body *b = t->body;
-  if (b->len + n > MAX_BODY) {
-    t->too_big = true;
-    return 0;
-  }
-  char *grown = realloc(b->data, b->len + n + 1);
-  if (!grown) return 0;
-  b->data = grown;
+  if (!within_bounds(t, n) || !body_reserve(t, b->len + n)) return 0; /* ends the transfer */
   memcpy(b->data + b->len, ptr, n);
   b->len += n;
   b->data[b->len] = '\0';
@@ -170,10 +264,45 @@ static bool header_value(const char *line, size_t n, const char *name, char *out
   return true;
 }
 
+/* "W/\"abc\"" -> "abc", as huggingface_hub normalizes an ETag. */
+static void etag_normalize(char *v) {
+  char *p = v;
+  if (strncmp(p, "W/", 2) == 0) p += 2;
+  size_t n = strlen(p);
+  if (n >= 2 && p[0] == '"' && p[n - 1] == '"') p++, n -= 2;
+  memmove(v, p, n);
+  v[n] = '\0';
+}
+
 static size_t on_header(char *line, size_t size, size_t nmemb, void *user) {
   transfer *t = user;
   size_t n = size * nmemb;
-  char commit[64];
+  char commit[64], value[96];
+  if (n > 5 && strncmp(line, "HTTP/", 5) == 0) { /* a new answer (an interim 100 Continue, or the final one) */
+    const char *sp = memchr(line, ' ', n);
+    t->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+  }
+  /* The Hub's content ETag: X-Linked-Etag (an LFS file, on the answer that redirects to storage) wins over ETag. */
+  if (header_value(line, n, "X-Linked-Etag", value, sizeof value)) {
+    etag_normalize(value);
+    snprintf(t->body->etag, sizeof t->body->etag, "%s", value);
+    t->body->etag_linked = true;
+  } else if (!t->body->etag_linked && header_value(line, n, "ETag", value, sizeof value)) {
+    etag_normalize(value);
+    snprintf(t->body->etag, sizeof t->body->etag, "%s", value);
+  }
+  /* A 2xx body announced over a bound is refused before a byte of it is read. */
+  if (t->status >= 200 && t->status < 300 && header_value(line, n, "Content-Length", value, sizeof value)) {
+    char *end;
+    errno = 0;
+    unsigned long long len = strtoull(value, &end, 10);
+    if (!errno && !*end && (len > SIZE_MAX || !within_bounds(t, (size_t)len))) {
+      if (len > SIZE_MAX) t->too_big = true;
+      t->announced = len;
+      return 0;
+    }
+    if (!errno && !*end && len > 0 && !body_reserve(t, (size_t)len)) return 0;
+  }
   if (!t->body->commit[0] && header_value(line, n, "X-Repo-Commit", commit, sizeof commit) && hub_is_commit(commit)) {
     for (int i = 0; i < 40; i++) commit[i] = (char)tolower((unsigned char)commit[i]);
     memcpy(t->body->commit, commit, 41);
@@ -232,7 +361,9 @@ typedef struct hop_result {
   long status;    /* HTTP status */
   char *location; /* redirect target (absolute), malloc'ed */
   char error_code[64];
-  bool too_big;
+  bool too_big, over_total, no_memory;
+  unsigned long long announced; /* the Content-Length refused, 0 when the body itself grew too big */
+  bool past_deadline;           /* the operation's deadline ended this hop (or came before it) */
 } hop_result;
 
 /* One request to url, no redirect followed; the body goes to body (reset first). */
@@ -242,6 +373,14 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
   free(body->data);
   body->data = NULL;
   body->len = 0;
+  body->cap = 0;
+  double left = (double)net->deadline_s - (util_now_s() - net->started);
+  if (left <= 0) {
+    r->code = CURLE_OPERATION_TIMEDOUT;
+    r->past_deadline = true;
+    snprintf(r->curl_msg, sizeof r->curl_msg, "the operation's deadline has passed");
+    return;
+  }
   CURL *c = curl_easy_init();
   if (!c) {
     r->code = CURLE_FAILED_INIT;
@@ -269,9 +408,11 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, net->timeout_s);
-  /* A stalled transfer (under 1 byte/s for timeout_s), including a server that never answers. */
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  /* A stalled or trickling transfer (under min_rate bytes/s for timeout_s), including a server that never answers,
+   * and the whole operation's deadline, whatever the rate. */
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, net->min_rate);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, net->timeout_s);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
@@ -286,6 +427,10 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
     r->location = strdup(loc);
   memcpy(r->error_code, t.error_code, sizeof r->error_code);
   r->too_big = t.too_big;
+  r->over_total = t.over_total;
+  r->no_memory = t.no_memory;
+  r->announced = t.announced;
+  r->past_deadline = r->code == CURLE_OPERATION_TIMEDOUT && util_now_s() - net->started >= (double)net->deadline_s;
   if (!r->curl_msg[0]) snprintf(r->curl_msg, sizeof r->curl_msg, "%s", curl_easy_strerror(r->code));
   curl_slist_free_all(headers);
   if (auth) {
@@ -311,7 +456,7 @@ static wgk_status http_error(const hub_net *net, const char *url, const char *re
                          token_sent ? "given" : "(none given)", repo);
   case 404:
     if (strcmp(ec, "RepoNotFound") == 0)
-      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: no repo %s on %s", repo, net->endpoint);
+      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: no repo %s on %s", repo, net->shown);
     if (strcmp(ec, "RevisionNotFound") == 0)
       return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: repo %s has no revision %s", repo, rev);
     if (strcmp(ec, "EntryNotFound") == 0)
@@ -325,12 +470,21 @@ static wgk_status http_error(const hub_net *net, const char *url, const char *re
   }
 }
 
-wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
+wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
                         hub_body *out, util_error *err) {
   memset(out, 0, sizeof *out);
-  if (net->offline) return util_error_in(err, WGK_ERR_IO, url, repo, "HF_HUB_OFFLINE is set: no request is sent");
+  char *url_shown = hub_url_shown(url);
+  if (!url_shown) return util_error_oom(err, NULL, NULL);
+  if (net->offline) {
+    util_error_in(err, WGK_ERR_IO, url_shown, repo, "HF_HUB_OFFLINE is set: no request is sent");
+    free(url_shown);
+    return WGK_ERR_IO;
+  }
   char *home = origin_of(net->endpoint);
-  if (!home) return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, net->endpoint, "HF_ENDPOINT", "not a URL");
+  if (!home) {
+    free(url_shown);
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, "HF_ENDPOINT", NULL, "'%s' is not a URL", net->shown);
+  }
   wgk_status st = WGK_OK;
   hop_result r = {0};
   for (int attempt = 0;; attempt++) {
@@ -338,6 +492,8 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
     bool token_sent = false;
     int hops = 0;
     out->commit[0] = '\0';
+    out->etag[0] = '\0';
+    out->etag_linked = false;
     while (cur) {
       char *origin = origin_of(cur);
       bool same = origin && strcmp(origin, home) == 0;
@@ -352,7 +508,8 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
       r.location = NULL;
     }
     bool retry_5xx = r.code == CURLE_OK && (r.status >= 500 || r.status == 429);
-    bool retry = attempt + 1 < net->attempts && (retry_5xx || retryable_curl(r.code)) && !r.too_big;
+    bool refused = r.too_big || r.over_total || r.no_memory || r.past_deadline;
+    bool retry = attempt + 1 < net->attempts && (retry_5xx || retryable_curl(r.code)) && !refused;
     if (retry) {
       free(cur);
       long wait = net->backoff_ms << (attempt < 16 ? attempt : 16);
@@ -361,14 +518,33 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
       pause_ms(wait);
       continue;
     }
-    const char *where = cur ? cur : url;
+    char *shown_cur = cur ? hub_url_shown(cur) : NULL;
+    const char *where = shown_cur ? shown_cur : url_shown;
     out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
-                       r.code == CURLE_COULDNT_RESOLVE_PROXY || r.code == CURLE_OPERATION_TIMEDOUT;
+                       r.code == CURLE_COULDNT_RESOLVE_PROXY || (r.code == CURLE_OPERATION_TIMEDOUT && !r.past_deadline);
+    char got[64] = "";
+    if (r.announced) snprintf(got, sizeof got, "announced %llu", r.announced);
     if (r.too_big)
-      st = util_error_in(err, WGK_ERR_IO, where, repo, "build/webgpu/%s is over %zu bytes", file, MAX_BODY);
+      st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
+                         "build/webgpu/%s is over the per-file limit of %zu bytes (%s): no package file may be larger",
+                         file, (size_t)HUB_FILE_MAX_BYTES, got[0] ? got : "received more");
+    else if (r.over_total)
+      st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
+                         "build/webgpu/%s would take this download over its total limit of %zu bytes "
+                         "(WGK_HUB_MAX_BYTES; %zu received before it, %s)",
+                         file, net->max_total, net->received, got[0] ? got : "received more");
+    else if (r.no_memory)
+      st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, where, repo, "out of memory receiving build/webgpu/%s", file);
+    else if (r.past_deadline)
+      st = util_error_in(err, WGK_ERR_IO, where, repo,
+                         "timed out: the download ran past its deadline of %ld s (WGK_HUB_DEADLINE) at "
+                         "build/webgpu/%s, %d tries",
+                         net->deadline_s, file, attempt + 1);
     else if (r.code == CURLE_OPERATION_TIMEDOUT)
-      st = util_error_in(err, WGK_ERR_IO, where, repo, "timed out after %ld s (WGK_HUB_TIMEOUT), %d tries: %s",
-                         net->timeout_s, attempt + 1, r.curl_msg);
+      st = util_error_in(err, WGK_ERR_IO, where, repo,
+                         "timed out: no answer, or under %ld bytes/s, for %ld s (WGK_HUB_MIN_RATE, WGK_HUB_TIMEOUT), %d "
+                         "tries: %s",
+                         net->min_rate, net->timeout_s, attempt + 1, r.curl_msg);
     else if (r.code == CURLE_PARTIAL_FILE)
       st = util_error_in(err, WGK_ERR_IO, where, repo,
                          "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
@@ -381,12 +557,15 @@ wgk_status hub_http_get(const hub_net *net, const char *url, const char *repo, c
       st = util_error_in(err, WGK_ERR_IO, where, repo, "HTTP %ld from the Hub after %d tries", r.status, attempt + 1);
     else if (r.status < 200 || r.status >= 300)
       st = http_error(net, where, repo, rev, file, &r, token_sent, err);
+    free(shown_cur);
     free(cur);
     break;
   }
   free(r.location);
   free(home);
-  if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1))) st = util_error_oom(err, url, NULL);
+  free(url_shown);
+  if (st == WGK_OK) net->received += out->len;
+  if (st == WGK_OK && !out->data && !(out->data = calloc(1, 1))) st = util_error_oom(err, NULL, NULL);
   if (st) hub_body_free(out);
   return st;
 }

@@ -66,6 +66,13 @@ wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_ou
  * the repo's blobs/, so the repo folder, not the snapshot, bounds where a package file may resolve. */
 bool hub_snapshot_bound(char *real_root);
 
+/* s with every byte outside printable ASCII written as \xNN, into out (truncated to size), for printing names and
+ * contents read from disk (refs, folder names). Returns out. */
+char *hub_escape(const char *s, char *out, size_t size);
+/* The text of a ref file (refs/<branch>): its first line, read as a small regular file; malloc'ed, NULL when it is
+ * absent, not a regular file or too big. */
+char *hub_ref_read(const char *path);
+
 /* ---- the cache, for `wgk cache` ------------------------------------------------------------ */
 
 /* Calls fn once per cached kernel repo (folder kernels--org--name) with its repo id. */

@@ -14,7 +14,7 @@ static wgk_status snapshot_files(const char *dir, const char *repo, json_t **fil
   *files_out = NULL;
   char *p = hub_path(dir, "metadata.json");
   size_t len = 0;
-  char *text = p ? hub_read_all(p, &len) : NULL;
+  char *text = p ? hub_read_all(p, HUB_FILE_MAX_BYTES, &len, NULL) : NULL;
   json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(doc, "digest"), "files");
   wgk_status st = WGK_OK;
@@ -96,7 +96,7 @@ static wgk_status check_drift(const char *lock_path, size_t index, const char *r
     json_t *have = json_object_get(files, rel);
     char *p = hub_path(dir, rel);
     size_t len = 0;
-    char *bytes = p && have ? hub_read_all(p, &len) : NULL;
+    char *bytes = p && have ? hub_read_all(p, HUB_FILE_MAX_BYTES, &len, NULL) : NULL;
     char got[WGK_PKG_DIGEST_B64_LEN + 1] = "";
     if (bytes) util_pkg_sha256_b64(bytes, len, got);
     if (!have)
@@ -117,7 +117,12 @@ static wgk_status check_drift(const char *lock_path, size_t index, const char *r
 wgk_status hub_download_lock(const char *lock_path, const hub_options *opts, hub_dir_fn fn, void *user,
                              util_error *err) {
   json_error_t je;
-  json_t *root = json_load_file(lock_path, 0, &je);
+  size_t len = 0;
+  /* Regular files only, bounded: a FIFO or a device named as the lockfile must not hang or fill memory. */
+  char *text = hub_read_all(lock_path, HUB_LOCKFILE_MAX_BYTES, &len, err);
+  if (!text) return err && err->status ? err->status : WGK_ERR_IO;
+  json_t *root = json_loadb(text, len, 0, &je);
+  free(text);
   if (!root) return util_error_at(err, WGK_ERR_PARSE, UTIL_POS(lock_path, je), NULL, "%s", je.text);
   json_t *list = json_object_get(root, "kernels");
   wgk_status st = WGK_OK;

@@ -48,7 +48,7 @@ static char *ref_path(const job *j) {
 /* refs/v<N> -> j->commit; false when absent or not a commit. */
 static bool read_ref(job *j) {
   char *p = ref_path(j);
-  char *text = p ? hub_read_all(p, NULL) : NULL;
+  char *text = p ? hub_read_all(p, HUB_SMALL_FILE_MAX_BYTES, NULL, NULL) : NULL;
   free(p);
   if (!text) return false;
   size_t n = strlen(text);
@@ -65,7 +65,7 @@ static wgk_status write_ref(job *j) {
   char *p = ref_path(j);
   char *refs = hub_path(j->repo_dir, "refs");
   wgk_status st = p && refs ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
-  char *old = p ? hub_read_all(p, NULL) : NULL;
+  char *old = p ? hub_read_all(p, HUB_SMALL_FILE_MAX_BYTES, NULL, NULL) : NULL;
   if (!st && !(old && strcmp(old, j->commit) == 0)) {
     if (!hub_mkdirs(refs))
       st = util_error_in(j->err, WGK_ERR_IO, refs, j->repo, "cannot create: %s", strerror(errno));
@@ -183,7 +183,7 @@ static wgk_status populate(job *j, const hub_body *meta) {
     const char *alg = json_string_value(json_object_get(digest, "algorithm"));
     if (!doc)
       st = util_error_at(j->err, WGK_ERR_PARSE, UTIL_POS("metadata.json", je), j->repo, "from %s at %s: %s",
-                         j->net.endpoint, j->commit, je.text);
+                         j->net.shown, j->commit, je.text);
     else if (json_is_string(json_object_get(doc, "name")) &&
              strcmp(json_string_value(json_object_get(doc, "name")), strchr(j->repo, '/') + 1) != 0)
       st = util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", "name",
@@ -282,13 +282,13 @@ static wgk_status resolve(job *j) {
   if (!has_rev) {
     if (!meta.commit[0])
       st =
-          util_error_in(j->err, WGK_ERR_IO, j->net.endpoint, repo,
+          util_error_in(j->err, WGK_ERR_IO, j->net.shown, repo,
                         "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
                         repo, j->rev);
     else
       memcpy(j->commit, meta.commit, 41);
   } else if (meta.commit[0] && strcmp(meta.commit, j->commit) != 0) {
-    st = util_error_in(j->err, WGK_ERR_IO, j->net.endpoint, repo, "asked for commit %s, the Hub answered for %s",
+    st = util_error_in(j->err, WGK_ERR_IO, j->net.shown, repo, "asked for commit %s, the Hub answered for %s",
                        j->commit, meta.commit);
   }
   if (!st) st = populate(j, &meta);

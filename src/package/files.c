@@ -13,8 +13,6 @@
 #include "util/dynbuf.h"
 #include "util/file_read.h"
 
-#define PKG_FILE_MAX_BYTES ((size_t)64 << 20)
-
 char *pkg_join(const char *a, const char *b) {
   size_t na = strlen(a), nb = strlen(b);
   bool slash = na > 0 && a[na - 1] != '/';

@@ -41,6 +41,9 @@
 #include "util/log.h"
 #include "wgk.h"
 
+/* The largest package file read (docs/limits.md): the Hub client refuses a bigger download for the same reason. */
+#define PKG_FILE_MAX_BYTES ((size_t)64 << 20)
+
 typedef struct pkg_package pkg_package;
 
 typedef struct pkg_options {

@@ -45,7 +45,11 @@ def repo_dir(env, repo=REPO):
 
 
 def wgk(env, *args, rc=0, timeout=120):
-    p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    try:
+        p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:  # a hang is a failure of this case, not of the whole run
+        failures.append(f"wgk {' '.join(map(str, args))}: still running after {timeout} s (a hang)")
+        return subprocess.CompletedProcess(e.cmd, -1, str(e.stdout or ""), str(e.stderr or ""))
     for mark in ("Sanitizer", "runtime error:"):  # an ASan/UBSan build reports into stderr
         check(mark not in p.stderr, f"wgk {' '.join(args)}: sanitizer report\n{p.stderr[-3000:]}")
     if rc is not None and p.returncode != rc:
@@ -346,6 +350,73 @@ try:
     check(not os.path.exists(repo_dir(env)), "cache rm removes the repo")
     p = wgk(env, "cache", "rm", REPO, rc=1)
     check("not in the cache" in p.stderr, "cache rm of a missing repo\n" + p.stderr)
+
+    # 10. Bad inputs (issue 37): nothing followed out of the cache, secrets kept, every Hub body and wait bounded,
+    # only regular files read.
+    # A repo folder that is a symlink: the lock-time sweep must not delete temp-named files where it points.
+    e = fresh_env("symlink-repo")
+    victim = os.path.join(tmp, "victim")
+    os.makedirs(os.path.join(victim, "blobs"))
+    bait = os.path.join(victim, "blobs", "keep.wgk-incomplete-1-2-3")
+    with open(bait, "w") as f:
+        f.write("not the cache's")
+    os.makedirs(cache_of(e))
+    os.symlink(victim, repo_dir(e))
+    p = wgk(e, "download", REPO, "--version", "1", rc=1)
+    check("symbolic link" in p.stderr, "a symlinked repo folder is refused\n" + p.stderr)
+    check(os.path.exists(bait), "download swept a temp file outside the cache through a symlinked repo folder")
+    p = wgk(e, "cache", "rm", REPO)
+    check(os.path.exists(bait) and os.path.isdir(victim), "cache rm deleted through a symlinked repo folder")
+    check(not os.path.lexists(repo_dir(e)), "cache rm removes the link itself")
+    # A password in HF_ENDPOINT is never printed.
+    e = fresh_env("endpoint-pw", HF_ENDPOINT=hub.url.replace("http://", "http://someone:hunter2@"))
+    hub.reset("404")
+    p = wgk(e, "download", REPO, "--version", "1", rc=1)
+    hub.reset(None)
+    check("hunter2" not in p.stderr + p.stdout and "***@" in p.stderr, "HF_ENDPOINT's password is printed\n" + p.stderr)
+    # A token with CR LF (or any control character) is refused before any request, and not printed.
+    n0 = hub.count()
+    e = fresh_env("token-crlf", HF_TOKEN="s3cret\r\nX-Injected: yes")
+    p = wgk(e, "download", REPO, "--version", "1", rc=1)
+    check("HF_TOKEN" in p.stderr and "control character" in p.stderr and "s3cret" not in p.stderr,
+          "a CR LF token is refused, unprinted\n" + p.stderr)
+    check(hub.count() == n0, f"a CR LF token sent {hub.count() - n0} requests")
+    # A bad WGK_HUB_* value is an error naming the variable, not a silent default.
+    e = fresh_env("bad-env", WGK_HUB_TIMEOUT="30s")
+    p = wgk(e, "download", REPO, "--version", "1", rc=1)
+    check("WGK_HUB_TIMEOUT" in p.stderr and "30s" in p.stderr, "a bad WGK_HUB_TIMEOUT is named\n" + p.stderr)
+    # cache ls prints refs escaped: no terminal escape from disk reaches the terminal.
+    e = fresh_env("escapes")
+    wgk(e, "download", REPO, "--version", "1")
+    with open(os.path.join(repo_dir(e), "refs", "v1"), "w") as f:
+        f.write("\x1b]0;pwned\x07\x1b[2J")
+    with open(os.path.join(repo_dir(e), "refs", "v\x1b[31m9"), "w") as f:
+        f.write(C1)
+    for args in (("cache", "ls"), ("list",)):
+        p = wgk(e, *args)
+        check("\x1b" not in p.stdout and "\x07" not in p.stdout and "\\x1b" in p.stdout,
+              f"wgk {' '.join(args)} prints refs escaped\n{p.stdout!r}")
+    # Only regular files: a FIFO as the lockfile, the token file, or a blob never blocks.
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    p = wgk(e, "download", "--lock", fifo, rc=1, timeout=20)
+    check("regular file" in p.stderr, "a FIFO lockfile is refused\n" + p.stderr)
+    e2 = fresh_env("token-fifo")
+    os.makedirs(e2["HF_HOME"], exist_ok=True)
+    os.mkfifo(os.path.join(e2["HF_HOME"], "token"))
+    p = wgk(e2, "download", REPO, "--version", "1", rc=1, timeout=20)
+    check("regular file" in p.stderr and "token" in p.stderr, "a FIFO token file is refused\n" + p.stderr)
+    os.mkfifo(os.path.join(repo_dir(e), "blobs", "0" * 64))
+    p = wgk(e, "cache", "verify", REPO, rc=1, timeout=20)
+    check("regular file" in p.stdout, "cache verify refuses a FIFO blob without blocking\n" + p.stdout)
+    # Hub bodies: the per-file limit (announced or not), the total limit, the minimum rate, the deadline.
+    t0 = time.time()
+    fault("huge", "huge", expect="per-file limit")
+    fault("huge-nolen", "huge-nolen", expect="per-file limit")
+    fault("total", None, expect="WGK_HUB_MAX_BYTES", WGK_HUB_MAX_BYTES="20000")
+    fault("trickle", "trickle", expect="WGK_HUB_MIN_RATE", WGK_HUB_TIMEOUT="1", WGK_HUB_RETRIES="1")
+    fault("deadline", "trickle", expect="WGK_HUB_DEADLINE", WGK_HUB_MIN_RATE="1", WGK_HUB_DEADLINE="2")
+    check(time.time() - t0 < 60, f"the bounded downloads took {time.time() - t0:.0f} s")
 except Exception:  # an unexpected state (a missing file ...) is a failure with its traceback, not a crash
     import traceback
     failures.append(traceback.format_exc())

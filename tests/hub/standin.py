@@ -15,6 +15,9 @@ every request. Fault modes (StandIn.mode):
   "slow"      sleeps StandIn.delay seconds before answering
   "drop"      each path's first request closes the connection without an answer
   "delay"     sleeps StandIn.delay seconds before each file body (for the two-process test)
+  "huge"      files other than metadata.json announce 80 MiB and stream zeros
+  "huge-nolen" the same without a Content-Length (the body ends when the connection closes)
+  "trickle"   files other than metadata.json arrive at 4 bytes/s
 
 Used in-process (tests/hub/hub_test.py), or as a wrapper around a command:
   standin.py --repo webgpu-kernels/ai.onnx.RotaryEmbedding=PKG_DIR -- CMD ARGS...
@@ -133,6 +136,8 @@ class StandIn:
                 time.sleep(self.delay)
             if mode == "flip" and body:
                 body = bytes([body[0] ^ 0x20]) + body[1:]
+            if mode in ("huge", "huge-nolen", "trickle"):
+                return self.stream(h, mode, body, headers)
             if mode == "truncate":
                 h.send_response(200)
                 h.send_header("Content-Length", str(len(body)))
@@ -145,6 +150,36 @@ class StandIn:
                 h.connection.shutdown(socket.SHUT_RDWR)
                 return
         self.answer(h, 200, body, headers)
+
+    @staticmethod
+    def stream(h, mode, body, headers):
+        big = 80 << 20
+        h.send_response(200)
+        if mode != "huge-nolen":
+            h.send_header("Content-Length", str(big if mode == "huge" else len(body)))
+        else:
+            h.send_header("Connection", "close")
+        for k, v in headers.items():
+            h.send_header(k, v)
+        h.end_headers()
+        h.close_connection = True
+        try:
+            if mode == "trickle":
+                for i in range(0, len(body), 4):
+                    h.wfile.write(body[i:i + 4])
+                    h.wfile.flush()
+                    time.sleep(1)
+            else:
+                chunk = bytes(1 << 20)
+                for _ in range(big >> 20):
+                    h.wfile.write(chunk)
+            h.wfile.flush()
+        except OSError:
+            pass  # the client gave up: what the test wants
+        try:
+            h.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     @staticmethod
     def answer(h, status, body, headers=None):

@@ -194,7 +194,7 @@ static void atomic_writes_and_sweep(void **state) {
   util_error_clear(&err);
   assert_int_equal(hub_write_atomic(p, "hello", 5, &err), WGK_OK);
   size_t n = 0;
-  char *back = hub_read_all(p, &n);
+  char *back = hub_read_all(p, 64, &n, NULL);
   assert_int_equal(n, 5);
   assert_memory_equal(back, "hello", 5);
   free(back);
@@ -218,22 +218,83 @@ static void token_sources(void **state) {
   hub_net net;
   util_error err;
   util_error_clear(&err);
-  assert_int_equal(hub_net_init(&net, false, &err), WGK_OK);
+  assert_int_equal(hub_net_init(&net, NULL, &err), WGK_OK);
   assert_null(net.token);
   hub_net_free(&net);
   snprintf(p, sizeof p, "%s/token", home);
   write_text(p, "hf_file \n");
-  assert_int_equal(hub_net_init(&net, false, &err), WGK_OK);
+  assert_int_equal(hub_net_init(&net, NULL, &err), WGK_OK);
   assert_string_equal(net.token, "hf_file");
   hub_net_free(&net);
   setenv("HF_TOKEN", "hf_env", 1);
   setenv("HF_ENDPOINT", "http://127.0.0.1:9///", 1);
-  assert_int_equal(hub_net_init(&net, false, &err), WGK_OK);
+  assert_int_equal(hub_net_init(&net, NULL, &err), WGK_OK);
   assert_string_equal(net.token, "hf_env");
   assert_string_equal(net.endpoint, "http://127.0.0.1:9");
   hub_net_free(&net);
+  /* A token that would end the Authorization header and start another is refused, and not printed. */
+  setenv("HF_TOKEN", "hf_env\r\nX-Injected: 1", 1);
+  util_error_clear(&err);
+  assert_int_equal(hub_net_init(&net, NULL, &err), WGK_ERR_INVALID_ARGUMENT);
+  assert_null(strstr(err.message, "hf_env"));
+  assert_string_equal(err.source, "HF_TOKEN");
+  hub_net_free(&net);
   unsetenv("HF_TOKEN");
+  write_text(p, "hf_\x1b[2Jfile\n");
+  util_error_clear(&err);
+  assert_int_equal(hub_net_init(&net, NULL, &err), WGK_ERR_INVALID_ARGUMENT);
+  hub_net_free(&net);
+  unlink(p);
+  /* A bad value of a WGK_HUB_ variable is an error naming it, never a silent default. */
+  setenv("WGK_HUB_RETRIES", "0", 1);
+  util_error_clear(&err);
+  assert_int_equal(hub_net_init(&net, NULL, &err), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(err.message, "WGK_HUB_RETRIES"));
+  hub_net_free(&net);
+  unsetenv("WGK_HUB_RETRIES");
   setenv("HF_ENDPOINT", "http://127.0.0.1:9", 1);
+}
+
+static void secrets_and_escapes(void **state) {
+  (void)state;
+  char *u = hub_url_shown("https://user:pw@host.example:8443/kernels/a@b");
+  assert_string_equal(u, "https://***@host.example:8443/kernels/a@b");
+  free(u);
+  u = hub_url_shown("http://host/x@y");
+  assert_string_equal(u, "http://host/x@y");
+  free(u);
+  char out[64];
+  assert_string_equal(hub_escape("v1\x1b[2J\\", out, sizeof out), "v1\\x1b[2J\\x5c");
+  assert_string_equal(hub_escape("abcdefghij", out, 8), "abcdefg");
+}
+
+/* The lock-time sweep never follows a symlink: a repo folder that is a link is refused, its target untouched. */
+static void sweep_stays_inside(void **state) {
+  (void)state;
+  char cache[400], victim[400], bait[600], link[600];
+  snprintf(cache, sizeof cache, "%s/cache3", tmp);
+  snprintf(victim, sizeof victim, "%s/victim", tmp);
+  snprintf(bait, sizeof bait, "%s/blobs/x.wgk-incomplete-1-2-3", victim);
+  snprintf(link, sizeof link, "%s/blobs", victim);
+  assert_true(hub_mkdirs(link) && hub_mkdirs(cache));
+  write_text(bait, "keep");
+  snprintf(link, sizeof link, "%s/kernels--o--n.x", cache);
+  assert_int_equal(symlink(victim, link), 0);
+  util_error err;
+  util_error_clear(&err);
+  assert_true(hub_lock_repo(cache, "o/n.x", &err) < 0);
+  assert_non_null(strstr(err.message, "symbolic link"));
+  assert_int_equal(access(bait, F_OK), 0);
+  /* A linked folder inside a real repo folder is not entered either. */
+  assert_int_equal(unlink(link), 0);
+  assert_true(hub_mkdirs(link));
+  strcat(link, "/snapshots");
+  assert_int_equal(symlink(victim, link), 0);
+  util_error_clear(&err);
+  int fd = hub_lock_repo(cache, "o/n.x", &err);
+  assert_true(fd >= 0);
+  hub_unlock_repo(fd);
+  assert_int_equal(access(bait, F_OK), 0);
 }
 
 static void lockfile_refusals(void **state) {
@@ -262,7 +323,8 @@ int main(void) {
       cmocka_unit_test(cache_root_env),    cmocka_unit_test(argument_refusals),
       cmocka_unit_test(offline_from_refs), cmocka_unit_test(atomic_writes_and_sweep),
       cmocka_unit_test(token_sources),     cmocka_unit_test(lockfile_refusals),
-      cmocka_unit_test(snapshot_bound),
+      cmocka_unit_test(snapshot_bound),    cmocka_unit_test(secrets_and_escapes),
+      cmocka_unit_test(sweep_stays_inside),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
