@@ -29,22 +29,17 @@ void onnx_node_test_runner_free(onnx_node_test_runner *r) {
 }
 
 /* The package for op_id, loaded on first use; NULL with the reason in why. */
-static const onnx_nt_kernel *kernel_for(onnx_node_test_runner *r, const char *op_id, char *why, size_t size) {
+static const onnx_nt_kernel *kernel_for(onnx_node_test_runner *r, const char *op_id, util_error *why) {
   for (size_t i = 0; i < r->n_kernels; i++)
     if (strcmp(r->kernels[i].op_id, op_id) == 0) return &r->kernels[i];
   char id[512];
   snprintf(id, sizeof id, "%s/%s", r->opts.org ? r->opts.org : "webgpu-kernels", op_id);
-  util_error e;
-  util_error_clear(&e);
   pkg_options po = {.strict = r->opts.strict};
   onnx_nt_kernel k = {0};
-  if (pkg_open(id, &po, &k.pkg, &e) != WGK_OK) {
-    util_error_format(&e, why, size);
-    return NULL;
-  }
+  if (pkg_open(id, &po, &k.pkg, why) != WGK_OK) return NULL;
   wgk_kernel_options ko = {.strict = r->opts.strict};
   if (wgk_kernel_load(r->ctx, pkg_root(k.pkg), &ko, &k.kernel) != WGK_OK) {
-    snprintf(why, size, "%s: %s", id, wgk_context_errmsg(r->ctx));
+    util_error_plain(why, wgk_context_errcode(r->ctx), "%s: %s", id, wgk_context_errmsg(r->ctx));
     pkg_free(k.pkg);
     return NULL;
   }
@@ -55,7 +50,7 @@ static const onnx_nt_kernel *kernel_for(onnx_node_test_runner *r, const char *op
     free(k.op_id);
     wgk_kernel_destroy(k.kernel);
     pkg_free(k.pkg);
-    snprintf(why, size, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
+    util_error_oom(why, NULL, id);
     return NULL;
   }
   r->kernels = grown;
@@ -90,18 +85,21 @@ static char **data_sets(const char *dir) {
 
 static void run_model(onnx_node_test_runner *r, const char *dir, const onnx_model *m, onnx_node_test_report report,
                       void *ud) {
-  char why[4096] = "", what[4096];
+  char text[WGK_ERROR_MESSAGE_MAX + 1024], what[4096];
+  util_error why;
+  util_error_clear(&why);
   if (m->node_count != 1) {
-    snprintf(why, sizeof why, "graph has %zu nodes (expanded function), only single-node models run", m->node_count);
-    report(ud, WGK_NODE_TEST_SKIP, dir, why);
+    snprintf(text, sizeof text, "graph has %zu nodes (expanded function), only single-node models run", m->node_count);
+    report(ud, WGK_NODE_TEST_SKIP, dir, text);
     return;
   }
   const onnx_node *node = &m->nodes[0];
   char op_id[512];
   snprintf(op_id, sizeof op_id, "%s.%s", node->domain[0] ? node->domain : "ai.onnx", node->op_type);
-  const onnx_nt_kernel *k = kernel_for(r, op_id, why, sizeof why);
+  const onnx_nt_kernel *k = kernel_for(r, op_id, &why);
   if (!k) {
-    report(ud, WGK_NODE_TEST_SKIP, dir, why);
+    util_error_format(&why, text, sizeof text);
+    report(ud, WGK_NODE_TEST_SKIP, dir, text);
     return;
   }
   char **sets = data_sets(dir);
@@ -111,13 +109,14 @@ static void run_model(onnx_node_test_runner *r, const char *dir, const onnx_mode
     onnx_nt_case c = {r, dir, m, node, k};
     for (char **s = sets; *s; s++) {
       snprintf(what, sizeof what, "%s/%s", dir, *s);
-      why[0] = 0;
-      bool ran = onnx_nt_run_set(&c, *s, why, sizeof why);
+      util_error_clear(&why);
+      bool ran = onnx_nt_run_set(&c, *s, &why);
+      util_error_format(&why, text, sizeof text);
       report(ud,
-             !ran     ? WGK_NODE_TEST_SKIP
-             : why[0] ? WGK_NODE_TEST_FAIL
-                      : WGK_NODE_TEST_PASS,
-             what, why[0] ? why : NULL);
+             !ran                      ? WGK_NODE_TEST_SKIP
+             : util_error_is_set(&why) ? WGK_NODE_TEST_FAIL
+                                       : WGK_NODE_TEST_PASS,
+             what, util_error_is_set(&why) ? text : NULL);
     }
   }
   for (char **s = sets; s && *s; s++) free(*s);

@@ -27,13 +27,14 @@ static void shape_text(const util_host_tensor *t, char *buf, size_t size) {
   if (n < size) snprintf(buf + n, size - n, ")");
 }
 
-bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, double rtol, double atol, char *why,
-                     size_t size) {
+bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, double rtol, double atol,
+                     util_error *why) {
   if (!shapes_equal(got, want) || got->dtype != want->dtype) {
     char gs[128], ws[128];
     shape_text(got, gs, sizeof gs);
     shape_text(want, ws, sizeof ws);
-    snprintf(why, size, "got %s %s, want %s %s", wgk_dtype_name(got->dtype), gs, wgk_dtype_name(want->dtype), ws);
+    util_error_plain(why, WGK_ERR_EVAL, "got %s %s, want %s %s", wgk_dtype_name(got->dtype), gs,
+                     wgk_dtype_name(want->dtype), ws);
     return false;
   }
   defaults(want->dtype, &rtol, &atol);
@@ -49,7 +50,7 @@ bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, 
     if (excess > 0 && (!bad || excess > worst_excess)) bad = true, worst = i, worst_excess = excess;
   }
   if (bad)
-    snprintf(why, size, "worst element [%zu] got %.9g want %.9g (rtol %g, atol %g)", worst,
-             util_host_tensor_get(got, worst), util_host_tensor_get(want, worst), rtol, atol);
+    util_error_plain(why, WGK_ERR_EVAL, "worst element [%zu] got %.9g want %.9g (rtol %g, atol %g)", worst,
+                     util_host_tensor_get(got, worst), util_host_tensor_get(want, worst), rtol, atol);
   return !bad;
 }

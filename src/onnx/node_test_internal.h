@@ -31,13 +31,13 @@ typedef struct onnx_nt_case {
   const onnx_nt_kernel *k;  /* its package */
 } onnx_nt_case;
 
-/* Runs data set `set` (a folder name) and writes a FAIL reason into why (size bytes) or leaves it "".
+/* Runs data set `set` (a folder name) and sets why to the FAIL reason, or leaves it clear.
  * Returns false for a SKIP (why says why). */
-bool onnx_nt_run_set(const onnx_nt_case *c, const char *set, char *why, size_t size);
+bool onnx_nt_run_set(const onnx_nt_case *c, const char *set, util_error *why);
 
-/* Compares got with want (same shape required) under rtol/atol (< 0: dtype defaults); on a mismatch writes
- * "worst element [i] got g want w" (or the shape difference) into why and returns false. */
-bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, double rtol, double atol, char *why,
-                     size_t size);
+/* Compares got with want (same shape required) under rtol/atol (< 0: dtype defaults); on a mismatch sets why
+ * (WGK_ERR_EVAL) to "worst element [i] got g want w" (or the shape difference) and returns false. */
+bool onnx_nt_compare(const util_host_tensor *got, const util_host_tensor *want, double rtol, double atol,
+                     util_error *why);
 
 #endif

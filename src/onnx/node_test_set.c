@@ -30,41 +30,39 @@ static int graph_index(const onnx_value_info *v, size_t n, const char *name) {
   return -1;
 }
 
-static util_host_tensor *read_pb(const onnx_nt_case *c, const char *set, const char *kind, int i, char *why,
-                                 size_t size) {
+static util_host_tensor *read_pb(const onnx_nt_case *c, const char *set, const char *kind, int i, util_error *why) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s/%s_%d.pb", c->dir, set, kind, i);
-  util_error e;
-  util_error_clear(&e);
   util_host_tensor *t = NULL;
-  if (onnx_tensor_read(path, &t, &e) != WGK_OK) util_error_format(&e, why, size);
+  onnx_tensor_read(path, &t, why);
   return t;
 }
 
 /* The value of node input `name`: a graph input's input_N.pb, else an initializer (cloned). */
-static util_host_tensor *input_value(const onnx_nt_case *c, const char *set, const char *name, char *why, size_t size) {
+static util_host_tensor *input_value(const onnx_nt_case *c, const char *set, const char *name, util_error *why) {
   int j = graph_index(c->model->inputs, c->model->n_inputs, name);
-  if (j >= 0) return read_pb(c, set, "input", j, why, size);
+  if (j >= 0) return read_pb(c, set, "input", j, why);
   for (size_t i = 0; i < c->model->n_initializers; i++) {
     const util_host_tensor *init = c->model->initializers[i];
     util_host_tensor *t = NULL;
     if (init->name && strcmp(init->name, name) == 0 && util_host_tensor_clone(init, &t) == WGK_OK) return t;
   }
-  snprintf(why, size, "input '%s' is neither a graph input nor an initializer", name);
+  util_error_plain(why, WGK_ERR_NOT_FOUND, "input '%s' is neither a graph input nor an initializer", name);
   return NULL;
 }
 
-static bool set_inputs(const onnx_nt_case *c, const char *set, wgk_call *call, char *why, size_t size) {
+static bool set_inputs(const onnx_nt_case *c, const char *set, wgk_call *call, util_error *why) {
   const manifest_model *m = pkg_manifest(c->k->pkg);
   for (size_t i = 0; i < c->node->n_inputs; i++) {
     const char *name = onnx_node_input(c->node, i);
     if (!name) continue; /* absent optional input */
     const manifest_port *port = input_port(m, i);
     if (!port) {
-      snprintf(why, size, "input %zu '%s': the manifest has no port for ONNX input %zu", i, name, i);
+      util_error_plain(why, WGK_ERR_NOT_FOUND, "input %zu '%s': the manifest has no port for ONNX input %zu", i, name,
+                       i);
       return false;
     }
-    util_host_tensor *h = input_value(c, set, name, why, size);
+    util_host_tensor *h = input_value(c, set, name, why);
     if (!h) return false;
     wgk_tensor *t = NULL;
     wgk_status st = wgk_tensor_create(c->r->ctx, (wgk_dtype)h->dtype, h->rank, h->dims, h->data, &t);
@@ -72,7 +70,7 @@ static bool set_inputs(const onnx_nt_case *c, const char *set, wgk_call *call, c
     wgk_tensor_release(t);
     util_host_tensor_free(h);
     if (st != WGK_OK) {
-      snprintf(why, size, "input %s: %s", port->name, wgk_context_errmsg(c->r->ctx));
+      util_error_plain(why, st, "input %s: %s", port->name, wgk_context_errmsg(c->r->ctx));
       return false;
     }
   }
@@ -80,7 +78,7 @@ static bool set_inputs(const onnx_nt_case *c, const char *set, wgk_call *call, c
 }
 
 /* Attributes by name; false (a SKIP) for a kind the call API does not carry. */
-static bool set_attrs(const onnx_nt_case *c, wgk_call *call, char *why, size_t size) {
+static bool set_attrs(const onnx_nt_case *c, wgk_call *call, util_error *why) {
   for (size_t i = 0; i < c->node->n_attrs; i++) {
     const onnx_attr *a = &c->node->attrs[i];
     wgk_status st;
@@ -98,11 +96,12 @@ static bool set_attrs(const onnx_nt_case *c, wgk_call *call, char *why, size_t s
       st = wgk_call_set_attr_ints(call, a->name, a->ints, a->n);
       break;
     default:
-      snprintf(why, size, "attribute %s has ONNX type %d, which wgk calls do not take", a->name, (int)a->type);
+      util_error_plain(why, WGK_ERR_UNSUPPORTED, "attribute %s has ONNX type %d, which wgk calls do not take", a->name,
+                       (int)a->type);
       return false;
     }
     if (st != WGK_OK) {
-      snprintf(why, size, "attribute %s: %s", a->name, wgk_context_errmsg(c->r->ctx));
+      util_error_plain(why, st, "attribute %s: %s", a->name, wgk_context_errmsg(c->r->ctx));
       return true; /* a contract refusal: FAIL, not SKIP */
     }
   }
@@ -122,38 +121,39 @@ static util_host_tensor *download(wgk_tensor *t) {
 }
 
 /* Compares graph output j (output_j.pb); why set on a mismatch. */
-static void check_output(const onnx_nt_case *c, const char *set, wgk_call *call, size_t j, char *why, size_t size) {
+static void check_output(const onnx_nt_case *c, const char *set, wgk_call *call, size_t j, util_error *why) {
   const char *name = c->model->outputs[j].name;
   size_t k = 0;
   while (k < c->node->n_outputs && !(c->node->outputs[k] && strcmp(c->node->outputs[k], name) == 0)) k++;
   const manifest_port *port = output_port(pkg_manifest(c->k->pkg), k);
   if (k == c->node->n_outputs || !port) {
-    snprintf(why, size, "output %zu '%s': no manifest port for it", j, name);
+    util_error_plain(why, WGK_ERR_NOT_FOUND, "output %zu '%s': no manifest port for it", j, name);
     return;
   }
-  util_host_tensor *want = read_pb(c, set, "output", (int)j, why, size);
+  util_host_tensor *want = read_pb(c, set, "output", (int)j, why);
   if (!want) return;
   wgk_tensor *t = wgk_call_output(call, port->name);
   util_host_tensor *got = t ? download(t) : NULL;
-  char detail[2048] = "";
   if (!got)
-    snprintf(why, size, "output %zu (%s): %s", j, port->name, t ? wgk_context_errmsg(c->r->ctx) : "not produced");
-  else if (!onnx_nt_compare(got, want, c->r->opts.rtol, c->r->opts.atol, detail, sizeof detail))
-    snprintf(why, size, "output %zu %s", j, detail);
+    util_error_plain(why, t ? wgk_context_errcode(c->r->ctx) : WGK_ERR_NOT_FOUND, "output %zu (%s): %s", j, port->name,
+                     t ? wgk_context_errmsg(c->r->ctx) : "not produced");
+  else if (!onnx_nt_compare(got, want, c->r->opts.rtol, c->r->opts.atol, why))
+    util_error_wrap(why, util_pos_make(NULL, 0, 0), port->name); /* "Y: worst element ..." */
   util_host_tensor_free(got);
   util_host_tensor_free(want);
 }
 
-bool onnx_nt_run_set(const onnx_nt_case *c, const char *set, char *why, size_t size) {
+bool onnx_nt_run_set(const onnx_nt_case *c, const char *set, util_error *why) {
   wgk_call *call = NULL;
   if (wgk_call_create(c->k->kernel, &call) != WGK_OK) {
-    snprintf(why, size, "%s", wgk_context_errmsg(c->r->ctx));
+    util_error_plain(why, wgk_context_errcode(c->r->ctx), "%s", wgk_context_errmsg(c->r->ctx));
     return true;
   }
-  bool ran = set_attrs(c, call, why, size);
-  if (ran && !why[0] && set_inputs(c, set, call, why, size)) {
-    if (wgk_call_run(call) != WGK_OK) snprintf(why, size, "%s", wgk_context_errmsg(c->r->ctx));
-    for (size_t j = 0; j < c->model->n_outputs && !why[0]; j++) check_output(c, set, call, j, why, size);
+  bool ran = set_attrs(c, call, why);
+  if (ran && !util_error_is_set(why) && set_inputs(c, set, call, why)) {
+    if (wgk_call_run(call) != WGK_OK)
+      util_error_plain(why, wgk_context_errcode(c->r->ctx), "%s", wgk_context_errmsg(c->r->ctx));
+    for (size_t j = 0; j < c->model->n_outputs && !util_error_is_set(why); j++) check_output(c, set, call, j, why);
   }
   wgk_call_destroy(call);
   return ran;

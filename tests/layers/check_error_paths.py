@@ -47,10 +47,6 @@ PENDING = {
         "src/cli/bench_first.c": 4,
         "src/cli/cli_util.c": 6,
         "src/cli/cli_util.h": 2,
-        "src/onnx/node_test.c": 1,
-        "src/onnx/node_test_compare.c": 1,
-        "src/onnx/node_test_internal.h": 2,
-        "src/onnx/node_test_set.c": 6,
     },
     "rt-setter": {},
 }
