@@ -1,6 +1,6 @@
 /*
- * Everything wgk knows about an op in C, behind one hooks struct per op, registered in one table
- * (src/ops/registry.c). Each op's code lives in src/ops/<op id>/: host_*.c are the runtime's part (in libwgk),
+ * Everything wgk knows about an op in C, behind one hooks struct per op, found by the table of
+ * src/ops/registry.c (generated from the op folders). Each op's code lives in src/ops/<op id>/: host_*.c are the runtime's part (in libwgk),
  * the other files the tools' part (in wgk_tools: references, generators). The generic layers never name an op:
  * the runtime asks the table for the manifest's op id, test cases ask it for a reference or generator by name.
  * A package whose op is not in the table needs no C at all: its manifest's rules are all its checks, and its
@@ -101,13 +101,17 @@ const op_hooks *ops_tools_find(const char *op_id);
 const op_hooks *ops_tools_find_reference(const char *reference_name);
 const op_generator *ops_tools_find_generator(const char *name);
 
-/* Each op's hooks parts (src/ops/<op id>/). */
-wgk_status op_rotary_host_check(const op_call *call, util_error *err);
-wgk_status op_rotary_reference(op_ref_io *io, util_error *err);
-extern const op_generator op_rotary_generators[2];
-extern const op_split op_rotary_splits[3];
-wgk_status op_sparse_host_check(const op_call *call, util_error *err);
-wgk_status op_sparse_reference(op_ref_io *io, util_error *err);
-extern const op_generator op_sparse_generators[2];
+/* An op's hooks declare themselves in its own folder: src/ops/<op id>/host_hook.c defines
+ *   WGK_OP_HOST_HOOKS(<sym>) = {.op_id = "<op id>", .host_check = ..., .splits = ..., .n_splits = ...};
+ * (libwgk) and src/ops/<op id>/reference_hook.c, where the op has a reference or generators,
+ *   WGK_OP_TOOL_HOOKS(<sym>) = {.op_id = "<op id>", .reference_name = ..., .reference = ..., .generators = ...};
+ * (wgk_tools), <sym> being the folder name with every character but letters and digits made '_'
+ * (ai_onnx_RotaryEmbedding). cmake/ops_table.cmake finds the folders; nothing else names an op. */
+#define WGK_OP_HOST_HOOKS(sym) \
+  extern const op_hooks op_host_hooks_##sym; \
+  const op_hooks op_host_hooks_##sym
+#define WGK_OP_TOOL_HOOKS(sym) \
+  extern const op_hooks op_tool_hooks_##sym; \
+  const op_hooks op_tool_hooks_##sym
 
 #endif

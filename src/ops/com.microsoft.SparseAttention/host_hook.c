@@ -10,7 +10,7 @@ static int64_t attr_int(const expr_value *attrs, const char *name, bool *given) 
   return *given ? expr_value_as_int(v) : 0;
 }
 
-wgk_status op_sparse_host_check(const op_call *call, util_error *err) {
+static wgk_status host_check(const op_call *call, util_error *err) {
   const expr_value *attrs = call->attrs;
   ops_sparse_check_args a = {0};
   struct {
@@ -45,3 +45,8 @@ wgk_status op_sparse_host_check(const op_call *call, util_error *err) {
   if (st != WGK_OK) util_error_wrap(err, util_pos_make(call->source, 0, 0), NULL);
   return st;
 }
+
+WGK_OP_HOST_HOOKS(com_microsoft_SparseAttention) = {
+    .op_id = "com.microsoft.SparseAttention",
+    .host_check = host_check,
+};

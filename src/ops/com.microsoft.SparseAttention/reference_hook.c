@@ -7,7 +7,9 @@ static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *
   return t ? WGK_OK : util_error_plain(err, WGK_ERR_CALL, "the reference needs input %s, which the case lacks", onnx);
 }
 
-wgk_status op_sparse_reference(op_ref_io *io, util_error *err) {
+extern const op_generator op_sparse_generators[2]; /* generators.c */
+
+static wgk_status reference(op_ref_io *io, util_error *err) {
   ops_ref_sparse_inputs si = {
       .query = io->input(io, "query"),
       .key = io->input(io, "key"),
@@ -45,3 +47,11 @@ wgk_status op_sparse_reference(op_ref_io *io, util_error *err) {
   if (!st) st = io->output(io, pv, q, 4, si.past_value->dims, &vc, err);
   return st ? st : ops_ref_sparse_attention(&si, &a, out, kc, vc, err);
 }
+
+WGK_OP_TOOL_HOOKS(com_microsoft_SparseAttention) = {
+    .op_id = "com.microsoft.SparseAttention",
+    .reference_name = "sparse_attention",
+    .reference = reference,
+    .generators = op_sparse_generators,
+    .n_generators = sizeof op_sparse_generators / sizeof op_sparse_generators[0],
+};
