@@ -9,6 +9,7 @@
 #        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
 #        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
 #        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3,
+#        TORCH_FLEX=0 (no flex_attention peer: it compiles for tens of seconds a case),
 #        PEER_BUDGET_MS=B (each peer case's timed calls within B ms: fewer iterations for a slow peer, at least 3),
 #        JSLOADER_DIR=the public loader's bundle + dawn.node (default .jsloader), JSLOADER_TOOLS=its harness
 #        (default ../shared/tools/jsloader), OFF_IRQ_CPU=0 to leave every process where the system puts it)
@@ -66,7 +67,8 @@ for ep in cpu webgpu; do
 done
 if [ $torch_ok = 1 ]; then
   echo "== torch"
-  "${pin[@]}" "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$o/torch.json" $iter 2>&1 | tee "$o/torch.txt"
+  "${pin[@]}" "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$o/torch.json" $iter \
+    ${TORCH_FLEX:+$([ "$TORCH_FLEX" = 0 ] && echo --no-flex)} 2>&1 | tee "$o/torch.txt"
   [ -f "$o/torch.json" ] && peers+=("$o/torch.json")
 else
   echo "== torch: not importable with $PY, skipped"
