@@ -534,7 +534,7 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
                          "(WGK_HUB_MAX_BYTES; %zu received before it, %s)",
                          file, net->max_total, net->received, got[0] ? got : "received more");
     else if (r.no_memory)
-      st = util_error_in(err, WGK_ERR_OUT_OF_MEMORY, where, repo, "out of memory receiving build/webgpu/%s", file);
+      st = util_error_oom(err, where, repo);
     else if (r.past_deadline)
       st = util_error_in(err, WGK_ERR_IO, where, repo,
                          "timed out: the download ran past its deadline of %ld s (WGK_HUB_DEADLINE) at "
