@@ -258,8 +258,8 @@ WGK_API void wgk_context_stats(const wgk_context *ctx, wgk_stats *out /* OUT */)
 /* ---- kernels ---------------------------------------------------------------------------- */
 
 typedef struct wgk_kernel_options {
-  int version;            /* contract version (branch vN); 0 = any */
-  const char *revision;   /* 40-hex commit, recorded; NULL = none */
+  int version;            /* contract version (branch vN), 1 .. 1000000; 0 = any; else WGK_ERR_INVALID_ARGUMENT */
+  const char *revision;   /* 40-hex commit, recorded; NULL = none; any other text: WGK_ERR_INVALID_ARGUMENT */
   bool strict;            /* refuse packages without metadata.json (unverified) */
   bool trust_remote_code; /* load a repo of an org other than webgpu-kernels from the Hub */
 } wgk_kernel_options;

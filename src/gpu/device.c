@@ -190,6 +190,8 @@ static wgk_status wrap_external(gpu_device *dev, const gpu_options *opts, util_e
   dev->external = true;
   dev->device = opts->device;
   wgpuDeviceAddRef(dev->device);
+  /* The caller's lost callback is theirs: whether the device was destroyed (or lost) is polled from this future. */
+  dev->lost_future = wgpuDeviceGetLostFuture(dev->device);
   if (opts->instance) {
     dev->instance = opts->instance;
     wgpuInstanceAddRef(dev->instance);
@@ -312,6 +314,12 @@ WGPUQueue gpu_device_raw_queue(const gpu_device *dev) { return dev->queue; }
 
 wgk_status gpu_device_check(gpu_device *dev, util_error *err) {
   if (!dev) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no device");
+  if (dev->external && !dev->lost && dev->lost_future.id && gpu_poll_once(dev, dev->lost_future)) {
+    dev->lost = true;
+    snprintf(dev->lost_message, sizeof dev->lost_message,
+             "device lost: the caller's WGPUDevice (wgk_context_options.wgpu_device) was destroyed or lost; "
+             "nothing ran");
+  }
   if (dev->lost) return util_error_plain(err, WGK_ERR_DEVICE, "%s", dev->lost_message);
   if (dev->pending == WGK_OK) return WGK_OK;
   wgk_status s = util_error_plain(err, dev->pending, "%s", dev->pending_message);

@@ -32,6 +32,7 @@ struct gpu_device {
   WGPUDevice device;     /* our reference; Destroy()ed only when !external */
   WGPUQueue queue;       /* our reference */
   bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
+  WGPUFuture lost_future; /* a caller's device: done once it is lost or destroyed (polled by gpu_device_check) */
   bool verbose;          /* Dawn log messages to log */
   util_log log;          /* gpu_options.log */
   bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */

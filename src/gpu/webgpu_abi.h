@@ -623,6 +623,7 @@ WGPUInstance wgpuAdapterGetInstance(WGPUAdapter adapter);
 void wgpuDeviceAddRef(WGPUDevice device);
 void wgpuDeviceRelease(WGPUDevice device);
 void wgpuDeviceDestroy(WGPUDevice device);
+WGPUFuture wgpuDeviceGetLostFuture(WGPUDevice device);
 WGPUAdapter wgpuDeviceGetAdapter(WGPUDevice device);
 WGPUStatus wgpuDeviceGetAdapterInfo(WGPUDevice device, WGPUAdapterInfo *info);
 WGPUStatus wgpuDeviceGetLimits(WGPUDevice device, WGPULimits *limits);

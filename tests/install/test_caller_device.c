@@ -187,7 +187,56 @@ static void test_device_without_f16_is_named(void **state) {
   wgpuInstanceRelease(instance);
 }
 
+/* A caller's device destroyed under a context (issue 37, wrong accepts 2): wgk_call_run and wgk_context_wait
+ * return an error naming the caller's device, not WGK_OK with nothing run; the output keeps its poison. Before,
+ * both returned WGK_OK: the device's lost callback is the caller's, so wgk never heard of the loss. */
+static void test_destroyed_caller_device_is_an_error(void **state) {
+  (void)state;
+  WGPUInstance instance = gpu_instance_create();
+  assert_non_null(instance);
+  WGPUDevice device = make_device(instance, true);
+  if (!device) {
+    wgpuInstanceRelease(instance);
+    wgk_skip("the adapter has no shader-f16: make_device makes no device");
+  }
+  wgk_context *ctx;
+  char *cerr = NULL;
+  wgk_context_options o = {.wgpu_instance = instance, .wgpu_device = device};
+  assert_int_equal(wgk_context_create(&o, &ctx, &cerr), WGK_OK);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/cli/scale", getenv("WGK_SOURCE_DIR"));
+  wgk_kernel *k;
+  assert_int_equal(wgk_kernel_load(ctx, path, NULL, &k), WGK_OK);
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8];
+  int64_t n = 8;
+  wgk_tensor *xt, *yt;
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, x, &xt), WGK_OK);
+  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, NULL, &yt), WGK_OK);
+  wgk_call *call;
+  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "X", xt), WGK_OK);
+  assert_int_equal(wgk_call_set_output(call, "Y", yt), WGK_OK);
+  assert_int_equal(wgk_call_run(call), WGK_OK); /* the device works */
+  assert_int_equal(wgk_context_wait(ctx), WGK_OK);
+  wgpuDeviceDestroy(device);
+  wgk_status s = wgk_call_run(call);
+  printf("# run after destroy: %d %s\n", s, wgk_context_errmsg(ctx));
+  assert_int_equal(s, WGK_ERR_DEVICE);
+  assert_non_null(strstr(wgk_context_errmsg(ctx), "wgpu_device) was destroyed or lost"));
+  s = wgk_context_wait(ctx);
+  assert_int_equal(s, WGK_ERR_DEVICE);
+  assert_non_null(strstr(wgk_context_errmsg(ctx), "destroyed or lost"));
+  assert_int_not_equal(wgk_tensor_read(yt, y, sizeof y), WGK_OK);
+  wgk_call_destroy(call);
+  wgk_tensor_release(xt), wgk_tensor_release(yt);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+  wgpuDeviceRelease(device);
+  wgpuInstanceRelease(instance);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_device_without_f16_is_named)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_device_without_f16_is_named),
+                                     cmocka_unit_test(test_destroyed_caller_device_is_an_error)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * lands in the context; the option wins over its environment variable; the variable is read when the option is 0;
  * a bad value of either fails wgk_context_create with WGK_ERR_INVALID_ARGUMENT naming the field or variable, its
  * rule and the value (before this change bad variables were replaced by defaults in silence, and the fields did not
- * exist). */
+ * exist). And wgk_kernel_options: a folder load refuses version -5 and revision "xyz" as the CLI does (issue 37 wrong
+ * accepts 2; before, a folder load accepted both). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -190,12 +191,45 @@ static void variables_then_defaults(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* Bad kernel options are refused for a folder as for a repo id, naming the option and the value. */
+static void kernel_options_refused(void **state) {
+  (void)state;
+  wgk_context *ctx = wgk_test_context();
+  char pkg[4096];
+  const char *src = getenv("WGK_SOURCE_DIR");
+  snprintf(pkg, sizeof pkg, "%s/tests/cli/scale", src ? src : ".");
+  static const struct {
+    wgk_kernel_options o;
+    const char *want;
+  } cases[] = {
+      {{.version = -5}, "kernel option version: must be 0 (any) or a branch number from 1 to 1000000, not -5"},
+      {{.version = 1000001}, "not 1000001"},
+      {{.revision = "xyz"}, "kernel option revision: must be a 40-hex commit, not 'xyz'"},
+      {{.revision = ""}, "must be a 40-hex commit, not ''"},
+      {{.revision = "0123456789abcdef0123456789abcdef012345678"}, "must be a 40-hex commit"}, /* 41 */
+      {{.revision = "0123456789abcdef0123456789abcdef0123456g"}, "must be a 40-hex commit"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    wgk_kernel *k = (wgk_kernel *)1;
+    assert_int_equal(wgk_kernel_load(ctx, pkg, &cases[i].o, &k), WGK_ERR_INVALID_ARGUMENT);
+    assert_null(k);
+    if (!strstr(wgk_context_errmsg(ctx), cases[i].want))
+      fail_msg("case %zu: \"%s\" lacks \"%s\"", i, wgk_context_errmsg(ctx), cases[i].want);
+    assert_non_null(strstr(wgk_context_errmsg(ctx), "tests/cli/scale"));
+  }
+  wgk_kernel *k = NULL; /* the good ones still load the folder */
+  assert_int_equal(wgk_kernel_load(ctx, pkg, &(wgk_kernel_options){.version = 0}, &k), WGK_OK);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bad_variables_refused),
       cmocka_unit_test(bad_options_refused),
       cmocka_unit_test(options_land_and_win),
       cmocka_unit_test(variables_then_defaults),
+      cmocka_unit_test(kernel_options_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
