@@ -26,20 +26,19 @@ static const char *lacks(wgk_kernel *k, const tc_bench_case *c) {
   return NULL;
 }
 
-static wgk_status make_inputs(bench_setup *s, const char *source, char *why, size_t n) {
+static wgk_status make_inputs(bench_setup *s, const char *source, util_error *err) {
   const tc_bench_case *c = s->c;
-  util_error err = {0};
   for (size_t i = 0; i < c->n_inputs; i++) {
-    wgk_status st = tc_input_make(&c->inputs[i], source, &s->host[i], &err);
-    if (st) return util_error_format(&err, why, n), st;
+    wgk_status st = tc_input_make(&c->inputs[i], source, &s->host[i], err);
+    if (st) return st;
     s->input_bytes += util_host_tensor_bytes(s->host[i]);
   }
   s->sets = s->input_bytes * WGK_BENCH_MAX_SETS <= WGK_BENCH_ROTATE_BYTES ? WGK_BENCH_MAX_SETS : 1;
   for (int set = 0; set < s->sets; set++) {
-    if (!(s->dev[set] = calloc(c->n_inputs + 1, sizeof *s->dev[set]))) return WGK_ERR_OUT_OF_MEMORY;
+    if (!(s->dev[set] = calloc(c->n_inputs + 1, sizeof *s->dev[set]))) return util_error_oom(err, source, NULL);
     for (size_t i = 0; i < c->n_inputs; i++) {
       wgk_status st = tc_upload(rt_kernel_context(s->k), s->host[i], &s->dev[set][i]);
-      if (st) return snprintf(why, n, "%s: %s", c->inputs[i].key, wgk_context_errmsg(rt_kernel_context(s->k))), st;
+      if (st) return util_error_plain(err, st, "%s: %s", c->inputs[i].key, wgk_context_errmsg(rt_kernel_context(s->k)));
     }
   }
   return WGK_OK;
@@ -53,24 +52,19 @@ static wgk_status bind_set(bench_setup *s, int set) {
   return WGK_OK;
 }
 
-wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *s, char *why,
-                            size_t n) {
+wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *s,
+                            util_error *err) {
   *s = (bench_setup){.k = k, .c = c};
-  why[0] = 0;
   const char *missing = lacks(k, c);
-  if (missing) return snprintf(why, n, "device lacks %s", missing), WGK_ERR_UNSUPPORTED;
-  if (!(s->host = calloc(c->n_inputs + 1, sizeof *s->host))) return WGK_ERR_OUT_OF_MEMORY;
-  wgk_status st = make_inputs(s, source, why, n);
-  if (!st && (st = wgk_call_create(k, &s->call)) != WGK_OK)
-    snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(k)));
+  if (missing) return util_error_plain(err, WGK_ERR_UNSUPPORTED, "device lacks %s", missing);
+  if (!(s->host = calloc(c->n_inputs + 1, sizeof *s->host))) return util_error_oom(err, source, NULL);
+  wgk_status st = make_inputs(s, source, err);
+  if (!st) st = wgk_call_create(k, &s->call);
   if (!st) st = bind_set(s, 0);
   if (!st) st = tc_set_values(s->call, c->attrs, c->n_attrs, c->args, c->n_args, c->tunables, c->n_tunables);
   util_error bare_err = {0}; /* none: the overhead goal falls back to the ceilings' bare submission */
   if (!st && bench_bare_create(rt_context_device(rt_kernel_context(k)), &s->bare, &bare_err) != WGK_OK) s->bare = NULL;
-  if (st && !why[0])
-    snprintf(
-        why, n, "%s",
-        st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY) : wgk_context_errmsg(rt_kernel_context(k)));
+  if (st && !util_error_is_set(err)) util_error_plain(err, st, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   return st;
 }
 

@@ -56,10 +56,10 @@ typedef struct bench_setup {
 } bench_setup;
 
 /* Generates and uploads the inputs, makes the call and the bare submission timed beside its resident calls. A case the
- * device cannot run (a missing required feature) gives WGK_ERR_UNSUPPORTED with the reason in *why; other failures name
- * the cause in *why too. */
+ * device cannot run (a missing required feature) gives WGK_ERR_UNSUPPORTED with the reason in err; other failures name
+ * the cause in err too. */
 wgk_status bench_setup_make(wgk_kernel *k, const tc_bench_case *c, const char *source, bench_setup *out /* OUT */,
-                            char *why, size_t why_size);
+                            util_error *err);
 void bench_setup_free(bench_setup *s);
 
 /* Runs once (plans, compiles), records the output bytes, times one more run + wait and picks K. */

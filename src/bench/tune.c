@@ -43,14 +43,14 @@ static bool start_value(const tc_bench_case *c, const manifest_tunable *t, int64
   return true;
 }
 
-/* Outputs of the last run against the defaults'; false with why set on the first mismatch. */
-static bool outputs_match(sweep *w, char *why, size_t n) {
+/* Outputs of the last run against the defaults'; false with why set (WGK_ERR_EVAL) on the first mismatch. */
+static bool outputs_match(sweep *w, util_error *why) {
   const manifest_model *m = rt_kernel_manifest(w->s.k);
   for (size_t i = 0; i < m->n_ports && i < 16; i++) {
     if (!w->want[i]) continue;
     util_host_tensor *got = NULL;
     if (tc_download(wgk_call_output(w->s.call, m->ports[i].name), &got) != WGK_OK)
-      return snprintf(why, n, "%s: read back failed", m->ports[i].name), false;
+      return util_error_plain(why, WGK_ERR_EVAL, "%s: read back failed", m->ports[i].name), false;
     size_t count = util_host_tensor_numel(got);
     double *a = malloc(sizeof(double) * (count + 1)), *b = malloc(sizeof(double) * (count + 1));
     tc_compare_result cr = {.pass = a && b && count == util_host_tensor_numel(w->want[i])};
@@ -60,8 +60,9 @@ static bool outputs_match(sweep *w, char *why, size_t n) {
       tc_compare(a, b, count, tc_default_tolerance(got->dtype), &cr);
     }
     if (!cr.pass)
-      snprintf(why, n, "%s differs from the default tunables' output: element %zu got %g want %g (%zu outside)",
-               m->ports[i].name, cr.worst, cr.worst_got, cr.worst_want, cr.n_bad);
+      util_error_plain(why, WGK_ERR_EVAL,
+                       "%s differs from the default tunables' output: element %zu got %g want %g (%zu outside)",
+                       m->ports[i].name, cr.worst, cr.worst_got, cr.worst_want, cr.n_bad);
     free(a);
     free(b);
     util_host_tensor_free(got);
@@ -124,7 +125,12 @@ static void try_candidate(sweep *w, bench_tune_candidate *cand) {
     cand->ok = cand->same_plan = true;
     return;
   }
-  if (!outputs_match(w, cand->why, sizeof cand->why)) return;
+  util_error differs;
+  util_error_clear(&differs);
+  if (!outputs_match(w, &differs)) {
+    util_error_format(&differs, cand->why, sizeof cand->why);
+    return;
+  }
   if (bench_time_gpu(&w->s, w->warmup, w->iters, &cand->gpu, &w->r->timed, NULL) != WGK_OK) {
     snprintf(cand->why, sizeof cand->why, "timing failed: %s", wgk_context_errmsg(ctx));
     return;
@@ -155,17 +161,18 @@ static wgk_status sweep_tunable(sweep *w, const manifest_tunable *t, bool *moved
 }
 
 /* Every tunable set explicitly (so the tuning cache cannot apply), the default run kept as the reference. */
-static wgk_status baseline(sweep *w, char *why, size_t n) {
+static wgk_status baseline(sweep *w, util_error *err) {
   const manifest_model *m = rt_kernel_manifest(w->s.k);
   for (size_t i = 0; i < m->n_tunables; i++) {
     int64_t v;
     if (!start_value(w->c, &m->tunables[i], &v)) continue;
     json_object_set_new(w->r->defaults, m->tunables[i].name, json_integer(v));
-    if (wgk_call_set_tunable(w->s.call, m->tunables[i].name, v) != WGK_OK) return WGK_ERR_CALL;
+    wgk_status st = wgk_call_set_tunable(w->s.call, m->tunables[i].name, v);
+    if (st) return util_error_plain(err, st, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k)));
   }
   json_object_update(w->r->best, w->r->defaults);
   wgk_status st = bench_first_run(&w->s);
-  if (st) return snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k))), st;
+  if (st) return util_error_plain(err, st, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k)));
   snprintf(w->r->variant, sizeof w->r->variant, "%s", wgk_call_variant(w->s.call));
   for (size_t i = 0; i < m->n_ports && i < 16 && !st; i++)
     if (m->ports[i].dir != WGK_PORT_INPUT) {
@@ -182,12 +189,12 @@ static wgk_status baseline(sweep *w, char *why, size_t n) {
   if (!st && rt_call_shape_key(w->s.call, &key)) w->r->shape = util_dynbuf_take(&key);
   util_dynbuf_free(&key);
   if (!st && !w->r->shape) st = WGK_ERR_OUT_OF_MEMORY;
-  if (st && !why[0]) snprintf(why, n, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k)));
+  if (st && !util_error_is_set(err)) util_error_plain(err, st, "%s", wgk_context_errmsg(rt_kernel_context(w->s.k)));
   return st;
 }
 
 wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *source, int64_t iters,
-                           bench_tune_progress progress, void *user, bench_tune_result *r, char *why, size_t n) {
+                           bench_tune_progress progress, void *user, bench_tune_result *r, util_error *err) {
   memset(r, 0, sizeof *r);
   sweep w = {.c = c,
              .warmup = c->warmup ? c->warmup : 1,
@@ -200,8 +207,8 @@ wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *so
   r->best = json_object();
   r->cands = calloc(SWEEP_ROUNDS * m->n_tunables * SWEEP_VALUES + 1, sizeof *r->cands);
   wgk_status st = r->defaults && r->best && r->cands ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
-  if (!st) st = bench_setup_make(k, c, source, &w.s, why, n);
-  if (!st) st = baseline(&w, why, n);
+  if (!st) st = bench_setup_make(k, c, source, &w.s, err);
+  if (!st) st = baseline(&w, err);
   size_t per_round = 0;
   for (size_t i = 0; i < m->n_tunables && !st; i++) {
     int64_t values[SWEEP_VALUES];
@@ -216,10 +223,7 @@ wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *so
     for (size_t i = 0; i < m->n_tunables && !st; i++)
       if (json_object_get(r->defaults, m->tunables[i].name)) st = sweep_tunable(&w, &m->tunables[i], &moved);
   }
-  if (st && !why[0])
-    snprintf(
-        why, n, "%s",
-        st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY) : wgk_context_errmsg(rt_kernel_context(k)));
+  if (st && !util_error_is_set(err)) util_error_plain(err, st, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   for (int i = 0; i < 16; i++) util_host_tensor_free(w.want[i]);
   if (w.s.k) bench_setup_free(&w.s);
   return st;

@@ -40,11 +40,10 @@ typedef struct bench_tune_result {
 typedef void (*bench_tune_progress)(void *user, const tc_bench_case *c, size_t done, size_t total,
                                     const bench_tune_candidate *last);
 
-/* iters: timed calls per candidate (0: the case's). On failure *why says what went wrong; a case the device
+/* iters: timed calls per candidate (0: the case's). On failure err says what went wrong; a case the device
  * cannot run gives WGK_ERR_UNSUPPORTED. */
 wgk_status bench_tune_case(wgk_kernel *k, const tc_bench_case *c, const char *source, int64_t iters,
-                           bench_tune_progress progress, void *user, bench_tune_result *out /* OUT */, char *why,
-                           size_t why_size);
+                           bench_tune_progress progress, void *user, bench_tune_result *out /* OUT */, util_error *err);
 void bench_tune_result_free(bench_tune_result *r);
 
 #endif

@@ -68,12 +68,12 @@ static wgk_status run_wait_read(wgk_kernel *k, bench_setup *su, clocks *c, bool 
 
 /* The phases after the context and the load: inputs, prepare, the first call, a second one. */
 static wgk_status measure_call(wgk_kernel *k, const tc_bench_suite *s, const tc_bench_case *tc, bench_first_call *f,
-                               char *why, size_t why_size) {
+                               util_error *err) {
   wgk_context *ctx = rt_kernel_context(k);
   bench_setup su;
   clocks c = {.f = f};
   begin(&c);
-  wgk_status st = bench_setup_make(k, tc, s->source, &su, why, why_size);
+  wgk_status st = bench_setup_make(k, tc, s->source, &su, err);
   end(&c, BENCH_PHASE_INPUTS);
   wgk_stats before;
   wgk_context_stats(ctx, &before);
@@ -94,9 +94,7 @@ static wgk_status measure_call(wgk_kernel *k, const tc_bench_suite *s, const tc_
     f->cache_missed = n.missed;
     f->cache_stored = n.stored;
   }
-  if (st && !why[0])
-    snprintf(why, why_size, "%s",
-             st == WGK_ERR_OUT_OF_MEMORY ? wgk_status_str(WGK_ERR_OUT_OF_MEMORY) : wgk_context_errmsg(ctx));
+  if (st && !util_error_is_set(err)) util_error_plain(err, st, "%s", wgk_context_errmsg(ctx));
   bench_setup_free(&su);
   return st;
 }
@@ -141,9 +139,12 @@ int cli_bench_first_call(const char *pkg, const char *filter, const char *json_p
   }
   tc_bench_suite *suite = cli_load_bench("bench", rt_kernel_package(k));
   const tc_bench_case *c = suite ? pick(suite, filter) : NULL;
-  char why[2048] = "";
+  util_error err;
+  util_error_clear(&err);
   int rc = 1;
-  if (c && measure_call(k, suite, c, &f, why, sizeof why) != WGK_OK) {
+  if (c && measure_call(k, suite, c, &f, &err) != WGK_OK) {
+    char why[WGK_ERROR_MESSAGE_MAX + 1024];
+    util_error_format(&err, why, sizeof why);
     cli_error("bench", "--first-call %s: %s", c->id, why);
   } else if (c) {
     char text[2048];

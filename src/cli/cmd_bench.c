@@ -221,7 +221,10 @@ static void measure_case(wgk_kernel *k, const tc_bench_suite *s, const bench_opt
   bench_setup su;
   r->irq_cpu = -1;
   snprintf(r->kept_off, sizeof r->kept_off, "%s", o->kept_off);
-  wgk_status st = bench_setup_make(k, r->c, s->source, &su, r->message, sizeof r->message);
+  util_error setup_err;
+  util_error_clear(&setup_err);
+  wgk_status st = bench_setup_make(k, r->c, s->source, &su, &setup_err);
+  if (st) util_error_format(&setup_err, r->message, sizeof r->message);
   r->skipped = st == WGK_ERR_UNSUPPORTED && r->message[0];
   r->warmup = r->c->warmup;
   r->iterations = o->iterations ? o->iterations : r->c->iterations;

@@ -86,8 +86,11 @@ static json_t *entry_of(const wgk_kernel *k, const tc_bench_case *c, const bench
 static bool tune_one(wgk_kernel *k, const tc_bench_suite *s, const tc_bench_case *c, const tune_opts *o,
                      const char *path) {
   bench_tune_result r;
-  char why[2048];
-  wgk_status st = bench_tune_case(k, c, s->source, o->repeat, progress, NULL, &r, why, sizeof why);
+  util_error tune_err;
+  util_error_clear(&tune_err);
+  wgk_status st = bench_tune_case(k, c, s->source, o->repeat, progress, NULL, &r, &tune_err);
+  char why[WGK_ERROR_MESSAGE_MAX + 1024];
+  util_error_format(&tune_err, why, sizeof why);
   if (st == WGK_ERR_UNSUPPORTED && strncmp(why, "device lacks", 12) == 0) {
     printf("SKIP %s: %s\n", c->id, why);
   } else if (st) {

@@ -40,11 +40,6 @@ PENDING = {
     "why": {
         "src/bench/affinity.c": 3,
         "src/bench/affinity.h": 1,
-        "src/bench/case_run.c": 2,
-        "src/bench/case_run.h": 2,
-        "src/bench/tune.c": 3,
-        "src/bench/tune.h": 2,
-        "src/cli/bench_first.c": 4,
         "src/cli/cli_util.c": 6,
         "src/cli/cli_util.h": 2,
     },
