@@ -1,5 +1,6 @@
 /* The disk cache in huggingface_hub's layout (see hub.h): paths, atomic writes, the per-repo lock,
  * listing, verifying and removing repos. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -101,13 +102,26 @@ char *hub_snapshot_dir(const char *repo_dir, const char *commit) {
 bool hub_snapshot_complete(const char *repo_dir, const char *commit) {
   char *dir = hub_snapshot_dir(repo_dir, commit);
   char *meta = dir ? hub_path(dir, "metadata.json") : NULL;
-  struct stat st;
-  bool ok = meta && stat(meta, &st) == 0 && S_ISREG(st.st_mode);
+  size_t len = 0;
+  char *text = meta ? hub_read_all(meta, HUB_FILE_MAX_BYTES, &len, NULL) : NULL;
+  json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
+  json_t *files = json_object_get(json_object_get(doc, "digest"), "files");
+  bool ok = json_is_object(files);
+  const char *rel;
+  json_t *v;
+  json_object_foreach(files, rel, v) {
+    char *p = ok && util_pkg_relpath_ok(rel) ? hub_path(dir, rel) : NULL;
+    struct stat st;
+    ok = p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    free(p);
+    if (!ok) break;
+  }
+  json_decref(doc);
+  free(text);
   free(meta);
   free(dir);
   return ok;
 }
-
 bool hub_mkdirs(const char *path) {
   char *p = strdup(path);
   if (!p) return false;
@@ -141,6 +155,53 @@ bool hub_sha256_hex(const void *data, size_t len, char hex[65]) {
   if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) || n != 32) return false;
   hex_of(md, hex);
   return true;
+}
+
+bool hub_git_sha1_hex(const void *data, size_t len, char hex[41]) {
+  static const char digits[] = "0123456789abcdef";
+  char head[48];
+  int n = snprintf(head, sizeof head, "blob %zu", len);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int k = 0;
+  EVP_MD_CTX *c = EVP_MD_CTX_new();
+  bool ok = c && EVP_DigestInit_ex(c, EVP_sha1(), NULL) && EVP_DigestUpdate(c, head, (size_t)n + 1) &&
+            EVP_DigestUpdate(c, data, len) && EVP_DigestFinal_ex(c, md, &k) && k == 20;
+  EVP_MD_CTX_free(c);
+  hex[0] = '\0';
+  if (!ok) return false;
+  for (int i = 0; i < 20; i++) {
+    hex[2 * i] = digits[md[i] >> 4];
+    hex[2 * i + 1] = digits[md[i] & 15];
+  }
+  hex[40] = '\0';
+  return true;
+}
+
+bool hub_blob_name_shape(const char *name) {
+  size_t n = 0;
+  for (; name[n]; n++)
+    if (!strchr("0123456789abcdef", name[n])) return false;
+  return n == 40 || n == 64;
+}
+
+bool hub_blob_name_ok(const char *name, const void *data, size_t len) {
+  char hex[65];
+  size_t n = strlen(name);
+  if (!hub_blob_name_shape(name)) return false;
+  if (n == 40) return hub_git_sha1_hex(data, len, hex) && strcmp(hex, name) == 0;
+  return hub_sha256_hex(data, len, hex) && strcmp(hex, name) == 0;
+}
+
+void hub_blob_name(const char *etag, const void *data, size_t len, char name[65]) {
+  char low[72];
+  size_t n = 0;
+  for (; etag && etag[n] && n < sizeof low - 1; n++) low[n] = (char)tolower((unsigned char)etag[n]);
+  low[n] = '\0';
+  if (hub_blob_name_ok(low, data, len)) {
+    memcpy(name, low, n + 1);
+    return;
+  }
+  hub_sha256_hex(data, len, name);
 }
 
 bool hub_b64_to_hex(const char *b64, char hex[65]) {
@@ -313,18 +374,26 @@ wgk_status hub_cache_each(const char *cache, hub_repo_fn fn, void *user, util_er
   return WGK_OK;
 }
 
-/* Checks one snapshot; returns the number of problems printed. */
+/* Checks one snapshot by metadata.json's digests; returns the number of problems printed. Files of a snapshot
+ * huggingface_hub filled only in part are missing, not wrong: the snapshot is incomplete (never loaded from) and
+ * `wgk download` completes it. Files metadata.json does not list (the card, other builds) are checked as blobs. */
 static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) {
-  int bad = 0;
+  int bad = 0, missing = 0, listed = 0;
   char *dir = hub_snapshot_dir(repo_dir, commit);
   char *meta_path = dir ? hub_path(dir, "metadata.json") : NULL;
   size_t len = 0;
-  char *text = meta_path ? hub_read_all(meta_path, HUB_FILE_MAX_BYTES, &len, NULL) : NULL;
+  util_error why;
+  util_error_clear(&why);
+  struct stat ms;
+  bool meta_there = meta_path && lstat(meta_path, &ms) == 0;
+  char *text = meta_there ? hub_read_all(meta_path, HUB_FILE_MAX_BYTES, &len, &why) : NULL;
   json_t *meta = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(meta, "digest"), "files");
-  if (!text) {
-    /* Links of an interrupted download: the next download of this commit completes them. */
-    if (out) fprintf(out, "%s: incomplete snapshot (no metadata.json yet), not loaded from\n", dir ? dir : commit);
+  if (!meta_there) {
+    if (out) fprintf(out, "%s: incomplete snapshot (no metadata.json), not loaded from; wgk download completes it\n", dir ? dir : commit);
+  } else if (!text) {
+    if (out) fprintf(out, "%s: %s\n", meta_path, why.message);
+    bad++;
   } else if (!json_is_object(files)) {
     if (out) fprintf(out, "%s: no digest.files object\n", meta_path);
     bad++;
@@ -332,31 +401,42 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   const char *rel;
   json_t *v;
   json_object_foreach(files, rel, v) {
-    char *p = hub_path(dir, rel);
+    listed++;
+    char *p = util_pkg_relpath_ok(rel) ? hub_path(dir, rel) : NULL;
     char want[65], got[65] = "";
     size_t n = 0;
-    util_error why;
+    struct stat ls, st;
     util_error_clear(&why);
-    char *bytes = p ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
     char link[4096];
     ssize_t k = p ? readlink(p, link, sizeof link - 1) : -1;
     if (k >= 0) link[k] = '\0';
-    if (!json_is_string(v) || !hub_b64_to_hex(json_string_value(v), want)) {
+    if (!p) {
+      if (out) fprintf(out, "%s: digest.files lists '%s', not a relative path inside the package\n", meta_path, rel);
+      bad++;
+    } else if (!json_is_string(v) || !hub_b64_to_hex(json_string_value(v), want)) {
       if (out) fprintf(out, "%s: digest of '%s' is not a base64 SHA-256\n", meta_path, rel);
       bad++;
-    } else if (!bytes) {
-      if (out) fprintf(out, "%s: %s\n", p ? p : rel, why.status == WGK_ERR_NOT_FOUND ? "missing" : why.message);
+    } else if (lstat(p, &ls) != 0 || (S_ISLNK(ls.st_mode) && stat(p, &st) != 0)) {
+      missing++;
+    } else if (k < 0 || link[0] == '/' || !strstr(link, "blobs/") || !hub_blob_name_shape(strrchr(link, '/') + 1)) {
+      if (out) fprintf(out, "%s: not a relative link into blobs/ named by a content hash\n", p);
       bad++;
-    } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
-      if (out) fprintf(out, "%s: digest mismatch: expected sha256 %s, got %s\n", p, want, got);
-      bad++;
-    } else if (k < 0 || !strstr(link, "blobs/") || strcmp(strrchr(link, '/') + 1, want) != 0) {
-      if (out) fprintf(out, "%s: not a link to blobs/%s\n", p, want);
-      bad++;
+    } else {
+      char *bytes = hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why);
+      if (!bytes) {
+        if (out) fprintf(out, "%s: %s\n", p, why.message);
+        bad++;
+      } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
+        if (out) fprintf(out, "%s: digest mismatch: expected sha256 %s (metadata.json), got %s\n", p, want, got);
+        bad++;
+      }
+      free(bytes);
     }
-    free(bytes);
     free(p);
   }
+  if (missing && out)
+    fprintf(out, "%s: incomplete snapshot (%d of %d listed files missing), not loaded from; wgk download completes it\n",
+            dir, missing, listed);
   json_decref(meta);
   free(text);
   free(meta_path);
@@ -402,17 +482,28 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
       size_t n = 0;
       util_error why;
       util_error_clear(&why);
-      char *bytes = p && !strstr(e->d_name, TMP_MARK) ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
+      bool skip = strstr(e->d_name, TMP_MARK) || strstr(e->d_name, ".incomplete");
+      char *bytes = p && !skip ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
       char got[65] = "";
       char shown[256];
       hub_escape(e->d_name, shown, sizeof shown);
-      if (strstr(e->d_name, TMP_MARK)) {
+      if (strlen(e->d_name) > 11 && strcmp(e->d_name + strlen(e->d_name) - 11, ".incomplete") == 0) {
+        if (out) fprintf(out, "%s/%s: a partial download of huggingface_hub (it resumes it)\n", blobs, shown);
+      } else if (strstr(e->d_name, TMP_MARK)) {
         if (out) fprintf(out, "%s/%s: leftover temp file of an interrupted download (the next download removes it)\n", blobs, shown);
+      } else if (!hub_blob_name_shape(e->d_name)) {
+        if (out) fprintf(out, "%s/%s: not named by a content hash (40 or 64 hex digits)\n", blobs, shown);
+        bad++;
       } else if (!bytes) {
         if (out) fprintf(out, "%s/%s: %s\n", blobs, shown, why.message);
         bad++;
-      } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, e->d_name) != 0) {
-        if (out) fprintf(out, "%s/%s: blob does not hash to its name (got %s)\n", blobs, shown, got);
+      } else if (!hub_blob_name_ok(e->d_name, bytes, n)) {
+        if (strlen(e->d_name) == 40)
+          hub_git_sha1_hex(bytes, n, got);
+        else
+          hub_sha256_hex(bytes, n, got);
+        if (out) fprintf(out, "%s/%s: blob does not hash to its name (%s %s)\n", blobs, shown,
+                         strlen(e->d_name) == 40 ? "git blob id" : "sha256", got);
         bad++;
       }
       free(bytes);

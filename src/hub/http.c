@@ -323,10 +323,10 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
   bool mb = dltotal >= 1000000 || dlnow >= 1000000;
   double unit = mb ? 1e6 : 1e3;
   if (dltotal > 0)
-    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s [%s] %7.1f / %.1f %s", t->file ? t->file : "", bar,
+    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s [%s] %7.1f / %.1f %s", t->file ? (strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file) : "", bar,
                  (double)dlnow / unit, (double)dltotal / unit, mb ? "MB" : "kB");
   else
-    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s %7.1f %s", t->file ? t->file : "", (double)dlnow / unit,
+    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s %7.1f %s", t->file ? (strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file) : "", (double)dlnow / unit,
                  mb ? "MB" : "kB");
   t->drawn = true;
   return 0;
@@ -460,13 +460,13 @@ static wgk_status http_error(const hub_net *net, const char *url, const char *re
     if (strcmp(ec, "RevisionNotFound") == 0)
       return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: repo %s has no revision %s", repo, rev);
     if (strcmp(ec, "EntryNotFound") == 0)
-      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: revision %s of %s has no file build/webgpu/%s", rev,
+      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: revision %s of %s has no file %s", rev,
                            repo, file);
     return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo,
-                         "404 Not Found: no repo %s, no revision %s in it, or no file build/webgpu/%s there", repo, rev,
+                         "404 Not Found: no repo %s, no revision %s in it, or no file %s there", repo, rev,
                          file);
   default:
-    return util_error_in(err, WGK_ERR_IO, url, repo, "HTTP %ld for build/webgpu/%s at %s", r->status, file, rev);
+    return util_error_in(err, WGK_ERR_IO, url, repo, "HTTP %ld for %s at %s", r->status, file, rev);
   }
 }
 
@@ -526,11 +526,11 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
     if (r.announced) snprintf(got, sizeof got, "announced %llu", r.announced);
     if (r.too_big)
       st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
-                         "build/webgpu/%s is over the per-file limit of %zu bytes (%s): no package file may be larger",
+                         "%s is over the per-file limit of %zu bytes (%s): no package file may be larger",
                          file, (size_t)HUB_FILE_MAX_BYTES, got[0] ? got : "received more");
     else if (r.over_total)
       st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
-                         "build/webgpu/%s would take this download over its total limit of %zu bytes "
+                         "%s would take this download over its total limit of %zu bytes "
                          "(WGK_HUB_MAX_BYTES; %zu received before it, %s)",
                          file, net->max_total, net->received, got[0] ? got : "received more");
     else if (r.no_memory)
@@ -538,7 +538,7 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
     else if (r.past_deadline)
       st = util_error_in(err, WGK_ERR_IO, where, repo,
                          "timed out: the download ran past its deadline of %ld s (WGK_HUB_DEADLINE) at "
-                         "build/webgpu/%s, %d tries",
+                         "%s, %d tries",
                          net->deadline_s, file, attempt + 1);
     else if (r.code == CURLE_OPERATION_TIMEDOUT)
       st = util_error_in(err, WGK_ERR_IO, where, repo,
@@ -547,7 +547,7 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
                          net->min_rate, net->timeout_s, attempt + 1, r.curl_msg);
     else if (r.code == CURLE_PARTIAL_FILE)
       st = util_error_in(err, WGK_ERR_IO, where, repo,
-                         "build/webgpu/%s arrived short (connection closed before the announced length), %d tries: %s",
+                         "%s arrived short (connection closed before the announced length), %d tries: %s",
                          file, attempt + 1, r.curl_msg);
     else if (r.code != CURLE_OK)
       st = util_error_in(err, WGK_ERR_IO, where, repo, "network error after %d tries: %s", attempt + 1, r.curl_msg);

@@ -43,6 +43,8 @@ typedef struct hub_options {
   const char *revision;   /* 40-hex commit; NULL = not given. Exactly one of version / revision. */
   bool trust_remote_code; /* allow orgs other than webgpu-kernels */
   const util_log *log;    /* where download progress and retries go (NULL: nowhere) */
+  bool repair;            /* check a cached snapshot's every file and fetch again what is missing or corrupted
+                             (wgk download); without it a complete snapshot is trusted (each load checks its digests) */
 } hub_options;
 
 /* True when id matches ^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$ (and neither part is "." or ".."). */

@@ -54,6 +54,18 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
                         hub_body *out /* OUT */, util_error *err);
 void hub_body_free(hub_body *b);
 
+/* The Hub's content ETags: git's blob id, sha1("blob <len>\0" + data), for a file kept in git; the SHA-256 for an
+ * LFS file. A blob in the cache is named as huggingface_hub names it: by the ETag the Hub sent (X-Linked-Etag, else
+ * ETag), when that ETag is one of the two and matches the bytes; otherwise (no ETag, or one of another kind) by the
+ * bytes' SHA-256. */
+bool hub_git_sha1_hex(const void *data, size_t len, char hex[41]);
+/* The blob name for data received with etag ("" = none), into name (65 bytes). */
+void hub_blob_name(const char *etag, const void *data, size_t len, char name[65]);
+/* Whether name is a content name of data (40 hex: its git blob id; 64 hex: its SHA-256). */
+bool hub_blob_name_ok(const char *name, const void *data, size_t len);
+/* Whether name has the shape of a content name (40 or 64 lower-case hex digits). */
+bool hub_blob_name_shape(const char *name);
+
 /* sha256 hex (64 chars + NUL) of data; of a base64 digest (false when it is not one). */
 bool hub_sha256_hex(const void *data, size_t len, char hex[65]);
 bool hub_b64_to_hex(const char *b64, char hex[65]);
@@ -77,7 +89,8 @@ char *hub_url_shown(const char *url);
 int hub_lock_repo(const char *cache, const char *repo, util_error *err);
 void hub_unlock_repo(int fd);
 
-/* A snapshot's build/webgpu folder is complete when its metadata.json exists (written last). */
+/* A snapshot's build/webgpu folder is complete when its metadata.json exists (wgk writes it last) and every file its
+ * digest.files lists is there (huggingface_hub may have fetched only some). */
 bool hub_snapshot_complete(const char *repo_dir, const char *commit);
 /* <repo_dir>/snapshots/<commit>/build/webgpu, malloc'ed. */
 char *hub_snapshot_dir(const char *repo_dir, const char *commit);

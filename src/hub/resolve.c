@@ -1,11 +1,13 @@
 /* A repo at a version or revision -> a complete snapshot folder in the cache, fetched when needed. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "hub/hub_internal.h"
 #include "util/digest.h"
@@ -22,19 +24,31 @@ typedef struct job {
   util_error *err;
 } job;
 
-/* $HF_ENDPOINT/kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file> */
-static char *file_url(const job *j, const char *rev, const char *file) {
-  size_t n = strlen(j->net.endpoint) + strlen(j->repo) + strlen(rev) + strlen(file) + 64;
+/* $HF_ENDPOINT/kernels/<org>/<name>/resolve/<rev>/<path>, path from the repo's root. */
+static char *file_url(const job *j, const char *rev, const char *path) {
+  size_t n = strlen(j->net.endpoint) + strlen(j->repo) + strlen(rev) + strlen(path) + 64;
   char *u = malloc(n);
-  if (u) snprintf(u, n, "%s/kernels/%s/resolve/%s/build/webgpu/%s", j->net.endpoint, j->repo, rev, file);
+  if (u) snprintf(u, n, "%s/kernels/%s/resolve/%s/%s", j->net.endpoint, j->repo, rev, path);
   return u;
 }
 
-static wgk_status fetch(job *j, const char *rev, const char *file, hub_body *body) {
-  char *url = file_url(j, rev, file);
-  if (!url) return util_error_oom(j->err, j->repo, NULL);
-  wgk_status st = hub_http_get(&j->net, url, j->repo, rev, file, body, j->err);
+/* GETs <path> (from the repo's root) at rev; err_to receives a failure (j->err, or a local one). */
+static wgk_status fetch_path(job *j, const char *rev, const char *path, hub_body *body, util_error *err_to) {
+  char *url = file_url(j, rev, path);
+  if (!url) return util_error_oom(err_to, j->repo, NULL);
+  wgk_status st = hub_http_get(&j->net, url, j->repo, rev, path, body, err_to);
   free(url);
+  return st;
+}
+
+/* GETs build/webgpu/<file> at rev. */
+static wgk_status fetch(job *j, const char *rev, const char *file, hub_body *body) {
+  size_t n = strlen(file) + 16;
+  char *path = malloc(n);
+  if (!path) return util_error_oom(j->err, j->repo, NULL);
+  snprintf(path, n, "build/webgpu/%s", file);
+  wgk_status st = fetch_path(j, rev, path, body, j->err);
+  free(path);
   return st;
 }
 
@@ -85,10 +99,11 @@ static int rank_of(const char *rel) {
   return n > 11 && strcmp(rel + n - 11, ".wgsl.jinja") == 0 ? 1 : 2;
 }
 
-/* snapshots/<commit>/build/webgpu/<rel> -> ../../../../blobs/<hex> (one more ../ per folder in rel). */
-static wgk_status link_file(job *j, const char *snap, const char *rel, const char *hex) {
-  char *path = hub_path(snap, rel);
-  size_t depth = 4;
+/* <dir>/<rel> -> ../(depth times)blobs/<name>: depth is how deep dir lies under the repo folder (4 for
+ * snapshots/<commit>/build/webgpu, 2 for snapshots/<commit>), one more per folder in rel. Relative, as
+ * huggingface_hub links. */
+static wgk_status link_file(job *j, const char *dir, size_t depth, const char *rel, const char *name) {
+  char *path = hub_path(dir, rel);
   for (const char *p = rel; *p; p++) depth += *p == '/';
   char *target = malloc(depth * 3 + 80);
   wgk_status st = path && target ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
@@ -96,7 +111,7 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
     target[0] = '\0';
     for (size_t i = 0; i < depth; i++) strcat(target, "../");
     strcat(target, "blobs/");
-    strcat(target, hex);
+    strcat(target, name);
     char *slash = strrchr(path, '/');
     *slash = '\0';
     bool made = hub_mkdirs(path);
@@ -109,13 +124,17 @@ static wgk_status link_file(job *j, const char *snap, const char *rel, const cha
   return st;
 }
 
-/* blobs/<hex> holds data (verified by the caller) after this. */
-static wgk_status store_blob(job *j, const char *hex, const void *data, size_t len) {
+/* blobs/<name> := data (verified by the caller). Written even when a blob of that name exists: the bytes were
+ * verified, so they also repair a blob that was corrupted on disk (the rename is atomic). */
+static wgk_status store_blob(job *j, const char *name, const void *data, size_t len) {
   char *blobs = hub_path(j->repo_dir, "blobs");
-  char *p = blobs ? hub_path(blobs, hex) : NULL;
+  char *p = blobs ? hub_path(blobs, name) : NULL;
   wgk_status st = p ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
-  struct stat sb;
-  if (!st && stat(p, &sb) != 0) {
+  size_t have_len = 0;
+  char *have = st ? NULL : hub_read_all(p, HUB_FILE_MAX_BYTES, &have_len, NULL);
+  bool same = have && have_len == len && memcmp(have, data, len) == 0;
+  free(have);
+  if (!st && !same) {
     if (!hub_mkdirs(blobs))
       st = util_error_in(j->err, WGK_ERR_IO, blobs, j->repo, "cannot create: %s", strerror(errno));
     else
@@ -126,19 +145,66 @@ static wgk_status store_blob(job *j, const char *hex, const void *data, size_t l
   return st;
 }
 
-static bool blob_exists(job *j, const char *hex) {
-  char *blobs = hub_path(j->repo_dir, "blobs");
-  char *p = blobs ? hub_path(blobs, hex) : NULL;
-  struct stat sb;
-  bool ok = p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
-  free(p);
-  free(blobs);
+/* Whether path is a relative link into blobs/ whose bytes hash to want (sha256 hex). */
+static bool file_ok(const char *path, const char *want) {
+  char link[4096], got[65];
+  ssize_t k = readlink(path, link, sizeof link - 1);
+  if (k <= 0) return false;
+  link[k] = '\0';
+  if (link[0] == '/' || !strstr(link, "blobs/")) return false;
+  size_t n = 0;
+  char *bytes = hub_read_all(path, HUB_FILE_MAX_BYTES, &n, NULL);
+  bool ok = bytes && hub_sha256_hex(bytes, n, got) && strcmp(got, want) == 0;
+  free(bytes);
   return ok;
 }
 
-/* One listed file: fetched at the commit unless its blob is cached, verified, stored; linked when link. */
-static wgk_status fetch_file(job *j, const char *snap, const char *rel, const char *b64, bool link) {
-  char want[65];
+/* A blob already in the cache with the bytes of want (sha256 hex), so that a file shared by two commits is fetched
+ * once: blobs/<want> (an LFS file's name), else the blob rel links to in another snapshot of the repo. */
+static bool find_blob(job *j, const char *rel, const char *want, char name[65]) {
+  char *blobs = hub_path(j->repo_dir, "blobs");
+  char *p = blobs ? hub_path(blobs, want) : NULL;
+  bool found = false;
+  size_t n = 0;
+  char *bytes = p ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, NULL) : NULL;
+  char got[65];
+  if (bytes && hub_sha256_hex(bytes, n, got) && strcmp(got, want) == 0) {
+    memcpy(name, want, 65);
+    found = true;
+  }
+  free(bytes);
+  free(p);
+  char *snaps = hub_path(j->repo_dir, "snapshots");
+  DIR *d = snaps && !found ? opendir(snaps) : NULL;
+  struct dirent *e;
+  while (d && !found && (e = readdir(d))) {
+    if (!hub_is_commit(e->d_name) || strcmp(e->d_name, j->commit) == 0) continue;
+    char *dir = hub_snapshot_dir(j->repo_dir, e->d_name);
+    char *f = dir ? hub_path(dir, rel) : NULL;
+    char link[4096];
+    ssize_t k = f ? readlink(f, link, sizeof link - 1) : -1;
+    if (k > 0) {
+      link[k] = '\0';
+      const char *base = strrchr(link, '/');
+      base = base ? base + 1 : link;
+      if (hub_blob_name_shape(base) && file_ok(f, want)) {
+        snprintf(name, 65, "%s", base);
+        found = true;
+      }
+    }
+    free(f);
+    free(dir);
+  }
+  if (d) closedir(d);
+  free(snaps);
+  free(blobs);
+  return found;
+}
+
+/* One listed file: kept when its link is good; else linked to a cached blob with its bytes, or fetched at the
+ * commit, verified against metadata.json, stored under the Hub's ETag (hub_blob_name) and linked. */
+static wgk_status fetch_file(job *j, const char *snap, const char *rel, const char *b64) {
+  char want[65], name[65];
   if (!util_pkg_relpath_ok(rel) || strcmp(rel, "metadata.json") == 0)
     return util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", j->repo,
                          "digest.files lists '%s': a file path must be relative, without '..', and not metadata.json",
@@ -146,7 +212,12 @@ static wgk_status fetch_file(job *j, const char *snap, const char *rel, const ch
   if (!hub_b64_to_hex(b64, want))
     return util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", j->repo,
                          "digest of '%s' is not a base64 SHA-256: '%s'", rel, b64);
-  if (!blob_exists(j, want)) {
+  char *path = hub_path(snap, rel);
+  if (!path) return util_error_oom(j->err, j->repo, NULL);
+  bool ok = file_ok(path, want);
+  free(path);
+  if (ok) return WGK_OK;
+  if (!find_blob(j, rel, want, name)) {
     hub_body body;
     wgk_status st = fetch(j, j->commit, rel, &body);
     if (st) return st;
@@ -159,11 +230,78 @@ static wgk_status fetch_file(job *j, const char *snap, const char *rel, const ch
                          "not cached",
                          rel, j->commit, b64, got_b64, body.len);
     }
-    if (!st) st = store_blob(j, want, body.data, body.len);
+    hub_blob_name(body.etag, body.data, body.len, name);
+    if (!st) st = store_blob(j, name, body.data, body.len);
     hub_body_free(&body);
     if (st) return st;
   }
-  return link ? link_file(j, snap, rel, want) : WGK_OK;
+  return link_file(j, snap, 4, rel, name);
+}
+
+/* The kernel card, README.md at the repo's root, into snapshots/<commit>/README.md. It is not in metadata.json's
+ * digests: stored by its ETag when that matches its bytes. A repo without one (404) is fine. */
+static wgk_status fetch_card(job *j) {
+  char *root = hub_path(j->repo_dir, "snapshots");
+  char *dir = root ? hub_path(root, j->commit) : NULL;
+  char *path = dir ? hub_path(dir, "README.md") : NULL;
+  wgk_status st = path ? WGK_OK : util_error_oom(j->err, j->repo, NULL);
+  char link[4096];
+  ssize_t k = path ? readlink(path, link, sizeof link - 1) : -1;
+  size_t n = 0;
+  char *bytes = k > 0 ? hub_read_all(path, HUB_FILE_MAX_BYTES, &n, NULL) : NULL;
+  if (k > 0) link[k] = '\0';
+  bool ok = bytes && hub_blob_name_ok(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, bytes, n);
+  free(bytes);
+  if (!st && !ok) {
+    util_error local;
+    util_error_clear(&local);
+    hub_body body;
+    st = fetch_path(j, j->commit, "README.md", &body, &local);
+    if (st == WGK_ERR_NOT_FOUND) {
+      st = WGK_OK; /* no card in this repo */
+    } else if (st) {
+      if (j->err && !util_error_is_set(j->err)) *j->err = local;
+    } else {
+      char name[65];
+      hub_blob_name(body.etag, body.data, body.len, name);
+      st = store_blob(j, name, body.data, body.len);
+      if (!st) st = link_file(j, dir, 2, "README.md", name);
+      hub_body_free(&body);
+    }
+  }
+  free(path);
+  free(dir);
+  free(root);
+  return st;
+}
+
+/* Whether every listed file and metadata.json of the cached snapshot is a good link (for hub_options.repair). */
+static bool snapshot_intact(job *j) {
+  if (!hub_snapshot_complete(j->repo_dir, j->commit)) return false;
+  char *snap = hub_snapshot_dir(j->repo_dir, j->commit);
+  char *meta = snap ? hub_path(snap, "metadata.json") : NULL;
+  size_t len = 0;
+  char *text = meta ? hub_read_all(meta, HUB_FILE_MAX_BYTES, &len, NULL) : NULL;
+  json_t *doc = text ? json_loadb(text, len, 0, NULL) : NULL;
+  json_t *files = json_object_get(json_object_get(doc, "digest"), "files");
+  char link[4096];
+  ssize_t k = meta ? readlink(meta, link, sizeof link - 1) : -1;
+  if (k > 0) link[k] = '\0';
+  bool ok = json_is_object(files) && k > 0 && hub_blob_name_ok(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, text, len);
+  const char *rel;
+  json_t *v;
+  json_object_foreach(files, rel, v) {
+    char want[65];
+    char *p = ok && json_is_string(v) && hub_b64_to_hex(json_string_value(v), want) ? hub_path(snap, rel) : NULL;
+    ok = p && file_ok(p, want);
+    free(p);
+    if (!ok) break;
+  }
+  json_decref(doc);
+  free(text);
+  free(meta);
+  free(snap);
+  return ok;
 }
 
 /* Fills snapshots/<commit>/ from the metadata bytes (already fetched), under the repo lock. */
@@ -175,7 +313,7 @@ static wgk_status populate(job *j, const hub_body *meta) {
   json_t *doc = NULL;
   if (!snap)
     st = util_error_oom(j->err, j->repo, NULL);
-  else if (!hub_snapshot_complete(j->repo_dir, j->commit)) {
+  else {
     json_error_t je;
     doc = json_loadb(meta->data, meta->len, 0, &je);
     json_t *digest = json_object_get(doc, "digest");
@@ -192,24 +330,34 @@ static wgk_status populate(job *j, const hub_body *meta) {
     else if (!json_is_object(files) || !alg || strcmp(alg, "sha256") != 0)
       st = util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", "digest",
                          "%s at %s: needs digest.algorithm \"sha256\" and a digest.files object", j->repo, j->commit);
-    /* Every blob first (verified), then the links: an interrupted download leaves only whole blobs. Passes 0-2
-     * fetch in order (manifest, templates, the rest); pass 3 links. */
-    for (int pass = 0; pass < 4 && !st; pass++) {
+    /* Each file checked, and fetched only when missing or corrupted, in order (manifest, templates, the rest); an
+     * interrupted download leaves whole, verified blobs and links to them, never metadata.json's link. */
+    for (int pass = 0; pass < 3 && !st; pass++) {
       const char *rel;
       json_t *v;
       json_object_foreach(files, rel, v) {
-        if (pass < 3 && rank_of(rel) != pass) continue;
-        st = json_is_string(v) ? fetch_file(j, snap, rel, json_string_value(v), pass == 3)
+        if (rank_of(rel) != pass) continue;
+        st = json_is_string(v) ? fetch_file(j, snap, rel, json_string_value(v))
                                : util_error_in(j->err, WGK_ERR_MANIFEST, "metadata.json", j->repo,
                                                "digest of '%s' is not a string", rel);
         if (st) break;
       }
     }
+    if (!st) st = fetch_card(j);
     /* metadata.json last: its link marks the snapshot complete. */
-    char hex[65];
-    if (!st && !hub_sha256_hex(meta->data, meta->len, hex)) st = util_error_oom(j->err, j->repo, NULL);
-    if (!st) st = store_blob(j, hex, meta->data, meta->len);
-    if (!st) st = link_file(j, snap, "metadata.json", hex);
+    char name[65], *mpath = snap ? hub_path(snap, "metadata.json") : NULL;
+    size_t have_len = 0;
+    char *have = !st && mpath ? hub_read_all(mpath, HUB_FILE_MAX_BYTES, &have_len, NULL) : NULL;
+    bool same = have && have_len == meta->len && memcmp(have, meta->data, meta->len) == 0;
+    char link[4096];
+    ssize_t k = same ? readlink(mpath, link, sizeof link - 1) : -1;
+    if (k > 0) link[k] = '\0';
+    same = same && k > 0 && hub_blob_name_ok(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, have, have_len);
+    free(have);
+    free(mpath);
+    hub_blob_name(meta->etag, meta->data, meta->len, name);
+    if (!st && !same) st = store_blob(j, name, meta->data, meta->len);
+    if (!st && !same) st = link_file(j, snap, 4, "metadata.json", name);
   }
   if (!st && j->rev[0] == 'v') st = write_ref(j);
   json_decref(doc);
@@ -250,7 +398,8 @@ static wgk_status resolve(job *j) {
   if (has_rev) {
     for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)o->revision[i]);
     snprintf(j->rev, sizeof j->rev, "%s", j->commit);
-    if (hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK; /* pinned: never refetched */
+    /* pinned: never refetched, unless a repair finds a file missing or corrupted */
+    if (hub_snapshot_complete(j->repo_dir, j->commit) && (!o->repair || snapshot_intact(j))) return WGK_OK;
   } else {
     snprintf(j->rev, sizeof j->rev, "v%d", o->version);
     if (j->net.offline) {
@@ -259,7 +408,7 @@ static wgk_status resolve(job *j) {
             j->err, WGK_ERR_NOT_FOUND, j->repo_dir, repo,
             "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first", j->rev,
             repo, j->rev);
-      if (hub_snapshot_complete(j->repo_dir, j->commit)) return WGK_OK;
+      if (hub_snapshot_complete(j->repo_dir, j->commit) && (!o->repair || snapshot_intact(j))) return WGK_OK;
     }
   }
   if (j->net.offline)

@@ -8,7 +8,7 @@ usage: hub_test.py WGK SOURCE_DIR [--no-gpu]
 import hashlib, base64, json, os, shutil, signal, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from standin import StandIn  # noqa: E402
+from standin import StandIn, LFS_MIN, git_blob_id  # noqa: E402
 
 WGK, SRC = sys.argv[1], os.path.abspath(sys.argv[2])
 GPU = "--no-gpu" not in sys.argv
@@ -66,12 +66,21 @@ def hex_of_b64(b64):
     return base64.b64decode(b64).hex()
 
 
+def blob_name(data):
+    """The name huggingface_hub gives a blob: the Hub's ETag, its SHA-256 for an LFS file, else its git blob id."""
+    return hashlib.sha256(data).hexdigest() if len(data) >= LFS_MIN else git_blob_id(data)
+
+
+def name_ok(name, data):
+    return name == (hashlib.sha256(data).hexdigest() if len(name) == 64 else git_blob_id(data))
+
+
 def cache_holds_only_verified(env, what):
     """Every blob hashes to its name; no temp file is left; every complete snapshot verifies."""
     blobs = os.path.join(repo_dir(env), "blobs")
     for name in os.listdir(blobs) if os.path.isdir(blobs) else []:
         with open(os.path.join(blobs, name), "rb") as f:
-            check(hashlib.sha256(f.read()).hexdigest() == name, f"{what}: blob {name} does not hash to its name")
+            check(name_ok(name, f.read()), f"{what}: blob {name} does not hash to its name")
     if os.path.isdir(repo_dir(env)):
         p = wgk(env, "cache", "verify", REPO, rc=None)
         check(p.returncode == 0, f"{what}: wgk cache verify:\n{p.stdout}{p.stderr}")
@@ -105,7 +114,16 @@ try:
     snap = os.path.join(repo_dir(env), "snapshots", C1, "build", "webgpu")
     check(p.stdout.strip() == snap, f"download prints the snapshot folder: {p.stdout!r} vs {snap}")
     files = listed_files(PKG)
-    check(hub.count() - n0 == len(files) + 1, f"download: {hub.count() - n0} requests for {len(files) + 1} files")
+    n_lfs = sum(os.path.getsize(os.path.join(PKG, "build", "webgpu", r)) >= LFS_MIN for r in files)
+    check(n_lfs >= 1, "the package has an LFS-sized file")
+    # every listed file, metadata.json, the card; an LFS file costs a second request (the storage redirect)
+    n_requests = len(files) + 2 + n_lfs
+    check(hub.count() - n0 == n_requests, f"download: {hub.count() - n0} requests, wanted {n_requests}")
+    card = os.path.join(repo_dir(env), "snapshots", C1, "README.md")
+    with open(os.path.join(PKG, "README.md"), "rb") as f:
+        card_bytes = f.read()
+    check(os.path.islink(card) and os.readlink(card) == "../../blobs/" + git_blob_id(card_bytes),
+          f"the card is linked at the snapshot's root: {os.readlink(card) if os.path.islink(card) else None}")
     with open(os.path.join(repo_dir(env), "refs", "v1")) as f:
         check(f.read().strip() == C1, "refs/v1 holds the commit")
     for rel, b64 in list(files.items()) + [("metadata.json", None)]:
@@ -116,9 +134,9 @@ try:
         with open(link, "rb") as a, open(os.path.join(PKG, "build", "webgpu", rel), "rb") as b:
             data = a.read()
             check(data == b.read(), f"{rel}: cached bytes equal the served ones")
-        check(os.path.basename(target) == hashlib.sha256(data).hexdigest(), f"{rel}: blob named by its sha256")
-        if b64:
-            check(os.path.basename(target) == hex_of_b64(b64), f"{rel}: blob name = metadata digest")
+        check(os.path.basename(target) == blob_name(data), f"{rel}: blob named by the Hub's ETag: {target}")
+        if b64 and len(data) >= LFS_MIN:
+            check(os.path.basename(target) == hex_of_b64(b64), f"{rel}: an LFS blob's name = metadata digest")
     cache_holds_only_verified(env, "download")
     # HF_HUB_CACHE wins over HF_HOME.
     env_c = fresh_env("hubcache", HF_HUB_CACHE=os.path.join(tmp, "hubcache", "elsewhere"))
@@ -223,7 +241,8 @@ try:
     hub.reset("500x2")
     e = fresh_env("500")
     wgk(e, "download", REPO, "--version", "1")
-    check(all(n == 3 for n in hub.seen.values()) and len(hub.seen) == len(files) + 1,
+    check(all(n == (1 if path.startswith("/__lfs/") else 3) for path, n in hub.seen.items())
+          and len(hub.seen) == n_requests,
           f"500 twice then OK: every file asked 3 times: {hub.seen}")
     hub.reset(None)
     cache_holds_only_verified(e, "500")
@@ -256,7 +275,7 @@ try:
     asked = list(hub.requests)
     hub.reset(None)
     # The lock serializes the writers: the second finds the snapshot complete and fetches no file.
-    check(len(asked) == len(files) + 2, f"two processes: {len(asked)} requests, wanted {len(files) + 2}: {asked}")
+    check(len(asked) == n_requests + 1, f"two processes: {len(asked)} requests, wanted {n_requests + 1}: {asked}")
     for pr, (o, err) in zip(procs, outs):
         check(pr.returncode == 0 and o.strip().endswith(C1 + "/build/webgpu"), f"concurrent download: {pr.returncode} {o} {err}")
     cache_holds_only_verified(e, "two processes")
@@ -339,13 +358,28 @@ try:
     os.unlink(link)
     os.symlink(target, link)
     wgk(env, "info", REPO, "--revision", C1)
-    blob = os.path.join(repo_dir(env), "blobs", hex_of_b64(files["manifest.json"]))
+    blob = os.path.join(repo_dir(env), "blobs", os.path.basename(os.readlink(link)))
     with open(blob, "r+b") as f:
         f.write(b"X")
     p = wgk(env, "cache", "verify", REPO, rc=1)
     check("digest mismatch" in p.stdout and "does not hash to its name" in p.stdout, "cache verify finds a bad blob\n" + p.stdout)
     p = wgk(env, "info", REPO, "--revision", C1, rc=1)
     check("sha256 mismatch" in p.stderr, "a corrupted cached file is refused at load\n" + p.stderr)
+    # wgk download repairs it: the corrupted blob is fetched again (a commit pin included), the cache verifies.
+    n0 = hub.count()
+    wgk(env, "download", REPO, "--revision", C1)
+    check(hub.count() - n0 == 2, f"the repair fetched metadata.json and manifest.json only: {hub.requests[n0:]}")
+    p = wgk(env, "cache", "verify", REPO)
+    check("0 problems" in p.stdout, "after the repair the cache verifies\n" + p.stdout)
+    wgk(env, "info", REPO, "--revision", C1)
+    # A snapshot filled in part (as huggingface_hub leaves one after fetching single files) is incomplete, not wrong:
+    # verify reports no problem, a load does not use it, a download completes it.
+    os.unlink(os.path.join(repo_dir(env), "snapshots", C1, "build", "webgpu", "bench.json"))
+    p = wgk(env, "cache", "verify", REPO)
+    check("incomplete snapshot (1 of" in p.stdout and "0 problems" in p.stdout, "a partial snapshot is no problem\n" + p.stdout)
+    p = wgk(env, "download", REPO, "--version", "1")
+    check(os.path.exists(os.path.join(repo_dir(env), "snapshots", C1, "build", "webgpu", "bench.json")),
+          "download completes a partial snapshot")
     wgk(env, "cache", "rm", REPO)
     check(not os.path.exists(repo_dir(env)), "cache rm removes the repo")
     p = wgk(env, "cache", "rm", REPO, rc=1)

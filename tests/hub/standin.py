@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """A stand-in for the Hugging Face Hub on 127.0.0.1, for wgk's Hub client tests.
 
-Serves GET /kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file> from package folders registered per
-(repo, commit), with branches (v1 ...) pointing at commits; every answer carries X-Repo-Commit; a 404
-carries X-Error-Code (RepoNotFound, RevisionNotFound, EntryNotFound) as the Hub does. Counts and records
+Serves GET /kernels/<org>/<name>/resolve/<rev>/<path> from package folders registered per (repo, commit)
+(build/webgpu/<file>, and the card README.md at the root), with branches (v1 ...) pointing at commits; every
+answer carries X-Repo-Commit; a 404 carries X-Error-Code (RepoNotFound, RevisionNotFound, EntryNotFound) as
+the Hub does. ETags as the Hub sends them: a file kept in git (under LFS_MIN bytes) has ETag = its git blob id
+(sha1 of "blob <len>\0" + bytes); an LFS file answers 302 to /__lfs/... with X-Linked-Etag = its SHA-256, and the
+storage answer there carries an ETag of its own (an MD5, as a CDN's), which a client must not take. Counts and records
 every request. Fault modes (StandIn.mode):
   "404"       every request answers 404 without an error code
   "token"     401 unless "Authorization: Bearer <token>" (StandIn.token)
   "forbidden" every request answers 403 (a gated repo the token cannot see)
-  "500x2"     each path answers 500 twice, then normally
+  "500x2"     each Hub path answers 500 twice, then normally
   "truncate"  files other than metadata.json announce their length and close after half of it
   "flip"      files other than metadata.json have one byte flipped
   "redirect"  every file answers 302 to http://localhost:<port>/__moved/... (another host name)
@@ -26,6 +29,11 @@ sets HF_ENDPOINT, HF_HOME and HF_HUB_CACHE (a fresh temp dir) for CMD and exits 
 import hashlib, http.server, os, shutil, socket, subprocess, sys, tempfile, threading, time
 
 FILES_PREFIX = "/build/webgpu/"
+LFS_MIN = 50_000  # files this big are "LFS" files (test.json of RotaryEmbedding is one)
+
+
+def git_blob_id(data):
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def commit_of(text):
@@ -96,6 +104,9 @@ class StandIn:
             self.requests.append((path, auth))
             n = self.seen[path] = self.seen.get(path, 0) + 1
         mode = self.mode
+        from_storage = path.startswith("/__lfs/")
+        if from_storage:
+            path = path[len("/__lfs"):]
         if path.startswith("/__moved/"):
             path = path[len("/__moved"):]
         elif mode == "redirect" and path.startswith("/kernels/"):
@@ -108,7 +119,7 @@ class StandIn:
             return
         if mode == "404":
             return self.answer(h, 404, b"Not Found")
-        if mode == "500x2" and n <= 2:
+        if mode == "500x2" and n <= 2 and not from_storage:  # the Hub fails, not the storage it redirects to
             return self.answer(h, 500, b"Internal Error")
         if mode == "token" and auth != f"Bearer {self.token}":
             return self.answer(h, 401, b"Unauthorized")
@@ -116,22 +127,28 @@ class StandIn:
             return self.answer(h, 403, b"Forbidden")
         parts = path.split("/")
         # "", "kernels", org, name, "resolve", rev, "build", "webgpu", file...
-        if len(parts) < 9 or parts[1] != "kernels" or parts[4] != "resolve" or parts[6:8] != ["build", "webgpu"]:
+        if len(parts) < 7 or parts[1] != "kernels" or parts[4] != "resolve":
             return self.answer(h, 404, b"no such route")
-        repo, rev, rel = parts[2] + "/" + parts[3], parts[5], "/".join(parts[8:])
+        repo, rev, in_repo = parts[2] + "/" + parts[3], parts[5], "/".join(parts[6:])
+        rel = in_repo[len("build/webgpu/"):] if in_repo.startswith("build/webgpu/") else None
         r = self.repos.get(repo)
         if not r:
             return self.answer(h, 404, b"Repository not found", {"X-Error-Code": "RepoNotFound"})
         commit = r["branches"].get(rev, rev if rev in r["commits"] else None)
         if not commit:
             return self.answer(h, 404, b"Revision not found", {"X-Error-Code": "RevisionNotFound"})
-        file = os.path.join(r["commits"][commit], "build", "webgpu", rel)
-        if ".." in rel.split("/") or not os.path.isfile(file):
+        file = os.path.join(r["commits"][commit], in_repo)
+        if ".." in in_repo.split("/") or not os.path.isfile(file):
             return self.answer(h, 404, b"Entry not found", {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": commit})
         with open(file, "rb") as f:
             body = f.read()
-        headers = {"X-Repo-Commit": commit, "ETag": '"' + hashlib.sha256(body).hexdigest() + '"'}
-        if rel != "metadata.json":
+        if len(body) >= LFS_MIN and not from_storage:
+            return self.answer(h, 302, b"", {"X-Repo-Commit": commit, "Location": "/__lfs" + h.path,
+                                              "X-Linked-Etag": '"' + hashlib.sha256(body).hexdigest() + '"',
+                                              "ETag": '"' + git_blob_id(b"pointer") + '"'})
+        etag = hashlib.md5(body).hexdigest() if from_storage else git_blob_id(body)
+        headers = {"X-Repo-Commit": commit, "ETag": '"' + etag + '"'}
+        if rel is not None and rel != "metadata.json":
             if mode == "delay":
                 time.sleep(self.delay)
             if mode == "flip" and body:

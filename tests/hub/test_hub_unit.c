@@ -154,7 +154,9 @@ static void offline_from_refs(void **state) {
   snprintf(p, sizeof p, "%s/kernels--webgpu-kernels--ai.onnx.X/snapshots/%s/build/webgpu", cache, c);
   assert_true(hub_mkdirs(p));
   strcat(p, "/metadata.json");
-  write_text(p, "{}");
+  write_text(p, "{}"); /* complete means every file digest.files lists is there: without the object, not complete */
+  assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_ERR_NOT_FOUND);
+  write_text(p, "{\"digest\": {\"algorithm\": \"sha256\", \"files\": {}}}");
   hub_options o = {.version = 1};
   util_error_clear(&err);
   assert_int_equal(hub_snapshot("webgpu-kernels/ai.onnx.X", &o, &dir, &commit, &err), WGK_OK);
@@ -255,6 +257,27 @@ static void token_sources(void **state) {
   setenv("HF_ENDPOINT", "http://127.0.0.1:9", 1);
 }
 
+/* Blob names as huggingface_hub gives them: the Hub's ETag when it is the bytes' git blob id or SHA-256. */
+static void blob_names(void **state) {
+  (void)state;
+  char hex[65];
+  assert_true(hub_git_sha1_hex("hello\n", 6, hex));
+  assert_string_equal(hex, "ce013625030ba8dba906f756967f9e9ca394464a"); /* git hash-object of "hello\n" */
+  hub_blob_name("CE013625030BA8DBA906F756967F9E9CA394464A", "hello\n", 6, hex);
+  assert_string_equal(hex, "ce013625030ba8dba906f756967f9e9ca394464a");
+  char sha[65];
+  hub_sha256_hex("hello\n", 6, sha);
+  hub_blob_name(sha, "hello\n", 6, hex);
+  assert_string_equal(hex, sha);
+  hub_blob_name("d41d8cd98f00b204e9800998ecf8427e", "hello\n", 6, hex); /* a CDN's MD5: not a content name */
+  assert_string_equal(hex, sha);
+  hub_blob_name("ce013625030ba8dba906f756967f9e9ca394464b", "hello\n", 6, hex); /* a git id of other bytes */
+  assert_string_equal(hex, sha);
+  assert_true(hub_blob_name_ok("ce013625030ba8dba906f756967f9e9ca394464a", "hello\n", 6));
+  assert_false(hub_blob_name_ok("ce013625030ba8dba906f756967f9e9ca394464a", "hello!", 6));
+  assert_false(hub_blob_name_shape("../../etc"));
+}
+
 static void secrets_and_escapes(void **state) {
   (void)state;
   char *u = hub_url_shown("https://user:pw@host.example:8443/kernels/a@b");
@@ -324,7 +347,7 @@ int main(void) {
       cmocka_unit_test(offline_from_refs), cmocka_unit_test(atomic_writes_and_sweep),
       cmocka_unit_test(token_sources),     cmocka_unit_test(lockfile_refusals),
       cmocka_unit_test(snapshot_bound),    cmocka_unit_test(secrets_and_escapes),
-      cmocka_unit_test(sweep_stays_inside),
+      cmocka_unit_test(sweep_stays_inside),  cmocka_unit_test(blob_names),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
