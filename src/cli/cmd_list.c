@@ -184,9 +184,67 @@ static const char *str_or(const json_t *o, const char *key, const char *dflt) {
   return v ? v : dflt;
 }
 
+/* The one precedence for a repo id (docs/hub.md): 1 the search path, 2 WGK_KERNEL_PATH (folders a kernel is
+ * developed in answer every version), 3 the Hub cache (refs/vN: what the user downloaded), 4 the bundled or
+ * installed packages (a pre-filled cache), then the Hub itself. */
+static const char *const PRECEDENCE[] = {"search path", "WGK_KERNEL_PATH", "hub cache", "bundled or installed",
+                                         "the Hub (HF_ENDPOINT)"};
+
+static int rank_of(const json_t *e) {
+  const char *src = str_or(e, "source", "");
+  if (strcmp(src, "search path") == 0) return 1;
+  if (strcmp(src, "WGK_KERNEL_PATH") == 0) return 2;
+  if (strcmp(src, "hub cache") == 0) return 3;
+  return 4;
+}
+
+/* The op a repo id names: "webgpu-kernels/<op>" and "<op>" are one (the trusted org is the default). */
+static const char *key_of(const json_t *e) {
+  const char *name = str_or(e, "name", "");
+  size_t n = strlen(WGK_HUB_TRUSTED_ORG);
+  return strncmp(name, WGK_HUB_TRUSTED_ORG, n) == 0 && name[n] == '/' ? name + n + 1 : name;
+}
+
+static bool has_ref(const json_t *e, long long version) {
+  char want[32];
+  snprintf(want, sizeof want, "v%lld", version);
+  size_t k;
+  json_t *r;
+  json_array_foreach(json_object_get(e, "refs"), k, r) if (strcmp(json_string_value(r), want) == 0) return true;
+  return false;
+}
+
+/* Whether f answers a repo id before e: an earlier folder of the same name on the search path; a search-path or
+ * WGK_KERNEL_PATH folder before everything else; a cached snapshot a ref vN points at before the bundled copy of
+ * version N. */
+static bool wins_over(const json_t *f, size_t fi, const json_t *e, size_t ei) {
+  if (strcmp(key_of(f), key_of(e)) != 0 || fi == ei) return false;
+  int rf = rank_of(f), re = rank_of(e);
+  if (rf <= 2) return rf < re || (rf == re && fi < ei) || (re <= 2 && fi < ei);
+  if (rf == 3 && re == 4) {
+    const json_t *v = json_object_get(e, "version");
+    return json_is_true(json_object_get(f, "complete")) && json_is_integer(v) && has_ref(f, json_integer_value(v));
+  }
+  return rf == 4 && re == 4 && fi < ei;
+}
+
+static void mark_shadowed(list_state *s) {
+  size_t i, k;
+  json_t *e, *f;
+  json_array_foreach(s->packages, i, e) {
+    const char *by = NULL;
+    json_array_foreach(s->packages, k, f) if (!by && wins_over(f, k, e, i)) by = str_or(f, "where", "");
+    json_object_set_new(e, "shadowed", json_boolean(by != NULL));
+    json_object_set_new(e, "shadowedBy", by ? json_string(by) : json_null());
+  }
+}
+
 static void print_text(const list_state *s, const char *cache) {
   size_t i;
   json_t *e;
+  printf("a repo id is answered by, in order:");
+  for (size_t k = 0; k < sizeof PRECEDENCE / sizeof *PRECEDENCE; k++) printf(" %zu. %s", k + 1, PRECEDENCE[k]);
+  printf("\n(a commit pin only by the hub cache or the Hub; a cached version wins over the bundled copy of it)\n");
   printf("search path (a repo id finds the first folder of its name):\n");
   json_array_foreach(s->dirs, i, e) printf("  %-16s %s%s\n", str_or(e, "source", ""), str_or(e, "dir", ""),
                                            json_is_true(json_object_get(e, "exists")) ? "" : "  (no such folder)");
@@ -216,6 +274,8 @@ static void print_text(const list_state *s, const char *cache) {
       printf("  [%s%s]", str_or(e, "source", ""), json_is_true(json_object_get(e, "shadowed")) ? ", shadowed" : "");
     }
     printf("\n");
+    if (json_is_true(json_object_get(e, "shadowed")))
+      printf("      shadowed by %s\n", hub_escape(str_or(e, "shadowedBy", ""), where, sizeof where));
     if (err) printf("      %s\n", err);
     shown++;
   }
@@ -249,8 +309,12 @@ int cmd_list(int argc, char **argv) {
       rc = 1;
     }
   }
+  mark_shadowed(&s);
   if (json) {
     json_t *root = json_object();
+    json_t *order = json_array();
+    for (size_t k = 0; k < sizeof PRECEDENCE / sizeof *PRECEDENCE; k++) json_array_append_new(order, json_string(PRECEDENCE[k]));
+    json_object_set_new(root, "precedence", order);
     json_object_set_new(root, "searchPath", json_incref(s.dirs));
     json_object_set_new(root, "hubCache", cache ? json_string(cache) : json_null());
     json_object_set_new(root, "packages", json_incref(s.packages));

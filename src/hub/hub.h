@@ -63,6 +63,10 @@ char *hub_repo_dir(const char *cache, const char *repo);
 wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_out /* OUT */,
                         char **commit_out /* OUT, nullable */, util_error *err);
 
+/* Whether the cache holds repo's version: refs/v<version> names a complete snapshot. Reads the disk only (no
+ * request); such a download wins over the bundled copy of the same version (docs/hub.md, the precedence). */
+bool hub_cached_version(const char *repo, int version);
+
 /* When real_root (a realpath) is a snapshot of the cache layout, ".../kernels--<org>--<name>/snapshots/<commit>",
  * cuts it to the repo folder ".../kernels--<org>--<name>" and returns true: a snapshot's files are links into
  * the repo's blobs/, so the repo folder, not the snapshot, bounds where a package file may resolve. */

@@ -463,3 +463,22 @@ wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_ou
   free(j.repo_dir);
   return st;
 }
+
+bool hub_cached_version(const char *repo, int version) {
+  if (!repo || version <= 0 || !hub_repo_id_ok(repo)) return false;
+  char *cache = hub_cache_root();
+  char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
+  char name[32];
+  snprintf(name, sizeof name, "refs/v%d", version);
+  char *ref = dir ? hub_path(dir, name) : NULL;
+  char *commit = ref ? hub_ref_read(ref) : NULL;
+  bool ok = commit && hub_is_commit(commit);
+  if (ok)
+    for (char *c = commit; *c; c++) *c = (char)tolower((unsigned char)*c);
+  ok = ok && hub_snapshot_complete(dir, commit);
+  free(commit);
+  free(ref);
+  free(dir);
+  free(cache);
+  return ok;
+}

@@ -156,11 +156,14 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
     return bad;
   }
   bool use_bundled = bundled && !(opts && opts->revision);
-  char kernels[PATH_MAX];
-  hit = hit ||
-        (use_bundled && pkg_bundled_dir(kernels, sizeof kernels, NULL) && try_list(kernels, rel, &found, &tried, &oom));
-  /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
+  /* The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the bundled
+   * copy of it; the bundled packages act as a pre-filled cache behind the real one. */
   bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
+  bool downloaded = !hit && !oom && repo_id && opts && opts->version > 0 && hub_cached_version(id, opts->version);
+  char kernels[PATH_MAX];
+  hit = hit || (!downloaded && use_bundled && pkg_bundled_dir(kernels, sizeof kernels, NULL) &&
+                try_list(kernels, rel, &found, &tried, &oom));
+  /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
   if (!hit && !oom && repo_id && pinned) {
     hub_options ho = {.version = opts ? opts->version : 0,
                       .revision = opts ? opts->revision : NULL,

@@ -159,9 +159,25 @@ try:
     check("HF_HUB_OFFLINE" in p.stderr and C2 in p.stderr, "offline, commit not cached: clear error\n" + p.stderr)
     check(hub.count() == n0, "offline failures send nothing either")
     # With the bundled packages on: a version is answered by the bundled copy, a commit pin by the cache.
+    # With the bundled packages on: the version the user downloaded (refs/v1) wins over the bundled copy of it; a
+    # version not downloaded comes from the bundled copy (a pre-filled cache); wgk list shows what shadows what.
     bundled = {k: v for k, v in off.items() if k != "WGK_BUNDLED_KERNELS"}
     p = wgk(bundled, "info", REPO, "--version", "1")
-    check(f"package: {PKG}" in p.stdout, "a version: the bundled package first\n" + p.stdout[:300])
+    check(f"package: {repo_dir(env)}/snapshots/{C1}" in p.stdout, "a downloaded version wins over the bundled copy\n" + p.stdout[:300])
+    p = wgk(bundled, "list", "--json")
+    lst = json.loads(p.stdout or "{}")
+    check(lst.get("precedence", [])[:4] == ["search path", "WGK_KERNEL_PATH", "hub cache", "bundled or installed"],
+          f"list --json names the precedence: {lst.get('precedence')}")
+    b_rope = [e for e in lst.get("packages", []) if e.get("where") == PKG]
+    c_rope = [e for e in lst.get("packages", []) if e.get("revision") == C1]
+    check(len(b_rope) == 1 and b_rope[0]["shadowed"] and b_rope[0]["shadowedBy"].endswith(C1),
+          f"list: the bundled copy is shadowed by the download: {b_rope}")
+    check(len(c_rope) == 1 and not c_rope[0]["shadowed"], f"list: the download is not shadowed: {c_rope}")
+    p = wgk(bundled, "list")
+    check("shadowed by " + os.path.join(repo_dir(env), "snapshots", C1) in p.stdout, "list text says what shadows\n" + p.stdout)
+    nod = dict(bundled, HF_HUB_CACHE=os.path.join(tmp, "empty-cache"))
+    p = wgk(nod, "info", REPO, "--version", "1")
+    check(f"package: {PKG}" in p.stdout, "a version not downloaded: the bundled copy\n" + p.stdout[:300])
     p = wgk(bundled, "info", REPO, "--revision", C1)
     check(f"package: {repo_dir(env)}/snapshots/{C1}" in p.stdout, "a commit: the cache, not the bundled copy\n" + p.stdout[:300])
     check(hub.count() == n0, "offline: still no request")
