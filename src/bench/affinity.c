@@ -38,10 +38,13 @@ typedef struct thread_mask {
 } thread_mask;
 
 /* The threads of this process (/proc/self/task); NULL with why when they cannot be listed. */
-static thread_mask *list_threads(size_t *n, char *why, size_t cap) {
+static thread_mask *list_threads(size_t *n, util_error *why) {
   *n = 0;
   DIR *d = opendir("/proc/self/task");
-  if (!d) return snprintf(why, cap, "cannot list this process's threads (/proc/self/task): %s", strerror(errno)), NULL;
+  if (!d)
+    return util_error_plain(why, WGK_ERR_IO, "cannot list this process's threads (/proc/self/task): %s",
+                            strerror(errno)),
+           NULL;
   thread_mask *t = NULL;
   size_t room = 0;
   for (struct dirent *e; (e = readdir(d));) {
@@ -52,27 +55,28 @@ static thread_mask *list_threads(size_t *n, char *why, size_t cap) {
       if (!grown) {
         free(t);
         closedir(d);
-        return snprintf(why, cap, "listing threads: %s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), NULL;
+        return util_error_oom(why, NULL, "listing threads"), NULL;
       }
       t = grown;
     }
     t[(*n)++].tid = (pid_t)atol(e->d_name);
   }
   closedir(d);
-  if (!t) snprintf(why, cap, "no thread listed in /proc/self/task");
+  if (!t) util_error_plain(why, WGK_ERR_IO, "no thread listed in /proc/self/task");
   return t;
 }
 
 /* Each thread's affinity now and without cpus; false with why when one would be left no CPU. A thread gone
  * meanwhile gets tid 0. */
-static bool plan_moves(thread_mask *t, size_t n, const bool cpus[BENCH_IRQ_MAX_CPUS], char *why, size_t cap) {
+static bool plan_moves(thread_mask *t, size_t n, const bool cpus[BENCH_IRQ_MAX_CPUS], util_error *why) {
   for (size_t i = 0; i < n; i++) {
     if (sched_getaffinity(t[i].tid, sizeof t[i].was, &t[i].was) != 0) {
       if (errno == ESRCH) {
         t[i].tid = 0;
         continue;
       }
-      return snprintf(why, cap, "thread %ld: sched_getaffinity: %s", (long)t[i].tid, strerror(errno)), false;
+      return util_error_plain(why, WGK_ERR_IO, "thread %ld: sched_getaffinity: %s", (long)t[i].tid, strerror(errno)),
+             false;
     }
     t[i].now = t[i].was;
     for (int c = 0; c < BENCH_IRQ_MAX_CPUS; c++)
@@ -80,23 +84,24 @@ static bool plan_moves(thread_mask *t, size_t n, const bool cpus[BENCH_IRQ_MAX_C
     if (CPU_COUNT(&t[i].now) == 0) {
       char list[64];
       bench_cpu_list_format(cpus, list, sizeof list);
-      return snprintf(why, cap, "thread %ld may run only on CPU %s: no other CPU is left to it", (long)t[i].tid, list),
+      return util_error_plain(why, WGK_ERR_INVALID_ARGUMENT,
+                              "thread %ld may run only on CPU %s: no other CPU is left to it", (long)t[i].tid, list),
              false;
     }
   }
   return true;
 }
 
-bool bench_keep_off(const bool cpus[BENCH_IRQ_MAX_CPUS], char *why, size_t cap) {
+bool bench_keep_off(const bool cpus[BENCH_IRQ_MAX_CPUS], util_error *why) {
   size_t n = 0;
-  thread_mask *t = list_threads(&n, why, cap);
+  thread_mask *t = list_threads(&n, why);
   if (!t) return false;
-  bool ok = plan_moves(t, n, cpus, why, cap);
+  bool ok = plan_moves(t, n, cpus, why);
   size_t moved = 0;
   for (; ok && moved < n; moved++) {
     if (!t[moved].tid || sched_setaffinity(t[moved].tid, sizeof t[moved].now, &t[moved].now) == 0 || errno == ESRCH)
       continue;
-    snprintf(why, cap, "thread %ld: sched_setaffinity: %s", (long)t[moved].tid, strerror(errno));
+    util_error_plain(why, WGK_ERR_IO, "thread %ld: sched_setaffinity: %s", (long)t[moved].tid, strerror(errno));
     ok = false;
     break;
   }

@@ -12,12 +12,13 @@
 #include <stddef.h>
 
 #include "bench/irq.h"
+#include "util/error.h"
 
 /* A set of CPUs as a Linux CPU list ("0-3,8"; "" when empty), cut to cap bytes. */
 void bench_cpu_list_format(const bool cpus[BENCH_IRQ_MAX_CPUS], char *out, size_t cap);
 
 /* Moves every thread of this process off cpus (each keeps the rest of its affinity); threads made afterwards
  * inherit it. false, with why, when a thread could run nowhere else or the move fails; then no thread has moved. */
-bool bench_keep_off(const bool cpus[BENCH_IRQ_MAX_CPUS], char *why, size_t cap);
+bool bench_keep_off(const bool cpus[BENCH_IRQ_MAX_CPUS], util_error *why);
 
 #endif

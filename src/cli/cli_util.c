@@ -175,17 +175,18 @@ bool cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **
   return true;
 }
 
-bool cli_parse_shape(const char *text, int *rank, int64_t *dims, char *why, size_t why_size) {
+bool cli_parse_shape(const char *text, int *rank, int64_t *dims, util_error *why) {
   *rank = 0;
   if (!text[0] || strcmp(text, "scalar") == 0) return true;
   const char *p = text;
   for (;;) {
-    if (*rank >= WGK_MAX_DIMS) return snprintf(why, why_size, "more than WGK_MAX_DIMS = %d dims", WGK_MAX_DIMS), false;
+    if (*rank >= WGK_MAX_DIMS)
+      return util_error_plain(why, WGK_ERR_INVALID_ARGUMENT, "more than WGK_MAX_DIMS = %d dims", WGK_MAX_DIMS), false;
     if (*p < '0' || *p > '9')
-      return snprintf(why, why_size,
-                      "dim %d: expected a non-negative integer at '%s' (dims are like 2x4x3x8; "
-                      "scalar: PORT=)",
-                      *rank, p),
+      return util_error_plain(why, WGK_ERR_INVALID_ARGUMENT,
+                              "dim %d: expected a non-negative integer at '%s' (dims are like 2x4x3x8; "
+                              "scalar: PORT=)",
+                              *rank, p),
              false;
     const char *start = p;
     unsigned long long d = 0;
@@ -197,14 +198,14 @@ bool cli_parse_shape(const char *text, int *rank, int64_t *dims, char *why, size
         d = d * 10 + (unsigned long long)(*p - '0');
     }
     if (big || d > (unsigned long long)WGK_CLI_MAX_EXACT)
-      return snprintf(why, why_size, "dim %d (%.*s) is above the limit of 2^53 = %lld", *rank, (int)(p - start), start,
-                      WGK_CLI_MAX_EXACT),
+      return util_error_plain(why, WGK_ERR_INVALID_ARGUMENT, "dim %d (%.*s) is above the limit of 2^53 = %lld", *rank,
+                              (int)(p - start), start, WGK_CLI_MAX_EXACT),
              false;
     dims[(*rank)++] = (int64_t)d;
     if (!*p) return true;
     if (*p != 'x' && *p != ',')
-      return snprintf(why, why_size, "unexpected '%c' after dim %d (dims are like 2x4x3x8; scalar: PORT=)", *p,
-                      *rank - 1),
+      return util_error_plain(why, WGK_ERR_INVALID_ARGUMENT,
+                              "unexpected '%c' after dim %d (dims are like 2x4x3x8; scalar: PORT=)", *p, *rank - 1),
              false;
     p++;
   }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cli/say.h"
+#include "util/error.h"
 #include "wgk.h"
 
 /* Options common to the package commands. */
@@ -37,9 +38,8 @@ bool cli_split_kv(const char *arg, char *key_buf, size_t key_size, const char **
 #define WGK_CLI_MAX_EXACT 9007199254740992LL
 
 /* "2x4x3x8" (or "" / "scalar" for rank 0) into dims; false on anything else, with why (one line naming the
- * dim, the rank limit WGK_MAX_DIMS or the dim limit 2^53) written into why. */
-bool cli_parse_shape(const char *text, int *rank /* OUT */, int64_t *dims /* OUT, WGK_MAX_DIMS */, char *why,
-                     size_t why_size);
+ * dim, the rank limit WGK_MAX_DIMS or the dim limit 2^53) set in why (WGK_ERR_INVALID_ARGUMENT). */
+bool cli_parse_shape(const char *text, int *rank /* OUT */, int64_t *dims /* OUT, WGK_MAX_DIMS */, util_error *why);
 
 /* v as JSON text when it parses as JSON, else as a JSON string ("--attr mode=fast"). malloc'ed. */
 char *cli_value_json(const char *v);

@@ -438,7 +438,12 @@ static bool keep_off_irq_cpus(wgk_context *ctx, bench_opts *o) {
     return cli_error("bench", "--off-irq-cpu: no interrupt of '%s' counted over %d submissions", dev->vendor,
                      IRQ_PROBE_SUBMISSIONS),
            false;
-  if (!bench_keep_off(cpus, why, sizeof why)) return cli_error("bench", "--off-irq-cpu: %s", why), false;
+  util_error moved;
+  util_error_clear(&moved);
+  if (!bench_keep_off(cpus, &moved)) {
+    util_error_format(&moved, why, sizeof why);
+    return cli_error("bench", "--off-irq-cpu: %s", why), false;
+  }
   bench_cpu_list_format(cpus, o->kept_off, sizeof o->kept_off);
   printf("kept off CPU %s, which took the GPU's interrupts\n", o->kept_off);
   return true;

@@ -200,9 +200,10 @@ static bool parse_shape(const explain_opts *o, const manifest_model *m, plan_ten
   }
   t->present = true;
   t->dtype = dtype_of(o, port);
-  char why[256];
-  if (!cli_parse_shape(dims, &t->rank, t->shape, why, sizeof why)) {
-    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "--shape %s: %s", spec, why);
+  if (!cli_parse_shape(dims, &t->rank, t->shape, err)) {
+    char at[WGK_ERROR_PATH_MAX];
+    snprintf(at, sizeof at, "--shape %s", spec);
+    util_error_wrap(err, util_pos_make(NULL, 0, 0), at);
     return false;
   }
   return true;

@@ -193,16 +193,17 @@ static void keep_off_moves_every_thread(void **state) {
   assert_int_equal(pthread_barrier_init(&keep_off_barrier, NULL, 2), 0);
   assert_int_equal(pthread_create(&t, NULL, parked_thread, NULL), 0);
   pthread_barrier_wait(&keep_off_barrier);
-  char why[256] = "";
-  assert_true(bench_keep_off(off, why, sizeof why));
+  util_error why;
+  util_error_clear(&why);
+  assert_true(bench_keep_off(off, &why));
   cpu_set_t want = was;
   CPU_CLR(first, &want);
   assert_int_equal(sched_getaffinity(0, sizeof now, &now), 0);
   assert_true(CPU_EQUAL(&now, &want));
   assert_int_equal(pthread_getaffinity_np(t, sizeof now, &now), 0);
   assert_true(CPU_EQUAL(&now, &want));
-  assert_false(bench_keep_off(all, why, sizeof why)); /* none left: refused, nothing moved */
-  assert_non_null(strstr(why, "no other CPU is left to it"));
+  assert_false(bench_keep_off(all, &why)); /* none left: refused, nothing moved */
+  assert_non_null(strstr(why.message, "no other CPU is left to it"));
   assert_int_equal(sched_getaffinity(0, sizeof now, &now), 0);
   assert_true(CPU_EQUAL(&now, &want));
   assert_int_equal(pthread_getaffinity_np(t, sizeof now, &now), 0);
