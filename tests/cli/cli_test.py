@@ -51,6 +51,18 @@ try:
     if len(counters) == 2:
         check(counters[0][0] == "1" and counters[0][3] == "1", f"first call made a plan and a pipeline: {counters[0]}")
         check(counters[1] == ("0", "1", "0", "0"), f"second call compiled nothing: {counters[1]}")
+    # --verbose ends with the process's phases (issue 39: the first call explains itself), each a time in ms
+    names = ("check", "instance", "adapter", "device", "load", "inputs", "plan", "compile", "run", "read", "exit")
+    m = re.search(r"^phases ms: (.*); main ([0-9.]+), beyond the device (-?[0-9.]+)$", out, re.M)
+    check(m is not None, "phases line:\n" + out)
+    if m:
+        got = dict(zip(m.group(1).split()[::2], map(float, m.group(1).split()[1::2])))
+        check(tuple(got) == names, f"phases named in order: {tuple(got)}")
+        main_ms, beyond = float(m.group(2)), float(m.group(3))
+        check(all(v >= 0 for v in got.values()) and main_ms > 0, f"phase times: {got}, main {main_ms}")
+        parts = got["instance"] + got["adapter"] + got["device"]
+        check(abs(main_ms - parts - beyond) < 0.2, f"beyond the device = main - instance - adapter - device: {m.group(0)}")
+        check(got["run"] > 0 and got["compile"] + got["plan"] > 0, f"the call's phases timed: {got}")
 
     # run: refusals and bad options
     _, err = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "missing.npy"), rc=1)
