@@ -1,5 +1,6 @@
-/* `wgk cache ls | verify [REPO...] | rm REPO`: the Hub cache (src/hub/hub.h has its layout). */
+/* `wgk cache ls [--json] | verify [REPO...] | rm REPO`: the Hub cache (src/hub/hub.h has its layout). */
 #include <dirent.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,24 +35,36 @@ static long long dir_bytes(const char *dir, int *count) {
   return total;
 }
 
-/* One line per repo, then one per ref and per snapshot. */
+/* One line per repo, then one per ref and per snapshot; or, with user a JSON array (ls --json), one object
+ * appended to it: {repo, folder, blobs, bytes, refs: {name: commit}, snapshots: [{commit, complete}]}. */
 static void list_repo(const char *cache, const char *repo, void *user) {
-  (void)user;
+  json_t *repos = user, *obj = NULL, *jrefs = NULL, *jsnaps = NULL;
   char *dir = hub_repo_dir(cache, repo);
   char *blobs = dir ? join(dir, "blobs") : NULL, *refs = dir ? join(dir, "refs") : NULL;
   char *snaps = dir ? join(dir, "snapshots") : NULL;
   int n_blobs = 0;
   long long bytes = blobs ? dir_bytes(blobs, &n_blobs) : 0;
-  printf("%s  %d blobs, %lld bytes  %s\n", repo, n_blobs, bytes, dir ? dir : "");
+  if (repos) {
+    jrefs = json_object();
+    jsnaps = json_array();
+    obj = json_pack("{s:s, s:s, s:i, s:I, s:o, s:o}", "repo", repo, "folder", dir ? dir : "", "blobs", n_blobs,
+                    "bytes", (json_int_t)bytes, "refs", jrefs, "snapshots", jsnaps);
+    json_array_append_new(repos, obj);
+  } else {
+    printf("%s  %d blobs, %lld bytes  %s\n", repo, n_blobs, bytes, dir ? dir : "");
+  }
   struct dirent **names = NULL;
   int n = refs ? scandir(refs, &names, NULL, alphasort) : -1;
   for (int i = 0; i < n; i++) {
     char *p = names[i]->d_name[0] == '.' ? NULL : join(refs, names[i]->d_name);
     /* A ref is read as a small regular file, and both its name and its text are printed escaped: what is on
-     * disk may hold terminal escapes. */
+     * disk may hold terminal escapes (JSON escapes them itself). */
     char *text = p ? hub_ref_read(p) : NULL;
     char name[256], commit[256];
-    if (p)
+    if (text) text[strcspn(text, "\r\n")] = '\0';
+    if (p && jrefs)
+      json_object_set_new(jrefs, names[i]->d_name, text ? json_string(text) : json_null());
+    else if (p)
       printf("  ref %s -> %s\n", hub_escape(names[i]->d_name, name, sizeof name),
              text ? hub_escape(text, commit, sizeof commit) : "(unreadable: not a small regular file)");
     free(text);
@@ -65,9 +78,12 @@ static void list_repo(const char *cache, const char *repo, void *user) {
       char *p = join(snaps, names[i]->d_name);
       char *meta = p ? join(p, "build/webgpu/metadata.json") : NULL;
       struct stat st;
+      bool complete = meta && stat(meta, &st) == 0;
       char name[256];
-      printf("  snapshot %s%s\n", hub_escape(names[i]->d_name, name, sizeof name),
-             meta && stat(meta, &st) == 0 ? "" : " (incomplete)");
+      if (jsnaps)
+        json_array_append_new(jsnaps, json_pack("{s:s, s:b}", "commit", names[i]->d_name, "complete", complete));
+      else
+        printf("  snapshot %s%s\n", hub_escape(names[i]->d_name, name, sizeof name), complete ? "" : " (incomplete)");
       free(meta);
       free(p);
     }
@@ -113,7 +129,15 @@ int cmd_cache(int argc, char **argv) {
   util_error_clear(&err);
   int rc = 0;
   const char *sub = argv[1];
-  if (strcmp(sub, "ls") == 0 && argc == 2) {
+  if (strcmp(sub, "ls") == 0 && argc == 3 && strcmp(argv[2], "--json") == 0) {
+    json_t *repos = json_array();
+    if (hub_cache_each(cache, list_repo, repos, &err) != WGK_OK) rc = 1;
+    json_t *doc = json_pack("{s:s, s:o}", "cache", cache, "repos", repos);
+    char *text = doc && !rc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (text) printf("%s\n", text);
+    free(text);
+    json_decref(doc);
+  } else if (strcmp(sub, "ls") == 0 && argc == 2) {
     printf("cache %s\n", cache);
     if (hub_cache_each(cache, list_repo, NULL, &err) != WGK_OK) rc = 1;
   } else if (strcmp(sub, "verify") == 0) {

@@ -1,4 +1,4 @@
-/* `wgk info PKG`: the kernel card's facts from the manifest, without a GPU. */
+/* `wgk info PKG [--json]`: the kernel card's facts from the manifest, without a GPU. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,14 +86,72 @@ static void print_variants(const manifest_model *m) {
   }
 }
 
+/* --json: the same facts as one object (docs: wgk info --help). */
+static json_t *info_json(pkg_package *pkg) {
+  const manifest_model *m = pkg_manifest(pkg);
+  static const char *const dirs[] = {"input", "output", "inout"};
+  json_t *ports = json_array(), *attrs = json_array(), *tunables = json_object(), *variants = json_array();
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const manifest_port *p = &m->ports[i];
+    json_t *keys = json_array(), *dtypes = json_array();
+    for (size_t k = 0; k < p->n_bind_keys; k++) json_array_append_new(keys, json_string(p->bind_keys[k]));
+    for (size_t d = 0; d < p->n_dtypes; d++) json_array_append_new(dtypes, json_string(p->dtypes[d]));
+    json_t *o = json_pack("{s:s, s:s, s:s?, s:o, s:s?, s:o, s:b, s:s}", "dir", dirs[p->dir], "name", p->name, "onnx",
+                          p->onnx, "keys", keys, "typeVar", p->type_var, "dtypes", dtypes, "optional", p->optional,
+                          "description", p->description);
+    if (p->rank_expr.text)
+      json_object_set_new(o, "rank", json_string(p->rank_expr.text));
+    else if (p->has_rank)
+      json_object_set_new(o, "rank", json_integer(p->rank));
+    if (p->shape.text) json_object_set_new(o, "shape", json_string(p->shape.text));
+    json_array_append_new(ports, o);
+  }
+  for (size_t i = 0; i < m->n_attributes; i++) {
+    const manifest_attribute *a = &m->attributes[i];
+    json_t *values = a->values ? json_array() : json_null();
+    for (size_t v = 0; a->values && v < a->n_values; v++) json_array_append_new(values, json_deep_copy(a->values[v]));
+    json_array_append_new(attrs, json_pack("{s:s, s:o?, s:o, s:b, s:s}", "name", a->name, "default",
+                                           a->default_value ? json_deep_copy(a->default_value) : NULL, "values", values, "required", a->required, "description",
+                                           a->description));
+  }
+  for (size_t i = 0; i < m->n_tunables; i++)
+    json_object_set_new(tunables, m->tunables[i].name,
+                        m->tunables[i].default_value ? json_deep_copy(m->tunables[i].default_value) : json_null());
+  for (size_t i = 0; i < m->n_variants; i++) {
+    const manifest_variant *v = &m->variants[i];
+    json_t *when = json_array(), *passes = json_array();
+    for (size_t w = 0; w < v->n_when; w++) json_array_append_new(when, json_string(v->when[w].text));
+    for (size_t p = 0; p < v->n_passes; p++)
+      json_array_append_new(passes, json_pack("{s:s, s:s}", "id", v->passes[p].id, "shader", v->passes[p].shader));
+    json_array_append_new(variants, json_pack("{s:s, s:f, s:o, s:o}", "id", v->id, "priority", v->priority, "when",
+                                              when, "passes", passes));
+  }
+  json_t *doc = json_pack("{s:s, s:i, s:s, s:b, s:s}", "opId", m->op_id, "sinceVersion", m->since_version, "package",
+                          pkg_root(pkg), "verified", pkg_is_verified(pkg), "description", m->description);
+  if (!doc) return NULL;
+  if (pkg_version(pkg)) json_object_set_new(doc, "version", json_integer(pkg_version(pkg)));
+  if (pkg_revision(pkg)) json_object_set_new(doc, "revision", json_string(pkg_revision(pkg)));
+  if (pkg_warning(pkg)) json_object_set_new(doc, "warning", json_string(pkg_warning(pkg)));
+  json_object_set_new(doc, "ports", ports);
+  json_object_set_new(doc, "attributes", attrs);
+  json_object_set_new(doc, "tunables", tunables);
+  json_object_set_new(doc, "variants", variants);
+  return doc;
+}
+
 int cmd_info(int argc, char **argv) {
   cli_common o = {0};
   const char *pkg_name = NULL;
+  bool as_json = false;
   for (int i = 1; i < argc; i++) {
     int r = cli_common_option("info", argc, argv, &i, &o);
     if (r < 0) return 2;
+    if (r == 0 && strcmp(argv[i], "--json") == 0) {
+      as_json = true;
+      continue;
+    }
     if (r == 0 && argv[i][0] == '-' && argv[i][1])
-      return cli_error("info", "unknown option '%s' (wgk info PKG [--version N | --revision SHA] [--strict])", argv[i]),
+      return cli_error("info", "unknown option '%s' (wgk info PKG [--json] [--version N | --revision SHA] [--strict])", argv[i]),
              2;
     if (r == 0 && pkg_name)
       return cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;
@@ -112,6 +170,15 @@ int cmd_info(int argc, char **argv) {
     util_error_format(&err, text, sizeof text);
     cli_error("info", "%s", text);
     return 1;
+  }
+  if (as_json) {
+    json_t *doc = info_json(pkg);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (text) printf("%s\n", text);
+    free(text);
+    json_decref(doc);
+    pkg_free(pkg);
+    return text ? 0 : (cli_error("info", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), 1);
   }
   const manifest_model *m = pkg_manifest(pkg);
   printf("%s  (ONNX since opset %d)\n", m->op_id, m->since_version);

@@ -5,6 +5,8 @@
  * --shard K/N keeps every N-th of the cases --case selects, from the K-th on (1 <= K <= N), so N processes
  * together run each case once: a long suite split across ctest jobs.
  */
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,14 @@ static void print_tolerance(const tc_outcome *o) {
     printf("%.0f%% used", 100 * o->used);
 }
 
+/* doc on stdout, indented; takes the reference. */
+static void print_json(json_t *doc) {
+  char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
+  if (text) printf("%s\n", text);
+  free(text);
+  json_decref(doc);
+}
+
 static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
   switch (o->verdict) {
   case WGK_TC_PASS:
@@ -105,8 +115,28 @@ static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
   }
 }
 
-/* Runs the picked cases; counts[verdict]. false when the harness itself failed. */
-static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, bool verbose, int counts[3]) {
+/* --json: a case's outcome as {id, verdict, variant, maxAbs, maxRel, tolerance: {dtype, rtol, atol, used},
+ * refusedAsExpected, message}. */
+static json_t *outcome_json(const tc_case *c, const tc_outcome *o) {
+  static const char *const verdicts[] = {"pass", "fail", "skip"};
+  json_t *j = json_pack("{s:s, s:s, s:s}", "id", c->id, "verdict", verdicts[o->verdict], "variant", o->variant);
+  if (!j) return NULL;
+  if (o->verdict == WGK_TC_PASS && c->expect_error) json_object_set_new(j, "refusedAsExpected", json_true());
+  if (o->tol_dtype != WGK_DTYPE_INVALID) {
+    json_object_set_new(j, "maxAbs", json_real(o->max_abs));
+    json_object_set_new(j, "maxRel", json_real(o->max_rel));
+    json_object_set_new(j, "tolerance", json_pack("{s:s, s:f, s:f, s:f}", "dtype", wgk_dtype_name(o->tol_dtype),
+                                                  "rtol", o->tol.rtol, "atol", o->tol.atol, "used",
+                                                  isfinite(o->used) ? o->used : 1e300));
+  }
+  if (o->message[0]) json_object_set_new(j, "message", json_string(o->message));
+  return j;
+}
+
+/* Runs the picked cases; counts[verdict]; with report (--json) each outcome goes there instead of a line. false
+ * when the harness itself failed. */
+static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, bool verbose, json_t *report,
+                      int counts[3]) {
   bool *chosen = calloc(s->n_cases ? s->n_cases : 1, sizeof *chosen);
   if (!chosen) return cli_error("test", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false;
   size_t matched = pick_cases(s, pick, chosen);
@@ -121,7 +151,10 @@ static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, b
       ok = false;
       break;
     }
-    print_outcome(c, &o, verbose);
+    if (report)
+      json_array_append_new(report, outcome_json(c, &o));
+    else
+      print_outcome(c, &o, verbose);
     fflush(stdout);
     counts[o.verdict]++;
   }
@@ -134,7 +167,7 @@ int cmd_test(int argc, char **argv) {
   cli_common o = {0};
   const char *pkg = NULL, *shard = NULL;
   case_pick pick = {NULL, 1, 1};
-  bool list = false;
+  bool list = false, as_json = false;
   for (int i = 1; i < argc; i++) {
     int r = cli_common_option("test", argc, argv, &i, &o);
     if (r < 0) return cli_usage("test");
@@ -146,8 +179,10 @@ int cmd_test(int argc, char **argv) {
         return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
+    } else if (strcmp(argv[i], "--json") == 0) {
+      as_json = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list and the common options)",
+      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list --json and the common options)",
                        argv[i]),
              2;
     } else if (pkg) {
@@ -173,8 +208,13 @@ int cmd_test(int argc, char **argv) {
     cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
   }
   if (matched && list) { /* listing needs no GPU */
+    json_t *ids = as_json ? json_array() : NULL;
     for (size_t i = 0; i < pre->n_cases; i++)
-      if (chosen[i]) printf("%s\n", pre->cases[i].id);
+      if (chosen[i] && ids)
+        json_array_append_new(ids, json_string(pre->cases[i].id));
+      else if (chosen[i])
+        printf("%s\n", pre->cases[i].id);
+    if (ids) print_json(json_pack("{s:o}", "cases", ids));
   }
   free(chosen);
   tc_suite_free(pre);
@@ -186,11 +226,18 @@ int cmd_test(int argc, char **argv) {
   tc_suite *suite = load_suite(rt_kernel_package(k));
   int counts[3] = {0, 0, 0}, rc = 1;
   if (suite) {
-    if (o.verbose) printf("adapter: %s\n", wgk_context_adapter(ctx));
-    bool ok = run_suite(k, suite, &pick, o.verbose, counts);
-    printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
-    if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);
-    printf("\n");
+    if (o.verbose && !as_json) printf("adapter: %s\n", wgk_context_adapter(ctx));
+    json_t *report = as_json ? json_array() : NULL;
+    bool ok = run_suite(k, suite, &pick, o.verbose, report, counts);
+    if (report) {
+      print_json(json_pack("{s:s, s:s, s:o, s:i, s:i, s:i}", "package", rt_kernel_manifest(k)->op_id, "adapter",
+                           wgk_context_adapter(ctx), "cases", report, "passed", counts[WGK_TC_PASS], "failed",
+                           counts[WGK_TC_FAIL], "skipped", counts[WGK_TC_SKIP]));
+    } else {
+      printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
+      if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);
+      printf("\n");
+    }
     rc = ok && counts[WGK_TC_FAIL] == 0 ? 0 : 1;
   }
   tc_suite_free(suite);

@@ -22,6 +22,7 @@ typedef struct tune_opts {
   const char *pkg, *filter;
   long repeat;
   bool show;
+  bool json; /* --show --json: the cache's entries as JSON */
 } tune_opts;
 
 static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
@@ -29,6 +30,7 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   int r = cli_common_option("tune", argc, argv, i, &o->common);
   if (r) return r;
   if (strcmp(a, "--show") == 0) return o->show = true, 1;
+  if (strcmp(a, "--json") == 0) return o->json = true, 1;
   if (strcmp(a, "--case") == 0) return cli_once("tune", a, &o->filter, cli_value("tune", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--iterations") == 0) {
     const char *v = cli_value("tune", argc, argv, i);
@@ -42,7 +44,7 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   if (strcmp(a, "--repeat") == 0)
     return cli_error("tune", "--repeat is now --iterations N (the timed iterations per candidate)"), -1;
   if (a[0] == '-' && a[1])
-    return cli_error("tune", "unknown option '%s' (wgk tune takes: --case --iterations --show and the common options)",
+    return cli_error("tune", "unknown option '%s' (wgk tune takes: --case --iterations --show --json and the common options)",
                      a),
            -1;
   if (o->pkg) return cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
@@ -116,10 +118,28 @@ static bool tune_one(wgk_kernel *k, const tc_bench_suite *s, const tc_bench_case
   return st == WGK_OK || (st == WGK_ERR_UNSUPPORTED && strncmp(why, "device lacks", 12) == 0);
 }
 
-static int show(const char *path, const char *op) {
+/* --show --json: {"cache": path, "entries": [the cache's entries of op, as stored]}. */
+static int show_json(const char *path, const char *op, json_t *doc) {
+  json_t *entries = json_array(), *e;
+  size_t i;
+  json_array_foreach(json_object_get(doc, "entries"), i, e) {
+    const char *eop = json_string_value(json_object_get(e, "op"));
+    if (!op || (eop && strstr(eop, op))) json_array_append(entries, e);
+  }
+  json_t *out = json_pack("{s:s, s:o}", "cache", path, "entries", entries);
+  char *text = out ? json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+  if (text) printf("%s\n", text);
+  free(text);
+  json_decref(out);
+  json_decref(doc);
+  return text ? 0 : (cli_error("tune", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), 1);
+}
+
+static int show(const char *path, const char *op, bool as_json) {
   util_error err = {0};
   json_t *doc = rt_tuning_read(path, &err);
   if (!doc) return cli_error("tune", "%s: %s", path, err.message), 1;
+  if (as_json) return show_json(path, op, doc);
   printf("tuning cache: %s\n", path);
   size_t i;
   json_t *e;
@@ -145,7 +165,8 @@ int cmd_tune(int argc, char **argv) {
   if (!rt_tuning_path(path, sizeof path)) return cli_error("tune", "no cache folder: set WGK_TUNING_CACHE or HOME"), 1;
   if (o.show && (o.filter || o.repeat))
     return cli_error("tune", "--show prints the cache; --case and --iterations do not apply"), 2;
-  if (o.show) return show(path, o.pkg);
+  if (o.json && !o.show) return cli_error("tune", "--json goes with --show (the cache as JSON)"), 2;
+  if (o.show) return show(path, o.pkg, o.json);
   if (!o.pkg) return cli_usage("tune");
   pkg_package *pkg = cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */
   tc_bench_suite *pre = pkg ? cli_load_bench("tune", pkg) : NULL;

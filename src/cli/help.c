@@ -71,19 +71,26 @@ static const command_help helps[] = {
      "  --json                 as JSON: searchPath, hubCache, packages [{name, opId, version, verified, where,\n"
      "                         source, shadowed, repo, revision, complete, refs, error}]\n"},
     {"info", true,
-     "usage: wgk info PKG [options]\n"
+     "usage: wgk info PKG [--json] [options]\n"
      "Prints a package's contract: its op id, folder, version and whether its files are digest-verified, then\n"
      "its ports (direction, names, dtypes, rank, shape), attributes (default, allowed values), tunables and\n"
-     "variants (conditions and passes). Nothing runs on the GPU.\n"},
+     "variants (conditions and passes). Nothing runs on the GPU.\n"
+     "  --json                 as JSON: {opId, sinceVersion, package, verified, version, revision, description,\n"
+     "                         ports: [{dir, name, onnx, keys, typeVar, dtypes, optional, rank, shape}],\n"
+     "                         attributes: [{name, default, values, required}], tunables, variants: [{id,\n"
+     "                         priority, when, passes: [{id, shader}]}]}\n"},
     {"test", true,
-     "usage: wgk test PKG [--case ID] [--shard K/N] [--list] [options]\n"
+     "usage: wgk test PKG [--case ID] [--shard K/N] [--list] [--json] [options]\n"
      "Runs the package's test.json cases on the GPU against wgk's double-precision references. Prints a line\n"
      "per case: PASS with the variant, the largest absolute and relative errors and the tolerance that passed\n"
      "them (with the share of it the worst element used), FAIL with the worst element against its tolerance, or\n"
      "SKIP with the reason; then \"N passed, M failed\". Exit 1 on any failure.\n"
      "  --case ID              only cases whose id contains ID\n"
      "  --shard K/N            every N-th of those cases from the K-th on: N runs together run each once\n"
-     "  --list                 list the cases without running them\n"},
+     "  --list                 list the cases without running them\n"
+     "  --json                 as JSON: {package, adapter, cases: [{id, verdict, variant, maxAbs, maxRel,\n"
+     "                         tolerance: {dtype, rtol, atol, used}, message}], passed, failed, skipped};\n"
+     "                         with --list, {cases: [id]}\n"},
     {"bench", true,
      "usage: wgk bench PKG [--case ID] [--iterations N] [--json FILE] [--reference | --first-call]\n"
      "                 [--off-irq-cpu] [options]\n"
@@ -102,13 +109,16 @@ static const command_help helps[] = {
      "                         200 bare submissions; a wait there sees the work done late on the H200)\n"},
     {"tune", true,
      "usage: wgk tune PKG [--case ID] [--iterations N] [options]\n"
-     "       wgk tune --show [OP-ID]\n"
+     "       wgk tune --show [OP-ID] [--json]\n"
      "Sweeps the package's tunables per bench case and keeps the fastest per device in the tuning cache\n"
      "(WGK_TUNING_CACHE, else ~/.cache/wgk/tuning.json); later calls use it. Prints each candidate's time as it\n"
      "goes and the setting kept per case.\n"
      "  --case ID              only cases whose id contains ID\n"
      "  --iterations N         timed iterations per candidate (was --repeat)\n"
-     "  --show                 print the tuning cache (of one op with OP-ID)\n"},
+     "  --show                 print the tuning cache (of one op with OP-ID): per entry the device, op,\n"
+     "                         variant, shape, case, the tunables kept and their time against the defaults'\n"
+     "  --json                 with --show: {cache, entries: [{device, op, variant, shape, case, tunables,\n"
+     "                         gpuNs, defaultGpuNs, ...}]}\n"},
     {"onnx-test", false,
      "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
      "Runs ONNX single-node test folders (model.onnx, test_data_set_*/input_N.pb, output_N.pb) through the\n"
@@ -146,11 +156,14 @@ static const command_help helps[] = {
      "  --lock FILE            every repo of a lockfile (wgk lock), at its pinned commit and digests\n"
      "  --trust-remote-code    allow a repo outside webgpu-kernels/\n"},
     {"cache", false,
-     "usage: wgk cache ls\n"
+     "usage: wgk cache ls [--json]\n"
      "       wgk cache verify [REPO...]\n"
      "       wgk cache rm REPO\n"
-     "The Hub cache ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub): list it, check every\n"
-     "cached file against its digest, or remove one repo.\n"},
+     "The Hub cache ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub): list it (per repo its\n"
+     "blobs and bytes, its refs and the commits they point at, its snapshots), check every cached file against\n"
+     "its digest, or remove one repo.\n"
+     "  --json                 ls as JSON: {cache, repos: [{repo, folder, blobs, bytes, refs: {name: commit},\n"
+     "                         snapshots: [{commit, complete}]}]}\n"},
     {"lock", true,
      "usage: wgk lock REPO@vN ... [--trust-remote-code] > wgk.lock\n"
      "Pins each REPO@vN to its current commit and file digests (JSON on stdout), for wgk download --lock.\n"},

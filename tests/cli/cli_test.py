@@ -82,6 +82,27 @@ try:
                                        "rtol 0.01 atol 0.001, <1% used)",
                                        "1 passed, 0 failed"], "filtered run:\n" + out)
     wgk("test", PKG, "--case", "no_such_case", rc=1)
+    # --json: the same verdicts, with the tolerance of each case (test.json's, else the dtype's default)
+    out, _ = wgk("test", PKG, "--json")
+    rep = json.loads(out)
+    cases = {c["id"]: c for c in rep["cases"]}
+    check(rep["passed"] == 5 and rep["failed"] == 0 and all(c["verdict"] == "pass" for c in rep["cases"]), out)
+    f16 = cases.get("inline_f16", {})
+    check(f16.get("tolerance", {}).get("dtype") == "float16" and f16["tolerance"]["rtol"] == 0.01
+          and f16["tolerance"]["atol"] == 0.001 and 0 < f16["tolerance"]["used"] < 0.01
+          and abs(f16["maxAbs"] - 2.34e-05) < 1e-7, "inline_f16 as JSON:\n" + out)
+    check(cases.get("refuses_int32", {}).get("refusedAsExpected") is True, "a refusal as JSON:\n" + out)
+    out, _ = wgk("test", PKG, "--list", "--json")
+    check(json.loads(out)["cases"] == [c["id"] for c in json.load(open(os.path.join(PKG, "build", "webgpu",
+                                                                                       "test.json")))["cases"]],
+          "--list --json:\n" + out)
+    # info --json: the manifest's ports and attributes, read here from manifest.json itself
+    out, _ = wgk("info", PKG, "--json")
+    info = json.loads(out)
+    man = json.load(open(os.path.join(PKG, "build", "webgpu", "manifest.json")))
+    check(info["opId"] == "test.Scale" and len(info["ports"]) == len(man["inputs"]) + len(man["outputs"])
+          and len(info["variants"]) == len(man["variants"]),
+          "info --json:\n" + out)
 
     # test: failures, wrong refusals, skips, and an element the kernel never writes
     bad = os.path.join(tmp, "bad")

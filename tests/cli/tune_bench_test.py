@@ -82,6 +82,9 @@ try:
           "positionIds:int64[1,1]", "shape key: " + e["shape"])  # spec 2.1: ports keyed by bind key
     out, _ = wgk("tune", "--show")
     check(f"WORKGROUP_SIZE={best}" in out and CASE in out, "--show lists the entry:\n" + out)
+    out, _ = wgk("tune", "--show", "--json")  # the same entries as the cache file holds them
+    shown = json.loads(out)
+    check(shown["cache"] == CACHE and shown["entries"] == json.load(open(CACHE))["entries"], "--show --json:\n" + out)
 
     # the stored value is what a fresh process's call uses: pre-seed one that neither default nor tuner chose
     seeded = next(v for v in (64, 128, 32) if v not in (256, best))

@@ -359,6 +359,12 @@ try:
     # 9. wgk cache ls / verify / rm.
     p = wgk(env, "cache", "ls")
     check(REPO in p.stdout and f"ref v1 -> {C1}" in p.stdout and OTHER in p.stdout, "cache ls\n" + p.stdout)
+    p = wgk(env, "cache", "ls", "--json")  # the same listing as JSON, against the cache's own refs/ (issue 35)
+    listed = {r["repo"]: r for r in json.loads(p.stdout)["repos"]}
+    mine = listed.get(REPO, {})
+    on_disk = open(os.path.join(repo_dir(env), "refs", "v1")).read().strip()
+    check(set(listed) >= {REPO, OTHER} and mine.get("refs", {}).get("v1") == on_disk == C1
+          and any(s["commit"] == C1 and s["complete"] for s in mine.get("snapshots", [])), "cache ls --json\n" + p.stdout)
     p = wgk(env, "cache", "verify")
     check("0 problems" in p.stdout, "cache verify on a good cache\n" + p.stdout)
     # A snapshot's links may resolve into its repo's blobs/, nowhere else: a link to an identical copy outside
