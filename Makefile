@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap bootstrap-test bootstrap-plan build build-tests demo test test-asan test-asan-quick asan-build install wheel clean fuzz format
+.PHONY: all bootstrap bootstrap-test bootstrap-plan build build-tests demo test test-all test-asan test-asan-quick asan-build install wheel clean fuzz format
 
 all: build
 
@@ -34,8 +34,16 @@ build-tests: bootstrap-test $(BUILD)/CMakeCache.txt
 	cmake -S . -B $(BUILD) -DWGK_BUILD_TESTS=ON >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Two tiers (tests/util/tier.py, docs/testing.md): `make test` the quick tier, every test but those labelled
+# `slow` (every unit test, each package's fast cases on the machine's adapter, the ONNX conformance data, the
+# Python binding), about 5 minutes on 2 cores; `make test-all` every test with WGK_TIER=all, where a skip fails,
+# then the sanitizer pass over the cmocka programs: what CI (.ci/run) runs.
 test: build-tests
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	python3 tests/util/tier.py quick $(BUILD) -j $(JOBS)
+
+test-all: build-tests
+	python3 tests/util/tier.py all $(BUILD) -j $(JOBS)
+	$(MAKE) test-asan-quick
 
 # ASan + UBSan build of the library and every test. Leak detection is on; tests/lsan.supp names the leaks
 # inside Dawn and Mesa (nothing of ours). ctest gives each test these options too (tests/CMakeLists.txt).
@@ -51,7 +59,7 @@ test-asan: asan-build
 # CI's sanitizer pass: every cmocka program (label "unit": the host unit tests and the C GPU tests on
 # lavapipe) under ASan + UBSan + LSan.
 test-asan-quick: asan-build
-	cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -L unit
+	cd $(ASAN_BUILD) && $(SANITIZER_ENV) WGK_TIER=all ctest --output-on-failure -j $(JOBS) -L unit
 
 # PREFIX is honoured on every call, not only at the first configure: the build is re-configured with it (cheap:
 # nothing compiled depends on the prefix) and installed there. The install is relocatable (README "Install").

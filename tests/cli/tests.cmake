@@ -10,14 +10,14 @@ endif()
 if(TARGET wgk_cli AND EXISTS "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding/build/webgpu/test.json")
   add_test(NAME cli_test_rotary COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --reject "FAIL |SKIP |skipped" --
            $<TARGET_FILE:wgk_cli> test --strict "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding" --version 1)
-  set_tests_properties(cli_test_rotary PROPERTIES TIMEOUT 300 LABELS "gpu")
+  set_tests_properties(cli_test_rotary PROPERTIES TIMEOUT 300 LABELS "gpu;package;slow")
 endif()
 # wgk tune, the tuning cache a later call uses (WGK_TUNING_CACHE in a temp dir), wgk bench --json.
 if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_tune_bench COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --
            ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/tune_bench_test.py
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
-  set_tests_properties(cli_tune_bench PROPERTIES TIMEOUT 600 LABELS "gpu")
+  set_tests_properties(cli_tune_bench PROPERTIES TIMEOUT 600 LABELS "gpu;slow")
 endif()
 # Bad command-line and file inputs: one clear line each, argument errors before any GPU context.
 if(TARGET wgk_cli AND WGK_PYTHON3)
@@ -37,7 +37,7 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_convert_plans COMMAND ${WGK_RUN_TEST} -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/convert_test.py
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   # float16 calls on the described device without shader-f16 plan and render the packed-f16 variants (issue 15)
-  set_tests_properties(cli_convert_plans PROPERTIES TIMEOUT 1200 LABELS "plan")
+  set_tests_properties(cli_convert_plans PROPERTIES TIMEOUT 1200 LABELS "plan;slow")
 endif()
 # CLI conventions: every command's --help / -h / `wgk help CMD` (every option explained), wgk --version.
 if(TARGET wgk_cli AND WGK_PYTHON3)

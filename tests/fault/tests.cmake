@@ -7,7 +7,7 @@ set(WGK_FAULT_ENV
   "WGK_TUNING_CACHE=${CMAKE_BINARY_DIR}/fault-no-tuning-cache.json")
 
 wgk_add_test(test_fault_alloc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fault_alloc.c ${CMAKE_CURRENT_LIST_DIR}/fault_alloc.c
-             TIMEOUT 900 LABELS "gpu;fault")
+             TIMEOUT 900 LABELS "gpu;fault;slow")
 target_link_options(test_fault_alloc PRIVATE
   "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
   "LINKER:--wrap=json_loadb,--wrap=json_loads,--wrap=json_loadf,--wrap=json_load_file")
@@ -27,7 +27,7 @@ foreach(range "1 3000" "3001 5500" "5501 6300" "6301 6800" "6801 -1")
   if(WGK_SANITIZE AND last EQUAL -1) # past 6800 every round compiles pipelines: over 85 min under ASan; sample
     set(step 25)
   endif()
-  set_tests_properties(test_fault_alloc_sparse_${first} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800 LABELS "gpu;fault"
+  set_tests_properties(test_fault_alloc_sparse_${first} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800 LABELS "gpu;fault;slow"
     ENVIRONMENT "WGK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CMOCKA_MESSAGE_OUTPUT=stdout;${WGK_FAULT_ENV};WGK_FAULT_ONLY=sparse_attention;WGK_FAULT_FIRST=${first};WGK_FAULT_LAST=${last};WGK_FAULT_STEP=${step}")
 endforeach()
 

@@ -13,7 +13,7 @@ if(WGK_PYTHON3)
   set_tests_properties(test_hub_api PROPERTIES TIMEOUT 300 LABELS "gpu" SKIP_RETURN_CODE 77 ENVIRONMENT "CMOCKA_MESSAGE_OUTPUT=stdout")
   if(TARGET wgk_cli)
     add_test(NAME hub_cli COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/hub_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
-    set_tests_properties(hub_cli PROPERTIES TIMEOUT 600 LABELS "gpu")
+    set_tests_properties(hub_cli PROPERTIES TIMEOUT 600 LABELS "gpu;slow")
     # huggingface_hub over a cache wgk filled and wgk over one it filled; skipped (77, with the reason) where
     # huggingface_hub cannot be imported
     add_test(NAME hub_hf_interop COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/hf_interop_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})

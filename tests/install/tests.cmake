@@ -10,7 +10,7 @@ if(TARGET wgk_cli)
            ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/install_move_test.py ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR}
            ${sanitize})
   # cmake --install writes build/install_manifest.txt: one install at a time.
-  set_tests_properties(install_move PROPERTIES TIMEOUT 600 LABELS "gpu;install" RESOURCE_LOCK wgk_install)
+  set_tests_properties(install_move PROPERTIES TIMEOUT 600 LABELS "gpu;install;slow" RESOURCE_LOCK wgk_install)
 endif()
 wgk_add_test(test_caller_device SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_caller_device.c TIMEOUT 300 LABELS "gpu;install")
 target_link_libraries(test_caller_device PRIVATE ${MATH_LIB})

@@ -5,8 +5,8 @@ set_tests_properties(manifest_spec21_golden PROPERTIES LABELS "plan")
 # Spec 2.1 on the GPU: explicit destinations, scalar args into uniforms, the loader tools' Relu package.
 find_program(WGK_SPEC21_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(WGK_SPEC21_PYTHON3)
-  add_test(NAME manifest_spec21_run COMMAND ${WGK_SPEC21_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/spec21/run_test.py
-           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  add_test(NAME manifest_spec21_run COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "ok: ai.onnx.Relu" --
+           ${WGK_SPEC21_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/spec21/run_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(manifest_spec21_run PROPERTIES TIMEOUT 300 LABELS "gpu")
   # The public loader's storage rules: widened int8/int16/uint8/bool, packed uint8, opaque and narrowed int64,
   # int64 outputs stored as 32 bits, the opaque-int64 WGSL scan and the refusals, against numpy.

@@ -4,7 +4,7 @@
 find_program(WGK_NODE node REQUIRED)
 if(TARGET wgk_cli)
   add_test(NAME oracle_jinja COMMAND ${WGK_NODE} ${CMAKE_CURRENT_LIST_DIR}/run.mjs --wgk $<TARGET_FILE:wgk_cli>)
-  set_tests_properties(oracle_jinja PROPERTIES TIMEOUT 300 LABELS "oracle")
+  set_tests_properties(oracle_jinja PROPERTIES TIMEOUT 300 LABELS "oracle;slow")
 else()
   message(WARNING "oracle_jinja: no wgk_cli target, test not registered")
 endif()

@@ -1,1 +1,9 @@
 wgk_add_test(test_package SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_package.c)
+# The quick tier's package check: every kernels/*/ (found when the test runs), its small test.json cases on the
+# GPU against the double references (tests/package/fast_cases.py); the full test.json runs in the full tier.
+if(TARGET wgk_cli)
+  add_test(NAME packages_fast_cases COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "of [0-9]+ packages ok"
+           --reject "skipped|\nSKIP |FAIL" -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/fast_cases.py $<TARGET_FILE:wgk_cli>
+           ${CMAKE_SOURCE_DIR}/kernels)
+  set_tests_properties(packages_fast_cases PROPERTIES TIMEOUT 600 LABELS "gpu;package")
+endif()

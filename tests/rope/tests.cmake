@@ -13,6 +13,11 @@ if(TARGET wgk_cli)
     --expect "\n[1-9][0-9]* passed, 0 failed, 0 skipped\n" --
     ${CMAKE_CURRENT_LIST_DIR}/seed_package.sh $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/rotary-seed-package)
   set_tests_properties(rotary_seed_manifest_package PROPERTIES TIMEOUT 300 LABELS "gpu;conformance")
+  # A folder added after the build was configured is run: a copy of the data with one case more.
+  add_test(NAME rotary_onnx_conformance_found_at_run_time COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
+    --expect "(^|\n)# 9 single-node folders\n.*\n9 passed, 0 failed, 0 skipped\n" --
+    ${CMAKE_CURRENT_LIST_DIR}/conformance_added_later.sh $<TARGET_FILE:wgk_cli> ${WGK_ONNX_NODE_TESTS})
+  set_tests_properties(rotary_onnx_conformance_found_at_run_time PROPERTIES TIMEOUT 300 LABELS "gpu;conformance")
 endif()
 # Calls over the storage-binding limit split into sub-calls (a lowered limit; double reference, poisoned outputs).
 wgk_add_test(test_rotary_split SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_rotary_split.c TIMEOUT 120 LABELS gpu)

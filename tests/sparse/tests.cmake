@@ -10,7 +10,7 @@ if(TARGET wgk_cli)
     add_test(NAME sparse_package_test_json_${k}of3 COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
       --expect "[1-9][0-9]* passed, 0 failed\n" --reject "skipped|\nSKIP " --
       $<TARGET_FILE:wgk_cli> test ${CMAKE_SOURCE_DIR}/kernels/com.microsoft.SparseAttention --shard ${k}/3)
-    set_tests_properties(sparse_package_test_json_${k}of3 PROPERTIES TIMEOUT 600 LABELS "gpu")
+    set_tests_properties(sparse_package_test_json_${k}of3 PROPERTIES TIMEOUT 600 LABELS "gpu;package;slow")
   endforeach()
 endif()
 if(TARGET wgk_cli)
@@ -19,7 +19,7 @@ if(TARGET wgk_cli)
       COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
               --expect "9 passed, 0 failed, 0 skipped.*2 passed, 0 failed, 0 skipped" --
               ${CMAKE_CURRENT_LIST_DIR}/ort_sparse.sh $<TARGET_FILE:wgk_cli> ${CMAKE_BINARY_DIR}/ort-sparse-${seed} ${seed})
-    set_tests_properties(ort_sparse_seed${seed} PROPERTIES TIMEOUT 600 LABELS "gpu")
+    set_tests_properties(ort_sparse_seed${seed} PROPERTIES TIMEOUT 600 LABELS "gpu;peer;slow")
   endforeach()
 endif()
 if(TARGET wgk_cli)
@@ -99,7 +99,7 @@ if(TARGET wgk_cli)
     add_test(NAME f16_packed_${pkg} COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
       --expect "_f16packed, max abs err.*\n[1-9][0-9]* passed, 0 failed\n*$" --reject "skipped|SKIP|FAIL"
       -- $<TARGET_FILE:wgk_cli> test ${CMAKE_SOURCE_DIR}/kernels/${pkg} --case f16)
-    set_tests_properties(f16_packed_${pkg} PROPERTIES TIMEOUT 600 LABELS "gpu" ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
+    set_tests_properties(f16_packed_${pkg} PROPERTIES TIMEOUT 600 LABELS "gpu;package;slow" ENVIRONMENT "WGK_DISABLE_FEATURES=shader-f16")
   endforeach()
   # wgk explain names the float16 form and why, on a described device with shader-f16 and with it hidden
   set(WGK_ROPE_F16 ${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json

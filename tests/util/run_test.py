@@ -73,9 +73,16 @@ def main(argv):
     if gpu:
         need_gpu(gpu)
     sys.stdout.flush()
-    p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    out = p.stdout.decode("utf-8", "replace")
-    sys.stdout.write(out)
+    # The output is passed on as it comes (a test that runs past ctest's TIMEOUT still shows how far it got) and
+    # kept for the checks below.
+    p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    chunks = []
+    for line in p.stdout:
+        chunks.append(line)
+        sys.stdout.write(line.decode("utf-8", "replace"))
+        sys.stdout.flush()
+    p.wait()
+    out = b"".join(chunks).decode("utf-8", "replace")
     if p.returncode == SKIP and status != SKIP:
         finish(SKIP, "the test reported itself skipped (exit 77)")
     if p.returncode != status:
