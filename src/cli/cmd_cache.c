@@ -144,20 +144,25 @@ int cmd_cache(int argc, char **argv) {
     verify_state v = {0};
     if (argc == 2 && hub_cache_each(cache, verify_repo, &v, &err) != WGK_OK) rc = 1;
     for (int i = 2; i < argc; i++) {
-      if (!hub_repo_id_ok(argv[i])) {
-        cli_error("cache", "'%s' is not a repo id (org/name)", argv[i]);
+      char *id = hub_repo_of(argv[i], strlen(argv[i])); /* a bare op id: webgpu-kernels/<op id> */
+      if (!id || !hub_repo_id_ok(id)) {
+        cli_error("cache", "'%s' is not a repo id (org/name, or an op id)", argv[i]);
+        free(id);
         free(cache);
         return 2;
       }
-      verify_repo(cache, argv[i], &v);
+      verify_repo(cache, id, &v);
+      free(id);
     }
     if (v.problems) rc = 1;
     printf("%d repos checked, %d problems\n", v.repos, v.problems);
   } else if (strcmp(sub, "rm") == 0 && argc == 3) {
-    if (hub_cache_rm(cache, argv[2], &err) != WGK_OK)
+    char *id = hub_repo_of(argv[2], strlen(argv[2])); /* a bare op id: webgpu-kernels/<op id> */
+    if (!id || hub_cache_rm(cache, id, &err) != WGK_OK)
       rc = 1;
     else
-      printf("removed %s\n", argv[2]);
+      printf("removed %s\n", id);
+    free(id);
   } else {
     free(cache);
     return cli_usage("cache");

@@ -43,7 +43,14 @@ int cmd_download(int argc, char **argv) {
     }
     st = hub_download_lock(lock, &ho, print_dir, NULL, &err);
   } else {
-    st = hub_snapshot(repo, &ho, &dir, NULL, &err);
+    /* One way to name a kernel: org/name, name, with @vN or @<commit> (or --version / --revision). */
+    char rev[41];
+    size_t base_len = 0;
+    char *id = NULL;
+    st = hub_split_ref(repo, &base_len, &ho.version, &ho.revision, rev, &err);
+    if (!st && !(id = hub_repo_of(repo, base_len))) st = util_error_oom(&err, repo, NULL);
+    if (!st) st = hub_snapshot(id, &ho, &dir, NULL, &err);
+    free(id);
     if (!st) printf("%s\n", dir);
   }
   free(dir);

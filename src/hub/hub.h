@@ -50,6 +50,17 @@ typedef struct hub_options {
 /* True when id matches ^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$ (and neither part is "." or ".."). */
 bool hub_repo_id_ok(const char *id);
 
+/* One way to name a kernel, for every command, the C API and Python: "org/name", "name" (an op id: the org is
+ * webgpu-kernels), "org/name@vN" or "org/name@<40 hex>" (also after a bare name). Splits spec at its last '@':
+ * *base_len is the length of the name part; a "@vN" suffix sets *version, a "@<40 hex>" one copies the commit into
+ * rev (41 bytes) and points *revision at it. A version or revision the caller gave already (the `version` /
+ * `revision` parameter, --version / --revision) must agree with the suffix: else WGK_ERR_INVALID_ARGUMENT naming both.
+ * A spec without '@' changes nothing. */
+wgk_status hub_split_ref(const char *spec, size_t *base_len, int *version, const char **revision, char rev[41],
+                         util_error *err);
+/* The repo id of a name: "org/name" as is, a bare op id under webgpu-kernels; malloc'ed (len chars of name). */
+char *hub_repo_of(const char *name, size_t len);
+
 /* The cache root ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub); malloc'ed, NULL when there is
  * no HOME either. */
 char *hub_cache_root(void);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -376,7 +377,8 @@ static wgk_status resolve(job *j) {
   if ((o->version > 0) == has_rev)
     return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, NULL,
                          has_rev ? "give a version or a revision, not both"
-                                 : "a load from the Hub needs a version (--version N) or a revision (--revision SHA): "
+                                 : "a load from the Hub needs a version (the version parameter, --version N, or "
+                                   "REPO@vN) or a revision (the revision parameter, --revision SHA, or REPO@SHA): "
                                    "there is no default");
   if (has_rev && !hub_is_commit(o->revision))
     return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, "revision", "'%s' is not a 40-hex commit",
@@ -481,4 +483,54 @@ bool hub_cached_version(const char *repo, int version) {
   free(dir);
   free(cache);
   return ok;
+}
+
+wgk_status hub_split_ref(const char *spec, size_t *base_len, int *version, const char **revision, char rev[41],
+                         util_error *err) {
+  const char *at = spec ? strrchr(spec, '@') : NULL;
+  *base_len = spec ? strlen(spec) : 0;
+  if (!at) return WGK_OK;
+  *base_len = (size_t)(at - spec);
+  const char *suf = at + 1;
+  if (suf[0] == 'v' && suf[1] >= '1' && suf[1] <= '9') {
+    char *end;
+    long v = strtol(suf + 1, &end, 10);
+    if (*end || v > 1000000)
+      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
+                           "'@%s': a version is v1 .. v1000000 (e.g. org/name@v1)", suf);
+    if (*revision)
+      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
+                           "names version %ld, and a revision is given too (the revision parameter or --revision): "
+                           "give one",
+                           v);
+    if (*version > 0 && *version != (int)v)
+      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
+                           "names version %ld, but the version parameter (or --version) says %d: give one", v,
+                           *version);
+    *version = (int)v;
+    return WGK_OK;
+  }
+  if (hub_is_commit(suf)) {
+    if (*version > 0)
+      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
+                           "names a commit, and version %d is given too (the version parameter or --version): give one",
+                           *version);
+    if (*revision && strcasecmp(*revision, suf) != 0)
+      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
+                           "names commit %s, but the revision parameter (or --revision) says %.64s: give one", suf,
+                           *revision);
+    for (int i = 0; i < 41; i++) rev[i] = (char)tolower((unsigned char)suf[i]);
+    *revision = rev;
+    return WGK_OK;
+  }
+  return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
+                       "'@%.64s': after '@' give a version (vN, e.g. @v1) or a 40-hex commit", suf);
+}
+
+char *hub_repo_of(const char *name, size_t len) {
+  bool has_org = memchr(name, '/', len) != NULL;
+  size_t n = len + (has_org ? 0 : sizeof WGK_HUB_TRUSTED_ORG) + 1;
+  char *r = malloc(n);
+  if (r) snprintf(r, n, "%s%s%.*s", has_org ? "" : WGK_HUB_TRUSTED_ORG, has_org ? "" : "/", (int)len, name);
+  return r;
 }

@@ -82,7 +82,18 @@ wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package
   if (!out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "pkg_open: NULL out");
   pkg_package *pkg = calloc(1, sizeof *pkg);
   if (!pkg) return util_error_oom(err, path_or_id, NULL);
-  wgk_status st = pkg_resolve(path_or_id, opts, &pkg->dir, err);
+  /* "name@vN" / "name@<commit>": the suffix is the version or revision (hub_split_ref), for an id only. */
+  pkg_options eff = opts ? *opts : (pkg_options){0};
+  char rev[41], *base = NULL;
+  size_t base_len = strlen(path_or_id ? path_or_id : "");
+  wgk_status st = WGK_OK;
+  const char *at = path_or_id ? strrchr(path_or_id, '@') : NULL;
+  if (at && (base = strndup(path_or_id, (size_t)(at - path_or_id))) && pkg_is_id(base)) {
+    st = hub_split_ref(path_or_id, &base_len, &eff.version, &eff.revision, rev, err);
+    path_or_id = base;
+    opts = &eff;
+  }
+  if (!st) st = pkg_resolve(path_or_id, opts, &pkg->dir, err);
   bool by_id = !st && pkg_is_id(path_or_id);
   if (!st && (!(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
     st = util_error_oom(err, path_or_id, NULL);
@@ -90,6 +101,7 @@ wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package
     st = util_error_in(err, WGK_ERR_IO, pkg->root, NULL, "cannot resolve the package root: %s", strerror(errno));
   if (!st) hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
   if (!st) st = open_dir(pkg, opts, err);
+  free(base);
   if (st) {
     pkg_free(pkg);
     return st;

@@ -158,8 +158,11 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
   bool use_bundled = bundled && !(opts && opts->revision);
   /* The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the bundled
    * copy of it; the bundled packages act as a pre-filled cache behind the real one. */
-  bool repo_id = strchr(id, '/') != NULL, pinned = opts && (opts->version > 0 || opts->revision);
-  bool downloaded = !hit && !oom && repo_id && opts && opts->version > 0 && hub_cached_version(id, opts->version);
+  /* A bare op id names the same kernel as webgpu-kernels/<op id> in the cache and on the Hub. */
+  char *hub_id = hub_repo_of(id, strlen(id));
+  bool repo_id = hub_id != NULL, pinned = opts && (opts->version > 0 || opts->revision);
+  oom = oom || !hub_id;
+  bool downloaded = !hit && !oom && opts && opts->version > 0 && hub_cached_version(hub_id, opts->version);
   char kernels[PATH_MAX];
   hit = hit || (!downloaded && use_bundled && pkg_bundled_dir(kernels, sizeof kernels, NULL) &&
                 try_list(kernels, rel, &found, &tried, &oom));
@@ -169,13 +172,15 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
                       .revision = opts ? opts->revision : NULL,
                       .trust_remote_code = opts && opts->trust_remote_code,
                       .log = opts ? opts->log : NULL};
-    wgk_status hs = hub_snapshot(id, &ho, dir_out, NULL, err);
+    wgk_status hs = hub_snapshot(hub_id, &ho, dir_out, NULL, err);
     if (hs && err && err->message[0])
       util_error_append(err, " (not found locally either; searched: %s)",
                         tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
     util_dynbuf_free(&tried);
+    free(hub_id);
     return hs;
   }
+  free(hub_id);
   wgk_status st =
       oom   ? util_error_oom(err, id, "searching the package")
       : hit ? webgpu_dir(found, dir_out, err)
@@ -185,8 +190,9 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
                             tried.len ? util_dynbuf_str(&tried) : "(no dirs)",
                             is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
                             is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
-                            repo_id ? "; the Hub cache and the Hub need a version (--version N) or a revision "
-                                      "(--revision SHA): there is no default"
+                            repo_id ? "; the Hub cache and the Hub need a version (the version parameter, "
+                                      "--version N, or NAME@vN) or a revision (the revision parameter, --revision "
+                                      "SHA, or NAME@SHA): there is no default"
                                     : "");
   free(found);
   util_dynbuf_free(&tried);

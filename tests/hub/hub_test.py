@@ -356,6 +356,34 @@ try:
     p = wgk(e2, "lock", REPO, rc=1)
     check("REPO@vN" in p.stderr, "lock needs REPO@vN\n" + p.stderr)
 
+    # 8b. One way to name a kernel (issue 35 item 5): org/name, name, @vN, @<commit> in every command, beside
+    # --version / --revision; disagreeing forms are refused naming both; short op ids in cache verify / rm.
+    e = fresh_env("naming")
+    OP = REPO.split("/")[1]
+    p = wgk(e, "download", REPO + "@v1")
+    check(p.stdout.strip().endswith(C1 + "/build/webgpu"), "download REPO@v1\n" + p.stdout + p.stderr)
+    p = wgk(e, "download", OP, "--version", "1")
+    check(p.stdout.strip().endswith(C1 + "/build/webgpu"), "download of a bare op id\n" + p.stdout + p.stderr)
+    p = wgk(e, "download", OP + "@" + C1)
+    check(p.stdout.strip().endswith(C1 + "/build/webgpu"), "download NAME@commit\n" + p.stdout + p.stderr)
+    for spec in (REPO + "@v1", OP + "@v1", REPO + "@" + C1, OP + "@" + C1.upper()):
+        p = wgk(e, "info", spec)
+        check(f"snapshots/{C1}" in p.stdout, f"info {spec} loads the snapshot\n{p.stdout[:300]}{p.stderr}")
+    p = wgk(e, "info", REPO + "@v1", "--version", "2", rc=1)
+    check("version 1" in p.stderr and "says 2" in p.stderr, "@v1 with --version 2 refused, naming both\n" + p.stderr)
+    p = wgk(e, "info", REPO + "@v1", "--revision", C1, rc=1)
+    check("give one" in p.stderr, "@v1 with --revision refused\n" + p.stderr)
+    p = wgk(e, "info", REPO + "@main", rc=1)
+    check("after '@' give a version" in p.stderr, "a bad @ suffix is refused\n" + p.stderr)
+    p = wgk(e, "lock", REPO, "--version", "1")
+    check(json.loads(p.stdout or "{}").get("kernels", [{}])[0].get("commit") == C1, "lock REPO --version 1\n" + p.stderr)
+    p = wgk(e, "lock", OP + "@v1")
+    check(json.loads(p.stdout or "{}").get("kernels", [{}])[0].get("repo") == REPO, "lock of a bare op id\n" + p.stderr)
+    p = wgk(e, "cache", "verify", OP)
+    check("0 problems" in p.stdout and "1 repos checked" in p.stdout, "cache verify of a short op id\n" + p.stdout + p.stderr)
+    p = wgk(e, "cache", "rm", OP)
+    check(not os.path.exists(repo_dir(e)), "cache rm of a short op id\n" + p.stdout + p.stderr)
+
     # 9. wgk cache ls / verify / rm.
     p = wgk(env, "cache", "ls")
     check(REPO in p.stdout and f"ref v1 -> {C1}" in p.stdout and OTHER in p.stdout, "cache ls\n" + p.stdout)

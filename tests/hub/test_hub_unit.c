@@ -278,6 +278,41 @@ static void blob_names(void **state) {
   assert_false(hub_blob_name_shape("../../etc"));
 }
 
+/* One way to name a kernel: name@vN, name@<commit>, agreeing with the version / revision parameters. */
+static void name_forms(void **state) {
+  (void)state;
+  util_error err;
+  util_error_clear(&err);
+  size_t len = 0;
+  int v = 0;
+  const char *r = NULL;
+  char rev[41];
+  assert_int_equal(hub_split_ref("webgpu-kernels/a.B@v12", &len, &v, &r, rev, &err), WGK_OK);
+  assert_int_equal(len, strlen("webgpu-kernels/a.B"));
+  assert_int_equal(v, 12);
+  assert_null(r);
+  v = 0;
+  assert_int_equal(hub_split_ref("a.B@89ABCDEF0123456789ABCDEF0123456789ABCDEF", &len, &v, &r, rev, &err), WGK_OK);
+  assert_string_equal(r, "89abcdef0123456789abcdef0123456789abcdef");
+  assert_int_equal(len, 3);
+  r = NULL;
+  v = 2;
+  assert_int_equal(hub_split_ref("a.B@v1", &len, &v, &r, rev, &err), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(err.message, "version parameter"));
+  util_error_clear(&err);
+  v = 0;
+  assert_int_equal(hub_split_ref("a.B@v0", &len, &v, &r, rev, &err), WGK_ERR_INVALID_ARGUMENT);
+  util_error_clear(&err);
+  assert_int_equal(hub_split_ref("a.B", &len, &v, &r, rev, &err), WGK_OK);
+  assert_int_equal(len, 3);
+  char *id = hub_repo_of("a.B", 3);
+  assert_string_equal(id, "webgpu-kernels/a.B");
+  free(id);
+  id = hub_repo_of("o/a.B@v1", 5);
+  assert_string_equal(id, "o/a.B");
+  free(id);
+}
+
 static void secrets_and_escapes(void **state) {
   (void)state;
   char *u = hub_url_shown("https://user:pw@host.example:8443/kernels/a@b");
@@ -348,6 +383,7 @@ int main(void) {
       cmocka_unit_test(token_sources),     cmocka_unit_test(lockfile_refusals),
       cmocka_unit_test(snapshot_bound),    cmocka_unit_test(secrets_and_escapes),
       cmocka_unit_test(sweep_stays_inside),  cmocka_unit_test(blob_names),
+      cmocka_unit_test(name_forms),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
