@@ -14,6 +14,7 @@
 #include "device/device_json.h"
 #include "ops/ops.h"
 #include "plan/plan.h"
+#include "runtime/runtime_access.h"
 #include "util/env.h"
 
 typedef struct explain_opts {
@@ -210,20 +211,10 @@ static bool parse_shape(const explain_opts *o, const manifest_model *m, plan_ten
 }
 
 static bool device_desc(const explain_opts *o, dev_desc *d, util_error *err) {
-  if (o->device_file) {
-    if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
-    uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
-    if (dev_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) != WGK_OK)
-      return false;
-    d->features &= ~hidden;
-    return true;
-  }
-  gpu_device *dev = NULL;
-  gpu_options g = {.adapter = o->common.adapter, .verbose = o->common.verbose};
-  if (gpu_device_create(&g, &dev, err) != WGK_OK) return false;
-  *d = *gpu_device_desc(dev);
-  gpu_device_destroy(dev);
-  return true;
+  if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
+  uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
+  return dev_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) == WGK_OK &&
+         (d->features &= ~hidden, true);
 }
 
 static const char *port_key(const manifest_port *p) { return p->n_bind_keys ? p->bind_keys[0] : p->name; }
@@ -309,6 +300,26 @@ static void print_text(const manifest_model *m, const pkg_package *pkg, const de
   }
 }
 
+/* The tunables the plan used, and where they came from (as `wgk run --verbose` prints them). */
+static void print_tunables(const plan_result *plan, int tuned) {
+  const expr_value *t = expr_value_dict_get(plan->scope, "tunables");
+  if (!expr_value_len(t)) return;
+  printf("tunables");
+  for (size_t i = 0; i < expr_value_len(t); i++)
+    printf(" %s=%lld", expr_value_dict_key_at(t, i), (long long)expr_value_as_int(expr_value_dict_value_at(t, i)));
+  printf(" (%s)\n", tuned < 0 ? "call and manifest defaults; a described device reads no tuning cache"
+                     : tuned   ? "tuning cache"
+                               : "call and manifest defaults");
+}
+
+static json_t *tunables_json(const plan_result *plan) {
+  const expr_value *t = expr_value_dict_get(plan->scope, "tunables");
+  json_t *o = json_object();
+  for (size_t i = 0; o && i < expr_value_len(t); i++)
+    json_object_set_new(o, expr_value_dict_key_at(t, i), json_integer(expr_value_as_int(expr_value_dict_value_at(t, i))));
+  return o;
+}
+
 static json_t *shape_json(int rank, const int64_t *shape) {
   json_t *a = json_array();
   for (int d = 0; d < rank; d++) json_array_append_new(a, json_integer(shape[d]));
@@ -342,7 +353,7 @@ static json_t *text_json(const char *text, size_t n) {
   return j;
 }
 
-static void print_json(const manifest_model *m, const dev_desc *d, const plan_result *plan) {
+static void print_json(const manifest_model *m, const dev_desc *d, const plan_result *plan, int tuned) {
   json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
   json_object_set_new(root, "kernel", json_string(m->op_id));
   json_object_set_new(root, "variant", json_string(plan->variant->id));
@@ -390,6 +401,8 @@ static void print_json(const manifest_model *m, const dev_desc *d, const plan_re
   json_object_set_new(root, "outputs", outs);
   json_object_set_new(root, "intermediates", scratch_json(plan));
   json_object_set_new(root, "passes", passes);
+  json_object_set_new(root, "tunables", tunables_json(plan));
+  json_object_set_new(root, "tunablesFrom", json_string(tuned < 0 ? "described device" : tuned ? "tuning cache" : "defaults"));
   char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   if (text) puts(text);
   free(text);
@@ -435,73 +448,143 @@ static void host_check_headline(const manifest_model *m, const plan_tensor *port
   util_error_append(err, "\n%s", rejected);
 }
 
-static int run_plan(const char *cmd, int argc, char **argv, bool render) {
-  explain_opts o;
-  if (!parse(cmd, argc, argv, &o)) return 2;
-  if (o.device_file) { /* a device description must be a regular file: not a folder, FIFO or device */
-    struct stat sb;
-    if (stat(o.device_file, &sb) != 0) return cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
-    if (!S_ISREG(sb.st_mode))
-      return cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file), 1;
+/* The plan shown (explain) or its WGSL written (render). tuned: -1 for a described device (no tuning cache is
+ * consulted for a device wgk does not run on), else whether the tuning cache's tunables were taken. */
+static int show(const explain_opts *o, const manifest_model *m, const pkg_package *pkg, const dev_desc *d,
+                const plan_result *plan, int tuned, bool render) {
+  if (!render) {
+    if (o->json) {
+      print_json(m, d, plan, tuned);
+    } else {
+      print_text(m, pkg, d, plan);
+      print_tunables(plan, tuned);
+    }
+    return 0;
   }
+  int rc = o->pass_id ? 1 : 0;
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    if (o->pass_id && strcmp(o->pass_id, plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id) != 0)
+      continue;
+    if (!o->pass_id && plan->n_passes > 1)
+      printf("// pass %s\n", plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id);
+    fputs(plan->passes[i].wgsl, stdout);
+    rc = 0;
+  }
+  if (rc) cli_say("wgk render: variant %s has no pass '%s'\n", plan->variant->id, o->pass_id);
+  return rc;
+}
+
+/* The call's ports, attributes, args and tunables from the command line. */
+typedef struct call_values {
+  plan_tensor *ports;
+  expr_value *attrs, *args, *tunables;
+} call_values;
+
+static bool values_make(const char *cmd, const explain_opts *o, const manifest_model *m, call_values *v,
+                        util_error *err) {
+  v->ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *v->ports);
+  v->attrs = expr_value_dict(), v->args = expr_value_dict(), v->tunables = expr_value_dict();
+  if (!v->ports || !v->attrs || !v->args || !v->tunables) return util_error_oom(err, NULL, cmd), false;
+  bool ok = check_dtypes(cmd, o, m, err);
+  for (int i = 0; ok && i < o->n_shapes; i++) ok = parse_shape(o, m, v->ports, o->shapes[i], err);
+  ok = ok && check_absent(o, m, v->ports, err);
+  for (int i = 0; ok && i < o->n_attrs; i++) ok = put_kv(cmd, "--attr", v->attrs, o->attrs[i], err);
+  for (int i = 0; ok && i < o->n_args; i++) ok = put_kv(cmd, "--arg", v->args, o->args[i], err);
+  for (int i = 0; ok && i < o->n_tunables; i++) ok = put_kv(cmd, "--tunable", v->tunables, o->tunables[i], err);
+  return ok;
+}
+
+static void values_free(call_values *v) {
+  expr_value_release(v->attrs);
+  expr_value_release(v->args);
+  expr_value_release(v->tunables);
+  free(v->ports);
+}
+
+/* A device description (--device FILE): planned here on the package alone, there being no device to run on. */
+static int plan_described(const char *cmd, const explain_opts *o, bool render) {
   util_error err;
   util_error_clear(&err);
-  pkg_options po = {.strict = o.common.strict,
-                    .version = o.common.version,
-                    .revision = o.common.revision,
-                    .trust_remote_code = o.common.trust_remote_code,
+  pkg_options po = {.strict = o->common.strict,
+                    .version = o->common.version,
+                    .revision = o->common.revision,
+                    .trust_remote_code = o->common.trust_remote_code,
                     .log = &cli_log_sink};
   pkg_package *pkg = NULL;
-  if (pkg_open(o.pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
+  if (pkg_open(o->pkg, &po, &pkg, &err) != WGK_OK) return fail(cmd, &err);
   if (pkg_warning(pkg)) cli_say("wgk: %s\n", pkg_warning(pkg));
   const manifest_model *m = pkg_manifest(pkg);
-  plan_tensor *ports = calloc(m->n_ports ? m->n_ports : 1, sizeof *ports);
-  expr_value *attrs = expr_value_dict(), *args = expr_value_dict(), *tunables = expr_value_dict();
+  call_values v = {0};
   dev_desc desc;
   plan_planner *planner = NULL;
   plan_result *plan = NULL;
-  int rc = 1;
-  bool ok = ports && attrs && args && tunables;
-  ok = ok && check_dtypes(cmd, &o, m, &err);
-  for (int i = 0; ok && i < o.n_shapes; i++) ok = parse_shape(&o, m, ports, o.shapes[i], &err);
-  ok = ok && check_absent(&o, m, ports, &err);
-  for (int i = 0; ok && i < o.n_attrs; i++) ok = put_kv(cmd, "--attr", attrs, o.attrs[i], &err);
-  for (int i = 0; ok && i < o.n_args; i++) ok = put_kv(cmd, "--arg", args, o.args[i], &err);
-  for (int i = 0; ok && i < o.n_tunables; i++) ok = put_kv(cmd, "--tunable", tunables, o.tunables[i], &err);
-  ok = ok && device_desc(&o, &desc, &err);
+  bool ok = values_make(cmd, o, m, &v, &err) && device_desc(o, &desc, &err);
   tmpl_loader loader = pkg_template_loader(pkg);
   ok = ok && plan_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
-  plan_call call = {.ports = ports, .attrs = attrs, .args = args, .tunables = tunables};
+  plan_call call = {.ports = v.ports, .attrs = v.attrs, .args = v.args, .tunables = v.tunables};
   ok = ok && plan_make(planner, &call, &plan, &err) == WGK_OK;
-  if (!ok && err.status == WGK_ERR_NO_VARIANT) host_check_headline(m, ports, attrs, &err);
-  if (!ok) {
-    rc = err.message[0] ? fail(cmd, &err) : 1; /* an empty message: the error line is printed already */
-  } else if (!render) {
-    if (o.json)
-      print_json(m, &desc, plan);
-    else
-      print_text(m, pkg, &desc, plan);
-    rc = 0;
-  } else {
-    rc = o.pass_id ? 1 : 0;
-    for (size_t i = 0; i < plan->n_passes; i++) {
-      if (o.pass_id && strcmp(o.pass_id, plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id) != 0)
-        continue;
-      if (!o.pass_id && plan->n_passes > 1)
-        printf("// pass %s\n", plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id);
-      fputs(plan->passes[i].wgsl, stdout);
-      rc = 0;
-    }
-    if (rc) cli_say("wgk render: variant %s has no pass '%s'\n", plan->variant->id, o.pass_id);
-  }
+  if (!ok && err.status == WGK_ERR_NO_VARIANT) host_check_headline(m, v.ports, v.attrs, &err);
+  int rc = !ok ? (err.message[0] ? fail(cmd, &err) : 1) : show(o, m, pkg, &desc, plan, -1, render);
   plan_free(plan);
   plan_planner_free(planner);
-  expr_value_release(attrs);
-  expr_value_release(args);
-  expr_value_release(tunables);
-  free(ports);
+  values_free(&v);
   pkg_free(pkg);
   return rc;
+}
+
+/* This machine's device: through the library, as a program's wgk_call_run plans (rt_call_explain): the same load
+ * policy, plan cache, tuning cache and refusal policy. */
+static int plan_on_device(const char *cmd, const explain_opts *o, bool render) {
+  wgk_context_options co = {.adapter = o->common.adapter, .verbose = o->common.verbose};
+  wgk_context *ctx = NULL;
+  char *msg = NULL;
+  if (wgk_context_create(&co, &ctx, &msg) != WGK_OK) {
+    cli_error(cmd, "%s", msg ? msg : "cannot create a context");
+    free(msg);
+    return 1;
+  }
+  wgk_kernel_options ko = {.version = o->common.version,
+                           .revision = o->common.revision,
+                           .strict = o->common.strict,
+                           .trust_remote_code = o->common.trust_remote_code};
+  wgk_kernel *k = NULL;
+  wgk_call *call = NULL;
+  call_values v = {0};
+  util_error err;
+  util_error_clear(&err);
+  int rc = 1;
+  if (wgk_kernel_load(ctx, o->pkg, &ko, &k) != WGK_OK) {
+    cli_error(cmd, "%s", wgk_context_errmsg(ctx));
+  } else {
+    if (wgk_kernel_warning(k)) cli_say("wgk: %s\n", wgk_kernel_warning(k));
+    const manifest_model *m = rt_kernel_manifest(k);
+    const plan_result *plan = NULL;
+    bool tuned = false;
+    if (!values_make(cmd, o, m, &v, &err))
+      rc = err.message[0] ? fail(cmd, &err) : 1;
+    else if (wgk_call_create(k, &call) != WGK_OK ||
+             rt_call_explain(call, v.ports, v.attrs, v.args, v.tunables, &plan, &tuned) != WGK_OK)
+      cli_error(cmd, "%s", wgk_context_errmsg(ctx));
+    else
+      rc = show(o, m, rt_kernel_package(k), rt_context_device_desc(ctx), plan, tuned, render);
+  }
+  values_free(&v);
+  wgk_call_destroy(call);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+  return rc;
+}
+
+static int run_plan(const char *cmd, int argc, char **argv, bool render) {
+  explain_opts o;
+  if (!parse(cmd, argc, argv, &o)) return 2;
+  if (!o.device_file) return plan_on_device(cmd, &o, render);
+  /* a device description must be a regular file: not a folder, FIFO or device */
+  struct stat sb;
+  if (stat(o.device_file, &sb) != 0) return cli_error(cmd, "--device %s: %s", o.device_file, strerror(errno)), 1;
+  if (!S_ISREG(sb.st_mode))
+    return cli_error(cmd, "--device %s: not a regular file (a device description is a JSON file)", o.device_file), 1;
+  return plan_described(cmd, &o, render);
 }
 
 int cmd_explain(int argc, char **argv) { return run_plan("explain", argc, argv, false); }

@@ -87,6 +87,63 @@ static wgk_status plan_for_call(wgk_call *c, rt_plan_entry **entry, bool *tuned_
   return plan_call_ports(c, NULL, entry, tuned_out);
 }
 
+/* Host checks of an explained call: ports from the given shapes and dtypes, no data (wgk explain has none). */
+typedef struct shapes_only {
+  const manifest_model *m;
+  const plan_tensor *ports;
+} shapes_only;
+
+static wgk_status shape_port(const op_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
+                             util_error *err) {
+  (void)want_data;
+  (void)err;
+  const shapes_only *s = oc->impl;
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < s->m->n_ports; i++) {
+    const manifest_port *pp = &s->m->ports[i];
+    const plan_tensor *t = &s->ports[i];
+    if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t->present) continue;
+    *out = (ops_hostcheck_tensor){true, wgk_dtype_from_name(t->dtype), t->rank, t->shape, NULL};
+  }
+  return WGK_OK;
+}
+
+wgk_status rt_call_explain(wgk_call *c, const plan_tensor *ports, const expr_value *attrs, const expr_value *args,
+                           const expr_value *tunables, const plan_result **plan, bool *tuned) {
+  wgk_context *ctx = c->k->ctx;
+  *plan = NULL;
+  rt_lock(ctx);
+  rt_clear(ctx);
+  expr_value *copies[3] = {expr_value_dict_copy(attrs), expr_value_dict_copy(args), expr_value_dict_copy(tunables)};
+  wgk_status st = WGK_OK;
+  if (!copies[0] || !copies[1] || !copies[2]) {
+    for (int i = 0; i < 3; i++) expr_value_release(copies[i]);
+    st = util_error_oom(&ctx->err, NULL, c->k->m->op_id);
+    rt_unlock(ctx);
+    return st;
+  }
+  expr_value_release(c->attrs), expr_value_release(c->args), expr_value_release(c->tunables);
+  c->attrs = copies[0], c->args = copies[1], c->tunables = copies[2];
+  c->values_gen++;
+  rt_plan_entry *e = NULL;
+  st = plan_call_ports(c, ports, &e, tuned);
+  if (st == WGK_ERR_NO_VARIANT) { /* the refusal policy of wgk_call_run (explain_rejection), from the shapes */
+    const op_hooks *hooks = ops_find(c->k->m->op_id);
+    shapes_only sh = {c->k->m, ports};
+    op_call call = {.source = c->k->m->source, .attrs = c->attrs, .port = shape_port, .impl = &sh};
+    util_error rejected = ctx->err, check;
+    util_error_clear(&check);
+    if (hooks && hooks->host_check && hooks->host_check(&call, &check) != WGK_OK) {
+      ctx->err = check;
+      util_error_append(&ctx->err, "\n%s", rejected.message);
+      st = ctx->err.status;
+    }
+  }
+  if (st == WGK_OK) *plan = e->plan;
+  rt_unlock(ctx);
+  return st;
+}
+
 /* A sub-call's plan (runtime/split.c's planner). */
 static wgk_status plan_sub_call(wgk_call *c, const plan_tensor *ports, rt_plan_entry **entry) {
   return plan_call_ports(c, ports, entry, NULL);

@@ -11,6 +11,7 @@
 #include "wgk.h"
 
 #include "device/device_desc.h"
+#include "expr/expr.h"
 #include "gpu/gpu.h"
 #include "manifest/manifest.h"
 #include "package/package.h"
@@ -27,6 +28,13 @@ const dev_desc *rt_context_device_desc(const wgk_context *ctx); /* its features 
 /* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.
  * Valid until the call runs again or is destroyed (for `wgk run --verbose` / `--wgsl` and tests). */
 const plan_result *rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullable */);
+
+/* The plan wgk_call_run would make for ports (shapes and dtypes; no tensors needed) and these attributes, args
+ * and tunables, which replace the call's: the same plan cache, tuning cache and refusal policy (a NO_VARIANT
+ * led by the op's host check). *tuned: whether the tuning cache's tunables were taken. The plan is valid until
+ * the kernel plans again. For `wgk explain` and `wgk render`. */
+wgk_status rt_call_explain(wgk_call *c, const plan_tensor *ports, const expr_value *attrs, const expr_value *args,
+                           const expr_value *tunables, const plan_result **plan /* OUT */, bool *tuned /* OUT */);
 
 /* The timed passes of the call's last plan as wgk_call_gpu_time last read them: up to max (label, ns) pairs, ns
  * each pass's share of the busy time (the shares sum to that read's GPU time; a split call's sub-calls summed per

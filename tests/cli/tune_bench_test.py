@@ -94,6 +94,19 @@ try:
     # the tunables line lists every tunable (WORKGROUP_SIZE, ROW_BITS, THREAD_BITS), then where they came from
     check(f"@workgroup_size({seeded})" in out and re.search(rf"WORKGROUP_SIZE={seeded} .*\(tuning cache\)", out),
           f"seeded {seeded} used:\n" + out)
+    # wgk explain plans through the library as the call does (issue 38 item 5): the same tuned value, said so;
+    # before, explain built its own planner, read no tuning cache and showed the default 256
+    shapes = ["--shape", "x=1,32,1,128", "--shape", "cos_cache=4096,64", "--shape", "sin_cache=4096,64",
+              "--shape", "position_ids=1,1"]
+    out, _ = wgk("explain", PKG, *shapes)
+    check(re.search(rf"^tunables WORKGROUP_SIZE={seeded} .*\(tuning cache\)$", out, re.M), "explain, tuned:\n" + out)
+    out, _ = wgk("explain", PKG, *shapes, "--json")
+    j = json.loads(out)
+    check(j["tunables"]["WORKGROUP_SIZE"] == seeded and j["tunablesFrom"] == "tuning cache", "explain --json: " + out)
+    out, _ = wgk("render", PKG, *shapes)
+    check(f"@workgroup_size({seeded})" in out, "render renders the tuned plan:\n" + out[:400])
+    out, _ = wgk("explain", PKG, *shapes, "--tunable", "WORKGROUP_SIZE=1024")
+    check(re.search(r"^tunables WORKGROUP_SIZE=1024 ", out, re.M), "explain, the call's own tunable wins:\n" + out)
     # another shape has no entry: the manifest default; a value the call sets wins over the cache
     out = run_call(2)
     check("@workgroup_size(256)" in out and "(call and manifest defaults)" in out, "other shape, default:\n" + out)
@@ -104,6 +117,9 @@ try:
     json.dump(doc, open(CACHE, "w"))
     out = run_call(1)
     check("@workgroup_size(256)" in out, "an impossible stored value is ignored:\n" + out)
+    out, _ = wgk("explain", PKG, *shapes)
+    check(re.search(r"^tunables WORKGROUP_SIZE=256 .*\(call and manifest defaults\)$", out, re.M),
+          "explain ignores it as the call does:\n" + out)
 
     # bench --json: the report parses and holds every field
     path = os.path.join(tmp, "bench.json")
