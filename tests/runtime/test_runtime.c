@@ -185,6 +185,45 @@ static void second_call_compiles_nothing(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* What the library says beside its errors goes to wgk_context_options.log: one line per call of kind LINE, with
+ * verbose the shader compile and the plan; without verbose none. */
+typedef struct heard {
+  int lines;
+  bool compiled, planned;
+} heard;
+
+static void listen(void *user, wgk_log_kind kind, const char *text) {
+  heard *h = user;
+  if (kind != WGK_LOG_LINE) return;
+  assert_null(strchr(text, '\n'));
+  h->lines++;
+  h->compiled = h->compiled || strncmp(text, "wgk: compiled ", 14) == 0;
+  h->planned = h->planned || strncmp(text, "wgk: planned ai.onnx.RotaryEmbedding variant ", 45) == 0;
+}
+
+static void diagnostics_go_to_the_log(void **state) {
+  (void)state;
+  for (int verbose = 0; verbose < 2; verbose++) {
+    heard h = {0};
+    wgk_context_options o = {.verbose = verbose, .log = listen, .log_user = &h};
+    wgk_context *ctx = NULL;
+    char *msg = NULL;
+    if (wgk_context_create(&o, &ctx, &msg) != WGK_OK) fail_msg("context: %s", msg ? msg : "?");
+    wgk_test_need_gpu_context(ctx);
+    wgk_kernel *k = kernel(ctx);
+    rope_case c = {1, 2, 3, 8, 8, 0, false, 0};
+    run_case(ctx, k, &c);
+    wgk_kernel_destroy(k);
+    wgk_context_destroy(ctx);
+    if (verbose) {
+      assert_true(h.compiled);
+      assert_true(h.planned);
+    } else {
+      assert_false(h.compiled || h.planned);
+    }
+  }
+}
+
 /* Runs a call expected to be rejected; the caller's output must keep its NaN poison. */
 static void expect_rejected(wgk_context *ctx, wgk_call *call, wgk_tensor *y, const char *needle) {
   wgk_stats before, after;
@@ -340,7 +379,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(results_match_reference),       cmocka_unit_test(second_call_compiles_nothing),
       cmocka_unit_test(rejected_calls_change_nothing), cmocka_unit_test(batch_equals_single_calls),
-      cmocka_unit_test(caller_device_survives),
+      cmocka_unit_test(caller_device_survives),        cmocka_unit_test(diagnostics_go_to_the_log),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
