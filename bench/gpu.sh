@@ -18,8 +18,9 @@
 #   bench/gpu.sh [STEP...]          steps, in the order given (default: all):
 #       check      devices, smoke, the GPU tests, the ONNX conformance suite, `wgk test` of every package
 #       bench      both packages side by side with every peer (bench/peers/run.sh): wgk bench --off-irq-cpu,
-#                  ONNX Runtime CPU and WebGPU, torch (RoPE eager/compile; dense SDPA float32 and float16), the
-#                  public loader; each peer case within PEER_BUDGET_MS (default 4000) of timed calls
+#                  ONNX Runtime CPU and WebGPU, torch (RoPE eager/compile; dense SDPA and flex_attention with the
+#                  block layout, float32 and float16; TORCH_FLEX=0 without flex), the public loader; each peer case
+#                  within PEER_BUDGET_MS (default 4000) of timed calls
 #       firstcall  the first call of a fresh `wgk run` process, cold and warm pipeline cache (bench/firstcall.sh)
 #       all        check firstcall bench
 #       exec CMD.. one command with the environment (Vulkan at the NVIDIA driver, the carried libraries)
