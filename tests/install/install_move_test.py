@@ -106,6 +106,7 @@ def main():
             check(p.returncode == 0, f"{name}.c builds against the moved install")
             p = run([exe], env, cwd)
             if p.returncode == 77:
+                print(f"SKIP: installed {name} reported itself skipped (exit 77): {p.stdout.strip()[-300:]}")
                 skipped = True
                 continue
             check(p.returncode == 0 and "verified" in p.stdout, f"installed {name} runs on the moved install")
