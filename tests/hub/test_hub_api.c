@@ -96,6 +96,18 @@ static void loads_by_repo_id_and_runs(void **state) {
   setenv("HF_HUB_OFFLINE", "1", 1);
   if (wgk_kernel_load(ctx, REPO, &pinned, &k) != WGK_OK) fail_msg("%s", wgk_context_errmsg(ctx));
   wgk_kernel_destroy(k);
+  /* One way to name a kernel: the same loads as name@<commit>, a bare op id @vN, with no options. */
+  char named[160];
+  snprintf(named, sizeof named, "%s@%s", REPO, commit);
+  if (wgk_kernel_load(ctx, named, NULL, &k) != WGK_OK) fail_msg("%s: %s", named, wgk_context_errmsg(ctx));
+  wgk_kernel_destroy(k);
+  if (wgk_kernel_load(ctx, "ai.onnx.RotaryEmbedding@v1", NULL, &k) != WGK_OK)
+    fail_msg("ai.onnx.RotaryEmbedding@v1: %s", wgk_context_errmsg(ctx));
+  wgk_kernel_destroy(k);
+  /* A suffix that disagrees with the version option is refused, naming the parameter (not a CLI flag only). */
+  wgk_kernel_options v2 = {.version = 2};
+  assert_int_equal(wgk_kernel_load(ctx, "ai.onnx.RotaryEmbedding@v1", &v2, &k), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(wgk_context_errmsg(ctx), "version parameter"));
   unsetenv("HF_HUB_OFFLINE");
 }
 
