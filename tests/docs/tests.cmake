@@ -32,3 +32,17 @@ add_test(NAME docs_env_table COMMAND ${WGK_RUN_TEST} --expect "^ok: [0-9]+ varia
 add_test(NAME docs_env_table_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
          ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/env_table_test.py --self-test)
 set_tests_properties(docs_env_table docs_env_table_refuses PROPERTIES TIMEOUT 120 LABELS "docs;lint")
+
+# docs/manifest.md lists exactly the keys of every key table of the manifest reader (src/manifest/*.c)
+add_test(NAME docs_manifest_keys COMMAND ${WGK_RUN_TEST} --expect "^ok: [0-9]+ keys in [0-9]+ tables" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/manifest_keys_test.py ${CMAKE_SOURCE_DIR})
+add_test(NAME docs_manifest_keys_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/manifest_keys_test.py --self-test)
+set_tests_properties(docs_manifest_keys docs_manifest_keys_refuses PROPERTIES TIMEOUT 120 LABELS "docs;lint")
+
+# docs/authoring.md builds its package from its own code blocks and ends in `wgk test` passing
+if(TARGET wgk_cli)
+  add_test(NAME docs_authoring COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "^ok: docs/authoring.md" --
+           ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/authoring_test.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:wgk_cli>)
+  set_tests_properties(docs_authoring PROPERTIES TIMEOUT 300 LABELS "gpu;docs")
+endif()
