@@ -54,7 +54,8 @@ def main():
         return 1
     bindir = tempfile.mkdtemp(prefix="wgk-authoring-bin-")
     os.symlink(wgk, os.path.join(bindir, "wgk"))
-    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+    env = dict(os.environ)
+    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     env.pop("WGK_KERNEL_PATH", None)
     n_files = n_runs = 0
     last = ""

@@ -42,7 +42,7 @@ set_tests_properties(docs_manifest_keys docs_manifest_keys_refuses PROPERTIES TI
 
 # docs/authoring.md builds its package from its own code blocks and ends in `wgk test` passing
 if(TARGET wgk_cli)
-  add_test(NAME docs_authoring COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "^ok: docs/authoring.md" --
+  add_test(NAME docs_authoring COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "\nok: docs/authoring.md" --
            ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/authoring_test.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:wgk_cli>)
   set_tests_properties(docs_authoring PROPERTIES TIMEOUT 300 LABELS "gpu;docs")
 endif()
