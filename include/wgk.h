@@ -153,8 +153,6 @@ typedef void (*wgk_log_fn)(void *log_user, wgk_log_kind kind, const char *text);
 typedef struct wgk_context_options {
   const char *adapter; /* adapter index or name substring; NULL: env WGK_ADAPTER, else high-performance */
   bool verbose;        /* Dawn's log and wgk's cache decisions to log */
-  wgk_log_fn log;      /* where wgk's diagnostics go (wgk_log_kind); NULL: nowhere */
-  void *log_user;      /* passed to log */
   /* A caller's WebGPU objects (WGPUInstance, WGPUDevice as void*): wgk uses them and never destroys
    * them. When device is set, adapter is ignored. */
   void *wgpu_instance;
@@ -192,6 +190,8 @@ typedef struct wgk_context_options {
                                on unless the adapter is a CPU */
   int8_t submit_during_fill; /* copies deferred by earlier uploads are submitted while a staged piece is filled;
                                WGK_SUBMIT_DURING_FILL; off */
+  wgk_log_fn log;            /* where wgk's diagnostics go (wgk_log_kind); NULL: nowhere, the library never prints */
+  void *log_user;            /* passed to log */
 } wgk_context_options;
 
 /* The values of a switch in wgk_context_options (0: its default), and "none" for the counts that allow it. */

@@ -137,6 +137,7 @@ class _ContextOptions(ctypes.Structure):
                 ("max_storage_binding_bytes", ctypes.c_int64), ("host_threads", ctypes.c_int32),
                 ("host_spin_us", ctypes.c_int32), ("wait_spin_us", ctypes.c_int32), ("staged_upload", ctypes.c_int8),
                 ("defer_uploads", ctypes.c_int8), ("submit_during_fill", ctypes.c_int8),
+                ("log", ctypes.c_void_p), ("log_user", ctypes.c_void_p),  # NULL: the library says nothing
                 ("_spare", ctypes.c_uint64 * 16)]
 
 
