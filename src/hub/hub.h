@@ -37,6 +37,9 @@
 #include "wgk.h"
 
 #define WGK_HUB_TRUSTED_ORG "webgpu-kernels"
+/* The largest file the Hub client keeps: the package reader's PKG_FILE_MAX_BYTES (src/package checks they agree),
+ * since no load could read a bigger one. */
+#define WGK_HUB_FILE_MAX_BYTES ((size_t)64 << 20)
 
 typedef struct hub_options {
   int version;            /* branch v<N>; 0 = not given */

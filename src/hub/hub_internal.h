@@ -6,10 +6,9 @@
 #include <stddef.h>
 
 #include "hub/hub.h"
-#include "package/package.h"
 
 /* Bounds on what the Hub can make one operation spend (docs/limits.md gives the reasons). */
-#define HUB_FILE_MAX_BYTES PKG_FILE_MAX_BYTES      /* one file: no load could read a bigger one */
+#define HUB_FILE_MAX_BYTES WGK_HUB_FILE_MAX_BYTES  /* one file: no load could read a bigger one */
 #define HUB_TOTAL_MAX_BYTES ((size_t)512 << 20)    /* every body of one operation together (WGK_HUB_MAX_BYTES) */
 #define HUB_SMALL_FILE_MAX_BYTES ((size_t)64 << 10) /* a ref, the token file */
 #define HUB_LOCKFILE_MAX_BYTES ((size_t)16 << 20)  /* wgk.lock */

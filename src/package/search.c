@@ -14,6 +14,8 @@
 #include "util/dynbuf.h"
 
 #define TRUSTED_ORG "webgpu-kernels/"
+_Static_assert(PKG_FILE_MAX_BYTES == WGK_HUB_FILE_MAX_BYTES,
+               "the Hub keeps no file bigger than a package file may be, and refuses none a load could read");
 
 static bool is_dir(const char *path) {
   struct stat st;
