@@ -6,12 +6,6 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_run_test_info PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
-# The RotaryEmbedding package's own test.json, verified (digest-checked) and against the double reference.
-if(TARGET wgk_cli AND EXISTS "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding/build/webgpu/test.json")
-  add_test(NAME cli_test_rotary COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --reject "FAIL |SKIP |skipped" --
-           $<TARGET_FILE:wgk_cli> test --strict "${CMAKE_SOURCE_DIR}/kernels/ai.onnx.RotaryEmbedding" --version 1)
-  set_tests_properties(cli_test_rotary PROPERTIES TIMEOUT 300 LABELS "gpu;package;slow")
-endif()
 # wgk tune, the tuning cache a later call uses (WGK_TUNING_CACHE in a temp dir), wgk bench --json.
 if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_tune_bench COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --

@@ -2,17 +2,7 @@
 wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
 wgk_add_test(test_sparse_decode_reuse SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_decode_reuse.c TIMEOUT 300)
 set_property(TEST test_sparse_decode_reuse APPEND PROPERTY FIXTURES_REQUIRED seed_packages)  # the seed fixture
-if(TARGET wgk_cli)
-  # `wgk test` exits 1 when a case fails; its closing line must also count passes, no failure and no skipped case
-  # (a skipped case checked nothing). The cases run as three shards so parallel ctest jobs share them (under the
-  # sanitizers one process took 35 minutes).
-  foreach(k 1 2 3)
-    add_test(NAME sparse_package_test_json_${k}of3 COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
-      --expect "[1-9][0-9]* passed, 0 failed\n" --reject "skipped|\nSKIP " --
-      $<TARGET_FILE:wgk_cli> test ${CMAKE_SOURCE_DIR}/kernels/com.microsoft.SparseAttention --shard ${k}/3)
-    set_tests_properties(sparse_package_test_json_${k}of3 PROPERTIES TIMEOUT 600 LABELS "gpu;package;slow")
-  endforeach()
-endif()
+# The package's own test.json runs in the package suite (tests/packages: packages_suite_*of3).
 if(TARGET wgk_cli)
   foreach(seed 23 5)
     add_test(NAME ort_sparse_seed${seed}
