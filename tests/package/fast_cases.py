@@ -2,8 +2,8 @@
 """Every package's fast cases, for the quick test tier: each kernels/*/ found when the test runs, its test.json
 cases whose inputs hold at most LIMIT elements (by their declared shapes; refusal cases included), run with
 `wgk test` on the machine's adapter and checked against wgk's double references. Every picked case must pass:
-none may fail or be skipped. The whole of each test.json runs in the full tier (cli_test_rotary, the
-SparseAttention shards).
+none may fail or be skipped. The whole of each test.json runs in the full tier (packages_suite_KofN,
+tests/packages).
 
 usage: fast_cases.py WGK KERNELS_DIR [LIMIT]   (LIMIT: default 65536 elements)
 
