@@ -163,8 +163,28 @@ static bool read_inputs(const manifest_model *m, const run_opts *o, util_host_te
       if (manifest_find_port_or_key(m, other) == p)
         return cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name), false;
     }
+    /* the file and its header only: the data is read once the device's maxBufferSize is known (load_inputs) */
     util_error err = {0};
-    if (util_npy_read(path, &host[i], &err) != WGK_OK) {
+    (void)host;
+    if (util_npy_check(path, NULL, &err) != WGK_OK) {
+      char text[WGK_ERROR_MESSAGE_MAX + 1024];
+      util_error_format(&err, text, sizeof text);
+      return cli_error("run", "--in %s: %s", key, text), false;
+    }
+  }
+  return true;
+}
+
+/* The inputs' data, each refused from its header when above the device's maxBufferSize (a 5 GiB .npy was read whole
+ * before the upload refused it). */
+static bool load_inputs(wgk_context *ctx, const run_opts *o, util_host_tensor **host) {
+  uint64_t max = rt_context_device_desc(ctx)->limits.maxBufferSize;
+  for (int i = 0; i < o->n_ins; i++) {
+    char key[128];
+    const char *path;
+    cli_split_kv(o->ins[i], key, sizeof key, &path);
+    util_error err = {0};
+    if (util_npy_read_max(path, max, "maxBufferSize", &host[i], &err) != WGK_OK) {
       char text[WGK_ERROR_MESSAGE_MAX + 1024];
       util_error_format(&err, text, sizeof text);
       return cli_error("run", "--in %s: %s", key, text), false;
@@ -203,19 +223,13 @@ static bool parse_destination(const char *spec, char *key, size_t key_size, wgk_
     *dt = wgk_dtype_from_name(colon + 1);
     if (*dt == WGK_DTYPE_INVALID) return cli_error("run", "--out-shape %s: unknown dtype '%s'", key, colon + 1), false;
   }
-  bool ok = true;
-  *rank = 0;
-  if (strcmp(dims, "scalar") != 0 && dims[0]) {
-    char *save = NULL;
-    for (char *tok = strtok_r(dims, "x", &save); ok && tok; tok = strtok_r(NULL, "x", &save)) {
-      char *end;
-      errno = 0;
-      long long d = strtoll(tok, &end, 10);
-      ok = !errno && !*end && d >= 0 && *rank < WGK_MAX_DIMS;
-      if (ok) shape[(*rank)++] = d;
-    }
+  /* the dims as --shape takes them (cli_parse_shape): "2xx2", "4x", "x4", "+4", " 4" are refused, not skipped */
+  util_error err = {0};
+  if (!cli_parse_shape(dims, rank, shape, &err)) {
+    char text[WGK_ERROR_MESSAGE_MAX + 1024];
+    util_error_format(&err, text, sizeof text);
+    return cli_error("run", "--out-shape %s: '%s': %s", key, v, text), false;
   }
-  if (!ok) return cli_error("run", "--out-shape %s: '%s' is not DIMS like 2x3", key, v), false;
   return true;
 }
 
@@ -229,6 +243,15 @@ static bool check_destinations(const manifest_model *m, const run_opts *o) {
     const manifest_port *p = manifest_find_port_or_key(m, key);
     if (!p || p->dir == WGK_PORT_INPUT)
       return cli_error("run", "--out-shape %s: %s has no output port '%s'", key, m->op_id, key), false;
+    for (int j = 0; j < i; j++) { /* a port given twice would run with the last: refused, as --in */
+      char other[128];
+      const char *ov;
+      cli_split_kv(o->out_shapes[j], other, sizeof other, &ov);
+      if (manifest_find_port_or_key(m, other) == p)
+        return cli_error("run", "--out-shape %s and --out-shape %s name the same port %s; give it once", other, key,
+                         p->name),
+               false;
+    }
   }
   return true;
 }
@@ -511,7 +534,7 @@ int cmd_run(int argc, char **argv) {
   if (ok && job.st != WGK_OK) ok = false, cli_error("run", "%s", job.msg ? job.msg : "cannot create a WebGPU context");
   free(job.msg);
   if (ctx) phase_context(&ph, ctx);
-  ok = ok && cli_load("run", &o.common, o.pkg, ctx, &k);
+  ok = ok && load_inputs(ctx, &o, host) && cli_load("run", &o.common, o.pkg, ctx, &k);
   phase_end(&ph, PH_LOAD);
   if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);

@@ -8,8 +8,22 @@
 static const char *const case_keys[] = {"id",    "description", "inputs", "attrs",      "args",     "tunables",
                                         "bytes", "flops",       "warmup", "iterations", "requires", NULL};
 
+/* Upper bounds of a case's counts (docs/limits.md): `wgk bench --iterations` takes at most 1,000,000, and a case may
+ * ask no more; warm-ups are a tenth of that. The bench multiplies iterations by its repeats (3) and batch sizes, so
+ * the bounds also keep those products far from int64 overflow. */
+#define BENCH_MAX_ITERATIONS 1000000
+#define BENCH_MAX_WARMUP 100000
+
 static wgk_status read_count(tc_reader *r, const json_t *v, const char *path, int64_t *out) {
   if (!json_is_integer(v) || json_integer_value(v) < 0) return tc_fail(r, path, "expected an integer >= 0");
+  *out = json_integer_value(v);
+  return WGK_OK;
+}
+
+static wgk_status read_bounded(tc_reader *r, const json_t *v, const char *path, int64_t max, int64_t *out) {
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+    return tc_fail(r, path, "expected an integer in [0, %lld]%s", (long long)max,
+                   json_is_integer(v) && json_integer_value(v) > max ? " (the bound of docs/limits.md)" : "");
   *out = json_integer_value(v);
   return WGK_OK;
 }
@@ -30,8 +44,8 @@ static wgk_status read_field(tc_reader *r, tc_bench_case *c, const char *key, co
   if (strcmp(key, "tunables") == 0) return tc_read_values(r, v, path, &c->tunables, &c->n_tunables, true);
   if (strcmp(key, "bytes") == 0) return read_count(r, v, path, &c->bytes);
   if (strcmp(key, "flops") == 0) return read_count(r, v, path, &c->flops);
-  if (strcmp(key, "warmup") == 0) return read_count(r, v, path, &c->warmup);
-  if (strcmp(key, "iterations") == 0) return read_count(r, v, path, &c->iterations);
+  if (strcmp(key, "warmup") == 0) return read_bounded(r, v, path, BENCH_MAX_WARMUP, &c->warmup);
+  if (strcmp(key, "iterations") == 0) return read_bounded(r, v, path, BENCH_MAX_ITERATIONS, &c->iterations);
   if (strcmp(key, "requires") == 0) {
     wgk_status st = tc_read_strings(r, v, path, &c->requires, &c->n_requires);
     return st ? st : tc_check_features(r, c->requires, c->n_requires, path);

@@ -240,7 +240,8 @@ static bool read_exact(FILE *f, void *dst, size_t n) { return n == 0 || fread(ds
 /* The file is opened and checked first (a regular file), its header read and parsed, and the data size the
  * header declares compared with the file's size, all before the data buffer is allocated: /dev/zero, a FIFO
  * or a header claiming 60 GiB costs nothing. */
-static wgk_status read_file(FILE *f, const char *path, util_host_tensor **out, util_error *err) {
+static wgk_status read_file(FILE *f, const char *path, uint64_t max_bytes, const char *bound, size_t *data_bytes,
+                            util_host_tensor **out, util_error *err) {
   cursor c = {NULL, NULL, path, err};
   struct stat sb;
   if (fstat(fileno(f), &sb) != 0) return util_error_in(err, WGK_ERR_IO, path, NULL, "cannot stat: %s", strerror(errno));
@@ -272,6 +273,13 @@ static wgk_status read_file(FILE *f, const char *path, util_host_tensor **out, u
   if (!st) st = parse_header(head, image, &c, &h, &off, &bytes);
   free(head);
   if (!st && file_size - off != bytes) st = size_mismatch(&c, bytes, file_size - off);
+  /* the bound (the device's maxBufferSize) from the header, before a data byte is read or allocated */
+  if (!st && bound && (uint64_t)bytes > max_bytes)
+    st = util_error_in(err, WGK_ERR_LIMIT, path, NULL,
+                       "npy: the header's dtype and shape need %zu data bytes, above the device's %s of %llu bytes",
+                       bytes, bound, (unsigned long long)max_bytes);
+  if (data_bytes) *data_bytes = bytes;
+  if (st || !out) return st;
   if (!st && (st = util_host_tensor_create(h.dtype, h.rank, h.dims, out)) != WGK_OK)
     return util_error_in(err, st, path, NULL, "npy: cannot allocate the array (%zu bytes)", bytes);
   if (!st && !read_exact(f, (*out)->data, bytes)) {
@@ -282,8 +290,9 @@ static wgk_status read_file(FILE *f, const char *path, util_host_tensor **out, u
   return st;
 }
 
-wgk_status util_npy_read(const char *path, util_host_tensor **out, util_error *err) {
-  *out = NULL;
+static wgk_status open_read(const char *path, uint64_t max_bytes, const char *bound, size_t *data_bytes,
+                            util_host_tensor **out, util_error *err) {
+  if (out) *out = NULL;
   if (!path || !*path) return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, "<npy>", NULL, "npy: empty file name");
   /* O_NONBLOCK: opening a FIFO without a writer must not hang before fstat refuses it */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -293,9 +302,23 @@ wgk_status util_npy_read(const char *path, util_host_tensor **out, util_error *e
     if (fd >= 0) close(fd);
     return util_error_in(err, e == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, NULL, "cannot open: %s", strerror(e));
   }
-  wgk_status st = read_file(f, path, out, err);
+  wgk_status st = read_file(f, path, max_bytes, bound, data_bytes, out, err);
   fclose(f);
   return st;
+}
+
+wgk_status util_npy_read(const char *path, util_host_tensor **out, util_error *err) {
+  return open_read(path, 0, NULL, NULL, out, err);
+}
+
+wgk_status util_npy_read_max(const char *path, uint64_t max_bytes, const char *bound, util_host_tensor **out,
+                             util_error *err) {
+  return open_read(path, max_bytes, bound, NULL, out, err);
+}
+
+wgk_status util_npy_check(const char *path, size_t *data_bytes, util_error *err) {
+  size_t unused;
+  return open_read(path, 0, NULL, data_bytes ? data_bytes : &unused, NULL, err);
 }
 
 static const char *descr_of(wgk_dtype d) {

@@ -12,6 +12,13 @@
 #define WGK_NPY_MAX_HEADER 65536 /* header bytes accepted; numpy itself refuses above 10000 by default */
 
 wgk_status util_npy_read(const char *path, util_host_tensor **out /* OUT */, util_error *err);
+/* As util_npy_read, refusing (before reading or allocating the data) a file whose header declares more than
+ * max_bytes data bytes; bound names the limit in the message ("maxBufferSize"). */
+wgk_status util_npy_read_max(const char *path, uint64_t max_bytes, const char *bound, util_host_tensor **out /* OUT */,
+                             util_error *err);
+/* Every check of util_npy_read but the data's: the file, its header, the size it declares against the file's;
+ * *data_bytes the size the header declares. Reads the header only. */
+wgk_status util_npy_check(const char *path, size_t *data_bytes /* OUT, may be NULL */, util_error *err);
 /* Parses a whole .npy image from memory; source names it in errors. */
 wgk_status util_npy_parse(const void *buf, size_t len, const char *source, util_host_tensor **out /* OUT */,
                           util_error *err);

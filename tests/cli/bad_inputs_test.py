@@ -179,6 +179,14 @@ try:
         (["run", SCALE, "--in", "x=" + tmp], "a directory, not a regular file"),
         (["info", "/etc/passwd"], "not a folder: a package is a folder"),
         (["info", "webgpu-kernels/../x.y"], "neither a folder nor an op id"),
+        # issue 37 wrong accepts 3: --out-shape parses DIMS as --shape does, and a port is given once
+        (["run", SCALE, "--out-shape", "y=2xx2", *NOGPU], "--out-shape y: '2xx2': dim 1: expected a non-negative"),
+        (["run", SCALE, "--out-shape", "y=4x", *NOGPU], "--out-shape y: '4x': dim 1: expected a non-negative"),
+        (["run", SCALE, "--out-shape", "y=x4", *NOGPU], "--out-shape y: 'x4': dim 0: expected a non-negative"),
+        (["run", SCALE, "--out-shape", "y=+4", *NOGPU], "--out-shape y: '+4': dim 0: expected a non-negative"),
+        (["run", SCALE, "--out-shape", "y= 4", *NOGPU], "--out-shape y: ' 4': dim 0: expected a non-negative"),
+        (["run", SCALE, "--out-shape", "y=4", "--out-shape", "Y=5", *NOGPU],
+         "--out-shape y and --out-shape Y name the same port Y; give it once"),
     ]:
         wgk(args, want)
 finally:

@@ -335,8 +335,36 @@ static void file_read_checks_first(void **state) {
   testkit_rmdir(dir);
 }
 
+/* issue 37 hangs 7: a valid 5 GiB .npy was read whole before the device's maxBufferSize refused it; the bound is
+ * now checked from the header (a sparse file: reading its data would take seconds and 5 GiB). */
+static void size_bound_from_header(void **state) {
+  (void)state;
+  char *dir = testkit_tmpdir();
+  unsigned char buf[512];
+  size_t n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (1342177280,), }", 0);
+  const char *path = write_file(dir, "five.npy", buf, n);
+  assert_int_equal(truncate(path, (off_t)(n + ((size_t)5 << 30))), 0);
+  util_host_tensor *t = NULL;
+  util_error e;
+  util_error_clear(&e);
+  size_t bytes = 0;
+  assert_int_equal(util_npy_check(path, &bytes, &e), WGK_OK);
+  assert_int_equal(bytes, (size_t)5 << 30);
+  assert_int_equal(util_npy_read_max(path, (uint64_t)4 << 30, "maxBufferSize", &t, &e), WGK_ERR_LIMIT);
+  assert_null(t);
+  assert_non_null(strstr(e.message, "need 5368709120 data bytes, above the device's maxBufferSize of 4294967296"));
+  /* at the bound it is read */
+  n = image(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8);
+  util_error_clear(&e);
+  assert_int_equal(util_npy_read_max(write_file(dir, "two.npy", buf, n), 8, "maxBufferSize", &t, &e), WGK_OK);
+  util_host_tensor_free(t);
+  assert_int_equal(util_npy_read_max(write_file(dir, "two.npy", buf, n), 7, "maxBufferSize", &t, &e), WGK_ERR_LIMIT);
+  testkit_rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(size_bound_from_header),
       cmocka_unit_test(round_trip),
       cmocka_unit_test(numpy_files_read_back),
       cmocka_unit_test(our_files_load_in_numpy),

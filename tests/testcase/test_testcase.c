@@ -286,6 +286,37 @@ static void bench_cases_parse(void **state) {
   char buf[512];
   util_error_format(&err, buf, sizeof buf);
   assert_string_equal(buf, "b.json:2:61: cases[0].inputs.x.data: bench inputs are generated, not inline");
+  /* issue 37: warmup and iterations are bounded (a warmup of 2^62 ran for ever; REPEATS x iterations overflowed);
+   * the bounds themselves are accepted */
+  static const struct {
+    const char *field;
+    const char *want;
+  } bounds[] = {
+      {"\"warmup\": 4611686018427387904", "cases[0].warmup: expected an integer in [0, 100000]"},
+      {"\"warmup\": 100001", "cases[0].warmup: expected an integer in [0, 100000]"},
+      {"\"iterations\": 9223372036854775807", "cases[0].iterations: expected an integer in [0, 1000000]"},
+      {"\"iterations\": 1000001", "cases[0].iterations: expected an integer in [0, 1000000]"},
+      {"\"iterations\": -1", "cases[0].iterations: expected an integer in [0, 1000000]"},
+      {"\"warmup\": 100000, \"iterations\": 1000000", NULL},
+  };
+  for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+    char d[512];
+    snprintf(d, sizeof d,
+             "{\"schema\": 1, \"cases\": [{\"id\": \"a\", %s, \"inputs\": {\"x\": {\"dtype\": \"float32\", "
+             "\"shape\": [1], \"generator\": {\"kind\": \"normal\", \"seed\": 3}}}}]}",
+             bounds[i].field);
+    err = (util_error){0};
+    wgk_status st = tc_bench_suite_parse(d, strlen(d), "b.json", &s, &err);
+    if (!bounds[i].want) {
+      assert_int_equal(st, WGK_OK);
+      assert_int_equal(s->cases[0].iterations, 1000000);
+      tc_bench_suite_free(s);
+      continue;
+    }
+    assert_int_not_equal(st, WGK_OK);
+    util_error_format(&err, buf, sizeof buf);
+    if (!strstr(buf, bounds[i].want)) fail_msg("%s: got '%s', want '%s'", bounds[i].field, buf, bounds[i].want);
+  }
 }
 
 /* The examples in docs/package-format.md parse: the ```json blocks after "### Example" and "## bench.json". */
