@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -22,6 +23,16 @@
 #include "util/digest.h"
 #include "util/dynbuf.h"
 #include "util/error.h"
+#include "util/file_read.h"
+
+#define CONVERT_MAX_FILE ((size_t)64 << 20) /* a package file (docs/limits.md) */
+
+/* A file to write once every input has been read and checked: nothing is created before. */
+typedef struct staged {
+  char *path;
+  char *data;
+  size_t len;
+} staged;
 
 typedef struct conv {
   const manifest_model *m;
@@ -29,6 +40,9 @@ typedef struct conv {
   json_t *files;         /* digest.files being built */
   const char *src, *dst; /* build/webgpu folders */
   util_error *err;
+  char *root; /* the source package's real path: nothing read may resolve outside it */
+  staged *out;
+  size_t n_out;
 } conv;
 
 /* The 2.1 port key of a seed role: the first bind key of its tensor arg, else the role. */
@@ -242,45 +256,76 @@ static char *join(const char *a, const char *b) {
   return p;
 }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  util_dynbuf b;
-  util_dynbuf_init(&b, (size_t)1 << 28);
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) util_dynbuf_append(&b, chunk, n);
-  fclose(f);
-  if (len) *len = b.len;
-  return util_dynbuf_take(&b);
+/* A source file: regular, at most CONVERT_MAX_FILE bytes, and inside the source package once symlinks are resolved
+ * (a symlink to /etc/passwd became bench.json of the new package). *data NULL and true: an optional file absent. */
+static bool read_src(conv *c, const char *path, bool optional, char **data, size_t *len) {
+  *data = NULL;
+  char real[PATH_MAX];
+  if (!realpath(path, real)) {
+    if (errno == ENOENT && optional) return true;
+    return util_error_in(c->err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, NULL, "cannot open: %s",
+                         strerror(errno)),
+           false;
+  }
+  size_t n = strlen(c->root);
+  if (strncmp(real, c->root, n) != 0 || (real[n] != '/' && real[n] != '\0'))
+    return util_error_in(c->err, WGK_ERR_INVALID_ARGUMENT, path, NULL,
+                         "resolves to %s, outside the source package %s; a package's files stay inside it", real,
+                         c->root),
+           false;
+  unsigned char *d = NULL;
+  if (util_file_read_all(real, CONVERT_MAX_FILE, &d, len, c->err) != WGK_OK) return false;
+  *data = (char *)d;
+  return true;
 }
 
-/* Writes dst/rel (folders made) and records its digest. */
-static bool write_file(conv *c, const char *rel, const char *data, size_t len) {
-  char *path = join(c->dst, rel);
-  if (!path) return false;
-  for (char *s = strchr(path + strlen(c->dst) + 1, '/'); s; s = strchr(s + 1, '/')) {
-    *s = '\0';
-    mkdir(path, 0755);
-    *s = '/';
+static bool stage(conv *c, char *path, const char *data, size_t len) {
+  staged *grown = path ? realloc(c->out, (c->n_out + 1) * sizeof *c->out) : NULL;
+  char *copy = grown ? malloc(len + 1) : NULL;
+  if (grown) c->out = grown;
+  if (!copy) {
+    free(path);
+    return util_error_oom(c->err, "wgk convert", NULL), false;
   }
-  FILE *f = fopen(path, "wb");
-  bool ok = f && fwrite(data, 1, len, f) == len;
-  if (f && fclose(f) != 0) ok = false;
-  if (!ok) util_error_in(c->err, WGK_ERR_IO, path, NULL, "cannot write: %s", strerror(errno));
-  free(path);
+  memcpy(copy, data, len);
+  c->out[c->n_out++] = (staged){path, copy, len};
+  return true;
+}
+
+/* Stages dst/rel and records its digest. */
+static bool write_file(conv *c, const char *rel, const char *data, size_t len) {
+  if (!stage(c, join(c->dst, rel), data, len)) return false;
   char digest[WGK_PKG_DIGEST_B64_LEN + 1];
-  if (ok && util_pkg_sha256_b64(data, len, digest)) json_object_set_new(c->files, rel, json_string(digest));
+  if (util_pkg_sha256_b64(data, len, digest)) json_object_set_new(c->files, rel, json_string(digest));
+  return true;
+}
+
+/* Writes what was staged, making folders. */
+static bool flush(conv *c, const char *top) {
+  bool ok = true;
+  for (size_t i = 0; ok && i < c->n_out; i++) {
+    char *path = c->out[i].path;
+    for (char *s = strchr(path + strlen(top) + 1, '/'); s; s = strchr(s + 1, '/')) {
+      *s = '\0';
+      mkdir(path, 0755);
+      *s = '/';
+    }
+    FILE *f = fopen(path, "wb");
+    ok = f && fwrite(c->out[i].data, 1, c->out[i].len, f) == c->out[i].len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) util_error_in(c->err, WGK_ERR_IO, path, NULL, "cannot write: %s", strerror(errno));
+  }
   return ok;
 }
 
-static bool copy_file(conv *c, const char *rel, bool rename) {
+static bool copy_file(conv *c, const char *rel, bool rename, bool optional) {
   char *path = join(c->src, rel);
   size_t len = 0;
-  char *data = path ? slurp(path, &len) : NULL;
+  char *data = NULL;
+  if (!path) return util_error_oom(c->err, "wgk convert", NULL), false;
+  bool ok = read_src(c, path, optional, &data, &len);
   free(path);
-  if (!data) return true; /* optional files (test.json, bench.json) may be absent */
-  bool ok;
+  if (!ok || !data) return ok; /* optional files (test.json, bench.json) may be absent */
   if (rename) {
     char *r = rename_text(c->m, data);
     ok = r && write_file(c, rel, r, strlen(r));
@@ -308,18 +353,30 @@ int cmd_convert(int argc, char **argv) {
   char *src = webgpu_dir(argv[1]);
   char *dst_root = join(argv[2], "build");
   char *dst = join(argv[2], "build/webgpu");
-  mkdir(argv[2], 0755);
-  mkdir(dst_root, 0755);
-  mkdir(dst, 0755);
   char *mpath = join(src, "manifest.json");
   manifest_model *m = NULL;
   int rc = 1;
+  conv c = {0};
+  char root[PATH_MAX];
+  if (!realpath(argv[1], root)) {
+    util_error_in(&err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, argv[1], NULL, "cannot open: %s",
+                  strerror(errno));
+    goto out;
+  }
+  {
+    conv probe = {.src = src, .root = root, .err = &err};
+    char *text = NULL;
+    size_t tlen = 0;
+    bool inside = read_src(&probe, mpath, false, &text, &tlen);
+    free(text);
+    if (!inside) goto out;
+  }
   if (manifest_load_file(mpath, &m, &err) != WGK_OK) goto out;
   if (m->format != WGK_MANIFEST_SEED) {
     util_error_in(&err, WGK_ERR_INVALID_ARGUMENT, mpath, NULL, "already manifest spec 2.1; nothing to convert");
     goto out;
   }
-  conv c = {m, m->root, json_object(), src, dst, &err};
+  c = (conv){m, m->root, json_object(), src, dst, &err, root, NULL, 0};
   json_t *man = manifest_json(&c);
   char *text = json_dumps(man, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   json_decref(man);
@@ -335,29 +392,25 @@ int cmd_convert(int argc, char **argv) {
         seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
       if (seen) continue;
       json_array_append_new(list, json_string(shader));
-      if (!json_object_get(c.files, shader)) ok = copy_file(&c, shader, true);
+      if (!json_object_get(c.files, shader)) ok = copy_file(&c, shader, true, false); /* a template must be there */
     }
     json_object_set_new(variants, m->variants[i].id, list);
   }
-  if (ok) ok = copy_file(&c, "test.json", false) && copy_file(&c, "bench.json", false);
+  if (ok) ok = copy_file(&c, "test.json", false, true) && copy_file(&c, "bench.json", false, true);
   if (ok) { /* the kernel card lives beside build/ */
     char *card = join(argv[1], "README.md");
     size_t len = 0;
-    char *data = card ? slurp(card, &len) : NULL;
-    char *out = join(argv[2], "README.md");
-    FILE *f = data && out ? fopen(out, "wb") : NULL;
-    if (f) {
-      fwrite(data, 1, len, f);
-      fclose(f);
-    }
+    char *data = NULL;
+    ok = card && read_src(&c, card, true, &data, &len);
+    if (ok && data) ok = stage(&c, join(argv[2], "README.md"), data, len);
     free(card);
     free(data);
-    free(out);
   }
   const json_t *old_meta = NULL;
   char *meta_path = join(src, "metadata.json");
   size_t mlen = 0;
-  char *mtext = meta_path ? slurp(meta_path, &mlen) : NULL;
+  char *mtext = NULL;
+  if (ok && meta_path) ok = read_src(&c, meta_path, true, &mtext, &mlen);
   json_t *old = mtext ? json_loadb(mtext, mlen, 0, NULL) : NULL;
   old_meta = old;
   free(mtext);
@@ -373,18 +426,23 @@ int cmd_convert(int argc, char **argv) {
     c.files = NULL;
     json_object_set_new(meta, "provenance", json_pack("{ss}", "convertedBy", "wgk convert (from the seed format)"));
     char *mt = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    char *mp = join(dst, "metadata.json");
-    FILE *f = mt && mp ? fopen(mp, "wb") : NULL;
-    ok = f && fputs(mt, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) util_error_in(&err, WGK_ERR_IO, mp, NULL, "cannot write metadata.json");
+    size_t mtlen = mt ? strlen(mt) : 0;
+    char *line = mt ? malloc(mtlen + 2) : NULL;
+    if (line) memcpy(line, mt, mtlen), line[mtlen] = '\n', line[mtlen + 1] = '\0';
+    ok = line ? stage(&c, join(dst, "metadata.json"), line, mtlen + 1)
+              : (util_error_oom(&err, "wgk convert", "metadata.json"), false);
+    free(line);
     free(mt);
-    free(mp);
     json_decref(meta);
   }
   json_decref(old);
   json_decref(variants);
   json_decref(c.files);
+  /* every source file read and checked: only now is DST made and written */
+  if (ok) {
+    mkdir(argv[2], 0755);
+    ok = flush(&c, argv[2]);
+  }
   if (ok) {
     printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id,
            m->n_variants);
@@ -396,6 +454,8 @@ out:
     util_error_format(&err, msg, sizeof msg);
     cli_say("wgk convert: %s\n", msg);
   }
+  for (size_t i = 0; i < c.n_out; i++) free(c.out[i].path), free(c.out[i].data);
+  free(c.out);
   manifest_free(m);
   free(mpath);
   free(src);

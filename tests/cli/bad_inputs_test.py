@@ -66,6 +66,29 @@ try:
     wgk(["render", pkg, *shape], "sacle.wgsl.jinja: cannot open: No such file or directory; did you mean 'scale.wgsl.jinja'?")
     open(manifest, "w").write(good)
 
+    # issue 37 security 2 and data touched: `wgk convert` reads nothing outside SRC (symlinks resolved), checks
+    # SRC whole before DST is made, and leaves an existing DST as it was when it refuses
+    seed = os.path.join(SRC, "tests", "cli", "seed-packages", "ai.onnx.RotaryEmbedding")
+    dst = os.path.join(tmp, "conv-dst")
+    wgk(["convert", os.path.join(tmp, "no-such-seed"), dst], "no-such-seed: cannot open: No such file or directory")
+    if os.path.exists(dst):
+        failures.append("wgk convert of a missing SRC created DST")
+    linked = os.path.join(tmp, "conv-linked")
+    os.makedirs(os.path.join(linked, "build", "webgpu"))
+    os.makedirs(os.path.join(tmp, "outside"))
+    shutil.copy(os.path.join(seed, "build", "webgpu", "manifest.json"), os.path.join(tmp, "outside", "manifest.json"))
+    os.symlink(os.path.join(tmp, "outside", "manifest.json"), os.path.join(linked, "build", "webgpu", "manifest.json"))
+    wgk(["convert", linked, dst], "outside the source package")
+    if os.path.exists(dst):
+        failures.append("wgk convert of a symlink out of SRC created DST")
+    # the seed fixture's manifest without its templates: refused, and an existing DST is not overwritten
+    os.makedirs(os.path.join(dst, "build", "webgpu"))
+    open(os.path.join(dst, "build", "webgpu", "manifest.json"), "w").write("old")
+    wgk(["convert", seed, dst], "cannot open: No such file or directory")
+    if open(os.path.join(dst, "build", "webgpu", "manifest.json")).read() != "old" or \
+            sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
+        failures.append("a refused wgk convert wrote into an existing DST")
+
     # 3. --dtype for a type variable the package does not have
     wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")
 
