@@ -48,5 +48,6 @@ int cmd_download(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 
 #endif

@@ -133,6 +133,14 @@ static const command_help helps[] = {
      "usage: wgk template FILE [--scope FILE.json]\n"
      "Renders a template file in the template language (docs/templates.md).\n"
      "  --scope FILE.json      the template's variables (a JSON object)\n"},
+    {"pack", false,
+     "usage: wgk pack DIR [--check]\n"
+     "Writes DIR's metadata.json (DIR: a package root or its build/webgpu folder) from the files beside it: the\n"
+     "op id from the manifest; each variant's template list, its passes' shaders and (spec 2.1) every file they\n"
+     "{% include %}; the SHA-256 of every file under build/webgpu (hidden files left out); the metadata's other\n"
+     "keys (version, license, provenance ...) kept. Then it opens the package strict and reads every file\n"
+     "through the digest check: exit 0 only when the result loads verified. Run it after every edit.\n"
+     "  --check                write nothing: exit 1 when metadata.json is not what pack would write\n"},
     {"convert", false,
      "usage: wgk convert SRC DST\n"
      "Turns a seed-format package (folder SRC) into a manifest spec 2.1 package with the public metadata\n"

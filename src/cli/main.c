@@ -21,6 +21,7 @@ static const cli_command commands[] = {
     {"convert", "turn a seed-format package into a manifest spec 2.1 package (SRC DST)", cmd_convert},
     {"run", "run a kernel on .npy inputs, print and write its outputs", cmd_run},
     {"test", "run a package's test.json cases on the device", cmd_test},
+    {"pack", "write a package's metadata.json: variant template lists, every file's digest (--check)", cmd_pack},
     {"bench", "time a package's bench.json cases against the device's ceilings (--json FILE)", cmd_bench},
     {"download", "fetch a repo (--version N | --revision SHA) or a lockfile (--lock) into the Hub cache", cmd_download},
     {"cache", "the Hub cache: ls, verify [REPO...], rm REPO", cmd_cache},

@@ -55,7 +55,10 @@ static wgk_status verify(const pkg_package *pkg, const char *relpath, const char
   if (!util_pkg_sha256_b64(data, len, got))
     return util_error_in(err, WGK_ERR_DIGEST, full, NULL, "cannot compute SHA-256");
   if (strcmp(want, got) != 0)
-    return util_error_in(err, WGK_ERR_DIGEST, full, NULL, "sha256 mismatch: expected %s, actual %s", want, got);
+    return util_error_in(err, WGK_ERR_DIGEST, full, NULL,
+                         "sha256 mismatch: expected %s, actual %s (the file changed after metadata.json was written: "
+                         "if you edited it, run `wgk pack %s`; a downloaded copy is damaged: download it again)",
+                         want, got, pkg->root);
   return WGK_OK;
 }
 
@@ -89,7 +92,9 @@ wgk_status pkg_read_file(pkg_package *pkg, const char *relpath, const char **dat
     }
   if (pkg->verified && !json_object_get(pkg->digests, relpath))
     return util_error_in(err, WGK_ERR_DIGEST, pkg->dir, NULL,
-                         "'%s' is not listed in metadata.json digest.files; refusing an unverified file", relpath);
+                         "'%s' is not listed in metadata.json digest.files; refusing an unverified file (a file "
+                         "you added: run `wgk pack %s`)",
+                         relpath, pkg->root);
   char *full = pkg_join(pkg->dir, relpath);
   if (!full) return util_error_oom(err, pkg->dir, NULL);
   char *bytes;

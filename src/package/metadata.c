@@ -405,6 +405,24 @@ static char *include_path(const char *from, const char *name, bool *nomem) {
   return out;
 }
 
+/* The next `{% include "name" %}` at or after s: copies the name, returns where to go on from; NULL at the end. */
+static const char *next_include(const char *s, char *name, size_t size) {
+  for (s = strstr(s, "{%"); s; s = strstr(s + 2, "{%")) {
+    const char *q = s + 2;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (strncmp(q, "include", 7) != 0 || !(q[7] == ' ' || q[7] == '\t' || q[7] == '\n')) continue;
+    q += 7;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (*q != '"' && *q != '\'') continue;
+    char quote = *q++;
+    const char *e = strchr(q, quote);
+    if (!e) continue;
+    snprintf(name, size, "%.*s", (int)(e - q), q);
+    return e + 1;
+  }
+  return NULL;
+}
+
 /* Every file a template of variant `id` includes (recursively) is in the variant's template list:
  * the public loader fetches templates per variant from that list (docs/loader-semantics.md rule 8). */
 static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list, const char *file, int depth) {
@@ -416,18 +434,8 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
   wgk_status st = path ? pkg_slurp(path, &text, &len, c->err) : util_error_oom(c->err, c->pkg->meta_source, NULL);
   free(path);
   if (st) return st;
-  for (const char *s = strstr(text, "{%"); s && !st; s = strstr(s + 2, "{%")) {
-    const char *q = s + 2;
-    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
-    if (strncmp(q, "include", 7) != 0 || !(q[7] == ' ' || q[7] == '\t' || q[7] == '\n')) continue;
-    q += 7;
-    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
-    if (*q != '"' && *q != '\'') continue;
-    char quote = *q++;
-    const char *e = strchr(q, quote);
-    if (!e) continue;
-    char name[512];
-    snprintf(name, sizeof name, "%.*s", (int)(e - q), q);
+  char name[512];
+  for (const char *s = next_include(text, name, sizeof name); s && !st; s = next_include(s, name, sizeof name)) {
     bool nomem;
     char *target = include_path(file, name, &nomem);
     if (!target) {
@@ -476,4 +484,41 @@ wgk_status pkg_metadata_match(pkg_package *pkg, util_error *err) {
     }
   }
   return st;
+}
+
+static bool in_list(const json_t *list, const char *s) {
+  for (size_t i = 0; i < json_array_size(list); i++)
+    if (strcmp(json_string_value(json_array_get(list, i)), s) == 0) return true;
+  return false;
+}
+
+static wgk_status add_template(const char *dir, const char *file, json_t *list, int depth, util_error *err) {
+  if (in_list(list, file)) return WGK_OK;
+  char *path = pkg_join(dir, file), *text = NULL;
+  size_t len = 0;
+  if (!path || json_array_append_new(list, json_string(file))) {
+    free(path);
+    return util_error_oom(err, dir, NULL);
+  }
+  wgk_status st = depth > 16 ? util_error_in(err, WGK_ERR_MANIFEST, path, NULL, "includes nest deeper than 16")
+                             : pkg_slurp(path, &text, &len, err);
+  char name[512];
+  for (const char *s = st ? NULL : next_include(text, name, sizeof name); s && !st;
+       s = next_include(s, name, sizeof name)) {
+    bool nomem;
+    char *target = include_path(file, name, &nomem);
+    if (!target)
+      st = nomem ? util_error_oom(err, path, NULL)
+                 : util_error_in(err, WGK_ERR_MANIFEST, path, NULL, "includes \"%s\", which escapes the package root", name);
+    else
+      st = add_template(dir, target, list, depth + 1, err);
+    free(target);
+  }
+  free(text);
+  free(path);
+  return st;
+}
+
+wgk_status pkg_template_closure(const char *dir, const char *file, json_t *list, util_error *err) {
+  return add_template(dir, file, list, 0, err);
 }

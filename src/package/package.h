@@ -91,4 +91,10 @@ const char *pkg_revision(const pkg_package *pkg); /* the asked revision, or NULL
 wgk_status pkg_read_file(pkg_package *pkg, const char *relpath, const char **data /* OUT */, size_t *len /* OUT */,
                          util_error *err);
 
+/* `file` (a template, relative to the build/webgpu folder `dir`) and, recursively, every file it
+ * {% include %}s, each appended once to the JSON array `list`: a variant's template list as the public loader
+ * fetches it (`wgk pack`). */
+struct json_t;
+wgk_status pkg_template_closure(const char *dir, const char *file, struct json_t *list, util_error *err);
+
 #endif

@@ -52,3 +52,9 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_list PROPERTIES LABELS "cli")
 endif()
+# wgk pack: metadata.json from the files (public layout, include lists, digests), --check, the mismatch hint.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_pack COMMAND ${WGK_RUN_TEST} --expect "\nok: wgk pack|^ok: wgk pack" -- ${WGK_PYTHON3}
+           ${CMAKE_CURRENT_LIST_DIR}/pack_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_pack PROPERTIES TIMEOUT 300 LABELS "cli")
+endif()
