@@ -8,6 +8,7 @@
 
 #include "util/env.h"
 #include "runtime/tuning.h"
+#include "util/file_read.h"
 
 bool rt_tuning_path(char *buf, size_t size) {
   const char *env = util_env("WGK_TUNING_CACHE"), *xdg = util_env("XDG_CACHE_HOME"), *home = util_env("HOME");
@@ -39,12 +40,15 @@ bool rt_tuning_shape_key(const manifest_model *m, const plan_tensor *ports, util
 }
 
 json_t *rt_tuning_read(const char *path, util_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f && errno == ENOENT) return json_pack("{s:i, s:[]}", "schema", WGK_TUNING_SCHEMA, "entries");
-  if (!f) return util_error_in(err, WGK_ERR_IO, path, NULL, "%s", strerror(errno)), NULL;
+  /* a regular file of at most 64 MiB (docs/limits.md), opened without blocking: a FIFO or /dev/zero hung here */
+  unsigned char *data = NULL;
+  size_t len = 0;
+  wgk_status st = util_file_read_all(path, (size_t)64 << 20, &data, &len, err);
+  if (st == WGK_ERR_NOT_FOUND) return json_pack("{s:i, s:[]}", "schema", WGK_TUNING_SCHEMA, "entries");
+  if (st != WGK_OK) return NULL;
   json_error_t je;
-  json_t *doc = json_loadf(f, 0, &je);
-  fclose(f);
+  json_t *doc = json_loadb((const char *)data, len, 0, &je);
+  free(data);
   if (!doc) return util_error_at(err, WGK_ERR_PARSE, UTIL_POS(path, je), NULL, "%s", je.text), NULL;
   const json_t *schema = json_object_get(doc, "schema");
   if (!json_is_array(json_object_get(doc, "entries")) || !json_is_integer(schema) ||
