@@ -129,8 +129,7 @@ class _AttrInfo(ctypes.Structure):
 # The option structs end in zeroed spare bytes: a later libwgk that appends a field to one reads zero there, the
 # value a C caller's designated initializer gives a field it does not name.
 class _ContextOptions(ctypes.Structure):
-    _fields_ = [("adapter", ctypes.c_char_p), ("verbose", ctypes.c_bool), ("log", ctypes.c_void_p),
-                ("log_user", ctypes.c_void_p), ("wgpu_instance", ctypes.c_void_p),
+    _fields_ = [("adapter", ctypes.c_char_p), ("verbose", ctypes.c_bool), ("wgpu_instance", ctypes.c_void_p),
                 ("wgpu_device", ctypes.c_void_p), ("disable_features", ctypes.c_char_p),
                 ("wait_timeout_ms", ctypes.c_int64), ("pool_bytes", ctypes.c_int64),
                 ("queue_write_max", ctypes.c_int64), ("host_span", ctypes.c_int64),
