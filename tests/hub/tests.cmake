@@ -17,6 +17,6 @@ if(WGK_PYTHON3)
     # huggingface_hub over a cache wgk filled and wgk over one it filled; skipped (77, with the reason) where
     # huggingface_hub cannot be imported
     add_test(NAME hub_hf_interop COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/hf_interop_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
-    set_tests_properties(hub_hf_interop PROPERTIES TIMEOUT 300 LABELS "unit" SKIP_RETURN_CODE 77)
+    set_tests_properties(hub_hf_interop PROPERTIES TIMEOUT 300 LABELS "unit;optional" SKIP_RETURN_CODE 77)
   endif()
 endif()

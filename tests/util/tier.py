@@ -21,6 +21,13 @@ TIERS = {
 }
 
 
+def optional_tests(build):
+    """Tests labelled `optional`: they need a tool Debian does not package (huggingface_hub), so even the all
+    tier lets them skip, printing why."""
+    out = subprocess.run(["ctest", "-N", "-L", "optional"], cwd=build, capture_output=True, text=True).stdout
+    return set(re.findall(r"Test\s+#\d+: (\S+)", out))
+
+
 def skip_reasons(build, names):
     """Each skipped test's SKIP lines, from ctest's log (ctest does not print a skipped test's output)."""
     try:
@@ -66,9 +73,13 @@ def main(argv):
         print(f"# tier {tier}: {len(skipped)} skipped: {', '.join(skipped)}")
         for name, why in skip_reasons(build, skipped):
             print(f"#   {name}: {why}")
-        if tier == "all":
+        required = [n for n in skipped if n not in optional_tests(build)]
+        if tier == "all" and required:
             print("FAIL: the all tier runs everything: a skipped test fails it (its output above says why)")
             return status or 1
+        if tier == "all":
+            print("# (only tests labelled optional skipped: each needs a tool Debian does not package, named above)")
+            return status
         print("# (a skip is allowed here, never in `make test-all`)")
     return status
 
