@@ -12,7 +12,6 @@
 #include "package/package.h"
 #include "package/template_loader.h"
 #include "device/device_json.h"
-#include "ops/ops.h"
 #include "plan/plan.h"
 #include "runtime/runtime_access.h"
 #include "util/env.h"
@@ -409,44 +408,6 @@ static void print_json(const manifest_model *m, const dev_desc *d, const plan_re
   json_decref(root);
 }
 
-/* The op's host checks see explain's call as shapes and dtypes, without values (src/ops/ops.h). */
-typedef struct shapes_only {
-  const manifest_model *m;
-  const plan_tensor *ports;
-} shapes_only;
-
-static wgk_status shape_port(const op_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
-                             util_error *err) {
-  (void)want_data;
-  (void)err;
-  const shapes_only *s = oc->impl;
-  memset(out, 0, sizeof *out);
-  for (size_t i = 0; i < s->m->n_ports; i++) {
-    const manifest_port *pp = &s->m->ports[i];
-    const plan_tensor *t = &s->ports[i];
-    if ((strcmp(pp->name, name) != 0 && !(pp->onnx && strcmp(pp->onnx, name) == 0)) || !t->present) continue;
-    *out = (ops_hostcheck_tensor){true, wgk_dtype_from_name(t->dtype), t->rank, t->shape, NULL};
-  }
-  return WGK_OK;
-}
-
-/* No variant accepts the call: as wgk run does, the op's host checks may name the broken rule better than the
- * list of rejections; their message then comes first, the list under it. */
-static void host_check_headline(const manifest_model *m, const plan_tensor *ports, const expr_value *attrs,
-                                util_error *err) {
-  const op_hooks *hooks = ops_find(m->op_id);
-  if (!hooks || !hooks->host_check) return;
-  shapes_only s = {m, ports};
-  op_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &s};
-  util_error check;
-  util_error_clear(&check);
-  if (hooks->host_check(&call, &check) == WGK_OK) return;
-  char rejected[sizeof err->message];
-  snprintf(rejected, sizeof rejected, "%s", err->message);
-  util_error_clear(err);
-  *err = check;
-  util_error_append(err, "\n%s", rejected);
-}
 
 /* The plan shown (explain) or its WGSL written (render). tuned: -1 for a described device (no tuning cache is
  * consulted for a device wgk does not run on), else whether the tuning cache's tunables were taken. */
@@ -523,7 +484,7 @@ static int plan_described(const char *cmd, const explain_opts *o, bool render) {
   ok = ok && plan_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
   plan_call call = {.ports = v.ports, .attrs = v.attrs, .args = v.args, .tunables = v.tunables};
   ok = ok && plan_make(planner, &call, &plan, &err) == WGK_OK;
-  if (!ok && err.status == WGK_ERR_NO_VARIANT) host_check_headline(m, v.ports, v.attrs, &err);
+  if (!ok && err.status == WGK_ERR_NO_VARIANT) rt_host_check_headline(m, v.ports, v.attrs, &err);
   int rc = !ok ? (err.message[0] ? fail(cmd, &err) : 1) : show(o, m, pkg, &desc, plan, -1, render);
   plan_free(plan);
   plan_planner_free(planner);

@@ -62,7 +62,7 @@ static bool walk(const char *dir, const char *rel, file_list *out, int depth) {
       ok = depth < 16 ? walk(dir, sub, out, depth + 1)
                       : (cli_error("pack", "%s: folders nest deeper than 16", full), false);
     } else if (S_ISREG(st.st_mode)) {
-      ok = list_add(out, sub) || (cli_error("pack", "out of memory"), false);
+      ok = list_add(out, sub) || (cli_error("pack", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false);
     }
   }
   closedir(d);

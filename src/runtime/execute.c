@@ -108,6 +108,19 @@ static wgk_status shape_port(const op_call *oc, const char *name, bool want_data
   return WGK_OK;
 }
 
+void rt_host_check_headline(const manifest_model *m, const plan_tensor *ports, const expr_value *attrs,
+                            util_error *err) {
+  const op_hooks *hooks = ops_find(m->op_id);
+  if (!hooks || !hooks->host_check) return;
+  shapes_only sh = {m, ports};
+  op_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &sh};
+  util_error rejected = *err, check;
+  util_error_clear(&check);
+  if (hooks->host_check(&call, &check) == WGK_OK) return;
+  *err = check;
+  util_error_append(err, "\n%s", rejected.message);
+}
+
 wgk_status rt_call_explain(wgk_call *c, const plan_tensor *ports, const expr_value *attrs, const expr_value *args,
                            const expr_value *tunables, const plan_result **plan, bool *tuned) {
   wgk_context *ctx = c->k->ctx;
@@ -128,16 +141,8 @@ wgk_status rt_call_explain(wgk_call *c, const plan_tensor *ports, const expr_val
   rt_plan_entry *e = NULL;
   st = plan_call_ports(c, ports, &e, tuned);
   if (st == WGK_ERR_NO_VARIANT) { /* the refusal policy of wgk_call_run (explain_rejection), from the shapes */
-    const op_hooks *hooks = ops_find(c->k->m->op_id);
-    shapes_only sh = {c->k->m, ports};
-    op_call call = {.source = c->k->m->source, .attrs = c->attrs, .port = shape_port, .impl = &sh};
-    util_error rejected = ctx->err, check;
-    util_error_clear(&check);
-    if (hooks && hooks->host_check && hooks->host_check(&call, &check) != WGK_OK) {
-      ctx->err = check;
-      util_error_append(&ctx->err, "\n%s", rejected.message);
-      st = ctx->err.status;
-    }
+    rt_host_check_headline(c->k->m, ports, c->attrs, &ctx->err);
+    st = ctx->err.status;
   }
   if (st == WGK_OK) *plan = e->plan;
   rt_unlock(ctx);

@@ -36,6 +36,12 @@ const plan_result *rt_call_plan(const wgk_call *call, bool *tuned /* OUT, nullab
 wgk_status rt_call_explain(wgk_call *c, const plan_tensor *ports, const expr_value *attrs, const expr_value *args,
                            const expr_value *tunables, const plan_result **plan /* OUT */, bool *tuned /* OUT */);
 
+/* A NO_VARIANT refusal led by the op's host check, as wgk_call_run words it: when the op's host check refuses
+ * these ports (shapes and dtypes only) and attributes, its message comes first in *err and the list of
+ * rejections under it; otherwise *err is left as it is. For `wgk explain` on a described device. */
+void rt_host_check_headline(const manifest_model *m, const plan_tensor *ports, const expr_value *attrs,
+                            util_error *err);
+
 /* The timed passes of the call's last plan as wgk_call_gpu_time last read them: up to max (label, ns) pairs, ns
  * each pass's share of the busy time (the shares sum to that read's GPU time; a split call's sub-calls summed per
  * pass). Returns the count, 0 before a timed run's read. Labels are valid as rt_call_plan's result. */
