@@ -725,6 +725,84 @@ static wgk_status check_binding_sizes(plan_planner *p, const plan_call *call, co
   return WGK_OK;
 }
 
+/* Bytes one element of a fixed-length binding takes (the public loader's sizes for a sized binding: f32, i32,
+ * u32 and atomics 4, f16 2, vecN<T> N (3 counts as 4) times T); 0 for any other element type. */
+static double fixed_element_bytes(const char *type) {
+  static const struct {
+    const char *name;
+    double bytes;
+  } scalars[] = {{"f32", 4}, {"u32", 4}, {"i32", 4}, {"f16", 2}};
+  char t[16];
+  size_t n = 0;
+  for (const char *s = type; *s && n + 1 < sizeof t; s++)
+    if (*s != ' ' && *s != '\t') t[n++] = *s;
+  t[n] = '\0';
+  if (strcmp(t, "atomic<u32>") == 0 || strcmp(t, "atomic<i32>") == 0) return 4;
+  int lanes = 1;
+  const char *scalar = t;
+  if (strncmp(t, "vec", 3) == 0 && t[3] >= '2' && t[3] <= '4' && t[4] == '<' && n > 6 && t[n - 1] == '>') {
+    lanes = t[3] == '3' ? 4 : t[3] - '0';
+    t[n - 1] = '\0';
+    scalar = t + 5;
+  }
+  for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+    if (strcmp(scalar, scalars[i].name) == 0) return lanes * scalars[i].bytes;
+  return 0;
+}
+
+/* A binding with a fixed `length` needs a tensor of at least length x element bytes: the public loader refuses a
+ * shorter one when it binds it ("bound tensor provides N bytes but the declared fixed length requires M"), where
+ * wgk left it to Dawn's validation at submit. Checked here, before anything is recorded, naming the binding
+ * (docs/loader-semantics.md rule 39). A tensor's bytes are rounded up to 4 (at least 4), as the loader rounds. */
+static wgk_status check_fixed_lengths(plan_planner *p, const plan_call *call, const plan_result *plan,
+                                      util_error *err) {
+  for (size_t i = 0; i < plan->n_passes; i++) {
+    const plan_pass *pass = &plan->passes[i];
+    for (size_t b = 0; b < pass->n_bindings; b++) {
+      const plan_binding *pb = &pass->bindings[b];
+      const manifest_binding *mb = &pass->source->bindings->bindings[b];
+      if (pb->buffer == WGK_BUFFER_UNIFORM || !pb->length) continue;
+      const char *pass_id = pass->id ? pass->id : pass->source->id;
+      double element = fixed_element_bytes(pb->wgsl_type);
+      if (element == 0)
+        return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
+                                "pass %s: binding %s has a fixed length, but its element type %s is not one a sized "
+                                "binding takes (f32, f16, i32, u32, vecN of them, atomic<u32|i32>)",
+                                pass_id, pb->name, pb->wgsl_type);
+      double need = (double)pb->length * element, have = -1;
+      char what[200] = "";
+      if (pb->intermediate >= 0) {
+        const plan_intermediate *it = &plan->intermediates[pb->intermediate];
+        have = (double)it->bytes;
+        snprintf(what, sizeof what, "intermediate %s", it->source->id);
+      } else if (pb->port >= 0) {
+        const manifest_port *port = &p->m->ports[pb->port];
+        const plan_tensor *given = &call->ports[pb->port];
+        char shape[WGK_MAX_RANK * 24 + 4] = "";
+        if (given->present) {
+          have = port_bytes(port, given->dtype, given->rank, given->shape);
+          shape_text(given->rank, given->shape, shape, sizeof shape);
+          snprintf(what, sizeof what, "port %s (%s %s)", port->name, given->dtype, shape);
+        } else {
+          for (size_t o = 0; o < plan->n_outputs; o++)
+            if (plan->outputs[o].port == pb->port) {
+              const plan_output *po = &plan->outputs[o];
+              have = port_bytes(port, po->dtype, po->rank, po->shape);
+              shape_text(po->rank, po->shape, shape, sizeof shape);
+              snprintf(what, sizeof what, "port %s (%s %s)", port->name, po->dtype, shape);
+            }
+        }
+      }
+      if (have >= 0 && have < need)
+        return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
+                                "pass %s: binding %s: %s provides %.0f bytes, but the declared fixed length %s = "
+                                "%" PRIu64 " of %s requires %.0f",
+                                pass_id, pb->name, what, have, mb->length, pb->length, pb->wgsl_type, need);
+    }
+  }
+  return WGK_OK;
+}
+
 wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, util_error *err) {
   *out = NULL;
   const char *type_dtypes[64];
@@ -745,6 +823,7 @@ wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, 
   if (st == WGK_OK) st = check_binding_sizes(p, call, plan, err);
   if (st == WGK_OK) st = plan_check_opaque_int64(p, call, plan, err);
   if (st == WGK_OK) plan_bind_intermediates(plan);
+  if (st == WGK_OK) st = check_fixed_lengths(p, call, plan, err);
   expr_value_release(failures);
   if (st != WGK_OK) {
     plan_free(plan);

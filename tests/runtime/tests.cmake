@@ -34,3 +34,8 @@ wgk_add_test(test_run_read SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run_read.c ${C
 target_link_libraries(test_run_read PRIVATE ${MATH_LIB})
 wgk_add_test(test_run_host SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run_host.c ${CMAKE_CURRENT_LIST_DIR}/rope_check.c TIMEOUT 300 LABELS gpu)
 target_link_libraries(test_run_host PRIVATE ${MATH_LIB})
+# Optional outputs through the C API (docs/loader-semantics.md rule 35): wgk_call_want_output and
+# wgk_call_set_output ask for one; only asked outputs are made and returned; a poisoned caller tensor whose ask was
+# withdrawn is not written.
+wgk_add_test(test_want_output SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_want_output.c TIMEOUT 120 LABELS gpu)
+target_link_libraries(test_want_output PRIVATE ${MATH_LIB})

@@ -24,6 +24,7 @@ package's rules pick, and bad calls must be refused with a clear message, exit 1
   ai.onnx.Split         an optional output whose shape expression holds only when it is asked for
   ai.onnx.Expand        a shape tensor read as data by the caller: explicit destination, dtype from T
   ai.onnx.MatMul        tiled matmul in workgroup memory; requires.subgroupMatrixConfigs rejected on lavapipe
+  demo.Polynomial       a fixed-length binding (`length: "$NCOEF"`): a shorter tensor refused naming the binding
 A copy of demo.Histogram without its zeroInit (as an author testing only on the public loader, whose
 intermediates are fresh zeroed buffers per call, may write it) must give the same counts on every call.
 usage: run_test.py WGK SOURCE_DIR"""
@@ -341,6 +342,21 @@ for (m_, k_, n_), variant in (((16, 32, 8), 'tiled'), ((19, 13, 11), 'tiled'), (
 refuse('MatMul inner dims differ', 'ai.onnx.MatMul', ['--in', f'A={save("mm_a", np.ones((4, 3), np.float32))}',
                                                       '--in', f'B={save("mm_b", np.ones((4, 3), np.float32))}'],
        r'shapes\.A\[1\] == shapes\.B\[0\] is false')
+# ---- demo.Polynomial: coefficients in a fixed-length binding (array<f32, NCOEF>), NCOEF from an attribute ----
+xp = rng.uniform(-2, 2, (5, 33)).astype(np.float32)
+xpp = save('poly_x', xp)
+for degree, ncoef in ((3, 4), (1, 2), (5, 6), (2, 7)):  # 7 coefficients for degree 2: the extra ones are not read
+    cf = rng.uniform(0.5, 1.5, ncoef).astype(np.float32)
+    ref = sum(f64(cf)[j] * f64(xp) ** j for j in range(degree + 1))
+    ref[ref == 0] = 1e-30
+    check(f'Polynomial degree {degree}, {ncoef} coefficients', 'demo.Polynomial',
+          ['--in', f'x={xpp}', '--in', f'coef={save("poly_c", cf)}', '--attr', f'degree={degree}'],
+          {'y': (ref, 'float32')}, 'horner', rtol=1e-5, atol=1e-5)
+refuse('Polynomial with fewer coefficients than degree + 1', 'demo.Polynomial',
+       ['--in', f'x={xpp}', '--in', f'coef={save("poly_c", np.ones(3, np.float32))}'],
+       r'binding coef: port coef \(float32 \[3\]\) provides 12 bytes, but the declared fixed length \$NCOEF = 4 of f32 requires 16')
+refuse('Polynomial coefficients of rank 2', 'demo.Polynomial',
+       ['--in', f'x={xpp}', '--in', f'coef={save("poly_c", np.ones((2, 2), np.float32))}'], r'ranks\.coef == 1 is false')
 shutil.rmtree(tmp)
 for f in fails:
     print('FAIL', f)

@@ -32,3 +32,16 @@ if(TARGET wgk_cli)
            --shape A=16x32 --shape B=32x8)
   set_tests_properties(spec21run_subgroup_matrix_configs PROPERTIES LABELS "plan")
 endif()
+# A fixed-length binding (`length`) bound to a tensor shorter than length x element is refused on the host before
+# anything is recorded, naming the binding, as the loader refuses it when binding (docs/loader-semantics.md rule 39;
+# it was left to Dawn's validation at submit). A longer tensor is fine.
+if(TARGET wgk_cli)
+  add_test(NAME spec21run_fixed_length_short COMMAND ${WGK_RUN_TEST} --status 1
+           --expect "bindings\\[1\\]: pass eval: binding coef: port coef \\(float32 \\[3\\]\\) provides 12 bytes, but the declared fixed length \\$NCOEF = 4 of f32 requires 16"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Polynomial --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+           --shape x=100 --shape coef=3)
+  add_test(NAME spec21run_fixed_length_longer COMMAND ${WGK_RUN_TEST} --expect "variant  horner"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/demo.Polynomial --device ${CMAKE_SOURCE_DIR}/tests/plan/lavapipe.device.json
+           --shape x=100 --shape coef=6 --attr degree=2)
+  set_tests_properties(spec21run_fixed_length_short spec21run_fixed_length_longer PROPERTIES LABELS "plan")
+endif()
