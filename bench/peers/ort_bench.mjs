@@ -88,7 +88,7 @@ function sparseModel(c) {
   return { model, feeds };
 }
 
-// ORT's CPU kernel insists that present_* share past_*'s memory (tests/sparse/run_ort_sparse.mjs): the caches are
+// ORT's CPU kernel insists that present_* share past_*'s memory (tests/ort/run_ort.mjs: outputsFrom): the caches are
 // handed in as those outputs, so each run appends the new K/V rows in place, as wgk's call does.
 const sparseFetches = (feeds) => ({ output: null, present_key: feeds.past_key, present_value: feeds.past_value });
 

@@ -65,10 +65,11 @@ def rope_calls(rng, limit):
 
 
 def sparse_calls(rng):
-    """Small prompt and decode calls of SparseAttention (the shapes of tests/sparse/make_sparse_cases.py)."""
-    sys.path.insert(0, os.path.join(REPO, 'tests', 'sparse'))
-    from make_sparse_cases import phi3_layout  # noqa: E402
+    """Small prompt and decode calls of SparseAttention (the shapes of the package's tools/ort_cases.py)."""
     pkg = os.path.join(REPO, 'kernels', 'com.microsoft.SparseAttention')
+    sys.path[:0] = [os.path.join(REPO, 'tests', 'ort'), os.path.join(pkg, 'tools')]
+    sys.dont_write_bytecode = True  # no __pycache__ inside the package folder
+    from ort_cases import phi3_layout  # noqa: E402
     # (name, B, S, N, KN, H, block, layouts, local, vstride, pasts (None = prompt), cache, packed, rotary, rot, dtype)
     shapes = [
         ('prompt_b16_gqa2', 1, 32, 4, 2, 16, 16, 1, 2, 2, None, 32, False, 'off', 0, np.float32),

@@ -1,9 +1,8 @@
-"""What the ORT-comparison case writers share: one case folder in the ONNX node-test layout (model.onnx,
-test_data_set_0/input_N.pb) plus feeds.json, the same inputs as JSON for the node scripts that run ORT; and the
-command line that writes every case with one seeded generator."""
+"""What the ops' ORT-comparison case writers (kernels/<op id>/tools/ort_cases.py) share: one case folder in the
+ONNX node-test layout (model.onnx, test_data_set_0/input_N.pb) plus feeds.json, the same inputs as JSON for
+run_ort.mjs, which runs ORT. tests/ort/ort_peer.py puts this folder on the writers' import path."""
 import json
 import os
-import sys
 
 import numpy as np
 import onnx
@@ -25,15 +24,3 @@ def write_folder(folder, model, feeds, outputs, extra=None):
     with open(os.path.join(folder, "feeds.json"), "w") as f:
         json.dump(dict(outputs=list(outputs), feeds=as_json, **(extra or {})), f)
 
-
-def main(argv, doc, cases, case):
-    """OUTDIR [--seed N]: case(OUTDIR, rng, *row) for every row of cases."""
-    if not argv or argv[0].startswith("-"):
-        print(doc.strip(), file=sys.stderr)
-        return 2
-    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 23
-    rng = np.random.default_rng(seed)
-    for c in cases:
-        case(argv[0], rng, *c)
-    print(f"{argv[0]}: {len(cases)} cases (seed {seed})")
-    return 0

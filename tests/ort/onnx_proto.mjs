@@ -1,6 +1,6 @@
 // The few protobuf pieces the ORT helpers write by hand (no protobuf library on the GPU machine): varints,
 // length-delimited fields, and a TensorProto (dims, data_type, name, raw_data) from a typed array.
-// Used by tests/ort/run_ort.mjs, tests/sparse/run_ort_sparse.mjs and bench/peers/onnx_model.mjs.
+// Used by tests/ort/run_ort.mjs and bench/peers/onnx_model.mjs.
 export const ONNX_TYPE = { float32: 1, int32: 6, int64: 7, float16: 10 };
 
 export function varint(n) {

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 import wgk
-from references import rope_ref
+import references  # the ops' numpy references, by op id
+
+rope_ref = references.load("ai.onnx.RotaryEmbedding").rope_ref
 
 ROPE = "webgpu-kernels/ai.onnx.RotaryEmbedding"
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")

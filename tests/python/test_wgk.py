@@ -12,7 +12,11 @@ import numpy as np
 import pytest
 
 import wgk
-from references import random_layouts, rope_ref, sparse_ref
+import references  # the ops' numpy references, by op id (kernels/<op id>/tools/reference.py)
+
+rope_ref = references.load("ai.onnx.RotaryEmbedding").rope_ref
+sparse_ref = references.load("com.microsoft.SparseAttention").sparse_ref
+random_layouts = references.load("com.microsoft.SparseAttention").random_layouts
 
 ROPE = "webgpu-kernels/ai.onnx.RotaryEmbedding"
 SPARSE = "webgpu-kernels/com.microsoft.SparseAttention"

@@ -17,7 +17,9 @@ build, src = (os.path.abspath(a) for a in sys.argv[1:3])
 sys.path.insert(0, os.path.join(src, "python", "build_backend"))
 sys.path.insert(0, os.path.join(src, "tests", "python"))
 import wgk_wheel  # noqa: E402
-from references import rope_ref  # noqa: E402
+import references  # noqa: E402  (the ops' numpy references, by op id)
+
+rope_ref = references.load("ai.onnx.RotaryEmbedding").rope_ref
 
 scratch = os.path.join(os.environ.get("WGK_TEST_TMP") or os.environ["TMPDIR"], "wheel")
 home, dist, elsewhere = (os.path.join(scratch, d) for d in ("home", "dist", "elsewhere"))

@@ -1,17 +1,8 @@
-# SparseAttention: host-check refusals through the public API; the ORT CPU oracle on random single-node models.
+# SparseAttention: host-check refusals through the public API (the ORT CPU peer is tests/ort, for every op).
 wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
 wgk_add_test(test_sparse_decode_reuse SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_decode_reuse.c TIMEOUT 300)
 set_property(TEST test_sparse_decode_reuse APPEND PROPERTY FIXTURES_REQUIRED seed_packages)  # the seed fixture
 # The package's own test.json runs in the package suite (tests/packages: packages_suite_*of3).
-if(TARGET wgk_cli)
-  foreach(seed 23 5)
-    add_test(NAME ort_sparse_seed${seed}
-      COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli>
-              --expect "9 passed, 0 failed, 0 skipped.*2 passed, 0 failed, 0 skipped" --
-              ${CMAKE_CURRENT_LIST_DIR}/ort_sparse.sh $<TARGET_FILE:wgk_cli> ${CMAKE_BINARY_DIR}/ort-sparse-${seed} ${seed})
-    set_tests_properties(ort_sparse_seed${seed} PROPERTIES TIMEOUT 600 LABELS "gpu;peer;slow")
-  endforeach()
-endif()
 if(TARGET wgk_cli)
   add_test(NAME sparse_sgmat_selection COMMAND ${WGK_RUN_TEST} --expect "sgmat selection: ok" --
     ${CMAKE_CURRENT_LIST_DIR}/sgmat_selection.sh $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})

@@ -1,20 +1,18 @@
-#!/usr/bin/python3
-"""Writes random single-node RotaryEmbedding-23 cases in the ONNX node-test layout for the ORT comparison.
-
-Usage: make_rotary_cases.py OUTDIR [--seed N]
+"""Random single-node RotaryEmbedding-23 cases in the ONNX node-test layout, for comparing wgk with ONNX Runtime's
+CPU kernel: read by the ONNX Runtime peer (tests/ort/ort_peer.py), which writes them, has ORT write the expected
+outputs (tests/ort/run_ort.mjs) and runs `wgk onnx-test` on them (not read by wgk).
 
 Each case folder holds model.onnx (opset 23, ir_version 10 set by hand: python3-onnx 1.12 predates both),
-test_data_set_0/input_N.pb and feeds.json (the same inputs as JSON for run_ort.mjs, which writes output_0.pb).
-The cases cover both pairings, full and partial rotation, 3D and 4D X, with and without position_ids, float32
-and float16.
+test_data_set_0/input_N.pb and feeds.json (the same inputs as JSON for run_ort.mjs). The cases cover both
+pairings, full and partial rotation, 3D and 4D X, with and without position_ids, float32 and float16, compared
+with `wgk onnx-test`'s default tolerance.
 """
 import os
-import sys
 
 import numpy as np
 from onnx import TensorProto, helper
 
-from case_folder import main, write_folder
+from case_folder import write_folder
 
 # (name, rank, heads, head_size, rot (0 = full), interleaved, position ids, dtype)
 CASES = [
@@ -56,6 +54,3 @@ def case(out, rng, name, rank, heads, head, rot, inter, pos, dt):
     model.ir_version = 10
     write_folder(os.path.join(out, name), model, feeds, ["Y"])
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], __doc__, CASES, case))

@@ -1,24 +1,23 @@
-#!/usr/bin/python3
-"""Writes random single-node com.microsoft SparseAttention cases in the ONNX node-test layout, for comparing
-wgk with ONNX Runtime's CPU kernel (run_ort_sparse.mjs writes the expected outputs).
-
-Usage: make_sparse_cases.py OUTDIR [--seed N]
+"""Random single-node com.microsoft SparseAttention cases in the ONNX node-test layout, for comparing wgk with
+ONNX Runtime's CPU kernel: read by the ONNX Runtime peer (tests/ort/ort_peer.py), which writes them, has ORT
+write the expected outputs (tests/ort/run_ort.mjs) and runs `wgk onnx-test` on them (not read by wgk).
 
 Each case folder holds model.onnx (opsets ai.onnx 17 + com.microsoft 1, ir_version 10 set by hand),
-test_data_set_0/input_N.pb and feeds.json. ORT's CPU kernel has two known faults this avoids: a decode call
-with batch > 1 and unequal key_total_sequence_lengths gives wrong output for the later batch elements, so such
-cases are written with "split": the oracle runs each batch element alone and joins the outputs; and
-kv_num_heads not dividing num_heads crashes it, so no case has that. Folders ending in _f16 are float16.
+test_data_set_0/input_N.pb and feeds.json. ORT's CPU kernel has three quirks the cases declare in feeds.json:
+it insists present_* share past_*'s memory ("outputsFrom": the caches are handed in as the outputs too); a
+decode call with batch > 1 and unequal key_total_sequence_lengths gives wrong output for the later batch
+elements, so such cases are "splitBatch": ORT runs each batch element alone (with total_sequence_length its
+own key length, "splitTotals") and the outputs are joined; and kv_num_heads not dividing num_heads crashes it,
+so no case has that. Folders ending in _f16 are float16, compared with atol 1e-2 (float32: 1e-4).
 """
 import os
-import sys
 
 import numpy as np
 from onnx import TensorProto, helper
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ort"))
-from case_folder import main, write_folder  # noqa: E402
+from case_folder import write_folder
 
+ATOL = {"": 1e-4, "_f16": 1e-2}  # by the case folder's name ending
 # (name, B, S, N, KN, H, block, layouts, local, vstride, pasts (None = prompt), cache, packed, rotary, rot, dtype)
 CASES = [
     ("prompt_b16_gqa2", 1, 32, 4, 2, 16, 16, 1, 2, 2, None, 32, False, "off", 0, np.float32),
@@ -97,9 +96,8 @@ def case(out, rng, name, B, S, N, KN, H, block, layouts, local, vstride, pasts, 
     split = not prompt and B > 1 and len(set(kts)) > 1
     batched = [n for n in feeds if n in BATCHED]
     suffix = "_f16" if dt == np.float16 and not name.endswith("_f16") else ""
-    write(os.path.join(out, name + suffix), name, feeds, attrs, outputs,
-          {"splitBatch": batched} if split else {})
+    extra = {"outputsFrom": {"present_key": "past_key", "present_value": "past_value"}}
+    if split:
+        extra.update(splitBatch=batched, splitTotals={"total_sequence_length": "key_total_sequence_lengths"})
+    write(os.path.join(out, name + suffix), name, feeds, attrs, outputs, extra)
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], __doc__, CASES, case))
