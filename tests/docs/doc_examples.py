@@ -36,7 +36,8 @@ CASE, ARGS = sys.argv[5], sys.argv[6:]
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFS = os.path.join(HERE, "..", "python")  # references.py: the ops in float64
 sys.path.insert(0, REFS)
-from references import rope_ref, sparse_ref  # noqa: E402
+import references  # noqa: E402  (the ops' numpy references, by op id)
+rope_ref = references.load("ai.onnx.RotaryEmbedding").rope_ref
 ROPE = "ai.onnx.RotaryEmbedding"
 # Blocks shown but not run, with the reason: (file, heading, language).
 NOT_RUN = {("com.microsoft.SparseAttention", "Use with `@huggingface/kernels`", "sh"):
@@ -138,7 +139,7 @@ def readme_python():
     with tempfile.TemporaryDirectory() as tmp:
         # the snippet, then checks of what it made against a double reference
         check = ("\nfrom numpy.testing import assert_allclose as _close\n"
-                 "from references import rope_ref as _ref\n"
+                 "import references\n_ref = references.load('ai.onnx.RotaryEmbedding').rope_ref\n"
                  "_close(y, _ref(x, c, s, p, 1), rtol=1e-5, atol=1e-5)\n"
                  "_close(y2, _ref(_ref(x, c, s, p, 0), c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
                  "_close(g.numpy(), _ref(x, c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
@@ -172,7 +173,8 @@ def card_python(op):
         fail(f"no Python check for {op}'s card (CARD_PY_CHECKS)")
     snippet = one_block(card(op), "Use with wgk (Python)", "python")
     check = ("\nimport re\nfrom numpy.testing import assert_allclose as _close\n"
-             "from references import rope_ref, sparse_ref\nSNIPPET = %r\n" % snippet + CARD_PY_CHECKS[op] +
+             "import references\nrope_ref = references.load('ai.onnx.RotaryEmbedding').rope_ref\n"
+             "sparse_ref = references.load('com.microsoft.SparseAttention').sparse_ref\nSNIPPET = %r\n" % snippet + CARD_PY_CHECKS[op] +
              "print('ok: the card\\'s Python snippet ran and matched the reference')\n")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "card_snippet.py")
