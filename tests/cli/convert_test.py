@@ -3,7 +3,7 @@
 
 usage: convert_test.py WGK SOURCE_DIR
 kernels/<op id>/ is each package's source. tests/cli/seed-packages/<op id>/ holds the same package's manifest in
-wgk's earlier seed format (made whole by seed_packages.py with the package's own templates and test files), and
+wgk's earlier seed format (made whole by seed_packages.py and `wgk pack` with the package's own templates and test files), and
 `wgk convert` turns that seed package into spec 2.1 again. For every test.json and bench.json case (and attribute
 / dtype / tunable variations), `wgk explain --json` of the seed fixture and of its conversion are each compared
 with that of kernels/<op id>/: variant, rejected variants (reasons with the seed's role names renamed to port
@@ -140,7 +140,7 @@ import seed_packages  # noqa: E402
 
 with tempfile.TemporaryDirectory() as tmp:
     os.makedirs(os.path.join(tmp, 'converted'))
-    for seed in seed_packages.materialize(src, os.path.join(tmp, 'seed')):
+    for seed in seed_packages.materialize(src, os.path.join(tmp, 'seed'), wgk):
         name = os.path.basename(seed)
         shipped = os.path.join(src, 'kernels', name)
         out = os.path.join(tmp, 'converted', name)

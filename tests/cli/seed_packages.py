@@ -2,35 +2,20 @@
 """The seed-format test fixtures, made whole: each folder of tests/cli/seed-packages/ holds only a seed-format
 manifest.json and metadata.json (without digests) for a shipped package; everything else (README.md,
 templates, test.json, bench.json) is taken from the package's source, kernels/<op id>/, so a template edited
-there is the template the seed fixture renders. The digests are computed here.
+there is the template the seed fixture renders. `wgk pack` writes the digests (one digest writer: the CLI's).
 
-usage: seed_packages.py SOURCE_DIR OUT_DIR     writes OUT_DIR/<op id>/ for every fixture
-As a module: materialize(source_dir, out_dir) -> [package folders].
+usage: seed_packages.py WGK SOURCE_DIR OUT_DIR     writes OUT_DIR/<op id>/ for every fixture
+As a module: materialize(source_dir, out_dir, wgk) -> [package folders].
 """
-import base64
-import hashlib
-import json
 import os
 import shutil
+import subprocess
 import sys
 
 OWN = ("manifest.json", "metadata.json")  # the files a fixture supplies itself
 
 
-def _digests(webgpu):
-    out = {}
-    for dirpath, dirnames, names in os.walk(webgpu):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(names):
-            rel = os.path.relpath(os.path.join(dirpath, name), webgpu).replace(os.sep, "/")
-            if name.startswith(".") or rel == "metadata.json":
-                continue
-            with open(os.path.join(dirpath, name), "rb") as f:
-                out[rel] = base64.b64encode(hashlib.sha256(f.read()).digest()).decode("ascii")
-    return dict(sorted(out.items()))
-
-
-def materialize(src, out):
+def materialize(src, out, wgk):
     fixtures = os.path.join(src, "tests", "cli", "seed-packages")
     made = []
     for op in sorted(os.listdir(fixtures)):
@@ -46,20 +31,16 @@ def materialize(src, out):
         webgpu = os.path.join(dst, "build", "webgpu")
         for name in OWN:
             shutil.copyfile(os.path.join(fixture, name), os.path.join(webgpu, name))
-        meta_path = os.path.join(webgpu, "metadata.json")
-        with open(meta_path, encoding="utf-8") as f:
-            meta = json.load(f)
-        meta["digest"] = {"algorithm": "sha256", "files": _digests(webgpu)}
-        with open(meta_path, "w", encoding="utf-8") as f:
-            json.dump(meta, f, indent=2)
-            f.write("\n")
+        packed = subprocess.run([wgk, "pack", dst], capture_output=True, text=True, timeout=300)
+        if packed.returncode != 0:
+            raise SystemExit(f"wgk pack {dst} failed:\n{packed.stdout}{packed.stderr}")
         made.append(dst)
     return made
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         print(__doc__.strip(), file=sys.stderr)
         sys.exit(2)
-    for pkg in materialize(sys.argv[1], sys.argv[2]):
+    for pkg in materialize(sys.argv[2], sys.argv[3], sys.argv[1]):
         print(pkg)

@@ -20,10 +20,10 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
   set_tests_properties(cli_bad_inputs PROPERTIES TIMEOUT 300 LABELS "gpu")
 endif()
 # The seed-format fixtures (tests/cli/seed-packages: a manifest each) made whole from kernels/<op id>/ into
-# build/seed-packages before any test that loads them (FIXTURES_REQUIRED seed_packages).
-if(WGK_PYTHON3)
+# build/seed-packages before any test that loads them (FIXTURES_REQUIRED seed_packages); `wgk pack` digests them.
+if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME packages_seed_fixtures COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/seed_packages.py
-           ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/seed-packages)
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/seed-packages)
   set_tests_properties(packages_seed_fixtures PROPERTIES FIXTURES_SETUP seed_packages LABELS "infra")
 endif()
 # Each seed fixture, and `wgk convert` of it, plan every test/bench call as kernels/<op id>/ does.

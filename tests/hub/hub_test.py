@@ -102,7 +102,7 @@ PKG2 = os.path.join(tmp, "pkg-v2")
 shutil.copytree(PKG, PKG2)
 with open(os.path.join(PKG2, "build", "webgpu", "bench.json"), "a") as f:
     f.write("\n")
-subprocess.run([sys.executable, os.path.join(SRC, "scripts", "package-digests.py"), PKG2], check=True, capture_output=True)
+subprocess.run([WGK, "pack", PKG2], check=True, capture_output=True)
 C2 = hub.add(REPO, PKG2, branch="v2")
 hub.start()
 

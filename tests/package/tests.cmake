@@ -1,4 +1,7 @@
 wgk_add_test(test_package SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_package.c)
+if(TARGET wgk_cli) # repacked_by_wgk_pack runs `wgk pack`
+  set_property(TEST test_package APPEND PROPERTY ENVIRONMENT "WGK_CLI=$<TARGET_FILE:wgk_cli>")
+endif()
 # The quick tier's package check: every kernels/*/ (found when the test runs), its small test.json cases on the
 # GPU against the double references (tests/package/fast_cases.py); the full test.json runs in the full tier.
 if(TARGET wgk_cli)

@@ -5,7 +5,7 @@
 package's metadata.json lists the digest of every file as it is. Also: templates name the fold width
 DISPATCH_FOLD_WIDTH, never the literal 65535. (The seed-format fixtures of tests/cli/seed-packages hold a
 manifest each and are checked to plan as kernels/ does by tests/cli/convert_test.py.)
-Usage: generated_files.py REPO_ROOT
+Usage: generated_files.py REPO_ROOT WGK      (WGK: the wgk binary; `wgk pack --check` judges the digests)
 """
 import glob
 import os
@@ -15,7 +15,10 @@ import subprocess
 import sys
 import tempfile
 
-root = sys.argv[1] if len(sys.argv) > 1 else "."
+if len(sys.argv) != 3:
+    print(__doc__.strip(), file=sys.stderr)
+    sys.exit(2)
+root, wgk = sys.argv[1], sys.argv[2]
 problems, checked = [], 0
 for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*"))):
     tools = os.path.join(pkg, "tools")
@@ -42,14 +45,13 @@ for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*"))):
                 checked += 1
                 if made != have:
                     problems.append(f"{os.path.relpath(committed, root)}: differs from what "
-                                    f"{os.path.relpath(tool, root)} writes (run it, then scripts/package-digests.py)")
+                                    f"{os.path.relpath(tool, root)} writes (run it, then `wgk pack {os.path.relpath(pkg, root)}`)")
 for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*"))):
-    check = subprocess.run([sys.executable, os.path.join(root, "scripts", "package-digests.py"), "--check", pkg],
-                           capture_output=True, text=True)
+    check = subprocess.run([wgk, "pack", pkg, "--check"], capture_output=True, text=True, timeout=300)
     checked += 1
     if check.returncode != 0:
         problems.append(f"{os.path.relpath(pkg, root)}/build/webgpu/metadata.json: digests out of date "
-                        f"(run scripts/package-digests.py {os.path.relpath(pkg, root)}): {check.stdout.strip()}")
+                        f"(run `wgk pack {os.path.relpath(pkg, root)}`): {(check.stdout + check.stderr).strip()}")
 for tmpl in sorted(glob.glob(os.path.join(root, "kernels", "*", "build", "webgpu", "*.jinja"))):
     with open(tmpl, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """wgk run on spec 2.1 packages written as a third party would (tests/spec21run/demo.*: public metadata
-layout, digests from scripts/package-digests.py), on the GPU: every output written as DIR/<port>.npy is
+layout, digests from `wgk pack`), on the GPU: every output written as DIR/<port>.npy is
 compared with numpy in double precision on seeded random inputs, the variant wgk chose with the one the
 package's rules pick, and bad calls must be refused with a clear message, exit 1 and no output file.
 
@@ -193,7 +193,7 @@ man = os.path.join(nozero, 'build/webgpu/manifest.json')
 text = open(man).read()
 assert ', "zeroInit": true' in text
 open(man, 'w').write(text.replace(', "zeroInit": true', ''))
-subprocess.run([sys.executable, os.path.join(src, 'scripts/package-digests.py'), nozero], check=True, capture_output=True)
+subprocess.run([wgk, 'pack', nozero], check=True, capture_output=True)
 check('Histogram without zeroInit, 3 calls', nozero, ['--in', f'values={hpath}', '--arg', 'lo=-4', '--arg', 'hi=4'],
       hist(-4, 4, 16), repeat=3)
 

@@ -3,7 +3,7 @@
 
 The manifest repeats every binding list and variant in full; this script states each once and expands
 them: Q/K/V separate or packed, rotary on or off, the attention templates, and the packed-float16 copies.
-This script is the package's source: edit it, run it, then scripts/package-digests.py on the package.
+This script is the package's source: edit it, run it, then `wgk pack` on the package.
 """
 import json
 import os
