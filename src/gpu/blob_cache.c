@@ -149,18 +149,29 @@ static void put64(unsigned char *p, uint64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* The blob of key from its file into the memo; false when absent, another key's, or corrupt (then removed). */
+/* The blob of key from its file into the memo; false when absent, another key's, or corrupt (then removed).
+ * Only a regular file of at most the cache's byte cap is read: opened without blocking (a FIFO put there must
+ * not hang a pipeline compile), its size from fstat before a byte is read (no store writes a larger file). */
 static bool read_blob(gpu_blob_cache *c, const void *key, size_t key_size) {
   char path[4200];
   file_of(c, key, key_size, path, sizeof path);
-  FILE *f = fopen(path, "rb");
-  if (!f) return false;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > c->max_bytes) {
+    close(fd); /* not ours to read or remove: a miss, counted as corrupt */
+    c->counts.corrupt++;
+    return false;
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return false;
+  }
   unsigned char h[HEADER];
   bool ok = fread(h, 1, HEADER, f) == HEADER && memcmp(h, MAGIC, 8) == 0;
   uint64_t ks = ok ? get64(h + 8) : 0, vs = ok ? get64(h + 16) : 0, sum = ok ? get64(h + 24) : 0;
-  struct stat st;
-  ok = ok && fstat(fileno(f), &st) == 0 && ks < (1u << 20) && vs < (1ull << 32) &&
-       (uint64_t)st.st_size == HEADER + ks + vs;
+  ok = ok && ks < (1u << 20) && vs < (1ull << 32) && (uint64_t)st.st_size == HEADER + ks + vs;
   void *k = ok ? malloc(ks ? ks : 1) : NULL, *v = ok ? malloc(vs ? vs : 1) : NULL;
   ok = ok && k && v && fread(k, 1, ks, f) == ks && fread(v, 1, vs, f) == vs;
   ok = ok && fnv(fnv(FNV0, k, ks), v, vs) == sum;

@@ -423,19 +423,37 @@ static const char *next_include(const char *s, char *name, size_t size) {
   return NULL;
 }
 
+static long list_index(const json_t *list, const char *s) {
+  for (size_t i = 0; i < json_array_size(list); i++)
+    if (strcmp(json_string_value(json_array_get(list, i)), s) == 0) return (long)i;
+  return -1;
+}
+
+/* One variant's walk over its includes: each listed file is checked once (a DAG of includes is linear work, not
+ * one walk per path through it), and a file met again while it is open is a cycle. */
+typedef struct inc_walk {
+  unsigned char *state;   /* per entry of the variant's template list: 0 not seen, 1 open, 2 checked */
+  const char *chain[18];  /* the files open, outermost first */
+  int depth;
+} inc_walk;
+
 /* Every file a template of variant `id` includes (recursively) is in the variant's template list:
  * the public loader fetches templates per variant from that list (docs/loader-semantics.md rule 8). */
-static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list, const char *file, int depth) {
+static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list, const char *file, inc_walk *w) {
   char p[512];
   member_path(p, sizeof p, "webgpu.variants", id);
-  if (depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
+  if (w->depth > 16) return fail(c, false, p, "template %s: includes nest deeper than 16", file);
+  long me = list_index(list, file);
+  if (me >= 0 && w->state[me] == 2) return WGK_OK;
+  if (me >= 0) w->state[me] = 1;
+  w->chain[w->depth++] = file;
   char *path = pkg_join(c->pkg->dir, file), *text = NULL;
   size_t len = 0;
   wgk_status st = path ? pkg_slurp(path, &text, &len, c->err) : util_error_oom(c->err, c->pkg->meta_source, NULL);
   free(path);
-  if (st) return st;
   char name[512];
-  for (const char *s = next_include(text, name, sizeof name); s && !st; s = next_include(s, name, sizeof name)) {
+  for (const char *s = st ? NULL : next_include(text, name, sizeof name); s && !st;
+       s = next_include(s, name, sizeof name)) {
     bool nomem;
     char *target = include_path(file, name, &nomem);
     if (!target) {
@@ -443,19 +461,30 @@ static wgk_status check_includes(meta_ctx *c, const char *id, const json_t *list
                  : fail(c, false, p, "template %s includes \"%s\", which escapes the package root", file, name);
       break;
     }
-    bool listed = false;
-    for (size_t i = 0; i < json_array_size(list) && !listed; i++)
-      listed = strcmp(json_string_value(json_array_get(list, i)), target) == 0;
-    if (!listed)
+    long at = list_index(list, target);
+    if (at < 0) {
       st = fail(c, false, p,
                 "variant %s renders %s, which includes %s, but %s is not in the variant's template list "
                 "(the public loader fetches templates per variant from this list)",
                 id, file, target, target);
-    else
-      st = check_includes(c, id, list, target, depth + 1);
+    } else if (w->state[at] == 1) {
+      char chain[1024] = "";
+      int from = 0;
+      while (from < w->depth && strcmp(w->chain[from], target) != 0) from++;
+      for (int k = from; k < w->depth; k++) {
+        strncat(chain, w->chain[k], sizeof chain - strlen(chain) - 1);
+        strncat(chain, " -> ", sizeof chain - strlen(chain) - 1);
+      }
+      strncat(chain, target, sizeof chain - strlen(chain) - 1);
+      st = fail(c, false, p, "variant %s: templates include each other in a cycle: %s", id, chain);
+    } else {
+      st = check_includes(c, id, list, target, w);
+    }
     free(target);
   }
   free(text);
+  w->depth--;
+  if (me >= 0) w->state[me] = 2;
   return st;
 }
 
@@ -477,11 +506,14 @@ wgk_status pkg_metadata_match(pkg_package *pkg, util_error *err) {
   for (size_t i = 0; !st && pub && i < pkg->manifest->n_variants; i++) {
     const manifest_variant *v = &pkg->manifest->variants[i];
     const json_t *list = json_object_get(listed_variants(pkg->metadata), v->id);
+    inc_walk walk = {.state = calloc(json_array_size(list) + 1, 1)};
+    if (!walk.state) st = util_error_oom(err, pkg->meta_source, NULL);
     for (size_t k = 0; !st && k < v->n_passes; k++) {
       bool seen = false;
       for (size_t j = 0; j < k && !seen; j++) seen = strcmp(v->passes[j].shader, v->passes[k].shader) == 0;
-      if (!seen) st = check_includes(&c, v->id, list, v->passes[k].shader, 0);
+      if (!seen) st = check_includes(&c, v->id, list, v->passes[k].shader, &walk);
     }
+    free(walk.state);
   }
   return st;
 }

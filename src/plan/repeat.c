@@ -10,19 +10,43 @@
 
 #define MAX_REPEAT_COUNT 65535
 #define MAX_EXPANDED_PASSES 131072
+#define MAX_REPEAT_ITERATIONS (1 << 20) /* loop iterations of all groups of one call, empty ones included */
 
 typedef struct expansion {
   plan_planner *p;
   plan_result *plan;
   size_t cap;
   util_error *err;
+  const char **ids; /* the expanded pass ids, open addressing (a duplicate found in O(1), not by a scan) */
+  size_t ids_cap;   /* a power of two, at least twice the passes measured */
+  expr_value *scope; /* a copy of the variant scope, its "repeat" set for each count evaluated */
 } expansion;
+
+static uint64_t id_hash(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return h;
+}
+
+/* Adds id to the set; false when it was there already. */
+static bool id_add(expansion *x, const char *id) {
+  for (size_t i = id_hash(id) & (x->ids_cap - 1);; i = (i + 1) & (x->ids_cap - 1)) {
+    if (!x->ids[i]) {
+      x->ids[i] = id;
+      return true;
+    }
+    if (strcmp(x->ids[i], id) == 0) return false;
+  }
+}
 
 static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *prefix, const expr_value *repeat) {
   plan_result *plan = x->plan;
   if (plan->n_passes >= MAX_EXPANDED_PASSES)
     return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos,
                             "variant %s expands to more than %d passes", plan->variant->id, MAX_EXPANDED_PASSES);
+  if (2 * (plan->n_passes + 1) > x->ids_cap) /* more than measured: the counts changed between the walks */
+    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos,
+                            "variant %s expands to more passes than its repeat counts gave", plan->variant->id);
   if (plan->n_passes == x->cap) {
     size_t cap = x->cap ? x->cap * 2 : 16;
     plan_pass *grown = realloc(plan->passes, cap * sizeof *grown);
@@ -44,17 +68,106 @@ static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *pr
   pass->id = malloc(n);
   if (!pass->id) return util_error_oom(x->err, NULL, "expanding repeat groups");
   snprintf(pass->id, n, "%s%s", prefix, mp->id);
-  for (size_t i = 0; i + 1 < plan->n_passes; i++) {
-    const char *other = plan->passes[i].id ? plan->passes[i].id : plan->passes[i].source->id;
-    if (strcmp(other, pass->id) == 0)
-      return util_error_value(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos,
-                              "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
-  }
+  if (!id_add(x, pass->id))
+    return util_error_value(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos,
+                            "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
   const char *op = x->p->m->op_id, *vid = plan->variant->id;
   n = strlen(op) + strlen(vid) + strlen(pass->id) + 3;
   pass->label = malloc(n);
   if (!pass->label) return util_error_oom(x->err, NULL, "expanding repeat groups");
   snprintf(pass->label, n, "%s/%s/%s", op, vid, pass->id);
+  return WGK_OK;
+}
+
+/* The count of repeat group it, with repeat as the enclosing groups' scope. */
+static wgk_status group_count(expansion *x, const manifest_pass_item *it, const expr_value *repeat, int64_t *out) {
+  /* one copy of the variant scope for every count (a copy per evaluation made 65535 x 16 of them cost 7 s) */
+  if (!expr_value_dict_set(x->scope, "repeat", expr_value_ref(repeat)))
+    return util_error_oom(x->err, NULL, "expanding repeat groups");
+  expr_value *v = NULL;
+  wgk_status st = plan_eval(x->p, &it->count, x->scope, &v, x->err);
+  if (st != WGK_OK) return st;
+  double d = expr_value_is_number(v) ? expr_value_as_float(v) : -1;
+  if (!(d >= 0 && d <= MAX_REPEAT_COUNT && d == floor(d))) {
+    util_dynbuf shown;
+    util_dynbuf_init(&shown, 256);
+    expr_value_print(v, &shown);
+    util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos,
+                     "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id, MAX_REPEAT_COUNT,
+                     util_dynbuf_str(&shown));
+    util_dynbuf_free(&shown);
+    expr_value_release(v);
+    return WGK_ERR_CALL;
+  }
+  expr_value_release(v);
+  *out = (int64_t)d;
+  return WGK_OK;
+}
+
+/* The repeat dict of iteration k of group it inside repeat; NULL when out of memory. */
+static expr_value *iteration_scope(const manifest_pass_item *it, const expr_value *repeat, int64_t k, int64_t count) {
+  char key[256];
+  expr_value *r = expr_value_dict_copy(repeat);
+  snprintf(key, sizeof key, "%s_count", it->index);
+  bool ok = r && expr_value_dict_set(r, "index", expr_value_int(k)) &&
+            expr_value_dict_set(r, "count", expr_value_int(count)) &&
+            expr_value_dict_set(r, it->index, expr_value_int(k)) && expr_value_dict_set(r, key, expr_value_int(count));
+  if (!ok) {
+    expr_value_release(r);
+    return NULL;
+  }
+  return r;
+}
+
+/* Before any pass is made: the passes and loop iterations the sequence asks for, counts evaluated as the
+ * expansion will, stopping at the first bound passed. A group without nested groups adds count x its passes
+ * at once; only nested groups are walked iteration by iteration, so the refusal of 65535 x 65535 empty inner
+ * loops or of a pass count past the bound comes after at most MAX_REPEAT_ITERATIONS evaluations. */
+static wgk_status measure(expansion *x, const manifest_pass_item *items, size_t n, const expr_value *repeat,
+                          uint64_t *passes, uint64_t *iterations) {
+  const manifest_variant *v = x->plan->variant;
+  for (size_t i = 0; i < n; i++) {
+    const manifest_pass_item *it = &items[i];
+    if (it->pass) {
+      ++*passes;
+    } else {
+      int64_t count;
+      wgk_status st = group_count(x, it, repeat, &count);
+      if (st != WGK_OK) return st;
+      *iterations += (uint64_t)count;
+      bool nested = false;
+      size_t direct = 0;
+      for (size_t k = 0; k < it->n_items; k++) {
+        if (it->items[k].pass)
+          direct++;
+        else
+          nested = true;
+      }
+      if (*iterations <= MAX_REPEAT_ITERATIONS) {
+        *passes += (uint64_t)count * direct;
+        for (int64_t k = 0; nested && k < count && *passes <= MAX_EXPANDED_PASSES &&
+                            *iterations <= MAX_REPEAT_ITERATIONS;
+             k++) {
+          expr_value *r = iteration_scope(it, repeat, k, count);
+          if (!r) return util_error_oom(x->err, NULL, "expanding repeat groups");
+          uint64_t inner = 0;
+          st = measure(x, it->items, it->n_items, r, &inner, iterations);
+          expr_value_release(r);
+          if (st != WGK_OK) return st;
+          *passes += inner - (uint64_t)direct; /* the direct passes were counted for every iteration above */
+        }
+      }
+    }
+    if (*iterations > MAX_REPEAT_ITERATIONS)
+      return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->pos,
+                              "variant %s: repeat groups run more than %d loop iterations (at repeat group %s), "
+                              "empty groups included",
+                              v->id, MAX_REPEAT_ITERATIONS, it->id ? it->id : "?");
+    if (*passes > MAX_EXPANDED_PASSES)
+      return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, v->pos,
+                              "variant %s expands to more than %d passes (%s)", v->id, MAX_EXPANDED_PASSES,
+                              "counted before any pass is made");
+  }
   return WGK_OK;
 }
 
@@ -67,37 +180,12 @@ static wgk_status expand(expansion *x, const manifest_pass_item *items, size_t n
       if (st != WGK_OK) return st;
       continue;
     }
-    expr_value *scope = expr_value_dict_copy(x->plan->scope);
-    if (!scope || !expr_value_dict_set(scope, "repeat", expr_value_ref(repeat))) {
-      expr_value_release(scope);
-      return util_error_oom(x->err, NULL, "expanding repeat groups");
-    }
-    expr_value *v = NULL;
-    wgk_status st = plan_eval(x->p, &it->count, scope, &v, x->err);
-    expr_value_release(scope);
+    int64_t count;
+    wgk_status st = group_count(x, it, repeat, &count);
     if (st != WGK_OK) return st;
-    double d = expr_value_is_number(v) ? expr_value_as_float(v) : -1;
-    util_dynbuf shown;
-    util_dynbuf_init(&shown, 256);
-    expr_value_print(v, &shown);
-    expr_value_release(v);
-    if (!(d >= 0 && d <= MAX_REPEAT_COUNT && d == floor(d))) {
-      util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos,
-                       "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id, MAX_REPEAT_COUNT,
-                       util_dynbuf_str(&shown));
-      util_dynbuf_free(&shown);
-      return WGK_ERR_CALL;
-    }
-    util_dynbuf_free(&shown);
-    int64_t count = (int64_t)d;
-    char key[256];
     for (int64_t k = 0; k < count; k++) {
-      expr_value *r = expr_value_dict_copy(repeat);
-      snprintf(key, sizeof key, "%s_count", it->index);
-      bool ok = r && expr_value_dict_set(r, "index", expr_value_int(k)) &&
-                expr_value_dict_set(r, "count", expr_value_int(count)) &&
-                expr_value_dict_set(r, it->index, expr_value_int(k)) &&
-                expr_value_dict_set(r, key, expr_value_int(count));
+      expr_value *r = iteration_scope(it, repeat, k, count);
+      bool ok = r != NULL;
       size_t plen = strlen(prefix) + strlen(it->id) + 32;
       char *sub = ok ? malloc(plen) : NULL;
       if (!sub) {
@@ -116,10 +204,23 @@ static wgk_status expand(expansion *x, const manifest_pass_item *items, size_t n
 
 wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *err) {
   const manifest_variant *v = plan->variant;
-  expansion x = {p, plan, 0, err};
+  expansion x = {p, plan, 0, err, NULL, 0, expr_value_dict_copy(plan->scope)};
   expr_value *empty = expr_value_dict();
-  if (!empty) return util_error_oom(err, NULL, "expanding repeat groups");
-  wgk_status st = expand(&x, v->sequence, v->n_sequence, "", empty);
+  if (!empty || !x.scope) {
+    expr_value_release(empty);
+    expr_value_release(x.scope);
+    return util_error_oom(err, NULL, "expanding repeat groups");
+  }
+  uint64_t passes = 0, iterations = 0;
+  wgk_status st = measure(&x, v->sequence, v->n_sequence, empty, &passes, &iterations);
+  if (st == WGK_OK) {
+    for (x.ids_cap = 16; x.ids_cap < 2 * passes; x.ids_cap *= 2) {
+    }
+    x.ids = calloc(x.ids_cap, sizeof *x.ids);
+    st = x.ids ? expand(&x, v->sequence, v->n_sequence, "", empty) : util_error_oom(err, NULL, "expanding repeat groups");
+  }
+  free(x.ids);
+  expr_value_release(x.scope);
   expr_value_release(empty);
   if (st == WGK_OK && plan->n_passes == 0)
     st = util_error_value(err, WGK_ERR_CALL, p->m->source, v->pos,

@@ -13,6 +13,7 @@ typedef struct builder {
   size_t file_count;
   const char *chain[WGK_TMPL_MAX_INCLUDE_DEPTH + 1]; /* open includes, for cycles */
   int depth;
+  size_t includes; /* expanded so far, all depths together */
 } builder;
 
 static bool push_byte(builder *b, char c, int file, int line, int col) {
@@ -128,6 +129,11 @@ static wgk_status include_file(builder *b, const char *written, const char *from
   if (b->depth >= WGK_TMPL_MAX_INCLUDE_DEPTH)
     return util_error_at(err, WGK_ERR_LIMIT, util_pos_make(from, line, col), NULL,
                          "includes nested too deeply (limit is %d)", WGK_TMPL_MAX_INCLUDE_DEPTH);
+  if (++b->includes > WGK_TMPL_MAX_INCLUDES)
+    return util_error_at(err, WGK_ERR_LIMIT, util_pos_make(from, line, col), NULL,
+                         "more than %d includes expanded in one template (including '%s'); a file included from "
+                         "many places is expanded each time",
+                         WGK_TMPL_MAX_INCLUDES, name);
   if (!loader || !loader->load)
     return util_error_at(err, WGK_ERR_NOT_FOUND, util_pos_make(from, line, col), NULL, "cannot include '%s': no loader",
                          name);
@@ -194,7 +200,9 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))
-      return b->text.over ? util_error_in(err, WGK_ERR_LIMIT, name, NULL, "template too large")
+      return b->text.over ? util_error_in(err, WGK_ERR_LIMIT, name, NULL,
+                                          "template with its includes expanded is over %s (%u bytes)",
+                                          WGK_TMPL_MAX_EXPANDED_TEXT, WGK_TMPL_MAX_EXPANDED)
                           : util_error_oom(err, name, NULL);
     if (text[i] == '\n') {
       line++;
@@ -275,7 +283,7 @@ wgk_status tmpl_src_build(const char *text, size_t len, const char *name, const 
   memset(out, 0, sizeof *out);
   builder b;
   memset(&b, 0, sizeof b);
-  util_dynbuf_init(&b.text, WGK_TMPL_MAX_SIZE * 2);
+  util_dynbuf_init(&b.text, WGK_TMPL_MAX_EXPANDED);
   wgk_status st = add_text(&b, text, len, name, loader, err);
   if (st == WGK_OK) st = preprocess(&b, out, err);
   out->map.files = b.files;

@@ -62,6 +62,9 @@ typedef struct tmpl_template tmpl_template;
 
 #define WGK_TMPL_MAX_SIZE (4 * 1024 * 1024) /* bytes of one template file */
 #define WGK_TMPL_MAX_INCLUDE_DEPTH 16       /* nested includes */
+#define WGK_TMPL_MAX_INCLUDES 4096          /* includes expanded in one template, all depths together */
+#define WGK_TMPL_MAX_EXPANDED (8u << 20)    /* bytes of one template with its includes expanded */
+#define WGK_TMPL_MAX_EXPANDED_TEXT "8 MiB"  /* the same, for messages */
 #define WGK_TMPL_MAX_BLOCK_DEPTH 100        /* nested statements */
 #define WGK_TMPL_MAX_ITERATIONS 1000000     /* loop iterations in one render, all loops together */
 #define WGK_TMPL_MAX_CALL_DEPTH 64          /* nested macro calls */

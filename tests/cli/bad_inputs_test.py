@@ -4,7 +4,7 @@ errors are found before a GPU context is made (--adapter names no adapter: reach
 
 usage: bad_inputs_test.py WGK SOURCE_DIR
 """
-import json, os, shutil, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile, time
 
 WGK, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SCALE = os.path.join(SRC, "tests", "cli", "scale")
@@ -94,6 +94,56 @@ try:
     os.mkfifo(fifo)
     wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": fifo})
     wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": "/dev/zero"})
+
+    # issue 37 hangs 1 and unclear errors: a verified package whose templates include each other as a DAG loads
+    # in linear time (each file checked once per variant, not once per path: 3^13 paths here), and an include
+    # cycle is reported as a cycle, not as includes nesting too deep
+    relu = os.path.join(SRC, "tests", "manifest", "spec21", "ai.onnx.Relu")
+    dag = os.path.join(tmp, "dag")
+    shutil.copytree(relu, dag)
+    dweb = os.path.join(dag, "build", "webgpu")
+    n = 15
+    for i in range(n):
+        open(os.path.join(dweb, f"d{i}.wgsl.jinja"), "w").write(
+            "".join(f'{{% include "d{j}.wgsl.jinja" %}}\n' * 2 for j in range(i + 1, n)) + f"// d{i}\n")
+    rt = os.path.join(dweb, "relu.wgsl.jinja")
+    open(rt, "w").write('{# {% include "d0.wgsl.jinja" %} #}\n' + open(rt).read())
+    wgk(["pack", dag], "", rc=0)
+    t0 = time.monotonic()
+    wgk(["info", dag], "ai.onnx.Relu", rc=0)
+    if time.monotonic() - t0 > 10:
+        failures.append(f"loading a package whose 15 templates include each other as a DAG took "
+                        f"{time.monotonic() - t0:.0f} s")
+    open(os.path.join(dweb, f"d{n - 1}.wgsl.jinja"), "w").write('{% include "d3.wgsl.jinja" %}\n')
+    cycle = "templates include each other in a cycle: d3.wgsl.jinja -> d4.wgsl.jinja"
+    wgk(["pack", dag], cycle)
+    wgk(["info", dag], cycle)
+
+    # issue 37 hangs 3: repeat groups are measured before any pass is made: 65535 x 65535 loops of a group whose
+    # own group runs 0 times stop at the loop-iteration bound, 65535 x 3 passes at the pass bound, both at once
+    rsq = os.path.join(SRC, "tests", "spec21run", "demo.ReduceSumSquare")
+    rep = os.path.join(tmp, "repeat")
+    shutil.copytree(rsq, rep)
+    os.remove(os.path.join(rep, "build", "webgpu", "metadata.json"))
+    rman = os.path.join(rep, "build", "webgpu", "manifest.json")
+    lavapipe = ["--device", os.path.join(SRC, "tests", "plan", "lavapipe.device.json")]
+    for mode, want in (("empty", "repeat groups run more than 1048576 loop iterations (at repeat group inner)"),
+                       ("many", "expands to more than 131072 passes")):
+        m = json.load(open(os.path.join(rsq, "build", "webgpu", "manifest.json")))
+        v = m["variants"][0]["variants"][0]
+        fold = [x for x in v["passes"] if x.get("id") == "fold"][0]
+        sq = [x for x in v["passes"] if x.get("id") == "square"][0]
+        fold["repeat"]["count"] = "65535"
+        if mode == "empty":
+            fold["passes"] = [{"id": "inner", "repeat": {"index": "k", "count": "65535"}, "passes": [
+                {"id": "never", "repeat": {"index": "z", "count": "0"}, "passes": [dict(sq, id="p0")]}]}]
+        else:
+            fold["passes"] = [dict(sq, id=f"p{i}") for i in range(3)]
+        json.dump(m, open(rman, "w"))
+        t0 = time.monotonic()
+        wgk(["explain", rep, "--shape", "data=4x8", *lavapipe], want)
+        if time.monotonic() - t0 > 20:
+            failures.append(f"repeat groups ({mode}): the refusal took {time.monotonic() - t0:.0f} s")
 
     # 3. --dtype for a type variable the package does not have
     wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")

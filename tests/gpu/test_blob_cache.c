@@ -1,11 +1,13 @@
 /* The persistent pipeline cache's files (gpu/blob_cache.h), GPU-free: Dawn's two-step load, another key under
- * the same file name, corrupt files ignored and removed, no temporary file left, the size cap, the folder. */
+ * the same file name, corrupt files ignored and removed, no temporary file left, the size cap, the folder, only
+ * regular files read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,49 @@ static void keeps_under_the_cap(void **state) {
   gpu_blob_cache_close(c);
 }
 
+static void on_alarm(int sig) {
+  (void)sig;
+  static const char msg[] = "a FIFO in the pipeline cache blocked the load\n";
+  if (write(2, msg, sizeof msg - 1) < 0) _exit(1);
+  _exit(1);
+}
+
+/* Only a regular file within the byte cap is read (issue 37): a FIFO under a blob's name is a miss without
+ * blocking (no writer ever comes), and a blob file larger than the cache's cap is a miss without being read. */
+static void reads_only_regular_files_within_the_cap(void **state) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/fifo", (const char *)*state);
+  gpu_blob_cache *c = gpu_blob_cache_open(dir, 1 << 20);
+  assert_non_null(c);
+  gpu_blob_cache_store("fifo key", 8, "value", 5, c);
+  DIR *d = opendir(dir);
+  struct dirent *de;
+  char path[4300] = "";
+  while ((de = readdir(d)))
+    if (strstr(de->d_name, ".bin")) snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+  closedir(d);
+  assert_true(path[0]);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkfifo(path, 0600), 0);
+  signal(SIGALRM, on_alarm);
+  alarm(20);
+  char out[16];
+  assert_int_equal(load(c, "fifo key", out, sizeof out), 0);
+  alarm(0);
+  assert_int_equal(unlink(path), 0);
+  gpu_blob_cache_close(c);
+
+  char big[3000];
+  memset(big, 5, sizeof big);
+  c = gpu_blob_cache_open(dir, 1 << 20);
+  gpu_blob_cache_store("big key", 7, big, sizeof big, c);
+  assert_int_equal(load(c, "big key", big, sizeof big), sizeof big);
+  gpu_blob_cache_close(c);
+  c = gpu_blob_cache_open(dir, 1024); /* the same file, now over the cap */
+  assert_int_equal(load(c, "big key", big, sizeof big), 0);
+  gpu_blob_cache_close(c);
+}
+
 static void folder_from_xdg_or_home(void **state) {
   (void)state;
   char out[4096];
@@ -195,7 +240,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stores_and_loads_across_opens), cmocka_unit_test(ignores_corrupt_files),
       cmocka_unit_test(another_keys_file_is_a_miss),   cmocka_unit_test(keeps_under_the_cap),
-      cmocka_unit_test(folder_from_xdg_or_home),
+      cmocka_unit_test(folder_from_xdg_or_home), cmocka_unit_test(reads_only_regular_files_within_the_cap),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

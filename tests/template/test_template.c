@@ -125,6 +125,50 @@ static void test_includes(void **state) {
   expect(dash2, "a.jinja", NULL, "a.jinja:1:5: unknown or unexpected statement 'include'");
 }
 
+/* An error whose text contains want (the position aside). */
+static void expect_err_has(const char *const *files, const char *name, const char *want) {
+  util_error err;
+  util_error_clear(&err);
+  util_dynbuf out;
+  util_dynbuf_init(&out, 0);
+  wgk_status st = render(files, name, &out, NULL, &err);
+  char buf[4096];
+  util_error_format(&err, buf, sizeof buf);
+  if (st == WGK_OK || !strstr(buf, want)) print_message("got: %s\nwanted: %s\n", st == WGK_OK ? "success" : buf, want);
+  assert_int_not_equal(st, WGK_OK);
+  assert_non_null(strstr(buf, want));
+  util_dynbuf_free(&out);
+}
+
+/* Include expansion is bounded (issue 37, hang 1): a DAG of includes (each file twice the next, 2^16
+ * expansions at the depth bound) stops at the include-count bound; the expanded bytes stop at their bound. */
+static void test_include_bounds(void **state) {
+  (void)state;
+  enum { N = 16 };
+  static char names[N][16], texts[N][64];
+  const char *files[2 * N + 1];
+  for (int i = 0; i < N; i++) {
+    snprintf(names[i], sizeof names[i], "f%d.jinja", i);
+    if (i + 1 < N)
+      snprintf(texts[i], sizeof texts[i], "{%% include 'f%d.jinja' %%}{%% include 'f%d.jinja' %%}", i + 1, i + 1);
+    else
+      snprintf(texts[i], sizeof texts[i], "x");
+    files[2 * i] = names[i];
+    files[2 * i + 1] = texts[i];
+  }
+  files[2 * N] = NULL;
+  expect_err_has(files, "f0.jinja", "more than 4096 includes expanded in one template");
+  size_t big = WGK_TMPL_MAX_SIZE - 16;
+  char *text = malloc(big + 1);
+  assert_non_null(text);
+  memset(text, 'y', big);
+  text[big] = 0;
+  const char *bytes[] = {"m.jinja", "{% include 'b.jinja' %}{% include 'b.jinja' %}{% include 'b.jinja' %}", "b.jinja",
+                         text, NULL};
+  expect_err_has(bytes, "m.jinja", "template with its includes expanded is over 8 MiB (8388608 bytes)");
+  free(text);
+}
+
 static void test_errors(void **state) {
   (void)state;
   const char *unclosed[] = {"t.jinja", "a\n\n{% for x in [1] %}\n{{ x }}\n", NULL};
@@ -213,6 +257,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_oracle_cases),
       cmocka_unit_test(test_includes),
+      cmocka_unit_test(test_include_bounds),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_linemap),
   };
