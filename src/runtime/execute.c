@@ -458,6 +458,12 @@ static wgk_status check_inputs(wgk_call *c, rt_plan_entry *e) {
       if (st != WGK_OK) return st;
     }
   }
+  /* Inputs no pass binds (a shape tensor the caller resolved, Expand's or Reshape's `shape`) are narrowed too. */
+  for (size_t i = 0; i < c->k->m->n_ports; i++) {
+    if (c->k->m->ports[i].dir == WGK_PORT_OUTPUT || !c->ports[i]) continue;
+    wgk_status st = rt_tensor_check_narrowing(c->ports[i], &c->k->m->ports[i], c->k->m->source);
+    if (st != WGK_OK) return st;
+  }
   return WGK_OK;
 }
 

@@ -290,6 +290,9 @@ wgk_status rt_tensor_read_finish(wgk_tensor *t, gpu_buffer *staging, void *out);
  * host values (int64 narrowed to 32 bits, checked or saturating; int64 held as 32-bit words widened back to
  * 64; uint8 packed). source names the manifest in errors. */
 wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out);
+/* A given int64 input with a checked 32-bit projection, bound by a pass or not: a value out of range refuses the
+ * call, as the public loader narrows every host input when it uploads it (docs/loader-semantics.md rule 12). */
+wgk_status rt_tensor_check_narrowing(wgk_tensor *t, const manifest_port *port, const char *source);
 /* The buffer bound for a port the kernel writes (output, in/out): refuses, before anything is recorded, a
  * tensor whose buffer cannot take the port's layout (a caller's buffer, or one too small). */
 wgk_status rt_tensor_written_binding(wgk_tensor *t, const manifest_port *port, const char *source, gpu_buffer **out);

@@ -659,6 +659,13 @@ wgk_status rt_tensor_binding(wgk_tensor *t, const manifest_port *port, const cha
   return kind == ALT_NONE ? WGK_OK : alt_binding(t, port, source, kind, out);
 }
 
+wgk_status rt_tensor_check_narrowing(wgk_tensor *t, const manifest_port *port, const char *source) {
+  int kind = alt_kind(t, port);
+  if (kind != ALT_U32_CHECKED && kind != ALT_I32_CHECKED) return WGK_OK;
+  gpu_buffer *buf; /* made (and kept for a later binding) as a pass binding it would make it */
+  return alt_binding(t, port, source, kind, &buf);
+}
+
 static const char *layout_name(wgk_dtype storage) {
   return storage == WGK_DTYPE_INT32 ? "int32 words" : storage == WGK_DTYPE_UINT32 ? "uint32 words" : "64-bit values";
 }

@@ -24,6 +24,11 @@ package's rules pick, and bad calls must be refused with a clear message, exit 1
   ai.onnx.Split         an optional output whose shape expression holds only when it is asked for
   ai.onnx.Expand        a shape tensor read as data by the caller: explicit destination, dtype from T
   ai.onnx.MatMul        tiled matmul in workgroup memory; requires.subgroupMatrixConfigs rejected on lavapipe
+  ai.onnx.ReduceMean    axes from an attribute (absent: all) and keepdims in the output shape expression;
+                        `$comment` at every depth (maps, ports, attributes, constraints, tunables, derive
+                        and a derive object, requires, handles, fields, family, case, variant, pass, dispatch)
+  ai.onnx.Reshape       a shape tensor read as data by the caller (0 and -1 resolved into the destination); an
+                        int64 input no pass binds is still narrowed (a value past int32 refused)
   demo.Polynomial       a fixed-length binding (`length: "$NCOEF"`): a shorter tensor refused naming the binding
 A copy of demo.Histogram without its zeroInit (as an author testing only on the public loader, whose
 intermediates are fresh zeroed buffers per call, may write it) must give the same counts on every call.
@@ -357,6 +362,77 @@ refuse('Polynomial with fewer coefficients than degree + 1', 'demo.Polynomial',
        r'binding coef: port coef \(float32 \[3\]\) provides 12 bytes, but the declared fixed length \$NCOEF = 4 of f32 requires 16')
 refuse('Polynomial coefficients of rank 2', 'demo.Polynomial',
        ['--in', f'x={xpp}', '--in', f'coef={save("poly_c", np.ones((2, 2), np.float32))}'], r'ranks\.coef == 1 is false')
+# ---- ai.onnx.ReduceMean: axes from an attribute (absent: all), keepdims; $comment at every depth ----
+for shape, axes, keep, dtype in (((3, 5, 7), [1], 1, np.float32), ((3, 5, 7), [0, -1], 0, np.float32),
+                                 ((4, 6), None, 1, np.float32), ((4, 6), None, 0, np.float32),
+                                 ((2, 3, 4, 5), [3, 1], 1, np.float16), ((70,), [0], 0, np.float32),
+                                 ((2, 1, 3, 9), [-4, 2], 0, np.float16), ((130, 600), [1], 1, np.float32)):
+    x = (rng.standard_normal(shape) + 3).astype(dtype)
+    ref = f64(x).mean(axis=tuple(axes) if axes is not None else None, keepdims=bool(keep))
+    ref = np.asarray(ref)
+    args = ['--in', f'data={save("rm_x", x)}', '--attr', f'keepdims={keep}']
+    if axes is not None:
+        args += ['--attr', f'axes={axes}'.replace(' ', '')]
+    tol = (2e-3, 2e-3) if dtype == np.float16 else (1e-5, 1e-6)
+    check(f'ReduceMean {shape} axes {axes} keepdims {keep} {np.dtype(dtype).name}', 'ai.onnx.ReduceMean', args,
+          {'reduced': (ref, np.dtype(dtype).name)}, 'mean_f16' if dtype == np.float16 else 'mean_f32',
+          rtol=tol[0], atol=tol[1])
+rmx = save('rm_x', np.ones((2, 3), np.float32))
+refuse('ReduceMean axis out of range', 'ai.onnx.ReduceMean', ['--in', f'data={rmx}', '--attr', 'axes=[2]'],
+       r'isUniqueIntList\(ax, -ranks\.data, ranks\.data, ranks\.data\) is false')
+refuse('ReduceMean an axis twice', 'ai.onnx.ReduceMean', ['--in', f'data={rmx}', '--attr', 'axes=[1,-1]'],
+       r'isUniqueIntList\(ax, -ranks\.data, ranks\.data, ranks\.data\) is false')
+refuse('ReduceMean keepdims 2', 'ai.onnx.ReduceMean', ['--in', f'data={rmx}', '--attr', 'keepdims=2'],
+       r'attribute keepdims: value 2 is not one of \[0, 1\]')
+refuse('ReduceMean rank 5', 'ai.onnx.ReduceMean', ['--in', f'data={save("rm5", np.ones((1, 2, 1, 2, 1), np.float32))}'],
+       r'ranks\.data <= 4 is false')
+refuse('ReduceMean int32 data', 'ai.onnx.ReduceMean', ['--in', f'data={save("rmi", np.ones((2, 2), np.int32))}'],
+       r'dtype int32 is not allowed by type constraint T')
+refuse('ReduceMean empty data', 'ai.onnx.ReduceMean', ['--in', f'data={save("rm0", np.ones((2, 0), np.float32))}'],
+       r'numel\(shapes\.data\) > 0 is false')
+# ---- ai.onnx.Reshape: the target shape is data (int64 `shape`), resolved by the caller into the destination ----
+def onnx_reshape(in_shape, target, allowzero):
+    out = [in_shape[i] if d == 0 and not allowzero else d for i, d in enumerate(target)]
+    if -1 in out:
+        known = int(np.prod([d for d in out if d != -1]))
+        out[out.index(-1)] = int(np.prod(in_shape)) // known
+    return tuple(out)
+
+
+for shape, target, allowzero, dtype in (((2, 3, 4), [4, -1], 0, np.float32), ((2, 3, 4), [0, 12], 0, np.float32),
+                                        ((2, 3, 4), [-1], 0, np.int32), ((3, 5), [0, -1], 0, np.float16),
+                                        ((6,), [1, 2, 1, 3], 1, np.uint32), ((300, 700), [700, 300], 0, np.float32)):
+    if np.issubdtype(dtype, np.integer):
+        x = rng.integers(1, 10**6, size=shape).astype(dtype)
+    else:
+        x = (rng.standard_normal(shape) + 5).astype(dtype)
+    dest = onnx_reshape(shape, target, allowzero)
+    check(f'Reshape {np.dtype(dtype).name} {shape} by {target} allowzero {allowzero} -> {dest}', 'ai.onnx.Reshape',
+          ['--in', f'data={save("rs_x", x)}', '--in', f'shape={save("rs_s", np.array(target, np.int64))}',
+           '--attr', f'allowzero={allowzero}', '--out-shape', 'reshaped=' + 'x'.join(map(str, dest))],
+          {'reshaped': (f64(x).reshape(dest), np.dtype(dtype).name)}, 'copy', rtol=0, atol=0)
+rsx = save('rs_x', np.ones((2, 3, 4), np.float32))
+rsv = save('rs_s', np.array([4, -1], np.int64))
+refuse('Reshape without a destination', 'ai.onnx.Reshape', ['--in', f'data={rsx}', '--in', f'shape={rsv}'],
+       r'port reshaped: output has no shape expression, so the caller must give it')
+refuse('Reshape destination of another size', 'ai.onnx.Reshape',
+       ['--in', f'data={rsx}', '--in', f'shape={rsv}', '--out-shape', 'reshaped=4x5'], r'numel\(shapes\.reshaped\) == n is false')
+refuse('Reshape destination rank other than the shape tensor length', 'ai.onnx.Reshape',
+       ['--in', f'data={rsx}', '--in', f'shape={rsv}', '--out-shape', 'reshaped=24'], r'shapes\.shape\[0\] == ranks\.reshaped is false')
+refuse('Reshape shape tensor of rank 2', 'ai.onnx.Reshape',
+       ['--in', f'data={rsx}', '--in', f'shape={save("rs_s2", np.array([[4, 6]], np.int64))}', '--out-shape', 'reshaped=4x6'],
+       r'ranks\.shape == 1 is false')
+refuse('Reshape destination dtype other than the data', 'ai.onnx.Reshape',
+       ['--in', f'data={rsx}', '--in', f'shape={rsv}', '--out-shape', 'reshaped=4x6:float16'],
+       r'port reshaped .*dtype float16 does not match type T = float32')
+# A shape value past int32: no pass binds `shape`, and the loader narrows every host input at upload, so the call
+# is refused (it ran before: wgk narrowed only bound inputs). Expand's `shape` the same.
+refuse('Reshape shape value past int32', 'ai.onnx.Reshape',
+       ['--in', f'data={rsx}', '--in', f'shape={save("rs_big", np.array([4, 2**40], np.int64))}', '--out-shape', 'reshaped=4x6'],
+       r'input "shape": int64 value at index 1 \(1099511627776\) is outside the int32 WebGPU storage range')
+refuse('Expand shape value past int32', 'ai.onnx.Expand',
+       ['--in', f'input={exi}', '--in', f'shape={save("es_big", np.array([3, -2**33]))}', '--out-shape', 'output=3x1'],
+       r'input "shape": int64 value at index 1 \(-8589934592\) is outside the int32 WebGPU storage range')
 shutil.rmtree(tmp)
 for f in fails:
     print('FAIL', f)
