@@ -293,39 +293,23 @@ def _library():
 def _s(b):
     return b.decode("utf-8", "replace") if b is not None else None
 
-# ---- contexts ------------------------------------------------------------------------------------------------
+# ---- handles --------------------------------------------------------------------------------------------------
 
 
-class Context:
-    """One WebGPU device and its caches (wgk_context). adapter: an index or name substring (default: $WGK_ADAPTER,
-    else high-performance). disable_features: device features wgk acts as if absent, a comma list ("shader-f16").
+class _Handle:
+    """What Context, Kernel and Tensor share: the libwgk handle one of them owns (self._h), dropped by close(), on
+    leaving a `with` block, or when the object is collected. A subclass says how to drop it (_free)."""
 
-    The runtime strategies of wgk_context_options, by keyword; None (the default) leaves each to its environment
-    variable, else wgk's default (docs/environment.md): wait_timeout_ms, pool_bytes (0: none kept), queue_write_max
-    (0: every upload staged), host_span, max_storage_binding_bytes, host_threads, host_spin_us (0: none),
-    wait_spin_us (0: block at once), and the switches staged_upload, defer_uploads, submit_during_fill (True or
-    False). A value outside its range raises ValueError naming it."""
+    _h = None  # also what close() and __del__ see of an object whose __init__ raised before setting it
 
-    def __init__(self, adapter=None, verbose=False, disable_features=None, **strategies):
-        lib = _library()
-        self._lib = lib
-        self._h = None
-        opts = _context_options(adapter, verbose, disable_features, strategies)
-        h, msg = _P(), _P()
-        st = lib.wgk_context_create(ctypes.byref(opts), ctypes.byref(h), ctypes.byref(msg))
-        if st != 0:
-            text = ctypes.string_at(msg.value).decode("utf-8", "replace") if msg.value else ""
-            if msg.value:
-                ctypes.CDLL(None).free(msg)
-            _raise(st, text)
-        self._h = h.value
+    def _free(self, h):
+        raise NotImplementedError
 
     def close(self):
-        """Drops this context's device and caches now (wgk_context_destroy). Kernels and tensors made from it
-        keep working until they are closed or collected; it makes nothing new. Closing twice is harmless."""
-        if getattr(self, "_h", None):
-            self._lib.wgk_context_destroy(self._h)
-            self._h = None
+        """Drops this object's libwgk handle now rather than at collection; closing twice is harmless."""
+        h, self._h = self._h, None
+        if h:
+            self._free(h)
 
     __del__ = close
 
@@ -337,8 +321,39 @@ class Context:
 
     def _handle(self):
         if not self._h:
-            raise ValueError("wgk.Context: used after close()")
+            raise ValueError("wgk.%s: used after close()" % type(self).__name__)
         return self._h
+
+# ---- contexts ------------------------------------------------------------------------------------------------
+
+
+class Context(_Handle):
+    """One WebGPU device and its caches (wgk_context). adapter: an index or name substring (default: $WGK_ADAPTER,
+    else high-performance). disable_features: device features wgk acts as if absent, a comma list ("shader-f16").
+    close() drops the device and caches at once; kernels and tensors made from it keep working until they are
+    closed or collected, and the context makes nothing new.
+
+    The runtime strategies of wgk_context_options, by keyword; None (the default) leaves each to its environment
+    variable, else wgk's default (docs/environment.md): wait_timeout_ms, pool_bytes (0: none kept), queue_write_max
+    (0: every upload staged), host_span, max_storage_binding_bytes, host_threads, host_spin_us (0: none),
+    wait_spin_us (0: block at once), and the switches staged_upload, defer_uploads, submit_during_fill (True or
+    False). A value outside its range raises ValueError naming it."""
+
+    def __init__(self, adapter=None, verbose=False, disable_features=None, **strategies):
+        lib = _library()
+        self._lib = lib
+        opts = _context_options(adapter, verbose, disable_features, strategies)
+        h, msg = _P(), _P()
+        st = lib.wgk_context_create(ctypes.byref(opts), ctypes.byref(h), ctypes.byref(msg))
+        if st != 0:
+            text = ctypes.string_at(msg.value).decode("utf-8", "replace") if msg.value else ""
+            if msg.value:
+                ctypes.CDLL(None).free(msg)
+            _raise(st, text)
+        self._h = h.value
+
+    def _free(self, h):
+        self._lib.wgk_context_destroy(h)
 
     @property
     def adapter(self):
@@ -385,8 +400,9 @@ def tensor(array, context=None):
 # ---- tensors -------------------------------------------------------------------------------------------------
 
 
-class Tensor:
-    """A tensor on the GPU (a wgk_tensor, reference held): pass it as an input, or copy it back with .numpy()."""
+class Tensor(_Handle):
+    """A tensor on the GPU (a wgk_tensor, reference held): pass it as an input, or copy it back with .numpy().
+    close() releases the GPU memory at once (if no call still holds it)."""
 
     def __init__(self, context, handle):
         self._ctx = context  # keeps the context (and the library) alive as long as the tensor
@@ -405,24 +421,8 @@ class Tensor:
         ctx._check(ctx._lib.wgk_tensor_create(ctx._handle(), dt, a.ndim, shape, a.ctypes.data_as(_P), ctypes.byref(h)))
         return cls(ctx, h.value)
 
-    def close(self):
-        """Releases the GPU memory now (if no call still holds it); closing twice is harmless."""
-        if getattr(self, "_h", None):
-            self._ctx._lib.wgk_tensor_release(self._h)
-            self._h = None
-
-    __del__ = close
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _handle(self):
-        if not self._h:
-            raise ValueError("wgk.Tensor: used after close()")
-        return self._h
+    def _free(self, h):
+        self._ctx._lib.wgk_tensor_release(h)
 
     @property
     def dtype(self):
@@ -481,17 +481,16 @@ class _Port:
         self.dtypes = [_s(info.dtype_names[i]) for i in range(info.n_dtypes)]
 
 
-class Kernel:
+class Kernel(_Handle):
     """A loaded kernel package (wgk_kernel): call it with its inputs and attributes as keywords.
 
     inspect.signature(kernel) (and help on a call in an IDE) lists the kernel's own inputs by ONNX name,
     its attributes with their defaults, and its caller-owned outputs; kernel.info() is the whole contract.
-    Use it in a `with` block, or call close(), to drop it at once."""
+    Use it in a `with` block, or call close(), to drop it at once; outputs it already returned stay valid."""
 
     def __init__(self, ctx, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
         self._ctx = ctx
         self._lib = ctx._lib
-        self._h = None
         opts = _KernelOptions(int(version), revision.encode() if revision else None, bool(strict),
                               bool(trust_remote_code))
         h = _P()
@@ -510,25 +509,8 @@ class Kernel:
         self.variant = None  # the variant the last call ran
         self.__signature__ = self._signature()
 
-    def close(self):
-        """Drops the kernel now (wgk_kernel_destroy); its outputs already returned stay valid. Closing twice is
-        harmless."""
-        if getattr(self, "_h", None):
-            self._lib.wgk_kernel_destroy(self._h)
-            self._h = None
-
-    __del__ = close
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _handle(self):
-        if not self._h:
-            raise ValueError("wgk.Kernel: used after close()")
-        return self._h
+    def _free(self, h):
+        self._lib.wgk_kernel_destroy(h)
 
     @property
     def op_id(self):

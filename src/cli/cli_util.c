@@ -211,6 +211,15 @@ bool cli_parse_shape(const char *text, int *rank, int64_t *dims, util_error *why
   }
 }
 
+int cli_print_json(const char *cmd, json_t *doc, size_t flags) {
+  char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | flags) : NULL;
+  json_decref(doc);
+  if (!text) return cli_error(cmd, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), 1;
+  printf("%s\n", text);
+  free(text);
+  return 0;
+}
+
 char *cli_value_json(const char *v) {
   json_error_t jerr;
   json_t *j = json_loads(v, JSON_DECODE_ANY, &jerr);

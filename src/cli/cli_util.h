@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "cli/say.h"
 #include "util/error.h"
 #include "wgk.h"
@@ -55,6 +57,11 @@ bool cli_kv_list_ok(const char *cmd, const char *opt, const char *const *list, i
                     bool allow_empty);
 /* A single-valued option given once: stores v in *slot, or prints "<opt> given twice" and returns false. */
 bool cli_once(const char *cmd, const char *opt, const char **slot, const char *v);
+
+/* Every command's --json: doc on stdout as indented JSON, keys in their order, then a newline; takes the
+ * reference (NULL, as a failed json_pack gives, is out of memory). flags: more json_dumps flags (0, or
+ * JSON_REAL_PRECISION(n)). 0, or 1 after printing "wgk <cmd>: out of memory". */
+int cli_print_json(const char *cmd, json_t *doc, size_t flags);
 
 /* The longest --out folder or --json file name: room for "/<port key>.npy" in a 4096-byte path. */
 #define WGK_CLI_MAX_PATH 3800

@@ -132,11 +132,10 @@ int cmd_cache(int argc, char **argv) {
   if (strcmp(sub, "ls") == 0 && argc == 3 && strcmp(argv[2], "--json") == 0) {
     json_t *repos = json_array();
     if (hub_cache_each(cache, list_repo, repos, &err) != WGK_OK) rc = 1;
-    json_t *doc = json_pack("{s:s, s:o}", "cache", cache, "repos", repos);
-    char *text = doc && !rc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    if (text) printf("%s\n", text);
-    free(text);
-    json_decref(doc);
+    if (rc)
+      json_decref(repos);
+    else
+      rc = cli_print_json("cache", json_pack("{s:s, s:o}", "cache", cache, "repos", repos), 0);
   } else if (strcmp(sub, "ls") == 0 && argc == 2) {
     printf("cache %s\n", cache);
     if (hub_cache_each(cache, list_repo, NULL, &err) != WGK_OK) rc = 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_util.h"
 #include "cli/say.h"
 #include "gpu/gpu.h"
 
@@ -95,11 +96,7 @@ json_t *cli_adapter_json(const dev_desc *d, size_t index) {
 static int print_json(const dev_desc *descs, size_t count) {
   json_t *list = json_array();
   for (size_t i = 0; i < count; i++) json_array_append_new(list, cli_adapter_json(&descs[i], i));
-  json_t *doc = json_pack("{s:o}", "adapters", list);
-  int rc = doc && json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : 1;
-  printf("\n");
-  json_decref(doc);
-  return rc;
+  return cli_print_json("devices", json_pack("{s:o}", "adapters", list), 0);
 }
 
 int cmd_devices(int argc, char **argv) {

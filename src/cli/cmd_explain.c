@@ -352,7 +352,8 @@ static json_t *text_json(const char *text, size_t n) {
   return j;
 }
 
-static void print_json(const manifest_model *m, const dev_desc *d, const plan_result *plan, int tuned) {
+/* --json: the plan as one object on stdout; 0, or 1 after printing why not. */
+static int print_json(const manifest_model *m, const dev_desc *d, const plan_result *plan, int tuned) {
   json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
   json_object_set_new(root, "kernel", json_string(m->op_id));
   json_object_set_new(root, "variant", json_string(plan->variant->id));
@@ -402,10 +403,7 @@ static void print_json(const manifest_model *m, const dev_desc *d, const plan_re
   json_object_set_new(root, "passes", passes);
   json_object_set_new(root, "tunables", tunables_json(plan));
   json_object_set_new(root, "tunablesFrom", json_string(tuned < 0 ? "described device" : tuned ? "tuning cache" : "defaults"));
-  char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-  if (text) puts(text);
-  free(text);
-  json_decref(root);
+  return cli_print_json("explain", root, 0);
 }
 
 
@@ -414,12 +412,9 @@ static void print_json(const manifest_model *m, const dev_desc *d, const plan_re
 static int show(const explain_opts *o, const manifest_model *m, const pkg_package *pkg, const dev_desc *d,
                 const plan_result *plan, int tuned, bool render) {
   if (!render) {
-    if (o->json) {
-      print_json(m, d, plan, tuned);
-    } else {
-      print_text(m, pkg, d, plan);
-      print_tunables(plan, tuned);
-    }
+    if (o->json) return print_json(m, d, plan, tuned);
+    print_text(m, pkg, d, plan);
+    print_tunables(plan, tuned);
     return 0;
   }
   int rc = o->pass_id ? 1 : 0;

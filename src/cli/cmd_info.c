@@ -172,13 +172,9 @@ int cmd_info(int argc, char **argv) {
     return 1;
   }
   if (as_json) {
-    json_t *doc = info_json(pkg);
-    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    if (text) printf("%s\n", text);
-    free(text);
-    json_decref(doc);
+    int rc = cli_print_json("info", info_json(pkg), 0);
     pkg_free(pkg);
-    return text ? 0 : (cli_error("info", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), 1);
+    return rc;
   }
   const manifest_model *m = pkg_manifest(pkg);
   printf("%s  (ONNX since opset %d)\n", m->op_id, m->since_version);

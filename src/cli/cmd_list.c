@@ -318,13 +318,7 @@ int cmd_list(int argc, char **argv) {
     json_object_set_new(root, "searchPath", json_incref(s.dirs));
     json_object_set_new(root, "hubCache", cache ? json_string(cache) : json_null());
     json_object_set_new(root, "packages", json_incref(s.packages));
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    if (text)
-      puts(text);
-    else
-      rc = 1;
-    free(text);
-    json_decref(root);
+    if (cli_print_json("list", root, 0)) rc = 1;
   } else {
     print_text(&s, cache);
   }

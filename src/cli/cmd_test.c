@@ -86,13 +86,8 @@ static void print_tolerance(const tc_outcome *o) {
     printf("%.0f%% used", 100 * o->used);
 }
 
-/* doc on stdout, indented; takes the reference. */
-static void print_json(json_t *doc) {
-  char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
-  if (text) printf("%s\n", text);
-  free(text);
-  json_decref(doc);
-}
+/* doc on stdout (cli_print_json), errors to 10 significant digits; takes the reference. */
+static int print_json(json_t *doc) { return cli_print_json("test", doc, JSON_REAL_PRECISION(10)); }
 
 static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
   switch (o->verdict) {
@@ -214,7 +209,7 @@ int cmd_test(int argc, char **argv) {
         json_array_append_new(ids, json_string(pre->cases[i].id));
       else if (chosen[i])
         printf("%s\n", pre->cases[i].id);
-    if (ids) print_json(json_pack("{s:o}", "cases", ids));
+    if (ids && print_json(json_pack("{s:o}", "cases", ids))) matched = false;
   }
   free(chosen);
   tc_suite_free(pre);
@@ -230,9 +225,10 @@ int cmd_test(int argc, char **argv) {
     json_t *report = as_json ? json_array() : NULL;
     bool ok = run_suite(k, suite, &pick, o.verbose, report, counts);
     if (report) {
-      print_json(json_pack("{s:s, s:s, s:o, s:i, s:i, s:i}", "package", rt_kernel_manifest(k)->op_id, "adapter",
-                           wgk_context_adapter(ctx), "cases", report, "passed", counts[WGK_TC_PASS], "failed",
-                           counts[WGK_TC_FAIL], "skipped", counts[WGK_TC_SKIP]));
+      json_t *doc = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i}", "package", rt_kernel_manifest(k)->op_id, "adapter",
+                              wgk_context_adapter(ctx), "cases", report, "passed", counts[WGK_TC_PASS], "failed",
+                              counts[WGK_TC_FAIL], "skipped", counts[WGK_TC_SKIP]);
+      if (print_json(doc)) ok = false;
     } else {
       printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
       if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);

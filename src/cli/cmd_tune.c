@@ -126,13 +126,8 @@ static int show_json(const char *path, const char *op, json_t *doc) {
     const char *eop = json_string_value(json_object_get(e, "op"));
     if (!op || (eop && strstr(eop, op))) json_array_append(entries, e);
   }
-  json_t *out = json_pack("{s:s, s:o}", "cache", path, "entries", entries);
-  char *text = out ? json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-  if (text) printf("%s\n", text);
-  free(text);
-  json_decref(out);
-  json_decref(doc);
-  return text ? 0 : (cli_error("tune", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), 1);
+  json_decref(doc); /* entries holds its own references */
+  return cli_print_json("tune", json_pack("{s:s, s:o}", "cache", path, "entries", entries), 0);
 }
 
 static int show(const char *path, const char *op, bool as_json) {

@@ -106,6 +106,31 @@ def test_with_and_close():
         ctx.load(ROPE, version=1)
 
 
+def test_one_close_for_every_handle(tmp_path):
+    # Context, Kernel and Tensor drop their handle through one close(); an object whose constructor raised (a
+    # failed load) has none to drop, so collecting it raises nothing (sys.unraisablehook sees no error).
+    assert wgk.Context.close is wgk.Kernel.close is wgk.Tensor.close
+    assert wgk.Context.__exit__ is wgk.Kernel.__exit__ is wgk.Tensor.__exit__
+    import gc, sys
+    seen, hook = [], sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        with wgk.Context() as ctx:
+            with pytest.raises(wgk.Error):
+                ctx.load(str(tmp_path / "no-such-package"))
+            t = ctx.tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+            assert t.shape == (2, 3)
+            t.close()
+            t.close()                                           # twice: harmless
+            assert repr(t) == "wgk.Tensor(closed)"
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert not seen, [str(u.exc_value) for u in seen]
+    with pytest.raises(ValueError, match=r"wgk.Context: used after close\(\)"):
+        ctx.adapter
+
+
 def test_help_reads_well():
     text = pydoc.render_doc(wgk, renderer=pydoc.plaintext)
     assert len(text.splitlines()) < 400, "help(wgk) is long again (exception boilerplate?)"
