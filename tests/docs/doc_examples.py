@@ -1,27 +1,32 @@
 #!/usr/bin/python3
 """The usage examples of the docs run as tests: each is read from the markdown when the test runs, so a test
 fails as soon as the doc and wgk disagree. The doc is the source of truth: when one fails, fix the doc (a kernel
-card is kernels/<op id>/README.md, its one copy).
+card is kernels/<op id>/README.md, its one copy). Nothing here names an op: the cards are every
+kernels/*/README.md found when the test runs, the op of a snippet is the package it loads, and what is op-specific
+comes from the package's own folder through the reference registry (tests/python/references.py: reference(),
+example_inputs(), IN_PLACE).
 
 usage: doc_examples.py SOURCE_DIR WGK LIBWGK CC CASE     (C snippets also get $WGK_DOC_CFLAGS: the sanitizers)
-  readme_c         README's C snippet, compiled against libwgk (-Wall -Wextra -Werror) inside
-                   tests/docs/rope_harness.c.in and run: its output checked against a double reference
-  readme_python    README's Python snippet, run with the binding in python/
+  readme_c         README's C snippet, run as a card's C snippet is
+  readme_python    README's Python snippet, run as a card's Python snippet is
   readme_cli       README's "A first call" shell block, run by bash in a scratch folder with WGK as `wgk` on PATH;
-                   the y.npy it writes checked against a double reference of the inputs it wrote
-  card_c OP        the card's "Use with wgk (C)" snippet, the same way as readme_c
-  card_python OP   the card's "Use with wgk (Python)" snippet, run with the binding; the arrays it names (x, cos,
-                   sin, pos, y for RotaryEmbedding; the prompt and the token of SparseAttention) checked against
-                   tests/python/references.py
-  card_cli OP      the card's "Use with the wgk CLI" commands, run in a scratch folder on random .npy inputs
-                   named as the command names them; every .npy it writes checked against a double reference
-  card_js OP       the card's @huggingface/kernels example (JavaScript, not run here): every input, output and
-                   attribute it names is in the contract (the Python binding's info()), every required attribute
-                   is set, and `wgk explain` with its shapes and attributes finds a variant
+                   the y.npy it writes checked against the reference on the inputs it wrote
+  cards KIND       every card's block of that kind; at least one card must have one:
+    c              "Use with wgk (C)": the snippet compiled (-Wall -Wextra -Werror) into tests/docs/c_harness.c.in
+                   and run on the op's example inputs of the shapes the snippet declares; the outputs it reads
+                   back checked against the op's reference
+    python         "Use with wgk (Python)": run with the binding; every kernel call it makes is recorded and its
+                   outputs checked against the op's reference on the inputs and attributes it was given
+    cli            "Use with the wgk CLI": the commands run in a scratch folder on the op's example inputs, named
+                   as the commands name them; every .npy written checked against the reference
+    js             "Use with `@huggingface/kernels`" (JavaScript, not run here): every input, output and attribute
+                   it names is in the contract (the Python binding's info()), every required attribute is set,
+                   and `wgk explain` with its shapes and attributes finds a variant
   cover            every fenced block under a "Use with" heading of every card, and README's C and Python
                    blocks, is run by one of the cases above (or listed in NOT_RUN with the reason)
 """
 import glob
+import json
 import os
 import re
 import shlex
@@ -34,14 +39,17 @@ import numpy as np
 SRC, WGK, LIBWGK, CC = sys.argv[1:5] if len(sys.argv) > 5 else sys.exit(__doc__)
 CASE, ARGS = sys.argv[5], sys.argv[6:]
 HERE = os.path.dirname(os.path.abspath(__file__))
-REFS = os.path.join(HERE, "..", "python")  # references.py: the ops in float64
+REFS = os.path.join(HERE, "..", "python")  # references.py: the registry of the ops' numpy references
 sys.path.insert(0, REFS)
-import references  # noqa: E402  (the ops' numpy references, by op id)
-rope_ref = references.load("ai.onnx.RotaryEmbedding").rope_ref
-ROPE = "ai.onnx.RotaryEmbedding"
-# Blocks shown but not run, with the reason: (file, heading, language).
-NOT_RUN = {("com.microsoft.SparseAttention", "Use with `@huggingface/kernels`", "sh"):
-           "installs the JavaScript package from npm (no network in tests)"}
+import references  # noqa: E402
+
+# The blocks of a card, by heading and language, and the case that runs each.
+KINDS = {"c": ("Use with wgk (C)", "c"), "python": ("Use with wgk (Python)", "python"),
+         "cli": ("Use with the wgk CLI", "sh"), "js": ("Use with `@huggingface/kernels`", "js")}
+# Blocks of a card shown but not run, with the reason: (heading, language).
+NOT_RUN = {("Use with `@huggingface/kernels`", "sh"): "installs the JavaScript package from npm (no network in tests)"}
+C_TYPES = {"FLOAT32": ("float", np.float32), "FLOAT16": ("uint16_t", np.float16), "INT64": ("int64_t", np.int64),
+           "INT32": ("int32_t", np.int32)}
 
 
 def fail(msg):
@@ -74,158 +82,236 @@ def one_block(path, heading_prefix, lang):
     return found[0]
 
 
-def card(op):
-    return os.path.join(SRC, "kernels", op, "README.md")
+def cards():
+    """{op id: card path} of every kernels/*/README.md, found now."""
+    return {os.path.basename(os.path.dirname(p)): p for p in sorted(glob.glob(os.path.join(SRC, "kernels", "*", "README.md")))}
 
 
-# ---- C snippets ----------------------------------------------------------------------------------------------
+def op_of(text, where):
+    """The op id of the package a snippet loads (webgpu-kernels/<op id>)."""
+    ops = set(re.findall(r"webgpu-kernels/([A-Za-z0-9_.-]+)", text))
+    if len(ops) != 1:
+        fail(f"{where}: the snippet loads {len(ops)} packages by id ({', '.join(sorted(ops)) or 'none'}), wanted 1")
+    return ops.pop()
 
 
-def run_c(snippet, config, names, expect_shape_text):
-    """Compiles snippet inside the harness; names maps the snippet's host arrays to the harness's."""
-    if expect_shape_text not in snippet:
-        fail(f"the snippet no longer holds {expect_shape_text!r}: update tests/docs/doc_examples.py's shapes to "
-             f"the doc's\n{snippet}")
-    includes = "\n".join(l for l in snippet.splitlines() if l.startswith("#include"))
-    body = "\n".join("  " + l for l in snippet.splitlines() if not l.startswith("#include"))
-    defines = "\n".join(f"#define {doc} {ours}" for doc, ours in names.items())
-    src = open(os.path.join(HERE, "rope_harness.c.in")).read()
-    src = (src.replace("@INCLUDES@", includes).replace("@CONFIG@", config).replace("@DEFINES@", defines)
-           .replace("@SNIPPET@", body))
+def binding():
+    sys.path.insert(0, os.path.join(SRC, "python"))
+    os.environ["WGK_LIBRARY"] = os.path.abspath(LIBWGK)
+    import wgk
+    return wgk
+
+
+def ports(op):
+    """The contract's ports of op, from the Python binding: [{key, onnx_name, dir, type_var, ...}]."""
+    return binding().load(os.path.join(SRC, "kernels", op)).info()["ports"]
+
+
+def close(got, want, what):
+    """got against the reference within the tolerance of got's dtype."""
+    tol = dict(rtol=2e-3, atol=2e-3) if np.asarray(got).dtype == np.float16 else dict(rtol=1e-5, atol=1e-5)
+    try:
+        np.testing.assert_allclose(np.asarray(got, np.float64), want, **tol)
+    except AssertionError as e:
+        fail(f"{what} differs from the reference:\n{e}")
+
+
+# ---- C snippets: the host arrays the snippet names are the harness's, sized from its own declarations -------
+
+
+def parse_c(snippet, where):
+    """What the snippet does with the C API: its tensors (dtype, shape, host array), the inputs it sets (port key
+    -> tensor), the integer and float attributes, and the outputs it reads back (port key -> host array)."""
+    dims = {n: [int(v) for v in body.split(",")] for n, _, body in
+            re.findall(r"\b(\w+)\[(\d+)\]\s*=\s*\{([-\d,\s]+)\}", snippet)}
+    tensors = {}
+    for dt, rank, shape, host, var in re.findall(
+            r"wgk_tensor_create\(\s*\w+,\s*WGK_DTYPE_(\w+),\s*(\d+),\s*(\w+),\s*(\w+),\s*&(\w+)\)", snippet):
+        if dt not in C_TYPES or shape not in dims or len(dims[shape]) != int(rank):
+            fail(f"{where}: cannot read wgk_tensor_create(..., WGK_DTYPE_{dt}, {rank}, {shape}, {host}, &{var}): "
+                 f"the dtype or the shape array ({shape}) is not one this test reads")
+        tensors[var] = (dt, dims[shape], host)
+    inputs = {key: var for key, var in re.findall(r'wgk_call_set_input\(\s*\w+,\s*"(\w+)",\s*(\w+)\)', snippet)}
+    attrs = {k: int(v) for k, v in re.findall(r'wgk_call_set_attr_int\(\s*\w+,\s*"(\w+)",\s*(-?\d+)\)', snippet)}
+    attrs.update({k: float(v) for k, v in
+                  re.findall(r'wgk_call_set_attr_float\(\s*\w+,\s*"(\w+)",\s*([-\d.eE+]+)\)', snippet)})
+    outputs = {key: host for key, host in re.findall(
+        r'wgk_tensor_read\(\s*wgk_call_output\(\s*\w+,\s*"(\w+)"\),\s*(\w+),\s*sizeof \2\)', snippet)}
+    if not inputs or not outputs or any(v not in tensors for v in inputs.values()):
+        fail(f"{where}: found inputs {inputs} and read-back outputs {outputs}; wanted at least one of each, every "
+             f"input a tensor made by wgk_tensor_create from a host array")
+    return tensors, inputs, attrs, outputs
+
+
+def run_c(snippet, where):
+    op = op_of(snippet, where)
+    tensors, inputs, attrs, outputs = parse_c(snippet, where)
+    by_key = {p["key"]: p for p in ports(op)}
+    for key in list(inputs) + list(outputs):
+        if key not in by_key:
+            fail(f"{where}: port {key!r} is not in {op}'s contract (ports: {', '.join(by_key)})")
+    shapes = {by_key[k]["onnx_name"]: tensors[v][1] for k, v in inputs.items()}
+    mod = references.load(op)
+    if not hasattr(mod, "example_inputs"):
+        fail(f"{op}: kernels/{op}/tools/reference.py has no example_inputs(rng, shapes): the C snippet's inputs "
+             f"cannot be made")
+    ins = mod.example_inputs(np.random.default_rng(4), shapes)
+    for k, v in inputs.items():  # each input in the dtype the snippet declares
+        name = by_key[k]["onnx_name"]
+        ins[name] = ins[name].astype(C_TYPES[tensors[v][0]][1])
+    want = mod.reference(ins, attrs)
+    decls, loads, saves = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
+        for k, v in inputs.items():
+            ctype, _ = C_TYPES[tensors[v][0]]
+            a = ins[by_key[k]["onnx_name"]]
+            path = os.path.join(tmp, tensors[v][2] + ".bin")
+            a.tofile(path)
+            decls.append(f"static {ctype} {tensors[v][2]}[{a.size}];")
+            loads.append(f'  load("{path}", {tensors[v][2]}, sizeof {tensors[v][2]});')
+        for k, host in outputs.items():
+            w = want[by_key[k]["onnx_name"]]
+            same = next((tensors[v][0] for kk, v in inputs.items() if by_key[kk]["type_var"] and
+                         by_key[kk]["type_var"] == by_key[k]["type_var"]), "FLOAT32")  # the output's type
+            decls.append(f"static {C_TYPES[same][0]} {host}[{w.size}];")
+            loads.append(f"  memset({host}, 0xff, sizeof {host}); /* NaN: a value never written shows */")
+            saves.append(f'  save("{os.path.join(tmp, host + ".out")}", {host}, sizeof {host});')
+        includes = "\n".join(l for l in snippet.splitlines() if l.startswith("#include"))
+        body = "\n".join("  " + l for l in snippet.splitlines() if not l.startswith("#include"))
+        text = open(os.path.join(HERE, "c_harness.c.in")).read()
+        text = (text.replace("@INCLUDES@", includes).replace("@ARRAYS@", "\n".join(decls))
+                .replace("@SNIPPET@", body).replace("@LOADS@", "\n".join(loads)).replace("@SAVES@", "\n".join(saves)))
         c, exe = os.path.join(tmp, "snippet.c"), os.path.join(tmp, "snippet")
-        open(c, "w").write(src)
+        open(c, "w").write(text)
         libdir = os.path.dirname(os.path.abspath(LIBWGK))
         cc = [CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(SRC, "include"), c, "-o", exe,
               "-L", libdir, "-lwgk", "-lm", "-Wl,-rpath," + libdir] + shlex.split(os.environ.get("WGK_DOC_CFLAGS", ""))
         p = subprocess.run(cc, capture_output=True, text=True)
         if p.returncode:
-            fail(f"the snippet does not compile:\n{' '.join(cc)}\n{p.stderr}\n--- {c}:\n" + "".join(
-                f"{i + 1:4}  {l}\n" for i, l in enumerate(src.splitlines())))
+            fail(f"{where}: the snippet does not compile:\n{' '.join(cc)}\n{p.stderr}\n--- {c}:\n" + "".join(
+                f"{i + 1:4}  {l}\n" for i, l in enumerate(text.splitlines())))
         p = subprocess.run([exe], capture_output=True, text=True)
         print(p.stdout + p.stderr, end="")
         if p.returncode:
-            fail(f"the snippet's program exited {p.returncode}")
-    print("ok: the snippet compiled, ran and matched the reference")
+            fail(f"{where}: the snippet's program exited {p.returncode}")
+        for k, host in outputs.items():
+            w = want[by_key[k]["onnx_name"]]
+            same = next((tensors[v][0] for kk, v in inputs.items() if by_key[kk]["type_var"] and
+                         by_key[kk]["type_var"] == by_key[k]["type_var"]), "FLOAT32")
+            got = np.fromfile(os.path.join(tmp, host + ".out"), C_TYPES[same][1]).reshape(w.shape)
+            close(got, w, f"{where}: output {k} ({host})")
+    print(f"ok: {where}: the C snippet compiled, ran {op} and its outputs ({', '.join(outputs)}) match the reference")
 
 
 def readme_c():
-    snippet = one_block(os.path.join(SRC, "README.md"), "The C API", "c")
-    run_c(snippet, "enum { B = 2, N = 4, S = 3, H = 8, ROWS = 0, POS = 0 };",
-          {"x_host": "g_x", "cos_host": "g_cos", "sin_host": "g_sin", "y_host": "g_y"},
-          "int64_t xs[4] = {2, 4, 3, 8}, cs[3] = {2, 3, 4};")
+    run_c(one_block(os.path.join(SRC, "README.md"), "The C API", "c"), "README.md")
+
+# ---- Python: every kernel call the snippet makes is checked against the op's reference ------------------------
 
 
-def card_c(op):
-    if op != ROPE:
-        fail(f"no C harness for {op}'s card")
-    snippet = one_block(card(op), "Use with wgk (C)", "c")
-    run_c(snippet, "enum { B = 1, N = 32, S = 16, H = 128, ROWS = 4096, POS = 1 };",
-          {"x_data": "g_x", "cos_data": "g_cos", "sin_data": "g_sin", "y_data": "g_y", "position_ids": "g_pos"},
-          "int64_t xs[4] = {1, 32, 16, 128}, cs[2] = {4096, 64}, ps[2] = {1, 16};")
+RECORDER = r'''
+import numpy as _np, wgk as _wgk, references as _refs
+_calls = []
+_call = _wgk.Kernel.__call__
 
-# ---- Python, CLI, JavaScript ---------------------------------------------------------------------------------
+def _recorded(self, output="numpy", outputs=None, **kw):
+    ins, attrs = {}, {a["name"]: a["default"] for a in self._attrs if a["default"] is not None}
+    for n, v in kw.items():
+        p = self._by_name.get(n)
+        if p is None:
+            attrs[n] = v
+        elif p.dir != 2 and v is not None:  # an input (its value before the call: an in/out one is updated)
+            ins[p.onnx_name] = _np.array(v.numpy() if isinstance(v, _wgk.Tensor) else v)
+    res = _call(self, output, outputs, **kw)
+    mod = _refs.load(self.op_id)
+    want = mod.reference(ins, attrs)
+    in_place = getattr(mod, "IN_PLACE", {})
+    for p in self._ports:
+        if p.dir == 1 or p.key not in res:
+            continue
+        got = res[p.key].numpy() if isinstance(res[p.key], _wgk.Tensor) else res[p.key]
+        name = in_place.get(p.onnx_name, p.onnx_name) if p.dir == 3 else p.onnx_name
+        tol = dict(rtol=2e-3, atol=2e-3) if got.dtype == _np.float16 else dict(rtol=1e-5, atol=1e-5)
+        _np.testing.assert_allclose(_np.asarray(got, _np.float64), want[name], **tol,
+                                    err_msg="call %d of %s: output %s" % (len(_calls) + 1, self.op_id, name))
+    _calls.append(self.op_id)
+    return res
+
+_wgk.Kernel.__call__ = _recorded
+'''
 
 
-def env_with_binding():
+def run_python(snippet, where):
+    op = op_of(snippet, where)
+    check = (f"\nif not _calls:\n    raise SystemExit('the snippet made no kernel call')\n"
+             f"print('ok: {where}: the Python snippet ran; its %d calls of {op} match the reference' % len(_calls))\n")
     env = dict(os.environ, WGK_LIBRARY=os.path.abspath(LIBWGK), PYTHONDONTWRITEBYTECODE="1")
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(SRC, "python"), REFS] + (
         [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    return env
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "snippet.py")
+        open(path, "w").write(RECORDER + snippet + check)
+        p = subprocess.run([sys.executable, path], cwd=tmp, env=env, capture_output=True, text=True)
+        print(p.stdout + p.stderr, end="")
+        if p.returncode:
+            fail(f"{where}: the Python snippet exited {p.returncode}")
 
 
 def readme_python():
-    snippet = one_block(os.path.join(SRC, "README.md"), "Python", "python")
-    with tempfile.TemporaryDirectory() as tmp:
-        # the snippet, then checks of what it made against a double reference
-        check = ("\nfrom numpy.testing import assert_allclose as _close\n"
-                 "import references\n_ref = references.load('ai.onnx.RotaryEmbedding').rope_ref\n"
-                 "_close(y, _ref(x, c, s, p, 1), rtol=1e-5, atol=1e-5)\n"
-                 "_close(y2, _ref(_ref(x, c, s, p, 0), c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
-                 "_close(g.numpy(), _ref(x, c, s, p, 0), rtol=1e-5, atol=1e-5)\n"
-                 "print('ok: the README Python snippet ran and matched the reference')\n")
-        path = os.path.join(tmp, "readme_snippet.py")
-        open(path, "w").write(snippet + check)
-        p = subprocess.run([sys.executable, path], cwd=tmp, env=env_with_binding(), capture_output=True, text=True)
-        print(p.stdout + p.stderr, end="")
-        if p.returncode:
-            fail(f"the README's Python snippet exited {p.returncode}")
+    run_python(one_block(os.path.join(SRC, "README.md"), "Python", "python"), "README.md")
+
+# ---- the CLI ---------------------------------------------------------------------------------------------------
 
 
-CARD_PY_CHECKS = {
-    ROPE: """
-_close(y, rope_ref(x, cos, sin, pos, int(re.search(r"interleaved=(\\d)", SNIPPET).group(1))), rtol=1e-5, atol=1e-5)
-""",
-    "com.microsoft.SparseAttention": """
-z = np.zeros((B, KV, CACHE, H))
-want, rk, rv = sparse_ref(query, key, value, z, z, rows, cols, S, [S], N, KV, BLOCK)
-_close(y, want, rtol=1e-5, atol=1e-5)
-want1, rk, rv = sparse_ref(q1, k1, v1, rk, rv, rows, cols, S + 1, [S + 1], N, KV, BLOCK)
-_close(y1, want1, rtol=1e-5, atol=1e-5)
-_close(past_key.numpy(), rk, rtol=1e-5, atol=1e-5)
-_close(past_value.numpy(), rv, rtol=1e-5, atol=1e-5)
-""",
-}
-
-
-def card_python(op):
-    if op not in CARD_PY_CHECKS:
-        fail(f"no Python check for {op}'s card (CARD_PY_CHECKS)")
-    snippet = one_block(card(op), "Use with wgk (Python)", "python")
-    check = ("\nimport re\nfrom numpy.testing import assert_allclose as _close\n"
-             "import references\nrope_ref = references.load('ai.onnx.RotaryEmbedding').rope_ref\n"
-             "sparse_ref = references.load('com.microsoft.SparseAttention').sparse_ref\nSNIPPET = %r\n" % snippet + CARD_PY_CHECKS[op] +
-             "print('ok: the card\\'s Python snippet ran and matched the reference')\n")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "card_snippet.py")
-        open(path, "w").write(snippet + check)
-        p = subprocess.run([sys.executable, path], cwd=tmp, env=env_with_binding(), capture_output=True, text=True)
-        print(p.stdout + p.stderr, end="")
-        if p.returncode:
-            fail(f"{op}'s Python snippet exited {p.returncode}")
-
-
-def card_cli(op):
-    if op != ROPE:
-        fail(f"no CLI inputs for {op}'s card")
-    text = one_block(card(op), "Use with the wgk CLI", "sh")
+def run_cli(text, where):
+    op = op_of(text, where)
+    by_key = {p["key"]: p for p in ports(op)}
+    mod = references.load(op)
+    if not hasattr(mod, "example_inputs"):
+        fail(f"{op}: kernels/{op}/tools/reference.py has no example_inputs(rng): the CLI example's inputs cannot "
+             f"be made")
+    data = mod.example_inputs(np.random.default_rng(6))
     commands = [c.strip() for c in text.replace("\\\n", " ").splitlines() if c.strip() and not c.startswith("#")]
-    rng = np.random.default_rng(6)
-    theta = rng.uniform(0, 6, (10, 4))
-    data = {"x": rng.uniform(-1, 1, (2, 3, 5, 8)).astype(np.float32), "cos": np.cos(theta).astype(np.float32),
-            "sin": np.sin(theta).astype(np.float32), "positionIds": rng.integers(0, 10, (2, 5)).astype(np.int64)}
+    ins, attrs = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         before = set()
         for cmd in commands:
             argv = shlex.split(cmd, comments=True)
             if argv[0] != "wgk":
-                fail(f"{cmd!r}: not a wgk command")
-            attrs = {}
+                fail(f"{where}: {cmd!r}: not a wgk command")
             for i, a in enumerate(argv):
                 if a == "--in":
                     port, file = argv[i + 1].split("=", 1)
-                    if port not in data:
-                        fail(f"{cmd!r}: --in {argv[i + 1]} names no input this test knows ({', '.join(data)})")
-                    np.save(os.path.join(tmp, file), data[port])
+                    name = by_key[port]["onnx_name"] if port in by_key else port
+                    if name not in data:
+                        fail(f"{where}: {cmd!r}: --in {argv[i + 1]} names no input of the example inputs "
+                             f"({', '.join(data)})")
+                    np.save(os.path.join(tmp, file), data[name])
+                    ins[name] = data[name]
                     before.add(os.path.normpath(os.path.join(tmp, file)))
                 if a == "--attr":
                     k, v = argv[i + 1].split("=", 1)
-                    attrs[k] = int(v)
+                    attrs[k] = json.loads(v)
             p = subprocess.run([WGK] + argv[1:], cwd=tmp, capture_output=True, text=True)
             print(f"$ {cmd}\n{p.stdout}{p.stderr}", end="")
             if p.returncode:
-                fail(f"{cmd!r} exited {p.returncode}")
+                fail(f"{where}: {cmd!r} exited {p.returncode}")
         written = [f for f in glob.glob(os.path.join(tmp, "**", "*.npy"), recursive=True)
                    if os.path.normpath(f) not in before]
-        if [os.path.basename(f) for f in written] != ["y.npy"]:
-            fail(f"the commands wrote {[os.path.relpath(f, tmp) for f in written]}, wanted one y.npy")
-        want = rope_ref(data["x"], data["cos"], data["sin"], data["positionIds"], attrs.get("interleaved", 0))
-        np.testing.assert_allclose(np.load(written[0]), want, rtol=1e-5, atol=1e-5)
-    print(f"ok: {os.path.relpath(written[0], tmp)} matches the reference")
+        if not written:
+            fail(f"{where}: the commands wrote no .npy")
+        want = mod.reference(ins, attrs)
+        for f in written:
+            key = os.path.splitext(os.path.basename(f))[0]
+            if key not in by_key or by_key[key]["onnx_name"] not in want:
+                fail(f"{where}: the commands wrote {os.path.relpath(f, tmp)}, no output of {op}")
+            close(np.load(f), want[by_key[key]["onnx_name"]], f"{where}: {os.path.relpath(f, tmp)}")
+    print(f"ok: {where}: {', '.join(os.path.relpath(f, tmp) for f in written)} match the reference")
 
 
 def readme_cli():
     snippet = one_block(os.path.join(SRC, "README.md"), "A first call", "sh")
+    op = op_of(snippet, "README.md")
     with tempfile.TemporaryDirectory() as tmp:
         bindir = os.path.join(tmp, "bin")
         os.makedirs(bindir)
@@ -242,27 +328,28 @@ def readme_cli():
         y = os.path.join(work, "out", "y.npy")
         if not os.path.exists(y):
             fail("the README's first call wrote no out/y.npy")
-        ld = {n: np.load(os.path.join(work, n + ".npy")) for n in ("x", "cos", "sin", "pos")}
-        want = rope_ref(ld["x"], ld["cos"], ld["sin"], ld["pos"], 0)
-        np.testing.assert_allclose(np.load(y), want, rtol=1e-5, atol=1e-5)
+        # the files it wrote, by the ONNX names of the ports its `wgk run --in PORT=FILE` names
+        by_key = {q["key"]: q["onnx_name"] for q in ports(op)}
+        ins = {by_key.get(k, k): np.load(os.path.join(work, f))
+               for k, f in re.findall(r"--in (\w+)=(\S+\.npy)", snippet)}
+        attrs = {k: json.loads(v) for k, v in re.findall(r"--attr (\w+)=(\S+)", snippet)}
+        close(np.load(y), references.reference(op)(ins, attrs)[by_key["y"]], "out/y.npy")
         if "y:" not in p.stdout and "y " not in p.stdout:
             fail("wgk run printed nothing about its output y")
     print("ok: the README's first call ran and out/y.npy matches the reference")
 
+# ---- JavaScript: checked against the contract ------------------------------------------------------------------
 
-def card_js(op):
-    js = one_block(card(op), "Use with `@huggingface/kernels`", "js")
+
+def run_js(js, where):
     repo = re.search(r'getKernel\("([^"]+)", \{ version: (\d+) \}\)', js)
     inputs = re.findall(r"(\w+): \{ data: \w+, shape: \[([\d, ]*)\] \}", js)
     outputs = re.search(r"const \{ ([\w, ]+) \} = await kernel\(", js)
     attrs = re.search(r"attrs: \{ ([^}]*) \}", js)
     if not (repo and inputs and outputs and attrs):
-        fail(f"cannot read the example (getKernel, inputs, outputs, attrs):\n{js}")
+        fail(f"{where}: cannot read the example (getKernel, inputs, outputs, attrs):\n{js}")
     attrs = dict(kv.split(": ") for kv in attrs.group(1).split(", "))
-    sys.path.insert(0, os.path.join(SRC, "python"))
-    os.environ["WGK_LIBRARY"] = os.path.abspath(LIBWGK)
-    import wgk
-    info = wgk.load(repo.group(1), version=int(repo.group(2))).info()
+    info = binding().load(repo.group(1), version=int(repo.group(2))).info()
     ins = {p["key"] for p in info["ports"] if p["dir"] != "out"}
     outs = {p["key"] for p in info["ports"] if p["dir"] != "in"}
     problems = [f"input {n} is no input port (ports: {', '.join(sorted(ins))})" for n, _ in inputs if n not in ins]
@@ -272,7 +359,7 @@ def card_js(op):
     problems += [f"attribute {a} is not declared" for a in attrs if a not in declared]
     problems += [f"required attribute {a} is not set" for a, d in declared.items() if d["required"] and a not in attrs]
     if problems:
-        fail("the example disagrees with the contract: " + "; ".join(problems))
+        fail(f"{where}: the example disagrees with the contract: " + "; ".join(problems))
     argv = [WGK, "explain", repo.group(1), "--version", repo.group(2)]
     for name, shape in inputs:
         dims = [d.strip() for d in shape.split(",") if d.strip()]
@@ -282,20 +369,38 @@ def card_js(op):
     p = subprocess.run(argv, capture_output=True, text=True)
     print("$ " + " ".join(argv[1:]) + "\n" + p.stdout + p.stderr, end="")
     if p.returncode:
-        fail(f"wgk explain refuses the example's shapes and attributes (exit {p.returncode})")
-    print(f"ok: {len(inputs)} inputs, {len(attrs)} attributes and the outputs agree with the contract; a variant accepts it")
+        fail(f"{where}: wgk explain refuses the example's shapes and attributes (exit {p.returncode})")
+    print(f"ok: {where}: {len(inputs)} inputs, {len(attrs)} attributes and the outputs agree with the contract; "
+          f"a variant accepts it")
 
 
-HANDLED = {("README.md", "The C API", "c"), ("README.md", "Python", "python"), ("README.md", "A first call", "sh"),
-           (ROPE, "Use with wgk (C)", "c"), (ROPE, "Use with the wgk CLI", "sh"),
-           (ROPE, "Use with wgk (Python)", "python"), ("com.microsoft.SparseAttention", "Use with wgk (Python)", "python"),
-           ("com.microsoft.SparseAttention", "Use with `@huggingface/kernels`", "js")}
+RUN = {"c": run_c, "python": run_python, "cli": run_cli, "js": run_js}
+
+
+def run_cards(kind):
+    if kind not in KINDS:
+        sys.exit(__doc__)
+    heading, lang = KINDS[kind]
+    ran = 0
+    for op, path in cards().items():
+        found = [t for h, l, t in blocks(path) if h.startswith(heading) and l == lang]
+        if len(found) > 1:
+            fail(f"{path}: {len(found)} ```{lang} blocks under '## {heading}', wanted at most 1")
+        for text in found:
+            where = os.path.relpath(path, SRC)
+            if kind != "js" and op_of(text, where) != op:
+                fail(f"{where}: the example loads webgpu-kernels/{op_of(text, where)}, not the card's own {op}")
+            RUN[kind](text, where)
+            ran += 1
+    if not ran:
+        fail(f"no card (kernels/*/README.md) has a ```{lang} block under '## {heading}': this case checks nothing")
+    print(f"ok: {ran} cards' {kind} examples")
 
 
 def cover():
     seen, problems = 0, []
-    todo = [("README.md", os.path.join(SRC, "README.md"))] + [
-        (os.path.basename(os.path.dirname(p)), p) for p in sorted(glob.glob(os.path.join(SRC, "kernels", "*", "README.md")))]
+    todo = [("README.md", os.path.join(SRC, "README.md"))] + [(op, p) for op, p in cards().items()]
+    readme_run = {("The C API", "c"), ("Python", "python"), ("A first call", "sh")}
     for name, path in todo:
         for heading, lang, _ in blocks(path):
             if name == "README.md" and lang not in ("c", "python") and not heading.startswith("A first call"):
@@ -303,8 +408,8 @@ def cover():
             if name != "README.md" and not heading.startswith("Use with"):
                 continue
             seen += 1
-            key = next((k for k in HANDLED | set(NOT_RUN) if k[0] == name and heading.startswith(k[1]) and k[2] == lang),
-                       None)
+            known = readme_run if name == "README.md" else set(KINDS.values()) | set(NOT_RUN)
+            key = next((k for k in known if heading.startswith(k[0]) and k[1] == lang), None)
             if key is None:
                 problems.append(f"{os.path.relpath(path, SRC)}: the ```{lang} block under '## {heading}' is run by "
                                 f"no test (tests/docs/doc_examples.py)")
@@ -315,8 +420,8 @@ def cover():
     print(f"ok: all {seen} usage blocks are tested")
 
 
-CASES = {"readme_c": readme_c, "readme_python": readme_python, "readme_cli": readme_cli, "card_c": card_c, "card_cli": card_cli,
-         "card_js": card_js, "card_python": card_python, "cover": cover}
+CASES = {"readme_c": readme_c, "readme_python": readme_python, "readme_cli": readme_cli, "cards": run_cards,
+         "cover": cover}
 if CASE not in CASES:
     sys.exit(__doc__)
 CASES[CASE](*ARGS)

@@ -3,7 +3,7 @@ the op's reference for the tests, found by op id through tests/python/references
 
 reference(inputs, attrs) takes the ONNX input names (X, cos_cache, sin_cache, position_ids) and attributes
 (interleaved, num_heads, rotary_embedding_dim) and returns {"Y": ...}; rope_ref is the same with positional
-arguments."""
+arguments. example_inputs(rng, shapes) makes valid inputs for the docs' checks (tests/docs/doc_examples.py)."""
 import numpy as np
 
 
@@ -39,3 +39,15 @@ def reference(inputs, attrs):
     return {"Y": rope_ref(inputs["X"], inputs["cos_cache"], inputs["sin_cache"], inputs.get("position_ids"),
                           int(attrs.get("interleaved", 0)), attrs.get("num_heads"),
                           int(attrs.get("rotary_embedding_dim", 0)))}
+
+
+def example_inputs(rng, shapes=None):
+    """Valid random inputs by ONNX name, for the docs' checks: of the given shapes ({name: shape}; the position
+    ids index the caches' rows), or a small call of the card's CLI example when shapes is None."""
+    shapes = shapes or {"X": (2, 3, 5, 8), "cos_cache": (10, 4), "sin_cache": (10, 4), "position_ids": (2, 5)}
+    theta = rng.uniform(-np.pi, np.pi, shapes["cos_cache"])
+    out = {"X": rng.uniform(-1, 1, shapes["X"]).astype(np.float32), "cos_cache": np.cos(theta).astype(np.float32),
+           "sin_cache": np.sin(theta).astype(np.float32)}
+    if "position_ids" in shapes:
+        out["position_ids"] = rng.integers(0, shapes["cos_cache"][0], shapes["position_ids"]).astype(np.int64)
+    return out

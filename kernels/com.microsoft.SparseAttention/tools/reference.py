@@ -61,6 +61,11 @@ def sparse_ref(q, k, v, past_k, past_v, rows, cols, total, key_totals, num_heads
     return out.reshape(b_, s_, num_heads * h_), pk, pv
 
 
+# wgk's package updates the caches in place (in/out ports past_key, past_value): their new values are the ONNX
+# outputs present_key and present_value.
+IN_PLACE = {"past_key": "present_key", "past_value": "present_value"}
+
+
 def reference(inputs, attrs):
     out, pk, pv = sparse_ref(inputs["query"], inputs.get("key"), inputs.get("value"), inputs["past_key"],
                              inputs["past_value"], np.asarray(inputs["block_row_indices"]),
