@@ -25,9 +25,15 @@ if(TARGET wgk_cli)
   # device: 32), with the same grid and partial layout; DECODE_SUBGROUPS 0, or subgroups of 4, take the staged split
   set(WGK_PHI3_DECODE ${WGK_PHI3} --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
   list(FILTER WGK_PHI3_DECODE EXCLUDE REGEX "lavapipe.device.json|^--device$")
+  # by default the merge is folded into it (`separate_decode_sg_fold`): kv_append, then one split pass whose last
+  # workgroup per head chunk merges (a counter per chunk); DECODE_MERGE_FOLD 0 keeps the merge pass
+  add_test(NAME sparse_decode_sg_fold_selected COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\nscratch  counter: uint32 \\[8\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 2 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\ntunables"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
   add_test(NAME sparse_decode_sg_selected COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
-    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
+    --tunable DECODE_MERGE_FOLD=0)
   add_test(NAME sparse_decode_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode\n.*separate_decode_sg: decodeSgOk is false: tunables.DECODE_SUBGROUPS != 0 is false.*pass     decode_split \\(sparse_decode_split, sparse-decode-split.wgsl.jinja\\)"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
@@ -117,7 +123,8 @@ if(TARGET wgk_cli)
 endif()
 # The planning checks above need no GPU.
 if(TARGET wgk_cli)
-  set_tests_properties(sparse_sgmat_selection sparse_decode_selected sparse_decode_sg_selected sparse_decode_sg_tuned_off
+  set_tests_properties(sparse_sgmat_selection sparse_decode_selected sparse_decode_sg_selected sparse_decode_sg_fold_selected
+    sparse_decode_sg_tuned_off
     sparse_decode_sg_not_on_subgroups_of_4 sparse_decode_append_on_8_storage_buffers sparse_flash_sg_selected
     sparse_flash_sg_wg128 sparse_flash_sg_tuned_off sparse_flash_sg_not_on_subgroups_of_4 sparse_prompt_not_decode
     sparse_do_rotary_flag_only sparse_rotary_interleaved_flag_only f16_explain_native f16_explain_packed

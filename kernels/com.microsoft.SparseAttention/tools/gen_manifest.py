@@ -130,6 +130,9 @@ DERIVE = {
     "decodeSgKeys": "max(1, min(tunables.DECODE_SG_KEYS, 8))",
     "hasSubgroups8": "device.features.has('subgroups') and device.adapterInfo.subgroupMinSize is defined and device.adapterInfo.subgroupMinSize >= 8",
     "decodeSgOk": "tunables.DECODE_SUBGROUPS != 0 and hasSubgroups8 and decodeWG % 8 == 0 and decodeSgRows >= 1",
+    # the merge folded into the subgroup split (`separate_decode_sg_fold`): kv_append runs first, and the last split
+    # of each head chunk to finish (an atomic counter per chunk) merges the chunk's heads into the output
+    "decodeFoldOk": "tunables.DECODE_MERGE_FOLD == 1 and decodeSgOk",
     "fusedAppendOn": "tunables.DECODE_FUSED_APPEND == 1",  # 0: decode without rotary keeps the kv_append pass
     "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
     # the flash prompt with the queries in registers (`*_flash_sg`): lane groups of flashSgLW invocations of one
@@ -196,6 +199,10 @@ def binding_sets():
     # the split with kv_append folded in (no rotary), separate K and V: it reads the new rows from key/value
     sets["decode_split_separate"] = [storage("query", "queryT"), storage("key", "keyT"),
                                      storage("value", "valueT")] + caches + [partial, params()]
+    # the subgroup split with the merge folded in (kv_append before it): 10 storage buffers
+    sets["decode_split_fold"] = [storage("query", "queryT")] + caches + [
+        partial, {"name": "counter", "scratch": "counter", "buffer": "storage", "elementType": "u32"},
+        storage("output", "outputT", True), params()]
     sets["decode_split_staged"] = [storage("output", "outputT", True)] + caches + [partial, params()]
     sets["decode_merge"] = [dict(partial, buffer="read-only-storage"), storage("output", "outputT", True), params()]
     return sets
@@ -241,8 +248,26 @@ def decode_sg_variant():
     split = v["passes"][0]
     split["shader"] = "sparse-decode-split-sg.wgsl.jinja"
     del split["derive"]
-    v["passes"][0] = shader_pass(split["id"], split["name"], split["shader"], "decode_split_separate", split["dispatch"])
+    v["passes"][0] = shader_pass(split["id"], split["name"], split["shader"], "decode_split_separate", split["dispatch"],
+                                 {"fold": "false"})
     v["derive"] = dict(v["derive"], U="decodeSgKeys", R="decodeSgRows")
+    return v
+
+
+def decode_sg_fold_variant():
+    """The subgroup split with the merge folded in: kv_append, then one split pass whose last workgroup to finish
+    in each head chunk (a counter per chunk in the `counter` intermediate, zeroed every call) merges the chunk's
+    partial records into the output. Binding the output and the counter leaves no room for key and value (10
+    storage buffers), so the append is its own pass; where DECODE_MERGE_FOLD is 0, `separate_decode_sg`."""
+    v = decode_sg_variant()
+    v["id"] = "separate_decode_sg_fold"
+    v["when"] = [w for w in v["when"] if w != "fusedAppendOn"] + ["decodeFoldOk"]
+    split = v["passes"][0]
+    v["passes"] = front_passes(False, False) + [
+        shader_pass(split["id"], split["name"], split["shader"], "decode_split_fold", split["dispatch"],
+                    {"fold": "true"})]
+    v["intermediates"] = v["intermediates"] + [
+        {"id": "counter", "dtype": "uint32", "shape": "[batch * seqLen * (numHeads // headsPerGroup)]"}]
     return v
 
 
@@ -364,13 +389,13 @@ def main():
     attributes = {name: {"default": value} for name, value in ATTRS.items()}
     for name, desc in ATTR_DESC.items():
         attributes.setdefault(name, {})["description"] = desc
-    variants = [decode_sg_variant()] + [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
+    variants = [decode_sg_fold_variant(), decode_sg_variant()] + [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [decode_variant(False, False, fused=False)] + \
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [flash_sg_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, False) for p in (False, True) for r in (False, True)]
-    variants += [f16_packed(decode_sg_variant())] + \
+    variants += [f16_packed(decode_sg_fold_variant()), f16_packed(decode_sg_variant())] + \
                 [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(decode_variant(False, False, fused=False))] + \
                 [f16_packed(flash_sg_variant(p, r)) for p in (False, True) for r in (False, True)] + \
@@ -395,7 +420,8 @@ def main():
 
 TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
             "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
-            "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1, "DECODE_SG_KEYS": 2,
+            "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1,
+            "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 2,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 512,
             "FLASH_SG_ROWS": 4, "FLASH_SG_LANES": 8}
 

@@ -220,13 +220,25 @@ SG_CASES = [
 ]
 
 
+def fold_twin(c):
+    """A `separate_decode_sg` case as the folded merge (`separate_decode_sg_fold`, the default, id `..._fold_<dtype>`)
+    and, with DECODE_MERGE_FOLD 0, as itself (the merge its own pass)."""
+    t = json.loads(json.dumps(c))
+    stem, dt = t["id"].rsplit("_", 1)
+    t["id"] = "%s_fold_%s" % (stem, dt)
+    t["variant"] = "separate_decode_sg_fold"
+    c["tunables"] = dict(c.get("tunables", {}), DECODE_MERGE_FOLD=0)
+    return [sg_without(t), sg_without(c)]
+
+
 def with_sg_twins(cases):
     """Every `separate_decode` case twice: as the subgroup form (id `..._sg_<dtype>`; on a device without subgroups
-    the old form) and, with DECODE_SUBGROUPS 0, as the staged split it replaces."""
+    the old form) and, with DECODE_SUBGROUPS 0, as the staged split it replaces; every subgroup case both with
+    the merge folded into the split and with it as its own pass (fold_twin)."""
     out = []
     for c in cases:
         if c.get("variant") != "separate_decode":
-            out.append(sg_without(c) if c.get("variant") == "separate_decode_sg" else c)
+            out.extend(fold_twin(c) if c.get("variant") == "separate_decode_sg" else [c])
             continue
         wg = c.get("tunables", {}).get("DECODE_WG", 128)  # the default
         if wg % 8 == 0:
@@ -234,7 +246,7 @@ def with_sg_twins(cases):
             stem, dt = t["id"].rsplit("_", 1)
             t["id"] = "%s_sg_%s" % (stem, dt)
             t["variant"] = "separate_decode_sg"
-            out.append(sg_without(t))
+            out.extend(fold_twin(t))
         c["tunables"] = dict(c.get("tunables", {}), DECODE_SUBGROUPS=0)
         out.append(c)
     return out
@@ -289,7 +301,7 @@ def sg_without(c):
     w = {}
     if c["inputs"]["queryT"]["dtype"] == "float16":
         w["shader-f16"] = v + "_f16packed"
-    w["subgroups"] = v[:-len("_sg")]
+    w["subgroups"] = v[:v.rindex("_sg")]
     c["variantWithout"] = w
     return c
 
