@@ -7,7 +7,7 @@ wgk=$1
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export HOME=$t XDG_CACHE_HOME=$t/cache WGK_PROGRESS_AFTER_MS=0 WGK_PIPELINE_CACHE=0
-command -v script >/dev/null || { echo "no script(1): skipped"; exit 77; }
+command -v script >/dev/null || { echo "SKIP: no script(1) (Debian's bsdutils): no pseudo-terminal to run wgk under"; exit 77; }
 /usr/bin/python3 - "$t" <<'PY' || exit 1
 import sys, numpy as np
 r = np.random.default_rng(5)

@@ -14,3 +14,10 @@ add_test(NAME test_infra_selftest COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/selftes
 set_tests_properties(test_infra_selftest PROPERTIES TIMEOUT 300 LABELS "gpu" ENVIRONMENT
   "WGK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CMOCKA_MESSAGE_OUTPUT=stdout")
 wgk_add_test(test_workers SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_workers.c)
+# Every skip says why (an exit 77 prints "SKIP: <reason>", cmocka skips only through wgk_skip, pytest skips carry
+# a reason); the check refuses each kind of unexplained skip. (Every test has a label: a configure error if not.)
+add_test(NAME tests_skip_reasons COMMAND ${WGK_RUN_TEST} --expect "^ok: every skip" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/check_skips.py ${CMAKE_SOURCE_DIR})
+add_test(NAME tests_skip_reasons_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/check_skips.py --self-test)
+set_tests_properties(tests_skip_reasons tests_skip_reasons_refuses PROPERTIES TIMEOUT 60 LABELS "lint")
