@@ -74,6 +74,29 @@ bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceil
 json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
                               const cli_bench_row *rows, size_t n);
 
+/* A peer beside wgk's table (--peer FILE, as bench/peers writes it; --reference, the C reference): its median
+ * time per case, compared with wgk's GPU time (kind gpu) or end-to-end time (kind e2e). */
+#define WGK_BENCH_MAX_PEERS 8
+typedef struct cli_bench_peer {
+  char name[64];
+  bool gpu;       /* kind "gpu": device time; else "e2e": host arrays in, outputs back */
+  bool reference; /* the C reference of --reference: the rows' own figure (cases unused) */
+  json_t *cases;  /* [{id, status, ns: {median}}], a reference held */
+} cli_bench_peer;
+typedef struct cli_bench_peers {
+  cli_bench_peer peer[WGK_BENCH_MAX_PEERS];
+  size_t n;
+} cli_bench_peers;
+
+/* The peers of one file ({peer, kind, cases} or {peers: [...]}), checked, appended to into; false after printing
+ * "wgk bench: --peer FILE...: <the rule>" (the file's line and column for bad JSON). */
+bool cli_bench_peers_read(const char *path, cli_bench_peers *into);
+/* Every peer times some case of s (a peer of another package's bench.json is refused); false after printing. */
+bool cli_bench_peers_match(const cli_bench_peers *peers, const tc_bench_suite *s);
+void cli_bench_peers_free(cli_bench_peers *peers);
+/* A peer's table cell for r's case: "<peer us> (<wgk / peer>x)", or the peer's status there ("-": not timed). */
+void cli_bench_peer_cell(const cli_bench_peer *p, const cli_bench_row *r, char *buf, size_t size);
+
 /* `wgk bench PKG --first-call`: the first bench.json case matching filter (NULL: the first), first call of the
  * process by phase (cli/bench_first.c); the exit status. */
 struct cli_common;

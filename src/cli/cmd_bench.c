@@ -2,8 +2,9 @@
  * `wgk bench PKG [--case ID] [--iterations N] [--json FILE] [--verbose]`: the device's ceilings (vec4 copy
  * bandwidth, FMA rate), then every bench.json case: GPU time per call, wall time with resident tensors and end to
  * end, bytes and FLOPs per call, achieved GB/s and GFLOP/s and their ratio to the ceilings. By default one short
- * table (case, variant, GPU us, e2e us, GB/s, % of the copy ceiling); --verbose prints the lab detail (repeats,
- * breakdowns, goals, consistency) under each row. docs/performance.md.
+ * table (case, variant, GPU us, e2e us, GB/s, % of the copy ceiling, then a column per peer: --peer FILE of
+ * bench/peers, the C reference of --reference); --verbose prints the lab detail (repeats, breakdowns, goals,
+ * consistency) under each row. docs/performance.md.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,9 @@ typedef struct bench_opts {
   bool first_call; /* --first-call: the first call of the process by phase, nothing else */
   bool off_irq_cpu;  /* --off-irq-cpu: move this process off the GPU's interrupt CPUs first (bench/affinity.h) */
   char kept_off[64]; /* the CPUs it was moved off, as a CPU list; "" when none */
+  const char *peer_files[WGK_BENCH_MAX_PEERS]; /* --peer FILE, in order */
+  int n_peer_files;
+  cli_bench_peers peers; /* theirs, then the C reference's (--reference) */
 } bench_opts;
 
 #define REPEATS 3 /* each series is dealt into this many repeats, whose medians must agree */
@@ -41,6 +45,14 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   if (strcmp(a, "--first-call") == 0) return o->first_call = true, 1;
   if (strcmp(a, "--off-irq-cpu") == 0) return o->off_irq_cpu = true, 1;
   if (strcmp(a, "--json") == 0) return cli_once("bench", a, &o->json, cli_value("bench", argc, argv, i)) ? 1 : -1;
+  if (strcmp(a, "--peer") == 0) {
+    const char *v = cli_value("bench", argc, argv, i);
+    if (!v) return -1;
+    if (o->n_peer_files == WGK_BENCH_MAX_PEERS)
+      return cli_error("bench", "--peer given more than %d times", WGK_BENCH_MAX_PEERS), -1;
+    o->peer_files[o->n_peer_files++] = v;
+    return 1;
+  }
   if (strcmp(a, "--iterations") == 0) {
     const char *v = cli_value("bench", argc, argv, i);
     long long n;
@@ -57,7 +69,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
   if (a[0] == '-' && a[1])
     return cli_error(
                "bench",
-               "unknown option '%s' (wgk bench takes: --case --iterations --json --reference --first-call "
+               "unknown option '%s' (wgk bench takes: --case --iterations --json --peer --reference --first-call "
                "--off-irq-cpu and the common options)",
                a),
            -1;
@@ -375,21 +387,60 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
 }
 
-/* The default table: one line per case, for people; the lab detail is print_row's (--verbose). */
-static void print_short_header(const bench_ceilings *c) {
-  printf("ceilings: copy %.1f GB/s, FMA %.1f GFLOP/s (measured now; --verbose prints how, and each case's detail)\n",
-         c->copy.gbps, c->fma_gflops);
-  printf("%-18s %-24s %10s %10s %9s %10s\n", "case", "variant", "GPU us", "e2e us", "GB/s", "% of copy");
+/* --verbose: the peers of a measured row in one line (the short table has them as columns). */
+static void print_peers_line(const cli_bench_row *r, const cli_bench_peers *peers) {
+  if (!peers->n || r->skipped || r->failed) return;
+  char cell[96];
+  printf("  peers, us (wgk / peer):");
+  for (size_t k = 0; k < peers->n; k++) {
+    cli_bench_peer_cell(&peers->peer[k], r, cell, sizeof cell);
+    printf(" %s %s %s%s", peers->peer[k].name, peers->peer[k].gpu ? "gpu" : "e2e", cell, k + 1 < peers->n ? "," : "\n");
+  }
 }
 
-static void print_short_row(const cli_bench_row *r, const bench_ceilings *c) {
+/* The default table: one line per case, for people; the lab detail is print_row's (--verbose). */
+/* A peer's column: wide enough for "<name> us" and a cell. */
+static int peer_width(const cli_bench_peer *p) {
+  int w = (int)strlen(p->name) + 3;
+  return w > 18 ? w : 18;
+}
+
+static void print_short_header(const bench_ceilings *c, const cli_bench_peers *peers) {
+  printf("ceilings: copy %.1f GB/s, FMA %.1f GFLOP/s (measured now; --verbose prints how, and each case's detail)\n",
+         c->copy.gbps, c->fma_gflops);
+  printf("%-18s %-24s %10s %10s %9s %10s", "case", "variant", "GPU us", "e2e us", "GB/s", "% of copy");
+  char head[80];
+  for (size_t k = 0; k < peers->n; k++) {
+    snprintf(head, sizeof head, "%s us", peers->peer[k].name);
+    printf("  %*s", peer_width(&peers->peer[k]), head);
+  }
+  printf("\n");
+}
+
+static void print_short_row(const cli_bench_row *r, const bench_ceilings *c, const cli_bench_peers *peers) {
   if (r->skipped || r->failed) {
     printf("%-18s %s: %s\n", r->c->id, r->skipped ? "SKIP" : "FAIL", r->message);
     return;
   }
   double gbps = cli_bench_row_gbps(r);
-  printf("%-18s %-24s %10.1f %10.1f %9.2f %9.1f%%\n", r->c->id, r->variant, r->gpu.median * 1e-3, r->e2e.median * 1e-3,
+  printf("%-18s %-24s %10.1f %10.1f %9.2f %9.1f%%", r->c->id, r->variant, r->gpu.median * 1e-3, r->e2e.median * 1e-3,
          gbps, c->copy.gbps > 0 ? 100 * gbps / c->copy.gbps : 0);
+  char cell[96];
+  for (size_t k = 0; k < peers->n; k++) {
+    cli_bench_peer_cell(&peers->peer[k], r, cell, sizeof cell);
+    printf("  %*s", peer_width(&peers->peer[k]), cell);
+  }
+  printf("\n");
+}
+
+/* Under a table with peers: what each is compared with, and what the ratio says. */
+static void print_peers_key(const cli_bench_peers *peers) {
+  if (!peers->n) return;
+  printf("peers:");
+  for (size_t k = 0; k < peers->n; k++)
+    printf(" %s (%s, beside wgk's %s)%s", peers->peer[k].name, peers->peer[k].gpu ? "GPU time" : "end to end",
+           peers->peer[k].gpu ? "GPU us" : "e2e us", k + 1 < peers->n ? "," : "");
+  printf("; (Nx) is wgk's time over the peer's: below 1, wgk is faster\n");
 }
 
 /* Under the short table: what makes a figure doubtful, in a line each (the detail is --verbose's). */
@@ -475,21 +526,24 @@ static int run_bench(wgk_kernel *k, const tc_bench_suite *s, bench_opts *o, int 
     printf("%-18s %-22s %10s %19s %10s %10s %10s %9s %7s %9s %7s\n", "case", "variant", "gpu us", "p10-p90 us",
            "batch us", "resident", "e2e us", "GB/s", "of BW", "GFLOP/s", "of FMA");
   } else {
-    print_short_header(&ceil);
+    print_short_header(&ceil, &o->peers);
   }
   for (size_t i = 0; rows && i < s->n_cases; i++) {
     const tc_bench_case *c = &s->cases[i];
     if (o->filter && !strstr(c->id, o->filter)) continue;
     rows[n].c = c;
     measure_case(k, s, o, &ceil, &rows[n]);
-    if (lab)
+    if (lab) {
       print_row(&rows[n], &ceil);
-    else
-      print_short_row(&rows[n], &ceil);
+      print_peers_line(&rows[n], &o->peers);
+    } else {
+      print_short_row(&rows[n], &ceil, &o->peers);
+    }
     fflush(stdout);
     failed += rows[n++].failed;
   }
   if (!lab && rows) print_short_notes(rows, n);
+  print_peers_key(&o->peers);
   if (o->filter && n == 0) cli_error("bench", "no case matches '%s'", o->filter), failed++;
   if (o->json && !write_json(o, argc, argv, k, &ceil, rows, n)) failed++;
   free(rows);
@@ -503,23 +557,33 @@ int cmd_bench(int argc, char **argv) {
   if (!o.pkg) return cli_usage("bench");
   /* Every argument is checked (the --json file's folder, the package, bench.json, --case) before a GPU context. */
   if (o.json && !cli_check_out_file("bench", "--json", o.json)) return 1;
-  pkg_package *pkg = cli_pkg_open("bench", &o.common, o.pkg);
+  if (o.first_call && (o.iterations || o.reference || o.off_irq_cpu || o.n_peer_files))
+    return cli_error("bench",
+                     "--first-call times one call: --iterations, --reference, --peer and --off-irq-cpu do not apply"),
+           2;
+  bool ok = true;
+  for (int i = 0; ok && i < o.n_peer_files; i++) ok = cli_bench_peers_read(o.peer_files[i], &o.peers);
+  if (ok && o.reference) {
+    if (o.peers.n == WGK_BENCH_MAX_PEERS) {
+      cli_error("bench", "--reference: the table holds %d peers, and --peer gave that many", WGK_BENCH_MAX_PEERS);
+      ok = false;
+    } else {
+      o.peers.peer[o.peers.n++] = (cli_bench_peer){.name = "c-reference", .reference = true};
+    }
+  }
+  pkg_package *pkg = ok ? cli_pkg_open("bench", &o.common, o.pkg) : NULL;
   tc_bench_suite *pre = pkg ? cli_load_bench("bench", pkg) : NULL;
-  bool ok = pre && cli_bench_filter_ok("bench", pre, o.filter);
+  ok = pre && cli_bench_filter_ok("bench", pre, o.filter) && cli_bench_peers_match(&o.peers, pre);
   tc_bench_suite_free(pre);
   pkg_free(pkg);
-  if (!ok) return 1;
-  if (o.first_call) {
-    if (o.iterations || o.reference || o.off_irq_cpu)
-      return cli_error("bench", "--first-call times one call: --iterations, --reference and --off-irq-cpu do not apply"),
-             2;
-    return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
-  }
+  if (!ok) return cli_bench_peers_free(&o.peers), 1;
+  if (o.first_call) return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!cli_open("bench", &o.common, o.pkg, &ctx, &k)) return 1;
+  if (!cli_open("bench", &o.common, o.pkg, &ctx, &k)) return cli_bench_peers_free(&o.peers), 1;
   tc_bench_suite *suite = cli_load_bench("bench", rt_kernel_package(k));
   int rc = suite ? run_bench(k, suite, &o, argc, argv) : 1;
+  cli_bench_peers_free(&o.peers);
   tc_bench_suite_free(suite);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);

@@ -58,3 +58,13 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            ${CMAKE_CURRENT_LIST_DIR}/pack_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_pack PROPERTIES TIMEOUT 300 LABELS "cli")
 endif()
+# wgk bench --peer / --reference: a column per peer in the default table, each cell recomputed from the peer files and
+# the run's --json report; the peer files' refusals alone (no GPU) in the quick tier.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_bench_peers_args COMMAND ${WGK_RUN_TEST} --expect "bench peers: ok" -- ${WGK_PYTHON3}
+           ${CMAKE_CURRENT_LIST_DIR}/bench_peers_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR} --args-only)
+  set_tests_properties(cli_bench_peers_args PROPERTIES TIMEOUT 120 LABELS "cli")
+  add_test(NAME cli_bench_peers COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "bench peers: ok" --
+           ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/bench_peers_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_bench_peers PROPERTIES TIMEOUT 600 LABELS "gpu;slow")
+endif()
