@@ -29,6 +29,8 @@ package's rules pick, and bad calls must be refused with a clear message, exit 1
                         and a derive object, requires, handles, fields, family, case, variant, pass, dispatch)
   ai.onnx.Reshape       a shape tensor read as data by the caller (0 and -1 resolved into the destination); an
                         int64 input no pass binds is still narrowed (a value past int32 refused)
+  ai.onnx.ReduceMax     subgroup requirements: a manifest `requires.features` and a variant `subgroupMinSize`
+                        lavapipe's subgroups of 8 do not meet (wave64 rejected, subgroup run)
   demo.Polynomial       a fixed-length binding (`length: "$NCOEF"`): a shorter tensor refused naming the binding
 A copy of demo.Histogram without its zeroInit (as an author testing only on the public loader, whose
 intermediates are fresh zeroed buffers per call, may write it) must give the same counts on every call.
@@ -433,6 +435,19 @@ refuse('Reshape shape value past int32', 'ai.onnx.Reshape',
 refuse('Expand shape value past int32', 'ai.onnx.Expand',
        ['--in', f'input={exi}', '--in', f'shape={save("es_big", np.array([3, -2**33]))}', '--out-shape', 'output=3x1'],
        r'input "shape": int64 value at index 1 \(-8589934592\) is outside the int32 WebGPU storage range')
+# ---- ai.onnx.ReduceMax: subgroup requirements (manifest feature, variant subgroupMinSize); lavapipe has subgroups
+# of 8, so wave64 (64 lanes) is rejected and subgroup runs. The refusals where the device lacks them: tests.cmake ----
+for shape, keep in (((5, 100), 1), ((3, 4, 64), 0), ((7, 1), 1), ((200,), 0), ((2, 3, 1000), 1), ((70000, 3), 0)):
+    x = (rng.standard_normal(shape) * 10).astype(np.float32)
+    x[x == 0] = 1  # (the references have no zeros)
+    check(f'ReduceMax {shape} keepdims {keep}', 'ai.onnx.ReduceMax', ['--in', f'data={save("rx", x)}', '--attr', f'keepdims={keep}'],
+          {'reduced': (f64(x).max(-1, keepdims=bool(keep)), 'float32')}, 'subgroup', rtol=0, atol=0)
+refuse('ReduceMax int32 data', 'ai.onnx.ReduceMax', ['--in', f'data={save("rxi", np.ones((2, 3), np.int32))}'],
+       r'dtype int32 is not allowed by type constraint T')
+refuse('ReduceMax empty last axis', 'ai.onnx.ReduceMax', ['--in', f'data={save("rx0", np.ones((2, 0), np.float32))}'],
+       r'shapes\.data\[ranks\.data - 1\] > 0 is false')
+refuse('ReduceMax keepdims 3', 'ai.onnx.ReduceMax', ['--in', f'data={save("rx", np.ones((2, 3), np.float32))}', '--attr', 'keepdims=3'],
+       r'attribute keepdims: value 3 is not one of \[0, 1\]')
 shutil.rmtree(tmp)
 for f in fails:
     print('FAIL', f)

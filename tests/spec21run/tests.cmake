@@ -45,3 +45,16 @@ if(TARGET wgk_cli)
            --shape x=100 --shape coef=6 --attr degree=2)
   set_tests_properties(spec21run_fixed_length_short spec21run_fixed_length_longer PROPERTIES LABELS "plan")
 endif()
+# Subgroup requirements (ai.onnx.ReduceMax): on lavapipe's subgroups of 8 the 64-lane variant is rejected with the
+# device's size; without the subgroups feature every variant is, and the call is refused naming the feature.
+if(TARGET wgk_cli)
+  add_test(NAME spec21run_subgroup_min_size COMMAND ${WGK_RUN_TEST}
+           --expect "variant  subgroup\nrejected\n  wave64: requires adapterInfo\\.subgroupMinSize >= 64 \\(the device has 8\\)"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/ai.onnx.ReduceMax
+           --device ${CMAKE_CURRENT_LIST_DIR}/lavapipe-sg8.device.json --shape data=5x100)
+  add_test(NAME spec21run_subgroups_missing COMMAND ${WGK_RUN_TEST} --status 1
+           --expect "no variant of ai\\.onnx\\.ReduceMax accepts the call \\(all 2 variants\\): requires device\\.features\\.has\\(\"subgroups\"\\) \\(the device does not have it\\)"
+           -- $<TARGET_FILE:wgk_cli> explain ${CMAKE_CURRENT_LIST_DIR}/ai.onnx.ReduceMax
+           --device ${CMAKE_CURRENT_LIST_DIR}/nosubgroups.device.json --shape data=5x100)
+  set_tests_properties(spec21run_subgroup_min_size spec21run_subgroups_missing PROPERTIES LABELS "plan")
+endif()
