@@ -47,7 +47,7 @@ int cmd_download(int argc, char **argv) {
     char rev[41];
     size_t base_len = 0;
     char *id = NULL;
-    st = hub_split_ref(repo, &base_len, &ho.version, &ho.revision, rev, &err);
+    st = hub_split_ref(repo, true, &base_len, &ho.version, &ho.revision, rev, &err);
     if (!st && !(id = hub_repo_of(repo, base_len))) st = util_error_oom(&err, repo, NULL);
     if (!st) st = hub_snapshot(id, &ho, &dir, NULL, &err);
     free(id);

@@ -54,13 +54,15 @@ typedef struct hub_options {
 bool hub_repo_id_ok(const char *id);
 
 /* One way to name a kernel, for every command, the C API and Python: "org/name", "name" (an op id: the org is
- * webgpu-kernels), "org/name@vN" or "org/name@<40 hex>" (also after a bare name). Splits spec at its last '@':
- * *base_len is the length of the name part; a "@vN" suffix sets *version, a "@<40 hex>" one copies the commit into
- * rev (41 bytes) and points *revision at it. A version or revision the caller gave already (the `version` /
- * `revision` parameter, --version / --revision) must agree with the suffix: else WGK_ERR_INVALID_ARGUMENT naming both.
- * A spec without '@' changes nothing. */
-wgk_status hub_split_ref(const char *spec, size_t *base_len, int *version, const char **revision, char rev[41],
-                         util_error *err);
+ * webgpu-kernels), "org/name@vN" or "org/name@<40 hex>" (also after a bare name). Holds every rule of the version
+ * asked for in one place: the version and revision given already (the `version` / `revision` parameter, --version /
+ * --revision) must be 0..1000000 and a 40-hex commit; with read_suffix, spec is split at its last '@': *base_len
+ * is the length of the name part; a "@vN" suffix sets *version, a "@<40 hex>" one copies the commit into rev
+ * (41 bytes) and points *revision at it, and a suffix must agree with what was given. Any rule broken:
+ * WGK_ERR_INVALID_ARGUMENT in spec, naming the values. A spec without '@' (or a folder: no read_suffix) only has
+ * the parameters checked. */
+wgk_status hub_split_ref(const char *spec, bool read_suffix, size_t *base_len, int *version, const char **revision,
+                         char rev[41], util_error *err);
 /* The repo id of a name: "org/name" as is, a bare op id under webgpu-kernels; malloc'ed (len chars of name). */
 char *hub_repo_of(const char *name, size_t len);
 

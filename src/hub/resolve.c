@@ -485,46 +485,47 @@ bool hub_cached_version(const char *repo, int version) {
   return ok;
 }
 
-wgk_status hub_split_ref(const char *spec, size_t *base_len, int *version, const char **revision, char rev[41],
-                         util_error *err) {
-  const char *at = spec ? strrchr(spec, '@') : NULL;
-  *base_len = spec ? strlen(spec) : 0;
-  if (!at) return WGK_OK;
-  *base_len = (size_t)(at - spec);
-  const char *suf = at + 1;
-  if (suf[0] == 'v' && suf[1] >= '1' && suf[1] <= '9') {
-    char *end;
-    long v = strtol(suf + 1, &end, 10);
-    if (*end || v > 1000000)
-      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
-                           "'@%s': a version is v1 .. v1000000 (e.g. org/name@v1)", suf);
-    if (*revision)
-      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
-                           "names version %ld, and a revision is given too (the revision parameter or --revision): "
-                           "give one",
-                           v);
-    if (*version > 0 && *version != (int)v)
-      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
-                           "names version %ld, but the version parameter (or --version) says %d: give one", v,
-                           *version);
-    *version = (int)v;
+wgk_status hub_split_ref(const char *spec, bool read_suffix, size_t *base_len, int *version, const char **revision,
+                         char rev[41], util_error *err) {
+  const char *at = read_suffix && spec ? strrchr(spec, '@') : NULL;
+  const char *suf = at ? at + 1 : "";
+  *base_len = at ? (size_t)(at - spec) : spec ? strlen(spec) : 0;
+  /* Every rule decides here, in order; the one message (with the values) is reported once, below. */
+  char why[320] = "";
+  long v = 0;
+  char *end = NULL;
+  bool by_version = at && suf[0] == 'v' && suf[1] >= '1' && suf[1] <= '9';
+  if (by_version) v = strtol(suf + 1, &end, 10);
+  if (*version < 0 || *version > 1000000)
+    snprintf(why, sizeof why, "kernel option version: must be 0 (any) or a branch number from 1 to 1000000, not %d",
+             *version);
+  else if (*revision && !hub_is_commit(*revision))
+    snprintf(why, sizeof why, "kernel option revision: must be a 40-hex commit, not '%.64s'", *revision);
+  else if (!at)
     return WGK_OK;
-  }
-  if (hub_is_commit(suf)) {
-    if (*version > 0)
-      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
-                           "names a commit, and version %d is given too (the version parameter or --version): give one",
-                           *version);
-    if (*revision && strcasecmp(*revision, suf) != 0)
-      return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
-                           "names commit %s, but the revision parameter (or --revision) says %.64s: give one", suf,
-                           *revision);
+  else if (by_version && (*end || v > 1000000))
+    snprintf(why, sizeof why, "'@%.64s': a version is v1 .. v1000000 (e.g. org/name@v1)", suf);
+  else if (by_version && *revision)
+    snprintf(why, sizeof why,
+             "names version %ld, and a revision is given too (the revision parameter or --revision): give one", v);
+  else if (by_version && *version > 0 && *version != (int)v)
+    snprintf(why, sizeof why, "names version %ld, but the version parameter (or --version) says %d: give one", v,
+             *version);
+  else if (by_version)
+    *version = (int)v;
+  else if (!hub_is_commit(suf))
+    snprintf(why, sizeof why, "'@%.64s': after '@' give a version (vN, e.g. @v1) or a 40-hex commit", suf);
+  else if (*version > 0)
+    snprintf(why, sizeof why,
+             "names a commit, and version %d is given too (the version parameter or --version): give one", *version);
+  else if (*revision && strcasecmp(*revision, suf) != 0)
+    snprintf(why, sizeof why, "names commit %s, but the revision parameter (or --revision) says %.64s: give one", suf,
+             *revision);
+  else {
     for (int i = 0; i < 41; i++) rev[i] = (char)tolower((unsigned char)suf[i]);
     *revision = rev;
-    return WGK_OK;
   }
-  return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL,
-                       "'@%.64s': after '@' give a version (vN, e.g. @v1) or a 40-hex commit", suf);
+  return why[0] ? util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL, "%s", why) : WGK_OK;
 }
 
 char *hub_repo_of(const char *name, size_t len) {

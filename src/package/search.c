@@ -138,11 +138,9 @@ const char *pkg_id_op(const char *id) {
   return slash ? slash + 1 : id;
 }
 
+/* id passed pkg_is_id: searched on the path, in the bundled kernels, the Hub cache and (pinned) the Hub. */
 static wgk_status search(const char *id, const pkg_options *opts, char **dir_out, util_error *err) {
   const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
-  if (!id_ok(rel))
-    return util_error_in(err, WGK_ERR_NOT_FOUND, id, NULL,
-                         "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
   util_dynbuf tried;
   util_dynbuf_init(&tried, 4096);
   char *found = NULL;
@@ -183,6 +181,7 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
     return hs;
   }
   free(hub_id);
+  bool folder_here = !hit && !oom && is_dir(id);
   wgk_status st =
       oom   ? util_error_oom(err, id, "searching the package")
       : hit ? webgpu_dir(found, dir_out, err)
@@ -190,8 +189,8 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
                             "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
                             "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
                             tried.len ? util_dynbuf_str(&tried) : "(no dirs)",
-                            is_dir(id) ? "; a folder of that name here is not used for an id: write ./" : "",
-                            is_dir(id) ? id : "", is_dir(id) ? " to open it" : "",
+                            folder_here ? "; a folder of that name here is not used for an id: write ./" : "",
+                            folder_here ? id : "", folder_here ? " to open it" : "",
                             repo_id ? "; the Hub cache and the Hub need a version (the version parameter, "
                                       "--version N, or NAME@vN) or a revision (the revision parameter, --revision "
                                       "SHA, or NAME@SHA): there is no default"
@@ -216,14 +215,15 @@ wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, char **d
   /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
    * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
   if (pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
-  if (is_dir(path_or_id)) return webgpu_dir(path_or_id, dir_out, err);
   struct stat st;
-  if (stat(path_or_id, &st) == 0)
-    return util_error_in(err, WGK_ERR_NOT_FOUND, path_or_id, NULL,
-                         "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id");
-  if (path_or_id[0] == '/' || path_or_id[0] == '.')
-    return util_error_in(err, WGK_ERR_NOT_FOUND, path_or_id, NULL, "no such folder");
-  return search(path_or_id, opts, dir_out, err);
+  bool exists = stat(path_or_id, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return webgpu_dir(path_or_id, dir_out, err);
+  return util_error_in(err, WGK_ERR_NOT_FOUND, path_or_id, NULL, "%s",
+                       exists ? "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a "
+                                "repo id"
+                       : path_or_id[0] == '/' || path_or_id[0] == '.'
+                           ? "no such folder"
+                           : "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
 }
 
 /* The same order as search(): wgk list shows what a repo id would find, first dir first. */

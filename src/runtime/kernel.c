@@ -19,30 +19,11 @@ static void load_tuning(wgk_kernel *k) {
 
 static void kernel_free(wgk_kernel *k);
 
-/* The options' own rules, whatever the package (a folder as well as a repo id), as the CLI's --version and
- * --revision have them. */
-static wgk_status check_options(const char *path_or_id, const wgk_kernel_options *opts, util_error *err) {
-  if (!opts) return WGK_OK;
-  if (opts->version < 0 || opts->version > 1000000)
-    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, path_or_id, NULL,
-                         "kernel option version: must be 0 (any) or a branch number from 1 to 1000000, not %d",
-                         opts->version);
-  if (!opts->revision) return WGK_OK;
-  size_t n = 0;
-  while (n < 41 && opts->revision[n] && strchr("0123456789abcdefABCDEF", opts->revision[n])) n++;
-  if (n != 40 || opts->revision[n])
-    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, path_or_id, NULL,
-                         "kernel option revision: must be a 40-hex commit, not '%.64s'", opts->revision);
-  return WGK_OK;
-}
-
 static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
                               wgk_kernel **out) {
   if (!path_or_id || !out)
     return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL",
                             out ? "the package path or id" : "out");
-  wgk_status bad = check_options(path_or_id, opts, &ctx->err);
-  if (bad != WGK_OK) return bad;
   wgk_status lost = gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
   if (lost != WGK_OK) return lost;
   wgk_kernel *k = calloc(1, sizeof *k);

@@ -52,21 +52,13 @@ void util_error_clear(util_error *err) {
 
 bool util_error_is_set(const util_error *err) { return err && err->status != WGK_OK; }
 
-static void copy_text(char *dst, size_t size, const char *src) {
-  if (!src) {
-    dst[0] = '\0';
-    return;
-  }
-  snprintf(dst, size, "%s", src);
-}
-
 /* Where every error is set: the helpers below all come here. */
 wgk_status util_error_atv(util_error *err, wgk_status status, util_pos pos, const char *path, const char *fmt,
                           va_list ap) {
   if (!err || err->status != WGK_OK) return status;
   err->status = status;
-  copy_text(err->source, sizeof err->source, pos.source);
-  copy_text(err->path, sizeof err->path, path);
+  snprintf(err->source, sizeof err->source, "%s", pos.source ? pos.source : "");
+  snprintf(err->path, sizeof err->path, "%s", path ? path : "");
   err->line = pos.line;
   err->column = pos.column;
   vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -112,20 +104,20 @@ wgk_status util_error_oom(util_error *err, const char *source, const char *path)
 
 void util_error_wrap(util_error *err, util_pos pos, const char *path) {
   if (!err || err->status == WGK_OK) return;
-  if (pos.source && !err->source[0]) copy_text(err->source, sizeof err->source, pos.source);
+  if (pos.source && !err->source[0]) snprintf(err->source, sizeof err->source, "%s", pos.source);
   if (pos.line && !err->line) {
     err->line = pos.line;
     err->column = pos.column;
   }
-  if (path && !err->path[0]) copy_text(err->path, sizeof err->path, path);
+  if (path && !err->path[0]) snprintf(err->path, sizeof err->path, "%s", path);
 }
 
 void util_error_relocate(util_error *err, util_pos pos, const char *path) {
   if (!err || err->status == WGK_OK) return;
-  copy_text(err->source, sizeof err->source, pos.source);
+  snprintf(err->source, sizeof err->source, "%s", pos.source ? pos.source : "");
   err->line = pos.line;
   err->column = pos.column;
-  if (path) copy_text(err->path, sizeof err->path, path);
+  if (path) snprintf(err->path, sizeof err->path, "%s", path);
 }
 
 void util_error_append(util_error *err, const char *fmt, ...) {
