@@ -49,5 +49,12 @@ int cmd_cache(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
+/* `wgk pack DIR [--check]` for another command (cmd names it in messages); quiet: no line on success. Returns the
+ * exit status pack would. */
+int cli_pack_run(const char *cmd, const char *dir, bool check, bool quiet);
+int cmd_check(int argc, char **argv);
+struct cli_common;
+/* `wgk test DIR --record COMMAND [--case ID]` (src/cli/test_record.c): the expected .npy files from a reference. */
+int cli_test_record(const struct cli_common *o, const char *dir, const char *command, const char *filter);
 
 #endif

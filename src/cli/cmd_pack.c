@@ -19,6 +19,9 @@
 #include "util/dynbuf.h"
 #include "util/file_read.h"
 
+/* The command whose messages these are: "pack", or a command that packs on the way (wgk test --record). */
+static const char *who = "pack";
+
 typedef struct file_list {
   char **names;
   size_t n, cap;
@@ -47,7 +50,7 @@ static bool walk(const char *dir, const char *rel, file_list *out, int depth) {
   char path[4096];
   snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
   DIR *d = opendir(path);
-  if (!d) return (cli_error("pack", "cannot read %s: %s", path, strerror(errno)), false);
+  if (!d) return (cli_error(who, "cannot read %s: %s", path, strerror(errno)), false);
   bool ok = true;
   for (struct dirent *e = readdir(d); e && ok; e = readdir(d)) {
     if (e->d_name[0] == '.') continue;
@@ -57,12 +60,12 @@ static bool walk(const char *dir, const char *rel, file_list *out, int depth) {
     snprintf(full, sizeof full, "%s/%s", dir, sub);
     struct stat st;
     if (stat(full, &st) != 0) {
-      ok = (cli_error("pack", "cannot read %s: %s", full, strerror(errno)), false);
+      ok = (cli_error(who, "cannot read %s: %s", full, strerror(errno)), false);
     } else if (S_ISDIR(st.st_mode)) {
       ok = depth < 16 ? walk(dir, sub, out, depth + 1)
-                      : (cli_error("pack", "%s: folders nest deeper than 16", full), false);
+                      : (cli_error(who, "%s: folders nest deeper than 16", full), false);
     } else if (S_ISREG(st.st_mode)) {
-      ok = list_add(out, sub) || (cli_error("pack", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false);
+      ok = list_add(out, sub) || (cli_error(who, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false);
     }
   }
   closedir(d);
@@ -81,7 +84,7 @@ static json_t *digests(const char *dir, const file_list *files) {
         !util_pkg_sha256_b64(bytes, len, b64)) {
       char text[WGK_ERROR_MESSAGE_MAX + 1024];
       util_error_format(&err, text, sizeof text);
-      cli_error("pack", "%s", util_error_is_set(&err) ? text : "cannot compute SHA-256");
+      cli_error(who, "%s", util_error_is_set(&err) ? text : "cannot compute SHA-256");
       json_decref(map);
       map = NULL;
     } else if (json_object_set_new(map, files->names[i], json_string(b64))) {
@@ -115,7 +118,7 @@ static json_t *variant_lists(const char *dir, const manifest_model *m, bool clos
     if (st) {
       char text[WGK_ERROR_MESSAGE_MAX + 1024];
       util_error_format(&err, text, sizeof text);
-      cli_error("pack", "variant '%s': %s", v->id, util_error_is_set(&err) ? text : wgk_status_str(st));
+      cli_error(who, "variant '%s': %s", v->id, util_error_is_set(&err) ? text : wgk_status_str(st));
       if (list && json_object_get(vars, v->id) != list) json_decref(list);
       json_decref(vars);
       vars = NULL;
@@ -194,7 +197,7 @@ static bool write_file(const char *path, const char *text) {
   if (f && fclose(f) != 0) ok = false;
   if (ok && rename(tmp, path) != 0) ok = false;
   if (!ok) {
-    cli_error("pack", "cannot write %s: %s", path, strerror(errno));
+    cli_error(who, "cannot write %s: %s", path, strerror(errno));
     remove(tmp);
   }
   return ok;
@@ -221,26 +224,26 @@ static bool loads_verified(const char *arg, const json_t *files) {
   if (st) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
     util_error_format(&err, text, sizeof text);
-    cli_error("pack", "the packed package does not load verified: %s", text);
+    cli_error(who, "the packed package does not load verified: %s", text);
   }
   return st == WGK_OK;
 }
 
-static int pack(const char *arg, bool check) {
+static int pack(const char *arg, bool check, bool quiet) {
   char dir[4096], path[4096];
   struct stat st;
   snprintf(dir, sizeof dir, "%s/build/webgpu", arg);
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) snprintf(dir, sizeof dir, "%s", arg);
   snprintf(path, sizeof path, "%s/manifest.json", dir);
   if (stat(path, &st) != 0)
-    return cli_error("pack", "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
+    return cli_error(who, "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
                      "build/webgpu folder)", arg, arg), 2;
   util_error err = {0};
   manifest_model *m = NULL;
   if (manifest_load_file(path, &m, &err) != WGK_OK) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
     util_error_format(&err, text, sizeof text);
-    return cli_error("pack", "%s", text), 1;
+    return cli_error(who, "%s", text), 1;
   }
   snprintf(path, sizeof path, "%s/metadata.json", dir);
   json_t *old = NULL;
@@ -250,7 +253,7 @@ static int pack(const char *arg, bool check) {
     if (!old || !json_is_object(old)) {
       manifest_free(m);
       json_decref(old);
-      return cli_error("pack", "%s:%d:%d: %s (fix or remove it; pack keeps its other keys)", path, jerr.line,
+      return cli_error(who, "%s:%d:%d: %s (fix or remove it; pack keeps its other keys)", path, jerr.line,
                        jerr.column, old ? "not an object" : jerr.text), 1;
     }
   }
@@ -267,15 +270,15 @@ static int pack(const char *arg, bool check) {
   if (text && check) {
     rc = up_to_date(old, meta) ? 0 : 1;
     if (rc)
-      cli_error("pack", "%s is not what `wgk pack %s` writes (a file changed since it was packed, or the variant "
+      cli_error(who, "%s is not what `wgk pack %s` writes (a file changed since it was packed, or the variant "
                 "lists differ): run `wgk pack %s`", path, arg, arg);
-    else
+    else if (!quiet)
       printf("%s: up to date (%zu files, %zu variants)\n", path, n_files, n_variants);
   } else if (text) {
     rc = write_file(path, text) && loads_verified(arg, json_object_get(json_object_get(meta, "digest"), "files"))
              ? 0
              : 1;
-    if (!rc) printf("wrote %s: %zu files digested, %zu variants; the package loads verified\n", path, n_files,
+    if (!rc && !quiet) printf("wrote %s: %zu files digested, %zu variants; the package loads verified\n", path, n_files,
                     n_variants);
   }
   free(text);
@@ -293,12 +296,20 @@ int cmd_pack(int argc, char **argv) {
     if (strcmp(argv[i], "--check") == 0)
       check = true;
     else if (argv[i][0] == '-' && argv[i][1])
-      return cli_error("pack", "unknown option '%s' (wgk pack DIR [--check])", argv[i]), 2;
+      return cli_error(who, "unknown option '%s' (wgk pack DIR [--check])", argv[i]), 2;
     else if (dir)
-      return cli_error("pack", "unexpected argument '%s' (the package is already '%s')", argv[i], dir), 2;
+      return cli_error(who, "unexpected argument '%s' (the package is already '%s')", argv[i], dir), 2;
     else
       dir = argv[i];
   }
   if (!dir) return cli_usage("pack");
-  return pack(dir, check);
+  who = "pack";
+  return pack(dir, check, false);
+}
+
+int cli_pack_run(const char *cmd, const char *dir, bool check, bool quiet) {
+  who = cmd;
+  int rc = pack(dir, check, quiet);
+  who = "pack";
+  return rc;
 }

@@ -3,7 +3,8 @@
  * device, one line per case (PASS with its errors and the tolerance that passed them / FAIL with the worst element /
  * SKIP with the reason), then "N passed, M failed[, K skipped]"; exit 1 on any failure. --json: the same as JSON.
  * --shard K/N keeps every N-th of the cases --case selects, from the K-th on (1 <= K <= N), so N processes
- * together run each case once: a long suite split across ctest jobs.
+ * together run each case once: a long suite split across ctest jobs. --record COMMAND writes the expected .npy files
+ * from a reference instead of running anything on the device (src/cli/test_record.c).
  */
 #include <jansson.h>
 #include <math.h>
@@ -160,7 +161,7 @@ static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, b
 
 int cmd_test(int argc, char **argv) {
   cli_common o = {0};
-  const char *pkg = NULL, *shard = NULL;
+  const char *pkg = NULL, *shard = NULL, *record = NULL;
   case_pick pick = {NULL, 1, 1};
   bool list = false, as_json = false;
   for (int i = 1; i < argc; i++) {
@@ -172,12 +173,14 @@ int cmd_test(int argc, char **argv) {
     } else if (strcmp(argv[i], "--shard") == 0) {
       if (!cli_once("test", "--shard", &shard, cli_value("test", argc, argv, &i)) || !parse_shard(shard, &pick))
         return 2;
+    } else if (strcmp(argv[i], "--record") == 0) {
+      if (!cli_once("test", "--record", &record, cli_value("test", argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
     } else if (strcmp(argv[i], "--json") == 0) {
       as_json = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list --json and the common options)",
+      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list --json --record and the common options)",
                        argv[i]),
              2;
     } else if (pkg) {
@@ -187,6 +190,11 @@ int cmd_test(int argc, char **argv) {
     }
   }
   if (!pkg) return cli_usage("test");
+  if (record && (shard || list || as_json))
+    return cli_error("test", "--record writes expected files; it takes no %s", shard ? "--shard" : list ? "--list" : "--json"),
+           2;
+  if (record && !record[0]) return cli_error("test", "--record: the reference command is empty"), 2;
+  if (record) return cli_test_record(&o, pkg, record, pick.filter);
   /* The package, test.json and --case are checked before a GPU context is made. */
   pkg_package *pre_pkg = cli_pkg_open("test", &o, pkg);
   tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;

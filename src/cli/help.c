@@ -81,6 +81,7 @@ static const command_help helps[] = {
      "                         priority, when, passes: [{id, shader}]}]}\n"},
     {"test", true,
      "usage: wgk test PKG [--case ID] [--shard K/N] [--list] [--json] [options]\n"
+     "       wgk test DIR --record COMMAND [--case ID]\n"
      "Runs the package's test.json cases on the GPU against wgk's double-precision references. Prints a line\n"
      "per case: PASS with the variant, the largest absolute and relative errors and the tolerance that passed\n"
      "them (with the share of it the worst element used), FAIL with the worst element against its tolerance, or\n"
@@ -90,7 +91,11 @@ static const command_help helps[] = {
      "  --list                 list the cases without running them\n"
      "  --json                 as JSON: {package, adapter, cases: [{id, verdict, variant, maxAbs, maxRel,\n"
      "                         tolerance: {dtype, rtol, atol, used}, message}], passed, failed, skipped};\n"
-     "                         with --list, {cases: [id]}\n"},
+     "                         with --list, {cases: [id]}\n"
+     "  --record COMMAND       write the expected .npy files of DIR's cases (\"expected\": {PORT: {\"npy\": FILE}})\n"
+     "                         from a reference: per case, its inputs go to $WGK_CASE_DIR/inputs/KEY.npy with\n"
+     "                         case.json, COMMAND runs (sh -c, in DIR) and writes $WGK_CASE_DIR/outputs/PORT.npy;\n"
+     "                         DIR is repacked when it has a metadata.json. No GPU is used\n"},
     {"bench", true,
      "usage: wgk bench PKG [--case ID] [--iterations N] [--json FILE] [--peer FILE...] [--reference | --first-call]\n"
      "                 [--off-irq-cpu] [options]\n"

@@ -1,6 +1,7 @@
 /*
  * test.json: a package's correctness cases (the schema is ours: docs/package-format.md), their inputs
- * (inline data or seeded generators), the references built into wgk, and the double-precision comparison.
+ * (inline data, seeded generators, or .npy files of the package), the references built into wgk or expected .npy
+ * files, and the double-precision comparison.
  * `wgk test` runs them; `wgk bench` and `wgk tune` reuse the parser and the generators.
  *
  * Lifecycle:
@@ -35,6 +36,7 @@ typedef enum tc_gen_kind {
   WGK_TC_POSITIONS, /* offset + index along the last axis: position ids (batch, seq) */
   WGK_TC_CONST,     /* every element = value */
   WGK_TC_OP,        /* an op's generator (src/ops/<op id>/generators.c), found by name in src/ops/registry.c */
+  WGK_TC_NPY,       /* "npy": a .npy file of the package (path relative to build/webgpu), read digest-checked */
 } tc_gen_kind;
 
 /* Where a value came from, for messages. */
@@ -54,6 +56,8 @@ typedef struct tc_input {
   double a, b;                          /* lo/hi, mean/std, start/step, offset, value, base: by kind */
   const op_generator *op_gen;           /* WGK_TC_OP: the generator */
   double params[WGK_OP_GEN_MAX_PARAMS]; /* WGK_TC_OP: its parameters, in op_gen->params order */
+  char *npy;                            /* WGK_TC_NPY: the file, relative to build/webgpu (owned); dtype
+                                         * WGK_DTYPE_INVALID and rank -1 when the case leaves them to the file */
   tc_pos pos;                           /* the input's object */
 } tc_input;
 
@@ -73,7 +77,8 @@ typedef struct tc_expected {
   wgk_dtype dtype; /* NONE: the output's own dtype */
   int rank;        /* -1 when no shape is given (then the output is not preallocated) */
   int64_t dims[WGK_HOST_MAX_RANK];
-  const json_t *data; /* borrowed list */
+  const json_t *data; /* borrowed list; NULL when npy gives the values */
+  char *npy;          /* a .npy file of the package (relative to build/webgpu) holding the values (owned), or NULL */
   tc_pos pos;
 } tc_expected;
 
@@ -122,6 +127,17 @@ wgk_status tc_input_bytes(const tc_input *in, uint64_t *bytes /* OUT */);
 /* Builds the host tensor of one input (inline data converted, or generated); refuses one over the host limit
  * before allocating. source names the suite. */
 wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tensor **out /* OUT */, util_error *err);
+/* A package's files, for the .npy inputs and expected outputs: the package a case runs from. */
+struct pkg_package;
+/* tc_input_make, and a WGK_TC_NPY input read from pkg (digest-checked) and checked against the dtype and shape
+ * the case gives; every error names the case's position, the file and both values. */
+wgk_status tc_input_load(const tc_input *in, struct pkg_package *pkg, const char *source,
+                         util_host_tensor **out /* OUT */, util_error *err);
+/* An expected output's .npy file (e->npy) from pkg, checked against the shape the case gives. */
+wgk_status tc_expected_load(const tc_expected *e, struct pkg_package *pkg, const char *source,
+                            util_host_tensor **out /* OUT */, util_error *err);
+/* True when the case compares some output against a .npy file (what `wgk test --record` writes). */
+bool tc_case_has_npy_expected(const tc_case *c);
 /* Inline expected data as doubles; *out has *count elements (malloc'ed). */
 wgk_status tc_expected_values(const tc_expected *e, const char *source, double **out /* OUT */, size_t *count /* OUT */,
                               util_error *err);

@@ -5,12 +5,12 @@
 
 #include "testcase/tc_internal.h"
 
-static const char *const input_keys[] = {"dtype", "shape", "data", "generator", NULL};
+static const char *const input_keys[] = {"dtype", "shape", "data", "generator", "npy", NULL};
 static const char *const gen_keys[] = {
     "kind",  "seed", "lo",     "hi",    "mean", "std",
     "start", "step", "offset", "value", NULL}; /* and the ops' generators' parameters (src/ops/registry.c) */
 static const char *const tol_keys[] = {"rtol", "atol", NULL};
-static const char *const expected_keys[] = {"dtype", "shape", "data", NULL};
+static const char *const expected_keys[] = {"dtype", "shape", "data", "npy", NULL};
 
 static const struct {
   const char *name;
@@ -176,6 +176,7 @@ static wgk_status read_gen_params(tc_reader *r, tc_input *in, const json_t *g, c
     }
     break;
   case WGK_TC_DATA:
+  case WGK_TC_NPY:
     break;
   }
   if (st || (in->kind != WGK_TC_UNIFORM && in->kind != WGK_TC_NORMAL)) return st;
@@ -232,7 +233,29 @@ static wgk_status read_generator(tc_reader *r, tc_input *in, const json_t *g, co
   return read_gen_params(r, in, g, path);
 }
 
+/* "npy": a path relative to build/webgpu, inside it ("data/x.npy"), naming a .npy file; copied into *out. */
+static wgk_status read_npy_path(tc_reader *r, const json_t *obj, const char *path, char **out) {
+  char *p = tc_path_key(path, "npy");
+  if (!p) return util_error_oom(r->err, r->source, path);
+  const json_t *v = json_object_get(obj, "npy");
+  const char *rel = json_is_string(v) ? json_string_value(v) : NULL;
+  size_t n = rel ? strlen(rel) : 0;
+  bool up = rel && (strcmp(rel, "..") == 0 || strncmp(rel, "../", 3) == 0 || strstr(rel, "/../") ||
+                    (n >= 3 && strcmp(rel + n - 3, "/..") == 0));
+  wgk_status st = !rel                                   ? tc_fail(r, p, "expected a file name (a string)")
+                  : n < 5 || strcmp(rel + n - 4, ".npy") ? tc_fail(r, p, "'%s': a .npy file name ends in .npy", rel)
+                  : rel[0] == '/' || up || strchr(rel, '\\')
+                      ? tc_fail(r, p, "'%s': the file is a path inside build/webgpu, relative to it (no leading '/', "
+                                      "no '..')", rel)
+                      : WGK_OK;
+  free(p);
+  if (st) return st;
+  free(*out);
+  return (*out = strdup(rel)) ? WGK_OK : util_error_oom(r->err, r->source, path);
+}
+
 void tc_input_clear(tc_input *in) {
+  free(in->npy);
   free(in->key);
   free(in->pos.path);
   memset(in, 0, sizeof *in);
@@ -243,12 +266,22 @@ wgk_status tc_read_input(tc_reader *r, tc_input *in, const char *key, const json
   tc_input_clear(in);
   if (!(in->key = strdup(key))) return util_error_oom(r->err, r->source, path);
   wgk_status st = tc_check_keys(r, v, path, input_keys);
+  const json_t *data = json_object_get(v, "data"), *gen = json_object_get(v, "generator"),
+               *npy = json_object_get(v, "npy");
+  in->dtype = WGK_DTYPE_INVALID;
   if (!st) st = tc_pos_set(r, &in->pos, path);
-  if (!st) st = read_dtype(r, v, path, true, &in->dtype);
+  if (!st) st = read_dtype(r, v, path, !npy, &in->dtype);
   if (st) return st;
-  const json_t *data = json_object_get(v, "data"), *gen = json_object_get(v, "generator");
-  if (!!data == !!gen) return tc_fail(r, path, "an input has exactly one of \"data\" and \"generator\"");
+  if (!!data + !!gen + !!npy != 1)
+    return tc_fail(r, path, "an input has exactly one of \"data\", \"generator\" and \"npy\"");
   if (data && generators_only) return fail_at(r, path, "data", "bench inputs are generated, not inline");
+  if (npy && generators_only) return fail_at(r, path, "npy", "bench inputs are generated, not read from files");
+  if (npy) { /* dtype and shape, when given, are checked against the file's when it is read */
+    in->kind = WGK_TC_NPY;
+    in->rank = -1;
+    st = read_npy_path(r, v, path, &in->npy);
+    return st || !json_object_get(v, "shape") ? st : read_shape(r, v, path, &in->rank, in->dims);
+  }
   if (gen) {
     char *gp = tc_path_key(path, "generator");
     if (!gp) return util_error_oom(r->err, r->source, path);
@@ -350,7 +383,14 @@ static wgk_status read_one_expected(tc_reader *r, tc_expected *e, const char *ke
   if (!st) st = tc_pos_set(r, &e->pos, path);
   if (!st) st = read_dtype(r, v, path, false, &e->dtype);
   if (st) return st;
-  if (!(e->data = json_object_get(v, "data"))) return tc_fail(r, path, "missing required key 'data'");
+  const json_t *npy = json_object_get(v, "npy");
+  e->data = json_object_get(v, "data");
+  if (!e->data == !npy) return tc_fail(r, path, "an expected output has exactly one of \"data\" and \"npy\"");
+  if (npy) { /* the file gives the values and their shape; "shape", when given, is checked against it */
+    e->rank = -1;
+    st = read_npy_path(r, v, path, &e->npy);
+    return st || !json_object_get(v, "shape") ? st : read_shape(r, v, path, &e->rank, e->dims);
+  }
   if (!json_object_get(v, "shape")) {
     size_t count = 0;
     e->rank = -1;
@@ -365,6 +405,7 @@ static wgk_status read_one_expected(tc_reader *r, tc_expected *e, const char *ke
 
 static void expected_clear(tc_case *c) {
   for (size_t i = 0; i < c->n_expected; i++) {
+    free(c->expected[i].npy);
     free(c->expected[i].key);
     free(c->expected[i].pos.path);
   }

@@ -86,11 +86,37 @@ static wgk_dtype guess_dtype(const tc_case *c) {
   return WGK_DTYPE_INVALID;
 }
 
-static wgk_status inline_expected(const tc_case *c, const char *source, tc_ref_outputs *w, util_error *err) {
+/* An expected output from a .npy file of the package: its values, its shape, and (unless the case gives one) its
+ * dtype as the output's. */
+static wgk_status npy_expected(pkg_package *pkg, const tc_expected *e, const char *source, tc_ref_output *r,
+                               util_error *err) {
+  util_host_tensor *t = NULL;
+  wgk_status st = tc_expected_load(e, pkg, source, &t, err);
+  if (st) return st;
+  r->dtype = e->dtype != WGK_DTYPE_INVALID ? e->dtype : t->dtype;
+  r->rank = t->rank;
+  memcpy(r->dims, t->dims, sizeof r->dims);
+  r->count = util_host_tensor_numel(t);
+  r->values = malloc(sizeof(double) * (r->count + 1));
+  if (r->values)
+    util_host_tensor_to_double(t, r->values);
+  else
+    st = util_error_oom(err, source, e->pos.path);
+  util_host_tensor_free(t);
+  return st;
+}
+
+static wgk_status inline_expected(pkg_package *pkg, const tc_case *c, const char *source, tc_ref_outputs *w,
+                                  util_error *err) {
   for (size_t i = 0; i < c->n_expected && i < WGK_TC_MAX_OUTPUTS; i++) {
     const tc_expected *e = &c->expected[i];
     tc_ref_output *r = &w->out[w->n++];
     r->names[0] = e->key;
+    if (e->npy) {
+      wgk_status st = npy_expected(pkg, e, source, r, err);
+      if (st) return st;
+      continue;
+    }
     r->dtype = e->dtype != WGK_DTYPE_INVALID ? e->dtype : guess_dtype(c);
     r->rank = e->rank;
     memcpy(r->dims, e->dims, sizeof r->dims);
@@ -242,13 +268,14 @@ wgk_status tc_run_case(wgk_kernel *k, const tc_case *c, const char *source, tc_o
   wgk_call *call = NULL;
   util_error err = {0};
   wgk_status st = host && dev ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
-  for (size_t i = 0; i < c->n_inputs && !st; i++) st = tc_input_make(&c->inputs[i], source, &host[i], &err);
+  pkg_package *pkg = rt_kernel_package(k);
+  for (size_t i = 0; i < c->n_inputs && !st; i++) st = tc_input_load(&c->inputs[i], pkg, source, &host[i], &err);
   for (size_t i = 0; i < c->n_inputs && !st; i++)
     if (tc_upload(rt_kernel_context(k), host[i], &dev[i]) != WGK_OK)
       st = util_error_in(&err, WGK_ERR_GPU, NULL, c->inputs[i].key, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   if (!st && !c->expect_error)
     st = c->reference ? tc_reference_run(rt_kernel_manifest(k), c, host, &want, &err)
-                      : inline_expected(c, source, &want, &err);
+                      : inline_expected(pkg, c, source, &want, &err);
   if (st) {
     char text[WGK_ERROR_MESSAGE_MAX + 1024];
     util_error_format(&err, text, sizeof text);

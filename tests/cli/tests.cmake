@@ -68,3 +68,9 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/bench_peers_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_bench_peers PROPERTIES TIMEOUT 600 LABELS "gpu;slow")
 endif()
+# test.json cases with .npy inputs and expected files; `wgk test --record` writes them from a numpy reference.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_test_record COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "\nok: wgk test --record|^ok: wgk test --record"
+           -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/record_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_test_record PROPERTIES TIMEOUT 300 LABELS "gpu;cli")
+endif()
