@@ -795,9 +795,10 @@ static wgk_status check_fixed_lengths(plan_planner *p, const plan_call *call, co
       }
       if (have >= 0 && have < need)
         return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
-                                "pass %s: binding %s: %s provides %.0f bytes, but the declared fixed length %s = "
+                                "pass %s: binding %s: %s provides %.0f bytes, but the declared fixed length %s%s"
                                 "%" PRIu64 " of %s requires %.0f",
-                                pass_id, pb->name, what, have, mb->length, pb->length, pb->wgsl_type, need);
+                                pass_id, pb->name, what, have, mb->length[0] == '$' ? mb->length : "",
+                                mb->length[0] == '$' ? " = " : "", pb->length, pb->wgsl_type, need);
     }
   }
   return WGK_OK;
