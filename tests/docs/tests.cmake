@@ -44,3 +44,10 @@ if(TARGET wgk_cli)
            ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/authoring_test.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:wgk_cli>)
   set_tests_properties(docs_authoring PROPERTIES TIMEOUT 300 LABELS "gpu;docs")
 endif()
+
+# docs/loader-semantics.md's key table has a row for every key of docs/manifest.md (the loader against wgk)
+add_test(NAME docs_loader_keys COMMAND ${WGK_RUN_TEST} --expect "^ok: [0-9]+ keys, each with a row" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/loader_keys_test.py ${CMAKE_SOURCE_DIR})
+add_test(NAME docs_loader_keys_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/loader_keys_test.py --self-test)
+set_tests_properties(docs_loader_keys docs_loader_keys_refuses PROPERTIES TIMEOUT 120 LABELS "docs;lint")
