@@ -2,11 +2,17 @@
 """Bad command-line and file inputs: each fails with one clear line naming the thing and the rule, and argument
 errors are found before a GPU context is made (--adapter names no adapter: reaching the GPU would say so instead).
 
-usage: bad_inputs_test.py WGK SOURCE_DIR
+usage: bad_inputs_test.py WGK SOURCE_DIR [--host | --gpu]
+  --host: only the cases that need no GPU (ctest cli_bad_inputs_host, label unit: make test-asan-quick runs it
+          against the sanitizer build, and any sanitizer report in a command's output is a failure)
+  --gpu:  only the cases that need an adapter (ctest cli_bad_inputs, label gpu); neither: all
 """
 import json, os, shutil, subprocess, sys, tempfile, time
 
 WGK, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+PART = sys.argv[3] if len(sys.argv) > 3 else ""
+HOST, GPU = PART != "--gpu", PART != "--host"
+SANITIZER = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehaviorSanitizer")
 SCALE = os.path.join(SRC, "tests", "cli", "scale")
 ROPE = os.path.join(SRC, "kernels", "ai.onnx.RotaryEmbedding")
 NOGPU = ["--adapter", "no-such-adapter-xyz"]
@@ -23,6 +29,8 @@ def wgk(args, want, rc=None, cwd=None, env=None):
         failures.append(f"wgk {' '.join(args)}: no answer within {TIMEOUT} s, wanted '{want}'")
         return None
     ok = p.returncode != 0 if rc is None else p.returncode == rc
+    if any(m in p.stderr for m in SANITIZER):
+        failures.append(f"wgk {' '.join(args)}: a sanitizer report\n{p.stderr[-4000:]}")
     if not ok or want not in p.stderr + p.stdout:
         failures.append(f"wgk {' '.join(args)}: exit {p.returncode}, wanted '{want}'\n{p.stdout}{p.stderr}")
     return p
@@ -36,238 +44,242 @@ try:
             f.write(b"\x93NUMPY\x01\x00" + bytes([len(h) & 255, len(h) >> 8]) + h + data)
         return os.path.join(tmp, name)
 
-    # 1. .npy: not a regular file, declared size against the file's, a NUL in descr
-    wgk(["run", SCALE, "--in", "x=/dev/zero", *NOGPU], "/dev/zero: npy: a character device, not a regular file")
-    big = npy("big.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (4000000000,), }", b"\0" * 4)
-    wgk(["run", SCALE, "--in", "x=" + big, *NOGPU], "need 16000000000 data bytes, the file has 4")
-    nul = npy("nul.npy", "{'descr': '<f4\0zz', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4)
-    wgk(["run", SCALE, "--in", "x=" + nul, *NOGPU], "'descr' contains a NUL byte")
+    if HOST:
+        # 1. .npy: not a regular file, declared size against the file's, a NUL in descr
+        wgk(["run", SCALE, "--in", "x=/dev/zero", *NOGPU], "/dev/zero: npy: a character device, not a regular file")
+        big = npy("big.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (4000000000,), }", b"\0" * 4)
+        wgk(["run", SCALE, "--in", "x=" + big, *NOGPU], "need 16000000000 data bytes, the file has 4")
+        nul = npy("nul.npy", "{'descr': '<f4\0zz', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4)
+        wgk(["run", SCALE, "--in", "x=" + nul, *NOGPU], "'descr' contains a NUL byte")
 
-    # 2. includes: a symlink out of the package, and a ../ path
-    pkg = os.path.join(tmp, "scale")
-    shutil.copytree(SCALE, pkg)
-    web = os.path.join(pkg, "build", "webgpu")
-    os.symlink("/etc/passwd", os.path.join(web, "evil.wgsl.jinja"))
-    tmpl = os.path.join(web, "scale.wgsl.jinja")
-    text = open(tmpl).read()
-    shape = ["--shape", "X=4", "--device", os.path.join(SRC, "tests", "plan", "lavapipe.device.json")]
-    open(tmpl, "w").write('{% include "evil.wgsl.jinja" %}\n' + text)
-    wgk(["render", pkg, *shape], "outside the package root")
-    open(tmpl, "w").write('{% include "../../README.md" %}\n' + text)
-    wgk(["render", pkg, *shape], "escapes the package root")
-    # a misspelled template name: the include's and the manifest's, each with the near name (issue 35 item 6)
-    open(tmpl, "w").write('{% include "scael.wgsl.jinja" %}\n' + text)
-    wgk(["render", pkg, *shape], "scael.wgsl.jinja:1:1: cannot open: No such file or directory; did you mean "
-                                 "'scale.wgsl.jinja'?")
-    open(tmpl, "w").write(text)
-    manifest = os.path.join(web, "manifest.json")
-    good = open(manifest).read()
-    open(manifest, "w").write(good.replace('"scale.wgsl.jinja"', '"sacle.wgsl.jinja"'))
-    wgk(["render", pkg, *shape], "sacle.wgsl.jinja: cannot open: No such file or directory; did you mean 'scale.wgsl.jinja'?")
-    open(manifest, "w").write(good)
+        # 2. includes: a symlink out of the package, and a ../ path
+        pkg = os.path.join(tmp, "scale")
+        shutil.copytree(SCALE, pkg)
+        web = os.path.join(pkg, "build", "webgpu")
+        os.symlink("/etc/passwd", os.path.join(web, "evil.wgsl.jinja"))
+        tmpl = os.path.join(web, "scale.wgsl.jinja")
+        text = open(tmpl).read()
+        shape = ["--shape", "X=4", "--device", os.path.join(SRC, "tests", "plan", "lavapipe.device.json")]
+        open(tmpl, "w").write('{% include "evil.wgsl.jinja" %}\n' + text)
+        wgk(["render", pkg, *shape], "outside the package root")
+        open(tmpl, "w").write('{% include "../../README.md" %}\n' + text)
+        wgk(["render", pkg, *shape], "escapes the package root")
+        # a misspelled template name: the include's and the manifest's, each with the near name (issue 35 item 6)
+        open(tmpl, "w").write('{% include "scael.wgsl.jinja" %}\n' + text)
+        wgk(["render", pkg, *shape], "scael.wgsl.jinja:1:1: cannot open: No such file or directory; did you mean "
+                                     "'scale.wgsl.jinja'?")
+        open(tmpl, "w").write(text)
+        manifest = os.path.join(web, "manifest.json")
+        good = open(manifest).read()
+        open(manifest, "w").write(good.replace('"scale.wgsl.jinja"', '"sacle.wgsl.jinja"'))
+        wgk(["render", pkg, *shape], "sacle.wgsl.jinja: cannot open: No such file or directory; did you mean 'scale.wgsl.jinja'?")
+        open(manifest, "w").write(good)
 
-    # issue 37 security 2 and data touched: `wgk convert` reads nothing outside SRC (symlinks resolved), checks
-    # SRC whole before DST is made, and leaves an existing DST as it was when it refuses
-    seed = os.path.join(SRC, "tests", "cli", "seed-packages", "ai.onnx.RotaryEmbedding")
-    dst = os.path.join(tmp, "conv-dst")
-    wgk(["convert", os.path.join(tmp, "no-such-seed"), dst], "no-such-seed: cannot open: No such file or directory")
-    if os.path.exists(dst):
-        failures.append("wgk convert of a missing SRC created DST")
-    linked = os.path.join(tmp, "conv-linked")
-    os.makedirs(os.path.join(linked, "build", "webgpu"))
-    os.makedirs(os.path.join(tmp, "outside"))
-    shutil.copy(os.path.join(seed, "build", "webgpu", "manifest.json"), os.path.join(tmp, "outside", "manifest.json"))
-    os.symlink(os.path.join(tmp, "outside", "manifest.json"), os.path.join(linked, "build", "webgpu", "manifest.json"))
-    wgk(["convert", linked, dst], "outside the source package")
-    if os.path.exists(dst):
-        failures.append("wgk convert of a symlink out of SRC created DST")
-    # the seed fixture's manifest without its templates: refused, and an existing DST is not overwritten
-    os.makedirs(os.path.join(dst, "build", "webgpu"))
-    open(os.path.join(dst, "build", "webgpu", "manifest.json"), "w").write("old")
-    wgk(["convert", seed, dst], "cannot open: No such file or directory")
-    if open(os.path.join(dst, "build", "webgpu", "manifest.json")).read() != "old" or \
-            sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
-        failures.append("a refused wgk convert wrote into an existing DST")
+        # issue 37 security 2 and data touched: `wgk convert` reads nothing outside SRC (symlinks resolved), checks
+        # SRC whole before DST is made, and leaves an existing DST as it was when it refuses
+        seed = os.path.join(SRC, "tests", "cli", "seed-packages", "ai.onnx.RotaryEmbedding")
+        dst = os.path.join(tmp, "conv-dst")
+        wgk(["convert", os.path.join(tmp, "no-such-seed"), dst], "no-such-seed: cannot open: No such file or directory")
+        if os.path.exists(dst):
+            failures.append("wgk convert of a missing SRC created DST")
+        linked = os.path.join(tmp, "conv-linked")
+        os.makedirs(os.path.join(linked, "build", "webgpu"))
+        os.makedirs(os.path.join(tmp, "outside"))
+        shutil.copy(os.path.join(seed, "build", "webgpu", "manifest.json"), os.path.join(tmp, "outside", "manifest.json"))
+        os.symlink(os.path.join(tmp, "outside", "manifest.json"), os.path.join(linked, "build", "webgpu", "manifest.json"))
+        wgk(["convert", linked, dst], "outside the source package")
+        if os.path.exists(dst):
+            failures.append("wgk convert of a symlink out of SRC created DST")
+        # the seed fixture's manifest without its templates: refused, and an existing DST is not overwritten
+        os.makedirs(os.path.join(dst, "build", "webgpu"))
+        open(os.path.join(dst, "build", "webgpu", "manifest.json"), "w").write("old")
+        wgk(["convert", seed, dst], "cannot open: No such file or directory")
+        if open(os.path.join(dst, "build", "webgpu", "manifest.json")).read() != "old" or \
+                sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
+            failures.append("a refused wgk convert wrote into an existing DST")
 
-    # issue 37 hangs 6: the tuning cache is read only as a regular file (a FIFO blocked for ever)
-    fifo = os.path.join(tmp, "tuning.fifo")
-    os.mkfifo(fifo)
-    wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": fifo})
-    wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": "/dev/zero"})
+        # issue 37 hangs 6: the tuning cache is read only as a regular file (a FIFO blocked for ever)
+        fifo = os.path.join(tmp, "tuning.fifo")
+        os.mkfifo(fifo)
+        wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": fifo})
+        wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": "/dev/zero"})
 
-    # issue 37 hangs 1 and unclear errors: a verified package whose templates include each other as a DAG loads
-    # in linear time (each file checked once per variant, not once per path: 3^13 paths here), and an include
-    # cycle is reported as a cycle, not as includes nesting too deep
-    relu = os.path.join(SRC, "tests", "manifest", "spec21", "ai.onnx.Relu")
-    dag = os.path.join(tmp, "dag")
-    shutil.copytree(relu, dag)
-    dweb = os.path.join(dag, "build", "webgpu")
-    n = 15
-    for i in range(n):
-        open(os.path.join(dweb, f"d{i}.wgsl.jinja"), "w").write(
-            "".join(f'{{% include "d{j}.wgsl.jinja" %}}\n' * 2 for j in range(i + 1, n)) + f"// d{i}\n")
-    rt = os.path.join(dweb, "relu.wgsl.jinja")
-    open(rt, "w").write('{# {% include "d0.wgsl.jinja" %} #}\n' + open(rt).read())
-    wgk(["pack", dag], "", rc=0)
-    t0 = time.monotonic()
-    wgk(["info", dag], "ai.onnx.Relu", rc=0)
-    if time.monotonic() - t0 > 10:
-        failures.append(f"loading a package whose 15 templates include each other as a DAG took "
-                        f"{time.monotonic() - t0:.0f} s")
-    open(os.path.join(dweb, f"d{n - 1}.wgsl.jinja"), "w").write('{% include "d3.wgsl.jinja" %}\n')
-    cycle = "templates include each other in a cycle: d3.wgsl.jinja -> d4.wgsl.jinja"
-    wgk(["pack", dag], cycle)
-    wgk(["info", dag], cycle)
-
-    # issue 37 hangs 3: repeat groups are measured before any pass is made: 65535 x 65535 loops of a group whose
-    # own group runs 0 times stop at the loop-iteration bound, 65535 x 3 passes at the pass bound, both at once
-    rsq = os.path.join(SRC, "tests", "spec21run", "demo.ReduceSumSquare")
-    rep = os.path.join(tmp, "repeat")
-    shutil.copytree(rsq, rep)
-    os.remove(os.path.join(rep, "build", "webgpu", "metadata.json"))
-    rman = os.path.join(rep, "build", "webgpu", "manifest.json")
-    lavapipe = ["--device", os.path.join(SRC, "tests", "plan", "lavapipe.device.json")]
-    for mode, want in (("empty", "repeat groups run more than 1048576 loop iterations (at repeat group inner)"),
-                       ("many", "expands to more than 131072 passes")):
-        m = json.load(open(os.path.join(rsq, "build", "webgpu", "manifest.json")))
-        v = m["variants"][0]["variants"][0]
-        fold = [x for x in v["passes"] if x.get("id") == "fold"][0]
-        sq = [x for x in v["passes"] if x.get("id") == "square"][0]
-        fold["repeat"]["count"] = "65535"
-        if mode == "empty":
-            fold["passes"] = [{"id": "inner", "repeat": {"index": "k", "count": "65535"}, "passes": [
-                {"id": "never", "repeat": {"index": "z", "count": "0"}, "passes": [dict(sq, id="p0")]}]}]
-        else:
-            fold["passes"] = [dict(sq, id=f"p{i}") for i in range(3)]
-        json.dump(m, open(rman, "w"))
+        # issue 37 hangs 1 and unclear errors: a verified package whose templates include each other as a DAG loads
+        # in linear time (each file checked once per variant, not once per path: 3^13 paths here), and an include
+        # cycle is reported as a cycle, not as includes nesting too deep
+        relu = os.path.join(SRC, "tests", "manifest", "spec21", "ai.onnx.Relu")
+        dag = os.path.join(tmp, "dag")
+        shutil.copytree(relu, dag)
+        dweb = os.path.join(dag, "build", "webgpu")
+        n = 15
+        for i in range(n):
+            open(os.path.join(dweb, f"d{i}.wgsl.jinja"), "w").write(
+                "".join(f'{{% include "d{j}.wgsl.jinja" %}}\n' * 2 for j in range(i + 1, n)) + f"// d{i}\n")
+        rt = os.path.join(dweb, "relu.wgsl.jinja")
+        open(rt, "w").write('{# {% include "d0.wgsl.jinja" %} #}\n' + open(rt).read())
+        wgk(["pack", dag], "", rc=0)
         t0 = time.monotonic()
-        wgk(["explain", rep, "--shape", "data=4x8", *lavapipe], want)
-        if time.monotonic() - t0 > 20:
-            failures.append(f"repeat groups ({mode}): the refusal took {time.monotonic() - t0:.0f} s")
+        wgk(["info", dag], "ai.onnx.Relu", rc=0)
+        if time.monotonic() - t0 > 10:
+            failures.append(f"loading a package whose 15 templates include each other as a DAG took "
+                            f"{time.monotonic() - t0:.0f} s")
+        open(os.path.join(dweb, f"d{n - 1}.wgsl.jinja"), "w").write('{% include "d3.wgsl.jinja" %}\n')
+        cycle = "templates include each other in a cycle: d3.wgsl.jinja -> d4.wgsl.jinja"
+        wgk(["pack", dag], cycle)
+        wgk(["info", dag], cycle)
 
-    # 3. --dtype for a type variable the package does not have
-    wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")
+        # issue 37 hangs 3: repeat groups are measured before any pass is made: 65535 x 65535 loops of a group whose
+        # own group runs 0 times stop at the loop-iteration bound, 65535 x 3 passes at the pass bound, both at once
+        rsq = os.path.join(SRC, "tests", "spec21run", "demo.ReduceSumSquare")
+        rep = os.path.join(tmp, "repeat")
+        shutil.copytree(rsq, rep)
+        os.remove(os.path.join(rep, "build", "webgpu", "metadata.json"))
+        rman = os.path.join(rep, "build", "webgpu", "manifest.json")
+        lavapipe = ["--device", os.path.join(SRC, "tests", "plan", "lavapipe.device.json")]
+        for mode, want in (("empty", "repeat groups run more than 1048576 loop iterations (at repeat group inner)"),
+                           ("many", "expands to more than 131072 passes")):
+            m = json.load(open(os.path.join(rsq, "build", "webgpu", "manifest.json")))
+            v = m["variants"][0]["variants"][0]
+            fold = [x for x in v["passes"] if x.get("id") == "fold"][0]
+            sq = [x for x in v["passes"] if x.get("id") == "square"][0]
+            fold["repeat"]["count"] = "65535"
+            if mode == "empty":
+                fold["passes"] = [{"id": "inner", "repeat": {"index": "k", "count": "65535"}, "passes": [
+                    {"id": "never", "repeat": {"index": "z", "count": "0"}, "passes": [dict(sq, id="p0")]}]}]
+            else:
+                fold["passes"] = [dict(sq, id=f"p{i}") for i in range(3)]
+            json.dump(m, open(rman, "w"))
+            t0 = time.monotonic()
+            wgk(["explain", rep, "--shape", "data=4x8", *lavapipe], want)
+            if time.monotonic() - t0 > 20:
+                failures.append(f"repeat groups ({mode}): the refusal took {time.monotonic() - t0:.0f} s")
 
-    # 4. a ./webgpu-kernels/<op id> folder does not shadow the search path
-    os.makedirs(os.path.join(tmp, "cwd", "webgpu-kernels"))
-    shutil.copytree(SCALE, os.path.join(tmp, "cwd", "webgpu-kernels", "test.Scale"))
-    wgk(["info", "webgpu-kernels/test.Scale"], "write ./webgpu-kernels/test.Scale to open it",
-        cwd=os.path.join(tmp, "cwd"), env={"WGK_KERNEL_PATH": tmp})
-    wgk(["info", "./webgpu-kernels/test.Scale"], "test.Scale", rc=0, cwd=os.path.join(tmp, "cwd"))
+        # 3. --dtype for a type variable the package does not have
+        wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")
 
-    # 5. a --version the package cannot confirm
-    rope = os.path.join(tmp, "rope")
-    shutil.copytree(ROPE, rope)
-    meta = os.path.join(rope, "build", "webgpu", "metadata.json")
-    m = json.load(open(meta))
-    del m["version"]
-    json.dump(m, open(meta, "w"))
-    wgk(["info", rope, "--version", "7"], f"{rope}: version 7 asked, but the package here records no version")
-    wgk(["info", SCALE, "--version", "1"], "records no version (unverified")
+        # 4. a ./webgpu-kernels/<op id> folder does not shadow the search path
+        os.makedirs(os.path.join(tmp, "cwd", "webgpu-kernels"))
+        shutil.copytree(SCALE, os.path.join(tmp, "cwd", "webgpu-kernels", "test.Scale"))
+        wgk(["info", "webgpu-kernels/test.Scale"], "write ./webgpu-kernels/test.Scale to open it",
+            cwd=os.path.join(tmp, "cwd"), env={"WGK_KERNEL_PATH": tmp})
+        wgk(["info", "./webgpu-kernels/test.Scale"], "test.Scale", rc=0, cwd=os.path.join(tmp, "cwd"))
 
-    # 6. "NaN" in int64 test data
-    bad = os.path.join(tmp, "badtest")
-    shutil.copytree(SCALE, bad)
-    tj = os.path.join(bad, "build", "webgpu", "test.json")
-    doc = json.load(open(tj))
-    doc["cases"] = [{"id": "nan", "expectError": "x", "inputs": {"x": {"dtype": "int64", "shape": [1], "data": ["NaN"]}}}]
-    open(tj, "w").write(json.dumps(doc, indent=1))
-    wgk(["test", bad, *NOGPU], 'cases[0].inputs.x.data[0]: "NaN" in int64 data')
+        # 5. a --version the package cannot confirm
+        rope = os.path.join(tmp, "rope")
+        shutil.copytree(ROPE, rope)
+        meta = os.path.join(rope, "build", "webgpu", "metadata.json")
+        m = json.load(open(meta))
+        del m["version"]
+        json.dump(m, open(meta, "w"))
+        wgk(["info", rope, "--version", "7"], f"{rope}: version 7 asked, but the package here records no version")
+        wgk(["info", SCALE, "--version", "1"], "records no version (unverified")
 
-    # 7. argument errors before the GPU
-    afile = os.path.join(tmp, "afile")
-    open(afile, "w").write("x")
-    wgk(["run", SCALE, "--in", "x=" + big, "--out", afile, *NOGPU], f"--out {afile}: exists and is not a folder")
-    wgk(["run", SCALE, "--in", "x=" + big, "--out", os.path.join(tmp, "y=y.npy"), *NOGPU], "--out takes a folder to write every output into as <port>.npy")
-    wgk(["bench", ROPE, "--json", "/missing/dir/x.json", *NOGPU], "the folder /missing/dir does not exist")
-    wgk(["bench", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
-    wgk(["tune", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
-    wgk(["test", SCALE, "--case", "nope", *NOGPU], "--case nope: no test.json case id contains 'nope'")
-    wgk(["test", SCALE, "--list", *NOGPU], "inline_f32", rc=0)  # listing needs no GPU
-    # --shard K/N: the shards of a listing partition it, in order, each of N about the same size
-    every = wgk(["test", ROPE, "--list", *NOGPU], "", rc=0).stdout.split()
-    shards = [wgk(["test", ROPE, "--list", "--shard", f"{k}/3", *NOGPU], "", rc=0).stdout.split() for k in (1, 2, 3)]
-    if sorted(sum(shards, [])) != sorted(every) or any(abs(len(s) - len(every) / 3) >= 1 for s in shards) \
-            or shards[1] != every[1::3]:
-        failures.append(f"--shard K/3 does not split the {len(every)} cases into thirds: {[len(s) for s in shards]}")
-    for bad in ("0/3", "4/3", "1/0", "1/x", "x/2", "2", "1/2/3"):
-        wgk(["test", ROPE, "--list", "--shard", bad, *NOGPU], f"--shard {bad}: expected K/N with 1 <= K <= N", rc=2)
-    wgk(["test", ROPE, "--shard", "1/2", "--shard", "2/2", *NOGPU], "--shard", rc=2)
+        # 6. "NaN" in int64 test data
+        bad = os.path.join(tmp, "badtest")
+        shutil.copytree(SCALE, bad)
+        tj = os.path.join(bad, "build", "webgpu", "test.json")
+        doc = json.load(open(tj))
+        doc["cases"] = [{"id": "nan", "expectError": "x", "inputs": {"x": {"dtype": "int64", "shape": [1], "data": ["NaN"]}}}]
+        open(tj, "w").write(json.dumps(doc, indent=1))
+        wgk(["test", bad, *NOGPU], 'cases[0].inputs.x.data[0]: "NaN" in int64 data')
 
-    # 8. unclear errors made clear
-    wgk(["explain", "--bogus"], "unknown option '--bogus'", rc=2)
-    wgk(["explain", SCALE] + ["--shape", "X=1"] * 40, "too many --shape options (the limit is 32)", rc=2)
-    wgk(["explain", SCALE, "--shape", "X=9007199254740993"], "dim 0 (9007199254740993) is above the limit of 2^53")
-    wgk(["explain", SCALE, "--shape", "X=2x99999999999999999999"], "dim 1 (99999999999999999999) is above the limit")
-    wgk(["explain", SCALE, "--shape", "X=1x1x1x1x1x1x1x1x1"], "more than WGK_MAX_DIMS = 8 dims")
-    wgk(["run", SCALE, "--in", "x=" + big, "--attr", "scale=9007199254740993", *NOGPU], "not exactly representable")
-    wgk(["run", SCALE, "--in", "x=a.npy", "--in", "x=b.npy", *NOGPU], "--in x given twice ('a.npy' and 'b.npy')")
-    wgk(["run", SCALE, "--in", "x=", *NOGPU], "--in x=: no value given for 'x' (give the .npy file: port=FILE.npy)")
-    huge = os.path.join(tmp, "hugetest")
-    shutil.copytree(SCALE, huge)
-    tj = os.path.join(huge, "build", "webgpu", "test.json")
-    doc = json.load(open(tj))
-    doc["cases"] = [{"id": "huge", "inputs": {"x": {"dtype": "float32", "shape": [4, 1073741824],
-                                                  "generator": {"kind": "const", "value": 1}}},
-                     "expected": {"y": {"data": [1]}}}]
-    open(tj, "w").write(json.dumps(doc))
-    wgk(["test", huge], "FAIL huge: case huge, input x: 17179869184 bytes, above the test-data host limit")
-    doc["cases"][0]["inputs"]["x"]["shape"] = [64, 1048576]  # 256 MiB: within the host limit, past lavapipe's binding
-    open(tj, "w").write(json.dumps(doc))
-    devices = json.loads(subprocess.run([WGK, "devices", "--json"], capture_output=True, text=True).stdout)
-    if devices["adapters"][0]["limits"]["maxStorageBufferBindingSize"] < 1 << 28:
-        wgk(["test", huge], "FAIL huge: case huge, input x: 268435456 bytes, above this device's maxStorageBufferBindingSize")
-    wgk(["run", ""], "an empty package name")
+        # 7. argument errors before the GPU
+        afile = os.path.join(tmp, "afile")
+        open(afile, "w").write("x")
+        wgk(["run", SCALE, "--in", "x=" + big, "--out", afile, *NOGPU], f"--out {afile}: exists and is not a folder")
+        wgk(["run", SCALE, "--in", "x=" + big, "--out", os.path.join(tmp, "y=y.npy"), *NOGPU], "--out takes a folder to write every output into as <port>.npy")
+        wgk(["bench", ROPE, "--json", "/missing/dir/x.json", *NOGPU], "the folder /missing/dir does not exist")
+        wgk(["bench", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
+        wgk(["tune", ROPE, "--case", "nope", *NOGPU], "--case nope: no bench.json case id contains 'nope'")
+        wgk(["test", SCALE, "--case", "nope", *NOGPU], "--case nope: no test.json case id contains 'nope'")
+        wgk(["test", SCALE, "--list", *NOGPU], "inline_f32", rc=0)  # listing needs no GPU
+        # --shard K/N: the shards of a listing partition it, in order, each of N about the same size
+        every = wgk(["test", ROPE, "--list", *NOGPU], "", rc=0).stdout.split()
+        shards = [wgk(["test", ROPE, "--list", "--shard", f"{k}/3", *NOGPU], "", rc=0).stdout.split() for k in (1, 2, 3)]
+        if sorted(sum(shards, [])) != sorted(every) or any(abs(len(s) - len(every) / 3) >= 1 for s in shards) \
+                or shards[1] != every[1::3]:
+            failures.append(f"--shard K/3 does not split the {len(every)} cases into thirds: {[len(s) for s in shards]}")
+        for bad in ("0/3", "4/3", "1/0", "1/x", "x/2", "2", "1/2/3"):
+            wgk(["test", ROPE, "--list", "--shard", bad, *NOGPU], f"--shard {bad}: expected K/N with 1 <= K <= N", rc=2)
+        wgk(["test", ROPE, "--shard", "1/2", "--shard", "2/2", *NOGPU], "--shard", rc=2)
 
-    # every subcommand: unknown options, missing or bad values, given twice
-    for args, want in [
-        (["run", SCALE, "--calls", "0"], "--calls takes an integer in [1, 1000000], not '0'"),
-        (["run", SCALE, "--repeat", "2"], "--repeat is now --calls N (how many times the call runs)"),
-        (["run", SCALE, "--out"], "--out needs a value"),
-        (["run", SCALE, "--out", "a", "--out", "b"], "--out given twice"),
-        (["run", SCALE, "--bogus"], "unknown option '--bogus'"),
-        (["run", SCALE, "--in", "y=" + big], "has no input port 'y' (it is an output)"),
-        (["run", SCALE, "--in", "x=" + big, "--tunable", "WORKGROUP_SIZE=1.5"], "--tunable WORKGROUP_SIZE takes an integer"),
-        (["run", SCALE, "--in", "x=" + big, "--attr", "colour=1"], "has no attribute 'colour' (known: scale, bias)"),
-        (["test", SCALE, "--case", "a", "--case", "b"], "--case given twice"),
-        (["test", SCALE, "extra"], "unexpected argument 'extra'"),
-        (["info", SCALE, "--bogus"], "unknown option '--bogus'"),
-        (["info", SCALE, "--version", "1", "--version", "2"], "--version given twice"),
-        (["info", SCALE, "--revision", "xyz"], "--revision takes a 40-hex commit"),
-        (["devices", "--bogus"], "unknown option '--bogus'"),
-        (["eval", "1", "--scope"], "--scope needs a value"),
-        (["eval", "1", "--scope", "/dev/zero"], "not a regular file"),
-        (["template", "/dev/zero"], "not a regular file"),
-        (["template", "a", "--bogus"], "unknown option '--bogus'"),
-        (["onnx-test", "--rtol", "abc", "x"], "--rtol takes a finite number >= 0, not 'abc'"),
-        (["onnx-test", "/missing/dir"], "/missing/dir: No such file or directory"),
-        (["smoke", "--n", "5x"], "--n takes an integer in [1, 268435456], not '5x'"),
-        (["smoke", "--seed", "abc"], "--seed takes an integer"),
-        (["tune", SCALE, "--iterations", "-3"], "--iterations takes an integer in [1, 100000]"),
-        (["tune", SCALE, "--repeat", "3"], "--repeat is now --iterations N (the timed iterations per candidate)"),
-        (["bench", SCALE, "--iterations", "1", "--iterations", "2"], "--iterations given twice"),
-        (["bench", SCALE, "--repeat", "7"], "--repeat is now --iterations N (the timed iterations per case; the 3 repeats"),
-        (["explain", SCALE, "--device", "/dev/zero"], "not a regular file"),
-        (["explain", SCALE, "--dtype", "T=float64", *shape], "'float64' is not a dtype T allows (float32, float16)"),
-        (["explain", SCALE, "--absent", "nope", *shape], "has no port 'nope'"),
-        (["render", SCALE, "--pass", "a", "--pass", "b"], "--pass given twice"),
-        (["explain", SCALE, "--attr", "scale=1e400", *shape], "not a number wgk can hold exactly"),
-        (["explain", SCALE, "--adapter", ""], "--adapter takes an adapter index or a name substring"),
-        (["run", SCALE, "--out", "a" * 3900], "the folder name is 3900 bytes, above the limit of 3800"),
-        (["bench", SCALE, "--json", tmp], "is a folder; --json names a file to write"),
-        (["run", SCALE, "--in", "x=" + tmp], "a directory, not a regular file"),
-        (["info", "/etc/passwd"], "not a folder: a package is a folder"),
-        (["info", "webgpu-kernels/../x.y"], "neither a folder nor an op id"),
-        # issue 37 wrong accepts 3: --out-shape parses DIMS as --shape does, and a port is given once
-        (["run", SCALE, "--out-shape", "y=2xx2", *NOGPU], "--out-shape y: '2xx2': dim 1: expected a non-negative"),
-        (["run", SCALE, "--out-shape", "y=4x", *NOGPU], "--out-shape y: '4x': dim 1: expected a non-negative"),
-        (["run", SCALE, "--out-shape", "y=x4", *NOGPU], "--out-shape y: 'x4': dim 0: expected a non-negative"),
-        (["run", SCALE, "--out-shape", "y=+4", *NOGPU], "--out-shape y: '+4': dim 0: expected a non-negative"),
-        (["run", SCALE, "--out-shape", "y= 4", *NOGPU], "--out-shape y: ' 4': dim 0: expected a non-negative"),
-        (["run", SCALE, "--out-shape", "y=4", "--out-shape", "Y=5", *NOGPU],
-         "--out-shape y and --out-shape Y name the same port Y; give it once"),
-    ]:
-        wgk(args, want)
+        # 8. unclear errors made clear
+        wgk(["explain", "--bogus"], "unknown option '--bogus'", rc=2)
+        wgk(["explain", SCALE] + ["--shape", "X=1"] * 40, "too many --shape options (the limit is 32)", rc=2)
+        wgk(["explain", SCALE, "--shape", "X=9007199254740993"], "dim 0 (9007199254740993) is above the limit of 2^53")
+        wgk(["explain", SCALE, "--shape", "X=2x99999999999999999999"], "dim 1 (99999999999999999999) is above the limit")
+        wgk(["explain", SCALE, "--shape", "X=1x1x1x1x1x1x1x1x1"], "more than WGK_MAX_DIMS = 8 dims")
+        wgk(["run", SCALE, "--in", "x=" + big, "--attr", "scale=9007199254740993", *NOGPU], "not exactly representable")
+        wgk(["run", SCALE, "--in", "x=a.npy", "--in", "x=b.npy", *NOGPU], "--in x given twice ('a.npy' and 'b.npy')")
+        wgk(["run", SCALE, "--in", "x=", *NOGPU], "--in x=: no value given for 'x' (give the .npy file: port=FILE.npy)")
+        wgk(["run", ""], "an empty package name")
+
+        # every subcommand: unknown options, missing or bad values, given twice
+        for args, want in [
+            (["run", SCALE, "--calls", "0"], "--calls takes an integer in [1, 1000000], not '0'"),
+            (["run", SCALE, "--repeat", "2"], "--repeat is now --calls N (how many times the call runs)"),
+            (["run", SCALE, "--out"], "--out needs a value"),
+            (["run", SCALE, "--out", "a", "--out", "b"], "--out given twice"),
+            (["run", SCALE, "--bogus"], "unknown option '--bogus'"),
+            (["run", SCALE, "--in", "y=" + big], "has no input port 'y' (it is an output)"),
+            (["run", SCALE, "--in", "x=" + big, "--tunable", "WORKGROUP_SIZE=1.5"], "--tunable WORKGROUP_SIZE takes an integer"),
+            (["run", SCALE, "--in", "x=" + big, "--attr", "colour=1"], "has no attribute 'colour' (known: scale, bias)"),
+            (["test", SCALE, "--case", "a", "--case", "b"], "--case given twice"),
+            (["test", SCALE, "extra"], "unexpected argument 'extra'"),
+            (["info", SCALE, "--bogus"], "unknown option '--bogus'"),
+            (["info", SCALE, "--version", "1", "--version", "2"], "--version given twice"),
+            (["info", SCALE, "--revision", "xyz"], "--revision takes a 40-hex commit"),
+            (["devices", "--bogus"], "unknown option '--bogus'"),
+            (["eval", "1", "--scope"], "--scope needs a value"),
+            (["eval", "1", "--scope", "/dev/zero"], "not a regular file"),
+            (["template", "/dev/zero"], "not a regular file"),
+            (["template", "a", "--bogus"], "unknown option '--bogus'"),
+            (["onnx-test", "--rtol", "abc", "x"], "--rtol takes a finite number >= 0, not 'abc'"),
+            (["onnx-test", "/missing/dir"], "/missing/dir: No such file or directory"),
+            (["smoke", "--n", "5x"], "--n takes an integer in [1, 268435456], not '5x'"),
+            (["smoke", "--seed", "abc"], "--seed takes an integer"),
+            (["tune", SCALE, "--iterations", "-3"], "--iterations takes an integer in [1, 100000]"),
+            (["tune", SCALE, "--repeat", "3"], "--repeat is now --iterations N (the timed iterations per candidate)"),
+            (["bench", SCALE, "--iterations", "1", "--iterations", "2"], "--iterations given twice"),
+            (["bench", SCALE, "--repeat", "7"], "--repeat is now --iterations N (the timed iterations per case; the 3 repeats"),
+            (["explain", SCALE, "--device", "/dev/zero"], "not a regular file"),
+            (["explain", SCALE, "--dtype", "T=float64", *shape], "'float64' is not a dtype T allows (float32, float16)"),
+            (["explain", SCALE, "--absent", "nope", *shape], "has no port 'nope'"),
+            (["render", SCALE, "--pass", "a", "--pass", "b"], "--pass given twice"),
+            (["explain", SCALE, "--attr", "scale=1e400", *shape], "not a number wgk can hold exactly"),
+            (["explain", SCALE, "--adapter", ""], "--adapter takes an adapter index or a name substring"),
+            (["run", SCALE, "--out", "a" * 3900], "the folder name is 3900 bytes, above the limit of 3800"),
+            (["bench", SCALE, "--json", tmp], "is a folder; --json names a file to write"),
+            (["run", SCALE, "--in", "x=" + tmp], "a directory, not a regular file"),
+            (["info", "/etc/passwd"], "not a folder: a package is a folder"),
+            (["info", "webgpu-kernels/../x.y"], "neither a folder nor an op id"),
+            # issue 37 wrong accepts 3: --out-shape parses DIMS as --shape does, and a port is given once
+            (["run", SCALE, "--out-shape", "y=2xx2", *NOGPU], "--out-shape y: '2xx2': dim 1: expected a non-negative"),
+            (["run", SCALE, "--out-shape", "y=4x", *NOGPU], "--out-shape y: '4x': dim 1: expected a non-negative"),
+            (["run", SCALE, "--out-shape", "y=x4", *NOGPU], "--out-shape y: 'x4': dim 0: expected a non-negative"),
+            (["run", SCALE, "--out-shape", "y=+4", *NOGPU], "--out-shape y: '+4': dim 0: expected a non-negative"),
+            (["run", SCALE, "--out-shape", "y= 4", *NOGPU], "--out-shape y: ' 4': dim 0: expected a non-negative"),
+            (["run", SCALE, "--out-shape", "y=4", "--out-shape", "Y=5", *NOGPU],
+             "--out-shape y and --out-shape Y name the same port Y; give it once"),
+        ]:
+            wgk(args, want)
+
+    # cases that need an adapter (its limits, or a test run reaching the GPU)
+    if GPU:
+        huge = os.path.join(tmp, "hugetest")
+        shutil.copytree(SCALE, huge)
+        tj = os.path.join(huge, "build", "webgpu", "test.json")
+        doc = json.load(open(tj))
+        doc["cases"] = [{"id": "huge", "inputs": {"x": {"dtype": "float32", "shape": [4, 1073741824],
+                                                      "generator": {"kind": "const", "value": 1}}},
+                         "expected": {"y": {"data": [1]}}}]
+        open(tj, "w").write(json.dumps(doc))
+        wgk(["test", huge], "FAIL huge: case huge, input x: 17179869184 bytes, above the test-data host limit")
+        doc["cases"][0]["inputs"]["x"]["shape"] = [64, 1048576]  # 256 MiB: within the host limit, past lavapipe's binding
+        open(tj, "w").write(json.dumps(doc))
+        devices = json.loads(subprocess.run([WGK, "devices", "--json"], capture_output=True, text=True).stdout)
+        if devices["adapters"][0]["limits"]["maxStorageBufferBindingSize"] < 1 << 28:
+            wgk(["test", huge], "FAIL huge: case huge, input x: 268435456 bytes, above this device's maxStorageBufferBindingSize")
 finally:
     shutil.rmtree(tmp)
 

@@ -13,11 +13,16 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_tune_bench PROPERTIES TIMEOUT 600 LABELS "gpu;slow")
 endif()
-# Bad command-line and file inputs: one clear line each, argument errors before any GPU context.
+# Bad command-line and file inputs: one clear line each, argument errors before any GPU context. The cases that
+# need no adapter are cli_bad_inputs_host, labelled unit: make test-asan-quick runs them against the sanitizer
+# build's CLI (a sanitizer report in any command's output fails it); cli_bad_inputs has the ones that need a GPU.
 if(TARGET wgk_cli AND WGK_PYTHON3)
   add_test(NAME cli_bad_inputs COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/bad_inputs_test.py
-           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR} --gpu)
   set_tests_properties(cli_bad_inputs PROPERTIES TIMEOUT 300 LABELS "gpu")
+  add_test(NAME cli_bad_inputs_host COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/bad_inputs_test.py
+           $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR} --host)
+  set_tests_properties(cli_bad_inputs_host PROPERTIES TIMEOUT 300 LABELS "unit")
 endif()
 # The seed-format fixtures (tests/cli/seed-packages: a manifest each) made whole from kernels/<op id>/ into
 # build/seed-packages before any test that loads them (FIXTURES_REQUIRED seed_packages); `wgk pack` digests them.
