@@ -115,6 +115,8 @@ wgk_status manifest_spec21_expand(manifest_rd *rd, const json_t *variants, manif
 /* True when name is a scope name a derive may not shadow (the loader's reserved list). */
 bool manifest_reserved_name(const char *name);
 bool manifest_identifier(const char *s);
+/* NULL when s may name a WGSL binding; else what kind of word it is (keyword, type, reserved word). */
+const char *manifest_wgsl_word(const char *s);
 /* Spec 2.1 dtype names: the logical dtypes of the loader (with int16). */
 bool manifest_spec21_dtype(const char *dtype);
 
