@@ -148,6 +148,7 @@ wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner
       if (ctx->verbose)
         util_log_say(&ctx->log, WGK_LOG_LINE, "wgk: %s: split by %s into windows of %lld of %lld steps", m->op_id,
                      out->rule, (long long)out->chunk, (long long)out->extent);
+      util_error_clear(&ctx->err); /* the whole call's refusal is answered: a successful call leaves no message */
       return WGK_OK;
     }
     if (st != WGK_ERR_NOT_FOUND) {

@@ -89,11 +89,16 @@ static void run_case(fixture *f, const rope_case *rc, unsigned seed) {
   if (rc->rot) wgk_call_set_attr_int(call, "rotary_embedding_dim", rc->rot);
   wgk_call_set_attr_int(call, "interleaved", rc->interleaved);
   if (wgk_prepare(call) != WGK_OK) fail_msg("prepare: %s", wgk_context_errmsg(f->ctx)); /* the sub-calls' plans */
+  /* a split call succeeded: the whole call's refusal (over the binding limit) is not left as the error (issue 37) */
+  if (wgk_context_errcode(f->ctx) != WGK_OK || *wgk_context_errmsg(f->ctx))
+    fail_msg("prepare succeeded but the context says: %s", wgk_context_errmsg(f->ctx));
   for (int round = 0; round < 2; round++) {
     wgk_stats before, after;
     wgk_context_stats(f->ctx, &before);
     wgk_status st = wgk_call_run(call);
     if (st != WGK_OK) fail_msg("run: %s", wgk_context_errmsg(f->ctx));
+    if (wgk_context_errcode(f->ctx) != WGK_OK || *wgk_context_errmsg(f->ctx))
+      fail_msg("run succeeded but the context says: %s", wgk_context_errmsg(f->ctx));
     wgk_context_stats(f->ctx, &after);
     if (after.dispatches - before.dispatches < (uint64_t)rc->min_dispatches)
       fail_msg("%llu dispatches, want at least %d sub-calls",
