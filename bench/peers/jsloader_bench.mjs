@@ -4,8 +4,9 @@
 // The package is served over http on 127.0.0.1 and loaded with getKernel, as the loader's own tests do.
 // usage: node jsloader_bench.mjs --bench PKG/build/webgpu/bench.json --out FILE.json [--iterations N] [--case ID]
 //        [--budget-ms B] (each case's timed calls within B ms, at least 3)
-// JSLOADER_TOOLS: the folder of env.mjs and serve.mjs (default ../shared/tools/jsloader beside the repository);
-// JSLOADER_DIR: the folder holding the bundle (kernels/index.js) and node_modules/webgpu (default ./.jsloader).
+// JSLOADER_TOOLS: the folder of env.mjs and serve.mjs (default tests/loader of this repository);
+// JSLOADER_DIR: the folder holding the bundle (kernels/index.js) and node_modules/webgpu (default .jsloader at the
+// repository root).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,7 +20,7 @@ if (!benchPath || !outPath) {
   console.error("usage: jsloader_bench.mjs --bench PKG/build/webgpu/bench.json --out FILE.json [--iterations N] [--case ID]");
   process.exit(2);
 }
-const tools = process.env.JSLOADER_TOOLS || path.join(here, "..", "..", "..", "shared", "tools", "jsloader");
+const tools = process.env.JSLOADER_TOOLS || path.join(here, "..", "..", "tests", "loader");
 const { getKernel, disposeSharedKernelRuntime } = await import(pathToFileURL(path.join(tools, "env.mjs")).href);
 const { servePackage } = await import(pathToFileURL(path.join(tools, "serve.mjs")).href);
 

@@ -12,7 +12,7 @@
 #        TORCH_FLEX=0 (no flex_attention peer: it compiles for tens of seconds a case),
 #        PEER_BUDGET_MS=B (each peer case's timed calls within B ms: fewer iterations for a slow peer, at least 3),
 #        JSLOADER_DIR=the public loader's bundle + dawn.node (default .jsloader), JSLOADER_TOOLS=its harness
-#        (default ../shared/tools/jsloader), OFF_IRQ_CPU=0 to leave every process where the system puts it)
+#        (default tests/loader), OFF_IRQ_CPU=0 to leave every process where the system puts it)
 # wgk bench runs with --off-irq-cpu (off the CPU that takes the GPU's interrupts; docs/performance.md), and every
 # peer then runs under taskset on the CPUs wgk kept (bench/peers/cpus_beside.py), so no side waits there.
 # Without npm (the GPU machine): run bench/peers/pack.sh here, carry ".peers"; this script unpacks it.
@@ -74,7 +74,7 @@ else
   echo "== torch: not importable with $PY, skipped"
 fi
 jsl=${JSLOADER_DIR:-$root/.jsloader}
-tools=${JSLOADER_TOOLS:-$root/../shared/tools/jsloader}
+tools=${JSLOADER_TOOLS:-$root/tests/loader}
 if [ -f "$jsl/kernels/index.js" ] && [ -f "$tools/env.mjs" ]; then
   echo "== public loader (node + dawn.node)"
   if JSLOADER_DIR=$jsl JSLOADER_TOOLS=$tools "${pin[@]}" "$NODE" "$root/bench/peers/jsloader_bench.mjs" --bench "$bench" \

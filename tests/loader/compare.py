@@ -6,7 +6,7 @@ the outputs (bitwise, and within the package's float tolerance). Run by hand, no
 cannot be committed (docs/public-loader.md says how to rebuild .jsloader/ and what was compared).
 
 usage: tests/loader/compare.py [--wgk build/wgk] [--only NAME] [--keep DIR] [--verbose]
-Environment: JSLOADER_DIR (default <repo>/.jsloader), JSLOADER_TOOLS (default <repo>/../shared/tools/jsloader).
+Environment: JSLOADER_DIR (default <repo>/.jsloader), JSLOADER_TOOLS (default tests/loader: env.mjs, serve.mjs, npy.mjs).
 Exit 0 when every call agrees (or when the loader is missing: it prints SKIP), 1 on a difference."""
 import argparse
 import json
@@ -21,7 +21,7 @@ import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 JSL = os.environ.get('JSLOADER_DIR', os.path.join(REPO, '.jsloader'))
-TOOLS = os.environ.get('JSLOADER_TOOLS', os.path.join(REPO, '..', 'shared', 'tools', 'jsloader'))
+TOOLS = os.environ.get('JSLOADER_TOOLS', os.path.join(REPO, 'tests', 'loader'))
 TOL = {'float32': (1e-5, 1e-6), 'float16': (1e-2, 2e-3)}
 SPEC21 = os.path.join(REPO, 'tests', 'manifest', 'spec21')
 
@@ -108,13 +108,45 @@ def sparse_calls(rng):
     return pkg, calls
 
 
-def relu_calls(rng):
-    pkg = os.path.join(TOOLS, 'packages', 'ai.onnx.Relu')
-    calls = []
-    for i, (shape, dt) in enumerate([((3, 5), np.float32), ((1000,), np.float32), ((7, 300, 11), np.float32),
-                                     ((4, 1, 9), np.float16), ((70000,), np.float16)]):
-        calls.append({'id': f'relu{i}_{dt.__name__}', 'inputs': {'x': rng.standard_normal(shape).astype(dt)}})
-    return pkg, calls
+def spec21run_calls(rng):
+    """The third-party style packages of tests/spec21run (run_test.py checks them against numpy): good calls of
+    each and a few bad ones (both sides must refuse)."""
+    run = os.path.join(REPO, 'tests', 'spec21run')
+    f32 = lambda *s: (rng.standard_normal(s) + 3).astype(np.float32)  # noqa: E731
+    i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
+    out = [(os.path.join(run, 'ai.onnx.Cast'), [
+        {'id': f'cast_to{to}', 'inputs': {'input': f32(3, 5) * 10}, 'attrs': {'to': to}} for to in (1, 6, 10, 12)] + [
+        {'id': 'cast_without_to', 'inputs': {'input': f32(3)}}])]
+    out.append((os.path.join(run, 'ai.onnx.LayerNormalization'), [
+        {'id': 'ln_plain', 'inputs': {'X': f32(4, 16), 'Scale': f32(16), 'B': f32(16)}},
+        {'id': 'ln_stats', 'inputs': {'X': f32(4, 16), 'Scale': f32(16), 'B': f32(16)},
+         'outputs': {'Mean': {'shape': [4, 1], 'dtype': 'float32'}, 'InvStdDev': {'shape': [4, 1], 'dtype': 'float32'}}}]))
+    out.append((os.path.join(run, 'ai.onnx.Split'), [
+        {'id': 'split2', 'inputs': {'input': f32(6, 5)}, 'attrs': {'num_outputs': 2}},
+        {'id': 'split3', 'inputs': {'input': f32(6, 5)}, 'attrs': {'num_outputs': 3},
+         'outputs': {'output2': {'shape': [2, 5], 'dtype': 'float32'}}}]))
+    out.append((os.path.join(run, 'ai.onnx.Expand'), [
+        {'id': 'expand', 'inputs': {'input': f32(3, 1), 'shape': i64(2, 3, 4)}, 'outputs': {'output': {'shape': [2, 3, 4], 'dtype': 'float32'}}},
+        {'id': 'expand_shape_past_int32', 'inputs': {'input': f32(3, 1), 'shape': i64(3, -2**33)},
+         'outputs': {'output': {'shape': [3, 1], 'dtype': 'float32'}}}]))
+    out.append((os.path.join(run, 'ai.onnx.Reshape'), [
+        {'id': 'reshape', 'inputs': {'data': f32(2, 3, 4), 'shape': i64(4, -1)}, 'outputs': {'reshaped': {'shape': [4, 6], 'dtype': 'float32'}}},
+        {'id': 'reshape_shape_past_int32', 'inputs': {'data': f32(2, 3, 4), 'shape': i64(4, 2**40)},
+         'outputs': {'reshaped': {'shape': [4, 6], 'dtype': 'float32'}}}]))
+    out.append((os.path.join(run, 'ai.onnx.MatMul'), [
+        {'id': f'matmul_{m}x{k}x{n}', 'inputs': {'A': f32(m, k), 'B': f32(k, n)}} for m, k, n in ((16, 32, 8), (3, 5, 4))]))
+    out.append((os.path.join(run, 'ai.onnx.ReduceMean'), [
+        {'id': 'reducemean_axes', 'inputs': {'data': f32(3, 5, 7)}, 'attrs': {'axes': [0, -1], 'keepdims': 0}},
+        {'id': 'reducemean_all', 'inputs': {'data': f32(4, 6)}},
+        {'id': 'reducemean_f16', 'inputs': {'data': f32(2, 3, 4).astype(np.float16)}, 'attrs': {'axes': [1]}},
+        {'id': 'reducemean_axis_twice', 'inputs': {'data': f32(2, 3)}, 'attrs': {'axes': [1, -1]}}]))
+    out.append((os.path.join(run, 'ai.onnx.ReduceMax'), [
+        {'id': 'reducemax', 'inputs': {'data': f32(5, 100)}},
+        {'id': 'reducemax_keepdims0', 'inputs': {'data': f32(3, 4, 64)}, 'attrs': {'keepdims': 0}}]))
+    out.append((os.path.join(run, 'demo.Polynomial'), [
+        {'id': 'poly', 'inputs': {'x': f32(5, 33), 'coef': f32(4)}},
+        {'id': 'poly_short_coef', 'inputs': {'x': f32(5, 33), 'coef': f32(3)}}]))
+    return out
 
 
 def loader_copy(pkg, work):
@@ -298,7 +330,7 @@ def main():
         print(f'compare.py: no wgk binary at {o.wgk} (build first, or pass --wgk)')
         return 2
     rng = np.random.default_rng(2026)
-    suites = [rope_calls(rng, o.limit), sparse_calls(rng), relu_calls(rng)] + spec21_calls(rng)
+    suites = [rope_calls(rng, o.limit), sparse_calls(rng)] + spec21run_calls(rng) + spec21_calls(rng)
     work = o.keep or tempfile.mkdtemp(prefix='wgk-loadercmp-')
     totals = {'calls': 0, 'agree': 0, 'variant': 0, 'wgsl_passes': 0, 'wgsl_same': 0, 'wgsl_exact': 0, 'outputs_exact': 0,
               'outputs_tol': 0, 'both_refuse': 0}

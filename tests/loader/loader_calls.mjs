@@ -5,7 +5,7 @@
 //
 //   node tests/loader/loader_calls.mjs --tools DIR --pkg PKG --calls CALLS.json --out OUTDIR
 //
-// --tools is ../shared/tools/jsloader (env.mjs, serve.mjs, npy.mjs: the shims and the package server).
+// --tools is the folder of env.mjs, serve.mjs and npy.mjs (the shims and the package server): tests/loader.
 // CALLS.json: [{ "id": "c0", "inputs": {port: "x.npy"}, "attrs": {...}, "args": {...},
 //                "outputs": {port: {"shape": [...], "dtype": "float32"}} }]  (npy paths absolute)
 // Writes OUTDIR/<id>/<port>.npy and OUTDIR/report.json: [{id, ok, variant, passes: [{id, kernelId, name,
