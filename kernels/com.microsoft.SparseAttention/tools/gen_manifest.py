@@ -137,15 +137,15 @@ DERIVE = {
     "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
     # the flash prompt with the queries in registers (`*_flash_sg`): lane groups of flashSgLW invocations of one
     # subgroup (8, or 16 with FLASH_SG_LANES >= 16 where subgroups hold 16 and H is a multiple of 64), each
-    # flashSgR rows of one head (2 or 4: FLASH_SG_ROWS; H / (4 LW) vec4 columns a lane); TQ positions x HG heads
+    # flashSgR rows of one head (2, 4 or 8: FLASH_SG_ROWS; H / (4 LW) vec4 columns a lane); TQ positions x HG heads
     # of one GQA group make a workgroup of LW * TQ * HG / R invocations, at most FLASH_SG_WG and the device's
     # limits. FLASH_ROWS 0 turns it off with the staged flash.
     "flashSgLW": "16 if hasSubgroups8 and tunables.FLASH_SG_LANES >= 16 and device.adapterInfo.subgroupMinSize >= 16 and headSize % 64 == 0 else 8",
-    "flashSgR": "2 if tunables.FLASH_SG_ROWS <= 2 else 4",
+    "flashSgR": "2 if tunables.FLASH_SG_ROWS <= 2 else 4 if tunables.FLASH_SG_ROWS <= 4 else 8",
     "flashSgHG": "pick([[groupSize % 4 == 0, 4], [groupSize % 2 == 0, 2]], 1)",
     "flashSgTQ": "pick([%s], 0)" % ", ".join(
-        "[blockSize %% %d == 0 and flashSgLW * %d * flashSgHG // flashSgR <= min(tunables.FLASH_SG_WG, min(device.limits.maxComputeInvocationsPerWorkgroup, device.limits.maxComputeWorkgroupSizeX)), %d]"
-        % (t, t, t) for t in (64, 32, 16, 8, 4)),
+        "[blockSize %% %d == 0 and %d >= flashSgR and flashSgLW * %d * flashSgHG // flashSgR <= min(tunables.FLASH_SG_WG, min(device.limits.maxComputeInvocationsPerWorkgroup, device.limits.maxComputeWorkgroupSizeX)), %d]"
+        % (t, t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashSgTiles": "(seqLen + 2 * flashSgTQ - 2) // flashSgTQ if flashSgTQ > 0 else 0",
     "flashSgOk": "tunables.FLASH_SUBGROUPS != 0 and tunables.FLASH_ROWS != 0 and hasSubgroups8 and headSize % 32 == 0 and headSize <= 128 and flashSgTQ >= 4 and (2 * flashSgHG * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize and flashSgTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // flashSgHG <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
 }

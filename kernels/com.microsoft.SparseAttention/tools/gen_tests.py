@@ -267,6 +267,13 @@ FSG_CASES = [
     case("flash_sg_chunk_h64_lanes16_rows2_f16", S=40, N=4, KN=2, H=64, block=16, layouts=2, local=2, vstride=3,
          pasts=[25], cache=80, dtype="float16", tunables={"FLASH_SG_LANES": 16, "FLASH_SG_ROWS": 2},
          variant="separate_flash_sg"),
+    # 8 rows a lane group (FLASH_SG_ROWS 8: two vec4 of rows per K/V load): padding and a partial last tile, a
+    # chunk after per-batch pasts in float16, and with lanes of 16 where the device has them
+    case("flash_sg_prompt_h128_gqa4_rows8_padding_f32", B=2, S=70, N=8, KN=2, H=128, block=32, layouts=4, local=2,
+         vstride=2, kts=[70, 45], tunables={"FLASH_SG_ROWS": 8}, variant="separate_flash_sg"),
+    case("flash_sg_chunk_h64_rows8_lanes16_f16", B=2, S=36, N=4, KN=1, H=64, block=16, layouts=2, local=2,
+         vstride=3, pasts=[21, 9], cache=64, dtype="float16", tunables={"FLASH_SG_ROWS": 8, "FLASH_SG_LANES": 16},
+         variant="separate_flash_sg"),
 ]
 
 
