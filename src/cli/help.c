@@ -47,8 +47,8 @@ static const command_help helps[] = {
      "  --wgsl                 print the rendered WGSL of every pass\n"},
     {"explain", true,
      "usage: wgk explain PKG [--shape PORT=2x4x3x8]... [options]\n"
-     "Plans a call without running it: the variant chosen, every rejected variant with its reason, output\n"
-     "shapes and dtypes, dispatch sizes and uniform values.\n"
+     "Plans a call without running it and prints the plan: the variant chosen, every rejected variant with its\n"
+     "reason, output shapes and dtypes, dispatch sizes and uniform values.\n"
      "  --shape PORT=DIMS      an input's shape (DIMS like 2x4x3x8, `scalar` for 0-d)\n"
      "  --dtype T=DTYPE        a type variable's dtype (float32, float16, int32, ...)\n"
      "  --absent PORT          an optional input left out\n"
@@ -130,7 +130,8 @@ static const command_help helps[] = {
     {"onnx-test", false,
      "usage: wgk onnx-test DIR... [--rtol R] [--atol A] [--adapter SEL] [--strict] [--verbose]\n"
      "Runs ONNX single-node test folders (model.onnx, test_data_set_*/input_N.pb, output_N.pb) through the\n"
-     "kernel package of each node's op.\n"
+     "kernel package of each node's op. Prints a line per data set, PASS, FAIL with why (an output past its\n"
+     "tolerance, or the error), or SKIP with the reason, then \"N passed, M failed, K skipped\". Exit 1 on a failure.\n"
      "  --rtol R, --atol A     tolerances (default per dtype: float32 1e-3 / 1e-7, float16 1e-2 / 1e-3)\n"
      "  --adapter SEL, --strict, --verbose: as for the package commands\n"},
     {"eval", false,
@@ -139,7 +140,7 @@ static const command_help helps[] = {
      "  --scope FILE.json      the names EXPR may use (a JSON object)\n"},
     {"template", false,
      "usage: wgk template FILE [--scope FILE.json]\n"
-     "Renders a template file in the template language (docs/templates.md).\n"
+     "Renders a template file in the template language (docs/templates.md) and prints the result on stdout.\n"
      "  --scope FILE.json      the template's variables (a JSON object)\n"},
     {"pack", false,
      "usage: wgk pack DIR [--check]\n"
@@ -152,14 +153,17 @@ static const command_help helps[] = {
     {"convert", false,
      "usage: wgk convert SRC DST\n"
      "Turns a seed-format package (folder SRC) into a manifest spec 2.1 package with the public metadata\n"
-     "layout in DST (a new folder), planning every call as the seed does.\n"},
+     "layout in DST (a new folder), planning every call as the seed does. Prints one line: DST, the op id and\n"
+     "the number of variants.\n"},
     {"devices", false,
      "usage: wgk devices [--json]\n"
      "Lists the WebGPU adapters: per adapter its name, vendor, backend and type, then its features and limits.\n"
      "  --json                 as JSON\n"},
     {"smoke", false,
      "usage: wgk smoke [--adapter SEL] [--n N] [--seed S] [--verbose]\n"
-     "Runs y = a*x + b on the GPU and checks every element.\n"
+     "Runs y = a*x + b on the GPU and checks every element. Prints the adapter and its features, the call's\n"
+     "n, a, b and seed, then \"verified: N of N elements match the host\" with the GPU pass's time; exit 1 and\n"
+     "the first mismatches on stderr when any element differs.\n"
      "  --adapter SEL          the adapter (index or name substring)\n"
      "  --n N                  the number of elements\n"
      "  --seed S               the random seed of the inputs\n"
@@ -182,7 +186,8 @@ static const command_help helps[] = {
      "                         snapshots: [{commit, complete}]}]}\n"},
     {"lock", true,
      "usage: wgk lock REPO@vN ... [--trust-remote-code] > wgk.lock\n"
-     "Pins each REPO@vN to its current commit and file digests (JSON on stdout), for wgk download --lock.\n"},
+     "Pins each REPO@vN to its current commit and file digests and prints them as JSON on stdout, for\n"
+     "wgk download --lock.\n"},
 };
 
 const char *const *cli_help_names(size_t *n) {

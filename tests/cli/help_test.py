@@ -35,6 +35,10 @@ for cmd in commands:
 
     if len(set(outs)) != 1:
         fails.append(f"wgk {cmd}: --help, -h and help {cmd} differ")
+    # the description (the lines that are neither usage nor options) says what the command prints (issue 35 item 6)
+    desc = " ".join(l for l in outs[0].splitlines()[1:] if l and not l.startswith(" "))
+    if not re.search(r"\b(prints?|lists?|writes?)\b", desc, re.I):
+        fails.append(f"wgk {cmd} --help does not say what it prints: {desc[:160]!r}")
     if cmd not in ("list", "devices", "smoke"):  # the others need an argument: called bare, the usage on stderr
         lines = outs[0].splitlines(keepends=True)
         n = 1
