@@ -22,6 +22,9 @@
 #                  block layout, float32 and float16; TORCH_FLEX=0 without flex), the public loader; each peer case
 #                  within PEER_BUDGET_MS (default 4000) of timed calls
 #       firstcall  the first call of a fresh `wgk run` process, cold and warm pipeline cache (bench/firstcall.sh)
+#       sparse     SparseAttention alone, in minutes: wgk bench of its Phi-3 cases (--off-irq-cpu), then wgk tune of
+#                  the cases matching SPARSE_TUNE (default phi3_decode; '' skips it) into a tuning cache in the
+#                  results, printing every candidate (DECODE_MERGE_FOLD 0/1, DECODE_WORKGROUPS, FLASH_SG_ROWS ...)
 #       all        check firstcall bench
 #       exec CMD.. one command with the environment (Vulkan at the NVIDIA driver, the carried libraries)
 #   Results in $OUT (else ./gpu-out): log.txt, summary.txt (the tables) and results.tar.gz (every file).
@@ -176,6 +179,14 @@ do_bench() {
   [ -f "$RES/peers/compare.txt" ] && cat "$RES/peers/compare.txt" >> "$RES/summary.txt"
 }
 
+do_sparse() {
+  stamp sparse
+  step "$BUILD/wgk" bench ./kernels/com.microsoft.SparseAttention --off-irq-cpu --json "$RES/sparse.json"
+  local tune=${SPARSE_TUNE-phi3_decode}
+  [ -n "$tune" ] && step env WGK_TUNING_CACHE="$RES/tuning.json" "$BUILD/wgk" tune ./kernels/com.microsoft.SparseAttention --case "$tune"
+  return 0
+}
+
 do_firstcall() {
   stamp firstcall
   step bash bench/firstcall.sh "$BUILD/wgk" "${FIRSTCALL_REPS:-5}"
@@ -193,8 +204,9 @@ for s in "$@"; do
   check) do_check ;;
   bench) do_bench ;;
   firstcall) do_firstcall ;;
+  sparse) do_sparse ;;
   all) do_check; do_firstcall; do_bench ;;
-  *) echo "gpu.sh: unknown step '$s' (check, bench, firstcall, all, exec CMD...)" >&2; status=2 ;;
+  *) echo "gpu.sh: unknown step '$s' (check, bench, firstcall, sparse, all, exec CMD...)" >&2; status=2 ;;
   esac
 done
 stamp done
