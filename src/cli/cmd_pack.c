@@ -269,7 +269,7 @@ static int pack(const char *arg, bool check, bool quiet) {
   size_t n_files = files.n, n_variants = m->n_variants;
   if (text && check) {
     rc = up_to_date(old, meta) ? 0 : 1;
-    if (rc)
+    if (rc && !quiet) /* a command that checks quietly says it itself */
       cli_error(who, "%s is not what `wgk pack %s` writes (a file changed since it was packed, or the variant "
                 "lists differ): run `wgk pack %s`", path, arg, arg);
     else if (!quiet)

@@ -150,6 +150,17 @@ static const command_help helps[] = {
      "keys (version, license, provenance ...) kept. Then it opens the package strict and reads every file\n"
      "through the digest check: exit 0 only when the result loads verified. Run it after every edit.\n"
      "  --check                write nothing: exit 1 when metadata.json is not what pack would write\n"},
+    {"check", false,
+     "usage: wgk check DIR [--adapter SEL] [--verbose]\n"
+     "Lints a package folder being authored (DIR: a package root or its build/webgpu folder) and lists every\n"
+     "problem, one line each, FAIL [rule] file:line:column: what and the values: manifest.json loads; metadata.json\n"
+     "is what `wgk pack DIR` writes; test.json and bench.json parse and name only ports, attributes, tunables and\n"
+     "variants the manifest has, and their .npy files exist, are packed and agree with the case; README.md (the\n"
+     "card) exists at the package root. Then every test.json case that expects a run is planned, rendered,\n"
+     "compiled and run on the device (outputs are not compared: that is wgk test), and a variant no case\n"
+     "reaches on this device is noted. Closes with \"N problems\"; exit 1 when N > 0.\n"
+     "  --adapter SEL          the adapter to compile and run on (index or name substring)\n"
+     "  --verbose              the runtime's compile and plan lines\n"},
     {"convert", false,
      "usage: wgk convert SRC DST\n"
      "Turns a seed-format package (folder SRC) into a manifest spec 2.1 package with the public metadata\n"

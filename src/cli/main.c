@@ -22,6 +22,8 @@ static const cli_command commands[] = {
     {"run", "run a kernel on .npy inputs, print and write its outputs", cmd_run},
     {"test", "run a package's test.json cases on the device", cmd_test},
     {"pack", "write a package's metadata.json: variant template lists, every file's digest (--check)", cmd_pack},
+    {"check", "lint a package folder: manifest, metadata, test.json, bench.json, card; each case compiles and runs",
+     cmd_check},
     {"bench", "time a package's bench.json cases against the device's ceilings (--json FILE)", cmd_bench},
     {"download", "fetch a repo (--version N | --revision SHA) or a lockfile (--lock) into the Hub cache", cmd_download},
     {"cache", "the Hub cache: ls, verify [REPO...], rm REPO", cmd_cache},

@@ -79,3 +79,9 @@ if(TARGET wgk_cli AND WGK_PYTHON3)
            -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/record_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_test_record PROPERTIES TIMEOUT 300 LABELS "gpu;cli")
 endif()
+# wgk check DIR: every problem of a package being authored listed (position, rule, values); each case compiles and runs.
+if(TARGET wgk_cli AND WGK_PYTHON3)
+  add_test(NAME cli_check COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "\nok: wgk check|^ok: wgk check"
+           -- ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/check_test.py $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_check PROPERTIES TIMEOUT 300 LABELS "gpu;cli")
+endif()

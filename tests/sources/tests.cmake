@@ -3,7 +3,7 @@
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 # (`wgk pack --check` judges the digests: the one digest writer).
 if(TARGET wgk_cli)
-  add_test(NAME packages_generated_files COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/generated_files.py
+  add_test(NAME packages_generated_files COMMAND ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/generated_files.py
            ${CMAKE_SOURCE_DIR} $<TARGET_FILE:wgk_cli>)
   set_tests_properties(packages_generated_files PROPERTIES LABELS "lint")
 endif()
