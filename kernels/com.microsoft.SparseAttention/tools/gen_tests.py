@@ -159,9 +159,10 @@ CASES = [
     # boundary (past 14 of blocks of 16) beside a long past, in-place caches checked
     case("decode_split_s4_packed_fused_append_f32", B=2, S=4, N=8, KN=2, H=32, block=16, layouts=2, local=2,
          vstride=3, pasts=[300, 14], cache=320, packed=True, variant="packed_decode"),
-    # DECODE_FUSED_APPEND 0: the three-pass form (kv_append, split, merge) a device with 8 storage buffers takes
+    # DECODE_FUSED_APPEND 0 (and DECODE_MERGE_FOLD 0, else the folded form, kv_append and the split with the merge,
+    # comes first): the three-pass form (kv_append, split, merge) a device with 8 storage buffers takes
     case("decode_split_s3_append_pass_f32", B=2, S=3, N=8, KN=2, H=32, block=16, layouts=2, local=2,
-         vstride=3, pasts=[300, 14], cache=320, tunables={"DECODE_FUSED_APPEND": 0}, variant="separate_decode_append"),
+         vstride=3, pasts=[300, 14], cache=320, tunables={"DECODE_FUSED_APPEND": 0, "DECODE_MERGE_FOLD": 0}, variant="separate_decode_append"),
     case("decode_split_s2_h272_merge_columns_f32", B=2, S=2, N=4, KN=2, H=272, block=32, layouts=2, local=2,
          vstride=3, pasts=[300, 700], cache=736, variant="separate_decode"),
     case("prompt_b16_f16", S=32, N=2, KN=1, H=16, dtype="float16"),
@@ -181,7 +182,7 @@ CASES = [
     case("decode_split_s4_packed_fused_append_f16", B=2, S=4, N=8, KN=2, H=32, block=16, layouts=2, local=2,
          vstride=3, pasts=[300, 14], cache=320, packed=True, dtype="float16", variant="packed_decode"),
     case("decode_split_s3_append_pass_f16", B=2, S=3, N=8, KN=2, H=32, block=16, layouts=2, local=2,
-         vstride=3, pasts=[300, 14], cache=320, dtype="float16", tunables={"DECODE_FUSED_APPEND": 0},
+         vstride=3, pasts=[300, 14], cache=320, dtype="float16", tunables={"DECODE_FUSED_APPEND": 0, "DECODE_MERGE_FOLD": 0},
          variant="separate_decode_append"),
     case("decode_split_s2_h272_merge_columns_wg64_f16", B=2, S=2, N=4, KN=2, H=272, block=32, layouts=2, local=2,
          vstride=3, pasts=[300, 700], cache=736, dtype="float16", tunables={"WORKGROUP_SIZE": 64},
