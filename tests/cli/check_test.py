@@ -47,6 +47,13 @@ with tempfile.TemporaryDirectory() as tmp:
     good = os.path.join(tmp, "ai.onnx.LeakyRelu")
     if wgk("pack", good).returncode != 0:
         fail("pack")
+    r = wgk("check", good)  # the page's expected file is not recorded yet: named, with the command that writes it
+    if r.returncode != 1 or "expected/random_f32.y.npy: no such file" not in r.stdout or "--record" not in r.stdout:
+        fail("a missing expected file:\n" + r.stdout + r.stderr)
+    r = subprocess.run([WGK, "test", good, "--record", f"{sys.executable} tools/reference.py"], capture_output=True,
+                       text=True, timeout=300)
+    if r.returncode != 0:
+        fail("the page's --record: " + r.stdout + r.stderr)
     pristine = os.path.join(tmp, "pristine")
     shutil.copytree(good, pristine)
 

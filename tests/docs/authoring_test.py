@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """docs/authoring.md builds the package it describes (issue 36 item 1): in an empty temporary folder, every code
 block marked `<!-- file: PATH -->` is written to PATH and every block marked `<!-- run -->` runs (bash -e, with
-the wgk under test first on PATH), in page order. Every code block of the page must carry one of the two marks,
+the wgk under test first on PATH, and python3 there the Python running this test, which has numpy), in page order. Every code block of the page must carry one of the two marks,
 so nothing the page shows goes untested. The last run must show `wgk test` passing every case of a verified
 package: a closing "N passed, 0 failed" and no "unverified" warning.
 
@@ -54,6 +54,7 @@ def main():
         return 1
     bindir = tempfile.mkdtemp(prefix="wgk-authoring-bin-")
     os.symlink(wgk, os.path.join(bindir, "wgk"))
+    os.symlink(sys.executable, os.path.join(bindir, "python3"))  # the page's reference imports numpy
     env = dict(os.environ)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     env.pop("WGK_KERNEL_PATH", None)
@@ -77,6 +78,7 @@ def main():
                 print("docs/authoring.md:%d: the block exits %d" % (line, r.returncode))
                 return 1
     os.unlink(os.path.join(bindir, "wgk"))
+    os.unlink(os.path.join(bindir, "python3"))
     os.rmdir(bindir)
     m = re.search(r'^(\d+) passed, 0 failed', last, re.M)
     if not m or int(m.group(1)) == 0:
