@@ -193,50 +193,27 @@ static wgk_status ensure_prepared(wgk_context *ctx, const char *op_id, rt_plan_e
   return st;
 }
 
-wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipelines, rt_plan_entry **out) {
+/* A new entry for key (taken): planned, then kept in the cache (evicting the least used when full). */
+static wgk_status plan_new(wgk_kernel *k, const plan_call *call, util_dynbuf *key, rt_plan_entry **out) {
   wgk_context *ctx = k->ctx;
-  *out = NULL;
-  util_dynbuf key;
-  util_dynbuf_init(&key, 1 << 20);
-  if (!plan_call_key(k->m, call, &key)) {
-    util_dynbuf_free(&key);
-    return util_error_oom(&ctx->err, NULL, NULL);
-  }
-  for (size_t i = 0; i < k->n_plans; i++) {
-    if (strcmp(k->plans[i]->key, util_dynbuf_str(&key)) == 0) {
-      util_dynbuf_free(&key);
-      k->plans[i]->uses++;
-      ctx->stats.plan_hits++;
-      wgk_status st = ensure_prepared(ctx, k->m->op_id, k->plans[i], with_pipelines);
-      if (st == WGK_OK) *out = k->plans[i];
-      return st;
-    }
-  }
   rt_plan_entry *e = calloc(1, sizeof *e);
-  if (!e) {
-    util_dynbuf_free(&key);
-    return util_error_oom(&ctx->err, NULL, NULL);
-  }
-  e->key = util_dynbuf_take(&key);
-  wgk_status st = e->key ? plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
-  if (st == WGK_OK) {
-    ctx->stats.plans_made++;
-    st = with_pipelines ? prepare(ctx, k->m->op_id, e) : WGK_OK;
-  }
+  if (e) e->key = util_dynbuf_take(key);
+  util_dynbuf_free(key);
+  wgk_status st = e && e->key ? plan_make(k->planner, call, &e->plan, &ctx->err) : WGK_ERR_OUT_OF_MEMORY;
   if (st == WGK_OK && k->n_plans == k->cap_plans) {
     size_t cap = k->cap_plans ? k->cap_plans * 2 : 8;
     rt_plan_entry **grown = realloc(k->plans, cap * sizeof *grown);
-    if (!grown)
-      st = util_error_oom(&ctx->err, NULL, NULL);
-    else {
+    if (grown) {
       k->plans = grown;
       k->cap_plans = cap;
-    }
+    } else
+      st = WGK_ERR_OUT_OF_MEMORY;
   }
   if (st != WGK_OK) {
     entry_free(e);
-    return st;
+    return st == WGK_ERR_OUT_OF_MEMORY ? util_error_oom(&ctx->err, NULL, k->m->op_id) : st;
   }
+  ctx->stats.plans_made++;
   if (k->n_plans >= k->max_plans) evict_least_used(k);
   e->uses = 1;
   k->plans[k->n_plans++] = e;
@@ -244,6 +221,31 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
     util_log_say(&ctx->log, WGK_LOG_LINE, "wgk: planned %s variant %s", k->m->op_id, e->plan->variant->id);
   *out = e;
   return WGK_OK;
+}
+
+/* The cache entry of a call (planned on a miss), with its pipelines when asked: planning first, the GPU after. */
+wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipelines, rt_plan_entry **out) {
+  wgk_context *ctx = k->ctx;
+  *out = NULL;
+  util_dynbuf key;
+  util_dynbuf_init(&key, 1 << 20);
+  if (!plan_call_key(k->m, call, &key)) {
+    util_dynbuf_free(&key);
+    return util_error_oom(&ctx->err, NULL, k->m->op_id);
+  }
+  rt_plan_entry *e = NULL;
+  for (size_t i = 0; i < k->n_plans && !e; i++)
+    if (strcmp(k->plans[i]->key, util_dynbuf_str(&key)) == 0) e = k->plans[i];
+  wgk_status st = WGK_OK;
+  if (e) {
+    util_dynbuf_free(&key);
+    e->uses++;
+    ctx->stats.plan_hits++;
+  } else
+    st = plan_new(k, call, &key, &e);
+  if (st == WGK_OK) st = ensure_prepared(ctx, k->m->op_id, e, with_pipelines);
+  if (st == WGK_OK) *out = e;
+  return st;
 }
 
 const manifest_model *rt_kernel_manifest(const wgk_kernel *k) { return k->m; }
