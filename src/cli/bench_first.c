@@ -152,19 +152,10 @@ int cli_bench_first_call(const char *pkg, const char *filter, const char *json_p
     printf("adapter: %s\ncase: %s\n%s", wgk_context_adapter(ctx), c->id, text);
     rc = 0;
     if (json_path) {
-      json_t *cmd = json_pack("[s]", "wgk");
-      for (int i = 0; i < argc; i++) json_array_append_new(cmd, json_string(argv[i]));
-      json_t *dev = cli_adapter_json(rt_context_device_desc(ctx), 0);
-      json_object_del(dev, "index");
-      char date[32];
-      time_t now = time(NULL);
-      strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-      json_t *doc = json_pack("{s:i, s:o, s:s, s:s, s:o, s:s, s:o}", "schema", 1, "command", cmd, "date", date,
-                              "package", rt_kernel_manifest(k)->op_id, "device", dev, "case", c->id, "firstCall",
-                              bench_first_call_json(&f));
-      if (!doc || json_dump_file(doc, json_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-        rc = 1, cli_error("bench", "cannot write %s", json_path);
-      json_decref(doc);
+      json_t *doc = cli_bench_report_head(argc, argv, rt_kernel_manifest(k)->op_id, rt_context_device_desc(ctx));
+      json_object_set_new(doc, "case", json_string(c->id));
+      json_object_set_new(doc, "firstCall", bench_first_call_json(&f));
+      if (!cli_write_json("bench", json_path, doc)) rc = 1;
     }
   }
   tc_bench_suite_free(suite);

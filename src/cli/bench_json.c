@@ -129,15 +129,27 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
   return o;
 }
 
-json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
-                              const cli_bench_row *rows, size_t n) {
-  json_t *cmd = json_pack("[s]", "wgk"), *cases = json_array(), *device = cli_adapter_json(dev, 0);
-  for (int i = 0; i < argc; i++) json_array_append_new(cmd, json_string(argv[i]));
-  for (size_t i = 0; i < n; i++) json_array_append_new(cases, row_json(&rows[i], ceil));
+json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const dev_desc *dev) {
+  json_t *cmd = json_pack("[s]", "wgk"), *device = cli_adapter_json(dev, 0);
+  for (int i = 0; cmd && i < argc; i++) json_array_append_new(cmd, json_string(argv[i]));
   json_object_del(device, "index"); /* the adapter of this run, not a place in a listing */
   char date[32];
   time_t t = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-  return json_pack("{s:i, s:o, s:s, s:s, s:o, s:o, s:o}", "schema", 1, "command", cmd, "date", date, "package", op_id,
-                   "device", device, "ceilings", bench_ceilings_json(ceil), "cases", cases);
+  return json_pack("{s:i, s:o, s:s, s:s, s:o}", "schema", 1, "command", cmd, "date", date, "package", op_id, "device",
+                   device);
+}
+
+json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
+                              const cli_bench_row *rows, size_t n) {
+  json_t *doc = cli_bench_report_head(argc, argv, op_id, dev), *cases = json_array();
+  for (size_t i = 0; cases && i < n; i++) json_array_append_new(cases, row_json(&rows[i], ceil));
+  if (doc && cases) {
+    json_object_set_new(doc, "ceilings", bench_ceilings_json(ceil));
+    json_object_set_new(doc, "cases", cases);
+    return doc;
+  }
+  json_decref(doc);
+  json_decref(cases);
+  return NULL;
 }

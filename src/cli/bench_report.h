@@ -70,7 +70,10 @@ bench_goals cli_bench_row_goals(const cli_bench_row *r, const bench_ceilings *c)
 /* The row's resident-call breakdown with the ceilings' floors (bench/breakdown.h). */
 bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceilings *c);
 
-/* The whole report as JSON: command line, date, package, device (`wgk devices --json` shape), ceilings, cases. */
+/* What every bench report begins with: {schema, command (the command line), date, package, device (`wgk devices
+ * --json` shape, without its index)}; NULL when out of memory. */
+json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const dev_desc *dev);
+/* The whole report as JSON: the head, then ceilings and cases. */
 json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
                               const cli_bench_row *rows, size_t n);
 

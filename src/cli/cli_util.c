@@ -220,6 +220,14 @@ int cli_print_json(const char *cmd, json_t *doc, size_t flags) {
   return 0;
 }
 
+bool cli_write_json(const char *cmd, const char *path, json_t *doc) {
+  if (!doc) return cli_error(cmd, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false;
+  bool ok = json_dump_file(doc, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
+  json_decref(doc);
+  if (!ok) cli_error(cmd, "cannot write %s", path);
+  return ok;
+}
+
 char *cli_value_json(const char *v) {
   json_error_t jerr;
   json_t *j = json_loads(v, JSON_DECODE_ANY, &jerr);

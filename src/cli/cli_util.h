@@ -63,6 +63,10 @@ bool cli_once(const char *cmd, const char *opt, const char **slot, const char *v
  * JSON_REAL_PRECISION(n)). 0, or 1 after printing "wgk <cmd>: out of memory". */
 int cli_print_json(const char *cmd, json_t *doc, size_t flags);
 
+/* A --json FILE: doc written to path as cli_print_json prints it; takes the reference. false after printing
+ * "wgk <cmd>: cannot write <path>" (or out of memory, for a NULL doc). */
+bool cli_write_json(const char *cmd, const char *path, json_t *doc);
+
 /* The longest --out folder or --json file name: room for "/<port key>.npy" in a 4096-byte path. */
 #define WGK_CLI_MAX_PATH 3800
 

@@ -457,10 +457,7 @@ static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k
                        const cli_bench_row *rows, size_t n) {
   json_t *doc = cli_bench_report_json(argc, argv, rt_kernel_manifest(k)->op_id,
                                       rt_context_device_desc(rt_kernel_context(k)), c, rows, n);
-  bool ok = doc && json_dump_file(doc, o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
-  json_decref(doc);
-  if (!ok) cli_error("bench", "cannot write %s", o->json);
-  return ok;
+  return cli_write_json("bench", o->json, doc);
 }
 
 /* --off-irq-cpu: every thread of this process moved off the CPUs that IRQ_PROBE_SUBMISSIONS bare submissions
