@@ -11,7 +11,8 @@
 # 39's first-call figure); FIRSTCALL_PHASES=1 prints each run's phases line on stderr. Then,
 # per config, the medians of `wgk bench PKG --first-call` (the same case from the package's bench.json, one
 # fresh process each): the call (load + prepare + run + wait + read) in wall and CPU time, each phase, and the
-# pipeline cache's counts. On a loaded machine the CPU figures are the ones to compare.
+# pipeline cache's counts. On a loaded machine the CPU figures are the ones to compare. First, one call's output
+# is checked against the op's numpy reference.
 # Usage: bench/firstcall.sh WGK [REPS] [PKG]
 set -eu
 wgk=$1
@@ -27,6 +28,22 @@ np.save(sys.argv[1] + "/c.npy", r.standard_normal((2048, 64)).astype(np.float32)
 np.save(sys.argv[1] + "/p.npy", np.array([[7]], dtype=np.int64))
 PY
 unset MESA_SHADER_CACHE_DIR
+# What is timed computes the right thing: one call's y against the op's float64 numpy reference, found by op id in
+# the package's own folder (tests/python/references.py); a wrong result stops the script before any timing.
+HOME=$t XDG_CACHE_HOME=$t/check "$wgk" run ai.onnx.RotaryEmbedding --in X="$t/x.npy" --in cos_cache="$t/c.npy" \
+  --in sin_cache="$t/c.npy" --in position_ids="$t/p.npy" --out "$t/check" >/dev/null
+/usr/bin/python3 - "$t" "$(cd "$(dirname "$0")/.." && pwd)" <<'PY'
+import sys, numpy as np
+t, src = sys.argv[1:3]
+sys.path.insert(0, src + "/tests/python")
+import references
+x, c, p = (np.load(f"{t}/{n}.npy") for n in ("x", "c", "p"))
+want = references.reference("ai.onnx.RotaryEmbedding")({"X": x, "cos_cache": c, "sin_cache": c, "position_ids": p}, {})
+err = np.abs(np.load(f"{t}/check/y.npy") - want["Y"]).max()
+print(f"check: y agrees with the float64 reference (max abs err {err:.2g})" if err <= 1e-4 else
+      f"check: FAIL: y differs from the float64 reference (max abs err {err:.2g})")
+sys.exit(0 if err <= 1e-4 else 1)
+PY
 one() { # $1 cache folder; prints "process_ms call_ms beyond_ms" (beyond: the process less instance, adapter, device)
   local s e out
   s=$(date +%s%N)
