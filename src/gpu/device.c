@@ -313,16 +313,16 @@ WGPUDevice gpu_device_raw(const gpu_device *dev) { return dev->device; }
 WGPUQueue gpu_device_raw_queue(const gpu_device *dev) { return dev->queue; }
 
 wgk_status gpu_device_check(gpu_device *dev, util_error *err) {
-  if (!dev) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no device");
-  if (dev->external && !dev->lost && dev->lost_future.id && gpu_poll_once(dev, dev->lost_future)) {
+  if (dev && dev->external && !dev->lost && dev->lost_future.id && gpu_poll_once(dev, dev->lost_future)) {
     dev->lost = true;
     snprintf(dev->lost_message, sizeof dev->lost_message,
              "device lost: the caller's WGPUDevice (wgk_context_options.wgpu_device) was destroyed or lost; "
              "nothing ran");
   }
-  if (dev->lost) return util_error_plain(err, WGK_ERR_DEVICE, "%s", dev->lost_message);
-  if (dev->pending == WGK_OK) return WGK_OK;
-  wgk_status s = util_error_plain(err, dev->pending, "%s", dev->pending_message);
-  dev->pending = WGK_OK;
+  /* No device, a lost one (for good), or an error an earlier command left pending (reported once). */
+  wgk_status s = !dev ? WGK_ERR_INVALID_ARGUMENT : dev->lost ? WGK_ERR_DEVICE : dev->pending;
+  if (s == WGK_OK) return WGK_OK;
+  s = util_error_plain(err, s, "%s", !dev ? "no device" : dev->lost ? dev->lost_message : dev->pending_message);
+  if (dev && !dev->lost) dev->pending = WGK_OK;
   return s;
 }
