@@ -20,8 +20,9 @@ static bool add_peer(const char *path, const char *where, json_t *p, cli_bench_p
                      sizeof into->peer[0].name - 1),
            false;
   if (!kind || (strcmp(kind, "gpu") != 0 && strcmp(kind, "e2e") != 0))
-    return cli_error("bench", "--peer %s: peer '%s': \"kind\" is '%s'; it must be \"gpu\" (device time, beside wgk's "
-                              "GPU us) or \"e2e\" (host to host, beside wgk's e2e us)",
+    return cli_error("bench",
+                     "--peer %s: peer '%s': \"kind\" is '%s'; it must be \"gpu\" (device time, beside wgk's "
+                     "GPU us) or \"e2e\" (host to host, beside wgk's e2e us)",
                      path, name, kind ? kind : "missing"),
            false;
   if (!json_is_array(cases))
@@ -35,8 +36,9 @@ static bool add_peer(const char *path, const char *where, json_t *p, cli_bench_p
     const char *status = json_string_value(json_object_get(c, "status"));
     double median = json_number_value(json_object_get(json_object_get(c, "ns"), "median"));
     if (!id || !status || (strcmp(status, "ok") == 0 && !(median > 0)))
-      return cli_error("bench", "--peer %s: peer '%s': cases[%zu] needs a string id and status, and with status \"ok\" "
-                                "a positive ns.median",
+      return cli_error("bench",
+                       "--peer %s: peer '%s': cases[%zu] needs a string id and status, and with status \"ok\" "
+                       "a positive ns.median",
                        path, name, i),
              false;
   }
@@ -106,10 +108,11 @@ bool cli_bench_peers_match(const cli_bench_peers *peers, const tc_bench_suite *s
       ids[0] = 0;
       json_array_foreach(p->cases, i, c) {
         if (n >= sizeof ids) break;
-        n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", json_string_value(json_object_get(c, "id")));
+        n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "",
+                              json_string_value(json_object_get(c, "id")));
       }
-      return cli_error("bench", "--peer: peer '%s' times no case of this package's bench.json (its cases: %s)",
-                       p->name, n ? ids : "none"),
+      return cli_error("bench", "--peer: peer '%s' times no case of this package's bench.json (its cases: %s)", p->name,
+                       n ? ids : "none"),
              false;
     }
   }
