@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """One source per package: kernels/<op id>/ is what an author edits, and every file its generators
-(kernels/<op id>/tools/*.py) write is the file committed there. Each tool runs on a scratch copy of its package
+(kernels/<op id>/tools/gen_*.py) write is the file committed there (tools/reference.py and tools/ort_cases.py
+are the tests' references, not generators). Each tool runs on a scratch copy of its package
 (tools/ and an empty build/webgpu/), and what it writes is compared byte for byte with the package's own; the
 package's metadata.json lists the digest of every file as it is. Also: templates name the fold width
 DISPATCH_FOLD_WIDTH, never the literal 65535. (The seed-format fixtures of tests/cli/seed-packages hold a
@@ -24,7 +25,7 @@ for pkg in sorted(glob.glob(os.path.join(root, "kernels", "*"))):
     tools = os.path.join(pkg, "tools")
     if not os.path.isdir(tools):
         continue
-    for tool in sorted(glob.glob(os.path.join(tools, "*.py"))):
+    for tool in sorted(glob.glob(os.path.join(tools, "gen_*.py"))):
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copytree(tools, os.path.join(tmp, "tools"))
             out = os.path.join(tmp, "build", "webgpu")
