@@ -29,6 +29,21 @@ bool hub_is_commit(const char *s) {
   return n == 40;
 }
 
+char *hub_escape(const char *s, char *out, size_t size) {
+  size_t n = 0;
+  if (!size) return out;
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    bool plain = *p >= 0x20 && *p < 0x7f && *p != '\\';
+    if (n + (plain ? 1 : 4) >= size) break; /* whole characters only, room for the NUL */
+    if (plain)
+      out[n++] = (char)*p;
+    else
+      n += (size_t)snprintf(out + n, size - n, "\\x%02x", *p);
+  }
+  out[n] = '\0';
+  return out;
+}
+
 static bool part_ok(const char *p, size_t n) {
   if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
   for (size_t i = 0; i < n; i++) {

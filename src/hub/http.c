@@ -152,21 +152,6 @@ char *hub_url_shown(const char *url) {
   return out;
 }
 
-char *hub_escape(const char *s, char *out, size_t size) {
-  size_t n = 0;
-  if (!size) return out;
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    bool plain = *p >= 0x20 && *p < 0x7f && *p != '\\';
-    if (n + (plain ? 1 : 4) >= size) break; /* whole characters only, room for the NUL */
-    if (plain)
-      out[n++] = (char)*p;
-    else
-      n += (size_t)snprintf(out + n, size - n, "\\x%02x", *p);
-  }
-  out[n] = '\0';
-  return out;
-}
-
 void hub_net_free(hub_net *net) {
   free(net->endpoint);
   free(net->shown);
