@@ -83,6 +83,8 @@ typedef struct manifest_port {
   manifest_narrowing narrowing; /* how values are narrowed to storage_dtype */
   const char *description;      /* free text, "" when absent */
   bool packed;                  /* spec 2.1 `layout: "packed"`: uint8, four per 32-bit word (inputs only) */
+  bool dtype_defaulted;         /* spec 2.1 output without `dtype`: float32, but a binding of it cannot default
+                                   its elementType from it (docs/loader-semantics.md, the key table) */
   bool opaque_int64;            /* spec 2.1: logical int64 kept as vec2<u32> (no storage projection) */
   manifest_pos pos;             /* position of the port object */
 } manifest_port;

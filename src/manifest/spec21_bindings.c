@@ -158,7 +158,7 @@ static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handl
       et = storage_scalar(port->storage_dtype);
     else if (port->opaque_int64)
       et = "vec2<u32>";
-    else if (!port->type_var && port->n_dtypes == 1)
+    else if (!port->type_var && port->n_dtypes == 1 && !port->dtype_defaulted)
       et = storage_scalar(port->dtypes[0]);
     else if (port->type_var) {
       char *t = manifest_alloc(rd, strlen(port->type_var) + 2, 1);

@@ -425,6 +425,7 @@ static wgk_status read_port(manifest_rd *rd, const char *name, const json_t *obj
     if (!dts) return WGK_ERR_OUT_OF_MEMORY;
     dts[0] = "float32";
     n_dts = 1;
+    p->dtype_defaulted = true;
   }
   p->dtypes = dts;
   p->n_dtypes = n_dts;
