@@ -142,6 +142,13 @@ void wgk_context_stats(const wgk_context *ctx, wgk_stats *out) {
   rt_unlock((wgk_context *)ctx);
 }
 
+/* A context question: is serial the recording of one of its live batches, not yet submitted. */
+bool rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
+  for (const wgk_batch *b = ctx->batches; serial && b; b = b->next)
+    if (b->serial == serial && b->enc) return true;
+  return false;
+}
+
 gpu_device *rt_context_device(const wgk_context *ctx) { return ctx->dev; }
 const dev_desc *rt_context_device_desc(const wgk_context *ctx) { return gpu_device_desc(ctx->dev); }
 

@@ -850,12 +850,6 @@ wgk_status wgk_batch_submit(wgk_batch *b) {
   return st;
 }
 
-bool rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
-  for (const wgk_batch *b = ctx->batches; serial && b; b = b->next)
-    if (b->serial == serial && b->enc) return true;
-  return false;
-}
-
 void wgk_batch_destroy(wgk_batch *b) {
   if (!b) return;
   wgk_context *ctx = b->ctx;
