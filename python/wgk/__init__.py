@@ -415,7 +415,7 @@ class Tensor(_Handle):
         if dt is None:
             raise CallError("%s: numpy dtype %s has no wgk dtype (wgk takes %s); convert it first, e.g. "
                             "a.astype(np.float32)" % (name, a.dtype, ", ".join(DTYPES)), 8)
-        a = np.ascontiguousarray(a)
+        a = np.ascontiguousarray(a).reshape(a.shape)  # ascontiguousarray alone makes a 0-d array 1-d
         shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
         h = _P()
         ctx._check(ctx._lib.wgk_tensor_create(ctx._handle(), dt, a.ndim, shape, a.ctypes.data_as(_P), ctypes.byref(h)))
@@ -491,6 +491,12 @@ class Kernel(_Handle):
     def __init__(self, ctx, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
         self._ctx = ctx
         self._lib = ctx._lib
+        path_text = os.fsdecode(path_or_id) if isinstance(path_or_id, (bytes, os.PathLike)) else path_or_id
+        for text, what in ((path_text, "path_or_id"), (revision, "revision")):
+            if isinstance(text, str) and "\0" in text:  # C would read the text only up to the NUL
+                raise ValueError("%s: %r contains a NUL character" % (what, text))
+        if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or not 0 <= int(version) < 2**31:
+            raise ValueError("version: must be an int from 0 to 2147483647, not %r" % (version,))
         opts = _KernelOptions(int(version), revision.encode() if revision else None, bool(strict),
                               bool(trust_remote_code))
         h = _P()
@@ -570,6 +576,13 @@ class Kernel(_Handle):
         lib, n = self._lib, name.encode()
         if isinstance(value, (bool, np.bool_)):
             return lib.wgk_call_set_attr_int(call, n, int(value))
+        ints = [value] if isinstance(value, (int, np.integer)) else (
+            list(value) if isinstance(value, (list, tuple, np.ndarray)) else [])
+        for v in ints:  # ctypes would wrap them silently (2**64 + 1 ran as 1)
+            if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and not -2**63 <= int(v) < 2**63:
+                raise CallError("attribute %s: %d is outside int64 (from -2^63 to 2^63 - 1)" % (name, int(v)), 8)
+        if isinstance(value, str) and "\0" in value:
+            raise CallError("attribute %s: the string contains a NUL character" % name, 8)
         if isinstance(value, (int, np.integer)):
             return lib.wgk_call_set_attr_int(call, n, int(value))
         if isinstance(value, (float, np.floating)):
@@ -616,9 +629,15 @@ class Kernel(_Handle):
             raise ValueError("output: %r is neither \"numpy\" nor \"gpu\"" % (output,))
         ctx, lib = self._ctx, self._lib
         attr_names = {a["name"] for a in self._attrs}
+        given = {}
         for name, value in inputs_and_attributes.items():
             if name not in self._by_name and name not in attr_names and isinstance(value, (np.ndarray, Tensor)):
                 raise self._no_input(name)
+            port = self._by_name.get(name)
+            if port is not None:  # X= and x= name one port: which to run with is not for wgk to guess
+                if port.key in given:
+                    raise CallError("%s= and %s= both name port %s; give it once" % (given[port.key], name, port.key), 8)
+                given[port.key] = name
         h = _P()
         ctx._check(lib.wgk_call_create(self._handle(), ctypes.byref(h)))
         call, keep = h.value, []

@@ -16,8 +16,11 @@
 #include <string.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "package/package.h"
 #include "cli/say.h"
 #include "manifest/manifest.h"
 #include "util/digest.h"
@@ -300,21 +303,122 @@ static bool write_file(conv *c, const char *rel, const char *data, size_t len) {
   return true;
 }
 
-/* Writes what was staged, making folders. */
-static bool flush(conv *c, const char *top) {
+/* Makes the folders of path below top (which exists). */
+static void make_parents(char *path, size_t top_len) {
+  for (char *s = strchr(path + top_len + 1, '/'); s; s = strchr(s + 1, '/')) {
+    *s = '\0';
+    mkdir(path, 0755);
+    *s = '/';
+  }
+}
+
+/* Writes what was staged for top (each path top/REL) into the folder `into` as into/REL, making folders. */
+static bool flush(conv *c, const char *top, const char *into) {
   bool ok = true;
+  size_t tl = strlen(top);
   for (size_t i = 0; ok && i < c->n_out; i++) {
-    char *path = c->out[i].path;
-    for (char *s = strchr(path + strlen(top) + 1, '/'); s; s = strchr(s + 1, '/')) {
-      *s = '\0';
-      mkdir(path, 0755);
-      *s = '/';
-    }
+    char *path = join(into, c->out[i].path + tl + 1);
+    if (!path) return util_error_oom(c->err, "wgk convert", NULL), false;
+    make_parents(path, strlen(into));
     FILE *f = fopen(path, "wb");
     ok = f && fwrite(c->out[i].data, 1, c->out[i].len, f) == c->out[i].len;
     if (f && fclose(f) != 0) ok = false;
     if (!ok) util_error_in(c->err, WGK_ERR_IO, path, NULL, "cannot write: %s", strerror(errno));
+    free(path);
   }
+  return ok;
+}
+
+/* The converted package in `dir` loads verified, every file read through its digest (as `wgk pack` checks). */
+static bool loads_verified(conv *c, const char *dir) {
+  pkg_options po = {.strict = true};
+  pkg_package *pkg = NULL;
+  util_error e;
+  util_error_clear(&e);
+  char *root = realpath(dir, NULL); /* a folder, never searched for as an id */
+  wgk_status st = root ? pkg_open(root, &po, &pkg, &e) : util_error_plain(&e, WGK_ERR_IO, "%s: %s", dir, strerror(errno));
+  free(root);
+  for (size_t i = 0; !st && i < c->n_out; i++) {
+    const char *rel = c->out[i].path + strlen(c->dst) + 1, *data;
+    size_t len;
+    if (strncmp(c->out[i].path, c->dst, strlen(c->dst)) == 0 && c->out[i].path[strlen(c->dst)] == '/' &&
+        strcmp(rel, "metadata.json") != 0) /* the digest list's own file is not in it */
+      st = pkg_read_file(pkg, rel, &data, &len, &e);
+  }
+  if (!st && !pkg_is_verified(pkg)) st = util_error_plain(&e, WGK_ERR_DIGEST, "the package does not open verified");
+  pkg_free(pkg);
+  if (st) {
+    char text[WGK_ERROR_MESSAGE_MAX + 1024];
+    util_error_format(&e, text, sizeof text);
+    util_error_plain(c->err, st, "the converted package does not load, so DST was left as it was: %s", text);
+  }
+  return st == WGK_OK;
+}
+
+/* Removes the temporary folder this command made, with what it holds (never following a symlink). */
+static void remove_tree(const char *path, int depth) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return;
+  if (S_ISDIR(st.st_mode) && depth < 32) {
+    DIR *d = opendir(path);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+      if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+      char *child = join(path, de->d_name);
+      if (child) remove_tree(child, depth + 1);
+      free(child);
+    }
+    if (d) closedir(d);
+  }
+  remove(path);
+}
+
+/* Writes DST atomically: every staged file into a fresh folder beside DST, the result load-checked there, then
+ * moved into place by rename (the whole folder when DST does not exist, else each file, so files of DST that
+ * the conversion does not write stay). A refusal leaves DST as it was and no temporary folder behind. */
+static bool publish(conv *c, const char *dst_arg) {
+  size_t al = strlen(dst_arg);
+  while (al > 1 && dst_arg[al - 1] == '/') al--;
+  if (al != strlen(dst_arg)) { /* "dst/": the staged paths start "dst//" and still match "dst" + one byte */
+    char *trimmed = strndup(dst_arg, al);
+    bool ok = trimmed && publish(c, trimmed);
+    if (!trimmed) util_error_oom(c->err, "wgk convert", NULL);
+    free(trimmed);
+    return ok;
+  }
+  char *slash = strrchr(dst_arg, '/');
+  size_t dl = slash ? (size_t)(slash - dst_arg) : 0;
+  const char *base = slash ? slash + 1 : dst_arg;
+  size_t n = dl + strlen(base) + 64;
+  char *tmp = malloc(n);
+  if (!tmp) return util_error_oom(c->err, "wgk convert", NULL), false;
+  snprintf(tmp, n, "%.*s%s.%s.wgk-convert-XXXXXX", (int)dl, dst_arg, slash ? "/" : "", base);
+  if (!mkdtemp(tmp)) {
+    util_error_in(c->err, WGK_ERR_IO, tmp, NULL, "cannot make a folder beside DST: %s", strerror(errno));
+    free(tmp);
+    return false;
+  }
+  bool ok = flush(c, dst_arg, tmp) && loads_verified(c, tmp);
+  struct stat st;
+  if (ok && stat(dst_arg, &st) != 0) {
+    if (rename(tmp, dst_arg) != 0) {
+      util_error_in(c->err, WGK_ERR_IO, dst_arg, NULL, "cannot rename: %s", strerror(errno));
+      ok = false;
+    }
+  } else if (ok) {
+    size_t tl = strlen(dst_arg);
+    for (size_t i = 0; ok && i < c->n_out; i++) {
+      char *from = join(tmp, c->out[i].path + tl + 1);
+      make_parents(c->out[i].path, tl);
+      if (!from || rename(from, c->out[i].path) != 0) {
+        util_error_in(c->err, WGK_ERR_IO, c->out[i].path, NULL, "cannot rename into place: %s", strerror(errno));
+        ok = false;
+      }
+      free(from);
+    }
+  }
+  remove_tree(tmp, 0);
+  free(tmp);
   return ok;
 }
 
@@ -439,10 +543,7 @@ int cmd_convert(int argc, char **argv) {
   json_decref(variants);
   json_decref(c.files);
   /* every source file read and checked: only now is DST made and written */
-  if (ok) {
-    mkdir(argv[2], 0755);
-    ok = flush(&c, argv[2]);
-  }
+  if (ok) ok = publish(&c, argv[2]);
   if (ok) {
     printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id,
            m->n_variants);

@@ -98,6 +98,35 @@ try:
                 sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
             failures.append("a refused wgk convert wrote into an existing DST")
 
+        # issue 37 item 8: convert writes beside DST, load-checks the result there, then renames it into place: a
+        # seed whose template includes a file no variant lists converts to a package that does not load, so DST
+        # stays as it was and no temporary folder is left; a good convert into an existing DST keeps its other files
+        sys.path.insert(0, os.path.join(SRC, "tests", "cli"))
+        import seed_packages
+        whole = [p for p in seed_packages.materialize(SRC, os.path.join(tmp, "seeds"), WGK)
+                 if p.endswith("ai.onnx.RotaryEmbedding")][0]
+        inc = os.path.join(tmp, "seed-inc")
+        shutil.copytree(whole, inc)
+        iweb = os.path.join(inc, "build", "webgpu")
+        for f in os.listdir(iweb):
+            if f.endswith(".wgsl.jinja"):
+                t = open(os.path.join(iweb, f)).read()
+                open(os.path.join(iweb, f), "w").write('{% include "common.wgsl.jinja" %}\n' + t)
+        open(os.path.join(iweb, "common.wgsl.jinja"), "w").write("// common\n")
+        if os.path.exists(os.path.join(iweb, "metadata.json")):
+            os.remove(os.path.join(iweb, "metadata.json"))
+        wgk(["convert", inc, dst], "the converted package does not load, so DST was left as it was")
+        if open(os.path.join(dst, "build", "webgpu", "manifest.json")).read() != "old" or \
+                sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
+            failures.append("wgk convert replaced DST with a package that does not load")
+        if [f for f in os.listdir(tmp) if "wgk-convert" in f]:
+            failures.append(f"wgk convert left a temporary folder: {os.listdir(tmp)}")
+        open(os.path.join(dst, "extra.txt"), "w").write("keep")
+        wgk(["convert", whole, dst], "manifest spec 2.1 with the public metadata layout", rc=0)
+        wgk(["info", dst], "ai.onnx.RotaryEmbedding", rc=0)
+        if not os.path.exists(os.path.join(dst, "extra.txt")):
+            failures.append("wgk convert into an existing DST removed a file it does not write")
+
         # issue 37 hangs 6: the tuning cache is read only as a regular file (a FIFO blocked for ever)
         fifo = os.path.join(tmp, "tuning.fifo")
         os.mkfifo(fifo)

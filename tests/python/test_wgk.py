@@ -77,6 +77,25 @@ def test_rope_port_keys_rank3_partial_rotation(rope):
     assert rope.variant == "rank3_cache3"
 
 
+def test_wrong_accepts_refused(rope):
+    """Issue 37: an int past int64 (ctypes wrapped 2**64 + 1 to 1), a port given twice (X= and x=: the last won), a
+    NUL in a path or revision (C read up to it) are refused; a 0-d array stays 0-d (it became shape (1,))."""
+    rng = np.random.default_rng(5)
+    x, c, s, p = rope_inputs(rng, np.float32)
+    with pytest.raises(wgk.CallError, match=r"attribute interleaved: 18446744073709551617 is outside int64"):
+        rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, interleaved=2**64 + 1)
+    with pytest.raises(wgk.CallError, match=r"attribute interleaved: -9223372036854775809 is outside int64"):
+        rope(X=x, cos_cache=c, sin_cache=s, position_ids=p, interleaved=-2**63 - 1)
+    with pytest.raises(wgk.CallError, match=r"X= and x= both name port x; give it once"):
+        rope(X=x, x=x, cos_cache=c, sin_cache=s, position_ids=p)
+    with pytest.raises(ValueError, match=r"path_or_id: .* contains a NUL character"):
+        wgk.load(ROPE + "\0/etc")
+    with pytest.raises(ValueError, match=r"revision: .* contains a NUL character"):
+        wgk.load(ROPE, revision="a" * 40 + "\0")
+    zero_d = wgk.tensor(np.float32(3.5))
+    assert zero_d.shape == () and zero_d.numpy().shape == () and zero_d.numpy() == np.float32(3.5)
+
+
 def test_rope_chains_on_gpu(rope):
     """output="gpu" keeps Y on the GPU; it is the next call's X, and a wgk.tensor made from numpy is an input."""
     rng = np.random.default_rng(5)
