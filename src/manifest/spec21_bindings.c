@@ -3,12 +3,15 @@
  * handle ?? arg ?? scratch; buffer = uniform for a struct, storage for scratch, read-only-storage for an
  * input port, storage for an output or in/out; elementType = the scratch dtype's scalar, else the port's
  * storage scalar, else its concrete dtype's scalar, else "$<TypeVar>". */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "manifest/reader.h"
 #include "util/dtype.h"
+
+#define MANIFEST_MAX_UNIFORM_FIELDS 16384
 
 static const char *const entry_keys[] = {"buffer", "name",       "arg",    "scratch", "elementType",
                                          "length", "structName", "struct", NULL};
@@ -65,6 +68,11 @@ static wgk_status read_struct(manifest_rd *rd, const json_t *e, manifest_binding
   const json_t *list = json_object_get(e, "struct");
   if (!json_is_array(list) || json_array_size(list) == 0)
     return manifest_fail(rd, "%s: a uniform binding requires a non-empty struct field list", what);
+  if (json_array_size(list) > MANIFEST_MAX_UNIFORM_FIELDS) /* before any field is read: 20,000 ran out of memory */
+    return manifest_fail_in(rd, "struct", false,
+                            "%s: %zu struct fields, above the bound of %d (4-byte fields filling WebGPU's default "
+                            "maxUniformBufferBindingSize of 64 KiB)",
+                            what, json_array_size(list), MANIFEST_MAX_UNIFORM_FIELDS);
   b->struct_name = "Params";
   wgk_status st = manifest_get_string(rd, e, "structName", false, &b->struct_name);
   if (st) return st;
@@ -88,6 +96,75 @@ static wgk_status read_struct(manifest_rd *rd, const json_t *e, manifest_binding
 
 /* The loader's `lt`: one entry object normalized. handle is the default name (NULL inline); v gives the
  * intermediates (NULL for top-level handles). */
+/* ---- elementType: a WGSL storage element type, checked at load (a bogus one was a WGSL syntax error) ---- */
+static void et_space(const char **p) {
+  while (**p == ' ' || **p == '\t' || **p == '\n') ++*p;
+}
+
+static bool et_word(const char **p, const char *w) {
+  size_t n = strlen(w);
+  if (strncmp(*p, w, n) != 0 || isalnum((unsigned char)(*p)[n]) || (*p)[n] == '_') return false;
+  *p += n;
+  return true;
+}
+
+static bool et_char(const char **p, char c) {
+  et_space(p);
+  if (**p != c) return false;
+  ++*p;
+  et_space(p);
+  return true;
+}
+
+static bool et_scalar(const char **p) {
+  return et_word(p, "f32") || et_word(p, "f16") || et_word(p, "i32") || et_word(p, "u32") || et_word(p, "bool");
+}
+
+/* A letter suffix ending the word: vec4f, mat2x2h. */
+static bool et_suffix(const char **p, const char *letters) {
+  if (!**p || !strchr(letters, **p) || isalnum((unsigned char)(*p)[1]) || (*p)[1] == '_') return false;
+  ++*p;
+  return true;
+}
+
+/* type := scalar | vecN<scalar> | vecN[fhiu] | atomic<i32|u32> | matCxR<f32|f16> | matCxR[fh] | array<type[, N]> */
+static bool et_type(const char **p, int depth) {
+  et_space(p);
+  const char *s = *p;
+  if (depth > 8) return false;
+  if (et_scalar(p)) return true;
+  if (strncmp(s, "vec", 3) == 0 && s[3] >= '2' && s[3] <= '4') {
+    *p = s + 4;
+    if (et_suffix(p, "fhiu")) return true;
+    return et_char(p, '<') && et_scalar(p) && et_char(p, '>');
+  }
+  if (strncmp(s, "mat", 3) == 0 && s[3] >= '2' && s[3] <= '4' && s[4] == 'x' && s[5] >= '2' && s[5] <= '4') {
+    *p = s + 6;
+    if (et_suffix(p, "fh")) return true;
+    return et_char(p, '<') && (et_word(p, "f32") || et_word(p, "f16")) && et_char(p, '>');
+  }
+  if (et_word(p, "atomic")) return et_char(p, '<') && (et_word(p, "i32") || et_word(p, "u32")) && et_char(p, '>');
+  if (et_word(p, "array")) {
+    if (!et_char(p, '<') || !et_type(p, depth + 1)) return false;
+    if (et_char(p, ',')) {
+      if (!isdigit((unsigned char)**p)) return false;
+      while (isdigit((unsigned char)**p)) ++*p;
+      if (**p == 'u' || **p == 'i') ++*p;
+    }
+    return et_char(p, '>');
+  }
+  return false;
+}
+
+/* et is a $placeholder or a WGSL storage element type. */
+static bool element_type_ok(const char *et) {
+  if (et[0] == '$') return manifest_identifier(et + 1);
+  const char *p = et;
+  if (!et_type(&p, 0)) return false;
+  et_space(&p);
+  return *p == '\0';
+}
+
 static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handle, const manifest_variant *v,
                              const char *what, manifest_binding *b) {
   b->semantic = "";
@@ -185,6 +262,11 @@ static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handl
     if (strcmp(squeezed, "vec2<u32>") != 0)
       return manifest_fail(rd, "%s: an int64 tensor binding must use vec2<u32>, got '%s'", what, et);
   }
+  if (!element_type_ok(et))
+    return manifest_fail_in(rd, "elementType", false,
+                            "%s: elementType '%s' is not a WGSL storage element type (f32, f16, i32, u32, bool, "
+                            "vecN<T>, matCxR<f32|f16>, atomic<i32|u32>, array<T[, N]>) nor a $placeholder",
+                            what, et);
   b->element_type = et;
   const json_t *len = json_object_get(e, "length");
   if (len) {

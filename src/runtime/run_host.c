@@ -72,9 +72,11 @@ static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
   wgk_context *ctx = c->k->ctx;
   const wgk_input_write *w = in->w;
   wgk_status st = rt_tensor_new_input(ctx, w->dtype, w->rank, w->shape, &in->t);
-  if (st != WGK_OK) {
-    util_error_append(&ctx->err, " (input %zu, %s)", i, w->name);
-    return st;
+  if (st != WGK_OK) { /* the tensor's refusal (rank, dims, dtype) said first which input it is, as the others do */
+    char why[sizeof ctx->err.message];
+    snprintf(why, sizeof why, "%s", ctx->err.message);
+    util_error_clear(&ctx->err); /* the first error is kept: this one replaces it */
+    return util_error_plain(&ctx->err, st, "%s: input %zu (%s): %s", c->k->m->op_id, i, w->name, why);
   }
   if (w->size != wgk_tensor_host_bytes(in->t))
     return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,

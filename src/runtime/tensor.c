@@ -10,11 +10,36 @@
 
 static bool is_integer(wgk_dtype d) { return d != WGK_DTYPE_FLOAT32 && d != WGK_DTYPE_FLOAT16; }
 
-static bool shape_ok(int rank, const int64_t *shape, int64_t *numel) {
-  if (rank < 0 || rank > WGK_MAX_DIMS || (rank > 0 && !shape)) return false;
+/* The element count of a shape, or false with the reason in err naming the values: the rank, a NULL shape, a
+ * negative dim, or an element count whose bytes (up to 16 an element) would overflow int64. */
+static bool shape_ok(int rank, const int64_t *shape, int64_t *numel, util_error *err, const char *what) {
+  if (rank < 0 || rank > WGK_MAX_DIMS) {
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: rank %d is outside 0..%d", what, rank, WGK_MAX_DIMS);
+    return false;
+  }
+  if (rank > 0 && !shape) {
+    util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: rank %d but the shape is NULL", what, rank);
+    return false;
+  }
   int64_t n = 1;
+  for (int i = 0; i < rank; i++)
+    if (shape[i] < 0) {
+      util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "%s: dim %d is %lld; dims are >= 0", what, i,
+                       (long long)shape[i]);
+      return false;
+    }
   for (int i = 0; i < rank; i++) {
-    if (shape[i] < 0 || (shape[i] > 0 && n > INT64_MAX / 16 / shape[i])) return false;
+    if (shape[i] > 0 && n > INT64_MAX / 16 / shape[i]) {
+      char dims[WGK_MAX_DIMS * 24 + 4] = "[";
+      for (int k = 0; k < rank; k++)
+        snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", k ? ", " : "", (long long)shape[k]);
+      strcat(dims, "]");
+      util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
+                       "%s: shape %s overflows: its element count is past %lld (the most whose bytes, at up to 16 "
+                       "an element, fit in int64)",
+                       what, dims, (long long)(INT64_MAX / 16));
+      return false;
+    }
     n *= shape[i];
   }
   *numel = n;
@@ -213,9 +238,7 @@ static wgk_status tensor_make(wgk_context *ctx, wgk_dtype dtype, wgk_dtype stora
   int64_t numel;
   if (wgk_dtype_size(dtype) == 0)
     return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor: invalid dtype %d", (int)dtype);
-  if (!shape_ok(rank, shape, &numel))
-    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
-                            "tensor: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  if (!shape_ok(rank, shape, &numel, &ctx->err, "tensor")) return ctx->err.status;
   wgk_tensor *t = alloc_tensor(ctx, dtype, rank, shape, numel);
   if (!t) return util_error_oom(&ctx->err, NULL, "tensor");
   t->storage = storage;
@@ -332,9 +355,8 @@ wgk_status wgk_tensor_create_f16_from_f32(wgk_context *ctx, int rank, const int6
   if (!out || !data)
     st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor create_f16_from_f32: %s is NULL",
                           out ? "data" : "out");
-  else if (!shape_ok(rank, shape, &numel))
-    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
-                          "tensor create_f16_from_f32: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  else if (!shape_ok(rank, shape, &numel, &ctx->err, "tensor create_f16_from_f32"))
+    st = ctx->err.status;
   else if (!(half = malloc((size_t)(numel ? numel : 1) * sizeof *half)))
     st = util_error_oom(&ctx->err, NULL, "tensor");
   if (st == WGK_OK) {
@@ -360,9 +382,8 @@ wgk_status wgk_tensor_wrap(wgk_context *ctx, wgk_dtype dtype, int rank, const in
                           out ? "the WGPUBuffer" : "out");
   else if (wgk_dtype_size(dtype) == 0)
     st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "tensor wrap: invalid dtype %d", (int)dtype);
-  else if (!shape_ok(rank, shape, &numel))
-    st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
-                          "tensor wrap: rank %d or its dims are invalid (rank 0..8, dims >= 0)", rank);
+  else if (!shape_ok(rank, shape, &numel, &ctx->err, "tensor wrap"))
+    st = ctx->err.status;
   else if (!(t = alloc_tensor(ctx, dtype, rank, shape, numel)))
     st = util_error_oom(&ctx->err, NULL, "tensor");
   if (st == WGK_OK) {

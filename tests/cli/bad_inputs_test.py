@@ -20,6 +20,21 @@ TIMEOUT = float(os.environ.get("WGK_CLI_TIMEOUT", "240"))  # per command
 failures = []
 
 
+def sanitizer_report(stderr):
+    """A sanitizer report of ours in stderr. A leak whose every frame below the allocator lies in an unloaded
+    module ("<unknown module>": the Vulkan loader has closed Mesa by exit, so tests/lsan.supp's names cannot match
+    it) is the driver's VkInstance leak that lsan.supp names, not ours; every other report counts."""
+    if any(m in stderr for m in SANITIZER[:1] + SANITIZER[2:]):
+        return True
+    if SANITIZER[1] not in stderr:
+        return False
+    for block in stderr.split("leak of ")[1:]:
+        frames = [l for l in block.splitlines() if l.strip().startswith("#")]
+        if any("<unknown module>" not in f for f in frames[1:]) or len(frames) < 2:
+            return True
+    return False
+
+
 def wgk(args, want, rc=None, cwd=None, env=None):
     e = dict(os.environ)
     e.update(env or {})
@@ -29,7 +44,7 @@ def wgk(args, want, rc=None, cwd=None, env=None):
         failures.append(f"wgk {' '.join(args)}: no answer within {TIMEOUT} s, wanted '{want}'")
         return None
     ok = p.returncode != 0 if rc is None else p.returncode == rc
-    if any(m in p.stderr for m in SANITIZER):
+    if sanitizer_report(p.stderr):
         failures.append(f"wgk {' '.join(args)}: a sanitizer report\n{p.stderr[-4000:]}")
     if not ok or want not in p.stderr + p.stdout:
         failures.append(f"wgk {' '.join(args)}: exit {p.returncode}, wanted '{want}'\n{p.stdout}{p.stderr}")
@@ -182,6 +197,17 @@ try:
             wgk(["explain", rep, "--shape", "data=4x8", *lavapipe], want)
             if time.monotonic() - t0 > 20:
                 failures.append(f"repeat groups ({mode}): the refusal took {time.monotonic() - t0:.0f} s")
+
+        # issue 37 unclear errors: 20,000 uniform fields name the bound (it was "out of memory planning a pass")
+        many = os.path.join(tmp, "fields")
+        shutil.copytree(os.path.join(SRC, "tests", "manifest", "invalid", "spec21-elementtype-bogus"), many)
+        mf = os.path.join(many, "manifest.json")
+        m = json.load(open(mf))
+        m["variants"][0]["passes"][0]["bindings"][1] = "y"
+        m["variants"][0]["passes"][0]["bindings"][2]["struct"] = [
+            {"name": f"f{i}", "type": "u32", "value": "1"} for i in range(20000)]
+        json.dump(m, open(mf, "w"))
+        wgk(["info", many], "20000 struct fields, above the bound of 16384")
 
         # 3. --dtype for a type variable the package does not have
         wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")

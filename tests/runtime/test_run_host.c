@@ -179,8 +179,8 @@ typedef struct refusal {
   const char *says;
 } refusal;
 
-/* Refusal case b made from good inputs h and read r (far: room for two positions); says NULL past the last. Cases 8
- * and 10 are refused once the new inputs are in the call's ports (a host check, a read's size). */
+/* Refusal case b made from good inputs h and read r (far: room for two positions); says NULL past the last. Cases 9
+ * and 11 are refused once the new inputs are in the call's ports (a host check, a read's size). */
 static refusal spoil(host_inputs *h, wgk_output_read *r, int b, int64_t *far) {
   switch (b) {
   case 0: h->w[0].name = "z"; return (refusal){WGK_ERR_NOT_FOUND, "has no input 'z'"};
@@ -188,18 +188,25 @@ static refusal spoil(host_inputs *h, wgk_output_read *r, int b, int64_t *far) {
   case 2: h->w[0].name = NULL; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 0 (no name): the port name is NULL"};
   case 3: h->w[2].name = "cos"; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (cos): the port is listed twice"};
   case 4: h->w[1].data = NULL; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 1 (cos): data is NULL"};
-  case 5: h->w[2].rank = 9; return (refusal){WGK_ERR_INVALID_ARGUMENT, "rank 9"};
-  case 6: h->w[2].dtype = (wgk_dtype)99; return (refusal){WGK_ERR_INVALID_ARGUMENT, "invalid dtype 99"};
+  case 5: h->w[2].rank = 9; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (sin): tensor: rank 9 is outside 0..8"};
+  case 6:
+    h->w[2].dtype = (wgk_dtype)99;
+    return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (sin): tensor: invalid dtype 99"};
   case 7:
+    far[0] = (int64_t)1 << 62, far[1] = 4; /* issue 37: an overflowing shape says so, with its dims */
+    h->w[2].rank = 2, h->w[2].shape = far;
+    return (refusal){WGK_ERR_INVALID_ARGUMENT,
+                     "input 2 (sin): tensor: shape [4611686018427387904, 4] overflows: its element count is past"};
+  case 8:
     h->w[2].size = 12;
     return (refusal){WGK_ERR_INVALID_ARGUMENT,
                      "input 2 (sin): 12 bytes given, its float32 tensor of 32576 elements holds 130304"};
-  case 8:
+  case 9:
     far[0] = 0, far[1] = ROWS;
     h->w[3].data = far;
     return (refusal){0, "value 509 at [0, 1] is out of range"};
-  case 9: r->name = "x"; return (refusal){WGK_ERR_NOT_FOUND, "has no output 'x'"};
-  case 10: r->size -= 4; return (refusal){WGK_ERR_INVALID_ARGUMENT, "output y: 4092 bytes given, 4096 needed"};
+  case 10: r->name = "x"; return (refusal){WGK_ERR_NOT_FOUND, "has no output 'x'"};
+  case 11: r->size -= 4; return (refusal){WGK_ERR_INVALID_ARGUMENT, "output y: 4092 bytes given, 4096 needed"};
   default: return (refusal){0, NULL};
   }
 }
