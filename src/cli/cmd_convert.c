@@ -146,7 +146,8 @@ static json_t *ports_json(conv *c, bool output) {
 static json_t *binding_json(conv *c, const manifest_binding *b) {
   json_t *e = json_object();
   json_object_set_new(e, "name", json_string(b->name));
-  if (b->arg && strcmp(b->arg, b->name) != 0) json_object_set_new(e, "arg", json_string(b->arg));
+  const char *arg = b->port ? port_key(c->m, b->port->name) : NULL;
+  if (arg && strcmp(arg, b->name) != 0) json_object_set_new(e, "arg", json_string(arg));
   if (b->intermediate) json_object_set_new(e, "scratch", json_string(b->intermediate));
   json_object_set_new(e, "buffer",
                       json_string(b->buffer == WGK_BUFFER_UNIFORM   ? "uniform"

@@ -1,4 +1,5 @@
-/* Loading: jansson parses, the position index maps values to lines, the seed reader fills the model. */
+/* Loading: jansson parses, the position index maps values to lines, the spec 2.1 reader fills the model (a seed
+ * manifest translated into spec 2.1 first, seed.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,23 +9,6 @@
 #include "util/json_type.h"
 
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)
-
-static const char *const seed_keys[] = {"domain",
-                                        "name",
-                                        "sinceVersion",
-                                        "description",
-                                        "inputs",
-                                        "outputs",
-                                        "attributes",
-                                        "attributeDescriptions",
-                                        "attributeConstraints",
-                                        "typeConstraints",
-                                        "args",
-                                        "tunables",
-                                        "derive",
-                                        "bindingSets",
-                                        "variants",
-                                        NULL};
 
 /* Spec 2.1 is told from the seed by its port maps (or its own keys); the spec version itself lives in
  * metadata.json (docs/loader-semantics.md rule 7). */
@@ -82,23 +66,6 @@ static wgk_status read_spec21(manifest_rd *rd, const json_t *root) {
   return st;
 }
 
-static wgk_status read_top(manifest_rd *rd, const json_t *root) {
-  manifest_model *m = rd->m;
-  wgk_status st = manifest_object(rd, root, "an object", seed_keys);
-  if (!st) st = manifest_get_string(rd, root, "domain", true, &m->domain);
-  if (!st) st = manifest_get_string(rd, root, "name", true, &m->name);
-  if (!st) st = manifest_get_int(rd, root, "sinceVersion", false, &m->since_version);
-  if (!st) st = manifest_get_string(rd, root, "description", false, &m->description);
-  if (st) return st;
-  if (!*m->domain || !*m->name) return manifest_fail(rd, "domain and name must not be empty");
-  size_t n = strlen(m->domain) + strlen(m->name) + 2;
-  char *id = manifest_alloc(rd, n, 1);
-  if (!id) return WGK_ERR_OUT_OF_MEMORY;
-  snprintf(id, n, "%s.%s", m->domain, m->name);
-  m->op_id = id;
-  return WGK_OK;
-}
-
 /* Every number a manifest holds is one the expression language can hold exactly: integers in [-2^53, 2^53]
  * (docs/expressions.md), so a literal is never rounded on its way into a scope. Depth is bounded by jansson's. */
 static wgk_status check_numbers(manifest_rd *rd, const json_t *v) {
@@ -127,20 +94,28 @@ static wgk_status check_numbers(manifest_rd *rd, const json_t *v) {
   return st;
 }
 
+/* A seed manifest is translated into spec 2.1 and read by the same reader (seed.c): one set of checks for both. */
 static wgk_status read_seed(manifest_rd *rd, const json_t *root) {
+  manifest_origin map = {0};
+  json_t *spec = NULL;
+  wgk_status st = manifest_seed_translate(rd, root, &spec, &map);
+  if (!st) {
+    rd->m->translated = spec;
+    rd->origin = &map;
+    rd->seed = true;
+    st = read_spec21(rd, spec);
+    rd->origin = NULL; /* what the seed model adds is read at the seed's own paths */
+  }
+  if (!st) st = manifest_seed_finish(rd, root);
+  manifest_origin_free(&map);
+  return st;
+}
+
+static wgk_status read_manifest(manifest_rd *rd, const json_t *root) {
   wgk_status st = check_numbers(rd, root);
   if (st) return st;
   if (json_is_object(root) && looks_like_spec21(root)) return read_spec21(rd, root);
-  st = read_top(rd, root);
-  if (!st) st = manifest_seed_types(rd, root);
-  if (!st) st = manifest_seed_ports(rd, root);
-  if (!st) st = manifest_seed_attributes(rd, root);
-  if (!st) st = manifest_seed_args(rd, root);
-  if (!st) st = manifest_seed_tunables(rd, root);
-  if (!st) st = manifest_seed_derives(rd, root);
-  if (!st) st = manifest_seed_bindings(rd, root);
-  if (!st) st = manifest_seed_variants(rd, root);
-  return st;
+  return read_seed(rd, root);
 }
 
 static wgk_status parse(const char *text, size_t len, const char *source, json_t **root, util_error *err) {
@@ -178,7 +153,7 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
     manifest_rd rd = {.m = m, .index = &index, .err = err};
     util_dynbuf_init(&rd.path, 1 << 16);
     util_dynbuf_append_str(&rd.path, "");
-    st = rd.path.failed ? util_error_oom(err, source_name, NULL) : read_seed(&rd, m->root);
+    st = rd.path.failed ? util_error_oom(err, source_name, NULL) : read_manifest(&rd, m->root);
     /* Readers that cannot fail (positions, paths) record a lost allocation in err or rd.path only. */
     if (!st && ((rd.path.failed && !rd.path.over) || (err && before == WGK_OK && err->status == WGK_ERR_OUT_OF_MEMORY)))
       st = util_error_oom(err, source_name, NULL);
@@ -223,6 +198,7 @@ void manifest_free(manifest_model *m) {
   if (!m) return;
   manifest_arena_free(m->internal);
   json_decref(m->expanded);
+  json_decref(m->translated);
   json_decref(m->root);
   free((char *)m->source);
   free(m);

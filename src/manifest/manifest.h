@@ -3,8 +3,9 @@
  *
  * The model is shaped after manifest spec 2.1 (docs/package-format.md): ports are one list with a direction,
  * bindings are resolved per pass, variant constants are variant derives, template inputs are pass
- * inputs. Both the seed format (§2.1, seed_*.c) and manifest spec 2.1 (§2.2, spec21_*.c) fill it; the
- * format is told by the text (`format`), the semantics that differ between them are keyed on it.
+ * inputs. Manifest spec 2.1 (§2.2, spec21_*.c) fills it; a seed-format manifest (§2.1) is translated into spec 2.1
+ * first and read by the same reader (seed.c), so both go through one set of checks. The format is told by the text
+ * (`format`); the planning semantics that differ between them are keyed on it.
  *
  * Lifecycle:
  *   1. manifest_load_file() or manifest_load_text() parses and validates; on failure *out is
@@ -300,13 +301,14 @@ typedef struct manifest_model {
   size_t n_tunables;                                /* number of tunables */
   const manifest_derive *derives;                   /* op-level derives, evaluation order */
   size_t n_derives;                                 /* number of derives */
-  const manifest_binding_set *binding_sets;         /* binding sets in manifest order */
+  const manifest_binding_set *binding_sets;         /* none: each pass holds its own (a seed's set name kept) */
   size_t n_binding_sets;                            /* number of binding sets */
   const manifest_variant *variants;                 /* variants in manifest order */
   size_t n_variants;                                /* number of variants */
   const char *conformance;                          /* spec 2.1 `conformance`; NULL when absent */
   json_t *root;                                     /* the parsed JSON (owns literals and strings) */
   json_t *expanded;                                 /* spec 2.1: expanded family variants (owns their strings) */
+  json_t *translated;                               /* seed: the spec 2.1 JSON it was read as (owns strings) */
   void *internal;                                   /* allocation arena, private to the loader */
 } manifest_model;
 

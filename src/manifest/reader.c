@@ -61,16 +61,24 @@ void manifest_pop(manifest_rd *rd, size_t mark) {
 }
 
 manifest_pos manifest_here(manifest_rd *rd) {
-  const char *path = util_dynbuf_str(&rd->path);
+  util_dynbuf scratch;
+  util_dynbuf_init(&scratch, 1 << 16);
+  const char *path = manifest_origin_path(rd, util_dynbuf_str(&rd->path), &scratch);
   const util_manifest_jpos_entry *e = util_manifest_jpos_find(rd->index, path);
   manifest_pos pos = {e ? e->line : 0, e ? e->column : 0, manifest_strdup(rd, path)};
+  util_dynbuf_free(&scratch);
   if (!pos.path) pos.path = "";
   return pos;
 }
 
 static wgk_status failv(manifest_rd *rd, wgk_status st, bool at_key, const char *fmt, va_list ap) {
-  const char *path = util_dynbuf_str(&rd->path);
-  return util_error_atv(rd->err, st, util_manifest_jpos_pos(rd->index, rd->m->source, path, at_key), path, fmt, ap);
+  util_dynbuf scratch;
+  util_dynbuf_init(&scratch, 1 << 16);
+  const char *path = manifest_origin_path(rd, util_dynbuf_str(&rd->path), &scratch);
+  wgk_status r =
+      util_error_atv(rd->err, st, util_manifest_jpos_pos(rd->index, rd->m->source, path, at_key), path, fmt, ap);
+  util_dynbuf_free(&scratch);
+  return r;
 }
 
 wgk_status manifest_fail(manifest_rd *rd, const char *fmt, ...) {

@@ -11,6 +11,18 @@
 #include "manifest/manifest.h"
 #include "util/dynbuf.h"
 
+/* A seed manifest read as spec 2.1 (seed.c): each translated value's JSON path and the seed path it came from. */
+typedef struct manifest_origin_entry {
+  char *to;   /* path in the translated spec 2.1 JSON */
+  char *from; /* path in the seed JSON (the file) */
+} manifest_origin_entry;
+
+typedef struct manifest_origin {
+  manifest_origin_entry *entries; /* sorted by `to` once the translation is done */
+  size_t n, cap;                  /* entries used and allocated */
+  bool failed;                    /* an allocation failed */
+} manifest_origin;
+
 typedef struct manifest_rd {
   manifest_model *m;               /* the model being filled; m->internal holds the arena */
   const util_manifest_jpos *index; /* value positions of the text */
@@ -19,6 +31,8 @@ typedef struct manifest_rd {
   const manifest_binding *handles; /* spec 2.1 top-level `bindings` entries, normalized */
   const char **handle_names;       /* their handles */
   size_t n_handles;                /* number of handles */
+  const manifest_origin *origin;   /* reading a translated seed: where each value came from; NULL otherwise */
+  bool seed;                       /* reading a translated seed (its wgk extensions are allowed) */
 } manifest_rd;
 
 /* Zeroed memory owned by the model; NULL (and an error set) when out of memory. */
@@ -72,18 +86,14 @@ wgk_status manifest_read_value(manifest_rd *rd, const char *name, const json_t *
 wgk_status manifest_get_values(manifest_rd *rd, const json_t *obj, const char *key, const manifest_value **out,
                                size_t *n);
 
-/* Stages of the seed reader, in the order load.c calls them. */
-wgk_status manifest_seed_types(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_ports(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_attributes(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_args(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_tunables(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_derives(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_bindings(manifest_rd *rd, const json_t *root);
-wgk_status manifest_seed_variants(manifest_rd *rd, const json_t *root);
-/* wgk extension: a variant's `intermediates` (read before its passes) and the check of a pass's bindings. */
-wgk_status manifest_seed_intermediates(manifest_rd *rd, const json_t *obj, manifest_variant *v);
-wgk_status manifest_seed_pass_intermediates(manifest_rd *rd, const manifest_pass *p, const manifest_variant *v);
+/* The seed format (seed.c): translates the seed JSON into spec 2.1 JSON (*out, new), recording where each value came
+ * from in map; then, after the spec 2.1 reader read the translation, sets what the seed model carries beyond it. */
+wgk_status manifest_seed_translate(manifest_rd *rd, const json_t *seed, json_t **out, manifest_origin *map);
+wgk_status manifest_seed_finish(manifest_rd *rd, const json_t *seed);
+void manifest_origin_free(manifest_origin *map);
+/* The path to show for a value at path: its seed path when rd reads a translated seed (scratch may hold it), else
+ * path itself. */
+const char *manifest_origin_path(const manifest_rd *rd, const char *path, util_dynbuf *scratch);
 
 /* Stages of the spec 2.1 reader (spec21_*.c), in the order load.c calls them. */
 wgk_status manifest_spec21_top(manifest_rd *rd, const json_t *root);

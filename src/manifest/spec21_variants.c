@@ -105,7 +105,9 @@ static wgk_status read_intermediates(manifest_rd *rd, const json_t *obj, manifes
     if (!st) st = manifest_get_string(rd, o, "id", true, &it->id);
     if (!st && !*it->id) st = manifest_fail_in(rd, "id", false, "intermediate %zu id must be a non-empty string", i);
     if (!st) st = manifest_get_string(rd, o, "dtype", true, &it->dtype);
-    if (!st && !manifest_spec21_dtype(it->dtype))
+    /* wgk extension of the seed format: an intermediate typed by a constrained type variable ("$T") */
+    bool seed_typevar = rd->seed && it->dtype && it->dtype[0] == '$' && manifest_find_type(rd->m, it->dtype + 1);
+    if (!st && !seed_typevar && !manifest_spec21_dtype(it->dtype))
       st = manifest_fail_in(rd, "dtype", false,
                             "intermediate %s dtype must be a concrete WebGPU storage dtype, got "
                             "'%s'",

@@ -102,7 +102,7 @@ static void seed_counts(void **state) {
   assert_int_equal(m->since_version, 23);
   assert_int_equal(m->n_ports, 5); /* 4 inputs + Y */
   assert_int_equal(m->n_variants, 4);
-  assert_int_equal(m->n_binding_sets, 4);
+  assert_int_equal(m->n_binding_sets, 0); /* the seed's four sets are resolved into each pass */
   assert_int_equal(m->n_derives, 6);
   assert_int_equal(m->n_type_constraints, 2);
   assert_int_equal(m->n_tunables, 1);
@@ -208,7 +208,9 @@ static void seed_positions(void **state) {
   assert_string_equal(dp->threads.pos.path, "variants[1].passes[0].dispatch.threads");
   assert_int_equal(dp->threads.pos.line, 257);
   assert_int_equal(dp->threads.pos.column, 27);
-  const manifest_field *f = &m->binding_sets[0].bindings[4].fields[6];
+  const manifest_binding_set *rank3 = m->variants[2].passes[0].bindings;
+  assert_string_equal(rank3->name, "rank3");
+  const manifest_field *f = &rank3->bindings[4].fields[6];
   assert_string_equal(f->value.pos.path, "bindingSets.rank3[4].struct.fields[6].value");
   assert_int_equal(f->value.pos.line, 104);
   assert_int_equal(f->value.pos.column, 11);
@@ -385,6 +387,7 @@ int main(void) {
       cmocka_unit_test(mutated_texts),
       cmocka_unit_test(intermediates_load),
       cmocka_unit_test(golden_invalid_cases),
+      cmocka_unit_test(one_validator_same_rule),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
