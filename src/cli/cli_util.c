@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "package/package.h"
+#include "runtime/runtime_access.h"
 
 const char *cli_value(const char *cmd, int argc, char **argv, int *i) {
   if (*i + 1 >= argc) {
@@ -280,17 +281,19 @@ char *cli_value_json_checked(const char *cmd, const char *opt, const char *key, 
   return text;
 }
 
-bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context **ctx, wgk_kernel **kernel) {
+bool cli_open(const char *cmd, const cli_common *o, pkg_package *pkg, wgk_context **ctx, wgk_kernel **kernel) {
   *ctx = NULL;
   *kernel = NULL;
+  if (!pkg) return false; /* cli_pkg_open printed why */
   wgk_context_options co = {.adapter = o->adapter, .log = cli_log};
   char *msg = NULL;
   if (wgk_context_create(&co, ctx, &msg) != WGK_OK) {
     cli_error(cmd, "%s", msg ? msg : "cannot create a WebGPU context");
     free(msg);
+    pkg_free(pkg);
     return false;
   }
-  if (!cli_load(cmd, o, pkg, *ctx, kernel)) {
+  if (!cli_load(cmd, pkg, *ctx, kernel)) {
     wgk_context_destroy(*ctx);
     *ctx = NULL;
     return false;
@@ -298,11 +301,9 @@ bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context
   return true;
 }
 
-bool cli_load(const char *cmd, const cli_common *o, const char *pkg, wgk_context *ctx, wgk_kernel **kernel) {
+bool cli_load(const char *cmd, pkg_package *pkg, wgk_context *ctx, wgk_kernel **kernel) {
   *kernel = NULL;
-  wgk_kernel_options ko = {
-      .version = o->version, .revision = o->revision, .strict = o->strict, .trust_remote_code = o->trust_remote_code};
-  if (wgk_kernel_load(ctx, pkg, &ko, kernel) != WGK_OK) {
+  if (rt_kernel_load_package(ctx, pkg, kernel) != WGK_OK) {
     cli_error(cmd, "%s", wgk_context_errmsg(ctx));
     return false;
   }
@@ -312,7 +313,11 @@ bool cli_load(const char *cmd, const cli_common *o, const char *pkg, wgk_context
 }
 
 struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const char *name) {
-  pkg_options po = {.strict = o->strict, .version = o->version, .revision = o->revision, .log = &cli_log_sink};
+  pkg_options po = {.strict = o->strict,
+                    .version = o->version,
+                    .revision = o->revision,
+                    .trust_remote_code = o->trust_remote_code,
+                    .log = &cli_log_sink};
   pkg_package *pkg = NULL;
   util_error err = {0};
   if (pkg_open(name, &po, &pkg, &err) != WGK_OK) {

@@ -75,18 +75,20 @@ bool cli_check_out_dir(const char *cmd, const char *opt, const char *path);
 /* An output file whose folder exists and is writable, and that is not itself a folder. */
 bool cli_check_out_file(const char *cmd, const char *opt, const char *path);
 
-/* Creates the context (adapter, verbose) and loads the kernel (version, revision, strict); prints the
- * unverified-package warning. On failure prints the error, destroys what it made, returns false. */
-bool cli_open(const char *cmd, const cli_common *o, const char *pkg, wgk_context **ctx /* OUT */,
-              wgk_kernel **kernel /* OUT */);
-
-/* The second half of cli_open: loads the kernel into a context made apart (version, revision, strict) and prints
- * the unverified-package warning; on failure prints the error and returns false (the context stays). */
-bool cli_load(const char *cmd, const cli_common *o, const char *pkg, wgk_context *ctx, wgk_kernel **kernel /* OUT */);
-
-/* Opens the package without a GPU (the same rules as cli_open), for checking arguments against it before a
- * context exists; NULL after printing the error. */
+/* Opens the package without a GPU (version, revision, strict, trust_remote_code), for checking arguments against it
+ * before a context exists; NULL after printing the error. The command then hands it to cli_open or cli_load: each
+ * package is read once. */
 struct pkg_package;
 struct pkg_package *cli_pkg_open(const char *cmd, const cli_common *o, const char *pkg);
+
+/* Creates the context (adapter, verbose) and loads the kernel from pkg (taken, as cli_load); prints the
+ * unverified-package warning. On failure prints the error, destroys what it made, returns false. */
+bool cli_open(const char *cmd, const cli_common *o, struct pkg_package *pkg, wgk_context **ctx /* OUT */,
+              wgk_kernel **kernel /* OUT */);
+
+/* The second half of cli_open: the kernel of pkg (from cli_pkg_open; taken, freed on failure) in a context made
+ * apart, through the library's load (planner, tuning cache, refusal policy: rt_kernel_load_package); prints the
+ * unverified-package warning; on failure prints the error and returns false (the context stays). */
+bool cli_load(const char *cmd, struct pkg_package *pkg, wgk_context *ctx, wgk_kernel **kernel /* OUT */);
 
 #endif

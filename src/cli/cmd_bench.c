@@ -24,9 +24,9 @@
 typedef struct bench_opts {
   cli_common common;
   const char *pkg, *filter, *json;
-  long iterations; /* --iterations N; 0: the case's own */
-  bool reference;  /* --reference: time the op's C reference too */
-  bool first_call; /* --first-call: the first call of the process by phase, nothing else */
+  long iterations;   /* --iterations N; 0: the case's own */
+  bool reference;    /* --reference: time the op's C reference too */
+  bool first_call;   /* --first-call: the first call of the process by phase, nothing else */
   bool off_irq_cpu;  /* --off-irq-cpu: move this process off the GPU's interrupt CPUs first (bench/affinity.h) */
   char kept_off[64]; /* the CPUs it was moved off, as a CPU list; "" when none */
   const char *peer_files[WGK_BENCH_MAX_PEERS]; /* --peer FILE, in order */
@@ -63,8 +63,10 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
     return 1;
   }
   if (strcmp(a, "--repeat") == 0)
-    return cli_error("bench", "--repeat is now --iterations N (the timed iterations per case; the %d repeats they are "
-                              "dealt into are fixed)", REPEATS),
+    return cli_error("bench",
+                     "--repeat is now --iterations N (the timed iterations per case; the %d repeats they are "
+                     "dealt into are fixed)",
+                     REPEATS),
            -1;
   if (a[0] == '-' && a[1])
     return cli_error(
@@ -90,7 +92,7 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
  * (a host-bound call's median needs many samples to settle; this bounds their time). */
 #define RESIDENT_MAX 1000
 #define RESIDENT_NS 50e6
-#define TIMED_CALL_SAMPLES 20 /* lone timed calls per repeat at most (the breakdown) */
+#define TIMED_CALL_SAMPLES 20     /* lone timed calls per repeat at most (the breakdown) */
 #define IRQ_PROBE_SUBMISSIONS 200 /* --off-irq-cpu: the burst whose interrupts show the CPUs to leave */
 
 static double json_safe(double v) { return isfinite(v) ? v : 1e9; }
@@ -329,10 +331,11 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
         "flush)%s%s\n",
         r->timestamps.median * 1e-3, r->timestamps_consistent ? "" : ": ",
         r->timestamps_consistent ? "" : r->timestamps_reason);
-  printf("  e2e us (medians): one call (wgk_call_run_host) %.1f; in steps %.1f: inputs made and bound %.1f, run with "
-         "its outputs read (one submission, one wait) %.1f\n",
-         r->e2e.median * 1e-3, r->e2e_parts.steps.median * 1e-3, r->e2e_parts.upload.median * 1e-3,
-         r->e2e_parts.run.median * 1e-3);
+  printf(
+      "  e2e us (medians): one call (wgk_call_run_host) %.1f; in steps %.1f: inputs made and bound %.1f, run with "
+      "its outputs read (one submission, one wait) %.1f\n",
+      r->e2e.median * 1e-3, r->e2e_parts.steps.median * 1e-3, r->e2e_parts.upload.median * 1e-3,
+      r->e2e_parts.run.median * 1e-3);
   if (r->has_copy_at)
     printf("  copy of the same size (%.1f MiB moved): %.1f us, %.1f GB/s; this case at %.1f%% of it\n",
            (double)r->copy_at.bytes / (1 << 20), r->copy_at.best.ns.median * 1e-3, r->copy_at.gbps,
@@ -342,7 +345,8 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   bench_breakdown_text(&b, line, sizeof line);
   printf("  us: %s\n", line);
   if (r->n_passes > 0) {
-    printf("  passes (timestamps of the last call of %d back-to-back, each pass's share%s):", r->batch_calls, r->gpu_timed ? "" : "; a CPU adapter's, see above");
+    printf("  passes (timestamps of the last call of %d back-to-back, each pass's share%s):", r->batch_calls,
+           r->gpu_timed ? "" : "; a CPU adapter's, see above");
     for (int p = 0; p < r->n_passes; p++)
       printf(" %s %.1f us%s", r->pass_name[p], r->pass[p].median * 1e-3, p + 1 < r->n_passes ? "," : "\n");
   }
@@ -569,17 +573,22 @@ int cmd_bench(int argc, char **argv) {
     }
   }
   pkg_package *pkg = ok ? cli_pkg_open("bench", &o.common, o.pkg) : NULL;
-  tc_bench_suite *pre = pkg ? cli_load_bench("bench", pkg) : NULL;
-  ok = pre && cli_bench_filter_ok("bench", pre, o.filter) && cli_bench_peers_match(&o.peers, pre);
-  tc_bench_suite_free(pre);
-  pkg_free(pkg);
+  tc_bench_suite *suite = pkg ? cli_load_bench("bench", pkg) : NULL;
+  ok = suite && cli_bench_filter_ok("bench", suite, o.filter) && cli_bench_peers_match(&o.peers, suite);
+  if (!ok || o.first_call) { /* --first-call times the library's own load of the package, from nothing */
+    tc_bench_suite_free(suite);
+    pkg_free(pkg);
+  }
   if (!ok) return cli_bench_peers_free(&o.peers), 1;
   if (o.first_call) return cli_bench_first_call(o.pkg, o.filter, o.json, &o.common, argc, argv);
+  /* the package and bench.json read for the checks are the ones that run: each read once */
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!cli_open("bench", &o.common, o.pkg, &ctx, &k)) return cli_bench_peers_free(&o.peers), 1;
-  tc_bench_suite *suite = cli_load_bench("bench", rt_kernel_package(k));
-  int rc = suite ? run_bench(k, suite, &o, argc, argv) : 1;
+  if (!cli_open("bench", &o.common, pkg, &ctx, &k)) {
+    tc_bench_suite_free(suite);
+    return cli_bench_peers_free(&o.peers), 1;
+  }
+  int rc = run_bench(k, suite, &o, argc, argv);
   cli_bench_peers_free(&o.peers);
   tc_bench_suite_free(suite);
   wgk_kernel_destroy(k);

@@ -179,16 +179,19 @@ static void check_device(checker *ck, wgk_kernel *k, const tc_suite *s) {
     const tc_case *c = &s->cases[i];
     if (c->expect_error) continue;
     tc_outcome o;
+    char why[WGK_ERROR_MESSAGE_MAX + 1024];
     /* tc_run_case judges too; here only whether it ran: a FAIL with a variant chosen ran */
     tc_case probe = *c;
     probe.n_expected = 0;
     probe.reference = NULL;
     if (tc_run_case(k, &probe, s->source, &o) != WGK_OK || (o.verdict == WGK_TC_FAIL && !o.variant[0])) {
-      problem(ck, "device", "case %s: %s", c->id, o.message);
+      util_error_format(&o.why, why, sizeof why);
+      problem(ck, "device", "case %s: %s", c->id, why);
       continue;
     }
     if (o.verdict == WGK_TC_SKIP) {
-      printf("skip  case %s: %s\n", c->id, o.message);
+      util_error_format(&o.why, why, sizeof why);
+      printf("skip  case %s: %s\n", c->id, why);
       continue;
     }
     wgk_status st = wgk_context_wait(ctx);
@@ -305,7 +308,7 @@ static int check(const char *arg, const cli_common *common) {
   if (suite && m && packed && abs) {
     wgk_context *ctx = NULL;
     wgk_kernel *k = NULL;
-    if (cli_open("check", &open_opts, abs, &ctx, &k))
+    if (cli_open("check", &open_opts, cli_pkg_open("check", &open_opts, abs), &ctx, &k))
       check_device(&ck, k, suite);
     else
       ck.problems++; /* cli_open printed why */

@@ -21,10 +21,10 @@
 #include "gpu/gpu.h"
 #include "package/package.h"
 #include "runtime/runtime_access.h"
-#include "testcase/testcase.h"
 #include "util/clock.h"
 #include "util/npy.h"
 #include "util/suggest.h"
+#include "util/tensor_host.h"
 
 #define MAX_ITEMS 64
 
@@ -193,6 +193,23 @@ static bool load_inputs(wgk_context *ctx, const run_opts *o, util_host_tensor **
   return true;
 }
 
+/* A host tensor as a wgk tensor and back, through the public API (the same dtype names, host layout). */
+static wgk_status upload(wgk_context *ctx, const util_host_tensor *h, wgk_tensor **out) {
+  return wgk_tensor_create(ctx, h->dtype, h->rank, h->dims, h->data, out);
+}
+
+static wgk_status download(wgk_tensor *t, util_host_tensor **out) {
+  *out = NULL;
+  util_host_tensor *h = NULL;
+  wgk_status st = util_host_tensor_create(wgk_tensor_dtype(t), wgk_tensor_rank(t), wgk_tensor_shape(t), &h);
+  if (!st && util_host_tensor_bytes(h) > 0) st = wgk_tensor_read(t, h->data, util_host_tensor_bytes(h));
+  if (st)
+    util_host_tensor_free(h);
+  else
+    *out = h;
+  return st;
+}
+
 /* The host tensors onto the call. */
 static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, util_host_tensor **host) {
   for (int i = 0; i < o->n_ins; i++) {
@@ -200,7 +217,7 @@ static bool set_inputs(wgk_context *ctx, wgk_call *call, const run_opts *o, util
     const char *path;
     cli_split_kv(o->ins[i], key, sizeof key, &path);
     wgk_tensor *t = NULL;
-    bool ok = tc_upload(ctx, host[i], &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
+    bool ok = upload(ctx, host[i], &t) == WGK_OK && wgk_call_set_input(call, key, t) == WGK_OK;
     wgk_tensor_release(t);
     if (!ok) return cli_error("run", "--in %s (%s): %s", key, path, wgk_context_errmsg(ctx)), false;
   }
@@ -356,8 +373,20 @@ static void print_delta(const wgk_stats *a, const wgk_stats *b) {
 }
 
 /* The process's phases for --verbose: wall ms from cmd_run's start, each phase ending at a mark. */
-enum { PH_CHECK, PH_INSTANCE, PH_ADAPTER, PH_DEVICE, PH_LOAD, PH_INPUTS, PH_PLAN, PH_COMPILE, PH_RUN, PH_READ, PH_EXIT,
-       PH_COUNT };
+enum {
+  PH_CHECK,
+  PH_INSTANCE,
+  PH_ADAPTER,
+  PH_DEVICE,
+  PH_LOAD,
+  PH_INPUTS,
+  PH_PLAN,
+  PH_COMPILE,
+  PH_RUN,
+  PH_READ,
+  PH_EXIT,
+  PH_COUNT
+};
 typedef struct run_phases {
   double ms[PH_COUNT];
   uint64_t mark;
@@ -412,8 +441,8 @@ static bool prepare_timed(wgk_context *ctx, wgk_call *call, run_phases *ph) {
 /* The checks ran beside the context: the process's time beyond the device is main's less the context's parts,
  * less the checks where the context took longer (they were hidden behind it). */
 static void print_phases(const run_phases *ph, double total_ms) {
-  static const char *const names[PH_COUNT] = {"check",   "instance", "adapter", "device", "load", "inputs",
-                                               "plan",    "compile",  "run",     "read",   "exit"};
+  static const char *const names[PH_COUNT] = {"check", "instance", "adapter", "device", "load", "inputs",
+                                              "plan",  "compile",  "run",     "read",   "exit"};
   printf("phases ms:");
   for (int i = 0; i < PH_COUNT; i++) printf(" %s %.1f", names[i], ph->ms[i]);
   printf("; main %.1f, beyond the device %.1f\n", total_ms,
@@ -485,7 +514,7 @@ static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
     wgk_tensor *t = wgk_call_output(call, p->name);
     util_host_tensor *h = NULL;
     if (!t) continue; /* an optional output the variant does not write */
-    if (tc_download(t, &h) != WGK_OK)
+    if (download(t, &h) != WGK_OK)
       return cli_error("run", "%s: %s", key, wgk_context_errmsg(rt_kernel_context(k))), false;
     print_summary(key, h);
     bool ok = true;
@@ -524,17 +553,22 @@ int cmd_run(int argc, char **argv) {
   util_host_tensor *host[MAX_ITEMS] = {0};
   bool ok = pkg && check_values(pkg_manifest(pkg), &o) && read_inputs(pkg_manifest(pkg), &o, host) &&
             check_destinations(pkg_manifest(pkg), &o);
-  pkg_free(pkg);
   phase_end(&ph, PH_CHECK);
-  if (apart) pthread_join(maker, NULL);
-  else make_context(&job);
+  if (apart)
+    pthread_join(maker, NULL);
+  else
+    make_context(&job);
   wgk_context *ctx = job.ctx;
   wgk_kernel *k = NULL;
   wgk_call *call = NULL;
   if (ok && job.st != WGK_OK) ok = false, cli_error("run", "%s", job.msg ? job.msg : "cannot create a WebGPU context");
   free(job.msg);
   if (ctx) phase_context(&ph, ctx);
-  ok = ok && load_inputs(ctx, &o, host) && cli_load("run", &o.common, o.pkg, ctx, &k);
+  ok = ok && load_inputs(ctx, &o, host);
+  if (ok)
+    ok = cli_load("run", pkg, ctx, &k); /* the package opened for the checks: read once */
+  else
+    pkg_free(pkg);
   phase_end(&ph, PH_LOAD);
   if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, cli_error("run", "%s", wgk_context_errmsg(ctx));
   if (ok) wgk_call_enable_timing(call, true);

@@ -90,7 +90,15 @@ static void print_tolerance(const tc_outcome *o) {
 /* doc on stdout (cli_print_json), errors to 10 significant digits; takes the reference. */
 static int print_json(json_t *doc) { return cli_print_json("test", doc, JSON_REAL_PRECISION(10)); }
 
+/* The verdict's text, as the one error path formats it ("" when there is none). */
+static const char *why_text(const tc_outcome *o, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (o->why.message[0]) util_error_format(&o->why, buf, size);
+  return buf;
+}
+
 static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
+  char why[WGK_ERROR_MESSAGE_MAX + 1024];
   switch (o->verdict) {
   case WGK_TC_PASS:
     if (c->expect_error)
@@ -100,13 +108,13 @@ static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
       print_tolerance(o);
       printf(")\n");
     }
-    if (verbose && o->message[0]) printf("     %s\n", o->message);
+    if (verbose && o->why.message[0]) printf("     %s\n", why_text(o, why, sizeof why));
     break;
   case WGK_TC_FAIL:
-    printf("FAIL %s: %s\n", c->id, o->message);
+    printf("FAIL %s: %s\n", c->id, why_text(o, why, sizeof why));
     break;
   case WGK_TC_SKIP:
-    printf("SKIP %s: %s\n", c->id, o->message);
+    printf("SKIP %s: %s\n", c->id, why_text(o, why, sizeof why));
     break;
   }
 }
@@ -114,6 +122,7 @@ static void print_outcome(const tc_case *c, const tc_outcome *o, bool verbose) {
 /* --json: a case's outcome as {id, verdict, variant, maxAbs, maxRel, tolerance: {dtype, rtol, atol, used},
  * refusedAsExpected, message}. */
 static json_t *outcome_json(const tc_case *c, const tc_outcome *o) {
+  char why[WGK_ERROR_MESSAGE_MAX + 1024];
   static const char *const verdicts[] = {"pass", "fail", "skip"};
   json_t *j = json_pack("{s:s, s:s, s:s}", "id", c->id, "verdict", verdicts[o->verdict], "variant", o->variant);
   if (!j) return NULL;
@@ -121,11 +130,11 @@ static json_t *outcome_json(const tc_case *c, const tc_outcome *o) {
   if (o->tol_dtype != WGK_DTYPE_INVALID) {
     json_object_set_new(j, "maxAbs", json_real(o->max_abs));
     json_object_set_new(j, "maxRel", json_real(o->max_rel));
-    json_object_set_new(j, "tolerance", json_pack("{s:s, s:f, s:f, s:f}", "dtype", wgk_dtype_name(o->tol_dtype),
-                                                  "rtol", o->tol.rtol, "atol", o->tol.atol, "used",
-                                                  isfinite(o->used) ? o->used : 1e300));
+    json_object_set_new(j, "tolerance",
+                        json_pack("{s:s, s:f, s:f, s:f}", "dtype", wgk_dtype_name(o->tol_dtype), "rtol", o->tol.rtol,
+                                  "atol", o->tol.atol, "used", isfinite(o->used) ? o->used : 1e300));
   }
-  if (o->message[0]) json_object_set_new(j, "message", json_string(o->message));
+  if (o->why.message[0]) json_object_set_new(j, "message", json_string(why_text(o, why, sizeof why)));
   return j;
 }
 
@@ -133,6 +142,7 @@ static json_t *outcome_json(const tc_case *c, const tc_outcome *o) {
  * when the harness itself failed. */
 static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, bool verbose, json_t *report,
                       int counts[3]) {
+  char why[WGK_ERROR_MESSAGE_MAX + 1024];
   bool *chosen = calloc(s->n_cases ? s->n_cases : 1, sizeof *chosen);
   if (!chosen) return cli_error("test", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY)), false;
   size_t matched = pick_cases(s, pick, chosen);
@@ -143,7 +153,7 @@ static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, b
     if (verbose && c->description[0]) printf("---- %s: %s\n", c->id, c->description);
     tc_outcome o;
     if (tc_run_case(k, c, s->source, &o) != WGK_OK) {
-      cli_error("test", "%s: %s", c->id, o.message);
+      cli_error("test", "%s: %s", c->id, why_text(&o, why, sizeof why));
       ok = false;
       break;
     }
@@ -220,13 +230,19 @@ int cmd_test(int argc, char **argv) {
     if (ids && print_json(json_pack("{s:o}", "cases", ids))) matched = false;
   }
   free(chosen);
-  tc_suite_free(pre);
-  pkg_free(pre_pkg);
-  if (!matched || list) return matched ? 0 : 1;
+  if (!matched || list) {
+    tc_suite_free(pre);
+    pkg_free(pre_pkg);
+    return matched ? 0 : 1;
+  }
+  /* the package and test.json read for the checks are the ones that run: each read once */
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!cli_open("test", &o, pkg, &ctx, &k)) return 1;
-  tc_suite *suite = load_suite(rt_kernel_package(k));
+  tc_suite *suite = pre;
+  if (!cli_open("test", &o, pre_pkg, &ctx, &k)) {
+    tc_suite_free(suite);
+    return 1;
+  }
   int counts[3] = {0, 0, 0}, rc = 1;
   if (suite) {
     if (o.verbose && !as_json) printf("adapter: %s\n", wgk_context_adapter(ctx));

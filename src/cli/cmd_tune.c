@@ -44,7 +44,8 @@ static int parse_one(int argc, char **argv, int *i, tune_opts *o) {
   if (strcmp(a, "--repeat") == 0)
     return cli_error("tune", "--repeat is now --iterations N (the timed iterations per candidate)"), -1;
   if (a[0] == '-' && a[1])
-    return cli_error("tune", "unknown option '%s' (wgk tune takes: --case --iterations --show --json and the common options)",
+    return cli_error("tune",
+                     "unknown option '%s' (wgk tune takes: --case --iterations --show --json and the common options)",
                      a),
            -1;
   if (o->pkg) return cli_error("tune", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
@@ -164,15 +165,20 @@ int cmd_tune(int argc, char **argv) {
   if (o.show) return show(path, o.pkg, o.json);
   if (!o.pkg) return cli_usage("tune");
   pkg_package *pkg = cli_pkg_open("tune", &o.common, o.pkg); /* every argument checked before a GPU context */
-  tc_bench_suite *pre = pkg ? cli_load_bench("tune", pkg) : NULL;
-  bool ok = pre && cli_bench_filter_ok("tune", pre, o.filter);
-  tc_bench_suite_free(pre);
-  pkg_free(pkg);
-  if (!ok) return 1;
+  tc_bench_suite *suite = pkg ? cli_load_bench("tune", pkg) : NULL;
+  bool ok = suite && cli_bench_filter_ok("tune", suite, o.filter);
+  if (!ok) {
+    tc_bench_suite_free(suite);
+    pkg_free(pkg);
+    return 1;
+  }
+  /* the package and bench.json read for the checks are the ones that run: each read once */
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  if (!cli_open("tune", &o.common, o.pkg, &ctx, &k)) return 1;
-  tc_bench_suite *suite = cli_load_bench("tune", rt_kernel_package(k));
+  if (!cli_open("tune", &o.common, pkg, &ctx, &k)) {
+    tc_bench_suite_free(suite);
+    return 1;
+  }
   int failed = suite ? 0 : 1, matched = 0;
   if (suite) printf("adapter: %s\ntuning cache: %s\n", wgk_context_adapter(ctx), path);
   for (size_t i = 0; suite && i < suite->n_cases; i++) {

@@ -19,35 +19,23 @@ static void load_tuning(wgk_kernel *k) {
 
 static void kernel_free(wgk_kernel *k);
 
-static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
-                              wgk_kernel **out) {
-  if (!path_or_id || !out)
-    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL",
-                            out ? "the package path or id" : "out");
+/* A kernel for pkg (taken: freed on failure): its planner, info and tuning-cache entries. */
+static wgk_status kernel_make(wgk_context *ctx, pkg_package *pkg, wgk_kernel **out) {
   wgk_status lost = gpu_device_check(ctx->dev, &ctx->err); /* a kernel for a lost device could never run */
-  if (lost != WGK_OK) return lost;
-  wgk_kernel *k = calloc(1, sizeof *k);
-  if (!k) return util_error_oom(&ctx->err, NULL, "kernel load");
+  wgk_kernel *k = lost ? NULL : calloc(1, sizeof *k);
+  if (!k) {
+    pkg_free(pkg);
+    return lost ? lost : util_error_oom(&ctx->err, NULL, "kernel load");
+  }
   k->refs = 1;
   k->ctx = ctx;
   k->max_plans = WGK_PLAN_CACHE;
-  pkg_options po = {.log = &ctx->log};
-  if (opts) {
-    po.strict = opts->strict;
-    po.version = opts->version;
-    po.revision = opts->revision;
-    po.trust_remote_code = opts->trust_remote_code;
-  }
-  wgk_status st = pkg_open(path_or_id, &po, &k->pkg, &ctx->err);
-  if (st == WGK_OK) {
-    k->m = pkg_manifest(k->pkg);
-    k->loader = pkg_template_loader(k->pkg);
-    st = plan_planner_create(k->m, &k->loader, gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
-  }
-  if (st == WGK_OK && rt_kernel_info_make(k->m, &k->info) != WGK_OK) {
-    kernel_free(k);
-    return util_error_oom(&ctx->err, NULL, "kernel load");
-  }
+  k->pkg = pkg;
+  k->m = pkg_manifest(k->pkg);
+  k->loader = pkg_template_loader(k->pkg);
+  wgk_status st = plan_planner_create(k->m, &k->loader, gpu_device_desc(ctx->dev), &k->planner, &ctx->err);
+  if (st == WGK_OK && rt_kernel_info_make(k->m, &k->info) != WGK_OK)
+    st = util_error_oom(&ctx->err, NULL, "kernel load");
   if (st != WGK_OK) {
     kernel_free(k);
     return st;
@@ -56,6 +44,38 @@ static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wg
   rt_ctx_retain(ctx);
   *out = k;
   return WGK_OK;
+}
+
+static wgk_status load_locked(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
+                              wgk_kernel **out) {
+  if (!path_or_id || !out)
+    return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "kernel load: %s is NULL",
+                            out ? "the package path or id" : "out");
+  wgk_status lost = gpu_device_check(ctx->dev, &ctx->err); /* before the package is read */
+  if (lost != WGK_OK) return lost;
+  pkg_options po = {.log = &ctx->log};
+  if (opts) {
+    po.strict = opts->strict;
+    po.version = opts->version;
+    po.revision = opts->revision;
+    po.trust_remote_code = opts->trust_remote_code;
+  }
+  pkg_package *pkg = NULL;
+  wgk_status st = pkg_open(path_or_id, &po, &pkg, &ctx->err);
+  return st ? st : kernel_make(ctx, pkg, out);
+}
+
+wgk_status rt_kernel_load_package(wgk_context *ctx, pkg_package *pkg, wgk_kernel **out) {
+  if (out) *out = NULL;
+  if (!ctx || !pkg || !out) {
+    pkg_free(pkg);
+    return WGK_ERR_INVALID_ARGUMENT;
+  }
+  rt_lock(ctx);
+  rt_clear(ctx);
+  wgk_status st = kernel_make(ctx, pkg, out);
+  rt_unlock(ctx);
+  return st;
 }
 
 wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts, wgk_kernel **out) {

@@ -18,6 +18,10 @@
 #include "plan/plan.h"
 #include "util/dynbuf.h"
 
+/* wgk_kernel_load for a package the tool already opened (pkg_open), so it is read once: pkg is taken (freed on
+ * failure, the context's message set); the same planner, tuning cache and refusal policy as any kernel. */
+wgk_status rt_kernel_load_package(wgk_context *ctx, pkg_package *pkg, wgk_kernel **out /* OUT */);
+
 const manifest_model *rt_kernel_manifest(const wgk_kernel *k);  /* the kernel's manifest model */
 pkg_package *rt_kernel_package(const wgk_kernel *k);            /* its package files */
 wgk_context *rt_kernel_context(const wgk_kernel *k);            /* the context it was loaded in */

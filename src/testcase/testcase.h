@@ -152,8 +152,8 @@ typedef struct tc_compare_result {
   size_t n_nonfinite; /* got NaN or inf where want is finite */
   size_t worst;       /* index of the worst element: the first non-finite mismatch, else the largest excess */
   double worst_got, worst_want;
-  double used;        /* largest |got - want| / (atol + rtol * |want|) over finite pairs: <= 1 passes; 0 when
-                       * every pair is exact; INFINITY when an exact tolerance (0, 0) was missed */
+  double used; /* largest |got - want| / (atol + rtol * |want|) over finite pairs: <= 1 passes; 0 when
+                * every pair is exact; INFINITY when an exact tolerance (0, 0) was missed */
 } tc_compare_result;
 
 void tc_compare(const double *got, const double *want, size_t n, tc_tolerance tol, tc_compare_result *out /* OUT */);
@@ -177,10 +177,11 @@ typedef struct tc_outcome {
   char variant[128]; /* the variant the planner chose; "" when the call did not run */
   double max_abs;    /* over every compared output */
   double max_rel;
-  double used;       /* the largest share of its tolerance any compared element used (tc_compare_result) */
-  tc_tolerance tol;  /* the tolerance of the output that used the largest share (of the first when none used any) */
+  double used;         /* the largest share of its tolerance any compared element used (tc_compare_result) */
+  tc_tolerance tol;    /* the tolerance of the output that used the largest share (of the first when none used any) */
   wgk_dtype tol_dtype; /* its dtype; WGK_DTYPE_INVALID when no output was compared */
-  char message[3072]; /* FAIL: what went wrong (worst element, tolerance, or the refusal); SKIP: the reason */
+  util_error why;      /* the verdict's text, on the one error path: FAIL (WGK_ERR_CALL) what went wrong (worst element,
+                          tolerance, or the refusal); SKIP (WGK_ERR_UNSUPPORTED) the reason; PASS (WGK_OK) a note or "" */
 } tc_outcome;
 
 /* Host tensors <-> wgk tensors (same dtype names, host layout). */

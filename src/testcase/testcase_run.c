@@ -15,9 +15,14 @@
 
 __attribute__((format(printf, 3, 4))) static void verdict(tc_outcome *o, tc_verdict v, const char *fmt, ...) {
   o->verdict = v;
+  util_error_clear(&o->why); /* the last verdict stands */
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(o->message, sizeof o->message, fmt, ap);
+  util_error_atv(&o->why,
+                 v == WGK_TC_FAIL   ? WGK_ERR_CALL
+                 : v == WGK_TC_SKIP ? WGK_ERR_UNSUPPORTED
+                                    : WGK_OK,
+                 util_pos_make(NULL, 0, 0), NULL, fmt, ap);
   va_end(ap);
 }
 
