@@ -29,19 +29,9 @@ PREFIX = {
     ('spec21_variants.c', 'intermediate_keys', 0): 'variants[].intermediates[].',
     ('spec21_variants.c', 'pass_keys', 0): 'variants[].passes[].',
     ('spec21_variants.c', 'xyz', 0): 'variants[].passes[].dispatch.',
-    ('load.c', 'seed_keys', 0): 'seed.',
-    ('seed_attrs.c', 'constraint_keys', 0): 'seed.constraint.',
-    ('seed_ports.c', 'port_keys', 0): 'seed.port.',
-    ('seed_ports.c', 'arg_keys', 0): 'seed.arg.',
-    ('seed_bindings.c', 'binding_keys', 0): 'seed.binding.',
-    ('seed_bindings.c', 'buffer_keys', 0): 'seed.buffer.',
-    ('seed_bindings.c', 'struct_keys', 0): 'seed.struct.',
-    ('seed_bindings.c', 'field_keys', 0): 'seed.field.',
-    ('seed_variants.c', 'variant_keys', 0): 'seed.variant.',
-    ('seed_intermediates.c', 'intermediate_keys', 0): 'seed.intermediate.',
-    ('seed_variants.c', 'pass_keys', 0): 'seed.pass.',
-    ('seed_variants.c', 'source_keys', 0): 'seed.source.',
-    ('seed_variants.c', 'dispatch_keys', 0): 'seed.dispatch.',
+    ('seed.c', 'tensor_arg_keys', 0): 'seed.arg.',
+    ('seed.c', 'source_keys', 0): 'seed.source.',
+    ('seed.c', 'struct_keys', 0): 'seed.struct.',
 }
 
 
