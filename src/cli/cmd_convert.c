@@ -451,6 +451,75 @@ static char *webgpu_dir(const char *pkg) {
   return strdup(pkg);
 }
 
+/* Each variant's shaders, copied once each (a template must be there), listed by variant id in `variants`. */
+static bool copy_shaders(conv *c, json_t *variants) {
+  const manifest_model *m = c->m;
+  bool ok = true;
+  for (size_t i = 0; ok && i < m->n_variants; i++) {
+    json_t *list = json_array();
+    for (size_t k = 0; k < m->variants[i].n_passes; k++) {
+      const char *shader = m->variants[i].passes[k].shader;
+      bool seen = false;
+      for (size_t j = 0; j < json_array_size(list) && !seen; j++)
+        seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
+      if (seen) continue;
+      json_array_append_new(list, json_string(shader));
+      if (!json_object_get(c->files, shader)) ok = copy_file(c, shader, true, false);
+    }
+    json_object_set_new(variants, m->variants[i].id, list);
+  }
+  return ok;
+}
+
+/* The kernel card, which lives beside build/: PKG/README.md to DST/README.md when there is one. */
+static bool copy_card(conv *c, const char *pkg, const char *out) {
+  char *card = join(pkg, "README.md");
+  size_t len = 0;
+  char *data = NULL;
+  bool ok = card && read_src(c, card, true, &data, &len);
+  if (ok && data) ok = stage(c, join(out, "README.md"), data, len);
+  free(card);
+  free(data);
+  return ok;
+}
+
+/* The public metadata.json: the name, the old metadata's version if any, the variants' shaders and the digest.
+ * Takes `variants` and c->files. */
+static bool stage_metadata(conv *c, json_t *variants) {
+  char *meta_path = join(c->src, "metadata.json");
+  size_t mlen = 0;
+  char *mtext = NULL;
+  bool ok = !meta_path || read_src(c, meta_path, true, &mtext, &mlen);
+  json_t *old = mtext ? json_loadb(mtext, mlen, 0, NULL) : NULL;
+  free(mtext);
+  free(meta_path);
+  if (!ok) {
+    json_decref(old);
+    json_decref(variants);
+    json_decref(c->files);
+    c->files = NULL;
+    return false;
+  }
+  json_t *meta = json_pack("{ss}", "name", c->m->op_id);
+  if (json_is_integer(json_object_get(old, "version"))) set_if(meta, "version", json_object_get(old, "version"));
+  json_decref(old);
+  json_object_set_new(meta, "backend", json_pack("{ss}", "type", "webgpu"));
+  json_object_set_new(meta, "webgpu", json_pack("{ssso}", "manifestSpec", "2.1", "variants", variants));
+  json_object_set_new(meta, "digest", json_pack("{ssso}", "algorithm", "sha256", "files", c->files));
+  c->files = NULL;
+  json_object_set_new(meta, "provenance", json_pack("{ss}", "convertedBy", "wgk convert (from the seed format)"));
+  char *mt = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  size_t mtlen = mt ? strlen(mt) : 0;
+  char *line = mt ? malloc(mtlen + 2) : NULL;
+  if (line) memcpy(line, mt, mtlen), line[mtlen] = '\n', line[mtlen + 1] = '\0';
+  ok = line ? stage(c, join(c->dst, "metadata.json"), line, mtlen + 1)
+            : (util_error_oom(c->err, "wgk convert", "metadata.json"), false);
+  free(line);
+  free(mt);
+  json_decref(meta);
+  return ok;
+}
+
 int cmd_convert(int argc, char **argv) {
   if (argc != 3) return cli_usage("convert");
   util_error err;
@@ -488,61 +557,16 @@ int cmd_convert(int argc, char **argv) {
   bool ok = text && write_file(&c, "manifest.json", text, strlen(text));
   free(text);
   json_t *variants = json_object();
-  for (size_t i = 0; ok && i < m->n_variants; i++) {
-    json_t *list = json_array();
-    for (size_t k = 0; k < m->variants[i].n_passes; k++) {
-      const char *shader = m->variants[i].passes[k].shader;
-      bool seen = false;
-      for (size_t j = 0; j < json_array_size(list) && !seen; j++)
-        seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
-      if (seen) continue;
-      json_array_append_new(list, json_string(shader));
-      if (!json_object_get(c.files, shader)) ok = copy_file(&c, shader, true, false); /* a template must be there */
-    }
-    json_object_set_new(variants, m->variants[i].id, list);
-  }
+  if (ok) ok = copy_shaders(&c, variants);
   if (ok) ok = copy_file(&c, "test.json", false, true) && copy_file(&c, "bench.json", false, true);
-  if (ok) { /* the kernel card lives beside build/ */
-    char *card = join(argv[1], "README.md");
-    size_t len = 0;
-    char *data = NULL;
-    ok = card && read_src(&c, card, true, &data, &len);
-    if (ok && data) ok = stage(&c, join(argv[2], "README.md"), data, len);
-    free(card);
-    free(data);
-  }
-  const json_t *old_meta = NULL;
-  char *meta_path = join(src, "metadata.json");
-  size_t mlen = 0;
-  char *mtext = NULL;
-  if (ok && meta_path) ok = read_src(&c, meta_path, true, &mtext, &mlen);
-  json_t *old = mtext ? json_loadb(mtext, mlen, 0, NULL) : NULL;
-  old_meta = old;
-  free(mtext);
-  free(meta_path);
+  if (ok) ok = copy_card(&c, argv[1], argv[2]);
   if (ok) {
-    json_t *meta = json_pack("{ss}", "name", m->op_id);
-    if (json_is_integer(json_object_get(old_meta, "version")))
-      set_if(meta, "version", json_object_get(old_meta, "version"));
-    json_object_set_new(meta, "backend", json_pack("{ss}", "type", "webgpu"));
-    json_object_set_new(meta, "webgpu", json_pack("{ssso}", "manifestSpec", "2.1", "variants", variants));
-    variants = NULL;
-    json_object_set_new(meta, "digest", json_pack("{ssso}", "algorithm", "sha256", "files", c.files));
-    c.files = NULL;
-    json_object_set_new(meta, "provenance", json_pack("{ss}", "convertedBy", "wgk convert (from the seed format)"));
-    char *mt = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    size_t mtlen = mt ? strlen(mt) : 0;
-    char *line = mt ? malloc(mtlen + 2) : NULL;
-    if (line) memcpy(line, mt, mtlen), line[mtlen] = '\n', line[mtlen + 1] = '\0';
-    ok = line ? stage(&c, join(dst, "metadata.json"), line, mtlen + 1)
-              : (util_error_oom(&err, "wgk convert", "metadata.json"), false);
-    free(line);
-    free(mt);
-    json_decref(meta);
+    ok = stage_metadata(&c, variants); /* takes variants and c.files */
+  } else {
+    json_decref(variants);
+    json_decref(c.files);
   }
-  json_decref(old);
-  json_decref(variants);
-  json_decref(c.files);
+  c.files = NULL;
   /* every source file read and checked: only now is DST made and written */
   if (ok) ok = publish(&c, argv[2]);
   if (ok) {
