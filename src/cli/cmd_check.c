@@ -212,6 +212,47 @@ static void check_device(checker *ck, wgk_kernel *k, const tc_suite *s) {
   (void)ran;
 }
 
+/* bench.json, optional: it parses and its cases name the manifest's ports, attributes and tunables. */
+static void check_bench(checker *ck, const char *dir, const manifest_model *m) {
+  size_t len = 0;
+  bool missing = false;
+  char path[4200];
+  char *text = read_text(dir, "bench.json", &len, &missing, ck);
+  snprintf(path, sizeof path, "%s/bench.json", dir);
+  if (text) {
+    tc_bench_suite *bench = NULL;
+    util_error berr = {0};
+    if (tc_bench_suite_parse(text, len, path, &bench, &berr) != WGK_OK) {
+      problem_err(ck, "bench.json", &berr);
+    } else {
+      int before = ck->problems;
+      for (size_t i = 0; m && i < bench->n_cases; i++)
+        check_names(ck, "bench.json", path, m, bench->cases[i].inputs, bench->cases[i].n_inputs,
+                    bench->cases[i].attrs, bench->cases[i].n_attrs, bench->cases[i].tunables,
+                    bench->cases[i].n_tunables);
+      if (ck->problems == before) printf("ok    bench.json: %zu case%s\n", bench->n_cases, bench->n_cases == 1 ? "" : "s");
+    }
+    tc_bench_suite_free(bench);
+  } else if (missing) {
+    printf("note  bench.json: none (wgk bench and wgk tune need one)\n");
+  }
+  free(text);
+}
+
+/* The kernel card: ROOT/README.md, present and not empty. */
+static void check_card(checker *ck, const char *root) {
+  char path[4200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/README.md", root);
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    problem(ck, "card", "%s: missing: the kernel card (what the op does, its dtypes and limits, how its tests were "
+            "made; docs/authoring.md)", path);
+  else if (st.st_size == 0)
+    problem(ck, "card", "%s: empty (the kernel card says what the op does and how its tests were made)", path);
+  else
+    printf("ok    README.md: %lld bytes\n", (long long)st.st_size);
+}
+
 static int check(const char *arg, const cli_common *common) {
   checker ck = {0};
   char dir[4096], root[4096], path[4200];
@@ -275,35 +316,8 @@ static int check(const char *arg, const cli_common *common) {
   }
   free(text);
 
-  text = read_text(dir, "bench.json", &len, &missing, &ck);
-  snprintf(path, sizeof path, "%s/bench.json", dir);
-  if (text) {
-    tc_bench_suite *bench = NULL;
-    util_error berr = {0};
-    if (tc_bench_suite_parse(text, len, path, &bench, &berr) != WGK_OK) {
-      problem_err(&ck, "bench.json", &berr);
-    } else {
-      int before = ck.problems;
-      for (size_t i = 0; m && i < bench->n_cases; i++)
-        check_names(&ck, "bench.json", path, m, bench->cases[i].inputs, bench->cases[i].n_inputs,
-                    bench->cases[i].attrs, bench->cases[i].n_attrs, bench->cases[i].tunables,
-                    bench->cases[i].n_tunables);
-      if (ck.problems == before) printf("ok    bench.json: %zu case%s\n", bench->n_cases, bench->n_cases == 1 ? "" : "s");
-    }
-    tc_bench_suite_free(bench);
-  } else if (missing) {
-    printf("note  bench.json: none (wgk bench and wgk tune need one)\n");
-  }
-  free(text);
-
-  snprintf(path, sizeof path, "%s/README.md", root);
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-    problem(&ck, "card", "%s: missing: the kernel card (what the op does, its dtypes and limits, how its tests were "
-            "made; docs/authoring.md)", path);
-  else if (st.st_size == 0)
-    problem(&ck, "card", "%s: empty (the kernel card says what the op does and how its tests were made)", path);
-  else
-    printf("ok    README.md: %lld bytes\n", (long long)st.st_size);
+  check_bench(&ck, dir, m);
+  check_card(&ck, root);
 
   if (suite && m && packed && abs) {
     wgk_context *ctx = NULL;
