@@ -109,43 +109,47 @@ bool manifest_reserved_name(const char *name) {
   return false;
 }
 
+/* The words of WGSL 15.1-15.3, one list per kind, kept as dense tables. */
+/* clang-format off */
+static const char *const wgsl_keywords[] = {
+    "alias", "break", "case", "const", "const_assert", "continue", "continuing", "default", "diagnostic", "discard",
+    "else", "enable", "false", "fn", "for", "if", "let", "loop", "override", "requires", "return", "struct",
+    "switch", "true", "var", "while", NULL};
+static const char *const wgsl_types[] = {
+    "bool", "f16", "f32", "i32", "u32", "array", "atomic", "ptr", "sampler", "sampler_comparison", "vec2", "vec3",
+    "vec4", "vec2f", "vec3f", "vec4f", "vec2h", "vec3h", "vec4h", "vec2i", "vec3i", "vec4i", "vec2u", "vec3u",
+    "vec4u", "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4",
+    "mat2x2f", "mat2x3f", "mat2x4f", "mat3x2f", "mat3x3f", "mat3x4f", "mat4x2f", "mat4x3f", "mat4x4f",
+    "mat2x2h", "mat2x3h", "mat2x4h", "mat3x2h", "mat3x3h", "mat3x4h", "mat4x2h", "mat4x3h", "mat4x4h", NULL};
+static const char *const wgsl_reserved_words[] = {
+    "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm", "asm_fragment", "async", "attribute",
+    "auto", "await", "become", "cast", "catch", "class", "co_await", "co_return", "co_yield", "coherent",
+    "column_major", "common", "compile", "compile_fragment", "concept", "const_cast", "consteval", "constexpr",
+    "constinit", "crate", "debugger", "decltype", "delete", "demote", "demote_to_helper", "do", "dynamic_cast",
+    "enum", "explicit", "export", "extends", "extern", "external", "fallthrough", "filter", "final", "finally",
+    "friend", "from", "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements", "import", "inline",
+    "instanceof", "interface", "layout", "lowp", "macro", "macro_rules", "match", "mediump", "meta", "mod",
+    "module", "move", "mut", "mutable", "namespace", "new", "nil", "noexcept", "noinline", "nointerpolation",
+    "non_coherent", "noncoherent", "noperspective", "null", "nullptr", "of", "operator", "package", "packoffset",
+    "partition", "pass", "patch", "pixelfragment", "precise", "precision", "premerge", "priv", "protected", "pub",
+    "public", "readonly", "ref", "regardless", "register", "reinterpret_cast", "require", "resource", "restrict",
+    "self", "set", "shared", "sizeof", "smooth", "snorm", "static", "static_assert", "static_cast", "std",
+    "subroutine", "super", "target", "template", "this", "thread_local", "throw", "trait", "try", "type",
+    "typedef", "typeid", "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use", "using",
+    "varying", "virtual", "volatile", "wgsl", "where", "with", "writeonly", "yield", NULL};
+/* clang-format on */
+
 /* What a WGSL identifier may not be: the keywords, the predeclared types and type generators a binding
  * named so would shadow or collide with, and the names WGSL reserves (WGSL 15.1-15.3). NULL when the name is
  * free, else which kind of word it is. */
 const char *manifest_wgsl_word(const char *s) {
-  static const char *const keywords[] = {
-      "alias", "break", "case", "const", "const_assert", "continue", "continuing", "default", "diagnostic", "discard",
-      "else", "enable", "false", "fn", "for", "if", "let", "loop", "override", "requires", "return", "struct",
-      "switch", "true", "var", "while", NULL};
-  static const char *const types[] = {
-      "bool", "f16", "f32", "i32", "u32", "array", "atomic", "ptr", "sampler", "sampler_comparison", "vec2", "vec3",
-      "vec4", "vec2f", "vec3f", "vec4f", "vec2h", "vec3h", "vec4h", "vec2i", "vec3i", "vec4i", "vec2u", "vec3u",
-      "vec4u", "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4",
-      "mat2x2f", "mat2x3f", "mat2x4f", "mat3x2f", "mat3x3f", "mat3x4f", "mat4x2f", "mat4x3f", "mat4x4f",
-      "mat2x2h", "mat2x3h", "mat2x4h", "mat3x2h", "mat3x3h", "mat3x4h", "mat4x2h", "mat4x3h", "mat4x4h", NULL};
-  static const char *const reserved_words[] = {
-      "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm", "asm_fragment", "async", "attribute",
-      "auto", "await", "become", "cast", "catch", "class", "co_await", "co_return", "co_yield", "coherent",
-      "column_major", "common", "compile", "compile_fragment", "concept", "const_cast", "consteval", "constexpr",
-      "constinit", "crate", "debugger", "decltype", "delete", "demote", "demote_to_helper", "do", "dynamic_cast",
-      "enum", "explicit", "export", "extends", "extern", "external", "fallthrough", "filter", "final", "finally",
-      "friend", "from", "fxgroup", "get", "goto", "groupshared", "highp", "impl", "implements", "import", "inline",
-      "instanceof", "interface", "layout", "lowp", "macro", "macro_rules", "match", "mediump", "meta", "mod",
-      "module", "move", "mut", "mutable", "namespace", "new", "nil", "noexcept", "noinline", "nointerpolation",
-      "non_coherent", "noncoherent", "noperspective", "null", "nullptr", "of", "operator", "package", "packoffset",
-      "partition", "pass", "patch", "pixelfragment", "precise", "precision", "premerge", "priv", "protected", "pub",
-      "public", "readonly", "ref", "regardless", "register", "reinterpret_cast", "require", "resource", "restrict",
-      "self", "set", "shared", "sizeof", "smooth", "snorm", "static", "static_assert", "static_cast", "std",
-      "subroutine", "super", "target", "template", "this", "thread_local", "throw", "trait", "try", "type",
-      "typedef", "typeid", "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use", "using",
-      "varying", "virtual", "volatile", "wgsl", "where", "with", "writeonly", "yield", NULL};
   if (!s) return NULL;
-  for (const char *const *k = keywords; *k; k++)
+  for (const char *const *k = wgsl_keywords; *k; k++)
     if (strcmp(*k, s) == 0) return "a WGSL keyword";
-  for (const char *const *k = types; *k; k++)
+  for (const char *const *k = wgsl_types; *k; k++)
     if (strcmp(*k, s) == 0) return "a WGSL type";
   if (strncmp(s, "texture_", 8) == 0) return "a WGSL type";
-  for (const char *const *k = reserved_words; *k; k++)
+  for (const char *const *k = wgsl_reserved_words; *k; k++)
     if (strcmp(*k, s) == 0) return "a word WGSL reserves";
   if (strcmp(s, "_") == 0 || strncmp(s, "__", 2) == 0) return "not a WGSL identifier ('_' alone or a leading '__')";
   return NULL;
