@@ -167,27 +167,27 @@ typedef struct wgk_context_options {
    * value. WGK_OFF asks for none where the comment allows it; WGK_ON / WGK_OFF set a switch. A value that breaks
    * its rule, here or in the variable, fails wgk_context_create with WGK_ERR_INVALID_ARGUMENT naming the field
    * (or variable), the rule and the value. */
-  int64_t wait_timeout_ms;  /* longest wait for the GPU before WGK_ERR_TIMEOUT, 1 .. 86,400,000 (24 h);
-                               WGK_WAIT_TIMEOUT_MS; 60,000 */
-  int64_t pool_bytes;       /* bytes of released tensors' buffers and read-back staging kept for reuse, up to 2^48;
-                               WGK_OFF: none kept; WGK_POOL_BYTES; 512 MiB */
-  int64_t queue_write_max;  /* uploads up to this many bytes go through queue writes, larger ones through staging,
-                               up to 2^48; WGK_OFF: every upload staged; WGK_QUEUE_WRITE_MAX; 256 KiB */
-  int64_t host_span;        /* bytes of a staged piece's host conversion one thread takes, 4 KiB .. 64 MiB;
-                               WGK_HOST_SPAN; 256 KiB */
+  int64_t wait_timeout_ms; /* longest wait for the GPU before WGK_ERR_TIMEOUT, 1 .. 86,400,000 (24 h);
+                              WGK_WAIT_TIMEOUT_MS; 60,000 */
+  int64_t pool_bytes;      /* bytes of released tensors' buffers and read-back staging kept for reuse, up to 2^48;
+                              WGK_OFF: none kept; WGK_POOL_BYTES; 512 MiB */
+  int64_t queue_write_max; /* uploads up to this many bytes go through queue writes, larger ones through staging,
+                              up to 2^48; WGK_OFF: every upload staged; WGK_QUEUE_WRITE_MAX; 256 KiB */
+  int64_t host_span;       /* bytes of a staged piece's host conversion one thread takes, 4 KiB .. 64 MiB;
+                              WGK_HOST_SPAN; 256 KiB */
   int64_t max_storage_binding_bytes; /* lowers (never raises) the storage-binding limit plans use, so calls split
                                at small sizes: a multiple of 4 of at least the device's storage offset alignment;
                                WGK_MAX_STORAGE_BINDING_BYTES; the device's limit */
-  int32_t host_threads;     /* threads converting one large staged transfer, the caller's included, 1 .. 64 (1: all
-                               on the calling thread); WGK_HOST_THREADS; 8 */
-  int32_t host_spin_us;     /* microseconds those threads watch for the next piece before sleeping, up to 100,000;
-                               WGK_OFF: none; WGK_HOST_SPIN_US; 100 on a GPU adapter, none on a CPU adapter */
-  int32_t wait_spin_us;     /* microseconds a wait for the GPU polls before it blocks, up to 1,000,000; WGK_OFF:
-                               block at once; WGK_WAIT_SPIN_US; 2,000 on a GPU adapter, none on a CPU adapter */
-  int8_t staged_upload;     /* uploads above queue_write_max through reused mapped staging buffers (else through
-                               mapped creation); WGK_STAGED_UPLOAD; on unless the adapter is a CPU */
-  int8_t defer_uploads;     /* a one-piece staged upload's copy rides with the next submission; WGK_DEFER_UPLOADS;
-                               on unless the adapter is a CPU */
+  int32_t host_threads;      /* threads converting one large staged transfer, the caller's included, 1 .. 64 (1: all
+                                on the calling thread); WGK_HOST_THREADS; 8 */
+  int32_t host_spin_us;      /* microseconds those threads watch for the next piece before sleeping, up to 100,000;
+                                WGK_OFF: none; WGK_HOST_SPIN_US; 100 on a GPU adapter, none on a CPU adapter */
+  int32_t wait_spin_us;      /* microseconds a wait for the GPU polls before it blocks, up to 1,000,000; WGK_OFF:
+                                block at once; WGK_WAIT_SPIN_US; 2,000 on a GPU adapter, none on a CPU adapter */
+  int8_t staged_upload;      /* uploads above queue_write_max through reused mapped staging buffers (else through
+                                mapped creation); WGK_STAGED_UPLOAD; on unless the adapter is a CPU */
+  int8_t defer_uploads;      /* a one-piece staged upload's copy rides with the next submission; WGK_DEFER_UPLOADS;
+                                on unless the adapter is a CPU */
   int8_t submit_during_fill; /* copies deferred by earlier uploads are submitted while a staged piece is filled;
                                WGK_SUBMIT_DURING_FILL; off */
   wgk_log_fn log;            /* where wgk's diagnostics go (wgk_log_kind); NULL: nowhere, the library never prints */
@@ -404,8 +404,8 @@ typedef struct wgk_output_read {
 WGK_API wgk_status wgk_call_run_read(wgk_call *call, const wgk_output_read *reads, size_t n_reads);
 /* One input given to wgk_call_run_host as host values. */
 typedef struct wgk_input_write {
-  const char *name;     /* input (or in/out) port: bind key or port name */
-  wgk_dtype dtype;      /* of the values, as wgk_tensor_create takes them */
+  const char *name; /* input (or in/out) port: bind key or port name */
+  wgk_dtype dtype;  /* of the values, as wgk_tensor_create takes them */
   int rank;
   const int64_t *shape;
   const void *data;

@@ -17,11 +17,11 @@
 #include "bench/stats.h"
 
 typedef struct bench_breakdown {
-  bench_stat resident, run, wait;  /* the untimed resident series: whole call, run returning, the wait */
-  bool has_timestamps;             /* the timed figures below were measured */
-  bool timestamps_trusted;         /* they time the GPU (not a CPU adapter's driver flush) */
+  bench_stat resident, run, wait; /* the untimed resident series: whole call, run returning, the wait */
+  bool has_timestamps;            /* the timed figures below were measured */
+  bool timestamps_trusted;        /* they time the GPU (not a CPU adapter's driver flush) */
   bench_stat timed_call, timed_run, timed_wait, timed_gpu, timed_span; /* lone timed resident calls */
-  bench_stat warm_gpu, warm_span;  /* the last call of a warm back-to-back series: passes, span */
+  bench_stat warm_gpu, warm_span; /* the last call of a warm back-to-back series: passes, span */
   bool has_submit_wait, has_empty_pass;
   double submit_wait_ns, empty_pass_ns; /* the floors (medians) */
 } bench_breakdown;

@@ -165,7 +165,9 @@ static wgk_status run_batch(bench_setup *s, wgk_batch *b) {
 wgk_status bench_warm(bench_setup *s, int64_t calls) {
   wgk_batch *b = NULL;
   wgk_status st = wgk_batch_create(rt_kernel_context(s->k), &b);
-  double t0 = now_ns(), until = s->cpu ? WGK_BENCH_WARM_CPU_NS : s->warmed ? WGK_BENCH_WARM_NS : WGK_BENCH_WARM_FIRST_NS;
+  double t0 = now_ns(), until = s->cpu      ? WGK_BENCH_WARM_CPU_NS
+                                : s->warmed ? WGK_BENCH_WARM_NS
+                                            : WGK_BENCH_WARM_FIRST_NS;
   s->warmed = true;
   bool single = s->call_ns * s->batch_calls > until; /* a long call warms by itself: no batches of them */
   for (int64_t done = 0; !st && (done < calls || now_ns() - t0 < until); done += single ? 1 : s->batch_calls) {
@@ -235,7 +237,8 @@ wgk_status bench_time_timestamps(bench_setup *s, int64_t warmup, int64_t iters, 
   double *span = calloc((size_t)iters + 1, sizeof *span);
   double *per_pass = calloc((size_t)iters * WGK_BENCH_MAX_PASSES + 1, sizeof *per_pass);
   wgk_batch *b = NULL;
-  wgk_status st = ns && wall && span && per_pass ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
+  wgk_status st =
+      ns && wall && span && per_pass ? wgk_batch_create(rt_kernel_context(s->k), &b) : WGK_ERR_OUT_OF_MEMORY;
   if (!st) st = wgk_call_enable_timing(s->call, true);
   if (!st) st = bench_warm(s, warmup); /* timed like the series, so the clocks are up for this very pattern */
   for (int64_t i = 0; i < iters && !st; i++) {
@@ -374,8 +377,9 @@ static wgk_input_write *e2e_writes(const bench_setup *s) {
   wgk_input_write *w = calloc(c->n_inputs ? c->n_inputs : 1, sizeof *w);
   for (size_t i = 0; w && i < c->n_inputs; i++) {
     const util_host_tensor *h = s->host[i];
-    w[i] = (wgk_input_write){c->inputs[i].key, wgk_dtype_from_name(wgk_dtype_name(h->dtype)), h->rank, h->dims,
-                             h->data, util_host_tensor_bytes(h)};
+    w[i] = (wgk_input_write){c->inputs[i].key, wgk_dtype_from_name(wgk_dtype_name(h->dtype)),
+                             h->rank,          h->dims,
+                             h->data,          util_host_tensor_bytes(h)};
   }
   return w;
 }
@@ -442,8 +446,8 @@ wgk_status bench_time_e2e(bench_setup *s, int64_t warmup, int64_t iters, bench_s
   }
   if (!st) {
     *out = bench_stat_of(ns, (size_t)n);
-    *parts = (bench_e2e_parts){bench_stat_of(up, (size_t)n), bench_stat_of(run, (size_t)n),
-                               bench_stat_of(steps, (size_t)n)};
+    *parts =
+        (bench_e2e_parts){bench_stat_of(up, (size_t)n), bench_stat_of(run, (size_t)n), bench_stat_of(steps, (size_t)n)};
   }
   if (!st) st = bind_set(s, 0); /* back to the resident inputs */
   free(reads);

@@ -25,27 +25,27 @@
 typedef struct bench_setup {
   wgk_kernel *k;
   const tc_bench_case *c;
-  util_host_tensor **host;              /* per case input */
-  wgk_tensor **dev[WGK_BENCH_MAX_SETS]; /* per set, per case input */
-  int sets;                             /* input copies rotated among */
-  int next;                             /* the set the next call binds */
-  wgk_call *call;                       /* inputs of set 0, the case's attrs, args and tunables */
-  uint64_t input_bytes, output_bytes;   /* host bytes of all inputs / outputs (outputs after a run) */
-  double call_ns;                       /* one run + wait after the first (an estimate, picks K) */
-  int batch_calls;                      /* K: calls per back-to-back submission */
-  bool cpu;                             /* a CPU adapter (shorter warm-up) */
-  bool warmed;                          /* the case's first warm-up (the long one) is done */
-  bench_series ts_batch;                /* wall per call of the submissions the timestamp series read (every call
-                                               of them timed): a repeat per series with acc */
-  bench_series span_ns;                 /* GPU span of those reads: the last call's first pass's begin to its
-                                               last pass's end */
-  int n_passes;                         /* passes timed by the timestamp series */
-  char pass_name[WGK_BENCH_MAX_PASSES][64]; /* each pass's name (the last part of its label) */
+  util_host_tensor **host;                    /* per case input */
+  wgk_tensor **dev[WGK_BENCH_MAX_SETS];       /* per set, per case input */
+  int sets;                                   /* input copies rotated among */
+  int next;                                   /* the set the next call binds */
+  wgk_call *call;                             /* inputs of set 0, the case's attrs, args and tunables */
+  uint64_t input_bytes, output_bytes;         /* host bytes of all inputs / outputs (outputs after a run) */
+  double call_ns;                             /* one run + wait after the first (an estimate, picks K) */
+  int batch_calls;                            /* K: calls per back-to-back submission */
+  bool cpu;                                   /* a CPU adapter (shorter warm-up) */
+  bool warmed;                                /* the case's first warm-up (the long one) is done */
+  bench_series ts_batch;                      /* wall per call of the submissions the timestamp series read (every call
+                                                     of them timed): a repeat per series with acc */
+  bench_series span_ns;                       /* GPU span of those reads: the last call's first pass's begin to its
+                                                     last pass's end */
+  int n_passes;                               /* passes timed by the timestamp series */
+  char pass_name[WGK_BENCH_MAX_PASSES][64];   /* each pass's name (the last part of its label) */
   bench_series pass_ns[WGK_BENCH_MAX_PASSES]; /* each pass's share of the timestamps, a repeat per series */
   /* The lone timed call (a resident call with timestamps on, bench_time_timed_call), a repeat per series: */
-  bench_series timed_calls;             /* wall of run + wait + reading the timestamps */
-  bench_series timed_run, timed_wait;   /* wgk_call_run returning (record + submit); the wait after it */
-  bench_series timed_gpu, timed_span;   /* its passes' busy time (timestamps) and span */
+  bench_series timed_calls;           /* wall of run + wait + reading the timestamps */
+  bench_series timed_run, timed_wait; /* wgk_call_run returning (record + submit); the wait after it */
+  bench_series timed_gpu, timed_span; /* its passes' busy time (timestamps) and span */
   /* The untimed resident series split (bench_time_batch_resident): */
   bench_series resident_run, resident_wait;
   struct bench_bare *bare;  /* a bare submission timed after each resident call (NULL: none could be made) */

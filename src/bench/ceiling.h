@@ -27,10 +27,10 @@
 #include "gpu/gpu.h"
 #include "wgk.h"
 
-#define WGK_BENCH_WARM_NS 200e6    /* a GPU's clocks ramp within ~100 ms of steady work (and drop in ~1 s idle) */
+#define WGK_BENCH_WARM_NS 200e6     /* a GPU's clocks ramp within ~100 ms of steady work (and drop in ~1 s idle) */
 #define WGK_BENCH_WARM_FIRST_NS 1e9 /* a case's first warm-up (bench_warm) */
-#define WGK_BENCH_WARM_CPU_NS 50e6 /* a CPU adapter: its cores' frequency */
-#define WGK_BENCH_COPY_VARIANTS 4  /* 1, 2, 4, 8 vec4 per thread */
+#define WGK_BENCH_WARM_CPU_NS 50e6  /* a CPU adapter: its cores' frequency */
+#define WGK_BENCH_COPY_VARIANTS 4   /* 1, 2, 4, 8 vec4 per thread */
 
 /* One kernel's figures: per dispatch from timestamps and from the wall time of back-to-back dispatches. */
 typedef struct bench_kernel_time {
@@ -96,20 +96,20 @@ typedef struct bench_goals {
   double transfer_floor_ns; /* input bytes / upload + output bytes / download, at the ceilings */
   double upload_gbps;       /* the ceilings the floor used: the faster of the start's and the beside */
   double download_gbps;
-  bool transfer_beside;     /* either of them was the one timed beside the case */
-  double ratio_beside;      /* transfer_ns over the floor at the beside ceilings alone (0: none): where the link itself
-                               was slow while the case ran, this ratio stays near the path's own and the goal's does
-                               not (the goal is never judged by it: a slow moment would flatter it) */
-  double transfer_ns;       /* e2e - resident */
-  double transfer_ratio;    /* transfer_ns / transfer_floor_ns */
-  bool transfer_met;        /* ratio <= WGK_BENCH_TRANSFER_GOAL */
-  bool has_overhead;        /* the bare submit + wait was measured */
-  double submit_wait_ns;    /* its median: timed beside the case's resident calls where they were, else the ceiling's */
-  bool submit_wait_beside;  /* submit_wait_ns was timed beside the resident calls (bench_bare) */
-  double overhead_ratio;    /* resident / submit_wait_ns */
-  bool overhead_met;        /* ratio <= WGK_BENCH_OVERHEAD_GOAL */
-  double host_ratio;        /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
-                               the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
+  bool transfer_beside;    /* either of them was the one timed beside the case */
+  double ratio_beside;     /* transfer_ns over the floor at the beside ceilings alone (0: none): where the link itself
+                              was slow while the case ran, this ratio stays near the path's own and the goal's does
+                              not (the goal is never judged by it: a slow moment would flatter it) */
+  double transfer_ns;      /* e2e - resident */
+  double transfer_ratio;   /* transfer_ns / transfer_floor_ns */
+  bool transfer_met;       /* ratio <= WGK_BENCH_TRANSFER_GOAL */
+  bool has_overhead;       /* the bare submit + wait was measured */
+  double submit_wait_ns;   /* its median: timed beside the case's resident calls where they were, else the ceiling's */
+  bool submit_wait_beside; /* submit_wait_ns was timed beside the resident calls (bench_bare) */
+  double overhead_ratio;   /* resident / submit_wait_ns */
+  bool overhead_met;       /* ratio <= WGK_BENCH_OVERHEAD_GOAL */
+  double host_ratio;       /* (resident - gpu) / submit_wait_ns: the call's cost past its GPU work, which is what
+                              the goal measures where the GPU work is small next to a submit (a CPU adapter's is not) */
 } bench_goals;
 /* One case's figures, as the goals read them. */
 typedef struct bench_goal_figures {
@@ -134,8 +134,8 @@ wgk_status bench_measure_submit_wait(gpu_device *dev, uint32_t reps, bench_ceili
 
 /* The bare submission (one workgroup writing one word: encoder, dispatch, submit, wait), to time beside a case's
  * resident calls. On the H200 a call's host part sits at one of two levels for long stretches (11 or 17 us of record
- * and submit, bench/results/archive-2026-12-02/h200-2026-12-02-decode-apart.md): the bare submission timed minutes apart can be in the
- * other one, timed beside it is in the same one. */
+ * and submit, bench/results/archive-2026-12-02/h200-2026-12-02-decode-apart.md): the bare submission timed minutes
+ * apart can be in the other one, timed beside it is in the same one. */
 typedef struct bench_bare bench_bare;
 wgk_status bench_bare_create(gpu_device *dev, bench_bare **out /* OUT */, util_error *err);
 wgk_status bench_bare_time(bench_bare *b, double *ns /* OUT */, util_error *err);

@@ -3,9 +3,9 @@
  * of the whole call (run + wait: it contains the GPU work), the timestamps of a call (and the span from its first
  * pass's begin to its last pass's end) cannot exceed the wall time of that call, and the timestamps of the last
  * call of a submission of K calls timed alike cannot exceed that submission's wall time per call (the GPU did
- * each call's work inside it, plus the submission and the barriers). A figure that breaks either rule is reported with the reason, never
- * dropped or clamped: it says the measurement is wrong (timestamps latched early, a clock that changed
- * between the series, a slot read from another run), not the kernel.
+ * each call's work inside it, plus the submission and the barriers). A figure that breaks either rule is reported with
+ * the reason, never dropped or clamped: it says the measurement is wrong (timestamps latched early, a clock that
+ * changed between the series, a slot read from another run), not the kernel.
  */
 #ifndef WGK_BENCH_CONSISTENCY_H
 #define WGK_BENCH_CONSISTENCY_H
@@ -19,15 +19,15 @@
 #define WGK_BENCH_BATCH_TOLERANCE 0.05
 
 typedef struct bench_figures {
-  bool timestamps;      /* gpu_ns from timestamp queries; else it is batch_ns itself */
-  double gpu_ns;        /* median GPU time per call (timestamps: of the last call of a warm back-to-back series) */
-  double batch_ns;      /* median wall time per call of K back-to-back calls in one submission (timestamps: the
-                           very submissions whose last call gave gpu_ns, every call timed alike); <= 0: not
-                           measured */
-  int batch_calls;      /* K */
-  double resident_ns;   /* median wall time of one call (run + wait); <= 0: not measured (a ceiling kernel) */
-  double timed_call_ns; /* median wall time of lone timed calls (run + wait + reading the timestamps); <= 0: not
-                           measured */
+  bool timestamps;           /* gpu_ns from timestamp queries; else it is batch_ns itself */
+  double gpu_ns;             /* median GPU time per call (timestamps: of the last call of a warm back-to-back series) */
+  double batch_ns;           /* median wall time per call of K back-to-back calls in one submission (timestamps: the
+                                very submissions whose last call gave gpu_ns, every call timed alike); <= 0: not
+                                measured */
+  int batch_calls;           /* K */
+  double resident_ns;        /* median wall time of one call (run + wait); <= 0: not measured (a ceiling kernel) */
+  double timed_call_ns;      /* median wall time of lone timed calls (run + wait + reading the timestamps); <= 0: not
+                                measured */
   double timed_call_gpu_ns;  /* their timestamps (busy union of the passes); <= 0: not measured */
   double timed_call_span_ns; /* their GPU span (first pass's begin to last pass's end); <= 0: not measured.
                                 Either past timed_call_ns: broken timestamps (units, stale or early slots). */

@@ -11,17 +11,16 @@ const char *bench_phase_name(bench_phase p) { return p < BENCH_PHASES ? names[p]
 
 double bench_first_call_ns(const bench_first_call *f, bool cpu) {
   const double *v = cpu ? f->cpu_ns : f->wall_ns;
-  return v[BENCH_PHASE_LOAD] + v[BENCH_PHASE_PREPARE] + v[BENCH_PHASE_RUN] + v[BENCH_PHASE_WAIT] +
-         v[BENCH_PHASE_READ];
+  return v[BENCH_PHASE_LOAD] + v[BENCH_PHASE_PREPARE] + v[BENCH_PHASE_RUN] + v[BENCH_PHASE_WAIT] + v[BENCH_PHASE_READ];
 }
 
 json_t *bench_first_call_json(const bench_first_call *f) {
   json_t *phases = json_object();
   for (int p = 0; p < BENCH_PHASES; p++)
     json_object_set_new(phases, names[p], json_pack("{s:f, s:f}", "wallNs", f->wall_ns[p], "cpuNs", f->cpu_ns[p]));
-  json_t *ctx = json_pack("{s:f, s:f, s:f, s:f, s:f}", "instanceNs", f->instance_ns, "adapterNs", f->adapter_ns,
-                          "pipelineCacheOpenNs", f->cache_open_ns, "deviceNs", f->device_ns, "describeNs",
-                          f->describe_ns);
+  json_t *ctx =
+      json_pack("{s:f, s:f, s:f, s:f, s:f}", "instanceNs", f->instance_ns, "adapterNs", f->adapter_ns,
+                "pipelineCacheOpenNs", f->cache_open_ns, "deviceNs", f->device_ns, "describeNs", f->describe_ns);
   json_t *o = json_pack("{s:f, s:f, s:f, s:o, s:o, s:f, s:f, s:I, s:I}", "callNs", bench_first_call_ns(f, false),
                         "callCpuNs", bench_first_call_ns(f, true), "withContextNs",
                         f->wall_ns[BENCH_PHASE_CONTEXT] + bench_first_call_ns(f, false), "phases", phases, "context",

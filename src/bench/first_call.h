@@ -33,9 +33,9 @@ typedef enum bench_phase {
 typedef struct bench_first_call {
   double wall_ns[BENCH_PHASES], cpu_ns[BENCH_PHASES];
   double instance_ns, adapter_ns, cache_open_ns, device_ns, describe_ns; /* the context's parts (wall) */
-  double shader_ns, pipeline_ns; /* of prepare: creating shader modules / pipelines (wall) */
-  uint64_t shaders, pipelines;   /* compiled / created by the first call */
-  bool has_cache;                /* the persistent pipeline cache is on */
+  double shader_ns, pipeline_ns;                     /* of prepare: creating shader modules / pipelines (wall) */
+  uint64_t shaders, pipelines;                       /* compiled / created by the first call */
+  bool has_cache;                                    /* the persistent pipeline cache is on */
   uint64_t cache_loaded, cache_missed, cache_stored; /* its counts after the first call */
 } bench_first_call;
 

@@ -2,7 +2,8 @@
  * Which CPU takes a GPU's interrupts (Linux's /proc/interrupts), so a benchmark can tell whether its waits ran on
  * it. On the H200 a thread that waits on the CPU taking the GPU's interrupts sees each submission done about
  * 40 us late (bare submit + wait 48-56 us there, 21 us on any other core), with or without sched_yield between
- * its polls: the slow level of a resident call's time (bench/results/archive-2026-12-02/h200-2026-12-02-dealt-repeats.md).
+ * its polls: the slow level of a resident call's time
+ * (bench/results/archive-2026-12-02/h200-2026-12-02-dealt-repeats.md).
  */
 #ifndef WGK_BENCH_IRQ_H
 #define WGK_BENCH_IRQ_H

@@ -96,7 +96,6 @@ json_t *bench_ceilings_json(const bench_ceilings *c) {
   }
   if (c->has_submit_wait)
     json_object_set_new(o, "submitWait", json_pack("{s:o}", "ns", bench_stat_json(&c->submit_wait)));
-  if (c->has_empty_pass)
-    json_object_set_new(o, "emptyPass", json_pack("{s:o}", "ns", bench_stat_json(&c->empty_pass)));
+  if (c->has_empty_pass) json_object_set_new(o, "emptyPass", json_pack("{s:o}", "ns", bench_stat_json(&c->empty_pass)));
   return o;
 }

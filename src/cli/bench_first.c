@@ -105,8 +105,8 @@ static const tc_bench_case *pick(const tc_bench_suite *s, const char *filter) {
   return NULL;
 }
 
-int cli_bench_first_call(const char *pkg, const char *filter, const char *json_path, const cli_common *common,
-                         int argc, char **argv) {
+int cli_bench_first_call(const char *pkg, const char *filter, const char *json_path, const cli_common *common, int argc,
+                         char **argv) {
   bench_first_call f = {0};
   wgk_context_options co = {.adapter = common->adapter, .log = cli_log};
   wgk_context *ctx = NULL;

@@ -29,14 +29,14 @@ typedef struct cli_bench_row {
   double spread_gpu, spread_batch, spread_resident; /* (max - min) / min of the repeats' medians */
   double drift_gpu, drift_batch, drift_resident;    /* the same of the medians of each series' consecutive thirds */
   double med_gpu[WGK_BENCH_MAX_REPEATS], med_batch[WGK_BENCH_MAX_REPEATS], med_resident[WGK_BENCH_MAX_REPEATS];
-  bool consistent;        /* bench/consistency.h: gpu <= resident, timestamps <= batch */
-  char consistency[512];  /* why not */
-  double load_average;    /* the host's 1-minute load average, the larger of the samples before and after */
-  int cores;              /* online */
-  int irq_cpu;         /* the CPU that took most of the GPU's interrupts over the series (bench/irq.h); -1: unknown */
-  double waits_on_irq; /* the share of the resident calls whose wait ended on irq_cpu */
-  char kept_off[64];   /* the CPUs the process was kept off (--off-irq-cpu), as a CPU list; "" when none */
-  bool repeats_agree;     /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
+  bool consistent;       /* bench/consistency.h: gpu <= resident, timestamps <= batch */
+  char consistency[512]; /* why not */
+  double load_average;   /* the host's 1-minute load average, the larger of the samples before and after */
+  int cores;             /* online */
+  int irq_cpu;           /* the CPU that took most of the GPU's interrupts over the series (bench/irq.h); -1: unknown */
+  double waits_on_irq;   /* the share of the resident calls whose wait ended on irq_cpu */
+  char kept_off[64];     /* the CPUs the process was kept off (--off-irq-cpu), as a CPU list; "" when none */
+  bool repeats_agree;    /* every spread within WGK_BENCH_REPEAT_TOLERANCE */
   char disagreement[512]; /* which series do not */
   bool has_reference;     /* --reference: the C reference's time per call (host, double) */
   bench_stat reference;
@@ -49,8 +49,8 @@ typedef struct cli_bench_row {
   bench_stat bare_beside;                 /* the bare submit + wait timed after each resident call (n 0: none) */
   bool has_transfers_beside;              /* the transfer ceilings timed again after the case's e2e series */
   bench_transfer upload_beside, download_beside;
-  bench_stat ts_batch;                    /* wall per call of the submissions the timestamps timed the last call of */
-  bench_stat span;                        /* that last call's GPU span: first pass's begin to last pass's end */
+  bench_stat ts_batch; /* wall per call of the submissions the timestamps timed the last call of */
+  bench_stat span;     /* that last call's GPU span: first pass's begin to last pass's end */
   bench_stat timed_run, timed_wait, timed_gpu, timed_span; /* lone timed calls (timed_call is their whole wall) */
   double med_run[WGK_BENCH_MAX_REPEATS], med_wait[WGK_BENCH_MAX_REPEATS]; /* resident_run / wait per repeat */
   int n_passes; /* timestamps per pass (has_timestamps): each pass's share, pooled over the repeats */

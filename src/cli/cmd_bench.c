@@ -69,11 +69,10 @@ static int parse_one(int argc, char **argv, int *i, bench_opts *o) {
                      REPEATS),
            -1;
   if (a[0] == '-' && a[1])
-    return cli_error(
-               "bench",
-               "unknown option '%s' (wgk bench takes: --case --iterations --json --peer --reference --first-call "
-               "--off-irq-cpu and the common options)",
-               a),
+    return cli_error("bench",
+                     "unknown option '%s' (wgk bench takes: --case --iterations --json --peer --reference --first-call "
+                     "--off-irq-cpu and the common options)",
+                     a),
            -1;
   if (o->pkg) return cli_error("bench", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
   o->pkg = a;

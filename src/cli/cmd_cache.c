@@ -47,8 +47,8 @@ static void list_repo(const char *cache, const char *repo, void *user) {
   if (repos) {
     jrefs = json_object();
     jsnaps = json_array();
-    obj = json_pack("{s:s, s:s, s:i, s:I, s:o, s:o}", "repo", repo, "folder", dir ? dir : "", "blobs", n_blobs,
-                    "bytes", (json_int_t)bytes, "refs", jrefs, "snapshots", jsnaps);
+    obj = json_pack("{s:s, s:s, s:i, s:I, s:o, s:o}", "repo", repo, "folder", dir ? dir : "", "blobs", n_blobs, "bytes",
+                    (json_int_t)bytes, "refs", jrefs, "snapshots", jsnaps);
     json_array_append_new(repos, obj);
   } else {
     printf("%s  %d blobs, %lld bytes  %s\n", repo, n_blobs, bytes, dir ? dir : "");

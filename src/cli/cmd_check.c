@@ -76,8 +76,7 @@ static const char *port_names(const manifest_model *m, int want_output, char *bu
     const manifest_port *p = &m->ports[i];
     bool out = p->dir != WGK_PORT_INPUT, in = p->dir != WGK_PORT_OUTPUT;
     if (want_output ? !out : !in) continue;
-    n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-                          p->n_bind_keys ? p->bind_keys[0] : p->name);
+    n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", p->n_bind_keys ? p->bind_keys[0] : p->name);
   }
   return n ? buf : "none";
 }
@@ -157,8 +156,7 @@ static void check_tests(checker *ck, const tc_suite *s, const manifest_model *m,
       util_host_tensor_free(t);
     }
     for (size_t k = 0; k < c->n_expected; k++) {
-      if (!c->expected[k].npy || npy_missing(ck, dir, s->source, c->expected[k].npy, &c->expected[k].pos, true) ||
-          !pkg)
+      if (!c->expected[k].npy || npy_missing(ck, dir, s->source, c->expected[k].npy, &c->expected[k].pos, true) || !pkg)
         continue;
       util_host_tensor *t = NULL;
       util_error err = {0};
@@ -227,10 +225,10 @@ static void check_bench(checker *ck, const char *dir, const manifest_model *m) {
     } else {
       int before = ck->problems;
       for (size_t i = 0; m && i < bench->n_cases; i++)
-        check_names(ck, "bench.json", path, m, bench->cases[i].inputs, bench->cases[i].n_inputs,
-                    bench->cases[i].attrs, bench->cases[i].n_attrs, bench->cases[i].tunables,
-                    bench->cases[i].n_tunables);
-      if (ck->problems == before) printf("ok    bench.json: %zu case%s\n", bench->n_cases, bench->n_cases == 1 ? "" : "s");
+        check_names(ck, "bench.json", path, m, bench->cases[i].inputs, bench->cases[i].n_inputs, bench->cases[i].attrs,
+                    bench->cases[i].n_attrs, bench->cases[i].tunables, bench->cases[i].n_tunables);
+      if (ck->problems == before)
+        printf("ok    bench.json: %zu case%s\n", bench->n_cases, bench->n_cases == 1 ? "" : "s");
     }
     tc_bench_suite_free(bench);
   } else if (missing) {
@@ -245,8 +243,10 @@ static void check_card(checker *ck, const char *root) {
   struct stat st;
   snprintf(path, sizeof path, "%s/README.md", root);
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-    problem(ck, "card", "%s: missing: the kernel card (what the op does, its dtypes and limits, how its tests were "
-            "made; docs/authoring.md)", path);
+    problem(ck, "card",
+            "%s: missing: the kernel card (what the op does, its dtypes and limits, how its tests were "
+            "made; docs/authoring.md)",
+            path);
   else if (st.st_size == 0)
     problem(ck, "card", "%s: empty (the kernel card says what the op does and how its tests were made)", path);
   else
@@ -265,8 +265,11 @@ static int check(const char *arg, const cli_common *common) {
   }
   snprintf(path, sizeof path, "%s/manifest.json", dir);
   if (stat(path, &st) != 0)
-    return cli_error("check", "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
-                     "build/webgpu folder)", arg, arg), 2;
+    return cli_error("check",
+                     "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
+                     "build/webgpu folder)",
+                     arg, arg),
+           2;
   printf("check %s\n", arg);
 
   manifest_model *m = NULL;
@@ -279,12 +282,15 @@ static int check(const char *arg, const cli_common *common) {
   snprintf(path, sizeof path, "%s/metadata.json", dir);
   bool packed = false;
   if (stat(path, &st) != 0) {
-    problem(&ck, "pack", "%s: missing: run `wgk pack %s` to write it (the package is unverified without it)", path, arg);
+    problem(&ck, "pack", "%s: missing: run `wgk pack %s` to write it (the package is unverified without it)", path,
+            arg);
   } else if (m) {
     packed = cli_pack_run("check", arg, true, true) == 0;
     if (!packed)
-      problem(&ck, "pack", "%s: out of date (a file changed since it was packed, or a variant's templates did): run "
-              "`wgk pack %s`", path, arg);
+      problem(&ck, "pack",
+              "%s: out of date (a file changed since it was packed, or a variant's templates did): run "
+              "`wgk pack %s`",
+              path, arg);
     else
       printf("ok    metadata.json: up to date\n");
   }

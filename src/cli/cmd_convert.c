@@ -337,7 +337,8 @@ static bool loads_verified(conv *c, const char *dir) {
   util_error e;
   util_error_clear(&e);
   char *root = realpath(dir, NULL); /* a folder, never searched for as an id */
-  wgk_status st = root ? pkg_open(root, &po, &pkg, &e) : util_error_plain(&e, WGK_ERR_IO, "%s: %s", dir, strerror(errno));
+  wgk_status st =
+      root ? pkg_open(root, &po, &pkg, &e) : util_error_plain(&e, WGK_ERR_IO, "%s: %s", dir, strerror(errno));
   free(root);
   for (size_t i = 0; !st && i < c->n_out; i++) {
     const char *rel = c->out[i].path + strlen(c->dst) + 1, *data;

@@ -30,7 +30,10 @@ int cmd_download(int argc, char **argv) {
   }
   if (!repo == !lock) return cli_usage("download");
   hub_options ho = {
-      .version = o.version, .revision = o.revision, .trust_remote_code = o.trust_remote_code, .log = &cli_log_sink,
+      .version = o.version,
+      .revision = o.revision,
+      .trust_remote_code = o.trust_remote_code,
+      .log = &cli_log_sink,
       .repair = true}; /* a download checks every cached file and fetches again what is missing or corrupted */
   util_error err;
   util_error_clear(&err);

@@ -307,15 +307,16 @@ static void print_tunables(const plan_result *plan, int tuned) {
   for (size_t i = 0; i < expr_value_len(t); i++)
     printf(" %s=%lld", expr_value_dict_key_at(t, i), (long long)expr_value_as_int(expr_value_dict_value_at(t, i)));
   printf(" (%s)\n", tuned < 0 ? "call and manifest defaults; a described device reads no tuning cache"
-                     : tuned   ? "tuning cache"
-                               : "call and manifest defaults");
+                    : tuned   ? "tuning cache"
+                              : "call and manifest defaults");
 }
 
 static json_t *tunables_json(const plan_result *plan) {
   const expr_value *t = expr_value_dict_get(plan->scope, "tunables");
   json_t *o = json_object();
   for (size_t i = 0; o && i < expr_value_len(t); i++)
-    json_object_set_new(o, expr_value_dict_key_at(t, i), json_integer(expr_value_as_int(expr_value_dict_value_at(t, i))));
+    json_object_set_new(o, expr_value_dict_key_at(t, i),
+                        json_integer(expr_value_as_int(expr_value_dict_value_at(t, i))));
   return o;
 }
 
@@ -402,10 +403,12 @@ static int print_json(const manifest_model *m, const dev_desc *d, const plan_res
   json_object_set_new(root, "intermediates", scratch_json(plan));
   json_object_set_new(root, "passes", passes);
   json_object_set_new(root, "tunables", tunables_json(plan));
-  json_object_set_new(root, "tunablesFrom", json_string(tuned < 0 ? "described device" : tuned ? "tuning cache" : "defaults"));
+  json_object_set_new(root, "tunablesFrom",
+                      json_string(tuned < 0 ? "described device"
+                                  : tuned   ? "tuning cache"
+                                            : "defaults"));
   return cli_print_json("explain", root, 0);
 }
-
 
 /* The plan shown (explain) or its WGSL written (render). tuned: -1 for a described device (no tuning cache is
  * consulted for a device wgk does not run on), else whether the tuning cache's tunables were taken. */

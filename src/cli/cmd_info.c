@@ -111,8 +111,8 @@ static json_t *info_json(pkg_package *pkg) {
     json_t *values = a->values ? json_array() : json_null();
     for (size_t v = 0; a->values && v < a->n_values; v++) json_array_append_new(values, json_deep_copy(a->values[v]));
     json_array_append_new(attrs, json_pack("{s:s, s:o?, s:o, s:b, s:s}", "name", a->name, "default",
-                                           a->default_value ? json_deep_copy(a->default_value) : NULL, "values", values, "required", a->required, "description",
-                                           a->description));
+                                           a->default_value ? json_deep_copy(a->default_value) : NULL, "values", values,
+                                           "required", a->required, "description", a->description));
   }
   for (size_t i = 0; i < m->n_tunables; i++)
     json_object_set_new(tunables, m->tunables[i].name,
@@ -151,7 +151,8 @@ int cmd_info(int argc, char **argv) {
       continue;
     }
     if (r == 0 && argv[i][0] == '-' && argv[i][1])
-      return cli_error("info", "unknown option '%s' (wgk info PKG [--json] [--version N | --revision SHA] [--strict])", argv[i]),
+      return cli_error("info", "unknown option '%s' (wgk info PKG [--json] [--version N | --revision SHA] [--strict])",
+                       argv[i]),
              2;
     if (r == 0 && pkg_name)
       return cli_error("info", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg_name), 2;

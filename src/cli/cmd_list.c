@@ -267,8 +267,8 @@ static void print_text(const list_state *s, const char *cache) {
       printf("  [hub cache, revision %.12s", hub_escape(str_or(e, "revision", ""), esc, sizeof esc));
       size_t k;
       json_t *r;
-      json_array_foreach(json_object_get(e, "refs"), k, r) printf("%s%s", k ? ", " : "; ",
-                                                                  hub_escape(json_string_value(r), esc, sizeof esc));
+      json_array_foreach(json_object_get(e, "refs"), k, r)
+          printf("%s%s", k ? ", " : "; ", hub_escape(json_string_value(r), esc, sizeof esc));
       printf("]");
     } else {
       printf("  [%s%s]", str_or(e, "source", ""), json_is_true(json_object_get(e, "shadowed")) ? ", shadowed" : "");
@@ -313,7 +313,8 @@ int cmd_list(int argc, char **argv) {
   if (json) {
     json_t *root = json_object();
     json_t *order = json_array();
-    for (size_t k = 0; k < sizeof PRECEDENCE / sizeof *PRECEDENCE; k++) json_array_append_new(order, json_string(PRECEDENCE[k]));
+    for (size_t k = 0; k < sizeof PRECEDENCE / sizeof *PRECEDENCE; k++)
+      json_array_append_new(order, json_string(PRECEDENCE[k]));
     json_object_set_new(root, "precedence", order);
     json_object_set_new(root, "searchPath", json_incref(s.dirs));
     json_object_set_new(root, "hubCache", cache ? json_string(cache) : json_null());

@@ -27,7 +27,8 @@ int cmd_lock(int argc, char **argv) {
     specs[n++] = argv[i];
   }
   if (n == 0 || o.revision || (o.version && n != 1)) {
-    if (o.revision) cli_error("lock", "a lock pins a branch vN to its commit: give REPO@vN or --version N, not a revision");
+    if (o.revision)
+      cli_error("lock", "a lock pins a branch vN to its commit: give REPO@vN or --version N, not a revision");
     if (o.version && n > 1) cli_error("lock", "--version N goes with one REPO; name several as REPO@vN");
     free(specs);
     return cli_usage("lock");

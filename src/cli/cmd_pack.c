@@ -163,7 +163,8 @@ static bool same_set(const json_t *a, const json_t *b) {
     const json_t *x = pass ? b : a, *y = pass ? a : b;
     for (size_t i = 0; i < json_array_size(x); i++) {
       bool found = false;
-      for (size_t j = 0; j < json_array_size(y) && !found; j++) found = json_equal(json_array_get(x, i), json_array_get(y, j));
+      for (size_t j = 0; j < json_array_size(y) && !found; j++)
+        found = json_equal(json_array_get(x, i), json_array_get(y, j));
       if (!found) return false;
     }
   }
@@ -209,8 +210,8 @@ static bool loads_verified(const char *arg, const json_t *files) {
   pkg_package *pkg = NULL;
   util_error err = {0};
   char *root = realpath(arg, NULL); /* a folder, never searched for as an id */
-  wgk_status st = root ? pkg_open(root, &po, &pkg, &err)
-                       : util_error_plain(&err, WGK_ERR_IO, "%s: %s", arg, strerror(errno));
+  wgk_status st =
+      root ? pkg_open(root, &po, &pkg, &err) : util_error_plain(&err, WGK_ERR_IO, "%s: %s", arg, strerror(errno));
   free(root);
   const char *rel;
   json_t *v;
@@ -236,8 +237,11 @@ static int pack(const char *arg, bool check, bool quiet) {
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) snprintf(dir, sizeof dir, "%s", arg);
   snprintf(path, sizeof path, "%s/manifest.json", dir);
   if (stat(path, &st) != 0)
-    return cli_error(who, "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
-                     "build/webgpu folder)", arg, arg), 2;
+    return cli_error(who,
+                     "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
+                     "build/webgpu folder)",
+                     arg, arg),
+           2;
   util_error err = {0};
   manifest_model *m = NULL;
   if (manifest_load_file(path, &m, &err) != WGK_OK) {
@@ -253,14 +257,15 @@ static int pack(const char *arg, bool check, bool quiet) {
     if (!old || !json_is_object(old)) {
       manifest_free(m);
       json_decref(old);
-      return cli_error(who, "%s:%d:%d: %s (fix or remove it; pack keeps its other keys)", path, jerr.line,
-                       jerr.column, old ? "not an object" : jerr.text), 1;
+      return cli_error(who, "%s:%d:%d: %s (fix or remove it; pack keeps its other keys)", path, jerr.line, jerr.column,
+                       old ? "not an object" : jerr.text),
+             1;
     }
   }
   file_list files = {0};
-  json_t *digest = walk(dir, "", &files, 0) ? (qsort(files.names, files.n, sizeof *files.names, by_name),
-                                               digests(dir, &files))
-                                            : NULL;
+  json_t *digest = walk(dir, "", &files, 0)
+                       ? (qsort(files.names, files.n, sizeof *files.names, by_name), digests(dir, &files))
+                       : NULL;
   json_t *vars = digest ? variant_lists(dir, m, m->format == WGK_MANIFEST_SPEC21) : NULL;
   json_t *meta = vars ? build_metadata(old, m, vars, digest) : NULL;
   if (!vars) json_decref(digest);
@@ -270,16 +275,17 @@ static int pack(const char *arg, bool check, bool quiet) {
   if (text && check) {
     rc = up_to_date(old, meta) ? 0 : 1;
     if (rc && !quiet) /* a command that checks quietly says it itself */
-      cli_error(who, "%s is not what `wgk pack %s` writes (a file changed since it was packed, or the variant "
-                "lists differ): run `wgk pack %s`", path, arg, arg);
+      cli_error(who,
+                "%s is not what `wgk pack %s` writes (a file changed since it was packed, or the variant "
+                "lists differ): run `wgk pack %s`",
+                path, arg, arg);
     else if (!quiet)
       printf("%s: up to date (%zu files, %zu variants)\n", path, n_files, n_variants);
   } else if (text) {
-    rc = write_file(path, text) && loads_verified(arg, json_object_get(json_object_get(meta, "digest"), "files"))
-             ? 0
-             : 1;
-    if (!rc && !quiet) printf("wrote %s: %zu files digested, %zu variants; the package loads verified\n", path, n_files,
-                    n_variants);
+    rc = write_file(path, text) && loads_verified(arg, json_object_get(json_object_get(meta, "digest"), "files")) ? 0
+                                                                                                                  : 1;
+    if (!rc && !quiet)
+      printf("wrote %s: %zu files digested, %zu variants; the package loads verified\n", path, n_files, n_variants);
   }
   free(text);
   json_decref(meta);

@@ -190,8 +190,10 @@ int cmd_test(int argc, char **argv) {
     } else if (strcmp(argv[i], "--json") == 0) {
       as_json = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_error("test", "unknown option '%s' (wgk test takes: --case --shard --list --json --record and the common options)",
-                       argv[i]),
+      return cli_error(
+                 "test",
+                 "unknown option '%s' (wgk test takes: --case --shard --list --json --record and the common options)",
+                 argv[i]),
              2;
     } else if (pkg) {
       return cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
@@ -201,7 +203,10 @@ int cmd_test(int argc, char **argv) {
   }
   if (!pkg) return cli_usage("test");
   if (record && (shard || list || as_json))
-    return cli_error("test", "--record writes expected files; it takes no %s", shard ? "--shard" : list ? "--list" : "--json"),
+    return cli_error("test", "--record writes expected files; it takes no %s",
+                     shard  ? "--shard"
+                     : list ? "--list"
+                            : "--json"),
            2;
   if (record && !record[0]) return cli_error("test", "--record: the reference command is empty"), 2;
   if (record) return cli_test_record(&o, pkg, record, pick.filter);

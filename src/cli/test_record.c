@@ -81,8 +81,8 @@ static json_t *shape_json(const util_host_tensor *t) {
 static bool write_case(const char *dir, const tc_case *c, pkg_package *pkg, const char *source) {
   char path[4096];
   json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "id", c->id, "attrs", values_json(c->attrs, c->n_attrs),
-                          "args", values_json(c->args, c->n_args), "tunables",
-                          values_json(c->tunables, c->n_tunables), "inputs", json_object(), "outputs", json_object());
+                          "args", values_json(c->args, c->n_args), "tunables", values_json(c->tunables, c->n_tunables),
+                          "inputs", json_object(), "outputs", json_object());
   bool ok = doc != NULL;
   json_t *inputs = json_object_get(doc, "inputs"), *outputs = json_object_get(doc, "outputs");
   for (size_t i = 0; ok && i < c->n_inputs; i++) {
@@ -141,15 +141,19 @@ static bool take_outputs(const char *dir, const tc_case *c, pkg_package *pkg) {
     util_host_tensor *t = NULL;
     util_error err = {0};
     if (access(from, F_OK) != 0) {
-      cli_error("test", "--record: case %s: the reference wrote no outputs/%s.npy (in $WGK_CASE_DIR; case.json lists "
-                "the outputs wanted)", c->id, e->key);
+      cli_error("test",
+                "--record: case %s: the reference wrote no outputs/%s.npy (in $WGK_CASE_DIR; case.json lists "
+                "the outputs wanted)",
+                c->id, e->key);
       return false;
     }
     wgk_status st = util_npy_read(from, &t, &err);
     if (!st && e->rank >= 0 && (t->rank != e->rank || memcmp(t->dims, e->dims, sizeof(int64_t) * (size_t)e->rank)))
       st = util_error_plain(&err, WGK_ERR_PARSE, "%s: its shape is not the case's \"shape\"", from);
-    if (!st && !make_parents(to)) st = WGK_ERR_IO;
-    else if (!st) st = util_npy_write(to, t, &err);
+    if (!st && !make_parents(to))
+      st = WGK_ERR_IO;
+    else if (!st)
+      st = util_npy_write(to, t, &err);
     if (st && util_error_is_set(&err)) report(&err);
     if (!st) {
       printf("recorded %s: %s -> %s (%s, %zu elements)\n", c->id, e->key, e->npy, wgk_dtype_name(t->dtype),
@@ -177,8 +181,11 @@ int cli_test_record(const cli_common *o, const char *arg, const char *command, c
   bool folder = stat(probe, &st) == 0;
   snprintf(probe, sizeof probe, "%s/manifest.json", arg);
   if (!folder && stat(probe, &st) != 0)
-    return cli_error("test", "--record writes into a package folder: %s holds no manifest.json (here or in "
-                     "build/webgpu)", arg), 2;
+    return cli_error("test",
+                     "--record writes into a package folder: %s holds no manifest.json (here or in "
+                     "build/webgpu)",
+                     arg),
+           2;
   bool packed = has_metadata(arg);
   if (packed && cli_pack_run("test", arg, false, true) != 0) return 1;
   cli_common opened = *o;
@@ -231,12 +238,14 @@ int cli_test_record(const cli_common *o, const char *arg, const char *command, c
     }
     recorded++;
   }
-  if (rc == 0 && filter && matched == 0) rc = (cli_error("test", "--case %s: no test.json case id contains it", filter), 1);
+  if (rc == 0 && filter && matched == 0)
+    rc = (cli_error("test", "--case %s: no test.json case id contains it", filter), 1);
   tc_suite_free(suite);
   pkg_free(pkg);
   if (rc == 0 && recorded == 0)
-    printf("no case compares against a .npy file (\"expected\": {\"<output>\": {\"npy\": \"<file>.npy\"}}): nothing "
-           "recorded\n");
+    printf(
+        "no case compares against a .npy file (\"expected\": {\"<output>\": {\"npy\": \"<file>.npy\"}}): nothing "
+        "recorded\n");
   if (recorded && packed) {
     if (cli_pack_run("test", arg, false, true) != 0) return 1;
     printf("%d case%s recorded; metadata.json repacked\n", recorded, recorded == 1 ? "" : "s");

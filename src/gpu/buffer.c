@@ -434,8 +434,7 @@ bool gpu_readback_start(gpu_buffer *staging, size_t size) {
 
 wgk_status gpu_readback_finish(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, size_t size, gpu_piece_fn drain,
                                void *arg, uint32_t timeout_ms, util_error *err) {
-  wgk_status s =
-      map_read_range(dev, staging, 0, size, drain, arg, 0, timeout_ms, "reading a call's output back", err);
+  wgk_status s = map_read_range(dev, staging, 0, size, drain, arg, 0, timeout_ms, "reading a call's output back", err);
   if (s == WGK_OK)
     gpu_pool_put(pool, staging);
   else

@@ -210,8 +210,8 @@ wgk_status gpu_readback_finish(gpu_device *dev, gpu_pool *pool, gpu_buffer *stag
  * else a new one mapped at creation. The caller fills the memory (host work only: any thread may), unmaps the
  * buffer (gpu_buffer_unmap), records gpu_encoder_copy from it and submits; then gpu_upload_recycle maps it again
  * into the pool, or destroys it where it was not submitted (a refusal, a failed submission); NULL is accepted. */
-wgk_status gpu_upload_staging(gpu_device *dev, gpu_pool *pool, size_t size, uint32_t timeout_ms, gpu_buffer **out /* OUT */,
-                              void **mapped /* OUT */, util_error *err);
+wgk_status gpu_upload_staging(gpu_device *dev, gpu_pool *pool, size_t size, uint32_t timeout_ms,
+                              gpu_buffer **out /* OUT */, void **mapped /* OUT */, util_error *err);
 void gpu_upload_recycle(gpu_pool *pool, gpu_buffer *staging, bool submitted);
 
 /* How many times the device's buffers were waited for to map (readbacks, staging buffers taken for reuse): a

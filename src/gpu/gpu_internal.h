@@ -28,21 +28,21 @@ typedef struct gpu_deferred {
 } gpu_deferred;
 
 struct gpu_device {
-  WGPUInstance instance; /* our reference */
-  WGPUDevice device;     /* our reference; Destroy()ed only when !external */
-  WGPUQueue queue;       /* our reference */
-  bool external;         /* wraps a caller's device: never destroyed, its callbacks are the caller's */
+  WGPUInstance instance;  /* our reference */
+  WGPUDevice device;      /* our reference; Destroy()ed only when !external */
+  WGPUQueue queue;        /* our reference */
+  bool external;          /* wraps a caller's device: never destroyed, its callbacks are the caller's */
   WGPUFuture lost_future; /* a caller's device: done once it is lost or destroyed (polled by gpu_device_check) */
-  bool verbose;          /* Dawn log messages to log */
-  util_log log;          /* gpu_options.log */
-  bool timed_wait;       /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
-  uint64_t spin_ns;      /* a wait polls without sleeping this long before it blocks (gpu_options.wait_spin_us) */
-  bool cache_on;         /* the persistent pipeline cache is used (WGK_PIPELINE_CACHE) */
-  bool cache_log;        /* its counts to log when the device goes (WGK_PIPELINE_CACHE_LOG) */
-  uint64_t cache_max;    /* its cap in bytes (WGK_PIPELINE_CACHE_MAX_BYTES) */
+  bool verbose;           /* Dawn log messages to log */
+  util_log log;           /* gpu_options.log */
+  bool timed_wait;        /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
+  uint64_t spin_ns;       /* a wait polls without sleeping this long before it blocks (gpu_options.wait_spin_us) */
+  bool cache_on;          /* the persistent pipeline cache is used (WGK_PIPELINE_CACHE) */
+  bool cache_log;         /* its counts to log when the device goes (WGK_PIPELINE_CACHE_LOG) */
+  uint64_t cache_max;     /* its cap in bytes (WGK_PIPELINE_CACHE_MAX_BYTES) */
   long progress_after_ms; /* a long wait's progress line after this long; -1: none (gpu_progress_setting) */
-  dev_desc desc;         /* features and limits as granted, adapter facts */
-  uint32_t hidden;       /* dev_feature bits hidden (gpu_options.disable_features): not requested, not described */
+  dev_desc desc;          /* features and limits as granted, adapter facts */
+  uint32_t hidden;        /* dev_feature bits hidden (gpu_options.disable_features): not requested, not described */
   /* Written by Dawn's callbacks, reported and cleared by gpu_device_check. */
   wgk_status pending; /* WGK_ERR_GPU for an uncaptured error, WGK_OK when none */
   char pending_message[WGK_GPU_MESSAGE_MAX];

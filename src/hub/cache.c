@@ -405,7 +405,9 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   json_t *meta = text ? json_loadb(text, len, 0, NULL) : NULL;
   json_t *files = json_object_get(json_object_get(meta, "digest"), "files");
   if (!meta_there) {
-    if (out) fprintf(out, "%s: incomplete snapshot (no metadata.json), not loaded from; wgk download completes it\n", dir ? dir : commit);
+    if (out)
+      fprintf(out, "%s: incomplete snapshot (no metadata.json), not loaded from; wgk download completes it\n",
+              dir ? dir : commit);
   } else if (!text) {
     if (out) fprintf(out, "%s: %s\n", meta_path, why.message);
     bad++;
@@ -450,7 +452,8 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
     free(p);
   }
   if (missing && out)
-    fprintf(out, "%s: incomplete snapshot (%d of %d listed files missing), not loaded from; wgk download completes it\n",
+    fprintf(out,
+            "%s: incomplete snapshot (%d of %d listed files missing), not loaded from; wgk download completes it\n",
             dir, missing, listed);
   json_decref(meta);
   free(text);
@@ -483,10 +486,13 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
   struct dirent *e;
   bool has_snaps = access(snaps, F_OK) == 0;
   while (has_snaps && (e = readdir(d)))
-    if (e->d_name[0] == '.') continue;
+    if (e->d_name[0] == '.')
+      continue;
     else if (!hub_is_commit(e->d_name)) { /* never a folder of huggingface_hub's or wgk's: named raw nowhere */
       char shown[256];
-      if (out) fprintf(out, "%s/%s: not a commit folder, not loaded from (skipped)\n", snaps, hub_escape(e->d_name, shown, sizeof shown));
+      if (out)
+        fprintf(out, "%s/%s: not a commit folder, not loaded from (skipped)\n", snaps,
+                hub_escape(e->d_name, shown, sizeof shown));
     } else
       bad += verify_snapshot(repo_dir, e->d_name, out);
   closedir(d);
@@ -505,7 +511,9 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
       if (strlen(e->d_name) > 11 && strcmp(e->d_name + strlen(e->d_name) - 11, ".incomplete") == 0) {
         if (out) fprintf(out, "%s/%s: a partial download of huggingface_hub (it resumes it)\n", blobs, shown);
       } else if (strstr(e->d_name, TMP_MARK)) {
-        if (out) fprintf(out, "%s/%s: leftover temp file of an interrupted download (the next download removes it)\n", blobs, shown);
+        if (out)
+          fprintf(out, "%s/%s: leftover temp file of an interrupted download (the next download removes it)\n", blobs,
+                  shown);
       } else if (!hub_blob_name_shape(e->d_name)) {
         if (out) fprintf(out, "%s/%s: not named by a content hash (40 or 64 hex digits)\n", blobs, shown);
         bad++;
@@ -517,8 +525,9 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
           hub_git_sha1_hex(bytes, n, got);
         else
           hub_sha256_hex(bytes, n, got);
-        if (out) fprintf(out, "%s/%s: blob does not hash to its name (%s %s)\n", blobs, shown,
-                         strlen(e->d_name) == 40 ? "git blob id" : "sha256", got);
+        if (out)
+          fprintf(out, "%s/%s: blob does not hash to its name (%s %s)\n", blobs, shown,
+                  strlen(e->d_name) == 40 ? "git blob id" : "sha256", got);
         bad++;
       }
       free(bytes);

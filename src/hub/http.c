@@ -193,15 +193,15 @@ static char *origin_of(const char *url) {
 
 typedef struct transfer {
   hub_body *body;
-  bool too_big;     /* over HUB_FILE_MAX_BYTES */
-  bool over_total;  /* would take the operation past HUB_TOTAL_MAX_BYTES */
+  bool too_big;    /* over HUB_FILE_MAX_BYTES */
+  bool over_total; /* would take the operation past HUB_TOTAL_MAX_BYTES */
   bool no_memory;
-  long status;      /* of the answer whose headers are being read */
+  long status;         /* of the answer whose headers are being read */
   char error_code[64]; /* X-Error-Code of this hop (RepoNotFound, RevisionNotFound, EntryNotFound ...) */
   const hub_net *net;
-  const char *file; /* for the progress bar */
+  const char *file;             /* for the progress bar */
   unsigned long long announced; /* Content-Length of a refused answer */
-  bool drawn;       /* a progress line is on screen */
+  bool drawn;                   /* a progress line is on screen */
   double started;
 } transfer;
 
@@ -308,10 +308,12 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
   bool mb = dltotal >= 1000000 || dlnow >= 1000000;
   double unit = mb ? 1e6 : 1e3;
   if (dltotal > 0)
-    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s [%s] %7.1f / %.1f %s", t->file ? (strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file) : "", bar,
+    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s [%s] %7.1f / %.1f %s",
+                 t->file ? (strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file) : "", bar,
                  (double)dlnow / unit, (double)dltotal / unit, mb ? "MB" : "kB");
   else
-    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s %7.1f %s", t->file ? (strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file) : "", (double)dlnow / unit,
+    util_log_say(t->net->log, WGK_LOG_PROGRESS, "%-32.32s %7.1f %s",
+                 t->file ? (strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file) : "", (double)dlnow / unit,
                  mb ? "MB" : "kB");
   t->drawn = true;
   return 0;
@@ -445,11 +447,9 @@ static wgk_status http_error(const hub_net *net, const char *url, const char *re
     if (strcmp(ec, "RevisionNotFound") == 0)
       return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: repo %s has no revision %s", repo, rev);
     if (strcmp(ec, "EntryNotFound") == 0)
-      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: revision %s of %s has no file %s", rev,
-                           repo, file);
+      return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo, "404: revision %s of %s has no file %s", rev, repo, file);
     return util_error_in(err, WGK_ERR_NOT_FOUND, url, repo,
-                         "404 Not Found: no repo %s, no revision %s in it, or no file %s there", repo, rev,
-                         file);
+                         "404 Not Found: no repo %s, no revision %s in it, or no file %s there", repo, rev, file);
   default:
     return util_error_in(err, WGK_ERR_IO, url, repo, "HTTP %ld for %s at %s", r->status, file, rev);
   }
@@ -506,13 +506,14 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
     char *shown_cur = cur ? hub_url_shown(cur) : NULL;
     const char *where = shown_cur ? shown_cur : url_shown;
     out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
-                       r.code == CURLE_COULDNT_RESOLVE_PROXY || (r.code == CURLE_OPERATION_TIMEDOUT && !r.past_deadline);
+                       r.code == CURLE_COULDNT_RESOLVE_PROXY ||
+                       (r.code == CURLE_OPERATION_TIMEDOUT && !r.past_deadline);
     char got[64] = "";
     if (r.announced) snprintf(got, sizeof got, "announced %llu", r.announced);
     if (r.too_big)
       st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
-                         "%s is over the per-file limit of %zu bytes (%s): no package file may be larger",
-                         file, (size_t)HUB_FILE_MAX_BYTES, got[0] ? got : "received more");
+                         "%s is over the per-file limit of %zu bytes (%s): no package file may be larger", file,
+                         (size_t)HUB_FILE_MAX_BYTES, got[0] ? got : "received more");
     else if (r.over_total)
       st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
                          "%s would take this download over its total limit of %zu bytes "
@@ -526,14 +527,15 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
                          "%s, %d tries",
                          net->deadline_s, file, attempt + 1);
     else if (r.code == CURLE_OPERATION_TIMEDOUT)
-      st = util_error_in(err, WGK_ERR_IO, where, repo,
-                         "timed out: no answer, or under %ld bytes/s, for %ld s (WGK_HUB_MIN_RATE, WGK_HUB_TIMEOUT), %d "
-                         "tries: %s",
-                         net->min_rate, net->timeout_s, attempt + 1, r.curl_msg);
+      st =
+          util_error_in(err, WGK_ERR_IO, where, repo,
+                        "timed out: no answer, or under %ld bytes/s, for %ld s (WGK_HUB_MIN_RATE, WGK_HUB_TIMEOUT), %d "
+                        "tries: %s",
+                        net->min_rate, net->timeout_s, attempt + 1, r.curl_msg);
     else if (r.code == CURLE_PARTIAL_FILE)
       st = util_error_in(err, WGK_ERR_IO, where, repo,
-                         "%s arrived short (connection closed before the announced length), %d tries: %s",
-                         file, attempt + 1, r.curl_msg);
+                         "%s arrived short (connection closed before the announced length), %d tries: %s", file,
+                         attempt + 1, r.curl_msg);
     else if (r.code != CURLE_OK)
       st = util_error_in(err, WGK_ERR_IO, where, repo, "network error after %d tries: %s", attempt + 1, r.curl_msg);
     else if (hops > MAX_REDIRECTS)

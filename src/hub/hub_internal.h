@@ -8,25 +8,25 @@
 #include "hub/hub.h"
 
 /* Bounds on what the Hub can make one operation spend (docs/limits.md gives the reasons). */
-#define HUB_FILE_MAX_BYTES WGK_HUB_FILE_MAX_BYTES  /* one file: no load could read a bigger one */
-#define HUB_TOTAL_MAX_BYTES ((size_t)512 << 20)    /* every body of one operation together (WGK_HUB_MAX_BYTES) */
+#define HUB_FILE_MAX_BYTES WGK_HUB_FILE_MAX_BYTES   /* one file: no load could read a bigger one */
+#define HUB_TOTAL_MAX_BYTES ((size_t)512 << 20)     /* every body of one operation together (WGK_HUB_MAX_BYTES) */
 #define HUB_SMALL_FILE_MAX_BYTES ((size_t)64 << 10) /* a ref, the token file */
-#define HUB_LOCKFILE_MAX_BYTES ((size_t)16 << 20)  /* wgk.lock */
+#define HUB_LOCKFILE_MAX_BYTES ((size_t)16 << 20)   /* wgk.lock */
 
 /* Settings read from the environment once per operation. */
 typedef struct hub_net {
-  char *endpoint;  /* HF_ENDPOINT without a trailing '/', default https://huggingface.co */
-  char *shown;     /* the endpoint as messages print it: any user:password@ replaced by "***@" */
-  char *token;     /* HF_TOKEN, else the first line of $HF_HOME/token; NULL = none */
-  bool offline;    /* HF_HUB_OFFLINE set to 1/true/yes/on */
-  int attempts;    /* tries per request (WGK_HUB_RETRIES, default 4, >= 1) */
-  long backoff_ms; /* first pause between tries, doubled each time (WGK_HUB_BACKOFF_MS, default 500) */
-  long timeout_s;  /* connect timeout and stall window (WGK_HUB_TIMEOUT, default 30) */
-  long min_rate;   /* bytes/s a transfer must keep up over timeout_s (WGK_HUB_MIN_RATE, default 1024) */
-  long deadline_s; /* the whole operation, every request and retry (WGK_HUB_DEADLINE, default 900) */
-  double started;  /* util_now_s() at hub_net_init */
-  size_t received;  /* body bytes kept so far in this operation */
-  size_t max_total; /* bound on received (WGK_HUB_MAX_BYTES, default HUB_TOTAL_MAX_BYTES) */
+  char *endpoint;      /* HF_ENDPOINT without a trailing '/', default https://huggingface.co */
+  char *shown;         /* the endpoint as messages print it: any user:password@ replaced by "***@" */
+  char *token;         /* HF_TOKEN, else the first line of $HF_HOME/token; NULL = none */
+  bool offline;        /* HF_HUB_OFFLINE set to 1/true/yes/on */
+  int attempts;        /* tries per request (WGK_HUB_RETRIES, default 4, >= 1) */
+  long backoff_ms;     /* first pause between tries, doubled each time (WGK_HUB_BACKOFF_MS, default 500) */
+  long timeout_s;      /* connect timeout and stall window (WGK_HUB_TIMEOUT, default 30) */
+  long min_rate;       /* bytes/s a transfer must keep up over timeout_s (WGK_HUB_MIN_RATE, default 1024) */
+  long deadline_s;     /* the whole operation, every request and retry (WGK_HUB_DEADLINE, default 900) */
+  double started;      /* util_now_s() at hub_net_init */
+  size_t received;     /* body bytes kept so far in this operation */
+  size_t max_total;    /* bound on received (WGK_HUB_MAX_BYTES, default HUB_TOTAL_MAX_BYTES) */
   const util_log *log; /* download progress and retries (hub_options.log; NULL: nowhere) */
 } hub_net;
 

@@ -288,7 +288,8 @@ static bool snapshot_intact(job *j) {
   char link[4096];
   ssize_t k = meta ? readlink(meta, link, sizeof link - 1) : -1;
   if (k > 0) link[k] = '\0';
-  bool ok = json_is_object(files) && k > 0 && hub_blob_name_ok(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, text, len);
+  bool ok =
+      json_is_object(files) && k > 0 && hub_blob_name_ok(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, text, len);
   const char *rel;
   json_t *v;
   json_object_foreach(files, rel, v) {

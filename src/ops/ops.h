@@ -1,10 +1,10 @@
 /*
  * Everything wgk knows about an op in C, behind one hooks struct per op, found by the table of
- * src/ops/registry.c (generated from the op folders). Each op's code lives in src/ops/<op id>/: host_*.c are the runtime's part (in libwgk),
- * the other files the tools' part (in wgk_tools: references, generators). The generic layers never name an op:
- * the runtime asks the table for the manifest's op id, test cases ask it for a reference or generator by name.
- * A package whose op is not in the table needs no C at all: its manifest's rules are all its checks, and its
- * test cases give expected data inline.
+ * src/ops/registry.c (generated from the op folders). Each op's code lives in src/ops/<op id>/: host_*.c are the
+ * runtime's part (in libwgk), the other files the tools' part (in wgk_tools: references, generators). The generic
+ * layers never name an op: the runtime asks the table for the manifest's op id, test cases ask it for a reference or
+ * generator by name. A package whose op is not in the table needs no C at all: its manifest's rules are all its checks,
+ * and its test cases give expected data inline.
  */
 #ifndef WGK_OPS_OPS_H
 #define WGK_OPS_OPS_H
@@ -107,10 +107,10 @@ const op_generator *ops_tools_find_generator(const char *name);
  *   WGK_OP_TOOL_HOOKS(<sym>) = {.op_id = "<op id>", .reference_name = ..., .reference = ..., .generators = ...};
  * (wgk_tools), <sym> being the folder name with every character but letters and digits made '_'
  * (ai_onnx_RotaryEmbedding). cmake/ops_table.cmake finds the folders; nothing else names an op. */
-#define WGK_OP_HOST_HOOKS(sym) \
+#define WGK_OP_HOST_HOOKS(sym)               \
   extern const op_hooks op_host_hooks_##sym; \
   const op_hooks op_host_hooks_##sym
-#define WGK_OP_TOOL_HOOKS(sym) \
+#define WGK_OP_TOOL_HOOKS(sym)               \
   extern const op_hooks op_tool_hooks_##sym; \
   const op_hooks op_tool_hooks_##sym
 

@@ -44,8 +44,7 @@ const op_hooks *ops_tools_find(const char *op_id) { return find(op_id); }
 
 const op_hooks *ops_tools_find_reference(const char *name) {
   for (size_t i = 0; name && i < N_OPS; i++)
-    if (table[i]->reference && table[i]->reference_name && strcmp(table[i]->reference_name, name) == 0)
-      return table[i];
+    if (table[i]->reference && table[i]->reference_name && strcmp(table[i]->reference_name, name) == 0) return table[i];
   return NULL;
 }
 

@@ -432,8 +432,8 @@ static long list_index(const json_t *list, const char *s) {
 /* One variant's walk over its includes: each listed file is checked once (a DAG of includes is linear work, not
  * one walk per path through it), and a file met again while it is open is a cycle. */
 typedef struct inc_walk {
-  unsigned char *state;   /* per entry of the variant's template list: 0 not seen, 1 open, 2 checked */
-  const char *chain[18];  /* the files open, outermost first */
+  unsigned char *state;  /* per entry of the variant's template list: 0 not seen, 1 open, 2 checked */
+  const char *chain[18]; /* the files open, outermost first */
   int depth;
 } inc_walk;
 
@@ -541,7 +541,8 @@ static wgk_status add_template(const char *dir, const char *file, json_t *list, 
     char *target = include_path(file, name, &nomem);
     if (!target)
       st = nomem ? util_error_oom(err, path, NULL)
-                 : util_error_in(err, WGK_ERR_MANIFEST, path, NULL, "includes \"%s\", which escapes the package root", name);
+                 : util_error_in(err, WGK_ERR_MANIFEST, path, NULL, "includes \"%s\", which escapes the package root",
+                                 name);
     else
       st = add_template(dir, target, list, depth + 1, err);
     free(target);

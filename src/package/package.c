@@ -26,7 +26,8 @@ static bool exists(const char *path) {
 static wgk_status open_unverified(pkg_package *pkg, const pkg_options *opts, util_error *err) {
   if (opts && opts->strict)
     return util_error_in(err, WGK_ERR_DIGEST, pkg->dir, NULL,
-                         "no metadata.json: strict mode refuses an unverified package (`wgk pack %s` writes one)", pkg->root);
+                         "no metadata.json: strict mode refuses an unverified package (`wgk pack %s` writes one)",
+                         pkg->root);
   const char *fmt = "%s: unverified local package (no metadata.json): files are not digest-checked";
   size_t n = strlen(fmt) + strlen(pkg->root);
   pkg->warning = malloc(n);

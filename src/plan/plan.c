@@ -35,16 +35,26 @@ static const char *type_dtype(const manifest_model *m, const char **type_dtypes,
 /* The ONNX TensorProto dtype codes the loader maps (its `ci` table). */
 static const char *onnx_dtype(int64_t code) {
   switch (code) {
-  case 1: return "float32";
-  case 2: return "uint8";
-  case 3: return "int8";
-  case 5: return "int16";
-  case 6: return "int32";
-  case 7: return "int64";
-  case 9: return "bool";
-  case 10: return "float16";
-  case 12: return "uint32";
-  default: return NULL;
+  case 1:
+    return "float32";
+  case 2:
+    return "uint8";
+  case 3:
+    return "int8";
+  case 5:
+    return "int16";
+  case 6:
+    return "int32";
+  case 7:
+    return "int64";
+  case 9:
+    return "bool";
+  case 10:
+    return "float16";
+  case 12:
+    return "uint32";
+  default:
+    return NULL;
   }
 }
 

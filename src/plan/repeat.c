@@ -17,8 +17,8 @@ typedef struct expansion {
   plan_result *plan;
   size_t cap;
   util_error *err;
-  const char **ids; /* the expanded pass ids, open addressing (a duplicate found in O(1), not by a scan) */
-  size_t ids_cap;   /* a power of two, at least twice the passes measured */
+  const char **ids;  /* the expanded pass ids, open addressing (a duplicate found in O(1), not by a scan) */
+  size_t ids_cap;    /* a power of two, at least twice the passes measured */
   expr_value *scope; /* a copy of the variant scope, its "repeat" set for each count evaluated */
 } expansion;
 
@@ -145,9 +145,8 @@ static wgk_status measure(expansion *x, const manifest_pass_item *items, size_t 
       }
       if (*iterations <= MAX_REPEAT_ITERATIONS) {
         *passes += (uint64_t)count * direct;
-        for (int64_t k = 0; nested && k < count && *passes <= MAX_EXPANDED_PASSES &&
-                            *iterations <= MAX_REPEAT_ITERATIONS;
-             k++) {
+        for (int64_t k = 0;
+             nested && k < count && *passes <= MAX_EXPANDED_PASSES && *iterations <= MAX_REPEAT_ITERATIONS; k++) {
           expr_value *r = iteration_scope(it, repeat, k, count);
           if (!r) return util_error_oom(x->err, NULL, "expanding repeat groups");
           uint64_t inner = 0;
@@ -214,10 +213,10 @@ wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *er
   uint64_t passes = 0, iterations = 0;
   wgk_status st = measure(&x, v->sequence, v->n_sequence, empty, &passes, &iterations);
   if (st == WGK_OK) {
-    for (x.ids_cap = 16; x.ids_cap < 2 * passes; x.ids_cap *= 2) {
-    }
+    for (x.ids_cap = 16; x.ids_cap < 2 * passes; x.ids_cap *= 2) {}
     x.ids = calloc(x.ids_cap, sizeof *x.ids);
-    st = x.ids ? expand(&x, v->sequence, v->n_sequence, "", empty) : util_error_oom(err, NULL, "expanding repeat groups");
+    st = x.ids ? expand(&x, v->sequence, v->n_sequence, "", empty)
+               : util_error_oom(err, NULL, "expanding repeat groups");
   }
   free(x.ids);
   expr_value_release(x.scope);

@@ -31,7 +31,8 @@ wgk_status wgk_call_create(wgk_kernel *k, wgk_call **out) {
     c->args = expr_value_dict();
     c->tunables = expr_value_dict();
   }
-  if (!c || !c->ports || !c->outputs || !c->given || !c->wanted || !c->want_dtype || !c->key_ports || !c->attrs || !c->args || !c->tunables) {
+  if (!c || !c->ports || !c->outputs || !c->given || !c->wanted || !c->want_dtype || !c->key_ports || !c->attrs ||
+      !c->args || !c->tunables) {
     if (c) {
       free(c->ports);
       free(c->outputs);
@@ -143,12 +144,13 @@ static wgk_status set_output_locked(wgk_call *c, const char *name, wgk_tensor *t
 
 static wgk_status want_output_locked(wgk_call *c, const char *name, bool want, wgk_dtype dtype) {
   if (!name)
-    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: want_output: the port name is NULL", c->k->m->op_id);
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: want_output: the port name is NULL",
+                            c->k->m->op_id);
   int i = rt_port_index(c->k->m, name);
   if (i < 0 || c->k->m->ports[i].dir != WGK_PORT_OUTPUT) return rt_unknown_port(c, name, false);
   if (want && dtype != WGK_DTYPE_INVALID && wgk_dtype_size(dtype) == 0)
-    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: want_output %s: invalid dtype %d", c->k->m->op_id, name,
-                  (int)dtype);
+    return util_error_plain(&c->k->ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: want_output %s: invalid dtype %d",
+                            c->k->m->op_id, name, (int)dtype);
   wgk_tensor_release(c->ports[i]);
   c->ports[i] = NULL;
   c->given[i] = false;

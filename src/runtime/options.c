@@ -20,9 +20,9 @@ static wgk_status pick_count(int64_t opt, const char *field, const char *env, in
     return WGK_OK;
   }
   if (lo == 0)
-    return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
-                            "context option %s: must be 0 (the default), WGK_OFF or from 1 to %" PRId64 ", not %" PRId64,
-                            field, hi, opt);
+    return util_error_plain(
+        err, WGK_ERR_INVALID_ARGUMENT,
+        "context option %s: must be 0 (the default), WGK_OFF or from 1 to %" PRId64 ", not %" PRId64, field, hi, opt);
   return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
                           "context option %s: must be 0 (the default) or from %" PRId64 " to %" PRId64 ", not %" PRId64,
                           field, lo, hi, opt);
@@ -52,9 +52,11 @@ wgk_status rt_settings_resolve(const wgk_context_options *opts, rt_settings *out
           threads = WGK_HOST_THREADS_DEFAULT, host_spin = -1, wait_spin = -1;
   int staged = -1, defer = -1, during = 0;
   wgk_status s = WGK_OK;
-  if (s == WGK_OK) s = pick_count(o->wait_timeout_ms, "wait_timeout_ms", "WGK_WAIT_TIMEOUT_MS", 1, 86400000, &wait, err);
+  if (s == WGK_OK)
+    s = pick_count(o->wait_timeout_ms, "wait_timeout_ms", "WGK_WAIT_TIMEOUT_MS", 1, 86400000, &wait, err);
   if (s == WGK_OK) s = pick_count(o->pool_bytes, "pool_bytes", "WGK_POOL_BYTES", 0, BYTES_MAX, &pool, err);
-  if (s == WGK_OK) s = pick_count(o->queue_write_max, "queue_write_max", "WGK_QUEUE_WRITE_MAX", 0, BYTES_MAX, &qmax, err);
+  if (s == WGK_OK)
+    s = pick_count(o->queue_write_max, "queue_write_max", "WGK_QUEUE_WRITE_MAX", 0, BYTES_MAX, &qmax, err);
   if (s == WGK_OK) s = pick_count(o->host_span, "host_span", "WGK_HOST_SPAN", 4 << 10, 64 << 20, &span, err);
   if (s == WGK_OK)
     s = pick_count(o->max_storage_binding_bytes, "max_storage_binding_bytes", "WGK_MAX_STORAGE_BINDING_BYTES", 4,

@@ -19,7 +19,7 @@ typedef struct host_input {
   wgk_tensor *t;       /* new: holds the values (the call's reference once swapped in) */
   gpu_buffer *staging; /* filled while the call records (rt_tensor_stages_whole), else NULL: written at once */
   void *mapped;
-  bool write_beside; /* a queue write (no threads): made beside the fill, before the call records */
+  bool write_beside;  /* a queue write (no threads): made beside the fill, before the call records */
   wgk_tensor *before; /* the call's input before this run: back in place on refusal */
   bool given_before;
 } host_input;
@@ -41,8 +41,8 @@ typedef struct run_host {
   size_t n_reads;
   gpu_buffer **read_staging;
   wgk_status recorded;
-  bool swapped; /* the new tensors are the call's inputs */
-  uint64_t ns[5];       /* phase times (wgk_context's run_host_ns) */
+  bool swapped;          /* the new tensors are the call's inputs */
+  uint64_t ns[5];        /* phase times (wgk_context's run_host_ns) */
   uint64_t submitted_at; /* util_now_ns once submitted */
 } run_host;
 
@@ -86,8 +86,7 @@ static wgk_status make_input(wgk_call *c, host_input *in, size_t i) {
   in->write_beside = in->t->buf_bytes <= ctx->queue_write_max;
   if (in->write_beside) return WGK_OK;
   if (!rt_tensor_stages_whole(in->t)) return rt_tensor_upload(in->t, w->data);
-  st = gpu_upload_staging(ctx->dev, &ctx->pool, in->t->buf_bytes, ctx->wait_ms, &in->staging, &in->mapped,
-                          &ctx->err);
+  st = gpu_upload_staging(ctx->dev, &ctx->pool, in->t->buf_bytes, ctx->wait_ms, &in->staging, &in->mapped, &ctx->err);
   return st;
 }
 

@@ -27,7 +27,7 @@ static wgk_tensor *output_of(const wgk_call *c, const wgk_output_read *read) {
 }
 
 wgk_status rt_reads_record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n,
-                          gpu_buffer **staging) {
+                           gpu_buffer **staging) {
   c->reads = reads;
   c->n_reads = n;
   c->read_staging = staging;

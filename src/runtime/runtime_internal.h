@@ -21,16 +21,20 @@
 /* Uploads up to this size go through wgpuQueueWriteBuffer, which copies into Dawn's own 4 MiB staging ring and
  * returns: no wait for the GPU. Larger ones are staged: on the H200 two 1 MiB queue writes a call exhaust the ring
  * now and then (RoPE decode f32 end to end: median 206-470 us, p90 441-1774 us, against 218 / p90 267 us staged;
- * bench/results/archive-2026-12-02/h200-2026-12-01-uploads.md), and with the host threads spinning two 512 KiB caches staged on two
- * threads each beat their queue writes by 23-32 us a call (float16 decode, h200-2026-12-01-host-spin.md). */
+ * bench/results/archive-2026-12-02/h200-2026-12-01-uploads.md), and with the host threads spinning two 512 KiB caches
+ * staged on two threads each beat their queue writes by 23-32 us a call (float16 decode, h200-2026-12-01-host-spin.md).
+ */
 #define WGK_QUEUE_WRITE_MAX (256ull << 10)
 #define WGK_POOL_BYTES (512ull << 20) /* buffers of released tensors and readback staging kept per context */
-#define WGK_HOST_THREADS_DEFAULT 8 /* threads at most (the caller's included) converting one large staged piece
-                                     (env WGK_HOST_THREADS) */
-#define WGK_HOST_SPAN (256u << 10) /* bytes of host work a thread takes of a staged piece; a piece of twice this and
-                                    more is split (env WGK_HOST_SPAN) */
-#define WGK_HOST_SPIN_US 100u /* microseconds the threads (and the caller) watch for work before sleeping, on a GPU
-                                 adapter (env WGK_HOST_SPIN_US, 0 .. 100000; 0 on a CPU adapter) */
+#define WGK_HOST_THREADS_DEFAULT                                                 \
+  8 /* threads at most (the caller's included) converting one large staged piece \
+      (env WGK_HOST_THREADS) */
+#define WGK_HOST_SPAN                                                                            \
+  (256u << 10) /* bytes of host work a thread takes of a staged piece; a piece of twice this and \
+                more is split (env WGK_HOST_SPAN) */
+#define WGK_HOST_SPIN_US                                                                                         \
+  100u                     /* microseconds the threads (and the caller) watch for work before sleeping, on a GPU \
+                              adapter (env WGK_HOST_SPIN_US, 0 .. 100000; 0 on a CPU adapter) */
 #define WGK_WAIT_MS 60000u /* default longest wait for the GPU before WGK_ERR_TIMEOUT (env WGK_WAIT_TIMEOUT_MS) */
 
 /* A context's strategies as wgk_context_create resolved them (runtime/options.c): the option, else its
@@ -75,31 +79,31 @@ struct wgk_context {
    * the small inputs and record (on this thread, beside the fill); the whole job (fill and record); submit; read
    * the outputs back (the wait included). For benchmarks of the call's parts (bench/rope_decode_ab). */
   uint64_t run_host_ns[5];
-  rt_pipeline_entry **pipelines;             /* pipeline cache, shared by every kernel; entries never move */
-  size_t n_pipelines;                        /* entries in use */
-  double shader_ns, pipeline_ns;             /* time spent creating shader modules / pipelines (pipeline_cache.c) */
-  uint64_t bind_clock;                       /* ticks of bind-group use, for eviction */
-  bool verbose;                              /* log cache decisions to stderr */
-  uint32_t wait_ms;                          /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
-  struct wgk_batch *batches; /* live batches (linked by next): a read checks none of them holds its writer */
-  bool staged_upload;        /* uploads larger than the queue-write limit through the pool's MAP_WRITE staging: on
-                                for a GPU adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1
-                                decides */
-  bool defer_uploads;        /* a one-piece staged upload's copy rides with the next submission (gpu.h): on for a GPU
-                                adapter (H200 decode e2e 189 against 203 us), off for a CPU one, whose copies run on
-                                host threads beside the next fill when submitted at once (lavapipe: 203 against
-                                235 us); env WGK_DEFER_UPLOADS=0|1 decides */
-  bool submit_during_fill;   /* copies deferred by earlier uploads are submitted while the threads fill a staged
-                                upload's first piece (runtime/tensor.c): off unless WGK_SUBMIT_DURING_FILL=1 (on
-                                the H200 it saved 14-18 us of a decode call on two lent machines, cost 21-27 us
-                                on a third, whose submission outlasted the fill, and was even on a fourth) */
-  uint64_t queue_write_max;  /* uploads up to this many bytes go through queue writes (WGK_QUEUE_WRITE_MAX) */
-  uint64_t staged_chunk;     /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
-                                stays one small size class, reused piece after piece, however large the tensor */
-  gpu_pool pool;             /* buffers of released tensors (reused only by uploads that overwrite every byte) and
-                                    readback staging buffers, reused across calls */
+  rt_pipeline_entry **pipelines; /* pipeline cache, shared by every kernel; entries never move */
+  size_t n_pipelines;            /* entries in use */
+  double shader_ns, pipeline_ns; /* time spent creating shader modules / pipelines (pipeline_cache.c) */
+  uint64_t bind_clock;           /* ticks of bind-group use, for eviction */
+  bool verbose;                  /* log cache decisions to stderr */
+  uint32_t wait_ms;              /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */
+  struct wgk_batch *batches;     /* live batches (linked by next): a read checks none of them holds its writer */
+  bool staged_upload;            /* uploads larger than the queue-write limit through the pool's MAP_WRITE staging: on
+                                    for a GPU adapter, off for a CPU one (lavapipe: 20x slower); env WGK_STAGED_UPLOAD=0|1
+                                    decides */
+  bool defer_uploads;           /* a one-piece staged upload's copy rides with the next submission (gpu.h): on for a GPU
+                                   adapter (H200 decode e2e 189 against 203 us), off for a CPU one, whose copies run on
+                                   host threads beside the next fill when submitted at once (lavapipe: 203 against
+                                   235 us); env WGK_DEFER_UPLOADS=0|1 decides */
+  bool submit_during_fill;      /* copies deferred by earlier uploads are submitted while the threads fill a staged
+                                   upload's first piece (runtime/tensor.c): off unless WGK_SUBMIT_DURING_FILL=1 (on
+                                   the H200 it saved 14-18 us of a decode call on two lent machines, cost 21-27 us
+                                   on a third, whose submission outlasted the fill, and was even on a fourth) */
+  uint64_t queue_write_max;     /* uploads up to this many bytes go through queue writes (WGK_QUEUE_WRITE_MAX) */
+  uint64_t staged_chunk;        /* a staged upload goes in pieces of this many bytes (WGK_STAGED_CHUNK): the staging
+                                   stays one small size class, reused piece after piece, however large the tensor */
+  gpu_pool pool;                /* buffers of released tensors (reused only by uploads that overwrite every byte) and
+                                       readback staging buffers, reused across calls */
   struct util_workers *workers; /* host threads for large staged conversions (NULL: all on the caller's thread) */
-  uint64_t host_span;        /* bytes of a staged piece's host work per thread (WGK_HOST_SPAN, 4 KiB .. 64 MiB) */
+  uint64_t host_span;           /* bytes of a staged piece's host work per thread (WGK_HOST_SPAN, 4 KiB .. 64 MiB) */
 };
 
 typedef struct rt_bind_entry {
@@ -253,8 +257,7 @@ wgk_status rt_tensor_new_stored(wgk_context *ctx, wgk_dtype dtype, wgk_dtype sto
  * submission: every recorded read's map started, then each waited for and drained; the others read whole. Every
  * staging buffer is given back or destroyed, whatever fails. */
 wgk_status rt_reads_check(wgk_call *c, const wgk_output_read *reads, size_t n);
-wgk_status rt_reads_record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n,
-                          gpu_buffer **staging);
+wgk_status rt_reads_record(wgk_call *c, gpu_encoder *enc, const wgk_output_read *reads, size_t n, gpu_buffer **staging);
 wgk_status rt_reads_finish(wgk_call *c, const wgk_output_read *reads, size_t n, gpu_buffer **staging);
 /* The reads' staging buffers after a refusal (back to the pool, unused) or a failed submission (destroyed). */
 void rt_reads_drop(wgk_context *ctx, gpu_buffer **staging, size_t n, bool submitted);

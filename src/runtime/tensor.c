@@ -121,8 +121,8 @@ typedef struct piece_args {
   const void *in;    /* upload: host values */
   void *out;         /* read-back: host values */
   int64_t numel;
-  char *mapped;  /* the piece's staging memory */
-  int64_t first; /* the piece's first element */
+  char *mapped;                 /* the piece's staging memory */
+  int64_t first;                /* the piece's first element */
   struct util_workers *workers; /* threads for large pieces (the context's) */
   /* An upload's deferred copies (earlier uploads') submitted by the calling thread while the threads fill its first
    * piece, so their transfer overlaps the fill (submit_deferred); NULL: none. */
@@ -176,8 +176,8 @@ static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dty
                                 size_t bytes, bool defer) {
   piece_args a = {true, dtype, dtype, data, NULL, numel, NULL, 0, ctx->workers, NULL, ctx, WGK_OK};
   if (ctx->submit_during_fill && ctx->workers) a.meanwhile = submit_deferred;
-  wgk_status st = gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes),
-                                           transfer_piece, &a, defer && ctx->defer_uploads, ctx->wait_ms, &ctx->err);
+  wgk_status st = gpu_buffer_upload_pooled(ctx->dev, &ctx->pool, buf, 0, bytes, piece_bytes(ctx, bytes), transfer_piece,
+                                           &a, defer && ctx->defer_uploads, ctx->wait_ms, &ctx->err);
   return st != WGK_OK ? st : a.meanwhile_status;
 }
 
@@ -188,7 +188,8 @@ static wgk_status upload_staged(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dty
 static wgk_status write_values(wgk_context *ctx, gpu_buffer *buf, wgk_dtype dtype, const void *data, int64_t numel,
                                size_t bytes, bool defer) {
   size_t host = (size_t)numel * wgk_dtype_size(dtype);
-  if (ctx->staged_upload && bytes > ctx->queue_write_max && ctx->pool.max_bytes) /* converted straight into mapped staging */
+  if (ctx->staged_upload && bytes > ctx->queue_write_max &&
+      ctx->pool.max_bytes) /* converted straight into mapped staging */
     return upload_staged(ctx, buf, dtype, data, numel, bytes, defer);
   if (same_layout(dtype) && bytes - (host & ~(size_t)3) <= 4) {
     size_t whole = host & ~(size_t)3;
@@ -323,8 +324,8 @@ bool rt_tensor_stages_whole(const wgk_tensor *t) {
 }
 
 void rt_tensor_stage_span(const wgk_tensor *t, const void *data, void *mapped, int64_t first, int64_t end) {
-  piece_args a = {.upload = true, .dtype = t->dtype, .storage = t->storage, .in = data, .numel = t->numel,
-                  .mapped = mapped};
+  piece_args a = {
+      .upload = true, .dtype = t->dtype, .storage = t->storage, .in = data, .numel = t->numel, .mapped = mapped};
   convert_span(first, end, &a);
   size_t used = (size_t)t->numel * storage_size(t->dtype, t->storage);
   if (end == t->numel && used < t->buf_bytes) memset((char *)mapped + used, 0, t->buf_bytes - used);

@@ -245,8 +245,10 @@ static wgk_status read_npy_path(tc_reader *r, const json_t *obj, const char *pat
   wgk_status st = !rel                                   ? tc_fail(r, p, "expected a file name (a string)")
                   : n < 5 || strcmp(rel + n - 4, ".npy") ? tc_fail(r, p, "'%s': a .npy file name ends in .npy", rel)
                   : rel[0] == '/' || up || strchr(rel, '\\')
-                      ? tc_fail(r, p, "'%s': the file is a path inside build/webgpu, relative to it (no leading '/', "
-                                      "no '..')", rel)
+                      ? tc_fail(r, p,
+                                "'%s': the file is a path inside build/webgpu, relative to it (no leading '/', "
+                                "no '..')",
+                                rel)
                       : WGK_OK;
   free(p);
   if (st) return st;

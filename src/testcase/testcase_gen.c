@@ -119,8 +119,8 @@ wgk_status tc_input_make(const tc_input *in, const char *source, util_host_tenso
         in->key, (unsigned long long)bytes, wgk_dtype_name(in->dtype), (unsigned long long)WGK_TC_MAX_ELEMENTS);
   if (in->kind == WGK_TC_OP) return make_op(in, source, out, err);
   if (in->kind == WGK_TC_NPY) /* read from the package: tc_input_load */
-    return util_error_value(err, WGK_ERR_INVALID_ARGUMENT, source, in->pos, "input '%s' reads %s, a file of the package",
-                            in->key, in->npy);
+    return util_error_value(err, WGK_ERR_INVALID_ARGUMENT, source, in->pos,
+                            "input '%s' reads %s, a file of the package", in->key, in->npy);
   util_host_tensor *t = NULL;
   wgk_status st = util_host_tensor_create(in->dtype, in->rank, in->dims, &t);
   if (st) return util_error_value(err, st, source, in->pos, "cannot make the tensor");

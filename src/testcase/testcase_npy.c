@@ -10,7 +10,8 @@
 /* "[2, 3]" into buf. */
 static const char *shape_text(int rank, const int64_t *dims, char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size, "[");
-  for (int d = 0; d < rank && n < size; d++) n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "", (long long)dims[d]);
+  for (int d = 0; d < rank && n < size; d++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? ", " : "", (long long)dims[d]);
   if (n < size) snprintf(buf + n, size - n, "]");
   return buf;
 }

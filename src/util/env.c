@@ -59,6 +59,6 @@ wgk_status util_env_flag(const char *name, bool *value, util_error *err) {
   }
   char shown[48];
   shown_value(v, shown, sizeof shown);
-  return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "environment variable %s: must be 0 (off) or 1 (on), not \"%s\"",
-                          name, shown);
+  return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
+                          "environment variable %s: must be 0 (off) or 1 (on), not \"%s\"", name, shown);
 }

@@ -183,7 +183,8 @@ static void keep_off_moves_every_thread(void **state) {
   (void)state;
   cpu_set_t was, now;
   assert_int_equal(sched_getaffinity(0, sizeof was, &was), 0);
-  if (CPU_COUNT(&was) < 2) wgk_skip("this process may run on %d CPU only: no CPU to keep a thread off", CPU_COUNT(&was));
+  if (CPU_COUNT(&was) < 2)
+    wgk_skip("this process may run on %d CPU only: no CPU to keep a thread off", CPU_COUNT(&was));
   int first = 0;
   while (!CPU_ISSET(first, &was)) first++;
   bool off[BENCH_IRQ_MAX_CPUS] = {0}, all[BENCH_IRQ_MAX_CPUS] = {0};
@@ -336,8 +337,12 @@ static void inconsistent_figures_say_why(void **state) {
   assert_null(strstr(why, "lone timed call give"));
   assert_non_null(strstr(why, "GPU span of a lone timed call (first pass's begin to last pass's end) is 501.0 us"));
   /* the same lone figures without timestamps as the GPU source are not checked (a CPU adapter's) */
-  bench_figures cpu = {.gpu_ns = 100e3, .batch_ns = 100e3, .resident_ns = 200e3, .timed_call_ns = 100e3,
-                       .timed_call_gpu_ns = 900e3, .timed_call_span_ns = 900e3};
+  bench_figures cpu = {.gpu_ns = 100e3,
+                       .batch_ns = 100e3,
+                       .resident_ns = 200e3,
+                       .timed_call_ns = 100e3,
+                       .timed_call_gpu_ns = 900e3,
+                       .timed_call_span_ns = 900e3};
   assert_true(bench_consistent(&cpu, why, sizeof why));
   /* the batch figure as GPU time (no usable timestamps): only gpu <= resident applies */
   bench_figures b = {.timestamps = false, .gpu_ns = 320e3, .batch_ns = 320e3, .batch_calls = 4, .resident_ns = 303e3};
@@ -512,7 +517,7 @@ static void breakdown_json_and_text(void **state) {
   assert_float_equal(json_real_value(at(j, "timedCall.waitNs.median")), 430e3, 0);
   assert_float_equal(json_real_value(at(j, "timedCall.gpuNs.median")), 144e3, 0);
   assert_float_equal(json_real_value(at(j, "timedCall.spanNs.median")), 160e3, 0);
-  assert_float_equal(json_real_value(at(j, "timedCall.gapNs")), 16e3, 1e-9);          /* span - passes */
+  assert_float_equal(json_real_value(at(j, "timedCall.gapNs")), 16e3, 1e-9);           /* span - passes */
   assert_float_equal(json_real_value(at(j, "timedCall.waitPastSpanNs")), 270e3, 1e-9); /* wait - span */
   assert_float_equal(json_real_value(at(j, "warm.gpuNs.median")), 143e3, 0);
   assert_float_equal(json_real_value(at(j, "warm.spanNs.median")), 150e3, 0);
@@ -650,7 +655,7 @@ static void goals_of_a_case(void **state) {
   assert_true(g.transfer_beside);
   assert_float_equal(g.upload_gbps, 40, 0);
   assert_float_equal(g.download_gbps, 10, 0);
-  assert_float_equal(g.transfer_floor_ns, 150000, 1e-6); /* 2e6 / 40 + 1e6 / 10 */
+  assert_float_equal(g.transfer_floor_ns, 150000, 1e-6);        /* 2e6 / 40 + 1e6 / 10 */
   assert_float_equal(g.ratio_beside, 240000.0 / 250000, 1e-12); /* at 40 and 5 alone: 50 + 200 us */
   j = bench_goals_json(&g);
   assert_non_null(strstr(json_string_value(at(j, "transfer.ceilingsTimed")), ": beside"));

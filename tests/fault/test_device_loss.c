@@ -28,7 +28,6 @@ typedef struct world {
   wgk_batch *batch;
 } world;
 
-
 static void build(world *w, bool run_first) {
   memset(w, 0, sizeof *w);
   for (int i = 0; i < 48; i++) x[i] = (float)i / 7.0f;

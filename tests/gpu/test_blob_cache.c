@@ -240,7 +240,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stores_and_loads_across_opens), cmocka_unit_test(ignores_corrupt_files),
       cmocka_unit_test(another_keys_file_is_a_miss),   cmocka_unit_test(keeps_under_the_cap),
-      cmocka_unit_test(folder_from_xdg_or_home), cmocka_unit_test(reads_only_regular_files_within_the_cap),
+      cmocka_unit_test(folder_from_xdg_or_home),       cmocka_unit_test(reads_only_regular_files_within_the_cap),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

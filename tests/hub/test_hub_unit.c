@@ -391,12 +391,12 @@ static void lockfile_refusals(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(repo_ids),          cmocka_unit_test(digests),
-      cmocka_unit_test(cache_root_env),    cmocka_unit_test(argument_refusals),
-      cmocka_unit_test(offline_from_refs), cmocka_unit_test(atomic_writes_and_sweep),
-      cmocka_unit_test(token_sources),     cmocka_unit_test(lockfile_refusals),
-      cmocka_unit_test(snapshot_bound),    cmocka_unit_test(secrets_and_escapes),
-      cmocka_unit_test(sweep_stays_inside),  cmocka_unit_test(blob_names),
+      cmocka_unit_test(repo_ids),           cmocka_unit_test(digests),
+      cmocka_unit_test(cache_root_env),     cmocka_unit_test(argument_refusals),
+      cmocka_unit_test(offline_from_refs),  cmocka_unit_test(atomic_writes_and_sweep),
+      cmocka_unit_test(token_sources),      cmocka_unit_test(lockfile_refusals),
+      cmocka_unit_test(snapshot_bound),     cmocka_unit_test(secrets_and_escapes),
+      cmocka_unit_test(sweep_stays_inside), cmocka_unit_test(blob_names),
       cmocka_unit_test(name_forms),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -79,7 +79,8 @@ static void write_inputs(const char *dir, size_t nf, size_t nd) {
 
 static void half_matches_numpy(void **state) {
   (void)state;
-  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
+  if (!testkit_python())
+    wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   const size_t nf = 200000, nd = 100000;
   write_inputs(dir, nf, nd);

@@ -89,7 +89,8 @@ static const char *PY_WRITE =
 
 static void numpy_files_read_back(void **state) {
   (void)state;
-  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
+  if (!testkit_python())
+    wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   const char *args[] = {dir};
   assert_int_equal(testkit_py(PY_WRITE, NULL, args, 1), 0);
@@ -126,7 +127,8 @@ static const char *PY_CHECK =
 
 static void our_files_load_in_numpy(void **state) {
   (void)state;
-  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
+  if (!testkit_python())
+    wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   for (size_t d = 0; d < N_ALL; d++)
     for (size_t s = 0; s < N_SHAPES; s++) {
@@ -364,14 +366,10 @@ static void size_bound_from_header(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(size_bound_from_header),
-      cmocka_unit_test(round_trip),
-      cmocka_unit_test(numpy_files_read_back),
-      cmocka_unit_test(our_files_load_in_numpy),
-      cmocka_unit_test(malformed_refused),
-      cmocka_unit_test(every_truncation_refused),
-      cmocka_unit_test(short_header_files_refused),
-      cmocka_unit_test(header_checked_before_data),
+      cmocka_unit_test(size_bound_from_header),     cmocka_unit_test(round_trip),
+      cmocka_unit_test(numpy_files_read_back),      cmocka_unit_test(our_files_load_in_numpy),
+      cmocka_unit_test(malformed_refused),          cmocka_unit_test(every_truncation_refused),
+      cmocka_unit_test(short_header_files_refused), cmocka_unit_test(header_checked_before_data),
       cmocka_unit_test(file_read_checks_first),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

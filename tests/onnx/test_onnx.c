@@ -133,7 +133,8 @@ static size_t list_cases(const char *root, char names[][256], size_t max) {
 static void models_match_onnx(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
+  if (!testkit_python())
+    wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   root = testkit_path(root, "onnx-node-tests");
   char names[64][256];
   size_t n = list_cases(root, names, 64), singles = 0;
@@ -214,7 +215,8 @@ static void check_listing(char *listing, const char *dir) {
 static void tensors_match_numpy(void **state) {
   (void)state;
   const char *root = testkit_conformance_dir();
-  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
+  if (!testkit_python())
+    wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   const char *args[] = {testkit_path(root, "onnx-node-tests"), dir};
   char *listing;
@@ -246,7 +248,8 @@ static const char *PY_TYPED =
 
 static void typed_fields_match_numpy(void **state) {
   (void)state;
-  if (!testkit_python()) wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
+  if (!testkit_python())
+    wgk_skip("python3 with numpy and onnx not found (scripts/bootstrap.sh installs python3-numpy, python3-onnx)");
   char *dir = testkit_tmpdir();
   const char *args[] = {dir};
   char *listing;

@@ -73,7 +73,8 @@ static void bad_variables_refused(void **state) {
     setenv(cases[i].name, cases[i].value, 1);
     char quoted[64];
     snprintf(quoted, sizeof quoted, "\"%s\"", cases[i].value);
-    if (strcmp(cases[i].value, "1026") == 0 || strcmp(cases[i].value, "4") == 0) snprintf(quoted, sizeof quoted, "%s", cases[i].value);
+    if (strcmp(cases[i].value, "1026") == 0 || strcmp(cases[i].value, "4") == 0)
+      snprintf(quoted, sizeof quoted, "%s", cases[i].value);
     refused(NULL, cases[i].name, cases[i].rule, quoted);
     unsetenv(cases[i].name);
   }
@@ -108,10 +109,17 @@ static void bad_options_refused(void **state) {
 static void options_land_and_win(void **state) {
   (void)state;
   static const char *const env[][2] = {
-      {"WGK_WAIT_TIMEOUT_MS", "5000"}, {"WGK_POOL_BYTES", "1048576"},  {"WGK_QUEUE_WRITE_MAX", "8192"},
-      {"WGK_HOST_SPAN", "8192"},       {"WGK_HOST_THREADS", "3"},      {"WGK_HOST_SPIN_US", "7"},
-      {"WGK_WAIT_SPIN_US", "9"},       {"WGK_STAGED_UPLOAD", "0"},     {"WGK_DEFER_UPLOADS", "0"},
-      {"WGK_SUBMIT_DURING_FILL", "0"}, {"WGK_MAX_STORAGE_BINDING_BYTES", "268435456"},
+      {"WGK_WAIT_TIMEOUT_MS", "5000"},
+      {"WGK_POOL_BYTES", "1048576"},
+      {"WGK_QUEUE_WRITE_MAX", "8192"},
+      {"WGK_HOST_SPAN", "8192"},
+      {"WGK_HOST_THREADS", "3"},
+      {"WGK_HOST_SPIN_US", "7"},
+      {"WGK_WAIT_SPIN_US", "9"},
+      {"WGK_STAGED_UPLOAD", "0"},
+      {"WGK_DEFER_UPLOADS", "0"},
+      {"WGK_SUBMIT_DURING_FILL", "0"},
+      {"WGK_MAX_STORAGE_BINDING_BYTES", "268435456"},
   };
   for (size_t i = 0; i < sizeof env / sizeof *env; i++) setenv(env[i][0], env[i][1], 1);
   wgk_context_options o = {.wait_timeout_ms = 1234,
@@ -225,10 +233,8 @@ static void kernel_options_refused(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bad_variables_refused),
-      cmocka_unit_test(bad_options_refused),
-      cmocka_unit_test(options_land_and_win),
-      cmocka_unit_test(variables_then_defaults),
+      cmocka_unit_test(bad_variables_refused),  cmocka_unit_test(bad_options_refused),
+      cmocka_unit_test(options_land_and_win),   cmocka_unit_test(variables_then_defaults),
       cmocka_unit_test(kernel_options_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,7 +162,7 @@ static void sparse_contract(void **state) {
   assert_string_equal(wgk_kernel_find_attr(k, "scale")->default_json, "0.0");
   assert_int_equal(wgk_kernel_variant_count(k), 42);
   assert_string_equal(wgk_kernel_variant_id(k, 0), "separate_decode_sg_fold"); /* the merge folded into the split */
-  assert_string_equal(wgk_kernel_variant_id(k, 1), "separate_decode_sg"); /* subgroups of >= 8 */
+  assert_string_equal(wgk_kernel_variant_id(k, 1), "separate_decode_sg");      /* subgroups of >= 8 */
   assert_string_equal(wgk_kernel_variant_id(k, 2), "separate_decode");
   assert_string_equal(wgk_kernel_variant_id(k, 11), "separate_flash_sg"); /* subgroups of >= 8 */
   assert_string_equal(wgk_kernel_variant_id(k, 18), "packed_rotary_flash");

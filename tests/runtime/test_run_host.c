@@ -183,12 +183,24 @@ typedef struct refusal {
  * and 11 are refused once the new inputs are in the call's ports (a host check, a read's size). */
 static refusal spoil(host_inputs *h, wgk_output_read *r, int b, int64_t *far) {
   switch (b) {
-  case 0: h->w[0].name = "z"; return (refusal){WGK_ERR_NOT_FOUND, "has no input 'z'"};
-  case 1: h->w[0].name = "y"; return (refusal){WGK_ERR_NOT_FOUND, "has no input 'y'"};
-  case 2: h->w[0].name = NULL; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 0 (no name): the port name is NULL"};
-  case 3: h->w[2].name = "cos"; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (cos): the port is listed twice"};
-  case 4: h->w[1].data = NULL; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 1 (cos): data is NULL"};
-  case 5: h->w[2].rank = 9; return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (sin): tensor: rank 9 is outside 0..8"};
+  case 0:
+    h->w[0].name = "z";
+    return (refusal){WGK_ERR_NOT_FOUND, "has no input 'z'"};
+  case 1:
+    h->w[0].name = "y";
+    return (refusal){WGK_ERR_NOT_FOUND, "has no input 'y'"};
+  case 2:
+    h->w[0].name = NULL;
+    return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 0 (no name): the port name is NULL"};
+  case 3:
+    h->w[2].name = "cos";
+    return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (cos): the port is listed twice"};
+  case 4:
+    h->w[1].data = NULL;
+    return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 1 (cos): data is NULL"};
+  case 5:
+    h->w[2].rank = 9;
+    return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (sin): tensor: rank 9 is outside 0..8"};
   case 6:
     h->w[2].dtype = (wgk_dtype)99;
     return (refusal){WGK_ERR_INVALID_ARGUMENT, "input 2 (sin): tensor: invalid dtype 99"};
@@ -205,9 +217,14 @@ static refusal spoil(host_inputs *h, wgk_output_read *r, int b, int64_t *far) {
     far[0] = 0, far[1] = ROWS;
     h->w[3].data = far;
     return (refusal){0, "value 509 at [0, 1] is out of range"};
-  case 10: r->name = "x"; return (refusal){WGK_ERR_NOT_FOUND, "has no output 'x'"};
-  case 11: r->size -= 4; return (refusal){WGK_ERR_INVALID_ARGUMENT, "output y: 4092 bytes given, 4096 needed"};
-  default: return (refusal){0, NULL};
+  case 10:
+    r->name = "x";
+    return (refusal){WGK_ERR_NOT_FOUND, "has no output 'x'"};
+  case 11:
+    r->size -= 4;
+    return (refusal){WGK_ERR_INVALID_ARGUMENT, "output y: 4092 bytes given, 4096 needed"};
+  default:
+    return (refusal){0, NULL};
   }
 }
 

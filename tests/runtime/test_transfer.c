@@ -559,20 +559,13 @@ int main(int argc, char **argv) {
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   setenv("WGK_TUNING_CACHE", "/nonexistent/wgk-test-transfer/tuning.json", 1);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(decode_call_waits_once),
-      cmocka_unit_test(decode_call_without_submit_during_fill),
-      cmocka_unit_test(pieces_alternate_staging),
-      cmocka_unit_test(uploads_back_to_back_never_wait),
-      cmocka_unit_test(conversions_through_pieces),
-      cmocka_unit_test(int64_words_read_in_pieces),
-      cmocka_unit_test(big_pieces_on_threads),
-      cmocka_unit_test(queue_write_limit_from_option),
-      cmocka_unit_test(staged_upload_zeroes_the_tail),
-      cmocka_unit_test(queue_write_after_deferred_upload),
-      cmocka_unit_test(wait_submits_deferred_uploads),
-      cmocka_unit_test(handed_out_buffer_is_never_deferred),
-      cmocka_unit_test(defer_uploads_from_env),
-      cmocka_unit_test(failed_submission_keeps_deferred_copies),
+      cmocka_unit_test(decode_call_waits_once),        cmocka_unit_test(decode_call_without_submit_during_fill),
+      cmocka_unit_test(pieces_alternate_staging),      cmocka_unit_test(uploads_back_to_back_never_wait),
+      cmocka_unit_test(conversions_through_pieces),    cmocka_unit_test(int64_words_read_in_pieces),
+      cmocka_unit_test(big_pieces_on_threads),         cmocka_unit_test(queue_write_limit_from_option),
+      cmocka_unit_test(staged_upload_zeroes_the_tail), cmocka_unit_test(queue_write_after_deferred_upload),
+      cmocka_unit_test(wait_submits_deferred_uploads), cmocka_unit_test(handed_out_buffer_is_never_deferred),
+      cmocka_unit_test(defer_uploads_from_env),        cmocka_unit_test(failed_submission_keeps_deferred_copies),
       cmocka_unit_test(host_span_from_option),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

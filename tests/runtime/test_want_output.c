@@ -132,7 +132,8 @@ static void expect_poisoned(wgk_tensor *t, const char *what) {
   float got[ROWS];
   assert_int_equal(wgk_tensor_read(t, got, sizeof got), WGK_OK);
   for (int i = 0; i < ROWS; i++)
-    if (memcmp(&got[i], &POISON, sizeof(float)) != 0) fail_msg("%s[%d] = %.9g: written by a call that did not ask for it", what, i, (double)got[i]);
+    if (memcmp(&got[i], &POISON, sizeof(float)) != 0)
+      fail_msg("%s[%d] = %.9g: written by a call that did not ask for it", what, i, (double)got[i]);
 }
 
 static void not_asked_not_returned(void **state) {
@@ -180,7 +181,7 @@ static void caller_tensors_written_only_when_asked(void **state) {
   mean = poisoned(f), inv = poisoned(f);
   assert_int_equal(wgk_call_set_output(f->call, "Mean", mean), WGK_OK);
   assert_int_equal(wgk_call_set_output(f->call, "InvStdDev", inv), WGK_OK);
-  assert_int_equal(wgk_call_set_output(f->call, "Mean", NULL), WGK_OK);                         /* withdrawn */
+  assert_int_equal(wgk_call_set_output(f->call, "Mean", NULL), WGK_OK);                           /* withdrawn */
   assert_int_equal(wgk_call_want_output(f->call, "InvStdDev", false, WGK_DTYPE_INVALID), WGK_OK); /* withdrawn */
   run(f);
   assert_string_equal(wgk_call_variant(f->call), "plain");

@@ -255,11 +255,8 @@ static void test_linemap(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_oracle_cases),
-      cmocka_unit_test(test_includes),
-      cmocka_unit_test(test_include_bounds),
-      cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_linemap),
+      cmocka_unit_test(test_oracle_cases), cmocka_unit_test(test_includes), cmocka_unit_test(test_include_bounds),
+      cmocka_unit_test(test_errors),       cmocka_unit_test(test_linemap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,10 +267,11 @@ static void compare_reports_the_worst_element(void **state) {
  * names without .npy and an input with both data and npy refused at their position; no package, no data. */
 static void npy_files_parse(void **state) {
   (void)state;
-  tc_suite *s = parse_ok("{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
-                         " \"inputs\": {\"x\": {\"npy\": \"data/x.npy\"}, \"w\": {\"npy\": \"w.npy\", \"dtype\": \"float16\","
-                         " \"shape\": [2, 3]}},\n"
-                         " \"expected\": {\"y\": {\"npy\": \"expected/f.y.npy\"}}}]}");
+  tc_suite *s = parse_ok(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
+      " \"inputs\": {\"x\": {\"npy\": \"data/x.npy\"}, \"w\": {\"npy\": \"w.npy\", \"dtype\": \"float16\","
+      " \"shape\": [2, 3]}},\n"
+      " \"expected\": {\"y\": {\"npy\": \"expected/f.y.npy\"}}}]}");
   const tc_case *c = &s->cases[0];
   assert_int_equal(c->n_inputs, 2);
   assert_int_equal(c->inputs[0].kind, WGK_TC_NPY);
@@ -289,20 +290,24 @@ static void npy_files_parse(void **state) {
   assert_int_not_equal(tc_input_make(&c->inputs[0], "t.json", &t, &err), WGK_OK);
   assert_null(t);
   tc_suite_free(s);
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
-              " \"inputs\": {\"x\": {\"npy\": \"../x.npy\"}}, \"expectError\": \"e\"}]}",
-              "t.json:2:26: cases[0].inputs.x.npy: '../x.npy': the file is a path inside build/webgpu, relative to it "
-              "(no leading '/', no '..')");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
-              " \"inputs\": {\"x\": {\"npy\": \"x.bin\"}}, \"expectError\": \"e\"}]}",
-              "t.json:2:26: cases[0].inputs.x.npy: 'x.bin': a .npy file name ends in .npy");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
-              " \"inputs\": {\"x\": {\"npy\": \"x.npy\", \"dtype\": \"float32\", \"shape\": [1], \"data\": [1]}},"
-              " \"expectError\": \"e\"}]}",
-              "t.json:2:18: cases[0].inputs.x: an input has exactly one of \"data\", \"generator\" and \"npy\"");
-  parse_error("{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
-              " \"expected\": {\"y\": {\"npy\": \"y.npy\", \"data\": [1]}}}]}",
-              "t.json:2:20: cases[0].expected.y: an expected output has exactly one of \"data\" and \"npy\"");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
+      " \"inputs\": {\"x\": {\"npy\": \"../x.npy\"}}, \"expectError\": \"e\"}]}",
+      "t.json:2:26: cases[0].inputs.x.npy: '../x.npy': the file is a path inside build/webgpu, relative to it "
+      "(no leading '/', no '..')");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
+      " \"inputs\": {\"x\": {\"npy\": \"x.bin\"}}, \"expectError\": \"e\"}]}",
+      "t.json:2:26: cases[0].inputs.x.npy: 'x.bin': a .npy file name ends in .npy");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
+      " \"inputs\": {\"x\": {\"npy\": \"x.npy\", \"dtype\": \"float32\", \"shape\": [1], \"data\": [1]}},"
+      " \"expectError\": \"e\"}]}",
+      "t.json:2:18: cases[0].inputs.x: an input has exactly one of \"data\", \"generator\" and \"npy\"");
+  parse_error(
+      "{\"schema\": 1, \"cases\": [{\"id\": \"f\",\n"
+      " \"expected\": {\"y\": {\"npy\": \"y.npy\", \"data\": [1]}}}]}",
+      "t.json:2:20: cases[0].expected.y: an expected output has exactly one of \"data\" and \"npy\"");
 }
 
 static void bench_cases_parse(void **state) {

@@ -161,10 +161,8 @@ static void destroy_without_run(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(each_task_once_every_run),
-      cmocka_unit_test(caller_alone),
-      cmocka_unit_test(spinning_threads_take_every_job),
-      cmocka_unit_test(destroy_without_run),
+      cmocka_unit_test(each_task_once_every_run),        cmocka_unit_test(caller_alone),
+      cmocka_unit_test(spinning_threads_take_every_job), cmocka_unit_test(destroy_without_run),
       cmocka_unit_test(meanwhile_beside_the_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
