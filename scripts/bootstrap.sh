@@ -27,7 +27,7 @@ done
 
 runtime_packages=(build-essential cmake pkg-config libjansson-dev libssl-dev libcurl4-openssl-dev
                   libprotobuf-c-dev protobuf-c-compiler libvulkan1 nodejs npm)
-test_packages=(libcmocka-dev python3 python3-numpy python3-onnx python3-pytest python3-matplotlib)
+test_packages=(libcmocka-dev python3 python3-numpy python3-onnx python3-pytest python3-matplotlib clang-format)
 fuzz_packages=(clang)
 packages=("${runtime_packages[@]}")
 npm_dirs=(third_party/dawn)
