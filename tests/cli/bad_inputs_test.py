@@ -21,16 +21,20 @@ failures = []
 
 
 def sanitizer_report(stderr):
-    """A sanitizer report of ours in stderr. A leak whose every frame below the allocator lies in an unloaded
-    module ("<unknown module>": the Vulkan loader has closed Mesa by exit, so tests/lsan.supp's names cannot match
-    it) is the driver's VkInstance leak that lsan.supp names, not ours; every other report counts."""
+    """A sanitizer report of ours in stderr. Every report counts but one: Mesa's 128 bytes from vkCreateInstance
+    (the leak tests/lsan.supp names). By exit the Vulkan loader has unloaded the driver, so its one frame below
+    the allocator is an address that no longer belongs to it: "<unknown module>", or whatever system library was
+    mapped there since (libhogweed, libkrb5 were seen). So that leak is recognised by its form, not by a name: one
+    block of 128 bytes, the allocator and one frame outside wgk, under /usr/lib or unknown."""
     if any(m in stderr for m in SANITIZER[:1] + SANITIZER[2:]):
         return True
     if SANITIZER[1] not in stderr:
         return False
-    for block in stderr.split("leak of ")[1:]:
-        frames = [l for l in block.splitlines() if l.strip().startswith("#")]
-        if any("<unknown module>" not in f for f in frames[1:]) or len(frames) < 2:
+    for block in stderr.split("Direct leak of ")[1:] + stderr.split("Indirect leak of ")[1:]:
+        frames = [l.strip() for l in block.split("\n\n")[0].splitlines() if l.strip().startswith("#")]
+        driver = (block.startswith("128 byte(s) in 1 object(s)") and len(frames) == 2
+                  and ("<unknown module>" in frames[1] or "(/usr/lib/" in frames[1]))
+        if not driver:
             return True
     return False
 
