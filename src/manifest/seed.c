@@ -439,19 +439,49 @@ static void translate_tunables(seed_tr *t, const json_t *map, json_t *root_out) 
 
 /* ---- variants, passes and bindings ---- */
 
+/* Starts list's next entry, translated from v: an object gets a new empty entry, noted at its path and returned
+ * for the caller to fill and hand to entry_end; anything else is copied as it is (the 2.1 checks refuse it at the
+ * same path) and NULL is returned, nothing left open. */
+static json_t *entry_begin(seed_tr *t, const json_t *v, json_t *list, size_t *tmark) {
+  *tmark = to_index(t, json_array_size(list));
+  if (!json_is_object(v)) {
+    note_tree(t, v);
+    json_array_append_new(list, json_deep_copy(v));
+    to_pop(t, *tmark);
+    return NULL;
+  }
+  note(t);
+  return json_object();
+}
+
+static wgk_status entry_end(seed_tr *t, json_t *list, json_t *e, size_t tmark, wgk_status st) {
+  json_array_append_new(list, e);
+  to_pop(t, tmark);
+  return st;
+}
+
+typedef wgk_status (*translate_entry_fn)(seed_tr *t, const json_t *v, json_t *list);
+
+/* The seed array items (at rd->path, translated at t->to), each through one, into a new list (*out). */
+static wgk_status translate_each(seed_tr *t, const json_t *items, translate_entry_fn one, json_t **out) {
+  *out = json_array();
+  note(t);
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; !st && i < json_array_size(items); i++) {
+    size_t mark = manifest_push_index(t->rd, i);
+    st = one(t, json_array_get(items, i), *out);
+    manifest_pop(t->rd, mark);
+  }
+  return st;
+}
+
 /* One seed binding as a spec 2.1 inline entry: buffer {type} -> buffer, intermediate -> scratch, struct {name, fields}
  * -> structName + struct, arg (a bind key) -> the port's role; semantic is a label only and goes. */
 static wgk_status translate_binding(seed_tr *t, const json_t *b, json_t *list) {
   manifest_rd *rd = t->rd;
-  size_t tmark = to_index(t, json_array_size(list));
-  if (!json_is_object(b)) {
-    note_tree(t, b);
-    json_array_append_new(list, json_deep_copy(b));
-    to_pop(t, tmark);
-    return WGK_OK;
-  }
-  json_t *e = json_object();
-  note(t);
+  size_t tmark;
+  json_t *e = entry_begin(t, b, list, &tmark);
+  if (!e) return WGK_OK;
   wgk_status st = WGK_OK;
   const char *k;
   const json_t *v;
@@ -476,9 +506,7 @@ static wgk_status translate_binding(seed_tr *t, const json_t *b, json_t *list) {
     }
     if (st) break;
   }
-  json_array_append_new(list, e);
-  to_pop(t, tmark);
-  return st;
+  return entry_end(t, list, e, tmark, st);
 }
 
 /* A pass's binding set name -> that set's bindings, inline (each pass its own copy, as spec 2.1 lists them). */
@@ -506,13 +534,8 @@ static wgk_status translate_pass_bindings(seed_tr *t, const json_t *pass, json_t
     note_tree(t, set);
     json_object_set_new(out, "bindings", json_deep_copy(set));
   } else {
-    json_t *list = json_array();
-    note(t);
-    for (size_t i = 0; !st && i < json_array_size(set); i++) {
-      size_t m1 = manifest_push_index(rd, i);
-      st = translate_binding(t, json_array_get(set, i), list);
-      manifest_pop(rd, m1);
-    }
+    json_t *list;
+    st = translate_each(t, set, translate_binding, &list);
     json_object_set_new(out, "bindings", list);
   }
   to_pop(t, tmark);
@@ -525,15 +548,9 @@ static wgk_status translate_pass_bindings(seed_tr *t, const json_t *pass, json_t
 /* source {shader, inputs} -> shader + pass derive; bindings (a set name) -> the set's entries. */
 static wgk_status translate_pass(seed_tr *t, const json_t *p, json_t *list) {
   manifest_rd *rd = t->rd;
-  size_t tmark = to_index(t, json_array_size(list));
-  if (!json_is_object(p)) {
-    note_tree(t, p);
-    json_array_append_new(list, json_deep_copy(p));
-    to_pop(t, tmark);
-    return WGK_OK;
-  }
-  json_t *o = json_object();
-  note(t);
+  size_t tmark;
+  json_t *o = entry_begin(t, p, list, &tmark);
+  if (!o) return WGK_OK;
   wgk_status st = WGK_OK;
   const char *k;
   const json_t *v;
@@ -551,9 +568,7 @@ static wgk_status translate_pass(seed_tr *t, const json_t *p, json_t *list) {
     }
     if (st) break;
   }
-  json_array_append_new(list, o);
-  to_pop(t, tmark);
-  return st;
+  return entry_end(t, list, o, tmark, st);
 }
 
 /* intermediates: as they are, but zeroInit false is spelled by leaving the key out in spec 2.1. */
@@ -568,15 +583,9 @@ static void translate_intermediates(seed_tr *t, const json_t *v, json_t *out) {
 
 static wgk_status translate_variant(seed_tr *t, const json_t *v, json_t *list) {
   manifest_rd *rd = t->rd;
-  size_t tmark = to_index(t, json_array_size(list));
-  if (!json_is_object(v)) {
-    note_tree(t, v);
-    json_array_append_new(list, json_deep_copy(v));
-    to_pop(t, tmark);
-    return WGK_OK;
-  }
-  json_t *o = json_object();
-  note(t);
+  size_t tmark;
+  json_t *o = entry_begin(t, v, list, &tmark);
+  if (!o) return WGK_OK;
   wgk_status st = WGK_OK;
   const char *k;
   const json_t *x;
@@ -587,13 +596,8 @@ static wgk_status translate_variant(seed_tr *t, const json_t *v, json_t *list) {
       translate_intermediates(t, v, o);
     } else if (strcmp(k, "passes") == 0 && json_is_array(x)) {
       size_t m1 = manifest_push_key(rd, k), t1 = to_key(t, k);
-      json_t *passes = json_array();
-      note(t);
-      for (size_t i = 0; !st && i < json_array_size(x); i++) {
-        size_t m2 = manifest_push_index(rd, i);
-        st = translate_pass(t, json_array_get(x, i), passes);
-        manifest_pop(rd, m2);
-      }
+      json_t *passes;
+      st = translate_each(t, x, translate_pass, &passes);
       json_object_set_new(o, k, passes);
       to_pop(t, t1);
       manifest_pop(rd, m1);
@@ -602,9 +606,7 @@ static wgk_status translate_variant(seed_tr *t, const json_t *v, json_t *list) {
     }
     if (st) break;
   }
-  json_array_append_new(list, o);
-  to_pop(t, tmark);
-  return st;
+  return entry_end(t, list, o, tmark, st);
 }
 
 static wgk_status translate_variants(seed_tr *t, const json_t *vs, json_t *root_out) {
@@ -614,14 +616,8 @@ static wgk_status translate_variants(seed_tr *t, const json_t *vs, json_t *root_
   }
   manifest_rd *rd = t->rd;
   size_t mark = manifest_push_key(rd, "variants"), tmark = to_key(t, "variants");
-  json_t *list = json_array();
-  note(t);
-  wgk_status st = WGK_OK;
-  for (size_t i = 0; !st && i < json_array_size(vs); i++) {
-    size_t m2 = manifest_push_index(rd, i);
-    st = translate_variant(t, json_array_get(vs, i), list);
-    manifest_pop(rd, m2);
-  }
+  json_t *list;
+  wgk_status st = translate_each(t, vs, translate_variant, &list);
   json_object_set_new(root_out, "variants", list);
   to_pop(t, tmark);
   manifest_pop(rd, mark);
