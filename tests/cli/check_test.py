@@ -39,11 +39,7 @@ def edit_json(path, fn):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for kind, path, text, _ in authoring_test.blocks(os.path.join(SRC, "docs", "authoring.md")):
-        if kind == "file":
-            full = os.path.join(tmp, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            open(full, "w").write(text)
+    authoring_test.write_files(os.path.join(SRC, "docs", "authoring.md"), tmp)
     good = os.path.join(tmp, "ai.onnx.LeakyRelu")
     if wgk("pack", good).returncode != 0:
         fail("pack")

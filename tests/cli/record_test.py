@@ -52,11 +52,7 @@ def leaky(x, alpha):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for kind, path, text, _ in authoring_test.blocks(os.path.join(SRC, "docs", "authoring.md")):
-        if kind == "file":
-            full = os.path.join(tmp, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            open(full, "w").write(text)
+    authoring_test.write_files(os.path.join(SRC, "docs", "authoring.md"), tmp)
     pkg = os.path.join(tmp, "ai.onnx.LeakyRelu")
     web = os.path.join(pkg, "build", "webgpu")
     os.makedirs(os.path.join(pkg, "tools"), exist_ok=True)

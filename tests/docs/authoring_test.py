@@ -40,6 +40,21 @@ def blocks(page):
     return out
 
 
+def write_file(folder, path, text):
+    """One file block of the page, written at folder/path."""
+    full = os.path.join(folder, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def write_files(page, folder):
+    """Every file block of the page into folder (the package the page builds, before any command of it runs)."""
+    for kind, path, text, _ in blocks(page):
+        if kind == "file":
+            write_file(folder, path, text)
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -63,10 +78,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="wgk-authoring-") as work:
         for kind, path, text, line in bs:
             if kind == "file":
-                full = os.path.join(work, path)
-                os.makedirs(os.path.dirname(full), exist_ok=True)
-                with open(full, "w", encoding="utf-8") as f:
-                    f.write(text)
+                write_file(work, path, text)
                 n_files += 1
                 continue
             r = subprocess.run(["bash", "-e", "-c", text], cwd=work, env=env, capture_output=True, text=True,
