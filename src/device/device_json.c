@@ -70,24 +70,11 @@ typedef struct reader {
   util_error *err;
 } reader;
 
-static size_t push_key(reader *r, const char *key) {
-  size_t mark = r->path.len;
-  util_manifest_path_key(&r->path, key);
-  return mark;
-}
+static size_t push_key(reader *r, const char *key) { return util_manifest_path_push_key(&r->path, key); }
 
-static size_t push_index(reader *r, size_t i) {
-  size_t mark = r->path.len;
-  util_manifest_path_index(&r->path, i);
-  return mark;
-}
+static size_t push_index(reader *r, size_t i) { return util_manifest_path_push_index(&r->path, i); }
 
-static void pop(reader *r, size_t mark) {
-  if (r->path.data && mark <= r->path.len) {
-    r->path.len = mark;
-    r->path.data[mark] = '\0';
-  }
-}
+static void pop(reader *r, size_t mark) { util_manifest_path_pop(&r->path, mark); }
 
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static wgk_status fail(reader *r, bool at_key, const char *fmt, ...) {

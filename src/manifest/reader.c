@@ -41,24 +41,11 @@ void manifest_arena_free(void *arena) {
   }
 }
 
-size_t manifest_push_key(manifest_rd *rd, const char *key) {
-  size_t mark = rd->path.len;
-  util_manifest_path_key(&rd->path, key);
-  return mark;
-}
+size_t manifest_push_key(manifest_rd *rd, const char *key) { return util_manifest_path_push_key(&rd->path, key); }
 
-size_t manifest_push_index(manifest_rd *rd, size_t i) {
-  size_t mark = rd->path.len;
-  util_manifest_path_index(&rd->path, i);
-  return mark;
-}
+size_t manifest_push_index(manifest_rd *rd, size_t i) { return util_manifest_path_push_index(&rd->path, i); }
 
-void manifest_pop(manifest_rd *rd, size_t mark) {
-  if (rd->path.data && mark <= rd->path.len) {
-    rd->path.len = mark;
-    rd->path.data[mark] = '\0';
-  }
-}
+void manifest_pop(manifest_rd *rd, size_t mark) { util_manifest_path_pop(&rd->path, mark); }
 
 manifest_pos manifest_here(manifest_rd *rd) {
   util_dynbuf scratch;

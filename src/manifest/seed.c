@@ -108,24 +108,11 @@ typedef struct seed_tr {
   const json_t *seed;   /* the seed root */
 } seed_tr;
 
-static size_t to_key(seed_tr *t, const char *key) {
-  size_t mark = t->to.len;
-  util_manifest_path_key(&t->to, key);
-  return mark;
-}
+static size_t to_key(seed_tr *t, const char *key) { return util_manifest_path_push_key(&t->to, key); }
 
-static size_t to_index(seed_tr *t, size_t i) {
-  size_t mark = t->to.len;
-  util_manifest_path_index(&t->to, i);
-  return mark;
-}
+static size_t to_index(seed_tr *t, size_t i) { return util_manifest_path_push_index(&t->to, i); }
 
-static void to_pop(seed_tr *t, size_t mark) {
-  if (t->to.data && mark <= t->to.len) {
-    t->to.len = mark;
-    t->to.data[mark] = '\0';
-  }
-}
+static void to_pop(seed_tr *t, size_t mark) { util_manifest_path_pop(&t->to, mark); }
 
 /* Records that the value at the translated path came from the seed value at rd->path. */
 static void note(seed_tr *t) { origin_add(t->map, util_dynbuf_str(&t->to), util_dynbuf_str(&t->rd->path)); }

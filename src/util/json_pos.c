@@ -36,6 +36,25 @@ bool util_manifest_path_key(util_dynbuf *path, const char *key) {
 
 bool util_manifest_path_index(util_dynbuf *path, size_t i) { return util_dynbuf_printf(path, "[%zu]", i); }
 
+size_t util_manifest_path_push_key(util_dynbuf *path, const char *key) {
+  size_t mark = path->len;
+  util_manifest_path_key(path, key);
+  return mark;
+}
+
+size_t util_manifest_path_push_index(util_dynbuf *path, size_t i) {
+  size_t mark = path->len;
+  util_manifest_path_index(path, i);
+  return mark;
+}
+
+void util_manifest_path_pop(util_dynbuf *path, size_t mark) {
+  if (path->data && mark <= path->len) {
+    path->len = mark;
+    path->data[mark] = '\0';
+  }
+}
+
 static void advance(scanner *s) {
   unsigned char c = (unsigned char)s->text[s->pos++];
   if (c == '\n') {

@@ -45,5 +45,9 @@ void util_manifest_jpos_free(util_manifest_jpos *idx);
 bool util_manifest_path_key(util_dynbuf *path, const char *key);
 /* Appends an array step "[i]". */
 bool util_manifest_path_index(util_dynbuf *path, size_t i);
+/* The same steps for a reader walking down and back: each returns the mark util_manifest_path_pop returns to. */
+size_t util_manifest_path_push_key(util_dynbuf *path, const char *key);
+size_t util_manifest_path_push_index(util_dynbuf *path, size_t i);
+void util_manifest_path_pop(util_dynbuf *path, size_t mark);
 
 #endif
