@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "upload_probe: %s\n", err.message);
     return 1;
   }
-  const dev_desc *d = gpu_device_desc(dev);
+  const device_desc *d = gpu_device_desc(dev);
   printf("adapter: %s (%s)\n", d->device[0] ? d->device : d->description, d->adapterType);
   char *src = malloc(bytes), *host = malloc(bytes);
   for (size_t i = 0; i < bytes; i++) src[i] = (char)(i * 131 + 7), host[i] = 0;

@@ -18,10 +18,10 @@
 #define BATCH_MAX 32
 
 static const char *lacks(wgk_kernel *k, const tc_bench_case *c) {
-  const dev_desc *dev = rt_context_device_desc(rt_kernel_context(k));
+  const device_desc *dev = rt_context_device_desc(rt_kernel_context(k));
   for (size_t i = 0; i < c->n_requires; i++) {
-    dev_feature f;
-    if (!dev_feature_from_name(c->requires[i], &f) || !device_has(dev, f)) return c->requires[i];
+    device_feature f;
+    if (!device_feature_from_name(c->requires[i], &f) || !device_has(dev, f)) return c->requires[i];
   }
   return NULL;
 }

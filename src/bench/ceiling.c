@@ -16,7 +16,7 @@
 #define FMA_CHAINS 4u                    /* independent chains per thread (vec4 each) */
 #define WALL_SAMPLES 5                   /* wall samples of `reps` back-to-back dispatches */
 
-bool bench_timestamps_trusted(const dev_desc *dev) {
+bool bench_timestamps_trusted(const device_desc *dev) {
   return device_has(dev, WGK_FEATURE_TIMESTAMP_QUERY) && strcmp(dev->adapterType, "cpu") != 0;
 }
 

@@ -126,7 +126,7 @@ json_t *bench_goals_json(const bench_goals *g);
  * timestamps bracket driver work an untimed call does not do (a decode RoPE: 196 us of timestamps in calls
  * whose untimed run + wait takes 94 us); there the batch figure is the GPU time. The ceilings and the cases
  * (bench/case_run.h) both ask it. */
-bool bench_timestamps_trusted(const dev_desc *dev);
+bool bench_timestamps_trusted(const device_desc *dev);
 
 /* reps samples (0: 200) of the bare submit + wait into out->submit_wait, on warm clocks; where the device has
  * timestamp-query, as many of the same dispatch in a timed pass into out->empty_pass. */

@@ -129,7 +129,7 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
   return o;
 }
 
-json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const dev_desc *dev) {
+json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const device_desc *dev) {
   json_t *cmd = json_pack("[s]", "wgk"), *device = cli_adapter_json(dev, 0);
   for (int i = 0; cmd && i < argc; i++) json_array_append_new(cmd, json_string(argv[i]));
   json_object_del(device, "index"); /* the adapter of this run, not a place in a listing */
@@ -140,8 +140,8 @@ json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const de
                    device);
 }
 
-json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
-                              const cli_bench_row *rows, size_t n) {
+json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const device_desc *dev,
+                              const bench_ceilings *ceil, const cli_bench_row *rows, size_t n) {
   json_t *doc = cli_bench_report_head(argc, argv, op_id, dev), *cases = json_array();
   for (size_t i = 0; cases && i < n; i++) json_array_append_new(cases, row_json(&rows[i], ceil));
   if (doc && cases) {

@@ -72,10 +72,10 @@ bench_breakdown cli_bench_row_breakdown(const cli_bench_row *r, const bench_ceil
 
 /* What every bench report begins with: {schema, command (the command line), date, package, device (`wgk devices
  * --json` shape, without its index)}; NULL when out of memory. */
-json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const dev_desc *dev);
+json_t *cli_bench_report_head(int argc, char **argv, const char *op_id, const device_desc *dev);
 /* The whole report as JSON: the head, then ceilings and cases. */
-json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const dev_desc *dev, const bench_ceilings *ceil,
-                              const cli_bench_row *rows, size_t n);
+json_t *cli_bench_report_json(int argc, char **argv, const char *op_id, const device_desc *dev,
+                              const bench_ceilings *ceil, const cli_bench_row *rows, size_t n);
 
 /* A peer beside wgk's table (--peer FILE, as bench/peers writes it; --reference, the C reference): its median
  * time per case, compared with wgk's GPU time (kind gpu) or end-to-end time (kind e2e). */

@@ -18,41 +18,41 @@ bool cli_print_help(const char *cmd, FILE *out);
  * explained; returns 2, the exit status of a usage error. */
 int cli_usage(const char *cmd);
 
-/* Each subcommand file defines one entry point, declared here: int wgk_cmd_<name>(int argc, char **argv); */
-int cmd_devices(int argc, char **argv);
-int cmd_smoke(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_onnx_test(int argc, char **argv);
+/* Each subcommand file defines one entry point, declared here: int cli_cmd_<name>(int argc, char **argv); */
+int cli_cmd_devices(int argc, char **argv);
+int cli_cmd_smoke(int argc, char **argv);
+int cli_cmd_convert(int argc, char **argv);
+int cli_cmd_onnx_test(int argc, char **argv);
 
-int cmd_eval(int argc, char **argv);
-int cmd_template(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_test(int argc, char **argv);
+int cli_cmd_eval(int argc, char **argv);
+int cli_cmd_template(int argc, char **argv);
+int cli_cmd_info(int argc, char **argv);
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_test(int argc, char **argv);
 
 struct expr_value;
 struct util_error;
 /* Loads a --scope JSON file (NULL path: an empty scope); "device" becomes the device object. */
 struct expr_value *cli_load_scope(const char *path, struct util_error *err);
 
-int cmd_explain(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_tune(int argc, char **argv);
+int cli_cmd_explain(int argc, char **argv);
+int cli_cmd_bench(int argc, char **argv);
+int cli_cmd_tune(int argc, char **argv);
 
 /* One adapter as `wgk devices --json` lists it (index: its place in that list). */
 struct json_t;
-struct dev_desc;
-struct json_t *cli_adapter_json(const struct dev_desc *d, size_t index);
-int cmd_render(int argc, char **argv);
-int cmd_download(int argc, char **argv);
-int cmd_cache(int argc, char **argv);
-int cmd_lock(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_pack(int argc, char **argv);
+struct device_desc;
+struct json_t *cli_adapter_json(const struct device_desc *d, size_t index);
+int cli_cmd_render(int argc, char **argv);
+int cli_cmd_download(int argc, char **argv);
+int cli_cmd_cache(int argc, char **argv);
+int cli_cmd_lock(int argc, char **argv);
+int cli_cmd_list(int argc, char **argv);
+int cli_cmd_pack(int argc, char **argv);
 /* `wgk pack DIR [--check]` for another command (cmd names it in messages); quiet: no line on success. Returns the
  * exit status pack would. */
 int cli_pack_run(const char *cmd, const char *dir, bool check, bool quiet);
-int cmd_check(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
 struct cli_common;
 /* `wgk test DIR --record COMMAND [--case ID]` (src/cli/test_record.c): the expected .npy files from a reference. */
 int cli_test_record(const struct cli_common *o, const char *dir, const char *command, const char *filter);

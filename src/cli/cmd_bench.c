@@ -146,7 +146,7 @@ static void note_irq_cpu(const bench_setup *su, const bench_irq_counts *before, 
  * (in blocks as long as the input copies bound in turn: bench_series_deal), so that the repeats see the same moments of
  * a host that moves between levels (the H200's does, for stretches of tens of milliseconds); the drift over each series
  * is reported beside. gpu is the timestamps where they are trusted (bench_timestamps_trusted), else the batch. */
-static wgk_status time_repeats(bench_setup *su, const dev_desc *dev, cli_bench_row *r) {
+static wgk_status time_repeats(bench_setup *su, const device_desc *dev, cli_bench_row *r) {
   bench_series ts = {0}, batch = {0}, resident = {0};
   bench_stat one;
   /* the cross-check: samples of K calls (BATCH_SAMPLES and its bounds, above); as the GPU figure at least as many,
@@ -468,7 +468,7 @@ static bool write_json(const bench_opts *o, int argc, char **argv, wgk_kernel *k
  * where the lines' affinities do not: the H200's machine gives each of the driver's eight lines a CPU of its own and
  * uses one. false, printed, when none can be found or left. */
 static bool keep_off_irq_cpus(wgk_context *ctx, bench_opts *o) {
-  const dev_desc *dev = rt_context_device_desc(ctx);
+  const device_desc *dev = rt_context_device_desc(ctx);
   if (strcmp(dev->adapterType, "cpu") == 0) {
     printf("--off-irq-cpu: a CPU adapter takes no interrupts; no thread moved\n");
     return true;
@@ -550,7 +550,7 @@ static int run_bench(wgk_kernel *k, const tc_bench_suite *s, bench_opts *o, int 
   return failed ? 1 : 0;
 }
 
-int cmd_bench(int argc, char **argv) {
+int cli_cmd_bench(int argc, char **argv) {
   bench_opts o = {0};
   for (int i = 1; i < argc; i++)
     if (parse_one(argc, argv, &i, &o) < 0) return 2;

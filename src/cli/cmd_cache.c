@@ -118,7 +118,7 @@ static void verify_repo(const char *cache, const char *repo, void *user) {
   }
 }
 
-int cmd_cache(int argc, char **argv) {
+int cli_cmd_cache(int argc, char **argv) {
   if (argc < 2) return cli_usage("cache");
   char *cache = hub_cache_root();
   if (!cache) {

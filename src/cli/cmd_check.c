@@ -345,7 +345,7 @@ static int check(const char *arg, const cli_common *common) {
   return ck.problems ? 1 : 0;
 }
 
-int cmd_check(int argc, char **argv) {
+int cli_cmd_check(int argc, char **argv) {
   cli_common o = {0};
   const char *dir = NULL;
   for (int i = 1; i < argc; i++) {

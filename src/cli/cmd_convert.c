@@ -521,7 +521,7 @@ static bool stage_metadata(conv *c, json_t *variants) {
   return ok;
 }
 
-int cmd_convert(int argc, char **argv) {
+int cli_cmd_convert(int argc, char **argv) {
   if (argc != 3) return cli_usage("convert");
   util_error err;
   util_error_clear(&err);

@@ -51,7 +51,7 @@ static uint64_t limit_value(const device_limits *l, size_t i) {
   return v;
 }
 
-static void print_text(const dev_desc *d, size_t index) {
+static void print_text(const device_desc *d, size_t index) {
   printf("adapter %zu: %s\n", index, d->device[0] ? d->device : "(unnamed)");
   printf("  vendor        %s (0x%04x)\n", d->vendor, d->vendorId);
   printf("  architecture  %s\n", d->architecture);
@@ -61,10 +61,10 @@ static void print_text(const dev_desc *d, size_t index) {
   printf("  subgroup size %u..%u\n", d->subgroupMinSize, d->subgroupMaxSize);
   printf("  features     ");
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (device_has(d, (dev_feature)f)) printf(" %s", dev_feature_name((dev_feature)f));
+    if (device_has(d, (device_feature)f)) printf(" %s", device_feature_name((device_feature)f));
   printf("\n");
   for (uint32_t i = 0; i < d->subgroupMatrixConfigCount; i++) {
-    const dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
+    const device_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
     printf("  subgroup matrix %s -> %s %ux%ux%u\n", c->componentType, c->resultComponentType, c->M, c->N, c->K);
   }
   printf("  limits\n");
@@ -72,14 +72,15 @@ static void print_text(const dev_desc *d, size_t index) {
     printf("    %-36s %llu\n", limits_table[i].name, (unsigned long long)limit_value(&d->limits, i));
 }
 
-json_t *cli_adapter_json(const dev_desc *d, size_t index) {
+json_t *cli_adapter_json(const device_desc *d, size_t index) {
   json_t *features = json_array(), *limits = json_object(), *configs = json_array();
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (device_has(d, (dev_feature)f)) json_array_append_new(features, json_string(dev_feature_name((dev_feature)f)));
+    if (device_has(d, (device_feature)f))
+      json_array_append_new(features, json_string(device_feature_name((device_feature)f)));
   for (size_t i = 0; i < sizeof limits_table / sizeof limits_table[0]; i++)
     json_object_set_new(limits, limits_table[i].name, json_integer((json_int_t)limit_value(&d->limits, i)));
   for (uint32_t i = 0; i < d->subgroupMatrixConfigCount; i++) {
-    const dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
+    const device_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
     json_array_append_new(
         configs, json_pack("{s:s, s:s, s:i, s:i, s:i}", "componentType", c->componentType, "resultComponentType",
                            c->resultComponentType, "M", (int)c->M, "N", (int)c->N, "K", (int)c->K));
@@ -93,13 +94,13 @@ json_t *cli_adapter_json(const dev_desc *d, size_t index) {
                    configs);
 }
 
-static int print_json(const dev_desc *descs, size_t count) {
+static int print_json(const device_desc *descs, size_t count) {
   json_t *list = json_array();
   for (size_t i = 0; i < count; i++) json_array_append_new(list, cli_adapter_json(&descs[i], i));
   return cli_print_json("devices", json_pack("{s:o}", "adapters", list), 0);
 }
 
-int cmd_devices(int argc, char **argv) {
+int cli_cmd_devices(int argc, char **argv) {
   bool as_json = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) {
@@ -110,7 +111,7 @@ int cmd_devices(int argc, char **argv) {
       return 2;
     }
   }
-  dev_desc *descs = NULL;
+  device_desc *descs = NULL;
   size_t count = 0;
   util_error err = {0};
   if (gpu_list_adapters(&descs, &count, &err) != WGK_OK) {

@@ -12,7 +12,7 @@ static void print_dir(const char *repo, const char *dir, void *user) {
   printf("%s %s\n", repo, dir);
 }
 
-int cmd_download(int argc, char **argv) {
+int cli_cmd_download(int argc, char **argv) {
   cli_common o = {0};
   const char *repo = NULL, *lock = NULL;
   for (int i = 1; i < argc; i++) {

@@ -60,7 +60,7 @@ static bool regular_file(const char *cmd, const char *what, const char *path) {
   return true;
 }
 
-int cmd_eval(int argc, char **argv) {
+int cli_cmd_eval(int argc, char **argv) {
   const char *expr = NULL, *scope_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {

@@ -209,10 +209,10 @@ static bool parse_shape(const explain_opts *o, const manifest_model *m, plan_ten
   return true;
 }
 
-static bool device_desc(const explain_opts *o, dev_desc *d, util_error *err) {
+static bool choose_device(const explain_opts *o, device_desc *d, util_error *err) {
   if (device_desc_load(o->device_file, d, err) != WGK_OK) return false;
   uint32_t hidden; /* WGK_DISABLE_FEATURES hides features of a described device too */
-  return dev_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) == WGK_OK &&
+  return device_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err) == WGK_OK &&
          (d->features &= ~hidden, true);
 }
 
@@ -226,7 +226,7 @@ static void print_shape(FILE *out, int rank, const int64_t *shape) {
 
 /* How the plan stores its float16 ports: "f16" (native, the device has shader-f16), "packed" (two halves per u32
  * word, f32 arithmetic) or NULL (no float16 port); *ports lists them ("x, cos, sin, y"), *why says why. */
-static const char *float16_form(const manifest_model *m, const dev_desc *d, const plan_result *plan, char *ports,
+static const char *float16_form(const manifest_model *m, const device_desc *d, const plan_result *plan, char *ports,
                                 size_t size, const char **why) {
   const expr_value *dtypes = expr_value_dict_get(plan->scope, "dtypes");
   bool native = false, packed = false;
@@ -257,7 +257,7 @@ static const char *float16_form(const manifest_model *m, const dev_desc *d, cons
   return packed && native ? "mixed" : packed ? "packed" : native ? "f16" : NULL;
 }
 
-static void print_text(const manifest_model *m, const pkg_package *pkg, const dev_desc *d, const plan_result *plan) {
+static void print_text(const manifest_model *m, const pkg_package *pkg, const device_desc *d, const plan_result *plan) {
   printf("kernel   %s (%s)\n", m->op_id, pkg_is_verified(pkg) ? "verified" : "unverified");
   printf("device   %s [%s, %s]\n", d->device[0] ? d->device : "described device", d->vendor, d->backend);
   printf("variant  %s\n", plan->variant->id);
@@ -354,7 +354,7 @@ static json_t *text_json(const char *text, size_t n) {
 }
 
 /* --json: the plan as one object on stdout; 0, or 1 after printing why not. */
-static int print_json(const manifest_model *m, const dev_desc *d, const plan_result *plan, int tuned) {
+static int print_json(const manifest_model *m, const device_desc *d, const plan_result *plan, int tuned) {
   json_t *root = json_object(), *rejected = json_array(), *outs = json_array(), *passes = json_array();
   json_object_set_new(root, "kernel", json_string(m->op_id));
   json_object_set_new(root, "variant", json_string(plan->variant->id));
@@ -412,7 +412,7 @@ static int print_json(const manifest_model *m, const dev_desc *d, const plan_res
 
 /* The plan shown (explain) or its WGSL written (render). tuned: -1 for a described device (no tuning cache is
  * consulted for a device wgk does not run on), else whether the tuning cache's tunables were taken. */
-static int show(const explain_opts *o, const manifest_model *m, const pkg_package *pkg, const dev_desc *d,
+static int show(const explain_opts *o, const manifest_model *m, const pkg_package *pkg, const device_desc *d,
                 const plan_result *plan, int tuned, bool render) {
   if (!render) {
     if (o->json) return print_json(m, d, plan, tuned);
@@ -474,10 +474,10 @@ static int plan_described(const char *cmd, const explain_opts *o, bool render) {
   if (pkg_warning(pkg)) cli_say("wgk: %s\n", pkg_warning(pkg));
   const manifest_model *m = pkg_manifest(pkg);
   call_values v = {0};
-  dev_desc desc;
+  device_desc desc;
   plan_planner *planner = NULL;
   plan_result *plan = NULL;
-  bool ok = values_make(cmd, o, m, &v, &err) && device_desc(o, &desc, &err);
+  bool ok = values_make(cmd, o, m, &v, &err) && choose_device(o, &desc, &err);
   tmpl_loader loader = pkg_template_loader(pkg);
   ok = ok && plan_planner_create(m, &loader, &desc, &planner, &err) == WGK_OK;
   plan_call call = {.ports = v.ports, .attrs = v.attrs, .args = v.args, .tunables = v.tunables};
@@ -546,5 +546,5 @@ static int run_plan(const char *cmd, int argc, char **argv, bool render) {
   return plan_described(cmd, &o, render);
 }
 
-int cmd_explain(int argc, char **argv) { return run_plan("explain", argc, argv, false); }
-int cmd_render(int argc, char **argv) { return run_plan("render", argc, argv, true); }
+int cli_cmd_explain(int argc, char **argv) { return run_plan("explain", argc, argv, false); }
+int cli_cmd_render(int argc, char **argv) { return run_plan("render", argc, argv, true); }

@@ -139,7 +139,7 @@ static json_t *info_json(pkg_package *pkg) {
   return doc;
 }
 
-int cmd_info(int argc, char **argv) {
+int cli_cmd_info(int argc, char **argv) {
   cli_common o = {0};
   const char *pkg_name = NULL;
   bool as_json = false;

@@ -284,7 +284,7 @@ static void print_text(const list_state *s, const char *cache) {
          cache && !is_dir(cache) ? "  (no such folder)" : "");
 }
 
-int cmd_list(int argc, char **argv) {
+int cli_cmd_list(int argc, char **argv) {
   bool json = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0)

@@ -7,7 +7,7 @@
 #include "cli/cli_util.h"
 #include "hub/hub.h"
 
-int cmd_lock(int argc, char **argv) {
+int cli_cmd_lock(int argc, char **argv) {
   cli_common o = {0};
   const char **specs = calloc((size_t)argc, sizeof *specs);
   size_t n = 0;

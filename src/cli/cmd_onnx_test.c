@@ -42,7 +42,7 @@ static bool number(const char *s, double *out) {
   return true;
 }
 
-int cmd_onnx_test(int argc, char **argv) {
+int cli_cmd_onnx_test(int argc, char **argv) {
   onnx_node_test_options opts = {-1, -1, false, NULL};
   wgk_context_options co = {.log = cli_log};
   const char **dirs = calloc((size_t)argc, sizeof *dirs);

@@ -295,7 +295,7 @@ static int pack(const char *arg, bool check, bool quiet) {
   return rc;
 }
 
-int cmd_pack(int argc, char **argv) {
+int cli_cmd_pack(int argc, char **argv) {
   const char *dir = NULL;
   bool check = false;
   for (int i = 1; i < argc; i++) {

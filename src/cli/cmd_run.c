@@ -372,7 +372,7 @@ static void print_delta(const wgk_stats *a, const wgk_stats *b) {
       (unsigned long long)(b->dispatches - a->dispatches), (unsigned long long)(b->submissions - a->submissions));
 }
 
-/* The process's phases for --verbose: wall ms from cmd_run's start, each phase ending at a mark. */
+/* The process's phases for --verbose: wall ms from cli_cmd_run's start, each phase ending at a mark. */
 enum {
   PH_CHECK,
   PH_INSTANCE,
@@ -535,7 +535,7 @@ static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
   return true;
 }
 
-int cmd_run(int argc, char **argv) {
+int cli_cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
   run_phases ph = {.mark = util_now_ns()};
   uint64_t start = ph.mark;

@@ -108,10 +108,10 @@ static size_t count_mismatches(const float *x, const float *y, float a, float b,
   return bad;
 }
 
-static void print_adapter(const dev_desc *d) {
+static void print_adapter(const device_desc *d) {
   printf("adapter: %s [%s, %s, %s]\nfeatures:", d->device, d->vendor, d->backend, d->adapterType);
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (device_has(d, (dev_feature)f)) printf(" %s", dev_feature_name((dev_feature)f));
+    if (device_has(d, (device_feature)f)) printf(" %s", device_feature_name((device_feature)f));
   printf("\n");
 }
 
@@ -156,7 +156,7 @@ static int smoke(const smoke_args *args) {
   return rc;
 }
 
-int cmd_smoke(int argc, char **argv) {
+int cli_cmd_smoke(int argc, char **argv) {
   smoke_args args = {NULL, 1u << 20, (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32), false};
   bool n_given = false, seed_given = false;
   for (int i = 1; i < argc; i++) {

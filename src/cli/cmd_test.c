@@ -169,7 +169,7 @@ static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, b
   return ok && (matched > 0 || !pick->filter);
 }
 
-int cmd_test(int argc, char **argv) {
+int cli_cmd_test(int argc, char **argv) {
   cli_common o = {0};
   const char *pkg = NULL, *shard = NULL, *record = NULL;
   case_pick pick = {NULL, 1, 1};

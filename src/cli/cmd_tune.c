@@ -153,7 +153,7 @@ static int show(const char *path, const char *op, bool as_json) {
   return 0;
 }
 
-int cmd_tune(int argc, char **argv) {
+int cli_cmd_tune(int argc, char **argv) {
   tune_opts o = {0};
   for (int i = 1; i < argc; i++)
     if (parse_one(argc, argv, &i, &o) < 0) return 2;

@@ -11,18 +11,20 @@ static const char *const feature_names[WGK_FEATURE_COUNT] = {
     [WGK_FEATURE_TIMESTAMP_QUERY] = "timestamp-query",
 };
 
-const char *dev_feature_name(dev_feature f) { return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown"; }
+const char *device_feature_name(device_feature f) {
+  return (unsigned)f < WGK_FEATURE_COUNT ? feature_names[f] : "unknown";
+}
 
-bool dev_feature_from_name(const char *name, dev_feature *out) {
+bool device_feature_from_name(const char *name, device_feature *out) {
   for (int i = 0; i < WGK_FEATURE_COUNT; i++) {
     if (strcmp(name, feature_names[i]) == 0) {
-      *out = (dev_feature)i;
+      *out = (device_feature)i;
       return true;
     }
   }
   static const struct {
     const char *alias;
-    dev_feature f;
+    device_feature f;
   } aliases[] = {
       {"subgroup-matrix", WGK_FEATURE_SUBGROUP_MATRIX},
       {"chromium-experimental-subgroup-size-control", WGK_FEATURE_SUBGROUP_SIZE_CONTROL},
@@ -36,7 +38,7 @@ bool dev_feature_from_name(const char *name, dev_feature *out) {
   return false;
 }
 
-wgk_status dev_features_parse(const char *list, const char *what, uint32_t *mask, util_error *err) {
+wgk_status device_features_parse(const char *list, const char *what, uint32_t *mask, util_error *err) {
   *mask = 0;
   for (const char *p = list; p && *p;) {
     while (*p == ' ' || *p == '\t' || *p == ',') p++;
@@ -46,8 +48,8 @@ wgk_status dev_features_parse(const char *list, const char *what, uint32_t *mask
     while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
     if (n) {
       char name[64];
-      dev_feature f;
-      if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !dev_feature_from_name(name, &f))) {
+      device_feature f;
+      if (n >= sizeof name || (memcpy(name, p, n), name[n] = '\0', !device_feature_from_name(name, &f))) {
         *mask = 0;
         return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, NULL, what,
                              "unknown feature \"%.*s\"; expected one of shader-f16, subgroups, subgroup-size-control, "
@@ -61,7 +63,7 @@ wgk_status dev_features_parse(const char *list, const char *what, uint32_t *mask
   return WGK_OK;
 }
 
-void device_desc_defaults(dev_desc *d) {
+void device_desc_defaults(device_desc *d) {
   memset(d, 0, sizeof *d);
   d->limits = (device_limits){
       .maxStorageBufferBindingSize = 134217728,

@@ -110,7 +110,7 @@ static wgk_status read_string(reader *r, const json_t *j, char *dst, size_t size
   return st;
 }
 
-static wgk_status read_limits(reader *r, const json_t *limits, dev_desc *d) {
+static wgk_status read_limits(reader *r, const json_t *limits, device_desc *d) {
   wgk_status st = expect(r, limits, json_is_object(limits), "an object of limit name -> integer");
   const char *key;
   json_t *value;
@@ -147,27 +147,27 @@ static wgk_status read_limits(reader *r, const json_t *limits, dev_desc *d) {
   return st;
 }
 
-static wgk_status read_features(reader *r, const json_t *features, dev_desc *d) {
+static wgk_status read_features(reader *r, const json_t *features, device_desc *d) {
   wgk_status st = expect(r, features, json_is_array(features), "a list of feature names");
   for (size_t i = 0; st == WGK_OK && i < json_array_size(features); i++) {
     size_t mark = push_index(r, i);
     const json_t *f = json_array_get(features, i);
     st = expect(r, f, json_is_string(f), "a feature name (a string)");
-    dev_feature feature;
-    if (st == WGK_OK && dev_feature_from_name(json_string_value(f), &feature)) d->features |= 1u << feature;
+    device_feature feature;
+    if (st == WGK_OK && device_feature_from_name(json_string_value(f), &feature)) d->features |= 1u << feature;
     pop(r, mark); /* other WebGPU features are not planned with */
   }
   return st;
 }
 
-static wgk_status read_configs(reader *r, const json_t *list, dev_desc *d) {
+static wgk_status read_configs(reader *r, const json_t *list, device_desc *d) {
   wgk_status st = expect(r, list, json_is_array(list), "a list of subgroup matrix configurations");
   if (st == WGK_OK && json_array_size(list) > WGK_MAX_SUBGROUP_MATRIX_CONFIGS)
     return fail(r, false, "more than %d subgroup matrix configurations", WGK_MAX_SUBGROUP_MATRIX_CONFIGS);
   for (size_t i = 0; st == WGK_OK && i < json_array_size(list); i++) {
     size_t mark = push_index(r, i);
     const json_t *c = json_array_get(list, i);
-    dev_subgroup_matrix_config *out = &d->subgroupMatrixConfigs[i];
+    device_subgroup_matrix_config *out = &d->subgroupMatrixConfigs[i];
     st = expect(r, c, json_is_object(c), "an object {componentType, resultComponentType, M, N, K}");
     const char *key;
     json_t *v;
@@ -193,7 +193,7 @@ static wgk_status read_configs(reader *r, const json_t *list, dev_desc *d) {
 }
 
 /* adapterInfo keys, also accepted at the top level (`wgk devices --json` puts them there). */
-static bool read_info_key(reader *r, const char *key, const json_t *v, dev_desc *d, wgk_status *st) {
+static bool read_info_key(reader *r, const char *key, const json_t *v, device_desc *d, wgk_status *st) {
   uint64_t u = 0;
   if (!strcmp(key, "vendor"))
     *st = read_string(r, v, d->vendor, sizeof d->vendor);
@@ -231,7 +231,7 @@ static bool read_info_key(reader *r, const char *key, const json_t *v, dev_desc 
   "features, limits, adapterInfo, subgroupMatrixConfigs, index, vendor, vendorId, architecture, device, " \
   "deviceId, description, backend, adapterType, subgroupMinSize, subgroupMaxSize, isFallbackAdapter"
 
-static wgk_status read_adapter(reader *r, const json_t *j, dev_desc *d) {
+static wgk_status read_adapter(reader *r, const json_t *j, device_desc *d) {
   wgk_status st = expect(r, j, json_is_object(j), "an object (a device description)");
   const char *key;
   json_t *v;
@@ -271,7 +271,7 @@ static wgk_status read_adapter(reader *r, const json_t *j, dev_desc *d) {
   return st;
 }
 
-static wgk_status read_root(reader *r, const json_t *j, dev_desc *d) {
+static wgk_status read_root(reader *r, const json_t *j, device_desc *d) {
   if (!json_is_object(j))
     return fail(r, false, "a device description is a JSON object, not %s", util_json_type_name(j));
   const json_t *adapters = json_object_get(j, "adapters"); /* the whole `wgk devices --json`: its first adapter */
@@ -297,7 +297,7 @@ static wgk_status read_root(reader *r, const json_t *j, dev_desc *d) {
   return st;
 }
 
-static wgk_status read_with(const json_t *j, const char *source, const util_manifest_jpos *idx, dev_desc *d,
+static wgk_status read_with(const json_t *j, const char *source, const util_manifest_jpos *idx, device_desc *d,
                             util_error *err) {
   device_desc_defaults(d);
   reader r = {.source = source, .idx = idx, .err = err};
@@ -308,11 +308,11 @@ static wgk_status read_with(const json_t *j, const char *source, const util_mani
   return st;
 }
 
-wgk_status device_desc_from_json(const json_t *j, const char *source, dev_desc *d, util_error *err) {
+wgk_status device_desc_from_json(const json_t *j, const char *source, device_desc *d, util_error *err) {
   return read_with(j, source, NULL, d, err);
 }
 
-wgk_status device_desc_from_text(const char *text, size_t len, const char *source, dev_desc *d, util_error *err) {
+wgk_status device_desc_from_text(const char *text, size_t len, const char *source, device_desc *d, util_error *err) {
   json_error_t jerr;
   json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!j) {
@@ -330,7 +330,7 @@ wgk_status device_desc_from_text(const char *text, size_t len, const char *sourc
   return st;
 }
 
-wgk_status device_desc_load(const char *path, dev_desc *d, util_error *err) {
+wgk_status device_desc_load(const char *path, device_desc *d, util_error *err) {
   device_desc_defaults(d);
   FILE *f = fopen(path, "rb");
   if (!f) return util_error_in(err, WGK_ERR_NOT_FOUND, path, NULL, "cannot open the device description");

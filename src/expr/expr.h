@@ -33,7 +33,7 @@
 #include "util/error.h"
 
 struct json_t;
-struct dev_desc;
+struct device_desc;
 
 typedef enum expr_value_kind {
   WGK_VALUE_UNDEFINED = 0, /* a missing member or variable; prints as "" */
@@ -121,7 +121,7 @@ struct json_t *expr_value_to_json(const expr_value *v);
  * From a device description, or from JSON {"features": [...], "limits": {...}, "adapterInfo": {...}} read by
  * src/device/device_json.c (missing limits take the spec defaults; maxComputeWorkgroupsPerDimension clamped to
  * WGK_DISPATCH_FOLD_WIDTH). */
-expr_value *expr_value_device(const struct dev_desc *desc);
+expr_value *expr_value_device(const struct device_desc *desc);
 expr_value *expr_value_device_from_json(const struct json_t *json, util_error *err);
 /* A set of names with a `has(name)` method (what device.features is). */
 expr_value *expr_value_name_set(const char *const *names, size_t count);

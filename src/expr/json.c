@@ -213,7 +213,7 @@ static expr_value *limits_value(const device_limits *l) {
   return d;
 }
 
-static expr_value *adapter_value(const dev_desc *desc) {
+static expr_value *adapter_value(const device_desc *desc) {
   expr_value *d = expr_value_dict();
   bool ok = d != NULL;
   /* as the loader hands adapterInfo to expressions: vendor and architecture lower-cased, subgroup sizes
@@ -229,7 +229,7 @@ static expr_value *adapter_value(const dev_desc *desc) {
   ok = ok && expr_value_dict_set(d, "isFallbackAdapter", expr_value_bool(desc->isFallbackAdapter));
   expr_value *cfgs = ok ? expr_value_list() : NULL;
   for (uint32_t i = 0; cfgs && i < desc->subgroupMatrixConfigCount && i < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; i++) {
-    const dev_subgroup_matrix_config *c = &desc->subgroupMatrixConfigs[i];
+    const device_subgroup_matrix_config *c = &desc->subgroupMatrixConfigs[i];
     expr_value *e = expr_value_dict();
     bool k = e && expr_value_dict_set(e, "componentType", expr_value_string(c->componentType)) &&
              expr_value_dict_set(e, "resultComponentType", expr_value_string(c->resultComponentType)) &&
@@ -253,11 +253,11 @@ static expr_value *adapter_value(const dev_desc *desc) {
   return d;
 }
 
-expr_value *expr_value_device(const dev_desc *desc) {
+expr_value *expr_value_device(const device_desc *desc) {
   const char *names[WGK_FEATURE_COUNT];
   size_t n = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++)
-    if (device_has(desc, (dev_feature)f)) names[n++] = dev_feature_name((dev_feature)f);
+    if (device_has(desc, (device_feature)f)) names[n++] = device_feature_name((device_feature)f);
   device_limits limits = desc->limits;
   if (limits.maxComputeWorkgroupsPerDimension > WGK_DISPATCH_FOLD_WIDTH)
     limits.maxComputeWorkgroupsPerDimension = WGK_DISPATCH_FOLD_WIDTH;
@@ -278,7 +278,7 @@ expr_value *expr_value_device(const dev_desc *desc) {
  * ones wgk does not know, spelled as given), and limits or adapter facts the description does not model are
  * kept as given, so a template may ask for any of them. */
 expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
-  dev_desc desc;
+  device_desc desc;
   if (device_desc_from_json(json, NULL, &desc, err) != WGK_OK) return NULL;
   expr_value *dev = expr_value_device(&desc);
   json_t *features = json_object_get(json, "features");

@@ -65,11 +65,11 @@ static WGPUAdapter request(WGPUInstance instance, WGPUPowerPreference power, boo
 
 typedef struct adapter_list {
   WGPUAdapter adapters[8]; /* referenced */
-  dev_desc descs[8];
+  device_desc descs[8];
   size_t count;
 } adapter_list;
 
-static bool same_adapter(const dev_desc *a, const dev_desc *b) {
+static bool same_adapter(const device_desc *a, const device_desc *b) {
   return a->vendorId == b->vendorId && a->deviceId == b->deviceId && strcmp(a->backend, b->backend) == 0 &&
          strcmp(a->device, b->device) == 0 && strcmp(a->description, b->description) == 0;
 }
@@ -89,7 +89,7 @@ static void enumerate(WGPUInstance instance, adapter_list *list, util_error *err
   for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
     WGPUAdapter a = request(instance, asks[i].power, asks[i].fallback, err);
     if (!a) continue;
-    dev_desc *d = &list->descs[list->count];
+    device_desc *d = &list->descs[list->count];
     gpu_desc_from_adapter(d, a);
     bool seen = false;
     for (size_t j = 0; j < list->count; j++) seen = seen || same_adapter(&list->descs[j], d);
@@ -112,7 +112,7 @@ static wgk_status no_adapter(const util_error *why, util_error *err) {
   return util_error_plain(err, WGK_ERR_NO_ADAPTER, "%s", NO_ADAPTER_HINT);
 }
 
-wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
+wgk_status gpu_list_adapters(device_desc **out, size_t *count, util_error *err) {
   *out = NULL;
   *count = 0;
   WGPUInstance instance = gpu_instance_create();
@@ -130,7 +130,7 @@ wgk_status gpu_list_adapters(dev_desc **out, size_t *count, util_error *err) {
       memcpy(*out, list.descs, list.count * sizeof **out);
       *count = list.count;
       uint32_t hidden = 0;
-      s = dev_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err);
+      s = device_features_parse(util_env(WGK_DISABLE_FEATURES_ENV), WGK_DISABLE_FEATURES_ENV, &hidden, err);
       if (s != WGK_OK) {
         free(*out);
         *out = NULL;
@@ -148,7 +148,7 @@ static bool contains_nocase(const char *hay, const char *needle) {
   return util_contains_nocase(hay, strlen(hay), needle);
 }
 
-static bool matches(const dev_desc *d, const char *sel) {
+static bool matches(const device_desc *d, const char *sel) {
   return contains_nocase(d->vendor, sel) || contains_nocase(d->architecture, sel) || contains_nocase(d->device, sel) ||
          contains_nocase(d->description, sel) || contains_nocase(d->backend, sel) ||
          contains_nocase(d->adapterType, sel);

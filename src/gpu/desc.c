@@ -1,10 +1,10 @@
-/* Turning what Dawn says about an adapter or device into a dev_desc (the planner's view). */
+/* Turning what Dawn says about an adapter or device into a device_desc (the planner's view). */
 #include "gpu/gpu_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-WGPUFeatureName gpu_feature_code(dev_feature f) {
+WGPUFeatureName gpu_feature_code(device_feature f) {
   switch (f) {
   case WGK_FEATURE_SHADER_F16:
     return WGPUFeatureName_ShaderF16;
@@ -58,7 +58,7 @@ static const char *adapter_type_name(WGPUAdapterType t) {
   }
 }
 
-void gpu_desc_from_info(dev_desc *d, const WGPUAdapterInfo *info) {
+void gpu_desc_from_info(device_desc *d, const WGPUAdapterInfo *info) {
   gpu_sv_copy(d->vendor, sizeof d->vendor, info->vendor);
   gpu_sv_copy(d->architecture, sizeof d->architecture, info->architecture);
   gpu_sv_copy(d->device, sizeof d->device, info->device);
@@ -79,7 +79,7 @@ void gpu_limits_init(WGPULimits *l) {
 
 static uint32_t u32_or(uint32_t v, uint32_t fallback) { return v == UINT32_MAX ? fallback : v; }
 
-void gpu_desc_from_limits(dev_desc *d, const WGPULimits *l) {
+void gpu_desc_from_limits(device_desc *d, const WGPULimits *l) {
   device_limits *o = &d->limits;
   o->maxStorageBufferBindingSize = l->maxStorageBufferBindingSize;
   o->maxUniformBufferBindingSize = l->maxUniformBufferBindingSize;
@@ -98,10 +98,10 @@ void gpu_desc_from_limits(dev_desc *d, const WGPULimits *l) {
   o->minUniformBufferOffsetAlignment = l->minUniformBufferOffsetAlignment;
 }
 
-void gpu_desc_from_features(dev_desc *d, const WGPUSupportedFeatures *features) {
+void gpu_desc_from_features(device_desc *d, const WGPUSupportedFeatures *features) {
   d->features = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
-    WGPUFeatureName code = gpu_feature_code((dev_feature)f);
+    WGPUFeatureName code = gpu_feature_code((device_feature)f);
     for (size_t i = 0; code && i < features->featureCount; i++)
       if (features->features[i] == code) d->features |= 1u << f;
   }
@@ -126,10 +126,10 @@ static const char *component_name(WGPUSubgroupMatrixComponentType t) {
   }
 }
 
-static void desc_matrix_configs(dev_desc *d, const WGPUAdapterPropertiesSubgroupMatrixConfigs *m) {
+static void desc_matrix_configs(device_desc *d, const WGPUAdapterPropertiesSubgroupMatrixConfigs *m) {
   size_t n = m->configCount < WGK_MAX_SUBGROUP_MATRIX_CONFIGS ? m->configCount : WGK_MAX_SUBGROUP_MATRIX_CONFIGS;
   for (size_t i = 0; i < n; i++) {
-    dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
+    device_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[i];
     snprintf(c->componentType, sizeof c->componentType, "%s", component_name(m->configs[i].componentType));
     snprintf(c->resultComponentType, sizeof c->resultComponentType, "%s",
              component_name(m->configs[i].resultComponentType));
@@ -140,7 +140,7 @@ static void desc_matrix_configs(dev_desc *d, const WGPUAdapterPropertiesSubgroup
   d->subgroupMatrixConfigCount = (uint32_t)n;
 }
 
-void gpu_desc_from_adapter(dev_desc *d, WGPUAdapter adapter) {
+void gpu_desc_from_adapter(device_desc *d, WGPUAdapter adapter) {
   device_desc_defaults(d);
   WGPUSupportedFeatures features = {0};
   wgpuAdapterGetFeatures(adapter, &features);

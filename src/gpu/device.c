@@ -71,7 +71,7 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
  * turned off (WGK_PIPELINE_CACHE=0) or no folder can be made: Dawn then caches nothing. */
 static gpu_blob_cache *open_blob_cache(const gpu_device *dev, WGPUAdapter adapter) {
   if (!dev->cache_on) return NULL;
-  dev_desc d;
+  device_desc d;
   gpu_desc_from_adapter(&d, adapter);
   char id[2048], dir[4096];
   Dl_info lib = {0};
@@ -89,7 +89,7 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
   WGPUFeatureName features[WGK_FEATURE_COUNT];
   size_t nfeatures = 0;
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
-    WGPUFeatureName code = gpu_feature_code((dev_feature)f);
+    WGPUFeatureName code = gpu_feature_code((device_feature)f);
     if (code && !(dev->hidden >> f & 1u) && wgpuAdapterHasFeature(adapter, code)) features[nfeatures++] = code;
   }
   WGPULimits limits;
@@ -137,7 +137,7 @@ static wgk_status request_device(gpu_device *dev, WGPUAdapter adapter, util_erro
 
 /* Features, limits and adapter facts as the device has them. */
 static void describe(gpu_device *dev) {
-  dev_desc *d = &dev->desc;
+  device_desc *d = &dev->desc;
   device_desc_defaults(d);
   WGPUAdapterInfo info = {0};
   if (wgpuDeviceGetAdapterInfo(dev->device, &info) == WGPUStatus_Success) {
@@ -158,13 +158,13 @@ static void describe(gpu_device *dev) {
   if (adapter) {
     WGPUSupportedFeatures offered = {0};
     wgpuAdapterGetFeatures(adapter, &offered);
-    dev_desc of_adapter = {0};
+    device_desc of_adapter = {0};
     gpu_desc_from_features(&of_adapter, &offered);
     wgpuSupportedFeaturesFreeMembers(offered);
     d->adapterFeatures = of_adapter.features;
   }
   if (adapter && device_has(d, WGK_FEATURE_SUBGROUP_MATRIX)) {
-    dev_desc from_adapter;
+    device_desc from_adapter;
     gpu_desc_from_adapter(&from_adapter, adapter);
     d->subgroupMatrixConfigCount = from_adapter.subgroupMatrixConfigCount;
     memcpy(d->subgroupMatrixConfigs, from_adapter.subgroupMatrixConfigs, sizeof d->subgroupMatrixConfigs);
@@ -209,14 +209,14 @@ static wgk_status wrap_external(gpu_device *dev, const gpu_options *opts, util_e
  * done (H200: a bare submit + wait of an empty dispatch 45.6 us blocking, 17.5 us polling; a RoPE decode call
  * 59 -> 22 us), which is most of a short call. A CPU adapter runs the shaders on the cores a polling thread
  * would take, so it blocks at once. gpu_options.wait_spin_us sets the time (0: always block). */
-static uint64_t wait_spin_ns(const dev_desc *d, const gpu_options *opts) {
+static uint64_t wait_spin_ns(const device_desc *d, const gpu_options *opts) {
   if (opts && opts->wait_spin_set) return (uint64_t)opts->wait_spin_us * 1000u;
   return strcmp(d->adapterType, "cpu") == 0 ? 0 : (uint64_t)WGK_WAIT_SPIN_DEFAULT_US * 1000u;
 }
 
 /* The lowered storage-binding limit of opts, checked against the device's alignment (a lower limit than its
  * alignment could bind nothing). Above the device's own limit it changes nothing: it never raises. */
-static wgk_status lower_storage_binding(dev_desc *d, const gpu_options *opts, util_error *err) {
+static wgk_status lower_storage_binding(device_desc *d, const gpu_options *opts, util_error *err) {
   uint64_t lower = opts ? opts->max_storage_binding : 0;
   if (!lower) return WGK_OK;
   const char *from = opts->max_storage_binding_from ? opts->max_storage_binding_from : "max_storage_binding";
@@ -238,7 +238,7 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   dev->timed_wait = true;
   const char *hide = opts && opts->disable_features ? opts->disable_features : util_env(WGK_DISABLE_FEATURES_ENV);
   const char *what = opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV;
-  wgk_status bad = dev_features_parse(hide, what, &dev->hidden, err);
+  wgk_status bad = device_features_parse(hide, what, &dev->hidden, err);
   /* The pipeline cache's switch, cap and log (docs/environment.md). */
   int64_t cap = WGK_BLOB_CACHE_MAX_DEFAULT;
   dev->cache_on = true;
@@ -307,7 +307,7 @@ void gpu_device_destroy(gpu_device *dev) {
   free(dev);
 }
 
-const dev_desc *gpu_device_desc(const gpu_device *dev) { return &dev->desc; }
+const device_desc *gpu_device_desc(const gpu_device *dev) { return &dev->desc; }
 WGPUInstance gpu_device_raw_instance(const gpu_device *dev) { return dev->instance; }
 WGPUDevice gpu_device_raw(const gpu_device *dev) { return dev->device; }
 WGPUQueue gpu_device_raw_queue(const gpu_device *dev) { return dev->queue; }

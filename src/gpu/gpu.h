@@ -42,7 +42,7 @@ typedef struct gpu_timer gpu_timer;
 /* Every adapter Dawn offers: what it answers for each power preference and for the fallback adapter,
  * without duplicates (Dawn's C API has no enumeration; on a host with several identical GPUs Dawn
  * shows one). *out is a malloc'ed array the caller free()s. None: WGK_ERR_NO_ADAPTER with the hint. */
-wgk_status gpu_list_adapters(dev_desc **out /* OUT */, size_t *count /* OUT */, util_error *err);
+wgk_status gpu_list_adapters(device_desc **out /* OUT */, size_t *count /* OUT */, util_error *err);
 
 typedef struct gpu_options {
   const char *adapter; /* index ("0") or case-insensitive substring of vendor/device/description;
@@ -74,7 +74,7 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out /* OUT */
 void gpu_device_destroy(gpu_device *dev);
 
 /* What the device has: features and limits as granted, adapter facts. Valid while dev lives. */
-const dev_desc *gpu_device_desc(const gpu_device *dev);
+const device_desc *gpu_device_desc(const gpu_device *dev);
 /* How long the device's waits poll before they block, in ns (0: they block at once; WGK_WAIT_SPIN_US). */
 uint64_t gpu_device_wait_spin_ns(const gpu_device *dev);
 

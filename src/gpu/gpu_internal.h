@@ -41,8 +41,8 @@ struct gpu_device {
   bool cache_log;         /* its counts to log when the device goes (WGK_PIPELINE_CACHE_LOG) */
   uint64_t cache_max;     /* its cap in bytes (WGK_PIPELINE_CACHE_MAX_BYTES) */
   long progress_after_ms; /* a long wait's progress line after this long; -1: none (gpu_progress_setting) */
-  dev_desc desc;          /* features and limits as granted, adapter facts */
-  uint32_t hidden;        /* dev_feature bits hidden (gpu_options.disable_features): not requested, not described */
+  device_desc desc;       /* features and limits as granted, adapter facts */
+  uint32_t hidden;        /* device_feature bits hidden (gpu_options.disable_features): not requested, not described */
   /* Written by Dawn's callbacks, reported and cleared by gpu_device_check. */
   wgk_status pending; /* WGK_ERR_GPU for an uncaptured error, WGK_OK when none */
   char pending_message[WGK_GPU_MESSAGE_MAX];
@@ -161,13 +161,13 @@ WGPUInstance gpu_instance_create(void);
 wgk_status gpu_adapter_select(WGPUInstance instance, const char *selector, WGPUAdapter *out, util_error *err);
 
 /* ---- device descriptions (desc.c) ---- */
-void gpu_desc_from_info(dev_desc *desc, const WGPUAdapterInfo *info);
-void gpu_desc_from_limits(dev_desc *desc, const WGPULimits *limits);
-void gpu_desc_from_features(dev_desc *desc, const WGPUSupportedFeatures *features);
+void gpu_desc_from_info(device_desc *desc, const WGPUAdapterInfo *info);
+void gpu_desc_from_limits(device_desc *desc, const WGPULimits *limits);
+void gpu_desc_from_features(device_desc *desc, const WGPUSupportedFeatures *features);
 /* Adapter facts, features, limits and subgroup-matrix configurations of one adapter. */
-void gpu_desc_from_adapter(dev_desc *desc, WGPUAdapter adapter);
+void gpu_desc_from_adapter(device_desc *desc, WGPUAdapter adapter);
 /* The WGPU feature code of a wgk feature; 0 when this Dawn has none. */
-WGPUFeatureName gpu_feature_code(dev_feature f);
+WGPUFeatureName gpu_feature_code(device_feature f);
 /* A WGPULimits ready to be filled: every limit "undefined" so that fields this Dawn does not write
  * (the per-stage storage limits after maxImmediateSize) mean "default" when passed back. */
 void gpu_limits_init(WGPULimits *limits);

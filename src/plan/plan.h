@@ -107,7 +107,7 @@ typedef struct plan_result {
 typedef struct plan_planner plan_planner;
 
 /* manifest, loader (for templates) and device must outlive the planner. */
-wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const dev_desc *device,
+wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const device_desc *device,
                                plan_planner **out /* OUT */, util_error *err);
 void plan_planner_free(plan_planner *p);
 

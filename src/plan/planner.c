@@ -6,7 +6,7 @@
 
 #include "plan/planner_internal.h"
 
-wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const dev_desc *device,
+wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const device_desc *device,
                                plan_planner **out, util_error *err) {
   *out = NULL;
   plan_planner *p = calloc(1, sizeof *p);

@@ -15,15 +15,15 @@ typedef struct plan_tmpl_slot {
 } plan_tmpl_slot;
 
 struct plan_planner {
-  const manifest_model *m;  /* the op contract */
-  tmpl_loader loader;       /* reads template files */
-  const dev_desc *device;   /* what the device has */
-  expr_value *device_value; /* the `device` scope entry */
-  plan_expr_slot *exprs;    /* open-addressing table of parsed expressions */
-  size_t expr_cap;          /* table size, a power of two */
-  size_t expr_count;        /* slots in use */
-  plan_tmpl_slot *tmpls;    /* parsed templates */
-  size_t n_tmpls;           /* number of templates */
+  const manifest_model *m;   /* the op contract */
+  tmpl_loader loader;        /* reads template files */
+  const device_desc *device; /* what the device has */
+  expr_value *device_value;  /* the `device` scope entry */
+  plan_expr_slot *exprs;     /* open-addressing table of parsed expressions */
+  size_t expr_cap;           /* table size, a power of two */
+  size_t expr_count;         /* slots in use */
+  plan_tmpl_slot *tmpls;     /* parsed templates */
+  size_t n_tmpls;            /* number of templates */
 };
 
 /* Evaluates a manifest expression against scope; errors point into the manifest (file:line:col: path). */

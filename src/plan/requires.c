@@ -30,7 +30,7 @@ static void config_text(const json_t *c, util_dynbuf *out) {
   }
 }
 
-static bool config_matches(const json_t *want, const dev_subgroup_matrix_config *have) {
+static bool config_matches(const json_t *want, const device_subgroup_matrix_config *have) {
   const char *ct = json_string_value(json_object_get(want, "componentType"));
   const char *rt = json_string_value(json_object_get(want, "resultComponentType"));
   const json_t *m = json_object_get(want, "M"), *n = json_object_get(want, "N"), *k = json_object_get(want, "K");
@@ -41,10 +41,10 @@ static bool config_matches(const json_t *want, const dev_subgroup_matrix_config 
 
 void plan_requires_reason(const plan_planner *p, const manifest_requires *r, util_dynbuf *why) {
   if (!r) return;
-  const dev_desc *d = p->device;
+  const device_desc *d = p->device;
   for (size_t i = 0; i < r->n_features; i++) {
-    dev_feature f;
-    if (!dev_feature_from_name(r->features[i], &f) || !device_has(d, f)) {
+    device_feature f;
+    if (!device_feature_from_name(r->features[i], &f) || !device_has(d, f)) {
       util_dynbuf_printf(why, "requires device.features.has(\"%s\") (the device does not have it)", r->features[i]);
       return;
     }
@@ -83,7 +83,7 @@ void plan_requires_reason(const plan_planner *p, const manifest_requires *r, uti
     }
     util_dynbuf_append_str(why, "] (device reports [");
     for (uint32_t k = 0; k < d->subgroupMatrixConfigCount && k < WGK_MAX_SUBGROUP_MATRIX_CONFIGS; k++) {
-      const dev_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[k];
+      const device_subgroup_matrix_config *c = &d->subgroupMatrixConfigs[k];
       util_dynbuf_printf(why, "%s%s-%s-%ux%ux%u", k ? ", " : "", c->componentType, c->resultComponentType, c->M, c->N,
                          c->K);
     }

@@ -35,7 +35,7 @@ static bool init_lock(pthread_mutex_t *m) {
 }
 
 static void describe_adapter(wgk_context *ctx) {
-  const dev_desc *d = gpu_device_desc(ctx->dev);
+  const device_desc *d = gpu_device_desc(ctx->dev);
   snprintf(ctx->adapter_line, sizeof ctx->adapter_line, "%s [%s, %s, %s]", d->device[0] ? d->device : d->description,
            d->vendor, d->backend, d->adapterType);
 }
@@ -150,7 +150,7 @@ bool rt_batch_unsubmitted(const wgk_context *ctx, uint64_t serial) {
 }
 
 gpu_device *rt_context_device(const wgk_context *ctx) { return ctx->dev; }
-const dev_desc *rt_context_device_desc(const wgk_context *ctx) { return gpu_device_desc(ctx->dev); }
+const device_desc *rt_context_device_desc(const wgk_context *ctx) { return gpu_device_desc(ctx->dev); }
 
 void rt_context_compile_ns(const wgk_context *ctx, double *shader_ns, double *pipeline_ns) {
   rt_lock((wgk_context *)ctx);

@@ -93,7 +93,7 @@ typedef struct shapes_only {
   const plan_tensor *ports;
 } shapes_only;
 
-static wgk_status shape_port(const op_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
+static wgk_status shape_port(const ops_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
                              util_error *err) {
   (void)want_data;
   (void)err;
@@ -110,10 +110,10 @@ static wgk_status shape_port(const op_call *oc, const char *name, bool want_data
 
 void rt_host_check_headline(const manifest_model *m, const plan_tensor *ports, const expr_value *attrs,
                             util_error *err) {
-  const op_hooks *hooks = ops_find(m->op_id);
+  const ops_hooks *hooks = ops_find(m->op_id);
   if (!hooks || !hooks->host_check) return;
   shapes_only sh = {m, ports};
-  op_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &sh};
+  ops_call call = {.source = m->source, .attrs = attrs, .port = shape_port, .impl = &sh};
   util_error rejected = *err, check;
   util_error_clear(&check);
   if (hooks->host_check(&call, &check) == WGK_OK) return;
@@ -156,7 +156,7 @@ static wgk_status plan_sub_call(wgk_call *c, const plan_tensor *ports, rt_plan_e
 
 /* The port `name` of the call as an op's host check sees it (src/ops/ops.h); with want_data, the host copy of
  * an int32/int64 tensor (the runtime keeps one for small integer tensors, or reads it back). */
-static wgk_status op_port(const op_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
+static wgk_status op_port(const ops_call *oc, const char *name, bool want_data, ops_hostcheck_tensor *out,
                           util_error *err) {
   const wgk_call *c = oc->impl;
   const manifest_model *m = c->k->m;
@@ -179,9 +179,9 @@ static wgk_status op_port(const op_call *oc, const char *name, bool want_data, o
 }
 
 static wgk_status op_checks(wgk_call *c, const expr_value *attrs) {
-  const op_hooks *hooks = ops_find(c->k->m->op_id);
+  const ops_hooks *hooks = ops_find(c->k->m->op_id);
   if (!hooks || !hooks->host_check) return WGK_OK;
-  op_call call = {.source = c->k->m->source, .attrs = attrs, .port = op_port, .impl = c};
+  ops_call call = {.source = c->k->m->source, .attrs = attrs, .port = op_port, .impl = c};
   wgk_status st = hooks->host_check(&call, &c->k->ctx->err);
   return st;
 }

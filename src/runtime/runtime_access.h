@@ -22,12 +22,12 @@
  * failure, the context's message set); the same planner, tuning cache and refusal policy as any kernel. */
 wgk_status rt_kernel_load_package(wgk_context *ctx, pkg_package *pkg, wgk_kernel **out /* OUT */);
 
-const manifest_model *rt_kernel_manifest(const wgk_kernel *k);  /* the kernel's manifest model */
-pkg_package *rt_kernel_package(const wgk_kernel *k);            /* its package files */
-wgk_context *rt_kernel_context(const wgk_kernel *k);            /* the context it was loaded in */
-wgk_context *rt_tensor_context(const wgk_tensor *t);            /* the context a tensor belongs to */
-gpu_device *rt_context_device(const wgk_context *ctx);          /* the context's device */
-const dev_desc *rt_context_device_desc(const wgk_context *ctx); /* its features and limits */
+const manifest_model *rt_kernel_manifest(const wgk_kernel *k);     /* the kernel's manifest model */
+pkg_package *rt_kernel_package(const wgk_kernel *k);               /* its package files */
+wgk_context *rt_kernel_context(const wgk_kernel *k);               /* the context it was loaded in */
+wgk_context *rt_tensor_context(const wgk_tensor *t);               /* the context a tensor belongs to */
+gpu_device *rt_context_device(const wgk_context *ctx);             /* the context's device */
+const device_desc *rt_context_device_desc(const wgk_context *ctx); /* its features and limits */
 
 /* The plan of the call's last run, and whether tunables came from the tuning cache; NULL before a run.
  * Valid until the call runs again or is destroyed (for `wgk run --verbose` / `--wgsl` and tests). */

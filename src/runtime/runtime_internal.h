@@ -319,7 +319,7 @@ void rt_plans_free(wgk_kernel *k);
 /* rt_call_plan, rt_call_shape_key and the handles' accessors: runtime/runtime_access.h. */
 
 /* Split calls (runtime/split.c): a call with a tensor over the storage-binding limit, run as sub-calls that each
- * bind a window of the split ports, along the axis an op's hooks declare (src/ops/ops.h, op_split). */
+ * bind a window of the split ports, along the axis an op's hooks declare (src/ops/ops.h, ops_split). */
 typedef struct rt_split {
   const char *rule; /* the op's rule taken */
   int *axis;        /* per manifest port: the axis split, or -1 (bound whole, or absent) */

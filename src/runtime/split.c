@@ -1,6 +1,6 @@
 /* Split calls: a call whose tensor is over the device's storage-binding limit runs as sub-calls, each binding a
  * window (offset, size) of the split ports' buffers, along the axes the op's hooks declare (src/ops/ops.h,
- * op_split). Generic: this file names no op. A window must be one contiguous range of its buffer (every dim
+ * ops_split). Generic: this file names no op. A window must be one contiguous range of its buffer (every dim
  * before the axis 1), start at a multiple of minStorageBufferOffsetAlignment and fit the binding limit. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@ static bool port_named(const manifest_port *p, const char *name) {
 
 /* The rule's entry for port p at rank: its axis, WGK_OP_SPLIT_WHOLE, or -2 when the rule names p at other ranks
  * only; -3 when the rule does not name p. */
-static int rule_axis(const op_split *rule, const manifest_port *p, int rank) {
+static int rule_axis(const ops_split *rule, const manifest_port *p, int rank) {
   bool named = false;
   for (int i = 0; i < WGK_OP_SPLIT_MAX_PORTS && rule->ports[i].port; i++) {
     if (!port_named(p, rule->ports[i].port)) continue;
@@ -27,7 +27,7 @@ static int rule_axis(const op_split *rule, const manifest_port *p, int rank) {
 
 /* Axis of a port of `rank` dims under the rule, with the slab bytes; false when the rule cannot split this port
  * (not listed at this rank, window not contiguous, or extent not the others'). */
-static bool take_port(const op_split *rule, const manifest_port *port, const char *dtype, int rank,
+static bool take_port(const ops_split *rule, const manifest_port *port, const char *dtype, int rank,
                       const int64_t *shape, int64_t *extent, int *axis, int64_t *slab) {
   int a = rule_axis(rule, port, rank);
   bool output = port->dir != WGK_PORT_INPUT;
@@ -73,7 +73,7 @@ void rt_split_free(rt_split *s) {
 
 /* One rule: inputs first (their shapes are the call's), then the outputs of a one-step sub-call, whose shapes
  * the planner infers; an output must be split with the inputs (extent 1 in the probe). */
-static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split *rule, rt_split_planner plan,
+static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const ops_split *rule, rt_split_planner plan,
                            rt_split *s, util_error *why) {
   const manifest_model *m = c->k->m;
   const device_limits *lim = &gpu_device_desc(c->k->ctx->dev)->limits;
@@ -128,7 +128,7 @@ static wgk_status try_rule(wgk_call *c, const plan_tensor *ports, const op_split
 wgk_status rt_split_find(wgk_call *c, const plan_tensor *ports, rt_split_planner plan, rt_split *out) {
   wgk_context *ctx = c->k->ctx;
   const manifest_model *m = c->k->m;
-  const op_hooks *hooks = ops_find(m->op_id);
+  const ops_hooks *hooks = ops_find(m->op_id);
   util_error refusal = ctx->err; /* the whole call's */
   memset(out, 0, sizeof *out);
   char why[1024] = "";

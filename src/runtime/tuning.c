@@ -22,7 +22,7 @@ bool rt_tuning_path(char *buf, size_t size) {
   return n > 0 && (size_t)n < size;
 }
 
-void rt_tuning_device_key(const dev_desc *d, char *buf, size_t size) {
+void rt_tuning_device_key(const device_desc *d, char *buf, size_t size) {
   snprintf(buf, size, "%s / %s / %s / %s", d->vendor, d->architecture, d->device, d->description);
 }
 

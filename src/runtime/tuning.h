@@ -27,7 +27,7 @@
 bool rt_tuning_path(char *buf, size_t size);
 
 /* "vendor / architecture / device / description": what identifies an adapter and its driver. */
-void rt_tuning_device_key(const dev_desc *d, char *buf, size_t size);
+void rt_tuning_device_key(const device_desc *d, char *buf, size_t size);
 
 /* "X:float32[1,32,1,128] cos_cache:float32[4096,64] ...": the present ports in manifest order. */
 bool rt_tuning_shape_key(const manifest_model *m, const plan_tensor *ports, util_dynbuf *out);

@@ -54,7 +54,7 @@ typedef struct tc_input {
   const json_t *data;                   /* WGK_TC_DATA: the list (borrowed from the suite) */
   uint64_t seed;                        /* random generators */
   double a, b;                          /* lo/hi, mean/std, start/step, offset, value, base: by kind */
-  const op_generator *op_gen;           /* WGK_TC_OP: the generator */
+  const ops_generator *op_gen;          /* WGK_TC_OP: the generator */
   double params[WGK_OP_GEN_MAX_PARAMS]; /* WGK_TC_OP: its parameters, in op_gen->params order */
   char *npy;                            /* WGK_TC_NPY: the file, relative to build/webgpu (owned); dtype
                                          * WGK_DTYPE_INVALID and rank -1 when the case leaves them to the file */
@@ -91,8 +91,8 @@ typedef struct tc_case {
   size_t n_absent;
   tc_value *attrs, *args, *tunables;
   size_t n_attrs, n_args, n_tunables;
-  const op_hooks *reference; /* the op whose reference gives the expected outputs, or NULL: inline data */
-  tc_expected *expected;     /* inline expected outputs */
+  const ops_hooks *reference; /* the op whose reference gives the expected outputs, or NULL: inline data */
+  tc_expected *expected;      /* inline expected outputs */
   size_t n_expected;
   tc_tolerance tol[WGK_DTYPE_INT16 + 1]; /* by output dtype; integers exact unless given */
   char **requires;                       /* device features ("shader-f16") */

@@ -167,7 +167,7 @@ static wgk_status read_gen_params(tc_reader *r, tc_input *in, const json_t *g, c
     break;
   case WGK_TC_OP:
     for (int i = 0; i < WGK_OP_GEN_MAX_PARAMS && in->op_gen->params[i].name && !st; i++) {
-      const op_gen_param *p = &in->op_gen->params[i];
+      const ops_gen_param *p = &in->op_gen->params[i];
       double d;
       st = gen_number(r, g, path, p->name, p->required, p->dflt, &d);
       if (!st && p->count && (d < 1 || d > 1e6 || d != floor(d)))
@@ -193,7 +193,7 @@ static void all_gen_keys(const char **keys) {
   size_t n = 0;
   for (; gen_keys[n]; n++) keys[n] = gen_keys[n];
   for (size_t i = 0; i < ops_tools_count(); i++) {
-    const op_hooks *op = ops_tools_at(i);
+    const ops_hooks *op = ops_tools_at(i);
     for (size_t j = 0; j < op->n_generators; j++)
       for (int p = 0; p < WGK_OP_GEN_MAX_PARAMS && op->generators[j].params[p].name && n + 1 < MAX_GEN_KEYS; p++) {
         const char *name = op->generators[j].params[p].name;
@@ -211,7 +211,7 @@ static wgk_status unknown_generator(tc_reader *r, const char *path) {
   for (size_t i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0] && n < sizeof msg; i++)
     n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", gen_kinds[i].name);
   for (size_t i = 0; i < ops_tools_count(); i++) {
-    const op_hooks *op = ops_tools_at(i);
+    const ops_hooks *op = ops_tools_at(i);
     for (size_t j = 0; j < op->n_generators && n < sizeof msg; j++)
       n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", op->generators[j].name);
   }

@@ -113,8 +113,8 @@ static wgk_status read_string(tc_reader *r, const json_t *v, const char *path, c
 
 wgk_status tc_check_features(tc_reader *r, char *const *names, size_t n, const char *path) {
   for (size_t i = 0; i < n; i++) {
-    dev_feature f;
-    if (!dev_feature_from_name(names[i], &f)) {
+    device_feature f;
+    if (!device_feature_from_name(names[i], &f)) {
       char *p = tc_path_index(path, i);
       wgk_status st = tc_fail(r, p ? p : path, "unknown device feature '%s'", names[i]);
       free(p);
@@ -136,10 +136,10 @@ static wgk_status read_variant_without(tc_reader *r, tc_case *c, const json_t *v
   const json_t *id;
   json_object_foreach((json_t *)v, key, id) {
     char *p = tc_path_key(path, key);
-    dev_feature f;
-    wgk_status st = !dev_feature_from_name(key, &f) ? tc_fail(r, p ? p : path, "unknown device feature '%s'", key)
-                    : !json_is_string(id)           ? tc_fail(r, p ? p : path, "expected a variant id (a string)")
-                                                    : WGK_OK;
+    device_feature f;
+    wgk_status st = !device_feature_from_name(key, &f) ? tc_fail(r, p ? p : path, "unknown device feature '%s'", key)
+                    : !json_is_string(id)              ? tc_fail(r, p ? p : path, "expected a variant id (a string)")
+                                                       : WGK_OK;
     free(p);
     if (st) return st;
     char **pair = &c->variant_without[2 * c->n_variant_without];

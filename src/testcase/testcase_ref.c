@@ -49,24 +49,24 @@ static wgk_status add_out(tc_ref_outputs *o, const char *const *names, const uti
 
 /* The case as the op's reference sees it (src/ops/ops.h). */
 typedef struct ref_io {
-  op_ref_io io; /* first: the hooks get &io */
+  ops_ref_io io; /* first: the hooks get &io */
   const manifest_model *m;
   const tc_case *c;
   util_host_tensor *const *in;
   tc_ref_outputs *o;
 } ref_io;
 
-static const util_host_tensor *io_input(const op_ref_io *io, const char *onnx) {
+static const util_host_tensor *io_input(const ops_ref_io *io, const char *onnx) {
   const ref_io *r = (const ref_io *)io;
   return input_for(r->m, r->c, r->in, onnx);
 }
 
-static double io_attr(const op_ref_io *io, const char *name, double dflt) {
+static double io_attr(const ops_ref_io *io, const char *name, double dflt) {
   const ref_io *r = (const ref_io *)io;
   return attr_num(r->m, r->c, name, dflt);
 }
 
-static wgk_status io_output(op_ref_io *io, const char *const *names, const util_host_tensor *like, int rank,
+static wgk_status io_output(ops_ref_io *io, const char *const *names, const util_host_tensor *like, int rank,
                             const int64_t *dims, double **values, util_error *err) {
   ref_io *r = (ref_io *)io;
   if (r->o->n == WGK_TC_MAX_OUTPUTS) return util_error_plain(err, WGK_ERR_LIMIT, "the reference has too many outputs");

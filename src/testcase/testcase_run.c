@@ -46,10 +46,10 @@ wgk_status tc_download(wgk_tensor *t, util_host_tensor **out) {
 
 /* SKIP when the device lacks a feature the case requires. */
 static bool lacks_feature(wgk_kernel *k, const tc_case *c, tc_outcome *o) {
-  const dev_desc *dev = rt_context_device_desc(rt_kernel_context(k));
+  const device_desc *dev = rt_context_device_desc(rt_kernel_context(k));
   for (size_t i = 0; i < c->n_requires; i++) {
-    dev_feature f;
-    if (!dev_feature_from_name(c->requires[i], &f) || !device_has(dev, f)) {
+    device_feature f;
+    if (!device_feature_from_name(c->requires[i], &f) || !device_has(dev, f)) {
       verdict(o, WGK_TC_SKIP, "device lacks %s", c->requires[i]);
       return true;
     }
@@ -221,10 +221,10 @@ static void run_and_judge(wgk_kernel *k, wgk_call *call, const tc_case *c, wgk_s
   }
   if (st) return verdict(o, WGK_TC_FAIL, "%s", wgk_context_errmsg(rt_kernel_context(k)));
   const char *want = c->variant, *lacking = NULL;
-  const dev_desc *dev = rt_context_device_desc(rt_kernel_context(k));
+  const device_desc *dev = rt_context_device_desc(rt_kernel_context(k));
   for (size_t i = 0; i < c->n_variant_without && !lacking; i++) {
-    dev_feature f;
-    if (dev_feature_from_name(c->variant_without[2 * i], &f) && !device_has(dev, f))
+    device_feature f;
+    if (device_feature_from_name(c->variant_without[2 * i], &f) && !device_has(dev, f))
       lacking = c->variant_without[2 * i], want = c->variant_without[2 * i + 1];
   }
   if (want && strcmp(want, o->variant) != 0)

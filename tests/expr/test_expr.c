@@ -202,7 +202,7 @@ static expr_value *test_scope(void) {
   expr_value *scope = expr_value_from_json(j, &err);
   json_decref(j);
   assert_non_null(scope);
-  dev_desc desc;
+  device_desc desc;
   device_desc_defaults(&desc);
   assert_true(expr_value_dict_set(scope, "device", expr_value_device(&desc)));
   return scope;

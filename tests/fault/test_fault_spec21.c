@@ -25,7 +25,7 @@
 #include "package/template_loader.h"
 #include "plan/plan.h"
 
-static dev_desc device;
+static device_desc device;
 static char package_dir[1024];
 static expr_value *no_tunables, *wide_tunables; /* made before the loop: the test's own values are not under test */
 

@@ -65,7 +65,7 @@ static int teardown(void **state) {
 }
 
 static void device_on_default_adapter(void **state) {
-  const dev_desc *d = gpu_device_desc(g_dev);
+  const device_desc *d = gpu_device_desc(g_dev);
   printf("# adapter: %s (%s, %s)\n", d->device, d->backend, d->adapterType);
   assert_true(d->backend[0] && strcmp(d->backend, "null") != 0);
   assert_true(d->limits.maxBufferSize >= 268435456u);
@@ -277,18 +277,18 @@ static void uncaptured_error_reported_by_next_call(void **state) {
 
 static void feature_names_both_ways(void **state) {
   for (int f = 0; f < WGK_FEATURE_COUNT; f++) {
-    dev_feature back = WGK_FEATURE_COUNT;
-    assert_true(dev_feature_from_name(dev_feature_name((dev_feature)f), &back));
+    device_feature back = WGK_FEATURE_COUNT;
+    assert_true(device_feature_from_name(device_feature_name((device_feature)f), &back));
     assert_int_equal(back, f);
   }
-  dev_feature f = WGK_FEATURE_COUNT;
-  assert_true(dev_feature_from_name("subgroup-matrix", &f));
+  device_feature f = WGK_FEATURE_COUNT;
+  assert_true(device_feature_from_name("subgroup-matrix", &f));
   assert_int_equal(f, WGK_FEATURE_SUBGROUP_MATRIX);
-  assert_true(dev_feature_from_name("chromium-experimental-subgroup-size-control", &f));
+  assert_true(device_feature_from_name("chromium-experimental-subgroup-size-control", &f));
   assert_int_equal(f, WGK_FEATURE_SUBGROUP_SIZE_CONTROL);
-  assert_false(dev_feature_from_name("shader-f64", &f));
-  assert_string_equal(dev_feature_name(WGK_FEATURE_COUNT), "unknown");
-  assert_string_equal(dev_feature_name(WGK_FEATURE_SHADER_F16), "shader-f16");
+  assert_false(device_feature_from_name("shader-f64", &f));
+  assert_string_equal(device_feature_name(WGK_FEATURE_COUNT), "unknown");
+  assert_string_equal(device_feature_name(WGK_FEATURE_SHADER_F16), "shader-f16");
 }
 
 static void wrapped_device_survives(void **state) {

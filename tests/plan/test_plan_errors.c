@@ -54,7 +54,7 @@ static wgk_status mem_load(void *ud, const char *path, char **text, size_t *len,
 
 typedef struct fixture {
   manifest_model *m;
-  dev_desc dev;
+  device_desc dev;
   plan_planner *planner;
   plan_tensor ports[2];
   expr_value *attrs, *tunables;
@@ -277,7 +277,7 @@ static void device_file_types(void **state) {
        "limits.minStorageBufferOffsetAlignment: minStorageBufferOffsetAlignment 48 is not a power of two"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    dev_desc d;
+    device_desc d;
     util_error err;
     util_error_clear(&err);
     assert_int_equal(device_desc_from_text(cases[i].text, strlen(cases[i].text), "d.json", &d, &err), WGK_ERR_PARSE);
@@ -289,7 +289,7 @@ static void device_file_types(void **state) {
   const char *ok =
       "{\"features\": [\"shader-f16\", \"texture-compression-bc\"], \"limits\": {\"maxTextureDimension2D\": 8192,"
       " \"maxComputeInvocationsPerWorkgroup\": 1024}, \"adapterInfo\": {\"vendor\": \"v\"}}";
-  dev_desc d;
+  device_desc d;
   util_error err;
   util_error_clear(&err);
   assert_int_equal(device_desc_from_text(ok, strlen(ok), "d.json", &d, &err), WGK_OK);

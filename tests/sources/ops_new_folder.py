@@ -17,13 +17,13 @@ cflags = sys.argv[4:]
 
 HOST = r'''
 #include "ops/ops.h"
-static wgk_status check(const op_call *call, util_error *err) { (void)call; (void)err; return (wgk_status)42; }
+static wgk_status check(const ops_call *call, util_error *err) { (void)call; (void)err; return (wgk_status)42; }
 WGK_OP_HOST_HOOKS(test_NewOp) = {.op_id = "test.NewOp", .host_check = check};
 '''
 TOOLS = r'''
 #include "ops/ops.h"
-static wgk_status ref(op_ref_io *io, util_error *err) { (void)io; (void)err; return (wgk_status)43; }
-static const op_generator gens[] = {{.name = "new_op_ramp"}};
+static wgk_status ref(ops_ref_io *io, util_error *err) { (void)io; (void)err; return (wgk_status)43; }
+static const ops_generator gens[] = {{.name = "new_op_ramp"}};
 WGK_OP_TOOL_HOOKS(test_NewOp) = {.op_id = "test.NewOp", .reference_name = "new_op", .reference = ref,
                                  .generators = gens, .n_generators = 1};
 '''
@@ -31,7 +31,7 @@ MAIN = r'''
 #include <stdio.h>
 #include "ops/ops.h"
 int main(void) {
-  const op_hooks *h = ops_find("test.NewOp"), *t = ops_tools_find("test.NewOp");
+  const ops_hooks *h = ops_find("test.NewOp"), *t = ops_tools_find("test.NewOp");
   if (!h || !h->host_check || h->host_check(NULL, NULL) != (wgk_status)42) return puts("ops_find: not found"), 1;
   if (!t || ops_tools_count() != 1 || ops_tools_find_reference("new_op") != t) return puts("tools: not found"), 1;
   if (t->reference(NULL, NULL) != (wgk_status)43) return puts("reference: wrong hook"), 1;

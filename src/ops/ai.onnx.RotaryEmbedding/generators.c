@@ -5,7 +5,7 @@
 
 #include "ops/ops.h"
 
-static wgk_status make(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+static wgk_status make(const ops_generator *g, const double *params, int *rank, int64_t *dims, double **values,
                        util_error *err, bool is_cos) {
   size_t numel = 1;
   for (int i = 0; i < *rank; i++) numel *= (size_t)dims[i];
@@ -22,17 +22,17 @@ static wgk_status make(const op_generator *g, const double *params, int *rank, i
   return WGK_OK;
 }
 
-static wgk_status make_cos(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+static wgk_status make_cos(const ops_generator *g, const double *params, int *rank, int64_t *dims, double **values,
                            util_error *err) {
   return make(g, params, rank, dims, values, err, true);
 }
 
-static wgk_status make_sin(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+static wgk_status make_sin(const ops_generator *g, const double *params, int *rank, int64_t *dims, double **values,
                            util_error *err) {
   return make(g, params, rank, dims, values, err, false);
 }
 
-const op_generator op_rotary_generators[2] = {
+const ops_generator ops_rotary_generators[2] = {
     {.name = "rotary_cos", .params = {{.name = "base", .dflt = 10000}}, .make = make_cos},
     {.name = "rotary_sin", .params = {{.name = "base", .dflt = 10000}}, .make = make_sin},
 };

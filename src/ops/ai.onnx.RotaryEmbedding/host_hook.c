@@ -6,7 +6,7 @@
 #include "ops/ai.onnx.RotaryEmbedding/host_check.h"
 #include "ops/ops.h"
 
-static wgk_status host_check(const op_call *call, util_error *err) {
+static wgk_status host_check(const ops_call *call, util_error *err) {
   const expr_value *attrs = call->attrs;
   ops_rotary_check_args a = {0};
   wgk_status st = call->port(call, "X", false, &a.x, err);
@@ -30,7 +30,7 @@ static wgk_status host_check(const op_call *call, util_error *err) {
  * the caches are 2D (rows gathered at position_ids: bound whole) or, without position_ids, (B, S, rotary/2)
  * and split with X. The runtime takes the first rule whose windows are contiguous: batch, else (batch 1) the
  * sequence, else (rank 4) the heads. */
-static const op_split splits[] = {
+static const ops_split splits[] = {
     {"batch",
      {{"X", 3, 0},
       {"X", 4, 0},

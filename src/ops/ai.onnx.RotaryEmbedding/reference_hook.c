@@ -7,9 +7,9 @@ static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *
   return t ? WGK_OK : util_error_plain(err, WGK_ERR_CALL, "the reference needs input %s, which the case lacks", onnx);
 }
 
-extern const op_generator op_rotary_generators[2]; /* generators.c */
+extern const ops_generator ops_rotary_generators[2]; /* generators.c */
 
-static wgk_status reference(op_ref_io *io, util_error *err) {
+static wgk_status reference(ops_ref_io *io, util_error *err) {
   const util_host_tensor *x = io->input(io, "X"), *cs = io->input(io, "cos_cache"), *sn = io->input(io, "sin_cache"),
                          *pos = io->input(io, "position_ids");
   wgk_status st = need(x, "X", err);
@@ -29,6 +29,6 @@ WGK_OP_TOOL_HOOKS(ai_onnx_RotaryEmbedding) = {
     .op_id = "ai.onnx.RotaryEmbedding",
     .reference_name = "rotary",
     .reference = reference,
-    .generators = op_rotary_generators,
-    .n_generators = sizeof op_rotary_generators / sizeof op_rotary_generators[0],
+    .generators = ops_rotary_generators,
+    .n_generators = sizeof ops_rotary_generators / sizeof ops_rotary_generators[0],
 };

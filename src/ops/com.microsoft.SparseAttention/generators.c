@@ -24,12 +24,12 @@ static wgk_status make(const double *params, int *rank, int64_t *dims, double **
   return WGK_OK;
 }
 
-static wgk_status make_row(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+static wgk_status make_row(const ops_generator *g, const double *params, int *rank, int64_t *dims, double **values,
                            util_error *err) {
   return make(params, rank, dims, values, err, true);
 }
 
-static wgk_status make_col(const op_generator *g, const double *params, int *rank, int64_t *dims, double **values,
+static wgk_status make_col(const ops_generator *g, const double *params, int *rank, int64_t *dims, double **values,
                            util_error *err) {
   return make(params, rank, dims, values, err, false);
 }
@@ -42,7 +42,7 @@ static wgk_status make_col(const op_generator *g, const double *params, int *ran
     }                                                                                                                 \
   }
 
-const op_generator op_sparse_generators[2] = {
+const ops_generator ops_sparse_generators[2] = {
     {.name = "phi3_layout_row", .params = LAYOUT_PARAMS, .own_shape = true, .make = make_row},
     {.name = "phi3_layout_col", .params = LAYOUT_PARAMS, .own_shape = true, .make = make_col},
 };

@@ -10,7 +10,7 @@ static int64_t attr_int(const expr_value *attrs, const char *name, bool *given) 
   return *given ? expr_value_as_int(v) : 0;
 }
 
-static wgk_status host_check(const op_call *call, util_error *err) {
+static wgk_status host_check(const ops_call *call, util_error *err) {
   const expr_value *attrs = call->attrs;
   ops_sparse_check_args a = {0};
   struct {

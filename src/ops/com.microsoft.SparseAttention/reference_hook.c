@@ -7,9 +7,9 @@ static wgk_status need(const util_host_tensor *t, const char *onnx, util_error *
   return t ? WGK_OK : util_error_plain(err, WGK_ERR_CALL, "the reference needs input %s, which the case lacks", onnx);
 }
 
-extern const op_generator op_sparse_generators[2]; /* generators.c */
+extern const ops_generator ops_sparse_generators[2]; /* generators.c */
 
-static wgk_status reference(op_ref_io *io, util_error *err) {
+static wgk_status reference(ops_ref_io *io, util_error *err) {
   ops_ref_sparse_inputs si = {
       .query = io->input(io, "query"),
       .key = io->input(io, "key"),
@@ -52,6 +52,6 @@ WGK_OP_TOOL_HOOKS(com_microsoft_SparseAttention) = {
     .op_id = "com.microsoft.SparseAttention",
     .reference_name = "sparse_attention",
     .reference = reference,
-    .generators = op_sparse_generators,
-    .n_generators = sizeof op_sparse_generators / sizeof op_sparse_generators[0],
+    .generators = ops_sparse_generators,
+    .n_generators = sizeof ops_sparse_generators / sizeof ops_sparse_generators[0],
 };
