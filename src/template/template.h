@@ -18,26 +18,7 @@
 #include <stddef.h>
 
 #include "expr/expr.h"
-
-/* Reads a template by its package-relative path. The renderer has already checked the path (relative,
- * no "..", no absolute path, no backslash). Returns a malloc'ed NUL-terminated text in *text (caller frees). */
-typedef struct tmpl_loader {
-  wgk_status (*load)(void *ud, const char *path, char **text, size_t *len, util_error *err);
-  void *ud; /* passed back to load */
-  /* Optional: the existing template path nearest to a path that failed to load (a likely misspelling), written
-   * into buf; false when none is near (util_suggest's rule). A failed load then ends "; did you mean 'X'?". */
-  bool (*nearest)(void *ud, const char *path, char *buf, size_t size);
-} tmpl_loader;
-
-/* A loader reading files under the folder root (root must outlive the loader). */
-tmpl_loader tmpl_loader_dir(const char *root);
-
-/* The file in the folder root/<path's folder> whose name is nearest to path's (util_suggest), as a path like
- * path, into buf; false when the folder cannot be read or no name is near. Loaders over folders use it. */
-bool tmpl_nearest_in_dir(const char *root, const char *path, char *buf, size_t size);
-
-/* After a failed load of path: appends "; did you mean 'X'?" to err when the loader knows a near name. */
-void tmpl_suggest_path(const tmpl_loader *loader, const char *path, util_error *err);
+#include "template/source.h"
 
 /* Output line -> template line, kept while rendering so WGSL compile errors point at the template. */
 typedef struct tmpl_line {
@@ -60,16 +41,11 @@ bool tmpl_linemap_lookup(const tmpl_linemap *m, int out_line, const char **file,
 
 typedef struct tmpl_template tmpl_template;
 
-#define WGK_TMPL_MAX_SIZE (4 * 1024 * 1024) /* bytes of one template file */
-#define WGK_TMPL_MAX_INCLUDE_DEPTH 16       /* nested includes */
-#define WGK_TMPL_MAX_INCLUDES 4096          /* includes expanded in one template, all depths together */
-#define WGK_TMPL_MAX_EXPANDED (8u << 20)    /* bytes of one template with its includes expanded */
-#define WGK_TMPL_MAX_EXPANDED_TEXT "8 MiB"  /* the same, for messages */
-#define WGK_TMPL_MAX_BLOCK_DEPTH 100        /* nested statements */
-#define WGK_TMPL_MAX_ITERATIONS 1000000     /* loop iterations in one render, all loops together */
-#define WGK_TMPL_MAX_CALL_DEPTH 64          /* nested macro calls */
-#define WGK_TMPL_MAX_OUTPUT (16u << 20)     /* bytes of rendered output */
-#define WGK_TMPL_MAX_OUTPUT_TEXT "16 MiB"   /* the same, for messages */
+#define WGK_TMPL_MAX_BLOCK_DEPTH 100      /* nested statements */
+#define WGK_TMPL_MAX_ITERATIONS 1000000   /* loop iterations in one render, all loops together */
+#define WGK_TMPL_MAX_CALL_DEPTH 64        /* nested macro calls */
+#define WGK_TMPL_MAX_OUTPUT (16u << 20)   /* bytes of rendered output */
+#define WGK_TMPL_MAX_OUTPUT_TEXT "16 MiB" /* the same, for messages */
 
 /* Loads and parses name through loader. NULL with err set on failure. */
 tmpl_template *tmpl_load(const char *name, const tmpl_loader *loader, util_error *err);
