@@ -61,6 +61,7 @@ static wgk_status create(gpu_device *dev, uint64_t size, uint32_t usage, const c
   buf->id = ++dev->buffer_ids;
   buf->size = size;
   buf->usage = usage;
+  if (usage & (WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_MAP_WRITE)) dev->staging_bytes += size;
   void *p = NULL;
   if (s == WGK_OK && mapped && !(p = wgpuBufferGetMappedRange(buf->buffer, 0, (size_t)size)))
     s = util_error_plain(err, WGK_ERR_GPU, "%s: the buffer mapped at creation has no mapped range", what);
@@ -116,6 +117,7 @@ void gpu_buffer_destroy(gpu_buffer *buf) {
      * submitted, a queue still running); Dawn frees the memory when the last such use is done. */
     wgpuBufferRelease(buf->buffer);
   }
+  if (buf->usage & (WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_MAP_WRITE)) buf->dev->staging_bytes -= buf->size;
   free(buf);
 }
 
@@ -175,8 +177,10 @@ static bool map_done(gpu_buffer *buf) {
   return buf->map->done;
 }
 
-/* The map started on buf, waited for unless done (a wait counted in the device's map waits). A failed wait
- * leaves the map to Dawn: destroy the buffer then. */
+/* The map started on buf, waited for unless done (a wait counted in the device's map waits). A wait that timed
+ * out keeps the map pending on buf (map_timed_out; the state is ours again: its callback runs only inside a wait
+ * for its future, on this thread), for the buffer's next use to wait for (map_settle) or its destruction to abort;
+ * any other failed wait leaves the map to Dawn: destroy the buffer then. */
 static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what, util_error *err) {
   gpu_async *m = buf->map;
   wgk_status s = WGK_OK;
@@ -187,8 +191,23 @@ static wgk_status map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_
     s = util_error_plain(err, WGK_ERR_GPU, "%s failed: status %u%s%s", what, m->status, m->message[0] ? ": " : "",
                          m->message);
   }
+  buf->map_timed_out = s == WGK_ERR_TIMEOUT && !m->done;
+  if (buf->map_timed_out) {
+    m->orphaned = false;
+    return s;
+  }
   gpu_async_free(m);
   buf->map = NULL;
+  return s;
+}
+
+/* A buffer whose map timed out, before it is used again: that map waited for (timeout_ms; WGK_ERR_TIMEOUT again
+ * while the GPU still writes the buffer, which then stays as it is), the buffer unmapped. Anything else: WGK_OK. */
+static wgk_status map_settle(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what, util_error *err) {
+  if (!buf->map || !buf->map_timed_out) return WGK_OK;
+  wgk_status s = map_finish(dev, buf, timeout_ms, what, err);
+  if (s == WGK_ERR_TIMEOUT && buf->map_timed_out) return s;
+  wgpuBufferUnmap(buf->buffer); /* mapped (a success) or not (a failed map): either way unmapped now */
   return s;
 }
 
@@ -200,9 +219,11 @@ static void map_abort(gpu_buffer *buf) {
   if (!buf->map->done) buf->map->orphaned = true;
   gpu_async_free(buf->map);
   buf->map = NULL;
+  buf->map_timed_out = false;
 }
 
 uint64_t gpu_device_map_waits(const gpu_device *dev) { return dev->map_waits; }
+uint64_t gpu_device_staging_bytes(const gpu_device *dev) { return dev->staging_bytes; }
 uint64_t gpu_device_submits(const gpu_device *dev) { return dev->submits; }
 
 bool gpu_staging_remap(gpu_buffer *buf) { return map_start(buf, WGPUMapMode_Write, 0, (size_t)buf->size); }
@@ -212,6 +233,8 @@ bool gpu_staging_remap(gpu_buffer *buf) { return map_start(buf, WGPUMapMode_Writ
  * buffer unmapped. */
 static wgk_status map_read_range(gpu_device *dev, gpu_buffer *buf, uint64_t offset, size_t size, gpu_piece_fn drain,
                                  void *arg, size_t at, uint32_t timeout_ms, const char *what, util_error *err) {
+  wgk_status s0 = map_settle(dev, buf, timeout_ms, what, err); /* an earlier read's map that timed out */
+  if (s0 != WGK_OK) return s0;
   if (!buf->map && !map_start(buf, WGPUMapMode_Read, offset, size)) return util_error_oom(err, NULL, NULL);
   wgk_status s = map_finish(dev, buf, timeout_ms, what, err);
   if (s != WGK_OK) return s;
@@ -342,18 +365,42 @@ static wgk_status upload_piece(transfer *t, size_t i) {
   return s;
 }
 
-wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, gpu_buffer **out, util_error *err) {
+wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, uint32_t timeout_ms, gpu_buffer **out,
+                                util_error *err) {
   uint32_t usage = WGK_GPU_BUFFER_MAP_READ | WGK_GPU_BUFFER_COPY_DST;
   uint64_t cls = pool ? gpu_pool_size_class(size, dev->desc.limits.maxBufferSize) : size;
   *out = pool ? gpu_pool_take(pool, cls, usage) : NULL;
-  return *out ? WGK_OK : gpu_buffer_create(dev, cls, usage, "wgk readback", out, err);
+  if (!*out) return gpu_buffer_create(dev, cls, usage, "wgk readback", out, err);
+  /* one a timed-out read left with its copy running: reused once that copy is done, never replaced by another
+   * while it runs (a caller retrying after WGK_ERR_TIMEOUT would stack one staging buffer per try) */
+  wgk_status s = map_settle(dev, *out, timeout_ms, "an earlier read-back that timed out", err);
+  if (s == WGK_ERR_TIMEOUT) {
+    gpu_pool_put(pool, *out);
+    *out = NULL;
+  } else if (s != WGK_OK) {
+    gpu_buffer_destroy(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+/* Staging buffers of a read-back that timed out go back to pool with their maps pending (marked timed out, so
+ * that their next use waits for them); after another failure they are destroyed. */
+static void readback_give_back(gpu_pool *pool, gpu_buffer *b, wgk_status s) {
+  if (!b) return;
+  if (s == WGK_ERR_TIMEOUT && b->map) {
+    b->map_timed_out = true;
+    gpu_pool_put(pool, b);
+  } else {
+    gpu_buffer_destroy(b);
+  }
 }
 
 /* Read-back of piece i, first half: copied into its staging, which starts mapping (done once the copy is). */
 static wgk_status read_start(transfer *t, size_t i) {
   gpu_buffer **b = &t->ring[i % GPU_STAGING_DEPTH];
   wgk_status s = WGK_OK;
-  if (!*b) s = gpu_readback_staging(t->dev, t->pool, t->piece, b, t->err); /* of size class t->cls */
+  if (!*b) s = gpu_readback_staging(t->dev, t->pool, t->piece, t->timeout_ms, b, t->err); /* size class t->cls */
   if (s == WGK_OK) s = copy_submit(t, *b, i, false);
   if (s == WGK_OK && !map_start(*b, WGPUMapMode_Read, 0, piece_len(t, i))) s = util_error_oom(t->err, NULL, NULL);
   return s;
@@ -382,6 +429,8 @@ static wgk_status transfer_pieces(transfer *t, bool upload) {
   for (int k = 0; k < GPU_STAGING_DEPTH; k++) {
     if (s == WGK_OK)
       gpu_pool_put(t->pool, t->ring[k]);
+    else if (!upload)
+      readback_give_back(t->pool, t->ring[k], s);
     else
       gpu_buffer_destroy(t->ring[k]);
   }
@@ -438,6 +487,6 @@ wgk_status gpu_readback_finish(gpu_device *dev, gpu_pool *pool, gpu_buffer *stag
   if (s == WGK_OK)
     gpu_pool_put(pool, staging);
   else
-    gpu_buffer_destroy(staging); /* a map may still be pending */
+    readback_give_back(pool, staging, s);
   return s;
 }

@@ -195,12 +195,15 @@ wgk_status gpu_buffer_read_pooled(gpu_device *dev, gpu_pool *pool, gpu_buffer *b
                                   size_t piece, gpu_piece_fn drain, void *arg, uint32_t timeout_ms, util_error *err);
 
 /* A read-back inside a submission of the caller's: gpu_readback_staging gives a MAP_READ staging buffer for size
- * bytes (the pool's when it holds one), the caller records gpu_encoder_copy of the bytes into it and submits;
+ * bytes (the pool's when it holds one: one left by a timed-out read is waited for, up to timeout_ms, until the
+ * copy into it is done), the caller records gpu_encoder_copy of the bytes into it and submits;
  * then gpu_readback_start begins its map (false: out of memory; finish starts it then) and gpu_readback_finish
- * waits for it, hands the bytes to drain(mapped, 0, size, arg) and gives the buffer back to the pool (destroys it
- * on failure). One wait serves the work and the read. */
-wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, gpu_buffer **out /* OUT */,
-                                util_error *err);
+ * waits for it, hands the bytes to drain(mapped, 0, size, arg) and gives the buffer back to the pool (after a
+ * timeout too, its map pending; destroys it on another failure). One wait serves the work and the read.
+ * A read-back that times out (these and gpu_buffer_read_pooled's) thus holds no more staging memory than one that
+ * succeeds: a retry reuses the buffers it left. */
+wgk_status gpu_readback_staging(gpu_device *dev, gpu_pool *pool, size_t size, uint32_t timeout_ms,
+                                gpu_buffer **out /* OUT */, util_error *err);
 bool gpu_readback_start(gpu_buffer *staging, size_t size);
 wgk_status gpu_readback_finish(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, size_t size, gpu_piece_fn drain,
                                void *arg, uint32_t timeout_ms, util_error *err);
@@ -217,6 +220,9 @@ void gpu_upload_recycle(gpu_pool *pool, gpu_buffer *staging, bool submitted);
 /* How many times the device's buffers were waited for to map (readbacks, staging buffers taken for reuse): a
  * counter for tests of the steady path (a decode call waits once, for its output). */
 uint64_t gpu_device_map_waits(const gpu_device *dev);
+/* Bytes of the device's staging buffers (map-read and map-write) that wgk holds, in a pool, a transfer or a
+ * timed-out read-back waiting for its copy: a counter for tests that a fault gives back what it took. */
+uint64_t gpu_device_staging_bytes(const gpu_device *dev);
 
 /* ---- shaders and pipelines --------------------------------------------------------------- */
 

@@ -54,6 +54,7 @@ struct gpu_device {
   gpu_deferred deferred;        /* upload copies waiting for the next submission */
   uint64_t submits;             /* queue submissions (gpu_device_submits) */
   uint64_t buffer_ids;          /* the last gpu_buffer id handed out */
+  uint64_t staging_bytes;       /* bytes of map-read and map-write buffers alive (gpu_device_staging_bytes) */
 };
 
 struct gpu_buffer {
@@ -66,6 +67,9 @@ struct gpu_buffer {
    * its next use finds it mapped), or NULL; destroying the buffer aborts it. */
   struct gpu_async *map;
   WGPUFuture map_future;
+  /* The map's wait timed out (a read-back's copy still running): the map stays pending, waited for before the
+   * buffer is used again (a retry reuses the buffer rather than taking another while the GPU still writes it). */
+  bool map_timed_out;
   uint64_t deferred_epoch; /* the device's deferred.epoch + 1 when a deferred copy into this buffer was recorded */
   uint64_t id;             /* unique on its device, never reused (gpu_buffer_id) */
 };

@@ -476,7 +476,7 @@ wgk_status rt_tensor_read_staging(wgk_tensor *t, gpu_buffer **staging) {
   *staging = NULL;
   size_t bytes = rt_storage_bytes(t->storage, t->numel);
   if (t->numel == 0 || piece_bytes(t->ctx, bytes) < bytes) return WGK_OK;
-  wgk_status st = gpu_readback_staging(t->ctx->dev, &t->ctx->pool, bytes, staging, &t->ctx->err);
+  wgk_status st = gpu_readback_staging(t->ctx->dev, &t->ctx->pool, bytes, t->ctx->wait_ms, staging, &t->ctx->err);
   return st;
 }
 

@@ -42,3 +42,6 @@ target_link_libraries(test_run_host PRIVATE ${MATH_LIB})
 # withdrawn is not written.
 wgk_add_test(test_want_output SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_want_output.c TIMEOUT 120 LABELS gpu)
 target_link_libraries(test_want_output PRIVATE ${MATH_LIB})
+# A timed-out read gives back what it held (issue 37, Hangs 8): reads of 32 MiB retried after WGK_ERR_TIMEOUT keep
+# the staging bytes and the resident size within a few staging buffers, and the final read returns every value.
+wgk_add_test(test_read_timeout SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_read_timeout.c TIMEOUT 300 LABELS gpu)
