@@ -1,5 +1,5 @@
 /* libFuzzer entry: the same text read as a test.json (tc_suite_parse) and as a bench.json
- * (tc_bench_suite_parse), the two readers sharing src/testcase/testcase_parse.c. Accepted test cases then
+ * (tc_bench_suite_parse), the two readers sharing src/testcase/testcase_reader.c. Accepted test cases then
  * build their inputs and expected values, as `wgk test` does before touching a device, when the shapes are
  * small (a real suite may ask for gigabytes; that limit is the runtime's, not the parser's).
  * Every input must end in a suite or an error, never a crash, a leak or undefined behaviour. */
