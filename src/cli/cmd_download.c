@@ -1,4 +1,5 @@
-/* `wgk download REPO (--version N | --revision SHA)` and `wgk download --lock wgk.lock`: fill the Hub cache. */
+/* `wgk download REPO [--version N | --revision SHA]` (neither: the Hub's newest) and `wgk download --lock wgk.lock`:
+ * fill the Hub cache. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* `wgk lock REPO@vN ... > wgk.lock`: pin each repo's branch to its commit and file digests. */
+/* `wgk lock REPO[@vN] ... > wgk.lock`: pin each repo's branch (the Hub's newest without @vN) to its commit and file
+ * digests. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,9 @@
 static const char common_options[] =
     "package options (every command that opens PKG):\n"
     "  --version N            contract version N of a repo id (the Hub branch vN); refused when the package\n"
-    "                         cannot confirm it\n"
+    "                         cannot confirm it. Without it (and without --revision) a repo id loads the newest\n"
+    "                         version on this machine (the cache's or the bundled copy's, no request); nothing\n"
+    "                         there: name one (docs/hub.md, \"Which version\")\n"
     "  --revision SHA         a 40-hex commit of a repo id (the cache or the Hub; never the bundled copy)\n"
     "  --trust-remote-code    allow a repo id outside webgpu-kernels/ from the Hub\n"
     "  --strict               refuse an unverified package (no metadata.json digests)\n"
@@ -180,10 +182,11 @@ static const command_help helps[] = {
      "  --seed S               the random seed of the inputs\n"
      "  --verbose              more detail\n"},
     {"download", true,
-     "usage: wgk download REPO (--version N | --revision SHA) [--trust-remote-code]\n"
+     "usage: wgk download REPO [--version N | --revision SHA] [--trust-remote-code]\n"
      "       wgk download --lock wgk.lock [--trust-remote-code]\n"
      "Fetches a package into the Hub cache (digest-checked) and prints its folder.\n"
      "  --version N            the branch vN        --revision SHA   a 40-hex commit\n"
+     "                         neither: the Hub's newest vN (offline: the newest cached one, no request)\n"
      "  --lock FILE            every repo of a lockfile (wgk lock), at its pinned commit and digests\n"
      "  --trust-remote-code    allow a repo outside webgpu-kernels/\n"},
     {"cache", false,
@@ -196,9 +199,9 @@ static const command_help helps[] = {
      "  --json                 ls as JSON: {cache, repos: [{repo, folder, blobs, bytes, refs: {name: commit},\n"
      "                         snapshots: [{commit, complete}]}]}\n"},
     {"lock", true,
-     "usage: wgk lock REPO@vN ... [--trust-remote-code] > wgk.lock\n"
-     "Pins each REPO@vN to its current commit and file digests and prints them as JSON on stdout, for\n"
-     "wgk download --lock.\n"},
+     "usage: wgk lock REPO[@vN] ... [--trust-remote-code] > wgk.lock\n"
+     "Pins each REPO@vN (a REPO without one: the Hub's newest vN) to its current commit and file digests and\n"
+     "prints them as JSON on stdout, for wgk download --lock.\n"},
 };
 
 const char *const *cli_help_names(size_t *n) {

@@ -42,8 +42,8 @@
 #define WGK_HUB_FILE_MAX_BYTES ((size_t)64 << 20)
 
 typedef struct hub_options {
-  int version;            /* branch v<N>; 0 = not given */
-  const char *revision;   /* 40-hex commit; NULL = not given. Exactly one of version / revision. */
+  int version;            /* branch v<N>; 0 = not given: the newest (hub_pick_version, the Hub answering) */
+  const char *revision;   /* 40-hex commit; NULL = not given. At most one of version / revision. */
   bool trust_remote_code; /* allow orgs other than webgpu-kernels */
   const util_log *log;    /* where download progress and retries go (NULL: nowhere) */
   bool repair;            /* check a cached snapshot's every file and fetch again what is missing or corrupted
@@ -73,11 +73,29 @@ char *hub_cache_root(void);
 char *hub_repo_dir(const char *cache, const char *repo);
 
 /* The build/webgpu folder of repo at the version or revision asked, from the cache or fetched into it
- * (rules above). *dir_out and *commit_out (nullable) are malloc'ed. Errors: WGK_ERR_INVALID_ARGUMENT
- * (bad repo id, neither or both of version and revision), WGK_ERR_UNSUPPORTED (untrusted org),
- * WGK_ERR_NOT_FOUND (404, offline and not cached), WGK_ERR_IO (network, disk, 401/403), WGK_ERR_DIGEST. */
+ * (rules above); neither version nor revision: the newest version (hub_pick_version with ask_hub). *dir_out and
+ * *commit_out (nullable) are malloc'ed. Errors: WGK_ERR_INVALID_ARGUMENT (bad repo id, both version and revision),
+ * WGK_ERR_UNSUPPORTED (untrusted org), WGK_ERR_NOT_FOUND (404, offline and not cached), WGK_ERR_IO (network, disk,
+ * 401/403), WGK_ERR_DIGEST. */
 wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_out /* OUT */,
                         char **commit_out /* OUT, nullable */, util_error *err);
+
+/* THE version rule, for every source (docs/hub.md, "Which version a name without one loads"): a name given with neither
+ * a version nor a revision loads the newest contract version wgk can choose, chosen here and nowhere else:
+ *   - a load (ask_hub false): the newest version on this machine: the cache's newest complete refs/v<N>
+ *     (hub_newest_cached) or the bundled copy's version (`bundled`, its metadata.json "version"; 0 = none),
+ *     whichever is higher; no request to choose it. Nothing on this machine: WGK_ERR_NOT_FOUND, saying how to name
+ *     one (a load never fetches a version nobody named);
+ *   - wgk download / wgk lock (ask_hub true, their source is the Hub): the newest v<N> branch on the Hub, one
+ *     request (GET $HF_ENDPOINT/api/kernels/<org>/<name>/refs); the Hub unreachable (no answer at all) and a version
+ *     on this machine: that one; offline (HF_HUB_OFFLINE): the newest on this machine, without any request.
+ * Then the version chosen loads exactly as NAME@v<N> would. A search-path folder (pkg_options.search_path,
+ * WGK_KERNEL_PATH) is not asked: it is taken as it is, whatever version it records (src/package/search.c). The repo's
+ * org must be trusted (or trust_remote_code). *version > 0 on success. */
+wgk_status hub_pick_version(const char *repo, int bundled, bool ask_hub, const hub_options *opts,
+                            int *version /* OUT */, util_error *err);
+/* The highest N whose refs/v<N> names a complete snapshot in the cache; 0 when none. Reads the disk only. */
+int hub_newest_cached(const char *repo);
 
 /* Whether the cache holds repo's version: refs/v<version> names a complete snapshot. Reads the disk only (no
  * request); such a download wins over the bundled copy of the same version (docs/hub.md, the precedence). */
@@ -112,7 +130,8 @@ wgk_status hub_cache_rm(const char *cache, const char *repo, util_error *err);
  *                   "files": {"<relpath>": "<base64 sha256>", ...}}, ...]}
  * files are exactly metadata.json's digests plus metadata.json's own digest. */
 
-/* Resolves each "org/name@vN" (fetching as needed) and writes the lockfile text to *json_out. */
+/* Resolves each "org/name@vN", or "org/name" at the version hub_pick_version chooses (the Hub's newest branch),
+ * (fetching as needed) and writes the lockfile text to *json_out. */
 wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts, char **json_out /* OUT */,
                     util_error *err);
 /* Downloads every entry of a lockfile by its commit and checks the snapshot holds exactly the locked

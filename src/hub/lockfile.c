@@ -42,15 +42,21 @@ wgk_status hub_lock(const char *const *specs, size_t n, const hub_options *opts,
     const char *at = strrchr(specs[i], '@');
     char *end = NULL;
     long v = at && at[1] == 'v' ? strtol(at + 2, &end, 10) : 0;
-    if (!at || !end || *end || v < 1 || v > 1000000) {
+    if (at && (!end || *end || v < 1 || v > 1000000)) {
       st = util_error_in(err, WGK_ERR_INVALID_ARGUMENT, specs[i], NULL,
-                         "expected REPO@vN, e.g. webgpu-kernels/ai.onnx.RotaryEmbedding@v1");
+                         "expected REPO or REPO@vN, e.g. webgpu-kernels/ai.onnx.RotaryEmbedding@v1");
       break;
     }
-    char *repo = strndup(specs[i], (size_t)(at - specs[i]));
+    char *repo = at ? strndup(specs[i], (size_t)(at - specs[i])) : strdup(specs[i]);
     hub_options o = opts ? *opts : (hub_options){0};
-    o.version = (int)v;
     o.revision = NULL;
+    o.version = (int)v;
+    /* REPO alone: the one version rule, the Hub answering (its newest branch; offline the newest cached). */
+    if (repo && !at && (st = hub_pick_version(repo, 0, true, &o, &o.version, err))) {
+      free(repo);
+      break;
+    }
+    v = o.version;
     char *dir = NULL, *commit = NULL;
     json_t *files = NULL;
     char meta_b64[WGK_PKG_DIGEST_B64_LEN + 1];

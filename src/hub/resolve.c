@@ -368,31 +368,42 @@ static wgk_status populate(job *j, const hub_body *meta) {
   return st;
 }
 
-static wgk_status resolve(job *j) {
-  const hub_options *o = j->opts;
-  const char *repo = j->repo;
+/* What every request for repo needs first: a repo id, and a trusted org (or trust_remote_code). */
+static wgk_status check_repo(const char *repo, const hub_options *o, util_error *err) {
   if (!hub_repo_id_ok(repo))
-    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, NULL,
+    return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, repo, NULL,
                          "not a repo id: expected org/name of letters, digits, '.', '_', '-'");
-  bool has_rev = o->revision != NULL;
-  if ((o->version > 0) == has_rev)
-    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, NULL,
-                         has_rev ? "give a version or a revision, not both"
-                                 : "a load from the Hub needs a version (the version parameter, --version N, or "
-                                   "REPO@vN) or a revision (the revision parameter, --revision SHA, or REPO@SHA): "
-                                   "there is no default");
-  if (has_rev && !hub_is_commit(o->revision))
-    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, "revision", "'%s' is not a 40-hex commit",
-                         o->revision);
   size_t org_len = (size_t)(strchr(repo, '/') - repo);
   if (!o->trust_remote_code &&
       !(org_len == strlen(WGK_HUB_TRUSTED_ORG) && strncmp(repo, WGK_HUB_TRUSTED_ORG, org_len) == 0))
-    return util_error_in(j->err, WGK_ERR_UNSUPPORTED, repo, NULL,
+    return util_error_in(err, WGK_ERR_UNSUPPORTED, repo, NULL,
                          "org '%.*s' is not trusted (only " WGK_HUB_TRUSTED_ORG
                          " is): its kernels run on your GPU; "
                          "pass trust_remote_code (C) or --trust-remote-code (CLI) to load it",
                          (int)org_len, repo);
-  wgk_status st = hub_net_init(&j->net, o->log, j->err);
+  return WGK_OK;
+}
+
+static wgk_status resolve(job *j) {
+  const hub_options *o = j->opts;
+  const char *repo = j->repo;
+  bool has_rev = o->revision != NULL;
+  if (o->version > 0 && has_rev)
+    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, NULL, "give a version or a revision, not both");
+  if (has_rev && !hub_is_commit(o->revision))
+    return util_error_in(j->err, WGK_ERR_INVALID_ARGUMENT, repo, "revision", "'%s' is not a 40-hex commit",
+                         o->revision);
+  wgk_status st = check_repo(repo, o, j->err);
+  if (st) return st;
+  if (o->version <= 0 && !has_rev) { /* no version: the one rule picks it (hub_pick_version, the Hub answering) */
+    hub_options picked = *o;
+    if ((st = hub_pick_version(repo, 0, true, o, &picked.version, j->err))) return st;
+    j->opts = &picked;
+    st = resolve(j);
+    j->opts = o;
+    return st;
+  }
+  st = hub_net_init(&j->net, o->log, j->err);
   if (st) return st;
   j->cache = hub_cache_root();
   if (!j->cache)
@@ -535,4 +546,121 @@ char *hub_repo_of(const char *name, size_t len) {
   char *r = malloc(n);
   if (r) snprintf(r, n, "%s%s%.*s", has_org ? "" : WGK_HUB_TRUSTED_ORG, has_org ? "" : "/", (int)len, name);
   return r;
+}
+
+/* ---- the one version rule (docs/hub.md, "Which version a name without one loads") ------------ */
+
+/* "v<N>", N from 1 to 1000000 without a leading zero -> N; anything else -> 0. */
+static int branch_version(const char *name) {
+  if (!name || name[0] != 'v' || name[1] < '1' || name[1] > '9') return 0;
+  char *end = NULL;
+  long v = strtol(name + 1, &end, 10);
+  return *end || v > 1000000 ? 0 : (int)v;
+}
+
+int hub_newest_cached(const char *repo) {
+  if (!repo || !hub_repo_id_ok(repo)) return 0;
+  char *cache = hub_cache_root();
+  char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
+  char *refs = dir ? hub_path(dir, "refs") : NULL;
+  DIR *d = refs ? opendir(refs) : NULL;
+  int newest = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    int v = branch_version(e->d_name);
+    if (v > newest && hub_cached_version(repo, v)) newest = v;
+  }
+  if (d) closedir(d);
+  free(refs);
+  free(dir);
+  free(cache);
+  return newest;
+}
+
+/* The newest v<N> branch of the Hub's refs listing ({"branches": [{"name": "v1", ...}, ...]}); 0 when none. */
+static int newest_branch(const hub_body *body) {
+  json_t *doc = json_loadb(body->data, body->len, 0, NULL);
+  json_t *branches = json_object_get(doc, "branches");
+  int newest = 0;
+  size_t i;
+  json_t *b;
+  json_array_foreach(branches, i, b) {
+    int v = branch_version(json_string_value(json_object_get(b, "name")));
+    if (v > newest) newest = v;
+  }
+  json_decref(doc);
+  return newest;
+}
+
+wgk_status hub_pick_version(const char *repo, int bundled, bool ask_hub, const hub_options *opts, int *version,
+                            util_error *err) {
+  hub_options none = {0};
+  const hub_options *o = opts ? opts : &none;
+  *version = 0;
+  wgk_status st = check_repo(repo, o, err);
+  if (st) return st;
+  int cached = hub_newest_cached(repo);
+  int local = cached > bundled ? cached : bundled;
+  if (local > 0 && !ask_hub) {
+    *version = local;
+    return WGK_OK;
+  }
+  if (!ask_hub) { /* a load never fetches a version nobody named */
+    char *cache = hub_cache_root();
+    char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
+    st = util_error_in(err, WGK_ERR_NOT_FOUND, repo, NULL,
+                       "no version of it is on this machine (none bundled, none in the cache %s): name one to fetch "
+                       "it from the Hub (the version parameter, --version N, or NAME@vN), or `wgk download %s` for "
+                       "the Hub's newest",
+                       dir ? dir : "(no cache folder)", repo);
+    free(dir);
+    free(cache);
+    return st;
+  }
+  hub_net net;
+  if ((st = hub_net_init(&net, o->log, err))) return st;
+  if (net.offline) {
+    hub_net_free(&net);
+    if (local > 0) {
+      *version = local;
+      return WGK_OK;
+    }
+    char *cache = hub_cache_root();
+    char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
+    st = util_error_in(err, WGK_ERR_NOT_FOUND, dir ? dir : repo, repo,
+                       "HF_HUB_OFFLINE is set and no version of %s is in the cache (no refs/vN naming a complete "
+                       "snapshot): download it online first (wgk download %s)",
+                       repo, repo);
+    free(dir);
+    free(cache);
+    return st;
+  }
+  /* One request: the repo's refs, as huggingface_hub lists them (GET /api/kernels/<org>/<name>/refs). */
+  size_t n = strlen(net.endpoint) + strlen(repo) + 32;
+  char *url = malloc(n);
+  if (!url) {
+    hub_net_free(&net);
+    return util_error_oom(err, repo, NULL);
+  }
+  snprintf(url, n, "%s/api/kernels/%s/refs", net.endpoint, repo);
+  util_error before;
+  if (err) before = *err;
+  hub_body body;
+  st = hub_http_get(&net, url, repo, "(its branches)", "refs", &body, err);
+  if (st && body.unreachable && local > 0) { /* no answer at all: the newest cached version, as for a branch */
+    if (err) *err = before;
+    *version = local;
+    st = WGK_OK;
+  } else if (!st) {
+    *version = newest_branch(&body);
+    if (*version == 0)
+      st = util_error_in(err, WGK_ERR_NOT_FOUND, url, repo,
+                         "%s has no version branch (v1, v2 ...) on %s: name a revision (the revision parameter, "
+                         "--revision SHA, or REPO@SHA)",
+                         repo, net.shown);
+    hub_body_free(&body);
+  }
+  free(url);
+  hub_net_free(&net);
+  return st;
 }

@@ -13,6 +13,8 @@
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
 
+#include <jansson.h>
+
 #define TRUSTED_ORG "webgpu-kernels/"
 _Static_assert(PKG_FILE_MAX_BYTES == WGK_HUB_FILE_MAX_BYTES,
                "the Hub keeps no file bigger than a package file may be, and refuses none a load could read");
@@ -138,64 +140,79 @@ const char *pkg_id_op(const char *id) {
   return slash ? slash + 1 : id;
 }
 
-/* id passed pkg_is_id: searched on the path, in the bundled kernels, the Hub cache and (pinned) the Hub. */
+/* The contract version a package folder records (metadata.json "version" under <root>/build/webgpu or <root>); 0 when
+ * none. Only to choose a version: the package's own reader checks the file when it is opened. */
+static int recorded_version(const char *root) {
+  char *dir = NULL;
+  util_error ignored = {0};
+  if (webgpu_dir(root, &dir, &ignored) != WGK_OK) return 0;
+  char *meta = pkg_join(dir, "metadata.json");
+  json_t *doc = meta ? json_load_file(meta, 0, NULL) : NULL;
+  json_t *v = json_object_get(doc, "version");
+  int version = json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= 1000000
+                    ? (int)json_integer_value(v)
+                    : 0;
+  json_decref(doc);
+  free(meta);
+  free(dir);
+  return version;
+}
+
+/* id passed pkg_is_id: searched on the path, in the cache, the bundled kernels and the Hub (docs/hub.md). */
 static wgk_status search(const char *id, const pkg_options *opts, char **dir_out, util_error *err) {
   const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
   util_dynbuf tried;
   util_dynbuf_init(&tried, 4096);
-  char *found = NULL;
+  char *found = NULL, *copy = NULL;
   bool oom = false;
+  /* 1. The search path: a local folder wins for every version (it is how a kernel is developed). */
   bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried, &oom) ||
              try_list(util_env("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
   /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
    * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
   bool bundled = true;
-  wgk_status bad = util_env_flag("WGK_BUNDLED_KERNELS", &bundled, err);
-  if (bad != WGK_OK) {
-    util_dynbuf_free(&tried);
-    return bad;
-  }
-  bool use_bundled = bundled && !(opts && opts->revision);
-  /* The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the bundled
-   * copy of it; the bundled packages act as a pre-filled cache behind the real one. */
+  wgk_status st = util_env_flag("WGK_BUNDLED_KERNELS", &bundled, err);
+  char kernels[PATH_MAX];
+  bool use_bundled = !st && !hit && bundled && !(opts && opts->revision) &&
+                     pkg_bundled_dir(kernels, sizeof kernels, NULL) && try_list(kernels, rel, &copy, &tried, &oom);
+  int bundled_version = use_bundled ? recorded_version(copy) : 0;
   /* A bare op id names the same kernel as webgpu-kernels/<op id> in the cache and on the Hub. */
   char *hub_id = hub_repo_of(id, strlen(id));
-  bool repo_id = hub_id != NULL, pinned = opts && (opts->version > 0 || opts->revision);
   oom = oom || !hub_id;
-  bool downloaded = !hit && !oom && opts && opts->version > 0 && hub_cached_version(hub_id, opts->version);
-  char kernels[PATH_MAX];
-  hit = hit || (!downloaded && use_bundled && pkg_bundled_dir(kernels, sizeof kernels, NULL) &&
-                try_list(kernels, rel, &found, &tried, &oom));
-  /* Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
-  if (!hit && !oom && repo_id && pinned) {
-    hub_options ho = {.version = opts ? opts->version : 0,
-                      .revision = opts ? opts->revision : NULL,
-                      .trust_remote_code = opts && opts->trust_remote_code,
-                      .log = opts ? opts->log : NULL};
-    wgk_status hs = hub_snapshot(hub_id, &ho, dir_out, NULL, err);
-    if (hs && err && err->message[0])
-      util_error_append(err, " (not found locally either; searched: %s)",
-                        tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
-    util_dynbuf_free(&tried);
-    free(hub_id);
-    return hs;
+  hub_options ho = {.version = opts ? opts->version : 0,
+                    .revision = opts ? opts->revision : NULL,
+                    .trust_remote_code = opts && opts->trust_remote_code,
+                    .log = opts ? opts->log : NULL};
+  /* 2. No version and no revision: the one version rule picks the newest (hub_pick_version): the newest local one
+   * (the cache's or the bundled copy's) without a request, else the Hub's. A bundled copy recording no version is
+   * taken as it is, as a search-path folder is. */
+  if (!st && !hit && !oom && !ho.version && !ho.revision && !(use_bundled && !bundled_version))
+    st = hub_pick_version(hub_id, bundled_version, false, &ho, &ho.version, err);
+  /* 3. The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the
+   * bundled copy of it; the bundled packages act as a pre-filled cache behind the real one, holding the one version
+   * their metadata.json records. */
+  bool downloaded = !st && !hit && !oom && ho.version > 0 && hub_cached_version(hub_id, ho.version);
+  if (!st && !hit && !oom && use_bundled && !downloaded && (!ho.version || ho.version == bundled_version)) {
+    hit = true;
+    found = copy;
+    copy = NULL;
+  }
+  /* 4. Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
+  if (!st && !hit && !oom)
+    st = hub_snapshot(hub_id, &ho, dir_out, NULL, err);
+  else if (!st && hit)
+    st = webgpu_dir(found, dir_out, err);
+  else if (!st)
+    st = util_error_oom(err, id, "searching the package");
+  if (st && !hit && err && err->message[0]) {
+    util_error_append(err, " (not found locally either; searched: %s)",
+                      tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
+    if (is_dir(id))
+      util_error_append(err, "; a folder of that name here is not used for an id: write ./%s to open it", id);
   }
   free(hub_id);
-  bool folder_here = !hit && !oom && is_dir(id);
-  wgk_status st =
-      oom   ? util_error_oom(err, id, "searching the package")
-      : hit ? webgpu_dir(found, dir_out, err)
-            : util_error_in(err, WGK_ERR_NOT_FOUND, id, NULL,
-                            "no package found for this repo id; searched: %s (WGK_KERNEL_PATH, then the "
-                            "share/wgk/kernels of this install, or the checkout's kernels/ from a build tree)%s%s%s%s",
-                            tried.len ? util_dynbuf_str(&tried) : "(no dirs)",
-                            folder_here ? "; a folder of that name here is not used for an id: write ./" : "",
-                            folder_here ? id : "", folder_here ? " to open it" : "",
-                            repo_id ? "; the Hub cache and the Hub need a version (the version parameter, "
-                                      "--version N, or NAME@vN) or a revision (the revision parameter, --revision "
-                                      "SHA, or NAME@SHA): there is no default"
-                                    : "");
   free(found);
+  free(copy);
   util_dynbuf_free(&tried);
   return st;
 }

@@ -200,9 +200,9 @@ try:
     hub.repos[REPO]["branches"]["v1"] = C1
     wgk(env, "download", REPO, "--version", "1")
 
-    # 4. Arguments: no default version, bad ids, trust.
-    p = wgk(env, "download", REPO, rc=1)
-    check("no default" in p.stderr, "neither version nor revision: error\n" + p.stderr)
+    # 4. Arguments: no version is the Hub's newest branch for download (v2), bad ids, trust.
+    p = wgk(env, "download", REPO)
+    check(p.stdout.strip().endswith(C2 + "/build/webgpu"), "download without a version: the newest, v2\n" + p.stdout + p.stderr)
     for bad in ("a/b/c", "bad id/x.y", "../x", "a--b/x.y"):
         p = wgk(env, "download", bad, "--version", "1", rc=1)
         check("not a repo id" in p.stderr, f"repo id {bad!r} refused\n{p.stderr}")
@@ -353,8 +353,10 @@ try:
         json.dump(lock, f)
     p = wgk(e2, "download", "--lock", lock_path, rc=1)
     check("refusing drift" in p.stderr and "extra.json" in p.stderr, "a file the snapshot lacks refused\n" + p.stderr)
-    p = wgk(e2, "lock", REPO, rc=1)
-    check("REPO@vN" in p.stderr, "lock needs REPO@vN\n" + p.stderr)
+    p = wgk(e2, "lock", REPO)
+    check(json.loads(p.stdout or "{}").get("kernels", [{}])[0].get("version") == 2, "lock REPO: the newest, v2\n" + p.stderr)
+    p = wgk(e2, "lock", REPO + "@main", rc=1)
+    check("REPO@vN" in p.stderr, "lock REPO@main refused\n" + p.stderr)
 
     # 8b. One way to name a kernel (issue 35 item 5): org/name, name, @vN, @<commit> in every command, beside
     # --version / --revision; disagreeing forms are refused naming both; short op ids in cache verify / rm.

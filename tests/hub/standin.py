@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """A stand-in for the Hugging Face Hub on 127.0.0.1, for wgk's Hub client tests.
 
-Serves GET /kernels/<org>/<name>/resolve/<rev>/<path> from package folders registered per (repo, commit)
+Serves GET /api/kernels/<org>/<name>/refs (the repo's branches: {"branches": [{"name", "ref", "targetCommit"}], "tags": [],
+"converts": []}) and GET /kernels/<org>/<name>/resolve/<rev>/<path> from package folders registered per (repo, commit)
 (build/webgpu/<file>, and the card README.md at the root), with branches (v1 ...) pointing at commits; every
 answer carries X-Repo-Commit; a 404 carries X-Error-Code (RepoNotFound, RevisionNotFound, EntryNotFound) as
-the Hub does. ETags as the Hub sends them: a file kept in git (under LFS_MIN bytes) has ETag = its git blob id
+the Hub does; GET /__count answers the number of requests so far (itself not counted). ETags as the Hub sends them: a file kept in git (under LFS_MIN bytes) has ETag = its git blob id
 (sha1 of "blob <len>\0" + bytes); an LFS file answers 302 to /__lfs/... with X-Linked-Etag = its SHA-256, and the
 storage answer there carries an ETag of its own (an MD5, as a CDN's), which a client must not take. Counts and records
 every request. Fault modes (StandIn.mode):
@@ -23,10 +24,10 @@ every request. Fault modes (StandIn.mode):
   "trickle"   files other than metadata.json arrive at 4 bytes/s
 
 Used in-process (tests/hub/hub_test.py), or as a wrapper around a command:
-  standin.py --repo webgpu-kernels/ai.onnx.RotaryEmbedding=PKG_DIR -- CMD ARGS...
+  standin.py --repo webgpu-kernels/ai.onnx.RotaryEmbedding=PKG_DIR [--repo REPO@v2=PKG_DIR2] -- CMD ARGS...
 sets HF_ENDPOINT, HF_HOME and HF_HUB_CACHE (a fresh temp dir) for CMD and exits with its status.
 """
-import hashlib, http.server, os, shutil, socket, subprocess, sys, tempfile, threading, time
+import hashlib, http.server, json, os, shutil, socket, subprocess, sys, tempfile, threading, time
 
 FILES_PREFIX = "/build/webgpu/"
 LFS_MIN = 50_000  # files this big are "LFS" files (test.json of RotaryEmbedding is one)
@@ -99,6 +100,8 @@ class StandIn:
 
     def handle(self, h):
         path = h.path.split("?")[0]
+        if path == "/__count":  # for a test to read: the requests so far (this one not counted)
+            return self.answer(h, 200, str(self.count()).encode())
         auth = h.headers.get("Authorization")
         with self.lock:
             self.requests.append((path, auth))
@@ -126,6 +129,14 @@ class StandIn:
         if mode == "forbidden":
             return self.answer(h, 403, b"Forbidden")
         parts = path.split("/")
+        # "", "api", "kernels", org, name, "refs": the repo's branches, as huggingface_hub's list_repo_refs reads them
+        if len(parts) == 6 and parts[:3] == ["", "api", "kernels"] and parts[5] == "refs":
+            r = self.repos.get(parts[3] + "/" + parts[4])
+            if not r:
+                return self.answer(h, 404, b"Repository not found", {"X-Error-Code": "RepoNotFound"})
+            refs = {"branches": [{"name": b, "ref": "refs/heads/" + b, "targetCommit": c}
+                                 for b, c in sorted(r["branches"].items())], "tags": [], "converts": []}
+            return self.answer(h, 200, json.dumps(refs).encode(), {"Content-Type": "application/json"})
         # "", "kernels", org, name, "resolve", rev, "build", "webgpu", file...
         if len(parts) < 7 or parts[1] != "kernels" or parts[4] != "resolve":
             return self.answer(h, 404, b"no such route")
@@ -218,7 +229,8 @@ def main(argv):
     for i, a in enumerate(opts):
         if a == "--repo":
             repo, folder = opts[i + 1].split("=", 1)
-            s.add(repo, folder, branch="v1")
+            repo, _, branch = repo.partition("@")
+            s.add(repo, folder, branch=branch or "v1")
     s.start()
     tmp = tempfile.mkdtemp(prefix="wgk-standin-")
     env = dict(os.environ, HF_ENDPOINT=s.url, HF_HOME=os.path.join(tmp, "hf"), HF_HUB_CACHE=os.path.join(tmp, "hf", "hub"),

@@ -114,9 +114,17 @@ static void loads_by_repo_id_and_runs(void **state) {
 static void refusals(void **state) {
   (void)state;
   wgk_kernel *k = (wgk_kernel *)1;
-  assert_int_equal(wgk_kernel_load(ctx, REPO, NULL, &k), WGK_ERR_NOT_FOUND);
+  /* No version: the newest on this machine (v1, cached by the test above), offline without a request. */
+  setenv("HF_HUB_OFFLINE", "1", 1);
+  if (wgk_kernel_load(ctx, REPO, NULL, &k) != WGK_OK) fail_msg("%s", wgk_context_errmsg(ctx));
+  wgk_kernel_destroy(k);
+  unsetenv("HF_HUB_OFFLINE");
+  /* Nothing on this machine: not fetched without a version; the message names the API parameter. */
+  k = (wgk_kernel *)1;
+  assert_int_equal(wgk_kernel_load(ctx, "webgpu-kernels/ai.onnx.Absent", NULL, &k), WGK_ERR_NOT_FOUND);
   assert_null(k);
-  assert_non_null(strstr(wgk_context_errmsg(ctx), "there is no default"));
+  assert_non_null(strstr(wgk_context_errmsg(ctx), "no version of it is on this machine"));
+  assert_non_null(strstr(wgk_context_errmsg(ctx), "the version parameter"));
   wgk_kernel_options v1 = {.version = 1};
   assert_int_equal(wgk_kernel_load(ctx, "someone/ai.onnx.RotaryEmbedding", &v1, &k), WGK_ERR_UNSUPPORTED);
   assert_non_null(strstr(wgk_context_errmsg(ctx), "trust_remote_code"));

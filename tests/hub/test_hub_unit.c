@@ -118,8 +118,12 @@ static void argument_refusals(void **state) {
   (void)state;
   char *dir = NULL;
   util_error err;
-  assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, NULL, false, &dir, &err), WGK_ERR_INVALID_ARGUMENT);
-  assert_non_null(strstr(err.message, "there is no default"));
+  /* Neither version nor revision: the newest version (docs/hub.md); offline and nothing cached, none to take. */
+  setenv("HF_HUB_OFFLINE", "1", 1);
+  assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, NULL, false, &dir, &err), WGK_ERR_NOT_FOUND);
+  assert_non_null(
+      strstr(err.message, "HF_HUB_OFFLINE is set and no version of webgpu-kernels/ai.onnx.X is in the cache"));
+  unsetenv("HF_HUB_OFFLINE");
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, "0123456789abcdef0123456789abcdef01234567", false, &dir, &err),
                    WGK_ERR_INVALID_ARGUMENT);
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 0, "main", false, &dir, &err), WGK_ERR_INVALID_ARGUMENT);
@@ -164,8 +168,35 @@ static void offline_from_refs(void **state) {
   assert_non_null(strstr(dir, "/snapshots/89abcdef"));
   free(dir);
   free(commit);
+  /* No version: the newest complete refs/v<N>. refs/v3 names an incomplete snapshot, refs/v07, refs/main and
+   * refs/v2x are no version branches: all ignored; refs/v1 wins, offline without a request. */
+  const char *junk[] = {"v3", "v07", "main", "v2x"};
+  for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+    snprintf(p, sizeof p, "%s/kernels--webgpu-kernels--ai.onnx.X/refs/%s", cache, junk[i]);
+    write_text(p, "0000000000000000000000000000000000000000");
+  }
+  assert_int_equal(hub_newest_cached("webgpu-kernels/ai.onnx.X"), 1);
+  int picked = 0;
+  util_error_clear(&err);
+  assert_int_equal(hub_pick_version("webgpu-kernels/ai.onnx.X", 0, true, NULL, &picked, &err), WGK_OK);
+  assert_int_equal(picked, 1);
+  /* a bundled copy recording a newer version wins over the cache; an untrusted org is refused before anything */
+  assert_int_equal(hub_pick_version("webgpu-kernels/ai.onnx.X", 4, false, NULL, &picked, &err), WGK_OK);
+  assert_int_equal(picked, 4);
+  assert_int_equal(hub_pick_version("evil/ai.onnx.X", 0, false, NULL, &picked, &err), WGK_ERR_UNSUPPORTED);
+  o.version = 0;
+  util_error_clear(&err);
+  assert_int_equal(hub_snapshot("webgpu-kernels/ai.onnx.X", &o, &dir, &commit, &err), WGK_OK);
+  assert_string_equal(commit, c);
+  free(dir);
+  free(commit);
   /* A commit-pinned load of a complete snapshot needs no network even online (the endpoint refuses). */
   unsetenv("HF_HUB_OFFLINE");
+  /* Online, the Hub unreachable: wgk download without a version takes the newest cached one, as a branch does. */
+  util_error_clear(&err);
+  assert_int_equal(hub_pick_version("webgpu-kernels/ai.onnx.X", 0, true, NULL, &picked, &err), WGK_OK);
+  assert_int_equal(picked, 1);
+  assert_false(util_error_is_set(&err));
   /* Online but the Hub cannot be reached: a cached branch is used (as huggingface_hub falls back). */
   assert_int_equal(snap("webgpu-kernels/ai.onnx.X", 1, NULL, false, &dir, &err), WGK_OK);
   assert_false(util_error_is_set(&err));
@@ -382,10 +413,19 @@ static void lockfile_refusals(void **state) {
   util_error_clear(&err);
   assert_int_equal(hub_download_lock(p, NULL, NULL, NULL, &err), WGK_ERR_PARSE);
   assert_non_null(strstr(err.path, "kernels[0]"));
-  const char *specs[] = {"webgpu-kernels/a.b"};
+  const char *specs[] = {"webgpu-kernels/a.b@main"};
   char *json = NULL;
   util_error_clear(&err);
   assert_int_equal(hub_lock(specs, 1, NULL, &json, &err), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(err.message, "expected REPO or REPO@vN"));
+  assert_null(json);
+  /* REPO alone: the newest version (hub_pick_version); offline with nothing cached, none. */
+  specs[0] = "webgpu-kernels/a.b";
+  setenv("HF_HUB_OFFLINE", "1", 1);
+  util_error_clear(&err);
+  assert_int_equal(hub_lock(specs, 1, NULL, &json, &err), WGK_ERR_NOT_FOUND);
+  assert_non_null(strstr(err.message, "no version of webgpu-kernels/a.b is in the cache"));
+  unsetenv("HF_HUB_OFFLINE");
   assert_null(json);
 }
 
