@@ -199,6 +199,56 @@ static wgk_status read_dispatch(manifest_rd *rd, const json_t *obj, manifest_pas
   return st;
 }
 
+/* `profile`, as the loader takes it: `{...profile ?? {}}` at load, so an object gives its members, a list its
+ * elements, a string its characters, and null, a number or a boolean nothing; nothing is checked at load. Every
+ * value is evaluated for each call (strings as expressions, lists and objects element by element) and a failure
+ * refuses the call; the results are not used (the loader passes them to its profiler only). Values are kept as
+ * literals so an expression is parsed at the call, as the loader parses it. */
+static wgk_status read_profile(manifest_rd *rd, const json_t *prof, manifest_pass *p) {
+  if (!prof || !(json_is_object(prof) || json_is_array(prof) || json_is_string(prof))) return WGK_OK;
+  const json_t *items = prof;
+  if (json_is_string(prof)) { /* "ab" spreads to {0: "a", 1: "b"} */
+    json_t *chars = json_array();
+    const char *text = json_string_value(prof);
+    for (size_t i = 0; chars && i < json_string_length(prof); i++)
+      if (json_array_append_new(chars, json_stringn(text + i, 1)) != 0) {
+        json_decref(chars);
+        chars = NULL;
+      }
+    if (!chars) return WGK_ERR_OUT_OF_MEMORY;
+    if (!rd->m->expanded && !(rd->m->expanded = json_array())) {
+      json_decref(chars);
+      return WGK_ERR_OUT_OF_MEMORY;
+    }
+    if (json_array_append_new(rd->m->expanded, chars) != 0) return WGK_ERR_OUT_OF_MEMORY; /* owned by the model */
+    items = chars;
+  }
+  bool list = json_is_array(items);
+  size_t n = list ? json_array_size(items) : json_object_size(items);
+  manifest_value *vals = n ? manifest_alloc(rd, n, sizeof *vals) : NULL;
+  if (n && !vals) return WGK_ERR_OUT_OF_MEMORY;
+  size_t mark = manifest_push_key(rd, "profile");
+  void *it = list ? NULL : json_object_iter((json_t *)items);
+  for (size_t i = 0; i < n; i++) {
+    char index[24];
+    snprintf(index, sizeof index, "%zu", i);
+    const char *name = list ? manifest_strdup(rd, index) : json_object_iter_key(it);
+    const json_t *x = list ? json_array_get(items, i) : json_object_iter_value(it);
+    if (!list) it = json_object_iter_next((json_t *)items, it);
+    if (!name) {
+      manifest_pop(rd, mark);
+      return WGK_ERR_OUT_OF_MEMORY;
+    }
+    size_t m2 = list ? manifest_push_index(rd, i) : manifest_push_key(rd, name);
+    vals[i] = (manifest_value){.name = name, .literal = x, .pos = manifest_here(rd)};
+    manifest_pop(rd, m2);
+  }
+  manifest_pop(rd, mark);
+  p->profile = vals;
+  p->n_profile = n;
+  return WGK_OK;
+}
+
 static wgk_status read_view_alias(manifest_rd *rd, const json_t *obj, manifest_pass *p) {
   const json_t *list = json_object_get(obj, "viewAlias");
   if (!list) return WGK_OK;
@@ -307,31 +357,7 @@ static wgk_status read_pass(manifest_rd *rd, const json_t *obj, size_t index, co
   }
   /* pass derives are the model's pass inputs */
   if (!st) st = read_derive_values(rd, obj, &p->inputs, &p->n_inputs);
-  const json_t *prof = st ? NULL : json_object_get(obj, "profile");
-  if (prof) {
-    size_t mark = manifest_push_key(rd, "profile");
-    st = manifest_expect(rd, prof, JSON_OBJECT, "an object");
-    manifest_value *vals = st ? NULL : manifest_alloc(rd, json_object_size(prof), sizeof *vals);
-    if (!st && !vals) st = WGK_ERR_OUT_OF_MEMORY;
-    const char *key;
-    const json_t *x;
-    size_t n = 0;
-    if (!st && vals) json_object_foreach((json_t *)prof, key, x) {
-        size_t m2 = manifest_push_key(rd, key);
-        vals[n] = (manifest_value){.name = key, .pos = manifest_here(rd)};
-        if (json_is_string(x)) {
-          vals[n].is_expr = true;
-          st = manifest_read_expr(rd, x, &vals[n].expr);
-        } else
-          vals[n].literal = x;
-        n++;
-        manifest_pop(rd, m2);
-        if (st) break;
-      }
-    p->profile = vals;
-    p->n_profile = st ? 0 : n;
-    manifest_pop(rd, mark);
-  }
+  if (!st) st = read_profile(rd, json_object_get(obj, "profile"), p);
   if (!st) st = read_view_alias(rd, obj, p);
   return st;
 }

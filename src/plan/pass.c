@@ -504,6 +504,18 @@ static wgk_status dispatch(plan_planner *p, const manifest_dispatch *d, const ex
   return WGK_OK;
 }
 
+/* A pass's `profile` values are evaluated for every call, in the pass's scope, and a failure refuses the call, as
+ * the loader evaluates them (fact: `Qi(pass.profile, scope)` when it plans each pass); the values are not used. */
+static wgk_status profile(plan_planner *p, const manifest_pass *mp, const expr_value *scope, util_error *err) {
+  for (size_t i = 0; i < mp->n_profile; i++) {
+    expr_value *v = NULL;
+    wgk_status st = plan_value(p, &mp->profile[i], scope, &v, err);
+    expr_value_release(v);
+    if (st != WGK_OK) return st;
+  }
+  return WGK_OK;
+}
+
 wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_value *variant_scope, plan_pass *pass,
                           util_error *err) {
   memset(pass, 0, sizeof *pass);
@@ -552,6 +564,7 @@ wgk_status plan_pass_make(plan_planner *p, const manifest_pass *mp, const expr_v
     if (!ok) st = util_error_oom(err, NULL, "planning a pass");
     util_dynbuf_free(&decl);
   }
+  if (st == WGK_OK) st = profile(p, mp, scope, err);
   if (st == WGK_OK) st = dispatch(p, &mp->dispatch, scope, pass, err);
   if (st == WGK_OK) st = render(p, mp, scope, pass, err);
   if (st == WGK_OK) st = check_workgroup_attr(p, pass, scope, err);

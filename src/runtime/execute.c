@@ -310,9 +310,33 @@ typedef struct window {
 /* The buffers of one pass, in binding order; an input in another layout than the tensor's (int64 projected or
  * widened, uint8 packed) is made here, and a written port's tensor is checked to take the port's layout. With a
  * window, a split port binds its steps of the buffer only. */
+/* spec 2.1 `viewAlias`: a pass whose every {input, output} pair binds one buffer range, of one dtype, is skipped
+ * (its output already is its input), as the loader skips it (`sl`); any other pass binding one tensor twice with a
+ * write is refused (below), as the loader refuses it ("storage aliasing hazard"). */
+static bool view_alias_skips(const wgk_call *c, wgk_tensor **outs, const plan_pass *pass, const gpu_binding *b,
+                             const uint64_t *ids) {
+  const manifest_pass *mp = pass->source;
+  if (!mp || !mp->n_view_alias) return false;
+  for (size_t a = 0; a < mp->n_view_alias; a++) {
+    int in = -1, out = -1;
+    for (size_t i = 0; i < pass->n_bindings; i++) {
+      if (strcmp(pass->bindings[i].name, mp->view_alias[a].input) == 0) in = (int)i;
+      if (strcmp(pass->bindings[i].name, mp->view_alias[a].output) == 0) out = (int)i;
+    }
+    if (in < 0 || out < 0 || !ids[in] || ids[in] != ids[out] || b[in].offset != b[out].offset ||
+        b[in].size != b[out].size || pass->bindings[in].port < 0 || pass->bindings[out].port < 0)
+      return false;
+    const wgk_tensor *ti = bound_tensor(c, outs, pass->bindings[in].port);
+    const wgk_tensor *to = bound_tensor(c, outs, pass->bindings[out].port);
+    if (!ti || !to || wgk_tensor_dtype(ti) != wgk_tensor_dtype(to)) return false;
+  }
+  return true;
+}
+
 static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_entry *e, size_t p, const window *win,
-                               gpu_binding *b, uint64_t *ids) {
+                               gpu_binding *b, uint64_t *ids, bool *alias_skip) {
   const plan_pass *pass = &e->plan->passes[p];
+  *alias_skip = false;
   for (size_t i = 0; i < pass->n_bindings; i++) {
     const plan_binding *pb = &pass->bindings[i];
     if (pb->buffer == WGK_BUFFER_UNIFORM) {
@@ -343,6 +367,10 @@ static wgk_status pass_buffers(wgk_call *c, wgk_tensor **outs, const rt_plan_ent
       b[i].size = ((uint64_t)win->count * slab + 3) & ~(uint64_t)3;
       if (b[i].offset + b[i].size > total) b[i].size = total - b[i].offset;
     }
+  }
+  if (view_alias_skips(c, outs, pass, b, ids)) {
+    *alias_skip = true;
+    return WGK_OK;
   }
   for (size_t i = 0; i < pass->n_bindings; i++)
     for (size_t j = i + 1; j < pass->n_bindings; j++)
@@ -411,8 +439,10 @@ static wgk_status resolve(wgk_call *c, rt_plan_entry *e, wgk_tensor **outs, gpu_
       return util_error_plain(&ctx->err, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
     gpu_binding b[MAX_BINDINGS];
     uint64_t ids[MAX_BINDINGS];
-    wgk_status st = pass_buffers(c, outs, e, i, NULL, b, ids);
-    if (st == WGK_OK) st = bind_group(ctx, pass, &e->passes[i], b, ids, &groups[i]);
+    bool alias_skip = false;
+    wgk_status st = pass_buffers(c, outs, e, i, NULL, b, ids, &alias_skip);
+    groups[i] = NULL; /* a pass viewAlias skips is not recorded */
+    if (st == WGK_OK && !alias_skip) st = bind_group(ctx, pass, &e->passes[i], b, ids, &groups[i]);
     if (st != WGK_OK) return st;
   }
   return WGK_OK;
@@ -428,7 +458,7 @@ static wgk_status record(wgk_call *c, rt_plan_entry *e, gpu_bind_group **groups,
       return ctx->err.status;
   for (size_t i = 0; i < plan->n_passes; i++) {
     const plan_pass *pass = &plan->passes[i];
-    if (pass->skip) continue;
+    if (pass->skip || !groups[i]) continue; /* nothing to dispatch, or skipped by viewAlias */
     const uint32_t *w = pass->workgroups;
     wgk_status st =
         timed ? gpu_encoder_dispatch_timed(enc, e->passes[i].pipeline->pipeline, groups[i], w[0], w[1], w[2], c->timer,
@@ -563,7 +593,9 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
       }
       gpu_binding b[MAX_BINDINGS];
       uint64_t ids[MAX_BINDINGS];
-      st = pass_buffers(c, outs, ek, i, &win, b, ids);
+      bool alias_skip = false;
+      st = pass_buffers(c, outs, ek, i, &win, b, ids, &alias_skip);
+      if (st == WGK_OK && alias_skip) continue; /* its group stays NULL: not recorded */
       for (size_t j = 0; st == WGK_OK && j < pass->n_bindings; j++)
         if (align && b[j].offset % align)
           st = util_error_plain(&ctx->err, WGK_ERR_CALL,

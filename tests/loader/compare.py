@@ -109,43 +109,179 @@ def sparse_calls(rng):
 
 
 def spec21run_calls(rng):
-    """The third-party style packages of tests/spec21run (run_test.py checks them against numpy): good calls of
-    each and a few bad ones (both sides must refuse)."""
+    """Every package of tests/spec21run (run_test.py checks them against numpy in wgk): its good calls (shapes,
+    dtypes, attributes, args, destinations) and its bad ones (both sides must refuse). Calls with a tunable are
+    made without it (a loader call takes no tunables); run_test.py's repeated calls are made once."""
     run = os.path.join(REPO, 'tests', 'spec21run')
     f32 = lambda *s: (rng.standard_normal(s) + 3).astype(np.float32)  # noqa: E731
     i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
-    out = [(os.path.join(run, 'ai.onnx.Cast'), [
-        {'id': f'cast_to{to}', 'inputs': {'input': f32(3, 5) * 10}, 'attrs': {'to': to}} for to in (1, 6, 10, 12)] + [
-        {'id': 'cast_without_to', 'inputs': {'input': f32(3)}}])]
-    out.append((os.path.join(run, 'ai.onnx.LayerNormalization'), [
-        {'id': 'ln_plain', 'inputs': {'X': f32(4, 16), 'Scale': f32(16), 'B': f32(16)}},
-        {'id': 'ln_stats', 'inputs': {'X': f32(4, 16), 'Scale': f32(16), 'B': f32(16)},
-         'outputs': {'Mean': {'shape': [4, 1], 'dtype': 'float32'}, 'InvStdDev': {'shape': [4, 1], 'dtype': 'float32'}}}]))
-    out.append((os.path.join(run, 'ai.onnx.Split'), [
-        {'id': 'split2', 'inputs': {'input': f32(6, 5)}, 'attrs': {'num_outputs': 2}},
-        {'id': 'split3', 'inputs': {'input': f32(6, 5)}, 'attrs': {'num_outputs': 3},
-         'outputs': {'output2': {'shape': [2, 5], 'dtype': 'float32'}}}]))
-    out.append((os.path.join(run, 'ai.onnx.Expand'), [
-        {'id': 'expand', 'inputs': {'input': f32(3, 1), 'shape': i64(2, 3, 4)}, 'outputs': {'output': {'shape': [2, 3, 4], 'dtype': 'float32'}}},
-        {'id': 'expand_shape_past_int32', 'inputs': {'input': f32(3, 1), 'shape': i64(3, -2**33)},
-         'outputs': {'output': {'shape': [3, 1], 'dtype': 'float32'}}}]))
-    out.append((os.path.join(run, 'ai.onnx.Reshape'), [
-        {'id': 'reshape', 'inputs': {'data': f32(2, 3, 4), 'shape': i64(4, -1)}, 'outputs': {'reshaped': {'shape': [4, 6], 'dtype': 'float32'}}},
-        {'id': 'reshape_shape_past_int32', 'inputs': {'data': f32(2, 3, 4), 'shape': i64(4, 2**40)},
-         'outputs': {'reshaped': {'shape': [4, 6], 'dtype': 'float32'}}}]))
-    out.append((os.path.join(run, 'ai.onnx.MatMul'), [
-        {'id': f'matmul_{m}x{k}x{n}', 'inputs': {'A': f32(m, k), 'B': f32(k, n)}} for m, k, n in ((16, 32, 8), (3, 5, 4))]))
-    out.append((os.path.join(run, 'ai.onnx.ReduceMean'), [
-        {'id': 'reducemean_axes', 'inputs': {'data': f32(3, 5, 7)}, 'attrs': {'axes': [0, -1], 'keepdims': 0}},
-        {'id': 'reducemean_all', 'inputs': {'data': f32(4, 6)}},
-        {'id': 'reducemean_f16', 'inputs': {'data': f32(2, 3, 4).astype(np.float16)}, 'attrs': {'axes': [1]}},
-        {'id': 'reducemean_axis_twice', 'inputs': {'data': f32(2, 3)}, 'attrs': {'axes': [1, -1]}}]))
-    out.append((os.path.join(run, 'ai.onnx.ReduceMax'), [
-        {'id': 'reducemax', 'inputs': {'data': f32(5, 100)}},
-        {'id': 'reducemax_keepdims0', 'inputs': {'data': f32(3, 4, 64)}, 'attrs': {'keepdims': 0}}]))
-    out.append((os.path.join(run, 'demo.Polynomial'), [
-        {'id': 'poly', 'inputs': {'x': f32(5, 33), 'coef': f32(4)}},
-        {'id': 'poly_short_coef', 'inputs': {'x': f32(5, 33), 'coef': f32(3)}}]))
+    dest = lambda shape, dt=None: {'shape': list(shape), **({'dtype': dt} if dt else {})}  # noqa: E731
+    P = lambda name: os.path.join(run, name)  # noqa: E731
+    out = []
+    # demo.Transpose: the family's cells and the generic fallback, a 0-d input, destinations
+    tr = []
+    for i, (shape, perm, dt) in enumerate((((2, 3), [1, 0], np.float32), ((5, 7), [1, 0], np.int32),
+                                           ((2, 3, 4), [2, 0, 1], np.float16), ((3, 1, 4), [1, 2, 0], np.uint32),
+                                           ((2, 3, 4, 5), [3, 1, 0, 2], np.float32), ((2, 3, 4, 5), [0, 3, 2, 1], np.float16),
+                                           ((2, 1, 3, 2, 2), [4, 0, 3, 1, 2], np.float32), ((70000,), [0], np.float32),
+                                           ((), [], np.float32))):
+        x = rng.integers(1, 1000, size=shape).astype(dt) if np.issubdtype(dt, np.integer) else f32(*shape).astype(dt)
+        tr.append({'id': f'transpose{i}', 'inputs': {'data': x}, 'attrs': {'perm': perm}})
+    x23 = f32(2, 3)
+    tr += [{'id': 'transpose_dest', 'inputs': {'data': x23}, 'attrs': {'perm': [1, 0]}, 'outputs': {'transposed': dest((3, 2), 'float32')}},
+           {'id': 'transpose_dest_other_shape', 'inputs': {'data': x23}, 'attrs': {'perm': [1, 0]},
+            'outputs': {'transposed': dest((2, 3))}},
+           {'id': 'transpose_no_data', 'inputs': {}, 'attrs': {'perm': [1, 0]}},
+           {'id': 'transpose_no_perm', 'inputs': {'data': x23}},
+           {'id': 'transpose_perm_out_of_range', 'inputs': {'data': x23}, 'attrs': {'perm': [0, 2]}},
+           {'id': 'transpose_perm_rank', 'inputs': {'data': x23}, 'attrs': {'perm': [0]}},
+           {'id': 'transpose_unknown_attr', 'inputs': {'data': x23}, 'attrs': {'perm': [1, 0], 'axis': 1}},
+           {'id': 'transpose_int64', 'inputs': {'data': np.arange(6).reshape(2, 3)}, 'attrs': {'perm': [1, 0]}},
+           {'id': 'transpose_rank7', 'inputs': {'data': np.ones((1,) * 7, np.float32)}, 'attrs': {'perm': list(range(7))}},
+           {'id': 'transpose_unknown_input', 'inputs': {'x': x23}, 'attrs': {'perm': [1, 0]}}]
+    out.append((P('demo.Transpose'), tr))
+    # demo.ReduceSumSquare: a repeat group of log2(cols) folds, keepdims, float16, 0-d refused
+    rs = [{'id': f'rss{i}', 'inputs': {'data': (rng.standard_normal(shape) + 0.5).astype(dt)}, 'attrs': {'keepdims': keep}}
+          for i, (shape, keep, dt) in enumerate((((3, 5, 7), 1, np.float32), ((4, 1), 0, np.float32), ((2, 16), 1, np.float16),
+                                                 ((100,), 0, np.float32), ((6, 33), 0, np.float32), ((66000, 64), 0, np.float32),
+                                                 ((), 1, np.float32)))]
+    rs += [{'id': 'rss_keepdims2', 'inputs': {'data': x23}, 'attrs': {'keepdims': 2}},
+           {'id': 'rss_int32', 'inputs': {'data': np.ones((2, 2), np.int32)}}]
+    out.append((P('demo.ReduceSumSquare'), rs))
+    # demo.Histogram: zeroInit atomics over chunks, uniform defaults, required uniform field from an arg
+    vals = (rng.integers(-40, 40, size=(7, 100)) * 0.25 + 0.125).astype(np.float32)
+    out.append((P('demo.Histogram'), [
+        {'id': 'hist_lo_hi', 'inputs': {'values': vals}, 'args': {'lo': -4, 'hi': 4}},
+        {'id': 'hist_bins8', 'inputs': {'values': vals}, 'args': {'hi': 4}, 'attrs': {'bins': 8}},
+        {'id': 'hist_bins64', 'inputs': {'values': vals}, 'args': {'lo': -10, 'hi': 10}, 'attrs': {'bins': 64}},
+        {'id': 'hist_no_hi', 'inputs': {'values': vals}},
+        {'id': 'hist_bins10', 'inputs': {'values': vals}, 'args': {'hi': 4}, 'attrs': {'bins': 10}},
+        {'id': 'hist_unknown_arg', 'inputs': {'values': vals}, 'args': {'hi': 4, 'width': 2}},
+        {'id': 'hist_f16', 'inputs': {'values': vals.astype(np.float16)}, 'args': {'hi': 4}}]))
+    # demo.EmaUpdate: an in/out port, a 0-d input, an explicit destination of any shape, optional scalar args
+    st, ob, dc = f32(3, 4, 5), f32(3, 4, 5), np.array(0.9, np.float32)
+    ema = {'state': st, 'x': ob, 'decay': dc}
+    out.append((P('demo.EmaUpdate'), [
+        {'id': 'ema_12x5', 'inputs': ema, 'args': {'scale': 2, 'step': 3}, 'outputs': {'delta': dest((12, 5))}},
+        {'id': 'ema_60', 'inputs': ema, 'outputs': {'delta': dest((60,))}},
+        {'id': 'ema_3x4x5', 'inputs': ema, 'args': {'scale': 0.5}, 'outputs': {'delta': dest((3, 4, 5), 'float32')}},
+        {'id': 'ema_no_dest', 'inputs': ema},
+        {'id': 'ema_dest_size', 'inputs': ema, 'outputs': {'delta': dest((7,))}},
+        {'id': 'ema_dest_f16', 'inputs': ema, 'outputs': {'delta': dest((60,), 'float16')}},
+        {'id': 'ema_decay_rank1', 'inputs': dict(ema, decay=np.array([0.9], np.float32)), 'outputs': {'delta': dest((60,))}},
+        {'id': 'ema_no_x', 'inputs': {'state': st, 'decay': dc}, 'outputs': {'delta': dest((60,))}},
+        {'id': 'ema_x_shape', 'inputs': dict(ema, x=ob[:2]), 'outputs': {'delta': dest((60,))}},
+        {'id': 'ema_negative_step', 'inputs': ema, 'args': {'step': -1}, 'outputs': {'delta': dest((60,))}}]))
+    # demo.BatchMatMul: priority, requires, demoteWhen, supersededBy
+    bm = []
+    for b, m, k, n in ((2, 16, 32, 16), (1, 16, 33, 16), (2, 16, 6, 16), (2, 8, 35, 8), (3, 4, 8, 4), (1, 5, 40, 3)):
+        for dt in (np.float32, np.float16):
+            bm.append({'id': f'bmm_{b}x{m}x{k}x{n}_{np.dtype(dt).name}',
+                       'inputs': {'a': rng.uniform(-1, 1, (b, m, k)).astype(dt), 'bmat': rng.uniform(-1, 1, (b, k, n)).astype(dt)}})
+    a248 = f32(2, 4, 8)
+    bm += [{'id': 'bmm_inner', 'inputs': {'a': a248, 'bmat': np.ones((2, 7, 3), np.float32)}},
+           {'id': 'bmm_rank2', 'inputs': {'a': np.ones((4, 8), np.float32), 'bmat': np.ones((8, 3), np.float32)}},
+           {'id': 'bmm_mixed', 'inputs': {'a': a248, 'bmat': np.ones((2, 8, 3), np.float16)}},
+           {'id': 'bmm_no_bmat', 'inputs': {'a': a248}}]
+    out.append((P('demo.BatchMatMul'), bm))
+    # ai.onnx.Cast: the output's type variable bound by the required attribute `to`
+    xc = (rng.standard_normal((3, 5, 7)) * 40).astype(np.float32)
+    out.append((P('ai.onnx.Cast'), [
+        {'id': f'cast{i}_to{to}', 'inputs': {'input': data}, 'attrs': {'to': to}}
+        for i, (data, to) in enumerate(((xc, 6), (xc, 1), (xc, 10), ((rng.random(40) * 900 + 1).astype(np.float32), 12),
+                                        (np.arange(1, 25, dtype=np.int32).reshape(4, 6) - 30, 1), (xc.astype(np.float16), 1),
+                                        (np.arange(1, 9, dtype=np.uint32), 10)))] + [
+        {'id': 'cast_without_to', 'inputs': {'input': xc}},
+        {'id': 'cast_to7', 'inputs': {'input': xc}, 'attrs': {'to': 7}},
+        {'id': 'cast_int64_input', 'inputs': {'input': np.arange(4)}, 'attrs': {'to': 1}}]))
+    # ai.onnx.LayerNormalization: optional outputs made and returned only when asked for
+    ln = {'X': f32(4, 3, 16), 'Scale': f32(16), 'B': f32(16)}
+    st1 = {'Mean': dest((1,)), 'InvStdDev': dest((1,))}
+    out.append((P('ai.onnx.LayerNormalization'), [
+        {'id': 'ln_plain', 'inputs': ln},
+        {'id': 'ln_stats', 'inputs': ln, 'outputs': st1},
+        {'id': 'ln_stats_given_shapes', 'inputs': ln, 'outputs': {'Mean': dest((4, 3, 1), 'float32'),
+                                                                  'InvStdDev': dest((4, 3, 1), 'float32')}},
+        {'id': 'ln_only_mean', 'inputs': ln, 'outputs': {'Mean': dest((1,))}},
+        {'id': 'ln_mean_f16', 'inputs': ln, 'outputs': {'Mean': dest((1,), 'float16'), 'InvStdDev': dest((1,))}},
+        {'id': 'ln_axis0', 'inputs': ln, 'attrs': {'axis': 0}}]))
+    # ai.onnx.Split: an optional output whose shape expression holds only when it is asked for
+    xs = f32(6, 5)
+    out.append((P('ai.onnx.Split'), [
+        {'id': 'split2', 'inputs': {'input': xs}, 'attrs': {'num_outputs': 2}},
+        {'id': 'split3', 'inputs': {'input': xs}, 'attrs': {'num_outputs': 3}, 'outputs': {'output2': dest((1,))}},
+        {'id': 'split2_output2_asked', 'inputs': {'input': xs}, 'attrs': {'num_outputs': 2}, 'outputs': {'output2': dest((1,))}},
+        {'id': 'split3_without_output2', 'inputs': {'input': xs}, 'attrs': {'num_outputs': 3}},
+        {'id': 'split_5rows_in2', 'inputs': {'input': xs[:5]}, 'attrs': {'num_outputs': 2}}]))
+    # ai.onnx.Expand: a shape tensor read as data by the caller; the destination's dtype from T
+    ex = [{'id': f'expand{i}', 'inputs': {'input': xin, 'shape': np.array(d, np.int64)}, 'outputs': {'output': dest(d)}}
+          for i, (xin, d) in enumerate(((np.arange(1, 4, dtype=np.int32).reshape(3, 1), (2, 3, 4)), (f32(1, 4), (3, 4)),
+                                        (f32(5).astype(np.float16), (2, 1, 5))))]
+    ex += [{'id': 'expand_no_dest', 'inputs': {'input': np.ones((3, 1), np.float32), 'shape': i64(3, 2)}},
+           {'id': 'expand_not_broadcast', 'inputs': {'input': np.ones((3, 1), np.float32), 'shape': i64(2, 2)},
+            'outputs': {'output': dest((2, 2))}},
+           {'id': 'expand_shape_past_int32', 'inputs': {'input': f32(3, 1), 'shape': i64(3, -2**33)},
+            'outputs': {'output': dest((3, 1), 'float32')}}]
+    out.append((P('ai.onnx.Expand'), ex))
+    # ai.onnx.MatMul: a tiled matmul; a subgroup-matrix variant the device's empty config list rejects
+    out.append((P('ai.onnx.MatMul'), [
+        {'id': f'matmul_{m}x{k}x{n}', 'inputs': {'A': (rng.random((m, k)) + 0.5).astype(np.float32),
+                                                 'B': (rng.random((k, n)) + 0.5).astype(np.float32)}}
+        for m, k, n in ((16, 32, 8), (19, 13, 11), (3, 5, 4), (1, 70, 9))] + [
+        {'id': 'matmul_inner', 'inputs': {'A': np.ones((4, 3), np.float32), 'B': np.ones((4, 3), np.float32)}}]))
+    # demo.Polynomial: a fixed-length binding
+    xp = rng.uniform(-2, 2, (5, 33)).astype(np.float32)
+    out.append((P('demo.Polynomial'), [
+        {'id': f'poly_d{d}_c{c}', 'inputs': {'x': xp, 'coef': rng.uniform(0.5, 1.5, c).astype(np.float32)}, 'attrs': {'degree': d}}
+        for d, c in ((3, 4), (1, 2), (5, 6), (2, 7))] + [
+        {'id': 'poly_short_coef', 'inputs': {'x': xp, 'coef': np.ones(3, np.float32)}},
+        {'id': 'poly_coef_rank2', 'inputs': {'x': xp, 'coef': np.ones((2, 2), np.float32)}}]))
+    # ai.onnx.ReduceMean: axes from an attribute (absent: all), keepdims, $comment at every depth
+    rm = []
+    for i, (shape, axes, keep, dt) in enumerate((((3, 5, 7), [1], 1, np.float32), ((3, 5, 7), [0, -1], 0, np.float32),
+                                                 ((4, 6), None, 1, np.float32), ((4, 6), None, 0, np.float32),
+                                                 ((2, 3, 4, 5), [3, 1], 1, np.float16), ((70,), [0], 0, np.float32),
+                                                 ((2, 1, 3, 9), [-4, 2], 0, np.float16), ((130, 600), [1], 1, np.float32))):
+        rm.append({'id': f'reducemean{i}', 'inputs': {'data': f32(*shape).astype(dt)},
+                   'attrs': {'keepdims': keep, **({'axes': axes} if axes is not None else {})}})
+    rmx = np.ones((2, 3), np.float32)
+    rm += [{'id': 'reducemean_axis_range', 'inputs': {'data': rmx}, 'attrs': {'axes': [2]}},
+           {'id': 'reducemean_axis_twice', 'inputs': {'data': rmx}, 'attrs': {'axes': [1, -1]}},
+           {'id': 'reducemean_keepdims2', 'inputs': {'data': rmx}, 'attrs': {'keepdims': 2}},
+           {'id': 'reducemean_rank5', 'inputs': {'data': np.ones((1, 2, 1, 2, 1), np.float32)}},
+           {'id': 'reducemean_int32', 'inputs': {'data': np.ones((2, 2), np.int32)}},
+           {'id': 'reducemean_empty', 'inputs': {'data': np.ones((2, 0), np.float32)}}]
+    out.append((P('ai.onnx.ReduceMean'), rm))
+    # ai.onnx.Reshape: the target shape is data, resolved by the caller into the destination
+    rsh = []
+    for i, (shape, target, az, dt, d) in enumerate((((2, 3, 4), [4, -1], 0, np.float32, (4, 6)), ((2, 3, 4), [0, 12], 0, np.float32, (2, 12)),
+                                                    ((2, 3, 4), [-1], 0, np.int32, (24,)), ((3, 5), [0, -1], 0, np.float16, (3, 5)),
+                                                    ((6,), [1, 2, 1, 3], 1, np.uint32, (1, 2, 1, 3)),
+                                                    ((300, 700), [700, 300], 0, np.float32, (700, 300)))):
+        x = rng.integers(1, 10**6, size=shape).astype(dt) if np.issubdtype(dt, np.integer) else f32(*shape).astype(dt)
+        rsh.append({'id': f'reshape{i}', 'inputs': {'data': x, 'shape': np.array(target, np.int64)}, 'attrs': {'allowzero': az},
+                    'outputs': {'reshaped': dest(d)}})
+    rsx, rsv = np.ones((2, 3, 4), np.float32), i64(4, -1)
+    rsh += [{'id': 'reshape_no_dest', 'inputs': {'data': rsx, 'shape': rsv}},
+            {'id': 'reshape_dest_size', 'inputs': {'data': rsx, 'shape': rsv}, 'outputs': {'reshaped': dest((4, 5))}},
+            {'id': 'reshape_dest_rank', 'inputs': {'data': rsx, 'shape': rsv}, 'outputs': {'reshaped': dest((24,))}},
+            {'id': 'reshape_shape_rank2', 'inputs': {'data': rsx, 'shape': np.array([[4, 6]], np.int64)},
+             'outputs': {'reshaped': dest((4, 6))}},
+            {'id': 'reshape_dest_f16', 'inputs': {'data': rsx, 'shape': rsv}, 'outputs': {'reshaped': dest((4, 6), 'float16')}},
+            {'id': 'reshape_shape_past_int32', 'inputs': {'data': f32(2, 3, 4), 'shape': i64(4, 2**40)},
+             'outputs': {'reshaped': dest((4, 6), 'float32')}}]
+    out.append((P('ai.onnx.Reshape'), rsh))
+    # ai.onnx.ReduceMax: subgroup requirements (wave64 rejected on subgroups of 8, subgroup runs)
+    rx = []
+    for i, (shape, keep) in enumerate((((5, 100), 1), ((3, 4, 64), 0), ((7, 1), 1), ((200,), 0), ((2, 3, 1000), 1), ((70000, 3), 0))):
+        rx.append({'id': f'reducemax{i}', 'inputs': {'data': (rng.standard_normal(shape) * 10).astype(np.float32)},
+                   'attrs': {'keepdims': keep}})
+    rx += [{'id': 'reducemax_int32', 'inputs': {'data': np.ones((2, 3), np.int32)}},
+           {'id': 'reducemax_empty', 'inputs': {'data': np.ones((2, 0), np.float32)}},
+           {'id': 'reducemax_keepdims3', 'inputs': {'data': np.ones((2, 3), np.float32)}, 'attrs': {'keepdims': 3}}]
+    out.append((P('ai.onnx.ReduceMax'), rx))
+    # bad.SameStructName: two uniform structs of one name with different fields in one pass (refused by both)
+    out.append((P('bad.SameStructName'), [{'id': 'same_struct_name', 'inputs': {'x': f32(5)}}]))
     return out
 
 
@@ -224,7 +360,7 @@ def wgk_args(manifest, call, run):
     for k, v in (call.get('args') or {}).items():
         a += ['--arg', f'{k}={v if isinstance(v, str) else json.dumps(v)}']
     for port, o in (call.get('outputs') or {}).items():
-        a += ['--out-shape', f"{port}={shape_arg(o['shape'])}:{o['dtype']}"] if run else \
+        a += ['--out-shape', f"{port}={shape_arg(o['shape'])}" + (f":{o['dtype']}" if o.get('dtype') else '')] if run else \
              ['--shape', f"{port}={shape_arg(o['shape'])}"]
     return a
 

@@ -45,3 +45,7 @@ target_link_libraries(test_want_output PRIVATE ${MATH_LIB})
 # A timed-out read gives back what it held (issue 37, Hangs 8): reads of 32 MiB retried after WGK_ERR_TIMEOUT keep
 # the staging bytes and the resident size within a few staging buffers, and the final read returns every value.
 wgk_add_test(test_read_timeout SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_read_timeout.c TIMEOUT 300 LABELS gpu)
+# spec 2.1 viewAlias (docs/loader-semantics.md, the viewAlias row): one tensor given as a pass's input and output
+# skips the pass when its viewAlias pairs bind that one buffer range, as the loader skips it; without viewAlias it is
+# refused before anything runs.
+wgk_add_test(test_view_alias SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_view_alias.c TIMEOUT 120 LABELS gpu)
