@@ -7,27 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  util_error_atv(ev->err, st, util_pos_make(n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0), NULL,
-                 fmt, ap);
-  va_end(ap);
-  return NULL;
-}
-
-expr_value *expr_oom(expr_evaluator *ev, const expr_node *n) {
-  return expr_fail(ev, n, WGK_ERR_OUT_OF_MEMORY, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
-}
-
-const expr_value *expr_scope_lookup(const expr_scope *s, const char *name) {
-  for (; s; s = s->parent) {
-    const expr_value *v = expr_value_dict_get(s->vars, name);
-    if (v) return v;
-  }
-  return NULL;
-}
-
 /* true/false/none in either case of the first letter are globals of the oracle. */
 static expr_value *constant(const char *name) {
   if (!strcmp(name, "true") || !strcmp(name, "True")) return expr_value_bool(true);
@@ -451,18 +430,54 @@ fail:
   return false;
 }
 
-expr_value *expr_call_value(expr_evaluator *ev, const expr_node *at, const expr_value *fn,
-                            const expr_value *const *args, size_t nargs, const expr_value *kwargs) {
-  if (fn->kind != WGK_VALUE_FUNC) return expr_fail(ev, at, WGK_ERR_EVAL, "cannot call a %s", expr_type_name(fn));
-  expr_value *out = NULL;
-  wgk_status st = fn->u.func.fn(fn, args, nargs, kwargs, ev->scope, &out, ev->err);
-  if (st != WGK_OK || !out) {
-    if (!util_error_is_set(ev->err)) util_error_plain(ev->err, WGK_ERR_EVAL, "%s failed", fn->u.func.name);
-    util_error_wrap(ev->err, util_pos_make(at->src ? at->src : ev->source, at->line, at->col), NULL);
-    expr_value_release(out);
+/* An unknown bare name is an error everywhere except where it is being tested for (is defined, default). */
+static expr_value *eval_lenient(expr_evaluator *ev, const expr_node *n) {
+  if (n->kind == WGK_N_NAME && !expr_scope_lookup(ev->scope, n->str)) {
+    bool oom = false;
+    expr_value *v = expr_helper(n->str, &oom);
+    if (v) return v;
+    if (oom) return expr_oom(ev, n);
+    if (strcmp(n->str, "true") && strcmp(n->str, "True") && strcmp(n->str, "false") && strcmp(n->str, "False") &&
+        strcmp(n->str, "none") && strcmp(n->str, "None"))
+      return expr_value_undefined();
+  }
+  return expr_eval_node(ev, n);
+}
+
+/* `x is [not] name(arg)`: the operand evaluated leniently, the argument (if any) strictly, then the test. */
+static expr_value *apply_test(expr_evaluator *ev, const expr_node *n) {
+  expr_value *v = eval_lenient(ev, n->a);
+  if (!v) return NULL;
+  expr_value *arg = NULL;
+  if (n->n > 0 && !(arg = expr_eval_node(ev, n->items[0]))) {
+    expr_value_release(v);
     return NULL;
   }
-  return out;
+  int r = expr_run_test(ev, n, v, arg);
+  expr_value_release(v);
+  expr_value_release(arg);
+  if (r < 0) return NULL;
+  return expr_value_bool(n->negate ? !r : r);
+}
+
+/* Applies filter node n to operand (or to n->a evaluated when operand is NULL; leniently for `default`): the
+ * arguments evaluated here, the filter itself in filters.c, any error placed at n. */
+expr_value *expr_apply_filter(expr_evaluator *ev, const expr_node *n, const expr_value *operand) {
+  bool lenient = !strcmp(n->str, "default") || !strcmp(n->str, "d");
+  expr_value *v = operand ? expr_value_ref(operand) : lenient ? eval_lenient(ev, n->a) : expr_eval_node(ev, n->a);
+  if (!v) return NULL;
+  expr_value **args, *kw;
+  size_t nargs;
+  if (!expr_eval_args(ev, n->items, n->n, &args, &nargs, &kw)) {
+    expr_value_release(v);
+    return NULL;
+  }
+  expr_value *r = expr_filter(ev, n, v, args, nargs, kw);
+  if (!r && !util_error_is_set(ev->err)) expr_oom(ev, n);
+  util_error_wrap(ev->err, util_pos_make(n->src ? n->src : ev->source, n->line, n->col), NULL);
+  expr_free_args(args, nargs, kw);
+  expr_value_release(v);
+  return r;
 }
 
 static expr_value *call(expr_evaluator *ev, const expr_node *n) {
@@ -505,10 +520,8 @@ static expr_value *dispatch(expr_evaluator *ev, const expr_node *n) {
     return unary(ev, n);
   case WGK_N_TERNARY:
     return ternary(ev, n);
-  case WGK_N_TEST: {
-    expr_value *v = expr_apply_test(ev, n, NULL);
-    return v;
-  }
+  case WGK_N_TEST:
+    return apply_test(ev, n);
   case WGK_N_FILTER:
     return expr_apply_filter(ev, n, NULL);
   case WGK_N_MEMBER:

@@ -3,7 +3,10 @@
 #ifndef WGK_EXPR_EXPR_INT_H
 #define WGK_EXPR_EXPR_INT_H
 
+#include "expr/expr.h"
 #include "expr/value_int.h"
+
+#define WGK_EXPR_MAX_DEPTH 200 /* nesting of sub-expressions, in the parser and evaluator */
 
 /* ---- Lexer ---- */
 typedef enum expr_tok {
@@ -152,27 +155,29 @@ typedef struct expr_evaluator {
 } expr_evaluator;
 
 expr_value *expr_eval_node(expr_evaluator *ev, const expr_node *n);
-/* Raises an evaluation error at node n. Returns NULL so callers can `return expr_fail(...)`. */
-expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-expr_value *expr_oom(expr_evaluator *ev, const expr_node *n);
-/* Calls a callable with evaluated arguments. */
-expr_value *expr_call_value(expr_evaluator *ev, const expr_node *at, const expr_value *fn,
-                            const expr_value *const *args, size_t nargs, const expr_value *kwargs);
 /* Evaluates an argument list into args (new refs) and kwargs (a dict or NULL). */
 bool expr_eval_args(expr_evaluator *ev, expr_node *const *items, size_t n, expr_value ***args, size_t *nargs,
                     expr_value **kwargs);
 void expr_free_args(expr_value **args, size_t nargs, expr_value *kwargs);
-
-/* Filters, tests, methods and helpers (filters.c, tests.c, methods.c, helpers.c). */
+/* Applies filter node n to operand (or to n->a evaluated when operand is NULL): arguments evaluated, error at n. */
 expr_value *expr_apply_filter(expr_evaluator *ev, const expr_node *n, const expr_value *operand);
-expr_value *expr_apply_test(expr_evaluator *ev, const expr_node *n, const expr_value *operand);
-/* Evaluates n, but an unknown bare name gives undefined instead of an error (is defined, default). */
-expr_value *expr_eval_lenient(expr_evaluator *ev, const expr_node *n);
+
+/* At a node (at_node.c): an evaluation error there (returns NULL so callers can `return expr_fail(...)`); running
+ * out of memory there; a callable called with evaluated arguments, its error placed there; a string value built
+ * from a dynbuf (error there when it failed; frees the buffer). */
+expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+expr_value *expr_oom(expr_evaluator *ev, const expr_node *n);
+expr_value *expr_call_value(expr_evaluator *ev, const expr_node *at, const expr_value *fn,
+                            const expr_value *const *args, size_t nargs, const expr_value *kwargs);
+expr_value *expr_take_string(expr_evaluator *ev, const expr_node *n, util_dynbuf *b);
+
+/* Filters, tests, methods and helpers over values (filters.c, tests.c, methods.c, helpers.c). */
+/* Filter n->str on v with evaluated arguments (kw: a keyword dict or NULL); errors at n. */
+expr_value *expr_filter(expr_evaluator *ev, const expr_node *n, const expr_value *v, expr_value **args, size_t nargs,
+                        expr_value *kw);
 /* Runs the test named by n->str on v (arg for equalto); 1 true, 0 false, -1 error. */
 int expr_run_test(expr_evaluator *ev, const expr_node *n, const expr_value *v, const expr_value *arg);
-/* A string value built from a dynbuf (error at n when it failed). Frees the buffer. */
-expr_value *expr_take_string(expr_evaluator *ev, const expr_node *n, util_dynbuf *b);
 /* The built-in method name of v (e.g. "upper" of a string, "items" of a dict), bound; NULL if none. */
 expr_value *expr_method(const expr_value *v, const char *name);
 /* Whether v has a built-in method called name (expr_method's NULL is then out of memory). */

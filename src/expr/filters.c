@@ -6,17 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-expr_value *expr_take_string(expr_evaluator *ev, const expr_node *n, util_dynbuf *b) {
-  expr_value *v = b->failed ? NULL : expr_value_string_n(util_dynbuf_str(b), b->len);
-  bool over = b->failed && b->over; /* past the limit; any other failure is out of memory */
-  util_dynbuf_free(b);
-  if (!v)
-    return over ? expr_fail(ev, n, WGK_ERR_LIMIT, "string too long (limit is %zu bytes)",
-                            (size_t)WGK_DYNBUF_DEFAULT_LIMIT)
-                : expr_oom(ev, n);
-  return v;
-}
-
 typedef struct fargs {
   expr_value **args; /* positional */
   size_t n;
@@ -345,20 +334,9 @@ static expr_value *by_type(expr_evaluator *ev, const expr_node *n, const expr_va
   }
 }
 
-/* Applies filter node n to operand (or to n->a evaluated when operand is NULL). */
-expr_value *expr_apply_filter(expr_evaluator *ev, const expr_node *n, const expr_value *operand) {
-  bool lenient = !strcmp(n->str, "default") || !strcmp(n->str, "d");
-  expr_value *v = operand ? expr_value_ref(operand) : lenient ? expr_eval_lenient(ev, n->a) : expr_eval_node(ev, n->a);
-  if (!v) return NULL;
-  fargs a = {0};
-  if (!expr_eval_args(ev, n->items, n->n, &a.args, &a.n, &a.kw)) {
-    expr_value_release(v);
-    return NULL;
-  }
-  expr_value *r = by_type(ev, n, v, &a);
-  if (!r && !util_error_is_set(ev->err)) expr_oom(ev, n);
-  util_error_wrap(ev->err, util_pos_make(n->src ? n->src : ev->source, n->line, n->col), NULL);
-  expr_free_args(a.args, a.n, a.kw);
-  expr_value_release(v);
-  return r;
+/* Filter n->str applied to the value v with its arguments evaluated (positional args, keyword dict kw or NULL). */
+expr_value *expr_filter(expr_evaluator *ev, const expr_node *n, const expr_value *v, expr_value **args, size_t nargs,
+                        expr_value *kw) {
+  fargs a = {args, nargs, kw};
+  return by_type(ev, n, v, &a);
 }

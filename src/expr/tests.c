@@ -4,20 +4,6 @@
 #include <ctype.h>
 #include <string.h>
 
-/* An unknown bare name is an error everywhere except where it is being tested for (is defined, default). */
-expr_value *expr_eval_lenient(expr_evaluator *ev, const expr_node *n) {
-  if (n->kind == WGK_N_NAME && !expr_scope_lookup(ev->scope, n->str)) {
-    bool oom = false;
-    expr_value *v = expr_helper(n->str, &oom);
-    if (v) return v;
-    if (oom) return expr_oom(ev, n);
-    if (strcmp(n->str, "true") && strcmp(n->str, "True") && strcmp(n->str, "false") && strcmp(n->str, "False") &&
-        strcmp(n->str, "none") && strcmp(n->str, "None"))
-      return expr_value_undefined();
-  }
-  return expr_eval_node(ev, n);
-}
-
 static bool case_is(const expr_value *v, int (*conv)(int)) {
   if (v->kind != WGK_VALUE_STRING) return false;
   for (size_t i = 0; i < v->u.str.len; i++)
@@ -62,22 +48,7 @@ static int test_result(expr_evaluator *ev, const expr_node *n, const expr_value 
   return -1;
 }
 
-/* Runs the named test of node n on v with argument arg (for selectattr/rejectattr). */
+/* Runs the named test of node n on v with argument arg (for `is`, selectattr and rejectattr). */
 int expr_run_test(expr_evaluator *ev, const expr_node *n, const expr_value *v, const expr_value *arg) {
   return test_result(ev, n, v, arg);
-}
-
-expr_value *expr_apply_test(expr_evaluator *ev, const expr_node *n, const expr_value *operand) {
-  expr_value *v = operand ? expr_value_ref(operand) : expr_eval_lenient(ev, n->a);
-  if (!v) return NULL;
-  expr_value *arg = NULL;
-  if (n->n > 0 && !(arg = expr_eval_node(ev, n->items[0]))) {
-    expr_value_release(v);
-    return NULL;
-  }
-  int r = test_result(ev, n, v, arg);
-  expr_value_release(v);
-  expr_value_release(arg);
-  if (r < 0) return NULL;
-  return expr_value_bool(n->negate ? !r : r);
 }

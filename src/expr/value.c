@@ -421,3 +421,12 @@ const char *expr_find(const char *hay, size_t hlen, const char *needle, size_t n
     if (hay[i] == needle[0] && memcmp(hay + i, needle, nlen) == 0) return hay + i;
   return NULL;
 }
+
+/* A scope is a chain of dicts, the innermost first. */
+const expr_value *expr_scope_lookup(const expr_scope *s, const char *name) {
+  for (; s; s = s->parent) {
+    const expr_value *v = expr_value_dict_get(s->vars, name);
+    if (v) return v;
+  }
+  return NULL;
+}

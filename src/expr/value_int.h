@@ -2,7 +2,7 @@
 #ifndef WGK_EXPR_VALUE_INT_H
 #define WGK_EXPR_VALUE_INT_H
 
-#include "expr/expr.h"
+#include "expr/value.h"
 
 struct expr_value {
   int refs;             /* reference count; < 0 for the static singletons (never freed) */
