@@ -258,7 +258,8 @@ WGK_API void wgk_context_stats(const wgk_context *ctx, wgk_stats *out /* OUT */)
 /* ---- kernels ---------------------------------------------------------------------------- */
 
 typedef struct wgk_kernel_options {
-  int version;            /* contract version (branch vN), 1 .. 1000000; 0 = any; else WGK_ERR_INVALID_ARGUMENT */
+  int version;            /* contract version (branch vN), 1 .. 1000000; 0 = the newest on this machine
+                             (docs/hub.md); else WGK_ERR_INVALID_ARGUMENT */
   const char *revision;   /* 40-hex commit, recorded; NULL = none; any other text: WGK_ERR_INVALID_ARGUMENT */
   bool strict;            /* refuse packages without metadata.json (unverified) */
   bool trust_remote_code; /* load a repo of an org other than webgpu-kernels from the Hub */
@@ -268,8 +269,9 @@ typedef struct wgk_kernel_options {
  * (WGK_KERNEL_PATH, then the share/wgk/kernels of the install this libwgk was loaded from, found relative to it
  * wherever the install was moved; from the build tree, the checkout's kernels/), else in the Hugging Face cache
  * ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub), else fetched from the Hub ($HF_ENDPOINT) into
- * that cache, every file digest-checked; from the cache or the Hub, version or revision is required.
- * HF_HUB_OFFLINE=1 sends no request. docs/hub.md has the rules. opts may be NULL. */
+ * that cache, every file digest-checked. Neither version nor revision: the newest version on this machine (the
+ * cache's or the bundled copy's, no request to choose it); none there: WGK_ERR_NOT_FOUND (name a version to fetch
+ * one). HF_HUB_OFFLINE=1 sends no request. docs/hub.md has the rules. opts may be NULL. */
 WGK_API wgk_status wgk_kernel_load(wgk_context *ctx, const char *path_or_id, const wgk_kernel_options *opts,
                                    wgk_kernel **out /* OUT */);
 /* Drops the caller's reference: calls created from the kernel keep it alive until they are destroyed. */
@@ -277,6 +279,9 @@ WGK_API void wgk_kernel_destroy(wgk_kernel *kernel);
 WGK_API const char *wgk_kernel_op_id(const wgk_kernel *kernel);
 /* A one-line warning for unverified packages, else NULL. */
 WGK_API const char *wgk_kernel_warning(const wgk_kernel *kernel);
+/* The contract version the loaded package records (metadata.json "version"), e.g. the one a load without a version
+ * chose; 0 when it records none (or kernel is NULL). */
+WGK_API int wgk_kernel_version(const wgk_kernel *kernel);
 
 /* ---- introspection: a kernel's contract --------------------------------------------------
  * What a call may set, read from the kernel's manifest: ports, attributes, variants. The structs are the

@@ -205,6 +205,7 @@ _SIGNATURES = {  # name: (restype, argtypes); wgk_status is an int
     "wgk_kernel_destroy": (None, [_P]),
     "wgk_kernel_op_id": (ctypes.c_char_p, [_P]),
     "wgk_kernel_warning": (ctypes.c_char_p, [_P]),
+    "wgk_kernel_version": (ctypes.c_int, [_P]),
     "wgk_kernel_port_count": (ctypes.c_size_t, [_P]),
     "wgk_kernel_port": (ctypes.POINTER(_PortInfo), [_P, ctypes.c_size_t]),
     "wgk_kernel_attr_count": (ctypes.c_size_t, [_P]),
@@ -365,7 +366,11 @@ class Context(_Handle):
             _raise(status, _s(self._lib.wgk_context_errmsg(self._handle())))
 
     def load(self, path_or_id, version=0, revision=None, strict=False, trust_remote_code=False):
-        """A kernel package: a folder, or a repo id "webgpu-kernels/<op id>" (search path, Hub cache, Hub)."""
+        """A kernel package: a folder, or a repo id "webgpu-kernels/<op id>" (search path, Hub cache, Hub).
+
+        version=0 and no revision: the newest version on this machine (the Hub cache's or the bundled copy's),
+        without a request to choose it; none there raises wgk.NotFoundError (name a version to fetch one).
+        The same rule as the C API and the CLI (docs/hub.md, "Which version a name without one loads")."""
         return Kernel(self, path_or_id, version, revision, strict, trust_remote_code)
 
     def tensor(self, array):
@@ -526,6 +531,11 @@ class Kernel(_Handle):
     def warning(self):
         """A one-line warning for an unverified package, else None."""
         return _s(self._lib.wgk_kernel_warning(self._handle()))
+
+    @property
+    def version(self):
+        """The contract version the package records (the one a load without a version chose), else 0."""
+        return int(self._lib.wgk_kernel_version(self._handle()))
 
     def _read_attrs(self):
         lib, h, attrs = self._lib, self._handle(), []

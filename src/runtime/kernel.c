@@ -146,6 +146,7 @@ void wgk_kernel_destroy(wgk_kernel *k) { rt_kernel_release(k); }
 
 const char *wgk_kernel_op_id(const wgk_kernel *k) { return k ? pkg_op_id(k->pkg) : NULL; }
 const char *wgk_kernel_warning(const wgk_kernel *k) { return k ? pkg_warning(k->pkg) : NULL; }
+int wgk_kernel_version(const wgk_kernel *k) { return k ? pkg_version(k->pkg) : 0; }
 
 /* One buffer per intermediate of the plan, kept with the plan entry (never seen by the caller). */
 static wgk_status scratch(wgk_context *ctx, const char *op_id, rt_plan_entry *e) {

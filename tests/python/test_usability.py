@@ -138,3 +138,55 @@ def test_help_reads_well():
         assert name in text                                     # the error table of the module's docstring
     assert text.count("Methods inherited from builtins.BaseException") <= 1
     assert "VERSION" in text and wgk.__version__ in text
+
+
+def test_one_version_rule_for_every_source(tmp_path, monkeypatch):
+    """No version (issue 35 item 5, docs/hub.md "Which version a name without one loads"): the newest version on
+    this machine, the cache's v2 over the bundled v1, offline without a request; nothing there: an error naming the
+    version parameter, and nothing fetched. Against the stand-in Hub serving branches v1 and v2."""
+    import json
+    import shutil
+    import sys
+    sys.path.insert(0, os.path.join(SRC, "tests", "hub"))
+    from standin import StandIn
+    pkg = os.path.join(SRC, "kernels", "ai.onnx.RotaryEmbedding")
+    v2 = str(tmp_path / "v2")
+    shutil.copytree(pkg, v2)
+    meta = os.path.join(v2, "build", "webgpu", "metadata.json")
+    with open(meta) as f:
+        doc = json.load(f)
+    doc["version"] = 2  # metadata.json's own keys are not digested: the copy stays verified
+    with open(meta, "w") as f:
+        json.dump(doc, f)
+    hub = StandIn()
+    hub.add(ROPE, pkg, branch="v1")
+    hub.add(ROPE, v2, branch="v2")
+    hub.start()
+    try:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+        monkeypatch.setenv("WGK_BUNDLED_KERNELS", "0")
+        for name in ("HF_HUB_CACHE", "HF_HUB_OFFLINE", "WGK_KERNEL_PATH", "XDG_CACHE_HOME"):
+            monkeypatch.delenv(name, raising=False)
+        with pytest.raises(wgk.NotFoundError, match="no version of it is on this machine") as e:
+            wgk.load(ROPE)
+        assert "the version parameter" in str(e.value)
+        assert hub.count() == 0, "a load without a version fetched something"
+        with wgk.load(ROPE, version=2) as k:                    # named: fetched into the cache
+            assert k.version == 2
+        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+        n = hub.count()
+        args = rope_args(2)
+        want = rope_ref(args["X"], args["cos_cache"], args["sin_cache"], args["position_ids"], 0)
+        with wgk.load(ROPE) as k:                               # the newest cached, offline
+            assert k.version == 2
+            np.testing.assert_allclose(k(**args)["y"], want, rtol=1e-5, atol=1e-5)
+        monkeypatch.delenv("WGK_BUNDLED_KERNELS")
+        with wgk.load("ai.onnx.RotaryEmbedding") as k:          # the cache's v2 over the bundled v1
+            assert k.version == 2
+        monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+        with wgk.load(ROPE) as k:                               # nothing cached: the bundled v1
+            assert k.version == 1
+        assert hub.count() == n, "offline: no request"
+    finally:
+        hub.stop()
