@@ -1,5 +1,5 @@
 /* The device: created from a chosen adapter with every useful feature and the adapter's limits, or
- * wrapped from a caller's WGPUDevice; asynchronous errors recorded here and reported by the next call. */
+ * wrapped from a caller's WGPUDevice; asynchronous errors recorded here (reported by gpu_device_check, wait.c). */
 #define _GNU_SOURCE /* dladdr */
 #include "gpu/gpu_internal.h"
 
@@ -311,18 +311,3 @@ const device_desc *gpu_device_desc(const gpu_device *dev) { return &dev->desc; }
 WGPUInstance gpu_device_raw_instance(const gpu_device *dev) { return dev->instance; }
 WGPUDevice gpu_device_raw(const gpu_device *dev) { return dev->device; }
 WGPUQueue gpu_device_raw_queue(const gpu_device *dev) { return dev->queue; }
-
-wgk_status gpu_device_check(gpu_device *dev, util_error *err) {
-  if (dev && dev->external && !dev->lost && dev->lost_future.id && gpu_poll_once(dev, dev->lost_future)) {
-    dev->lost = true;
-    snprintf(dev->lost_message, sizeof dev->lost_message,
-             "device lost: the caller's WGPUDevice (wgk_context_options.wgpu_device) was destroyed or lost; "
-             "nothing ran");
-  }
-  /* No device, a lost one (for good), or an error an earlier command left pending (reported once). */
-  wgk_status s = !dev ? WGK_ERR_INVALID_ARGUMENT : dev->lost ? WGK_ERR_DEVICE : dev->pending;
-  if (s == WGK_OK) return WGK_OK;
-  s = util_error_plain(err, s, "%s", !dev ? "no device" : dev->lost ? dev->lost_message : dev->pending_message);
-  if (dev && !dev->lost) dev->pending = WGK_OK;
-  return s;
-}

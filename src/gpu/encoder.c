@@ -120,36 +120,6 @@ void gpu_encoder_discard(gpu_encoder *enc) {
   free(enc);
 }
 
-wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char *what, util_error *err) {
-  /* Recording errors surface at Finish; the scope ties them to this submit. */
-  gpu_scope_push(dev);
-  bool had_copies = dev->deferred.n > 0;
-  WGPUCommandBuffer copies = gpu_deferred_finish(dev), mine = own ? wgpuCommandEncoderFinish(own, NULL) : NULL;
-  WGPUCommandBuffer commands[2];
-  size_t n = 0;
-  if (copies) commands[n++] = copies;
-  if (mine) commands[n++] = mine;
-  if (n) {
-    wgpuQueueSubmit(dev->queue, n, commands);
-    dev->submits++;
-  }
-  for (size_t i = 0; i < n; i++) wgpuCommandBufferRelease(commands[i]);
-  wgk_status s = gpu_scope_pop(dev, what, err);
-  /* A rejected submission ran none of its command buffers: the upload copies go again alone, so a call that fails
-   * does not take earlier tensors' values with it. */
-  if (copies && s != WGK_OK && mine) {
-    util_error again = {0}; /* the first submission's error is the one to report */
-    if (!gpu_deferred_rerecord(dev) || gpu_queue_submit(dev, NULL, "submitting uploads again", &again) != WGK_OK)
-      util_error_append(err,
-                        "; the upload copies it carried failed again: tensors made or written since the last "
-                        "submission hold no values");
-    if (dev->deferred.n) gpu_deferred_submitted(dev, false); /* no encoder for them: dropped */
-    return s;
-  }
-  if (had_copies) gpu_deferred_submitted(dev, s == WGK_OK && copies);
-  return s;
-}
-
 wgk_status gpu_encoder_submit(gpu_encoder *enc, util_error *err) {
   if (!enc) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no encoder to submit");
   gpu_device *dev = enc->dev;

@@ -150,11 +150,21 @@ wgk_status gpu_scope_pop(gpu_device *dev, const char *what, util_error *err);
 /* Default timeout of the short internal waits (scopes, compilation info, requests). */
 #define WGK_GPU_INTERNAL_TIMEOUT_MS 60000u
 
-/* ---- buffers (buffer.c) ---- */
+/* ---- buffers (buffer.c) and transfers (transfer.c) ---- */
 /* offset and size multiples of 4 and inside the buffer; what names the operation in the message. */
 wgk_status gpu_buffer_check_range(const gpu_buffer *buf, uint64_t offset, uint64_t size, const char *what,
                                   util_error *err);
-/* Maps a MAP_READ buffer, copies [offset, offset+size) out, unmaps. */
+/* A buffer's map (buffer.c): started on [offset, offset + size) (false, nothing started, when out of memory); done
+ * yet, without waiting; waited for (timeout_ms; a wait that times out keeps the map pending on buf, marked
+ * map_timed_out, for its next use to settle or its destruction to abort); settled: a map that timed out waited for
+ * again and the buffer unmapped (WGK_OK when there was none). */
+bool gpu_buffer_map_start(gpu_buffer *buf, WGPUMapMode mode, uint64_t offset, size_t size);
+bool gpu_buffer_map_done(gpu_buffer *buf);
+wgk_status gpu_buffer_map_finish(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what,
+                                 util_error *err);
+wgk_status gpu_buffer_map_settle(gpu_device *dev, gpu_buffer *buf, uint32_t timeout_ms, const char *what,
+                                 util_error *err);
+/* Maps a MAP_READ buffer, copies [offset, offset+size) out, unmaps (transfer.c). */
 wgk_status gpu_buffer_map_read(gpu_device *dev, gpu_buffer *buf, uint64_t offset, void *out, size_t size,
                                uint32_t timeout_ms, const char *what, util_error *err);
 
@@ -212,11 +222,8 @@ bool gpu_deferred_rerecord(gpu_device *dev);
 void gpu_deferred_submitted(gpu_device *dev, bool ok);
 /* The recorded copies dropped unsubmitted (device teardown), their staging buffers destroyed. */
 void gpu_deferred_discard(gpu_device *dev);
-/* One queue submission (encoder.c): the deferred upload copies, then own's commands (NULL: the copies alone), under
+/* One queue submission (deferred.c): the deferred upload copies, then own's commands (NULL: the copies alone), under
  * one error scope named by what; the copies' staging buffers go back to their pools afterwards. */
 wgk_status gpu_queue_submit(gpu_device *dev, WGPUCommandEncoder own, const char *what, util_error *err);
-/* Starts mapping a staging buffer for writing again after its copy was submitted (buffer.c); false when out of
- * memory (then it is mapped when next taken). */
-bool gpu_staging_remap(gpu_buffer *buf);
 
 #endif

@@ -1,4 +1,5 @@
-/* The buffer pool (gpu/gpu.h): fixed slots, exact size and usage per take, oldest out first. */
+/* The buffer pool (gpu/gpu.h): fixed slots, exact size and usage per take, oldest out first; a used upload staging
+ * buffer comes back here mapped again (gpu_upload_recycle). */
 #include "gpu/gpu_internal.h"
 
 void gpu_pool_init(gpu_pool *pool, uint64_t max_bytes) { *pool = (gpu_pool){.max_bytes = max_bytes}; }
@@ -65,4 +66,12 @@ uint64_t gpu_pool_size_class(uint64_t size, uint64_t max) {
   while (c < size && c <= UINT64_MAX / 2) c *= 2;
   if (c > max) c = size > max ? size : max;
   return c;
+}
+
+void gpu_upload_recycle(gpu_pool *pool, gpu_buffer *staging, bool submitted) {
+  if (!staging) return;
+  if (submitted && gpu_buffer_map_start(staging, WGPUMapMode_Write, 0, (size_t)staging->size))
+    gpu_pool_put(pool, staging);
+  else
+    gpu_buffer_destroy(staging);
 }

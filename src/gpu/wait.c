@@ -1,6 +1,7 @@
-/* Waiting on Dawn futures and catching errors in scopes: every wait of the GPU layer goes through
- * gpu_await, so timed out, wait failed and callback failed are always told apart; every zero-timeout poll through
- * poll_once (gpu_poll_once outside this file). */
+/* Listening to the device: waiting on Dawn futures and catching errors in scopes (every wait of the GPU layer goes
+ * through gpu_await, so timed out, wait failed and callback failed are always told apart; every zero-timeout poll
+ * through poll_once, gpu_poll_once outside this file), and gpu_device_check, which reports what the device's
+ * callbacks recorded (a loss, an error an earlier command left pending) before anything else is asked of it. */
 #include "gpu/gpu_internal.h"
 #include "util/clock.h"
 
@@ -170,4 +171,19 @@ wgk_status gpu_scope_pop(gpu_device *dev, const char *what, util_error *err) {
   wgk_status v = pop_one(dev, what, err); /* validation, pushed last */
   wgk_status m = pop_one(dev, what, err); /* out of memory */
   return v != WGK_OK ? v : m;
+}
+
+wgk_status gpu_device_check(gpu_device *dev, util_error *err) {
+  if (dev && dev->external && !dev->lost && dev->lost_future.id && gpu_poll_once(dev, dev->lost_future)) {
+    dev->lost = true;
+    snprintf(dev->lost_message, sizeof dev->lost_message,
+             "device lost: the caller's WGPUDevice (wgk_context_options.wgpu_device) was destroyed or lost; "
+             "nothing ran");
+  }
+  /* No device, a lost one (for good), or an error an earlier command left pending (reported once). */
+  wgk_status s = !dev ? WGK_ERR_INVALID_ARGUMENT : dev->lost ? WGK_ERR_DEVICE : dev->pending;
+  if (s == WGK_OK) return WGK_OK;
+  s = util_error_plain(err, s, "%s", !dev ? "no device" : dev->lost ? dev->lost_message : dev->pending_message);
+  if (dev && !dev->lost) dev->pending = WGK_OK;
+  return s;
 }
