@@ -160,6 +160,9 @@ static expr_value *concat(expr_evaluator *ev, const expr_node *n, const expr_val
 }
 
 static expr_value *list_concat(expr_evaluator *ev, const expr_node *n, const expr_value *l, const expr_value *r) {
+  if (l->u.list.len + r->u.list.len > WGK_EXPR_MAX_LIST) /* refused before it is built */
+    return expr_fail(ev, n, WGK_ERR_LIMIT, "list of %zu items, above the bound of %d items a list may have",
+                     l->u.list.len + r->u.list.len, WGK_EXPR_MAX_LIST);
   expr_value *out = expr_value_list();
   for (size_t i = 0; out && i < l->u.list.len + r->u.list.len; i++) {
     expr_value *item = i < l->u.list.len ? l->u.list.items[i] : r->u.list.items[i - l->u.list.len];
@@ -537,12 +540,36 @@ static expr_value *dispatch(expr_evaluator *ev, const expr_node *n) {
   return expr_fail(ev, n, WGK_ERR_EVAL, "unknown node");
 }
 
+/* A list or string v just built at n (only the caller holds it: a value read from the scope is held there too)
+ * counted against the bounds: its items, and the bytes built so far by this evaluation or render. */
+static expr_value *count_built(expr_evaluator *ev, const expr_node *n, expr_value *v) {
+  if (!v || v->refs != 1 || (v->kind != WGK_VALUE_LIST && v->kind != WGK_VALUE_STRING)) return v;
+  size_t *built = ev->built ? ev->built : &ev->own_built;
+  size_t bytes = v->kind == WGK_VALUE_LIST ? v->u.list.len * sizeof(expr_value *) : v->u.str.len;
+  const char *what = v->kind == WGK_VALUE_LIST ? "list" : "string";
+  if (v->kind == WGK_VALUE_LIST && v->u.list.len > WGK_EXPR_MAX_LIST) {
+    size_t len = v->u.list.len;
+    expr_value_release(v);
+    return expr_fail(ev, n, WGK_ERR_LIMIT, "list of %zu items, above the bound of %d items a list may have", len,
+                     WGK_EXPR_MAX_LIST);
+  }
+  *built += bytes;
+  if (*built > WGK_EXPR_MAX_BUILT_BYTES) {
+    expr_value_release(v);
+    return expr_fail(ev, n, WGK_ERR_LIMIT,
+                     "lists and strings built here total %zu bytes (this %s adds %zu), above the bound of %zu bytes "
+                     "one evaluation or template render may build",
+                     *built, what, bytes, WGK_EXPR_MAX_BUILT_BYTES);
+  }
+  return v;
+}
+
 expr_value *expr_eval_node(expr_evaluator *ev, const expr_node *n) {
   if (++ev->depth > WGK_EXPR_MAX_DEPTH) {
     ev->depth--;
     return expr_fail(ev, n, WGK_ERR_LIMIT, "evaluation nested too deeply (limit is %d)", WGK_EXPR_MAX_DEPTH);
   }
-  expr_value *v = dispatch(ev, n);
+  expr_value *v = count_built(ev, n, dispatch(ev, n));
   ev->depth--;
   return v;
 }

@@ -7,6 +7,10 @@
 #include "expr/value_int.h"
 
 #define WGK_EXPR_MAX_DEPTH 200 /* nesting of sub-expressions, in the parser and evaluator */
+#define WGK_EXPR_MAX_LIST 1000000 /* items of one list an expression or template builds */
+/* Bytes of the lists (8 a reference) and strings one expression evaluation or one template render builds, all
+ * together: a loop that grows a list or a string by concatenation copies it each time. */
+#define WGK_EXPR_MAX_BUILT_BYTES ((size_t)256 << 20)
 
 /* ---- Lexer ---- */
 typedef enum expr_tok {
@@ -152,6 +156,9 @@ typedef struct expr_evaluator {
   const char *source;      /* for error positions */
   util_error *err;         /* first error wins */
   int depth;               /* recursion, bounded by WGK_EXPR_MAX_DEPTH */
+  size_t *built;           /* bytes of lists and strings built so far (WGK_EXPR_MAX_BUILT_BYTES): a renderer's
+                            * counter shared by all its evaluations, or NULL for this evaluation's own */
+  size_t own_built;        /* the counter when built is NULL */
 } expr_evaluator;
 
 expr_value *expr_eval_node(expr_evaluator *ev, const expr_node *n);

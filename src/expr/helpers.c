@@ -15,7 +15,7 @@
   (void)kw;    \
   (void)scope
 
-#define WGK_HELPER_MAX_LIST 1000000 /* items a helper may build (range, fill) */
+#define WGK_HELPER_MAX_LIST WGK_EXPR_MAX_LIST /* items a helper may build (range, fill) */
 
 static wgk_status fail(util_error *err, const char *fmt, const char *a, const char *b) {
   return util_error_plain(err, WGK_ERR_EVAL, fmt, a, b);

@@ -35,6 +35,10 @@ typedef struct manifest_rd {
   bool seed;                       /* reading a translated seed (its wgk extensions are allowed) */
 } manifest_rd;
 
+/* Bounds of variant families (docs/limits.md): variants after expansion, and the bytes of their JSON text. */
+#define MANIFEST_MAX_VARIANTS 100000
+#define MANIFEST_MAX_EXPANDED_BYTES ((size_t)64 << 20)
+
 /* Zeroed memory owned by the model; NULL (and an error set) when out of memory. */
 void *manifest_alloc(manifest_rd *rd, size_t count, size_t size);
 const char *manifest_strdup(manifest_rd *rd, const char *s);

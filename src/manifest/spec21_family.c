@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "manifest/reader.h"
+#include "util/strindex.h"
 
 typedef struct subst {
   manifest_rd *rd;
@@ -235,47 +236,83 @@ static wgk_status check_record(manifest_rd *rd, const json_t *c, const char *wha
   return WGK_OK;
 }
 
-/* The cells of an axes family: values per cell (new references, in out). */
-static wgk_status axes_cells(manifest_rd *rd, const json_t *fam, const char *what, json_t *out) {
-  const json_t *axes = json_object_get(fam, "axes");
-  if (!json_is_object(axes) || json_object_size(axes) != 2)
-    return manifest_fail_in(rd, "axes", false, "%s: axes must have exactly two named axes", what);
+/* The two axes of an axes family, with an index of each axis's $keys and of the value keys its entries use. */
+typedef struct family_axes {
   const char *names[2];
   const json_t *lists[2];
+  util_strindex keys[2];   /* $key -> position in its axis */
+  util_strindex values[2]; /* a value key any entry of the axis has */
+} family_axes;
+
+static void axes_free(family_axes *ax) {
+  for (int k = 0; k < 2; k++) {
+    util_strindex_free(&ax->keys[k]);
+    util_strindex_free(&ax->values[k]);
+  }
+}
+
+/* One axis: entries with unique identifier $keys, value keys that are identifiers and no axis selector. */
+static wgk_status axis_index(manifest_rd *rd, family_axes *ax, int k, const char *what) {
+  const json_t *list = ax->lists[k];
+  if (!manifest_identifier(ax->names[k]))
+    return manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, ax->names[k]);
+  if (!json_is_array(list) || json_array_size(list) == 0)
+    return manifest_fail_in(rd, "axes", false, "%s: axis %s must be a non-empty array", what, ax->names[k]);
+  if (!util_strindex_init(&ax->keys[k], json_array_size(list)) || !util_strindex_init(&ax->values[k], 16))
+    return WGK_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < json_array_size(list); i++) {
+    const json_t *e = json_array_get(list, i);
+    const char *id = json_string_value(json_object_get(e, "$key"));
+    if (!json_is_object(e) || !manifest_identifier(id))
+      return manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, ax->names[k], i);
+    int added = util_strindex_add(&ax->keys[k], id, i, NULL);
+    if (added < 0) return WGK_ERR_OUT_OF_MEMORY;
+    if (added == 0)
+      return manifest_fail_in(rd, "axes", false, "%s: duplicate $key \"%s\" in axis %s", what, id, ax->names[k]);
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)e, key, v) {
+      if (strcmp(key, "$key") == 0) continue;
+      if (strcmp(key, ax->names[0]) == 0 || strcmp(key, ax->names[1]) == 0)
+        return manifest_fail_in(rd, "axes", false, "%s: value \"%s\" collides with an axis selector", what, key);
+      if (!manifest_identifier(key))
+        return manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
+      if (util_strindex_add(&ax->values[k], key, i, NULL) < 0) return WGK_ERR_OUT_OF_MEMORY;
+    }
+  }
+  return WGK_OK;
+}
+
+/* The axes of fam, indexed; no value key belongs to both. */
+static wgk_status axes_read(manifest_rd *rd, const json_t *fam, const char *what, family_axes *ax) {
+  const json_t *list = json_object_get(fam, "axes");
+  if (!json_is_object(list) || json_object_size(list) != 2)
+    return manifest_fail_in(rd, "axes", false, "%s: axes must have exactly two named axes", what);
   int k = 0;
   const char *key;
   const json_t *v;
-  json_object_foreach((json_t *)axes, key, v) {
-    names[k] = key;
-    lists[k++] = v;
+  json_object_foreach((json_t *)list, key, v) {
+    ax->names[k] = key;
+    ax->lists[k++] = v;
   }
   for (k = 0; k < 2; k++) {
-    if (!manifest_identifier(names[k]))
-      return manifest_fail_in(rd, "axes", false, "%s: axis name \"%s\" must be an identifier", what, names[k]);
-    if (!json_is_array(lists[k]) || json_array_size(lists[k]) == 0)
-      return manifest_fail_in(rd, "axes", false, "%s: axis %s must be a non-empty array", what, names[k]);
-    for (size_t i = 0; i < json_array_size(lists[k]); i++) {
-      const json_t *e = json_array_get(lists[k], i);
-      const char *id = json_string_value(json_object_get(e, "$key"));
-      if (!json_is_object(e) || !manifest_identifier(id))
-        return manifest_fail_in(rd, "axes", false, "%s: axis %s[%zu] requires an identifier $key", what, names[k], i);
-      for (size_t j = 0; j < i; j++)
-        if (strcmp(id, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0)
-          return manifest_fail_in(rd, "axes", false, "%s: duplicate $key \"%s\" in axis %s", what, id, names[k]);
-      json_object_foreach((json_t *)e, key, v) {
-        if (strcmp(key, "$key") == 0) continue;
-        if (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0)
-          return manifest_fail_in(rd, "axes", false, "%s: value \"%s\" collides with an axis selector", what, key);
-        if (!manifest_identifier(key))
-          return manifest_fail_in(rd, "axes", false, "%s: key \"%s\" must be an identifier", what, key);
-        const json_t *other = lists[1 - k];
-        for (size_t j = 0; j < json_array_size(other); j++)
-          if (json_object_get(json_array_get(other, j), key))
-            return manifest_fail_in(rd, "axes", false, "%s: value \"%s\" belongs to both axes", what, key);
-      }
-    }
+    wgk_status st = axis_index(rd, ax, k, what);
+    if (st) return st;
   }
-  /* a selector names an existing key of each axis; exclude entries name exactly both axes */
+  for (k = 0; k < 2; k++)
+    for (size_t i = 0; i < json_array_size(ax->lists[k]); i++)
+      json_object_foreach(json_array_get(ax->lists[k], i), key, v) {
+        if (strcmp(key, "$key") != 0 && util_strindex_find(&ax->values[1 - k], key, NULL))
+          return manifest_fail_in(rd, "axes", false, "%s: value \"%s\" belongs to both axes", what, key);
+      }
+  return WGK_OK;
+}
+
+/* What each cell (a x nb + b) is: 0 kept, 1 excluded, 2 + j overridden by cases[j]. A selector names an existing
+ * key of each axis, an exclude entry exactly both axes, and no cell is selected twice. */
+static wgk_status mark_cells(manifest_rd *rd, const json_t *fam, const char *what, const family_axes *ax,
+                             size_t *cell) {
+  size_t nb = json_array_size(ax->lists[1]);
   const json_t *exclude = json_object_get(fam, "exclude"), *cases = json_object_get(fam, "cases");
   if (exclude && !json_is_array(exclude))
     return manifest_fail_in(rd, "exclude", false, "%s: exclude must be an array", what);
@@ -288,72 +325,93 @@ static wgk_status axes_cells(manifest_rd *rd, const json_t *fam, const char *wha
       const char *field = s ? "cases" : "exclude";
       if (!json_is_object(sel))
         return manifest_fail_in(rd, field, false, "%s %s[%zu] must be a selector record", what, field, i);
-      for (k = 0; k < 2; k++) {
-        const char *want = json_string_value(json_object_get(sel, names[k]));
-        bool found = false;
-        for (size_t j = 0; want && j < json_array_size(lists[k]) && !found; j++)
-          found = strcmp(want, json_string_value(json_object_get(json_array_get(lists[k], j), "$key"))) == 0;
-        if (!found)
+      size_t at[2];
+      for (int k = 0; k < 2; k++) {
+        const char *want = json_string_value(json_object_get(sel, ax->names[k]));
+        if (!want || !util_strindex_find(&ax->keys[k], want, &at[k]))
           return manifest_fail_in(rd, field, false, "%s %s[%zu] must select an existing %s key", what, field, i,
-                                  names[k]);
+                                  ax->names[k]);
       }
       if (s == 0 && json_object_size(sel) != 2)
         return manifest_fail_in(rd, field, false, "%s exclude[%zu] must name exactly both axes", what, i);
-      for (size_t j = 0; j < i; j++) {
-        const json_t *o = json_array_get(sel_lists[s], j);
-        if (json_equal(json_object_get(o, names[0]), json_object_get(sel, names[0])) &&
-            json_equal(json_object_get(o, names[1]), json_object_get(sel, names[1])))
-          return manifest_fail_in(rd, field, false, "%s: duplicate %s cell [%s]", what, s ? "override" : "excluded",
-                                  json_string_value(json_object_get(sel, names[0])));
-      }
-      if (s == 1)
-        for (size_t j = 0; j < json_array_size(exclude); j++) {
-          const json_t *o = json_array_get(exclude, j);
-          if (json_equal(json_object_get(o, names[0]), json_object_get(sel, names[0])) &&
-              json_equal(json_object_get(o, names[1]), json_object_get(sel, names[1])))
-            return manifest_fail_in(rd, "cases", false, "%s: override targets excluded cell [%s]", what,
-                                    json_string_value(json_object_get(sel, names[0])));
-        }
+      size_t *c = &cell[at[0] * nb + at[1]];
+      if ((s == 0 && *c == 1) || (s && *c >= 2))
+        return manifest_fail_in(rd, field, false, "%s: duplicate %s cell [%s]", what, s ? "override" : "excluded",
+                                json_string_value(json_object_get(sel, ax->names[0])));
+      if (s && *c == 1)
+        return manifest_fail_in(rd, "cases", false, "%s: override targets excluded cell [%s]", what,
+                                json_string_value(json_object_get(sel, ax->names[0])));
+      *c = s ? 2 + i : 1;
     }
-  for (size_t a = 0; a < json_array_size(lists[0]); a++)
-    for (size_t b = 0; b < json_array_size(lists[1]); b++) {
-      const json_t *ea = json_array_get(lists[0], a), *eb = json_array_get(lists[1], b);
-      const json_t *ka = json_object_get(ea, "$key"), *kb = json_object_get(eb, "$key");
-      bool skip = false;
-      const json_t *over = NULL;
-      for (size_t j = 0; j < json_array_size(exclude) && !skip; j++) {
-        const json_t *o = json_array_get(exclude, j);
-        skip = json_equal(json_object_get(o, names[0]), (json_t *)ka) &&
-               json_equal(json_object_get(o, names[1]), (json_t *)kb);
-      }
-      if (skip) continue;
-      for (size_t j = 0; j < json_array_size(cases) && !over; j++) {
-        const json_t *o = json_array_get(cases, j);
-        if (json_equal(json_object_get(o, names[0]), (json_t *)ka) &&
-            json_equal(json_object_get(o, names[1]), (json_t *)kb))
-          over = o;
-      }
-      json_t *cell = json_object();
-      bool ok = cell != NULL;
-      const json_t *parts[3] = {ea, eb, over};
-      for (int p = 0; p < 3 && ok; p++) {
-        json_object_foreach((json_t *)parts[p], key, v) {
-          if (strcmp(key, "$key") == 0 || (p == 2 && (strcmp(key, names[0]) == 0 || strcmp(key, names[1]) == 0)))
-            continue;
-          if (json_object_set(cell, key, (json_t *)v) != 0) {
-            ok = false;
-            break;
-          }
-        }
-      }
-      if (!ok) json_decref(cell);
-      if (!ok || json_array_append_new(out, cell) != 0) return WGK_ERR_OUT_OF_MEMORY;
-    }
-  if (json_array_size(out) == 0) return manifest_fail(rd, "%s: axes must retain at least one cell", what);
   return WGK_OK;
 }
 
-static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, manifest_family_item *items, size_t *n) {
+/* One cell's values: axis a's entry, axis b's, then the override's (new reference in out). */
+static wgk_status add_cell(const family_axes *ax, const json_t *ea, const json_t *eb, const json_t *over, json_t *out) {
+  json_t *cell = json_object();
+  bool ok = cell != NULL;
+  const json_t *parts[3] = {ea, eb, over};
+  const char *key;
+  const json_t *v;
+  for (int p = 0; p < 3 && ok; p++) {
+    json_object_foreach((json_t *)parts[p], key, v) {
+      if (strcmp(key, "$key") == 0 || (p == 2 && (strcmp(key, ax->names[0]) == 0 || strcmp(key, ax->names[1]) == 0)))
+        continue;
+      if (json_object_set(cell, key, (json_t *)v) != 0) {
+        ok = false;
+        break;
+      }
+    }
+  }
+  if (!ok) json_decref(cell);
+  return ok && json_array_append_new(out, cell) == 0 ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+}
+
+/* The cells of an axes family: values per cell (new references, in out). Every check goes through an index
+ * ($keys, value keys, a mark per cell), so a family at the variant bound is read in linear time. */
+static wgk_status axes_cells(manifest_rd *rd, const json_t *fam, const char *what, json_t *out) {
+  family_axes ax = {0};
+  wgk_status st = axes_read(rd, fam, what, &ax);
+  size_t na = st ? 0 : json_array_size(ax.lists[0]), nb = st ? 0 : json_array_size(ax.lists[1]);
+  if (!st && na > MANIFEST_MAX_VARIANTS / nb) /* family_size bounded the product already */
+    st = manifest_fail_in(rd, "axes", false, "%s: axes make %zu x %zu cells (at most %d variants)", what, na, nb,
+                          MANIFEST_MAX_VARIANTS);
+  size_t *cell = st ? NULL : calloc(na * nb, sizeof *cell);
+  if (!st && !cell) st = WGK_ERR_OUT_OF_MEMORY;
+  if (!st) st = mark_cells(rd, fam, what, &ax, cell);
+  const json_t *cases = json_object_get(fam, "cases");
+  for (size_t a = 0; !st && a < na; a++)
+    for (size_t b = 0; !st && b < nb; b++) {
+      size_t c = cell[a * nb + b];
+      if (c != 1)
+        st = add_cell(&ax, json_array_get(ax.lists[0], a), json_array_get(ax.lists[1], b),
+                      c >= 2 ? json_array_get(cases, c - 2) : NULL, out);
+    }
+  free(cell);
+  axes_free(&ax);
+  if (!st && json_array_size(out) == 0) return manifest_fail(rd, "%s: axes must retain at least one cell", what);
+  return st;
+}
+
+/* Bytes of v as compact JSON text (numbers counted as 8): what an expanded variant costs to hold and read. */
+static size_t json_text_size(const json_t *v) {
+  if (json_is_string(v)) return json_string_length(v) + 2;
+  size_t n = 2;
+  if (json_is_array(v)) {
+    for (size_t i = 0; i < json_array_size(v); i++) n += json_text_size(json_array_get(v, i)) + 1;
+    return n;
+  }
+  if (json_is_object(v)) {
+    const char *key;
+    const json_t *x;
+    json_object_foreach((json_t *)v, key, x) n += strlen(key) + 4 + json_text_size(x);
+    return n;
+  }
+  return 8;
+}
+
+static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, manifest_family_item *items, size_t *n,
+                                size_t *bytes) {
   char what[64];
   snprintf(what, sizeof what, "variants[%zu]", r);
   const char *key;
@@ -400,6 +458,9 @@ static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, ma
       st = subst_value(&s, json_array_get(templates, u), 0, NULL, false, &x);
       char ph[128];
       if (!st && !x) st = manifest_fail(rd, "%s: a case cannot delete the whole variant template", w2);
+      if (!st && (*bytes += json_text_size(x)) > MANIFEST_MAX_EXPANDED_BYTES)
+        st = manifest_fail(rd, "%s: the variants expanded so far take %zu bytes of JSON, above the bound of %zu", w2,
+                           *bytes, MANIFEST_MAX_EXPANDED_BYTES);
       if (!st && unresolved(x, ph, sizeof ph))
         st = manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
       if (!st) {
@@ -418,29 +479,37 @@ static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, ma
   return st;
 }
 
-/* Upper bound of the expanded count: cases or cells times templates. */
+#define FAMILY_SIZE_SATURATED ((size_t)1 << 40)
+
+/* Upper bound of the expanded count: cases or cells times templates, saturating at 2^40. */
 static size_t family_size(const json_t *fam) {
+  const size_t over = FAMILY_SIZE_SATURATED;
   size_t cells = json_array_size(json_object_get(fam, "cases"));
   const json_t *axes = json_object_get(fam, "axes");
   if (axes) {
     size_t prod = 1;
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)axes, key, v) prod *= json_array_size(v) ? json_array_size(v) : 1;
+    json_object_foreach((json_t *)axes, key, v) {
+      size_t k = json_array_size(v) ? json_array_size(v) : 1;
+      prod = prod > over / k ? over : prod * k;
+    }
     cells = prod;
   }
-  return cells * json_array_size(json_object_get(fam, "variants"));
+  size_t t = json_array_size(json_object_get(fam, "variants"));
+  return t && cells > over / t ? over : cells * t;
 }
 
 wgk_status manifest_spec21_expand(manifest_rd *rd, const json_t *variants, manifest_family_item **out, size_t *count) {
-  size_t cap = 0;
-  for (size_t r = 0; r < json_array_size(variants); r++) {
+  size_t cap = 0, bytes = 0;
+  for (size_t r = 0; r < json_array_size(variants) && cap <= MANIFEST_MAX_VARIANTS; r++) {
     const json_t *v = json_array_get(variants, r);
     bool fam = json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude");
     cap += fam ? family_size(v) : 1;
   }
-  if (cap > 100000)
-    return manifest_fail_in(rd, "variants", false, "families expand to %zu variants (at most 100000)", cap);
+  if (cap > MANIFEST_MAX_VARIANTS)
+    return manifest_fail_in(rd, "variants", false, "families expand to %s%zu variants (at most %d)",
+                            cap >= FAMILY_SIZE_SATURATED ? "at least " : "", cap, MANIFEST_MAX_VARIANTS);
   manifest_family_item *items = manifest_alloc(rd, cap, sizeof *items);
   if (!items) return WGK_ERR_OUT_OF_MEMORY;
   if (!rd->m->expanded && !(rd->m->expanded = json_array())) return WGK_ERR_OUT_OF_MEMORY;
@@ -458,7 +527,7 @@ wgk_status manifest_spec21_expand(manifest_rd *rd, const json_t *variants, manif
                             "shared libraries before normalizing",
                             r);
     else if (json_object_get(v, "cases") || json_object_get(v, "axes") || json_object_get(v, "exclude"))
-      st = expand_family(rd, v, r, items, &n);
+      st = expand_family(rd, v, r, items, &n, &bytes);
     else {
       items[n].json = v;
       items[n].path = (char *)manifest_strdup(rd, util_dynbuf_str(&rd->path));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "manifest/reader.h"
+#include "util/strindex.h"
 
 static const char *const variant_keys[] = {"id",         "description",   "priority", "when",
                                            "demoteWhen", "supersededBy",  "requires", "tunables",
@@ -604,13 +605,15 @@ wgk_status manifest_spec21_variants(manifest_rd *rd, const json_t *root) {
   st = manifest_spec21_expand(rd, list, &items, &n);
   if (st) return st;
   manifest_variant *vs = manifest_alloc(rd, n, sizeof *vs);
-  if (!vs) return WGK_ERR_OUT_OF_MEMORY;
+  util_strindex ids; /* id -> variant: duplicates and supersededBy names in O(1), not by a scan */
+  if (!vs || !util_strindex_init(&ids, n)) return WGK_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; !st && i < n; i++) {
     size_t mark = rd->path.len;
     util_dynbuf_append_str(&rd->path, items[i].path);
     st = read_variant(rd, items[i].json, i, &ctx, &vs[i]);
-    for (size_t j = 0; !st && j < i; j++)
-      if (strcmp(vs[j].id, vs[i].id) == 0) st = manifest_fail(rd, "duplicate expanded variant id \"%s\"", vs[i].id);
+    int added = st ? 1 : util_strindex_add(&ids, vs[i].id, i, NULL);
+    if (added < 0) st = WGK_ERR_OUT_OF_MEMORY;
+    if (added == 0) st = manifest_fail(rd, "duplicate expanded variant id \"%s\"", vs[i].id);
     manifest_pop(rd, mark);
   }
   for (size_t i = 0; !st && i < n; i++) {
@@ -619,8 +622,8 @@ wgk_status manifest_spec21_variants(manifest_rd *rd, const json_t *root) {
     manifest_push_key(rd, "supersededBy");
     for (size_t k = 0; !st && k < vs[i].n_superseded_by; k++) {
       const char *s = vs[i].superseded_by[k];
-      size_t j = 0;
-      while (j < n && strcmp(vs[j].id, s) != 0) j++;
+      size_t j = n;
+      util_strindex_find(&ids, s, &j);
       if (strcmp(s, vs[i].id) == 0)
         st = manifest_fail(rd, "variant \"%s\" lists itself in supersededBy", s);
       else if (j == n)
@@ -634,6 +637,7 @@ wgk_status manifest_spec21_variants(manifest_rd *rd, const json_t *root) {
     }
     manifest_pop(rd, mark);
   }
+  util_strindex_free(&ids);
   rd->m->variants = vs;
   rd->m->n_variants = st ? 0 : n;
   return st;

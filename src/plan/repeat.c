@@ -119,53 +119,101 @@ static expr_value *iteration_scope(const manifest_pass_item *it, const expr_valu
   return r;
 }
 
+/* Whether a count inside items (at any depth) may read the enclosing groups' indices: its text names `repeat`
+ * (the only way an expression reaches them; a string that merely contains the word only makes this cautious). */
+static bool reads_repeat(const manifest_pass_item *items, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!items[i].pass && ((items[i].count.text && strstr(items[i].count.text, "repeat")) ||
+                           reads_repeat(items[i].items, items[i].n_items)))
+      return true;
+  return false;
+}
+
+/* a x b, saturating at UINT64_MAX */
+static uint64_t times(uint64_t a, uint64_t b) {
+  uint64_t z;
+  return __builtin_mul_overflow(a, b, &z) ? UINT64_MAX : z;
+}
+
+/* a + b, saturating at UINT64_MAX */
+static uint64_t plus(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static wgk_status measure(expansion *x, const manifest_pass_item *items, size_t n, const expr_value *repeat,
+                          uint64_t *passes, uint64_t *iterations);
+
+/* One iteration (k) of group it: the passes and loop iterations of its items. */
+static wgk_status measure_iteration(expansion *x, const manifest_pass_item *it, const expr_value *repeat, int64_t k,
+                                    int64_t count, uint64_t *passes, uint64_t *iterations) {
+  expr_value *r = iteration_scope(it, repeat, k, count);
+  if (!r) return util_error_oom(x->err, NULL, "expanding repeat groups");
+  wgk_status st = measure(x, it->items, it->n_items, r, passes, iterations);
+  expr_value_release(r);
+  return st;
+}
+
+/* Group it: its count times what one iteration runs. When no count inside reads the indices (the usual case),
+ * every iteration runs the same, so one is measured and multiplied by the count: 65535 x 65535 empty loops are
+ * refused from the product, in time proportional to the manifest. Otherwise the iterations are measured one by
+ * one, stopping at the first bound passed (at most MAX_REPEAT_ITERATIONS count evaluations). */
+static wgk_status measure_group(expansion *x, const manifest_pass_item *it, const expr_value *repeat, uint64_t *passes,
+                                uint64_t *iterations) {
+  const manifest_variant *v = x->plan->variant;
+  int64_t count;
+  wgk_status st = group_count(x, it, repeat, &count);
+  if (st != WGK_OK || count == 0) return st;
+  uint64_t each_passes = 0, each_iterations = 0, all_passes = 0, all_iterations = 0;
+  int64_t walked = 0; /* iterations measured one by one; 0 when one was measured for all */
+  if (!reads_repeat(it->items, it->n_items)) {
+    st = measure_iteration(x, it, repeat, 0, count, &each_passes, &each_iterations);
+    all_passes = times((uint64_t)count, each_passes);
+    all_iterations = times((uint64_t)count, each_iterations);
+  } else {
+    for (; st == WGK_OK && walked < count && all_passes <= MAX_EXPANDED_PASSES &&
+           plus(plus(*iterations, (uint64_t)count), all_iterations) <= MAX_REPEAT_ITERATIONS;
+         walked++) {
+      uint64_t p = 0, i = 0;
+      st = measure_iteration(x, it, repeat, walked, count, &p, &i);
+      all_passes = plus(all_passes, p);
+      all_iterations = plus(all_iterations, i);
+    }
+  }
+  if (st != WGK_OK) return st;
+  *iterations = plus(*iterations, plus((uint64_t)count, all_iterations));
+  *passes = plus(*passes, all_passes);
+  char inner[160];
+  if (walked)
+    snprintf(inner, sizeof inner, "its first %lld iterations run %llu passes and %llu inner loop iterations",
+             (long long)walked, (unsigned long long)all_passes, (unsigned long long)all_iterations);
+  else
+    snprintf(inner, sizeof inner, "each iteration runs %llu passes and %llu inner loop iterations",
+             (unsigned long long)each_passes, (unsigned long long)each_iterations);
+  const char *more = walked || *iterations == UINT64_MAX || *passes == UINT64_MAX ? "at least " : "";
+  if (*iterations > MAX_REPEAT_ITERATIONS)
+    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->pos,
+                            "variant %s: repeat group %s runs %lld times and %s: %s%llu loop iterations in all, empty "
+                            "groups included, above the bound of %d",
+                            v->id, it->id ? it->id : "?", (long long)count, inner, more,
+                            (unsigned long long)*iterations, MAX_REPEAT_ITERATIONS);
+  if (*passes > MAX_EXPANDED_PASSES)
+    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->pos,
+                            "variant %s: repeat group %s runs %lld times and %s: %s%llu passes in all, above the "
+                            "bound of %d passes (counted before any pass is made)",
+                            v->id, it->id ? it->id : "?", (long long)count, inner, more, (unsigned long long)*passes,
+                            MAX_EXPANDED_PASSES);
+  return WGK_OK;
+}
+
 /* Before any pass is made: the passes and loop iterations the sequence asks for, counts evaluated as the
- * expansion will, stopping at the first bound passed. A group without nested groups adds count x its passes
- * at once; only nested groups are walked iteration by iteration, so the refusal of 65535 x 65535 empty inner
- * loops or of a pass count past the bound comes after at most MAX_REPEAT_ITERATIONS evaluations. */
+ * expansion will, stopping at the first bound passed. */
 static wgk_status measure(expansion *x, const manifest_pass_item *items, size_t n, const expr_value *repeat,
                           uint64_t *passes, uint64_t *iterations) {
-  const manifest_variant *v = x->plan->variant;
   for (size_t i = 0; i < n; i++) {
-    const manifest_pass_item *it = &items[i];
-    if (it->pass) {
-      ++*passes;
-    } else {
-      int64_t count;
-      wgk_status st = group_count(x, it, repeat, &count);
-      if (st != WGK_OK) return st;
-      *iterations += (uint64_t)count;
-      bool nested = false;
-      size_t direct = 0;
-      for (size_t k = 0; k < it->n_items; k++) {
-        if (it->items[k].pass)
-          direct++;
-        else
-          nested = true;
-      }
-      if (*iterations <= MAX_REPEAT_ITERATIONS) {
-        *passes += (uint64_t)count * direct;
-        for (int64_t k = 0;
-             nested && k < count && *passes <= MAX_EXPANDED_PASSES && *iterations <= MAX_REPEAT_ITERATIONS; k++) {
-          expr_value *r = iteration_scope(it, repeat, k, count);
-          if (!r) return util_error_oom(x->err, NULL, "expanding repeat groups");
-          uint64_t inner = 0;
-          st = measure(x, it->items, it->n_items, r, &inner, iterations);
-          expr_value_release(r);
-          if (st != WGK_OK) return st;
-          *passes += inner - (uint64_t)direct; /* the direct passes were counted for every iteration above */
-        }
-      }
+    if (items[i].pass) {
+      *passes = plus(*passes, 1);
+      continue;
     }
-    if (*iterations > MAX_REPEAT_ITERATIONS)
-      return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->pos,
-                              "variant %s: repeat groups run more than %d loop iterations (at repeat group %s), "
-                              "empty groups included",
-                              v->id, MAX_REPEAT_ITERATIONS, it->id ? it->id : "?");
-    if (*passes > MAX_EXPANDED_PASSES)
-      return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, v->pos,
-                              "variant %s expands to more than %d passes (%s)", v->id, MAX_EXPANDED_PASSES,
-                              "counted before any pass is made");
+    wgk_status st = measure_group(x, &items[i], repeat, passes, iterations);
+    if (st != WGK_OK) return st;
   }
   return WGK_OK;
 }

@@ -12,6 +12,7 @@ typedef struct renderer {
   util_error *err;
   long iterations; /* loop iterations so far, bounded by WGK_TMPL_MAX_ITERATIONS */
   int calls;       /* nested macro calls */
+  size_t built;    /* bytes of lists and strings its expressions built, bounded by WGK_EXPR_MAX_BUILT_BYTES */
 } renderer;
 
 /* Output with its line map: the map gets an entry each time a new output line starts. */
@@ -87,7 +88,7 @@ static flow fail_out(renderer *r, const tmpl_stmt *s, const util_dynbuf *a, cons
 }
 
 static expr_value *eval(renderer *r, const expr_node *n, expr_scope *scope) {
-  expr_evaluator ev = {.scope = scope, .source = NULL, .err = r->err};
+  expr_evaluator ev = {.scope = scope, .source = NULL, .err = r->err, .built = &r->built};
   return expr_eval_node(&ev, n);
 }
 
@@ -277,7 +278,14 @@ static expr_value *render_to_string(renderer *r, const tmpl_body *b, expr_scope 
   sink o = {&buf, NULL, false};
   flow f = render_body(r, b, scope, &o);
   expr_value *v = NULL;
-  if (f != FLOW_ERROR && !buf.failed)
+  if (f != FLOW_ERROR && !buf.failed && (r->built += buf.len) > WGK_EXPR_MAX_BUILT_BYTES) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "lists and strings built here total %zu bytes, above the bound of %zu bytes one "
+             "template render may build",
+             r->built, WGK_EXPR_MAX_BUILT_BYTES);
+    fail_pos(r, body_start(b), WGK_ERR_LIMIT, msg);
+  } else if (f != FLOW_ERROR && !buf.failed)
     v = expr_value_string_n(util_dynbuf_str(&buf), buf.len);
   else
     fail_pos(r, body_start(b), buf.over ? WGK_ERR_LIMIT : WGK_ERR_OUT_OF_MEMORY,
@@ -368,7 +376,7 @@ static flow render_call(renderer *r, const tmpl_stmt *s, expr_scope *scope, sink
   expr_value *fn = caller ? eval(r, s->expr->a, scope) : NULL;
   expr_value **args = NULL, *kw = NULL, *res = NULL;
   size_t nargs = 0;
-  expr_evaluator ev = {.scope = scope, .err = r->err};
+  expr_evaluator ev = {.scope = scope, .err = r->err, .built = &r->built};
   if (fn && fn->kind == WGK_VALUE_FUNC && fn->u.func.fn == call_macro &&
       expr_eval_args(&ev, s->expr->items, s->expr->n, &args, &nargs, &kw)) {
     macro_data *m = fn->u.func.data, saved = *m;
@@ -397,7 +405,7 @@ static flow render_call(renderer *r, const tmpl_stmt *s, expr_scope *scope, sink
 static flow render_filter(renderer *r, const tmpl_stmt *s, expr_scope *scope, sink *o) {
   expr_value *text = render_to_string(r, &s->body, scope);
   if (!text) return FLOW_ERROR;
-  expr_evaluator ev = {.scope = scope, .err = r->err};
+  expr_evaluator ev = {.scope = scope, .err = r->err, .built = &r->built};
   expr_value *v = expr_apply_filter(&ev, s->expr, text);
   expr_value_release(text);
   if (!v) return FLOW_ERROR;
