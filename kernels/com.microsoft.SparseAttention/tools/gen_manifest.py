@@ -250,7 +250,7 @@ def decode_sg_variant():
     del split["derive"]
     v["passes"][0] = shader_pass(split["id"], split["name"], split["shader"], "decode_split_separate", split["dispatch"],
                                  {"fold": "false"})
-    v["derive"] = dict(v["derive"], U="decodeSgKeys", R="decodeSgRows")
+    v["derive"] = dict(v["derive"], U="decodeSgKeys", R="decodeSgRows", VL="tunables.VEC_LOADS != 0")
     return v
 
 
@@ -327,7 +327,7 @@ def flash_sg_variant(packed, rot):
     attend["dispatch"] = {"x": "flashSgTiles", "y": "numHeads // flashSgHG", "z": "batch"}
     v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                    "TQ": "flashSgTQ", "HG": "flashSgHG", "MW": "maskWords", "R": "flashSgR",
-                   "LW": "flashSgLW",
+                   "LW": "flashSgLW", "VL": "tunables.VEC_LOADS != 0",
                    "WG": "flashSgLW * flashSgTQ * flashSgHG // flashSgR"}
     return v
 
@@ -423,7 +423,7 @@ TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECOD
             "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1,
             "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 2,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 512,
-            "FLASH_SG_ROWS": 4, "FLASH_SG_LANES": 8}
+            "FLASH_SG_ROWS": 4, "FLASH_SG_LANES": 8, "VEC_LOADS": 1}
 
 if __name__ == "__main__":
     sys.exit(main())
