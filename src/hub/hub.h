@@ -2,11 +2,13 @@
  * The Hub client: kernel packages by repo id, fetched over HTTP(S) with libcurl into a disk cache laid
  * out as huggingface_hub lays out its own, so Hugging Face tools and wgk share it.
  *
- * Where a repo id "org/op.id" is looked for (the package search calls hub_snapshot last):
- *   1. the local search path (pkg_options.search_path, WGK_KERNEL_PATH, the bundled dirs);
- *   2. the disk cache: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub;
+ * Where a repo id "org/op.id" is looked for (the package search calls hub_snapshot last; docs/hub.md):
+ *   1. the local search path (pkg_options.search_path, WGK_KERNEL_PATH);
+ *   2. the disk cache: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub (a version downloaded
+ *      wins over the bundled copy of it), then the bundled dirs;
  *   3. the Hub: $HF_ENDPOINT (default https://huggingface.co)
  *      + /kernels/<org>/<name>/resolve/<rev>/build/webgpu/<file>, rev = "v<N>" or a 40-hex commit.
+ * A name without a version or revision: hub_pick_version chooses it, once for every source (below).
  *
  * Cache layout, per repo: <cache>/kernels--<org>--<name>/
  *   blobs/<sha256 hex>                         file contents, named by their hash

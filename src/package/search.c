@@ -207,6 +207,8 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
   if (st && !hit && err && err->message[0]) {
     util_error_append(err, " (not found locally either; searched: %s)",
                       tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
+    if (use_bundled && bundled_version && ho.version && ho.version != bundled_version)
+      util_error_append(err, "; the bundled copy is contract version %d", bundled_version);
     if (is_dir(id))
       util_error_append(err, "; a folder of that name here is not used for an id: write ./%s to open it", id);
   }

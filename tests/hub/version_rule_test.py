@@ -115,7 +115,8 @@ try:
     check(j.get("version") == 1 and j.get("package") == PKG, f"empty cache: the bundled v1, no request\n{j}")
     # A version the bundled copy does not hold is not refused by it: the cache or the Hub answers.
     p = wgk(env_of("main", bundled=True, offline=True, cache=empty), "info", REPO, "--version", "2", rc=1, requests=0)
-    check("HF_HUB_OFFLINE is set and v2" in p.stderr, "bundled v1 does not answer v2\n" + p.stderr)
+    check("HF_HUB_OFFLINE is set and v2" in p.stderr and "the bundled copy is contract version 1" in p.stderr,
+          "bundled v1 does not answer v2, and the message says what it holds\n" + p.stderr)
     j = info(b_empty, REPO + "@v2")
     check(j.get("version") == 2 and C2 in j.get("package", ""), f"v2 named: fetched from the Hub\n{j}")
 
