@@ -238,6 +238,43 @@ static wgk_status unknown_attribute(wgk_call *c, const char *name) {
   return st;
 }
 
+/* Every value set on a call is part of its plan key (RT_PLAN_KEY_MAX bytes), printed as the expressions print it:
+ * one value may take RT_VALUE_MAX_TEXT bytes of that text. A string, a list or JSON text clearly over it is
+ * refused before a value is built from it (a 64 MiB string or a 2^24-element list was a bare "out of memory" when
+ * the call was planned). */
+static const char *value_kind_text(const value_in *in) {
+  return in->kind == V_STRING ? "a string" : in->kind == V_INTS ? "a list" : "JSON text";
+}
+
+static wgk_status check_size(wgk_context *ctx, const char *op, const char *what, const char *name, const value_in *in) {
+  size_t n = in->kind == V_INTS ? in->count : in->kind == V_STRING || in->kind == V_JSON ? strlen(in->s) : 0;
+  size_t max = in->kind == V_INTS   ? RT_VALUE_MAX_TEXT / 2
+               : in->kind == V_JSON ? 4 * RT_VALUE_MAX_TEXT
+                                    : RT_VALUE_MAX_TEXT;
+  if (n <= max) return WGK_OK;
+  return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                          "%s: %s %s: %s of %zu %s, above the bound of %zu %s (a value takes at most %d bytes as "
+                          "text: every value is part of the call's plan key)",
+                          op, what, name, value_kind_text(in), n, in->kind == V_INTS ? "values" : "bytes", max,
+                          in->kind == V_INTS ? "values" : "bytes", RT_VALUE_MAX_TEXT);
+}
+
+/* The value built: its printed text within RT_VALUE_MAX_TEXT bytes. */
+static wgk_status check_text(wgk_context *ctx, const char *op, const char *what, const char *name, const value_in *in,
+                             const expr_value *v) {
+  util_dynbuf text;
+  util_dynbuf_init(&text, RT_VALUE_MAX_TEXT);
+  bool ok = !v || expr_value_print(v, &text);
+  bool over = !ok && text.over;
+  util_dynbuf_free(&text);
+  if (ok) return WGK_OK;
+  if (!over) return util_error_oom(&ctx->err, NULL, name);
+  return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                          "%s: %s %s: %s whose value takes more than %d bytes as text, the bound of one value (every "
+                          "value is part of the call's plan key)",
+                          op, what, name, value_kind_text(in), RT_VALUE_MAX_TEXT);
+}
+
 /* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
 static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, const char *name, const value_in *in) {
   if (!c) return WGK_ERR_INVALID_ARGUMENT;
@@ -259,6 +296,8 @@ static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, cons
   else if (in->kind == V_INTS && in->count && !in->ints)
     st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: %s %s: %zu values at NULL", op, what, name,
                           in->count);
+  else
+    st = check_size(ctx, op, what, name, in);
   for (size_t i = 0; st == WGK_OK && in->kind == V_INTS && i < in->count; i++)
     if (!expr_value_int_ok(in->ints[i]))
       st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
@@ -298,6 +337,7 @@ static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, cons
     }
     }
   }
+  if (st == WGK_OK) st = check_text(ctx, op, what, name, in, v);
   if (st == WGK_OK && slot == &c->attrs) st = unknown_attribute(c, name); /* after the value's own checks */
   if (st == WGK_OK)
     st = set_value_locked(c, slot, what, name, v);

@@ -249,9 +249,15 @@ wgk_status rt_plan_lookup(wgk_kernel *k, const plan_call *call, bool with_pipeli
   wgk_context *ctx = k->ctx;
   *out = NULL;
   util_dynbuf key;
-  util_dynbuf_init(&key, 1 << 20);
+  util_dynbuf_init(&key, RT_PLAN_KEY_MAX);
   if (!plan_call_key(k->m, call, &key)) {
+    bool over = key.over;
     util_dynbuf_free(&key);
+    if (over)
+      return util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
+                              "%s: the call's attributes, args, tunables and shapes take more than %d bytes as text, "
+                              "the bound of a call's plan key",
+                              k->m->op_id, RT_PLAN_KEY_MAX);
     return util_error_oom(&ctx->err, NULL, k->m->op_id);
   }
   rt_plan_entry *e = NULL;

@@ -17,6 +17,8 @@
 #define WGK_HOST_SHADOW_MAX (4u << 20) /* integer tensors up to this size keep a host copy for checks */
 #define WGK_BIND_CACHE 8               /* bind groups kept per planned pass */
 #define WGK_PLAN_CACHE 512             /* plans kept per kernel (least used evicted) */
+#define RT_PLAN_KEY_MAX (1 << 20)      /* bytes of a call's plan key: its values and shapes as text */
+#define RT_VALUE_MAX_TEXT (256 << 10)  /* bytes one attribute, arg or tunable value takes as text */
 #define WGK_STAGED_CHUNK (8ull << 20)  /* pieces of a staged transfer (a power of two: a pool size class) */
 /* Uploads up to this size go through wgpuQueueWriteBuffer, which copies into Dawn's own 4 MiB staging ring and
  * returns: no wait for the GPU. Larger ones are staged: on the H200 two 1 MiB queue writes a call exhaust the ring

@@ -198,6 +198,46 @@ static void misspelled_attribute_refused_when_set(void **state) {
   wgk_context_destroy(ctx);
 }
 
+/* issue 37: a value too large for the call's plan key is refused when set, naming the bound, the attribute and the
+ * value's size (a 64 MiB string or a 2^24-element list was a bare "out of memory" when the call was planned). */
+static void oversized_attribute_refused_when_set(void **state) {
+  (void)state;
+  wgk_context *ctx = context();
+  wgk_kernel *k = load(ctx, rope_path);
+  wgk_call *call = NULL;
+  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
+  size_t n = (size_t)64 << 20;
+  char *s = malloc(n + 1);
+  assert_non_null(s);
+  memset(s, 'a', n);
+  s[n] = '\0';
+  assert_int_equal(wgk_call_set_attr_string(call, "interleaved", s), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(wgk_context_errmsg(ctx),
+                         "attribute interleaved: a string of 67108864 bytes, above the bound "
+                         "of 262144 bytes"));
+  s[262144] = '\0'; /* at the bound: kept */
+  assert_int_equal(wgk_call_set_attr_string(call, "interleaved", s), WGK_OK);
+  free(s);
+  size_t m = (size_t)1 << 24;
+  int64_t *v = calloc(m, sizeof *v);
+  assert_non_null(v);
+  assert_int_equal(wgk_call_set_attr_ints(call, "num_heads", v, m), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(wgk_context_errmsg(ctx),
+                         "attribute num_heads: a list of 16777216 values, above the bound of "
+                         "131072 values"));
+  for (size_t i = 0; i < 100000; i++) v[i] = (int64_t)1 << 52; /* within the count, 1.7 MB as text */
+  assert_int_equal(wgk_call_set_attr_ints(call, "num_heads", v, 100000), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(wgk_context_errmsg(ctx),
+                         "attribute num_heads: a list whose value takes more than 262144 "
+                         "bytes as text"));
+  free(v);
+  assert_int_equal(wgk_call_set_attr_int(call, "interleaved", 1), WGK_OK);
+  assert_string_equal(wgk_context_errmsg(ctx), "");
+  wgk_call_destroy(call);
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+}
+
 /* ONNX RotaryEmbedding, rank 4, 3-D caches (batch, seq, H/2), halves not interleaved, in double. */
 static void rope_reference(const float *x, const float *cs, const float *sn, int B, int N, int S, int H, double *y) {
   int h2 = H / 2;
@@ -287,6 +327,7 @@ int main(void) {
       cmocka_unit_test(rope_contract),
       cmocka_unit_test(sparse_contract),
       cmocka_unit_test(misspelled_attribute_refused_when_set),
+      cmocka_unit_test(oversized_attribute_refused_when_set),
       cmocka_unit_test(batched_output_read_before_submit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
