@@ -59,6 +59,52 @@ void expr_free(expr_program *e) {
 
 const char *expr_text(const expr_program *e) { return e ? e->text : ""; }
 
+/* The first name of n the scope cannot resolve, walked as the loader collects an expression's identifiers: a
+ * member's name, a filter's or test's name and a keyword's key are not names; `x is defined` (or `undefined`)
+ * only probes x. true/false/none, the scope's names and the helpers resolve; range and namespace do not (the
+ * loader's expression scope has neither: they exist in templates only). */
+static const expr_node *unresolved(const expr_node *n, const expr_value *scope) {
+  if (!n) return NULL;
+  switch (n->kind) {
+  case WGK_N_NAME: {
+    static const char *const constants[] = {"true", "True", "false", "False", "none", "None"};
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+      if (!strcmp(n->str, constants[i])) return NULL;
+    if (expr_value_dict_get(scope, n->str)) return NULL;
+    if (strcmp(n->str, "range") && strcmp(n->str, "namespace")) {
+      expr_value *h = expr_helper(n->str, NULL);
+      expr_value_release(h);
+      if (h) return NULL;
+    }
+    return n;
+  }
+  case WGK_N_MEMBER:
+    return unresolved(n->a, scope);
+  case WGK_N_TEST:
+    if (n->a && n->a->kind == WGK_N_NAME && (!strcmp(n->str, "defined") || !strcmp(n->str, "undefined"))) return NULL;
+    return unresolved(n->a, scope);
+  case WGK_N_KWARG:
+    return unresolved(n->a, scope);
+  default: {
+    const expr_node *u = unresolved(n->a, scope);
+    if (!u) u = unresolved(n->b, scope);
+    if (!u) u = unresolved(n->c, scope);
+    for (size_t i = 0; !u && i < n->n; i++) u = unresolved(n->items[i], scope);
+    return u;
+  }
+  }
+}
+
+wgk_status expr_check_names(const expr_program *e, const expr_value *scope, util_error *err) {
+  const expr_node *u = e ? unresolved(e->root, scope) : NULL;
+  if (!u) return WGK_OK;
+  return util_error_at(err, WGK_ERR_EVAL, util_pos_make(u->src ? u->src : e->source, u->line, u->col), NULL,
+                       "unknown name '%s'%s", u->str,
+                       !strcmp(u->str, "range") || !strcmp(u->str, "namespace")
+                           ? " (a template function: manifest expressions have no range or namespace)"
+                           : "");
+}
+
 wgk_status expr_eval_in(const expr_program *e, const expr_scope *scope, expr_value **out, util_error *err) {
   *out = NULL;
   expr_evaluator ev = {.scope = scope, .source = e->source, .err = err};

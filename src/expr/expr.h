@@ -25,6 +25,10 @@ expr_program *expr_parse(const char *text, size_t len, const char *source, util_
 void expr_free(expr_program *e);
 const char *expr_text(const expr_program *e);
 
+/* Every name of e resolves in scope (or is true/false/none or a helper other than range and namespace), wherever
+ * it stands, even in a branch the evaluation would not take: the public loader resolves a manifest expression's
+ * names before evaluating it ("Unknown identifier"). The planner checks this before every manifest expression. */
+wgk_status expr_check_names(const expr_program *e, const expr_value *scope, util_error *err);
 /* Evaluates e against scope (a dict, may be NULL) into *out (new reference, NULL on failure). */
 wgk_status expr_eval(const expr_program *e, const expr_value *scope, expr_value **out, util_error *err);
 /* The same against a chain of scopes (templates, nested planner scopes). */

@@ -105,7 +105,8 @@ wgk_status plan_eval(plan_planner *p, const manifest_expr *e, const expr_value *
   *out = NULL;
   const expr_program *parsed = plan_parsed(p, e, err);
   if (!parsed) return err ? err->status : WGK_ERR_PARSE;
-  wgk_status st = expr_eval(parsed, scope, out, err);
+  wgk_status st = expr_check_names(parsed, scope, err);
+  if (st == WGK_OK) st = expr_eval(parsed, scope, out, err);
   if (st != WGK_OK) relocate(p, e, err);
   return st;
 }
@@ -117,7 +118,8 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
     manifest_expr e = {json_string_value(lit), *pos};
     const expr_program *parsed = parsed_by_key(p, lit, &e, err);
     if (!parsed) return err ? err->status : WGK_ERR_PARSE;
-    wgk_status st = expr_eval(parsed, scope, out, err);
+    wgk_status st = expr_check_names(parsed, scope, err);
+    if (st == WGK_OK) st = expr_eval(parsed, scope, out, err);
     if (st != WGK_OK) relocate(p, &e, err);
     return st;
   }

@@ -360,8 +360,13 @@ def wgk_args(manifest, call, run):
     for k, v in (call.get('args') or {}).items():
         a += ['--arg', f'{k}={v if isinstance(v, str) else json.dumps(v)}']
     for port, o in (call.get('outputs') or {}).items():
-        a += ['--out-shape', f"{port}={shape_arg(o['shape'])}" + (f":{o['dtype']}" if o.get('dtype') else '')] if run else \
-             ['--shape', f"{port}={shape_arg(o['shape'])}"]
+        if run:
+            a += ['--out-shape', f"{port}={shape_arg(o['shape'])}" + (f":{o['dtype']}" if o.get('dtype') else '')]
+        elif 'shape' not in (manifest['outputs'].get(port) or {}):
+            a += ['--shape', f"{port}={shape_arg(o['shape'])}"]
+        else:
+            # explain's --shape gives a tensor of that shape: the shape the expression gives (the loader's output)
+            a += ['--shape', f"{port}={shape_arg((call.get('loader_shapes') or {}).get(port, o['shape']))}"]
     return a
 
 
@@ -488,7 +493,11 @@ def main():
             lrep, lout, device = run_loader(pkg, calls, pw, o.verbose, o.reuse and o.keep)
             for c in calls:
                 totals['calls'] += 1
-                L, W = lrep[c['id']], run_wgk(o.wgk, pkg, manifest, c, device)
+                L = lrep[c['id']]
+                # an output with a shape expression asked for by a destination: run takes the expression's shape
+                # (rule 36) and so does the loader; explain, which is given tensor shapes, gets the loader's
+                c['loader_shapes'] = {p: v['shape'] for p, v in (L.get('outputs') or {}).items()}
+                W = run_wgk(o.wgk, pkg, manifest, c, device)
                 notes, good = [], True
                 if not L['ok'] and not W['ok']:
                     totals['both_refuse'] += 1
