@@ -11,7 +11,8 @@
 #include "manifest/manifest.h"
 #include "util/dynbuf.h"
 
-/* A seed manifest read as spec 2.1 (seed.c): each translated value's JSON path and the seed path it came from. */
+/* A seed manifest read as spec 2.1 (seed.c fills it, origin.c keeps it): each translated value's JSON path and the seed
+ * path it came from. */
 typedef struct manifest_origin_entry {
   char *to;   /* path in the translated spec 2.1 JSON */
   char *from; /* path in the seed JSON (the file) */
@@ -94,6 +95,10 @@ wgk_status manifest_get_values(manifest_rd *rd, const json_t *obj, const char *k
  * from in map; then, after the spec 2.1 reader read the translation, sets what the seed model carries beyond it. */
 wgk_status manifest_seed_translate(manifest_rd *rd, const json_t *seed, json_t **out, manifest_origin *map);
 wgk_status manifest_seed_finish(manifest_rd *rd, const json_t *seed);
+/* The origin map (origin.c): an entry recorded (false when out of memory: the map is marked failed), the entries
+ * sorted once the translation is done, the map freed. */
+bool manifest_origin_add(manifest_origin *map, const char *to, const char *from);
+void manifest_origin_sort(manifest_origin *map);
 void manifest_origin_free(manifest_origin *map);
 /* The path to show for a value at path: its seed path when rd reads a translated seed (scratch may hold it), else
  * path itself. */

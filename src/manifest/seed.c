@@ -3,8 +3,8 @@
  * The seed JSON is translated in memory into the spec 2.1 manifest `wgk convert` writes, except that each port keeps
  * its ONNX role as its key, so no expression or template text changes and every column inside an expression stays
  * exact. The spec 2.1 reader then checks and reads the translation, so one mistake gets one message in either format.
- * Each translated value remembers the seed value it came from (manifest_origin): an error names the seed file's line,
- * column and JSON path.
+ * Each translated value remembers the seed value it came from (manifest_origin, origin.c): an error names the seed
+ * file's line, column and JSON path.
  *
  * Checked here, because the translation needs it and spec 2.1 has no way to say it: a port list entry's role (the
  * key it becomes), a tensor arg's semantic, role and required (the port it binds), a pass's binding set name and the
@@ -15,89 +15,6 @@
 #include <string.h>
 
 #include "manifest/reader.h"
-
-/* ---- the origin map: translated path -> seed path ---- */
-
-static int entry_cmp(const void *a, const void *b) {
-  return strcmp(((const manifest_origin_entry *)a)->to, ((const manifest_origin_entry *)b)->to);
-}
-
-static bool origin_add(manifest_origin *o, const char *to, const char *from) {
-  if (o->failed) return false;
-  if (o->n == o->cap) {
-    size_t cap = o->cap ? o->cap * 2 : 256;
-    manifest_origin_entry *e = realloc(o->entries, cap * sizeof *e);
-    if (!e) return !(o->failed = true);
-    o->entries = e;
-    o->cap = cap;
-  }
-  char *t = strdup(to), *f = strdup(from);
-  if (!t || !f) {
-    free(t);
-    free(f);
-    return !(o->failed = true);
-  }
-  o->entries[o->n++] = (manifest_origin_entry){t, f};
-  return true;
-}
-
-void manifest_origin_free(manifest_origin *o) {
-  for (size_t i = 0; o && i < o->n; i++) {
-    free(o->entries[i].to);
-    free(o->entries[i].from);
-  }
-  if (o) free(o->entries);
-}
-
-/* The entry whose path is path[0..len), or NULL. */
-static const manifest_origin_entry *origin_find(const manifest_origin *o, const char *path, size_t len) {
-  size_t lo = 0, hi = o->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    const char *to = o->entries[mid].to;
-    int c = strncmp(to, path, len);
-    if (c == 0) c = to[len] ? 1 : 0;
-    if (c == 0) return &o->entries[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
-}
-
-/* Length of the parent of path[0..len): the start of its last step ("." or "[", a quoted ["key"] skipped whole). */
-static size_t parent_len(const char *path, size_t len) {
-  size_t last = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (path[i] == '[' && path[i + 1] == '"') {
-      last = i;
-      for (i += 2; i < len && !(path[i] == '"' && path[i + 1] == ']'); i++)
-        if (path[i] == '\\') i++;
-      i++;
-    } else if (path[i] == '.' || path[i] == '[') {
-      last = i;
-    }
-  }
-  return last;
-}
-
-const char *manifest_origin_path(const manifest_rd *rd, const char *path, util_dynbuf *scratch) {
-  if (!rd->origin) return path;
-  size_t full = strlen(path);
-  for (size_t len = full;; len = parent_len(path, len)) {
-    const manifest_origin_entry *e = origin_find(rd->origin, path, len);
-    if (e && len == full) return e->from;
-    if (e) { /* a value the seed has under the same steps (a copied subtree), else the nearest mapped ancestor */
-      util_dynbuf_reset(scratch);
-      util_dynbuf_append_str(scratch, e->from);
-      util_dynbuf_append_str(scratch, *e->from || path[len] != '.' ? path + len : path + len + 1);
-      const char *s = util_dynbuf_str(scratch);
-      return !scratch->failed && util_manifest_jpos_find(rd->index, s) ? s : e->from;
-    }
-    if (len == 0) return path;
-  }
-}
 
 /* ---- the translation ---- */
 
@@ -115,7 +32,7 @@ static size_t to_index(seed_tr *t, size_t i) { return util_manifest_path_push_in
 static void to_pop(seed_tr *t, size_t mark) { util_manifest_path_pop(&t->to, mark); }
 
 /* Records that the value at the translated path came from the seed value at rd->path. */
-static void note(seed_tr *t) { origin_add(t->map, util_dynbuf_str(&t->to), util_dynbuf_str(&t->rd->path)); }
+static void note(seed_tr *t) { manifest_origin_add(t->map, util_dynbuf_str(&t->to), util_dynbuf_str(&t->rd->path)); }
 
 /* note() for v and everything under it, the same steps on both sides. */
 static void note_tree(seed_tr *t, const json_t *v) {
@@ -657,7 +574,7 @@ wgk_status manifest_seed_translate(manifest_rd *rd, const json_t *seed, json_t *
   util_dynbuf_append_str(&t.to, "");
   wgk_status st = translate(&t, out);
   util_dynbuf_free(&t.to);
-  if (!st) qsort(map->entries, map->n, sizeof *map->entries, entry_cmp);
+  if (!st) manifest_origin_sort(map);
   return st;
 }
 
