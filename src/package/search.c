@@ -183,9 +183,10 @@ static wgk_status search(const char *id, const pkg_options *opts, char **dir_out
                     .revision = opts ? opts->revision : NULL,
                     .trust_remote_code = opts && opts->trust_remote_code,
                     .log = opts ? opts->log : NULL};
-  /* 2. No version and no revision: the one version rule picks the newest (hub_pick_version): the newest local one
-   * (the cache's or the bundled copy's) without a request, else the Hub's. A bundled copy recording no version is
-   * taken as it is, as a search-path folder is. */
+  /* 2. No version and no revision: the one version rule picks one (hub_pick_version): the newest on this machine (the
+   * cache's or the bundled copy's), without a request; nothing here: an error saying how to name one (a load never
+   * fetches a version nobody named). A bundled copy recording no version is taken as it is, as a search-path folder
+   * is. */
   if (!st && !hit && !oom && !ho.version && !ho.revision && !(use_bundled && !bundled_version))
     st = hub_pick_version(hub_id, bundled_version, false, &ho, &ho.version, err);
   /* 3. The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the
