@@ -15,12 +15,15 @@
 # is checked against the op's numpy reference.
 # Usage: bench/firstcall.sh WGK [REPS] [PKG]
 set -eu
+# the first python3 with numpy: PATH's (on the GPU image the one holding PyTorch), else the system's
+py=${PYTHON:-python3}
+"$py" -c 'import numpy' 2>/dev/null || py=/usr/bin/python3
 wgk=$1
 reps=${2:-5}
 pkg=${3:-$(cd "$(dirname "$0")/.." && pwd)/kernels/ai.onnx.RotaryEmbedding}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-/usr/bin/python3 - "$t" <<'PY'
+"$py" - "$t" <<'PY'
 import sys, numpy as np
 r = np.random.default_rng(0)
 np.save(sys.argv[1] + "/x.npy", r.standard_normal((1, 32, 1, 128)).astype(np.float32))
@@ -32,7 +35,7 @@ unset MESA_SHADER_CACHE_DIR
 # the package's own folder (tests/python/references.py); a wrong result stops the script before any timing.
 HOME=$t XDG_CACHE_HOME=$t/check "$wgk" run ai.onnx.RotaryEmbedding --in X="$t/x.npy" --in cos_cache="$t/c.npy" \
   --in sin_cache="$t/c.npy" --in position_ids="$t/p.npy" --out "$t/check" >/dev/null
-/usr/bin/python3 - "$t" "$(cd "$(dirname "$0")/.." && pwd)" <<'PY'
+"$py" - "$t" "$(cd "$(dirname "$0")/.." && pwd)" <<'PY'
 import sys, numpy as np
 t, src = sys.argv[1:3]
 sys.path.insert(0, src + "/tests/python")
@@ -57,7 +60,7 @@ one() { # $1 cache folder; prints "process_ms call_ms beyond_ms" (beyond: the pr
     awk '{print $1 + $2 + $3}')
   echo "$p $(sed -nE 's/^call 1: .*wall ([0-9.]+) ms.*/\1/p' <<<"$out") $(awk -v p="$p" -v d="${dev:-0}" 'BEGIN {print p - d}')"
 }
-stats() { /usr/bin/python3 -c "
+stats() { "$py" -c "
 import sys, statistics as st
 rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]
 p = [r[0] for r in rows]; c = [r[1] for r in rows]; b = [r[2] for r in rows]
@@ -91,7 +94,7 @@ for config in cold warm "wgk only" "mesa only"; do
     esac
   done
 done
-/usr/bin/python3 - "$t" <<'PY'
+"$py" - "$t" <<'PY'
 import sys, json, glob, statistics as st
 print()
 print(f"{'--first-call':<10} {'call ms wall / CPU':>20} {'context wall / CPU':>20}  phases ms wall / CPU (medians)   cache")

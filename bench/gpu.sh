@@ -9,7 +9,7 @@
 #       .devlibs  the libraries the GPU image lacks (jansson, protobuf-c, cmocka; unpacked beside the build there)
 #       .device   BUILD stripped (wgk, libwgk, the GPU tests, the examples, the bench programs), Dawn as
 #                 dawn.tar.xz, the ONNX node tests, and, where a public loader bundle is in JSLOADER_DIR (default
-#                 .jsloader, else /work/.jsloader: docs/public-loader.md), the bundle, its dawn.node and harness
+#                 .jsloader, else /work/.jsloader: docs/public-loader.md), the bundle and its dawn.node (the harness is the tree's tests/loader)
 #       .peers    node + onnxruntime-node (bench/peers/pack.sh)
 #     DEST=DIR puts the four folders at DIR (the checkout the `run` tool sends) instead of this one's root;
 #     TREE=1 also packs this checkout's tracked files (with their edits) as .device/tree.tar.xz: `there` then
@@ -90,13 +90,12 @@ do_prep() {
   if [ -f "$jsl/kernels/index.js" ]; then
     local stage
     stage=$(mktemp -d)
-    mkdir -p "$stage/.jsloader/node_modules/webgpu/dist" "$stage/tools"
+    mkdir -p "$stage/.jsloader/node_modules/webgpu/dist"
     cp -r "$jsl/kernels" "$stage/.jsloader/"
     cp -rL "$jsl/node_modules/debug" "$jsl/node_modules/ms" "$stage/.jsloader/node_modules/"
     (cd "$jsl/node_modules/webgpu" && cp -L index.js package.json "$stage/.jsloader/node_modules/webgpu/" &&
       cp -rL dist/linux-x64 "$stage/.jsloader/node_modules/webgpu/dist/")
-    cp "$shared"/tools/jsloader/*.mjs "$stage/tools/"
-    tar cJf "$dest/.device/jsloader.tar.xz" -C "$stage" .jsloader tools
+    tar cJf "$dest/.device/jsloader.tar.xz" -C "$stage" .jsloader # its harness is the tree's tests/loader
     rm -rf "$stage"
   else
     echo "gpu.sh: no public loader bundle in $jsl (docs/public-loader.md): the public-loader peer will be skipped"
@@ -146,7 +145,7 @@ gpu_env() { # Dawn, the carried Vulkan loader and libraries, the NVIDIA ICD, BUI
   if [ -f .device/jsloader.tar.xz ] && [ ! -d /tmp/jsl/.jsloader ]; then
     mkdir -p /tmp/jsl && tar xJf .device/jsloader.tar.xz -C /tmp/jsl
   fi
-  [ -d /tmp/jsl/.jsloader ] && export JSLOADER_DIR=/tmp/jsl/.jsloader JSLOADER_TOOLS=/tmp/jsl/tools
+  [ -d /tmp/jsl/.jsloader ] && export JSLOADER_DIR=/tmp/jsl/.jsloader
 }
 gpu_env
 

@@ -18,7 +18,7 @@ if(TARGET wgk_cli)
       --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
   # without rotary, two passes: the split appends the new K/V rows itself; the merge takes a workgroup per row
   add_test(NAME sparse_decode_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 16 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
   # the subgroup split (lane groups of 8 invocations): chosen where subgroups hold >= 8 invocations (the described
@@ -28,10 +28,10 @@ if(TARGET wgk_cli)
   # by default the merge is folded into it (`separate_decode_sg_fold`): kv_append, then one split pass whose last
   # workgroup per head chunk merges (a counter per chunk); DECODE_MERGE_FOLD 0 keeps the merge pass
   add_test(NAME sparse_decode_sg_fold_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\nscratch  counter: uint32 \\[8\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 2 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\ntunables"
+    "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\nscratch  counter: uint32 \\[8\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 2 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 16 x 8 x 1\n[^\n]*\ntunables"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
   add_test(NAME sparse_decode_sg_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 16 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
     --tunable DECODE_MERGE_FOLD=0)
   add_test(NAME sparse_decode_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
@@ -50,18 +50,18 @@ if(TARGET wgk_cli)
     --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64
     --shape query=1x1x4096 --shape key=1x1x1024 --shape value=1x1x1024)
   # the flash prompt with the queries in registers: chosen where subgroups hold >= 8 invocations, 8 * TQ * HG / R
-  # invocations up to FLASH_SG_WG and the device's limits (the described device: 1024 invocations but 256 along x,
-  # the WebGPU default, so TQ 32 positions x 4 heads, 4 rows a lane group); FLASH_SUBGROUPS 0, or subgroups of 4,
-  # take the staged flash
+  # invocations up to FLASH_SG_WG and the device's limits (by default 128 invocations, 2 rows a lane group: TQ 8
+  # positions x 4 heads; with FLASH_SG_WG 512 the described device's 256 along x, the WebGPU default, caps it at
+  # TQ 16); FLASH_SUBGROUPS 0, or subgroups of 4, take the staged flash
   set(WGK_PHI3_PROMPT ${WGK_PHI3} --shape query=1x2048x4096 --shape key=1x2048x1024 --shape value=1x2048x1024)
   list(FILTER WGK_PHI3_PROMPT EXCLUDE REGEX "lavapipe.device.json|^--device$")
   add_test(NAME sparse_flash_sg_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_flash_sg\n.*pass     attend \\(sparse_attention_flash_sg, sparse-attention-flash-sg.wgsl.jinja\\)\n  dispatch 65 x 8 x 1\n"
+    "variant  separate_flash_sg\n.*pass     attend \\(sparse_attention_flash_sg, sparse-attention-flash-sg.wgsl.jinja\\)\n  dispatch 257 x 8 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json)
-  add_test(NAME sparse_flash_sg_wg128 COMMAND ${WGK_RUN_TEST} --expect
+  add_test(NAME sparse_flash_sg_wg512 COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash_sg\n.*pass     attend \\(sparse_attention_flash_sg, sparse-attention-flash-sg.wgsl.jinja\\)\n  dispatch 129 x 8 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json
-    --tunable FLASH_SG_WG=128)
+    --tunable FLASH_SG_WG=512)
   add_test(NAME sparse_flash_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash\n.*separate_flash_sg: flashSgOk is false: tunables.FLASH_SUBGROUPS != 0 is false.*pass     attend \\(sparse_attention_flash, sparse-attention-flash.wgsl.jinja\\)"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json
@@ -118,7 +118,7 @@ if(TARGET wgk_cli)
   set_tests_properties(sparse_sgmat_selection sparse_decode_selected sparse_decode_sg_selected sparse_decode_sg_fold_selected
     sparse_decode_sg_tuned_off
     sparse_decode_sg_not_on_subgroups_of_4 sparse_decode_append_on_8_storage_buffers sparse_flash_sg_selected
-    sparse_flash_sg_wg128 sparse_flash_sg_tuned_off sparse_flash_sg_not_on_subgroups_of_4 sparse_prompt_not_decode
+    sparse_flash_sg_wg512 sparse_flash_sg_tuned_off sparse_flash_sg_not_on_subgroups_of_4 sparse_prompt_not_decode
     sparse_do_rotary_flag_only sparse_rotary_interleaved_flag_only f16_explain_native f16_explain_packed
     f16_explain_sparse_decode_packed f16_explain_sparse_prompt_packed f16_disable_features_unknown
     PROPERTIES LABELS "plan")
