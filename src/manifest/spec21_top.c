@@ -438,6 +438,20 @@ static wgk_status read_port(manifest_rd *rd, const char *name, const json_t *obj
   return st;
 }
 
+/* Whether type_var is a type variable: declared under typeConstraints or the dtype of an input. An output's dtype
+ * naming neither (a misspelt "flaot32") loaded as an open type variable that nothing can bind. */
+static bool type_var_named(manifest_rd *rd, const json_t *ins, const char *type_var) {
+  const manifest_type_constraint *tc = manifest_find_type(rd->m, type_var);
+  if (tc && tc->n_dtypes > 0) return true;
+  const char *name;
+  const json_t *obj;
+  json_object_foreach((json_t *)ins, name, obj) {
+    const char *d = json_string_value(json_object_get(obj, "dtype"));
+    if (d && strcmp(d, type_var) == 0) return true;
+  }
+  return false;
+}
+
 static bool same_string(const json_t *a, const json_t *b) {
   if (!a || !b) return a == b;
   return json_equal((json_t *)a, (json_t *)b);
@@ -463,6 +477,12 @@ wgk_status manifest_spec21_ports(manifest_rd *rd, const json_t *root) {
         if (strcmp(ports[j].name, name) == 0) same = &ports[j];
       manifest_port p = {0};
       st = read_port(rd, name, obj, out, &p);
+      if (!st && out && !same && p.type_var && !type_var_named(rd, ins, p.type_var))
+        st = manifest_fail_in(rd, "dtype", false,
+                              "output '%s' has dtype '%s', which is neither a dtype (float32 float16 int32 uint32 "
+                              "int64 int16 int8 uint8 bool) nor a type variable (a typeConstraints entry, or the "
+                              "dtype of an input), so no call could give it a dtype",
+                              name, p.type_var);
       if (!st && same) { /* in/out: the same dtype and storage under both maps (fact 11) */
         const json_t *in_obj = json_object_get(ins, name);
         if (!same_string(json_object_get(in_obj, "dtype"), json_object_get(obj, "dtype")) ||
@@ -739,6 +759,35 @@ wgk_status manifest_spec21_tunables(manifest_rd *rd, const json_t *obj, const ma
 
 /* ---- derive ---- */
 
+/* The strings inside a literal derive (a list or object) are expressions, evaluated when a call evaluates the
+ * derive: each is parsed here, at load, as a string derive is, so that an empty or broken one is refused naming
+ * its own path (derive.o.k) rather than failing every call with the parser's bare "unexpected end of expression".
+ * Depth is bounded by the JSON reader's. */
+static wgk_status check_literal_strings(manifest_rd *rd, const json_t *v) {
+  wgk_status st = WGK_OK;
+  if (json_is_string(v)) {
+    manifest_expr e = {0};
+    return manifest_read_expr(rd, v, &e);
+  }
+  if (json_is_array(v)) {
+    for (size_t i = 0; !st && i < json_array_size(v); i++) {
+      size_t m = manifest_push_index(rd, i);
+      st = check_literal_strings(rd, json_array_get(v, i));
+      manifest_pop(rd, m);
+    }
+  } else if (json_is_object(v)) {
+    const char *k;
+    const json_t *x;
+    json_object_foreach((json_t *)v, k, x) {
+      size_t m = manifest_push_key(rd, k);
+      st = check_literal_strings(rd, x);
+      manifest_pop(rd, m);
+      if (st) break;
+    }
+  }
+  return st;
+}
+
 wgk_status manifest_spec21_derive(manifest_rd *rd, const json_t *obj, const char *key, bool manifest_level,
                                   manifest_derive **out, size_t *count) {
   (void)manifest_level;
@@ -769,7 +818,7 @@ wgk_status manifest_spec21_derive(manifest_rd *rd, const json_t *obj, const char
                                key, name);
       else if (json_is_string(v))
         st = manifest_read_expr(rd, v, &d->expr);
-      else
+      else if (!(st = check_literal_strings(rd, v)))
         d->literal = v;
       n++;
       manifest_pop(rd, m2);

@@ -122,6 +122,33 @@ static wgk_status output_dtype(plan_planner *p, const plan_call *call, const man
                           port->name, port->type_var ? port->type_var : "?", port->name);
 }
 
+/* An in/out port's output shape expression, which cannot be honoured otherwise: the tensor updated in place is the
+ * input, so the expression must give the input's shape (docs/loader-semantics.md rule 11). It was ignored: a package
+ * whose in/out output declared another shape ran, writing the input's. */
+static wgk_status inout_shape_agrees(plan_planner *p, const manifest_port *port, const expr_value *shape_scope,
+                                     const plan_output *o, util_error *err) {
+  const manifest_model *m = p->m;
+  expr_value *v = NULL;
+  wgk_status st = plan_eval(p, &port->shape, shape_scope, &v, err);
+  if (st != WGK_OK) return st;
+  int rank = 0;
+  int64_t shape[WGK_MAX_RANK];
+  bool ok = shape_from_value(v, &rank, shape);
+  expr_value_release(v);
+  if (!ok)
+    return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
+                            "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
+                            port->shape.text);
+  if (rank == o->rank && memcmp(shape, o->shape, sizeof(int64_t) * (size_t)rank) == 0) return WGK_OK;
+  char want[128], got[128];
+  shape_text(rank, shape, want, sizeof want);
+  shape_text(o->rank, o->shape, got, sizeof got);
+  return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
+                          "in/out port %s: its output shape expression '%s' gives %s, but the tensor is updated in "
+                          "place, so its output shape is its input's, %s",
+                          port->name, port->shape.text, want, got);
+}
+
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
  * caller-given output against it, and adds shapes.<port> / ranks.<port> for the derives that follow. */
 static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call, expr_value *scope,
@@ -140,6 +167,7 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
     o->dtype = type_dtype(m, type_dtypes, port->type_var);
     if (!o->dtype && !port->type_var && port->n_dtypes == 1) o->dtype = port->dtypes[0];
     if (!o->dtype) o->dtype = given->dtype;
+    if (port->dir == WGK_PORT_INOUT && port->shape.text) return inout_shape_agrees(p, port, shape_scope, o, err);
     return WGK_OK;
   }
   wgk_status st0 = output_dtype(p, call, port, type_dtypes, &o->dtype, err);

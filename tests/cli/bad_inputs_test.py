@@ -264,6 +264,20 @@ try:
         json.dump(m, open(mf, "w"))
         wgk(["info", many], "20000 struct fields, above the bound of 16384")
 
+        # issue 37 unclear errors: the strings inside a literal derive are expressions, parsed at load like a string
+        # derive's, each refusal naming its own path (a call failed with a bare "unexpected end of expression")
+        lit = os.path.join(tmp, "literal-derive")
+        shutil.copytree(relu, lit)
+        os.remove(os.path.join(lit, "build", "webgpu", "metadata.json"))
+        lman = os.path.join(lit, "build", "webgpu", "manifest.json")
+        for derive, want in (({"o": {"k": ""}}, "derive.o.k: empty expression"),
+                             ({"l": [1, "2 +"]}, "derive.l[1]: expression '2 +' does not parse")):
+            m = json.load(open(os.path.join(relu, "build", "webgpu", "manifest.json")))
+            m["derive"] = derive
+            m["variants"][0]["when"] = m["variants"][0]["when"] + [list(derive)[0] + " != 0"]
+            json.dump(m, open(lman, "w"), indent=1)
+            wgk(["info", lit], want)
+
         # 3. --dtype for a type variable the package does not have
         wgk(["explain", SCALE, *shape, "--dtype", "Q=float16"], "has no type variable 'Q' (known: T)")
 

@@ -72,6 +72,11 @@ CASES = [
     ('port narrowing on a float', set_(['inputs', 'x', 'narrowing'], 'checked'), 'load', r'narrowing is valid only on a projected logical int64 input'),
     ('int64 projection without narrowing', set_(['inputs', 'i'], {"dtype": "int64", "storage": "int32"}), 'load', r'must declare narrowing'),
     ('in/out port with two dtypes', both(set_(['inputs', 'y'], {"dtype": "T"}), set_(['outputs', 'y', 'dtype'], 'float32')), 'load', r'same dtype and storage'),
+    # issue 37 wrong accepts 4: an in/out port's output shape was ignored; an output dtype naming no type variable loaded
+    ('in/out output shape other than the input\'s', set_(['outputs', 'x'], {"dtype": "T", "shape": "[2]"}), 'call', r"in/out port x: its output shape expression '\[2\]' gives \[2\], but the tensor is updated in place, so its output shape is its input's, \[5\]"),
+    ('in/out output shape the input\'s', set_(['outputs', 'x'], {"dtype": "T", "shape": "shapes.x"}), 'ok', None),
+    ('output dtype naming no type variable', set_(['outputs', 'y', 'dtype'], 'flaot32'), 'load', r"outputs\.y\.dtype.*output 'y' has dtype 'flaot32', which is neither a dtype .* nor a type variable"),
+    ('output dtype an input\'s unconstrained type variable', both(set_(['inputs', 'x', 'dtype'], 'Q'), set_(['outputs', 'y', 'dtype'], 'Q')), 'ok', None),
     ('output without dtype bound without elementType', del_(['outputs', 'y', 'dtype']), 'load', r'binds port "y", which declares no dtype; write the entry\'s elementType'),
     ('output without dtype bound with an elementType (float32)', both(del_(['outputs', 'y', 'dtype']), set_(B, ["x", {"name": "y", "elementType": "f32"}])), 'ok', None),
     ('arg kind tensor', set_(['args'], {"n": {"kind": "tensor"}}), 'load', r'tensors are inputs/outputs ports'),
