@@ -10,7 +10,7 @@
 #define WGK_EXPR_MAX_LIST 1000000 /* items of one list an expression or template builds */
 /* Bytes of the lists (8 a reference) and strings one expression evaluation or one template render builds, all
  * together: a loop that grows a list or a string by concatenation copies it each time. */
-#define WGK_EXPR_MAX_BUILT_BYTES ((size_t)256 << 20)
+#define WGK_EXPR_MAX_BUILT_BYTES ((size_t)64 << 20)
 
 /* ---- Lexer ---- */
 typedef enum expr_tok {

@@ -240,7 +240,7 @@ try:
         wgk(["info", fam], "families expand to 101000 variants (at most 100000)")
 
         # issue 37 hangs 4: lists built by expressions and templates are bounded by items (1,000,000) and, with the
-        # strings, by the bytes one evaluation or render builds (256 MiB): a list doubled in a loop and one grown an
+        # strings, by the bytes one evaluation or render builds (64 MiB): a list doubled in a loop and one grown an
         # item at a time (quadratic copying) are refused naming the bound, the value and the place
         for name, text, want in (
                 ("double", "{% set ns = namespace(x=range(1000000)) %}{% for i in range(30) %}"
