@@ -72,9 +72,10 @@ static const expr_node *unresolved(const expr_node *n, const expr_value *scope) 
       if (!strcmp(n->str, constants[i])) return NULL;
     if (expr_value_dict_get(scope, n->str)) return NULL;
     if (strcmp(n->str, "range") && strcmp(n->str, "namespace")) {
-      expr_value *h = expr_helper(n->str, NULL);
+      bool oom = false; /* a helper whose value could not be made still names a helper: resolved */
+      expr_value *h = expr_helper(n->str, &oom);
       expr_value_release(h);
-      if (h) return NULL;
+      if (h || oom) return NULL;
     }
     return n;
   }
