@@ -3,11 +3,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/dynbuf.h"
 #include "util/error.h"
 #include "util/json_pos.h"
+#include "util/strindex.h"
 
 static void first_error_wins(void **state) {
   (void)state;
@@ -164,12 +166,41 @@ static void dynbuf_limit_is_sticky(void **state) {
   util_dynbuf_free(&b);
 }
 
+/* util_strindex: every key found with the value it was added under, also after the table grew past its first
+ * size; a key added again reports the first value and changes nothing; an absent key is not found. The values are
+ * checked against the order of adding, an independent record. */
+static void strindex_keys_and_duplicates(void **state) {
+  (void)state;
+  enum { N = 5000 };
+  static char keys[N][16];
+  util_strindex x;
+  assert_true(util_strindex_init(&x, 4)); /* sized for 4: grows many times */
+  for (size_t i = 0; i < N; i++) {
+    snprintf(keys[i], sizeof keys[i], "k%zu", i * 7919 % N);
+    assert_int_equal(util_strindex_add(&x, keys[i], i, NULL), 1);
+  }
+  for (size_t i = 0; i < N; i++) {
+    size_t v = N, prev = N;
+    char copy[16];
+    memcpy(copy, keys[i], sizeof copy); /* found by content, not by pointer */
+    assert_true(util_strindex_find(&x, copy, &v));
+    assert_int_equal(v, i);
+    assert_int_equal(util_strindex_add(&x, copy, N + i, &prev), 0);
+    assert_int_equal(prev, i);
+  }
+  assert_int_equal(x.n, N);
+  assert_false(util_strindex_find(&x, "k5000", NULL));
+  assert_false(util_strindex_find(&x, "", NULL));
+  util_strindex_free(&x);
+  assert_false(util_strindex_find(&x, "k1", NULL)); /* a freed index finds nothing */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(first_error_wins),    cmocka_unit_test(dynbuf_limit_is_sticky),
       cmocka_unit_test(helpers_shape),       cmocka_unit_test(oom_helper),
       cmocka_unit_test(value_position),      cmocka_unit_test(json_value_position),
-      cmocka_unit_test(relocate_and_append),
+      cmocka_unit_test(relocate_and_append), cmocka_unit_test(strindex_keys_and_duplicates),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
