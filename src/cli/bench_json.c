@@ -55,13 +55,8 @@ static json_t *medians_json(const double *m, int n) {
   return a;
 }
 
-static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
-  const char *status = r->skipped ? "skipped" : r->failed ? "failed" : "ok";
-  json_t *o = json_pack("{s:s, s:s, s:s}", "id", r->c->id, "description", r->c->description, "status", status);
-  if (r->skipped || r->failed) {
-    json_object_set_new(o, "message", json_string(r->message));
-    return o;
-  }
+/* A measured row's figures: timings, sizes, rates against the ceilings, the goals. */
+static json_t *measures_json(const cli_bench_row *r, const bench_ceilings *ceil) {
   double gbps = cli_bench_row_gbps(r), gflops = cli_bench_row_gflops(r);
   json_t *m =
       json_pack("{s:s, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:I, s:b, s:I, s:b, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}",
@@ -90,6 +85,12 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
                                   bench_transfer_json(&r->download_beside)));
   bench_goals g = cli_bench_row_goals(r, ceil);
   json_object_set_new(m, "goals", bench_goals_json(&g));
+  return m;
+}
+
+/* A measured row's cross-checks: where the gpu figure comes from, the repeats and whether they agree, timestamps,
+   the breakdown, the host, the drift over time and each pass's share. */
+static json_t *checks_json(const cli_bench_row *r, const bench_ceilings *ceil) {
   json_t *checks = json_pack(
       "{s:s, s:o, s:o, s:i, s:i, s:{s:o, s:o, s:o}, s:{s:f, s:f, s:f}, s:b, s:s, s:b, s:s}", "gpuSource",
       r->gpu_timed        ? "timestamps"
@@ -122,6 +123,17 @@ static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
   for (int p = 0; p < r->n_passes; p++)
     json_array_append_new(passes, json_pack("{s:s, s:o}", "name", r->pass_name[p], "gpuNs", stat_json(&r->pass[p])));
   json_object_set_new(checks, "passes", passes);
+  return checks;
+}
+
+static json_t *row_json(const cli_bench_row *r, const bench_ceilings *ceil) {
+  const char *status = r->skipped ? "skipped" : r->failed ? "failed" : "ok";
+  json_t *o = json_pack("{s:s, s:s, s:s}", "id", r->c->id, "description", r->c->description, "status", status);
+  if (r->skipped || r->failed) {
+    json_object_set_new(o, "message", json_string(r->message));
+    return o;
+  }
+  json_t *m = measures_json(r, ceil), *checks = checks_json(r, ceil);
   json_object_update(m, checks);
   json_decref(checks);
   json_object_update(o, m);

@@ -141,6 +141,45 @@ static void note_irq_cpu(const bench_setup *su, const bench_irq_counts *before, 
   if (r->irq_cpu >= 0 && all) r->waits_on_irq = (double)su->wait_cpu[r->irq_cpu] / (double)all;
 }
 
+/* The row's statistics from the timed series: each series' quantiles, the repeats' spread and drift and their
+ * medians; gpu is the timestamps where they are trusted, else the batch. */
+static void store_series(const bench_setup *su, const bench_series *ts, const bench_series *batch,
+                         const bench_series *resident, cli_bench_row *r) {
+  const bench_series *gpu = r->gpu_timed ? ts : batch;
+  r->repeats = REPEATS;
+  r->batch_calls = su->batch_calls;
+  r->gpu = bench_series_stat(gpu);
+  r->timestamps = bench_series_stat(ts);
+  r->batch = bench_series_stat(batch);
+  r->resident = bench_series_stat(resident);
+  r->timed_call = bench_series_stat(&su->timed_calls);
+  r->resident_run = bench_series_stat(&su->resident_run);
+  r->resident_wait = bench_series_stat(&su->resident_wait);
+  r->bare_beside = bench_series_stat(&su->bare_beside);
+  r->ts_batch = bench_series_stat(&su->ts_batch);
+  r->span = bench_series_stat(&su->span_ns);
+  r->timed_run = bench_series_stat(&su->timed_run);
+  r->timed_wait = bench_series_stat(&su->timed_wait);
+  r->timed_gpu = bench_series_stat(&su->timed_gpu);
+  r->timed_span = bench_series_stat(&su->timed_span);
+  r->n_passes = su->n_passes;
+  for (int p = 0; p < su->n_passes; p++) {
+    memcpy(r->pass_name[p], su->pass_name[p], sizeof r->pass_name[p]);
+    r->pass[p] = bench_series_stat(&su->pass_ns[p]);
+  }
+  r->spread_gpu = json_safe(bench_series_spread(gpu));
+  r->spread_batch = json_safe(bench_series_spread(batch));
+  r->spread_resident = json_safe(bench_series_spread(resident));
+  r->drift_gpu = json_safe(bench_series_drift(gpu, REPEATS));
+  r->drift_batch = json_safe(bench_series_drift(batch, REPEATS));
+  r->drift_resident = json_safe(bench_series_drift(resident, REPEATS));
+  memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
+  memcpy(r->med_batch, batch->medians, sizeof r->med_batch);
+  memcpy(r->med_resident, resident->medians, sizeof r->med_resident);
+  memcpy(r->med_run, su->resident_run.medians, sizeof r->med_run);
+  memcpy(r->med_wait, su->resident_wait.medians, sizeof r->med_wait);
+}
+
 /* Timestamps of the last call of warm back-to-back submissions (when the device has them), lone timed calls (the
  * breakdown), then batch and resident interleaved; each series timed in one go and dealt into REPEATS repeats
  * (in blocks as long as the input copies bound in turn: bench_series_deal), so that the repeats see the same moments of
@@ -177,39 +216,7 @@ static wgk_status time_repeats(bench_setup *su, const device_desc *dev, cli_benc
   if (!st) {
     double load = bench_load_average();
     if (load > r->load_average) r->load_average = load;
-    const bench_series *gpu = r->gpu_timed ? &ts : &batch;
-    r->repeats = REPEATS;
-    r->batch_calls = su->batch_calls;
-    r->gpu = bench_series_stat(gpu);
-    r->timestamps = bench_series_stat(&ts);
-    r->batch = bench_series_stat(&batch);
-    r->resident = bench_series_stat(&resident);
-    r->timed_call = bench_series_stat(&su->timed_calls);
-    r->resident_run = bench_series_stat(&su->resident_run);
-    r->resident_wait = bench_series_stat(&su->resident_wait);
-    r->bare_beside = bench_series_stat(&su->bare_beside);
-    r->ts_batch = bench_series_stat(&su->ts_batch);
-    r->span = bench_series_stat(&su->span_ns);
-    r->timed_run = bench_series_stat(&su->timed_run);
-    r->timed_wait = bench_series_stat(&su->timed_wait);
-    r->timed_gpu = bench_series_stat(&su->timed_gpu);
-    r->timed_span = bench_series_stat(&su->timed_span);
-    r->n_passes = su->n_passes;
-    for (int p = 0; p < su->n_passes; p++) {
-      memcpy(r->pass_name[p], su->pass_name[p], sizeof r->pass_name[p]);
-      r->pass[p] = bench_series_stat(&su->pass_ns[p]);
-    }
-    r->spread_gpu = json_safe(bench_series_spread(gpu));
-    r->spread_batch = json_safe(bench_series_spread(&batch));
-    r->spread_resident = json_safe(bench_series_spread(&resident));
-    r->drift_gpu = json_safe(bench_series_drift(gpu, REPEATS));
-    r->drift_batch = json_safe(bench_series_drift(&batch, REPEATS));
-    r->drift_resident = json_safe(bench_series_drift(&resident, REPEATS));
-    memcpy(r->med_gpu, gpu->medians, sizeof r->med_gpu);
-    memcpy(r->med_batch, batch.medians, sizeof r->med_batch);
-    memcpy(r->med_resident, resident.medians, sizeof r->med_resident);
-    memcpy(r->med_run, su->resident_run.medians, sizeof r->med_run);
-    memcpy(r->med_wait, su->resident_wait.medians, sizeof r->med_wait);
+    store_series(su, &ts, &batch, &resident, r);
     check_row(r);
   }
   bench_series_free(&ts);
@@ -307,6 +314,41 @@ static void print_ceilings(const bench_ceilings *c) {
   print_kernel_check("FMA", &c->fma);
 }
 
+/* The medians of each repeat, when the repeats disagree. */
+static void print_disagreement(const cli_bench_row *r) {
+  printf("  REPEATS DISAGREE: %s; medians per repeat, us: gpu", r->disagreement);
+  for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_gpu[i] * 1e-3);
+  printf(", resident");
+  for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_resident[i] * 1e-3);
+  printf(" (run");
+  for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_run[i] * 1e-3);
+  printf(", wait");
+  for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_wait[i] * 1e-3);
+  printf(")\n");
+}
+
+/* The transfer and overhead goals of a row, met or MISSED. */
+static void print_goals(const cli_bench_row *r, const bench_ceilings *c) {
+  bench_goals g = cli_bench_row_goals(r, c);
+  if (g.has_transfer)
+    printf(
+        "  transfer: e2e - resident %.1f us, floor %.1f us (in %.2f MiB / upload %.1f GB/s + out %.2f MiB / download "
+        "%.1f GB/s, the faster of the start's and beside: %s): %.2fx, goal <= %.2f%s\n",
+        g.transfer_ns * 1e-3, g.transfer_floor_ns * 1e-3, (double)r->input_bytes / (1 << 20), g.upload_gbps,
+        (double)r->output_bytes / (1 << 20), g.download_gbps, g.transfer_beside ? "beside" : "the start",
+        g.transfer_ratio, WGK_BENCH_TRANSFER_GOAL, g.transfer_met ? "" : " MISSED");
+  if (g.has_transfer && g.ratio_beside > 0 && g.ratio_beside < g.transfer_ratio / 1.1)
+    printf("  the link was slower beside this case (upload %.1f / download %.1f GB/s): %.2fx at those ceilings\n",
+           r->upload_beside.gbps, r->download_beside.gbps, g.ratio_beside);
+  if (g.has_overhead)
+    printf(
+        "  overhead: resident %.1f us, bare submit + wait %.1f us (%s): %.2fx, goal <= %.2f%s; (resident - gpu) / "
+        "bare %.2fx\n",
+        r->resident.median * 1e-3, g.submit_wait_ns * 1e-3,
+        g.submit_wait_beside ? "timed beside the resident calls" : "the ceilings'", g.overhead_ratio,
+        WGK_BENCH_OVERHEAD_GOAL, g.overhead_met ? "" : " MISSED", g.host_ratio);
+}
+
 static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
   if (r->skipped || r->failed) {
     printf("%-18s %s: %s\n", r->c->id, r->skipped ? "SKIP" : "FAIL", r->message);
@@ -355,38 +397,11 @@ static void print_row(const cli_bench_row *r, const bench_ceilings *c) {
            r->waits_on_irq > 0.1 ? " (on the H200 a wait there sees the work done ~40 us late: --off-irq-cpu keeps "
                                    "the process off it)"
                                  : "");
-  if (!r->repeats_agree) {
-    printf("  REPEATS DISAGREE: %s; medians per repeat, us: gpu", r->disagreement);
-    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_gpu[i] * 1e-3);
-    printf(", resident");
-    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_resident[i] * 1e-3);
-    printf(" (run");
-    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_run[i] * 1e-3);
-    printf(", wait");
-    for (int i = 0; i < r->repeats; i++) printf(" %.1f", r->med_wait[i] * 1e-3);
-    printf(")\n");
-  }
+  if (!r->repeats_agree) print_disagreement(r);
   if (!r->has_timestamps)
     printf("  no timestamp-query: gpu is the wall time of %d back-to-back calls / %d\n", r->batch_calls,
            r->batch_calls);
-  bench_goals g = cli_bench_row_goals(r, c);
-  if (g.has_transfer)
-    printf(
-        "  transfer: e2e - resident %.1f us, floor %.1f us (in %.2f MiB / upload %.1f GB/s + out %.2f MiB / download "
-        "%.1f GB/s, the faster of the start's and beside: %s): %.2fx, goal <= %.2f%s\n",
-        g.transfer_ns * 1e-3, g.transfer_floor_ns * 1e-3, (double)r->input_bytes / (1 << 20), g.upload_gbps,
-        (double)r->output_bytes / (1 << 20), g.download_gbps, g.transfer_beside ? "beside" : "the start",
-        g.transfer_ratio, WGK_BENCH_TRANSFER_GOAL, g.transfer_met ? "" : " MISSED");
-  if (g.has_transfer && g.ratio_beside > 0 && g.ratio_beside < g.transfer_ratio / 1.1)
-    printf("  the link was slower beside this case (upload %.1f / download %.1f GB/s): %.2fx at those ceilings\n",
-           r->upload_beside.gbps, r->download_beside.gbps, g.ratio_beside);
-  if (g.has_overhead)
-    printf(
-        "  overhead: resident %.1f us, bare submit + wait %.1f us (%s): %.2fx, goal <= %.2f%s; (resident - gpu) / "
-        "bare %.2fx\n",
-        r->resident.median * 1e-3, g.submit_wait_ns * 1e-3,
-        g.submit_wait_beside ? "timed beside the resident calls" : "the ceilings'", g.overhead_ratio,
-        WGK_BENCH_OVERHEAD_GOAL, g.overhead_met ? "" : " MISSED", g.host_ratio);
+  print_goals(r, c);
   if (!r->consistent) printf("  INCONSISTENT: %s\n", r->consistency);
 }
 

@@ -253,51 +253,99 @@ static void check_card(checker *ck, const char *root) {
     printf("ok    README.md: %lld bytes\n", (long long)st.st_size);
 }
 
+/* DIR is a package root (the files in ROOT/build/webgpu) or that folder itself (ROOT two levels up); false after
+   saying so when neither holds a manifest.json. */
+static bool locate(const char *arg, char dir[4096], char root[4096]) {
+  char path[4200];
+  struct stat st;
+  snprintf(dir, 4096, "%s/build/webgpu", arg);
+  snprintf(root, 4096, "%s", arg);
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(dir, 4096, "%s", arg);
+    snprintf(root, 4096, "%s/../..", arg);
+  }
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  if (stat(path, &st) == 0) return true;
+  cli_error("check",
+            "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
+            "build/webgpu folder)",
+            arg, arg);
+  return false;
+}
+
+/* metadata.json: present and up to date with the files (what `wgk pack --check` says); true when it is. */
+static bool check_metadata(checker *ck, const char *arg, const char *dir, const manifest_model *m) {
+  char path[4200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/metadata.json", dir);
+  if (stat(path, &st) != 0) {
+    problem(ck, "pack", "%s: missing: run `wgk pack %s` to write it (the package is unverified without it)", path, arg);
+    return false;
+  }
+  if (!m) return false;
+  if (cli_pack_run("check", arg, true, true) != 0) {
+    problem(ck, "pack",
+            "%s: out of date (a file changed since it was packed, or a variant's templates did): run "
+            "`wgk pack %s`",
+            path, arg);
+    return false;
+  }
+  printf("ok    metadata.json: up to date\n");
+  return true;
+}
+
+/* test.json: present, parses, and (with the manifest) its cases name what the manifest declares and their files
+   exist (read through pkg when the package is packed). The suite, or NULL. */
+static tc_suite *check_test_json(checker *ck, const char *dir, const manifest_model *m, pkg_package *pkg) {
+  char path[4200];
+  size_t len = 0;
+  bool missing = false;
+  char *text = read_text(dir, "test.json", &len, &missing, ck);
+  tc_suite *suite = NULL;
+  util_error err = {0};
+  snprintf(path, sizeof path, "%s/test.json", dir);
+  if (missing)
+    problem(ck, "test.json", "%s: missing: a package's correctness cases (docs/package-format.md)", path);
+  else if (text && tc_suite_parse(text, len, path, &suite, &err) != WGK_OK)
+    problem_err(ck, "test.json", &err);
+  else if (suite) {
+    int before = ck->problems;
+    if (m) check_tests(ck, suite, m, dir, pkg);
+    if (ck->problems == before) printf("ok    test.json: %zu case%s\n", suite->n_cases, suite->n_cases == 1 ? "" : "s");
+  }
+  free(text);
+  return suite;
+}
+
+/* Each case compiled and run on the device, through the package at abs (opened unverified: check reports a
+   stale digest itself). */
+static void check_on_device(checker *ck, const cli_common *common, const char *abs, const tc_suite *suite) {
+  cli_common open_opts = *common;
+  open_opts.strict = false;
+  wgk_context *ctx = NULL;
+  wgk_kernel *k = NULL;
+  if (cli_open("check", &open_opts, cli_pkg_open("check", &open_opts, abs), &ctx, &k))
+    check_device(ck, k, suite);
+  else
+    ck->problems++; /* cli_open printed why */
+  wgk_kernel_destroy(k);
+  wgk_context_destroy(ctx);
+}
+
 static int check(const char *arg, const cli_common *common) {
   checker ck = {0};
   char dir[4096], root[4096], path[4200];
-  struct stat st;
-  snprintf(dir, sizeof dir, "%s/build/webgpu", arg);
-  snprintf(root, sizeof root, "%s", arg);
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(dir, sizeof dir, "%s", arg);
-    snprintf(root, sizeof root, "%s/../..", arg);
-  }
-  snprintf(path, sizeof path, "%s/manifest.json", dir);
-  if (stat(path, &st) != 0)
-    return cli_error("check",
-                     "%s: no manifest.json here or in %s/build/webgpu (DIR is a package root or its "
-                     "build/webgpu folder)",
-                     arg, arg),
-           2;
+  if (!locate(arg, dir, root)) return 2;
   printf("check %s\n", arg);
-
   manifest_model *m = NULL;
   util_error err = {0};
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
   if (manifest_load_file(path, &m, &err) != WGK_OK)
     problem_err(&ck, "manifest", &err);
   else
     printf("ok    manifest.json: %s, %zu variant%s\n", m->op_id, m->n_variants, m->n_variants == 1 ? "" : "s");
-
-  snprintf(path, sizeof path, "%s/metadata.json", dir);
-  bool packed = false;
-  if (stat(path, &st) != 0) {
-    problem(&ck, "pack", "%s: missing: run `wgk pack %s` to write it (the package is unverified without it)", path,
-            arg);
-  } else if (m) {
-    packed = cli_pack_run("check", arg, true, true) == 0;
-    if (!packed)
-      problem(&ck, "pack",
-              "%s: out of date (a file changed since it was packed, or a variant's templates did): run "
-              "`wgk pack %s`",
-              path, arg);
-    else
-      printf("ok    metadata.json: up to date\n");
-  }
-
+  bool packed = check_metadata(&ck, arg, dir, m);
   /* the package, unverified when stale: the file checks below read through it */
-  cli_common open_opts = *common;
-  open_opts.strict = false;
   char *abs = realpath(dir, NULL);
   pkg_package *pkg = NULL;
   if (m && abs && packed) {
@@ -305,38 +353,13 @@ static int check(const char *arg, const cli_common *common) {
     util_error perr = {0};
     if (pkg_open(abs, &po, &pkg, &perr) != WGK_OK) problem_err(&ck, "pack", &perr);
   }
-
-  size_t len = 0;
-  bool missing = false;
-  char *text = read_text(dir, "test.json", &len, &missing, &ck);
-  tc_suite *suite = NULL;
-  snprintf(path, sizeof path, "%s/test.json", dir);
-  if (missing)
-    problem(&ck, "test.json", "%s: missing: a package's correctness cases (docs/package-format.md)", path);
-  else if (text && tc_suite_parse(text, len, path, &suite, &err) != WGK_OK)
-    problem_err(&ck, "test.json", &err);
-  else if (suite) {
-    int before = ck.problems;
-    if (m) check_tests(&ck, suite, m, dir, packed ? pkg : NULL);
-    if (ck.problems == before) printf("ok    test.json: %zu case%s\n", suite->n_cases, suite->n_cases == 1 ? "" : "s");
-  }
-  free(text);
-
+  tc_suite *suite = check_test_json(&ck, dir, m, packed ? pkg : NULL);
   check_bench(&ck, dir, m);
   check_card(&ck, root);
-
-  if (suite && m && packed && abs) {
-    wgk_context *ctx = NULL;
-    wgk_kernel *k = NULL;
-    if (cli_open("check", &open_opts, cli_pkg_open("check", &open_opts, abs), &ctx, &k))
-      check_device(&ck, k, suite);
-    else
-      ck.problems++; /* cli_open printed why */
-    wgk_kernel_destroy(k);
-    wgk_context_destroy(ctx);
-  } else {
+  if (suite && m && packed && abs)
+    check_on_device(&ck, common, abs, suite);
+  else
     printf("note  device: not checked until the manifest loads, metadata.json is up to date and test.json parses\n");
-  }
   tc_suite_free(suite);
   pkg_free(pkg);
   free(abs);

@@ -521,6 +521,47 @@ static bool stage_metadata(conv *c, json_t *variants) {
   return ok;
 }
 
+/* The seed package at arg: a real folder (root, resolved), its manifest.json inside it and a seed manifest; false
+   with err set otherwise. */
+static bool load_seed(const char *arg, char *src, const char *mpath, char root[PATH_MAX], manifest_model **m,
+                      util_error *err) {
+  if (!realpath(arg, root)) {
+    util_error_in(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, arg, NULL, "cannot open: %s", strerror(errno));
+    return false;
+  }
+  conv probe = {.src = src, .root = root, .err = err};
+  char *text = NULL;
+  size_t tlen = 0;
+  bool inside = read_src(&probe, mpath, false, &text, &tlen);
+  free(text);
+  if (!inside || manifest_load_file(mpath, m, err) != WGK_OK) return false;
+  if ((*m)->format == WGK_MANIFEST_SEED) return true;
+  util_error_in(err, WGK_ERR_INVALID_ARGUMENT, mpath, NULL, "already manifest spec 2.1; nothing to convert");
+  return false;
+}
+
+/* Every file of the converted package staged in memory: the 2.1 manifest, the shaders, test.json and bench.json,
+   the kernel card and metadata.json; false at the first that fails. */
+static bool stage_package(conv *c, const char *from, const char *to) {
+  json_t *man = manifest_json(c);
+  char *text = json_dumps(man, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(man);
+  bool ok = text && write_file(c, "manifest.json", text, strlen(text));
+  free(text);
+  json_t *variants = json_object();
+  if (ok) ok = copy_shaders(c, variants);
+  if (ok) ok = copy_file(c, "test.json", false, true) && copy_file(c, "bench.json", false, true);
+  if (ok) ok = copy_card(c, from, to);
+  if (ok) {
+    ok = stage_metadata(c, variants); /* takes variants and c->files */
+  } else {
+    json_decref(variants);
+    json_decref(c->files);
+  }
+  c->files = NULL;
+  return ok;
+}
+
 int cli_cmd_convert(int argc, char **argv) {
   if (argc != 3) return cli_usage("convert");
   util_error err;
@@ -533,49 +574,15 @@ int cli_cmd_convert(int argc, char **argv) {
   int rc = 1;
   conv c = {0};
   char root[PATH_MAX];
-  if (!realpath(argv[1], root)) {
-    util_error_in(&err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, argv[1], NULL, "cannot open: %s",
-                  strerror(errno));
-    goto out;
+  if (load_seed(argv[1], src, mpath, root, &m, &err)) {
+    c = (conv){m, m->root, json_object(), src, dst, &err, root, NULL, 0};
+    /* every source file read and checked: only now is DST made and written */
+    if (stage_package(&c, argv[1], argv[2]) && publish(&c, argv[2])) {
+      printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id,
+             m->n_variants);
+      rc = 0;
+    }
   }
-  {
-    conv probe = {.src = src, .root = root, .err = &err};
-    char *text = NULL;
-    size_t tlen = 0;
-    bool inside = read_src(&probe, mpath, false, &text, &tlen);
-    free(text);
-    if (!inside) goto out;
-  }
-  if (manifest_load_file(mpath, &m, &err) != WGK_OK) goto out;
-  if (m->format != WGK_MANIFEST_SEED) {
-    util_error_in(&err, WGK_ERR_INVALID_ARGUMENT, mpath, NULL, "already manifest spec 2.1; nothing to convert");
-    goto out;
-  }
-  c = (conv){m, m->root, json_object(), src, dst, &err, root, NULL, 0};
-  json_t *man = manifest_json(&c);
-  char *text = json_dumps(man, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-  json_decref(man);
-  bool ok = text && write_file(&c, "manifest.json", text, strlen(text));
-  free(text);
-  json_t *variants = json_object();
-  if (ok) ok = copy_shaders(&c, variants);
-  if (ok) ok = copy_file(&c, "test.json", false, true) && copy_file(&c, "bench.json", false, true);
-  if (ok) ok = copy_card(&c, argv[1], argv[2]);
-  if (ok) {
-    ok = stage_metadata(&c, variants); /* takes variants and c.files */
-  } else {
-    json_decref(variants);
-    json_decref(c.files);
-  }
-  c.files = NULL;
-  /* every source file read and checked: only now is DST made and written */
-  if (ok) ok = publish(&c, argv[2]);
-  if (ok) {
-    printf("%s: %s, %zu variants, manifest spec 2.1 with the public metadata layout\n", argv[2], m->op_id,
-           m->n_variants);
-    rc = 0;
-  }
-out:
   if (rc) {
     char msg[4096];
     util_error_format(&err, msg, sizeof msg);

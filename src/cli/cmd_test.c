@@ -169,54 +169,62 @@ static bool run_suite(wgk_kernel *k, const tc_suite *s, const case_pick *pick, b
   return ok && (matched > 0 || !pick->filter);
 }
 
-int cli_cmd_test(int argc, char **argv) {
-  cli_common o = {0};
-  const char *pkg = NULL, *shard = NULL, *record = NULL;
-  case_pick pick = {NULL, 1, 1};
-  bool list = false, as_json = false;
+/* wgk test's command line. */
+typedef struct test_args {
+  cli_common o;
+  const char *pkg, *shard, *record;
+  case_pick pick;
+  bool list, as_json;
+} test_args;
+
+/* Reads the command line into a; -1 when it is whole, else the exit status. */
+static int parse_args(int argc, char **argv, test_args *a) {
   for (int i = 1; i < argc; i++) {
-    int r = cli_common_option("test", argc, argv, &i, &o);
+    int r = cli_common_option("test", argc, argv, &i, &a->o);
     if (r < 0) return cli_usage("test");
     if (r > 0) continue;
     if (strcmp(argv[i], "--case") == 0) {
-      if (!cli_once("test", "--case", &pick.filter, cli_value("test", argc, argv, &i))) return 2;
+      if (!cli_once("test", "--case", &a->pick.filter, cli_value("test", argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--shard") == 0) {
-      if (!cli_once("test", "--shard", &shard, cli_value("test", argc, argv, &i)) || !parse_shard(shard, &pick))
+      if (!cli_once("test", "--shard", &a->shard, cli_value("test", argc, argv, &i)) ||
+          !parse_shard(a->shard, &a->pick))
         return 2;
     } else if (strcmp(argv[i], "--record") == 0) {
-      if (!cli_once("test", "--record", &record, cli_value("test", argc, argv, &i))) return 2;
+      if (!cli_once("test", "--record", &a->record, cli_value("test", argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
-      list = true;
+      a->list = true;
     } else if (strcmp(argv[i], "--json") == 0) {
-      as_json = true;
+      a->as_json = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cli_error(
                  "test",
                  "unknown option '%s' (wgk test takes: --case --shard --list --json --record and the common options)",
                  argv[i]),
              2;
-    } else if (pkg) {
-      return cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], pkg), 2;
+    } else if (a->pkg) {
+      return cli_error("test", "unexpected argument '%s' (the package is already '%s')", argv[i], a->pkg), 2;
     } else {
-      pkg = argv[i];
+      a->pkg = argv[i];
     }
   }
-  if (!pkg) return cli_usage("test");
-  if (record && (shard || list || as_json))
+  if (!a->pkg) return cli_usage("test");
+  if (a->record && (a->shard || a->list || a->as_json))
     return cli_error("test", "--record writes expected files; it takes no %s",
-                     shard  ? "--shard"
-                     : list ? "--list"
-                            : "--json"),
+                     a->shard  ? "--shard"
+                     : a->list ? "--list"
+                               : "--json"),
            2;
-  if (record && !record[0]) return cli_error("test", "--record: the reference command is empty"), 2;
-  if (record) return cli_test_record(&o, pkg, record, pick.filter);
-  /* The package, test.json and --case are checked before a GPU context is made. */
-  pkg_package *pre_pkg = cli_pkg_open("test", &o, pkg);
-  tc_suite *pre = pre_pkg ? load_suite(pre_pkg) : NULL;
-  const char *filter = pick.filter;
-  bool *chosen = pre ? calloc(pre->n_cases ? pre->n_cases : 1, sizeof *chosen) : NULL;
-  if (pre && !chosen) cli_error("test", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
-  bool matched = chosen && (pick_cases(pre, &pick, chosen) > 0 || !filter);
+  if (a->record && !a->record[0]) return cli_error("test", "--record: the reference command is empty"), 2;
+  return -1;
+}
+
+/* Before a GPU context is made: --case must match a case of the suite (else the ids are named), and --list prints
+   the picked ids. false when nothing is to run (an error, or the listing was all). */
+static bool check_picked(const tc_suite *pre, const test_args *a, bool *listed) {
+  const char *filter = a->pick.filter;
+  bool *chosen = calloc(pre->n_cases ? pre->n_cases : 1, sizeof *chosen);
+  if (!chosen) cli_error("test", "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
+  bool matched = chosen && (pick_cases(pre, &a->pick, chosen) > 0 || !filter);
   if (chosen && !matched) {
     char ids[1024];
     size_t n = 0;
@@ -225,8 +233,8 @@ int cli_cmd_test(int argc, char **argv) {
       n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", i ? ", " : "", pre->cases[i].id);
     cli_error("test", "--case %s: no test.json case id contains '%s' (cases: %s)", filter, filter, n ? ids : "none");
   }
-  if (matched && list) { /* listing needs no GPU */
-    json_t *ids = as_json ? json_array() : NULL;
+  if (matched && a->list) { /* listing needs no GPU */
+    json_t *ids = a->as_json ? json_array() : NULL;
     for (size_t i = 0; i < pre->n_cases; i++)
       if (chosen[i] && ids)
         json_array_append_new(ids, json_string(pre->cases[i].id));
@@ -235,36 +243,51 @@ int cli_cmd_test(int argc, char **argv) {
     if (ids && print_json(json_pack("{s:o}", "cases", ids))) matched = false;
   }
   free(chosen);
-  if (!matched || list) {
-    tc_suite_free(pre);
-    pkg_free(pre_pkg);
-    return matched ? 0 : 1;
+  *listed = matched && a->list;
+  return matched && !a->list;
+}
+
+/* Runs the suite and prints the summary (a line, or with --json the document of every outcome); the exit status. */
+static int run_and_report(wgk_context *ctx, wgk_kernel *k, const tc_suite *suite, const test_args *a) {
+  int counts[3] = {0, 0, 0};
+  if (a->o.verbose && !a->as_json) printf("adapter: %s\n", wgk_context_adapter(ctx));
+  json_t *report = a->as_json ? json_array() : NULL;
+  bool ok = run_suite(k, suite, &a->pick, a->o.verbose, report, counts);
+  if (report) {
+    json_t *doc = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i}", "package", rt_kernel_manifest(k)->op_id, "adapter",
+                            wgk_context_adapter(ctx), "cases", report, "passed", counts[WGK_TC_PASS], "failed",
+                            counts[WGK_TC_FAIL], "skipped", counts[WGK_TC_SKIP]);
+    if (print_json(doc)) ok = false;
+  } else {
+    printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
+    if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);
+    printf("\n");
+  }
+  return ok && counts[WGK_TC_FAIL] == 0 ? 0 : 1;
+}
+
+int cli_cmd_test(int argc, char **argv) {
+  test_args a = {.pick = {NULL, 1, 1}};
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  if (a.record) return cli_test_record(&a.o, a.pkg, a.record, a.pick.filter);
+  /* The package, test.json and --case are checked before a GPU context is made. */
+  pkg_package *pkg = cli_pkg_open("test", &a.o, a.pkg);
+  tc_suite *suite = pkg ? load_suite(pkg) : NULL;
+  bool listed = false;
+  if (!suite || !check_picked(suite, &a, &listed)) {
+    tc_suite_free(suite);
+    pkg_free(pkg);
+    return listed ? 0 : 1;
   }
   /* the package and test.json read for the checks are the ones that run: each read once */
   wgk_context *ctx = NULL;
   wgk_kernel *k = NULL;
-  tc_suite *suite = pre;
-  if (!cli_open("test", &o, pre_pkg, &ctx, &k)) {
+  if (!cli_open("test", &a.o, pkg, &ctx, &k)) {
     tc_suite_free(suite);
     return 1;
   }
-  int counts[3] = {0, 0, 0}, rc = 1;
-  if (suite) {
-    if (o.verbose && !as_json) printf("adapter: %s\n", wgk_context_adapter(ctx));
-    json_t *report = as_json ? json_array() : NULL;
-    bool ok = run_suite(k, suite, &pick, o.verbose, report, counts);
-    if (report) {
-      json_t *doc = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i}", "package", rt_kernel_manifest(k)->op_id, "adapter",
-                              wgk_context_adapter(ctx), "cases", report, "passed", counts[WGK_TC_PASS], "failed",
-                              counts[WGK_TC_FAIL], "skipped", counts[WGK_TC_SKIP]);
-      if (print_json(doc)) ok = false;
-    } else {
-      printf("%d passed, %d failed", counts[WGK_TC_PASS], counts[WGK_TC_FAIL]);
-      if (counts[WGK_TC_SKIP]) printf(", %d skipped", counts[WGK_TC_SKIP]);
-      printf("\n");
-    }
-    rc = ok && counts[WGK_TC_FAIL] == 0 ? 0 : 1;
-  }
+  rc = run_and_report(ctx, k, suite, &a);
   tc_suite_free(suite);
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);

@@ -174,26 +174,66 @@ static bool has_metadata(const char *arg) {
   return stat(path, &st) == 0;
 }
 
-int cli_test_record(const cli_common *o, const char *arg, const char *command, const char *filter) {
+/* One case recorded: its inputs written to a fresh folder, the reference run there, its outputs taken into the
+   package; the folder is removed after, kept (and named) when a step failed. */
+static bool record_case(const char *command, const tc_case *c, pkg_package *pkg, const char *source) {
+  const char *tmp = util_env("TMPDIR");
+  char dir[4096], sub[4200];
+  snprintf(dir, sizeof dir, "%s/wgk-record-XXXXXX", tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    cli_error("test", "--record: cannot make a folder in %s: %s", tmp ? tmp : "/tmp", strerror(errno));
+    return false;
+  }
+  snprintf(sub, sizeof sub, "%s/inputs", dir);
+  bool ok = mkdir(sub, 0700) == 0;
+  snprintf(sub, sizeof sub, "%s/outputs", dir);
+  ok = ok && mkdir(sub, 0700) == 0;
+  ok = ok && write_case(dir, c, pkg, source);
+  int status = ok ? run_reference(command, pkg_root(pkg), c->id, dir) : -1;
+  if (ok && status != 0)
+    cli_error("test", "--record: case %s: the reference `%s` exited %d (run in %s, WGK_CASE_DIR=%s)", c->id, command,
+              status, pkg_root(pkg), dir);
+  ok = ok && status == 0 && take_outputs(dir, c, pkg);
+  if (ok)
+    remove_tree(dir);
+  else
+    cli_error("test", "--record: stopped at case %s; its folder is kept: %s", c->id, dir);
+  return ok;
+}
+
+/* The package folder at arg, repacked first when it has a metadata.json (*packed), opened unverified; NULL after
+   saying why, with the exit status in *rc (2: arg is no package folder). */
+static pkg_package *open_folder(const cli_common *o, const char *arg, bool *packed, int *rc) {
   char probe[4096];
   struct stat st;
   snprintf(probe, sizeof probe, "%s/build/webgpu/manifest.json", arg);
   bool folder = stat(probe, &st) == 0;
   snprintf(probe, sizeof probe, "%s/manifest.json", arg);
-  if (!folder && stat(probe, &st) != 0)
-    return cli_error("test",
-                     "--record writes into a package folder: %s holds no manifest.json (here or in "
-                     "build/webgpu)",
-                     arg),
-           2;
-  bool packed = has_metadata(arg);
-  if (packed && cli_pack_run("test", arg, false, true) != 0) return 1;
+  if (!folder && stat(probe, &st) != 0) {
+    cli_error("test",
+              "--record writes into a package folder: %s holds no manifest.json (here or in "
+              "build/webgpu)",
+              arg);
+    *rc = 2;
+    return NULL;
+  }
+  *rc = 1;
+  *packed = has_metadata(arg);
+  if (*packed && cli_pack_run("test", arg, false, true) != 0) return NULL;
   cli_common opened = *o;
   opened.strict = false;
   char *abs = realpath(arg, NULL); /* a folder, never searched for as an id */
   pkg_package *pkg = abs ? cli_pkg_open("test", &opened, abs) : NULL;
   free(abs);
-  if (!pkg) return 1;
+  return pkg;
+}
+
+int cli_test_record(const cli_common *o, const char *arg, const char *command, const char *filter) {
+  bool packed = false;
+  int rc = 0;
+  pkg_package *pkg = open_folder(o, arg, &packed, &rc);
+  if (!pkg) return rc;
+  rc = 0;
   char source[4096];
   snprintf(source, sizeof source, "%s/test.json", pkg_dir(pkg));
   const char *text = NULL;
@@ -206,37 +246,16 @@ int cli_test_record(const cli_common *o, const char *arg, const char *command, c
     pkg_free(pkg);
     return 1;
   }
-  const char *tmp = util_env("TMPDIR");
-  int recorded = 0, matched = 0, rc = 0;
+  int recorded = 0, matched = 0;
   for (size_t i = 0; i < suite->n_cases && rc == 0; i++) {
     const tc_case *c = &suite->cases[i];
     if (!tc_case_matches(c, filter)) continue;
     matched++;
     if (c->expect_error || !tc_case_has_npy_expected(c)) continue;
-    char dir[4096], sub[4200];
-    snprintf(dir, sizeof dir, "%s/wgk-record-XXXXXX", tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
+    if (!record_case(command, c, pkg, source))
       rc = 1;
-      cli_error("test", "--record: cannot make a folder in %s: %s", tmp ? tmp : "/tmp", strerror(errno));
-      break;
-    }
-    snprintf(sub, sizeof sub, "%s/inputs", dir);
-    bool ok = mkdir(sub, 0700) == 0;
-    snprintf(sub, sizeof sub, "%s/outputs", dir);
-    ok = ok && mkdir(sub, 0700) == 0;
-    ok = ok && write_case(dir, c, pkg, source);
-    int status = ok ? run_reference(command, pkg_root(pkg), c->id, dir) : -1;
-    if (ok && status != 0)
-      cli_error("test", "--record: case %s: the reference `%s` exited %d (run in %s, WGK_CASE_DIR=%s)", c->id, command,
-                status, pkg_root(pkg), dir);
-    ok = ok && status == 0 && take_outputs(dir, c, pkg);
-    if (ok) remove_tree(dir);
-    if (!ok) {
-      rc = 1;
-      cli_error("test", "--record: stopped at case %s; its folder is kept: %s", c->id, dir);
-      break;
-    }
-    recorded++;
+    else
+      recorded++;
   }
   if (rc == 0 && filter && matched == 0)
     rc = (cli_error("test", "--case %s: no test.json case id contains it", filter), 1);

@@ -165,12 +165,8 @@ static bool element_type_ok(const char *et) {
   return *p == '\0';
 }
 
-static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handle, const manifest_variant *v,
-                             const char *what, manifest_binding *b) {
-  b->semantic = "";
-  b->pos = manifest_here(rd);
-  wgk_status st = manifest_expect(rd, e, JSON_OBJECT, "a binding entry object");
-  if (st) return st;
+/* The entry's keys are known ones and its string keys non-empty strings. */
+static wgk_status check_entry_keys(manifest_rd *rd, const json_t *e, const char *what) {
   const char *key;
   const json_t *x;
   json_object_foreach((json_t *)e, key, x) {
@@ -188,16 +184,13 @@ static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handl
     if (s && (!json_is_string(s) || json_string_length(s) == 0))
       return manifest_fail_in(rd, *k, false, "%s.%s must be a non-empty string", what, *k);
   }
-  const char *name = json_string_value(json_object_get(e, "name"));
-  const char *arg = json_string_value(json_object_get(e, "arg"));
-  const char *scratch = json_string_value(json_object_get(e, "scratch"));
-  if (!name) name = handle ? handle : arg ? arg : scratch;
-  if (!name) return manifest_fail(rd, "%s: an inline binding entry needs a name (name, arg or scratch)", what);
-  if (!manifest_identifier(name)) return manifest_fail(rd, "%s.name must be a WGSL identifier, got '%s'", what, name);
-  b->name = name;
-  const char *it_id = scratch ? scratch : (v && manifest_find_intermediate(v, name)) ? name : NULL;
-  const manifest_intermediate *it = it_id ? manifest_find_intermediate(v, it_id) : NULL;
-  const manifest_port *port = it_id ? NULL : manifest_find_port(rd->m, arg ? arg : name);
+  return WGK_OK;
+}
+
+/* The entry's buffer type: written, or defaulted from what it binds (uniform for struct fields, storage for an
+   intermediate, read-only-storage for an input port, storage for an output). */
+static wgk_status read_buffer(manifest_rd *rd, const json_t *e, bool intermediate, const manifest_port *port,
+                              const char *bound, const char *what, manifest_binding *b) {
   const char *buffer = json_string_value(json_object_get(e, "buffer"));
   if (json_object_get(e, "buffer") && !buffer)
     return manifest_fail_in(rd, "buffer", false, "%s.buffer must be a string: read-only-storage, storage or uniform%s",
@@ -207,14 +200,14 @@ static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handl
                                                                          : "");
   if (!buffer)
     buffer = json_object_get(e, "struct") ? "uniform"
-             : it_id                      ? "storage"
+             : intermediate               ? "storage"
              : port                       ? (port->dir == WGK_PORT_INPUT ? "read-only-storage" : "storage")
                                           : NULL;
   if (!buffer)
     return manifest_fail(rd,
                          "%s binds \"%s\", which is neither a declared tensor nor an intermediate, so its buffer "
                          "type cannot default; write buffer",
-                         what, arg ? arg : name);
+                         what, bound);
   if (strcmp(buffer, "read-only-storage") == 0)
     b->buffer = WGK_BUFFER_READ_ONLY_STORAGE;
   else if (strcmp(buffer, "storage") == 0)
@@ -223,29 +216,40 @@ static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handl
     b->buffer = WGK_BUFFER_UNIFORM;
   else
     return manifest_fail_in(rd, "buffer", false, "%s.buffer must be read-only-storage, storage or uniform", what);
-  if (b->buffer == WGK_BUFFER_UNIFORM) return read_struct(rd, e, b, what);
-  if (json_object_get(e, "struct") || json_object_get(e, "structName"))
-    return manifest_fail(rd, "%s: a storage binding takes elementType, not struct fields", what);
-  b->arg = arg ? arg : (it_id ? NULL : name);
-  b->intermediate = scratch; /* resolved against the variant per pass */
+  return WGK_OK;
+}
+
+/* The element type a storage binding of a port takes when the entry writes none: the port's storage dtype, vec2<u32>
+   for an opaque int64, its one dtype, or $T for its type variable; NULL in *et with an error when none applies. */
+static wgk_status port_element_type(manifest_rd *rd, const manifest_port *port, const char *what, const char **et) {
+  if (port->storage_dtype)
+    *et = storage_scalar(port->storage_dtype);
+  else if (port->opaque_int64)
+    *et = "vec2<u32>";
+  else if (!port->type_var && port->n_dtypes == 1 && !port->dtype_defaulted)
+    *et = storage_scalar(port->dtypes[0]);
+  else if (port->type_var) {
+    char *t = manifest_alloc(rd, strlen(port->type_var) + 2, 1);
+    if (!t) return WGK_ERR_OUT_OF_MEMORY;
+    sprintf(t, "$%s", port->type_var);
+    *et = t;
+  } else {
+    return manifest_fail(rd, "%s binds port \"%s\", which declares no dtype; write the entry's elementType", what,
+                         port->name);
+  }
+  return WGK_OK;
+}
+
+/* A storage binding's element type: written or defaulted, a WGSL storage type or a $placeholder, vec2<u32> for an
+   int64 tensor. */
+static wgk_status read_element_type(manifest_rd *rd, const json_t *e, const manifest_variant *v,
+                                    const manifest_intermediate *it, const manifest_port *port, const char *scratch,
+                                    const char *what, manifest_binding *b) {
   const char *et = json_string_value(json_object_get(e, "elementType"));
   if (!et && it) et = storage_scalar(it->dtype);
   if (!et && port) {
-    if (port->storage_dtype)
-      et = storage_scalar(port->storage_dtype);
-    else if (port->opaque_int64)
-      et = "vec2<u32>";
-    else if (!port->type_var && port->n_dtypes == 1 && !port->dtype_defaulted)
-      et = storage_scalar(port->dtypes[0]);
-    else if (port->type_var) {
-      char *t = manifest_alloc(rd, strlen(port->type_var) + 2, 1);
-      if (!t) return WGK_ERR_OUT_OF_MEMORY;
-      sprintf(t, "$%s", port->type_var);
-      et = t;
-    } else {
-      return manifest_fail(rd, "%s binds port \"%s\", which declares no dtype; write the entry's elementType", what,
-                           port->name);
-    }
+    wgk_status st = port_element_type(rd, port, what, &et);
+    if (st) return st;
   }
   if (!et)
     return scratch && !v ? manifest_fail(rd,
@@ -268,23 +272,55 @@ static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handl
                             "vecN<T>, matCxR<f32|f16>, atomic<i32|u32>, array<T[, N]>) nor a $placeholder",
                             what, et);
   b->element_type = et;
+  return WGK_OK;
+}
+
+/* length: a positive integer (kept as its decimal text) or a $derive reference. */
+static wgk_status read_length(manifest_rd *rd, const json_t *e, const char *what, manifest_binding *b) {
   const json_t *len = json_object_get(e, "length");
-  if (len) {
-    char text[32];
-    if (json_is_integer(len) && json_integer_value(len) > 0 && json_integer_value(len) <= 9007199254740991LL) {
-      snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(len));
-      b->length = manifest_strdup(rd, text);
-      if (!b->length) return WGK_ERR_OUT_OF_MEMORY;
-    } else if (json_is_string(len) && json_string_value(len)[0] == '$' && json_string_length(len) > 1) {
-      b->length = json_string_value(len);
-    } else {
-      return manifest_fail_in(rd, "length", false,
-                              "%s.length must be a positive integer or a $-prefixed derive "
-                              "reference",
-                              what);
-    }
+  if (!len) return WGK_OK;
+  char text[32];
+  if (json_is_integer(len) && json_integer_value(len) > 0 && json_integer_value(len) <= 9007199254740991LL) {
+    snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(len));
+    b->length = manifest_strdup(rd, text);
+    if (!b->length) return WGK_ERR_OUT_OF_MEMORY;
+  } else if (json_is_string(len) && json_string_value(len)[0] == '$' && json_string_length(len) > 1) {
+    b->length = json_string_value(len);
+  } else {
+    return manifest_fail_in(rd, "length", false,
+                            "%s.length must be a positive integer or a $-prefixed derive "
+                            "reference",
+                            what);
   }
   return WGK_OK;
+}
+
+static wgk_status read_entry(manifest_rd *rd, const json_t *e, const char *handle, const manifest_variant *v,
+                             const char *what, manifest_binding *b) {
+  b->semantic = "";
+  b->pos = manifest_here(rd);
+  wgk_status st = manifest_expect(rd, e, JSON_OBJECT, "a binding entry object");
+  if (!st) st = check_entry_keys(rd, e, what);
+  if (st) return st;
+  const char *name = json_string_value(json_object_get(e, "name"));
+  const char *arg = json_string_value(json_object_get(e, "arg"));
+  const char *scratch = json_string_value(json_object_get(e, "scratch"));
+  if (!name) name = handle ? handle : arg ? arg : scratch;
+  if (!name) return manifest_fail(rd, "%s: an inline binding entry needs a name (name, arg or scratch)", what);
+  if (!manifest_identifier(name)) return manifest_fail(rd, "%s.name must be a WGSL identifier, got '%s'", what, name);
+  b->name = name;
+  const char *it_id = scratch ? scratch : (v && manifest_find_intermediate(v, name)) ? name : NULL;
+  const manifest_intermediate *it = it_id ? manifest_find_intermediate(v, it_id) : NULL;
+  const manifest_port *port = it_id ? NULL : manifest_find_port(rd->m, arg ? arg : name);
+  st = read_buffer(rd, e, it_id != NULL, port, arg ? arg : name, what, b);
+  if (st) return st;
+  if (b->buffer == WGK_BUFFER_UNIFORM) return read_struct(rd, e, b, what);
+  if (json_object_get(e, "struct") || json_object_get(e, "structName"))
+    return manifest_fail(rd, "%s: a storage binding takes elementType, not struct fields", what);
+  b->arg = arg ? arg : (it_id ? NULL : name);
+  b->intermediate = scratch; /* resolved against the variant per pass */
+  st = read_element_type(rd, e, v, it, port, scratch, what, b);
+  return st ? st : read_length(rd, e, what, b);
 }
 
 wgk_status manifest_spec21_handles(manifest_rd *rd, const json_t *root) {

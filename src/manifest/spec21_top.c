@@ -323,6 +323,44 @@ static const manifest_type_constraint *type_of(manifest_rd *rd, const char *type
 
 static bool is_int64_only(const char **dts, size_t n) { return n == 1 && strcmp(dts[0], "int64") == 0; }
 
+/* narrowing: checked or saturating, on a projected int64 input only, and required there. */
+static wgk_status read_narrowing(manifest_rd *rd, const char *nar, const char *what, bool output, bool projected,
+                                 manifest_port *p) {
+  if (nar) {
+    if (strcmp(nar, "checked") && strcmp(nar, "saturating"))
+      return manifest_fail_in(rd, "narrowing", false, "%s.narrowing must be checked or saturating, got '%s'", what,
+                              nar);
+    if (output || !projected)
+      return manifest_fail_in(rd, "narrowing", false, "%s.narrowing is valid only on a projected logical int64 input",
+                              what);
+    p->narrowing = strcmp(nar, "checked") == 0 ? WGK_NARROW_CHECKED : WGK_NARROW_SATURATING;
+  } else if (!output && projected) {
+    return manifest_fail_in(rd, "storage", false,
+                            "%s: a projected int64 input must declare narrowing as checked or "
+                            "saturating",
+                            what);
+  }
+  return WGK_OK;
+}
+
+/* layout: packed, on an input whose dtype resolves to uint8 only. */
+static wgk_status read_layout(manifest_rd *rd, const char *layout, const char *what, bool output, const char **dts,
+                              size_t n_dts, bool resolved, manifest_port *p) {
+  if (output) return manifest_fail_in(rd, "layout", true, "%s cannot declare a storage layout", what);
+  if (strcmp(layout, "packed") != 0)
+    return manifest_fail_in(rd, "layout", false, "%s has unsupported storage layout '%s' (known: packed)", what,
+                            layout);
+  bool u8 = resolved && n_dts > 0;
+  for (size_t i = 0; u8 && i < n_dts; i++) u8 = strcmp(dts[i], "uint8") == 0;
+  if (!u8)
+    return manifest_fail_in(rd, "layout", false,
+                            "%s declares the packed storage layout but its dtype does not "
+                            "resolve to uint8 only",
+                            what);
+  p->packed = true;
+  return WGK_OK;
+}
+
 static wgk_status read_storage(manifest_rd *rd, const json_t *obj, const char *what, bool output, manifest_port *p,
                                const char **dts, size_t n_dts, bool resolved) {
   const char *storage = NULL, *nar = NULL, *layout = NULL;
@@ -353,39 +391,12 @@ static wgk_status read_storage(manifest_rd *rd, const json_t *obj, const char *w
     }
   }
   bool projected = i64 && storage && (strcmp(storage, "int32") == 0 || strcmp(storage, "uint32") == 0);
-  if (nar) {
-    if (strcmp(nar, "checked") && strcmp(nar, "saturating"))
-      return manifest_fail_in(rd, "narrowing", false, "%s.narrowing must be checked or saturating, got '%s'", what,
-                              nar);
-    if (output || !projected)
-      return manifest_fail_in(rd, "narrowing", false, "%s.narrowing is valid only on a projected logical int64 input",
-                              what);
-    p->narrowing = strcmp(nar, "checked") == 0 ? WGK_NARROW_CHECKED : WGK_NARROW_SATURATING;
-  } else if (!output && projected) {
-    return manifest_fail_in(rd, "storage", false,
-                            "%s: a projected int64 input must declare narrowing as checked or "
-                            "saturating",
-                            what);
-  }
+  st = read_narrowing(rd, nar, what, output, projected, p);
+  if (st) return st;
   if (projected) p->storage_dtype = storage;
   p->opaque_int64 = (storage && strcmp(storage, "int64") == 0) || (!storage && i64);
-  if (layout) {
-    if (output) return manifest_fail_in(rd, "layout", true, "%s cannot declare a storage layout", what);
-    if (strcmp(layout, "packed") != 0)
-      return manifest_fail_in(rd, "layout", false, "%s has unsupported storage layout '%s' (known: packed)", what,
-                              layout);
-    bool u8 = resolved && n_dts > 0;
-    for (size_t i = 0; u8 && i < n_dts; i++) u8 = strcmp(dts[i], "uint8") == 0;
-    if (!u8)
-      return manifest_fail_in(rd, "layout", false,
-                              "%s declares the packed storage layout but its dtype does not "
-                              "resolve to uint8 only",
-                              what);
-    p->packed = true;
-  }
-  return WGK_OK;
+  return layout ? read_layout(rd, layout, what, output, dts, n_dts, resolved, p) : WGK_OK;
 }
-
 static wgk_status read_port(manifest_rd *rd, const char *name, const json_t *obj, bool output, manifest_port *p) {
   char what[160];
   snprintf(what, sizeof what, "%s.%s", output ? "outputs" : "inputs", name);
@@ -591,6 +602,38 @@ static bool same_value(const json_t *a, const json_t *b) {
   return json_equal((json_t *)a, (json_t *)b);
 }
 
+/* attributeConstraints.NAME.values: a non-empty list of distinct finite scalars. */
+static wgk_status read_constraint_values(manifest_rd *rd, const char *name, const json_t *vals, manifest_attribute *a) {
+  size_t mark = manifest_push_key(rd, "values");
+  wgk_status st = WGK_OK;
+  if (!json_is_array(vals) || json_array_size(vals) == 0)
+    st = manifest_fail(rd, "attributeConstraints.%s.values must be a non-empty list", name);
+  const json_t **list = st ? NULL : manifest_alloc(rd, json_array_size(vals), sizeof *list);
+  if (!st && !list) st = WGK_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; !st && i < json_array_size(vals); i++) {
+    const json_t *x = json_array_get(vals, i);
+    size_t m2 = manifest_push_index(rd, i);
+    if (!finite_scalar(x))
+      st = manifest_fail(rd,
+                         "attributeConstraints.%s.values must contain only finite JSON "
+                         "scalars",
+                         name);
+    for (size_t j = 0; !st && j < i; j++)
+      if (same_value(list[j], x)) {
+        char shown[80];
+        manifest_show(x, shown, sizeof shown);
+        st = manifest_fail(rd, "attributeConstraints.%s.values contains duplicate %s", name, shown);
+      }
+    list[i] = x;
+    manifest_pop(rd, m2);
+  }
+  manifest_pop(rd, mark);
+  if (st) return st;
+  a->values = list;
+  a->n_values = json_array_size(vals);
+  return WGK_OK;
+}
+
 static wgk_status read_constraint(manifest_rd *rd, const char *name, const json_t *obj) {
   manifest_attribute *a = (manifest_attribute *)manifest_find_attribute(rd->m, name);
   if (!a) return manifest_fail_key(rd, "attributeConstraints.%s does not name a declared attribute", name);
@@ -610,34 +653,7 @@ static wgk_status read_constraint(manifest_rd *rd, const char *name, const json_
                             "attribute has a default",
                             name);
   const json_t *vals = json_object_get(obj, "values");
-  if (vals) {
-    size_t mark = manifest_push_key(rd, "values");
-    if (!json_is_array(vals) || json_array_size(vals) == 0)
-      st = manifest_fail(rd, "attributeConstraints.%s.values must be a non-empty list", name);
-    const json_t **list = st ? NULL : manifest_alloc(rd, json_array_size(vals), sizeof *list);
-    if (!st && !list) st = WGK_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; !st && i < json_array_size(vals); i++) {
-      const json_t *x = json_array_get(vals, i);
-      size_t m2 = manifest_push_index(rd, i);
-      if (!finite_scalar(x))
-        st = manifest_fail(rd,
-                           "attributeConstraints.%s.values must contain only finite JSON "
-                           "scalars",
-                           name);
-      for (size_t j = 0; !st && j < i; j++)
-        if (same_value(list[j], x)) {
-          char shown[80];
-          manifest_show(x, shown, sizeof shown);
-          st = manifest_fail(rd, "attributeConstraints.%s.values contains duplicate %s", name, shown);
-        }
-      list[i] = x;
-      manifest_pop(rd, m2);
-    }
-    manifest_pop(rd, mark);
-    if (st) return st;
-    a->values = list;
-    a->n_values = json_array_size(vals);
-  }
+  if (vals && (st = read_constraint_values(rd, name, vals, a))) return st;
   if (!a->required && !a->values)
     return manifest_fail(rd, "attributeConstraints.%s must declare required: true and/or values", name);
   if (a->default_value && a->values) {
@@ -948,6 +964,56 @@ static wgk_status read_matrix_configs(manifest_rd *rd, const json_t *list) {
   return st;
 }
 
+/* requires.features: known feature names. */
+static wgk_status read_required_features(manifest_rd *rd, const json_t *fs, manifest_requires *r) {
+  size_t mark = manifest_push_key(rd, "features");
+  wgk_status st = WGK_OK;
+  if (!json_is_array(fs)) st = manifest_fail(rd, "requires.features must be an array of strings");
+  r->features = st ? NULL : manifest_alloc(rd, json_array_size(fs), sizeof *r->features);
+  if (!st && !r->features) st = WGK_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; !st && i < json_array_size(fs); i++) {
+    size_t m2 = manifest_push_index(rd, i);
+    const char *f = json_string_value(json_array_get(fs, i));
+    if (!f)
+      st = manifest_fail(rd, "requires.features must be an array of strings");
+    else if (!in_list(features, f))
+      st = manifest_fail(rd,
+                         "requires.features has unknown feature \"%s\"; expected one of shader-f16, subgroups, "
+                         "subgroup-size-control, chromium-experimental-subgroup-matrix, timestamp-query, "
+                         "texture-formats-tier1, texture-formats-tier2",
+                         f);
+    else
+      r->features[r->n_features++] = f;
+    manifest_pop(rd, m2);
+  }
+  manifest_pop(rd, mark);
+  return st;
+}
+
+/* requires.limits: canonical WebGPU limit names to finite minimums. */
+static wgk_status read_required_limits(manifest_rd *rd, const json_t *ls, manifest_requires *r) {
+  size_t mark = manifest_push_key(rd, "limits");
+  wgk_status st = manifest_expect(rd, ls, JSON_OBJECT, "an object of limit minimums");
+  manifest_limit_min *lm = st ? NULL : manifest_alloc(rd, json_object_size(ls), sizeof *lm);
+  if (!st && !lm) st = WGK_ERR_OUT_OF_MEMORY;
+  const char *name;
+  const json_t *v;
+  if (!st) json_object_foreach((json_t *)ls, name, v) {
+      size_t m2 = manifest_push_key(rd, name);
+      if (!in_list(limit_names, name))
+        st = manifest_fail_key(rd, "requires.limits has unknown limit \"%s\"; not a canonical WebGPU limit name", name);
+      else if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        st = manifest_fail(rd, "requires.limits.%s must be a finite number", name);
+      else
+        lm[r->n_limits++] = (manifest_limit_min){name, json_number_value(v)};
+      manifest_pop(rd, m2);
+      if (st) break;
+    }
+  r->limits = lm;
+  manifest_pop(rd, mark);
+  return st;
+}
+
 wgk_status manifest_spec21_requires(manifest_rd *rd, const json_t *obj, const char *key, manifest_requires **out) {
   *out = NULL;
   const json_t *req = json_object_get(obj, key);
@@ -958,51 +1024,9 @@ wgk_status manifest_spec21_requires(manifest_rd *rd, const json_t *obj, const ch
   manifest_requires *r = st ? NULL : manifest_alloc(rd, 1, sizeof *r);
   if (!st && !r) st = WGK_ERR_OUT_OF_MEMORY;
   const json_t *fs = st ? NULL : json_object_get(req, "features");
-  if (fs) {
-    size_t m2 = manifest_push_key(rd, "features");
-    if (!json_is_array(fs)) st = manifest_fail(rd, "requires.features must be an array of strings");
-    r->features = st ? NULL : manifest_alloc(rd, json_array_size(fs), sizeof *r->features);
-    if (!st && !r->features) st = WGK_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; !st && i < json_array_size(fs); i++) {
-      size_t m3 = manifest_push_index(rd, i);
-      const char *f = json_string_value(json_array_get(fs, i));
-      if (!f)
-        st = manifest_fail(rd, "requires.features must be an array of strings");
-      else if (!in_list(features, f))
-        st = manifest_fail(rd,
-                           "requires.features has unknown feature \"%s\"; expected one of shader-f16, subgroups, "
-                           "subgroup-size-control, chromium-experimental-subgroup-matrix, timestamp-query, "
-                           "texture-formats-tier1, texture-formats-tier2",
-                           f);
-      else
-        r->features[r->n_features++] = f;
-      manifest_pop(rd, m3);
-    }
-    manifest_pop(rd, m2);
-  }
+  if (fs) st = read_required_features(rd, fs, r);
   const json_t *ls = st ? NULL : json_object_get(req, "limits");
-  if (ls) {
-    size_t m2 = manifest_push_key(rd, "limits");
-    st = manifest_expect(rd, ls, JSON_OBJECT, "an object of limit minimums");
-    manifest_limit_min *lm = st ? NULL : manifest_alloc(rd, json_object_size(ls), sizeof *lm);
-    if (!st && !lm) st = WGK_ERR_OUT_OF_MEMORY;
-    const char *name;
-    const json_t *v;
-    if (!st) json_object_foreach((json_t *)ls, name, v) {
-        size_t m3 = manifest_push_key(rd, name);
-        if (!in_list(limit_names, name))
-          st = manifest_fail_key(rd, "requires.limits has unknown limit \"%s\"; not a canonical WebGPU limit name",
-                                 name);
-        else if (!json_is_number(v) || !isfinite(json_number_value(v)))
-          st = manifest_fail(rd, "requires.limits.%s must be a finite number", name);
-        else
-          lm[r->n_limits++] = (manifest_limit_min){name, json_number_value(v)};
-        manifest_pop(rd, m3);
-        if (st) break;
-      }
-    r->limits = lm;
-    manifest_pop(rd, m2);
-  }
+  if (ls) st = read_required_limits(rd, ls, r);
   const json_t *sms = st ? NULL : json_object_get(req, "subgroupMinSize");
   if (sms) {
     if (!json_is_integer(sms) || json_integer_value(sms) < 1 || json_integer_value(sms) > 1 << 20)

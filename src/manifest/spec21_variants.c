@@ -307,22 +307,44 @@ static wgk_status read_derive_values(manifest_rd *rd, const json_t *obj, const m
   return WGK_OK;
 }
 
+/* The pass's id: written (a non-empty string) or pass_<index>. */
+static wgk_status read_pass_id(manifest_rd *rd, const json_t *obj, size_t index, manifest_pass *p) {
+  const json_t *id = json_object_get(obj, "id");
+  if (id && (!json_is_string(id) || json_string_length(id) == 0))
+    return manifest_fail_in(rd, "id", false, "pass %zu id must be a non-empty string", index);
+  if (id) {
+    p->id = json_string_value(id);
+    return WGK_OK;
+  }
+  char buf[32];
+  snprintf(buf, sizeof buf, "pass_%zu", index);
+  p->id = manifest_strdup(rd, buf);
+  return p->id ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+}
+
+/* subgroupCollectivesWidth: "portable" (-1) or a power of two in [4, 128]. */
+static wgk_status read_subgroup_width(manifest_rd *rd, const json_t *obj, manifest_pass *p) {
+  const json_t *sw = json_object_get(obj, "subgroupCollectivesWidth");
+  if (!sw) return WGK_OK;
+  json_int_t w = json_is_integer(sw) ? json_integer_value(sw) : 0;
+  if (json_is_string(sw) && strcmp(json_string_value(sw), "portable") == 0)
+    p->subgroup_collectives_width = -1;
+  else if (w >= 4 && w <= 128 && (w & (w - 1)) == 0)
+    p->subgroup_collectives_width = (int)w;
+  else
+    return manifest_fail_in(rd, "subgroupCollectivesWidth", false,
+                            "pass %s subgroupCollectivesWidth must be "
+                            "\"portable\" or a power of two in [4, 128]",
+                            p->id);
+  return WGK_OK;
+}
+
 static wgk_status read_pass(manifest_rd *rd, const json_t *obj, size_t index, const manifest_variant *v,
                             manifest_pass *p) {
   p->pos = manifest_here(rd);
   wgk_status st = manifest_expect(rd, obj, JSON_OBJECT, "a pass object");
+  if (!st) st = read_pass_id(rd, obj, index, p);
   if (st) return st;
-  const json_t *id = json_object_get(obj, "id");
-  if (id && (!json_is_string(id) || json_string_length(id) == 0))
-    return manifest_fail_in(rd, "id", false, "pass %zu id must be a non-empty string", index);
-  if (id)
-    p->id = json_string_value(id);
-  else {
-    char buf[32];
-    snprintf(buf, sizeof buf, "pass_%zu", index);
-    p->id = manifest_strdup(rd, buf);
-    if (!p->id) return WGK_ERR_OUT_OF_MEMORY;
-  }
   char what[200];
   snprintf(what, sizeof what, "pass %s", p->id);
   st = unknown_key(rd, obj, pass_keys, what, pass_hint);
@@ -334,19 +356,7 @@ static wgk_status read_pass(manifest_rd *rd, const json_t *obj, size_t index, co
   if (!st) st = manifest_get_string(rd, obj, "shader", true, &p->shader);
   if (!st && !*p->shader) st = manifest_fail_in(rd, "shader", false, "pass %s requires shader", p->id);
   if (!st) st = manifest_get_bool(rd, obj, "submitAfter", false, &p->submit_after);
-  const json_t *sw = st ? NULL : json_object_get(obj, "subgroupCollectivesWidth");
-  if (sw) {
-    json_int_t w = json_is_integer(sw) ? json_integer_value(sw) : 0;
-    if (json_is_string(sw) && strcmp(json_string_value(sw), "portable") == 0)
-      p->subgroup_collectives_width = -1;
-    else if (w >= 4 && w <= 128 && (w & (w - 1)) == 0)
-      p->subgroup_collectives_width = (int)w;
-    else
-      st = manifest_fail_in(rd, "subgroupCollectivesWidth", false,
-                            "pass %s subgroupCollectivesWidth must be "
-                            "\"portable\" or a power of two in [4, 128]",
-                            p->id);
-  }
+  if (!st) st = read_subgroup_width(rd, obj, p);
   if (!st) st = read_dispatch(rd, obj, p);
   manifest_binding_set *set = st ? NULL : manifest_alloc(rd, 1, sizeof *set);
   if (!st && !set) st = WGK_ERR_OUT_OF_MEMORY;
@@ -381,6 +391,63 @@ static size_t count_passes(const json_t *list) {
 }
 
 static wgk_status read_sequence(manifest_rd *rd, const json_t *list, const manifest_variant *v, pass_sink *sink,
+                                const char **outer, size_t n_outer, manifest_pass_item **out, size_t *n_out);
+
+/* A repeat group's head: a stable id (repeat_<i> by default) and repeat {index, count}, the index an identifier
+   that is no reserved member and shadows no outer index. */
+static wgk_status read_repeat_head(manifest_rd *rd, const json_t *o, size_t i, const manifest_variant *v,
+                                   const char **outer, size_t n_outer, manifest_pass_item *g) {
+  wgk_status st = WGK_OK;
+  const json_t *id = json_object_get(o, "id");
+  char buf[32];
+  snprintf(buf, sizeof buf, "repeat_%zu", i);
+  g->id = id ? json_string_value(id) : manifest_strdup(rd, buf);
+  if (!id && !g->id)
+    st = WGK_ERR_OUT_OF_MEMORY;
+  else if (!stable_id(g->id))
+    st = manifest_fail(rd, "variant %s repeat group id must be stable, got %s", v->id, g->id ? g->id : "a non-string");
+  const json_t *rep = json_object_get(o, "repeat");
+  size_t mark = manifest_push_key(rd, "repeat");
+  if (!st) st = manifest_expect(rd, rep, JSON_OBJECT, "an object {index, count}");
+  if (!st) {
+    g->index = json_string_value(json_object_get(rep, "index"));
+    if (!manifest_identifier(g->index))
+      st = manifest_fail(rd, "repeat group %s index must be an identifier", g->id);
+    else if (strcmp(g->index, "index") == 0 || strcmp(g->index, "count") == 0)
+      st = manifest_fail_in(rd, "index", false, "repeat group %s index cannot use reserved repeat member %s", g->id,
+                            g->index);
+    for (size_t k = 0; !st && k < n_outer; k++)
+      if (strcmp(outer[k], g->index) == 0)
+        st = manifest_fail_in(rd, "index", false, "repeat group %s index %s shadows an outer repeat index", g->id,
+                              g->index);
+    if (!st && !json_object_get(rep, "count")) st = manifest_fail(rd, "repeat group %s requires repeat.count", g->id);
+    if (!st) st = manifest_get_expr(rd, rep, "count", true, &g->count);
+  }
+  manifest_pop(rd, mark);
+  return st;
+}
+
+/* A repeat group: its head, then its passes read as a sequence inside the outer indices and its own. */
+static wgk_status read_repeat_group(manifest_rd *rd, const json_t *o, size_t i, const manifest_variant *v,
+                                    pass_sink *sink, const char **outer, size_t n_outer, manifest_pass_item *g) {
+  sink->has_repeat = true;
+  wgk_status st = read_repeat_head(rd, o, i, v, outer, n_outer, g);
+  const json_t *passes = json_object_get(o, "passes");
+  if (!st && (!json_is_array(passes) || json_array_size(passes) == 0))
+    st = manifest_fail(rd, "repeat group %s requires passes", g->id);
+  if (st) return st;
+  const char *names[n_outer + 1];
+  for (size_t k = 0; k < n_outer; k++) names[k] = outer[k];
+  names[n_outer] = g->index;
+  size_t mark = manifest_push_key(rd, "passes");
+  manifest_pass_item *sub = NULL;
+  st = read_sequence(rd, passes, v, sink, names, n_outer + 1, &sub, &g->n_items);
+  g->items = sub;
+  manifest_pop(rd, mark);
+  return st;
+}
+
+static wgk_status read_sequence(manifest_rd *rd, const json_t *list, const manifest_variant *v, pass_sink *sink,
                                 const char **outer, size_t n_outer, manifest_pass_item **out, size_t *n_out) {
   size_t n = json_array_size(list);
   manifest_pass_item *items = manifest_alloc(rd, n, sizeof *items);
@@ -390,54 +457,12 @@ static wgk_status read_sequence(manifest_rd *rd, const json_t *list, const manif
     const json_t *o = json_array_get(list, i);
     size_t mark = manifest_push_index(rd, i);
     items[i].pos = manifest_here(rd);
-    if (!(json_is_object(o) && json_object_get(o, "repeat"))) {
+    if (json_is_object(o) && json_object_get(o, "repeat"))
+      st = read_repeat_group(rd, o, i, v, sink, outer, n_outer, &items[i]);
+    else {
       manifest_pass *p = &sink->passes[sink->n++];
       st = read_pass(rd, o, i, v, p);
       items[i].pass = p;
-      manifest_pop(rd, mark);
-      continue;
-    }
-    sink->has_repeat = true;
-    manifest_pass_item *g = &items[i];
-    const json_t *id = json_object_get(o, "id");
-    char buf[32];
-    snprintf(buf, sizeof buf, "repeat_%zu", i);
-    g->id = id ? json_string_value(id) : manifest_strdup(rd, buf);
-    if (!id && !g->id)
-      st = WGK_ERR_OUT_OF_MEMORY;
-    else if (!stable_id(g->id))
-      st =
-          manifest_fail(rd, "variant %s repeat group id must be stable, got %s", v->id, g->id ? g->id : "a non-string");
-    const json_t *rep = json_object_get(o, "repeat");
-    size_t m2 = manifest_push_key(rd, "repeat");
-    if (!st) st = manifest_expect(rd, rep, JSON_OBJECT, "an object {index, count}");
-    if (!st) {
-      g->index = json_string_value(json_object_get(rep, "index"));
-      if (!manifest_identifier(g->index))
-        st = manifest_fail(rd, "repeat group %s index must be an identifier", g->id);
-      else if (strcmp(g->index, "index") == 0 || strcmp(g->index, "count") == 0)
-        st = manifest_fail_in(rd, "index", false, "repeat group %s index cannot use reserved repeat member %s", g->id,
-                              g->index);
-      for (size_t k = 0; !st && k < n_outer; k++)
-        if (strcmp(outer[k], g->index) == 0)
-          st = manifest_fail_in(rd, "index", false, "repeat group %s index %s shadows an outer repeat index", g->id,
-                                g->index);
-      if (!st && !json_object_get(rep, "count")) st = manifest_fail(rd, "repeat group %s requires repeat.count", g->id);
-      if (!st) st = manifest_get_expr(rd, rep, "count", true, &g->count);
-    }
-    manifest_pop(rd, m2);
-    const json_t *passes = json_object_get(o, "passes");
-    if (!st && (!json_is_array(passes) || json_array_size(passes) == 0))
-      st = manifest_fail(rd, "repeat group %s requires passes", g->id);
-    if (!st) {
-      const char *names[n_outer + 1];
-      for (size_t k = 0; k < n_outer; k++) names[k] = outer[k];
-      names[n_outer] = g->index;
-      size_t m3 = manifest_push_key(rd, "passes");
-      manifest_pass_item *sub = NULL;
-      st = read_sequence(rd, passes, v, sink, names, n_outer + 1, &sub, &g->n_items);
-      g->items = sub;
-      manifest_pop(rd, m3);
     }
     manifest_pop(rd, mark);
   }
