@@ -8,39 +8,30 @@
 #include "cli/cli_util.h"
 #include "hub/hub.h"
 
-int cli_cmd_lock(int argc, char **argv) {
-  cli_common o = {0};
-  const char **specs = calloc((size_t)argc, sizeof *specs);
-  size_t n = 0;
-  if (!specs) return 1;
+/* The REPO@vN arguments into specs (*n of them) and the common options into o; -1 when the command line is whole,
+   else the exit status. A lock pins a branch: no revision, and --version with one REPO only. */
+static int parse_args(int argc, char **argv, cli_common *o, const char **specs, size_t *n) {
   for (int i = 1; i < argc; i++) {
-    int r = cli_common_option("lock", argc, argv, &i, &o);
-    if (r < 0) {
-      free(specs);
-      return 2;
-    }
+    int r = cli_common_option("lock", argc, argv, &i, o);
+    if (r < 0) return 2;
     if (r > 0) continue;
-    if (argv[i][0] == '-') {
-      cli_error("lock", "unexpected option '%s'", argv[i]);
-      free(specs);
-      return 2;
-    }
-    specs[n++] = argv[i];
+    if (argv[i][0] == '-') return cli_error("lock", "unexpected option '%s'", argv[i]), 2;
+    specs[(*n)++] = argv[i];
   }
-  if (n == 0 || o.revision || (o.version && n != 1)) {
-    if (o.revision)
+  if (*n == 0 || o->revision || (o->version && *n != 1)) {
+    if (o->revision)
       cli_error("lock", "a lock pins a branch vN to its commit: give REPO@vN or --version N, not a revision");
-    if (o.version && n > 1) cli_error("lock", "--version N goes with one REPO; name several as REPO@vN");
-    free(specs);
+    if (o->version && *n > 1) cli_error("lock", "--version N goes with one REPO; name several as REPO@vN");
     return cli_usage("lock");
   }
-  /* One way to name a kernel: a bare op id is webgpu-kernels/<op id>; REPO --version N is REPO@vN. */
+  return -1;
+}
+
+/* One way to name a kernel: a bare op id is webgpu-kernels/<op id>; REPO --version N is REPO@vN. Each spec is
+   replaced by its full name, held in the returned array (n entries, freed by the caller); NULL without memory. */
+static char **full_names(const char **specs, size_t n, int version) {
   char **owned = calloc(n, sizeof *owned);
-  if (!owned) {
-    free(specs);
-    return 1;
-  }
-  for (size_t k = 0; k < n; k++) {
+  for (size_t k = 0; owned && k < n; k++) {
     const char *at = strrchr(specs[k], '@');
     size_t len = at ? (size_t)(at - specs[k]) : strlen(specs[k]);
     char *id = hub_repo_of(specs[k], len);
@@ -48,13 +39,27 @@ int cli_cmd_lock(int argc, char **argv) {
     if (id && (owned[k] = malloc(m))) {
       if (at)
         snprintf(owned[k], m, "%s%s", id, at);
-      else if (o.version)
-        snprintf(owned[k], m, "%s@v%d", id, o.version);
+      else if (version)
+        snprintf(owned[k], m, "%s@v%d", id, version);
       else
         snprintf(owned[k], m, "%s", id);
       specs[k] = owned[k];
     }
     free(id);
+  }
+  return owned;
+}
+
+int cli_cmd_lock(int argc, char **argv) {
+  cli_common o = {0};
+  const char **specs = calloc((size_t)argc, sizeof *specs);
+  size_t n = 0;
+  if (!specs) return 1;
+  int rc = parse_args(argc, argv, &o, specs, &n);
+  char **owned = rc < 0 ? full_names(specs, n, o.version) : NULL;
+  if (rc >= 0 || !owned) {
+    free(specs);
+    return rc >= 0 ? rc : 1;
   }
   hub_options ho = {.trust_remote_code = o.trust_remote_code, .log = &cli_log_sink};
   util_error err;

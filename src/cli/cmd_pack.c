@@ -230,6 +230,36 @@ static bool loads_verified(const char *arg, const json_t *files) {
   return st == WGK_OK;
 }
 
+/* The metadata.json there is (*old, NULL when there is none), an object: pack keeps its other keys. false after
+   saying why it cannot be read. */
+static bool read_old(const char *path, json_t **old) {
+  struct stat st;
+  if (stat(path, &st) != 0) return true;
+  json_error_t jerr;
+  *old = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+  if (*old && json_is_object(*old)) return true;
+  cli_error(who, "%s:%d:%d: %s (fix or remove it; pack keeps its other keys)", path, jerr.line, jerr.column,
+            *old ? "not an object" : jerr.text);
+  json_decref(*old);
+  *old = NULL;
+  return false;
+}
+
+/* metadata.json as pack writes it: every file under dir digested in name order, the variant lists, old's other
+   keys kept; *n_files the count digested. NULL on failure. */
+static json_t *compose(const char *dir, const manifest_model *m, const json_t *old, size_t *n_files) {
+  file_list files = {0};
+  json_t *digest = walk(dir, "", &files, 0)
+                       ? (qsort(files.names, files.n, sizeof *files.names, by_name), digests(dir, &files))
+                       : NULL;
+  json_t *vars = digest ? variant_lists(dir, m, m->format == WGK_MANIFEST_SPEC21) : NULL;
+  json_t *meta = vars ? build_metadata(old, m, vars, digest) : NULL;
+  if (!vars) json_decref(digest);
+  *n_files = files.n;
+  list_free(&files);
+  return meta;
+}
+
 static int pack(const char *arg, bool check, bool quiet) {
   char dir[4096], path[4096];
   struct stat st;
@@ -251,27 +281,14 @@ static int pack(const char *arg, bool check, bool quiet) {
   }
   snprintf(path, sizeof path, "%s/metadata.json", dir);
   json_t *old = NULL;
-  if (stat(path, &st) == 0) {
-    json_error_t jerr;
-    old = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!old || !json_is_object(old)) {
-      manifest_free(m);
-      json_decref(old);
-      return cli_error(who, "%s:%d:%d: %s (fix or remove it; pack keeps its other keys)", path, jerr.line, jerr.column,
-                       old ? "not an object" : jerr.text),
-             1;
-    }
+  if (!read_old(path, &old)) {
+    manifest_free(m);
+    return 1;
   }
-  file_list files = {0};
-  json_t *digest = walk(dir, "", &files, 0)
-                       ? (qsort(files.names, files.n, sizeof *files.names, by_name), digests(dir, &files))
-                       : NULL;
-  json_t *vars = digest ? variant_lists(dir, m, m->format == WGK_MANIFEST_SPEC21) : NULL;
-  json_t *meta = vars ? build_metadata(old, m, vars, digest) : NULL;
-  if (!vars) json_decref(digest);
+  size_t n_files = 0, n_variants = m->n_variants;
+  json_t *meta = compose(dir, m, old, &n_files);
   char *text = meta ? json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
   int rc = text ? 0 : 1;
-  size_t n_files = files.n, n_variants = m->n_variants;
   if (text && check) {
     rc = up_to_date(old, meta) ? 0 : 1;
     if (rc && !quiet) /* a command that checks quietly says it itself */
@@ -290,7 +307,6 @@ static int pack(const char *arg, bool check, bool quiet) {
   free(text);
   json_decref(meta);
   json_decref(old);
-  list_free(&files);
   manifest_free(m);
   return rc;
 }

@@ -535,6 +535,28 @@ static bool write_outputs(wgk_kernel *k, wgk_call *call, const run_opts *o) {
   return true;
 }
 
+/* The package opened and every argument checked (names, values, files read) while another thread makes the
+ * context; false when a check failed or no context came (said), *pkg and *ctx set as far as they got. */
+static bool check_beside_context(run_opts *o, run_phases *ph, util_host_tensor **host, pkg_package **pkg,
+                                 wgk_context **ctx) {
+  context_job job = {.co = {.adapter = o->common.adapter, .log = cli_log}};
+  pthread_t maker;
+  bool apart = pthread_create(&maker, NULL, make_context, &job) == 0;
+  *pkg = cli_pkg_open("run", &o->common, o->pkg);
+  bool ok = *pkg && check_values(pkg_manifest(*pkg), o) && read_inputs(pkg_manifest(*pkg), o, host) &&
+            check_destinations(pkg_manifest(*pkg), o);
+  phase_end(ph, PH_CHECK);
+  if (apart)
+    pthread_join(maker, NULL);
+  else
+    make_context(&job);
+  *ctx = job.ctx;
+  if (ok && job.st != WGK_OK) ok = false, cli_error("run", "%s", job.msg ? job.msg : "cannot create a WebGPU context");
+  free(job.msg);
+  if (*ctx) phase_context(ph, *ctx);
+  return ok;
+}
+
 int cli_cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
   run_phases ph = {.mark = util_now_ns()};
@@ -546,24 +568,12 @@ int cli_cmd_run(int argc, char **argv) {
   if (!o.pkg) return cli_usage("run");
   /* Every argument is checked (package, names, values, files) before a GPU context is made. */
   if (o.out_dir && !cli_check_out_dir("run", "--out", o.out_dir)) return 1;
-  context_job job = {.co = {.adapter = o.common.adapter, .log = cli_log}};
-  pthread_t maker;
-  bool apart = pthread_create(&maker, NULL, make_context, &job) == 0;
-  pkg_package *pkg = cli_pkg_open("run", &o.common, o.pkg);
   util_host_tensor *host[MAX_ITEMS] = {0};
-  bool ok = pkg && check_values(pkg_manifest(pkg), &o) && read_inputs(pkg_manifest(pkg), &o, host) &&
-            check_destinations(pkg_manifest(pkg), &o);
-  phase_end(&ph, PH_CHECK);
-  if (apart)
-    pthread_join(maker, NULL);
-  else
-    make_context(&job);
-  wgk_context *ctx = job.ctx;
+  pkg_package *pkg = NULL;
+  wgk_context *ctx = NULL;
+  bool ok = check_beside_context(&o, &ph, host, &pkg, &ctx);
   wgk_kernel *k = NULL;
   wgk_call *call = NULL;
-  if (ok && job.st != WGK_OK) ok = false, cli_error("run", "%s", job.msg ? job.msg : "cannot create a WebGPU context");
-  free(job.msg);
-  if (ctx) phase_context(&ph, ctx);
   ok = ok && load_inputs(ctx, &o, host);
   if (ok)
     ok = cli_load("run", pkg, ctx, &k); /* the package opened for the checks: read once */

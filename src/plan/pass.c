@@ -138,6 +138,36 @@ static wgk_status uniform_value(plan_planner *p, const manifest_binding *b, cons
   return *out ? WGK_OK : util_error_oom(err, NULL, "planning a pass");
 }
 
+/* A uniform field's value as a number (a boolean as 0 or 1) in *d, and what is wrong with it for the field's
+ * type (not a number, not whole or out of its range), NULL when nothing is. */
+static const char *field_problem(manifest_scalar type, const expr_value *v, double *d) {
+  *d = expr_value_as_float(v);
+  bool number = expr_value_is_number(v) || expr_value_kind_of(v) == WGK_VALUE_BOOL;
+  if (expr_value_kind_of(v) == WGK_VALUE_BOOL) *d = expr_value_as_bool(v) ? 1 : 0;
+  bool whole = number && *d == floor(*d);
+  return !number                                                               ? "is not a number"
+         : type == WGK_SCALAR_U32 && !(whole && *d >= 0 && *d <= 4294967295.0) ? "is not a whole number in [0, 2^32-1]"
+         : type == WGK_SCALAR_I32 && !(whole && *d >= -2147483648.0 && *d <= 2147483647.0)
+             ? "is not a whole number in [-2^31, 2^31-1]"
+         : type == WGK_SCALAR_F32 && !isfinite(*d)      ? "is not a finite number"
+         : type == WGK_SCALAR_F32 && fabs(*d) > FLT_MAX ? "is outside the f32 range (magnitude at most 3.4028235e38)"
+                                                        : NULL;
+}
+
+/* The 4 bytes of a u32, i32 or f32 field. */
+static void store_field(uint8_t *slot, manifest_scalar type, double d) {
+  if (type == WGK_SCALAR_U32) {
+    uint32_t u = (uint32_t)d;
+    memcpy(slot, &u, 4);
+  } else if (type == WGK_SCALAR_I32) {
+    int32_t i = (int32_t)d;
+    memcpy(slot, &i, 4);
+  } else {
+    float x = (float)d;
+    memcpy(slot, &x, 4);
+  }
+}
+
 /* Packs b's struct after the pass's earlier uniform structs (a pass may bind several, as the loader allows). */
 static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const expr_value *scope, plan_pass *pass,
                                plan_binding *pb, bool named, util_error *err) {
@@ -163,23 +193,12 @@ static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const
       util_dynbuf_free(&text);
       return st;
     }
-    double d = expr_value_as_float(v);
-    bool number = expr_value_is_number(v) || expr_value_kind_of(v) == WGK_VALUE_BOOL;
-    if (expr_value_kind_of(v) == WGK_VALUE_BOOL) d = expr_value_as_bool(v) ? 1 : 0;
+    double d = 0;
+    const char *bad = field_problem(field->type, v, &d);
     util_dynbuf shown;
     util_dynbuf_init(&shown, 256);
     expr_value_print(v, &shown);
     expr_value_release(v);
-    bool whole = number && d == floor(d);
-    const char *bad = !number ? "is not a number"
-                      : field->type == WGK_SCALAR_U32 && !(whole && d >= 0 && d <= 4294967295.0)
-                          ? "is not a whole number in [0, 2^32-1]"
-                      : field->type == WGK_SCALAR_I32 && !(whole && d >= -2147483648.0 && d <= 2147483647.0)
-                          ? "is not a whole number in [-2^31, 2^31-1]"
-                      : field->type == WGK_SCALAR_F32 && !isfinite(d) ? "is not a finite number"
-                      : field->type == WGK_SCALAR_F32 && fabs(d) > FLT_MAX
-                          ? "is outside the f32 range (magnitude at most 3.4028235e38)"
-                          : NULL;
     if (bad) {
       util_error_value(err, WGK_ERR_CALL, p->m->source, field->value.pos, "pass %s: uniform %s.%s (%s) = %s %s",
                        pass->source->id, b->struct_name, field->name, scalar_name(field->type), util_dynbuf_str(&shown),
@@ -188,17 +207,7 @@ static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const
       util_dynbuf_free(&text);
       return WGK_ERR_CALL;
     }
-    uint8_t *slot = pass->uniform + offset + f * 4;
-    if (field->type == WGK_SCALAR_U32) {
-      uint32_t u = (uint32_t)d;
-      memcpy(slot, &u, 4);
-    } else if (field->type == WGK_SCALAR_I32) {
-      int32_t i = (int32_t)d;
-      memcpy(slot, &i, 4);
-    } else {
-      float x = (float)d;
-      memcpy(slot, &x, 4);
-    }
+    store_field(pass->uniform + offset + f * 4, field->type, d);
     if (shown.failed && !shown.over) text.failed = true; /* a value lost for memory: out of memory below */
     util_dynbuf_printf(&text, "%s%s=%s", f ? " " : "", field->name, util_dynbuf_str(&shown));
     util_dynbuf_free(&shown);

@@ -149,6 +149,25 @@ static wgk_status inout_shape_agrees(plan_planner *p, const manifest_port *port,
                           port->name, port->shape.text, want, got);
 }
 
+/* "rank": "ranks.X" must agree with the rank the shape expression gave. */
+static wgk_status check_rank(plan_planner *p, const manifest_port *port, const expr_value *shape_scope, int rank,
+                             util_error *err) {
+  expr_value *r = NULL;
+  wgk_status st = plan_eval(p, &port->rank_expr, shape_scope, &r, err);
+  if (st != WGK_OK) return st;
+  bool same = expr_value_kind_of(r) == WGK_VALUE_INT && expr_value_as_int(r) == rank;
+  util_dynbuf shown;
+  util_dynbuf_init(&shown, 256);
+  expr_value_print(r, &shown);
+  expr_value_release(r);
+  if (!same)
+    util_error_value(err, WGK_ERR_CALL, p->m->source, port->rank_expr.pos,
+                     "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
+                     port->rank_expr.text, util_dynbuf_str(&shown), rank);
+  util_dynbuf_free(&shown);
+  return same ? WGK_OK : WGK_ERR_CALL;
+}
+
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
  * caller-given output against it, and adds shapes.<port> / ranks.<port> for the derives that follow. */
 static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call, expr_value *scope,
@@ -181,24 +200,7 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
     return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
                             "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
                             port->shape.text);
-  if (port->rank_expr.text) { /* "rank": "ranks.X" must agree with the shape expression */
-    expr_value *r = NULL;
-    st = plan_eval(p, &port->rank_expr, shape_scope, &r, err);
-    if (st != WGK_OK) return st;
-    bool same = expr_value_kind_of(r) == WGK_VALUE_INT && expr_value_as_int(r) == o->rank;
-    util_dynbuf shown;
-    util_dynbuf_init(&shown, 256);
-    expr_value_print(r, &shown);
-    expr_value_release(r);
-    if (!same) {
-      util_error_value(err, WGK_ERR_CALL, m->source, port->rank_expr.pos,
-                       "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
-                       port->rank_expr.text, util_dynbuf_str(&shown), o->rank);
-      util_dynbuf_free(&shown);
-      return WGK_ERR_CALL;
-    }
-    util_dynbuf_free(&shown);
-  }
+  if (port->rank_expr.text && (st = check_rank(p, port, shape_scope, o->rank, err)) != WGK_OK) return st;
   if (given->present && (given->rank != o->rank || memcmp(given->shape, o->shape, sizeof(int64_t) * (size_t)o->rank))) {
     char want[128], got[128];
     shape_text(o->rank, o->shape, want, sizeof want);
@@ -591,19 +593,54 @@ static void group_rejections(const manifest_model *m, const char *rejected, size
   free(g);
 }
 
-static wgk_status select_variant(plan_planner *p, const expr_value *scope, const expr_value *failures,
-                                 plan_result *plan, util_error *err) {
-  const manifest_model *m = p->m;
+/* The variants, higher priority first, in manifest order among equals; NULL without memory. */
+static const manifest_variant **by_priority(const manifest_model *m) {
   size_t n = m->n_variants;
   const manifest_variant **order = calloc(n ? n : 1, sizeof *order);
-  if (!order) return util_error_oom(err, NULL, "planning a call");
+  if (!order) return NULL;
   for (size_t i = 0; i < n; i++) order[i] = &m->variants[i];
-  for (size_t i = 1; i < n; i++) /* stable insertion sort: higher priority first */
+  for (size_t i = 1; i < n; i++) /* stable insertion sort */
     for (size_t j = i; j > 0 && order[j]->priority > order[j - 1]->priority; j--) {
       const manifest_variant *t = order[j];
       order[j] = order[j - 1];
       order[j - 1] = t;
     }
+  return order;
+}
+
+/* No variant accepted the call: the rejections grouped, after the missing shader-f16 feature when float16 needed
+   it (a caller's device created without it named as such). */
+static wgk_status no_variant(plan_planner *p, const expr_value *scope, const char *rejected, util_error *err) {
+  const manifest_model *m = p->m;
+  wgk_status st;
+  util_dynbuf grouped;
+  util_dynbuf_init(&grouped, 1 << 16);
+  group_rejections(m, rejected, m->n_variants, &grouped);
+  bool f16_left_out = p->device->callerDevice && (p->device->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
+  if (needs_missing_f16(p, scope) && f16_left_out)
+    st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
+                       "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
+                       "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
+                       "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
+                       p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
+                       p->device->backend, util_dynbuf_str(&grouped));
+  else if (needs_missing_f16(p, scope))
+    st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
+                       "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
+                       p->device->device[0] ? p->device->device : "this device", p->device->vendor, p->device->backend,
+                       util_dynbuf_str(&grouped));
+  else
+    st = util_error_in(err, WGK_ERR_NO_VARIANT, m->source, NULL, "%s", util_dynbuf_str(&grouped));
+  util_dynbuf_free(&grouped);
+  return st;
+}
+
+static wgk_status select_variant(plan_planner *p, const expr_value *scope, const expr_value *failures,
+                                 plan_result *plan, util_error *err) {
+  const manifest_model *m = p->m;
+  size_t n = m->n_variants;
+  const manifest_variant **order = by_priority(m);
+  if (!order) return util_error_oom(err, NULL, "planning a call");
   util_dynbuf rejected, why;
   util_dynbuf_init(&rejected, 1 << 20);
   util_dynbuf_init(&why, 1 << 16);
@@ -635,27 +672,7 @@ static wgk_status select_variant(plan_planner *p, const expr_value *scope, const
   free(memo.state);
   free(order);
   util_dynbuf_free(&why);
-  if (st == WGK_OK && !plan->variant) {
-    util_dynbuf grouped;
-    util_dynbuf_init(&grouped, 1 << 16);
-    group_rejections(m, util_dynbuf_str(&rejected), n, &grouped);
-    bool f16_left_out = p->device->callerDevice && (p->device->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
-    if (needs_missing_f16(p, scope) && f16_left_out)
-      st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
-                         "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
-                         "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
-                         "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
-                         p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
-                         p->device->backend, util_dynbuf_str(&grouped));
-    else if (needs_missing_f16(p, scope))
-      st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
-                         "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
-                         p->device->device[0] ? p->device->device : "this device", p->device->vendor,
-                         p->device->backend, util_dynbuf_str(&grouped));
-    else
-      st = util_error_in(err, WGK_ERR_NO_VARIANT, m->source, NULL, "%s", util_dynbuf_str(&grouped));
-    util_dynbuf_free(&grouped);
-  }
+  if (st == WGK_OK && !plan->variant) st = no_variant(p, scope, util_dynbuf_str(&rejected), err);
   plan->rejections = util_dynbuf_take(&rejected);
   if (st == WGK_OK && !plan->rejections) st = util_error_oom(err, NULL, "planning a call");
   return st;
