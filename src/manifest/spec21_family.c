@@ -104,90 +104,103 @@ static wgk_status subst_text(subst *s, const char *text, json_t **out) {
   return st;
 }
 
+static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *last_key, bool in_array, json_t **out);
+
+/* A string: a whole "{name}" is replaced by the value (null removes the member where that is allowed), else the
+ * placeholders inside the text are. */
+static wgk_status subst_string(subst *s, const json_t *v, int depth, const char *last_key, bool in_array,
+                               json_t **out) {
+  char name[128];
+  const char *ph = whole_placeholder(json_string_value(v), name, sizeof name);
+  const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
+  if (!val) return subst_text(s, json_string_value(v), out);
+  if (json_is_null(val)) {
+    if (in_array)
+      return fail(s,
+                  "null substitution \"{%s}\" cannot delete an array element (substitute an empty "
+                  "array to splice nothing)%s",
+                  ph, "");
+    if (depth == 0 || (last_key && strcmp(last_key, "id") == 0) || (depth == 1 && strcmp(last_key, "passes") == 0))
+      return fail(s, "null substitution \"{%s}\" cannot remove %s, which is required", ph,
+                  last_key ? last_key : "the variant");
+    return WGK_OK;
+  }
+  *out = json_deep_copy(val);
+  return *out ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+}
+
+/* An array: an element that is a whole "{name}" of an array value is spliced in, every other substituted. */
+static wgk_status subst_array(subst *s, const json_t *v, int depth, json_t **out) {
+  char name[128];
+  json_t *arr = json_array();
+  if (!arr) return WGK_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < json_array_size(v); i++) {
+    const json_t *e = json_array_get(v, i);
+    const char *ph = json_is_string(e) ? whole_placeholder(json_string_value(e), name, sizeof name) : NULL;
+    const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
+    wgk_status st = WGK_OK;
+    if (json_is_array(val)) {
+      for (size_t k = 0; !st && k < json_array_size(val); k++)
+        if (json_array_append_new(arr, json_deep_copy(json_array_get(val, k))) != 0) st = WGK_ERR_OUT_OF_MEMORY;
+    } else {
+      json_t *x = NULL;
+      st = subst_value(s, e, depth + 1, NULL, true, &x);
+      if (!st && json_array_append_new(arr, x) != 0) st = WGK_ERR_OUT_OF_MEMORY;
+    }
+    if (st) {
+      json_decref(arr);
+      return st;
+    }
+  }
+  *out = arr;
+  return WGK_OK;
+}
+
+/* An object key: a whole "{name}" of a scalar value becomes that value's text, else its placeholders are replaced. */
+static wgk_status subst_key(subst *s, const char *key, json_t **k) {
+  char name[128];
+  const char *ph = whole_placeholder(key, name, sizeof name);
+  const json_t *kv = ph ? json_object_get(s->values, ph) : NULL;
+  if (!kv || json_is_null(kv) || json_is_object(kv) || json_is_array(kv)) return subst_text(s, key, k);
+  util_dynbuf b;
+  util_dynbuf_init(&b, 4096);
+  js_text(kv, &b);
+  *k = b.failed ? NULL : json_string(util_dynbuf_str(&b));
+  util_dynbuf_free(&b);
+  return *k ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+}
+
+/* An object: keys and values substituted; a key produced twice is refused, a member whose value is removed left
+ * out. */
+static wgk_status subst_object(subst *s, const json_t *v, int depth, json_t **out) {
+  json_t *obj = json_object();
+  if (!obj) return WGK_ERR_OUT_OF_MEMORY;
+  const char *key;
+  const json_t *x;
+  json_object_foreach((json_t *)v, key, x) {
+    json_t *k = NULL;
+    wgk_status st = subst_key(s, key, &k);
+    if (!st && json_object_get(obj, json_string_value(k)))
+      st = fail(s, "substitution produced duplicate object key \"%s\"%s", json_string_value(k), "");
+    json_t *y = NULL;
+    if (!st) st = subst_value(s, x, depth + 1, json_string_value(k), false, &y);
+    if (!st && y && json_object_set_new(obj, json_string_value(k), y) != 0) st = WGK_ERR_OUT_OF_MEMORY;
+    json_decref(k);
+    if (st) {
+      json_decref(obj);
+      return st;
+    }
+  }
+  *out = obj;
+  return WGK_OK;
+}
+
 /* *out NULL with WGK_OK: the member is removed (a null substitution). depth/last_key tell what may be removed. */
 static wgk_status subst_value(subst *s, const json_t *v, int depth, const char *last_key, bool in_array, json_t **out) {
   *out = NULL;
-  char name[128];
-  if (json_is_string(v)) {
-    const char *ph = whole_placeholder(json_string_value(v), name, sizeof name);
-    const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
-    if (val) {
-      if (json_is_null(val)) {
-        if (in_array)
-          return fail(s,
-                      "null substitution \"{%s}\" cannot delete an array element (substitute an empty "
-                      "array to splice nothing)%s",
-                      ph, "");
-        if (depth == 0 || (last_key && strcmp(last_key, "id") == 0) || (depth == 1 && strcmp(last_key, "passes") == 0))
-          return fail(s, "null substitution \"{%s}\" cannot remove %s, which is required", ph,
-                      last_key ? last_key : "the variant");
-        return WGK_OK;
-      }
-      *out = json_deep_copy(val);
-      return *out ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
-    }
-    return subst_text(s, json_string_value(v), out);
-  }
-  if (json_is_array(v)) {
-    json_t *arr = json_array();
-    if (!arr) return WGK_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < json_array_size(v); i++) {
-      const json_t *e = json_array_get(v, i);
-      const char *ph = json_is_string(e) ? whole_placeholder(json_string_value(e), name, sizeof name) : NULL;
-      const json_t *val = ph ? json_object_get(s->values, ph) : NULL;
-      if (json_is_array(val)) {
-        for (size_t k = 0; k < json_array_size(val); k++)
-          if (json_array_append_new(arr, json_deep_copy(json_array_get(val, k))) != 0) {
-            json_decref(arr);
-            return WGK_ERR_OUT_OF_MEMORY;
-          }
-        continue;
-      }
-      json_t *x = NULL;
-      wgk_status st = subst_value(s, e, depth + 1, NULL, true, &x);
-      if (!st && json_array_append_new(arr, x) != 0) st = WGK_ERR_OUT_OF_MEMORY;
-      if (st) {
-        json_decref(arr);
-        return st;
-      }
-    }
-    *out = arr;
-    return WGK_OK;
-  }
-  if (json_is_object(v)) {
-    json_t *obj = json_object();
-    if (!obj) return WGK_ERR_OUT_OF_MEMORY;
-    const char *key;
-    const json_t *x;
-    json_object_foreach((json_t *)v, key, x) {
-      json_t *k = NULL;
-      const char *ph = whole_placeholder(key, name, sizeof name);
-      const json_t *kv = ph ? json_object_get(s->values, ph) : NULL;
-      wgk_status st = WGK_OK;
-      if (kv && !json_is_null(kv) && !json_is_object(kv) && !json_is_array(kv)) {
-        util_dynbuf b;
-        util_dynbuf_init(&b, 4096);
-        js_text(kv, &b);
-        k = b.failed ? NULL : json_string(util_dynbuf_str(&b));
-        util_dynbuf_free(&b);
-        if (!k) st = WGK_ERR_OUT_OF_MEMORY;
-      } else {
-        st = subst_text(s, key, &k);
-      }
-      if (!st && json_object_get(obj, json_string_value(k)))
-        st = fail(s, "substitution produced duplicate object key \"%s\"%s", json_string_value(k), "");
-      json_t *y = NULL;
-      if (!st) st = subst_value(s, x, depth + 1, json_string_value(k), false, &y);
-      if (!st && y && json_object_set_new(obj, json_string_value(k), y) != 0) st = WGK_ERR_OUT_OF_MEMORY;
-      json_decref(k);
-      if (st) {
-        json_decref(obj);
-        return st;
-      }
-    }
-    *out = obj;
-    return WGK_OK;
-  }
+  if (json_is_string(v)) return subst_string(s, v, depth, last_key, in_array, out);
+  if (json_is_array(v)) return subst_array(s, v, depth, out);
+  if (json_is_object(v)) return subst_object(s, v, depth, out);
   *out = json_deep_copy(v);
   return *out ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
 }
@@ -410,13 +423,10 @@ static size_t json_text_size(const json_t *v) {
   return 8;
 }
 
-static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, manifest_family_item *items, size_t *n,
-                                size_t *bytes) {
-  char what[64];
-  snprintf(what, sizeof what, "variants[%zu]", r);
+/* A family's keys: cases, variants, description, axes, and exclude with axes; description a string. */
+static wgk_status check_family_keys(manifest_rd *rd, const json_t *fam, bool has_axes, const char *what) {
   const char *key;
   const json_t *v;
-  bool has_axes = json_object_get(fam, "axes") != NULL;
   json_object_foreach((json_t *)fam, key, v) {
     if (strcmp(key, "cases") && strcmp(key, "variants") && strcmp(key, "description") && strcmp(key, "axes") &&
         !(strcmp(key, "exclude") == 0 && has_axes))
@@ -425,54 +435,71 @@ static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, ma
   const json_t *desc = json_object_get(fam, "description");
   if (desc && !json_is_string(desc))
     return manifest_fail_in(rd, "description", false, "%s description must be a string", what);
+  return WGK_OK;
+}
+
+/* The cells of a cases family: each case record checked (check_record) and taken as it is. */
+static wgk_status case_cells(manifest_rd *rd, const json_t *fam, const char *what, json_t *out) {
+  const json_t *cases = json_object_get(fam, "cases");
+  if (!json_is_array(cases) || json_array_size(cases) == 0)
+    return manifest_fail(rd, "%s: family cases must be a non-empty array of case records", what);
+  wgk_status st = WGK_OK;
+  for (size_t i = 0; !st && i < json_array_size(cases); i++) {
+    size_t mark = manifest_push_key(rd, "cases");
+    manifest_push_index(rd, i);
+    char w2[96];
+    snprintf(w2, sizeof w2, "%s case %zu", what, i);
+    st = check_record(rd, json_array_get(cases, i), w2, true);
+    manifest_pop(rd, mark);
+    if (!st && json_array_append(out, json_array_get(cases, i)) != 0) st = WGK_ERR_OUT_OF_MEMORY;
+  }
+  return st;
+}
+
+/* Template u instantiated for one cell: every placeholder resolved, the JSON expanded so far (*bytes) within its
+ * bound, the variant kept by the model (its path the template's) as items[*n]. */
+static wgk_status instantiate(manifest_rd *rd, const json_t *cell, const json_t *templates, size_t u, const char *w2,
+                              manifest_family_item *items, size_t *n, size_t *bytes) {
+  subst s = {rd, cell, w2};
+  json_t *x = NULL;
+  wgk_status st = subst_value(&s, json_array_get(templates, u), 0, NULL, false, &x);
+  char ph[128];
+  if (!st && !x) st = manifest_fail(rd, "%s: a case cannot delete the whole variant template", w2);
+  if (!st && (*bytes += json_text_size(x)) > MANIFEST_MAX_EXPANDED_BYTES)
+    st = manifest_fail(rd, "%s: the variants expanded so far take %zu bytes of JSON, above the bound of %zu", w2,
+                       *bytes, MANIFEST_MAX_EXPANDED_BYTES);
+  if (!st && unresolved(x, ph, sizeof ph)) st = manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
+  if (st) {
+    json_decref(x);
+    return st;
+  }
+  items[*n].json = x;
+  items[*n].path = (char *)manifest_strdup(rd, util_dynbuf_str(&rd->path));
+  if (json_array_append_new(rd->m->expanded, x) != 0 || !items[*n].path) return WGK_ERR_OUT_OF_MEMORY;
+  (*n)++;
+  return WGK_OK;
+}
+
+static wgk_status expand_family(manifest_rd *rd, const json_t *fam, size_t r, manifest_family_item *items, size_t *n,
+                                size_t *bytes) {
+  char what[64];
+  snprintf(what, sizeof what, "variants[%zu]", r);
+  bool has_axes = json_object_get(fam, "axes") != NULL;
+  wgk_status st = check_family_keys(rd, fam, has_axes, what);
+  if (st) return st;
   const json_t *templates = json_object_get(fam, "variants");
   if (!json_is_array(templates) || json_array_size(templates) == 0)
     return manifest_fail(rd, "%s: a family requires at least one variant template", what);
   json_t *cells = json_array();
   if (!cells) return WGK_ERR_OUT_OF_MEMORY;
-  wgk_status st = WGK_OK;
-  if (has_axes) {
-    st = axes_cells(rd, fam, what, cells);
-  } else {
-    const json_t *cases = json_object_get(fam, "cases");
-    if (!json_is_array(cases) || json_array_size(cases) == 0)
-      st = manifest_fail(rd, "%s: family cases must be a non-empty array of case records", what);
-    for (size_t i = 0; !st && i < json_array_size(cases); i++) {
-      size_t mark = manifest_push_key(rd, "cases");
-      manifest_push_index(rd, i);
-      char w2[96];
-      snprintf(w2, sizeof w2, "%s case %zu", what, i);
-      st = check_record(rd, json_array_get(cases, i), w2, true);
-      manifest_pop(rd, mark);
-      if (!st && json_array_append(cells, json_array_get(cases, i)) != 0) st = WGK_ERR_OUT_OF_MEMORY;
-    }
-  }
+  st = has_axes ? axes_cells(rd, fam, what, cells) : case_cells(rd, fam, what, cells);
   for (size_t c = 0; !st && c < json_array_size(cells); c++)
     for (size_t u = 0; !st && u < json_array_size(templates); u++) {
       size_t mark = manifest_push_key(rd, "variants");
       manifest_push_index(rd, u);
       char w2[128];
       snprintf(w2, sizeof w2, "%s case %zu template %zu", what, c, u);
-      subst s = {rd, json_array_get(cells, c), w2};
-      json_t *x = NULL;
-      st = subst_value(&s, json_array_get(templates, u), 0, NULL, false, &x);
-      char ph[128];
-      if (!st && !x) st = manifest_fail(rd, "%s: a case cannot delete the whole variant template", w2);
-      if (!st && (*bytes += json_text_size(x)) > MANIFEST_MAX_EXPANDED_BYTES)
-        st = manifest_fail(rd, "%s: the variants expanded so far take %zu bytes of JSON, above the bound of %zu", w2,
-                           *bytes, MANIFEST_MAX_EXPANDED_BYTES);
-      if (!st && unresolved(x, ph, sizeof ph))
-        st = manifest_fail(rd, "%s leaves unresolved placeholder \"%s\"", w2, ph);
-      if (!st) {
-        items[*n].json = x;
-        items[*n].path = (char *)manifest_strdup(rd, util_dynbuf_str(&rd->path));
-        if (json_array_append_new(rd->m->expanded, x) != 0 || !items[*n].path)
-          st = WGK_ERR_OUT_OF_MEMORY;
-        else
-          (*n)++;
-      } else {
-        json_decref(x);
-      }
+      st = instantiate(rd, json_array_get(cells, c), templates, u, w2, items, n, bytes);
       manifest_pop(rd, mark);
     }
   json_decref(cells);
