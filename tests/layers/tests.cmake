@@ -21,7 +21,7 @@ set_tests_properties(layers_no_folder_loops layers_folder_loop_checker_refuses P
 # Function length: no function in src/ over the ceiling (issue 38 item 8; scripts/func-lengths.py lists them by length).
 # The ceiling is today's longest after the splits; lower it as functions are split, never raise it.
 add_test(NAME lint_function_length COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/func-lengths.py --top 0
-  --max 121 ${CMAKE_SOURCE_DIR}/src)
+  --max 105 ${CMAKE_SOURCE_DIR}/src)
 # The checker must fail, naming the function, when one passes the ceiling: the same tree against 40 lines.
 add_test(NAME lint_function_length_refuses COMMAND ${WGK_RUN_TEST} --status 1 --expect "is [0-9]+ lines, over the ceiling of 40"
   -- ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/func-lengths.py --top 0 --max 40 ${CMAKE_SOURCE_DIR}/src)
