@@ -108,7 +108,8 @@ do_prep() {
   awk -v t="$tree" -v c="$carried" 'BEGIN {
     printf "the call sends %.1f MiB: the tree %.1f MiB, the carried folders %.1f MiB (the limit is 64 MiB)\n",
       (t + c) / 1048576, t / 1048576, c / 1048576
-    if (t + c > 64 * 1048576) print "gpu.sh: over the limit: leave the public loader out (JSLOADER_DIR=/nonexistent)" }'
+    # the tool counts more than this sum: a call estimated at 63.0 MiB was refused as over 64 MiB (2026-12-07)
+    if (t + c > 60 * 1048576) print "gpu.sh: near the limit: leave the public loader out (JSLOADER_DIR=/nonexistent)" }'
 }
 
 case "${1:-}" in
