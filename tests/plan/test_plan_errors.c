@@ -244,11 +244,12 @@ static void output_rank_expression(void **state) {
 static void derive_over_string_limit(void **state) {
   (void)state;
   fixture f;
-  /* 1,000,000 items joined by 70 bytes: past the 64 MiB string limit (fill, not range: manifest expressions have no range). */
-  setup(
-      &f,
-      ", \"big\": \"fill(0, 1000000) | join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')\"",
-      "attrs.scale", "plain.wgsl.jinja");
+  /* 1,000,000 items joined by 70 bytes: past the 64 MiB string limit (fill, not range: manifest expressions have no
+   * range). */
+  setup(&f,
+        ", \"big\": \"fill(0, 1000000) | "
+        "join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')\"",
+        "attrs.scale", "plain.wgsl.jinja");
   expect_refused(&f, WGK_ERR_LIMIT, 3, "derive.big", "string too long", "limit is");
   teardown(&f);
 }
