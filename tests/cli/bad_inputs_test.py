@@ -7,7 +7,7 @@ usage: bad_inputs_test.py WGK SOURCE_DIR [--host | --gpu]
           against the sanitizer build, and any sanitizer report in a command's output is a failure)
   --gpu:  only the cases that need an adapter (ctest cli_bad_inputs, label gpu); neither: all
 """
-import json, os, shutil, subprocess, sys, tempfile, time
+import json, os, shutil, subprocess, sys, tempfile
 
 WGK, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 PART = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -166,11 +166,9 @@ try:
         rt = os.path.join(dweb, "relu.wgsl.jinja")
         open(rt, "w").write('{# {% include "d0.wgsl.jinja" %} #}\n' + open(rt).read())
         wgk(["pack", dag], "", rc=0)
-        t0 = time.monotonic()
+        # no clock: the path-by-path check never finishes (about 3^13 paths, each re-reading its files), so the old
+        # code fails at the per-command TIMEOUT; the linear check answers at once
         wgk(["info", dag], "ai.onnx.Relu", rc=0)
-        if time.monotonic() - t0 > 10:
-            failures.append(f"loading a package whose 15 templates include each other as a DAG took "
-                            f"{time.monotonic() - t0:.0f} s")
         open(os.path.join(dweb, f"d{n - 1}.wgsl.jinja"), "w").write('{% include "d3.wgsl.jinja" %}\n')
         cycle = "templates include each other in a cycle: d3.wgsl.jinja -> d4.wgsl.jinja"
         wgk(["pack", dag], cycle)
