@@ -468,6 +468,22 @@ static bool same_string(const json_t *a, const json_t *b) {
   return json_equal((json_t *)a, (json_t *)b);
 }
 
+/* An output named as an input is one in/out tensor: the same dtype and storage under both maps (fact 11); the
+ * input's port becomes in/out, with the output's index and shape expression. */
+static wgk_status merge_inout(manifest_rd *rd, const json_t *in_obj, const json_t *out_obj, const manifest_port *p,
+                              int index, manifest_port *same) {
+  if (!same_string(json_object_get(in_obj, "dtype"), json_object_get(out_obj, "dtype")) ||
+      !same_string(json_object_get(in_obj, "storage"), json_object_get(out_obj, "storage")))
+    return manifest_fail(rd,
+                         "in/out tensor '%s' must declare the same dtype and storage under inputs and "
+                         "outputs",
+                         same->name);
+  same->dir = WGK_PORT_INOUT;
+  same->onnx_output_index = index;
+  if (p->shape.text) same->shape = p->shape;
+  return WGK_OK;
+}
+
 wgk_status manifest_spec21_ports(manifest_rd *rd, const json_t *root) {
   const json_t *ins = json_object_get(root, "inputs"), *outs = json_object_get(root, "outputs");
   manifest_port *ports = manifest_alloc(rd, json_object_size(ins) + json_object_size(outs), sizeof *ports);
@@ -494,19 +510,8 @@ wgk_status manifest_spec21_ports(manifest_rd *rd, const json_t *root) {
                               "int64 int16 int8 uint8 bool) nor a type variable (a typeConstraints entry, or the "
                               "dtype of an input), so no call could give it a dtype",
                               name, p.type_var);
-      if (!st && same) { /* in/out: the same dtype and storage under both maps (fact 11) */
-        const json_t *in_obj = json_object_get(ins, name);
-        if (!same_string(json_object_get(in_obj, "dtype"), json_object_get(obj, "dtype")) ||
-            !same_string(json_object_get(in_obj, "storage"), json_object_get(obj, "storage")))
-          st = manifest_fail(rd,
-                             "in/out tensor '%s' must declare the same dtype and storage under inputs and "
-                             "outputs",
-                             name);
-        if (!st) {
-          same->dir = WGK_PORT_INOUT;
-          same->onnx_output_index = index;
-          if (p.shape.text) same->shape = p.shape;
-        }
+      if (!st && same) {
+        st = merge_inout(rd, json_object_get(ins, name), obj, &p, index, same);
       } else if (!st) {
         if (out)
           p.onnx_output_index = index;
