@@ -6,7 +6,7 @@
 #include "expr/expr.h"
 #include "expr/value_int.h"
 
-#define WGK_EXPR_MAX_DEPTH 200 /* nesting of sub-expressions, in the parser and evaluator */
+#define WGK_EXPR_MAX_DEPTH 200    /* nesting of sub-expressions, in the parser and evaluator */
 #define WGK_EXPR_MAX_LIST 1000000 /* items of one list an expression or template builds */
 /* Bytes of the lists (8 a reference) and strings one expression evaluation or one template render builds, all
  * together: a loop that grows a list or a string by concatenation copies it each time. */

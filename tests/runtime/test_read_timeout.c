@@ -42,7 +42,8 @@ static uint64_t virtual_bytes(void) {
 
 static void check_values(const float *back) {
   for (int i = 0; i < N; i += 4099)
-    if (back[i] != (float)(i % 1000) - 500.0f) fail_msg("value %d is %g, wrote %g", i, back[i], (float)(i % 1000) - 500.0f);
+    if (back[i] != (float)(i % 1000) - 500.0f)
+      fail_msg("value %d is %g, wrote %g", i, back[i], (float)(i % 1000) - 500.0f);
   assert_true(back[N - 1] == (float)((N - 1) % 1000) - 500.0f);
 }
 
@@ -90,11 +91,12 @@ static void timed_out_reads_release_staging(void **state) {
   check_values(back);
   assert_int_equal(wgk_context_wait(ctx), WGK_OK);
   uint64_t rss1 = resident_bytes(), vsz1 = virtual_bytes();
-  printf("%d timed-out reads of %llu MiB: staging held at most %llu MiB; resident +%lld MiB at most, +%lld MiB "
-         "after; virtual +%lld MiB at most, +%lld MiB after\n",
-         timeouts, (unsigned long long)(BYTES >> 20), (unsigned long long)(held_max >> 20),
-         (long long)((int64_t)(rss_max - rss0) >> 20), (long long)((int64_t)(rss1 - rss0) >> 20),
-         (long long)((int64_t)(vsz_max - vsz0) >> 20), (long long)((int64_t)(vsz1 - vsz0) >> 20));
+  printf(
+      "%d timed-out reads of %llu MiB: staging held at most %llu MiB; resident +%lld MiB at most, +%lld MiB "
+      "after; virtual +%lld MiB at most, +%lld MiB after\n",
+      timeouts, (unsigned long long)(BYTES >> 20), (unsigned long long)(held_max >> 20),
+      (long long)((int64_t)(rss_max - rss0) >> 20), (long long)((int64_t)(rss1 - rss0) >> 20),
+      (long long)((int64_t)(vsz_max - vsz0) >> 20), (long long)((int64_t)(vsz1 - vsz0) >> 20));
   /* the timed-out reads reuse one staging buffer (two while a replaced one's copy drains) */
   assert_true(held_max <= 2 * BYTES);
   /* Without the release every timed-out try kept its staging mapped: the address space grew by the staging size
