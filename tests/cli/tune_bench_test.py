@@ -163,8 +163,13 @@ try:
     floor = c["inputBytes"] / up + c["outputBytes"] / down
     moved = c["e2eNs"]["median"] - c["residentNs"]["median"]
     at_beside = moved / (c["inputBytes"] / tb["upload"]["gbps"] + c["outputBytes"] / tb["download"]["gbps"])
-    check(abs(c["goals"]["transfer"]["ratioAtBesideCeilings"] - at_beside) <= 1e-9 * abs(at_beside),
-          f"ratio at the beside ceilings: {c['goals']['transfer']}")
+    # given only where the end-to-end median exceeds the resident one (on an idle machine the two can cross)
+    if at_beside > 0:
+        check(abs(c["goals"]["transfer"].get("ratioAtBesideCeilings", 0) - at_beside) <= 1e-9 * abs(at_beside),
+              f"ratio at the beside ceilings: {c['goals']['transfer']}")
+    else:
+        check("ratioAtBesideCeilings" not in c["goals"]["transfer"],
+              f"ratio at the beside ceilings given for {moved} ns moved: {c['goals']['transfer']}")
     t = g["transfer"]
     check(abs(t["floorNs"] - floor) <= 1e-9 * floor and abs(t["e2eMinusResidentNs"] - moved) <= 1e-6
           and abs(t["ratio"] - moved / floor) <= 1e-9 * abs(moved / floor) + 1e-12 and t["goal"] == 1.25
