@@ -7,13 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <math.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
 #include "package/package.h"
 #include "runtime/runtime_access.h"
 #include "wgk.h"
+#include "util/wgk_test.h"
 
 static char pkg_path[4096];
 
@@ -37,26 +37,7 @@ static void the_checked_package_runs(void **state) {
   assert_ptr_equal(rt_kernel_package(k), pkg); /* read once: the kernel holds the package the tool checked */
   assert_ptr_equal(rt_kernel_manifest(k), pkg_manifest(pkg));
   assert_string_equal(wgk_kernel_op_id(k), "test.TwoPass");
-  enum { N = 100, NW = 3 };
-  float x[N], w[NW] = {0.5f, -2.0f, 3.0f}, y[N];
-  for (int i = 0; i < N; i++) x[i] = (float)(i % 17) - 8.0f;
-  int64_t n = N, nw = NW;
-  wgk_tensor *tx = NULL, *tw = NULL;
-  wgk_call *call = NULL;
-  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &n, x, &tx), WGK_OK);
-  assert_int_equal(wgk_tensor_create(ctx, WGK_DTYPE_FLOAT32, 1, &nw, w, &tw), WGK_OK);
-  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
-  assert_int_equal(wgk_call_set_input(call, "x", tx), WGK_OK);
-  assert_int_equal(wgk_call_set_input(call, "w", tw), WGK_OK);
-  if (wgk_call_run(call) != WGK_OK) fail_msg("run: %s", wgk_context_errmsg(ctx));
-  assert_int_equal(wgk_tensor_read(wgk_call_output(call, "y"), y, sizeof y), WGK_OK);
-  for (int i = 0; i < N; i++) {
-    double want = ((double)x[i] + 1) * (double)w[i % NW];
-    if (!(fabs(y[i] - want) <= 1e-6 * (1 + fabs(want)))) fail_msg("y[%d] = %g, want %g", i, y[i], want);
-  }
-  wgk_call_destroy(call);
-  wgk_tensor_release(tx);
-  wgk_tensor_release(tw);
+  wgk_test_run_two_pass(ctx, k, "load_package");
   wgk_kernel_destroy(k);
   /* a load that cannot take the package still frees it (no leak under LSan), and says why */
   k = (wgk_kernel *)1;

@@ -15,8 +15,6 @@ wgk_add_test(test_contract SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_contract.c TIM
 wgk_add_test(test_no_hooks SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_no_hooks.c TIMEOUT 120 LABELS gpu)
 # The tools' one read of a package: the package they checked is the one the library loads (rt_kernel_load_package).
 wgk_add_test(test_load_package SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_load_package.c TIMEOUT 120 LABELS gpu)
-target_link_libraries(test_load_package PRIVATE ${MATH_LIB})
-target_link_libraries(test_no_hooks PRIVATE ${MATH_LIB})
 if(TARGET wgk_cli)
   add_test(NAME no_hooks_package_test_json COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --expect "2 passed, 0 failed"
            -- $<TARGET_FILE:wgk_cli> test ${CMAKE_CURRENT_LIST_DIR}/test.TwoPass)

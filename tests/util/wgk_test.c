@@ -159,3 +159,28 @@ void wgk_test_seed(util_rng *rng, const char *test) {
   printf("%s: seed %llu (WGK_TEST_SEED repeats it)\n", test, (unsigned long long)seed);
   util_rng_seed(rng, seed);
 }
+
+void wgk_test_run_two_pass(wgk_context *ctx, wgk_kernel *k, const char *test) {
+  enum { N = 1000, NW = 7 };
+  float x[N], w[NW], y[N];
+  util_rng rng;
+  wgk_test_seed(&rng, test);
+  for (int i = 0; i < N; i++) x[i] = (float)util_rng_uniform(&rng, -4, 4);
+  for (int i = 0; i < NW; i++) w[i] = (float)util_rng_uniform(&rng, -2, 2);
+  for (int i = 0; i < N; i++) y[i] = 1e30f; /* poison: every element must be written */
+  wgk_tensor *tx = wgk_test_floats(ctx, N, x), *tw = wgk_test_floats(ctx, NW, w);
+  wgk_call *call = NULL;
+  assert_int_equal(wgk_call_create(k, &call), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "x", tx), WGK_OK);
+  assert_int_equal(wgk_call_set_input(call, "w", tw), WGK_OK);
+  if (wgk_call_run(call) != WGK_OK) fail_msg("run: %s", wgk_context_errmsg(ctx));
+  assert_int_equal(wgk_tensor_read(wgk_call_output(call, "y"), y, sizeof y), WGK_OK);
+  for (int i = 0; i < N; i++) {
+    double want = ((double)x[i] + 1) * (double)w[i % NW], diff = (double)y[i] - want;
+    double bound = 1e-6 * (1 + (want < 0 ? -want : want));
+    if (!(diff <= bound && -diff <= bound)) fail_msg("y[%d] = %g, want %g", i, y[i], want);
+  }
+  wgk_call_destroy(call);
+  wgk_tensor_release(tx);
+  wgk_tensor_release(tw);
+}

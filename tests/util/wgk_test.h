@@ -54,6 +54,10 @@ wgk_kernel *wgk_test_load(wgk_context *ctx, const char *pkg);
 /* A float32 vector of n elements on the GPU holding data (NULL: uninitialised), failing the test otherwise. */
 wgk_tensor *wgk_test_floats(wgk_context *ctx, int64_t n, const float *data);
 
+/* Runs k, the test package tests/runtime/test.TwoPass (y = (x + 1) * w[i % len(w)]), on fresh random x and w with y
+ * poisoned, and checks every element against that formula in double precision; fails the test otherwise. */
+void wgk_test_run_two_pass(wgk_context *ctx, wgk_kernel *k, const char *test);
+
 /* The fixture of a test group that runs one package: a context and the kernel loaded from pkg. */
 typedef struct wgk_test_fixture {
   wgk_context *ctx;
