@@ -1,7 +1,6 @@
 /* One GET with libcurl: manual redirects (so the token never leaves the endpoint's host), retries with
  * backoff, timeouts, progress to the caller's log, and messages a user can act on. */
 #include <ctype.h>
-#include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "hub/hub_internal.h"
+#include "hub/libcurl.h"
 #include "util/clock.h"
 #include "util/env.h"
 
@@ -93,17 +93,12 @@ static wgk_status read_token(char **out, util_error *err) {
   return st;
 }
 
-/* curl_global_init is not thread-safe: once per process, before the first handle (contexts may load on
- * several threads). */
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static CURLcode curl_init_code;
-static void curl_init(void) { curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
+/* libcurl, loaded by the process's first hub_http_get (src/hub/libcurl.c): a cached or offline Hub load, and any
+ * local package, never loads it. Every call below comes after one. */
+static const hub_curl_api *lc;
 
 wgk_status hub_net_init(hub_net *net, const util_log *log, util_error *err) {
   memset(net, 0, sizeof *net);
-  pthread_once(&curl_once, curl_init);
-  if (curl_init_code != CURLE_OK)
-    return util_error_plain(err, WGK_ERR_IO, "libcurl failed to start: %s", curl_easy_strerror(curl_init_code));
   const char *ep = util_env("HF_ENDPOINT");
   net->endpoint = strdup(ep && *ep ? ep : "https://huggingface.co");
   if (!net->endpoint) return util_error_oom(err, NULL, NULL);
@@ -172,22 +167,22 @@ void hub_body_free(hub_body *b) {
 
 /* "scheme://host:port" of a URL, lower-cased, the default port filled in; malloc'ed, NULL if unparsable. */
 static char *origin_of(const char *url) {
-  CURLU *u = curl_url();
+  CURLU *u = lc->url();
   char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;
-  if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-      curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-      curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-      curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+  if (u && lc->url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+      lc->url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+      lc->url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+      lc->url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
     size_t n = strlen(scheme) + strlen(host) + strlen(port) + 5;
     if ((out = malloc(n))) {
       snprintf(out, n, "%s://%s:%s", scheme, host, port);
       for (char *p = out; *p; p++) *p = (char)tolower((unsigned char)*p);
     }
   }
-  curl_free(scheme);
-  curl_free(host);
-  curl_free(port);
-  curl_url_cleanup(u);
+  lc->free(scheme);
+  lc->free(host);
+  lc->free(port);
+  lc->url_cleanup(u);
   return out;
 }
 
@@ -368,7 +363,7 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
     snprintf(r->curl_msg, sizeof r->curl_msg, "the operation's deadline has passed");
     return;
   }
-  CURL *c = curl_easy_init();
+  CURL *c = lc->easy_init();
   if (!c) {
     r->code = CURLE_FAILED_INIT;
     snprintf(r->curl_msg, sizeof r->curl_msg, "curl_easy_init failed");
@@ -381,36 +376,36 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
     size_t n = strlen(net->token) + 32;
     if ((auth = malloc(n))) {
       snprintf(auth, n, "Authorization: Bearer %s", net->token);
-      headers = curl_slist_append(headers, auth);
+      headers = lc->slist_append(headers, auth);
     }
   }
-  curl_easy_setopt(c, CURLOPT_URL, url);
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "wgk/0.1 (libcurl)");
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, net->timeout_s);
+  lc->easy_setopt(c, CURLOPT_URL, url);
+  lc->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  lc->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  lc->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  lc->easy_setopt(c, CURLOPT_USERAGENT, "wgk/0.1 (libcurl)");
+  lc->easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  lc->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  lc->easy_setopt(c, CURLOPT_WRITEDATA, &t);
+  lc->easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  lc->easy_setopt(c, CURLOPT_HEADERDATA, &t);
+  lc->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, net->timeout_s);
   /* A stalled or trickling transfer (under min_rate bytes/s for timeout_s), including a server that never answers,
    * and the whole operation's deadline, whatever the rate. */
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, net->min_rate);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, net->timeout_s);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, r->curl_msg);
-  curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-  r->code = curl_easy_perform(c);
+  lc->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, net->min_rate);
+  lc->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, net->timeout_s);
+  lc->easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
+  lc->easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  lc->easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  lc->easy_setopt(c, CURLOPT_XFERINFODATA, &t);
+  lc->easy_setopt(c, CURLOPT_ERRORBUFFER, r->curl_msg);
+  lc->easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+  r->code = lc->easy_perform(c);
   if (t.drawn) util_log_say(net->log, WGK_LOG_PROGRESS, "%s", "");
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+  lc->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
   char *loc = NULL;
   if (r->code == CURLE_OK && r->status >= 300 && r->status < 400 &&
-      curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc)
+      lc->easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc)
     r->location = strdup(loc);
   memcpy(r->error_code, t.error_code, sizeof r->error_code);
   r->too_big = t.too_big;
@@ -418,13 +413,13 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
   r->no_memory = t.no_memory;
   r->announced = t.announced;
   r->past_deadline = r->code == CURLE_OPERATION_TIMEDOUT && util_now_s() - net->started >= (double)net->deadline_s;
-  if (!r->curl_msg[0]) snprintf(r->curl_msg, sizeof r->curl_msg, "%s", curl_easy_strerror(r->code));
-  curl_slist_free_all(headers);
+  if (!r->curl_msg[0]) snprintf(r->curl_msg, sizeof r->curl_msg, "%s", lc->easy_strerror(r->code));
+  lc->slist_free_all(headers);
   if (auth) {
     memset(auth, 0, strlen(auth));
     free(auth);
   }
-  curl_easy_cleanup(c);
+  lc->easy_cleanup(c);
 }
 
 static wgk_status http_error(const hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
@@ -460,8 +455,8 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
   memset(out, 0, sizeof *out);
   char *url_shown = hub_url_shown(url);
   if (!url_shown) return util_error_oom(err, NULL, NULL);
-  if (net->offline) {
-    util_error_in(err, WGK_ERR_IO, url_shown, repo, "HF_HUB_OFFLINE is set: no request is sent");
+  if (net->offline || hub_curl(&lc, err) != WGK_OK) {
+    if (net->offline) util_error_in(err, WGK_ERR_IO, url_shown, repo, "HF_HUB_OFFLINE is set: no request is sent");
     free(url_shown);
     return WGK_ERR_IO;
   }
