@@ -17,44 +17,34 @@ static bool regular_file(const char *cmd, const char *what, const char *path) {
   return true;
 }
 
-int cli_cmd_template(int argc, char **argv) {
-  const char *file = NULL, *scope_path = NULL;
+/* FILE and --scope FILE.json from argv: 0, or the exit status after saying what is wrong. */
+static int parse_args(int argc, char **argv, const char **file, const char **scope_path) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--scope")) {
       if (i + 1 >= argc) {
         cli_say("wgk template: --scope needs a value (a JSON file)\n");
         return 2;
       }
-      if (scope_path) {
-        cli_say("wgk template: --scope given twice ('%s' and '%s'); give it once\n", scope_path, argv[i + 1]);
+      if (*scope_path) {
+        cli_say("wgk template: --scope given twice ('%s' and '%s'); give it once\n", *scope_path, argv[i + 1]);
         return 2;
       }
-      scope_path = argv[++i];
+      *scope_path = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
       cli_say("wgk template: unknown option '%s' (`wgk help template`)\n", argv[i]);
       return 2;
-    } else if (!file) {
-      file = argv[i];
+    } else if (!*file) {
+      *file = argv[i];
     } else {
-      cli_say("wgk template: unexpected argument '%s' (one FILE only, already '%s')\n", argv[i], file);
+      cli_say("wgk template: unexpected argument '%s' (one FILE only, already '%s')\n", argv[i], *file);
       return 2;
     }
   }
-  if (!file) return cli_usage("template");
-  if (scope_path && !regular_file("template", "--scope", scope_path)) return 1;
-  if (!regular_file("template", "FILE", file)) return 1;
-  char *dir = strdup(file);
-  if (!dir) return 1;
-  char *slash = strrchr(dir, '/');
-  const char *name = file;
-  if (slash) {
-    *slash = '\0';
-    name = slash + 1;
-  } else {
-    free(dir);
-    dir = strdup(".");
-  }
-  if (!dir) return 1;
+  return 0;
+}
+
+/* Renders name, its includes read from dir, to stdout: 0, or 1 after saying why not. */
+static int render(const char *dir, const char *name, const char *scope_path) {
   util_error err;
   util_error_clear(&err);
   util_dynbuf out;
@@ -73,6 +63,20 @@ int cli_cmd_template(int argc, char **argv) {
     fwrite(util_dynbuf_str(&out), 1, out.len, stdout);
   }
   util_dynbuf_free(&out);
+  return rc;
+}
+
+int cli_cmd_template(int argc, char **argv) {
+  const char *file = NULL, *scope_path = NULL;
+  int rc = parse_args(argc, argv, &file, &scope_path);
+  if (rc != 0) return rc;
+  if (!file) return cli_usage("template");
+  if (scope_path && !regular_file("template", "--scope", scope_path)) return 1;
+  if (!regular_file("template", "FILE", file)) return 1;
+  const char *slash = strrchr(file, '/');
+  char *dir = slash ? strndup(file, (size_t)(slash - file)) : strdup(".");
+  if (!dir) return 1;
+  rc = render(dir, slash ? slash + 1 : file, scope_path);
   free(dir);
   return rc;
 }

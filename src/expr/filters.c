@@ -24,79 +24,99 @@ static expr_value *unknown(expr_evaluator *ev, const expr_node *n, const expr_va
 
 static bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
+/* upper, lower, capitalize, title: one pass over the characters. */
+static expr_value *str_case(expr_evaluator *ev, const expr_node *n, const char *s, size_t len) {
+  const char *f = n->str;
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  for (size_t i = 0; i < len; i++) {
+    int c = (unsigned char)s[i];
+    bool word_start = i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
+    if (f[0] == 'u' || (f[0] == 'c' && i == 0) || (f[0] == 't' && word_start))
+      c = toupper(c);
+    else if (f[0] == 'l')
+      c = tolower(c);
+    util_dynbuf_append_char(&b, (char)c);
+  }
+  return expr_take_string(ev, n, &b);
+}
+
+static expr_value *str_trim(expr_evaluator *ev, const expr_node *n, const char *s, size_t len) {
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  size_t i = 0, j = len;
+  while (i < j && is_space(s[i])) i++;
+  while (j > i && is_space(s[j - 1])) j--;
+  util_dynbuf_append(&b, s + i, j - i);
+  return expr_take_string(ev, n, &b);
+}
+
+/* indent(width=4, first=false, blank=false) */
+static expr_value *str_indent(expr_evaluator *ev, const expr_node *n, const char *s, size_t len, const fargs *a) {
+  const expr_value *w = arg(a, 0, "width"), *first = arg(a, 1, "first"), *blank = arg(a, 2, "blank");
+  if (w && w->kind != WGK_VALUE_INT) return expr_fail(ev, n, WGK_ERR_EVAL, "indent width must be an integer");
+  int64_t width = w ? w->u.i : 4;
+  if (width < 0 || width > 1000) return expr_fail(ev, n, WGK_ERR_LIMIT, "indent width out of range (0 to 1000)");
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  size_t line = 0;
+  for (size_t i = 0; i <= len; line++) {
+    size_t e = i;
+    while (e < len && s[e] != '\n') e++;
+    bool skip = (line == 0 && !expr_value_truthy(first)) || (e == i && !expr_value_truthy(blank));
+    if (!skip)
+      for (int64_t k = 0; k < width; k++) util_dynbuf_append_char(&b, ' ');
+    util_dynbuf_append(&b, s + i, e - i);
+    if (e < len) util_dynbuf_append_char(&b, '\n');
+    i = e + 1;
+  }
+  return expr_take_string(ev, n, &b);
+}
+
+/* join with a separator joins the characters; join without one, string and safe give the string back. */
+static expr_value *str_join(expr_evaluator *ev, const expr_node *n, const expr_value *v, const fargs *a) {
+  if (strcmp(n->str, "join") != 0 || a->n + (a->kw != NULL) == 0) return expr_value_ref(v);
+  const expr_value *sep = arg(a, 0, "separator");
+  util_dynbuf b;
+  util_dynbuf_init(&b, 0);
+  for (size_t i = 0; i < v->u.str.len; i++) {
+    if (i && sep) expr_value_print(sep, &b);
+    util_dynbuf_append_char(&b, v->u.str.s[i]);
+  }
+  return expr_take_string(ev, n, &b);
+}
+
+/* int(default=0) and float(default=0.0), as parseInt/parseFloat read the string. */
+static expr_value *str_number(expr_evaluator *ev, const expr_node *n, const char *s, const fargs *a) {
+  bool is_int = n->str[0] == 'i';
+  char *end;
+  double d = is_int ? (double)strtoll(s, &end, 10) : strtod(s, &end);
+  const char *p = s;
+  while (is_space(*p)) p++;
+  if (end == s || end == p || (!is_int && !strchr("0123456789.-+", *p))) { /* parseInt/parseFloat gave NaN */
+    const expr_value *def = arg(a, 0, "default");
+    if (def) return expr_value_ref(def);
+    return is_int ? expr_value_int(0) : expr_value_float(0);
+  }
+  return is_int ? expr_int_checked(d, ev->err) : expr_value_float(d);
+}
+
 static expr_value *str_filter(expr_evaluator *ev, const expr_node *n, const expr_value *v, const fargs *a) {
   const char *s = v->u.str.s, *f = n->str;
   size_t len = v->u.str.len;
-  util_dynbuf b;
-  util_dynbuf_init(&b, 0);
-  if (!strcmp(f, "upper") || !strcmp(f, "lower") || !strcmp(f, "capitalize") || !strcmp(f, "title")) {
-    for (size_t i = 0; i < len; i++) {
-      int c = (unsigned char)s[i];
-      bool word_start = i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
-      if (f[0] == 'u' || (f[0] == 'c' && i == 0) || (f[0] == 't' && word_start))
-        c = toupper(c);
-      else if (f[0] == 'l')
-        c = tolower(c);
-      util_dynbuf_append_char(&b, (char)c);
-    }
-    return expr_take_string(ev, n, &b);
-  }
-  if (!strcmp(f, "trim")) {
-    size_t i = 0, j = len;
-    while (i < j && is_space(s[i])) i++;
-    while (j > i && is_space(s[j - 1])) j--;
-    util_dynbuf_append(&b, s + i, j - i);
-    return expr_take_string(ev, n, &b);
-  }
-  if (!strcmp(f, "indent")) {
-    const expr_value *w = arg(a, 0, "width"), *first = arg(a, 1, "first"), *blank = arg(a, 2, "blank");
-    if (w && w->kind != WGK_VALUE_INT) return expr_fail(ev, n, WGK_ERR_EVAL, "indent width must be an integer");
-    int64_t width = w ? w->u.i : 4;
-    if (width < 0 || width > 1000) return expr_fail(ev, n, WGK_ERR_LIMIT, "indent width out of range (0 to 1000)");
-    size_t line = 0;
-    for (size_t i = 0; i <= len; line++) {
-      size_t e = i;
-      while (e < len && s[e] != '\n') e++;
-      bool skip = (line == 0 && !expr_value_truthy(first)) || (e == i && !expr_value_truthy(blank));
-      if (!skip)
-        for (int64_t k = 0; k < width; k++) util_dynbuf_append_char(&b, ' ');
-      util_dynbuf_append(&b, s + i, e - i);
-      if (e < len) util_dynbuf_append_char(&b, '\n');
-      i = e + 1;
-    }
-    return expr_take_string(ev, n, &b);
-  }
-  if (!strcmp(f, "join") || !strcmp(f, "string") || !strcmp(f, "safe")) {
-    if (!strcmp(f, "join") && a->n + (a->kw != NULL) > 0) { /* joins the characters with the separator */
-      const expr_value *sep = arg(a, 0, "separator");
-      for (size_t i = 0; i < len; i++) {
-        if (i && sep) expr_value_print(sep, &b);
-        util_dynbuf_append_char(&b, s[i]);
-      }
-      return expr_take_string(ev, n, &b);
-    }
-    return expr_value_ref(v);
-  }
+  if (!strcmp(f, "upper") || !strcmp(f, "lower") || !strcmp(f, "capitalize") || !strcmp(f, "title"))
+    return str_case(ev, n, s, len);
+  if (!strcmp(f, "trim")) return str_trim(ev, n, s, len);
+  if (!strcmp(f, "indent")) return str_indent(ev, n, s, len, a);
+  if (!strcmp(f, "join") || !strcmp(f, "string") || !strcmp(f, "safe")) return str_join(ev, n, v, a);
   if (!strcmp(f, "length")) return expr_value_int((int64_t)len);
-  if (!strcmp(f, "int") || !strcmp(f, "float")) {
-    char *end;
-    double d = f[0] == 'i' ? (double)strtoll(s, &end, 10) : strtod(s, &end);
-    const char *p = s;
-    while (is_space(*p)) p++;
-    if (end == s || end == p || (f[0] == 'f' && !strchr("0123456789.-+", *p))) { /* parseInt/parseFloat gave NaN */
-      const expr_value *def = arg(a, 0, "default");
-      if (def) return expr_value_ref(def);
-      return f[0] == 'i' ? expr_value_int(0) : expr_value_float(0);
-    }
-    return f[0] == 'i' ? expr_int_checked(d, ev->err) : expr_value_float(d);
-  }
+  if (!strcmp(f, "int") || !strcmp(f, "float")) return str_number(ev, n, s, a);
   if (!strcmp(f, "replace")) {
     expr_value *m = expr_method(v, "replace");
     expr_value *r = m ? expr_call_value(ev, n, m, (const expr_value *const *)a->args, a->n, a->kw) : NULL;
     expr_value_release(m);
     return r;
   }
-  util_dynbuf_free(&b);
   return unknown(ev, n, v);
 }
 

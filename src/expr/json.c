@@ -6,10 +6,50 @@
 #include <jansson.h>
 #include <math.h>
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 #define WGK_JSON_MAX_DEPTH 100 /* nesting of JSON turned into values */
+
+static expr_value *from_json(const json_t *j, int depth, util_error *err);
+
+/* A JSON array as a list; NULL with err set (an item's error, or out of memory). */
+static expr_value *list_from_json(const json_t *j, int depth, util_error *err) {
+  expr_value *v = expr_value_list();
+  for (size_t i = 0; v && i < json_array_size(j); i++) {
+    expr_value *item = from_json(json_array_get(j, i), depth + 1, err);
+    if (!item) {
+      expr_value_release(v);
+      return NULL;
+    }
+    if (!expr_value_list_append(v, item)) {
+      expr_value_release(v);
+      v = NULL;
+    }
+  }
+  if (!v) util_error_oom(err, NULL, NULL);
+  return v;
+}
+
+/* A JSON object as a dict, keys in the object's order; NULL with err set. */
+static expr_value *dict_from_json(const json_t *j, int depth, util_error *err) {
+  expr_value *v = expr_value_dict();
+  const char *key;
+  json_t *item_j;
+  json_object_foreach((json_t *)j, key, item_j) {
+    if (!v) break;
+    expr_value *item = from_json(item_j, depth + 1, err);
+    if (!item) {
+      expr_value_release(v);
+      return NULL;
+    }
+    if (!expr_value_dict_set(v, key, item)) {
+      expr_value_release(v);
+      v = NULL;
+    }
+  }
+  if (!v) util_error_oom(err, NULL, NULL);
+  return v;
+}
 
 static expr_value *from_json(const json_t *j, int depth, util_error *err) {
   if (depth > WGK_JSON_MAX_DEPTH) {
@@ -42,39 +82,10 @@ static expr_value *from_json(const json_t *j, int depth, util_error *err) {
   case JSON_STRING:
     v = expr_value_string_n(json_string_value(j), json_string_length(j));
     break;
-  case JSON_ARRAY: {
-    v = expr_value_list();
-    for (size_t i = 0; v && i < json_array_size(j); i++) {
-      expr_value *item = from_json(json_array_get(j, i), depth + 1, err);
-      if (!item) {
-        expr_value_release(v);
-        return NULL;
-      }
-      if (!expr_value_list_append(v, item)) {
-        expr_value_release(v);
-        v = NULL;
-      }
-    }
-    break;
-  }
-  case JSON_OBJECT: {
-    v = expr_value_dict();
-    const char *key;
-    json_t *item_j;
-    json_object_foreach((json_t *)j, key, item_j) {
-      if (!v) break;
-      expr_value *item = from_json(item_j, depth + 1, err);
-      if (!item) {
-        expr_value_release(v);
-        return NULL;
-      }
-      if (!expr_value_dict_set(v, key, item)) {
-        expr_value_release(v);
-        v = NULL;
-      }
-    }
-    break;
-  }
+  case JSON_ARRAY:
+    return list_from_json(j, depth, err);
+  case JSON_OBJECT:
+    return dict_from_json(j, depth, err);
   }
   if (!v) util_error_oom(err, NULL, NULL);
   return v;
@@ -273,6 +284,39 @@ expr_value *expr_value_device(const device_desc *desc) {
   return d;
 }
 
+/* A JSON array's strings as a name set (other items skipped); NULL when out of memory. */
+static expr_value *name_set_from_json(const json_t *names) {
+  expr_value *set = expr_value_list();
+  if (set) set->is_set = true;
+  for (size_t i = 0; set && i < json_array_size(names); i++) {
+    const char *name = json_string_value(json_array_get(names, i));
+    if (name && !expr_value_list_append(set, expr_value_string(name))) {
+      expr_value_release(set);
+      set = NULL;
+    }
+  }
+  return set;
+}
+
+/* Adds to target (device.limits or device.adapterInfo) each entry of obj, as given, that the reader did not
+ * take (the reader's own values, vendor and architecture lower-cased and the fold width clamped, stay).
+ * false with err set. */
+static bool add_extra_facts(expr_value *target, bool is_limit, const json_t *obj, util_error *err) {
+  const char *key;
+  json_t *item;
+  if (!json_is_object(obj)) return true;
+  json_object_foreach((json_t *)obj, key, item) {
+    if (is_limit ? limit_modelled(key) : expr_value_dict_get(target, key) != NULL) continue; /* the reader's */
+    expr_value *v = expr_value_from_json(item, err);
+    if (!v) return false;
+    if (!expr_value_dict_set(target, key, v)) {
+      util_error_oom(err, NULL, NULL);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* JSON form: the device layer's reader (src/device/device_json.c, the one reader of device JSON) checks it and
  * gives the limits and adapter facts wgk models over the spec defaults; features keep every name given (also
  * ones wgk does not know, spelled as given), and limits or adapter facts the description does not model are
@@ -282,67 +326,18 @@ expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
   if (device_desc_from_json(json, NULL, &desc, err) != WGK_OK) return NULL;
   expr_value *dev = expr_value_device(&desc);
   json_t *features = json_object_get(json, "features");
-  json_t *language = json_object_get(json, "wgslLanguageFeatures");
-  json_t *limits = json_object_get(json, "limits");
-  json_t *info = json_object_get(json, "adapterInfo");
   bool ok = dev != NULL;
-  if (ok && json_is_array(features)) {
-    expr_value *set = expr_value_list();
-    if (set) set->is_set = true;
-    for (size_t i = 0; set && i < json_array_size(features); i++) {
-      const char *name = json_string_value(json_array_get(features, i));
-      if (name && !expr_value_list_append(set, expr_value_string(name))) {
-        expr_value_release(set);
-        set = NULL;
-      }
-    }
-    ok = expr_value_dict_set(dev, "features", set);
-  }
-  if (ok && json_is_array(language)) {
-    expr_value *set = expr_value_list();
-    if (set) set->is_set = true;
-    for (size_t i = 0; set && i < json_array_size(language); i++) {
-      const char *name = json_string_value(json_array_get(language, i));
-      if (name && !expr_value_list_append(set, expr_value_string(name))) {
-        expr_value_release(set);
-        set = NULL;
-      }
-    }
-    ok = expr_value_dict_set(dev, "wgslLanguageFeatures", set);
-  }
-  for (int pass = 0; ok && pass < 2; pass++) {
-    json_t *obj = pass == 0 ? limits : info;
-    expr_value *target = (expr_value *)expr_value_dict_get(dev, pass == 0 ? "limits" : "adapterInfo");
-    const char *key;
-    json_t *item;
-    if (!json_is_object(obj)) continue;
-    json_object_foreach(obj, key, item) {
-      if (pass == 0 ? limit_modelled(key) : expr_value_dict_get(target, key) != NULL) continue; /* the reader's */
-      expr_value *v = expr_value_from_json(item, err);
-      if (!v) {
-        expr_value_release(dev);
-        return NULL;
-      }
-      if (pass == 1 && (strcmp(key, "vendor") == 0 || strcmp(key, "architecture") == 0) && json_is_string(item)) {
-        char low[256];
-        snprintf(low, sizeof low, "%s", json_string_value(item));
-        for (char *c = low; *c; c++) *c = (char)tolower((unsigned char)*c);
-        expr_value_release(v);
-        v = expr_value_string(low);
-      }
-      if (pass == 0 && strcmp(key, "maxComputeWorkgroupsPerDimension") == 0 && expr_value_as_int(v) > 65535) {
-        expr_value_release(v);
-        v = expr_value_int(65535);
-      }
-      if (!expr_value_dict_set(target, key, v)) {
-        ok = false;
-        break;
-      }
-    }
-  }
+  if (ok && json_is_array(features)) ok = expr_value_dict_set(dev, "features", name_set_from_json(features));
   if (!ok) {
     expr_value_release(dev);
     util_error_oom(err, NULL, NULL);
+    return NULL;
+  }
+  expr_value *limits = (expr_value *)expr_value_dict_get(dev, "limits");
+  expr_value *info = (expr_value *)expr_value_dict_get(dev, "adapterInfo");
+  if (!add_extra_facts(limits, true, json_object_get(json, "limits"), err) ||
+      !add_extra_facts(info, false, json_object_get(json, "adapterInfo"), err)) {
+    expr_value_release(dev);
     return NULL;
   }
   return dev;

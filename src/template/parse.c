@@ -276,6 +276,24 @@ static bool parse_raw(tparser *p, expr_parser *ep, tmpl_body *body, size_t at) {
   return false;
 }
 
+/* The statements by name, with the parser of what follows the name (NULL: the tag closes right after it). */
+typedef struct stmt_entry {
+  const char *name;
+  tmpl_stmt_kind kind;
+  bool (*parse)(tparser *, expr_parser *, tmpl_stmt *, size_t);
+} stmt_entry;
+
+static const stmt_entry *stmt_lookup(const char *name) {
+  static const stmt_entry table[] = {
+      {"if", WGK_S_IF, parse_if},          {"for", WGK_S_FOR, parse_for},      {"set", WGK_S_SET, parse_set},
+      {"macro", WGK_S_MACRO, parse_macro}, {"call", WGK_S_CALL, parse_call},   {"filter", WGK_S_FILTER, parse_filter},
+      {"break", WGK_S_BREAK, NULL},        {"continue", WGK_S_CONTINUE, NULL},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(table[i].name, name)) return &table[i];
+  return NULL;
+}
+
 static bool parse_statement(tparser *p, tmpl_body *body) {
   size_t at = p->pos;
   expr_parser ep;
@@ -292,34 +310,13 @@ static bool parse_statement(tparser *p, tmpl_body *body) {
     expr_next(&ep);
     return parse_raw(p, &ep, body, at);
   }
-  tmpl_stmt_kind kind;
-  bool (*fn)(tparser *, expr_parser *, tmpl_stmt *, size_t) = NULL;
-  if (!strcmp(name, "if")) {
-    kind = WGK_S_IF;
-    fn = parse_if;
-  } else if (!strcmp(name, "for")) {
-    kind = WGK_S_FOR;
-    fn = parse_for;
-  } else if (!strcmp(name, "set")) {
-    kind = WGK_S_SET;
-    fn = parse_set;
-  } else if (!strcmp(name, "macro")) {
-    kind = WGK_S_MACRO;
-    fn = parse_macro;
-  } else if (!strcmp(name, "call")) {
-    kind = WGK_S_CALL;
-    fn = parse_call;
-  } else if (!strcmp(name, "filter")) {
-    kind = WGK_S_FILTER;
-    fn = parse_filter;
-  } else if (!strcmp(name, "break"))
-    kind = WGK_S_BREAK;
-  else if (!strcmp(name, "continue"))
-    kind = WGK_S_CONTINUE;
-  else {
+  const stmt_entry *e = stmt_lookup(name);
+  if (!e) {
     expr_syntax_error(&ep, "unknown or unexpected statement '%s'", name);
     return false;
   }
+  tmpl_stmt_kind kind = e->kind;
+  bool (*fn)(tparser *, expr_parser *, tmpl_stmt *, size_t) = e->parse;
   if ((kind == WGK_S_BREAK || kind == WGK_S_CONTINUE) && p->loops == 0) {
     fail_at(p, at, WGK_ERR_PARSE, "'%s' outside a for loop%s", name, "");
     return false;

@@ -234,6 +234,39 @@ static wgk_status include_file(builder *b, const char *written, const char *from
   return st;
 }
 
+/* Expands the include tag at text[*i] (ending at end, naming inc) the public loader's way: a tag alone on its
+ * line (indentation before it, [ \t]*\r?\n after it) is replaced, indentation and line end included, by the
+ * file's text; otherwise the text goes between the indentation and whatever follows the tag. Leaves *i on the
+ * last byte consumed and *line, *col after it. */
+static wgk_status expand_include(builder *b, const char *text, size_t len, size_t *i, size_t end, const char *inc,
+                                 const char *from, int *line, int *col, const tmpl_loader *loader, util_error *err) {
+  size_t ws = *i;
+  while (ws > 0 && (text[ws - 1] == ' ' || text[ws - 1] == '\t')) ws--;
+  bool line_start = ws == 0 || text[ws - 1] == '\n' || text[ws - 1] == '\r';
+  size_t h = end;
+  while (h < len && (text[h] == ' ' || text[h] == '\t')) h++;
+  if (h < len && text[h] == '\r') h++;
+  bool whole_line = line_start && h < len && text[h] == '\n';
+  if (whole_line && b->text.len >= *i - ws) {
+    b->text.len -= *i - ws;
+    if (b->text.data) b->text.data[b->text.len] = '\0';
+  }
+  wgk_status st = include_file(b, inc, from, *line, *col, loader, err);
+  if (st != WGK_OK) return st;
+  for (size_t k = *i; k < end; k++) /* the tag may span lines */
+    if (text[k] == '\n')
+      ++*line, *col = 1;
+    else
+      ++*col;
+  if (whole_line) {
+    *i = h;
+    ++*line;
+    *col = 1;
+  } else
+    *i = end - 1;
+  return WGK_OK;
+}
+
 static wgk_status add_text(builder *b, const char *text, size_t len, const char *name, const tmpl_loader *loader,
                            util_error *err) {
   if (len > WGK_TMPL_MAX_SIZE)
@@ -250,33 +283,8 @@ static wgk_status add_text(builder *b, const char *text, size_t len, const char 
     char inc[512];
     size_t end;
     if (text[i] == '{' && include_tag(text, len, i, inc, sizeof inc, &end)) {
-      /* The public loader's expansion: a tag alone on its line (indentation before it, [ \t]*\r?\n after
-       * it) is replaced, indentation and line end included, by the file's text; otherwise the text goes
-       * between the indentation and whatever follows the tag. */
-      size_t ws = i;
-      while (ws > 0 && (text[ws - 1] == ' ' || text[ws - 1] == '\t')) ws--;
-      bool line_start = ws == 0 || text[ws - 1] == '\n' || text[ws - 1] == '\r';
-      size_t h = end;
-      while (h < len && (text[h] == ' ' || text[h] == '\t')) h++;
-      if (h < len && text[h] == '\r') h++;
-      bool whole_line = line_start && h < len && text[h] == '\n';
-      if (whole_line && b->text.len >= i - ws) {
-        b->text.len -= i - ws;
-        if (b->text.data) b->text.data[b->text.len] = '\0';
-      }
-      wgk_status st = include_file(b, inc, stable_name, line, col, loader, err);
+      wgk_status st = expand_include(b, text, len, &i, end, inc, stable_name, &line, &col, loader, err);
       if (st != WGK_OK) return st;
-      for (size_t k = i; k < end; k++) /* the tag may span lines */
-        if (text[k] == '\n')
-          line++, col = 1;
-        else
-          col++;
-      if (whole_line) {
-        i = h;
-        line++;
-        col = 1;
-      } else
-        i = end - 1;
       continue;
     }
     if (!push_byte(b, text[i], file, line, col))

@@ -36,7 +36,7 @@ static void reader_rules_defaults_and_extras(void **state) {
   expr_value *dev = device_from(
       "{\"features\": [\"shader-f16\", \"made-up\"], \"limits\": {\"maxBufferSize\": 1024,"
       " \"maxComputeWorkgroupsPerDimension\": 100000, \"maxTextureDimension2D\": 7},"
-      " \"adapterInfo\": {\"vendor\": \"acme\"}}",
+      " \"adapterInfo\": {\"vendor\": \"ACME\", \"description\": \"Made Up GPU\"}}",
       &err);
   assert_non_null(dev);
   assert_int_equal(limit(dev, "maxBufferSize"), 1024);
@@ -44,7 +44,13 @@ static void reader_rules_defaults_and_extras(void **state) {
   assert_int_equal(limit(dev, "maxStorageBufferBindingSize"), 134217728); /* the spec default */
   assert_int_equal(limit(dev, "maxTextureDimension2D"), 7);               /* a WebGPU limit not modelled: kept */
   const expr_value *info = expr_value_dict_get(dev, "adapterInfo");
-  assert_string_equal(expr_value_str(expr_value_dict_get(info, "vendor")), "acme");
+  assert_string_equal(expr_value_str(expr_value_dict_get(info, "vendor")), "acme");             /* lower-cased */
+  assert_string_equal(expr_value_str(expr_value_dict_get(info, "description")), "Made Up GPU"); /* kept as given */
+  const expr_value *features = expr_value_dict_get(dev, "features");
+  assert_int_equal(expr_value_len(features), 2);
+  assert_string_equal(expr_value_str(expr_value_list_at(features, 1)), "made-up"); /* unknown names kept */
+  const expr_value *language = expr_value_dict_get(dev, "wgslLanguageFeatures");
+  assert_int_equal(expr_value_len(language), 0); /* the reader takes no wgslLanguageFeatures key */
   expr_value_release(dev);
 
   util_error_clear(&err);
