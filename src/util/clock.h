@@ -1,4 +1,5 @@
-/* The monotonic clock in nanoseconds, for timing host work. */
+/* The monotonic clock, for timing host work: the one clock of the library, `wgk bench` (src/bench) and the bench
+ * programs (bench/bench_clock.h). */
 #ifndef WGK_UTIL_CLOCK_H
 #define WGK_UTIL_CLOCK_H
 
@@ -10,6 +11,8 @@ static inline uint64_t util_now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+static inline double util_now_us(void) { return (double)util_now_ns() * 1e-3; }
 
 static inline double util_now_s(void) { return (double)util_now_ns() * 1e-9; }
 

@@ -26,8 +26,6 @@ struct util_workers {
   unsigned spin_us; /* how long a thread watches for the next job, or the caller for the last task, before sleeping */
 };
 
-static double now_us(void) { return (double)util_now_ns() * 1e-3; }
-
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -38,14 +36,14 @@ static inline void cpu_relax(void) {
 
 /* Watches *generation for up to us microseconds, without the lock: returns once it is no longer seen, or stop. */
 static void spin_for_job(util_workers *w, unsigned long seen, unsigned us) {
-  double until = now_us() + us;
-  while (atomic_load(&w->generation) == seen && !atomic_load(&w->stop) && now_us() < until) cpu_relax();
+  double until = util_now_us() + us;
+  while (atomic_load(&w->generation) == seen && !atomic_load(&w->stop) && util_now_us() < until) cpu_relax();
 }
 
 /* Watches the done count for up to us microseconds, without the lock: returns once all n tasks are done. */
 static void spin_for_done(util_workers *w, int n, unsigned us) {
-  double until = now_us() + us;
-  while (atomic_load(&w->done) < n && now_us() < until) cpu_relax();
+  double until = util_now_us() + us;
+  while (atomic_load(&w->done) < n && util_now_us() < until) cpu_relax();
 }
 
 /* Claims and runs the job's tasks until none is left; called with the lock held, returns with it held. */
