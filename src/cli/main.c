@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 #include "cli/say.h"
+#include "util/dynbuf.h"
 #include "util/suggest.h"
 #include "source_commit.h" /* generated at build time: WGK_SOURCE_COMMIT */
 
@@ -34,12 +35,20 @@ static const cli_command commands[] = {
     {"tune", "sweep a package's tunables per bench case, store the best per device (--show)", cli_cmd_tune},
 };
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: wgk <command> [options]\n       wgk help <command> | wgk <command> --help | wgk --version\n\n"
-          "commands:\n");
+/* The command list: on stdout when asked for (`wgk help`), else through the one printer to stderr. */
+static void usage(bool asked) {
+  util_dynbuf text;
+  util_dynbuf_init(&text, 0);
+  util_dynbuf_printf(&text,
+                     "usage: wgk <command> [options]\n       wgk help <command> | wgk <command> --help | "
+                     "wgk --version\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    util_dynbuf_printf(&text, "  %-12s %s\n", commands[i].name, commands[i].summary);
+  if (asked)
+    fputs(util_dynbuf_str(&text), stdout);
+  else
+    cli_say("%s", util_dynbuf_str(&text));
+  util_dynbuf_free(&text);
 }
 
 /* `wgk --version`: the version, the Dawn build it runs on, and the source commit (taken at build time). */
@@ -74,14 +83,14 @@ static int unknown_command(const char *prefix, const char *name) {
     cli_say("%s: unknown command '%s'; did you mean '%s'?\n", prefix, name, near);
   else
     cli_say("%s: unknown command '%s'\n", prefix, name);
-  return usage(stderr), 2;
+  return usage(false), 2;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) return usage(stderr), 2;
+  if (argc < 2) return usage(false), 2;
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) return version();
   if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    if (argc < 3) return usage(stdout), 0;
+    if (argc < 3) return usage(true), 0;
     if (find(argv[2]) && cli_print_help(argv[2], stdout)) return 0;
     return unknown_command("wgk help", argv[2]);
   }

@@ -76,6 +76,23 @@ expect_status 77 "run_test: --gpu without a Vulkan driver, WGK_ALLOW_NO_GPU=1" \
 expect_status 1 "run_test: --gpu without a Vulkan driver, WGK_ALLOW_NO_GPU=1, WGK_TIER=all" \
   env WGK_ALLOW_NO_GPU=1 VK_ICD_FILENAMES=/nonexistent.json "${rt_all[@]}" --gpu "$wgk" -- true
 
+# tier.py: a test that ctest reports skipped (a program outside the helpers above) fails the all tier, not the
+# quick one; a test labelled optional may skip in both.
+tier=$(dirname "$run_test")/tier.py
+tiny=$(mktemp -d)
+make_tiny() { # LABELS: one test that skips on purpose, in a ctest folder of its own
+  cat >"$tiny/CTestTestfile.cmake" <<EOT
+add_test(skipper "/bin/sh" "-c" "echo 'SKIP: on purpose'; exit 77")
+set_tests_properties(skipper PROPERTIES SKIP_RETURN_CODE 77 LABELS "$1")
+EOT
+}
+make_tiny unit
+expect_status 1 "tier.py all: a skip fails it" env -u WGK_TIER /usr/bin/python3 "$tier" all "$tiny"
+expect_status 0 "tier.py quick: a skip is allowed" env -u WGK_TIER /usr/bin/python3 "$tier" quick "$tiny"
+make_tiny "unit;optional"
+expect_status 0 "tier.py all: an optional test may skip" env -u WGK_TIER /usr/bin/python3 "$tier" all "$tiny"
+rm -rf "$tiny"
+
 [ $failures = 0 ] && echo "test machinery: ok" && exit 0
 echo "$failures check(s) failed"
 exit 1
