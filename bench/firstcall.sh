@@ -8,7 +8,8 @@
 # Prints per config the median (and min-max) of the process wall time (Dawn instance, adapter, device, package
 # load, plan, compile, run, readback, exit), of the call as `wgk run -v` reports it ("call 1: wall") and of the
 # process beyond creating the device (the process less `wgk run -v`'s instance, adapter and device phases; issue
-# 39's first-call figure); FIRSTCALL_PHASES=1 prints each run's phases line on stderr. Then,
+# 39's first-call figure) and the same in CPU time (the process's, less the thread that made the context: on a loaded
+# machine the wall time is mostly waiting for a core); FIRSTCALL_PHASES=1 prints each run's phases lines on stderr. Then,
 # per config, the medians of `wgk bench PKG --first-call` (the same case from the package's bench.json, one
 # fresh process each): the call (load + prepare + run + wait + read) in wall and CPU time, each phase, and the
 # pipeline cache's counts. On a loaded machine the CPU figures are the ones to compare. First, one call's output
@@ -47,26 +48,29 @@ print(f"check: y agrees with the float64 reference (max abs err {err:.2g})" if e
       f"check: FAIL: y differs from the float64 reference (max abs err {err:.2g})")
 sys.exit(0 if err <= 1e-4 else 1)
 PY
-one() { # $1 cache folder; prints "process_ms call_ms beyond_ms" (beyond: the process less instance, adapter, device)
+one() { # $1 cache folder; prints "process_ms call_ms beyond_ms beyond_cpu_ms" (beyond: the process less instance,
+  # adapter, device; beyond_cpu_ms: the process's CPU less the context's thread, from `wgk run -v`'s cpu line)
   local s e out
   s=$(date +%s%N)
   out=$(HOME=$t XDG_CACHE_HOME=$1 "$wgk" run ai.onnx.RotaryEmbedding --in X="$t/x.npy" --in cos_cache="$t/c.npy" \
     --in sin_cache="$t/c.npy" --in position_ids="$t/p.npy" -v 2>&1)
   e=$(date +%s%N)
   local p=$(( (e - s) / 1000000 ))
-  [ "${FIRSTCALL_PHASES:-0}" = 1 ] && grep '^phases ms:' <<<"$out" >&2
+  [ "${FIRSTCALL_PHASES:-0}" = 1 ] && grep -E '^(phases|cpu) ms:' <<<"$out" >&2
   local dev
   dev=$(sed -nE 's/^phases ms:.* instance ([0-9.]+) adapter ([0-9.]+) device ([0-9.]+) .*/\1 \2 \3/p' <<<"$out" |
     awk '{print $1 + $2 + $3}')
-  echo "$p $(sed -nE 's/^call 1: .*wall ([0-9.]+) ms.*/\1/p' <<<"$out") $(awk -v p="$p" -v d="${dev:-0}" 'BEGIN {print p - d}')"
+  echo "$p $(sed -nE 's/^call 1: .*wall ([0-9.]+) ms.*/\1/p' <<<"$out") $(awk -v p="$p" -v d="${dev:-0}" 'BEGIN {print p - d}')" \
+    "$(sed -nE 's/^cpu ms: .*, beyond the device (-?[0-9.]+)$/\1/p' <<<"$out")"
 }
 stats() { "$py" -c "
 import sys, statistics as st
 rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]
-p = [r[0] for r in rows]; c = [r[1] for r in rows]; b = [r[2] for r in rows]
+p = [r[0] for r in rows]; c = [r[1] for r in rows]; b = [r[2] for r in rows]; u = [r[3] for r in rows if len(r) > 3]
 print(f'{st.median(p):8.0f} ({min(p):.0f}-{max(p):.0f}) {st.median(c):10.1f} ({min(c):.1f}-{max(c):.1f})'
-      f' {st.median(b):10.1f} ({min(b):.1f}-{max(b):.1f})')"; }
-printf '%-10s %s\n' config "process ms (min-max)   call ms (min-max)   beyond the device ms (min-max)"
+      f' {st.median(b):10.1f} ({min(b):.1f}-{max(b):.1f})'
+      + (f' {st.median(u):10.1f} ({min(u):.1f}-{max(u):.1f})' if u else ''))"; }
+printf '%-10s %s\n' config "process ms (min-max)   call ms (min-max)   beyond the device ms (min-max)   beyond, CPU ms"
 for config in cold warm "wgk only" "mesa only"; do
   for i in $(seq "$reps"); do
     d=$t/cache-$i

@@ -3,8 +3,9 @@
  * one kernel call on .npy inputs; prints each output's summary and the call's time, writes outputs as .npy.
  * With --verbose, the context's cache counters per call, so a repeated call shows that it compiled nothing, and
  * where the process's time went by phase (check, instance, adapter, device, load, inputs, plan, compile, run, read,
- * exit). The process leaves without tearing the device down (Dawn's and the driver's teardown cost tens of ms and
- * nothing needs it; the pipeline cache is written as pipelines are made), except in a sanitizer build.
+ * exit), in wall ms and in CPU ms (start: before main, the dynamic loading; context: its thread). The process leaves
+ * without tearing the device down (Dawn's and the driver's teardown cost tens of ms and nothing needs it; the pipeline
+ * cache is written as pipelines are made), except in a sanitizer build.
  */
 #include <errno.h>
 #include <math.h>
@@ -38,7 +39,8 @@ typedef struct run_opts {
   int n_out_shapes;
   long repeat;
   bool repeat_given;
-  bool wgsl; /* --wgsl: print the WGSL the last call ran */
+  bool wgsl;     /* --wgsl: print the WGSL the last call ran */
+  bool gpu_time; /* --gpu-time: timestamp queries around each call (a first call pays for them: see cli_cmd_run) */
 } run_opts;
 
 static int push(const char *opt, const char **list, int *n, const char *v) {
@@ -57,6 +59,7 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (strcmp(a, "--arg") == 0) return push(a, o->args, &o->n_args, cli_value("run", argc, argv, i));
   if (strcmp(a, "--tunable") == 0) return push(a, o->tunables, &o->n_tunables, cli_value("run", argc, argv, i));
   if (strcmp(a, "--wgsl") == 0) return o->wgsl = true, 1;
+  if (strcmp(a, "--gpu-time") == 0) return o->gpu_time = true, 1;
   if (strcmp(a, "--out") == 0) return cli_once("run", a, &o->out_dir, cli_value("run", argc, argv, i)) ? 1 : -1;
   if (strcmp(a, "--out-shape") == 0) return push(a, o->out_shapes, &o->n_out_shapes, cli_value("run", argc, argv, i));
   if (strcmp(a, "--calls") == 0) {
@@ -74,7 +77,7 @@ static int parse_one(int argc, char **argv, int *i, run_opts *o) {
   if (a[0] == '-' && a[1])
     return cli_error("run",
                      "unknown option '%s' (wgk run takes: --in --attr --arg --tunable --out --out-shape --calls --wgsl "
-                     "and the common options)",
+                     "--gpu-time and the common options)",
                      a),
            -1;
   if (o->pkg) return cli_error("run", "unexpected argument '%s' (the package is already '%s')", a, o->pkg), -1;
@@ -387,15 +390,28 @@ enum {
   PH_EXIT,
   PH_COUNT
 };
+/* Beside the wall ms, the process's CPU ms by phase (every thread's: on a loaded machine the wall time is mostly
+ * waiting for a core, the CPU time is the work): start is what the process spent before cli_cmd_run (the dynamic
+ * loader: Dawn's relocations), context the context's thread (instance, adapter, device), check the rest of the
+ * time until the context came. */
 typedef struct run_phases {
-  double ms[PH_COUNT];
-  uint64_t mark;
+  double ms[PH_COUNT], cpu[PH_COUNT];
+  double start_cpu, context_cpu;
+  uint64_t mark, cpu_mark;
 } run_phases;
 
+static uint64_t cpu_now_ns(clockid_t clock) {
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void phase_end(run_phases *ph, int which) {
-  uint64_t t = util_now_ns();
+  uint64_t t = util_now_ns(), c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID);
   ph->ms[which] += (double)(t - ph->mark) * 1e-6;
+  ph->cpu[which] += (double)(c - ph->cpu_mark) * 1e-6;
   ph->mark = t;
+  ph->cpu_mark = c;
 }
 
 /* The context is made on a thread of its own while the arguments are checked against the package and the .npy
@@ -405,22 +421,29 @@ typedef struct context_job {
   wgk_context *ctx;
   char *msg;
   wgk_status st;
+  uint64_t cpu_ns; /* the thread's CPU time */
 } context_job;
 
 static void *make_context(void *arg) {
   context_job *j = arg;
+  uint64_t c0 = cpu_now_ns(CLOCK_THREAD_CPUTIME_ID);
   j->st = wgk_context_create(&j->co, &j->ctx, &j->msg);
+  j->cpu_ns = cpu_now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
   return NULL;
 }
 
 /* The context's creation split by gpu_device_startup (instance, adapter, device with the pipeline cache's open and
  * the description read back); made beside the checks, only the part that outlasted them is waited for here. */
-static void phase_context(run_phases *ph, wgk_context *ctx) {
+static void phase_context(run_phases *ph, wgk_context *ctx, uint64_t context_cpu_ns) {
   gpu_startup su = gpu_device_startup(rt_context_device(ctx));
   ph->ms[PH_INSTANCE] += su.instance_ns * 1e-6;
   ph->ms[PH_ADAPTER] += su.adapter_ns * 1e-6;
   ph->ms[PH_DEVICE] += (su.cache_ns + su.device_ns + su.describe_ns) * 1e-6;
   ph->mark = util_now_ns();
+  uint64_t c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID); /* the wait for the context: the check's share */
+  ph->cpu[PH_CHECK] += (double)(c - ph->cpu_mark) * 1e-6 - (double)context_cpu_ns * 1e-6;
+  ph->context_cpu = (double)context_cpu_ns * 1e-6;
+  ph->cpu_mark = c;
 }
 
 /* wgk_prepare: plan and compile (shader modules and pipelines, from the context's compile clocks). */
@@ -429,11 +452,15 @@ static bool prepare_timed(wgk_context *ctx, wgk_call *call, run_phases *ph) {
   rt_context_compile_ns(ctx, &s0, &p0);
   wgk_status st = wgk_prepare(call);
   rt_context_compile_ns(ctx, &s1, &p1);
-  uint64_t t = util_now_ns();
+  uint64_t t = util_now_ns(), c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID);
   double all = (double)(t - ph->mark) * 1e-6, compile = (s1 - s0 + p1 - p0) * 1e-6;
+  double cpu = (double)(c - ph->cpu_mark) * 1e-6, share = all > 0 ? compile / all : 0; /* CPU split as the wall */
   ph->ms[PH_COMPILE] += compile;
   ph->ms[PH_PLAN] += all - compile;
+  ph->cpu[PH_COMPILE] += cpu * share;
+  ph->cpu[PH_PLAN] += cpu * (1 - share);
   ph->mark = t;
+  ph->cpu_mark = c;
   if (st) cli_error("run", "%s", wgk_context_errmsg(ctx));
   return st == WGK_OK;
 }
@@ -447,6 +474,11 @@ static void print_phases(const run_phases *ph, double total_ms) {
   for (int i = 0; i < PH_COUNT; i++) printf(" %s %.1f", names[i], ph->ms[i]);
   printf("; main %.1f, beyond the device %.1f\n", total_ms,
          total_ms - ph->ms[PH_INSTANCE] - ph->ms[PH_ADAPTER] - ph->ms[PH_DEVICE]);
+  double all = ph->start_cpu + ph->context_cpu;
+  printf("cpu ms: start %.1f context %.1f", ph->start_cpu, ph->context_cpu);
+  for (int i = 0; i < PH_COUNT; i++)
+    if (i < PH_INSTANCE || i > PH_DEVICE) printf(" %s %.1f", names[i], ph->cpu[i]), all += ph->cpu[i];
+  printf("; process %.1f, beyond the device %.1f\n", all, all - ph->context_cpu);
 }
 
 /* Leaving without the device's teardown: everything the process wrote is flushed; a sanitizer build (whose leak
@@ -553,13 +585,14 @@ static bool check_beside_context(run_opts *o, run_phases *ph, util_host_tensor *
   *ctx = job.ctx;
   if (ok && job.st != WGK_OK) ok = false, cli_error("run", "%s", job.msg ? job.msg : "cannot create a WebGPU context");
   free(job.msg);
-  if (*ctx) phase_context(ph, *ctx);
+  if (*ctx) phase_context(ph, *ctx, job.cpu_ns);
   return ok;
 }
 
 int cli_cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
-  run_phases ph = {.mark = util_now_ns()};
+  run_phases ph = {.mark = util_now_ns(), .cpu_mark = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID)};
+  ph.start_cpu = (double)ph.cpu_mark * 1e-6;
   uint64_t start = ph.mark;
   for (int i = 1; i < argc; i++) {
     int r = parse_one(argc, argv, &i, &o);
@@ -581,7 +614,9 @@ int cli_cmd_run(int argc, char **argv) {
     pkg_free(pkg);
   phase_end(&ph, PH_LOAD);
   if (ok && wgk_call_create(k, &call) != WGK_OK) ok = false, cli_error("run", "%s", wgk_context_errmsg(ctx));
-  if (ok) wgk_call_enable_timing(call, true);
+  /* GPU time only when asked: the timestamp queries cost a first call a query set, its resolve and read-back, and
+   * on a device whose timestamps are not in ns (lavapipe) Dawn's conversion pass: one more pipeline and dispatch */
+  if (ok && o.gpu_time) wgk_call_enable_timing(call, true);
   ok = ok && set_inputs(ctx, call, &o, host) && set_destinations(ctx, k, call, &o, host) && set_values(ctx, call, &o);
   phase_end(&ph, PH_INPUTS);
   wgk_stats prepared_from;

@@ -35,8 +35,9 @@ typedef struct command_help {
 static const command_help helps[] = {
     {"run", true,
      "usage: wgk run PKG --in PORT=FILE.npy ... [options]\n"
-     "Runs the call on the GPU with .npy inputs. Prints, per call, the variant and its wall and GPU time\n"
-     "(\"call 1: variant rank4_cache2_pos, wall 2.1 ms, gpu 0.3 ms\"), then per output its dtype, shape and\n"
+     "Runs the call on the GPU with .npy inputs. Prints, per call, the variant and its wall time (and GPU time\n"
+     "with --gpu-time: \"call 1: variant rank4_cache2_pos, wall 2.1 ms, gpu 0.3 ms\"), then per output its dtype, "
+     "shape and\n"
      "min/max/mean (\"y: float32 [1, 2, 3, 8] min=-2.3 max=2.0 mean=-0.017\", with a count of non-finite values);\n"
      "writes every output as <port>.npy in --out DIR. Every argument is checked before a GPU context is made.\n"
      "  --in PORT=FILE.npy     an input tensor by port key (or ONNX name); 0-d arrays are scalars\n"
@@ -46,7 +47,8 @@ static const command_help helps[] = {
      "  --out DIR              write outputs as DIR/<port>.npy (a folder; PORT=FILE is refused)\n"
      "  --calls N              run the call N times, a time line each (was --repeat); --verbose adds the\n"
      "                         tunables and what each call compiled and created\n"
-     "  --wgsl                 print the rendered WGSL of every pass\n"},
+     "  --wgsl                 print the rendered WGSL of every pass\n"
+     "  --gpu-time             time each call on the GPU too (timestamp queries: not free on a first call)\n"},
     {"explain", true,
      "usage: wgk explain PKG [--shape PORT=2x4x3x8]... [options]\n"
      "Plans a call without running it and prints the plan: the variant chosen, every rejected variant with its\n"

@@ -63,6 +63,22 @@ try:
         parts = got["instance"] + got["adapter"] + got["device"]
         check(abs(main_ms - parts - beyond) < 0.2, f"beyond the device = main - instance - adapter - device: {m.group(0)}")
         check(got["run"] > 0 and got["compile"] + got["plan"] > 0, f"the call's phases timed: {got}")
+    # and the same in CPU ms (what a loaded machine cannot blur): before main, the context's thread, the rest
+    m = re.search(r"^cpu ms: start ([0-9.]+) context ([0-9.]+) (.*); process ([0-9.]+), beyond the device (-?[0-9.]+)$",
+                  out, re.M)
+    check(m is not None, "cpu line:\n" + out)
+    if m:
+        start, context, process, beyond = (float(m.group(i)) for i in (1, 2, 4, 5))
+        got = dict(zip(m.group(3).split()[::2], map(float, m.group(3).split()[1::2])))
+        cpu_names = tuple(n for n in names if n not in ("instance", "adapter", "device"))
+        check(tuple(got) == cpu_names, f"cpu phases named in order: {tuple(got)}")
+        check(start > 0 and context > 0 and got["run"] > 0, f"cpu phases timed: start {start}, context {context}, {got}")
+        check(abs(start + context + sum(got.values()) - process) < 0.2 + 0.05 * len(got), f"process = the sum: {m.group(0)}")
+        check(abs(process - context - beyond) < 0.2, f"beyond the device = process - context: {m.group(0)}")
+    # the GPU time only with --gpu-time (timestamp queries cost a first call)
+    check(re.search(r"^call 1: .*, gpu ", out, re.M) is None, "no GPU time unless asked:\n" + out)
+    out, _ = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "x32.npy"), "--gpu-time")
+    check(re.search(r"^call 1: variant elementwise, wall [0-9.]+ ms, gpu [0-9.]+ ms$", out, re.M), "--gpu-time:\n" + out)
 
     # run: refusals and bad options
     _, err = wgk("run", PKG, "--in", "x=" + os.path.join(tmp, "missing.npy"), rc=1)
