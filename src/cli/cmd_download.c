@@ -48,11 +48,12 @@ int cli_cmd_download(int argc, char **argv) {
     st = hub_download_lock(lock, &ho, print_dir, NULL, &err);
   } else {
     /* One way to name a kernel: org/name, name, with @vN or @<commit> (or --version / --revision). */
-    char rev[41];
-    size_t base_len = 0;
+    hub_ref ref = {.version = ho.version, .revision = ho.revision};
     char *id = NULL;
-    st = hub_split_ref(repo, true, &base_len, &ho.version, &ho.revision, rev, &err);
-    if (!st && !(id = hub_repo_of(repo, base_len))) st = util_error_oom(&err, repo, NULL);
+    st = hub_split_ref(repo, true, &ref) ? hub_ref_error(&ref, repo, &err) : WGK_OK;
+    ho.version = ref.version;
+    ho.revision = ref.revision;
+    if (!st && !(id = hub_repo_of(repo, ref.base_len))) st = util_error_oom(&err, repo, NULL);
     if (!st) st = hub_snapshot(id, &ho, &dir, NULL, &err);
     free(id);
     if (!st) printf("%s\n", dir);

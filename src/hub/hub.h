@@ -56,15 +56,38 @@ typedef struct hub_options {
 bool hub_repo_id_ok(const char *id);
 
 /* One way to name a kernel, for every command, the C API and Python: "org/name", "name" (an op id: the org is
- * webgpu-kernels), "org/name@vN" or "org/name@<40 hex>" (also after a bare name). Holds every rule of the version
- * asked for in one place: the version and revision given already (the `version` / `revision` parameter, --version /
- * --revision) must be 0..1000000 and a 40-hex commit; with read_suffix, spec is split at its last '@': *base_len
- * is the length of the name part; a "@vN" suffix sets *version, a "@<40 hex>" one copies the commit into rev
- * (41 bytes) and points *revision at it, and a suffix must agree with what was given. Any rule broken:
- * WGK_ERR_INVALID_ARGUMENT in spec, naming the values. A spec without '@' (or a folder: no read_suffix) only has
- * the parameters checked. */
-wgk_status hub_split_ref(const char *spec, bool read_suffix, size_t *base_len, int *version, const char **revision,
-                         char rev[41], util_error *err);
+ * webgpu-kernels), "org/name@vN" or "org/name@<40 hex>" (also after a bare name). Every rule of the version asked
+ * for holds in one place (hub_split_ref): the version and revision given already (the `version` / `revision`
+ * parameter, --version / --revision) must be 0..1000000 and a 40-hex commit, and a suffix must agree with them. */
+typedef enum hub_ref_problem {
+  HUB_REF_OK = 0,
+  HUB_REF_VERSION_OPTION,       /* the version given is not 0 .. 1000000 */
+  HUB_REF_REVISION_OPTION,      /* the revision given is not a 40-hex commit */
+  HUB_REF_SUFFIX_VERSION,       /* "@v..." is not v1 .. v1000000 */
+  HUB_REF_VERSION_AND_REVISION, /* "@vN" and a revision given */
+  HUB_REF_VERSIONS_DIFFER,      /* "@vN" and another version given */
+  HUB_REF_SUFFIX,               /* after '@' neither "vN" nor a 40-hex commit */
+  HUB_REF_COMMIT_AND_VERSION,   /* "@<commit>" and a version given */
+  HUB_REF_COMMITS_DIFFER,       /* "@<commit>" and another revision given */
+} hub_ref_problem;
+
+typedef struct hub_ref {
+  int version;          /* IN: the version given (0 = none); OUT: that, or the "@vN" suffix's */
+  const char *revision; /* IN: the revision given (NULL = none); OUT: that, or rev (the "@<commit>" suffix's) */
+  char rev[41];         /* the suffix's commit, lower case (revision points here: a hub_ref is not copied) */
+  size_t base_len;      /* the length of the name, without its "@..." suffix */
+  const char *suffix;   /* what follows the '@' in spec; NULL when no suffix was read */
+  long suffix_version;  /* N of "@vN"; 0 when none */
+  hub_ref_problem problem;
+} hub_ref;
+
+/* Splits spec (with read_suffix, at its last '@'; a folder is read without) and holds it against ref's version and
+ * revision (set them first); returns ref->problem, reported with its values by hub_ref_error. Reports nothing: the
+ * caller knows what it was naming and reports once. A spec without '@' (or read_suffix false) only has the version
+ * and revision checked. */
+hub_ref_problem hub_split_ref(const char *spec, bool read_suffix, hub_ref *ref /* IN, OUT */);
+/* The message of ref->problem (with the values), WGK_ERR_INVALID_ARGUMENT in spec; WGK_OK for HUB_REF_OK. */
+wgk_status hub_ref_error(const hub_ref *ref, const char *spec, util_error *err);
 /* The repo id of a name: "org/name" as is, a bare op id under webgpu-kernels; malloc'ed (len chars of name). */
 char *hub_repo_of(const char *name, size_t len);
 

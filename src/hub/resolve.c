@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -495,57 +494,6 @@ bool hub_cached_version(const char *repo, int version) {
   free(dir);
   free(cache);
   return ok;
-}
-
-wgk_status hub_split_ref(const char *spec, bool read_suffix, size_t *base_len, int *version, const char **revision,
-                         char rev[41], util_error *err) {
-  const char *at = read_suffix && spec ? strrchr(spec, '@') : NULL;
-  const char *suf = at ? at + 1 : "";
-  *base_len = at ? (size_t)(at - spec) : spec ? strlen(spec) : 0;
-  /* Every rule decides here, in order; the one message (with the values) is reported once, below. */
-  char why[320] = "";
-  long v = 0;
-  char *end = NULL;
-  bool by_version = at && suf[0] == 'v' && suf[1] >= '1' && suf[1] <= '9';
-  if (by_version) v = strtol(suf + 1, &end, 10);
-  if (*version < 0 || *version > 1000000)
-    snprintf(why, sizeof why, "kernel option version: must be 0 (any) or a branch number from 1 to 1000000, not %d",
-             *version);
-  else if (*revision && !hub_is_commit(*revision))
-    snprintf(why, sizeof why, "kernel option revision: must be a 40-hex commit, not '%.64s'", *revision);
-  else if (!at)
-    return WGK_OK;
-  else if (by_version && (*end || v > 1000000))
-    snprintf(why, sizeof why, "'@%.64s': a version is v1 .. v1000000 (e.g. org/name@v1)", suf);
-  else if (by_version && *revision)
-    snprintf(why, sizeof why,
-             "names version %ld, and a revision is given too (the revision parameter or --revision): give one", v);
-  else if (by_version && *version > 0 && *version != (int)v)
-    snprintf(why, sizeof why, "names version %ld, but the version parameter (or --version) says %d: give one", v,
-             *version);
-  else if (by_version)
-    *version = (int)v;
-  else if (!hub_is_commit(suf))
-    snprintf(why, sizeof why, "'@%.64s': after '@' give a version (vN, e.g. @v1) or a 40-hex commit", suf);
-  else if (*version > 0)
-    snprintf(why, sizeof why,
-             "names a commit, and version %d is given too (the version parameter or --version): give one", *version);
-  else if (*revision && strcasecmp(*revision, suf) != 0)
-    snprintf(why, sizeof why, "names commit %s, but the revision parameter (or --revision) says %.64s: give one", suf,
-             *revision);
-  else {
-    for (int i = 0; i < 41; i++) rev[i] = (char)tolower((unsigned char)suf[i]);
-    *revision = rev;
-  }
-  return why[0] ? util_error_in(err, WGK_ERR_INVALID_ARGUMENT, spec, NULL, "%s", why) : WGK_OK;
-}
-
-char *hub_repo_of(const char *name, size_t len) {
-  bool has_org = memchr(name, '/', len) != NULL;
-  size_t n = len + (has_org ? 0 : sizeof WGK_HUB_TRUSTED_ORG) + 1;
-  char *r = malloc(n);
-  if (r) snprintf(r, n, "%s%s%.*s", has_org ? "" : WGK_HUB_TRUSTED_ORG, has_org ? "" : "/", (int)len, name);
-  return r;
 }
 
 /* ---- the one version rule (docs/hub.md, "Which version a name without one loads") ------------ */

@@ -81,32 +81,26 @@ static wgk_status open_dir(pkg_package *pkg, const pkg_options *opts, util_error
 wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package **out, util_error *err) {
   if (out) *out = NULL;
   if (!out) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "pkg_open: NULL out");
-  /* The version asked for, by the options or (for an id only) a "name@vN" / "name@<commit>" suffix: one set of
-   * rules for a folder and an id (hub_split_ref). */
+  pkg_found found;
+  wgk_status st = pkg_resolve(path_or_id, opts, &found, err);
+  /* The version asked, by the options or (for an id only) a "name@vN" / "name@<commit>" suffix: one set of rules for
+   * a folder and an id (hub_split_ref). */
   pkg_options eff = opts ? *opts : (pkg_options){0};
-  char rev[41], *base = NULL;
-  size_t base_len = 0;
-  const char *at = path_or_id ? strrchr(path_or_id, '@') : NULL;
-  bool id_ref = at && (base = strndup(path_or_id, (size_t)(at - path_or_id))) && pkg_is_id(base);
-  wgk_status st = hub_split_ref(path_or_id, id_ref, &base_len, &eff.version, &eff.revision, rev, err);
-  if (id_ref) path_or_id = base;
-  opts = &eff;
-  char *dir = NULL;
-  if (!st) st = pkg_resolve(path_or_id, opts, &dir, err);
-  bool by_id = !st && pkg_is_id(path_or_id);
+  eff.version = found.ref.version;
+  eff.revision = found.ref.revision;
   pkg_package *pkg = st ? NULL : calloc(1, sizeof *pkg);
+  if (!st && !pkg) st = util_error_oom(err, found.dir, NULL);
   if (pkg) {
-    pkg->dir = dir;
-    dir = NULL;
+    pkg->dir = found.dir;
+    pkg->op_id_asked = found.id;
+    found.dir = found.id = NULL;
   }
-  if (!st && (!pkg || !(pkg->root = root_of(pkg->dir)) || (by_id && !(pkg->op_id_asked = strdup(path_or_id)))))
-    st = util_error_oom(err, path_or_id, NULL);
+  if (!st && !(pkg->root = root_of(pkg->dir))) st = util_error_oom(err, pkg->dir, NULL);
   if (!st && !(pkg->real_root = realpath(pkg->root, NULL)))
     st = util_error_in(err, WGK_ERR_IO, pkg->root, NULL, "cannot resolve the package root: %s", strerror(errno));
   if (!st) hub_snapshot_bound(pkg->real_root); /* a Hub cache snapshot links into its repo's blobs/ */
-  if (!st) st = open_dir(pkg, opts, err);
-  free(dir);
-  free(base);
+  if (!st) st = open_dir(pkg, &eff, err);
+  pkg_found_free(&found);
   if (st) {
     pkg_free(pkg);
     return st;

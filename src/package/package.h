@@ -59,9 +59,6 @@ typedef struct pkg_options {
 wgk_status pkg_open(const char *path_or_id, const pkg_options *opts, pkg_package **out /* OUT */, util_error *err);
 void pkg_free(pkg_package *pkg);
 
-/* Resolves path_or_id to a build/webgpu folder without opening it; *dir_out is malloc'ed. */
-wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, char **dir_out /* OUT */, util_error *err);
-
 /* The bundled kernels folder into out (size bytes): found from where this code was loaded (dladdr), never from
  * the configure-time prefix, so an install can be moved: <dir of libwgk.so>/WGK_KERNELS_FROM_LIB, or, for a
  * program linking libwgk.a (the CLI), <dir of the program>/WGK_KERNELS_FROM_BIN (both ../share/wgk/kernels

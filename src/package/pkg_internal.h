@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "hub/hub.h"
 #include "util/digest.h"
 #include "util/json_pos.h"
 #include "package/package.h"
@@ -41,6 +42,19 @@ char *pkg_join(const char *a, const char *b);
 wgk_status pkg_check_inside(const pkg_package *pkg, const char *full, const char *relpath, util_error *err);
 /* Reads a whole file (NUL-terminated). WGK_ERR_NOT_FOUND when it does not exist. */
 wgk_status pkg_slurp(const char *path, char **data, size_t *len, util_error *err);
+
+/* Where pkg_resolve found a package: the folder, with the id and the version asked, a "@" suffix's included. */
+typedef struct pkg_found {
+  char *dir;   /* the build/webgpu folder; malloc'ed */
+  char *id;    /* the repo id asked for, without its "@" suffix; NULL when a folder was named; malloc'ed */
+  hub_ref ref; /* the version and revision asked: the options', or the "@vN" / "@<commit>" suffix's */
+} pkg_found;
+
+/* Finds the build/webgpu folder path_or_id names (rules in package.h) without opening it. Nothing is reported while
+ * it looks: what went wrong is reported once, at the end, with everything the search learned (the dirs tried, the
+ * bundled copy's version, what the Hub cache or the Hub said). *out is filled on success, empty on failure. */
+wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, pkg_found *out /* OUT */, util_error *err);
+void pkg_found_free(pkg_found *found);
 
 /* True when path_or_id reads as a repo id ("<op id>" or "org/<op id>", not starting with '/' or '.'): it is then
  * looked up on the search path only, never as a folder of the working directory. */

@@ -29,24 +29,22 @@ static bool is_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The build/webgpu folder of a package folder: <p>/build/webgpu, or <p> itself when it holds manifest.json. */
-static wgk_status webgpu_dir(const char *p, char **out, util_error *err) {
+/* The build/webgpu folder of a package folder: <p>/build/webgpu, or <p> itself when it holds manifest.json; NULL when
+ * neither (or out of memory: then *oom). */
+static char *webgpu_dir(const char *p, bool *oom) {
   char *d = pkg_join(p, "build/webgpu");
   char *m = pkg_join(p, "manifest.json");
-  wgk_status st = WGK_OK;
-  if (!d || !m)
-    st = util_error_oom(err, p, NULL);
-  else if (is_dir(d)) {
-    *out = d;
+  char *out = NULL;
+  bool ok = d && m;
+  if (ok && is_dir(d)) {
+    out = d;
     d = NULL;
-  } else if (is_file(m)) {
-    *out = strdup(p);
-    if (!*out) st = util_error_oom(err, p, NULL);
-  } else
-    st = util_error_in(err, WGK_ERR_NOT_FOUND, p, NULL, "not a kernel package (no build/webgpu/ and no manifest.json)");
+  } else if (ok && is_file(m) && !(out = strdup(p)))
+    ok = false;
+  if (!ok) *oom = true;
   free(d);
   free(m);
-  return st;
+  return out;
 }
 
 /* An op id "<domain>.<Name>" (optionally "org/" before it): letters, digits, . _ -, no "..". */
@@ -143,9 +141,9 @@ const char *pkg_id_op(const char *id) {
 /* The contract version a package folder records (metadata.json "version" under <root>/build/webgpu or <root>); 0 when
  * none. Only to choose a version: the package's own reader checks the file when it is opened. */
 static int recorded_version(const char *root) {
-  char *dir = NULL;
-  util_error ignored = {0};
-  if (webgpu_dir(root, &dir, &ignored) != WGK_OK) return 0;
+  bool oom = false;
+  char *dir = webgpu_dir(root, &oom);
+  if (!dir) return 0;
   char *meta = pkg_join(dir, "metadata.json");
   json_t *doc = meta ? json_load_file(meta, 0, NULL) : NULL;
   json_t *v = json_object_get(doc, "version");
@@ -158,66 +156,73 @@ static int recorded_version(const char *root) {
   return version;
 }
 
-/* id passed pkg_is_id: searched on the path, in the cache, the bundled kernels and the Hub (docs/hub.md). */
-static wgk_status search(const char *id, const pkg_options *opts, char **dir_out, util_error *err) {
-  const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
-  util_dynbuf tried;
-  util_dynbuf_init(&tried, 4096);
-  char *found = NULL, *copy = NULL;
-  bool oom = false;
-  /* 1. The search path: a local folder wins for every version (it is how a kernel is developed). */
-  bool hit = try_list(opts ? opts->search_path : NULL, rel, &found, &tried, &oom) ||
-             try_list(util_env("WGK_KERNEL_PATH"), rel, &found, &tried, &oom);
-  /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
-   * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
-  bool bundled = true;
-  wgk_status st = util_env_flag("WGK_BUNDLED_KERNELS", &bundled, err);
+/* Everything looking for a package learns on the way: what it found, or what stood in the way. Nothing is reported
+ * while it looks; pkg_resolve reports once, at the end, with all of it (report). */
+typedef struct lookup {
+  pkg_found *out;      /* the folder found, the id and the version asked */
+  bool oom;            /* a path or a name could not be allocated */
+  bool exists, is_dir; /* a folder named: something of that name exists; it is a folder */
+  char *found;         /* an id: the local folder it was found in (the search path or the bundled kernels) */
+  util_dynbuf tried;   /* an id: the local dirs looked in, ", "-separated */
+  int bundled_version; /* an id: the contract version the bundled copy records; 0 when none (or no copy) */
+  int version;         /* an id: the version asked, or the one the version rule picked; 0 when none */
+  util_error why;      /* an id: what the environment, the Hub cache or the Hub said instead of a folder */
+} lookup;
+
+/* The bundled kernels' copy of rel (pkg_bundled_dir), with the contract version it records; NULL when none. */
+static char *bundled_copy(lookup *lk, const char *rel) {
   char kernels[PATH_MAX];
-  bool use_bundled = !st && !hit && bundled && !(opts && opts->revision) &&
-                     pkg_bundled_dir(kernels, sizeof kernels, NULL) && try_list(kernels, rel, &copy, &tried, &oom);
-  int bundled_version = use_bundled ? recorded_version(copy) : 0;
-  /* A bare op id names the same kernel as webgpu-kernels/<op id> in the cache and on the Hub. */
-  char *hub_id = hub_repo_of(id, strlen(id));
-  oom = oom || !hub_id;
-  hub_options ho = {.version = opts ? opts->version : 0,
-                    .revision = opts ? opts->revision : NULL,
+  char *copy = NULL;
+  if (pkg_bundled_dir(kernels, sizeof kernels, NULL)) try_list(kernels, rel, &copy, &lk->tried, &lk->oom);
+  lk->bundled_version = copy ? recorded_version(copy) : 0;
+  return copy;
+}
+
+/* Not on the search path: the Hub cache or the Hub (src/hub/hub.h) answer, or the bundled copy (have_copy): true for
+ * the copy. The snapshot's folder goes to lk->out->dir, why there is none to lk->why. */
+static bool cache_or_hub(lookup *lk, const char *id, const pkg_options *opts, bool have_copy) {
+  char *hub_id = hub_repo_of(id, strlen(id)); /* a bare op id names the same kernel as webgpu-kernels/<op id> */
+  hub_options ho = {.version = lk->out->ref.version,
+                    .revision = lk->out->ref.revision,
                     .trust_remote_code = opts && opts->trust_remote_code,
                     .log = opts ? opts->log : NULL};
-  /* 2. No version and no revision: the one version rule picks one (hub_pick_version): the newest on this machine (the
+  wgk_status st = hub_id ? WGK_OK : WGK_ERR_OUT_OF_MEMORY;
+  lk->oom = !hub_id;
+  /* No version and no revision: the one version rule picks one (hub_pick_version): the newest on this machine (the
    * cache's or the bundled copy's), without a request; nothing here: an error saying how to name one (a load never
    * fetches a version nobody named). A bundled copy recording no version is taken as it is, as a search-path folder
    * is. */
-  if (!st && !hit && !oom && !ho.version && !ho.revision && !(use_bundled && !bundled_version))
-    st = hub_pick_version(hub_id, bundled_version, false, &ho, &ho.version, err);
-  /* 3. The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the
-   * bundled copy of it; the bundled packages act as a pre-filled cache behind the real one, holding the one version
-   * their metadata.json records. */
-  bool downloaded = !st && !hit && !oom && ho.version > 0 && hub_cached_version(hub_id, ho.version);
-  if (!st && !hit && !oom && use_bundled && !downloaded && (!ho.version || ho.version == bundled_version)) {
-    hit = true;
-    found = copy;
+  if (!st && !ho.version && !ho.revision && !(have_copy && !lk->bundled_version))
+    st = hub_pick_version(hub_id, lk->bundled_version, false, &ho, &ho.version, &lk->why);
+  lk->version = ho.version;
+  /* The one precedence (docs/hub.md): a version the user downloaded (refs/vN in the Hub cache) wins over the bundled
+   * copy of it; the bundled packages act as a pre-filled cache behind the real one, holding the one version their
+   * metadata.json records. */
+  bool downloaded = !st && ho.version > 0 && hub_cached_version(hub_id, ho.version);
+  bool use_copy = !st && have_copy && !downloaded && (!ho.version || ho.version == lk->bundled_version);
+  if (!st && !use_copy) hub_snapshot(hub_id, &ho, &lk->out->dir, NULL, &lk->why);
+  free(hub_id);
+  return use_copy;
+}
+
+/* id passed pkg_is_id: searched on the path, in the cache, the bundled kernels and the Hub (docs/hub.md). */
+static void search(lookup *lk, const char *id, const pkg_options *opts) {
+  const char *rel = strncmp(id, TRUSTED_ORG, strlen(TRUSTED_ORG)) == 0 ? id + strlen(TRUSTED_ORG) : id;
+  /* 1. The search path: a local folder wins for every version (it is how a kernel is developed). */
+  bool hit = try_list(opts ? opts->search_path : NULL, rel, &lk->found, &lk->tried, &lk->oom) ||
+             try_list(util_env("WGK_KERNEL_PATH"), rel, &lk->found, &lk->tried, &lk->oom);
+  /* WGK_BUNDLED_KERNELS=0 leaves out the bundled dirs (so a repo id goes to the Hub cache, e.g. in tests); a
+   * commit pin (revision) means exact bytes, which a bundled copy cannot promise: the cache or the Hub answers it. */
+  bool bundled = true;
+  if (util_env_flag("WGK_BUNDLED_KERNELS", &bundled, &lk->why) || lk->oom) return;
+  char *copy = !hit && bundled && !lk->out->ref.revision ? bundled_copy(lk, rel) : NULL;
+  /* 2. Not found locally: the version rule, then the Hub cache, the bundled copy or the Hub (cache_or_hub). */
+  if (!hit && !lk->oom && cache_or_hub(lk, id, opts, copy != NULL)) {
+    lk->found = copy;
     copy = NULL;
   }
-  /* 4. Not found locally: a repo id "org/name" comes from the Hub cache, else the Hub (src/hub/hub.h). */
-  if (!st && !hit && !oom)
-    st = hub_snapshot(hub_id, &ho, dir_out, NULL, err);
-  else if (!st && hit)
-    st = webgpu_dir(found, dir_out, err);
-  else if (!st)
-    st = util_error_oom(err, id, "searching the package");
-  if (st && !hit && err && err->message[0]) {
-    util_error_append(err, " (not found locally either; searched: %s)",
-                      tried.len ? util_dynbuf_str(&tried) : "(no dirs)");
-    if (use_bundled && bundled_version && ho.version && ho.version != bundled_version)
-      util_error_append(err, "; the bundled copy is contract version %d", bundled_version);
-    if (is_dir(id))
-      util_error_append(err, "; a folder of that name here is not used for an id: write ./%s to open it", id);
-  }
-  free(hub_id);
-  free(found);
   free(copy);
-  util_dynbuf_free(&tried);
-  return st;
+  if (lk->found && !lk->oom) lk->out->dir = webgpu_dir(lk->found, &lk->oom);
 }
 
 bool pkg_is_id(const char *path_or_id) {
@@ -227,23 +232,76 @@ bool pkg_is_id(const char *path_or_id) {
   return *rel && id_ok(rel);
 }
 
-wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, char **dir_out, util_error *err) {
-  if (dir_out) *dir_out = NULL;
-  if (!path_or_id || !*path_or_id || !dir_out)
+/* A folder named: the package root (holding build/webgpu/) or the build/webgpu folder itself. */
+static void find_folder(lookup *lk, const char *path) {
+  struct stat st;
+  lk->exists = stat(path, &st) == 0;
+  lk->is_dir = lk->exists && S_ISDIR(st.st_mode);
+  if (lk->is_dir) lk->out->dir = webgpu_dir(path, &lk->oom);
+}
+
+/* What the environment, the Hub cache or the Hub said, with what the local search saw on the way. */
+static wgk_status report_search(const lookup *lk, util_error *err) {
+  if (!err || err->status) return lk->why.status; /* the first error set wins */
+  *err = lk->why;
+  if (lk->found) return err->status; /* found on this machine: the environment alone stood in the way */
+  util_error_append(err, " (not found locally either; searched: %s)",
+                    lk->tried.len ? util_dynbuf_str(&lk->tried) : "(no dirs)");
+  if (lk->bundled_version && lk->version && lk->version != lk->bundled_version)
+    util_error_append(err, "; the bundled copy is contract version %d", lk->bundled_version);
+  if (is_dir(lk->out->id))
+    util_error_append(err, "; a folder of that name here is not used for an id: write ./%s to open it", lk->out->id);
+  return err->status;
+}
+
+/* The one report of a lookup, with everything it learned; WGK_OK when it found the folder. */
+static wgk_status report(const char *spec, const lookup *lk, util_error *err) {
+  if (lk->out->ref.problem) return hub_ref_error(&lk->out->ref, spec, err);
+  if (!spec || !*spec)
     return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT,
                             "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
-  /* A repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working
-   * directory: a ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
-  if (pkg_is_id(path_or_id)) return search(path_or_id, opts, dir_out, err);
-  struct stat st;
-  bool exists = stat(path_or_id, &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) return webgpu_dir(path_or_id, dir_out, err);
-  return util_error_in(err, WGK_ERR_NOT_FOUND, path_or_id, NULL, "%s",
-                       exists ? "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a "
-                                "repo id"
-                       : path_or_id[0] == '/' || path_or_id[0] == '.'
-                           ? "no such folder"
-                           : "neither a folder nor an op id like ai.onnx.RotaryEmbedding");
+  if (lk->oom) return util_error_oom(err, spec, "finding the package");
+  if (lk->why.status) return report_search(lk, err);
+  if (lk->out->dir) return WGK_OK;
+  if (lk->found) /* an id's folder, on the search path or bundled */
+    return util_error_in(err, WGK_ERR_NOT_FOUND, lk->found, NULL,
+                         "found for %s, but not a kernel package (no build/webgpu/ and no manifest.json)", lk->out->id);
+  const char *why = lk->is_dir ? "not a kernel package (no build/webgpu/ and no manifest.json)"
+                    : lk->exists
+                        ? "not a folder: a package is a folder (holding build/webgpu/ or manifest.json) or a repo id"
+                    : spec[0] == '/' || spec[0] == '.' ? "no such folder"
+                                                       : "neither a folder nor an op id like ai.onnx.RotaryEmbedding";
+  return util_error_in(err, WGK_ERR_NOT_FOUND, spec, NULL, "%s", why);
+}
+
+void pkg_found_free(pkg_found *found) {
+  free(found->dir);
+  free(found->id);
+  found->dir = found->id = NULL;
+}
+
+wgk_status pkg_resolve(const char *path_or_id, const pkg_options *opts, pkg_found *out, util_error *err) {
+  *out = (pkg_found){.ref = {.version = opts ? opts->version : 0, .revision = opts ? opts->revision : NULL}};
+  lookup lk = {.out = out};
+  util_dynbuf_init(&lk.tried, 4096);
+  /* "NAME@vN" / "NAME@<commit>" names a version of a repo id (hub_split_ref); a folder's '@' is part of its path. A
+   * repo id ("<op id>", "org/<op id>") is found only on the search path, never relative to the working directory: a
+   * ./webgpu-kernels/<op id> folder there must not shadow the package asked for. */
+  const char *at = path_or_id ? strrchr(path_or_id, '@') : NULL;
+  char *base = at ? strndup(path_or_id, (size_t)(at - path_or_id)) : NULL;
+  const char *name = at ? base : path_or_id;
+  bool by_id = pkg_is_id(name);
+  lk.oom = (at && !base) || (by_id && !(out->id = strdup(name)));
+  if (!hub_split_ref(path_or_id, by_id, &out->ref) && by_id && !lk.oom)
+    search(&lk, name, opts);
+  else if (!out->ref.problem && !lk.oom && path_or_id && *path_or_id)
+    find_folder(&lk, path_or_id);
+  free(base);
+  wgk_status st = report(path_or_id, &lk, err);
+  free(lk.found);
+  util_dynbuf_free(&lk.tried);
+  if (st) pkg_found_free(out);
+  return st;
 }
 
 /* The same order as search(): wgk list shows what a repo id would find, first dir first. */

@@ -309,47 +309,58 @@ static void blob_names(void **state) {
   assert_false(hub_blob_name_shape("../../etc"));
 }
 
-/* One way to name a kernel: name@vN, name@<commit>, agreeing with the version / revision parameters. */
+/* One way to name a kernel, name@vN, name@<commit>, agreeing with the version / revision parameters: the split
+ * reports nothing, hub_ref_error turns its problem into the one message. */
 static void name_forms(void **state) {
   (void)state;
   util_error err;
   util_error_clear(&err);
-  size_t len = 0;
-  int v = 0;
-  const char *r = NULL;
-  char rev[41];
-  assert_int_equal(hub_split_ref("webgpu-kernels/a.B@v12", true, &len, &v, &r, rev, &err), WGK_OK);
-  assert_int_equal(len, strlen("webgpu-kernels/a.B"));
-  assert_int_equal(v, 12);
-  assert_null(r);
-  v = 0;
-  assert_int_equal(hub_split_ref("a.B@89ABCDEF0123456789ABCDEF0123456789ABCDEF", true, &len, &v, &r, rev, &err),
-                   WGK_OK);
-  assert_string_equal(r, "89abcdef0123456789abcdef0123456789abcdef");
-  assert_int_equal(len, 3);
-  r = NULL;
-  v = 2;
-  assert_int_equal(hub_split_ref("a.B@v1", true, &len, &v, &r, rev, &err), WGK_ERR_INVALID_ARGUMENT);
-  assert_non_null(strstr(err.message, "version parameter"));
+  hub_ref r = {0};
+  assert_int_equal(hub_split_ref("webgpu-kernels/a.B@v12", true, &r), HUB_REF_OK);
+  assert_int_equal(r.base_len, strlen("webgpu-kernels/a.B"));
+  assert_int_equal(r.version, 12);
+  assert_null(r.revision);
+  assert_int_equal(hub_ref_error(&r, "webgpu-kernels/a.B@v12", &err), WGK_OK);
+  assert_false(util_error_is_set(&err));
+  r = (hub_ref){0};
+  assert_int_equal(hub_split_ref("a.B@89ABCDEF0123456789ABCDEF0123456789ABCDEF", true, &r), HUB_REF_OK);
+  assert_string_equal(r.revision, "89abcdef0123456789abcdef0123456789abcdef");
+  assert_ptr_equal(r.revision, r.rev);
+  assert_int_equal(r.base_len, 3);
+  r = (hub_ref){.version = 2};
+  assert_int_equal(hub_split_ref("a.B@v1", true, &r), HUB_REF_VERSIONS_DIFFER);
+  assert_int_equal(hub_ref_error(&r, "a.B@v1", &err), WGK_ERR_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "names version 1, but the version parameter (or --version) says 2: give one");
+  assert_string_equal(err.source, "a.B@v1");
   util_error_clear(&err);
-  v = 0;
-  assert_int_equal(hub_split_ref("a.B@v0", true, &len, &v, &r, rev, &err), WGK_ERR_INVALID_ARGUMENT);
+  r = (hub_ref){0};
+  assert_int_equal(hub_split_ref("a.B@v0", true, &r), HUB_REF_SUFFIX);
+  assert_int_equal(hub_ref_error(&r, "a.B@v0", &err), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(err.message, "'@v0': after '@' give a version"));
   util_error_clear(&err);
-  assert_int_equal(hub_split_ref("a.B", true, &len, &v, &r, rev, &err), WGK_OK);
-  assert_int_equal(len, 3);
+  r = (hub_ref){0};
+  assert_int_equal(hub_split_ref("a.B@v1000001", true, &r), HUB_REF_SUFFIX_VERSION);
+  r = (hub_ref){.revision = "0123456789abcdef0123456789abcdef01234567"};
+  assert_int_equal(hub_split_ref("a.B@v3", true, &r), HUB_REF_VERSION_AND_REVISION);
+  assert_int_equal(hub_split_ref("a.B@89ABCDEF0123456789ABCDEF0123456789ABCDEF", true, &r), HUB_REF_COMMITS_DIFFER);
+  r = (hub_ref){.version = 4};
+  assert_int_equal(hub_split_ref("a.B@89ABCDEF0123456789ABCDEF0123456789ABCDEF", true, &r), HUB_REF_COMMIT_AND_VERSION);
+  r = (hub_ref){0};
+  assert_int_equal(hub_split_ref("a.B", true, &r), HUB_REF_OK);
+  assert_int_equal(r.base_len, 3);
   /* The given version and revision answer to the same rules, for a folder (no suffix read) as for an id. */
-  v = 1000001;
-  assert_int_equal(hub_split_ref("some/dir@v1", false, &len, &v, &r, rev, &err), WGK_ERR_INVALID_ARGUMENT);
+  r = (hub_ref){.version = 1000001};
+  assert_int_equal(hub_split_ref("some/dir@v1", false, &r), HUB_REF_VERSION_OPTION);
+  assert_int_equal(hub_ref_error(&r, "some/dir@v1", &err), WGK_ERR_INVALID_ARGUMENT);
   assert_non_null(strstr(err.message, "kernel option version: must be 0 (any) or a branch number"));
   assert_string_equal(err.source, "some/dir@v1");
-  assert_int_equal(len, strlen("some/dir@v1"));
+  assert_int_equal(r.base_len, strlen("some/dir@v1"));
   util_error_clear(&err);
-  v = 0;
-  r = "0123456789abcdef0123456789abcdef0123456g";
-  assert_int_equal(hub_split_ref("a.B@v1", true, &len, &v, &r, rev, &err), WGK_ERR_INVALID_ARGUMENT);
+  r = (hub_ref){.revision = "0123456789abcdef0123456789abcdef0123456g"};
+  assert_int_equal(hub_split_ref("a.B@v1", true, &r), HUB_REF_REVISION_OPTION);
+  assert_int_equal(hub_ref_error(&r, "a.B@v1", &err), WGK_ERR_INVALID_ARGUMENT);
   assert_non_null(strstr(err.message, "kernel option revision: must be a 40-hex commit"));
   util_error_clear(&err);
-  r = NULL;
   char *id = hub_repo_of("a.B", 3);
   assert_string_equal(id, "webgpu-kernels/a.B");
   free(id);

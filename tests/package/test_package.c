@@ -397,6 +397,53 @@ static void working_directory_does_not_shadow(void **state) {
   assert_int_equal(chdir(cwd), 0);
 }
 
+/* What went wrong while finding a package is reported once, in the name asked for (or the folder it led to), with
+ * everything the search learned; an error already set is kept (the first wins). */
+static void one_report_per_failure(void **state) {
+  (void)state;
+  char kernels[300], want[1024], msg[4096], hub[300];
+  snprintf(kernels, sizeof kernels, "%s/kernels", tmp);
+  mkdir(kernels, 0755);
+  snprintf(want, sizeof want, "%s/x.Empty", kernels);
+  mkdir(want, 0755); /* found for the id x.Empty, but empty */
+  snprintf(hub, sizeof hub, "%s/hub", tmp);
+  setenv("HF_HUB_CACHE", hub, 1); /* an empty cache: nothing downloaded */
+  setenv("WGK_BUNDLED_KERNELS", "0", 1);
+  pkg_options sp = {.search_path = kernels};
+  pkg_package *pkg = NULL;
+  assert_int_equal(try_open("x.Empty", &sp, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  snprintf(want, sizeof want,
+           "%s/x.Empty: found for x.Empty, but not a kernel package (no build/webgpu/ and no manifest.json)", kernels);
+  assert_string_equal(msg, want);
+  assert_int_equal(try_open(kernels, &sp, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  snprintf(want, sizeof want, "%s: not a kernel package (no build/webgpu/ and no manifest.json)", kernels);
+  assert_string_equal(msg, want);
+  assert_int_equal(try_open("./no/such/dir", &sp, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  assert_string_equal(msg, "./no/such/dir: no such folder");
+  assert_int_equal(try_open("", &sp, &pkg, msg, sizeof msg), WGK_ERR_INVALID_ARGUMENT);
+  assert_string_equal(msg, "an empty package name: give a package folder or a repo id (webgpu-kernels/<op id>)");
+  assert_int_equal(try_open("x.Empty@v0", &sp, &pkg, msg, sizeof msg), WGK_ERR_INVALID_ARGUMENT);
+  assert_string_equal(msg, "x.Empty@v0: '@v0': after '@' give a version (vN, e.g. @v1) or a 40-hex commit");
+  /* Not found locally, and nothing in the cache: the version rule's message, with the dirs the search tried, once. */
+  assert_int_equal(try_open("x.Missing", &sp, &pkg, msg, sizeof msg), WGK_ERR_NOT_FOUND);
+  assert_non_null(strstr(msg, "webgpu-kernels/x.Missing: no version of it is on this machine"));
+  snprintf(want, sizeof want, " (not found locally either; searched: %s)", kernels);
+  char *at = strstr(msg, want);
+  assert_non_null(at);
+  assert_string_equal(at, want);
+  assert_ptr_equal(strstr(msg, "not found locally"), at + 2); /* once */
+  setenv("WGK_BUNDLED_KERNELS", "2", 1);
+  assert_int_equal(try_open("x.Missing", &sp, &pkg, msg, sizeof msg), WGK_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(msg, "environment variable WGK_BUNDLED_KERNELS: must be 0 (off) or 1 (on), not \"2\""));
+  unsetenv("WGK_BUNDLED_KERNELS");
+  unsetenv("HF_HUB_CACHE");
+  util_error err;
+  util_error_clear(&err);
+  util_error_plain(&err, WGK_ERR_IO, "an earlier error");
+  assert_int_equal(pkg_open("./no/such/dir", &sp, &pkg, &err), WGK_ERR_NOT_FOUND);
+  assert_string_equal(err.message, "an earlier error");
+}
+
 /* `wgk pack DIR` (the one digest writer) makes an edited package open verified again. */
 static void repacked_by_wgk_pack(void **state) {
   (void)state;
@@ -431,6 +478,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(symlinks_stay_inside, setup, teardown),
       cmocka_unit_test_setup_teardown(unconfirmed_version_refused, setup, teardown),
       cmocka_unit_test_setup_teardown(working_directory_does_not_shadow, setup, teardown),
+      cmocka_unit_test_setup_teardown(one_report_per_failure, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
