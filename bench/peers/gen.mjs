@@ -108,7 +108,7 @@ export function f16bits(f) { // round to nearest even through Float32 bits; tiny
   return h;
 }
 
-// Phi-3-small's layouts as CSR (src/ref/sparse_layout.c): row (L, max_blocks + 1), col (L, max_nnz) padded -1.
+// Phi-3-small's layouts as CSR (src/ops/com.microsoft.SparseAttention/layout.c): row (L, max_blocks + 1), col (L, max_nnz) padded -1.
 export function phi3Layout(numLayout, maxBlocks, local, vertStride) {
   const step = Math.max(1, Math.floor(vertStride / numLayout));
   const on = (l, q, k) => q >= k && (q - k < local || (k + l * step + 1) % vertStride === 0);

@@ -14,8 +14,13 @@ expr_value *expr_fail(expr_evaluator *ev, const expr_node *n, wgk_status st, con
   return NULL;
 }
 
+/* The one out-of-memory error (util_error_oom), placed at the node when no error was set before it. */
 expr_value *expr_oom(expr_evaluator *ev, const expr_node *n) {
-  return expr_fail(ev, n, WGK_ERR_OUT_OF_MEMORY, "%s", wgk_status_str(WGK_ERR_OUT_OF_MEMORY));
+  bool first = !util_error_is_set(ev->err);
+  util_error_oom(ev->err, NULL, NULL);
+  if (first)
+    util_error_wrap(ev->err, util_pos_make(n && n->src ? n->src : ev->source, n ? n->line : 0, n ? n->col : 0), NULL);
+  return NULL;
 }
 
 expr_value *expr_call_value(expr_evaluator *ev, const expr_node *at, const expr_value *fn,

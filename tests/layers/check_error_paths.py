@@ -7,7 +7,7 @@ Fails, naming file and line, on any of these in a C file under src/ (comments le
   - a string literal holding "out of memory" outside src/util/error.c (util_error_oom says it, and
     wgk_status_str(WGK_ERR_OUT_OF_MEMORY) where a text is needed);
   - a function of its own for out-of-memory errors (a name ending in `oom`, or an OOM macro) other than
-    util_error_oom and the evaluator's expr_oom (which puts the error at the expression's node);
+    util_error_oom and the evaluator's expr_oom (util_error_oom's error, put at the expression's node);
   - a `char *why` parameter or buffer handed down to be filled (a message buffer beside util_error);
   - the runtime's former setters rt_set and rt_fail.
 A file may stand in PENDING with the number of hits it may still hold while its layer is converted (none does
