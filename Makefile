@@ -76,7 +76,7 @@ wheel: build
 
 # The house style (.clang-format) over every tracked C file; clang-format comes with the test bootstrap. `make format`
 # rewrites the files; `make format-check` (CI, .ci/run) changes nothing and fails naming each line that drifts.
-C_SOURCES = git ls-files 'src/*.[ch]' 'include/*.h' 'tests/*.[ch]' 'examples/*.c' | grep -v corpus
+C_SOURCES = git ls-files 'src/*.[ch]' 'include/*.h' 'tests/*.[ch]' 'examples/*.c' 'bench/*.[ch]' 'fuzz/*.[ch]' | grep -v corpus
 format: bootstrap-test
 	$(C_SOURCES) | xargs clang-format -i
 

@@ -79,16 +79,16 @@ typedef struct setting {
   wgk_kernel *k;
   wgk_call *call;
   double *e2e, *inputs, *run, *read;
-  double *made[4]; /* of inputs: x, cos, sin, positionIds made and set */
+  double *made[4];  /* of inputs: x, cos, sin, positionIds made and set */
   double *phase[5]; /* run-host: the library's phases of each call (wgk_context's run_host_ns) */
   int n;
   uint64_t misses, map_waits, submits; /* over the measured calls: staging or buffer pool misses, map waits, submits */
-  int separate_read; /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
-  int run_host;      /* all in one wgk_call_run_host */
-  const input_set *sets; /* the input sets, to know which set a call is on */
-  int caches_resident; /* run-host with the caches' tensors made once a set */
-  int resident_read;   /* every input's tensor made once a set: wgk_call_run_read alone (1), or wgk_call_run and
-                          wgk_context_wait without the read (2) */
+  int separate_read;                   /* wgk_call_run then wgk_tensor_read (else wgk_call_run_read) */
+  int run_host;                        /* all in one wgk_call_run_host */
+  const input_set *sets;               /* the input sets, to know which set a call is on */
+  int caches_resident;                 /* run-host with the caches' tensors made once a set */
+  int resident_read; /* every input's tensor made once a set: wgk_call_run_read alone (1), or wgk_call_run and
+                        wgk_context_wait without the read (2) */
   wgk_tensor *made_once[SETS][4]; /* x, cos, sin, positionIds of each set, for the two above */
 } setting;
 
@@ -243,21 +243,24 @@ static wgk_status timed_call(setting *s, const input_set *in, int f16, void *y, 
 
 /* A run-host setting's phases, as the library timed each call (medians, us). */
 static void report_phases(const setting *s) {
-  printf("    run-host phases (medians): inputs made %.1f | fill %.1f, small writes and the call recorded beside it %.1f | "
-         "submit %.1f | "
-         "outputs read (the wait included) %.1f us\n",
-         median(s->phase[0], s->n), median(s->phase[2], s->n), median(s->phase[1], s->n), median(s->phase[3], s->n),
-         median(s->phase[4], s->n));
+  printf(
+      "    run-host phases (medians): inputs made %.1f | fill %.1f, small writes and the call recorded beside it %.1f "
+      "| "
+      "submit %.1f | "
+      "outputs read (the wait included) %.1f us\n",
+      median(s->phase[0], s->n), median(s->phase[2], s->n), median(s->phase[1], s->n), median(s->phase[3], s->n),
+      median(s->phase[4], s->n));
 }
 
 static void report(const setting *s, int rounds, int calls, int f16) {
   printf("%s %-40s e2e %7.1f us | inputs %6.1f  run %6.1f  read %6.1f | rounds:", f16 ? "f16" : "f32", s->text,
          median(s->e2e, s->n), median(s->inputs, s->n), median(s->run, s->n), median(s->read, s->n));
   for (int r = 0; r < rounds; r++) printf(" %.0f", median(s->e2e + r * calls, calls));
-  printf("\n    inputs: x %.1f cos %.1f sin %.1f positionIds %.1f us | a call: pool misses %.2f, map waits %.2f, "
-         "submits %.2f\n",
-         median(s->made[0], s->n), median(s->made[1], s->n), median(s->made[2], s->n), median(s->made[3], s->n),
-         (double)s->misses / s->n, (double)s->map_waits / s->n, (double)s->submits / s->n);
+  printf(
+      "\n    inputs: x %.1f cos %.1f sin %.1f positionIds %.1f us | a call: pool misses %.2f, map waits %.2f, "
+      "submits %.2f\n",
+      median(s->made[0], s->n), median(s->made[1], s->n), median(s->made[2], s->n), median(s->made[3], s->n),
+      (double)s->misses / s->n, (double)s->map_waits / s->n, (double)s->submits / s->n);
   if (s->run_host) report_phases(s);
 }
 

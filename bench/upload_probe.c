@@ -127,8 +127,10 @@ static wgk_status time_shapes(gpu_device *dev, const copy_shapes *c, double *out
       double t0 = now_us();
       wgk_status st = gpu_encoder_begin(dev, "probe shapes", &enc, err);
       if (!st) st = record_shape(dev, c, s, enc, err);
-      if (!st) st = gpu_encoder_submit(enc, err);
-      else gpu_encoder_discard(enc);
+      if (!st)
+        st = gpu_encoder_submit(enc, err);
+      else
+        gpu_encoder_discard(enc);
       if (!st) st = gpu_wait(dev, 10000, "probe shapes", err);
       if (st) return st;
       t[s][r] = now_us() - t0;
@@ -151,12 +153,15 @@ static int probe_shapes(gpu_device *dev, size_t bytes, const char *src, double e
                                            "probe shapes staging", &c.staging, &mapped, err);
   if (!st) memcpy(mapped, src, c.total < bytes ? c.total : bytes), gpu_buffer_unmap(c.staging);
   if (!st) st = gpu_buffer_create(dev, c.total, dst_usage, "probe shapes whole", &c.whole, err);
-  for (int k = 0; !st && k < PIECES; k++) st = gpu_buffer_create(dev, c.len[k], dst_usage, "probe piece", &c.piece[k], err);
+  for (int k = 0; !st && k < PIECES; k++)
+    st = gpu_buffer_create(dev, c.len[k], dst_usage, "probe piece", &c.piece[k], err);
   double m[SHAPES];
   if (!st) st = time_shapes(dev, &c, m, err);
   if (!st) {
-    printf("the decode inputs (x %zu B, positions 4 B, caches 2 x %zu B), submit + wait, median of %d rounds "
-           "(shapes in turn), us past an empty submission (%.1f):\n", c.len[0], c.len[2], ROUNDS, empty);
+    printf(
+        "the decode inputs (x %zu B, positions 4 B, caches 2 x %zu B), submit + wait, median of %d rounds "
+        "(shapes in turn), us past an empty submission (%.1f):\n",
+        c.len[0], c.len[2], ROUNDS, empty);
     for (int s = 0; s < SHAPES; s++) printf("  %-58s %7.1f  (+%.1f)\n", shape_names[s], m[s], m[s] - empty);
   }
   gpu_buffer_destroy(c.staging);
@@ -218,9 +223,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "upload_probe: %s\n", err.message);
     return 1;
   }
-  printf("submit + wait (median of %d): empty %.1f us; staging -> device copy %.1f us (%.1f GB/s past empty); "
-         "device -> device copy %.1f us\n",
-         REPS, empty, up, gbps(bytes, up - empty), dd);
+  printf(
+      "submit + wait (median of %d): empty %.1f us; staging -> device copy %.1f us (%.1f GB/s past empty); "
+      "device -> device copy %.1f us\n",
+      REPS, empty, up, gbps(bytes, up - empty), dd);
   if (probe_shapes(dev, bytes, src, empty, &err)) {
     fprintf(stderr, "upload_probe: %s\n", err.message);
     return 1;
