@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "hub/hub_internal.h"
 #include "util/digest.h"
 #include "util/file_read.h"
+#include "util/sha.h"
 
 #define REPO_PREFIX "kernels--"
 #define TMP_MARK ".wgk-incomplete-"
@@ -164,10 +164,8 @@ static void hex_of(const unsigned char *md, char hex[65]) {
 }
 
 bool hub_sha256_hex(const void *data, size_t len, char hex[65]) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  hex[0] = '\0';
-  if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) || n != 32) return false;
+  unsigned char md[32];
+  util_sha256(data, len, md);
   hex_of(md, hex);
   return true;
 }
@@ -176,14 +174,12 @@ bool hub_git_sha1_hex(const void *data, size_t len, char hex[41]) {
   static const char digits[] = "0123456789abcdef";
   char head[48];
   int n = snprintf(head, sizeof head, "blob %zu", len);
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int k = 0;
-  EVP_MD_CTX *c = EVP_MD_CTX_new();
-  bool ok = c && EVP_DigestInit_ex(c, EVP_sha1(), NULL) && EVP_DigestUpdate(c, head, (size_t)n + 1) &&
-            EVP_DigestUpdate(c, data, len) && EVP_DigestFinal_ex(c, md, &k) && k == 20;
-  EVP_MD_CTX_free(c);
-  hex[0] = '\0';
-  if (!ok) return false;
+  unsigned char md[20];
+  util_sha_ctx c;
+  util_sha1_init(&c);
+  util_sha_update(&c, head, (size_t)n + 1); /* with its NUL */
+  util_sha_update(&c, data, len);
+  util_sha_final(&c, md);
   for (int i = 0; i < 20; i++) {
     hex[2 * i] = digits[md[i] >> 4];
     hex[2 * i + 1] = digits[md[i] & 15];
@@ -223,7 +219,7 @@ bool hub_b64_to_hex(const char *b64, char hex[65]) {
   unsigned char md[48];
   hex[0] = '\0';
   if (!util_pkg_digest_well_formed(b64)) return false;
-  if (EVP_DecodeBlock(md, (const unsigned char *)b64, WGK_PKG_DIGEST_B64_LEN) != 33) return false; /* 32 + pad */
+  if (util_base64_decode(b64, WGK_PKG_DIGEST_B64_LEN, md) != 32) return false;
   hex_of(md, hex);
   return true;
 }

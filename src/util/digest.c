@@ -1,15 +1,14 @@
 #include "util/digest.h"
 
-#include <openssl/evp.h>
 #include <string.h>
 
+#include "util/sha.h"
+
 bool util_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B64_LEN + 1]) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int md_len = 0;
-  out[0] = '\0';
-  if (!EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL) || md_len != 32) return false;
-  /* EVP_EncodeBlock writes the standard alphabet with padding and a NUL: 4 * ceil(32 / 3) = 44. */
-  return EVP_EncodeBlock((unsigned char *)out, md, (int)md_len) == WGK_PKG_DIGEST_B64_LEN;
+  unsigned char md[32];
+  util_sha256(data, len, md);
+  util_base64_encode(md, sizeof md, out); /* 4 * ceil(32 / 3) = 44 characters, padded */
+  return true;
 }
 
 bool util_pkg_digest_well_formed(const char *s) {

@@ -8,7 +8,7 @@
 
 #define WGK_PKG_DIGEST_B64_LEN 44
 
-/* Writes the base64 SHA-256 of data into out (NUL-terminated). False if OpenSSL fails. */
+/* Writes the base64 SHA-256 of data into out (NUL-terminated); true. */
 bool util_pkg_sha256_b64(const void *data, size_t len, char out[WGK_PKG_DIGEST_B64_LEN + 1]);
 /* True when s has the shape of a base64 SHA-256: 43 alphabet characters then '='. */
 bool util_pkg_digest_well_formed(const char *s);

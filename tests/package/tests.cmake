@@ -1,4 +1,5 @@
 wgk_add_test(test_package SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_package.c)
+target_link_libraries(test_package PRIVATE OpenSSL::Crypto) # its own reference digests; libwgk has no OpenSSL
 if(TARGET wgk_cli) # repacked_by_wgk_pack runs `wgk pack`
   set_property(TEST test_package APPEND PROPERTY ENVIRONMENT "WGK_CLI=$<TARGET_FILE:wgk_cli>")
 endif()

@@ -21,3 +21,6 @@ add_test(NAME tests_skip_reasons COMMAND ${WGK_RUN_TEST} --expect "^ok: every sk
 add_test(NAME tests_skip_reasons_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
          ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/check_skips.py --self-test)
 set_tests_properties(tests_skip_reasons tests_skip_reasons_refuses PROPERTIES TIMEOUT 60 LABELS "lint")
+# wgk's own SHA-256, SHA-1 and base64 against OpenSSL's, which only this test (and test_package) links
+wgk_add_test(test_sha SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sha.c)
+target_link_libraries(test_sha PRIVATE OpenSSL::Crypto)
