@@ -1,11 +1,8 @@
 /* xoshiro256** (Blackman and Vigna's published algorithm), seeded through splitmix64 so any 64-bit seed,
  * including 0, gives a well-mixed non-zero state. */
 #include "util/rng.h"
-#include "util/env.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
@@ -67,14 +64,4 @@ double util_rng_normal(util_rng *r, double mean, double stddev) {
   r->spare_normal = mag * sin(2.0 * M_PI * u2);
   r->has_spare = 1;
   return mean + stddev * mag * cos(2.0 * M_PI * u2);
-}
-
-uint64_t util_rng_seed_from_env(const char *name, uint64_t fallback) {
-  const char *v = name ? util_env(name) : NULL;
-  if (!v || !*v) return fallback;
-  char *end;
-  errno = 0;
-  unsigned long long s = strtoull(v, &end, 0);
-  if (errno || *end) return fallback;
-  return (uint64_t)s;
 }

@@ -18,7 +18,5 @@ uint64_t util_rng_next(util_rng *r);
 double util_rng_uniform(util_rng *r, double lo, double hi); /* [lo, hi) */
 int64_t util_rng_int(util_rng *r, int64_t lo, int64_t hi);  /* [lo, hi] inclusive, unbiased */
 double util_rng_normal(util_rng *r, double mean, double stddev);
-/* The seed for a test: the environment variable `name` (decimal or 0x hex) if set and valid, else fallback. */
-uint64_t util_rng_seed_from_env(const char *name, uint64_t fallback);
 
 #endif

@@ -13,6 +13,7 @@
 #include "util/half.h"
 #include "util/npy.h"
 #include "util/rng.h"
+#include "util/wgk_test.h"
 
 static uint64_t seed;
 
@@ -178,7 +179,7 @@ static void rng_contracts(void **state) {
 }
 
 int main(void) {
-  seed = util_rng_seed_from_env("WGK_TEST_SEED", 0x5eed1234abcdULL);
+  seed = wgk_test_seed_value(0x5eed1234abcdULL);
   printf("seed: WGK_TEST_SEED=0x%llx\n", (unsigned long long)seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(half_matches_numpy),

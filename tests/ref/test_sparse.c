@@ -12,6 +12,7 @@
 
 #include "ops/com.microsoft.SparseAttention/reference.h"
 #include "util/rng.h"
+#include "util/wgk_test.h"
 
 static util_rng rng;
 
@@ -354,7 +355,7 @@ static void invalid_arguments_refused(void **state) {
 }
 
 int main(void) {
-  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", 0x5a115eedULL);
+  uint64_t seed = wgk_test_seed_value(0x5a115eedULL);
   printf("seed: WGK_TEST_SEED=0x%llx\n", (unsigned long long)seed);
   util_rng_seed(&rng, seed);
   const struct CMUnitTest tests[] = {

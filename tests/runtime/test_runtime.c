@@ -373,7 +373,7 @@ static void caller_device_survives(void **state) {
 
 int main(void) {
   find_package();
-  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", (uint64_t)time(NULL));
+  uint64_t seed = wgk_test_seed_value((uint64_t)time(NULL));
   printf("seed %llu (WGK_TEST_SEED to repeat)\n", (unsigned long long)seed);
   util_rng_seed(&rng, seed);
   const struct CMUnitTest tests[] = {

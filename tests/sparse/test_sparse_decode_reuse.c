@@ -109,7 +109,7 @@ static void call(wgk_context *ctx, wgk_kernel *kern, int first) {
 
 static void run_package(const char *pkg) {
   util_rng rng;
-  util_rng_seed(&rng, util_rng_seed_from_env("WGK_TEST_SEED", 16));
+  util_rng_seed(&rng, wgk_test_seed_value(16));
   float *all[5] = {q, k, v, pk, pv};
   size_t n[5] = {N * H, KN * H, KN * H, KN * CACHE * H, KN * CACHE * H};
   for (int a = 0; a < 5; a++)

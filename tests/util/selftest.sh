@@ -40,6 +40,12 @@ case "$out" in *"SKIP: "*"probe skipping on purpose"*) echo "ok: cmocka, the ski
 expect_status 1 "cmocka, a skip and a failure" env -u WGK_TIER "$probe" skip-fail
 expect_status 1 "cmocka, skip() without a reason" env -u WGK_TIER "$probe" skip-bare
 expect_status 1 "cmocka, a skip under WGK_TIER=all" env WGK_TIER=all "$probe" skip
+# WGK_TEST_SEED: a decimal seed is taken, a value that is none fails the program instead of being ignored.
+expect_status 0 "seed: WGK_TEST_SEED=12345" env WGK_TEST_SEED=12345 "$probe" seed
+case "$(env WGK_TEST_SEED=12345 "$probe" seed)" in "seed 12345") echo "ok: seed: the variable's seed is used" ;;
+  *) echo "FAIL: seed: WGK_TEST_SEED=12345 not used"; failures=$((failures + 1)) ;; esac
+expect_status 1 "seed: WGK_TEST_SEED=12x fails" env WGK_TEST_SEED=12x "$probe" seed
+expect_status 1 "seed: WGK_TEST_SEED=-3 fails" env WGK_TEST_SEED=-3 "$probe" seed
 # The real-adapter check: Dawn's Null backend fails a GPU test, or skips it with WGK_ALLOW_NO_GPU=1.
 expect_status 0 "adapter check, vulkan backend" "$probe" gpu vulkan
 expect_status 1 "adapter check, Null backend" env -u WGK_ALLOW_NO_GPU "$probe" gpu null

@@ -12,6 +12,7 @@
 
 #include "gpu/gpu.h"
 #include "runtime/runtime_internal.h"
+#include "util/env.h"
 #include "util/rng.h"
 #include "util/wgk_test.h"
 
@@ -154,8 +155,19 @@ int wgk_test_fixture_teardown(void **state) {
   return 0;
 }
 
+uint64_t wgk_test_seed_value(uint64_t fallback) {
+  const char *v = util_env("WGK_TEST_SEED");
+  int64_t seed;
+  if (!v) return fallback;
+  if (!util_env_parse_int(v, 0, INT64_MAX, &seed)) {
+    printf("FAIL: WGK_TEST_SEED=\"%s\": a seed is a whole decimal number (as the tests print it)\n", v);
+    exit(1);
+  }
+  return (uint64_t)seed;
+}
+
 void wgk_test_seed(util_rng *rng, const char *test) {
-  uint64_t seed = util_rng_seed_from_env("WGK_TEST_SEED", (uint64_t)time(NULL));
+  uint64_t seed = wgk_test_seed_value((uint64_t)time(NULL));
   printf("%s: seed %llu (WGK_TEST_SEED repeats it)\n", test, (unsigned long long)seed);
   util_rng_seed(rng, seed);
 }

@@ -44,6 +44,10 @@ wgk_context *wgk_test_context_with(const wgk_context_options *opts);
  * defer_uploads), as on a GPU adapter, whatever the adapter. */
 wgk_context *wgk_test_staged_context(void);
 
+/* WGK_TEST_SEED, else fallback; a value that is not a whole decimal number fails the test program (exit 1)
+ * rather than run with a seed nobody asked for. */
+uint64_t wgk_test_seed_value(uint64_t fallback);
+
 /* Seeds rng from WGK_TEST_SEED, else the clock, and prints the seed under the test's name (to repeat a run). */
 struct util_rng;
 void wgk_test_seed(struct util_rng *rng, const char *test);
