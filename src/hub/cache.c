@@ -385,6 +385,44 @@ wgk_status hub_cache_each(const char *cache, hub_repo_fn fn, void *user, util_er
   return WGK_OK;
 }
 
+/* Checks one file metadata.json (meta_path) lists, rel with its base64 digest v, in the snapshot folder dir; returns 1
+ * when it is wrong (printed to out), 0 when it is right or missing (counted in *missing: the snapshot is then
+ * incomplete, not wrong). */
+static int verify_listed(const char *dir, const char *meta_path, const char *rel, const json_t *v, FILE *out,
+                         int *missing) {
+  char *p = util_pkg_relpath_ok(rel) ? hub_path(dir, rel) : NULL;
+  char want[65], got[65] = "";
+  size_t n = 0;
+  struct stat ls, st;
+  util_error why;
+  util_error_clear(&why);
+  char link[4096];
+  ssize_t k = p ? readlink(p, link, sizeof link - 1) : -1;
+  if (k >= 0) link[k] = '\0';
+  int bad = 1;
+  if (!p) {
+    if (out) fprintf(out, "%s: digest.files lists '%s', not a relative path inside the package\n", meta_path, rel);
+  } else if (!json_is_string(v) || !hub_b64_to_hex(json_string_value(v), want)) {
+    if (out) fprintf(out, "%s: digest of '%s' is not a base64 SHA-256\n", meta_path, rel);
+  } else if (lstat(p, &ls) != 0 || (S_ISLNK(ls.st_mode) && stat(p, &st) != 0)) {
+    (*missing)++;
+    bad = 0;
+  } else if (k < 0 || link[0] == '/' || !strstr(link, "blobs/") || !hub_blob_name_shape(strrchr(link, '/') + 1)) {
+    if (out) fprintf(out, "%s: not a relative link into blobs/ named by a content hash\n", p);
+  } else {
+    char *bytes = hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why);
+    if (!bytes) {
+      if (out) fprintf(out, "%s: %s\n", p, why.message);
+    } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
+      if (out) fprintf(out, "%s: digest mismatch: expected sha256 %s (metadata.json), got %s\n", p, want, got);
+    } else
+      bad = 0;
+    free(bytes);
+  }
+  free(p);
+  return bad;
+}
+
 /* Checks one snapshot by metadata.json's digests; returns the number of problems printed. Files of a snapshot
  * huggingface_hub filled only in part are missing, not wrong: the snapshot is incomplete (never loaded from) and
  * `wgk download` completes it. Files metadata.json does not list (the card, other builds) are checked as blobs. */
@@ -415,37 +453,7 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   json_t *v;
   json_object_foreach(files, rel, v) {
     listed++;
-    char *p = util_pkg_relpath_ok(rel) ? hub_path(dir, rel) : NULL;
-    char want[65], got[65] = "";
-    size_t n = 0;
-    struct stat ls, st;
-    util_error_clear(&why);
-    char link[4096];
-    ssize_t k = p ? readlink(p, link, sizeof link - 1) : -1;
-    if (k >= 0) link[k] = '\0';
-    if (!p) {
-      if (out) fprintf(out, "%s: digest.files lists '%s', not a relative path inside the package\n", meta_path, rel);
-      bad++;
-    } else if (!json_is_string(v) || !hub_b64_to_hex(json_string_value(v), want)) {
-      if (out) fprintf(out, "%s: digest of '%s' is not a base64 SHA-256\n", meta_path, rel);
-      bad++;
-    } else if (lstat(p, &ls) != 0 || (S_ISLNK(ls.st_mode) && stat(p, &st) != 0)) {
-      missing++;
-    } else if (k < 0 || link[0] == '/' || !strstr(link, "blobs/") || !hub_blob_name_shape(strrchr(link, '/') + 1)) {
-      if (out) fprintf(out, "%s: not a relative link into blobs/ named by a content hash\n", p);
-      bad++;
-    } else {
-      char *bytes = hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why);
-      if (!bytes) {
-        if (out) fprintf(out, "%s: %s\n", p, why.message);
-        bad++;
-      } else if (!hub_sha256_hex(bytes, n, got) || strcmp(got, want) != 0) {
-        if (out) fprintf(out, "%s: digest mismatch: expected sha256 %s (metadata.json), got %s\n", p, want, got);
-        bad++;
-      }
-      free(bytes);
-    }
-    free(p);
+    bad += verify_listed(dir, meta_path, rel, v, out, &missing);
   }
   if (missing && out)
     fprintf(out,
@@ -455,6 +463,47 @@ static int verify_snapshot(const char *repo_dir, const char *commit, FILE *out) 
   free(text);
   free(meta_path);
   free(dir);
+  return bad;
+}
+
+/* Checks one file of blobs/ (name): it hashes to its name; a partial download or a leftover temp file is named, not
+ * counted. Returns 1 when it is wrong (printed to out). */
+static int verify_blob(const char *blobs, const char *name, FILE *out) {
+  char *p = hub_path(blobs, name);
+  size_t n = 0;
+  util_error why;
+  util_error_clear(&why);
+  bool skip = strstr(name, TMP_MARK) || strstr(name, ".incomplete");
+  char *bytes = p && !skip ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
+  char got[65] = "";
+  char shown[256];
+  hub_escape(name, shown, sizeof shown);
+  int bad = 0;
+  if (strlen(name) > 11 && strcmp(name + strlen(name) - 11, ".incomplete") == 0) {
+    if (out) fprintf(out, "%s/%s: a partial download of huggingface_hub (it resumes it)\n", blobs, shown);
+  } else if (strstr(name, TMP_MARK)) {
+    if (out)
+      fprintf(out, "%s/%s: leftover temp file of an interrupted download (the next download removes it)\n", blobs,
+              shown);
+  } else if (!hub_blob_name_shape(name)) {
+    if (out) fprintf(out, "%s/%s: not named by a content hash (40 or 64 hex digits)\n", blobs, shown);
+    bad = 1;
+  } else if (!bytes) {
+    if (out) fprintf(out, "%s/%s: %s\n", blobs, shown, why.message);
+    bad = 1;
+  } else if (!hub_blob_name_ok(name, bytes, n)) {
+    bool git = strlen(name) == 40;
+    if (git)
+      hub_git_sha1_hex(bytes, n, got);
+    else
+      hub_sha256_hex(bytes, n, got);
+    if (out)
+      fprintf(out, "%s/%s: blob does not hash to its name (%s %s)\n", blobs, shown, git ? "git blob id" : "sha256",
+              got);
+    bad = 1;
+  }
+  free(bytes);
+  free(p);
   return bad;
 }
 
@@ -493,42 +542,8 @@ int hub_cache_verify(const char *cache, const char *repo, void *out_v, util_erro
       bad += verify_snapshot(repo_dir, e->d_name, out);
   closedir(d);
   if ((d = opendir(blobs))) {
-    while ((e = readdir(d))) {
-      if (e->d_name[0] == '.') continue;
-      char *p = hub_path(blobs, e->d_name);
-      size_t n = 0;
-      util_error why;
-      util_error_clear(&why);
-      bool skip = strstr(e->d_name, TMP_MARK) || strstr(e->d_name, ".incomplete");
-      char *bytes = p && !skip ? hub_read_all(p, HUB_FILE_MAX_BYTES, &n, &why) : NULL;
-      char got[65] = "";
-      char shown[256];
-      hub_escape(e->d_name, shown, sizeof shown);
-      if (strlen(e->d_name) > 11 && strcmp(e->d_name + strlen(e->d_name) - 11, ".incomplete") == 0) {
-        if (out) fprintf(out, "%s/%s: a partial download of huggingface_hub (it resumes it)\n", blobs, shown);
-      } else if (strstr(e->d_name, TMP_MARK)) {
-        if (out)
-          fprintf(out, "%s/%s: leftover temp file of an interrupted download (the next download removes it)\n", blobs,
-                  shown);
-      } else if (!hub_blob_name_shape(e->d_name)) {
-        if (out) fprintf(out, "%s/%s: not named by a content hash (40 or 64 hex digits)\n", blobs, shown);
-        bad++;
-      } else if (!bytes) {
-        if (out) fprintf(out, "%s/%s: %s\n", blobs, shown, why.message);
-        bad++;
-      } else if (!hub_blob_name_ok(e->d_name, bytes, n)) {
-        if (strlen(e->d_name) == 40)
-          hub_git_sha1_hex(bytes, n, got);
-        else
-          hub_sha256_hex(bytes, n, got);
-        if (out)
-          fprintf(out, "%s/%s: blob does not hash to its name (%s %s)\n", blobs, shown,
-                  strlen(e->d_name) == 40 ? "git blob id" : "sha256", got);
-        bad++;
-      }
-      free(bytes);
-      free(p);
-    }
+    while ((e = readdir(d)))
+      if (e->d_name[0] != '.') bad += verify_blob(blobs, e->d_name, out);
     closedir(d);
   }
   free(snaps);

@@ -348,6 +348,49 @@ typedef struct hop_result {
   bool past_deadline;           /* the operation's deadline ended this hop (or came before it) */
 } hop_result;
 
+/* The easy handle's options for one request to url: no redirect followed, the body and headers into t, the stall
+ * and deadline limits (left: seconds of the operation's deadline left), curl's message into r. */
+static void set_request(CURL *c, const hub_net *net, const char *url, struct curl_slist *headers, transfer *t,
+                        hop_result *r, double left) {
+  lc->easy_setopt(c, CURLOPT_URL, url);
+  lc->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  lc->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  lc->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  lc->easy_setopt(c, CURLOPT_USERAGENT, "wgk/0.1 (libcurl)");
+  lc->easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  lc->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  lc->easy_setopt(c, CURLOPT_WRITEDATA, t);
+  lc->easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  lc->easy_setopt(c, CURLOPT_HEADERDATA, t);
+  lc->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, net->timeout_s);
+  /* A stalled or trickling transfer (under min_rate bytes/s for timeout_s), including a server that never answers,
+   * and the whole operation's deadline, whatever the rate. */
+  lc->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, net->min_rate);
+  lc->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, net->timeout_s);
+  lc->easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
+  lc->easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  lc->easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  lc->easy_setopt(c, CURLOPT_XFERINFODATA, t);
+  lc->easy_setopt(c, CURLOPT_ERRORBUFFER, r->curl_msg);
+  lc->easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+}
+
+/* What the request on c answered, into r: the status, a redirect's target, what the transfer refused. */
+static void read_answer(CURL *c, const hub_net *net, const transfer *t, hop_result *r) {
+  lc->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+  char *loc = NULL;
+  if (r->code == CURLE_OK && r->status >= 300 && r->status < 400 &&
+      lc->easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc)
+    r->location = strdup(loc);
+  memcpy(r->error_code, t->error_code, sizeof r->error_code);
+  r->too_big = t->too_big;
+  r->over_total = t->over_total;
+  r->no_memory = t->no_memory;
+  r->announced = t->announced;
+  r->past_deadline = r->code == CURLE_OPERATION_TIMEDOUT && util_now_s() - net->started >= (double)net->deadline_s;
+  if (!r->curl_msg[0]) snprintf(r->curl_msg, sizeof r->curl_msg, "%s", lc->easy_strerror(r->code));
+}
+
 /* One request to url, no redirect followed; the body goes to body (reset first). */
 static void one_hop(const hub_net *net, const char *url, bool send_token, const char *file, hub_body *body,
                     hop_result *r) {
@@ -379,41 +422,10 @@ static void one_hop(const hub_net *net, const char *url, bool send_token, const 
       headers = lc->slist_append(headers, auth);
     }
   }
-  lc->easy_setopt(c, CURLOPT_URL, url);
-  lc->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  lc->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  lc->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  lc->easy_setopt(c, CURLOPT_USERAGENT, "wgk/0.1 (libcurl)");
-  lc->easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-  lc->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  lc->easy_setopt(c, CURLOPT_WRITEDATA, &t);
-  lc->easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  lc->easy_setopt(c, CURLOPT_HEADERDATA, &t);
-  lc->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, net->timeout_s);
-  /* A stalled or trickling transfer (under min_rate bytes/s for timeout_s), including a server that never answers,
-   * and the whole operation's deadline, whatever the rate. */
-  lc->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, net->min_rate);
-  lc->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, net->timeout_s);
-  lc->easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
-  lc->easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  lc->easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  lc->easy_setopt(c, CURLOPT_XFERINFODATA, &t);
-  lc->easy_setopt(c, CURLOPT_ERRORBUFFER, r->curl_msg);
-  lc->easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+  set_request(c, net, url, headers, &t, r, left);
   r->code = lc->easy_perform(c);
   if (t.drawn) util_log_say(net->log, WGK_LOG_PROGRESS, "%s", "");
-  lc->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
-  char *loc = NULL;
-  if (r->code == CURLE_OK && r->status >= 300 && r->status < 400 &&
-      lc->easy_getinfo(c, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc)
-    r->location = strdup(loc);
-  memcpy(r->error_code, t.error_code, sizeof r->error_code);
-  r->too_big = t.too_big;
-  r->over_total = t.over_total;
-  r->no_memory = t.no_memory;
-  r->announced = t.announced;
-  r->past_deadline = r->code == CURLE_OPERATION_TIMEDOUT && util_now_s() - net->started >= (double)net->deadline_s;
-  if (!r->curl_msg[0]) snprintf(r->curl_msg, sizeof r->curl_msg, "%s", lc->easy_strerror(r->code));
+  read_answer(c, net, &t, r);
   lc->slist_free_all(headers);
   if (auth) {
     memset(auth, 0, strlen(auth));
@@ -450,6 +462,78 @@ static wgk_status http_error(const hub_net *net, const char *url, const char *re
   }
 }
 
+/* One try at url: its redirects followed (at most MAX_REDIRECTS), the token sent to the endpoint's own origin (home)
+ * only. Returns the last URL asked (malloc'ed); *hops counts the redirects, *token_sent says whether the last hop
+ * carried the token. */
+static char *follow(hub_net *net, const char *url, const char *home, const char *file, hub_body *out, hop_result *r,
+                    int *hops, bool *token_sent) {
+  char *cur = strdup(url);
+  *hops = 0;
+  *token_sent = false;
+  out->commit[0] = '\0';
+  out->etag[0] = '\0';
+  out->etag_linked = false;
+  while (cur) {
+    char *origin = origin_of(cur);
+    bool same = origin && strcmp(origin, home) == 0;
+    free(origin);
+    *token_sent = same && net->token;
+    free(r->location);
+    one_hop(net, cur, same, file, out, r);
+    if (r->code != CURLE_OK || !r->location) break;
+    if (++*hops > MAX_REDIRECTS) break;
+    free(cur);
+    cur = r->location;
+    r->location = NULL;
+  }
+  return cur;
+}
+
+/* The last try's outcome (r, at where, after tries tries and hops redirects) as the error it is; WGK_OK for a 2xx. */
+static wgk_status try_error(const hub_net *net, const char *where, const char *repo, const char *rev, const char *file,
+                            const hop_result *r, int hops, int tries, bool token_sent, util_error *err) {
+  char got[64] = "";
+  if (r->announced) snprintf(got, sizeof got, "announced %llu", r->announced);
+  if (r->too_big)
+    return util_error_in(err, WGK_ERR_LIMIT, where, repo,
+                         "%s is over the per-file limit of %zu bytes (%s): no package file may be larger", file,
+                         (size_t)HUB_FILE_MAX_BYTES, got[0] ? got : "received more");
+  if (r->over_total)
+    return util_error_in(err, WGK_ERR_LIMIT, where, repo,
+                         "%s would take this download over its total limit of %zu bytes "
+                         "(WGK_HUB_MAX_BYTES; %zu received before it, %s)",
+                         file, net->max_total, net->received, got[0] ? got : "received more");
+  if (r->no_memory) return util_error_oom(err, where, repo);
+  if (r->past_deadline)
+    return util_error_in(err, WGK_ERR_IO, where, repo,
+                         "timed out: the download ran past its deadline of %ld s (WGK_HUB_DEADLINE) at %s, %d tries",
+                         net->deadline_s, file, tries);
+  if (r->code == CURLE_OPERATION_TIMEDOUT)
+    return util_error_in(err, WGK_ERR_IO, where, repo,
+                         "timed out: no answer, or under %ld bytes/s, for %ld s (WGK_HUB_MIN_RATE, WGK_HUB_TIMEOUT), "
+                         "%d tries: %s",
+                         net->min_rate, net->timeout_s, tries, r->curl_msg);
+  if (r->code == CURLE_PARTIAL_FILE)
+    return util_error_in(err, WGK_ERR_IO, where, repo,
+                         "%s arrived short (connection closed before the announced length), %d tries: %s", file, tries,
+                         r->curl_msg);
+  if (r->code != CURLE_OK)
+    return util_error_in(err, WGK_ERR_IO, where, repo, "network error after %d tries: %s", tries, r->curl_msg);
+  if (hops > MAX_REDIRECTS) return util_error_in(err, WGK_ERR_IO, where, repo, "more than %d redirects", MAX_REDIRECTS);
+  if (r->status >= 500 || r->status == 429)
+    return util_error_in(err, WGK_ERR_IO, where, repo, "HTTP %ld from the Hub after %d tries", r->status, tries);
+  if (r->status < 200 || r->status >= 300) return http_error(net, where, repo, rev, file, r, token_sent, err);
+  return WGK_OK;
+}
+
+/* Whether the try that answered r is worth another (attempt counted from 0): a 5xx, 429 or a transient network
+ * error, nothing the client refused itself, tries left. */
+static bool worth_retry(const hub_net *net, const hop_result *r, int attempt) {
+  bool retry_5xx = r->code == CURLE_OK && (r->status >= 500 || r->status == 429);
+  bool refused = r->too_big || r->over_total || r->no_memory || r->past_deadline;
+  return attempt + 1 < net->attempts && (retry_5xx || retryable_curl(r->code)) && !refused;
+}
+
 wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const char *rev, const char *file,
                         hub_body *out, util_error *err) {
   memset(out, 0, sizeof *out);
@@ -465,84 +549,25 @@ wgk_status hub_http_get(hub_net *net, const char *url, const char *repo, const c
     free(url_shown);
     return util_error_in(err, WGK_ERR_INVALID_ARGUMENT, "HF_ENDPOINT", NULL, "'%s' is not a URL", net->shown);
   }
-  wgk_status st = WGK_OK;
   hop_result r = {0};
-  for (int attempt = 0;; attempt++) {
-    char *cur = strdup(url);
-    bool token_sent = false;
-    int hops = 0;
-    out->commit[0] = '\0';
-    out->etag[0] = '\0';
-    out->etag_linked = false;
-    while (cur) {
-      char *origin = origin_of(cur);
-      bool same = origin && strcmp(origin, home) == 0;
-      free(origin);
-      token_sent = same && net->token;
-      free(r.location);
-      one_hop(net, cur, same, file, out, &r);
-      if (r.code != CURLE_OK || !r.location) break;
-      if (++hops > MAX_REDIRECTS) break;
-      free(cur);
-      cur = r.location;
-      r.location = NULL;
-    }
-    bool retry_5xx = r.code == CURLE_OK && (r.status >= 500 || r.status == 429);
-    bool refused = r.too_big || r.over_total || r.no_memory || r.past_deadline;
-    bool retry = attempt + 1 < net->attempts && (retry_5xx || retryable_curl(r.code)) && !refused;
-    if (retry) {
-      free(cur);
-      long wait = net->backoff_ms << (attempt < 16 ? attempt : 16);
-      util_log_say(net->log, WGK_LOG_LINE, "wgk: %s: %s; retrying in %ld ms (try %d of %d)", file,
-                   r.code != CURLE_OK ? r.curl_msg : "server error", wait, attempt + 2, net->attempts);
-      pause_ms(wait);
-      continue;
-    }
-    char *shown_cur = cur ? hub_url_shown(cur) : NULL;
-    const char *where = shown_cur ? shown_cur : url_shown;
-    out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
-                       r.code == CURLE_COULDNT_RESOLVE_PROXY ||
-                       (r.code == CURLE_OPERATION_TIMEDOUT && !r.past_deadline);
-    char got[64] = "";
-    if (r.announced) snprintf(got, sizeof got, "announced %llu", r.announced);
-    if (r.too_big)
-      st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
-                         "%s is over the per-file limit of %zu bytes (%s): no package file may be larger", file,
-                         (size_t)HUB_FILE_MAX_BYTES, got[0] ? got : "received more");
-    else if (r.over_total)
-      st = util_error_in(err, WGK_ERR_LIMIT, where, repo,
-                         "%s would take this download over its total limit of %zu bytes "
-                         "(WGK_HUB_MAX_BYTES; %zu received before it, %s)",
-                         file, net->max_total, net->received, got[0] ? got : "received more");
-    else if (r.no_memory)
-      st = util_error_oom(err, where, repo);
-    else if (r.past_deadline)
-      st = util_error_in(err, WGK_ERR_IO, where, repo,
-                         "timed out: the download ran past its deadline of %ld s (WGK_HUB_DEADLINE) at "
-                         "%s, %d tries",
-                         net->deadline_s, file, attempt + 1);
-    else if (r.code == CURLE_OPERATION_TIMEDOUT)
-      st =
-          util_error_in(err, WGK_ERR_IO, where, repo,
-                        "timed out: no answer, or under %ld bytes/s, for %ld s (WGK_HUB_MIN_RATE, WGK_HUB_TIMEOUT), %d "
-                        "tries: %s",
-                        net->min_rate, net->timeout_s, attempt + 1, r.curl_msg);
-    else if (r.code == CURLE_PARTIAL_FILE)
-      st = util_error_in(err, WGK_ERR_IO, where, repo,
-                         "%s arrived short (connection closed before the announced length), %d tries: %s", file,
-                         attempt + 1, r.curl_msg);
-    else if (r.code != CURLE_OK)
-      st = util_error_in(err, WGK_ERR_IO, where, repo, "network error after %d tries: %s", attempt + 1, r.curl_msg);
-    else if (hops > MAX_REDIRECTS)
-      st = util_error_in(err, WGK_ERR_IO, where, repo, "more than %d redirects", MAX_REDIRECTS);
-    else if (r.status >= 500 || r.status == 429)
-      st = util_error_in(err, WGK_ERR_IO, where, repo, "HTTP %ld from the Hub after %d tries", r.status, attempt + 1);
-    else if (r.status < 200 || r.status >= 300)
-      st = http_error(net, where, repo, rev, file, &r, token_sent, err);
-    free(shown_cur);
+  int attempt = 0, hops = 0;
+  bool token_sent = false;
+  char *cur = follow(net, url, home, file, out, &r, &hops, &token_sent);
+  for (; worth_retry(net, &r, attempt); attempt++) {
     free(cur);
-    break;
+    long wait = net->backoff_ms << (attempt < 16 ? attempt : 16);
+    util_log_say(net->log, WGK_LOG_LINE, "wgk: %s: %s; retrying in %ld ms (try %d of %d)", file,
+                 r.code != CURLE_OK ? r.curl_msg : "server error", wait, attempt + 2, net->attempts);
+    pause_ms(wait);
+    cur = follow(net, url, home, file, out, &r, &hops, &token_sent);
   }
+  out->unreachable = r.code == CURLE_COULDNT_CONNECT || r.code == CURLE_COULDNT_RESOLVE_HOST ||
+                     r.code == CURLE_COULDNT_RESOLVE_PROXY || (r.code == CURLE_OPERATION_TIMEDOUT && !r.past_deadline);
+  char *shown_cur = cur ? hub_url_shown(cur) : NULL;
+  wgk_status st =
+      try_error(net, shown_cur ? shown_cur : url_shown, repo, rev, file, &r, hops, attempt + 1, token_sent, err);
+  free(shown_cur);
+  free(cur);
   free(r.location);
   free(home);
   free(url_shown);

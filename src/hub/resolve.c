@@ -383,6 +383,66 @@ static wgk_status check_repo(const char *repo, const hub_options *o, util_error 
   return WGK_OK;
 }
 
+/* What the cache answers without a request: a pinned commit complete there, or (offline) the commit refs/vN names;
+ * *done when that is the answer. Sets j->rev (what a URL names) and, where known, j->commit. Offline and the cache
+ * cannot answer: WGK_ERR_NOT_FOUND. */
+static wgk_status from_cache(job *j, bool *done) {
+  const hub_options *o = j->opts;
+  if (o->revision) {
+    for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)o->revision[i]);
+    snprintf(j->rev, sizeof j->rev, "%s", j->commit);
+    /* pinned: never refetched, unless a repair finds a file missing or corrupted */
+    *done = hub_snapshot_complete(j->repo_dir, j->commit) && (!o->repair || snapshot_intact(j));
+  } else {
+    snprintf(j->rev, sizeof j->rev, "v%d", o->version);
+    if (j->net.offline && !read_ref(j))
+      return util_error_in(
+          j->err, WGK_ERR_NOT_FOUND, j->repo_dir, j->repo,
+          "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first", j->rev,
+          j->repo, j->rev);
+    *done = j->net.offline && hub_snapshot_complete(j->repo_dir, j->commit) && (!o->repair || snapshot_intact(j));
+  }
+  if (!*done && j->net.offline)
+    return util_error_in(
+        j->err, WGK_ERR_NOT_FOUND, j->repo_dir, j->repo,
+        "HF_HUB_OFFLINE is set and commit %s of %s is not complete in the cache: download it online first", j->commit,
+        j->repo);
+  return WGK_OK;
+}
+
+/* One request: metadata.json at the branch (or commit), whose X-Repo-Commit names the commit; then the files it lists
+ * that the cache lacks (populate). */
+static wgk_status fetch_snapshot(job *j) {
+  bool has_rev = j->opts->revision != NULL;
+  hub_body meta;
+  util_error before;
+  if (j->err) before = *j->err;
+  wgk_status st = fetch(j, j->rev, "metadata.json", &meta);
+  if (st) {
+    /* The Hub cannot be reached at all: a branch cached before is used as huggingface_hub does. */
+    if (meta.unreachable && !has_rev && read_ref(j) && hub_snapshot_complete(j->repo_dir, j->commit)) {
+      if (j->err) *j->err = before;
+      return WGK_OK;
+    }
+    return st;
+  }
+  if (!has_rev) {
+    if (!meta.commit[0])
+      st =
+          util_error_in(j->err, WGK_ERR_IO, j->net.shown, j->repo,
+                        "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
+                        j->repo, j->rev);
+    else
+      memcpy(j->commit, meta.commit, 41);
+  } else if (meta.commit[0] && strcmp(meta.commit, j->commit) != 0) {
+    st = util_error_in(j->err, WGK_ERR_IO, j->net.shown, j->repo, "asked for commit %s, the Hub answered for %s",
+                       j->commit, meta.commit);
+  }
+  if (!st) st = populate(j, &meta);
+  hub_body_free(&meta);
+  return st;
+}
+
 static wgk_status resolve(job *j) {
   const hub_options *o = j->opts;
   const char *repo = j->repo;
@@ -408,54 +468,9 @@ static wgk_status resolve(job *j) {
   if (!j->cache)
     return util_error_in(j->err, WGK_ERR_IO, repo, NULL, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
   if (!(j->repo_dir = hub_repo_dir(j->cache, repo))) return util_error_oom(j->err, j->repo, NULL);
-  if (has_rev) {
-    for (int i = 0; i < 41; i++) j->commit[i] = (char)tolower((unsigned char)o->revision[i]);
-    snprintf(j->rev, sizeof j->rev, "%s", j->commit);
-    /* pinned: never refetched, unless a repair finds a file missing or corrupted */
-    if (hub_snapshot_complete(j->repo_dir, j->commit) && (!o->repair || snapshot_intact(j))) return WGK_OK;
-  } else {
-    snprintf(j->rev, sizeof j->rev, "v%d", o->version);
-    if (j->net.offline) {
-      if (!read_ref(j))
-        return util_error_in(
-            j->err, WGK_ERR_NOT_FOUND, j->repo_dir, repo,
-            "HF_HUB_OFFLINE is set and %s of %s is not in the cache (no refs/%s): download it online first", j->rev,
-            repo, j->rev);
-      if (hub_snapshot_complete(j->repo_dir, j->commit) && (!o->repair || snapshot_intact(j))) return WGK_OK;
-    }
-  }
-  if (j->net.offline)
-    return util_error_in(
-        j->err, WGK_ERR_NOT_FOUND, j->repo_dir, repo,
-        "HF_HUB_OFFLINE is set and commit %s of %s is not complete in the cache: download it online first", j->commit,
-        repo);
-  /* One request: metadata.json at the branch (or commit); X-Repo-Commit names the commit. */
-  hub_body meta;
-  util_error before;
-  if (j->err) before = *j->err;
-  if ((st = fetch(j, j->rev, "metadata.json", &meta))) {
-    /* The Hub cannot be reached at all: a branch cached before is used as huggingface_hub does. */
-    if (meta.unreachable && !has_rev && read_ref(j) && hub_snapshot_complete(j->repo_dir, j->commit)) {
-      if (j->err) *j->err = before;
-      return WGK_OK;
-    }
-    return st;
-  }
-  if (!has_rev) {
-    if (!meta.commit[0])
-      st =
-          util_error_in(j->err, WGK_ERR_IO, j->net.shown, repo,
-                        "the answer for %s/metadata.json at %s has no X-Repo-Commit header: cannot pin it in the cache",
-                        repo, j->rev);
-    else
-      memcpy(j->commit, meta.commit, 41);
-  } else if (meta.commit[0] && strcmp(meta.commit, j->commit) != 0) {
-    st = util_error_in(j->err, WGK_ERR_IO, j->net.shown, repo, "asked for commit %s, the Hub answered for %s",
-                       j->commit, meta.commit);
-  }
-  if (!st) st = populate(j, &meta);
-  hub_body_free(&meta);
-  return st;
+  bool done = false;
+  if ((st = from_cache(j, &done)) || done) return st;
+  return fetch_snapshot(j);
 }
 
 wgk_status hub_snapshot(const char *repo, const hub_options *opts, char **dir_out, char **commit_out, util_error *err) {
@@ -540,6 +555,61 @@ static int newest_branch(const hub_body *body) {
   return newest;
 }
 
+/* Nothing on this machine, and a load never fetches a version nobody named: the error says how to name one. */
+static wgk_status none_here(const char *repo, util_error *err) {
+  char *cache = hub_cache_root();
+  char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
+  wgk_status st = util_error_in(err, WGK_ERR_NOT_FOUND, repo, NULL,
+                                "no version of it is on this machine (none bundled, none in the cache %s): name one "
+                                "to fetch it from the Hub (the version parameter, --version N, or NAME@vN), or `wgk "
+                                "download %s` for the Hub's newest",
+                                dir ? dir : "(no cache folder)", repo);
+  free(dir);
+  free(cache);
+  return st;
+}
+
+/* HF_HUB_OFFLINE and no version of repo in the cache. */
+static wgk_status none_offline(const char *repo, util_error *err) {
+  char *cache = hub_cache_root();
+  char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
+  wgk_status st = util_error_in(err, WGK_ERR_NOT_FOUND, dir ? dir : repo, repo,
+                                "HF_HUB_OFFLINE is set and no version of %s is in the cache (no refs/vN naming a "
+                                "complete snapshot): download it online first (wgk download %s)",
+                                repo, repo);
+  free(dir);
+  free(cache);
+  return st;
+}
+
+/* The newest v<N> branch on the Hub, one request (GET /api/kernels/<org>/<name>/refs, as huggingface_hub lists
+ * them); no answer at all and a version on this machine (local > 0): that one, as for a branch. */
+static wgk_status newest_on_hub(hub_net *net, const char *repo, int local, int *version, util_error *err) {
+  size_t n = strlen(net->endpoint) + strlen(repo) + 32;
+  char *url = malloc(n);
+  if (!url) return util_error_oom(err, repo, NULL);
+  snprintf(url, n, "%s/api/kernels/%s/refs", net->endpoint, repo);
+  util_error before;
+  if (err) before = *err;
+  hub_body body;
+  wgk_status st = hub_http_get(net, url, repo, "(its branches)", "refs", &body, err);
+  if (st && body.unreachable && local > 0) {
+    if (err) *err = before;
+    *version = local;
+    st = WGK_OK;
+  } else if (!st) {
+    *version = newest_branch(&body);
+    if (*version == 0)
+      st = util_error_in(err, WGK_ERR_NOT_FOUND, url, repo,
+                         "%s has no version branch (v1, v2 ...) on %s: name a revision (the revision parameter, "
+                         "--revision SHA, or REPO@SHA)",
+                         repo, net->shown);
+    hub_body_free(&body);
+  }
+  free(url);
+  return st;
+}
+
 wgk_status hub_pick_version(const char *repo, int bundled, bool ask_hub, const hub_options *opts, int *version,
                             util_error *err) {
   hub_options none = {0};
@@ -553,62 +623,15 @@ wgk_status hub_pick_version(const char *repo, int bundled, bool ask_hub, const h
     *version = local;
     return WGK_OK;
   }
-  if (!ask_hub) { /* a load never fetches a version nobody named */
-    char *cache = hub_cache_root();
-    char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
-    st = util_error_in(err, WGK_ERR_NOT_FOUND, repo, NULL,
-                       "no version of it is on this machine (none bundled, none in the cache %s): name one to fetch "
-                       "it from the Hub (the version parameter, --version N, or NAME@vN), or `wgk download %s` for "
-                       "the Hub's newest",
-                       dir ? dir : "(no cache folder)", repo);
-    free(dir);
-    free(cache);
-    return st;
-  }
+  if (!ask_hub) return none_here(repo, err);
   hub_net net;
   if ((st = hub_net_init(&net, o->log, err))) return st;
-  if (net.offline) {
-    hub_net_free(&net);
-    if (local > 0) {
-      *version = local;
-      return WGK_OK;
-    }
-    char *cache = hub_cache_root();
-    char *dir = cache ? hub_repo_dir(cache, repo) : NULL;
-    st = util_error_in(err, WGK_ERR_NOT_FOUND, dir ? dir : repo, repo,
-                       "HF_HUB_OFFLINE is set and no version of %s is in the cache (no refs/vN naming a complete "
-                       "snapshot): download it online first (wgk download %s)",
-                       repo, repo);
-    free(dir);
-    free(cache);
-    return st;
-  }
-  /* One request: the repo's refs, as huggingface_hub lists them (GET /api/kernels/<org>/<name>/refs). */
-  size_t n = strlen(net.endpoint) + strlen(repo) + 32;
-  char *url = malloc(n);
-  if (!url) {
-    hub_net_free(&net);
-    return util_error_oom(err, repo, NULL);
-  }
-  snprintf(url, n, "%s/api/kernels/%s/refs", net.endpoint, repo);
-  util_error before;
-  if (err) before = *err;
-  hub_body body;
-  st = hub_http_get(&net, url, repo, "(its branches)", "refs", &body, err);
-  if (st && body.unreachable && local > 0) { /* no answer at all: the newest cached version, as for a branch */
-    if (err) *err = before;
+  if (net.offline && local > 0)
     *version = local;
-    st = WGK_OK;
-  } else if (!st) {
-    *version = newest_branch(&body);
-    if (*version == 0)
-      st = util_error_in(err, WGK_ERR_NOT_FOUND, url, repo,
-                         "%s has no version branch (v1, v2 ...) on %s: name a revision (the revision parameter, "
-                         "--revision SHA, or REPO@SHA)",
-                         repo, net.shown);
-    hub_body_free(&body);
-  }
-  free(url);
+  else if (net.offline)
+    st = none_offline(repo, err);
+  else
+    st = newest_on_hub(&net, repo, local, version, err);
   hub_net_free(&net);
   return st;
 }

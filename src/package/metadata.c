@@ -190,15 +190,8 @@ static bool variant_id_ok(const char *id) {
          strcmp(id, "propertyIsEnumerable") != 0;
 }
 
-/* The public layout, checked in the loader's order (its `Nl`). */
-static wgk_status check_public(meta_ctx *c, const json_t *meta) {
-  const json_t *backend = json_object_get(meta, "backend");
-  const char *type = json_string_value(json_object_get(backend, "type"));
-  if (!type || strcmp(type, "webgpu") != 0)
-    return fail(c, false, backend ? "backend" : "", "metadata backend.type is %s, not \"webgpu\"",
-                type ? type : "missing");
-  const json_t *webgpu = json_object_get(meta, "webgpu");
-  if (!json_is_object(webgpu)) return fail(c, false, "webgpu", "webgpu must be an object {manifestSpec, variants}");
+/* webgpu.manifestSpec: "<major>.<minor>" (a string or a number), and the one this runtime reads (2.1). */
+static wgk_status public_spec(meta_ctx *c, const json_t *webgpu) {
   const json_t *spec = json_object_get(webgpu, "manifestSpec");
   char text[64] = "";
   if (json_is_string(spec))
@@ -216,6 +209,12 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
   if (strcmp(text, "2.1") != 0)
     return fail(c, false, "webgpu.manifestSpec", "manifest spec %s is not supported by this runtime (supports 2.1)",
                 text);
+  return WGK_OK;
+}
+
+/* digest: sha256, and files a record of canonical relative paths -> base64 SHA-256, manifest.json among them; kept
+ * in c->pkg->digests. */
+static wgk_status public_digests(meta_ctx *c, const json_t *meta) {
   const json_t *digest = json_object_get(meta, "digest");
   const char *alg = json_string_value(json_object_get(digest, "algorithm"));
   if (!alg || strcmp(alg, "sha256") != 0)
@@ -225,7 +224,7 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
   if (!json_is_object(files)) return fail(c, false, "digest", "metadata digest.files is not a record");
   const char *rel;
   const json_t *v;
-  char p[512], q[600];
+  char p[512];
   json_object_foreach((json_t *)files, rel, v) {
     member_path(p, sizeof p, "digest.files", rel);
     if (!canonical_path(rel))
@@ -237,12 +236,18 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
   if (!json_object_get(files, "manifest.json"))
     return fail(c, false, "digest.files", "metadata digest.files does not include manifest.json");
   c->pkg->digests = files;
+  return WGK_OK;
+}
+
+/* webgpu.variants: a non-empty record of variant id -> a non-empty list of templates that digest.files lists. */
+static wgk_status public_variants(meta_ctx *c, const json_t *webgpu, const json_t *files) {
   const json_t *vars = json_object_get(webgpu, "variants");
   if (!json_is_object(vars))
     return fail(c, false, vars ? "webgpu.variants" : "webgpu",
                 "metadata webgpu.variants is not a record of variant id -> template paths");
   const char *id;
   const json_t *list;
+  char p[512], q[600];
   json_object_foreach((json_t *)vars, id, list) {
     member_path(p, sizeof p, "webgpu.variants", id);
     if (!variant_id_ok(id))
@@ -260,6 +265,22 @@ static wgk_status check_public(meta_ctx *c, const json_t *meta) {
   }
   if (json_object_size(vars) == 0)
     return fail(c, false, "webgpu.variants", "metadata webgpu.variants lists no variant");
+  return WGK_OK;
+}
+
+/* The public layout, checked in the loader's order (its `Nl`). */
+static wgk_status check_public(meta_ctx *c, const json_t *meta) {
+  const json_t *backend = json_object_get(meta, "backend");
+  const char *type = json_string_value(json_object_get(backend, "type"));
+  if (!type || strcmp(type, "webgpu") != 0)
+    return fail(c, false, backend ? "backend" : "", "metadata backend.type is %s, not \"webgpu\"",
+                type ? type : "missing");
+  const json_t *webgpu = json_object_get(meta, "webgpu");
+  if (!json_is_object(webgpu)) return fail(c, false, "webgpu", "webgpu must be an object {manifestSpec, variants}");
+  wgk_status st = public_spec(c, webgpu);
+  if (!st) st = public_digests(c, meta);
+  if (!st) st = public_variants(c, webgpu, c->pkg->digests);
+  if (st) return st;
   if (!json_is_string(json_object_get(meta, "name"))) return fail(c, false, "", "missing required key 'name'");
   const json_t *ver = json_object_get(meta, "version");
   if (json_is_integer(ver) && json_integer_value(ver) >= 1 && json_integer_value(ver) <= 1000000)
