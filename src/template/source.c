@@ -2,6 +2,7 @@
  * after a failed read), include expansion with a byte map, then the oracle's whitespace preprocessing. */
 #include "template/source.h"
 #include "template/tmpl_int.h"
+#include "util/file_read.h"
 #include "util/suggest.h"
 
 #include <dirent.h>
@@ -52,30 +53,23 @@ static bool path_ok(const char *p) {
   return true;
 }
 
+/* A template or an included file through the one file reader (util/file_read.h): a regular file of at most the template
+ * size limit, so an include naming a FIFO or a device is refused instead of hanging or filling memory. */
 static wgk_status dir_load(void *ud, const char *path, char **text, size_t *len, util_error *err) {
   const char *root = ud;
   size_t n = strlen(root) + strlen(path) + 2;
   char *full = malloc(n);
   if (!full) return util_error_oom(err, path, NULL);
   snprintf(full, n, "%s/%s", root, path);
-  FILE *f = fopen(full, "rb");
+  util_error why;
+  util_error_clear(&why);
+  unsigned char *data = NULL;
+  wgk_status st = util_file_read_all(full, WGK_TMPL_MAX_SIZE, &data, len, &why);
   free(full);
-  if (!f) return util_error_plain(err, WGK_ERR_NOT_FOUND, "cannot open '%s': %s", path, strerror(errno));
-  util_dynbuf b;
-  util_dynbuf_init(&b, WGK_TMPL_MAX_SIZE + 1);
-  char chunk[8192];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) util_dynbuf_append(&b, chunk, k);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad || b.failed) {
-    util_dynbuf_free(&b);
-    return util_error_plain(err, bad ? WGK_ERR_IO : WGK_ERR_LIMIT, bad ? "cannot read '%s'" : "'%s' is too large",
-                            path);
-  }
-  *len = b.len;
-  *text = b.data ? util_dynbuf_take(&b) : strdup("");
-  return *text ? WGK_OK : util_error_oom(err, path, NULL);
+  if (st == WGK_ERR_OUT_OF_MEMORY) return util_error_oom(err, path, NULL);
+  if (st != WGK_OK) return util_error_plain(err, st, "'%s': %s", path, why.message);
+  *text = (char *)data;
+  return WGK_OK;
 }
 
 static const char *name_at(const void *list, size_t i) { return ((char *const *)list)[i]; }

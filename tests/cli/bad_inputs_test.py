@@ -336,6 +336,12 @@ try:
         wgk(["run", SCALE, "--in", "x=", *NOGPU], "--in x=: no value given for 'x' (give the .npy file: port=FILE.npy)")
         wgk(["run", ""], "an empty package name")
 
+        # a template's include goes through the one file reader: a FIFO is refused, not waited on
+        os.mkfifo(os.path.join(tmp, "fifo.wgsl"))
+        inc_fifo, inc_missing = os.path.join(tmp, "inc_fifo.jinja"), os.path.join(tmp, "inc_missing.jinja")
+        open(inc_fifo, "w").write('a {% include "fifo.wgsl" %} b\n')
+        open(inc_missing, "w").write('x {% include "missing.wgsl" %}\n')
+
         # every subcommand: unknown options, missing or bad values, given twice
         for args, want in [
             (["run", SCALE, "--calls", "0"], "--calls takes an integer in [1, 1000000], not '0'"),
@@ -356,6 +362,8 @@ try:
             (["eval", "1", "--scope", "/dev/zero"], "not a regular file"),
             (["template", "/dev/zero"], "not a regular file"),
             (["template", "a", "--bogus"], "unknown option '--bogus'"),
+            (["template", inc_fifo], "inc_fifo.jinja:1:3: 'fifo.wgsl': not a regular file"),  # hung before
+            (["template", inc_missing], "inc_missing.jinja:1:3: 'missing.wgsl': cannot open: No such file"),
             (["onnx-test", "--rtol", "abc", "x"], "--rtol takes a finite number >= 0, not 'abc'"),
             (["onnx-test", "/missing/dir"], "/missing/dir: No such file or directory"),
             (["smoke", "--n", "5x"], "--n takes an integer in [1, 268435456], not '5x'"),
