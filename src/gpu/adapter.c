@@ -1,5 +1,6 @@
 /* The instance and its adapters: creating the instance wgk owns, listing adapters, choosing one. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 #include "util/env.h"
 #include "util/text.h"
 
@@ -13,6 +14,7 @@
   "(Debian 12: from bookworm-backports) or a GPU vendor's Vulkan driver"
 
 WGPUInstance gpu_instance_create(void) {
+  if (gpu_dawn_load(NULL) != WGK_OK) return NULL; /* Dawn opened here, once (gpu/dawn.h) */
   /* Mesa prints "not a conformant vulkan implementation" for some drivers (older lavapipe, panvk)
    * when Vulkan starts, which Dawn does inside the instance; a user's own setting wins. */
   setenv("MESA_VK_IGNORE_CONFORMANCE_WARNING", "1", 0);

@@ -1,6 +1,7 @@
 /* Buffers: creation with the limit checked before Dawn sees it, destruction, ranges, and their maps (started,
  * polled, waited for, settled after a timeout, aborted). Moving bytes in and out of them is transfer.c's. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>

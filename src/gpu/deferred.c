@@ -5,6 +5,7 @@
  * rejected for its own work runs none of its command buffers, so the copies are recorded again and go alone
  * (gpu_deferred_rerecord, then gpu_queue_submit): a failed call leaves the tensors made before it as they were. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 wgk_status gpu_deferred_copy(gpu_device *dev, gpu_pool *pool, gpu_buffer *staging, gpu_buffer *dst, uint64_t at,
                              size_t len, util_error *err) {

@@ -1,5 +1,6 @@
 /* Turning what Dawn says about an adapter or device into a device_desc (the planner's view). */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdio.h>
 #include <string.h>

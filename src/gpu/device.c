@@ -2,6 +2,7 @@
  * wrapped from a caller's WGPUDevice; asynchronous errors recorded here (reported by gpu_device_check, wait.c). */
 #define _GNU_SOURCE /* dladdr */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -174,6 +175,8 @@ static void describe(gpu_device *dev) {
 
 static wgk_status create_own(gpu_device *dev, const gpu_options *opts, util_error *err) {
   double t0 = (double)util_now_ns();
+  wgk_status loaded = gpu_dawn_load(err); /* opening Dawn is part of making the instance */
+  if (loaded != WGK_OK) return loaded;
   dev->instance = gpu_instance_create();
   double t1 = (double)util_now_ns();
   dev->startup.instance_ns = t1 - t0;
@@ -188,6 +191,8 @@ static wgk_status create_own(gpu_device *dev, const gpu_options *opts, util_erro
 
 static wgk_status wrap_external(gpu_device *dev, const gpu_options *opts, util_error *err) {
   dev->external = true;
+  wgk_status loaded = gpu_dawn_load(err); /* the caller's Dawn: the same library, already loaded */
+  if (loaded != WGK_OK) return loaded;
   dev->device = opts->device;
   wgpuDeviceAddRef(dev->device);
   /* The caller's lost callback is theirs: whether the device was destroyed (or lost) is polled from this future. */

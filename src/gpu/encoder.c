@@ -1,5 +1,6 @@
 /* Recording (dispatches, copies, timestamp resolves), submission and the wait for submitted work. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>

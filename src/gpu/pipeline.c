@@ -1,5 +1,6 @@
 /* Compute pipelines with an explicit bind group layout, and the bind groups that fill it. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* Shader modules from WGSL; compilation messages become WGK_ERR_SHADER errors at a WGSL line and column. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>

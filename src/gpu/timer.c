@@ -1,5 +1,6 @@
 /* Timestamp queries: two per slot (pass begin, pass end), resolved and read back as nanoseconds of busy time. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* Transfers between host memory and buffers: queue writes, staged uploads and read-backs in pipelined pieces
  * through pooled staging buffers, an upload's copy deferred to the next submission, a read through a map. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * through poll_once, gpu_poll_once outside this file), and gpu_device_check, which reports what the device's
  * callbacks recorded (a loss, an error an earlier command left pending) before anything else is asked of it. */
 #include "gpu/gpu_internal.h"
+#include "gpu/dawn.h"
 #include "util/clock.h"
 
 #include <stdio.h>

@@ -24,3 +24,9 @@ set_tests_properties(tests_skip_reasons tests_skip_reasons_refuses PROPERTIES TI
 # wgk's own SHA-256, SHA-1 and base64 against OpenSSL's, which only this test (and test_package) links
 wgk_add_test(test_sha SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sha.c)
 target_link_libraries(test_sha PRIVATE OpenSSL::Crypto)
+if(WGK_PYTHON3 AND TARGET wgk_cli)
+  # libcurl and Dawn opened on first use, OpenSSL not linked: what each cost every process's start (issue 39)
+  add_test(NAME libraries_opened_on_use COMMAND ${WGK_RUN_TEST} --gpu $<TARGET_FILE:wgk_cli> --
+           ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/opened_on_use_test.py $<TARGET_FILE:wgk_cli> $<TARGET_FILE:wgk>)
+  set_tests_properties(libraries_opened_on_use PROPERTIES TIMEOUT 120 LABELS "gpu")
+endif()
