@@ -1,11 +1,11 @@
 /* Loading: jansson parses, the position index maps values to lines, the spec 2.1 reader fills the model (a seed
  * manifest translated into spec 2.1 first, seed.c). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "manifest/reader.h"
+#include "util/file_read.h"
 #include "util/json_type.h"
 
 #define MANIFEST_MAX_BYTES ((size_t)16 << 20)
@@ -169,28 +169,16 @@ wgk_status manifest_load_text(const char *text, size_t len, const char *source_n
   return WGK_OK;
 }
 
+/* Through the one file reader (util/file_read.h): a regular file of at most 16 MiB, so a manifest that is a FIFO
+ * or a device is refused rather than waited on. */
 wgk_status manifest_load_file(const char *path, manifest_model **out, util_error *err) {
   if (out) *out = NULL;
   if (!path) return util_error_plain(err, WGK_ERR_INVALID_ARGUMENT, "no manifest path");
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return util_error_in(err, errno == ENOENT ? WGK_ERR_NOT_FOUND : WGK_ERR_IO, path, NULL, "cannot open: %s",
-                         strerror(errno));
-  util_dynbuf b;
-  util_dynbuf_init(&b, MANIFEST_MAX_BYTES);
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) util_dynbuf_append(&b, chunk, n);
-  bool bad = ferror(f) != 0;
-  fclose(f);
-  wgk_status st;
-  if (bad)
-    st = util_error_in(err, WGK_ERR_IO, path, NULL, "read failed");
-  else if (b.failed)
-    st = util_error_in(err, WGK_ERR_LIMIT, path, NULL, "larger than %zu bytes", MANIFEST_MAX_BYTES);
-  else
-    st = manifest_load_text(util_dynbuf_str(&b), b.len, path, out, err);
-  util_dynbuf_free(&b);
+  unsigned char *text = NULL;
+  size_t len = 0;
+  wgk_status st = util_file_read_all(path, MANIFEST_MAX_BYTES, &text, &len, err);
+  if (st == WGK_OK) st = manifest_load_text((const char *)text, len, path, out, err);
+  free(text);
   return st;
 }
 

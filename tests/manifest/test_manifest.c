@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "manifest/manifest.h"
 #include "test_manifest.h"
@@ -323,6 +325,17 @@ static void inout_port_and_errors(void **state) {
   /* Missing files and bad arguments are errors, never crashes. */
   assert_int_equal(manifest_load_file("/nonexistent/manifest.json", &m, &err), WGK_ERR_NOT_FOUND);
   assert_null(m);
+  util_error_clear(&err);
+  /* Only a regular file is read: a device or a FIFO is refused before a byte is read (a FIFO hung before). */
+  assert_int_equal(manifest_load_file("/dev/zero", &m, &err), WGK_ERR_IO);
+  assert_non_null(strstr(err.message, "not a regular file"));
+  util_error_clear(&err);
+  char fifo[4096];
+  snprintf(fifo, sizeof fifo, "%s/manifest-fifo-%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  assert_int_equal(manifest_load_file(fifo, &m, &err), WGK_ERR_IO);
+  assert_null(m);
+  unlink(fifo);
   util_error_clear(&err);
   assert_int_equal(manifest_load_text("[1, 2]", 6, "a.json", &m, &err), WGK_ERR_MANIFEST);
   util_error_clear(&err);
