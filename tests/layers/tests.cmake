@@ -18,11 +18,14 @@ set_tests_properties(layers_include_edges layers_checker_refuses_upward_edge lay
 add_test(NAME layers_no_folder_loops COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_folder_loops.py ${CMAKE_SOURCE_DIR})
 add_test(NAME layers_folder_loop_checker_refuses COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_folder_loops.py --self-test)
 set_tests_properties(layers_no_folder_loops layers_folder_loop_checker_refuses PROPERTIES LABELS "lint")
-# Function length: no function in src/ over the ceiling (issue 38 item 8; scripts/func-lengths.py lists them by length).
-# The ceiling is today's longest after the splits; lower it as functions are split, never raise it.
+# Function length: no function in src/ over 60 lines (issue 38 item 8; scripts/func-lengths.py lists them by length),
+# but in the folders named with --except, whose ceiling is today's longest there: lower it as functions are split,
+# never raise it, and drop the exception once the folder is at 60.
 add_test(NAME lint_function_length COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/func-lengths.py --top 0
-  --max 105 ${CMAKE_SOURCE_DIR}/src)
-# The checker must fail, naming the function, when one passes the ceiling: the same tree against 40 lines.
+  --max 60 --except runtime=105 ${CMAKE_SOURCE_DIR}/src)
+# The checker must fail, naming the function, when one passes the ceiling: the same tree against 40 lines (an
+# exception for one folder leaves the others at the ceiling).
 add_test(NAME lint_function_length_refuses COMMAND ${WGK_RUN_TEST} --status 1 --expect "is [0-9]+ lines, over the ceiling of 40"
-  -- ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/func-lengths.py --top 0 --max 40 ${CMAKE_SOURCE_DIR}/src)
+  -- ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/func-lengths.py --top 0 --max 40 --except runtime=1000
+  ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(lint_function_length lint_function_length_refuses PROPERTIES LABELS "lint")
