@@ -275,15 +275,10 @@ static wgk_status check_text(wgk_context *ctx, const char *op, const char *what,
                           op, what, name, value_kind_text(in), RT_VALUE_MAX_TEXT);
 }
 
-/* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
-static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, const char *name, const value_in *in) {
-  if (!c) return WGK_ERR_INVALID_ARGUMENT;
-  wgk_context *ctx = c->k->ctx;
-  rt_lock(ctx);
-  rt_clear(ctx);
+/* The setter's arguments before any value is built: a name, a value in wgk's exact range, within its size. */
+static wgk_status check_input(wgk_context *ctx, const char *op, const char *what, const char *name,
+                              const value_in *in) {
   wgk_status st = WGK_OK;
-  expr_value *v = NULL;
-  const char *op = c->k->m->op_id;
   if (!name)
     st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT, "%s: set %s %s: the name is NULL", op, what,
                           setter_name(in->kind));
@@ -303,40 +298,48 @@ static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, cons
       st = util_error_plain(&ctx->err, WGK_ERR_INVALID_ARGUMENT,
                             "%s: %s %s: element %zu is %lld, past 2^53, the largest integer wgk keeps exactly", op,
                             what, name, i, (long long)in->ints[i]);
-  if (st == WGK_OK) {
-    switch (in->kind) {
-    case V_INT:
-      v = expr_value_int(in->i);
-      break;
-    case V_FLOAT:
-      v = expr_value_float(in->f);
-      break;
-    case V_STRING:
-      v = expr_value_string(in->s);
-      break;
-    case V_INTS:
-      v = expr_value_list();
-      for (size_t i = 0; v && i < in->count; i++)
-        if (!expr_value_list_append(v, expr_value_int(in->ints[i]))) {
-          expr_value_release(v);
-          v = NULL;
-        }
-      break;
-    case V_JSON: {
-      json_error_t jerr;
-      json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
-      if (!j) {
-        st = util_error_plain(&ctx->err, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s,
-                              jerr.text);
-        break;
-      }
-      v = expr_value_from_json(j, &ctx->err);
-      json_decref(j);
-      if (!v) st = ctx->err.status;
-      break;
+  return st;
+}
+
+static expr_value *int_list(const int64_t *ints, size_t count) {
+  expr_value *v = expr_value_list();
+  for (size_t i = 0; v && i < count; i++)
+    if (!expr_value_list_append(v, expr_value_int(ints[i]))) {
+      expr_value_release(v);
+      return NULL;
     }
-    }
-  }
+  return v;
+}
+
+/* The value of a checked setter input (*out NULL when out of memory, which check_text reports). */
+static wgk_status build_value(wgk_context *ctx, const char *op, const char *what, const char *name, const value_in *in,
+                              expr_value **out) {
+  *out = NULL;
+  if (in->kind == V_INT) *out = expr_value_int(in->i);
+  if (in->kind == V_FLOAT) *out = expr_value_float(in->f);
+  if (in->kind == V_STRING) *out = expr_value_string(in->s);
+  if (in->kind == V_INTS) *out = int_list(in->ints, in->count);
+  if (in->kind != V_JSON) return WGK_OK;
+  json_error_t jerr;
+  json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
+  if (!j)
+    return util_error_plain(&ctx->err, WGK_ERR_PARSE, "%s: %s %s: '%s' is not JSON: %s", op, what, name, in->s,
+                            jerr.text);
+  *out = expr_value_from_json(j, &ctx->err);
+  json_decref(j);
+  return *out ? WGK_OK : ctx->err.status;
+}
+
+/* Every setter: the call's context locked and cleared, a message for every refusal naming the setter and name. */
+static wgk_status set_any(wgk_call *c, expr_value **slot, const char *what, const char *name, const value_in *in) {
+  if (!c) return WGK_ERR_INVALID_ARGUMENT;
+  wgk_context *ctx = c->k->ctx;
+  rt_lock(ctx);
+  rt_clear(ctx);
+  expr_value *v = NULL;
+  const char *op = c->k->m->op_id;
+  wgk_status st = check_input(ctx, op, what, name, in);
+  if (st == WGK_OK) st = build_value(ctx, op, what, name, in, &v);
   if (st == WGK_OK) st = check_text(ctx, op, what, name, in, v);
   if (st == WGK_OK && slot == &c->attrs) st = unknown_attribute(c, name); /* after the value's own checks */
   if (st == WGK_OK)

@@ -40,6 +40,52 @@ static void describe_adapter(wgk_context *ctx) {
            d->vendor, d->backend, d->adapterType);
 }
 
+/* The options resolved (rt_settings: an option, else its documented variable, else the default) and the device
+ * made with them. */
+static wgk_status open_device(wgk_context *ctx, const wgk_context_options *opts, rt_settings *set) {
+  wgk_status st = rt_settings_resolve(opts, set, &ctx->err);
+  gpu_options g = {0};
+  if (opts) {
+    g.adapter = opts->adapter;
+    g.verbose = opts->verbose;
+    g.log = ctx->log = (util_log){opts->log, opts->log_user};
+    g.instance = (WGPUInstance)opts->wgpu_instance;
+    g.device = (WGPUDevice)opts->wgpu_device;
+    g.disable_features = opts->disable_features;
+    ctx->verbose = opts->verbose;
+  }
+  if (st != WGK_OK) return st;
+  g.wait_spin_set = set->wait_spin_us >= 0;
+  g.wait_spin_us = set->wait_spin_us >= 0 ? (uint32_t)set->wait_spin_us : 0;
+  g.max_storage_binding = set->max_storage_binding;
+  g.max_storage_binding_from = set->max_storage_binding_from;
+  return gpu_device_create(&g, &ctx->dev, &ctx->err);
+}
+
+/* The host-side strategies of the context, once its device (and so the adapter type) is known. */
+static void apply_settings(wgk_context *ctx, const rt_settings *set) {
+  ctx->wait_ms = set->wait_ms;
+  gpu_pool_init(&ctx->pool, set->pool_bytes); /* 0 turns reuse off */
+  /* threads (the caller's included; 1 keeps all host work on the calling thread) that convert one large staged
+   * piece; they start on the first large transfer */
+  ctx->workers = util_workers_create(set->host_threads - 1);
+  ctx->queue_write_max = set->queue_write_max; /* 0: every upload staged */
+  /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
+   * mapped creation, bench/results/archive-2026-12-02/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe:
+   * 0.9 against 15-22 GB/s): on unless the adapter is the CPU, unless the option or its variable decides. */
+  bool gpu_adapter = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
+  ctx->staged_upload = set->staged_upload < 0 ? gpu_adapter : set->staged_upload == 1;
+  ctx->defer_uploads = set->defer_uploads < 0 ? gpu_adapter : set->defer_uploads == 1;
+  ctx->submit_during_fill = set->submit_during_fill; /* no steady win on the H200 */
+  ctx->staged_chunk = WGK_STAGED_CHUNK;
+  ctx->host_span = set->host_span;
+  /* On a GPU adapter the pool's threads watch for the next staged piece a while before they sleep: a wake-up took
+   * about 20 us of each 1 MiB fill on the H200. A CPU adapter needs those cores for its own work. */
+  util_workers_set_spin(ctx->workers, set->host_spin_us >= 0 ? (unsigned)set->host_spin_us
+                                      : gpu_adapter          ? WGK_HOST_SPIN_US
+                                                             : 0u);
+}
+
 wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out, char **errmsg) {
   if (errmsg) *errmsg = NULL;
   if (!out) {
@@ -59,24 +105,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
   }
   atomic_init(&ctx->refs, 1);
   rt_settings set;
-  wgk_status st = rt_settings_resolve(opts, &set, &ctx->err);
-  gpu_options g = {0};
-  if (opts) {
-    g.adapter = opts->adapter;
-    g.verbose = opts->verbose;
-    g.log = ctx->log = (util_log){opts->log, opts->log_user};
-    g.instance = (WGPUInstance)opts->wgpu_instance;
-    g.device = (WGPUDevice)opts->wgpu_device;
-    g.disable_features = opts->disable_features;
-    ctx->verbose = opts->verbose;
-  }
-  if (st == WGK_OK) {
-    g.wait_spin_set = set.wait_spin_us >= 0;
-    g.wait_spin_us = set.wait_spin_us >= 0 ? (uint32_t)set.wait_spin_us : 0;
-    g.max_storage_binding = set.max_storage_binding;
-    g.max_storage_binding_from = set.max_storage_binding_from;
-    st = gpu_device_create(&g, &ctx->dev, &ctx->err);
-  }
+  wgk_status st = open_device(ctx, opts, &set);
   if (st != WGK_OK) {
     if (errmsg) *errmsg = strdup(wgk_context_errmsg(ctx));
     pthread_mutex_destroy(&ctx->lock);
@@ -84,26 +113,7 @@ wgk_status wgk_context_create(const wgk_context_options *opts, wgk_context **out
     return st;
   }
   describe_adapter(ctx);
-  ctx->wait_ms = set.wait_ms;
-  gpu_pool_init(&ctx->pool, set.pool_bytes); /* 0 turns reuse off */
-  /* threads (the caller's included; 1 keeps all host work on the calling thread) that convert one large staged
-   * piece; they start on the first large transfer */
-  ctx->workers = util_workers_create(set.host_threads - 1);
-  ctx->queue_write_max = set.queue_write_max; /* 0: every upload staged */
-  /* Uploads through reused mapped staging buffers pay on a GPU behind a bus (H200: 9.1 GB/s against 3.4 through
-   * mapped creation, bench/results/archive-2026-12-02/h200-2026-11-30.md) and cost on a CPU adapter (lavapipe:
-   * 0.9 against 15-22 GB/s): on unless the adapter is the CPU, unless the option or its variable decides. */
-  bool gpu_adapter = strcmp(gpu_device_desc(ctx->dev)->adapterType, "cpu") != 0;
-  ctx->staged_upload = set.staged_upload < 0 ? gpu_adapter : set.staged_upload == 1;
-  ctx->defer_uploads = set.defer_uploads < 0 ? gpu_adapter : set.defer_uploads == 1;
-  ctx->submit_during_fill = set.submit_during_fill; /* no steady win on the H200 */
-  ctx->staged_chunk = WGK_STAGED_CHUNK;
-  ctx->host_span = set.host_span;
-  /* On a GPU adapter the pool's threads watch for the next staged piece a while before they sleep: a wake-up took
-   * about 20 us of each 1 MiB fill on the H200. A CPU adapter needs those cores for its own work. */
-  util_workers_set_spin(ctx->workers, set.host_spin_us >= 0 ? (unsigned)set.host_spin_us
-                                      : gpu_adapter         ? WGK_HOST_SPIN_US
-                                                            : 0u);
+  apply_settings(ctx, &set);
   ctx->next_serial = 1;
   *out = ctx;
   return WGK_OK;

@@ -527,112 +527,172 @@ static void remember_plan_key(wgk_call *c) {
 
 #define STACK_PORTS 32 /* calls with up to this many ports and passes record without allocating */
 
-/* A call over the storage-binding limit, run as sub-calls along the axis its op declares (runtime/split.c): the
- * whole call's host checks and outputs, every sub-call's bind groups made before anything is recorded (so a
- * refusal still records nothing), then the sub-calls recorded in order, each binding its window. */
-static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, wgk_tensor **outs) {
+/* Everything that can refuse a planned call, before its outputs change: the op's host checks, the inputs of the
+ * plans (e2: a split call's last sub-call, when it has its own), the outputs staged, the reads taken. */
+static wgk_status check_and_stage(wgk_call *c, rt_plan_entry *e, rt_plan_entry *e2, const plan_output *outputs,
+                                  size_t n_outputs, wgk_tensor **outs) {
+  wgk_status st = op_checks(c, expr_value_dict_get(e->plan->scope, "attrs"));
+  if (st == WGK_OK) st = check_inputs(c, e);
+  if (st == WGK_OK && e2) st = check_inputs(c, e2);
+  if (st == WGK_OK) st = stage_outputs(c, outputs, n_outputs, outs);
+  if (st == WGK_OK) st = check_reads(c, outs);
+  return st;
+}
+
+/* Whether this run is timed (slots, at most max, on a device that has timestamps), with its timer made. */
+static wgk_status timer_for(wgk_call *c, size_t slots, size_t max, bool *timed) {
+  wgk_context *ctx = c->k->ctx;
+  *timed = c->timing && slots > 0 && slots <= max && device_has(gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
+  return *timed ? ensure_timer(c, (uint32_t)slots) : WGK_OK;
+}
+
+/* A recorded run's plan becomes the call's last (pinned until the next run). */
+static void keep_plan(wgk_call *c, rt_plan_entry *e, bool tuned, uint32_t timed_slots) {
+  snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
+  c->tuned_last = tuned;
+  c->timed_slots = timed_slots;
+  rt_plan_unpin(c->last_entry);
+  c->last_entry = e;
+}
+
+/* A call over the storage-binding limit, run as sub-calls along the axis its op declares (runtime/split.c). */
+typedef struct split_run {
+  rt_split sp;
+  int64_t n_chunks, rest;  /* sub-calls; steps of the last one */
+  rt_plan_entry *e[2];     /* the plans of the sub-calls of sp.chunk steps, and of the last one's (NULL: same) */
+  plan_output *whole;      /* the whole call's outputs: the sub-call's, extent steps along the split axis */
+  size_t n_out, n_passes;  /* outputs; passes of the longer plan */
+  gpu_bind_group **groups; /* n_chunks * n_passes, sub-call by sub-call */
+} split_run;
+
+static rt_plan_entry *chunk_plan(const split_run *s, int64_t k) {
+  return k == s->n_chunks - 1 && s->e[1] ? s->e[1] : s->e[0];
+}
+
+/* The sub-call of `steps` steps planned and pinned. */
+static wgk_status plan_chunk(wgk_call *c, split_run *s, const plan_tensor *ports, plan_tensor *sub, int64_t steps,
+                             rt_plan_entry **e) {
+  memcpy(sub, ports, sizeof *sub * c->k->m->n_ports);
+  rt_split_shrink(c, &s->sp, steps, sub);
+  wgk_status st = plan_sub_call(c, sub, e);
+  if (st == WGK_OK) rt_plan_pin(*e);
+  return st;
+}
+
+/* The split and the sub-calls' plans; the whole call's outputs and room for every bind group. */
+static wgk_status plan_split(wgk_call *c, split_run *s) {
   wgk_context *ctx = c->k->ctx;
   const manifest_model *m = c->k->m;
   size_t np = m->n_ports ? m->n_ports : 1;
   plan_tensor *ports = calloc(np, sizeof *ports), *sub = calloc(np, sizeof *sub);
-  if (!ports || !sub) {
-    free(ports);
-    free(sub);
-    return util_error_oom(&ctx->err, NULL, m->op_id);
+  wgk_status st = ports && sub ? WGK_OK : util_error_oom(&ctx->err, NULL, m->op_id);
+  if (st == WGK_OK) describe_ports(c, ports);
+  if (st == WGK_OK) st = rt_split_find(c, ports, plan_sub_call, &s->sp);
+  if (st == WGK_OK) {
+    s->n_chunks = (s->sp.extent + s->sp.chunk - 1) / s->sp.chunk;
+    s->rest = s->sp.extent - (s->n_chunks - 1) * s->sp.chunk;
+    st = plan_chunk(c, s, ports, sub, s->sp.chunk, &s->e[0]);
   }
-  describe_ports(c, ports);
-  rt_split sp;
-  wgk_status st = rt_split_find(c, ports, plan_sub_call, &sp);
-  if (st != WGK_OK) {
-    free(ports);
-    free(sub);
-    return st;
-  }
-  int64_t n_chunks = (sp.extent + sp.chunk - 1) / sp.chunk, rest = sp.extent - (n_chunks - 1) * sp.chunk;
-  rt_plan_entry *e[2] = {NULL, NULL}; /* the sub-calls of sp.chunk steps, the last one's */
-  memcpy(sub, ports, sizeof *sub * m->n_ports);
-  rt_split_shrink(c, &sp, sp.chunk, sub);
-  st = plan_sub_call(c, sub, &e[0]);
-  if (st == WGK_OK) rt_plan_pin(e[0]);
-  if (st == WGK_OK && rest != sp.chunk) {
-    memcpy(sub, ports, sizeof *sub * m->n_ports);
-    rt_split_shrink(c, &sp, rest, sub);
-    st = plan_sub_call(c, sub, &e[1]);
-    if (st == WGK_OK) rt_plan_pin(e[1]);
-  }
+  if (st == WGK_OK && s->rest != s->sp.chunk) st = plan_chunk(c, s, ports, sub, s->rest, &s->e[1]);
   free(ports);
   free(sub);
-  /* The whole call's outputs: the sub-call's, extent steps along the split axis. */
-  size_t n_out = st == WGK_OK ? e[0]->plan->n_outputs : 0;
-  size_t n_passes = st == WGK_OK ? e[0]->plan->n_passes : 0;
-  if (e[1] && e[1]->plan->n_passes > n_passes) n_passes = e[1]->plan->n_passes;
-  plan_output *whole = st == WGK_OK ? calloc(n_out ? n_out : 1, sizeof *whole) : NULL;
-  gpu_bind_group **groups = st == WGK_OK ? calloc((size_t)n_chunks * (n_passes ? n_passes : 1), sizeof *groups) : NULL;
-  if (st == WGK_OK && (!whole || !groups)) st = util_error_oom(&ctx->err, NULL, m->op_id);
-  for (size_t o = 0; st == WGK_OK && o < n_out; o++) {
-    whole[o] = e[0]->plan->outputs[o];
-    whole[o].shape[sp.axis[whole[o].port]] = sp.extent;
+  if (st != WGK_OK) return st;
+  s->n_out = s->e[0]->plan->n_outputs;
+  s->n_passes = s->e[0]->plan->n_passes;
+  if (s->e[1] && s->e[1]->plan->n_passes > s->n_passes) s->n_passes = s->e[1]->plan->n_passes;
+  s->whole = calloc(s->n_out ? s->n_out : 1, sizeof *s->whole);
+  s->groups = calloc((size_t)s->n_chunks * (s->n_passes ? s->n_passes : 1), sizeof *s->groups);
+  if (!s->whole || !s->groups) return util_error_oom(&ctx->err, NULL, m->op_id);
+  for (size_t o = 0; o < s->n_out; o++) {
+    s->whole[o] = s->e[0]->plan->outputs[o];
+    s->whole[o].shape[s->sp.axis[s->whole[o].port]] = s->sp.extent;
   }
-  if (st == WGK_OK) st = op_checks(c, expr_value_dict_get(e[0]->plan->scope, "attrs"));
-  if (st == WGK_OK) st = check_inputs(c, e[0]);
-  if (st == WGK_OK && e[1]) st = check_inputs(c, e[1]);
-  if (st == WGK_OK) st = stage_outputs(c, whole, n_out, outs);
-  if (st == WGK_OK) st = check_reads(c, outs);
-  for (size_t i = 0; st == WGK_OK && i < m->n_ports; i++)
-    if (outs[i]) outs[i]->narrow_written = false;
+  return WGK_OK;
+}
+
+/* Sub-call k's bind groups, each binding its window (made here, not cached: a window is one run's). */
+static wgk_status chunk_groups(wgk_call *c, split_run *s, int64_t k, wgk_tensor **outs) {
+  wgk_context *ctx = c->k->ctx;
+  rt_plan_entry *ek = chunk_plan(s, k);
+  window win = {&s->sp, k * s->sp.chunk, k == s->n_chunks - 1 ? s->rest : s->sp.chunk};
   uint32_t align = gpu_device_desc(ctx->dev)->limits.minStorageBufferOffsetAlignment;
-  for (int64_t k = 0; st == WGK_OK && k < n_chunks; k++) {
-    rt_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
-    window win = {&sp, k * sp.chunk, k == n_chunks - 1 ? rest : sp.chunk};
-    for (size_t i = 0; st == WGK_OK && i < ek->plan->n_passes; i++) {
-      const plan_pass *pass = &ek->plan->passes[i];
-      if (pass->skip) continue;
-      if (!ek->passes[i].pipeline) {
-        st = util_error_plain(&ctx->err, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
-        break;
-      }
-      gpu_binding b[MAX_BINDINGS];
-      uint64_t ids[MAX_BINDINGS];
-      bool alias_skip = false;
-      st = pass_buffers(c, outs, ek, i, &win, b, ids, &alias_skip);
-      if (st == WGK_OK && alias_skip) continue; /* its group stays NULL: not recorded */
-      for (size_t j = 0; st == WGK_OK && j < pass->n_bindings; j++)
-        if (align && b[j].offset % align)
-          st = util_error_plain(&ctx->err, WGK_ERR_CALL,
+  for (size_t i = 0; i < ek->plan->n_passes; i++) {
+    const plan_pass *pass = &ek->plan->passes[i];
+    if (pass->skip) continue;
+    if (!ek->passes[i].pipeline)
+      return util_error_plain(&ctx->err, WGK_ERR_GPU, "%s: the pass has no pipeline", pass->label);
+    gpu_binding b[MAX_BINDINGS];
+    uint64_t ids[MAX_BINDINGS];
+    bool alias_skip = false;
+    wgk_status st = pass_buffers(c, outs, ek, i, &win, b, ids, &alias_skip);
+    if (st != WGK_OK) return st;
+    if (alias_skip) continue; /* its group stays NULL: not recorded */
+    for (size_t j = 0; j < pass->n_bindings; j++)
+      if (align && b[j].offset % align)
+        return util_error_plain(&ctx->err, WGK_ERR_CALL,
                                 "%s: split window of binding %s at offset %llu, not a multiple of %u", pass->label,
                                 pass->bindings[j].name, (unsigned long long)b[j].offset, align);
-      if (st == WGK_OK) {
-        st = gpu_bind_group_create(ctx->dev, ek->passes[i].pipeline->pipeline, b, pass->n_bindings, pass->label,
-                                   &groups[(size_t)k * n_passes + i], &ctx->err);
-        if (st == WGK_OK) ctx->stats.bind_groups_created++;
-      }
-    }
+    st = gpu_bind_group_create(ctx->dev, ek->passes[i].pipeline->pipeline, b, pass->n_bindings, pass->label,
+                               &s->groups[(size_t)k * s->n_passes + i], &ctx->err);
+    if (st != WGK_OK) return st;
+    ctx->stats.bind_groups_created++;
   }
-  bool timed = st == WGK_OK && c->timing && n_passes > 0 && (size_t)n_chunks * n_passes <= 64 &&
-               device_has(gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
-  if (timed) st = ensure_timer(c, (uint32_t)((size_t)n_chunks * n_passes));
-  if (st == WGK_OK) st = clear_reused_outputs(c, e[0]->plan, outs, enc);
+  return WGK_OK;
+}
+
+static void split_free(split_run *s) {
+  rt_plan_unpin(s->e[0]);
+  rt_plan_unpin(s->e[1]);
+  for (size_t g = 0; s->groups && g < (size_t)s->n_chunks * s->n_passes; g++) gpu_bind_group_destroy(s->groups[g]);
+  free(s->groups);
+  free(s->whole);
+  rt_split_free(&s->sp);
+}
+
+/* The whole call's host checks and outputs, every sub-call's bind groups made before anything is recorded (so a
+ * refusal still records nothing), then the sub-calls recorded in order. */
+static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, wgk_tensor **outs) {
+  split_run s = {0};
+  wgk_status st = plan_split(c, &s);
+  if (st == WGK_OK) st = check_and_stage(c, s.e[0], s.e[1], s.whole, s.n_out, outs);
+  for (size_t i = 0; st == WGK_OK && i < c->k->m->n_ports; i++)
+    if (outs[i]) outs[i]->narrow_written = false;
+  for (int64_t k = 0; st == WGK_OK && k < s.n_chunks; k++) st = chunk_groups(c, &s, k, outs);
+  size_t slots = (size_t)s.n_chunks * s.n_passes;
+  bool timed = false;
+  if (st == WGK_OK) st = timer_for(c, slots, 64, &timed);
+  if (st == WGK_OK) st = clear_reused_outputs(c, s.e[0]->plan, outs, enc);
+  if (st == WGK_OK) commit_outputs(c, s.e[0]->plan, outs, serial);
+  for (int64_t k = 0; st == WGK_OK && k < s.n_chunks; k++)
+    st =
+        record(c, chunk_plan(&s, k), &s.groups[(size_t)k * s.n_passes], timed, (uint32_t)((size_t)k * s.n_passes), enc);
   if (st == WGK_OK) {
-    commit_outputs(c, e[0]->plan, outs, serial);
-    for (int64_t k = 0; st == WGK_OK && k < n_chunks; k++) {
-      rt_plan_entry *ek = k == n_chunks - 1 && e[1] ? e[1] : e[0];
-      st = record(c, ek, &groups[(size_t)k * n_passes], timed, (uint32_t)((size_t)k * n_passes), enc);
-    }
+    rt_plan_pin(s.e[0]); /* split_free unpins it once: the call keeps one pin */
+    keep_plan(c, s.e[0], false, timed ? (uint32_t)slots : 0);
   }
+  split_free(&s);
+  return st;
+}
+
+/* check -> resolve every pass -> record, for a call whose plan e is pinned; timed_slots: the timer slots written. */
+static wgk_status record_planned(wgk_call *c, rt_plan_entry *e, gpu_encoder *enc, uint64_t serial, wgk_tensor **outs,
+                                 uint32_t *timed_slots) {
+  wgk_context *ctx = c->k->ctx;
+  gpu_bind_group *groups_stack[STACK_PORTS] = {0};
+  size_t n_passes = e->plan->n_passes;
+  gpu_bind_group **groups = n_passes <= STACK_PORTS ? groups_stack : calloc(n_passes, sizeof *groups);
+  wgk_status st = groups ? WGK_OK : util_error_oom(&ctx->err, NULL, c->k->m->op_id);
+  if (st == WGK_OK) st = check_and_stage(c, e, NULL, e->plan->outputs, e->plan->n_outputs, outs);
+  if (st == WGK_OK) st = resolve(c, e, outs, groups);
+  bool timed = false;
+  if (st == WGK_OK) st = timer_for(c, n_passes, SIZE_MAX, &timed);
+  if (st == WGK_OK) st = clear_reused_outputs(c, e->plan, outs, enc);
   if (st == WGK_OK) {
-    snprintf(c->variant, sizeof c->variant, "%s", e[0]->plan->variant->id);
-    c->tuned_last = false;
-    c->timed_slots = timed ? (uint32_t)((size_t)n_chunks * n_passes) : 0;
-    rt_plan_unpin(c->last_entry);
-    c->last_entry = e[0];
-  } else {
-    rt_plan_unpin(e[0]);
+    commit_outputs(c, e->plan, outs, serial);
+    st = record(c, e, groups, timed, 0, enc);
   }
-  rt_plan_unpin(e[1]);
-  for (size_t g = 0; groups && g < (size_t)n_chunks * n_passes; g++) gpu_bind_group_destroy(groups[g]);
-  free(groups);
-  free(whole);
-  rt_split_free(&sp);
+  *timed_slots = timed ? (uint32_t)n_passes : 0;
+  if (groups != groups_stack) free(groups);
   return st;
 }
 
@@ -641,60 +701,32 @@ static wgk_status record_split(wgk_call *c, gpu_encoder *enc, uint64_t serial, w
 wgk_status rt_call_record(wgk_call *c, gpu_encoder *enc, uint64_t serial) {
   wgk_context *ctx = c->k->ctx;
   const manifest_model *m = c->k->m;
-  rt_plan_entry *e = NULL;
-  bool tuned = false;
   uint64_t saved_serial = ctx->recording_serial;
   ctx->recording_serial = serial;
   wgk_tensor *outs_stack[STACK_PORTS] = {0};
-  gpu_bind_group *groups_stack[STACK_PORTS] = {0};
   wgk_tensor **outs = m->n_ports <= STACK_PORTS ? outs_stack : calloc(m->n_ports, sizeof *outs);
+  rt_plan_entry *e = NULL;
+  bool tuned = false;
   wgk_status st = WGK_OK;
   if (!outs)
     st = util_error_oom(&ctx->err, NULL, m->op_id);
   else if (!(e = last_plan_if_same(c, &tuned)))
     st = plan_for_call(c, &e, &tuned);
-  if (st == WGK_ERR_LIMIT) { /* a tensor over a binding limit: sub-calls where the op declares how */
+  if (st == WGK_ERR_LIMIT) { /* a tensor over a binding limit: sub-calls where the op says how */
     st = record_split(c, enc, serial, outs);
     c->key_gen = c->values_gen - 1; /* the last plan is a sub-call's: never reused as the whole call's */
-    release_outputs(c, outs);
-    if (outs != outs_stack) free(outs);
-    ctx->recording_serial = saved_serial;
-    return st;
-  }
-  if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
-  bool pinned = st == WGK_OK;
-  if (pinned) rt_plan_pin(e);
-  gpu_bind_group **groups = NULL;
-  if (st == WGK_OK) {
-    groups = e->plan->n_passes <= STACK_PORTS ? groups_stack : calloc(e->plan->n_passes, sizeof *groups);
-    if (!groups) st = util_error_oom(&ctx->err, NULL, m->op_id);
-  }
-  if (st == WGK_OK) st = op_checks(c, expr_value_dict_get(e->plan->scope, "attrs"));
-  if (st == WGK_OK) st = check_inputs(c, e);
-  if (st == WGK_OK) st = stage_outputs(c, e->plan->outputs, e->plan->n_outputs, outs);
-  if (st == WGK_OK) st = check_reads(c, outs);
-  if (st == WGK_OK) st = resolve(c, e, outs, groups);
-  bool timed = st == WGK_OK && c->timing && e->plan->n_passes > 0 &&
-               device_has(gpu_device_desc(ctx->dev), WGK_FEATURE_TIMESTAMP_QUERY);
-  if (timed) st = ensure_timer(c, (uint32_t)e->plan->n_passes);
-  if (st == WGK_OK) st = clear_reused_outputs(c, e->plan, outs, enc);
-  if (st == WGK_OK) {
-    commit_outputs(c, e->plan, outs, serial);
-    st = record(c, e, groups, timed, 0, enc);
-  }
-  if (st == WGK_OK) {
-    snprintf(c->variant, sizeof c->variant, "%s", e->plan->variant->id);
-    c->tuned_last = tuned;
-    c->timed_slots = timed ? (uint32_t)e->plan->n_passes : 0;
-    rt_plan_unpin(c->last_entry);
-    c->last_entry = e;
-    remember_plan_key(c);
-  } else if (pinned) {
-    rt_plan_unpin(e);
+  } else {
+    if (st == WGK_ERR_NO_VARIANT) st = explain_rejection(c);
+    if (st == WGK_OK) rt_plan_pin(e);
+    uint32_t timed_slots = 0;
+    if (st == WGK_OK && (st = record_planned(c, e, enc, serial, outs, &timed_slots)) != WGK_OK) rt_plan_unpin(e);
+    if (st == WGK_OK) {
+      keep_plan(c, e, tuned, timed_slots);
+      remember_plan_key(c);
+    }
   }
   if (outs) release_outputs(c, outs);
   if (outs != outs_stack) free(outs);
-  if (groups != groups_stack) free(groups);
   ctx->recording_serial = saved_serial;
   return st;
 }
