@@ -1,6 +1,7 @@
 /* The public face of the expression language: parse, evaluate, render, explain. */
 #include "expr/expr_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,88 @@ wgk_status expr_eval_in(const expr_program *e, const expr_scope *scope, expr_val
 wgk_status expr_eval(const expr_program *e, const expr_value *scope, expr_value **out, util_error *err) {
   expr_scope s = {scope, NULL};
   return expr_eval_in(e, &s, out, err);
+}
+
+/* An open-addressing table of parsed expressions, by key. */
+typedef struct cache_slot {
+  const void *key;
+  expr_program *parsed;
+} cache_slot;
+
+struct expr_cache {
+  cache_slot *slots;
+  size_t cap; /* a power of two */
+  size_t count;
+};
+
+expr_cache *expr_cache_create(void) {
+  expr_cache *c = calloc(1, sizeof *c);
+  if (c) c->cap = 256;
+  if (c && !(c->slots = calloc(c->cap, sizeof *c->slots))) {
+    free(c);
+    return NULL;
+  }
+  return c;
+}
+
+void expr_cache_free(expr_cache *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->cap; i++) expr_free(c->slots[i].parsed);
+  free(c->slots);
+  free(c);
+}
+
+static size_t slot_of(const void *key, size_t cap) {
+  uintptr_t h = (uintptr_t)key;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 7) & (cap - 1);
+}
+
+/* The slot of key, or the free slot where it goes. */
+static size_t find_slot(const cache_slot *slots, size_t cap, const void *key) {
+  size_t j = slot_of(key, cap);
+  while (slots[j].key && slots[j].key != key) j = (j + 1) & (cap - 1);
+  return j;
+}
+
+static bool grow(expr_cache *c) {
+  size_t cap = c->cap * 2;
+  cache_slot *slots = calloc(cap, sizeof *slots);
+  if (!slots) return false;
+  for (size_t i = 0; i < c->cap; i++)
+    if (c->slots[i].key) slots[find_slot(slots, cap, c->slots[i].key)] = c->slots[i];
+  free(c->slots);
+  c->slots = slots;
+  c->cap = cap;
+  return true;
+}
+
+const expr_program *expr_cache_parse(expr_cache *c, const void *key, const char *text, util_error *err) {
+  size_t j = find_slot(c->slots, c->cap, key);
+  if (c->slots[j].key) return c->slots[j].parsed;
+  expr_program *parsed = expr_parse(text, (size_t)-1, "<expr>", err);
+  if (!parsed) return NULL;
+  if ((c->count + 1) * 2 > c->cap) {
+    if (!grow(c)) {
+      expr_free(parsed);
+      util_error_oom(err, NULL, NULL);
+      return NULL;
+    }
+    j = find_slot(c->slots, c->cap, key);
+  }
+  c->slots[j] = (cache_slot){key, parsed};
+  c->count++;
+  return parsed;
+}
+
+wgk_status expr_cache_eval(expr_cache *c, const void *key, const char *text, const expr_value *scope, expr_value **out,
+                           util_error *err) {
+  *out = NULL;
+  const expr_program *parsed = expr_cache_parse(c, key, text, err);
+  if (!parsed) return err ? err->status : WGK_ERR_PARSE;
+  wgk_status st = expr_check_names(parsed, scope, err);
+  return st == WGK_OK ? expr_eval(parsed, scope, out, err) : st;
 }
 
 wgk_status expr_render(const char *text, const expr_value *scope, util_dynbuf *out, util_error *err) {

@@ -34,6 +34,18 @@ wgk_status expr_eval(const expr_program *e, const expr_value *scope, expr_value 
 /* The same against a chain of scopes (templates, nested planner scopes). */
 wgk_status expr_eval_in(const expr_program *e, const expr_scope *scope, expr_value **out, util_error *err);
 
+/* Parsed expressions kept by key (a pointer that names one text for the cache's life, e.g. a manifest
+ * expression): each text is parsed once however often it is evaluated. */
+typedef struct expr_cache expr_cache;
+expr_cache *expr_cache_create(void); /* NULL when out of memory */
+void expr_cache_free(expr_cache *c);
+/* The parsed form of text, kept under key; NULL with err set on a syntax error or when out of memory. */
+const expr_program *expr_cache_parse(expr_cache *c, const void *key, const char *text, util_error *err);
+/* A manifest expression's evaluation in one call: parsed once (under key), its names checked against scope
+ * (expr_check_names), evaluated into *out. Errors read `<expr>:1:<col>: ...`: the caller places them. */
+wgk_status expr_cache_eval(expr_cache *c, const void *key, const char *text, const expr_value *scope, expr_value **out,
+                           util_error *err);
+
 /* Parse + eval + print in one go: what `{{ text }}` renders. */
 wgk_status expr_render(const char *text, const expr_value *scope, util_dynbuf *out, util_error *err);
 

@@ -342,3 +342,62 @@ expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
   }
   return dev;
 }
+
+static expr_value *int_list(const int64_t *ints, size_t count) {
+  expr_value *list = expr_value_list();
+  for (size_t i = 0; list && i < count; i++)
+    if (!expr_value_list_append(list, expr_value_int(ints[i]))) {
+      expr_value_release(list);
+      return NULL;
+    }
+  return list;
+}
+
+/* The value of one entry; *skip when an EXPR_ENTRY_GIVEN entry has neither a given value nor a default. */
+static expr_value *entry_value(const expr_entry *e, bool *skip, util_error *err) {
+  const expr_value *given = NULL;
+  *skip = false;
+  switch (e->kind) {
+  case EXPR_ENTRY_DICT:
+    return expr_value_dict();
+  case EXPR_ENTRY_VALUE:
+    return e->value ? expr_value_ref(e->value) : expr_value_dict();
+  case EXPR_ENTRY_INT:
+    return expr_value_int(e->i);
+  case EXPR_ENTRY_BOOL:
+    return expr_value_bool(e->i != 0);
+  case EXPR_ENTRY_STRING:
+    return expr_value_string(e->s);
+  case EXPR_ENTRY_INTS:
+    return int_list(e->ints, (size_t)e->i);
+  case EXPR_ENTRY_GIVEN:
+    given = e->value ? expr_value_dict_get(e->value, e->name) : NULL;
+    if (given) return expr_value_ref(given);
+    *skip = !e->json;
+    return e->json ? expr_value_from_json(e->json, err) : NULL;
+  case EXPR_ENTRY_HAS_KEY:
+    return expr_value_bool(e->value && expr_value_dict_get(e->value, e->s));
+  }
+  return NULL;
+}
+
+expr_value *expr_value_dict_build(const expr_entry *entries, size_t n, util_error *err) {
+  expr_value *d = expr_value_dict();
+  for (size_t i = 0; d && i < n; i++) {
+    const expr_entry *e = &entries[i];
+    bool skip;
+    expr_value *v = entry_value(e, &skip, err);
+    if (skip) continue;
+    expr_value *into = d;
+    if (v && e->group) {
+      into = (expr_value *)expr_value_dict_get(d, e->group);
+      if (!into && expr_value_dict_set(d, e->group, expr_value_dict()))
+        into = (expr_value *)expr_value_dict_get(d, e->group);
+    }
+    if (!v || !expr_value_dict_set(into, e->name, v)) { /* dict_set releases v when it fails */
+      expr_value_release(d);
+      return NULL;
+    }
+  }
+  return d;
+}

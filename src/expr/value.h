@@ -109,6 +109,34 @@ bool expr_value_print_js_number(double d, util_dynbuf *out);
 expr_value *expr_value_from_json(const struct json_t *json, util_error *err);
 struct json_t *expr_value_to_json(const expr_value *v);
 
+/* One entry of a dict built in one call (expr_value_dict_build): dict[group][name], or dict[name] when group is
+ * NULL; a group is made (an empty dict) where it is first named. */
+typedef enum expr_entry_kind {
+  EXPR_ENTRY_DICT,    /* an empty dict */
+  EXPR_ENTRY_VALUE,   /* a new reference to value */
+  EXPR_ENTRY_INT,     /* i */
+  EXPR_ENTRY_BOOL,    /* i != 0 */
+  EXPR_ENTRY_STRING,  /* s */
+  EXPR_ENTRY_INTS,    /* the list of i ints */
+  EXPR_ENTRY_GIVEN,   /* value[name] when the dict value holds it, else json (read as expr_value_from_json) when
+                         not NULL, else no entry */
+  EXPR_ENTRY_HAS_KEY, /* the bool: the dict value holds the key s */
+} expr_entry_kind;
+
+typedef struct expr_entry {
+  const char *group, *name;
+  expr_entry_kind kind;
+  const expr_value *value;
+  int64_t i;
+  const char *s;
+  const int64_t *ints;
+  const struct json_t *json;
+} expr_entry;
+
+/* The dict of n entries in their order (a name set twice keeps its first position, its last value); NULL when out
+ * of memory (err unset) or when a JSON default is not a value (err set). */
+expr_value *expr_value_dict_build(const expr_entry *entries, size_t n, util_error *err);
+
 /* The `device` scope entry: {features: <object with .has(name)>, limits: {...}, adapterInfo: {...}}.
  * From a device description, or from JSON {"features": [...], "limits": {...}, "adapterInfo": {...}} read by
  * src/device/device_json.c (missing limits take the spec defaults; maxComputeWorkgroupsPerDimension clamped to

@@ -1,10 +1,12 @@
-/* The planner object: parsed expressions and templates of one kernel, kept across calls. */
+/* The planner object of one kernel (its parsed expressions and templates, kept across calls), the scope every
+ * expression of a call sees (docs/expressions.md) before derives are added, and the evaluation in it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/planner_internal.h"
+#include "util/dtype.h"
 
 wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const device_desc *device,
                                plan_planner **out, util_error *err) {
@@ -15,8 +17,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
   if (loader) p->loader = *loader;
   p->device = device;
   p->device_value = expr_value_device(device);
-  p->expr_cap = 256;
-  p->exprs = calloc(p->expr_cap, sizeof *p->exprs);
+  p->exprs = expr_cache_create();
   if (!p->device_value || !p->exprs) {
     plan_planner_free(p);
     return util_error_oom(err, NULL, "creating a planner");
@@ -27,8 +28,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
 
 void plan_planner_free(plan_planner *p) {
   if (!p) return;
-  for (size_t i = 0; i < p->expr_cap && p->exprs; i++) expr_free(p->exprs[i].parsed);
-  free(p->exprs);
+  expr_cache_free(p->exprs);
   for (size_t i = 0; i < p->n_tmpls; i++) {
     free(p->tmpls[i].shader);
     tmpl_free(p->tmpls[i].parsed);
@@ -36,29 +36,6 @@ void plan_planner_free(plan_planner *p) {
   free(p->tmpls);
   expr_value_release(p->device_value);
   free(p);
-}
-
-static size_t slot_of(const void *key, size_t cap) {
-  uintptr_t h = (uintptr_t)key;
-  h ^= h >> 17;
-  h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-  return (size_t)(h >> 7) & (cap - 1);
-}
-
-static bool grow(plan_planner *p) {
-  size_t cap = p->expr_cap * 2;
-  plan_expr_slot *slots = calloc(cap, sizeof *slots);
-  if (!slots) return false;
-  for (size_t i = 0; i < p->expr_cap; i++) {
-    if (!p->exprs[i].key) continue;
-    size_t j = slot_of(p->exprs[i].key, cap);
-    while (slots[j].key) j = (j + 1) & (cap - 1);
-    slots[j] = p->exprs[i];
-  }
-  free(p->exprs);
-  p->exprs = slots;
-  p->expr_cap = cap;
-  return true;
 }
 
 /* Moves an error reported inside an expression's text to the manifest position of that text. */
@@ -69,44 +46,15 @@ static void relocate(const plan_planner *p, const manifest_expr *e, util_error *
                       e->pos.path);
 }
 
-/* The parsed expression cached under key (a manifest expression, or the JSON string of a literal's item). */
-static const expr_program *parsed_by_key(plan_planner *p, const void *key, const manifest_expr *e, util_error *err) {
-  size_t j = slot_of(key, p->expr_cap);
-  while (p->exprs[j].key) {
-    if (p->exprs[j].key == key) return p->exprs[j].parsed;
-    j = (j + 1) & (p->expr_cap - 1);
-  }
-  expr_program *parsed = expr_parse(e->text, (size_t)-1, "<expr>", err);
-  if (!parsed) {
-    relocate(p, e, err);
-    return NULL;
-  }
-  if ((p->expr_count + 1) * 2 > p->expr_cap) {
-    if (!grow(p)) {
-      expr_free(parsed);
-      util_error_oom(err, NULL, NULL);
-      return NULL;
-    }
-    j = slot_of(key, p->expr_cap);
-    while (p->exprs[j].key) j = (j + 1) & (p->expr_cap - 1);
-  }
-  p->exprs[j].key = key;
-  p->exprs[j].parsed = parsed;
-  p->expr_count++;
-  return parsed;
-}
-
 const expr_program *plan_parsed(plan_planner *p, const manifest_expr *e, util_error *err) {
-  return parsed_by_key(p, e, e, err);
+  const expr_program *parsed = expr_cache_parse(p->exprs, e, e->text, err);
+  if (!parsed) relocate(p, e, err);
+  return parsed;
 }
 
 wgk_status plan_eval(plan_planner *p, const manifest_expr *e, const expr_value *scope, expr_value **out,
                      util_error *err) {
-  *out = NULL;
-  const expr_program *parsed = plan_parsed(p, e, err);
-  if (!parsed) return err ? err->status : WGK_ERR_PARSE;
-  wgk_status st = expr_check_names(parsed, scope, err);
-  if (st == WGK_OK) st = expr_eval(parsed, scope, out, err);
+  wgk_status st = expr_cache_eval(p->exprs, e, e->text, scope, out, err);
   if (st != WGK_OK) relocate(p, e, err);
   return st;
 }
@@ -116,10 +64,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
   *out = NULL;
   if (json_is_string(lit)) {
     manifest_expr e = {json_string_value(lit), *pos};
-    const expr_program *parsed = parsed_by_key(p, lit, &e, err);
-    if (!parsed) return err ? err->status : WGK_ERR_PARSE;
-    wgk_status st = expr_check_names(parsed, scope, err);
-    if (st == WGK_OK) st = expr_eval(parsed, scope, out, err);
+    wgk_status st = expr_cache_eval(p->exprs, lit, e.text, scope, out, err); /* cached under the JSON string */
     if (st != WGK_OK) relocate(p, &e, err);
     return st;
   }
@@ -187,4 +132,129 @@ const tmpl_template *plan_template(plan_planner *p, const char *shader, util_err
   }
   p->tmpls[p->n_tmpls++] = (plan_tmpl_slot){.shader = name, .parsed = t};
   return t;
+}
+
+/* 32-bit scalars only: an int64 port without a projection has no WGSL scalar here (NULL). */
+const char *plan_wgsl_scalar(const char *d) {
+  const util_dtype_info *info = util_dtype_info_named(d);
+  return info && info->dtype != WGK_DTYPE_INT64 ? info->storage_wgsl : NULL;
+}
+
+bool plan_scope_put(expr_value *scope, const char *group, const char *name, expr_value *value) {
+  if (!value) return false;
+  expr_value *g = (expr_value *)expr_value_dict_get(scope, group);
+  if (!g) {
+    if (!expr_value_dict_set(scope, group, expr_value_dict())) {
+      expr_value_release(value);
+      return false;
+    }
+    g = (expr_value *)expr_value_dict_get(scope, group);
+  }
+  return expr_value_dict_set(g, name, value);
+}
+
+expr_value *plan_shape_value(int rank, const int64_t *shape) {
+  expr_value *list = expr_value_list();
+  for (int d = 0; list && d < rank; d++)
+    if (!expr_value_list_append(list, expr_value_int(shape[d]))) {
+      expr_value_release(list);
+      return NULL;
+    }
+  return list;
+}
+
+/* The WGSL scalar a type variable stands for: the storage projection of its ports if any, else its dtype. */
+const char *plan_type_wgsl(const manifest_model *m, const char *type_var, const char *logical) {
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const manifest_port *port = &m->ports[i];
+    if (port->type_var && strcmp(port->type_var, type_var) == 0 && port->storage_dtype)
+      return plan_wgsl_scalar(port->storage_dtype);
+  }
+  const char *w = plan_wgsl_scalar(logical);
+  return w ? w : "vec2<u32>";
+}
+
+/* The scope's entries, listed before one call to expr builds them (expr_value_dict_build). */
+typedef struct scope_list {
+  expr_entry *e;
+  size_t n;
+} scope_list;
+
+static void add(scope_list *l, const char *group, const char *name, expr_entry e) {
+  e.group = group;
+  e.name = name;
+  l->e[l->n++] = e;
+}
+
+/* attrs and tunables: the call's value, else the manifest default, else nothing. */
+static void add_values(scope_list *l, const manifest_model *m, const plan_call *call) {
+  add(l, NULL, "attrs", (expr_entry){.kind = EXPR_ENTRY_DICT});
+  for (size_t i = 0; i < m->n_attributes; i++)
+    add(l, "attrs", m->attributes[i].name,
+        (expr_entry){.kind = EXPR_ENTRY_GIVEN, .value = call->attrs, .json = m->attributes[i].default_value});
+  add(l, NULL, "tunables", (expr_entry){.kind = EXPR_ENTRY_DICT});
+  for (size_t i = 0; i < m->n_tunables; i++)
+    add(l, "tunables", m->tunables[i].name,
+        (expr_entry){.kind = EXPR_ENTRY_GIVEN, .value = call->tunables, .json = m->tunables[i].default_value});
+}
+
+/* tensorDtypes.<port>: the dtype of the tensor bound, which for spec 2.1 is the storage dtype (the public loader's
+ * scope: an int64 input projected to int32 is an int32 tensor there, its logical dtype in logicalDtypes). */
+static const char *tensor_dtype(const manifest_model *m, const manifest_port *port, const char *dtype) {
+  bool projected = m->format == WGK_MANIFEST_SPEC21 && port->storage_dtype && strcmp(dtype, "int64") == 0;
+  return projected ? port->storage_dtype : dtype;
+}
+
+static void add_ports(scope_list *l, const manifest_model *m, const plan_call *call) {
+  static const char *const groups[] = {"shapes", "ranks", "present", "tensorDtypes"};
+  for (size_t g = 0; g < 4; g++) add(l, NULL, groups[g], (expr_entry){.kind = EXPR_ENTRY_DICT});
+  for (size_t i = 0; i < m->n_ports; i++) {
+    const manifest_port *port = &m->ports[i];
+    const plan_tensor *t = &call->ports[i];
+    add(l, "present", port->name, (expr_entry){.kind = EXPR_ENTRY_BOOL, .i = t->present});
+    for (size_t k = 0; k < port->n_bind_keys; k++)
+      add(l, "present", port->bind_keys[k], (expr_entry){.kind = EXPR_ENTRY_BOOL, .i = t->present});
+    if (!t->present) continue;
+    add(l, "shapes", port->name, (expr_entry){.kind = EXPR_ENTRY_INTS, .i = t->rank, .ints = t->shape});
+    add(l, "ranks", port->name, (expr_entry){.kind = EXPR_ENTRY_INT, .i = t->rank});
+    if (t->dtype)
+      add(l, "tensorDtypes", port->name, (expr_entry){.kind = EXPR_ENTRY_STRING, .s = tensor_dtype(m, port, t->dtype)});
+  }
+  for (size_t i = 0; i < m->n_scalar_args; i++)
+    add(l, "present", m->scalar_args[i].name,
+        (expr_entry){.kind = EXPR_ENTRY_HAS_KEY, .value = call->args, .s = m->scalar_args[i].name});
+}
+
+static void add_rest(scope_list *l, const plan_planner *p, const plan_call *call, const char **type_dtypes) {
+  const manifest_model *m = p->m;
+  add(l, NULL, "args", (expr_entry){.kind = EXPR_ENTRY_VALUE, .value = call->args});
+  static const char *const groups[] = {"dtypes", "logicalDtypes", "derive", "repeat"};
+  for (size_t g = 0; g < 4; g++) add(l, NULL, groups[g], (expr_entry){.kind = EXPR_ENTRY_DICT});
+  add(l, NULL, "device", (expr_entry){.kind = EXPR_ENTRY_VALUE, .value = p->device_value});
+  add(l, NULL, "DISPATCH_FOLD_WIDTH", (expr_entry){.kind = EXPR_ENTRY_INT, .i = WGK_DISPATCH_FOLD_WIDTH});
+  for (size_t i = 0; i < m->n_type_constraints; i++) {
+    if (!type_dtypes[i]) continue;
+    const char *name = m->type_constraints[i].name;
+    add(l, "dtypes", name, (expr_entry){.kind = EXPR_ENTRY_STRING, .s = plan_type_wgsl(m, name, type_dtypes[i])});
+    add(l, "logicalDtypes", name, (expr_entry){.kind = EXPR_ENTRY_STRING, .s = type_dtypes[i]});
+  }
+}
+
+wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_dtypes, expr_value **out,
+                      util_error *err) {
+  const manifest_model *m = p->m;
+  *out = NULL;
+  size_t cap = 16 + m->n_attributes + m->n_tunables + m->n_scalar_args + 2 * m->n_type_constraints;
+  for (size_t i = 0; i < m->n_ports; i++) cap += 4 + m->ports[i].n_bind_keys;
+  scope_list l = {calloc(cap, sizeof *l.e), 0};
+  if (l.e) {
+    add_values(&l, m, call);
+    add_ports(&l, m, call);
+    add_rest(&l, p, call, type_dtypes);
+    *out = expr_value_dict_build(l.e, l.n, err);
+  }
+  free(l.e);
+  if (*out) return WGK_OK;
+  if (!util_error_is_set(err)) util_error_oom(err, NULL, "building the scope");
+  return err ? err->status : WGK_ERR_OUT_OF_MEMORY;
 }

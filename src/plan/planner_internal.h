@@ -4,11 +4,6 @@
 
 #include "plan/plan.h"
 
-typedef struct plan_expr_slot {
-  const void *key;      /* the manifest expression, or a literal's JSON string (pointer identity) */
-  expr_program *parsed; /* parsed once */
-} plan_expr_slot;
-
 typedef struct plan_tmpl_slot {
   char *shader;          /* template file name */
   tmpl_template *parsed; /* parsed once, includes expanded */
@@ -19,9 +14,7 @@ struct plan_planner {
   tmpl_loader loader;        /* reads template files */
   const device_desc *device; /* what the device has */
   expr_value *device_value;  /* the `device` scope entry */
-  plan_expr_slot *exprs;     /* open-addressing table of parsed expressions */
-  size_t expr_cap;           /* table size, a power of two */
-  size_t expr_count;         /* slots in use */
+  expr_cache *exprs;         /* parsed expressions, by manifest expression or a literal's JSON string */
   plan_tmpl_slot *tmpls;     /* parsed templates */
   size_t n_tmpls;            /* number of templates */
 };
