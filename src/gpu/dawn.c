@@ -30,18 +30,37 @@ static bool bind_all(void *lib) {
   return true;
 }
 
+/* dlopen by name, then by path: `dir` + `rel` + the library's name; false where it is not there. */
+static void *open_at(const char *dir, const char *rel) {
+  char file[1024];
+  if (!dir) return dlopen(DAWN_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
+  if (snprintf(file, sizeof file, "%s%s/%s", dir, rel, DAWN_LIBRARY) >= (int)sizeof file) return NULL;
+  return dlopen(file, RTLD_NOW | RTLD_GLOBAL);
+}
+
 /* Found as the linked library was: the program's or libwgk's run path (lib/wgk beside an install, the checkout's
- * third_party/dawn in a build), then LD_LIBRARY_PATH and the system's. RTLD_GLOBAL: a caller's own Dawn is this
- * same file, already loaded. */
-static void open_once(void) {
-  void *lib = dlopen(DAWN_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
-  if (!lib) {
-    const char *e = dlerror();
-    snprintf(why, sizeof why, "cannot load Dawn (%s): %s (scripts/bootstrap.sh installs it)", DAWN_LIBRARY,
-             e ? e : "unknown error");
-    return;
+ * third_party/dawn in a build), then LD_LIBRARY_PATH and the system's. Where that fails, the same places by path:
+ * a dlopen wrapped by a sanitizer searches the sanitizer's run path, not ours, and a program linking libwgk.a may
+ * carry none. So: lib/wgk beside the object holding this code (libwgk.so in lib/, or a program in bin/), then the
+ * build's Dawn. RTLD_GLOBAL: a caller's own Dawn is this same file, already loaded. */
+static void *open_library(void) {
+  void *lib = open_at(NULL, NULL);
+  if (lib) return lib;
+  const char *first = dlerror();
+  snprintf(why, sizeof why, "cannot load Dawn (%s): %s (scripts/bootstrap.sh installs it)", DAWN_LIBRARY,
+           first ? first : "unknown error");
+  Dl_info self = {0};
+  char dir[1024] = "";
+  if (dladdr((void *)gpu_dawn_load, &self) && self.dli_fname && strrchr(self.dli_fname, '/')) {
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(self.dli_fname, '/') - self.dli_fname), self.dli_fname);
+    if ((lib = open_at(dir, "/wgk")) || (lib = open_at(dir, "/" WGK_DAWN_FROM_BIN))) return lib;
   }
-  if (!bind_all(lib)) return;
+  return open_at(WGK_DAWN_BUILD_DIR, "");
+}
+
+static void open_once(void) {
+  void *lib = open_library();
+  if (!lib || !bind_all(lib)) return;
   Dl_info info = {0};
   if (dladdr((void *)gpu_dawn.wgpuCreateInstance, &info) && info.dli_fname)
     snprintf(path, sizeof path, "%s", info.dli_fname);
