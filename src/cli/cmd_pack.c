@@ -235,6 +235,10 @@ static bool loads_verified(const char *arg, const json_t *files) {
 static bool read_old(const char *path, json_t **old) {
   struct stat st;
   if (stat(path, &st) != 0) return true;
+  if (!S_ISREG(st.st_mode)) { /* a FIFO would hang the read */
+    cli_error(who, "%s: not a regular file (remove it; pack writes metadata.json)", path);
+    return false;
+  }
   json_error_t jerr;
   *old = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
   if (*old && json_is_object(*old)) return true;

@@ -4,7 +4,8 @@
 - an edited template is refused at load with a message naming `wgk pack DIR`; pack makes it load verified again;
 - a package without metadata.json gets the public layout from pack: name, backend, webgpu.variants with the files
   the templates include, a digest for every file (hidden files left out), other keys of an old metadata kept;
-- pack refuses a folder with no manifest.json and a metadata.json that is not JSON (left untouched).
+- pack refuses a folder with no manifest.json, a metadata.json that is not JSON (left untouched) and one that is
+  no regular file (a FIFO).
 
 usage: pack_test.py WGK SOURCE_DIR      prints "ok: wgk pack ..." """
 import base64
@@ -93,4 +94,12 @@ with tempfile.TemporaryDirectory() as tmp:
     r = wgk("pack", inc)
     if r.returncode != 1 or "metadata.json:1:" not in r.stderr or open(os.path.join(iweb, "metadata.json")).read() != "{ broken":
         fail("a metadata.json that is not JSON: " + r.stderr)
+    os.remove(os.path.join(iweb, "metadata.json"))
+    os.mkfifo(os.path.join(iweb, "metadata.json"))  # waited on for a writer before
+    try:
+        r = wgk("pack", inc)
+    except subprocess.TimeoutExpired:
+        fail("a metadata.json that is a FIFO: pack waited on it")
+    if r.returncode != 1 or "metadata.json: not a regular file" not in r.stderr:
+        fail("a metadata.json that is a FIFO: " + r.stderr)
 print("ok: wgk pack writes what the shipped packages hold, re-verifies an edited package, packs from nothing")
