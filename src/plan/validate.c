@@ -1,6 +1,7 @@
 /* Call validation (docs/call-semantics.md step 1): nothing is planned or dispatched for a call that fails here. */
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,20 +9,27 @@
 #include "plan/planner_internal.h"
 #include "util/suggest.h"
 
-static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, const char *fmt, const char *a,
-                          const char *b, const char *c, const char *d, util_error *err) {
-  return util_error_at(err, WGK_ERR_CALL, util_pos_make(m->source, pos ? pos->line : 0, pos ? pos->column : 0),
-                       pos ? pos->path : NULL, fmt, a, b, c, d);
+/* A refused call, positioned at the manifest entry it breaks (pos). */
+static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, util_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, util_error *err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st =
+      util_error_atv(err, WGK_ERR_CALL, util_pos_make(m->source, pos->line, pos->column), pos->path, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* Appends sep and text to buf (cut at size). */
+static void append_text(char *buf, size_t size, const char *sep, const char *text) {
+  size_t used = strlen(buf);
+  if (used + 1 < size) snprintf(buf + used, size - used, "%s%s", sep, text);
 }
 
 static void join_dtypes(const char **list, size_t n, char *buf, size_t size) {
-  size_t used = 0;
   buf[0] = '\0';
-  for (size_t i = 0; i < n; i++) {
-    int k = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", list[i]);
-    if (k < 0 || (size_t)k >= size - used) break;
-    used += (size_t)k;
-  }
+  for (size_t i = 0; i < n; i++) append_text(buf, size, i ? ", " : "", list[i]);
 }
 
 static int type_index(const manifest_model *m, const char *type_var) {
@@ -46,17 +54,17 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   port_keys(port, who, sizeof who);
   if (!t->present) {
     if (port->dir != WGK_PORT_OUTPUT && !port->optional)
-      return fail_at(m, &port->pos, "port %s: required input is missing%s%s%s", who, "", "", "", err);
+      return fail_at(m, &port->pos, err, "port %s: required input is missing", who);
     if (!t->wanted || !t->dtype) return WGK_OK;
   }
   if (t->present && (t->rank < 0 || t->rank > WGK_MAX_RANK)) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
-    return fail_at(m, &port->pos, "port %s: rank %s is outside 0..8%s%s", who, num[0], "", "", err);
+    return fail_at(m, &port->pos, err, "port %s: rank %s is outside 0..8", who, num[0]);
   }
   for (int d = 0; t->present && d < t->rank; d++) {
     if (t->shape[d] < 0) {
       snprintf(num[0], sizeof num[0], "%lld", (long long)t->shape[d]);
-      return fail_at(m, &port->pos, "port %s: dimension %s is negative%s%s", who, num[0], "", "", err);
+      return fail_at(m, &port->pos, err, "port %s: dimension %s is negative", who, num[0]);
     }
   }
   bool allowed = port->n_dtypes == 0;
@@ -64,21 +72,20 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   if (!allowed) {
     join_dtypes(port->dtypes, port->n_dtypes, list, sizeof list);
     if (!port->type_var) /* a concrete dtype (spec 2.1 `"dtype": "float32"`): no type variable to name */
-      return fail_at(m, &port->pos, "port %s: dtype %s, not the declared dtype %s%s", who, t->dtype, list, "", err);
-    return fail_at(m, &port->pos, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who, t->dtype,
-                   port->type_var, list, err);
+      return fail_at(m, &port->pos, err, "port %s: dtype %s, not the declared dtype %s", who, t->dtype, list);
+    return fail_at(m, &port->pos, err, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who,
+                   t->dtype, port->type_var, list);
   }
   if (t->present && port->has_rank && !port->rank_expr.text && port->rank != t->rank) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
     snprintf(num[1], sizeof num[1], "%d", port->rank);
-    return fail_at(m, &port->pos, "port %s: rank %s, the contract requires rank %s%s", who, num[0], num[1], "", err);
+    return fail_at(m, &port->pos, err, "port %s: rank %s, the contract requires rank %s", who, num[0], num[1]);
   }
   int ti = port->type_var ? type_index(m, port->type_var) : -1;
   if (ti >= 0) {
     if (type_dtypes[ti] && strcmp(type_dtypes[ti], t->dtype) != 0)
-      return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
-                              "port %s: dtype %s does not match type %s = %s (set by port %s)", who, t->dtype,
-                              port->type_var, type_dtypes[ti], type_from[ti]);
+      return fail_at(m, &port->pos, err, "port %s: dtype %s does not match type %s = %s (set by port %s)", who,
+                     t->dtype, port->type_var, type_dtypes[ti], type_from[ti]);
     type_dtypes[ti] = t->dtype;
     type_from[ti] = port->name;
   }
@@ -218,10 +225,8 @@ static wgk_status attribute_type_error(const manifest_model *m, const manifest_a
   }
   const char *kind = expr_value_kind_name(expr_value_kind_of(v));
   if (item_of)
-    return util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "attribute %s: item %zu, %s %s, %s%s", a->name, index,
-                            kind, shown, why, rule);
-  return util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "attribute %s: %s %s %s%s", a->name, kind, shown, why,
-                          rule);
+    return fail_at(m, &a->pos, err, "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
+  return fail_at(m, &a->pos, err, "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
 }
 
 /* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
@@ -240,6 +245,26 @@ static wgk_status check_attribute_type(const manifest_model *m, const manifest_a
   }
   const char *why = k == ATTR_LIST ? "is not a list" : bad_scalar(v, k);
   return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
+}
+
+/* A value as a message shows it: a string as its text, anything else as JSON. */
+static void show_value(const expr_value *v, char *buf, size_t size) {
+  if (expr_value_kind_of(v) == WGK_VALUE_STRING)
+    snprintf(buf, size, "%s", expr_value_str(v));
+  else
+    json_dump_short(NULL, v, buf, size);
+}
+
+/* "attribute a: value v is not one of [allowed values]". */
+static wgk_status not_one_of(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
+                             util_error *err) {
+  char shown[96], allowed[512] = "", item[96];
+  show_value(v, shown, sizeof shown);
+  for (size_t k = 0; k < a->n_values; k++) {
+    json_dump_short(a->values[k], NULL, item, sizeof item);
+    append_text(allowed, sizeof allowed, k ? ", " : "", item);
+  }
+  return fail_at(m, &a->pos, err, "attribute %s: value %s is not one of [%s]", a->name, shown, allowed);
 }
 
 static const char *attr_at(const void *m, size_t i) { return ((const manifest_model *)m)->attributes[i].name; }
@@ -267,41 +292,21 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
     int ok = 0;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
     if (ok < 0) return util_error_oom(err, m->source, a->pos.path);
-    if (!ok) {
-      util_dynbuf text;
-      util_dynbuf_init(&text, 4096);
-      expr_value_print(v, &text);
-      util_dynbuf_append_str(&text, " is not one of [");
-      for (size_t k = 0; k < a->n_values; k++) {
-        char *s = json_dumps(a->values[k], JSON_ENCODE_ANY | JSON_COMPACT);
-        util_dynbuf_printf(&text, "%s%s", k ? ", " : "", s ? s : "?");
-        free(s);
-      }
-      util_dynbuf_append_str(&text, "]");
-      util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "attribute %s: value %s", name, util_dynbuf_str(&text));
-      util_dynbuf_free(&text);
-      return WGK_ERR_CALL;
-    }
+    if (!ok) return not_one_of(m, a, v, err);
   }
   /* Every missing required attribute in one message (the position is the first one's), so one fix is enough. */
   const manifest_attribute *first = NULL;
-  util_dynbuf missing;
-  util_dynbuf_init(&missing, 4096);
+  char missing[512] = "";
   size_t n_missing = 0;
   for (size_t i = 0; i < m->n_attributes; i++) {
     const manifest_attribute *a = &m->attributes[i];
     if (!a->required || a->default_value || (attrs && expr_value_dict_get(attrs, a->name))) continue;
     if (!first) first = a;
-    util_dynbuf_printf(&missing, "%s%s", n_missing++ ? ", " : "", a->name);
+    append_text(missing, sizeof missing, n_missing++ ? ", " : "", a->name);
   }
-  wgk_status st = WGK_OK;
-  if (first && n_missing == 1)
-    st = util_error_value(err, WGK_ERR_CALL, m->source, first->pos, "attribute %s is required", first->name);
-  else if (first)
-    st = util_error_value(err, WGK_ERR_CALL, m->source, first->pos, "%zu required attributes are missing: %s",
-                          n_missing, util_dynbuf_str(&missing));
-  util_dynbuf_free(&missing);
-  return st;
+  if (first && n_missing == 1) return fail_at(m, &first->pos, err, "attribute %s is required", first->name);
+  if (first) return fail_at(m, &first->pos, err, "%zu required attributes are missing: %s", n_missing, missing);
+  return WGK_OK;
 }
 
 /* A scalar arg's value against its kind, as the public loader checks it: why it does not fit, or NULL. */
@@ -336,16 +341,12 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
     const expr_value *v = call->args ? expr_value_dict_get(call->args, a->name) : NULL;
     const char *why = v ? arg_kind_error(a, v) : NULL;
     if (why) {
-      util_dynbuf shown;
-      util_dynbuf_init(&shown, 256);
-      expr_value_print(v, &shown);
-      util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "arg %s (%s) = %s %s", a->name, a->kind,
-                       util_dynbuf_str(&shown), why);
-      util_dynbuf_free(&shown);
-      return WGK_ERR_CALL;
+      char shown[96];
+      show_value(v, shown, sizeof shown);
+      return fail_at(m, &a->pos, err, "arg %s (%s) = %s %s", a->name, a->kind, shown, why);
     }
     if (a->required && !(call->args && expr_value_dict_get(call->args, a->name)))
-      return util_error_value(err, WGK_ERR_CALL, m->source, a->pos, "arg %s is required", a->name);
+      return fail_at(m, &a->pos, err, "arg %s is required", a->name);
   }
   n = call->tunables ? expr_value_len(call->tunables) : 0;
   for (size_t i = 0; i < n; i++) {
@@ -366,9 +367,8 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
       char shown[96], def[96];
       json_dump_short(NULL, v, shown, sizeof shown);
       json_dump_short(t->default_value, NULL, def, sizeof def);
-      return util_error_value(err, WGK_ERR_CALL, m->source, t->pos,
-                              "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
-                              expr_value_kind_name(vk), shown, want, want, def);
+      return fail_at(m, &t->pos, err, "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
+                     expr_value_kind_name(vk), shown, want, want, def);
     }
   }
   return WGK_OK;
