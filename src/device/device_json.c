@@ -8,9 +8,13 @@
 #include <string.h>
 
 #include "util/json_pos.h"
+#include "util/file_read.h"
 #include "util/json_type.h"
 #include "device/device_desc.h"
 #include "device/device_json.h"
+
+/* A device description is a few KiB; 16 MiB bounds what is read. */
+#define DEVICE_DESC_MAX_BYTES ((size_t)16 << 20)
 
 #define LIMIT64(name) \
   { #name, offsetof(device_limits, name), 8 }
@@ -330,24 +334,13 @@ wgk_status device_desc_from_text(const char *text, size_t len, const char *sourc
   return st;
 }
 
+/* Read through the one file reader: a FIFO or a device is refused, not waited on or read without end. */
 wgk_status device_desc_load(const char *path, device_desc *d, util_error *err) {
   device_desc_defaults(d);
-  FILE *f = fopen(path, "rb");
-  if (!f) return util_error_in(err, WGK_ERR_NOT_FOUND, path, NULL, "cannot open the device description");
-  util_dynbuf text;
-  util_dynbuf_init(&text, (size_t)16 << 20);
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && !text.failed) util_dynbuf_append(&text, chunk, n);
-  bool bad = ferror(f) != 0;
-  fclose(f);
-  wgk_status st;
-  if (bad)
-    st = util_error_in(err, WGK_ERR_IO, path, NULL, "cannot read the device description");
-  else if (text.failed)
-    st = util_error_in(err, WGK_ERR_LIMIT, path, NULL, "device description larger than 16 MiB");
-  else
-    st = device_desc_from_text(text.data ? text.data : "", text.len, path, d, err);
-  util_dynbuf_free(&text);
+  unsigned char *text = NULL;
+  size_t len = 0;
+  wgk_status st = util_file_read_all(path, DEVICE_DESC_MAX_BYTES, &text, &len, err);
+  if (st == WGK_OK) st = device_desc_from_text((const char *)text, len, path, d, err);
+  free(text);
   return st;
 }

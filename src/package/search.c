@@ -12,6 +12,7 @@
 #include "hub/hub.h"
 #include "package/pkg_internal.h"
 #include "util/dynbuf.h"
+#include "util/file_read.h"
 
 #include <jansson.h>
 
@@ -145,7 +146,13 @@ static int recorded_version(const char *root) {
   char *dir = webgpu_dir(root, &oom);
   if (!dir) return 0;
   char *meta = pkg_join(dir, "metadata.json");
-  json_t *doc = meta ? json_load_file(meta, 0, NULL) : NULL;
+  unsigned char *text = NULL;
+  size_t len = 0;
+  util_error ignored = {0}; /* through the one file reader: a FIFO here must not hang the search */
+  json_t *doc = meta && util_file_read_all(meta, PKG_FILE_MAX_BYTES, &text, &len, &ignored) == WGK_OK
+                    ? json_loadb((const char *)text, len, 0, NULL)
+                    : NULL;
+  free(text);
   json_t *v = json_object_get(doc, "version");
   int version = json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= 1000000
                     ? (int)json_integer_value(v)
@@ -321,7 +328,7 @@ void pkg_search_dirs(const pkg_options *opts, pkg_dir_fn fn, void *user) {
   each_listed(opts ? opts->search_path : NULL, "search path", fn, user);
   each_listed(util_env("WGK_KERNEL_PATH"), "WGK_KERNEL_PATH", fn, user);
   bool bundled = true;
-  util_error ignored = {0}; /* a bad value is refused by the search itself (pkg_search) */
+  util_error ignored = {0}; /* a bad value is refused by the search itself (search(), from pkg_resolve) */
   if (util_env_flag("WGK_BUNDLED_KERNELS", &bundled, &ignored) == WGK_OK && !bundled) return;
   char kernels[PATH_MAX];
   const char *origin;

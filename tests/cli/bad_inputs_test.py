@@ -39,13 +39,13 @@ def sanitizer_report(stderr):
     return False
 
 
-def wgk(args, want, rc=None, cwd=None, env=None):
+def wgk(args, want, rc=None, cwd=None, env=None, prog=None, timeout=TIMEOUT):
     e = dict(os.environ)
     e.update(env or {})
     try:
-        p = subprocess.run([WGK, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd, env=e)
+        p = subprocess.run([prog or WGK, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=e)
     except subprocess.TimeoutExpired:
-        failures.append(f"wgk {' '.join(args)}: no answer within {TIMEOUT} s, wanted '{want}'")
+        failures.append(f"wgk {' '.join(args)}: no answer within {timeout} s, wanted '{want}'")
         return None
     ok = p.returncode != 0 if rc is None else p.returncode == rc
     if sanitizer_report(p.stderr):
@@ -151,6 +151,23 @@ try:
         os.mkfifo(fifo)
         wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": fifo})
         wgk(["tune", "--show"], "not a regular file", env={"WGK_TUNING_CACHE": "/dev/zero"})
+
+        # issue 38: a device description is read through the one file reader (the library refuses a FIFO itself)
+        dev_fifo = os.path.join(tmp, "device.fifo")
+        os.mkfifo(dev_fifo)
+        wgk(["explain", SCALE, "--device", dev_fifo], "not a regular file", timeout=60)
+
+        # issue 38: the search reads the bundled copy's metadata.json (its contract version) through the one file
+        # reader: a FIFO there is refused, not waited on. A copy of wgk outside the build tree takes
+        # <prefix>/share/wgk/kernels as its bundled kernels, where the FIFO is; the old reader hung in fopen.
+        prefix = os.path.join(tmp, "prefix")
+        fifo_pkg = os.path.join(prefix, "share", "wgk", "kernels", "ai.onnx.Fifo", "build", "webgpu")
+        os.makedirs(fifo_pkg)
+        os.makedirs(os.path.join(prefix, "bin"))
+        os.mkfifo(os.path.join(fifo_pkg, "metadata.json"))
+        moved = shutil.copy(WGK, os.path.join(prefix, "bin", "wgk"))
+        alone = {"WGK_KERNEL_PATH": "", "HF_HUB_OFFLINE": "1", "HF_HOME": os.path.join(tmp, "hf"), "HF_HUB_CACHE": ""}
+        wgk(["info", "ai.onnx.Fifo"], "metadata.json: not a regular file", env=alone, prog=moved, timeout=60)
 
         # issue 37 hangs 1 and unclear errors: a verified package whose templates include each other as a DAG loads
         # in linear time (each file checked once per variant, not once per path: 3^13 paths here), and an include

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <jansson.h>
 
 #include "manifest/manifest.h"
@@ -298,6 +300,43 @@ static void device_file_types(void **state) {
   assert_true(device_has(&d, WGK_FEATURE_SHADER_F16));
 }
 
+/* A device description is read as a regular file only: a FIFO is refused, not waited on (the old reader blocked in
+ * fopen; the alarm turns that hang into a failure), /dev/zero is refused, not read to the size cap; a parse error in
+ * a real file names the file, line and column. */
+static void device_file_not_regular(void **state) {
+  (void)state;
+  const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  char fifo[4096], bad[4096];
+  snprintf(fifo, sizeof fifo, "%s/device-fifo-%d.json", dir, (int)getpid());
+  snprintf(bad, sizeof bad, "%s/device-bad-%d.json", dir, (int)getpid());
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  device_desc d;
+  util_error err;
+  util_error_clear(&err);
+  alarm(30);
+  wgk_status st = device_desc_load(fifo, &d, &err);
+  alarm(0);
+  unlink(fifo);
+  assert_int_equal(st, WGK_ERR_IO);
+  assert_non_null(strstr(err.message, "not a regular file"));
+  util_error_clear(&err);
+  assert_int_equal(device_desc_load("/dev/zero", &d, &err), WGK_ERR_IO);
+  util_error_clear(&err);
+  assert_int_equal(device_desc_load("/no/such/device.json", &d, &err), WGK_ERR_NOT_FOUND);
+  util_error_clear(&err);
+  FILE *f = fopen(bad, "w");
+  assert_non_null(f);
+  fputs("{\n  \"limits\": [}\n", f);
+  fclose(f);
+  assert_int_equal(device_desc_load(bad, &d, &err), WGK_ERR_PARSE);
+  unlink(bad);
+  char text[1024], want[4200];
+  util_error_format(&err, text, sizeof text);
+  snprintf(want, sizeof want, "%s:2:", bad);
+  if (!strstr(text, want)) print_message("'%s' not in: %s\n", want, text);
+  assert_non_null(strstr(text, want));
+}
+
 static void json_integers_past_2_53(void **state) {
   (void)state;
   json_t *j = json_integer(((json_int_t)1 << 53) + 1);
@@ -320,7 +359,7 @@ int main(void) {
       cmocka_unit_test(tunables_and_workgroups),   cmocka_unit_test(uniform_f32_range),
       cmocka_unit_test(binding_over_device_limit), cmocka_unit_test(derive_over_string_limit),
       cmocka_unit_test(output_rank_expression),    cmocka_unit_test(device_file_types),
-      cmocka_unit_test(json_integers_past_2_53),
+      cmocka_unit_test(json_integers_past_2_53),   cmocka_unit_test(device_file_not_regular),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
