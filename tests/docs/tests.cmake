@@ -51,3 +51,10 @@ add_test(NAME docs_loader_keys COMMAND ${WGK_RUN_TEST} --expect "^ok: [0-9]+ key
 add_test(NAME docs_loader_keys_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
          ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/loader_keys_test.py --self-test)
 set_tests_properties(docs_loader_keys docs_loader_keys_refuses PROPERTIES TIMEOUT 120 LABELS "docs;lint")
+
+# every src/ path named by README.md, docs/ and the kernel cards exists (a moved file leaves no stale name)
+add_test(NAME docs_source_paths COMMAND ${WGK_RUN_TEST} --expect "^ok: [0-9]+ source paths, each exists" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/source_paths_test.py ${CMAKE_SOURCE_DIR})
+add_test(NAME docs_source_paths_refuses COMMAND ${WGK_RUN_TEST} --expect "^ok: the check refuses" --
+         ${WGK_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/source_paths_test.py --self-test)
+set_tests_properties(docs_source_paths docs_source_paths_refuses PROPERTIES TIMEOUT 120 LABELS "docs;lint")
