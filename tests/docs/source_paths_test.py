@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every source path the docs name exists (issue 38 leftovers: a kernel card named src/kernels_host/sparse_check.c
 long after the file moved): each `src/...` path in README.md, docs/**/*.md and kernels/*/README.md must be a file
-or folder of the checkout (a glob, src/manifest/spec21_*.c, must match one). Only src/ is checked: the other paths the pages name are of an install prefix
-(include/wgk/...), of a package folder (tools/reference.py) or built programs (bench/upload_probe).
+or folder of the checkout (a glob, src/manifest/spec21_*.c, must match one). Only src/ is checked: the other paths
+the pages name are of an install prefix (include/wgk/...), of a package folder (tools/reference.py) or built
+programs (bench/upload_probe).
 
 usage: source_paths_test.py SOURCE_DIR     the check; prints "ok: N source paths, each exists"
        source_paths_test.py --self-test    the check refuses a page naming a source file that does not exist
