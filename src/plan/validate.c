@@ -92,13 +92,31 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   return WGK_OK;
 }
 
-/* 1 equal, 0 not, -1 out of memory. */
-static int json_equals_value(const json_t *j, const expr_value *v) {
-  expr_value *jv = expr_value_from_json(j, NULL);
-  if (!jv) return -1;
-  bool same = expr_value_equal(jv, v);
-  expr_value_release(jv);
-  return same;
+/* Whether a call's value (as JSON) is an allowed value: numbers by value (1 is 1.0), lists item by item. */
+static bool json_same(const json_t *a, const json_t *b) {
+  if (json_is_number(a) && json_is_number(b)) return json_number_value(a) == json_number_value(b);
+  if (!json_is_array(a) || !json_is_array(b)) return json_equal(a, b);
+  if (json_array_size(a) != json_array_size(b)) return false;
+  for (size_t i = 0; i < json_array_size(a); i++)
+    if (!json_same(json_array_get(a, i), json_array_get(b, i))) return false;
+  return true;
+}
+
+/* What the checks need to know of one call value, read once. */
+typedef struct value_view {
+  expr_value_kind kind;
+  const char *kind_name; /* "integer", "float", "string", ... */
+  double num;            /* a number's value (an integer's too) */
+  bool int_ok;           /* false for an integer past +-2^53 */
+  const char *str;       /* a string's text */
+} value_view;
+
+static value_view view_of(const expr_value *v) {
+  value_view w = {expr_value_kind_of(v), expr_value_kind_name(expr_value_kind_of(v)), 0, true, NULL};
+  if (w.kind == WGK_VALUE_INT || w.kind == WGK_VALUE_FLOAT) w.num = expr_value_as_float(v);
+  if (w.kind == WGK_VALUE_INT) w.int_ok = expr_value_int_ok(expr_value_as_int(v));
+  if (w.kind == WGK_VALUE_STRING) w.str = expr_value_str(v);
+  return w;
 }
 
 /* What an attribute holds, as its default (else its first allowed value) shows: ONNX float, int, string, or a
@@ -146,8 +164,9 @@ static const char *kind_name(attr_kind k) {
 /* JSON text of j (or of the value v), cut to size with "..." (a non-finite float prints as nan / inf). */
 static void json_dump_short(const json_t *j, const expr_value *v, char *buf, size_t size) {
   json_t *own = NULL;
-  if (v && expr_value_kind_of(v) == WGK_VALUE_FLOAT) {
-    snprintf(buf, size, "%.9g", expr_value_as_float(v));
+  value_view w = v ? view_of(v) : (value_view){WGK_VALUE_UNDEFINED, "", 0, true, NULL};
+  if (w.kind == WGK_VALUE_FLOAT) {
+    snprintf(buf, size, "%.9g", w.num);
     return;
   }
   if (v) j = own = expr_value_to_json(v);
@@ -166,17 +185,17 @@ static void json_dump_short(const json_t *j, const expr_value *v, char *buf, siz
 
 /* Why one attribute value (or a list item) is not a value of kind k; NULL when it is. Any float must be finite and
  * within f32 range (ONNX float attributes are f32), any integer within +-2^53. */
-static const char *bad_scalar(const expr_value *v, attr_kind k) {
-  expr_value_kind vk = expr_value_kind_of(v);
+static const char *bad_scalar(const value_view *w, attr_kind k) {
+  expr_value_kind vk = w->kind;
   if (vk == WGK_VALUE_FLOAT) {
-    double d = expr_value_as_float(v);
+    double d = w->num;
     if (!isfinite(d)) return "is not a finite number";
     if (fabs(d) > FLT_MAX) return "is outside the f32 range (magnitude at most 3.4028235e38)";
   }
-  if (vk == WGK_VALUE_INT && !expr_value_int_ok(expr_value_as_int(v))) return "is past 2^53";
+  if (vk == WGK_VALUE_INT && !w->int_ok) return "is past 2^53";
   if (vk == WGK_VALUE_STRING && k != ATTR_STRING && k != ATTR_ANY) {
     char *end = NULL;
-    const char *s = expr_value_str(v);
+    const char *s = w->str;
     double d = strtod(s, &end);
     if (*s && end && *end == '\0')
       return isfinite(d) && fabs(d) <= FLT_MAX ? "is a string, not a number (give it without quotes)"
@@ -189,9 +208,7 @@ static const char *bad_scalar(const expr_value *v, attr_kind k) {
   case ATTR_FLOAT:
     return vk == WGK_VALUE_INT || vk == WGK_VALUE_FLOAT ? NULL : "is not a number";
   case ATTR_INT: /* a whole float (set_attr_float(c, "axis", 1.0)) is the integer it holds */
-    if (vk == WGK_VALUE_FLOAT && expr_value_as_float(v) == floor(expr_value_as_float(v)) &&
-        fabs(expr_value_as_float(v)) <= (double)WGK_INT_EXACT_MAX)
-      return NULL;
+    if (vk == WGK_VALUE_FLOAT && w->num == floor(w->num) && fabs(w->num) <= (double)WGK_INT_EXACT_MAX) return NULL;
     return vk == WGK_VALUE_INT ? NULL : "is not an integer";
   case ATTR_STRING:
     return vk == WGK_VALUE_STRING ? NULL : "is not a string";
@@ -223,7 +240,7 @@ static wgk_status attribute_type_error(const manifest_model *m, const manifest_a
                      : kind_name(k),
              from, def, a->default_value ? "s" : "");
   }
-  const char *kind = expr_value_kind_name(expr_value_kind_of(v));
+  const char *kind = view_of(v).kind_name;
   if (item_of)
     return fail_at(m, &a->pos, err, "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
   return fail_at(m, &a->pos, err, "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
@@ -235,22 +252,25 @@ static wgk_status check_attribute_type(const manifest_model *m, const manifest_a
   attr_kind item, k;
   const char *from = "";
   k = attribute_kind(a, &item, &from);
-  if (expr_value_kind_of(v) == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
+  value_view w = view_of(v);
+  if (w.kind == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
     attr_kind want = k == ATTR_LIST ? item : ATTR_ANY;
     for (size_t i = 0; i < expr_value_len(v); i++) {
-      const char *why = bad_scalar(expr_value_list_at(v, i), want);
+      value_view wi = view_of(expr_value_list_at(v, i));
+      const char *why = bad_scalar(&wi, want);
       if (why) return attribute_type_error(m, a, expr_value_list_at(v, i), "list", i, why, want, from, err);
     }
     return WGK_OK;
   }
-  const char *why = k == ATTR_LIST ? "is not a list" : bad_scalar(v, k);
+  const char *why = k == ATTR_LIST ? "is not a list" : bad_scalar(&w, k);
   return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
 }
 
 /* A value as a message shows it: a string as its text, anything else as JSON. */
 static void show_value(const expr_value *v, char *buf, size_t size) {
-  if (expr_value_kind_of(v) == WGK_VALUE_STRING)
-    snprintf(buf, size, "%s", expr_value_str(v));
+  value_view w = view_of(v);
+  if (w.kind == WGK_VALUE_STRING)
+    snprintf(buf, size, "%s", w.str);
   else
     json_dump_short(NULL, v, buf, size);
 }
@@ -275,8 +295,8 @@ static const char *tunable_at(const void *m, size_t i) { return ((const manifest
 static wgk_status not_in_contract(const manifest_model *m, const char *what, const char *path, const char *name,
                                   size_t n, util_suggest_at_fn at, util_error *err) {
   const char *near = util_suggest(name, m, n, at);
-  return util_error_in(err, WGK_ERR_CALL, m->source, path, "%s '%s' is not part of the %s contract%s%s%s", what, name,
-                       m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  return fail_at(m, &(manifest_pos){0, 0, path}, err, "%s '%s' is not part of the %s contract%s%s%s", what, name,
+                 m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
 static wgk_status check_attributes(const manifest_model *m, const expr_value *attrs, util_error *err) {
@@ -289,9 +309,11 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
     wgk_status st = check_attribute_type(m, a, v, err);
     if (st != WGK_OK) return st;
     if (a->n_values == 0) continue;
-    int ok = 0;
-    for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_equals_value(a->values[k], v);
-    if (ok < 0) return util_error_oom(err, m->source, a->pos.path);
+    json_t *jv = expr_value_to_json(v);
+    if (!jv) return util_error_oom(err, m->source, a->pos.path);
+    bool ok = false;
+    for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_same(a->values[k], jv);
+    json_decref(jv);
     if (!ok) return not_one_of(m, a, v, err);
   }
   /* Every missing required attribute in one message (the position is the first one's), so one fix is enough. */
@@ -310,18 +332,18 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
 }
 
 /* A scalar arg's value against its kind, as the public loader checks it: why it does not fit, or NULL. */
-static const char *arg_kind_error(const manifest_scalar_arg *a, const expr_value *v) {
+static const char *arg_kind_error(const manifest_scalar_arg *a, const value_view *w) {
   if (strcmp(a->kind, "string") == 0) {
-    if (!expr_value_str(v)) return "must be a string";
+    if (!w->str) return "must be a string";
     for (size_t i = 0; a->one_of && i < json_array_size(a->one_of); i++) {
       const char *s = json_string_value(json_array_get(a->one_of, i));
-      if (s && strcmp(s, expr_value_str(v)) == 0) return NULL;
+      if (s && strcmp(s, w->str) == 0) return NULL;
     }
     return a->one_of ? "is not one of its oneOf values" : NULL;
   }
-  if (strcmp(a->kind, "bool") == 0) return expr_value_kind_of(v) == WGK_VALUE_BOOL ? NULL : "must be a boolean";
-  if (!expr_value_is_number(v) || !isfinite(expr_value_as_float(v))) return "must be a finite number";
-  double d = expr_value_as_float(v);
+  if (strcmp(a->kind, "bool") == 0) return w->kind == WGK_VALUE_BOOL ? NULL : "must be a boolean";
+  double d = w->num;
+  if ((w->kind != WGK_VALUE_INT && w->kind != WGK_VALUE_FLOAT) || !isfinite(d)) return "must be a finite number";
   if (strcmp(a->kind, "u32") == 0 && !(d == floor(d) && d >= 0 && d <= 4294967295.0)) return "must be a u32";
   if (strcmp(a->kind, "i32") == 0 && !(d == floor(d) && d >= -2147483648.0 && d <= 2147483647.0))
     return "must be an i32";
@@ -339,7 +361,8 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
   for (size_t k = 0; k < m->n_scalar_args; k++) {
     const manifest_scalar_arg *a = &m->scalar_args[k];
     const expr_value *v = call->args ? expr_value_dict_get(call->args, a->name) : NULL;
-    const char *why = v ? arg_kind_error(a, v) : NULL;
+    value_view w = v ? view_of(v) : (value_view){WGK_VALUE_UNDEFINED, "", 0, true, NULL};
+    const char *why = v ? arg_kind_error(a, &w) : NULL;
     if (why) {
       char shown[96];
       show_value(v, shown, sizeof shown);
@@ -357,18 +380,18 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
     if (!t) return not_in_contract(m, "tunable", "tunables", name, m->n_tunables, tunable_at, err);
     /* An override has the default's type: an integer for an integer, a finite number for a float, a boolean. */
     const expr_value *v = expr_value_dict_value_at(call->tunables, i);
-    expr_value_kind vk = expr_value_kind_of(v);
+    value_view w = view_of(v);
+    expr_value_kind vk = w.kind;
     const char *want = json_is_boolean(t->default_value)   ? (vk == WGK_VALUE_BOOL ? NULL : "a boolean")
                        : json_is_integer(t->default_value) ? (vk == WGK_VALUE_INT ? NULL : "an integer")
-                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(expr_value_as_float(v))))
-                           ? NULL
-                           : "a finite number";
+                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(w.num))) ? NULL
+                                                                                             : "a finite number";
     if (want) {
       char shown[96], def[96];
       json_dump_short(NULL, v, shown, sizeof shown);
       json_dump_short(t->default_value, NULL, def, sizeof def);
       return fail_at(m, &t->pos, err, "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
-                     expr_value_kind_name(vk), shown, want, want, def);
+                     w.kind_name, shown, want, want, def);
     }
   }
   return WGK_OK;

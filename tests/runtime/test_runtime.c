@@ -255,7 +255,10 @@ static void rejected_calls_change_nothing(void **state) {
 
   assert_int_equal(wgk_call_set_attr_int(call, "interleaved", 2), WGK_OK);
   expect_rejected(ctx, call, y, "attribute interleaved: value 2 is not one of [0, 1]");
-  assert_int_equal(wgk_call_set_attr_int(call, "interleaved", 0), WGK_OK);
+  assert_int_equal(wgk_call_set_attr_float(call, "interleaved", 2.0), WGK_OK);
+  expect_rejected(ctx, call, y, "attribute interleaved: value 2 is not one of [0, 1]");
+  /* A whole float is the integer it holds: 0.0 is the allowed 0, so the next refusal is about positionIds. */
+  assert_int_equal(wgk_call_set_attr_float(call, "interleaved", 0.0), WGK_OK);
 
   int64_t *p = (int64_t *)d.pos->data;
   p[4] = (int64_t)1 << 33;
