@@ -143,7 +143,7 @@ WGK_API size_t wgk_dtype_size(wgk_dtype dtype);          /* host bytes per eleme
 /* What wgk has to say beside its errors (those stay in wgk_context_errmsg): the library itself never prints. */
 typedef enum wgk_log_kind {
   WGK_LOG_LINE = 0,     /* one line without its newline: Dawn's messages and cache decisions (verbose), a download
-                           retried, pipeline-cache counts (WGK_PIPELINE_CACHE_LOG=1) */
+                           retried, pipeline-cache counts (pipeline_cache_log) */
   WGK_LOG_PROGRESS = 1, /* how a long wait (a shader compile, a busy GPU) or a download goes: each replaces the one
                            before; "" when it is over */
 } wgk_log_kind;
@@ -192,6 +192,15 @@ typedef struct wgk_context_options {
                                WGK_SUBMIT_DURING_FILL; off */
   wgk_log_fn log;            /* where wgk's diagnostics go (wgk_log_kind); NULL: nowhere, the library never prints */
   void *log_user;            /* passed to log */
+  /* More runtime strategies, by the rules above. The persistent pipeline cache (compiled pipelines kept between
+   * processes) lives in $XDG_CACHE_HOME/wgk/pipelines, else ~/.cache/wgk/pipelines. */
+  int64_t pipeline_cache_max_bytes; /* that cache's cap, the least recently used entries going past it, 1 .. 2^48;
+                                       WGK_PIPELINE_CACHE_MAX_BYTES; 256 MiB */
+  int32_t progress_after_ms;        /* how long a wait or compile runs before its progress line goes to log, up to
+                                       3,600,000; WGK_OFF: at once; WGK_PROGRESS_AFTER_MS; 1,000 */
+  int8_t pipeline_cache;            /* that cache is used; WGK_PIPELINE_CACHE; on */
+  int8_t pipeline_cache_log;        /* its counts to log when the device goes; WGK_PIPELINE_CACHE_LOG; off */
+  int8_t progress;                  /* progress lines (WGK_LOG_PROGRESS) of long waits; WGK_PROGRESS; on */
 } wgk_context_options;
 
 /* The values of a switch in wgk_context_options (0: its default), and "none" for the counts that allow it. */

@@ -137,6 +137,8 @@ class _ContextOptions(ctypes.Structure):
                 ("host_spin_us", ctypes.c_int32), ("wait_spin_us", ctypes.c_int32), ("staged_upload", ctypes.c_int8),
                 ("defer_uploads", ctypes.c_int8), ("submit_during_fill", ctypes.c_int8),
                 ("log", ctypes.c_void_p), ("log_user", ctypes.c_void_p),  # NULL: the library says nothing
+                ("pipeline_cache_max_bytes", ctypes.c_int64), ("progress_after_ms", ctypes.c_int32),
+                ("pipeline_cache", ctypes.c_int8), ("pipeline_cache_log", ctypes.c_int8), ("progress", ctypes.c_int8),
                 ("_spare", ctypes.c_uint64 * 16)]
 
 
@@ -146,8 +148,10 @@ _WGK_ON, _WGK_OFF = 1, -1
 _COUNT_OPTIONS = [("wait_timeout_ms", 2**63 - 1, False), ("pool_bytes", 2**63 - 1, True),
                   ("queue_write_max", 2**63 - 1, True), ("host_span", 2**63 - 1, False),
                   ("max_storage_binding_bytes", 2**63 - 1, False), ("host_threads", 2**31 - 1, False),
-                  ("host_spin_us", 2**31 - 1, True), ("wait_spin_us", 2**31 - 1, True)]
-_SWITCH_OPTIONS = ["staged_upload", "defer_uploads", "submit_during_fill"]
+                  ("host_spin_us", 2**31 - 1, True), ("wait_spin_us", 2**31 - 1, True),
+                  ("pipeline_cache_max_bytes", 2**63 - 1, False), ("progress_after_ms", 2**31 - 1, True)]
+_SWITCH_OPTIONS = ["staged_upload", "defer_uploads", "submit_during_fill", "pipeline_cache", "pipeline_cache_log",
+                   "progress"]
 
 
 def _context_options(adapter, verbose, disable_features, strategies):
@@ -337,8 +341,9 @@ class Context(_Handle):
     The runtime strategies of wgk_context_options, by keyword; None (the default) leaves each to its environment
     variable, else wgk's default (docs/environment.md): wait_timeout_ms, pool_bytes (0: none kept), queue_write_max
     (0: every upload staged), host_span, max_storage_binding_bytes, host_threads, host_spin_us (0: none),
-    wait_spin_us (0: block at once), and the switches staged_upload, defer_uploads, submit_during_fill (True or
-    False). A value outside its range raises ValueError naming it."""
+    wait_spin_us (0: block at once), pipeline_cache_max_bytes, progress_after_ms (0: at once), and the switches
+    staged_upload, defer_uploads, submit_during_fill, pipeline_cache, pipeline_cache_log (its counts go nowhere: the
+    binding sets no log), progress (True or False). A value outside its range raises ValueError naming it."""
 
     def __init__(self, adapter=None, verbose=False, disable_features=None, **strategies):
         lib = _library()

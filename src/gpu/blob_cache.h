@@ -4,8 +4,9 @@
  * hash collision is a miss; a file whose header, size or checksum is wrong is ignored and removed; files are
  * written to a temporary name and renamed, so a reader never sees half a blob; the folder is kept under a size
  * cap by removing the oldest files. GPU-free (tests drive it directly).
- * Environment: WGK_PIPELINE_CACHE=0 turns it off; WGK_PIPELINE_CACHE_MAX_BYTES sets the cap (default 256 MiB);
- * WGK_PIPELINE_CACHE_LOG=1 prints the counts below to stderr when the device goes.
+ * The context options pipeline_cache, pipeline_cache_max_bytes and pipeline_cache_log (or their variables
+ * WGK_PIPELINE_CACHE...) turn it off, set the cap (default 256 MiB) and send the counts below to the log when the
+ * device goes.
  */
 #ifndef WGK_GPU_BLOB_CACHE_H
 #define WGK_GPU_BLOB_CACHE_H

@@ -69,7 +69,7 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
 /* The persistent pipeline cache of this adapter and driver (gpu/blob_cache.h): its folder is named by the hash
  * of the adapter's facts (vendor, architecture, device, driver description, backend, ids) and of the Dawn
  * library file (path, size, time), so another driver or another Dawn build starts an empty cache. NULL when
- * turned off (WGK_PIPELINE_CACHE=0) or no folder can be made: Dawn then caches nothing. */
+ * turned off (gpu_options.pipeline_cache_off) or no folder can be made: Dawn then caches nothing. */
 static gpu_blob_cache *open_blob_cache(const gpu_device *dev, WGPUAdapter adapter) {
   if (!dev->cache_on) return NULL;
   device_desc d;
@@ -244,14 +244,11 @@ wgk_status gpu_device_create(const gpu_options *opts, gpu_device **out, util_err
   const char *hide = opts && opts->disable_features ? opts->disable_features : util_env(WGK_DISABLE_FEATURES_ENV);
   const char *what = opts && opts->disable_features ? "disable_features" : WGK_DISABLE_FEATURES_ENV;
   wgk_status bad = device_features_parse(hide, what, &dev->hidden, err);
-  /* The pipeline cache's switch, cap and log (docs/environment.md). */
-  int64_t cap = WGK_BLOB_CACHE_MAX_DEFAULT;
-  dev->cache_on = true;
-  if (bad == WGK_OK) bad = util_env_flag("WGK_PIPELINE_CACHE", &dev->cache_on, err);
-  if (bad == WGK_OK) bad = util_env_int("WGK_PIPELINE_CACHE_MAX_BYTES", 1, 1ll << 48, &cap, err);
-  if (bad == WGK_OK) bad = util_env_flag("WGK_PIPELINE_CACHE_LOG", &dev->cache_log, err);
-  if (bad == WGK_OK) bad = gpu_progress_setting(&dev->progress_after_ms, err);
-  dev->cache_max = (uint64_t)cap;
+  /* The pipeline cache's switch, cap and log and the progress line's delay (resolved by runtime/options.c). */
+  dev->cache_on = !(opts && opts->pipeline_cache_off);
+  dev->cache_log = opts && opts->pipeline_cache_log;
+  dev->cache_max = opts && opts->pipeline_cache_max ? opts->pipeline_cache_max : WGK_BLOB_CACHE_MAX_DEFAULT;
+  dev->progress_after_ms = opts ? opts->progress_after_ms : 0;
   if (bad != WGK_OK) {
     free(dev);
     return bad;

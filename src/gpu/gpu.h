@@ -65,6 +65,13 @@ typedef struct gpu_options {
    * (the option or variable it came from). */
   uint64_t max_storage_binding;
   const char *max_storage_binding_from;
+  /* The persistent pipeline cache (off when pipeline_cache_off; its cap pipeline_cache_max, 0: 256 MiB; its counts
+   * to log when the device goes with pipeline_cache_log) and a long wait's progress line to log after
+   * progress_after_ms (0: at once; -1: never). runtime/options.c resolves them from the context's options. */
+  bool pipeline_cache_off;
+  bool pipeline_cache_log;
+  uint64_t pipeline_cache_max;
+  long progress_after_ms;
 } gpu_options;
 
 /* opts may be NULL (all defaults). No adapter: WGK_ERR_NO_ADAPTER naming the Vulkan packages.

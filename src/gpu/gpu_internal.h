@@ -37,10 +37,10 @@ struct gpu_device {
   util_log log;           /* gpu_options.log */
   bool timed_wait;        /* the instance accepts WaitAny with a timeout (else: poll with sleeps) */
   uint64_t spin_ns;       /* a wait polls without sleeping this long before it blocks (gpu_options.wait_spin_us) */
-  bool cache_on;          /* the persistent pipeline cache is used (WGK_PIPELINE_CACHE) */
-  bool cache_log;         /* its counts to log when the device goes (WGK_PIPELINE_CACHE_LOG) */
-  uint64_t cache_max;     /* its cap in bytes (WGK_PIPELINE_CACHE_MAX_BYTES) */
-  long progress_after_ms; /* a long wait's progress line after this long; -1: none (gpu_progress_setting) */
+  bool cache_on;          /* the persistent pipeline cache is used (gpu_options.pipeline_cache_off) */
+  bool cache_log;         /* its counts to log when the device goes (gpu_options.pipeline_cache_log) */
+  uint64_t cache_max;     /* its cap in bytes (gpu_options.pipeline_cache_max) */
+  long progress_after_ms; /* a long wait's progress line after this long; -1: none (gpu_options) */
   device_desc desc;       /* features and limits as granted, adapter facts */
   uint32_t hidden;        /* device_feature bits hidden (gpu_options.disable_features): not requested, not described */
   /* Written by Dawn's callbacks, reported and cleared by gpu_device_check. */
@@ -187,10 +187,10 @@ WGPUFeatureName gpu_feature_code(device_feature f);
 void gpu_limits_init(WGPULimits *limits);
 
 /* A wait that takes a while says so on a terminal (SparseAttention's first call on lavapipe: 14-24 s of shader
- * compiles, in pipeline creation and in the first dispatches): after WGK_PROGRESS_AFTER_MS (default 1000) a line
+ * compiles, in pipeline creation and in the first dispatches): after gpu_options.progress_after_ms a line
  * "wgk: DOING LABEL ... N s" to log as WGK_LOG_PROGRESS, redrawn every half second, and "" when the wait ends. Only
- * when log goes somewhere (the CLI draws it on a terminal only); WGK_PROGRESS=0 turns it off. start/stop pair on one
- * stack struct. */
+ * when log goes somewhere (the CLI draws it on a terminal only); progress_after_ms -1 turns it off. start/stop pair on
+ * one stack struct. */
 typedef struct gpu_progress {
   pthread_mutex_t lock;
   pthread_cond_t done_cond;
@@ -201,8 +201,6 @@ typedef struct gpu_progress {
   long after_ms;
   const util_log *log;
 } gpu_progress;
-/* dev's progress_after_ms from WGK_PROGRESS (0 off, 1 on) and WGK_PROGRESS_AFTER_MS (0 .. 3,600,000); -1: off. */
-wgk_status gpu_progress_setting(long *after_ms, util_error *err);
 void gpu_progress_start(gpu_progress *pr, const gpu_device *dev, const char *doing, const char *label);
 void gpu_progress_stop(gpu_progress *pr);
 

@@ -1,7 +1,6 @@
 /* Progress of a long wait on a terminal (gpu_internal.h, gpu_progress). */
 #include "gpu/gpu_internal.h"
 #include "util/clock.h"
-#include "util/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,15 +27,6 @@ static void *progress_main(void *arg) {
   if (pr->shown) util_log_say(pr->log, WGK_LOG_PROGRESS, "%s", "");
   pthread_mutex_unlock(&pr->lock);
   return NULL;
-}
-
-wgk_status gpu_progress_setting(long *after_ms, util_error *err) {
-  bool on = true;
-  int64_t after = 1000;
-  wgk_status s = util_env_flag("WGK_PROGRESS", &on, err);
-  if (s == WGK_OK) s = util_env_int("WGK_PROGRESS_AFTER_MS", 0, 3600000, &after, err);
-  *after_ms = on ? (long)after : -1;
-  return s;
 }
 
 void gpu_progress_start(gpu_progress *pr, const gpu_device *dev, const char *doing, const char *label) {

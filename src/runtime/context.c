@@ -59,6 +59,10 @@ static wgk_status open_device(wgk_context *ctx, const wgk_context_options *opts,
   g.wait_spin_us = set->wait_spin_us >= 0 ? (uint32_t)set->wait_spin_us : 0;
   g.max_storage_binding = set->max_storage_binding;
   g.max_storage_binding_from = set->max_storage_binding_from;
+  g.pipeline_cache_off = !set->pipeline_cache;
+  g.pipeline_cache_log = set->pipeline_cache_log;
+  g.pipeline_cache_max = set->pipeline_cache_max;
+  g.progress_after_ms = set->progress_after_ms;
   return gpu_device_create(&g, &ctx->dev, &ctx->err);
 }
 

@@ -45,6 +45,27 @@ static wgk_status pick_switch(int8_t opt, const char *field, const char *env, in
   return s;
 }
 
+/* The pipeline cache's and the progress line's settings of o into out (the device applies them). */
+static wgk_status resolve_device_side(const wgk_context_options *o, rt_settings *out, util_error *err) {
+  int cache = 1, cache_log = 0, progress = 1;
+  int64_t cap = 0, after = 1000; /* cap 0: the device's default */
+  wgk_status s = pick_switch(o->pipeline_cache, "pipeline_cache", "WGK_PIPELINE_CACHE", &cache, err);
+  if (s == WGK_OK)
+    s = pick_count(o->pipeline_cache_max_bytes, "pipeline_cache_max_bytes", "WGK_PIPELINE_CACHE_MAX_BYTES", 1,
+                   BYTES_MAX, &cap, err);
+  if (s == WGK_OK)
+    s = pick_switch(o->pipeline_cache_log, "pipeline_cache_log", "WGK_PIPELINE_CACHE_LOG", &cache_log, err);
+  if (s == WGK_OK) s = pick_switch(o->progress, "progress", "WGK_PROGRESS", &progress, err);
+  if (s == WGK_OK)
+    s = pick_count(o->progress_after_ms, "progress_after_ms", "WGK_PROGRESS_AFTER_MS", 0, 3600000, &after, err);
+  if (s != WGK_OK) return s;
+  out->pipeline_cache = cache == 1;
+  out->pipeline_cache_log = cache_log == 1;
+  out->pipeline_cache_max = (uint64_t)cap;
+  out->progress_after_ms = progress == 1 ? (long)after : -1;
+  return WGK_OK;
+}
+
 wgk_status rt_settings_resolve(const wgk_context_options *opts, rt_settings *out, util_error *err) {
   static const wgk_context_options none = {0};
   const wgk_context_options *o = opts ? opts : &none;
@@ -87,5 +108,5 @@ wgk_status rt_settings_resolve(const wgk_context_options *opts, rt_settings *out
                        .staged_upload = staged,
                        .defer_uploads = defer,
                        .submit_during_fill = during == 1};
-  return WGK_OK;
+  return resolve_device_side(o, out, err);
 }

@@ -52,6 +52,9 @@ typedef struct rt_settings {
   int host_spin_us, wait_spin_us;       /* -1: by the adapter */
   int staged_upload, defer_uploads;     /* 1 on, 0 off, -1 by the adapter */
   bool submit_during_fill;
+  bool pipeline_cache, pipeline_cache_log; /* the persistent pipeline cache used; its counts logged */
+  uint64_t pipeline_cache_max;             /* its cap in bytes */
+  long progress_after_ms;                  /* a long wait's progress line after this long; -1: none */
 } rt_settings;
 
 /* opts may be NULL. A value breaking its rule: WGK_ERR_INVALID_ARGUMENT naming the field or the variable. */

@@ -172,7 +172,7 @@ def test_context_refusal_carries_wgks_message():
 @pytest.mark.parametrize("name,value", [
     ("wait_timeout_ms", 86400001), ("pool_bytes", 2**48 + 1), ("queue_write_max", 2**48 + 1), ("host_span", 100),
     ("max_storage_binding_bytes", 1030), ("host_threads", 65), ("host_spin_us", 100001),
-    ("wait_spin_us", 1000001)])
+    ("wait_spin_us", 1000001), ("pipeline_cache_max_bytes", 2**48 + 1), ("progress_after_ms", 3600001)])
 def test_context_option_reaches_its_field(name, value):
     with pytest.raises(wgk.InvalidArgumentError, match=r"context option %s: .* not %d" % (name, value)):
         wgk.Context(**{name: value})
@@ -208,7 +208,9 @@ def test_context_options_checked_in_python():
 def test_context_options_accepted():
     with wgk.Context(pool_bytes=0, queue_write_max=0, host_threads=2, host_span=65536, wait_timeout_ms=5000,
                      wait_spin_us=0, host_spin_us=0, staged_upload=True, defer_uploads=False,
-                     submit_during_fill=False, max_storage_binding_bytes=1 << 20, disable_features="") as ctx:
+                     submit_during_fill=False, max_storage_binding_bytes=1 << 20, disable_features="",
+                     pipeline_cache=False, pipeline_cache_max_bytes=1 << 20, pipeline_cache_log=False, progress=True,
+                     progress_after_ms=0) as ctx:
         assert ctx.adapter
 
 

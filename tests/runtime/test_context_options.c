@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "wgk.h"
+#include "gpu/gpu_internal.h"
 #include "runtime/runtime_internal.h"
 #include "util/wgk_test.h"
 #include "util/workers.h"
@@ -100,6 +101,16 @@ static void bad_options_refused(void **state) {
   refused(&(wgk_context_options){.staged_upload = 2}, "staged_upload", "WGK_ON (1), WGK_OFF (-1)", "not 2");
   refused(&(wgk_context_options){.defer_uploads = -2}, "defer_uploads", "WGK_ON", "not -2");
   refused(&(wgk_context_options){.submit_during_fill = 3}, "submit_during_fill", "WGK_ON", "not 3");
+  refused(&(wgk_context_options){.pipeline_cache = 2}, "pipeline_cache", "WGK_ON (1), WGK_OFF (-1)", "not 2");
+  refused(&(wgk_context_options){.pipeline_cache_max_bytes = WGK_OFF}, "pipeline_cache_max_bytes",
+          "from 1 to 281474976710656", "not -1");
+  refused(&(wgk_context_options){.pipeline_cache_log = -5}, "pipeline_cache_log", "WGK_ON", "not -5");
+  refused(&(wgk_context_options){.progress = 7}, "progress", "WGK_OFF (-1)", "not 7");
+  refused(&(wgk_context_options){.progress_after_ms = 3600001}, "progress_after_ms", "WGK_OFF or from 1 to 3600000",
+          "not 3600001");
+  setenv("WGK_PROGRESS_AFTER_MS", "10", 1); /* nor does a good variable of the same field */
+  refused(&(wgk_context_options){.progress_after_ms = -2}, "progress_after_ms", "not -2", NULL);
+  unsetenv("WGK_PROGRESS_AFTER_MS");
   setenv("WGK_HOST_THREADS", "4", 1); /* a good variable does not hide a bad option */
   refused(&(wgk_context_options){.host_threads = 99}, "host_threads", NULL, NULL);
   unsetenv("WGK_HOST_THREADS");
@@ -120,6 +131,11 @@ static void options_land_and_win(void **state) {
       {"WGK_DEFER_UPLOADS", "0"},
       {"WGK_SUBMIT_DURING_FILL", "0"},
       {"WGK_MAX_STORAGE_BINDING_BYTES", "268435456"},
+      {"WGK_PIPELINE_CACHE", "1"},
+      {"WGK_PIPELINE_CACHE_MAX_BYTES", "4096"},
+      {"WGK_PIPELINE_CACHE_LOG", "0"},
+      {"WGK_PROGRESS", "0"},
+      {"WGK_PROGRESS_AFTER_MS", "5"},
   };
   for (size_t i = 0; i < sizeof env / sizeof *env; i++) setenv(env[i][0], env[i][1], 1);
   wgk_context_options o = {.wait_timeout_ms = 1234,
@@ -132,7 +148,12 @@ static void options_land_and_win(void **state) {
                            .staged_upload = WGK_ON,
                            .defer_uploads = WGK_ON,
                            .submit_during_fill = WGK_ON,
-                           .max_storage_binding_bytes = 1 << 20};
+                           .max_storage_binding_bytes = 1 << 20,
+                           .pipeline_cache = WGK_OFF,
+                           .pipeline_cache_max_bytes = 12345,
+                           .pipeline_cache_log = WGK_ON,
+                           .progress = WGK_ON,
+                           .progress_after_ms = WGK_OFF};
   wgk_context *ctx = wgk_test_context_with(&o);
   for (size_t i = 0; i < sizeof env / sizeof *env; i++) unsetenv(env[i][0]);
   assert_int_equal(ctx->wait_ms, 1234);
@@ -146,6 +167,23 @@ static void options_land_and_win(void **state) {
   assert_true(ctx->defer_uploads);
   assert_true(ctx->submit_during_fill);
   assert_int_equal(rt_context_device_desc(ctx)->limits.maxStorageBufferBindingSize, 1 << 20);
+  assert_false(ctx->dev->cache_on);
+  assert_int_equal(ctx->dev->cache_max, 12345);
+  assert_true(ctx->dev->cache_log);
+  assert_int_equal(ctx->dev->progress_after_ms, 0); /* WGK_OFF: at once */
+  wgk_context_destroy(ctx);
+  /* the other way round: the variables off, the options on */
+  setenv("WGK_PIPELINE_CACHE", "0", 1);
+  setenv("WGK_PROGRESS", "0", 1);
+  ctx = wgk_test_context_with(&(wgk_context_options){.pipeline_cache = WGK_ON, .progress = WGK_ON});
+  unsetenv("WGK_PIPELINE_CACHE");
+  unsetenv("WGK_PROGRESS");
+  assert_true(ctx->dev->cache_on);
+  assert_int_equal(ctx->dev->progress_after_ms, 1000);
+  wgk_context_destroy(ctx);
+  ctx = wgk_test_context_with(&(wgk_context_options){.pipeline_cache_log = WGK_OFF, .progress = WGK_OFF});
+  assert_false(ctx->dev->cache_log);
+  assert_int_equal(ctx->dev->progress_after_ms, -1);
   wgk_context_destroy(ctx);
 }
 
@@ -164,6 +202,10 @@ static void variables_then_defaults(void **state) {
   assert_int_equal(ctx->staged_upload, !cpu);
   assert_int_equal(ctx->defer_uploads, !cpu);
   assert_false(ctx->submit_during_fill);
+  assert_true(ctx->dev->cache_on);
+  assert_false(ctx->dev->cache_log);
+  assert_int_equal(ctx->dev->cache_max, 256ull << 20);
+  assert_int_equal(ctx->dev->progress_after_ms, 1000);
   uint64_t device_limit = rt_context_device_desc(ctx)->limits.maxStorageBufferBindingSize;
   wgk_context_destroy(ctx);
 
@@ -193,6 +235,21 @@ static void variables_then_defaults(void **state) {
   wgk_context_options big = {.max_storage_binding_bytes = (int64_t)device_limit + 4};
   ctx = wgk_test_context_with(&big);
   assert_int_equal(rt_context_device_desc(ctx)->limits.maxStorageBufferBindingSize, device_limit);
+  wgk_context_destroy(ctx);
+  ctx = with_env("WGK_PIPELINE_CACHE", "0", NULL);
+  assert_false(ctx->dev->cache_on);
+  wgk_context_destroy(ctx);
+  ctx = with_env("WGK_PIPELINE_CACHE_MAX_BYTES", "65536", NULL);
+  assert_int_equal(ctx->dev->cache_max, 65536);
+  wgk_context_destroy(ctx);
+  ctx = with_env("WGK_PIPELINE_CACHE_LOG", "1", NULL);
+  assert_true(ctx->dev->cache_log);
+  wgk_context_destroy(ctx);
+  ctx = with_env("WGK_PROGRESS", "0", NULL);
+  assert_int_equal(ctx->dev->progress_after_ms, -1);
+  wgk_context_destroy(ctx);
+  ctx = with_env("WGK_PROGRESS_AFTER_MS", "0", NULL);
+  assert_int_equal(ctx->dev->progress_after_ms, 0);
   wgk_context_destroy(ctx);
   ctx = with_env("WGK_HOST_SPAN", "", NULL); /* empty counts as unset */
   assert_int_equal(ctx->host_span, 256u << 10);
