@@ -82,15 +82,12 @@ static wgk_status output_dtype(plan_planner *p, const plan_call *call, const man
     const expr_value *v = call->attrs ? expr_value_dict_get(call->attrs, "to") : NULL;
     const char *d = v && expr_value_kind_of(v) == WGK_VALUE_INT ? onnx_dtype(expr_value_as_int(v)) : NULL;
     if (!d) {
-      util_dynbuf shown;
-      util_dynbuf_init(&shown, 256);
-      if (v) expr_value_print(v, &shown);
-      util_error_value(err, WGK_ERR_CALL, m->source, to->pos,
-                       "port %s: required attribute to=%s is not a supported ONNX TensorProto dtype code (1 float32, "
-                       "2 uint8, 3 int8, 5 int16, 6 int32, 7 int64, 9 bool, 10 float16, 12 uint32)",
-                       port->name, v ? util_dynbuf_str(&shown) : "(none)");
-      util_dynbuf_free(&shown);
-      return WGK_ERR_CALL;
+      char shown[96] = "(none)";
+      if (v) plan_value_text(v, shown, sizeof shown);
+      return util_error_value(err, WGK_ERR_CALL, m->source, to->pos,
+                              "port %s: required attribute to=%s is not a supported ONNX TensorProto dtype code (1 "
+                              "float32, 2 uint8, 3 int8, 5 int16, 6 int32, 7 int64, 9 bool, 10 float16, 12 uint32)",
+                              port->name, shown);
     }
     if (!dtype_allowed(port, d)) {
       char list[256] = "";
@@ -156,16 +153,13 @@ static wgk_status check_rank(plan_planner *p, const manifest_port *port, const e
   wgk_status st = plan_eval(p, &port->rank_expr, shape_scope, &r, err);
   if (st != WGK_OK) return st;
   bool same = expr_value_kind_of(r) == WGK_VALUE_INT && expr_value_as_int(r) == rank;
-  util_dynbuf shown;
-  util_dynbuf_init(&shown, 256);
-  expr_value_print(r, &shown);
+  char shown[96];
+  plan_value_text(r, shown, sizeof shown);
   expr_value_release(r);
-  if (!same)
-    util_error_value(err, WGK_ERR_CALL, p->m->source, port->rank_expr.pos,
-                     "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
-                     port->rank_expr.text, util_dynbuf_str(&shown), rank);
-  util_dynbuf_free(&shown);
-  return same ? WGK_OK : WGK_ERR_CALL;
+  if (same) return WGK_OK;
+  return util_error_value(err, WGK_ERR_CALL, p->m->source, port->rank_expr.pos,
+                          "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
+                          port->rank_expr.text, shown, rank);
 }
 
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a

@@ -258,3 +258,20 @@ wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_
   if (!util_error_is_set(err)) util_error_oom(err, NULL, "building the scope");
   return err ? err->status : WGK_ERR_OUT_OF_MEMORY;
 }
+
+void plan_value_text(const expr_value *v, char *buf, size_t size) {
+  expr_value_kind k = expr_value_kind_of(v);
+  if (k == WGK_VALUE_STRING) {
+    snprintf(buf, size, "%s", expr_value_str(v));
+    return;
+  }
+  if (k == WGK_VALUE_FLOAT) {
+    snprintf(buf, size, "%.9g", expr_value_as_float(v));
+    return;
+  }
+  json_t *j = expr_value_to_json(v);
+  char *t = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+  json_decref(j);
+  snprintf(buf, size, "%s", t ? t : "?");
+  free(t);
+}

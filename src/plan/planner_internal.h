@@ -39,6 +39,8 @@ wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_
 expr_value *plan_shape_value(int rank, const int64_t *shape);
 /* Adds a value under scope[group][name] (group created when missing). Takes value. */
 bool plan_scope_put(expr_value *scope, const char *group, const char *name, expr_value *value);
+/* A value as a refusal shows it, cut to size: a string as its text, a float to 9 digits, else its JSON. */
+void plan_value_text(const expr_value *v, char *buf, size_t size);
 /* The WGSL scalar a type variable stands for: its ports' storage projection if any, else its logical dtype's. */
 const char *plan_type_wgsl(const manifest_model *m, const char *type_var, const char *logical);
 /* Per pass: bindings, rendered WGSL, uniform bytes, dispatch. */

@@ -266,20 +266,11 @@ static wgk_status check_attribute_type(const manifest_model *m, const manifest_a
   return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
 }
 
-/* A value as a message shows it: a string as its text, anything else as JSON. */
-static void show_value(const expr_value *v, char *buf, size_t size) {
-  value_view w = view_of(v);
-  if (w.kind == WGK_VALUE_STRING)
-    snprintf(buf, size, "%s", w.str);
-  else
-    json_dump_short(NULL, v, buf, size);
-}
-
 /* "attribute a: value v is not one of [allowed values]". */
 static wgk_status not_one_of(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
                              util_error *err) {
   char shown[96], allowed[512] = "", item[96];
-  show_value(v, shown, sizeof shown);
+  plan_value_text(v, shown, sizeof shown);
   for (size_t k = 0; k < a->n_values; k++) {
     json_dump_short(a->values[k], NULL, item, sizeof item);
     append_text(allowed, sizeof allowed, k ? ", " : "", item);
@@ -365,7 +356,7 @@ static wgk_status check_args(const manifest_model *m, const plan_call *call, uti
     const char *why = v ? arg_kind_error(a, &w) : NULL;
     if (why) {
       char shown[96];
-      show_value(v, shown, sizeof shown);
+      plan_value_text(v, shown, sizeof shown);
       return fail_at(m, &a->pos, err, "arg %s (%s) = %s %s", a->name, a->kind, shown, why);
     }
     if (a->required && !(call->args && expr_value_dict_get(call->args, a->name)))
