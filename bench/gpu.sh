@@ -25,6 +25,10 @@
 #       sparse     SparseAttention alone, in minutes: wgk bench of its Phi-3 cases (--off-irq-cpu), then wgk tune of
 #                  the cases matching SPARSE_TUNE (default phi3_decode; '' skips it) into a tuning cache in the
 #                  results, printing every candidate (DECODE_MERGE_FOLD 0/1, DECODE_WORKGROUPS, FLASH_SG_ROWS ...)
+#       ab         SparseAttention under each tunable set of SPARSE_AB ("A=1,B=2;C=3", '-' the defaults): wgk bench
+#                  of the cases matching SPARSE_AB_CASE (default phi3) in a package copy whose bench.json starts
+#                  from the set (bench/sparse_ab.py), so pairs a coordinate sweep never visits are timed;
+#                  SPARSE_AB_PKG another package folder (an older copy, for a baseline in the same call)
 #       all        check firstcall bench
 #       exec CMD.. one command with the environment (Vulkan at the NVIDIA driver, the carried libraries)
 #   Results in $OUT (else ./gpu-out): log.txt, summary.txt (the tables) and results.tar.gz (every file).
@@ -187,6 +191,16 @@ do_sparse() {
   return 0
 }
 
+do_ab() {
+  stamp ab
+  [ -n "${SPARSE_AB:-}" ] || { echo "ab: SPARSE_AB is empty: nothing to time"; return 0; }
+  local sets
+  IFS=';' read -ra sets <<< "$SPARSE_AB"
+  step python3 bench/sparse_ab.py "$BUILD/wgk" "${SPARSE_AB_PKG:-./kernels/com.microsoft.SparseAttention}" "$RES/ab" \
+    "${SPARSE_AB_CASE:-phi3}" "${sets[@]}"
+  [ -f "$RES/ab/ab.txt" ] && cat "$RES/ab/ab.txt" >> "$RES/summary.txt"
+}
+
 do_firstcall() {
   stamp firstcall
   step bash bench/firstcall.sh "$BUILD/wgk" "${FIRSTCALL_REPS:-5}"
@@ -205,8 +219,9 @@ for s in "$@"; do
   bench) do_bench ;;
   firstcall) do_firstcall ;;
   sparse) do_sparse ;;
+  ab) do_ab ;;
   all) do_check; do_firstcall; do_bench ;;
-  *) echo "gpu.sh: unknown step '$s' (check, bench, firstcall, sparse, all, exec CMD...)" >&2; status=2 ;;
+  *) echo "gpu.sh: unknown step '$s' (check, bench, firstcall, sparse, ab, all, exec CMD...)" >&2; status=2 ;;
   esac
 done
 stamp done

@@ -122,13 +122,18 @@ DERIVE = {
     "decodeRows": "(numHeads // headsPerGroup) * batch * seqLen if headsPerGroup > 0 else 0",
     "splitBlocks": "tunables.SPLIT_BLOCKS if tunables.SPLIT_BLOCKS > 0 else max(1, ceilDiv(decodeBlocksBound * decodeRows, tunables.DECODE_WORKGROUPS))",
     "decodeSplits": "ceilDiv(decodeBlocksBound, splitBlocks)",
-    # the subgroup split (`separate_decode_sg`): lane groups of 8 invocations of one subgroup each take a key at
-    # a time (DECODE_SG_KEYS in flight), no K/V staging; at the end the DECODE_WG / 8 lane groups' states meet in
-    # workgroup memory, the accumulators in rounds of decodeSgRows lane groups within 16 KiB (or the device's less)
-    "decodeSgFixedBytes": "(2 * (decodeWG // 8) * headsPerGroup + splitBlocks + (2 * headsPerGroup + 1) * maskWords + 2) * 4",
-    "decodeSgRows": "min(decodeWG // 8, (min(device.limits.maxComputeWorkgroupStorageSize, 16384) - decodeSgFixedBytes) // (headsPerGroup * headSize * 4))",
-    "decodeSgKeys": "max(1, min(tunables.DECODE_SG_KEYS, 8))",
     "hasSubgroups8": "device.features.has('subgroups') and device.adapterInfo.subgroupMinSize is defined and device.adapterInfo.subgroupMinSize >= 8",
+    # the subgroup split (`separate_decode_sg`): lane groups of decodeSgLW invocations of one subgroup (8, or 16 /
+    # 32 with DECODE_SG_LANES where the device's subgroups hold that many) each take a key at a time
+    # (DECODE_SG_KEYS in flight, the next step's too with DECODE_SG_PREFETCH), no K/V staging; at the end the
+    # DECODE_WG / decodeSgLW lane groups' states meet in workgroup memory, the accumulators in rounds of
+    # decodeSgRows lane groups within 16 KiB (or the device's less); with DECODE_MERGE_PAR the folded merge keeps
+    # each split's maximum and sum of each head there too
+    "decodeSgLW": "32 if hasSubgroups8 and tunables.DECODE_SG_LANES >= 32 and device.adapterInfo.subgroupMinSize >= 32 and headSize >= 128 and decodeWG % 32 == 0 else 16 if hasSubgroups8 and tunables.DECODE_SG_LANES >= 16 and device.adapterInfo.subgroupMinSize >= 16 and headSize >= 64 and decodeWG % 16 == 0 else 8",
+    "decodeMergeWords": "(2 * decodeSplits + 1) * headsPerGroup if tunables.DECODE_MERGE_PAR != 0 else 0",
+    "decodeSgFixedBytes": "(2 * (decodeWG // decodeSgLW) * headsPerGroup + splitBlocks + (2 * headsPerGroup + 1) * maskWords + 2 + decodeMergeWords) * 4",
+    "decodeSgRows": "min(decodeWG // decodeSgLW, (min(device.limits.maxComputeWorkgroupStorageSize, 16384) - decodeSgFixedBytes) // (headsPerGroup * headSize * 4))",
+    "decodeSgKeys": "max(1, min(tunables.DECODE_SG_KEYS, 8))",
     "decodeSgOk": "tunables.DECODE_SUBGROUPS != 0 and hasSubgroups8 and decodeWG % 8 == 0 and decodeSgRows >= 1",
     # the merge folded into the subgroup split (`separate_decode_sg_fold`): kv_append runs first, and the last split
     # of each head chunk to finish (an atomic counter per chunk) merges the chunk's heads into the output
@@ -250,7 +255,9 @@ def decode_sg_variant():
     del split["derive"]
     v["passes"][0] = shader_pass(split["id"], split["name"], split["shader"], "decode_split_separate", split["dispatch"],
                                  {"fold": "false"})
-    v["derive"] = dict(v["derive"], U="decodeSgKeys", R="decodeSgRows", VL="tunables.VEC_LOADS != 0")
+    v["derive"] = dict(v["derive"], U="decodeSgKeys", R="decodeSgRows", VL="tunables.VEC_LOADS != 0", LW="decodeSgLW",
+                       PF="tunables.DECODE_SG_PREFETCH != 0", MP="tunables.DECODE_MERGE_PAR != 0",
+                       BL="tunables.CLAMP_LOADS != 0")
     return v
 
 
@@ -327,7 +334,7 @@ def flash_sg_variant(packed, rot):
     attend["dispatch"] = {"x": "flashSgTiles", "y": "numHeads // flashSgHG", "z": "batch"}
     v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                    "TQ": "flashSgTQ", "HG": "flashSgHG", "MW": "maskWords", "R": "flashSgR",
-                   "LW": "flashSgLW", "VL": "tunables.VEC_LOADS != 0",
+                   "LW": "flashSgLW", "VL": "tunables.VEC_LOADS != 0", "BL": "tunables.CLAMP_LOADS != 0",
                    "WG": "flashSgLW * flashSgTQ * flashSgHG // flashSgR"}
     return v
 
@@ -419,11 +426,12 @@ def main():
 
 
 TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECODE_MAX_S": 4,
-            "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 128, "DECODE_WG": 128,
+            "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
             "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1,
-            "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 2,
+            "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 4, "DECODE_SG_LANES": 16, "DECODE_SG_PREFETCH": 1,
+            "DECODE_MERGE_PAR": 1,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 128,
-            "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1}
+            "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1}
 
 if __name__ == "__main__":
     sys.exit(main())

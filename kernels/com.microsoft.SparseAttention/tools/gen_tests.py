@@ -218,6 +218,19 @@ SG_CASES = [
          pasts=[1000, 129], cache=1152, variant="separate_decode_sg"),
     case("decode_sg_s4_gqa4_keys3_append_f16", B=2, S=4, N=8, KN=2, H=64, block=32, layouts=4, local=2, vstride=3,
          pasts=[300, 45], cache=352, dtype="float16", tunables={"DECODE_SG_KEYS": 3}, variant="separate_decode_sg"),
+    # the key loop without the next step's prefetch, and the folded merge one split after another (the forms
+    # before DECODE_SG_PREFETCH and DECODE_MERGE_PAR); lane groups of 8 where the device has 16 (DECODE_SG_LANES
+    # 8), and of 32 where it has 32 (else 16 or 8); one block a split over a long past (dozens of
+    # splits): the parallel merge's rounds of four records end on a partial round
+    case("decode_sg_s2_h128_gqa4_serial_f32", S=2, N=8, KN=2, H=128, block=32, layouts=4, local=3, vstride=2,
+         pasts=[900], cache=960, tunables={"DECODE_SG_PREFETCH": 0, "DECODE_MERGE_PAR": 0}, variant="separate_decode_sg"),
+    case("decode_sg_s1_h64_lanes8_keys3_f16", B=2, S=1, N=4, KN=1, H=64, block=16, layouts=2, local=2, vstride=3,
+         pasts=[500, 77], cache=512, dtype="float16", tunables={"DECODE_SG_LANES": 8, "DECODE_SG_KEYS": 3},
+         variant="separate_decode_sg"),
+    case("decode_sg_s1_h128_gqa4_lanes32_f32", S=1, N=8, KN=2, H=128, block=64, layouts=4, local=4, vstride=4,
+         pasts=[1500], cache=1536, tunables={"DECODE_SG_LANES": 32}, variant="separate_decode_sg"),
+    case("decode_sg_s1_h32_split1_f16", B=2, S=1, N=2, KN=1, H=32, block=16, layouts=2, local=3, vstride=2,
+         pasts=[1180, 600], cache=1200, dtype="float16", tunables={"SPLIT_BLOCKS": 1}, variant="separate_decode_sg"),
 ]
 
 
