@@ -18,7 +18,7 @@ if(TARGET wgk_cli)
       --dtype M=int32 --dtype T=float32 --attr num_heads=32 --attr kv_num_heads=8 --attr sparse_block_size=64)
   # without rotary, two passes: the split appends the new K/V rows itself; the merge takes a workgroup per row
   add_test(NAME sparse_decode_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 16 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    "variant  separate_decode\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split[^\n]*\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x1x4096
     --shape key=1x1x1024 --shape value=1x1x1024)
   # the subgroup split (lane groups of 8 invocations): chosen where subgroups hold >= 8 invocations (the described
@@ -28,10 +28,10 @@ if(TARGET wgk_cli)
   # by default the merge is folded into it (`separate_decode_sg_fold`): kv_append, then one split pass whose last
   # workgroup per head chunk merges (a counter per chunk); DECODE_MERGE_FOLD 0 keeps the merge pass
   add_test(NAME sparse_decode_sg_fold_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\nscratch  counter: uint32 \\[8\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 2 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 16 x 8 x 1\n[^\n]*\ntunables"
+    "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\nscratch  counter: uint32 \\[8\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 2 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\ntunables"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
   add_test(NAME sparse_decode_sg_selected COMMAND ${WGK_RUN_TEST} --expect
-    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 17, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 16 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
+    "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
     --tunable DECODE_MERGE_FOLD=0)
   add_test(NAME sparse_decode_sg_tuned_off COMMAND ${WGK_RUN_TEST} --expect
