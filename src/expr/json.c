@@ -343,16 +343,6 @@ expr_value *expr_value_device_from_json(const json_t *json, util_error *err) {
   return dev;
 }
 
-static expr_value *int_list(const int64_t *ints, size_t count) {
-  expr_value *list = expr_value_list();
-  for (size_t i = 0; list && i < count; i++)
-    if (!expr_value_list_append(list, expr_value_int(ints[i]))) {
-      expr_value_release(list);
-      return NULL;
-    }
-  return list;
-}
-
 /* The value of one entry; *skip when an EXPR_ENTRY_GIVEN entry has neither a given value nor a default. */
 static expr_value *entry_value(const expr_entry *e, bool *skip, util_error *err) {
   const expr_value *given = NULL;
@@ -369,7 +359,7 @@ static expr_value *entry_value(const expr_entry *e, bool *skip, util_error *err)
   case EXPR_ENTRY_STRING:
     return expr_value_string(e->s);
   case EXPR_ENTRY_INTS:
-    return int_list(e->ints, (size_t)e->i);
+    return expr_value_int_list(e->ints, (size_t)e->i);
   case EXPR_ENTRY_GIVEN:
     given = e->value ? expr_value_dict_get(e->value, e->name) : NULL;
     if (given) return expr_value_ref(given);

@@ -156,6 +156,16 @@ bool expr_value_list_append(expr_value *list, expr_value *item) {
   return true;
 }
 
+expr_value *expr_value_int_list(const int64_t *ints, size_t count) {
+  expr_value *list = expr_value_list();
+  for (size_t i = 0; list && i < count; i++)
+    if (!expr_value_list_append(list, expr_value_int(ints[i]))) {
+      expr_value_release(list);
+      return NULL;
+    }
+  return list;
+}
+
 static long dict_find(const expr_value *d, const char *key) {
   for (size_t i = 0; i < d->u.dict.len; i++)
     if (strcmp(d->u.dict.keys[i], key) == 0) return (long)i;

@@ -67,6 +67,7 @@ expr_value *expr_value_string(const char *s);
 expr_value *expr_value_string_n(const char *s, size_t len);
 expr_value *expr_value_list(void);
 expr_value *expr_value_dict(void);
+expr_value *expr_value_int_list(const int64_t *ints, size_t count); /* [ints...], each clamped as above */
 /* A callable bound to self (self may be NULL; a reference to it is kept). name is for messages. */
 expr_value *expr_value_func(const char *name, expr_native_fn fn, const expr_value *self);
 

@@ -153,15 +153,7 @@ bool plan_scope_put(expr_value *scope, const char *group, const char *name, expr
   return expr_value_dict_set(g, name, value);
 }
 
-expr_value *plan_shape_value(int rank, const int64_t *shape) {
-  expr_value *list = expr_value_list();
-  for (int d = 0; list && d < rank; d++)
-    if (!expr_value_list_append(list, expr_value_int(shape[d]))) {
-      expr_value_release(list);
-      return NULL;
-    }
-  return list;
-}
+expr_value *plan_shape_value(int rank, const int64_t *shape) { return expr_value_int_list(shape, (size_t)rank); }
 
 /* The WGSL scalar a type variable stands for: the storage projection of its ports if any, else its dtype. */
 const char *plan_type_wgsl(const manifest_model *m, const char *type_var, const char *logical) {

@@ -301,16 +301,6 @@ static wgk_status check_input(wgk_context *ctx, const char *op, const char *what
   return st;
 }
 
-static expr_value *int_list(const int64_t *ints, size_t count) {
-  expr_value *v = expr_value_list();
-  for (size_t i = 0; v && i < count; i++)
-    if (!expr_value_list_append(v, expr_value_int(ints[i]))) {
-      expr_value_release(v);
-      return NULL;
-    }
-  return v;
-}
-
 /* The value of a checked setter input (*out NULL when out of memory, which check_text reports). */
 static wgk_status build_value(wgk_context *ctx, const char *op, const char *what, const char *name, const value_in *in,
                               expr_value **out) {
@@ -318,7 +308,7 @@ static wgk_status build_value(wgk_context *ctx, const char *op, const char *what
   if (in->kind == V_INT) *out = expr_value_int(in->i);
   if (in->kind == V_FLOAT) *out = expr_value_float(in->f);
   if (in->kind == V_STRING) *out = expr_value_string(in->s);
-  if (in->kind == V_INTS) *out = int_list(in->ints, in->count);
+  if (in->kind == V_INTS) *out = expr_value_int_list(in->ints, in->count);
   if (in->kind != V_JSON) return WGK_OK;
   json_error_t jerr;
   json_t *j = json_loads(in->s, JSON_DECODE_ANY, &jerr);
