@@ -160,18 +160,20 @@ static void sparse_contract(void **state) {
   assert_string_equal(bs->values_json[0], "16");
   assert_string_equal(bs->values_json[3], "128");
   assert_string_equal(wgk_kernel_find_attr(k, "scale")->default_json, "0.0");
-  assert_int_equal(wgk_kernel_variant_count(k), 42);
+  assert_int_equal(wgk_kernel_variant_count(k), 50);
   assert_string_equal(wgk_kernel_variant_id(k, 0), "separate_decode_sg_fold"); /* the merge folded into the split */
   assert_string_equal(wgk_kernel_variant_id(k, 1), "separate_decode_sg");      /* subgroups of >= 8 */
   assert_string_equal(wgk_kernel_variant_id(k, 2), "separate_decode");
-  assert_string_equal(wgk_kernel_variant_id(k, 11), "separate_flash_sg"); /* subgroups of >= 8 */
-  assert_string_equal(wgk_kernel_variant_id(k, 18), "packed_rotary_flash");
-  assert_string_equal(wgk_kernel_variant_id(k, 22), "packed_rotary");
-  assert_string_equal(wgk_kernel_variant_id(k, 23), "separate_decode_sg_fold_f16packed"); /* without shader-f16 */
-  assert_string_equal(wgk_kernel_variant_id(k, 24), "separate_decode_sg_f16packed");
-  assert_string_equal(wgk_kernel_variant_id(k, 30), "separate_flash_sg_f16packed");
-  assert_string_equal(wgk_kernel_variant_id(k, 37), "packed_rotary_flash_f16packed");
-  assert_string_equal(wgk_kernel_variant_id(k, 41), "packed_rotary_f16packed");
+  assert_string_equal(wgk_kernel_variant_id(k, 7), "separate_tiled");     /* PROMPT_FORM 1 */
+  assert_string_equal(wgk_kernel_variant_id(k, 15), "separate_flash_sg"); /* subgroups of >= 8 */
+  assert_string_equal(wgk_kernel_variant_id(k, 22), "packed_rotary_flash");
+  assert_string_equal(wgk_kernel_variant_id(k, 26), "packed_rotary");
+  assert_string_equal(wgk_kernel_variant_id(k, 27), "separate_decode_sg_fold_f16packed"); /* without shader-f16 */
+  assert_string_equal(wgk_kernel_variant_id(k, 28), "separate_decode_sg_f16packed");
+  assert_string_equal(wgk_kernel_variant_id(k, 34), "separate_tiled_f16packed");
+  assert_string_equal(wgk_kernel_variant_id(k, 38), "separate_flash_sg_f16packed");
+  assert_string_equal(wgk_kernel_variant_id(k, 45), "packed_rotary_flash_f16packed");
+  assert_string_equal(wgk_kernel_variant_id(k, 49), "packed_rotary_f16packed");
   wgk_kernel_destroy(k);
   wgk_context_destroy(ctx);
 }

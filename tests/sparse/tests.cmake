@@ -69,6 +69,22 @@ if(TARGET wgk_cli)
   add_test(NAME sparse_flash_sg_not_on_subgroups_of_4 COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash\n.*separate_flash_sg: flashSgOk is false: hasSubgroups8 is false"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups4.device.json)
+  # the tiled prompt (PROMPT_FORM 1; the default 0 keeps the forms above): a workgroup per 64 positions of a head,
+  # chunks sized to the device's workgroup memory (32 KiB, lavapipe's, on the described device: 32 dimensions and
+  # 16 V rows), before the subgroup-matrix form the device also offers; a
+  # device with the WebGPU default of 16 KiB has no room for its 64 x 64 weights and takes the form it would have
+  add_test(NAME sparse_tiled_selected COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_tiled\n.*pass     attend \\(sparse_attention_tiled, sparse-attention-tiled.wgsl.jinja\\)\n  dispatch 33 x 32 x 1\n"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
+    --tunable PROMPT_FORM=1)
+  add_test(NAME sparse_tiled_chunks_lavapipe COMMAND ${WGK_RUN_TEST} --expect
+    "const DC: u32 = 32u;\nconst VC: u32 = 16u;\n"
+    -- $<TARGET_FILE:wgk_cli> render ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
+    --tunable PROMPT_FORM=1 --pass attend)
+  add_test(NAME sparse_tiled_needs_workgroup_memory COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_flash_sg\n.*separate_tiled: tiledOk is false: tiledDC > 0 is false"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_PROMPT} --device ${CMAKE_CURRENT_LIST_DIR}/subgroups32.device.json
+    --tunable PROMPT_FORM=1)
   add_test(NAME sparse_prompt_not_decode COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_flash\n.*separate_decode: decodeOk is false"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3} --shape query=1x16x4096 --shape key=1x16x1024 --shape value=1x16x1024)
@@ -119,7 +135,7 @@ if(TARGET wgk_cli)
     sparse_decode_sg_tuned_off
     sparse_decode_sg_not_on_subgroups_of_4 sparse_decode_append_on_8_storage_buffers sparse_flash_sg_selected
     sparse_flash_sg_wg512 sparse_flash_sg_tuned_off sparse_flash_sg_not_on_subgroups_of_4 sparse_prompt_not_decode
-    sparse_do_rotary_flag_only sparse_rotary_interleaved_flag_only f16_explain_native f16_explain_packed
+    sparse_tiled_selected sparse_tiled_chunks_lavapipe sparse_tiled_needs_workgroup_memory sparse_do_rotary_flag_only sparse_rotary_interleaved_flag_only f16_explain_native f16_explain_packed
     f16_explain_sparse_decode_packed f16_explain_sparse_prompt_packed f16_disable_features_unknown
     PROPERTIES LABELS "plan")
 endif()

@@ -9,6 +9,8 @@ import json
 import os
 import sys
 
+# workgroup memory of the tiled prompt at d-chunk %s and V chunk %s (bytes; see tiledDC)
+MEM = "(max(2 * %s * 17, 1024) + %s * headSize // 4 + 256) * 16 + (2 * tiledNQ * maskWords + 2 * tiledTW + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize"
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "build", "webgpu", "manifest.json")
 
@@ -153,7 +155,20 @@ DERIVE = {
         % (t, t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashSgTiles": "(seqLen + 2 * flashSgTQ - 2) // flashSgTQ if flashSgTQ > 0 else 0",
     "flashSgOk": "tunables.FLASH_SUBGROUPS != 0 and tunables.FLASH_ROWS != 0 and hasSubgroups8 and headSize % 32 == 0 and headSize <= 128 and flashSgTQ >= 4 and (2 * flashSgHG * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize and flashSgTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // flashSgHG <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
-}
+    # the tiled prompt (`*_tiled`, PROMPT_FORM 1): 64 positions of one head a workgroup of 256 invocations, S = Q K^T
+    # and O += P V as register-tiled products (4 rows x 4 keys, 4 rows x H / 64 vec4 columns an invocation)
+    # through workgroup memory: Q^T and K^T staged in chunks of tiledDC dimensions (the largest of 64, 32, 16
+    # up to PROMPT_TILE_DC that fits), P over them, V in chunks of tiledVC keys (the largest up to
+    # PROMPT_TILE_VC that fits beside them), the row maxima's partials (4 KiB) and the layout bits
+    "tiledNQ": "64 // blockSize if blockSize > 0 and blockSize < 64 else 1",
+    "tiledTW": "max(1, ceilDiv(ceilDiv(maxBlocks * blockSize, 64), 32))",
+    "tiledDC": "pick([%s], 0)" % ", ".join(
+        "[%d <= tunables.PROMPT_TILE_DC and headSize %% %d == 0 and %s, %d]" % (d, d, MEM % (d, 8), d)
+        for d in (64, 32, 16)),
+    "tiledVC": "pick([%s], 0)" % ", ".join(
+        "[%d <= tunables.PROMPT_TILE_VC and %s, %d]" % (v, MEM % ("tiledDC", v), v) for v in (64, 32, 16, 8)),
+    "tiledTiles": "(seqLen + 126) // 64",
+    "tiledOk": "tunables.PROMPT_FORM == 1 and headSize % 64 == 0 and headSize <= 256 and tiledDC > 0 and tiledVC > 0 and device.limits.maxComputeInvocationsPerWorkgroup >= 256 and device.limits.maxComputeWorkgroupSizeX >= 256 and tiledTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",}
 
 FIELDS = [
     ("batch", "u32", "batch"), ("seqLen", "u32", "seqLen"), ("numHeads", "u32", "numHeads"),
@@ -339,6 +354,21 @@ def flash_sg_variant(packed, rot):
     return v
 
 
+def tiled_variant(packed, rot):
+    """The tiled prompt (PROMPT_FORM 1): where it is asked for and fits, before every other prompt form."""
+    v = flash_variant(packed, rot)
+    v["id"] = v["id"].replace("_flash", "_tiled")
+    v["when"] = ["tiledOk" if w == "flashOk" else w for w in v["when"]]
+    attend = v["passes"][-1]
+    attend["name"] = "sparse_attention_tiled"
+    attend["shader"] = "sparse-attention-tiled.wgsl.jinja"
+    attend["dispatch"] = {"x": "tiledTiles", "y": "numHeads", "z": "batch"}
+    v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
+                   "BS": "blockSize", "MW": "maskWords", "NQ": "tiledNQ", "TW": "tiledTW", "DC": "tiledDC",
+                   "VC": "tiledVC"}
+    return v
+
+
 def variant(packed, rot, sgmat):
     layout = "packed" if packed else "separate"
     vid = "%s%s%s" % (layout, "_rotary" if rot else "", "_sgmat" if sgmat else "")
@@ -398,6 +428,7 @@ def main():
         attributes.setdefault(name, {})["description"] = desc
     variants = [decode_sg_fold_variant(), decode_sg_variant()] + [decode_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [decode_variant(False, False, fused=False)] + \
+               [tiled_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [variant(p, r, True) for p in (False, True) for r in (False, True)] + \
                [flash_sg_variant(p, r) for p in (False, True) for r in (False, True)] + \
                [flash_variant(p, r) for p in (False, True) for r in (False, True)] + \
@@ -405,6 +436,7 @@ def main():
     variants += [f16_packed(decode_sg_fold_variant()), f16_packed(decode_sg_variant())] + \
                 [f16_packed(decode_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(decode_variant(False, False, fused=False))] + \
+                [f16_packed(tiled_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(flash_sg_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(flash_variant(p, r)) for p in (False, True) for r in (False, True)] + \
                 [f16_packed(variant(p, r, False)) for p in (False, True) for r in (False, True)]
@@ -431,7 +463,8 @@ TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECOD
             "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 4, "DECODE_SG_LANES": 16, "DECODE_SG_PREFETCH": 1,
             "DECODE_MERGE_PAR": 1,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 128,
-            "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1}
+            "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1,
+            "PROMPT_FORM": 0, "PROMPT_TILE_DC": 64, "PROMPT_TILE_VC": 64}
 
 if __name__ == "__main__":
     sys.exit(main())

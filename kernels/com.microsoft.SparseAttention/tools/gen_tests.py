@@ -233,6 +233,39 @@ SG_CASES = [
          pasts=[1180, 600], cache=1200, dtype="float16", tunables={"SPLIT_BLOCKS": 1}, variant="separate_decode_sg"),
 ]
 
+# the tiled prompt (`*_tiled`, PROMPT_FORM 1: 64 positions of one head a workgroup, S and PV as register-tiled
+# products through workgroup memory): blocks of 16, 32, 64 and 128 (several query blocks a tile below 64, two
+# key tiles a block at 128), GQA 1, 2 and 4, 1 to 4 layouts, sequences off the 64 grid with padding, a chunk
+# after per-batch pasts off the grid, packed QKV, rotary in both pairings, H 64, 128 and 256, and the smallest
+# d and V chunks (PROMPT_TILE_DC 16, PROMPT_TILE_VC 8)
+T1 = {"PROMPT_FORM": 1}
+TILED_CASES = [
+    case("tiled_prompt_h64_b64_gqa2_f32", S=128, N=2, KN=1, H=64, block=64, layouts=2, local=1, vstride=2, tunables=T1,
+         variant="separate_tiled"),
+    case("tiled_prompt_h128_gqa4_b32_padding_f32", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
+         vstride=2, kts=[100, 37], tunables=T1, variant="separate_tiled"),
+    case("tiled_prompt_h128_gqa4_b32_padding_f16", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
+         vstride=2, kts=[100, 37], dtype="float16", tunables=T1, variant="separate_tiled"),
+    case("tiled_prompt_h64_b16_layouts2_f16", S=80, N=4, KN=1, H=64, block=16, layouts=2, local=2, vstride=3,
+         dtype="float16", tunables=T1, variant="separate_tiled"),
+    case("tiled_chunk_s50_past_h64_b32_f32", B=2, S=50, N=4, KN=2, H=64, block=32, layouts=2, local=2, vstride=2,
+         pasts=[30, 77], cache=128, tunables=T1, variant="separate_tiled"),
+    case("tiled_prompt_h64_b128_gqa1_f32", S=200, N=2, KN=2, H=64, block=128, local=1, vstride=2, tunables=T1,
+         variant="separate_tiled"),
+    case("tiled_prompt_h128_b64_gqa4_layouts4_f16", S=192, N=8, KN=2, H=128, block=64, layouts=4, local=1, vstride=2,
+         dtype="float16", tunables=T1, variant="separate_tiled"),
+    case("tiled_prompt_h128_b64_dc16_vc8_f32", S=130, N=4, KN=1, H=128, block=64, layouts=2, local=1, vstride=2,
+         tunables=dict(T1, PROMPT_TILE_DC=16, PROMPT_TILE_VC=8), variant="separate_tiled"),
+    case("tiled_prompt_packed_neox_f16", S=70, N=4, KN=2, H=64, block=32, layouts=2, local=2, vstride=2, packed=True,
+         rotary="neox", rot=32, dtype="float16", tunables=T1, variant="packed_rotary_tiled"),
+    case("tiled_prompt_packed_f32", S=96, N=4, KN=2, H=64, block=32, layouts=4, local=1, vstride=2, packed=True,
+         tunables=T1, variant="packed_tiled"),
+    case("tiled_prompt_interleaved_f32", S=64, N=2, KN=1, H=128, block=64, local=1, vstride=2,
+         rotary="interleaved", rot=64, tunables=T1, variant="separate_rotary_tiled"),
+    case("tiled_prompt_h256_f32", S=72, N=2, KN=1, H=256, block=64, local=1, vstride=2, tunables=T1,
+         variant="separate_tiled"),
+]
+
 
 def fold_twin(c):
     """A `separate_decode_sg` case as the folded merge (`separate_decode_sg_fold`, the default, id `..._fold_<dtype>`)
@@ -350,7 +383,7 @@ def refusal(cid, kw, text):
 
 
 def main():
-    cases = with_flash_sg_twins(with_sg_twins(CASES + SG_CASES + FSG_CASES)) + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
+    cases = with_flash_sg_twins(with_sg_twins(CASES + SG_CASES + FSG_CASES)) + TILED_CASES + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
     doc = {"schema": 1,
            "description": "SparseAttention against the double reference: block sizes, GQA, packed QKV, rotary, "
                           "float16, prompt/decode/chunked, per-batch past lengths, layouts.",
@@ -388,8 +421,12 @@ def bench_case(bid, S, past, dtype):
 
 
 def write_bench():
-    cases = [bench_case("phi3_prompt_4096_f16", 4096, 0, "float16"), bench_case("phi3_prompt_4096_f32", 4096, 0, "float32"),
-             bench_case("phi3_decode_past8191_f16", 1, 8191, "float16"),
+    # the tiled prompt form (PROMPT_FORM 1) as its own cases, so `wgk tune --case prompt` sweeps its chunk sizes
+    # (a tuner keeps a case's variant: PROMPT_FORM swept from 0 would change it and is refused)
+    tiled = [dict(bench_case("phi3_prompt_4096_%s_tiled" % sfx, 4096, 0, dt), tunables={"PROMPT_FORM": 1})
+             for sfx, dt in (("f16", "float16"), ("f32", "float32"))]
+    cases = [bench_case("phi3_prompt_4096_f16", 4096, 0, "float16"), bench_case("phi3_prompt_4096_f32", 4096, 0, "float32")] + \
+        tiled + [bench_case("phi3_decode_past8191_f16", 1, 8191, "float16"),
              bench_case("phi3_decode_past8191_f32", 1, 8191, "float32")]
     doc = {"schema": 1, "description": "Phi-3-small SparseAttention shapes: a 4096-token prompt and one decode step "
            "after 8191 cached tokens. float16 runs everywhere: f16 storage with shader-f16, else two halves per u32 word.", "defaults": {"warmup": 3, "iterations": 20}, "cases": cases}
