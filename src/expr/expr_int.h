@@ -133,6 +133,9 @@ typedef struct expr_parser {
   int depth;              /* nesting, bounded by WGK_EXPR_MAX_DEPTH */
   expr_arena **arena;     /* where nodes go */
   util_error *err;        /* first error wins */
+  /* expr_position's count without a map: the newlines before `lines_at` and where the last of them ended (nodes are
+   * made mostly in text order, so each position is counted on from the one before, not from the start) */
+  size_t lines_at, lines, line_start;
 } expr_parser;
 
 void expr_parser_init(expr_parser *p, const char *text, size_t len, size_t pos, const char *source, expr_arena **arena,
@@ -141,7 +144,7 @@ void expr_next(expr_parser *p);                          /* advances to the next
 bool expr_accept_name(expr_parser *p, const char *word); /* consumes the name word if it is next */
 bool expr_at_name(const expr_parser *p, const char *word);
 /* Line, column and source name of a byte offset. */
-const char *expr_position(const expr_parser *p, size_t offset, int *line, int *col);
+const char *expr_position(expr_parser *p, size_t offset, int *line, int *col);
 wgk_status expr_syntax_error(expr_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 expr_node *expr_parse_expression(expr_parser *p); /* full expression: conditional and below */
 expr_node *expr_parse_primary(expr_parser *p);    /* one literal, name, parenthesised or bracketed form */

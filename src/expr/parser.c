@@ -41,22 +41,23 @@ void expr_arena_free(expr_arena *a) {
   }
 }
 
-const char *expr_position(const expr_parser *p, size_t offset, int *line, int *col) {
+const char *expr_position(expr_parser *p, size_t offset, int *line, int *col) {
   if (p->map) {
     size_t k = offset < p->map->len ? offset : p->map->len;
     *line = p->map->line[k];
     *col = p->map->col[k];
     return p->map->files[p->map->file[k]];
   }
-  int l = 1;
-  size_t ls = 0;
-  for (size_t i = 0; i < offset && i < p->len; i++)
+  size_t end = offset < p->len ? offset : p->len;
+  if (end < p->lines_at) p->lines_at = p->lines = p->line_start = 0; /* behind the last one: count from the start */
+  for (size_t i = p->lines_at; i < end; i++)
     if (p->text[i] == '\n') {
-      l++;
-      ls = i + 1;
+      p->lines++;
+      p->line_start = i + 1;
     }
-  *line = l;
-  *col = (int)(offset - ls) + 1;
+  p->lines_at = end;
+  *line = (int)p->lines + 1;
+  *col = (int)(offset - p->line_start) + 1;
   return p->source;
 }
 

@@ -274,6 +274,12 @@ static void test_errors(void **state) {
   expect_error("l | nope", WGK_ERR_EVAL, "<expr>:1:5: unknown filter 'nope' for list");
   expect_error("3 is nope", WGK_ERR_EVAL, "<expr>:1:6: unknown test 'nope'");
   expect_error("'a\\q'", WGK_ERR_PARSE, "<expr>:1:1: unknown escape '\\q' in string");
+  /* Lines and columns past a newline (the parser counts them on from the position before, not from the start) */
+  expect_error("1 +\n(10\n/ 0)", WGK_ERR_EVAL, "<expr>:3:1: division by zero");
+  expect_error("[1,\n 2,\n nope]", WGK_ERR_EVAL, "<expr>:3:2: unknown name 'nope'");
+  expect_error("dim(\n shapes.X,\n  1.5)", WGK_ERR_EVAL, "<expr>:1:1: dim() needs an integer axis, got float");
+  expect_error("1\n +\n  \n   nope(\n2) + dim(\nshapes.X, 0.5)", WGK_ERR_EVAL, "<expr>:4:4: unknown name 'nope'");
+  expect_error("1 +\n  dim(shapes.X,\n 2.5)", WGK_ERR_EVAL, "<expr>:2:3: dim() needs an integer axis, got float");
 }
 
 static void test_limits(void **state) {
