@@ -446,19 +446,20 @@ static void phase_context(run_phases *ph, wgk_context *ctx, uint64_t context_cpu
   ph->cpu_mark = c;
 }
 
-/* wgk_prepare: plan and compile (shader modules and pipelines, from the context's compile clocks). */
+/* wgk_prepare: plan and compile (shader modules and pipelines, from the context's compile clocks, wall and CPU). */
 static bool prepare_timed(wgk_context *ctx, wgk_call *call, run_phases *ph) {
-  double s0, p0, s1, p1;
+  double s0, p0, s1, p1, c0 = rt_context_compile_cpu_ns(ctx);
   rt_context_compile_ns(ctx, &s0, &p0);
   wgk_status st = wgk_prepare(call);
   rt_context_compile_ns(ctx, &s1, &p1);
+  double compile_cpu = (rt_context_compile_cpu_ns(ctx) - c0) * 1e-6;
   uint64_t t = util_now_ns(), c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID);
   double all = (double)(t - ph->mark) * 1e-6, compile = (s1 - s0 + p1 - p0) * 1e-6;
-  double cpu = (double)(c - ph->cpu_mark) * 1e-6, share = all > 0 ? compile / all : 0; /* CPU split as the wall */
+  double cpu = (double)(c - ph->cpu_mark) * 1e-6;
   ph->ms[PH_COMPILE] += compile;
   ph->ms[PH_PLAN] += all - compile;
-  ph->cpu[PH_COMPILE] += cpu * share;
-  ph->cpu[PH_PLAN] += cpu * (1 - share);
+  ph->cpu[PH_COMPILE] += compile_cpu;
+  ph->cpu[PH_PLAN] += cpu - compile_cpu;
   ph->mark = t;
   ph->cpu_mark = c;
   if (st) cli_error("run", "%s", wgk_context_errmsg(ctx));

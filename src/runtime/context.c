@@ -172,3 +172,10 @@ void rt_context_compile_ns(const wgk_context *ctx, double *shader_ns, double *pi
   *pipeline_ns = ctx->pipeline_ns;
   rt_unlock((wgk_context *)ctx);
 }
+
+double rt_context_compile_cpu_ns(const wgk_context *ctx) {
+  rt_lock((wgk_context *)ctx);
+  double ns = ctx->compile_cpu_ns;
+  rt_unlock((wgk_context *)ctx);
+  return ns;
+}

@@ -46,7 +46,7 @@ static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash,
   }
   e->n_layout = pass->n_bindings;
   for (size_t i = 0; i < pass->n_bindings; i++) e->layout[i] = binding_type(pass->bindings[i].buffer);
-  double t0 = (double)util_now_ns();
+  double t0 = (double)util_now_ns(), c0 = (double)util_process_cpu_ns();
   wgk_status st = gpu_shader_create(ctx->dev, pass->wgsl, pass->label, &e->shader, &ctx->err);
   double t1 = (double)util_now_ns();
   ctx->shader_ns += t1 - t0;
@@ -55,6 +55,7 @@ static wgk_status create(wgk_context *ctx, const plan_pass *pass, uint64_t hash,
     st = gpu_pipeline_create(ctx->dev, e->shader, e->layout, e->n_layout, "main", pass->label, &e->pipeline, &ctx->err);
     ctx->pipeline_ns += (double)util_now_ns() - t1;
   }
+  ctx->compile_cpu_ns += (double)util_process_cpu_ns() - c0;
   if (st != WGK_OK) {
     point_at_template(ctx, pass);
     gpu_shader_destroy(e->shader);

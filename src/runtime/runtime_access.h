@@ -56,6 +56,8 @@ uint64_t rt_call_gpu_span(const wgk_call *call);
 
 /* Time the context spent creating shader modules and pipelines so far (ns): `wgk bench --first-call`. */
 void rt_context_compile_ns(const wgk_context *ctx, double *shader_ns /* OUT */, double *pipeline_ns /* OUT */);
+/* The process's CPU time over the same (ns): `wgk run -v`'s compile. */
+double rt_context_compile_cpu_ns(const wgk_context *ctx);
 
 /* The tuning cache's shape key of the call's inputs (runtime/tuning.h). */
 bool rt_call_shape_key(const wgk_call *call, util_dynbuf *out);

@@ -87,6 +87,7 @@ struct wgk_context {
   rt_pipeline_entry **pipelines; /* pipeline cache, shared by every kernel; entries never move */
   size_t n_pipelines;            /* entries in use */
   double shader_ns, pipeline_ns; /* time spent creating shader modules / pipelines (pipeline_cache.c) */
+  double compile_cpu_ns;         /* the process's CPU time over the same (`wgk run -v`'s compile) */
   uint64_t bind_clock;           /* ticks of bind-group use, for eviction */
   bool verbose;                  /* log cache decisions to stderr */
   uint32_t wait_ms;              /* longest wait for the GPU: WGK_WAIT_MS, or env WGK_WAIT_TIMEOUT_MS */

@@ -16,4 +16,11 @@ static inline double util_now_us(void) { return (double)util_now_ns() * 1e-3; }
 
 static inline double util_now_s(void) { return (double)util_now_ns() * 1e-9; }
 
+/* The process's CPU time (every thread's), for phases that a loaded machine's wall time blurs. */
+static inline uint64_t util_process_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 #endif

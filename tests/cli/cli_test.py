@@ -73,6 +73,8 @@ try:
         cpu_names = tuple(n for n in names if n not in ("instance", "adapter", "device"))
         check(tuple(got) == cpu_names, f"cpu phases named in order: {tuple(got)}")
         check(start > 0 and context > 0 and got["run"] > 0, f"cpu phases timed: start {start}, context {context}, {got}")
+        # compile is the CPU over the context's compile clock (a first call makes a shader module), plan the rest
+        check(got["compile"] > 0 and got["plan"] >= 0, f"cpu compile measured, plan the rest of prepare: {got}")
         check(abs(start + context + sum(got.values()) - process) < 0.2 + 0.05 * len(got), f"process = the sum: {m.group(0)}")
         check(abs(process - context - beyond) < 0.2, f"beyond the device = process - context: {m.group(0)}")
     # the GPU time only with --gpu-time (timestamp queries cost a first call)
