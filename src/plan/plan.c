@@ -416,37 +416,13 @@ static wgk_status check_clause(plan_planner *p, const manifest_expr *clause, con
   return WGK_OK;
 }
 
-static void storage_count(const manifest_variant *v, uint32_t *storage, uint32_t *uniform) {
-  *storage = *uniform = 0;
-  for (size_t i = 0; i < v->n_passes; i++) {
-    uint32_t s = 0, u = 0;
-    for (size_t b = 0; b < v->passes[i].bindings->n_bindings; b++)
-      if (v->passes[i].bindings->bindings[b].buffer == WGK_BUFFER_UNIFORM)
-        u++;
-      else
-        s++;
-    if (s > *storage) *storage = s;
-    if (u > *uniform) *uniform = u;
-  }
-}
-
+/* Why variant v does not take the call: the device's reason (decided when the planner was made), else the first
+ * `when` clause that is not true; nothing when it takes it. */
 static wgk_status variant_reason(plan_planner *p, const manifest_variant *v, const expr_value *scope,
                                  const expr_value *failures, util_dynbuf *why, util_error *err) {
-  plan_requires_reason(p, v->requires, why);
-  if (why->failed && !why->over)
-    return util_error_oom(err, NULL, "planning a call"); /* a reason lost for memory is not "accepted" */
-  if (why->len) return WGK_OK;
-  uint32_t storage, uniform;
-  storage_count(v, &storage, &uniform);
-  const device_limits *lim = &p->device->limits;
-  if (storage > lim->maxStorageBuffersPerShaderStage) {
-    util_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage,
-                       lim->maxStorageBuffersPerShaderStage);
-    return WGK_OK;
-  }
-  if (uniform > lim->maxUniformBuffersPerShaderStage) {
-    util_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform,
-                       lim->maxUniformBuffersPerShaderStage);
+  const char *device_why = p->device_why[v - p->m->variants];
+  if (device_why) {
+    util_dynbuf_append_str(why, device_why);
     return WGK_OK;
   }
   for (size_t c = 0; c < v->n_when && why->len == 0; c++) {

@@ -18,7 +18,8 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
   p->device = device;
   p->device_value = expr_value_device(device);
   p->exprs = expr_cache_create();
-  if (!p->device_value || !p->exprs) {
+  if (p->device_value) p->device_why = plan_device_reasons(p);
+  if (!p->device_value || !p->exprs || !p->device_why) {
     plan_planner_free(p);
     return util_error_oom(err, NULL, "creating a planner");
   }
@@ -34,6 +35,7 @@ void plan_planner_free(plan_planner *p) {
     tmpl_free(p->tmpls[i].parsed);
   }
   free(p->tmpls);
+  plan_device_reasons_free(p->device_why, p->m->n_variants);
   expr_value_release(p->device_value);
   free(p);
 }

@@ -1,6 +1,8 @@
-/* spec 2.1 `requires` against the device (the public loader's check, with the device's answer in every
- * reason): features, minimum limits, adapterInfo.subgroupMinSize, subgroupMatrixConfigs. */
+/* What the device allows of each variant, decided once when the planner is made (the device is fixed for a
+ * planner): spec 2.1 `requires` (the public loader's check, with the device's answer in every reason: features,
+ * minimum limits, adapterInfo.subgroupMinSize, subgroupMatrixConfigs), then the buffer budget per shader stage. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/planner_internal.h"
@@ -39,7 +41,7 @@ static bool config_matches(const json_t *want, const device_subgroup_matrix_conf
          (!k || json_integer_value(k) == have->K);
 }
 
-void plan_requires_reason(const plan_planner *p, const manifest_requires *r, util_dynbuf *why) {
+static void requires_reason(const plan_planner *p, const manifest_requires *r, util_dynbuf *why) {
   if (!r) return;
   const device_desc *d = p->device;
   for (size_t i = 0; i < r->n_features; i++) {
@@ -89,4 +91,56 @@ void plan_requires_reason(const plan_planner *p, const manifest_requires *r, uti
     }
     util_dynbuf_append_str(why, "])");
   }
+}
+
+/* The most storage and uniform bindings one pass of v has. */
+static void storage_count(const manifest_variant *v, uint32_t *storage, uint32_t *uniform) {
+  *storage = *uniform = 0;
+  for (size_t i = 0; i < v->n_passes; i++) {
+    uint32_t s = 0, u = 0;
+    for (size_t b = 0; b < v->passes[i].bindings->n_bindings; b++)
+      if (v->passes[i].bindings->bindings[b].buffer == WGK_BUFFER_UNIFORM)
+        u++;
+      else
+        s++;
+    if (s > *storage) *storage = s;
+    if (u > *uniform) *uniform = u;
+  }
+}
+
+static void device_reason(const plan_planner *p, const manifest_variant *v, util_dynbuf *why) {
+  requires_reason(p, v->requires, why);
+  if (why->len) return;
+  uint32_t storage, uniform;
+  storage_count(v, &storage, &uniform);
+  const device_limits *lim = &p->device->limits;
+  if (storage > lim->maxStorageBuffersPerShaderStage)
+    util_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage,
+                       lim->maxStorageBuffersPerShaderStage);
+  else if (uniform > lim->maxUniformBuffersPerShaderStage)
+    util_dynbuf_printf(why, "needs %u uniform buffers per stage, the device allows %u", uniform,
+                       lim->maxUniformBuffersPerShaderStage);
+}
+
+char **plan_device_reasons(const plan_planner *p) {
+  size_t n = p->m->n_variants;
+  char **out = calloc(n ? n : 1, sizeof *out);
+  for (size_t i = 0; out && i < n; i++) {
+    util_dynbuf why;
+    util_dynbuf_init(&why, 1 << 16);
+    device_reason(p, &p->m->variants[i], &why);
+    bool lost = why.failed && !why.over; /* a reason lost for memory is not "accepted" */
+    if (!lost && why.len) lost = !(out[i] = strdup(util_dynbuf_str(&why)));
+    util_dynbuf_free(&why);
+    if (lost) {
+      plan_device_reasons_free(out, i);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+void plan_device_reasons_free(char **reasons, size_t n) {
+  for (size_t i = 0; reasons && i < n; i++) free(reasons[i]);
+  free(reasons);
 }
