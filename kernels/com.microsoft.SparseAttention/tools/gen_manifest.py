@@ -155,8 +155,9 @@ DERIVE = {
         % (t, t, t, t) for t in (64, 32, 16, 8, 4)),
     "flashSgTiles": "(seqLen + 2 * flashSgTQ - 2) // flashSgTQ if flashSgTQ > 0 else 0",
     "flashSgOk": "tunables.FLASH_SUBGROUPS != 0 and tunables.FLASH_ROWS != 0 and hasSubgroups8 and headSize % 32 == 0 and headSize <= 128 and flashSgTQ >= 4 and (2 * flashSgHG * maskWords + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize and flashSgTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // flashSgHG <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",
-    # the tiled prompt (`*_tiled`, PROMPT_FORM 1): 64 positions of one head a workgroup of 256 invocations, S = Q K^T
-    # and O += P V as register-tiled products (4 rows x 4 keys, 4 rows x H / 64 vec4 columns an invocation)
+    # the tiled prompt (`*_tiled`, PROMPT_FORM 1): 64 positions of one head a workgroup of 256 invocations (128 with
+    # PROMPT_TILE_ROWS 8), S = Q K^T and O += P V as register-tiled products (tiledRI rows x 4 keys, tiledRI rows
+    # x H / 64 vec4 columns an invocation)
     # through workgroup memory: Q^T and K^T staged in chunks of tiledDC dimensions (the largest of 64, 32, 16
     # up to PROMPT_TILE_DC that fits), P over them, V in chunks of tiledVC keys (the largest up to
     # PROMPT_TILE_VC that fits beside them), the row maxima's partials (4 KiB) and the layout bits
@@ -167,8 +168,9 @@ DERIVE = {
         for d in (64, 32, 16)),
     "tiledVC": "pick([%s], 0)" % ", ".join(
         "[%d <= tunables.PROMPT_TILE_VC and %s, %d]" % (v, MEM % ("tiledDC", v), v) for v in (64, 32, 16, 8)),
+    "tiledRI": "8 if tunables.PROMPT_TILE_ROWS >= 8 else 4",  # rows an invocation: 256 invocations, or 128
     "tiledTiles": "(seqLen + 126) // 64",
-    "tiledOk": "tunables.PROMPT_FORM == 1 and headSize % 64 == 0 and headSize <= 256 and tiledDC > 0 and tiledVC > 0 and device.limits.maxComputeInvocationsPerWorkgroup >= 256 and device.limits.maxComputeWorkgroupSizeX >= 256 and tiledTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",}
+    "tiledOk": "tunables.PROMPT_FORM == 1 and headSize % 64 == 0 and headSize <= 256 and tiledDC > 0 and tiledVC > 0 and device.limits.maxComputeInvocationsPerWorkgroup >= 1024 // tiledRI and device.limits.maxComputeWorkgroupSizeX >= 1024 // tiledRI and tiledTiles <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and batch <= device.limits.maxComputeWorkgroupsPerDimension",}
 
 FIELDS = [
     ("batch", "u32", "batch"), ("seqLen", "u32", "seqLen"), ("numHeads", "u32", "numHeads"),
@@ -365,7 +367,7 @@ def tiled_variant(packed, rot):
     attend["dispatch"] = {"x": "tiledTiles", "y": "numHeads", "z": "batch"}
     v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                    "BS": "blockSize", "MW": "maskWords", "NQ": "tiledNQ", "TW": "tiledTW", "DC": "tiledDC",
-                   "VC": "tiledVC"}
+                   "VC": "tiledVC", "RI": "tiledRI"}
     return v
 
 
@@ -464,7 +466,8 @@ TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECOD
             "DECODE_MERGE_PAR": 1,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 128,
             "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1,
-            "PROMPT_FORM": 0, "PROMPT_TILE_DC": 64, "PROMPT_TILE_VC": 64}
+            "PROMPT_FORM": 0, "PROMPT_TILE_DC": 64, "PROMPT_TILE_VC": 64,
+            "PROMPT_TILE_ROWS": 4}
 
 if __name__ == "__main__":
     sys.exit(main())
