@@ -19,6 +19,7 @@
 #include "util/env.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "device/device_desc.h"
 #include "gpu/gpu.h"
 #include "package/package.h"
 #include "runtime/runtime_access.h"
@@ -139,8 +140,12 @@ static bool check_values(const manifest_model *m, const run_opts *o) {
   return true;
 }
 
-/* Every --in names an input port once and its .npy file reads: all before a GPU context exists. */
+/* Every --in names an input port once and its .npy file reads: all before a GPU context exists. The data is read
+ * here too, beside the context's creation instead of after it, where every device takes it: at most WebGPU's
+ * default maxBufferSize, which no device's limit is below. A larger file waits for the device's own limit. */
 static bool read_inputs(const manifest_model *m, const run_opts *o, util_host_tensor **host) {
+  device_desc webgpu;
+  device_desc_defaults(&webgpu);
   if (!cli_kv_list_ok("run", "--in", o->ins, o->n_ins, 128, false)) return false;
   for (int i = 0; i < o->n_ins; i++) {
     char key[128];
@@ -166,10 +171,11 @@ static bool read_inputs(const manifest_model *m, const run_opts *o, util_host_te
       if (manifest_find_port_or_key(m, other) == p)
         return cli_error("run", "--in %s and --in %s name the same port %s; give it once", other, key, p->name), false;
     }
-    /* the file and its header only: the data is read once the device's maxBufferSize is known (load_inputs) */
     util_error err = {0};
-    (void)host;
-    if (util_npy_check(path, NULL, &err) != WGK_OK) {
+    size_t bytes = 0;
+    wgk_status st = util_npy_check(path, &bytes, &err);
+    if (st == WGK_OK && bytes <= webgpu.limits.maxBufferSize) st = util_npy_read(path, &host[i], &err);
+    if (st != WGK_OK) {
       char text[WGK_ERROR_MESSAGE_MAX + 1024];
       util_error_format(&err, text, sizeof text);
       return cli_error("run", "--in %s: %s", key, text), false;
@@ -178,11 +184,14 @@ static bool read_inputs(const manifest_model *m, const run_opts *o, util_host_te
   return true;
 }
 
-/* The inputs' data, each refused from its header when above the device's maxBufferSize (a 5 GiB .npy was read whole
- * before the upload refused it). */
+/* The inputs' data not read with the checks, each refused from its header when above the device's maxBufferSize (a
+ * 5 GiB .npy was read whole before the upload refused it). */
 static bool load_inputs(wgk_context *ctx, const run_opts *o, util_host_tensor **host) {
   uint64_t max = rt_context_device_desc(ctx)->limits.maxBufferSize;
   for (int i = 0; i < o->n_ins; i++) {
+    if (host[i] && util_host_tensor_bytes(host[i]) <= max) continue;
+    util_host_tensor_free(host[i]); /* read beside the context, but above this device's limit: refused as any */
+    host[i] = NULL;
     char key[128];
     const char *path;
     cli_split_kv(o->ins[i], key, sizeof key, &path);
