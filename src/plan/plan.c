@@ -831,7 +831,7 @@ static wgk_status check_fixed_lengths(plan_planner *p, const plan_call *call, co
 
 wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, util_error *err) {
   *out = NULL;
-  const char *type_dtypes[64];
+  const char *type_dtypes[PLAN_MAX_TYPE_VARS];
   wgk_status st = plan_validate(p->m, call, type_dtypes, err);
   if (st != WGK_OK) return st;
   plan_result *plan = calloc(1, sizeof *plan);

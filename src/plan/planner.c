@@ -11,6 +11,9 @@
 wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const device_desc *device,
                                plan_planner **out, util_error *err) {
   *out = NULL;
+  if (m->n_type_constraints > PLAN_MAX_TYPE_VARS)
+    return util_error_in(err, WGK_ERR_LIMIT, m->source, "typeConstraints", "more than %d type variables",
+                         PLAN_MAX_TYPE_VARS);
   plan_planner *p = calloc(1, sizeof *p);
   if (!p) return util_error_oom(err, NULL, "creating a planner");
   p->m = m;

@@ -4,6 +4,8 @@
 
 #include "plan/plan.h"
 
+#define PLAN_MAX_TYPE_VARS 64 /* type variables of one manifest: a call's bound dtypes are kept on the stack */
+
 typedef struct plan_tmpl_slot {
   char *shader;          /* template file name */
   tmpl_template *parsed; /* parsed once, includes expanded */
@@ -31,7 +33,8 @@ wgk_status plan_value(plan_planner *p, const manifest_value *v, const expr_value
 const tmpl_template *plan_template(plan_planner *p, const char *shader, util_error *err);
 
 /* Call validation (docs/call-semantics.md step 1): presence, dtypes, type variables, ranks, attributes. Fills
- * type_dtypes[i] with the logical dtype bound to m->type_constraints[i] (NULL when unbound). */
+ * type_dtypes[i] with the logical dtype bound to m->type_constraints[i] (NULL when unbound); m has at most
+ * PLAN_MAX_TYPE_VARS type variables (plan_planner_create refuses more). */
 wgk_status plan_validate(const manifest_model *m, const plan_call *call, const char **type_dtypes, util_error *err);
 /* The scope before derives: attrs, args, shapes, ranks, present, dtypes, logicalDtypes, tunables, device. */
 wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_dtypes, expr_value **out,

@@ -102,21 +102,44 @@ static bool json_same(const json_t *a, const json_t *b) {
   return true;
 }
 
-/* What the checks need to know of one call value, read once. */
+/* What the checks need to know of one call value (an entry of the call's attrs, args or tunables, or an item of a
+ * list value), read once: the checks below never go back to the value but to compare and print it. */
 typedef struct value_view {
-  expr_value_kind kind;
+  const char *name;      /* the entry's key; NULL for a list item */
+  const expr_value *v;   /* the value */
+  expr_value_kind kind;  /* its kind */
   const char *kind_name; /* "integer", "float", "string", ... */
   double num;            /* a number's value (an integer's too) */
   bool int_ok;           /* false for an integer past +-2^53 */
   const char *str;       /* a string's text */
+  size_t len;            /* a list's items, a dict's entries */
 } value_view;
 
-static value_view view_of(const expr_value *v) {
-  value_view w = {expr_value_kind_of(v), expr_value_kind_name(expr_value_kind_of(v)), 0, true, NULL};
+static value_view view_of(const expr_value *v, const char *name) {
+  value_view w = {name, v, expr_value_kind_of(v), expr_value_kind_name(expr_value_kind_of(v)), 0, true, NULL, 0};
   if (w.kind == WGK_VALUE_INT || w.kind == WGK_VALUE_FLOAT) w.num = expr_value_as_float(v);
   if (w.kind == WGK_VALUE_INT) w.int_ok = expr_value_int_ok(expr_value_as_int(v));
   if (w.kind == WGK_VALUE_STRING) w.str = expr_value_str(v);
+  if (w.kind == WGK_VALUE_LIST || w.kind == WGK_VALUE_DICT) w.len = expr_value_len(v);
   return w;
+}
+
+/* The entries of a dict (NULL: none) or the items of a list, each read once; NULL when out of memory. */
+static value_view *views_of(const expr_value *v, size_t *n) {
+  value_view whole = view_of(v, NULL);
+  bool dict = whole.kind == WGK_VALUE_DICT;
+  *n = whole.len;
+  value_view *out = calloc(*n ? *n : 1, sizeof *out);
+  for (size_t i = 0; out && i < *n; i++)
+    out[i] = dict ? view_of(expr_value_dict_value_at(v, i), expr_value_dict_key_at(v, i))
+                  : view_of(expr_value_list_at(v, i), NULL);
+  return out;
+}
+
+static const value_view *find_view(const value_view *views, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(views[i].name, name) == 0) return &views[i];
+  return NULL;
 }
 
 /* What an attribute holds, as its default (else its first allowed value) shows: ONNX float, int, string, or a
@@ -161,15 +184,14 @@ static const char *kind_name(attr_kind k) {
   return k == ATTR_FLOAT ? "a float" : k == ATTR_INT ? "an integer" : k == ATTR_STRING ? "a string" : "a list";
 }
 
-/* JSON text of j (or of the value v), cut to size with "..." (a non-finite float prints as nan / inf). */
-static void json_dump_short(const json_t *j, const expr_value *v, char *buf, size_t size) {
+/* JSON text of j (or of the value w), cut to size with "..." (a non-finite float prints as nan / inf). */
+static void json_dump_short(const json_t *j, const value_view *w, char *buf, size_t size) {
   json_t *own = NULL;
-  value_view w = v ? view_of(v) : (value_view){WGK_VALUE_UNDEFINED, "", 0, true, NULL};
-  if (w.kind == WGK_VALUE_FLOAT) {
-    snprintf(buf, size, "%.9g", w.num);
+  if (w && w->kind == WGK_VALUE_FLOAT) {
+    snprintf(buf, size, "%.9g", w->num);
     return;
   }
-  if (v) j = own = expr_value_to_json(v);
+  if (w) j = own = expr_value_to_json(w->v);
   char *t = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
   json_decref(own);
   if (!t) {
@@ -217,11 +239,11 @@ static const char *bad_scalar(const value_view *w, attr_kind k) {
   }
 }
 
-static wgk_status attribute_type_error(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
+static wgk_status attribute_type_error(const manifest_model *m, const manifest_attribute *a, const value_view *w,
                                        const char *item_of, size_t index, const char *why, attr_kind k,
                                        const char *from, util_error *err) {
   char shown[96], rule[260] = "";
-  json_dump_short(NULL, v, shown, sizeof shown);
+  json_dump_short(NULL, w, shown, sizeof shown);
   if (k != ATTR_ANY) {
     char def[120];
     if (a->default_value)
@@ -240,37 +262,40 @@ static wgk_status attribute_type_error(const manifest_model *m, const manifest_a
                      : kind_name(k),
              from, def, a->default_value ? "s" : "");
   }
-  const char *kind = view_of(v).kind_name;
+  const char *kind = w->kind_name;
   if (item_of)
     return fail_at(m, &a->pos, err, "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
   return fail_at(m, &a->pos, err, "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
 }
 
 /* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
-static wgk_status check_attribute_type(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
+static wgk_status check_attribute_type(const manifest_model *m, const manifest_attribute *a, const value_view *w,
                                        util_error *err) {
   attr_kind item, k;
   const char *from = "";
   k = attribute_kind(a, &item, &from);
-  value_view w = view_of(v);
-  if (w.kind == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
+  if (w->kind == WGK_VALUE_LIST && (k == ATTR_LIST || k == ATTR_ANY)) {
     attr_kind want = k == ATTR_LIST ? item : ATTR_ANY;
-    for (size_t i = 0; i < expr_value_len(v); i++) {
-      value_view wi = view_of(expr_value_list_at(v, i));
-      const char *why = bad_scalar(&wi, want);
-      if (why) return attribute_type_error(m, a, expr_value_list_at(v, i), "list", i, why, want, from, err);
+    size_t n = 0;
+    value_view *items = views_of(w->v, &n);
+    if (!items) return util_error_oom(err, m->source, a->pos.path);
+    wgk_status st = WGK_OK;
+    for (size_t i = 0; i < n && st == WGK_OK; i++) {
+      const char *why = bad_scalar(&items[i], want);
+      if (why) st = attribute_type_error(m, a, &items[i], "list", i, why, want, from, err);
     }
-    return WGK_OK;
+    free(items);
+    return st;
   }
-  const char *why = k == ATTR_LIST ? "is not a list" : bad_scalar(&w, k);
-  return why ? attribute_type_error(m, a, v, NULL, 0, why, k, from, err) : WGK_OK;
+  const char *why = k == ATTR_LIST ? "is not a list" : bad_scalar(w, k);
+  return why ? attribute_type_error(m, a, w, NULL, 0, why, k, from, err) : WGK_OK;
 }
 
 /* "attribute a: value v is not one of [allowed values]". */
-static wgk_status not_one_of(const manifest_model *m, const manifest_attribute *a, const expr_value *v,
+static wgk_status not_one_of(const manifest_model *m, const manifest_attribute *a, const value_view *w,
                              util_error *err) {
   char shown[96], allowed[512] = "", item[96];
-  plan_value_text(v, shown, sizeof shown);
+  plan_value_text(w->v, shown, sizeof shown);
   for (size_t k = 0; k < a->n_values; k++) {
     json_dump_short(a->values[k], NULL, item, sizeof item);
     append_text(allowed, sizeof allowed, k ? ", " : "", item);
@@ -282,6 +307,13 @@ static const char *attr_at(const void *m, size_t i) { return ((const manifest_mo
 static const char *arg_at(const void *m, size_t i) { return ((const manifest_model *)m)->scalar_args[i].name; }
 static const char *tunable_at(const void *m, size_t i) { return ((const manifest_model *)m)->tunables[i].name; }
 
+/* Where name is among the n names the contract declares (at(m, i): attributes, args or tunables). */
+static bool find_name(const manifest_model *m, size_t n, util_suggest_at_fn at, const char *name, size_t *index) {
+  for (*index = 0; *index < n; (*index)++)
+    if (strcmp(at(m, *index), name) == 0) return true;
+  return false;
+}
+
 /* "name is not part of the contract", with the nearest declared name when name looks like a misspelling of it. */
 static wgk_status not_in_contract(const manifest_model *m, const char *what, const char *path, const char *name,
                                   size_t n, util_suggest_at_fn at, util_error *err) {
@@ -290,22 +322,23 @@ static wgk_status not_in_contract(const manifest_model *m, const char *what, con
                  m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
-static wgk_status check_attributes(const manifest_model *m, const expr_value *attrs, util_error *err) {
-  size_t n = attrs ? expr_value_len(attrs) : 0;
+/* The call's attributes against the contract: each one declared, of its type, one of its allowed values; every
+ * required one given. */
+static wgk_status check_attributes(const manifest_model *m, const value_view *attrs, size_t n, util_error *err) {
   for (size_t i = 0; i < n; i++) {
-    const char *name = expr_value_dict_key_at(attrs, i);
-    const expr_value *v = expr_value_dict_value_at(attrs, i);
-    const manifest_attribute *a = manifest_find_attribute(m, name);
-    if (!a) return not_in_contract(m, "attribute", "attributes", name, m->n_attributes, attr_at, err);
-    wgk_status st = check_attribute_type(m, a, v, err);
+    size_t ai;
+    if (!find_name(m, m->n_attributes, attr_at, attrs[i].name, &ai))
+      return not_in_contract(m, "attribute", "attributes", attrs[i].name, m->n_attributes, attr_at, err);
+    const manifest_attribute *a = &m->attributes[ai];
+    wgk_status st = check_attribute_type(m, a, &attrs[i], err);
     if (st != WGK_OK) return st;
     if (a->n_values == 0) continue;
-    json_t *jv = expr_value_to_json(v);
+    json_t *jv = expr_value_to_json(attrs[i].v);
     if (!jv) return util_error_oom(err, m->source, a->pos.path);
     bool ok = false;
     for (size_t k = 0; k < a->n_values && !ok; k++) ok = json_same(a->values[k], jv);
     json_decref(jv);
-    if (!ok) return not_one_of(m, a, v, err);
+    if (!ok) return not_one_of(m, a, &attrs[i], err);
   }
   /* Every missing required attribute in one message (the position is the first one's), so one fix is enough. */
   const manifest_attribute *first = NULL;
@@ -313,7 +346,7 @@ static wgk_status check_attributes(const manifest_model *m, const expr_value *at
   size_t n_missing = 0;
   for (size_t i = 0; i < m->n_attributes; i++) {
     const manifest_attribute *a = &m->attributes[i];
-    if (!a->required || a->default_value || (attrs && expr_value_dict_get(attrs, a->name))) continue;
+    if (!a->required || a->default_value || find_view(attrs, n, a->name)) continue;
     if (!first) first = a;
     append_text(missing, sizeof missing, n_missing++ ? ", " : "", a->name);
   }
@@ -341,57 +374,55 @@ static const char *arg_kind_error(const manifest_scalar_arg *a, const value_view
   return NULL;
 }
 
-static wgk_status check_args(const manifest_model *m, const plan_call *call, util_error *err) {
-  size_t n = call->args ? expr_value_len(call->args) : 0;
+/* The call's args against the contract: each one declared and of its kind; every required one given. */
+static wgk_status check_args(const manifest_model *m, const value_view *args, size_t n, util_error *err) {
   for (size_t i = 0; i < n; i++) {
-    const char *name = expr_value_dict_key_at(call->args, i);
-    bool known = false;
-    for (size_t k = 0; k < m->n_scalar_args; k++) known |= strcmp(m->scalar_args[k].name, name) == 0;
-    if (!known) return not_in_contract(m, "arg", "args", name, m->n_scalar_args, arg_at, err);
+    size_t k;
+    if (!find_name(m, m->n_scalar_args, arg_at, args[i].name, &k))
+      return not_in_contract(m, "arg", "args", args[i].name, m->n_scalar_args, arg_at, err);
   }
   for (size_t k = 0; k < m->n_scalar_args; k++) {
     const manifest_scalar_arg *a = &m->scalar_args[k];
-    const expr_value *v = call->args ? expr_value_dict_get(call->args, a->name) : NULL;
-    value_view w = v ? view_of(v) : (value_view){WGK_VALUE_UNDEFINED, "", 0, true, NULL};
-    const char *why = v ? arg_kind_error(a, &w) : NULL;
+    const value_view *w = find_view(args, n, a->name);
+    const char *why = w ? arg_kind_error(a, w) : NULL;
     if (why) {
       char shown[96];
-      plan_value_text(v, shown, sizeof shown);
+      plan_value_text(w->v, shown, sizeof shown);
       return fail_at(m, &a->pos, err, "arg %s (%s) = %s %s", a->name, a->kind, shown, why);
     }
-    if (a->required && !(call->args && expr_value_dict_get(call->args, a->name)))
-      return fail_at(m, &a->pos, err, "arg %s is required", a->name);
+    if (a->required && !w) return fail_at(m, &a->pos, err, "arg %s is required", a->name);
   }
-  n = call->tunables ? expr_value_len(call->tunables) : 0;
+  return WGK_OK;
+}
+
+/* The call's tunable overrides: each one declared, of its default's type (an integer for an integer, a finite
+ * number for a float, a boolean). */
+static wgk_status check_tunables(const manifest_model *m, const value_view *tunables, size_t n, util_error *err) {
   for (size_t i = 0; i < n; i++) {
-    const char *name = expr_value_dict_key_at(call->tunables, i);
-    const manifest_tunable *t = NULL;
-    for (size_t k = 0; k < m->n_tunables && !t; k++)
-      if (strcmp(m->tunables[k].name, name) == 0) t = &m->tunables[k];
-    if (!t) return not_in_contract(m, "tunable", "tunables", name, m->n_tunables, tunable_at, err);
-    /* An override has the default's type: an integer for an integer, a finite number for a float, a boolean. */
-    const expr_value *v = expr_value_dict_value_at(call->tunables, i);
-    value_view w = view_of(v);
-    expr_value_kind vk = w.kind;
+    const value_view *w = &tunables[i];
+    size_t ti;
+    if (!find_name(m, m->n_tunables, tunable_at, w->name, &ti))
+      return not_in_contract(m, "tunable", "tunables", w->name, m->n_tunables, tunable_at, err);
+    const manifest_tunable *t = &m->tunables[ti];
+    expr_value_kind vk = w->kind;
     const char *want = json_is_boolean(t->default_value)   ? (vk == WGK_VALUE_BOOL ? NULL : "a boolean")
                        : json_is_integer(t->default_value) ? (vk == WGK_VALUE_INT ? NULL : "an integer")
-                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(w.num))) ? NULL
-                                                                                             : "a finite number";
+                       : (vk == WGK_VALUE_INT || (vk == WGK_VALUE_FLOAT && isfinite(w->num))) ? NULL
+                                                                                              : "a finite number";
     if (want) {
       char shown[96], def[96];
-      json_dump_short(NULL, v, shown, sizeof shown);
+      json_dump_short(NULL, w, shown, sizeof shown);
       json_dump_short(t->default_value, NULL, def, sizeof def);
-      return fail_at(m, &t->pos, err, "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", name,
-                     w.kind_name, shown, want, want, def);
+      return fail_at(m, &t->pos, err, "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)",
+                     w->name, w->kind_name, shown, want, want, def);
     }
   }
   return WGK_OK;
 }
 
-wgk_status plan_validate(const manifest_model *m, const plan_call *call, const char **type_dtypes, util_error *err) {
-  const char *type_from[64] = {0};
-  if (m->n_type_constraints > 64)
-    return util_error_in(err, WGK_ERR_LIMIT, m->source, "typeConstraints", "more than 64 type variables");
+static wgk_status check_ports(const manifest_model *m, const plan_call *call, const char **type_dtypes,
+                              util_error *err) {
+  const char *type_from[PLAN_MAX_TYPE_VARS] = {0};
   for (size_t i = 0; i < m->n_type_constraints; i++) type_dtypes[i] = NULL;
   /* Inputs first so a caller-given output is checked against the types its inputs fixed. */
   for (int pass = 0; pass < 2; pass++) {
@@ -402,6 +433,20 @@ wgk_status plan_validate(const manifest_model *m, const plan_call *call, const c
       if (st != WGK_OK) return st;
     }
   }
-  wgk_status st = check_attributes(m, call->attrs, err);
-  return st != WGK_OK ? st : check_args(m, call, err);
+  return WGK_OK;
+}
+
+wgk_status plan_validate(const manifest_model *m, const plan_call *call, const char **type_dtypes, util_error *err) {
+  wgk_status st = check_ports(m, call, type_dtypes, err);
+  size_t n[3] = {0};
+  value_view *attrs = views_of(call->attrs, &n[0]), *args = views_of(call->args, &n[1]),
+             *tunables = views_of(call->tunables, &n[2]);
+  if (st == WGK_OK && (!attrs || !args || !tunables)) st = util_error_oom(err, m->source, "validating a call");
+  if (st == WGK_OK) st = check_attributes(m, attrs, n[0], err);
+  if (st == WGK_OK) st = check_args(m, args, n[1], err);
+  if (st == WGK_OK) st = check_tunables(m, tunables, n[2], err);
+  free(attrs);
+  free(args);
+  free(tunables);
+  return st;
 }
