@@ -156,10 +156,11 @@ gpu_env
 
 status=0
 DEADLINE_S=${DEADLINE_S:-570} # the whole run ends by then (the tool's limit is 600 s): a step past it is cut short
+stamp_lines() { while IFS= read -r l; do printf '%(%T)T %s\n' -1 "$l"; done; } # when each line came: what a step spent where
 step() { echo "== $*" | tee -a "$RES/log.txt"
   local left=$((DEADLINE_S - SECONDS))
   if [ "$left" -le 5 ]; then echo "(skipped: past DEADLINE_S=$DEADLINE_S)" | tee -a "$RES/log.txt"; status=1; return; fi
-  timeout -k 5 "$left" "$@" 2>&1 | tee -a "$RES/log.txt"; local rc=${PIPESTATUS[0]}
+  timeout -k 5 "$left" "$@" 2>&1 | stamp_lines | tee -a "$RES/log.txt"; local rc=${PIPESTATUS[0]}
   [ "$rc" = 124 ] && echo "(cut at DEADLINE_S=$DEADLINE_S)" | tee -a "$RES/log.txt"
   [ "$rc" = 0 ] || { echo "(exit $rc)" | tee -a "$RES/log.txt"; status=1; }
   cp "$RES/log.txt" "$FINAL/log.txt"; } # a run cut off at its limit still returns its log so far
