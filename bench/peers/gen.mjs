@@ -1,9 +1,10 @@
 // What every peer shares: bench.json generators in JavaScript, following src/testcase/testcase_gen.c and
 // src/ops/com.microsoft.SparseAttention/{generators,layout}.c so a peer gets the inputs `wgk bench` generates:
 // uniform (xoshiro256** seeded through splitmix64, 53-bit draws, default [-1, 1)), const, positions, arange,
-// rotary_cos/sin and the Phi-3 CSR layouts. Values are rounded to the dtype as wgk stores them (float16 through
-// float32: a double rounding that can differ from wgk's in the last bit; timing data only). Also the merge of a
-// case with the document's defaults, and the statistics every peer reports.
+// rotary_cos/sin and the Phi-3 CSR layouts. Values are rounded to the dtype as wgk stores them: float32 bit for bit;
+// float16 through float32, a double rounding that can differ from wgk's in the last bit, and float16 subnormals
+// flushed to zero (timing data only; test_gen.mjs checks both against `wgk test --record`'s inputs). Also the merge
+// of a case with the document's defaults, and the statistics every peer reports.
 
 const M64 = (1n << 64n) - 1n;
 
@@ -47,58 +48,78 @@ function splitmix64(state) { // state: [BigInt]; returns the next output
   return z ^ (z >> 31n);
 }
 
-// xoshiro256** on 32-bit halves (plain numbers: tens of millions of draws per case).
+// xoshiro256** on 32-bit halves: the state in a Uint32Array (s[2i], s[2i + 1]) = (hi, lo) of wgk's s[i], copied
+// into int32 locals for a run of draws, with no allocation per draw (tens of millions of draws per case; the
+// version that returned arrays took ~257 ns a draw). The products by 5 and 9 are exact in 32-bit integer
+// operations: the low word in two 16-bit halves, its carry added to the high word's shift-and-add.
 export class Rng {
   constructor(seed) {
     const st = [BigInt(seed) & M64];
-    this.s = new Uint32Array(8); // s[i] = (hi, lo) at [2i, 2i+1]
+    this.s = new Uint32Array(8);
     for (let i = 0; i < 4; i++) {
       const v = splitmix64(st);
       this.s[2 * i] = Number(v >> 32n);
       this.s[2 * i + 1] = Number(v & 0xffffffffn);
     }
+    this.i32 = new Int32Array(this.s.buffer);
+    this.out = new Int32Array(2); // the last draw's (hi, lo)
   }
 
-  // the next 64-bit output as [hi, lo] (unsigned 32-bit numbers)
-  next() {
-    const s = this.s;
-    // result = rotl(s1 * 5, 7) * 9
-    let [h, l] = mulSmall(s[2], s[3], 5);
-    [h, l] = rotl(h, l, 7);
-    const [rh, rl] = mulSmall(h, l, 9);
-    // t = s1 << 17
-    const th = ((s[2] << 17) | (s[3] >>> 15)) >>> 0, tl = (s[3] << 17) >>> 0;
-    s[4] ^= s[0]; s[5] ^= s[1]; // s2 ^= s0
-    s[6] ^= s[2]; s[7] ^= s[3]; // s3 ^= s1
-    s[2] ^= s[4]; s[3] ^= s[5]; // s1 ^= s2
-    s[0] ^= s[6]; s[1] ^= s[7]; // s0 ^= s3
-    s[4] ^= th; s[5] ^= tl;     // s2 ^= t
-    const [h3, l3] = rotl(s[6], s[7], 45);
-    s[6] = h3; s[7] = l3;
-    return [rh, rl];
+  // n draws of wgk_rng_uniform(lo, hi) written into out[0..n) (a Float32Array rounds each), the state advanced as
+  // n calls of next() would. (hi - lo) * (x * 2^-53) is ((hi - lo) * 2^-53) * x: scaling by 2^-53 is exact.
+  fill(out, n, lo, hi) {
+    const s = this.i32, scale = (hi - lo) * 2 ** -53;
+    let s0h = s[0], s0l = s[1], s1h = s[2], s1l = s[3], s2h = s[4], s2l = s[5], s3h = s[6], s3l = s[7], h = 0, l = 0;
+    for (let i = 0; i < n; i++) {
+      // result = rotl(s1 * 5, 7) * 9
+      let a = (s1l & 0xffff) * 5, b = (s1l >>> 16) * 5 + (a >>> 16);
+      l = (b << 16) | (a & 0xffff);
+      h = ((s1h << 2) + s1h + (b >>> 16)) | 0;
+      const rh = (h << 7) | (l >>> 25), rl = (l << 7) | (h >>> 25);
+      a = (rl & 0xffff) * 9; b = (rl >>> 16) * 9 + (a >>> 16);
+      l = (b << 16) | (a & 0xffff);
+      h = ((rh << 3) + rh + (b >>> 16)) | 0;
+      // t = s1 << 17, then the state's xors and s3 = rotl(s3, 45)
+      const th = (s1h << 17) | (s1l >>> 15), tl = s1l << 17;
+      s2h ^= s0h; s2l ^= s0l; s3h ^= s1h; s3l ^= s1l;
+      s1h ^= s2h; s1l ^= s2l; s0h ^= s3h; s0l ^= s3l;
+      s2h ^= th; s2l ^= tl;
+      const r3h = (s3l << 13) | (s3h >>> 19);
+      s3l = (s3h << 13) | (s3l >>> 19); s3h = r3h;
+      const v = lo + scale * ((h >>> 0) * 2097152 + (l >>> 11)); // wgk_rng_uniform: (next >> 11) * 2^-53
+      out[i] = v < hi ? v : lo;
+    }
+    s[0] = s0h; s[1] = s0l; s[2] = s1h; s[3] = s1l; s[4] = s2h; s[5] = s2l; s[6] = s3h; s[7] = s3l;
+    this.out[0] = h; this.out[1] = l;
+    return out;
   }
 
-  uniform(lo, hi) { // wgk_rng_uniform: (next >> 11) * 2^-53
-    const [h, l] = this.next();
-    const u = (h * 2097152 + (l >>> 11)) * 2 ** -53;
-    const v = lo + (hi - lo) * u;
-    return v < hi ? v : lo;
+  // fill's draws as float16 bits (f16bits of each) into a Uint16Array, through a block of doubles.
+  fillF16(out, n, lo, hi) {
+    for (let j = 0; j < n; j += BLOCK.length) {
+      const m = Math.min(BLOCK.length, n - j);
+      this.fill(BLOCK, m, lo, hi);
+      for (let i = 0; i < m; i++) out[j + i] = f16bits(BLOCK[i]);
+    }
+    return out;
+  }
+
+  next() { // the next 64-bit output as [hi, lo] (unsigned 32-bit numbers)
+    this.fill(ONE, 1, 0, 1);
+    return [this.out[0] >>> 0, this.out[1] >>> 0];
+  }
+
+  uniform(lo, hi) { // wgk_rng_uniform(lo, hi), one draw
+    return this.fill(ONE, 1, lo, hi)[0];
   }
 }
 
-function mulSmall(h, l, k) { // (h, l) * k mod 2^64 for a small k
-  const lo = l * k, carry = Math.floor(lo / 4294967296);
-  return [((h * k + carry) % 4294967296) >>> 0, lo >>> 0];
-}
-
-function rotl(h, l, k) {
-  if (k >= 32) { [h, l] = [l, h]; k -= 32; }
-  if (k === 0) return [h >>> 0, l >>> 0];
-  return [((h << k) | (l >>> (32 - k))) >>> 0, ((l << k) | (h >>> (32 - k))) >>> 0];
-}
+const ONE = new Float64Array(1), BLOCK = new Float64Array(4096);
+const F32 = new Float32Array(1), F32_BITS = new Uint32Array(F32.buffer);
 
 export function f16bits(f) { // round to nearest even through Float32 bits; tiny values flush to zero
-  const b = new Uint32Array(new Float32Array([f]).buffer)[0], s = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
+  F32[0] = f;
+  const b = F32_BITS[0], s = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112;
   const m = b & 0x7fffff;
   if (e <= 0) return s;
   if (e >= 31) return s | 0x7c00;
@@ -145,15 +166,17 @@ export function generate(spec) {
   const shape = spec.shape, n = shape.reduce((a, b) => a * b, 1), last = shape.length ? shape[shape.length - 1] : 1;
   const Arr = ARRAY[spec.dtype];
   if (!Arr) throw new Error(`dtype ${spec.dtype} not generated here`);
-  const a = new Arr(n), rng = g.kind === "uniform" ? new Rng(g.seed ?? 0) : null;
-  const isInt = spec.dtype === "int32" || spec.dtype === "int64";
-  const lo = g.lo ?? -1, hi = g.hi ?? 1;
+  const a = new Arr(n), isInt = spec.dtype === "int32" || spec.dtype === "int64";
+  if (g.kind === "uniform") {
+    if (isInt) throw new Error("integer uniform not generated here");
+    const rng = new Rng(g.seed ?? 0);
+    if (spec.dtype === "float16") rng.fillF16(a, n, g.lo ?? -1, g.hi ?? 1);
+    else rng.fill(a, n, g.lo ?? -1, g.hi ?? 1);
+    return { dtype: spec.dtype, shape, data: a };
+  }
   for (let i = 0; i < n; i++) {
     let v;
     switch (g.kind) {
-      case "uniform":
-        if (isInt) throw new Error("integer uniform not generated here");
-        v = rng.uniform(lo, hi); break;
       case "const": v = g.value ?? 0; break;
       case "arange": v = (g.start ?? 0) + i * (g.step ?? 1); break;
       case "positions": v = (g.offset ?? 0) + (i % last); break;
