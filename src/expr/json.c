@@ -371,9 +371,8 @@ static expr_value *entry_value(const expr_entry *e, bool *skip, util_error *err)
   return NULL;
 }
 
-expr_value *expr_value_dict_build(const expr_entry *entries, size_t n, util_error *err) {
-  expr_value *d = expr_value_dict();
-  for (size_t i = 0; d && i < n; i++) {
+bool expr_value_dict_add(expr_value *d, const expr_entry *entries, size_t n, util_error *err) {
+  for (size_t i = 0; i < n; i++) {
     const expr_entry *e = &entries[i];
     bool skip;
     expr_value *v = entry_value(e, &skip, err);
@@ -384,10 +383,16 @@ expr_value *expr_value_dict_build(const expr_entry *entries, size_t n, util_erro
       if (!into && expr_value_dict_set(d, e->group, expr_value_dict()))
         into = (expr_value *)expr_value_dict_get(d, e->group);
     }
-    if (!v || !expr_value_dict_set(into, e->name, v)) { /* dict_set releases v when it fails */
-      expr_value_release(d);
-      return NULL;
-    }
+    if (!v || !expr_value_dict_set(into, e->name, v)) return false; /* dict_set releases v when it fails */
+  }
+  return true;
+}
+
+expr_value *expr_value_dict_build(const expr_entry *entries, size_t n, util_error *err) {
+  expr_value *d = expr_value_dict();
+  if (d && !expr_value_dict_add(d, entries, n, err)) {
+    expr_value_release(d);
+    return NULL;
   }
   return d;
 }

@@ -137,6 +137,9 @@ typedef struct expr_entry {
 /* The dict of n entries in their order (a name set twice keeps its first position, its last value); NULL when out
  * of memory (err unset) or when a JSON default is not a value (err set). */
 expr_value *expr_value_dict_build(const expr_entry *entries, size_t n, util_error *err);
+/* Adds the n entries to the dict d as expr_value_dict_build makes them (a name already there takes the new value);
+ * false when out of memory (err unset) or when a JSON default is not a value (err set). */
+bool expr_value_dict_add(expr_value *d, const expr_entry *entries, size_t n, util_error *err);
 
 /* The `device` scope entry: {features: <object with .has(name)>, limits: {...}, adapterInfo: {...}}.
  * From a device description, or from JSON {"features": [...], "limits": {...}, "adapterInfo": {...}} read by

@@ -260,6 +260,7 @@ typedef struct manifest_variant {
   const manifest_expr *demote_when;  /* spec 2.1: any clause exactly true makes the variant a last resort */
   size_t n_demote_when;              /* number of clauses */
   const char **superseded_by;        /* spec 2.1: an eligible, undemoted variant named here rejects this one */
+  const size_t *superseded_by_index; /* the index in manifest_model.variants of each of them (resolved at load) */
   size_t n_superseded_by;            /* number of names */
   const manifest_requires *requires; /* spec 2.1 device requirements (merged); NULL when none */
   const manifest_tunable *tunables;  /* spec 2.1 variant tunable defaults, applied after selection */

@@ -645,10 +645,14 @@ wgk_status manifest_spec21_variants(manifest_rd *rd, const json_t *root) {
     size_t mark = rd->path.len;
     util_dynbuf_append_str(&rd->path, items[i].path);
     manifest_push_key(rd, "supersededBy");
+    size_t *index = vs[i].n_superseded_by ? manifest_alloc(rd, vs[i].n_superseded_by, sizeof *index) : NULL;
+    if (vs[i].n_superseded_by && !index) st = WGK_ERR_OUT_OF_MEMORY;
+    vs[i].superseded_by_index = index;
     for (size_t k = 0; !st && k < vs[i].n_superseded_by; k++) {
       const char *s = vs[i].superseded_by[k];
       size_t j = n;
       util_strindex_find(&ids, s, &j);
+      index[k] = j;
       if (strcmp(s, vs[i].id) == 0)
         st = manifest_fail(rd, "variant \"%s\" lists itself in supersededBy", s);
       else if (j == n)

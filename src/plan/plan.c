@@ -77,8 +77,8 @@ static wgk_status output_dtype(plan_planner *p, const plan_call *call, const man
     *out = port->dtypes[0]; /* spec 2.1 concrete dtype */
     return WGK_OK;
   }
-  const manifest_attribute *to = manifest_find_attribute(m, "to");
-  if (port->type_var && m->format == WGK_MANIFEST_SPEC21 && strcmp(m->domain, "ai.onnx") == 0 && to && to->required) {
+  const manifest_attribute *to = p->dtype_code;
+  if (port->type_var && to) {
     const expr_value *v = call->attrs ? expr_value_dict_get(call->attrs, "to") : NULL;
     const char *d = v && expr_value_kind_of(v) == WGK_VALUE_INT ? onnx_dtype(expr_value_as_int(v)) : NULL;
     if (!d) {
@@ -233,6 +233,41 @@ static wgk_status shape_scope_of(plan_planner *p, const expr_value *scope, expr_
   return WGK_OK;
 }
 
+/* What the loader's run sees of the outputs it made: each present, its dtype, and the type variable it binds, added
+ * to the scope at once. */
+static wgk_status add_outputs(plan_planner *p, const plan_call *call, const plan_result *plan, const char **type_dtypes,
+                              expr_value *scope, util_error *err) {
+  const manifest_model *m = p->m;
+  size_t cap = 1, n = 0;
+  for (size_t o = 0; o < plan->n_outputs; o++) cap += 4 + m->ports[plan->outputs[o].port].n_bind_keys;
+  expr_entry *e = calloc(cap, sizeof *e);
+  if (!e) return util_error_oom(err, NULL, "planning a call");
+  for (size_t o = 0; o < plan->n_outputs; o++) {
+    const manifest_port *port = &m->ports[plan->outputs[o].port];
+    const char *d = plan->outputs[o].dtype;
+    e[n++] = (expr_entry){.group = "present", .name = port->name, .kind = EXPR_ENTRY_BOOL, .i = 1};
+    for (size_t k = 0; k < port->n_bind_keys; k++)
+      e[n++] = (expr_entry){.group = "present", .name = port->bind_keys[k], .kind = EXPR_ENTRY_BOOL, .i = 1};
+    if (d && !call->ports[plan->outputs[o].port].present)
+      e[n++] = (expr_entry){.group = "tensorDtypes",
+                            .name = port->name,
+                            .kind = EXPR_ENTRY_STRING,
+                            .s = port->storage_dtype && strcmp(d, "int64") == 0 ? port->storage_dtype : d};
+    for (size_t t = 0; d && port->type_var && t < m->n_type_constraints; t++) {
+      if (type_dtypes[t] || strcmp(m->type_constraints[t].name, port->type_var) != 0) continue;
+      type_dtypes[t] = d;
+      e[n++] = (expr_entry){.group = "dtypes",
+                            .name = port->type_var,
+                            .kind = EXPR_ENTRY_STRING,
+                            .s = plan_type_wgsl(m, port->type_var, d)};
+      e[n++] = (expr_entry){.group = "logicalDtypes", .name = port->type_var, .kind = EXPR_ENTRY_STRING, .s = d};
+    }
+  }
+  bool ok = expr_value_dict_add(scope, e, n, err);
+  free(e);
+  return ok ? WGK_OK : util_error_oom(err, NULL, "planning a call");
+}
+
 static wgk_status infer_outputs(plan_planner *p, const plan_call *call, expr_value *scope, const char **type_dtypes,
                                 plan_result *plan, util_error *err) {
   const manifest_model *m = p->m;
@@ -252,31 +287,13 @@ static wgk_status infer_outputs(plan_planner *p, const plan_call *call, expr_val
     if (st == WGK_OK) plan->n_outputs++;
   }
   expr_value_release(shape_scope);
-  /* What the loader's run sees of an output it made: present, its dtype, and its type variable bound by it. */
-  for (size_t o = 0; st == WGK_OK && o < plan->n_outputs; o++) {
-    const manifest_port *port = &m->ports[plan->outputs[o].port];
-    const char *d = plan->outputs[o].dtype;
-    bool ok = plan_scope_put(scope, "present", port->name, expr_value_bool(true));
-    for (size_t k = 0; ok && k < port->n_bind_keys; k++)
-      ok = plan_scope_put(scope, "present", port->bind_keys[k], expr_value_bool(true));
-    if (ok && d && !call->ports[plan->outputs[o].port].present)
-      ok = plan_scope_put(scope, "tensorDtypes", port->name,
-                          expr_value_string(port->storage_dtype && strcmp(d, "int64") == 0 ? port->storage_dtype : d));
-    for (size_t t = 0; ok && d && port->type_var && t < m->n_type_constraints; t++) {
-      if (type_dtypes[t] || strcmp(m->type_constraints[t].name, port->type_var) != 0) continue;
-      type_dtypes[t] = d;
-      ok = plan_scope_put(scope, "dtypes", port->type_var, expr_value_string(plan_type_wgsl(m, port->type_var, d))) &&
-           plan_scope_put(scope, "logicalDtypes", port->type_var, expr_value_string(d));
-    }
-    if (!ok) st = util_error_oom(err, NULL, "planning a call");
-  }
-  return st;
+  return st == WGK_OK ? add_outputs(p, call, plan, type_dtypes, scope, err) : st;
 }
 
 /* Derives in order; one that fails is bound to undefined and its message kept for the explanation (a rank-4
  * derive may fail on a rank-3 call, and the variant that needs it is rejected with that reason). A limit, a syntax
  * error or running out of memory is never a reason: it fails the call, naming the derive (the error's path). */
-static wgk_status eval_derives(plan_planner *p, expr_value *scope, expr_value *failures, util_error *err) {
+static wgk_status eval_derives(plan_planner *p, expr_value *scope, char **failures, util_error *err) {
   const manifest_model *m = p->m;
   for (size_t i = 0; i < m->n_derives; i++) {
     const manifest_derive *d = &m->derives[i];
@@ -297,15 +314,12 @@ static wgk_status eval_derives(plan_planner *p, expr_value *scope, expr_value *f
       char text[WGK_ERROR_MESSAGE_MAX + 600], reason[WGK_ERROR_MESSAGE_MAX + 900];
       util_error_format(&local, text, sizeof text);
       snprintf(reason, sizeof reason, "%s (in %.200s)", text, d->expr.text ? d->expr.text : "?");
-      if (!expr_value_dict_set(failures, d->name, expr_value_string(reason)))
-        return util_error_oom(err, NULL, "planning a call");
+      if (!(failures[i] = strdup(reason))) return util_error_oom(err, NULL, "planning a call");
       v = expr_value_undefined();
     }
-    if (!plan_scope_put(scope, "derive", d->name, expr_value_ref(v))) {
-      expr_value_release(v);
-      return util_error_oom(err, NULL, "planning a call");
-    }
-    if (!expr_value_dict_set(scope, d->name, v)) return util_error_oom(err, NULL, "planning a call");
+    bool ok = plan_scope_put(scope, "derive", d->name, expr_value_ref(v)); /* derive.NAME and NAME */
+    if (!ok) expr_value_release(v);
+    if (!ok || !plan_scope_put(scope, NULL, d->name, v)) return util_error_oom(err, NULL, "planning a call");
   }
   return WGK_OK;
 }
@@ -358,7 +372,7 @@ static void explain_derives(plan_planner *p, const expr_value *scope, util_dynbu
 
 /* Why a `when` clause is not exactly true; "" when it is. */
 static wgk_status check_clause(plan_planner *p, const manifest_expr *clause, const expr_value *scope,
-                               const expr_value *failures, util_dynbuf *why, util_error *err) {
+                               char *const *failures, util_dynbuf *why, util_error *err) {
   expr_value *v = NULL;
   util_error local;
   util_error_clear(&local);
@@ -373,9 +387,9 @@ static wgk_status check_clause(plan_planner *p, const manifest_expr *clause, con
   bool pass = expr_value_kind_of(v) == WGK_VALUE_BOOL && expr_value_as_bool(v);
   if (!pass) {
     const manifest_derive *d = find_derive(p->m, clause->text);
-    const expr_value *failed = d ? expr_value_dict_get(failures, d->name) : NULL;
+    const char *failed = d ? failures[d - p->m->derives] : NULL;
     if (failed) {
-      util_dynbuf_printf(why, "%s failed: %s", d->name, expr_value_str(failed));
+      util_dynbuf_printf(why, "%s failed: %s", d->name, failed);
     } else {
       bool is_bool = expr_value_kind_of(v) == WGK_VALUE_BOOL;
       util_dynbuf detail;
@@ -419,7 +433,7 @@ static wgk_status check_clause(plan_planner *p, const manifest_expr *clause, con
 /* Why variant v does not take the call: the device's reason (decided when the planner was made), else the first
  * `when` clause that is not true; nothing when it takes it. */
 static wgk_status variant_reason(plan_planner *p, const manifest_variant *v, const expr_value *scope,
-                                 const expr_value *failures, util_dynbuf *why, util_error *err) {
+                                 char *const *failures, util_dynbuf *why, util_error *err) {
   const char *device_why = p->device_why[v - p->m->variants];
   if (device_why) {
     util_dynbuf_append_str(why, device_why);
@@ -442,7 +456,7 @@ typedef struct check_memo {
 /* The loader's checkVariant: requires, buffer budget, when; then (spec 2.1) supersededBy and demoteWhen.
  * *state is CHECK_OK, CHECK_DEMOTED (why: the clause) or CHECK_REJECTED (why: the reason). */
 static wgk_status check_variant(plan_planner *p, check_memo *memo, const manifest_variant *v, const expr_value *scope,
-                                const expr_value *failures, util_dynbuf *why, int *state, util_error *err) {
+                                char *const *failures, util_dynbuf *why, int *state, util_error *err) {
   size_t idx = (size_t)(v - memo->m->variants);
   wgk_status st = variant_reason(p, v, scope, failures, why, err);
   if (st != WGK_OK) return st;
@@ -452,9 +466,8 @@ static wgk_status check_variant(plan_planner *p, check_memo *memo, const manifes
     return WGK_OK;
   }
   for (size_t k = 0; k < v->n_superseded_by; k++) {
-    const manifest_variant *o = manifest_find_variant(memo->m, v->superseded_by[k]);
-    if (!o) continue;
-    size_t j = (size_t)(o - memo->m->variants);
+    size_t j = v->superseded_by_index[k];
+    const manifest_variant *o = &memo->m->variants[j];
     if (memo->state[j] == CHECK_UNKNOWN) {
       util_dynbuf other;
       util_dynbuf_init(&other, 1 << 16);
@@ -582,31 +595,30 @@ static const manifest_variant **by_priority(const manifest_model *m) {
    it (a caller's device created without it named as such). */
 static wgk_status no_variant(plan_planner *p, const expr_value *scope, const char *rejected, util_error *err) {
   const manifest_model *m = p->m;
-  wgk_status st;
+  const device_desc *d = p->device;
   util_dynbuf grouped;
   util_dynbuf_init(&grouped, 1 << 16);
   group_rejections(m, rejected, m->n_variants, &grouped);
-  bool f16_left_out = p->device->callerDevice && (p->device->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
+  /* A float16 call on a device without shader-f16: that is the cause, said before the rejections. */
+  char cause[768] = "";
+  bool f16_left_out = d->callerDevice && (d->adapterFeatures >> WGK_FEATURE_SHADER_F16) & 1u;
   if (needs_missing_f16(p, scope) && f16_left_out)
-    st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
-                       "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
-                       "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 "
-                       "to its requiredFeatures (include/wgk.h, \"Bring your own device\")\n%s",
-                       p->device->device[0] ? p->device->device : "of this device", p->device->vendor,
-                       p->device->backend, util_dynbuf_str(&grouped));
+    snprintf(cause, sizeof cause,
+             "float16 needs the shader-f16 feature: the adapter %s [%s, %s] has it, but your WGPUDevice "
+             "(wgk_context_options.wgpu_device) was created without it: add WGPUFeatureName_ShaderF16 to its "
+             "requiredFeatures (include/wgk.h, \"Bring your own device\")\n",
+             d->device[0] ? d->device : "of this device", d->vendor, d->backend);
   else if (needs_missing_f16(p, scope))
-    st = util_error_in(err, WGK_ERR_UNSUPPORTED, m->source, NULL,
-                       "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n%s",
-                       p->device->device[0] ? p->device->device : "this device", p->device->vendor, p->device->backend,
-                       util_dynbuf_str(&grouped));
-  else
-    st = util_error_in(err, WGK_ERR_NO_VARIANT, m->source, NULL, "%s", util_dynbuf_str(&grouped));
+    snprintf(cause, sizeof cause, "float16 needs the shader-f16 feature, which %s [%s, %s] does not have\n",
+             d->device[0] ? d->device : "this device", d->vendor, d->backend);
+  wgk_status st = util_error_in(err, cause[0] ? WGK_ERR_UNSUPPORTED : WGK_ERR_NO_VARIANT, m->source, NULL, "%s%s",
+                                cause, util_dynbuf_str(&grouped));
   util_dynbuf_free(&grouped);
   return st;
 }
 
-static wgk_status select_variant(plan_planner *p, const expr_value *scope, const expr_value *failures,
-                                 plan_result *plan, util_error *err) {
+static wgk_status select_variant(plan_planner *p, const expr_value *scope, char *const *failures, plan_result *plan,
+                                 util_error *err) {
   const manifest_model *m = p->m;
   size_t n = m->n_variants;
   const manifest_variant **order = by_priority(m);
@@ -835,10 +847,10 @@ wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, 
   wgk_status st = plan_validate(p->m, call, type_dtypes, err);
   if (st != WGK_OK) return st;
   plan_result *plan = calloc(1, sizeof *plan);
-  expr_value *failures = expr_value_dict();
+  char **failures = calloc(p->m->n_derives ? p->m->n_derives : 1, sizeof *failures); /* per derive: why it failed */
   if (!plan || !failures) {
     free(plan);
-    expr_value_release(failures);
+    free(failures);
     return util_error_oom(err, NULL, "planning a call");
   }
   st = plan_scope(p, call, type_dtypes, &plan->scope, err);
@@ -850,7 +862,8 @@ wgk_status plan_make(plan_planner *p, const plan_call *call, plan_result **out, 
   if (st == WGK_OK) st = plan_check_opaque_int64(p, call, plan, err);
   if (st == WGK_OK) plan_bind_intermediates(plan);
   if (st == WGK_OK) st = check_fixed_lengths(p, call, plan, err);
-  expr_value_release(failures);
+  for (size_t i = 0; i < p->m->n_derives; i++) free(failures[i]);
+  free(failures);
   if (st != WGK_OK) {
     plan_free(plan);
     return st;

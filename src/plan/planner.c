@@ -19,6 +19,8 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
   p->m = m;
   if (loader) p->loader = *loader;
   p->device = device;
+  const manifest_attribute *to = manifest_find_attribute(m, "to");
+  if (m->format == WGK_MANIFEST_SPEC21 && strcmp(m->domain, "ai.onnx") == 0 && to && to->required) p->dtype_code = to;
   p->device_value = expr_value_device(device);
   p->exprs = expr_cache_create();
   if (p->device_value) p->device_why = plan_device_reasons(p);
@@ -147,6 +149,7 @@ const char *plan_wgsl_scalar(const char *d) {
 
 bool plan_scope_put(expr_value *scope, const char *group, const char *name, expr_value *value) {
   if (!value) return false;
+  if (!group) return expr_value_dict_set(scope, name, value);
   expr_value *g = (expr_value *)expr_value_dict_get(scope, group);
   if (!g) {
     if (!expr_value_dict_set(scope, group, expr_value_dict())) {

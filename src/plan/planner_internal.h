@@ -12,14 +12,16 @@ typedef struct plan_tmpl_slot {
 } plan_tmpl_slot;
 
 struct plan_planner {
-  const manifest_model *m;   /* the op contract */
-  tmpl_loader loader;        /* reads template files */
-  const device_desc *device; /* what the device has */
-  expr_value *device_value;  /* the `device` scope entry */
-  expr_cache *exprs;         /* parsed expressions, by manifest expression or a literal's JSON string */
-  plan_tmpl_slot *tmpls;     /* parsed templates */
-  size_t n_tmpls;            /* number of templates */
-  char **device_why;         /* per manifest variant: why the device cannot run it, NULL where it can */
+  const manifest_model *m;              /* the op contract */
+  tmpl_loader loader;                   /* reads template files */
+  const device_desc *device;            /* what the device has */
+  expr_value *device_value;             /* the `device` scope entry */
+  expr_cache *exprs;                    /* parsed expressions, by manifest expression or a literal's JSON string */
+  plan_tmpl_slot *tmpls;                /* parsed templates */
+  size_t n_tmpls;                       /* number of templates */
+  char **device_why;                    /* per manifest variant: why the device cannot run it, NULL where it can */
+  const manifest_attribute *dtype_code; /* an ai.onnx spec 2.1 op's required attribute `to`: its outputs' dtype as
+                                         * an ONNX TensorProto code (as Cast has it); NULL when none */
 };
 
 /* Evaluates a manifest expression against scope; errors point into the manifest (file:line:col: path). */
@@ -41,7 +43,8 @@ wgk_status plan_scope(plan_planner *p, const plan_call *call, const char **type_
                       util_error *err);
 /* A shape as the list value `shapes.<port>` holds; NULL when out of memory. */
 expr_value *plan_shape_value(int rank, const int64_t *shape);
-/* Adds a value under scope[group][name] (group created when missing). Takes value. */
+/* Adds a value under scope[group][name] (group created when missing), or scope[name] when group is NULL. Takes
+ * value. */
 bool plan_scope_put(expr_value *scope, const char *group, const char *name, expr_value *value);
 /* A value as a refusal shows it, cut to size: a string as its text, a float to 9 digits, else its JSON. */
 void plan_value_text(const expr_value *v, char *buf, size_t size);
