@@ -8,7 +8,8 @@ usage: compare.py WGK_BENCH.json PEER.json... [--markdown]   (peers: ort_bench.m
 A peer's `kind` says what it measured: `gpu` (device time: CUDA events) is compared with wgk's GPU time,
 `e2e` (host tensors in and out) with wgk's end-to-end wall time. ratio = wgk time / peer time (below 1: wgk is
 faster). wgk's C reference (bench --reference) appears as the peer `c-reference` (kind e2e). A peer case that
-did not time (failed, cpu-fallback) shows its status in the table and its message below it.
+did not time (failed, cpu-fallback) shows its status in the table and its message below it; a case wgk did not
+time shows its status and the peers' figures, with no ratio.
 """
 import json, os, sys
 
@@ -44,10 +45,8 @@ def table(wgk_path, peer_paths, md):
     head = ["case", "wgk gpu us", "wgk e2e us"] + [cell(f"{p['peer']} {p['kind']} us", "ratio") for p in peers]
     rows, notes = [], []
     for c in wgk["cases"]:
-        if c.get("status") != "ok":
-            rows.append([c["id"], c.get("status", "?"), ""] + [""] * len(peers))
-            continue
-        row = [c["id"], us(c["gpuNs"]["median"]), us(c["e2eNs"]["median"])]
+        ok = c.get("status") == "ok"  # a case wgk did not time keeps its peers' figures, without a ratio
+        row = [c["id"], us(c["gpuNs"]["median"]), us(c["e2eNs"]["median"])] if ok else [c["id"], c.get("status", "?"), ""]
         for p in peers:
             m = next((x for x in p["cases"] if x["id"] == c["id"]), None)
             if not m:
@@ -56,8 +55,8 @@ def table(wgk_path, peer_paths, md):
                 row.append(m["status"])
                 notes.append(f"{p['peer']} {c['id']}: {m['status']}: {m.get('message', '')}")
             else:
-                mine = c["gpuNs" if p["kind"] == "gpu" else "e2eNs"]["median"]
-                row.append(cell(us(m['ns']['median']), f"{mine / m['ns']['median']:.2f}"))
+                mine = c["gpuNs" if p["kind"] == "gpu" else "e2eNs"]["median"] if ok else None
+                row.append(cell(us(m['ns']['median']), f"{mine / m['ns']['median']:.2f}" if ok else "-"))
                 if m.get("budgetLimited"):
                     notes.append(f"{p['peer']} {c['id']}: {m['iterations']} timed calls (the per-peer time budget)")
         rows.append(row)

@@ -9,7 +9,7 @@
 #        CASE=filter (substring of the case id, applied to every package), REFERENCE=0|1 (the C reference for no package / every
 #        package; default: RotaryEmbedding only, SparseAttention's prompt takes minutes a call in double),
 #        NODE=node binary, ORT_NODE_MODULES=folder holding onnxruntime-node, PYTHON=python3,
-#        TORCH_FLEX=0 (no flex_attention peer: it compiles for tens of seconds a case),
+#        TORCH_FLEX=0 (no flex_attention peer: it compiles for tens of seconds a shape and dtype),
 #        PEER_BUDGET_MS=B (each peer case's timed calls within B ms: fewer iterations for a slow peer, at least 3),
 #        JSLOADER_DIR=the public loader's bundle + dawn.node (default .jsloader), JSLOADER_TOOLS=its harness
 #        (default tests/loader), OFF_IRQ_CPU=0 to leave every process where the system puts it)
@@ -33,6 +33,8 @@ fi
 NODE=${NODE:-node}
 PY=${PYTHON:-python3}
 torch_ok=0
+# "== NAME: S s" after each step, so the log says where the time went
+took() { awk -v a="$2" -v b="$(date +%s%3N)" -v n="$1" 'BEGIN { printf "== %s: %.1f s\n", n, (b - a) / 1000 }'; }
 "$PY" -c "import torch" 2>/dev/null && torch_ok=1
 for pkg in "${pkgs[@]}"; do
 pkg=$(cd "$pkg" && pwd)
@@ -41,6 +43,7 @@ o=$out/$(basename "$pkg")
 mkdir -p "$o" && rm -f "$o"/*.json
 peers=()
 echo "== wgk bench $pkg"
+t0=$(date +%s%3N)
 ref=--reference
 case "${REFERENCE:-auto}" in
   0) ref= ;;
@@ -49,6 +52,7 @@ esac
 off_irq=--off-irq-cpu
 [ "${OFF_IRQ_CPU:-1}" = 0 ] && off_irq=
 "$WGK" bench "$pkg" ${CASE:+--case $CASE} ${ITER:+--iterations $ITER} $ref $off_irq --json "$o/wgk.json" | tee "$o/wgk.txt"
+took "wgk bench $(basename "$pkg")" "$t0"
 pin=()
 beside=$([ -f "$o/wgk.json" ] && "$PY" "$root/bench/peers/cpus_beside.py" "$o/wgk.json")
 if [ -n "$beside" ] && command -v taskset >/dev/null; then
@@ -59,17 +63,21 @@ elif [ -n "$beside" ]; then
 fi
 for ep in cpu webgpu; do
   echo "== onnxruntime-node $ep"
+  t0=$(date +%s%3N)
   if "${pin[@]}" "$NODE" "$root/bench/peers/ort_bench.mjs" --ep $ep --bench "$bench" --out "$o/ort-$ep.json" $iter 2>&1 | tee "$o/ort-$ep.txt"; then
     [ -f "$o/ort-$ep.json" ] && peers+=("$o/ort-$ep.json")
   else
     echo "onnxruntime-node $ep: did not run (see $o/ort-$ep.txt)"
   fi
+  took "onnxruntime-node $ep" "$t0"
 done
 if [ $torch_ok = 1 ]; then
   echo "== torch"
+  t0=$(date +%s%3N)
   "${pin[@]}" "$PY" "$root/bench/peers/torch_bench.py" --bench "$bench" --out "$o/torch.json" $iter \
     ${TORCH_FLEX:+$([ "$TORCH_FLEX" = 0 ] && echo --no-flex)} 2>&1 | tee "$o/torch.txt"
   [ -f "$o/torch.json" ] && peers+=("$o/torch.json")
+  took torch "$t0"
 else
   echo "== torch: not importable with $PY, skipped"
 fi
@@ -77,12 +85,14 @@ jsl=${JSLOADER_DIR:-$root/.jsloader}
 tools=${JSLOADER_TOOLS:-$root/tests/loader}
 if [ -f "$jsl/kernels/index.js" ] && [ -f "$tools/env.mjs" ]; then
   echo "== public loader (node + dawn.node)"
+  t0=$(date +%s%3N)
   if JSLOADER_DIR=$jsl JSLOADER_TOOLS=$tools "${pin[@]}" "$NODE" "$root/bench/peers/jsloader_bench.mjs" --bench "$bench" \
        --out "$o/jsloader.json" $iter 2>&1 | tee "$o/jsloader.txt"; then
     [ -f "$o/jsloader.json" ] && peers+=("$o/jsloader.json")
   else
     echo "public loader: did not run (see $o/jsloader.txt)"
   fi
+  took "public loader" "$t0"
 else
   echo "== public loader: no bundle in $jsl or no tools in $tools (docs/public-loader.md), skipped"
 fi

@@ -68,8 +68,13 @@ def timed(fn, warmup, iters):
     return stat(ns)
 
 
+FLEX = {}  # the compiled flex_attention (one, shared) and each shape's call: compiled once per shape and dtype
+
+
 def flex_fn(c):
-    """A SparseAttention case as flex_attention with its block layout as a BlockMask (torch >= 2.5)."""
+    """A SparseAttention case as flex_attention with its block layout as a BlockMask (torch >= 2.5). One
+    torch.compile of flex_attention serves every case; a case with the shapes, dtype, layout and scale of an earlier
+    one (the _tiled cases differ only in a wgk tunable) reuses its mask, inputs and compiled graph."""
     from torch.nn.attention.flex_attention import flex_attention, create_block_mask
     i, at = c["inputs"], c.get("attrs", {})
     dt = DT[i["queryT"]["dtype"]]
@@ -81,6 +86,10 @@ def flex_fn(c):
     nl, local, vs = g["num_layout"], g["local_blocks"], g["vert_stride"]
     step = max(1, vs // nl)
     past = t - s
+    scale = at.get("scale") or None
+    key = (str(dt), b, n, kn, s, t, h, bs, nl, local, vs, scale)
+    if key in FLEX:
+        return FLEX[key]
 
     def mask(bi, hi, qi, ki):  # phi3Layout of gen.mjs: query block >= key block, local or on the vertical stride
         p = qi + past
@@ -90,9 +99,11 @@ def flex_fn(c):
     bm = create_block_mask(mask, None, n, s, t, device=dev)
     q = torch.rand((b, n, s, h), device=dev, dtype=dt) * 2 - 1
     k, v = (torch.rand((b, kn, t, h), device=dev, dtype=dt) * 2 - 1 for _ in range(2))
-    f = torch.compile(flex_attention, dynamic=False)
-    scale = at.get("scale") or None
-    return lambda: f(q, k, v, block_mask=bm, scale=scale, enable_gqa=True)
+    if "compiled" not in FLEX:
+        FLEX["compiled"] = torch.compile(flex_attention, dynamic=False)
+    f = FLEX["compiled"]
+    FLEX[key] = lambda: f(q, k, v, block_mask=bm, scale=scale, enable_gqa=True)
+    return FLEX[key]
 
 
 def rope(x, cos, sin, pos):  # NeoX halves; x (B, N, S, H), caches (max_pos, H/2) gathered at pos (B, S)
@@ -123,6 +134,7 @@ def merged(doc, c):
 
 def run(peer, cases, fn_of):
     out = {"peer": peer, "kind": "gpu" if dev == "cuda" else "e2e", "torch": torch.__version__, "device": dev, "cases": []}
+    t0 = time.perf_counter()
     for c in cases:
         try:
             fn = fn_of(c)
@@ -133,6 +145,7 @@ def run(peer, cases, fn_of):
         print(f"{peer} {c['id']}: " + (f"{r['ns']['median'] / 1e3:.1f} us" if r["status"] == "ok" else r["message"]),
               file=sys.stderr)
         out["cases"].append(r)
+    print(f"{peer}: {time.perf_counter() - t0:.1f} s for {len(cases)} cases", file=sys.stderr)
     return out
 
 
