@@ -59,11 +59,17 @@ const expr_program *plan_parsed(plan_planner *p, const manifest_expr *e, util_er
   return parsed;
 }
 
-wgk_status plan_eval(plan_planner *p, const manifest_expr *e, const expr_value *scope, expr_value **out,
-                     util_error *err) {
-  wgk_status st = expr_cache_eval(p->exprs, e, e->text, scope, out, err);
+/* Evaluates e, parsed once under key (the manifest expression, or the JSON string a literal holds it in). */
+static wgk_status eval_keyed(plan_planner *p, const void *key, const manifest_expr *e, const expr_value *scope,
+                             expr_value **out, util_error *err) {
+  wgk_status st = expr_cache_eval(p->exprs, key, e->text, scope, out, err);
   if (st != WGK_OK) relocate(p, e, err);
   return st;
+}
+
+wgk_status plan_eval(plan_planner *p, const manifest_expr *e, const expr_value *scope, expr_value **out,
+                     util_error *err) {
+  return eval_keyed(p, e, e, scope, out, err);
 }
 
 wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *pos, const expr_value *scope,
@@ -71,9 +77,7 @@ wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *
   *out = NULL;
   if (json_is_string(lit)) {
     manifest_expr e = {json_string_value(lit), *pos};
-    wgk_status st = expr_cache_eval(p->exprs, lit, e.text, scope, out, err); /* cached under the JSON string */
-    if (st != WGK_OK) relocate(p, &e, err);
-    return st;
+    return eval_keyed(p, lit, &e, scope, out, err);
   }
   if (json_is_array(lit) || json_is_object(lit)) {
     bool list = json_is_array(lit);
