@@ -51,9 +51,14 @@ def table(wgk_path, peer_paths, md):
             m = next((x for x in p["cases"] if x["id"] == c["id"]), None)
             if not m:
                 row.append("-")
-            elif m["status"] != "ok":
+                continue
+            if m.get("sameAs"):
+                notes.append(f"{p['peer']} {c['id']}: the figures of {m['sameAs']} (the same inputs and attributes; "
+                             "wgk's tunables are not the peer's)")
+            if m["status"] != "ok":
                 row.append(m["status"])
-                notes.append(f"{p['peer']} {c['id']}: {m['status']}: {m.get('message', '')}")
+                if not m.get("sameAs"):
+                    notes.append(f"{p['peer']} {c['id']}: {m['status']}: {m.get('message', '')}")
             else:
                 mine = c["gpuNs" if p["kind"] == "gpu" else "e2eNs"]["median"] if ok else None
                 row.append(cell(us(m['ns']['median']), f"{mine / m['ns']['median']:.2f}" if ok else "-"))

@@ -34,6 +34,10 @@ export async function timeCalls(call, c, itersArg, budgetMs) {
   return { ns: stat(ns), iterations: n, budgetLimited: n < want };
 }
 
+// A case as a peer calls it: its inputs and attributes (wgk's tunables are not a peer's: the `_tiled` cases are
+// their pairs' call). A case with the key of an earlier one takes that one's figures (sameAs) instead of a run.
+export const peerKey = (c) => JSON.stringify([c.inputs, c.attrs]);
+
 // A bench.json case with the document's defaults under it (inputs and attrs merged key by key).
 export function merged(doc, c) {
   const d = doc.defaults || {};

@@ -3,7 +3,8 @@
 // inputs generated or run. The check: a copy of the package's bench.json whose cases' past caches name a
 // generator gen.mjs does not have (so generating a case's inputs would fail it) still gives cpu-fallback for every
 // case, saying there is no webgpu kernel and that the one-block model ran on the CPU provider; the CPU provider,
-// which must generate them, fails those cases (the copy is really ungeneratable).
+// which must generate them, fails those cases (the copy is really ungeneratable). And a case that differs from an
+// earlier one only in wgk's tunables takes that one's figures (sameAs) instead of a run of its own.
 // usage: node test_ort_placement.mjs SOURCE_DIR   (exit 1 on a failed check; needs tests/ort/node_modules)
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -36,6 +37,22 @@ try {
   const cpu = run("cpu", ["--case", "decode"]).r;
   check(cpu.cases.length > 0 && cpu.cases.every((c) => c.status === "failed" && /no_such_generator/.test(c.message)),
     `cpu: the copy's cases should fail to generate: ${JSON.stringify(cpu.cases.map((c) => c.status))}`);
+  // Two small cases that differ only in a wgk tunable: the CPU provider runs the first and gives the second its
+  // figures (sameAs), as for the _tiled cases.
+  const small = (id, tunables) => ({ id, iterations: 2, warmup: 1, tunables, attrs: doc.cases[0].attrs, inputs: {
+    ...Object.fromEntries(Object.entries(doc.cases[0].inputs).map(([k, v]) => [k, { ...v, generator: { ...v.generator,
+      max_blocks: 1, value: 1 } }])),
+    queryT: { dtype: "float32", shape: [1, 1, 4096], generator: { kind: "uniform", seed: 1 } },
+    keyT: { dtype: "float32", shape: [1, 1, 1024], generator: { kind: "uniform", seed: 2 } },
+    valueT: { dtype: "float32", shape: [1, 1, 1024], generator: { kind: "uniform", seed: 3 } },
+    pastKeyT: { dtype: "float32", shape: [1, 8, 64, 128], generator: { kind: "uniform", seed: 4 } },
+    pastValueT: { dtype: "float32", shape: [1, 8, 64, 128], generator: { kind: "uniform", seed: 5 } } } });
+  fs.writeFileSync(path.join(tmp, "bench.json"), JSON.stringify({ cases: [small("one_block", {}),
+    small("one_block_tiled", { PROMPT_FORM: 1 })] }));
+  const pair = run("cpu").r.cases;
+  check(pair.length === 2 && pair[0].status === "ok" && !pair[0].sameAs && pair[1].sameAs === "one_block" &&
+    pair[1].status === "ok" && pair[1].ns.median === pair[0].ns.median && pair[1].id === "one_block_tiled",
+    `cpu: the tunable-only pair should share one run: ${JSON.stringify(pair)}`);
   console.log(`ort-webgpu placement: ${r.cases.length} cases cpu-fallback in ${s.toFixed(1)} s`);
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
