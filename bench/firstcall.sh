@@ -9,7 +9,10 @@
 # load, plan, compile, run, readback, exit), of the call as `wgk run -v` reports it ("call 1: wall") and of the
 # process beyond creating the device (the process less `wgk run -v`'s instance, adapter and device phases; issue
 # 39's first-call figure) and the same in CPU time (the process's, less the thread that made the context: on a loaded
-# machine the wall time is mostly waiting for a core); FIRSTCALL_PHASES=1 prints each run's phases lines on stderr. Then,
+# machine the wall time is mostly waiting for a core); then per config the medians of `wgk run -v`'s phases, wall
+# and CPU, and of `outside` (the process's wall as timed here, around the shell's command substitution, less
+# `main`'s: its exec, dynamic loading and exit, a driver's teardown in the kernel included); FIRSTCALL_PHASES=1 also
+# prints each run's phases lines on stderr. Then,
 # per config, the medians of `wgk bench PKG --first-call` (the same case from the package's bench.json, one
 # fresh process each): the call (load + prepare + run + wait + read) in wall and CPU time, each phase, and the
 # pipeline cache's counts. On a loaded machine the CPU figures are the ones to compare. First, one call's output
@@ -48,8 +51,9 @@ print(f"check: y agrees with the float64 reference (max abs err {err:.2g})" if e
       f"check: FAIL: y differs from the float64 reference (max abs err {err:.2g})")
 sys.exit(0 if err <= 1e-4 else 1)
 PY
-one() { # $1 cache folder; prints "process_ms call_ms beyond_ms beyond_cpu_ms" (beyond: the process less instance,
-  # adapter, device; beyond_cpu_ms: the process's CPU less the context's thread, from `wgk run -v`'s cpu line)
+one() { # $1 cache folder, $2 file the run's phases lines go to; prints "process_ms call_ms beyond_ms beyond_cpu_ms"
+  # (beyond: the process less instance, adapter, device; beyond_cpu_ms: the process's CPU less the context's thread,
+  # from `wgk run -v`'s cpu line)
   local s e out
   s=$(date +%s%N)
   out=$(HOME=$t XDG_CACHE_HOME=$1 "$wgk" run ai.onnx.RotaryEmbedding --in X="$t/x.npy" --in cos_cache="$t/c.npy" \
@@ -57,6 +61,7 @@ one() { # $1 cache folder; prints "process_ms call_ms beyond_ms beyond_cpu_ms" (
   e=$(date +%s%N)
   local p=$(( (e - s) / 1000000 ))
   [ "${FIRSTCALL_PHASES:-0}" = 1 ] && grep -E '^(phases|cpu) ms:' <<<"$out" >&2
+  { grep -E '^(phases|cpu) ms:' <<<"$out"; echo "process ms: $p"; } >>"$2"
   local dev
   dev=$(sed -nE 's/^phases ms:.* instance ([0-9.]+) adapter ([0-9.]+) device ([0-9.]+) .*/\1 \2 \3/p' <<<"$out" |
     awk '{print $1 + $2 + $3}')
@@ -74,14 +79,37 @@ printf '%-10s %s\n' config "process ms (min-max)   call ms (min-max)   beyond th
 for config in cold warm "wgk only" "mesa only"; do
   for i in $(seq "$reps"); do
     d=$t/cache-$i
+    f=$t/phases-${config// /_}
     case $config in
-    cold) rm -rf "$d"; one "$d" ;;
-    warm) one "$d" ;;
-    "wgk only") rm -rf "$d"/mesa_shader_cache*; one "$d" ;;
-    "mesa only") WGK_PIPELINE_CACHE=0 one "$d" ;;
+    cold) rm -rf "$d"; one "$d" "$f" ;;
+    warm) one "$d" "$f" ;;
+    "wgk only") rm -rf "$d"/mesa_shader_cache*; one "$d" "$f" ;;
+    "mesa only") WGK_PIPELINE_CACHE=0 one "$d" "$f" ;;
     esac
   done | stats | sed "s/^/$(printf '%-10s' "$config") /"
 done
+"$py" - "$t" <<'PY'
+import re, sys, statistics as st
+print(f"\n{'-v phases':<10} medians, wall ms / CPU ms (start: before main; context: instance + adapter + device);"
+      " outside: the process's wall less main's (exec, loading, exit, the shell's capture)")
+for config in ("cold", "warm", "wgk only", "mesa only"):
+    try:
+        text = open(f"{sys.argv[1]}/phases-{config.replace(' ', '_')}").read()
+    except OSError:
+        continue
+    wall = [dict(re.findall(r"(\w+) (-?[\d.]+)", l)) for l in re.findall(r"^phases ms: (.*)$", text, re.M)]
+    cpu = [dict(re.findall(r"(\w+) (-?[\d.]+)", l)) for l in re.findall(r"^cpu ms: (.*)$", text, re.M)]
+    proc = [float(v) for v in re.findall(r"^process ms: ([\d.]+)$", text, re.M)]
+    if not wall or not cpu or len(proc) != len(wall):
+        continue
+    med = lambda rows, k: st.median(float(r.get(k, "nan")) for r in rows)
+    context = med(wall, "instance") + med(wall, "adapter") + med(wall, "device")
+    parts = [f"start -/{med(cpu, 'start'):.1f}", f"context {context:.1f}/{med(cpu, 'context'):.1f}"]
+    parts += [f"{k} {med(wall, k):.1f}/{med(cpu, k):.1f}"
+              for k in ("check", "load", "inputs", "plan", "compile", "run", "read", "exit")]
+    outside = st.median(p - float(w["main"]) for p, w in zip(proc, wall))
+    print(f"{config:<10} {' '.join(parts)}; outside {outside:.1f}")
+PY
 
 # Phases from `wgk bench --first-call` (decode_float32: the same shapes as above, inputs from bench.json)
 phase() { # $1 cache folder $2 json
