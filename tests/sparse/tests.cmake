@@ -30,6 +30,12 @@ if(TARGET wgk_cli)
   add_test(NAME sparse_decode_sg_fold_selected COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\nscratch  counter: uint32 \\[8\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 2 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\ntunables"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json)
+  # DECODE_FORM 1 keeps the variant and its grid: kv_append takes a workgroup more per (row, head chunk) for the
+  # union lists (2 + 8), and `counter` holds each split's slot after the tickets: 8 x (1 + 32 splits x (1 + 2))
+  add_test(NAME sparse_decode_kp_selected COMMAND ${WGK_RUN_TEST} --expect
+    "variant  separate_decode_sg_fold\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\nscratch  counter: uint32 \\[776\\][^\n]*\npass     kv_append[^\n]*\n  dispatch 10 x 1 x 1\n[^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\ntunables"
+    -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
+    --tunable DECODE_FORM=1)
   add_test(NAME sparse_decode_sg_selected COMMAND ${WGK_RUN_TEST} --expect
     "variant  separate_decode_sg\n.*scratch  partial: float32 \\[1, 32, 33, 130\\][^\n]*\npass     decode_split \\(sparse_decode_split, sparse-decode-split-sg.wgsl.jinja\\)\n  dispatch 32 x 8 x 1\n[^\n]*\npass     decode_merge[^\n]*\n  dispatch 32 x 1 x 1\n"
     -- $<TARGET_FILE:wgk_cli> explain ${WGK_SPARSE} ${WGK_PHI3_DECODE} --device ${CMAKE_CURRENT_LIST_DIR}/sgmat-device.json
@@ -132,6 +138,7 @@ endif()
 # The planning checks above need no GPU.
 if(TARGET wgk_cli)
   set_tests_properties(sparse_sgmat_selection sparse_decode_selected sparse_decode_sg_selected sparse_decode_sg_fold_selected
+    sparse_decode_kp_selected
     sparse_decode_sg_tuned_off
     sparse_decode_sg_not_on_subgroups_of_4 sparse_decode_append_on_8_storage_buffers sparse_flash_sg_selected
     sparse_flash_sg_wg512 sparse_flash_sg_tuned_off sparse_flash_sg_not_on_subgroups_of_4 sparse_prompt_not_decode

@@ -140,6 +140,14 @@ DERIVE = {
     # the merge folded into the subgroup split (`separate_decode_sg_fold`): kv_append runs first, and the last split
     # of each head chunk to finish (an atomic counter per chunk) merges the chunk's heads into the output
     "decodeFoldOk": "tunables.DECODE_MERGE_FOLD == 1 and decodeSgOk",
+    # the key-per-invocation split (DECODE_FORM 1, in the folded variant: sparse-decode-split-kp): kv_append's
+    # extra workgroups write each split's block list into `counter` once per call; a split takes WG keys a tile,
+    # one per invocation, then decodeKpNP key partitions x columns for PV, met in rounds of decodeKpRows (256
+    # bytes kept for the alignment of the workgroup arrays)
+    "decodeKpNP": "max(1, decodeWG // max(1, headSize // 4))",
+    "decodeKpFixedBytes": "(headsPerGroup * headSize + 6 + decodeWG * (headsPerGroup + 1) + (decodeWG // 8 + 1) * headsPerGroup + decodeKpNP * headsPerGroup + (2 * decodeSplits + 1) * headsPerGroup) * 4",
+    "decodeKpRows": "min(decodeKpNP, (min(device.limits.maxComputeWorkgroupStorageSize, 16384) - 256 - decodeKpFixedBytes) // (headsPerGroup * headSize * 4))",
+    "decodeKp": "tunables.DECODE_FORM == 1 and decodeKpRows >= 1 and ((2 * headsPerGroup + 1) * maskWords + 1) * 4 <= device.limits.maxComputeWorkgroupStorageSize and maxBlocks < 65536",
     "fusedAppendOn": "tunables.DECODE_FUSED_APPEND == 1",  # 0: decode without rotary keeps the kv_append pass
     "decodeOk": "seqLen >= 1 and seqLen <= tunables.DECODE_MAX_S and maxCache >= tunables.DECODE_MIN_KEYS and decodeSplits <= device.limits.maxComputeWorkgroupsPerDimension and numHeads <= device.limits.maxComputeWorkgroupsPerDimension and numHeads // headsPerGroup <= device.limits.maxComputeWorkgroupsPerDimension and batch * seqLen <= device.limits.maxComputeWorkgroupsPerDimension and decodeWG <= device.limits.maxComputeInvocationsPerWorkgroup and decodeKeyTile >= 1",
     # the flash prompt with the queries in registers (`*_flash_sg`): lane groups of flashSgLW invocations of one
@@ -209,6 +217,10 @@ def binding_sets():
             sets["append_%s%s" % ("packed" if packed else "separate", "_rotary" if rot else "")] = (
                 src + (ROTARY if rot else []) + LENGTHS +
                 [storage("past_key", "pastKeyT", True), storage("past_value", "pastValueT", True), params()])
+    # the folded decode's append, whose extra workgroups write the split lists with DECODE_FORM 1 (9 storage buffers)
+    sets["append_separate_union"] = sets["append_separate"][:-1] + [
+        storage("block_row", "blockRowIndicesT", etype="$M"), storage("block_col", "blockColIndicesT", etype="$M"),
+        {"name": "counter", "scratch": "counter", "buffer": "storage", "elementType": "u32"}, params()]
     sets["q_rotary"] = [storage("query", "queryT")] + ROTARY + LENGTHS + [storage("output", "outputT", True), params()]
     # in/out ports are bound read-write wherever they are bound (the loader's rule); attend only reads them
     caches = [storage("past_key", "pastKeyT", True), storage("past_value", "pastValueT", True),
@@ -287,11 +299,18 @@ def decode_sg_fold_variant():
     v["id"] = "separate_decode_sg_fold"
     v["when"] = [w for w in v["when"] if w != "fusedAppendOn"] + ["decodeFoldOk"]
     split = v["passes"][0]
-    v["passes"] = front_passes(False, False) + [
-        shader_pass(split["id"], split["name"], split["shader"], "decode_split_fold", split["dispatch"],
-                    {"fold": "true"})]
+    append = shader_pass("kv_append", "sparse_kv_append", "sparse-kv-append.wgsl.jinja", "append_separate_union",
+                         {"threads": "(ceilDiv(batch * seqLen * kvHeads * headSize // 2, tunables.WORKGROUP_SIZE) + "
+                                     "(decodeRows if decodeKp else 0)) * tunables.WORKGROUP_SIZE",
+                          "workgroupSize": "tunables.WORKGROUP_SIZE"},
+                         {"packed": "false", "rotary": "false", "union": "decodeKp"})
+    v["passes"] = [append, shader_pass(split["id"], split["name"], split["shader"], "decode_split_fold",
+                                       split["dispatch"], {"fold": "true"})]
+    v["derive"] = dict(v["derive"], KP="decodeKp", KR="decodeKpRows")
+    # a ticket per (row, head chunk); with DECODE_FORM 1 then each split's slot: count, used, SB blocks
     v["intermediates"] = v["intermediates"] + [
-        {"id": "counter", "dtype": "uint32", "shape": "[batch * seqLen * (numHeads // headsPerGroup)]"}]
+        {"id": "counter", "dtype": "uint32",
+         "shape": "[decodeRows * (1 + (decodeSplits * (splitBlocks + 2) if decodeKp else 0))]"}]
     return v
 
 
@@ -463,7 +482,7 @@ TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECOD
             "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
             "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1,
             "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 4, "DECODE_SG_LANES": 16, "DECODE_SG_PREFETCH": 1,
-            "DECODE_MERGE_PAR": 1,
+            "DECODE_MERGE_PAR": 1, "DECODE_FORM": 0,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 128,
             "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1,
             "PROMPT_FORM": 0, "PROMPT_TILE_DC": 64, "PROMPT_TILE_VC": 64,

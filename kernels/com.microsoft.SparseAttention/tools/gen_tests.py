@@ -274,6 +274,34 @@ TILED_CASES = [
          variant="packed_tiled"),
 ]
 
+# the key-per-invocation split (DECODE_FORM 1 in `separate_decode_sg_fold`: union lists from kv_append's extra
+# workgroups, a key an invocation, PV by columns): past lengths off the block grid, batch 2 with unequal pasts,
+# GQA 1 / 2 / 4 / 8, S up to DECODE_MAX_S, one block a split (splits left empty), tiles of fewer keys than a split
+# (DECODE_WG 64 over 8 blocks of 32), heads of 6 and 68 vec4 (idle invocations in the PV step: 32 = 5 x 6 + 2,
+# 128 = 68 + 60); float16 packed where the device lacks shader-f16
+KP = {"DECODE_FORM": 1}
+KP_CASES = [
+    case("decode_kp_s1_h128_gqa4_b64_f32", S=1, N=8, KN=2, H=128, block=64, layouts=4, local=2, vstride=3,
+         pasts=[1001], cache=1088, tunables=KP, variant="separate_decode_sg_fold"),
+    case("decode_kp_s1_batch2_uneven_h128_f16", B=2, S=1, N=8, KN=2, H=128, block=32, layouts=4, local=3, vstride=4,
+         pasts=[20, 1500], cache=1536, dtype="float16", tunables=KP, variant="separate_decode_sg_fold"),
+    case("decode_kp_s3_batch2_b16_f32", B=2, S=3, N=8, KN=2, H=32, block=16, local=4, vstride=4, pasts=[500, 1203],
+         cache=1216, tunables=KP, variant="separate_decode_sg_fold"),
+    case("decode_kp_s1_split1_empty_splits_f16", B=2, S=1, N=2, KN=1, H=32, block=16, layouts=2, local=3, vstride=2,
+         pasts=[1180, 600], cache=1200, dtype="float16", tunables=dict(KP, SPLIT_BLOCKS=1),
+         variant="separate_decode_sg_fold"),
+    case("decode_kp_s2_wg64_tiles_f32", S=2, N=4, KN=1, H=64, block=32, layouts=2, local=3, vstride=3, pasts=[900],
+         cache=960, tunables=dict(KP, DECODE_WG=64, SPLIT_BLOCKS=8), variant="separate_decode_sg_fold"),
+    case("decode_kp_s1_h24_gqa2_wg32_f32", B=2, S=1, N=6, KN=3, H=24, block=16, layouts=3, local=2, vstride=5,
+         pasts=[299, 450], cache=464, tunables=dict(KP, DECODE_WG=32), variant="separate_decode_sg_fold"),
+    case("decode_kp_s1_h272_f16", S=1, N=4, KN=2, H=272, block=32, layouts=2, local=2, vstride=3, pasts=[700],
+         cache=736, dtype="float16", tunables=KP, variant="separate_decode_sg_fold"),
+    case("decode_kp_s4_gqa8_b32_f32", S=4, N=16, KN=2, H=32, block=32, layouts=8, local=3, vstride=4, pasts=[777],
+         cache=1024, tunables=KP, variant="separate_decode_sg_fold"),
+    case("decode_kp_s1_gqa1_layouts4_f16", S=1, N=4, KN=4, H=16, block=16, layouts=4, local=3, vstride=4,
+         pasts=[900], cache=1024, dtype="float16", tunables=KP, variant="separate_decode_sg_fold"),
+]
+
 
 def fold_twin(c):
     """A `separate_decode_sg` case as the folded merge (`separate_decode_sg_fold`, the default, id `..._fold_<dtype>`)
@@ -391,7 +419,8 @@ def refusal(cid, kw, text):
 
 
 def main():
-    cases = with_flash_sg_twins(with_sg_twins(CASES + SG_CASES + FSG_CASES)) + TILED_CASES + [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
+    cases = with_flash_sg_twins(with_sg_twins(CASES + SG_CASES + FSG_CASES)) + TILED_CASES + [sg_without(c) for c in KP_CASES] + \
+        [refusal(*r) for r in REFUSALS if WITH_REFUSALS]
     doc = {"schema": 1,
            "description": "SparseAttention against the double reference: block sizes, GQA, packed QKV, rotary, "
                           "float16, prompt/decode/chunked, per-batch past lengths, layouts.",
