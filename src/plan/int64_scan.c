@@ -358,11 +358,11 @@ wgk_status plan_check_opaque_int64(plan_planner *p, const plan_call *call, const
       if (port->storage_dtype || !dtype || strcmp(dtype, "int64") != 0) continue;
       if (!same_ignoring_blanks(pb->wgsl_type, "vec2<u32>")) {
         const manifest_binding *mb = &pass->source->bindings->bindings[b];
-        return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
-                                "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
-                                "without a storage projection: its 8 bytes per element are bound unchanged)",
-                                p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
-                                pb->wgsl_type, port->name);
+        return plan_fail_at(err, WGK_ERR_CALL, p->m, &mb->pos,
+                            "%s variant %s pass %s: int64 binding %s must use vec2<u32>, got %s (port %s is int64 "
+                            "without a storage projection: its 8 bytes per element are bound unchanged)",
+                            p->m->op_id, plan->variant->id, pass->id ? pass->id : pass->source->id, pb->name,
+                            pb->wgsl_type, port->name);
       }
       if (n_names < sizeof names / sizeof names[0]) names[n_names++] = pb->name;
     }

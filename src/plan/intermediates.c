@@ -22,8 +22,8 @@ static bool dim_of(const expr_value *v, int64_t *out) {
 
 static wgk_status bad_shape(plan_planner *p, const manifest_intermediate *it, const manifest_expr *e, util_error *err) {
   const manifest_pos *pos = e && e->text ? &e->pos : &it->pos;
-  return util_error_value(err, WGK_ERR_CALL, p->m->source, *pos, "intermediate %s: shape%s did not give %s", it->id,
-                          e && e->text ? " expression" : "", "a list of at most 8 non-negative integers");
+  return plan_fail_at(err, WGK_ERR_CALL, p->m, pos, "intermediate %s: shape%s did not give %s", it->id,
+                      e && e->text ? " expression" : "", "a list of at most 8 non-negative integers");
 }
 
 static wgk_status eval_shape(plan_planner *p, const manifest_intermediate *it, const expr_value *scope,
@@ -67,8 +67,8 @@ static wgk_status make_one(plan_planner *p, const manifest_intermediate *it, con
   out->zero_init = it->zero_init || p->m->format == WGK_MANIFEST_SPEC21;
   out->dtype = logical_dtype(scope, it->dtype);
   if (!out->dtype)
-    return util_error_value(err, WGK_ERR_CALL, p->m->source, it->pos,
-                            "intermediate %s: type variable %s is not bound by the call", it->id, it->dtype);
+    return plan_fail_at(err, WGK_ERR_CALL, p->m, &it->pos, "intermediate %s: type variable %s is not bound by the call",
+                        it->id, it->dtype);
   wgk_status st = eval_shape(p, it, scope, out, err);
   if (st != WGK_OK) return st;
   double numel = 1;
@@ -79,9 +79,9 @@ static wgk_status make_one(plan_planner *p, const manifest_intermediate *it, con
   uint64_t max =
       lim->maxStorageBufferBindingSize < lim->maxBufferSize ? lim->maxStorageBufferBindingSize : lim->maxBufferSize;
   if (bytes > (double)max)
-    return util_error_value(err, WGK_ERR_LIMIT, p->m->source, it->pos,
-                            "intermediate %s: %.0f bytes exceed the device's largest storage binding of %" PRIu64,
-                            it->id, bytes, max);
+    return plan_fail_at(err, WGK_ERR_LIMIT, p->m, &it->pos,
+                        "intermediate %s: %.0f bytes exceed the device's largest storage binding of %" PRIu64, it->id,
+                        bytes, max);
   out->bytes = (uint64_t)bytes;
   return WGK_OK;
 }

@@ -8,11 +8,6 @@
 
 #include "plan/planner_internal.h"
 
-static wgk_status at(const manifest_model *m, const manifest_pos *pos, util_error *err, wgk_status st, const char *fmt,
-                     const char *a, const char *b) {
-  return util_error_value(err, st, m->source, *pos, fmt, a, b);
-}
-
 /* The WGSL element type of a storage binding: the port's storage projection, else its type variable. */
 static wgk_status element_type(const manifest_model *m, const manifest_binding *b, const expr_value *scope, char *out,
                                size_t size, util_error *err) {
@@ -27,10 +22,11 @@ static wgk_status element_type(const manifest_model *m, const manifest_binding *
       v = dtypes ? expr_value_dict_get(dtypes, t + 1) : NULL;
     }
     if (!v || !expr_value_str(v))
-      return at(m, &b->pos, err, WGK_ERR_CALL, "binding %s: type variable %s is not bound by the call", b->name, t);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &b->pos, "binding %s: type variable %s is not bound by the call",
+                          b->name, t);
     t = expr_value_str(v);
   }
-  if (!t) return at(m, &b->pos, err, WGK_ERR_MANIFEST, "binding %s: no element type%s", b->name, "");
+  if (!t) return plan_fail_at(err, WGK_ERR_MANIFEST, m, &b->pos, "binding %s: no element type%s", b->name, "");
   snprintf(out, size, "%s", t);
   return WGK_OK;
 }
@@ -131,9 +127,9 @@ static wgk_status uniform_value(plan_planner *p, const manifest_binding *b, cons
   }
   if (field->default_value) return plan_literal(p, field->default_value, &b->pos, scope, out, err);
   if (field->required)
-    return util_error_value(err, WGK_ERR_CALL, p->m->source, b->pos,
-                            "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name,
-                            field->name, field->name);
+    return plan_fail_at(err, WGK_ERR_CALL, p->m, &b->pos,
+                        "Missing uniform field %s.%s (no value, no arg '%s', no default)", b->struct_name, field->name,
+                        field->name);
   *out = expr_value_int(0);
   return *out ? WGK_OK : util_error_oom(err, NULL, "planning a pass");
 }
@@ -200,9 +196,8 @@ static wgk_status pack_uniform(plan_planner *p, const manifest_binding *b, const
     expr_value_print(v, &shown);
     expr_value_release(v);
     if (bad) {
-      util_error_value(err, WGK_ERR_CALL, p->m->source, field->value.pos, "pass %s: uniform %s.%s (%s) = %s %s",
-                       pass->source->id, b->struct_name, field->name, scalar_name(field->type), util_dynbuf_str(&shown),
-                       bad);
+      plan_fail_at(err, WGK_ERR_CALL, p->m, &field->value.pos, "pass %s: uniform %s.%s (%s) = %s %s", pass->source->id,
+                   b->struct_name, field->name, scalar_name(field->type), util_dynbuf_str(&shown), bad);
       util_dynbuf_free(&shown);
       util_dynbuf_free(&text);
       return WGK_ERR_CALL;
@@ -231,8 +226,8 @@ static wgk_status fixed_length(plan_planner *p, const manifest_binding *b, const
     d = strtod(b->length, NULL);
   }
   if (!(d >= 1 && d <= 9007199254740991.0 && d == floor(d)))
-    return util_error_value(err, WGK_ERR_CALL, p->m->source, b->pos,
-                            "binding %s length must resolve to a positive integer (%s)", b->name, b->length);
+    return plan_fail_at(err, WGK_ERR_CALL, p->m, &b->pos, "binding %s length must resolve to a positive integer (%s)",
+                        b->name, b->length);
   *out = (uint64_t)d;
   return WGK_OK;
 }
@@ -265,10 +260,10 @@ static wgk_status make_bindings(plan_planner *p, const manifest_pass *mp, const 
     for (size_t j = 0; j < i; j++) {
       const manifest_binding *o = &set->bindings[j];
       if (o->buffer == WGK_BUFFER_UNIFORM && strcmp(o->struct_name, b->struct_name) == 0 && !same_struct(o, b))
-        return util_error_value(err, WGK_ERR_MANIFEST, p->m->source, b->pos,
-                                "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
-                                "(give one a structName of its own)",
-                                mp->id, b->struct_name, o->name, b->name);
+        return plan_fail_at(err, WGK_ERR_MANIFEST, p->m, &b->pos,
+                            "pass %s: uniform struct %s is declared with conflicting schemas by bindings %s and %s "
+                            "(give one a structName of its own)",
+                            mp->id, b->struct_name, o->name, b->name);
     }
   }
   for (size_t i = 0; i < set->n_bindings; i++) {
@@ -378,11 +373,11 @@ static wgk_status check_size(plan_planner *p, const plan_pass *pass, const manif
   if (!which) return WGK_OK;
   char note[300];
   tunable_note(scope, e->text, 0, note, sizeof note);
-  return util_error_value(err, WGK_ERR_LIMIT, p->m->source, e->pos,
-                          "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id,
-                          e->text, size, note, which,
-                          size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
-                                                                        : lim->maxComputeWorkgroupSizeX);
+  return plan_fail_at(err, WGK_ERR_LIMIT, p->m, &e->pos,
+                      "pass %s: workgroupSize %s = %" PRIu64 "%s exceeds the device's %s %u", pass->source->id, e->text,
+                      size, note, which,
+                      size > lim->maxComputeInvocationsPerWorkgroup ? lim->maxComputeInvocationsPerWorkgroup
+                                                                    : lim->maxComputeWorkgroupSizeX);
 }
 
 /* The rendered `@workgroup_size(x, y, z)` (integer literals) against the device's limits: what the WGSL compiler
@@ -435,9 +430,9 @@ static wgk_status check_workgroup_attr(plan_planner *p, const plan_pass *pass, c
   const char *end = strchr(at, ')');
   int len = end ? (int)(end - at) + 1 : (int)strlen("@workgroup_size(");
   if (len > 80) len = 80;
-  return util_error_value(err, WGK_ERR_LIMIT, p->m->source, pass->source->pos,
-                          "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64,
-                          pass->source->id, len, at, value, note, which, limit);
+  return plan_fail_at(err, WGK_ERR_LIMIT, p->m, &pass->source->pos,
+                      "pass %s: %.*s gives %" PRIu64 " invocations%s, over the device's %s %" PRIu64, pass->source->id,
+                      len, at, value, note, which, limit);
 }
 
 static wgk_status count_of(plan_planner *p, const plan_pass *pass, const manifest_expr *e, const expr_value *scope,
@@ -451,9 +446,8 @@ static wgk_status count_of(plan_planner *p, const plan_pass *pass, const manifes
   expr_value_print(v, &shown);
   expr_value_release(v);
   if (!(d >= 0 && d == floor(d) && d < 18446744073709551616.0)) {
-    util_error_value(err, WGK_ERR_CALL, p->m->source, e->pos,
-                     "pass %s: dispatch %s = %s is not a non-negative whole number", pass->source->id, e->text,
-                     util_dynbuf_str(&shown));
+    plan_fail_at(err, WGK_ERR_CALL, p->m, &e->pos, "pass %s: dispatch %s = %s is not a non-negative whole number",
+                 pass->source->id, e->text, util_dynbuf_str(&shown));
     util_dynbuf_free(&shown);
     return WGK_ERR_CALL;
   }
@@ -478,8 +472,8 @@ static wgk_status dispatch(plan_planner *p, const manifest_dispatch *d, const ex
       st = count_of(p, pass, &d->threads, scope, &threads, err);
       if (st == WGK_OK) st = count_of(p, pass, &d->workgroup_size, scope, &size, err);
       if (st == WGK_OK && size == 0)
-        return util_error_value(err, WGK_ERR_CALL, p->m->source, d->pos, "pass %s: dispatch workgroupSize %s is 0",
-                                pass->source->id, d->workgroup_size.text);
+        return plan_fail_at(err, WGK_ERR_CALL, p->m, &d->pos, "pass %s: dispatch workgroupSize %s is 0",
+                            pass->source->id, d->workgroup_size.text);
       if (st == WGK_OK) st = check_size(p, pass, &d->workgroup_size, scope, size, err);
       n = size ? threads / size + (threads % size != 0) : 0; /* threads + size - 1 could wrap */
     } else {
@@ -501,11 +495,11 @@ static wgk_status dispatch(plan_planner *p, const manifest_dispatch *d, const ex
                    : d->kind == WGK_DISPATCH_THREADS ? d->threads.text
                                                      : d->workgroups.text,
                    0, note, sizeof note);
-      return util_error_value(err, WGK_ERR_LIMIT, p->m->source, d->pos,
-                              "pass %s: dispatch of %" PRIu64
-                              " workgroups on axis %c exceeds the device's "
-                              "maxComputeWorkgroupsPerDimension %u%s",
-                              pass->source->id, c[i], "xyz"[i], limit, note);
+      return plan_fail_at(err, WGK_ERR_LIMIT, p->m, &d->pos,
+                          "pass %s: dispatch of %" PRIu64
+                          " workgroups on axis %c exceeds the device's "
+                          "maxComputeWorkgroupsPerDimension %u%s",
+                          pass->source->id, c[i], "xyz"[i], limit, note);
     }
     pass->workgroups[i] = (uint32_t)c[i];
   }

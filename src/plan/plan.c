@@ -84,20 +84,20 @@ static wgk_status output_dtype(plan_planner *p, const plan_call *call, const man
     if (!d) {
       char shown[96] = "(none)";
       if (v) plan_value_text(v, shown, sizeof shown);
-      return util_error_value(err, WGK_ERR_CALL, m->source, to->pos,
-                              "port %s: required attribute to=%s is not a supported ONNX TensorProto dtype code (1 "
-                              "float32, 2 uint8, 3 int8, 5 int16, 6 int32, 7 int64, 9 bool, 10 float16, 12 uint32)",
-                              port->name, shown);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &to->pos,
+                          "port %s: required attribute to=%s is not a supported ONNX TensorProto dtype code (1 "
+                          "float32, 2 uint8, 3 int8, 5 int16, 6 int32, 7 int64, 9 bool, 10 float16, 12 uint32)",
+                          port->name, shown);
     }
     if (!dtype_allowed(port, d)) {
       char list[256] = "";
       size_t used = 0;
       for (size_t k = 0; k < port->n_dtypes && used < sizeof list; k++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", port->dtypes[k]);
-      return util_error_value(err, WGK_ERR_CALL, m->source, to->pos,
-                              "port %s: required attribute to resolves to %s, not allowed by output type constraint "
-                              "%s = [%s]",
-                              port->name, d, port->type_var, list);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &to->pos,
+                          "port %s: required attribute to resolves to %s, not allowed by output type constraint "
+                          "%s = [%s]",
+                          port->name, d, port->type_var, list);
     }
     *out = d;
     return WGK_OK;
@@ -113,10 +113,10 @@ static wgk_status output_dtype(plan_planner *p, const plan_call *call, const man
       return WGK_OK;
     }
   }
-  return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
-                          "port %s: dtype %s is a type variable no input of the call binds: give an input of that "
-                          "type, or ask for the output with a dtype (--out-shape %s=DIMS:dtype, wgk_call_want_output)",
-                          port->name, port->type_var ? port->type_var : "?", port->name);
+  return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos,
+                      "port %s: dtype %s is a type variable no input of the call binds: give an input of that "
+                      "type, or ask for the output with a dtype (--out-shape %s=DIMS:dtype, wgk_call_want_output)",
+                      port->name, port->type_var ? port->type_var : "?", port->name);
 }
 
 /* An in/out port's output shape expression, which cannot be honoured otherwise: the tensor updated in place is the
@@ -133,17 +133,17 @@ static wgk_status inout_shape_agrees(plan_planner *p, const manifest_port *port,
   bool ok = shape_from_value(v, &rank, shape);
   expr_value_release(v);
   if (!ok)
-    return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
-                            "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
-                            port->shape.text);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &port->shape.pos,
+                        "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
+                        port->shape.text);
   if (rank == o->rank && memcmp(shape, o->shape, sizeof(int64_t) * (size_t)rank) == 0) return WGK_OK;
   char want[128], got[128];
   shape_text(rank, shape, want, sizeof want);
   shape_text(o->rank, o->shape, got, sizeof got);
-  return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
-                          "in/out port %s: its output shape expression '%s' gives %s, but the tensor is updated in "
-                          "place, so its output shape is its input's, %s",
-                          port->name, port->shape.text, want, got);
+  return plan_fail_at(err, WGK_ERR_CALL, m, &port->shape.pos,
+                      "in/out port %s: its output shape expression '%s' gives %s, but the tensor is updated in "
+                      "place, so its output shape is its input's, %s",
+                      port->name, port->shape.text, want, got);
 }
 
 /* "rank": "ranks.X" must agree with the rank the shape expression gave. */
@@ -157,9 +157,9 @@ static wgk_status check_rank(plan_planner *p, const manifest_port *port, const e
   plan_value_text(r, shown, sizeof shown);
   expr_value_release(r);
   if (same) return WGK_OK;
-  return util_error_value(err, WGK_ERR_CALL, p->m->source, port->rank_expr.pos,
-                          "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
-                          port->rank_expr.text, shown, rank);
+  return plan_fail_at(err, WGK_ERR_CALL, p->m, &port->rank_expr.pos,
+                      "port %s: rank expression '%s' gives %s, but the shape expression gives rank %d", port->name,
+                      port->rank_expr.text, shown, rank);
 }
 
 /* Infers one output's shape and dtype (in/out ports and outputs without a shape expression: as given), checks a
@@ -173,8 +173,8 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
   o->port = (int)i;
   if (port->dir == WGK_PORT_INOUT || !port->shape.text) {
     if (!given->present)
-      return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
-                              "port %s: output has no shape expression, so the caller must give it", port->name);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos,
+                          "port %s: output has no shape expression, so the caller must give it", port->name);
     o->rank = given->rank;
     memcpy(o->shape, given->shape, sizeof o->shape);
     o->dtype = type_dtype(m, type_dtypes, port->type_var);
@@ -191,16 +191,16 @@ static wgk_status infer_output(plan_planner *p, size_t i, const plan_call *call,
   bool ok = shape_from_value(v, &o->rank, o->shape);
   expr_value_release(v);
   if (!ok)
-    return util_error_value(err, WGK_ERR_CALL, m->source, port->shape.pos,
-                            "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
-                            port->shape.text);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &port->shape.pos,
+                        "port %s: shape expression '%s' did not give a list of non-negative integers", port->name,
+                        port->shape.text);
   if (port->rank_expr.text && (st = check_rank(p, port, shape_scope, o->rank, err)) != WGK_OK) return st;
   if (given->present && (given->rank != o->rank || memcmp(given->shape, o->shape, sizeof(int64_t) * (size_t)o->rank))) {
     char want[128], got[128];
     shape_text(o->rank, o->shape, want, sizeof want);
     shape_text(given->rank, given->shape, got, sizeof got);
-    return util_error_value(err, WGK_ERR_CALL, m->source, port->pos,
-                            "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos,
+                        "port %s: the given output has shape %s, the contract gives %s", port->name, got, want);
   }
   if (!given->present) {
     if (!plan_scope_put(scope, "shapes", port->name, plan_shape_value(o->rank, o->shape)) ||
@@ -730,10 +730,10 @@ static wgk_status check_binding_sizes(plan_planner *p, const plan_call *call, co
       if (pb->buffer == WGK_BUFFER_UNIFORM) {
         bytes = (double)pb->uniform_bytes;
         if (bytes > (double)lim->maxUniformBufferBindingSize)
-          return util_error_value(err, WGK_ERR_LIMIT, p->m->source, mb->pos,
-                                  "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
-                                  "maxUniformBufferBindingSize of %" PRIu64 " bytes",
-                                  pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
+          return plan_fail_at(err, WGK_ERR_LIMIT, p->m, &mb->pos,
+                              "pass %s: uniform binding %s (%u) of %.0f bytes exceeds the device's "
+                              "maxUniformBufferBindingSize of %" PRIu64 " bytes",
+                              pass->source->id, pb->name, pb->index, bytes, lim->maxUniformBufferBindingSize);
         continue;
       }
       if (pb->port < 0) continue; /* intermediates are checked where they are planned */
@@ -753,10 +753,10 @@ static wgk_status check_binding_sizes(plan_planner *p, const plan_call *call, co
         what = "maxBufferSize";
       }
       if (bytes > (double)max)
-        return util_error_value(err, WGK_ERR_LIMIT, p->m->source, mb->pos,
-                                "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
-                                " bytes",
-                                pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
+        return plan_fail_at(err, WGK_ERR_LIMIT, p->m, &mb->pos,
+                            "pass %s: binding %s (%u) of port %s is %.0f bytes, over the device's %s of %" PRIu64
+                            " bytes",
+                            pass->source->id, pb->name, pb->index, port->name, bytes, what, max);
     }
   }
   return WGK_OK;
@@ -802,10 +802,10 @@ static wgk_status check_fixed_lengths(plan_planner *p, const plan_call *call, co
       const char *pass_id = pass->id ? pass->id : pass->source->id;
       double element = fixed_element_bytes(pb->wgsl_type);
       if (element == 0)
-        return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
-                                "pass %s: binding %s has a fixed length, but its element type %s is not one a sized "
-                                "binding takes (f32, f16, i32, u32, vecN of them, atomic<u32|i32>)",
-                                pass_id, pb->name, pb->wgsl_type);
+        return plan_fail_at(err, WGK_ERR_CALL, p->m, &mb->pos,
+                            "pass %s: binding %s has a fixed length, but its element type %s is not one a sized "
+                            "binding takes (f32, f16, i32, u32, vecN of them, atomic<u32|i32>)",
+                            pass_id, pb->name, pb->wgsl_type);
       double need = (double)pb->length * element, have = -1;
       char what[200] = "";
       if (pb->intermediate >= 0) {
@@ -831,11 +831,11 @@ static wgk_status check_fixed_lengths(plan_planner *p, const plan_call *call, co
         }
       }
       if (have >= 0 && have < need)
-        return util_error_value(err, WGK_ERR_CALL, p->m->source, mb->pos,
-                                "pass %s: binding %s: %s provides %.0f bytes, but the declared fixed length %s%s"
-                                "%" PRIu64 " of %s requires %.0f",
-                                pass_id, pb->name, what, have, mb->length[0] == '$' ? mb->length : "",
-                                mb->length[0] == '$' ? " = " : "", pb->length, pb->wgsl_type, need);
+        return plan_fail_at(err, WGK_ERR_CALL, p->m, &mb->pos,
+                            "pass %s: binding %s: %s provides %.0f bytes, but the declared fixed length %s%s"
+                            "%" PRIu64 " of %s requires %.0f",
+                            pass_id, pb->name, what, have, mb->length[0] == '$' ? mb->length : "",
+                            mb->length[0] == '$' ? " = " : "", pb->length, pb->wgsl_type, need);
     }
   }
   return WGK_OK;

@@ -1,5 +1,6 @@
 /* The planner object of one kernel (its parsed expressions and templates, kept across calls), the scope every
  * expression of a call sees (docs/expressions.md) before derives are added, and the evaluation in it. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,15 @@ void plan_planner_free(plan_planner *p) {
   plan_device_reasons_free(p->device_why, p->m->n_variants);
   expr_value_release(p->device_value);
   free(p);
+}
+
+wgk_status plan_fail_at(util_error *err, wgk_status status, const manifest_model *m, const manifest_pos *pos,
+                        const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wgk_status st = util_error_atv(err, status, util_pos_make(m->source, pos->line, pos->column), pos->path, fmt, ap);
+  va_end(ap);
+  return st;
 }
 
 /* Moves an error reported inside an expression's text to the manifest position of that text. */

@@ -24,6 +24,11 @@ struct plan_planner {
                                          * an ONNX TensorProto code (as Cast has it); NULL when none */
 };
 
+/* A call the planner refuses (or a manifest it cannot use), positioned at the manifest entry it is about:
+ * "manifest.json:line:column: path: message" with pos's line, column and JSON path. Returns status (or the one
+ * already set in err). */
+wgk_status plan_fail_at(util_error *err, wgk_status status, const manifest_model *m, const manifest_pos *pos,
+                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Evaluates a manifest expression against scope; errors point into the manifest (file:line:col: path). */
 wgk_status plan_eval(plan_planner *p, const manifest_expr *e, const expr_value *scope, expr_value **out,
                      util_error *err);

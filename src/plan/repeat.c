@@ -42,11 +42,11 @@ static bool id_add(expansion *x, const char *id) {
 static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *prefix, const expr_value *repeat) {
   plan_result *plan = x->plan;
   if (plan->n_passes >= MAX_EXPANDED_PASSES)
-    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos,
-                            "variant %s expands to more than %d passes", plan->variant->id, MAX_EXPANDED_PASSES);
+    return plan_fail_at(x->err, WGK_ERR_CALL, x->p->m, &plan->variant->pos, "variant %s expands to more than %d passes",
+                        plan->variant->id, MAX_EXPANDED_PASSES);
   if (2 * (plan->n_passes + 1) > x->ids_cap) /* more than measured: the counts changed between the walks */
-    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, plan->variant->pos,
-                            "variant %s expands to more passes than its repeat counts gave", plan->variant->id);
+    return plan_fail_at(x->err, WGK_ERR_CALL, x->p->m, &plan->variant->pos,
+                        "variant %s expands to more passes than its repeat counts gave", plan->variant->id);
   if (plan->n_passes == x->cap) {
     size_t cap = x->cap ? x->cap * 2 : 16;
     plan_pass *grown = realloc(plan->passes, cap * sizeof *grown);
@@ -69,8 +69,8 @@ static wgk_status add_pass(expansion *x, const manifest_pass *mp, const char *pr
   if (!pass->id) return util_error_oom(x->err, NULL, "expanding repeat groups");
   snprintf(pass->id, n, "%s%s", prefix, mp->id);
   if (!id_add(x, pass->id))
-    return util_error_value(x->err, WGK_ERR_MANIFEST, x->p->m->source, mp->pos,
-                            "variant %s expands duplicate pass id %s", plan->variant->id, pass->id);
+    return plan_fail_at(x->err, WGK_ERR_MANIFEST, x->p->m, &mp->pos, "variant %s expands duplicate pass id %s",
+                        plan->variant->id, pass->id);
   const char *op = x->p->m->op_id, *vid = plan->variant->id;
   n = strlen(op) + strlen(vid) + strlen(pass->id) + 3;
   pass->label = malloc(n);
@@ -92,9 +92,9 @@ static wgk_status group_count(expansion *x, const manifest_pass_item *it, const 
     util_dynbuf shown;
     util_dynbuf_init(&shown, 256);
     expr_value_print(v, &shown);
-    util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->count.pos,
-                     "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id, MAX_REPEAT_COUNT,
-                     util_dynbuf_str(&shown));
+    plan_fail_at(x->err, WGK_ERR_CALL, x->p->m, &it->count.pos,
+                 "repeat group %s count must resolve to an integer in [0, %d], got %s", it->id, MAX_REPEAT_COUNT,
+                 util_dynbuf_str(&shown));
     util_dynbuf_free(&shown);
     expr_value_release(v);
     return WGK_ERR_CALL;
@@ -189,17 +189,17 @@ static wgk_status measure_group(expansion *x, const manifest_pass_item *it, cons
              (unsigned long long)each_passes, (unsigned long long)each_iterations);
   const char *more = walked || *iterations == UINT64_MAX || *passes == UINT64_MAX ? "at least " : "";
   if (*iterations > MAX_REPEAT_ITERATIONS)
-    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->pos,
-                            "variant %s: repeat group %s runs %lld times and %s: %s%llu loop iterations in all, empty "
-                            "groups included, above the bound of %d",
-                            v->id, it->id ? it->id : "?", (long long)count, inner, more,
-                            (unsigned long long)*iterations, MAX_REPEAT_ITERATIONS);
+    return plan_fail_at(x->err, WGK_ERR_CALL, x->p->m, &it->pos,
+                        "variant %s: repeat group %s runs %lld times and %s: %s%llu loop iterations in all, empty "
+                        "groups included, above the bound of %d",
+                        v->id, it->id ? it->id : "?", (long long)count, inner, more, (unsigned long long)*iterations,
+                        MAX_REPEAT_ITERATIONS);
   if (*passes > MAX_EXPANDED_PASSES)
-    return util_error_value(x->err, WGK_ERR_CALL, x->p->m->source, it->pos,
-                            "variant %s: repeat group %s runs %lld times and %s: %s%llu passes in all, above the "
-                            "bound of %d passes (counted before any pass is made)",
-                            v->id, it->id ? it->id : "?", (long long)count, inner, more, (unsigned long long)*passes,
-                            MAX_EXPANDED_PASSES);
+    return plan_fail_at(x->err, WGK_ERR_CALL, x->p->m, &it->pos,
+                        "variant %s: repeat group %s runs %lld times and %s: %s%llu passes in all, above the "
+                        "bound of %d passes (counted before any pass is made)",
+                        v->id, it->id ? it->id : "?", (long long)count, inner, more, (unsigned long long)*passes,
+                        MAX_EXPANDED_PASSES);
   return WGK_OK;
 }
 
@@ -270,8 +270,7 @@ wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *er
   expr_value_release(x.scope);
   expr_value_release(empty);
   if (st == WGK_OK && plan->n_passes == 0)
-    st = util_error_value(err, WGK_ERR_CALL, p->m->source, v->pos,
-                          "variant %s expands to zero passes; every eligible request must retain at least one pass",
-                          v->id);
+    st = plan_fail_at(err, WGK_ERR_CALL, p->m, &v->pos,
+                      "variant %s expands to zero passes; every eligible request must retain at least one pass", v->id);
   return st;
 }

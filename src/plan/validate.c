@@ -1,25 +1,12 @@
 /* Call validation (docs/call-semantics.md step 1): nothing is planned or dispatched for a call that fails here. */
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/planner_internal.h"
 #include "util/suggest.h"
-
-/* A refused call, positioned at the manifest entry it breaks (pos). */
-static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, util_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static wgk_status fail_at(const manifest_model *m, const manifest_pos *pos, util_error *err, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  wgk_status st =
-      util_error_atv(err, WGK_ERR_CALL, util_pos_make(m->source, pos->line, pos->column), pos->path, fmt, ap);
-  va_end(ap);
-  return st;
-}
 
 /* Appends sep and text to buf (cut at size). */
 static void append_text(char *buf, size_t size, const char *sep, const char *text) {
@@ -54,17 +41,17 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   port_keys(port, who, sizeof who);
   if (!t->present) {
     if (port->dir != WGK_PORT_OUTPUT && !port->optional)
-      return fail_at(m, &port->pos, err, "port %s: required input is missing", who);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos, "port %s: required input is missing", who);
     if (!t->wanted || !t->dtype) return WGK_OK;
   }
   if (t->present && (t->rank < 0 || t->rank > WGK_MAX_RANK)) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
-    return fail_at(m, &port->pos, err, "port %s: rank %s is outside 0..8", who, num[0]);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos, "port %s: rank %s is outside 0..8", who, num[0]);
   }
   for (int d = 0; t->present && d < t->rank; d++) {
     if (t->shape[d] < 0) {
       snprintf(num[0], sizeof num[0], "%lld", (long long)t->shape[d]);
-      return fail_at(m, &port->pos, err, "port %s: dimension %s is negative", who, num[0]);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos, "port %s: dimension %s is negative", who, num[0]);
     }
   }
   bool allowed = port->n_dtypes == 0;
@@ -72,20 +59,24 @@ static wgk_status check_port(const manifest_model *m, size_t i, const plan_tenso
   if (!allowed) {
     join_dtypes(port->dtypes, port->n_dtypes, list, sizeof list);
     if (!port->type_var) /* a concrete dtype (spec 2.1 `"dtype": "float32"`): no type variable to name */
-      return fail_at(m, &port->pos, err, "port %s: dtype %s, not the declared dtype %s", who, t->dtype, list);
-    return fail_at(m, &port->pos, err, "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who,
-                   t->dtype, port->type_var, list);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos, "port %s: dtype %s, not the declared dtype %s", who,
+                          t->dtype, list);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos,
+                        "port %s: dtype %s is not allowed by type constraint %s (allowed: %s)", who, t->dtype,
+                        port->type_var, list);
   }
   if (t->present && port->has_rank && !port->rank_expr.text && port->rank != t->rank) {
     snprintf(num[0], sizeof num[0], "%d", t->rank);
     snprintf(num[1], sizeof num[1], "%d", port->rank);
-    return fail_at(m, &port->pos, err, "port %s: rank %s, the contract requires rank %s", who, num[0], num[1]);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos, "port %s: rank %s, the contract requires rank %s", who,
+                        num[0], num[1]);
   }
   int ti = port->type_var ? type_index(m, port->type_var) : -1;
   if (ti >= 0) {
     if (type_dtypes[ti] && strcmp(type_dtypes[ti], t->dtype) != 0)
-      return fail_at(m, &port->pos, err, "port %s: dtype %s does not match type %s = %s (set by port %s)", who,
-                     t->dtype, port->type_var, type_dtypes[ti], type_from[ti]);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &port->pos,
+                          "port %s: dtype %s does not match type %s = %s (set by port %s)", who, t->dtype,
+                          port->type_var, type_dtypes[ti], type_from[ti]);
     type_dtypes[ti] = t->dtype;
     type_from[ti] = port->name;
   }
@@ -264,8 +255,9 @@ static wgk_status attribute_type_error(const manifest_model *m, const manifest_a
   }
   const char *kind = w->kind_name;
   if (item_of)
-    return fail_at(m, &a->pos, err, "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind, shown, why, rule);
-  return fail_at(m, &a->pos, err, "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
+    return plan_fail_at(err, WGK_ERR_CALL, m, &a->pos, "attribute %s: item %zu, %s %s, %s%s", a->name, index, kind,
+                        shown, why, rule);
+  return plan_fail_at(err, WGK_ERR_CALL, m, &a->pos, "attribute %s: %s %s %s%s", a->name, kind, shown, why, rule);
 }
 
 /* The value's type against what the manifest shows the attribute to be; no silent default for a wrong type. */
@@ -300,7 +292,8 @@ static wgk_status not_one_of(const manifest_model *m, const manifest_attribute *
     json_dump_short(a->values[k], NULL, item, sizeof item);
     append_text(allowed, sizeof allowed, k ? ", " : "", item);
   }
-  return fail_at(m, &a->pos, err, "attribute %s: value %s is not one of [%s]", a->name, shown, allowed);
+  return plan_fail_at(err, WGK_ERR_CALL, m, &a->pos, "attribute %s: value %s is not one of [%s]", a->name, shown,
+                      allowed);
 }
 
 static const char *attr_at(const void *m, size_t i) { return ((const manifest_model *)m)->attributes[i].name; }
@@ -318,8 +311,8 @@ static bool find_name(const manifest_model *m, size_t n, util_suggest_at_fn at, 
 static wgk_status not_in_contract(const manifest_model *m, const char *what, const char *path, const char *name,
                                   size_t n, util_suggest_at_fn at, util_error *err) {
   const char *near = util_suggest(name, m, n, at);
-  return fail_at(m, &(manifest_pos){0, 0, path}, err, "%s '%s' is not part of the %s contract%s%s%s", what, name,
-                 m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  return plan_fail_at(err, WGK_ERR_CALL, m, &(manifest_pos){0, 0, path}, "%s '%s' is not part of the %s contract%s%s%s",
+                      what, name, m->op_id, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
 /* The call's attributes against the contract: each one declared, of its type, one of its allowed values; every
@@ -350,8 +343,11 @@ static wgk_status check_attributes(const manifest_model *m, const value_view *at
     if (!first) first = a;
     append_text(missing, sizeof missing, n_missing++ ? ", " : "", a->name);
   }
-  if (first && n_missing == 1) return fail_at(m, &first->pos, err, "attribute %s is required", first->name);
-  if (first) return fail_at(m, &first->pos, err, "%zu required attributes are missing: %s", n_missing, missing);
+  if (first && n_missing == 1)
+    return plan_fail_at(err, WGK_ERR_CALL, m, &first->pos, "attribute %s is required", first->name);
+  if (first)
+    return plan_fail_at(err, WGK_ERR_CALL, m, &first->pos, "%zu required attributes are missing: %s", n_missing,
+                        missing);
   return WGK_OK;
 }
 
@@ -388,9 +384,9 @@ static wgk_status check_args(const manifest_model *m, const value_view *args, si
     if (why) {
       char shown[96];
       plan_value_text(w->v, shown, sizeof shown);
-      return fail_at(m, &a->pos, err, "arg %s (%s) = %s %s", a->name, a->kind, shown, why);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &a->pos, "arg %s (%s) = %s %s", a->name, a->kind, shown, why);
     }
-    if (a->required && !w) return fail_at(m, &a->pos, err, "arg %s is required", a->name);
+    if (a->required && !w) return plan_fail_at(err, WGK_ERR_CALL, m, &a->pos, "arg %s is required", a->name);
   }
   return WGK_OK;
 }
@@ -413,8 +409,9 @@ static wgk_status check_tunables(const manifest_model *m, const value_view *tuna
       char shown[96], def[96];
       json_dump_short(NULL, w, shown, sizeof shown);
       json_dump_short(t->default_value, NULL, def, sizeof def);
-      return fail_at(m, &t->pos, err, "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)",
-                     w->name, w->kind_name, shown, want, want, def);
+      return plan_fail_at(err, WGK_ERR_CALL, m, &t->pos,
+                          "tunable %s: %s %s is not %s (the tunable is %s, as its default %s shows)", w->name,
+                          w->kind_name, shown, want, want, def);
     }
   }
   return WGK_OK;
