@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan/planner_internal.h"
+#include "plan/requires.h"
 #include "util/dtype.h"
 
 wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loader, const device_desc *device,
@@ -24,7 +25,7 @@ wgk_status plan_planner_create(const manifest_model *m, const tmpl_loader *loade
   if (m->format == WGK_MANIFEST_SPEC21 && strcmp(m->domain, "ai.onnx") == 0 && to && to->required) p->dtype_code = to;
   p->device_value = expr_value_device(device);
   p->exprs = expr_cache_create();
-  if (p->device_value) p->device_why = plan_device_reasons(p);
+  if (p->device_value) p->device_why = plan_device_reasons(m, device, p->device_value);
   if (!p->device_value || !p->exprs || !p->device_why) {
     plan_planner_free(p);
     return util_error_oom(err, NULL, "creating a planner");

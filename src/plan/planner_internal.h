@@ -72,11 +72,6 @@ void plan_bind_intermediates(plan_result *plan);
 
 /* spec 2.1: a variant with repeat groups: its passes expanded per call (repeat.* in each pass scope). */
 wgk_status plan_repeat_passes(plan_planner *p, plan_result *plan, util_error *err);
-/* Per manifest variant, why the planner's device cannot run it (its spec 2.1 `requires`, then its buffers per
- * shader stage against the device's limits), NULL where it can: decided once, when the planner is made (requires.c).
- * NULL when out of memory. */
-char **plan_device_reasons(const plan_planner *p);
-void plan_device_reasons_free(char **reasons, size_t n);
 /* A spec 2.1 literal (number, bool, list/object whose strings are expressions) evaluated element by element. */
 wgk_status plan_literal(plan_planner *p, const json_t *lit, const manifest_pos *pos, const expr_value *scope,
                         expr_value **out, util_error *err);

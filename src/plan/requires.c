@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/planner_internal.h"
+#include "plan/requires.h"
+#include "util/dynbuf.h"
 
 /* The device's value of a limit: the scope's device.limits (every WebGPU limit, spec defaults filled in). */
-static bool device_limit(const plan_planner *p, const char *name, double *out) {
-  const expr_value *limits = expr_value_dict_get(p->device_value, "limits");
+static bool device_limit(const expr_value *device_value, const char *name, double *out) {
+  const expr_value *limits = expr_value_dict_get(device_value, "limits");
   const expr_value *v = limits ? expr_value_dict_get(limits, name) : NULL;
   if (v && expr_value_is_number(v)) {
     *out = expr_value_as_float(v);
@@ -41,9 +42,9 @@ static bool config_matches(const json_t *want, const device_subgroup_matrix_conf
          (!k || json_integer_value(k) == have->K);
 }
 
-static void requires_reason(const plan_planner *p, const manifest_requires *r, util_dynbuf *why) {
+static void requires_reason(const device_desc *d, const expr_value *device_value, const manifest_requires *r,
+                            util_dynbuf *why) {
   if (!r) return;
-  const device_desc *d = p->device;
   for (size_t i = 0; i < r->n_features; i++) {
     device_feature f;
     if (!device_feature_from_name(r->features[i], &f) || !device_has(d, f)) {
@@ -53,7 +54,7 @@ static void requires_reason(const plan_planner *p, const manifest_requires *r, u
   }
   for (size_t i = 0; i < r->n_limits; i++) {
     double have = 0;
-    if (!device_limit(p, r->limits[i].name, &have) || have < r->limits[i].min) {
+    if (!device_limit(device_value, r->limits[i].name, &have) || have < r->limits[i].min) {
       util_dynbuf_printf(why, "requires device.limits.%s >= %g (the device has %g)", r->limits[i].name,
                          r->limits[i].min, have);
       return;
@@ -108,12 +109,13 @@ static void storage_count(const manifest_variant *v, uint32_t *storage, uint32_t
   }
 }
 
-static void device_reason(const plan_planner *p, const manifest_variant *v, util_dynbuf *why) {
-  requires_reason(p, v->requires, why);
+static void device_reason(const device_desc *d, const expr_value *device_value, const manifest_variant *v,
+                          util_dynbuf *why) {
+  requires_reason(d, device_value, v->requires, why);
   if (why->len) return;
   uint32_t storage, uniform;
   storage_count(v, &storage, &uniform);
-  const device_limits *lim = &p->device->limits;
+  const device_limits *lim = &d->limits;
   if (storage > lim->maxStorageBuffersPerShaderStage)
     util_dynbuf_printf(why, "needs %u storage buffers per stage, the device allows %u", storage,
                        lim->maxStorageBuffersPerShaderStage);
@@ -122,13 +124,13 @@ static void device_reason(const plan_planner *p, const manifest_variant *v, util
                        lim->maxUniformBuffersPerShaderStage);
 }
 
-char **plan_device_reasons(const plan_planner *p) {
-  size_t n = p->m->n_variants;
+char **plan_device_reasons(const manifest_model *m, const device_desc *d, const expr_value *device_value) {
+  size_t n = m->n_variants;
   char **out = calloc(n ? n : 1, sizeof *out);
   for (size_t i = 0; out && i < n; i++) {
     util_dynbuf why;
     util_dynbuf_init(&why, 1 << 16);
-    device_reason(p, &p->m->variants[i], &why);
+    device_reason(d, device_value, &m->variants[i], &why);
     bool lost = why.failed && !why.over; /* a reason lost for memory is not "accepted" */
     if (!lost && why.len) lost = !(out[i] = strdup(util_dynbuf_str(&why)));
     util_dynbuf_free(&why);
