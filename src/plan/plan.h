@@ -5,8 +5,9 @@
  * uniform bytes and the folded dispatch size. No GPU is touched, so all of it is testable anywhere.
  *
  * Lifecycle:
- *   1. plan_planner_create(manifest, loader, device)  once per kernel and device: keeps parsed
- *      expressions and templates so repeated plans parse nothing twice;
+ *   1. plan_planner_create(manifest, loader, device)  once per kernel and device: decides what the
+ *      device allows of each variant, and keeps parsed expressions and templates so repeated plans
+ *      parse nothing twice;
  *   2. plan_make(planner, call, &plan, err)     per distinct call signature (shapes, dtypes,
  *      presence, attributes, args, tunables); the runtime caches plans by plan_call_key();
  *   3. plan_free(plan); plan_planner_free(planner).
