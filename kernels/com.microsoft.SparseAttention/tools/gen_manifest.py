@@ -386,7 +386,7 @@ def tiled_variant(packed, rot):
     attend["dispatch"] = {"x": "tiledTiles", "y": "numHeads", "z": "batch"}
     v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                    "BS": "blockSize", "MW": "maskWords", "NQ": "tiledNQ", "TW": "tiledTW", "DC": "tiledDC",
-                   "VC": "tiledVC", "RI": "tiledRI"}
+                   "VC": "tiledVC", "RI": "tiledRI", "PF": "tunables.PROMPT_TILE_PREFETCH != 0"}
     return v
 
 
@@ -486,7 +486,7 @@ TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECOD
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 128,
             "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1,
             "PROMPT_FORM": 0, "PROMPT_TILE_DC": 64, "PROMPT_TILE_VC": 64,
-            "PROMPT_TILE_ROWS": 4}
+            "PROMPT_TILE_ROWS": 4, "PROMPT_TILE_PREFETCH": 1}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -264,14 +264,19 @@ TILED_CASES = [
          rotary="interleaved", rot=64, tunables=T1, variant="separate_rotary_tiled"),
     case("tiled_prompt_h256_f32", S=72, N=2, KN=1, H=256, block=64, local=1, vstride=2, tunables=T1,
          variant="separate_tiled"),
-    # 8 rows an invocation (PROMPT_TILE_ROWS 8: 128 invocations, 32 FMAs per 3 workgroup loads in S)
-    case("tiled_prompt_h128_rows8_b32_padding_f32", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
+    # 8 rows an invocation (PROMPT_TILE_ROWS 8: 128 invocations, 32 FMAs per 3 workgroup loads in S), so two
+    # Q/K items an invocation at 32 dimensions (lavapipe's chunk; H 64 and blocks of 64 keep its compile short)
+    case("tiled_prompt_h64_rows8_b64_padding_f32", B=2, S=100, N=4, KN=2, H=64, block=64, layouts=2, local=1,
          vstride=2, kts=[100, 37], tunables=dict(T1, PROMPT_TILE_ROWS=8), variant="separate_tiled"),
-    case("tiled_chunk_h64_rows8_b16_f16", B=2, S=50, N=4, KN=1, H=64, block=16, layouts=2, local=2, vstride=3,
-         pasts=[30, 77], cache=128, dtype="float16", tunables=dict(T1, PROMPT_TILE_ROWS=8), variant="separate_tiled"),
     case("tiled_prompt_packed_rows8_dc16_vc8_f32", S=130, N=4, KN=2, H=128, block=64, layouts=2, local=1, vstride=2,
          packed=True, tunables=dict(T1, PROMPT_TILE_ROWS=8, PROMPT_TILE_DC=16, PROMPT_TILE_VC=8),
          variant="packed_tiled"),
+    # each chunk's loads issued where they are stored (PROMPT_TILE_PREFETCH 0), at 4 and at 8 rows an invocation
+    case("tiled_prompt_noprefetch_b32_padding_f32", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
+         vstride=2, kts=[100, 37], tunables=dict(T1, PROMPT_TILE_PREFETCH=0), variant="separate_tiled"),
+    case("tiled_chunk_noprefetch_rows8_b16_f16", B=2, S=50, N=4, KN=1, H=64, block=16, layouts=2, local=2,
+         vstride=3, pasts=[30, 77], cache=128, dtype="float16",
+         tunables=dict(T1, PROMPT_TILE_ROWS=8, PROMPT_TILE_PREFETCH=0), variant="separate_tiled"),
 ]
 
 # the key-per-invocation split (DECODE_FORM 1 in `separate_decode_sg_fold`: union lists from kv_append's extra
