@@ -271,6 +271,10 @@ TILED_CASES = [
     case("tiled_prompt_packed_rows8_dc16_vc8_f32", S=130, N=4, KN=2, H=128, block=64, layouts=2, local=1, vstride=2,
          packed=True, tunables=dict(T1, PROMPT_TILE_ROWS=8, PROMPT_TILE_DC=16, PROMPT_TILE_VC=8),
          variant="packed_tiled"),
+    # the hand layout of the flash cases (an empty block row, a non-causal column, columns out of order) at H 64:
+    # four query blocks of 16 in one tile, each with its own row of the layout
+    case("tiled_prompt_hand_layout_f32", S=64, N=4, KN=1, H=64, block=16, layout_data=HAND_FLASH, tunables=T1,
+         variant="separate_tiled"),
     # each chunk's loads issued where they are stored (PROMPT_TILE_PREFETCH 0), at 4 and at 8 rows an invocation
     case("tiled_prompt_noprefetch_b32_padding_f32", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
          vstride=2, kts=[100, 37], tunables=dict(T1, PROMPT_TILE_PREFETCH=0), variant="separate_tiled"),
