@@ -275,6 +275,9 @@ TILED_CASES = [
     # four query blocks of 16 in one tile, each with its own row of the layout
     case("tiled_prompt_hand_layout_f32", S=64, N=4, KN=1, H=64, block=16, layout_data=HAND_FLASH, tunables=T1,
          variant="separate_tiled"),
+    # more than 32 key tiles and blocks (two words of each bit set: the walk from tile to tile across a word)
+    case("tiled_prompt_long_s2200_b64_f32", S=2200, N=2, KN=1, H=64, block=64, layouts=2, local=1, vstride=8,
+         tunables=T1, variant="separate_tiled"),
     # each chunk's loads issued where they are stored (PROMPT_TILE_PREFETCH 0), at 4 and at 8 rows an invocation
     case("tiled_prompt_noprefetch_b32_padding_f32", B=2, S=100, N=8, KN=2, H=128, block=32, layouts=4, local=2,
          vstride=2, kts=[100, 37], tunables=dict(T1, PROMPT_TILE_PREFETCH=0), variant="separate_tiled"),
