@@ -10,7 +10,7 @@ import os
 import sys
 
 # workgroup memory of the tiled prompt at d-chunk %s and V chunk %s (bytes; see tiledDC)
-MEM = "(max(2 * %s * 17, 1024) + %s * headSize // 4 + 256) * 16 + (2 * tiledNQ * maskWords + 2 * tiledTW + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize"
+MEM = "(max(2 * %s * 17, 1024 + %s * headSize // 4) + 256) * 16 + (2 * tiledNQ * maskWords + 2 * tiledTW + 4) * 4 <= device.limits.maxComputeWorkgroupStorageSize"
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "build", "webgpu", "manifest.json")
 
@@ -167,8 +167,8 @@ DERIVE = {
     # PROMPT_TILE_ROWS 8), S = Q K^T and O += P V as register-tiled products (tiledRI rows x 4 keys, tiledRI rows
     # x H / 64 vec4 columns an invocation)
     # through workgroup memory: Q^T and K^T staged in chunks of tiledDC dimensions (the largest of 64, 32, 16
-    # up to PROMPT_TILE_DC that fits), P over them, V in chunks of tiledVC keys (the largest up to
-    # PROMPT_TILE_VC that fits beside them), the row maxima's partials (4 KiB) and the layout bits
+    # up to PROMPT_TILE_DC that fits), P (16 KiB) and V in chunks of tiledVC keys (the largest up to
+    # PROMPT_TILE_VC that fits) over them, the row maxima's partials (4 KiB) and the layout bits
     "tiledNQ": "64 // blockSize if blockSize > 0 and blockSize < 64 else 1",
     "tiledTW": "max(1, ceilDiv(ceilDiv(maxBlocks * blockSize, 64), 32))",
     "tiledDC": "pick([%s], 0)" % ", ".join(
