@@ -306,7 +306,7 @@ def decode_sg_fold_variant():
                          {"packed": "false", "rotary": "false", "union": "decodeKp"})
     v["passes"] = [append, shader_pass(split["id"], split["name"], split["shader"], "decode_split_fold",
                                        split["dispatch"], {"fold": "true"})]
-    v["derive"] = dict(v["derive"], KP="decodeKp", KR="decodeKpRows")
+    v["derive"] = dict(v["derive"], KP="decodeKp", KR="decodeKpRows", VR="max(1, tunables.DECODE_KP_VROWS)")
     # a ticket per (row, head chunk); with DECODE_FORM 1 then each split's slot: count, used, SB blocks
     v["intermediates"] = v["intermediates"] + [
         {"id": "counter", "dtype": "uint32",
@@ -482,7 +482,7 @@ TUNABLES = {"WORKGROUP_SIZE": 256, "QUERY_TILE": 16, "TILE_BYTES": 16384, "DECOD
             "DECODE_MIN_KEYS": 256, "SPLIT_BLOCKS": 0, "DECODE_WORKGROUPS": 256, "DECODE_WG": 128,
             "DECODE_KEY_TILE": 32, "DECODE_FUSED_APPEND": 1, "DECODE_SUBGROUPS": 1,
             "DECODE_MERGE_FOLD": 1, "DECODE_SG_KEYS": 4, "DECODE_SG_LANES": 16, "DECODE_SG_PREFETCH": 1,
-            "DECODE_MERGE_PAR": 1, "DECODE_FORM": 0,
+            "DECODE_MERGE_PAR": 1, "DECODE_FORM": 0, "DECODE_KP_VROWS": 32,
             "FLASH_ROWS": 32, "FLASH_KEY_TILE": 32, "FLASH_WG": 256, "FLASH_SUBGROUPS": 1, "FLASH_SG_WG": 128,
             "FLASH_SG_ROWS": 2, "FLASH_SG_LANES": 8, "VEC_LOADS": 1, "CLAMP_LOADS": 1,
             "PROMPT_FORM": 0, "PROMPT_TILE_DC": 64, "PROMPT_TILE_VC": 64,

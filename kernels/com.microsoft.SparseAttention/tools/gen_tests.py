@@ -312,6 +312,9 @@ KP_CASES = [
          cache=1024, tunables=KP, variant="separate_decode_sg_fold"),
     case("decode_kp_s1_gqa1_layouts4_f16", S=1, N=4, KN=4, H=16, block=16, layouts=4, local=3, vstride=4,
          pasts=[900], cache=1024, dtype="float16", tunables=KP, variant="separate_decode_sg_fold"),
+    # 3 V rows in flight (DECODE_KP_VROWS 3): the PV step's loads in several rounds, the last one partial
+    case("decode_kp_s1_vrows3_f32", S=1, N=8, KN=2, H=64, block=32, layouts=4, local=2, vstride=3, pasts=[1000],
+         cache=1056, tunables=dict(KP, DECODE_KP_VROWS=3), variant="separate_decode_sg_fold"),
 ]
 
 
