@@ -2,7 +2,7 @@
 wgk_add_test(test_sparse_refusals SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_refusals.c TIMEOUT 300)
 wgk_add_test(test_sparse_decode_reuse SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparse_decode_reuse.c TIMEOUT 300)
 set_property(TEST test_sparse_decode_reuse APPEND PROPERTY FIXTURES_REQUIRED seed_packages)  # the seed fixture
-# The package's own test.json runs in the package suite (tests/packages: packages_suite_*of3).
+# The package's own test.json runs in the package suite (tests/packages: packages_suite_*of5).
 if(TARGET wgk_cli)
   add_test(NAME sparse_sgmat_selection COMMAND ${WGK_RUN_TEST} --expect "sgmat selection: ok" --
     ${CMAKE_CURRENT_LIST_DIR}/sgmat_selection.sh $<TARGET_FILE:wgk_cli> ${CMAKE_SOURCE_DIR})
