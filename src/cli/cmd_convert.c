@@ -452,20 +452,20 @@ static char *webgpu_dir(const char *pkg) {
   return strdup(pkg);
 }
 
-/* Each variant's shaders, copied once each (a template must be there), listed by variant id in `variants`. */
+/* Each variant's shaders and every file they include (the public loader fetches a variant's templates from its
+ * list: docs/loader-semantics.md rule 8), copied once each (a template must be there), listed by variant id in
+ * `variants`. */
 static bool copy_shaders(conv *c, json_t *variants) {
   const manifest_model *m = c->m;
   bool ok = true;
   for (size_t i = 0; ok && i < m->n_variants; i++) {
     json_t *list = json_array();
-    for (size_t k = 0; k < m->variants[i].n_passes; k++) {
-      const char *shader = m->variants[i].passes[k].shader;
-      bool seen = false;
-      for (size_t j = 0; j < json_array_size(list) && !seen; j++)
-        seen = strcmp(json_string_value(json_array_get(list, j)), shader) == 0;
-      if (seen) continue;
-      json_array_append_new(list, json_string(shader));
-      if (!json_object_get(c->files, shader)) ok = copy_file(c, shader, true, false);
+    if (!list) return util_error_oom(c->err, "wgk convert", NULL), false;
+    for (size_t k = 0; ok && k < m->variants[i].n_passes; k++)
+      ok = pkg_template_closure(c->src, m->variants[i].passes[k].shader, list, c->err) == WGK_OK;
+    for (size_t j = 0; ok && j < json_array_size(list); j++) {
+      const char *file = json_string_value(json_array_get(list, j));
+      if (!json_object_get(c->files, file)) ok = copy_file(c, file, true, false);
     }
     json_object_set_new(variants, m->variants[i].id, list);
   }
