@@ -117,9 +117,10 @@ try:
                 sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
             failures.append("a refused wgk convert wrote into an existing DST")
 
-        # issue 37 item 8: convert writes beside DST, load-checks the result there, then renames it into place: a
-        # seed whose template includes a file no variant lists converts to a package that does not load, so DST
-        # stays as it was and no temporary folder is left; a good convert into an existing DST keeps its other files
+        # issue 37 item 8: convert writes beside DST, load-checks the result there, then renames it into place, and
+        # leaves no temporary folder; a good convert into an existing DST keeps its other files. A seed whose
+        # templates include a file converts with that file copied and in every variant's template list (the
+        # public loader fetches a variant's templates from its list), so the result loads
         sys.path.insert(0, os.path.join(SRC, "tests", "cli"))
         import seed_packages
         whole = [p for p in seed_packages.materialize(SRC, os.path.join(tmp, "seeds"), WGK)
@@ -134,10 +135,12 @@ try:
         open(os.path.join(iweb, "common.wgsl.jinja"), "w").write("// common\n")
         if os.path.exists(os.path.join(iweb, "metadata.json")):
             os.remove(os.path.join(iweb, "metadata.json"))
-        wgk(["convert", inc, dst], "the converted package does not load, so DST was left as it was")
-        if open(os.path.join(dst, "build", "webgpu", "manifest.json")).read() != "old" or \
-                sorted(os.listdir(os.path.join(dst, "build", "webgpu"))) != ["manifest.json"]:
-            failures.append("wgk convert replaced DST with a package that does not load")
+        wgk(["convert", inc, dst], "manifest spec 2.1 with the public metadata layout", rc=0)
+        conv_meta = json.load(open(os.path.join(dst, "build", "webgpu", "metadata.json")))
+        lists = conv_meta["webgpu"]["variants"]
+        if not lists or any("common.wgsl.jinja" not in v for v in lists.values()) or \
+                not os.path.exists(os.path.join(dst, "build", "webgpu", "common.wgsl.jinja")):
+            failures.append(f"wgk convert left an included template out of a variant's list or the package: {lists}")
         if [f for f in os.listdir(tmp) if "wgk-convert" in f]:
             failures.append(f"wgk convert left a temporary folder: {os.listdir(tmp)}")
         open(os.path.join(dst, "extra.txt"), "w").write("keep")
