@@ -13,6 +13,7 @@
 #include "gpu/blob_cache.h"
 #include "package/package.h"
 #include "runtime/runtime_access.h"
+#include "util/clock.h"
 
 #define now_ns bench_now_ns
 
@@ -31,12 +32,6 @@ static wgk_status read_outputs(wgk_kernel *k, wgk_call *call) {
   return st;
 }
 
-static double cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* A phase's clocks: begin() then end(p) stores its wall and CPU time. */
 typedef struct clocks {
   bench_first_call *f;
@@ -45,12 +40,12 @@ typedef struct clocks {
 
 static void begin(clocks *c) {
   c->wall = now_ns();
-  c->cpu = cpu_ns();
+  c->cpu = (double)util_process_cpu_ns();
 }
 
 static void end(clocks *c, bench_phase p) {
   c->f->wall_ns[p] += now_ns() - c->wall;
-  c->f->cpu_ns[p] += cpu_ns() - c->cpu;
+  c->f->cpu_ns[p] += (double)util_process_cpu_ns() - c->cpu;
   begin(c);
 }
 

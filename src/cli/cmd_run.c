@@ -409,14 +409,8 @@ typedef struct run_phases {
   uint64_t mark, cpu_mark;
 } run_phases;
 
-static uint64_t cpu_now_ns(clockid_t clock) {
-  struct timespec ts;
-  clock_gettime(clock, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void phase_end(run_phases *ph, int which) {
-  uint64_t t = util_now_ns(), c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID);
+  uint64_t t = util_now_ns(), c = util_process_cpu_ns();
   ph->ms[which] += (double)(t - ph->mark) * 1e-6;
   ph->cpu[which] += (double)(c - ph->cpu_mark) * 1e-6;
   ph->mark = t;
@@ -435,9 +429,9 @@ typedef struct context_job {
 
 static void *make_context(void *arg) {
   context_job *j = arg;
-  uint64_t c0 = cpu_now_ns(CLOCK_THREAD_CPUTIME_ID);
+  uint64_t c0 = util_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   j->st = wgk_context_create(&j->co, &j->ctx, &j->msg);
-  j->cpu_ns = cpu_now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+  j->cpu_ns = util_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
   return NULL;
 }
 
@@ -449,7 +443,7 @@ static void phase_context(run_phases *ph, wgk_context *ctx, uint64_t context_cpu
   ph->ms[PH_ADAPTER] += su.adapter_ns * 1e-6;
   ph->ms[PH_DEVICE] += (su.cache_ns + su.device_ns + su.describe_ns) * 1e-6;
   ph->mark = util_now_ns();
-  uint64_t c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID); /* the wait for the context: the check's share */
+  uint64_t c = util_process_cpu_ns(); /* the wait for the context: the check's share */
   ph->cpu[PH_CHECK] += (double)(c - ph->cpu_mark) * 1e-6 - (double)context_cpu_ns * 1e-6;
   ph->context_cpu = (double)context_cpu_ns * 1e-6;
   ph->cpu_mark = c;
@@ -462,7 +456,7 @@ static bool prepare_timed(wgk_context *ctx, wgk_call *call, run_phases *ph) {
   wgk_status st = wgk_prepare(call);
   rt_context_compile_ns(ctx, &s1, &p1);
   double compile_cpu = (rt_context_compile_cpu_ns(ctx) - c0) * 1e-6;
-  uint64_t t = util_now_ns(), c = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID);
+  uint64_t t = util_now_ns(), c = util_process_cpu_ns();
   double all = (double)(t - ph->mark) * 1e-6, compile = (s1 - s0 + p1 - p0) * 1e-6;
   double cpu = (double)(c - ph->cpu_mark) * 1e-6;
   ph->ms[PH_COMPILE] += compile;
@@ -601,7 +595,7 @@ static bool check_beside_context(run_opts *o, run_phases *ph, util_host_tensor *
 
 int cli_cmd_run(int argc, char **argv) {
   run_opts o = {.repeat = 1};
-  run_phases ph = {.mark = util_now_ns(), .cpu_mark = cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID)};
+  run_phases ph = {.mark = util_now_ns(), .cpu_mark = util_process_cpu_ns()};
   ph.start_cpu = (double)ph.cpu_mark * 1e-6;
   uint64_t start = ph.mark;
   for (int i = 1; i < argc; i++) {
