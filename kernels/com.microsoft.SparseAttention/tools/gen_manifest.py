@@ -359,15 +359,22 @@ def flash_variant(packed, rot):
             "passes": passes}
 
 
+def flash_form(packed, rot, v_id, ok, name, shader, dispatch):
+    """Another prompt form on the flash variant's passes: its id, its own condition in place of flashOk, and its
+    attend pass (name, shader, grid); the caller sets its derive."""
+    v = flash_variant(packed, rot)
+    v["id"] = v_id(v["id"])
+    v["when"] = [ok if w == "flashOk" else w for w in v["when"]]
+    attend = v["passes"][-1]
+    attend["name"], attend["shader"], attend["dispatch"] = name, shader, dispatch
+    return v
+
+
 def flash_sg_variant(packed, rot):
     """Flash attention with the queries in registers (devices with subgroups of >= 8): before `*_flash`."""
-    v = flash_variant(packed, rot)
-    v["id"] = v["id"] + "_sg"
-    v["when"] = ["flashSgOk" if w == "flashOk" else w for w in v["when"]]
-    attend = v["passes"][-1]
-    attend["name"] = "sparse_attention_flash_sg"
-    attend["shader"] = "sparse-attention-flash-sg.wgsl.jinja"
-    attend["dispatch"] = {"x": "flashSgTiles", "y": "numHeads // flashSgHG", "z": "batch"}
+    v = flash_form(packed, rot, v_id=lambda i: i + "_sg", ok="flashSgOk", name="sparse_attention_flash_sg",
+                   shader="sparse-attention-flash-sg.wgsl.jinja",
+                   dispatch={"x": "flashSgTiles", "y": "numHeads // flashSgHG", "z": "batch"})
     v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                    "TQ": "flashSgTQ", "HG": "flashSgHG", "MW": "maskWords", "R": "flashSgR",
                    "LW": "flashSgLW", "VL": "tunables.VEC_LOADS != 0", "BL": "tunables.CLAMP_LOADS != 0",
@@ -377,13 +384,9 @@ def flash_sg_variant(packed, rot):
 
 def tiled_variant(packed, rot):
     """The tiled prompt (PROMPT_FORM 1): where it is asked for and fits, before every other prompt form."""
-    v = flash_variant(packed, rot)
-    v["id"] = v["id"].replace("_flash", "_tiled")
-    v["when"] = ["tiledOk" if w == "flashOk" else w for w in v["when"]]
-    attend = v["passes"][-1]
-    attend["name"] = "sparse_attention_tiled"
-    attend["shader"] = "sparse-attention-tiled.wgsl.jinja"
-    attend["dispatch"] = {"x": "tiledTiles", "y": "numHeads", "z": "batch"}
+    v = flash_form(packed, rot, v_id=lambda i: i.replace("_flash", "_tiled"), ok="tiledOk",
+                   name="sparse_attention_tiled", shader="sparse-attention-tiled.wgsl.jinja",
+                   dispatch={"x": "tiledTiles", "y": "numHeads", "z": "batch"})
     v["derive"] = {"scalar": "dtypes.T", "interleaved": "attrs.rotary_interleaved == 1", "H": "headSize",
                    "BS": "blockSize", "MW": "maskWords", "NQ": "tiledNQ", "TW": "tiledTW", "DC": "tiledDC",
                    "VC": "tiledVC", "RI": "tiledRI", "PF": "tunables.PROMPT_TILE_PREFETCH != 0"}
